@@ -1,0 +1,16 @@
+//! Everything that is not drawing: connections, DynamoDB operations, attribute values and
+//! exact numbers, conditions. Nothing here imports egui or eframe.
+
+pub mod condition;
+pub mod connection;
+pub mod error;
+pub mod number;
+pub mod ops;
+#[cfg(feature = "sandbox")]
+pub mod sandbox;
+#[cfg(feature = "sandbox")]
+pub mod seed;
+pub mod table;
+pub mod value;
+
+pub use error::{Error, Result};

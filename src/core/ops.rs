@@ -1,0 +1,246 @@
+//! DynamoDB operations. Each takes the connection's `&Client` and maps errors to [`Error`].
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
+
+use crate::core::condition::{self, FilterClause, Placeholders, SortCondition};
+use crate::core::error::{Error, Result};
+use crate::core::table::TableInfo;
+use crate::core::value::Item;
+
+/// Every table name, following all pages of `ListTables`.
+pub async fn list_tables(client: &Client) -> Result<Vec<String>> {
+    let mut names = Vec::new();
+    let mut start: Option<String> = None;
+    loop {
+        let out = client
+            .list_tables()
+            .set_exclusive_start_table_name(start.take())
+            .send()
+            .await
+            .map_err(|e| Error::from_sdk("ListTables", e))?;
+        names.extend(out.table_names().iter().cloned());
+        match out.last_evaluated_table_name() {
+            Some(last) => start = Some(last.to_owned()),
+            None => break,
+        }
+    }
+    Ok(names)
+}
+
+/// `DescribeTable` plus `DescribeTimeToLive`.
+pub async fn describe_table(client: &Client, table: &str) -> Result<TableInfo> {
+    let out = client
+        .describe_table()
+        .table_name(table)
+        .send()
+        .await
+        .map_err(|e| Error::from_sdk("DescribeTable", e))?;
+    let mut info = out
+        .table()
+        .and_then(TableInfo::from_description)
+        .ok_or_else(|| Error::Service {
+            op: "DescribeTable",
+            code: "IncompleteDescription".into(),
+            message: format!("the server described `{table}` without a key schema"),
+        })?;
+    // TTL is extra detail: a server without DescribeTimeToLive still gets a describe panel.
+    if let Ok(ttl) = client.describe_time_to_live().table_name(table).send().await
+        && let Some(desc) = ttl.time_to_live_description()
+    {
+        let status = desc
+            .time_to_live_status()
+            .map_or("unknown", |s| s.as_str());
+        info.ttl = Some(match desc.attribute_name() {
+            Some(attr) => format!("{status} on `{attr}`"),
+            None => status.to_owned(),
+        });
+    }
+    Ok(info)
+}
+
+/// Query one partition, or Scan.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BrowseMode {
+    /// Query the item collection whose partition key equals `partition`.
+    Query {
+        /// The partition key value.
+        partition: AttributeValue,
+        /// An optional sort-key condition.
+        sort: Option<SortCondition>,
+        /// Ascending (`true`) or descending sort-key order.
+        forward: bool,
+    },
+    /// Scan, optionally one segment of a parallel scan.
+    Scan {
+        /// `(segment, total_segments)`.
+        segment: Option<(i32, i32)>,
+    },
+}
+
+/// A browse request, checked and ready to page through.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BrowseRequest {
+    /// Table name.
+    pub table: String,
+    /// Index to read instead of the table.
+    pub index: Option<String>,
+    /// Query or Scan.
+    pub mode: BrowseMode,
+    /// Filter clauses (joined with `AND`).
+    pub filter: Vec<FilterClause>,
+    /// Items evaluated per page (`Limit`); `None` lets the server fill 1 MB pages.
+    pub page_size: Option<i32>,
+    /// Partition and sort key names of the table or index being read.
+    pub partition_name: String,
+    /// The sort key name, if any.
+    pub sort_name: Option<String>,
+}
+
+impl BrowseRequest {
+    /// A Query on `table` (or one of its indexes) for one partition.
+    pub fn query(
+        info: &TableInfo,
+        index: Option<&str>,
+        partition: AttributeValue,
+        sort: Option<SortCondition>,
+        forward: bool,
+    ) -> Result<Self> {
+        let (p, s) = info
+            .keys_of(index)
+            .ok_or_else(|| Error::Invalid(format!("`{}` has no index `{}`", info.name, index.unwrap_or(""))))?;
+        if sort.is_some() && s.is_none() {
+            return Err(Error::Invalid(format!(
+                "{} has no sort key, so it takes no sort-key condition",
+                index.unwrap_or(&info.name)
+            )));
+        }
+        Ok(Self {
+            table: info.name.clone(),
+            index: index.map(str::to_owned),
+            mode: BrowseMode::Query {
+                partition,
+                sort,
+                forward,
+            },
+            filter: Vec::new(),
+            page_size: None,
+            partition_name: p.name.clone(),
+            sort_name: s.map(|s| s.name.clone()),
+        })
+    }
+
+    /// A Scan of `table` (or one of its indexes).
+    pub fn scan(info: &TableInfo, index: Option<&str>) -> Result<Self> {
+        let (p, s) = info
+            .keys_of(index)
+            .ok_or_else(|| Error::Invalid(format!("`{}` has no index `{}`", info.name, index.unwrap_or(""))))?;
+        Ok(Self {
+            table: info.name.clone(),
+            index: index.map(str::to_owned),
+            mode: BrowseMode::Scan { segment: None },
+            filter: Vec::new(),
+            page_size: None,
+            partition_name: p.name.clone(),
+            sort_name: s.map(|s| s.name.clone()),
+        })
+    }
+
+    /// The name of the operation, for messages.
+    pub fn op(&self) -> &'static str {
+        match self.mode {
+            BrowseMode::Query { .. } => "Query",
+            BrowseMode::Scan { .. } => "Scan",
+        }
+    }
+}
+
+/// One page of results.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Page {
+    /// The items returned (after the filter).
+    pub items: Vec<Item>,
+    /// Items evaluated before the filter.
+    pub scanned_count: i64,
+    /// Where the next page starts; `None` on the last page.
+    pub last_key: Option<Item>,
+    /// Read capacity consumed by this page.
+    pub consumed_rcu: f64,
+}
+
+/// Fetch one page of `req`, starting after `start_key`.
+pub async fn fetch_page(client: &Client, req: &BrowseRequest, start_key: Option<Item>) -> Result<Page> {
+    let mut placeholders = Placeholders::default();
+    match &req.mode {
+        BrowseMode::Query {
+            partition,
+            sort,
+            forward,
+        } => {
+            let sort = match (&req.sort_name, sort) {
+                (Some(name), Some(cond)) => Some((name.as_str(), cond)),
+                _ => None,
+            };
+            let key_text =
+                condition::key_condition(&mut placeholders, &req.partition_name, partition.clone(), sort)?;
+            let filter_text = condition::filter_expression(&mut placeholders, &req.filter)?;
+            let expr = placeholders.finish(key_text);
+            let out = client
+                .query()
+                .table_name(&req.table)
+                .set_index_name(req.index.clone())
+                .key_condition_expression(expr.text)
+                .set_filter_expression(filter_text)
+                .set_expression_attribute_names(Some(expr.names))
+                .set_expression_attribute_values(Some(expr.values))
+                .scan_index_forward(*forward)
+                .set_limit(req.page_size)
+                .set_exclusive_start_key(start_key)
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .send()
+                .await
+                .map_err(|e| Error::from_sdk("Query", e))?;
+            Ok(Page {
+                items: out.items().to_vec(),
+                scanned_count: i64::from(out.scanned_count()),
+                last_key: out.last_evaluated_key().cloned(),
+                consumed_rcu: out
+                    .consumed_capacity()
+                    .and_then(|c| c.capacity_units())
+                    .unwrap_or_default(),
+            })
+        }
+        BrowseMode::Scan { segment } => {
+            let filter_text = condition::filter_expression(&mut placeholders, &req.filter)?;
+            let expr = placeholders.finish(String::new());
+            let (segment, total) = match segment {
+                Some((s, t)) => (Some(*s), Some(*t)),
+                None => (None, None),
+            };
+            let out = client
+                .scan()
+                .table_name(&req.table)
+                .set_index_name(req.index.clone())
+                .set_filter_expression(filter_text)
+                .set_expression_attribute_names((!expr.names.is_empty()).then_some(expr.names))
+                .set_expression_attribute_values((!expr.values.is_empty()).then_some(expr.values))
+                .set_segment(segment)
+                .set_total_segments(total)
+                .set_limit(req.page_size)
+                .set_exclusive_start_key(start_key)
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .send()
+                .await
+                .map_err(|e| Error::from_sdk("Scan", e))?;
+            Ok(Page {
+                items: out.items().to_vec(),
+                scanned_count: i64::from(out.scanned_count()),
+                last_key: out.last_evaluated_key().cloned(),
+                consumed_rcu: out
+                    .consumed_capacity()
+                    .and_then(|c| c.capacity_units())
+                    .unwrap_or_default(),
+            })
+        }
+    }
+}

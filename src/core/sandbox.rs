@@ -1,0 +1,145 @@
+//! The embedded sandbox: dynoxide in this process, served over real HTTP on loopback, so the
+//! app talks to it through the same SDK code path as to AWS.
+//!
+//! dynoxide runs each request behind one lock on the runtime that hosts it, so the server gets
+//! a runtime thread of its own: a long scan there never stalls the app's worker.
+
+use std::net::SocketAddr;
+use std::path::Path;
+
+use tokio::sync::oneshot;
+
+use crate::core::error::{Error, Result};
+use crate::core::seed;
+
+/// A running embedded DynamoDB engine. Dropping it stops the server.
+pub struct Sandbox {
+    endpoint: String,
+    addr: SocketAddr,
+    db: dynoxide::Database,
+    seeded: Option<seed::SeedReport>,
+    shutdown: Option<oneshot::Sender<()>>,
+}
+
+impl std::fmt::Debug for Sandbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sandbox")
+            .field("endpoint", &self.endpoint)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Sandbox {
+    /// Start an engine on `127.0.0.1:port` (`0` picks a free port), in memory or in the file at
+    /// `db_path`, and seed it with the sample data when it is new.
+    pub async fn start(db_path: Option<&Path>, port: u16) -> Result<Self> {
+        let (db, fresh) = open_db(db_path)?;
+        let mut sandbox = Self::serve(db, port).await?;
+        if fresh {
+            let db = sandbox.db.clone();
+            let report = tokio::task::spawn_blocking(move || seed::seed(&db))
+                .await
+                .map_err(|e| Error::Sandbox(format!("seeding stopped: {e}")))??;
+            sandbox.seeded = Some(report);
+        }
+        Ok(sandbox)
+    }
+
+    /// Start an empty in-memory engine (tests create their own tables).
+    pub async fn start_empty() -> Result<Self> {
+        let db = dynoxide::Database::memory().map_err(|e| Error::Sandbox(e.to_string()))?;
+        Self::serve(db, 0).await
+    }
+
+    async fn serve(db: dynoxide::Database, port: u16) -> Result<Self> {
+        let (ready_tx, ready_rx) = oneshot::channel::<Result<SocketAddr>>();
+        let (shutdown_tx, shutdown_rx) = oneshot::channel::<()>();
+        let server_db = db.clone();
+        std::thread::Builder::new()
+            .name("dynoscope-sandbox".into())
+            .spawn(move || {
+                let runtime = match tokio::runtime::Builder::new_multi_thread()
+                    .worker_threads(1)
+                    .thread_name("dynoscope-sandbox-rt")
+                    .enable_all()
+                    .build()
+                {
+                    Ok(rt) => rt,
+                    Err(e) => {
+                        let _ = ready_tx.send(Err(Error::Sandbox(e.to_string())));
+                        return;
+                    }
+                };
+                runtime.block_on(async move {
+                    let listener =
+                        match tokio::net::TcpListener::bind(("127.0.0.1", port)).await {
+                            Ok(l) => l,
+                            Err(e) => {
+                                let _ = ready_tx.send(Err(Error::Sandbox(format!(
+                                    "cannot listen on 127.0.0.1:{port}: {e}"
+                                ))));
+                                return;
+                            }
+                        };
+                    let addr = listener.local_addr();
+                    let _ = ready_tx.send(addr.map_err(|e| Error::Sandbox(e.to_string())));
+                    let shutdown = async {
+                        let _ = shutdown_rx.await;
+                    };
+                    let _ = dynoxide::server::serve_with_shutdown(listener, server_db, shutdown)
+                        .await;
+                });
+            })
+            .map_err(|e| Error::Sandbox(format!("cannot start the sandbox thread: {e}")))?;
+        let addr = ready_rx
+            .await
+            .map_err(|_| Error::Sandbox("the sandbox thread stopped before listening".into()))??;
+        Ok(Self {
+            endpoint: format!("http://{addr}"),
+            addr,
+            db,
+            seeded: None,
+            shutdown: Some(shutdown_tx),
+        })
+    }
+
+    /// The endpoint URL, e.g. `http://127.0.0.1:41234`.
+    pub fn endpoint(&self) -> &str {
+        &self.endpoint
+    }
+
+    /// The address the engine listens on.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// What seeding wrote, when this start seeded.
+    pub fn seeded(&self) -> Option<&seed::SeedReport> {
+        self.seeded.as_ref()
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+    }
+}
+
+fn open_db(db_path: Option<&Path>) -> Result<(dynoxide::Database, bool)> {
+    match db_path {
+        None => dynoxide::Database::memory()
+            .map(|db| (db, true))
+            .map_err(|e| Error::Sandbox(e.to_string())),
+        Some(path) => {
+            let fresh = !path.exists();
+            let text = path
+                .to_str()
+                .ok_or_else(|| Error::Sandbox(format!("{} is not a UTF-8 path", path.display())))?;
+            dynoxide::Database::new(text)
+                .map(|db| (db, fresh))
+                .map_err(|e| Error::Sandbox(format!("cannot open {}: {e}", path.display())))
+        }
+    }
+}

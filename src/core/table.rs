@@ -1,0 +1,228 @@
+//! What a table looks like: keys, indexes, size, billing, stream, TTL.
+
+use aws_sdk_dynamodb::types::{
+    AttributeDefinition, KeySchemaElement, KeyType, Projection, TableDescription,
+};
+
+use crate::core::condition::ScalarType;
+
+/// A key attribute: its name and type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyAttr {
+    /// Attribute name.
+    pub name: String,
+    /// `S`, `N` or `B`.
+    pub kind: ScalarType,
+}
+
+/// Whether an index is global or local.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IndexKind {
+    /// A global secondary index.
+    Global,
+    /// A local secondary index.
+    Local,
+}
+
+/// A secondary index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexInfo {
+    /// Index name.
+    pub name: String,
+    /// Global or local.
+    pub kind: IndexKind,
+    /// Partition key.
+    pub partition: KeyAttr,
+    /// Sort key, if any.
+    pub sort: Option<KeyAttr>,
+    /// `ALL`, `KEYS_ONLY`, or `INCLUDE (a, b)`.
+    pub projection: String,
+    /// Status (global indexes only), e.g. `ACTIVE`.
+    pub status: Option<String>,
+    /// Items in the index, as last reported.
+    pub item_count: Option<i64>,
+}
+
+/// The description of a table that dynoscope shows and browses with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableInfo {
+    /// Table name.
+    pub name: String,
+    /// Status, e.g. `ACTIVE`.
+    pub status: String,
+    /// Partition key.
+    pub partition: KeyAttr,
+    /// Sort key, if any.
+    pub sort: Option<KeyAttr>,
+    /// Global and local secondary indexes.
+    pub indexes: Vec<IndexInfo>,
+    /// Items, as last reported (DynamoDB updates this about every six hours).
+    pub item_count: Option<i64>,
+    /// Size in bytes, as last reported.
+    pub size_bytes: Option<i64>,
+    /// `PAY_PER_REQUEST` or `PROVISIONED (R rcu / W wcu)`.
+    pub billing: String,
+    /// Stream view type when a stream is enabled.
+    pub stream: Option<String>,
+    /// TTL status and attribute, when known.
+    pub ttl: Option<String>,
+    /// The table ARN.
+    pub arn: Option<String>,
+}
+
+impl TableInfo {
+    /// Build from a `DescribeTable` answer. `None` when the key schema is missing.
+    pub fn from_description(desc: &TableDescription) -> Option<Self> {
+        let defs = desc.attribute_definitions();
+        let (partition, sort) = keys(desc.key_schema(), defs)?;
+        let mut indexes = Vec::new();
+        for gsi in desc.global_secondary_indexes() {
+            if let Some((partition, sort)) = keys(gsi.key_schema(), defs) {
+                indexes.push(IndexInfo {
+                    name: gsi.index_name().unwrap_or_default().to_owned(),
+                    kind: IndexKind::Global,
+                    partition,
+                    sort,
+                    projection: projection_text(gsi.projection()),
+                    status: gsi.index_status().map(|s| s.as_str().to_owned()),
+                    item_count: gsi.item_count(),
+                });
+            }
+        }
+        for lsi in desc.local_secondary_indexes() {
+            if let Some((partition, sort)) = keys(lsi.key_schema(), defs) {
+                indexes.push(IndexInfo {
+                    name: lsi.index_name().unwrap_or_default().to_owned(),
+                    kind: IndexKind::Local,
+                    partition,
+                    sort,
+                    projection: projection_text(lsi.projection()),
+                    status: None,
+                    item_count: lsi.item_count(),
+                });
+            }
+        }
+        let billing = match desc.billing_mode_summary().and_then(|b| b.billing_mode()) {
+            Some(mode) if mode.as_str() == "PAY_PER_REQUEST" => "PAY_PER_REQUEST".to_owned(),
+            _ => match desc.provisioned_throughput() {
+                Some(pt) => format!(
+                    "PROVISIONED ({} RCU / {} WCU)",
+                    pt.read_capacity_units().unwrap_or_default(),
+                    pt.write_capacity_units().unwrap_or_default()
+                ),
+                None => "unknown".to_owned(),
+            },
+        };
+        let stream = desc
+            .stream_specification()
+            .filter(|s| s.stream_enabled())
+            .map(|s| {
+                s.stream_view_type()
+                    .map_or("enabled".to_owned(), |v| v.as_str().to_owned())
+            });
+        Some(Self {
+            name: desc.table_name().unwrap_or_default().to_owned(),
+            status: desc
+                .table_status()
+                .map_or("unknown".to_owned(), |s| s.as_str().to_owned()),
+            partition,
+            sort,
+            indexes,
+            item_count: desc.item_count(),
+            size_bytes: desc.table_size_bytes(),
+            billing,
+            stream,
+            ttl: None,
+            arn: desc.table_arn().map(str::to_owned),
+        })
+    }
+
+    /// The key attribute names of the table (partition, then sort).
+    pub fn key_names(&self) -> Vec<String> {
+        let mut names = vec![self.partition.name.clone()];
+        if let Some(sort) = &self.sort {
+            names.push(sort.name.clone());
+        }
+        names
+    }
+
+    /// The keys to query with: the table's, or those of index `index`.
+    pub fn keys_of(&self, index: Option<&str>) -> Option<(&KeyAttr, Option<&KeyAttr>)> {
+        match index {
+            None => Some((&self.partition, self.sort.as_ref())),
+            Some(name) => self
+                .indexes
+                .iter()
+                .find(|i| i.name == name)
+                .map(|i| (&i.partition, i.sort.as_ref())),
+        }
+    }
+
+    /// Key columns for a grid over the table or an index: the index keys, then the table keys.
+    pub fn grid_key_names(&self, index: Option<&str>) -> Vec<String> {
+        let mut names = Vec::new();
+        if let Some((p, s)) = self.keys_of(index) {
+            names.push(p.name.clone());
+            if let Some(s) = s {
+                names.push(s.name.clone());
+            }
+        }
+        for name in self.key_names() {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        names
+    }
+}
+
+fn keys(
+    schema: &[KeySchemaElement],
+    defs: &[AttributeDefinition],
+) -> Option<(KeyAttr, Option<KeyAttr>)> {
+    let attr = |key_type: KeyType| {
+        schema
+            .iter()
+            .find(|k| *k.key_type() == key_type)
+            .map(|k| KeyAttr {
+                name: k.attribute_name().to_owned(),
+                kind: defs
+                    .iter()
+                    .find(|d| d.attribute_name() == k.attribute_name())
+                    .and_then(|d| ScalarType::from_key_letter(d.attribute_type().as_str()))
+                    .unwrap_or(ScalarType::S),
+            })
+    };
+    Some((attr(KeyType::Hash)?, attr(KeyType::Range)))
+}
+
+fn projection_text(projection: Option<&Projection>) -> String {
+    let Some(projection) = projection else {
+        return "unknown".to_owned();
+    };
+    let kind = projection
+        .projection_type()
+        .map_or("unknown", |p| p.as_str());
+    let extra = projection.non_key_attributes();
+    if extra.is_empty() {
+        kind.to_owned()
+    } else {
+        format!("{kind} ({})", extra.join(", "))
+    }
+}
+
+/// Bytes in a human unit: `1.4 MB`.
+pub fn human_bytes(bytes: i64) -> String {
+    const UNITS: [&str; 5] = ["B", "kB", "MB", "GB", "TB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1000.0 && unit + 1 < UNITS.len() {
+        value /= 1000.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
