@@ -1,1 +1,68 @@
-fn main() {}
+//! dynoscope's entry point: the CLI twin when a subcommand is given, the desktop app otherwise.
+//!
+//! `main` owns the one multi-thread tokio runtime; eframe runs on the main thread.
+
+use std::process::ExitCode;
+
+use clap::Parser as _;
+use dynoscope::cli::Cli;
+use dynoscope::ui::DynoscopeApp;
+use dynoscope::ui::app::Remembered;
+use dynoscope::worker::Worker;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .thread_name("dynoscope-worker")
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("dynoscope: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match cli.command {
+        Some(command) => runtime.block_on(dynoscope::cli::run(cli.connection.spec(), command)),
+        None => run_app(&runtime, &cli.connection),
+    }
+}
+
+fn run_app(runtime: &tokio::runtime::Runtime, flags: &dynoscope::cli::ConnectionFlags) -> ExitCode {
+    let options = eframe::NativeOptions {
+        renderer: eframe::Renderer::Glow,
+        viewport: egui::ViewportBuilder::default()
+            .with_title("dynoscope")
+            .with_inner_size([1280.0, 800.0])
+            .with_min_inner_size([640.0, 400.0]),
+        ..Default::default()
+    };
+    let handle = runtime.handle().clone();
+    let flags = flags.clone();
+    let result = eframe::run_native(
+        "dynoscope",
+        options,
+        Box::new(move |cc| {
+            let remembered: Remembered = cc
+                .storage
+                .and_then(|s| eframe::get_value(s, eframe::APP_KEY))
+                .unwrap_or_default();
+            // Flags win; otherwise the last connection; otherwise AWS if configured, else sandbox.
+            let spec = match (&remembered.connection, flags.any()) {
+                (Some(spec), false) => spec.clone(),
+                _ => flags.spec(),
+            };
+            let ctx = cc.egui_ctx.clone();
+            let worker = Worker::new(handle, move || ctx.request_repaint());
+            Ok(Box::new(DynoscopeApp::new(worker, spec, remembered.table)))
+        }),
+    );
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("dynoscope: cannot open the window: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,1 +1,413 @@
+//! The bridge between the UI thread and the tokio runtime that `main` owns.
+//!
+//! The UI sends [`Command`]s; each runs as a task on the runtime and answers with an [`Event`],
+//! after which the repaint callback wakes the UI. The UI drains events at the start of each
+//! frame and never blocks on I/O. A task that panics still answers, with an error.
 
+use std::future::Future;
+use std::sync::mpsc;
+use std::sync::{Arc, RwLock};
+
+use tokio::runtime::Handle;
+use tokio::sync::watch;
+
+use crate::core::connection::{self, Connection, ConnectionSpec};
+use crate::core::error::{Error, Result};
+use crate::core::ops::{self, BrowseRequest, Page};
+use crate::core::table::TableInfo;
+use crate::core::value::Item;
+
+/// Identifies one browse run, so events from an older run can be told apart.
+pub type JobId = u64;
+
+/// What the UI asks the worker to do.
+#[derive(Debug)]
+pub enum Command {
+    /// Connect (replacing the current connection) and then list its tables.
+    Connect(ConnectionSpec),
+    /// List the tables of the current connection again.
+    ListTables,
+    /// Describe a table.
+    Describe(String),
+    /// Fetch pages of a Query or Scan.
+    Browse {
+        /// The run these pages belong to.
+        job: JobId,
+        /// What to read.
+        request: BrowseRequest,
+        /// Where to start (`None`: the beginning).
+        start_key: Option<Item>,
+        /// One page, or every page until the end or until cancelled.
+        all: Option<CancelToken>,
+    },
+}
+
+/// What the worker answers.
+#[derive(Debug)]
+pub enum Event {
+    /// A connection attempt finished.
+    Connected {
+        /// Which attempt (the connection generation it starts).
+        generation: u64,
+        /// The label and what seeding did, or why it failed.
+        result: Result<ConnectedInfo>,
+    },
+    /// The tables of connection `generation`.
+    Tables {
+        /// The connection generation the list belongs to.
+        generation: u64,
+        /// Table names or the error.
+        result: Result<Vec<String>>,
+    },
+    /// A table description.
+    Described {
+        /// The connection generation.
+        generation: u64,
+        /// Which table.
+        table: String,
+        /// The description or the error.
+        result: Result<TableInfo>,
+    },
+    /// One page of a browse run.
+    Page {
+        /// The run.
+        job: JobId,
+        /// The page.
+        page: Page,
+    },
+    /// A browse run ended: after its one page, at the last page, cancelled, or failed.
+    BrowseDone {
+        /// The run.
+        job: JobId,
+        /// Whether it was cancelled (what loaded is kept).
+        cancelled: bool,
+        /// The error that stopped it, if any.
+        error: Option<Error>,
+    },
+}
+
+/// What the UI learns about a new connection.
+#[derive(Debug, Clone)]
+pub struct ConnectedInfo {
+    /// The label to show.
+    pub label: String,
+    /// The spec that was connected.
+    pub spec: ConnectionSpec,
+    /// For a freshly seeded sandbox: items written and milliseconds taken.
+    pub seeded: Option<(usize, u128)>,
+}
+
+/// Cancels a "load all" run; what already loaded is kept.
+#[derive(Debug, Clone)]
+pub struct CancelToken {
+    tx: Arc<watch::Sender<bool>>,
+}
+
+impl Default for CancelToken {
+    fn default() -> Self {
+        Self {
+            tx: Arc::new(watch::channel(false).0),
+        }
+    }
+}
+
+impl CancelToken {
+    /// Ask the run to stop.
+    pub fn cancel(&self) {
+        self.tx.send_replace(true);
+    }
+
+    /// Whether the run was asked to stop.
+    pub fn is_cancelled(&self) -> bool {
+        *self.tx.borrow()
+    }
+
+    async fn cancelled(&self) {
+        let mut rx = self.tx.subscribe();
+        let _ = rx.wait_for(|c| *c).await;
+    }
+}
+
+type Repaint = Arc<dyn Fn() + Send + Sync>;
+
+#[derive(Clone)]
+struct Current {
+    generation: u64,
+    connection: Connection,
+}
+
+/// Runs commands on the runtime and collects their events for the UI.
+pub struct Worker {
+    runtime: Handle,
+    events_tx: mpsc::Sender<Event>,
+    events_rx: mpsc::Receiver<Event>,
+    repaint: Repaint,
+    current: Arc<RwLock<Option<Current>>>,
+    generation: u64,
+}
+
+impl Worker {
+    /// A worker spawning onto `runtime`; `repaint` is called after every event.
+    pub fn new(runtime: Handle, repaint: impl Fn() + Send + Sync + 'static) -> Self {
+        let (events_tx, events_rx) = mpsc::channel();
+        Self {
+            runtime,
+            events_tx,
+            events_rx,
+            repaint: Arc::new(repaint),
+            current: Arc::new(RwLock::new(None)),
+            generation: 0,
+        }
+    }
+
+    /// Replace the repaint callback (the UI context is known only once the window exists).
+    pub fn set_repaint(&mut self, repaint: impl Fn() + Send + Sync + 'static) {
+        self.repaint = Arc::new(repaint);
+    }
+
+    /// Events that arrived since the last call.
+    pub fn poll(&self) -> Vec<Event> {
+        self.events_rx.try_iter().collect()
+    }
+
+    /// The generation of the newest connection attempt.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// Run `command` in the background.
+    pub fn send(&mut self, command: Command) {
+        match command {
+            Command::Connect(spec) => {
+                self.generation += 1;
+                let generation = self.generation;
+                let current = Arc::clone(&self.current);
+                self.spawn(
+                    "Connect",
+                    move |error| Event::Connected {
+                        generation,
+                        result: Err(error),
+                    },
+                    async move { connect_and_list(current, generation, spec).await },
+                );
+            }
+            Command::ListTables => {
+                let Some(current) = self.current_connection() else {
+                    return;
+                };
+                let generation = current.generation;
+                self.spawn(
+                    "ListTables",
+                    move |error| Event::Tables {
+                        generation,
+                        result: Err(error),
+                    },
+                    async move {
+                        vec![Event::Tables {
+                            generation,
+                            result: ops::list_tables(&current.connection.client).await,
+                        }]
+                    },
+                );
+            }
+            Command::Describe(table) => {
+                let Some(current) = self.current_connection() else {
+                    return;
+                };
+                let generation = current.generation;
+                let failed_table = table.clone();
+                self.spawn(
+                    "DescribeTable",
+                    move |error| Event::Described {
+                        generation,
+                        table: failed_table,
+                        result: Err(error),
+                    },
+                    async move {
+                        let result = ops::describe_table(&current.connection.client, &table).await;
+                        vec![Event::Described {
+                            generation,
+                            table,
+                            result,
+                        }]
+                    },
+                );
+            }
+            Command::Browse {
+                job,
+                request,
+                start_key,
+                all,
+            } => {
+                let Some(current) = self.current_connection() else {
+                    self.emit(Event::BrowseDone {
+                        job,
+                        cancelled: false,
+                        error: Some(Error::Connect("not connected".into())),
+                    });
+                    return;
+                };
+                let events = self.events_tx.clone();
+                let repaint = Arc::clone(&self.repaint);
+                let op = request.op();
+                self.spawn(
+                    op,
+                    move |error| Event::BrowseDone {
+                        job,
+                        cancelled: false,
+                        error: Some(error),
+                    },
+                    async move {
+                        let client = current.connection.client;
+                        let emit = |event| {
+                            let _ = events.send(event);
+                            repaint();
+                        };
+                        vec![browse(&client, job, request, start_key, all, emit).await]
+                    },
+                );
+            }
+        }
+    }
+
+    fn current_connection(&self) -> Option<Current> {
+        self.current.read().ok().and_then(|c| c.clone())
+    }
+
+    fn emit(&self, event: Event) {
+        let _ = self.events_tx.send(event);
+        (self.repaint)();
+    }
+
+    /// Spawn `task`; send its events, or `on_panic`'s if it dies.
+    fn spawn<F>(
+        &self,
+        op: &'static str,
+        on_panic: impl FnOnce(Error) -> Event + Send + 'static,
+        task: F,
+    ) where
+        F: Future<Output = Vec<Event>> + Send + 'static,
+    {
+        let events = self.events_tx.clone();
+        let repaint = Arc::clone(&self.repaint);
+        let runtime = self.runtime.clone();
+        self.runtime.spawn(async move {
+            let outcome = runtime.spawn(task).await;
+            let produced = match outcome {
+                Ok(produced) => produced,
+                Err(join_error) => vec![on_panic(Error::TaskDied {
+                    op,
+                    detail: panic_text(join_error),
+                })],
+            };
+            for event in produced {
+                let _ = events.send(event);
+            }
+            repaint();
+        });
+    }
+}
+
+fn panic_text(err: tokio::task::JoinError) -> String {
+    if !err.is_panic() {
+        return err.to_string();
+    }
+    let payload = err.into_panic();
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "panic".to_owned())
+}
+
+async fn connect_and_list(
+    current: Arc<RwLock<Option<Current>>>,
+    generation: u64,
+    spec: ConnectionSpec,
+) -> Vec<Event> {
+    let connection = match connection::connect(spec).await {
+        Ok(c) => c,
+        Err(error) => {
+            return vec![Event::Connected {
+                generation,
+                result: Err(error),
+            }];
+        }
+    };
+    #[cfg(feature = "sandbox")]
+    let seeded = connection
+        .sandbox
+        .as_ref()
+        .and_then(|s| s.seeded().map(|r| (r.items, r.elapsed_ms)));
+    #[cfg(not(feature = "sandbox"))]
+    let seeded = None;
+    let info = ConnectedInfo {
+        label: connection.label(),
+        spec: connection.spec.clone(),
+        seeded,
+    };
+    let client = connection.client.clone();
+    if let Ok(mut slot) = current.write() {
+        // A newer attempt that already finished wins over this one.
+        if slot.as_ref().is_none_or(|c| c.generation < generation) {
+            *slot = Some(Current {
+                generation,
+                connection,
+            });
+        }
+    }
+    let tables = ops::list_tables(&client).await;
+    vec![
+        Event::Connected {
+            generation,
+            result: Ok(info),
+        },
+        Event::Tables {
+            generation,
+            result: tables,
+        },
+    ]
+}
+
+async fn browse(
+    client: &aws_sdk_dynamodb::Client,
+    job: JobId,
+    request: BrowseRequest,
+    mut start_key: Option<Item>,
+    all: Option<CancelToken>,
+    emit: impl Fn(Event),
+) -> Event {
+    loop {
+        let fetch = ops::fetch_page(client, &request, start_key.take());
+        let page = match &all {
+            Some(cancel) => {
+                if cancel.is_cancelled() {
+                    return done(job, true, None);
+                }
+                tokio::select! {
+                    page = fetch => page,
+                    () = cancel.cancelled() => return done(job, true, None),
+                }
+            }
+            None => fetch.await,
+        };
+        let page = match page {
+            Ok(page) => page,
+            Err(error) => return done(job, false, Some(error)),
+        };
+        let next = page.last_key.clone();
+        emit(Event::Page { job, page });
+        match (next, &all) {
+            (Some(next), Some(_)) => start_key = Some(next),
+            _ => return done(job, false, None),
+        }
+    }
+}
+
+fn done(job: JobId, cancelled: bool, error: Option<Error>) -> Event {
+    Event::BrowseDone {
+        job,
+        cancelled,
+        error,
+    }
+}

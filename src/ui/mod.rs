@@ -1,1 +1,13 @@
+//! The desktop app: one file per panel. Drawing functions take `&mut Ui` and end in `_ui`.
 
+pub mod app;
+pub mod connection_bar;
+pub mod describe_panel;
+pub mod item_view;
+pub mod query_form;
+pub mod results_grid;
+pub mod status_bar;
+pub mod tables_panel;
+mod widgets;
+
+pub use app::DynoscopeApp;

@@ -1,0 +1,153 @@
+//! Command-line arguments, AWS CLI style.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser};
+
+use crate::core::connection::ConnectionSpec;
+
+/// dynoscope: inspect DynamoDB item collections and verify counters.
+///
+/// Without a subcommand, opens the desktop app.
+#[derive(Debug, Parser)]
+#[command(name = "dynoscope", version, about)]
+pub struct Cli {
+    /// Where to connect.
+    #[command(flatten)]
+    pub connection: ConnectionFlags,
+    /// What to do; the desktop app when none.
+    #[command(subcommand)]
+    pub command: Option<Subcommand>,
+}
+
+/// Where to connect, as the AWS CLI spells it.
+#[derive(Debug, Clone, Default, Args)]
+pub struct ConnectionFlags {
+    /// Use a named profile from ~/.aws/config or ~/.aws/credentials (SSO profiles work).
+    #[arg(long, global = true)]
+    pub profile: Option<String>,
+    /// The AWS region.
+    #[arg(long, global = true)]
+    pub region: Option<String>,
+    /// A DynamoDB-compatible endpoint (DynamoDB Local, LocalStack, moto, `dynoscope sandbox`).
+    #[arg(long, global = true)]
+    pub endpoint_url: Option<String>,
+    /// Use the embedded sandbox seeded with sample data (the default when no AWS
+    /// configuration is found).
+    #[arg(long, global = true)]
+    pub sandbox: bool,
+    /// Keep the sandbox in this SQLite file; it is seeded only when the file is new.
+    #[arg(long, global = true, value_name = "PATH")]
+    pub sandbox_db: Option<PathBuf>,
+}
+
+impl ConnectionFlags {
+    /// The connection these flags choose.
+    pub fn spec(&self) -> ConnectionSpec {
+        ConnectionSpec::from_flags(
+            self.sandbox,
+            self.sandbox_db.clone(),
+            self.profile.clone(),
+            self.region.clone(),
+            self.endpoint_url.clone(),
+        )
+    }
+
+    /// Whether any connection flag was given.
+    pub fn any(&self) -> bool {
+        ConnectionSpec::flags_given(
+            self.sandbox,
+            self.sandbox_db.as_deref(),
+            self.profile.as_deref(),
+            self.region.as_deref(),
+            self.endpoint_url.as_deref(),
+        )
+    }
+}
+
+/// The subcommands.
+#[derive(Debug, clap::Subcommand)]
+pub enum Subcommand {
+    /// List every table (all pages of ListTables).
+    Tables,
+    /// Describe a table: keys, indexes, item count, size, billing, stream, TTL.
+    Describe {
+        /// The table.
+        #[arg(long)]
+        table: String,
+    },
+    /// Query one item collection.
+    Items(ItemsArgs),
+    /// Scan a table or index.
+    Scan(ScanArgs),
+    /// Serve the seeded sandbox on a local port for other tools, until Ctrl-C.
+    Sandbox {
+        /// The port to listen on (127.0.0.1); 0 picks a free one.
+        #[arg(long, default_value_t = 8000)]
+        port: u16,
+    },
+}
+
+/// `dynoscope items`.
+#[derive(Debug, Args)]
+pub struct ItemsArgs {
+    /// The table.
+    #[arg(long)]
+    pub table: String,
+    /// The partition key value.
+    #[arg(long)]
+    pub pk: String,
+    /// Query this index instead of the table.
+    #[arg(long)]
+    pub index: Option<String>,
+    /// Sort key equals.
+    #[arg(long, group = "sk")]
+    pub sk_eq: Option<String>,
+    /// Sort key less than.
+    #[arg(long, group = "sk")]
+    pub sk_lt: Option<String>,
+    /// Sort key less than or equal.
+    #[arg(long, group = "sk")]
+    pub sk_le: Option<String>,
+    /// Sort key greater than.
+    #[arg(long, group = "sk")]
+    pub sk_gt: Option<String>,
+    /// Sort key greater than or equal.
+    #[arg(long, group = "sk")]
+    pub sk_ge: Option<String>,
+    /// Sort key begins with.
+    #[arg(long, group = "sk")]
+    pub sk_begins_with: Option<String>,
+    /// Sort key between two values (inclusive).
+    #[arg(long, group = "sk", num_args = 2, value_names = ["LOW", "HIGH"])]
+    pub sk_between: Option<Vec<String>>,
+    /// Descending sort-key order.
+    #[arg(long)]
+    pub desc: bool,
+    /// Stop after this many items.
+    #[arg(long)]
+    pub limit: Option<usize>,
+    /// Print DynamoDB JSON, one item per line (plain JSON otherwise).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `dynoscope scan`.
+#[derive(Debug, Args)]
+pub struct ScanArgs {
+    /// The table.
+    #[arg(long)]
+    pub table: String,
+    /// Scan this index instead of the table.
+    #[arg(long)]
+    pub index: Option<String>,
+    /// Parallel scan with this many segments.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(i32).range(1..=1_000_000))]
+    pub segments: i32,
+    /// Stop after this many items.
+    #[arg(long)]
+    pub limit: Option<usize>,
+    /// Print DynamoDB JSON, one item per line (plain JSON otherwise).
+    #[arg(long)]
+    pub json: bool,
+}

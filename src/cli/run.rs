@@ -1,0 +1,285 @@
+//! Running a subcommand: thin glue from arguments to core functions and back to text.
+
+use std::io::Write as _;
+use std::process::ExitCode;
+
+use aws_sdk_dynamodb::Client;
+
+use crate::cli::args::{ItemsArgs, ScanArgs, Subcommand};
+use crate::core::condition::{SortCondition, SortOp};
+use crate::core::connection::{self, ConnectionSpec};
+use crate::core::error::{Error, Result};
+use crate::core::ops::{self, BrowseMode, BrowseRequest};
+use crate::core::table::{IndexKind, TableInfo, human_bytes};
+use crate::core::value::{self, Item};
+
+/// Run `command` against the connection `spec`; prints results on stdout, errors on stderr.
+pub async fn run(spec: ConnectionSpec, command: Subcommand) -> ExitCode {
+    match run_inner(spec, command).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("dynoscope: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run_inner(spec: ConnectionSpec, command: Subcommand) -> Result<()> {
+    if let Subcommand::Sandbox { port } = command {
+        return serve_sandbox(spec, port).await;
+    }
+    let connection = connection::connect(spec).await?;
+    let client = &connection.client;
+    let mut out = std::io::stdout().lock();
+    match command {
+        Subcommand::Tables => {
+            for name in ops::list_tables(client).await? {
+                writeln!(out, "{name}").map_err(io_error)?;
+            }
+        }
+        Subcommand::Describe { table } => {
+            let info = ops::describe_table(client, &table).await?;
+            write!(out, "{}", describe_text(&info)).map_err(io_error)?;
+        }
+        Subcommand::Items(args) => items(client, args, &mut out).await?,
+        Subcommand::Scan(args) => scan(client, args, &mut out).await?,
+        Subcommand::Sandbox { .. } => {}
+    }
+    Ok(())
+}
+
+fn io_error(e: std::io::Error) -> Error {
+    Error::Invalid(format!("cannot write output: {e}"))
+}
+
+/// The describe panel as text.
+pub fn describe_text(info: &TableInfo) -> String {
+    let key = |name: &str, kind: &dyn std::fmt::Display| format!("{name} ({kind})");
+    let mut text = format!("table      {}\nstatus     {}\n", info.name, info.status);
+    text += &format!("partition  {}\n", key(&info.partition.name, &info.partition.kind));
+    if let Some(sort) = &info.sort {
+        text += &format!("sort       {}\n", key(&sort.name, &sort.kind));
+    }
+    text += &format!(
+        "items      {}\nsize       {}\nbilling    {}\nstream     {}\nttl        {}\n",
+        info.item_count.map_or("unknown".into(), |c| c.to_string()),
+        info.size_bytes.map_or("unknown".into(), human_bytes),
+        info.billing,
+        info.stream.as_deref().unwrap_or("off"),
+        info.ttl.as_deref().unwrap_or("unknown"),
+    );
+    for index in &info.indexes {
+        let kind = match index.kind {
+            IndexKind::Global => "GSI",
+            IndexKind::Local => "LSI",
+        };
+        text += &format!(
+            "{kind}        {}: {}{} · projection {}\n",
+            index.name,
+            key(&index.partition.name, &index.partition.kind),
+            index
+                .sort
+                .as_ref()
+                .map(|s| format!(" / {}", key(&s.name, &s.kind)))
+                .unwrap_or_default(),
+            index.projection
+        );
+    }
+    if let Some(arn) = &info.arn {
+        text += &format!("arn        {arn}\n");
+    }
+    text
+}
+
+fn sort_condition(args: &ItemsArgs, info: &TableInfo) -> Result<Option<SortCondition>> {
+    let kind = info
+        .keys_of(args.index.as_deref())
+        .and_then(|(_, s)| s.map(|s| s.kind))
+        .unwrap_or(crate::core::condition::ScalarType::S);
+    let single = [
+        (SortOp::Eq, &args.sk_eq),
+        (SortOp::Lt, &args.sk_lt),
+        (SortOp::Le, &args.sk_le),
+        (SortOp::Gt, &args.sk_gt),
+        (SortOp::Ge, &args.sk_ge),
+        (SortOp::BeginsWith, &args.sk_begins_with),
+    ];
+    for (op, value) in single {
+        if let Some(value) = value {
+            return Ok(Some(SortCondition {
+                op,
+                value: kind.parse(value)?,
+                upper: None,
+            }));
+        }
+    }
+    match args.sk_between.as_deref() {
+        Some([low, high]) => Ok(Some(SortCondition {
+            op: SortOp::Between,
+            value: kind.parse(low)?,
+            upper: Some(kind.parse(high)?),
+        })),
+        _ => Ok(None),
+    }
+}
+
+async fn items(client: &Client, args: ItemsArgs, out: &mut impl std::io::Write) -> Result<()> {
+    let info = ops::describe_table(client, &args.table).await?;
+    let (partition, _) = info
+        .keys_of(args.index.as_deref())
+        .ok_or_else(|| Error::Invalid(format!("`{}` has no such index", args.table)))?;
+    let pk = partition.kind.parse(&args.pk)?;
+    let sort = sort_condition(&args, &info)?;
+    let request = BrowseRequest::query(&info, args.index.as_deref(), pk, sort, !args.desc)?;
+    let keys = info.grid_key_names(args.index.as_deref());
+    let stats = print_all(client, &request, args.limit, args.json, &keys, out).await?;
+    eprintln!("{stats}");
+    Ok(())
+}
+
+async fn scan(client: &Client, args: ScanArgs, out: &mut impl std::io::Write) -> Result<()> {
+    let info = ops::describe_table(client, &args.table).await?;
+    let base = BrowseRequest::scan(&info, args.index.as_deref())?;
+    let keys = info.grid_key_names(args.index.as_deref());
+    if args.segments == 1 {
+        let stats = print_all(client, &base, args.limit, args.json, &keys, out).await?;
+        eprintln!("{stats}");
+        return Ok(());
+    }
+    let mut tasks = Vec::new();
+    for segment in 0..args.segments {
+        let mut request = base.clone();
+        request.mode = BrowseMode::Scan {
+            segment: Some((segment, args.segments)),
+        };
+        let client = client.clone();
+        let limit = args.limit;
+        tasks.push(tokio::spawn(async move {
+            let mut sink = Vec::new();
+            collect_pages(&client, &request, limit, &mut |item| sink.push(item)).await.map(|s| (s, sink))
+        }));
+    }
+    let mut total = Stats::default();
+    let mut printed = 0usize;
+    for task in tasks {
+        let (stats, items) = task
+            .await
+            .map_err(|e| Error::TaskDied {
+                op: "Scan",
+                detail: e.to_string(),
+            })??;
+        total.pages += stats.pages;
+        total.rcu += stats.rcu;
+        for item in items {
+            if args.limit.is_some_and(|l| printed >= l) {
+                break;
+            }
+            print_item(out, &item, &keys, args.json)?;
+            printed += 1;
+        }
+    }
+    total.items = printed;
+    eprintln!("{total} · {} segments", args.segments);
+    Ok(())
+}
+
+#[derive(Debug, Default)]
+struct Stats {
+    items: usize,
+    pages: usize,
+    rcu: f64,
+}
+
+impl std::fmt::Display for Stats {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} items · {} pages · {} RCU", self.items, self.pages, self.rcu)
+    }
+}
+
+async fn collect_pages(
+    client: &Client,
+    request: &BrowseRequest,
+    limit: Option<usize>,
+    on_item: &mut impl FnMut(Item),
+) -> Result<Stats> {
+    let mut stats = Stats::default();
+    let mut start = None;
+    loop {
+        let page = ops::fetch_page(client, request, start.take()).await?;
+        stats.pages += 1;
+        stats.rcu += page.consumed_rcu;
+        for item in page.items {
+            if limit.is_some_and(|l| stats.items >= l) {
+                return Ok(stats);
+            }
+            on_item(item);
+            stats.items += 1;
+        }
+        match page.last_key {
+            Some(next) if !limit.is_some_and(|l| stats.items >= l) => start = Some(next),
+            _ => return Ok(stats),
+        }
+    }
+}
+
+async fn print_all(
+    client: &Client,
+    request: &BrowseRequest,
+    limit: Option<usize>,
+    json: bool,
+    keys: &[String],
+    out: &mut impl std::io::Write,
+) -> Result<Stats> {
+    let mut failed = None;
+    let stats = collect_pages(client, request, limit, &mut |item| {
+        if failed.is_none()
+            && let Err(e) = print_item(out, &item, keys, json)
+        {
+            failed = Some(e);
+        }
+    })
+    .await?;
+    failed.map_or(Ok(stats), Err)
+}
+
+fn print_item(out: &mut (impl std::io::Write + ?Sized), item: &Item, keys: &[String], json: bool) -> Result<()> {
+    let line = if json {
+        value::item_to_dynamodb_json(item, keys, false)
+    } else {
+        value::item_to_plain_json(item, keys, false)
+    };
+    writeln!(out, "{line}").map_err(io_error)
+}
+
+#[cfg(feature = "sandbox")]
+async fn serve_sandbox(spec: ConnectionSpec, port: u16) -> Result<()> {
+    let db_path = match spec {
+        ConnectionSpec::Sandbox { db_path } => db_path,
+        _ => None,
+    };
+    let sandbox = crate::core::sandbox::Sandbox::start(db_path.as_deref(), port).await?;
+    if let Some(report) = sandbox.seeded() {
+        eprintln!(
+            "seeded {} items in {} tables in {} ms",
+            report.items, report.tables, report.elapsed_ms
+        );
+    }
+    println!("{}", sandbox.endpoint());
+    eprintln!(
+        "serving until Ctrl-C; try: aws dynamodb list-tables --endpoint-url {}",
+        sandbox.endpoint()
+    );
+    let _ = std::io::stdout().flush();
+    tokio::signal::ctrl_c()
+        .await
+        .map_err(|e| Error::Sandbox(format!("cannot wait for Ctrl-C: {e}")))?;
+    drop(sandbox);
+    Ok(())
+}
+
+#[cfg(not(feature = "sandbox"))]
+async fn serve_sandbox(_spec: ConnectionSpec, _port: u16) -> Result<()> {
+    Err(Error::Sandbox(
+        "this build has no sandbox (built without the `sandbox` feature)".into(),
+    ))
+}

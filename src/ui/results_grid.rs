@@ -1,0 +1,166 @@
+//! The results grid: virtual rows, key columns first, then the union of attribute names, with
+//! typed cells. Clicking a row opens the item.
+
+use std::collections::HashSet;
+
+use egui::{RichText, Ui};
+use egui_extras::{Column, TableBuilder};
+
+use crate::core::error::Error;
+use crate::core::ops::{BrowseRequest, Page};
+use crate::core::value::{self, Item};
+use crate::ui::widgets::type_tag_ui;
+use crate::worker::{CancelToken, JobId};
+
+/// The rows of the current browse run and how they were loaded.
+#[derive(Debug, Default)]
+pub struct Results {
+    /// The run the rows belong to; events of other runs are ignored.
+    pub job: JobId,
+    /// The request being paged through.
+    pub request: Option<BrowseRequest>,
+    /// Loaded items, in server order.
+    pub items: Vec<Item>,
+    /// Column names: key attributes first, then every other name seen, sorted.
+    pub columns: Vec<String>,
+    known: HashSet<String>,
+    /// The key attribute names of the table or index.
+    pub key_names: Vec<String>,
+    /// Pages loaded.
+    pub pages: usize,
+    /// Read capacity consumed.
+    pub consumed_rcu: f64,
+    /// Items the server evaluated (before the filter).
+    pub scanned: i64,
+    /// Where the next page starts; `None` when the last page is loaded.
+    pub last_key: Option<Item>,
+    /// A page is being fetched.
+    pub loading: bool,
+    /// Cancels a "load all" run.
+    pub cancel: Option<CancelToken>,
+    /// The run was cancelled (what loaded is kept).
+    pub cancelled: bool,
+    /// Why the run stopped.
+    pub error: Option<Error>,
+    /// The row opened in the item view.
+    pub selected: Option<usize>,
+    /// The table's item count, for a Scan's progress estimate.
+    pub estimate: Option<i64>,
+}
+
+impl Results {
+    /// Start a new run: clear the rows.
+    pub fn start(&mut self, job: JobId, request: BrowseRequest, key_names: Vec<String>, estimate: Option<i64>) {
+        *self = Self {
+            job,
+            request: Some(request),
+            columns: key_names.clone(),
+            known: key_names.iter().cloned().collect(),
+            key_names,
+            loading: true,
+            estimate,
+            ..Self::default()
+        };
+    }
+
+    /// Append a page, adding any new attribute names as columns.
+    pub fn add_page(&mut self, page: Page) {
+        self.pages += 1;
+        self.consumed_rcu += page.consumed_rcu;
+        self.scanned += page.scanned_count;
+        self.last_key = page.last_key;
+        let mut new_names: Vec<String> = Vec::new();
+        for item in &page.items {
+            for name in item.keys() {
+                if !self.known.contains(name) {
+                    self.known.insert(name.clone());
+                    new_names.push(name.clone());
+                }
+            }
+        }
+        if !new_names.is_empty() {
+            let keys = self.key_names.len().min(self.columns.len());
+            self.columns.extend(new_names);
+            self.columns[keys..].sort_unstable();
+        }
+        self.items.extend(page.items);
+    }
+
+    /// Whether there is a next page.
+    pub fn has_more(&self) -> bool {
+        self.last_key.is_some()
+    }
+
+    /// The item open in the item view.
+    pub fn selected_item(&self) -> Option<&Item> {
+        self.selected.and_then(|i| self.items.get(i))
+    }
+}
+
+/// Draw the grid with virtual rows; only visible rows are laid out.
+pub fn results_grid_ui(ui: &mut Ui, results: &mut Results) {
+    if results.items.is_empty() {
+        if !results.loading && results.request.is_some() && results.error.is_none() {
+            ui.weak("No items matched.");
+        }
+        return;
+    }
+    let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
+    let columns = results.columns.clone();
+    let keys = results.key_names.len();
+    let mut clicked = None;
+    egui::ScrollArea::horizontal().show(ui, |ui| {
+        let mut table = TableBuilder::new(ui)
+            .id_salt("results_grid")
+            .striped(true)
+            .resizable(true)
+            .sense(egui::Sense::click())
+            .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
+            .column(Column::exact(56.0));
+        for (i, _) in columns.iter().enumerate() {
+            let width = if i < keys { 170.0 } else { 130.0 };
+            table = table.column(Column::initial(width).at_least(40.0).clip(true).resizable(true));
+        }
+        table
+            .header(row_height + 2.0, |mut header| {
+                header.col(|ui| {
+                    ui.weak("#");
+                });
+                for (i, name) in columns.iter().enumerate() {
+                    header.col(|ui| {
+                        let text = RichText::new(name).strong();
+                        ui.label(if i < keys { text.underline() } else { text });
+                    });
+                }
+            })
+            .body(|body| {
+                body.rows(row_height, results.items.len(), |mut row| {
+                    let index = row.index();
+                    row.set_selected(results.selected == Some(index));
+                    let Some(item) = results.items.get(index) else {
+                        return;
+                    };
+                    row.col(|ui| {
+                        ui.weak((index + 1).to_string());
+                    });
+                    for name in &columns {
+                        row.col(|ui| match item.get(name) {
+                            Some(value) => {
+                                type_tag_ui(ui, value::type_tag(value));
+                                ui.add(egui::Label::new(value::cell_text(value)).truncate());
+                            }
+                            None => {
+                                ui.label(" ");
+                            }
+                        });
+                    }
+                    if row.response().clicked() {
+                        clicked = Some(index);
+                    }
+                });
+            });
+    });
+    if let Some(index) = clicked {
+        results.selected = Some(index);
+    }
+}

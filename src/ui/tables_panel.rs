@@ -1,0 +1,63 @@
+//! The table list with its filter box.
+
+use egui::Ui;
+
+use crate::core::error::Error;
+use crate::ui::widgets::{error_ui, labelled_text_ui};
+
+/// The tables of the active connection.
+#[derive(Debug, Default)]
+pub struct TablesPanel {
+    /// All table names (every page of ListTables).
+    pub names: Vec<String>,
+    /// The filter typed in.
+    pub filter: String,
+    /// Whether a list is being fetched.
+    pub loading: bool,
+    /// Why the last list failed.
+    pub error: Option<Error>,
+}
+
+/// What the user did in the table list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TablesAction {
+    /// Open this table.
+    Select(String),
+    /// List the tables again.
+    Refresh,
+}
+
+/// Draw the list; returns what the user asked for.
+#[must_use]
+pub fn tables_ui(ui: &mut Ui, panel: &mut TablesPanel, selected: Option<&str>) -> Option<TablesAction> {
+    let mut action = None;
+    ui.horizontal(|ui| {
+        ui.heading("Tables");
+        if ui.small_button("⟳").on_hover_text("List tables again").clicked() {
+            action = Some(TablesAction::Refresh);
+        }
+        if panel.loading {
+            ui.spinner();
+        }
+    });
+    labelled_text_ui(ui, "Filter", &mut panel.filter, f32::INFINITY, "part of a name");
+    if let Some(error) = &panel.error {
+        error_ui(ui, error);
+    }
+    let needle = panel.filter.trim().to_lowercase();
+    let shown: Vec<&String> = panel
+        .names
+        .iter()
+        .filter(|n| needle.is_empty() || n.to_lowercase().contains(&needle))
+        .collect();
+    ui.weak(format!("{} of {} tables", shown.len(), panel.names.len()));
+    egui::ScrollArea::vertical().auto_shrink([false, true]).show(ui, |ui| {
+        for name in shown {
+            let is_selected = selected == Some(name.as_str());
+            if ui.selectable_label(is_selected, name).clicked() && !is_selected {
+                action = Some(TablesAction::Select(name.clone()));
+            }
+        }
+    });
+    action
+}

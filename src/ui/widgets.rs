@@ -1,0 +1,36 @@
+//! Small drawing helpers shared by the panels.
+
+use egui::{Color32, RichText, Ui};
+
+use crate::core::error::Error;
+
+/// A labelled single-line text field; the label is its accessible name.
+pub fn labelled_text_ui(ui: &mut Ui, label: &str, text: &mut String, width: f32, hint: &str) -> egui::Response {
+    let label_id = ui.label(label).id;
+    ui.add(
+        egui::TextEdit::singleline(text)
+            .desired_width(width)
+            .hint_text(hint),
+    )
+    .labelled_by(label_id)
+}
+
+/// An error shown inline, once, with the operation and the server's code.
+pub fn error_ui(ui: &mut Ui, error: &Error) {
+    let color = ui.visuals().error_fg_color;
+    ui.horizontal_wrapped(|ui| {
+        ui.label(RichText::new("⚠").color(color));
+        ui.label(RichText::new(error.to_string()).color(color));
+    });
+}
+
+/// A small type tag such as `N` or `SS` in front of a value.
+pub fn type_tag_ui(ui: &mut Ui, tag: &str) {
+    let color = match tag {
+        "S" => Color32::from_rgb(80, 140, 200),
+        "N" => Color32::from_rgb(90, 170, 90),
+        "BOOL" | "NULL" => Color32::from_rgb(170, 120, 200),
+        _ => Color32::from_rgb(190, 150, 70),
+    };
+    ui.label(RichText::new(tag).small().monospace().color(color));
+}
