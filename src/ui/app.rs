@@ -267,7 +267,7 @@ impl DynoscopeApp {
                 .show(ui, |ui| {
                     ui.horizontal(|ui| {
                         ui.strong("Item");
-                        if ui.small_button("✕ Close").clicked() {
+                        if ui.small_button("Close").clicked() {
                             self.results.selected = None;
                         }
                     });

@@ -145,15 +145,20 @@ pub fn connection_bar_ui(ui: &mut Ui, bar: &mut ConnectionBar) -> Option<Connect
 fn active_ui(ui: &mut Ui, bar: &ConnectionBar) {
     match &bar.active {
         Some(info) => {
-            ui.label(RichText::new("●").color(Color32::from_rgb(80, 180, 90)));
+            dot_ui(ui, Color32::from_rgb(80, 180, 90));
             ui.label(RichText::new(&info.label).strong())
                 .on_hover_text("The active connection");
         }
         None => {
-            ui.label(RichText::new("●").color(Color32::GRAY));
+            dot_ui(ui, Color32::GRAY);
             ui.label("Not connected");
         }
     }
+}
+
+fn dot_ui(ui: &mut Ui, color: Color32) {
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+    ui.painter().circle_filled(rect.center(), 4.5, color);
 }
 
 fn profile_ui(ui: &mut Ui, bar: &mut ConnectionBar) {

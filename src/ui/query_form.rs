@@ -191,9 +191,9 @@ pub fn query_form_ui(ui: &mut Ui, form: &mut QueryForm, info: &TableInfo, result
     ui.horizontal_wrapped(|ui| {
         labelled_text_ui(ui, "Page size", &mut form.page_size, 60.0, "1 MB");
         ui.separator();
-        let run_label = if form.scan { "Scan" } else { "Query" };
+        let run_label = if form.scan { "Run scan" } else { "Run query" };
         if ui
-            .add_enabled(!results.loading, egui::Button::new(format!("▶ {run_label}")))
+            .add_enabled(!results.loading, egui::Button::new(run_label))
             .clicked()
         {
             action = Some(FormAction::Run);

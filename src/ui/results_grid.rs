@@ -81,7 +81,7 @@ impl Results {
         if !new_names.is_empty() {
             let keys = self.key_names.len().min(self.columns.len());
             self.columns.extend(new_names);
-            self.columns[keys..].sort_unstable();
+            self.columns[keys..].sort_by_key(|name| name.to_lowercase());
         }
         self.items.extend(page.items);
     }
@@ -110,6 +110,8 @@ pub fn results_grid_ui(ui: &mut Ui, results: &mut Results) {
     let keys = results.key_names.len();
     let mut clicked = None;
     egui::ScrollArea::horizontal().show(ui, |ui| {
+        // Cell text must not take the click that opens the row.
+        ui.style_mut().interaction.selectable_labels = false;
         let mut table = TableBuilder::new(ui)
             .id_salt("results_grid")
             .striped(true)

@@ -15,9 +15,9 @@ pub fn status_bar_ui(ui: &mut Ui, results: &Results) -> bool {
             return;
         };
         let summary = format!(
-            "{} items · {} pages · {} RCU · {} scanned",
-            results.items.len(),
-            results.pages,
+            "{} · {} · {} RCU · {} scanned",
+            plural(results.items.len(), "item"),
+            plural(results.pages, "page"),
             format_rcu(results.consumed_rcu),
             results.scanned
         );
@@ -56,5 +56,13 @@ pub fn format_rcu(rcu: f64) -> String {
         format!("{rcu:.0}")
     } else {
         format!("{rcu:.1}")
+    }
+}
+
+fn plural(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
     }
 }

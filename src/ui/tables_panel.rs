@@ -33,7 +33,7 @@ pub fn tables_ui(ui: &mut Ui, panel: &mut TablesPanel, selected: Option<&str>) -
     let mut action = None;
     ui.horizontal(|ui| {
         ui.heading("Tables");
-        if ui.small_button("⟳").on_hover_text("List tables again").clicked() {
+        if ui.small_button("Refresh").on_hover_text("List tables again").clicked() {
             action = Some(TablesAction::Refresh);
         }
         if panel.loading {

@@ -18,10 +18,7 @@ pub fn labelled_text_ui(ui: &mut Ui, label: &str, text: &mut String, width: f32,
 /// An error shown inline, once, with the operation and the server's code.
 pub fn error_ui(ui: &mut Ui, error: &Error) {
     let color = ui.visuals().error_fg_color;
-    ui.horizontal_wrapped(|ui| {
-        ui.label(RichText::new("⚠").color(color));
-        ui.label(RichText::new(error.to_string()).color(color));
-    });
+    ui.label(RichText::new(error.to_string()).color(color));
 }
 
 /// A small type tag such as `N` or `SS` in front of a value.

@@ -1,0 +1,98 @@
+//! Shared set-up: an embedded dynoxide per test, reached over HTTP by the real SDK client.
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::types::{
+    AttributeDefinition, AttributeValue, BillingMode, GlobalSecondaryIndex, KeySchemaElement,
+    KeyType, Projection, ProjectionType, PutRequest, ScalarAttributeType, WriteRequest,
+};
+use dynoscope::core::connection;
+use dynoscope::core::sandbox::Sandbox;
+
+/// An empty engine and a client for it.
+pub struct Engine {
+    pub sandbox: Sandbox,
+    pub client: Client,
+}
+
+pub async fn empty_engine() -> Engine {
+    let sandbox = Sandbox::start_empty().await.expect("sandbox starts");
+    let client = connection::endpoint_client(sandbox.endpoint(), "us-east-1").await;
+    Engine { sandbox, client }
+}
+
+/// A table name no other test uses.
+pub fn table_name(prefix: &str) -> String {
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or_default();
+    format!("{prefix}-{}-{nanos}-{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed))
+}
+
+pub fn s(text: &str) -> AttributeValue {
+    AttributeValue::S(text.to_owned())
+}
+
+pub fn n(text: &str) -> AttributeValue {
+    AttributeValue::N(text.to_owned())
+}
+
+/// A table keyed `PK`/`SK` (strings) with a GSI `ByOwner` on `owner`/`rank` (string/number).
+pub async fn create_table(client: &Client, name: &str) {
+    let def = |n: &str, t: ScalarAttributeType| {
+        AttributeDefinition::builder()
+            .attribute_name(n)
+            .attribute_type(t)
+            .build()
+            .unwrap()
+    };
+    let key = |n: &str, t: KeyType| KeySchemaElement::builder().attribute_name(n).key_type(t).build().unwrap();
+    client
+        .create_table()
+        .table_name(name)
+        .billing_mode(BillingMode::PayPerRequest)
+        .attribute_definitions(def("PK", ScalarAttributeType::S))
+        .attribute_definitions(def("SK", ScalarAttributeType::S))
+        .attribute_definitions(def("owner", ScalarAttributeType::S))
+        .attribute_definitions(def("rank", ScalarAttributeType::N))
+        .key_schema(key("PK", KeyType::Hash))
+        .key_schema(key("SK", KeyType::Range))
+        .global_secondary_indexes(
+            GlobalSecondaryIndex::builder()
+                .index_name("ByOwner")
+                .key_schema(key("owner", KeyType::Hash))
+                .key_schema(key("rank", KeyType::Range))
+                .projection(Projection::builder().projection_type(ProjectionType::All).build())
+                .build()
+                .unwrap(),
+        )
+        .send()
+        .await
+        .expect("create table");
+}
+
+/// Write `items` with BatchWriteItem, 25 at a time.
+pub async fn put_all(client: &Client, table: &str, items: Vec<HashMap<String, AttributeValue>>) {
+    for chunk in items.chunks(25) {
+        let requests: Vec<WriteRequest> = chunk
+            .iter()
+            .map(|item| {
+                WriteRequest::builder()
+                    .put_request(PutRequest::builder().set_item(Some(item.clone())).build().unwrap())
+                    .build()
+            })
+            .collect();
+        let out = client
+            .batch_write_item()
+            .request_items(table, requests)
+            .send()
+            .await
+            .expect("batch write");
+        assert!(out.unprocessed_items().is_none_or(|u| u.is_empty()));
+    }
+}

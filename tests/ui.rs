@@ -1,0 +1,139 @@
+//! UI tests: the real app on the embedded sandbox, driven by role and label with egui_kittest.
+
+use std::time::{Duration, Instant};
+
+use dynoscope::core::connection::ConnectionSpec;
+use dynoscope::ui::DynoscopeApp;
+use dynoscope::worker::Worker;
+use egui_kittest::Harness;
+use egui::accesskit::Role;
+use egui_kittest::kittest::Queryable;
+
+struct App {
+    // Dropped after the harness: the worker's tasks need the runtime until the end.
+    harness: Harness<'static, DynoscopeApp>,
+    _runtime: tokio::runtime::Runtime,
+}
+
+fn start(spec: ConnectionSpec, remembered_table: Option<&str>) -> App {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("ui-test-worker")
+        .enable_all()
+        .build()
+        .unwrap();
+    let worker = Worker::new(runtime.handle().clone(), || {});
+    let app = DynoscopeApp::new(worker, spec, remembered_table.map(str::to_owned));
+    let harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_ui_state(|ui, app: &mut DynoscopeApp| app.ui(ui), app);
+    App {
+        harness,
+        _runtime: runtime,
+    }
+}
+
+/// Step the app until `found` holds: background answers arrive in their own time.
+fn step_until(harness: &mut Harness<'_, DynoscopeApp>, what: &str, found: impl Fn(&Harness<'_, DynoscopeApp>) -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(90);
+    loop {
+        harness.step();
+        if found(harness) {
+            harness.step();
+            return;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn has_label(harness: &Harness<'_, DynoscopeApp>, label: &str) -> bool {
+    harness.query_by_label(label).is_some()
+}
+
+fn has_label_containing(harness: &Harness<'_, DynoscopeApp>, part: &str) -> bool {
+    harness.query_by_label_contains(part).is_some()
+}
+
+fn query_partition(harness: &mut Harness<'_, DynoscopeApp>, pk: &str) {
+    step_until(harness, "the query form", |h| has_label(h, "PK (S) ="));
+    let field = harness.get_by_label("PK (S) =");
+    field.focus();
+    field.type_text(pk);
+    harness.step();
+    harness.get_by_role_and_label(Role::Button, "Run query").click();
+    harness.step();
+}
+
+#[test]
+fn queries_the_article_post_and_sees_its_tally_and_likes() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, None);
+    let h = &mut app.harness;
+    step_until(h, "the table list", |h| has_label(h, "Social"));
+    assert!(has_label_containing(h, "Sandbox (in memory)"), "the active connection is shown");
+    h.get_by_label("Social").click();
+    query_partition(h, "POST#a91f");
+    step_until(h, "the results", |h| has_label(h, "LIKE#USER#7c20"));
+
+    for sk in ["META", "LIKE#USER#7c20", "LIKE#USER#19be", "LIKE#USER#e4d2"] {
+        assert!(has_label(h, sk), "row {sk} is shown");
+    }
+    assert!(has_label(h, "likeTally"), "the likeTally column is shown");
+    assert!(has_label_containing(h, "4 items · 1 page"), "status bar counts the rows");
+
+    // Open the META row: the item view shows the exact stored tally.
+    h.get_by_label("META").click();
+    step_until(h, "the item view", |h| has_label(h, "Item JSON"));
+    let json = h.get_by_label("Item JSON").value().unwrap_or_default();
+    assert!(json.contains(r#""likeTally": {"N": "3"}"#), "{json}");
+    assert!(json.contains(r#""SK": {"S": "META"}"#), "{json}");
+
+    h.get_by_role_and_label(Role::Button, "JSON").click();
+    h.step();
+    h.step();
+    let plain = h.get_by_label("Item JSON").value().unwrap_or_default();
+    assert!(plain.contains(r#""likeTally": 3"#), "{plain}");
+}
+
+#[test]
+fn loads_every_page_of_the_viral_post() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    let h = &mut app.harness;
+    // The remembered table opens by itself.
+    query_partition(h, "POST#f00d");
+    step_until(h, "the first page", |h| has_label_containing(h, "more pages available"));
+    h.get_by_role_and_label(Role::Button, "Load all").click();
+    step_until(h, "every page", |h| has_label_containing(h, "all pages loaded"));
+    assert!(has_label_containing(h, "20001 items"), "the META item and 20,000 likes");
+}
+
+#[test]
+fn an_unreachable_endpoint_shows_an_error_instead_of_hanging() {
+    let port = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let spec = ConnectionSpec::Endpoint {
+        url: format!("http://127.0.0.1:{port}"),
+        profile: None,
+        region: None,
+    };
+    let mut app = start(spec, None);
+    let h = &mut app.harness;
+    step_until(h, "the error", |h| has_label_containing(h, "ListTables failed"));
+    assert!(has_label_containing(h, "could not reach the endpoint"));
+    // The app keeps working: the connection form still answers.
+    h.get_by_role_and_label(Role::Button, "Sandbox").click();
+    h.step();
+    h.get_by_role_and_label(Role::Button, "Connect").click();
+    step_until(h, "the sandbox tables", |h| has_label(h, "Videos"));
+}
+
+#[test]
+fn invalid_input_is_explained_and_not_sent() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    let h = &mut app.harness;
+    step_until(h, "the query form", |h| has_label(h, "PK (S) ="));
+    h.get_by_role_and_label(Role::Button, "Run query").click();
+    step_until(h, "the message", |h| has_label_containing(h, "type a value for the partition key `PK`"));
+}
