@@ -12,12 +12,17 @@ use dynoscope::core::ops::{self, BrowseRequest};
 use dynoscope::core::table::TableInfo;
 use dynoscope::core::value::{self, Item};
 
-async fn all_pages(client: &aws_sdk_dynamodb::Client, request: &BrowseRequest) -> (Vec<Item>, usize) {
+async fn all_pages(
+    client: &aws_sdk_dynamodb::Client,
+    request: &BrowseRequest,
+) -> (Vec<Item>, usize) {
     let mut items = Vec::new();
     let mut pages = 0;
     let mut start = None;
     loop {
-        let page = ops::fetch_page(client, request, start.take()).await.expect("page");
+        let page = ops::fetch_page(client, request, start.take())
+            .await
+            .expect("page");
         pages += 1;
         items.extend(page.items);
         match page.last_key {
@@ -36,7 +41,9 @@ async fn table_with(items: Vec<Item>) -> (common::Engine, TableInfo) {
     let name = table_name("browse");
     create_table(&engine.client, &name).await;
     put_all(&engine.client, &name, items).await;
-    let info = ops::describe_table(&engine.client, &name).await.expect("describe");
+    let info = ops::describe_table(&engine.client, &name)
+        .await
+        .expect("describe");
     (engine, info)
 }
 
@@ -54,7 +61,10 @@ async fn a_partition_larger_than_1_mb_is_read_in_several_pages() {
     let request = BrowseRequest::query(&info, None, s("BIG"), None, true).unwrap();
     let (items, pages) = all_pages(&engine.client, &request).await;
     assert_eq!(items.len(), 2_600);
-    assert!(pages >= 3, "2.6 MB should take at least 3 pages, took {pages}");
+    assert!(
+        pages >= 3,
+        "2.6 MB should take at least 3 pages, took {pages}"
+    );
     // Pages continue exactly where the previous one stopped: no duplicates, in order.
     let sks: Vec<String> = items.iter().map(|i| value::cell_text(&i["SK"])).collect();
     let mut sorted = sks.clone();
@@ -115,7 +125,10 @@ async fn queries_an_index_with_a_number_sort_key() {
     let (found, _) = all_pages(&engine.client, &request).await;
     let ranks: Vec<String> = found.iter().map(|i| value::cell_text(&i["rank"])).collect();
     assert_eq!(ranks, ["40", "60"]);
-    assert_eq!(info.grid_key_names(Some("ByOwner")), ["owner", "rank", "PK", "SK"]);
+    assert_eq!(
+        info.grid_key_names(Some("ByOwner")),
+        ["owner", "rank", "PK", "SK"]
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -137,7 +150,10 @@ async fn scan_with_a_filter_on_a_reserved_word() {
     request.page_size = Some(4);
     let (found, pages) = all_pages(&engine.client, &request).await;
     assert_eq!(found.len(), 3);
-    assert!(pages >= 3, "a page size of 4 over 10 items takes 3 pages, took {pages}");
+    assert!(
+        pages >= 3,
+        "a page size of 4 over 10 items takes 3 pages, took {pages}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -160,10 +176,16 @@ async fn a_38_digit_number_round_trips_exactly() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn errors_carry_the_operation_and_the_server_code() {
     let engine = empty_engine().await;
-    let err = ops::describe_table(&engine.client, "NoSuchTable").await.unwrap_err();
+    let err = ops::describe_table(&engine.client, "NoSuchTable")
+        .await
+        .unwrap_err();
     assert_eq!(err.op(), Some("DescribeTable"));
     assert_eq!(err.code(), Some("ResourceNotFoundException"));
-    assert!(err.to_string().starts_with("DescribeTable failed: ResourceNotFoundException"), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("DescribeTable failed: ResourceNotFoundException"),
+        "{err}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -174,11 +196,23 @@ async fn an_unreachable_endpoint_is_an_error_not_a_hang() {
     };
     let url = format!("http://127.0.0.1:{port}");
     let client = dynoscope::core::connection::endpoint_client(&url, "us-east-1").await;
-    let err = tokio::time::timeout(std::time::Duration::from_secs(30), ops::list_tables(&client))
-        .await
-        .expect("answers within 30 s")
-        .unwrap_err();
-    assert!(matches!(err, Error::Unreachable { op: "ListTables", .. }), "{err:?}");
+    let err = tokio::time::timeout(
+        std::time::Duration::from_secs(30),
+        ops::list_tables(&client),
+    )
+    .await
+    .expect("answers within 30 s")
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::Unreachable {
+                op: "ListTables",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -191,7 +225,11 @@ async fn list_tables_follows_every_page() {
         names.push(name);
     }
     let listed = ops::list_tables(&engine.client).await.unwrap();
-    assert_eq!(listed.len(), 105, "ListTables returns at most 100 names a page");
+    assert_eq!(
+        listed.len(),
+        105,
+        "ListTables returns at most 100 names a page"
+    );
     names.sort();
     let mut sorted = listed.clone();
     sorted.sort();

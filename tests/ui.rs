@@ -5,8 +5,8 @@ use std::time::{Duration, Instant};
 use dynoscope::core::connection::ConnectionSpec;
 use dynoscope::ui::DynoscopeApp;
 use dynoscope::worker::Worker;
-use egui_kittest::Harness;
 use egui::accesskit::Role;
+use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
 struct App {
@@ -34,7 +34,11 @@ fn start(spec: ConnectionSpec, remembered_table: Option<&str>) -> App {
 }
 
 /// Step the app until `found` holds: background answers arrive in their own time.
-fn step_until(harness: &mut Harness<'_, DynoscopeApp>, what: &str, found: impl Fn(&Harness<'_, DynoscopeApp>) -> bool) {
+fn step_until(
+    harness: &mut Harness<'_, DynoscopeApp>,
+    what: &str,
+    found: impl Fn(&Harness<'_, DynoscopeApp>) -> bool,
+) {
     let deadline = Instant::now() + Duration::from_secs(90);
     loop {
         harness.step();
@@ -61,7 +65,9 @@ fn query_partition(harness: &mut Harness<'_, DynoscopeApp>, pk: &str) {
     field.focus();
     field.type_text(pk);
     harness.step();
-    harness.get_by_role_and_label(Role::Button, "Run query").click();
+    harness
+        .get_by_role_and_label(Role::Button, "Run query")
+        .click();
     harness.step();
 }
 
@@ -70,7 +76,10 @@ fn queries_the_article_post_and_sees_its_tally_and_likes() {
     let mut app = start(ConnectionSpec::Sandbox { db_path: None }, None);
     let h = &mut app.harness;
     step_until(h, "the table list", |h| has_label(h, "Social"));
-    assert!(has_label_containing(h, "Sandbox (in memory)"), "the active connection is shown");
+    assert!(
+        has_label_containing(h, "Sandbox (in memory)"),
+        "the active connection is shown"
+    );
     h.get_by_label("Social").click();
     query_partition(h, "POST#a91f");
     step_until(h, "the results", |h| has_label(h, "LIKE#USER#7c20"));
@@ -79,7 +88,10 @@ fn queries_the_article_post_and_sees_its_tally_and_likes() {
         assert!(has_label(h, sk), "row {sk} is shown");
     }
     assert!(has_label(h, "likeTally"), "the likeTally column is shown");
-    assert!(has_label_containing(h, "4 items · 1 page"), "status bar counts the rows");
+    assert!(
+        has_label_containing(h, "4 items · 1 page"),
+        "status bar counts the rows"
+    );
 
     // Open the META row: the item view shows the exact stored tally.
     h.get_by_label("META").click();
@@ -101,10 +113,17 @@ fn loads_every_page_of_the_viral_post() {
     let h = &mut app.harness;
     // The remembered table opens by itself.
     query_partition(h, "POST#f00d");
-    step_until(h, "the first page", |h| has_label_containing(h, "more pages available"));
+    step_until(h, "the first page", |h| {
+        has_label_containing(h, "more pages available")
+    });
     h.get_by_role_and_label(Role::Button, "Load all").click();
-    step_until(h, "every page", |h| has_label_containing(h, "all pages loaded"));
-    assert!(has_label_containing(h, "20001 items"), "the META item and 20,000 likes");
+    step_until(h, "every page", |h| {
+        has_label_containing(h, "all pages loaded")
+    });
+    assert!(
+        has_label_containing(h, "20001 items"),
+        "the META item and 20,000 likes"
+    );
 }
 
 #[test]
@@ -120,7 +139,9 @@ fn an_unreachable_endpoint_shows_an_error_instead_of_hanging() {
     };
     let mut app = start(spec, None);
     let h = &mut app.harness;
-    step_until(h, "the error", |h| has_label_containing(h, "ListTables failed"));
+    step_until(h, "the error", |h| {
+        has_label_containing(h, "ListTables failed")
+    });
     assert!(has_label_containing(h, "could not reach the endpoint"));
     // The app keeps working: the connection form still answers.
     h.get_by_role_and_label(Role::Button, "Sandbox").click();
@@ -135,5 +156,7 @@ fn invalid_input_is_explained_and_not_sent() {
     let h = &mut app.harness;
     step_until(h, "the query form", |h| has_label(h, "PK (S) ="));
     h.get_by_role_and_label(Role::Button, "Run query").click();
-    step_until(h, "the message", |h| has_label_containing(h, "type a value for the partition key `PK`"));
+    step_until(h, "the message", |h| {
+        has_label_containing(h, "type a value for the partition key `PK`")
+    });
 }

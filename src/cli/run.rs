@@ -56,7 +56,10 @@ fn io_error(e: std::io::Error) -> Error {
 pub fn describe_text(info: &TableInfo) -> String {
     let key = |name: &str, kind: &dyn std::fmt::Display| format!("{name} ({kind})");
     let mut text = format!("table      {}\nstatus     {}\n", info.name, info.status);
-    text += &format!("partition  {}\n", key(&info.partition.name, &info.partition.kind));
+    text += &format!(
+        "partition  {}\n",
+        key(&info.partition.name, &info.partition.kind)
+    );
     if let Some(sort) = &info.sort {
         text += &format!("sort       {}\n", key(&sort.name, &sort.kind));
     }
@@ -156,18 +159,18 @@ async fn scan(client: &Client, args: ScanArgs, out: &mut impl std::io::Write) ->
         let limit = args.limit;
         tasks.push(tokio::spawn(async move {
             let mut sink = Vec::new();
-            collect_pages(&client, &request, limit, &mut |item| sink.push(item)).await.map(|s| (s, sink))
+            collect_pages(&client, &request, limit, &mut |item| sink.push(item))
+                .await
+                .map(|s| (s, sink))
         }));
     }
     let mut total = Stats::default();
     let mut printed = 0usize;
     for task in tasks {
-        let (stats, items) = task
-            .await
-            .map_err(|e| Error::TaskDied {
-                op: "Scan",
-                detail: e.to_string(),
-            })??;
+        let (stats, items) = task.await.map_err(|e| Error::TaskDied {
+            op: "Scan",
+            detail: e.to_string(),
+        })??;
         total.pages += stats.pages;
         total.rcu += stats.rcu;
         for item in items {
@@ -192,7 +195,11 @@ struct Stats {
 
 impl std::fmt::Display for Stats {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} items · {} pages · {} RCU", self.items, self.pages, self.rcu)
+        write!(
+            f,
+            "{} items · {} pages · {} RCU",
+            self.items, self.pages, self.rcu
+        )
     }
 }
 
@@ -242,7 +249,12 @@ async fn print_all(
     failed.map_or(Ok(stats), Err)
 }
 
-fn print_item(out: &mut (impl std::io::Write + ?Sized), item: &Item, keys: &[String], json: bool) -> Result<()> {
+fn print_item(
+    out: &mut (impl std::io::Write + ?Sized),
+    item: &Item,
+    keys: &[String],
+    json: bool,
+) -> Result<()> {
     let line = if json {
         value::item_to_dynamodb_json(item, keys, false)
     } else {

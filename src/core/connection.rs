@@ -19,12 +19,39 @@ pub const DEFAULT_LOCAL_REGION: &str = "us-east-1";
 
 /// The AWS regions offered in the region picker.
 pub const REGIONS: &[&str] = &[
-    "us-east-1", "us-east-2", "us-west-1", "us-west-2", "af-south-1", "ap-east-1",
-    "ap-south-1", "ap-south-2", "ap-southeast-1", "ap-southeast-2", "ap-southeast-3",
-    "ap-southeast-4", "ap-northeast-1", "ap-northeast-2", "ap-northeast-3", "ca-central-1",
-    "ca-west-1", "eu-central-1", "eu-central-2", "eu-west-1", "eu-west-2", "eu-west-3",
-    "eu-south-1", "eu-south-2", "eu-north-1", "il-central-1", "me-south-1", "me-central-1",
-    "sa-east-1", "us-gov-east-1", "us-gov-west-1", "cn-north-1", "cn-northwest-1",
+    "us-east-1",
+    "us-east-2",
+    "us-west-1",
+    "us-west-2",
+    "af-south-1",
+    "ap-east-1",
+    "ap-south-1",
+    "ap-south-2",
+    "ap-southeast-1",
+    "ap-southeast-2",
+    "ap-southeast-3",
+    "ap-southeast-4",
+    "ap-northeast-1",
+    "ap-northeast-2",
+    "ap-northeast-3",
+    "ca-central-1",
+    "ca-west-1",
+    "eu-central-1",
+    "eu-central-2",
+    "eu-west-1",
+    "eu-west-2",
+    "eu-west-3",
+    "eu-south-1",
+    "eu-south-2",
+    "eu-north-1",
+    "il-central-1",
+    "me-south-1",
+    "me-central-1",
+    "sa-east-1",
+    "us-gov-east-1",
+    "us-gov-west-1",
+    "cn-north-1",
+    "cn-northwest-1",
 ];
 
 /// What to connect to. Holds no secrets, so it is safe to remember between runs.
@@ -201,7 +228,9 @@ pub async fn connect(spec: ConnectionSpec) -> Result<Connection> {
                     "`{url}` is not an endpoint URL (it must start with http:// or https://)"
                 )));
             }
-            let region = region.clone().unwrap_or_else(|| DEFAULT_LOCAL_REGION.to_owned());
+            let region = region
+                .clone()
+                .unwrap_or_else(|| DEFAULT_LOCAL_REGION.to_owned());
             let mut loader = base_loader()
                 .endpoint_url(url.clone())
                 .region(Region::new(region.clone()));
@@ -257,7 +286,13 @@ pub async fn endpoint_client(url: &str, region: &str) -> Client {
 }
 
 fn local_credentials() -> Credentials {
-    Credentials::new("dynoscope", "dynoscope-local", None, None, "dynoscope-local")
+    Credentials::new(
+        "dynoscope",
+        "dynoscope-local",
+        None,
+        None,
+        "dynoscope-local",
+    )
 }
 
 fn base_loader() -> aws_config::ConfigLoader {
@@ -299,8 +334,8 @@ fn aws_dir_file(env_var: &str, name: &str) -> Option<PathBuf> {
 /// `AWS_CONFIG_FILE` / `AWS_SHARED_CREDENTIALS_FILE`), sorted, `default` first.
 pub fn list_profiles() -> Vec<String> {
     let mut names = Vec::new();
-    if let Some(text) = aws_dir_file("AWS_CONFIG_FILE", "config")
-        .and_then(|p| std::fs::read_to_string(p).ok())
+    if let Some(text) =
+        aws_dir_file("AWS_CONFIG_FILE", "config").and_then(|p| std::fs::read_to_string(p).ok())
     {
         names.extend(profile_sections(&text, true));
     }
@@ -380,7 +415,13 @@ mod tests {
             ConnectionSpec::Sandbox { db_path: None }
         );
         assert!(matches!(
-            ConnectionSpec::from_flags(false, None, None, None, Some("http://localhost:8000".into())),
+            ConnectionSpec::from_flags(
+                false,
+                None,
+                None,
+                None,
+                Some("http://localhost:8000".into())
+            ),
             ConnectionSpec::Endpoint { .. }
         ));
         assert!(matches!(

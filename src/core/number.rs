@@ -24,7 +24,9 @@ pub enum NumberError {
     #[error("`{0}` has {1} significant digits; DynamoDB keeps at most 38")]
     TooPrecise(String, u64),
     /// Magnitude above 9.99…E+125.
-    #[error("`{0}` is too large for DynamoDB (the largest magnitude is 9.9999999999999999999999999999999999999E+125)")]
+    #[error(
+        "`{0}` is too large for DynamoDB (the largest magnitude is 9.9999999999999999999999999999999999999E+125)"
+    )]
     TooLarge(String),
     /// Magnitude below 1E-130.
     #[error("`{0}` is too small for DynamoDB (the smallest non-zero magnitude is 1E-130)")]
@@ -141,8 +143,22 @@ mod tests {
 
     #[test]
     fn refuses_non_numbers() {
-        for text in ["NaN", "inf", "-Infinity", "0x10", "1e", "--1", "1.2.3", "abc", ".", "1e+"] {
-            assert!(matches!(parse(text), Err(NumberError::NotANumber(_))), "{text}");
+        for text in [
+            "NaN",
+            "inf",
+            "-Infinity",
+            "0x10",
+            "1e",
+            "--1",
+            "1.2.3",
+            "abc",
+            ".",
+            "1e+",
+        ] {
+            assert!(
+                matches!(parse(text), Err(NumberError::NotANumber(_))),
+                "{text}"
+            );
         }
         assert_eq!(parse("  "), Err(NumberError::Empty));
     }

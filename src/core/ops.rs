@@ -45,12 +45,14 @@ pub async fn describe_table(client: &Client, table: &str) -> Result<TableInfo> {
             message: format!("the server described `{table}` without a key schema"),
         })?;
     // TTL is extra detail: a server without DescribeTimeToLive still gets a describe panel.
-    if let Ok(ttl) = client.describe_time_to_live().table_name(table).send().await
+    if let Ok(ttl) = client
+        .describe_time_to_live()
+        .table_name(table)
+        .send()
+        .await
         && let Some(desc) = ttl.time_to_live_description()
     {
-        let status = desc
-            .time_to_live_status()
-            .map_or("unknown", |s| s.as_str());
+        let status = desc.time_to_live_status().map_or("unknown", |s| s.as_str());
         info.ttl = Some(match desc.attribute_name() {
             Some(attr) => format!("{status} on `{attr}`"),
             None => status.to_owned(),
@@ -106,9 +108,13 @@ impl BrowseRequest {
         sort: Option<SortCondition>,
         forward: bool,
     ) -> Result<Self> {
-        let (p, s) = info
-            .keys_of(index)
-            .ok_or_else(|| Error::Invalid(format!("`{}` has no index `{}`", info.name, index.unwrap_or(""))))?;
+        let (p, s) = info.keys_of(index).ok_or_else(|| {
+            Error::Invalid(format!(
+                "`{}` has no index `{}`",
+                info.name,
+                index.unwrap_or("")
+            ))
+        })?;
         if sort.is_some() && s.is_none() {
             return Err(Error::Invalid(format!(
                 "{} has no sort key, so it takes no sort-key condition",
@@ -132,9 +138,13 @@ impl BrowseRequest {
 
     /// A Scan of `table` (or one of its indexes).
     pub fn scan(info: &TableInfo, index: Option<&str>) -> Result<Self> {
-        let (p, s) = info
-            .keys_of(index)
-            .ok_or_else(|| Error::Invalid(format!("`{}` has no index `{}`", info.name, index.unwrap_or(""))))?;
+        let (p, s) = info.keys_of(index).ok_or_else(|| {
+            Error::Invalid(format!(
+                "`{}` has no index `{}`",
+                info.name,
+                index.unwrap_or("")
+            ))
+        })?;
         Ok(Self {
             table: info.name.clone(),
             index: index.map(str::to_owned),
@@ -169,7 +179,11 @@ pub struct Page {
 }
 
 /// Fetch one page of `req`, starting after `start_key`.
-pub async fn fetch_page(client: &Client, req: &BrowseRequest, start_key: Option<Item>) -> Result<Page> {
+pub async fn fetch_page(
+    client: &Client,
+    req: &BrowseRequest,
+    start_key: Option<Item>,
+) -> Result<Page> {
     let mut placeholders = Placeholders::default();
     match &req.mode {
         BrowseMode::Query {
@@ -181,8 +195,12 @@ pub async fn fetch_page(client: &Client, req: &BrowseRequest, start_key: Option<
                 (Some(name), Some(cond)) => Some((name.as_str(), cond)),
                 _ => None,
             };
-            let key_text =
-                condition::key_condition(&mut placeholders, &req.partition_name, partition.clone(), sort)?;
+            let key_text = condition::key_condition(
+                &mut placeholders,
+                &req.partition_name,
+                partition.clone(),
+                sort,
+            )?;
             let filter_text = condition::filter_expression(&mut placeholders, &req.filter)?;
             let expr = placeholders.finish(key_text);
             let out = client

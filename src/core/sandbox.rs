@@ -71,23 +71,22 @@ impl Sandbox {
                     }
                 };
                 runtime.block_on(async move {
-                    let listener =
-                        match tokio::net::TcpListener::bind(("127.0.0.1", port)).await {
-                            Ok(l) => l,
-                            Err(e) => {
-                                let _ = ready_tx.send(Err(Error::Sandbox(format!(
-                                    "cannot listen on 127.0.0.1:{port}: {e}"
-                                ))));
-                                return;
-                            }
-                        };
+                    let listener = match tokio::net::TcpListener::bind(("127.0.0.1", port)).await {
+                        Ok(l) => l,
+                        Err(e) => {
+                            let _ = ready_tx.send(Err(Error::Sandbox(format!(
+                                "cannot listen on 127.0.0.1:{port}: {e}"
+                            ))));
+                            return;
+                        }
+                    };
                     let addr = listener.local_addr();
                     let _ = ready_tx.send(addr.map_err(|e| Error::Sandbox(e.to_string())));
                     let shutdown = async {
                         let _ = shutdown_rx.await;
                     };
-                    let _ = dynoxide::server::serve_with_shutdown(listener, server_db, shutdown)
-                        .await;
+                    let _ =
+                        dynoxide::server::serve_with_shutdown(listener, server_db, shutdown).await;
                 });
             })
             .map_err(|e| Error::Sandbox(format!("cannot start the sandbox thread: {e}")))?;

@@ -76,12 +76,10 @@ fn create_table(db: &Database, name: &str, with_gsi: bool) -> Result<()> {
         ]
     });
     if with_gsi {
-        request["AttributeDefinitions"]
-            .as_array_mut()
-            .map(|defs| {
-                defs.push(serde_json::json!({"AttributeName": "GSI1PK", "AttributeType": "S"}));
-                defs.push(serde_json::json!({"AttributeName": "GSI1SK", "AttributeType": "S"}));
-            });
+        request["AttributeDefinitions"].as_array_mut().map(|defs| {
+            defs.push(serde_json::json!({"AttributeName": "GSI1PK", "AttributeType": "S"}));
+            defs.push(serde_json::json!({"AttributeName": "GSI1SK", "AttributeType": "S"}));
+        });
         request["GlobalSecondaryIndexes"] = serde_json::json!([{
             "IndexName": "GSI1",
             "KeySchema": [
@@ -184,10 +182,19 @@ fn social_items() -> Vec<Item> {
     let mut items = Vec::new();
 
     // The article's post: three likes, tally 3, and one attribute of every type.
-    let mut meta = post_meta(SAMPLE_POST, "Reference counters in DynamoDB", "ana", Some(3), BASE_TIME - 86_400);
+    let mut meta = post_meta(
+        SAMPLE_POST,
+        "Reference counters in DynamoDB",
+        "ana",
+        Some(3),
+        BASE_TIME - 86_400,
+    );
     meta.insert("pinned".into(), V::BOOL(true));
     meta.insert("archivedAt".into(), V::NULL(true));
-    meta.insert("hashtags".into(), V::SS(vec!["dynamodb".into(), "counters".into()]));
+    meta.insert(
+        "hashtags".into(),
+        V::SS(vec!["dynamodb".into(), "counters".into()]),
+    );
     meta.insert("ratings".into(), V::NS(vec!["4.5".into(), "5".into()]));
     meta.insert("thumbnail".into(), V::B(b"\x89PNG".to_vec()));
     meta.insert("checksums".into(), V::BS(vec![vec![1, 2], vec![3, 4]]));
@@ -224,15 +231,31 @@ fn social_items() -> Vec<Item> {
         let tally = drift.map(|d| likes as i64 + d).map(|t| t.max(0));
         let title = TOPICS[k % TOPICS.len()];
         let author = AUTHORS[k % AUTHORS.len()];
-        items.push(post_meta(post, title, author, tally, BASE_TIME - 1_000 * k as u64));
+        items.push(post_meta(
+            post,
+            title,
+            author,
+            tally,
+            BASE_TIME - 1_000 * k as u64,
+        ));
         let salt = rng.next();
         for i in 0..likes {
-            items.push(like(post, &user_id(i, salt), BASE_TIME + rng.below(2_000_000)));
+            items.push(like(
+                post,
+                &user_id(i, salt),
+                BASE_TIME + rng.below(2_000_000),
+            ));
         }
     }
 
     // The viral post: its likes take well over 1 MB, so counting them needs several pages.
-    items.push(post_meta(VIRAL_POST, "This post went viral", "fede", Some(VIRAL_LIKES as i64), BASE_TIME));
+    items.push(post_meta(
+        VIRAL_POST,
+        "This post went viral",
+        "fede",
+        Some(VIRAL_LIKES as i64),
+        BASE_TIME,
+    ));
     for i in 0..VIRAL_LIKES {
         items.push(like(VIRAL_POST, &user_id(i, 7), BASE_TIME + i as u64));
     }
@@ -325,7 +348,10 @@ mod tests {
             .filter(|i| i.get("PK") == Some(&s(SAMPLE_POST)))
             .collect();
         assert_eq!(post.len(), 4);
-        assert!(post.iter().any(|i| i.get("SK") == Some(&s("LIKE#USER#7c20"))
-            && i.get("likedAt") == Some(&n(1_750_636_800u64))));
+        assert!(
+            post.iter()
+                .any(|i| i.get("SK") == Some(&s("LIKE#USER#7c20"))
+                    && i.get("likedAt") == Some(&n(1_750_636_800u64)))
+        );
     }
 }

@@ -81,18 +81,28 @@ pub fn ordered_names<'a>(item: &'a Item, key_names: &[String]) -> Vec<&'a str> {
 /// The item as DynamoDB JSON (`{"PK": {"S": "POST#a91f"}, "likeTally": {"N": "3"}}`).
 pub fn item_to_dynamodb_json(item: &Item, key_names: &[String], pretty: bool) -> String {
     let mut out = String::new();
-    write_object(&mut out, item, key_names, pretty, 0, &mut |out, v, indent| {
-        write_typed(out, v, pretty, indent)
-    });
+    write_object(
+        &mut out,
+        item,
+        key_names,
+        pretty,
+        0,
+        &mut |out, v, indent| write_typed(out, v, pretty, indent),
+    );
     out
 }
 
 /// The item as plain JSON (`{"PK": "POST#a91f", "likeTally": 3}`); numbers keep every digit.
 pub fn item_to_plain_json(item: &Item, key_names: &[String], pretty: bool) -> String {
     let mut out = String::new();
-    write_object(&mut out, item, key_names, pretty, 0, &mut |out, v, indent| {
-        write_plain(out, v, pretty, indent)
-    });
+    write_object(
+        &mut out,
+        item,
+        key_names,
+        pretty,
+        0,
+        &mut |out, v, indent| write_plain(out, v, pretty, indent),
+    );
     out
 }
 
@@ -242,8 +252,8 @@ fn write_string(out: &mut String, s: &str) {
 
 /// Parse one item from DynamoDB JSON text.
 pub fn item_from_dynamodb_json(text: &str) -> Result<Item> {
-    let json: serde_json::Value = serde_json::from_str(text)
-        .map_err(|e| Error::Invalid(format!("not valid JSON: {e}")))?;
+    let json: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| Error::Invalid(format!("not valid JSON: {e}")))?;
     item_from_json_value(&json)
 }
 
@@ -268,10 +278,9 @@ fn at(name: &str, err: Error) -> Error {
 /// Parse one typed value (`{"N": "3"}`) from DynamoDB JSON.
 pub fn value_from_json(json: &serde_json::Value) -> Result<AttributeValue> {
     let invalid = |msg: &str| Error::Invalid(msg.to_owned());
-    let object = json
-        .as_object()
-        .filter(|o| o.len() == 1)
-        .ok_or_else(|| invalid("a typed value must be an object with one type key, like {\"S\": \"x\"}"))?;
+    let object = json.as_object().filter(|o| o.len() == 1).ok_or_else(|| {
+        invalid("a typed value must be an object with one type key, like {\"S\": \"x\"}")
+    })?;
     let (tag, inner) = object
         .iter()
         .next()
@@ -336,7 +345,10 @@ mod tests {
             ),
             ("flag".to_owned(), AttributeValue::Bool(true)),
             ("nothing".to_owned(), AttributeValue::Null(true)),
-            ("tags".to_owned(), AttributeValue::Ss(vec!["a".into(), "b\"c".into()])),
+            (
+                "tags".to_owned(),
+                AttributeValue::Ss(vec!["a".into(), "b\"c".into()]),
+            ),
             (
                 "nested".to_owned(),
                 AttributeValue::M(HashMap::from([(
@@ -344,7 +356,10 @@ mod tests {
                     AttributeValue::L(vec![AttributeValue::N("1.50".into())]),
                 )])),
             ),
-            ("bin".to_owned(), AttributeValue::B(Blob::new(vec![0, 1, 2]))),
+            (
+                "bin".to_owned(),
+                AttributeValue::B(Blob::new(vec![0, 1, 2])),
+            ),
         ])
     }
 
@@ -362,7 +377,10 @@ mod tests {
     #[test]
     fn plain_json_keeps_every_digit() {
         let text = item_to_plain_json(&sample(), &[], false);
-        assert!(text.contains(r#""big":12345678901234567890123456789012345678"#), "{text}");
+        assert!(
+            text.contains(r#""big":12345678901234567890123456789012345678"#),
+            "{text}"
+        );
         assert!(text.contains(r#""nested":{"l":[1.50]}"#), "{text}");
         assert!(text.contains(r#""tags":["a","b\"c"]"#), "{text}");
         let parsed: serde_json::Value = serde_json::from_str(&text).unwrap();
@@ -372,7 +390,10 @@ mod tests {
     #[test]
     fn cells_show_type_and_exact_numbers() {
         let item = sample();
-        assert_eq!(cell_text(&item["big"]), "12345678901234567890123456789012345678");
+        assert_eq!(
+            cell_text(&item["big"]),
+            "12345678901234567890123456789012345678"
+        );
         assert_eq!(type_tag(&item["tags"]), "SS");
         assert_eq!(cell_text(&item["tags"]), "{a, b\"c}");
         assert_eq!(cell_text(&item["bin"]), "AAEC");

@@ -86,9 +86,9 @@ impl DynoscopeApp {
                 self.bar.connecting = false;
                 match result {
                     Ok(info) => {
-                        self.seeded_note = info
-                            .seeded
-                            .map(|(items, ms)| format!("Sandbox seeded with {items} items in {ms} ms"));
+                        self.seeded_note = info.seeded.map(|(items, ms)| {
+                            format!("Sandbox seeded with {items} items in {ms} ms")
+                        });
                         self.remembered.connection = Some(info.spec.clone());
                         self.bar.active = Some(info);
                         self.tables = TablesPanel {
@@ -175,7 +175,8 @@ impl DynoscopeApp {
                         self.form.error = None;
                         self.next_job += 1;
                         let keys = info.grid_key_names(request.index.as_deref());
-                        self.results.start(self.next_job, request.clone(), keys, info.item_count);
+                        self.results
+                            .start(self.next_job, request.clone(), keys, info.item_count);
                         self.worker.send(Command::Browse {
                             job: self.next_job,
                             request,

@@ -162,7 +162,10 @@ fn dot_ui(ui: &mut Ui, color: Color32) {
 }
 
 fn profile_ui(ui: &mut Ui, bar: &mut ConnectionBar) {
-    let shown = bar.profile.clone().unwrap_or_else(|| "(default chain)".to_owned());
+    let shown = bar
+        .profile
+        .clone()
+        .unwrap_or_else(|| "(default chain)".to_owned());
     egui::ComboBox::from_label("Profile")
         .selected_text(shown)
         .show_ui(ui, |ui| {
@@ -174,7 +177,10 @@ fn profile_ui(ui: &mut Ui, bar: &mut ConnectionBar) {
 }
 
 fn region_ui(ui: &mut Ui, bar: &mut ConnectionBar, default_text: &str) {
-    let shown = bar.region.clone().unwrap_or_else(|| default_text.to_owned());
+    let shown = bar
+        .region
+        .clone()
+        .unwrap_or_else(|| default_text.to_owned());
     egui::ComboBox::from_label("Region")
         .selected_text(shown)
         .height(300.0)

@@ -28,14 +28,16 @@ pub fn item_view_ui(ui: &mut Ui, item: &Item, key_names: &[String], format: &mut
             ui.ctx().copy_text(text.clone());
         }
     });
-    egui::ScrollArea::both().auto_shrink([false, false]).show(ui, |ui| {
-        let label_id = ui.weak("Item JSON").id;
-        // A read-only text: selectable, not editable.
-        ui.add(
-            egui::TextEdit::multiline(&mut text.as_str())
-                .code_editor()
-                .desired_width(f32::INFINITY),
-        )
-        .labelled_by(label_id);
-    });
+    egui::ScrollArea::both()
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            let label_id = ui.weak("Item JSON").id;
+            // A read-only text: selectable, not editable.
+            ui.add(
+                egui::TextEdit::multiline(&mut text.as_str())
+                    .code_editor()
+                    .desired_width(f32::INFINITY),
+            )
+            .labelled_by(label_id);
+        });
 }

@@ -111,15 +111,14 @@ impl QueryForm {
                         .kind
                         .parse(&self.sort_value)
                         .map_err(|e| Error::Invalid(format!("sort key: {e}")))?;
-                    let upper = if op == SortOp::Between {
-                        Some(
-                            sort.kind
-                                .parse(&self.sort_upper)
-                                .map_err(|e| Error::Invalid(format!("sort key upper bound: {e}")))?,
-                        )
-                    } else {
-                        None
-                    };
+                    let upper =
+                        if op == SortOp::Between {
+                            Some(sort.kind.parse(&self.sort_upper).map_err(|e| {
+                                Error::Invalid(format!("sort key upper bound: {e}"))
+                            })?)
+                        } else {
+                            None
+                        };
                     Some(SortCondition { op, value, upper })
                 }
                 _ => None,
@@ -142,11 +141,11 @@ impl QueryForm {
         }
         let page_size = self.page_size.trim();
         if !page_size.is_empty() {
-            let limit: i32 = page_size
-                .parse()
-                .ok()
-                .filter(|l| *l > 0)
-                .ok_or_else(|| Error::Invalid(format!("page size `{page_size}` is not a positive whole number")))?;
+            let limit: i32 = page_size.parse().ok().filter(|l| *l > 0).ok_or_else(|| {
+                Error::Invalid(format!(
+                    "page size `{page_size}` is not a positive whole number"
+                ))
+            })?;
             request.page_size = Some(limit);
         }
         Ok(request)
@@ -155,7 +154,12 @@ impl QueryForm {
 
 /// Draw the form for `info`; returns what the user asked for.
 #[must_use]
-pub fn query_form_ui(ui: &mut Ui, form: &mut QueryForm, info: &TableInfo, results: ResultsState) -> Option<FormAction> {
+pub fn query_form_ui(
+    ui: &mut Ui,
+    form: &mut QueryForm,
+    info: &TableInfo,
+    results: ResultsState,
+) -> Option<FormAction> {
     let mut action = None;
     ui.horizontal_wrapped(|ui| {
         ui.selectable_value(&mut form.scan, false, "Query");
@@ -177,7 +181,13 @@ pub fn query_form_ui(ui: &mut Ui, form: &mut QueryForm, info: &TableInfo, result
     {
         ui.horizontal_wrapped(|ui| {
             let label = format!("{} ({}) =", partition.name, partition.kind);
-            let response = labelled_text_ui(ui, &label, &mut form.partition, 180.0, "partition key value");
+            let response = labelled_text_ui(
+                ui,
+                &label,
+                &mut form.partition,
+                180.0,
+                "partition key value",
+            );
             if response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
                 action = Some(FormAction::Run);
             }
@@ -199,13 +209,22 @@ pub fn query_form_ui(ui: &mut Ui, form: &mut QueryForm, info: &TableInfo, result
             action = Some(FormAction::Run);
         }
         let can_page = results.has_more && !results.loading;
-        if ui.add_enabled(can_page, egui::Button::new("Load more")).clicked() {
+        if ui
+            .add_enabled(can_page, egui::Button::new("Load more"))
+            .clicked()
+        {
             action = Some(FormAction::LoadMore);
         }
-        if ui.add_enabled(can_page, egui::Button::new("Load all")).clicked() {
+        if ui
+            .add_enabled(can_page, egui::Button::new("Load all"))
+            .clicked()
+        {
             action = Some(FormAction::LoadAll);
         }
-        if ui.add_enabled(results.loading, egui::Button::new("Cancel")).clicked() {
+        if ui
+            .add_enabled(results.loading, egui::Button::new("Cancel"))
+            .clicked()
+        {
             action = Some(FormAction::Cancel);
         }
     });

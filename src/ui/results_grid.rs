@@ -50,7 +50,13 @@ pub struct Results {
 
 impl Results {
     /// Start a new run: clear the rows.
-    pub fn start(&mut self, job: JobId, request: BrowseRequest, key_names: Vec<String>, estimate: Option<i64>) {
+    pub fn start(
+        &mut self,
+        job: JobId,
+        request: BrowseRequest,
+        key_names: Vec<String>,
+        estimate: Option<i64>,
+    ) {
         *self = Self {
             job,
             request: Some(request),
@@ -121,7 +127,12 @@ pub fn results_grid_ui(ui: &mut Ui, results: &mut Results) {
             .column(Column::exact(56.0));
         for (i, _) in columns.iter().enumerate() {
             let width = if i < keys { 170.0 } else { 130.0 };
-            table = table.column(Column::initial(width).at_least(40.0).clip(true).resizable(true));
+            table = table.column(
+                Column::initial(width)
+                    .at_least(40.0)
+                    .clip(true)
+                    .resizable(true),
+            );
         }
         table
             .header(row_height + 2.0, |mut header| {

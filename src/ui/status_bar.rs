@@ -23,7 +23,9 @@ pub fn status_bar_ui(ui: &mut Ui, results: &Results) -> bool {
         );
         if results.loading && results.cancel.is_some() {
             let fraction = match (request.op(), results.estimate) {
-                ("Scan", Some(total)) if total > 0 => (results.scanned as f32 / total as f32).min(1.0),
+                ("Scan", Some(total)) if total > 0 => {
+                    (results.scanned as f32 / total as f32).min(1.0)
+                }
                 _ => 0.0,
             };
             ui.add(

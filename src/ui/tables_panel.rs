@@ -29,18 +29,32 @@ pub enum TablesAction {
 
 /// Draw the list; returns what the user asked for.
 #[must_use]
-pub fn tables_ui(ui: &mut Ui, panel: &mut TablesPanel, selected: Option<&str>) -> Option<TablesAction> {
+pub fn tables_ui(
+    ui: &mut Ui,
+    panel: &mut TablesPanel,
+    selected: Option<&str>,
+) -> Option<TablesAction> {
     let mut action = None;
     ui.horizontal(|ui| {
         ui.heading("Tables");
-        if ui.small_button("Refresh").on_hover_text("List tables again").clicked() {
+        if ui
+            .small_button("Refresh")
+            .on_hover_text("List tables again")
+            .clicked()
+        {
             action = Some(TablesAction::Refresh);
         }
         if panel.loading {
             ui.spinner();
         }
     });
-    labelled_text_ui(ui, "Filter", &mut panel.filter, f32::INFINITY, "part of a name");
+    labelled_text_ui(
+        ui,
+        "Filter",
+        &mut panel.filter,
+        f32::INFINITY,
+        "part of a name",
+    );
     if let Some(error) = &panel.error {
         error_ui(ui, error);
     }
@@ -51,13 +65,15 @@ pub fn tables_ui(ui: &mut Ui, panel: &mut TablesPanel, selected: Option<&str>) -
         .filter(|n| needle.is_empty() || n.to_lowercase().contains(&needle))
         .collect();
     ui.weak(format!("{} of {} tables", shown.len(), panel.names.len()));
-    egui::ScrollArea::vertical().auto_shrink([false, true]).show(ui, |ui| {
-        for name in shown {
-            let is_selected = selected == Some(name.as_str());
-            if ui.selectable_label(is_selected, name).clicked() && !is_selected {
-                action = Some(TablesAction::Select(name.clone()));
+    egui::ScrollArea::vertical()
+        .auto_shrink([false, true])
+        .show(ui, |ui| {
+            for name in shown {
+                let is_selected = selected == Some(name.as_str());
+                if ui.selectable_label(is_selected, name).clicked() && !is_selected {
+                    action = Some(TablesAction::Select(name.clone()));
+                }
             }
-        }
-    });
+        });
     action
 }

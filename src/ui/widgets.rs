@@ -5,7 +5,13 @@ use egui::{Color32, RichText, Ui};
 use crate::core::error::Error;
 
 /// A labelled single-line text field; the label is its accessible name.
-pub fn labelled_text_ui(ui: &mut Ui, label: &str, text: &mut String, width: f32, hint: &str) -> egui::Response {
+pub fn labelled_text_ui(
+    ui: &mut Ui,
+    label: &str,
+    text: &mut String,
+    width: f32,
+    hint: &str,
+) -> egui::Response {
     let label_id = ui.label(label).id;
     ui.add(
         egui::TextEdit::singleline(text)

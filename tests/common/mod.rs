@@ -31,7 +31,11 @@ pub fn table_name(prefix: &str) -> String {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.subsec_nanos())
         .unwrap_or_default();
-    format!("{prefix}-{}-{nanos}-{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed))
+    format!(
+        "{prefix}-{}-{nanos}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    )
 }
 
 pub fn s(text: &str) -> AttributeValue {
@@ -51,7 +55,13 @@ pub async fn create_table(client: &Client, name: &str) {
             .build()
             .unwrap()
     };
-    let key = |n: &str, t: KeyType| KeySchemaElement::builder().attribute_name(n).key_type(t).build().unwrap();
+    let key = |n: &str, t: KeyType| {
+        KeySchemaElement::builder()
+            .attribute_name(n)
+            .key_type(t)
+            .build()
+            .unwrap()
+    };
     client
         .create_table()
         .table_name(name)
@@ -67,7 +77,11 @@ pub async fn create_table(client: &Client, name: &str) {
                 .index_name("ByOwner")
                 .key_schema(key("owner", KeyType::Hash))
                 .key_schema(key("rank", KeyType::Range))
-                .projection(Projection::builder().projection_type(ProjectionType::All).build())
+                .projection(
+                    Projection::builder()
+                        .projection_type(ProjectionType::All)
+                        .build(),
+                )
                 .build()
                 .unwrap(),
         )
@@ -83,7 +97,12 @@ pub async fn put_all(client: &Client, table: &str, items: Vec<HashMap<String, At
             .iter()
             .map(|item| {
                 WriteRequest::builder()
-                    .put_request(PutRequest::builder().set_item(Some(item.clone())).build().unwrap())
+                    .put_request(
+                        PutRequest::builder()
+                            .set_item(Some(item.clone()))
+                            .build()
+                            .unwrap(),
+                    )
                     .build()
             })
             .collect();

@@ -1,0 +1,155 @@
+//! The CLI twin, run as a real process against its own sandbox.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+
+use dynoscope::core::value;
+
+fn dynoscope(args: &[&str]) -> (String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_dynoscope"))
+        .args(args)
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{args:?} failed: {stderr}");
+    (stdout, stderr)
+}
+
+#[test]
+fn items_prints_the_collection_as_dynamodb_json() {
+    let (out, err) = dynoscope(&[
+        "--sandbox",
+        "items",
+        "--table",
+        "Social",
+        "--pk",
+        "POST#a91f",
+        "--json",
+    ]);
+    let items: Vec<_> = out
+        .lines()
+        .map(|l| value::item_from_dynamodb_json(l).expect("DynamoDB JSON"))
+        .collect();
+    assert_eq!(items.len(), 4);
+    let meta = items
+        .iter()
+        .find(|i| value::cell_text(&i["SK"]) == "META")
+        .expect("META");
+    assert_eq!(value::cell_text(&meta["likeTally"]), "3");
+    assert!(err.contains("4 items · 1 pages"), "{err}");
+}
+
+#[test]
+fn items_with_a_sort_key_condition_an_index_and_a_limit() {
+    let (out, _) = dynoscope(&[
+        "--sandbox",
+        "items",
+        "--table",
+        "Social",
+        "--pk",
+        "POST#f00d",
+        "--sk-begins-with",
+        "LIKE#",
+        "--limit",
+        "5",
+    ]);
+    assert_eq!(out.lines().count(), 5);
+    let (out, _) = dynoscope(&[
+        "--sandbox",
+        "items",
+        "--table",
+        "Social",
+        "--index",
+        "GSI1",
+        "--pk",
+        "USER#7c20",
+    ]);
+    assert!(out.contains(r#""SK":"LIKE#USER#7c20""#), "{out}");
+    let (out, _) = dynoscope(&[
+        "--sandbox",
+        "items",
+        "--table",
+        "Videos",
+        "--pk",
+        "VID#9f3a",
+        "--sk-between",
+        "A",
+        "N",
+    ]);
+    assert!(
+        out.contains("98765432109876543210987654321098765432"),
+        "38 digits, exact: {out}"
+    );
+}
+
+#[test]
+fn parallel_scan_reads_every_item_once() {
+    let (out, err) = dynoscope(&[
+        "--sandbox",
+        "scan",
+        "--table",
+        "Videos",
+        "--segments",
+        "4",
+        "--json",
+    ]);
+    let mut keys: Vec<String> = out
+        .lines()
+        .map(|l| {
+            let item = value::item_from_dynamodb_json(l).unwrap();
+            format!(
+                "{}|{}",
+                value::cell_text(&item["PK"]),
+                value::cell_text(&item["SK"])
+            )
+        })
+        .collect();
+    let total = keys.len();
+    keys.sort();
+    keys.dedup();
+    assert_eq!(keys.len(), total, "no item twice");
+    assert_eq!(total, 12);
+    assert!(err.contains("4 segments"), "{err}");
+}
+
+#[test]
+fn describe_and_tables() {
+    let (out, _) = dynoscope(&["--sandbox", "describe", "--table", "Social"]);
+    assert!(out.contains("partition  PK (S)"), "{out}");
+    assert!(out.contains("GSI1: GSI1PK (S) / GSI1SK (S)"), "{out}");
+    let out = Command::new(env!("CARGO_BIN_EXE_dynoscope"))
+        .args(["--sandbox", "describe", "--table", "Nope"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("DescribeTable failed: ResourceNotFoundException"),
+        "{err}"
+    );
+}
+
+#[test]
+fn sandbox_serves_other_clients_until_stopped() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dynoscope"))
+        .args(["sandbox", "--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut url = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut url)
+        .unwrap();
+    let url = url.trim().to_owned();
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    let result = Command::new(env!("CARGO_BIN_EXE_dynoscope"))
+        .args(["--endpoint-url", &url, "tables"])
+        .output();
+    let _ = child.kill();
+    let _ = child.wait();
+    let out = result.unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "Social\nVideos\n");
+}

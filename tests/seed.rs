@@ -1,0 +1,162 @@
+//! The sandbox's sample data holds what the articles describe, including the traps.
+
+use dynoscope::core::condition::{SortCondition, SortOp};
+use dynoscope::core::connection::{self, ConnectionSpec};
+use dynoscope::core::ops::{self, BrowseRequest};
+use dynoscope::core::seed;
+use dynoscope::core::value::{self, Item};
+
+async fn collection(
+    client: &aws_sdk_dynamodb::Client,
+    table: &str,
+    pk: &str,
+    prefix: Option<&str>,
+) -> (Vec<Item>, usize) {
+    let info = ops::describe_table(client, table).await.unwrap();
+    let sort = prefix.map(|p| SortCondition {
+        op: SortOp::BeginsWith,
+        value: aws_sdk_dynamodb::types::AttributeValue::S(p.to_owned()),
+        upper: None,
+    });
+    let request = BrowseRequest::query(
+        &info,
+        None,
+        aws_sdk_dynamodb::types::AttributeValue::S(pk.to_owned()),
+        sort,
+        true,
+    )
+    .unwrap();
+    let (mut items, mut pages, mut start) = (Vec::new(), 0, None);
+    loop {
+        let page = ops::fetch_page(client, &request, start.take())
+            .await
+            .unwrap();
+        pages += 1;
+        items.extend(page.items);
+        match page.last_key {
+            Some(k) => start = Some(k),
+            None => return (items, pages),
+        }
+    }
+}
+
+fn attr(item: &Item, name: &str) -> Option<String> {
+    item.get(name).map(value::cell_text)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_seeded_sandbox_holds_the_articles_examples() {
+    let conn = connection::connect(ConnectionSpec::Sandbox { db_path: None })
+        .await
+        .unwrap();
+    let report = conn
+        .sandbox
+        .as_ref()
+        .and_then(|s| s.seeded().cloned())
+        .unwrap();
+    println!("seeded {} items in {} ms", report.items, report.elapsed_ms);
+    let client = &conn.client;
+
+    let (likes, _) = collection(client, seed::SOCIAL, seed::SAMPLE_POST, Some("LIKE#")).await;
+    assert_eq!(likes.len(), 3);
+    let (meta, _) = collection(client, seed::SOCIAL, seed::SAMPLE_POST, Some("META")).await;
+    assert_eq!(attr(&meta[0], "likeTally").as_deref(), Some("3"));
+
+    // The viral post needs several 1 MB pages to count.
+    let (viral, pages) = collection(client, seed::SOCIAL, seed::VIRAL_POST, Some("LIKE#")).await;
+    assert_eq!(viral.len(), seed::VIRAL_LIKES);
+    assert!(pages >= 2, "took {pages} pages");
+
+    // Drifted tallies: +1, -2 and missing.
+    for (post, drift) in seed::DRIFTED {
+        let (children, _) = collection(client, seed::SOCIAL, post, Some("LIKE#")).await;
+        let (meta, _) = collection(client, seed::SOCIAL, post, Some("META")).await;
+        let stored = attr(&meta[0], "likeTally").map(|t| t.parse::<i64>().unwrap());
+        assert_eq!(
+            stored,
+            drift.map(|d| (children.len() as i64 + d).max(0)),
+            "{post}"
+        );
+    }
+
+    // Sharded counter with one hot shard; the 38-digit number.
+    let (shards, _) = collection(client, seed::VIDEOS, "VID#c0de", Some("STATS#TOTAL#")).await;
+    assert_eq!(shards.len(), 8);
+    let hot = shards
+        .iter()
+        .max_by_key(|s| attr(s, "play_count").unwrap().parse::<u64>().unwrap())
+        .unwrap();
+    assert_eq!(attr(hot, "SK").as_deref(), Some("STATS#TOTAL#3"));
+    let (video, _) = collection(client, seed::VIDEOS, "VID#9f3a", None).await;
+    assert!(
+        video
+            .iter()
+            .any(|i| attr(i, "bytes_served").as_deref() == Some(seed::BIG_NUMBER))
+    );
+    assert!(video.iter().any(|i| attr(i, "play_count").is_some()));
+
+    // The workspace and the comment keep consistent counters.
+    let (members, _) = collection(client, seed::SOCIAL, "WORKSPACE#acme", Some("MEMBER#")).await;
+    assert_eq!(members.len(), 4);
+    let (replies, _) = collection(client, seed::SOCIAL, "COMMENT#c3d4", Some("REPLY#")).await;
+    assert_eq!(replies.len(), 2);
+    let posts = ops::fetch_page(
+        client,
+        &BrowseRequest::scan(
+            &ops::describe_table(client, seed::SOCIAL).await.unwrap(),
+            None,
+        )
+        .unwrap(),
+        None,
+    )
+    .await
+    .unwrap();
+    assert!(!posts.items.is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sandbox_file_is_seeded_once_and_survives_restarts() {
+    let dir = std::env::temp_dir().join(format!("dynoscope-seed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("sandbox.db");
+    let _ = std::fs::remove_file(&path);
+    let spec = ConnectionSpec::Sandbox {
+        db_path: Some(path.clone()),
+    };
+    {
+        let first = connection::connect(spec.clone()).await.unwrap();
+        assert!(first.sandbox.as_ref().unwrap().seeded().is_some());
+        first
+            .client
+            .delete_item()
+            .table_name(seed::SOCIAL)
+            .key(
+                "PK",
+                aws_sdk_dynamodb::types::AttributeValue::S(seed::SAMPLE_POST.into()),
+            )
+            .key(
+                "SK",
+                aws_sdk_dynamodb::types::AttributeValue::S("LIKE#USER#7c20".into()),
+            )
+            .send()
+            .await
+            .unwrap();
+    }
+    // Give the first server a moment to release the file.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let second = connection::connect(spec).await.unwrap();
+    assert!(
+        second.sandbox.as_ref().unwrap().seeded().is_none(),
+        "not seeded again"
+    );
+    let (likes, _) = collection(
+        &second.client,
+        seed::SOCIAL,
+        seed::SAMPLE_POST,
+        Some("LIKE#"),
+    )
+    .await;
+    assert_eq!(likes.len(), 2, "the deleted like stayed deleted");
+    drop(second);
+    let _ = std::fs::remove_dir_all(&dir);
+}
