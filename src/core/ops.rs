@@ -1,7 +1,7 @@
 //! DynamoDB operations. Each takes the connection's `&Client` and maps errors to [`Error`].
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
+use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity, ReturnConsumedCapacity};
 
 use crate::core::condition::{self, FilterClause, Placeholders, SortCondition};
 use crate::core::error::{Error, Result};
@@ -178,6 +178,25 @@ pub struct Page {
     pub consumed_rcu: f64,
 }
 
+impl Page {
+    /// Build from the parts of a Query or Scan answer, taking the items without copying them.
+    fn from_parts(
+        items: Option<Vec<Item>>,
+        scanned_count: i32,
+        last_key: Option<Item>,
+        consumed: Option<&ConsumedCapacity>,
+    ) -> Self {
+        Self {
+            items: items.unwrap_or_default(),
+            scanned_count: i64::from(scanned_count),
+            last_key,
+            consumed_rcu: consumed
+                .and_then(|c| c.capacity_units())
+                .unwrap_or_default(),
+        }
+    }
+}
+
 /// Fetch one page of `req`, starting after `start_key`.
 pub async fn fetch_page(
     client: &Client,
@@ -218,15 +237,12 @@ pub async fn fetch_page(
                 .send()
                 .await
                 .map_err(|e| Error::from_sdk("Query", e))?;
-            Ok(Page {
-                items: out.items().to_vec(),
-                scanned_count: i64::from(out.scanned_count()),
-                last_key: out.last_evaluated_key().cloned(),
-                consumed_rcu: out
-                    .consumed_capacity()
-                    .and_then(|c| c.capacity_units())
-                    .unwrap_or_default(),
-            })
+            Ok(Page::from_parts(
+                out.items,
+                out.scanned_count,
+                out.last_evaluated_key,
+                out.consumed_capacity.as_ref(),
+            ))
         }
         BrowseMode::Scan { segment } => {
             let filter_text = condition::filter_expression(&mut placeholders, &req.filter)?;
@@ -250,15 +266,12 @@ pub async fn fetch_page(
                 .send()
                 .await
                 .map_err(|e| Error::from_sdk("Scan", e))?;
-            Ok(Page {
-                items: out.items().to_vec(),
-                scanned_count: i64::from(out.scanned_count()),
-                last_key: out.last_evaluated_key().cloned(),
-                consumed_rcu: out
-                    .consumed_capacity()
-                    .and_then(|c| c.capacity_units())
-                    .unwrap_or_default(),
-            })
+            Ok(Page::from_parts(
+                out.items,
+                out.scanned_count,
+                out.last_evaluated_key,
+                out.consumed_capacity.as_ref(),
+            ))
         }
     }
 }

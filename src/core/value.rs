@@ -87,7 +87,7 @@ pub fn item_to_dynamodb_json(item: &Item, key_names: &[String], pretty: bool) ->
         key_names,
         pretty,
         0,
-        &mut |out, v, indent| write_typed(out, v, pretty, indent),
+        &mut |out, v, indent| write_value(out, v, true, pretty, indent),
     );
     out
 }
@@ -101,7 +101,7 @@ pub fn item_to_plain_json(item: &Item, key_names: &[String], pretty: bool) -> St
         key_names,
         pretty,
         0,
-        &mut |out, v, indent| write_plain(out, v, pretty, indent),
+        &mut |out, v, indent| write_value(out, v, false, pretty, indent),
     );
     out
 }
@@ -109,7 +109,7 @@ pub fn item_to_plain_json(item: &Item, key_names: &[String], pretty: bool) -> St
 /// One value as plain JSON.
 pub fn plain_json(value: &AttributeValue, pretty: bool) -> String {
     let mut out = String::new();
-    write_plain(&mut out, value, pretty, 0);
+    write_value(&mut out, value, false, pretty, 0);
     out
 }
 
@@ -169,57 +169,45 @@ fn write_array<T>(
     out.push(']');
 }
 
-fn write_typed(out: &mut String, value: &AttributeValue, pretty: bool, indent: usize) {
-    let tag = type_tag(value);
-    out.push('{');
-    write_string(out, tag);
-    out.push(':');
-    if pretty {
-        out.push(' ');
-    }
-    match value {
-        AttributeValue::S(s) => write_string(out, s),
-        AttributeValue::N(n) => write_string(out, n),
-        AttributeValue::B(b) => write_string(out, &BASE64.encode(b.as_ref())),
-        AttributeValue::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        AttributeValue::Null(_) => out.push_str("true"),
-        AttributeValue::M(m) => write_object(out, m, &[], pretty, indent, &mut |o, v, i| {
-            write_typed(o, v, pretty, i)
-        }),
-        AttributeValue::L(l) => write_array(out, l, pretty, indent, |o, v, i| {
-            write_typed(o, v, pretty, i)
-        }),
-        AttributeValue::Ss(v) | AttributeValue::Ns(v) => {
-            write_array(out, v, pretty, indent, |o, s, _| write_string(o, s))
+/// Write `value` as DynamoDB JSON (`typed`: `{"N": "3"}`) or plain JSON (`3`).
+fn write_value(out: &mut String, value: &AttributeValue, typed: bool, pretty: bool, indent: usize) {
+    let write_number = |o: &mut String, n: &str| {
+        if typed {
+            write_string(o, n);
+        } else {
+            // A DynamoDB number is valid JSON number syntax; writing the stored text keeps it exact.
+            o.push_str(n);
         }
-        AttributeValue::Bs(v) => write_array(out, v, pretty, indent, |o, b, _| {
-            write_string(o, &BASE64.encode(b.as_ref()))
-        }),
-        _ => out.push_str("null"),
+    };
+    if typed {
+        out.push('{');
+        write_string(out, type_tag(value));
+        out.push(':');
+        if pretty {
+            out.push(' ');
+        }
     }
-    out.push('}');
-}
-
-fn write_plain(out: &mut String, value: &AttributeValue, pretty: bool, indent: usize) {
     match value {
         AttributeValue::S(s) => write_string(out, s),
-        // A DynamoDB number is valid JSON number syntax; writing the stored text keeps it exact.
-        AttributeValue::N(n) => out.push_str(n),
+        AttributeValue::N(n) => write_number(out, n),
         AttributeValue::B(b) => write_string(out, &BASE64.encode(b.as_ref())),
         AttributeValue::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        AttributeValue::Null(_) => out.push_str("null"),
+        AttributeValue::Null(_) => out.push_str(if typed { "true" } else { "null" }),
         AttributeValue::M(m) => write_object(out, m, &[], pretty, indent, &mut |o, v, i| {
-            write_plain(o, v, pretty, i)
+            write_value(o, v, typed, pretty, i)
         }),
         AttributeValue::L(l) => write_array(out, l, pretty, indent, |o, v, i| {
-            write_plain(o, v, pretty, i)
+            write_value(o, v, typed, pretty, i)
         }),
         AttributeValue::Ss(v) => write_array(out, v, pretty, indent, |o, s, _| write_string(o, s)),
-        AttributeValue::Ns(v) => write_array(out, v, pretty, indent, |o, n, _| o.push_str(n)),
+        AttributeValue::Ns(v) => write_array(out, v, pretty, indent, |o, n, _| write_number(o, n)),
         AttributeValue::Bs(v) => write_array(out, v, pretty, indent, |o, b, _| {
             write_string(o, &BASE64.encode(b.as_ref()))
         }),
         _ => out.push_str("null"),
+    }
+    if typed {
+        out.push('}');
     }
 }
 
