@@ -34,7 +34,7 @@ pub enum Command {
         /// The run these pages belong to.
         job: JobId,
         /// What to read.
-        request: BrowseRequest,
+        request: Box<BrowseRequest>,
         /// Where to start (`None`: the beginning).
         start_key: Option<Item>,
         /// One page, or every page until the end or until cancelled.
@@ -372,7 +372,7 @@ async fn connect_and_list(
 async fn browse(
     client: &aws_sdk_dynamodb::Client,
     job: JobId,
-    request: BrowseRequest,
+    request: Box<BrowseRequest>,
     mut start_key: Option<Item>,
     all: Option<CancelToken>,
     emit: impl Fn(Event),

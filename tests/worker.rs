@@ -52,12 +52,19 @@ fn connected_worker(rt: &tokio::runtime::Runtime) -> (Worker, TableInfo) {
 fn cancelling_load_all_keeps_what_loaded() {
     let rt = runtime();
     let (mut worker, info) = connected_worker(&rt);
-    let mut request = BrowseRequest::query(&info, None, AttributeValue::S(seed::VIRAL_POST.into()), None, true).unwrap();
+    let mut request = BrowseRequest::query(
+        &info,
+        None,
+        AttributeValue::S(seed::VIRAL_POST.into()),
+        None,
+        true,
+    )
+    .unwrap();
     request.page_size = Some(50);
     let cancel = CancelToken::default();
     worker.send(Command::Browse {
         job: 7,
-        request,
+        request: Box::new(request),
         start_key: None,
         all: Some(cancel.clone()),
     });
@@ -72,14 +79,21 @@ fn cancelling_load_all_keeps_what_loaded() {
             }
             None
         }
-        Event::BrowseDone { job: 7, cancelled, error } => {
+        Event::BrowseDone {
+            job: 7,
+            cancelled,
+            error,
+        } => {
             assert!(error.is_none(), "{error:?}");
             Some(cancelled)
         }
         _ => None,
     });
     assert!(cancelled, "the run reports it was cancelled");
-    assert!(pages >= 3 && items >= 150, "what loaded before the cancel arrived: {pages} pages");
+    assert!(
+        pages >= 3 && items >= 150,
+        "what loaded before the cancel arrived: {pages} pages"
+    );
     assert!(items < seed::VIRAL_LIKES, "it stopped early: {items} items");
 }
 
@@ -87,10 +101,17 @@ fn cancelling_load_all_keeps_what_loaded() {
 fn load_all_reaches_the_last_page_and_counts_capacity() {
     let rt = runtime();
     let (mut worker, info) = connected_worker(&rt);
-    let request = BrowseRequest::query(&info, None, AttributeValue::S(seed::VIRAL_POST.into()), None, true).unwrap();
+    let request = BrowseRequest::query(
+        &info,
+        None,
+        AttributeValue::S(seed::VIRAL_POST.into()),
+        None,
+        true,
+    )
+    .unwrap();
     worker.send(Command::Browse {
         job: 1,
-        request,
+        request: Box::new(request),
         start_key: None,
         all: Some(CancelToken::default()),
     });
@@ -102,12 +123,17 @@ fn load_all_reaches_the_last_page_and_counts_capacity() {
             rcu += page.consumed_rcu;
             None
         }
-        Event::BrowseDone { cancelled, error, .. } => Some((cancelled, error)),
+        Event::BrowseDone {
+            cancelled, error, ..
+        } => Some((cancelled, error)),
         _ => None,
     });
-    assert_eq!(done.0, false);
+    assert!(!done.0, "not cancelled");
     assert!(done.1.is_none());
     assert_eq!(items, seed::VIRAL_LIKES + 1, "META and every like");
     assert!(pages >= 2, "more than 1 MB takes several pages: {pages}");
-    assert!(rcu > 100.0, "1.7 MB of eventually consistent reads: {rcu} RCU");
+    assert!(
+        rcu > 100.0,
+        "1.7 MB of eventually consistent reads: {rcu} RCU"
+    );
 }

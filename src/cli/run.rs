@@ -223,7 +223,7 @@ async fn collect_pages(
             stats.items += 1;
         }
         match page.last_key {
-            Some(next) if !limit.is_some_and(|l| stats.items >= l) => start = Some(next),
+            Some(next) if limit.is_none_or(|l| stats.items < l) => start = Some(next),
             _ => return Ok(stats),
         }
     }

@@ -76,10 +76,10 @@ fn create_table(db: &Database, name: &str, with_gsi: bool) -> Result<()> {
         ]
     });
     if with_gsi {
-        request["AttributeDefinitions"].as_array_mut().map(|defs| {
+        if let Some(defs) = request["AttributeDefinitions"].as_array_mut() {
             defs.push(serde_json::json!({"AttributeName": "GSI1PK", "AttributeType": "S"}));
             defs.push(serde_json::json!({"AttributeName": "GSI1SK", "AttributeType": "S"}));
-        });
+        }
         request["GlobalSecondaryIndexes"] = serde_json::json!([{
             "IndexName": "GSI1",
             "KeySchema": [

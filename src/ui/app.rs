@@ -179,7 +179,7 @@ impl DynoscopeApp {
                             .start(self.next_job, request.clone(), keys, info.item_count);
                         self.worker.send(Command::Browse {
                             job: self.next_job,
-                            request,
+                            request: Box::new(request),
                             start_key: None,
                             all: None,
                         });
@@ -200,7 +200,7 @@ impl DynoscopeApp {
                 self.results.cancel.clone_from(&all);
                 self.worker.send(Command::Browse {
                     job: self.results.job,
-                    request,
+                    request: Box::new(request),
                     start_key: Some(start_key),
                     all,
                 });
