@@ -235,3 +235,46 @@ async fn list_tables_follows_every_page() {
     sorted.sort();
     assert_eq!(sorted, names);
 }
+
+/// A credentials provider that never has any, like an empty chain or an expired SSO session.
+#[derive(Debug)]
+struct NoCredentials;
+
+impl aws_credential_types::provider::ProvideCredentials for NoCredentials {
+    fn provide_credentials<'a>(
+        &'a self,
+    ) -> aws_credential_types::provider::future::ProvideCredentials<'a>
+    where
+        Self: 'a,
+    {
+        aws_credential_types::provider::future::ProvideCredentials::ready(Err(
+            aws_credential_types::provider::error::CredentialsError::not_loaded(
+                "no credentials in this test",
+            ),
+        ))
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn missing_credentials_are_named_as_such() {
+    let engine = empty_engine().await;
+    let config = dynoscope::core::connection::base_loader()
+        .region(aws_config::Region::new("us-east-1"))
+        .endpoint_url(engine.sandbox.endpoint())
+        .credentials_provider(NoCredentials)
+        .load()
+        .await;
+    let client = aws_sdk_dynamodb::Client::new(&config);
+    let err = ops::list_tables(&client).await.unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::Credentials {
+                op: "ListTables",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("aws sso login"), "{err}");
+}

@@ -192,6 +192,20 @@ impl Connection {
 
 /// Connect as `spec` says. For the sandbox this starts (and, when new, seeds) the engine.
 pub async fn connect(spec: ConnectionSpec) -> Result<Connection> {
+    if let ConnectionSpec::Aws {
+        profile: Some(profile),
+        ..
+    }
+    | ConnectionSpec::Endpoint {
+        profile: Some(profile),
+        ..
+    } = &spec
+        && !list_profiles().contains(profile)
+    {
+        return Err(Error::Connect(format!(
+            "profile `{profile}` is not in ~/.aws/config or ~/.aws/credentials"
+        )));
+    }
     match &spec {
         ConnectionSpec::Sandbox { db_path } => connect_sandbox(spec.clone(), db_path.clone()).await,
         ConnectionSpec::Aws { profile, region } => {
@@ -295,7 +309,9 @@ fn local_credentials() -> Credentials {
     )
 }
 
-fn base_loader() -> aws_config::ConfigLoader {
+/// The SDK config loader every connection starts from: dynoscope's rustls (ring) HTTP client, a
+/// 3 s connect timeout and a 60 s attempt timeout.
+pub fn base_loader() -> aws_config::ConfigLoader {
     let http_client = aws_smithy_http_client::Builder::new()
         .tls_provider(tls::Provider::Rustls(CryptoMode::Ring))
         .build_https();

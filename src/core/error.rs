@@ -3,7 +3,7 @@
 //! Every failed request becomes an [`Error`] that names the operation that failed and, for
 //! service errors, the server's error code, so the UI can show it once with both.
 
-use aws_sdk_dynamodb::error::{DisplayErrorContext, ProvideErrorMetadata, SdkError};
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 
 /// What went wrong, with the operation it happened in.
 #[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
@@ -25,6 +25,16 @@ pub enum Error {
         /// The DynamoDB operation.
         op: &'static str,
         /// What the transport said.
+        detail: String,
+    },
+    /// No usable credentials: none found, an expired SSO session, a failing credential process.
+    #[error(
+        "{op} failed: no usable credentials: {detail} (pick a profile, run `aws sso login`, or set AWS_ACCESS_KEY_ID)"
+    )]
+    Credentials {
+        /// The DynamoDB operation.
+        op: &'static str,
+        /// What the credential chain said.
         detail: String,
     },
     /// The request timed out.
@@ -67,7 +77,7 @@ impl Error {
     pub fn from_sdk<E, R>(op: &'static str, err: SdkError<E, R>) -> Self
     where
         E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
-        R: std::fmt::Debug,
+        R: std::fmt::Debug + Send + Sync + 'static,
     {
         match &err {
             SdkError::ServiceError(service) => {
@@ -80,23 +90,25 @@ impl Error {
             }
             SdkError::TimeoutError(_) => Self::Timeout {
                 op,
-                detail: DisplayErrorContext(&err).to_string(),
+                detail: error_chain(&err),
             },
             SdkError::DispatchFailure(dispatch) => {
-                let detail = DisplayErrorContext(&err).to_string();
+                let detail = error_chain(&err);
                 if dispatch.is_timeout() {
                     Self::Timeout { op, detail }
+                } else if dispatch.is_user() || detail.contains("credential") {
+                    Self::Credentials { op, detail }
                 } else {
                     Self::Unreachable { op, detail }
                 }
             }
             SdkError::ResponseError(_) => Self::Unreachable {
                 op,
-                detail: DisplayErrorContext(&err).to_string(),
+                detail: error_chain(&err),
             },
             _ => Self::Request {
                 op,
-                detail: DisplayErrorContext(&err).to_string(),
+                detail: error_chain(&err),
             },
         }
     }
@@ -115,11 +127,28 @@ impl Error {
             Self::Service { op, .. }
             | Self::Unreachable { op, .. }
             | Self::Timeout { op, .. }
+            | Self::Credentials { op, .. }
             | Self::Request { op, .. }
             | Self::TaskDied { op, .. } => Some(op),
             _ => None,
         }
     }
+}
+
+/// The messages of `err` and its sources, joined with `: `, each said once.
+///
+/// The SDK's own context printer appends a `Debug` dump; people should read sentences.
+fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut next: Option<&(dyn std::error::Error + 'static)> = Some(err);
+    while let Some(e) = next {
+        let text = e.to_string();
+        if !text.is_empty() && !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+        next = e.source();
+    }
+    parts.join(": ")
 }
 
 /// The result type of the core.
