@@ -93,6 +93,30 @@ fn queries_the_article_post_and_sees_its_tally_and_likes() {
         "status bar counts the rows"
     );
 
+    // Right-click a cell: copy the whole item as plain JSON, numbers exact.
+    h.get_by_label("META").click_secondary();
+    step_until(h, "the context menu", |h| has_label(h, "Copy item as JSON"));
+    h.get_by_role_and_label(Role::Button, "Copy item as JSON")
+        .click();
+    h.step();
+    let copied: Vec<String> = h
+        .output()
+        .platform_output
+        .commands
+        .iter()
+        .filter_map(|c| match c {
+            egui::OutputCommand::CopyText(text) => Some(text.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(copied.len(), 1, "{copied:?}");
+    assert!(
+        copied[0].starts_with(r#"{"PK":"POST#a91f","SK":"META""#),
+        "{copied:?}"
+    );
+    assert!(copied[0].contains(r#""likeTally":3"#), "{copied:?}");
+    h.step();
+
     // Open the META row: the item view shows the exact stored tally.
     h.get_by_label("META").click();
     step_until(h, "the item view", |h| has_label(h, "Item JSON"));

@@ -114,6 +114,7 @@ pub fn results_grid_ui(ui: &mut Ui, results: &mut Results) {
     let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
     let columns = results.columns.clone();
     let keys = results.key_names.len();
+    let key_names = results.key_names.clone();
     let mut clicked = None;
     egui::ScrollArea::horizontal().show(ui, |ui| {
         // Cell text must not take the click that opens the row.
@@ -157,7 +158,7 @@ pub fn results_grid_ui(ui: &mut Ui, results: &mut Results) {
                         ui.weak((index + 1).to_string());
                     });
                     for name in &columns {
-                        row.col(|ui| match item.get(name) {
+                        let (_, cell) = row.col(|ui| match item.get(name) {
                             Some(value) => {
                                 type_tag_ui(ui, value::type_tag(value));
                                 ui.add(egui::Label::new(value::cell_text(value)).truncate());
@@ -166,6 +167,7 @@ pub fn results_grid_ui(ui: &mut Ui, results: &mut Results) {
                                 ui.label(" ");
                             }
                         });
+                        cell.context_menu(|ui| cell_menu_ui(ui, item, name, &key_names));
                     }
                     if row.response().clicked() {
                         clicked = Some(index);
@@ -175,5 +177,29 @@ pub fn results_grid_ui(ui: &mut Ui, results: &mut Results) {
     });
     if let Some(index) = clicked {
         results.selected = Some(index);
+    }
+}
+
+fn cell_menu_ui(ui: &mut Ui, item: &Item, name: &str, key_names: &[String]) {
+    if let Some(value) = item.get(name) {
+        // Strings copy as they are; everything else as plain JSON (numbers exact).
+        let text = match value {
+            aws_sdk_dynamodb::types::AttributeValue::S(s) => s.clone(),
+            other => value::plain_json(other, false),
+        };
+        if ui.button(format!("Copy value of {name}")).clicked() {
+            ui.ctx().copy_text(text);
+            ui.close();
+        }
+    }
+    if ui.button("Copy item as DynamoDB JSON").clicked() {
+        ui.ctx()
+            .copy_text(value::item_to_dynamodb_json(item, key_names, false));
+        ui.close();
+    }
+    if ui.button("Copy item as JSON").clicked() {
+        ui.ctx()
+            .copy_text(value::item_to_plain_json(item, key_names, false));
+        ui.close();
     }
 }
