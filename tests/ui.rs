@@ -175,6 +175,22 @@ fn an_unreachable_endpoint_shows_an_error_instead_of_hanging() {
 }
 
 #[test]
+fn browses_likes_by_user_through_the_index() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    let h = &mut app.harness;
+    step_until(h, "the describe panel", |h| has_label(h, "Browse GSI1"));
+    h.get_by_role_and_label(Role::Button, "Browse GSI1").click();
+    step_until(h, "the index form", |h| has_label(h, "GSI1PK (S) ="));
+    let field = h.get_by_label("GSI1PK (S) =");
+    field.focus();
+    field.type_text("USER#7c20");
+    h.step();
+    h.get_by_role_and_label(Role::Button, "Run query").click();
+    step_until(h, "the likes by user", |h| has_label(h, "LIKE#POST#a91f"));
+    assert!(has_label(h, "GSI1SK"), "index keys come first");
+}
+
+#[test]
 fn invalid_input_is_explained_and_not_sent() {
     let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
     let h = &mut app.harness;

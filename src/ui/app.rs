@@ -256,7 +256,15 @@ impl DynoscopeApp {
                 .resizable(true)
                 .default_size(260.0)
                 .show(ui, |ui| {
-                    egui::ScrollArea::vertical().show(ui, |ui| describe_ui(ui, &self.described));
+                    let chosen = egui::ScrollArea::vertical()
+                        .show(ui, |ui| describe_ui(ui, &self.described))
+                        .inner;
+                    if let Some(index) = chosen {
+                        self.form.index = Some(index);
+                        self.form.scan = false;
+                        self.form.partition.clear();
+                        self.form.sort_op = None;
+                    }
                 });
         }
 

@@ -23,8 +23,10 @@ fn key_text(key: &KeyAttr) -> String {
     format!("{} ({})", key.name, key.kind)
 }
 
-/// Draw the description.
-pub fn describe_ui(ui: &mut Ui, described: &Described) {
+/// Draw the description; returns an index the user chose to browse.
+#[must_use]
+pub fn describe_ui(ui: &mut Ui, described: &Described) -> Option<String> {
+    let mut browse_index = None;
     ui.horizontal(|ui| {
         ui.heading(&described.table);
         if described.loading {
@@ -35,7 +37,7 @@ pub fn describe_ui(ui: &mut Ui, described: &Described) {
         error_ui(ui, error);
     }
     let Some(info) = &described.info else {
-        return;
+        return None;
     };
     egui::Grid::new("describe_grid")
         .num_columns(2)
@@ -96,10 +98,14 @@ pub fn describe_ui(ui: &mut Ui, described: &Described) {
             if let Some(status) = &index.status {
                 ui.weak(format!("Status: {status}"));
             }
+            if ui.small_button(format!("Browse {}", index.name)).clicked() {
+                browse_index = Some(index.name.clone());
+            }
         });
     }
     if let Some(arn) = &info.arn {
         ui.add_space(6.0);
         ui.weak(arn);
     }
+    browse_index
 }
