@@ -48,18 +48,23 @@ fn connected_worker(rt: &tokio::runtime::Runtime) -> (Worker, TableInfo) {
     (worker, info)
 }
 
-#[test]
-fn cancelling_load_all_keeps_what_loaded() {
-    let rt = runtime();
-    let (mut worker, info) = connected_worker(&rt);
-    let mut request = BrowseRequest::query(
-        &info,
+/// Every item of the viral post (its META and 20,000 likes, about 1.7 MB).
+fn viral_post(info: &TableInfo) -> BrowseRequest {
+    BrowseRequest::query(
+        info,
         None,
         AttributeValue::S(seed::VIRAL_POST.into()),
         None,
         true,
     )
-    .unwrap();
+    .unwrap()
+}
+
+#[test]
+fn cancelling_load_all_keeps_what_loaded() {
+    let rt = runtime();
+    let (mut worker, info) = connected_worker(&rt);
+    let mut request = viral_post(&info);
     request.page_size = Some(50);
     let cancel = CancelToken::default();
     worker.send(Command::Browse {
@@ -101,14 +106,7 @@ fn cancelling_load_all_keeps_what_loaded() {
 fn load_all_reaches_the_last_page_and_counts_capacity() {
     let rt = runtime();
     let (mut worker, info) = connected_worker(&rt);
-    let request = BrowseRequest::query(
-        &info,
-        None,
-        AttributeValue::S(seed::VIRAL_POST.into()),
-        None,
-        true,
-    )
-    .unwrap();
+    let request = viral_post(&info);
     worker.send(Command::Browse {
         job: 1,
         request: Box::new(request),

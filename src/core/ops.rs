@@ -108,37 +108,29 @@ impl BrowseRequest {
         sort: Option<SortCondition>,
         forward: bool,
     ) -> Result<Self> {
-        let (p, s) = info.keys_of(index).ok_or_else(|| {
-            Error::Invalid(format!(
-                "`{}` has no index `{}`",
-                info.name,
-                index.unwrap_or("")
-            ))
-        })?;
-        if sort.is_some() && s.is_none() {
+        let has_sort_condition = sort.is_some();
+        let mode = BrowseMode::Query {
+            partition,
+            sort,
+            forward,
+        };
+        let request = Self::new(info, index, mode)?;
+        if has_sort_condition && request.sort_name.is_none() {
             return Err(Error::Invalid(format!(
                 "{} has no sort key, so it takes no sort-key condition",
                 index.unwrap_or(&info.name)
             )));
         }
-        Ok(Self {
-            table: info.name.clone(),
-            index: index.map(str::to_owned),
-            mode: BrowseMode::Query {
-                partition,
-                sort,
-                forward,
-            },
-            filter: Vec::new(),
-            page_size: None,
-            partition_name: p.name.clone(),
-            sort_name: s.map(|s| s.name.clone()),
-        })
+        Ok(request)
     }
 
     /// A Scan of `table` (or one of its indexes).
     pub fn scan(info: &TableInfo, index: Option<&str>) -> Result<Self> {
-        let (p, s) = info.keys_of(index).ok_or_else(|| {
+        Self::new(info, index, BrowseMode::Scan { segment: None })
+    }
+
+    fn new(info: &TableInfo, index: Option<&str>, mode: BrowseMode) -> Result<Self> {
+        let (partition, sort) = info.keys_of(index).ok_or_else(|| {
             Error::Invalid(format!(
                 "`{}` has no index `{}`",
                 info.name,
@@ -148,11 +140,11 @@ impl BrowseRequest {
         Ok(Self {
             table: info.name.clone(),
             index: index.map(str::to_owned),
-            mode: BrowseMode::Scan { segment: None },
+            mode,
             filter: Vec::new(),
             page_size: None,
-            partition_name: p.name.clone(),
-            sort_name: s.map(|s| s.name.clone()),
+            partition_name: partition.name.clone(),
+            sort_name: sort.map(|s| s.name.clone()),
         })
     }
 
