@@ -12,6 +12,7 @@ use tokio::runtime::Handle;
 use tokio::sync::watch;
 
 use crate::core::connection::{self, Connection, ConnectionSpec};
+use crate::core::counter::{EditReport, Outcome, UpdatePlan};
 use crate::core::error::{Error, Result};
 use crate::core::ops::{self, BrowseRequest, Page};
 use crate::core::table::TableInfo;
@@ -39,6 +40,13 @@ pub enum Command {
         start_key: Option<Item>,
         /// One page, or every page until the end or until cancelled.
         all: Option<CancelToken>,
+    },
+    /// Send a counter edit (never re-sent blindly; see [`ops::update_counter`]).
+    EditCounter {
+        /// Identifies the edit.
+        job: JobId,
+        /// The checked request.
+        plan: Box<UpdatePlan>,
     },
 }
 
@@ -74,6 +82,13 @@ pub enum Event {
         job: JobId,
         /// The page.
         page: Page,
+    },
+    /// A counter edit ended.
+    Edited {
+        /// The edit.
+        job: JobId,
+        /// What was sent and how it ended.
+        report: Box<EditReport>,
     },
     /// A browse run ended: after its one page, at the last page, cancelled, or failed.
     BrowseDone {
@@ -229,6 +244,42 @@ impl Worker {
                             generation,
                             table,
                             result,
+                        }]
+                    },
+                );
+            }
+            Command::EditCounter { job, plan } => {
+                let failed_plan = plan.clone();
+                let Some(current) = self.current_connection() else {
+                    self.emit(Event::Edited {
+                        job,
+                        report: Box::new(EditReport {
+                            plan: *plan,
+                            outcome: Outcome::Failed(Error::Connect("not connected".into())),
+                        }),
+                    });
+                    return;
+                };
+                self.spawn(
+                    "UpdateItem",
+                    move |error| Event::Edited {
+                        job,
+                        report: Box::new(EditReport {
+                            plan: *failed_plan,
+                            outcome: Outcome::Unknown {
+                                error: error.clone(),
+                                stored_now: Err(error),
+                            },
+                        }),
+                    },
+                    async move {
+                        let outcome = ops::update_counter(&current.connection.client, &plan).await;
+                        vec![Event::Edited {
+                            job,
+                            report: Box::new(EditReport {
+                                plan: *plan,
+                                outcome,
+                            }),
                         }]
                     },
                 );

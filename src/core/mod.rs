@@ -3,6 +3,7 @@
 
 pub mod condition;
 pub mod connection;
+pub mod counter;
 pub mod error;
 pub mod number;
 pub mod ops;

@@ -1,9 +1,18 @@
 //! DynamoDB operations. Each takes the connection's `&Client` and maps errors to [`Error`].
 
+use std::time::Duration;
+
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity, ReturnConsumedCapacity};
+use aws_sdk_dynamodb::config::retry::RetryConfig;
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
+use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
+use aws_sdk_dynamodb::types::{
+    AttributeValue, ConsumedCapacity, ReturnConsumedCapacity, ReturnValue,
+    ReturnValuesOnConditionCheckFailure,
+};
 
 use crate::core::condition::{self, FilterClause, Placeholders, SortCondition};
+use crate::core::counter::{Outcome, UpdatePlan};
 use crate::core::error::{Error, Result};
 use crate::core::table::TableInfo;
 use crate::core::value::Item;
@@ -266,4 +275,139 @@ pub async fn fetch_page(
             ))
         }
     }
+}
+
+/// Server error codes that mean "rejected, not applied": safe to send again after a pause.
+const THROTTLED: [&str; 3] = [
+    "ThrottlingException",
+    "ProvisionedThroughputExceededException",
+    "RequestLimitExceeded",
+];
+/// Server error codes after which the write may or may not have happened.
+const MAYBE_APPLIED: [&str; 2] = ["InternalServerError", "ServiceUnavailable"];
+/// Throttling rejections retried before giving up.
+const MAX_THROTTLE_RETRIES: u32 = 3;
+
+/// Send a counter edit with `UpdateItem`, `ReturnValues: UPDATED_NEW` and consumed capacity.
+///
+/// `ADD` and `SET … + :d` are not idempotent, so for them the SDK's automatic retries are off:
+/// only a throttling rejection (which the server did not apply) is sent again. When the outcome
+/// is unknown (timeout, connection lost after sending, a 5xx), nothing is re-sent: the value is
+/// read again and reported. The exact mode is safe to retry and keeps the SDK's retries.
+pub async fn update_counter(client: &Client, plan: &UpdatePlan) -> Outcome {
+    let mut attempts = 0;
+    loop {
+        attempts += 1;
+        let mut request = client
+            .update_item()
+            .table_name(&plan.table)
+            .set_key(Some(plan.key.clone()))
+            .update_expression(&plan.update_expression)
+            .set_condition_expression(plan.condition_expression.clone())
+            .set_expression_attribute_names(Some(plan.names.clone()))
+            .set_expression_attribute_values(Some(plan.values.clone()))
+            .return_values(ReturnValue::UpdatedNew)
+            .return_consumed_capacity(ReturnConsumedCapacity::Total);
+        if plan.condition_expression.is_some() {
+            request = request.return_values_on_condition_check_failure(
+                ReturnValuesOnConditionCheckFailure::AllOld,
+            );
+        }
+        let result = if plan.mode.retry_is_safe() {
+            request.send().await
+        } else {
+            request
+                .customize()
+                .config_override(
+                    aws_sdk_dynamodb::Config::builder().retry_config(RetryConfig::disabled()),
+                )
+                .send()
+                .await
+        };
+        let err = match result {
+            Ok(out) => {
+                return Outcome::Applied {
+                    new_value: out
+                        .attributes
+                        .as_ref()
+                        .and_then(|a| a.get(&plan.attribute))
+                        .map(crate::core::value::cell_text),
+                    consumed_wcu: out
+                        .consumed_capacity
+                        .as_ref()
+                        .and_then(|c| c.capacity_units())
+                        .unwrap_or_default(),
+                    attempts,
+                };
+            }
+            Err(err) => err,
+        };
+        if let SdkError::ServiceError(service) = &err {
+            if let UpdateItemError::ConditionalCheckFailedException(failed) = service.err() {
+                return Outcome::ConditionFailed {
+                    current: failed
+                        .item()
+                        .and_then(|i| i.get(&plan.attribute))
+                        .map(crate::core::value::cell_text),
+                };
+            }
+            let code = service.err().code().unwrap_or_default();
+            if THROTTLED.contains(&code) && attempts <= MAX_THROTTLE_RETRIES {
+                tokio::time::sleep(Duration::from_millis(50 << attempts)).await;
+                continue;
+            }
+            let maybe_applied = MAYBE_APPLIED.contains(&code);
+            let error = Error::from_sdk("UpdateItem", err);
+            if !maybe_applied {
+                return Outcome::Failed(error);
+            }
+            return unknown(client, plan, error).await;
+        }
+        let error = Error::from_sdk("UpdateItem", err);
+        if may_have_been_sent(&error) {
+            return unknown(client, plan, error).await;
+        }
+        return Outcome::Failed(error);
+    }
+}
+
+async fn unknown(client: &Client, plan: &UpdatePlan, error: Error) -> Outcome {
+    Outcome::Unknown {
+        error,
+        stored_now: read_number(client, &plan.table, &plan.key, &plan.attribute).await,
+    }
+}
+
+/// Whether a request that failed this way may have reached the server.
+fn may_have_been_sent(error: &Error) -> bool {
+    match error {
+        // A refused connection never carried the request.
+        Error::Unreachable { detail, .. } => !detail.to_lowercase().contains("connection refused"),
+        Error::Timeout { .. } => true,
+        _ => false,
+    }
+}
+
+/// Read one attribute of one item with a consistent read, exactly as stored.
+pub async fn read_number(
+    client: &Client,
+    table: &str,
+    key: &Item,
+    attribute: &str,
+) -> Result<Option<String>> {
+    let out = client
+        .get_item()
+        .table_name(table)
+        .set_key(Some(key.clone()))
+        .consistent_read(true)
+        .projection_expression("#a")
+        .expression_attribute_names("#a", attribute)
+        .send()
+        .await
+        .map_err(|e| Error::from_sdk("GetItem", e))?;
+    Ok(out
+        .item
+        .as_ref()
+        .and_then(|i| i.get(attribute))
+        .map(crate::core::value::cell_text))
 }

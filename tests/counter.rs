@@ -1,0 +1,256 @@
+//! Counter edits against an embedded engine: ADD from nothing, exactness, concurrency, the exact
+//! mode's condition, and a lost response that must not be re-sent.
+
+mod common;
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+
+use common::{create_table, empty_engine, n, put_all, s, table_name};
+use dynoscope::core::connection;
+use dynoscope::core::counter::{self, Change, EditMode, Outcome, UpdatePlan};
+use dynoscope::core::ops;
+use dynoscope::core::value::Item;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+fn key(pk: &str) -> Item {
+    HashMap::from([
+        ("PK".to_owned(), s(pk)),
+        ("SK".to_owned(), s("STATS#TOTAL")),
+    ])
+}
+
+async fn table_with(items: Vec<Item>) -> (common::Engine, String) {
+    let engine = empty_engine().await;
+    let name = table_name("counter");
+    create_table(&engine.client, &name).await;
+    put_all(&engine.client, &name, items).await;
+    (engine, name)
+}
+
+fn edit(
+    table: &str,
+    pk: &str,
+    attr: &str,
+    current: Option<&str>,
+    change: Change,
+    mode: EditMode,
+) -> UpdatePlan {
+    let planned = counter::plan(current, &change).expect("valid input");
+    counter::update_plan(table, key(pk), attr, mode, planned).expect("valid request")
+}
+
+async fn stored(engine: &common::Engine, table: &str, pk: &str, attr: &str) -> Option<String> {
+    ops::read_number(&engine.client, table, &key(pk), attr)
+        .await
+        .unwrap()
+}
+
+fn applied(outcome: &Outcome) -> (Option<String>, f64) {
+    match outcome {
+        Outcome::Applied {
+            new_value,
+            consumed_wcu,
+            ..
+        } => (new_value.clone(), *consumed_wcu),
+        other => panic!("not applied: {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn add_creates_a_missing_attribute_from_zero() {
+    let (engine, table) = table_with(vec![key("VID#1")]).await;
+    for mode in [EditMode::Add, EditMode::SetFromZero] {
+        let attr = format!("plays_{mode:?}");
+        let plan = edit(&table, "VID#1", &attr, None, Change::By("5".into()), mode);
+        let (new, wcu) = applied(&ops::update_counter(&engine.client, &plan).await);
+        assert_eq!(new.as_deref(), Some("5"), "{mode:?}");
+        assert!(wcu > 0.0);
+    }
+    // The exact mode creates it too, on the condition that it is still missing.
+    let plan = edit(
+        &table,
+        "VID#1",
+        "count",
+        None,
+        Change::To("7".into()),
+        EditMode::Exact,
+    );
+    let (new, _) = applied(&ops::update_counter(&engine.client, &plan).await);
+    assert_eq!(new.as_deref(), Some("7"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn thirty_eight_digit_values_stay_exact() {
+    let big = "98765432109876543210987654321098765432";
+    let mut item = key("VID#big");
+    item.insert("bytes".into(), n(big));
+    let (engine, table) = table_with(vec![item]).await;
+    let plan = edit(
+        &table,
+        "VID#big",
+        "bytes",
+        Some(big),
+        Change::By("-2".into()),
+        EditMode::Add,
+    );
+    let (new, _) = applied(&ops::update_counter(&engine.client, &plan).await);
+    assert_eq!(
+        new.as_deref(),
+        Some("98765432109876543210987654321098765430")
+    );
+    let plan = edit(
+        &table,
+        "VID#big",
+        "bytes",
+        Some("98765432109876543210987654321098765430"),
+        Change::To("98765432109876543210987654321098765439".into()),
+        EditMode::Exact,
+    );
+    let (new, _) = applied(&ops::update_counter(&engine.client, &plan).await);
+    assert_eq!(
+        new.as_deref(),
+        Some("98765432109876543210987654321098765439")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_hundred_concurrent_adds_count_exactly_two_hundred() {
+    let mut item = key("VID#hot");
+    item.insert("play_count".into(), n("1000"));
+    let (engine, table) = table_with(vec![item]).await;
+    let plan = edit(
+        &table,
+        "VID#hot",
+        "play_count",
+        Some("1000"),
+        Change::By("1".into()),
+        EditMode::Add,
+    );
+    let mut tasks = Vec::new();
+    for _ in 0..200 {
+        let client = engine.client.clone();
+        let plan = plan.clone();
+        tasks.push(tokio::spawn(async move {
+            ops::update_counter(&client, &plan).await
+        }));
+    }
+    let mut interfered = 0;
+    for task in tasks {
+        let outcome = task.await.unwrap();
+        let (new, _) = applied(&outcome);
+        if new.as_deref() != Some("1001") {
+            interfered += 1;
+        }
+    }
+    assert_eq!(
+        stored(&engine, &table, "VID#hot", "play_count")
+            .await
+            .as_deref(),
+        Some("1200")
+    );
+    assert_eq!(
+        interfered, 199,
+        "all but one saw someone else's increments in between"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_exact_mode_refuses_a_stale_value_and_returns_the_current_one() {
+    let mut item = key("VID#9f3a");
+    item.insert("play_count".into(), n("42"));
+    let (engine, table) = table_with(vec![item]).await;
+    // The user saw 41, but someone else already made it 42.
+    let plan = edit(
+        &table,
+        "VID#9f3a",
+        "play_count",
+        Some("41"),
+        Change::To("42".into()),
+        EditMode::Exact,
+    );
+    assert_eq!(plan.condition_expression.as_deref(), Some("#a = :current"));
+    match ops::update_counter(&engine.client, &plan).await {
+        Outcome::ConditionFailed { current } => assert_eq!(current.as_deref(), Some("42")),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        stored(&engine, &table, "VID#9f3a", "play_count")
+            .await
+            .as_deref(),
+        Some("42")
+    );
+    // Retrying from the server's value works.
+    let plan = edit(
+        &table,
+        "VID#9f3a",
+        "play_count",
+        Some("42"),
+        Change::By("1".into()),
+        EditMode::Exact,
+    );
+    let (new, _) = applied(&ops::update_counter(&engine.client, &plan).await);
+    assert_eq!(new.as_deref(), Some("43"));
+}
+
+/// A proxy that forwards requests to `upstream` but drops every response: the request reaches
+/// the server, the answer never reaches the client.
+async fn response_dropping_proxy(upstream: SocketAddr) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((mut client, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let Ok(mut server) = tokio::net::TcpStream::connect(upstream).await else {
+                    return;
+                };
+                let mut buf = vec![0u8; 64 * 1024];
+                let mut answer = [0u8; 1];
+                loop {
+                    tokio::select! {
+                        read = client.read(&mut buf) => match read {
+                            Ok(0) | Err(_) => return,
+                            Ok(len) => if server.write_all(&buf[..len]).await.is_err() { return },
+                        },
+                        // The server answered: the request was applied. Drop the answer and the
+                        // client's connection.
+                        _ = server.read(&mut answer) => return,
+                    }
+                }
+            });
+        }
+    });
+    addr
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lost_response_is_reported_as_unknown_and_not_sent_twice() {
+    let mut item = key("VID#lost");
+    item.insert("play_count".into(), n("41"));
+    let (engine, table) = table_with(vec![item]).await;
+    let proxy = response_dropping_proxy(engine.sandbox.addr()).await;
+    let through_proxy = connection::endpoint_client(&format!("http://{proxy}"), "us-east-1").await;
+    let plan = edit(
+        &table,
+        "VID#lost",
+        "play_count",
+        Some("41"),
+        Change::By("1".into()),
+        EditMode::Add,
+    );
+    let outcome = ops::update_counter(&through_proxy, &plan).await;
+    match &outcome {
+        Outcome::Unknown { stored_now, .. } => {
+            // The re-read also went through the proxy and lost its answer: it says so.
+            assert!(stored_now.is_err(), "{stored_now:?}");
+        }
+        other => panic!("expected an unknown outcome, got {other:?}"),
+    }
+    assert_eq!(
+        stored(&engine, &table, "VID#lost", "play_count")
+            .await
+            .as_deref(),
+        Some("42"),
+        "applied once, not re-sent"
+    );
+}
