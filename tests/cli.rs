@@ -1,5 +1,7 @@
 //! The CLI twin, run as a real process against its own sandbox.
 
+mod common;
+
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
@@ -152,4 +154,104 @@ fn sandbox_serves_other_clients_until_stopped() {
     let _ = child.wait();
     let out = result.unwrap();
     assert_eq!(String::from_utf8_lossy(&out.stdout), "Social\nVideos\n");
+}
+
+const STATS_KEY: [&str; 4] = ["--key", "PK=VID#9f3a", "--key", "SK=STATS#TOTAL"];
+
+fn add_command(connection: &[&str], extra: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_dynoscope"))
+        .args(connection)
+        .args(["add", "--table", "Videos", "--attr", "play_count"])
+        .args(STATS_KEY)
+        .args(extra)
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn add_reports_old_new_expected_and_capacity() {
+    let out = add_command(&["--sandbox"], &["--delta", "1", "--json"]);
+    assert!(out.status.success());
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["outcome"], "applied");
+    assert_eq!(report["old"], "41");
+    assert_eq!(report["new"], "42");
+    assert_eq!(report["expected"], "42");
+    assert_eq!(report["request"]["UpdateExpression"], "ADD #a :d");
+    assert!(report["consumedWCU"].as_f64().unwrap() > 0.0);
+
+    let out = add_command(&["--sandbox"], &["--delta", "-0.5", "--mode", "exact"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("old 41 -> new 40.5 (expected 40.5)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn add_refuses_bad_input_before_sending() {
+    for bad in [
+        "NaN",
+        "abc",
+        "1e400",
+        "123456789012345678901234567890123456789",
+        "",
+    ] {
+        let out = add_command(&["--sandbox"], &["--delta", bad]);
+        assert_eq!(out.status.code(), Some(1), "{bad:?}");
+        assert!(out.stdout.is_empty(), "nothing was sent for {bad:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("delta"),
+            "{bad:?}"
+        );
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_dynoscope"))
+        .args([
+            "--sandbox",
+            "add",
+            "--table",
+            "Videos",
+            "--attr",
+            "SK",
+            "--delta",
+            "1",
+        ])
+        .args(STATS_KEY)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("part of the key"));
+}
+
+#[test]
+fn add_exits_3_when_the_outcome_is_unknown_and_does_not_resend() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let (sandbox, proxy) = runtime.block_on(async {
+        let sandbox = dynoscope::core::sandbox::Sandbox::start(None, 0)
+            .await
+            .unwrap();
+        let proxy = common::response_dropping_proxy(sandbox.addr(), "UpdateItem").await;
+        (sandbox, proxy)
+    });
+    let url = format!("http://{proxy}");
+    let out = add_command(&["--endpoint-url", &url], &["--delta", "1"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{text}");
+    assert!(text.contains("outcome unknown"), "{text}");
+    assert!(text.contains("not re-sent; stored now: 42"), "{text}");
+    // Straight to the engine: it went up once.
+    let direct = Command::new(env!("CARGO_BIN_EXE_dynoscope"))
+        .args([
+            "--endpoint-url",
+            sandbox.endpoint(),
+            "items",
+            "--table",
+            "Videos",
+        ])
+        .args(["--pk", "VID#9f3a", "--sk-eq", "STATS#TOTAL"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&direct.stdout).contains(r#""play_count":42"#));
 }

@@ -213,3 +213,46 @@ fn invalid_input_is_explained_and_not_sent() {
         has_label_containing(h, "type a value for the partition key `PK`")
     });
 }
+
+#[test]
+fn plus_one_on_play_count_shows_the_servers_new_value() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Videos"));
+    let h = &mut app.harness;
+    query_partition(h, "VID#9f3a");
+    step_until(h, "the stats row", |h| has_label(h, "STATS#TOTAL"));
+    h.get_by_label("STATS#TOTAL").click();
+    step_until(h, "the counter editor", |h| has_label(h, "Numbers"));
+    assert_eq!(
+        h.query_all_by_label("41").count(),
+        2,
+        "play_count 41 in the cell and the editor"
+    );
+
+    h.get_by_role_and_label(Role::Button, "+1").click();
+    step_until(h, "the result card", |h| has_label(h, "41 → 42"));
+    assert!(
+        has_label(h, "ADD #a :d on play_count"),
+        "the card names the expression"
+    );
+    assert!(
+        has_label(h, "expected 42 · 1 WCU"),
+        "expected value and consumed capacity"
+    );
+    assert_eq!(
+        h.query_all_by_label("42").count(),
+        2,
+        "the server's value in the cell and the editor"
+    );
+    assert!(h.query_by_label("41").is_none(), "no stale value left");
+
+    // Bad input is explained next to the field and nothing is sent.
+    let amount = h.get_by_label("Amount");
+    amount.focus();
+    amount.type_text("x");
+    h.step();
+    h.get_by_role_and_label(Role::Button, "Send").click();
+    step_until(h, "the message", |h| {
+        has_label_containing(h, "is not a number")
+    });
+    assert_eq!(h.query_all_by_label("42").count(), 2, "unchanged");
+}

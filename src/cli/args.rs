@@ -80,6 +80,11 @@ pub enum Subcommand {
     Items(ItemsArgs),
     /// Scan a table or index.
     Scan(ScanArgs),
+    /// Change a number attribute by a delta: ADD (default), SET if_not_exists + d, or exact.
+    ///
+    /// Prints old, new and expected values and consumed capacity. Exit status: 0 applied,
+    /// 1 failed (a failed condition included), 3 outcome unknown (not re-sent).
+    Add(AddArgs),
     /// Serve the seeded sandbox on a local port for other tools, until Ctrl-C.
     Sandbox {
         /// The port to listen on (127.0.0.1); 0 picks a free one.
@@ -148,6 +153,40 @@ pub struct ScanArgs {
     #[arg(long)]
     pub limit: Option<usize>,
     /// Print DynamoDB JSON, one item per line (plain JSON otherwise).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// How `dynoscope add` sends the change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum AddMode {
+    /// `ADD #a :d` (never re-sent once it may have reached the server).
+    Add,
+    /// `SET #a = if_not_exists(#a, :zero) + :d`.
+    Set,
+    /// `SET #a = :next` on the condition `#a = :current` (safe to retry).
+    Exact,
+}
+
+/// `dynoscope add`.
+#[derive(Debug, Args)]
+pub struct AddArgs {
+    /// The table.
+    #[arg(long)]
+    pub table: String,
+    /// A key attribute as NAME=VALUE; give each key attribute once.
+    #[arg(long = "key", value_name = "NAME=VALUE", required = true)]
+    pub keys: Vec<String>,
+    /// The number attribute to change.
+    #[arg(long)]
+    pub attr: String,
+    /// How much to add (negative to subtract), as an exact decimal.
+    #[arg(long, allow_hyphen_values = true)]
+    pub delta: String,
+    /// How to send it.
+    #[arg(long, value_enum, default_value_t = AddMode::Add)]
+    pub mode: AddMode,
+    /// Print the result as one JSON object.
     #[arg(long)]
     pub json: bool,
 }

@@ -1,7 +1,8 @@
 //! `dynoscope <subcommand>`: the scriptable twin of the app, over the same core.
 
+mod add;
 mod args;
 mod run;
 
-pub use args::{Cli, ConnectionFlags, Subcommand};
+pub use args::{AddArgs, AddMode, Cli, ConnectionFlags, Subcommand};
 pub use run::run;

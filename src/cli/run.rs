@@ -16,7 +16,7 @@ use crate::core::value::{self, Item};
 /// Run `command` against the connection `spec`; prints results on stdout, errors on stderr.
 pub async fn run(spec: ConnectionSpec, command: Subcommand) -> ExitCode {
     match run_inner(spec, command).await {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(error) => {
             eprintln!("dynoscope: {error}");
             ExitCode::FAILURE
@@ -24,9 +24,10 @@ pub async fn run(spec: ConnectionSpec, command: Subcommand) -> ExitCode {
     }
 }
 
-async fn run_inner(spec: ConnectionSpec, command: Subcommand) -> Result<()> {
+async fn run_inner(spec: ConnectionSpec, command: Subcommand) -> Result<ExitCode> {
     if let Subcommand::Sandbox { port } = command {
-        return serve_sandbox(spec, port).await;
+        serve_sandbox(spec, port).await?;
+        return Ok(ExitCode::SUCCESS);
     }
     let connection = connection::connect(spec).await?;
     let client = &connection.client;
@@ -43,9 +44,10 @@ async fn run_inner(spec: ConnectionSpec, command: Subcommand) -> Result<()> {
         }
         Subcommand::Items(args) => items(client, args, &mut out).await?,
         Subcommand::Scan(args) => scan(client, args, &mut out).await?,
+        Subcommand::Add(args) => return crate::cli::add::add(client, args).await,
         Subcommand::Sandbox { .. } => {}
     }
-    Ok(())
+    Ok(ExitCode::SUCCESS)
 }
 
 fn io_error(e: std::io::Error) -> Error {

@@ -159,6 +159,34 @@ pub struct UpdatePlan {
     pub values: HashMap<String, AttributeValue>,
 }
 
+/// Refuse key attributes: changing one would address a different item.
+pub fn check_editable(key: &Item, attribute: &str) -> Result<()> {
+    if attribute.trim().is_empty() {
+        return Err(Error::Invalid(
+            "type the name of the number attribute to change".into(),
+        ));
+    }
+    if key.contains_key(attribute) {
+        return Err(Error::Invalid(format!(
+            "`{attribute}` is part of the key: changing it would make a different item, so it is not editable"
+        )));
+    }
+    Ok(())
+}
+
+/// The stored number of `attribute` (`None` when missing); other types are refused, since ADD
+/// works only on numbers (and sets).
+pub fn stored_number(attribute: &str, stored: Option<&AttributeValue>) -> Result<Option<String>> {
+    match stored {
+        None => Ok(None),
+        Some(AttributeValue::N(n)) => Ok(Some(n.clone())),
+        Some(other) => Err(Error::Invalid(format!(
+            "`{attribute}` is {}, not a number: ADD works only on numbers",
+            value::type_tag(other)
+        ))),
+    }
+}
+
 /// Build the request for changing `attribute` of the item at `key`. Key attributes are refused.
 pub fn update_plan(
     table: &str,
@@ -167,11 +195,7 @@ pub fn update_plan(
     mode: EditMode,
     planned: Planned,
 ) -> Result<UpdatePlan> {
-    if key.contains_key(attribute) {
-        return Err(Error::Invalid(format!(
-            "`{attribute}` is part of the key: changing it would make a different item, so it is not editable"
-        )));
-    }
+    check_editable(&key, attribute)?;
     let n = |v: &BigDecimal| AttributeValue::N(to_dynamodb(v));
     let names = HashMap::from([("#a".to_owned(), attribute.to_owned())]);
     let (update_expression, condition_expression, values) = match mode {

@@ -388,13 +388,26 @@ fn may_have_been_sent(error: &Error) -> bool {
     }
 }
 
-/// Read one attribute of one item with a consistent read, exactly as stored.
+/// Read one attribute of one item with a consistent read, shown exactly as stored.
 pub async fn read_number(
     client: &Client,
     table: &str,
     key: &Item,
     attribute: &str,
 ) -> Result<Option<String>> {
+    Ok(read_attribute(client, table, key, attribute)
+        .await?
+        .as_ref()
+        .map(crate::core::value::cell_text))
+}
+
+/// Read one attribute of one item with a consistent read.
+pub async fn read_attribute(
+    client: &Client,
+    table: &str,
+    key: &Item,
+    attribute: &str,
+) -> Result<Option<AttributeValue>> {
     let out = client
         .get_item()
         .table_name(table)
@@ -405,9 +418,5 @@ pub async fn read_number(
         .send()
         .await
         .map_err(|e| Error::from_sdk("GetItem", e))?;
-    Ok(out
-        .item
-        .as_ref()
-        .and_then(|i| i.get(attribute))
-        .map(crate::core::value::cell_text))
+    Ok(out.item.and_then(|mut i| i.remove(attribute)))
 }

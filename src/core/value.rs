@@ -106,6 +106,13 @@ pub fn item_to_plain_json(item: &Item, key_names: &[String], pretty: bool) -> St
     out
 }
 
+/// One value as DynamoDB JSON (`{"N": "3"}`).
+pub fn dynamodb_json(value: &AttributeValue) -> String {
+    let mut out = String::new();
+    write_value(&mut out, value, true, false, 0);
+    out
+}
+
 /// One value as plain JSON.
 pub fn plain_json(value: &AttributeValue, pretty: bool) -> String {
     let mut out = String::new();

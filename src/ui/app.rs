@@ -3,12 +3,18 @@
 
 use egui::Ui;
 
+use aws_sdk_dynamodb::types::AttributeValue;
+
 use crate::core::connection::{self, ConnectionSpec};
+use crate::core::counter::{self, Outcome};
+use crate::core::error::Error;
+use crate::core::value::Item;
 use crate::ui::connection_bar::{ConnectionBar, connection_bar_ui};
+use crate::ui::counter_editor::{CounterEditor, EditRequest, counter_editor_ui};
 use crate::ui::describe_panel::{Described, describe_ui};
 use crate::ui::item_view::{ItemFormat, item_view_ui};
 use crate::ui::query_form::{FormAction, QueryForm, ResultsState, query_form_ui};
-use crate::ui::results_grid::{Results, results_grid_ui};
+use crate::ui::results_grid::{GridAction, Results, results_grid_ui};
 use crate::ui::status_bar::status_bar_ui;
 use crate::ui::tables_panel::{TablesAction, TablesPanel, tables_ui};
 use crate::ui::widgets::error_ui;
@@ -33,6 +39,7 @@ pub struct DynoscopeApp {
     form: QueryForm,
     results: Results,
     item_format: ItemFormat,
+    editor: CounterEditor,
     next_job: u64,
     remembered: Remembered,
     seeded_note: Option<String>,
@@ -50,6 +57,7 @@ impl DynoscopeApp {
             form: QueryForm::default(),
             results: Results::default(),
             item_format: ItemFormat::default(),
+            editor: CounterEditor::default(),
             next_job: 0,
             remembered: Remembered {
                 connection: Some(spec.clone()),
@@ -137,6 +145,28 @@ impl DynoscopeApp {
                 }
             }
             Event::Page { job, page } if job == self.results.job => self.results.add_page(page),
+            Event::Edited { job, report } if self.editor.pending == Some(job) => {
+                self.editor.pending = None;
+                let server_value = match &report.outcome {
+                    Outcome::Applied { new_value, .. } => new_value.clone(),
+                    Outcome::ConditionFailed { current } => current.clone(),
+                    Outcome::Unknown {
+                        stored_now: Ok(value),
+                        ..
+                    } => value.clone(),
+                    _ => None,
+                };
+                if let Some(server_value) = server_value
+                    && let Some(item) = self.row_with_key(&report.plan.key)
+                {
+                    // The cell shows what the server returned, never a local guess.
+                    item.insert(
+                        report.plan.attribute.clone(),
+                        AttributeValue::N(server_value),
+                    );
+                }
+                self.editor.report = Some(*report);
+            }
             Event::BrowseDone {
                 job,
                 cancelled,
@@ -162,6 +192,86 @@ impl DynoscopeApp {
         self.results = Results::default();
         self.form = QueryForm::default();
         self.worker.send(Command::Describe(table));
+    }
+
+    /// The loaded row whose key is `key` (rows may have been reloaded since an edit was sent).
+    fn row_with_key(&mut self, key: &Item) -> Option<&mut Item> {
+        self.results
+            .items
+            .iter_mut()
+            .find(|item| key.iter().all(|(k, v)| item.get(k) == Some(v)))
+    }
+
+    fn send_edit(&mut self, row: usize, request: EditRequest) {
+        match self.plan_edit(row, &request) {
+            Ok(plan) => {
+                self.next_job += 1;
+                self.editor.error = None;
+                self.editor.pending = Some(self.next_job);
+                self.editor.row = Some(row);
+                self.editor.last_change = Some(request.change);
+                self.worker.send(Command::EditCounter {
+                    job: self.next_job,
+                    plan: Box::new(plan),
+                });
+            }
+            Err(error) => self.editor.error = Some(error),
+        }
+    }
+
+    fn plan_edit(&self, row: usize, request: &EditRequest) -> Result<counter::UpdatePlan, Error> {
+        let (Some(info), Some(item)) = (&self.described.info, self.results.items.get(row)) else {
+            return Err(Error::Invalid("open an item first".into()));
+        };
+        let key: Item = info
+            .key_names()
+            .into_iter()
+            .filter_map(|k| item.get(&k).map(|v| (k, v.clone())))
+            .collect();
+        if key.len() != info.key_names().len() {
+            return Err(Error::Invalid(
+                "this row does not carry the table's full key".into(),
+            ));
+        }
+        counter::check_editable(&key, &request.attribute)?;
+        let current = match &request.from {
+            Some(from) => Some(from.clone()),
+            None => counter::stored_number(&request.attribute, item.get(&request.attribute))?,
+        };
+        let planned = counter::plan(current.as_deref(), &request.change)?;
+        counter::update_plan(
+            &info.name,
+            key,
+            &request.attribute,
+            self.editor.mode,
+            planned,
+        )
+    }
+
+    fn grid_action(&mut self, action: GridAction) {
+        match action {
+            GridAction::Add {
+                row,
+                attribute,
+                delta,
+            } => {
+                self.results.selected = Some(row);
+                self.editor.attribute.clone_from(&attribute);
+                self.send_edit(
+                    row,
+                    EditRequest {
+                        attribute,
+                        change: counter::Change::By(delta.to_owned()),
+                        from: None,
+                    },
+                );
+            }
+            GridAction::Edit { row, attribute } => {
+                self.results.selected = Some(row);
+                self.editor.attribute = attribute;
+                self.editor.error = None;
+            }
+        }
     }
 
     fn browse(&mut self, action: FormAction) {
@@ -269,7 +379,14 @@ impl DynoscopeApp {
         }
 
         let key_names = self.results.key_names.clone();
-        if let Some(item) = self.results.selected_item().cloned() {
+        let table_keys = self
+            .described
+            .info
+            .as_ref()
+            .map(|i| i.key_names())
+            .unwrap_or_default();
+        let selected = self.results.selected;
+        if let (Some(row), Some(item)) = (selected, self.results.selected_item().cloned()) {
             egui::Panel::bottom("item_view")
                 .resizable(true)
                 .default_size(260.0)
@@ -280,7 +397,19 @@ impl DynoscopeApp {
                             self.results.selected = None;
                         }
                     });
-                    item_view_ui(ui, &item, &key_names, &mut self.item_format);
+                    let mut edit = None;
+                    ui.columns(2, |columns| {
+                        item_view_ui(&mut columns[0], &item, &key_names, &mut self.item_format);
+                        egui::ScrollArea::vertical().id_salt("counter_editor").show(
+                            &mut columns[1],
+                            |ui| {
+                                edit = counter_editor_ui(ui, &mut self.editor, &item, &table_keys);
+                            },
+                        );
+                    });
+                    if let Some(request) = edit {
+                        self.send_edit(row, request);
+                    }
                 });
         }
 
@@ -312,7 +441,9 @@ impl DynoscopeApp {
             error_ui(ui, error);
         }
         ui.separator();
-        results_grid_ui(ui, &mut self.results);
+        if let Some(action) = results_grid_ui(ui, &mut self.results) {
+            self.grid_action(action);
+        }
     }
 }
 

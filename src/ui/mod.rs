@@ -2,6 +2,7 @@
 
 pub mod app;
 pub mod connection_bar;
+pub mod counter_editor;
 pub mod describe_panel;
 pub mod item_view;
 pub mod query_form;

@@ -109,16 +109,38 @@ const ROW_NUMBER_WIDTH: f32 = 56.0;
 const KEY_WIDTH: f32 = 160.0;
 const ATTRIBUTE_WIDTH: f32 = 120.0;
 
+/// A number edit asked for from a cell's context menu.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GridAction {
+    /// Add `delta` to `attribute` of row `row` right away.
+    Add {
+        /// The row.
+        row: usize,
+        /// The number attribute.
+        attribute: String,
+        /// `1` or `-1`.
+        delta: &'static str,
+    },
+    /// Open the row with `attribute` ready in the counter editor.
+    Edit {
+        /// The row.
+        row: usize,
+        /// The attribute.
+        attribute: String,
+    },
+}
+
 /// Draw the grid with virtual rows; only visible rows are laid out.
 ///
 /// Key columns stay on the left; the other columns scroll sideways by whole columns (buttons or
 /// Shift + wheel), so the keys of a row are always beside its values.
-pub fn results_grid_ui(ui: &mut Ui, results: &mut Results) {
+#[must_use]
+pub fn results_grid_ui(ui: &mut Ui, results: &mut Results) -> Option<GridAction> {
     if results.items.is_empty() {
         if !results.loading && results.request.is_some() && results.error.is_none() {
             ui.weak("No items matched.");
         }
-        return;
+        return None;
     }
     let keys = results.key_names.len().min(results.columns.len());
     let attributes = results.columns.len() - keys;
@@ -138,6 +160,7 @@ pub fn results_grid_ui(ui: &mut Ui, results: &mut Results) {
     let key_names = results.key_names.clone();
     let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
     let mut clicked = None;
+    let mut action = None;
 
     // Cell text must not take the click that opens the row.
     ui.style_mut().interaction.selectable_labels = false;
@@ -190,7 +213,11 @@ pub fn results_grid_ui(ui: &mut Ui, results: &mut Results) {
                             ui.label(" ");
                         }
                     });
-                    cell.context_menu(|ui| cell_menu_ui(ui, item, name, &key_names));
+                    cell.context_menu(|ui| {
+                        if let Some(a) = cell_menu_ui(ui, item, name, &key_names, index) {
+                            action = Some(a);
+                        }
+                    });
                 }
                 if row.response().clicked() {
                     clicked = Some(index);
@@ -221,6 +248,7 @@ pub fn results_grid_ui(ui: &mut Ui, results: &mut Results) {
             .saturating_add_signed(step)
             .min(last_first);
     }
+    action
 }
 
 fn column_scroll_ui(
@@ -255,7 +283,51 @@ fn column_scroll_ui(
     });
 }
 
-fn cell_menu_ui(ui: &mut Ui, item: &Item, name: &str, key_names: &[String]) {
+fn cell_menu_ui(
+    ui: &mut Ui,
+    item: &Item,
+    name: &str,
+    key_names: &[String],
+    row: usize,
+) -> Option<GridAction> {
+    let mut action = None;
+    let is_key = key_names.iter().any(|k| k == name);
+    match item.get(name) {
+        Some(aws_sdk_dynamodb::types::AttributeValue::N(_)) if !is_key => {
+            for (text, delta) in [("+1", "1"), ("-1", "-1")] {
+                if ui.button(format!("{text} on {name} (ADD)")).clicked() {
+                    action = Some(GridAction::Add {
+                        row,
+                        attribute: name.to_owned(),
+                        delta,
+                    });
+                    ui.close();
+                }
+            }
+            if ui.button(format!("Edit {name}…")).clicked() {
+                action = Some(GridAction::Edit {
+                    row,
+                    attribute: name.to_owned(),
+                });
+                ui.close();
+            }
+            ui.separator();
+        }
+        None => {
+            if ui
+                .button(format!("Add to {name} (missing here: starts from 0)…"))
+                .clicked()
+            {
+                action = Some(GridAction::Edit {
+                    row,
+                    attribute: name.to_owned(),
+                });
+                ui.close();
+            }
+            ui.separator();
+        }
+        _ => {}
+    }
     if let Some(value) = item.get(name) {
         // Strings copy as they are; everything else as plain JSON (numbers exact).
         let text = match value {
@@ -277,4 +349,5 @@ fn cell_menu_ui(ui: &mut Ui, item: &Item, name: &str, key_names: &[String]) {
             .copy_text(value::item_to_plain_json(item, key_names, false));
         ui.close();
     }
+    action
 }

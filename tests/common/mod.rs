@@ -2,7 +2,9 @@
 #![allow(dead_code)]
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{
@@ -114,4 +116,53 @@ pub async fn put_all(client: &Client, table: &str, items: Vec<HashMap<String, At
             .expect("batch write");
         assert!(out.unprocessed_items().is_none_or(|u| u.is_empty()));
     }
+}
+
+/// A proxy in front of `upstream` that forwards every request, and every response except those
+/// to a request naming `drop_target` (e.g. `UpdateItem`): those reach the server, but their answer
+/// never reaches the client, whose connection is closed instead.
+pub async fn response_dropping_proxy(
+    upstream: SocketAddr,
+    drop_target: &'static str,
+) -> SocketAddr {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((client, _)) = listener.accept().await {
+            let Ok(server) = tokio::net::TcpStream::connect(upstream).await else {
+                continue;
+            };
+            let (mut client_read, mut client_write) = client.into_split();
+            let (mut server_read, mut server_write) = server.into_split();
+            let dropping = Arc::new(AtomicBool::new(false));
+            let seen = Arc::clone(&dropping);
+            tokio::spawn(async move {
+                let mut buf = vec![0u8; 64 * 1024];
+                while let Ok(len) = client_read.read(&mut buf).await {
+                    if len == 0 {
+                        break;
+                    }
+                    if String::from_utf8_lossy(&buf[..len]).contains(drop_target) {
+                        seen.store(true, Ordering::SeqCst);
+                    }
+                    if server_write.write_all(&buf[..len]).await.is_err() {
+                        break;
+                    }
+                }
+            });
+            tokio::spawn(async move {
+                let mut buf = vec![0u8; 64 * 1024];
+                while let Ok(len) = server_read.read(&mut buf).await {
+                    if len == 0 || dropping.load(Ordering::SeqCst) {
+                        break; // closes the client's side without the answer
+                    }
+                    if client_write.write_all(&buf[..len]).await.is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+    });
+    addr
 }
