@@ -389,7 +389,7 @@ impl DynoscopeApp {
         if let (Some(row), Some(item)) = (selected, self.results.selected_item().cloned()) {
             egui::Panel::bottom("item_view")
                 .resizable(true)
-                .default_size(260.0)
+                .default_size(360.0)
                 .show(ui, |ui| {
                     ui.horizontal(|ui| {
                         ui.strong("Item");
