@@ -261,7 +261,9 @@ fn filter_ui(ui: &mut Ui, form: &mut QueryForm) {
                 for op in FilterOp::ALL {
                     ui.selectable_value(&mut form.filter_op, op, op.symbol());
                 }
-            });
+            })
+            .response
+            .accessible_name("Filter comparison");
         if form.filter_op.arity() > 0 {
             egui::ComboBox::from_id_salt("filter_type")
                 .selected_text(form.filter_type.tag())
@@ -270,7 +272,9 @@ fn filter_ui(ui: &mut Ui, form: &mut QueryForm) {
                     for kind in ScalarType::ALL {
                         ui.selectable_value(&mut form.filter_type, kind, kind.tag());
                     }
-                });
+                })
+                .response
+                .accessible_name("Filter value type");
             labelled_text_ui(ui, "Value", &mut form.filter_value, 110.0, "");
             if form.filter_op.arity() == 2 {
                 labelled_text_ui(ui, "and", &mut form.filter_upper, 110.0, "");
