@@ -2,7 +2,6 @@
 //! DynamoDB-compatible endpoint, or the embedded sandbox. One SDK `Client` per connection.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Duration;
 
 use aws_config::BehaviorVersion;
@@ -162,7 +161,7 @@ pub struct Connection {
     pub region: String,
     /// Keeps the embedded engine alive as long as a clone of this connection exists.
     #[cfg(feature = "sandbox")]
-    pub sandbox: Option<Arc<crate::core::sandbox::Sandbox>>,
+    pub sandbox: Option<std::sync::Arc<crate::core::sandbox::Sandbox>>,
 }
 
 impl std::fmt::Debug for Connection {
@@ -277,7 +276,7 @@ async fn connect_sandbox(spec: ConnectionSpec, db_path: Option<PathBuf>) -> Resu
         target: url,
         region: DEFAULT_LOCAL_REGION.to_owned(),
         spec,
-        sandbox: Some(Arc::new(sandbox)),
+        sandbox: Some(std::sync::Arc::new(sandbox)),
     })
 }
 
