@@ -5,6 +5,7 @@
 //! frame and never blocks on I/O. A task that panics still answers, with an error.
 
 use std::future::Future;
+use std::path::PathBuf;
 use std::sync::mpsc;
 use std::sync::{Arc, RwLock};
 
@@ -14,6 +15,7 @@ use tokio::sync::watch;
 use crate::core::connection::{self, Connection, ConnectionSpec};
 use crate::core::counter::{EditReport, Outcome, UpdatePlan};
 use crate::core::error::{Error, Result};
+use crate::core::export::{self, ExportFormat};
 use crate::core::ops::{self, BrowseRequest, Page};
 use crate::core::table::TableInfo;
 use crate::core::value::Item;
@@ -40,6 +42,19 @@ pub enum Command {
         start_key: Option<Item>,
         /// One page, or every page until the end or until cancelled.
         all: Option<CancelToken>,
+    },
+    /// Ask where to save, then write `items` there, one per line.
+    Export {
+        /// Identifies the export.
+        job: JobId,
+        /// The rows (shared with the grid, not copied).
+        items: Arc<Vec<Item>>,
+        /// Key attributes, written first on each line.
+        key_names: Vec<String>,
+        /// The line format.
+        format: ExportFormat,
+        /// The file name to suggest.
+        suggested_name: String,
     },
     /// Send a counter edit (never re-sent blindly; see [`ops::update_counter`]).
     EditCounter {
@@ -82,6 +97,13 @@ pub enum Event {
         job: JobId,
         /// The page.
         page: Page,
+    },
+    /// An export ended: the file and the number of items, `None` when no file was chosen.
+    Exported {
+        /// The export.
+        job: JobId,
+        /// Where it went and how many items, or why it failed.
+        result: Result<Option<(PathBuf, usize)>>,
     },
     /// A counter edit ended.
     Edited {
@@ -145,6 +167,26 @@ impl CancelToken {
 
 type Repaint = Arc<dyn Fn() + Send + Sync>;
 
+/// Asks the user where to save a file. The app uses the system dialog; tests inject their own
+/// so that no real dialog ever opens.
+pub trait SavePicker: Send + Sync {
+    /// Called on a blocking thread; `None` when the user cancels or no dialog is available.
+    fn pick_save_path(&self, suggested_name: &str) -> Option<PathBuf>;
+}
+
+/// The system's save dialog (xdg-desktop-portal, or zenity, through rfd).
+#[derive(Debug, Default)]
+pub struct SystemSavePicker;
+
+impl SavePicker for SystemSavePicker {
+    fn pick_save_path(&self, suggested_name: &str) -> Option<PathBuf> {
+        rfd::FileDialog::new()
+            .set_title("Export loaded rows")
+            .set_file_name(suggested_name)
+            .save_file()
+    }
+}
+
 #[derive(Clone)]
 struct Current {
     generation: u64,
@@ -159,6 +201,7 @@ pub struct Worker {
     repaint: Repaint,
     current: Arc<RwLock<Option<Current>>>,
     generation: u64,
+    picker: Arc<dyn SavePicker>,
 }
 
 impl Worker {
@@ -172,7 +215,15 @@ impl Worker {
             repaint: Arc::new(repaint),
             current: Arc::new(RwLock::new(None)),
             generation: 0,
+            picker: Arc::new(SystemSavePicker),
         }
+    }
+
+    /// Use `picker` to ask where exports go (tests use one that never opens a dialog).
+    #[must_use]
+    pub fn with_save_picker(mut self, picker: Arc<dyn SavePicker>) -> Self {
+        self.picker = picker;
+        self
     }
 
     /// Replace the repaint callback (the UI context is known only once the window exists).
@@ -245,6 +296,38 @@ impl Worker {
                             table,
                             result,
                         }]
+                    },
+                );
+            }
+            Command::Export {
+                job,
+                items,
+                key_names,
+                format,
+                suggested_name,
+            } => {
+                let picker = Arc::clone(&self.picker);
+                self.spawn(
+                    "Export",
+                    move |error| Event::Exported {
+                        job,
+                        result: Err(error),
+                    },
+                    async move {
+                        let written = tokio::task::spawn_blocking(move || {
+                            let Some(path) = picker.pick_save_path(&suggested_name) else {
+                                return Ok(None);
+                            };
+                            write_export(&path, &items, &key_names, format).map(|n| Some((path, n)))
+                        })
+                        .await;
+                        let result = written.unwrap_or_else(|e| {
+                            Err(Error::TaskDied {
+                                op: "Export",
+                                detail: e.to_string(),
+                            })
+                        });
+                        vec![Event::Exported { job, result }]
                     },
                 );
             }
@@ -461,4 +544,20 @@ fn done(job: JobId, cancelled: bool, error: Option<Error>) -> Event {
         cancelled,
         error,
     }
+}
+
+fn write_export(
+    path: &std::path::Path,
+    items: &[Item],
+    key_names: &[String],
+    format: ExportFormat,
+) -> Result<usize> {
+    let file_error = |action: &'static str, e: std::io::Error| Error::File {
+        action,
+        path: path.display().to_string(),
+        detail: e.to_string(),
+    };
+    let file = std::fs::File::create(path).map_err(|e| file_error("creating", e))?;
+    let mut out = std::io::BufWriter::new(file);
+    export::write_items(items, key_names, format, &mut out).map_err(|e| file_error("writing", e))
 }

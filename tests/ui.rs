@@ -16,13 +16,24 @@ struct App {
 }
 
 fn start(spec: ConnectionSpec, remembered_table: Option<&str>) -> App {
+    start_with_picker(spec, remembered_table, None)
+}
+
+fn start_with_picker(
+    spec: ConnectionSpec,
+    remembered_table: Option<&str>,
+    picker: Option<std::sync::Arc<dyn dynoscope::worker::SavePicker>>,
+) -> App {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .thread_name("ui-test-worker")
         .enable_all()
         .build()
         .unwrap();
-    let worker = Worker::new(runtime.handle().clone(), || {});
+    let mut worker = Worker::new(runtime.handle().clone(), || {});
+    if let Some(picker) = picker {
+        worker = worker.with_save_picker(picker);
+    }
     let app = DynoscopeApp::new(worker, spec, remembered_table.map(str::to_owned));
     let harness = Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
@@ -337,4 +348,83 @@ fn a_race_is_shown_and_the_exact_mode_retries_from_the_servers_value() {
         .click();
     step_until(h, "the retry", |h| has_label(h, "60 → 61"));
     assert_eq!(h.query_all_by_label("61").count(), 2, "cell and editor");
+}
+
+/// Answers the save dialog with a fixed path (or cancels), and remembers the suggested name.
+struct FakePicker {
+    answer: Option<std::path::PathBuf>,
+    suggested: std::sync::Mutex<Vec<String>>,
+}
+
+impl dynoscope::worker::SavePicker for FakePicker {
+    fn pick_save_path(&self, suggested_name: &str) -> Option<std::path::PathBuf> {
+        self.suggested
+            .lock()
+            .unwrap()
+            .push(suggested_name.to_owned());
+        self.answer.clone()
+    }
+}
+
+fn export_dynamodb_json(h: &mut Harness<'_, DynoscopeApp>) {
+    h.get_by_label("Export…").click();
+    step_until(h, "the export menu", |h| {
+        has_label(h, "DynamoDB JSON lines (.jsonl)")
+    });
+    h.get_by_label("DynamoDB JSON lines (.jsonl)").click();
+}
+
+#[test]
+fn exports_the_loaded_rows_as_dynamodb_json_lines() {
+    let path = std::env::temp_dir().join(format!("dynoscope-export-{}.jsonl", std::process::id()));
+    let picker = std::sync::Arc::new(FakePicker {
+        answer: Some(path.clone()),
+        suggested: Default::default(),
+    });
+    let mut app = start_with_picker(
+        ConnectionSpec::Sandbox { db_path: None },
+        Some("Social"),
+        Some(picker.clone()),
+    );
+    let h = &mut app.harness;
+    query_partition(h, "POST#a91f");
+    step_until(h, "the results", |h| has_label(h, "LIKE#USER#7c20"));
+    export_dynamodb_json(h);
+    step_until(h, "the export", |h| {
+        has_label_containing(h, "Exported 4 items to")
+    });
+    assert_eq!(
+        *picker.suggested.lock().unwrap(),
+        ["Social-POST_a91f.jsonl"]
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    let items: Vec<_> = text
+        .lines()
+        .map(|l| dynoscope::core::value::item_from_dynamodb_json(l).unwrap())
+        .collect();
+    assert_eq!(items.len(), 4);
+    assert!(items.iter().any(
+        |i| i.get("likeTally") == Some(&aws_sdk_dynamodb::types::AttributeValue::N("3".into()))
+    ));
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn a_cancelled_export_writes_nothing() {
+    let picker = std::sync::Arc::new(FakePicker {
+        answer: None,
+        suggested: Default::default(),
+    });
+    let mut app = start_with_picker(
+        ConnectionSpec::Sandbox { db_path: None },
+        Some("Videos"),
+        Some(picker),
+    );
+    let h = &mut app.harness;
+    query_partition(h, "VID#9f3a");
+    step_until(h, "the results", |h| has_label(h, "STATS#TOTAL"));
+    export_dynamodb_json(h);
+    step_until(h, "the message", |h| {
+        has_label_containing(h, "No file chosen; nothing exported.")
+    });
 }

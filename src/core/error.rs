@@ -62,6 +62,16 @@ pub enum Error {
     /// The embedded sandbox could not start or seed.
     #[error("sandbox failed: {0}")]
     Sandbox(String),
+    /// A file could not be written or read.
+    #[error("{action} {path} failed: {detail}")]
+    File {
+        /// What was being done, e.g. `writing`.
+        action: &'static str,
+        /// The file.
+        path: String,
+        /// What the system said.
+        detail: String,
+    },
     /// A background task died before it answered.
     #[error("{op} failed: the background task stopped unexpectedly: {detail}")]
     TaskDied {

@@ -5,6 +5,7 @@ pub mod condition;
 pub mod connection;
 pub mod counter;
 pub mod error;
+pub mod export;
 pub mod number;
 pub mod ops;
 #[cfg(feature = "sandbox")]

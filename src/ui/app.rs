@@ -8,14 +8,14 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::core::connection::{self, ConnectionSpec};
 use crate::core::counter::{self, Outcome};
 use crate::core::error::Error;
-use crate::core::value::Item;
+use crate::core::value::{self, Item};
 use crate::ui::connection_bar::{ConnectionBar, connection_bar_ui};
 use crate::ui::counter_editor::{CounterEditor, EditRequest, counter_editor_ui};
 use crate::ui::describe_panel::{Described, describe_ui};
 use crate::ui::item_view::{ItemFormat, item_view_ui};
 use crate::ui::query_form::{FormAction, QueryForm, ResultsState, query_form_ui};
 use crate::ui::results_grid::{GridAction, Results, results_grid_ui};
-use crate::ui::status_bar::status_bar_ui;
+use crate::ui::status_bar::{StatusAction, status_bar_ui};
 use crate::ui::tables_panel::{TablesAction, TablesPanel, tables_ui};
 use crate::ui::widgets::error_ui;
 use crate::worker::{CancelToken, Command, Event, Worker};
@@ -43,6 +43,9 @@ pub struct DynoscopeApp {
     next_job: u64,
     remembered: Remembered,
     seeded_note: Option<String>,
+    /// The export under way, and what the last one did.
+    export_job: Option<u64>,
+    export_note: Option<Result<String, Error>>,
 }
 
 impl DynoscopeApp {
@@ -64,6 +67,8 @@ impl DynoscopeApp {
                 table: remembered_table,
             },
             seeded_note: None,
+            export_job: None,
+            export_note: None,
         };
         app.connect(spec);
         app
@@ -145,6 +150,18 @@ impl DynoscopeApp {
                 }
             }
             Event::Page { job, page } if job == self.results.job => self.results.add_page(page),
+            Event::Exported { job, result } if self.export_job == Some(job) => {
+                self.export_job = None;
+                self.export_note =
+                    Some(result.map(|done| {
+                        match done {
+                    Some((path, count)) => format!("Exported {count} items to {}", path.display()),
+                    None => "No file chosen; nothing exported. (If no dialog appeared: the save \
+                             dialog needs xdg-desktop-portal or zenity.)"
+                        .to_owned(),
+                }
+                    }));
+            }
             Event::Edited { job, report } if self.editor.pending == Some(job) => {
                 self.editor.pending = None;
                 let server_value = match &report.outcome {
@@ -196,8 +213,7 @@ impl DynoscopeApp {
 
     /// The loaded row whose key is `key` (rows may have been reloaded since an edit was sent).
     fn row_with_key(&mut self, key: &Item) -> Option<&mut Item> {
-        self.results
-            .items
+        std::sync::Arc::make_mut(&mut self.results.items)
             .iter_mut()
             .find(|item| key.iter().all(|(k, v)| item.get(k) == Some(v)))
     }
@@ -274,6 +290,31 @@ impl DynoscopeApp {
         }
     }
 
+    fn export(&mut self, format: crate::core::export::ExportFormat) {
+        let Some(request) = &self.results.request else {
+            return;
+        };
+        let partition = match &request.mode {
+            crate::core::ops::BrowseMode::Query { partition, .. } => {
+                Some(value::cell_text(partition))
+            }
+            crate::core::ops::BrowseMode::Scan { .. } => None,
+        };
+        self.next_job += 1;
+        self.export_job = Some(self.next_job);
+        self.export_note = None;
+        self.worker.send(Command::Export {
+            job: self.next_job,
+            items: std::sync::Arc::clone(&self.results.items),
+            key_names: self.results.key_names.clone(),
+            format,
+            suggested_name: crate::core::export::suggested_file_name(
+                &request.table,
+                partition.as_deref(),
+            ),
+        });
+    }
+
     fn browse(&mut self, action: FormAction) {
         match action {
             FormAction::Run => {
@@ -335,16 +376,28 @@ impl DynoscopeApp {
             ui.add_space(2.0);
         });
 
-        let mut cancel = false;
+        let mut status_action = None;
         egui::Panel::bottom("status_bar").show(ui, |ui| {
             ui.add_space(2.0);
-            cancel = status_bar_ui(ui, &self.results);
+            status_action = status_bar_ui(ui, &self.results);
+            match &self.export_note {
+                Some(Ok(note)) => {
+                    ui.label(note);
+                }
+                Some(Err(error)) => error_ui(ui, error),
+                None if self.export_job.is_some() => {
+                    ui.weak("Exporting…");
+                }
+                None => {}
+            }
             if let Some(note) = &self.seeded_note {
                 ui.weak(note);
             }
         });
-        if cancel {
-            self.browse(FormAction::Cancel);
+        match status_action {
+            Some(StatusAction::Cancel) => self.browse(FormAction::Cancel),
+            Some(StatusAction::Export(format)) => self.export(format),
+            None => {}
         }
 
         egui::Panel::left("tables")

@@ -2,6 +2,7 @@
 //! typed cells. Clicking a row opens the item.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use egui::{RichText, Ui};
 use egui_extras::{Column, TableBuilder};
@@ -19,8 +20,8 @@ pub struct Results {
     pub job: JobId,
     /// The request being paged through.
     pub request: Option<BrowseRequest>,
-    /// Loaded items, in server order.
-    pub items: Vec<Item>,
+    /// Loaded items, in server order. Shared so that an export can take them without a copy.
+    pub items: Arc<Vec<Item>>,
     /// Column names: key attributes first, then every other name seen, sorted.
     pub columns: Vec<String>,
     known: HashSet<String>,
@@ -91,7 +92,7 @@ impl Results {
             self.columns.extend(new_names);
             self.columns[keys..].sort_by_key(|name| name.to_lowercase());
         }
-        self.items.extend(page.items);
+        Arc::make_mut(&mut self.items).extend(page.items);
     }
 
     /// Whether there is a next page.

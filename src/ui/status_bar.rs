@@ -3,12 +3,22 @@
 
 use egui::Ui;
 
+use crate::core::export::ExportFormat;
 use crate::ui::results_grid::Results;
 
-/// Draw the status of `results`; returns `true` when Cancel is clicked.
+/// What the user asked for in the status bar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StatusAction {
+    /// Stop loading; keep what loaded.
+    Cancel,
+    /// Export the loaded rows in this format.
+    Export(ExportFormat),
+}
+
+/// Draw the status of `results`; returns what the user asked for.
 #[must_use]
-pub fn status_bar_ui(ui: &mut Ui, results: &Results) -> bool {
-    let mut cancel = false;
+pub fn status_bar_ui(ui: &mut Ui, results: &Results) -> Option<StatusAction> {
+    let mut action = None;
     ui.horizontal(|ui| {
         let Some(request) = &results.request else {
             ui.weak("Pick a table, then Query a partition or Scan.");
@@ -34,7 +44,9 @@ pub fn status_bar_ui(ui: &mut Ui, results: &Results) -> bool {
                     .animate(true)
                     .text(format!("Loading all… {summary}")),
             );
-            cancel = ui.button("Cancel").clicked();
+            if ui.button("Cancel").clicked() {
+                action = Some(StatusAction::Cancel);
+            }
         } else {
             if results.loading {
                 ui.spinner();
@@ -47,9 +59,19 @@ pub fn status_bar_ui(ui: &mut Ui, results: &Results) -> bool {
             } else if !results.loading {
                 ui.weak("· all pages loaded");
             }
+            if !results.loading && !results.items.is_empty() {
+                ui.menu_button("Export…", |ui| {
+                    for format in ExportFormat::ALL {
+                        if ui.button(format.label()).clicked() {
+                            action = Some(StatusAction::Export(format));
+                            ui.close();
+                        }
+                    }
+                });
+            }
         }
     });
-    cancel
+    action
 }
 
 /// RCU with at most one decimal, the way the console shows it.
