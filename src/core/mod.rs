@@ -13,6 +13,8 @@ pub mod sandbox;
 #[cfg(feature = "sandbox")]
 pub mod seed;
 pub mod table;
+pub mod tally;
+pub mod tally_ops;
 pub mod value;
 
 pub use error::{Error, Result};
