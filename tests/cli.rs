@@ -255,3 +255,89 @@ fn add_exits_3_when_the_outcome_is_unknown_and_does_not_resend() {
         .unwrap();
     assert!(String::from_utf8_lossy(&direct.stdout).contains(r#""play_count":42"#));
 }
+
+fn check_command(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_dynoscope"))
+        .args(["--sandbox", "check"])
+        .args(args)
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn check_one_parent_all_parents_and_shards() {
+    let out = check_command(&[
+        "--table",
+        "Social",
+        "--tally",
+        "likeTally",
+        "--child-prefix",
+        "LIKE#",
+        "--pk",
+        "POST#a91f",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "POST#a91f\tstored 3\tcounted 3\tdrift 0\n"
+    );
+
+    let out = check_command(&[
+        "--table",
+        "Social",
+        "--tally",
+        "likeTally",
+        "--child-prefix",
+        "LIKE#",
+        "--parent-prefix",
+        "POST#",
+        "--all",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "drift found");
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let top: Vec<&str> = lines[..3]
+        .iter()
+        .map(|l| l["pk"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        top,
+        ["POST#77f1", "POST#3b0c", "POST#d71e"],
+        "missing first, then by |drift|"
+    );
+    assert!(lines[3..lines.len() - 1].iter().all(|l| l["drift"] == "0"));
+    let summary = &lines[lines.len() - 1]["summary"];
+    assert_eq!(summary["parents"], 45);
+    assert_eq!(summary["drifted"], 3);
+
+    let out = check_command(&[
+        "--table",
+        "Videos",
+        "--tally",
+        "play_count",
+        "--pk",
+        "VID#c0de",
+        "--shards",
+        "STATS#TOTAL#",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("STATS#TOTAL#3\t9876  <- hot"), "{text}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("total 18312 over 8 shards"));
+
+    let out = check_command(&[
+        "--table",
+        "Nope",
+        "--tally",
+        "t",
+        "--child-prefix",
+        "A#",
+        "--pk",
+        "x",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "errors are 2");
+}

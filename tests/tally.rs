@@ -65,42 +65,81 @@ async fn counts_are_exact_across_many_pages_and_skip_likes_prefix() {
     items.extend(likes("POST#big", 50, "LIKES#", 0));
     let (engine, info) = table_with(items).await;
     let r = rule("likeTally", "LIKE#");
-    let p = tally_ops::load_parent(&engine.client, &info, &r, s("POST#big")).await.unwrap().unwrap();
-    let check = tally_ops::check_parent(&engine.client, &info, &r, &p).await.unwrap();
+    let p = tally_ops::load_parent(&engine.client, &info, &r, s("POST#big"))
+        .await
+        .unwrap()
+        .unwrap();
+    let check = tally_ops::check_parent(&engine.client, &info, &r, &p)
+        .await
+        .unwrap();
     assert_eq!(check.count.count, 6_000, "LIKES# items are not counted");
-    assert!(check.count.pages >= 3, "2.4 MB of children: {} pages", check.count.pages);
+    assert!(
+        check.count.pages >= 3,
+        "2.4 MB of children: {} pages",
+        check.count.pages
+    );
     assert!(check.count.consumed_rcu > 100.0);
     assert_eq!(check.stored.as_deref(), Some("6000"));
     assert!(!check.drifted());
-    assert!(check.count.method.contains("Select=COUNT"), "{}", check.count.method);
-    assert!(check.count.method.contains("begins_with(SK, \"LIKE#\")"), "{}", check.count.method);
+    assert!(
+        check.count.method.contains("Select=COUNT"),
+        "{}",
+        check.count.method
+    );
+    assert!(
+        check.count.method.contains("begins_with(SK, \"LIKE#\")"),
+        "{}",
+        check.count.method
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reserved_word_tally_and_a_missing_tally() {
-    let mut items = vec![parent("POST#r", "count", Some(2)), parent("POST#m", "count", None)];
+    let mut items = vec![
+        parent("POST#r", "count", Some(2)),
+        parent("POST#m", "count", None),
+    ];
     items.extend(likes("POST#r", 2, "LIKE#", 0));
     items.extend(likes("POST#m", 4, "LIKE#", 0));
     let (engine, info) = table_with(items).await;
     let r = rule("count", "LIKE#");
-    let reserved = tally_ops::load_parent(&engine.client, &info, &r, s("POST#r")).await.unwrap().unwrap();
-    let check = tally_ops::check_parent(&engine.client, &info, &r, &reserved).await.unwrap();
+    let reserved = tally_ops::load_parent(&engine.client, &info, &r, s("POST#r"))
+        .await
+        .unwrap()
+        .unwrap();
+    let check = tally_ops::check_parent(&engine.client, &info, &r, &reserved)
+        .await
+        .unwrap();
     assert_eq!((check.stored.as_deref(), check.count.count), (Some("2"), 2));
-    let missing = tally_ops::load_parent(&engine.client, &info, &r, s("POST#m")).await.unwrap().unwrap();
-    let check = tally_ops::check_parent(&engine.client, &info, &r, &missing).await.unwrap();
+    let missing = tally_ops::load_parent(&engine.client, &info, &r, s("POST#m"))
+        .await
+        .unwrap()
+        .unwrap();
+    let check = tally_ops::check_parent(&engine.client, &info, &r, &missing)
+        .await
+        .unwrap();
     assert_eq!(check.stored, None, "missing, not 0");
     assert_eq!(check.drift_text(), "missing tally");
     assert!(check.drifted());
     // Repairing a missing tally is guarded by attribute_not_exists, and works on `count`.
     let plan = tally_ops::repair_plan(&info, &r, &check).unwrap();
-    assert_eq!(plan.condition_expression.as_deref(), Some("attribute_not_exists(#a)"));
+    assert_eq!(
+        plan.condition_expression.as_deref(),
+        Some("attribute_not_exists(#a)")
+    );
     assert_eq!(plan.update_expression, "SET #a = :next");
-    assert!(matches!(ops::update_counter(&engine.client, &plan).await, Outcome::Applied { .. }));
+    assert!(matches!(
+        ops::update_counter(&engine.client, &plan).await,
+        Outcome::Applied { .. }
+    ));
     let check = tally_ops::check_parent(
         &engine.client,
         &info,
         &r,
-        &tally_ops::load_parent(&engine.client, &info, &r, s("POST#m")).await.unwrap().unwrap(),
+        &tally_ops::load_parent(&engine.client, &info, &r, s("POST#m"))
+            .await
+            .unwrap()
+            .unwrap(),
     )
     .await
     .unwrap();
@@ -133,10 +172,19 @@ async fn children_held_in_an_index() {
             sort_prefix: String::new(),
         },
     };
-    let p = tally_ops::load_parent(&engine.client, &info, &r, s("USER#ana")).await.unwrap().unwrap();
-    let check = tally_ops::check_parent(&engine.client, &info, &r, &p).await.unwrap();
+    let p = tally_ops::load_parent(&engine.client, &info, &r, s("USER#ana"))
+        .await
+        .unwrap()
+        .unwrap();
+    let check = tally_ops::check_parent(&engine.client, &info, &r, &p)
+        .await
+        .unwrap();
     assert_eq!(check.count.count, 3);
-    assert!(check.count.method.contains("on ByOwner"), "{}", check.count.method);
+    assert!(
+        check.count.method.contains("on ByOwner"),
+        "{}",
+        check.count.method
+    );
     assert!(!check.drifted());
 }
 
@@ -160,25 +208,49 @@ async fn reconcile_finds_exactly_the_drifted_parents() {
     items.push(parent("WORKSPACE#acme", "memberCount", Some(1)));
     let (engine, info) = table_with(items).await;
     let r = rule("likeTally", "LIKE#");
-    let parents = tally_ops::find_parents(&engine.client, &info, &r, &ParentSource::Scan).await.unwrap();
+    let parents = tally_ops::find_parents(&engine.client, &info, &r, &ParentSource::Scan)
+        .await
+        .unwrap();
     assert_eq!(parents.len(), 15);
     let mut checks = Vec::new();
-    let cancelled = tally_ops::reconcile(&engine.client, &info, &r, parents, 4, || false, |c| {
-        checks.push(c.unwrap());
-    })
+    let cancelled = tally_ops::reconcile(
+        &engine.client,
+        &info,
+        &r,
+        parents,
+        4,
+        || false,
+        |c| {
+            checks.push(c.unwrap());
+        },
+    )
     .await;
     assert!(!cancelled);
     assert_eq!(checks.len(), 15);
-    let found: BTreeSet<String> = checks.iter().filter(|c| c.drifted()).map(|c| c.partition.clone()).collect();
+    let found: BTreeSet<String> = checks
+        .iter()
+        .filter(|c| c.drifted())
+        .map(|c| c.partition.clone())
+        .collect();
     assert_eq!(found, drifted);
 
     // Cancelling keeps what finished.
-    let parents = tally_ops::find_parents(&engine.client, &info, &r, &ParentSource::Scan).await.unwrap();
+    let parents = tally_ops::find_parents(&engine.client, &info, &r, &ParentSource::Scan)
+        .await
+        .unwrap();
     let seen = std::sync::atomic::AtomicUsize::new(0);
     let count = || seen.load(std::sync::atomic::Ordering::SeqCst);
-    let cancelled = tally_ops::reconcile(&engine.client, &info, &r, parents, 1, || count() >= 5, |_| {
-        seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-    })
+    let cancelled = tally_ops::reconcile(
+        &engine.client,
+        &info,
+        &r,
+        parents,
+        1,
+        || count() >= 5,
+        |_| {
+            seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        },
+    )
     .await;
     assert!(cancelled);
     assert!((5..15).contains(&count()), "{}", count());
@@ -190,8 +262,13 @@ async fn a_guarded_repair_refuses_when_the_tally_moved_meanwhile() {
     items.extend(likes("POST#x", 3, "LIKE#", 0));
     let (engine, info) = table_with(items).await;
     let r = rule("likeTally", "LIKE#");
-    let p = tally_ops::load_parent(&engine.client, &info, &r, s("POST#x")).await.unwrap().unwrap();
-    let check = tally_ops::check_parent(&engine.client, &info, &r, &p).await.unwrap();
+    let p = tally_ops::load_parent(&engine.client, &info, &r, s("POST#x"))
+        .await
+        .unwrap()
+        .unwrap();
+    let check = tally_ops::check_parent(&engine.client, &info, &r, &p)
+        .await
+        .unwrap();
     assert_eq!(check.drift_text(), "+2");
     let plan = tally_ops::repair_plan(&info, &r, &check).unwrap();
     assert_eq!(plan.condition_expression.as_deref(), Some("#a = :current"));
@@ -203,7 +280,9 @@ async fn a_guarded_repair_refuses_when_the_tally_moved_meanwhile() {
         Outcome::ConditionFailed { current } => assert_eq!(current.as_deref(), Some("6")),
         other => panic!("{other:?}"),
     }
-    let stored = ops::read_number(&engine.client, &info.name, &check.key, "likeTally").await.unwrap();
+    let stored = ops::read_number(&engine.client, &info.name, &check.key, "likeTally")
+        .await
+        .unwrap();
     assert_eq!(stored.as_deref(), Some("6"), "not overwritten");
 }
 
@@ -231,6 +310,9 @@ async fn shards_are_summed_exactly_and_the_hot_one_named() {
     .unwrap();
     assert_eq!(total.shards.len(), 6);
     assert_eq!(total.shards[5].0, "STATS#TOTAL#10", "numeric order");
-    assert_eq!(dynoscope::core::counter::to_dynamodb(&total.total), "10032.5");
+    assert_eq!(
+        dynoscope::core::counter::to_dynamodb(&total.total),
+        "10032.5"
+    );
     assert_eq!(total.hot, Some(2));
 }

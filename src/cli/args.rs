@@ -85,6 +85,11 @@ pub enum Subcommand {
     /// Prints old, new and expected values and consumed capacity. Exit status: 0 applied,
     /// 1 failed (a failed condition included), 3 outcome unknown (not re-sent).
     Add(AddArgs),
+    /// Compare parents' stored tallies with their counted children (or sum a sharded counter).
+    ///
+    /// Prints one line per parent (pk, stored, counted, drift) and a summary. Exit status:
+    /// 0 every checked parent matches, 1 any drifted, 2 on error.
+    Check(CheckArgs),
     /// Serve the seeded sandbox on a local port for other tools, until Ctrl-C.
     Sandbox {
         /// The port to listen on (127.0.0.1); 0 picks a free one.
@@ -187,6 +192,47 @@ pub struct AddArgs {
     #[arg(long, value_enum, default_value_t = AddMode::Add)]
     pub mode: AddMode,
     /// Print the result as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `dynoscope check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The table.
+    #[arg(long)]
+    pub table: String,
+    /// The sort key of parent items.
+    #[arg(long, default_value = "META")]
+    pub parent_sk: String,
+    /// Only partitions beginning with this are parents (with --all), e.g. `POST#`.
+    #[arg(long, default_value = "")]
+    pub parent_prefix: String,
+    /// The tally attribute (with --shards: the attribute summed on each shard).
+    #[arg(long)]
+    pub tally: String,
+    /// Children's sort keys begin with this (or, with --index, the index sort keys).
+    #[arg(long, default_value = "")]
+    pub child_prefix: String,
+    /// Check this parent (partition key value).
+    #[arg(long, conflicts_with = "all")]
+    pub pk: Option<String>,
+    /// Check every parent (a Scan with the parent filter).
+    #[arg(long)]
+    pub all: bool,
+    /// Children are in this index, queried with the parent's id.
+    #[arg(long)]
+    pub index: Option<String>,
+    /// With --index: the parent attribute holding the id (default: its partition key).
+    #[arg(long, requires = "index")]
+    pub child_key: Option<String>,
+    /// Parents counted at once.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub concurrency: u16,
+    /// Sum the shards whose sort key begins with this prefix (with --pk).
+    #[arg(long, requires = "pk", conflicts_with = "all")]
+    pub shards: Option<String>,
+    /// One JSON object per line.
     #[arg(long)]
     pub json: bool,
 }

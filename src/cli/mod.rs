@@ -2,6 +2,7 @@
 
 mod add;
 mod args;
+mod check;
 mod run;
 
 pub use args::{AddArgs, AddMode, Cli, ConnectionFlags, Subcommand};

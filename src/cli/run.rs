@@ -15,11 +15,17 @@ use crate::core::value::{self, Item};
 
 /// Run `command` against the connection `spec`; prints results on stdout, errors on stderr.
 pub async fn run(spec: ConnectionSpec, command: Subcommand) -> ExitCode {
+    let is_check = matches!(command, Subcommand::Check(_));
     match run_inner(spec, command).await {
         Ok(code) => code,
         Err(error) => {
             eprintln!("dynoscope: {error}");
-            ExitCode::FAILURE
+            // `check` keeps 1 for "drift found", so its errors are 2.
+            if is_check {
+                ExitCode::from(2)
+            } else {
+                ExitCode::FAILURE
+            }
         }
     }
 }
@@ -45,6 +51,7 @@ async fn run_inner(spec: ConnectionSpec, command: Subcommand) -> Result<ExitCode
         Subcommand::Items(args) => items(client, args, &mut out).await?,
         Subcommand::Scan(args) => scan(client, args, &mut out).await?,
         Subcommand::Add(args) => return crate::cli::add::add(client, args).await,
+        Subcommand::Check(args) => return crate::cli::check::check(client, args).await,
         Subcommand::Sandbox { .. } => {}
     }
     Ok(ExitCode::SUCCESS)

@@ -231,21 +231,18 @@ fn social_items() -> Vec<Item> {
         let tally = drift.map(|d| likes as i64 + d).map(|t| t.max(0));
         let title = TOPICS[k % TOPICS.len()];
         let author = AUTHORS[k % AUTHORS.len()];
-        items.push(post_meta(
-            post,
-            title,
-            author,
-            tally,
-            BASE_TIME - 1_000 * k as u64,
-        ));
+        let created = BASE_TIME - 1_000 * k as u64;
+        let mut meta = post_meta(post, title, author, tally, created);
         let salt = rng.next();
+        let mut updated = created;
         for i in 0..likes {
-            items.push(like(
-                post,
-                &user_id(i, salt),
-                BASE_TIME + rng.below(2_000_000),
-            ));
+            let liked_at = BASE_TIME + rng.below(2_000_000);
+            updated = updated.max(liked_at);
+            items.push(like(post, &user_id(i, salt), liked_at));
         }
+        // When a like or unlike last touched the parent: what a repair wants to know.
+        meta.insert("updatedAt".into(), n(updated));
+        items.push(meta);
     }
 
     // The viral post: its likes take well over 1 MB, so counting them needs several pages.

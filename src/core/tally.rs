@@ -85,7 +85,10 @@ impl Rule {
                 let parent = if rule.parents.partition_prefix.is_empty() {
                     rule.parents.sort_key.clone()
                 } else {
-                    format!("{}…/{}", rule.parents.partition_prefix, rule.parents.sort_key)
+                    format!(
+                        "{}…/{}",
+                        rule.parents.partition_prefix, rule.parents.sort_key
+                    )
                 };
                 let children = match &rule.children {
                     ChildSource::SortKeyPrefix(prefix) => format!("{prefix}…"),
@@ -96,7 +99,11 @@ impl Rule {
                     } => format!(
                         "{index}[{}]{}",
                         id_attribute.as_deref().unwrap_or("partition key"),
-                        if sort_prefix.is_empty() { String::new() } else { format!(" {sort_prefix}…") }
+                        if sort_prefix.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" {sort_prefix}…")
+                        }
                     ),
                 };
                 format!("{parent}.{} = count({children})", rule.tally)
@@ -115,7 +122,10 @@ fn name_matches(tally: &str, prefix: &str) -> bool {
         && (tally.starts_with(&word)
             || tally.starts_with(word.trim_end_matches('s'))
             || word.starts_with(tally.trim_end_matches("count").trim_end_matches("tally")))
-        && !tally.trim_end_matches("count").trim_end_matches("tally").is_empty()
+        && !tally
+            .trim_end_matches("count")
+            .trim_end_matches("tally")
+            .is_empty()
 }
 
 /// Rules suggested by what a loaded collection shows. Best first.
@@ -134,7 +144,10 @@ pub fn suggest(items: &[Item], pk: &str, sk: &str) -> Vec<Rule> {
             continue;
         };
         if let Some((head, _)) = s.split_once('#') {
-            prefixes.entry(p.clone()).or_default().insert(format!("{head}#"));
+            prefixes
+                .entry(p.clone())
+                .or_default()
+                .insert(format!("{head}#"));
         }
         // Shards: a sort key ending in `#<digits>`, with number attributes.
         if let Some((base, last)) = s.rsplit_once('#')
@@ -176,7 +189,8 @@ pub fn suggest(items: &[Item], pk: &str, sk: &str) -> Vec<Rule> {
                 sort_key: s.clone(),
                 partition_prefix: partition_prefix.clone(),
             };
-            let matching: Vec<&&String> = numbers.iter().filter(|n| name_matches(n, prefix)).collect();
+            let matching: Vec<&&String> =
+                numbers.iter().filter(|n| name_matches(n, prefix)).collect();
             let rule = |tally: &str| {
                 Rule::Tally(TallyRule {
                     parents: parents.clone(),
@@ -255,7 +269,14 @@ pub fn epoch_text(text: &str) -> Option<String> {
 
 /// Attributes of a parent that may tell when a like or unlike last touched it.
 pub fn last_touched(parent: &Item) -> Option<(String, String)> {
-    const NAMES: [&str; 6] = ["updatedAt", "tallyUpdatedAt", "lastLikedAt", "lastUpdated", "modifiedAt", "lastModified"];
+    const NAMES: [&str; 6] = [
+        "updatedAt",
+        "tallyUpdatedAt",
+        "lastLikedAt",
+        "lastUpdated",
+        "modifiedAt",
+        "lastModified",
+    ];
     NAMES.iter().find_map(|name| {
         parent.get(*name).map(|v| {
             let raw = value::cell_text(v);
@@ -284,7 +305,11 @@ mod tests {
     #[test]
     fn suggests_tally_and_prefix_by_name() {
         let items = vec![
-            item("POST#a91f", "META", &[("createdAt", "1"), ("likeTally", "3")]),
+            item(
+                "POST#a91f",
+                "META",
+                &[("createdAt", "1"), ("likeTally", "3")],
+            ),
             item("POST#a91f", "LIKE#USER#7c20", &[("likedAt", "1")]),
             item("POST#a91f", "LIKE#USER#19be", &[]),
         ];
@@ -310,12 +335,20 @@ mod tests {
         assert!(name_matches("likeTally", "LIKE#"));
         assert!(!name_matches("likeTally", "MEMBER#"));
         let items: Vec<Item> = (0..8)
-            .map(|i| item("VID#c0de", &format!("STATS#TOTAL#{i}"), &[("play_count", "10")]))
+            .map(|i| {
+                item(
+                    "VID#c0de",
+                    &format!("STATS#TOTAL#{i}"),
+                    &[("play_count", "10")],
+                )
+            })
             .collect();
-        assert!(suggest(&items, "PK", "SK").contains(&Rule::Shards(ShardRule {
-            prefix: "STATS#TOTAL#".into(),
-            attribute: "play_count".into()
-        })));
+        assert!(
+            suggest(&items, "PK", "SK").contains(&Rule::Shards(ShardRule {
+                prefix: "STATS#TOTAL#".into(),
+                attribute: "play_count".into()
+            }))
+        );
     }
 
     #[test]
@@ -327,7 +360,10 @@ mod tests {
 
     #[test]
     fn epochs_become_dates() {
-        assert_eq!(epoch_text("1750636800").as_deref(), Some("2025-06-23 00:00:00 UTC"));
+        assert_eq!(
+            epoch_text("1750636800").as_deref(),
+            Some("2025-06-23 00:00:00 UTC")
+        );
         assert_eq!(epoch_text("42"), None);
     }
 

@@ -53,7 +53,9 @@ pub struct ParentCheck {
 impl ParentCheck {
     /// Whether the stored tally disagrees with the children (a missing tally disagrees).
     pub fn drifted(&self) -> bool {
-        self.drift.as_ref().is_none_or(|d| *d != BigDecimal::default())
+        self.drift
+            .as_ref()
+            .is_none_or(|d| *d != BigDecimal::default())
     }
 
     /// How far off, for sorting: missing tallies first, then by |drift|.
@@ -75,18 +77,31 @@ impl ParentCheck {
 }
 
 /// Count the children of `parent` under `rule`, exactly: `Select: COUNT`, every page followed.
-pub async fn count_children(client: &Client, info: &TableInfo, parent: &Item, rule: &TallyRule) -> Result<Count> {
+pub async fn count_children(
+    client: &Client,
+    info: &TableInfo,
+    parent: &Item,
+    rule: &TallyRule,
+) -> Result<Count> {
     let started = Instant::now();
     let (index, partition_name, partition_value, sort) = match &rule.children {
         ChildSource::SortKeyPrefix(prefix) => {
             let sort = info.sort.as_ref().ok_or_else(|| {
-                Error::Invalid(format!("{} has no sort key, so children cannot share a partition", info.name))
+                Error::Invalid(format!(
+                    "{} has no sort key, so children cannot share a partition",
+                    info.name
+                ))
             })?;
             let pk = parent
                 .get(&info.partition.name)
                 .cloned()
                 .ok_or_else(|| Error::Invalid("the parent has no partition key".into()))?;
-            (None, info.partition.name.clone(), pk, Some((sort.name.clone(), prefix.clone())))
+            (
+                None,
+                info.partition.name.clone(),
+                pk,
+                Some((sort.name.clone(), prefix.clone())),
+            )
         }
         ChildSource::Index {
             index,
@@ -96,11 +111,14 @@ pub async fn count_children(client: &Client, info: &TableInfo, parent: &Item, ru
             let (ipk, isk) = info
                 .keys_of(Some(index))
                 .ok_or_else(|| Error::Invalid(format!("{} has no index {index}", info.name)))?;
-            let id_name = id_attribute.clone().unwrap_or_else(|| info.partition.name.clone());
-            let id = parent
-                .get(&id_name)
-                .cloned()
-                .ok_or_else(|| Error::Invalid(format!("the parent has no `{id_name}` to query {index} with")))?;
+            let id_name = id_attribute
+                .clone()
+                .unwrap_or_else(|| info.partition.name.clone());
+            let id = parent.get(&id_name).cloned().ok_or_else(|| {
+                Error::Invalid(format!(
+                    "the parent has no `{id_name}` to query {index} with"
+                ))
+            })?;
             let sort = match (isk, sort_prefix.is_empty()) {
                 (Some(isk), false) => Some((isk.name.clone(), sort_prefix.clone())),
                 _ => None,
@@ -118,7 +136,9 @@ pub async fn count_children(client: &Client, info: &TableInfo, parent: &Item, ru
         &mut placeholders,
         &partition_name,
         partition_value.clone(),
-        sort.as_ref().map(|(name, _)| name.as_str()).zip(condition.as_ref()),
+        sort.as_ref()
+            .map(|(name, _)| name.as_str())
+            .zip(condition.as_ref()),
     )?;
     let expr = placeholders.finish(key_text);
     let (mut count, mut pages, mut rcu) = (0u64, 0u32, 0.0);
@@ -139,13 +159,20 @@ pub async fn count_children(client: &Client, info: &TableInfo, parent: &Item, ru
             .map_err(|e| Error::from_sdk("Query", e))?;
         count += u64::try_from(out.count).unwrap_or_default();
         pages += 1;
-        rcu += out.consumed_capacity.as_ref().and_then(|c| c.capacity_units()).unwrap_or_default();
+        rcu += out
+            .consumed_capacity
+            .as_ref()
+            .and_then(|c| c.capacity_units())
+            .unwrap_or_default();
         match out.last_evaluated_key {
             Some(next) => start = Some(next),
             None => break,
         }
     }
-    let on = index.as_deref().map(|i| format!(" on {i}")).unwrap_or_default();
+    let on = index
+        .as_deref()
+        .map(|i| format!(" on {i}"))
+        .unwrap_or_default();
     let method = match &sort {
         Some((name, prefix)) => format!(
             "Query{on} Select=COUNT, {partition_name} = {}, begins_with({name}, \"{prefix}\"), every page followed",
@@ -166,10 +193,18 @@ pub async fn count_children(client: &Client, info: &TableInfo, parent: &Item, ru
 }
 
 /// The parent item of partition `partition` under `rule` (consistent read); `None` if absent.
-pub async fn load_parent(client: &Client, info: &TableInfo, rule: &TallyRule, partition: AttributeValue) -> Result<Option<Item>> {
+pub async fn load_parent(
+    client: &Client,
+    info: &TableInfo,
+    rule: &TallyRule,
+    partition: AttributeValue,
+) -> Result<Option<Item>> {
     let mut key = Item::from([(info.partition.name.clone(), partition)]);
     if let Some(sort) = &info.sort {
-        key.insert(sort.name.clone(), AttributeValue::S(rule.parents.sort_key.clone()));
+        key.insert(
+            sort.name.clone(),
+            AttributeValue::S(rule.parents.sort_key.clone()),
+        );
     }
     let out = client
         .get_item()
@@ -183,7 +218,12 @@ pub async fn load_parent(client: &Client, info: &TableInfo, rule: &TallyRule, pa
 }
 
 /// Check one loaded parent: read its stored tally and count its children.
-pub async fn check_parent(client: &Client, info: &TableInfo, rule: &TallyRule, parent: &Item) -> Result<ParentCheck> {
+pub async fn check_parent(
+    client: &Client,
+    info: &TableInfo,
+    rule: &TallyRule,
+    parent: &Item,
+) -> Result<ParentCheck> {
     let stored = tally::stored_tally(parent, &rule.tally)?;
     let count = count_children(client, info, parent, rule).await?;
     let drift = tally::drift(stored.as_deref(), count.count)?;
@@ -193,7 +233,10 @@ pub async fn check_parent(client: &Client, info: &TableInfo, rule: &TallyRule, p
         .filter_map(|k| parent.get(&k).map(|v| (k, v.clone())))
         .collect();
     Ok(ParentCheck {
-        partition: parent.get(&info.partition.name).map(value::cell_text).unwrap_or_default(),
+        partition: parent
+            .get(&info.partition.name)
+            .map(value::cell_text)
+            .unwrap_or_default(),
         key,
         stored,
         count,
@@ -219,11 +262,22 @@ pub enum ParentSource {
 }
 
 /// The parents `rule` names, from `source`.
-pub async fn find_parents(client: &Client, info: &TableInfo, rule: &TallyRule, source: &ParentSource) -> Result<Vec<Item>> {
-    let sort_name = info.sort.as_ref().map(|s| s.name.clone()).unwrap_or_default();
+pub async fn find_parents(
+    client: &Client,
+    info: &TableInfo,
+    rule: &TallyRule,
+    source: &ParentSource,
+) -> Result<Vec<Item>> {
+    let sort_name = info
+        .sort
+        .as_ref()
+        .map(|s| s.name.clone())
+        .unwrap_or_default();
     let is_parent = |item: &Item| rule.parents.matches(item, &info.partition.name, &sort_name);
     let request = match source {
-        ParentSource::Loaded(items) => return Ok(items.iter().filter(|i| is_parent(i)).cloned().collect()),
+        ParentSource::Loaded(items) => {
+            return Ok(items.iter().filter(|i| is_parent(i)).cloned().collect());
+        }
         ParentSource::Scan => {
             let mut request = BrowseRequest::scan(info, None)?;
             request.filter.push(FilterClause {
@@ -316,7 +370,9 @@ pub async fn reconcile(
     stopped || cancelled()
 }
 
-fn flatten(done: std::result::Result<Result<ParentCheck>, tokio::task::JoinError>) -> Result<ParentCheck> {
+fn flatten(
+    done: std::result::Result<Result<ParentCheck>, tokio::task::JoinError>,
+) -> Result<ParentCheck> {
     done.unwrap_or_else(|e| {
         Err(Error::TaskDied {
             op: "Query",
@@ -329,7 +385,9 @@ fn flatten(done: std::result::Result<Result<ParentCheck>, tokio::task::JoinError
 /// is still what was observed (`attribute_not_exists(#t)` when it was missing).
 pub fn repair_plan(info: &TableInfo, rule: &TallyRule, check: &ParentCheck) -> Result<UpdatePlan> {
     if !check.drifted() {
-        return Err(Error::Invalid("the tally equals the children: nothing to repair".into()));
+        return Err(Error::Invalid(
+            "the tally equals the children: nothing to repair".into(),
+        ));
     }
     let counted = BigDecimal::from(check.count.count);
     let current = check
@@ -343,7 +401,13 @@ pub fn repair_plan(info: &TableInfo, rule: &TallyRule, check: &ParentCheck) -> R
         current,
         expected: counted,
     };
-    counter::update_plan(&info.name, check.key.clone(), &rule.tally, EditMode::Exact, planned)
+    counter::update_plan(
+        &info.name,
+        check.key.clone(),
+        &rule.tally,
+        EditMode::Exact,
+        planned,
+    )
 }
 
 /// A sharded counter summed on read.
@@ -362,11 +426,18 @@ pub struct ShardTotal {
 }
 
 /// Read every shard of `rule` in partition `partition` and sum them, exactly.
-pub async fn sum_shards(client: &Client, info: &TableInfo, partition: AttributeValue, rule: &ShardRule) -> Result<ShardTotal> {
-    let sort = info
-        .sort
-        .as_ref()
-        .ok_or_else(|| Error::Invalid(format!("{} has no sort key, so it has no shards", info.name)))?;
+pub async fn sum_shards(
+    client: &Client,
+    info: &TableInfo,
+    partition: AttributeValue,
+    rule: &ShardRule,
+) -> Result<ShardTotal> {
+    let sort = info.sort.as_ref().ok_or_else(|| {
+        Error::Invalid(format!(
+            "{} has no sort key, so it has no shards",
+            info.name
+        ))
+    })?;
     let cond = SortCondition {
         op: SortOp::BeginsWith,
         value: AttributeValue::S(rule.prefix.clone()),
@@ -380,9 +451,14 @@ pub async fn sum_shards(client: &Client, info: &TableInfo, partition: AttributeV
         pages += 1;
         rcu += page.consumed_rcu;
         for item in page.items {
-            let sk = item.get(&sort.name).map(value::cell_text).unwrap_or_default();
+            let sk = item
+                .get(&sort.name)
+                .map(value::cell_text)
+                .unwrap_or_default();
             let amount = match item.get(&rule.attribute) {
-                Some(AttributeValue::N(n)) => Some(number::parse(n).map_err(|e| Error::Invalid(format!("{sk}: {e}")))?),
+                Some(AttributeValue::N(n)) => {
+                    Some(number::parse(n).map_err(|e| Error::Invalid(format!("{sk}: {e}")))?)
+                }
                 _ => None,
             };
             shards.push((sk, amount));
