@@ -55,7 +55,9 @@ fn run_app(runtime: &tokio::runtime::Runtime, flags: &dynoscope::cli::Connection
             };
             let ctx = cc.egui_ctx.clone();
             let worker = Worker::new(handle, move || ctx.request_repaint());
-            Ok(Box::new(DynoscopeApp::new(worker, spec, remembered.table)))
+            let app = DynoscopeApp::new(worker, spec, remembered.table)
+                .with_saved_rules(remembered.rules);
+            Ok(Box::new(app))
         }),
     );
     match result {

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use std::sync::mpsc;
 use std::sync::{Arc, RwLock};
 
+use aws_sdk_dynamodb::types::AttributeValue;
 use tokio::runtime::Handle;
 use tokio::sync::watch;
 
@@ -18,6 +19,8 @@ use crate::core::error::{Error, Result};
 use crate::core::export::{self, ExportFormat};
 use crate::core::ops::{self, BrowseRequest, Page};
 use crate::core::table::TableInfo;
+use crate::core::tally::{ShardRule, TallyRule};
+use crate::core::tally_ops::{self, ParentCheck, ParentSource, ShardTotal};
 use crate::core::value::Item;
 
 /// Identifies one browse run, so events from an older run can be told apart.
@@ -55,6 +58,65 @@ pub enum Command {
         format: ExportFormat,
         /// The file name to suggest.
         suggested_name: String,
+    },
+    /// Ask where to save, then write `contents` there (`records` is reported back).
+    SaveText {
+        /// Identifies the save (answered with [`Event::Exported`]).
+        job: JobId,
+        /// The text to write.
+        contents: String,
+        /// How many records it holds.
+        records: usize,
+        /// The file name to suggest.
+        suggested_name: String,
+    },
+    /// Read one parent and count its children.
+    CheckParent {
+        /// Identifies the check.
+        job: JobId,
+        /// The table.
+        info: Box<TableInfo>,
+        /// The counter rule.
+        rule: TallyRule,
+        /// The parent's partition key value.
+        partition: AttributeValue,
+    },
+    /// Sum a sharded counter.
+    SumShards {
+        /// Identifies the sum.
+        job: JobId,
+        /// The table.
+        info: Box<TableInfo>,
+        /// The shard rule.
+        rule: ShardRule,
+        /// The partition holding the shards.
+        partition: AttributeValue,
+    },
+    /// Find parents and check them all, `concurrency` at a time, until done or cancelled.
+    Reconcile {
+        /// Identifies the run.
+        job: JobId,
+        /// The table.
+        info: Box<TableInfo>,
+        /// The counter rule.
+        rule: TallyRule,
+        /// Where the parents come from.
+        source: ParentSource,
+        /// Parents counted at once.
+        concurrency: usize,
+        /// Stops the run; finished checks are kept.
+        cancel: CancelToken,
+    },
+    /// Send a guarded repair, then check the parent again (also when the condition failed).
+    Repair {
+        /// Identifies the repair.
+        job: JobId,
+        /// The table.
+        info: Box<TableInfo>,
+        /// The counter rule.
+        rule: TallyRule,
+        /// The conditional `SET`.
+        plan: Box<UpdatePlan>,
     },
     /// Send a counter edit (never re-sent blindly; see [`ops::update_counter`]).
     EditCounter {
@@ -104,6 +166,52 @@ pub enum Event {
         job: JobId,
         /// Where it went and how many items, or why it failed.
         result: Result<Option<(PathBuf, usize)>>,
+    },
+    /// One parent checked (with the parent item as read).
+    ParentChecked {
+        /// The check.
+        job: JobId,
+        /// The check and the parent item, or why it failed.
+        result: Result<(ParentCheck, Item)>,
+    },
+    /// A sharded counter summed.
+    ShardsSummed {
+        /// The sum.
+        job: JobId,
+        /// The shards, or why it failed.
+        result: Result<ShardTotal>,
+    },
+    /// Reconcile found its parents and starts counting.
+    ReconcileStarted {
+        /// The run.
+        job: JobId,
+        /// Parents to check.
+        parents: usize,
+    },
+    /// Reconcile checked one parent.
+    ReconcileChecked {
+        /// The run.
+        job: JobId,
+        /// The check, or why it failed.
+        result: Result<ParentCheck>,
+    },
+    /// Reconcile ended.
+    ReconcileDone {
+        /// The run.
+        job: JobId,
+        /// Whether it was cancelled (the checks so far are kept).
+        cancelled: bool,
+        /// Why it could not start, if it could not.
+        error: Option<Error>,
+    },
+    /// A repair ended, and the parent was checked again.
+    Repaired {
+        /// The repair.
+        job: JobId,
+        /// What the conditional SET did.
+        outcome: Outcome,
+        /// The parent checked again afterwards.
+        recheck: Result<(ParentCheck, Item)>,
     },
     /// A counter edit ended.
     Edited {
@@ -331,6 +439,186 @@ impl Worker {
                     },
                 );
             }
+            Command::SaveText {
+                job,
+                contents,
+                records,
+                suggested_name,
+            } => {
+                let picker = Arc::clone(&self.picker);
+                self.spawn(
+                    "Export",
+                    move |error| Event::Exported {
+                        job,
+                        result: Err(error),
+                    },
+                    async move {
+                        let written = tokio::task::spawn_blocking(move || {
+                            let Some(path) = picker.pick_save_path(&suggested_name) else {
+                                return Ok(None);
+                            };
+                            std::fs::write(&path, contents)
+                                .map(|()| Some((path.clone(), records)))
+                                .map_err(|e| Error::File {
+                                    action: "writing",
+                                    path: path.display().to_string(),
+                                    detail: e.to_string(),
+                                })
+                        })
+                        .await;
+                        let result = written.unwrap_or_else(|e| {
+                            Err(Error::TaskDied {
+                                op: "Export",
+                                detail: e.to_string(),
+                            })
+                        });
+                        vec![Event::Exported { job, result }]
+                    },
+                );
+            }
+            Command::CheckParent {
+                job,
+                info,
+                rule,
+                partition,
+            } => {
+                let Some(current) = self.connected(move |e| Event::ParentChecked {
+                    job,
+                    result: Err(e),
+                }) else {
+                    return;
+                };
+                self.spawn(
+                    "Query",
+                    move |error| Event::ParentChecked {
+                        job,
+                        result: Err(error),
+                    },
+                    async move {
+                        let result =
+                            check_partition(&current.connection.client, &info, &rule, partition)
+                                .await;
+                        vec![Event::ParentChecked { job, result }]
+                    },
+                );
+            }
+            Command::SumShards {
+                job,
+                info,
+                rule,
+                partition,
+            } => {
+                let Some(current) = self.connected(move |e| Event::ShardsSummed {
+                    job,
+                    result: Err(e),
+                }) else {
+                    return;
+                };
+                self.spawn(
+                    "Query",
+                    move |error| Event::ShardsSummed {
+                        job,
+                        result: Err(error),
+                    },
+                    async move {
+                        let result = tally_ops::sum_shards(
+                            &current.connection.client,
+                            &info,
+                            partition,
+                            &rule,
+                        )
+                        .await;
+                        vec![Event::ShardsSummed { job, result }]
+                    },
+                );
+            }
+            Command::Reconcile {
+                job,
+                info,
+                rule,
+                source,
+                concurrency,
+                cancel,
+            } => {
+                let done = move |error: Error| Event::ReconcileDone {
+                    job,
+                    cancelled: false,
+                    error: Some(error),
+                };
+                let Some(current) = self.connected(done) else {
+                    return;
+                };
+                let events = self.events_tx.clone();
+                let repaint = Arc::clone(&self.repaint);
+                self.spawn("Reconcile", done, async move {
+                    let client = current.connection.client;
+                    let emit = |event| {
+                        let _ = events.send(event);
+                        repaint();
+                    };
+                    let parents =
+                        match tally_ops::find_parents(&client, &info, &rule, &source).await {
+                            Ok(parents) => parents,
+                            Err(error) => return vec![done(error)],
+                        };
+                    emit(Event::ReconcileStarted {
+                        job,
+                        parents: parents.len(),
+                    });
+                    let cancelled = tally_ops::reconcile(
+                        &client,
+                        &info,
+                        &rule,
+                        parents,
+                        concurrency,
+                        || cancel.is_cancelled(),
+                        |result| emit(Event::ReconcileChecked { job, result }),
+                    )
+                    .await;
+                    vec![Event::ReconcileDone {
+                        job,
+                        cancelled,
+                        error: None,
+                    }]
+                });
+            }
+            Command::Repair {
+                job,
+                info,
+                rule,
+                plan,
+            } => {
+                let Some(current) = self.connected(move |e| Event::Repaired {
+                    job,
+                    outcome: Outcome::Failed(e.clone()),
+                    recheck: Err(e),
+                }) else {
+                    return;
+                };
+                self.spawn(
+                    "UpdateItem",
+                    move |error| Event::Repaired {
+                        job,
+                        outcome: Outcome::Failed(error.clone()),
+                        recheck: Err(error),
+                    },
+                    async move {
+                        let client = &current.connection.client;
+                        let outcome = ops::update_counter(client, &plan).await;
+                        // Whatever happened, look again rather than trust the request.
+                        let partition = plan.key.get(&info.partition.name).cloned();
+                        let recheck = match partition {
+                            Some(p) => check_partition(client, &info, &rule, p).await,
+                            None => Err(Error::Invalid("the repair had no partition key".into())),
+                        };
+                        vec![Event::Repaired {
+                            job,
+                            outcome,
+                            recheck,
+                        }]
+                    },
+                );
+            }
             Command::EditCounter { job, plan } => {
                 let failed_plan = plan.clone();
                 let Some(current) = self.current_connection() else {
@@ -402,6 +690,15 @@ impl Worker {
                 );
             }
         }
+    }
+
+    /// The current connection, or `not_connected`'s event sent at once.
+    fn connected(&self, not_connected: impl FnOnce(Error) -> Event) -> Option<Current> {
+        let current = self.current_connection();
+        if current.is_none() {
+            self.emit(not_connected(Error::Connect("not connected".into())));
+        }
+        current
     }
 
     fn current_connection(&self) -> Option<Current> {
@@ -560,4 +857,23 @@ fn write_export(
     let file = std::fs::File::create(path).map_err(|e| file_error("creating", e))?;
     let mut out = std::io::BufWriter::new(file);
     export::write_items(items, key_names, format, &mut out).map_err(|e| file_error("writing", e))
+}
+
+async fn check_partition(
+    client: &aws_sdk_dynamodb::Client,
+    info: &TableInfo,
+    rule: &TallyRule,
+    partition: AttributeValue,
+) -> Result<(ParentCheck, Item)> {
+    let shown = crate::core::value::cell_text(&partition);
+    let parent = tally_ops::load_parent(client, info, rule, partition)
+        .await?
+        .ok_or_else(|| {
+            Error::Invalid(format!(
+                "there is no parent item {shown} / {} in {}",
+                rule.parents.sort_key, info.name
+            ))
+        })?;
+    let check = tally_ops::check_parent(client, info, rule, &parent).await?;
+    Ok((check, parent))
 }

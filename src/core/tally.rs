@@ -139,6 +139,8 @@ pub fn suggest(items: &[Item], pk: &str, sk: &str) -> Vec<Rule> {
     // Per partition: the child prefixes (sort-key segment before the first `#`).
     let mut prefixes: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut shard_groups: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
+    // Items per sort-key base (before the last `#`), and how many end in a small shard number.
+    let mut bases: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     for item in items {
         let (Some(p), Some(s)) = (text(item, pk), text(item, sk)) else {
             continue;
@@ -149,11 +151,16 @@ pub fn suggest(items: &[Item], pk: &str, sk: &str) -> Vec<Rule> {
                 .or_default()
                 .insert(format!("{head}#"));
         }
-        // Shards: a sort key ending in `#<digits>`, with number attributes.
-        if let Some((base, last)) = s.rsplit_once('#')
-            && !last.is_empty()
-            && last.chars().all(|c| c.is_ascii_digit())
-        {
+        // Shards: sort keys ending in `#<small number>`, with number attributes.
+        let Some((base, last)) = s.rsplit_once('#') else {
+            continue;
+        };
+        let is_shard_number =
+            !last.is_empty() && last.len() <= 3 && last.chars().all(|c| c.is_ascii_digit());
+        let counts = bases.entry(format!("{base}#")).or_default();
+        counts.0 += 1;
+        counts.1 += usize::from(is_shard_number);
+        if is_shard_number {
             for (name, v) in item {
                 if matches!(v, AttributeValue::N(_)) {
                     shard_groups
@@ -206,7 +213,12 @@ pub fn suggest(items: &[Item], pk: &str, sk: &str) -> Vec<Rule> {
         }
     }
     for ((prefix, attribute), shards) in shard_groups {
-        if shards.len() >= 2 {
+        // Every item under the prefix is a numbered shard: `LIKE#USER#0421` among
+        // `LIKE#USER#7c20` is a user id, not a shard.
+        let all_numbered = bases
+            .get(&prefix)
+            .is_some_and(|(total, numbered)| total == numbered);
+        if shards.len() >= 2 && all_numbered {
             named.push(Rule::Shards(ShardRule { prefix, attribute }));
         }
     }

@@ -488,3 +488,95 @@ pub async fn sum_shards(
         consumed_rcu: rcu,
     })
 }
+
+/// Reconcile results as CSV: `pk,stored,counted,drift,pages,rcu`, one parent a line.
+pub fn checks_csv(checks: &[ParentCheck]) -> String {
+    let field = |text: &str| {
+        if text.contains([',', '"', '\n']) {
+            format!("\"{}\"", text.replace('"', "\"\""))
+        } else {
+            text.to_owned()
+        }
+    };
+    let mut out = String::from("pk,stored,counted,drift,pages,rcu\n");
+    for c in checks {
+        out += &format!(
+            "{},{},{},{},{},{}\n",
+            field(&c.partition),
+            c.stored.as_deref().unwrap_or(""),
+            c.count.count,
+            c.drift
+                .as_ref()
+                .map(counter::to_dynamodb)
+                .unwrap_or_default(),
+            c.count.pages,
+            c.count.consumed_rcu
+        );
+    }
+    out
+}
+
+/// Reconcile results as a JSON array; numbers as strings so they stay exact.
+pub fn checks_json(checks: &[ParentCheck]) -> String {
+    let rows: Vec<serde_json::Value> = checks
+        .iter()
+        .map(|c| {
+            serde_json::json!({
+                "pk": c.partition,
+                "stored": c.stored,
+                "counted": c.count.count.to_string(),
+                "drift": c.drift.as_ref().map(counter::to_dynamodb),
+                "pages": c.count.pages,
+                "rcu": c.count.consumed_rcu,
+            })
+        })
+        .collect();
+    serde_json::to_string_pretty(&rows).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(pk: &str, stored: Option<&str>, counted: u64) -> ParentCheck {
+        ParentCheck {
+            key: Item::new(),
+            partition: pk.to_owned(),
+            stored: stored.map(str::to_owned),
+            count: Count {
+                count: counted,
+                pages: 1,
+                consumed_rcu: 0.5,
+                elapsed_ms: 1,
+                method: String::new(),
+            },
+            drift: tally::drift(stored, counted).unwrap(),
+            last_touched: None,
+        }
+    }
+
+    #[test]
+    fn exports_and_ordering() {
+        let mut checks = vec![
+            check("POST#ok", Some("3"), 3),
+            check("POST#plus", Some("4"), 3),
+            check("POST#missing", None, 7),
+            check("POST#minus,odd", Some("1"), 3),
+        ];
+        checks.sort_by_key(|c| std::cmp::Reverse(c.severity()));
+        let order: Vec<&str> = checks.iter().map(|c| c.partition.as_str()).collect();
+        assert_eq!(
+            order,
+            ["POST#missing", "POST#minus,odd", "POST#plus", "POST#ok"]
+        );
+        let csv = checks_csv(&checks);
+        assert!(
+            csv.starts_with("pk,stored,counted,drift,pages,rcu\nPOST#missing,,7,,1,0.5\n"),
+            "{csv}"
+        );
+        assert!(csv.contains("\"POST#minus,odd\",1,3,-2,1,0.5"), "{csv}");
+        let json: serde_json::Value = serde_json::from_str(&checks_json(&checks)).unwrap();
+        assert_eq!(json[2]["drift"], "1");
+        assert_eq!(checks[2].drift_text(), "+1");
+    }
+}

@@ -8,25 +8,40 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::core::connection::{self, ConnectionSpec};
 use crate::core::counter::{self, Outcome};
 use crate::core::error::Error;
+use crate::core::tally::{ChildSource, Rule};
+use crate::core::tally_ops::{self, ParentSource};
 use crate::core::value::{self, Item};
 use crate::ui::connection_bar::{ConnectionBar, connection_bar_ui};
 use crate::ui::counter_editor::{CounterEditor, EditRequest, counter_editor_ui};
 use crate::ui::describe_panel::{Described, describe_ui};
 use crate::ui::item_view::{ItemFormat, item_view_ui};
 use crate::ui::query_form::{FormAction, QueryForm, ResultsState, query_form_ui};
+use crate::ui::reconcile_panel::{ReconcileAction, SourceChoice};
 use crate::ui::results_grid::{GridAction, Results, results_grid_ui};
 use crate::ui::status_bar::{StatusAction, status_bar_ui};
 use crate::ui::tables_panel::{TablesAction, TablesPanel, tables_ui};
+use crate::ui::tally_panel::{Repair, TallyAction, TallyPanel, repair_result_text, tally_panel_ui};
 use crate::ui::widgets::error_ui;
 use crate::worker::{CancelToken, Command, Event, Worker};
 
-/// What is remembered between runs: the last connection and table. Never secrets.
+/// What is remembered between runs: the last connection and table, and counter rules per
+/// connection and table. Never secrets.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Remembered {
     /// The last connection used.
     pub connection: Option<ConnectionSpec>,
     /// The last table opened.
     pub table: Option<String>,
+    /// Counter rules, keyed by connection and table.
+    #[serde(default)]
+    pub rules: std::collections::BTreeMap<String, Vec<Rule>>,
+}
+
+/// The central view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum View {
+    Browse,
+    Tally,
 }
 
 /// The dynoscope desktop app.
@@ -46,6 +61,11 @@ pub struct DynoscopeApp {
     /// The export under way, and what the last one did.
     export_job: Option<u64>,
     export_note: Option<Result<String, Error>>,
+    view: View,
+    tally: TallyPanel,
+    tally_export_job: Option<u64>,
+    /// Rules suggested by the loaded rows, for (run, rows) — computed once per change.
+    suggestions: (u64, usize, Vec<Rule>),
 }
 
 impl DynoscopeApp {
@@ -65,10 +85,15 @@ impl DynoscopeApp {
             remembered: Remembered {
                 connection: Some(spec.clone()),
                 table: remembered_table,
+                rules: std::collections::BTreeMap::new(),
             },
             seeded_note: None,
             export_job: None,
             export_note: None,
+            view: View::Browse,
+            tally: TallyPanel::default(),
+            tally_export_job: None,
+            suggestions: (0, 0, Vec::new()),
         };
         app.connect(spec);
         app
@@ -77,6 +102,22 @@ impl DynoscopeApp {
     /// What to remember when the app closes.
     pub fn remembered(&self) -> &Remembered {
         &self.remembered
+    }
+
+    /// Start with saved counter rules (from the last run).
+    #[must_use]
+    pub fn with_saved_rules(
+        mut self,
+        rules: std::collections::BTreeMap<String, Vec<Rule>>,
+    ) -> Self {
+        self.remembered.rules = rules;
+        self
+    }
+
+    /// Where the rules of the open table are kept: per connection and table.
+    fn rules_key(&self) -> Option<String> {
+        let connection = self.bar.active.as_ref()?.spec.label();
+        Some(format!("{connection} | {}", self.selected_table.as_ref()?))
     }
 
     fn connect(&mut self, spec: ConnectionSpec) {
@@ -150,6 +191,76 @@ impl DynoscopeApp {
                 }
             }
             Event::Page { job, page } if job == self.results.job => self.results.add_page(page),
+            Event::Exported { job, result } if self.tally_export_job == Some(job) => {
+                self.tally_export_job = None;
+                self.tally.export_note = Some(result.map(|done| match done {
+                    Some((path, count)) => {
+                        format!("Exported {count} parents to {}", path.display())
+                    }
+                    None => "No file chosen; nothing exported.".to_owned(),
+                }));
+            }
+            Event::ParentChecked { job, result } if self.tally.check_job == Some(job) => {
+                self.tally.check_job = None;
+                match result {
+                    Ok(found) => {
+                        self.tally.check = Some(found);
+                        self.tally.error = None;
+                        self.tally.repair = None;
+                    }
+                    Err(error) => self.tally.error = Some(error),
+                }
+            }
+            Event::ShardsSummed { job, result } if self.tally.shards_job == Some(job) => {
+                self.tally.shards_job = None;
+                match result {
+                    Ok(total) => {
+                        self.tally.shards = Some(total);
+                        self.tally.error = None;
+                    }
+                    Err(error) => self.tally.error = Some(error),
+                }
+            }
+            Event::ReconcileStarted { job, parents } if self.tally.reconcile.job == Some(job) => {
+                self.tally.reconcile.total = Some(parents);
+            }
+            Event::ReconcileChecked { job, result } if self.tally.reconcile.job == Some(job) => {
+                match result {
+                    Ok(check) => self.tally.reconcile.add(check),
+                    Err(error) => self.tally.reconcile.failures.push(error),
+                }
+            }
+            Event::ReconcileDone {
+                job,
+                cancelled,
+                error,
+            } if self.tally.reconcile.job == Some(job) => {
+                let reconcile = &mut self.tally.reconcile;
+                reconcile.cancel = None;
+                reconcile.finished = Some(std::time::Instant::now());
+                reconcile.cancelled = cancelled;
+                reconcile.error = error;
+            }
+            Event::Repaired {
+                job,
+                outcome,
+                recheck,
+            } if self.tally.repair.as_ref().and_then(|r| r.job) == Some(job) => {
+                let rechecked = recheck.as_ref().ok().map(|(c, _)| c);
+                let text = repair_result_text(&outcome, rechecked);
+                if let Some(repair) = &mut self.tally.repair {
+                    repair.job = None;
+                    repair.result = Some(text);
+                }
+                if let Ok((check, parent)) = recheck {
+                    let reconcile = &mut self.tally.reconcile;
+                    reconcile.checks.retain(|c| c.partition != check.partition);
+                    if reconcile.job.is_some() {
+                        reconcile.add(check.clone());
+                    }
+                    self.tally.check = Some((check, parent));
+                }
+            }
             Event::Exported { job, result } if self.export_job == Some(job) => {
                 self.export_job = None;
                 self.export_note =
@@ -208,6 +319,12 @@ impl DynoscopeApp {
         };
         self.results = Results::default();
         self.form = QueryForm::default();
+        self.tally = TallyPanel::default();
+        self.view = View::Browse;
+        if let Some(key) = self.rules_key() {
+            self.tally.rules = self.remembered.rules.get(&key).cloned().unwrap_or_default();
+            self.tally.selected = (!self.tally.rules.is_empty()).then_some(0);
+        }
         self.worker.send(Command::Describe(table));
     }
 
@@ -313,6 +430,238 @@ impl DynoscopeApp {
                 partition.as_deref(),
             ),
         });
+    }
+
+    fn tally_action(&mut self, action: TallyAction) {
+        let Some(info) = self.described.info.clone() else {
+            return;
+        };
+        let partition = || info.partition.kind.parse(self.tally.partition.trim());
+        match action {
+            TallyAction::RulesChanged => {
+                if let Some(key) = self.rules_key() {
+                    self.remembered.rules.insert(key, self.tally.rules.clone());
+                }
+            }
+            TallyAction::Check => match (self.tally.tally_rule().cloned(), partition()) {
+                (Some(rule), Ok(partition)) => {
+                    self.next_job += 1;
+                    self.tally.check_job = Some(self.next_job);
+                    self.tally.error = None;
+                    self.worker.send(Command::CheckParent {
+                        job: self.next_job,
+                        info: Box::new(info),
+                        rule,
+                        partition,
+                    });
+                }
+                (_, Err(error)) => self.tally.error = Some(error),
+                (None, _) => {}
+            },
+            TallyAction::SumShards => match (self.tally.shard_rule().cloned(), partition()) {
+                (Some(rule), Ok(partition)) => {
+                    self.next_job += 1;
+                    self.tally.shards_job = Some(self.next_job);
+                    self.tally.error = None;
+                    self.worker.send(Command::SumShards {
+                        job: self.next_job,
+                        info: Box::new(info),
+                        rule,
+                        partition,
+                    });
+                }
+                (_, Err(error)) => self.tally.error = Some(error),
+                (None, _) => {}
+            },
+            TallyAction::ShowChildren => self.show_children(),
+            TallyAction::ProposeRepair => {
+                let (Some(rule), Some((check, _))) = (self.tally.tally_rule(), &self.tally.check)
+                else {
+                    return;
+                };
+                match tally_ops::repair_plan(&info, rule, check) {
+                    Ok(plan) => {
+                        self.tally.repair = Some(Repair {
+                            plan,
+                            job: None,
+                            result: None,
+                        });
+                    }
+                    Err(error) => self.tally.error = Some(error),
+                }
+            }
+            TallyAction::ConfirmRepair => {
+                let Some(rule) = self.tally.tally_rule().cloned() else {
+                    return;
+                };
+                if let Some(repair) = &mut self.tally.repair {
+                    self.next_job += 1;
+                    repair.job = Some(self.next_job);
+                    self.worker.send(Command::Repair {
+                        job: self.next_job,
+                        info: Box::new(info),
+                        rule,
+                        plan: Box::new(repair.plan.clone()),
+                    });
+                }
+            }
+            TallyAction::Reconcile(action) => self.reconcile_action(action, info),
+        }
+    }
+
+    fn reconcile_action(&mut self, action: ReconcileAction, info: crate::core::table::TableInfo) {
+        match action {
+            ReconcileAction::Start => {
+                let Some(rule) = self.tally.tally_rule().cloned() else {
+                    return;
+                };
+                let state = &mut self.tally.reconcile;
+                let concurrency = match state.concurrency.trim().parse::<usize>() {
+                    Ok(n) if (1..=256).contains(&n) => n,
+                    _ => {
+                        state.error = Some(Error::Invalid(
+                            "concurrency is a whole number from 1 to 256".into(),
+                        ));
+                        return;
+                    }
+                };
+                let source = match state.source {
+                    SourceChoice::Scan => ParentSource::Scan,
+                    SourceChoice::Loaded => {
+                        ParentSource::Loaded(std::sync::Arc::clone(&self.results.items))
+                    }
+                    SourceChoice::IndexQuery => {
+                        let kind = info.keys_of(Some(&state.index)).map(|(p, _)| p.kind);
+                        match kind.map(|k| k.parse(state.index_partition.trim())) {
+                            Some(Ok(partition)) => ParentSource::IndexQuery {
+                                index: state.index.clone(),
+                                partition,
+                            },
+                            Some(Err(error)) => {
+                                state.error = Some(error);
+                                return;
+                            }
+                            None => {
+                                state.error = Some(Error::Invalid(
+                                    "choose the index to query for parents".into(),
+                                ));
+                                return;
+                            }
+                        }
+                    }
+                };
+                self.next_job += 1;
+                let cancel = CancelToken::default();
+                state.job = Some(self.next_job);
+                state.total = None;
+                state.checks.clear();
+                state.failures.clear();
+                state.started = Some(std::time::Instant::now());
+                state.finished = None;
+                state.cancel = Some(cancel.clone());
+                state.cancelled = false;
+                state.error = None;
+                self.worker.send(Command::Reconcile {
+                    job: self.next_job,
+                    info: Box::new(info),
+                    rule,
+                    source,
+                    concurrency,
+                    cancel,
+                });
+            }
+            ReconcileAction::Cancel => {
+                if let Some(cancel) = &self.tally.reconcile.cancel {
+                    cancel.cancel();
+                }
+            }
+            ReconcileAction::Export { csv } => {
+                let checks = &self.tally.reconcile.checks;
+                let (contents, extension) = if csv {
+                    (tally_ops::checks_csv(checks), "csv")
+                } else {
+                    (tally_ops::checks_json(checks), "json")
+                };
+                self.next_job += 1;
+                self.tally_export_job = Some(self.next_job);
+                self.tally.export_note = None;
+                self.worker.send(Command::SaveText {
+                    job: self.next_job,
+                    contents,
+                    records: checks.len(),
+                    suggested_name: format!("{}-reconcile.{extension}", info.name),
+                });
+            }
+            ReconcileAction::Open(partition) => {
+                self.tally.partition = partition;
+                self.tally_action(TallyAction::Check);
+            }
+        }
+    }
+
+    /// List the checked parent's children in the grid.
+    fn show_children(&mut self) {
+        let (Some(rule), Some((check, parent))) =
+            (self.tally.tally_rule().cloned(), self.tally.check.clone())
+        else {
+            return;
+        };
+        let mut form = QueryForm::default();
+        match &rule.children {
+            ChildSource::SortKeyPrefix(prefix) => {
+                form.partition = check.partition.clone();
+                form.sort_op = Some(crate::core::condition::SortOp::BeginsWith);
+                form.sort_value.clone_from(prefix);
+            }
+            ChildSource::Index {
+                index,
+                id_attribute,
+                sort_prefix,
+            } => {
+                let id_name = id_attribute
+                    .clone()
+                    .or_else(|| {
+                        self.described
+                            .info
+                            .as_ref()
+                            .map(|i| i.partition.name.clone())
+                    })
+                    .unwrap_or_default();
+                form.index = Some(index.clone());
+                form.partition = parent
+                    .get(&id_name)
+                    .map(value::cell_text)
+                    .unwrap_or_default();
+                if !sort_prefix.is_empty() {
+                    form.sort_op = Some(crate::core::condition::SortOp::BeginsWith);
+                    form.sort_value.clone_from(sort_prefix);
+                }
+            }
+        }
+        self.form = form;
+        self.view = View::Browse;
+        self.browse(FormAction::Run);
+    }
+
+    fn suggested_rules(&mut self) -> Vec<Rule> {
+        const SAMPLE: usize = 5_000;
+        let key = (self.results.job, self.results.items.len());
+        if (self.suggestions.0, self.suggestions.1) != key {
+            let rules = match (&self.described.info, &self.results.request) {
+                (Some(info), Some(request)) if request.index.is_none() => {
+                    let sort = info
+                        .sort
+                        .as_ref()
+                        .map(|s| s.name.clone())
+                        .unwrap_or_default();
+                    let sample = &self.results.items[..self.results.items.len().min(SAMPLE)];
+                    crate::core::tally::suggest(sample, &info.partition.name, &sort)
+                }
+                _ => Vec::new(),
+            };
+            self.suggestions = (key.0, key.1, rules);
+        }
+        self.suggestions.2.clone()
     }
 
     fn browse(&mut self, action: FormAction) {
@@ -466,7 +815,38 @@ impl DynoscopeApp {
                 });
         }
 
-        egui::CentralPanel::default().show(ui, |ui| self.browse_ui(ui));
+        egui::CentralPanel::default().show(ui, |ui| {
+            if self.selected_table.is_some() && self.described.info.is_some() {
+                ui.horizontal(|ui| {
+                    ui.selectable_value(&mut self.view, View::Browse, "Browse");
+                    let tally = ui.selectable_value(&mut self.view, View::Tally, "Tally check");
+                    if tally.clicked() && self.tally.partition.is_empty() {
+                        self.tally.partition.clone_from(&self.form.partition);
+                    }
+                });
+                ui.separator();
+            }
+            match self.view {
+                View::Browse => self.browse_ui(ui),
+                View::Tally => self.tally_ui(ui),
+            }
+        });
+    }
+
+    fn tally_ui(&mut self, ui: &mut Ui) {
+        let Some(info) = self.described.info.clone() else {
+            return self.browse_ui(ui);
+        };
+        let suggested = self.suggested_rules();
+        let actions = egui::ScrollArea::vertical()
+            .id_salt("tally_scroll")
+            .show(ui, |ui| {
+                tally_panel_ui(ui, &mut self.tally, &info, &suggested)
+            })
+            .inner;
+        for action in actions {
+            self.tally_action(action);
+        }
     }
 
     fn browse_ui(&mut self, ui: &mut Ui) {

@@ -6,9 +6,12 @@ pub mod counter_editor;
 pub mod describe_panel;
 pub mod item_view;
 pub mod query_form;
+pub mod reconcile_panel;
 pub mod results_grid;
+pub mod rule_editor;
 pub mod status_bar;
 pub mod tables_panel;
+pub mod tally_panel;
 mod widgets;
 
 pub use app::DynoscopeApp;
