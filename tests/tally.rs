@@ -316,3 +316,53 @@ async fn shards_are_summed_exactly_and_the_hot_one_named() {
     );
     assert_eq!(total.hot, Some(2));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn parents_from_an_index_query_or_the_loaded_rows() {
+    let mut items = Vec::new();
+    for (i, owner) in ["ana", "ana", "bruno"].iter().enumerate() {
+        let pk = format!("POST#{i}");
+        let mut p = parent(&pk, "likeTally", Some(2));
+        p.insert("owner".into(), s(owner));
+        p.insert("rank".into(), n(&i.to_string()));
+        items.push(p);
+        items.extend(likes(&pk, if i == 1 { 3 } else { 2 }, "LIKE#", 0));
+    }
+    let (engine, info) = table_with(items.clone()).await;
+    let r = rule("likeTally", "LIKE#");
+    let by_ana = ParentSource::IndexQuery {
+        index: "ByOwner".into(),
+        partition: s("ana"),
+    };
+    let parents = tally_ops::find_parents(&engine.client, &info, &r, &by_ana)
+        .await
+        .unwrap();
+    let names: BTreeSet<String> = parents
+        .iter()
+        .map(|p| dynoscope::core::value::cell_text(&p["PK"]))
+        .collect();
+    assert_eq!(names, ["POST#0", "POST#1"].map(String::from).into());
+    let mut drifted = Vec::new();
+    tally_ops::reconcile(
+        &engine.client,
+        &info,
+        &r,
+        parents,
+        2,
+        || false,
+        |c| {
+            let c = c.unwrap();
+            if c.drifted() {
+                drifted.push(c.partition);
+            }
+        },
+    )
+    .await;
+    assert_eq!(drifted, ["POST#1"]);
+    // The rows loaded in the grid: only the parents among them.
+    let loaded = ParentSource::Loaded(std::sync::Arc::new(items));
+    let parents = tally_ops::find_parents(&engine.client, &info, &r, &loaded)
+        .await
+        .unwrap();
+    assert_eq!(parents.len(), 3);
+}

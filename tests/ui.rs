@@ -431,7 +431,16 @@ fn a_cancelled_export_writes_nothing() {
 
 #[test]
 fn tally_check_accepts_the_suggestion_and_reconciles_all_posts() {
-    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    let path = std::env::temp_dir().join(format!("dynoscope-reconcile-{}.csv", std::process::id()));
+    let picker = std::sync::Arc::new(FakePicker {
+        answer: Some(path.clone()),
+        suggested: Default::default(),
+    });
+    let mut app = start_with_picker(
+        ConnectionSpec::Sandbox { db_path: None },
+        Some("Social"),
+        Some(picker.clone()),
+    );
     let h = &mut app.harness;
     // Tall enough that the reconcile table's first rows are on screen (rows are virtual).
     h.set_size(egui::vec2(1280.0, 1600.0));
@@ -501,6 +510,47 @@ fn tally_check_accepts_the_suggestion_and_reconciles_all_posts() {
         listed[3..].iter().all(|p| !drifted.contains(&p.as_str())),
         "and only them"
     );
+
+    // Export the result as CSV.
+    h.get_by_role_and_label(Role::Button, "Export CSV").click();
+    step_until(h, "the export", |h| {
+        has_label_containing(h, "Exported 45 parents to")
+    });
+    assert_eq!(*picker.suggested.lock().unwrap(), ["Social-reconcile.csv"]);
+    let csv = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "pk,stored,counted,drift,pages,rcu");
+    assert_eq!(lines.len(), 46);
+    assert!(
+        lines[1].starts_with("POST#77f1,,"),
+        "missing tally first: {}",
+        lines[1]
+    );
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn a_sharded_counter_is_summed_and_its_hot_shard_named() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Videos"));
+    let h = &mut app.harness;
+    query_partition(h, "VID#c0de");
+    step_until(h, "the shards", |h| has_label(h, "STATS#TOTAL#7"));
+    h.get_by_role_and_label(Role::Button, "Tally check").click();
+    step_until(h, "the suggestion", |h| {
+        has_label(h, "sum(STATS#TOTAL#….play_count)")
+    });
+    h.get_all_by_role_and_label(Role::Button, "Use")
+        .next()
+        .unwrap()
+        .click();
+    step_until(h, "the shard form", |h| has_label(h, "Sum shards"));
+    h.get_by_role_and_label(Role::Button, "Sum shards").click();
+    step_until(h, "the total", |h| has_label(h, "Total 18312"));
+    assert!(has_label(
+        h,
+        "Hot shard: STATS#TOTAL#3 holds 9876 (53.9% of the total)"
+    ));
+    assert!(has_label(h, "STATS#TOTAL#3: 9876"));
 }
 
 #[test]
