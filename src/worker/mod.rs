@@ -142,69 +142,23 @@ impl Worker {
                 key_names,
                 format,
                 suggested_name,
-            } => {
-                let picker = Arc::clone(&self.picker);
-                self.spawn(
-                    "Export",
-                    move |error| Event::Exported {
-                        job,
-                        result: Err(error),
-                    },
-                    async move {
-                        let written = tokio::task::spawn_blocking(move || {
-                            let Some(path) = picker.pick_save_path(&suggested_name) else {
-                                return Ok(None);
-                            };
-                            write_export(&path, &items, &key_names, format).map(|n| Some((path, n)))
-                        })
-                        .await;
-                        let result = written.unwrap_or_else(|e| {
-                            Err(Error::TaskDied {
-                                op: "Export",
-                                detail: e.to_string(),
-                            })
-                        });
-                        vec![Event::Exported { job, result }]
-                    },
-                );
-            }
+            } => self.save(job, suggested_name, move |path| {
+                write_export(path, &items, &key_names, format)
+            }),
             Command::SaveText {
                 job,
                 contents,
                 records,
                 suggested_name,
-            } => {
-                let picker = Arc::clone(&self.picker);
-                self.spawn(
-                    "Export",
-                    move |error| Event::Exported {
-                        job,
-                        result: Err(error),
-                    },
-                    async move {
-                        let written = tokio::task::spawn_blocking(move || {
-                            let Some(path) = picker.pick_save_path(&suggested_name) else {
-                                return Ok(None);
-                            };
-                            std::fs::write(&path, contents)
-                                .map(|()| Some((path.clone(), records)))
-                                .map_err(|e| Error::File {
-                                    action: "writing",
-                                    path: path.display().to_string(),
-                                    detail: e.to_string(),
-                                })
-                        })
-                        .await;
-                        let result = written.unwrap_or_else(|e| {
-                            Err(Error::TaskDied {
-                                op: "Export",
-                                detail: e.to_string(),
-                            })
-                        });
-                        vec![Event::Exported { job, result }]
-                    },
-                );
-            }
+            } => self.save(job, suggested_name, move |path| {
+                std::fs::write(path, contents)
+                    .map(|()| records)
+                    .map_err(|e| Error::File {
+                        action: "writing",
+                        path: path.display().to_string(),
+                        detail: e.to_string(),
+                    })
+            }),
             Command::CheckParent {
                 job,
                 info,
@@ -419,6 +373,40 @@ impl Worker {
                 );
             }
         }
+    }
+
+    /// Ask where to save (on a blocking thread: the dialog blocks), then `write` there; answers
+    /// [`Event::Exported`] with the path and what `write` counted, or `None` when cancelled.
+    fn save(
+        &self,
+        job: JobId,
+        suggested_name: String,
+        write: impl FnOnce(&std::path::Path) -> crate::core::error::Result<usize> + Send + 'static,
+    ) {
+        let picker = Arc::clone(&self.picker);
+        self.spawn(
+            "Export",
+            move |error| Event::Exported {
+                job,
+                result: Err(error),
+            },
+            async move {
+                let written = tokio::task::spawn_blocking(move || {
+                    let Some(path) = picker.pick_save_path(&suggested_name) else {
+                        return Ok(None);
+                    };
+                    write(&path).map(|count| Some((path, count)))
+                })
+                .await;
+                let result = written.unwrap_or_else(|e| {
+                    Err(Error::TaskDied {
+                        op: "Export",
+                        detail: e.to_string(),
+                    })
+                });
+                vec![Event::Exported { job, result }]
+            },
+        );
     }
 
     /// The current connection, or `not_connected`'s event sent at once.
