@@ -6,6 +6,8 @@ pub mod connection;
 pub mod counter;
 pub mod error;
 pub mod export;
+pub mod lab;
+pub mod likes;
 pub mod number;
 pub mod ops;
 #[cfg(feature = "sandbox")]

@@ -1,0 +1,298 @@
+//! Like/unlike transactions, replays, tokens, a storm and the counter lab, against the sandbox;
+//! and conflict cancellations, which the engine never produces, injected by a local proxy.
+
+mod common;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use dynoscope::core::connection;
+use dynoscope::core::lab::{self, LabMethod};
+use dynoscope::core::likes::{self, LikeOp, LikeOutcome, LikeTarget};
+use dynoscope::core::ops;
+use dynoscope::core::sandbox::Sandbox;
+use dynoscope::core::table::TableInfo;
+
+struct Lab {
+    sandbox: Sandbox,
+    client: aws_sdk_dynamodb::Client,
+    info: TableInfo,
+    target: LikeTarget,
+}
+
+async fn lab() -> Lab {
+    let sandbox = Sandbox::start(None, 0).await.unwrap();
+    let client = connection::endpoint_client(sandbox.endpoint(), "us-east-1").await;
+    let info = ops::describe_table(&client, "Social").await.unwrap();
+    let target = LikeTarget {
+        table: "Social".into(),
+        pk_name: "PK".into(),
+        sk_name: "SK".into(),
+        parent: "POST#a91f".into(),
+        parent_sk: "META".into(),
+        tally: "likeTally".into(),
+        child_prefix: "LIKE#".into(),
+    };
+    Lab {
+        sandbox,
+        client,
+        info,
+        target,
+    }
+}
+
+async fn state(lab: &Lab) -> (Option<String>, u64) {
+    let s = likes::snapshot(&lab.client, &lab.info, &lab.target)
+        .await
+        .unwrap();
+    (s.tally, s.children)
+}
+
+fn request(lab: &Lab, op: LikeOp, user: &str, token: Option<&str>) -> likes::LikeRequest {
+    likes::like_request(
+        op,
+        &lab.target,
+        user,
+        token.map(str::to_owned),
+        1_750_636_900,
+    )
+    .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn like_duplicate_unlike_and_double_unlike() {
+    let lab = lab().await;
+    assert_eq!(state(&lab).await, (Some("3".into()), 3));
+    let like = request(&lab, LikeOp::Like, "USER#new1", None);
+    let report = likes::like_and_observe(&lab.client, &lab.info, like.clone()).await;
+    let wcu = match report.sent.outcome {
+        LikeOutcome::Committed { consumed_wcu } => consumed_wcu,
+        other => panic!("{other:?}"),
+    };
+    assert!((3.0..=6.0).contains(&wcu), "about 4 WCU for a like: {wcu}");
+    assert_eq!(report.before.unwrap().tally.as_deref(), Some("3"));
+    let after = report.after.unwrap();
+    assert_eq!((after.tally.as_deref(), after.children), (Some("4"), 4));
+
+    // Send again: the identical request, as a client retry would.
+    let again = likes::send(&lab.client, &like).await;
+    assert_eq!(
+        again.outcome,
+        LikeOutcome::Cancelled {
+            reasons: vec!["ConditionalCheckFailed".into(), "None".into()]
+        }
+    );
+    assert_eq!(
+        state(&lab).await,
+        (Some("4".into()), 4),
+        "the tally did not move"
+    );
+
+    let unlike = request(&lab, LikeOp::Unlike, "USER#new1", None);
+    assert!(matches!(
+        likes::send(&lab.client, &unlike).await.outcome,
+        LikeOutcome::Committed { .. }
+    ));
+    assert_eq!(state(&lab).await, (Some("3".into()), 3));
+    let twice = likes::send(&lab.client, &unlike).await;
+    assert!(
+        matches!(twice.outcome, LikeOutcome::Cancelled { ref reasons } if reasons[0] == "ConditionalCheckFailed")
+    );
+    assert_eq!(state(&lab).await, (Some("3".into()), 3));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_makes_the_retry_idempotent_and_refuses_other_parameters() {
+    let lab = lab().await;
+    let like = request(&lab, LikeOp::Like, "USER#tok", Some("retry-token-1"));
+    assert!(matches!(
+        likes::send(&lab.client, &like).await.outcome,
+        LikeOutcome::Committed { .. }
+    ));
+    let replay = likes::send(&lab.client, &like).await;
+    assert!(
+        matches!(replay.outcome, LikeOutcome::Committed { .. }),
+        "the retry succeeds: {replay:?}"
+    );
+    assert_eq!(state(&lab).await, (Some("4".into()), 4), "and counts once");
+    let other = request(
+        &lab,
+        LikeOp::Like,
+        "USER#someone-else",
+        Some("retry-token-1"),
+    );
+    match likes::send(&lab.client, &other).await.outcome {
+        LikeOutcome::Failed(e) => assert_eq!(
+            e.code(),
+            Some("IdempotentParameterMismatchException"),
+            "{e}"
+        ),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_thousand_operation_storm_keeps_the_tally_equal_to_the_children() {
+    let lab = lab().await;
+    let users = 745;
+    let mut last = likes::StormStats::default();
+    let stats = likes::storm(
+        &lab.client,
+        &lab.target,
+        users,
+        16,
+        "t",
+        || false,
+        |s| last = s.clone(),
+    )
+    .await
+    .unwrap();
+    assert!(stats.planned >= 1_000, "{}", stats.planned);
+    assert_eq!(stats.done, stats.planned);
+    assert_eq!(last.done, stats.done);
+    let duplicates = (0..users).filter(|i| i % 5 == 0).count();
+    assert_eq!(
+        stats.cancelled.get("[ConditionalCheckFailed, None]"),
+        Some(&duplicates)
+    );
+    assert_eq!(stats.failed, 0);
+    let unlikes = (0..users).filter(|i| i % 7 == 0).count();
+    let (tally, children) = state(&lab).await;
+    assert_eq!(children, 3 + (users - unlikes) as u64);
+    assert_eq!(
+        tally,
+        Some(children.to_string()),
+        "tally = counted children"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_lab_loses_updates_only_with_the_naive_method() {
+    let lab = lab().await;
+    let results = lab::run(&lab.client, &lab.info, 8, 25, "t").await.unwrap();
+    let by = |m: LabMethod| results.iter().find(|r| r.method == m).unwrap();
+    assert!(by(LabMethod::Naive).lost > 0, "{:?}", by(LabMethod::Naive));
+    assert_eq!(by(LabMethod::AtomicAdd).lost, 0);
+    assert_eq!(by(LabMethod::AtomicAdd).final_value.as_deref(), Some("200"));
+    let conditional = by(LabMethod::ConditionalSet);
+    assert_eq!(conditional.lost, 0);
+    assert!(
+        conditional.conditional_failures > 0,
+        "races were caught and retried"
+    );
+    // Scratch items are gone.
+    let scan = ops::fetch_page(
+        &lab.client,
+        &ops::BrowseRequest::scan(&lab.info, None).unwrap(),
+        None,
+    )
+    .await
+    .unwrap();
+    assert!(
+        scan.items
+            .iter()
+            .all(|i| !dynoscope::core::value::cell_text(&i["PK"]).starts_with("SCRATCH#"))
+    );
+}
+
+/// A proxy that answers the first `conflicts` TransactWriteItems with a TransactionConflict
+/// cancellation (without forwarding them) and forwards everything else.
+async fn conflicting_proxy(
+    upstream: std::net::SocketAddr,
+    conflicts: usize,
+) -> (std::net::SocketAddr, Arc<AtomicUsize>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let answered = Arc::new(AtomicUsize::new(0));
+    let count = Arc::clone(&answered);
+    tokio::spawn(async move {
+        while let Ok((mut client, _)) = listener.accept().await {
+            let count = Arc::clone(&count);
+            tokio::spawn(async move {
+                // Read one request: headers, then Content-Length bytes of body.
+                let mut buf = Vec::new();
+                let mut chunk = [0u8; 16 * 1024];
+                let header_end = loop {
+                    let Ok(n) = client.read(&mut chunk).await else {
+                        return;
+                    };
+                    if n == 0 {
+                        return;
+                    }
+                    buf.extend_from_slice(&chunk[..n]);
+                    if let Some(at) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+                        break at + 4;
+                    }
+                };
+                let head = String::from_utf8_lossy(&buf[..header_end]).to_lowercase();
+                let length: usize = head
+                    .lines()
+                    .find_map(|l| l.strip_prefix("content-length:"))
+                    .and_then(|v| v.trim().parse().ok())
+                    .unwrap_or(0);
+                while buf.len() < header_end + length {
+                    let Ok(n) = client.read(&mut chunk).await else {
+                        return;
+                    };
+                    if n == 0 {
+                        return;
+                    }
+                    buf.extend_from_slice(&chunk[..n]);
+                }
+                let is_transaction = head.contains("transactwriteitems");
+                if is_transaction && count.fetch_add(1, Ordering::SeqCst) < conflicts {
+                    let body = r#"{"__type":"com.amazonaws.dynamodb.v20120810#TransactionCanceledException","message":"Transaction cancelled, please refer cancellation reasons for specific reasons [TransactionConflict, None]","CancellationReasons":[{"Code":"TransactionConflict","Message":"Transaction is ongoing for the item"},{"Code":"None"}]}"#;
+                    let response = format!(
+                        "HTTP/1.1 400 Bad Request\r\ncontent-type: application/x-amz-json-1.0\r\nx-amzn-requestid: proxy\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                        body.len()
+                    );
+                    let _ = client.write_all(response.as_bytes()).await;
+                    return;
+                }
+                // Forward this one request and its answer, then close.
+                let Ok(mut server) = tokio::net::TcpStream::connect(upstream).await else {
+                    return;
+                };
+                let request = String::from_utf8_lossy(&buf[..header_end]).replacen(
+                    "\r\n",
+                    "\r\nconnection: close\r\n",
+                    1,
+                );
+                if server.write_all(request.as_bytes()).await.is_err()
+                    || server.write_all(&buf[header_end..]).await.is_err()
+                {
+                    return;
+                }
+                let mut answer = Vec::new();
+                let _ = server.read_to_end(&mut answer).await;
+                let _ = client.write_all(&answer).await;
+            });
+        }
+    });
+    (addr, answered)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn conflict_cancellations_are_reported_and_retried() {
+    let lab = lab().await;
+    let (proxy, transactions) = conflicting_proxy(lab.sandbox.addr(), 2).await;
+    let through = connection::endpoint_client(&format!("http://{proxy}"), "us-east-1").await;
+    let like = request(&lab, LikeOp::Like, "USER#contended", None);
+    let sent = likes::send(&through, &like).await;
+    assert!(
+        matches!(sent.outcome, LikeOutcome::Committed { .. }),
+        "{sent:?}"
+    );
+    assert_eq!(
+        sent.conflicts, 2,
+        "two TransactionConflict cancellations, retried"
+    );
+    assert_eq!(sent.attempts, 3);
+    assert_eq!(transactions.load(Ordering::SeqCst), 3);
+    assert_eq!(
+        state(&lab).await,
+        (Some("4".into()), 4),
+        "applied exactly once"
+    );
+}
