@@ -150,13 +150,13 @@ async fn a_thousand_operation_storm_keeps_the_tally_equal_to_the_children() {
     assert!(stats.planned >= 1_000, "{}", stats.planned);
     assert_eq!(stats.done, stats.planned);
     assert_eq!(last.done, stats.done);
-    let duplicates = (0..users).filter(|i| i % 5 == 0).count();
+    let duplicates = (0..users).filter(|i| i.is_multiple_of(5)).count();
     assert_eq!(
         stats.cancelled.get("[ConditionalCheckFailed, None]"),
         Some(&duplicates)
     );
     assert_eq!(stats.failed, 0);
-    let unlikes = (0..users).filter(|i| i % 7 == 0).count();
+    let unlikes = (0..users).filter(|i| i.is_multiple_of(7)).count();
     let (tally, children) = state(&lab).await;
     assert_eq!(children, 3 + (users - unlikes) as u64);
     assert_eq!(

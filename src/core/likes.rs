@@ -452,10 +452,10 @@ pub const MAX_STORM_USERS: usize = 10_000;
 /// retry, cancelled by the condition); every seventh user then unlikes.
 pub fn storm_plan(i: usize) -> Vec<LikeOp> {
     let mut ops = vec![LikeOp::Like];
-    if i % 5 == 0 {
+    if i.is_multiple_of(5) {
         ops.push(LikeOp::Like);
     }
-    if i % 7 == 0 {
+    if i.is_multiple_of(7) {
         ops.push(LikeOp::Unlike);
     }
     ops
