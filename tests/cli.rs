@@ -341,3 +341,68 @@ fn check_one_parent_all_parents_and_shards() {
     ]);
     assert_eq!(out.status.code(), Some(2), "errors are 2");
 }
+
+#[test]
+fn like_twice_then_storm() {
+    let dir = std::env::temp_dir().join(format!("dynoscope-cli-like-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("sandbox.db");
+    let _ = std::fs::remove_file(&db);
+    let db_arg = db.display().to_string();
+    let like = || {
+        Command::new(env!("CARGO_BIN_EXE_dynoscope"))
+            .args([
+                "--sandbox-db",
+                &db_arg,
+                "like",
+                "--table",
+                "Social",
+                "--pk",
+                "POST#a91f",
+                "--user",
+                "USER#cli",
+            ])
+            .output()
+            .unwrap()
+    };
+    let first = like();
+    let text = String::from_utf8_lossy(&first.stdout);
+    assert_eq!(first.status.code(), Some(0), "{text}");
+    assert!(text.contains("committed · 4 WCU"), "{text}");
+    assert!(text.contains("tally 3 -> 4 · children 3 -> 4"), "{text}");
+    let again = like();
+    let text = String::from_utf8_lossy(&again.stdout);
+    assert_eq!(again.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("cancelled [ConditionalCheckFailed, None]"),
+        "{text}"
+    );
+    assert!(text.contains("tally 4 -> 4 · children 4 -> 4"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+
+    let storm = |pk: &str| {
+        Command::new(env!("CARGO_BIN_EXE_dynoscope"))
+            .args([
+                "--sandbox",
+                "storm",
+                "--table",
+                "Social",
+                "--pk",
+                pk,
+                "--users",
+                "100",
+                "--concurrency",
+                "8",
+                "--json",
+            ])
+            .output()
+            .unwrap()
+    };
+    let out = storm("POST#a91f");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(report["equal"], true);
+    assert_eq!(report["operations"], 100 + 20 + 15);
+    // A post whose tally had already drifted stays drifted: exit 1.
+    assert_eq!(storm("POST#d71e").status.code(), Some(1));
+}

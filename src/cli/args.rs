@@ -90,6 +90,15 @@ pub enum Subcommand {
     /// Prints one line per parent (pk, stored, counted, drift) and a summary. Exit status:
     /// 0 every checked parent matches, 1 any drifted, 2 on error.
     Check(CheckArgs),
+    /// Like a parent as a user: one TransactWriteItems (Put the child if absent, ADD 1).
+    ///
+    /// Exit status: 0 when the tally equals the counted children afterwards, 1 when not, 2 on error.
+    Like(LikeArgs),
+    /// Unlike: Delete the child if present and ADD -1, in one transaction.
+    Unlike(LikeArgs),
+    /// N simulated users like (some twice, some then unlike) at concurrency K; then the tally
+    /// is compared with the counted children. Exit 1 when they differ.
+    Storm(StormArgs),
     /// Serve the seeded sandbox on a local port for other tools, until Ctrl-C.
     Sandbox {
         /// The port to listen on (127.0.0.1); 0 picks a free one.
@@ -235,4 +244,58 @@ pub struct CheckArgs {
     /// One JSON object per line.
     #[arg(long)]
     pub json: bool,
+}
+
+/// Where likes go.
+#[derive(Debug, Args)]
+pub struct LikeTargetArgs {
+    /// The table.
+    #[arg(long)]
+    pub table: String,
+    /// The parent's partition key value.
+    #[arg(long)]
+    pub pk: String,
+    /// The parent's sort key.
+    #[arg(long, default_value = "META")]
+    pub parent_sk: String,
+    /// The tally attribute.
+    #[arg(long, default_value = "likeTally")]
+    pub tally: String,
+    /// Children's sort keys are this prefix followed by the user.
+    #[arg(long, default_value = "LIKE#")]
+    pub child_prefix: String,
+    /// Confirm writes to an endpoint that is not on this machine.
+    #[arg(long)]
+    pub yes: bool,
+    /// One JSON object as output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `dynoscope like` / `unlike`.
+#[derive(Debug, Args)]
+pub struct LikeArgs {
+    /// Where.
+    #[command(flatten)]
+    pub target: LikeTargetArgs,
+    /// The user (the child's sort key is the child prefix followed by this).
+    #[arg(long)]
+    pub user: String,
+    /// A ClientRequestToken (1–36 characters) to make a retry idempotent.
+    #[arg(long)]
+    pub token: Option<String>,
+}
+
+/// `dynoscope storm`.
+#[derive(Debug, Args)]
+pub struct StormArgs {
+    /// Where.
+    #[command(flatten)]
+    pub target: LikeTargetArgs,
+    /// Simulated users (1–10000).
+    #[arg(long, default_value_t = 100)]
+    pub users: usize,
+    /// Users acting at once.
+    #[arg(long, default_value_t = 16)]
+    pub concurrency: usize,
 }

@@ -3,6 +3,7 @@
 mod add;
 mod args;
 mod check;
+mod likes;
 mod run;
 
 pub use args::{AddArgs, AddMode, Cli, ConnectionFlags, Subcommand};

@@ -9,13 +9,17 @@ use crate::cli::args::{ItemsArgs, ScanArgs, Subcommand};
 use crate::core::condition::{SortCondition, SortOp};
 use crate::core::connection::{self, ConnectionSpec};
 use crate::core::error::{Error, Result};
+use crate::core::likes::LikeOp;
 use crate::core::ops::{self, BrowseMode, BrowseRequest};
 use crate::core::table::{IndexKind, TableInfo, human_bytes};
 use crate::core::value::{self, Item};
 
 /// Run `command` against the connection `spec`; prints results on stdout, errors on stderr.
 pub async fn run(spec: ConnectionSpec, command: Subcommand) -> ExitCode {
-    let is_check = matches!(command, Subcommand::Check(_));
+    let is_check = matches!(
+        command,
+        Subcommand::Check(_) | Subcommand::Like(_) | Subcommand::Unlike(_) | Subcommand::Storm(_)
+    );
     match run_inner(spec, command).await {
         Ok(code) => code,
         Err(error) => {
@@ -52,6 +56,15 @@ async fn run_inner(spec: ConnectionSpec, command: Subcommand) -> Result<ExitCode
         Subcommand::Scan(args) => scan(client, args, &mut out).await?,
         Subcommand::Add(args) => return crate::cli::add::add(client, args).await,
         Subcommand::Check(args) => return crate::cli::check::check(client, args).await,
+        Subcommand::Like(args) => {
+            return crate::cli::likes::like(client, &connection, LikeOp::Like, args).await;
+        }
+        Subcommand::Unlike(args) => {
+            return crate::cli::likes::like(client, &connection, LikeOp::Unlike, args).await;
+        }
+        Subcommand::Storm(args) => {
+            return crate::cli::likes::storm(client, &connection, args).await;
+        }
         Subcommand::Sandbox { .. } => {}
     }
     Ok(ExitCode::SUCCESS)
