@@ -5,6 +5,7 @@ pub mod connection_bar;
 pub mod counter_editor;
 pub mod describe_panel;
 pub mod item_view;
+pub mod likes_panel;
 pub mod query_form;
 pub mod reconcile_panel;
 pub mod results_grid;

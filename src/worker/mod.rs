@@ -16,6 +16,8 @@ use tokio::runtime::Handle;
 use crate::core::connection::Connection;
 use crate::core::counter::{EditReport, Outcome};
 use crate::core::error::Error;
+use crate::core::lab;
+use crate::core::likes;
 use crate::core::ops;
 use crate::core::tally_ops;
 
@@ -302,6 +304,109 @@ impl Worker {
                     },
                 );
             }
+            Command::Like { job, info, request } => {
+                let failed = request.clone();
+                let Some(current) = self.connected(|e| Event::Liked {
+                    job,
+                    report: Box::new(failed_like(*request.clone(), e)),
+                }) else {
+                    return;
+                };
+                self.spawn(
+                    "TransactWriteItems",
+                    move |error| Event::Liked {
+                        job,
+                        report: Box::new(failed_like(*failed, error)),
+                    },
+                    async move {
+                        let report =
+                            likes::like_and_observe(&current.connection.client, &info, *request)
+                                .await;
+                        vec![Event::Liked {
+                            job,
+                            report: Box::new(report),
+                        }]
+                    },
+                );
+            }
+            Command::Storm {
+                job,
+                info,
+                target,
+                users,
+                concurrency,
+                cancel,
+            } => {
+                let done = move |error: Error| Event::StormDone {
+                    job,
+                    result: Err(error),
+                };
+                let Some(current) = self.connected(done) else {
+                    return;
+                };
+                let events = self.events_tx.clone();
+                let repaint = Arc::clone(&self.repaint);
+                self.spawn("TransactWriteItems", done, async move {
+                    let client = current.connection.client;
+                    let run = async {
+                        let before = likes::snapshot(&client, &info, &target).await?;
+                        let run_id = format!("{job:x}{:x}", std::process::id());
+                        let mut last_sent = std::time::Instant::now();
+                        let stats = likes::storm(
+                            &client,
+                            &target,
+                            users,
+                            concurrency,
+                            &run_id,
+                            || cancel.is_cancelled(),
+                            |s| {
+                                // A few progress events a second are enough to draw.
+                                if last_sent.elapsed().as_millis() >= 50 {
+                                    last_sent = std::time::Instant::now();
+                                    let _ = events.send(Event::StormProgress {
+                                        job,
+                                        stats: s.clone(),
+                                    });
+                                    repaint();
+                                }
+                            },
+                        )
+                        .await?;
+                        let after = likes::snapshot(&client, &info, &target).await?;
+                        Ok((stats, before, after))
+                    };
+                    vec![Event::StormDone {
+                        job,
+                        result: run.await,
+                    }]
+                });
+            }
+            Command::Lab {
+                job,
+                info,
+                writers,
+                increments,
+            } => {
+                let done = move |error: Error| Event::LabDone {
+                    job,
+                    result: Err(error),
+                };
+                let Some(current) = self.connected(done) else {
+                    return;
+                };
+                self.spawn("UpdateItem", done, async move {
+                    let run_id = format!("{job:x}{:x}", std::process::id());
+                    let result = lab::run(
+                        &current.connection.client,
+                        &info,
+                        writers,
+                        increments,
+                        &run_id,
+                    )
+                    .await;
+                    vec![Event::LabDone { job, result }]
+                });
+            }
             Command::EditCounter { job, plan } => {
                 let failed_plan = plan.clone();
                 let Some(current) = self.current_connection() else {
@@ -453,5 +558,18 @@ impl Worker {
             }
             repaint();
         });
+    }
+}
+
+fn failed_like(request: likes::LikeRequest, error: Error) -> likes::LikeReport {
+    likes::LikeReport {
+        request,
+        before: Err(error.clone()),
+        sent: likes::Sent {
+            outcome: likes::LikeOutcome::Failed(error.clone()),
+            attempts: 0,
+            conflicts: 0,
+        },
+        after: Err(error),
     }
 }

@@ -10,6 +10,8 @@ use crate::core::connection::ConnectionSpec;
 use crate::core::counter::{EditReport, Outcome, UpdatePlan};
 use crate::core::error::{Error, Result};
 use crate::core::export::ExportFormat;
+use crate::core::lab::LabResult;
+use crate::core::likes::{LikeReport, LikeRequest, LikeTarget, Snapshot, StormStats};
 use crate::core::ops::{BrowseRequest, Page};
 use crate::core::table::TableInfo;
 use crate::core::tally::{ShardRule, TallyRule};
@@ -111,6 +113,41 @@ pub enum Command {
         /// The conditional `SET`.
         plan: Box<UpdatePlan>,
     },
+    /// Like or unlike, observing the tally and the children before and after.
+    Like {
+        /// Identifies it.
+        job: JobId,
+        /// The table.
+        info: Box<TableInfo>,
+        /// The exact transaction (kept for "Send again").
+        request: Box<LikeRequest>,
+    },
+    /// Simulated users liking, liking twice and unliking, then the verdict.
+    Storm {
+        /// Identifies the storm.
+        job: JobId,
+        /// The table.
+        info: Box<TableInfo>,
+        /// Where.
+        target: Box<LikeTarget>,
+        /// Simulated users.
+        users: usize,
+        /// Users acting at once.
+        concurrency: usize,
+        /// Stops the storm.
+        cancel: CancelToken,
+    },
+    /// The counter lab on scratch items.
+    Lab {
+        /// Identifies the run.
+        job: JobId,
+        /// The table.
+        info: Box<TableInfo>,
+        /// Concurrent writers.
+        writers: usize,
+        /// Increments per writer.
+        increments: usize,
+    },
     /// Send a counter edit (never re-sent blindly; see [`ops::update_counter`]).
     EditCounter {
         /// Identifies the edit.
@@ -205,6 +242,34 @@ pub enum Event {
         outcome: Outcome,
         /// The parent checked again afterwards.
         recheck: Result<(ParentCheck, Item)>,
+    },
+    /// A like or unlike ended.
+    Liked {
+        /// Which.
+        job: JobId,
+        /// Before, outcome, after.
+        report: Box<LikeReport>,
+    },
+    /// A storm's progress.
+    StormProgress {
+        /// The storm.
+        job: JobId,
+        /// So far.
+        stats: StormStats,
+    },
+    /// A storm ended: its statistics and the tally and children before and after.
+    StormDone {
+        /// The storm.
+        job: JobId,
+        /// Or why it failed.
+        result: Result<(StormStats, Snapshot, Snapshot)>,
+    },
+    /// The counter lab ended.
+    LabDone {
+        /// The run.
+        job: JobId,
+        /// One result per method.
+        result: Result<Vec<LabResult>>,
     },
     /// A counter edit ended.
     Edited {

@@ -22,6 +22,7 @@ use crate::ui::tally_panel::{TallyPanel, repair_result_text};
 use crate::ui::widgets::error_ui;
 
 mod edit;
+mod likes;
 mod tally;
 use crate::worker::{CancelToken, Command, Event, Worker};
 
@@ -43,6 +44,7 @@ pub struct Remembered {
 enum View {
     Browse,
     Tally,
+    Likes,
 }
 
 /// The dynoscope desktop app.
@@ -64,6 +66,7 @@ pub struct DynoscopeApp {
     export_note: Option<Result<String, Error>>,
     view: View,
     tally: TallyPanel,
+    likes: crate::ui::likes_panel::LikesPanel,
     tally_export_job: Option<u64>,
     /// Rules suggested by the loaded rows, for (run, rows) — computed once per change.
     suggestions: (u64, usize, Vec<Rule>),
@@ -93,6 +96,7 @@ impl DynoscopeApp {
             export_note: None,
             view: View::Browse,
             tally: TallyPanel::default(),
+            likes: crate::ui::likes_panel::LikesPanel::default(),
             tally_export_job: None,
             suggestions: (0, 0, Vec::new()),
         };
@@ -192,6 +196,25 @@ impl DynoscopeApp {
                 }
             }
             Event::Page { job, page } if job == self.results.job => self.results.add_page(page),
+            Event::Liked { job, report } if self.likes.job == Some(job) => {
+                self.likes.job = None;
+                self.likes.report = Some(*report);
+            }
+            Event::StormProgress { job, stats } if self.likes.storm_job == Some(job) => {
+                self.likes.storm_stats = Some(stats);
+            }
+            Event::StormDone { job, result } if self.likes.storm_job == Some(job) => {
+                self.likes.storm_job = None;
+                self.likes.storm_cancel = None;
+                if let Ok((stats, _, _)) = &result {
+                    self.likes.storm_stats = Some(stats.clone());
+                }
+                self.likes.storm_result = Some(result);
+            }
+            Event::LabDone { job, result } if self.likes.lab_job == Some(job) => {
+                self.likes.lab_job = None;
+                self.likes.lab_result = Some(result);
+            }
             Event::Exported { job, result } if self.tally_export_job == Some(job) => {
                 self.tally_export_job = None;
                 self.tally.export_note = Some(result.map(|done| match done {
@@ -321,6 +344,7 @@ impl DynoscopeApp {
         self.results = Results::default();
         self.form = QueryForm::default();
         self.tally = TallyPanel::default();
+        self.likes = crate::ui::likes_panel::LikesPanel::default();
         self.view = View::Browse;
         if let Some(key) = self.rules_key() {
             self.tally.rules = self.remembered.rules.get(&key).cloned().unwrap_or_default();
@@ -513,12 +537,19 @@ impl DynoscopeApp {
                     if tally.clicked() && self.tally.partition.is_empty() {
                         self.tally.partition.clone_from(&self.form.partition);
                     }
+                    if ui
+                        .selectable_value(&mut self.view, View::Likes, "Like lab")
+                        .clicked()
+                    {
+                        self.prefill_likes();
+                    }
                 });
                 ui.separator();
             }
             match self.view {
                 View::Browse => self.browse_ui(ui),
                 View::Tally => self.tally_ui(ui),
+                View::Likes => self.likes_ui(ui),
             }
         });
     }
