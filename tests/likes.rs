@@ -3,8 +3,7 @@
 
 mod common;
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 
 use dynoscope::core::connection;
 use dynoscope::core::lab::{self, LabMethod};
@@ -195,88 +194,10 @@ async fn the_lab_loses_updates_only_with_the_naive_method() {
     );
 }
 
-/// A proxy that answers the first `conflicts` TransactWriteItems with a TransactionConflict
-/// cancellation (without forwarding them) and forwards everything else.
-async fn conflicting_proxy(
-    upstream: std::net::SocketAddr,
-    conflicts: usize,
-) -> (std::net::SocketAddr, Arc<AtomicUsize>) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let answered = Arc::new(AtomicUsize::new(0));
-    let count = Arc::clone(&answered);
-    tokio::spawn(async move {
-        while let Ok((mut client, _)) = listener.accept().await {
-            let count = Arc::clone(&count);
-            tokio::spawn(async move {
-                // Read one request: headers, then Content-Length bytes of body.
-                let mut buf = Vec::new();
-                let mut chunk = [0u8; 16 * 1024];
-                let header_end = loop {
-                    let Ok(n) = client.read(&mut chunk).await else {
-                        return;
-                    };
-                    if n == 0 {
-                        return;
-                    }
-                    buf.extend_from_slice(&chunk[..n]);
-                    if let Some(at) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-                        break at + 4;
-                    }
-                };
-                let head = String::from_utf8_lossy(&buf[..header_end]).to_lowercase();
-                let length: usize = head
-                    .lines()
-                    .find_map(|l| l.strip_prefix("content-length:"))
-                    .and_then(|v| v.trim().parse().ok())
-                    .unwrap_or(0);
-                while buf.len() < header_end + length {
-                    let Ok(n) = client.read(&mut chunk).await else {
-                        return;
-                    };
-                    if n == 0 {
-                        return;
-                    }
-                    buf.extend_from_slice(&chunk[..n]);
-                }
-                let is_transaction = head.contains("transactwriteitems");
-                if is_transaction && count.fetch_add(1, Ordering::SeqCst) < conflicts {
-                    let body = r#"{"__type":"com.amazonaws.dynamodb.v20120810#TransactionCanceledException","message":"Transaction cancelled, please refer cancellation reasons for specific reasons [TransactionConflict, None]","CancellationReasons":[{"Code":"TransactionConflict","Message":"Transaction is ongoing for the item"},{"Code":"None"}]}"#;
-                    let response = format!(
-                        "HTTP/1.1 400 Bad Request\r\ncontent-type: application/x-amz-json-1.0\r\nx-amzn-requestid: proxy\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-                        body.len()
-                    );
-                    let _ = client.write_all(response.as_bytes()).await;
-                    return;
-                }
-                // Forward this one request and its answer, then close.
-                let Ok(mut server) = tokio::net::TcpStream::connect(upstream).await else {
-                    return;
-                };
-                let request = String::from_utf8_lossy(&buf[..header_end]).replacen(
-                    "\r\n",
-                    "\r\nconnection: close\r\n",
-                    1,
-                );
-                if server.write_all(request.as_bytes()).await.is_err()
-                    || server.write_all(&buf[header_end..]).await.is_err()
-                {
-                    return;
-                }
-                let mut answer = Vec::new();
-                let _ = server.read_to_end(&mut answer).await;
-                let _ = client.write_all(&answer).await;
-            });
-        }
-    });
-    (addr, answered)
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn conflict_cancellations_are_reported_and_retried() {
     let lab = lab().await;
-    let (proxy, transactions) = conflicting_proxy(lab.sandbox.addr(), 2).await;
+    let (proxy, transactions) = common::conflicting_proxy(lab.sandbox.addr(), 2).await;
     let through = connection::endpoint_client(&format!("http://{proxy}"), "us-east-1").await;
     let like = request(&lab, LikeOp::Like, "USER#contended", None);
     let sent = likes::send(&through, &like).await;

@@ -1,5 +1,7 @@
 //! UI tests: the real app on the embedded sandbox, driven by role and label with egui_kittest.
 
+mod common;
+
 use std::time::{Duration, Instant};
 
 use dynoscope::core::connection::ConnectionSpec;
@@ -672,5 +674,36 @@ fn writes_outside_the_sandbox_need_confirmation() {
     h.get_by_role_and_label(Role::Button, "Confirm write")
         .click();
     step_until(h, "the like", |h| has_label_containing(h, "Committed · "));
+    drop(sandbox);
+}
+
+#[test]
+fn the_panel_reports_and_retries_transaction_conflicts() {
+    let engine_runtime = tokio::runtime::Runtime::new().unwrap();
+    let (sandbox, proxy) = engine_runtime.block_on(async {
+        let sandbox = dynoscope::core::sandbox::Sandbox::start(None, 0)
+            .await
+            .unwrap();
+        let (proxy, _) = common::conflicting_proxy(sandbox.addr(), 2).await;
+        (sandbox, proxy)
+    });
+    let spec = ConnectionSpec::Endpoint {
+        url: format!("http://{proxy}"),
+        profile: None,
+        region: None,
+    };
+    let mut app = start(spec, Some("Social"));
+    let h = &mut app.harness;
+    open_like_lab(h, "POST#a91f");
+    h.get_by_role_and_label(Role::Button, "Like").click();
+    step_until(h, "the confirmation", |h| has_label(h, "Confirm write"));
+    h.get_by_role_and_label(Role::Button, "Confirm write")
+        .click();
+    step_until(h, "the like", |h| has_label_containing(h, "Committed · "));
+    assert!(has_label(
+        h,
+        "2 TransactionConflict cancellation(s) retried (3 attempts)."
+    ));
+    assert_eq!(h.query_all_by_label("3 → 4").count(), 2, "applied once");
     drop(sandbox);
 }
