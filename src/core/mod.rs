@@ -6,6 +6,7 @@ pub mod connection;
 pub mod counter;
 pub mod error;
 pub mod export;
+pub mod expr;
 pub mod lab;
 pub mod likes;
 pub mod number;

@@ -1,0 +1,173 @@
+//! The expression tree. Names and values are resolved (no placeholders inside), so that the
+//! printer can alias every name and value afresh.
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+/// One step of a document path.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// An attribute or map key.
+    Name(String),
+    /// A list index, `[2]`.
+    Index(u32),
+}
+
+/// A document path such as `a.b[2].c`; the first step is always a name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Path(pub Vec<Step>);
+
+impl Path {
+    /// A top-level attribute.
+    pub fn attr(name: &str) -> Self {
+        Self(vec![Step::Name(name.to_owned())])
+    }
+
+    /// The top-level attribute name.
+    pub fn root(&self) -> &str {
+        match self.0.first() {
+            Some(Step::Name(n)) => n,
+            _ => "",
+        }
+    }
+
+    /// Whether one path is a prefix of the other (DynamoDB refuses overlapping paths in one
+    /// update).
+    pub fn overlaps(&self, other: &Self) -> bool {
+        self.0.iter().zip(&other.0).all(|(a, b)| a == b)
+    }
+
+    /// How the path reads, unaliased: `a.b[2].c`.
+    pub fn display(&self) -> String {
+        let mut out = String::new();
+        for (i, step) in self.0.iter().enumerate() {
+            match step {
+                Step::Name(n) if i == 0 => out.push_str(n),
+                Step::Name(n) => {
+                    out.push('.');
+                    out.push_str(n);
+                }
+                Step::Index(k) => out.push_str(&format!("[{k}]")),
+            }
+        }
+        out
+    }
+}
+
+/// A comparison operator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Comparator {
+    /// `=`
+    Eq,
+    /// `<>`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+}
+
+impl Comparator {
+    /// The operator's text.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Self::Eq => "=",
+            Self::Ne => "<>",
+            Self::Lt => "<",
+            Self::Le => "<=",
+            Self::Gt => ">",
+            Self::Ge => ">=",
+        }
+    }
+}
+
+/// Something compared in a condition.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Operand {
+    /// A document path.
+    Path(Path),
+    /// A value.
+    Value(AttributeValue),
+    /// `size(path)`.
+    Size(Path),
+}
+
+/// A condition (also a filter or a key condition).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Condition {
+    /// `a <op> b`
+    Compare(Operand, Comparator, Operand),
+    /// `a BETWEEN b AND c`
+    Between(Operand, Operand, Operand),
+    /// `a IN (b, c, …)`
+    In(Operand, Vec<Operand>),
+    /// `attribute_exists(path)`
+    Exists(Path),
+    /// `attribute_not_exists(path)`
+    NotExists(Path),
+    /// `attribute_type(path, :t)`
+    Type(Path, Operand),
+    /// `begins_with(path, :v)`
+    BeginsWith(Path, Operand),
+    /// `contains(path, :v)`
+    Contains(Path, Operand),
+    /// `a AND b`
+    And(Box<Condition>, Box<Condition>),
+    /// `a OR b`
+    Or(Box<Condition>, Box<Condition>),
+    /// `NOT a`
+    Not(Box<Condition>),
+}
+
+/// An operand of a SET action.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SetOperand {
+    /// A path.
+    Path(Path),
+    /// A value.
+    Value(AttributeValue),
+    /// `if_not_exists(path, operand)`
+    IfNotExists(Path, Box<SetOperand>),
+    /// `list_append(a, b)`
+    ListAppend(Box<SetOperand>, Box<SetOperand>),
+}
+
+/// The value assigned by a SET action.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SetValue {
+    /// One operand.
+    Operand(SetOperand),
+    /// `a + b`
+    Plus(SetOperand, SetOperand),
+    /// `a - b`
+    Minus(SetOperand, SetOperand),
+}
+
+/// An update expression: its SET, REMOVE, ADD and DELETE actions.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Update {
+    /// `SET path = value, …`
+    pub set: Vec<(Path, SetValue)>,
+    /// `REMOVE path, …`
+    pub remove: Vec<Path>,
+    /// `ADD path value, …`
+    pub add: Vec<(Path, AttributeValue)>,
+    /// `DELETE path value, …`
+    pub delete: Vec<(Path, AttributeValue)>,
+}
+
+impl Update {
+    /// Every path the update writes, with its action.
+    pub fn paths(&self) -> Vec<(&'static str, &Path)> {
+        self.set
+            .iter()
+            .map(|(p, _)| ("SET", p))
+            .chain(self.remove.iter().map(|p| ("REMOVE", p)))
+            .chain(self.add.iter().map(|(p, _)| ("ADD", p)))
+            .chain(self.delete.iter().map(|(p, _)| ("DELETE", p)))
+            .collect()
+    }
+}

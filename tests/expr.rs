@@ -1,0 +1,132 @@
+//! Expressions against the embedded engine: the reserved words agree with the engine's, and
+//! printed expressions run and do what the tree says.
+
+mod common;
+
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use common::{create_table, empty_engine, n, put_all, s, table_name};
+use dynoscope::core::expr::parser::{Maps, parse_condition, parse_update};
+use dynoscope::core::expr::{printer, reserved};
+use dynoscope::core::value::Item;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_reserved_words_are_the_engines() {
+    let engine = empty_engine().await;
+    let table = table_name("reserved");
+    create_table(&engine.client, &table).await;
+    let key = |pk: &str| HashMap::from([("PK".to_owned(), s(pk)), ("SK".to_owned(), s("META"))]);
+    let refused = |word: String| {
+        let client = engine.client.clone();
+        let table = table.clone();
+        let key = key("P");
+        async move {
+            client
+                .update_item()
+                .table_name(table)
+                .set_key(Some(key))
+                .update_expression(format!("ADD {word} :one"))
+                .expression_attribute_values(":one", n("1"))
+                .send()
+                .await
+                .is_err()
+        }
+    };
+    let words = reserved::all();
+    assert_eq!(words.len(), 573);
+    for word in words {
+        assert!(
+            refused(word.to_lowercase()).await,
+            "the engine accepts `{word}` bare"
+        );
+    }
+    for word in ["likeTally", "play_count", "memberCount", "replyCount"] {
+        assert!(
+            !refused(word.to_owned()).await,
+            "the engine refuses `{word}`"
+        );
+        assert!(!reserved::is_reserved(word));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn printed_expressions_do_what_the_tree_says() {
+    let engine = empty_engine().await;
+    let table = table_name("expr");
+    create_table(&engine.client, &table).await;
+    let mut item: Item = HashMap::from([
+        ("PK".to_owned(), s("VID#9f3a")),
+        ("SK".to_owned(), s("META")),
+    ]);
+    item.insert("count".into(), n("41"));
+    item.insert(
+        "doc".into(),
+        AttributeValue::M(HashMap::from([(
+            "list".to_owned(),
+            AttributeValue::L(vec![n("1")]),
+        )])),
+    );
+    put_all(&engine.client, &table, vec![item]).await;
+
+    let names = HashMap::from([
+        ("#c".to_owned(), "count".to_owned()),
+        ("#l".to_owned(), "list".to_owned()),
+    ]);
+    let values = HashMap::from([
+        (":one".to_owned(), n("1")),
+        (":zero".to_owned(), n("0")),
+        (":more".to_owned(), AttributeValue::L(vec![n("2")])),
+        (":tags".to_owned(), AttributeValue::Ss(vec!["x".into()])),
+    ]);
+    let maps = Maps {
+        names: &names,
+        values: &values,
+    };
+    let keys = ["PK".to_owned(), "SK".to_owned()];
+    let update = parse_update(
+        "SET #c = #c + :one, plays = if_not_exists(plays, :zero) + :one, doc.#l = list_append(doc.#l, :more) ADD tags :tags",
+        maps,
+        &keys,
+    )
+    .unwrap();
+    let condition = parse_condition(
+        "attribute_exists(PK) AND #c = :c41",
+        Maps {
+            names: &names,
+            values: &HashMap::from([(":c41".to_owned(), n("41"))]),
+        },
+    )
+    .unwrap();
+    // Both share one set of placeholders, as a request does.
+    let mut p = dynoscope::core::condition::Placeholders::default();
+    let update_text = printer::update_text(&mut p, &update);
+    let condition_text = printer::condition_text(&mut p, &condition);
+    let expr = p.finish(update_text);
+    assert!(
+        expr.names.values().any(|v| v == "count"),
+        "the reserved word went through a placeholder"
+    );
+    let out = engine
+        .client
+        .update_item()
+        .table_name(&table)
+        .key("PK", s("VID#9f3a"))
+        .key("SK", s("META"))
+        .update_expression(&expr.text)
+        .condition_expression(condition_text)
+        .set_expression_attribute_names(Some(expr.names.clone()))
+        .set_expression_attribute_values(Some(expr.values.clone()))
+        .return_values(aws_sdk_dynamodb::types::ReturnValue::AllNew)
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("{}: {e:?}", expr.text));
+    let after = out.attributes.unwrap();
+    assert_eq!(after["count"], n("42"));
+    assert_eq!(after["plays"], n("1"));
+    assert_eq!(after["tags"], AttributeValue::Ss(vec!["x".into()]));
+    let AttributeValue::M(doc) = &after["doc"] else {
+        panic!()
+    };
+    assert_eq!(doc["list"], AttributeValue::L(vec![n("1"), n("2")]));
+}
