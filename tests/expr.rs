@@ -79,10 +79,7 @@ async fn printed_expressions_do_what_the_tree_says() {
         (":more".to_owned(), AttributeValue::L(vec![n("2")])),
         (":tags".to_owned(), AttributeValue::Ss(vec!["x".into()])),
     ]);
-    let maps = Maps {
-        names: &names,
-        values: &values,
-    };
+    let maps = Maps::strict(&names, &values);
     let keys = ["PK".to_owned(), "SK".to_owned()];
     let update = parse_update(
         "SET #c = #c + :one, plays = if_not_exists(plays, :zero) + :one, doc.#l = list_append(doc.#l, :more) ADD tags :tags",
@@ -92,10 +89,7 @@ async fn printed_expressions_do_what_the_tree_says() {
     .unwrap();
     let condition = parse_condition(
         "attribute_exists(PK) AND #c = :c41",
-        Maps {
-            names: &names,
-            values: &HashMap::from([(":c41".to_owned(), n("41"))]),
-        },
+        Maps::strict(&names, &HashMap::from([(":c41".to_owned(), n("41"))])),
     )
     .unwrap();
     // Both share one set of placeholders, as a request does.

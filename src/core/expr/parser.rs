@@ -26,6 +26,10 @@ enum Tok {
     Name(String),
     Value(String),
     Int(u32),
+    /// A number literal with a fraction or exponent (builder input only).
+    Number(String),
+    /// A quoted string literal (builder input only).
+    Text(String),
     Sym(&'static str),
     End,
 }
@@ -74,16 +78,46 @@ fn tokenize(text: &str) -> Result<Vec<Token>, ExprError> {
             tokens.push(Token { tok, pos });
             i = end;
         } else if c.is_ascii_digit() {
-            let (digits, end) = word(i);
-            let n = digits.parse().map_err(|_| ExprError {
-                message: format!("`{digits}` is not a list index"),
-                position: pos,
-            })?;
+            let (digits, mut end) = word(i);
+            // A fraction (`1.5`) or exponent (`1e3`) makes it a number literal; `a[1].b` stays an index.
+            let fraction =
+                end + 1 < chars.len() && chars[end] == '.' && chars[end + 1].is_ascii_digit();
+            if fraction || digits.contains(['e', 'E']) {
+                if fraction {
+                    end = word(end + 1).1;
+                }
+                let text: String = chars[i..end].iter().collect();
+                tokens.push(Token {
+                    tok: Tok::Number(text),
+                    pos,
+                });
+                i = end;
+                continue;
+            }
+            match digits.parse::<u32>() {
+                Ok(n) => tokens.push(Token {
+                    tok: Tok::Int(n),
+                    pos,
+                }),
+                Err(_) => tokens.push(Token {
+                    tok: Tok::Number(digits),
+                    pos,
+                }),
+            }
+            i = end;
+        } else if c == '\'' || c == '"' {
+            let Some(close) = chars[i + 1..].iter().position(|&q| q == c) else {
+                return Err(ExprError {
+                    message: "the quoted text has no closing quote".into(),
+                    position: pos,
+                });
+            };
+            let text: String = chars[i + 1..i + 1 + close].iter().collect();
             tokens.push(Token {
-                tok: Tok::Int(n),
+                tok: Tok::Text(text),
                 pos,
             });
-            i = end;
+            i += close + 2;
         } else if c.is_ascii_alphabetic() || c == '_' {
             let (name, end) = word(i);
             tokens.push(Token {
@@ -124,6 +158,23 @@ pub struct Maps<'a> {
     pub names: &'a HashMap<String, String>,
     /// `ExpressionAttributeValues`.
     pub values: &'a HashMap<String, AttributeValue>,
+    /// Accept literal values (`1`, `-2.5`, `'text'`) where a value placeholder may stand, as the
+    /// builder does; DynamoDB itself never does.
+    pub literals: bool,
+}
+
+impl<'a> Maps<'a> {
+    /// Placeholders only, as DynamoDB reads expressions.
+    pub fn strict(
+        names: &'a HashMap<String, String>,
+        values: &'a HashMap<String, AttributeValue>,
+    ) -> Self {
+        Self {
+            names,
+            values,
+            literals: false,
+        }
+    }
 }
 
 struct Parser<'a> {
@@ -236,8 +287,53 @@ impl<'a> Parser<'a> {
         }
     }
 
+    fn starts_value(&self) -> bool {
+        match &self.peek().tok {
+            Tok::Value(_) => true,
+            Tok::Int(_) | Tok::Number(_) | Tok::Text(_) => self.maps.literals,
+            Tok::Sym("-") => {
+                self.maps.literals
+                    && matches!(
+                        self.tokens.get(self.at + 1).map(|t| &t.tok),
+                        Some(Tok::Int(_) | Tok::Number(_))
+                    )
+            }
+            _ => false,
+        }
+    }
+
     fn value(&mut self) -> Result<(AttributeValue, usize), ExprError> {
         let t = self.next();
+        if self.maps.literals {
+            let number = |text: String, pos: usize| {
+                crate::core::number::parse(&text)
+                    .map(|_| (AttributeValue::N(text.clone()), pos))
+                    .map_err(|e| ExprError {
+                        message: e.to_string(),
+                        position: pos,
+                    })
+            };
+            match &t.tok {
+                Tok::Int(k) => return number(k.to_string(), t.pos),
+                Tok::Number(text) => return number(text.clone(), t.pos),
+                Tok::Text(text) => return Ok((AttributeValue::S(text.clone()), t.pos)),
+                Tok::Sym("-") => {
+                    let digits = self.next();
+                    let text = match digits.tok {
+                        Tok::Int(k) => k.to_string(),
+                        Tok::Number(text) => text,
+                        other => {
+                            return err(
+                                format!("expected a number after `-`, found {}", describe(&other)),
+                                digits.pos,
+                            );
+                        }
+                    };
+                    return number(format!("-{text}"), t.pos);
+                }
+                _ => {}
+            }
+        }
         match t.tok {
             Tok::Value(ph) => self
                 .maps
@@ -367,7 +463,7 @@ impl<'a> Parser<'a> {
                 pos,
             );
         }
-        if matches!(self.peek().tok, Tok::Value(_)) {
+        if self.starts_value() {
             return Ok(Operand::Value(self.value()?.0));
         }
         Ok(Operand::Path(self.path()?.0))
@@ -446,7 +542,7 @@ impl<'a> Parser<'a> {
                 ),
             };
         }
-        if matches!(self.peek().tok, Tok::Value(_)) {
+        if self.starts_value() {
             return Ok(SetOperand::Value(self.value()?.0));
         }
         Ok(SetOperand::Path(self.path()?.0))
@@ -471,6 +567,8 @@ fn describe(tok: &Tok) -> String {
         Tok::Ident(w) => format!("`{w}`"),
         Tok::Name(n) | Tok::Value(n) => format!("`{n}`"),
         Tok::Int(k) => format!("`{k}`"),
+        Tok::Number(text) => format!("`{text}`"),
+        Tok::Text(text) => format!("'{text}'"),
         Tok::Sym(s) => format!("`{s}`"),
         Tok::End => "the end".to_owned(),
     }

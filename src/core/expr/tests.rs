@@ -17,10 +17,7 @@ fn n(v: &str) -> AttributeValue {
 }
 
 fn maps_of(e: &Expression) -> Maps<'_> {
-    Maps {
-        names: &e.names,
-        values: &e.values,
-    }
+    Maps::strict(&e.names, &e.values)
 }
 
 fn values() -> HashMap<String, AttributeValue> {
@@ -48,10 +45,7 @@ fn names() -> HashMap<String, String> {
 
 fn round_trip_update(text: &str) {
     let (names, values) = (names(), values());
-    let maps = Maps {
-        names: &names,
-        values: &values,
-    };
+    let maps = Maps::strict(&names, &values);
     let tree = parse_update(text, maps, &[]).unwrap_or_else(|e| panic!("{text}: {e}"));
     let printed = printer::update(&tree);
     let again = parse_update(&printed.text, maps_of(&printed), &[])
@@ -61,10 +55,7 @@ fn round_trip_update(text: &str) {
 
 fn round_trip_condition(text: &str) {
     let (names, values) = (names(), values());
-    let maps = Maps {
-        names: &names,
-        values: &values,
-    };
+    let maps = Maps::strict(&names, &values);
     let tree = parse_condition(text, maps).unwrap_or_else(|e| panic!("{text}: {e}"));
     let printed = printer::condition(&tree);
     let again = parse_condition(&printed.text, maps_of(&printed))
@@ -104,10 +95,7 @@ fn every_condition_form_round_trips() {
         round_trip_condition(text);
     }
     let (names, values) = (names(), values());
-    let maps = Maps {
-        names: &names,
-        values: &values,
-    };
+    let maps = Maps::strict(&names, &values);
     let paths = parse_projection("a, b.c[1], #c", maps).unwrap();
     let printed = printer::projection(&paths);
     assert_eq!(printed.text, "#n0, #n1.#n2[1], #n3");
@@ -120,10 +108,7 @@ fn every_condition_form_round_trips() {
 #[test]
 fn every_name_and_value_is_aliased() {
     let (names, values) = (names(), values());
-    let maps = Maps {
-        names: &names,
-        values: &values,
-    };
+    let maps = Maps::strict(&names, &values);
     let tree = parse_update("ADD #c :one", maps, &[]).unwrap();
     let printed = printer::update(&tree);
     assert_eq!(printed.text, "ADD #n0 :v0");
@@ -138,10 +123,7 @@ fn every_name_and_value_is_aliased() {
 #[test]
 fn every_validation_error_names_its_place() {
     let (names, values) = (names(), values());
-    let maps = Maps {
-        names: &names,
-        values: &values,
-    };
+    let maps = Maps::strict(&names, &values);
     let keys = ["PK".to_owned(), "SK".to_owned()];
     let cases: [(&str, bool, usize, &str); 14] = [
         ("SET a = :one ADD a :one", true, 17, "overlaps"),
@@ -312,4 +294,45 @@ fn printing_then_parsing_gives_the_same_expression() {
             .unwrap_or_else(|e| panic!("case {case}: {}: {e}", printed.text));
         assert_eq!(back, u, "case {case}: {}", printed.text);
     }
+}
+
+#[test]
+fn the_builder_accepts_literals_that_become_placeholders() {
+    let (names, values) = (HashMap::new(), HashMap::new());
+    let builder = Maps {
+        names: &names,
+        values: &values,
+        literals: true,
+    };
+    let tree = parse_update("ADD likeTally 1 SET a = a - 2.5, t = 'it''s'", builder, &[]);
+    // A quote ends the text: `'it'` then `'s'` is an error at the second text.
+    assert!(tree.is_err());
+    let tree = parse_update(
+        "ADD likeTally 1 SET a = a - 2.5, b = -3, t = 'POST#a91f'",
+        builder,
+        &[],
+    )
+    .unwrap();
+    let printed = printer::update(&tree);
+    assert_eq!(
+        printed.text,
+        "SET #n0 = #n0 - :v0, #n1 = :v1, #n2 = :v2 ADD #n3 :v3"
+    );
+    assert_eq!(printed.values[":v0"], n("2.5"));
+    assert_eq!(printed.values[":v1"], n("-3"));
+    assert_eq!(printed.values[":v2"], AttributeValue::S("POST#a91f".into()));
+    assert_eq!(printed.values[":v3"], n("1"));
+    let e = parse_update("ADD x 1e999", builder, &[]).unwrap_err();
+    assert_eq!(e.position, 6);
+    // DynamoDB itself takes placeholders only.
+    let strict = Maps::strict(&names, &values);
+    assert!(parse_update("ADD likeTally 1", strict, &[]).is_err());
+    // Indexes are still indexes.
+    let c = parse_condition("a[1].b = 12345678901234567890123456789012345678", builder).unwrap();
+    let printed = printer::condition(&c);
+    assert_eq!(printed.text, "#n0[1].#n1 = :v0");
+    assert_eq!(
+        printed.values[":v0"],
+        n("12345678901234567890123456789012345678")
+    );
 }
