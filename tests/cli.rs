@@ -406,3 +406,54 @@ fn like_twice_then_storm() {
     // A post whose tally had already drifted stays drifted: exit 1.
     assert_eq!(storm("POST#d71e").status.code(), Some(1));
 }
+
+#[test]
+fn expr_prints_the_request_and_points_at_errors() {
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_dynoscope"))
+            .arg("expr")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = run(&[
+        "update",
+        "ADD likeTally 1",
+        "--condition",
+        "attribute_exists(PK)",
+        "--as",
+        "json",
+    ]);
+    assert!(out.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["UpdateExpression"], "ADD #n0 :v0");
+    assert_eq!(json["ConditionExpression"], "attribute_exists(#n1)");
+    assert_eq!(json["ExpressionAttributeNames"]["#n0"], "likeTally");
+    assert_eq!(json["ExpressionAttributeValues"][":v0"]["N"], "1");
+    for target in ["cli", "boto3", "js", "js-doc", "rust"] {
+        let out = run(&["update", "ADD likeTally 1", "--as", target]);
+        assert!(out.status.success(), "{target}");
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("ADD #n0 :v0"),
+            "{target}"
+        );
+    }
+    let out = run(&["update", "ADD count 1"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("`count` is a reserved word"), "{err}");
+    assert!(err.contains("  ADD count 1\n      ^"), "{err}");
+    let out = run(&[
+        "query",
+        "PK = 'POST#a91f' AND begins_with(SK, 'LIKE#')",
+        "--as",
+        "cli",
+        "--table",
+        "Social",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("--key-condition-expression '#n0 = :v0 AND begins_with(#n1, :v1)'"),
+        "{text}"
+    );
+}

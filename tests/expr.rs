@@ -124,3 +124,74 @@ async fn printed_expressions_do_what_the_tree_says() {
     };
     assert_eq!(doc["list"], AttributeValue::L(vec![n("1"), n("2")]));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_generated_json_runs_through_the_sdk_and_does_what_the_builder_says() {
+    use dynoscope::core::condition::Placeholders;
+    use dynoscope::core::expr::codegen::{Operation, Request, Target};
+    let engine = empty_engine().await;
+    let table = table_name("json");
+    create_table(&engine.client, &table).await;
+    let key: Item = HashMap::from([
+        ("PK".to_owned(), s("POST#a91f")),
+        ("SK".to_owned(), s("META")),
+    ]);
+    let mut item = key.clone();
+    item.insert("likeTally".into(), n("3"));
+    put_all(&engine.client, &table, vec![item]).await;
+
+    let (names, values) = (HashMap::new(), HashMap::new());
+    let builder = Maps {
+        names: &names,
+        values: &values,
+        literals: true,
+    };
+    let update = parse_update("ADD likeTally 1", builder, &[]).unwrap();
+    let condition = parse_condition("attribute_exists(SK) AND likeTally = 3", builder).unwrap();
+    let mut p = Placeholders::default();
+    let update_text = printer::update_text(&mut p, &update);
+    let condition_text = printer::condition_text(&mut p, &condition);
+    let expr = p.finish(update_text);
+    let request = Request {
+        table: table.clone(),
+        operation: Operation::Update(key),
+        update: Some(expr.text.clone()),
+        condition: Some(condition_text),
+        key_condition: None,
+        filter: None,
+        projection: None,
+        names: expr.names,
+        values: expr.values,
+    };
+    // Read the JSON back as a request body and send exactly that.
+    let json: serde_json::Value = serde_json::from_str(&request.render(Target::Json)).unwrap();
+    let text = |field: &str| json[field].as_str().unwrap().to_owned();
+    let names: HashMap<String, String> =
+        serde_json::from_value(json["ExpressionAttributeNames"].clone()).unwrap();
+    let send = || {
+        engine
+            .client
+            .update_item()
+            .table_name(text("TableName"))
+            .set_key(Some(
+                dynoscope::core::value::item_from_json_value(&json["Key"]).unwrap(),
+            ))
+            .update_expression(text("UpdateExpression"))
+            .condition_expression(text("ConditionExpression"))
+            .set_expression_attribute_names(Some(names.clone()))
+            .set_expression_attribute_values(Some(
+                dynoscope::core::value::item_from_json_value(&json["ExpressionAttributeValues"])
+                    .unwrap(),
+            ))
+            .return_values(aws_sdk_dynamodb::types::ReturnValue::UpdatedNew)
+            .send()
+    };
+    let out = send().await.unwrap();
+    assert_eq!(out.attributes.unwrap()["likeTally"], n("4"));
+    // The condition said likeTally = 3: sent again, it refuses.
+    let again = send().await.unwrap_err();
+    assert_eq!(
+        dynoscope::core::error::Error::from_sdk("UpdateItem", again).code(),
+        Some("ConditionalCheckFailedException")
+    );
+}

@@ -99,6 +99,11 @@ pub enum Subcommand {
     /// N simulated users like (some twice, some then unlike) at concurrency K; then the tally
     /// is compared with the counted children. Exit 1 when they differ.
     Storm(StormArgs),
+    /// Build a request from readable expressions and print it as code (no connection needed).
+    ///
+    /// Names are aliased and values (literals such as 1 or 'text') become placeholders; reserved
+    /// words must be written as #placeholders given with --names.
+    Expr(ExprArgs),
     /// Serve the seeded sandbox on a local port for other tools, until Ctrl-C.
     Sandbox {
         /// The port to listen on (127.0.0.1); 0 picks a free one.
@@ -298,4 +303,54 @@ pub struct StormArgs {
     /// Users acting at once.
     #[arg(long, default_value_t = 16)]
     pub concurrency: usize,
+}
+
+/// What `dynoscope expr` builds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExprKind {
+    /// UpdateItem: the expression is an UpdateExpression.
+    Update,
+    /// DeleteItem: the expression is a ConditionExpression.
+    Delete,
+    /// Query: the expression is a KeyConditionExpression.
+    Query,
+    /// Scan: the expression is a FilterExpression.
+    Scan,
+}
+
+/// `dynoscope expr`.
+#[derive(Debug, Args)]
+pub struct ExprArgs {
+    /// The operation.
+    #[arg(value_enum)]
+    pub kind: ExprKind,
+    /// The expression (update, condition, key condition or filter, by operation).
+    pub expression: String,
+    /// A ConditionExpression (update, delete).
+    #[arg(long)]
+    pub condition: Option<String>,
+    /// A FilterExpression (query).
+    #[arg(long)]
+    pub filter: Option<String>,
+    /// A ProjectionExpression (query, scan).
+    #[arg(long)]
+    pub projection: Option<String>,
+    /// The table.
+    #[arg(long, default_value = "TABLE")]
+    pub table: String,
+    /// The index (query, scan).
+    #[arg(long)]
+    pub index: Option<String>,
+    /// A key attribute as NAME=VALUE (a string), for update and delete.
+    #[arg(long = "key", value_name = "NAME=VALUE")]
+    pub keys: Vec<String>,
+    /// Name placeholders used in the expressions, as JSON: '{"#c": "count"}'.
+    #[arg(long)]
+    pub names: Option<String>,
+    /// Value placeholders used in the expressions, as DynamoDB JSON: '{":one": {"N": "1"}}'.
+    #[arg(long)]
+    pub values: Option<String>,
+    /// How to print it: json, cli, boto3, js, js-doc, rust.
+    #[arg(long = "as", default_value = "json")]
+    pub target: String,
 }

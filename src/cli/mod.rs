@@ -3,6 +3,7 @@
 mod add;
 mod args;
 mod check;
+mod expr;
 mod likes;
 mod run;
 

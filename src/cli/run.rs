@@ -35,6 +35,9 @@ pub async fn run(spec: ConnectionSpec, command: Subcommand) -> ExitCode {
 }
 
 async fn run_inner(spec: ConnectionSpec, command: Subcommand) -> Result<ExitCode> {
+    if let Subcommand::Expr(args) = command {
+        return crate::cli::expr::expr(args);
+    }
     if let Subcommand::Sandbox { port } = command {
         serve_sandbox(spec, port).await?;
         return Ok(ExitCode::SUCCESS);
@@ -65,7 +68,7 @@ async fn run_inner(spec: ConnectionSpec, command: Subcommand) -> Result<ExitCode
         Subcommand::Storm(args) => {
             return crate::cli::likes::storm(client, &connection, args).await;
         }
-        Subcommand::Sandbox { .. } => {}
+        Subcommand::Sandbox { .. } | Subcommand::Expr(_) => {}
     }
     Ok(ExitCode::SUCCESS)
 }

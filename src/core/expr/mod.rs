@@ -2,6 +2,7 @@
 //! name and value, and the reserved words. The groundwork of the expression builder.
 
 pub mod ast;
+pub mod codegen;
 pub mod parser;
 pub mod printer;
 pub mod reserved;

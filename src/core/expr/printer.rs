@@ -173,6 +173,11 @@ pub fn update(u: &Update) -> Expression {
     p.finish(text)
 }
 
+/// One projected path, with placeholders taken from `p`.
+pub fn projection_path(p: &mut Placeholders, x: &Path) -> String {
+    path(p, x)
+}
+
 /// A projection as an expression with fresh placeholders.
 pub fn projection(paths: &[Path]) -> Expression {
     let mut p = Placeholders::default();
