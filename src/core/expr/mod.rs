@@ -2,10 +2,12 @@
 //! name and value, and the reserved words. The groundwork of the expression builder.
 
 pub mod ast;
+pub mod builder;
 pub mod codegen;
 pub mod parser;
 pub mod printer;
 pub mod reserved;
+pub mod run;
 
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,159 @@
+//! Running a built request against the connection.
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::types::{ReturnConsumedCapacity, ReturnValue};
+
+use crate::core::error::{Error, Result};
+use crate::core::expr::codegen::{Operation, Request};
+use crate::core::value::Item;
+
+/// What a run returned.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunResult {
+    /// One line on what happened.
+    pub summary: String,
+    /// Capacity consumed (read or write).
+    pub consumed: f64,
+    /// The item after an update, or the items of the first page of a Query or Scan.
+    pub items: Vec<Item>,
+}
+
+fn some_map<K, V>(map: &std::collections::HashMap<K, V>) -> Option<std::collections::HashMap<K, V>>
+where
+    K: Clone + Eq + std::hash::Hash,
+    V: Clone,
+{
+    (!map.is_empty()).then(|| map.clone())
+}
+
+/// Send `request` once (a Query or Scan reads its first page).
+pub async fn run(client: &Client, request: &Request) -> Result<RunResult> {
+    let names = some_map(&request.names);
+    let values = some_map(&request.values);
+    let capacity = |c: Option<&aws_sdk_dynamodb::types::ConsumedCapacity>| {
+        c.and_then(|c| c.capacity_units()).unwrap_or_default()
+    };
+    match &request.operation {
+        Operation::Update(key) => {
+            let out = client
+                .update_item()
+                .table_name(&request.table)
+                .set_key(Some(key.clone()))
+                .set_update_expression(request.update.clone())
+                .set_condition_expression(request.condition.clone())
+                .set_expression_attribute_names(names)
+                .set_expression_attribute_values(values)
+                .return_values(ReturnValue::AllNew)
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .send()
+                .await
+                .map_err(|e| Error::from_sdk("UpdateItem", e))?;
+            let consumed = capacity(out.consumed_capacity.as_ref());
+            Ok(RunResult {
+                summary: format!("UpdateItem applied · {consumed} WCU"),
+                consumed,
+                items: out.attributes.into_iter().collect(),
+            })
+        }
+        Operation::Delete(key) => {
+            let out = client
+                .delete_item()
+                .table_name(&request.table)
+                .set_key(Some(key.clone()))
+                .set_condition_expression(request.condition.clone())
+                .set_expression_attribute_names(names)
+                .set_expression_attribute_values(values)
+                .return_values(ReturnValue::AllOld)
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .send()
+                .await
+                .map_err(|e| Error::from_sdk("DeleteItem", e))?;
+            let consumed = capacity(out.consumed_capacity.as_ref());
+            Ok(RunResult {
+                summary: format!("DeleteItem applied · {consumed} WCU"),
+                consumed,
+                items: out.attributes.into_iter().collect(),
+            })
+        }
+        Operation::Put(item) => {
+            let out = client
+                .put_item()
+                .table_name(&request.table)
+                .set_item(Some(item.clone()))
+                .set_condition_expression(request.condition.clone())
+                .set_expression_attribute_names(names)
+                .set_expression_attribute_values(values)
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .send()
+                .await
+                .map_err(|e| Error::from_sdk("PutItem", e))?;
+            let consumed = capacity(out.consumed_capacity.as_ref());
+            Ok(RunResult {
+                summary: format!("PutItem applied · {consumed} WCU"),
+                consumed,
+                items: vec![item.clone()],
+            })
+        }
+        Operation::Query(index) => {
+            let out = client
+                .query()
+                .table_name(&request.table)
+                .set_index_name(index.clone())
+                .set_key_condition_expression(request.key_condition.clone())
+                .set_filter_expression(request.filter.clone())
+                .set_projection_expression(request.projection.clone())
+                .set_expression_attribute_names(names)
+                .set_expression_attribute_values(values)
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .send()
+                .await
+                .map_err(|e| Error::from_sdk("Query", e))?;
+            let consumed = capacity(out.consumed_capacity.as_ref());
+            let items = out.items.unwrap_or_default();
+            Ok(RunResult {
+                summary: format!(
+                    "Query: {} items on the first page ({} scanned) · {consumed} RCU{}",
+                    items.len(),
+                    out.scanned_count,
+                    if out.last_evaluated_key.is_some() {
+                        " · more pages"
+                    } else {
+                        ""
+                    }
+                ),
+                consumed,
+                items,
+            })
+        }
+        Operation::Scan(index) => {
+            let out = client
+                .scan()
+                .table_name(&request.table)
+                .set_index_name(index.clone())
+                .set_filter_expression(request.filter.clone())
+                .set_projection_expression(request.projection.clone())
+                .set_expression_attribute_names(names)
+                .set_expression_attribute_values(values)
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .send()
+                .await
+                .map_err(|e| Error::from_sdk("Scan", e))?;
+            let consumed = capacity(out.consumed_capacity.as_ref());
+            let items = out.items.unwrap_or_default();
+            Ok(RunResult {
+                summary: format!(
+                    "Scan: {} items on the first page ({} scanned) · {consumed} RCU{}",
+                    items.len(),
+                    out.scanned_count,
+                    if out.last_evaluated_key.is_some() {
+                        " · more pages"
+                    } else {
+                        ""
+                    }
+                ),
+                consumed,
+                items,
+            })
+        }
+    }
+}
