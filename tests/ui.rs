@@ -69,7 +69,14 @@ fn has_label(harness: &Harness<'_, DynoscopeApp>, label: &str) -> bool {
 }
 
 fn has_label_containing(harness: &Harness<'_, DynoscopeApp>, part: &str) -> bool {
-    harness.query_all_by_label_contains(part).next().is_some()
+    // A multi-line label carries its text as the node's value.
+    harness
+        .query_all_by(|n| {
+            n.label().is_some_and(|l| l.contains(part))
+                || n.value().is_some_and(|v| v.contains(part))
+        })
+        .next()
+        .is_some()
 }
 
 fn query_partition(harness: &mut Harness<'_, DynoscopeApp>, pk: &str) {
@@ -706,4 +713,124 @@ fn the_panel_reports_and_retries_transaction_conflicts() {
     ));
     assert_eq!(h.query_all_by_label("3 → 4").count(), 2, "applied once");
     drop(sandbox);
+}
+
+fn copied(h: &Harness<'_, DynoscopeApp>) -> Vec<String> {
+    h.output()
+        .platform_output
+        .commands
+        .iter()
+        .filter_map(|c| match c {
+            egui::OutputCommand::CopyText(text) => Some(text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn type_into(h: &mut Harness<'_, DynoscopeApp>, label: &str, text: &str) {
+    h.get_by_label(label).focus();
+    h.step();
+    h.get_by_label(label).type_text(text);
+    h.step();
+}
+
+#[test]
+fn build_add_like_tally_with_a_condition_copy_and_run_it() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    let h = &mut app.harness;
+    h.set_size(egui::vec2(1280.0, 1400.0));
+    query_partition(h, "POST#a91f");
+    step_until(h, "the results", |h| has_label(h, "META"));
+    h.get_by_label("META").click();
+    step_until(h, "the item", |h| has_label(h, "Item JSON"));
+    h.get_by_role_and_label(Role::Button, "Expressions").click();
+    step_until(h, "the builder", |h| has_label(h, "Expression builder"));
+    h.get_by_role_and_label(Role::Button, "Use selected row")
+        .click();
+    h.step();
+    type_into(h, "UpdateExpression text", "ADD likeTally :one");
+    type_into(h, "ConditionExpression text", "attribute_not_exists(SK)");
+    // `:one` is not defined yet: the error says so, where it is.
+    step_until(h, "the error", |h| {
+        has_label_containing(h, ":one is not in the expression attribute values")
+    });
+    h.get_by_role_and_label(Role::Button, "+ value").click();
+    h.step();
+    h.get_by_label("Value placeholder").focus();
+    h.step();
+    for _ in 0..2 {
+        h.key_press(egui::Key::Backspace);
+        h.step();
+    }
+    type_into(h, "Value placeholder", "one");
+    step_until(h, "the request", |h| has_label(h, "Generated request"));
+    let generated = h
+        .get_by_label("Generated request")
+        .value()
+        .unwrap_or_default();
+    assert!(
+        generated.contains(r#""UpdateExpression": "ADD #n0 :v0""#),
+        "{generated}"
+    );
+    assert!(
+        generated.contains(r#""ConditionExpression": "attribute_not_exists(#n1)""#),
+        "{generated}"
+    );
+
+    h.get_by_role_and_label(Role::Button, "AWS CLI").click();
+    h.step();
+    h.get_by_role_and_label(Role::Button, "Copy request")
+        .click();
+    h.step();
+    let texts = copied(h);
+    assert_eq!(texts.len(), 1, "{texts:?}");
+    assert!(
+        texts[0].starts_with("aws dynamodb update-item"),
+        "{}",
+        texts[0]
+    );
+    assert!(
+        texts[0].contains("--update-expression 'ADD #n0 :v0'"),
+        "{}",
+        texts[0]
+    );
+    assert!(texts[0].contains(r##""#n0":"likeTally""##), "{}", texts[0]);
+
+    // META exists, so attribute_not_exists(SK) refuses: the run says so with the server's code.
+    h.get_by_role_and_label(Role::Button, "Run").click();
+    step_until(h, "the run", |h| {
+        has_label_containing(h, "UpdateItem failed: ConditionalCheckFailedException")
+    });
+
+    // A reserved word typed bare is pointed at.
+    type_into(h, "UpdateExpression text", " SET count = 1");
+    step_until(h, "the error", |h| {
+        has_label_containing(h, "`count` is a reserved word")
+    });
+}
+
+#[test]
+fn an_add_edit_opens_in_the_builder() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Videos"));
+    let h = &mut app.harness;
+    query_partition(h, "VID#9f3a");
+    step_until(h, "the stats row", |h| has_label(h, "STATS#TOTAL"));
+    h.get_by_label("STATS#TOTAL").click();
+    step_until(h, "the counter editor", |h| has_label(h, "Numbers"));
+    h.get_by_role_and_label(Role::Button, "+1").click();
+    step_until(h, "the result card", |h| has_label(h, "41 → 42"));
+    h.get_by_role_and_label(Role::Button, "Open in builder")
+        .click();
+    step_until(h, "the builder", |h| {
+        has_label(h, "Opened from the ADD edit")
+    });
+    let generated = h
+        .get_by_label("Generated request")
+        .value()
+        .unwrap_or_default();
+    assert!(
+        generated.contains(r#""UpdateExpression": "ADD #n0 :v0""#),
+        "{generated}"
+    );
+    assert!(generated.contains(r##""#n0":"play_count""##), "{generated}");
 }

@@ -31,6 +31,8 @@ pub struct CounterEditor {
     pub last_change: Option<Change>,
     /// How the last edit ended.
     pub report: Option<EditReport>,
+    /// The user asked to open the last request in the expression builder.
+    pub open_in_builder: bool,
 }
 
 impl Default for CounterEditor {
@@ -45,6 +47,7 @@ impl Default for CounterEditor {
             row: None,
             last_change: None,
             report: None,
+            open_in_builder: false,
         }
     }
 }
@@ -147,6 +150,9 @@ pub fn counter_editor_ui(
     });
     if let Some(error) = &editor.error {
         error_ui(ui, error);
+    }
+    if editor.report.is_some() && ui.small_button("Open in builder").clicked() {
+        editor.open_in_builder = true;
     }
     if let Some(retry) = editor.report.as_ref().and_then(|r| report_card_ui(ui, r)) {
         request = editor.last_change.clone().map(|change| EditRequest {

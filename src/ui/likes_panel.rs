@@ -111,6 +111,8 @@ pub enum LikesAction {
     CancelStorm,
     /// Run the counter lab.
     RunLab,
+    /// Open the last request in the expression builder.
+    OpenInBuilder,
 }
 
 /// Where the panel writes, for the safety checks.
@@ -191,6 +193,9 @@ pub fn likes_panel_ui(
     }
     if let Some(report) = &panel.report {
         report_ui(ui, report, panel.replayed);
+        if ui.small_button("Open in builder").clicked() {
+            action = Some(LikesAction::OpenInBuilder);
+        }
     }
     ui.separator();
     if let Some(a) = storm_ui(ui, panel, at) {

@@ -4,6 +4,7 @@ pub mod app;
 pub mod connection_bar;
 pub mod counter_editor;
 pub mod describe_panel;
+pub mod expr_panel;
 pub mod item_view;
 pub mod likes_panel;
 pub mod query_form;

@@ -107,6 +107,8 @@ pub enum TallyAction {
     ConfirmRepair,
     /// Something in the reconcile section.
     Reconcile(ReconcileAction),
+    /// Open the proposed repair in the expression builder.
+    OpenRepairInBuilder,
 }
 
 /// Draw the panel for `info`, with rules `suggested` from the loaded rows.
@@ -320,9 +322,14 @@ fn repair_ui(ui: &mut Ui, repair: &Repair, check: &ParentCheck, actions: &mut Ve
                 ui.spinner();
             }
             (None, None) => {
-                if ui.button("Confirm repair").clicked() {
-                    actions.push(TallyAction::ConfirmRepair);
-                }
+                ui.horizontal(|ui| {
+                    if ui.button("Confirm repair").clicked() {
+                        actions.push(TallyAction::ConfirmRepair);
+                    }
+                    if ui.button("Open in builder").clicked() {
+                        actions.push(TallyAction::OpenRepairInBuilder);
+                    }
+                });
             }
             (None, Some(Ok(text))) => {
                 ui.label(text);

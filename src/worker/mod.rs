@@ -407,6 +407,20 @@ impl Worker {
                     vec![Event::LabDone { job, result }]
                 });
             }
+            Command::RunRequest { job, request } => {
+                let done = move |error: Error| Event::Ran {
+                    job,
+                    result: Err(error),
+                };
+                let Some(current) = self.connected(done) else {
+                    return;
+                };
+                self.spawn(request_op(&request), done, async move {
+                    let result =
+                        crate::core::expr::run::run(&current.connection.client, &request).await;
+                    vec![Event::Ran { job, result }]
+                });
+            }
             Command::EditCounter { job, plan } => {
                 let failed_plan = plan.clone();
                 let Some(current) = self.current_connection() else {
@@ -571,5 +585,16 @@ fn failed_like(request: likes::LikeRequest, error: Error) -> likes::LikeReport {
             conflicts: 0,
         },
         after: Err(error),
+    }
+}
+
+fn request_op(request: &crate::core::expr::codegen::Request) -> &'static str {
+    use crate::core::expr::codegen::Operation;
+    match request.operation {
+        Operation::Update(_) => "UpdateItem",
+        Operation::Delete(_) => "DeleteItem",
+        Operation::Put(_) => "PutItem",
+        Operation::Query(_) => "Query",
+        Operation::Scan(_) => "Scan",
     }
 }

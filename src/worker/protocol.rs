@@ -148,6 +148,13 @@ pub enum Command {
         /// Increments per writer.
         increments: usize,
     },
+    /// Run a request built in the expression builder (once; a Query or Scan reads one page).
+    RunRequest {
+        /// Identifies the run.
+        job: JobId,
+        /// The request.
+        request: Box<crate::core::expr::codegen::Request>,
+    },
     /// Send a counter edit (never re-sent blindly; see [`ops::update_counter`]).
     EditCounter {
         /// Identifies the edit.
@@ -270,6 +277,13 @@ pub enum Event {
         job: JobId,
         /// One result per method.
         result: Result<Vec<LabResult>>,
+    },
+    /// A built request ran.
+    Ran {
+        /// The run.
+        job: JobId,
+        /// What it returned, or why it failed.
+        result: Result<crate::core::expr::run::RunResult>,
     },
     /// A counter edit ended.
     Edited {

@@ -92,6 +92,11 @@ impl DynoscopeApp {
                 }
             }
             LikesAction::DropConfirm => self.likes.confirm = None,
+            LikesAction::OpenInBuilder => {
+                if let Some(report) = self.likes.report.clone() {
+                    self.open_like_in_builder(&report.request);
+                }
+            }
             LikesAction::StartStorm => {
                 let users = parse_in(&self.likes.users, 1, likes::MAX_STORM_USERS, "users");
                 let concurrency = parse_in(&self.likes.concurrency, 1, 256, "concurrency");

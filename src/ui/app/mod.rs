@@ -22,6 +22,7 @@ use crate::ui::tally_panel::{TallyPanel, repair_result_text};
 use crate::ui::widgets::error_ui;
 
 mod edit;
+mod expr;
 mod likes;
 mod tally;
 use crate::worker::{CancelToken, Command, Event, Worker};
@@ -45,6 +46,7 @@ enum View {
     Browse,
     Tally,
     Likes,
+    Expr,
 }
 
 /// The dynoscope desktop app.
@@ -67,6 +69,7 @@ pub struct DynoscopeApp {
     view: View,
     tally: TallyPanel,
     likes: crate::ui::likes_panel::LikesPanel,
+    expr: crate::ui::expr_panel::ExprPanel,
     tally_export_job: Option<u64>,
     /// Rules suggested by the loaded rows, for (run, rows) — computed once per change.
     suggestions: (u64, usize, Vec<Rule>),
@@ -97,6 +100,7 @@ impl DynoscopeApp {
             view: View::Browse,
             tally: TallyPanel::default(),
             likes: crate::ui::likes_panel::LikesPanel::default(),
+            expr: crate::ui::expr_panel::ExprPanel::new(""),
             tally_export_job: None,
             suggestions: (0, 0, Vec::new()),
         };
@@ -196,6 +200,19 @@ impl DynoscopeApp {
                 }
             }
             Event::Page { job, page } if job == self.results.job => self.results.add_page(page),
+            Event::Ran { job, result } if self.expr.job == Some(job) => {
+                self.expr.job = None;
+                if let Ok(run) = &result
+                    && matches!(
+                        self.expr.input.kind,
+                        crate::core::expr::builder::Kind::Update
+                    )
+                    && let Some(item) = run.items.first().cloned()
+                {
+                    self.refresh_row(&item);
+                }
+                self.expr.result = Some(result);
+            }
             Event::Liked { job, report } if self.likes.job == Some(job) => {
                 self.likes.job = None;
                 self.likes.report = Some(*report);
@@ -345,6 +362,7 @@ impl DynoscopeApp {
         self.form = QueryForm::default();
         self.tally = TallyPanel::default();
         self.likes = crate::ui::likes_panel::LikesPanel::default();
+        self.expr = crate::ui::expr_panel::ExprPanel::new(&table);
         self.view = View::Browse;
         if let Some(key) = self.rules_key() {
             self.tally.rules = self.remembered.rules.get(&key).cloned().unwrap_or_default();
@@ -526,6 +544,11 @@ impl DynoscopeApp {
                     if let Some(request) = edit {
                         self.send_edit(row, request);
                     }
+                    if std::mem::take(&mut self.editor.open_in_builder)
+                        && let Some(report) = self.editor.report.clone()
+                    {
+                        self.open_plan_in_builder(&report.plan, "the ADD edit");
+                    }
                 });
         }
 
@@ -543,6 +566,7 @@ impl DynoscopeApp {
                     {
                         self.prefill_likes();
                     }
+                    ui.selectable_value(&mut self.view, View::Expr, "Expressions");
                 });
                 ui.separator();
             }
@@ -550,6 +574,7 @@ impl DynoscopeApp {
                 View::Browse => self.browse_ui(ui),
                 View::Tally => self.tally_ui(ui),
                 View::Likes => self.likes_ui(ui),
+                View::Expr => self.expr_ui(ui),
             }
         });
     }

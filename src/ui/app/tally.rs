@@ -88,6 +88,11 @@ impl DynoscopeApp {
                 }
             }
             TallyAction::Reconcile(action) => self.reconcile_action(action, info),
+            TallyAction::OpenRepairInBuilder => {
+                if let Some(repair) = self.tally.repair.clone() {
+                    self.open_plan_in_builder(&repair.plan, "the guarded repair");
+                }
+            }
         }
     }
 
