@@ -103,6 +103,7 @@ pub fn expr_panel_ui(
     panel: &mut ExprPanel,
     compiled: &Compiled,
     has_selection: bool,
+    key_names: &[String],
 ) -> Option<ExprAction> {
     let mut action = None;
     ui.heading("Expression builder");
@@ -116,10 +117,9 @@ pub fn expr_panel_ui(
         ui.separator();
         match &panel.input.item {
             Some(item) => {
-                let keys: Vec<String> = item
+                let keys: Vec<String> = key_names
                     .iter()
-                    .take(2)
-                    .map(|(k, v)| format!("{k}={}", value::cell_text(v)))
+                    .filter_map(|k| item.get(k).map(|v| format!("{k}={}", value::cell_text(v))))
                     .collect();
                 ui.label(format!("Item: {}", keys.join(", ")));
             }

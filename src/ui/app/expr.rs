@@ -44,7 +44,7 @@ impl DynoscopeApp {
         let action = egui::ScrollArea::vertical()
             .id_salt("expr_scroll")
             .show(ui, |ui| {
-                expr_panel_ui(ui, &mut self.expr, &compiled, has_selection)
+                expr_panel_ui(ui, &mut self.expr, &compiled, has_selection, &keys)
             })
             .inner;
         match action {
