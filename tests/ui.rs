@@ -834,3 +834,56 @@ fn an_add_edit_opens_in_the_builder() {
     );
     assert!(generated.contains(r##""#n0":"play_count""##), "{generated}");
 }
+
+#[test]
+fn the_builder_queries_and_takes_a_pasted_request_back() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    let h = &mut app.harness;
+    h.set_size(egui::vec2(1280.0, 1400.0));
+    step_until(h, "the table", |h| has_label(h, "Expressions"));
+    h.get_by_role_and_label(Role::Button, "Expressions").click();
+    step_until(h, "the builder", |h| has_label(h, "Expression builder"));
+    h.get_by_role_and_label(Role::Button, "Query").click();
+    h.step();
+    type_into(
+        h,
+        "KeyConditionExpression text",
+        "PK = 'POST#a91f' AND likeTally > 1",
+    );
+    step_until(h, "the key rule", |h| {
+        has_label_containing(h, "a key condition is `PK = value`")
+    });
+    for _ in 0.."likeTally > 1".len() {
+        h.key_press(egui::Key::Backspace);
+    }
+    h.step();
+    type_into(h, "KeyConditionExpression text", "begins_with(SK, 'LIKE#')");
+    step_until(h, "the request", |h| has_label(h, "Generated request"));
+    h.get_by_role_and_label(Role::Button, "Run").click();
+    step_until(h, "the run", |h| {
+        has_label_containing(h, "Query: 3 items on the first page")
+    });
+
+    // Paste a request: it comes back into the builder, names and values included.
+    h.get_by_label("Paste a request").click();
+    h.step();
+    let pasted = r##"{"TableName": "Social", "Key": {"PK": {"S": "POST#a91f"}, "SK": {"S": "META"}}, "UpdateExpression": "SET #t = :next", "ConditionExpression": "#t = :current", "ExpressionAttributeNames": {"#t": "likeTally"}, "ExpressionAttributeValues": {":next": {"N": "3"}, ":current": {"N": "3"}}}"##;
+    type_into(h, "Pasted request", pasted);
+    h.get_by_role_and_label(Role::Button, "Parse into the builder")
+        .click();
+    step_until(h, "the parsed request", |h| {
+        has_label(h, "Opened from a pasted request")
+    });
+    let generated = h
+        .get_by_label("Generated request")
+        .value()
+        .unwrap_or_default();
+    assert!(
+        generated.contains(r#""UpdateExpression": "SET #n0 = :v0""#),
+        "{generated}"
+    );
+    assert!(
+        generated.contains(r##""ConditionExpression": "#n0 = :v1""##),
+        "{generated}"
+    );
+}

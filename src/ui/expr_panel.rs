@@ -104,6 +104,7 @@ pub fn expr_panel_ui(
     compiled: &Compiled,
     has_selection: bool,
     key_names: &[String],
+    indexes: &[String],
 ) -> Option<ExprAction> {
     let mut action = None;
     ui.heading("Expression builder");
@@ -115,6 +116,22 @@ pub fn expr_panel_ui(
             ui.selectable_value(&mut panel.input.kind, kind, kind.label());
         }
         ui.separator();
+        if matches!(panel.input.kind, Kind::Query | Kind::Scan) {
+            let shown = panel
+                .input
+                .index
+                .clone()
+                .unwrap_or_else(|| "(table)".to_owned());
+            egui::ComboBox::from_label("On index")
+                .selected_text(shown)
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(&mut panel.input.index, None, "(table)");
+                    for index in indexes {
+                        ui.selectable_value(&mut panel.input.index, Some(index.clone()), index);
+                    }
+                });
+            return;
+        }
         match &panel.input.item {
             Some(item) => {
                 let keys: Vec<String> = key_names

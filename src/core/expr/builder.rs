@@ -9,6 +9,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::core::condition::{Placeholders, ScalarType};
 use crate::core::counter::UpdatePlan;
 use crate::core::error::{Error, Result};
+use crate::core::expr::ast::{Comparator, Condition, Operand};
 use crate::core::expr::codegen::{Operation, Request};
 use crate::core::expr::parser::{ExprError, Maps, parse_condition, parse_projection, parse_update};
 use crate::core::expr::printer;
@@ -256,6 +257,94 @@ pub struct Compiled {
     pub problems: Vec<String>,
 }
 
+/// A key condition must read `pk = value`, optionally `AND` one condition on the sort key
+/// (`=`, `<`, `<=`, `>`, `>=`, `BETWEEN`, `begins_with`) — on the keys being queried.
+pub fn check_key_condition(
+    c: &Condition,
+    partition: &str,
+    sort: Option<&str>,
+) -> std::result::Result<(), String> {
+    let is_path = |o: &Operand, name: &str| matches!(o, Operand::Path(p) if p.0.len() == 1 && p.root() == name);
+    let is_value = |o: &Operand| matches!(o, Operand::Value(_));
+    let partition_part = |c: &Condition| matches!(c, Condition::Compare(a, Comparator::Eq, b) if is_path(a, partition) && is_value(b));
+    let sort_part = |c: &Condition| {
+        let Some(sort) = sort else { return false };
+        match c {
+            Condition::Compare(a, op, b) => {
+                *op != Comparator::Ne && is_path(a, sort) && is_value(b)
+            }
+            Condition::Between(a, low, high) => is_path(a, sort) && is_value(low) && is_value(high),
+            Condition::BeginsWith(p, v) => p.0.len() == 1 && p.root() == sort && is_value(v),
+            _ => false,
+        }
+    };
+    let ok = partition_part(c)
+        || matches!(c, Condition::And(a, b) if (partition_part(a) && sort_part(b)) || (sort_part(a) && partition_part(b)));
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "a key condition is `{partition} = value`{} — nothing else (use a filter for other attributes)",
+            sort.map(|s| format!(
+                ", optionally AND one condition on {s} (=, <, <=, >, >=, BETWEEN, begins_with)"
+            ))
+            .unwrap_or_default()
+        ))
+    }
+}
+
+/// The keys a key condition must use: those of the table or of the index queried.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct QueryKeys {
+    /// Partition key name.
+    pub partition: String,
+    /// Sort key name, if any.
+    pub sort: Option<String>,
+}
+
+/// Compile `input`: parse each field (literals allowed), check the update against `key_names`
+/// and a key condition against `query_keys`, and print everything with fresh placeholders.
+pub fn compile_with(
+    input: &Input,
+    key_names: &[String],
+    query_keys: Option<&QueryKeys>,
+) -> Compiled {
+    let mut compiled = compile(input, key_names);
+    if input.kind == Kind::Query
+        && let Some(keys) = query_keys
+        && !input.text(Field::KeyCondition).trim().is_empty()
+        && !compiled
+            .errors
+            .iter()
+            .any(|(f, _)| *f == Field::KeyCondition)
+    {
+        let names: HashMap<String, String> = input.names.iter().cloned().collect();
+        let values: HashMap<String, AttributeValue> = input
+            .values
+            .iter()
+            .filter_map(|(k, t, v)| typed_value(t, v).ok().map(|v| (k.clone(), v)))
+            .collect();
+        let maps = Maps {
+            names: &names,
+            values: &values,
+            literals: true,
+        };
+        if let Ok(tree) = parse_condition(input.text(Field::KeyCondition), maps)
+            && let Err(message) = check_key_condition(&tree, &keys.partition, keys.sort.as_deref())
+        {
+            compiled.errors.push((
+                Field::KeyCondition,
+                ExprError {
+                    message,
+                    position: 0,
+                },
+            ));
+            compiled.request = None;
+        }
+    }
+    compiled
+}
+
 /// Compile `input`: parse each field (literals allowed), check the update against `key_names`,
 /// and print everything with fresh placeholders.
 pub fn compile(input: &Input, key_names: &[String]) -> Compiled {
@@ -454,6 +543,35 @@ mod tests {
             let (t, text) = value_text(&sample);
             assert_eq!(t, tag);
             assert_eq!(typed_value(&t, &text).unwrap(), sample, "{tag}");
+        }
+    }
+
+    #[test]
+    fn key_conditions_use_the_keys_and_nothing_else() {
+        let mut input = Input::new("Social");
+        input.kind = Kind::Query;
+        let keys = QueryKeys {
+            partition: "PK".into(),
+            sort: Some("SK".into()),
+        };
+        for (text, ok) in [
+            ("PK = 'POST#a91f'", true),
+            ("PK = 'POST#a91f' AND begins_with(SK, 'LIKE#')", true),
+            ("PK = 'POST#a91f' AND SK BETWEEN 'A' AND 'Z'", true),
+            ("PK = 'POST#a91f' AND SK >= 'LIKE#'", true),
+            ("PK = 'POST#a91f' AND SK <> 'META'", false),
+            ("PK = 'POST#a91f' AND likeTally > 1", false),
+            ("SK = 'META'", false),
+            ("PK = 'x' OR PK = 'y'", false),
+        ] {
+            input.texts.insert(Field::KeyCondition, text.into());
+            let compiled = compile_with(&input, &[], Some(&keys));
+            assert_eq!(
+                compiled.request.is_some(),
+                ok,
+                "{text}: {:?}",
+                compiled.errors
+            );
         }
     }
 

@@ -39,12 +39,32 @@ impl DynoscopeApp {
 
     pub(super) fn expr_ui(&mut self, ui: &mut egui::Ui) {
         let keys = self.table_keys();
-        let compiled = builder::compile(&self.builder_input(), &keys);
+        let query_keys = self.described.info.as_ref().and_then(|info| {
+            info.keys_of(self.expr.input.index.as_deref())
+                .map(|(p, s)| builder::QueryKeys {
+                    partition: p.name.clone(),
+                    sort: s.map(|s| s.name.clone()),
+                })
+        });
+        let compiled = builder::compile_with(&self.builder_input(), &keys, query_keys.as_ref());
         let has_selection = self.results.selected_item().is_some();
+        let indexes: Vec<String> = self
+            .described
+            .info
+            .as_ref()
+            .map(|i| i.indexes.iter().map(|x| x.name.clone()).collect())
+            .unwrap_or_default();
         let action = egui::ScrollArea::vertical()
             .id_salt("expr_scroll")
             .show(ui, |ui| {
-                expr_panel_ui(ui, &mut self.expr, &compiled, has_selection, &keys)
+                expr_panel_ui(
+                    ui,
+                    &mut self.expr,
+                    &compiled,
+                    has_selection,
+                    &keys,
+                    &indexes,
+                )
             })
             .inner;
         match action {
