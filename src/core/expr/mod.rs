@@ -4,6 +4,7 @@
 pub mod ast;
 pub mod builder;
 pub mod codegen;
+mod lexer;
 pub mod parser;
 pub mod printer;
 pub mod reserved;

@@ -9,7 +9,6 @@ use crate::core::connection::{self, ConnectionSpec};
 use crate::core::counter::Outcome;
 use crate::core::error::Error;
 use crate::core::tally::Rule;
-use crate::core::value;
 use crate::ui::connection_bar::{ConnectionBar, connection_bar_ui};
 use crate::ui::counter_editor::{CounterEditor, counter_editor_ui};
 use crate::ui::describe_panel::{Described, describe_ui};
@@ -22,6 +21,7 @@ use crate::ui::tally_panel::{TallyPanel, repair_result_text};
 use crate::ui::widgets::error_ui;
 
 mod edit;
+mod export;
 mod expr;
 mod likes;
 mod tally;
@@ -369,31 +369,6 @@ impl DynoscopeApp {
             self.tally.selected = (!self.tally.rules.is_empty()).then_some(0);
         }
         self.worker.send(Command::Describe(table));
-    }
-
-    fn export(&mut self, format: crate::core::export::ExportFormat) {
-        let Some(request) = &self.results.request else {
-            return;
-        };
-        let partition = match &request.mode {
-            crate::core::ops::BrowseMode::Query { partition, .. } => {
-                Some(value::cell_text(partition))
-            }
-            crate::core::ops::BrowseMode::Scan { .. } => None,
-        };
-        self.next_job += 1;
-        self.export_job = Some(self.next_job);
-        self.export_note = None;
-        self.worker.send(Command::Export {
-            job: self.next_job,
-            items: std::sync::Arc::clone(&self.results.items),
-            key_names: self.results.key_names.clone(),
-            format,
-            suggested_name: crate::core::export::suggested_file_name(
-                &request.table,
-                partition.as_deref(),
-            ),
-        });
     }
 
     fn browse(&mut self, action: FormAction) {
