@@ -48,12 +48,11 @@ pub async fn run(client: &Client, request: &Request) -> Result<RunResult> {
                 .send()
                 .await
                 .map_err(|e| Error::from_sdk("UpdateItem", e))?;
-            let consumed = capacity(out.consumed_capacity.as_ref());
-            Ok(RunResult {
-                summary: format!("UpdateItem applied · {consumed} WCU"),
-                consumed,
-                items: out.attributes.into_iter().collect(),
-            })
+            Ok(written(
+                "UpdateItem",
+                out.attributes,
+                capacity(out.consumed_capacity.as_ref()),
+            ))
         }
         Operation::Delete(key) => {
             let out = client
@@ -68,12 +67,11 @@ pub async fn run(client: &Client, request: &Request) -> Result<RunResult> {
                 .send()
                 .await
                 .map_err(|e| Error::from_sdk("DeleteItem", e))?;
-            let consumed = capacity(out.consumed_capacity.as_ref());
-            Ok(RunResult {
-                summary: format!("DeleteItem applied · {consumed} WCU"),
-                consumed,
-                items: out.attributes.into_iter().collect(),
-            })
+            Ok(written(
+                "DeleteItem",
+                out.attributes,
+                capacity(out.consumed_capacity.as_ref()),
+            ))
         }
         Operation::Put(item) => {
             let out = client
@@ -87,12 +85,11 @@ pub async fn run(client: &Client, request: &Request) -> Result<RunResult> {
                 .send()
                 .await
                 .map_err(|e| Error::from_sdk("PutItem", e))?;
-            let consumed = capacity(out.consumed_capacity.as_ref());
-            Ok(RunResult {
-                summary: format!("PutItem applied · {consumed} WCU"),
-                consumed,
-                items: vec![item.clone()],
-            })
+            Ok(written(
+                "PutItem",
+                Some(item.clone()),
+                capacity(out.consumed_capacity.as_ref()),
+            ))
         }
         Operation::Query(index) => {
             let out = client
@@ -108,22 +105,13 @@ pub async fn run(client: &Client, request: &Request) -> Result<RunResult> {
                 .send()
                 .await
                 .map_err(|e| Error::from_sdk("Query", e))?;
-            let consumed = capacity(out.consumed_capacity.as_ref());
-            let items = out.items.unwrap_or_default();
-            Ok(RunResult {
-                summary: format!(
-                    "Query: {} items on the first page ({} scanned) · {consumed} RCU{}",
-                    items.len(),
-                    out.scanned_count,
-                    if out.last_evaluated_key.is_some() {
-                        " · more pages"
-                    } else {
-                        ""
-                    }
-                ),
-                consumed,
-                items,
-            })
+            Ok(first_page(
+                "Query",
+                out.items.unwrap_or_default(),
+                out.scanned_count,
+                out.last_evaluated_key.is_some(),
+                capacity(out.consumed_capacity.as_ref()),
+            ))
         }
         Operation::Scan(index) => {
             let out = client
@@ -138,22 +126,33 @@ pub async fn run(client: &Client, request: &Request) -> Result<RunResult> {
                 .send()
                 .await
                 .map_err(|e| Error::from_sdk("Scan", e))?;
-            let consumed = capacity(out.consumed_capacity.as_ref());
-            let items = out.items.unwrap_or_default();
-            Ok(RunResult {
-                summary: format!(
-                    "Scan: {} items on the first page ({} scanned) · {consumed} RCU{}",
-                    items.len(),
-                    out.scanned_count,
-                    if out.last_evaluated_key.is_some() {
-                        " · more pages"
-                    } else {
-                        ""
-                    }
-                ),
-                consumed,
-                items,
-            })
+            Ok(first_page(
+                "Scan",
+                out.items.unwrap_or_default(),
+                out.scanned_count,
+                out.last_evaluated_key.is_some(),
+                capacity(out.consumed_capacity.as_ref()),
+            ))
         }
+    }
+}
+
+fn written(op: &str, item: Option<Item>, consumed: f64) -> RunResult {
+    RunResult {
+        summary: format!("{op} applied · {consumed} WCU"),
+        consumed,
+        items: item.into_iter().collect(),
+    }
+}
+
+fn first_page(op: &str, items: Vec<Item>, scanned: i32, more: bool, consumed: f64) -> RunResult {
+    RunResult {
+        summary: format!(
+            "{op}: {} items on the first page ({scanned} scanned) · {consumed} RCU{}",
+            items.len(),
+            if more { " · more pages" } else { "" }
+        ),
+        consumed,
+        items,
     }
 }
