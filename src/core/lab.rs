@@ -253,6 +253,9 @@ async fn increment(
                 .expression_attribute_names("#c", COUNTER)
                 .expression_attribute_values(":one", AttributeValue::N("1".into()))
                 .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                // An ADD is never re-sent by the SDK: a retry after a lost answer would count twice.
+                .customize()
+                .config_override(crate::core::ops::without_retries())
                 .send()
                 .await
                 .map_err(|e| Error::from_sdk("UpdateItem", e))?;

@@ -277,6 +277,13 @@ pub async fn fetch_page(
     }
 }
 
+/// A config override that turns the SDK's automatic retries off: for writes that are not
+/// idempotent (`ADD`, `SET x = x + :d`), which must never be sent twice after they may have
+/// reached the server.
+pub fn without_retries() -> aws_sdk_dynamodb::config::Builder {
+    aws_sdk_dynamodb::Config::builder().retry_config(RetryConfig::disabled())
+}
+
 /// Server error codes that mean "rejected, not applied": safe to send again after a pause.
 const THROTTLED: [&str; 3] = [
     "ThrottlingException",
@@ -318,9 +325,7 @@ pub async fn update_counter(client: &Client, plan: &UpdatePlan) -> Outcome {
         } else {
             request
                 .customize()
-                .config_override(
-                    aws_sdk_dynamodb::Config::builder().retry_config(RetryConfig::disabled()),
-                )
+                .config_override(without_retries())
                 .send()
                 .await
         };

@@ -4,6 +4,7 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{ReturnConsumedCapacity, ReturnValue};
 
 use crate::core::error::{Error, Result};
+use crate::core::ops;
 use crate::core::expr::codegen::{Operation, Request};
 use crate::core::value::Item;
 
@@ -26,7 +27,8 @@ where
     (!map.is_empty()).then(|| map.clone())
 }
 
-/// Send `request` once (a Query or Scan reads its first page).
+/// Send `request` once (a Query or Scan reads its first page). Writes are never retried by the
+/// SDK: a built update may be an `ADD`, which must not be applied twice after a lost answer.
 pub async fn run(client: &Client, request: &Request) -> Result<RunResult> {
     let names = some_map(&request.names);
     let values = some_map(&request.values);
@@ -45,6 +47,8 @@ pub async fn run(client: &Client, request: &Request) -> Result<RunResult> {
                 .set_expression_attribute_values(values)
                 .return_values(ReturnValue::AllNew)
                 .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .customize()
+                .config_override(ops::without_retries())
                 .send()
                 .await
                 .map_err(|e| Error::from_sdk("UpdateItem", e))?;
@@ -64,6 +68,8 @@ pub async fn run(client: &Client, request: &Request) -> Result<RunResult> {
                 .set_expression_attribute_values(values)
                 .return_values(ReturnValue::AllOld)
                 .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .customize()
+                .config_override(ops::without_retries())
                 .send()
                 .await
                 .map_err(|e| Error::from_sdk("DeleteItem", e))?;
@@ -82,6 +88,8 @@ pub async fn run(client: &Client, request: &Request) -> Result<RunResult> {
                 .set_expression_attribute_names(names)
                 .set_expression_attribute_values(values)
                 .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .customize()
+                .config_override(ops::without_retries())
                 .send()
                 .await
                 .map_err(|e| Error::from_sdk("PutItem", e))?;
