@@ -303,51 +303,9 @@ pub struct QueryKeys {
 }
 
 /// Compile `input`: parse each field (literals allowed), check the update against `key_names`
-/// and a key condition against `query_keys`, and print everything with fresh placeholders.
-pub fn compile_with(
-    input: &Input,
-    key_names: &[String],
-    query_keys: Option<&QueryKeys>,
-) -> Compiled {
-    let mut compiled = compile(input, key_names);
-    if input.kind == Kind::Query
-        && let Some(keys) = query_keys
-        && !input.text(Field::KeyCondition).trim().is_empty()
-        && !compiled
-            .errors
-            .iter()
-            .any(|(f, _)| *f == Field::KeyCondition)
-    {
-        let names: HashMap<String, String> = input.names.iter().cloned().collect();
-        let values: HashMap<String, AttributeValue> = input
-            .values
-            .iter()
-            .filter_map(|(k, t, v)| typed_value(t, v).ok().map(|v| (k.clone(), v)))
-            .collect();
-        let maps = Maps {
-            names: &names,
-            values: &values,
-            literals: true,
-        };
-        if let Ok(tree) = parse_condition(input.text(Field::KeyCondition), maps)
-            && let Err(message) = check_key_condition(&tree, &keys.partition, keys.sort.as_deref())
-        {
-            compiled.errors.push((
-                Field::KeyCondition,
-                ExprError {
-                    message,
-                    position: 0,
-                },
-            ));
-            compiled.request = None;
-        }
-    }
-    compiled
-}
-
-/// Compile `input`: parse each field (literals allowed), check the update against `key_names`,
-/// and print everything with fresh placeholders.
-pub fn compile(input: &Input, key_names: &[String]) -> Compiled {
+/// and a key condition against `query_keys` (the table's or the index's keys), and print
+/// everything with fresh placeholders.
+pub fn compile(input: &Input, key_names: &[String], query_keys: Option<&QueryKeys>) -> Compiled {
     let mut problems = Vec::new();
     let names: HashMap<String, String> = input
         .names
@@ -397,6 +355,13 @@ pub fn compile(input: &Input, key_names: &[String]) -> Compiled {
                     .map(|x| printer::projection_path(&mut p, x))
                     .collect::<Vec<_>>()
                     .join(", ")
+            }),
+            Field::KeyCondition => parse_condition(text, maps).and_then(|c| {
+                if let Some(keys) = query_keys {
+                    check_key_condition(&c, &keys.partition, keys.sort.as_deref())
+                        .map_err(|message| ExprError { message, position: 0 })?;
+                }
+                Ok(printer::condition_text(&mut p, &c))
             }),
             _ => parse_condition(text, maps).map(|c| printer::condition_text(&mut p, &c)),
         };
@@ -467,7 +432,7 @@ mod tests {
             .texts
             .insert(Field::Condition, "attribute_not_exists(SK)".into());
         input.values.push((":one".into(), "N".into(), "1".into()));
-        let compiled = compile(&input, &["PK".into(), "SK".into()]);
+        let compiled = compile(&input, &["PK".into(), "SK".into()], None);
         let request = compiled.request.unwrap();
         assert_eq!(request.update.as_deref(), Some("ADD #n0 :v0"));
         assert_eq!(
@@ -486,7 +451,7 @@ mod tests {
             .texts
             .insert(Field::Condition, "begins_with(a)".into());
         input.values.push((":x".into(), "N".into(), "abc".into()));
-        let compiled = compile(&input, &["PK".into(), "SK".into()]);
+        let compiled = compile(&input, &["PK".into(), "SK".into()], None);
         assert!(compiled.request.is_none());
         assert!(
             compiled.problems.iter().any(|p| p.starts_with(":x:")),
@@ -565,7 +530,7 @@ mod tests {
             ("PK = 'x' OR PK = 'y'", false),
         ] {
             input.texts.insert(Field::KeyCondition, text.into());
-            let compiled = compile_with(&input, &[], Some(&keys));
+            let compiled = compile(&input, &[], Some(&keys));
             assert_eq!(
                 compiled.request.is_some(),
                 ok,
@@ -585,7 +550,7 @@ mod tests {
         assert_eq!(input.kind, Kind::Update);
         assert_eq!(input.text(Field::Condition), "#pc = :current");
         assert_eq!(input.names, [("#pc".to_owned(), "play_count".to_owned())]);
-        let compiled = compile(&input, &[]);
+        let compiled = compile(&input, &[], None);
         let request = compiled.request.unwrap();
         assert_eq!(request.update.as_deref(), Some("SET #n0 = :v0"));
         assert_eq!(request.condition.as_deref(), Some("#n0 = :v1"));

@@ -46,7 +46,7 @@ impl DynoscopeApp {
                     sort: s.map(|s| s.name.clone()),
                 })
         });
-        let compiled = builder::compile_with(&self.builder_input(), &keys, query_keys.as_ref());
+        let compiled = builder::compile(&self.builder_input(), &keys, query_keys.as_ref());
         let has_selection = self.results.selected_item().is_some();
         let indexes: Vec<String> = self
             .described
