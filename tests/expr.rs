@@ -202,12 +202,16 @@ async fn a_built_add_is_not_re_sent_when_its_answer_is_lost() {
     let engine = empty_engine().await;
     let table = table_name("noresend");
     create_table(&engine.client, &table).await;
-    let key: Item = HashMap::from([("PK".to_owned(), s("VID#lost")), ("SK".to_owned(), s("META"))]);
+    let key: Item = HashMap::from([
+        ("PK".to_owned(), s("VID#lost")),
+        ("SK".to_owned(), s("META")),
+    ]);
     let mut item = key.clone();
     item.insert("plays".into(), n("41"));
     put_all(&engine.client, &table, vec![item]).await;
     let proxy = common::response_dropping_proxy(engine.sandbox.addr(), "UpdateItem").await;
-    let through = dynoscope::core::connection::endpoint_client(&format!("http://{proxy}"), "us-east-1").await;
+    let through =
+        dynoscope::core::connection::endpoint_client(&format!("http://{proxy}"), "us-east-1").await;
     let request = Request {
         table: table.clone(),
         operation: Operation::Update(key.clone()),
@@ -219,7 +223,13 @@ async fn a_built_add_is_not_re_sent_when_its_answer_is_lost() {
         names: HashMap::from([("#n0".to_owned(), "plays".to_owned())]),
         values: HashMap::from([(":v0".to_owned(), n("1"))]),
     };
-    assert!(dynoscope::core::expr::run::run(&through, &request).await.is_err());
-    let stored = dynoscope::core::ops::read_number(&engine.client, &table, &key, "plays").await.unwrap();
+    assert!(
+        dynoscope::core::expr::run::run(&through, &request)
+            .await
+            .is_err()
+    );
+    let stored = dynoscope::core::ops::read_number(&engine.client, &table, &key, "plays")
+        .await
+        .unwrap();
     assert_eq!(stored.as_deref(), Some("42"), "applied once, not re-sent");
 }

@@ -27,6 +27,46 @@ pub enum SourceChoice {
     IndexQuery,
 }
 
+/// Totals over the checks so far, kept as results arrive rather than recounted each frame.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Totals {
+    /// Parents whose tally disagrees (a missing tally included).
+    pub drifted: usize,
+    /// Parents with no tally.
+    pub missing: usize,
+    /// Sum of the stored tallies, exactly.
+    pub stored: BigDecimal,
+    /// Sum of the counted children.
+    pub counted: u64,
+    /// Read capacity consumed.
+    pub rcu: f64,
+}
+
+impl Totals {
+    /// Count `c` in (`add`) or out of the totals.
+    fn apply(&mut self, c: &ParentCheck, add: bool) {
+        let stored = c
+            .stored
+            .as_deref()
+            .and_then(|s| number::parse(s).ok())
+            .unwrap_or_default();
+        let (drifted, missing) = (usize::from(c.drifted()), usize::from(c.stored.is_none()));
+        if add {
+            self.drifted += drifted;
+            self.missing += missing;
+            self.stored += stored;
+            self.counted += c.count.count;
+            self.rcu += c.count.consumed_rcu;
+        } else {
+            self.drifted -= drifted;
+            self.missing -= missing;
+            self.stored -= stored;
+            self.counted -= c.count.count;
+            self.rcu -= c.count.consumed_rcu;
+        }
+    }
+}
+
 /// The state of a reconcile run and its results.
 #[derive(Debug)]
 pub struct Reconcile {
@@ -44,6 +84,8 @@ pub struct Reconcile {
     pub total: Option<usize>,
     /// Checks so far, sorted by severity.
     pub checks: Vec<ParentCheck>,
+    /// Totals over `checks`.
+    pub totals: Totals,
     /// Parents that could not be checked.
     pub failures: Vec<Error>,
     /// When the run started.
@@ -68,6 +110,7 @@ impl Default for Reconcile {
             job: None,
             total: None,
             checks: Vec::new(),
+            totals: Totals::default(),
             failures: Vec::new(),
             started: None,
             finished: None,
@@ -84,8 +127,29 @@ impl Reconcile {
         self.cancel.is_some()
     }
 
+    /// Forget the results of the last run.
+    pub fn clear_results(&mut self) {
+        self.checks.clear();
+        self.totals = Totals::default();
+        self.failures.clear();
+    }
+
+    /// Put a newer check of a parent in place of its old one (after a repair).
+    pub fn replace(&mut self, check: ParentCheck) {
+        if let Some(at) = self
+            .checks
+            .iter()
+            .position(|c| c.partition == check.partition)
+        {
+            let old = self.checks.remove(at);
+            self.totals.apply(&old, false);
+        }
+        self.add(check);
+    }
+
     /// Add one result, keeping the list sorted: missing tallies, then by |drift|.
     pub fn add(&mut self, check: ParentCheck) {
+        self.totals.apply(&check, true);
         let key = |c: &ParentCheck| (std::cmp::Reverse(c.severity()), c.partition.clone());
         let at = self
             .checks
@@ -199,7 +263,7 @@ fn progress_ui(ui: &mut Ui, state: &Reconcile) {
         _ => 0.0,
     };
     let rate = if secs > 0.0 { done as f64 / secs } else { 0.0 };
-    let rcu: f64 = state.checks.iter().map(|c| c.count.consumed_rcu).sum();
+    let rcu = state.totals.rcu;
     let text = match state.total {
         Some(total) => format!(
             "{done} of {total} parents · {rate:.1} parents/s · {} RCU",
@@ -219,18 +283,18 @@ fn progress_ui(ui: &mut Ui, state: &Reconcile) {
 }
 
 fn totals_ui(ui: &mut Ui, state: &Reconcile) {
-    let drifted = state.checks.iter().filter(|c| c.drifted()).count();
-    let stored: BigDecimal = state
-        .checks
-        .iter()
-        .filter_map(|c| c.stored.as_deref().and_then(|s| number::parse(s).ok()))
-        .sum();
-    let counted: u64 = state.checks.iter().map(|c| c.count.count).sum();
-    let missing = state.checks.iter().filter(|c| c.stored.is_none()).count();
+    let Totals {
+        drifted,
+        missing,
+        stored,
+        counted,
+        ..
+    } = &state.totals;
+    let drifted = *drifted;
     let text = format!(
         "{} parents checked · {drifted} drifted ({missing} missing a tally) · stored total {} · counted total {counted}",
         state.checks.len(),
-        to_dynamodb(&stored)
+        to_dynamodb(stored)
     );
     if drifted > 0 {
         ui.colored_label(ui.visuals().warn_fg_color, text);
@@ -296,4 +360,45 @@ fn results_ui(ui: &mut Ui, state: &Reconcile) -> Option<String> {
 /// "No colour": the label keeps the theme's text colour.
 fn ui_default() -> Color32 {
     Color32::PLACEHOLDER
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::tally_ops::Count;
+
+    fn check(pk: &str, stored: Option<&str>, counted: u64) -> ParentCheck {
+        ParentCheck {
+            key: Default::default(),
+            partition: pk.to_owned(),
+            stored: stored.map(str::to_owned),
+            count: Count {
+                count: counted,
+                pages: 1,
+                consumed_rcu: 0.5,
+                elapsed_ms: 0,
+                method: String::new(),
+            },
+            drift: crate::core::tally::drift(stored, counted).unwrap(),
+            last_touched: None,
+        }
+    }
+
+    #[test]
+    fn running_totals_equal_a_recount() {
+        let mut r = Reconcile::default();
+        r.add(check("POST#1", Some("3"), 3));
+        r.add(check("POST#2", Some("226"), 225));
+        r.add(check("POST#3", None, 298));
+        // A repair re-checks POST#2.
+        r.replace(check("POST#2", Some("225"), 225));
+        assert_eq!(r.checks.len(), 3);
+        assert_eq!(r.totals.drifted, 1);
+        assert_eq!(r.totals.missing, 1);
+        assert_eq!(to_dynamodb(&r.totals.stored), "228");
+        assert_eq!(r.totals.counted, 526);
+        assert_eq!(r.checks[0].partition, "POST#3", "missing tally first");
+        r.clear_results();
+        assert_eq!(r.totals, Totals::default());
+    }
 }

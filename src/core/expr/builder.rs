@@ -358,8 +358,12 @@ pub fn compile(input: &Input, key_names: &[String], query_keys: Option<&QueryKey
             }),
             Field::KeyCondition => parse_condition(text, maps).and_then(|c| {
                 if let Some(keys) = query_keys {
-                    check_key_condition(&c, &keys.partition, keys.sort.as_deref())
-                        .map_err(|message| ExprError { message, position: 0 })?;
+                    check_key_condition(&c, &keys.partition, keys.sort.as_deref()).map_err(
+                        |message| ExprError {
+                            message,
+                            position: 0,
+                        },
+                    )?;
                 }
                 Ok(printer::condition_text(&mut p, &c))
             }),

@@ -4,8 +4,8 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{ReturnConsumedCapacity, ReturnValue};
 
 use crate::core::error::{Error, Result};
-use crate::core::ops;
 use crate::core::expr::codegen::{Operation, Request};
+use crate::core::ops;
 use crate::core::value::Item;
 
 /// What a run returned.

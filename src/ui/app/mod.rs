@@ -295,9 +295,8 @@ impl DynoscopeApp {
                 }
                 if let Ok((check, parent)) = recheck {
                     let reconcile = &mut self.tally.reconcile;
-                    reconcile.checks.retain(|c| c.partition != check.partition);
                     if reconcile.job.is_some() {
-                        reconcile.add(check.clone());
+                        reconcile.replace(check.clone());
                     }
                     self.tally.check = Some((check, parent));
                 }

@@ -145,8 +145,7 @@ impl DynoscopeApp {
                 let cancel = CancelToken::default();
                 state.job = Some(self.next_job);
                 state.total = None;
-                state.checks.clear();
-                state.failures.clear();
+                state.clear_results();
                 state.started = Some(std::time::Instant::now());
                 state.finished = None;
                 state.cancel = Some(cancel.clone());
