@@ -162,6 +162,7 @@ async fn the_generated_json_runs_through_the_sdk_and_does_what_the_builder_says(
         projection: None,
         names: expr.names,
         values: expr.values,
+        options: Vec::new(),
     };
     // Read the JSON back as a request body and send exactly that.
     let json: serde_json::Value = serde_json::from_str(&request.render(Target::Json)).unwrap();
@@ -222,6 +223,7 @@ async fn a_built_add_is_not_re_sent_when_its_answer_is_lost() {
         projection: None,
         names: HashMap::from([("#n0".to_owned(), "plays".to_owned())]),
         values: HashMap::from([(":v0".to_owned(), n("1"))]),
+        options: Vec::new(),
     };
     assert!(
         dynoscope::core::expr::run::run(&through, &request)

@@ -66,6 +66,7 @@ pub fn expr(args: ExprArgs) -> Result<ExitCode> {
         projection: None,
         names: HashMap::new(),
         values: HashMap::new(),
+        options: Vec::new(),
     };
     let condition = |p: &mut Placeholders, field: &str, text: &str| -> Result<String> {
         let tree = parse_condition(text, maps).map_err(|e| located(field, text, e))?;

@@ -10,6 +10,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use bigdecimal::BigDecimal;
 
 use crate::core::error::{Error, Result};
+use crate::core::expr::codegen::{Operation, Request, Target};
 use crate::core::number;
 use crate::core::value::{self, Item};
 
@@ -242,79 +243,38 @@ pub fn update_plan(
 }
 
 impl UpdatePlan {
+    /// The request in the expression builder's terms, so that it renders in every language.
+    pub fn request(&self) -> Request {
+        let mut options = vec![
+            ("ReturnValues", "UPDATED_NEW"),
+            ("ReturnConsumedCapacity", "TOTAL"),
+        ];
+        if self.condition_expression.is_some() {
+            options.push(("ReturnValuesOnConditionCheckFailure", "ALL_OLD"));
+        }
+        Request {
+            table: self.table.clone(),
+            operation: Operation::Update(self.key.clone()),
+            update: Some(self.update_expression.clone()),
+            condition: self.condition_expression.clone(),
+            key_condition: None,
+            filter: None,
+            projection: None,
+            names: self.names.clone(),
+            values: self.values.clone(),
+            options,
+        }
+    }
+
     /// The request as low-level DynamoDB JSON (what `aws dynamodb update-item --cli-input-json`
     /// and the HTTP API take).
     pub fn to_json(&self) -> String {
-        let mut fields = vec![
-            ("TableName", json_string(&self.table)),
-            ("Key", value::item_to_dynamodb_json(&self.key, &[], false)),
-            ("UpdateExpression", json_string(&self.update_expression)),
-        ];
-        if let Some(condition) = &self.condition_expression {
-            fields.push(("ConditionExpression", json_string(condition)));
-        }
-        fields.push(("ExpressionAttributeNames", self.names_json()));
-        fields.push(("ExpressionAttributeValues", self.values_json()));
-        fields.push(("ReturnValues", json_string("UPDATED_NEW")));
-        fields.push(("ReturnConsumedCapacity", json_string("TOTAL")));
-        if self.condition_expression.is_some() {
-            fields.push((
-                "ReturnValuesOnConditionCheckFailure",
-                json_string("ALL_OLD"),
-            ));
-        }
-        let body: Vec<String> = fields
-            .into_iter()
-            .map(|(name, json)| format!("  \"{name}\": {json}"))
-            .collect();
-        format!("{{\n{}\n}}", body.join(",\n"))
+        self.request().render(Target::Json)
     }
 
     /// The request as an AWS CLI command, quoted for bash.
     pub fn to_aws_cli(&self) -> String {
-        let mut lines = vec![
-            "aws dynamodb update-item".to_owned(),
-            format!("--table-name {}", shell_quote(&self.table)),
-            format!(
-                "--key {}",
-                shell_quote(&value::item_to_dynamodb_json(&self.key, &[], false))
-            ),
-            format!(
-                "--update-expression {}",
-                shell_quote(&self.update_expression)
-            ),
-        ];
-        if let Some(condition) = &self.condition_expression {
-            lines.push(format!("--condition-expression {}", shell_quote(condition)));
-        }
-        lines.push(format!(
-            "--expression-attribute-names {}",
-            shell_quote(&self.names_json())
-        ));
-        lines.push(format!(
-            "--expression-attribute-values {}",
-            shell_quote(&self.values_json())
-        ));
-        lines.push("--return-values UPDATED_NEW".to_owned());
-        lines.push("--return-consumed-capacity TOTAL".to_owned());
-        if self.condition_expression.is_some() {
-            lines.push("--return-values-on-condition-check-failure ALL_OLD".to_owned());
-        }
-        lines.join(" \\\n  ")
-    }
-
-    fn names_json(&self) -> String {
-        let mut names: Vec<_> = self.names.iter().collect();
-        names.sort();
-        let body: Vec<String> = names
-            .into_iter()
-            .map(|(k, v)| format!("{}:{}", json_string(k), json_string(v)))
-            .collect();
-        format!("{{{}}}", body.join(","))
-    }
-
-    fn values_json(&self) -> String {
-        value::item_to_dynamodb_json(&self.values, &[], false)
+        self.request().render(Target::Cli)
     }
 }
 
@@ -370,10 +330,6 @@ impl EditReport {
         let diff = &new - &self.plan.planned.expected;
         (diff != BigDecimal::default()).then_some(diff)
     }
-}
-
-fn json_string(text: &str) -> String {
-    serde_json::Value::String(text.to_owned()).to_string()
 }
 
 /// Quote `text` for bash: single quotes, with embedded single quotes closed and escaped.

@@ -217,13 +217,13 @@ impl LikeRequest {
         let first = match self.op {
             LikeOp::Like => format!(
                 r##"{{"Put": {{"TableName": {}, "Item": {child}, "ConditionExpression": "attribute_not_exists(#sk)", "ExpressionAttributeNames": {{"#sk": {}}}}}}}"##,
-                json(&t.table),
-                json(&t.sk_name)
+                value::json_string(&t.table),
+                value::json_string(&t.sk_name)
             ),
             LikeOp::Unlike => format!(
                 r##"{{"Delete": {{"TableName": {}, "Key": {child}, "ConditionExpression": "attribute_exists(#sk)", "ExpressionAttributeNames": {{"#sk": {}}}}}}}"##,
-                json(&t.table),
-                json(&t.sk_name)
+                value::json_string(&t.table),
+                value::json_string(&t.sk_name)
             ),
         };
         let (placeholder, delta) = self.delta();
@@ -234,13 +234,13 @@ impl LikeRequest {
         );
         let second = format!(
             r##"{{"Update": {{"TableName": {}, "Key": {parent_key}, "UpdateExpression": "ADD #t {placeholder}", "ExpressionAttributeNames": {{"#t": {}}}, "ExpressionAttributeValues": {{"{placeholder}": {{"N": "{delta}"}}}}}}}}"##,
-            json(&t.table),
-            json(&t.tally)
+            value::json_string(&t.table),
+            value::json_string(&t.tally)
         );
         let token = self
             .token
             .as_ref()
-            .map(|tok| format!(",\n  \"ClientRequestToken\": {}", json(tok)))
+            .map(|tok| format!(",\n  \"ClientRequestToken\": {}", value::json_string(tok)))
             .unwrap_or_default();
         format!(
             "{{\n  \"TransactItems\": [\n    {first},\n    {second}\n  ],\n  \"ReturnConsumedCapacity\": \"TOTAL\"{token}\n}}"
@@ -259,10 +259,6 @@ impl LikeRequest {
         }
         cli
     }
-}
-
-fn json(text: &str) -> String {
-    serde_json::Value::String(text.to_owned()).to_string()
 }
 
 /// How a like or unlike ended.

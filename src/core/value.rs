@@ -106,6 +106,13 @@ pub fn item_to_plain_json(item: &Item, key_names: &[String], pretty: bool) -> St
     out
 }
 
+/// `text` as a JSON string literal, quoted and escaped.
+pub fn json_string(text: &str) -> String {
+    let mut out = String::new();
+    write_string(&mut out, text);
+    out
+}
+
 /// One value as DynamoDB JSON (`{"N": "3"}`).
 pub fn dynamodb_json(value: &AttributeValue) -> String {
     let mut out = String::new();

@@ -405,6 +405,7 @@ pub fn compile(input: &Input, key_names: &[String], query_keys: Option<&QueryKey
             projection: printed.remove(&Field::Projection),
             names: expr.names,
             values: expr.values,
+            options: Vec::new(),
         }
     });
     Compiled {

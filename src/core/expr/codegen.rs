@@ -47,6 +47,8 @@ pub struct Request {
     pub names: HashMap<String, String>,
     /// `ExpressionAttributeValues`.
     pub values: HashMap<String, AttributeValue>,
+    /// Plain options sent along, e.g. (`ReturnValues`, `UPDATED_NEW`).
+    pub options: Vec<(&'static str, &'static str)>,
 }
 
 /// The languages a request can be copied as.
@@ -152,6 +154,9 @@ impl Request {
                 Field::Item(self.values.clone()),
             ));
         }
+        for (name, option) in &self.options {
+            fields.push((name, Field::Option(option)));
+        }
         fields
     }
 
@@ -183,6 +188,7 @@ impl Request {
             let flag = kebab(name);
             let arg = match field {
                 Field::Text(t) => shell_quote(&t),
+                Field::Option(o) => o.to_owned(),
                 other => shell_quote(&other.json()),
             };
             lines.push(format!("--{flag} {arg}"));
@@ -250,6 +256,7 @@ impl Request {
             let method = snake_case(name);
             match field {
                 Field::Text(t) => calls.push(format!("    .{method}({})", rust_str(&t))),
+                Field::Option(o) => calls.push(format!("    .{method}({}.into())", rust_str(o))),
                 Field::Names(names) => {
                     for (k, v) in names {
                         calls.push(format!(
@@ -283,6 +290,8 @@ impl Request {
 
 enum Field {
     Text(String),
+    /// An enum option such as `UPDATED_NEW`: a string everywhere but in Rust.
+    Option(&'static str),
     Names(Vec<(String, String)>),
     Item(Item),
 }
@@ -290,17 +299,12 @@ enum Field {
 impl Field {
     fn json(&self) -> String {
         match self {
-            Self::Text(t) => serde_json::Value::String(t.clone()).to_string(),
+            Self::Text(t) => value::json_string(t),
+            Self::Option(o) => value::json_string(o),
             Self::Names(names) => {
                 let body: Vec<String> = names
                     .iter()
-                    .map(|(k, v)| {
-                        format!(
-                            "{}:{}",
-                            serde_json::Value::String(k.clone()),
-                            serde_json::Value::String(v.clone())
-                        )
-                    })
+                    .map(|(k, v)| format!("{}:{}", value::json_string(k), value::json_string(v)))
                     .collect();
                 format!("{{{}}}", body.join(","))
             }
@@ -506,6 +510,7 @@ mod tests {
                 ":v0".into(),
                 AttributeValue::N("12345678901234567890123456789012345678".into()),
             )]),
+            options: vec![("ReturnValues", "UPDATED_NEW")],
         }
     }
 
@@ -520,6 +525,19 @@ mod tests {
             assert!(code.contains("likeTally"), "{target:?}");
         }
         let json: serde_json::Value = serde_json::from_str(&r.render(Target::Json)).unwrap();
+        assert_eq!(json["ReturnValues"], "UPDATED_NEW");
+        assert!(
+            r.render(Target::Cli)
+                .contains("--return-values UPDATED_NEW")
+        );
+        assert!(
+            r.render(Target::Boto3)
+                .contains("ReturnValues=\"UPDATED_NEW\",")
+        );
+        assert!(
+            r.render(Target::Rust)
+                .contains(".return_values(\"UPDATED_NEW\".into())")
+        );
         assert_eq!(json["ExpressionAttributeValues"][":v0"]["N"], big);
         assert!(
             r.render(Target::Cli)
