@@ -135,3 +135,25 @@ fn load_all_reaches_the_last_page_and_counts_capacity() {
         "1.7 MB of eventually consistent reads: {rcu} RCU"
     );
 }
+
+#[test]
+fn profiles_are_read_by_the_worker_not_the_ui() {
+    let dir = std::env::temp_dir().join(format!("dynoscope-profiles-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("config");
+    std::fs::write(&config, "[default]\nregion = eu-west-1\n[profile dev]\nsso_session = x\n[sso-session x]\n").unwrap();
+    // SAFETY: no other test in this binary reads these variables.
+    unsafe {
+        std::env::set_var("AWS_CONFIG_FILE", &config);
+        std::env::set_var("AWS_SHARED_CREDENTIALS_FILE", dir.join("absent"));
+    }
+    let rt = runtime();
+    let mut worker = Worker::new(rt.handle().clone(), || {});
+    worker.send(Command::ListProfiles);
+    let profiles = wait_for(&worker, "the profiles", |e| match e {
+        Event::Profiles(p) => Some(p),
+        _ => None,
+    });
+    assert_eq!(profiles, ["default", "dev"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

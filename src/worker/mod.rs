@@ -96,6 +96,15 @@ impl Worker {
                     async move { connect_and_list(current, generation, spec).await },
                 );
             }
+            Command::ListProfiles => {
+                self.spawn("ListProfiles", |_| Event::Profiles(Vec::new()), async {
+                    let profiles =
+                        tokio::task::spawn_blocking(crate::core::connection::list_profiles)
+                            .await
+                            .unwrap_or_default();
+                    vec![Event::Profiles(profiles)]
+                });
+            }
             Command::ListTables => {
                 let Some(current) = self.current_connection() else {
                     return;

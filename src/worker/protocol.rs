@@ -26,6 +26,8 @@ pub type JobId = u64;
 pub enum Command {
     /// Connect (replacing the current connection) and then list its tables.
     Connect(ConnectionSpec),
+    /// Read the profile names from the AWS config and credentials files.
+    ListProfiles,
     /// List the tables of the current connection again.
     ListTables,
     /// Describe a table.
@@ -174,6 +176,8 @@ pub enum Event {
         /// The label and what seeding did, or why it failed.
         result: Result<ConnectedInfo>,
     },
+    /// The profiles found in the AWS config files.
+    Profiles(Vec<String>),
     /// The tables of connection `generation`.
     Tables {
         /// The connection generation the list belongs to.

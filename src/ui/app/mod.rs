@@ -5,7 +5,7 @@ use egui::Ui;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::core::connection::{self, ConnectionSpec};
+use crate::core::connection::ConnectionSpec;
 use crate::core::counter::Outcome;
 use crate::core::error::Error;
 use crate::core::tally::Rule;
@@ -80,7 +80,7 @@ impl DynoscopeApp {
     pub fn new(worker: Worker, spec: ConnectionSpec, remembered_table: Option<String>) -> Self {
         let mut app = Self {
             worker,
-            bar: ConnectionBar::new(&spec, connection::list_profiles()),
+            bar: ConnectionBar::new(&spec, Vec::new()),
             tables: TablesPanel::default(),
             selected_table: None,
             described: Described::default(),
@@ -104,6 +104,8 @@ impl DynoscopeApp {
             tally_export_job: None,
             suggestions: (0, 0, Vec::new()),
         };
+        // Reading the AWS config files is I/O: the worker does it.
+        app.worker.send(Command::ListProfiles);
         app.connect(spec);
         app
     }
@@ -169,6 +171,7 @@ impl DynoscopeApp {
                     }
                 }
             }
+            Event::Profiles(profiles) => self.bar.profiles = profiles,
             Event::Tables { generation, result } if generation == current => {
                 self.tables.loading = false;
                 match result {
