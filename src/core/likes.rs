@@ -59,28 +59,6 @@ pub struct LikeTarget {
 }
 
 impl LikeTarget {
-    /// The target a tally rule describes, for `parent`.
-    pub fn from_rule(info: &TableInfo, rule: &TallyRule, parent: &str) -> Result<Self> {
-        let sort = info.sort.as_ref().ok_or_else(|| {
-            Error::Invalid(format!("{} has no sort key: likes need one", info.name))
-        })?;
-        let ChildSource::SortKeyPrefix(prefix) = &rule.children else {
-            return Err(Error::Invalid(
-                "likes are written into the parent's partition: use a rule with a child prefix"
-                    .into(),
-            ));
-        };
-        Ok(Self {
-            table: info.name.clone(),
-            pk_name: info.partition.name.clone(),
-            sk_name: sort.name.clone(),
-            parent: parent.to_owned(),
-            parent_sk: rule.parents.sort_key.clone(),
-            tally: rule.tally.clone(),
-            child_prefix: prefix.clone(),
-        })
-    }
-
     /// The tally rule this target checks against.
     pub fn rule(&self) -> TallyRule {
         TallyRule {

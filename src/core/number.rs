@@ -50,11 +50,6 @@ pub fn parse(text: &str) -> Result<BigDecimal, NumberError> {
     Ok(value)
 }
 
-/// Whether `text` is a valid DynamoDB number.
-pub fn is_valid(text: &str) -> bool {
-    parse(text).is_ok()
-}
-
 /// The number of significant digits of `value` (zero has one).
 pub fn significant_digits(value: &BigDecimal) -> u64 {
     if is_zero(value) {
