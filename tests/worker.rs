@@ -141,7 +141,11 @@ fn profiles_are_read_by_the_worker_not_the_ui() {
     let dir = std::env::temp_dir().join(format!("dynoscope-profiles-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let config = dir.join("config");
-    std::fs::write(&config, "[default]\nregion = eu-west-1\n[profile dev]\nsso_session = x\n[sso-session x]\n").unwrap();
+    std::fs::write(
+        &config,
+        "[default]\nregion = eu-west-1\n[profile dev]\nsso_session = x\n[sso-session x]\n",
+    )
+    .unwrap();
     // SAFETY: no other test in this binary reads these variables.
     unsafe {
         std::env::set_var("AWS_CONFIG_FILE", &config);
