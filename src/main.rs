@@ -6,9 +6,8 @@ use std::process::ExitCode;
 
 use clap::Parser as _;
 use dynoscope::cli::Cli;
-use dynoscope::ui::DynoscopeApp;
-use dynoscope::ui::app::Remembered;
-use dynoscope::worker::Worker;
+use dynoscope::task::Spawner;
+use dynoscope::ui::{DynoscopeApp, Remembered};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -54,10 +53,8 @@ fn run_app(runtime: &tokio::runtime::Runtime, flags: &dynoscope::cli::Connection
                 _ => flags.spec(),
             };
             let ctx = cc.egui_ctx.clone();
-            let worker = Worker::new(handle, move || ctx.request_repaint());
-            let app = DynoscopeApp::new(worker, spec, remembered.table)
-                .with_saved_rules(remembered.rules);
-            Ok(Box::new(app))
+            let spawner = Spawner::new(handle, move || ctx.request_repaint());
+            Ok(Box::new(DynoscopeApp::new(spawner, spec, remembered)))
         }),
     );
     match result {

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use common::{create_table, empty_engine, n, put_all, s, table_name};
 use dynoscope::core::condition::{FilterClause, FilterOp, SortCondition, SortOp};
 use dynoscope::core::error::Error;
-use dynoscope::core::ops::{self, BrowseRequest};
+use dynoscope::core::read::{self as ops, BrowseRequest};
 use dynoscope::core::table::TableInfo;
 use dynoscope::core::value::{self, Item};
 

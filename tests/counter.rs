@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use common::{create_table, empty_engine, n, put_all, s, table_name};
 use dynoscope::core::connection;
 use dynoscope::core::counter::{self, Change, EditMode, Outcome, UpdatePlan};
-use dynoscope::core::ops;
+use dynoscope::core::read as ops;
 use dynoscope::core::value::Item;
 
 fn key(pk: &str) -> Item {
@@ -61,7 +61,7 @@ async fn add_creates_a_missing_attribute_from_zero() {
     for mode in [EditMode::Add, EditMode::SetFromZero] {
         let attr = format!("plays_{mode:?}");
         let plan = edit(&table, "VID#1", &attr, None, Change::By("5".into()), mode);
-        let (new, wcu) = applied(&ops::update_counter(&engine.client, &plan).await);
+        let (new, wcu) = applied(&counter::update_counter(&engine.client, &plan).await);
         assert_eq!(new.as_deref(), Some("5"), "{mode:?}");
         assert!(wcu > 0.0);
     }
@@ -74,7 +74,7 @@ async fn add_creates_a_missing_attribute_from_zero() {
         Change::To("7".into()),
         EditMode::Exact,
     );
-    let (new, _) = applied(&ops::update_counter(&engine.client, &plan).await);
+    let (new, _) = applied(&counter::update_counter(&engine.client, &plan).await);
     assert_eq!(new.as_deref(), Some("7"));
 }
 
@@ -92,7 +92,7 @@ async fn thirty_eight_digit_values_stay_exact() {
         Change::By("-2".into()),
         EditMode::Add,
     );
-    let (new, _) = applied(&ops::update_counter(&engine.client, &plan).await);
+    let (new, _) = applied(&counter::update_counter(&engine.client, &plan).await);
     assert_eq!(
         new.as_deref(),
         Some("98765432109876543210987654321098765430")
@@ -105,7 +105,7 @@ async fn thirty_eight_digit_values_stay_exact() {
         Change::To("98765432109876543210987654321098765439".into()),
         EditMode::Exact,
     );
-    let (new, _) = applied(&ops::update_counter(&engine.client, &plan).await);
+    let (new, _) = applied(&counter::update_counter(&engine.client, &plan).await);
     assert_eq!(
         new.as_deref(),
         Some("98765432109876543210987654321098765439")
@@ -130,7 +130,7 @@ async fn two_hundred_concurrent_adds_count_exactly_two_hundred() {
         let client = engine.client.clone();
         let plan = plan.clone();
         tasks.push(tokio::spawn(async move {
-            ops::update_counter(&client, &plan).await
+            counter::update_counter(&client, &plan).await
         }));
     }
     let mut interfered = 0;
@@ -168,7 +168,7 @@ async fn the_exact_mode_refuses_a_stale_value_and_returns_the_current_one() {
         EditMode::Exact,
     );
     assert_eq!(plan.condition_expression.as_deref(), Some("#a = :current"));
-    match ops::update_counter(&engine.client, &plan).await {
+    match counter::update_counter(&engine.client, &plan).await {
         Outcome::ConditionFailed { current } => assert_eq!(current.as_deref(), Some("42")),
         other => panic!("{other:?}"),
     }
@@ -187,7 +187,7 @@ async fn the_exact_mode_refuses_a_stale_value_and_returns_the_current_one() {
         Change::By("1".into()),
         EditMode::Exact,
     );
-    let (new, _) = applied(&ops::update_counter(&engine.client, &plan).await);
+    let (new, _) = applied(&counter::update_counter(&engine.client, &plan).await);
     assert_eq!(new.as_deref(), Some("43"));
 }
 
@@ -206,7 +206,7 @@ async fn a_lost_response_is_reported_as_unknown_and_not_sent_twice() {
         Change::By("1".into()),
         EditMode::Add,
     );
-    let outcome = ops::update_counter(&through_proxy, &plan).await;
+    let outcome = counter::update_counter(&through_proxy, &plan).await;
     match &outcome {
         Outcome::Unknown { error, stored_now } => {
             assert_eq!(error.op(), Some("UpdateItem"));

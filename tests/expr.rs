@@ -162,7 +162,7 @@ async fn the_generated_json_runs_through_the_sdk_and_does_what_the_builder_says(
         projection: None,
         names: expr.names,
         values: expr.values,
-        options: Vec::new(),
+        returns: Default::default(),
     };
     // Read the JSON back as a request body and send exactly that.
     let json: serde_json::Value = serde_json::from_str(&request.render(Target::Json)).unwrap();
@@ -223,14 +223,14 @@ async fn a_built_add_is_not_re_sent_when_its_answer_is_lost() {
         projection: None,
         names: HashMap::from([("#n0".to_owned(), "plays".to_owned())]),
         values: HashMap::from([(":v0".to_owned(), n("1"))]),
-        options: Vec::new(),
+        returns: Default::default(),
     };
     assert!(
         dynoscope::core::expr::run::run(&through, &request)
             .await
             .is_err()
     );
-    let stored = dynoscope::core::ops::read_number(&engine.client, &table, &key, "plays")
+    let stored = dynoscope::core::read::read_number(&engine.client, &table, &key, "plays")
         .await
         .unwrap();
     assert_eq!(stored.as_deref(), Some("42"), "applied once, not re-sent");

@@ -8,7 +8,8 @@ use std::sync::atomic::Ordering;
 use dynoscope::core::connection;
 use dynoscope::core::lab::{self, LabMethod};
 use dynoscope::core::likes::{self, LikeOp, LikeOutcome, LikeTarget};
-use dynoscope::core::ops;
+use dynoscope::core::cancel::CancelToken;
+use dynoscope::core::read as ops;
 use dynoscope::core::sandbox::Sandbox;
 use dynoscope::core::table::TableInfo;
 
@@ -141,7 +142,7 @@ async fn a_thousand_operation_storm_keeps_the_tally_equal_to_the_children() {
         users,
         16,
         "t",
-        || false,
+        &CancelToken::default(),
         |s| last = s.clone(),
     )
     .await
@@ -168,7 +169,9 @@ async fn a_thousand_operation_storm_keeps_the_tally_equal_to_the_children() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_lab_loses_updates_only_with_the_naive_method() {
     let lab = lab().await;
-    let results = lab::run(&lab.client, &lab.info, 8, 25, "t").await.unwrap();
+    let run = lab::run(&lab.client, &lab.info, 8, 25, "t").await;
+    assert!(run.problems().is_empty(), "{:?}", run.problems());
+    let results = run.results;
     let by = |m: LabMethod| results.iter().find(|r| r.method == m).unwrap();
     assert!(by(LabMethod::Naive).lost > 0, "{:?}", by(LabMethod::Naive));
     assert_eq!(by(LabMethod::AtomicAdd).lost, 0);

@@ -2,7 +2,7 @@
 
 use dynoscope::core::condition::{SortCondition, SortOp};
 use dynoscope::core::connection::{self, ConnectionSpec};
-use dynoscope::core::ops::{self, BrowseRequest};
+use dynoscope::core::read::{self as ops, BrowseRequest};
 use dynoscope::core::seed;
 use dynoscope::core::value::{self, Item};
 

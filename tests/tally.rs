@@ -7,10 +7,12 @@ use std::collections::{BTreeSet, HashMap};
 use aws_sdk_dynamodb::types::AttributeValue;
 use common::{create_table, empty_engine, n, put_all, s, table_name};
 use dynoscope::core::counter::Outcome;
-use dynoscope::core::ops;
+use dynoscope::core::cancel::CancelToken;
+use dynoscope::core::counter;
+use dynoscope::core::read as ops;
 use dynoscope::core::table::TableInfo;
 use dynoscope::core::tally::{ChildSource, ParentMatch, ShardRule, TallyRule};
-use dynoscope::core::tally_ops::{self, ParentSource};
+use dynoscope::core::tally::{self as tally_ops, ParentSource, ReconcileEvent};
 use dynoscope::core::value::Item;
 
 fn item(pk: &str, sk: &str) -> Item {
@@ -129,7 +131,7 @@ async fn a_reserved_word_tally_and_a_missing_tally() {
     );
     assert_eq!(plan.update_expression, "SET #a = :next");
     assert!(matches!(
-        ops::update_counter(&engine.client, &plan).await,
+        counter::update_counter(&engine.client, &plan).await,
         Outcome::Applied { .. }
     ));
     let check = tally_ops::check_parent(
@@ -208,24 +210,29 @@ async fn reconcile_finds_exactly_the_drifted_parents() {
     items.push(parent("WORKSPACE#acme", "memberCount", Some(1)));
     let (engine, info) = table_with(items).await;
     let r = rule("likeTally", "LIKE#");
-    let parents = tally_ops::find_parents(&engine.client, &info, &r, &ParentSource::Scan)
+    let never = CancelToken::default();
+    let parents = tally_ops::find_parents(&engine.client, &info, &r, &ParentSource::Scan, &never)
         .await
         .unwrap();
     assert_eq!(parents.len(), 15);
     let mut checks = Vec::new();
+    let mut found = None;
     let cancelled = tally_ops::reconcile(
         &engine.client,
         &info,
         &r,
-        parents,
+        &ParentSource::Scan,
         4,
-        || false,
-        |c| {
-            checks.push(c.unwrap());
+        &never,
+        |event| match event {
+            ReconcileEvent::Found(n) => found = Some(n),
+            ReconcileEvent::Checked(c) => checks.push(c.unwrap()),
         },
     )
-    .await;
+    .await
+    .unwrap();
     assert!(!cancelled);
+    assert_eq!(found, Some(15));
     assert_eq!(checks.len(), 15);
     let found: BTreeSet<String> = checks
         .iter()
@@ -235,25 +242,28 @@ async fn reconcile_finds_exactly_the_drifted_parents() {
     assert_eq!(found, drifted);
 
     // Cancelling keeps what finished.
-    let parents = tally_ops::find_parents(&engine.client, &info, &r, &ParentSource::Scan)
-        .await
-        .unwrap();
-    let seen = std::sync::atomic::AtomicUsize::new(0);
-    let count = || seen.load(std::sync::atomic::Ordering::SeqCst);
+    let cancel = CancelToken::default();
+    let mut seen = 0;
     let cancelled = tally_ops::reconcile(
         &engine.client,
         &info,
         &r,
-        parents,
+        &ParentSource::Scan,
         1,
-        || count() >= 5,
-        |_| {
-            seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        &cancel,
+        |event| {
+            if let ReconcileEvent::Checked(_) = event {
+                seen += 1;
+                if seen == 5 {
+                    cancel.cancel();
+                }
+            }
         },
     )
-    .await;
+    .await
+    .unwrap();
     assert!(cancelled);
-    assert!((5..15).contains(&count()), "{}", count());
+    assert!((5..15).contains(&seen), "{seen}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -276,7 +286,7 @@ async fn a_guarded_repair_refuses_when_the_tally_moved_meanwhile() {
     let mut moved = parent("POST#x", "likeTally", Some(6));
     moved.insert("note".into(), s("moved"));
     put_all(&engine.client, &info.name, vec![moved]).await;
-    match ops::update_counter(&engine.client, &plan).await {
+    match counter::update_counter(&engine.client, &plan).await {
         Outcome::ConditionFailed { current } => assert_eq!(current.as_deref(), Some("6")),
         other => panic!("{other:?}"),
     }
@@ -311,7 +321,7 @@ async fn shards_are_summed_exactly_and_the_hot_one_named() {
     assert_eq!(total.shards.len(), 6);
     assert_eq!(total.shards[5].0, "STATS#TOTAL#10", "numeric order");
     assert_eq!(
-        dynoscope::core::counter::to_dynamodb(&total.total),
+        dynoscope::core::number::to_dynamodb(&total.total),
         "10032.5"
     );
     assert_eq!(total.hot, Some(2));
@@ -334,7 +344,8 @@ async fn parents_from_an_index_query_or_the_loaded_rows() {
         index: "ByOwner".into(),
         partition: s("ana"),
     };
-    let parents = tally_ops::find_parents(&engine.client, &info, &r, &by_ana)
+    let never = CancelToken::default();
+    let parents = tally_ops::find_parents(&engine.client, &info, &r, &by_ana, &never)
         .await
         .unwrap();
     let names: BTreeSet<String> = parents
@@ -343,25 +354,20 @@ async fn parents_from_an_index_query_or_the_loaded_rows() {
         .collect();
     assert_eq!(names, ["POST#0", "POST#1"].map(String::from).into());
     let mut drifted = Vec::new();
-    tally_ops::reconcile(
-        &engine.client,
-        &info,
-        &r,
-        parents,
-        2,
-        || false,
-        |c| {
+    tally_ops::reconcile(&engine.client, &info, &r, &by_ana, 2, &never, |event| {
+        if let ReconcileEvent::Checked(c) = event {
             let c = c.unwrap();
             if c.drifted() {
                 drifted.push(c.partition);
             }
-        },
-    )
-    .await;
+        }
+    })
+    .await
+    .unwrap();
     assert_eq!(drifted, ["POST#1"]);
     // The rows loaded in the grid: only the parents among them.
     let loaded = ParentSource::Loaded(std::sync::Arc::new(items));
-    let parents = tally_ops::find_parents(&engine.client, &info, &r, &loaded)
+    let parents = tally_ops::find_parents(&engine.client, &info, &r, &loaded, &never)
         .await
         .unwrap();
     assert_eq!(parents.len(), 3);

@@ -1,57 +1,28 @@
-//! `dynoscope check`: stored tallies beside counted children, from the shell.
+//! `dynoscope check`: stored tallies beside counted children, from the shell, checked and summed
+//! up by the same core code as the app's tally check.
 
 use std::process::ExitCode;
 use std::time::Instant;
 
 use aws_sdk_dynamodb::Client;
-use bigdecimal::BigDecimal;
 use serde_json::json;
 
 use crate::cli::args::CheckArgs;
-use crate::core::counter::to_dynamodb;
+use crate::core::cancel::CancelToken;
 use crate::core::error::{Error, Result};
-use crate::core::ops;
-use crate::core::tally::{ChildSource, ParentMatch, ShardRule, TallyRule};
-use crate::core::tally_ops::{self, ParentCheck, ParentSource};
+use crate::core::number::to_dynamodb;
+use crate::core::read;
+use crate::core::report::capacity;
+use crate::core::table::TableInfo;
+use crate::core::tally::{
+    self, Checked, ChildSource, ParentMatch, ParentSource, ReconcileEvent, ShardRule, TallyRule,
+};
 
 /// Run the check; exit 0 when every parent matches, 1 when any drifted.
 pub async fn check(client: &Client, args: CheckArgs) -> Result<ExitCode> {
-    let info = ops::describe_table(client, &args.table).await?;
+    let info = read::describe_table(client, &args.table).await?;
     if let Some(prefix) = &args.shards {
-        let pk = args.pk.as_deref().unwrap_or_default();
-        let rule = ShardRule {
-            prefix: prefix.clone(),
-            attribute: args.tally.clone(),
-        };
-        let total =
-            tally_ops::sum_shards(client, &info, info.partition.kind.parse(pk)?, &rule).await?;
-        for (i, (sk, value)) in total.shards.iter().enumerate() {
-            let hot = if total.hot == Some(i) { "  <- hot" } else { "" };
-            let shown = value.as_ref().map_or("(missing)".to_owned(), to_dynamodb);
-            if args.json {
-                println!(
-                    "{}",
-                    json!({"shard": sk, "value": value.as_ref().map(to_dynamodb), "hot": total.hot == Some(i)})
-                );
-            } else {
-                println!("{sk}\t{shown}{hot}");
-            }
-        }
-        let summary = format!(
-            "total {} over {} shards · {} pages · {} RCU",
-            to_dynamodb(&total.total),
-            total.shards.len(),
-            total.pages,
-            total.consumed_rcu
-        );
-        if args.json {
-            println!(
-                "{}",
-                json!({"summary": {"total": to_dynamodb(&total.total), "shards": total.shards.len()}})
-            );
-        }
-        eprintln!("{summary}");
-        return Ok(ExitCode::SUCCESS);
+        return shards(client, &info, &args, prefix).await;
     }
     let rule = TallyRule {
         parents: ParentMatch {
@@ -74,58 +45,40 @@ pub async fn check(client: &Client, args: CheckArgs) -> Result<ExitCode> {
         },
     };
     let started = Instant::now();
-    let mut checks: Vec<ParentCheck> = Vec::new();
+    let mut checked = Checked::default();
     match (&args.pk, args.all) {
         (Some(pk), _) => {
-            let parent =
-                tally_ops::load_parent(client, &info, &rule, info.partition.kind.parse(pk)?)
-                    .await?
-                    .ok_or_else(|| {
-                        Error::Invalid(format!("no parent item {pk} / {}", args.parent_sk))
-                    })?;
-            checks.push(tally_ops::check_parent(client, &info, &rule, &parent).await?);
+            let partition = info.partition.kind.parse(pk)?;
+            let (check, _) = tally::check_partition(client, &info, &rule, partition).await?;
+            checked.add(check);
         }
         (None, true) => {
-            let parents =
-                tally_ops::find_parents(client, &info, &rule, &ParentSource::Scan).await?;
             let mut failure = None;
-            tally_ops::reconcile(
+            tally::reconcile(
                 client,
                 &info,
                 &rule,
-                parents,
+                &ParentSource::Scan,
                 usize::from(args.concurrency),
-                || false,
-                |r| match r {
-                    Ok(check) => checks.push(check),
-                    Err(e) => failure = Some(e),
+                &CancelToken::default(),
+                |event| match event {
+                    ReconcileEvent::Checked(result) => match *result {
+                        Ok(check) => checked.add(check),
+                        Err(e) => failure = Some(e),
+                    },
+                    ReconcileEvent::Found(_) => {}
                 },
             )
-            .await;
+            .await?;
             if let Some(e) = failure {
                 return Err(e);
             }
         }
         (None, false) => return Err(Error::Invalid("give --pk VALUE or --all".into())),
     }
-    checks.sort_by(|a, b| {
-        b.severity()
-            .cmp(&a.severity())
-            .then(a.partition.cmp(&b.partition))
-    });
-    for check in &checks {
+    for check in &checked.checks {
         if args.json {
-            println!(
-                "{}",
-                json!({
-                    "pk": check.partition,
-                    "stored": check.stored,
-                    "counted": check.count.count,
-                    "drift": check.drift.as_ref().map(to_dynamodb),
-                    "pages": check.count.pages,
-                    "rcu": check.count.consumed_rcu,
-                })
-            );
+            println!("{}", check.to_json());
         } else {
             println!(
                 "{}\tstored {}\tcounted {}\tdrift {}",
@@ -136,33 +89,57 @@ pub async fn check(client: &Client, args: CheckArgs) -> Result<ExitCode> {
             );
         }
     }
-    let drifted = checks.iter().filter(|c| c.drifted()).count();
-    let stored: BigDecimal = checks
-        .iter()
-        .filter_map(|c| {
-            c.stored
-                .as_deref()
-                .and_then(|s| crate::core::number::parse(s).ok())
-        })
-        .sum();
-    let counted: u64 = checks.iter().map(|c| c.count.count).sum();
-    let rcu: f64 = checks.iter().map(|c| c.count.consumed_rcu).sum();
-    let summary = format!(
-        "{} parents checked · {drifted} drifted · stored total {} · counted total {counted} · {rcu} RCU · {} ms",
-        checks.len(),
-        to_dynamodb(&stored),
-        started.elapsed().as_millis()
-    );
+    let totals = &checked.totals;
     if args.json {
         println!(
             "{}",
-            json!({"summary": {"parents": checks.len(), "drifted": drifted, "stored": to_dynamodb(&stored), "counted": counted, "rcu": rcu}})
+            json!({"summary": {"parents": checked.checks.len(), "drifted": totals.drifted, "stored": to_dynamodb(&totals.stored), "counted": totals.counted, "rcu": totals.rcu}})
         );
     }
-    eprintln!("{summary}");
-    Ok(if drifted == 0 {
+    eprintln!(
+        "{} · {} RCU · {} ms",
+        checked.summary(),
+        capacity(totals.rcu),
+        started.elapsed().as_millis()
+    );
+    Ok(if totals.drifted == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// `--shards`: sum a sharded counter, one line per shard, the hot one marked.
+async fn shards(
+    client: &Client,
+    info: &TableInfo,
+    args: &CheckArgs,
+    prefix: &str,
+) -> Result<ExitCode> {
+    let pk = args.pk.as_deref().unwrap_or_default();
+    let rule = ShardRule {
+        prefix: prefix.to_owned(),
+        attribute: args.tally.clone(),
+    };
+    let total = tally::sum_shards(client, info, info.partition.kind.parse(pk)?, &rule).await?;
+    for (i, (sk, value)) in total.shards.iter().enumerate() {
+        let hot = total.hot == Some(i);
+        if args.json {
+            println!(
+                "{}",
+                json!({"shard": sk, "value": value.as_ref().map(to_dynamodb), "hot": hot})
+            );
+        } else {
+            let shown = value.as_ref().map_or("(missing)".to_owned(), to_dynamodb);
+            println!("{sk}\t{shown}{}", if hot { "  <- hot" } else { "" });
+        }
+    }
+    if args.json {
+        println!(
+            "{}",
+            json!({"summary": {"total": to_dynamodb(&total.total), "shards": total.shards.len()}})
+        );
+    }
+    eprintln!("{}", total.summary());
+    Ok(ExitCode::SUCCESS)
 }

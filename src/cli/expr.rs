@@ -1,4 +1,5 @@
-//! `dynoscope expr`: readable expressions in, a request as code out.
+//! `dynoscope expr`: readable expressions in, a request as code out, compiled by the builder's
+//! own `compile` (so its checks, the key condition's included, are the app's).
 
 use std::collections::HashMap;
 use std::process::ExitCode;
@@ -6,21 +7,70 @@ use std::process::ExitCode;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::cli::args::{ExprArgs, ExprKind};
-use crate::core::condition::Placeholders;
 use crate::core::error::{Error, Result};
-use crate::core::expr::codegen::{Operation, Request, Target};
-use crate::core::expr::parser::{ExprError, Maps, parse_condition, parse_projection, parse_update};
-use crate::core::expr::printer;
+use crate::core::expr::builder::{self, Field, Input, Kind, ValueRow};
+use crate::core::expr::codegen::Target;
+use crate::core::expr::error::ExprError;
 use crate::core::value::{self, Item};
 
 /// Which expression of the request an error is in, with a caret under its position.
-fn located(field: &str, text: &str, e: ExprError) -> Error {
+fn located(field: Field, text: &str, e: &ExprError) -> Error {
     let column = text.chars().take(e.position).count();
     Error::Invalid(format!(
-        "{field}: {}\n  {text}\n  {}^",
+        "{}: {}\n  {text}\n  {}^",
+        field.name(),
         e.message,
         " ".repeat(column)
     ))
+}
+
+/// The builder's input the arguments describe.
+fn input(args: &ExprArgs) -> Result<Input> {
+    let (kind, main) = match args.kind {
+        ExprKind::Update => (Kind::Update, Field::Update),
+        ExprKind::Delete => (Kind::Delete, Field::Condition),
+        ExprKind::Query => (Kind::Query, Field::KeyCondition),
+        ExprKind::Scan => (Kind::Scan, Field::Filter),
+    };
+    let mut input = Input::new(&args.table);
+    input.kind = kind;
+    input.index = args.index.clone();
+    input.texts.insert(main, args.expression.clone());
+    for (flag, field, text) in [
+        ("--condition", Field::Condition, &args.condition),
+        ("--filter", Field::Filter, &args.filter),
+        ("--projection", Field::Projection, &args.projection),
+    ] {
+        let Some(text) = text else { continue };
+        if !kind.fields().contains(&field) || field == main {
+            return Err(Error::Invalid(format!(
+                "{flag} does not go with {}",
+                kind.label()
+            )));
+        }
+        input.texts.insert(field, text.clone());
+    }
+    if let Some(text) = &args.names {
+        let names: HashMap<String, String> =
+            serde_json::from_str(text).map_err(|e| Error::Invalid(format!("--names: {e}")))?;
+        input.names = names.into_iter().collect();
+        input.names.sort();
+    }
+    if let Some(text) = &args.values {
+        let values = value::item_from_dynamodb_json(text)
+            .map_err(|e| Error::Invalid(format!("--values: {e}")))?;
+        input.values = values.iter().map(|(k, v)| ValueRow::new(k, v)).collect();
+    }
+    let mut key = Item::new();
+    for pair in &args.keys {
+        let (name, text) = pair
+            .split_once('=')
+            .ok_or_else(|| Error::Invalid(format!("--key `{pair}` is not NAME=VALUE")))?;
+        key.insert(name.to_owned(), AttributeValue::S(text.to_owned()));
+    }
+    // Without --key the request is a template with an empty key to fill in.
+    input.item = Some(key);
+    Ok(input)
 }
 
 /// Build and print the request.
@@ -31,88 +81,20 @@ pub fn expr(args: ExprArgs) -> Result<ExitCode> {
             args.target
         ))
     })?;
-    let names: HashMap<String, String> = match &args.names {
-        Some(text) => {
-            serde_json::from_str(text).map_err(|e| Error::Invalid(format!("--names: {e}")))?
-        }
-        None => HashMap::new(),
-    };
-    let values: HashMap<String, AttributeValue> = match &args.values {
-        Some(text) => value::item_from_dynamodb_json(text)
-            .map_err(|e| Error::Invalid(format!("--values: {e}")))?,
-        None => HashMap::new(),
-    };
-    let maps = Maps {
-        names: &names,
-        values: &values,
-        literals: true,
-    };
-    let mut key = Item::new();
-    for pair in &args.keys {
-        let (name, text) = pair
-            .split_once('=')
-            .ok_or_else(|| Error::Invalid(format!("--key `{pair}` is not NAME=VALUE")))?;
-        key.insert(name.to_owned(), AttributeValue::S(text.to_owned()));
+    let input = input(&args)?;
+    let key_names: Vec<String> = input
+        .item
+        .as_ref()
+        .map(|key| key.keys().cloned().collect())
+        .unwrap_or_default();
+    // No table is described here: the key condition's shape is checked, not its names.
+    let compiled = builder::compile(&input, &key_names, None);
+    if let Some((field, error)) = compiled.errors.first() {
+        return Err(located(*field, input.text(*field), error));
     }
-    let key_names: Vec<String> = key.keys().cloned().collect();
-    let mut p = Placeholders::default();
-    let mut request = Request {
-        table: args.table.clone(),
-        operation: Operation::Scan(args.index.clone()),
-        update: None,
-        condition: None,
-        key_condition: None,
-        filter: None,
-        projection: None,
-        names: HashMap::new(),
-        values: HashMap::new(),
-        options: Vec::new(),
-    };
-    let condition = |p: &mut Placeholders, field: &str, text: &str| -> Result<String> {
-        let tree = parse_condition(text, maps).map_err(|e| located(field, text, e))?;
-        Ok(printer::condition_text(p, &tree))
-    };
-    match args.kind {
-        ExprKind::Update => {
-            let tree = parse_update(&args.expression, maps, &key_names)
-                .map_err(|e| located("UpdateExpression", &args.expression, e))?;
-            request.operation = Operation::Update(key);
-            request.update = Some(printer::update_text(&mut p, &tree));
-        }
-        ExprKind::Delete => {
-            request.operation = Operation::Delete(key);
-            request.condition = Some(condition(&mut p, "ConditionExpression", &args.expression)?);
-        }
-        ExprKind::Query => {
-            request.operation = Operation::Query(args.index.clone());
-            request.key_condition = Some(condition(
-                &mut p,
-                "KeyConditionExpression",
-                &args.expression,
-            )?);
-        }
-        ExprKind::Scan => {
-            request.filter = Some(condition(&mut p, "FilterExpression", &args.expression)?);
-        }
-    }
-    if let Some(text) = &args.condition {
-        request.condition = Some(condition(&mut p, "ConditionExpression", text)?);
-    }
-    if let Some(text) = &args.filter {
-        request.filter = Some(condition(&mut p, "FilterExpression", text)?);
-    }
-    if let Some(text) = &args.projection {
-        let paths =
-            parse_projection(text, maps).map_err(|e| located("ProjectionExpression", text, e))?;
-        let parts: Vec<String> = paths
-            .iter()
-            .map(|path| printer::projection_path(&mut p, path))
-            .collect();
-        request.projection = Some(parts.join(", "));
-    }
-    let expr = p.finish(String::new());
-    request.names = expr.names;
-    request.values = expr.values;
+    let request = compiled
+        .request
+        .ok_or_else(|| Error::Invalid(compiled.problems.join("; ")))?;
     println!("{}", request.render(target));
     Ok(ExitCode::SUCCESS)
 }

@@ -1,4 +1,5 @@
-//! `dynoscope like|unlike|storm`: the like lab from the shell.
+//! `dynoscope like|unlike|storm`: the like lab from the shell, built, sent and reported by the
+//! same core code as the app's.
 
 use std::process::ExitCode;
 
@@ -6,10 +7,12 @@ use aws_sdk_dynamodb::Client;
 use serde_json::json;
 
 use crate::cli::args::{LikeArgs, LikeTargetArgs, StormArgs};
+use crate::core::cancel::CancelToken;
 use crate::core::connection::{Connection, ConnectionSpec, is_loopback};
 use crate::core::error::{Error, Result};
-use crate::core::likes::{self, LikeOp, LikeOutcome, LikeTarget, Snapshot};
-use crate::core::ops;
+use crate::core::likes::{self, LikeOp, LikeOutcome, LikeTarget};
+use crate::core::read;
+use crate::core::report::Lines;
 use crate::core::table::TableInfo;
 
 async fn target(
@@ -25,33 +28,15 @@ async fn target(
             args.table, connection.target
         )));
     }
-    let info = ops::describe_table(client, &args.table).await?;
-    let sort = info
-        .sort
-        .as_ref()
-        .ok_or_else(|| Error::Invalid(format!("{} has no sort key: likes need one", info.name)))?;
-    let target = LikeTarget {
-        table: info.name.clone(),
-        pk_name: info.partition.name.clone(),
-        sk_name: sort.name.clone(),
-        parent: args.pk.clone(),
-        parent_sk: args.parent_sk.clone(),
-        tally: args.tally.clone(),
-        child_prefix: args.child_prefix.clone(),
-    };
+    let info = read::describe_table(client, &args.table).await?;
+    let target = LikeTarget::new(
+        &info,
+        &args.pk,
+        &args.parent_sk,
+        &args.tally,
+        &args.child_prefix,
+    )?;
     Ok((info, target))
-}
-
-fn consistent(after: &Snapshot) -> bool {
-    after.tally.as_deref() == Some(after.children.to_string().as_str())
-}
-
-fn outcome_text(outcome: &LikeOutcome) -> String {
-    match outcome {
-        LikeOutcome::Committed { consumed_wcu } => format!("committed · {consumed_wcu} WCU"),
-        LikeOutcome::Cancelled { reasons } => format!("cancelled [{}]", reasons.join(", ")),
-        LikeOutcome::Failed(e) => format!("failed: {e}"),
-    }
 }
 
 fn now_secs() -> u64 {
@@ -71,9 +56,8 @@ pub async fn like(
     let (info, target) = target(client, connection, &args.target).await?;
     let request = likes::like_request(op, &target, &args.user, args.token.clone(), now_secs())?;
     let report = likes::like_and_observe(client, &info, request).await;
-    let before = report.before?;
-    let after = report.after?;
-    let tally = |s: &Snapshot| s.tally.clone().unwrap_or_else(|| "missing".into());
+    let before = report.before.clone()?;
+    let after = report.after.clone()?;
     if args.target.json {
         let (outcome, reasons, wcu) = match &report.sent.outcome {
             LikeOutcome::Committed { consumed_wcu } => ("committed", vec![], *consumed_wcu),
@@ -90,25 +74,17 @@ pub async fn like(
             })
         );
     } else {
+        println!("{}: {}", report.title(), report.sent.outcome.line().text);
         println!(
-            "{} {} as {}: {}",
-            op.name(),
-            target.parent,
-            args.user,
-            outcome_text(&report.sent.outcome)
-        );
-        println!(
-            "tally {} -> {} · children {} -> {}",
-            tally(&before),
-            tally(&after),
-            before.children,
-            after.children
+            "tally {} · children {}",
+            report.tally_change(),
+            report.children_change()
         );
     }
     if let LikeOutcome::Failed(error) = report.sent.outcome {
         return Err(error);
     }
-    Ok(if consistent(&after) {
+    Ok(if after.consistent() {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
@@ -118,20 +94,19 @@ pub async fn like(
 /// A storm, then the verdict.
 pub async fn storm(client: &Client, connection: &Connection, args: StormArgs) -> Result<ExitCode> {
     let (info, target) = target(client, connection, &args.target).await?;
-    let before = likes::snapshot(client, &info, &target).await?;
     let run_id = format!("{:x}", now_secs());
-    let stats = likes::storm(
+    let report = likes::run_storm(
         client,
+        &info,
         &target,
         args.users,
         args.concurrency,
         &run_id,
-        || false,
+        &CancelToken::default(),
         |_| {},
     )
     .await?;
-    let after = likes::snapshot(client, &info, &target).await?;
-    let equal = consistent(&after);
+    let (stats, before, after) = (&report.stats, &report.before, &report.after);
     if args.target.json {
         println!(
             "{}",
@@ -140,30 +115,20 @@ pub async fn storm(client: &Client, connection: &Connection, args: StormArgs) ->
                 "cancelled": stats.cancelled, "conflictsRetried": stats.conflicts_retried, "failed": stats.failed,
                 "consumedWCU": stats.consumed_wcu, "opsPerSec": stats.ops_per_sec(),
                 "tallyBefore": before.tally, "tallyAfter": after.tally,
-                "childrenBefore": before.children, "childrenAfter": after.children, "equal": equal,
+                "childrenBefore": before.children, "childrenAfter": after.children, "equal": report.equal(),
             })
         );
     } else {
         println!(
-            "{} operations by {} users in {} ms ({:.0} ops/s): {} committed, {} failed",
-            stats.done,
+            "{} users in {} ms: {}",
             args.users,
             stats.elapsed_ms,
-            stats.ops_per_sec(),
-            stats.committed,
-            stats.failed
+            stats.progress()
         );
-        for (reasons, count) in &stats.cancelled {
-            println!("cancelled {reasons}: {count}");
-        }
-        println!(
-            "tally {} · counted children {} · {}",
-            after.tally.as_deref().unwrap_or("missing"),
-            after.children,
-            if equal { "equal" } else { "NOT equal" }
-        );
+        println!("{}", Lines(&stats.details()));
+        println!("{}", report.verdict().text);
     }
-    Ok(if equal {
+    Ok(if report.equal() {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

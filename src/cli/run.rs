@@ -10,7 +10,8 @@ use crate::core::condition::{SortCondition, SortOp};
 use crate::core::connection::{self, ConnectionSpec};
 use crate::core::error::{Error, Result};
 use crate::core::likes::LikeOp;
-use crate::core::ops::{self, BrowseMode, BrowseRequest};
+use crate::core::cancel::CancelToken;
+use crate::core::read::{self, BrowseMode, BrowseRequest, Until};
 use crate::core::table::{IndexKind, TableInfo, human_bytes};
 use crate::core::value::{self, Item};
 
@@ -47,12 +48,12 @@ async fn run_inner(spec: ConnectionSpec, command: Subcommand) -> Result<ExitCode
     let mut out = std::io::stdout().lock();
     match command {
         Subcommand::Tables => {
-            for name in ops::list_tables(client).await? {
+            for name in read::list_tables(client).await? {
                 writeln!(out, "{name}").map_err(io_error)?;
             }
         }
         Subcommand::Describe { table } => {
-            let info = ops::describe_table(client, &table).await?;
+            let info = read::describe_table(client, &table).await?;
             write!(out, "{}", describe_text(&info)).map_err(io_error)?;
         }
         Subcommand::Items(args) => items(client, args, &mut out).await?,
@@ -152,7 +153,7 @@ fn sort_condition(args: &ItemsArgs, info: &TableInfo) -> Result<Option<SortCondi
 }
 
 async fn items(client: &Client, args: ItemsArgs, out: &mut impl std::io::Write) -> Result<()> {
-    let info = ops::describe_table(client, &args.table).await?;
+    let info = read::describe_table(client, &args.table).await?;
     let (partition, _) = info
         .keys_of(args.index.as_deref())
         .ok_or_else(|| Error::Invalid(format!("`{}` has no such index", args.table)))?;
@@ -166,7 +167,7 @@ async fn items(client: &Client, args: ItemsArgs, out: &mut impl std::io::Write) 
 }
 
 async fn scan(client: &Client, args: ScanArgs, out: &mut impl std::io::Write) -> Result<()> {
-    let info = ops::describe_table(client, &args.table).await?;
+    let info = read::describe_table(client, &args.table).await?;
     let base = BrowseRequest::scan(&info, args.index.as_deref())?;
     let keys = info.grid_key_names(args.index.as_deref());
     if args.segments == 1 {
@@ -235,23 +236,20 @@ async fn collect_pages(
     on_item: &mut impl FnMut(Item),
 ) -> Result<Stats> {
     let mut stats = Stats::default();
-    let mut start = None;
-    loop {
-        let page = ops::fetch_page(client, request, start.take()).await?;
+    let until = limit.map_or(Until::LastPage, Until::Items);
+    read::read_pages(client, request, None, until, &CancelToken::default(), |page| {
         stats.pages += 1;
         stats.rcu += page.consumed_rcu;
         for item in page.items {
             if limit.is_some_and(|l| stats.items >= l) {
-                return Ok(stats);
+                return;
             }
             on_item(item);
             stats.items += 1;
         }
-        match page.last_key {
-            Some(next) if limit.is_none_or(|l| stats.items < l) => start = Some(next),
-            _ => return Ok(stats),
-        }
-    }
+    })
+    .await?;
+    Ok(stats)
 }
 
 async fn print_all(

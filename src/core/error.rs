@@ -3,6 +3,7 @@
 //! Every failed request becomes an [`Error`] that names the operation that failed and, for
 //! service errors, the server's error code, so the UI can show it once with both.
 
+use aws_credential_types::provider::error::CredentialsError;
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 
 /// What went wrong, with the operation it happened in.
@@ -19,13 +20,15 @@ pub enum Error {
         /// The server's message (may be empty).
         message: String,
     },
-    /// The request never got an answer: connection refused, DNS, TLS, no credentials.
+    /// The request never got an answer: connection refused, DNS, TLS, a connection lost.
     #[error("{op} failed: could not reach the endpoint: {detail}")]
     Unreachable {
         /// The DynamoDB operation.
         op: &'static str,
         /// What the transport said.
         detail: String,
+        /// The connection itself was refused, so the request never left this machine.
+        never_sent: bool,
     },
     /// No usable credentials: none found, an expired SSO session, a failing credential process.
     #[error(
@@ -52,6 +55,12 @@ pub enum Error {
         op: &'static str,
         /// Why the request could not be sent.
         detail: String,
+    },
+    /// There is no connection to send the request on.
+    #[error("{op} failed: not connected")]
+    NotConnected {
+        /// The operation that could not be sent.
+        op: &'static str,
     },
     /// The user's input cannot be sent as it is; nothing was sent.
     #[error("{0}")]
@@ -83,43 +92,39 @@ pub enum Error {
 }
 
 impl Error {
-    /// Map an SDK error of operation `op` into an [`Error`], keeping the server's code.
+    /// Map an SDK error of operation `op` into an [`Error`], keeping the server's code. Errors
+    /// are told apart by their kind and type, never by their message.
     pub fn from_sdk<E, R>(op: &'static str, err: SdkError<E, R>) -> Self
     where
         E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
         R: std::fmt::Debug + Send + Sync + 'static,
     {
+        if let SdkError::ServiceError(service) = &err {
+            let inner = service.err();
+            return Self::Service {
+                op,
+                code: inner.code().unwrap_or("UnknownError").to_owned(),
+                message: inner.message().unwrap_or_default().to_owned(),
+            };
+        }
+        let detail = error_chain(&err);
+        if find_source::<CredentialsError>(&err).is_some() {
+            return Self::Credentials { op, detail };
+        }
         match &err {
-            SdkError::ServiceError(service) => {
-                let inner = service.err();
-                Self::Service {
-                    op,
-                    code: inner.code().unwrap_or("UnknownError").to_owned(),
-                    message: inner.message().unwrap_or_default().to_owned(),
-                }
+            SdkError::TimeoutError(_) => Self::Timeout { op, detail },
+            SdkError::DispatchFailure(dispatch) if dispatch.is_timeout() => {
+                Self::Timeout { op, detail }
             }
-            SdkError::TimeoutError(_) => Self::Timeout {
-                op,
-                detail: error_chain(&err),
-            },
-            SdkError::DispatchFailure(dispatch) => {
-                let detail = error_chain(&err);
-                if dispatch.is_timeout() {
-                    Self::Timeout { op, detail }
-                } else if dispatch.is_user() || detail.contains("credential") {
-                    Self::Credentials { op, detail }
-                } else {
-                    Self::Unreachable { op, detail }
-                }
+            SdkError::DispatchFailure(dispatch) if dispatch.is_user() => {
+                Self::Credentials { op, detail }
             }
-            SdkError::ResponseError(_) => Self::Unreachable {
+            SdkError::DispatchFailure(_) | SdkError::ResponseError(_) => Self::Unreachable {
                 op,
-                detail: error_chain(&err),
+                never_sent: connection_refused(&err),
+                detail,
             },
-            _ => Self::Request {
-                op,
-                detail: error_chain(&err),
-            },
+            _ => Self::Request { op, detail },
         }
     }
 
@@ -139,10 +144,46 @@ impl Error {
             | Self::Timeout { op, .. }
             | Self::Credentials { op, .. }
             | Self::Request { op, .. }
-            | Self::TaskDied { op, .. } => Some(op),
+            | Self::TaskDied { op, .. }
+            | Self::NotConnected { op } => Some(op),
             _ => None,
         }
     }
+}
+
+/// The first error of type `E` in `err`'s chain of sources.
+fn find_source<'a, E: std::error::Error + 'static>(
+    err: &'a (dyn std::error::Error + 'static),
+) -> Option<&'a E> {
+    let mut next = Some(err);
+    while let Some(e) = next {
+        if let Some(found) = e.downcast_ref::<E>() {
+            return Some(found);
+        }
+        next = e.source();
+    }
+    None
+}
+
+/// Whether the connection was refused or had no route: then the request never left.
+fn connection_refused(err: &(dyn std::error::Error + 'static)) -> bool {
+    use std::io::ErrorKind;
+    let mut next = Some(err);
+    while let Some(e) = next {
+        if let Some(io) = e.downcast_ref::<std::io::Error>()
+            && matches!(
+                io.kind(),
+                ErrorKind::ConnectionRefused
+                    | ErrorKind::AddrNotAvailable
+                    | ErrorKind::NetworkUnreachable
+                    | ErrorKind::HostUnreachable
+            )
+        {
+            return true;
+        }
+        next = e.source();
+    }
+    false
 }
 
 /// The messages of `err` and its sources, joined with `: `, each said once.

@@ -2,7 +2,9 @@
 //! `BatchWriteItem` take) or plain JSON, numbers exact either way.
 
 use std::io::Write;
+use std::path::Path;
 
+use crate::core::error::{Error, Result};
 use crate::core::value::{self, Item};
 
 /// The line format of an export.
@@ -44,6 +46,33 @@ pub fn write_items(
     }
     out.flush()?;
     Ok(items.len())
+}
+
+/// Write `items` to the file at `path` (created or replaced); returns how many were written.
+pub fn write_items_file(
+    path: &Path,
+    items: &[Item],
+    key_names: &[String],
+    format: ExportFormat,
+) -> Result<usize> {
+    let file = std::fs::File::create(path).map_err(|e| file_error(path, "creating", &e))?;
+    let mut out = std::io::BufWriter::new(file);
+    write_items(items, key_names, format, &mut out).map_err(|e| file_error(path, "writing", &e))
+}
+
+/// Write `contents` to the file at `path`; returns `records`, what the text holds.
+pub fn write_text_file(path: &Path, contents: &str, records: usize) -> Result<usize> {
+    std::fs::write(path, contents)
+        .map(|()| records)
+        .map_err(|e| file_error(path, "writing", &e))
+}
+
+fn file_error(path: &Path, action: &'static str, e: &std::io::Error) -> Error {
+    Error::File {
+        action,
+        path: path.display().to_string(),
+        detail: e.to_string(),
+    }
 }
 
 /// A file name to suggest: the table, the partition when there is one, and the format.

@@ -12,7 +12,7 @@ use bigdecimal::BigDecimal;
 use crate::core::error::{Error, Result};
 use crate::core::number;
 use crate::core::table::TableInfo;
-use crate::core::value::Item;
+use crate::core::value::{Item, cell_text};
 
 /// The attribute the lab increments.
 const COUNTER: &str = "labCount";
@@ -63,33 +63,80 @@ pub struct LabResult {
     pub elapsed_ms: u128,
 }
 
-/// Run all three methods with `writers` concurrent writers doing `increments` each.
+/// A counter lab run: each method's result, and anything that went wrong, including scratch
+/// items that could not be deleted (they stay in the table, so the user must hear of them).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LabRun {
+    /// One result per method that finished.
+    pub results: Vec<LabResult>,
+    /// Why the run stopped early, if it did.
+    pub error: Option<Error>,
+    /// Scratch items left behind: the key shown, and why the delete failed.
+    pub left_behind: Vec<(String, Error)>,
+}
+
+impl LabRun {
+    /// What went wrong, a line each: the error that stopped the run, and every scratch item
+    /// left in the table.
+    pub fn problems(&self) -> Vec<String> {
+        let mut lines: Vec<String> = self.error.iter().map(ToString::to_string).collect();
+        lines.extend(self.left_behind.iter().map(|(key, e)| {
+            format!("The scratch item {key} is still in the table: deleting it failed: {e}")
+        }));
+        lines
+    }
+}
+
+/// Run all three methods with `writers` concurrent writers doing `increments` each. Scratch
+/// items are deleted after each method, whatever happened.
 pub async fn run(
     client: &Client,
     info: &TableInfo,
     writers: usize,
     increments: usize,
     run_id: &str,
-) -> Result<Vec<LabResult>> {
+) -> LabRun {
+    let mut run = LabRun::default();
     if !(1..=64).contains(&writers) || !(1..=1000).contains(&increments) {
-        return Err(Error::Invalid(
+        run.error = Some(Error::Invalid(
             "the lab takes 1 to 64 writers and 1 to 1000 increments each".into(),
         ));
+        return run;
     }
-    let mut results = Vec::new();
     for method in LabMethod::ALL {
-        let key = scratch_key(info, run_id, method)?;
+        let key = match scratch_key(info, run_id, method) {
+            Ok(key) => key,
+            Err(e) => {
+                run.error = Some(e);
+                return run;
+            }
+        };
         let outcome = run_method(client, info, &key, method, writers, increments).await;
-        // Clean up whatever happened.
-        let _ = client
+        let deleted = client
             .delete_item()
             .table_name(&info.name)
-            .set_key(Some(key))
+            .set_key(Some(key.clone()))
             .send()
             .await;
-        results.push(outcome?);
+        if let Err(e) = deleted {
+            let shown = info
+                .key_names()
+                .iter()
+                .filter_map(|k| key.get(k).map(cell_text))
+                .collect::<Vec<_>>()
+                .join(" / ");
+            run.left_behind
+                .push((shown, Error::from_sdk("DeleteItem", e)));
+        }
+        match outcome {
+            Ok(result) => run.results.push(result),
+            Err(e) => {
+                run.error = Some(e);
+                return run;
+            }
+        }
     }
-    Ok(results)
+    run
 }
 
 fn scratch_key(info: &TableInfo, run_id: &str, method: LabMethod) -> Result<Item> {
@@ -207,7 +254,7 @@ fn plus_one(value: Option<&str>) -> Result<String> {
         .map(number::parse)
         .transpose()
         .map_err(|e| Error::Invalid(e.to_string()))?;
-    Ok(crate::core::counter::to_dynamodb(
+    Ok(crate::core::number::to_dynamodb(
         &(current.unwrap_or_default() + BigDecimal::from(1)),
     ))
 }
@@ -255,7 +302,7 @@ async fn increment(
                 .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 // An ADD is never re-sent by the SDK: a retry after a lost answer would count twice.
                 .customize()
-                .config_override(crate::core::ops::without_retries())
+                .config_override(crate::core::write::without_retries())
                 .send()
                 .await
                 .map_err(|e| Error::from_sdk("UpdateItem", e))?;

@@ -1,6 +1,8 @@
-//! Everything that is not drawing: connections, DynamoDB operations, attribute values and
-//! exact numbers, conditions. Nothing here imports egui or eframe.
+//! Everything that is not drawing: connections, reading and writing DynamoDB, attribute values
+//! and exact numbers, conditions and expressions, counters, tallies, likes, reports in words.
+//! Nothing here imports egui or eframe.
 
+pub mod cancel;
 pub mod condition;
 pub mod connection;
 pub mod counter;
@@ -10,14 +12,15 @@ pub mod expr;
 pub mod lab;
 pub mod likes;
 pub mod number;
-pub mod ops;
+pub mod read;
+pub mod report;
 #[cfg(feature = "sandbox")]
 pub mod sandbox;
 #[cfg(feature = "sandbox")]
 pub mod seed;
 pub mod table;
 pub mod tally;
-pub mod tally_ops;
 pub mod value;
+pub mod write;
 
 pub use error::{Error, Result};

@@ -112,6 +112,14 @@ fn looks_decimal(text: &str) -> bool {
     }
 }
 
+/// The number as DynamoDB should receive it: plain digits, no trailing zeros.
+pub fn to_dynamodb(value: &BigDecimal) -> String {
+    if value == &BigDecimal::default() {
+        return "0".to_owned();
+    }
+    value.normalized().to_plain_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

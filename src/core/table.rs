@@ -5,6 +5,8 @@ use aws_sdk_dynamodb::types::{
 };
 
 use crate::core::condition::ScalarType;
+use crate::core::error::{Error, Result};
+use crate::core::value::Item;
 
 /// A key attribute: its name and type.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -144,6 +146,48 @@ impl TableInfo {
             names.push(sort.name.clone());
         }
         names
+    }
+
+    /// The key of `item`: its partition and sort key attributes. An item without the whole key
+    /// (a projection that left one out) cannot be addressed, and says so.
+    pub fn key_of(&self, item: &Item) -> Result<Item> {
+        self.key_names()
+            .into_iter()
+            .map(|name| match item.get(&name) {
+                Some(v) => Ok((name, v.clone())),
+                None => Err(Error::Invalid(format!(
+                    "this item does not carry the table's key attribute `{name}`"
+                ))),
+            })
+            .collect()
+    }
+
+    /// A key typed as `NAME=VALUE` texts, each value parsed as its key attribute's type; every
+    /// key attribute must be given, and only those.
+    pub fn key_from_text<'a>(&self, pairs: impl IntoIterator<Item = &'a str>) -> Result<Item> {
+        let mut key = Item::new();
+        for pair in pairs {
+            let (name, text) = pair
+                .split_once('=')
+                .ok_or_else(|| Error::Invalid(format!("--key `{pair}` is not NAME=VALUE")))?;
+            let kind = [Some(&self.partition), self.sort.as_ref()]
+                .into_iter()
+                .flatten()
+                .find(|k| k.name == name)
+                .map(|k| k.kind)
+                .ok_or_else(|| {
+                    Error::Invalid(format!("`{name}` is not a key attribute of {}", self.name))
+                })?;
+            key.insert(name.to_owned(), kind.parse(text)?);
+        }
+        for name in self.key_names() {
+            if !key.contains_key(&name) {
+                return Err(Error::Invalid(format!(
+                    "give the key attribute `{name}` with --key {name}=…"
+                )));
+            }
+        }
+        Ok(key)
     }
 
     /// The keys to query with: the table's, or those of index `index`.

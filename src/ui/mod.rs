@@ -1,19 +1,47 @@
-//! The desktop app: one file per panel. Drawing functions take `&mut Ui` and end in `_ui`.
+//! The desktop app: one folder per feature — connection, tables, browse, edit, tally, likes,
+//! expr — each owning its state, its panels and the work it starts; the [`shell`] lays them out
+//! and carries [`Intent`]s between them. Drawing functions take `&mut Ui` and end in `_ui`.
 
-pub mod app;
-pub mod connection_bar;
-pub mod counter_editor;
-pub mod describe_panel;
-pub mod expr_panel;
-pub mod item_view;
-pub mod likes_panel;
-pub mod query_form;
-pub mod reconcile_panel;
-pub mod results_grid;
-pub mod rule_editor;
-pub mod status_bar;
-pub mod tables_panel;
-pub mod tally_panel;
+pub mod browse;
+pub mod connection;
+pub mod edit;
+pub mod expr;
+pub mod likes;
+pub mod save;
+pub mod shell;
+pub mod tables;
+pub mod tally;
 mod widgets;
 
-pub use app::DynoscopeApp;
+use crate::core::connection::{Connection, ConnectionSpec};
+use crate::core::table::TableInfo;
+use crate::task::Spawner;
+
+pub use save::{SavePicker, Saver, SystemSavePicker};
+pub use shell::{DynoscopeApp, Intent, QueryPreset, Remembered};
+
+/// What a feature working on the open table is given each frame: where to start work, the
+/// connection, the table, and where files are saved. Borrowed from the shell, never kept.
+#[derive(Clone, Copy)]
+pub struct Scope<'a> {
+    /// Starts background work.
+    pub spawner: &'a Spawner,
+    /// The active connection.
+    pub connection: &'a Connection,
+    /// The open table, described.
+    pub table: &'a TableInfo,
+    /// Asks where to save and writes files.
+    pub saver: &'a Saver,
+}
+
+impl Scope<'_> {
+    /// Whether the connection is the embedded sandbox (its writes need no confirmation).
+    pub fn is_sandbox(&self) -> bool {
+        matches!(self.connection.spec, ConnectionSpec::Sandbox { .. })
+    }
+
+    /// The table's key attribute names.
+    pub fn key_names(&self) -> Vec<String> {
+        self.table.key_names()
+    }
+}

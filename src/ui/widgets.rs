@@ -1,8 +1,9 @@
-//! Small drawing helpers shared by the panels.
+//! Small drawing helpers shared by the features.
 
 use egui::{Color32, RichText, Ui};
 
 use crate::core::error::Error;
+use crate::core::report::{Line, Tone};
 
 /// A labelled single-line text field; the label is its accessible name.
 pub fn labelled_text_ui(
@@ -36,4 +37,34 @@ pub fn type_tag_ui(ui: &mut Ui, tag: &str) {
         _ => Color32::from_rgb(190, 150, 70),
     };
     ui.label(RichText::new(tag).small().monospace().color(color));
+}
+
+/// The colour of a good outcome.
+pub const GOOD: Color32 = Color32::from_rgb(90, 180, 90);
+
+/// One line of a core report, styled by its tone.
+pub fn line_ui(ui: &mut Ui, line: &Line) {
+    let mut text = RichText::new(&line.text);
+    if line.text.contains('→') {
+        // The proportional font has no arrow glyph; the monospace one has.
+        text = text.monospace();
+    }
+    let text = match line.tone {
+        Tone::Title => text.strong(),
+        // Monospace: the proportional font has no arrow glyph.
+        Tone::Figure => text.monospace().size(16.0),
+        Tone::Plain => text,
+        Tone::Quiet => text.weak(),
+        Tone::Good => text.color(GOOD),
+        Tone::Warn => text.color(ui.visuals().warn_fg_color),
+        Tone::Bad => text.color(ui.visuals().error_fg_color),
+    };
+    ui.label(text);
+}
+
+/// Every line of a core report, one under the other.
+pub fn lines_ui(ui: &mut Ui, lines: &[Line]) {
+    for line in lines {
+        line_ui(ui, line);
+    }
 }

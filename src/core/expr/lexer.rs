@@ -1,6 +1,6 @@
 //! Splitting expression text into tokens, each with its character position.
 
-use crate::core::expr::parser::ExprError;
+use crate::core::expr::error::ExprError;
 
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum Tok {

@@ -5,8 +5,8 @@ use aws_sdk_dynamodb::types::{ReturnConsumedCapacity, ReturnValue};
 
 use crate::core::error::{Error, Result};
 use crate::core::expr::codegen::{Operation, Request};
-use crate::core::ops;
 use crate::core::value::Item;
+use crate::core::write;
 
 /// What a run returned.
 #[derive(Debug, Clone, PartialEq)]
@@ -48,7 +48,7 @@ pub async fn run(client: &Client, request: &Request) -> Result<RunResult> {
                 .return_values(ReturnValue::AllNew)
                 .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .customize()
-                .config_override(ops::without_retries())
+                .config_override(write::without_retries())
                 .send()
                 .await
                 .map_err(|e| Error::from_sdk("UpdateItem", e))?;
@@ -69,7 +69,7 @@ pub async fn run(client: &Client, request: &Request) -> Result<RunResult> {
                 .return_values(ReturnValue::AllOld)
                 .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .customize()
-                .config_override(ops::without_retries())
+                .config_override(write::without_retries())
                 .send()
                 .await
                 .map_err(|e| Error::from_sdk("DeleteItem", e))?;
@@ -89,7 +89,7 @@ pub async fn run(client: &Client, request: &Request) -> Result<RunResult> {
                 .set_expression_attribute_values(values)
                 .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .customize()
-                .config_override(ops::without_retries())
+                .config_override(write::without_retries())
                 .send()
                 .await
                 .map_err(|e| Error::from_sdk("PutItem", e))?;

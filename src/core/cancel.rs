@@ -1,0 +1,39 @@
+//! Stopping a long run: a token the run asks between steps, and waits on while a request is in
+//! flight. What finished before the cancel is kept by whoever collected it.
+
+use std::sync::Arc;
+
+use tokio::sync::watch;
+
+/// Asks a run to stop. Clones share the one flag.
+#[derive(Debug, Clone)]
+pub struct CancelToken {
+    tx: Arc<watch::Sender<bool>>,
+}
+
+impl Default for CancelToken {
+    fn default() -> Self {
+        Self {
+            tx: Arc::new(watch::channel(false).0),
+        }
+    }
+}
+
+impl CancelToken {
+    /// Ask the run to stop.
+    pub fn cancel(&self) {
+        self.tx.send_replace(true);
+    }
+
+    /// Whether the run was asked to stop.
+    pub fn is_cancelled(&self) -> bool {
+        *self.tx.borrow()
+    }
+
+    /// Wait until the run is asked to stop.
+    pub async fn cancelled(&self) {
+        let mut rx = self.tx.subscribe();
+        // The sender lives in `self`, so waiting ends only with a cancel.
+        let _closed = rx.wait_for(|c| *c).await;
+    }
+}

@@ -1,0 +1,113 @@
+//! Building the SDK client: dynoscope's HTTP client and timeouts, dummy credentials for local
+//! endpoints, and what counts as this machine.
+
+use std::time::Duration;
+
+use aws_config::BehaviorVersion;
+use aws_config::Region;
+use aws_config::timeout::TimeoutConfig;
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::config::Credentials;
+use aws_smithy_http_client::tls::{self, rustls_provider::CryptoMode};
+
+/// The AWS regions offered in the region picker.
+pub const REGIONS: &[&str] = &[
+    "us-east-1",
+    "us-east-2",
+    "us-west-1",
+    "us-west-2",
+    "af-south-1",
+    "ap-east-1",
+    "ap-south-1",
+    "ap-south-2",
+    "ap-southeast-1",
+    "ap-southeast-2",
+    "ap-southeast-3",
+    "ap-southeast-4",
+    "ap-northeast-1",
+    "ap-northeast-2",
+    "ap-northeast-3",
+    "ca-central-1",
+    "ca-west-1",
+    "eu-central-1",
+    "eu-central-2",
+    "eu-west-1",
+    "eu-west-2",
+    "eu-west-3",
+    "eu-south-1",
+    "eu-south-2",
+    "eu-north-1",
+    "il-central-1",
+    "me-south-1",
+    "me-central-1",
+    "sa-east-1",
+    "us-gov-east-1",
+    "us-gov-west-1",
+    "cn-north-1",
+    "cn-northwest-1",
+];
+
+/// A client for a local endpoint with dummy credentials (tests, the sandbox).
+pub async fn endpoint_client(url: &str, region: &str) -> Client {
+    let conf = base_loader()
+        .endpoint_url(url)
+        .region(Region::new(region.to_owned()))
+        .credentials_provider(local_credentials())
+        .load()
+        .await;
+    Client::new(&conf)
+}
+
+pub(super) fn local_credentials() -> Credentials {
+    Credentials::new(
+        "dynoscope",
+        "dynoscope-local",
+        None,
+        None,
+        "dynoscope-local",
+    )
+}
+
+/// The SDK config loader every connection starts from: dynoscope's rustls (ring) HTTP client, a
+/// 3 s connect timeout and a 60 s attempt timeout.
+pub fn base_loader() -> aws_config::ConfigLoader {
+    let http_client = aws_smithy_http_client::Builder::new()
+        .tls_provider(tls::Provider::Rustls(CryptoMode::Ring))
+        .build_https();
+    aws_config::defaults(BehaviorVersion::latest())
+        .http_client(http_client)
+        .timeout_config(
+            TimeoutConfig::builder()
+                .connect_timeout(Duration::from_secs(3))
+                .operation_attempt_timeout(Duration::from_secs(60))
+                .build(),
+        )
+}
+
+/// Whether `url` points at this machine.
+pub fn is_loopback(url: &str) -> bool {
+    let rest = url
+        .strip_prefix("http://")
+        .or_else(|| url.strip_prefix("https://"))
+        .unwrap_or(url);
+    let host = if let Some(v6) = rest.strip_prefix('[') {
+        v6.split(']').next().unwrap_or_default()
+    } else {
+        rest.split([':', '/']).next().unwrap_or_default()
+    };
+    host == "localhost" || host == "::1" || host.starts_with("127.")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loopback_hosts() {
+        assert!(is_loopback("http://localhost:8000"));
+        assert!(is_loopback("http://127.0.0.1:4566/"));
+        assert!(is_loopback("http://[::1]:8000"));
+        assert!(!is_loopback("https://dynamodb.eu-west-1.amazonaws.com"));
+        assert!(!is_loopback("http://localhost.example.com"));
+    }
+}

@@ -1,0 +1,354 @@
+//! Where dynoscope connects: AWS (profiles, SSO, regions, as the AWS CLI resolves them), any
+//! DynamoDB-compatible endpoint, or the embedded sandbox. One SDK `Client` per connection.
+
+mod client;
+mod profiles;
+
+use std::path::{Path, PathBuf};
+
+use aws_config::Region;
+use aws_sdk_dynamodb::Client;
+
+use crate::core::error::{Error, Result};
+
+use client::local_credentials;
+pub use client::{REGIONS, base_loader, endpoint_client, is_loopback};
+pub use profiles::{Profiles, aws_configuration_present, list_profiles, read_profiles};
+
+/// The region used when an endpoint or the sandbox is given none.
+pub const DEFAULT_LOCAL_REGION: &str = "us-east-1";
+
+/// What to connect to. Holds no secrets, so it is safe to remember between runs.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum ConnectionSpec {
+    /// The embedded dynoxide engine, seeded with sample data.
+    Sandbox {
+        /// Keep the data in this file (seeded only when the file is new); in memory when `None`.
+        db_path: Option<PathBuf>,
+    },
+    /// AWS through the default credential chain, like the AWS CLI.
+    Aws {
+        /// A named profile (`--profile`); the default chain when `None`.
+        profile: Option<String>,
+        /// A region (`--region`); the profile's or environment's when `None`.
+        region: Option<String>,
+    },
+    /// A DynamoDB-compatible endpoint (DynamoDB Local, LocalStack, moto, a dynoscope sandbox).
+    Endpoint {
+        /// The endpoint URL (`--endpoint-url`).
+        url: String,
+        /// A named profile; for loopback endpoints without one, dummy credentials are used.
+        profile: Option<String>,
+        /// A region; `us-east-1` when `None`.
+        region: Option<String>,
+    },
+}
+
+impl ConnectionSpec {
+    /// Choose a connection from AWS CLI style flags. With none of them, AWS when any AWS
+    /// configuration is found, otherwise the sandbox.
+    pub fn from_flags(
+        sandbox: bool,
+        sandbox_db: Option<PathBuf>,
+        profile: Option<String>,
+        region: Option<String>,
+        endpoint_url: Option<String>,
+    ) -> Self {
+        if sandbox || sandbox_db.is_some() {
+            return Self::Sandbox {
+                db_path: sandbox_db,
+            };
+        }
+        if let Some(url) = endpoint_url {
+            return Self::Endpoint {
+                url,
+                profile,
+                region,
+            };
+        }
+        if profile.is_some() || region.is_some() || aws_configuration_present() {
+            return Self::Aws { profile, region };
+        }
+        Self::Sandbox { db_path: None }
+    }
+
+    /// Whether any connection flag was given (so a remembered connection should not be used).
+    pub fn flags_given(
+        sandbox: bool,
+        sandbox_db: Option<&Path>,
+        profile: Option<&str>,
+        region: Option<&str>,
+        endpoint_url: Option<&str>,
+    ) -> bool {
+        sandbox
+            || sandbox_db.is_some()
+            || profile.is_some()
+            || region.is_some()
+            || endpoint_url.is_some()
+    }
+
+    /// What identifies this connection for things saved per connection (counter rules): the
+    /// choices that say where requests go, spelled out the same way in every version, unlike
+    /// [`label`](Self::label), which is worded for people and may change.
+    pub fn identity(&self) -> ConnectionId {
+        let opt = |v: &Option<String>| v.clone().unwrap_or_default();
+        ConnectionId(match self {
+            Self::Sandbox { db_path: None } => "sandbox:memory".to_owned(),
+            Self::Sandbox { db_path: Some(p) } => format!("sandbox:file={}", p.display()),
+            Self::Aws { profile, region } => {
+                format!("aws:profile={};region={}", opt(profile), opt(region))
+            }
+            Self::Endpoint {
+                url,
+                profile,
+                region,
+            } => format!(
+                "endpoint:url={url};profile={};region={}",
+                opt(profile),
+                opt(region)
+            ),
+        })
+    }
+
+    /// A short description for the UI, with the sensitive part (endpoint) last.
+    pub fn label(&self) -> String {
+        match self {
+            Self::Sandbox { db_path: None } => "Sandbox (in memory)".to_owned(),
+            Self::Sandbox { db_path: Some(p) } => format!("Sandbox · {}", p.display()),
+            Self::Aws { profile, region } => format!(
+                "AWS · profile {} · {}",
+                profile.as_deref().unwrap_or("(default chain)"),
+                region.as_deref().unwrap_or("(profile region)")
+            ),
+            Self::Endpoint {
+                url,
+                profile,
+                region,
+            } => format!(
+                "Endpoint · {}{} · {url}",
+                region.as_deref().unwrap_or(DEFAULT_LOCAL_REGION),
+                profile
+                    .as_deref()
+                    .map(|p| format!(" · profile {p}"))
+                    .unwrap_or_default()
+            ),
+        }
+    }
+}
+
+/// The stable identity of a connection choice (see [`ConnectionSpec::identity`]).
+#[derive(
+    Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+pub struct ConnectionId(pub String);
+
+impl std::fmt::Display for ConnectionId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A live connection: the SDK client (clone it freely) and what it points at.
+#[derive(Clone)]
+pub struct Connection {
+    /// The one SDK client of this connection.
+    pub client: Client,
+    /// What the user asked for.
+    pub spec: ConnectionSpec,
+    /// Where requests go, for display (`http://127.0.0.1:41234`, or the AWS region).
+    pub target: String,
+    /// The resolved region.
+    pub region: String,
+    /// Keeps the embedded engine alive as long as a clone of this connection exists.
+    #[cfg(feature = "sandbox")]
+    pub sandbox: Option<std::sync::Arc<crate::core::sandbox::Sandbox>>,
+}
+
+impl std::fmt::Debug for Connection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Connection")
+            .field("spec", &self.spec)
+            .field("target", &self.target)
+            .field("region", &self.region)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Connection {
+    /// For a sandbox seeded when it started: how many items, how fast.
+    pub fn seeded_note(&self) -> Option<String> {
+        #[cfg(feature = "sandbox")]
+        if let Some(report) = self.sandbox.as_ref().and_then(|s| s.seeded()) {
+            return Some(format!(
+                "Sandbox seeded with {} items in {} ms",
+                report.items, report.elapsed_ms
+            ));
+        }
+        None
+    }
+
+    /// The label shown in the connection bar.
+    pub fn label(&self) -> String {
+        match &self.spec {
+            ConnectionSpec::Sandbox { .. } => format!("{} · {}", self.spec.label(), self.target),
+            ConnectionSpec::Aws { profile, .. } => format!(
+                "AWS · profile {} · {}",
+                profile.as_deref().unwrap_or("(default chain)"),
+                self.region
+            ),
+            ConnectionSpec::Endpoint { .. } => self.spec.label(),
+        }
+    }
+}
+
+/// Connect as `spec` says. For the sandbox this starts (and, when new, seeds) the engine.
+pub async fn connect(spec: ConnectionSpec) -> Result<Connection> {
+    if let ConnectionSpec::Aws {
+        profile: Some(profile),
+        ..
+    }
+    | ConnectionSpec::Endpoint {
+        profile: Some(profile),
+        ..
+    } = &spec
+        && !list_profiles().contains(profile)
+    {
+        return Err(Error::Connect(format!(
+            "profile `{profile}` is not in ~/.aws/config or ~/.aws/credentials"
+        )));
+    }
+    match &spec {
+        ConnectionSpec::Sandbox { db_path } => connect_sandbox(spec.clone(), db_path.clone()).await,
+        ConnectionSpec::Aws { profile, region } => {
+            let mut loader = base_loader();
+            if let Some(profile) = profile {
+                loader = loader.profile_name(profile);
+            }
+            if let Some(region) = region {
+                loader = loader.region(Region::new(region.clone()));
+            }
+            let conf = loader.load().await;
+            let region = conf.region().map(|r| r.to_string()).ok_or_else(|| {
+                Error::Connect(
+                    "no region: pick one, or set `region` in the profile or AWS_REGION".into(),
+                )
+            })?;
+            Ok(Connection {
+                client: Client::new(&conf),
+                target: format!("dynamodb.{region}"),
+                region,
+                spec,
+                #[cfg(feature = "sandbox")]
+                sandbox: None,
+            })
+        }
+        ConnectionSpec::Endpoint {
+            url,
+            profile,
+            region,
+        } => {
+            let parsed_ok = url.starts_with("http://") || url.starts_with("https://");
+            if !parsed_ok {
+                return Err(Error::Connect(format!(
+                    "`{url}` is not an endpoint URL (it must start with http:// or https://)"
+                )));
+            }
+            let region = region
+                .clone()
+                .unwrap_or_else(|| DEFAULT_LOCAL_REGION.to_owned());
+            let mut loader = base_loader()
+                .endpoint_url(url.clone())
+                .region(Region::new(region.clone()));
+            if let Some(profile) = profile {
+                loader = loader.profile_name(profile);
+            } else if is_loopback(url) {
+                // Local emulators accept any credentials; do not require an AWS account.
+                loader = loader.credentials_provider(local_credentials());
+            }
+            let conf = loader.load().await;
+            Ok(Connection {
+                client: Client::new(&conf),
+                target: url.clone(),
+                region,
+                spec,
+                #[cfg(feature = "sandbox")]
+                sandbox: None,
+            })
+        }
+    }
+}
+
+#[cfg(feature = "sandbox")]
+async fn connect_sandbox(spec: ConnectionSpec, db_path: Option<PathBuf>) -> Result<Connection> {
+    let sandbox = crate::core::sandbox::Sandbox::start(db_path.as_deref(), 0).await?;
+    let url = sandbox.endpoint().to_owned();
+    let client = endpoint_client(&url, DEFAULT_LOCAL_REGION).await;
+    Ok(Connection {
+        client,
+        target: url,
+        region: DEFAULT_LOCAL_REGION.to_owned(),
+        spec,
+        sandbox: Some(std::sync::Arc::new(sandbox)),
+    })
+}
+
+#[cfg(not(feature = "sandbox"))]
+async fn connect_sandbox(_spec: ConnectionSpec, _db_path: Option<PathBuf>) -> Result<Connection> {
+    Err(Error::Connect(
+        "this build has no sandbox (built without the `sandbox` feature)".into(),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn explicit_flags_choose_the_connection() {
+        assert_eq!(
+            ConnectionSpec::from_flags(true, None, None, None, None),
+            ConnectionSpec::Sandbox { db_path: None }
+        );
+        assert!(matches!(
+            ConnectionSpec::from_flags(
+                false,
+                None,
+                None,
+                None,
+                Some("http://localhost:8000".into())
+            ),
+            ConnectionSpec::Endpoint { .. }
+        ));
+        assert!(matches!(
+            ConnectionSpec::from_flags(false, None, Some("dev".into()), None, None),
+            ConnectionSpec::Aws { .. }
+        ));
+    }
+
+    #[test]
+    fn identities_are_stable_and_distinct() {
+        let specs = [
+            ConnectionSpec::Sandbox { db_path: None },
+            ConnectionSpec::Sandbox {
+                db_path: Some("s.db".into()),
+            },
+            ConnectionSpec::Aws {
+                profile: Some("dev".into()),
+                region: None,
+            },
+            ConnectionSpec::Endpoint {
+                url: "http://localhost:8000".into(),
+                profile: None,
+                region: None,
+            },
+        ];
+        let ids: std::collections::BTreeSet<_> =
+            specs.iter().map(ConnectionSpec::identity).collect();
+        assert_eq!(ids.len(), specs.len());
+        assert_eq!(
+            specs[2].identity().to_string(),
+            "aws:profile=dev;region=",
+            "saved rules depend on this spelling"
+        );
+    }
+}

@@ -1,0 +1,106 @@
+//! The profiles of the AWS config and credentials files, read as the AWS CLI reads them.
+
+use std::path::PathBuf;
+
+use crate::core::error::Error;
+
+/// The profiles found, and the files that could not be read (a missing file is not a problem).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Profiles {
+    /// Profile names, sorted, `default` first.
+    pub names: Vec<String>,
+    /// Files that exist but could not be read.
+    pub problems: Vec<Error>,
+}
+
+fn aws_dir_file(env_var: &str, name: &str) -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os(env_var) {
+        return Some(PathBuf::from(path));
+    }
+    std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".aws").join(name))
+}
+
+/// Profile names from `~/.aws/config` and `~/.aws/credentials` (or the files named by
+/// `AWS_CONFIG_FILE` / `AWS_SHARED_CREDENTIALS_FILE`), sorted, `default` first; a file that
+/// exists but cannot be read is reported, not skipped in silence.
+pub fn read_profiles() -> Profiles {
+    let mut found = Profiles::default();
+    for (env_var, name, config_file) in [
+        ("AWS_CONFIG_FILE", "config", true),
+        ("AWS_SHARED_CREDENTIALS_FILE", "credentials", false),
+    ] {
+        let Some(path) = aws_dir_file(env_var, name) else {
+            continue;
+        };
+        match std::fs::read_to_string(&path) {
+            Ok(text) => found.names.extend(profile_sections(&text, config_file)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => found.problems.push(Error::File {
+                action: "reading",
+                path: path.display().to_string(),
+                detail: e.to_string(),
+            }),
+        }
+    }
+    found
+        .names
+        .sort_by(|a, b| (a != "default", a).cmp(&(b != "default", b)));
+    found.names.dedup();
+    found
+}
+
+/// The profile names only (see [`read_profiles`]).
+pub fn list_profiles() -> Vec<String> {
+    read_profiles().names
+}
+
+/// Section names that are profiles. In the config file they are `[default]` and
+/// `[profile name]`; `[sso-session x]` and `[services x]` are not profiles.
+fn profile_sections(text: &str, config_file: bool) -> Vec<String> {
+    text.lines()
+        .filter_map(|line| {
+            let inner = line.trim().strip_prefix('[')?.strip_suffix(']')?.trim();
+            if !config_file || inner == "default" {
+                return Some(inner.to_owned());
+            }
+            inner
+                .strip_prefix("profile")
+                .filter(|rest| rest.starts_with(char::is_whitespace))
+                .map(|rest| rest.trim().to_owned())
+        })
+        .filter(|name| !name.is_empty())
+        .collect()
+}
+
+/// Whether any AWS configuration is present: credentials, profile, region or endpoint in the
+/// environment, or a config or credentials file with a profile in it.
+pub fn aws_configuration_present() -> bool {
+    const VARS: [&str; 10] = [
+        "AWS_ACCESS_KEY_ID",
+        "AWS_PROFILE",
+        "AWS_DEFAULT_PROFILE",
+        "AWS_REGION",
+        "AWS_DEFAULT_REGION",
+        "AWS_ENDPOINT_URL",
+        "AWS_ENDPOINT_URL_DYNAMODB",
+        "AWS_WEB_IDENTITY_TOKEN_FILE",
+        "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+        "AWS_CONTAINER_CREDENTIALS_FULL_URI",
+    ];
+    VARS.iter()
+        .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()))
+        || !list_profiles().is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn profile_sections_follow_the_cli_rules() {
+        let config = "[default]\nregion = eu-west-1\n[profile dev]\nsso_session = x\n[sso-session x]\n[services s]\n[profilex]\n";
+        assert_eq!(profile_sections(config, true), ["default", "dev"]);
+        let creds = "[default]\naws_access_key_id = A\n[ci]\n";
+        assert_eq!(profile_sections(creds, false), ["default", "ci"]);
+    }
+}

@@ -1,0 +1,56 @@
+//! How a counter change is sent: ADD, SET from zero, or exactly.
+
+/// How the change is sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum EditMode {
+    /// `ADD #a :d` — atomic; a missing attribute starts from 0. Never retried once sent.
+    Add,
+    /// `SET #a = if_not_exists(#a, :zero) + :d` — the same effect written as SET.
+    SetFromZero,
+    /// `SET #a = :next` if `#a = :current` — exact and safe to retry; fails if someone else
+    /// changed the value in between.
+    Exact,
+}
+
+impl EditMode {
+    /// Every mode, in the order offered.
+    pub const ALL: [Self; 3] = [Self::Add, Self::SetFromZero, Self::Exact];
+
+    /// A short name.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Add => "ADD",
+            Self::SetFromZero => "SET if_not_exists + d",
+            Self::Exact => "Exact (conditional SET)",
+        }
+    }
+
+    /// One line on what the mode does.
+    pub fn explain(self) -> &'static str {
+        match self {
+            Self::Add => {
+                "Atomic server-side add; a missing attribute starts from 0. Not idempotent: never re-sent blindly."
+            }
+            Self::SetFromZero => {
+                "SET #a = if_not_exists(#a, :zero) + :d: the same atomic add, written as SET."
+            }
+            Self::Exact => {
+                "SET #a = :next only if #a still equals the value you saw; safe to retry, fails on a race."
+            }
+        }
+    }
+
+    /// Whether the SDK may retry the request by itself.
+    pub fn retry_is_safe(self) -> bool {
+        self == Self::Exact
+    }
+
+    /// The CLI spelling.
+    pub fn cli_name(self) -> &'static str {
+        match self {
+            Self::Add => "add",
+            Self::SetFromZero => "set",
+            Self::Exact => "exact",
+        }
+    }
+}

@@ -1,0 +1,224 @@
+//! How a counter edit ended, and what that means in words (the app's card and the CLI print the
+//! same lines) and as JSON.
+
+use bigdecimal::BigDecimal;
+use serde_json::json;
+
+use crate::core::counter::UpdatePlan;
+use crate::core::error::Error;
+use crate::core::number::{self, to_dynamodb};
+use crate::core::report::{Line, Tone, capacity};
+
+/// How a counter edit ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// The server applied it and returned the new value.
+    Applied {
+        /// The value the server returned (`UPDATED_NEW`).
+        new_value: Option<String>,
+        /// Write capacity consumed.
+        consumed_wcu: f64,
+        /// Requests sent (more than one only after throttling rejections).
+        attempts: u32,
+    },
+    /// Exact mode: someone else changed the value; nothing was written.
+    ConditionFailed {
+        /// The value the server holds now (`ALL_OLD` on the failed condition).
+        current: Option<String>,
+    },
+    /// The request may have reached the server but no answer came back. Nothing was re-sent.
+    Unknown {
+        /// What happened to the request.
+        error: Error,
+        /// The value stored now, read again with a consistent read.
+        stored_now: std::result::Result<Option<String>, Error>,
+    },
+    /// The server refused it (or it never left): nothing changed.
+    Failed(Error),
+}
+
+impl Outcome {
+    /// The value the server holds after this outcome, when it told or was asked: the new value,
+    /// the value that failed the condition, or the value read again after an unknown outcome.
+    pub fn server_value(&self) -> Option<&str> {
+        match self {
+            Self::Applied { new_value, .. } => new_value.as_deref(),
+            Self::ConditionFailed { current } => current.as_deref(),
+            Self::Unknown {
+                stored_now: Ok(value),
+                ..
+            } => value.as_deref(),
+            _ => None,
+        }
+    }
+}
+
+/// A finished edit: what was asked and how it ended.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EditReport {
+    /// The request that was sent.
+    pub plan: UpdatePlan,
+    /// How it ended.
+    pub outcome: Outcome,
+}
+
+impl EditReport {
+    /// An edit whose task stopped before it answered: it may have been sent, so its outcome is
+    /// unknown, and there was nothing left to read the value again with.
+    pub fn lost(plan: UpdatePlan, error: Error) -> Self {
+        Self {
+            plan,
+            outcome: Outcome::Unknown {
+                error: error.clone(),
+                stored_now: Err(error),
+            },
+        }
+    }
+
+    /// When the server's new value differs from the one expected: by how much (someone else
+    /// changed the value in between).
+    pub fn interference(&self) -> Option<BigDecimal> {
+        let Outcome::Applied {
+            new_value: Some(new),
+            ..
+        } = &self.outcome
+        else {
+            return None;
+        };
+        let new = number::parse(new).ok()?;
+        let diff = &new - &self.plan.planned.expected;
+        (diff != BigDecimal::default()).then_some(diff)
+    }
+
+    /// The value to retry from after a failed condition: the server's.
+    pub fn retry_from(&self) -> Option<&str> {
+        match &self.outcome {
+            Outcome::ConditionFailed { current } => current.as_deref(),
+            _ => None,
+        }
+    }
+
+    fn old_text(&self) -> String {
+        self.plan
+            .planned
+            .current
+            .as_ref()
+            .map_or("(missing)".to_owned(), to_dynamodb)
+    }
+
+    /// What the edit did, in words: a title, the change, and what to know about it.
+    pub fn lines(&self) -> Vec<Line> {
+        let plan = &self.plan;
+        let old = self.old_text();
+        let expected = to_dynamodb(&plan.planned.expected);
+        let mut lines = vec![Line::new(
+            Tone::Title,
+            format!("{} on {}", plan.update_expression, plan.attribute),
+        )];
+        match &self.outcome {
+            Outcome::Applied {
+                new_value,
+                consumed_wcu,
+                attempts,
+            } => {
+                let new = new_value.as_deref().unwrap_or("(not returned)");
+                lines.push(Line::new(Tone::Figure, format!("{old} → {new}")));
+                lines.push(Line::new(
+                    Tone::Plain,
+                    format!("expected {expected} · {} WCU", capacity(*consumed_wcu)),
+                ));
+                if *attempts > 1 {
+                    lines.push(Line::new(
+                        Tone::Quiet,
+                        format!("sent {attempts} times: the server throttled the earlier ones"),
+                    ));
+                }
+                if plan.planned.creates() {
+                    lines.push(Line::new(
+                        Tone::Plain,
+                        "The attribute was missing: it was created from 0.",
+                    ));
+                }
+                if let Some(diff) = self.interference() {
+                    lines.push(Line::new(
+                        Tone::Warn,
+                        format!(
+                            "Someone else changed it in between: the server's value differs from the expected one by {}.",
+                            to_dynamodb(&diff)
+                        ),
+                    ));
+                }
+            }
+            Outcome::ConditionFailed { current } => lines.push(Line::new(
+                Tone::Warn,
+                format!(
+                    "Condition failed: the server has {} now, not {old}. Nothing was written.",
+                    current.as_deref().unwrap_or("(missing)")
+                ),
+            )),
+            Outcome::Unknown { error, stored_now } => {
+                lines.push(Line::new(Tone::Warn, "Outcome unknown"));
+                lines.push(Line::new(Tone::Plain, error.to_string()));
+                lines.push(Line::new(
+                    Tone::Plain,
+                    match stored_now {
+                        Ok(value) => format!(
+                            "Not re-sent. Stored now: {} (you expected {expected}); decide whether to send again.",
+                            value.as_deref().unwrap_or("(missing)")
+                        ),
+                        Err(e) => {
+                            format!("Not re-sent, and the value could not be read again: {e}")
+                        }
+                    },
+                ));
+            }
+            Outcome::Failed(error) => lines.push(Line::new(Tone::Bad, error.to_string())),
+        }
+        lines
+    }
+
+    /// The report as one JSON object; numbers are strings so they stay exact.
+    pub fn to_json(&self) -> serde_json::Value {
+        let plan = &self.plan;
+        let mut out = json!({
+            "table": plan.table,
+            "attribute": plan.attribute,
+            "mode": plan.mode.cli_name(),
+            "old": plan.planned.current.as_ref().map(to_dynamodb),
+            "delta": to_dynamodb(&plan.planned.delta),
+            "expected": to_dynamodb(&plan.planned.expected),
+            "request": plan.request().json(),
+        });
+        match &self.outcome {
+            Outcome::Applied {
+                new_value,
+                consumed_wcu,
+                attempts,
+            } => {
+                out["outcome"] = json!("applied");
+                out["new"] = json!(new_value);
+                out["consumedWCU"] = json!(consumed_wcu);
+                out["attempts"] = json!(attempts);
+                out["interference"] = json!(self.interference().as_ref().map(to_dynamodb));
+            }
+            Outcome::ConditionFailed { current } => {
+                out["outcome"] = json!("condition_failed");
+                out["current"] = json!(current);
+            }
+            Outcome::Unknown { error, stored_now } => {
+                out["outcome"] = json!("unknown");
+                out["error"] = json!(error.to_string());
+                match stored_now {
+                    Ok(value) => out["storedNow"] = json!(value),
+                    Err(e) => out["storedNowError"] = json!(e.to_string()),
+                }
+            }
+            Outcome::Failed(error) => {
+                out["outcome"] = json!("failed");
+                out["error"] = json!(error.to_string());
+                out["code"] = json!(error.code());
+            }
+        }
+        out
+    }
+}

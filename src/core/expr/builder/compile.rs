@@ -1,0 +1,128 @@
+//! Compiling the builder's input into one request, or the errors of each field.
+
+use std::collections::HashMap;
+
+use crate::core::condition::Placeholders;
+use crate::core::expr::builder::{Field, Input, Kind};
+use crate::core::expr::codegen::{Operation, Request, ReturnOptions};
+use crate::core::expr::error::ExprError;
+use crate::core::expr::parser::{
+    Maps, QueryKeys, parse_condition, parse_key_condition, parse_projection, parse_update,
+};
+use crate::core::expr::printer;
+
+/// The compiled request, or what is wrong with the input.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Compiled {
+    /// The request, when every field is valid.
+    pub request: Option<Request>,
+    /// Errors by field, with positions.
+    pub errors: Vec<(Field, ExprError)>,
+    /// Errors in the value rows, by placeholder, and other problems.
+    pub problems: Vec<String>,
+}
+
+/// Compile `input`: parse each field (literals allowed), check the update against `key_names`
+/// and a key condition against `query_keys` (the table's or the index's keys; the shape only,
+/// when they are not known), and print everything with fresh placeholders.
+pub fn compile(input: &Input, key_names: &[String], query_keys: Option<&QueryKeys>) -> Compiled {
+    let mut problems = Vec::new();
+    let names: HashMap<String, String> = input
+        .names
+        .iter()
+        .filter(|(k, _)| !k.trim().is_empty())
+        .map(|(k, v)| (k.trim().to_owned(), v.clone()))
+        .collect();
+    let mut values = HashMap::new();
+    for row in &input.values {
+        let placeholder = row.placeholder.trim();
+        if placeholder.is_empty() {
+            continue;
+        }
+        match row.value() {
+            Ok(v) => {
+                values.insert(placeholder.to_owned(), v);
+            }
+            Err(e) => problems.push(format!("{placeholder}: {e}")),
+        }
+    }
+    let maps = Maps {
+        names: &names,
+        values: &values,
+        literals: true,
+    };
+    let mut p = Placeholders::default();
+    let mut errors = Vec::new();
+    let mut printed: HashMap<Field, String> = HashMap::new();
+    for field in input.kind.fields() {
+        let text = input.text(*field).trim();
+        if text.is_empty() {
+            if matches!(field, Field::Update | Field::KeyCondition) {
+                problems.push(format!(
+                    "{} is required for {}",
+                    field.name(),
+                    input.kind.label()
+                ));
+            }
+            continue;
+        }
+        let result = match field {
+            Field::Update => {
+                parse_update(text, maps, key_names).map(|u| printer::update_text(&mut p, &u))
+            }
+            Field::Projection => parse_projection(text, maps).map(|paths| {
+                paths
+                    .iter()
+                    .map(|x| printer::projection_path(&mut p, x))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }),
+            Field::KeyCondition => parse_key_condition(text, maps, query_keys)
+                .map(|c| printer::condition_text(&mut p, &c)),
+            _ => parse_condition(text, maps).map(|c| printer::condition_text(&mut p, &c)),
+        };
+        match result {
+            Ok(out) => {
+                printed.insert(*field, out);
+            }
+            Err(e) => errors.push((*field, e)),
+        }
+    }
+    let needs_item = matches!(input.kind, Kind::Update | Kind::Delete | Kind::Put);
+    if needs_item && input.item.is_none() {
+        problems.push(format!(
+            "{} needs an item: select a row in Browse",
+            input.kind.label()
+        ));
+    }
+    if input.table.trim().is_empty() {
+        problems.push("no table".into());
+    }
+    let request = (errors.is_empty() && problems.is_empty()).then(|| {
+        let expr = p.finish(String::new());
+        let item = input.item.clone().unwrap_or_default();
+        Request {
+            table: input.table.clone(),
+            operation: match input.kind {
+                Kind::Update => Operation::Update(item),
+                Kind::Delete => Operation::Delete(item),
+                Kind::Put => Operation::Put(item),
+                Kind::Query => Operation::Query(input.index.clone()),
+                Kind::Scan => Operation::Scan(input.index.clone()),
+            },
+            update: printed.remove(&Field::Update),
+            condition: printed.remove(&Field::Condition),
+            key_condition: printed.remove(&Field::KeyCondition),
+            filter: printed.remove(&Field::Filter),
+            projection: printed.remove(&Field::Projection),
+            names: expr.names,
+            values: expr.values,
+            returns: ReturnOptions::default(),
+        }
+    });
+    Compiled {
+        request,
+        errors,
+        problems,
+    }
+}

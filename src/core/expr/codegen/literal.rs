@@ -1,0 +1,197 @@
+//! Literals in each language: bash quoting, Python and JavaScript values, Rust constructors.
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
+
+use crate::core::value::Item;
+
+/// Quote `text` for bash: single quotes, with embedded single quotes closed and escaped.
+pub fn shell_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+/// `ExpressionAttributeNames` → `expression-attribute-names`.
+pub(super) fn kebab(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push('-');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}
+
+/// `ExpressionAttributeNames` → `expression_attribute_names`.
+pub(super) fn snake_case(name: &str) -> String {
+    kebab(name).replace('-', "_")
+}
+
+pub(super) fn python(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::Null => "None".into(),
+        serde_json::Value::Bool(b) => if *b { "True" } else { "False" }.into(),
+        serde_json::Value::Array(items) => format!(
+            "[{}]",
+            items.iter().map(python).collect::<Vec<_>>().join(", ")
+        ),
+        serde_json::Value::Object(map) => format!(
+            "{{{}}}",
+            map.iter()
+                .map(|(k, v)| format!("{}: {}", serde_json::Value::String(k.clone()), python(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        other => other.to_string(),
+    }
+}
+
+/// Whether a JavaScript number (an IEEE double) holds `text` exactly: small integers, and short
+/// decimals that print back the same.
+fn js_number_is_exact(text: &str) -> bool {
+    let digits = text.chars().filter(|c| c.is_ascii_digit()).count();
+    !text.contains(['e', 'E']) && digits <= 15 && !(text.contains('.') && text.ends_with('0'))
+}
+
+fn js_native(v: &AttributeValue, number_value: &mut bool) -> String {
+    let mut number = |n: &str| {
+        if js_number_is_exact(n) {
+            n.to_owned()
+        } else {
+            *number_value = true;
+            format!(
+                "NumberValue.from({})",
+                serde_json::Value::String(n.to_owned())
+            )
+        }
+    };
+    match v {
+        AttributeValue::S(s) => serde_json::Value::String(s.clone()).to_string(),
+        AttributeValue::N(n) => number(n),
+        AttributeValue::Bool(b) => b.to_string(),
+        AttributeValue::Null(_) => "null".into(),
+        AttributeValue::B(b) => format!(
+            "Buffer.from({}, \"base64\")",
+            serde_json::Value::String(BASE64.encode(b.as_ref()))
+        ),
+        AttributeValue::Ss(v) => format!(
+            "new Set([{}])",
+            v.iter()
+                .map(|s| serde_json::Value::String(s.clone()).to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        AttributeValue::Ns(v) => format!(
+            "new Set([{}])",
+            v.iter().map(|n| number(n)).collect::<Vec<_>>().join(", ")
+        ),
+        AttributeValue::Bs(v) => format!(
+            "new Set([{}])",
+            v.iter()
+                .map(|b| format!(
+                    "Buffer.from({}, \"base64\")",
+                    serde_json::Value::String(BASE64.encode(b.as_ref()))
+                ))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        AttributeValue::L(items) => format!(
+            "[{}]",
+            items
+                .iter()
+                .map(|i| js_native(i, number_value))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        AttributeValue::M(map) => js_native_item(map, number_value),
+        _ => "undefined".into(),
+    }
+}
+
+pub(super) fn js_native_item(item: &Item, number_value: &mut bool) -> String {
+    let mut entries: Vec<_> = item.iter().collect();
+    entries.sort_by(|a, b| a.0.cmp(b.0));
+    let body: Vec<String> = entries
+        .into_iter()
+        .map(|(k, v)| {
+            format!(
+                "{}: {}",
+                serde_json::Value::String(k.clone()),
+                js_native(v, number_value)
+            )
+        })
+        .collect();
+    format!("{{ {} }}", body.join(", "))
+}
+
+pub(super) fn rust_str(text: &str) -> String {
+    format!("{text:?}")
+}
+
+pub(super) fn rust_value(v: &AttributeValue) -> String {
+    let strings = |v: &[String]| {
+        v.iter()
+            .map(|s| format!("{s:?}.into()"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let blob = |b: &aws_sdk_dynamodb::primitives::Blob| {
+        format!(
+            "aws_sdk_dynamodb::primitives::Blob::new(vec!{:?})",
+            b.as_ref()
+        )
+    };
+    match v {
+        AttributeValue::S(s) => format!("AttributeValue::S({s:?}.into())"),
+        AttributeValue::N(n) => format!("AttributeValue::N({n:?}.into())"),
+        AttributeValue::Bool(b) => format!("AttributeValue::Bool({b})"),
+        AttributeValue::Null(_) => "AttributeValue::Null(true)".into(),
+        AttributeValue::B(b) => format!("AttributeValue::B({})", blob(b)),
+        AttributeValue::Ss(v) => format!("AttributeValue::Ss(vec![{}])", strings(v)),
+        AttributeValue::Ns(v) => format!("AttributeValue::Ns(vec![{}])", strings(v)),
+        AttributeValue::Bs(v) => format!(
+            "AttributeValue::Bs(vec![{}])",
+            v.iter().map(blob).collect::<Vec<_>>().join(", ")
+        ),
+        AttributeValue::L(items) => format!(
+            "AttributeValue::L(vec![{}])",
+            items.iter().map(rust_value).collect::<Vec<_>>().join(", ")
+        ),
+        AttributeValue::M(map) => {
+            let mut entries: Vec<_> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            format!(
+                "AttributeValue::M(std::collections::HashMap::from([{}]))",
+                entries
+                    .into_iter()
+                    .map(|(k, v)| format!("({k:?}.to_string(), {})", rust_value(v)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
+        _ => "AttributeValue::Null(true)".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_and_js_literals() {
+        assert_eq!(
+            python(&serde_json::json!({"BOOL": true, "NULL": null})),
+            "{\"BOOL\": True, \"NULL\": None}"
+        );
+        assert!(js_number_is_exact("42"));
+        assert!(js_number_is_exact("-0.5"));
+        assert!(!js_number_is_exact("0.10"));
+        assert!(!js_number_is_exact("1234567890123456"));
+        assert_eq!(
+            kebab("ExpressionAttributeNames"),
+            "expression-attribute-names"
+        );
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+    }
+}

@@ -1,0 +1,274 @@
+//! The like and unlike transactions of the article: a like is one `TransactWriteItems` with a
+//! `Put` of the child guarded by `attribute_not_exists` and an `ADD` of 1 to the parent's tally;
+//! an unlike is the mirror. Built here once, sent as SDK items, copied through the code generator.
+
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::types::{AttributeValue, Delete, Put, TransactWriteItem, Update};
+
+use crate::core::error::{Error, Result};
+use crate::core::expr::codegen::{Operation, Request, ReturnOptions, Target, Transaction};
+use crate::core::table::TableInfo;
+use crate::core::tally::{ChildSource, ParentMatch, TallyRule};
+use crate::core::value::Item;
+
+/// Like or unlike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LikeOp {
+    /// Put the child if absent and add 1 to the tally.
+    Like,
+    /// Delete the child if present and add −1 to the tally.
+    Unlike,
+}
+
+impl LikeOp {
+    /// `like` / `unlike`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Like => "like",
+            Self::Unlike => "unlike",
+        }
+    }
+
+    /// The placeholder and the delta added to the tally.
+    fn delta(self) -> (&'static str, &'static str) {
+        match self {
+            Self::Like => (":one", "1"),
+            Self::Unlike => (":minusOne", "-1"),
+        }
+    }
+}
+
+/// Where likes go: the parent, its tally, and how a child's sort key is made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LikeTarget {
+    /// Table name.
+    pub table: String,
+    /// Partition and sort key attribute names.
+    pub pk_name: String,
+    /// The sort key attribute.
+    pub sk_name: String,
+    /// The parent's partition key value (`POST#a91f`).
+    pub parent: String,
+    /// The parent's sort key (`META`).
+    pub parent_sk: String,
+    /// The tally attribute (`likeTally`).
+    pub tally: String,
+    /// The children's sort-key prefix (`LIKE#`); a child is `{prefix}{user}`.
+    pub child_prefix: String,
+}
+
+impl LikeTarget {
+    /// The target in table `info`, from what the user typed (trimmed; none may be empty but
+    /// the child prefix). Likes need a sort key.
+    pub fn new(
+        info: &TableInfo,
+        parent: &str,
+        parent_sk: &str,
+        tally: &str,
+        child_prefix: &str,
+    ) -> Result<Self> {
+        let sort = info.sort.as_ref().ok_or_else(|| {
+            Error::Invalid(format!("{} has no sort key: likes need one", info.name))
+        })?;
+        let need = |value: &str, what: &str| {
+            let value = value.trim();
+            if value.is_empty() {
+                Err(Error::Invalid(format!("type the {what}")))
+            } else {
+                Ok(value.to_owned())
+            }
+        };
+        Ok(Self {
+            table: info.name.clone(),
+            pk_name: info.partition.name.clone(),
+            sk_name: sort.name.clone(),
+            parent: need(parent, "parent")?,
+            parent_sk: need(parent_sk, "parent's sort key")?,
+            tally: need(tally, "tally attribute")?,
+            child_prefix: child_prefix.trim().to_owned(),
+        })
+    }
+
+    /// The tally rule this target checks against.
+    pub fn rule(&self) -> TallyRule {
+        TallyRule {
+            parents: ParentMatch {
+                sort_key: self.parent_sk.clone(),
+                partition_prefix: String::new(),
+            },
+            tally: self.tally.clone(),
+            children: ChildSource::SortKeyPrefix(self.child_prefix.clone()),
+        }
+    }
+
+    fn key(&self, sk: &str) -> Item {
+        Item::from([
+            (self.pk_name.clone(), AttributeValue::S(self.parent.clone())),
+            (self.sk_name.clone(), AttributeValue::S(sk.to_owned())),
+        ])
+    }
+
+    /// The parent's key.
+    pub fn parent_key(&self) -> Item {
+        self.key(&self.parent_sk)
+    }
+}
+
+/// A like or unlike transaction, exactly as sent (and as re-sent by "Send again").
+#[derive(Debug, Clone, PartialEq)]
+pub struct LikeRequest {
+    /// Like or unlike.
+    pub op: LikeOp,
+    /// The user.
+    pub user: String,
+    /// Where.
+    pub target: LikeTarget,
+    /// The child item (for a like) or its key (for an unlike).
+    pub child: Item,
+    /// `ClientRequestToken`, for an idempotent retry.
+    pub token: Option<String>,
+}
+
+/// Build the transaction for `user`; `now_secs` stamps a like's `likedAt`.
+pub fn like_request(
+    op: LikeOp,
+    target: &LikeTarget,
+    user: &str,
+    token: Option<String>,
+    now_secs: u64,
+) -> Result<LikeRequest> {
+    let user = user.trim();
+    if user.is_empty() {
+        return Err(Error::Invalid("type a user id".into()));
+    }
+    if token
+        .as_deref()
+        .is_some_and(|t| t.is_empty() || t.len() > 36)
+    {
+        return Err(Error::Invalid(
+            "a ClientRequestToken has 1 to 36 characters".into(),
+        ));
+    }
+    let mut child = target.key(&format!("{}{user}", target.child_prefix));
+    if op == LikeOp::Like {
+        child.insert("likedAt".into(), AttributeValue::N(now_secs.to_string()));
+    }
+    Ok(LikeRequest {
+        op,
+        user: user.to_owned(),
+        target: target.clone(),
+        child,
+        token,
+    })
+}
+
+impl LikeRequest {
+    /// The child's write, guarded by its sort key's existence.
+    fn child_write(&self) -> Request {
+        let (operation, condition) = match self.op {
+            LikeOp::Like => (
+                Operation::Put(self.child.clone()),
+                "attribute_not_exists(#sk)",
+            ),
+            LikeOp::Unlike => (
+                Operation::Delete(self.child.clone()),
+                "attribute_exists(#sk)",
+            ),
+        };
+        Request {
+            table: self.target.table.clone(),
+            operation,
+            update: None,
+            condition: Some(condition.to_owned()),
+            key_condition: None,
+            filter: None,
+            projection: None,
+            names: HashMap::from([("#sk".to_owned(), self.target.sk_name.clone())]),
+            values: HashMap::new(),
+            returns: ReturnOptions::default(),
+        }
+    }
+
+    /// The parent's `ADD` of 1 or −1 to its tally.
+    pub fn parent_update(&self) -> Request {
+        let (placeholder, delta) = self.op.delta();
+        Request {
+            table: self.target.table.clone(),
+            operation: Operation::Update(self.target.parent_key()),
+            update: Some(format!("ADD #t {placeholder}")),
+            condition: None,
+            key_condition: None,
+            filter: None,
+            projection: None,
+            names: HashMap::from([("#t".to_owned(), self.target.tally.clone())]),
+            values: HashMap::from([(placeholder.to_owned(), AttributeValue::N(delta.into()))]),
+            returns: ReturnOptions::default(),
+        }
+    }
+
+    /// The transaction in the code generator's terms.
+    pub fn transaction(&self) -> Transaction {
+        Transaction {
+            writes: vec![self.child_write(), self.parent_update()],
+            token: self.token.clone(),
+            consumed_capacity: true,
+        }
+    }
+
+    /// The SDK's transaction items: the child write, then the parent's update.
+    pub(super) fn items(&self) -> Result<Vec<TransactWriteItem>> {
+        let build = |e: aws_sdk_dynamodb::error::BuildError| Error::Invalid(e.to_string());
+        let child = self.child_write();
+        let names = Some(child.names.clone());
+        let condition = child.condition.clone();
+        let child = match self.op {
+            LikeOp::Like => TransactWriteItem::builder()
+                .put(
+                    Put::builder()
+                        .table_name(&child.table)
+                        .set_item(Some(self.child.clone()))
+                        .set_condition_expression(condition)
+                        .set_expression_attribute_names(names)
+                        .build()
+                        .map_err(build)?,
+                )
+                .build(),
+            LikeOp::Unlike => TransactWriteItem::builder()
+                .delete(
+                    Delete::builder()
+                        .table_name(&child.table)
+                        .set_key(Some(self.child.clone()))
+                        .set_condition_expression(condition)
+                        .set_expression_attribute_names(names)
+                        .build()
+                        .map_err(build)?,
+                )
+                .build(),
+        };
+        let update = self.parent_update();
+        let parent = TransactWriteItem::builder()
+            .update(
+                Update::builder()
+                    .table_name(&update.table)
+                    .set_key(Some(self.target.parent_key()))
+                    .set_update_expression(update.update)
+                    .set_expression_attribute_names(Some(update.names))
+                    .set_expression_attribute_values(Some(update.values))
+                    .build()
+                    .map_err(build)?,
+            )
+            .build();
+        Ok(vec![child, parent])
+    }
+
+    /// The request as low-level JSON (`TransactItems`), as the article shows it.
+    pub fn to_json(&self) -> String {
+        self.transaction().render(Target::Json)
+    }
+
+    /// The request as an AWS CLI command (bash quoting).
+    pub fn to_aws_cli(&self) -> String {
+        self.transaction().render(Target::Cli)
+    }
+}

@@ -1,0 +1,227 @@
+//! A Query or Scan, checked against the table's keys, and one page of it.
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity, ReturnConsumedCapacity, Select};
+
+use crate::core::condition::{self, FilterClause, Placeholders, SortCondition};
+use crate::core::error::{Error, Result};
+use crate::core::table::TableInfo;
+use crate::core::value::Item;
+
+/// Query one partition, or Scan.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BrowseMode {
+    /// Query the item collection whose partition key equals `partition`.
+    Query {
+        /// The partition key value.
+        partition: AttributeValue,
+        /// An optional sort-key condition.
+        sort: Option<SortCondition>,
+        /// Ascending (`true`) or descending sort-key order.
+        forward: bool,
+    },
+    /// Scan, optionally one segment of a parallel scan.
+    Scan {
+        /// `(segment, total_segments)`.
+        segment: Option<(i32, i32)>,
+    },
+}
+
+/// A browse request, checked and ready to page through.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BrowseRequest {
+    /// Table name.
+    pub table: String,
+    /// Index to read instead of the table.
+    pub index: Option<String>,
+    /// Query or Scan.
+    pub mode: BrowseMode,
+    /// Filter clauses (joined with `AND`).
+    pub filter: Vec<FilterClause>,
+    /// Items evaluated per page (`Limit`); `None` lets the server fill 1 MB pages.
+    pub page_size: Option<i32>,
+    /// Ask only for the number of matching items (`Select: COUNT`), not the items.
+    pub count_only: bool,
+    /// Partition and sort key names of the table or index being read.
+    pub partition_name: String,
+    /// The sort key name, if any.
+    pub sort_name: Option<String>,
+}
+
+impl BrowseRequest {
+    /// A Query on `table` (or one of its indexes) for one partition.
+    pub fn query(
+        info: &TableInfo,
+        index: Option<&str>,
+        partition: AttributeValue,
+        sort: Option<SortCondition>,
+        forward: bool,
+    ) -> Result<Self> {
+        let has_sort_condition = sort.is_some();
+        let mode = BrowseMode::Query {
+            partition,
+            sort,
+            forward,
+        };
+        let request = Self::new(info, index, mode)?;
+        if has_sort_condition && request.sort_name.is_none() {
+            return Err(Error::Invalid(format!(
+                "{} has no sort key, so it takes no sort-key condition",
+                index.unwrap_or(&info.name)
+            )));
+        }
+        Ok(request)
+    }
+
+    /// A Scan of `table` (or one of its indexes).
+    pub fn scan(info: &TableInfo, index: Option<&str>) -> Result<Self> {
+        Self::new(info, index, BrowseMode::Scan { segment: None })
+    }
+
+    fn new(info: &TableInfo, index: Option<&str>, mode: BrowseMode) -> Result<Self> {
+        let (partition, sort) = info.keys_of(index).ok_or_else(|| {
+            Error::Invalid(format!(
+                "`{}` has no index `{}`",
+                info.name,
+                index.unwrap_or("")
+            ))
+        })?;
+        Ok(Self {
+            table: info.name.clone(),
+            index: index.map(str::to_owned),
+            mode,
+            filter: Vec::new(),
+            page_size: None,
+            count_only: false,
+            partition_name: partition.name.clone(),
+            sort_name: sort.map(|s| s.name.clone()),
+        })
+    }
+
+    /// The name of the operation, for messages.
+    pub fn op(&self) -> &'static str {
+        match self.mode {
+            BrowseMode::Query { .. } => "Query",
+            BrowseMode::Scan { .. } => "Scan",
+        }
+    }
+}
+
+/// One page of results.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Page {
+    /// The items returned (after the filter); none for a count-only request.
+    pub items: Vec<Item>,
+    /// Items matched on this page (after the filter): `items.len()`, or the server's count.
+    pub count: i64,
+    /// Items evaluated before the filter.
+    pub scanned_count: i64,
+    /// Where the next page starts; `None` on the last page.
+    pub last_key: Option<Item>,
+    /// Read capacity consumed by this page.
+    pub consumed_rcu: f64,
+}
+
+impl Page {
+    /// Build from the parts of a Query or Scan answer, taking the items without copying them.
+    fn from_parts(
+        items: Option<Vec<Item>>,
+        count: i32,
+        scanned_count: i32,
+        last_key: Option<Item>,
+        consumed: Option<&ConsumedCapacity>,
+    ) -> Self {
+        Self {
+            items: items.unwrap_or_default(),
+            count: i64::from(count),
+            scanned_count: i64::from(scanned_count),
+            last_key,
+            consumed_rcu: consumed
+                .and_then(|c| c.capacity_units())
+                .unwrap_or_default(),
+        }
+    }
+}
+
+/// Fetch one page of `req`, starting after `start_key`.
+pub async fn fetch_page(
+    client: &Client,
+    req: &BrowseRequest,
+    start_key: Option<Item>,
+) -> Result<Page> {
+    let mut placeholders = Placeholders::default();
+    match &req.mode {
+        BrowseMode::Query {
+            partition,
+            sort,
+            forward,
+        } => {
+            let sort = match (&req.sort_name, sort) {
+                (Some(name), Some(cond)) => Some((name.as_str(), cond)),
+                _ => None,
+            };
+            let key_text = condition::key_condition(
+                &mut placeholders,
+                &req.partition_name,
+                partition.clone(),
+                sort,
+            )?;
+            let filter_text = condition::filter_expression(&mut placeholders, &req.filter)?;
+            let expr = placeholders.finish(key_text);
+            let out = client
+                .query()
+                .table_name(&req.table)
+                .set_index_name(req.index.clone())
+                .key_condition_expression(expr.text)
+                .set_filter_expression(filter_text)
+                .set_expression_attribute_names(Some(expr.names))
+                .set_expression_attribute_values(Some(expr.values))
+                .scan_index_forward(*forward)
+                .set_select(req.count_only.then_some(Select::Count))
+                .set_limit(req.page_size)
+                .set_exclusive_start_key(start_key)
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .send()
+                .await
+                .map_err(|e| Error::from_sdk("Query", e))?;
+            Ok(Page::from_parts(
+                out.items,
+                out.count,
+                out.scanned_count,
+                out.last_evaluated_key,
+                out.consumed_capacity.as_ref(),
+            ))
+        }
+        BrowseMode::Scan { segment } => {
+            let filter_text = condition::filter_expression(&mut placeholders, &req.filter)?;
+            let expr = placeholders.finish(String::new());
+            let (segment, total) = match segment {
+                Some((s, t)) => (Some(*s), Some(*t)),
+                None => (None, None),
+            };
+            let out = client
+                .scan()
+                .table_name(&req.table)
+                .set_index_name(req.index.clone())
+                .set_filter_expression(filter_text)
+                .set_expression_attribute_names((!expr.names.is_empty()).then_some(expr.names))
+                .set_expression_attribute_values((!expr.values.is_empty()).then_some(expr.values))
+                .set_segment(segment)
+                .set_total_segments(total)
+                .set_select(req.count_only.then_some(Select::Count))
+                .set_limit(req.page_size)
+                .set_exclusive_start_key(start_key)
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .send()
+                .await
+                .map_err(|e| Error::from_sdk("Scan", e))?;
+            Ok(Page::from_parts(
+                out.items,
+                out.count,
+                out.scanned_count,
+                out.last_evaluated_key,
+                out.consumed_capacity.as_ref(),
+            ))
+        }
+    }
+}

@@ -1,0 +1,115 @@
+//! Reading: tables, descriptions, single items, and paging through Queries and Scans. Every
+//! Query or Scan pages through [`read_pages`], the one reader. Functions take the connection's
+//! `&Client` and map errors to [`Error`].
+
+mod browse;
+mod pages;
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::core::error::{Error, Result};
+use crate::core::table::TableInfo;
+use crate::core::value::{Item, cell_text};
+
+pub use browse::{BrowseMode, BrowseRequest, Page, fetch_page};
+pub use pages::{Stopped, Until, read_pages};
+
+/// Every table name, following all pages of `ListTables`.
+pub async fn list_tables(client: &Client) -> Result<Vec<String>> {
+    let mut names = Vec::new();
+    let mut start: Option<String> = None;
+    loop {
+        let out = client
+            .list_tables()
+            .set_exclusive_start_table_name(start.take())
+            .send()
+            .await
+            .map_err(|e| Error::from_sdk("ListTables", e))?;
+        names.extend(out.table_names().iter().cloned());
+        match out.last_evaluated_table_name() {
+            Some(last) => start = Some(last.to_owned()),
+            None => break,
+        }
+    }
+    Ok(names)
+}
+
+/// `DescribeTable` plus `DescribeTimeToLive`.
+pub async fn describe_table(client: &Client, table: &str) -> Result<TableInfo> {
+    let out = client
+        .describe_table()
+        .table_name(table)
+        .send()
+        .await
+        .map_err(|e| Error::from_sdk("DescribeTable", e))?;
+    let mut info = out
+        .table()
+        .and_then(TableInfo::from_description)
+        .ok_or_else(|| Error::Service {
+            op: "DescribeTable",
+            code: "IncompleteDescription".into(),
+            message: format!("the server described `{table}` without a key schema"),
+        })?;
+    // TTL is extra detail: a server without DescribeTimeToLive still gets a describe panel.
+    if let Ok(ttl) = client
+        .describe_time_to_live()
+        .table_name(table)
+        .send()
+        .await
+        && let Some(desc) = ttl.time_to_live_description()
+    {
+        let status = desc.time_to_live_status().map_or("unknown", |s| s.as_str());
+        info.ttl = Some(match desc.attribute_name() {
+            Some(attr) => format!("{status} on `{attr}`"),
+            None => status.to_owned(),
+        });
+    }
+    Ok(info)
+}
+
+/// Read one attribute of one item with a consistent read, shown exactly as stored.
+pub async fn read_number(
+    client: &Client,
+    table: &str,
+    key: &Item,
+    attribute: &str,
+) -> Result<Option<String>> {
+    Ok(read_attribute(client, table, key, attribute)
+        .await?
+        .as_ref()
+        .map(cell_text))
+}
+
+/// Read one attribute of one item with a consistent read.
+pub async fn read_attribute(
+    client: &Client,
+    table: &str,
+    key: &Item,
+    attribute: &str,
+) -> Result<Option<AttributeValue>> {
+    let out = client
+        .get_item()
+        .table_name(table)
+        .set_key(Some(key.clone()))
+        .consistent_read(true)
+        .projection_expression("#a")
+        .expression_attribute_names("#a", attribute)
+        .send()
+        .await
+        .map_err(|e| Error::from_sdk("GetItem", e))?;
+    Ok(out.item.and_then(|mut i| i.remove(attribute)))
+}
+
+/// Read one whole item with a consistent read; `None` when there is none at `key`.
+pub async fn get_item(client: &Client, table: &str, key: Item) -> Result<Option<Item>> {
+    let out = client
+        .get_item()
+        .table_name(table)
+        .set_key(Some(key))
+        .consistent_read(true)
+        .send()
+        .await
+        .map_err(|e| Error::from_sdk("GetItem", e))?;
+    Ok(out.item)
+}

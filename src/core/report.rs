@@ -1,0 +1,76 @@
+//! Reports in words: the lines a finished operation is summed up in, each with the way it is
+//! meant to be read. The app styles them by tone and the CLI prints them, so both say the same.
+
+use std::fmt;
+
+/// How a line of a report is meant to be read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tone {
+    /// A heading: what was done.
+    Title,
+    /// The figure the report is about, e.g. `41 → 42`.
+    Figure,
+    /// An ordinary sentence.
+    Plain,
+    /// A detail that matters less.
+    Quiet,
+    /// It worked.
+    Good,
+    /// Look twice: an outcome that is not what was asked for, or not known.
+    Warn,
+    /// It failed.
+    Bad,
+}
+
+/// One line of a report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    /// How to read it.
+    pub tone: Tone,
+    /// The words.
+    pub text: String,
+}
+
+impl Line {
+    /// A line of `tone`.
+    pub fn new(tone: Tone, text: impl Into<String>) -> Self {
+        Self {
+            tone,
+            text: text.into(),
+        }
+    }
+}
+
+/// Lines printed one under the other, as the CLI shows a report.
+#[derive(Debug, Clone, Copy)]
+pub struct Lines<'a>(pub &'a [Line]);
+
+impl fmt::Display for Lines<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, line) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            f.write_str(&line.text)?;
+        }
+        Ok(())
+    }
+}
+
+/// `count` and `noun`, plural when it is not 1: `1 page`, `3 pages`.
+pub fn plural(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}
+
+/// Capacity units with at most one decimal, the way the console shows them.
+pub fn capacity(units: f64) -> String {
+    if units.fract() == 0.0 {
+        format!("{units:.0}")
+    } else {
+        format!("{units:.1}")
+    }
+}

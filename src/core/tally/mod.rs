@@ -1,0 +1,21 @@
+//! Reference counters: rules that say where a parent's tally and its children are, suggestions
+//! of rules from a loaded collection, the arithmetic of drift, counting children exactly,
+//! reconciling many parents, guarded repairs, sharded counters, and rules saved per connection.
+
+mod count;
+mod drift;
+mod reconcile;
+mod repair;
+mod rule;
+mod rulebook;
+mod shards;
+mod suggest;
+
+pub use count::{ChildQuery, Count, ParentCheck, check_parent, check_partition, count_children, load_parent};
+pub use drift::{drift, epoch_text, last_touched, stored_tally};
+pub use reconcile::{Checked, ParentSource, ReconcileEvent, Totals, find_parents, reconcile};
+pub use repair::{RepairReport, repair, repair_plan};
+pub use rule::{ChildSource, ParentMatch, Rule, ShardRule, TallyRule};
+pub use rulebook::{RuleBook, SavedRules};
+pub use shards::{ShardTotal, sum_shards};
+pub use suggest::suggest;

@@ -1,0 +1,113 @@
+//! The guarded repair of a drifted tally: planned as a conditional `SET`, sent without a blind
+//! retry, and the parent checked again afterwards, whatever happened.
+
+use aws_sdk_dynamodb::Client;
+use bigdecimal::BigDecimal;
+
+use crate::core::counter::{self, EditMode, Outcome, Planned, UpdatePlan};
+use crate::core::error::{Error, Result};
+use crate::core::number;
+use crate::core::report::{Line, Tone};
+use crate::core::table::TableInfo;
+use crate::core::tally::{ParentCheck, TallyRule, check_partition};
+use crate::core::value::Item;
+
+/// The guarded repair of a drifted parent: `SET #t = :counted` on the condition that the tally
+/// is still what was observed (`attribute_not_exists(#t)` when it was missing).
+pub fn repair_plan(info: &TableInfo, rule: &TallyRule, check: &ParentCheck) -> Result<UpdatePlan> {
+    if !check.drifted() {
+        return Err(Error::Invalid(
+            "the tally equals the children: nothing to repair".into(),
+        ));
+    }
+    let counted = BigDecimal::from(check.count.count);
+    let current = check
+        .stored
+        .as_deref()
+        .map(number::parse)
+        .transpose()
+        .map_err(|e| Error::Invalid(format!("the stored tally: {e}")))?;
+    let planned = Planned {
+        delta: &counted - current.clone().unwrap_or_default(),
+        current,
+        expected: counted,
+    };
+    counter::update_plan(
+        &info.name,
+        check.key.clone(),
+        &rule.tally,
+        EditMode::Exact,
+        planned,
+    )
+}
+
+/// What a repair did, and the parent as checked again afterwards.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RepairReport {
+    /// How the conditional `SET` ended.
+    pub outcome: Outcome,
+    /// The parent checked again (also when the condition failed), or why it could not be.
+    pub recheck: Result<(ParentCheck, Item)>,
+}
+
+impl RepairReport {
+    /// A repair whose task stopped before it answered: its outcome is unknown.
+    pub fn lost(error: Error) -> Self {
+        Self {
+            outcome: Outcome::Unknown {
+                error: error.clone(),
+                stored_now: Err(error.clone()),
+            },
+            recheck: Err(error),
+        }
+    }
+
+    /// The repair in one line, with the check made afterwards.
+    pub fn line(&self) -> Line {
+        let after = self.recheck.as_ref().ok().map_or(String::new(), |(c, _)| {
+            format!(
+                " Checked again: stored {} · counted {} · drift {}.",
+                c.stored_text(),
+                c.count.count,
+                c.drift_text()
+            )
+        });
+        match &self.outcome {
+            Outcome::Applied { new_value, .. } => Line::new(
+                Tone::Good,
+                format!(
+                    "Repaired: the tally is {} now.{after}",
+                    new_value.as_deref().unwrap_or("(not returned)")
+                ),
+            ),
+            Outcome::ConditionFailed { current } => Line::new(
+                Tone::Warn,
+                format!(
+                    "Not repaired: the tally moved meanwhile (it is {} now), so nothing was overwritten.{after}",
+                    current.as_deref().unwrap_or("missing")
+                ),
+            ),
+            Outcome::Unknown { error, .. } => Line::new(
+                Tone::Warn,
+                format!("Outcome unknown ({error}); nothing was re-sent.{after}"),
+            ),
+            Outcome::Failed(error) => Line::new(Tone::Bad, error.to_string()),
+        }
+    }
+}
+
+/// Send the repair `plan`, then check the parent again: a repair is judged by what is stored
+/// afterwards, not by the answer to the request.
+pub async fn repair(
+    client: &Client,
+    info: &TableInfo,
+    rule: &TallyRule,
+    plan: &UpdatePlan,
+) -> RepairReport {
+    let outcome = counter::update_counter(client, plan).await;
+    let recheck = match plan.key.get(&info.partition.name) {
+        Some(partition) => check_partition(client, info, rule, partition.clone()).await,
+        None => Err(Error::Invalid("the repair had no partition key".into())),
+    };
+    RepairReport { outcome, recheck }
+}

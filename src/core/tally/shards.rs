@@ -1,0 +1,137 @@
+//! Sharded counters: every shard read, the total summed on read exactly, and the hot shard.
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::types::AttributeValue;
+use bigdecimal::BigDecimal;
+
+use crate::core::cancel::CancelToken;
+use crate::core::condition::{SortCondition, SortOp};
+use crate::core::error::{Error, Result};
+use crate::core::number::{self, to_dynamodb};
+use crate::core::read::{self, BrowseRequest, Until};
+use crate::core::report::{capacity, plural};
+use crate::core::table::TableInfo;
+use crate::core::tally::ShardRule;
+use crate::core::value::cell_text;
+
+/// A sharded counter summed on read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShardTotal {
+    /// Each shard's sort key and value (`None` when the attribute is missing).
+    pub shards: Vec<(String, Option<BigDecimal>)>,
+    /// The sum.
+    pub total: BigDecimal,
+    /// The index of the hottest shard.
+    pub hot: Option<usize>,
+    /// Query pages read.
+    pub pages: u32,
+    /// Read capacity consumed.
+    pub consumed_rcu: f64,
+}
+
+impl ShardTotal {
+    /// `Total 18312`.
+    pub fn headline(&self) -> String {
+        format!("Total {}", to_dynamodb(&self.total))
+    }
+
+    /// How the total was made and what it cost.
+    pub fn summary(&self) -> String {
+        format!(
+            "total {} over {} shards, summed on read · {} · {} RCU",
+            to_dynamodb(&self.total),
+            self.shards.len(),
+            plural(self.pages as usize, "page"),
+            capacity(self.consumed_rcu)
+        )
+    }
+
+    /// The hottest shard and its share of the total, when there is one.
+    pub fn hot_text(&self) -> Option<String> {
+        let (sk, value) = self.hot.and_then(|i| self.shards.get(i))?;
+        let value = value.as_ref()?;
+        let share = percent(value, &self.total).unwrap_or_else(|| "0".to_owned());
+        Some(format!(
+            "Hot shard: {sk} holds {} ({share}% of the total)",
+            to_dynamodb(value)
+        ))
+    }
+}
+
+/// `part` as a percentage of `total` with one decimal, exactly; `None` when the total is 0.
+fn percent(part: &BigDecimal, total: &BigDecimal) -> Option<String> {
+    if *total == BigDecimal::default() {
+        return None;
+    }
+    let ratio = (part * BigDecimal::from(100)) / total;
+    Some(
+        ratio
+            .with_scale_round(1, bigdecimal::RoundingMode::HalfUp)
+            .to_string(),
+    )
+}
+
+/// Read every shard of `rule` in partition `partition` and sum them, exactly.
+pub async fn sum_shards(
+    client: &Client,
+    info: &TableInfo,
+    partition: AttributeValue,
+    rule: &ShardRule,
+) -> Result<ShardTotal> {
+    let sort = info.sort.as_ref().ok_or_else(|| {
+        Error::Invalid(format!(
+            "{} has no sort key, so it has no shards",
+            info.name
+        ))
+    })?;
+    let cond = SortCondition {
+        op: SortOp::BeginsWith,
+        value: AttributeValue::S(rule.prefix.clone()),
+        upper: None,
+    };
+    let request = BrowseRequest::query(info, None, partition, Some(cond), true)?;
+    let (mut items, mut pages, mut rcu) = (Vec::new(), 0u32, 0.0);
+    read::read_pages(
+        client,
+        &request,
+        None,
+        Until::LastPage,
+        &CancelToken::default(),
+        |page| {
+            pages += 1;
+            rcu += page.consumed_rcu;
+            items.extend(page.items);
+        },
+    )
+    .await?;
+    let mut shards = Vec::with_capacity(items.len());
+    for item in items {
+        let sk = item.get(&sort.name).map(cell_text).unwrap_or_default();
+        let amount = match item.get(&rule.attribute) {
+            Some(AttributeValue::N(n)) => {
+                Some(number::parse(n).map_err(|e| Error::Invalid(format!("{sk}: {e}")))?)
+            }
+            _ => None,
+        };
+        shards.push((sk, amount));
+    }
+    // Shard numbers sort numerically: #2 before #10.
+    shards.sort_by_key(|(sk, _)| {
+        let suffix = sk.rsplit('#').next().unwrap_or_default();
+        (suffix.parse::<u64>().unwrap_or(u64::MAX), sk.clone())
+    });
+    let total = shards.iter().filter_map(|(_, v)| v.clone()).sum();
+    let hot = shards
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (_, v))| v.as_ref().map(|v| (i, v)))
+        .max_by(|a, b| a.1.cmp(b.1))
+        .map(|(i, _)| i);
+    Ok(ShardTotal {
+        shards,
+        total,
+        hot,
+        pages,
+        consumed_rcu: rcu,
+    })
+}

@@ -1,0 +1,191 @@
+//! Rules suggested by what a loaded item collection shows: child prefixes, number attributes on
+//! parents, their names, and numbered shards.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::core::tally::{ChildSource, ParentMatch, Rule, ShardRule, TallyRule};
+use crate::core::value::Item;
+
+/// Words a tally's name and its children's prefix share: `likeTally` ↔ `LIKE#`,
+/// `memberCount` ↔ `MEMBER#`, `replyCount` ↔ `REPLY#`.
+fn name_matches(tally: &str, prefix: &str) -> bool {
+    let word = prefix.trim_end_matches('#').to_lowercase();
+    let tally = tally.to_lowercase();
+    !word.is_empty()
+        && (tally.starts_with(&word)
+            || tally.starts_with(word.trim_end_matches('s'))
+            || word.starts_with(tally.trim_end_matches("count").trim_end_matches("tally")))
+        && !tally
+            .trim_end_matches("count")
+            .trim_end_matches("tally")
+            .is_empty()
+}
+
+/// Rules suggested by what a loaded collection shows. Best first.
+pub fn suggest(items: &[Item], pk: &str, sk: &str) -> Vec<Rule> {
+    let text = |item: &Item, name: &str| match item.get(name) {
+        Some(AttributeValue::S(s)) => Some(s.clone()),
+        _ => None,
+    };
+    let mut named = Vec::new();
+    let mut unnamed = Vec::new();
+    // Per partition: the child prefixes (sort-key segment before the first `#`).
+    let mut prefixes: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut shard_groups: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
+    // Items per sort-key base (before the last `#`), and how many end in a small shard number.
+    let mut bases: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    for item in items {
+        let (Some(p), Some(s)) = (text(item, pk), text(item, sk)) else {
+            continue;
+        };
+        if let Some((head, _)) = s.split_once('#') {
+            prefixes
+                .entry(p.clone())
+                .or_default()
+                .insert(format!("{head}#"));
+        }
+        // Shards: sort keys ending in `#<small number>`, with number attributes.
+        let Some((base, last)) = s.rsplit_once('#') else {
+            continue;
+        };
+        let is_shard_number =
+            !last.is_empty() && last.len() <= 3 && last.chars().all(|c| c.is_ascii_digit());
+        let counts = bases.entry(format!("{base}#")).or_default();
+        counts.0 += 1;
+        counts.1 += usize::from(is_shard_number);
+        if is_shard_number {
+            for (name, v) in item {
+                if matches!(v, AttributeValue::N(_)) {
+                    shard_groups
+                        .entry((format!("{base}#"), name.clone()))
+                        .or_default()
+                        .insert(last.to_owned());
+                }
+            }
+        }
+    }
+    for item in items {
+        let (Some(p), Some(s)) = (text(item, pk), text(item, sk)) else {
+            continue;
+        };
+        if s.contains('#') {
+            continue; // children are not parents
+        }
+        let partition_prefix = p
+            .split_once('#')
+            .map(|(head, _)| format!("{head}#"))
+            .unwrap_or_default();
+        let Some(child_prefixes) = prefixes.get(&p) else {
+            continue;
+        };
+        let mut numbers: Vec<&String> = item
+            .iter()
+            .filter(|(_, v)| matches!(v, AttributeValue::N(_)))
+            .map(|(k, _)| k)
+            .collect();
+        numbers.sort();
+        for prefix in child_prefixes {
+            let parents = ParentMatch {
+                sort_key: s.clone(),
+                partition_prefix: partition_prefix.clone(),
+            };
+            let matching: Vec<&&String> =
+                numbers.iter().filter(|n| name_matches(n, prefix)).collect();
+            let rule = |tally: &str| {
+                Rule::Tally(TallyRule {
+                    parents: parents.clone(),
+                    tally: tally.to_owned(),
+                    children: ChildSource::SortKeyPrefix(prefix.clone()),
+                })
+            };
+            if let Some(tally) = matching.first() {
+                named.push(rule(tally));
+            } else if let Some(tally) = numbers.first() {
+                unnamed.push(rule(tally));
+            }
+        }
+    }
+    for ((prefix, attribute), shards) in shard_groups {
+        // Every item under the prefix is a numbered shard: `LIKE#USER#0421` among
+        // `LIKE#USER#7c20` is a user id, not a shard.
+        let all_numbered = bases
+            .get(&prefix)
+            .is_some_and(|(total, numbered)| total == numbered);
+        if shards.len() >= 2 && all_numbered {
+            named.push(Rule::Shards(ShardRule { prefix, attribute }));
+        }
+    }
+    let mut seen = BTreeSet::new();
+    named
+        .into_iter()
+        .chain(unnamed)
+        .filter(|r| seen.insert(format!("{r:?}")))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+    fn item(pk: &str, sk: &str, numbers: &[(&str, &str)]) -> Item {
+        let mut item = HashMap::from([
+            ("PK".to_owned(), AttributeValue::S(pk.into())),
+            ("SK".to_owned(), AttributeValue::S(sk.into())),
+        ]);
+        for (k, v) in numbers {
+            item.insert((*k).to_owned(), AttributeValue::N((*v).into()));
+        }
+        item
+    }
+
+    #[test]
+    fn suggests_tally_and_prefix_by_name() {
+        let items = vec![
+            item(
+                "POST#a91f",
+                "META",
+                &[("createdAt", "1"), ("likeTally", "3")],
+            ),
+            item("POST#a91f", "LIKE#USER#7c20", &[("likedAt", "1")]),
+            item("POST#a91f", "LIKE#USER#19be", &[]),
+        ];
+        let rules = suggest(&items, "PK", "SK");
+        assert_eq!(
+            rules[0],
+            Rule::Tally(TallyRule {
+                parents: ParentMatch {
+                    sort_key: "META".into(),
+                    partition_prefix: "POST#".into()
+                },
+                tally: "likeTally".into(),
+                children: ChildSource::SortKeyPrefix("LIKE#".into()),
+            })
+        );
+        assert_eq!(rules[0].describe(), "POST#…/META.likeTally = count(LIKE#…)");
+    }
+
+    #[test]
+    fn matches_member_and_reply_counts_and_shards() {
+        assert!(name_matches("memberCount", "MEMBER#"));
+        assert!(name_matches("replyCount", "REPLY#"));
+        assert!(name_matches("likeTally", "LIKE#"));
+        assert!(!name_matches("likeTally", "MEMBER#"));
+        let items: Vec<Item> = (0..8)
+            .map(|i| {
+                item(
+                    "VID#c0de",
+                    &format!("STATS#TOTAL#{i}"),
+                    &[("play_count", "10")],
+                )
+            })
+            .collect();
+        assert!(
+            suggest(&items, "PK", "SK").contains(&Rule::Shards(ShardRule {
+                prefix: "STATS#TOTAL#".into(),
+                attribute: "play_count".into()
+            }))
+        );
+    }
+}

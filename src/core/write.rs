@@ -1,0 +1,67 @@
+//! What every write path shares: the SDK's retries switched off for requests that are not
+//! idempotent, and how a failure tells whether the write may have happened.
+
+use aws_sdk_dynamodb::config::retry::RetryConfig;
+
+use crate::core::error::Error;
+
+/// A config override that turns the SDK's automatic retries off: for writes that are not
+/// idempotent (`ADD`, `SET x = x + :d`, a naive put), which must never be sent twice after they
+/// may have reached the server.
+pub fn without_retries() -> aws_sdk_dynamodb::config::Builder {
+    aws_sdk_dynamodb::Config::builder().retry_config(RetryConfig::disabled())
+}
+
+/// Server error codes that mean "rejected, not applied": safe to send again after a pause.
+const THROTTLED: [&str; 3] = [
+    "ThrottlingException",
+    "ProvisionedThroughputExceededException",
+    "RequestLimitExceeded",
+];
+
+/// Server error codes after which the write may or may not have happened.
+const MAYBE_APPLIED: [&str; 2] = ["InternalServerError", "ServiceUnavailable"];
+
+/// Throttling rejections sent again before giving up.
+pub const MAX_THROTTLE_RETRIES: u32 = 3;
+
+/// Whether the server refused with a throttling code: the write was not applied.
+pub fn is_throttled(error: &Error) -> bool {
+    error.code().is_some_and(|code| THROTTLED.contains(&code))
+}
+
+/// Whether a write that failed this way may still have been applied: a timeout, a connection
+/// lost after the request left (not a refused connection), or a 5xx the server answered with.
+pub fn may_have_been_applied(error: &Error) -> bool {
+    match error {
+        Error::Unreachable { never_sent, .. } => !never_sent,
+        Error::Timeout { .. } | Error::TaskDied { .. } => true,
+        Error::Service { code, .. } => MAYBE_APPLIED.contains(&code.as_str()),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn which_failures_may_have_written() {
+        let service = |code: &str| Error::Service {
+            op: "UpdateItem",
+            code: code.into(),
+            message: String::new(),
+        };
+        assert!(is_throttled(&service("ThrottlingException")));
+        assert!(!may_have_been_applied(&service("ThrottlingException")));
+        assert!(may_have_been_applied(&service("InternalServerError")));
+        assert!(!may_have_been_applied(&service("ValidationException")));
+        let unreachable = |never_sent| Error::Unreachable {
+            op: "UpdateItem",
+            detail: String::new(),
+            never_sent,
+        };
+        assert!(!may_have_been_applied(&unreachable(true)));
+        assert!(may_have_been_applied(&unreachable(false)));
+    }
+}

@@ -1,0 +1,300 @@
+//! The browse form: Query a partition (with a sort-key condition, on the table or an index) or
+//! Scan, with an optional filter; then run, load more, load all, or cancel.
+
+use egui::Ui;
+
+use crate::core::condition::{FilterClause, FilterOp, ScalarType, SortCondition, SortOp};
+use crate::core::error::{Error, Result};
+use crate::core::read::BrowseRequest;
+use crate::core::table::TableInfo;
+use crate::ui::QueryPreset;
+use crate::ui::widgets::{error_ui, labelled_text_ui};
+
+/// What the form is filled in with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueryForm {
+    /// Scan instead of Query.
+    pub scan: bool,
+    /// The index to read (`None`: the table).
+    pub index: Option<String>,
+    /// The partition key value.
+    pub partition: String,
+    /// The sort-key condition (`None`: the whole collection).
+    pub sort_op: Option<SortOp>,
+    /// The sort-key value (lower bound for between).
+    pub sort_value: String,
+    /// The upper bound for between.
+    pub sort_upper: String,
+    /// Descending sort-key order.
+    pub descending: bool,
+    /// Filter attribute (empty: no filter).
+    pub filter_attr: String,
+    /// Filter comparison.
+    pub filter_op: FilterOp,
+    /// Type of the filter value.
+    pub filter_type: ScalarType,
+    /// Filter value.
+    pub filter_value: String,
+    /// Filter upper bound for between.
+    pub filter_upper: String,
+    /// Items per page (`Limit`); empty lets the server fill 1 MB pages.
+    pub page_size: String,
+    /// Why the form cannot be sent, shown next to it.
+    pub error: Option<Error>,
+}
+
+impl Default for QueryForm {
+    fn default() -> Self {
+        Self {
+            scan: false,
+            index: None,
+            partition: String::new(),
+            sort_op: None,
+            sort_value: String::new(),
+            sort_upper: String::new(),
+            descending: false,
+            filter_attr: String::new(),
+            filter_op: FilterOp::Sort(SortOp::Eq),
+            filter_type: ScalarType::S,
+            filter_value: String::new(),
+            filter_upper: String::new(),
+            page_size: String::new(),
+            error: None,
+        }
+    }
+}
+
+/// What the user asked the form to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FormAction {
+    /// Start over with the first page.
+    Run,
+    /// Fetch the next page.
+    LoadMore,
+    /// Fetch every remaining page.
+    LoadAll,
+    /// Stop loading; keep what loaded.
+    Cancel,
+}
+
+/// What the form needs to know about the results to enable its buttons.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ResultsState {
+    /// A page is being fetched.
+    pub loading: bool,
+    /// There is a next page.
+    pub has_more: bool,
+}
+
+impl QueryForm {
+    /// A form set up as `preset` says: a Query on its index and partition, with a
+    /// `begins_with` on the sort key when it has a prefix.
+    pub fn from_preset(preset: &QueryPreset) -> Self {
+        let mut form = Self {
+            index: preset.index.clone(),
+            partition: preset.partition.clone(),
+            ..Self::default()
+        };
+        if let Some(prefix) = &preset.sort_prefix {
+            form.sort_op = Some(SortOp::BeginsWith);
+            form.sort_value.clone_from(prefix);
+        }
+        form
+    }
+
+    /// The request the form describes, checked against the table's keys. Nothing invalid is sent.
+    pub fn request(&self, info: &TableInfo) -> Result<BrowseRequest> {
+        let index = self.index.as_deref();
+        let mut request = if self.scan {
+            BrowseRequest::scan(info, index)?
+        } else {
+            let (partition, sort) = info
+                .keys_of(index)
+                .ok_or_else(|| Error::Invalid(format!("no index `{}`", index.unwrap_or(""))))?;
+            if self.partition.is_empty() {
+                return Err(Error::Invalid(format!(
+                    "type a value for the partition key `{}`",
+                    partition.name
+                )));
+            }
+            let pk = partition
+                .kind
+                .parse(&self.partition)
+                .map_err(|e| Error::Invalid(format!("partition key: {e}")))?;
+            let sort_condition = match (self.sort_op, sort) {
+                (Some(op), Some(sort)) => {
+                    let value = sort
+                        .kind
+                        .parse(&self.sort_value)
+                        .map_err(|e| Error::Invalid(format!("sort key: {e}")))?;
+                    let upper =
+                        if op == SortOp::Between {
+                            Some(sort.kind.parse(&self.sort_upper).map_err(|e| {
+                                Error::Invalid(format!("sort key upper bound: {e}"))
+                            })?)
+                        } else {
+                            None
+                        };
+                    Some(SortCondition { op, value, upper })
+                }
+                _ => None,
+            };
+            BrowseRequest::query(info, index, pk, sort_condition, !self.descending)?
+        };
+        if !self.filter_attr.trim().is_empty() {
+            let texts = [&self.filter_value, &self.filter_upper];
+            let values = texts
+                .iter()
+                .take(self.filter_op.arity())
+                .map(|t| self.filter_type.parse(t))
+                .collect::<Result<Vec<_>>>()
+                .map_err(|e| Error::Invalid(format!("filter: {e}")))?;
+            request.filter.push(FilterClause {
+                attribute: self.filter_attr.trim().to_owned(),
+                op: self.filter_op,
+                values,
+            });
+        }
+        let page_size = self.page_size.trim();
+        if !page_size.is_empty() {
+            let limit: i32 = page_size.parse().ok().filter(|l| *l > 0).ok_or_else(|| {
+                Error::Invalid(format!(
+                    "page size `{page_size}` is not a positive whole number"
+                ))
+            })?;
+            request.page_size = Some(limit);
+        }
+        Ok(request)
+    }
+}
+
+/// Draw the form for `info`; returns what the user asked for.
+#[must_use]
+pub fn query_form_ui(
+    ui: &mut Ui,
+    form: &mut QueryForm,
+    info: &TableInfo,
+    results: ResultsState,
+) -> Option<FormAction> {
+    let mut action = None;
+    ui.horizontal_wrapped(|ui| {
+        ui.selectable_value(&mut form.scan, false, "Query");
+        ui.selectable_value(&mut form.scan, true, "Scan");
+        ui.separator();
+        let shown = form.index.clone().unwrap_or_else(|| "(table)".to_owned());
+        egui::ComboBox::from_label("Index")
+            .selected_text(shown)
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut form.index, None, "(table)");
+                for index in &info.indexes {
+                    ui.selectable_value(&mut form.index, Some(index.name.clone()), &index.name);
+                }
+            });
+    });
+    let keys = info.keys_of(form.index.as_deref());
+    if !form.scan
+        && let Some((partition, sort)) = keys
+    {
+        ui.horizontal_wrapped(|ui| {
+            let label = format!("{} ({}) =", partition.name, partition.kind);
+            let response = labelled_text_ui(
+                ui,
+                &label,
+                &mut form.partition,
+                180.0,
+                "partition key value",
+            );
+            if response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                action = Some(FormAction::Run);
+            }
+            if let Some(sort) = sort {
+                sort_condition_ui(ui, form, &format!("{} ({})", sort.name, sort.kind));
+            }
+            ui.checkbox(&mut form.descending, "Descending");
+        });
+    }
+    filter_ui(ui, form);
+    ui.horizontal_wrapped(|ui| {
+        labelled_text_ui(ui, "Page size", &mut form.page_size, 60.0, "1 MB");
+        ui.separator();
+        let run_label = if form.scan { "Run scan" } else { "Run query" };
+        if ui
+            .add_enabled(!results.loading, egui::Button::new(run_label))
+            .clicked()
+        {
+            action = Some(FormAction::Run);
+        }
+        let can_page = results.has_more && !results.loading;
+        if ui
+            .add_enabled(can_page, egui::Button::new("Load more"))
+            .clicked()
+        {
+            action = Some(FormAction::LoadMore);
+        }
+        if ui
+            .add_enabled(can_page, egui::Button::new("Load all"))
+            .clicked()
+        {
+            action = Some(FormAction::LoadAll);
+        }
+        if ui
+            .add_enabled(results.loading, egui::Button::new("Cancel"))
+            .clicked()
+        {
+            action = Some(FormAction::Cancel);
+        }
+    });
+    if let Some(error) = &form.error {
+        error_ui(ui, error);
+    }
+    action
+}
+
+fn sort_condition_ui(ui: &mut Ui, form: &mut QueryForm, sort_label: &str) {
+    let shown = form.sort_op.map_or("(any)", SortOp::symbol);
+    egui::ComboBox::from_label(sort_label)
+        .selected_text(shown)
+        .show_ui(ui, |ui| {
+            ui.selectable_value(&mut form.sort_op, None, "(any)");
+            for op in SortOp::ALL {
+                ui.selectable_value(&mut form.sort_op, Some(op), op.symbol());
+            }
+        });
+    if form.sort_op.is_some() {
+        labelled_text_ui(ui, "Sort value", &mut form.sort_value, 140.0, "e.g. LIKE#");
+        if form.sort_op == Some(SortOp::Between) {
+            labelled_text_ui(ui, "and", &mut form.sort_upper, 140.0, "upper bound");
+        }
+    }
+}
+
+fn filter_ui(ui: &mut Ui, form: &mut QueryForm) {
+    ui.horizontal_wrapped(|ui| {
+        labelled_text_ui(ui, "Filter", &mut form.filter_attr, 110.0, "attribute");
+        egui::ComboBox::from_id_salt("filter_op")
+            .selected_text(form.filter_op.symbol())
+            .show_ui(ui, |ui| {
+                for op in FilterOp::ALL {
+                    ui.selectable_value(&mut form.filter_op, op, op.symbol());
+                }
+            })
+            .response
+            .accessible_name("Filter comparison");
+        if form.filter_op.arity() > 0 {
+            egui::ComboBox::from_id_salt("filter_type")
+                .selected_text(form.filter_type.tag())
+                .width(50.0)
+                .show_ui(ui, |ui| {
+                    for kind in ScalarType::ALL {
+                        ui.selectable_value(&mut form.filter_type, kind, kind.tag());
+                    }
+                })
+                .response
+                .accessible_name("Filter value type");
+            labelled_text_ui(ui, "Value", &mut form.filter_value, 110.0, "");
+            if form.filter_op.arity() == 2 {
+                labelled_text_ui(ui, "and", &mut form.filter_upper, 110.0, "");
+            }
+        }
+    });
+}

@@ -1,0 +1,87 @@
+//! The status bar: items, pages and consumed RCU of the current run, with a progress bar while
+//! all pages load.
+
+use egui::Ui;
+
+use crate::core::export::ExportFormat;
+use crate::core::report::{capacity, plural};
+use crate::ui::browse::results::Results;
+
+/// What the user asked for in the status bar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StatusAction {
+    /// Stop loading; keep what loaded.
+    Cancel,
+    /// Export the loaded rows in this format.
+    Export(ExportFormat),
+}
+
+/// Whether pages are being fetched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Loading {
+    /// Nothing is being fetched.
+    Idle,
+    /// One page.
+    Page,
+    /// Every page, with a progress bar and Cancel.
+    All,
+}
+
+/// Draw the status of `results`; returns what the user asked for.
+#[must_use]
+pub fn status_bar_ui(ui: &mut Ui, results: &Results, loading: Loading) -> Option<StatusAction> {
+    let mut action = None;
+    ui.horizontal(|ui| {
+        let Some(request) = &results.request else {
+            ui.weak("Pick a table, then Query a partition or Scan.");
+            return;
+        };
+        let summary = format!(
+            "{} · {} · {} RCU · {} scanned",
+            plural(results.items.len(), "item"),
+            plural(results.pages, "page"),
+            capacity(results.consumed_rcu),
+            results.scanned
+        );
+        if loading == Loading::All {
+            let fraction = match (request.op(), results.estimate) {
+                ("Scan", Some(total)) if total > 0 => {
+                    (results.scanned as f32 / total as f32).min(1.0)
+                }
+                _ => 0.0,
+            };
+            ui.add(
+                egui::ProgressBar::new(fraction)
+                    .desired_width(320.0)
+                    .animate(true)
+                    .text(format!("Loading all… {summary}")),
+            );
+            if ui.button("Cancel").clicked() {
+                action = Some(StatusAction::Cancel);
+            }
+        } else {
+            if loading == Loading::Page {
+                ui.spinner();
+            }
+            ui.label(summary);
+            if results.cancelled {
+                ui.weak("· cancelled, loaded rows kept");
+            } else if results.has_more() {
+                ui.weak("· more pages available");
+            } else if loading == Loading::Idle {
+                ui.weak("· all pages loaded");
+            }
+            if loading == Loading::Idle && !results.items.is_empty() {
+                ui.menu_button("Export…", |ui| {
+                    for format in ExportFormat::ALL {
+                        if ui.button(format.label()).clicked() {
+                            action = Some(StatusAction::Export(format));
+                            ui.close();
+                        }
+                    }
+                });
+            }
+        }
+    });
+    action
+}

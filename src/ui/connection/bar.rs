@@ -1,0 +1,191 @@
+//! The connection bar: what is connected now, and where to connect next.
+
+use std::path::PathBuf;
+
+use egui::{Color32, RichText, Ui};
+
+use crate::core::connection::{ConnectionSpec, Profiles, REGIONS};
+use crate::core::error::Error;
+use crate::ui::widgets::{error_ui, labelled_text_ui};
+
+/// Which kind of connection the form is set to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// The embedded sandbox.
+    Sandbox,
+    /// AWS via profiles / the default chain.
+    Aws,
+    /// A custom endpoint.
+    Endpoint,
+}
+
+/// Where the form says to connect.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConnectionForm {
+    /// The kind of connection chosen in the form.
+    pub mode: Mode,
+    /// The chosen profile (`None`: the default chain).
+    pub profile: Option<String>,
+    /// The chosen region (`None`: the profile's).
+    pub region: Option<String>,
+    /// The endpoint URL typed in.
+    pub endpoint: String,
+    /// The sandbox file typed in (empty: in memory).
+    pub sandbox_db: String,
+}
+
+impl ConnectionForm {
+    /// A form showing `spec`.
+    pub fn new(spec: &ConnectionSpec) -> Self {
+        let mut bar = Self {
+            mode: Mode::Sandbox,
+            profile: None,
+            region: None,
+            endpoint: "http://localhost:8000".to_owned(),
+            sandbox_db: String::new(),
+        };
+        match spec {
+            ConnectionSpec::Sandbox { db_path } => {
+                bar.sandbox_db = db_path
+                    .as_ref()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_default();
+            }
+            ConnectionSpec::Aws { profile, region } => {
+                bar.mode = Mode::Aws;
+                bar.profile.clone_from(profile);
+                bar.region.clone_from(region);
+            }
+            ConnectionSpec::Endpoint {
+                url,
+                profile,
+                region,
+            } => {
+                bar.mode = Mode::Endpoint;
+                bar.endpoint.clone_from(url);
+                bar.profile.clone_from(profile);
+                bar.region.clone_from(region);
+            }
+        }
+        bar
+    }
+
+    /// The connection the form describes.
+    pub fn spec(&self) -> ConnectionSpec {
+        match self.mode {
+            Mode::Sandbox => ConnectionSpec::Sandbox {
+                db_path: (!self.sandbox_db.trim().is_empty())
+                    .then(|| PathBuf::from(self.sandbox_db.trim())),
+            },
+            Mode::Aws => ConnectionSpec::Aws {
+                profile: self.profile.clone(),
+                region: self.region.clone(),
+            },
+            Mode::Endpoint => ConnectionSpec::Endpoint {
+                url: self.endpoint.trim().to_owned(),
+                profile: self.profile.clone(),
+                region: self.region.clone(),
+            },
+        }
+    }
+}
+
+/// Draw the bar: the active connection (`active`, its label), the form, and the attempt under
+/// way or why the last one failed. Returns the connection to switch to when the user asks.
+#[must_use]
+pub fn connection_bar_ui(
+    ui: &mut Ui,
+    form: &mut ConnectionForm,
+    profiles: &Profiles,
+    active: Option<&str>,
+    connecting: bool,
+    error: Option<&Error>,
+) -> Option<ConnectionSpec> {
+    let mut connect = None;
+    ui.horizontal_wrapped(|ui| {
+        active_ui(ui, active);
+        ui.separator();
+        ui.selectable_value(&mut form.mode, Mode::Sandbox, "Sandbox");
+        ui.selectable_value(&mut form.mode, Mode::Aws, "AWS");
+        ui.selectable_value(&mut form.mode, Mode::Endpoint, "Endpoint");
+        match form.mode {
+            Mode::Sandbox => {
+                labelled_text_ui(ui, "File", &mut form.sandbox_db, 160.0, "in memory");
+            }
+            Mode::Aws => {
+                profile_ui(ui, form, &profiles.names);
+                region_ui(ui, form, "(profile region)");
+            }
+            Mode::Endpoint => {
+                labelled_text_ui(ui, "URL", &mut form.endpoint, 200.0, "http://localhost:8000");
+                profile_ui(ui, form, &profiles.names);
+                region_ui(ui, form, "us-east-1");
+            }
+        }
+        let button = ui.add_enabled(!connecting, egui::Button::new("Connect"));
+        if button.clicked() {
+            connect = Some(form.spec());
+        }
+        if connecting {
+            ui.spinner();
+            ui.label("Connecting…");
+        }
+    });
+    if let Some(error) = error {
+        error_ui(ui, error);
+    }
+    for problem in &profiles.problems {
+        error_ui(ui, problem);
+    }
+    connect
+}
+
+fn active_ui(ui: &mut Ui, active: Option<&str>) {
+    match active {
+        Some(label) => {
+            dot_ui(ui, Color32::from_rgb(80, 180, 90));
+            ui.label(RichText::new(label).strong())
+                .on_hover_text("The active connection");
+        }
+        None => {
+            dot_ui(ui, Color32::GRAY);
+            ui.label("Not connected");
+        }
+    }
+}
+
+fn dot_ui(ui: &mut Ui, color: Color32) {
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+    ui.painter().circle_filled(rect.center(), 4.5, color);
+}
+
+fn profile_ui(ui: &mut Ui, bar: &mut ConnectionForm, profiles: &[String]) {
+    let shown = bar
+        .profile
+        .clone()
+        .unwrap_or_else(|| "(default chain)".to_owned());
+    egui::ComboBox::from_label("Profile")
+        .selected_text(shown)
+        .show_ui(ui, |ui| {
+            ui.selectable_value(&mut bar.profile, None, "(default chain)");
+            for name in profiles {
+                ui.selectable_value(&mut bar.profile, Some(name.clone()), name);
+            }
+        });
+}
+
+fn region_ui(ui: &mut Ui, bar: &mut ConnectionForm, default_text: &str) {
+    let shown = bar
+        .region
+        .clone()
+        .unwrap_or_else(|| default_text.to_owned());
+    egui::ComboBox::from_label("Region")
+        .selected_text(shown)
+        .height(300.0)
+        .show_ui(ui, |ui| {
+            ui.selectable_value(&mut bar.region, None, default_text);
+            for region in REGIONS {
+                ui.selectable_value(&mut bar.region, Some((*region).to_owned()), *region);
+            }
+        });
+}

@@ -1,0 +1,101 @@
+//! The Numbers panel: the item's number attributes with −1, +1 and Edit, and the form that
+//! sends a delta or a new value.
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use egui::{RichText, Ui};
+
+use crate::core::counter::{Change, EditMode, EditRequest};
+use crate::core::value::Item;
+use crate::ui::edit::EditFeature;
+use crate::ui::widgets::{error_ui, labelled_text_ui};
+
+/// Draw the Numbers panel for `item` (whose key attributes are `key_names`) and the form;
+/// returns an edit to send. Nothing is sent while `busy`.
+#[must_use]
+pub(super) fn numbers_ui(
+    ui: &mut Ui,
+    editor: &mut EditFeature,
+    item: &Item,
+    key_names: &[String],
+    busy: bool,
+) -> Option<EditRequest> {
+    let mut request = None;
+    ui.strong("Numbers");
+    ui.horizontal(|ui| {
+        egui::ComboBox::from_label("Mode")
+            .selected_text(editor.mode.label())
+            .show_ui(ui, |ui| {
+                for mode in EditMode::ALL {
+                    ui.selectable_value(&mut editor.mode, mode, mode.label());
+                }
+            });
+    });
+    ui.weak(editor.mode.explain());
+    let mut numbers: Vec<(&String, &String)> = item
+        .iter()
+        .filter_map(|(name, v)| match v {
+            AttributeValue::N(n) => Some((name, n)),
+            _ => None,
+        })
+        .collect();
+    numbers.sort();
+    if numbers.is_empty() {
+        ui.weak("This item has no number attributes; type a name below to create one from 0.");
+    }
+    egui::Grid::new("numbers").num_columns(3).show(ui, |ui| {
+        for (name, number) in numbers {
+            ui.label(name.as_str());
+            ui.label(RichText::new(number.as_str()).monospace());
+            if key_names.contains(name) {
+                ui.weak("key").on_hover_text(
+                    "Part of the key: changing it would make a different item, so it is not editable.",
+                );
+            } else {
+                ui.horizontal(|ui| {
+                    for (text, delta) in [("-1", "-1"), ("+1", "1")] {
+                        let button = ui.add_enabled(!busy, egui::Button::new(text));
+                        if button.on_hover_text(format!("{text} on {name}")).clicked() {
+                            editor.attribute.clone_from(name);
+                            request = Some(EditRequest {
+                                attribute: name.clone(),
+                                change: Change::By(delta.to_owned()),
+                                from: None,
+                            });
+                        }
+                    }
+                    if ui.small_button("Edit").clicked() {
+                        editor.attribute.clone_from(name);
+                    }
+                });
+            }
+            ui.end_row();
+        }
+    });
+    ui.separator();
+    ui.horizontal_wrapped(|ui| {
+        labelled_text_ui(ui, "Attribute", &mut editor.attribute, 110.0, "play_count");
+        ui.radio_value(&mut editor.as_delta, true, "Delta");
+        ui.radio_value(&mut editor.as_delta, false, "New value");
+        let amount = labelled_text_ui(ui, "Amount", &mut editor.amount, 120.0, "e.g. 5 or -2");
+        let enter = amount.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        if ui.add_enabled(!busy, egui::Button::new("Send")).clicked() || (enter && !busy) {
+            let amount = editor.amount.trim().to_owned();
+            request = Some(EditRequest {
+                attribute: editor.attribute.trim().to_owned(),
+                change: if editor.as_delta {
+                    Change::By(amount)
+                } else {
+                    Change::To(amount)
+                },
+                from: None,
+            });
+        }
+        if busy {
+            ui.spinner();
+        }
+    });
+    if let Some(error) = &editor.error {
+        error_ui(ui, error);
+    }
+    request
+}

@@ -1,0 +1,219 @@
+//! The expression builder: compose each expression with clause helpers and typed placeholders,
+//! see errors as you type at their position, paste a request back in, copy the request as code,
+//! and run it; requests the app made open here too.
+
+mod fields;
+
+use egui::{RichText, Ui};
+
+use crate::core::error::Error;
+use crate::core::expr::builder::{self, Compiled, Input, Kind};
+use crate::core::expr::codegen::Target;
+use crate::core::expr::parser::QueryKeys;
+use crate::core::expr::run::{self, RunResult};
+use crate::core::value::{self, Item};
+use crate::task::Pending;
+use crate::ui::widgets::error_ui;
+use crate::ui::{Intent, Scope};
+
+/// The builder's state.
+pub struct ExprFeature {
+    input: Input,
+    paste: String,
+    paste_error: Option<Error>,
+    target: Target,
+    /// The run under way, and whether it updates an item (whose row then shows the result).
+    running: Option<Pending<RunResult>>,
+    running_update: bool,
+    result: Option<Result<RunResult, Error>>,
+    /// Where the builder's content came from, when the app opened it.
+    origin: Option<String>,
+}
+
+impl ExprFeature {
+    /// An empty builder for `table`.
+    pub fn new(table: &str) -> Self {
+        Self {
+            input: Input::new(table),
+            paste: String::new(),
+            paste_error: None,
+            target: Target::Json,
+            running: None,
+            running_update: false,
+            result: None,
+            origin: None,
+        }
+    }
+
+    /// Open a request the app made, saying where it came from.
+    pub fn open(&mut self, input: Input, origin: String) {
+        *self = Self::new(&input.table);
+        self.input = input;
+        self.origin = Some(origin);
+    }
+
+    /// Take in a run's result; an updated item goes back to its row.
+    pub fn poll(&mut self) -> Option<Intent> {
+        let result = Pending::take_ready(&mut self.running)?;
+        let intent = match &result {
+            Ok(run) if self.running_update => run
+                .items
+                .first()
+                .map(|item| Intent::ReplaceRow(Box::new(item.clone()))),
+            _ => None,
+        };
+        self.result = Some(result);
+        intent
+    }
+
+    fn compile(&self, scope: &Scope<'_>) -> Compiled {
+        let keys = scope.key_names();
+        let query_keys = scope
+            .table
+            .keys_of(self.input.index.as_deref())
+            .map(|(p, s)| QueryKeys {
+                partition: p.name.clone(),
+                sort: s.map(|s| s.name.clone()),
+            });
+        builder::compile(&self.input.addressing(&keys), &keys, query_keys.as_ref())
+    }
+
+    /// Draw the builder; `selected` is the row selected in Browse.
+    pub fn view_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, selected: Option<&Item>) {
+        let compiled = self.compile(scope);
+        egui::ScrollArea::vertical()
+            .id_salt("expr_scroll")
+            .show(ui, |ui| self.builder_ui(ui, scope, &compiled, selected));
+    }
+
+    fn builder_ui(
+        &mut self,
+        ui: &mut Ui,
+        scope: &Scope<'_>,
+        compiled: &Compiled,
+        selected: Option<&Item>,
+    ) {
+        ui.heading("Expression builder");
+        if let Some(origin) = &self.origin {
+            ui.weak(format!("Opened from {origin}"));
+        }
+        self.kind_ui(ui, scope, selected);
+        for field in self.input.kind.fields() {
+            fields::field_ui(ui, &mut self.input, *field, compiled);
+        }
+        fields::names_ui(ui, &mut self.input);
+        fields::values_ui(ui, &mut self.input);
+        for problem in &compiled.problems {
+            ui.colored_label(ui.visuals().warn_fg_color, problem);
+        }
+        ui.separator();
+        match &compiled.request {
+            Some(request) => {
+                let mut run_it = false;
+                ui.horizontal_wrapped(|ui| {
+                    ui.strong("Copy as");
+                    for target in Target::ALL {
+                        if ui
+                            .selectable_label(self.target == target, target.label())
+                            .clicked()
+                        {
+                            self.target = target;
+                        }
+                    }
+                    if ui.button("Copy request").clicked() {
+                        ui.ctx().copy_text(request.render(self.target));
+                    }
+                    let busy = self.running.is_some();
+                    run_it = ui.add_enabled(!busy, egui::Button::new("Run")).clicked();
+                    if busy {
+                        ui.spinner();
+                    }
+                });
+                let code = request.render(self.target);
+                let label_id = ui.weak("Generated request").id;
+                ui.add(
+                    egui::TextEdit::multiline(&mut code.as_str())
+                        .code_editor()
+                        .desired_width(f32::INFINITY),
+                )
+                .labelled_by(label_id);
+                if run_it {
+                    let (client, request) = (scope.connection.client.clone(), request.clone());
+                    self.result = None;
+                    self.running_update = self.input.kind == Kind::Update;
+                    self.running = Some(scope.spawner.spawn(
+                        request.operation_name(),
+                        async move { run::run(&client, &request).await },
+                    ));
+                }
+            }
+            None => {
+                ui.weak("Fix the marked fields to see the request.");
+            }
+        }
+        match &self.result {
+            Some(Ok(result)) => {
+                ui.label(RichText::new(&result.summary).strong());
+                for item in result.items.iter().take(5) {
+                    ui.label(
+                        RichText::new(value::item_to_plain_json(item, &[], false)).monospace(),
+                    );
+                }
+            }
+            Some(Err(error)) => error_ui(ui, error),
+            None => {}
+        }
+        ui.separator();
+        fields::paste_ui(ui, &mut self.input, &mut self.paste, &mut self.paste_error, &mut self.origin);
+    }
+
+    /// The operation, and the item it addresses or the index it reads.
+    fn kind_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, selected: Option<&Item>) {
+        ui.horizontal_wrapped(|ui| {
+            for kind in Kind::ALL {
+                ui.selectable_value(&mut self.input.kind, kind, kind.label());
+            }
+            ui.separator();
+            if matches!(self.input.kind, Kind::Query | Kind::Scan) {
+                let shown = self
+                    .input
+                    .index
+                    .clone()
+                    .unwrap_or_else(|| "(table)".to_owned());
+                egui::ComboBox::from_label("On index")
+                    .selected_text(shown)
+                    .show_ui(ui, |ui| {
+                        ui.selectable_value(&mut self.input.index, None, "(table)");
+                        for index in &scope.table.indexes {
+                            ui.selectable_value(
+                                &mut self.input.index,
+                                Some(index.name.clone()),
+                                &index.name,
+                            );
+                        }
+                    });
+                return;
+            }
+            match &self.input.item {
+                Some(item) => {
+                    let keys: Vec<String> = scope
+                        .key_names()
+                        .iter()
+                        .filter_map(|k| item.get(k).map(|v| format!("{k}={}", value::cell_text(v))))
+                        .collect();
+                    ui.label(format!("Item: {}", keys.join(", ")));
+                }
+                None => {
+                    ui.weak("No item");
+                }
+            }
+            if ui
+                .add_enabled(selected.is_some(), egui::Button::new("Use selected row"))
+                .on_hover_text("The row selected in Browse becomes the item to update, delete or put")
+                .clicked()
+            {
+                self.input.item = selected.cloned();
+            }
+        });
+    }
+}

@@ -1,0 +1,131 @@
+//! Like and unlike by hand: the form, the confirmation outside the sandbox, and the card with
+//! the tally and the counted children before and after, side by side.
+
+use egui::{RichText, Ui};
+
+use crate::core::likes::{LikeOp, LikeReport};
+use crate::ui::likes::LikesFeature;
+use crate::ui::widgets::{error_ui, labelled_text_ui, lines_ui};
+use crate::ui::{Intent, Scope};
+
+/// Draw the form, a confirmation when one is waiting, and the last report.
+pub(super) fn hand_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) -> Option<Intent> {
+    ui.heading("Like and unlike by hand");
+    ui.weak(
+        "One TransactWriteItems: Put the child if absent + ADD 1 to the tally (unlike: Delete \
+         if present + ADD -1).",
+    );
+    ui.horizontal_wrapped(|ui| {
+        labelled_text_ui(ui, "Parent", &mut lab.parent, 120.0, "POST#a91f");
+        labelled_text_ui(ui, "Parent sort key", &mut lab.parent_sk, 60.0, "META");
+        labelled_text_ui(ui, "Tally attribute", &mut lab.tally, 90.0, "likeTally");
+        labelled_text_ui(ui, "Child prefix", &mut lab.child_prefix, 60.0, "LIKE#");
+    });
+    let busy = lab.answer.is_some();
+    let mut op = None;
+    let mut again = false;
+    ui.horizontal_wrapped(|ui| {
+        labelled_text_ui(ui, "User", &mut lab.user, 110.0, "USER#7c20");
+        ui.checkbox(&mut lab.use_token, "ClientRequestToken");
+        if lab.use_token {
+            labelled_text_ui(ui, "Token", &mut lab.token, 130.0, "1–36 characters");
+        }
+        if ui.add_enabled(!busy, egui::Button::new("Like")).clicked() {
+            op = Some(LikeOp::Like);
+        }
+        if ui.add_enabled(!busy, egui::Button::new("Unlike")).clicked() {
+            op = Some(LikeOp::Unlike);
+        }
+        let can_replay = lab.last_request.is_some() && !busy;
+        again = ui
+            .add_enabled(can_replay, egui::Button::new("Send again"))
+            .on_hover_text("Replays the identical request, as a client retry would")
+            .clicked();
+        if busy {
+            ui.spinner();
+        }
+    });
+    if let Some(op) = op {
+        lab.like(scope, op);
+    }
+    if again && let Some(request) = lab.last_request.clone() {
+        lab.dispatch(scope, request, true);
+    }
+    confirm_ui(ui, lab, scope);
+    if let Some(error) = &lab.error {
+        error_ui(ui, error);
+    }
+    let report = lab.report.as_ref()?;
+    report_ui(ui, report, lab.replayed);
+    if ui.small_button("Open in builder").clicked() {
+        return lab.in_builder();
+    }
+    None
+}
+
+/// The write waiting for confirmation, naming the table and the endpoint.
+fn confirm_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) {
+    let Some((request, _)) = &lab.confirm else {
+        return;
+    };
+    let mut answer = None;
+    ui.group(|ui| {
+        ui.colored_label(
+            ui.visuals().warn_fg_color,
+            format!(
+                "This {} writes to table {} at {} (not the sandbox).",
+                request.op.name(),
+                scope.table.name,
+                scope.connection.label()
+            ),
+        );
+        ui.horizontal(|ui| {
+            if ui.button("Confirm write").clicked() {
+                answer = Some(true);
+            }
+            if ui.button("Don't write").clicked() {
+                answer = Some(false);
+            }
+        });
+    });
+    match answer {
+        Some(true) => {
+            if let Some((request, replay)) = lab.confirm.take() {
+                lab.send(scope, request, replay);
+            }
+        }
+        Some(false) => lab.confirm = None,
+        None => {}
+    }
+}
+
+fn report_ui(ui: &mut Ui, report: &LikeReport, replayed: bool) {
+    egui::Frame::group(ui.style()).show(ui, |ui| {
+        let prefix = if replayed { "Sent again: " } else { "" };
+        ui.strong(format!("{prefix}{}", report.title()));
+        egui::Grid::new("like_side_by_side")
+            .num_columns(2)
+            .show(ui, |ui| {
+                let big = |text: String| RichText::new(text).size(22.0).monospace();
+                ui.weak("Tally");
+                ui.label(big(report.tally_change()));
+                ui.end_row();
+                ui.weak("Counted children");
+                ui.label(big(report.children_change()));
+                ui.end_row();
+            });
+        lines_ui(ui, &report.lines());
+        let json = report.request.to_json();
+        egui::CollapsingHeader::new("Request").show(ui, |ui| {
+            ui.label(RichText::new(&json).monospace());
+        });
+        ui.horizontal(|ui| {
+            if ui.button("Copy as JSON").clicked() {
+                ui.ctx().copy_text(json.clone());
+            }
+            if ui.button("Copy as AWS CLI").clicked() {
+                ui.ctx().copy_text(report.request.to_aws_cli());
+            }
+        });
+    });
+}

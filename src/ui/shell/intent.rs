@@ -1,0 +1,52 @@
+//! What one feature asks of another. Features never touch each other's state: they return an
+//! [`Intent`], and the shell hands it to the feature it is meant for.
+
+use crate::core::counter::Change;
+use crate::core::expr::builder::Input;
+use crate::core::value::Item;
+
+/// What the browse form should show: the children of a checked parent, or an index to browse.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct QueryPreset {
+    /// The index to read (`None`: the table).
+    pub index: Option<String>,
+    /// The partition key value as text; empty sets the form up without running it.
+    pub partition: String,
+    /// Only sort keys that begin with this.
+    pub sort_prefix: Option<String>,
+}
+
+/// A request from one feature to another, carried by the shell.
+#[must_use]
+#[derive(Debug, Clone, PartialEq)]
+pub enum Intent {
+    /// Open the expression builder on `input` (a request the app made) and show it.
+    OpenInBuilder {
+        /// The request, in the builder's terms.
+        input: Box<Input>,
+        /// Where it came from, in words: "the ADD edit".
+        origin: String,
+    },
+    /// Set the browse form up as `preset` says, run it when it names a partition, and show it.
+    ShowQuery(QueryPreset),
+    /// Open the counter editor on `attribute` of `item`; with a `change`, send it at once.
+    EditNumber {
+        /// The row, as loaded.
+        item: Box<Item>,
+        /// The number attribute.
+        attribute: String,
+        /// A change to send now (`+1` from a cell's menu), or none to just open the editor.
+        change: Option<Change>,
+    },
+    /// The server holds `value` in `attribute` of the item at `key`: show it in the grid.
+    ServerValue {
+        /// The item's key.
+        key: Item,
+        /// The attribute.
+        attribute: String,
+        /// The number the server returned.
+        value: String,
+    },
+    /// The server returned this whole item: put it in place of its row in the grid.
+    ReplaceRow(Box<Item>),
+}

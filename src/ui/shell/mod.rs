@@ -1,0 +1,323 @@
+//! The eframe shell: it owns the features, lays their panels out, polls the work they started,
+//! and carries the [`Intent`]s one feature returns to the feature they are meant for. It
+//! decides nothing about DynamoDB and formats nothing a feature shows.
+
+mod intent;
+mod remembered;
+
+use egui::Ui;
+
+use crate::core::connection::ConnectionSpec;
+use crate::task::Spawner;
+use crate::ui::browse::BrowseFeature;
+use crate::ui::connection::ConnectionFeature;
+use crate::ui::edit::EditFeature;
+use crate::ui::expr::ExprFeature;
+use crate::ui::likes::LikesFeature;
+use crate::ui::save::Saver;
+use crate::ui::tables::TablesFeature;
+use crate::ui::tally::TallyFeature;
+use crate::ui::Scope;
+
+pub use intent::{Intent, QueryPreset};
+pub use remembered::Remembered;
+
+/// The central view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum View {
+    Browse,
+    Tally,
+    Likes,
+    Expr,
+}
+
+/// The features that work on the open table; opening another table starts them afresh.
+struct TableFeatures {
+    browse: BrowseFeature,
+    edit: EditFeature,
+    tally: TallyFeature,
+    likes: LikesFeature,
+    expr: ExprFeature,
+}
+
+impl TableFeatures {
+    fn new(tally: TallyFeature) -> Self {
+        Self {
+            browse: BrowseFeature::default(),
+            edit: EditFeature::default(),
+            tally,
+            likes: LikesFeature::default(),
+            expr: ExprFeature::new(""),
+        }
+    }
+
+    /// Take in what their work brought back; intents for other features.
+    fn poll(&mut self) -> Vec<Intent> {
+        self.browse.poll();
+        self.tally.poll();
+        self.likes.poll();
+        self.edit.poll().into_iter().chain(self.expr.poll()).collect()
+    }
+
+    /// Hand `intent` to the feature it is meant for; the view to show, if it changes.
+    fn route(&mut self, intent: Intent, scope: &Scope<'_>) -> Option<View> {
+        match intent {
+            Intent::OpenInBuilder { input, origin } => {
+                self.expr.open(*input, origin);
+                Some(View::Expr)
+            }
+            Intent::ShowQuery(preset) => {
+                self.browse.show(scope, &preset);
+                Some(View::Browse)
+            }
+            Intent::EditNumber {
+                item,
+                attribute,
+                change,
+            } => {
+                self.edit.start(scope, &item, attribute, change);
+                None
+            }
+            Intent::ServerValue {
+                key,
+                attribute,
+                value,
+            } => {
+                self.browse.show_server_value(&key, &attribute, value);
+                None
+            }
+            Intent::ReplaceRow(item) => {
+                self.browse.replace_row(*item, &scope.key_names());
+                None
+            }
+        }
+    }
+}
+
+/// The dynoscope desktop app.
+pub struct DynoscopeApp {
+    spawner: Spawner,
+    saver: Saver,
+    connection: ConnectionFeature,
+    tables: TablesFeature,
+    features: TableFeatures,
+    view: View,
+    /// What to remember: the last connection made (or asked for) and the last table opened.
+    last_connection: ConnectionSpec,
+    last_table: Option<String>,
+}
+
+impl DynoscopeApp {
+    /// Start on `spec`; the remembered table opens when the connection has it.
+    pub fn new(spawner: Spawner, spec: ConnectionSpec, mut remembered: Remembered) -> Self {
+        let tally = TallyFeature::new(remembered.take_rule_book());
+        Self {
+            connection: ConnectionFeature::new(&spawner, &spec),
+            tables: TablesFeature::new(remembered.table.clone()),
+            features: TableFeatures::new(tally),
+            view: View::Browse,
+            last_connection: spec,
+            last_table: remembered.table,
+            saver: Saver::default(),
+            spawner,
+        }
+    }
+
+    /// Save files through `saver` (tests give one that never opens a dialog).
+    #[must_use]
+    pub fn with_saver(mut self, saver: Saver) -> Self {
+        self.saver = saver;
+        self
+    }
+
+    /// What to remember when the app closes.
+    pub fn remembered(&self) -> Remembered {
+        Remembered {
+            connection: Some(self.last_connection.clone()),
+            table: self.last_table.clone(),
+            rules: Default::default(),
+            rule_book: self.features.tally.rule_book(),
+        }
+    }
+
+    /// Start the table features afresh on the open table.
+    fn table_opened(&mut self, table: &str) {
+        let book = self.features.tally.rule_book();
+        let mut tally = TallyFeature::new(book);
+        if let Some(connection) = self.connection.active() {
+            tally.open(&connection.spec, table);
+        }
+        self.features = TableFeatures::new(tally);
+        self.features.expr = ExprFeature::new(table);
+        self.view = View::Browse;
+        self.last_table = Some(table.to_owned());
+    }
+
+    /// Take in everything that arrived; intents the features returned.
+    fn poll(&mut self) -> Vec<Intent> {
+        if self.connection.poll()
+            && let Some(connection) = self.connection.active()
+        {
+            self.last_connection = connection.spec.clone();
+            self.tables.connected(&self.spawner, connection);
+            self.features = TableFeatures::new(TallyFeature::new(self.features.tally.rule_book()));
+        }
+        if let Some(table) = self.tables.poll(&self.spawner, self.connection.active()) {
+            self.table_opened(&table);
+        }
+        self.features.poll()
+    }
+
+    /// Draw the whole app into `ui` (also what the UI tests drive).
+    pub fn ui(&mut self, ui: &mut Ui) {
+        let mut intents = self.poll();
+        egui::Panel::top("connection_bar").show(ui, |ui| {
+            ui.add_space(4.0);
+            self.connection.bar_ui(ui, &self.spawner);
+            ui.add_space(2.0);
+        });
+        let opened = egui::Panel::left("tables")
+            .resizable(true)
+            .default_size(190.0)
+            .show(ui, |ui| {
+                self.tables
+                    .list_ui(ui, &self.spawner, self.connection.active())
+            })
+            .inner;
+        if let Some(table) = opened {
+            self.table_opened(&table);
+        }
+        self.table_panels_ui(ui, &mut intents);
+        let (Some(connection), Some(table)) =
+            (self.connection.active(), self.tables.open_info())
+        else {
+            return;
+        };
+        let scope = Scope {
+            spawner: &self.spawner,
+            connection,
+            table,
+            saver: &self.saver,
+        };
+        for intent in intents {
+            if let Some(view) = self.features.route(intent, &scope) {
+                self.view = view;
+            }
+        }
+    }
+
+    /// The status bar, the description, the item view and the central view.
+    fn table_panels_ui(&mut self, ui: &mut Ui, intents: &mut Vec<Intent>) {
+        let connection = self.connection.active();
+        let scope = connection
+            .zip(self.tables.open_info())
+            .map(|(connection, table)| Scope {
+                spawner: &self.spawner,
+                connection,
+                table,
+                saver: &self.saver,
+            });
+        let features = &mut self.features;
+        egui::Panel::bottom("status_bar").show(ui, |ui| {
+            ui.add_space(2.0);
+            ui.horizontal(|ui| {
+                features.browse.status_ui(ui, scope.as_ref());
+                if let Some(note) = self.connection.seeded_note() {
+                    ui.weak(note);
+                }
+            });
+        });
+        if self.tables.open_name().is_some() {
+            egui::Panel::right("describe")
+                .resizable(true)
+                .default_size(260.0)
+                .show(ui, |ui| {
+                    egui::ScrollArea::vertical().show(ui, |ui| {
+                        intents.extend(self.tables.describe_ui(ui));
+                    });
+                });
+        }
+        if let Some(scope) = &scope
+            && let Some(item) = features.browse.selected_item().cloned()
+        {
+            egui::Panel::bottom("item_view")
+                .resizable(true)
+                .default_size(360.0)
+                .show(ui, |ui| {
+                    features.browse.item_header_ui(ui);
+                    ui.columns(2, |columns| {
+                        features.browse.item_ui(&mut columns[0]);
+                        egui::ScrollArea::vertical()
+                            .id_salt("counter_editor")
+                            .show(&mut columns[1], |ui| {
+                                intents.extend(features.edit.panel_ui(ui, scope, &item));
+                            });
+                    });
+                });
+        }
+        egui::CentralPanel::default().show(ui, |ui| match &scope {
+            Some(scope) => {
+                let features = &mut self.features;
+                view_tabs_ui(ui, &mut self.view, features);
+                ui.separator();
+                let intent = match self.view {
+                    View::Browse => features.browse.view_ui(ui, scope),
+                    View::Tally => features.tally.view_ui(ui, scope, features.browse.loaded()),
+                    View::Likes => features.likes.view_ui(ui, scope),
+                    View::Expr => {
+                        let selected = features.browse.selected_item().cloned();
+                        features.expr.view_ui(ui, scope, selected.as_ref());
+                        None
+                    }
+                };
+                intents.extend(intent);
+            }
+            None => match self.tables.open_name() {
+                Some(table) => {
+                    ui.horizontal(|ui| {
+                        ui.spinner();
+                        ui.label(format!("Describing {table}…"));
+                    });
+                }
+                None => {
+                    ui.centered_and_justified(|ui| {
+                        ui.weak("Pick a table on the left.");
+                    });
+                }
+            },
+        });
+    }
+
+}
+
+/// The tabs of the central view; a tab opened from another one starts from what it shows.
+fn view_tabs_ui(ui: &mut Ui, view: &mut View, features: &mut TableFeatures) {
+    ui.horizontal(|ui| {
+        ui.selectable_value(view, View::Browse, "Browse");
+        if ui
+            .selectable_value(view, View::Tally, "Tally check")
+            .clicked()
+        {
+            features.tally.prefill(features.browse.partition());
+        }
+        if ui.selectable_value(view, View::Likes, "Like lab").clicked() {
+            let parent = match features.tally.partition() {
+                "" => features.browse.partition().to_owned(),
+                checked => checked.to_owned(),
+            };
+            let rule = features.tally.rule_in_use();
+            features.likes.prefill(&parent, rule);
+        }
+        ui.selectable_value(view, View::Expr, "Expressions");
+    });
+}
+
+impl eframe::App for DynoscopeApp {
+    fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
+        DynoscopeApp::ui(self, ui);
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, eframe::APP_KEY, &self.remembered());
+    }
+}

@@ -1,0 +1,32 @@
+//! What is remembered between runs: the last connection and table, and the counter rules.
+//! Never secrets.
+
+use std::collections::BTreeMap;
+
+use crate::core::connection::ConnectionSpec;
+use crate::core::tally::{Rule, RuleBook};
+
+/// Saved with eframe's storage when the app closes.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Remembered {
+    /// The last connection used.
+    pub connection: Option<ConnectionSpec>,
+    /// The last table opened.
+    pub table: Option<String>,
+    /// Rules as earlier versions saved them, keyed by the connection's label and the table;
+    /// read once and moved into `rule_book`.
+    #[serde(default)]
+    pub rules: BTreeMap<String, Vec<Rule>>,
+    /// Counter rules by connection identity and table.
+    #[serde(default)]
+    pub rule_book: RuleBook,
+}
+
+impl Remembered {
+    /// The rule book with the rules of earlier versions taken in.
+    pub fn take_rule_book(&mut self) -> RuleBook {
+        let mut book = std::mem::take(&mut self.rule_book);
+        book.adopt_legacy(std::mem::take(&mut self.rules));
+        book
+    }
+}

@@ -1,0 +1,182 @@
+//! The tables of the active connection and the open table: listing them, opening one (or the
+//! remembered one once it is listed), and describing it.
+
+mod describe;
+mod list;
+
+use egui::Ui;
+
+use crate::core::connection::Connection;
+use crate::core::error::Error;
+use crate::core::read;
+use crate::core::table::TableInfo;
+use crate::task::{Pending, Spawner};
+use crate::ui::Intent;
+
+/// The open table and its description; the previous description stays while a new one loads.
+struct OpenTable {
+    name: String,
+    info: Option<TableInfo>,
+    describing: Option<Pending<TableInfo>>,
+    error: Option<Error>,
+}
+
+/// The tables feature's state.
+pub struct TablesFeature {
+    names: Vec<String>,
+    filter: String,
+    listing: Option<Pending<Vec<String>>>,
+    list_error: Option<Error>,
+    /// The table to open once it is listed (the one remembered from the last run).
+    wanted: Option<String>,
+    open: Option<OpenTable>,
+}
+
+impl TablesFeature {
+    /// No tables yet; `wanted` opens by itself once a list names it.
+    pub fn new(wanted: Option<String>) -> Self {
+        Self {
+            names: Vec::new(),
+            filter: String::new(),
+            listing: None,
+            list_error: None,
+            wanted,
+            open: None,
+        }
+    }
+
+    /// A new connection: forget the old one's tables (the filter stays) and list the new ones.
+    pub fn connected(&mut self, spawner: &Spawner, connection: &Connection) {
+        if let Some(open) = self.open.take() {
+            self.wanted = Some(open.name);
+        }
+        self.names.clear();
+        self.list(spawner, Some(connection));
+    }
+
+    /// List the tables again.
+    fn list(&mut self, spawner: &Spawner, connection: Option<&Connection>) {
+        self.list_error = None;
+        match connection {
+            Some(connection) => {
+                let client = connection.client.clone();
+                self.listing = Some(spawner.spawn("ListTables", async move {
+                    read::list_tables(&client).await
+                }));
+            }
+            None => {
+                self.listing = None;
+                self.list_error = Some(Error::NotConnected { op: "ListTables" });
+            }
+        }
+    }
+
+    /// Open `table` and describe it.
+    fn open_table(&mut self, spawner: &Spawner, connection: &Connection, table: String) {
+        let client = connection.client.clone();
+        let name = table.clone();
+        self.wanted = None;
+        self.open = Some(OpenTable {
+            describing: Some(spawner.spawn("DescribeTable", async move {
+                read::describe_table(&client, &name).await
+            })),
+            name: table,
+            info: None,
+            error: None,
+        });
+    }
+
+    /// Take in what arrived; the name of a table that has just been opened (the remembered one,
+    /// once listed).
+    pub fn poll(&mut self, spawner: &Spawner, connection: Option<&Connection>) -> Option<String> {
+        if let Some(open) = &mut self.open
+            && let Some(described) = Pending::take_ready(&mut open.describing)
+        {
+            match described {
+                Ok(info) => {
+                    open.info = Some(info);
+                    open.error = None;
+                }
+                Err(error) => open.error = Some(error),
+            }
+        }
+        match Pending::take_ready(&mut self.listing)? {
+            Ok(names) => {
+                self.names = names;
+                let wanted = self.wanted.clone().filter(|t| self.names.contains(t));
+                match (wanted, connection) {
+                    (Some(table), Some(connection)) if self.open.is_none() => {
+                        self.open_table(spawner, connection, table.clone());
+                        Some(table)
+                    }
+                    _ => None,
+                }
+            }
+            Err(error) => {
+                self.list_error = Some(error);
+                None
+            }
+        }
+    }
+
+    /// The open table's name.
+    pub fn open_name(&self) -> Option<&str> {
+        self.open.as_ref().map(|o| o.name.as_str())
+    }
+
+    /// The open table's description, once it arrived.
+    pub fn open_info(&self) -> Option<&TableInfo> {
+        self.open.as_ref().and_then(|o| o.info.as_ref())
+    }
+
+    /// Draw the list; the name of a table the user opened.
+    pub fn list_ui(
+        &mut self,
+        ui: &mut Ui,
+        spawner: &Spawner,
+        connection: Option<&Connection>,
+    ) -> Option<String> {
+        let view = list::ListView {
+            names: &self.names,
+            loading: self.listing.is_some(),
+            error: self.list_error.as_ref(),
+            selected: self.open.as_ref().map(|o| o.name.as_str()),
+        };
+        match list::tables_ui(ui, &view, &mut self.filter)? {
+            list::ListAction::Refresh => {
+                self.list(spawner, connection);
+                None
+            }
+            list::ListAction::Open(table) => {
+                let connection = connection?;
+                self.open_table(spawner, connection, table.clone());
+                Some(table)
+            }
+        }
+    }
+
+    /// Draw the description of the open table; "Browse GSI1" asks the browse form for it.
+    pub fn describe_ui(&self, ui: &mut Ui) -> Option<Intent> {
+        let open = self.open.as_ref()?;
+        describe::describe_ui(
+            ui,
+            &open.name,
+            open.info.as_ref(),
+            open.describing.is_some(),
+            open.error.as_ref(),
+        )
+        .map(|index| {
+            Intent::ShowQuery(crate::ui::QueryPreset {
+                index: Some(index),
+                ..Default::default()
+            })
+        })
+    }
+
+    /// Whether a table is open but not described yet (for "Describing …").
+    pub fn describing(&self) -> bool {
+        self.open
+            .as_ref()
+            .is_some_and(|o| o.info.is_none() && o.describing.is_some())
+    }
+}

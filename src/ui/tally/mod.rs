@@ -1,0 +1,332 @@
+//! The tally check: counter rules (saved per connection and table, or suggested from the loaded
+//! rows), one parent's stored tally beside its counted children, a guarded repair, sharded
+//! counters, and reconciling many parents.
+
+mod reconcile;
+mod rule_form;
+mod rules;
+mod shards;
+mod single;
+
+use egui::Ui;
+
+use crate::core::connection::ConnectionSpec;
+use crate::core::error::Error;
+use crate::core::expr::builder::Input;
+use crate::core::report::Line;
+use crate::core::tally::{
+    self, ParentCheck, RepairReport, Rule, RuleBook, ShardRule, ShardTotal, TallyRule,
+};
+use crate::core::counter::UpdatePlan;
+use crate::core::value::{Item, cell_text};
+use crate::task::Pending;
+use crate::ui::browse::Loaded;
+use crate::ui::{Intent, QueryPreset, Scope};
+
+use reconcile::Reconcile;
+use rule_form::RuleForm;
+
+/// A proposed or sent repair.
+struct Repair {
+    /// The conditional SET, shown before it is sent.
+    plan: UpdatePlan,
+    /// The repair under way.
+    sending: Option<Pending<RepairReport>>,
+    /// What happened, in words, once it ended.
+    result: Option<Line>,
+}
+
+/// The table the rules belong to.
+struct Place {
+    spec: ConnectionSpec,
+    table: String,
+}
+
+/// The tally feature's state.
+#[derive(Default)]
+pub struct TallyFeature {
+    /// Every saved rule; the open table's are edited in place.
+    book: RuleBook,
+    place: Option<Place>,
+    /// Rules made before any table was opened (none are, but they have to live somewhere).
+    unplaced: Vec<Rule>,
+    selected: Option<usize>,
+    form: RuleForm,
+    form_open: bool,
+    /// The parent (or shard partition) typed in.
+    partition: String,
+    error: Option<Error>,
+    checking: Option<Pending<(ParentCheck, Item)>>,
+    check: Option<(ParentCheck, Item)>,
+    summing: Option<Pending<ShardTotal>>,
+    shards: Option<ShardTotal>,
+    repair: Option<Repair>,
+    reconcile: Reconcile,
+    /// Rules suggested by the loaded rows, for (run, rows): computed once per change.
+    suggestions: (u64, usize, Vec<Rule>),
+}
+
+impl TallyFeature {
+    /// Start with the rules saved in `book`.
+    pub fn new(book: RuleBook) -> Self {
+        Self {
+            book,
+            ..Self::default()
+        }
+    }
+
+    /// The saved rules, to remember.
+    pub fn rule_book(&self) -> RuleBook {
+        let mut book = self.book.clone();
+        book.prune();
+        book
+    }
+
+    /// A table was opened on `spec`: its rules, nothing checked yet.
+    pub fn open(&mut self, spec: &ConnectionSpec, table: &str) {
+        let book = std::mem::take(&mut self.book);
+        *self = Self::new(book);
+        self.place = Some(Place {
+            spec: spec.clone(),
+            table: table.to_owned(),
+        });
+        self.selected = (!self.rules().is_empty()).then_some(0);
+    }
+
+    /// The rules of the open table, edited in place in the book.
+    fn rules(&mut self) -> &mut Vec<Rule> {
+        match &self.place {
+            Some(place) => self.book.rules_mut(&place.spec, &place.table),
+            None => &mut self.unplaced,
+        }
+    }
+
+    fn selected_rule(&mut self) -> Option<Rule> {
+        let at = self.selected?;
+        self.rules().get(at).cloned()
+    }
+
+    fn tally_rule(&mut self) -> Option<TallyRule> {
+        match self.selected_rule()? {
+            Rule::Tally(rule) => Some(rule),
+            Rule::Shards(_) => None,
+        }
+    }
+
+    fn shard_rule(&mut self) -> Option<ShardRule> {
+        match self.selected_rule()? {
+            Rule::Shards(rule) => Some(rule),
+            Rule::Tally(_) => None,
+        }
+    }
+
+    /// The parent typed in, or the one checked; for the like lab.
+    pub fn partition(&self) -> &str {
+        &self.partition
+    }
+
+    /// The tally rule in use, for the like lab.
+    pub fn rule_in_use(&mut self) -> Option<TallyRule> {
+        self.tally_rule()
+    }
+
+    /// Start from the partition queried in Browse, when nothing was typed here.
+    pub fn prefill(&mut self, partition: &str) {
+        if self.partition.is_empty() {
+            self.partition = partition.to_owned();
+        }
+    }
+
+    /// Take in what arrived.
+    pub fn poll(&mut self) {
+        if let Some(found) = Pending::take_ready(&mut self.checking) {
+            match found {
+                Ok(found) => {
+                    self.check = Some(found);
+                    self.error = None;
+                    self.repair = None;
+                }
+                Err(error) => self.error = Some(error),
+            }
+        }
+        if let Some(summed) = Pending::take_ready(&mut self.summing) {
+            match summed {
+                Ok(total) => {
+                    self.shards = Some(total);
+                    self.error = None;
+                }
+                Err(error) => self.error = Some(error),
+            }
+        }
+        self.reconcile.poll();
+        if let Some(repair) = &mut self.repair
+            && let Some(report) = Pending::take_ready(&mut repair.sending)
+        {
+            let report = report.unwrap_or_else(RepairReport::lost);
+            repair.result = Some(report.line());
+            if let Ok((check, parent)) = report.recheck {
+                self.reconcile.replace(check.clone());
+                self.check = Some((check, parent));
+            }
+        }
+    }
+
+    /// Draw the view: rules, then the check of one parent and reconcile, or the shards.
+    pub fn view_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, loaded: Loaded<'_>) -> Option<Intent> {
+        let suggested = self.suggested(scope, loaded);
+        let mut intent = None;
+        egui::ScrollArea::vertical()
+            .id_salt("tally_scroll")
+            .show(ui, |ui| {
+                rules::rules_ui(ui, self, scope, &suggested);
+                ui.separator();
+                if let Some(error) = &self.error {
+                    crate::ui::widgets::error_ui(ui, error);
+                }
+                if let Some(rule) = self.tally_rule() {
+                    intent = single::single_ui(ui, self, scope, &rule);
+                    ui.separator();
+                    ui.heading("Reconcile many parents");
+                    if let Some(open) = self.reconcile.reconcile_ui(ui, scope, &rule, loaded) {
+                        self.partition = open;
+                        self.check_parent(scope, &rule);
+                    }
+                } else if let Some(rule) = self.shard_rule() {
+                    shards::shards_ui(ui, self, scope, &rule);
+                } else {
+                    ui.weak("Choose or write a rule to check a tally or sum a sharded counter.");
+                }
+            });
+        intent
+    }
+
+    fn check_parent(&mut self, scope: &Scope<'_>, rule: &TallyRule) {
+        match scope.table.partition.kind.parse(self.partition.trim()) {
+            Ok(partition) => {
+                self.error = None;
+                let (client, info, rule) = (
+                    scope.connection.client.clone(),
+                    scope.table.clone(),
+                    rule.clone(),
+                );
+                self.checking = Some(scope.spawner.spawn("Query", async move {
+                    tally::check_partition(&client, &info, &rule, partition).await
+                }));
+            }
+            Err(error) => self.error = Some(error),
+        }
+    }
+
+    fn sum_shards(&mut self, scope: &Scope<'_>, rule: &ShardRule) {
+        match scope.table.partition.kind.parse(self.partition.trim()) {
+            Ok(partition) => {
+                self.error = None;
+                let (client, info, rule) = (
+                    scope.connection.client.clone(),
+                    scope.table.clone(),
+                    rule.clone(),
+                );
+                self.summing = Some(scope.spawner.spawn("Query", async move {
+                    tally::sum_shards(&client, &info, partition, &rule).await
+                }));
+            }
+            Err(error) => self.error = Some(error),
+        }
+    }
+
+    /// Where the checked parent's children are, as a browse preset.
+    fn children_preset(&self, scope: &Scope<'_>, rule: &TallyRule) -> Result<QueryPreset, Error> {
+        let (_, parent) = self
+            .check
+            .as_ref()
+            .ok_or_else(|| Error::Invalid("check a parent first".into()))?;
+        let query = rule.child_query(scope.table, parent)?;
+        Ok(QueryPreset {
+            index: query.index,
+            partition: cell_text(&query.partition),
+            sort_prefix: query.sort_prefix,
+        })
+    }
+
+    fn propose_repair(&mut self, scope: &Scope<'_>, rule: &TallyRule) {
+        let Some((check, _)) = &self.check else {
+            return;
+        };
+        match tally::repair_plan(scope.table, rule, check) {
+            Ok(plan) => {
+                self.repair = Some(Repair {
+                    plan,
+                    sending: None,
+                    result: None,
+                });
+            }
+            Err(error) => self.error = Some(error),
+        }
+    }
+
+    fn confirm_repair(&mut self, scope: &Scope<'_>, rule: &TallyRule) {
+        let Some(repair) = &mut self.repair else {
+            return;
+        };
+        let (client, info, rule, plan) = (
+            scope.connection.client.clone(),
+            scope.table.clone(),
+            rule.clone(),
+            repair.plan.clone(),
+        );
+        repair.result = None;
+        repair.sending = Some(scope.spawner.spawn("UpdateItem", async move {
+            Ok(tally::repair(&client, &info, &rule, &plan).await)
+        }));
+    }
+
+    fn repair_in_builder(&self) -> Option<Intent> {
+        let repair = self.repair.as_ref()?;
+        Some(Intent::OpenInBuilder {
+            input: Box::new(Input::from_request(&repair.plan.request())),
+            origin: "the guarded repair".to_owned(),
+        })
+    }
+
+    fn suggested(&mut self, scope: &Scope<'_>, loaded: Loaded<'_>) -> Vec<Rule> {
+        const SAMPLE: usize = 5_000;
+        let key = (loaded.run, loaded.items.len());
+        if (self.suggestions.0, self.suggestions.1) != key {
+            let rules = match loaded.request {
+                Some(request) if request.index.is_none() => {
+                    let info = scope.table;
+                    let sort = info
+                        .sort
+                        .as_ref()
+                        .map(|s| s.name.clone())
+                        .unwrap_or_default();
+                    let sample = &loaded.items[..loaded.items.len().min(SAMPLE)];
+                    tally::suggest(sample, &info.partition.name, &sort)
+                }
+                _ => Vec::new(),
+            };
+            self.suggestions = (key.0, key.1, rules);
+        }
+        self.suggestions.2.clone()
+    }
+
+    /// Use `rule` (adding it when new), with nothing checked under it yet.
+    fn add_rule(&mut self, rule: Rule) {
+        let rules = self.rules();
+        let at = match rules.iter().position(|r| *r == rule) {
+            Some(at) => at,
+            None => {
+                rules.push(rule);
+                rules.len() - 1
+            }
+        };
+        self.select(Some(at));
+    }
+
+    fn select(&mut self, at: Option<usize>) {
+        self.selected = at;
+        self.check = None;
+        self.shards = None;
+        self.repair = None;
+    }
+}

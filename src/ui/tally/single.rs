@@ -1,0 +1,127 @@
+//! One parent: its stored tally beside its counted children, how they were counted, and the
+//! guarded repair of a drift.
+
+use egui::{RichText, Ui};
+
+use crate::core::tally::{ParentCheck, TallyRule};
+use crate::ui::tally::{Repair, TallyFeature};
+use crate::ui::widgets::{labelled_text_ui, line_ui};
+use crate::ui::{Intent, Scope};
+
+/// Draw the check of one parent under `rule`.
+pub(super) fn single_ui(
+    ui: &mut Ui,
+    tally: &mut TallyFeature,
+    scope: &Scope<'_>,
+    rule: &TallyRule,
+) -> Option<Intent> {
+    let info = scope.table;
+    ui.heading("One parent");
+    ui.horizontal(|ui| {
+        let label = format!("Parent {} ({}) =", info.partition.name, info.partition.kind);
+        let response = labelled_text_ui(ui, &label, &mut tally.partition, 180.0, "POST#a91f");
+        let enter = response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        let busy = tally.checking.is_some();
+        if ui.add_enabled(!busy, egui::Button::new("Check")).clicked() || (enter && !busy) {
+            tally.check_parent(scope, rule);
+        }
+        if busy {
+            ui.spinner();
+        }
+    });
+    let (check, _) = tally.check.as_ref()?;
+    side_by_side_ui(ui, check);
+    let mut show_children = false;
+    let mut propose = false;
+    ui.horizontal(|ui| {
+        show_children = ui.button("Show children").clicked();
+        propose = check.drifted() && ui.button("Repair…").clicked();
+    });
+    let mut intent = None;
+    if let Some(repair) = &tally.repair {
+        match repair_ui(ui, repair, check) {
+            Some(RepairAction::Confirm) => tally.confirm_repair(scope, rule),
+            Some(RepairAction::OpenInBuilder) => intent = tally.repair_in_builder(),
+            None => {}
+        }
+    }
+    if propose {
+        tally.propose_repair(scope, rule);
+    }
+    if show_children {
+        match tally.children_preset(scope, rule) {
+            Ok(preset) => intent = Some(Intent::ShowQuery(preset)),
+            Err(error) => tally.error = Some(error),
+        }
+    }
+    intent
+}
+
+fn side_by_side_ui(ui: &mut Ui, check: &ParentCheck) {
+    ui.label(RichText::new(format!("Parent {}", check.partition)).strong());
+    let warn = ui.visuals().warn_fg_color;
+    egui::Grid::new("tally_side_by_side")
+        .num_columns(3)
+        .min_col_width(110.0)
+        .show(ui, |ui| {
+            for title in ["Stored tally", "Counted children", "Drift"] {
+                ui.weak(title);
+            }
+            ui.end_row();
+            let big = |text: String| RichText::new(text).size(26.0).monospace();
+            ui.label(big(check.stored_text().to_owned()));
+            ui.label(big(check.count.count.to_string()));
+            let drift = big(check.drift_text());
+            ui.label(if check.drifted() {
+                drift.color(warn)
+            } else {
+                drift
+            });
+            ui.end_row();
+        });
+    ui.label(check.verdict());
+    ui.weak(check.how());
+}
+
+/// What the user asked of the proposed repair.
+enum RepairAction {
+    Confirm,
+    OpenInBuilder,
+}
+
+fn repair_ui(ui: &mut Ui, repair: &Repair, check: &ParentCheck) -> Option<RepairAction> {
+    let mut action = None;
+    egui::Frame::group(ui.style()).show(ui, |ui| {
+        ui.strong("Guarded repair");
+        ui.label(
+            "A drift is a bug to find: a retried increment, a write outside the transaction, a \
+             failed decrement. Repair it, then look for the cause.",
+        );
+        match &check.last_touched {
+            Some((name, when)) => ui.label(format!("Last touched: {name} = {when}")),
+            None => ui.weak("The parent does not record when a like or unlike last touched it."),
+        };
+        ui.label(RichText::new(repair.plan.request_lines().join("\n")).monospace());
+        ui.weak(
+            "It sets the tally to the counted children only if the tally still holds the value \
+             observed; otherwise nothing is overwritten and the parent is checked again.",
+        );
+        match (&repair.sending, &repair.result) {
+            (Some(_), _) => {
+                ui.spinner();
+            }
+            (None, None) => {
+                ui.horizontal(|ui| {
+                    if ui.button("Confirm repair").clicked() {
+                        action = Some(RepairAction::Confirm);
+                    }
+                    if ui.button("Open in builder").clicked() {
+                        action = Some(RepairAction::OpenInBuilder);
+                    }
+                });
+            }
+            (None, Some(line)) => line_ui(ui, line),
+        }
+    });
+    action
+}

@@ -1,0 +1,183 @@
+//! Browsing: a Query and its rows, every page, an index, invalid input, exports.
+
+use dynoscope::core::connection::ConnectionSpec;
+use egui::accesskit::Role;
+use egui_kittest::kittest::Queryable;
+
+use crate::*;
+
+#[test]
+fn queries_the_article_post_and_sees_its_tally_and_likes() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, None);
+    let h = &mut app.harness;
+    step_until(h, "the table list", |h| has_label(h, "Social"));
+    assert!(
+        has_label_containing(h, "Sandbox (in memory)"),
+        "the active connection is shown"
+    );
+    h.get_by_label("Social").click();
+    query_partition(h, "POST#a91f");
+    step_until(h, "the results", |h| has_label(h, "LIKE#USER#7c20"));
+
+    for sk in ["META", "LIKE#USER#7c20", "LIKE#USER#19be", "LIKE#USER#e4d2"] {
+        assert!(has_label(h, sk), "row {sk} is shown");
+    }
+    // Attribute columns scroll sideways; the key columns stay beside them.
+    for _ in 0..20 {
+        if has_label(h, "likeTally") {
+            break;
+        }
+        h.get_by_role_and_label(Role::Button, "Columns >").click();
+        h.step();
+        h.step();
+    }
+    assert!(has_label(h, "likeTally"), "the likeTally column is reached");
+    assert!(
+        has_label(h, "SK") && has_label(h, "LIKE#USER#7c20"),
+        "keys stay in view"
+    );
+    assert!(
+        has_label_containing(h, "4 items · 1 page"),
+        "status bar counts the rows"
+    );
+
+    // Right-click a cell: copy the whole item as plain JSON, numbers exact.
+    h.get_by_label("META").click_secondary();
+    step_until(h, "the context menu", |h| has_label(h, "Copy item as JSON"));
+    h.get_by_role_and_label(Role::Button, "Copy item as JSON")
+        .click();
+    h.step();
+    let copied: Vec<String> = h
+        .output()
+        .platform_output
+        .commands
+        .iter()
+        .filter_map(|c| match c {
+            egui::OutputCommand::CopyText(text) => Some(text.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(copied.len(), 1, "{copied:?}");
+    assert!(
+        copied[0].starts_with(r#"{"PK":"POST#a91f","SK":"META""#),
+        "{copied:?}"
+    );
+    assert!(copied[0].contains(r#""likeTally":3"#), "{copied:?}");
+    h.step();
+
+    // Open the META row: the item view shows the exact stored tally.
+    h.get_by_label("META").click();
+    step_until(h, "the item view", |h| has_label(h, "Item JSON"));
+    let json = h.get_by_label("Item JSON").value().unwrap_or_default();
+    assert!(json.contains(r#""likeTally": {"N": "3"}"#), "{json}");
+    assert!(json.contains(r#""SK": {"S": "META"}"#), "{json}");
+
+    h.get_by_role_and_label(Role::Button, "JSON").click();
+    h.step();
+    h.step();
+    let plain = h.get_by_label("Item JSON").value().unwrap_or_default();
+    assert!(plain.contains(r#""likeTally": 3"#), "{plain}");
+}
+
+#[test]
+fn loads_every_page_of_the_viral_post() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    let h = &mut app.harness;
+    // The remembered table opens by itself.
+    query_partition(h, "POST#f00d");
+    step_until(h, "the first page", |h| {
+        has_label_containing(h, "more pages available")
+    });
+    h.get_by_role_and_label(Role::Button, "Load all").click();
+    step_until(h, "every page", |h| {
+        has_label_containing(h, "all pages loaded")
+    });
+    assert!(
+        has_label_containing(h, "20001 items"),
+        "the META item and 20,000 likes"
+    );
+}
+
+
+#[test]
+fn browses_likes_by_user_through_the_index() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    let h = &mut app.harness;
+    step_until(h, "the describe panel", |h| has_label(h, "Browse GSI1"));
+    h.get_by_role_and_label(Role::Button, "Browse GSI1").click();
+    step_until(h, "the index form", |h| has_label(h, "GSI1PK (S) ="));
+    let field = h.get_by_label("GSI1PK (S) =");
+    field.focus();
+    field.type_text("USER#7c20");
+    h.step();
+    h.get_by_role_and_label(Role::Button, "Run query").click();
+    step_until(h, "the likes by user", |h| has_label(h, "LIKE#POST#a91f"));
+    assert!(has_label(h, "GSI1SK"), "index keys come first");
+}
+
+#[test]
+fn invalid_input_is_explained_and_not_sent() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    let h = &mut app.harness;
+    step_until(h, "the query form", |h| has_label(h, "PK (S) ="));
+    h.get_by_role_and_label(Role::Button, "Run query").click();
+    step_until(h, "the message", |h| {
+        has_label_containing(h, "type a value for the partition key `PK`")
+    });
+}
+
+
+#[test]
+fn exports_the_loaded_rows_as_dynamodb_json_lines() {
+    let path = std::env::temp_dir().join(format!("dynoscope-export-{}.jsonl", std::process::id()));
+    let picker = std::sync::Arc::new(FakePicker {
+        answer: Some(path.clone()),
+        suggested: Default::default(),
+    });
+    let mut app = start_with_picker(
+        ConnectionSpec::Sandbox { db_path: None },
+        Some("Social"),
+        Some(picker.clone()),
+    );
+    let h = &mut app.harness;
+    query_partition(h, "POST#a91f");
+    step_until(h, "the results", |h| has_label(h, "LIKE#USER#7c20"));
+    export_dynamodb_json(h);
+    step_until(h, "the export", |h| {
+        has_label_containing(h, "Exported 4 items to")
+    });
+    assert_eq!(
+        *picker.suggested.lock().unwrap(),
+        ["Social-POST_a91f.jsonl"]
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    let items: Vec<_> = text
+        .lines()
+        .map(|l| dynoscope::core::value::item_from_dynamodb_json(l).unwrap())
+        .collect();
+    assert_eq!(items.len(), 4);
+    assert!(items.iter().any(
+        |i| i.get("likeTally") == Some(&aws_sdk_dynamodb::types::AttributeValue::N("3".into()))
+    ));
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn a_cancelled_export_writes_nothing() {
+    let picker = std::sync::Arc::new(FakePicker {
+        answer: None,
+        suggested: Default::default(),
+    });
+    let mut app = start_with_picker(
+        ConnectionSpec::Sandbox { db_path: None },
+        Some("Videos"),
+        Some(picker),
+    );
+    let h = &mut app.harness;
+    query_partition(h, "VID#9f3a");
+    step_until(h, "the results", |h| has_label(h, "STATS#TOTAL"));
+    export_dynamodb_json(h);
+    step_until(h, "the message", |h| {
+        has_label_containing(h, "No file chosen; nothing exported.")
+    });
+}

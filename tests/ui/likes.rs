@@ -1,0 +1,124 @@
+//! The like lab: by hand, send again, storm, counter lab, confirmation, conflicts.
+
+use dynoscope::core::connection::ConnectionSpec;
+use egui::accesskit::Role;
+use egui_kittest::kittest::Queryable;
+
+use crate::*;
+
+fn open_like_lab(h: &mut Harness<'_, DynoscopeApp>, partition: &str) {
+    query_partition(h, partition);
+    step_until(h, "the results", |h| has_label_containing(h, "items ·"));
+    h.get_by_role_and_label(Role::Button, "Like lab").click();
+    step_until(h, "the like lab", |h| {
+        has_label(h, "Like and unlike by hand")
+    });
+}
+
+#[test]
+fn like_by_hand_then_send_again_then_storm_and_lab() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    let h = &mut app.harness;
+    h.set_size(egui::vec2(1280.0, 1400.0));
+    open_like_lab(h, "POST#a91f");
+    h.get_by_role_and_label(Role::Button, "Like").click();
+    step_until(h, "the like", |h| has_label_containing(h, "Committed · "));
+    assert_eq!(
+        h.query_all_by_label("3 → 4").count(),
+        2,
+        "tally and children, side by side"
+    );
+    assert!(has_label(h, "like POST#a91f as USER#new1"));
+
+    h.get_by_role_and_label(Role::Button, "Send again").click();
+    step_until(h, "the replay", |h| {
+        has_label(h, "Cancelled: [ConditionalCheckFailed, None]")
+    });
+    assert!(has_label(h, "Sent again: like POST#a91f as USER#new1"));
+    assert_eq!(
+        h.query_all_by_label("4 → 4").count(),
+        2,
+        "the tally did not move"
+    );
+
+    h.get_by_label("Users").focus();
+    h.step();
+    for _ in 0..3 {
+        h.key_press(egui::Key::Backspace);
+        h.step();
+    }
+    h.get_by_label("Users").type_text("50");
+    h.step();
+    h.get_by_role_and_label(Role::Button, "Start storm").click();
+    step_until(h, "the storm", |h| has_label_containing(h, "· EQUAL"));
+    assert!(has_label_containing(
+        h,
+        "Cancelled [ConditionalCheckFailed, None]: 10"
+    ));
+
+    h.get_by_role_and_label(Role::Button, "Run counter lab")
+        .click();
+    step_until(h, "the lab", |h| has_label(h, "Lost updates"));
+    assert!(has_label(h, "atomic ADD"));
+    assert!(has_label(h, "conditional SET with retries"));
+}
+
+#[test]
+fn writes_outside_the_sandbox_need_confirmation() {
+    let engine_runtime = tokio::runtime::Runtime::new().unwrap();
+    let sandbox = engine_runtime
+        .block_on(dynoscope::core::sandbox::Sandbox::start(None, 0))
+        .unwrap();
+    let spec = ConnectionSpec::Endpoint {
+        url: sandbox.endpoint().to_owned(),
+        profile: None,
+        region: None,
+    };
+    let mut app = start(spec, Some("Social"));
+    let h = &mut app.harness;
+    open_like_lab(h, "POST#a91f");
+    h.get_by_role_and_label(Role::Button, "Like").click();
+    step_until(h, "the confirmation", |h| has_label(h, "Confirm write"));
+    assert!(has_label_containing(
+        h,
+        "writes to table Social at Endpoint"
+    ));
+    assert!(!has_label_containing(h, "Committed"), "nothing sent yet");
+    // Storm and lab stay disabled until the table name is typed.
+    assert!(has_label(h, "Type the table name to allow"));
+    h.get_by_role_and_label(Role::Button, "Confirm write")
+        .click();
+    step_until(h, "the like", |h| has_label_containing(h, "Committed · "));
+    drop(sandbox);
+}
+
+#[test]
+fn the_panel_reports_and_retries_transaction_conflicts() {
+    let engine_runtime = tokio::runtime::Runtime::new().unwrap();
+    let (sandbox, proxy) = engine_runtime.block_on(async {
+        let sandbox = dynoscope::core::sandbox::Sandbox::start(None, 0)
+            .await
+            .unwrap();
+        let (proxy, _) = common::conflicting_proxy(sandbox.addr(), 2).await;
+        (sandbox, proxy)
+    });
+    let spec = ConnectionSpec::Endpoint {
+        url: format!("http://{proxy}"),
+        profile: None,
+        region: None,
+    };
+    let mut app = start(spec, Some("Social"));
+    let h = &mut app.harness;
+    open_like_lab(h, "POST#a91f");
+    h.get_by_role_and_label(Role::Button, "Like").click();
+    step_until(h, "the confirmation", |h| has_label(h, "Confirm write"));
+    h.get_by_role_and_label(Role::Button, "Confirm write")
+        .click();
+    step_until(h, "the like", |h| has_label_containing(h, "Committed · "));
+    assert!(has_label(
+        h,
+        "2 TransactionConflict cancellation(s) retried (3 attempts)."
+    ));
+    assert_eq!(h.query_all_by_label("3 → 4").count(), 2, "applied once");
+    drop(sandbox);
+}

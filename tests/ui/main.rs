@@ -1,0 +1,147 @@
+//! UI tests: the real app on the embedded sandbox, driven by role and label with egui_kittest,
+//! one module per feature; the harness and its helpers are here.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod browse;
+mod connection;
+mod edit;
+mod expr;
+mod likes;
+mod tally;
+
+use std::time::{Duration, Instant};
+
+use dynoscope::core::connection::ConnectionSpec;
+use dynoscope::task::Spawner;
+use dynoscope::ui::{DynoscopeApp, Remembered, SavePicker, Saver};
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+
+pub struct App {
+    // Dropped after the harness: the app's tasks need the runtime until the end.
+    pub harness: Harness<'static, DynoscopeApp>,
+    _runtime: tokio::runtime::Runtime,
+}
+
+pub fn start(spec: ConnectionSpec, remembered_table: Option<&str>) -> App {
+    start_with_picker(spec, remembered_table, None)
+}
+
+pub fn start_with_picker(
+    spec: ConnectionSpec,
+    remembered_table: Option<&str>,
+    picker: Option<std::sync::Arc<dyn SavePicker>>,
+) -> App {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("ui-test-worker")
+        .enable_all()
+        .build()
+        .unwrap();
+    let spawner = Spawner::new(runtime.handle().clone(), || {});
+    let remembered = Remembered {
+        table: remembered_table.map(str::to_owned),
+        ..Remembered::default()
+    };
+    let mut app = DynoscopeApp::new(spawner, spec, remembered);
+    if let Some(picker) = picker {
+        app = app.with_saver(Saver::new(picker));
+    }
+    let harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_ui_state(|ui, app: &mut DynoscopeApp| app.ui(ui), app);
+    App {
+        harness,
+        _runtime: runtime,
+    }
+}
+
+/// Step the app until `found` holds: background answers arrive in their own time.
+pub fn step_until(
+    harness: &mut Harness<'_, DynoscopeApp>,
+    what: &str,
+    found: impl Fn(&Harness<'_, DynoscopeApp>) -> bool,
+) {
+    let deadline = Instant::now() + Duration::from_secs(90);
+    loop {
+        harness.step();
+        if found(harness) {
+            harness.step();
+            return;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+pub fn has_label(harness: &Harness<'_, DynoscopeApp>, label: &str) -> bool {
+    harness.query_all_by_label(label).next().is_some()
+}
+
+pub fn has_label_containing(harness: &Harness<'_, DynoscopeApp>, part: &str) -> bool {
+    // A multi-line label carries its text as the node's value.
+    harness
+        .query_all_by(|n| {
+            n.label().is_some_and(|l| l.contains(part))
+                || n.value().is_some_and(|v| v.contains(part))
+        })
+        .next()
+        .is_some()
+}
+
+pub fn query_partition(harness: &mut Harness<'_, DynoscopeApp>, pk: &str) {
+    step_until(harness, "the query form", |h| has_label(h, "PK (S) ="));
+    let field = harness.get_by_label("PK (S) =");
+    field.focus();
+    field.type_text(pk);
+    harness.step();
+    harness
+        .get_by_role_and_label(Role::Button, "Run query")
+        .click();
+    harness.step();
+}
+
+struct FakePicker {
+    answer: Option<std::path::PathBuf>,
+    pub suggested: std::sync::Mutex<Vec<String>>,
+}
+
+impl SavePicker for FakePicker {
+    fn pick_save_path(&self, suggested_name: &str) -> Option<std::path::PathBuf> {
+        self.suggested
+            .lock()
+            .unwrap()
+            .push(suggested_name.to_owned());
+        self.answer.clone()
+    }
+}
+
+pub fn export_dynamodb_json(h: &mut Harness<'_, DynoscopeApp>) {
+    h.get_by_label("Export…").click();
+    step_until(h, "the export menu", |h| {
+        has_label(h, "DynamoDB JSON lines (.jsonl)")
+    });
+    h.get_by_label("DynamoDB JSON lines (.jsonl)").click();
+}
+
+pub fn copied(h: &Harness<'_, DynoscopeApp>) -> Vec<String> {
+    h.output()
+        .platform_output
+        .commands
+        .iter()
+        .filter_map(|c| match c {
+            egui::OutputCommand::CopyText(text) => Some(text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+pub fn type_into(h: &mut Harness<'_, DynoscopeApp>, label: &str, text: &str) {
+    h.get_by_label(label).focus();
+    h.step();
+    h.get_by_label(label).type_text(text);
+    h.step();
+}

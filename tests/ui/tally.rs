@@ -1,0 +1,171 @@
+//! The tally check: a suggestion used, one parent, reconcile, shards, a guarded repair.
+
+use dynoscope::core::connection::ConnectionSpec;
+use egui::accesskit::Role;
+use egui_kittest::kittest::{NodeT, Queryable};
+
+use crate::*;
+
+#[test]
+fn tally_check_accepts_the_suggestion_and_reconciles_all_posts() {
+    let path = std::env::temp_dir().join(format!("dynoscope-reconcile-{}.csv", std::process::id()));
+    let picker = std::sync::Arc::new(FakePicker {
+        answer: Some(path.clone()),
+        suggested: Default::default(),
+    });
+    let mut app = start_with_picker(
+        ConnectionSpec::Sandbox { db_path: None },
+        Some("Social"),
+        Some(picker.clone()),
+    );
+    let h = &mut app.harness;
+    // Tall enough that the reconcile table's first rows are on screen (rows are virtual).
+    h.set_size(egui::vec2(1280.0, 1600.0));
+    query_partition(h, "POST#a91f");
+    step_until(h, "the results", |h| has_label(h, "LIKE#USER#7c20"));
+    h.get_by_role_and_label(Role::Button, "Tally check").click();
+    step_until(h, "the suggestion", |h| {
+        has_label(h, "POST#…/META.likeTally = count(LIKE#…)")
+    });
+    h.get_by_role_and_label(Role::Button, "Use").click();
+    step_until(h, "the check form", |h| has_label(h, "Check"));
+    let remembered = h.state().remembered();
+    let saved = remembered.rule_book.saved();
+    assert_eq!(saved.len(), 1, "{saved:?}");
+    assert_eq!(
+        (saved[0].connection.0.as_str(), saved[0].table.as_str()),
+        ("sandbox:memory", "Social"),
+        "the rule is saved for this connection and table"
+    );
+    assert_eq!(saved[0].rules.len(), 1);
+    h.get_by_role_and_label(Role::Button, "Check").click();
+    step_until(h, "the result", |h| {
+        has_label(h, "The stored tally equals the 3 children.")
+    });
+    // Stored | counted | drift, side by side.
+    let values: Vec<String> = ["Stored tally", "Counted children", "Drift"]
+        .iter()
+        .map(|title| {
+            assert!(has_label(h, title));
+            title.to_string()
+        })
+        .collect();
+    assert_eq!(values.len(), 3);
+    assert_eq!(
+        h.query_all_by_label("3").count(),
+        2,
+        "3 stored and 3 counted"
+    );
+    assert!(has_label(h, "0"), "drift 0");
+    assert!(
+        has_label_containing(h, "Select=COUNT"),
+        "how it was counted"
+    );
+
+    h.get_by_role_and_label(Role::Button, "Reconcile").click();
+    step_until(h, "every parent", |h| {
+        has_label_containing(h, "45 of 45 parents")
+    });
+    step_until(h, "the end", |h| {
+        has_label_containing(h, "45 parents checked · 3 drifted")
+    });
+    // Parents listed in the results, top first.
+    // Texts in tree order; a plain label carries its text as the node's value.
+    let all: Vec<String> = h
+        .query_all_by_role(Role::Label)
+        .filter_map(|n| {
+            let node = n.accesskit_node();
+            node.label().or_else(|| node.value())
+        })
+        .collect();
+    let listed: Vec<String> = all
+        .iter()
+        .filter(|l| l.len() == 9 && l.starts_with("POST#"))
+        .cloned()
+        .collect();
+    assert!(listed.len() >= 5, "{listed:?}");
+    let drifted = ["POST#3b0c", "POST#77f1", "POST#d71e"];
+    let top: std::collections::BTreeSet<&str> = listed[..3].iter().map(String::as_str).collect();
+    assert_eq!(top, drifted.into(), "the drifted ones on top");
+    assert!(
+        listed[3..].iter().all(|p| !drifted.contains(&p.as_str())),
+        "and only them"
+    );
+
+    // Export the result as CSV.
+    h.get_by_role_and_label(Role::Button, "Export CSV").click();
+    step_until(h, "the export", |h| {
+        has_label_containing(h, "Exported 45 parents to")
+    });
+    assert_eq!(*picker.suggested.lock().unwrap(), ["Social-reconcile.csv"]);
+    let csv = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "pk,stored,counted,drift,pages,rcu");
+    assert_eq!(lines.len(), 46);
+    assert!(
+        lines[1].starts_with("POST#77f1,,"),
+        "missing tally first: {}",
+        lines[1]
+    );
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn a_sharded_counter_is_summed_and_its_hot_shard_named() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Videos"));
+    let h = &mut app.harness;
+    query_partition(h, "VID#c0de");
+    step_until(h, "the shards", |h| has_label(h, "STATS#TOTAL#7"));
+    h.get_by_role_and_label(Role::Button, "Tally check").click();
+    step_until(h, "the suggestion", |h| {
+        has_label(h, "sum(STATS#TOTAL#….play_count)")
+    });
+    h.get_all_by_role_and_label(Role::Button, "Use")
+        .next()
+        .unwrap()
+        .click();
+    step_until(h, "the shard form", |h| has_label(h, "Sum shards"));
+    h.get_by_role_and_label(Role::Button, "Sum shards").click();
+    step_until(h, "the total", |h| has_label(h, "Total 18312"));
+    assert!(has_label(
+        h,
+        "Hot shard: STATS#TOTAL#3 holds 9876 (53.9% of the total)"
+    ));
+    assert!(has_label(h, "STATS#TOTAL#3: 9876"));
+}
+
+#[test]
+fn a_drifted_parent_is_repaired_after_confirmation_and_children_shown() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    let h = &mut app.harness;
+    query_partition(h, "POST#d71e");
+    step_until(h, "the results", |h| has_label_containing(h, "items ·"));
+    h.get_by_role_and_label(Role::Button, "Tally check").click();
+    step_until(h, "the suggestion", |h| has_label(h, "Use"));
+    h.get_by_role_and_label(Role::Button, "Use").click();
+    step_until(h, "the check form", |h| has_label(h, "Check"));
+    h.get_by_role_and_label(Role::Button, "Check").click();
+    step_until(h, "the drift", |h| has_label(h, "+1"));
+    h.get_by_role_and_label(Role::Button, "Repair…").click();
+    step_until(h, "the proposal", |h| has_label(h, "Confirm repair"));
+    assert!(has_label_containing(h, "Last touched: updatedAt = 2025-"));
+    assert!(has_label_containing(
+        h,
+        "ConditionExpression: #a = :current"
+    ));
+    assert!(has_label_containing(h, "A drift is a bug to find"));
+    h.get_by_role_and_label(Role::Button, "Confirm repair")
+        .click();
+    step_until(h, "the repair", |h| {
+        has_label_containing(h, "Repaired: the tally is 225 now.")
+    });
+    assert!(has_label_containing(
+        h,
+        "Checked again: stored 225 · counted 225 · drift 0."
+    ));
+
+    h.get_by_role_and_label(Role::Button, "Show children")
+        .click();
+    step_until(h, "the children", |h| has_label_containing(h, "225 items"));
+    assert!(!has_label(h, "META"), "only LIKE# children are listed");
+}
