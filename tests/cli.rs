@@ -185,7 +185,7 @@ fn add_reports_old_new_expected_and_capacity() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     assert!(
-        text.contains("old 41 -> new 40.5 (expected 40.5)"),
+        text.contains("41 → 40.5\nexpected 40.5 · "),
         "{text}"
     );
 }
@@ -239,8 +239,8 @@ fn add_exits_3_when_the_outcome_is_unknown_and_does_not_resend() {
     let out = add_command(&["--endpoint-url", &url], &["--delta", "1"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(3), "{text}");
-    assert!(text.contains("outcome unknown"), "{text}");
-    assert!(text.contains("not re-sent; stored now: 42"), "{text}");
+    assert!(text.contains("Outcome unknown"), "{text}");
+    assert!(text.contains("Not re-sent. Stored now: 42"), "{text}");
     // Straight to the engine: it went up once.
     let direct = Command::new(env!("CARGO_BIN_EXE_dynoscope"))
         .args([
@@ -368,16 +368,16 @@ fn like_twice_then_storm() {
     let first = like();
     let text = String::from_utf8_lossy(&first.stdout);
     assert_eq!(first.status.code(), Some(0), "{text}");
-    assert!(text.contains("committed · 4 WCU"), "{text}");
-    assert!(text.contains("tally 3 -> 4 · children 3 -> 4"), "{text}");
+    assert!(text.contains("Committed · 4 WCU"), "{text}");
+    assert!(text.contains("tally 3 → 4 · children 3 → 4"), "{text}");
     let again = like();
     let text = String::from_utf8_lossy(&again.stdout);
     assert_eq!(again.status.code(), Some(0), "{text}");
     assert!(
-        text.contains("cancelled [ConditionalCheckFailed, None]"),
+        text.contains("Cancelled: [ConditionalCheckFailed, None]"),
         "{text}"
     );
-    assert!(text.contains("tally 4 -> 4 · children 4 -> 4"), "{text}");
+    assert!(text.contains("tally 4 → 4 · children 4 → 4"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 
     let storm = |pk: &str| {
