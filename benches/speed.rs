@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use dynoscope::core::ops::{BrowseMode, BrowseRequest, Page};
-use dynoscope::ui::results_grid::{Results, results_grid_ui};
+use dynoscope::core::read::{BrowseMode, BrowseRequest, Page};
+use dynoscope::ui::browse::{Results, results_grid_ui};
 
 fn item(i: usize) -> HashMap<String, AttributeValue> {
     HashMap::from([
@@ -43,11 +43,12 @@ fn results_with(rows: usize) -> (Results, Duration) {
         mode: BrowseMode::Scan { segment: None },
         filter: Vec::new(),
         page_size: None,
+        count_only: false,
         partition_name: "PK".into(),
         sort_name: Some("SK".into()),
     };
     let mut results = Results::default();
-    results.start(1, request, vec!["PK".into(), "SK".into()], None);
+    results.start(request, vec!["PK".into(), "SK".into()], None);
     let pages: Vec<Page> = (0..rows)
         .collect::<Vec<_>>()
         .chunks(5_000)
@@ -75,7 +76,7 @@ fn frame_time(results: &mut Results, frames: u32) -> Duration {
     };
     let run = |results: &mut Results| {
         let out = ctx.run_ui(input(), |ui| {
-            egui::CentralPanel::default().show(ui, |ui| results_grid_ui(ui, results));
+            egui::CentralPanel::default().show(ui, |ui| results_grid_ui(ui, results, false));
         });
         let mut out = out;
         out.textures_delta.clear();

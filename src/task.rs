@@ -86,9 +86,7 @@ impl Spawner {
     fn answer<T, J>(&self, op: &'static str, joined: J) -> Pending<T>
     where
         T: Send + 'static,
-        J: Future<Output = std::result::Result<Result<T>, tokio::task::JoinError>>
-            + Send
-            + 'static,
+        J: Future<Output = std::result::Result<Result<T>, tokio::task::JoinError>> + Send + 'static,
     {
         let (tx, rx) = oneshot::channel();
         let wake = Arc::clone(&self.wake);
@@ -287,10 +285,12 @@ mod tests {
         assert_eq!(done.unwrap(), "done");
         assert_eq!(seen, (0..100).collect::<Vec<_>>(), "nothing lost, in order");
 
-        let mut job = Some(spawner.spawn_job("Wait", |_: Progress<()>, cancel| async move {
-            cancel.cancelled().await;
-            Ok("stopped")
-        }));
+        let mut job = Some(
+            spawner.spawn_job("Wait", |_: Progress<()>, cancel| async move {
+                cancel.cancelled().await;
+                Ok("stopped")
+            }),
+        );
         if let Some(job) = &job {
             job.cancel();
         }

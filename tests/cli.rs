@@ -184,10 +184,7 @@ fn add_reports_old_new_expected_and_capacity() {
     let out = add_command(&["--sandbox"], &["--delta", "-0.5", "--mode", "exact"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
-    assert!(
-        text.contains("41 → 40.5\nexpected 40.5 · "),
-        "{text}"
-    );
+    assert!(text.contains("41 → 40.5\nexpected 40.5 · "), "{text}");
 }
 
 #[test]

@@ -5,10 +5,10 @@ mod common;
 
 use std::sync::atomic::Ordering;
 
+use dynoscope::core::cancel::CancelToken;
 use dynoscope::core::connection;
 use dynoscope::core::lab::{self, LabMethod};
 use dynoscope::core::likes::{self, LikeOp, LikeOutcome, LikeTarget};
-use dynoscope::core::cancel::CancelToken;
 use dynoscope::core::read as ops;
 use dynoscope::core::sandbox::Sandbox;
 use dynoscope::core::table::TableInfo;

@@ -6,13 +6,13 @@ use std::collections::{BTreeSet, HashMap};
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use common::{create_table, empty_engine, n, put_all, s, table_name};
-use dynoscope::core::counter::Outcome;
 use dynoscope::core::cancel::CancelToken;
 use dynoscope::core::counter;
+use dynoscope::core::counter::Outcome;
 use dynoscope::core::read as ops;
 use dynoscope::core::table::TableInfo;
-use dynoscope::core::tally::{ChildSource, ParentMatch, ShardRule, TallyRule};
 use dynoscope::core::tally::{self as tally_ops, ParentSource, ReconcileEvent};
+use dynoscope::core::tally::{ChildSource, ParentMatch, ShardRule, TallyRule};
 use dynoscope::core::value::Item;
 
 fn item(pk: &str, sk: &str) -> Item {

@@ -37,9 +37,10 @@ fn connected(spawner: &Spawner) -> (Connection, TableInfo) {
     ));
     let connection = wait_for("the connection", || Pending::take_ready(&mut connecting)).unwrap();
     let client = connection.client.clone();
-    let mut listing = Some(spawner.spawn("ListTables", async move {
-        read::list_tables(&client).await
-    }));
+    let mut listing = Some(spawner.spawn(
+        "ListTables",
+        async move { read::list_tables(&client).await },
+    ));
     let tables = wait_for("the tables", || Pending::take_ready(&mut listing)).unwrap();
     assert_eq!(tables, [seed::SOCIAL, seed::VIDEOS]);
     let client = connection.client.clone();
@@ -99,7 +100,11 @@ fn cancelling_load_all_keeps_what_loaded() {
         }
         polled.done
     });
-    assert_eq!(stopped.unwrap(), Stopped::Cancelled, "the run says it was cancelled");
+    assert_eq!(
+        stopped.unwrap(),
+        Stopped::Cancelled,
+        "the run says it was cancelled"
+    );
     assert!(
         pages >= 3 && items >= 150,
         "what loaded before the cancel arrived: {pages} pages"
@@ -152,9 +157,8 @@ fn profiles_are_read_off_the_ui_thread_and_unreadable_files_are_reported() {
     }
     let rt = runtime();
     let spawner = Spawner::new(rt.handle().clone(), || {});
-    let mut reading = Some(spawner.spawn_blocking("ListProfiles", || {
-        Ok(connection::read_profiles())
-    }));
+    let mut reading =
+        Some(spawner.spawn_blocking("ListProfiles", || Ok(connection::read_profiles())));
     let profiles = wait_for("the profiles", || Pending::take_ready(&mut reading)).unwrap();
     assert_eq!(profiles.names, ["default", "dev"]);
     assert_eq!(profiles.problems.len(), 1, "{:?}", profiles.problems);

@@ -6,11 +6,11 @@ use std::process::ExitCode;
 use aws_sdk_dynamodb::Client;
 
 use crate::cli::args::{ItemsArgs, ScanArgs, Subcommand};
+use crate::core::cancel::CancelToken;
 use crate::core::condition::{SortCondition, SortOp};
 use crate::core::connection::{self, ConnectionSpec};
 use crate::core::error::{Error, Result};
 use crate::core::likes::LikeOp;
-use crate::core::cancel::CancelToken;
 use crate::core::read::{self, BrowseMode, BrowseRequest, Until};
 use crate::core::table::{IndexKind, TableInfo, human_bytes};
 use crate::core::value::{self, Item};
@@ -237,17 +237,24 @@ async fn collect_pages(
 ) -> Result<Stats> {
     let mut stats = Stats::default();
     let until = limit.map_or(Until::LastPage, Until::Items);
-    read::read_pages(client, request, None, until, &CancelToken::default(), |page| {
-        stats.pages += 1;
-        stats.rcu += page.consumed_rcu;
-        for item in page.items {
-            if limit.is_some_and(|l| stats.items >= l) {
-                return;
+    read::read_pages(
+        client,
+        request,
+        None,
+        until,
+        &CancelToken::default(),
+        |page| {
+            stats.pages += 1;
+            stats.rcu += page.consumed_rcu;
+            for item in page.items {
+                if limit.is_some_and(|l| stats.items >= l) {
+                    return;
+                }
+                on_item(item);
+                stats.items += 1;
             }
-            on_item(item);
-            stats.items += 1;
-        }
-    })
+        },
+    )
     .await?;
     Ok(stats)
 }

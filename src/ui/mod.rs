@@ -13,8 +13,12 @@ pub mod tables;
 pub mod tally;
 mod widgets;
 
+use std::sync::Arc;
+
 use crate::core::connection::{Connection, ConnectionSpec};
+use crate::core::read::BrowseRequest;
 use crate::core::table::TableInfo;
+use crate::core::value::Item;
 use crate::task::Spawner;
 
 pub use save::{SavePicker, Saver, SystemSavePicker};
@@ -44,4 +48,15 @@ impl Scope<'_> {
     pub fn key_names(&self) -> Vec<String> {
         self.table.key_names()
     }
+}
+
+/// The rows loaded in the grid, as other features may read them.
+#[derive(Clone, Copy)]
+pub struct Loaded<'a> {
+    /// Counts the runs; with the number of rows it says when the rows changed.
+    pub run: u64,
+    /// The request the rows came from.
+    pub request: Option<&'a BrowseRequest>,
+    /// The rows, shared rather than copied.
+    pub items: &'a Arc<Vec<Item>>,
 }

@@ -98,7 +98,6 @@ fn loads_every_page_of_the_viral_post() {
     );
 }
 
-
 #[test]
 fn browses_likes_by_user_through_the_index() {
     let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
@@ -125,7 +124,6 @@ fn invalid_input_is_explained_and_not_sent() {
         has_label_containing(h, "type a value for the partition key `PK`")
     });
 }
-
 
 #[test]
 fn exports_the_loaded_rows_as_dynamodb_json_lines() {

@@ -29,3 +29,73 @@ fn an_unreachable_endpoint_shows_an_error_instead_of_hanging() {
     h.get_by_role_and_label(Role::Button, "Connect").click();
     step_until(h, "the sandbox tables", |h| has_label(h, "Videos"));
 }
+
+#[test]
+fn a_failed_connect_keeps_the_previous_connection_working() {
+    // A sandbox the test can also reach, to add a table behind the app's back.
+    let engine_runtime = tokio::runtime::Runtime::new().unwrap();
+    let (sandbox, client) = engine_runtime.block_on(async {
+        let sandbox = dynoscope::core::sandbox::Sandbox::start(None, 0)
+            .await
+            .unwrap();
+        let client =
+            dynoscope::core::connection::endpoint_client(sandbox.endpoint(), "us-east-1").await;
+        (sandbox, client)
+    });
+    let url = sandbox.endpoint().to_owned();
+    let spec = ConnectionSpec::Endpoint {
+        url: url.clone(),
+        profile: None,
+        region: None,
+    };
+    let mut app = start(spec, None);
+    let h = &mut app.harness;
+    step_until(h, "the table list", |h| has_label(h, "Social"));
+
+    // A connection that cannot be made: the URL has no scheme.
+    h.get_by_label("URL").focus();
+    h.step();
+    h.key_press(egui::Key::Home);
+    h.step();
+    h.get_by_label("URL").type_text("bad");
+    h.step();
+    h.get_by_role_and_label(Role::Button, "Connect").click();
+    step_until(h, "the failure", |h| {
+        has_label_containing(h, "is not an endpoint URL")
+    });
+    assert!(
+        has_label_containing(h, &url),
+        "the previous connection is still the active one"
+    );
+
+    // It still answers: a table made meanwhile is listed on Refresh…
+    engine_runtime.block_on(common::create_table(&client, "Extra"));
+    h.get_by_role_and_label(Role::Button, "Refresh").click();
+    step_until(h, "the new list", |h| has_label(h, "Extra"));
+    // …a table opens and is described…
+    h.get_by_label("Social").click();
+    step_until(h, "the description", |h| has_label(h, "Browse GSI1"));
+    // …and a query runs.
+    query_partition(h, "POST#a91f");
+    step_until(h, "the results", |h| has_label(h, "LIKE#USER#7c20"));
+    drop(sandbox);
+}
+
+#[test]
+fn listing_tables_without_a_connection_says_so() {
+    let spec = ConnectionSpec::Endpoint {
+        url: "localhost:8000".into(),
+        profile: None,
+        region: None,
+    };
+    let mut app = start(spec, None);
+    let h = &mut app.harness;
+    step_until(h, "the failure", |h| {
+        has_label_containing(h, "connect failed: `localhost:8000` is not an endpoint URL")
+    });
+    assert!(has_label(h, "Not connected"));
+    h.get_by_role_and_label(Role::Button, "Refresh").click();
+    step_until(h, "the answer", |h| {
+        has_label(h, "ListTables failed: not connected")
+    });
+}

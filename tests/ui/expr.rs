@@ -81,7 +81,6 @@ fn build_add_like_tally_with_a_condition_copy_and_run_it() {
     });
 }
 
-
 #[test]
 fn the_builder_queries_and_takes_a_pasted_request_back() {
     let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));

@@ -145,9 +145,9 @@ impl TallyRule {
                 id_attribute,
                 sort_prefix,
             } => {
-                let (_, index_sort) = info.keys_of(Some(index)).ok_or_else(|| {
-                    Error::Invalid(format!("{} has no index {index}", info.name))
-                })?;
+                let (_, index_sort) = info
+                    .keys_of(Some(index))
+                    .ok_or_else(|| Error::Invalid(format!("{} has no index {index}", info.name)))?;
                 let id_name = id_attribute
                     .clone()
                     .unwrap_or_else(|| info.partition.name.clone());

@@ -11,7 +11,9 @@ mod rulebook;
 mod shards;
 mod suggest;
 
-pub use count::{ChildQuery, Count, ParentCheck, check_parent, check_partition, count_children, load_parent};
+pub use count::{
+    ChildQuery, Count, ParentCheck, check_parent, check_partition, count_children, load_parent,
+};
 pub use drift::{drift, epoch_text, last_touched, stored_tally};
 pub use reconcile::{Checked, ParentSource, ReconcileEvent, Totals, find_parents, reconcile};
 pub use repair::{RepairReport, repair, repair_plan};

@@ -16,33 +16,25 @@ use crate::core::counter::Change;
 use crate::core::error::Error;
 use crate::core::export::{self, ExportFormat};
 use crate::core::read::{self, BrowseMode, BrowseRequest, Page, Stopped, Until};
+use crate::core::table::TableInfo;
 use crate::core::value::{self, Item};
 use crate::task::{Job, Pending};
 use crate::ui::save::Saved;
 use crate::ui::widgets::error_ui;
-use crate::ui::{Intent, QueryPreset, Scope};
+use crate::ui::{Intent, Loaded, QueryPreset, Scope};
+
+pub use grid::results_grid_ui;
+pub use results::Results;
 
 use form::{FormAction, QueryForm, ResultsState, query_form_ui};
-use grid::{GridAction, results_grid_ui};
+use grid::GridAction;
 use item_view::{ItemFormat, item_view_ui};
-use results::Results;
 use status::{Loading, StatusAction, status_bar_ui};
 
 /// Pages being loaded, and whether all of them were asked for.
 struct Load {
     job: Job<Page, Stopped>,
     all: bool,
-}
-
-/// The rows loaded in the grid, as other features may read them.
-#[derive(Clone, Copy)]
-pub struct Loaded<'a> {
-    /// Counts the runs; with the number of rows it says when the rows changed.
-    pub run: u64,
-    /// The request the rows came from.
-    pub request: Option<&'a BrowseRequest>,
-    /// The rows, shared rather than copied.
-    pub items: &'a Arc<Vec<Item>>,
 }
 
 /// The browse feature's state.
@@ -71,13 +63,15 @@ impl BrowseFeature {
             }
         }
         if let Some(saved) = Pending::take_ready(&mut self.export) {
-            self.export_note = Some(saved.map(|saved| match saved {
-                Some(Saved { path, records }) => {
-                    format!("Exported {records} items to {}", path.display())
-                }
-                None => "No file chosen; nothing exported. (If no dialog appeared: the save \
+            self.export_note = Some(saved.map(|saved| {
+                match saved {
+                    Some(Saved { path, records }) => {
+                        format!("Exported {records} items to {}", path.display())
+                    }
+                    None => "No file chosen; nothing exported. (If no dialog appeared: the save \
                          dialog needs xdg-desktop-portal or zenity.)"
-                    .to_owned(),
+                        .to_owned(),
+                }
             }));
         }
     }
@@ -111,10 +105,14 @@ impl BrowseFeature {
     fn load(scope: &Scope<'_>, request: BrowseRequest, start: Option<Item>, all: bool) -> Load {
         let client = scope.connection.client.clone();
         let until = if all { Until::LastPage } else { Until::OnePage };
-        let job = scope.spawner.spawn_job(request.op(), move |pages, cancel| async move {
-            read::read_pages(&client, &request, start, until, &cancel, |page| pages.send(page))
+        let job = scope
+            .spawner
+            .spawn_job(request.op(), move |pages, cancel| async move {
+                read::read_pages(&client, &request, start, until, &cancel, |page| {
+                    pages.send(page)
+                })
                 .await
-        });
+            });
         Load { job, all }
     }
 
@@ -236,17 +234,12 @@ impl BrowseFeature {
         }
     }
 
-    /// Put `item`, as the server returned it, in place of its row (matched by `key_names`).
-    pub fn replace_row(&mut self, item: Item, key_names: &[String]) {
-        let key: Item = item
-            .iter()
-            .filter(|(k, _)| key_names.contains(k))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
-        if key.len() != key_names.len() {
-            return;
-        }
-        if let Some(row) = self.results.row_with_key(&key) {
+    /// Put `item`, as the server returned it, in place of its row in `table`.
+    pub fn replace_row(&mut self, item: Item, table: &TableInfo) {
+        // An item without its whole key has no row to replace.
+        if let Ok(key) = table.key_of(&item)
+            && let Some(row) = self.results.row_with_key(&key)
+        {
             *row = item;
         }
     }

@@ -89,7 +89,6 @@ impl Results {
         self.selected.and_then(|i| self.items.get(i))
     }
 
-
     /// The loaded row whose key is `key` (rows may have been reloaded since it was asked for).
     pub fn row_with_key(&mut self, key: &Item) -> Option<&mut Item> {
         Arc::make_mut(&mut self.items)

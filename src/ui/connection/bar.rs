@@ -117,7 +117,13 @@ pub fn connection_bar_ui(
                 region_ui(ui, form, "(profile region)");
             }
             Mode::Endpoint => {
-                labelled_text_ui(ui, "URL", &mut form.endpoint, 200.0, "http://localhost:8000");
+                labelled_text_ui(
+                    ui,
+                    "URL",
+                    &mut form.endpoint,
+                    200.0,
+                    "http://localhost:8000",
+                );
                 profile_ui(ui, form, &profiles.names);
                 region_ui(ui, form, "us-east-1");
             }

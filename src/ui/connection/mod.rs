@@ -29,9 +29,9 @@ impl ConnectionFeature {
             form: ConnectionForm::new(spec),
             profiles: Profiles::default(),
             // Reading the AWS config files is I/O: never on the UI thread.
-            reading_profiles: Some(spawner.spawn_blocking("ListProfiles", || {
-                Ok(connection::read_profiles())
-            })),
+            reading_profiles: Some(
+                spawner.spawn_blocking("ListProfiles", || Ok(connection::read_profiles())),
+            ),
             active: None,
             connecting: None,
             error: None,

@@ -58,11 +58,7 @@ pub(super) fn field_ui(ui: &mut Ui, input: &mut Input, field: Field, compiled: &
                 .on_hover_text(template.trim())
                 .clicked()
             {
-                input
-                    .texts
-                    .entry(field)
-                    .or_default()
-                    .push_str(template);
+                input.texts.entry(field).or_default().push_str(template);
             }
         }
     });

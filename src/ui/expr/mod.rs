@@ -141,10 +141,10 @@ impl ExprFeature {
                     let (client, request) = (scope.connection.client.clone(), request.clone());
                     self.result = None;
                     self.running_update = self.input.kind == Kind::Update;
-                    self.running = Some(scope.spawner.spawn(
-                        request.operation_name(),
-                        async move { run::run(&client, &request).await },
-                    ));
+                    self.running =
+                        Some(scope.spawner.spawn(request.operation_name(), async move {
+                            run::run(&client, &request).await
+                        }));
                 }
             }
             None => {
@@ -164,7 +164,13 @@ impl ExprFeature {
             None => {}
         }
         ui.separator();
-        fields::paste_ui(ui, &mut self.input, &mut self.paste, &mut self.paste_error, &mut self.origin);
+        fields::paste_ui(
+            ui,
+            &mut self.input,
+            &mut self.paste,
+            &mut self.paste_error,
+            &mut self.origin,
+        );
     }
 
     /// The operation, and the item it addresses or the index it reads.
@@ -209,7 +215,9 @@ impl ExprFeature {
             }
             if ui
                 .add_enabled(selected.is_some(), egui::Button::new("Use selected row"))
-                .on_hover_text("The row selected in Browse becomes the item to update, delete or put")
+                .on_hover_text(
+                    "The row selected in Browse becomes the item to update, delete or put",
+                )
                 .clicked()
             {
                 self.input.item = selected.cloned();

@@ -203,18 +203,31 @@ impl LikesFeature {
         self.error = None;
         self.storm_stats = None;
         self.storm_result = None;
-        let (client, info, run) = (scope.connection.client.clone(), scope.table.clone(), run_id());
+        let (client, info, run) = (
+            scope.connection.client.clone(),
+            scope.table.clone(),
+            run_id(),
+        );
         self.storm = Some(scope.spawner.spawn_job(
             "TransactWriteItems",
             move |progress, cancel| async move {
                 let mut last_sent = Instant::now();
-                likes::run_storm(&client, &info, &target, users, concurrency, &run, &cancel, |s| {
-                    // A few progress reports a second are enough to draw.
-                    if last_sent.elapsed() >= Duration::from_millis(50) {
-                        last_sent = Instant::now();
-                        progress.send(s.clone());
-                    }
-                })
+                likes::run_storm(
+                    &client,
+                    &info,
+                    &target,
+                    users,
+                    concurrency,
+                    &run,
+                    &cancel,
+                    |s| {
+                        // A few progress reports a second are enough to draw.
+                        if last_sent.elapsed() >= Duration::from_millis(50) {
+                            last_sent = Instant::now();
+                            progress.send(s.clone());
+                        }
+                    },
+                )
                 .await
             },
         ));
@@ -231,7 +244,11 @@ impl LikesFeature {
             }
         };
         self.lab_run = None;
-        let (client, info, run) = (scope.connection.client.clone(), scope.table.clone(), run_id());
+        let (client, info, run) = (
+            scope.connection.client.clone(),
+            scope.table.clone(),
+            run_id(),
+        );
         self.lab = Some(scope.spawner.spawn("UpdateItem", async move {
             Ok(lab::run(&client, &info, writers, increments, &run).await)
         }));

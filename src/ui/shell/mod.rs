@@ -9,6 +9,7 @@ use egui::Ui;
 
 use crate::core::connection::ConnectionSpec;
 use crate::task::Spawner;
+use crate::ui::Scope;
 use crate::ui::browse::BrowseFeature;
 use crate::ui::connection::ConnectionFeature;
 use crate::ui::edit::EditFeature;
@@ -17,7 +18,6 @@ use crate::ui::likes::LikesFeature;
 use crate::ui::save::Saver;
 use crate::ui::tables::TablesFeature;
 use crate::ui::tally::TallyFeature;
-use crate::ui::Scope;
 
 pub use intent::{Intent, QueryPreset};
 pub use remembered::Remembered;
@@ -56,7 +56,11 @@ impl TableFeatures {
         self.browse.poll();
         self.tally.poll();
         self.likes.poll();
-        self.edit.poll().into_iter().chain(self.expr.poll()).collect()
+        self.edit
+            .poll()
+            .into_iter()
+            .chain(self.expr.poll())
+            .collect()
     }
 
     /// Hand `intent` to the feature it is meant for; the view to show, if it changes.
@@ -87,7 +91,7 @@ impl TableFeatures {
                 None
             }
             Intent::ReplaceRow(item) => {
-                self.browse.replace_row(*item, &scope.key_names());
+                self.browse.replace_row(*item, scope.table);
                 None
             }
         }
@@ -188,8 +192,7 @@ impl DynoscopeApp {
             self.table_opened(&table);
         }
         self.table_panels_ui(ui, &mut intents);
-        let (Some(connection), Some(table)) =
-            (self.connection.active(), self.tables.open_info())
+        let (Some(connection), Some(table)) = (self.connection.active(), self.tables.open_info())
         else {
             return;
         };
@@ -247,11 +250,12 @@ impl DynoscopeApp {
                     features.browse.item_header_ui(ui);
                     ui.columns(2, |columns| {
                         features.browse.item_ui(&mut columns[0]);
-                        egui::ScrollArea::vertical()
-                            .id_salt("counter_editor")
-                            .show(&mut columns[1], |ui| {
+                        egui::ScrollArea::vertical().id_salt("counter_editor").show(
+                            &mut columns[1],
+                            |ui| {
                                 intents.extend(features.edit.panel_ui(ui, scope, &item));
-                            });
+                            },
+                        );
                     });
                 });
         }
@@ -287,7 +291,6 @@ impl DynoscopeApp {
             },
         });
     }
-
 }
 
 /// The tabs of the central view; a tab opened from another one starts from what it shows.

@@ -48,13 +48,7 @@ pub(super) fn tables_ui(
             ui.spinner();
         }
     });
-    labelled_text_ui(
-        ui,
-        "Filter",
-        filter,
-        f32::INFINITY,
-        "part of a name",
-    );
+    labelled_text_ui(ui, "Filter", filter, f32::INFINITY, "part of a name");
     if let Some(error) = panel.error {
         error_ui(ui, error);
     }

@@ -60,9 +60,11 @@ impl TablesFeature {
         match connection {
             Some(connection) => {
                 let client = connection.client.clone();
-                self.listing = Some(spawner.spawn("ListTables", async move {
-                    read::list_tables(&client).await
-                }));
+                self.listing =
+                    Some(spawner.spawn(
+                        "ListTables",
+                        async move { read::list_tables(&client).await },
+                    ));
             }
             None => {
                 self.listing = None;

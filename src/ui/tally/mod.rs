@@ -11,17 +11,16 @@ mod single;
 use egui::Ui;
 
 use crate::core::connection::ConnectionSpec;
+use crate::core::counter::UpdatePlan;
 use crate::core::error::Error;
 use crate::core::expr::builder::Input;
 use crate::core::report::Line;
 use crate::core::tally::{
     self, ParentCheck, RepairReport, Rule, RuleBook, ShardRule, ShardTotal, TallyRule,
 };
-use crate::core::counter::UpdatePlan;
 use crate::core::value::{Item, cell_text};
 use crate::task::Pending;
-use crate::ui::browse::Loaded;
-use crate::ui::{Intent, QueryPreset, Scope};
+use crate::ui::{Intent, Loaded, QueryPreset, Scope};
 
 use reconcile::Reconcile;
 use rule_form::RuleForm;
@@ -172,7 +171,12 @@ impl TallyFeature {
     }
 
     /// Draw the view: rules, then the check of one parent and reconcile, or the shards.
-    pub fn view_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, loaded: Loaded<'_>) -> Option<Intent> {
+    pub fn view_ui(
+        &mut self,
+        ui: &mut Ui,
+        scope: &Scope<'_>,
+        loaded: Loaded<'_>,
+    ) -> Option<Intent> {
         let suggested = self.suggested(scope, loaded);
         let mut intent = None;
         egui::ScrollArea::vertical()

@@ -12,10 +12,9 @@ use crate::core::export;
 use crate::core::report::capacity;
 use crate::core::tally::{self, Checked, ParentCheck, ParentSource, ReconcileEvent, TallyRule};
 use crate::task::{Job, Pending};
-use crate::ui::Scope;
-use crate::ui::browse::Loaded;
 use crate::ui::save::Saved;
 use crate::ui::widgets::{error_ui, labelled_text_ui};
+use crate::ui::{Loaded, Scope};
 
 /// Where the parents come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -160,12 +159,22 @@ impl Reconcile {
             scope.table.clone(),
             rule.clone(),
         );
-        self.job = Some(scope.spawner.spawn_job("Reconcile", move |events, cancel| async move {
-            tally::reconcile(&client, &info, &rule, &source, concurrency, &cancel, |event| {
-                events.send(event)
-            })
-            .await
-        }));
+        self.job = Some(
+            scope
+                .spawner
+                .spawn_job("Reconcile", move |events, cancel| async move {
+                    tally::reconcile(
+                        &client,
+                        &info,
+                        &rule,
+                        &source,
+                        concurrency,
+                        &cancel,
+                        |event| events.send(event),
+                    )
+                    .await
+                }),
+        );
     }
 
     fn export(&mut self, scope: &Scope<'_>, csv: bool) {

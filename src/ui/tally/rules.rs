@@ -9,7 +9,12 @@ use crate::ui::tally::TallyFeature;
 use crate::ui::tally::rule_form::{RuleForm, rule_editor_ui};
 
 /// Draw the rules; using, removing or saving one changes the saved rules at once.
-pub(super) fn rules_ui(ui: &mut Ui, tally: &mut TallyFeature, scope: &Scope<'_>, suggested: &[Rule]) {
+pub(super) fn rules_ui(
+    ui: &mut Ui,
+    tally: &mut TallyFeature,
+    scope: &Scope<'_>,
+    suggested: &[Rule],
+) {
     ui.heading("Counter rules");
     let rules = tally.rules().clone();
     let new: Vec<&Rule> = suggested.iter().filter(|r| !rules.contains(r)).collect();

@@ -10,7 +10,12 @@ use crate::ui::tally::TallyFeature;
 use crate::ui::widgets::labelled_text_ui;
 
 /// Draw the sharded counter of the partition typed in, under `rule`.
-pub(super) fn shards_ui(ui: &mut Ui, tally: &mut TallyFeature, scope: &Scope<'_>, rule: &ShardRule) {
+pub(super) fn shards_ui(
+    ui: &mut Ui,
+    tally: &mut TallyFeature,
+    scope: &Scope<'_>,
+    rule: &ShardRule,
+) {
     let info = scope.table;
     ui.heading("Sharded counter");
     ui.horizontal(|ui| {
