@@ -125,7 +125,10 @@ pub async fn storm(client: &Client, connection: &Connection, args: StormArgs) ->
             stats.elapsed_ms,
             stats.progress()
         );
-        println!("{}", Lines(&stats.details()));
+        let details = stats.details();
+        if !details.is_empty() {
+            println!("{}", Lines(&details));
+        }
         println!("{}", report.verdict().text);
     }
     Ok(if report.equal() {
