@@ -4,7 +4,6 @@
 use egui::{RichText, Ui};
 
 use crate::core::counter::EditReport;
-use crate::core::value;
 use crate::ui::widgets::lines_ui;
 
 /// Draw the card; returns the server's value when the user asks to retry from it.
@@ -27,21 +26,7 @@ fn request_ui(ui: &mut Ui, report: &EditReport) {
     egui::CollapsingHeader::new("Request")
         .default_open(false)
         .show(ui, |ui| {
-            let mut lines = vec![format!("UpdateExpression: {}", plan.update_expression)];
-            if let Some(condition) = &plan.condition_expression {
-                lines.push(format!("ConditionExpression: {condition}"));
-            }
-            let mut names: Vec<_> = plan.names.iter().collect();
-            names.sort();
-            for (k, v) in names {
-                lines.push(format!("{k} = {v}"));
-            }
-            let mut values: Vec<_> = plan.values.iter().collect();
-            values.sort_by(|a, b| a.0.cmp(b.0));
-            for (k, v) in values {
-                lines.push(format!("{k} = {}", value::dynamodb_json(v)));
-            }
-            ui.label(RichText::new(lines.join("\n")).monospace());
+            ui.label(RichText::new(plan.request_lines().join("\n")).monospace());
         });
     ui.horizontal(|ui| {
         if ui.button("Copy as JSON").clicked() {

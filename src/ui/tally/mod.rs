@@ -8,6 +8,7 @@ mod rules;
 mod shards;
 mod single;
 
+use aws_sdk_dynamodb::types::AttributeValue;
 use egui::Ui;
 
 use crate::core::connection::ConnectionSpec;
@@ -204,38 +205,46 @@ impl TallyFeature {
         intent
     }
 
-    fn check_parent(&mut self, scope: &Scope<'_>, rule: &TallyRule) {
+    /// The partition typed in, as the table's partition key type; a typo is shown, not sent.
+    fn typed_partition(&mut self, scope: &Scope<'_>) -> Option<AttributeValue> {
         match scope.table.partition.kind.parse(self.partition.trim()) {
             Ok(partition) => {
                 self.error = None;
-                let (client, info, rule) = (
-                    scope.connection.client.clone(),
-                    scope.table.clone(),
-                    rule.clone(),
-                );
-                self.checking = Some(scope.spawner.spawn("Query", async move {
-                    tally::check_partition(&client, &info, &rule, partition).await
-                }));
+                Some(partition)
             }
-            Err(error) => self.error = Some(error),
+            Err(error) => {
+                self.error = Some(error);
+                None
+            }
         }
     }
 
+    fn check_parent(&mut self, scope: &Scope<'_>, rule: &TallyRule) {
+        let Some(partition) = self.typed_partition(scope) else {
+            return;
+        };
+        let (client, info, rule) = (
+            scope.connection.client.clone(),
+            scope.table.clone(),
+            rule.clone(),
+        );
+        self.checking = Some(scope.spawner.spawn("Query", async move {
+            tally::check_partition(&client, &info, &rule, partition).await
+        }));
+    }
+
     fn sum_shards(&mut self, scope: &Scope<'_>, rule: &ShardRule) {
-        match scope.table.partition.kind.parse(self.partition.trim()) {
-            Ok(partition) => {
-                self.error = None;
-                let (client, info, rule) = (
-                    scope.connection.client.clone(),
-                    scope.table.clone(),
-                    rule.clone(),
-                );
-                self.summing = Some(scope.spawner.spawn("Query", async move {
-                    tally::sum_shards(&client, &info, partition, &rule).await
-                }));
-            }
-            Err(error) => self.error = Some(error),
-        }
+        let Some(partition) = self.typed_partition(scope) else {
+            return;
+        };
+        let (client, info, rule) = (
+            scope.connection.client.clone(),
+            scope.table.clone(),
+            rule.clone(),
+        );
+        self.summing = Some(scope.spawner.spawn("Query", async move {
+            tally::sum_shards(&client, &info, partition, &rule).await
+        }));
     }
 
     /// Where the checked parent's children are, as a browse preset.
