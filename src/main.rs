@@ -43,10 +43,13 @@ fn run_app(runtime: &tokio::runtime::Runtime, flags: &dynoscope::cli::Connection
         "dynoscope",
         options,
         Box::new(move |cc| {
-            let remembered: Remembered = cc
+            let saved = cc.storage.and_then(|s| s.get_string(eframe::APP_KEY));
+            let read: Option<Remembered> = cc
                 .storage
-                .and_then(|s| eframe::get_value(s, eframe::APP_KEY))
-                .unwrap_or_default();
+                .and_then(|s| eframe::get_value(s, eframe::APP_KEY));
+            // Settings that no longer read are kept aside, never overwritten in silence.
+            let unreadable = saved.filter(|_| read.is_none());
+            let remembered = read.unwrap_or_default();
             // Flags win; otherwise the last connection; otherwise AWS if configured, else sandbox.
             let spec = match (&remembered.connection, flags.any()) {
                 (Some(spec), false) => spec.clone(),
@@ -54,7 +57,8 @@ fn run_app(runtime: &tokio::runtime::Runtime, flags: &dynoscope::cli::Connection
             };
             let ctx = cc.egui_ctx.clone();
             let spawner = Spawner::new(handle, move || ctx.request_repaint());
-            Ok(Box::new(DynoscopeApp::new(spawner, spec, remembered)))
+            let app = DynoscopeApp::new(spawner, spec, remembered).with_unreadable(unreadable);
+            Ok(Box::new(app))
         }),
     );
     match result {

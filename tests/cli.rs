@@ -40,7 +40,7 @@ fn items_prints_the_collection_as_dynamodb_json() {
         .find(|i| value::cell_text(&i["SK"]) == "META")
         .expect("META");
     assert_eq!(value::cell_text(&meta["likeTally"]), "3");
-    assert!(err.contains("4 items · 1 pages"), "{err}");
+    assert!(err.contains("4 items · 1 page · "), "{err}");
 }
 
 #[test]
@@ -119,7 +119,7 @@ fn parallel_scan_reads_every_item_once() {
 #[test]
 fn describe_and_tables() {
     let (out, _) = dynoscope(&["--sandbox", "describe", "--table", "Social"]);
-    assert!(out.contains("partition  PK (S)"), "{out}");
+    assert!(out.contains("Partition key  PK (S)"), "{out}");
     assert!(out.contains("GSI1: GSI1PK (S) / GSI1SK (S)"), "{out}");
     let out = Command::new(env!("CARGO_BIN_EXE_dynoscope"))
         .args(["--sandbox", "describe", "--table", "Nope"])

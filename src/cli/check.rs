@@ -83,7 +83,7 @@ pub async fn check(client: &Client, args: CheckArgs) -> Result<ExitCode> {
             println!(
                 "{}\tstored {}\tcounted {}\tdrift {}",
                 check.partition,
-                check.stored.as_deref().unwrap_or("(missing)"),
+                check.stored_text(),
                 check.count.count,
                 check.drift_text()
             );

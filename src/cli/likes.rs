@@ -10,7 +10,7 @@ use crate::cli::args::{LikeArgs, LikeTargetArgs, StormArgs};
 use crate::core::cancel::CancelToken;
 use crate::core::connection::{Connection, ConnectionSpec, is_loopback};
 use crate::core::error::{Error, Result};
-use crate::core::likes::{self, LikeOp, LikeOutcome, LikeTarget};
+use crate::core::likes::{self, LikeOp, LikeOutcome, LikeTarget, Snapshot};
 use crate::core::read;
 use crate::core::report::Lines;
 use crate::core::table::TableInfo;
@@ -39,13 +39,6 @@ async fn target(
     Ok((info, target))
 }
 
-fn now_secs() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or_default()
-}
-
 /// Like or unlike, with the tally and the children before and after.
 pub async fn like(
     client: &Client,
@@ -54,47 +47,55 @@ pub async fn like(
     args: LikeArgs,
 ) -> Result<ExitCode> {
     let (info, target) = target(client, connection, &args.target).await?;
-    let request = likes::like_request(op, &target, &args.user, args.token.clone(), now_secs())?;
+    let request = likes::like_request(
+        op,
+        &target,
+        &args.user,
+        args.token.clone(),
+        likes::now_secs(),
+    )?;
     let report = likes::like_and_observe(client, &info, request).await;
-    let before = report.before.clone()?;
-    let after = report.after.clone()?;
     if args.target.json {
         let (outcome, reasons, wcu) = match &report.sent.outcome {
             LikeOutcome::Committed { consumed_wcu } => ("committed", vec![], *consumed_wcu),
             LikeOutcome::Cancelled { reasons } => ("cancelled", reasons.clone(), 0.0),
             LikeOutcome::Failed(_) => ("failed", vec![], 0.0),
+            LikeOutcome::Unknown(_) => ("unknown", vec![], 0.0),
         };
+        let tally = |s: &Result<Snapshot>| s.as_ref().ok().map(|s| s.tally.clone());
+        let children = |s: &Result<Snapshot>| s.as_ref().ok().map(|s| s.children);
         println!(
             "{}",
             json!({
                 "op": op.name(), "user": args.user, "outcome": outcome, "reasons": reasons,
                 "consumedWCU": wcu, "attempts": report.sent.attempts, "conflictsRetried": report.sent.conflicts,
-                "tallyBefore": before.tally, "tallyAfter": after.tally,
-                "childrenBefore": before.children, "childrenAfter": after.children,
+                "tallyBefore": tally(&report.before), "tallyAfter": tally(&report.after),
+                "childrenBefore": children(&report.before), "childrenAfter": children(&report.after),
+                "lines": report.lines().into_iter().map(|l| l.text).collect::<Vec<_>>(),
             })
         );
     } else {
-        println!("{}: {}", report.title(), report.sent.outcome.line().text);
+        // The outcome first: it is what happened, whatever the reads around it did.
+        println!("{}", report.title());
         println!(
             "tally {} · children {}",
             report.tally_change(),
             report.children_change()
         );
+        println!("{}", Lines(&report.lines()));
     }
-    if let LikeOutcome::Failed(error) = report.sent.outcome {
-        return Err(error);
-    }
-    Ok(if after.consistent() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
+    Ok(match (&report.sent.outcome, &report.after) {
+        // The words are printed above, once; the status says it failed.
+        (LikeOutcome::Failed(_) | LikeOutcome::Unknown(_), _) | (_, Err(_)) => ExitCode::from(2),
+        (_, Ok(after)) if after.consistent() => ExitCode::SUCCESS,
+        (_, Ok(_)) => ExitCode::FAILURE,
     })
 }
 
 /// A storm, then the verdict.
 pub async fn storm(client: &Client, connection: &Connection, args: StormArgs) -> Result<ExitCode> {
     let (info, target) = target(client, connection, &args.target).await?;
-    let run_id = format!("{:x}", now_secs());
+    let run_id = likes::run_id();
     let report = likes::run_storm(
         client,
         &info,

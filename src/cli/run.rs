@@ -12,7 +12,8 @@ use crate::core::connection::{self, ConnectionSpec};
 use crate::core::error::{Error, Result};
 use crate::core::likes::LikeOp;
 use crate::core::read::{self, BrowseMode, BrowseRequest, Until};
-use crate::core::table::{IndexKind, TableInfo, human_bytes};
+use crate::core::report::read_summary;
+use crate::core::table::TableInfo;
 use crate::core::value::{self, Item};
 
 /// Run `command` against the connection `spec`; prints results on stdout, errors on stderr.
@@ -78,44 +79,23 @@ fn io_error(e: std::io::Error) -> Error {
     Error::Invalid(format!("cannot write output: {e}"))
 }
 
-/// The describe panel as text.
+/// The describe panel as text: the same facts, a line each.
 pub fn describe_text(info: &TableInfo) -> String {
-    let key = |name: &str, kind: &dyn std::fmt::Display| format!("{name} ({kind})");
-    let mut text = format!("table      {}\nstatus     {}\n", info.name, info.status);
-    text += &format!(
-        "partition  {}\n",
-        key(&info.partition.name, &info.partition.kind)
-    );
-    if let Some(sort) = &info.sort {
-        text += &format!("sort       {}\n", key(&sort.name, &sort.kind));
+    let mut text = format!("{:<14} {}\n", "Table", info.name);
+    for (name, value) in info.facts() {
+        text += &format!("{name:<14} {value}\n");
     }
-    text += &format!(
-        "items      {}\nsize       {}\nbilling    {}\nstream     {}\nttl        {}\n",
-        info.item_count.map_or("unknown".into(), |c| c.to_string()),
-        info.size_bytes.map_or("unknown".into(), human_bytes),
-        info.billing,
-        info.stream.as_deref().unwrap_or("off"),
-        info.ttl.as_deref().unwrap_or("unknown"),
-    );
     for index in &info.indexes {
-        let kind = match index.kind {
-            IndexKind::Global => "GSI",
-            IndexKind::Local => "LSI",
-        };
         text += &format!(
-            "{kind}        {}: {}{} · projection {}\n",
+            "{:<14} {}: {} · projection {}\n",
+            index.kind_name(),
             index.name,
-            key(&index.partition.name, &index.partition.kind),
-            index
-                .sort
-                .as_ref()
-                .map(|s| format!(" / {}", key(&s.name, &s.kind)))
-                .unwrap_or_default(),
+            index.keys_text(),
             index.projection
         );
     }
     if let Some(arn) = &info.arn {
-        text += &format!("arn        {arn}\n");
+        text += &format!("{:<14} {arn}\n", "ARN");
     }
     text
 }
@@ -221,11 +201,7 @@ struct Stats {
 
 impl std::fmt::Display for Stats {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{} items · {} pages · {} RCU",
-            self.items, self.pages, self.rcu
-        )
+        f.write_str(&read_summary(self.items, self.pages, self.rcu))
     }
 }
 

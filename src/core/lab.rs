@@ -14,6 +14,11 @@ use crate::core::number;
 use crate::core::table::TableInfo;
 use crate::core::value::{Item, cell_text};
 
+/// The most writers a lab runs at once.
+pub const MAX_WRITERS: usize = 64;
+/// The most increments each writer makes.
+pub const MAX_INCREMENTS: usize = 1000;
+
 /// The attribute the lab increments.
 const COUNTER: &str = "labCount";
 
@@ -97,10 +102,10 @@ pub async fn run(
     run_id: &str,
 ) -> LabRun {
     let mut run = LabRun::default();
-    if !(1..=64).contains(&writers) || !(1..=1000).contains(&increments) {
-        run.error = Some(Error::Invalid(
-            "the lab takes 1 to 64 writers and 1 to 1000 increments each".into(),
-        ));
+    if !(1..=MAX_WRITERS).contains(&writers) || !(1..=MAX_INCREMENTS).contains(&increments) {
+        run.error = Some(Error::Invalid(format!(
+            "the lab takes 1 to {MAX_WRITERS} writers and 1 to {MAX_INCREMENTS} increments each"
+        )));
         return run;
     }
     for method in LabMethod::ALL {

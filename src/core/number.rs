@@ -120,6 +120,24 @@ pub fn to_dynamodb(value: &BigDecimal) -> String {
     value.normalized().to_plain_string()
 }
 
+/// A whole number typed for `what`, from `low` to `high`, or why not.
+pub fn whole_in(
+    text: &str,
+    low: usize,
+    high: usize,
+    what: &str,
+) -> Result<usize, crate::core::error::Error> {
+    text.trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|n| (low..=high).contains(n))
+        .ok_or_else(|| {
+            crate::core::error::Error::Invalid(format!(
+                "{what}: a whole number from {low} to {high}"
+            ))
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -66,6 +66,16 @@ pub fn plural(count: usize, noun: &str) -> String {
     }
 }
 
+/// What a read loaded and cost: `4 items · 1 page · 0.5 RCU`.
+pub fn read_summary(items: usize, pages: usize, consumed_rcu: f64) -> String {
+    format!(
+        "{} · {} · {} RCU",
+        plural(items, "item"),
+        plural(pages, "page"),
+        capacity(consumed_rcu)
+    )
+}
+
 /// Capacity units with at most one decimal, the way the console shows them.
 pub fn capacity(units: f64) -> String {
     if units.fract() == 0.0 {

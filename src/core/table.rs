@@ -255,6 +255,56 @@ fn projection_text(projection: Option<&Projection>) -> String {
     }
 }
 
+/// A key attribute as shown: `PK (S)`.
+pub fn key_text(key: &KeyAttr) -> String {
+    format!("{} ({})", key.name, key.kind)
+}
+
+impl IndexInfo {
+    /// `GSI` or `LSI`.
+    pub fn kind_name(&self) -> &'static str {
+        match self.kind {
+            IndexKind::Global => "GSI",
+            IndexKind::Local => "LSI",
+        }
+    }
+
+    /// The index's keys: `GSI1PK (S) / GSI1SK (S)`.
+    pub fn keys_text(&self) -> String {
+        match &self.sort {
+            Some(sort) => format!("{} / {}", key_text(&self.partition), key_text(sort)),
+            None => key_text(&self.partition),
+        }
+    }
+}
+
+impl TableInfo {
+    /// The description as named facts, in the order the describe panel and `dynoscope
+    /// describe` show them.
+    pub fn facts(&self) -> Vec<(&'static str, String)> {
+        let unknown = || "unknown".to_owned();
+        vec![
+            ("Status", self.status.clone()),
+            ("Partition key", key_text(&self.partition)),
+            (
+                "Sort key",
+                self.sort.as_ref().map_or("none".to_owned(), key_text),
+            ),
+            (
+                "Items",
+                self.item_count.map_or_else(unknown, |c| c.to_string()),
+            ),
+            ("Size", self.size_bytes.map_or_else(unknown, human_bytes)),
+            ("Billing", self.billing.clone()),
+            (
+                "Stream",
+                self.stream.clone().unwrap_or_else(|| "off".to_owned()),
+            ),
+            ("TTL", self.ttl.clone().unwrap_or_else(unknown)),
+        ]
+    }
+}
+
 /// Bytes in a human unit: `1.4 MB`.
 pub fn human_bytes(bytes: i64) -> String {
     const UNITS: [&str; 5] = ["B", "kB", "MB", "GB", "TB"];

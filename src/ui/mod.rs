@@ -6,6 +6,7 @@ pub mod browse;
 pub mod connection;
 pub mod edit;
 pub mod expr;
+mod intent;
 pub mod likes;
 pub mod save;
 pub mod shell;
@@ -21,8 +22,9 @@ use crate::core::table::TableInfo;
 use crate::core::value::Item;
 use crate::task::Spawner;
 
+pub use intent::{Intent, QueryPreset};
 pub use save::{SavePicker, Saver, SystemSavePicker};
-pub use shell::{DynoscopeApp, Intent, QueryPreset, Remembered};
+pub use shell::{DynoscopeApp, Remembered};
 
 /// What a feature working on the open table is given each frame: where to start work, the
 /// connection, the table, and where files are saved. Borrowed from the shell, never kept.

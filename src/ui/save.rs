@@ -36,6 +36,21 @@ pub struct Saved {
     pub records: usize,
 }
 
+impl Saved {
+    /// What an export did, in words: `Exported 4 items to /tmp/x.jsonl`, or that no file was
+    /// chosen; `records` names what the file holds.
+    pub fn note(saved: Result<Option<Self>>, records: &str) -> Result<String> {
+        saved.map(|saved| match saved {
+            Some(Self { path, records: n }) => {
+                format!("Exported {n} {records} to {}", path.display())
+            }
+            None => "No file chosen; nothing exported. (If no dialog appeared: the save dialog \
+                     needs xdg-desktop-portal or zenity.)"
+                .to_owned(),
+        })
+    }
+}
+
 /// Saves files through a picker.
 #[derive(Clone)]
 pub struct Saver {

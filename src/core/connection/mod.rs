@@ -13,7 +13,7 @@ use crate::core::error::{Error, Result};
 
 use client::local_credentials;
 pub use client::{REGIONS, base_loader, endpoint_client, is_loopback};
-pub use profiles::{Profiles, aws_configuration_present, list_profiles, read_profiles};
+pub use profiles::{Profiles, aws_configuration_present, read_profiles};
 
 /// The region used when an endpoint or the sandbox is given none.
 pub const DEFAULT_LOCAL_REGION: &str = "us-east-1";
@@ -211,11 +211,16 @@ pub async fn connect(spec: ConnectionSpec) -> Result<Connection> {
         profile: Some(profile),
         ..
     } = &spec
-        && !list_profiles().contains(profile)
     {
-        return Err(Error::Connect(format!(
-            "profile `{profile}` is not in ~/.aws/config or ~/.aws/credentials"
-        )));
+        let profiles = read_profiles();
+        if !profiles.names.contains(profile) {
+            // A file that could not be read says more than "not found".
+            return Err(profiles.problems.into_iter().next().unwrap_or_else(|| {
+                Error::Connect(format!(
+                    "profile `{profile}` is not in ~/.aws/config or ~/.aws/credentials"
+                ))
+            }));
+        }
     }
     match &spec {
         ConnectionSpec::Sandbox { db_path } => connect_sandbox(spec.clone(), db_path.clone()).await,

@@ -49,11 +49,6 @@ pub fn read_profiles() -> Profiles {
     found
 }
 
-/// The profile names only (see [`read_profiles`]).
-pub fn list_profiles() -> Vec<String> {
-    read_profiles().names
-}
-
 /// Section names that are profiles. In the config file they are `[default]` and
 /// `[profile name]`; `[sso-session x]` and `[services x]` are not profiles.
 fn profile_sections(text: &str, config_file: bool) -> Vec<String> {
@@ -89,7 +84,11 @@ pub fn aws_configuration_present() -> bool {
     ];
     VARS.iter()
         .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()))
-        || !list_profiles().is_empty()
+        || {
+            // A file that exists but cannot be read is configuration too: the SDK will say why.
+            let profiles = read_profiles();
+            !profiles.names.is_empty() || !profiles.problems.is_empty()
+        }
 }
 
 #[cfg(test)]

@@ -64,13 +64,13 @@ pub struct EditReport {
 
 impl EditReport {
     /// An edit whose task stopped before it answered: it may have been sent, so its outcome is
-    /// unknown, and there was nothing left to read the value again with.
+    /// unknown, and nothing was left to read the value again.
     pub fn lost(plan: UpdatePlan, error: Error) -> Self {
         Self {
             plan,
             outcome: Outcome::Unknown {
-                error: error.clone(),
-                stored_now: Err(error),
+                stored_now: Err(error.clone()),
+                error,
             },
         }
     }
@@ -166,6 +166,10 @@ impl EditReport {
                             "Not re-sent. Stored now: {} (you expected {expected}); decide whether to send again.",
                             value.as_deref().unwrap_or("(missing)")
                         ),
+                        // Said once: the read failed for the same reason as the request.
+                        Err(e) if e == error => {
+                            "Not re-sent, and the value could not be read again.".to_owned()
+                        }
                         Err(e) => {
                             format!("Not re-sent, and the value could not be read again: {e}")
                         }

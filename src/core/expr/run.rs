@@ -4,7 +4,7 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{ReturnConsumedCapacity, ReturnValue};
 
 use crate::core::error::{Error, Result};
-use crate::core::expr::codegen::{Operation, Request};
+use crate::core::expr::codegen::{Operation, Request, ReturnValues};
 use crate::core::value::Item;
 use crate::core::write;
 
@@ -27,7 +27,7 @@ where
     (!map.is_empty()).then(|| map.clone())
 }
 
-/// Send `request` once (a Query or Scan reads its first page). Writes are never retried by the
+/// Send `request` once, as it is written (a Query or Scan reads its first page). Writes are never retried by the
 /// SDK: a built update may be an `ADD`, which must not be applied twice after a lost answer.
 pub async fn run(client: &Client, request: &Request) -> Result<RunResult> {
     let names = some_map(&request.names);
@@ -45,8 +45,8 @@ pub async fn run(client: &Client, request: &Request) -> Result<RunResult> {
                 .set_condition_expression(request.condition.clone())
                 .set_expression_attribute_names(names)
                 .set_expression_attribute_values(values)
-                .return_values(ReturnValue::AllNew)
-                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .set_return_values(return_values(request))
+                .set_return_consumed_capacity(consumed(request))
                 .customize()
                 .config_override(write::without_retries())
                 .send()
@@ -66,8 +66,8 @@ pub async fn run(client: &Client, request: &Request) -> Result<RunResult> {
                 .set_condition_expression(request.condition.clone())
                 .set_expression_attribute_names(names)
                 .set_expression_attribute_values(values)
-                .return_values(ReturnValue::AllOld)
-                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .set_return_values(return_values(request))
+                .set_return_consumed_capacity(consumed(request))
                 .customize()
                 .config_override(write::without_retries())
                 .send()
@@ -87,7 +87,7 @@ pub async fn run(client: &Client, request: &Request) -> Result<RunResult> {
                 .set_condition_expression(request.condition.clone())
                 .set_expression_attribute_names(names)
                 .set_expression_attribute_values(values)
-                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .set_return_consumed_capacity(consumed(request))
                 .customize()
                 .config_override(write::without_retries())
                 .send()
@@ -109,7 +109,7 @@ pub async fn run(client: &Client, request: &Request) -> Result<RunResult> {
                 .set_projection_expression(request.projection.clone())
                 .set_expression_attribute_names(names)
                 .set_expression_attribute_values(values)
-                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .set_return_consumed_capacity(consumed(request))
                 .send()
                 .await
                 .map_err(|e| Error::from_sdk("Query", e))?;
@@ -130,7 +130,7 @@ pub async fn run(client: &Client, request: &Request) -> Result<RunResult> {
                 .set_projection_expression(request.projection.clone())
                 .set_expression_attribute_names(names)
                 .set_expression_attribute_values(values)
-                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .set_return_consumed_capacity(consumed(request))
                 .send()
                 .await
                 .map_err(|e| Error::from_sdk("Scan", e))?;
@@ -143,6 +143,23 @@ pub async fn run(client: &Client, request: &Request) -> Result<RunResult> {
             ))
         }
     }
+}
+
+/// `ReturnValues` as the request asks.
+fn return_values(request: &Request) -> Option<ReturnValue> {
+    request.returns.values.map(|v| match v {
+        ReturnValues::UpdatedNew => ReturnValue::UpdatedNew,
+        ReturnValues::AllNew => ReturnValue::AllNew,
+        ReturnValues::AllOld => ReturnValue::AllOld,
+    })
+}
+
+/// `ReturnConsumedCapacity` as the request asks.
+fn consumed(request: &Request) -> Option<ReturnConsumedCapacity> {
+    request
+        .returns
+        .consumed_capacity
+        .then_some(ReturnConsumedCapacity::Total)
 }
 
 fn written(op: &str, item: Option<Item>, consumed: f64) -> RunResult {

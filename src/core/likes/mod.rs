@@ -6,9 +6,9 @@ mod request;
 mod send;
 mod storm;
 
-pub use request::{LikeOp, LikeRequest, LikeTarget, like_request};
+pub use request::{LikeOp, LikeRequest, LikeTarget, like_request, now_secs};
 pub use send::{LikeOutcome, LikeReport, Sent, Snapshot, like_and_observe, send, snapshot};
-pub use storm::{MAX_STORM_USERS, StormReport, StormStats, run_storm, storm, storm_plan};
+pub use storm::{MAX_STORM_USERS, StormReport, StormStats, run_id, run_storm, storm, storm_plan};
 
 #[cfg(test)]
 mod tests {

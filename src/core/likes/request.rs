@@ -130,6 +130,14 @@ pub struct LikeRequest {
     pub token: Option<String>,
 }
 
+/// Seconds since the epoch, for a like's `likedAt`.
+pub fn now_secs() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or_default()
+}
+
 /// Build the transaction for `user`; `now_secs` stamps a like's `likedAt`.
 pub fn like_request(
     op: LikeOp,

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
+use aws_sdk_dynamodb::error::SdkError;
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 
@@ -31,6 +31,8 @@ pub enum LikeOutcome {
     },
     /// The request failed otherwise (e.g. `IdempotentParameterMismatchException`).
     Failed(Error),
+    /// Whether it was applied is not known: its task stopped before it answered.
+    Unknown(Error),
 }
 
 impl LikeOutcome {
@@ -46,6 +48,10 @@ impl LikeOutcome {
                 Line::new(Tone::Warn, format!("Cancelled: [{}]", reasons.join(", ")))
             }
             Self::Failed(error) => Line::new(Tone::Bad, error.to_string()),
+            Self::Unknown(error) => Line::new(
+                Tone::Warn,
+                format!("Outcome unknown ({error}); not re-sent: look at the tally and children."),
+            ),
         }
     }
 }
@@ -96,22 +102,16 @@ pub async fn send(client: &Client, request: &LikeRequest) -> Sent {
                     .filter_map(|c| c.capacity_units())
                     .sum(),
             },
-            Err(SdkError::ServiceError(service)) => match service.err() {
-                TransactWriteItemsError::TransactionCanceledException(cancelled) => {
-                    LikeOutcome::Cancelled {
-                        reasons: cancelled
-                            .cancellation_reasons()
-                            .iter()
-                            .map(|r| r.code().unwrap_or("None").to_owned())
-                            .collect(),
-                    }
+            Err(SdkError::ServiceError(service))
+                if matches!(
+                    service.err(),
+                    TransactWriteItemsError::TransactionCanceledException(_)
+                ) =>
+            {
+                LikeOutcome::Cancelled {
+                    reasons: cancellation_reasons(service.err()),
                 }
-                other => LikeOutcome::Failed(Error::Service {
-                    op: "TransactWriteItems",
-                    code: other.code().unwrap_or("UnknownError").to_owned(),
-                    message: other.message().unwrap_or_default().to_owned(),
-                }),
-            },
+            }
             Err(e) => LikeOutcome::Failed(Error::from_sdk("TransactWriteItems", e)),
         };
         let conflicted = matches!(&outcome, LikeOutcome::Cancelled { reasons } if reasons.iter().any(|r| r == "TransactionConflict"));
@@ -125,6 +125,18 @@ pub async fn send(client: &Client, request: &LikeRequest) -> Sent {
             attempts,
             conflicts,
         };
+    }
+}
+
+/// Each item's cancellation reason, in order (`None` where the item was fine).
+fn cancellation_reasons(error: &TransactWriteItemsError) -> Vec<String> {
+    match error {
+        TransactWriteItemsError::TransactionCanceledException(cancelled) => cancelled
+            .cancellation_reasons()
+            .iter()
+            .map(|r| r.code().unwrap_or("None").to_owned())
+            .collect(),
+        _ => Vec::new(),
     }
 }
 
@@ -191,7 +203,7 @@ impl LikeReport {
             request,
             before: Err(error.clone()),
             sent: Sent {
-                outcome: LikeOutcome::Failed(error.clone()),
+                outcome: LikeOutcome::Unknown(error.clone()),
                 attempts: 0,
                 conflicts: 0,
             },
@@ -238,9 +250,16 @@ impl LikeReport {
                 ),
             ));
         }
+        let mut said: Vec<&Error> = match &self.sent.outcome {
+            LikeOutcome::Failed(e) | LikeOutcome::Unknown(e) => vec![e],
+            _ => Vec::new(),
+        };
         for snapshot in [&self.before, &self.after] {
-            if let Err(error) = snapshot {
+            if let Err(error) = snapshot
+                && !said.contains(&error)
+            {
                 lines.push(Line::new(Tone::Bad, error.to_string()));
+                said.push(error);
             }
         }
         lines

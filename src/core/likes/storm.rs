@@ -78,6 +78,16 @@ impl StormStats {
     }
 }
 
+/// An id for a storm (or lab) run, different from every earlier one: its simulated users and
+/// scratch items never meet those of another run.
+pub fn run_id() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or_default();
+    format!("{nanos:x}")
+}
+
 /// The most users a storm simulates.
 pub const MAX_STORM_USERS: usize = 10_000;
 
@@ -176,7 +186,7 @@ fn record(
                             .entry(format!("[{}]", reasons.join(", ")))
                             .or_default() += 1;
                     }
-                    LikeOutcome::Failed(_) => stats.failed += 1,
+                    LikeOutcome::Failed(_) | LikeOutcome::Unknown(_) => stats.failed += 1,
                 }
             }
         }

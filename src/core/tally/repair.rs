@@ -64,14 +64,19 @@ impl RepairReport {
 
     /// The repair in one line, with the check made afterwards.
     pub fn line(&self) -> Line {
-        let after = self.recheck.as_ref().ok().map_or(String::new(), |(c, _)| {
-            format!(
+        let after = match &self.recheck {
+            Ok((c, _)) => format!(
                 " Checked again: stored {} · counted {} · drift {}.",
                 c.stored_text(),
                 c.count.count,
                 c.drift_text()
-            )
-        });
+            ),
+            // After a lost task the outcome already names the error.
+            Err(e) if matches!(&self.outcome, Outcome::Unknown { error, .. } if error == e) => {
+                String::new()
+            }
+            Err(e) => format!(" It could not be checked again: {e}."),
+        };
         match &self.outcome {
             Outcome::Applied { new_value, .. } => Line::new(
                 Tone::Good,

@@ -102,6 +102,15 @@ impl QueryForm {
         form
     }
 
+    /// Query `index` (the table when `None`) from a fresh partition; the filter, the page size
+    /// and the order stay.
+    pub fn query_index(&mut self, index: Option<String>) {
+        self.index = index;
+        self.scan = false;
+        self.partition.clear();
+        self.sort_op = None;
+    }
+
     /// The request the form describes, checked against the table's keys. Nothing invalid is sent.
     pub fn request(&self, info: &TableInfo) -> Result<BrowseRequest> {
         let index = self.index.as_deref();

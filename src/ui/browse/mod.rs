@@ -28,7 +28,8 @@ pub use results::Results;
 
 use form::{FormAction, QueryForm, ResultsState, query_form_ui};
 use grid::GridAction;
-use item_view::{ItemFormat, item_view_ui};
+pub use item_view::ItemFormat;
+use item_view::item_view_ui;
 use status::{Loading, StatusAction, status_bar_ui};
 
 /// Pages being loaded, and whether all of them were asked for.
@@ -49,6 +50,19 @@ pub struct BrowseFeature {
 }
 
 impl BrowseFeature {
+    /// Nothing loaded; the item view shows items as `format`.
+    pub fn with_item_format(item_format: ItemFormat) -> Self {
+        Self {
+            item_format,
+            ..Self::default()
+        }
+    }
+
+    /// How the item view shows items.
+    pub fn item_format(&self) -> ItemFormat {
+        self.item_format
+    }
+
     /// Take in the pages and files that arrived.
     pub fn poll(&mut self) {
         if let Some(load) = &mut self.load {
@@ -63,16 +77,7 @@ impl BrowseFeature {
             }
         }
         if let Some(saved) = Pending::take_ready(&mut self.export) {
-            self.export_note = Some(saved.map(|saved| {
-                match saved {
-                    Some(Saved { path, records }) => {
-                        format!("Exported {records} items to {}", path.display())
-                    }
-                    None => "No file chosen; nothing exported. (If no dialog appeared: the save \
-                         dialog needs xdg-desktop-portal or zenity.)"
-                        .to_owned(),
-                }
-            }));
+            self.export_note = Some(Saved::note(saved, "items"));
         }
     }
 
@@ -148,6 +153,7 @@ impl BrowseFeature {
     }
 
     /// Draw the form and the grid.
+    #[must_use]
     pub fn view_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) -> Option<Intent> {
         let state = ResultsState {
             loading: self.load.is_some(),
@@ -219,10 +225,13 @@ impl BrowseFeature {
         }
     }
 
-    /// Set the form up as `preset` says, and run it when it names a partition.
+    /// Set the form up as `preset` says. A preset naming a partition is a query of its own
+    /// (a fresh form, run at once); one naming only an index switches the form to it.
     pub fn show(&mut self, scope: &Scope<'_>, preset: &QueryPreset) {
-        self.form = QueryForm::from_preset(preset);
-        if !preset.partition.is_empty() {
+        if preset.partition.is_empty() {
+            self.form.query_index(preset.index.clone());
+        } else {
+            self.form = QueryForm::from_preset(preset);
             self.run(scope);
         }
     }

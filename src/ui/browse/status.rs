@@ -4,7 +4,7 @@
 use egui::Ui;
 
 use crate::core::export::ExportFormat;
-use crate::core::report::{capacity, plural};
+use crate::core::report::read_summary;
 use crate::ui::browse::results::Results;
 
 /// What the user asked for in the status bar.
@@ -37,10 +37,8 @@ pub fn status_bar_ui(ui: &mut Ui, results: &Results, loading: Loading) -> Option
             return;
         };
         let summary = format!(
-            "{} · {} · {} RCU · {} scanned",
-            plural(results.items.len(), "item"),
-            plural(results.pages, "page"),
-            capacity(results.consumed_rcu),
+            "{} · {} scanned",
+            read_summary(results.items.len(), results.pages, results.consumed_rcu),
             results.scanned
         );
         if loading == Loading::All {

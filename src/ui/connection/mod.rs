@@ -46,6 +46,7 @@ impl ConnectionFeature {
     }
 
     /// Take in what arrived; `true` when a new connection has just replaced the active one.
+    #[must_use]
     pub fn poll(&mut self) -> bool {
         if let Some(read) = Pending::take_ready(&mut self.reading_profiles) {
             match read {

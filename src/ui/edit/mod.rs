@@ -47,6 +47,7 @@ impl Default for EditFeature {
 
 impl EditFeature {
     /// Take in an answer; the server's value for the grid, when it told one.
+    #[must_use]
     pub fn poll(&mut self) -> Option<Intent> {
         let answer = Pending::take_ready(&mut self.answer)?;
         let plan = self.sent.take()?;
@@ -70,6 +71,9 @@ impl EditFeature {
     /// Plan `request` on `item` and send it; a plan that fails is explained, never sent.
     fn send(&mut self, scope: &Scope<'_>, item: &Item, request: EditRequest) {
         if self.answer.is_some() {
+            self.error = Some(Error::Invalid(
+                "an edit is under way: wait for its answer before sending another".into(),
+            ));
             return;
         }
         match counter::plan_edit(scope.table, item, &request, self.mode) {
@@ -111,6 +115,7 @@ impl EditFeature {
     }
 
     /// Draw the Numbers panel for `item` and the last result.
+    #[must_use]
     pub fn panel_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, item: &Item) -> Option<Intent> {
         let key_names = scope.key_names();
         let busy = self.answer.is_some();

@@ -53,6 +53,7 @@ impl ExprFeature {
     }
 
     /// Take in a run's result; an updated item goes back to its row.
+    #[must_use]
     pub fn poll(&mut self) -> Option<Intent> {
         let result = Pending::take_ready(&mut self.running)?;
         let intent = match &result {

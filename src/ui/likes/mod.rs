@@ -5,7 +5,7 @@
 mod hand;
 mod storm;
 
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use egui::Ui;
 
@@ -15,6 +15,7 @@ use crate::core::lab::{self, LabRun};
 use crate::core::likes::{
     self, LikeOp, LikeReport, LikeRequest, LikeTarget, StormReport, StormStats,
 };
+use crate::core::number;
 use crate::core::tally::{ChildSource, TallyRule};
 use crate::task::{Job, Pending};
 use crate::ui::{Intent, Scope};
@@ -82,29 +83,12 @@ impl Default for LikesFeature {
     }
 }
 
-/// A whole number from `low` to `high`, or why not.
-fn parse_in(text: &str, low: usize, high: usize, what: &str) -> Result<usize, Error> {
-    text.trim()
-        .parse::<usize>()
-        .ok()
-        .filter(|n| (low..=high).contains(n))
-        .ok_or_else(|| Error::Invalid(format!("{what}: a whole number from {low} to {high}")))
-}
-
-/// An id for a storm or lab run, different from every earlier one.
-fn run_id() -> String {
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or_default();
-    format!("{nanos:x}")
-}
-
 impl LikesFeature {
-    /// Start from the parent checked or queried elsewhere and the tally rule in use.
-    pub fn prefill(&mut self, parent: &str, rule: Option<TallyRule>) {
+    /// Start from the parent checked in the tally check (else the partition queried in
+    /// Browse) and the tally rule in use, when nothing was typed here.
+    pub fn prefill(&mut self, checked: &str, queried: &str, rule: Option<TallyRule>) {
         if self.parent.is_empty() {
-            self.parent = parent.to_owned();
+            self.parent = if checked.is_empty() { queried } else { checked }.to_owned();
         }
         if let Some(rule) = rule
             && let ChildSource::SortKeyPrefix(prefix) = &rule.children
@@ -153,13 +137,9 @@ impl LikesFeature {
     /// Build a like or unlike from the form; send it, or ask first outside the sandbox.
     fn like(&mut self, scope: &Scope<'_>, op: LikeOp) {
         let token = self.use_token.then(|| self.token.trim().to_owned());
-        let now = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .unwrap_or_default();
-        let request = self
-            .target(scope)
-            .and_then(|target| likes::like_request(op, &target, &self.user, token, now));
+        let request = self.target(scope).and_then(|target| {
+            likes::like_request(op, &target, &self.user, token, likes::now_secs())
+        });
         match request {
             Ok(request) => self.dispatch(scope, request, false),
             Err(error) => self.error = Some(error),
@@ -191,8 +171,8 @@ impl LikesFeature {
     }
 
     fn start_storm(&mut self, scope: &Scope<'_>) {
-        let users = parse_in(&self.users, 1, likes::MAX_STORM_USERS, "users");
-        let concurrency = parse_in(&self.concurrency, 1, 256, "concurrency");
+        let users = number::whole_in(&self.users, 1, likes::MAX_STORM_USERS, "users");
+        let concurrency = number::whole_in(&self.concurrency, 1, 256, "concurrency");
         let (target, users, concurrency) = match (self.target(scope), users, concurrency) {
             (Ok(t), Ok(u), Ok(c)) => (t, u, c),
             (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => {
@@ -206,7 +186,7 @@ impl LikesFeature {
         let (client, info, run) = (
             scope.connection.client.clone(),
             scope.table.clone(),
-            run_id(),
+            likes::run_id(),
         );
         self.storm = Some(scope.spawner.spawn_job(
             "TransactWriteItems",
@@ -234,8 +214,8 @@ impl LikesFeature {
     }
 
     fn run_lab(&mut self, scope: &Scope<'_>) {
-        let writers = parse_in(&self.writers, 1, 64, "writers");
-        let increments = parse_in(&self.increments, 1, 1000, "increments");
+        let writers = number::whole_in(&self.writers, 1, lab::MAX_WRITERS, "writers");
+        let increments = number::whole_in(&self.increments, 1, lab::MAX_INCREMENTS, "increments");
         let (writers, increments) = match (writers, increments) {
             (Ok(w), Ok(i)) => (w, i),
             (Err(e), _) | (_, Err(e)) => {
@@ -247,7 +227,7 @@ impl LikesFeature {
         let (client, info, run) = (
             scope.connection.client.clone(),
             scope.table.clone(),
-            run_id(),
+            likes::run_id(),
         );
         self.lab = Some(scope.spawner.spawn("UpdateItem", async move {
             Ok(lab::run(&client, &info, writers, increments, &run).await)
@@ -267,6 +247,7 @@ impl LikesFeature {
     }
 
     /// Draw the lab.
+    #[must_use]
     pub fn view_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) -> Option<Intent> {
         egui::ScrollArea::vertical()
             .id_salt("likes_scroll")

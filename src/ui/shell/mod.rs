@@ -2,14 +2,12 @@
 //! and carries the [`Intent`]s one feature returns to the feature they are meant for. It
 //! decides nothing about DynamoDB and formats nothing a feature shows.
 
-mod intent;
 mod remembered;
 
 use egui::Ui;
 
 use crate::core::connection::ConnectionSpec;
 use crate::task::Spawner;
-use crate::ui::Scope;
 use crate::ui::browse::BrowseFeature;
 use crate::ui::connection::ConnectionFeature;
 use crate::ui::edit::EditFeature;
@@ -18,8 +16,8 @@ use crate::ui::likes::LikesFeature;
 use crate::ui::save::Saver;
 use crate::ui::tables::TablesFeature;
 use crate::ui::tally::TallyFeature;
+use crate::ui::{Intent, Scope};
 
-pub use intent::{Intent, QueryPreset};
 pub use remembered::Remembered;
 
 /// The central view.
@@ -51,7 +49,17 @@ impl TableFeatures {
         }
     }
 
+    /// Start afresh on `table` (empty: none yet) with `tally`. The edit form with its last card,
+    /// and the item view's format, stay as they were, as they always have.
+    fn restart(&mut self, tally: TallyFeature, table: &str) {
+        self.browse = BrowseFeature::with_item_format(self.browse.item_format());
+        self.tally = tally;
+        self.likes = LikesFeature::default();
+        self.expr = ExprFeature::new(table);
+    }
+
     /// Take in what their work brought back; intents for other features.
+    #[must_use]
     fn poll(&mut self) -> Vec<Intent> {
         self.browse.poll();
         self.tally.poll();
@@ -64,6 +72,7 @@ impl TableFeatures {
     }
 
     /// Hand `intent` to the feature it is meant for; the view to show, if it changes.
+    #[must_use]
     fn route(&mut self, intent: Intent, scope: &Scope<'_>) -> Option<View> {
         match intent {
             Intent::OpenInBuilder { input, origin } => {
@@ -109,7 +118,12 @@ pub struct DynoscopeApp {
     /// What to remember: the last connection made (or asked for) and the last table opened.
     last_connection: ConnectionSpec,
     last_table: Option<String>,
+    /// Settings saved by an earlier run that could not be read; kept aside when saving.
+    unreadable: Option<String>,
 }
+
+/// Where settings that could not be read are kept.
+const UNREADABLE_KEY: &str = "dynoscope-unreadable-settings";
 
 impl DynoscopeApp {
     /// Start on `spec`; the remembered table opens when the connection has it.
@@ -122,6 +136,7 @@ impl DynoscopeApp {
             view: View::Browse,
             last_connection: spec,
             last_table: remembered.table,
+            unreadable: None,
             saver: Saver::default(),
             spawner,
         }
@@ -131,6 +146,13 @@ impl DynoscopeApp {
     #[must_use]
     pub fn with_saver(mut self, saver: Saver) -> Self {
         self.saver = saver;
+        self
+    }
+
+    /// Start knowing that the saved settings (`raw`) could not be read: say so, and keep them.
+    #[must_use]
+    pub fn with_unreadable(mut self, raw: Option<String>) -> Self {
+        self.unreadable = raw;
         self
     }
 
@@ -151,8 +173,7 @@ impl DynoscopeApp {
         if let Some(connection) = self.connection.active() {
             tally.open(&connection.spec, table);
         }
-        self.features = TableFeatures::new(tally);
-        self.features.expr = ExprFeature::new(table);
+        self.features.restart(tally, table);
         self.view = View::Browse;
         self.last_table = Some(table.to_owned());
     }
@@ -164,7 +185,8 @@ impl DynoscopeApp {
         {
             self.last_connection = connection.spec.clone();
             self.tables.connected(&self.spawner, connection);
-            self.features = TableFeatures::new(TallyFeature::new(self.features.tally.rule_book()));
+            let tally = TallyFeature::new(self.features.tally.rule_book());
+            self.features.restart(tally, "");
         }
         if let Some(table) = self.tables.poll(&self.spawner, self.connection.active()) {
             self.table_opened(&table);
@@ -228,6 +250,15 @@ impl DynoscopeApp {
                 if let Some(note) = self.connection.seeded_note() {
                     ui.weak(note);
                 }
+                if self.unreadable.is_some() {
+                    ui.colored_label(
+                        ui.visuals().warn_fg_color,
+                        format!(
+                            "The settings of an earlier run could not be read (last connection, \
+                             table, counter rules); they are kept aside as `{UNREADABLE_KEY}`."
+                        ),
+                    );
+                }
             });
         });
         if self.tables.open_name().is_some() {
@@ -269,26 +300,14 @@ impl DynoscopeApp {
                     View::Tally => features.tally.view_ui(ui, scope, features.browse.loaded()),
                     View::Likes => features.likes.view_ui(ui, scope),
                     View::Expr => {
-                        let selected = features.browse.selected_item().cloned();
-                        features.expr.view_ui(ui, scope, selected.as_ref());
+                        let selected = features.browse.selected_item();
+                        features.expr.view_ui(ui, scope, selected);
                         None
                     }
                 };
                 intents.extend(intent);
             }
-            None => match self.tables.open_name() {
-                Some(table) => {
-                    ui.horizontal(|ui| {
-                        ui.spinner();
-                        ui.label(format!("Describing {table}…"));
-                    });
-                }
-                None => {
-                    ui.centered_and_justified(|ui| {
-                        ui.weak("Pick a table on the left.");
-                    });
-                }
-            },
+            None => self.tables.placeholder_ui(ui),
         });
     }
 }
@@ -304,12 +323,9 @@ fn view_tabs_ui(ui: &mut Ui, view: &mut View, features: &mut TableFeatures) {
             features.tally.prefill(features.browse.partition());
         }
         if ui.selectable_value(view, View::Likes, "Like lab").clicked() {
-            let parent = match features.tally.partition() {
-                "" => features.browse.partition().to_owned(),
-                checked => checked.to_owned(),
-            };
             let rule = features.tally.rule_in_use();
-            features.likes.prefill(&parent, rule);
+            let (checked, queried) = (features.tally.partition(), features.browse.partition());
+            features.likes.prefill(checked, queried, rule);
         }
         ui.selectable_value(view, View::Expr, "Expressions");
     });
@@ -321,6 +337,9 @@ impl eframe::App for DynoscopeApp {
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        if let Some(raw) = &self.unreadable {
+            storage.set_string(UNREADABLE_KEY, raw.clone());
+        }
         eframe::set_value(storage, eframe::APP_KEY, &self.remembered());
     }
 }

@@ -90,6 +90,7 @@ impl TablesFeature {
 
     /// Take in what arrived; the name of a table that has just been opened (the remembered one,
     /// once listed).
+    #[must_use]
     pub fn poll(&mut self, spawner: &Spawner, connection: Option<&Connection>) -> Option<String> {
         if let Some(open) = &mut self.open
             && let Some(described) = Pending::take_ready(&mut open.describing)
@@ -132,6 +133,7 @@ impl TablesFeature {
     }
 
     /// Draw the list; the name of a table the user opened.
+    #[must_use]
     pub fn list_ui(
         &mut self,
         ui: &mut Ui,
@@ -158,6 +160,7 @@ impl TablesFeature {
     }
 
     /// Draw the description of the open table; "Browse GSI1" asks the browse form for it.
+    #[must_use]
     pub fn describe_ui(&self, ui: &mut Ui) -> Option<Intent> {
         let open = self.open.as_ref()?;
         describe::describe_ui(
@@ -175,10 +178,27 @@ impl TablesFeature {
         })
     }
 
-    /// Whether a table is open but not described yet (for "Describing …").
-    pub fn describing(&self) -> bool {
-        self.open
-            .as_ref()
-            .is_some_and(|o| o.info.is_none() && o.describing.is_some())
+    /// What the central view shows while no table is described: a hint, the describe under
+    /// way, or why it failed.
+    pub fn placeholder_ui(&self, ui: &mut Ui) {
+        match &self.open {
+            None => {
+                ui.centered_and_justified(|ui| {
+                    ui.weak("Pick a table on the left.");
+                });
+            }
+            Some(open) if open.describing.is_some() => {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label(format!("Describing {}…", open.name));
+                });
+            }
+            Some(open) => match &open.error {
+                Some(error) => crate::ui::widgets::error_ui(ui, error),
+                None => {
+                    ui.weak(format!("{} is not described.", open.name));
+                }
+            },
+        }
     }
 }

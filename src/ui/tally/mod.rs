@@ -144,7 +144,7 @@ impl TallyFeature {
                 Ok(found) => {
                     self.check = Some(found);
                     self.error = None;
-                    self.repair = None;
+                    self.drop_repair();
                 }
                 Err(error) => self.error = Some(error),
             }
@@ -172,6 +172,7 @@ impl TallyFeature {
     }
 
     /// Draw the view: rules, then the check of one parent and reconcile, or the shards.
+    #[must_use]
     pub fn view_ui(
         &mut self,
         ui: &mut Ui,
@@ -336,10 +337,21 @@ impl TallyFeature {
         self.select(Some(at));
     }
 
+    /// Use the rule at `at`: nothing checked under another rule stays, and nothing under way
+    /// for another rule is taken in.
     fn select(&mut self, at: Option<usize>) {
         self.selected = at;
         self.check = None;
+        self.checking = None;
         self.shards = None;
-        self.repair = None;
+        self.summing = None;
+        self.drop_repair();
+    }
+
+    /// Forget the proposed repair, unless it was sent: its outcome must still be shown.
+    fn drop_repair(&mut self) {
+        if self.repair.as_ref().is_none_or(|r| r.sending.is_none()) {
+            self.repair = None;
+        }
     }
 }

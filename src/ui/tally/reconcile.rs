@@ -9,6 +9,7 @@ use egui_extras::{Column, TableBuilder};
 
 use crate::core::error::Error;
 use crate::core::export;
+use crate::core::number;
 use crate::core::report::capacity;
 use crate::core::tally::{self, Checked, ParentCheck, ParentSource, ReconcileEvent, TallyRule};
 use crate::task::{Job, Pending};
@@ -96,12 +97,7 @@ impl Reconcile {
             }
         }
         if let Some(saved) = Pending::take_ready(&mut self.export) {
-            self.export_note = Some(saved.map(|saved| match saved {
-                Some(Saved { path, records }) => {
-                    format!("Exported {records} parents to {}", path.display())
-                }
-                None => "No file chosen; nothing exported.".to_owned(),
-            }));
+            self.export_note = Some(Saved::note(saved, "parents"));
         }
     }
 
@@ -129,12 +125,10 @@ impl Reconcile {
     }
 
     fn start(&mut self, scope: &Scope<'_>, rule: &TallyRule, loaded: Loaded<'_>) {
-        let concurrency = match self.concurrency.trim().parse::<usize>() {
-            Ok(n) if (1..=256).contains(&n) => n,
-            _ => {
-                self.error = Some(Error::Invalid(
-                    "concurrency is a whole number from 1 to 256".into(),
-                ));
+        let concurrency = match number::whole_in(&self.concurrency, 1, 256, "concurrency") {
+            Ok(n) => n,
+            Err(error) => {
+                self.error = Some(error);
                 return;
             }
         };

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use crate::core::condition::Placeholders;
 use crate::core::expr::builder::{Field, Input, Kind};
-use crate::core::expr::codegen::{Operation, Request, ReturnOptions};
+use crate::core::expr::codegen::{Operation, Request, ReturnOptions, ReturnValues};
 use crate::core::expr::error::ExprError;
 use crate::core::expr::parser::{
     Maps, QueryKeys, parse_condition, parse_key_condition, parse_projection, parse_update,
@@ -117,12 +117,27 @@ pub fn compile(input: &Input, key_names: &[String], query_keys: Option<&QueryKey
             projection: printed.remove(&Field::Projection),
             names: expr.names,
             values: expr.values,
-            returns: ReturnOptions::default(),
+            returns: returns(input.kind),
         }
     });
     Compiled {
         request,
         errors,
         problems,
+    }
+}
+
+/// What a built request asks back, so that the request copied is the request Run sends: the
+/// capacity consumed, the item as updated (which refreshes its row) or as deleted.
+fn returns(kind: Kind) -> ReturnOptions {
+    let values = match kind {
+        Kind::Update => Some(ReturnValues::AllNew),
+        Kind::Delete => Some(ReturnValues::AllOld),
+        Kind::Put | Kind::Query | Kind::Scan => None,
+    };
+    ReturnOptions {
+        values,
+        consumed_capacity: true,
+        old_item_on_condition_failure: false,
     }
 }
