@@ -33,6 +33,9 @@ pub enum Layout {
         /// `{"N": "3"}` rather than `{"N":"3"}` inside a line.
         spaced: bool,
     },
+    /// A request body: one top-level field per line, and each element of a top-level array
+    /// (the writes of `TransactItems`) on its own line; everything else compact.
+    Request,
 }
 
 /// `value` as a JSON value in `style`.
@@ -129,6 +132,8 @@ struct LayoutFormatter {
     layout: Layout,
     depth: usize,
     top_entries: bool,
+    /// Inside an element of a top-level array of a request: spaced, so that it wraps well.
+    in_open_array: bool,
 }
 
 impl LayoutFormatter {
@@ -137,16 +142,22 @@ impl LayoutFormatter {
             layout,
             depth: 0,
             top_entries: false,
+            in_open_array: false,
         }
     }
 
     fn lines(&self) -> bool {
-        matches!(self.layout, Layout::Lines { .. })
+        matches!(self.layout, Layout::Lines { .. } | Layout::Request)
+    }
+
+    /// Whether the array being written is a top-level value whose elements go on lines.
+    fn open_array(&self) -> bool {
+        self.layout == Layout::Request && self.depth == 2
     }
 
     /// Separators inside a line: `", "` and `": "` when spaced.
     fn spaced(&self) -> bool {
-        matches!(self.layout, Layout::Lines { spaced: true })
+        matches!(self.layout, Layout::Lines { spaced: true }) || self.in_open_array
     }
 
     fn separator<W: ?Sized + io::Write>(&self, writer: &mut W, first: bool) -> io::Result<()> {
@@ -202,6 +213,10 @@ impl serde_json::ser::Formatter for LayoutFormatter {
     }
 
     fn end_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        if self.open_array() {
+            self.in_open_array = false;
+            writer.write_all(b"\n  ")?;
+        }
         self.depth -= 1;
         writer.write_all(b"]")
     }
@@ -211,7 +226,12 @@ impl serde_json::ser::Formatter for LayoutFormatter {
         writer: &mut W,
         first: bool,
     ) -> io::Result<()> {
-        self.separator(writer, first)
+        if self.open_array() {
+            self.in_open_array = true;
+            writer.write_all(if first { b"\n    " } else { b",\n    " })
+        } else {
+            self.separator(writer, first)
+        }
     }
 }
 

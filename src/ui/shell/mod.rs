@@ -202,6 +202,7 @@ impl DynoscopeApp {
             self.connection.bar_ui(ui, &self.spawner);
             ui.add_space(2.0);
         });
+        self.status_bar_ui(ui);
         let opened = egui::Panel::left("tables")
             .resizable(true)
             .default_size(190.0)
@@ -231,7 +232,37 @@ impl DynoscopeApp {
         }
     }
 
-    /// The status bar, the description, the item view and the central view.
+    /// The status bar: what loaded, and notes on the connection and the saved settings.
+    fn status_bar_ui(&mut self, ui: &mut Ui) {
+        let scope =
+            self.connection
+                .active()
+                .zip(self.tables.open_info())
+                .map(|(connection, table)| Scope {
+                    spawner: &self.spawner,
+                    connection,
+                    table,
+                    saver: &self.saver,
+                });
+        egui::Panel::bottom("status_bar").show(ui, |ui| {
+            ui.add_space(2.0);
+            self.features.browse.status_ui(ui, scope.as_ref());
+            if let Some(note) = self.connection.seeded_note() {
+                ui.weak(note);
+            }
+            if self.unreadable.is_some() {
+                ui.colored_label(
+                    ui.visuals().warn_fg_color,
+                    format!(
+                        "The settings of an earlier run could not be read (last connection, \
+                         table, counter rules); they are kept aside as `{UNREADABLE_KEY}`."
+                    ),
+                );
+            }
+        });
+    }
+
+    /// The description, the item view and the central view.
     fn table_panels_ui(&mut self, ui: &mut Ui, intents: &mut Vec<Intent>) {
         let connection = self.connection.active();
         let scope = connection
@@ -243,24 +274,6 @@ impl DynoscopeApp {
                 saver: &self.saver,
             });
         let features = &mut self.features;
-        egui::Panel::bottom("status_bar").show(ui, |ui| {
-            ui.add_space(2.0);
-            ui.horizontal(|ui| {
-                features.browse.status_ui(ui, scope.as_ref());
-                if let Some(note) = self.connection.seeded_note() {
-                    ui.weak(note);
-                }
-                if self.unreadable.is_some() {
-                    ui.colored_label(
-                        ui.visuals().warn_fg_color,
-                        format!(
-                            "The settings of an earlier run could not be read (last connection, \
-                             table, counter rules); they are kept aside as `{UNREADABLE_KEY}`."
-                        ),
-                    );
-                }
-            });
-        });
         if self.tables.open_name().is_some() {
             egui::Panel::right("describe")
                 .resizable(true)

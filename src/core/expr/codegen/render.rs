@@ -9,7 +9,7 @@ use crate::core::value::{Layout, json};
 impl Call {
     pub(super) fn render(&self, target: Target) -> String {
         match target {
-            Target::Json => json::text(&fields_json(&self.fields), Layout::Lines { spaced: false }),
+            Target::Json => json::text(&fields_json(&self.fields), Layout::Request),
             Target::Cli => self.cli(),
             Target::Boto3 => self.boto3(),
             Target::JsClient => self.js_client(),
