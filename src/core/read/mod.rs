@@ -13,7 +13,7 @@ use crate::core::table::TableInfo;
 use crate::core::value::{Item, cell_text};
 
 pub use browse::{BrowseMode, BrowseRequest, Page, fetch_page};
-pub use pages::{Stopped, Until, read_pages};
+pub use pages::{Stopped, Until, read_all, read_pages};
 
 /// Every table name, following all pages of `ListTables`.
 pub async fn list_tables(client: &Client) -> Result<Vec<String>> {

@@ -30,6 +30,25 @@ pub enum Stopped {
     Cancelled,
 }
 
+/// Read every page of `request` from the beginning, handing each to `on_page`: a whole count,
+/// a whole set of shards — reads that have no Cancel of their own.
+pub async fn read_all(
+    client: &Client,
+    request: &BrowseRequest,
+    on_page: impl FnMut(Page),
+) -> Result<()> {
+    read_pages(
+        client,
+        request,
+        None,
+        Until::LastPage,
+        &CancelToken::default(),
+        on_page,
+    )
+    .await
+    .map(|_| ())
+}
+
 /// Read `request` from `start` (the beginning when `None`), handing each page to `on_page` as
 /// it arrives, until `until` is reached, the last page is read, or `cancel` is used. A failed
 /// request ends the read with its error; the pages before it were handed over already.

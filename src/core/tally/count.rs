@@ -7,11 +7,10 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 use bigdecimal::BigDecimal;
 
-use crate::core::cancel::CancelToken;
 use crate::core::condition::{SortCondition, SortOp};
 use crate::core::error::{Error, Result};
 use crate::core::number::to_dynamodb;
-use crate::core::read::{self, BrowseRequest, Until};
+use crate::core::read::{self, BrowseRequest};
 use crate::core::report::{capacity, plural};
 use crate::core::table::TableInfo;
 use crate::core::tally::{ChildSource, TallyRule, drift, last_touched, stored_tally};
@@ -188,18 +187,11 @@ pub async fn count_children(
     let mut request = BrowseRequest::query(info, index.as_deref(), partition.clone(), sort, true)?;
     request.count_only = true;
     let (mut count, mut pages, mut rcu) = (0u64, 0u32, 0.0);
-    read::read_pages(
-        client,
-        &request,
-        None,
-        Until::LastPage,
-        &CancelToken::default(),
-        |page| {
-            count += u64::try_from(page.count).unwrap_or_default();
-            pages += 1;
-            rcu += page.consumed_rcu;
-        },
-    )
+    read::read_all(client, &request, |page| {
+        count += u64::try_from(page.count).unwrap_or_default();
+        pages += 1;
+        rcu += page.consumed_rcu;
+    })
     .await?;
     let on = index.map(|i| format!(" on {i}")).unwrap_or_default();
     let sort_part = match (&request.sort_name, &sort_prefix) {

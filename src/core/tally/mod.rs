@@ -21,3 +21,24 @@ pub use rule::{ChildSource, ParentMatch, Rule, ShardRule, TallyRule};
 pub use rulebook::{RuleBook, SavedRules};
 pub use shards::{ShardTotal, sum_shards};
 pub use suggest::suggest;
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use std::collections::HashMap;
+
+    use aws_sdk_dynamodb::types::AttributeValue;
+
+    use crate::core::value::Item;
+
+    /// An item keyed `PK`/`SK` with number attributes.
+    pub(crate) fn item(pk: &str, sk: &str, numbers: &[(&str, &str)]) -> Item {
+        let mut item = HashMap::from([
+            ("PK".to_owned(), AttributeValue::S(pk.into())),
+            ("SK".to_owned(), AttributeValue::S(sk.into())),
+        ]);
+        for (k, v) in numbers {
+            item.insert((*k).to_owned(), AttributeValue::N((*v).into()));
+        }
+        item
+    }
+}

@@ -110,17 +110,7 @@ impl Rule {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::HashMap;
-    fn item(pk: &str, sk: &str, numbers: &[(&str, &str)]) -> Item {
-        let mut item = HashMap::from([
-            ("PK".to_owned(), AttributeValue::S(pk.into())),
-            ("SK".to_owned(), AttributeValue::S(sk.into())),
-        ]);
-        for (k, v) in numbers {
-            item.insert((*k).to_owned(), AttributeValue::N((*v).into()));
-        }
-        item
-    }
+    use crate::core::tally::tests::item;
 
     #[test]
     fn parents_match_sort_key_and_partition_prefix() {

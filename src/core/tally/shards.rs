@@ -4,11 +4,10 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 use bigdecimal::BigDecimal;
 
-use crate::core::cancel::CancelToken;
 use crate::core::condition::{SortCondition, SortOp};
 use crate::core::error::{Error, Result};
 use crate::core::number::{self, to_dynamodb};
-use crate::core::read::{self, BrowseRequest, Until};
+use crate::core::read::{self, BrowseRequest};
 use crate::core::report::{capacity, plural};
 use crate::core::table::TableInfo;
 use crate::core::tally::ShardRule;
@@ -91,18 +90,11 @@ pub async fn sum_shards(
     };
     let request = BrowseRequest::query(info, None, partition, Some(cond), true)?;
     let (mut items, mut pages, mut rcu) = (Vec::new(), 0u32, 0.0);
-    read::read_pages(
-        client,
-        &request,
-        None,
-        Until::LastPage,
-        &CancelToken::default(),
-        |page| {
-            pages += 1;
-            rcu += page.consumed_rcu;
-            items.extend(page.items);
-        },
-    )
+    read::read_all(client, &request, |page| {
+        pages += 1;
+        rcu += page.consumed_rcu;
+        items.extend(page.items);
+    })
     .await?;
     let mut shards = Vec::with_capacity(items.len());
     for item in items {

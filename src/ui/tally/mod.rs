@@ -16,6 +16,7 @@ use crate::core::counter::UpdatePlan;
 use crate::core::error::Error;
 use crate::core::expr::builder::Input;
 use crate::core::report::Line;
+use crate::core::table::TableInfo;
 use crate::core::tally::{
     self, ParentCheck, RepairReport, Rule, RuleBook, ShardRule, ShardTotal, TallyRule,
 };
@@ -224,11 +225,7 @@ impl TallyFeature {
         let Some(partition) = self.typed_partition(scope) else {
             return;
         };
-        let (client, info, rule) = (
-            scope.connection.client.clone(),
-            scope.table.clone(),
-            rule.clone(),
-        );
+        let (client, info, rule) = owned(scope, rule);
         self.checking = Some(scope.spawner.spawn("Query", async move {
             tally::check_partition(&client, &info, &rule, partition).await
         }));
@@ -238,11 +235,7 @@ impl TallyFeature {
         let Some(partition) = self.typed_partition(scope) else {
             return;
         };
-        let (client, info, rule) = (
-            scope.connection.client.clone(),
-            scope.table.clone(),
-            rule.clone(),
-        );
+        let (client, info, rule) = owned(scope, rule);
         self.summing = Some(scope.spawner.spawn("Query", async move {
             tally::sum_shards(&client, &info, partition, &rule).await
         }));
@@ -282,12 +275,8 @@ impl TallyFeature {
         let Some(repair) = &mut self.repair else {
             return;
         };
-        let (client, info, rule, plan) = (
-            scope.connection.client.clone(),
-            scope.table.clone(),
-            rule.clone(),
-            repair.plan.clone(),
-        );
+        let (client, info, rule) = owned(scope, rule);
+        let plan = repair.plan.clone();
         repair.result = None;
         repair.sending = Some(scope.spawner.spawn("UpdateItem", async move {
             Ok(tally::repair(&client, &info, &rule, &plan).await)
@@ -354,4 +343,13 @@ impl TallyFeature {
             self.repair = None;
         }
     }
+}
+
+/// What a task needs to own: the client, the table and the rule.
+fn owned<R: Clone>(scope: &Scope<'_>, rule: &R) -> (aws_sdk_dynamodb::Client, TableInfo, R) {
+    (
+        scope.connection.client.clone(),
+        scope.table.clone(),
+        rule.clone(),
+    )
 }
