@@ -127,11 +127,7 @@ fn invalid_input_is_explained_and_not_sent() {
 
 #[test]
 fn exports_the_loaded_rows_as_dynamodb_json_lines() {
-    let path = std::env::temp_dir().join(format!("dynoscope-export-{}.jsonl", std::process::id()));
-    let picker = std::sync::Arc::new(FakePicker {
-        answer: Some(path.clone()),
-        suggested: Default::default(),
-    });
+    let (path, picker) = saving_to("export.jsonl");
     let mut app = start_with_picker(
         ConnectionSpec::Sandbox { db_path: None },
         Some("Social"),

@@ -1,6 +1,5 @@
 //! Connecting: an unreachable endpoint, a failed connect, no connection.
 
-use dynoscope::core::connection::ConnectionSpec;
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
 
@@ -12,11 +11,7 @@ fn an_unreachable_endpoint_shows_an_error_instead_of_hanging() {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         listener.local_addr().unwrap().port()
     };
-    let spec = ConnectionSpec::Endpoint {
-        url: format!("http://127.0.0.1:{port}"),
-        profile: None,
-        region: None,
-    };
+    let spec = endpoint(&format!("http://127.0.0.1:{port}"));
     let mut app = start(spec, None);
     let h = &mut app.harness;
     step_until(h, "the error", |h| {
@@ -33,21 +28,13 @@ fn an_unreachable_endpoint_shows_an_error_instead_of_hanging() {
 #[test]
 fn a_failed_connect_keeps_the_previous_connection_working() {
     // A sandbox the test can also reach, to add a table behind the app's back.
-    let engine_runtime = tokio::runtime::Runtime::new().unwrap();
-    let (sandbox, client) = engine_runtime.block_on(async {
-        let sandbox = dynoscope::core::sandbox::Sandbox::start(None, 0)
-            .await
-            .unwrap();
-        let client =
-            dynoscope::core::connection::endpoint_client(sandbox.endpoint(), "us-east-1").await;
-        (sandbox, client)
-    });
+    let Outside {
+        runtime: engine_runtime,
+        sandbox,
+        client,
+    } = outside_sandbox();
     let url = sandbox.endpoint().to_owned();
-    let spec = ConnectionSpec::Endpoint {
-        url: url.clone(),
-        profile: None,
-        region: None,
-    };
+    let spec = endpoint(&url);
     let mut app = start(spec, None);
     let h = &mut app.harness;
     step_until(h, "the table list", |h| has_label(h, "Social"));
@@ -83,11 +70,7 @@ fn a_failed_connect_keeps_the_previous_connection_working() {
 
 #[test]
 fn listing_tables_without_a_connection_says_so() {
-    let spec = ConnectionSpec::Endpoint {
-        url: "localhost:8000".into(),
-        profile: None,
-        region: None,
-    };
+    let spec = endpoint("localhost:8000");
     let mut app = start(spec, None);
     let h = &mut app.harness;
     step_until(h, "the failure", |h| {

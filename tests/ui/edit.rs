@@ -10,10 +10,7 @@ use crate::*;
 fn plus_one_on_play_count_shows_the_servers_new_value() {
     let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Videos"));
     let h = &mut app.harness;
-    query_partition(h, "VID#9f3a");
-    step_until(h, "the stats row", |h| has_label(h, "STATS#TOTAL"));
-    h.get_by_label("STATS#TOTAL").click();
-    step_until(h, "the counter editor", |h| has_label(h, "Numbers"));
+    open_stats_row(h);
     assert_eq!(
         h.query_all_by_label("41").count(),
         2,
@@ -52,15 +49,11 @@ fn plus_one_on_play_count_shows_the_servers_new_value() {
 #[test]
 fn a_race_is_shown_and_the_exact_mode_retries_from_the_servers_value() {
     // The app talks to a sandbox this test can also write to, behind the app's back.
-    let engine_runtime = tokio::runtime::Runtime::new().unwrap();
-    let (sandbox, client) = engine_runtime.block_on(async {
-        let sandbox = dynoscope::core::sandbox::Sandbox::start(None, 0)
-            .await
-            .unwrap();
-        let client =
-            dynoscope::core::connection::endpoint_client(sandbox.endpoint(), "us-east-1").await;
-        (sandbox, client)
-    });
+    let Outside {
+        runtime: engine_runtime,
+        sandbox,
+        client,
+    } = outside_sandbox();
     let set_play_count = |value: &str| {
         engine_runtime.block_on(async {
             client
@@ -83,17 +76,10 @@ fn a_race_is_shown_and_the_exact_mode_retries_from_the_servers_value() {
                 .unwrap();
         });
     };
-    let spec = ConnectionSpec::Endpoint {
-        url: sandbox.endpoint().to_owned(),
-        profile: None,
-        region: None,
-    };
+    let spec = endpoint(sandbox.endpoint());
     let mut app = start(spec, Some("Videos"));
     let h = &mut app.harness;
-    query_partition(h, "VID#9f3a");
-    step_until(h, "the stats row", |h| has_label(h, "STATS#TOTAL"));
-    h.get_by_label("STATS#TOTAL").click();
-    step_until(h, "the counter editor", |h| has_label(h, "Numbers"));
+    open_stats_row(h);
 
     // ADD while someone else added 9: the card says so, and by how much.
     set_play_count("50");
@@ -137,10 +123,7 @@ fn a_race_is_shown_and_the_exact_mode_retries_from_the_servers_value() {
 fn an_add_edit_opens_in_the_builder() {
     let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Videos"));
     let h = &mut app.harness;
-    query_partition(h, "VID#9f3a");
-    step_until(h, "the stats row", |h| has_label(h, "STATS#TOTAL"));
-    h.get_by_label("STATS#TOTAL").click();
-    step_until(h, "the counter editor", |h| has_label(h, "Numbers"));
+    open_stats_row(h);
     h.get_by_role_and_label(Role::Button, "+1").click();
     step_until(h, "the result card", |h| has_label(h, "41 → 42"));
     h.get_by_role_and_label(Role::Button, "Open in builder")

@@ -69,11 +69,7 @@ fn writes_outside_the_sandbox_need_confirmation() {
     let sandbox = engine_runtime
         .block_on(dynoscope::core::sandbox::Sandbox::start(None, 0))
         .unwrap();
-    let spec = ConnectionSpec::Endpoint {
-        url: sandbox.endpoint().to_owned(),
-        profile: None,
-        region: None,
-    };
+    let spec = endpoint(sandbox.endpoint());
     let mut app = start(spec, Some("Social"));
     let h = &mut app.harness;
     open_like_lab(h, "POST#a91f");
@@ -102,11 +98,7 @@ fn the_panel_reports_and_retries_transaction_conflicts() {
         let (proxy, _) = common::conflicting_proxy(sandbox.addr(), 2).await;
         (sandbox, proxy)
     });
-    let spec = ConnectionSpec::Endpoint {
-        url: format!("http://{proxy}"),
-        profile: None,
-        region: None,
-    };
+    let spec = endpoint(&format!("http://{proxy}"));
     let mut app = start(spec, Some("Social"));
     let h = &mut app.harness;
     open_like_lab(h, "POST#a91f");

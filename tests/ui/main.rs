@@ -104,7 +104,7 @@ pub fn query_partition(harness: &mut Harness<'_, DynoscopeApp>, pk: &str) {
     harness.step();
 }
 
-struct FakePicker {
+pub struct FakePicker {
     answer: Option<std::path::PathBuf>,
     pub suggested: std::sync::Mutex<Vec<String>>,
 }
@@ -144,4 +144,56 @@ pub fn type_into(h: &mut Harness<'_, DynoscopeApp>, label: &str, text: &str) {
     h.step();
     h.get_by_label(label).type_text(text);
     h.step();
+}
+
+/// A sandbox the test reaches too, to change data behind the app's back. The runtime serves it
+/// and must outlive the app.
+pub struct Outside {
+    pub runtime: tokio::runtime::Runtime,
+    pub sandbox: dynoscope::core::sandbox::Sandbox,
+    pub client: aws_sdk_dynamodb::Client,
+}
+
+pub fn outside_sandbox() -> Outside {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let (sandbox, client) = runtime.block_on(async {
+        let sandbox = dynoscope::core::sandbox::Sandbox::start(None, 0)
+            .await
+            .unwrap();
+        let client =
+            dynoscope::core::connection::endpoint_client(sandbox.endpoint(), "us-east-1").await;
+        (sandbox, client)
+    });
+    Outside {
+        runtime,
+        sandbox,
+        client,
+    }
+}
+
+/// A connection to `url` as an endpoint (not the sandbox: writes ask first).
+pub fn endpoint(url: &str) -> ConnectionSpec {
+    ConnectionSpec::Endpoint {
+        url: url.to_owned(),
+        profile: None,
+        region: None,
+    }
+}
+
+/// A picker that saves to a temporary file named after `name`: the path, and the picker.
+pub fn saving_to(name: &str) -> (std::path::PathBuf, std::sync::Arc<FakePicker>) {
+    let path = std::env::temp_dir().join(format!("dynoscope-{}-{name}", std::process::id()));
+    let picker = std::sync::Arc::new(FakePicker {
+        answer: Some(path.clone()),
+        suggested: Default::default(),
+    });
+    (path, picker)
+}
+
+/// Query VID#9f3a in Videos and open its STATS#TOTAL row in the counter editor.
+pub fn open_stats_row(h: &mut Harness<'_, DynoscopeApp>) {
+    query_partition(h, "VID#9f3a");
+    step_until(h, "the stats row", |h| has_label(h, "STATS#TOTAL"));
+    h.get_by_label("STATS#TOTAL").click();
+    step_until(h, "the counter editor", |h| has_label(h, "Numbers"));
 }

@@ -8,11 +8,7 @@ use crate::*;
 
 #[test]
 fn tally_check_accepts_the_suggestion_and_reconciles_all_posts() {
-    let path = std::env::temp_dir().join(format!("dynoscope-reconcile-{}.csv", std::process::id()));
-    let picker = std::sync::Arc::new(FakePicker {
-        answer: Some(path.clone()),
-        suggested: Default::default(),
-    });
+    let (path, picker) = saving_to("reconcile.csv");
     let mut app = start_with_picker(
         ConnectionSpec::Sandbox { db_path: None },
         Some("Social"),

@@ -35,37 +35,26 @@ impl RuleBook {
         self.legacy.extend(legacy);
     }
 
-    /// The rules of `table` on `spec`; rules saved under the connection's old label-based key
-    /// are moved to its identity on the way.
+    /// The rules of `table` on `spec` (see [`rules_mut`](Self::rules_mut)).
     pub fn rules_for(&mut self, spec: &ConnectionSpec, table: &str) -> Vec<Rule> {
-        let legacy_key = format!("{} | {table}", spec.label());
-        if let Some(rules) = self.legacy.remove(&legacy_key)
-            && self.find(&spec.identity(), table).is_none()
-        {
-            self.set(spec, table, rules);
-        }
-        self.find(&spec.identity(), table)
-            .map(|s| s.rules.clone())
-            .unwrap_or_default()
+        self.rules_mut(spec, table).clone()
     }
 
-    /// The rules of `table` on `spec`, to read and change in place (see [`rules_for`]).
-    ///
-    /// [`rules_for`]: Self::rules_for
+    /// The rules of `table` on `spec`, to read and change in place; rules saved under the
+    /// connection's old label-based key are moved over first.
     pub fn rules_mut(&mut self, spec: &ConnectionSpec, table: &str) -> &mut Vec<Rule> {
-        let rules = self.rules_for(spec, table);
         let connection = spec.identity();
-        let at = match self
-            .saved
-            .iter()
-            .position(|s| s.connection == connection && s.table == table)
-        {
+        let at = match self.position(&connection, table) {
             Some(at) => at,
             None => {
+                let legacy = self
+                    .legacy
+                    .remove(&format!("{} | {table}", spec.label()))
+                    .unwrap_or_default();
                 self.saved.push(SavedRules {
                     connection,
                     table: table.to_owned(),
-                    rules,
+                    rules: legacy,
                 });
                 self.saved.len() - 1
             }
@@ -85,25 +74,13 @@ impl RuleBook {
 
     /// Save `rules` as the rules of `table` on `spec`.
     pub fn set(&mut self, spec: &ConnectionSpec, table: &str, rules: Vec<Rule>) {
-        let connection = spec.identity();
-        match self
-            .saved
-            .iter_mut()
-            .find(|s| s.connection == connection && s.table == table)
-        {
-            Some(saved) => saved.rules = rules,
-            None => self.saved.push(SavedRules {
-                connection,
-                table: table.to_owned(),
-                rules,
-            }),
-        }
+        *self.rules_mut(spec, table) = rules;
     }
 
-    fn find(&self, connection: &ConnectionId, table: &str) -> Option<&SavedRules> {
+    fn position(&self, connection: &ConnectionId, table: &str) -> Option<usize> {
         self.saved
             .iter()
-            .find(|s| &s.connection == connection && s.table == table)
+            .position(|s| &s.connection == connection && s.table == table)
     }
 }
 

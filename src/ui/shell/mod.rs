@@ -215,15 +215,8 @@ impl DynoscopeApp {
             self.table_opened(&table);
         }
         self.table_panels_ui(ui, &mut intents);
-        let (Some(connection), Some(table)) = (self.connection.active(), self.tables.open_info())
-        else {
+        let Some(scope) = scope(&self.spawner, &self.saver, &self.connection, &self.tables) else {
             return;
-        };
-        let scope = Scope {
-            spawner: &self.spawner,
-            connection,
-            table,
-            saver: &self.saver,
         };
         for intent in intents {
             if let Some(view) = self.features.route(intent, &scope) {
@@ -234,16 +227,7 @@ impl DynoscopeApp {
 
     /// The status bar: what loaded, and notes on the connection and the saved settings.
     fn status_bar_ui(&mut self, ui: &mut Ui) {
-        let scope =
-            self.connection
-                .active()
-                .zip(self.tables.open_info())
-                .map(|(connection, table)| Scope {
-                    spawner: &self.spawner,
-                    connection,
-                    table,
-                    saver: &self.saver,
-                });
+        let scope = scope(&self.spawner, &self.saver, &self.connection, &self.tables);
         egui::Panel::bottom("status_bar").show(ui, |ui| {
             ui.add_space(2.0);
             self.features.browse.status_ui(ui, scope.as_ref());
@@ -264,15 +248,7 @@ impl DynoscopeApp {
 
     /// The description, the item view and the central view.
     fn table_panels_ui(&mut self, ui: &mut Ui, intents: &mut Vec<Intent>) {
-        let connection = self.connection.active();
-        let scope = connection
-            .zip(self.tables.open_info())
-            .map(|(connection, table)| Scope {
-                spawner: &self.spawner,
-                connection,
-                table,
-                saver: &self.saver,
-            });
+        let scope = scope(&self.spawner, &self.saver, &self.connection, &self.tables);
         let features = &mut self.features;
         if self.tables.open_name().is_some() {
             egui::Panel::right("describe")
@@ -323,6 +299,22 @@ impl DynoscopeApp {
             None => self.tables.placeholder_ui(ui),
         });
     }
+}
+
+/// The context of the table features, when a connection is active and a table described.
+/// Borrows the fields it needs, not the app, so the features can be changed meanwhile.
+fn scope<'a>(
+    spawner: &'a Spawner,
+    saver: &'a Saver,
+    connection: &'a ConnectionFeature,
+    tables: &'a TablesFeature,
+) -> Option<Scope<'a>> {
+    Some(Scope {
+        spawner,
+        connection: connection.active()?,
+        table: tables.open_info()?,
+        saver,
+    })
 }
 
 /// The tabs of the central view; a tab opened from another one starts from what it shows.

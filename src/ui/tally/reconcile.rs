@@ -28,23 +28,26 @@ enum SourceChoice {
     IndexQuery,
 }
 
-/// The state of a reconcile run and its results.
+/// One reconcile run: its job while it goes, and its results.
+struct Run {
+    job: Option<Job<ReconcileEvent, bool>>,
+    /// Parents to check, once found.
+    total: Option<usize>,
+    checked: Checked,
+    failures: Vec<Error>,
+    started: Instant,
+    finished: Option<Instant>,
+    cancelled: bool,
+}
+
+/// The reconcile form, and the last run.
 pub(super) struct Reconcile {
     source: SourceChoice,
     index: String,
     index_partition: String,
     concurrency: String,
-    job: Option<Job<ReconcileEvent, bool>>,
-    /// Whether a run was started (its results are shown).
-    ran: bool,
-    /// Parents to check, once found.
-    total: Option<usize>,
-    checked: Checked,
-    failures: Vec<Error>,
-    started: Option<Instant>,
-    finished: Option<Instant>,
-    cancelled: bool,
-    /// Why the run could not start, or the form is wrong.
+    run: Option<Run>,
+    /// Why the run could not start, or failed.
     error: Option<Error>,
     export: Option<Pending<Option<Saved>>>,
     export_note: Option<Result<String, Error>>,
@@ -57,14 +60,7 @@ impl Default for Reconcile {
             index: String::new(),
             index_partition: String::new(),
             concurrency: "8".to_owned(),
-            job: None,
-            ran: false,
-            total: None,
-            checked: Checked::default(),
-            failures: Vec::new(),
-            started: None,
-            finished: None,
-            cancelled: false,
+            run: None,
             error: None,
             export: None,
             export_note: None,
@@ -74,26 +70,28 @@ impl Default for Reconcile {
 
 impl Reconcile {
     fn running(&self) -> bool {
-        self.job.is_some()
+        self.run.as_ref().is_some_and(|run| run.job.is_some())
     }
 
     /// Take in the checks and files that arrived.
     pub(super) fn poll(&mut self) {
-        let polled = Job::poll_slot(&mut self.job);
-        for event in polled.progress {
-            match event {
-                ReconcileEvent::Found(parents) => self.total = Some(parents),
-                ReconcileEvent::Checked(checked) => match *checked {
-                    Ok(check) => self.checked.add(check),
-                    Err(error) => self.failures.push(error),
-                },
+        if let Some(run) = &mut self.run {
+            let polled = Job::poll_slot(&mut run.job);
+            for event in polled.progress {
+                match event {
+                    ReconcileEvent::Found(parents) => run.total = Some(parents),
+                    ReconcileEvent::Checked(checked) => match *checked {
+                        Ok(check) => run.checked.add(check),
+                        Err(error) => run.failures.push(error),
+                    },
+                }
             }
-        }
-        if let Some(done) = polled.done {
-            self.finished = Some(Instant::now());
-            match done {
-                Ok(cancelled) => self.cancelled = cancelled,
-                Err(error) => self.error = Some(error),
+            if let Some(done) = polled.done {
+                run.finished = Some(Instant::now());
+                match done {
+                    Ok(cancelled) => run.cancelled = cancelled,
+                    Err(error) => self.error = Some(error),
+                }
             }
         }
         if let Some(saved) = Pending::take_ready(&mut self.export) {
@@ -103,8 +101,8 @@ impl Reconcile {
 
     /// Put a newer check of a parent in place of its old one (after a repair).
     pub(super) fn replace(&mut self, check: ParentCheck) {
-        if self.ran {
-            self.checked.replace(check);
+        if let Some(run) = &mut self.run {
+            run.checked.replace(check);
         }
     }
 
@@ -139,21 +137,14 @@ impl Reconcile {
                 return;
             }
         };
-        *self = Self {
-            source: self.source,
-            index: std::mem::take(&mut self.index),
-            index_partition: std::mem::take(&mut self.index_partition),
-            concurrency: std::mem::take(&mut self.concurrency),
-            ran: true,
-            started: Some(Instant::now()),
-            ..Self::default()
-        };
+        self.error = None;
+        self.export_note = None;
         let (client, info, rule) = (
             scope.connection.client.clone(),
             scope.table.clone(),
             rule.clone(),
         );
-        self.job = Some(
+        let job = Some(
             scope
                 .spawner
                 .spawn_job("Reconcile", move |events, cancel| async move {
@@ -169,15 +160,24 @@ impl Reconcile {
                     .await
                 }),
         );
+        self.run = Some(Run {
+            job,
+            total: None,
+            checked: Checked::default(),
+            failures: Vec::new(),
+            started: Instant::now(),
+            finished: None,
+            cancelled: false,
+        });
     }
 
-    fn export(&mut self, scope: &Scope<'_>, csv: bool) {
+    fn export(&mut self, scope: &Scope<'_>, checked: &Checked, csv: bool) {
         let (contents, extension) = if csv {
-            (self.checked.csv(), "csv")
+            (checked.csv(), "csv")
         } else {
-            (self.checked.json(), "json")
+            (checked.json(), "json")
         };
-        let records = self.checked.checks.len();
+        let records = checked.checks.len();
         let name = format!("{}-reconcile.{extension}", scope.table.name);
         self.export_note = None;
         self.export = Some(scope.saver.save(scope.spawner, name, move |path| {
@@ -197,28 +197,32 @@ impl Reconcile {
         if let Some(error) = &self.error {
             error_ui(ui, error);
         }
-        if !self.ran {
-            return None;
-        }
-        self.progress_ui(ui);
-        for failure in self.failures.iter().take(3) {
+        let run = self.run.as_ref()?;
+        progress_ui(ui, run);
+        for failure in run.failures.iter().take(3) {
             error_ui(ui, failure);
         }
-        let totals = self.checked.summary();
-        if self.checked.totals.drifted > 0 {
+        let totals = run.checked.summary();
+        if run.checked.totals.drifted > 0 {
             ui.colored_label(ui.visuals().warn_fg_color, totals);
         } else {
             ui.label(totals);
         }
-        if !self.checked.checks.is_empty() && !self.running() {
+        let mut export = None;
+        if !run.checked.checks.is_empty() && run.job.is_none() {
             ui.horizontal(|ui| {
                 if ui.button("Export CSV").clicked() {
-                    self.export(scope, true);
+                    export = Some(true);
                 }
                 if ui.button("Export JSON").clicked() {
-                    self.export(scope, false);
+                    export = Some(false);
                 }
             });
+        }
+        let open = results_ui(ui, &run.checked.checks);
+        if let Some(csv) = export {
+            let checked = run.checked.clone();
+            self.export(scope, &checked, csv);
         }
         match &self.export_note {
             Some(Ok(note)) => {
@@ -227,7 +231,7 @@ impl Reconcile {
             Some(Err(error)) => error_ui(ui, error),
             None => {}
         }
-        results_ui(ui, &self.checked.checks)
+        open
     }
 
     fn form_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, rule: &TallyRule, loaded: Loaded<'_>) {
@@ -269,36 +273,36 @@ impl Reconcile {
             if ui
                 .add_enabled(running, egui::Button::new("Cancel reconcile"))
                 .clicked()
-                && let Some(job) = &self.job
+                && let Some(job) = self.run.as_ref().and_then(|run| run.job.as_ref())
             {
                 job.cancel();
             }
         });
     }
+}
 
-    fn progress_ui(&self, ui: &mut Ui) {
-        let done = self.checked.checks.len() + self.failures.len();
-        let secs = match (self.started, self.finished) {
-            (Some(s), Some(f)) => f.duration_since(s).as_secs_f64(),
-            (Some(s), None) => s.elapsed().as_secs_f64(),
-            _ => 0.0,
-        };
-        let rate = if secs > 0.0 { done as f64 / secs } else { 0.0 };
-        let text = match self.total {
-            Some(total) => format!(
-                "{done} of {total} parents · {rate:.1} parents/s · {} RCU",
-                capacity(self.checked.totals.rcu)
-            ),
-            None => "Finding parents…".to_owned(),
-        };
-        if self.running() {
-            let fraction = self.total.map_or(0.0, |t| done as f32 / t.max(1) as f32);
-            ui.add(egui::ProgressBar::new(fraction).animate(true).text(text));
-        } else {
-            ui.label(text);
-            if self.cancelled {
-                ui.weak("Cancelled: the results so far are kept.");
-            }
+fn progress_ui(ui: &mut Ui, run: &Run) {
+    let done = run.checked.checks.len() + run.failures.len();
+    let secs = run
+        .finished
+        .unwrap_or_else(Instant::now)
+        .duration_since(run.started)
+        .as_secs_f64();
+    let rate = if secs > 0.0 { done as f64 / secs } else { 0.0 };
+    let text = match run.total {
+        Some(total) => format!(
+            "{done} of {total} parents · {rate:.1} parents/s · {} RCU",
+            capacity(run.checked.totals.rcu)
+        ),
+        None => "Finding parents…".to_owned(),
+    };
+    if run.job.is_some() {
+        let fraction = run.total.map_or(0.0, |t| done as f32 / t.max(1) as f32);
+        ui.add(egui::ProgressBar::new(fraction).animate(true).text(text));
+    } else {
+        ui.label(text);
+        if run.cancelled {
+            ui.weak("Cancelled: the results so far are kept.");
         }
     }
 }
