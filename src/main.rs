@@ -23,7 +23,11 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
-        Some(command) => runtime.block_on(dynoscope::cli::run(cli.connection.spec(), command)),
+        Some(command) => runtime.block_on(dynoscope::cli::run(
+            cli.connection.spec(),
+            &cli.connection,
+            command,
+        )),
         None => run_app(&runtime, &cli.connection),
     }
 }

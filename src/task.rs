@@ -44,7 +44,10 @@ impl Spawner {
         F: Future<Output = Result<T>> + Send + 'static,
     {
         let inner = self.runtime.spawn(work);
-        self.answer(op, inner)
+        let abort = inner.abort_handle();
+        let mut pending = self.answer(op, inner);
+        pending.abort = Some(abort);
+        pending
     }
 
     /// Run `work` on a blocking thread (a file dialog, a file written), like [`spawn`].
@@ -92,9 +95,13 @@ impl Spawner {
         let wake = Arc::clone(&self.wake);
         self.runtime.spawn(async move {
             let result = joined.await.unwrap_or_else(|e| {
-                Err(Error::TaskDied {
-                    op,
-                    detail: panic_text(e),
+                Err(if e.is_cancelled() {
+                    Error::Cancelled { op }
+                } else {
+                    Error::TaskDied {
+                        op,
+                        detail: panic_text(e),
+                    }
                 })
             });
             // When the handle was dropped (its feature was reset), nobody waits for the answer.
@@ -102,7 +109,11 @@ impl Spawner {
                 wake();
             }
         });
-        Pending { rx, op }
+        Pending {
+            rx,
+            op,
+            abort: None,
+        }
     }
 }
 
@@ -124,6 +135,8 @@ fn panic_text(err: tokio::task::JoinError) -> String {
 pub struct Pending<T> {
     rx: oneshot::Receiver<Result<T>>,
     op: &'static str,
+    /// Stops the work (reads only: a write is never stopped half-way).
+    abort: Option<tokio::task::AbortHandle>,
 }
 
 impl<T> Pending<T> {
@@ -136,6 +149,14 @@ impl<T> Pending<T> {
                 op: self.op,
                 detail: "the runtime stopped before it answered".into(),
             })),
+        }
+    }
+
+    /// Stop the work now, request in flight and all; its answer is then [`Error::Cancelled`].
+    /// For reads: a write must be left to end, so its outcome is known.
+    pub fn abort(&self) {
+        if let Some(abort) = &self.abort {
+            abort.abort();
         }
     }
 
@@ -185,6 +206,13 @@ impl<P, T> Job<P, T> {
     /// Ask the run to stop; what it finished is kept.
     pub fn cancel(&self) {
         self.cancel.cancel();
+    }
+
+    /// Stop the run now, the request in flight included (reads only; writes are asked to stop
+    /// with [`cancel`](Self::cancel), so that every write sent has a known outcome).
+    pub fn abort(&self) {
+        self.cancel.cancel();
+        self.result.abort();
     }
 
     /// Whether Cancel was asked for.

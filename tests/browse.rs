@@ -258,12 +258,13 @@ impl aws_credential_types::provider::ProvideCredentials for NoCredentials {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn missing_credentials_are_named_as_such() {
     let engine = empty_engine().await;
-    let config = dynoscope::core::connection::base_loader()
-        .region(aws_config::Region::new("us-east-1"))
-        .endpoint_url(engine.sandbox.endpoint())
-        .credentials_provider(NoCredentials)
-        .load()
-        .await;
+    let config =
+        dynoscope::core::connection::base_loader(dynoscope::core::connection::DEFAULT_TIMEOUT)
+            .region(aws_config::Region::new("us-east-1"))
+            .endpoint_url(engine.sandbox.endpoint())
+            .credentials_provider(NoCredentials)
+            .load()
+            .await;
     let client = aws_sdk_dynamodb::Client::new(&config);
     let err = ops::list_tables(&client).await.unwrap_err();
     assert!(

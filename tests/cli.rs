@@ -197,7 +197,7 @@ fn add_refuses_bad_input_before_sending() {
         "",
     ] {
         let out = add_command(&["--sandbox"], &["--delta", bad]);
-        assert_eq!(out.status.code(), Some(1), "{bad:?}");
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
         assert!(out.stdout.is_empty(), "nothing was sent for {bad:?}");
         assert!(
             String::from_utf8_lossy(&out.stderr).contains("delta"),
@@ -218,7 +218,7 @@ fn add_refuses_bad_input_before_sending() {
         .args(STATS_KEY)
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("part of the key"));
 }
 
@@ -369,7 +369,7 @@ fn like_twice_then_storm() {
     assert!(text.contains("tally 3 → 4 · children 3 → 4"), "{text}");
     let again = like();
     let text = String::from_utf8_lossy(&again.stdout);
-    assert_eq!(again.status.code(), Some(0), "{text}");
+    assert_eq!(again.status.code(), Some(1), "cancelled: {text}");
     assert!(
         text.contains("Cancelled: [ConditionalCheckFailed, None]"),
         "{text}"
@@ -400,8 +400,15 @@ fn like_twice_then_storm() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(report["equal"], true);
     assert_eq!(report["operations"], 100 + 20 + 15);
-    // A post whose tally had already drifted stays drifted: exit 1.
-    assert_eq!(storm("POST#d71e").status.code(), Some(1));
+    // On a post whose tally had already drifted, the storm's own change is consistent: exit 0,
+    // with the earlier drift reported apart.
+    let out = storm("POST#d71e");
+    assert_eq!(out.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (report["stormConsistent"].clone(), report["equal"].clone()),
+        (true.into(), false.into())
+    );
 }
 
 #[test]

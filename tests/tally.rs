@@ -14,6 +14,7 @@ use dynoscope::core::table::TableInfo;
 use dynoscope::core::tally::{self as tally_ops, ParentSource, ReconcileEvent};
 use dynoscope::core::tally::{ChildSource, ParentMatch, ShardRule, TallyRule};
 use dynoscope::core::value::Item;
+use dynoscope::core::write::Destination;
 
 fn item(pk: &str, sk: &str) -> Item {
     HashMap::from([("PK".to_owned(), s(pk)), ("SK".to_owned(), s(sk))])
@@ -124,14 +125,15 @@ async fn a_reserved_word_tally_and_a_missing_tally() {
     assert_eq!(check.drift_text(), "missing tally");
     assert!(check.drifted());
     // Repairing a missing tally is guarded by attribute_not_exists, and works on `count`.
-    let plan = tally_ops::repair_plan(&info, &r, &check).unwrap();
+    let here = Destination::of(&engine.connection);
+    let plan = tally_ops::repair_plan(&here, &info, &r, &check).unwrap();
     assert_eq!(
         plan.condition_expression.as_deref(),
-        Some("attribute_not_exists(#a)")
+        Some("attribute_exists(#k) AND attribute_not_exists(#a)")
     );
     assert_eq!(plan.update_expression, "SET #a = :next");
     assert!(matches!(
-        counter::update_counter(&engine.client, &plan).await,
+        counter::update_counter(&engine.connection, &plan, false).await,
         Outcome::Applied { .. }
     ));
     let check = tally_ops::check_parent(
@@ -280,13 +282,17 @@ async fn a_guarded_repair_refuses_when_the_tally_moved_meanwhile() {
         .await
         .unwrap();
     assert_eq!(check.drift_text(), "+2");
-    let plan = tally_ops::repair_plan(&info, &r, &check).unwrap();
-    assert_eq!(plan.condition_expression.as_deref(), Some("#a = :current"));
+    let plan =
+        tally_ops::repair_plan(&Destination::of(&engine.connection), &info, &r, &check).unwrap();
+    assert_eq!(
+        plan.condition_expression.as_deref(),
+        Some("attribute_exists(#k) AND #a = :current")
+    );
     // Someone likes the post meanwhile: the tally moves to 6.
     let mut moved = parent("POST#x", "likeTally", Some(6));
     moved.insert("note".into(), s("moved"));
     put_all(&engine.client, &info.name, vec![moved]).await;
-    match counter::update_counter(&engine.client, &plan).await {
+    match counter::update_counter(&engine.connection, &plan, false).await {
         Outcome::ConditionFailed { current } => assert_eq!(current.as_deref(), Some("6")),
         other => panic!("{other:?}"),
     }

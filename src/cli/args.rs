@@ -4,13 +4,14 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser};
 
-use crate::core::connection::ConnectionSpec;
+use crate::cli::exit::EXIT_TABLE;
+use crate::core::connection::{ConnectOptions, ConnectionSpec};
 
 /// dynoscope: inspect DynamoDB item collections and verify counters.
 ///
 /// Without a subcommand, opens the desktop app.
 #[derive(Debug, Parser)]
-#[command(name = "dynoscope", version, about)]
+#[command(name = "dynoscope", version, about, after_help = EXIT_TABLE)]
 pub struct Cli {
     /// Where to connect.
     #[command(flatten)]
@@ -39,6 +40,19 @@ pub struct ConnectionFlags {
     /// Keep the sandbox in this SQLite file; it is seeded only when the file is new.
     #[arg(long, global = true, value_name = "PATH")]
     pub sandbox_db: Option<PathBuf>,
+    /// Give up on a request after this many seconds, all attempts included (default 10).
+    #[arg(long, global = true, value_name = "SECONDS", value_parser = parse_timeout)]
+    pub timeout: Option<std::time::Duration>,
+    /// Refuse every write on this connection.
+    #[arg(long, global = true)]
+    pub read_only: bool,
+    /// Confirm writes to an endpoint that is not on this machine (AWS, a remote endpoint).
+    #[arg(long, global = true)]
+    pub yes: bool,
+}
+
+fn parse_timeout(text: &str) -> Result<std::time::Duration, String> {
+    ConnectOptions::parse_timeout(text).map_err(|e| e.to_string())
 }
 
 impl ConnectionFlags {
@@ -51,6 +65,16 @@ impl ConnectionFlags {
             self.region.clone(),
             self.endpoint_url.clone(),
         )
+    }
+
+    /// The timeout and read-only choice.
+    pub fn options(&self) -> ConnectOptions {
+        ConnectOptions {
+            timeout: self
+                .timeout
+                .unwrap_or(crate::core::connection::DEFAULT_TIMEOUT),
+            read_only: self.read_only,
+        }
     }
 
     /// Whether any connection flag was given.
@@ -80,24 +104,36 @@ pub enum Subcommand {
     Items(ItemsArgs),
     /// Scan a table or index.
     Scan(ScanArgs),
-    /// Change a number attribute by a delta: ADD (default), SET if_not_exists + d, or exact.
+    /// Change a number attribute of an existing item by a delta: ADD (default), SET
+    /// if_not_exists + d, or exact.
     ///
-    /// Prints old, new and expected values and consumed capacity. Exit status: 0 applied,
-    /// 1 failed (a failed condition included), 3 outcome unknown (not re-sent).
+    /// Prints old, new and expected values and consumed capacity. A missing item is refused
+    /// (exit 1) unless --create. Exit status: 0 applied, 1 refused (condition failed, item
+    /// missing), 2 bad input or error before sending, 3 outcome unknown (not re-sent).
+    #[command(after_help = EXIT_TABLE)]
     Add(AddArgs),
     /// Compare parents' stored tallies with their counted children (or sum a sharded counter).
     ///
     /// Prints one line per parent (pk, stored, counted, drift) and a summary. Exit status:
     /// 0 every checked parent matches, 1 any drifted, 2 on error.
+    #[command(after_help = EXIT_TABLE)]
     Check(CheckArgs),
-    /// Like a parent as a user: one TransactWriteItems (Put the child if absent, ADD 1).
+    /// Like a parent as a user: one TransactWriteItems (Put the child if absent, ADD 1 to the
+    /// existing parent).
     ///
-    /// Exit status: 0 when the tally equals the counted children afterwards, 1 when not, 2 on error.
+    /// Exit status: 0 committed, 1 cancelled (already liked, parent missing), 2 error before
+    /// sending, 3 outcome unknown.
+    #[command(after_help = EXIT_TABLE)]
     Like(LikeArgs),
     /// Unlike: Delete the child if present and ADD -1, in one transaction.
+    #[command(after_help = EXIT_TABLE)]
     Unlike(LikeArgs),
-    /// N simulated users like (some twice, some then unlike) at concurrency K; then the tally
-    /// is compared with the counted children. Exit 1 when they differ.
+    /// N simulated users like (some twice, some then unlike) at concurrency K; then what the
+    /// storm changed is compared: the tally must move exactly as the children did.
+    ///
+    /// Exit status: 0 the storm's own change was consistent, 1 it was not (or writes were
+    /// refused), 2 error before it started, 3 some outcomes unknown.
+    #[command(after_help = EXIT_TABLE)]
     Storm(StormArgs),
     /// Build a request from readable expressions and print it as code (no connection needed).
     ///
@@ -110,6 +146,21 @@ pub enum Subcommand {
         #[arg(long, default_value_t = 8000)]
         port: u16,
     },
+}
+
+impl Subcommand {
+    /// Whether the output is JSON (so errors are printed as JSON too).
+    pub fn json(&self) -> bool {
+        match self {
+            Self::Items(a) => a.json,
+            Self::Scan(a) => a.json,
+            Self::Add(a) => a.json,
+            Self::Check(a) => a.json,
+            Self::Like(a) | Self::Unlike(a) => a.target.json,
+            Self::Storm(a) => a.target.json,
+            Self::Tables | Self::Describe { .. } | Self::Expr(_) | Self::Sandbox { .. } => false,
+        }
+    }
 }
 
 /// `dynoscope items`.
@@ -165,7 +216,7 @@ pub struct ScanArgs {
     /// Scan this index instead of the table.
     #[arg(long)]
     pub index: Option<String>,
-    /// Parallel scan with this many segments.
+    /// Parallel scan with this many segments (at most 64 are read at a time).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(i32).range(1..=1_000_000))]
     pub segments: i32,
     /// Stop after this many items.
@@ -205,6 +256,9 @@ pub struct AddArgs {
     /// How to send it.
     #[arg(long, value_enum, default_value_t = AddMode::Add)]
     pub mode: AddMode,
+    /// Create the item when it does not exist (without: a missing item is refused).
+    #[arg(long)]
+    pub create: bool,
     /// Print the result as one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -240,9 +294,9 @@ pub struct CheckArgs {
     /// With --index: the parent attribute holding the id (default: its partition key).
     #[arg(long, requires = "index")]
     pub child_key: Option<String>,
-    /// Parents counted at once.
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=256))]
-    pub concurrency: u16,
+    /// Parents counted at once (at most 64 run at a time).
+    #[arg(long, default_value_t = 8)]
+    pub concurrency: usize,
     /// Sum the shards whose sort key begins with this prefix (with --pk).
     #[arg(long, requires = "pk", conflicts_with = "all")]
     pub shards: Option<String>,
@@ -269,9 +323,9 @@ pub struct LikeTargetArgs {
     /// Children's sort keys are this prefix followed by the user.
     #[arg(long, default_value = "LIKE#")]
     pub child_prefix: String,
-    /// Confirm writes to an endpoint that is not on this machine.
+    /// Create the parent when it does not exist (without: a missing parent is refused).
     #[arg(long)]
-    pub yes: bool,
+    pub create: bool,
     /// One JSON object as output.
     #[arg(long)]
     pub json: bool,
@@ -300,7 +354,7 @@ pub struct StormArgs {
     /// Simulated users (1–10000).
     #[arg(long, default_value_t = 100)]
     pub users: usize,
-    /// Users acting at once.
+    /// Users acting at once (at least 1; at most 64 run at a time).
     #[arg(long, default_value_t = 16)]
     pub concurrency: usize,
 }

@@ -1,15 +1,16 @@
 //! `dynoscope check`: stored tallies beside counted children, from the shell, checked and summed
 //! up by the same core code as the app's tally check.
 
-use std::process::ExitCode;
 use std::time::Instant;
 
 use aws_sdk_dynamodb::Client;
 use serde_json::json;
 
 use crate::cli::args::CheckArgs;
+use crate::cli::exit::Exit;
 use crate::core::cancel::CancelToken;
 use crate::core::error::{Error, Result};
+use crate::core::limits::AtOnce;
 use crate::core::number::to_dynamodb;
 use crate::core::read;
 use crate::core::report::capacity;
@@ -19,7 +20,7 @@ use crate::core::tally::{
 };
 
 /// Run the check; exit 0 when every parent matches, 1 when any drifted.
-pub async fn check(client: &Client, args: CheckArgs) -> Result<ExitCode> {
+pub async fn check(client: &Client, args: CheckArgs) -> Result<Exit> {
     let info = read::describe_table(client, &args.table).await?;
     if let Some(prefix) = &args.shards {
         return shards(client, &info, &args, prefix).await;
@@ -59,7 +60,7 @@ pub async fn check(client: &Client, args: CheckArgs) -> Result<ExitCode> {
                 &info,
                 &rule,
                 &ParentSource::Scan,
-                usize::from(args.concurrency),
+                AtOnce::new(args.concurrency, "concurrency")?.at_once,
                 &CancelToken::default(),
                 |event| match event {
                     ReconcileEvent::Checked(result) => match *result {
@@ -93,7 +94,7 @@ pub async fn check(client: &Client, args: CheckArgs) -> Result<ExitCode> {
     if args.json {
         println!(
             "{}",
-            json!({"summary": {"parents": checked.checks.len(), "drifted": totals.drifted, "stored": to_dynamodb(&totals.stored), "counted": totals.counted, "rcu": totals.rcu}})
+            json!({"summary": {"parents": checked.checks.len(), "drifted": totals.drifted, "stored": to_dynamodb(&totals.stored), "counted": totals.counted.to_string(), "rcu": totals.rcu}})
         );
     }
     eprintln!(
@@ -103,19 +104,14 @@ pub async fn check(client: &Client, args: CheckArgs) -> Result<ExitCode> {
         started.elapsed().as_millis()
     );
     Ok(if totals.drifted == 0 {
-        ExitCode::SUCCESS
+        Exit::Done
     } else {
-        ExitCode::FAILURE
+        Exit::Refused
     })
 }
 
 /// `--shards`: sum a sharded counter, one line per shard, the hot one marked.
-async fn shards(
-    client: &Client,
-    info: &TableInfo,
-    args: &CheckArgs,
-    prefix: &str,
-) -> Result<ExitCode> {
+async fn shards(client: &Client, info: &TableInfo, args: &CheckArgs, prefix: &str) -> Result<Exit> {
     let pk = args.pk.as_deref().unwrap_or_default();
     let rule = ShardRule {
         prefix: prefix.to_owned(),
@@ -141,5 +137,5 @@ async fn shards(
         );
     }
     eprintln!("{}", total.summary());
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Done)
 }

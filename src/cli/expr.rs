@@ -1,8 +1,8 @@
 //! `dynoscope expr`: readable expressions in, a request as code out, compiled by the builder's
 //! own `compile` (so its checks, the key condition's included, are the app's).
 
+use crate::cli::exit::Exit;
 use std::collections::HashMap;
-use std::process::ExitCode;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
@@ -74,7 +74,7 @@ fn input(args: &ExprArgs) -> Result<Input> {
 }
 
 /// Build and print the request.
-pub fn expr(args: ExprArgs) -> Result<ExitCode> {
+pub fn expr(args: ExprArgs) -> Result<Exit> {
     let target = Target::from_name(&args.target).ok_or_else(|| {
         Error::Invalid(format!(
             "--as {}: use json, cli, boto3, js, js-doc or rust",
@@ -96,5 +96,5 @@ pub fn expr(args: ExprArgs) -> Result<ExitCode> {
         .request
         .ok_or_else(|| Error::Invalid(compiled.problems.join("; ")))?;
     println!("{}", request.render(target));
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Done)
 }

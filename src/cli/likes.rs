@@ -1,60 +1,68 @@
 //! `dynoscope like|unlike|storm`: the like lab from the shell, built, sent and reported by the
 //! same core code as the app's.
 
-use std::process::ExitCode;
-
-use aws_sdk_dynamodb::Client;
 use serde_json::json;
 
 use crate::cli::args::{LikeArgs, LikeTargetArgs, StormArgs};
+use crate::cli::exit::Exit;
 use crate::core::cancel::CancelToken;
-use crate::core::connection::{Connection, ConnectionSpec, is_loopback};
+use crate::core::connection::Connection;
 use crate::core::error::{Error, Result};
-use crate::core::likes::{self, LikeOp, LikeOutcome, LikeTarget, Snapshot};
+use crate::core::likes::{self, LikeOp, LikeOutcome, LikeTarget, Snapshot, StormPlan};
+use crate::core::number::to_dynamodb;
 use crate::core::read;
 use crate::core::report::Lines;
 use crate::core::table::TableInfo;
+use crate::core::write::{Confirmation, Destination};
 
-async fn target(
-    client: &Client,
-    connection: &Connection,
-    args: &LikeTargetArgs,
-) -> Result<(TableInfo, LikeTarget)> {
-    let local = matches!(connection.spec, ConnectionSpec::Sandbox { .. })
-        || is_loopback(&connection.target);
-    if !local && !args.yes {
-        return Err(Error::Invalid(format!(
-            "this writes to table {} at {}: add --yes to confirm",
-            args.table, connection.target
-        )));
-    }
-    let info = read::describe_table(client, &args.table).await?;
-    let target = LikeTarget::new(
+async fn target(connection: &Connection, args: &LikeTargetArgs) -> Result<(TableInfo, LikeTarget)> {
+    let info = read::describe_table(&connection.client, &args.table).await?;
+    let mut target = LikeTarget::new(
         &info,
         &args.pk,
         &args.parent_sk,
         &args.tally,
         &args.child_prefix,
     )?;
+    target.create_parent = args.create;
     Ok((info, target))
 }
 
-/// Like or unlike, with the tally and the children before and after.
+/// Refuse before anything is read when the write would need a confirmation not given.
+fn confirm(confirmation: Confirmation, confirmed: bool) -> Result<()> {
+    match confirmation {
+        Confirmation::NotNeeded => Ok(()),
+        Confirmation::Ask(_) if confirmed => Ok(()),
+        Confirmation::Ask(question) => Err(Error::NotConfirmed { question }),
+        Confirmation::Refused(error) => Err(error),
+    }
+}
+
+/// Like or unlike (`confirmed`: `--yes`), with the tally and the children before and after.
 pub async fn like(
-    client: &Client,
     connection: &Connection,
     op: LikeOp,
     args: LikeArgs,
-) -> Result<ExitCode> {
-    let (info, target) = target(client, connection, &args.target).await?;
+    confirmed: bool,
+) -> Result<Exit> {
+    let (info, target) = target(connection, &args.target).await?;
     let request = likes::like_request(
+        &Destination::of(connection),
         op,
         &target,
         &args.user,
         args.token.clone(),
         likes::now_secs(),
     )?;
-    let report = likes::like_and_observe(client, &info, request).await;
+    confirm(request.write_plan().confirmation(), confirmed)?;
+    let report = likes::like_and_observe(connection, &info, request, confirmed).await;
+    let exit = match &report.sent.outcome {
+        LikeOutcome::Committed { .. } => Exit::Done,
+        LikeOutcome::Cancelled { .. } => Exit::Refused,
+        LikeOutcome::Unknown(_) => Exit::Unknown,
+        // Nothing applied: said once, on stderr.
+        LikeOutcome::Failed(error) => return Err(error.clone()),
+    };
     if args.target.json {
         let (outcome, reasons, wcu) = match &report.sent.outcome {
             LikeOutcome::Committed { consumed_wcu } => ("committed", vec![], *consumed_wcu),
@@ -63,12 +71,12 @@ pub async fn like(
             LikeOutcome::Unknown(_) => ("unknown", vec![], 0.0),
         };
         let tally = |s: &Result<Snapshot>| s.as_ref().ok().map(|s| s.tally.clone());
-        let children = |s: &Result<Snapshot>| s.as_ref().ok().map(|s| s.children);
+        let children = |s: &Result<Snapshot>| s.as_ref().ok().map(|s| s.children.to_string());
         println!(
             "{}",
             json!({
                 "op": op.name(), "user": args.user, "outcome": outcome, "reasons": reasons,
-                "consumedWCU": wcu, "attempts": report.sent.attempts, "conflictsRetried": report.sent.conflicts,
+                "consumedWCU": wcu, "attempts": report.sent.attempts, "replayed": report.replayed(),
                 "tallyBefore": tally(&report.before), "tallyAfter": tally(&report.after),
                 "childrenBefore": children(&report.before), "childrenAfter": children(&report.after),
                 "lines": report.lines().into_iter().map(|l| l.text).collect::<Vec<_>>(),
@@ -84,39 +92,54 @@ pub async fn like(
         );
         println!("{}", Lines(&report.lines()));
     }
-    Ok(match (&report.sent.outcome, &report.after) {
-        // The words are printed above, once; the status says it failed.
-        (LikeOutcome::Failed(_) | LikeOutcome::Unknown(_), _) | (_, Err(_)) => ExitCode::from(2),
-        (_, Ok(after)) if after.consistent() => ExitCode::SUCCESS,
-        (_, Ok(_)) => ExitCode::FAILURE,
-    })
+    Ok(exit)
 }
 
-/// A storm, then the verdict.
-pub async fn storm(client: &Client, connection: &Connection, args: StormArgs) -> Result<ExitCode> {
-    let (info, target) = target(client, connection, &args.target).await?;
-    let run_id = likes::run_id();
-    let report = likes::run_storm(
-        client,
-        &info,
+/// A storm (`confirmed`: `--yes`), then what it changed and the drift before and after.
+pub async fn storm(connection: &Connection, args: StormArgs, confirmed: bool) -> Result<Exit> {
+    let (info, target) = target(connection, &args.target).await?;
+    let plan = StormPlan::new(
+        &Destination::of(connection),
         &target,
         args.users,
         args.concurrency,
-        &run_id,
+        &likes::run_id(),
+    )?;
+    confirm(plan.confirmation(), confirmed)?;
+    if let Some(note) = plan.at_once.note("concurrency") {
+        eprintln!("{note}");
+    }
+    let report = likes::run_storm(
+        connection,
+        &info,
+        &plan,
+        confirmed,
         &CancelToken::default(),
         |_| {},
     )
     .await?;
     let (stats, before, after) = (&report.stats, &report.before, &report.after);
+    let exit = if stats.unknown > 0 {
+        Exit::Unknown
+    } else if !report.storm_consistent() || stats.failed > 0 {
+        Exit::Refused
+    } else {
+        Exit::Done
+    };
     if args.target.json {
+        let changes = report.changes();
         println!(
             "{}",
             json!({
                 "users": args.users, "operations": stats.done, "committed": stats.committed,
-                "cancelled": stats.cancelled, "conflictsRetried": stats.conflicts_retried, "failed": stats.failed,
+                "cancelled": stats.cancelled, "resent": stats.resent, "failed": stats.failed,
+                "unknown": stats.unknown,
                 "consumedWCU": stats.consumed_wcu, "opsPerSec": stats.ops_per_sec(),
                 "tallyBefore": before.tally, "tallyAfter": after.tally,
-                "childrenBefore": before.children, "childrenAfter": after.children, "equal": report.equal(),
+                "childrenBefore": before.children.to_string(), "childrenAfter": after.children.to_string(),
+                "stormTallyChange": changes.as_ref().map(|(t, _)| to_dynamodb(t)),
+                "stormChildrenChange": changes.as_ref().map(|(_, c)| to_dynamodb(c)),
+                "stormConsistent": report.storm_consistent(), "equal": report.equal(),
             })
         );
     } else {
@@ -130,11 +153,7 @@ pub async fn storm(client: &Client, connection: &Connection, args: StormArgs) ->
         if !details.is_empty() {
             println!("{}", Lines(&details));
         }
-        println!("{}", report.verdict().text);
+        println!("{}", Lines(&report.verdict()));
     }
-    Ok(if report.equal() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
+    Ok(exit)
 }

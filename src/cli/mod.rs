@@ -3,9 +3,11 @@
 mod add;
 mod args;
 mod check;
+mod exit;
 mod expr;
 mod likes;
 mod run;
 
 pub use args::{AddArgs, AddMode, Cli, ConnectionFlags, Subcommand};
+pub use exit::{EXIT_TABLE, Exit};
 pub use run::run;

@@ -1,51 +1,58 @@
 //! Running a subcommand: thin glue from arguments to core functions and back to text.
 
+use std::collections::VecDeque;
 use std::io::Write as _;
 use std::process::ExitCode;
 
 use aws_sdk_dynamodb::Client;
 
-use crate::cli::args::{ItemsArgs, ScanArgs, Subcommand};
+use crate::cli::args::{ConnectionFlags, ItemsArgs, ScanArgs, Subcommand};
+use crate::cli::exit::{Exit, print_error};
 use crate::core::cancel::CancelToken;
 use crate::core::condition::{SortCondition, SortOp};
 use crate::core::connection::{self, ConnectionSpec};
 use crate::core::error::{Error, Result};
 use crate::core::likes::LikeOp;
+use crate::core::limits::AtOnce;
 use crate::core::read::{self, BrowseMode, BrowseRequest, Until};
 use crate::core::report::read_summary;
 use crate::core::table::TableInfo;
 use crate::core::value::{self, Item};
 
-/// Run `command` against the connection `spec`; prints results on stdout, errors on stderr.
-pub async fn run(spec: ConnectionSpec, command: Subcommand) -> ExitCode {
-    let is_check = matches!(
-        command,
-        Subcommand::Check(_) | Subcommand::Like(_) | Subcommand::Unlike(_) | Subcommand::Storm(_)
-    );
-    match run_inner(spec, command).await {
-        Ok(code) => code,
+/// Run `command` against the connection `spec`, with the `--timeout`, `--read-only` and `--yes`
+/// of `flags`; prints results on stdout and errors on stderr (once), and returns the exit status
+/// of the one table ([`EXIT_TABLE`](crate::cli::EXIT_TABLE)).
+pub async fn run(spec: ConnectionSpec, flags: &ConnectionFlags, command: Subcommand) -> ExitCode {
+    let json = command.json();
+    match run_inner(spec, flags, command).await {
+        Ok(exit) => exit.code(),
         Err(error) => {
-            eprintln!("dynoscope: {error}");
-            // `check` keeps 1 for "drift found", so its errors are 2.
-            if is_check {
-                ExitCode::from(2)
-            } else {
-                ExitCode::FAILURE
+            print_error(&error, json);
+            if matches!(error, Error::NotConfirmed { .. }) {
+                eprintln!(
+                    "dynoscope: add --yes to confirm writes to an endpoint that is not on this machine"
+                );
             }
+            Exit::of_error(&error).code()
         }
     }
 }
 
-async fn run_inner(spec: ConnectionSpec, command: Subcommand) -> Result<ExitCode> {
+async fn run_inner(
+    spec: ConnectionSpec,
+    flags: &ConnectionFlags,
+    command: Subcommand,
+) -> Result<Exit> {
     if let Subcommand::Expr(args) = command {
         return crate::cli::expr::expr(args);
     }
     if let Subcommand::Sandbox { port } = command {
         serve_sandbox(spec, port).await?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Exit::Done);
     }
-    let connection = connection::connect(spec).await?;
+    let connection = connection::connect_with(spec, flags.options()).await?;
     let client = &connection.client;
+    let confirmed = flags.yes;
     let mut out = std::io::stdout().lock();
     match command {
         Subcommand::Tables => {
@@ -59,20 +66,20 @@ async fn run_inner(spec: ConnectionSpec, command: Subcommand) -> Result<ExitCode
         }
         Subcommand::Items(args) => items(client, args, &mut out).await?,
         Subcommand::Scan(args) => scan(client, args, &mut out).await?,
-        Subcommand::Add(args) => return crate::cli::add::add(client, args).await,
+        Subcommand::Add(args) => return crate::cli::add::add(&connection, args, confirmed).await,
         Subcommand::Check(args) => return crate::cli::check::check(client, args).await,
         Subcommand::Like(args) => {
-            return crate::cli::likes::like(client, &connection, LikeOp::Like, args).await;
+            return crate::cli::likes::like(&connection, LikeOp::Like, args, confirmed).await;
         }
         Subcommand::Unlike(args) => {
-            return crate::cli::likes::like(client, &connection, LikeOp::Unlike, args).await;
+            return crate::cli::likes::like(&connection, LikeOp::Unlike, args, confirmed).await;
         }
         Subcommand::Storm(args) => {
-            return crate::cli::likes::storm(client, &connection, args).await;
+            return crate::cli::likes::storm(&connection, args, confirmed).await;
         }
         Subcommand::Sandbox { .. } | Subcommand::Expr(_) => {}
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Done)
 }
 
 fn io_error(e: std::io::Error) -> Error {
@@ -155,24 +162,36 @@ async fn scan(client: &Client, args: ScanArgs, out: &mut impl std::io::Write) ->
         eprintln!("{stats}");
         return Ok(());
     }
-    let mut tasks = Vec::new();
-    for segment in 0..args.segments {
-        let mut request = base.clone();
-        request.mode = BrowseMode::Scan {
-            segment: Some((segment, args.segments)),
-        };
-        let client = client.clone();
-        let limit = args.limit;
-        tasks.push(tokio::spawn(async move {
-            let mut sink = Vec::new();
-            collect_pages(&client, &request, limit, &mut |item| sink.push(item))
-                .await
-                .map(|s| (s, sink))
-        }));
+    let segments = usize::try_from(args.segments)
+        .map_err(|_| Error::Invalid("--segments must be at least 1".into()))?;
+    let at_once = AtOnce::new(segments, "segments")?;
+    if let Some(note) = at_once.note("segments") {
+        eprintln!("{note}");
     }
+    // A window of at most `at_once` segments in flight; items are printed in segment order.
+    let mut window = VecDeque::new();
+    let mut next = 0;
     let mut total = Stats::default();
     let mut printed = 0usize;
-    for task in tasks {
+    loop {
+        while next < segments && window.len() < at_once.at_once {
+            let mut request = base.clone();
+            request.mode = BrowseMode::Scan {
+                segment: Some((next as i32, args.segments)),
+            };
+            let client = client.clone();
+            let limit = args.limit;
+            window.push_back(tokio::spawn(async move {
+                let mut sink = Vec::new();
+                collect_pages(&client, &request, limit, &mut |item| sink.push(item))
+                    .await
+                    .map(|s| (s, sink))
+            }));
+            next += 1;
+        }
+        let Some(task) = window.pop_front() else {
+            break;
+        };
         let (stats, items) = task.await.map_err(|e| Error::TaskDied {
             op: "Scan",
             detail: e.to_string(),
@@ -186,6 +205,13 @@ async fn scan(client: &Client, args: ScanArgs, out: &mut impl std::io::Write) ->
             print_item(out, &item, &keys, args.json)?;
             printed += 1;
         }
+        if args.limit.is_some_and(|l| printed >= l) {
+            // Enough items: the segments still in flight are dropped, and none are started.
+            break;
+        }
+    }
+    for task in window {
+        task.abort();
     }
     total.items = printed;
     eprintln!("{total} · {} segments", args.segments);

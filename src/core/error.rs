@@ -4,6 +4,7 @@
 //! service errors, the server's error code, so the UI can show it once with both.
 
 use aws_credential_types::provider::error::CredentialsError;
+use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 
 /// What went wrong, with the operation it happened in.
@@ -40,6 +41,17 @@ pub enum Error {
         /// What the credential chain said.
         detail: String,
     },
+    /// An answer came back but could not be read: an HTML or text error page, an unreadable
+    /// body, a body cut short. The request reached something, so it may have been applied.
+    #[error("{op}: the answer could not be read (HTTP {status}): {detail}")]
+    Garbled {
+        /// The DynamoDB operation.
+        op: &'static str,
+        /// The HTTP status of the answer (0 when none could be read).
+        status: u16,
+        /// What could not be read.
+        detail: String,
+    },
     /// The request timed out.
     #[error("{op} failed: timed out: {detail}")]
     Timeout {
@@ -62,6 +74,40 @@ pub enum Error {
         /// The operation that could not be sent.
         op: &'static str,
     },
+    /// The connection is read-only; nothing was sent.
+    #[error("refused: the connection to {place} is read-only; nothing was sent")]
+    ReadOnly {
+        /// Where the write would have gone.
+        place: String,
+    },
+    /// A write was planned on another connection than the one it would be sent on.
+    #[error(
+        "refused: this was planned for {planned}, but the connection is {now} now; nothing was sent"
+    )]
+    ConnectionChanged {
+        /// Where it was planned.
+        planned: String,
+        /// Where it would go now.
+        now: String,
+    },
+    /// A write to another machine was not confirmed; nothing was sent.
+    #[error("{question} It was not confirmed, so nothing was sent")]
+    NotConfirmed {
+        /// What the write would do, and where.
+        question: String,
+    },
+    /// A write may or may not have been applied, and was not sent again: what followed it
+    /// (the rest of a run) was not done.
+    #[error("outcome unknown: {0}; it was not sent again")]
+    OutcomeUnknown(Box<Error>),
+    /// What a write needs does not exist (a parent, an item); nothing was written.
+    #[error(
+        "{what} does not exist, so nothing was written (creating it is a separate choice: --create)"
+    )]
+    Missing {
+        /// What is missing, e.g. `the parent POST#nope / META`.
+        what: String,
+    },
     /// The user's input cannot be sent as it is; nothing was sent.
     #[error("{0}")]
     Invalid(String),
@@ -81,6 +127,12 @@ pub enum Error {
         /// What the system said.
         detail: String,
     },
+    /// The user cancelled the operation before it answered (a read: nothing was written).
+    #[error("{op} cancelled")]
+    Cancelled {
+        /// The operation.
+        op: &'static str,
+    },
     /// A background task died before it answered.
     #[error("{op} failed: the background task stopped unexpectedly: {detail}")]
     TaskDied {
@@ -94,17 +146,35 @@ pub enum Error {
 impl Error {
     /// Map an SDK error of operation `op` into an [`Error`], keeping the server's code. Errors
     /// are told apart by their kind and type, never by their message.
-    pub fn from_sdk<E, R>(op: &'static str, err: SdkError<E, R>) -> Self
+    ///
+    /// An error answer without a code (an HTML 500 from a proxy, a text page) and an answer
+    /// that could not be read become [`Error::Garbled`]: the request got somewhere, so the
+    /// write may have been applied.
+    pub fn from_sdk<E>(op: &'static str, err: SdkError<E, HttpResponse>) -> Self
     where
         E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
-        R: std::fmt::Debug + Send + Sync + 'static,
     {
         if let SdkError::ServiceError(service) = &err {
             let inner = service.err();
-            return Self::Service {
+            let status = service.raw().status().as_u16();
+            return match inner.code() {
+                Some(code) => Self::Service {
+                    op,
+                    code: code.to_owned(),
+                    message: inner.message().unwrap_or_default().to_owned(),
+                },
+                None => Self::Garbled {
+                    op,
+                    status,
+                    detail: body_excerpt(service.raw()),
+                },
+            };
+        }
+        if let SdkError::ResponseError(response) = &err {
+            return Self::Garbled {
                 op,
-                code: inner.code().unwrap_or("UnknownError").to_owned(),
-                message: inner.message().unwrap_or_default().to_owned(),
+                status: response.raw().status().as_u16(),
+                detail: error_chain(&err),
             };
         }
         let detail = error_chain(&err);
@@ -119,12 +189,42 @@ impl Error {
             SdkError::DispatchFailure(dispatch) if dispatch.is_user() => {
                 Self::Credentials { op, detail }
             }
-            SdkError::DispatchFailure(_) | SdkError::ResponseError(_) => Self::Unreachable {
+            SdkError::DispatchFailure(_) => Self::Unreachable {
                 op,
                 never_sent: connection_refused(&err),
                 detail,
             },
             _ => Self::Request { op, detail },
+        }
+    }
+
+    /// The error in a few words, for a status line: which operation, and the cause at the end
+    /// of the chain (`ListTables failed: timed out after 10s`). The whole chain is
+    /// [`to_string`](ToString::to_string).
+    pub fn headline(&self) -> String {
+        let last = |detail: &str| detail.rsplit(": ").next().unwrap_or(detail).to_owned();
+        match self {
+            Self::Timeout { op, detail } => {
+                let after = detail
+                    .find("after ")
+                    .map(|at| {
+                        let rest = &detail[at..];
+                        let end = rest.find([':', ',', ')']).unwrap_or(rest.len());
+                        format!(" {}", rest[..end].trim_end())
+                    })
+                    .unwrap_or_default();
+                format!("{op} failed: timed out{after}")
+            }
+            Self::Unreachable { op, detail, .. } => {
+                format!(
+                    "{op} failed: could not reach the endpoint: {}",
+                    last(detail)
+                )
+            }
+            Self::Credentials { op, detail } => {
+                format!("{op} failed: no usable credentials: {}", last(detail))
+            }
+            _ => self.to_string(),
         }
     }
 
@@ -142,12 +242,28 @@ impl Error {
             Self::Service { op, .. }
             | Self::Unreachable { op, .. }
             | Self::Timeout { op, .. }
+            | Self::Garbled { op, .. }
             | Self::Credentials { op, .. }
             | Self::Request { op, .. }
             | Self::TaskDied { op, .. }
+            | Self::Cancelled { op }
             | Self::NotConnected { op } => Some(op),
             _ => None,
         }
+    }
+}
+
+/// The start of an unreadable answer's body, on one line, for the message.
+fn body_excerpt(response: &HttpResponse) -> String {
+    let body = response.body().bytes().unwrap_or_default();
+    let text: String = String::from_utf8_lossy(body)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    match text.char_indices().nth(80) {
+        _ if text.is_empty() => "no error code in the answer".to_owned(),
+        Some((at, _)) => format!("no error code in the answer: {}…", &text[..at]),
+        None => format!("no error code in the answer: {text}"),
     }
 }
 

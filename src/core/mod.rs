@@ -11,6 +11,7 @@ pub mod export;
 pub mod expr;
 pub mod lab;
 pub mod likes;
+pub mod limits;
 pub mod number;
 pub mod read;
 pub mod report;

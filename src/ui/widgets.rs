@@ -22,10 +22,19 @@ pub fn labelled_text_ui(
     .labelled_by(label_id)
 }
 
-/// An error shown inline, once, with the operation and the server's code.
+/// An error shown inline, once, with the operation and the server's code: its headline on one
+/// line, and the whole chain behind "details" when there is more to it.
 pub fn error_ui(ui: &mut Ui, error: &Error) {
     let color = ui.visuals().error_fg_color;
-    ui.label(RichText::new(error.to_string()).color(color));
+    let (headline, full) = (error.headline(), error.to_string());
+    ui.label(RichText::new(&headline).color(color));
+    if headline != full {
+        egui::CollapsingHeader::new("details")
+            .id_salt(("error details", &full))
+            .show(ui, |ui| {
+                ui.label(RichText::new(full).small());
+            });
+    }
 }
 
 /// A small type tag such as `N` or `SS` in front of a value.
@@ -67,4 +76,28 @@ pub fn lines_ui(ui: &mut Ui, lines: &[Line]) {
     for line in lines {
         line_ui(ui, line);
     }
+}
+
+/// Where the button next to it writes: table, item and connection, always in view.
+pub fn writes_to_ui(ui: &mut Ui, text: &str) {
+    ui.label(RichText::new(format!("Writes to {text}")).small().weak());
+}
+
+/// The write gateway's question for a write waiting on the user: `Some(true)` when confirmed,
+/// `Some(false)` when declined.
+#[must_use]
+pub fn confirm_ui(ui: &mut Ui, question: &str) -> Option<bool> {
+    let mut answer = None;
+    ui.group(|ui| {
+        ui.colored_label(ui.visuals().warn_fg_color, question);
+        ui.horizontal(|ui| {
+            if ui.button("Confirm write").clicked() {
+                answer = Some(true);
+            }
+            if ui.button("Don't write").clicked() {
+                answer = Some(false);
+            }
+        });
+    });
+    answer
 }

@@ -4,26 +4,52 @@
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, AttributeValue, BillingMode, GlobalSecondaryIndex, KeySchemaElement,
     KeyType, Projection, ProjectionType, PutRequest, ScalarAttributeType, WriteRequest,
 };
-use dynoscope::core::connection;
+use std::time::Duration;
+
+use dynoscope::core::connection::{self, ConnectOptions, Connection, ConnectionSpec};
 use dynoscope::core::sandbox::Sandbox;
 
-/// An empty engine and a client for it.
+/// An empty engine, a connection to it (what the write gateway sends on) and its client.
 pub struct Engine {
     pub sandbox: Sandbox,
+    pub connection: Connection,
     pub client: Client,
 }
 
 pub async fn empty_engine() -> Engine {
     let sandbox = Sandbox::start_empty().await.expect("sandbox starts");
-    let client = connection::endpoint_client(sandbox.endpoint(), "us-east-1").await;
-    Engine { sandbox, client }
+    let connection = connect_to(sandbox.endpoint(), Duration::from_secs(10)).await;
+    let client = connection.client.clone();
+    Engine {
+        sandbox,
+        connection,
+        client,
+    }
+}
+
+/// A connection to `url` (an engine or a proxy on this machine), as the app and the CLI make
+/// one, giving up on a request after `timeout`.
+pub async fn connect_to(url: &str, timeout: Duration) -> Connection {
+    connection::connect_with(
+        ConnectionSpec::Endpoint {
+            url: url.to_owned(),
+            profile: None,
+            region: None,
+        },
+        ConnectOptions {
+            timeout,
+            read_only: false,
+        },
+    )
+    .await
+    .expect("connects")
 }
 
 /// A table name no other test uses.
@@ -243,4 +269,203 @@ pub async fn conflicting_proxy(
         }
     });
     (addr, answered)
+}
+
+/// What the fault proxy does to a write (a request whose target is one of the proxy's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// Forward it; answer with an HTML 500 page instead of the server's answer.
+    HtmlAfterApply,
+    /// Forward it; answer 200 with a body that is not JSON.
+    GarbageAfterApply,
+    /// Forward it; send the server's answer cut in half, then close.
+    CutAfterApply,
+    /// Forward it; reset the connection instead of answering.
+    ResetAfterApply,
+    /// Forward it; never answer (the client's timeout must give up).
+    SilentAfterApply,
+    /// Refuse the first `n` with ThrottlingException without forwarding them; forward the rest.
+    Throttle(usize),
+    /// Like `HtmlAfterApply` for the first write only; the rest pass.
+    HtmlAfterApplyOnce,
+}
+
+impl Fault {
+    /// Every fault that lets the write reach the server and hides the answer.
+    pub const AFTER_APPLY: [Fault; 5] = [
+        Fault::HtmlAfterApply,
+        Fault::GarbageAfterApply,
+        Fault::CutAfterApply,
+        Fault::ResetAfterApply,
+        Fault::SilentAfterApply,
+    ];
+}
+
+/// A proxy in front of an engine that injects `fault` into writes, and counts them.
+pub struct FaultProxy {
+    /// `http://127.0.0.1:port`.
+    pub url: String,
+    /// Writes that arrived at the proxy.
+    pub arrived: Arc<AtomicUsize>,
+    /// Writes forwarded to the server.
+    pub forwarded: Arc<AtomicUsize>,
+}
+
+impl FaultProxy {
+    pub fn forwarded(&self) -> usize {
+        self.forwarded.load(Ordering::SeqCst)
+    }
+
+    pub fn arrived(&self) -> usize {
+        self.arrived.load(Ordering::SeqCst)
+    }
+}
+
+/// Start a fault proxy in front of `upstream`. Requests whose `X-Amz-Target` ends in one of
+/// `writes` (e.g. `UpdateItem`) get `fault`; everything else is forwarded untouched. Each
+/// connection carries one request.
+pub async fn fault_proxy(
+    upstream: SocketAddr,
+    writes: &'static [&'static str],
+    fault: Fault,
+) -> FaultProxy {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let arrived = Arc::new(AtomicUsize::new(0));
+    let forwarded = Arc::new(AtomicUsize::new(0));
+    let (arrived_count, forwarded_count) = (Arc::clone(&arrived), Arc::clone(&forwarded));
+    tokio::spawn(async move {
+        while let Ok((mut client, _)) = listener.accept().await {
+            let arrived = Arc::clone(&arrived_count);
+            let forwarded = Arc::clone(&forwarded_count);
+            tokio::spawn(async move {
+                let Some((head, body)) = read_request(&mut client).await else {
+                    return;
+                };
+                let lower = head.to_lowercase();
+                let target = lower
+                    .lines()
+                    .find_map(|l| l.strip_prefix("x-amz-target:"))
+                    .map(|t| t.trim().to_owned())
+                    .unwrap_or_default();
+                let is_write = writes
+                    .iter()
+                    .any(|w| target.ends_with(&format!(".{}", w.to_lowercase())));
+                let nth = if is_write {
+                    arrived.fetch_add(1, Ordering::SeqCst)
+                } else {
+                    usize::MAX
+                };
+                if let Fault::Throttle(n) = fault
+                    && nth < n
+                {
+                    let body = r#"{"__type":"com.amazonaws.dynamodb.v20120810#ThrottlingException","message":"Rate of requests exceeds the allowed throughput."}"#;
+                    let answer = format!(
+                        "HTTP/1.1 400 Bad Request\r\ncontent-type: application/x-amz-json-1.0\r\nx-amzn-requestid: proxy\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                        body.len()
+                    );
+                    let _ = client.write_all(answer.as_bytes()).await;
+                    return;
+                }
+                // Forward the request and read the server's whole answer.
+                let Ok(mut server) = tokio::net::TcpStream::connect(upstream).await else {
+                    return;
+                };
+                let head = head.replacen("\r\n", "\r\nconnection: close\r\n", 1);
+                if server.write_all(head.as_bytes()).await.is_err()
+                    || server.write_all(&body).await.is_err()
+                {
+                    return;
+                }
+                if is_write {
+                    forwarded.fetch_add(1, Ordering::SeqCst);
+                }
+                let mut answer = Vec::new();
+                let _ = server.read_to_end(&mut answer).await;
+                let passes = matches!(fault, Fault::Throttle(_))
+                    || (fault == Fault::HtmlAfterApplyOnce && nth > 0);
+                if !is_write || passes {
+                    let _ = client.write_all(&answer).await;
+                    return;
+                }
+                match fault {
+                    Fault::HtmlAfterApply | Fault::HtmlAfterApplyOnce => {
+                        let page =
+                            "<html><body><h1>500 Internal Server Error</h1>nginx</body></html>";
+                        let answer = format!(
+                            "HTTP/1.1 500 Internal Server Error\r\ncontent-type: text/html\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{page}",
+                            page.len()
+                        );
+                        let _ = client.write_all(answer.as_bytes()).await;
+                    }
+                    Fault::GarbageAfterApply => {
+                        let junk = "\u{1}\u{2}not json at all {{{";
+                        let answer = format!(
+                            "HTTP/1.1 200 OK\r\ncontent-type: application/x-amz-json-1.0\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{junk}",
+                            junk.len()
+                        );
+                        let _ = client.write_all(answer.as_bytes()).await;
+                    }
+                    Fault::CutAfterApply => {
+                        let at = answer
+                            .windows(4)
+                            .position(|w| w == b"\r\n\r\n")
+                            .map_or(answer.len() / 2, |end| {
+                                end + 4 + (answer.len() - end - 4) / 2
+                            });
+                        let _ = client.write_all(&answer[..at]).await;
+                        let _ = client.shutdown().await;
+                    }
+                    Fault::ResetAfterApply => {
+                        // A zero linger makes the close a reset (RST), which is the point here.
+                        #[allow(deprecated)]
+                        let _ = client.set_linger(Some(Duration::ZERO));
+                        drop(client);
+                    }
+                    Fault::SilentAfterApply => {
+                        tokio::time::sleep(Duration::from_secs(120)).await;
+                    }
+                    Fault::Throttle(_) => {}
+                }
+            });
+        }
+    });
+    FaultProxy {
+        url,
+        arrived,
+        forwarded,
+    }
+}
+
+/// One HTTP request: its head (through the blank line) and its body.
+async fn read_request(client: &mut tokio::net::TcpStream) -> Option<(String, Vec<u8>)> {
+    use tokio::io::AsyncReadExt;
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 16 * 1024];
+    let header_end = loop {
+        let n = client.read(&mut chunk).await.ok()?;
+        if n == 0 {
+            return None;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+        if let Some(at) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            break at + 4;
+        }
+    };
+    let head = String::from_utf8_lossy(&buf[..header_end]).into_owned();
+    let length: usize = head
+        .to_lowercase()
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0);
+    while buf.len() < header_end + length {
+        let n = client.read(&mut chunk).await.ok()?;
+        if n == 0 {
+            return None;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+    }
+    Some((head, buf[header_end..].to_vec()))
 }

@@ -1,5 +1,8 @@
 //! Connecting: an unreachable endpoint, a failed connect, no connection.
 
+use std::time::{Duration, Instant};
+
+use dynoscope::core::connection::ConnectionSpec;
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
 
@@ -81,4 +84,58 @@ fn listing_tables_without_a_connection_says_so() {
     step_until(h, "the answer", |h| {
         has_label(h, "ListTables failed: not connected")
     });
+}
+
+#[test]
+fn a_silent_endpoint_is_given_up_on_within_the_timeout_and_connecting_can_be_cancelled() {
+    let silent = silent_endpoint();
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, None);
+    let h = &mut app.harness;
+    step_until(h, "the sandbox tables", |h| has_label(h, "Videos"));
+    h.get_by_role_and_label(Role::Button, "Endpoint").click();
+    h.step();
+    replace_text(h, "URL", &silent);
+    replace_text(h, "Timeout (s)", "1");
+    let started = Instant::now();
+    h.get_by_role_and_label(Role::Button, "Connect").click();
+    step_until(h, "connecting", |h| has_label(h, "Connecting…"));
+    step_until(h, "the timeout", |h| {
+        has_label_containing(h, "ListTables failed: timed out after 1s")
+    });
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(5), "gave up after {took:?}");
+    // The sandbox is still the active connection, and Connect can be pressed again.
+    assert!(has_label_containing(h, "Sandbox (in memory)"));
+    assert!(h.query_by_label("Connecting…").is_none());
+
+    // With a long timeout, Cancel ends the attempt at once.
+    replace_text(h, "Timeout (s)", "60");
+    h.get_by_role_and_label(Role::Button, "Connect").click();
+    step_until(h, "the Cancel button", |h| has_label(h, "Cancel"));
+    h.get_by_role_and_label(Role::Button, "Cancel").click();
+    step_until(h, "the attempt to end", |h| {
+        h.query_by_label("Connecting…").is_none()
+    });
+    assert!(has_label_containing(h, "Sandbox (in memory)"));
+    // A timeout that is not one is refused while typing, before any attempt.
+    replace_text(h, "Timeout (s)", "0");
+    step_until(h, "the message", |h| {
+        has_label_containing(h, "a timeout is more than 0")
+    });
+}
+
+#[test]
+fn reconnecting_to_the_in_memory_sandbox_keeps_its_data() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Videos"));
+    let h = &mut app.harness;
+    open_stats_row(h);
+    h.get_by_role_and_label(Role::Button, "+1").click();
+    step_until(h, "the result card", |h| has_label(h, "41 → 42"));
+    h.get_by_role_and_label(Role::Button, "Connect").click();
+    step_until(h, "the note", |h| {
+        has_label_containing(h, "same in-memory sandbox: your changes are kept")
+    });
+    // The last table opens again, on the same data.
+    open_stats_row(h);
+    assert!(has_label(h, "42"), "the +1 is still there");
 }

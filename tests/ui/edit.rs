@@ -141,3 +141,99 @@ fn an_add_edit_opens_in_the_builder() {
     );
     assert!(generated.contains(r##""#n0":"play_count""##), "{generated}");
 }
+
+#[test]
+fn the_editor_starts_afresh_on_another_item_or_table() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Videos"));
+    let h = &mut app.harness;
+    open_stats_row(h);
+    h.get_by_role_and_label(Role::Button, "+1").click();
+    step_until(h, "the result card", |h| has_label(h, "41 → 42"));
+    type_into(h, "Attribute", "likeTally");
+    assert!(
+        has_label_containing(h, "SK = STATS#TOTAL"),
+        "what Send writes to"
+    );
+    // Another item: the form and the card are gone; nothing of the old item is offered.
+    h.get_by_label("META").click();
+    step_until(h, "the other item", |h| {
+        has_label_containing(h, "SK = META")
+    });
+    assert!(
+        h.query_by_label("41 → 42").is_none(),
+        "the old card is gone"
+    );
+    assert_eq!(
+        h.get_by_label("Attribute").value().unwrap_or_default(),
+        "",
+        "the attribute typed for the other item is gone"
+    );
+    // Another table: the same.
+    type_into(h, "Attribute", "likeTally");
+    h.get_by_label("Social").click();
+    query_partition(h, "POST#a91f");
+    step_until(h, "the results", |h| has_label(h, "META"));
+    h.get_by_label("META").click();
+    step_until(h, "the Social item", |h| {
+        has_label_containing(h, "table Social")
+    });
+    assert_eq!(h.get_by_label("Attribute").value().unwrap_or_default(), "");
+}
+
+#[test]
+fn an_edit_to_an_endpoint_not_on_this_machine_waits_for_confirmation() {
+    remote_credentials();
+    let Outside {
+        runtime: engine_runtime,
+        sandbox,
+        client,
+    } = outside_sandbox();
+    // The same server under an address not recognised as this machine's.
+    let remote = format!("http://0.0.0.0:{}", sandbox.addr().port());
+    let mut app = start(endpoint(&remote), Some("Videos"));
+    let h = &mut app.harness;
+    open_stats_row(h);
+    h.get_by_role_and_label(Role::Button, "+1").click();
+    step_until(h, "the question", |h| {
+        has_label_containing(
+            h,
+            &format!(
+                "This writes to table Videos, item PK = VID#9f3a · SK = STATS#TOTAL at {remote}"
+            ),
+        )
+    });
+    let stored = || {
+        engine_runtime
+            .block_on(dynoscope::core::read::read_number(
+                &client,
+                "Videos",
+                &common_key(),
+                "play_count",
+            ))
+            .unwrap()
+    };
+    assert_eq!(
+        stored().as_deref(),
+        Some("41"),
+        "nothing sent before the yes"
+    );
+    h.get_by_role_and_label(Role::Button, "Don't write").click();
+    step_until(h, "the question to go", |h| {
+        !has_label_containing(h, "This writes to table Videos")
+    });
+    assert_eq!(stored().as_deref(), Some("41"));
+    h.get_by_role_and_label(Role::Button, "+1").click();
+    step_until(h, "the question", |h| has_label(h, "Confirm write"));
+    h.get_by_role_and_label(Role::Button, "Confirm write")
+        .click();
+    step_until(h, "the result card", |h| has_label(h, "41 → 42"));
+    assert_eq!(stored().as_deref(), Some("42"));
+}
+
+fn common_key() -> dynoscope::core::value::Item {
+    use aws_sdk_dynamodb::types::AttributeValue;
+    dynoscope::core::value::Item::from([
+        ("PK".to_owned(), AttributeValue::S("VID#9f3a".into())),
+        ("SK".to_owned(), AttributeValue::S("STATS#TOTAL".into())),
+    ])
+}

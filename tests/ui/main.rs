@@ -197,3 +197,45 @@ pub fn open_stats_row(h: &mut Harness<'_, DynoscopeApp>) {
     h.get_by_label("STATS#TOTAL").click();
     step_until(h, "the counter editor", |h| has_label(h, "Numbers"));
 }
+
+/// Replace the text of the field labelled `label` with `text`.
+pub fn replace_text(h: &mut Harness<'_, DynoscopeApp>, label: &str, text: &str) {
+    h.get_by_label(label).focus();
+    h.step();
+    h.key_press(egui::Key::End);
+    for _ in 0..120 {
+        h.key_press(egui::Key::Backspace);
+    }
+    h.step();
+    h.get_by_label(label).type_text(text);
+    h.step();
+}
+
+/// A TCP endpoint that accepts connections and never answers; its URL.
+pub fn silent_endpoint() -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming() {
+            held.push(stream);
+        }
+    });
+    url
+}
+
+/// Credentials for endpoints not on this machine, which get no dummy ones: set once, before
+/// any app of this process resolves credentials. The SDK reads the environment through
+/// `std::env`, whose lock makes this safe against its readers.
+pub fn remote_credentials() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: only std::env readers (the SDK's) run concurrently, and std::env serialises
+        // them with set_var.
+        unsafe {
+            std::env::set_var("AWS_ACCESS_KEY_ID", "test");
+            std::env::set_var("AWS_SECRET_ACCESS_KEY", "test");
+            std::env::set_var("AWS_EC2_METADATA_DISABLED", "true");
+        }
+    });
+}

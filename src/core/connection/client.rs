@@ -49,7 +49,12 @@ pub const REGIONS: &[&str] = &[
 
 /// A client for a local endpoint with dummy credentials (tests, the sandbox).
 pub async fn endpoint_client(url: &str, region: &str) -> Client {
-    let conf = base_loader()
+    endpoint_client_with(url, region, super::DEFAULT_TIMEOUT).await
+}
+
+/// [`endpoint_client`] with a request timeout.
+pub async fn endpoint_client_with(url: &str, region: &str, timeout: Duration) -> Client {
+    let conf = base_loader(timeout)
         .endpoint_url(url)
         .region(Region::new(region.to_owned()))
         .credentials_provider(local_credentials())
@@ -69,8 +74,9 @@ pub(super) fn local_credentials() -> Credentials {
 }
 
 /// The SDK config loader every connection starts from: dynoscope's rustls (ring) HTTP client, a
-/// 3 s connect timeout and a 60 s attempt timeout.
-pub fn base_loader() -> aws_config::ConfigLoader {
+/// connect timeout of 3 s (or `timeout`, when shorter), and `timeout` for a whole request, all
+/// attempts included, so a silent endpoint is given up on after `timeout`.
+pub fn base_loader(timeout: Duration) -> aws_config::ConfigLoader {
     let http_client = aws_smithy_http_client::Builder::new()
         .tls_provider(tls::Provider::Rustls(CryptoMode::Ring))
         .build_https();
@@ -78,8 +84,9 @@ pub fn base_loader() -> aws_config::ConfigLoader {
         .http_client(http_client)
         .timeout_config(
             TimeoutConfig::builder()
-                .connect_timeout(Duration::from_secs(3))
-                .operation_attempt_timeout(Duration::from_secs(60))
+                .connect_timeout(timeout.min(Duration::from_secs(3)))
+                .operation_attempt_timeout(timeout)
+                .operation_timeout(timeout)
                 .build(),
         )
 }

@@ -5,6 +5,7 @@ mod client;
 mod profiles;
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use aws_config::Region;
 use aws_sdk_dynamodb::Client;
@@ -12,7 +13,7 @@ use aws_sdk_dynamodb::Client;
 use crate::core::error::{Error, Result};
 
 use client::local_credentials;
-pub use client::{REGIONS, base_loader, endpoint_client, is_loopback};
+pub use client::{REGIONS, base_loader, endpoint_client, endpoint_client_with, is_loopback};
 pub use profiles::{Profiles, aws_configuration_present, read_profiles};
 
 /// The region used when an endpoint or the sandbox is given none.
@@ -159,6 +160,10 @@ pub struct Connection {
     pub target: String,
     /// The resolved region.
     pub region: String,
+    /// Opened read-only: the write gateway refuses every write.
+    pub read_only: bool,
+    /// How long a request may take before it is given up on.
+    pub timeout: Duration,
     /// Keeps the embedded engine alive as long as a clone of this connection exists.
     #[cfg(feature = "sandbox")]
     pub sandbox: Option<std::sync::Arc<crate::core::sandbox::Sandbox>>,
@@ -170,6 +175,7 @@ impl std::fmt::Debug for Connection {
             .field("spec", &self.spec)
             .field("target", &self.target)
             .field("region", &self.region)
+            .field("read_only", &self.read_only)
             .finish_non_exhaustive()
     }
 }
@@ -187,6 +193,14 @@ impl Connection {
         None
     }
 
+    /// Whether this connection holds an embedded sandbox.
+    pub fn has_sandbox(&self) -> bool {
+        #[cfg(feature = "sandbox")]
+        return self.sandbox.is_some();
+        #[cfg(not(feature = "sandbox"))]
+        return false;
+    }
+
     /// The label shown in the connection bar.
     pub fn label(&self) -> String {
         match &self.spec {
@@ -201,8 +215,99 @@ impl Connection {
     }
 }
 
-/// Connect as `spec` says. For the sandbox this starts (and, when new, seeds) the engine.
+/// How to connect besides where: how long to wait for an answer, and whether writes are allowed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConnectOptions {
+    /// How long one request may take, all attempts included.
+    pub timeout: Duration,
+    /// Refuse every write on this connection.
+    pub read_only: bool,
+}
+
+/// The request timeout unless one is chosen.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The longest request timeout that can be chosen (a DynamoDB request never needs more).
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(600);
+
+impl Default for ConnectOptions {
+    fn default() -> Self {
+        Self {
+            timeout: DEFAULT_TIMEOUT,
+            read_only: false,
+        }
+    }
+}
+
+impl ConnectOptions {
+    /// A timeout typed as seconds (`--timeout 5`, `0.5`): more than 0 and at most 600.
+    pub fn parse_timeout(text: &str) -> Result<Duration> {
+        let secs: f64 = text
+            .trim()
+            .parse()
+            .map_err(|_| Error::Invalid(format!("`{text}` is not a number of seconds")))?;
+        if !(secs > 0.0 && secs <= MAX_TIMEOUT.as_secs_f64()) {
+            return Err(Error::Invalid(format!(
+                "a timeout is more than 0 and at most {} seconds",
+                MAX_TIMEOUT.as_secs()
+            )));
+        }
+        Ok(Duration::from_secs_f64(secs))
+    }
+}
+
+/// Connect as `spec` says, with the default timeout. For the sandbox this starts (and, when
+/// new, seeds) the engine.
 pub async fn connect(spec: ConnectionSpec) -> Result<Connection> {
+    connect_with(spec, ConnectOptions::default()).await
+}
+
+/// Connect as the app does: as `spec` says, with `options`, and ask the server once (a
+/// one-table ListTables) so that a connection only replaces the active one when it answers.
+/// Reconnecting to the in-memory sandbox that `current` holds keeps that sandbox and its data
+/// (a fresh one would be reseeded, dropping every change).
+pub async fn open(
+    spec: ConnectionSpec,
+    options: ConnectOptions,
+    current: Option<Connection>,
+) -> Result<Opened> {
+    let reused = current.filter(|c| {
+        spec == ConnectionSpec::Sandbox { db_path: None } && c.spec == spec && c.has_sandbox()
+    });
+    let kept_sandbox = reused.is_some();
+    let connection = match reused {
+        Some(current) => Connection {
+            client: endpoint_client_with(&current.target, &current.region, options.timeout).await,
+            read_only: options.read_only,
+            timeout: options.timeout,
+            ..current
+        },
+        None => connect_with(spec, options).await?,
+    };
+    connection
+        .client
+        .list_tables()
+        .limit(1)
+        .send()
+        .await
+        .map_err(|e| Error::from_sdk("ListTables", e))?;
+    Ok(Opened {
+        connection,
+        kept_sandbox,
+    })
+}
+
+/// A connection that answered.
+#[derive(Debug, Clone)]
+pub struct Opened {
+    /// The connection.
+    pub connection: Connection,
+    /// It is the in-memory sandbox that was already open, data and all.
+    pub kept_sandbox: bool,
+}
+
+/// Connect as `spec` says, with `options`.
+pub async fn connect_with(spec: ConnectionSpec, options: ConnectOptions) -> Result<Connection> {
     if let ConnectionSpec::Aws {
         profile: Some(profile),
         ..
@@ -223,9 +328,11 @@ pub async fn connect(spec: ConnectionSpec) -> Result<Connection> {
         }
     }
     match &spec {
-        ConnectionSpec::Sandbox { db_path } => connect_sandbox(spec.clone(), db_path.clone()).await,
+        ConnectionSpec::Sandbox { db_path } => {
+            connect_sandbox(spec.clone(), db_path.clone(), options).await
+        }
         ConnectionSpec::Aws { profile, region } => {
-            let mut loader = base_loader();
+            let mut loader = base_loader(options.timeout);
             if let Some(profile) = profile {
                 loader = loader.profile_name(profile);
             }
@@ -243,6 +350,8 @@ pub async fn connect(spec: ConnectionSpec) -> Result<Connection> {
                 target: format!("dynamodb.{region}"),
                 region,
                 spec,
+                read_only: options.read_only,
+                timeout: options.timeout,
                 #[cfg(feature = "sandbox")]
                 sandbox: None,
             })
@@ -261,7 +370,7 @@ pub async fn connect(spec: ConnectionSpec) -> Result<Connection> {
             let region = region
                 .clone()
                 .unwrap_or_else(|| DEFAULT_LOCAL_REGION.to_owned());
-            let mut loader = base_loader()
+            let mut loader = base_loader(options.timeout)
                 .endpoint_url(url.clone())
                 .region(Region::new(region.clone()));
             if let Some(profile) = profile {
@@ -276,6 +385,8 @@ pub async fn connect(spec: ConnectionSpec) -> Result<Connection> {
                 target: url.clone(),
                 region,
                 spec,
+                read_only: options.read_only,
+                timeout: options.timeout,
                 #[cfg(feature = "sandbox")]
                 sandbox: None,
             })
@@ -284,21 +395,31 @@ pub async fn connect(spec: ConnectionSpec) -> Result<Connection> {
 }
 
 #[cfg(feature = "sandbox")]
-async fn connect_sandbox(spec: ConnectionSpec, db_path: Option<PathBuf>) -> Result<Connection> {
+async fn connect_sandbox(
+    spec: ConnectionSpec,
+    db_path: Option<PathBuf>,
+    options: ConnectOptions,
+) -> Result<Connection> {
     let sandbox = crate::core::sandbox::Sandbox::start(db_path.as_deref(), 0).await?;
     let url = sandbox.endpoint().to_owned();
-    let client = endpoint_client(&url, DEFAULT_LOCAL_REGION).await;
+    let client = endpoint_client_with(&url, DEFAULT_LOCAL_REGION, options.timeout).await;
     Ok(Connection {
         client,
         target: url,
         region: DEFAULT_LOCAL_REGION.to_owned(),
         spec,
+        read_only: options.read_only,
+        timeout: options.timeout,
         sandbox: Some(std::sync::Arc::new(sandbox)),
     })
 }
 
 #[cfg(not(feature = "sandbox"))]
-async fn connect_sandbox(_spec: ConnectionSpec, _db_path: Option<PathBuf>) -> Result<Connection> {
+async fn connect_sandbox(
+    _spec: ConnectionSpec,
+    _db_path: Option<PathBuf>,
+    _options: ConnectOptions,
+) -> Result<Connection> {
     Err(Error::Connect(
         "this build has no sandbox (built without the `sandbox` feature)".into(),
     ))

@@ -12,6 +12,7 @@ use crate::core::expr::codegen::{Operation, Request, ReturnOptions, ReturnValues
 use crate::core::number::{self, to_dynamodb};
 use crate::core::table::TableInfo;
 use crate::core::value::{self, Item};
+use crate::core::write::{Destination, Idempotency, WritePlan};
 
 /// What the user typed: a new value or a delta.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,9 +74,11 @@ pub fn plan(current: Option<&str>, change: &Change) -> Result<Planned> {
     })
 }
 
-/// An `UpdateItem` request for a counter edit.
+/// An `UpdateItem` request for a counter edit, and where it goes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UpdatePlan {
+    /// The connection it was planned on: it is sent there or nowhere.
+    pub destination: Destination,
     /// Table name.
     pub table: String,
     /// The item's key.
@@ -86,6 +89,9 @@ pub struct UpdatePlan {
     pub mode: EditMode,
     /// The checked change.
     pub planned: Planned,
+    /// Create the item when it does not exist. Off, the edit is conditional on the item
+    /// existing, and a missing item is reported with nothing written.
+    pub create: bool,
     /// `UpdateExpression`.
     pub update_expression: String,
     /// `ConditionExpression` (exact mode only).
@@ -124,17 +130,22 @@ pub fn stored_number(attribute: &str, stored: Option<&AttributeValue>) -> Result
     }
 }
 
-/// Build the request for changing `attribute` of the item at `key`. Key attributes are refused.
+/// Build the request for changing `attribute` of the item at `key` in `table`, sent to
+/// `destination`. Key attributes are refused. Unless `create`, the request is conditional on
+/// the item existing (`attribute_exists` on a key attribute).
 pub fn update_plan(
+    destination: &Destination,
     table: &str,
     key: Item,
     attribute: &str,
     mode: EditMode,
     planned: Planned,
+    create: bool,
 ) -> Result<UpdatePlan> {
     check_editable(&key, attribute)?;
     let n = |v: &BigDecimal| AttributeValue::N(to_dynamodb(v));
-    let names = HashMap::from([("#a".to_owned(), attribute.to_owned())]);
+    let mut names = HashMap::from([("#a".to_owned(), attribute.to_owned())]);
+    let key_name = key.keys().min().cloned();
     let (update_expression, condition_expression, values) = match mode {
         EditMode::Add => (
             "ADD #a :d".to_owned(),
@@ -165,12 +176,24 @@ pub fn update_plan(
             )
         }
     };
+    let condition_expression = match key_name.filter(|_| !create) {
+        Some(key_name) => {
+            names.insert("#k".to_owned(), key_name);
+            Some(match condition_expression {
+                Some(condition) => format!("attribute_exists(#k) AND {condition}"),
+                None => "attribute_exists(#k)".to_owned(),
+            })
+        }
+        None => condition_expression,
+    };
     Ok(UpdatePlan {
+        destination: destination.clone(),
         table: table.to_owned(),
         key,
         attribute: attribute.to_owned(),
         mode,
         planned,
+        create,
         update_expression,
         condition_expression,
         names,
@@ -197,6 +220,24 @@ impl UpdatePlan {
                 old_item_on_condition_failure: self.condition_expression.is_some(),
             },
         }
+    }
+
+    /// The write for the gateway: `ADD` and `SET … + :d` are sent once; the exact mode's
+    /// conditional `SET` may be sent again.
+    pub fn write_plan(&self) -> Result<WritePlan> {
+        let idempotency = if self.mode.retry_is_safe() {
+            Idempotency::Repeatable
+        } else {
+            Idempotency::Once
+        };
+        let mut key_names: Vec<String> = self.key.keys().cloned().collect();
+        key_names.sort();
+        WritePlan::single(
+            self.destination.clone(),
+            self.request(),
+            idempotency,
+            key_names,
+        )
     }
 
     /// The request's expressions, names and values, a line each, as shown beside a card.
@@ -240,6 +281,8 @@ pub struct EditRequest {
     /// The value to start from (`None`: the one in the item). Set when retrying from the
     /// server's value after a failed condition.
     pub from: Option<String>,
+    /// Create the item when it does not exist (off: a missing item is refused).
+    pub create: bool,
 }
 
 /// Check `request` on the item at `key` before anything is read or sent: not a key attribute,
@@ -254,10 +297,11 @@ pub fn check_request(key: &Item, request: &EditRequest) -> Result<()> {
     }
 }
 
-/// Plan `request` on `item` of table `info` (as loaded in the grid, or as just read): the item's
-/// key, the value seen (or `request.from`), the exact delta, and the request sent in `mode`. The
-/// app and the CLI both plan here; nothing that fails is ever sent.
+/// Plan `request` on `item` of table `info` (as loaded in the grid, or as just read) for
+/// `destination`: the item's key, the value seen (or `request.from`), the exact delta, and the
+/// request sent in `mode`. The app and the CLI both plan here; nothing that fails is sent.
 pub fn plan_edit(
+    destination: &Destination,
     info: &TableInfo,
     item: &Item,
     request: &EditRequest,
@@ -270,12 +314,31 @@ pub fn plan_edit(
         None => stored_number(&request.attribute, item.get(&request.attribute))?,
     };
     let planned = plan(current.as_deref(), &request.change)?;
-    update_plan(&info.name, key, &request.attribute, mode, planned)
+    update_plan(
+        destination,
+        &info.name,
+        key,
+        &request.attribute,
+        mode,
+        planned,
+        request.create,
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn here() -> Destination {
+        Destination {
+            connection: crate::core::connection::ConnectionId("test".into()),
+            endpoint: "http://127.0.0.1:1".into(),
+            region: "us-east-1".into(),
+            profile: None,
+            local: true,
+            read_only: false,
+        }
+    }
 
     fn key() -> Item {
         HashMap::from([
@@ -335,25 +398,62 @@ mod tests {
     #[test]
     fn requests_per_mode() {
         let p = plan(Some("41"), &Change::By("1".into())).unwrap();
-        let add = update_plan("Videos", key(), "count", EditMode::Add, p.clone()).unwrap();
+        let add = update_plan(
+            &here(),
+            "Videos",
+            key(),
+            "count",
+            EditMode::Add,
+            p.clone(),
+            true,
+        )
+        .unwrap();
         assert_eq!(add.update_expression, "ADD #a :d");
         assert_eq!(
             add.names["#a"], "count",
             "a reserved word goes through a placeholder"
         );
-        let set = update_plan("Videos", key(), "count", EditMode::SetFromZero, p.clone()).unwrap();
+        let set = update_plan(
+            &here(),
+            "Videos",
+            key(),
+            "count",
+            EditMode::SetFromZero,
+            p.clone(),
+            true,
+        )
+        .unwrap();
         assert_eq!(set.values[":zero"], AttributeValue::N("0".into()));
-        let exact = update_plan("Videos", key(), "count", EditMode::Exact, p).unwrap();
+        let exact =
+            update_plan(&here(), "Videos", key(), "count", EditMode::Exact, p, true).unwrap();
         assert_eq!(exact.condition_expression.as_deref(), Some("#a = :current"));
         assert_eq!(exact.values[":next"], AttributeValue::N("42".into()));
         assert_eq!(exact.values[":current"], AttributeValue::N("41".into()));
+        let existing = update_plan(
+            &here(),
+            "Videos",
+            key(),
+            "count",
+            EditMode::Exact,
+            plan(Some("41"), &Change::By("1".into())).unwrap(),
+            false,
+        )
+        .unwrap();
+        assert_eq!(
+            existing.condition_expression.as_deref(),
+            Some("attribute_exists(#k) AND #a = :current"),
+            "an edit of an existing item never creates one"
+        );
+        assert_eq!(existing.names["#k"], "PK");
         assert!(
             update_plan(
+                &here(),
                 "Videos",
                 key(),
                 "PK",
                 EditMode::Add,
-                plan(None, &Change::By("1".into())).unwrap()
+                plan(None, &Change::By("1".into())).unwrap(),
+                true
             )
             .is_err()
         );
@@ -362,7 +462,16 @@ mod tests {
     #[test]
     fn copy_as_json_and_cli() {
         let p = plan(Some("41"), &Change::By("1".into())).unwrap();
-        let add = update_plan("Videos", key(), "play_count", EditMode::Add, p).unwrap();
+        let add = update_plan(
+            &here(),
+            "Videos",
+            key(),
+            "play_count",
+            EditMode::Add,
+            p,
+            true,
+        )
+        .unwrap();
         let json: serde_json::Value = serde_json::from_str(&add.to_json()).unwrap();
         assert_eq!(json["UpdateExpression"], "ADD #a :d");
         assert_eq!(json["ExpressionAttributeValues"][":d"]["N"], "1");

@@ -8,6 +8,7 @@ use crate::core::counter::UpdatePlan;
 use crate::core::error::Error;
 use crate::core::number::{self, to_dynamodb};
 use crate::core::report::{Line, Tone, capacity};
+use crate::core::write::key_shown;
 
 /// How a counter edit ended.
 #[derive(Debug, Clone, PartialEq)]
@@ -21,6 +22,8 @@ pub enum Outcome {
         /// Requests sent (more than one only after throttling rejections).
         attempts: u32,
     },
+    /// The item does not exist; nothing was written (creating it is an explicit choice).
+    Missing,
     /// Exact mode: someone else changed the value; nothing was written.
     ConditionFailed {
         /// The value the server holds now (`ALL_OLD` on the failed condition).
@@ -33,9 +36,13 @@ pub enum Outcome {
         /// The value stored now, read again with a consistent read.
         stored_now: std::result::Result<Option<String>, Error>,
     },
-    /// The server refused it (or it never left): nothing changed.
+    /// Refused before anything could apply (not confirmed, read-only, unreachable, the
+    /// server's error): nothing changed.
     Failed(Error),
 }
+
+/// What a missing item means, in the words the app and the CLI share.
+pub const MISSING: &str = "The item does not exist, so nothing was written. Creating it is a separate choice (“Create the item if missing”, or --create).";
 
 impl Outcome {
     /// The value the server holds after this outcome, when it told or was asked: the new value,
@@ -111,10 +118,21 @@ impl EditReport {
         let plan = &self.plan;
         let old = self.old_text();
         let expected = to_dynamodb(&plan.planned.expected);
-        let mut lines = vec![Line::new(
-            Tone::Title,
-            format!("{} on {}", plan.update_expression, plan.attribute),
-        )];
+        let mut lines = vec![
+            Line::new(
+                Tone::Title,
+                format!("{} on {}", plan.update_expression, plan.attribute),
+            ),
+            Line::new(
+                Tone::Quiet,
+                format!(
+                    "table {} · {} · {}",
+                    plan.table,
+                    key_shown(&plan.key, &[]),
+                    plan.destination.place()
+                ),
+            ),
+        ];
         match &self.outcome {
             Outcome::Applied {
                 new_value,
@@ -149,6 +167,7 @@ impl EditReport {
                     ));
                 }
             }
+            Outcome::Missing => lines.push(Line::new(Tone::Warn, MISSING)),
             Outcome::ConditionFailed { current } => lines.push(Line::new(
                 Tone::Warn,
                 format!(
@@ -185,6 +204,7 @@ impl EditReport {
     pub fn to_json(&self) -> serde_json::Value {
         let plan = &self.plan;
         let mut out = json!({
+            "endpoint": plan.destination.place(),
             "table": plan.table,
             "attribute": plan.attribute,
             "mode": plan.mode.cli_name(),
@@ -205,8 +225,13 @@ impl EditReport {
                 out["attempts"] = json!(attempts);
                 out["interference"] = json!(self.interference().as_ref().map(to_dynamodb));
             }
+            Outcome::Missing => {
+                out["outcome"] = json!("refused");
+                out["reason"] = json!("item_missing");
+            }
             Outcome::ConditionFailed { current } => {
-                out["outcome"] = json!("condition_failed");
+                out["outcome"] = json!("refused");
+                out["reason"] = json!("condition_failed");
                 out["current"] = json!(current);
             }
             Outcome::Unknown { error, stored_now } => {
@@ -218,7 +243,8 @@ impl EditReport {
                 }
             }
             Outcome::Failed(error) => {
-                out["outcome"] = json!("failed");
+                out["outcome"] = json!("refused");
+                out["reason"] = json!("error");
                 out["error"] = json!(error.to_string());
                 out["code"] = json!(error.code());
             }

@@ -1,96 +1,66 @@
-//! Sending a counter edit: never twice when it may already have been applied.
+//! Sending a counter edit through the write gateway, and what it means for the attribute.
 
-use std::time::Duration;
-
-use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::error::SdkError;
-use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
-use aws_sdk_dynamodb::types::{
-    ReturnConsumedCapacity, ReturnValue, ReturnValuesOnConditionCheckFailure,
-};
-
+use crate::core::connection::Connection;
 use crate::core::counter::{Outcome, UpdatePlan};
 use crate::core::error::Error;
-use crate::core::read;
-use crate::core::value::cell_text;
-use crate::core::write::{
-    MAX_THROTTLE_RETRIES, is_throttled, may_have_been_applied, without_retries,
-};
+use crate::core::value::{Item, cell_text};
+use crate::core::write::{self, Refusal, WriteOutcome};
 
-/// Send a counter edit with `UpdateItem`, `ReturnValues: UPDATED_NEW` and consumed capacity.
+/// Send a counter edit (`UpdateItem`, `ReturnValues: UPDATED_NEW`) through the write gateway,
+/// on `connection` if it is the one the edit was planned on. `confirmed`: the user agreed to
+/// the plan's confirmation question (needed for any endpoint not on this machine).
 ///
-/// `ADD` and `SET … + :d` are not idempotent, so for them the SDK's automatic retries are off:
-/// only a throttling rejection (which the server did not apply) is sent again. When the outcome
-/// is unknown (timeout, connection lost after sending, a 5xx), nothing is re-sent: the value is
-/// read again and reported. The exact mode is safe to retry and keeps the SDK's retries.
-pub async fn update_counter(client: &Client, plan: &UpdatePlan) -> Outcome {
-    let mut attempts = 0;
-    loop {
-        attempts += 1;
-        let mut request = client
-            .update_item()
-            .table_name(&plan.table)
-            .set_key(Some(plan.key.clone()))
-            .update_expression(&plan.update_expression)
-            .set_condition_expression(plan.condition_expression.clone())
-            .set_expression_attribute_names(Some(plan.names.clone()))
-            .set_expression_attribute_values(Some(plan.values.clone()))
-            .return_values(ReturnValue::UpdatedNew)
-            .return_consumed_capacity(ReturnConsumedCapacity::Total);
-        if plan.condition_expression.is_some() {
-            request = request.return_values_on_condition_check_failure(
-                ReturnValuesOnConditionCheckFailure::AllOld,
-            );
-        }
-        let result = if plan.mode.retry_is_safe() {
-            request.send().await
-        } else {
-            request
-                .customize()
-                .config_override(without_retries())
-                .send()
-                .await
-        };
-        let err = match result {
-            Ok(out) => {
-                return Outcome::Applied {
-                    new_value: out
-                        .attributes
-                        .as_ref()
-                        .and_then(|a| a.get(&plan.attribute))
-                        .map(cell_text),
-                    consumed_wcu: out
-                        .consumed_capacity
-                        .as_ref()
-                        .and_then(|c| c.capacity_units())
-                        .unwrap_or_default(),
-                    attempts,
-                };
-            }
-            Err(err) => err,
-        };
-        if let SdkError::ServiceError(service) = &err
-            && let UpdateItemError::ConditionalCheckFailedException(failed) = service.err()
-        {
-            return Outcome::ConditionFailed {
-                current: failed
-                    .item()
-                    .and_then(|i| i.get(&plan.attribute))
-                    .map(cell_text),
-            };
-        }
-        let error = Error::from_sdk("UpdateItem", err);
-        if is_throttled(&error) && attempts <= MAX_THROTTLE_RETRIES {
-            tokio::time::sleep(Duration::from_millis(50 << attempts)).await;
-            continue;
-        }
-        if may_have_been_applied(&error) {
-            return Outcome::Unknown {
-                stored_now: read::read_number(client, &plan.table, &plan.key, &plan.attribute)
-                    .await,
+/// `ADD` and `SET … + :d` are never sent twice; only a throttling refusal is sent again. When
+/// the outcome is unknown, the value is read again and reported instead.
+pub async fn update_counter(
+    connection: &Connection,
+    plan: &UpdatePlan,
+    confirmed: bool,
+) -> Outcome {
+    match plan.write_plan() {
+        Ok(write) => Outcome::of(
+            write::send(connection, &write, confirmed).await,
+            &plan.attribute,
+        ),
+        Err(e) => Outcome::Failed(e),
+    }
+}
+
+impl Outcome {
+    /// The gateway's outcome, as it concerns `attribute`.
+    pub fn of(outcome: WriteOutcome, attribute: &str) -> Self {
+        let value = |item: &Item| item.get(attribute).map(cell_text);
+        match outcome {
+            WriteOutcome::Applied {
+                returned,
+                consumed_wcu,
+                attempts,
+            } => Self::Applied {
+                new_value: returned.as_ref().and_then(value),
+                consumed_wcu,
+                attempts,
+            },
+            WriteOutcome::Refused { refusal, .. } => match refusal {
+                Refusal::Condition { stored: None } => Self::Missing,
+                Refusal::Condition { stored: Some(item) } => Self::ConditionFailed {
+                    current: value(&item),
+                },
+                Refusal::Error(error) => Self::Failed(error),
+                Refusal::Cancelled { reasons } => Self::Failed(Error::Invalid(format!(
+                    "cancelled: [{}]",
+                    reasons.join(", ")
+                ))),
+            },
+            WriteOutcome::Unknown {
+                error, stored_now, ..
+            } => Self::Unknown {
+                stored_now: stored_now
+                    .into_iter()
+                    .next()
+                    .unwrap_or_else(|| Err(error.clone()))
+                    .map(|item| item.as_ref().and_then(value)),
                 error,
-            };
+            },
         }
-        return Outcome::Failed(error);
     }
 }

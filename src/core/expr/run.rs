@@ -1,18 +1,21 @@
 //! Running a built request against the connection.
 
-use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::types::{ReturnConsumedCapacity, ReturnValue};
+use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 
+use crate::core::connection::Connection;
 use crate::core::error::{Error, Result};
-use crate::core::expr::codegen::{Operation, Request, ReturnValues};
+use crate::core::expr::codegen::{Operation, Request};
+use crate::core::report::{Tone, capacity as capacity_text};
 use crate::core::value::Item;
-use crate::core::write;
+use crate::core::write::{self, Destination, Idempotency, Refusal, WriteOutcome, WritePlan};
 
 /// What a run returned.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunResult {
     /// One line on what happened.
     pub summary: String,
+    /// How that line reads: good (applied, read), a warning (refused, unknown).
+    pub tone: Tone,
     /// Capacity consumed (read or write).
     pub consumed: f64,
     /// The item after an update, or the items of the first page of a Query or Scan.
@@ -27,76 +30,46 @@ where
     (!map.is_empty()).then(|| map.clone())
 }
 
-/// Send `request` once, as it is written (a Query or Scan reads its first page). Writes are never retried by the
-/// SDK: a built update may be an `ADD`, which must not be applied twice after a lost answer.
-pub async fn run(client: &Client, request: &Request) -> Result<RunResult> {
+/// How safe a built write is to send again: `ADD`, arithmetic and `list_append` count every
+/// arrival; `SET` to values, `REMOVE`, a `Put` and a `Delete` do not.
+pub fn idempotency(request: &Request) -> Idempotency {
+    let update = request.update.as_deref().unwrap_or_default();
+    let counts = update
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .any(|word| word.eq_ignore_ascii_case("ADD") || word == "list_append")
+        || update.contains(['+', '-']);
+    if counts {
+        Idempotency::Once
+    } else {
+        Idempotency::Repeatable
+    }
+}
+
+/// Run `request` on `connection`. A write goes through the write gateway, planned for
+/// `connection` and `confirmed` by the user; a Query or Scan reads its first page.
+pub async fn run(
+    connection: &Connection,
+    request: &Request,
+    key_names: Vec<String>,
+    confirmed: bool,
+) -> Result<RunResult> {
+    let client = &connection.client;
     let names = some_map(&request.names);
     let values = some_map(&request.values);
     let capacity = |c: Option<&aws_sdk_dynamodb::types::ConsumedCapacity>| {
         c.and_then(|c| c.capacity_units()).unwrap_or_default()
     };
     match &request.operation {
-        Operation::Update(key) => {
-            let out = client
-                .update_item()
-                .table_name(&request.table)
-                .set_key(Some(key.clone()))
-                .set_update_expression(request.update.clone())
-                .set_condition_expression(request.condition.clone())
-                .set_expression_attribute_names(names)
-                .set_expression_attribute_values(values)
-                .set_return_values(return_values(request))
-                .set_return_consumed_capacity(consumed(request))
-                .customize()
-                .config_override(write::without_retries())
-                .send()
-                .await
-                .map_err(|e| Error::from_sdk("UpdateItem", e))?;
+        Operation::Update(_) | Operation::Put(_) | Operation::Delete(_) => {
+            let plan = WritePlan::single(
+                Destination::of(connection),
+                request.clone(),
+                idempotency(request),
+                key_names,
+            )?;
             Ok(written(
-                "UpdateItem",
-                out.attributes,
-                capacity(out.consumed_capacity.as_ref()),
-            ))
-        }
-        Operation::Delete(key) => {
-            let out = client
-                .delete_item()
-                .table_name(&request.table)
-                .set_key(Some(key.clone()))
-                .set_condition_expression(request.condition.clone())
-                .set_expression_attribute_names(names)
-                .set_expression_attribute_values(values)
-                .set_return_values(return_values(request))
-                .set_return_consumed_capacity(consumed(request))
-                .customize()
-                .config_override(write::without_retries())
-                .send()
-                .await
-                .map_err(|e| Error::from_sdk("DeleteItem", e))?;
-            Ok(written(
-                "DeleteItem",
-                out.attributes,
-                capacity(out.consumed_capacity.as_ref()),
-            ))
-        }
-        Operation::Put(item) => {
-            let out = client
-                .put_item()
-                .table_name(&request.table)
-                .set_item(Some(item.clone()))
-                .set_condition_expression(request.condition.clone())
-                .set_expression_attribute_names(names)
-                .set_expression_attribute_values(values)
-                .set_return_consumed_capacity(consumed(request))
-                .customize()
-                .config_override(write::without_retries())
-                .send()
-                .await
-                .map_err(|e| Error::from_sdk("PutItem", e))?;
-            Ok(written(
-                "PutItem",
-                Some(item.clone()),
-                capacity(out.consumed_capacity.as_ref()),
+                request.operation_name(),
+                write::send(connection, &plan, confirmed).await,
             ))
         }
         Operation::Query(index) => {
@@ -145,15 +118,6 @@ pub async fn run(client: &Client, request: &Request) -> Result<RunResult> {
     }
 }
 
-/// `ReturnValues` as the request asks.
-fn return_values(request: &Request) -> Option<ReturnValue> {
-    request.returns.values.map(|v| match v {
-        ReturnValues::UpdatedNew => ReturnValue::UpdatedNew,
-        ReturnValues::AllNew => ReturnValue::AllNew,
-        ReturnValues::AllOld => ReturnValue::AllOld,
-    })
-}
-
 /// `ReturnConsumedCapacity` as the request asks.
 fn consumed(request: &Request) -> Option<ReturnConsumedCapacity> {
     request
@@ -162,21 +126,81 @@ fn consumed(request: &Request) -> Option<ReturnConsumedCapacity> {
         .then_some(ReturnConsumedCapacity::Total)
 }
 
-fn written(op: &str, item: Option<Item>, consumed: f64) -> RunResult {
-    RunResult {
-        summary: format!("{op} applied · {consumed} WCU"),
-        consumed,
-        items: item.into_iter().collect(),
+/// A write's outcome as a run result: what it did, and the item as the server returned it
+/// (or holds it now, after an unknown outcome).
+fn written(op: &str, outcome: WriteOutcome) -> RunResult {
+    match outcome {
+        WriteOutcome::Applied {
+            returned,
+            consumed_wcu,
+            ..
+        } => RunResult {
+            summary: format!("{op} applied · {} WCU", capacity_text(consumed_wcu)),
+            tone: Tone::Good,
+            consumed: consumed_wcu,
+            items: returned.into_iter().collect(),
+        },
+        WriteOutcome::Refused { refusal, .. } => {
+            let (summary, items) = match refusal {
+                Refusal::Condition { stored: Some(item) } => (
+                    format!(
+                        "{op} refused: the condition failed; nothing was written. The item as stored:"
+                    ),
+                    vec![item],
+                ),
+                Refusal::Condition { stored: None } => (
+                    format!(
+                        "{op} refused: the condition failed and there is no such item; nothing was written."
+                    ),
+                    Vec::new(),
+                ),
+                Refusal::Error(error) => (format!("Refused: {error}"), Vec::new()),
+                Refusal::Cancelled { reasons } => (
+                    format!(
+                        "{op} cancelled: [{}]; nothing was written.",
+                        reasons.join(", ")
+                    ),
+                    Vec::new(),
+                ),
+            };
+            RunResult {
+                summary,
+                tone: Tone::Warn,
+                consumed: 0.0,
+                items,
+            }
+        }
+        WriteOutcome::Unknown {
+            error, stored_now, ..
+        } => {
+            let (said, items) = match stored_now.into_iter().next() {
+                Some(Ok(Some(item))) => ("The item as stored now:".to_owned(), vec![item]),
+                Some(Ok(None)) => ("The item does not exist now.".to_owned(), Vec::new()),
+                Some(Err(e)) if e == error => {
+                    ("It could not be read again.".to_owned(), Vec::new())
+                }
+                Some(Err(e)) => (format!("It could not be read again: {e}"), Vec::new()),
+                None => (String::new(), Vec::new()),
+            };
+            RunResult {
+                summary: format!("Outcome unknown ({error}); not re-sent. {said}"),
+                tone: Tone::Warn,
+                consumed: 0.0,
+                items,
+            }
+        }
     }
 }
 
 fn first_page(op: &str, items: Vec<Item>, scanned: i32, more: bool, consumed: f64) -> RunResult {
     RunResult {
         summary: format!(
-            "{op}: {} items on the first page ({scanned} scanned) · {consumed} RCU{}",
+            "{op}: {} items on the first page ({scanned} scanned) · {} RCU{}",
             items.len(),
+            capacity_text(consumed),
             if more { " · more pages" } else { "" }
         ),
+        tone: Tone::Plain,
         consumed,
         items,
     }

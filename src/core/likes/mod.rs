@@ -8,7 +8,9 @@ mod storm;
 
 pub use request::{LikeOp, LikeRequest, LikeTarget, like_request, now_secs};
 pub use send::{LikeOutcome, LikeReport, Sent, Snapshot, like_and_observe, send, snapshot};
-pub use storm::{MAX_STORM_USERS, StormReport, StormStats, run_id, run_storm, storm, storm_plan};
+pub use storm::{
+    MAX_STORM_USERS, StormPlan, StormReport, StormStats, run_id, run_storm, storm, storm_plan,
+};
 
 #[cfg(test)]
 mod tests {
@@ -23,12 +25,32 @@ mod tests {
             parent_sk: "META".into(),
             tally: "likeTally".into(),
             child_prefix: "LIKE#".into(),
+            create_parent: false,
+        }
+    }
+
+    fn here() -> crate::core::write::Destination {
+        crate::core::write::Destination {
+            connection: crate::core::connection::ConnectionId("test".into()),
+            endpoint: "http://127.0.0.1:1".into(),
+            region: "us-east-1".into(),
+            profile: None,
+            local: true,
+            read_only: false,
         }
     }
 
     #[test]
     fn the_article_transaction_as_json() {
-        let like = like_request(LikeOp::Like, &target(), "USER#7c20", None, 1_750_636_800).unwrap();
+        let like = like_request(
+            &here(),
+            LikeOp::Like,
+            &target(),
+            "USER#7c20",
+            None,
+            1_750_636_800,
+        )
+        .unwrap();
         let json: serde_json::Value = serde_json::from_str(&like.to_json()).unwrap();
         let put = &json["TransactItems"][0]["Put"];
         assert_eq!(put["Item"]["SK"]["S"], "LIKE#USER#7c20");
@@ -36,8 +58,13 @@ mod tests {
         assert_eq!(put["ConditionExpression"], "attribute_not_exists(#sk)");
         let update = &json["TransactItems"][1]["Update"];
         assert_eq!(update["UpdateExpression"], "ADD #t :one");
+        assert_eq!(
+            update["ConditionExpression"], "attribute_exists(#pk)",
+            "a like never creates its parent unless asked to"
+        );
         assert_eq!(update["ExpressionAttributeValues"][":one"]["N"], "1");
         let unlike = like_request(
+            &here(),
             LikeOp::Unlike,
             &target(),
             "USER#7c20",
@@ -67,7 +94,17 @@ mod tests {
         assert_eq!(storm_plan(0), [LikeOp::Like, LikeOp::Like, LikeOp::Unlike]);
         assert_eq!(storm_plan(1), [LikeOp::Like]);
         assert_eq!(storm_plan(5), [LikeOp::Like, LikeOp::Like]);
-        assert!(like_request(LikeOp::Like, &target(), " ", None, 0).is_err());
-        assert!(like_request(LikeOp::Like, &target(), "u", Some("x".repeat(37)), 0).is_err());
+        assert!(like_request(&here(), LikeOp::Like, &target(), " ", None, 0).is_err());
+        assert!(
+            like_request(
+                &here(),
+                LikeOp::Like,
+                &target(),
+                "u",
+                Some("x".repeat(37)),
+                0
+            )
+            .is_err()
+        );
     }
 }

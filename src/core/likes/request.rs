@@ -4,13 +4,14 @@
 
 use std::collections::HashMap;
 
-use aws_sdk_dynamodb::types::{AttributeValue, Delete, Put, TransactWriteItem, Update};
+use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::core::error::{Error, Result};
 use crate::core::expr::codegen::{Operation, Request, ReturnOptions, Target, Transaction};
 use crate::core::table::TableInfo;
 use crate::core::tally::{ChildSource, ParentMatch, TallyRule};
 use crate::core::value::Item;
+use crate::core::write::{Destination, WritePlan};
 
 /// Like or unlike.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -56,6 +57,9 @@ pub struct LikeTarget {
     pub tally: String,
     /// The children's sort-key prefix (`LIKE#`); a child is `{prefix}{user}`.
     pub child_prefix: String,
+    /// Create the parent when it does not exist. Off (the default), the parent's update is
+    /// conditional on the parent existing, and a like on a missing parent writes nothing.
+    pub create_parent: bool,
 }
 
 impl LikeTarget {
@@ -87,6 +91,7 @@ impl LikeTarget {
             parent_sk: need(parent_sk, "parent's sort key")?,
             tally: need(tally, "tally attribute")?,
             child_prefix: child_prefix.trim().to_owned(),
+            create_parent: false,
         })
     }
 
@@ -113,11 +118,18 @@ impl LikeTarget {
     pub fn parent_key(&self) -> Item {
         self.key(&self.parent_sk)
     }
+
+    /// The parent in words: `POST#a91f / META`.
+    pub fn parent_shown(&self) -> String {
+        format!("{} / {}", self.parent, self.parent_sk)
+    }
 }
 
 /// A like or unlike transaction, exactly as sent (and as re-sent by "Send again").
 #[derive(Debug, Clone, PartialEq)]
 pub struct LikeRequest {
+    /// The connection it was built for: it is sent there or nowhere.
+    pub destination: Destination,
     /// Like or unlike.
     pub op: LikeOp,
     /// The user.
@@ -138,8 +150,10 @@ pub fn now_secs() -> u64 {
         .unwrap_or_default()
 }
 
-/// Build the transaction for `user`; `now_secs` stamps a like's `likedAt`.
+/// Build the transaction for `user`, sent to `destination`; `now_secs` stamps a like's
+/// `likedAt`.
 pub fn like_request(
+    destination: &Destination,
     op: LikeOp,
     target: &LikeTarget,
     user: &str,
@@ -163,6 +177,7 @@ pub fn like_request(
         child.insert("likedAt".into(), AttributeValue::N(now_secs.to_string()));
     }
     Ok(LikeRequest {
+        destination: destination.clone(),
         op,
         user: user.to_owned(),
         target: target.clone(),
@@ -198,18 +213,24 @@ impl LikeRequest {
         }
     }
 
-    /// The parent's `ADD` of 1 or −1 to its tally.
+    /// The parent's `ADD` of 1 or −1 to its tally, on the condition that the parent exists
+    /// (unless the target creates parents).
     pub fn parent_update(&self) -> Request {
         let (placeholder, delta) = self.op.delta();
+        let mut names = HashMap::from([("#t".to_owned(), self.target.tally.clone())]);
+        let condition = (!self.target.create_parent).then(|| {
+            names.insert("#pk".to_owned(), self.target.pk_name.clone());
+            "attribute_exists(#pk)".to_owned()
+        });
         Request {
             table: self.target.table.clone(),
             operation: Operation::Update(self.target.parent_key()),
             update: Some(format!("ADD #t {placeholder}")),
-            condition: None,
+            condition,
             key_condition: None,
             filter: None,
             projection: None,
-            names: HashMap::from([("#t".to_owned(), self.target.tally.clone())]),
+            names,
             values: HashMap::from([(placeholder.to_owned(), AttributeValue::N(delta.into()))]),
             returns: ReturnOptions::default(),
         }
@@ -224,50 +245,22 @@ impl LikeRequest {
         }
     }
 
-    /// The SDK's transaction items: the child write, then the parent's update.
-    pub(super) fn items(&self) -> Result<Vec<TransactWriteItem>> {
-        let build = |e: aws_sdk_dynamodb::error::BuildError| Error::Invalid(e.to_string());
-        let child = self.child_write();
-        let names = Some(child.names.clone());
-        let condition = child.condition.clone();
-        let child = match self.op {
-            LikeOp::Like => TransactWriteItem::builder()
-                .put(
-                    Put::builder()
-                        .table_name(&child.table)
-                        .set_item(Some(self.child.clone()))
-                        .set_condition_expression(condition)
-                        .set_expression_attribute_names(names)
-                        .build()
-                        .map_err(build)?,
-                )
-                .build(),
-            LikeOp::Unlike => TransactWriteItem::builder()
-                .delete(
-                    Delete::builder()
-                        .table_name(&child.table)
-                        .set_key(Some(self.child.clone()))
-                        .set_condition_expression(condition)
-                        .set_expression_attribute_names(names)
-                        .build()
-                        .map_err(build)?,
-                )
-                .build(),
-        };
-        let update = self.parent_update();
-        let parent = TransactWriteItem::builder()
-            .update(
-                Update::builder()
-                    .table_name(&update.table)
-                    .set_key(Some(self.target.parent_key()))
-                    .set_update_expression(update.update)
-                    .set_expression_attribute_names(Some(update.names))
-                    .set_expression_attribute_values(Some(update.values))
-                    .build()
-                    .map_err(build)?,
-            )
-            .build();
-        Ok(vec![child, parent])
+    /// The transaction for the write gateway: repeatable with a token, sent once without.
+    pub fn write_plan(&self) -> WritePlan {
+        WritePlan::transaction(
+            self.destination.clone(),
+            self.transaction(),
+            vec![self.target.pk_name.clone(), self.target.sk_name.clone()],
+        )
+    }
+
+    /// Whether cancellation `reasons` say the parent does not exist: its update, the second
+    /// write, failed its only condition.
+    pub fn parent_missing(&self, reasons: &[String]) -> bool {
+        !self.target.create_parent
+            && reasons
+                .get(1)
+                .is_some_and(|r| r == "ConditionalCheckFailed")
     }
 
     /// The request as low-level JSON (`TransactItems`), as the article shows it.

@@ -1,19 +1,16 @@
 //! Sending a like or unlike, observing the tally and the children before and after, and what
 //! happened in words.
 
-use std::time::Duration;
-
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::error::SdkError;
-use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
-use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 
+use crate::core::connection::Connection;
 use crate::core::error::{Error, Result};
 use crate::core::likes::{LikeRequest, LikeTarget};
 use crate::core::read;
 use crate::core::report::{Line, Tone, capacity};
 use crate::core::table::TableInfo;
 use crate::core::tally;
+use crate::core::write::{self, Refusal, WriteOutcome};
 
 /// How a like or unlike ended.
 #[derive(Debug, Clone, PartialEq)]
@@ -61,82 +58,38 @@ impl LikeOutcome {
 pub struct Sent {
     /// How it ended.
     pub outcome: LikeOutcome,
-    /// Transactions sent (more than one after `TransactionConflict` cancellations).
+    /// Transactions sent: more than one after refusals that wrote nothing
+    /// (`TransactionConflict`, throttling), or re-sends of a tokened transaction whose answer
+    /// was lost.
     pub attempts: u32,
-    /// `TransactionConflict` cancellations retried.
-    pub conflicts: u32,
 }
 
-/// Conflict cancellations retried before reporting one.
-const MAX_CONFLICT_RETRIES: u32 = 5;
-
-/// Send `request`. A cancellation for `TransactionConflict` (another transaction held an item)
-/// wrote nothing, so it is retried with a short backoff; other cancellations are reported.
-pub async fn send(client: &Client, request: &LikeRequest) -> Sent {
-    let items = match request.items() {
-        Ok(items) => items,
-        Err(e) => {
-            return Sent {
-                outcome: LikeOutcome::Failed(e),
-                attempts: 0,
-                conflicts: 0,
-            };
-        }
-    };
-    let mut attempts = 0;
-    let mut conflicts = 0;
-    loop {
-        attempts += 1;
-        let result = client
-            .transact_write_items()
-            .set_transact_items(Some(items.clone()))
-            .set_client_request_token(request.token.clone())
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
-            .send()
-            .await;
-        let outcome = match result {
-            Ok(out) => LikeOutcome::Committed {
-                consumed_wcu: out
-                    .consumed_capacity()
-                    .iter()
-                    .filter_map(|c| c.capacity_units())
-                    .sum(),
+impl LikeOutcome {
+    /// The gateway's outcome, as a like sees it.
+    pub fn of(outcome: WriteOutcome) -> Self {
+        match outcome {
+            WriteOutcome::Applied { consumed_wcu, .. } => Self::Committed { consumed_wcu },
+            WriteOutcome::Refused { refusal, .. } => match refusal {
+                Refusal::Cancelled { reasons } => Self::Cancelled { reasons },
+                Refusal::Error(error) => Self::Failed(error),
+                Refusal::Condition { .. } => Self::Cancelled {
+                    reasons: vec!["ConditionalCheckFailed".into()],
+                },
             },
-            Err(SdkError::ServiceError(service))
-                if matches!(
-                    service.err(),
-                    TransactWriteItemsError::TransactionCanceledException(_)
-                ) =>
-            {
-                LikeOutcome::Cancelled {
-                    reasons: cancellation_reasons(service.err()),
-                }
-            }
-            Err(e) => LikeOutcome::Failed(Error::from_sdk("TransactWriteItems", e)),
-        };
-        let conflicted = matches!(&outcome, LikeOutcome::Cancelled { reasons } if reasons.iter().any(|r| r == "TransactionConflict"));
-        if conflicted && conflicts < MAX_CONFLICT_RETRIES {
-            conflicts += 1;
-            tokio::time::sleep(Duration::from_millis(20 << conflicts)).await;
-            continue;
+            WriteOutcome::Unknown { error, .. } => Self::Unknown(error),
         }
-        return Sent {
-            outcome,
-            attempts,
-            conflicts,
-        };
     }
 }
 
-/// Each item's cancellation reason, in order (`None` where the item was fine).
-fn cancellation_reasons(error: &TransactWriteItemsError) -> Vec<String> {
-    match error {
-        TransactWriteItemsError::TransactionCanceledException(cancelled) => cancelled
-            .cancellation_reasons()
-            .iter()
-            .map(|r| r.code().unwrap_or("None").to_owned())
-            .collect(),
-        _ => Vec::new(),
+/// Send `request` through the write gateway on `connection` (the one it was built for);
+/// `confirmed`: the user agreed to its confirmation question. A `TransactionConflict`
+/// cancellation wrote nothing, so the gateway sends it again after a short pause; other
+/// cancellations are reported.
+pub async fn send(connection: &Connection, request: &LikeRequest, confirmed: bool) -> Sent {
+    let outcome = write::send(connection, &request.write_plan(), confirmed).await;
+    Sent {
+        attempts: outcome.attempts(),
+        outcome: LikeOutcome::of(outcome),
     }
 }
 
@@ -205,7 +158,6 @@ impl LikeReport {
             sent: Sent {
                 outcome: LikeOutcome::Unknown(error.clone()),
                 attempts: 0,
-                conflicts: 0,
             },
             after: Err(error),
         }
@@ -231,22 +183,49 @@ impl LikeReport {
         arrow(&self.before, &self.after, |s| s.children.to_string())
     }
 
+    /// Whether a committed, tokened transaction changed nothing: the server recognised a replay
+    /// of its token.
+    pub fn replayed(&self) -> bool {
+        matches!(self.sent.outcome, LikeOutcome::Committed { .. })
+            && self.request.token.is_some()
+            && matches!((&self.before, &self.after), (Ok(b), Ok(a)) if b == a)
+    }
+
     /// What to know besides the figures: the outcome, what a cancellation means, conflicts
     /// retried, and snapshots that could not be taken.
     pub fn lines(&self) -> Vec<Line> {
         let mut lines = vec![self.sent.outcome.line()];
-        if matches!(self.sent.outcome, LikeOutcome::Cancelled { .. }) {
-            lines.push(Line::new(
+        match &self.sent.outcome {
+            LikeOutcome::Cancelled { reasons } if self.request.parent_missing(reasons) => {
+                lines.push(Line::new(
+                    Tone::Warn,
+                    format!(
+                        "The parent {} does not exist, so nothing was written. Creating it is a separate choice (“Create the parent if missing”, or --create).",
+                        self.request.target.parent_shown()
+                    ),
+                ));
+            }
+            LikeOutcome::Cancelled { .. } => lines.push(Line::new(
                 Tone::Plain,
                 "The whole transaction was cancelled: nothing was written and the tally did not move.",
-            ));
+            )),
+            LikeOutcome::Committed { .. } if self.replayed() => lines.push(Line::new(
+                Tone::Plain,
+                "The server recognised the ClientRequestToken of an earlier, committed transaction: it answered success and changed nothing (the tally and the children did not move).",
+            )),
+            _ => {}
         }
-        if self.sent.conflicts > 0 {
+        if self.sent.attempts > 1 {
             lines.push(Line::new(
                 Tone::Plain,
                 format!(
-                    "{} TransactionConflict cancellation(s) retried ({} attempts).",
-                    self.sent.conflicts, self.sent.attempts
+                    "Sent {} times: the earlier attempts wrote nothing (TransactionConflict or throttling){}.",
+                    self.sent.attempts,
+                    if self.request.token.is_some() {
+                        ", or were repeats under the same token, which count once"
+                    } else {
+                        ""
+                    }
                 ),
             ));
         }
@@ -266,14 +245,16 @@ impl LikeReport {
     }
 }
 
-/// Observe, send, observe.
+/// Observe, send (`confirmed`: the user agreed to the request's question), observe.
 pub async fn like_and_observe(
-    client: &Client,
+    connection: &Connection,
     info: &TableInfo,
     request: LikeRequest,
+    confirmed: bool,
 ) -> LikeReport {
+    let client = &connection.client;
     let before = snapshot(client, info, &request.target).await;
-    let sent = send(client, &request).await;
+    let sent = send(connection, &request, confirmed).await;
     let after = snapshot(client, info, &request.target).await;
     LikeReport {
         request,

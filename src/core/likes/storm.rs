@@ -5,15 +5,20 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Instant;
 
-use aws_sdk_dynamodb::Client;
+use bigdecimal::BigDecimal;
 
 use crate::core::cancel::CancelToken;
+use crate::core::connection::Connection;
 use crate::core::error::{Error, Result};
 use crate::core::likes::{
     LikeOp, LikeOutcome, LikeTarget, Sent, Snapshot, like_request, send, snapshot,
 };
+use crate::core::limits::AtOnce;
+use crate::core::number::{self, to_dynamodb};
+use crate::core::read;
 use crate::core::report::{Line, Tone, capacity};
 use crate::core::table::TableInfo;
+use crate::core::write::{Confirmation, Destination};
 
 /// A storm's progress or result.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -26,10 +31,12 @@ pub struct StormStats {
     pub committed: usize,
     /// Cancellations by reason list, e.g. `[ConditionalCheckFailed, None]`.
     pub cancelled: BTreeMap<String, usize>,
-    /// Conflict cancellations that were retried.
-    pub conflicts_retried: u32,
-    /// Other failures (a simulated user whose task died counts as one).
+    /// Transactions sent again after a refusal that wrote nothing (conflict, throttling).
+    pub resent: u32,
+    /// Refused by an error (a simulated user whose task died counts as one).
     pub failed: usize,
+    /// Outcome unknown: may or may not have been applied.
+    pub unknown: usize,
     /// Write capacity consumed.
     pub consumed_wcu: f64,
     /// Milliseconds since the start.
@@ -65,14 +72,23 @@ impl StormStats {
             .iter()
             .map(|(reasons, count)| Line::new(Tone::Plain, format!("Cancelled {reasons}: {count}")))
             .collect();
-        if self.conflicts_retried > 0 {
+        if self.resent > 0 {
             lines.push(Line::new(
                 Tone::Plain,
-                format!("TransactionConflict retried: {}", self.conflicts_retried),
+                format!(
+                    "Sent again after a refusal that wrote nothing (TransactionConflict, throttling): {}",
+                    self.resent
+                ),
             ));
         }
         if self.failed > 0 {
             lines.push(Line::new(Tone::Bad, format!("Failed: {}", self.failed)));
+        }
+        if self.unknown > 0 {
+            lines.push(Line::new(
+                Tone::Warn,
+                format!("Outcome unknown (not re-sent): {}", self.unknown),
+            ));
         }
         lines
     }
@@ -104,30 +120,81 @@ pub fn storm_plan(i: usize) -> Vec<LikeOp> {
     ops
 }
 
-/// Run a storm of `users` simulated users, `concurrency` at a time. `progress` is called after
-/// each user's operations; `cancel` stops users from starting (those started finish).
+/// A storm as planned: where, on what, how many users, how many at once.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StormPlan {
+    /// The connection it was planned on.
+    pub destination: Destination,
+    /// The parent liked.
+    pub target: LikeTarget,
+    /// Simulated users.
+    pub users: usize,
+    /// Users at once.
+    pub at_once: AtOnce,
+    /// This run's id: its users never meet another run's.
+    pub run_id: String,
+}
+
+impl StormPlan {
+    /// A storm of `users` (1 to [`MAX_STORM_USERS`]), `concurrency` at a time (at least 1; at
+    /// most [`crate::core::limits::MAX_AT_ONCE`] run at once).
+    pub fn new(
+        destination: &Destination,
+        target: &LikeTarget,
+        users: usize,
+        concurrency: usize,
+        run_id: &str,
+    ) -> Result<Self> {
+        if users == 0 || users > MAX_STORM_USERS {
+            return Err(Error::Invalid(format!(
+                "a storm has 1 to {MAX_STORM_USERS} users"
+            )));
+        }
+        Ok(Self {
+            destination: destination.clone(),
+            target: target.clone(),
+            users,
+            at_once: AtOnce::new(concurrency, "concurrency")?,
+            run_id: run_id.to_owned(),
+        })
+    }
+
+    /// What the storm needs before it starts: one confirmation for all its writes.
+    pub fn confirmation(&self) -> Confirmation {
+        self.destination.confirmation(&format!(
+            "table {}: {} simulated users like and unlike {}",
+            self.target.table,
+            self.users,
+            self.target.parent_shown()
+        ))
+    }
+}
+
+/// Run the storm `plan` on `connection`, `confirmed` by the user. `progress` is called after
+/// each user's operations; `cancel` stops users from starting (those started finish). Every
+/// like goes through the write gateway.
 pub async fn storm(
-    client: &Client,
-    target: &LikeTarget,
-    users: usize,
-    concurrency: usize,
-    run_id: &str,
+    connection: &Connection,
+    plan: &StormPlan,
+    confirmed: bool,
     cancel: &CancelToken,
     mut progress: impl FnMut(&StormStats),
 ) -> Result<StormStats> {
-    if users == 0 || users > MAX_STORM_USERS {
-        return Err(Error::Invalid(format!(
-            "a storm has 1 to {MAX_STORM_USERS} users"
-        )));
+    match plan.confirmation() {
+        Confirmation::Refused(error) => return Err(error),
+        Confirmation::Ask(question) if !confirmed => {
+            return Err(Error::NotConfirmed { question });
+        }
+        _ => {}
     }
     let started = Instant::now();
-    let permits = Arc::new(tokio::sync::Semaphore::new(concurrency.clamp(1, 256)));
+    let permits = Arc::new(tokio::sync::Semaphore::new(plan.at_once.at_once));
     let mut stats = StormStats {
-        planned: (0..users).map(|i| storm_plan(i).len()).sum(),
+        planned: (0..plan.users).map(|i| storm_plan(i).len()).sum(),
         ..StormStats::default()
     };
     let mut tasks = tokio::task::JoinSet::new();
-    for i in 0..users {
+    for i in 0..plan.users {
         if cancel.is_cancelled() {
             break;
         }
@@ -135,18 +202,25 @@ pub async fn storm(
             .acquire_owned()
             .await
             .map_err(|e| Error::Invalid(e.to_string()))?;
-        let (client, target) = (client.clone(), target.clone());
-        let user = format!("USER#storm-{run_id}-{i:05}");
+        let (connection, plan) = (connection.clone(), plan.clone());
+        let user = format!("USER#storm-{}-{i:05}", plan.run_id);
         tasks.spawn(async move {
             let _permit = permit;
             let mut results = Vec::new();
             for op in storm_plan(i) {
-                let sent = match like_request(op, &target, &user, None, 1_750_636_800 + i as u64) {
-                    Ok(request) => send(&client, &request).await,
+                let request = like_request(
+                    &plan.destination,
+                    op,
+                    &plan.target,
+                    &user,
+                    None,
+                    1_750_636_800 + i as u64,
+                );
+                let sent = match request {
+                    Ok(request) => send(&connection, &request, confirmed).await,
                     Err(e) => Sent {
                         outcome: LikeOutcome::Failed(e),
                         attempts: 0,
-                        conflicts: 0,
                     },
                 };
                 results.push(sent);
@@ -174,7 +248,7 @@ fn record(
         Ok(sent) => {
             for sent in sent {
                 stats.done += 1;
-                stats.conflicts_retried += sent.conflicts;
+                stats.resent += sent.attempts.saturating_sub(1);
                 match sent.outcome {
                     LikeOutcome::Committed { consumed_wcu } => {
                         stats.committed += 1;
@@ -186,7 +260,8 @@ fn record(
                             .entry(format!("[{}]", reasons.join(", ")))
                             .or_default() += 1;
                     }
-                    LikeOutcome::Failed(_) | LikeOutcome::Unknown(_) => stats.failed += 1,
+                    LikeOutcome::Failed(_) => stats.failed += 1,
+                    LikeOutcome::Unknown(_) => stats.unknown += 1,
                 }
             }
         }
@@ -212,35 +287,109 @@ impl StormReport {
         self.after.consistent()
     }
 
-    /// The verdict: `Tally 3 → 131 · counted children 3 → 131 · EQUAL`.
-    pub fn verdict(&self) -> Line {
+    /// What the storm itself did to the tally and to the children: `(+428, +428)`. `None` when
+    /// a tally is not a number.
+    pub fn changes(&self) -> Option<(BigDecimal, BigDecimal)> {
+        let tally = |s: &Snapshot| match &s.tally {
+            None => Some(BigDecimal::default()),
+            Some(t) => number::parse(t).ok(),
+        };
+        let children = |s: &Snapshot| BigDecimal::from(s.children);
+        Some((
+            tally(&self.after)? - tally(&self.before)?,
+            children(&self.after) - children(&self.before),
+        ))
+    }
+
+    /// Whether the storm moved the tally exactly as much as the children: its own writes were
+    /// consistent, whatever drift was there before.
+    pub fn storm_consistent(&self) -> bool {
+        self.changes().is_some_and(|(t, c)| t == c)
+    }
+
+    /// The verdict, the storm's own change first, then the drift before and after:
+    /// `The storm: tally +428 · children +428 · consistent`, then
+    /// `Tally 10 → 438 · counted children 3 → 431 · drift +7 before, +7 after (not the storm's)`.
+    pub fn verdict(&self) -> Vec<Line> {
         let (before, after) = (&self.before, &self.after);
-        let text = format!(
-            "Tally {} → {} · counted children {} → {} · {}",
+        let signed = |d: &BigDecimal| {
+            let text = to_dynamodb(d);
+            if text.starts_with('-') {
+                text
+            } else {
+                format!("+{text}")
+            }
+        };
+        let own = match self.changes() {
+            Some((t, c)) => Line::new(
+                if t == c { Tone::Good } else { Tone::Bad },
+                format!(
+                    "The storm: tally {} · children {} · {}",
+                    signed(&t),
+                    signed(&c),
+                    if t == c {
+                        "consistent"
+                    } else {
+                        "NOT consistent"
+                    }
+                ),
+            ),
+            None => Line::new(Tone::Bad, "The storm: the tally is not a number"),
+        };
+        let drift = |s: &Snapshot| match &s.tally {
+            Some(t) => number::parse(t)
+                .ok()
+                .map(|t| t - BigDecimal::from(s.children)),
+            None => Some(-BigDecimal::from(s.children)),
+        };
+        let state = format!(
+            "Tally {} → {} · counted children {} → {}",
             before.tally_text(),
             after.tally_text(),
             before.children,
             after.children,
-            if self.equal() { "EQUAL" } else { "NOT EQUAL" }
         );
-        Line::new(if self.equal() { Tone::Good } else { Tone::Bad }, text)
+        let state = match (drift(before), drift(after)) {
+            (_, _) if self.equal() => Line::new(Tone::Good, format!("{state} · EQUAL")),
+            (Some(b), Some(a)) if b != BigDecimal::default() && b == a => Line::new(
+                Tone::Warn,
+                format!(
+                    "{state} · drift {} before and after: it was there before the storm",
+                    signed(&b)
+                ),
+            ),
+            (_, Some(a)) => Line::new(
+                Tone::Bad,
+                format!("{state} · NOT EQUAL (drift {})", signed(&a)),
+            ),
+            _ => Line::new(Tone::Bad, format!("{state} · NOT EQUAL")),
+        };
+        vec![own, state]
     }
 }
 
-/// Look, storm, look again.
-#[allow(clippy::too_many_arguments)]
+/// Look, check the parent exists (unless the plan creates parents), storm, look again.
 pub async fn run_storm(
-    client: &Client,
+    connection: &Connection,
     info: &TableInfo,
-    target: &LikeTarget,
-    users: usize,
-    concurrency: usize,
-    run_id: &str,
+    plan: &StormPlan,
+    confirmed: bool,
     cancel: &CancelToken,
     progress: impl FnMut(&StormStats),
 ) -> Result<StormReport> {
+    let client = &connection.client;
+    let target = &plan.target;
+    if !target.create_parent
+        && read::get_item(client, &target.table, target.parent_key())
+            .await?
+            .is_none()
+    {
+        return Err(Error::Missing {
+            what: format!("the parent {}", target.parent_shown()),
+        });
+    }
     let before = snapshot(client, info, target).await?;
-    let stats = storm(client, target, users, concurrency, run_id, cancel, progress).await?;
+    let stats = storm(connection, plan, confirmed, cancel, progress).await?;
     let after = snapshot(client, info, target).await?;
     Ok(StormReport {
         stats,

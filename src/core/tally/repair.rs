@@ -1,9 +1,9 @@
 //! The guarded repair of a drifted tally: planned as a conditional `SET`, sent without a blind
 //! retry, and the parent checked again afterwards, whatever happened.
 
-use aws_sdk_dynamodb::Client;
 use bigdecimal::BigDecimal;
 
+use crate::core::connection::Connection;
 use crate::core::counter::{self, EditMode, Outcome, Planned, UpdatePlan};
 use crate::core::error::{Error, Result};
 use crate::core::number;
@@ -11,10 +11,17 @@ use crate::core::report::{Line, Tone};
 use crate::core::table::TableInfo;
 use crate::core::tally::{ParentCheck, TallyRule, check_partition};
 use crate::core::value::Item;
+use crate::core::write::Destination;
 
 /// The guarded repair of a drifted parent: `SET #t = :counted` on the condition that the tally
-/// is still what was observed (`attribute_not_exists(#t)` when it was missing).
-pub fn repair_plan(info: &TableInfo, rule: &TallyRule, check: &ParentCheck) -> Result<UpdatePlan> {
+/// is still what was observed (`attribute_not_exists(#t)` when it was missing) and the parent
+/// still exists, sent to `destination`.
+pub fn repair_plan(
+    destination: &Destination,
+    info: &TableInfo,
+    rule: &TallyRule,
+    check: &ParentCheck,
+) -> Result<UpdatePlan> {
     if !check.drifted() {
         return Err(Error::Invalid(
             "the tally equals the children: nothing to repair".into(),
@@ -33,11 +40,13 @@ pub fn repair_plan(info: &TableInfo, rule: &TallyRule, check: &ParentCheck) -> R
         expected: counted,
     };
     counter::update_plan(
+        destination,
         &info.name,
         check.key.clone(),
         &rule.tally,
         EditMode::Exact,
         planned,
+        false,
     )
 }
 
@@ -85,6 +94,12 @@ impl RepairReport {
                     new_value.as_deref().unwrap_or("(not returned)")
                 ),
             ),
+            Outcome::Missing => Line::new(
+                Tone::Warn,
+                format!(
+                    "Not repaired: the parent no longer exists, so nothing was written.{after}"
+                ),
+            ),
             Outcome::ConditionFailed { current } => Line::new(
                 Tone::Warn,
                 format!(
@@ -101,15 +116,18 @@ impl RepairReport {
     }
 }
 
-/// Send the repair `plan`, then check the parent again: a repair is judged by what is stored
-/// afterwards, not by the answer to the request.
+/// Send the repair `plan` through the write gateway (`confirmed`: the user agreed to its
+/// question), then check the parent again: a repair is judged by what is stored afterwards,
+/// not by the answer to the request.
 pub async fn repair(
-    client: &Client,
+    connection: &Connection,
     info: &TableInfo,
     rule: &TallyRule,
     plan: &UpdatePlan,
+    confirmed: bool,
 ) -> RepairReport {
-    let outcome = counter::update_counter(client, plan).await;
+    let outcome = counter::update_counter(connection, plan, confirmed).await;
+    let client = &connection.client;
     let recheck = match plan.key.get(&info.partition.name) {
         Some(partition) => check_partition(client, info, rule, partition.clone()).await,
         None => Err(Error::Invalid("the repair had no partition key".into())),

@@ -118,7 +118,9 @@ pub async fn sum_shards(
         .enumerate()
         .filter_map(|(i, (_, v))| v.as_ref().map(|v| (i, v)))
         .max_by(|a, b| a.1.cmp(b.1))
-        .map(|(i, _)| i);
+        .map(|(i, _)| i)
+        // One shard is not hot: it is the whole counter.
+        .filter(|_| shards.len() > 1);
     Ok(ShardTotal {
         shards,
         total,

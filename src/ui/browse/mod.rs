@@ -72,8 +72,9 @@ impl BrowseFeature {
             }
             if let Some(done) = polled.done {
                 self.load = None;
-                self.results.cancelled = matches!(done, Ok(Stopped::Cancelled));
-                self.results.error = done.err();
+                self.results.cancelled =
+                    matches!(done, Ok(Stopped::Cancelled) | Err(Error::Cancelled { .. }));
+                self.results.error = done.err().filter(|e| !matches!(e, Error::Cancelled { .. }));
             }
         }
         if let Some(saved) = Pending::take_ready(&mut self.export) {
@@ -148,7 +149,8 @@ impl BrowseFeature {
 
     fn cancel(&self) {
         if let Some(load) = &self.load {
-            load.job.cancel();
+            // A read: the request in flight is stopped too, not waited for.
+            load.job.abort();
         }
     }
 

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use egui::{Color32, RichText, Ui};
 
-use crate::core::connection::{ConnectionSpec, Profiles, REGIONS};
+use crate::core::connection::{ConnectOptions, ConnectionSpec, DEFAULT_TIMEOUT, Profiles, REGIONS};
 use crate::core::error::Error;
 use crate::ui::widgets::{error_ui, labelled_text_ui};
 
@@ -32,6 +32,30 @@ pub struct ConnectionForm {
     pub endpoint: String,
     /// The sandbox file typed in (empty: in memory).
     pub sandbox_db: String,
+    /// The request timeout typed in, in seconds.
+    pub timeout: String,
+    /// Open the connection read-only.
+    pub read_only: bool,
+}
+
+/// How the active connection is doing, as the dot shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Health {
+    /// Not connected.
+    None,
+    /// Connected, and the last request answered.
+    Good,
+    /// The last attempt or request failed.
+    Failing,
+}
+
+/// What the user asked of the bar.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Asked {
+    /// Connect there, so.
+    Connect(ConnectionSpec, ConnectOptions),
+    /// Stop the attempt under way.
+    Cancel,
 }
 
 impl ConnectionForm {
@@ -43,6 +67,8 @@ impl ConnectionForm {
             region: None,
             endpoint: "http://localhost:8000".to_owned(),
             sandbox_db: String::new(),
+            timeout: DEFAULT_TIMEOUT.as_secs().to_string(),
+            read_only: false,
         };
         match spec {
             ConnectionSpec::Sandbox { db_path } => {
@@ -70,6 +96,14 @@ impl ConnectionForm {
         bar
     }
 
+    /// The timeout and read-only choice, or why the timeout is not one.
+    pub fn options(&self) -> Result<ConnectOptions, Error> {
+        Ok(ConnectOptions {
+            timeout: ConnectOptions::parse_timeout(&self.timeout)?,
+            read_only: self.read_only,
+        })
+    }
+
     /// The connection the form describes.
     pub fn spec(&self) -> ConnectionSpec {
         match self.mode {
@@ -90,20 +124,21 @@ impl ConnectionForm {
     }
 }
 
-/// Draw the bar: the active connection (`active`, its label), the form, and the attempt under
-/// way or why the last one failed. Returns the connection to switch to when the user asks.
+/// Draw the bar: the active connection (`active`, its label, and its `health`), the form, and
+/// the attempt under way (with Cancel) or why the last one failed. Returns what the user asked.
 #[must_use]
 pub fn connection_bar_ui(
     ui: &mut Ui,
     form: &mut ConnectionForm,
     profiles: &Profiles,
     active: Option<&str>,
+    health: Health,
     connecting: bool,
     error: Option<&Error>,
-) -> Option<ConnectionSpec> {
-    let mut connect = None;
+) -> Option<Asked> {
+    let mut asked = None;
     ui.horizontal_wrapped(|ui| {
-        active_ui(ui, active);
+        active_ui(ui, active, health);
         ui.separator();
         ui.selectable_value(&mut form.mode, Mode::Sandbox, "Sandbox");
         ui.selectable_value(&mut form.mode, Mode::Aws, "AWS");
@@ -128,13 +163,25 @@ pub fn connection_bar_ui(
                 region_ui(ui, form, "us-east-1");
             }
         }
-        let button = ui.add_enabled(!connecting, egui::Button::new("Connect"));
-        if button.clicked() {
-            connect = Some(form.spec());
+        labelled_text_ui(ui, "Timeout (s)", &mut form.timeout, 32.0, "10");
+        ui.checkbox(&mut form.read_only, "Read-only")
+            .on_hover_text("Refuse every write on this connection");
+        let options = form.options();
+        let button = ui.add_enabled(!connecting && options.is_ok(), egui::Button::new("Connect"));
+        if button.clicked()
+            && let Ok(options) = &options
+        {
+            asked = Some(Asked::Connect(form.spec(), *options));
         }
         if connecting {
             ui.spinner();
             ui.label("Connecting…");
+            if ui.button("Cancel").clicked() {
+                asked = Some(Asked::Cancel);
+            }
+        }
+        if let Err(error) = &options {
+            error_ui(ui, error);
         }
     });
     if let Some(error) = error {
@@ -143,26 +190,31 @@ pub fn connection_bar_ui(
     for problem in &profiles.problems {
         error_ui(ui, problem);
     }
-    connect
+    asked
 }
 
-fn active_ui(ui: &mut Ui, active: Option<&str>) {
+fn active_ui(ui: &mut Ui, active: Option<&str>, health: Health) {
+    let (color, says) = match health {
+        Health::Good => (Color32::from_rgb(80, 180, 90), "The last request answered"),
+        Health::Failing => (Color32::from_rgb(210, 70, 60), "The last request failed"),
+        Health::None => (Color32::GRAY, "Not connected"),
+    };
+    dot_ui(ui, color).on_hover_text(says);
     match active {
         Some(label) => {
-            dot_ui(ui, Color32::from_rgb(80, 180, 90));
             ui.label(RichText::new(label).strong())
                 .on_hover_text("The active connection");
         }
         None => {
-            dot_ui(ui, Color32::GRAY);
             ui.label("Not connected");
         }
     }
 }
 
-fn dot_ui(ui: &mut Ui, color: Color32) {
-    let (rect, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+fn dot_ui(ui: &mut Ui, color: Color32) -> egui::Response {
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
     ui.painter().circle_filled(rect.center(), 4.5, color);
+    response
 }
 
 fn profile_ui(ui: &mut Ui, bar: &mut ConnectionForm, profiles: &[String]) {

@@ -1,12 +1,13 @@
-//! The connection: the form that chooses where to connect, the profiles it offers, the attempt
-//! under way, and the active connection. A new connection replaces the active one only once
-//! it is made; a failed attempt leaves the active one working.
+//! The connection: the form that chooses where to connect (with its timeout and read-only
+//! choice), the profiles it offers, the attempt under way (with Cancel), and the active
+//! connection. A new connection replaces the active one only once it has answered; a failed or
+//! cancelled attempt leaves the active one working.
 
 mod bar;
 
 use egui::Ui;
 
-use crate::core::connection::{self, Connection, ConnectionSpec, Profiles};
+use crate::core::connection::{self, ConnectOptions, Connection, ConnectionSpec, Opened, Profiles};
 use crate::core::error::Error;
 use crate::task::{Pending, Spawner};
 
@@ -18,8 +19,10 @@ pub struct ConnectionFeature {
     profiles: Profiles,
     reading_profiles: Option<Pending<Profiles>>,
     active: Option<Connection>,
-    connecting: Option<Pending<Connection>>,
+    connecting: Option<Pending<Opened>>,
     error: Option<Error>,
+    /// What to know about the active connection (the sandbox kept on reconnecting).
+    note: Option<String>,
 }
 
 impl ConnectionFeature {
@@ -35,14 +38,16 @@ impl ConnectionFeature {
             active: None,
             connecting: None,
             error: None,
+            note: None,
         };
-        feature.connect(spawner, spec.clone());
+        feature.connect(spawner, spec.clone(), ConnectOptions::default());
         feature
     }
 
-    fn connect(&mut self, spawner: &Spawner, spec: ConnectionSpec) {
+    fn connect(&mut self, spawner: &Spawner, spec: ConnectionSpec, options: ConnectOptions) {
         self.error = None;
-        self.connecting = Some(spawner.spawn("Connect", connection::connect(spec)));
+        let current = self.active.clone();
+        self.connecting = Some(spawner.spawn("Connect", connection::open(spec, options, current)));
     }
 
     /// Take in what arrived; `true` when a new connection has just replaced the active one.
@@ -55,10 +60,14 @@ impl ConnectionFeature {
             }
         }
         match Pending::take_ready(&mut self.connecting) {
-            Some(Ok(connection)) => {
-                self.active = Some(connection);
+            Some(Ok(opened)) => {
+                self.note = opened.kept_sandbox.then(|| {
+                    "Reconnected to the same in-memory sandbox: your changes are kept.".to_owned()
+                });
+                self.active = Some(opened.connection);
                 true
             }
+            Some(Err(Error::Cancelled { .. })) => false,
             Some(Err(error)) => {
                 self.error = Some(error);
                 false
@@ -72,25 +81,47 @@ impl ConnectionFeature {
         self.active.as_ref()
     }
 
-    /// For a freshly seeded sandbox, what seeding did.
+    /// For a freshly seeded sandbox, what seeding did; for a sandbox kept on reconnecting,
+    /// that its data is still there.
     pub fn seeded_note(&self) -> Option<String> {
-        self.active.as_ref().and_then(Connection::seeded_note)
+        self.note
+            .clone()
+            .or_else(|| self.active.as_ref().and_then(Connection::seeded_note))
     }
 
-    /// Draw the connection bar; a Connect starts an attempt.
-    pub fn bar_ui(&mut self, ui: &mut Ui, spawner: &Spawner) {
+    /// Draw the connection bar; a Connect starts an attempt, Cancel stops it. `trouble`: the
+    /// last request on the active connection failed.
+    pub fn bar_ui(&mut self, ui: &mut Ui, spawner: &Spawner, trouble: bool) {
         let connecting = self.connecting.is_some();
-        let active = self.active.as_ref().map(Connection::label);
+        let active = self.active.as_ref().map(|c| {
+            let mut label = c.label();
+            if c.read_only {
+                label.push_str(" · read-only");
+            }
+            label
+        });
+        let health = match (&active, trouble || self.error.is_some()) {
+            (None, false) => bar::Health::None,
+            (Some(_), false) => bar::Health::Good,
+            (_, true) => bar::Health::Failing,
+        };
         let asked = bar::connection_bar_ui(
             ui,
             &mut self.form,
             &self.profiles,
             active.as_deref(),
+            health,
             connecting,
             self.error.as_ref(),
         );
-        if let Some(spec) = asked {
-            self.connect(spawner, spec);
+        match asked {
+            Some(bar::Asked::Connect(spec, options)) => self.connect(spawner, spec, options),
+            Some(bar::Asked::Cancel) => {
+                if let Some(attempt) = self.connecting.take() {
+                    attempt.abort();
+                }
+            }
+            None => {}
         }
     }
 }

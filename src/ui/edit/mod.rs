@@ -10,15 +10,32 @@ use crate::core::counter::{self, Change, EditMode, EditReport, EditRequest, Outc
 use crate::core::error::Error;
 use crate::core::expr::builder::Input;
 use crate::core::value::Item;
+use crate::core::write::{Confirmation, Destination};
 use crate::task::Pending;
+use crate::ui::widgets;
 use crate::ui::{Intent, Scope};
+
+/// What the form is about: the connection, the table and the item's key. When it changes, the
+/// form starts afresh, so a write never lands on an item the user is no longer looking at.
+#[derive(Debug, Clone, PartialEq)]
+struct Subject {
+    destination: Destination,
+    table: String,
+    key: Option<Item>,
+}
 
 /// The edit feature's state: the form, the edit under way and the last result.
 pub struct EditFeature {
+    /// What the form and the last card are about.
+    subject: Option<Subject>,
     mode: EditMode,
     attribute: String,
     amount: String,
     as_delta: bool,
+    /// Create the item when it does not exist (off: a missing item is refused).
+    create: bool,
+    /// An edit waiting for the user's confirmation, with the gateway's question.
+    confirm: Option<(UpdatePlan, Change, String)>,
     /// Why the form cannot be sent, shown next to it.
     error: Option<Error>,
     /// The edit under way: what was sent, and its answer to come.
@@ -32,10 +49,13 @@ pub struct EditFeature {
 impl Default for EditFeature {
     fn default() -> Self {
         Self {
+            subject: None,
             mode: EditMode::Add,
             attribute: String::new(),
             amount: "1".to_owned(),
             as_delta: true,
+            create: false,
+            confirm: None,
             error: None,
             sent: None,
             answer: None,
@@ -68,7 +88,32 @@ impl EditFeature {
         intent
     }
 
-    /// Plan `request` on `item` and send it; a plan that fails is explained, never sent.
+    /// Start afresh when the connection, the table or the item is not the one the form was
+    /// filled in for. An edit under way keeps going; its card names its own item.
+    fn follow(&mut self, scope: &Scope<'_>, item: &Item) {
+        let subject = Subject {
+            destination: Destination::of(scope.connection),
+            table: scope.table.name.clone(),
+            key: scope.table.key_of(item).ok(),
+        };
+        if self.subject.as_ref() == Some(&subject) {
+            return;
+        }
+        if self.subject.is_some() {
+            let mode = self.mode;
+            let (sent, answer) = (self.sent.take(), self.answer.take());
+            *self = Self {
+                mode,
+                sent,
+                answer,
+                ..Self::default()
+            };
+        }
+        self.subject = Some(subject);
+    }
+
+    /// Plan `request` on `item`; send it, or ask first when the gateway says so. A plan that
+    /// fails is explained, never sent.
     fn send(&mut self, scope: &Scope<'_>, item: &Item, request: EditRequest) {
         if self.answer.is_some() {
             self.error = Some(Error::Invalid(
@@ -76,19 +121,31 @@ impl EditFeature {
             ));
             return;
         }
-        match counter::plan_edit(scope.table, item, &request, self.mode) {
-            Ok(plan) => {
-                self.error = None;
-                self.last_change = Some(request.change);
-                let client = scope.connection.client.clone();
-                let sent = plan.clone();
-                self.answer = Some(scope.spawner.spawn("UpdateItem", async move {
-                    Ok(counter::update_counter(&client, &sent).await)
-                }));
-                self.sent = Some(plan);
+        let destination = Destination::of(scope.connection);
+        let plan = counter::plan_edit(&destination, scope.table, item, &request, self.mode)
+            .and_then(|plan| Ok((plan.write_plan()?.confirmation(), plan)));
+        match plan {
+            Ok((Confirmation::NotNeeded, plan)) => {
+                self.dispatch(scope, plan, request.change, false)
             }
-            Err(error) => self.error = Some(error),
+            Ok((Confirmation::Ask(question), plan)) => {
+                self.error = None;
+                self.confirm = Some((plan, request.change, question));
+            }
+            Ok((Confirmation::Refused(error), _)) | Err(error) => self.error = Some(error),
         }
+    }
+
+    /// Send `plan` through the write gateway (`confirmed`: the user said yes to its question).
+    fn dispatch(&mut self, scope: &Scope<'_>, plan: UpdatePlan, change: Change, confirmed: bool) {
+        self.error = None;
+        self.last_change = Some(change);
+        let connection = scope.connection.clone();
+        let sent = plan.clone();
+        self.answer = Some(scope.spawner.spawn("UpdateItem", async move {
+            Ok(counter::update_counter(&connection, &sent, confirmed).await)
+        }));
+        self.sent = Some(plan);
     }
 
     /// Open the editor on `attribute` of `item`; with a `change`, send it now.
@@ -99,9 +156,11 @@ impl EditFeature {
         attribute: String,
         change: Option<Change>,
     ) {
+        self.follow(scope, item);
         self.attribute.clone_from(&attribute);
         self.error = None;
         if let Some(change) = change {
+            let create = self.create;
             self.send(
                 scope,
                 item,
@@ -109,6 +168,7 @@ impl EditFeature {
                     attribute,
                     change,
                     from: None,
+                    create,
                 },
             );
         }
@@ -117,9 +177,21 @@ impl EditFeature {
     /// Draw the Numbers panel for `item` and the last result.
     #[must_use]
     pub fn panel_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, item: &Item) -> Option<Intent> {
+        self.follow(scope, item);
         let key_names = scope.key_names();
-        let busy = self.answer.is_some();
-        let mut request = panel::numbers_ui(ui, self, item, &key_names, busy);
+        let busy = self.answer.is_some() || self.confirm.is_some();
+        let mut request = panel::numbers_ui(ui, self, scope, item, &key_names, busy);
+        if let Some((_, _, question)) = &self.confirm {
+            match widgets::confirm_ui(ui, question) {
+                Some(true) => {
+                    if let Some((plan, change, _)) = self.confirm.take() {
+                        self.dispatch(scope, plan, change, true);
+                    }
+                }
+                Some(false) => self.confirm = None,
+                None => {}
+            }
+        }
         let mut intent = None;
         if let Some(report) = &self.report {
             if ui.small_button("Open in builder").clicked() {
@@ -133,6 +205,7 @@ impl EditFeature {
                     attribute: report.plan.attribute.clone(),
                     change: change.clone(),
                     from: Some(from),
+                    create: report.plan.create,
                 });
             }
         }

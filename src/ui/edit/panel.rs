@@ -5,9 +5,12 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use egui::{RichText, Ui};
 
 use crate::core::counter::{Change, EditMode, EditRequest};
+use crate::core::number;
 use crate::core::value::Item;
+use crate::core::write::key_shown;
+use crate::ui::Scope;
 use crate::ui::edit::EditFeature;
-use crate::ui::widgets::{error_ui, labelled_text_ui};
+use crate::ui::widgets::{error_ui, labelled_text_ui, writes_to_ui};
 
 /// Draw the Numbers panel for `item` (whose key attributes are `key_names`) and the form;
 /// returns an edit to send. Nothing is sent while `busy`.
@@ -15,6 +18,7 @@ use crate::ui::widgets::{error_ui, labelled_text_ui};
 pub(super) fn numbers_ui(
     ui: &mut Ui,
     editor: &mut EditFeature,
+    scope: &Scope<'_>,
     item: &Item,
     key_names: &[String],
     busy: bool,
@@ -60,6 +64,7 @@ pub(super) fn numbers_ui(
                                 attribute: name.clone(),
                                 change: Change::By(delta.to_owned()),
                                 from: None,
+                                create: editor.create,
                             });
                         }
                     }
@@ -78,7 +83,14 @@ pub(super) fn numbers_ui(
         ui.radio_value(&mut editor.as_delta, false, "New value");
         let amount = labelled_text_ui(ui, "Amount", &mut editor.amount, 120.0, "e.g. 5 or -2");
         let enter = amount.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-        if ui.add_enabled(!busy, egui::Button::new("Send")).clicked() || (enter && !busy) {
+        // Checked while typing: a number DynamoDB takes, or why not.
+        let amount_error = number::parse(editor.amount.trim()).err();
+        let can_send = !busy && amount_error.is_none();
+        if ui
+            .add_enabled(can_send, egui::Button::new("Send"))
+            .clicked()
+            || (enter && can_send)
+        {
             let amount = editor.amount.trim().to_owned();
             request = Some(EditRequest {
                 attribute: editor.attribute.trim().to_owned(),
@@ -88,12 +100,31 @@ pub(super) fn numbers_ui(
                     Change::To(amount)
                 },
                 from: None,
+                create: editor.create,
             });
         }
         if busy {
             ui.spinner();
         }
+        if let Some(error) = amount_error.filter(|_| !editor.amount.trim().is_empty()) {
+            ui.colored_label(ui.visuals().error_fg_color, format!("Amount: {error}"));
+        }
     });
+    ui.checkbox(&mut editor.create, "Create the item if missing")
+        .on_hover_text("Off: the edit is conditional on the item existing, and a missing item is refused with nothing written.");
+    let key = scope
+        .table
+        .key_of(item)
+        .map(|k| key_shown(&k, key_names))
+        .unwrap_or_else(|e| e.to_string());
+    writes_to_ui(
+        ui,
+        &format!(
+            "table {} · {key} · {}",
+            scope.table.name,
+            scope.connection.label()
+        ),
+    );
     if let Some(error) = &editor.error {
         error_ui(ui, error);
     }

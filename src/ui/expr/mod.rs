@@ -8,12 +8,14 @@ use egui::{RichText, Ui};
 
 use crate::core::error::Error;
 use crate::core::expr::builder::{self, Compiled, Input, Kind};
-use crate::core::expr::codegen::Target;
+use crate::core::expr::codegen::{Request, Target};
 use crate::core::expr::parser::QueryKeys;
 use crate::core::expr::run::{self, RunResult};
+use crate::core::report::Line;
 use crate::core::value::{self, Item};
+use crate::core::write::{Confirmation, Destination, WritePlan, key_shown};
 use crate::task::Pending;
-use crate::ui::widgets::error_ui;
+use crate::ui::widgets::{self, error_ui, writes_to_ui};
 use crate::ui::{Intent, Scope};
 
 /// The builder's state.
@@ -28,6 +30,8 @@ pub struct ExprFeature {
     result: Option<Result<RunResult, Error>>,
     /// Where the builder's content came from, when the app opened it.
     origin: Option<String>,
+    /// A write waiting for the user's confirmation, with the gateway's question.
+    confirm: Option<(Request, String)>,
 }
 
 impl ExprFeature {
@@ -42,6 +46,7 @@ impl ExprFeature {
             running_update: false,
             result: None,
             origin: None,
+            confirm: None,
         }
     }
 
@@ -138,14 +143,39 @@ impl ExprFeature {
                         .desired_width(f32::INFINITY),
                 )
                 .labelled_by(label_id);
+                if request.operation.is_write() {
+                    let key = request
+                        .operation
+                        .item()
+                        .map(|k| key_shown(k, &scope.key_names()))
+                        .unwrap_or_default();
+                    writes_to_ui(
+                        ui,
+                        &format!(
+                            "table {} · {} · {}",
+                            request.table,
+                            if key.is_empty() {
+                                "no item chosen"
+                            } else {
+                                &key
+                            },
+                            scope.connection.label()
+                        ),
+                    );
+                }
                 if run_it {
-                    let (client, request) = (scope.connection.client.clone(), request.clone());
-                    self.result = None;
-                    self.running_update = self.input.kind == Kind::Update;
-                    self.running =
-                        Some(scope.spawner.spawn(request.operation_name(), async move {
-                            run::run(&client, &request).await
-                        }));
+                    self.run_or_ask(scope, request.clone());
+                }
+                if let Some((_, question)) = &self.confirm {
+                    match widgets::confirm_ui(ui, question) {
+                        Some(true) => {
+                            if let Some((request, _)) = self.confirm.take() {
+                                self.run(scope, request, true);
+                            }
+                        }
+                        Some(false) => self.confirm = None,
+                        None => {}
+                    }
                 }
             }
             None => {
@@ -154,7 +184,7 @@ impl ExprFeature {
         }
         match &self.result {
             Some(Ok(result)) => {
-                ui.label(RichText::new(&result.summary).strong());
+                widgets::line_ui(ui, &Line::new(result.tone, result.summary.clone()));
                 for item in result.items.iter().take(5) {
                     ui.label(
                         RichText::new(value::item_to_plain_json(item, &[], false)).monospace(),
@@ -172,6 +202,42 @@ impl ExprFeature {
             &mut self.paste_error,
             &mut self.origin,
         );
+    }
+
+    /// Run `request`; a write the gateway wants confirmed waits for the user's yes first.
+    fn run_or_ask(&mut self, scope: &Scope<'_>, request: Request) {
+        if request.operation.is_write() {
+            let plan = WritePlan::single(
+                Destination::of(scope.connection),
+                request.clone(),
+                run::idempotency(&request),
+                scope.key_names(),
+            );
+            match plan.map(|p| p.confirmation()) {
+                Ok(Confirmation::NotNeeded) => {}
+                Ok(Confirmation::Ask(question)) => {
+                    self.result = None;
+                    self.confirm = Some((request, question));
+                    return;
+                }
+                Ok(Confirmation::Refused(error)) | Err(error) => {
+                    self.result = Some(Err(error));
+                    return;
+                }
+            }
+        }
+        self.run(scope, request, false);
+    }
+
+    /// Send `request` on the open connection (`confirmed`: the user said yes to its question).
+    fn run(&mut self, scope: &Scope<'_>, request: Request, confirmed: bool) {
+        let connection = scope.connection.clone();
+        let key_names = scope.key_names();
+        self.result = None;
+        self.running_update = self.input.kind == Kind::Update;
+        self.running = Some(scope.spawner.spawn(request.operation_name(), async move {
+            run::run(&connection, &request, key_names, confirmed).await
+        }));
     }
 
     /// The operation, and the item it addresses or the index it reads.

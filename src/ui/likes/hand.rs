@@ -5,7 +5,7 @@ use egui::{RichText, Ui};
 
 use crate::core::likes::{LikeOp, LikeReport};
 use crate::ui::likes::LikesFeature;
-use crate::ui::widgets::{error_ui, labelled_text_ui, lines_ui};
+use crate::ui::widgets::{self, error_ui, labelled_text_ui, lines_ui, writes_to_ui};
 use crate::ui::{Intent, Scope};
 
 /// Draw the form, a confirmation when one is waiting, and the last report.
@@ -16,11 +16,32 @@ pub(super) fn hand_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) ->
          if present + ADD -1).",
     );
     ui.horizontal_wrapped(|ui| {
-        labelled_text_ui(ui, "Parent", &mut lab.parent, 120.0, "POST#a91f");
+        labelled_text_ui(
+            ui,
+            "Parent",
+            &mut lab.parent,
+            120.0,
+            "parent's partition key",
+        );
         labelled_text_ui(ui, "Parent sort key", &mut lab.parent_sk, 60.0, "META");
         labelled_text_ui(ui, "Tally attribute", &mut lab.tally, 90.0, "likeTally");
         labelled_text_ui(ui, "Child prefix", &mut lab.child_prefix, 60.0, "LIKE#");
+        ui.checkbox(&mut lab.create_parent, "Create the parent if missing");
     });
+    writes_to_ui(
+        ui,
+        &format!(
+            "table {} · parent {} / {} and its child · {}",
+            scope.table.name,
+            if lab.parent.trim().is_empty() {
+                "(type the parent)"
+            } else {
+                lab.parent.trim()
+            },
+            lab.parent_sk.trim(),
+            scope.connection.label()
+        ),
+    );
     let busy = lab.answer.is_some();
     let mut op = None;
     let mut again = false;
@@ -63,35 +84,15 @@ pub(super) fn hand_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) ->
     None
 }
 
-/// The write waiting for confirmation, naming the table and the endpoint.
+/// The write waiting for confirmation: the gateway's question, naming table, item and endpoint.
 fn confirm_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) {
-    let Some((request, _)) = &lab.confirm else {
+    let Some((_, _, question)) = &lab.confirm else {
         return;
     };
-    let mut answer = None;
-    ui.group(|ui| {
-        ui.colored_label(
-            ui.visuals().warn_fg_color,
-            format!(
-                "This {} writes to table {} at {} (not the sandbox).",
-                request.op.name(),
-                scope.table.name,
-                scope.connection.label()
-            ),
-        );
-        ui.horizontal(|ui| {
-            if ui.button("Confirm write").clicked() {
-                answer = Some(true);
-            }
-            if ui.button("Don't write").clicked() {
-                answer = Some(false);
-            }
-        });
-    });
-    match answer {
+    match widgets::confirm_ui(ui, question) {
         Some(true) => {
-            if let Some((request, replay)) = lab.confirm.take() {
-                lab.send(scope, request, replay);
+            if let Some((request, replay, _)) = lab.confirm.take() {
+                lab.send(scope, request, replay, true);
             }
         }
         Some(false) => lab.confirm = None,
@@ -103,6 +104,11 @@ fn report_ui(ui: &mut Ui, report: &LikeReport, replayed: bool) {
     egui::Frame::group(ui.style()).show(ui, |ui| {
         let prefix = if replayed { "Sent again: " } else { "" };
         ui.strong(format!("{prefix}{}", report.title()));
+        ui.weak(format!(
+            "table {} · {}",
+            report.request.target.table,
+            report.request.destination.place()
+        ));
         egui::Grid::new("like_side_by_side")
             .num_columns(2)
             .show(ui, |ui| {

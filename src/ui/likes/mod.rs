@@ -1,6 +1,7 @@
 //! The like lab: like and unlike by hand as the article's transaction, send the identical
-//! request again, storm it with simulated users, and race three ways of counting. Anywhere but
-//! the sandbox a like waits for confirmation, and the storm and the lab for the table's name.
+//! request again, storm it with simulated users, and race three ways of counting. On an
+//! endpoint not on this machine a like waits for confirmation, and the storm and the lab for
+//! the table's name; the write gateway decides which.
 
 mod hand;
 mod storm;
@@ -13,10 +14,11 @@ use crate::core::error::Error;
 use crate::core::expr::builder::Input;
 use crate::core::lab::{self, LabRun};
 use crate::core::likes::{
-    self, LikeOp, LikeReport, LikeRequest, LikeTarget, StormReport, StormStats,
+    self, LikeOp, LikeReport, LikeRequest, LikeTarget, StormPlan, StormReport, StormStats,
 };
 use crate::core::number;
 use crate::core::tally::{ChildSource, TallyRule};
+use crate::core::write::{Confirmation, Destination};
 use crate::task::{Job, Pending};
 use crate::ui::{Intent, Scope};
 
@@ -31,8 +33,9 @@ pub struct LikesFeature {
     token: String,
     /// The last request sent (what "Send again" replays).
     last_request: Option<LikeRequest>,
-    /// A write waiting for confirmation (not the sandbox): the request and whether it is a replay.
-    confirm: Option<(LikeRequest, bool)>,
+    /// A write waiting for confirmation (not on this machine): the request, whether it is a
+    /// replay, and the gateway's question.
+    confirm: Option<(LikeRequest, bool, String)>,
     /// The like under way: what was sent, and its report to come.
     sent: Option<LikeRequest>,
     answer: Option<Pending<LikeReport>>,
@@ -41,7 +44,9 @@ pub struct LikesFeature {
     error: Option<Error>,
     users: String,
     concurrency: String,
-    /// The table name typed to allow a storm or the lab outside the sandbox.
+    /// Create the parent when it does not exist (off: a like on a missing parent writes nothing).
+    create_parent: bool,
+    /// The table name typed to allow a storm or the lab on an endpoint not on this machine.
     typed_table: String,
     storm: Option<Job<StormStats, StormReport>>,
     storm_stats: Option<StormStats>,
@@ -71,6 +76,7 @@ impl Default for LikesFeature {
             error: None,
             users: "200".into(),
             concurrency: "16".into(),
+            create_parent: false,
             typed_table: String::new(),
             storm: None,
             storm_stats: None,
@@ -99,6 +105,21 @@ impl LikesFeature {
         }
     }
 
+    /// Start afresh (another table or connection), keeping the writes under way — a like, a
+    /// storm, a lab run — so that their outcome is still shown when it arrives.
+    pub fn afresh(&mut self) {
+        let storm_running = self.storm.is_some();
+        *self = Self {
+            sent: self.sent.take(),
+            answer: self.answer.take(),
+            replayed: self.replayed,
+            storm: self.storm.take(),
+            storm_stats: self.storm_stats.take().filter(|_| storm_running),
+            lab: self.lab.take(),
+            ..Self::default()
+        };
+    }
+
     /// Take in what arrived.
     pub fn poll(&mut self) {
         if let Some(answer) = Pending::take_ready(&mut self.answer)
@@ -125,20 +146,29 @@ impl LikesFeature {
     }
 
     fn target(&self, scope: &Scope<'_>) -> Result<LikeTarget, Error> {
-        LikeTarget::new(
+        let mut target = LikeTarget::new(
             scope.table,
             &self.parent,
             &self.parent_sk,
             &self.tally,
             &self.child_prefix,
-        )
+        )?;
+        target.create_parent = self.create_parent;
+        Ok(target)
     }
 
-    /// Build a like or unlike from the form; send it, or ask first outside the sandbox.
+    /// Build a like or unlike from the form; send it, or ask first when the gateway says so.
     fn like(&mut self, scope: &Scope<'_>, op: LikeOp) {
         let token = self.use_token.then(|| self.token.trim().to_owned());
         let request = self.target(scope).and_then(|target| {
-            likes::like_request(op, &target, &self.user, token, likes::now_secs())
+            likes::like_request(
+                &Destination::of(scope.connection),
+                op,
+                &target,
+                &self.user,
+                token,
+                likes::now_secs(),
+            )
         });
         match request {
             Ok(request) => self.dispatch(scope, request, false),
@@ -146,19 +176,19 @@ impl LikesFeature {
         }
     }
 
-    /// Send now on the sandbox; elsewhere, ask first.
+    /// Send now when no confirmation is needed (the sandbox, this machine); else ask first.
     fn dispatch(&mut self, scope: &Scope<'_>, request: LikeRequest, replay: bool) {
         self.error = None;
-        if scope.is_sandbox() {
-            self.send(scope, request, replay);
-        } else {
-            self.confirm = Some((request, replay));
+        match request.write_plan().confirmation() {
+            Confirmation::NotNeeded => self.send(scope, request, replay, false),
+            Confirmation::Ask(question) => self.confirm = Some((request, replay, question)),
+            Confirmation::Refused(error) => self.error = Some(error),
         }
     }
 
-    fn send(&mut self, scope: &Scope<'_>, request: LikeRequest, replay: bool) {
-        let (client, info, sent) = (
-            scope.connection.client.clone(),
+    fn send(&mut self, scope: &Scope<'_>, request: LikeRequest, replay: bool, confirmed: bool) {
+        let (connection, info, sent) = (
+            scope.connection.clone(),
             scope.table.clone(),
             request.clone(),
         );
@@ -166,54 +196,54 @@ impl LikesFeature {
         self.last_request = Some(request.clone());
         self.sent = Some(request);
         self.answer = Some(scope.spawner.spawn("TransactWriteItems", async move {
-            Ok(likes::like_and_observe(&client, &info, sent).await)
+            Ok(likes::like_and_observe(&connection, &info, sent, confirmed).await)
         }));
     }
 
-    fn start_storm(&mut self, scope: &Scope<'_>) {
-        let users = number::whole_in(&self.users, 1, likes::MAX_STORM_USERS, "users");
-        let concurrency = number::whole_in(&self.concurrency, 1, 256, "concurrency");
-        let (target, users, concurrency) = match (self.target(scope), users, concurrency) {
-            (Ok(t), Ok(u), Ok(c)) => (t, u, c),
-            (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => {
-                self.error = Some(e);
+    /// The storm as planned from the form, on the open table and connection.
+    fn storm_plan(&self, scope: &Scope<'_>) -> Result<StormPlan, Error> {
+        let users = number::whole_in(&self.users, 1, likes::MAX_STORM_USERS, "users")?;
+        let concurrency = number::whole_in(&self.concurrency, 1, 100_000, "concurrency")?;
+        StormPlan::new(
+            &Destination::of(scope.connection),
+            &self.target(scope)?,
+            users,
+            concurrency,
+            &likes::run_id(),
+        )
+    }
+
+    /// Start the storm; `confirmed`: the table's name was typed where a confirmation is needed.
+    fn start_storm(&mut self, scope: &Scope<'_>, confirmed: bool) {
+        let plan = match self.storm_plan(scope) {
+            Ok(plan) => plan,
+            Err(error) => {
+                self.error = Some(error);
                 return;
             }
         };
         self.error = None;
         self.storm_stats = None;
         self.storm_result = None;
-        let (client, info, run) = (
-            scope.connection.client.clone(),
-            scope.table.clone(),
-            likes::run_id(),
-        );
+        let (connection, info) = (scope.connection.clone(), scope.table.clone());
         self.storm = Some(scope.spawner.spawn_job(
             "TransactWriteItems",
             move |progress, cancel| async move {
                 let mut last_sent = Instant::now();
-                likes::run_storm(
-                    &client,
-                    &info,
-                    &target,
-                    users,
-                    concurrency,
-                    &run,
-                    &cancel,
-                    |s| {
-                        // A few progress reports a second are enough to draw.
-                        if last_sent.elapsed() >= Duration::from_millis(50) {
-                            last_sent = Instant::now();
-                            progress.send(s.clone());
-                        }
-                    },
-                )
+                likes::run_storm(&connection, &info, &plan, confirmed, &cancel, |s| {
+                    // A few progress reports a second are enough to draw.
+                    if last_sent.elapsed() >= Duration::from_millis(50) {
+                        last_sent = Instant::now();
+                        progress.send(s.clone());
+                    }
+                })
                 .await
             },
         ));
     }
 
-    fn run_lab(&mut self, scope: &Scope<'_>) {
+    /// Run the counter lab; `confirmed` as for the storm.
+    fn run_lab(&mut self, scope: &Scope<'_>, confirmed: bool) {
         let writers = number::whole_in(&self.writers, 1, lab::MAX_WRITERS, "writers");
         let increments = number::whole_in(&self.increments, 1, lab::MAX_INCREMENTS, "increments");
         let (writers, increments) = match (writers, increments) {
@@ -224,13 +254,13 @@ impl LikesFeature {
             }
         };
         self.lab_run = None;
-        let (client, info, run) = (
-            scope.connection.client.clone(),
+        let (connection, info, run) = (
+            scope.connection.clone(),
             scope.table.clone(),
             likes::run_id(),
         );
         self.lab = Some(scope.spawner.spawn("UpdateItem", async move {
-            Ok(lab::run(&client, &info, writers, increments, &run).await)
+            Ok(lab::run(&connection, &info, writers, increments, &run, confirmed).await)
         }));
     }
 

@@ -4,24 +4,34 @@
 use egui::{RichText, Ui};
 
 use crate::core::report::capacity;
+use crate::core::write::{Confirmation, Destination};
 use crate::ui::Scope;
 use crate::ui::likes::LikesFeature;
-use crate::ui::widgets::{error_ui, labelled_text_ui, line_ui, lines_ui};
+use crate::ui::widgets::{error_ui, labelled_text_ui, lines_ui};
 
-/// Outside the sandbox, a field to type the table's name into; whether the run is allowed.
-fn guard_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) -> bool {
-    if scope.is_sandbox() {
-        return true;
+/// Where the gateway asks for a confirmation (not on this machine), a field to type the
+/// table's name into; whether the run is allowed, and whether it was confirmed so.
+fn guard_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) -> (bool, bool) {
+    match Destination::of(scope.connection).confirmation(&format!("table {}", scope.table.name)) {
+        Confirmation::NotNeeded => (true, false),
+        Confirmation::Refused(error) => {
+            error_ui(ui, &error);
+            (false, false)
+        }
+        Confirmation::Ask(question) => {
+            ui.colored_label(ui.visuals().warn_fg_color, question);
+            let table = &scope.table.name;
+            labelled_text_ui(
+                ui,
+                "Type the table name to allow",
+                &mut lab.typed_table,
+                120.0,
+                table,
+            );
+            let typed = lab.typed_table.trim() == table;
+            (typed, typed)
+        }
     }
-    let table = &scope.table.name;
-    labelled_text_ui(
-        ui,
-        "Type the table name to allow",
-        &mut lab.typed_table,
-        120.0,
-        table,
-    );
-    lab.typed_table.trim() == table
 }
 
 /// Draw the storm: users, concurrency, progress, and the verdict.
@@ -34,13 +44,13 @@ pub(super) fn storm_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) {
     ui.horizontal_wrapped(|ui| {
         labelled_text_ui(ui, "Users", &mut lab.users, 60.0, "1–10000");
         labelled_text_ui(ui, "Concurrency", &mut lab.concurrency, 40.0, "16");
-        let allowed = guard_ui(ui, lab, scope);
+        let (allowed, confirmed) = guard_ui(ui, lab, scope);
         let running = lab.storm.is_some();
         if ui
             .add_enabled(allowed && !running, egui::Button::new("Start storm"))
             .clicked()
         {
-            lab.start_storm(scope);
+            lab.start_storm(scope, confirmed);
         }
         if ui
             .add_enabled(running, egui::Button::new("Cancel storm"))
@@ -64,7 +74,7 @@ pub(super) fn storm_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) {
         lines_ui(ui, &stats.details());
     }
     match &lab.storm_result {
-        Some(Ok(report)) => line_ui(ui, &report.verdict()),
+        Some(Ok(report)) => lines_ui(ui, &report.verdict()),
         Some(Err(error)) => error_ui(ui, error),
         None => {}
     }
@@ -74,19 +84,19 @@ pub(super) fn storm_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) {
 pub(super) fn lab_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) {
     ui.heading("Counter lab");
     ui.weak(
-        "K writers increment a scratch item by three methods; scratch items are deleted \
-         afterwards.",
+        "K writers increment a scratch item by three methods, in rounds: each round every writer \
+         reads, then every writer writes. Scratch items are deleted afterwards.",
     );
     ui.horizontal_wrapped(|ui| {
         labelled_text_ui(ui, "Writers", &mut lab.writers, 40.0, "1–64");
-        labelled_text_ui(ui, "Increments each", &mut lab.increments, 50.0, "1–1000");
-        let allowed = guard_ui(ui, lab, scope);
+        labelled_text_ui(ui, "Increments each", &mut lab.increments, 50.0, "1–100");
+        let (allowed, confirmed) = guard_ui(ui, lab, scope);
         let running = lab.lab.is_some();
         if ui
             .add_enabled(allowed && !running, egui::Button::new("Run counter lab"))
             .clicked()
         {
-            lab.run_lab(scope);
+            lab.run_lab(scope, confirmed);
         }
         if running {
             ui.spinner();

@@ -49,12 +49,13 @@ impl TableFeatures {
         }
     }
 
-    /// Start afresh on `table` (empty: none yet) with `tally`. The edit form with its last card,
-    /// and the item view's format, stay as they were, as they always have.
-    fn restart(&mut self, tally: TallyFeature, table: &str) {
+    /// Start afresh on `table` (empty: none yet); the tally feature was opened on it by the
+    /// caller. The item view's format is kept;
+    /// the edit form follows its own subject; writes under way (an edit, a like, a storm, a
+    /// lab run) are kept, so their outcome is still shown.
+    fn restart(&mut self, table: &str) {
         self.browse = BrowseFeature::with_item_format(self.browse.item_format());
-        self.tally = tally;
-        self.likes = LikesFeature::default();
+        self.likes.afresh();
         self.expr = ExprFeature::new(table);
     }
 
@@ -168,12 +169,11 @@ impl DynoscopeApp {
 
     /// Start the table features afresh on the open table.
     fn table_opened(&mut self, table: &str) {
-        let book = self.features.tally.rule_book();
-        let mut tally = TallyFeature::new(book);
-        if let Some(connection) = self.connection.active() {
-            tally.open(&connection.spec, table);
+        match self.connection.active() {
+            Some(connection) => self.features.tally.open(&connection.spec, table),
+            None => self.features.tally.afresh(),
         }
-        self.features.restart(tally, table);
+        self.features.restart(table);
         self.view = View::Browse;
         self.last_table = Some(table.to_owned());
     }
@@ -185,8 +185,8 @@ impl DynoscopeApp {
         {
             self.last_connection = connection.spec.clone();
             self.tables.connected(&self.spawner, connection);
-            let tally = TallyFeature::new(self.features.tally.rule_book());
-            self.features.restart(tally, "");
+            self.features.tally.afresh();
+            self.features.restart("");
         }
         if let Some(table) = self.tables.poll(&self.spawner, self.connection.active()) {
             self.table_opened(&table);
@@ -199,7 +199,8 @@ impl DynoscopeApp {
         let mut intents = self.poll();
         egui::Panel::top("connection_bar").show(ui, |ui| {
             ui.add_space(4.0);
-            self.connection.bar_ui(ui, &self.spawner);
+            let trouble = self.tables.failing();
+            self.connection.bar_ui(ui, &self.spawner, trouble);
             ui.add_space(2.0);
         });
         self.status_bar_ui(ui);

@@ -33,6 +33,12 @@ pub struct TablesFeature {
 }
 
 impl TablesFeature {
+    /// Whether the last request about tables failed (listing or describing): the connection
+    /// is in trouble, whatever it answered before.
+    pub fn failing(&self) -> bool {
+        self.list_error.is_some() || self.open.as_ref().is_some_and(|open| open.error.is_some())
+    }
+
     /// No tables yet; `wanted` opens by itself once a list names it.
     pub fn new(wanted: Option<String>) -> Self {
         Self {

@@ -21,6 +21,7 @@ use crate::core::tally::{
     self, ParentCheck, RepairReport, Rule, RuleBook, ShardRule, ShardTotal, TallyRule,
 };
 use crate::core::value::{Item, cell_text};
+use crate::core::write::Destination;
 use crate::task::Pending;
 use crate::ui::{Intent, Loaded, QueryPreset, Scope};
 
@@ -83,10 +84,18 @@ impl TallyFeature {
         book
     }
 
-    /// A table was opened on `spec`: its rules, nothing checked yet.
-    pub fn open(&mut self, spec: &ConnectionSpec, table: &str) {
+    /// Start afresh with the same rule book, no table open. A repair under way is kept, so
+    /// that its outcome is still shown (its card names its table and item).
+    pub fn afresh(&mut self) {
         let book = std::mem::take(&mut self.book);
+        let repair = self.repair.take().filter(|r| r.sending.is_some());
         *self = Self::new(book);
+        self.repair = repair;
+    }
+
+    /// A table was opened on `spec`: its rules, nothing checked yet (a repair under way kept).
+    pub fn open(&mut self, spec: &ConnectionSpec, table: &str) {
+        self.afresh();
         self.place = Some(Place {
             spec: spec.clone(),
             table: table.to_owned(),
@@ -259,7 +268,7 @@ impl TallyFeature {
         let Some((check, _)) = &self.check else {
             return;
         };
-        match tally::repair_plan(scope.table, rule, check) {
+        match tally::repair_plan(&Destination::of(scope.connection), scope.table, rule, check) {
             Ok(plan) => {
                 self.repair = Some(Repair {
                     plan,
@@ -275,11 +284,13 @@ impl TallyFeature {
         let Some(repair) = &mut self.repair else {
             return;
         };
-        let (client, info, rule) = owned(scope, rule);
+        let (connection, info, rule) =
+            (scope.connection.clone(), scope.table.clone(), rule.clone());
         let plan = repair.plan.clone();
         repair.result = None;
+        // "Confirm repair", under the request and where it goes, is the confirmation.
         repair.sending = Some(scope.spawner.spawn("UpdateItem", async move {
-            Ok(tally::repair(&client, &info, &rule, &plan).await)
+            Ok(tally::repair(&connection, &info, &rule, &plan, true).await)
         }));
     }
 

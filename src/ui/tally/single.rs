@@ -4,8 +4,9 @@
 use egui::{RichText, Ui};
 
 use crate::core::tally::{ParentCheck, TallyRule};
+use crate::core::write::key_shown;
 use crate::ui::tally::{Repair, TallyFeature};
-use crate::ui::widgets::{labelled_text_ui, line_ui};
+use crate::ui::widgets::{labelled_text_ui, line_ui, writes_to_ui};
 use crate::ui::{Intent, Scope};
 
 /// Draw the check of one parent under `rule`.
@@ -102,6 +103,16 @@ fn repair_ui(ui: &mut Ui, repair: &Repair, check: &ParentCheck) -> Option<Repair
             None => ui.weak("The parent does not record when a like or unlike last touched it."),
         };
         ui.label(RichText::new(repair.plan.request_lines().join("\n")).monospace());
+        let plan = &repair.plan;
+        writes_to_ui(
+            ui,
+            &format!(
+                "table {} · {} · {}",
+                plan.table,
+                key_shown(&plan.key, &[]),
+                plan.destination.place()
+            ),
+        );
         ui.weak(
             "It sets the tally to the counted children only if the tally still holds the value \
              observed; otherwise nothing is overwritten and the parent is checked again.",

@@ -28,6 +28,21 @@ pub enum Operation {
     Scan(Option<String>),
 }
 
+impl Operation {
+    /// Whether it writes (Update, Put, Delete).
+    pub fn is_write(&self) -> bool {
+        matches!(self, Self::Update(_) | Self::Put(_) | Self::Delete(_))
+    }
+
+    /// The key it addresses, or the item it puts.
+    pub fn item(&self) -> Option<&Item> {
+        match self {
+            Self::Update(item) | Self::Put(item) | Self::Delete(item) => Some(item),
+            Self::Query(_) | Self::Scan(_) => None,
+        }
+    }
+}
+
 /// `ReturnValues`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReturnValues {

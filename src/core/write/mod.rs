@@ -1,13 +1,24 @@
-//! What every write path shares: the SDK's retries switched off for requests that are not
-//! idempotent, and how a failure tells whether the write may have happened.
+//! The write gateway: every write dynoscope sends — counter edits, repairs, likes, storms, the
+//! counter lab, the builder's Run — is a [`WritePlan`] sent by [`send`]. The plan fixes the
+//! destination when it is made; the gateway alone decides whether to ask first, whether to send
+//! again, and how it ended: [`WriteOutcome::Applied`], [`Refused`](WriteOutcome::Refused) with
+//! the server's reason, or [`Unknown`](WriteOutcome::Unknown) with what is stored now.
+
+mod outcome;
+mod plan;
+mod send;
 
 use aws_sdk_dynamodb::config::retry::RetryConfig;
 
+pub use outcome::{Refusal, WriteOutcome};
+pub use plan::{Confirmation, Destination, Idempotency, WritePlan, WriteRequest, key_shown};
+pub use send::send;
+
 use crate::core::error::Error;
 
-/// A config override that turns the SDK's automatic retries off: for writes that are not
-/// idempotent (`ADD`, `SET x = x + :d`, a naive put), which must never be sent twice after they
-/// may have reached the server.
+/// A config override that turns the SDK's automatic retries off: the gateway decides re-sends
+/// itself, since a write that is not idempotent (`ADD`, `SET x = x + :d`, a naive put) must
+/// never be sent twice after it may have reached the server.
 pub fn without_retries() -> aws_sdk_dynamodb::config::Builder {
     aws_sdk_dynamodb::Config::builder().retry_config(RetryConfig::disabled())
 }
@@ -31,11 +42,14 @@ pub fn is_throttled(error: &Error) -> bool {
 }
 
 /// Whether a write that failed this way may still have been applied: a timeout, a connection
-/// lost after the request left (not a refused connection), or a 5xx the server answered with.
+/// lost after the request left (not a refused connection), a 5xx the server answered with, or
+/// an answer that could not be read (an HTML error page, a garbled or cut body).
 pub fn may_have_been_applied(error: &Error) -> bool {
     match error {
         Error::Unreachable { never_sent, .. } => !never_sent,
         Error::Timeout { .. } | Error::TaskDied { .. } => true,
+        // A 4xx page without a code came from something in front of the server that refused.
+        Error::Garbled { status, .. } => !(400..500).contains(status),
         Error::Service { code, .. } => MAYBE_APPLIED.contains(&code.as_str()),
         _ => false,
     }
@@ -63,5 +77,13 @@ mod tests {
         };
         assert!(!may_have_been_applied(&unreachable(true)));
         assert!(may_have_been_applied(&unreachable(false)));
+        let garbled = |status| Error::Garbled {
+            op: "UpdateItem",
+            status,
+            detail: String::new(),
+        };
+        assert!(may_have_been_applied(&garbled(500)));
+        assert!(may_have_been_applied(&garbled(200)));
+        assert!(!may_have_been_applied(&garbled(403)));
     }
 }

@@ -1,0 +1,74 @@
+//! The one exit-code table of every subcommand, and how errors are printed: on stderr, once,
+//! as a JSON object with `--json`.
+
+use std::process::ExitCode;
+
+use serde_json::json;
+
+use crate::core::error::Error;
+
+/// How a subcommand ended, as its exit status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// 0: done — applied, or no drift.
+    Done,
+    /// 1: the server refused or the data disagrees — a failed condition, a cancelled
+    /// transaction, a missing item or parent, drift found.
+    Refused,
+    /// 2: bad input, usage, or a connection or server error before anything could apply.
+    Error,
+    /// 3: the outcome is unknown — it may have been applied; it was not sent again.
+    Unknown,
+}
+
+/// The table, as `--help` and the README print it.
+pub const EXIT_TABLE: &str = "Exit status (every subcommand):
+  0  done: applied, or no drift
+  1  the server refused or the data disagrees: condition failed, transaction cancelled,
+     item or parent missing, drift found
+  2  bad input, usage, or a connection or server error before anything could apply
+  3  outcome unknown: it may have been applied, and was not sent again";
+
+impl Exit {
+    /// The status of a run that ended in `error`: a missing item is the data disagreeing;
+    /// every other error came before anything could apply.
+    pub fn of_error(error: &Error) -> Self {
+        match error {
+            Error::Missing { .. } => Self::Refused,
+            Error::OutcomeUnknown(_) => Self::Unknown,
+            _ => Self::Error,
+        }
+    }
+
+    /// The exit status.
+    pub fn status(self) -> u8 {
+        match self {
+            Self::Done => 0,
+            Self::Refused => 1,
+            Self::Error => 2,
+            Self::Unknown => 3,
+        }
+    }
+
+    /// The process exit code.
+    pub fn code(self) -> ExitCode {
+        ExitCode::from(self.status())
+    }
+}
+
+/// Print `error` on stderr, once: a line of text, or with `json` one JSON object.
+pub fn print_error(error: &Error, json: bool) {
+    if json {
+        eprintln!(
+            "{}",
+            json!({
+                "error": error.to_string(),
+                "op": error.op(),
+                "code": error.code(),
+                "exit": Exit::of_error(error).status(),
+            })
+        );
+    } else {
+        eprintln!("dynoscope: {error}");
+    }
+}

@@ -1,0 +1,99 @@
+//! How a write ended: applied, refused (with the server's reason), or unknown.
+
+use crate::core::error::{Error, Result};
+use crate::core::value::Item;
+
+/// Why nothing was written.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Refusal {
+    /// An error before anything could apply: not confirmed, read-only, the connection changed,
+    /// a refused connection, no credentials, or the server's refusal with its code
+    /// (`ValidationException`, `ResourceNotFoundException`, …).
+    Error(Error),
+    /// The condition failed. The item as stored (`ALL_OLD`), `None` when there is no item.
+    Condition {
+        /// The item as the server holds it.
+        stored: Option<Item>,
+    },
+    /// The transaction was cancelled: one reason per write, in order (`None`,
+    /// `ConditionalCheckFailed`, `TransactionConflict`, …).
+    Cancelled {
+        /// The reasons.
+        reasons: Vec<String>,
+    },
+}
+
+/// How a write ended. There is no fourth case: an error either proves nothing was written
+/// (refused) or leaves it open (unknown).
+#[derive(Debug, Clone, PartialEq)]
+pub enum WriteOutcome {
+    /// The server applied it.
+    Applied {
+        /// What the server returned (`ReturnValues`), when asked.
+        returned: Option<Item>,
+        /// Write capacity consumed.
+        consumed_wcu: f64,
+        /// Requests sent: more than one only after throttling refusals, or re-sends of a
+        /// repeatable request whose answer was lost.
+        attempts: u32,
+    },
+    /// Nothing was written.
+    Refused {
+        /// Why.
+        refusal: Refusal,
+        /// Requests sent (0: it never left).
+        attempts: u32,
+    },
+    /// It may or may not have been applied. It was not sent again; what is stored now was read
+    /// again instead.
+    Unknown {
+        /// What happened to the request.
+        error: Error,
+        /// Requests sent.
+        attempts: u32,
+        /// Each written item as stored now (consistent read), in the plan's order.
+        stored_now: Vec<Result<Option<Item>>>,
+    },
+}
+
+impl WriteOutcome {
+    /// A write refused before it was sent.
+    pub fn not_sent(error: Error) -> Self {
+        Self::Refused {
+            refusal: Refusal::Error(error),
+            attempts: 0,
+        }
+    }
+
+    /// A write whose task stopped before it answered: it may have been sent.
+    pub fn lost(error: Error) -> Self {
+        Self::Unknown {
+            stored_now: vec![Err(error.clone())],
+            error,
+            attempts: 0,
+        }
+    }
+
+    /// Requests sent.
+    pub fn attempts(&self) -> u32 {
+        match self {
+            Self::Applied { attempts, .. }
+            | Self::Refused { attempts, .. }
+            | Self::Unknown { attempts, .. } => *attempts,
+        }
+    }
+
+    /// Whether it was applied.
+    pub fn applied(&self) -> bool {
+        matches!(self, Self::Applied { .. })
+    }
+
+    /// `applied`, `refused`, `unknown`: the outcome's name in JSON.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::Applied { .. } => "applied",
+            Self::Refused { .. } => "refused",
+            Self::Unknown { .. } => "unknown",
+        }
+    }
+}

@@ -1,0 +1,223 @@
+//! A write as planned: where it goes (fixed when it was planned), what it sends, and whether it
+//! may be sent again.
+
+use crate::core::connection::{Connection, ConnectionId, ConnectionSpec, is_loopback};
+use crate::core::error::{Error, Result};
+use crate::core::expr::codegen::{Operation, Request, Transaction};
+use crate::core::value::{Item, cell_text};
+
+/// Where a write goes: the connection it was planned on. A write is only ever sent on the
+/// connection it names, never on whichever connection happens to be active when it is sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Destination {
+    /// The connection's identity (profile, region, endpoint or sandbox).
+    pub connection: ConnectionId,
+    /// Where requests go: the endpoint URL, or `dynamodb.<region>` for AWS.
+    pub endpoint: String,
+    /// The region requests are signed for.
+    pub region: String,
+    /// The profile, when one was chosen.
+    pub profile: Option<String>,
+    /// The embedded sandbox or an endpoint on this machine: writes need no confirmation.
+    pub local: bool,
+    /// The connection was opened read-only: every write is refused.
+    pub read_only: bool,
+}
+
+impl Destination {
+    /// The destination of writes planned on `connection`.
+    pub fn of(connection: &Connection) -> Self {
+        let (local, profile) = match &connection.spec {
+            ConnectionSpec::Sandbox { .. } => (true, None),
+            ConnectionSpec::Aws { profile, .. } => (false, profile.clone()),
+            ConnectionSpec::Endpoint { url, profile, .. } => (is_loopback(url), profile.clone()),
+        };
+        Self {
+            connection: connection.spec.identity(),
+            endpoint: connection.target.clone(),
+            region: connection.region.clone(),
+            profile,
+            local,
+            read_only: connection.read_only,
+        }
+    }
+
+    /// Where, in words: `http://127.0.0.1:8000`, `dynamodb.eu-west-1 (profile prod)`.
+    pub fn place(&self) -> String {
+        match &self.profile {
+            Some(profile) => format!("{} (profile {profile})", self.endpoint),
+            None => self.endpoint.clone(),
+        }
+    }
+
+    /// Whether `connection` is the one this destination names. A reconnected sandbox has the
+    /// same identity but a new endpoint (and new data), so both are compared.
+    pub fn is(&self, connection: &Connection) -> bool {
+        self.connection == connection.spec.identity() && self.endpoint == connection.target
+    }
+
+    /// What a write to `what` here needs before it is sent.
+    pub fn confirmation(&self, what: &str) -> Confirmation {
+        if self.read_only {
+            Confirmation::Refused(Error::ReadOnly {
+                place: self.place(),
+            })
+        } else if self.local {
+            Confirmation::NotNeeded
+        } else {
+            Confirmation::Ask(format!("This writes to {what} at {}.", self.place()))
+        }
+    }
+}
+
+/// What a write needs before it may be sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Confirmation {
+    /// Nothing: the sandbox, or an endpoint on this machine.
+    NotNeeded,
+    /// One confirmation; the question names the table, the item and the endpoint.
+    Ask(String),
+    /// Never: the connection is read-only.
+    Refused(Error),
+}
+
+/// Whether a request may be sent again after it may already have been applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Idempotency {
+    /// Sending it twice has the effect of sending it once: a `SET` to given values, a `Put` of
+    /// a whole item, a `Delete`, a transaction with a `ClientRequestToken`.
+    Repeatable,
+    /// Every arrival counts: `ADD`, `SET x = x + :d`, a read-then-write, a transaction without
+    /// a token. Never sent again once it may have arrived; only a throttling refusal, which the
+    /// server did not apply, is sent again.
+    Once,
+}
+
+/// The requests of a write.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WriteRequest {
+    /// One `UpdateItem`, `PutItem` or `DeleteItem`.
+    Single(Box<Request>),
+    /// One `TransactWriteItems`.
+    Transaction(Transaction),
+}
+
+/// A write as planned: destination, request and idempotency, fixed together.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WritePlan {
+    /// Where it goes.
+    pub destination: Destination,
+    /// What it sends.
+    pub request: WriteRequest,
+    /// Whether it may be re-sent.
+    pub idempotency: Idempotency,
+    /// The table's key attribute names, to show which item is written.
+    pub key_names: Vec<String>,
+}
+
+impl WritePlan {
+    /// One `UpdateItem`, `PutItem` or `DeleteItem`. A Query or Scan is not a write.
+    pub fn single(
+        destination: Destination,
+        request: Request,
+        idempotency: Idempotency,
+        key_names: Vec<String>,
+    ) -> Result<Self> {
+        match request.operation.item() {
+            None => {
+                return Err(Error::Invalid(format!(
+                    "{} is a read, not a write",
+                    request.operation_name()
+                )));
+            }
+            Some(item) if item.is_empty() => {
+                return Err(Error::Invalid(format!(
+                    "{} needs an item: choose one (its key) before sending; nothing was sent",
+                    request.operation_name()
+                )));
+            }
+            Some(_) => {}
+        }
+        Ok(Self {
+            destination,
+            request: WriteRequest::Single(Box::new(request)),
+            idempotency,
+            key_names,
+        })
+    }
+
+    /// One transaction: repeatable with a `ClientRequestToken`, sent once without.
+    pub fn transaction(
+        destination: Destination,
+        transaction: Transaction,
+        key_names: Vec<String>,
+    ) -> Self {
+        let idempotency = if transaction.token.is_some() {
+            Idempotency::Repeatable
+        } else {
+            Idempotency::Once
+        };
+        Self {
+            destination,
+            request: WriteRequest::Transaction(transaction),
+            idempotency,
+            key_names,
+        }
+    }
+
+    /// The items written, as `(table, key)`.
+    pub fn targets(&self) -> Vec<(&str, &Item)> {
+        fn of(r: &Request) -> Option<(&str, &Item)> {
+            match &r.operation {
+                Operation::Update(key) | Operation::Delete(key) | Operation::Put(key) => {
+                    Some((r.table.as_str(), key))
+                }
+                Operation::Query(_) | Operation::Scan(_) => None,
+            }
+        }
+        match &self.request {
+            WriteRequest::Single(r) => of(r).into_iter().collect(),
+            WriteRequest::Transaction(t) => t.writes.iter().filter_map(of).collect(),
+        }
+    }
+
+    /// What is written, in words: `table Social, item PK = POST#a91f · SK = META`.
+    pub fn what(&self) -> String {
+        let targets = self.targets();
+        let mut tables: Vec<&str> = targets.iter().map(|(t, _)| *t).collect();
+        tables.dedup();
+        let items: Vec<String> = targets
+            .iter()
+            .map(|(_, k)| key_shown(k, &self.key_names))
+            .collect();
+        format!(
+            "table {}, {} {}",
+            tables.join(", "),
+            if items.len() == 1 { "item" } else { "items" },
+            items.join(" and ")
+        )
+    }
+
+    /// What sending it needs first.
+    pub fn confirmation(&self) -> Confirmation {
+        self.destination.confirmation(&self.what())
+    }
+}
+
+/// A key for people: `PK = POST#a91f · SK = META`, the attributes `key_names` (the table's
+/// key, in order) when given, otherwise every attribute of `key` by name.
+pub fn key_shown(key: &Item, key_names: &[String]) -> String {
+    let mut names: Vec<&String> = if key_names.is_empty() {
+        key.keys().collect()
+    } else {
+        key_names.iter().filter(|n| key.contains_key(*n)).collect()
+    };
+    if key_names.is_empty() {
+        names.sort();
+    }
+    names
+        .into_iter()
+        .map(|name| format!("{name} = {}", cell_text(&key[name])))
+        .collect::<Vec<_>>()
+        .join(" · ")
+}

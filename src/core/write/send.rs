@@ -1,0 +1,378 @@
+//! The one place writes are sent: the destination checked, the confirmation required, re-sends
+//! decided by idempotency, every failure sorted into refused or unknown.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::error::SdkError;
+use aws_sdk_dynamodb::operation::delete_item::DeleteItemError;
+use aws_sdk_dynamodb::operation::put_item::PutItemError;
+use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
+use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
+use aws_sdk_dynamodb::types::{
+    ConsumedCapacity, Delete, Put, ReturnConsumedCapacity, ReturnValue,
+    ReturnValuesOnConditionCheckFailure, TransactWriteItem, Update,
+};
+
+use crate::core::connection::Connection;
+use crate::core::error::{Error, Result};
+use crate::core::expr::codegen::{Operation, Request, ReturnValues, Transaction};
+use crate::core::read;
+use crate::core::value::Item;
+use crate::core::write::{
+    Confirmation, Idempotency, MAX_THROTTLE_RETRIES, Refusal, WriteOutcome, WritePlan,
+    WriteRequest, is_throttled, may_have_been_applied, without_retries,
+};
+
+/// Re-sends of a repeatable request after an answer was lost.
+const MAX_RESENDS: u32 = 2;
+
+/// Transactions sent again after a `TransactionConflict` cancellation (which wrote nothing).
+const MAX_CONFLICT_RETRIES: u32 = 5;
+
+/// Whether a cancellation was only for conflicts with other transactions: nothing was
+/// written, and nothing about the data refused it, so it may be sent again.
+fn only_conflicts(refusal: &Refusal) -> bool {
+    match refusal {
+        Refusal::Cancelled { reasons } => {
+            reasons.iter().any(|r| r == "TransactionConflict")
+                && reasons
+                    .iter()
+                    .all(|r| r == "TransactionConflict" || r == "None")
+        }
+        _ => false,
+    }
+}
+
+/// Send `plan` on `connection`, the one it was planned on. `confirmed` says the user agreed to
+/// the plan's [`confirmation`](WritePlan::confirmation) question; a write that needs one and
+/// lacks it, a read-only connection, or another connection than planned are refused unsent.
+pub async fn send(connection: &Connection, plan: &WritePlan, confirmed: bool) -> WriteOutcome {
+    if !plan.destination.is(connection) {
+        return WriteOutcome::not_sent(Error::ConnectionChanged {
+            planned: plan.destination.place(),
+            now: connection.target.clone(),
+        });
+    }
+    match plan.confirmation() {
+        Confirmation::NotNeeded => {}
+        Confirmation::Ask(question) if !confirmed => {
+            return WriteOutcome::not_sent(Error::NotConfirmed { question });
+        }
+        Confirmation::Ask(_) => {}
+        Confirmation::Refused(error) => return WriteOutcome::not_sent(error),
+    }
+    let client = &connection.client;
+    let mut attempts = 0;
+    // The first failure after which the write may have been applied, when it was re-sent.
+    let mut uncertain: Option<Error> = None;
+    let mut conflicts = 0;
+    loop {
+        attempts += 1;
+        let failure = match attempt(client, &plan.request).await {
+            Ok((returned, consumed_wcu)) => {
+                return WriteOutcome::Applied {
+                    returned,
+                    consumed_wcu,
+                    attempts,
+                };
+            }
+            Err(failure) => failure,
+        };
+        let refusal = match failure {
+            Failure::Refused(refusal)
+                if only_conflicts(&refusal) && conflicts < MAX_CONFLICT_RETRIES =>
+            {
+                conflicts += 1;
+                tokio::time::sleep(Duration::from_millis(20 << conflicts)).await;
+                continue;
+            }
+            Failure::Refused(refusal) => refusal,
+            Failure::Error(error) if is_throttled(&error) && attempts <= MAX_THROTTLE_RETRIES => {
+                tokio::time::sleep(Duration::from_millis(50 << attempts)).await;
+                continue;
+            }
+            Failure::Error(error) if may_have_been_applied(&error) => {
+                let repeatable = plan.idempotency == Idempotency::Repeatable;
+                if repeatable && attempts <= MAX_RESENDS {
+                    uncertain.get_or_insert(error);
+                    tokio::time::sleep(Duration::from_millis(100 << attempts)).await;
+                    continue;
+                }
+                return unknown(client, plan, uncertain.unwrap_or(error), attempts).await;
+            }
+            Failure::Error(error) => Refusal::Error(error),
+        };
+        // A refusal after an earlier attempt may have been applied does not say the earlier
+        // one was not: a re-sent conditional write fails its own condition once the first
+        // attempt got through.
+        if let Some(error) = uncertain {
+            return unknown(client, plan, error, attempts).await;
+        }
+        return WriteOutcome::Refused { refusal, attempts };
+    }
+}
+
+/// Read every written item again (consistent reads), never re-sending the write.
+async fn unknown(client: &Client, plan: &WritePlan, error: Error, attempts: u32) -> WriteOutcome {
+    let mut stored_now = Vec::new();
+    for (table, key) in plan.targets() {
+        stored_now.push(read::get_item(client, table, key_of(plan, key)).await);
+    }
+    WriteOutcome::Unknown {
+        error,
+        attempts,
+        stored_now,
+    }
+}
+
+/// The key of a written item: for a `Put`, the item reduced to the table's key attributes.
+fn key_of(plan: &WritePlan, item: &Item) -> Item {
+    if plan.key_names.is_empty() {
+        return item.clone();
+    }
+    item.iter()
+        .filter(|(name, _)| plan.key_names.contains(name))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
+}
+
+/// Why one attempt did not apply.
+enum Failure {
+    /// The server answered no: nothing was written by this attempt.
+    Refused(Refusal),
+    /// Anything else, sorted by [`is_throttled`] and [`may_have_been_applied`].
+    Error(Error),
+}
+
+fn some_map<V: Clone>(map: &HashMap<String, V>) -> Option<HashMap<String, V>> {
+    (!map.is_empty()).then(|| map.clone())
+}
+
+fn capacity(c: Option<&ConsumedCapacity>) -> f64 {
+    c.and_then(|c| c.capacity_units()).unwrap_or_default()
+}
+
+fn return_values(request: &Request) -> Option<ReturnValue> {
+    request.returns.values.map(|v| match v {
+        ReturnValues::UpdatedNew => ReturnValue::UpdatedNew,
+        ReturnValues::AllNew => ReturnValue::AllNew,
+        ReturnValues::AllOld => ReturnValue::AllOld,
+    })
+}
+
+fn old_on_failure(request: &Request) -> Option<ReturnValuesOnConditionCheckFailure> {
+    (request.condition.is_some() && request.returns.old_item_on_condition_failure)
+        .then_some(ReturnValuesOnConditionCheckFailure::AllOld)
+}
+
+/// One attempt, with the SDK's own retries off: re-sending is decided above, by idempotency.
+async fn attempt(
+    client: &Client,
+    request: &WriteRequest,
+) -> std::result::Result<(Option<Item>, f64), Failure> {
+    match request {
+        WriteRequest::Single(request) => single(client, request).await,
+        WriteRequest::Transaction(transaction) => transact(client, transaction).await,
+    }
+}
+
+async fn single(
+    client: &Client,
+    request: &Request,
+) -> std::result::Result<(Option<Item>, f64), Failure> {
+    let names = some_map(&request.names);
+    let values = some_map(&request.values);
+    let consumed = ReturnConsumedCapacity::Total;
+    match &request.operation {
+        Operation::Update(key) => client
+            .update_item()
+            .table_name(&request.table)
+            .set_key(Some(key.clone()))
+            .set_update_expression(request.update.clone())
+            .set_condition_expression(request.condition.clone())
+            .set_expression_attribute_names(names)
+            .set_expression_attribute_values(values)
+            .set_return_values(return_values(request))
+            .set_return_values_on_condition_check_failure(old_on_failure(request))
+            .return_consumed_capacity(consumed)
+            .customize()
+            .config_override(without_retries())
+            .send()
+            .await
+            .map(|out| (out.attributes, capacity(out.consumed_capacity.as_ref())))
+            .map_err(|e| match e {
+                SdkError::ServiceError(s)
+                    if matches!(s.err(), UpdateItemError::ConditionalCheckFailedException(_)) =>
+                {
+                    let stored = match s.err() {
+                        UpdateItemError::ConditionalCheckFailedException(c) => c.item.clone(),
+                        _ => None,
+                    };
+                    Failure::Refused(Refusal::Condition { stored })
+                }
+                e => Failure::Error(Error::from_sdk("UpdateItem", e)),
+            }),
+        Operation::Put(item) => client
+            .put_item()
+            .table_name(&request.table)
+            .set_item(Some(item.clone()))
+            .set_condition_expression(request.condition.clone())
+            .set_expression_attribute_names(names)
+            .set_expression_attribute_values(values)
+            .set_return_values(return_values(request))
+            .set_return_values_on_condition_check_failure(old_on_failure(request))
+            .return_consumed_capacity(consumed)
+            .customize()
+            .config_override(without_retries())
+            .send()
+            .await
+            .map(|out| {
+                // A put returns the item it wrote: it is what is stored now.
+                (Some(item.clone()), capacity(out.consumed_capacity.as_ref()))
+            })
+            .map_err(|e| match e {
+                SdkError::ServiceError(s)
+                    if matches!(s.err(), PutItemError::ConditionalCheckFailedException(_)) =>
+                {
+                    let stored = match s.err() {
+                        PutItemError::ConditionalCheckFailedException(c) => c.item.clone(),
+                        _ => None,
+                    };
+                    Failure::Refused(Refusal::Condition { stored })
+                }
+                e => Failure::Error(Error::from_sdk("PutItem", e)),
+            }),
+        Operation::Delete(key) => client
+            .delete_item()
+            .table_name(&request.table)
+            .set_key(Some(key.clone()))
+            .set_condition_expression(request.condition.clone())
+            .set_expression_attribute_names(names)
+            .set_expression_attribute_values(values)
+            .set_return_values(return_values(request))
+            .set_return_values_on_condition_check_failure(old_on_failure(request))
+            .return_consumed_capacity(consumed)
+            .customize()
+            .config_override(without_retries())
+            .send()
+            .await
+            .map(|out| (out.attributes, capacity(out.consumed_capacity.as_ref())))
+            .map_err(|e| match e {
+                SdkError::ServiceError(s)
+                    if matches!(s.err(), DeleteItemError::ConditionalCheckFailedException(_)) =>
+                {
+                    let stored = match s.err() {
+                        DeleteItemError::ConditionalCheckFailedException(c) => c.item.clone(),
+                        _ => None,
+                    };
+                    Failure::Refused(Refusal::Condition { stored })
+                }
+                e => Failure::Error(Error::from_sdk("DeleteItem", e)),
+            }),
+        Operation::Query(_) | Operation::Scan(_) => Err(Failure::Error(Error::Invalid(format!(
+            "{} is a read, not a write",
+            request.operation_name()
+        )))),
+    }
+}
+
+async fn transact(
+    client: &Client,
+    transaction: &Transaction,
+) -> std::result::Result<(Option<Item>, f64), Failure> {
+    let items = transaction
+        .writes
+        .iter()
+        .map(transact_item)
+        .collect::<Result<Vec<_>>>()
+        .map_err(Failure::Error)?;
+    client
+        .transact_write_items()
+        .set_transact_items(Some(items))
+        .set_client_request_token(transaction.token.clone())
+        .return_consumed_capacity(ReturnConsumedCapacity::Total)
+        .customize()
+        .config_override(without_retries())
+        .send()
+        .await
+        .map(|out| {
+            let wcu = out
+                .consumed_capacity()
+                .iter()
+                .filter_map(|c| c.capacity_units())
+                .sum();
+            (None, wcu)
+        })
+        .map_err(|e| match e {
+            SdkError::ServiceError(s)
+                if matches!(
+                    s.err(),
+                    TransactWriteItemsError::TransactionCanceledException(_)
+                ) =>
+            {
+                let reasons = match s.err() {
+                    TransactWriteItemsError::TransactionCanceledException(c) => c
+                        .cancellation_reasons()
+                        .iter()
+                        .map(|r| r.code().unwrap_or("None").to_owned())
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                Failure::Refused(Refusal::Cancelled { reasons })
+            }
+            e => Failure::Error(Error::from_sdk("TransactWriteItems", e)),
+        })
+}
+
+/// One write of a transaction as the SDK's item.
+fn transact_item(request: &Request) -> Result<TransactWriteItem> {
+    let build = |e: aws_sdk_dynamodb::error::BuildError| Error::Invalid(e.to_string());
+    let names = some_map(&request.names);
+    let values = some_map(&request.values);
+    let old = old_on_failure(request);
+    let item = match &request.operation {
+        Operation::Update(key) => TransactWriteItem::builder().update(
+            Update::builder()
+                .table_name(&request.table)
+                .set_key(Some(key.clone()))
+                .set_update_expression(request.update.clone())
+                .set_condition_expression(request.condition.clone())
+                .set_expression_attribute_names(names)
+                .set_expression_attribute_values(values)
+                .set_return_values_on_condition_check_failure(old)
+                .build()
+                .map_err(build)?,
+        ),
+        Operation::Put(item) => TransactWriteItem::builder().put(
+            Put::builder()
+                .table_name(&request.table)
+                .set_item(Some(item.clone()))
+                .set_condition_expression(request.condition.clone())
+                .set_expression_attribute_names(names)
+                .set_expression_attribute_values(values)
+                .set_return_values_on_condition_check_failure(old)
+                .build()
+                .map_err(build)?,
+        ),
+        Operation::Delete(key) => TransactWriteItem::builder().delete(
+            Delete::builder()
+                .table_name(&request.table)
+                .set_key(Some(key.clone()))
+                .set_condition_expression(request.condition.clone())
+                .set_expression_attribute_names(names)
+                .set_expression_attribute_values(values)
+                .set_return_values_on_condition_check_failure(old)
+                .build()
+                .map_err(build)?,
+        ),
+        Operation::Query(_) | Operation::Scan(_) => {
+            return Err(Error::Invalid(format!(
+                "a transaction cannot hold a {}",
+                request.operation_name()
+            )));
+        }
+    };
+    Ok(item.build())
+}

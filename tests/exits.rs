@@ -1,0 +1,419 @@
+//! One exit-code table for every subcommand (0 done, 1 refused or disagreeing data, 2 bad input
+//! or error before anything applied, 3 outcome unknown), errors on stderr once, `--yes` for
+//! every write to an endpoint not on this machine, and bounds that hold however much is asked.
+
+mod common;
+
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use common::Fault;
+use dynoscope::core::sandbox::Sandbox;
+
+fn dynoscope(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dynoscope"))
+        .args(args)
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        // For endpoints that are not on this machine (no dummy credentials there).
+        .env("AWS_ACCESS_KEY_ID", "test")
+        .env("AWS_SECRET_ACCESS_KEY", "test")
+        .env_remove("AWS_PROFILE")
+        .output()
+        .expect("runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A sandbox served over HTTP for the CLI processes of one test, with the runtime that keeps
+/// its proxies running.
+struct Served {
+    runtime: tokio::runtime::Runtime,
+    sandbox: Sandbox,
+}
+
+impl Served {
+    fn new() -> Self {
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        let sandbox = runtime.block_on(Sandbox::start(None, 0)).unwrap();
+        Self { runtime, sandbox }
+    }
+
+    fn url(&self) -> &str {
+        self.sandbox.endpoint()
+    }
+
+    /// The same server under an address that is not recognised as this machine's: writes to
+    /// it need `--yes`, as for AWS.
+    fn remote_url(&self) -> String {
+        format!("http://0.0.0.0:{}", self.sandbox.addr().port())
+    }
+
+    fn fault(&self, writes: &'static [&'static str], fault: Fault) -> common::FaultProxy {
+        self.runtime
+            .block_on(common::fault_proxy(self.sandbox.addr(), writes, fault))
+    }
+
+    fn item(&self, table: &str, pk: &str, sk: &str) -> String {
+        text(
+            &dynoscope(&[
+                "--endpoint-url",
+                self.url(),
+                "items",
+                "--table",
+                table,
+                "--pk",
+                pk,
+                "--sk-eq",
+                sk,
+            ])
+            .stdout,
+        )
+    }
+}
+
+const STATS: [&str; 4] = ["--key", "PK=VID#9f3a", "--key", "SK=STATS#TOTAL"];
+
+fn add(url: &str, extra: &[&str]) -> Output {
+    let mut args = vec!["--endpoint-url", url, "add", "--table", "Videos"];
+    args.extend(["--attr", "play_count"]);
+    args.extend(extra);
+    dynoscope(&args)
+}
+
+#[test]
+fn add_exit_codes() {
+    let served = Served::new();
+    let url = served.url().to_owned();
+    let mut keyed = STATS.to_vec();
+    keyed.extend(["--delta", "1"]);
+    // 0: applied.
+    let out = add(&url, &keyed);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // 1: the item does not exist; nothing is created.
+    let out = add(
+        &url,
+        &[
+            "--key",
+            "PK=VID#nope",
+            "--key",
+            "SK=STATS#TOTAL",
+            "--delta",
+            "1",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("does not exist"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(served.item("Videos", "VID#nope", "STATS#TOTAL"), "");
+    // --create makes it.
+    let out = add(
+        &url,
+        &[
+            "--key",
+            "PK=VID#nope",
+            "--key",
+            "SK=STATS#TOTAL",
+            "--delta",
+            "1",
+            "--create",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        served
+            .item("Videos", "VID#nope", "STATS#TOTAL")
+            .contains(r#""play_count":1"#)
+    );
+    // 2: bad input, on stderr only, once; as JSON with --json.
+    let mut bad = STATS.to_vec();
+    bad.extend(["--delta", "NaN"]);
+    let out = add(&url, &bad);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        text(&out.stderr).lines().count(),
+        1,
+        "{}",
+        text(&out.stderr)
+    );
+    bad.push("--json");
+    let out = add(&url, &bad);
+    assert_eq!(out.status.code(), Some(2));
+    let error: serde_json::Value = serde_json::from_slice(&out.stderr).unwrap();
+    assert!(
+        error["error"].as_str().unwrap().contains("delta"),
+        "{error}"
+    );
+    assert_eq!(error["exit"], 2);
+    // 2: a write to an endpoint not on this machine needs --yes; nothing is sent without it.
+    let remote = served.remote_url();
+    let out = add(&remote, &keyed);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("--yes"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("table Videos"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(
+        served
+            .item("Videos", "VID#9f3a", "STATS#TOTAL")
+            .contains(r#""play_count":42"#)
+    );
+    let mut yes = keyed.clone();
+    yes.push("--yes");
+    let out = add(&remote, &yes);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        served
+            .item("Videos", "VID#9f3a", "STATS#TOTAL")
+            .contains(r#""play_count":43"#)
+    );
+    // 2: a read-only connection refuses, nothing sent.
+    let mut read_only = keyed.clone();
+    read_only.push("--read-only");
+    let out = add(&url, &read_only);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("read-only"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(
+        served
+            .item("Videos", "VID#9f3a", "STATS#TOTAL")
+            .contains(r#""play_count":43"#)
+    );
+    // 3: applied, then an HTML 500: outcome unknown, sent once, the stored value shown.
+    let proxy = served.fault(&["UpdateItem"], Fault::HtmlAfterApply);
+    let out = add(&proxy.url, &keyed);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("Stored now: 44"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(proxy.forwarded(), 1);
+}
+
+fn like(url: &str, op: &str, pk: &str, user: &str, extra: &[&str]) -> Output {
+    let mut args = vec!["--endpoint-url", url, op, "--table", "Social"];
+    args.extend(["--pk", pk, "--user", user]);
+    args.extend(extra);
+    dynoscope(&args)
+}
+
+#[test]
+fn like_and_unlike_exit_codes() {
+    let served = Served::new();
+    let url = served.url().to_owned();
+    // 0: committed — also on a post whose tally had drifted before (its drift is not ours).
+    let out = like(&url, "like", "POST#d71e", "USER#cli", &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    // 1: the same like again is cancelled.
+    let out = like(&url, "like", "POST#d71e", "USER#cli", &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert!(text(&out.stdout).contains("Cancelled: [ConditionalCheckFailed, None]"));
+    // 1: unliking a user who never liked.
+    let out = like(&url, "unlike", "POST#a91f", "USER#never", &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    // 1: a missing parent; nothing is written anywhere.
+    let out = like(&url, "like", "POST#nope", "USER#cli", &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("does not exist"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(served.item("Social", "POST#nope", "META"), "");
+    assert_eq!(served.item("Social", "POST#nope", "LIKE#USER#cli"), "");
+    // 2: not confirmed for an endpoint not on this machine.
+    let out = like(&served.remote_url(), "like", "POST#a91f", "USER#far", &[]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert_eq!(served.item("Social", "POST#a91f", "LIKE#USER#far"), "");
+    // 2: bad input, said once.
+    let out = like(&url, "like", "POST#a91f", " ", &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr).lines().count(),
+        1,
+        "{}",
+        text(&out.stderr)
+    );
+    // 3: committed, then the answer garbled: unknown, sent once.
+    let proxy = served.fault(&["TransactWriteItems"], Fault::GarbageAfterApply);
+    let out = like(&proxy.url, "like", "POST#a91f", "USER#lost", &[]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stdout));
+    assert_eq!(proxy.forwarded(), 1);
+    assert!(
+        served
+            .item("Social", "POST#a91f", "LIKE#USER#lost")
+            .contains("likedAt")
+    );
+}
+
+fn storm(url: &str, pk: &str, extra: &[&str]) -> Output {
+    let mut args = vec!["--endpoint-url", url, "storm", "--table", "Social"];
+    args.extend(["--pk", pk, "--users", "40", "--json"]);
+    args.extend(extra);
+    dynoscope(&args)
+}
+
+#[test]
+fn storm_exit_codes_and_its_own_change_apart_from_earlier_drift() {
+    let served = Served::new();
+    let url = served.url().to_owned();
+    // 0 on a post that had drifted before: the storm's own change is consistent.
+    let out = storm(&url, "POST#d71e", &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["stormConsistent"], true);
+    assert_eq!(report["equal"], false, "the earlier drift is still there");
+    assert_eq!(report["stormTallyChange"], report["stormChildrenChange"]);
+    // Words: the storm's change first (10 likes, 2 repeats cancelled, 2 unlikes: +8), then
+    // the drift it found and left.
+    let mut args = vec!["--endpoint-url", url.as_str(), "storm", "--table", "Social"];
+    args.extend(["--pk", "POST#d71e", "--users", "10"]);
+    let words = text(&dynoscope(&args).stdout);
+    assert!(
+        words.contains("The storm: tally +8 · children +8 · consistent"),
+        "{words}"
+    );
+    assert!(words.contains("before the storm"), "{words}");
+    // 1: a missing parent, nothing written.
+    let out = storm(&url, "POST#nope", &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_eq!(served.item("Social", "POST#nope", "META"), "");
+    // 2: no concurrency at all.
+    let out = storm(&url, "POST#a91f", &["--concurrency", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    // A concurrency past the limit runs, at most 64 at a time, and says so.
+    let out = storm(&url, "POST#a91f", &["--concurrency", "100000"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("at most 64 run at a time"),
+        "{}",
+        text(&out.stderr)
+    );
+    // 3: answers lost after applying.
+    let proxy = served.fault(&["TransactWriteItems"], Fault::HtmlAfterApply);
+    let out = storm(&proxy.url, "POST#a91f", &[]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stdout));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        report["unknown"], report["operations"],
+        "every answer was lost"
+    );
+    assert_eq!(proxy.forwarded(), 40 + 8 + 6, "each transaction sent once");
+}
+
+#[test]
+fn reads_and_checks_exit_codes() {
+    let served = Served::new();
+    let url = served.url().to_owned();
+    let out = dynoscope(&[
+        "--endpoint-url",
+        &url,
+        "items",
+        "--table",
+        "Social",
+        "--pk",
+        "POST#a91f",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let out = dynoscope(&[
+        "--endpoint-url",
+        &url,
+        "items",
+        "--table",
+        "Nope",
+        "--pk",
+        "x",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("ResourceNotFoundException"),
+        "{}",
+        text(&out.stderr)
+    );
+    let check = |pk: &str| {
+        dynoscope(&[
+            "--endpoint-url",
+            &url,
+            "check",
+            "--table",
+            "Social",
+            "--tally",
+            "likeTally",
+            "--child-prefix",
+            "LIKE#",
+            "--pk",
+            pk,
+            "--json",
+        ])
+    };
+    let out = check("POST#a91f");
+    assert_eq!(out.status.code(), Some(0));
+    // Exact numbers are strings in every line, the summary included.
+    for line in text(&out.stdout).lines() {
+        let value: serde_json::Value = serde_json::from_str(line).unwrap();
+        let row = value.get("summary").unwrap_or(&value);
+        for field in ["stored", "counted"] {
+            assert!(row[field].is_string(), "{field} in {line}");
+        }
+    }
+    assert_eq!(check("POST#d71e").status.code(), Some(1), "drift found");
+}
+
+#[test]
+fn a_silent_endpoint_is_given_up_on_within_the_timeout() {
+    // Accepts connections and never answers.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let held = std::thread::spawn(move || {
+        let mut open = Vec::new();
+        for stream in listener.incoming().take(4) {
+            open.push(stream);
+        }
+        std::thread::sleep(Duration::from_secs(30));
+    });
+    let started = Instant::now();
+    let out = dynoscope(&["--endpoint-url", &url, "--timeout", "1", "tables"]);
+    let took = started.elapsed();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(took < Duration::from_secs(5), "gave up after {took:?}");
+    let err = text(&out.stderr);
+    assert!(err.contains("timed out"), "{err}");
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    drop(held);
+}
+
+#[test]
+fn a_hundred_thousand_segments_are_read_at_most_64_at_a_time() {
+    let served = Served::new();
+    let started = Instant::now();
+    let out = dynoscope(&[
+        "--endpoint-url",
+        served.url(),
+        "scan",
+        "--table",
+        "Social",
+        "--segments",
+        "100000",
+        "--limit",
+        "3",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).lines().count(), 3);
+    assert!(
+        text(&out.stderr).contains("100000 segments asked for: at most 64 run at a time"),
+        "{}",
+        text(&out.stderr)
+    );
+    eprintln!("100000 segments, --limit 3: {:?}", started.elapsed());
+}
