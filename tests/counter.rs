@@ -242,7 +242,12 @@ async fn a_lost_response_is_reported_as_unknown_and_not_sent_twice() {
     );
     let outcome = counter::update_counter(&through_proxy, &plan, false).await;
     match &outcome {
-        Outcome::Unknown { error, stored_now } => {
+        Outcome::Unknown {
+            error,
+            stored_now,
+            attempts,
+        } => {
+            assert_eq!(*attempts, 1, "an ADD is sent once");
             assert_eq!(error.op(), Some("UpdateItem"));
             // The item was read again: the one send was applied.
             assert_eq!(stored_now.as_ref().unwrap().as_deref(), Some("42"));

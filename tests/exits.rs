@@ -396,10 +396,12 @@ fn a_silent_endpoint_is_given_up_on_within_the_timeout() {
 #[test]
 fn a_hundred_thousand_segments_are_read_at_most_64_at_a_time() {
     let served = Served::new();
+    // A pass-through proxy that counts the requests in flight at once.
+    let proxy = served.fault(&[], Fault::Throttle(0));
     let started = Instant::now();
     let out = dynoscope(&[
         "--endpoint-url",
-        served.url(),
+        &proxy.url,
         "scan",
         "--table",
         "Social",
@@ -415,5 +417,13 @@ fn a_hundred_thousand_segments_are_read_at_most_64_at_a_time() {
         "{}",
         text(&out.stderr)
     );
-    eprintln!("100000 segments, --limit 3: {:?}", started.elapsed());
+    let most = proxy.most_at_once();
+    assert!(
+        (2..=64).contains(&most),
+        "{most} requests in flight at once"
+    );
+    eprintln!(
+        "100000 segments, --limit 3: {:?}, at most {most} in flight",
+        started.elapsed()
+    );
 }

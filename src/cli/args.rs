@@ -93,16 +93,20 @@ impl ConnectionFlags {
 #[derive(Debug, clap::Subcommand)]
 pub enum Subcommand {
     /// List every table (all pages of ListTables).
+    #[command(after_help = EXIT_TABLE)]
     Tables,
     /// Describe a table: keys, indexes, item count, size, billing, stream, TTL.
+    #[command(after_help = EXIT_TABLE)]
     Describe {
         /// The table.
         #[arg(long)]
         table: String,
     },
     /// Query one item collection.
+    #[command(after_help = EXIT_TABLE)]
     Items(ItemsArgs),
     /// Scan a table or index.
+    #[command(after_help = EXIT_TABLE)]
     Scan(ScanArgs),
     /// Change a number attribute of an existing item by a delta: ADD (default), SET
     /// if_not_exists + d, or exact.

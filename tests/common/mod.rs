@@ -309,6 +309,8 @@ pub struct FaultProxy {
     pub arrived: Arc<AtomicUsize>,
     /// Writes forwarded to the server.
     pub forwarded: Arc<AtomicUsize>,
+    /// The most requests of any kind that were in flight through the proxy at once.
+    pub most_at_once: Arc<AtomicUsize>,
 }
 
 impl FaultProxy {
@@ -318,6 +320,19 @@ impl FaultProxy {
 
     pub fn arrived(&self) -> usize {
         self.arrived.load(Ordering::SeqCst)
+    }
+
+    pub fn most_at_once(&self) -> usize {
+        self.most_at_once.load(Ordering::SeqCst)
+    }
+}
+
+/// Counts a request in flight while it lives.
+struct InFlight(Arc<AtomicUsize>);
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -334,15 +349,22 @@ pub async fn fault_proxy(
     let url = format!("http://{}", listener.local_addr().unwrap());
     let arrived = Arc::new(AtomicUsize::new(0));
     let forwarded = Arc::new(AtomicUsize::new(0));
+    let most_at_once = Arc::new(AtomicUsize::new(0));
+    let in_flight = Arc::new(AtomicUsize::new(0));
     let (arrived_count, forwarded_count) = (Arc::clone(&arrived), Arc::clone(&forwarded));
+    let most = Arc::clone(&most_at_once);
     tokio::spawn(async move {
         while let Ok((mut client, _)) = listener.accept().await {
             let arrived = Arc::clone(&arrived_count);
             let forwarded = Arc::clone(&forwarded_count);
+            let (most, in_flight) = (Arc::clone(&most), Arc::clone(&in_flight));
             tokio::spawn(async move {
                 let Some((head, body)) = read_request(&mut client).await else {
                     return;
                 };
+                let now = in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+                most.fetch_max(now, Ordering::SeqCst);
+                let _counted = InFlight(in_flight);
                 let lower = head.to_lowercase();
                 let target = lower
                     .lines()
@@ -435,6 +457,7 @@ pub async fn fault_proxy(
         url,
         arrived,
         forwarded,
+        most_at_once,
     }
 }
 

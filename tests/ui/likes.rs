@@ -64,20 +64,24 @@ fn like_by_hand_then_send_again_then_storm_and_lab() {
 }
 
 #[test]
-fn writes_outside_the_sandbox_need_confirmation() {
+fn writes_to_an_endpoint_not_on_this_machine_need_confirmation() {
+    remote_credentials();
     let engine_runtime = tokio::runtime::Runtime::new().unwrap();
     let sandbox = engine_runtime
         .block_on(dynoscope::core::sandbox::Sandbox::start(None, 0))
         .unwrap();
-    let spec = endpoint(sandbox.endpoint());
-    let mut app = start(spec, Some("Social"));
+    // The same server under an address not recognised as this machine's.
+    let remote = format!("http://0.0.0.0:{}", sandbox.addr().port());
+    let mut app = start(endpoint(&remote), Some("Social"));
     let h = &mut app.harness;
     open_like_lab(h, "POST#a91f");
     h.get_by_role_and_label(Role::Button, "Like").click();
     step_until(h, "the confirmation", |h| has_label(h, "Confirm write"));
     assert!(has_label_containing(
         h,
-        "writes to table Social at Endpoint"
+        &format!(
+            "This writes to table Social, items PK = POST#a91f · SK = LIKE#USER#new1 and PK = POST#a91f · SK = META at {remote}"
+        )
     ));
     assert!(!has_label_containing(h, "Committed"), "nothing sent yet");
     // Storm and lab stay disabled until the table name is typed.
@@ -98,19 +102,46 @@ fn the_panel_reports_and_retries_transaction_conflicts() {
         let (proxy, _) = common::conflicting_proxy(sandbox.addr(), 2).await;
         (sandbox, proxy)
     });
+    // A proxy on this machine: no confirmation needed.
     let spec = endpoint(&format!("http://{proxy}"));
     let mut app = start(spec, Some("Social"));
     let h = &mut app.harness;
     open_like_lab(h, "POST#a91f");
     h.get_by_role_and_label(Role::Button, "Like").click();
-    step_until(h, "the confirmation", |h| has_label(h, "Confirm write"));
-    h.get_by_role_and_label(Role::Button, "Confirm write")
-        .click();
     step_until(h, "the like", |h| has_label_containing(h, "Committed · "));
     assert!(has_label(
         h,
-        "2 TransactionConflict cancellation(s) retried (3 attempts)."
+        "Sent 3 times: the earlier attempts wrote nothing (TransactionConflict or throttling)."
     ));
     assert_eq!(h.query_all_by_label("3 → 4").count(), 2, "applied once");
     drop(sandbox);
+}
+
+#[test]
+fn a_like_on_a_missing_parent_writes_nothing() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    let h = &mut app.harness;
+    open_like_lab(h, "POST#a91f");
+    assert!(has_label_containing(
+        h,
+        "Writes to table Social · parent POST#a91f / META"
+    ));
+    replace_text(h, "Parent", "POST#nope");
+    step_until(h, "the new target", |h| {
+        has_label_containing(h, "Writes to table Social · parent POST#nope / META")
+    });
+    h.get_by_role_and_label(Role::Button, "Like").click();
+    step_until(h, "the refusal", |h| {
+        has_label_containing(
+            h,
+            "The parent POST#nope / META does not exist, so nothing was written",
+        )
+    });
+    assert!(has_label(h, "Cancelled: [None, ConditionalCheckFailed]"));
+    assert_eq!(
+        h.query_all_by_label("missing → missing").count(),
+        1,
+        "the tally was not created"
+    );
+    assert_eq!(h.query_all_by_label("0 → 0").count(), 1, "no child either");
 }

@@ -12,8 +12,11 @@ use aws_sdk_dynamodb::Client;
 
 use crate::core::error::{Error, Result};
 
+mod open;
+
 use client::local_credentials;
 pub use client::{REGIONS, base_loader, endpoint_client, endpoint_client_with, is_loopback};
+pub use open::{ConnectOptions, DEFAULT_TIMEOUT, MAX_TIMEOUT, Opened, open};
 pub use profiles::{Profiles, aws_configuration_present, read_profiles};
 
 /// The region used when an endpoint or the sandbox is given none.
@@ -215,95 +218,10 @@ impl Connection {
     }
 }
 
-/// How to connect besides where: how long to wait for an answer, and whether writes are allowed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ConnectOptions {
-    /// How long one request may take, all attempts included.
-    pub timeout: Duration,
-    /// Refuse every write on this connection.
-    pub read_only: bool,
-}
-
-/// The request timeout unless one is chosen.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// The longest request timeout that can be chosen (a DynamoDB request never needs more).
-pub const MAX_TIMEOUT: Duration = Duration::from_secs(600);
-
-impl Default for ConnectOptions {
-    fn default() -> Self {
-        Self {
-            timeout: DEFAULT_TIMEOUT,
-            read_only: false,
-        }
-    }
-}
-
-impl ConnectOptions {
-    /// A timeout typed as seconds (`--timeout 5`, `0.5`): more than 0 and at most 600.
-    pub fn parse_timeout(text: &str) -> Result<Duration> {
-        let secs: f64 = text
-            .trim()
-            .parse()
-            .map_err(|_| Error::Invalid(format!("`{text}` is not a number of seconds")))?;
-        if !(secs > 0.0 && secs <= MAX_TIMEOUT.as_secs_f64()) {
-            return Err(Error::Invalid(format!(
-                "a timeout is more than 0 and at most {} seconds",
-                MAX_TIMEOUT.as_secs()
-            )));
-        }
-        Ok(Duration::from_secs_f64(secs))
-    }
-}
-
 /// Connect as `spec` says, with the default timeout. For the sandbox this starts (and, when
 /// new, seeds) the engine.
 pub async fn connect(spec: ConnectionSpec) -> Result<Connection> {
     connect_with(spec, ConnectOptions::default()).await
-}
-
-/// Connect as the app does: as `spec` says, with `options`, and ask the server once (a
-/// one-table ListTables) so that a connection only replaces the active one when it answers.
-/// Reconnecting to the in-memory sandbox that `current` holds keeps that sandbox and its data
-/// (a fresh one would be reseeded, dropping every change).
-pub async fn open(
-    spec: ConnectionSpec,
-    options: ConnectOptions,
-    current: Option<Connection>,
-) -> Result<Opened> {
-    let reused = current.filter(|c| {
-        spec == ConnectionSpec::Sandbox { db_path: None } && c.spec == spec && c.has_sandbox()
-    });
-    let kept_sandbox = reused.is_some();
-    let connection = match reused {
-        Some(current) => Connection {
-            client: endpoint_client_with(&current.target, &current.region, options.timeout).await,
-            read_only: options.read_only,
-            timeout: options.timeout,
-            ..current
-        },
-        None => connect_with(spec, options).await?,
-    };
-    connection
-        .client
-        .list_tables()
-        .limit(1)
-        .send()
-        .await
-        .map_err(|e| Error::from_sdk("ListTables", e))?;
-    Ok(Opened {
-        connection,
-        kept_sandbox,
-    })
-}
-
-/// A connection that answered.
-#[derive(Debug, Clone)]
-pub struct Opened {
-    /// The connection.
-    pub connection: Connection,
-    /// It is the in-memory sandbox that was already open, data and all.
-    pub kept_sandbox: bool,
 }
 
 /// Connect as `spec` says, with `options`.

@@ -6,8 +6,10 @@ mod mode;
 mod plan;
 mod report;
 mod send;
+mod update;
 
 pub use mode::EditMode;
 pub use plan::*;
 pub use report::{EditReport, Outcome};
 pub use send::update_counter;
+pub use update::*;

@@ -29,10 +29,13 @@ pub enum Outcome {
         /// The value the server holds now (`ALL_OLD` on the failed condition).
         current: Option<String>,
     },
-    /// The request may have reached the server but no answer came back. Nothing was re-sent.
+    /// The request may have reached the server but no readable answer came back. It was not
+    /// sent again (a repeatable one, at most the gateway's few re-sends).
     Unknown {
         /// What happened to the request.
         error: Error,
+        /// Requests sent: 1, or more for a repeatable request (the exact mode's conditional SET).
+        attempts: u32,
         /// The value stored now, read again with a consistent read.
         stored_now: std::result::Result<Option<String>, Error>,
     },
@@ -78,6 +81,7 @@ impl EditReport {
             outcome: Outcome::Unknown {
                 stored_now: Err(error.clone()),
                 error,
+                attempts: 0,
             },
         }
     }
@@ -175,23 +179,32 @@ impl EditReport {
                     current.as_deref().unwrap_or("(missing)")
                 ),
             )),
-            Outcome::Unknown { error, stored_now } => {
+            Outcome::Unknown {
+                error,
+                stored_now,
+                attempts,
+            } => {
                 lines.push(Line::new(Tone::Warn, "Outcome unknown"));
                 lines.push(Line::new(Tone::Plain, error.to_string()));
+                let sent = if *attempts > 1 {
+                    format!(
+                        "Sent {attempts} times (it is safe to repeat: its condition keeps it from applying twice), never with a readable answer; not sent again."
+                    )
+                } else {
+                    "Not re-sent.".to_owned()
+                };
                 lines.push(Line::new(
                     Tone::Plain,
                     match stored_now {
                         Ok(value) => format!(
-                            "Not re-sent. Stored now: {} (you expected {expected}); decide whether to send again.",
+                            "{sent} Stored now: {} (you expected {expected}); decide whether to send again.",
                             value.as_deref().unwrap_or("(missing)")
                         ),
                         // Said once: the read failed for the same reason as the request.
                         Err(e) if e == error => {
-                            "Not re-sent, and the value could not be read again.".to_owned()
+                            format!("{sent} The value could not be read again.")
                         }
-                        Err(e) => {
-                            format!("Not re-sent, and the value could not be read again: {e}")
-                        }
+                        Err(e) => format!("{sent} The value could not be read again: {e}"),
                     },
                 ));
             }
@@ -234,9 +247,14 @@ impl EditReport {
                 out["reason"] = json!("condition_failed");
                 out["current"] = json!(current);
             }
-            Outcome::Unknown { error, stored_now } => {
+            Outcome::Unknown {
+                error,
+                stored_now,
+                attempts,
+            } => {
                 out["outcome"] = json!("unknown");
                 out["error"] = json!(error.to_string());
+                out["attempts"] = json!(attempts);
                 match stored_now {
                     Ok(value) => out["storedNow"] = json!(value),
                     Err(e) => out["storedNowError"] = json!(e.to_string()),

@@ -52,8 +52,11 @@ impl Outcome {
                 ))),
             },
             WriteOutcome::Unknown {
-                error, stored_now, ..
+                error,
+                stored_now,
+                attempts,
             } => Self::Unknown {
+                attempts,
                 stored_now: stored_now
                     .into_iter()
                     .next()

@@ -183,7 +183,7 @@ fn written(op: &str, outcome: WriteOutcome) -> RunResult {
                 None => (String::new(), Vec::new()),
             };
             RunResult {
-                summary: format!("Outcome unknown ({error}); not re-sent. {said}"),
+                summary: format!("Outcome unknown ({error}); not sent again. {said}"),
                 tone: Tone::Warn,
                 consumed: 0.0,
                 items,

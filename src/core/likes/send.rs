@@ -47,7 +47,9 @@ impl LikeOutcome {
             Self::Failed(error) => Line::new(Tone::Bad, error.to_string()),
             Self::Unknown(error) => Line::new(
                 Tone::Warn,
-                format!("Outcome unknown ({error}); not re-sent: look at the tally and children."),
+                format!(
+                    "Outcome unknown ({error}); not sent again: look at the tally and children."
+                ),
             ),
         }
     }

@@ -87,7 +87,7 @@ impl StormStats {
         if self.unknown > 0 {
             lines.push(Line::new(
                 Tone::Warn,
-                format!("Outcome unknown (not re-sent): {}", self.unknown),
+                format!("Outcome unknown (not sent again): {}", self.unknown),
             ));
         }
         lines

@@ -66,6 +66,7 @@ impl RepairReport {
             outcome: Outcome::Unknown {
                 error: error.clone(),
                 stored_now: Err(error.clone()),
+                attempts: 0,
             },
             recheck: Err(error),
         }
@@ -109,7 +110,7 @@ impl RepairReport {
             ),
             Outcome::Unknown { error, .. } => Line::new(
                 Tone::Warn,
-                format!("Outcome unknown ({error}); nothing was re-sent.{after}"),
+                format!("Outcome unknown ({error}); not sent again.{after}"),
             ),
             Outcome::Failed(error) => Line::new(Tone::Bad, error.to_string()),
         }

@@ -7,7 +7,7 @@ use crate::core::report::capacity;
 use crate::core::write::{Confirmation, Destination};
 use crate::ui::Scope;
 use crate::ui::likes::LikesFeature;
-use crate::ui::widgets::{error_ui, labelled_text_ui, lines_ui};
+use crate::ui::widgets::{error_ui, labelled_text_ui, lines_ui, writes_to_ui};
 
 /// Where the gateway asks for a confirmation (not on this machine), a field to type the
 /// table's name into; whether the run is allowed, and whether it was confirmed so.
@@ -46,6 +46,14 @@ pub(super) fn storm_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) {
         labelled_text_ui(ui, "Concurrency", &mut lab.concurrency, 40.0, "16");
         let (allowed, confirmed) = guard_ui(ui, lab, scope);
         let running = lab.storm.is_some();
+        writes_to_ui(
+            ui,
+            &format!(
+                "table {} · the parent's tally and children · {}",
+                scope.table.name,
+                scope.connection.label()
+            ),
+        );
         if ui
             .add_enabled(allowed && !running, egui::Button::new("Start storm"))
             .clicked()
@@ -92,6 +100,14 @@ pub(super) fn lab_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) {
         labelled_text_ui(ui, "Increments each", &mut lab.increments, 50.0, "1–100");
         let (allowed, confirmed) = guard_ui(ui, lab, scope);
         let running = lab.lab.is_some();
+        writes_to_ui(
+            ui,
+            &format!(
+                "table {} · three SCRATCH#dynoscope-lab-… items · {}",
+                scope.table.name,
+                scope.connection.label()
+            ),
+        );
         if ui
             .add_enabled(allowed && !running, egui::Button::new("Run counter lab"))
             .clicked()

@@ -9,7 +9,7 @@ use crate::ui::widgets::{error_ui, labelled_text_ui};
 pub(super) struct ListView<'a> {
     /// All table names (every page of ListTables).
     pub names: &'a [String],
-    /// Whether a list is being fetched.
+    /// Whether a list is being fetched, or the open table described.
     pub loading: bool,
     /// Why the last list failed.
     pub error: Option<&'a Error>,
@@ -24,6 +24,8 @@ pub(super) enum ListAction {
     Open(String),
     /// List the tables again.
     Refresh,
+    /// Stop the listing or describing under way.
+    Cancel,
 }
 
 /// Draw the list with its `filter` box; returns what the user asked for.
@@ -46,6 +48,9 @@ pub(super) fn tables_ui(
         }
         if panel.loading {
             ui.spinner();
+            if ui.small_button("Cancel").clicked() {
+                action = Some(ListAction::Cancel);
+            }
         }
     });
     labelled_text_ui(ui, "Filter", filter, f32::INFINITY, "part of a name");

@@ -36,7 +36,11 @@ impl TablesFeature {
     /// Whether the last request about tables failed (listing or describing): the connection
     /// is in trouble, whatever it answered before.
     pub fn failing(&self) -> bool {
-        self.list_error.is_some() || self.open.as_ref().is_some_and(|open| open.error.is_some())
+        let failed = |e: &Option<Error>| {
+            e.as_ref()
+                .is_some_and(|e| !matches!(e, Error::Cancelled { .. }))
+        };
+        failed(&self.list_error) || self.open.as_ref().is_some_and(|open| failed(&open.error))
     }
 
     /// No tables yet; `wanted` opens by itself once a list names it.
@@ -148,13 +152,30 @@ impl TablesFeature {
     ) -> Option<String> {
         let view = list::ListView {
             names: &self.names,
-            loading: self.listing.is_some(),
+            loading: self.listing.is_some()
+                || self.open.as_ref().is_some_and(|o| o.describing.is_some()),
             error: self.list_error.as_ref(),
             selected: self.open.as_ref().map(|o| o.name.as_str()),
         };
         match list::tables_ui(ui, &view, &mut self.filter)? {
             list::ListAction::Refresh => {
                 self.list(spawner, connection);
+                None
+            }
+            list::ListAction::Cancel => {
+                // Reads: stopped in flight, and said so where their answer would have been.
+                if let Some(listing) = self.listing.take() {
+                    listing.abort();
+                    self.list_error = Some(Error::Cancelled { op: "ListTables" });
+                }
+                if let Some(open) = &mut self.open
+                    && let Some(describing) = open.describing.take()
+                {
+                    describing.abort();
+                    open.error = Some(Error::Cancelled {
+                        op: "DescribeTable",
+                    });
+                }
                 None
             }
             list::ListAction::Open(table) => {

@@ -1,0 +1,324 @@
+//! The `UpdateItem` request of a counter edit: built for its destination, conditional on the
+//! item existing unless it may create it, and rendered for the code generator and the gateway.
+
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use bigdecimal::BigDecimal;
+
+use crate::core::counter::{EditMode, Planned};
+use crate::core::error::{Error, Result};
+use crate::core::expr::codegen::{Operation, Request, ReturnOptions, ReturnValues, Target};
+use crate::core::number::to_dynamodb;
+use crate::core::value::{self, Item};
+use crate::core::write::{Destination, Idempotency, WritePlan};
+
+/// An `UpdateItem` request for a counter edit, and where it goes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UpdatePlan {
+    /// The connection it was planned on: it is sent there or nowhere.
+    pub destination: Destination,
+    /// Table name.
+    pub table: String,
+    /// The item's key.
+    pub key: Item,
+    /// The number attribute.
+    pub attribute: String,
+    /// How it is sent.
+    pub mode: EditMode,
+    /// The checked change.
+    pub planned: Planned,
+    /// Create the item when it does not exist. Off, the edit is conditional on the item
+    /// existing, and a missing item is reported with nothing written.
+    pub create: bool,
+    /// `UpdateExpression`.
+    pub update_expression: String,
+    /// `ConditionExpression` (exact mode only).
+    pub condition_expression: Option<String>,
+    /// `ExpressionAttributeNames`.
+    pub names: HashMap<String, String>,
+    /// `ExpressionAttributeValues`.
+    pub values: HashMap<String, AttributeValue>,
+}
+
+/// Refuse key attributes: changing one would address a different item.
+pub fn check_editable(key: &Item, attribute: &str) -> Result<()> {
+    if attribute.trim().is_empty() {
+        return Err(Error::Invalid(
+            "type the name of the number attribute to change".into(),
+        ));
+    }
+    if key.contains_key(attribute) {
+        return Err(Error::Invalid(format!(
+            "`{attribute}` is part of the key: changing it would make a different item, so it is not editable"
+        )));
+    }
+    Ok(())
+}
+
+/// The stored number of `attribute` (`None` when missing); other types are refused, since ADD
+/// works only on numbers (and sets).
+pub fn stored_number(attribute: &str, stored: Option<&AttributeValue>) -> Result<Option<String>> {
+    match stored {
+        None => Ok(None),
+        Some(AttributeValue::N(n)) => Ok(Some(n.clone())),
+        Some(other) => Err(Error::Invalid(format!(
+            "`{attribute}` is {}, not a number: ADD works only on numbers",
+            value::type_tag(other)
+        ))),
+    }
+}
+
+/// Build the request for changing `attribute` of the item at `key` in `table`, sent to
+/// `destination`. Key attributes are refused. Unless `create`, the request is conditional on
+/// the item existing (`attribute_exists` on a key attribute).
+pub fn update_plan(
+    destination: &Destination,
+    table: &str,
+    key: Item,
+    attribute: &str,
+    mode: EditMode,
+    planned: Planned,
+    create: bool,
+) -> Result<UpdatePlan> {
+    check_editable(&key, attribute)?;
+    let n = |v: &BigDecimal| AttributeValue::N(to_dynamodb(v));
+    let mut names = HashMap::from([("#a".to_owned(), attribute.to_owned())]);
+    let key_name = key.keys().min().cloned();
+    let (update_expression, condition_expression, values) = match mode {
+        EditMode::Add => (
+            "ADD #a :d".to_owned(),
+            None,
+            HashMap::from([(":d".to_owned(), n(&planned.delta))]),
+        ),
+        EditMode::SetFromZero => (
+            "SET #a = if_not_exists(#a, :zero) + :d".to_owned(),
+            None,
+            HashMap::from([
+                (":zero".to_owned(), AttributeValue::N("0".into())),
+                (":d".to_owned(), n(&planned.delta)),
+            ]),
+        ),
+        EditMode::Exact => {
+            let mut values = HashMap::from([(":next".to_owned(), n(&planned.expected))]);
+            let condition = match &planned.current {
+                Some(current) => {
+                    values.insert(":current".to_owned(), n(current));
+                    "#a = :current"
+                }
+                None => "attribute_not_exists(#a)",
+            };
+            (
+                "SET #a = :next".to_owned(),
+                Some(condition.to_owned()),
+                values,
+            )
+        }
+    };
+    let condition_expression = match key_name.filter(|_| !create) {
+        Some(key_name) => {
+            names.insert("#k".to_owned(), key_name);
+            Some(match condition_expression {
+                Some(condition) => format!("attribute_exists(#k) AND {condition}"),
+                None => "attribute_exists(#k)".to_owned(),
+            })
+        }
+        None => condition_expression,
+    };
+    Ok(UpdatePlan {
+        destination: destination.clone(),
+        table: table.to_owned(),
+        key,
+        attribute: attribute.to_owned(),
+        mode,
+        planned,
+        create,
+        update_expression,
+        condition_expression,
+        names,
+        values,
+    })
+}
+
+impl UpdatePlan {
+    /// The request in the code generator's terms, so that it renders in every language.
+    pub fn request(&self) -> Request {
+        Request {
+            table: self.table.clone(),
+            operation: Operation::Update(self.key.clone()),
+            update: Some(self.update_expression.clone()),
+            condition: self.condition_expression.clone(),
+            key_condition: None,
+            filter: None,
+            projection: None,
+            names: self.names.clone(),
+            values: self.values.clone(),
+            returns: ReturnOptions {
+                values: Some(ReturnValues::UpdatedNew),
+                consumed_capacity: true,
+                old_item_on_condition_failure: self.condition_expression.is_some(),
+            },
+        }
+    }
+
+    /// The write for the gateway: `ADD` and `SET … + :d` are sent once; the exact mode's
+    /// conditional `SET` may be sent again.
+    pub fn write_plan(&self) -> Result<WritePlan> {
+        let idempotency = if self.mode.retry_is_safe() {
+            Idempotency::Repeatable
+        } else {
+            Idempotency::Once
+        };
+        let mut key_names: Vec<String> = self.key.keys().cloned().collect();
+        key_names.sort();
+        WritePlan::single(
+            self.destination.clone(),
+            self.request(),
+            idempotency,
+            key_names,
+        )
+    }
+
+    /// The request's expressions, names and values, a line each, as shown beside a card.
+    pub fn request_lines(&self) -> Vec<String> {
+        let mut lines = vec![format!("UpdateExpression: {}", self.update_expression)];
+        if let Some(condition) = &self.condition_expression {
+            lines.push(format!("ConditionExpression: {condition}"));
+        }
+        let mut names: Vec<_> = self.names.iter().collect();
+        names.sort();
+        for (k, v) in names {
+            lines.push(format!("{k} = {v}"));
+        }
+        let mut values: Vec<_> = self.values.iter().collect();
+        values.sort_by(|a, b| a.0.cmp(b.0));
+        for (k, v) in values {
+            lines.push(format!("{k} = {}", value::dynamodb_json(v)));
+        }
+        lines
+    }
+
+    /// The request as low-level DynamoDB JSON (what `aws dynamodb update-item --cli-input-json`
+    /// and the HTTP API take).
+    pub fn to_json(&self) -> String {
+        self.request().render(Target::Json)
+    }
+
+    /// The request as an AWS CLI command, quoted for bash.
+    pub fn to_aws_cli(&self) -> String {
+        self.request().render(Target::Cli)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::counter::{Change, plan};
+
+    fn here() -> Destination {
+        Destination {
+            connection: crate::core::connection::ConnectionId("test".into()),
+            endpoint: "http://127.0.0.1:1".into(),
+            region: "us-east-1".into(),
+            profile: None,
+            local: true,
+            read_only: false,
+        }
+    }
+
+    fn key() -> Item {
+        HashMap::from([
+            ("PK".to_owned(), AttributeValue::S("VID#9f3a".into())),
+            ("SK".to_owned(), AttributeValue::S("STATS#TOTAL".into())),
+        ])
+    }
+
+    #[test]
+    fn requests_per_mode() {
+        let p = plan(Some("41"), &Change::By("1".into())).unwrap();
+        let add = update_plan(
+            &here(),
+            "Videos",
+            key(),
+            "count",
+            EditMode::Add,
+            p.clone(),
+            true,
+        )
+        .unwrap();
+        assert_eq!(add.update_expression, "ADD #a :d");
+        assert_eq!(
+            add.names["#a"], "count",
+            "a reserved word goes through a placeholder"
+        );
+        let set = update_plan(
+            &here(),
+            "Videos",
+            key(),
+            "count",
+            EditMode::SetFromZero,
+            p.clone(),
+            true,
+        )
+        .unwrap();
+        assert_eq!(set.values[":zero"], AttributeValue::N("0".into()));
+        let exact =
+            update_plan(&here(), "Videos", key(), "count", EditMode::Exact, p, true).unwrap();
+        assert_eq!(exact.condition_expression.as_deref(), Some("#a = :current"));
+        assert_eq!(exact.values[":next"], AttributeValue::N("42".into()));
+        assert_eq!(exact.values[":current"], AttributeValue::N("41".into()));
+        let existing = update_plan(
+            &here(),
+            "Videos",
+            key(),
+            "count",
+            EditMode::Exact,
+            plan(Some("41"), &Change::By("1".into())).unwrap(),
+            false,
+        )
+        .unwrap();
+        assert_eq!(
+            existing.condition_expression.as_deref(),
+            Some("attribute_exists(#k) AND #a = :current"),
+            "an edit of an existing item never creates one"
+        );
+        assert_eq!(existing.names["#k"], "PK");
+        assert!(
+            update_plan(
+                &here(),
+                "Videos",
+                key(),
+                "PK",
+                EditMode::Add,
+                plan(None, &Change::By("1".into())).unwrap(),
+                true
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn copy_as_json_and_cli() {
+        let p = plan(Some("41"), &Change::By("1".into())).unwrap();
+        let add = update_plan(
+            &here(),
+            "Videos",
+            key(),
+            "play_count",
+            EditMode::Add,
+            p,
+            true,
+        )
+        .unwrap();
+        let json: serde_json::Value = serde_json::from_str(&add.to_json()).unwrap();
+        assert_eq!(json["UpdateExpression"], "ADD #a :d");
+        assert_eq!(json["ExpressionAttributeValues"][":d"]["N"], "1");
+        assert_eq!(json["Key"]["PK"]["S"], "VID#9f3a");
+        let cli = add.to_aws_cli();
+        assert!(cli.contains("--update-expression 'ADD #a :d'"), "{cli}");
+        assert!(
+            cli.contains(r#"--expression-attribute-values '{":d":{"N":"1"}}'"#),
+            "{cli}"
+        );
+    }
+}
