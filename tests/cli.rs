@@ -436,7 +436,7 @@ fn expr_prints_the_request_and_points_at_errors() {
         );
     }
     let out = run(&["update", "ADD count 1"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2), "bad input");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("`count` is a reserved word"), "{err}");
     assert!(err.contains("  ADD count 1\n      ^"), "{err}");
@@ -452,5 +452,39 @@ fn expr_prints_the_request_and_points_at_errors() {
     assert!(
         text.contains("--key-condition-expression '#n0 = :v0 AND begins_with(#n1, :v1)'"),
         "{text}"
+    );
+}
+
+#[test]
+fn expr_refuses_a_5000_deep_expression_with_exit_2() {
+    let deep = format!("{}a = 1{}", "(".repeat(5000), ")".repeat(5000));
+    let out = Command::new(env!("CARGO_BIN_EXE_dynoscope"))
+        .args(["expr", "scan", &deep])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(out.stdout.is_empty());
+    assert!(
+        err.starts_with("dynoscope: FilterExpression: the expression is 10005 bytes long; DynamoDB takes at most 4096"),
+        "{err}"
+    );
+    // Shown around the place, with the caret under the token at byte 4096.
+    assert!(
+        err.contains(&format!("\n  …{}…\n  {}^", "(".repeat(60), " ".repeat(31))),
+        "{err}"
+    );
+    // Under 4 KB but 2,000 deep: refused at the 33rd parenthesis.
+    let deep = format!("{}a = 1{}", "(".repeat(2000), ")".repeat(2000));
+    let out = Command::new(env!("CARGO_BIN_EXE_dynoscope"))
+        .args(["expr", "scan", &deep])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("nested more than 32 levels"), "{err}");
+    assert!(
+        err.contains(&format!("\n  …{}…\n  {}^", "(".repeat(60), " ".repeat(31))),
+        "{err}"
     );
 }

@@ -102,7 +102,8 @@ pub enum Subcommand {
     /// Build a request from readable expressions and print it as code (no connection needed).
     ///
     /// Names are aliased and values (literals such as 1 or 'text') become placeholders; reserved
-    /// words must be written as #placeholders given with --names.
+    /// words must be written as #placeholders given with --names. Exit status: 0 printed, 2 bad
+    /// input (the error on stderr, at its place).
     Expr(ExprArgs),
     /// Serve the seeded sandbox on a local port for other tools, until Ctrl-C.
     Sandbox {

@@ -37,22 +37,8 @@ enum Level {
 
 fn condition_at(p: &mut Placeholders, c: &Condition, outer: Level, right: bool) -> String {
     let (text, level) = match c {
-        Condition::Or(a, b) => (
-            format!(
-                "{} OR {}",
-                condition_at(p, a, Level::Or, false),
-                condition_at(p, b, Level::Or, true)
-            ),
-            Some(Level::Or),
-        ),
-        Condition::And(a, b) => (
-            format!(
-                "{} AND {}",
-                condition_at(p, a, Level::And, false),
-                condition_at(p, b, Level::And, true)
-            ),
-            Some(Level::And),
-        ),
+        Condition::Or(..) => (chain(p, c, Level::Or), Some(Level::Or)),
+        Condition::And(..) => (chain(p, c, Level::And), Some(Level::And)),
         Condition::Not(a) => (
             format!("NOT {}", condition_at(p, a, Level::Not, false)),
             None,
@@ -93,6 +79,26 @@ fn condition_at(p: &mut Placeholders, c: &Condition, outer: Level, right: bool) 
         Some(level) if level < outer || (level == outer && right) => format!("({text})"),
         _ => text,
     }
+}
+
+/// `a AND b AND c`: the parser builds a chain of one operator leaning left, as long as 4 KB
+/// allows (some 500 terms). Its left spine is walked in a loop, so that only parentheses and
+/// `NOT`, which the parser bounds, make the printer recurse.
+fn chain(p: &mut Placeholders, c: &Condition, level: Level) -> String {
+    let mut rights = Vec::new();
+    let mut left = c;
+    while let (Condition::And(a, b), Level::And) | (Condition::Or(a, b), Level::Or) = (left, level)
+    {
+        rights.push(b.as_ref());
+        left = a;
+    }
+    let mut parts = vec![condition_at(p, left, level, false)];
+    // Innermost first: the order the terms are written in.
+    for b in rights.into_iter().rev() {
+        parts.push(condition_at(p, b, level, true));
+    }
+    let keyword = if level == Level::Or { " OR " } else { " AND " };
+    parts.join(keyword)
 }
 
 /// A condition as text with its placeholders, taken from `p`.

@@ -7,7 +7,8 @@ use crate::core::expr::builder::{Field, Input, Kind};
 use crate::core::expr::codegen::{Operation, Request, ReturnOptions, ReturnValues};
 use crate::core::expr::error::ExprError;
 use crate::core::expr::parser::{
-    Maps, QueryKeys, parse_condition, parse_key_condition, parse_projection, parse_update,
+    MAX_EXPRESSION_BYTES, Maps, QueryKeys, parse_condition, parse_key_condition, parse_projection,
+    parse_update,
 };
 use crate::core::expr::printer;
 
@@ -81,7 +82,7 @@ pub fn compile(input: &Input, key_names: &[String], query_keys: Option<&QueryKey
                 .map(|c| printer::condition_text(&mut p, &c)),
             _ => parse_condition(text, maps).map(|c| printer::condition_text(&mut p, &c)),
         };
-        match result {
+        match result.and_then(fits) {
             Ok(out) => {
                 printed.insert(*field, out);
             }
@@ -125,6 +126,21 @@ pub fn compile(input: &Input, key_names: &[String], query_keys: Option<&QueryKey
         errors,
         problems,
     }
+}
+
+/// The text typed may hold literals; what DynamoDB gets, with placeholders, must fit its 4 KB
+/// too. No single token of the input is to blame, so the error is at the start.
+fn fits(printed: String) -> Result<String, ExprError> {
+    if printed.len() > MAX_EXPRESSION_BYTES {
+        return Err(ExprError {
+            message: format!(
+                "written with placeholders, this expression is {} bytes; DynamoDB takes at most {MAX_EXPRESSION_BYTES} (4 KB)",
+                printed.len()
+            ),
+            position: 0,
+        });
+    }
+    Ok(printed)
 }
 
 /// What a built request asks back, so that the request copied is the request Run sends: the

@@ -10,6 +10,14 @@ use crate::core::expr::error::{ExprError, err};
 use crate::core::expr::lexer::{SYMBOLS, Tok, Token, tokenize};
 use crate::core::expr::reserved;
 
+pub use crate::core::expr::lexer::MAX_EXPRESSION_BYTES;
+
+/// How deeply parentheses, `NOT` and function calls may nest inside one another, and how many
+/// steps a document path may have. DynamoDB nests attributes at most 32 levels deep, and no
+/// expression a person writes comes near it; the bound is what keeps the parser (and everything
+/// that walks the tree) from overflowing the stack on hostile input.
+pub const MAX_DEPTH: usize = 32;
+
 const KEYWORDS: [&str; 9] = [
     "AND", "OR", "NOT", "BETWEEN", "IN", "SET", "REMOVE", "ADD", "DELETE",
 ];
@@ -51,6 +59,8 @@ struct Parser<'a> {
     tokens: Vec<Token>,
     at: usize,
     maps: Maps<'a>,
+    /// How many parentheses, `NOT`s and function calls enclose the token at `at`.
+    depth: usize,
 }
 
 impl<'a> Parser<'a> {
@@ -59,7 +69,27 @@ impl<'a> Parser<'a> {
             tokens: tokenize(text)?,
             at: 0,
             maps,
+            depth: 0,
         })
+    }
+
+    /// Go one level deeper for the parenthesis, `NOT` or function at `pos`: refused past
+    /// [`MAX_DEPTH`], before anything recurses. Paired with [`leave`](Self::leave).
+    fn enter(&mut self, pos: usize) -> Result<(), ExprError> {
+        if self.depth >= MAX_DEPTH {
+            return err(
+                format!(
+                    "nested more than {MAX_DEPTH} levels deep (parentheses, NOT and functions count)"
+                ),
+                pos,
+            );
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
     }
 
     fn peek(&self) -> &Token {
@@ -133,6 +163,16 @@ impl<'a> Parser<'a> {
         let pos = self.peek().pos;
         let mut steps = vec![Step::Name(self.name()?)];
         loop {
+            let step_pos = self.peek().pos;
+            let more = self.is_sym(".") || self.is_sym("[");
+            if more && steps.len() >= MAX_DEPTH {
+                return err(
+                    format!(
+                        "a document path has at most {MAX_DEPTH} levels (DynamoDB nests attributes {MAX_DEPTH} deep)"
+                    ),
+                    step_pos,
+                );
+            }
             if self.is_sym(".") {
                 self.at += 1;
                 steps.push(Step::Name(self.name()?));
