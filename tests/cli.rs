@@ -436,10 +436,26 @@ fn expr_prints_the_request_and_points_at_errors() {
         );
     }
     let out = run(&["update", "ADD count 1"]);
+    assert!(out.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["UpdateExpression"], "ADD #n0 :v0");
+    assert_eq!(json["ExpressionAttributeNames"]["#n0"], "count");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        err,
+        "note: `count` is a DynamoDB reserved word: sent as #n0\n"
+    );
+    let out = run(&["update", "ADD likeTally 1 SET n = :x"]);
     assert_eq!(out.status.code(), Some(2), "bad input");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("`count` is a reserved word"), "{err}");
-    assert!(err.contains("  ADD count 1\n      ^"), "{err}");
+    assert!(
+        err.contains(":x is not in the expression attribute values"),
+        "{err}"
+    );
+    assert!(
+        err.contains("  ADD likeTally 1 SET n = :x\n                          ^"),
+        "{err}"
+    );
     let out = run(&[
         "query",
         "PK = 'POST#a91f' AND begins_with(SK, 'LIKE#')",

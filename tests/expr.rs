@@ -235,3 +235,145 @@ async fn a_built_add_is_not_re_sent_when_its_answer_is_lost() {
         .unwrap();
     assert_eq!(stored.as_deref(), Some("42"), "applied once, not re-sent");
 }
+
+/// A tiny LCG (Knuth's MMIX constants): the same expressions on every run.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) as usize % n
+    }
+
+    fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
+        from[self.below(from.len())]
+    }
+}
+
+/// Names people give attributes, most of them DynamoDB reserved words, a nested path and a
+/// list element.
+const EVERYDAY: [&str; 9] = [
+    "count",
+    "size",
+    "status",
+    "name",
+    "data",
+    "year",
+    "m.inner.deep",
+    "data[1]",
+    "likeTally",
+];
+
+fn literal(r: &mut Lcg) -> String {
+    match r.below(3) {
+        0 => r.below(100).to_string(),
+        1 => format!("-{}.5", r.below(10)),
+        _ => format!("'{}'", r.pick(&["open", "POST#a91f", "x y", "é"])),
+    }
+}
+
+fn term(r: &mut Lcg) -> String {
+    const COMPARE: [&str; 6] = ["=", "<>", "<", "<=", ">", ">="];
+    let path = r.pick(&EVERYDAY);
+    match r.below(10) {
+        0 => format!("{path} {} {}", r.pick(&COMPARE), literal(r)),
+        1 => format!("{path} {} {}", r.pick(&COMPARE), r.pick(&EVERYDAY)),
+        2 => {
+            let low = r.below(50);
+            format!("{path} BETWEEN {low} AND {}", low + r.below(50))
+        }
+        3 => {
+            let list: Vec<String> = (0..=r.below(4)).map(|_| literal(r)).collect();
+            format!("{path} IN ({})", list.join(", "))
+        }
+        4 => format!("attribute_exists({path})"),
+        5 => format!("attribute_not_exists({path})"),
+        6 => format!("begins_with({path}, '{}')", r.pick(&["a", "PO", "x y"])),
+        7 => format!("contains({path}, {})", literal(r)),
+        8 => format!("size({path}) {} {}", r.pick(&COMPARE), r.below(10)),
+        _ => format!(
+            "attribute_type({path}, '{}')",
+            r.pick(&["S", "N", "M", "L", "SS", "BOOL", "NULL"])
+        ),
+    }
+}
+
+fn filter(r: &mut Lcg, depth: usize) -> String {
+    if depth == 0 || r.below(3) == 0 {
+        return term(r);
+    }
+    match r.below(4) {
+        0 => format!("{} AND {}", filter(r, depth - 1), filter(r, depth - 1)),
+        1 => format!("{} OR {}", filter(r, depth - 1), filter(r, depth - 1)),
+        2 => format!("NOT {}", filter(r, depth - 1)),
+        _ => format!("({})", filter(r, depth - 1)),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_builder_takes_everyday_names_and_the_engine_takes_what_it_builds() {
+    use dynoscope::core::expr::builder::{Field, Input, Kind, compile};
+    let engine = empty_engine().await;
+    let table = table_name("everyday");
+    create_table(&engine.client, &table).await;
+    let mut item: Item = HashMap::from([("PK".to_owned(), s("P")), ("SK".to_owned(), s("1"))]);
+    for (name, value) in [
+        ("count", n("3")),
+        ("status", s("open")),
+        ("year", n("2024")),
+    ] {
+        item.insert(name.to_owned(), value);
+    }
+    item.insert(
+        "data".into(),
+        AttributeValue::L(vec![s("a"), s("POST#a91f")]),
+    );
+    put_all(&engine.client, &table, vec![item]).await;
+
+    let mut r = Lcg(0x00d1_5c0e);
+    let mut refused = Vec::new();
+    let mut built = Vec::new();
+    for _ in 0..150 {
+        let text = filter(&mut r, 3);
+        let mut input = Input::new(&table);
+        input.kind = Kind::Scan;
+        input.texts.insert(Field::Filter, text.clone());
+        let compiled = compile(&input, &[], None);
+        match compiled.request {
+            Some(request) => built.push((text, request)),
+            None => refused.push(format!("{text}: {:?}", compiled.errors)),
+        }
+    }
+    assert!(
+        refused.is_empty(),
+        "the builder refused {} of 150, first: {}\n{}",
+        refused.len(),
+        refused[0],
+        refused.join("\n")
+    );
+    for (text, request) in built {
+        let out = engine
+            .client
+            .scan()
+            .table_name(&table)
+            .set_filter_expression(request.filter.clone())
+            .set_expression_attribute_names(Some(request.names.clone()))
+            .set_expression_attribute_values(
+                (!request.values.is_empty()).then(|| request.values.clone()),
+            )
+            .send()
+            .await;
+        if let Err(e) = out {
+            panic!(
+                "the engine refused {text}\n  sent {:?} {:?} {:?}: {:?}",
+                request.filter,
+                request.names,
+                request.values,
+                dynoscope::core::error::Error::from_sdk("Scan", e)
+            );
+        }
+    }
+}

@@ -101,9 +101,10 @@ pub enum Subcommand {
     Storm(StormArgs),
     /// Build a request from readable expressions and print it as code (no connection needed).
     ///
-    /// Names are aliased and values (literals such as 1 or 'text') become placeholders; reserved
-    /// words must be written as #placeholders given with --names. Exit status: 0 printed, 2 bad
-    /// input (the error on stderr, at its place).
+    /// Every name is aliased (reserved words such as `count` may be typed bare; a note on stderr
+    /// says which placeholder each is sent as) and values (literals such as 1 or 'text') become
+    /// placeholders; placeholders given with --names and --values are kept. Exit status: 0
+    /// printed, 2 bad input (the error on stderr, at its place).
     Expr(ExprArgs),
     /// Serve the seeded sandbox on a local port for other tools, until Ctrl-C.
     Sandbox {

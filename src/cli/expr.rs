@@ -86,8 +86,11 @@ fn input(args: &ExprArgs) -> Result<Input> {
 /// anything is sent: exit 2, the error on stderr.
 pub fn expr(args: ExprArgs) -> Result<ExitCode> {
     match build(&args) {
-        Ok(text) => {
+        Ok((text, notes)) => {
             println!("{text}");
+            for note in notes {
+                eprintln!("note: {note}");
+            }
             Ok(ExitCode::SUCCESS)
         }
         Err(error) => {
@@ -97,8 +100,8 @@ pub fn expr(args: ExprArgs) -> Result<ExitCode> {
     }
 }
 
-/// The request the arguments describe, as code.
-fn build(args: &ExprArgs) -> Result<String> {
+/// The request the arguments describe, as code, and the notes on how it was written.
+fn build(args: &ExprArgs) -> Result<(String, Vec<String>)> {
     let target = Target::from_name(&args.target).ok_or_else(|| {
         Error::Invalid(format!(
             "--as {}: use json, cli, boto3, js, js-doc or rust",
@@ -119,5 +122,5 @@ fn build(args: &ExprArgs) -> Result<String> {
     let request = compiled
         .request
         .ok_or_else(|| Error::Invalid(compiled.problems.join("; ")))?;
-    Ok(request.render(target))
+    Ok((request.render(target), compiled.notes))
 }

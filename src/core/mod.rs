@@ -12,6 +12,7 @@ pub mod expr;
 pub mod lab;
 pub mod likes;
 pub mod number;
+pub mod placeholders;
 pub mod read;
 pub mod report;
 #[cfg(feature = "sandbox")]

@@ -41,7 +41,7 @@ fn build_add_like_tally_with_a_condition_copy_and_run_it() {
         .value()
         .unwrap_or_default();
     assert!(
-        generated.contains(r#""UpdateExpression": "ADD #n0 :v0""#),
+        generated.contains(r#""UpdateExpression": "ADD #n0 :one""#),
         "{generated}"
     );
     assert!(
@@ -62,7 +62,7 @@ fn build_add_like_tally_with_a_condition_copy_and_run_it() {
         texts[0]
     );
     assert!(
-        texts[0].contains("--update-expression 'ADD #n0 :v0'"),
+        texts[0].contains("--update-expression 'ADD #n0 :one'"),
         "{}",
         texts[0]
     );
@@ -74,11 +74,19 @@ fn build_add_like_tally_with_a_condition_copy_and_run_it() {
         has_label_containing(h, "UpdateItem failed: ConditionalCheckFailedException")
     });
 
-    // A reserved word typed bare is pointed at.
+    // A reserved word typed bare is aliased, and the note says so.
     type_into(h, "UpdateExpression text", " SET count = 1");
-    step_until(h, "the error", |h| {
-        has_label_containing(h, "`count` is a reserved word")
+    step_until(h, "the note", |h| {
+        has_label_containing(h, "`count` is a DynamoDB reserved word: sent as #n0")
     });
+    let generated = h
+        .get_by_label("Generated request")
+        .value()
+        .unwrap_or_default();
+    assert!(
+        generated.contains("--update-expression 'SET #n0 = :v0 ADD #n1 :one'"),
+        "{generated}"
+    );
 }
 
 #[test]
@@ -125,11 +133,11 @@ fn the_builder_queries_and_takes_a_pasted_request_back() {
         .value()
         .unwrap_or_default();
     assert!(
-        generated.contains(r#""UpdateExpression": "SET #n0 = :v0""#),
+        generated.contains(r#""UpdateExpression": "SET #t = :next""#),
         "{generated}"
     );
     assert!(
-        generated.contains(r##""ConditionExpression": "#n0 = :v1""##),
+        generated.contains(r##""ConditionExpression": "#t = :current""##),
         "{generated}"
     );
 }

@@ -2,7 +2,7 @@
 //! placeholder (`:v0`), so that reserved words and odd characters never matter.
 
 use crate::core::condition::{Expression, Placeholders};
-use crate::core::expr::ast::{Condition, Operand, Path, SetOperand, SetValue, Step, Update};
+use crate::core::expr::ast::{Condition, Operand, Path, SetOperand, SetValue, Step, Update, Value};
 
 fn path(p: &mut Placeholders, path: &Path) -> String {
     let mut out = String::new();
@@ -20,10 +20,15 @@ fn path(p: &mut Placeholders, path: &Path) -> String {
     out
 }
 
+/// A value's placeholder: the one it was written as when `p` keeps it, or a fresh one.
+fn value(p: &mut Placeholders, v: &Value) -> String {
+    p.value_written(v.placeholder.as_deref(), v.value.clone())
+}
+
 fn operand(p: &mut Placeholders, operand: &Operand) -> String {
     match operand {
         Operand::Path(x) => path(p, x),
-        Operand::Value(v) => p.value(v.clone()),
+        Operand::Value(v) => value(p, v),
         Operand::Size(x) => format!("size({})", path(p, x)),
     }
 }
@@ -116,7 +121,7 @@ pub fn condition(c: &Condition) -> Expression {
 fn set_operand(p: &mut Placeholders, o: &SetOperand) -> String {
     match o {
         SetOperand::Path(x) => path(p, x),
-        SetOperand::Value(v) => p.value(v.clone()),
+        SetOperand::Value(v) => value(p, v),
         SetOperand::IfNotExists(x, fallback) => {
             let x = path(p, x);
             format!("if_not_exists({x}, {})", set_operand(p, fallback))
@@ -163,7 +168,7 @@ pub fn update_text(p: &mut Placeholders, u: &Update) -> String {
                 .iter()
                 .map(|(x, v)| {
                     let x = path(p, x);
-                    format!("{x} {}", p.value(v.clone()))
+                    format!("{x} {}", value(p, v))
                 })
                 .collect();
             clauses.push(format!("{keyword} {}", parts.join(", ")));

@@ -87,7 +87,7 @@ pub(super) fn field_ui(ui: &mut Ui, input: &mut Input, field: Field, compiled: &
 pub(super) fn names_ui(ui: &mut Ui, input: &mut Input) {
     ui.horizontal(|ui| {
         ui.strong("Names");
-        ui.weak("(every name is aliased anyway; add #placeholders here when you type them)");
+        ui.weak("(every name is aliased, reserved words too; #placeholders added here keep their names)");
         if ui.small_button("+ name").clicked() {
             input
                 .names

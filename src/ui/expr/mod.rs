@@ -107,6 +107,9 @@ impl ExprFeature {
         for problem in &compiled.problems {
             ui.colored_label(ui.visuals().warn_fg_color, problem);
         }
+        for note in &compiled.notes {
+            ui.weak(note);
+        }
         ui.separator();
         match &compiled.request {
             Some(request) => {

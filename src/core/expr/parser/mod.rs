@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::core::expr::ast::{Condition, Path, Step};
+use crate::core::expr::ast::{Condition, Path, Step, Value};
 use crate::core::expr::error::{ExprError, err};
 use crate::core::expr::lexer::{SYMBOLS, Tok, Token, tokenize};
 use crate::core::expr::reserved;
@@ -147,7 +147,8 @@ impl<'a> Parser<'a> {
                 format!("expected an attribute name, found the keyword {word}"),
                 t.pos,
             ),
-            Tok::Ident(word) if reserved::is_reserved(&word) => err(
+            // The builder aliases every name, so a reserved word typed bare is fine there.
+            Tok::Ident(word) if reserved::is_reserved(&word) && !self.maps.literals => err(
                 format!("`{word}` is a reserved word: write it as a name placeholder such as #n"),
                 t.pos,
             ),
@@ -205,12 +206,12 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn value(&mut self) -> Result<(AttributeValue, usize), ExprError> {
+    fn value(&mut self) -> Result<(Value, usize), ExprError> {
         let t = self.next();
         if self.maps.literals {
             let number = |text: String, pos: usize| {
                 crate::core::number::parse(&text)
-                    .map(|_| (AttributeValue::N(text.clone()), pos))
+                    .map(|_| (AttributeValue::N(text.clone()).into(), pos))
                     .map_err(|e| ExprError {
                         message: e.to_string(),
                         position: pos,
@@ -219,7 +220,7 @@ impl<'a> Parser<'a> {
             match &t.tok {
                 Tok::Int(k) => return number(k.to_string(), t.pos),
                 Tok::Number(text) => return number(text.clone(), t.pos),
-                Tok::Text(text) => return Ok((AttributeValue::S(text.clone()), t.pos)),
+                Tok::Text(text) => return Ok((AttributeValue::S(text.clone()).into(), t.pos)),
                 Tok::Sym("-") => {
                     let digits = self.next();
                     let text = match digits.tok {
@@ -242,8 +243,13 @@ impl<'a> Parser<'a> {
                 .maps
                 .values
                 .get(&ph)
-                .cloned()
-                .map(|v| (v, t.pos))
+                .map(|v| {
+                    let value = Value {
+                        value: v.clone(),
+                        placeholder: Some(ph.clone()),
+                    };
+                    (value, t.pos)
+                })
                 .ok_or_else(|| ExprError {
                     message: format!("{ph} is not in the expression attribute values"),
                     position: t.pos,

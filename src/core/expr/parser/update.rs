@@ -135,10 +135,10 @@ pub fn parse_update(text: &str, maps: Maps<'_>, keys: &[String]) -> Result<Updat
                 _ => {
                     let (value, vpos) = p.value()?;
                     let is_set = matches!(
-                        value,
+                        value.value,
                         AttributeValue::Ss(_) | AttributeValue::Ns(_) | AttributeValue::Bs(_)
                     );
-                    if clause == "ADD" && !is_set && !matches!(value, AttributeValue::N(_)) {
+                    if clause == "ADD" && !is_set && !matches!(value.value, AttributeValue::N(_)) {
                         return err("ADD takes a number or a set", vpos);
                     }
                     if clause == "DELETE" && !is_set {
