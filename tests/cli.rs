@@ -504,3 +504,52 @@ fn expr_refuses_a_5000_deep_expression_with_exit_2() {
         "{err}"
     );
 }
+
+#[test]
+fn expr_code_carries_the_connection_flags() {
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_dynoscope"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let flags = [
+        "--endpoint-url",
+        "http://127.0.0.1:8000",
+        "--region",
+        "eu-west-2",
+    ];
+    // Before or after `expr`, as for every command.
+    let after = run(&[
+        &["expr", "update", "ADD likeTally 1", "--as", "cli"][..],
+        &flags,
+    ]
+    .concat());
+    let before = run(&[
+        &flags[..],
+        &["expr", "update", "ADD likeTally 1", "--as", "cli"],
+    ]
+    .concat());
+    assert_eq!(after, before);
+    assert!(
+        after.starts_with("aws dynamodb update-item \\\n  --endpoint-url http://127.0.0.1:8000 \\\n  --region eu-west-2 \\\n"),
+        "{after}"
+    );
+    let boto3 = run(&[
+        &["expr", "scan", "a = 1", "--as", "boto3", "--profile", "dev"][..],
+        &flags,
+    ]
+    .concat());
+    assert!(
+        boto3.contains(r#"session = boto3.Session(profile_name="dev")"#),
+        "{boto3}"
+    );
+    // The JSON request body has no place for a connection.
+    let json = run(&[&["expr", "scan", "a = 1"][..], &flags].concat());
+    assert!(
+        !json.contains("8000") && !json.contains("eu-west-2"),
+        "{json}"
+    );
+}

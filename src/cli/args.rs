@@ -355,4 +355,14 @@ pub struct ExprArgs {
     /// How to print it: json, cli, boto3, js, js-doc, rust.
     #[arg(long = "as", default_value = "json")]
     pub target: String,
+    /// The endpoint the printed code sends to (nothing is connected to here). The same flag as
+    /// every command's, given before or after `expr`.
+    #[arg(long)]
+    pub endpoint_url: Option<String>,
+    /// The region the printed code uses.
+    #[arg(long)]
+    pub region: Option<String>,
+    /// The profile the printed code uses.
+    #[arg(long)]
+    pub profile: Option<String>,
 }

@@ -9,7 +9,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::cli::args::{ExprArgs, ExprKind};
 use crate::core::error::{Error, Result};
 use crate::core::expr::builder::{self, Field, Input, Kind, ValueRow};
-use crate::core::expr::codegen::Target;
+use crate::core::expr::codegen::{ClientSetup, Target};
 use crate::core::expr::error::ExprError;
 use crate::core::value::{self, Item};
 
@@ -122,5 +122,10 @@ fn build(args: &ExprArgs) -> Result<(String, Vec<String>)> {
     let request = compiled
         .request
         .ok_or_else(|| Error::Invalid(compiled.problems.join("; ")))?;
-    Ok((request.render(target), compiled.notes))
+    let setup = ClientSetup {
+        endpoint_url: args.endpoint_url.clone(),
+        region: args.region.clone(),
+        profile: args.profile.clone(),
+    };
+    Ok((request.render(target, &setup), compiled.notes))
 }

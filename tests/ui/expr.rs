@@ -57,10 +57,11 @@ fn build_add_like_tally_with_a_condition_copy_and_run_it() {
     let texts = copied(h);
     assert_eq!(texts.len(), 1, "{texts:?}");
     assert!(
-        texts[0].starts_with("aws dynamodb update-item"),
-        "{}",
+        texts[0].starts_with("aws dynamodb update-item \\\n  --endpoint-url http://127.0.0.1:"),
+        "the sandbox's endpoint, not the user's AWS account: {}",
         texts[0]
     );
+    assert!(texts[0].contains("--region us-east-1"), "{}", texts[0]);
     assert!(
         texts[0].contains("--update-expression 'ADD #n0 :one'"),
         "{}",

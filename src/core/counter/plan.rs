@@ -8,7 +8,9 @@ use bigdecimal::BigDecimal;
 
 use crate::core::counter::EditMode;
 use crate::core::error::{Error, Result};
-use crate::core::expr::codegen::{Operation, Request, ReturnOptions, ReturnValues, Target};
+use crate::core::expr::codegen::{
+    ClientSetup, Operation, Request, ReturnOptions, ReturnValues, Target,
+};
 use crate::core::number::{self, to_dynamodb};
 use crate::core::table::TableInfo;
 use crate::core::value::{self, Item};
@@ -221,12 +223,13 @@ impl UpdatePlan {
     /// The request as low-level DynamoDB JSON (what `aws dynamodb update-item --cli-input-json`
     /// and the HTTP API take).
     pub fn to_json(&self) -> String {
-        self.request().render(Target::Json)
+        self.request().render(Target::Json, &ClientSetup::default())
     }
 
-    /// The request as an AWS CLI command, quoted for bash.
-    pub fn to_aws_cli(&self) -> String {
-        self.request().render(Target::Cli)
+    /// The request as an AWS CLI command, quoted for bash, sent where `setup` says (the
+    /// connection the edit was made on: see `Connection::client_setup`).
+    pub fn to_aws_cli(&self, setup: &ClientSetup) -> String {
+        self.request().render(Target::Cli, setup)
     }
 }
 
@@ -367,7 +370,7 @@ mod tests {
         assert_eq!(json["UpdateExpression"], "ADD #a :d");
         assert_eq!(json["ExpressionAttributeValues"][":d"]["N"], "1");
         assert_eq!(json["Key"]["PK"]["S"], "VID#9f3a");
-        let cli = add.to_aws_cli();
+        let cli = add.to_aws_cli(&ClientSetup::default());
         assert!(cli.contains("--update-expression 'ADD #a :d'"), "{cli}");
         assert!(
             cli.contains(r#"--expression-attribute-values '{":d":{"N":"1"}}'"#),

@@ -57,7 +57,7 @@ mod tests {
         assert_eq!(json["ClientRequestToken"], "tok-1");
         assert!(
             unlike
-                .to_aws_cli()
+                .to_aws_cli(&crate::core::expr::codegen::ClientSetup::default())
                 .contains("--client-request-token 'tok-1'")
         );
     }

@@ -7,7 +7,9 @@ use std::collections::HashMap;
 use aws_sdk_dynamodb::types::{AttributeValue, Delete, Put, TransactWriteItem, Update};
 
 use crate::core::error::{Error, Result};
-use crate::core::expr::codegen::{Operation, Request, ReturnOptions, Target, Transaction};
+use crate::core::expr::codegen::{
+    ClientSetup, Operation, Request, ReturnOptions, Target, Transaction,
+};
 use crate::core::table::TableInfo;
 use crate::core::tally::{ChildSource, ParentMatch, TallyRule};
 use crate::core::value::Item;
@@ -272,11 +274,13 @@ impl LikeRequest {
 
     /// The request as low-level JSON (`TransactItems`), as the article shows it.
     pub fn to_json(&self) -> String {
-        self.transaction().render(Target::Json)
+        self.transaction()
+            .render(Target::Json, &ClientSetup::default())
     }
 
-    /// The request as an AWS CLI command (bash quoting).
-    pub fn to_aws_cli(&self) -> String {
-        self.transaction().render(Target::Cli)
+    /// The request as an AWS CLI command (bash quoting), sent where `setup` says (the
+    /// connection the like was made on: see `Connection::client_setup`).
+    pub fn to_aws_cli(&self, setup: &ClientSetup) -> String {
+        self.transaction().render(Target::Cli, setup)
     }
 }

@@ -3,11 +3,13 @@
 
 use egui::{RichText, Ui};
 
+use crate::core::connection::Connection;
 use crate::core::counter::EditReport;
 use crate::ui::widgets::lines_ui;
 
-/// Draw the card; returns the server's value when the user asks to retry from it.
-pub(super) fn card_ui(ui: &mut Ui, report: &EditReport) -> Option<String> {
+/// Draw the card; returns the server's value when the user asks to retry from it. Copied code
+/// connects as `connection` does.
+pub(super) fn card_ui(ui: &mut Ui, report: &EditReport, connection: &Connection) -> Option<String> {
     let mut retry = None;
     egui::Frame::group(ui.style()).show(ui, |ui| {
         lines_ui(ui, &report.lines());
@@ -16,12 +18,12 @@ pub(super) fn card_ui(ui: &mut Ui, report: &EditReport) -> Option<String> {
         {
             retry = Some(server.to_owned());
         }
-        request_ui(ui, report);
+        request_ui(ui, report, connection);
     });
     retry
 }
 
-fn request_ui(ui: &mut Ui, report: &EditReport) {
+fn request_ui(ui: &mut Ui, report: &EditReport, connection: &Connection) {
     let plan = &report.plan;
     egui::CollapsingHeader::new("Request")
         .default_open(false)
@@ -33,7 +35,8 @@ fn request_ui(ui: &mut Ui, report: &EditReport) {
             ui.ctx().copy_text(plan.to_json());
         }
         if ui.button("Copy as AWS CLI").clicked() {
-            ui.ctx().copy_text(plan.to_aws_cli());
+            ui.ctx()
+                .copy_text(plan.to_aws_cli(&connection.client_setup()));
         }
     });
 }

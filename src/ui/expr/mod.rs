@@ -125,7 +125,9 @@ impl ExprFeature {
                         }
                     }
                     if ui.button("Copy request").clicked() {
-                        ui.ctx().copy_text(request.render(self.target));
+                        ui.ctx().copy_text(
+                            request.render(self.target, &scope.connection.client_setup()),
+                        );
                     }
                     let busy = self.running.is_some();
                     run_it = ui.add_enabled(!busy, egui::Button::new("Run")).clicked();
@@ -133,7 +135,7 @@ impl ExprFeature {
                         ui.spinner();
                     }
                 });
-                let code = request.render(self.target);
+                let code = request.render(self.target, &scope.connection.client_setup());
                 let label_id = ui.weak("Generated request").id;
                 ui.add(
                     egui::TextEdit::multiline(&mut code.as_str())

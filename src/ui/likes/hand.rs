@@ -56,7 +56,7 @@ pub(super) fn hand_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) ->
         error_ui(ui, error);
     }
     let report = lab.report.as_ref()?;
-    report_ui(ui, report, lab.replayed);
+    report_ui(ui, report, lab.replayed, scope);
     if ui.small_button("Open in builder").clicked() {
         return lab.in_builder();
     }
@@ -99,7 +99,7 @@ fn confirm_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) {
     }
 }
 
-fn report_ui(ui: &mut Ui, report: &LikeReport, replayed: bool) {
+fn report_ui(ui: &mut Ui, report: &LikeReport, replayed: bool, scope: &Scope<'_>) {
     egui::Frame::group(ui.style()).show(ui, |ui| {
         let prefix = if replayed { "Sent again: " } else { "" };
         ui.strong(format!("{prefix}{}", report.title()));
@@ -124,7 +124,8 @@ fn report_ui(ui: &mut Ui, report: &LikeReport, replayed: bool) {
                 ui.ctx().copy_text(json.clone());
             }
             if ui.button("Copy as AWS CLI").clicked() {
-                ui.ctx().copy_text(report.request.to_aws_cli());
+                ui.ctx()
+                    .copy_text(report.request.to_aws_cli(&scope.connection.client_setup()));
             }
         });
     });

@@ -4,6 +4,7 @@
 
 mod literal;
 mod render;
+mod setup;
 
 use std::collections::HashMap;
 
@@ -12,6 +13,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::core::value::{Item, Style, json};
 
 pub use literal::shell_quote;
+pub use setup::ClientSetup;
 
 /// What the request does.
 #[derive(Debug, Clone, PartialEq)]
@@ -300,9 +302,10 @@ impl Request {
         self.api().name
     }
 
-    /// Render as `target`.
-    pub fn render(&self, target: Target) -> String {
-        self.call().render(target)
+    /// Render as `target`, connecting as `setup` says (see [`ClientSetup`]; JSON, the request
+    /// body alone, leaves it out).
+    pub fn render(&self, target: Target, setup: &ClientSetup) -> String {
+        self.call().render(target, setup)
     }
 
     /// The low-level request body as JSON (what `--cli-input-json` and the HTTP API take).
@@ -343,9 +346,9 @@ impl Transaction {
         }
     }
 
-    /// Render as `target`.
-    pub fn render(&self, target: Target) -> String {
-        self.call().render(target)
+    /// Render as `target`, connecting as `setup` says (JSON leaves it out).
+    pub fn render(&self, target: Target, setup: &ClientSetup) -> String {
+        self.call().render(target, setup)
     }
 
     /// The low-level request body as JSON.
