@@ -88,6 +88,21 @@ fn build_add_like_tally_with_a_condition_copy_and_run_it() {
         generated.contains("--update-expression 'SET #n0 = :v0 ADD #n1 :one'"),
         "{generated}"
     );
+
+    // The AWS CLI command copied earlier pastes back: the same request as then.
+    h.get_by_label("Paste a request").click();
+    h.step();
+    type_into(h, "Pasted request", &texts[0]);
+    h.get_by_role_and_label(Role::Button, "Parse into the builder")
+        .click();
+    step_until(h, "the parsed request", |h| {
+        has_label(h, "Opened from a pasted request")
+    });
+    let generated = h
+        .get_by_label("Generated request")
+        .value()
+        .unwrap_or_default();
+    assert_eq!(generated, texts[0]);
 }
 
 #[test]

@@ -12,7 +12,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::core::value::{Item, Style, json};
 
-pub use literal::shell_quote;
+pub use literal::{shell_quote, shell_words};
 pub use setup::ClientSetup;
 
 /// What the request does.
