@@ -165,7 +165,8 @@ async fn the_generated_json_runs_through_the_sdk_and_does_what_the_builder_says(
         returns: Default::default(),
     };
     // Read the JSON back as a request body and send exactly that.
-    let json: serde_json::Value = serde_json::from_str(&request.render(Target::Json)).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&request.render(Target::Json, &Default::default())).unwrap();
     let text = |field: &str| json[field].as_str().unwrap().to_owned();
     let names: HashMap<String, String> =
         serde_json::from_value(json["ExpressionAttributeNames"].clone()).unwrap();
@@ -245,4 +246,264 @@ async fn a_built_add_is_not_re_sent_when_its_answer_is_lost() {
         .await
         .unwrap();
     assert_eq!(stored.as_deref(), Some("42"), "applied once, not re-sent");
+}
+
+/// A tiny LCG (Knuth's MMIX constants): the same expressions on every run.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) as usize % n
+    }
+
+    fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
+        from[self.below(from.len())]
+    }
+}
+
+/// Names people give attributes, most of them DynamoDB reserved words, a nested path and a
+/// list element.
+const EVERYDAY: [&str; 9] = [
+    "count",
+    "size",
+    "status",
+    "name",
+    "data",
+    "year",
+    "m.inner.deep",
+    "data[1]",
+    "likeTally",
+];
+
+fn literal(r: &mut Lcg) -> String {
+    match r.below(3) {
+        0 => r.below(100).to_string(),
+        1 => format!("-{}.5", r.below(10)),
+        _ => format!("'{}'", r.pick(&["open", "POST#a91f", "x y", "é"])),
+    }
+}
+
+fn term(r: &mut Lcg) -> String {
+    const COMPARE: [&str; 6] = ["=", "<>", "<", "<=", ">", ">="];
+    let path = r.pick(&EVERYDAY);
+    match r.below(10) {
+        0 => format!("{path} {} {}", r.pick(&COMPARE), literal(r)),
+        1 => format!("{path} {} {}", r.pick(&COMPARE), r.pick(&EVERYDAY)),
+        2 => {
+            let low = r.below(50);
+            format!("{path} BETWEEN {low} AND {}", low + r.below(50))
+        }
+        3 => {
+            let list: Vec<String> = (0..=r.below(4)).map(|_| literal(r)).collect();
+            format!("{path} IN ({})", list.join(", "))
+        }
+        4 => format!("attribute_exists({path})"),
+        5 => format!("attribute_not_exists({path})"),
+        6 => format!("begins_with({path}, '{}')", r.pick(&["a", "PO", "x y"])),
+        7 => format!("contains({path}, {})", literal(r)),
+        8 => format!("size({path}) {} {}", r.pick(&COMPARE), r.below(10)),
+        _ => format!(
+            "attribute_type({path}, '{}')",
+            r.pick(&["S", "N", "M", "L", "SS", "BOOL", "NULL"])
+        ),
+    }
+}
+
+fn filter(r: &mut Lcg, depth: usize) -> String {
+    if depth == 0 || r.below(3) == 0 {
+        return term(r);
+    }
+    match r.below(4) {
+        0 => format!("{} AND {}", filter(r, depth - 1), filter(r, depth - 1)),
+        1 => format!("{} OR {}", filter(r, depth - 1), filter(r, depth - 1)),
+        2 => format!("NOT {}", filter(r, depth - 1)),
+        _ => format!("({})", filter(r, depth - 1)),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_builder_takes_everyday_names_and_the_engine_takes_what_it_builds() {
+    use dynoscope::core::expr::builder::{Field, Input, Kind, compile};
+    let engine = empty_engine().await;
+    let table = table_name("everyday");
+    create_table(&engine.client, &table).await;
+    let mut item: Item = HashMap::from([("PK".to_owned(), s("P")), ("SK".to_owned(), s("1"))]);
+    for (name, value) in [
+        ("count", n("3")),
+        ("status", s("open")),
+        ("year", n("2024")),
+    ] {
+        item.insert(name.to_owned(), value);
+    }
+    item.insert(
+        "data".into(),
+        AttributeValue::L(vec![s("a"), s("POST#a91f")]),
+    );
+    put_all(&engine.client, &table, vec![item]).await;
+
+    let mut r = Lcg(0x00d1_5c0e);
+    let mut refused = Vec::new();
+    let mut built = Vec::new();
+    for _ in 0..150 {
+        let text = filter(&mut r, 3);
+        let mut input = Input::new(&table);
+        input.kind = Kind::Scan;
+        input.texts.insert(Field::Filter, text.clone());
+        let compiled = compile(&input, &[], None);
+        match compiled.request {
+            Some(request) => built.push((text, request)),
+            None => refused.push(format!("{text}: {:?}", compiled.errors)),
+        }
+    }
+    assert!(
+        refused.is_empty(),
+        "the builder refused {} of 150, first: {}\n{}",
+        refused.len(),
+        refused[0],
+        refused.join("\n")
+    );
+    for (text, request) in built {
+        let out = engine
+            .client
+            .scan()
+            .table_name(&table)
+            .set_filter_expression(request.filter.clone())
+            .set_expression_attribute_names(Some(request.names.clone()))
+            .set_expression_attribute_values(
+                (!request.values.is_empty()).then(|| request.values.clone()),
+            )
+            .send()
+            .await;
+        if let Err(e) = out {
+            panic!(
+                "the engine refused {text}\n  sent {:?} {:?} {:?}: {:?}",
+                request.filter,
+                request.names,
+                request.values,
+                dynoscope::core::error::Error::from_sdk("Scan", e)
+            );
+        }
+    }
+}
+
+/// Run `copied` in bash as a person would paste it, with stand-in credentials and nothing else
+/// from the environment saying where to connect (no endpoint, region or profile, no config file).
+fn paste_into_bash(copied: &str) -> std::process::Output {
+    let mut command = std::process::Command::new("bash");
+    command.arg("-c").arg(copied);
+    for name in [
+        "AWS_ENDPOINT_URL",
+        "AWS_ENDPOINT_URL_DYNAMODB",
+        "AWS_REGION",
+        "AWS_DEFAULT_REGION",
+        "AWS_PROFILE",
+        "AWS_DEFAULT_PROFILE",
+        "AWS_SESSION_TOKEN",
+    ] {
+        command.env_remove(name);
+    }
+    command
+        .env("AWS_ACCESS_KEY_ID", "x")
+        .env("AWS_SECRET_ACCESS_KEY", "x")
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .env("AWS_CONFIG_FILE", "/nonexistent/aws/config")
+        .env(
+            "AWS_SHARED_CREDENTIALS_FILE",
+            "/nonexistent/aws/credentials",
+        )
+        .output()
+        .expect("bash runs")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn copied_aws_cli_commands_run_on_the_connection_they_were_made_on() {
+    use dynoscope::core::connection::{ConnectionSpec, connect};
+    use dynoscope::core::counter::{Change, EditMode, EditRequest, plan_edit};
+    use dynoscope::core::expr::builder::{Field, Input, Kind, compile};
+    use dynoscope::core::expr::codegen::{ClientSetup, Target};
+    use dynoscope::core::read;
+    use dynoscope::core::write::Destination;
+    let aws = std::process::Command::new("aws").arg("--version").output();
+    assert!(
+        aws.is_ok_and(|out| out.status.success()),
+        "the AWS CLI is needed (.ci/run installs it)"
+    );
+    let connection = connect(ConnectionSpec::Sandbox { db_path: None })
+        .await
+        .unwrap();
+    let client = &connection.client;
+    let setup = connection.client_setup();
+    let key: Item = HashMap::from([
+        ("PK".to_owned(), s("VID#9f3a")),
+        ("SK".to_owned(), s("STATS#TOTAL")),
+    ]);
+    let stored = |attribute: &'static str| {
+        let key = key.clone();
+        async move {
+            read::read_number(client, "Videos", &key, attribute)
+                .await
+                .unwrap()
+        }
+    };
+    assert_eq!(stored("play_count").await.as_deref(), Some("41"));
+
+    // The counter card's ADD.
+    let info = read::describe_table(client, "Videos").await.unwrap();
+    let item = read::get_item(client, "Videos", key.clone())
+        .await
+        .unwrap()
+        .unwrap();
+    let edit = EditRequest {
+        attribute: "play_count".into(),
+        change: Change::By("1".into()),
+        from: None,
+        create: false,
+    };
+    let plan = plan_edit(&Destination::of(&connection), &info, &item, &edit, EditMode::Add).unwrap();
+    // Without the connection, the copied command does not reach the sandbox (here it stops
+    // before sending anything, for want of a region): nothing moves.
+    let bare = paste_into_bash(&plan.request().render(Target::Cli, &ClientSetup::default()));
+    assert!(!bare.status.success());
+    assert!(
+        String::from_utf8_lossy(&bare.stderr).contains("must specify a region"),
+        "{}",
+        String::from_utf8_lossy(&bare.stderr)
+    );
+    assert_eq!(stored("play_count").await.as_deref(), Some("41"));
+    // The card copies the plan's own destination: the connection it was planned on.
+    let copied = plan.to_aws_cli();
+    assert!(copied.contains(&format!("--endpoint-url {}", setup.endpoint_url.clone().unwrap())), "{copied}");
+    let out = paste_into_bash(&copied);
+    assert!(
+        out.status.success(),
+        "{copied}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(stored("play_count").await.as_deref(), Some("42"));
+
+    // The builder's update, reserved word and all.
+    let mut input = Input::new("Videos");
+    input.kind = Kind::Update;
+    input.item = Some(key.clone());
+    input.texts.insert(Field::Update, "ADD count 5".into());
+    input
+        .texts
+        .insert(Field::Condition, "attribute_exists(play_count)".into());
+    let request = compile(&input, &["PK".into(), "SK".into()], None)
+        .request
+        .unwrap();
+    let copied = request.render(Target::Cli, &setup);
+    let out = paste_into_bash(&copied);
+    assert!(
+        out.status.success(),
+        "{copied}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(answer["Attributes"]["count"]["N"], "5", "{answer}");
+    assert_eq!(stored("count").await.as_deref(), Some("5"));
 }

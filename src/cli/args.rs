@@ -141,8 +141,11 @@ pub enum Subcommand {
     Storm(StormArgs),
     /// Build a request from readable expressions and print it as code (no connection needed).
     ///
-    /// Names are aliased and values (literals such as 1 or 'text') become placeholders; reserved
-    /// words must be written as #placeholders given with --names.
+    /// Every name is aliased (reserved words such as `count` may be typed bare; a note on stderr
+    /// says which placeholder each is sent as) and values (literals such as 1 or 'text') become
+    /// placeholders; placeholders given with --names and --values are kept. Exit status: 0
+    /// printed, 2 bad input (the error on stderr, at its place).
+    #[command(after_help = EXIT_TABLE)]
     Expr(ExprArgs),
     /// Serve the seeded sandbox on a local port for other tools, until Ctrl-C.
     Sandbox {
@@ -411,4 +414,14 @@ pub struct ExprArgs {
     /// How to print it: json, cli, boto3, js, js-doc, rust.
     #[arg(long = "as", default_value = "json")]
     pub target: String,
+    /// The endpoint the printed code sends to (nothing is connected to here). The same flag as
+    /// every command's, given before or after `expr`.
+    #[arg(long)]
+    pub endpoint_url: Option<String>,
+    /// The region the printed code uses.
+    #[arg(long)]
+    pub region: Option<String>,
+    /// The profile the printed code uses.
+    #[arg(long)]
+    pub profile: Option<String>,
 }

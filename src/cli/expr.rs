@@ -9,15 +9,24 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::cli::args::{ExprArgs, ExprKind};
 use crate::core::error::{Error, Result};
 use crate::core::expr::builder::{self, Field, Input, Kind, ValueRow};
-use crate::core::expr::codegen::Target;
+use crate::core::expr::codegen::{ClientSetup, Target};
 use crate::core::expr::error::ExprError;
 use crate::core::value::{self, Item};
 
-/// Which expression of the request an error is in, with a caret under its position.
+/// Which expression of the request an error is in, with a caret under its position; a long
+/// expression is shown around the position only.
 fn located(field: Field, text: &str, e: &ExprError) -> Error {
-    let column = text.chars().take(e.position).count();
+    const SHOWN: usize = 30;
+    let chars: Vec<char> = text.chars().collect();
+    let at = e.position.min(chars.len());
+    let from = at.saturating_sub(SHOWN);
+    let to = chars.len().min(at + SHOWN);
+    let before = if from > 0 { "…" } else { "" };
+    let after = if to < chars.len() { "…" } else { "" };
+    let excerpt: String = chars[from..to].iter().collect();
+    let column = before.chars().count() + (at - from);
     Error::Invalid(format!(
-        "{}: {}\n  {text}\n  {}^",
+        "{}: {}\n  {before}{excerpt}{after}\n  {}^",
         field.name(),
         e.message,
         " ".repeat(column)
@@ -73,15 +82,26 @@ fn input(args: &ExprArgs) -> Result<Input> {
     Ok(input)
 }
 
-/// Build and print the request.
+/// Build and print the request, with notes on how it was written on stderr. Everything that can
+/// go wrong here is bad input, refused before anything is sent (exit 2, said by `run`).
 pub fn expr(args: ExprArgs) -> Result<Exit> {
+    let (text, notes) = build(&args)?;
+    println!("{text}");
+    for note in notes {
+        eprintln!("note: {note}");
+    }
+    Ok(Exit::Done)
+}
+
+/// The request the arguments describe, as code, and the notes on how it was written.
+fn build(args: &ExprArgs) -> Result<(String, Vec<String>)> {
     let target = Target::from_name(&args.target).ok_or_else(|| {
         Error::Invalid(format!(
             "--as {}: use json, cli, boto3, js, js-doc or rust",
             args.target
         ))
     })?;
-    let input = input(&args)?;
+    let input = input(args)?;
     let key_names: Vec<String> = input
         .item
         .as_ref()
@@ -95,6 +115,10 @@ pub fn expr(args: ExprArgs) -> Result<Exit> {
     let request = compiled
         .request
         .ok_or_else(|| Error::Invalid(compiled.problems.join("; ")))?;
-    println!("{}", request.render(target));
-    Ok(Exit::Done)
+    let setup = ClientSetup {
+        endpoint_url: args.endpoint_url.clone(),
+        region: args.region.clone(),
+        profile: args.profile.clone(),
+    };
+    Ok((request.render(target, &setup), compiled.notes))
 }

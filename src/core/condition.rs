@@ -1,7 +1,6 @@
 //! Key conditions and filters, always written with `#name` / `:value` placeholders so that
 //! reserved words (`count`, `size`, `views`, …) and odd characters just work.
 
-use std::collections::HashMap;
 use std::fmt;
 
 use aws_sdk_dynamodb::primitives::Blob;
@@ -11,6 +10,8 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 
 use crate::core::error::{Error, Result};
 use crate::core::number;
+
+pub use crate::core::placeholders::{Expression, Placeholders};
 
 /// A scalar type a value can be typed in as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -198,52 +199,6 @@ pub struct FilterClause {
     pub op: FilterOp,
     /// The values, as many as [`FilterOp::arity`].
     pub values: Vec<AttributeValue>,
-}
-
-/// An expression with its placeholder maps, ready for a request.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Expression {
-    /// The expression text.
-    pub text: String,
-    /// `ExpressionAttributeNames`.
-    pub names: HashMap<String, String>,
-    /// `ExpressionAttributeValues`.
-    pub values: HashMap<String, AttributeValue>,
-}
-
-/// Hands out placeholders and remembers what they stand for.
-#[derive(Debug, Default)]
-pub struct Placeholders {
-    names: HashMap<String, String>,
-    values: HashMap<String, AttributeValue>,
-}
-
-impl Placeholders {
-    /// The placeholder for attribute `name` (the same one each time it is asked for).
-    pub fn name(&mut self, name: &str) -> String {
-        if let Some((placeholder, _)) = self.names.iter().find(|(_, n)| *n == name) {
-            return placeholder.clone();
-        }
-        let placeholder = format!("#n{}", self.names.len());
-        self.names.insert(placeholder.clone(), name.to_owned());
-        placeholder
-    }
-
-    /// A fresh placeholder for `value`.
-    pub fn value(&mut self, value: AttributeValue) -> String {
-        let placeholder = format!(":v{}", self.values.len());
-        self.values.insert(placeholder.clone(), value);
-        placeholder
-    }
-
-    /// Finish with the expression text.
-    pub fn finish(self, text: String) -> Expression {
-        Expression {
-            text,
-            names: self.names,
-            values: self.values,
-        }
-    }
 }
 
 fn sort_clause(p: &mut Placeholders, name: &str, cond: &SortCondition) -> Result<String> {

@@ -136,10 +136,10 @@ fn an_add_edit_opens_in_the_builder() {
         .value()
         .unwrap_or_default();
     assert!(
-        generated.contains(r#""UpdateExpression": "ADD #n0 :v0""#),
-        "{generated}"
+        generated.contains(r#""UpdateExpression": "ADD #a :d""#),
+        "the edit's own placeholders: {generated}"
     );
-    assert!(generated.contains(r##""#n0":"play_count""##), "{generated}");
+    assert!(generated.contains(r##""#a":"play_count""##), "{generated}");
 }
 
 #[test]

@@ -41,7 +41,7 @@ fn build_add_like_tally_with_a_condition_copy_and_run_it() {
         .value()
         .unwrap_or_default();
     assert!(
-        generated.contains(r#""UpdateExpression": "ADD #n0 :v0""#),
+        generated.contains(r#""UpdateExpression": "ADD #n0 :one""#),
         "{generated}"
     );
     assert!(
@@ -57,12 +57,13 @@ fn build_add_like_tally_with_a_condition_copy_and_run_it() {
     let texts = copied(h);
     assert_eq!(texts.len(), 1, "{texts:?}");
     assert!(
-        texts[0].starts_with("aws dynamodb update-item"),
-        "{}",
+        texts[0].starts_with("aws dynamodb update-item \\\n  --endpoint-url http://127.0.0.1:"),
+        "the sandbox's endpoint, not the user's AWS account: {}",
         texts[0]
     );
+    assert!(texts[0].contains("--region us-east-1"), "{}", texts[0]);
     assert!(
-        texts[0].contains("--update-expression 'ADD #n0 :v0'"),
+        texts[0].contains("--update-expression 'ADD #n0 :one'"),
         "{}",
         texts[0]
     );
@@ -74,11 +75,34 @@ fn build_add_like_tally_with_a_condition_copy_and_run_it() {
         has_label_containing(h, "UpdateItem failed: ConditionalCheckFailedException")
     });
 
-    // A reserved word typed bare is pointed at.
+    // A reserved word typed bare is aliased, and the note says so.
     type_into(h, "UpdateExpression text", " SET count = 1");
-    step_until(h, "the error", |h| {
-        has_label_containing(h, "`count` is a reserved word")
+    step_until(h, "the note", |h| {
+        has_label_containing(h, "`count` is a DynamoDB reserved word: sent as #n0")
     });
+    let generated = h
+        .get_by_label("Generated request")
+        .value()
+        .unwrap_or_default();
+    assert!(
+        generated.contains("--update-expression 'SET #n0 = :v0 ADD #n1 :one'"),
+        "{generated}"
+    );
+
+    // The AWS CLI command copied earlier pastes back: the same request as then.
+    h.get_by_label("Paste a request").click();
+    h.step();
+    type_into(h, "Pasted request", &texts[0]);
+    h.get_by_role_and_label(Role::Button, "Parse into the builder")
+        .click();
+    step_until(h, "the parsed request", |h| {
+        has_label(h, "Opened from a pasted request")
+    });
+    let generated = h
+        .get_by_label("Generated request")
+        .value()
+        .unwrap_or_default();
+    assert_eq!(generated, texts[0]);
 }
 
 #[test]
@@ -125,11 +149,11 @@ fn the_builder_queries_and_takes_a_pasted_request_back() {
         .value()
         .unwrap_or_default();
     assert!(
-        generated.contains(r#""UpdateExpression": "SET #n0 = :v0""#),
+        generated.contains(r#""UpdateExpression": "SET #t = :next""#),
         "{generated}"
     );
     assert!(
-        generated.contains(r##""ConditionExpression": "#n0 = :v1""##),
+        generated.contains(r##""ConditionExpression": "#t = :current""##),
         "{generated}"
     );
 }

@@ -216,6 +216,30 @@ impl Connection {
             ConnectionSpec::Endpoint { .. } => self.spec.label(),
         }
     }
+
+    /// Where code generated for this connection must send its requests: the sandbox's or the
+    /// endpoint's URL and region (and the endpoint's profile), or AWS's region and profile.
+    pub fn client_setup(&self) -> crate::core::expr::codegen::ClientSetup {
+        use crate::core::expr::codegen::ClientSetup;
+        let region = Some(self.region.clone());
+        match &self.spec {
+            ConnectionSpec::Sandbox { .. } => ClientSetup {
+                endpoint_url: Some(self.target.clone()),
+                region,
+                profile: None,
+            },
+            ConnectionSpec::Endpoint { profile, .. } => ClientSetup {
+                endpoint_url: Some(self.target.clone()),
+                region,
+                profile: profile.clone(),
+            },
+            ConnectionSpec::Aws { profile, .. } => ClientSetup {
+                endpoint_url: None,
+                region,
+                profile: profile.clone(),
+            },
+        }
+    }
 }
 
 /// Connect as `spec` says, with the default timeout. For the sandbox this starts (and, when

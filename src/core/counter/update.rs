@@ -8,7 +8,9 @@ use bigdecimal::BigDecimal;
 
 use crate::core::counter::{EditMode, Planned};
 use crate::core::error::{Error, Result};
-use crate::core::expr::codegen::{Operation, Request, ReturnOptions, ReturnValues, Target};
+use crate::core::expr::codegen::{
+    ClientSetup, Operation, Request, ReturnOptions, ReturnValues, Target,
+};
 use crate::core::number::to_dynamodb;
 use crate::core::value::{self, Item};
 use crate::core::write::{Destination, Idempotency, WritePlan};
@@ -201,12 +203,14 @@ impl UpdatePlan {
     /// The request as low-level DynamoDB JSON (what `aws dynamodb update-item --cli-input-json`
     /// and the HTTP API take).
     pub fn to_json(&self) -> String {
-        self.request().render(Target::Json)
+        self.request().render(Target::Json, &ClientSetup::default())
     }
 
-    /// The request as an AWS CLI command, quoted for bash.
+    /// The request as an AWS CLI command, quoted for bash, aimed at the connection the edit was
+    /// planned on (its endpoint, region and profile).
     pub fn to_aws_cli(&self) -> String {
-        self.request().render(Target::Cli)
+        self.request()
+            .render(Target::Cli, &self.destination.client_setup())
     }
 }
 
@@ -219,8 +223,7 @@ mod tests {
         Destination {
             connection: crate::core::connection::ConnectionId("test".into()),
             endpoint: "http://127.0.0.1:1".into(),
-            region: "us-east-1".into(),
-            profile: None,
+            setup: Default::default(),
             local: true,
             read_only: false,
         }

@@ -53,6 +53,32 @@ impl Path {
     }
 }
 
+/// A value, and the placeholder it was written as (`:one`) when it was written as one.
+#[derive(Debug, Clone)]
+pub struct Value {
+    /// The value.
+    pub value: AttributeValue,
+    /// The placeholder the text used; `None` for a literal (builder input) or a tree made in
+    /// code. A printer may keep it (the builder keeps a person's own placeholders) or not.
+    pub placeholder: Option<String>,
+}
+
+/// Two trees are the same expression whatever their placeholders are called.
+impl PartialEq for Value {
+    fn eq(&self, other: &Self) -> bool {
+        self.value == other.value
+    }
+}
+
+impl From<AttributeValue> for Value {
+    fn from(value: AttributeValue) -> Self {
+        Self {
+            value,
+            placeholder: None,
+        }
+    }
+}
+
 /// A comparison operator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Comparator {
@@ -90,7 +116,7 @@ pub enum Operand {
     /// A document path.
     Path(Path),
     /// A value.
-    Value(AttributeValue),
+    Value(Value),
     /// `size(path)`.
     Size(Path),
 }
@@ -128,7 +154,7 @@ pub enum SetOperand {
     /// A path.
     Path(Path),
     /// A value.
-    Value(AttributeValue),
+    Value(Value),
     /// `if_not_exists(path, operand)`
     IfNotExists(Path, Box<SetOperand>),
     /// `list_append(a, b)`
@@ -154,9 +180,9 @@ pub struct Update {
     /// `REMOVE path, …`
     pub remove: Vec<Path>,
     /// `ADD path value, …`
-    pub add: Vec<(Path, AttributeValue)>,
+    pub add: Vec<(Path, Value)>,
     /// `DELETE path value, …`
-    pub delete: Vec<(Path, AttributeValue)>,
+    pub delete: Vec<(Path, Value)>,
 }
 
 impl Update {

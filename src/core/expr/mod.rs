@@ -13,4 +13,6 @@ pub mod reserved;
 pub mod run;
 
 #[cfg(test)]
+mod limit_tests;
+#[cfg(test)]
 mod tests;

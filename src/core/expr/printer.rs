@@ -2,7 +2,7 @@
 //! placeholder (`:v0`), so that reserved words and odd characters never matter.
 
 use crate::core::condition::{Expression, Placeholders};
-use crate::core::expr::ast::{Condition, Operand, Path, SetOperand, SetValue, Step, Update};
+use crate::core::expr::ast::{Condition, Operand, Path, SetOperand, SetValue, Step, Update, Value};
 
 fn path(p: &mut Placeholders, path: &Path) -> String {
     let mut out = String::new();
@@ -20,10 +20,15 @@ fn path(p: &mut Placeholders, path: &Path) -> String {
     out
 }
 
+/// A value's placeholder: the one it was written as when `p` keeps it, or a fresh one.
+fn value(p: &mut Placeholders, v: &Value) -> String {
+    p.value_written(v.placeholder.as_deref(), v.value.clone())
+}
+
 fn operand(p: &mut Placeholders, operand: &Operand) -> String {
     match operand {
         Operand::Path(x) => path(p, x),
-        Operand::Value(v) => p.value(v.clone()),
+        Operand::Value(v) => value(p, v),
         Operand::Size(x) => format!("size({})", path(p, x)),
     }
 }
@@ -37,22 +42,8 @@ enum Level {
 
 fn condition_at(p: &mut Placeholders, c: &Condition, outer: Level, right: bool) -> String {
     let (text, level) = match c {
-        Condition::Or(a, b) => (
-            format!(
-                "{} OR {}",
-                condition_at(p, a, Level::Or, false),
-                condition_at(p, b, Level::Or, true)
-            ),
-            Some(Level::Or),
-        ),
-        Condition::And(a, b) => (
-            format!(
-                "{} AND {}",
-                condition_at(p, a, Level::And, false),
-                condition_at(p, b, Level::And, true)
-            ),
-            Some(Level::And),
-        ),
+        Condition::Or(..) => (chain(p, c, Level::Or), Some(Level::Or)),
+        Condition::And(..) => (chain(p, c, Level::And), Some(Level::And)),
         Condition::Not(a) => (
             format!("NOT {}", condition_at(p, a, Level::Not, false)),
             None,
@@ -95,6 +86,26 @@ fn condition_at(p: &mut Placeholders, c: &Condition, outer: Level, right: bool) 
     }
 }
 
+/// `a AND b AND c`: the parser builds a chain of one operator leaning left, as long as 4 KB
+/// allows (some 500 terms). Its left spine is walked in a loop, so that only parentheses and
+/// `NOT`, which the parser bounds, make the printer recurse.
+fn chain(p: &mut Placeholders, c: &Condition, level: Level) -> String {
+    let mut rights = Vec::new();
+    let mut left = c;
+    while let (Condition::And(a, b), Level::And) | (Condition::Or(a, b), Level::Or) = (left, level)
+    {
+        rights.push(b.as_ref());
+        left = a;
+    }
+    let mut parts = vec![condition_at(p, left, level, false)];
+    // Innermost first: the order the terms are written in.
+    for b in rights.into_iter().rev() {
+        parts.push(condition_at(p, b, level, true));
+    }
+    let keyword = if level == Level::Or { " OR " } else { " AND " };
+    parts.join(keyword)
+}
+
 /// A condition as text with its placeholders, taken from `p`.
 pub fn condition_text(p: &mut Placeholders, c: &Condition) -> String {
     condition_at(p, c, Level::Or, false)
@@ -110,7 +121,7 @@ pub fn condition(c: &Condition) -> Expression {
 fn set_operand(p: &mut Placeholders, o: &SetOperand) -> String {
     match o {
         SetOperand::Path(x) => path(p, x),
-        SetOperand::Value(v) => p.value(v.clone()),
+        SetOperand::Value(v) => value(p, v),
         SetOperand::IfNotExists(x, fallback) => {
             let x = path(p, x);
             format!("if_not_exists({x}, {})", set_operand(p, fallback))
@@ -157,7 +168,7 @@ pub fn update_text(p: &mut Placeholders, u: &Update) -> String {
                 .iter()
                 .map(|(x, v)| {
                     let x = path(p, x);
-                    format!("{x} {}", p.value(v.clone()))
+                    format!("{x} {}", value(p, v))
                 })
                 .collect();
             clauses.push(format!("{keyword} {}", parts.join(", ")));

@@ -206,7 +206,7 @@ fn gen_value(r: &mut Rng) -> AttributeValue {
 fn gen_operand(r: &mut Rng) -> Operand {
     match r.below(3) {
         0 => Operand::Path(gen_path(r)),
-        1 => Operand::Value(gen_value(r)),
+        1 => Operand::Value(gen_value(r).into()),
         _ => Operand::Size(gen_path(r)),
     }
 }
@@ -244,7 +244,7 @@ fn gen_condition(r: &mut Rng, depth: u32) -> Condition {
 fn gen_set_operand(r: &mut Rng, depth: u32) -> SetOperand {
     match if depth == 0 { r.below(2) } else { r.below(4) } {
         0 => SetOperand::Path(gen_path(r)),
-        1 => SetOperand::Value(gen_value(r)),
+        1 => SetOperand::Value(gen_value(r).into()),
         2 => SetOperand::IfNotExists(gen_path(r), Box::new(gen_set_operand(r, depth - 1))),
         _ => SetOperand::ListAppend(
             Box::new(gen_set_operand(r, depth - 1)),
@@ -261,10 +261,10 @@ fn gen_update(r: &mut Rng) -> Update {
         target.0[0] = Step::Name((*root).to_owned());
         match (i, r.below(4)) {
             (_, 0) => u.remove.push(target),
-            (_, 1) => u.add.push((target, n(&r.below(50).to_string()))),
+            (_, 1) => u.add.push((target, n(&r.below(50).to_string()).into())),
             (_, 2) => u
                 .delete
-                .push((target, AttributeValue::Ss(vec!["t".into()]))),
+                .push((target, AttributeValue::Ss(vec!["t".into()]).into())),
             _ => {
                 let value = match r.below(3) {
                     0 => SetValue::Operand(gen_set_operand(r, 2)),

@@ -33,8 +33,7 @@ mod tests {
         crate::core::write::Destination {
             connection: crate::core::connection::ConnectionId("test".into()),
             endpoint: "http://127.0.0.1:1".into(),
-            region: "us-east-1".into(),
-            profile: None,
+            setup: Default::default(),
             local: true,
             read_only: false,
         }

@@ -7,7 +7,9 @@ use std::collections::HashMap;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::core::error::{Error, Result};
-use crate::core::expr::codegen::{Operation, Request, ReturnOptions, Target, Transaction};
+use crate::core::expr::codegen::{
+    ClientSetup, Operation, Request, ReturnOptions, Target, Transaction,
+};
 use crate::core::table::TableInfo;
 use crate::core::tally::{ChildSource, ParentMatch, TallyRule};
 use crate::core::value::Item;
@@ -265,11 +267,14 @@ impl LikeRequest {
 
     /// The request as low-level JSON (`TransactItems`), as the article shows it.
     pub fn to_json(&self) -> String {
-        self.transaction().render(Target::Json)
+        self.transaction()
+            .render(Target::Json, &ClientSetup::default())
     }
 
-    /// The request as an AWS CLI command (bash quoting).
+    /// The request as an AWS CLI command (bash quoting), aimed at the connection the like was
+    /// built for (its endpoint, region and profile).
     pub fn to_aws_cli(&self) -> String {
-        self.transaction().render(Target::Cli)
+        self.transaction()
+            .render(Target::Cli, &self.destination.client_setup())
     }
 }

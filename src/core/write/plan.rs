@@ -3,7 +3,7 @@
 
 use crate::core::connection::{Connection, ConnectionId, ConnectionSpec, is_loopback};
 use crate::core::error::{Error, Result};
-use crate::core::expr::codegen::{Operation, Request, Transaction};
+use crate::core::expr::codegen::{ClientSetup, Operation, Request, Transaction};
 use crate::core::value::{Item, cell_text};
 
 /// Where a write goes: the connection it was planned on. A write is only ever sent on the
@@ -14,10 +14,8 @@ pub struct Destination {
     pub connection: ConnectionId,
     /// Where requests go: the endpoint URL, or `dynamodb.<region>` for AWS.
     pub endpoint: String,
-    /// The region requests are signed for.
-    pub region: String,
-    /// The profile, when one was chosen.
-    pub profile: Option<String>,
+    /// How generated code reaches it: endpoint URL (not for AWS itself), region, profile.
+    pub setup: ClientSetup,
     /// The embedded sandbox or an endpoint on this machine: writes need no confirmation.
     pub local: bool,
     /// The connection was opened read-only: every write is refused.
@@ -27,16 +25,15 @@ pub struct Destination {
 impl Destination {
     /// The destination of writes planned on `connection`.
     pub fn of(connection: &Connection) -> Self {
-        let (local, profile) = match &connection.spec {
-            ConnectionSpec::Sandbox { .. } => (true, None),
-            ConnectionSpec::Aws { profile, .. } => (false, profile.clone()),
-            ConnectionSpec::Endpoint { url, profile, .. } => (is_loopback(url), profile.clone()),
+        let local = match &connection.spec {
+            ConnectionSpec::Sandbox { .. } => true,
+            ConnectionSpec::Aws { .. } => false,
+            ConnectionSpec::Endpoint { url, .. } => is_loopback(url),
         };
         Self {
             connection: connection.spec.identity(),
             endpoint: connection.target.clone(),
-            region: connection.region.clone(),
-            profile,
+            setup: connection.client_setup(),
             local,
             read_only: connection.read_only,
         }
@@ -44,10 +41,16 @@ impl Destination {
 
     /// Where, in words: `http://127.0.0.1:8000`, `dynamodb.eu-west-1 (profile prod)`.
     pub fn place(&self) -> String {
-        match &self.profile {
+        match &self.setup.profile {
             Some(profile) => format!("{} (profile {profile})", self.endpoint),
             None => self.endpoint.clone(),
         }
+    }
+
+    /// How generated code reaches this destination (`Connection::client_setup` of the
+    /// connection it was planned on).
+    pub fn client_setup(&self) -> ClientSetup {
+        self.setup.clone()
     }
 
     /// Whether `connection` is the one this destination names. A reconnected sandbox has the

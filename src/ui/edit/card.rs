@@ -6,7 +6,8 @@ use egui::{RichText, Ui};
 use crate::core::counter::EditReport;
 use crate::ui::widgets::lines_ui;
 
-/// Draw the card; returns the server's value when the user asks to retry from it.
+/// Draw the card; returns the server's value when the user asks to retry from it. Copied code
+/// connects where the edit was sent.
 pub(super) fn card_ui(ui: &mut Ui, report: &EditReport) -> Option<String> {
     let mut retry = None;
     egui::Frame::group(ui.style()).show(ui, |ui| {

@@ -87,7 +87,7 @@ pub(super) fn field_ui(ui: &mut Ui, input: &mut Input, field: Field, compiled: &
 pub(super) fn names_ui(ui: &mut Ui, input: &mut Input) {
     ui.horizontal(|ui| {
         ui.strong("Names");
-        ui.weak("(every name is aliased anyway; add #placeholders here when you type them)");
+        ui.weak("(every name is aliased, reserved words too; #placeholders added here keep their names)");
         if ui.small_button("+ name").clicked() {
             input
                 .names
@@ -156,12 +156,12 @@ pub(super) fn paste_ui(
     origin: &mut Option<String>,
 ) {
     egui::CollapsingHeader::new("Paste a request").show(ui, |ui| {
-        ui.weak("A low-level JSON request with its expressions, names and values; it is parsed back into the builder.");
+        ui.weak("A low-level JSON request with its expressions, names and values, or an aws dynamodb command as Copy as AWS CLI writes it; it is parsed back into the builder.");
         let label_id = ui.weak("Pasted request").id;
         ui.add(egui::TextEdit::multiline(paste).code_editor().desired_rows(4).desired_width(f32::INFINITY))
             .labelled_by(label_id);
         if ui.button("Parse into the builder").clicked() {
-            match Input::from_request_json(paste) {
+            match Input::from_paste(paste) {
                 Ok(mut pasted) => {
                     if pasted.table.is_empty() {
                         pasted.table.clone_from(&input.table);

@@ -112,6 +112,9 @@ impl ExprFeature {
         for problem in &compiled.problems {
             ui.colored_label(ui.visuals().warn_fg_color, problem);
         }
+        for note in &compiled.notes {
+            ui.weak(note);
+        }
         ui.separator();
         match &compiled.request {
             Some(request) => {
@@ -127,7 +130,9 @@ impl ExprFeature {
                         }
                     }
                     if ui.button("Copy request").clicked() {
-                        ui.ctx().copy_text(request.render(self.target));
+                        ui.ctx().copy_text(
+                            request.render(self.target, &scope.connection.client_setup()),
+                        );
                     }
                     let busy = self.running.is_some();
                     run_it = ui.add_enabled(!busy, egui::Button::new("Run")).clicked();
@@ -135,7 +140,7 @@ impl ExprFeature {
                         ui.spinner();
                     }
                 });
-                let code = request.render(self.target);
+                let code = request.render(self.target, &scope.connection.client_setup());
                 let label_id = ui.weak("Generated request").id;
                 ui.add(
                     egui::TextEdit::multiline(&mut code.as_str())

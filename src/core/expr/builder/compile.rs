@@ -7,9 +7,10 @@ use crate::core::expr::builder::{Field, Input, Kind};
 use crate::core::expr::codegen::{Operation, Request, ReturnOptions, ReturnValues};
 use crate::core::expr::error::ExprError;
 use crate::core::expr::parser::{
-    Maps, QueryKeys, parse_condition, parse_key_condition, parse_projection, parse_update,
+    MAX_EXPRESSION_BYTES, Maps, QueryKeys, parse_condition, parse_key_condition, parse_projection,
+    parse_update,
 };
-use crate::core::expr::printer;
+use crate::core::expr::{printer, reserved};
 
 /// The compiled request, or what is wrong with the input.
 #[derive(Debug, Clone, PartialEq)]
@@ -20,11 +21,16 @@ pub struct Compiled {
     pub errors: Vec<(Field, ExprError)>,
     /// Errors in the value rows, by placeholder, and other problems.
     pub problems: Vec<String>,
+    /// What the request does differently from the text typed: each reserved word typed bare,
+    /// and the placeholder it is sent as.
+    pub notes: Vec<String>,
 }
 
 /// Compile `input`: parse each field (literals allowed), check the update against `key_names`
 /// and a key condition against `query_keys` (the table's or the index's keys; the shape only,
-/// when they are not known), and print everything with fresh placeholders.
+/// when they are not known), and print everything with placeholders: every name aliased (one
+/// placeholder per distinct name, reserved or not), every literal a value placeholder, and the
+/// person's own placeholders kept as they wrote them.
 pub fn compile(input: &Input, key_names: &[String], query_keys: Option<&QueryKeys>) -> Compiled {
     let mut problems = Vec::new();
     let names: HashMap<String, String> = input
@@ -51,7 +57,7 @@ pub fn compile(input: &Input, key_names: &[String], query_keys: Option<&QueryKey
         values: &values,
         literals: true,
     };
-    let mut p = Placeholders::default();
+    let mut p = Placeholders::keeping(&names, &values);
     let mut errors = Vec::new();
     let mut printed: HashMap<Field, String> = HashMap::new();
     for field in input.kind.fields() {
@@ -81,7 +87,7 @@ pub fn compile(input: &Input, key_names: &[String], query_keys: Option<&QueryKey
                 .map(|c| printer::condition_text(&mut p, &c)),
             _ => parse_condition(text, maps).map(|c| printer::condition_text(&mut p, &c)),
         };
-        match result {
+        match result.and_then(fits) {
             Ok(out) => {
                 printed.insert(*field, out);
             }
@@ -98,8 +104,9 @@ pub fn compile(input: &Input, key_names: &[String], query_keys: Option<&QueryKey
     if input.table.trim().is_empty() {
         problems.push("no table".into());
     }
+    let notes = reserved_notes(&p);
+    let expr = p.finish(String::new());
     let request = (errors.is_empty() && problems.is_empty()).then(|| {
-        let expr = p.finish(String::new());
         let item = input.item.clone().unwrap_or_default();
         Request {
             table: input.table.clone(),
@@ -124,7 +131,39 @@ pub fn compile(input: &Input, key_names: &[String], query_keys: Option<&QueryKey
         request,
         errors,
         problems,
+        notes,
     }
+}
+
+/// "`count` is a DynamoDB reserved word: sent as #n0", for each reserved word typed bare (a
+/// name the person gave a placeholder of their own needs no note).
+fn reserved_notes(p: &Placeholders) -> Vec<String> {
+    let mut made: Vec<(&String, &String)> = p
+        .names()
+        .filter(|(placeholder, name)| !p.is_own(placeholder) && reserved::is_reserved(name))
+        .collect();
+    // `#n2` before `#n10`: in the order they were made.
+    made.sort_by_key(|(placeholder, _)| (placeholder.len(), placeholder.to_owned()));
+    made.into_iter()
+        .map(|(placeholder, name)| {
+            format!("`{name}` is a DynamoDB reserved word: sent as {placeholder}")
+        })
+        .collect()
+}
+
+/// The text typed may hold literals; what DynamoDB gets, with placeholders, must fit its 4 KB
+/// too. No single token of the input is to blame, so the error is at the start.
+fn fits(printed: String) -> Result<String, ExprError> {
+    if printed.len() > MAX_EXPRESSION_BYTES {
+        return Err(ExprError {
+            message: format!(
+                "written with placeholders, this expression is {} bytes; DynamoDB takes at most {MAX_EXPRESSION_BYTES} (4 KB)",
+                printed.len()
+            ),
+            position: 0,
+        });
+    }
+    Ok(printed)
 }
 
 /// What a built request asks back, so that the request copied is the request Run sends: the

@@ -189,4 +189,6 @@ impl Input {
 }
 
 #[cfg(test)]
+mod paste_tests;
+#[cfg(test)]
 mod tests;

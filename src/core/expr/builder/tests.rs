@@ -31,12 +31,128 @@ fn builds_the_articles_like_update() {
     });
     let compiled = compile(&input, &["PK".into(), "SK".into()], None);
     let request = compiled.request.unwrap();
-    assert_eq!(request.update.as_deref(), Some("ADD #n0 :v0"));
+    assert_eq!(
+        request.update.as_deref(),
+        Some("ADD #n0 :one"),
+        "`:one` kept"
+    );
     assert_eq!(
         request.condition.as_deref(),
         Some("attribute_not_exists(#n1)")
     );
-    assert_eq!(request.values[":v0"], AttributeValue::N("1".into()));
+    assert_eq!(request.values[":one"], AttributeValue::N("1".into()));
+    assert!(compiled.notes.is_empty(), "{:?}", compiled.notes);
+}
+
+fn compiled(kind: Kind, field: Field, text: &str) -> Compiled {
+    let mut input = Input::new("Social");
+    input.kind = kind;
+    input.item = Some(key());
+    input.texts.insert(field, text.into());
+    compile(&input, &["PK".into(), "SK".into()], None)
+}
+
+#[test]
+fn reserved_words_typed_bare_are_aliased_with_a_note() {
+    let c = compiled(Kind::Update, Field::Update, "ADD count 1");
+    let request = c.request.unwrap();
+    assert_eq!(request.update.as_deref(), Some("ADD #n0 :v0"));
+    assert_eq!(request.names["#n0"], "count");
+    assert_eq!(
+        c.notes,
+        ["`count` is a DynamoDB reserved word: sent as #n0"]
+    );
+    // Each segment of a path is a name of its own; list indexes stay; functions are functions.
+    let c = compiled(
+        Kind::Scan,
+        Field::Filter,
+        "size(size) > 1 AND m.inner.deep[2] = status AND attribute_exists(likeTally)",
+    );
+    let request = c.request.unwrap();
+    assert_eq!(
+        request.filter.as_deref(),
+        Some("size(#n0) > :v0 AND #n1.#n2.#n3[2] = #n4 AND attribute_exists(#n5)")
+    );
+    assert_eq!(
+        [1, 2, 3].map(|k| request.names[&format!("#n{k}")].as_str()),
+        ["m", "inner", "deep"]
+    );
+    assert_eq!(
+        c.notes,
+        [
+            "`size` is a DynamoDB reserved word: sent as #n0",
+            "`inner` is a DynamoDB reserved word: sent as #n2",
+            "`status` is a DynamoDB reserved word: sent as #n4",
+        ]
+    );
+    // One placeholder per distinct name, however often it is used.
+    let c = compiled(
+        Kind::Scan,
+        Field::Filter,
+        "year > 1 OR year < 0 OR NOT year = 5",
+    );
+    assert_eq!(
+        c.request.unwrap().filter.as_deref(),
+        Some("#n0 > :v0 OR #n0 < :v1 OR NOT #n0 = :v2")
+    );
+    assert_eq!(c.notes.len(), 1);
+    // The words of the grammar are still the grammar.
+    let c = compiled(Kind::Update, Field::Update, "ADD ADD 1");
+    assert!(c.request.is_none());
+    assert_eq!(c.errors[0].1.position, 4);
+}
+
+#[test]
+fn a_persons_own_placeholders_are_kept_and_never_collided_with() {
+    let mut input = Input::new("Social");
+    input.kind = Kind::Scan;
+    input.texts.insert(
+        Field::Filter,
+        "#t = :one AND name = 2 AND #n0 = :v0 AND data = :one AND year > 0".into(),
+    );
+    input.names = vec![
+        ("#n0".into(), "status".into()),
+        ("#t".into(), "year".into()),
+    ];
+    for (placeholder, kind, text) in [(":one", ValueType::N, "1"), (":v0", ValueType::S, "x")] {
+        input.values.push(ValueRow {
+            placeholder: placeholder.into(),
+            kind,
+            text: text.into(),
+        });
+    }
+    let c = compile(&input, &[], None);
+    let request = c.request.unwrap();
+    assert_eq!(
+        request.filter.as_deref(),
+        Some("#t = :one AND #n1 = :v1 AND #n0 = :v0 AND #n2 = :one AND #t > :v2")
+    );
+    assert_eq!(
+        request.names,
+        HashMap::from([
+            ("#t".to_owned(), "year".to_owned()),
+            ("#n0".to_owned(), "status".to_owned()),
+            ("#n1".to_owned(), "name".to_owned()),
+            ("#n2".to_owned(), "data".to_owned()),
+        ])
+    );
+    assert_eq!(
+        request.values,
+        HashMap::from([
+            (":one".to_owned(), AttributeValue::N("1".into())),
+            (":v0".to_owned(), AttributeValue::S("x".into())),
+            (":v1".to_owned(), AttributeValue::N("2".into())),
+            (":v2".to_owned(), AttributeValue::N("0".into())),
+        ])
+    );
+    // `year` has the person's #t, `status` their #n0: no note for those.
+    assert_eq!(
+        c.notes,
+        [
+            "`name` is a DynamoDB reserved word: sent as #n1",
+            "`data` is a DynamoDB reserved word: sent as #n2",
+        ]
+    );
 }
 
 #[test]
@@ -153,7 +269,7 @@ fn a_pasted_request_comes_back_into_the_builder() {
     assert_eq!(input.names, [("#pc".to_owned(), "play_count".to_owned())]);
     let compiled = compile(&input, &[], None);
     let request = compiled.request.unwrap();
-    assert_eq!(request.update.as_deref(), Some("SET #n0 = :v0"));
-    assert_eq!(request.condition.as_deref(), Some("#n0 = :v1"));
-    assert_eq!(request.values[":v1"], AttributeValue::N("41".into()));
+    assert_eq!(request.update.as_deref(), Some("SET #pc = :next"));
+    assert_eq!(request.condition.as_deref(), Some("#pc = :current"));
+    assert_eq!(request.values[":current"], AttributeValue::N("41".into()));
 }

@@ -11,6 +11,89 @@ pub fn shell_quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
 }
 
+/// Split a bash command line into its words, as bash would without expanding anything: single
+/// and double quotes, backslash escapes, line continuations and `#` comments. Text that bash
+/// would expand (`$`, backquotes) is refused: what it stands for cannot be known here.
+pub fn shell_words(text: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = text.chars().peekable();
+    // An unescaped new line after a word ends the command; another may not follow.
+    let mut ended = false;
+    while let Some(c) = chars.next() {
+        if ended && word.is_none() && !matches!(c, ' ' | '\t' | '\n' | '\r' | '#') {
+            return Err(
+                "one command only: a new line ends the command (is a `\\` missing at the end of the line before?)"
+                    .into(),
+            );
+        }
+        match c {
+            ' ' | '\t' | '\r' => words.extend(word.take()),
+            '\n' => {
+                words.extend(word.take());
+                ended = !words.is_empty();
+            }
+            '#' if word.is_none() => while chars.next_if(|&c| c != '\n').is_some() {},
+            '\\' => match chars.next() {
+                Some('\n') => {}
+                Some('\r') if chars.next_if_eq(&'\n').is_some() => {}
+                Some(escaped) => word.get_or_insert_default().push(escaped),
+                None => return Err("the command ends with a lone `\\`".into()),
+            },
+            '\'' => {
+                let part = word.get_or_insert_default();
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => part.push(c),
+                        None => return Err("a single quote is not closed".into()),
+                    }
+                }
+            }
+            '"' => double_quoted(&mut chars, word.get_or_insert_default())?,
+            '$' | '`' => return Err(expansion(c)),
+            ';' | '|' | '&' | '<' | '>' | '(' | ')' => {
+                return Err(format!(
+                    "`{c}`: one command only, without pipes or redirections"
+                ));
+            }
+            c => word.get_or_insert_default().push(c),
+        }
+    }
+    words.extend(word);
+    Ok(words)
+}
+
+/// The rest of a double-quoted part, after its opening quote, onto `part`.
+fn double_quoted(
+    chars: &mut std::iter::Peekable<std::str::Chars<'_>>,
+    part: &mut String,
+) -> Result<(), String> {
+    loop {
+        match chars.next() {
+            Some('"') => return Ok(()),
+            Some('\\') => match chars.next() {
+                Some('\n') => {}
+                Some(c @ ('"' | '\\' | '$' | '`')) => part.push(c),
+                Some(c) => {
+                    part.push('\\');
+                    part.push(c);
+                }
+                None => return Err("a double quote is not closed".into()),
+            },
+            Some(c @ ('$' | '`')) => return Err(expansion(c)),
+            Some(c) => part.push(c),
+            None => return Err("a double quote is not closed".into()),
+        }
+    }
+}
+
+fn expansion(c: char) -> String {
+    format!(
+        "`{c}` asks the shell to expand something: paste the command with its values written out"
+    )
+}
+
 /// `ExpressionAttributeNames` → `expression-attribute-names`.
 pub(super) fn kebab(name: &str) -> String {
     let mut out = String::new();
@@ -193,5 +276,41 @@ mod tests {
             "expression-attribute-names"
         );
         assert_eq!(shell_quote("it's"), r"'it'\''s'");
+    }
+
+    #[test]
+    fn shell_words_read_back_what_shell_quote_writes() {
+        for text in [
+            "",
+            "it's",
+            "a b\n\tc",
+            "\\",
+            "$HOME `x`",
+            "'''",
+            "\"q\"",
+            "#n0 = :v0",
+            "é",
+        ] {
+            let line = format!("aws {} \\\n  --x", shell_quote(text));
+            assert_eq!(shell_words(&line).unwrap(), ["aws", text, "--x"], "{line}");
+        }
+        assert_eq!(
+            shell_words("\n a\\ b \"c \\\"d\\$\\e\" f\\\r\ng # comment\n\n").unwrap(),
+            ["a b", "c \"d$\\e", "fg"]
+        );
+        for bad in [
+            "echo $HOME",
+            "a \"$(x)\"",
+            "a `x`",
+            "a 'open",
+            "a \"open",
+            "a | b",
+            "a; b",
+            "a\\",
+            "a\nb",
+            "a # comment\nb",
+        ] {
+            assert!(shell_words(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -4,6 +4,7 @@
 
 mod literal;
 mod render;
+mod setup;
 
 use std::collections::HashMap;
 
@@ -11,7 +12,8 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::core::value::{Item, Style, json};
 
-pub use literal::shell_quote;
+pub use literal::{shell_quote, shell_words};
+pub use setup::ClientSetup;
 
 /// What the request does.
 #[derive(Debug, Clone, PartialEq)]
@@ -315,9 +317,10 @@ impl Request {
         self.api().name
     }
 
-    /// Render as `target`.
-    pub fn render(&self, target: Target) -> String {
-        self.call().render(target)
+    /// Render as `target`, connecting as `setup` says (see [`ClientSetup`]; JSON, the request
+    /// body alone, leaves it out).
+    pub fn render(&self, target: Target, setup: &ClientSetup) -> String {
+        self.call().render(target, setup)
     }
 
     /// The low-level request body as JSON (what `--cli-input-json` and the HTTP API take).
@@ -358,9 +361,9 @@ impl Transaction {
         }
     }
 
-    /// Render as `target`.
-    pub fn render(&self, target: Target) -> String {
-        self.call().render(target)
+    /// Render as `target`, connecting as `setup` says (JSON leaves it out).
+    pub fn render(&self, target: Target, setup: &ClientSetup) -> String {
+        self.call().render(target, setup)
     }
 
     /// The low-level request body as JSON.

@@ -3,23 +3,25 @@
 use crate::core::expr::codegen::literal::{
     js_native_item, kebab, python, rust_str, rust_value, shell_quote, snake_case,
 };
-use crate::core::expr::codegen::{Call, Field, Target, fields_json};
+use crate::core::expr::codegen::{Call, ClientSetup, Field, Target, fields_json};
 use crate::core::value::{Layout, json};
 
 impl Call {
-    pub(super) fn render(&self, target: Target) -> String {
+    /// The call in `target`, connecting as `setup` says (JSON is the request body alone).
+    pub(super) fn render(&self, target: Target, setup: &ClientSetup) -> String {
         match target {
             Target::Json => json::text(&fields_json(&self.fields), Layout::Request),
-            Target::Cli => self.cli(),
-            Target::Boto3 => self.boto3(),
-            Target::JsClient => self.js_client(),
-            Target::JsDocument => self.js_document(),
-            Target::Rust => self.rust(),
+            Target::Cli => self.cli(setup),
+            Target::Boto3 => self.boto3(setup),
+            Target::JsClient => self.js_client(setup),
+            Target::JsDocument => self.js_document(setup),
+            Target::Rust => self.rust(setup),
         }
     }
 
-    fn cli(&self) -> String {
+    fn cli(&self, setup: &ClientSetup) -> String {
         let mut lines = vec![format!("aws dynamodb {}", self.api.cli)];
+        lines.extend(setup.cli_options());
         for (name, field) in &self.fields {
             let arg = match field {
                 Field::Text(t) => shell_quote(t),
@@ -31,20 +33,21 @@ impl Call {
         lines.join(" \\\n  ")
     }
 
-    fn boto3(&self) -> String {
+    fn boto3(&self, setup: &ClientSetup) -> String {
         let args: Vec<String> = self
             .fields
             .iter()
             .map(|(name, field)| format!("    {name}={},", python(&field.json())))
             .collect();
         format!(
-            "import boto3\n\nclient = boto3.client(\"dynamodb\")\nresponse = client.{}(\n{}\n)\n",
+            "import boto3\n\n{}\nresponse = client.{}(\n{}\n)\n",
+            setup.boto3_client(),
             self.api.snake,
             args.join("\n")
         )
     }
 
-    fn js_client(&self) -> String {
+    fn js_client(&self, setup: &ClientSetup) -> String {
         let command = format!("{}Command", self.api.name);
         let body: Vec<String> = self
             .fields
@@ -56,13 +59,15 @@ impl Call {
                 )
             })
             .collect();
+        let (config, profile_import) = setup.js_config();
         format!(
-            "import {{ DynamoDBClient, {command} }} from \"@aws-sdk/client-dynamodb\";\n\nconst client = new DynamoDBClient({{}});\nconst response = await client.send(\n  new {command}({{\n{}\n  }}),\n);\n",
+            "import {{ DynamoDBClient, {command} }} from \"@aws-sdk/client-dynamodb\";\n{}\nconst client = new DynamoDBClient({config});\nconst response = await client.send(\n  new {command}({{\n{}\n  }}),\n);\n",
+            profile_import.unwrap_or_default(),
             body.join("\n")
         )
     }
 
-    fn js_document(&self) -> String {
+    fn js_document(&self, setup: &ClientSetup) -> String {
         let command = self.api.document;
         let mut number_value = false;
         let body: Vec<String> = self
@@ -80,13 +85,15 @@ impl Call {
         } else {
             format!("DynamoDBDocumentClient, {command}")
         };
+        let (config, profile_import) = setup.js_config();
         format!(
-            "import {{ DynamoDBClient }} from \"@aws-sdk/client-dynamodb\";\nimport {{ {imports} }} from \"@aws-sdk/lib-dynamodb\";\n\nconst doc = DynamoDBDocumentClient.from(new DynamoDBClient({{}}));\nconst response = await doc.send(\n  new {command}({{\n{}\n  }}),\n);\n",
+            "import {{ DynamoDBClient }} from \"@aws-sdk/client-dynamodb\";\nimport {{ {imports} }} from \"@aws-sdk/lib-dynamodb\";\n{}\nconst doc = DynamoDBDocumentClient.from(new DynamoDBClient({config}));\nconst response = await doc.send(\n  new {command}({{\n{}\n  }}),\n);\n",
+            profile_import.unwrap_or_default(),
             body.join("\n")
         )
     }
 
-    fn rust(&self) -> String {
+    fn rust(&self, setup: &ClientSetup) -> String {
         let mut calls = vec![format!("    .{}()", self.api.snake)];
         let mut types = vec!["AttributeValue"];
         rust_chain(&self.fields, "    ", &mut calls, &mut types);
@@ -99,7 +106,8 @@ impl Call {
             format!("{{{}}}", types.join(", "))
         };
         format!(
-            "use aws_sdk_dynamodb::types::{uses};\n\nlet response = client\n{}\n",
+            "use aws_sdk_dynamodb::types::{uses};\n\n{}\nlet response = client\n{}\n",
+            setup.rust_client(),
             calls.join("\n")
         )
     }

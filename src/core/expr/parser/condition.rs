@@ -26,17 +26,22 @@ impl Parser<'_> {
 
     pub(super) fn not(&mut self) -> Result<Condition, ExprError> {
         if self.is_keyword("NOT") {
+            self.enter(self.peek().pos)?;
             self.at += 1;
-            return Ok(Condition::Not(Box::new(self.not()?)));
+            let inner = self.not()?;
+            self.leave();
+            return Ok(Condition::Not(Box::new(inner)));
         }
         self.primary()
     }
 
     pub(super) fn primary(&mut self) -> Result<Condition, ExprError> {
         if self.is_sym("(") {
+            self.enter(self.peek().pos)?;
             self.at += 1;
             let inner = self.condition()?;
             self.expect_sym(")")?;
+            self.leave();
             return Ok(inner);
         }
         if let Some((function, pos)) = self.function_name()
@@ -94,9 +99,11 @@ impl Parser<'_> {
     pub(super) fn operand(&mut self) -> Result<Operand, ExprError> {
         if let Some((function, pos)) = self.function_name() {
             if function.eq_ignore_ascii_case("size") {
+                self.enter(pos)?;
                 self.at += 2;
                 let (path, _) = self.path()?;
                 self.expect_sym(")")?;
+                self.leave();
                 return Ok(Operand::Size(path));
             }
             return err(
@@ -111,6 +118,13 @@ impl Parser<'_> {
     }
 
     pub(super) fn function(&mut self, function: &str, pos: usize) -> Result<Condition, ExprError> {
+        self.enter(pos)?;
+        let condition = self.function_call(function, pos)?;
+        self.leave();
+        Ok(condition)
+    }
+
+    fn function_call(&mut self, function: &str, pos: usize) -> Result<Condition, ExprError> {
         self.at += 2; // name and `(`
         let lower = function.to_ascii_lowercase();
         let arity = match lower.as_str() {

@@ -46,14 +46,18 @@ pub fn parse_key_condition(
     Ok(parts.fold(first, |a, b| Condition::And(Box::new(a), Box::new(b))))
 }
 
-/// `(a AND b)` in parentheses is still two terms, both at the parenthesis.
+/// `(a AND b)` in parentheses is still two terms, both at the parenthesis. A loop, not
+/// recursion: a chain of ANDs is as long as 4 KB allows.
 fn flatten<'c>(pos: usize, c: &'c Condition, out: &mut Vec<(usize, &'c Condition)>) {
-    match c {
-        Condition::And(a, b) => {
-            flatten(pos, a, out);
-            flatten(pos, b, out);
+    let mut pending = vec![c];
+    while let Some(c) = pending.pop() {
+        match c {
+            Condition::And(a, b) => {
+                pending.push(b);
+                pending.push(a);
+            }
+            other => out.push((pos, other)),
         }
-        other => out.push((pos, other)),
     }
 }
 

@@ -5,10 +5,18 @@ use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::core::expr::ast::{Condition, Path, Step};
+use crate::core::expr::ast::{Condition, Path, Step, Value};
 use crate::core::expr::error::{ExprError, err};
 use crate::core::expr::lexer::{SYMBOLS, Tok, Token, tokenize};
 use crate::core::expr::reserved;
+
+pub use crate::core::expr::lexer::MAX_EXPRESSION_BYTES;
+
+/// How deeply parentheses, `NOT` and function calls may nest inside one another, and how many
+/// steps a document path may have. DynamoDB nests attributes at most 32 levels deep, and no
+/// expression a person writes comes near it; the bound is what keeps the parser (and everything
+/// that walks the tree) from overflowing the stack on hostile input.
+pub const MAX_DEPTH: usize = 32;
 
 const KEYWORDS: [&str; 9] = [
     "AND", "OR", "NOT", "BETWEEN", "IN", "SET", "REMOVE", "ADD", "DELETE",
@@ -51,6 +59,8 @@ struct Parser<'a> {
     tokens: Vec<Token>,
     at: usize,
     maps: Maps<'a>,
+    /// How many parentheses, `NOT`s and function calls enclose the token at `at`.
+    depth: usize,
 }
 
 impl<'a> Parser<'a> {
@@ -59,7 +69,27 @@ impl<'a> Parser<'a> {
             tokens: tokenize(text)?,
             at: 0,
             maps,
+            depth: 0,
         })
+    }
+
+    /// Go one level deeper for the parenthesis, `NOT` or function at `pos`: refused past
+    /// [`MAX_DEPTH`], before anything recurses. Paired with [`leave`](Self::leave).
+    fn enter(&mut self, pos: usize) -> Result<(), ExprError> {
+        if self.depth >= MAX_DEPTH {
+            return err(
+                format!(
+                    "nested more than {MAX_DEPTH} levels deep (parentheses, NOT and functions count)"
+                ),
+                pos,
+            );
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
     }
 
     fn peek(&self) -> &Token {
@@ -117,7 +147,8 @@ impl<'a> Parser<'a> {
                 format!("expected an attribute name, found the keyword {word}"),
                 t.pos,
             ),
-            Tok::Ident(word) if reserved::is_reserved(&word) => err(
+            // The builder aliases every name, so a reserved word typed bare is fine there.
+            Tok::Ident(word) if reserved::is_reserved(&word) && !self.maps.literals => err(
                 format!("`{word}` is a reserved word: write it as a name placeholder such as #n"),
                 t.pos,
             ),
@@ -133,6 +164,16 @@ impl<'a> Parser<'a> {
         let pos = self.peek().pos;
         let mut steps = vec![Step::Name(self.name()?)];
         loop {
+            let step_pos = self.peek().pos;
+            let more = self.is_sym(".") || self.is_sym("[");
+            if more && steps.len() >= MAX_DEPTH {
+                return err(
+                    format!(
+                        "a document path has at most {MAX_DEPTH} levels (DynamoDB nests attributes {MAX_DEPTH} deep)"
+                    ),
+                    step_pos,
+                );
+            }
             if self.is_sym(".") {
                 self.at += 1;
                 steps.push(Step::Name(self.name()?));
@@ -165,12 +206,12 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn value(&mut self) -> Result<(AttributeValue, usize), ExprError> {
+    fn value(&mut self) -> Result<(Value, usize), ExprError> {
         let t = self.next();
         if self.maps.literals {
             let number = |text: String, pos: usize| {
                 crate::core::number::parse(&text)
-                    .map(|_| (AttributeValue::N(text.clone()), pos))
+                    .map(|_| (AttributeValue::N(text.clone()).into(), pos))
                     .map_err(|e| ExprError {
                         message: e.to_string(),
                         position: pos,
@@ -179,7 +220,7 @@ impl<'a> Parser<'a> {
             match &t.tok {
                 Tok::Int(k) => return number(k.to_string(), t.pos),
                 Tok::Number(text) => return number(text.clone(), t.pos),
-                Tok::Text(text) => return Ok((AttributeValue::S(text.clone()), t.pos)),
+                Tok::Text(text) => return Ok((AttributeValue::S(text.clone()).into(), t.pos)),
                 Tok::Sym("-") => {
                     let digits = self.next();
                     let text = match digits.tok {
@@ -202,8 +243,13 @@ impl<'a> Parser<'a> {
                 .maps
                 .values
                 .get(&ph)
-                .cloned()
-                .map(|v| (v, t.pos))
+                .map(|v| {
+                    let value = Value {
+                        value: v.clone(),
+                        placeholder: Some(ph.clone()),
+                    };
+                    (value, t.pos)
+                })
                 .ok_or_else(|| ExprError {
                     message: format!("{ph} is not in the expression attribute values"),
                     position: t.pos,

@@ -11,34 +11,41 @@ use crate::core::expr::parser::{Maps, Parser, describe};
 impl Parser<'_> {
     pub(super) fn set_operand(&mut self) -> Result<SetOperand, ExprError> {
         if let Some((function, pos)) = self.function_name() {
-            self.at += 2;
-            return match function.to_ascii_lowercase().as_str() {
-                "if_not_exists" => {
-                    let (path, _) = self.path()?;
-                    self.expect_sym(",")?;
-                    let fallback = self.set_operand()?;
-                    self.expect_sym(")")?;
-                    Ok(SetOperand::IfNotExists(path, Box::new(fallback)))
-                }
-                "list_append" => {
-                    let a = self.set_operand()?;
-                    self.expect_sym(",")?;
-                    let b = self.set_operand()?;
-                    self.expect_sym(")")?;
-                    Ok(SetOperand::ListAppend(Box::new(a), Box::new(b)))
-                }
-                _ => err(
-                    format!(
-                        "unknown function `{function}` in SET (it knows if_not_exists and list_append)"
-                    ),
-                    pos,
-                ),
-            };
+            self.enter(pos)?;
+            let operand = self.set_function(&function, pos)?;
+            self.leave();
+            return Ok(operand);
         }
         if self.starts_value() {
             return Ok(SetOperand::Value(self.value()?.0));
         }
         Ok(SetOperand::Path(self.path()?.0))
+    }
+
+    fn set_function(&mut self, function: &str, pos: usize) -> Result<SetOperand, ExprError> {
+        self.at += 2;
+        match function.to_ascii_lowercase().as_str() {
+            "if_not_exists" => {
+                let (path, _) = self.path()?;
+                self.expect_sym(",")?;
+                let fallback = self.set_operand()?;
+                self.expect_sym(")")?;
+                Ok(SetOperand::IfNotExists(path, Box::new(fallback)))
+            }
+            "list_append" => {
+                let a = self.set_operand()?;
+                self.expect_sym(",")?;
+                let b = self.set_operand()?;
+                self.expect_sym(")")?;
+                Ok(SetOperand::ListAppend(Box::new(a), Box::new(b)))
+            }
+            _ => err(
+                format!(
+                    "unknown function `{function}` in SET (it knows if_not_exists and list_append)"
+                ),
+                pos,
+            ),
+        }
     }
 
     pub(super) fn set_value(&mut self) -> Result<SetValue, ExprError> {
@@ -128,10 +135,10 @@ pub fn parse_update(text: &str, maps: Maps<'_>, keys: &[String]) -> Result<Updat
                 _ => {
                     let (value, vpos) = p.value()?;
                     let is_set = matches!(
-                        value,
+                        value.value,
                         AttributeValue::Ss(_) | AttributeValue::Ns(_) | AttributeValue::Bs(_)
                     );
-                    if clause == "ADD" && !is_set && !matches!(value, AttributeValue::N(_)) {
+                    if clause == "ADD" && !is_set && !matches!(value.value, AttributeValue::N(_)) {
                         return err("ADD takes a number or a set", vpos);
                     }
                     if clause == "DELETE" && !is_set {

@@ -1,0 +1,119 @@
+//! Where generated code connects: the endpoint, region and profile of the connection a request
+//! was made on. Without them, a command built against the sandbox and pasted into a shell would
+//! run against whatever AWS account that shell is signed in to.
+
+use crate::core::expr::codegen::literal::{rust_str, shell_quote};
+
+/// How the client of generated code is set up. Every field left `None` is left to the SDK's own
+/// resolution (environment, config files), as the code would be without it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ClientSetup {
+    /// A DynamoDB-compatible endpoint (DynamoDB Local, a dynoscope sandbox); `None` for AWS.
+    pub endpoint_url: Option<String>,
+    /// The region.
+    pub region: Option<String>,
+    /// A named profile from `~/.aws/config`.
+    pub profile: Option<String>,
+}
+
+/// A string literal in Python and JavaScript (JSON's quoting is valid in both).
+fn quoted(text: &str) -> String {
+    serde_json::Value::String(text.to_owned()).to_string()
+}
+
+/// `text` as one bash word: bare when nothing in it is special to the shell, quoted otherwise.
+fn shell_word(text: &str) -> String {
+    let plain = !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.:/@%+,=".contains(c));
+    if plain {
+        text.to_owned()
+    } else {
+        shell_quote(text)
+    }
+}
+
+impl ClientSetup {
+    /// `--endpoint-url …`, `--region …`, `--profile …`, as used.
+    pub(super) fn cli_options(&self) -> Vec<String> {
+        [
+            ("endpoint-url", &self.endpoint_url),
+            ("region", &self.region),
+            ("profile", &self.profile),
+        ]
+        .into_iter()
+        .filter_map(|(flag, value)| {
+            value
+                .as_deref()
+                .map(|v| format!("--{flag} {}", shell_word(v)))
+        })
+        .collect()
+    }
+
+    /// The lines that make boto3's `client`.
+    pub(super) fn boto3_client(&self) -> String {
+        let mut arguments = vec![quoted("dynamodb")];
+        if let Some(url) = &self.endpoint_url {
+            arguments.push(format!("endpoint_url={}", quoted(url)));
+        }
+        if let Some(region) = &self.region {
+            arguments.push(format!("region_name={}", quoted(region)));
+        }
+        let arguments = arguments.join(", ");
+        match &self.profile {
+            Some(profile) => format!(
+                "session = boto3.Session(profile_name={})\nclient = session.client({arguments})",
+                quoted(profile)
+            ),
+            None => format!("client = boto3.client({arguments})"),
+        }
+    }
+
+    /// The JavaScript SDK's client configuration (`{ endpoint: …, region: … }`), and the import
+    /// it needs for a profile.
+    pub(super) fn js_config(&self) -> (String, Option<&'static str>) {
+        let mut fields = Vec::new();
+        if let Some(url) = &self.endpoint_url {
+            fields.push(format!("endpoint: {}", quoted(url)));
+        }
+        if let Some(region) = &self.region {
+            fields.push(format!("region: {}", quoted(region)));
+        }
+        let import = self.profile.as_ref().map(|profile| {
+            fields.push(format!(
+                "credentials: fromIni({{ profile: {} }})",
+                quoted(profile)
+            ));
+            "import { fromIni } from \"@aws-sdk/credential-providers\";\n"
+        });
+        let config = if fields.is_empty() {
+            "{}".to_owned()
+        } else {
+            format!("{{ {} }}", fields.join(", "))
+        };
+        (config, import)
+    }
+
+    /// The lines that make the Rust SDK's `client`.
+    pub(super) fn rust_client(&self) -> String {
+        let mut lines = vec![
+            "let config = aws_config::defaults(aws_config::BehaviorVersion::latest())".to_owned(),
+        ];
+        if let Some(url) = &self.endpoint_url {
+            lines.push(format!("    .endpoint_url({})", rust_str(url)));
+        }
+        if let Some(region) = &self.region {
+            lines.push(format!(
+                "    .region(aws_config::Region::new({}))",
+                rust_str(region)
+            ));
+        }
+        if let Some(profile) = &self.profile {
+            lines.push(format!("    .profile_name({})", rust_str(profile)));
+        }
+        lines.push("    .load()\n    .await;".to_owned());
+        lines.push("let client = aws_sdk_dynamodb::Client::new(&config);".to_owned());
+        lines.join("\n")
+    }
+}
