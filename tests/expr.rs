@@ -463,7 +463,14 @@ async fn copied_aws_cli_commands_run_on_the_connection_they_were_made_on() {
         from: None,
         create: false,
     };
-    let plan = plan_edit(&Destination::of(&connection), &info, &item, &edit, EditMode::Add).unwrap();
+    let plan = plan_edit(
+        &Destination::of(&connection),
+        &info,
+        &item,
+        &edit,
+        EditMode::Add,
+    )
+    .unwrap();
     // Without the connection, the copied command does not reach the sandbox (here it stops
     // before sending anything, for want of a region): nothing moves.
     let bare = paste_into_bash(&plan.request().render(Target::Cli, &ClientSetup::default()));
@@ -476,7 +483,13 @@ async fn copied_aws_cli_commands_run_on_the_connection_they_were_made_on() {
     assert_eq!(stored("play_count").await.as_deref(), Some("41"));
     // The card copies the plan's own destination: the connection it was planned on.
     let copied = plan.to_aws_cli();
-    assert!(copied.contains(&format!("--endpoint-url {}", setup.endpoint_url.clone().unwrap())), "{copied}");
+    assert!(
+        copied.contains(&format!(
+            "--endpoint-url {}",
+            setup.endpoint_url.clone().unwrap()
+        )),
+        "{copied}"
+    );
     let out = paste_into_bash(&copied);
     assert!(
         out.status.success(),

@@ -1,11 +1,9 @@
 //! Command-line arguments, AWS CLI style.
 
-use std::path::PathBuf;
-
 use clap::{Args, Parser};
 
 use crate::cli::exit::EXIT_TABLE;
-use crate::core::connection::{ConnectOptions, ConnectionSpec};
+pub use crate::cli::flags::ConnectionFlags;
 
 /// dynoscope: inspect DynamoDB item collections and verify counters.
 ///
@@ -19,74 +17,6 @@ pub struct Cli {
     /// What to do; the desktop app when none.
     #[command(subcommand)]
     pub command: Option<Subcommand>,
-}
-
-/// Where to connect, as the AWS CLI spells it.
-#[derive(Debug, Clone, Default, Args)]
-pub struct ConnectionFlags {
-    /// Use a named profile from ~/.aws/config or ~/.aws/credentials (SSO profiles work).
-    #[arg(long, global = true)]
-    pub profile: Option<String>,
-    /// The AWS region.
-    #[arg(long, global = true)]
-    pub region: Option<String>,
-    /// A DynamoDB-compatible endpoint (DynamoDB Local, LocalStack, moto, `dynoscope sandbox`).
-    #[arg(long, global = true)]
-    pub endpoint_url: Option<String>,
-    /// Use the embedded sandbox seeded with sample data (the default when no AWS
-    /// configuration is found).
-    #[arg(long, global = true)]
-    pub sandbox: bool,
-    /// Keep the sandbox in this SQLite file; it is seeded only when the file is new.
-    #[arg(long, global = true, value_name = "PATH")]
-    pub sandbox_db: Option<PathBuf>,
-    /// Give up on a request after this many seconds, all attempts included (default 10).
-    #[arg(long, global = true, value_name = "SECONDS", value_parser = parse_timeout)]
-    pub timeout: Option<std::time::Duration>,
-    /// Refuse every write on this connection.
-    #[arg(long, global = true)]
-    pub read_only: bool,
-    /// Confirm writes to an endpoint that is not on this machine (AWS, a remote endpoint).
-    #[arg(long, global = true)]
-    pub yes: bool,
-}
-
-fn parse_timeout(text: &str) -> Result<std::time::Duration, String> {
-    ConnectOptions::parse_timeout(text).map_err(|e| e.to_string())
-}
-
-impl ConnectionFlags {
-    /// The connection these flags choose.
-    pub fn spec(&self) -> ConnectionSpec {
-        ConnectionSpec::from_flags(
-            self.sandbox,
-            self.sandbox_db.clone(),
-            self.profile.clone(),
-            self.region.clone(),
-            self.endpoint_url.clone(),
-        )
-    }
-
-    /// The timeout and read-only choice.
-    pub fn options(&self) -> ConnectOptions {
-        ConnectOptions {
-            timeout: self
-                .timeout
-                .unwrap_or(crate::core::connection::DEFAULT_TIMEOUT),
-            read_only: self.read_only,
-        }
-    }
-
-    /// Whether any connection flag was given.
-    pub fn any(&self) -> bool {
-        ConnectionSpec::flags_given(
-            self.sandbox,
-            self.sandbox_db.as_deref(),
-            self.profile.as_deref(),
-            self.region.as_deref(),
-            self.endpoint_url.as_deref(),
-        )
-    }
 }
 
 /// The subcommands.

@@ -5,6 +5,7 @@ mod args;
 mod check;
 mod exit;
 mod expr;
+mod flags;
 mod likes;
 mod run;
 

@@ -69,10 +69,14 @@ fn build_add_like_tally_with_a_condition_copy_and_run_it() {
     );
     assert!(texts[0].contains(r##""#n0":"likeTally""##), "{}", texts[0]);
 
-    // META exists, so attribute_not_exists(SK) refuses: the run says so with the server's code.
+    // META exists, so attribute_not_exists(SK) refuses: the run says so, with the item as the
+    // server holds it.
     h.get_by_role_and_label(Role::Button, "Run").click();
     step_until(h, "the run", |h| {
-        has_label_containing(h, "UpdateItem failed: ConditionalCheckFailedException")
+        has_label_containing(
+            h,
+            "UpdateItem refused: the condition failed; nothing was written.",
+        )
     });
 
     // A reserved word typed bare is aliased, and the note says so.

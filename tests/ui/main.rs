@@ -18,7 +18,7 @@ use dynoscope::task::Spawner;
 use dynoscope::ui::{DynoscopeApp, Remembered, SavePicker, Saver};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT as _, Queryable};
 
 pub struct App {
     // Dropped after the harness: the app's tasks need the runtime until the end.
@@ -72,7 +72,19 @@ pub fn step_until(
             harness.step();
             return;
         }
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        if Instant::now() >= deadline {
+            // Say what is on screen, so that a failure can be read without a rerun.
+            let mut shown: Vec<String> = harness
+                .query_all_by(|n| n.label().is_some() || n.value().is_some())
+                .filter_map(|n| {
+                    let node = n.accesskit_node();
+                    node.label().or_else(|| node.value())
+                })
+                .collect();
+            // The end of the screen is where an answer usually appears.
+            shown.drain(..shown.len().saturating_sub(80));
+            panic!("timed out waiting for {what}; on screen: {shown:?}");
+        }
         std::thread::sleep(Duration::from_millis(20));
     }
 }

@@ -147,7 +147,7 @@ fn a_drifted_parent_is_repaired_after_confirmation_and_children_shown() {
     assert!(has_label_containing(h, "Last touched: updatedAt = 2025-"));
     assert!(has_label_containing(
         h,
-        "ConditionExpression: #a = :current"
+        "ConditionExpression: attribute_exists(#k) AND #a = :current"
     ));
     assert!(has_label_containing(h, "A drift is a bug to find"));
     h.get_by_role_and_label(Role::Button, "Confirm repair")

@@ -1,17 +1,19 @@
-//! The `UpdateItem` request of a counter edit: built for its destination, conditional on the
-//! item existing unless it may create it, and rendered for the code generator and the gateway.
+//! The `UpdateItem` request of a counter edit: planned from what the user asked
+//! (`plan_edit`), built for its destination, conditional on the item existing unless it may
+//! create it, and rendered for the code generator and the gateway.
 
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use bigdecimal::BigDecimal;
 
-use crate::core::counter::{EditMode, Planned};
+use crate::core::counter::{Change, EditMode, Planned, plan};
 use crate::core::error::{Error, Result};
 use crate::core::expr::codegen::{
     ClientSetup, Operation, Request, ReturnOptions, ReturnValues, Target,
 };
-use crate::core::number::to_dynamodb;
+use crate::core::number::{self, to_dynamodb};
+use crate::core::table::TableInfo;
 use crate::core::value::{self, Item};
 use crate::core::write::{Destination, Idempotency, WritePlan};
 
@@ -212,6 +214,60 @@ impl UpdatePlan {
         self.request()
             .render(Target::Cli, &self.destination.client_setup())
     }
+}
+
+/// An edit the user asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EditRequest {
+    /// The number attribute.
+    pub attribute: String,
+    /// The change.
+    pub change: Change,
+    /// The value to start from (`None`: the one in the item). Set when retrying from the
+    /// server's value after a failed condition.
+    pub from: Option<String>,
+    /// Create the item when it does not exist (off: a missing item is refused).
+    pub create: bool,
+}
+
+/// Check `request` on the item at `key` before anything is read or sent: not a key attribute,
+/// and an amount that is a DynamoDB number (a delta that is not 0).
+pub fn check_request(key: &Item, request: &EditRequest) -> Result<()> {
+    check_editable(key, &request.attribute)?;
+    match &request.change {
+        Change::By(_) => plan(Some("0"), &request.change).map(|_| ()),
+        Change::To(value) => number::parse(value)
+            .map(|_| ())
+            .map_err(|e| Error::Invalid(format!("new value: {e}"))),
+    }
+}
+
+/// Plan `request` on `item` of table `info` (as loaded in the grid, or as just read) for
+/// `destination`: the item's key, the value seen (or `request.from`), the exact delta, and the
+/// request sent in `mode`. The app and the CLI both plan here; nothing that fails is sent.
+pub fn plan_edit(
+    destination: &Destination,
+    info: &TableInfo,
+    item: &Item,
+    request: &EditRequest,
+    mode: EditMode,
+) -> Result<UpdatePlan> {
+    let key = info.key_of(item)?;
+    check_editable(&key, &request.attribute)?;
+    let current = match &request.from {
+        Some(from) => Some(from.clone()),
+        None => stored_number(&request.attribute, item.get(&request.attribute))?,
+    };
+    let planned = plan(current.as_deref(), &request.change)?;
+    update_plan(
+        destination,
+        &info.name,
+        key,
+        &request.attribute,
+        mode,
+        planned,
+        request.create,
+    )
 }
 
 #[cfg(test)]

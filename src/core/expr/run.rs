@@ -67,9 +67,11 @@ pub async fn run(
                 idempotency(request),
                 key_names,
             )?;
+            let asked_for_old = request.returns.old_item_on_condition_failure;
             Ok(written(
                 request.operation_name(),
                 write::send(connection, &plan, confirmed).await,
+                asked_for_old,
             ))
         }
         Operation::Query(index) => {
@@ -127,8 +129,9 @@ fn consumed(request: &Request) -> Option<ReturnConsumedCapacity> {
 }
 
 /// A write's outcome as a run result: what it did, and the item as the server returned it
-/// (or holds it now, after an unknown outcome).
-fn written(op: &str, outcome: WriteOutcome) -> RunResult {
+/// (or holds it now, after an unknown outcome). Only a request that `asked_for_old` items on a
+/// failed condition can tell a missing item from a present one.
+fn written(op: &str, outcome: WriteOutcome, asked_for_old: bool) -> RunResult {
     match outcome {
         WriteOutcome::Applied {
             returned,
@@ -148,10 +151,14 @@ fn written(op: &str, outcome: WriteOutcome) -> RunResult {
                     ),
                     vec![item],
                 ),
-                Refusal::Condition { stored: None } => (
+                Refusal::Condition { stored: None } if asked_for_old => (
                     format!(
                         "{op} refused: the condition failed and there is no such item; nothing was written."
                     ),
+                    Vec::new(),
+                ),
+                Refusal::Condition { stored: None } => (
+                    format!("{op} refused: the condition failed; nothing was written."),
                     Vec::new(),
                 ),
                 Refusal::Error(error) => (format!("Refused: {error}"), Vec::new()),
