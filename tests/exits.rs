@@ -92,17 +92,15 @@ fn add_exit_codes() {
     let out = add(&url, &keyed);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     // 1: the item does not exist; nothing is created.
-    let out = add(
-        &url,
-        &[
-            "--key",
-            "PK=VID#nope",
-            "--key",
-            "SK=STATS#TOTAL",
-            "--delta",
-            "1",
-        ],
-    );
+    let nope = [
+        "--key",
+        "PK=VID#nope",
+        "--key",
+        "SK=STATS#TOTAL",
+        "--delta",
+        "1",
+    ];
+    let out = add(&url, &nope);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
     assert!(
         text(&out.stdout).contains("does not exist"),
@@ -111,18 +109,7 @@ fn add_exit_codes() {
     );
     assert_eq!(served.item("Videos", "VID#nope", "STATS#TOTAL"), "");
     // --create makes it.
-    let out = add(
-        &url,
-        &[
-            "--key",
-            "PK=VID#nope",
-            "--key",
-            "SK=STATS#TOTAL",
-            "--delta",
-            "1",
-            "--create",
-        ],
-    );
+    let out = add(&url, &[&nope[..], &["--create"]].concat());
     assert_eq!(out.status.code(), Some(0));
     assert!(
         served

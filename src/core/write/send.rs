@@ -5,7 +5,8 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::error::SdkError;
+use aws_sdk_dynamodb::config::http::HttpResponse;
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::operation::delete_item::DeleteItemError;
 use aws_sdk_dynamodb::operation::put_item::PutItemError;
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
@@ -146,6 +147,24 @@ enum Failure {
     Error(Error),
 }
 
+/// A failed attempt of `op`: a failed condition, when `condition` finds one in the server's
+/// error (with the item as stored, when it was sent back), or the error.
+fn failure<E>(
+    op: &'static str,
+    err: SdkError<E, HttpResponse>,
+    condition: impl Fn(&E) -> Option<Option<Item>>,
+) -> Failure
+where
+    E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
+{
+    if let SdkError::ServiceError(service) = &err
+        && let Some(stored) = condition(service.err())
+    {
+        return Failure::Refused(Refusal::Condition { stored });
+    }
+    Failure::Error(Error::from_sdk(op, err))
+}
+
 fn some_map<V: Clone>(map: &HashMap<String, V>) -> Option<HashMap<String, V>> {
     (!map.is_empty()).then(|| map.clone())
 }
@@ -202,17 +221,11 @@ async fn single(
             .send()
             .await
             .map(|out| (out.attributes, capacity(out.consumed_capacity.as_ref())))
-            .map_err(|e| match e {
-                SdkError::ServiceError(s)
-                    if matches!(s.err(), UpdateItemError::ConditionalCheckFailedException(_)) =>
-                {
-                    let stored = match s.err() {
-                        UpdateItemError::ConditionalCheckFailedException(c) => c.item.clone(),
-                        _ => None,
-                    };
-                    Failure::Refused(Refusal::Condition { stored })
-                }
-                e => Failure::Error(Error::from_sdk("UpdateItem", e)),
+            .map_err(|e| {
+                failure("UpdateItem", e, |e| match e {
+                    UpdateItemError::ConditionalCheckFailedException(c) => Some(c.item.clone()),
+                    _ => None,
+                })
             }),
         Operation::Put(item) => client
             .put_item()
@@ -232,17 +245,11 @@ async fn single(
                 // A put returns the item it wrote: it is what is stored now.
                 (Some(item.clone()), capacity(out.consumed_capacity.as_ref()))
             })
-            .map_err(|e| match e {
-                SdkError::ServiceError(s)
-                    if matches!(s.err(), PutItemError::ConditionalCheckFailedException(_)) =>
-                {
-                    let stored = match s.err() {
-                        PutItemError::ConditionalCheckFailedException(c) => c.item.clone(),
-                        _ => None,
-                    };
-                    Failure::Refused(Refusal::Condition { stored })
-                }
-                e => Failure::Error(Error::from_sdk("PutItem", e)),
+            .map_err(|e| {
+                failure("PutItem", e, |e| match e {
+                    PutItemError::ConditionalCheckFailedException(c) => Some(c.item.clone()),
+                    _ => None,
+                })
             }),
         Operation::Delete(key) => client
             .delete_item()
@@ -259,17 +266,11 @@ async fn single(
             .send()
             .await
             .map(|out| (out.attributes, capacity(out.consumed_capacity.as_ref())))
-            .map_err(|e| match e {
-                SdkError::ServiceError(s)
-                    if matches!(s.err(), DeleteItemError::ConditionalCheckFailedException(_)) =>
-                {
-                    let stored = match s.err() {
-                        DeleteItemError::ConditionalCheckFailedException(c) => c.item.clone(),
-                        _ => None,
-                    };
-                    Failure::Refused(Refusal::Condition { stored })
-                }
-                e => Failure::Error(Error::from_sdk("DeleteItem", e)),
+            .map_err(|e| {
+                failure("DeleteItem", e, |e| match e {
+                    DeleteItemError::ConditionalCheckFailedException(c) => Some(c.item.clone()),
+                    _ => None,
+                })
             }),
         Operation::Query(_) | Operation::Scan(_) => Err(Failure::Error(Error::Invalid(format!(
             "{} is a read, not a write",
