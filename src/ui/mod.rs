@@ -16,7 +16,7 @@ mod widgets;
 
 use std::sync::Arc;
 
-use crate::core::connection::{Connection, ConnectionSpec};
+use crate::core::connection::Connection;
 use crate::core::read::BrowseRequest;
 use crate::core::table::TableInfo;
 use crate::core::value::Item;
@@ -41,11 +41,6 @@ pub struct Scope<'a> {
 }
 
 impl Scope<'_> {
-    /// Whether the connection is the embedded sandbox (its writes need no confirmation).
-    pub fn is_sandbox(&self) -> bool {
-        matches!(self.connection.spec, ConnectionSpec::Sandbox { .. })
-    }
-
     /// The table's key attribute names.
     pub fn key_names(&self) -> Vec<String> {
         self.table.key_names()

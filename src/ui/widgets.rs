@@ -80,7 +80,7 @@ pub fn lines_ui(ui: &mut Ui, lines: &[Line]) {
 
 /// Where the button next to it writes: table, item and connection, always in view.
 pub fn writes_to_ui(ui: &mut Ui, text: &str) {
-    ui.label(RichText::new(format!("Writes to {text}")).small().weak());
+    ui.label(RichText::new(format!("Writes to {text}")).weak());
 }
 
 /// The write gateway's question for a write waiting on the user: `Some(true)` when confirmed,
