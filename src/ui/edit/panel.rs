@@ -103,7 +103,8 @@ pub(super) fn numbers_ui(
                 create: editor.create,
             });
         }
-        if busy {
+        // A spinner only while an edit is in flight, not while one waits for its yes.
+        if editor.answer.is_some() {
             ui.spinner();
         }
         if let Some(error) = amount_error.filter(|_| !editor.amount.trim().is_empty()) {
