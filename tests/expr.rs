@@ -229,7 +229,7 @@ async fn a_built_add_is_not_re_sent_when_its_answer_is_lost() {
         values: HashMap::from([(":v0".to_owned(), n("1"))]),
         returns: Default::default(),
     };
-    let result = dynoscope::core::expr::run::run(&through, &request, vec![], false)
+    let result = dynoscope::core::run::run(&through, &request, vec![], false)
         .await
         .unwrap();
     assert!(

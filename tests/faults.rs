@@ -426,7 +426,7 @@ async fn builder_runs_through_faults() {
             values: HashMap::from([(":v0".to_owned(), n("1"))]),
             returns: Default::default(),
         };
-        let result = dynoscope::core::expr::run::run(&through, &request, info.key_names(), false)
+        let result = dynoscope::core::run::run(&through, &request, info.key_names(), false)
             .await
             .unwrap();
         assert_eq!(

@@ -152,6 +152,18 @@ impl std::fmt::Display for ConnectionId {
     }
 }
 
+/// How a client reaches a connection, as generated code sets it up. Every field left `None` is left to the SDK's own
+/// resolution (environment, config files), as the code would be without it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ClientSetup {
+    /// A DynamoDB-compatible endpoint (DynamoDB Local, a dynoscope sandbox); `None` for AWS.
+    pub endpoint_url: Option<String>,
+    /// The region.
+    pub region: Option<String>,
+    /// A named profile from `~/.aws/config`.
+    pub profile: Option<String>,
+}
+
 /// A live connection: the SDK client (clone it freely) and what it points at.
 #[derive(Clone)]
 pub struct Connection {
@@ -219,8 +231,7 @@ impl Connection {
 
     /// Where code generated for this connection must send its requests: the sandbox's or the
     /// endpoint's URL and region (and the endpoint's profile), or AWS's region and profile.
-    pub fn client_setup(&self) -> crate::core::expr::codegen::ClientSetup {
-        use crate::core::expr::codegen::ClientSetup;
+    pub fn client_setup(&self) -> ClientSetup {
         let region = Some(self.region.clone());
         match &self.spec {
             ConnectionSpec::Sandbox { .. } => ClientSetup {

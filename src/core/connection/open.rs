@@ -48,7 +48,8 @@ impl ConnectOptions {
 }
 
 /// Connect as the app does: as `spec` says, with `options`, and ask the server once (a
-/// one-table ListTables) so that a connection only replaces the active one when it answers.
+/// one-table ListTables) so that a connection only replaces the active one when it answers
+/// (timeouts, unreachable endpoints and missing credentials fail here).
 /// Reconnecting to the in-memory sandbox that `current` holds keeps that sandbox and its data
 /// (a fresh one would be reseeded, dropping every change).
 pub async fn open(
@@ -69,13 +70,19 @@ pub async fn open(
         },
         None => connect_with(spec, options).await?,
     };
-    connection
+    let probe = connection
         .client
         .list_tables()
         .limit(1)
         .send()
         .await
-        .map_err(|e| Error::from_sdk("ListTables", e))?;
+        .map_err(|e| Error::from_sdk("ListTables", e));
+    match probe {
+        // Any answer of the server's own, a refusal included (a role without ListTables), shows
+        // the endpoint answers; the refusal is met again, and said, where tables are listed.
+        Ok(_) | Err(Error::Service { .. }) => {}
+        Err(error) => return Err(error),
+    }
     Ok(Opened {
         connection,
         kept_sandbox,

@@ -10,7 +10,6 @@ mod lexer;
 pub mod parser;
 pub mod printer;
 pub mod reserved;
-pub mod run;
 
 #[cfg(test)]
 mod limit_tests;

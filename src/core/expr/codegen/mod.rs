@@ -12,8 +12,8 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::core::value::{Item, Style, json};
 
+pub use crate::core::connection::ClientSetup;
 pub use literal::{shell_quote, shell_words};
-pub use setup::ClientSetup;
 
 /// What the request does.
 #[derive(Debug, Clone, PartialEq)]

@@ -2,19 +2,8 @@
 //! was made on. Without them, a command built against the sandbox and pasted into a shell would
 //! run against whatever AWS account that shell is signed in to.
 
+use crate::core::connection::ClientSetup;
 use crate::core::expr::codegen::literal::{rust_str, shell_quote};
-
-/// How the client of generated code is set up. Every field left `None` is left to the SDK's own
-/// resolution (environment, config files), as the code would be without it.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ClientSetup {
-    /// A DynamoDB-compatible endpoint (DynamoDB Local, a dynoscope sandbox); `None` for AWS.
-    pub endpoint_url: Option<String>,
-    /// The region.
-    pub region: Option<String>,
-    /// A named profile from `~/.aws/config`.
-    pub profile: Option<String>,
-}
 
 /// A string literal in Python and JavaScript (JSON's quoting is valid in both).
 fn quoted(text: &str) -> String {

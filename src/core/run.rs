@@ -1,4 +1,5 @@
-//! Running a built request against the connection.
+//! Running a request the expression builder made: a write through the write gateway, a Query
+//! or Scan for its first page. Above both the builder and the gateway, so neither needs the other.
 
 use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 
