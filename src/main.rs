@@ -61,7 +61,8 @@ fn run_app(runtime: &tokio::runtime::Runtime, flags: &dynoscope::cli::Connection
             };
             let ctx = cc.egui_ctx.clone();
             let spawner = Spawner::new(handle, move || ctx.request_repaint());
-            let app = DynoscopeApp::new(spawner, spec, remembered).with_unreadable(unreadable);
+            let app = DynoscopeApp::new(spawner, spec, flags.options(), remembered)
+                .with_unreadable(unreadable);
             Ok(Box::new(app))
         }),
     );

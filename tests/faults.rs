@@ -344,8 +344,9 @@ async fn storms_through_faults() {
             "{fault:?}: {:?}",
             report.verdict()
         );
+        let after = report.after.as_ref().expect("read again after the storm");
         assert_eq!(
-            (report.after.tally.as_deref(), report.after.children),
+            (after.tally.as_deref(), after.children),
             (Some("2"), 2),
             "{fault:?}"
         );

@@ -119,7 +119,9 @@ pub async fn storm(connection: &Connection, args: StormArgs, confirmed: bool) ->
     )
     .await?;
     let (stats, before, after) = (&report.stats, &report.before, &report.after);
-    let exit = if stats.unknown > 0 {
+    // Writes whose outcome is unknown, or a storm whose result could not be read again: what it
+    // did is not known, so 3.
+    let exit = if stats.unknown > 0 || after.is_err() {
         Exit::Unknown
     } else if !report.storm_consistent() || stats.failed > 0 {
         Exit::Refused
@@ -135,8 +137,10 @@ pub async fn storm(connection: &Connection, args: StormArgs, confirmed: bool) ->
                 "cancelled": stats.cancelled, "resent": stats.resent, "failed": stats.failed,
                 "unknown": stats.unknown,
                 "consumedWCU": stats.consumed_wcu, "opsPerSec": stats.ops_per_sec(),
-                "tallyBefore": before.tally, "tallyAfter": after.tally,
-                "childrenBefore": before.children.to_string(), "childrenAfter": after.children.to_string(),
+                "tallyBefore": before.tally, "tallyAfter": after.as_ref().ok().map(|a| a.tally.clone()),
+                "childrenBefore": before.children.to_string(),
+                "childrenAfter": after.as_ref().ok().map(|a| a.children.to_string()),
+                "afterError": after.as_ref().err().map(ToString::to_string),
                 "stormTallyChange": changes.as_ref().map(|(t, _)| to_dynamodb(t)),
                 "stormChildrenChange": changes.as_ref().map(|(_, c)| to_dynamodb(c)),
                 "stormConsistent": report.storm_consistent(), "equal": report.equal(),

@@ -28,7 +28,7 @@ pub async fn run(spec: ConnectionSpec, flags: &ConnectionFlags, command: Subcomm
         Ok(exit) => exit.code(),
         Err(error) => {
             print_error(&error, json);
-            if matches!(error, Error::NotConfirmed { .. }) {
+            if matches!(error, Error::NotConfirmed { .. }) && !json {
                 eprintln!(
                     "dynoscope: add --yes to confirm writes to an endpoint that is not on this machine"
                 );

@@ -21,6 +21,20 @@ pub enum Error {
         /// The server's message (may be empty).
         message: String,
     },
+    /// The server answered with a 5xx and an error code (`InternalServerError`,
+    /// `ServiceUnavailable`, an emulator's `InternalFailure`): it failed while working on the
+    /// request, which may have been applied.
+    #[error("{op} failed: {code} (HTTP {status}): {message}")]
+    ServerFault {
+        /// The DynamoDB operation.
+        op: &'static str,
+        /// The HTTP status.
+        status: u16,
+        /// The server's error code.
+        code: String,
+        /// The server's message (may be empty).
+        message: String,
+    },
     /// The request never got an answer: connection refused, DNS, TLS, a connection lost.
     #[error("{op} failed: could not reach the endpoint: {detail}")]
     Unreachable {
@@ -158,6 +172,12 @@ impl Error {
             let inner = service.err();
             let status = service.raw().status().as_u16();
             return match inner.code() {
+                Some(code) if status >= 500 => Self::ServerFault {
+                    op,
+                    status,
+                    code: code.to_owned(),
+                    message: inner.message().unwrap_or_default().to_owned(),
+                },
                 Some(code) => Self::Service {
                     op,
                     code: code.to_owned(),
@@ -183,9 +203,13 @@ impl Error {
         }
         match &err {
             SdkError::TimeoutError(_) => Self::Timeout { op, detail },
-            SdkError::DispatchFailure(dispatch) if dispatch.is_timeout() => {
-                Self::Timeout { op, detail }
-            }
+            // Only the connect timeout is a dispatch failure (the attempt and operation
+            // timeouts are `TimeoutError`): no connection, so the request never left.
+            SdkError::DispatchFailure(dispatch) if dispatch.is_timeout() => Self::Unreachable {
+                op,
+                detail: format!("connecting timed out: {detail}"),
+                never_sent: true,
+            },
             SdkError::DispatchFailure(dispatch) if dispatch.is_user() => {
                 Self::Credentials { op, detail }
             }
@@ -231,7 +255,7 @@ impl Error {
     /// The server's error code, when the server answered with one.
     pub fn code(&self) -> Option<&str> {
         match self {
-            Self::Service { code, .. } => Some(code),
+            Self::Service { code, .. } | Self::ServerFault { code, .. } => Some(code),
             _ => None,
         }
     }
@@ -240,6 +264,7 @@ impl Error {
     pub fn op(&self) -> Option<&'static str> {
         match self {
             Self::Service { op, .. }
+            | Self::ServerFault { op, .. }
             | Self::Unreachable { op, .. }
             | Self::Timeout { op, .. }
             | Self::Garbled { op, .. }

@@ -6,9 +6,12 @@ use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 use crate::core::connection::Connection;
 use crate::core::error::{Error, Result};
 use crate::core::expr::codegen::{Operation, Request};
+use crate::core::expr::parser::{Maps, parse_update};
 use crate::core::report::{Tone, capacity as capacity_text};
 use crate::core::value::Item;
-use crate::core::write::{self, Destination, Idempotency, Refusal, WriteOutcome, WritePlan};
+use crate::core::write::{
+    self, Destination, Idempotency, Refusal, WriteOutcome, WritePlan, WriteRequest,
+};
 
 /// What a run returned.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,19 +34,49 @@ where
     (!map.is_empty()).then(|| map.clone())
 }
 
-/// How safe a built write is to send again: `ADD`, arithmetic and `list_append` count every
-/// arrival; `SET` to values, `REMOVE`, a `Put` and a `Delete` do not.
+/// How safe a built write is to send again: a `Put` and a `Delete` are; an update is when its
+/// parsed actions say so ([`Update::repeatable`](crate::core::expr::ast::Update::repeatable)); anything that cannot be read is sent once.
 pub fn idempotency(request: &Request) -> Idempotency {
-    let update = request.update.as_deref().unwrap_or_default();
-    let counts = update
-        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
-        .any(|word| word.eq_ignore_ascii_case("ADD") || word == "list_append")
-        || update.contains(['+', '-']);
-    if counts {
-        Idempotency::Once
-    } else {
-        Idempotency::Repeatable
+    let Some(update) = request.update.as_deref() else {
+        return Idempotency::Repeatable;
+    };
+    let maps = Maps::strict(&request.names, &request.values);
+    match parse_update(update, maps, &[]) {
+        Ok(parsed) if parsed.repeatable() => Idempotency::Repeatable,
+        _ => Idempotency::Once,
     }
+}
+
+/// The write plan of a built write, for the destination `connection` is now: made when the user
+/// presses Run, so that what is confirmed is what is sent.
+pub fn plan_write(
+    connection: &Connection,
+    request: &Request,
+    key_names: Vec<String>,
+) -> Result<WritePlan> {
+    WritePlan::single(
+        Destination::of(connection),
+        request.clone(),
+        idempotency(request),
+        key_names,
+    )
+}
+
+/// Send a built write `plan` through the write gateway on `connection` (`confirmed`: the user
+/// said yes to its question), and say how it ended.
+pub async fn write(connection: &Connection, plan: &WritePlan, confirmed: bool) -> RunResult {
+    let (op, asked_for_old) = match &plan.request {
+        WriteRequest::Single(request) => (
+            request.operation_name(),
+            request.returns.old_item_on_condition_failure,
+        ),
+        WriteRequest::Transaction(_) => ("TransactWriteItems", false),
+    };
+    written(
+        op,
+        write::send(connection, plan, confirmed).await,
+        asked_for_old,
+    )
 }
 
 /// Run `request` on `connection`. A write goes through the write gateway, planned for
@@ -62,18 +95,8 @@ pub async fn run(
     };
     match &request.operation {
         Operation::Update(_) | Operation::Put(_) | Operation::Delete(_) => {
-            let plan = WritePlan::single(
-                Destination::of(connection),
-                request.clone(),
-                idempotency(request),
-                key_names,
-            )?;
-            let asked_for_old = request.returns.old_item_on_condition_failure;
-            Ok(written(
-                request.operation_name(),
-                write::send(connection, &plan, confirmed).await,
-                asked_for_old,
-            ))
+            let plan = plan_write(connection, request, key_names)?;
+            Ok(write(connection, &plan, confirmed).await)
         }
         Operation::Query(index) => {
             let out = client
@@ -162,7 +185,7 @@ fn written(op: &str, outcome: WriteOutcome, asked_for_old: bool) -> RunResult {
                     format!("{op} refused: the condition failed; nothing was written."),
                     Vec::new(),
                 ),
-                Refusal::Error(error) => (format!("Refused: {error}"), Vec::new()),
+                Refusal::Error(error) => (error.to_string(), Vec::new()),
                 Refusal::Cancelled { reasons } => (
                     format!(
                         "{op} cancelled: [{}]; nothing was written.",
@@ -211,5 +234,60 @@ fn first_page(op: &str, items: Vec<Item>, scanned: i32, more: bool, consumed: f6
         tone: Tone::Plain,
         consumed,
         items,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aws_sdk_dynamodb::types::AttributeValue;
+    use std::collections::HashMap;
+
+    fn update(text: &str, values: &[(&str, AttributeValue)]) -> Request {
+        Request {
+            table: "T".into(),
+            operation: Operation::Update(Item::new()),
+            update: Some(text.into()),
+            condition: None,
+            key_condition: None,
+            filter: None,
+            projection: None,
+            names: HashMap::from([
+                ("#a".to_owned(), "a".to_owned()),
+                ("#b".to_owned(), "b".to_owned()),
+            ]),
+            values: values
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                .collect(),
+            returns: Default::default(),
+        }
+    }
+
+    #[test]
+    fn what_may_be_sent_again() {
+        let n = || AttributeValue::N("1".into());
+        let ss = || AttributeValue::Ss(vec!["x".into()]);
+        let l = || AttributeValue::L(vec![]);
+        for (text, values, repeatable) in [
+            ("SET #a = :v", vec![(":v", n())], true),
+            ("SET #a = if_not_exists(#a, :v)", vec![(":v", n())], true),
+            ("REMOVE #a", vec![], true),
+            ("ADD #a :s", vec![(":s", ss())], true),
+            ("DELETE #a :s", vec![(":s", ss())], true),
+            ("ADD #a :v", vec![(":v", n())], false),
+            ("SET #a = #a + :v", vec![(":v", n())], false),
+            ("SET #a = list_append(#a, :l)", vec![(":l", l())], false),
+            ("REMOVE #a[0]", vec![], false),
+            ("SET #a = #b, #b = :v", vec![(":v", n())], false),
+            ("not an expression", vec![], false),
+        ] {
+            let expected = if repeatable {
+                Idempotency::Repeatable
+            } else {
+                Idempotency::Once
+            };
+            assert_eq!(idempotency(&update(text, &values)), expected, "{text}");
+        }
     }
 }

@@ -237,3 +237,17 @@ fn common_key() -> dynoscope::core::value::Item {
         ("SK".to_owned(), AttributeValue::S("STATS#TOTAL".into())),
     ])
 }
+
+#[test]
+fn a_read_only_connection_refuses_every_edit() {
+    // As `dynoscope --read-only` opens it: the bar says so, and +1 is refused unsent.
+    let mut app = start_read_only(ConnectionSpec::Sandbox { db_path: None }, Some("Videos"));
+    let h = &mut app.harness;
+    open_stats_row(h);
+    assert!(has_label_containing(h, "· read-only"), "the bar says so");
+    h.get_by_role_and_label(Role::Button, "+1").click();
+    step_until(h, "the refusal", |h| {
+        has_label_containing(h, "is read-only; nothing was sent")
+    });
+    assert_eq!(h.query_all_by_label("41").count(), 2, "unchanged");
+}

@@ -30,10 +30,28 @@ pub fn start(spec: ConnectionSpec, remembered_table: Option<&str>) -> App {
     start_with_picker(spec, remembered_table, None)
 }
 
+/// The app as `dynoscope --read-only` starts it.
+pub fn start_read_only(spec: ConnectionSpec, remembered_table: Option<&str>) -> App {
+    let options = dynoscope::core::connection::ConnectOptions {
+        read_only: true,
+        ..Default::default()
+    };
+    start_with(spec, remembered_table, None, options)
+}
+
 pub fn start_with_picker(
     spec: ConnectionSpec,
     remembered_table: Option<&str>,
     picker: Option<std::sync::Arc<dyn SavePicker>>,
+) -> App {
+    start_with(spec, remembered_table, picker, Default::default())
+}
+
+fn start_with(
+    spec: ConnectionSpec,
+    remembered_table: Option<&str>,
+    picker: Option<std::sync::Arc<dyn SavePicker>>,
+    options: dynoscope::core::connection::ConnectOptions,
 ) -> App {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -46,7 +64,7 @@ pub fn start_with_picker(
         table: remembered_table.map(str::to_owned),
         ..Remembered::default()
     };
-    let mut app = DynoscopeApp::new(spawner, spec, remembered);
+    let mut app = DynoscopeApp::new(spawner, spec, options, remembered);
     if let Some(picker) = picker {
         app = app.with_saver(Saver::new(picker));
     }

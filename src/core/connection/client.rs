@@ -91,18 +91,26 @@ pub fn base_loader(timeout: Duration) -> aws_config::ConfigLoader {
         )
 }
 
-/// Whether `url` points at this machine.
+/// Whether `url` points at this machine: `localhost`, or a loopback IP address (`127.x.x.x`,
+/// `[::1]`). Anything else — a name that merely starts with `127.`, a host after user info
+/// (`http://127.0.0.1@example.com`) — is treated as elsewhere, so writes there are confirmed.
 pub fn is_loopback(url: &str) -> bool {
     let rest = url
         .strip_prefix("http://")
         .or_else(|| url.strip_prefix("https://"))
         .unwrap_or(url);
-    let host = if let Some(v6) = rest.strip_prefix('[') {
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    // The host comes after any user info.
+    let host_port = authority.rsplit('@').next().unwrap_or_default();
+    let host = if let Some(v6) = host_port.strip_prefix('[') {
         v6.split(']').next().unwrap_or_default()
     } else {
-        rest.split([':', '/']).next().unwrap_or_default()
+        host_port.split(':').next().unwrap_or_default()
     };
-    host == "localhost" || host == "::1" || host.starts_with("127.")
+    host.eq_ignore_ascii_case("localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
 }
 
 #[cfg(test)]
@@ -116,5 +124,11 @@ mod tests {
         assert!(is_loopback("http://[::1]:8000"));
         assert!(!is_loopback("https://dynamodb.eu-west-1.amazonaws.com"));
         assert!(!is_loopback("http://localhost.example.com"));
+        assert!(!is_loopback("http://127.0.0.1@remote.example.com:8000"));
+        assert!(!is_loopback("http://127.foo.example:8000"));
+        assert!(
+            !is_loopback("http://0.0.0.0:8000"),
+            "not a loopback address"
+        );
     }
 }

@@ -152,7 +152,15 @@ impl EditReport {
                 if *attempts > 1 {
                     lines.push(Line::new(
                         Tone::Quiet,
-                        format!("sent {attempts} times: the server throttled the earlier ones"),
+                        if plan.mode.retry_is_safe() {
+                            format!(
+                                "sent {attempts} times: the earlier ones were throttled or their answer was lost (this request is safe to repeat)"
+                            )
+                        } else {
+                            format!(
+                                "sent {attempts} times: the server throttled the earlier ones, which applied nothing"
+                            )
+                        },
                     ));
                 }
                 if plan.planned.creates() {
@@ -171,6 +179,10 @@ impl EditReport {
                     ));
                 }
             }
+            Outcome::Missing if plan.create => lines.push(Line::new(
+                Tone::Warn,
+                "The item does not exist (any more), so the condition on the value seen failed and nothing was written.",
+            )),
             Outcome::Missing => lines.push(Line::new(Tone::Warn, MISSING)),
             Outcome::ConditionFailed { current } => lines.push(Line::new(
                 Tone::Warn,
@@ -186,12 +198,14 @@ impl EditReport {
             } => {
                 lines.push(Line::new(Tone::Warn, "Outcome unknown"));
                 lines.push(Line::new(Tone::Plain, error.to_string()));
-                let sent = if *attempts > 1 {
-                    format!(
-                        "Sent {attempts} times (it is safe to repeat: its condition keeps it from applying twice), never with a readable answer; not sent again."
-                    )
-                } else {
-                    "Not re-sent.".to_owned()
+                let sent = match *attempts {
+                    0 | 1 => "Not re-sent.".to_owned(),
+                    n if plan.mode.retry_is_safe() => format!(
+                        "Sent {n} times (it is safe to repeat: its condition keeps it from applying twice), the last without a readable answer; not sent again."
+                    ),
+                    n => format!(
+                        "Sent {n} times: the earlier ones were throttled (nothing applied), the last one's answer was lost; not sent again."
+                    ),
                 };
                 lines.push(Line::new(
                     Tone::Plain,

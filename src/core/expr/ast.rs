@@ -186,6 +186,32 @@ pub struct Update {
 }
 
 impl Update {
+    /// Whether applying the update twice leaves the item as applying it once: every SET puts a
+    /// given value (or `if_not_exists` of one), REMOVE names no list element (removing `l[0]`
+    /// twice removes two), ADD adds only set elements, DELETE removes set elements. Arithmetic,
+    /// `list_append`, a number ADD and a value copied from another attribute are not.
+    pub fn repeatable(&self) -> bool {
+        let given = |operand: &SetOperand| match operand {
+            SetOperand::Value(_) => true,
+            SetOperand::IfNotExists(_, inner) => matches!(**inner, SetOperand::Value(_)),
+            SetOperand::Path(_) | SetOperand::ListAppend(..) => false,
+        };
+        let set_element = |value: &Value| {
+            matches!(
+                value.value,
+                AttributeValue::Ss(_) | AttributeValue::Ns(_) | AttributeValue::Bs(_)
+            )
+        };
+        self.set
+            .iter()
+            .all(|(_, value)| matches!(value, SetValue::Operand(o) if given(o)))
+            && self
+                .remove
+                .iter()
+                .all(|path| !path.0.iter().any(|step| matches!(step, Step::Index(_))))
+            && self.add.iter().all(|(_, value)| set_element(value))
+    }
+
     /// Every path the update writes, with its action.
     pub fn paths(&self) -> Vec<(&'static str, &Path)> {
         self.set

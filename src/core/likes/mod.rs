@@ -5,12 +5,12 @@
 mod request;
 mod send;
 mod storm;
+mod verdict;
 
 pub use request::{LikeOp, LikeRequest, LikeTarget, like_request, now_secs};
 pub use send::{LikeOutcome, LikeReport, Sent, Snapshot, like_and_observe, send, snapshot};
-pub use storm::{
-    MAX_STORM_USERS, StormPlan, StormReport, StormStats, run_id, run_storm, storm, storm_plan,
-};
+pub use storm::{MAX_STORM_USERS, StormPlan, StormStats, run_id, storm, storm_plan};
+pub use verdict::{StormReport, run_storm};
 
 #[cfg(test)]
 mod tests {

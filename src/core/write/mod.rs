@@ -30,15 +30,13 @@ const THROTTLED: [&str; 3] = [
     "RequestLimitExceeded",
 ];
 
-/// Server error codes after which the write may or may not have happened.
-const MAYBE_APPLIED: [&str; 2] = ["InternalServerError", "ServiceUnavailable"];
-
 /// Throttling rejections sent again before giving up.
 pub const MAX_THROTTLE_RETRIES: u32 = 3;
 
 /// Whether the server refused with a throttling code: the write was not applied.
 pub fn is_throttled(error: &Error) -> bool {
-    error.code().is_some_and(|code| THROTTLED.contains(&code))
+    // A 4xx refusal only: a 5xx may have been applied, whatever its code says.
+    matches!(error, Error::Service { code, .. } if THROTTLED.contains(&code.as_str()))
 }
 
 /// Whether a write that failed this way may still have been applied: a timeout, a connection
@@ -50,7 +48,8 @@ pub fn may_have_been_applied(error: &Error) -> bool {
         Error::Timeout { .. } | Error::TaskDied { .. } => true,
         // A 4xx page without a code came from something in front of the server that refused.
         Error::Garbled { status, .. } => !(400..500).contains(status),
-        Error::Service { code, .. } => MAYBE_APPLIED.contains(&code.as_str()),
+        // Any 5xx, whatever its code: the server failed while working on it.
+        Error::ServerFault { .. } => true,
         _ => false,
     }
 }
@@ -68,7 +67,20 @@ mod tests {
         };
         assert!(is_throttled(&service("ThrottlingException")));
         assert!(!may_have_been_applied(&service("ThrottlingException")));
-        assert!(may_have_been_applied(&service("InternalServerError")));
+        assert!(!may_have_been_applied(&service(
+            "ConditionalCheckFailedException"
+        )));
+        let fault = |code: &str| Error::ServerFault {
+            op: "UpdateItem",
+            status: 500,
+            code: code.into(),
+            message: String::new(),
+        };
+        assert!(may_have_been_applied(&fault("InternalServerError")));
+        assert!(
+            may_have_been_applied(&fault("InternalFailure")),
+            "any 5xx code"
+        );
         assert!(!may_have_been_applied(&service("ValidationException")));
         let unreachable = |never_sent| Error::Unreachable {
             op: "UpdateItem",

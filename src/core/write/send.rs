@@ -56,6 +56,11 @@ pub async fn send(connection: &Connection, plan: &WritePlan, confirmed: bool) ->
             now: connection.target.clone(),
         });
     }
+    if connection.read_only {
+        return WriteOutcome::not_sent(Error::ReadOnly {
+            place: plan.destination.place(),
+        });
+    }
     match plan.confirmation() {
         Confirmation::NotNeeded => {}
         Confirmation::Ask(question) if !confirmed => {

@@ -26,10 +26,14 @@ pub struct ConnectionFeature {
 }
 
 impl ConnectionFeature {
-    /// Read the profiles and connect to `spec`, both in the background.
-    pub fn new(spawner: &Spawner, spec: &ConnectionSpec) -> Self {
+    /// Read the profiles and connect to `spec` with `options` (the command line's timeout and
+    /// read-only choice, which the form then shows).
+    pub fn new(spawner: &Spawner, spec: &ConnectionSpec, options: ConnectOptions) -> Self {
+        let mut form = ConnectionForm::new(spec);
+        form.timeout = format!("{}", options.timeout.as_secs_f64());
+        form.read_only = options.read_only;
         let mut feature = Self {
-            form: ConnectionForm::new(spec),
+            form,
             profiles: Profiles::default(),
             // Reading the AWS config files is I/O: never on the UI thread.
             reading_profiles: Some(
@@ -40,7 +44,7 @@ impl ConnectionFeature {
             error: None,
             note: None,
         };
-        feature.connect(spawner, spec.clone(), ConnectOptions::default());
+        feature.connect(spawner, spec.clone(), options);
         feature
     }
 

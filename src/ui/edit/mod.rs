@@ -180,7 +180,12 @@ impl EditFeature {
         self.follow(scope, item);
         let key_names = scope.key_names();
         let busy = self.answer.is_some() || self.confirm.is_some();
-        let mut request = panel::numbers_ui(ui, self, scope, item, &key_names, busy);
+        // While a question waits, the form is what the question is about: it cannot change.
+        let mut request = ui
+            .add_enabled_ui(self.confirm.is_none(), |ui| {
+                panel::numbers_ui(ui, self, scope, item, &key_names, busy)
+            })
+            .inner;
         if let Some((_, _, question)) = &self.confirm {
             match widgets::confirm_ui(ui, question) {
                 Some(true) => {

@@ -13,7 +13,7 @@ use crate::core::expr::parser::QueryKeys;
 use crate::core::report::Line;
 use crate::core::run::{self, RunResult};
 use crate::core::value::{self, Item};
-use crate::core::write::{Confirmation, Destination, WritePlan, key_shown};
+use crate::core::write::{Confirmation, WritePlan, WriteRequest, key_shown};
 use crate::task::Pending;
 use crate::ui::widgets::{self, error_ui, writes_to_ui};
 use crate::ui::{Intent, Scope};
@@ -30,8 +30,11 @@ pub struct ExprFeature {
     result: Option<Result<RunResult, Error>>,
     /// Where the builder's content came from, when the app opened it.
     origin: Option<String>,
-    /// A write waiting for the user's confirmation, with the gateway's question.
-    confirm: Option<(Request, String)>,
+    /// A write waiting for the user's confirmation: its plan, fixed when Run was pressed, and
+    /// the gateway's question. Dropped as soon as the request in the builder changes.
+    confirm: Option<(WritePlan, String)>,
+    /// The table the run under way is on: its updated item goes back to that table's row only.
+    running_table: String,
 }
 
 impl ExprFeature {
@@ -47,12 +50,22 @@ impl ExprFeature {
             result: None,
             origin: None,
             confirm: None,
+            running_table: String::new(),
         }
+    }
+
+    /// Start afresh on `table`, keeping a run under way so that its outcome is still shown.
+    pub fn afresh(&mut self, table: &str) {
+        let fresh = Self::new(table);
+        let kept = std::mem::replace(self, fresh);
+        self.running = kept.running;
+        self.running_update = kept.running_update;
+        self.running_table = kept.running_table;
     }
 
     /// Open a request the app made, saying where it came from.
     pub fn open(&mut self, input: Input, origin: String) {
-        *self = Self::new(&input.table);
+        self.afresh(&input.table);
         self.input = input;
         self.origin = Some(origin);
     }
@@ -62,7 +75,7 @@ impl ExprFeature {
     pub fn poll(&mut self) -> Option<Intent> {
         let result = Pending::take_ready(&mut self.running)?;
         let intent = match &result {
-            Ok(run) if self.running_update => run
+            Ok(run) if self.running_update && self.running_table == self.input.table => run
                 .items
                 .first()
                 .map(|item| Intent::ReplaceRow(Box::new(item.clone()))),
@@ -171,11 +184,18 @@ impl ExprFeature {
                 if run_it {
                     self.run_or_ask(scope, request.clone());
                 }
+                // A question is about the request it was asked for: once the builder holds
+                // another one, it is gone, never answered for the new one.
+                if self.confirm.as_ref().is_some_and(|(plan, _)| {
+                    !matches!(&plan.request, WriteRequest::Single(asked) if **asked == *request)
+                }) {
+                    self.confirm = None;
+                }
                 if let Some((_, question)) = &self.confirm {
                     match widgets::confirm_ui(ui, question) {
                         Some(true) => {
-                            if let Some((request, _)) = self.confirm.take() {
-                                self.run(scope, request, true);
+                            if let Some((plan, _)) = self.confirm.take() {
+                                self.send(scope, plan);
                             }
                         }
                         Some(false) => self.confirm = None,
@@ -209,40 +229,49 @@ impl ExprFeature {
         );
     }
 
-    /// Run `request`; a write the gateway wants confirmed waits for the user's yes first.
+    /// Run `request`: a write is planned now, and waits for the user's yes when the gateway
+    /// asks for one; a read runs at once.
     fn run_or_ask(&mut self, scope: &Scope<'_>, request: Request) {
-        if request.operation.is_write() {
-            let plan = WritePlan::single(
-                Destination::of(scope.connection),
-                request.clone(),
-                run::idempotency(&request),
-                scope.key_names(),
-            );
-            match plan.map(|p| p.confirmation()) {
-                Ok(Confirmation::NotNeeded) => {}
-                Ok(Confirmation::Ask(question)) => {
-                    self.result = None;
-                    self.confirm = Some((request, question));
-                    return;
-                }
-                Ok(Confirmation::Refused(error)) | Err(error) => {
-                    self.result = Some(Err(error));
-                    return;
-                }
-            }
+        self.result = None;
+        self.confirm = None;
+        if !request.operation.is_write() {
+            let (connection, key_names) = (scope.connection.clone(), scope.key_names());
+            self.start(scope, request.operation_name(), async move {
+                run::run(&connection, &request, key_names, false).await
+            });
+            return;
         }
-        self.run(scope, request, false);
+        let plan = match run::plan_write(scope.connection, &request, scope.key_names()) {
+            Ok(plan) => plan,
+            Err(error) => {
+                self.result = Some(Err(error));
+                return;
+            }
+        };
+        match plan.confirmation() {
+            Confirmation::NotNeeded => self.send(scope, plan),
+            Confirmation::Ask(question) => self.confirm = Some((plan, question)),
+            Confirmation::Refused(error) => self.result = Some(Err(error)),
+        }
     }
 
-    /// Send `request` on the open connection (`confirmed`: the user said yes to its question).
-    fn run(&mut self, scope: &Scope<'_>, request: Request, confirmed: bool) {
+    /// Send the write `plan` through the gateway, as planned (confirmed when it needed a yes).
+    fn send(&mut self, scope: &Scope<'_>, plan: WritePlan) {
         let connection = scope.connection.clone();
-        let key_names = scope.key_names();
-        self.result = None;
+        self.start(scope, "Run", async move {
+            Ok(run::write(&connection, &plan, true).await)
+        });
+    }
+
+    fn start(
+        &mut self,
+        scope: &Scope<'_>,
+        op: &'static str,
+        work: impl std::future::Future<Output = crate::core::error::Result<RunResult>> + Send + 'static,
+    ) {
         self.running_update = self.input.kind == Kind::Update;
-        self.running = Some(scope.spawner.spawn(request.operation_name(), async move {
-            run::run(&connection, &request, key_names, confirmed).await
-        }));
+        self.running_table.clone_from(&self.input.table);
+        self.running = Some(scope.spawner.spawn(op, work));
     }
 
     /// The operation, and the item it addresses or the index it reads.

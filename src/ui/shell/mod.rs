@@ -6,7 +6,7 @@ mod remembered;
 
 use egui::Ui;
 
-use crate::core::connection::ConnectionSpec;
+use crate::core::connection::{ConnectOptions, ConnectionSpec};
 use crate::task::Spawner;
 use crate::ui::browse::BrowseFeature;
 use crate::ui::connection::ConnectionFeature;
@@ -56,7 +56,7 @@ impl TableFeatures {
     fn restart(&mut self, table: &str) {
         self.browse = BrowseFeature::with_item_format(self.browse.item_format());
         self.likes.afresh();
-        self.expr = ExprFeature::new(table);
+        self.expr.afresh(table);
     }
 
     /// Take in what their work brought back; intents for other features.
@@ -127,11 +127,17 @@ pub struct DynoscopeApp {
 const UNREADABLE_KEY: &str = "dynoscope-unreadable-settings";
 
 impl DynoscopeApp {
-    /// Start on `spec`; the remembered table opens when the connection has it.
-    pub fn new(spawner: Spawner, spec: ConnectionSpec, mut remembered: Remembered) -> Self {
+    /// Start on `spec` with `options` (timeout, read-only); the remembered table opens when the
+    /// connection has it.
+    pub fn new(
+        spawner: Spawner,
+        spec: ConnectionSpec,
+        options: ConnectOptions,
+        mut remembered: Remembered,
+    ) -> Self {
         let tally = TallyFeature::new(remembered.take_rule_book());
         Self {
-            connection: ConnectionFeature::new(&spawner, &spec),
+            connection: ConnectionFeature::new(&spawner, &spec, options),
             tables: TablesFeature::new(remembered.table.clone()),
             features: TableFeatures::new(tally),
             view: View::Browse,
