@@ -202,81 +202,63 @@ async fn attempt(
     }
 }
 
+/// What the three single writes share after their key or item: the condition, names, values,
+/// what to return, capacity, and the SDK's retries off. One attempt, sent.
+macro_rules! send_once {
+    ($builder:expr, $request:expr) => {
+        $builder
+            .table_name(&$request.table)
+            .set_condition_expression($request.condition.clone())
+            .set_expression_attribute_names(some_map(&$request.names))
+            .set_expression_attribute_values(some_map(&$request.values))
+            .set_return_values(return_values($request))
+            .set_return_values_on_condition_check_failure(old_on_failure($request))
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .customize()
+            .config_override(without_retries())
+            .send()
+            .await
+    };
+}
+
 async fn single(
     client: &Client,
     request: &Request,
 ) -> std::result::Result<(Option<Item>, f64), Failure> {
-    let names = some_map(&request.names);
-    let values = some_map(&request.values);
-    let consumed = ReturnConsumedCapacity::Total;
     match &request.operation {
-        Operation::Update(key) => client
-            .update_item()
-            .table_name(&request.table)
-            .set_key(Some(key.clone()))
-            .set_update_expression(request.update.clone())
-            .set_condition_expression(request.condition.clone())
-            .set_expression_attribute_names(names)
-            .set_expression_attribute_values(values)
-            .set_return_values(return_values(request))
-            .set_return_values_on_condition_check_failure(old_on_failure(request))
-            .return_consumed_capacity(consumed)
-            .customize()
-            .config_override(without_retries())
-            .send()
-            .await
-            .map(|out| (out.attributes, capacity(out.consumed_capacity.as_ref())))
-            .map_err(|e| {
-                failure("UpdateItem", e, |e| match e {
-                    UpdateItemError::ConditionalCheckFailedException(c) => Some(c.item.clone()),
-                    _ => None,
-                })
-            }),
-        Operation::Put(item) => client
-            .put_item()
-            .table_name(&request.table)
-            .set_item(Some(item.clone()))
-            .set_condition_expression(request.condition.clone())
-            .set_expression_attribute_names(names)
-            .set_expression_attribute_values(values)
-            .set_return_values(return_values(request))
-            .set_return_values_on_condition_check_failure(old_on_failure(request))
-            .return_consumed_capacity(consumed)
-            .customize()
-            .config_override(without_retries())
-            .send()
-            .await
-            .map(|out| {
-                // A put returns the item it wrote: it is what is stored now.
-                (Some(item.clone()), capacity(out.consumed_capacity.as_ref()))
+        Operation::Update(key) => send_once!(
+            client
+                .update_item()
+                .set_key(Some(key.clone()))
+                .set_update_expression(request.update.clone()),
+            request
+        )
+        .map(|out| (out.attributes, capacity(out.consumed_capacity.as_ref())))
+        .map_err(|e| {
+            failure("UpdateItem", e, |e| match e {
+                UpdateItemError::ConditionalCheckFailedException(c) => Some(c.item.clone()),
+                _ => None,
             })
+        }),
+        Operation::Put(item) => send_once!(client.put_item().set_item(Some(item.clone())), request)
+            // A put returns the item it wrote: it is what is stored now.
+            .map(|out| (Some(item.clone()), capacity(out.consumed_capacity.as_ref())))
             .map_err(|e| {
                 failure("PutItem", e, |e| match e {
                     PutItemError::ConditionalCheckFailedException(c) => Some(c.item.clone()),
                     _ => None,
                 })
             }),
-        Operation::Delete(key) => client
-            .delete_item()
-            .table_name(&request.table)
-            .set_key(Some(key.clone()))
-            .set_condition_expression(request.condition.clone())
-            .set_expression_attribute_names(names)
-            .set_expression_attribute_values(values)
-            .set_return_values(return_values(request))
-            .set_return_values_on_condition_check_failure(old_on_failure(request))
-            .return_consumed_capacity(consumed)
-            .customize()
-            .config_override(without_retries())
-            .send()
-            .await
-            .map(|out| (out.attributes, capacity(out.consumed_capacity.as_ref())))
-            .map_err(|e| {
-                failure("DeleteItem", e, |e| match e {
-                    DeleteItemError::ConditionalCheckFailedException(c) => Some(c.item.clone()),
-                    _ => None,
+        Operation::Delete(key) => {
+            send_once!(client.delete_item().set_key(Some(key.clone())), request)
+                .map(|out| (out.attributes, capacity(out.consumed_capacity.as_ref())))
+                .map_err(|e| {
+                    failure("DeleteItem", e, |e| match e {
+                        DeleteItemError::ConditionalCheckFailedException(c) => Some(c.item.clone()),
+                        _ => None,
+                    })
                 })
-            }),
+        }
         Operation::Query(_) | Operation::Scan(_) => Err(Failure::Error(Error::Invalid(format!(
             "{} is a read, not a write",
             request.operation_name()
