@@ -19,7 +19,7 @@ fn main() -> ExitCode {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("dynoscope: cannot start the async runtime: {e}");
-            return ExitCode::FAILURE;
+            return dynoscope::cli::Exit::Error.code();
         }
     };
     match cli.command {
@@ -70,7 +70,7 @@ fn run_app(runtime: &tokio::runtime::Runtime, flags: &dynoscope::cli::Connection
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("dynoscope: cannot open the window: {e}");
-            ExitCode::FAILURE
+            dynoscope::cli::Exit::Error.code()
         }
     }
 }

@@ -200,7 +200,6 @@ async fn the_generated_json_runs_through_the_sdk_and_does_what_the_builder_says(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_built_add_is_not_re_sent_when_its_answer_is_lost() {
-    use dynoscope::core::expr::codegen::{Operation, Request};
     let engine = empty_engine().await;
     let table = table_name("noresend");
     create_table(&engine.client, &table).await;
@@ -217,18 +216,7 @@ async fn a_built_add_is_not_re_sent_when_its_answer_is_lost() {
         std::time::Duration::from_secs(10),
     )
     .await;
-    let request = Request {
-        table: table.clone(),
-        operation: Operation::Update(key.clone()),
-        update: Some("ADD #n0 :v0".into()),
-        condition: None,
-        key_condition: None,
-        filter: None,
-        projection: None,
-        names: HashMap::from([("#n0".to_owned(), "plays".to_owned())]),
-        values: HashMap::from([(":v0".to_owned(), n("1"))]),
-        returns: Default::default(),
-    };
+    let request = common::builder_add(&table, &key, "plays");
     let result = dynoscope::core::run::run(&through, &request, vec![], false)
         .await
         .unwrap();

@@ -12,7 +12,6 @@ use common::{Engine, Fault, FaultProxy, create_table, empty_engine, n, put_all, 
 use dynoscope::core::cancel::CancelToken;
 use dynoscope::core::connection::Connection;
 use dynoscope::core::counter::{self, Change, EditMode, Outcome};
-use dynoscope::core::expr::codegen::{Operation, Request};
 use dynoscope::core::lab;
 use dynoscope::core::likes::{self, LikeOp, LikeOutcome, LikeTarget, StormPlan};
 use dynoscope::core::read as ops;
@@ -415,18 +414,7 @@ async fn builder_runs_through_faults() {
         item.insert("plays".into(), n("41"));
         put_all(&engine.client, &info.name, vec![item]).await;
         let (proxy, through) = proxied(&engine, &["UpdateItem"], fault).await;
-        let request = Request {
-            table: info.name.clone(),
-            operation: Operation::Update(key.clone()),
-            update: Some("ADD #n0 :v0".into()),
-            condition: None,
-            key_condition: None,
-            filter: None,
-            projection: None,
-            names: HashMap::from([("#n0".to_owned(), "plays".to_owned())]),
-            values: HashMap::from([(":v0".to_owned(), n("1"))]),
-            returns: Default::default(),
-        };
+        let request = common::builder_add(&info.name, &key, "plays");
         let result = dynoscope::core::run::run(&through, &request, info.key_names(), false)
             .await
             .unwrap();

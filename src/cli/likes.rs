@@ -7,13 +7,13 @@ use crate::cli::args::{LikeArgs, LikeTargetArgs, StormArgs};
 use crate::cli::exit::Exit;
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
-use crate::core::error::{Error, Result};
+use crate::core::error::Result;
 use crate::core::likes::{self, LikeOp, LikeOutcome, LikeTarget, Snapshot, StormPlan};
 use crate::core::number::to_dynamodb;
 use crate::core::read;
 use crate::core::report::Lines;
 use crate::core::table::TableInfo;
-use crate::core::write::{Confirmation, Destination};
+use crate::core::write::Destination;
 
 async fn target(connection: &Connection, args: &LikeTargetArgs) -> Result<(TableInfo, LikeTarget)> {
     let info = read::describe_table(&connection.client, &args.table).await?;
@@ -26,16 +26,6 @@ async fn target(connection: &Connection, args: &LikeTargetArgs) -> Result<(Table
     )?;
     target.create_parent = args.create;
     Ok((info, target))
-}
-
-/// Refuse before anything is read when the write would need a confirmation not given.
-fn confirm(confirmation: Confirmation, confirmed: bool) -> Result<()> {
-    match confirmation {
-        Confirmation::NotNeeded => Ok(()),
-        Confirmation::Ask(_) if confirmed => Ok(()),
-        Confirmation::Ask(question) => Err(Error::NotConfirmed { question }),
-        Confirmation::Refused(error) => Err(error),
-    }
 }
 
 /// Like or unlike (`confirmed`: `--yes`), with the tally and the children before and after.
@@ -54,7 +44,8 @@ pub async fn like(
         args.token.clone(),
         likes::now_secs(),
     )?;
-    confirm(request.write_plan().confirmation(), confirmed)?;
+    // Refused before anything is read when a confirmation is needed and not given.
+    request.write_plan().confirmation().check(confirmed)?;
     let report = likes::like_and_observe(connection, &info, request, confirmed).await;
     let exit = match &report.sent.outcome {
         LikeOutcome::Committed { .. } => Exit::Done,
@@ -105,7 +96,7 @@ pub async fn storm(connection: &Connection, args: StormArgs, confirmed: bool) ->
         args.concurrency,
         &likes::run_id(),
     )?;
-    confirm(plan.confirmation(), confirmed)?;
+    plan.confirmation().check(confirmed)?;
     if let Some(note) = plan.at_once.note("concurrency") {
         eprintln!("{note}");
     }

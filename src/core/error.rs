@@ -116,11 +116,13 @@ pub enum Error {
     OutcomeUnknown(Box<Error>),
     /// What a write needs does not exist (a parent, an item); nothing was written.
     #[error(
-        "{what} does not exist, so nothing was written (creating it is a separate choice: --create)"
+        "{what} does not exist, so nothing was written. Creating it is a separate choice (“Create the {kind} if missing”, or --create)."
     )]
     Missing {
-        /// What is missing, e.g. `the parent POST#nope / META`.
+        /// What is missing, e.g. `The parent POST#nope / META`.
         what: String,
+        /// `item` or `parent`, as the app's checkbox names it.
+        kind: &'static str,
     },
     /// The user's input cannot be sent as it is; nothing was sent.
     #[error("{0}")]

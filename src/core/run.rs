@@ -7,6 +7,7 @@ use crate::core::connection::Connection;
 use crate::core::error::{Error, Result};
 use crate::core::expr::codegen::{Operation, Request};
 use crate::core::expr::parser::{Maps, parse_update};
+use crate::core::read;
 use crate::core::report::{Tone, capacity as capacity_text};
 use crate::core::value::Item;
 use crate::core::write::{
@@ -24,14 +25,6 @@ pub struct RunResult {
     pub consumed: f64,
     /// The item after an update, or the items of the first page of a Query or Scan.
     pub items: Vec<Item>,
-}
-
-fn some_map<K, V>(map: &std::collections::HashMap<K, V>) -> Option<std::collections::HashMap<K, V>>
-where
-    K: Clone + Eq + std::hash::Hash,
-    V: Clone,
-{
-    (!map.is_empty()).then(|| map.clone())
 }
 
 /// How safe a built write is to send again: a `Put` and a `Delete` are; an update is when its
@@ -79,6 +72,23 @@ pub async fn write(connection: &Connection, plan: &WritePlan, confirmed: bool) -
     )
 }
 
+/// What a Query and a Scan share after their index (and key condition): the filter,
+/// projection, names, values and capacity; sent, for one page.
+macro_rules! first_page {
+    ($builder:expr, $request:expr, $op:literal) => {
+        $builder
+            .table_name(&$request.table)
+            .set_filter_expression($request.filter.clone())
+            .set_projection_expression($request.projection.clone())
+            .set_expression_attribute_names($request.names_sent())
+            .set_expression_attribute_values($request.values_sent())
+            .set_return_consumed_capacity(consumed($request))
+            .send()
+            .await
+            .map_err(|e| Error::from_sdk($op, e))?
+    };
+}
+
 /// Run `request` on `connection`. A write goes through the write gateway, planned for
 /// `connection` and `confirmed` by the user; a Query or Scan reads its first page.
 pub async fn run(
@@ -88,57 +98,36 @@ pub async fn run(
     confirmed: bool,
 ) -> Result<RunResult> {
     let client = &connection.client;
-    let names = some_map(&request.names);
-    let values = some_map(&request.values);
-    let capacity = |c: Option<&aws_sdk_dynamodb::types::ConsumedCapacity>| {
-        c.and_then(|c| c.capacity_units()).unwrap_or_default()
-    };
     match &request.operation {
         Operation::Update(_) | Operation::Put(_) | Operation::Delete(_) => {
             let plan = plan_write(connection, request, key_names)?;
             Ok(write(connection, &plan, confirmed).await)
         }
         Operation::Query(index) => {
-            let out = client
-                .query()
-                .table_name(&request.table)
-                .set_index_name(index.clone())
-                .set_key_condition_expression(request.key_condition.clone())
-                .set_filter_expression(request.filter.clone())
-                .set_projection_expression(request.projection.clone())
-                .set_expression_attribute_names(names)
-                .set_expression_attribute_values(values)
-                .set_return_consumed_capacity(consumed(request))
-                .send()
-                .await
-                .map_err(|e| Error::from_sdk("Query", e))?;
+            let out = first_page!(
+                client
+                    .query()
+                    .set_index_name(index.clone())
+                    .set_key_condition_expression(request.key_condition.clone()),
+                request,
+                "Query"
+            );
             Ok(first_page(
                 "Query",
                 out.items.unwrap_or_default(),
                 out.scanned_count,
                 out.last_evaluated_key.is_some(),
-                capacity(out.consumed_capacity.as_ref()),
+                read::consumed_units(out.consumed_capacity.as_ref()),
             ))
         }
         Operation::Scan(index) => {
-            let out = client
-                .scan()
-                .table_name(&request.table)
-                .set_index_name(index.clone())
-                .set_filter_expression(request.filter.clone())
-                .set_projection_expression(request.projection.clone())
-                .set_expression_attribute_names(names)
-                .set_expression_attribute_values(values)
-                .set_return_consumed_capacity(consumed(request))
-                .send()
-                .await
-                .map_err(|e| Error::from_sdk("Scan", e))?;
+            let out = first_page!(client.scan().set_index_name(index.clone()), request, "Scan");
             Ok(first_page(
                 "Scan",
                 out.items.unwrap_or_default(),
                 out.scanned_count,
                 out.last_evaluated_key.is_some(),
-                capacity(out.consumed_capacity.as_ref()),
+                read::consumed_units(out.consumed_capacity.as_ref()),
             ))
         }
     }

@@ -118,6 +118,27 @@ pub async fn create_table(client: &Client, name: &str) {
         .expect("create table");
 }
 
+/// The builder's `ADD #n0 :v0` of 1 to `attribute` of the item at `key`, as Run sends it.
+pub fn builder_add(
+    table: &str,
+    key: &HashMap<String, AttributeValue>,
+    attribute: &str,
+) -> dynoscope::core::expr::codegen::Request {
+    use dynoscope::core::expr::codegen::{Operation, Request};
+    Request {
+        table: table.to_owned(),
+        operation: Operation::Update(key.clone()),
+        update: Some("ADD #n0 :v0".into()),
+        condition: None,
+        key_condition: None,
+        filter: None,
+        projection: None,
+        names: HashMap::from([("#n0".to_owned(), attribute.to_owned())]),
+        values: HashMap::from([(":v0".to_owned(), n("1"))]),
+        returns: Default::default(),
+    }
+}
+
 /// Write `items` with BatchWriteItem, 25 at a time.
 pub async fn put_all(client: &Client, table: &str, items: Vec<HashMap<String, AttributeValue>>) {
     for chunk in items.chunks(25) {

@@ -44,9 +44,6 @@ pub enum Outcome {
     Failed(Error),
 }
 
-/// What a missing item means, in the words the app and the CLI share.
-pub const MISSING: &str = "The item does not exist, so nothing was written. Creating it is a separate choice (“Create the item if missing”, or --create).";
-
 impl Outcome {
     /// The value the server holds after this outcome, when it told or was asked: the new value,
     /// the value that failed the condition, or the value read again after an unknown outcome.
@@ -183,7 +180,14 @@ impl EditReport {
                 Tone::Warn,
                 "The item does not exist (any more), so the condition on the value seen failed and nothing was written.",
             )),
-            Outcome::Missing => lines.push(Line::new(Tone::Warn, MISSING)),
+            Outcome::Missing => lines.push(Line::new(
+                Tone::Warn,
+                Error::Missing {
+                    what: "The item".into(),
+                    kind: "item",
+                }
+                .to_string(),
+            )),
             Outcome::ConditionFailed { current } => lines.push(Line::new(
                 Tone::Warn,
                 format!(

@@ -127,16 +127,9 @@ pub async fn run(
         key_names: info.key_names(),
         confirmed,
     };
-    match confirmation(&lab.destination, info) {
-        Confirmation::Refused(error) => {
-            run.error = Some(error);
-            return run;
-        }
-        Confirmation::Ask(question) if !confirmed => {
-            run.error = Some(Error::NotConfirmed { question });
-            return run;
-        }
-        _ => {}
+    if let Err(error) = confirmation(&lab.destination, info).check(confirmed) {
+        run.error = Some(error);
+        return run;
     }
     for method in LabMethod::ALL {
         let key = match scratch_key(info, run_id, method) {

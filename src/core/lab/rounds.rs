@@ -14,6 +14,7 @@ use crate::core::error::{Error, Result};
 use crate::core::expr::codegen::{Operation, Request, ReturnOptions};
 use crate::core::lab::{COUNTER, LabMethod, LabResult};
 use crate::core::number;
+use crate::core::read;
 use crate::core::value::Item;
 use crate::core::write::{self, Destination, Idempotency, Refusal, WriteOutcome, WritePlan};
 
@@ -278,12 +279,7 @@ async fn read(client: &Client, table: &str, key: &Item) -> Result<(Option<String
         Some(AttributeValue::N(n)) => Some(n.clone()),
         _ => None,
     };
-    Ok((
-        value,
-        out.consumed_capacity
-            .and_then(|c| c.capacity_units)
-            .unwrap_or_default(),
-    ))
+    Ok((value, read::consumed_units(out.consumed_capacity.as_ref())))
 }
 
 fn plus_one(value: Option<&str>) -> Result<String> {

@@ -201,10 +201,11 @@ impl LikeReport {
             LikeOutcome::Cancelled { reasons } if self.request.parent_missing(reasons) => {
                 lines.push(Line::new(
                     Tone::Warn,
-                    format!(
-                        "The parent {} does not exist, so nothing was written. Creating it is a separate choice (“Create the parent if missing”, or --create).",
-                        self.request.target.parent_shown()
-                    ),
+                    Error::Missing {
+                        what: format!("The parent {}", self.request.target.parent_shown()),
+                        kind: "parent",
+                    }
+                    .to_string(),
                 ));
             }
             LikeOutcome::Cancelled { .. } => lines.push(Line::new(

@@ -173,13 +173,7 @@ pub async fn storm(
     cancel: &CancelToken,
     mut progress: impl FnMut(&StormStats),
 ) -> Result<StormStats> {
-    match plan.confirmation() {
-        Confirmation::Refused(error) => return Err(error),
-        Confirmation::Ask(question) if !confirmed => {
-            return Err(Error::NotConfirmed { question });
-        }
-        _ => {}
-    }
+    plan.confirmation().check(confirmed)?;
     let started = Instant::now();
     let permits = Arc::new(tokio::sync::Semaphore::new(plan.at_once.at_once));
     let mut stats = StormStats {

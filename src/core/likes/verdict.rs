@@ -143,7 +143,8 @@ pub async fn run_storm(
             .is_none()
     {
         return Err(Error::Missing {
-            what: format!("the parent {}", target.parent_shown()),
+            what: format!("The parent {}", target.parent_shown()),
+            kind: "parent",
         });
     }
     let before = snapshot(client, info, target).await?;

@@ -136,9 +136,7 @@ impl Page {
             count: i64::from(count),
             scanned_count: i64::from(scanned_count),
             last_key,
-            consumed_rcu: consumed
-                .and_then(|c| c.capacity_units())
-                .unwrap_or_default(),
+            consumed_rcu: super::consumed_units(consumed),
         }
     }
 }

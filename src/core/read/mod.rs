@@ -6,7 +6,7 @@ mod browse;
 mod pages;
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::types::AttributeValue;
+use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity};
 
 use crate::core::error::{Error, Result};
 use crate::core::table::TableInfo;
@@ -14,6 +14,13 @@ use crate::core::value::{Item, cell_text};
 
 pub use browse::{BrowseMode, BrowseRequest, Page, fetch_page};
 pub use pages::{Stopped, Until, read_all, read_pages};
+
+/// The capacity units a request reports it consumed (0 when it reports none).
+pub fn consumed_units(consumed: Option<&ConsumedCapacity>) -> f64 {
+    consumed
+        .and_then(|c| c.capacity_units())
+        .unwrap_or_default()
+}
 
 /// Every table name, following all pages of `ListTables`.
 pub async fn list_tables(client: &Client) -> Result<Vec<String>> {

@@ -84,6 +84,19 @@ pub enum Confirmation {
     Refused(Error),
 }
 
+impl Confirmation {
+    /// Whether the write may be sent, given whether the user `confirmed` it: the one reading of
+    /// a confirmation, for the gateway and for runs (storms, the lab, the CLI) that ask once.
+    pub fn check(self, confirmed: bool) -> Result<()> {
+        match self {
+            Self::NotNeeded => Ok(()),
+            Self::Ask(_) if confirmed => Ok(()),
+            Self::Ask(question) => Err(Error::NotConfirmed { question }),
+            Self::Refused(error) => Err(error),
+        }
+    }
+}
+
 /// Whether a request may be sent again after it may already have been applied.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Idempotency {

@@ -1,7 +1,6 @@
 //! The one place writes are sent: the destination checked, the confirmation required, re-sends
 //! decided by idempotency, every failure sorted into refused or unknown.
 
-use std::collections::HashMap;
 use std::time::Duration;
 
 use aws_sdk_dynamodb::Client;
@@ -12,8 +11,8 @@ use aws_sdk_dynamodb::operation::put_item::PutItemError;
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
 use aws_sdk_dynamodb::types::{
-    ConsumedCapacity, Delete, Put, ReturnConsumedCapacity, ReturnValue,
-    ReturnValuesOnConditionCheckFailure, TransactWriteItem, Update,
+    Delete, Put, ReturnConsumedCapacity, ReturnValue, ReturnValuesOnConditionCheckFailure,
+    TransactWriteItem, Update,
 };
 
 use crate::core::connection::Connection;
@@ -22,8 +21,8 @@ use crate::core::expr::codegen::{Operation, Request, ReturnValues, Transaction};
 use crate::core::read;
 use crate::core::value::Item;
 use crate::core::write::{
-    Confirmation, Idempotency, MAX_THROTTLE_RETRIES, Refusal, WriteOutcome, WritePlan,
-    WriteRequest, is_throttled, may_have_been_applied, without_retries,
+    Idempotency, MAX_THROTTLE_RETRIES, Refusal, WriteOutcome, WritePlan, WriteRequest,
+    is_throttled, may_have_been_applied, without_retries,
 };
 
 /// Re-sends of a repeatable request after an answer was lost.
@@ -61,13 +60,8 @@ pub async fn send(connection: &Connection, plan: &WritePlan, confirmed: bool) ->
             place: plan.destination.place(),
         });
     }
-    match plan.confirmation() {
-        Confirmation::NotNeeded => {}
-        Confirmation::Ask(question) if !confirmed => {
-            return WriteOutcome::not_sent(Error::NotConfirmed { question });
-        }
-        Confirmation::Ask(_) => {}
-        Confirmation::Refused(error) => return WriteOutcome::not_sent(error),
+    if let Err(error) = plan.confirmation().check(confirmed) {
+        return WriteOutcome::not_sent(error);
     }
     let client = &connection.client;
     let mut attempts = 0;
@@ -170,14 +164,6 @@ where
     Failure::Error(Error::from_sdk(op, err))
 }
 
-fn some_map<V: Clone>(map: &HashMap<String, V>) -> Option<HashMap<String, V>> {
-    (!map.is_empty()).then(|| map.clone())
-}
-
-fn capacity(c: Option<&ConsumedCapacity>) -> f64 {
-    c.and_then(|c| c.capacity_units()).unwrap_or_default()
-}
-
 fn return_values(request: &Request) -> Option<ReturnValue> {
     request.returns.values.map(|v| match v {
         ReturnValues::UpdatedNew => ReturnValue::UpdatedNew,
@@ -209,8 +195,8 @@ macro_rules! send_once {
         $builder
             .table_name(&$request.table)
             .set_condition_expression($request.condition.clone())
-            .set_expression_attribute_names(some_map(&$request.names))
-            .set_expression_attribute_values(some_map(&$request.values))
+            .set_expression_attribute_names($request.names_sent())
+            .set_expression_attribute_values($request.values_sent())
             .set_return_values(return_values($request))
             .set_return_values_on_condition_check_failure(old_on_failure($request))
             .return_consumed_capacity(ReturnConsumedCapacity::Total)
@@ -233,7 +219,12 @@ async fn single(
                 .set_update_expression(request.update.clone()),
             request
         )
-        .map(|out| (out.attributes, capacity(out.consumed_capacity.as_ref())))
+        .map(|out| {
+            (
+                out.attributes,
+                read::consumed_units(out.consumed_capacity.as_ref()),
+            )
+        })
         .map_err(|e| {
             failure("UpdateItem", e, |e| match e {
                 UpdateItemError::ConditionalCheckFailedException(c) => Some(c.item.clone()),
@@ -242,7 +233,12 @@ async fn single(
         }),
         Operation::Put(item) => send_once!(client.put_item().set_item(Some(item.clone())), request)
             // A put returns the item it wrote: it is what is stored now.
-            .map(|out| (Some(item.clone()), capacity(out.consumed_capacity.as_ref())))
+            .map(|out| {
+                (
+                    Some(item.clone()),
+                    read::consumed_units(out.consumed_capacity.as_ref()),
+                )
+            })
             .map_err(|e| {
                 failure("PutItem", e, |e| match e {
                     PutItemError::ConditionalCheckFailedException(c) => Some(c.item.clone()),
@@ -251,7 +247,12 @@ async fn single(
             }),
         Operation::Delete(key) => {
             send_once!(client.delete_item().set_key(Some(key.clone())), request)
-                .map(|out| (out.attributes, capacity(out.consumed_capacity.as_ref())))
+                .map(|out| {
+                    (
+                        out.attributes,
+                        read::consumed_units(out.consumed_capacity.as_ref()),
+                    )
+                })
                 .map_err(|e| {
                     failure("DeleteItem", e, |e| match e {
                         DeleteItemError::ConditionalCheckFailedException(c) => Some(c.item.clone()),
@@ -314,47 +315,38 @@ async fn transact(
         })
 }
 
+/// What the three writes of a transaction share after their key or item: the condition,
+/// names, values and what to return on a failed condition; built.
+macro_rules! transact_write {
+    ($builder:expr, $request:expr) => {
+        $builder
+            .table_name(&$request.table)
+            .set_condition_expression($request.condition.clone())
+            .set_expression_attribute_names($request.names_sent())
+            .set_expression_attribute_values($request.values_sent())
+            .set_return_values_on_condition_check_failure(old_on_failure($request))
+            .build()
+            .map_err(|e| Error::Invalid(e.to_string()))?
+    };
+}
+
 /// One write of a transaction as the SDK's item.
 fn transact_item(request: &Request) -> Result<TransactWriteItem> {
-    let build = |e: aws_sdk_dynamodb::error::BuildError| Error::Invalid(e.to_string());
-    let names = some_map(&request.names);
-    let values = some_map(&request.values);
-    let old = old_on_failure(request);
     let item = match &request.operation {
-        Operation::Update(key) => TransactWriteItem::builder().update(
+        Operation::Update(key) => TransactWriteItem::builder().update(transact_write!(
             Update::builder()
-                .table_name(&request.table)
                 .set_key(Some(key.clone()))
-                .set_update_expression(request.update.clone())
-                .set_condition_expression(request.condition.clone())
-                .set_expression_attribute_names(names)
-                .set_expression_attribute_values(values)
-                .set_return_values_on_condition_check_failure(old)
-                .build()
-                .map_err(build)?,
-        ),
-        Operation::Put(item) => TransactWriteItem::builder().put(
-            Put::builder()
-                .table_name(&request.table)
-                .set_item(Some(item.clone()))
-                .set_condition_expression(request.condition.clone())
-                .set_expression_attribute_names(names)
-                .set_expression_attribute_values(values)
-                .set_return_values_on_condition_check_failure(old)
-                .build()
-                .map_err(build)?,
-        ),
-        Operation::Delete(key) => TransactWriteItem::builder().delete(
-            Delete::builder()
-                .table_name(&request.table)
-                .set_key(Some(key.clone()))
-                .set_condition_expression(request.condition.clone())
-                .set_expression_attribute_names(names)
-                .set_expression_attribute_values(values)
-                .set_return_values_on_condition_check_failure(old)
-                .build()
-                .map_err(build)?,
-        ),
+                .set_update_expression(request.update.clone()),
+            request
+        )),
+        Operation::Put(item) => TransactWriteItem::builder().put(transact_write!(
+            Put::builder().set_item(Some(item.clone())),
+            request
+        )),
+        Operation::Delete(key) => TransactWriteItem::builder().delete(transact_write!(
+            Delete::builder().set_key(Some(key.clone())),
+            request
+        )),
         Operation::Query(_) | Operation::Scan(_) => {
             return Err(Error::Invalid(format!(
                 "a transaction cannot hold a {}",

@@ -233,6 +233,17 @@ struct Call {
 }
 
 impl Request {
+    /// `ExpressionAttributeNames` as sent: none when there are none (DynamoDB refuses an empty
+    /// map).
+    pub fn names_sent(&self) -> Option<HashMap<String, String>> {
+        (!self.names.is_empty()).then(|| self.names.clone())
+    }
+
+    /// `ExpressionAttributeValues` as sent: none when there are none.
+    pub fn values_sent(&self) -> Option<HashMap<String, AttributeValue>> {
+        (!self.values.is_empty()).then(|| self.values.clone())
+    }
+
     fn api(&self) -> Api {
         let (name, cli, snake, document) = match self.operation {
             Operation::Update(_) => ("UpdateItem", "update-item", "update_item", "UpdateCommand"),
