@@ -16,6 +16,7 @@ pub mod number;
 pub mod placeholders;
 pub mod read;
 pub mod report;
+pub mod rows;
 pub mod run;
 #[cfg(feature = "sandbox")]
 pub mod sandbox;
