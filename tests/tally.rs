@@ -372,7 +372,7 @@ async fn parents_from_an_index_query_or_the_loaded_rows() {
     .unwrap();
     assert_eq!(drifted, ["POST#1"]);
     // The rows loaded in the grid: only the parents among them.
-    let loaded = ParentSource::Loaded(std::sync::Arc::new(items));
+    let loaded = ParentSource::Loaded(dynoscope::core::rows::Rows::from_items(&items));
     let parents = tally_ops::find_parents(&engine.client, &info, &r, &loaded, &never)
         .await
         .unwrap();

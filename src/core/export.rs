@@ -5,6 +5,7 @@ use std::io::Write;
 use std::path::Path;
 
 use crate::core::error::{Error, Result};
+use crate::core::rows::Rows;
 use crate::core::value::{self, Item};
 
 /// The line format of an export.
@@ -31,33 +32,39 @@ impl ExportFormat {
 
 /// Write `items` to `out`, one per line, key attributes first; returns how many were written.
 pub fn write_items(
-    items: &[Item],
+    items: impl IntoIterator<Item = Item>,
     key_names: &[String],
     format: ExportFormat,
     out: &mut impl Write,
 ) -> std::io::Result<usize> {
+    let mut written = 0;
     for item in items {
+        written += 1;
         let line = match format {
-            ExportFormat::DynamoDbJsonLines => value::item_to_dynamodb_json(item, key_names, false),
-            ExportFormat::JsonLines => value::item_to_plain_json(item, key_names, false),
+            ExportFormat::DynamoDbJsonLines => {
+                value::item_to_dynamodb_json(&item, key_names, false)
+            }
+            ExportFormat::JsonLines => value::item_to_plain_json(&item, key_names, false),
         };
         out.write_all(line.as_bytes())?;
         out.write_all(b"\n")?;
     }
     out.flush()?;
-    Ok(items.len())
+    Ok(written)
 }
 
-/// Write `items` to the file at `path` (created or replaced); returns how many were written.
-pub fn write_items_file(
+/// Write the loaded `rows` to the file at `path` (created or replaced); returns how many were
+/// written.
+pub fn write_rows_file(
     path: &Path,
-    items: &[Item],
+    rows: &Rows,
     key_names: &[String],
     format: ExportFormat,
 ) -> Result<usize> {
     let file = std::fs::File::create(path).map_err(|e| file_error(path, "creating", &e))?;
     let mut out = std::io::BufWriter::new(file);
-    write_items(items, key_names, format, &mut out).map_err(|e| file_error(path, "writing", &e))
+    write_items(rows.items(), key_names, format, &mut out)
+        .map_err(|e| file_error(path, "writing", &e))
 }
 
 /// Write `contents` to the file at `path`; returns `records`, what the text holds.
@@ -115,7 +122,13 @@ mod tests {
         let keys = ["PK".to_owned()];
         let mut out = Vec::new();
         assert_eq!(
-            write_items(&items, &keys, ExportFormat::DynamoDbJsonLines, &mut out).unwrap(),
+            write_items(
+                items.clone(),
+                &keys,
+                ExportFormat::DynamoDbJsonLines,
+                &mut out
+            )
+            .unwrap(),
             2
         );
         let text = String::from_utf8(out).unwrap();
@@ -123,7 +136,7 @@ mod tests {
         assert_eq!(lines.len(), 2);
         assert_eq!(value::item_from_dynamodb_json(lines[0]).unwrap(), items[0]);
         let mut plain = Vec::new();
-        write_items(&items, &keys, ExportFormat::JsonLines, &mut plain).unwrap();
+        write_items(items.clone(), &keys, ExportFormat::JsonLines, &mut plain).unwrap();
         assert!(
             String::from_utf8(plain)
                 .unwrap()

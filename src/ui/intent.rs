@@ -49,4 +49,6 @@ pub enum Intent {
     },
     /// The server returned this whole item: put it in place of its row in the grid.
     ReplaceRow(Box<Item>),
+    /// Open this table (a result tab on it was chosen).
+    OpenTable(String),
 }

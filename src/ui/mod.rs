@@ -14,12 +14,10 @@ pub mod tables;
 pub mod tally;
 mod widgets;
 
-use std::sync::Arc;
-
 use crate::core::connection::Connection;
 use crate::core::read::BrowseRequest;
+use crate::core::rows::Rows;
 use crate::core::table::TableInfo;
-use crate::core::value::Item;
 use crate::task::Spawner;
 
 pub use intent::{Intent, QueryPreset};
@@ -54,6 +52,6 @@ pub struct Loaded<'a> {
     pub run: u64,
     /// The request the rows came from.
     pub request: Option<&'a BrowseRequest>,
-    /// The rows, shared rather than copied.
-    pub items: &'a Arc<Vec<Item>>,
+    /// The rows, in the compact store (a clone shares its chunks).
+    pub rows: &'a Rows,
 }

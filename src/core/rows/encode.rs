@@ -150,9 +150,18 @@ pub(crate) fn decode_body(body: &[u8]) -> Option<AttributeValue> {
                 elements.push(get_slice(rest, &mut at)?);
             }
             match t {
-                tag::SS => AttributeValue::Ss(elements.into_iter().map(text).collect::<Option<_>>()?),
-                tag::NS => AttributeValue::Ns(elements.into_iter().map(text).collect::<Option<_>>()?),
-                _ => AttributeValue::Bs(elements.into_iter().map(|b| Blob::new(b.to_vec())).collect()),
+                tag::SS => {
+                    AttributeValue::Ss(elements.into_iter().map(text).collect::<Option<_>>()?)
+                }
+                tag::NS => {
+                    AttributeValue::Ns(elements.into_iter().map(text).collect::<Option<_>>()?)
+                }
+                _ => AttributeValue::Bs(
+                    elements
+                        .into_iter()
+                        .map(|b| Blob::new(b.to_vec()))
+                        .collect(),
+                ),
             }
         }
         _ => return None,

@@ -28,6 +28,13 @@ use encode::Fields;
 
 const CHUNK_BYTES: usize = 1 << 20;
 
+impl PartialEq for Rows {
+    /// The same items in the same order.
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.items().eq(other.items())
+    }
+}
+
 /// Where one row's bytes are.
 #[derive(Debug, Clone, Copy)]
 struct Addr {
@@ -218,6 +225,9 @@ impl Rows {
     pub fn held_bytes(&self) -> usize {
         let chunks: usize = self.chunks.iter().map(|c| c.capacity()).sum();
         let names: usize = self.names.iter().map(|n| n.len() + 48).sum();
-        chunks + self.rows.capacity() * std::mem::size_of::<Addr>() + names + self.scratch.capacity()
+        chunks
+            + self.rows.capacity() * std::mem::size_of::<Addr>()
+            + names
+            + self.scratch.capacity()
     }
 }

@@ -110,7 +110,12 @@ pub fn sort_rows(rows: &Rows, view: &mut Vec<u32>, name: &str, descending: bool)
     let id = rows.id_of(name);
     let mut keyed: Vec<(SortKey<'_>, u32)> = view
         .iter()
-        .map(|&row| (SortKey::of(id.and_then(|id| rows.body(row as usize, id))), row))
+        .map(|&row| {
+            (
+                SortKey::of(id.and_then(|id| rows.body(row as usize, id))),
+                row,
+            )
+        })
         .collect();
     keyed.sort_by(|(a, _), (b, _)| match (a, b) {
         (SortKey::Missing, SortKey::Missing) => Ordering::Equal,

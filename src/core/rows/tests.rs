@@ -24,7 +24,10 @@ fn s(text: &str) -> V {
 #[test]
 fn every_type_round_trips_exactly() {
     let nested = V::M(HashMap::from([
-        ("deep".to_owned(), V::L(vec![n("1E+3"), s(""), V::Null(true)])),
+        (
+            "deep".to_owned(),
+            V::L(vec![n("1E+3"), s(""), V::Null(true)]),
+        ),
         ("b".to_owned(), V::Bool(false)),
     ]));
     let original = item(&[
@@ -65,10 +68,18 @@ fn names_are_interned_once_and_rows_cost_little_more_than_their_data() {
     assert_eq!(rows.names().len(), 3);
     let data: usize = items
         .iter()
-        .map(|i| i.iter().map(|(k, v)| k.len() + crate::core::value::cell_text(v).len()).sum::<usize>())
+        .map(|i| {
+            i.iter()
+                .map(|(k, v)| k.len() + crate::core::value::cell_text(v).len())
+                .sum::<usize>()
+        })
         .sum();
     // Names are not repeated per row: the store is smaller than the names plus values.
-    assert!(rows.held_bytes() < data + 20 * items.len() + (1 << 20), "{}", rows.held_bytes());
+    assert!(
+        rows.held_bytes() < data + 20 * items.len() + (1 << 20),
+        "{}",
+        rows.held_bytes()
+    );
 }
 
 #[test]
@@ -151,11 +162,25 @@ fn mixed_types_group_and_missing_values_come_last_both_ways() {
     ]);
     assert_eq!(
         sorted(&rows, "x", false),
-        [Some(n("2")), Some(n("10")), Some(s("B")), Some(s("b")), Some(V::Bool(true)), None]
+        [
+            Some(n("2")),
+            Some(n("10")),
+            Some(s("B")),
+            Some(s("b")),
+            Some(V::Bool(true)),
+            None
+        ]
     );
     assert_eq!(
         sorted(&rows, "x", true),
-        [Some(V::Bool(true)), Some(s("b")), Some(s("B")), Some(n("10")), Some(n("2")), None]
+        [
+            Some(V::Bool(true)),
+            Some(s("b")),
+            Some(s("B")),
+            Some(n("10")),
+            Some(n("2")),
+            None
+        ]
     );
 }
 
@@ -166,7 +191,10 @@ fn strings_sort_by_utf8_bytes_as_dynamodb_does() {
         item(&[("x", s("z"))]),
         item(&[("x", s("Z"))]),
     ]);
-    assert_eq!(sorted(&rows, "x", false), [Some(s("Z")), Some(s("z")), Some(s("é"))]);
+    assert_eq!(
+        sorted(&rows, "x", false),
+        [Some(s("Z")), Some(s("z")), Some(s("é"))]
+    );
 }
 
 #[test]
@@ -204,7 +232,10 @@ fn find_matches_any_attribute_ignoring_case() {
 #[test]
 fn copies_as_tsv_and_json_with_exact_numbers() {
     let rows = Rows::from_items(&[
-        item(&[("PK", s("a\tb")), ("n", n("12345678901234567890123456789012345678"))]),
+        item(&[
+            ("PK", s("a\tb")),
+            ("n", n("12345678901234567890123456789012345678")),
+        ]),
         item(&[("PK", s("c")), ("m", V::L(vec![n("1")]))]),
     ]);
     let columns = vec!["PK".to_owned(), "n".to_owned(), "m".to_owned()];
@@ -213,6 +244,9 @@ fn copies_as_tsv_and_json_with_exact_numbers() {
         "PK\tn\tm\n\"a\tb\"\t12345678901234567890123456789012345678\t\nc\t\t[1]"
     );
     let json = copy_text(&rows, &[0], &columns, CopyFormat::Json);
-    assert!(json.contains("\"n\": 12345678901234567890123456789012345678"), "{json}");
+    assert!(
+        json.contains("\"n\": 12345678901234567890123456789012345678"),
+        "{json}"
+    );
     assert!(copy_text(&rows, &[0, 1], &columns, CopyFormat::Json).starts_with('['));
 }

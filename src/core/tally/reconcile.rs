@@ -13,6 +13,7 @@ use crate::core::condition::{FilterClause, FilterOp, SortOp};
 use crate::core::error::{Error, Result};
 use crate::core::number::{self, to_dynamodb};
 use crate::core::read::{self, BrowseMode, BrowseRequest, Until};
+use crate::core::rows::Rows;
 use crate::core::table::TableInfo;
 use crate::core::tally::{ParentCheck, TallyRule, check_parent, load_parent};
 use crate::core::value::{Item, Layout, json};
@@ -29,8 +30,8 @@ pub enum ParentSource {
         /// Its partition key value.
         partition: AttributeValue,
     },
-    /// The rows already loaded in the grid.
-    Loaded(Arc<Vec<Item>>),
+    /// The rows already loaded in the grid (a clone of the store shares its chunks).
+    Loaded(Rows),
 }
 
 /// The parents `rule` names, from `source`.
@@ -49,7 +50,7 @@ pub async fn find_parents(
     let is_parent = |item: &Item| rule.parents.matches(item, &info.partition.name, &sort_name);
     let request = match source {
         ParentSource::Loaded(items) => {
-            return Ok(items.iter().filter(|i| is_parent(i)).cloned().collect());
+            return Ok(items.items().filter(|i| is_parent(i)).collect());
         }
         ParentSource::Scan => {
             let mut request = BrowseRequest::scan(info, None)?;

@@ -11,7 +11,8 @@ use crate::ui::QueryPreset;
 use crate::ui::widgets::{error_ui, labelled_text_ui};
 
 /// What the form is filled in with.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct QueryForm {
     /// Scan instead of Query.
     pub scan: bool,
@@ -40,6 +41,7 @@ pub struct QueryForm {
     /// Items per page (`Limit`); empty lets the server fill 1 MB pages.
     pub page_size: String,
     /// Why the form cannot be sent, shown next to it.
+    #[serde(skip)]
     pub error: Option<Error>,
 }
 

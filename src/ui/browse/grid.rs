@@ -1,23 +1,26 @@
-//! The results grid: virtual rows, key columns first, then the union of attribute names, with
-//! typed cells. Clicking a row opens the item; a number cell's menu edits it.
+//! The results grid on rerun's `egui_table`: virtual rows and columns, the row number and the
+//! key columns sticky on the left, every other attribute scrolling sideways. A header click
+//! sorts; a click selects (Shift extends) and opens the row; the keyboard moves and copies
+//! ([`super::keys`]); a number cell's menu edits it.
 
-use egui::{RichText, Ui};
-use egui_extras::{Column, TableBuilder};
+use aws_sdk_dynamodb::types::AttributeValue;
+use egui::{RichText, Sense, Ui};
+use egui_table::{CellInfo, Column, HeaderCellInfo, HeaderRow, Table, TableDelegate, TableState};
 
 use crate::core::value::{self, Item};
 use crate::ui::browse::results::Results;
 use crate::ui::widgets::type_tag_ui;
 
-const ROW_NUMBER_WIDTH: f32 = 56.0;
-const KEY_WIDTH: f32 = 160.0;
-const ATTRIBUTE_WIDTH: f32 = 120.0;
+const ROW_NUMBER_WIDTH: f32 = 64.0;
+const KEY_WIDTH: f32 = 170.0;
+const ATTRIBUTE_WIDTH: f32 = 130.0;
 
-/// A number edit asked for from a cell's context menu.
+/// What the user asked of the grid.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GridAction {
     /// Add `delta` to `attribute` of row `row` right away.
     Add {
-        /// The row.
+        /// The row (an index into the loaded rows).
         row: usize,
         /// The number attribute.
         attribute: String,
@@ -33,157 +36,218 @@ pub enum GridAction {
     },
 }
 
-/// Draw the grid with virtual rows; only visible rows are laid out.
-///
-/// Key columns stay on the left; the other columns scroll sideways by whole columns (buttons or
-/// Shift + wheel), so the keys of a row are always beside its values.
+/// What a click on a cell asked for.
+struct Click {
+    position: usize,
+    column: usize,
+    extend: bool,
+}
+
+struct Grid<'a> {
+    results: &'a Results,
+    columns: &'a [String],
+    keys: usize,
+    row_height: f32,
+    click: Option<Click>,
+    sort: Option<String>,
+    action: Option<GridAction>,
+}
+
+impl Grid<'_> {
+    fn selected(&self, position: usize) -> bool {
+        self.results.selected_positions().contains(&position)
+    }
+}
+
+impl TableDelegate for Grid<'_> {
+    fn header_cell_ui(&mut self, ui: &mut Ui, cell: &HeaderCellInfo) {
+        let col = cell.col_range.start;
+        egui::Frame::NONE
+            .inner_margin(egui::Margin::symmetric(4, 0))
+            .show(ui, |ui| {
+                let Some(name) = col.checked_sub(1).and_then(|i| self.columns.get(i)) else {
+                    ui.weak("#");
+                    return;
+                };
+                let arrow = match &self.results.sort {
+                    Some(s) if &s.column == name => {
+                        if s.descending {
+                            " ↓"
+                        } else {
+                            " ↑"
+                        }
+                    }
+                    _ => "",
+                };
+                let mut text = RichText::new(format!("{name}{arrow}")).strong();
+                if col <= self.keys {
+                    text = text.underline();
+                }
+                if ui
+                    .add(egui::Button::new(text).frame(false))
+                    .on_hover_text("Sort by this column (again: descending, again: server order)")
+                    .clicked()
+                {
+                    self.sort = Some(name.clone());
+                }
+            });
+    }
+
+    fn cell_ui(&mut self, ui: &mut Ui, cell: &CellInfo) {
+        let position = cell.row_nr as usize;
+        let Some(row) = self.results.row_at(position) else {
+            return;
+        };
+        let rect = ui.max_rect();
+        // Each cell paints its own row background: a row's parts are drawn per region.
+        let visuals = ui.visuals();
+        let fill = if self.selected(position) {
+            Some(visuals.selection.bg_fill.gamma_multiply(0.6))
+        } else if position % 2 == 1 {
+            Some(visuals.faint_bg_color)
+        } else {
+            None
+        };
+        if let Some(fill) = fill {
+            ui.painter().rect_filled(rect, 0.0, fill);
+        }
+        let id = ui.unique_id().with(("cell", cell.row_nr, cell.col_nr));
+        let response = ui.interact(rect, id, Sense::click());
+        let column = cell.col_nr.saturating_sub(1);
+        if self.results.cursor == Some((position, column)) && cell.col_nr > 0 {
+            ui.painter().rect_stroke(
+                rect.shrink(1.0),
+                0.0,
+                ui.visuals().selection.stroke,
+                egui::StrokeKind::Inside,
+            );
+        }
+        ui.style_mut().interaction.selectable_labels = false;
+        egui::Frame::NONE
+            .inner_margin(egui::Margin::symmetric(4, 0))
+            .show(ui, |ui| {
+                let Some(name) = cell.col_nr.checked_sub(1).and_then(|i| self.columns.get(i))
+                else {
+                    ui.weak((row + 1).to_string());
+                    return;
+                };
+                let finder = self.results.find.finder();
+                if finder.is_some_and(|f| f.cell_matches(&self.results.rows, row, name)) {
+                    ui.painter().rect_filled(
+                        rect,
+                        0.0,
+                        ui.visuals().warn_fg_color.gamma_multiply(0.3),
+                    );
+                }
+                if let Some(value) = self.results.rows.value(row, name) {
+                    type_tag_ui(ui, value::type_tag(&value));
+                    ui.add(egui::Label::new(value::cell_text(&value)).truncate());
+                }
+            });
+        if response.clicked() {
+            self.click = Some(Click {
+                position,
+                column,
+                extend: ui.input(|i| i.modifiers.shift),
+            });
+        }
+        let name = cell.col_nr.checked_sub(1).and_then(|i| self.columns.get(i));
+        if let Some(name) = name {
+            response.context_menu(|ui| {
+                let item = self.results.rows.item(row).unwrap_or_default();
+                if let Some(a) = cell_menu_ui(ui, &item, name, &self.results.key_names, row) {
+                    self.action = Some(a);
+                }
+            });
+        }
+    }
+
+    fn default_row_height(&self) -> f32 {
+        self.row_height
+    }
+}
+
+/// Draw the grid: only the visible rows and columns are laid out.
 #[must_use]
 pub fn results_grid_ui(ui: &mut Ui, results: &mut Results, loading: bool) -> Option<GridAction> {
-    if results.items.is_empty() {
+    if results.view.is_empty() {
         if !loading && results.request.is_some() && results.error.is_none() {
-            ui.weak("No items matched.");
+            if results.rows.is_empty() {
+                ui.weak("No items matched.");
+            } else {
+                ui.weak("No loaded row holds the text found (Esc shows every row).");
+            }
         }
         return None;
     }
-    let keys = results.key_names.len().min(results.columns.len());
-    let attributes = results.columns.len() - keys;
-    let fixed = ROW_NUMBER_WIDTH + keys as f32 * KEY_WIDTH;
-    let fit = (((ui.available_width() - fixed) / ATTRIBUTE_WIDTH).floor() as usize).max(1);
-    let last_first = attributes.saturating_sub(fit);
-    results.first_column = results.first_column.min(last_first);
-    if last_first > 0 {
-        column_scroll_ui(ui, results, attributes, fit, last_first);
-    }
-    let shown_attributes = results.first_column..(results.first_column + fit).min(attributes);
-    let columns: Vec<String> = results.columns[..keys]
+    let columns = results.shown_columns();
+    let keys = columns
         .iter()
-        .chain(&results.columns[keys + shown_attributes.start..keys + shown_attributes.end])
-        .cloned()
-        .collect();
-    let key_names = results.key_names.clone();
-    let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
-    let mut clicked = None;
-    let mut action = None;
-
-    // Cell text must not take the click that opens the row.
-    ui.style_mut().interaction.selectable_labels = false;
-    let mut table = TableBuilder::new(ui)
+        .filter(|c| results.key_names.contains(c))
+        .count();
+    let row_height = ui.text_style_height(&egui::TextStyle::Body) + 8.0;
+    let mut table_columns = vec![Column::new(ROW_NUMBER_WIDTH).resizable(false)];
+    let mut widths = Vec::with_capacity(columns.len());
+    for (i, name) in columns.iter().enumerate() {
+        let width = if i < keys { KEY_WIDTH } else { ATTRIBUTE_WIDTH };
+        let id = egui::Id::unique(("grid_column", name));
+        widths.push((id, width));
+        table_columns.push(
+            Column::new(width)
+                .range(40.0..=800.0)
+                .resizable(true)
+                .id(id),
+        );
+    }
+    let mut table = Table::new()
         .id_salt("results_grid")
-        .striped(true)
-        .resizable(true)
-        .sense(egui::Sense::click())
-        .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
-        .column(Column::exact(ROW_NUMBER_WIDTH));
-    for i in 0..columns.len() {
-        let column = if i + 1 == columns.len() {
-            Column::remainder()
-        } else if i < keys {
-            Column::initial(KEY_WIDTH)
-        } else {
-            Column::initial(ATTRIBUTE_WIDTH)
-        };
-        table = table.column(column.at_least(40.0).clip(true).resizable(true));
+        .num_rows(results.view.len() as u64)
+        .columns(table_columns)
+        .num_sticky_cols(1 + keys)
+        .headers([HeaderRow::new(row_height + 2.0)])
+        .auto_size_mode(egui_table::AutoSizeMode::Never);
+    remember_widths(ui, &table, &widths);
+    if let Some(position) = results.scroll_to.take() {
+        table = table.scroll_to_row(position as u64, None);
+        if let Some((_, column)) = results.cursor {
+            table = table.scroll_to_column(column + 1, None);
+        }
     }
-    let output = table
-        .header(row_height + 2.0, |mut header| {
-            header.col(|ui| {
-                ui.weak("#");
-            });
-            for (i, name) in columns.iter().enumerate() {
-                header.col(|ui| {
-                    let text = RichText::new(name).strong();
-                    ui.label(if i < keys { text.underline() } else { text });
-                });
-            }
-        })
-        .body(|body| {
-            body.rows(row_height, results.items.len(), |mut row| {
-                let index = row.index();
-                row.set_selected(results.selected == Some(index));
-                let Some(item) = results.items.get(index) else {
-                    return;
-                };
-                row.col(|ui| {
-                    ui.weak((index + 1).to_string());
-                });
-                for name in &columns {
-                    let (_, cell) = row.col(|ui| match item.get(name) {
-                        Some(value) => {
-                            type_tag_ui(ui, value::type_tag(value));
-                            ui.add(egui::Label::new(value::cell_text(value)).truncate());
-                        }
-                        None => {
-                            ui.label(" ");
-                        }
-                    });
-                    cell.context_menu(|ui| {
-                        if let Some(a) = cell_menu_ui(ui, item, name, &key_names, index) {
-                            action = Some(a);
-                        }
-                    });
-                }
-                if row.response().clicked() {
-                    clicked = Some(index);
-                }
-            });
-        });
-    if let Some(index) = clicked {
-        results.selected = Some(index);
+    let mut grid = Grid {
+        results,
+        columns: &columns,
+        keys,
+        row_height,
+        click: None,
+        sort: None,
+        action: None,
+    };
+    table.show(ui, &mut grid);
+    let (click, sort, action) = (grid.click, grid.sort, grid.action);
+    if let Some(column) = sort {
+        results.toggle_sort(&column);
     }
-    // Shift + wheel (or a sideways wheel) over the grid scrolls columns.
-    let hovered = ui.rect_contains_pointer(output.inner_rect);
-    let sideways: f32 = ui.input(|i| {
-        i.events
-            .iter()
-            .map(|e| match e {
-                egui::Event::MouseWheel {
-                    delta, modifiers, ..
-                } if modifiers.shift => delta.x + delta.y,
-                egui::Event::MouseWheel { delta, .. } => delta.x,
-                _ => 0.0,
-            })
-            .sum()
-    });
-    if hovered && sideways.abs() > 0.5 {
-        let step = if sideways < 0.0 { 1 } else { -1 };
-        results.first_column = results
-            .first_column
-            .saturating_add_signed(step)
-            .min(last_first);
+    if let Some(click) = click {
+        if !click.extend || results.anchor.is_none() {
+            results.anchor = Some(click.position);
+        }
+        results.cursor = Some((click.position, click.column));
+        results.selected = results.row_at(click.position);
     }
     action
 }
 
-fn column_scroll_ui(
-    ui: &mut Ui,
-    results: &mut Results,
-    attributes: usize,
-    fit: usize,
-    last_first: usize,
-) {
-    ui.horizontal(|ui| {
-        let first = results.first_column;
-        if ui
-            .add_enabled(first > 0, egui::Button::new("< Columns"))
-            .on_hover_text("Show the columns to the left (or Shift + wheel)")
-            .clicked()
-        {
-            results.first_column = first.saturating_sub(1);
+/// Give a new grid its columns' widths: egui_table would size a new table to its cells, which
+/// truncate, so key columns would start as narrow as their names.
+fn remember_widths(ui: &Ui, table: &Table, widths: &[(egui::Id, f32)]) {
+    let id = table.get_id(ui);
+    if TableState::load(ui.ctx(), id).is_none() {
+        let mut state = TableState::default();
+        for (column, width) in widths {
+            state.col_widths.insert(*column, *width);
         }
-        if ui
-            .add_enabled(first < last_first, egui::Button::new("Columns >"))
-            .on_hover_text("Show the columns to the right (or Shift + wheel)")
-            .clicked()
-        {
-            results.first_column = (first + 1).min(last_first);
-        }
-        let last = (first + fit).min(attributes);
-        ui.weak(format!(
-            "attributes {}–{} of {attributes}; key columns stay in view",
-            first + 1,
-            last
-        ));
-    });
+        state.store(ui.ctx(), id);
+    }
 }
 
 fn cell_menu_ui(
@@ -196,7 +260,7 @@ fn cell_menu_ui(
     let mut action = None;
     let is_key = key_names.iter().any(|k| k == name);
     match item.get(name) {
-        Some(aws_sdk_dynamodb::types::AttributeValue::N(_)) if !is_key => {
+        Some(AttributeValue::N(_)) if !is_key => {
             for (text, delta) in [("+1", "1"), ("-1", "-1")] {
                 if ui.button(format!("{text} on {name} (ADD)")).clicked() {
                     action = Some(GridAction::Add {
@@ -234,7 +298,7 @@ fn cell_menu_ui(
     if let Some(value) = item.get(name) {
         // Strings copy as they are; everything else as plain JSON (numbers exact).
         let text = match value {
-            aws_sdk_dynamodb::types::AttributeValue::S(s) => s.clone(),
+            AttributeValue::S(s) => s.clone(),
             other => value::plain_json(other, false),
         };
         if ui.button(format!("Copy value of {name}")).clicked() {

@@ -1,61 +1,88 @@
-//! Browsing the open table: the Query/Scan form, the pages loaded through the one reader, the
-//! grid, the status bar with Export, and the item view of the selected row.
+//! Browsing in result tabs: each tab queries or scans one table with its own form, rows,
+//! sort, find, scroll and selection; several are open at once, across tables. The tab strip
+//! (Ctrl+T new, Ctrl+W close) and the item view of the selected row are here; a tab's own work
+//! is in [`tab`].
 
+mod columns;
+mod find;
 mod form;
 mod grid;
 mod item_view;
+mod keys;
 mod results;
 mod status;
+mod tab;
 
-use std::sync::Arc;
-
-use aws_sdk_dynamodb::types::AttributeValue;
-use egui::Ui;
+use egui::{Key, Modifiers, Ui};
 
 use crate::core::counter::Change;
-use crate::core::error::Error;
-use crate::core::export::{self, ExportFormat};
-use crate::core::read::{self, BrowseMode, BrowseRequest, Page, Stopped, Until};
+use crate::core::rows::Rows;
 use crate::core::table::TableInfo;
-use crate::core::value::{self, Item};
-use crate::task::{Job, Pending};
-use crate::ui::save::Saved;
-use crate::ui::widgets::error_ui;
+use crate::core::value::Item;
 use crate::ui::{Intent, Loaded, QueryPreset, Scope};
 
-pub use grid::results_grid_ui;
+pub use form::QueryForm;
+pub use item_view::ItemFormat;
 pub use results::Results;
 
-use form::{FormAction, QueryForm, ResultsState, query_form_ui};
 use grid::GridAction;
-pub use item_view::ItemFormat;
 use item_view::item_view_ui;
-use status::{Loading, StatusAction, status_bar_ui};
+use tab::TableTab;
 
-/// Pages being loaded, and whether all of them were asked for.
-struct Load {
-    job: Job<Page, Stopped>,
-    all: bool,
+/// What brings a tab back after a restart: its name, table and form (not its rows).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct TabSpec {
+    /// The tab's name (also its table name in SQL).
+    pub name: String,
+    /// The table it reads.
+    pub table: String,
+    /// Its form.
+    pub form: QueryForm,
 }
 
-/// The browse feature's state.
+struct Tab {
+    name: String,
+    body: TableTab,
+}
+
+/// The browse feature's state: the tabs and which one is shown.
 #[derive(Default)]
 pub struct BrowseFeature {
-    form: QueryForm,
-    results: Results,
-    load: Option<Load>,
-    export: Option<Pending<Option<Saved>>>,
-    export_note: Option<Result<String, Error>>,
+    tabs: Vec<Tab>,
+    active: usize,
     item_format: ItemFormat,
+    /// What `loaded` lends when no tab is open.
+    no_rows: Rows,
 }
 
 impl BrowseFeature {
-    /// Nothing loaded; the item view shows items as `format`.
-    pub fn with_item_format(item_format: ItemFormat) -> Self {
+    /// Tabs as a previous run left them (no rows loaded); items shown as `format`.
+    pub fn restored(specs: Vec<TabSpec>, item_format: ItemFormat) -> Self {
+        let tabs = specs
+            .into_iter()
+            .map(|s| Tab {
+                body: TableTab::new(&s.table, s.form),
+                name: s.name,
+            })
+            .collect();
         Self {
+            tabs,
+            active: 0,
             item_format,
-            ..Self::default()
+            no_rows: Rows::default(),
         }
+    }
+
+    /// What to remember of the tabs.
+    pub fn specs(&self) -> Vec<TabSpec> {
+        self.tabs
+            .iter()
+            .map(|t| TabSpec {
+                name: t.name.clone(),
+                table: t.body.table.clone(),
+                form: t.body.form.clone(),
+            })
+            .collect()
     }
 
     /// How the item view shows items.
@@ -63,116 +90,161 @@ impl BrowseFeature {
         self.item_format
     }
 
-    /// Take in the pages and files that arrived.
+    fn tab(&self) -> Option<&TableTab> {
+        self.tabs.get(self.active).map(|t| &t.body)
+    }
+
+    fn tab_mut(&mut self) -> Option<&mut TableTab> {
+        self.tabs.get_mut(self.active).map(|t| &mut t.body)
+    }
+
+    /// The table of the tab shown.
+    pub fn active_table(&self) -> Option<&str> {
+        self.tab().map(|t| t.table.as_str())
+    }
+
+    /// Take in the pages and files that arrived, in every tab.
     pub fn poll(&mut self) {
-        if let Some(load) = &mut self.load {
-            let polled = load.job.poll();
-            for page in polled.progress {
-                self.results.add_page(page);
-            }
-            if let Some(done) = polled.done {
-                self.load = None;
-                self.results.cancelled =
-                    matches!(done, Ok(Stopped::Cancelled) | Err(Error::Cancelled { .. }));
-                self.results.error = done.err().filter(|e| !matches!(e, Error::Cancelled { .. }));
-            }
-        }
-        if let Some(saved) = Pending::take_ready(&mut self.export) {
-            self.export_note = Some(Saved::note(saved, "items"));
+        for tab in &mut self.tabs {
+            tab.body.poll();
         }
     }
 
-    /// Start over with the first page of what the form describes.
-    fn run(&mut self, scope: &Scope<'_>) {
-        match self.form.request(scope.table) {
-            Ok(request) => {
-                self.form.error = None;
-                let keys = scope.table.grid_key_names(request.index.as_deref());
-                self.results
-                    .start(request.clone(), keys, scope.table.item_count);
-                self.load = Some(Self::load(scope, request, None, false));
-            }
-            Err(error) => self.form.error = Some(error),
+    /// Another connection: every tab keeps its form and forgets its rows.
+    pub fn connection_changed(&mut self) {
+        for tab in &mut self.tabs {
+            tab.body.clear();
         }
     }
 
-    /// Fetch the next page, or every remaining page.
-    fn load_more(&mut self, scope: &Scope<'_>, all: bool) {
-        let (Some(request), Some(start)) =
-            (self.results.request.clone(), self.results.last_key.clone())
-        else {
+    /// `table` was opened: show its most recent tab, or open one for it.
+    pub fn table_opened(&mut self, table: &str) {
+        if self.active_table() == Some(table) {
             return;
-        };
-        self.results.cancelled = false;
-        self.results.error = None;
-        self.load = Some(Self::load(scope, request, Some(start), all));
-    }
-
-    fn load(scope: &Scope<'_>, request: BrowseRequest, start: Option<Item>, all: bool) -> Load {
-        let client = scope.connection.client.clone();
-        let until = if all { Until::LastPage } else { Until::OnePage };
-        let job = scope
-            .spawner
-            .spawn_job(request.op(), move |pages, cancel| async move {
-                read::read_pages(&client, &request, start, until, &cancel, |page| {
-                    pages.send(page)
-                })
-                .await
-            });
-        Load { job, all }
-    }
-
-    fn export(&mut self, scope: &Scope<'_>, format: ExportFormat) {
-        let Some(request) = &self.results.request else {
-            return;
-        };
-        let partition = match &request.mode {
-            BrowseMode::Query { partition, .. } => Some(value::cell_text(partition)),
-            BrowseMode::Scan { .. } => None,
-        };
-        let name = export::suggested_file_name(&request.table, partition.as_deref());
-        let items = Arc::clone(&self.results.items);
-        let keys = self.results.key_names.clone();
-        self.export_note = None;
-        self.export = Some(scope.saver.save(scope.spawner, name, move |path| {
-            export::write_items_file(path, &items, &keys, format)
-        }));
-    }
-
-    fn loading(&self) -> Loading {
-        match &self.load {
-            None => Loading::Idle,
-            Some(Load { all: true, .. }) => Loading::All,
-            Some(Load { all: false, .. }) => Loading::Page,
+        }
+        match self.tabs.iter().rposition(|t| t.body.table == table) {
+            Some(at) => self.active = at,
+            None => self.open_tab(table, QueryForm::default()),
         }
     }
 
-    fn cancel(&self) {
-        if let Some(load) = &self.load {
-            // A read: the request in flight is stopped too, not waited for.
-            load.job.abort();
+    fn open_tab(&mut self, table: &str, form: QueryForm) {
+        let name = self.unique_name(table);
+        self.tabs.push(Tab {
+            name,
+            body: TableTab::new(table, form),
+        });
+        self.active = self.tabs.len() - 1;
+    }
+
+    /// A name for a new tab on `table`: the table's name as an SQL identifier, numbered when
+    /// taken.
+    fn unique_name(&self, table: &str) -> String {
+        let base: String = table
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        let base = if base.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            base
+        } else {
+            format!("t_{base}")
+        };
+        let taken = |n: &str| self.tabs.iter().any(|t| t.name == n);
+        if !taken(&base) {
+            return base;
+        }
+        (2..)
+            .map(|i| format!("{base}_{i}"))
+            .find(|n| !taken(n))
+            .unwrap_or(base)
+    }
+
+    fn close_tab(&mut self, at: usize) {
+        if at < self.tabs.len() {
+            self.tabs[at].body.cancel();
+            self.tabs.remove(at);
+            if self.active >= at && self.active > 0 {
+                self.active -= 1;
+            }
         }
     }
 
-    /// Draw the form and the grid.
+    /// The tab strip; an intent to open another tab's table.
+    #[must_use]
+    fn tabs_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) -> Option<Intent> {
+        let (new, close) = ui.input_mut(|i| {
+            (
+                i.consume_key(Modifiers::COMMAND, Key::T),
+                i.consume_key(Modifiers::COMMAND, Key::W),
+            )
+        });
+        if new {
+            self.open_tab(&scope.table.name, QueryForm::default());
+        }
+        if close {
+            self.close_tab(self.active);
+        }
+        let mut chosen = None;
+        let mut closed = None;
+        ui.horizontal_wrapped(|ui| {
+            for (i, tab) in self.tabs.iter().enumerate() {
+                let busy = if tab.body.busy() { " …" } else { "" };
+                let label = format!("{} · {}{busy}", tab.name, tab.body.table);
+                if ui
+                    .selectable_label(i == self.active, label)
+                    .on_hover_text(format!("{} rows loaded", tab.body.results.rows.len()))
+                    .clicked()
+                {
+                    chosen = Some(i);
+                }
+                if ui
+                    .small_button("×")
+                    .on_hover_text(format!("Close tab {} (Ctrl+W)", tab.name))
+                    .clicked()
+                {
+                    closed = Some(i);
+                }
+            }
+            if ui
+                .button("+")
+                .on_hover_text(format!("New tab on {} (Ctrl+T)", scope.table.name))
+                .clicked()
+            {
+                self.open_tab(&scope.table.name, QueryForm::default());
+            }
+        });
+        if let Some(at) = closed {
+            self.close_tab(at);
+        }
+        let at = chosen?;
+        self.active = at;
+        let table = self.tabs.get(at)?.body.table.clone();
+        (table != scope.table.name).then_some(Intent::OpenTable(table))
+    }
+
+    /// Draw the tabs, the shown tab's form and grid.
     #[must_use]
     pub fn view_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) -> Option<Intent> {
-        let state = ResultsState {
-            loading: self.load.is_some(),
-            has_more: self.results.has_more(),
-        };
-        match query_form_ui(ui, &mut self.form, scope.table, state) {
-            Some(FormAction::Run) => self.run(scope),
-            Some(FormAction::LoadMore) => self.load_more(scope, false),
-            Some(FormAction::LoadAll) => self.load_more(scope, true),
-            Some(FormAction::Cancel) => self.cancel(),
-            None => {}
+        if self.tabs.is_empty() {
+            self.open_tab(&scope.table.name, QueryForm::default());
         }
-        if let Some(error) = &self.results.error {
-            error_ui(ui, error);
+        let open = self.tabs_ui(ui, scope);
+        if open.is_some() {
+            return open;
         }
-        ui.separator();
-        let action = results_grid_ui(ui, &mut self.results, self.load.is_some())?;
+        let rerun = ui.input_mut(|i| {
+            i.consume_key(Modifiers::NONE, Key::F5)
+                | i.consume_key(Modifiers::COMMAND, Key::R)
+                | i.consume_key(Modifiers::COMMAND, Key::Enter)
+        });
+        let active = self.active;
+        let tab = self.tabs.get_mut(active)?;
+        ui.horizontal(|ui| {
+            let label = ui.label("Tab name (its table in SQL)");
+            ui.add(egui::TextEdit::singleline(&mut tab.name).desired_width(160.0))
+                .labelled_by(label.id);
+        });
+        let action = tab.body.view_ui(ui, scope, rerun)?;
         let (row, attribute, change) = match action {
             GridAction::Add {
                 row,
@@ -181,8 +253,9 @@ impl BrowseFeature {
             } => (row, attribute, Some(Change::By(delta.to_owned()))),
             GridAction::Edit { row, attribute } => (row, attribute, None),
         };
-        self.results.selected = Some(row);
-        let item = self.results.items.get(row)?.clone();
+        let results = &mut tab.body.results;
+        results.selected = Some(row);
+        let item = results.rows.item(row)?;
         Some(Intent::EditNumber {
             item: Box::new(item),
             attribute,
@@ -190,87 +263,96 @@ impl BrowseFeature {
         })
     }
 
-    /// Draw the status bar: what loaded, what it cost, Cancel, Export and its outcome.
+    /// Draw the status bar of the tab shown.
     pub fn status_ui(&mut self, ui: &mut Ui, scope: Option<&Scope<'_>>) {
-        let action = status_bar_ui(ui, &self.results, self.loading());
-        match &self.export_note {
-            Some(Ok(note)) => {
-                ui.label(note);
+        match self.tab_mut() {
+            Some(tab) => tab.status_ui(ui, scope),
+            None => {
+                ui.weak("Pick a table, then Query a partition or Scan.");
             }
-            Some(Err(error)) => error_ui(ui, error),
-            None if self.export.is_some() => {
-                ui.weak("Exporting…");
-            }
-            None => {}
-        }
-        match (action, scope) {
-            (Some(StatusAction::Cancel), _) => self.cancel(),
-            (Some(StatusAction::Export(format)), Some(scope)) => self.export(scope, format),
-            _ => {}
         }
     }
 
-    /// Draw the header of the item view; `false` once the user closed it.
+    /// Draw the header of the item view (Close, or Esc).
     pub fn item_header_ui(&mut self, ui: &mut Ui) {
+        let escape = !ui.ctx().egui_wants_keyboard_input()
+            && ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Escape));
         ui.horizontal(|ui| {
             ui.strong("Item");
-            if ui.small_button("Close").clicked() {
-                self.results.selected = None;
+            if (ui.small_button("Close").clicked() || escape)
+                && let Some(tab) = self.tab_mut()
+            {
+                tab.results.selected = None;
             }
         });
     }
 
     /// Draw the selected item as JSON.
     pub fn item_ui(&mut self, ui: &mut Ui) {
-        if let Some(item) = self.results.selected_item() {
-            item_view_ui(ui, item, &self.results.key_names, &mut self.item_format);
+        let Some(tab) = self.tabs.get(self.active) else {
+            return;
+        };
+        if let Some(item) = tab.body.results.selected_item() {
+            item_view_ui(
+                ui,
+                &item,
+                &tab.body.results.key_names,
+                &mut self.item_format,
+            );
         }
     }
 
-    /// Set the form up as `preset` says. A preset naming a partition is a query of its own
-    /// (a fresh form, run at once); one naming only an index switches the form to it.
+    /// Set the shown tab's form up as `preset` says (a new tab when the shown one is busy).
     pub fn show(&mut self, scope: &Scope<'_>, preset: &QueryPreset) {
-        if preset.partition.is_empty() {
-            self.form.query_index(preset.index.clone());
-        } else {
-            self.form = QueryForm::from_preset(preset);
-            self.run(scope);
+        if self.tab().is_none_or(|t| t.table != scope.table.name) {
+            self.open_tab(&scope.table.name, QueryForm::default());
+        }
+        if let Some(tab) = self.tab_mut() {
+            tab.show(scope, preset);
         }
     }
 
-    /// Show the server's `value` of `attribute` in the row at `key`, never a local guess.
-    pub fn show_server_value(&mut self, key: &Item, attribute: &str, value: String) {
-        if let Some(row) = self.results.row_with_key(key) {
-            row.insert(attribute.to_owned(), AttributeValue::N(value));
+    /// Show the server's `value` of `attribute` in the rows at `key`, in every tab on `table`.
+    pub fn show_server_value(&mut self, table: &str, key: &Item, attribute: &str, value: String) {
+        for tab in self.tabs.iter_mut().filter(|t| t.body.table == table) {
+            let results = &mut tab.body.results;
+            if let Some(row) = results.row_with_key(key) {
+                let number = aws_sdk_dynamodb::types::AttributeValue::N(value.clone());
+                results.rows.set_value(row, attribute, number);
+            }
         }
     }
 
-    /// Put `item`, as the server returned it, in place of its row in `table`.
-    pub fn replace_row(&mut self, item: Item, table: &TableInfo) {
-        // An item without its whole key has no row to replace.
-        if let Ok(key) = table.key_of(&item)
-            && let Some(row) = self.results.row_with_key(&key)
-        {
-            *row = item;
+    /// Put `item`, as the server returned it, in place of its row in every tab on `table`.
+    pub fn replace_row(&mut self, item: &Item, table: &TableInfo) {
+        for tab in self.tabs.iter_mut().filter(|t| t.body.table == table.name) {
+            tab.body.replace_row(item, table);
         }
     }
 
-    /// The rows loaded.
+    /// The rows of the tab shown.
     pub fn loaded(&self) -> Loaded<'_> {
-        Loaded {
-            run: self.results.run,
-            request: self.results.request.as_ref(),
-            items: &self.results.items,
+        match self.tab() {
+            Some(tab) => Loaded {
+                run: tab.results.run,
+                request: tab.results.request.as_ref(),
+                rows: &tab.results.rows,
+            },
+            None => Loaded {
+                run: 0,
+                request: None,
+                rows: &self.no_rows,
+            },
         }
     }
 
     /// The row open in the item view.
-    pub fn selected_item(&self) -> Option<&Item> {
-        self.results.selected_item()
+    pub fn selected_item(&self) -> Option<Item> {
+        self.tab()?.results.selected_item()
     }
 
-    /// The partition key value typed in the form.
+    /// The partition key value typed in the shown tab's form.
     pub fn partition(&self) -> &str {
-        &self.form.partition
+        self.tab().map_or("", |t| t.form.partition.as_str())
     }
 }

@@ -1,25 +1,64 @@
-//! The rows of the current run, as loaded page by page: the items, the columns seen, what
-//! loading cost, and the row open in the item view.
+//! The rows of one result tab, as loaded page by page into the compact row store, and how the
+//! grid shows them: the order (server order, or sorted by a column), find (highlight or filter),
+//! the selection, the columns shown, what loading cost, and where the next page starts.
 
-use std::collections::HashSet;
-use std::sync::Arc;
+use std::collections::{BTreeSet, HashSet};
 
 use crate::core::error::Error;
 use crate::core::read::{BrowseRequest, Page};
+use crate::core::rows::{Finder, Rows, find_rows, sort_rows};
 use crate::core::value::Item;
 
-/// The rows of the current browse run and how they were loaded.
+/// Sorting by one column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sort {
+    /// The attribute.
+    pub column: String,
+    /// Largest first.
+    pub descending: bool,
+}
+
+/// Find within the loaded rows.
+#[derive(Debug, Default)]
+pub struct Find {
+    /// Whether the find bar is open.
+    pub open: bool,
+    /// The text looked for.
+    pub text: String,
+    /// Show only matching rows (otherwise matching cells are highlighted).
+    pub filter: bool,
+    /// Rows that match, in view order.
+    pub matches: Vec<u32>,
+    /// The match the cursor is on.
+    pub current: usize,
+    /// The bar's text field should take the keyboard.
+    pub focus: bool,
+    finder: Option<Finder>,
+}
+
+impl Find {
+    /// The prepared text, when there is any.
+    pub fn finder(&self) -> Option<&Finder> {
+        self.finder.as_ref().filter(|_| self.open)
+    }
+}
+
+/// The rows of a result tab and how they were loaded.
 #[derive(Debug, Default)]
 pub struct Results {
     /// Counts the runs, so that what is derived from the rows knows when they changed.
     pub run: u64,
     /// The request being paged through.
     pub request: Option<BrowseRequest>,
-    /// Loaded items, in server order. Shared so that an export can take them without a copy.
-    pub items: Arc<Vec<Item>>,
+    /// Loaded rows, in server order.
+    pub rows: Rows,
+    /// The rows shown, in the order shown (indexes into `rows`).
+    pub view: Vec<u32>,
     /// Column names: key attributes first, then every other name seen, sorted.
     pub columns: Vec<String>,
     known: HashSet<String>,
+    /// Columns the user hid.
+    pub hidden: BTreeSet<String>,
     /// The key attribute names of the table or index.
     pub key_names: Vec<String>,
     /// Pages loaded.
@@ -34,24 +73,42 @@ pub struct Results {
     pub cancelled: bool,
     /// Why the run stopped.
     pub error: Option<Error>,
-    /// The row opened in the item view.
+    /// The row opened in the item view (an index into `rows`).
     pub selected: Option<usize>,
+    /// The keyboard cursor: a position in `view` and a column among those shown.
+    pub cursor: Option<(usize, usize)>,
+    /// The other end of a range of selected rows (a position in `view`).
+    pub anchor: Option<usize>,
     /// The table's item count, for a Scan's progress estimate.
     pub estimate: Option<i64>,
-    /// The first non-key column shown (columns scroll sideways, keys stay).
-    pub first_column: usize,
+    /// Sorted by this column.
+    pub sort: Option<Sort>,
+    /// Find within the rows.
+    pub find: Find,
+    /// Scroll the grid to this view position next frame.
+    pub scroll_to: Option<usize>,
 }
 
 impl Results {
-    /// Start a new run: clear the rows.
+    /// Start a new run: clear the rows, keep the columns hidden and the find text.
     pub fn start(&mut self, request: BrowseRequest, key_names: Vec<String>, estimate: Option<i64>) {
+        let previous = std::mem::take(self);
         *self = Self {
-            run: self.run + 1,
+            run: previous.run + 1,
             request: Some(request),
             columns: key_names.clone(),
             known: key_names.iter().cloned().collect(),
             key_names,
             estimate,
+            hidden: previous.hidden,
+            find: Find {
+                open: previous.find.open,
+                text: previous.find.text,
+                filter: previous.find.filter,
+                finder: previous.find.finder,
+                ..Find::default()
+            },
+            scroll_to: Some(0),
             ..Self::default()
         };
     }
@@ -62,8 +119,13 @@ impl Results {
         self.consumed_rcu += page.consumed_rcu;
         self.scanned += page.scanned_count;
         self.last_key = page.last_key;
+        self.add_items(&page.items);
+    }
+
+    /// Append rows (a page, or rows computed elsewhere such as a SQL result).
+    pub fn add_items(&mut self, items: &[Item]) {
         let mut new_names: Vec<String> = Vec::new();
-        for item in &page.items {
+        for item in items {
             for name in item.keys() {
                 if !self.known.contains(name) {
                     self.known.insert(name.clone());
@@ -76,7 +138,19 @@ impl Results {
             self.columns.extend(new_names);
             self.columns[keys..].sort_by_key(|name| name.to_lowercase());
         }
-        Arc::make_mut(&mut self.items).extend(page.items);
+        let first = self.rows.len() as u32;
+        self.rows.extend(items);
+        let added: Vec<u32> = (first..self.rows.len() as u32).collect();
+        match self.find.finder() {
+            Some(finder) if self.find.filter => {
+                self.view.extend(find_rows(&self.rows, &added, finder));
+            }
+            _ => self.view.extend(&added),
+        }
+        if self.sort.is_some() {
+            self.apply_sort();
+        }
+        self.refresh_matches();
     }
 
     /// Whether there is a next page.
@@ -85,14 +159,129 @@ impl Results {
     }
 
     /// The item open in the item view.
-    pub fn selected_item(&self) -> Option<&Item> {
-        self.selected.and_then(|i| self.items.get(i))
+    pub fn selected_item(&self) -> Option<Item> {
+        self.selected.and_then(|i| self.rows.item(i))
+    }
+
+    /// The row (index into `rows`) at view position `position`.
+    pub fn row_at(&self, position: usize) -> Option<usize> {
+        self.view.get(position).map(|&r| r as usize)
+    }
+
+    /// The columns shown, keys first.
+    pub fn shown_columns(&self) -> Vec<String> {
+        self.columns
+            .iter()
+            .filter(|c| !self.hidden.contains(*c))
+            .cloned()
+            .collect()
+    }
+
+    /// Sort by `column` (ascending, then descending, then server order on the third click).
+    pub fn toggle_sort(&mut self, column: &str) {
+        self.sort = match &self.sort {
+            Some(s) if s.column == column && !s.descending => Some(Sort {
+                column: column.to_owned(),
+                descending: true,
+            }),
+            Some(s) if s.column == column => None,
+            _ => Some(Sort {
+                column: column.to_owned(),
+                descending: false,
+            }),
+        };
+        self.rebuild_view();
+    }
+
+    fn apply_sort(&mut self) {
+        if let Some(sort) = &self.sort {
+            sort_rows(&self.rows, &mut self.view, &sort.column, sort.descending);
+        }
+    }
+
+    /// Set the find text or the filter switch; the view and the matches follow.
+    pub fn set_find(&mut self, text: &str, filter: bool) {
+        if self.find.text != text || self.find.finder.is_none() {
+            self.find.text = text.to_owned();
+            self.find.finder = Finder::new(text);
+            self.find.current = 0;
+        }
+        self.find.filter = filter;
+        self.rebuild_view();
+    }
+
+    /// Close the find bar: every row again, nothing highlighted.
+    pub fn close_find(&mut self) {
+        self.find.open = false;
+        self.rebuild_view();
+    }
+
+    /// The view from scratch: all rows (or the matching ones), in the chosen order.
+    fn rebuild_view(&mut self) {
+        let all: Vec<u32> = (0..self.rows.len() as u32).collect();
+        self.view = match self.find.finder() {
+            Some(finder) if self.find.filter => find_rows(&self.rows, &all, finder),
+            _ => all,
+        };
+        self.apply_sort();
+        self.refresh_matches();
+        self.cursor = None;
+        self.anchor = None;
+    }
+
+    fn refresh_matches(&mut self) {
+        self.find.matches = match self.find.finder() {
+            Some(finder) => find_rows(&self.rows, &self.view, finder),
+            None => Vec::new(),
+        };
+        if self.find.current >= self.find.matches.len() {
+            self.find.current = 0;
+        }
+    }
+
+    /// Move to the next (or previous) match: it becomes the cursor and is scrolled to.
+    pub fn step_match(&mut self, forward: bool) {
+        let count = self.find.matches.len();
+        if count == 0 {
+            return;
+        }
+        self.find.current = if forward {
+            (self.find.current + 1) % count
+        } else {
+            (self.find.current + count - 1) % count
+        };
+        self.jump_to_match();
+    }
+
+    /// Put the cursor on the current match.
+    pub fn jump_to_match(&mut self) {
+        let Some(&row) = self.find.matches.get(self.find.current) else {
+            return;
+        };
+        if let Some(position) = self.view.iter().position(|&r| r == row) {
+            let column = self.cursor.map_or(0, |(_, c)| c);
+            self.cursor = Some((position, column));
+            self.anchor = Some(position);
+            self.scroll_to = Some(position);
+        }
     }
 
     /// The loaded row whose key is `key` (rows may have been reloaded since it was asked for).
-    pub fn row_with_key(&mut self, key: &Item) -> Option<&mut Item> {
-        Arc::make_mut(&mut self.items)
-            .iter_mut()
-            .find(|item| key.iter().all(|(k, v)| item.get(k) == Some(v)))
+    pub fn row_with_key(&self, key: &Item) -> Option<usize> {
+        self.rows.find_key(key)
+    }
+
+    /// Put `item` in place of row `row`.
+    pub fn replace_row(&mut self, row: usize, item: &Item) {
+        self.rows.replace(row, item);
+    }
+
+    /// The selected rows, in view order: the range from the anchor to the cursor.
+    pub fn selected_positions(&self) -> std::ops::RangeInclusive<usize> {
+        match (self.cursor, self.anchor) {
+            (Some((cursor, _)), Some(anchor)) => cursor.min(anchor)..=cursor.max(anchor),
+            (Some((cursor, _)), None) => cursor..=cursor,
+            _ => 1..=0,
+        }
     }
 }

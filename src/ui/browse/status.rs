@@ -38,7 +38,7 @@ pub fn status_bar_ui(ui: &mut Ui, results: &Results, loading: Loading) -> Option
         };
         let summary = format!(
             "{} · {} scanned",
-            read_summary(results.items.len(), results.pages, results.consumed_rcu),
+            read_summary(results.rows.len(), results.pages, results.consumed_rcu),
             results.scanned
         );
         if loading == Loading::All {
@@ -69,7 +69,10 @@ pub fn status_bar_ui(ui: &mut Ui, results: &Results, loading: Loading) -> Option
             } else if loading == Loading::Idle {
                 ui.weak("· all pages loaded");
             }
-            if loading == Loading::Idle && !results.items.is_empty() {
+            if results.view.len() < results.rows.len() {
+                ui.weak(format!("· {} shown (find filter)", results.view.len()));
+            }
+            if loading == Loading::Idle && !results.rows.is_empty() {
                 ui.menu_button("Export…", |ui| {
                     for format in ExportFormat::ALL {
                         if ui.button(format.label()).clicked() {

@@ -137,9 +137,64 @@ pub fn connection_bar_ui(
     error: Option<&Error>,
 ) -> Option<Asked> {
     let mut asked = None;
-    ui.horizontal_wrapped(|ui| {
+    ui.horizontal(|ui| {
         active_ui(ui, active, health);
         ui.separator();
+        if ui.available_width() >= form.mode.width_needed() {
+            asked = form_ui(ui, form, profiles, connecting);
+        } else {
+            // A narrow window: the form folds into one control instead of wrapping and
+            // clipping its last fields.
+            let config = egui::containers::menu::MenuConfig::new()
+                .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
+            egui::containers::menu::MenuButton::new("Connection…")
+                .config(config)
+                .ui(ui, |ui| {
+                    ui.horizontal_wrapped(|ui| {
+                        ui.set_max_width(560.0);
+                        asked = form_ui(ui, form, profiles, connecting);
+                    });
+                    if asked.is_some() {
+                        ui.close();
+                    }
+                });
+            if connecting {
+                ui.spinner();
+                if ui.button("Cancel").clicked() {
+                    asked = Some(Asked::Cancel);
+                }
+            }
+        }
+    });
+    if let Some(error) = error {
+        error_ui(ui, error);
+    }
+    for problem in &profiles.problems {
+        error_ui(ui, problem);
+    }
+    asked
+}
+
+impl Mode {
+    /// The width the form needs on one line in this mode; with less it becomes a menu.
+    fn width_needed(self) -> f32 {
+        match self {
+            Self::Sandbox => 640.0,
+            Self::Aws => 760.0,
+            Self::Endpoint => 980.0,
+        }
+    }
+}
+
+/// The form: mode, its fields, timeout, read-only, Connect; labels before their fields.
+fn form_ui(
+    ui: &mut Ui,
+    form: &mut ConnectionForm,
+    profiles: &Profiles,
+    connecting: bool,
+) -> Option<Asked> {
+    let mut asked = None;
+    {
         ui.selectable_value(&mut form.mode, Mode::Sandbox, "Sandbox");
         ui.selectable_value(&mut form.mode, Mode::Aws, "AWS");
         ui.selectable_value(&mut form.mode, Mode::Endpoint, "Endpoint");
@@ -183,12 +238,6 @@ pub fn connection_bar_ui(
         if let Err(error) = &options {
             error_ui(ui, error);
         }
-    });
-    if let Some(error) = error {
-        error_ui(ui, error);
-    }
-    for problem in &profiles.problems {
-        error_ui(ui, problem);
     }
     asked
 }
@@ -222,14 +271,17 @@ fn profile_ui(ui: &mut Ui, bar: &mut ConnectionForm, profiles: &[String]) {
         .profile
         .clone()
         .unwrap_or_else(|| "(default chain)".to_owned());
-    egui::ComboBox::from_label("Profile")
+    let label = ui.label("Profile");
+    egui::ComboBox::from_id_salt("profile")
         .selected_text(shown)
         .show_ui(ui, |ui| {
             ui.selectable_value(&mut bar.profile, None, "(default chain)");
             for name in profiles {
                 ui.selectable_value(&mut bar.profile, Some(name.clone()), name);
             }
-        });
+        })
+        .response
+        .labelled_by(label.id);
 }
 
 fn region_ui(ui: &mut Ui, bar: &mut ConnectionForm, default_text: &str) {
@@ -237,7 +289,8 @@ fn region_ui(ui: &mut Ui, bar: &mut ConnectionForm, default_text: &str) {
         .region
         .clone()
         .unwrap_or_else(|| default_text.to_owned());
-    egui::ComboBox::from_label("Region")
+    let label = ui.label("Region");
+    egui::ComboBox::from_id_salt("region")
         .selected_text(shown)
         .height(300.0)
         .show_ui(ui, |ui| {
@@ -245,5 +298,7 @@ fn region_ui(ui: &mut Ui, bar: &mut ConnectionForm, default_text: &str) {
             for region in REGIONS {
                 ui.selectable_value(&mut bar.region, Some((*region).to_owned()), *region);
             }
-        });
+        })
+        .response
+        .labelled_by(label.id);
 }

@@ -8,7 +8,7 @@ use egui::Ui;
 
 use crate::core::connection::{ConnectOptions, ConnectionSpec};
 use crate::task::Spawner;
-use crate::ui::browse::BrowseFeature;
+use crate::ui::browse::{BrowseFeature, ItemFormat, TabSpec};
 use crate::ui::connection::ConnectionFeature;
 use crate::ui::edit::EditFeature;
 use crate::ui::expr::ExprFeature;
@@ -39,9 +39,9 @@ struct TableFeatures {
 }
 
 impl TableFeatures {
-    fn new(tally: TallyFeature) -> Self {
+    fn new(tally: TallyFeature, tabs: Vec<TabSpec>) -> Self {
         Self {
-            browse: BrowseFeature::default(),
+            browse: BrowseFeature::restored(tabs, ItemFormat::default()),
             edit: EditFeature::default(),
             tally,
             likes: LikesFeature::default(),
@@ -50,11 +50,15 @@ impl TableFeatures {
     }
 
     /// Start afresh on `table` (empty: none yet); the tally feature was opened on it by the
-    /// caller. The item view's format is kept;
+    /// caller. Browse shows the table's result tab (every tab keeps its rows);
     /// the edit form follows its own subject; writes under way (an edit, a like, a storm, a
     /// lab run) are kept, so their outcome is still shown.
     fn restart(&mut self, table: &str) {
-        self.browse = BrowseFeature::with_item_format(self.browse.item_format());
+        if table.is_empty() {
+            self.browse.connection_changed();
+        } else {
+            self.browse.table_opened(table);
+        }
         self.likes.afresh();
         self.expr.afresh(table);
     }
@@ -97,13 +101,16 @@ impl TableFeatures {
                 attribute,
                 value,
             } => {
-                self.browse.show_server_value(&key, &attribute, value);
+                self.browse
+                    .show_server_value(&scope.table.name, &key, &attribute, value);
                 None
             }
             Intent::ReplaceRow(item) => {
-                self.browse.replace_row(*item, scope.table);
+                self.browse.replace_row(&item, scope.table);
                 None
             }
+            // The shell opens tables before routing.
+            Intent::OpenTable(_) => None,
         }
     }
 }
@@ -139,7 +146,7 @@ impl DynoscopeApp {
         Self {
             connection: ConnectionFeature::new(&spawner, &spec, options),
             tables: TablesFeature::new(remembered.table.clone()),
-            features: TableFeatures::new(tally),
+            features: TableFeatures::new(tally, std::mem::take(&mut remembered.tabs)),
             view: View::Browse,
             last_connection: spec,
             last_table: remembered.table,
@@ -170,6 +177,7 @@ impl DynoscopeApp {
             table: self.last_table.clone(),
             rules: Default::default(),
             rule_book: self.features.tally.rule_book(),
+            tabs: self.features.browse.specs(),
         }
     }
 
@@ -182,6 +190,14 @@ impl DynoscopeApp {
         self.features.restart(table);
         self.view = View::Browse;
         self.last_table = Some(table.to_owned());
+    }
+
+    /// Open `table` as if chosen in the list.
+    fn open_table(&mut self, table: &str) {
+        if let Some(connection) = self.connection.active() {
+            self.tables.open(&self.spawner, connection, table);
+            self.table_opened(table);
+        }
     }
 
     /// Take in everything that arrived; intents the features returned.
@@ -222,6 +238,14 @@ impl DynoscopeApp {
             self.table_opened(&table);
         }
         self.table_panels_ui(ui, &mut intents);
+        let (open, intents): (Vec<Intent>, Vec<Intent>) = intents
+            .into_iter()
+            .partition(|i| matches!(i, Intent::OpenTable(_)));
+        for intent in open {
+            if let Intent::OpenTable(table) = intent {
+                self.open_table(&table);
+            }
+        }
         let Some(scope) = scope(&self.spawner, &self.saver, &self.connection, &self.tables) else {
             return;
         };
@@ -268,7 +292,7 @@ impl DynoscopeApp {
                 });
         }
         if let Some(scope) = &scope
-            && let Some(item) = features.browse.selected_item().cloned()
+            && let Some(item) = features.browse.selected_item()
         {
             egui::Panel::bottom("item_view")
                 .resizable(true)
@@ -297,7 +321,7 @@ impl DynoscopeApp {
                     View::Likes => features.likes.view_ui(ui, scope),
                     View::Expr => {
                         let selected = features.browse.selected_item();
-                        features.expr.view_ui(ui, scope, selected);
+                        features.expr.view_ui(ui, scope, selected.as_ref());
                         None
                     }
                 };

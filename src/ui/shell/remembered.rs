@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::core::connection::ConnectionSpec;
 use crate::core::tally::{Rule, RuleBook};
+use crate::ui::browse::TabSpec;
 
 /// Saved with eframe's storage when the app closes.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -20,6 +21,9 @@ pub struct Remembered {
     /// Counter rules by connection identity and table.
     #[serde(default)]
     pub rule_book: RuleBook,
+    /// The result tabs: their names, tables and forms (not their rows).
+    #[serde(default)]
+    pub tabs: Vec<TabSpec>,
 }
 
 impl Remembered {

@@ -84,6 +84,11 @@ impl TablesFeature {
     }
 
     /// Open `table` and describe it.
+    /// Open `table` (a result tab on it was chosen): describe it.
+    pub fn open(&mut self, spawner: &Spawner, connection: &Connection, table: &str) {
+        self.open_table(spawner, connection, table.to_owned());
+    }
+
     fn open_table(&mut self, spawner: &Spawner, connection: &Connection, table: String) {
         let client = connection.client.clone();
         let name = table.clone();

@@ -304,7 +304,7 @@ impl TallyFeature {
 
     fn suggested(&mut self, scope: &Scope<'_>, loaded: Loaded<'_>) -> Vec<Rule> {
         const SAMPLE: usize = 5_000;
-        let key = (loaded.run, loaded.items.len());
+        let key = (loaded.run, loaded.rows.len());
         if (self.suggestions.0, self.suggestions.1) != key {
             let rules = match loaded.request {
                 Some(request) if request.index.is_none() => {
@@ -314,8 +314,8 @@ impl TallyFeature {
                         .as_ref()
                         .map(|s| s.name.clone())
                         .unwrap_or_default();
-                    let sample = &loaded.items[..loaded.items.len().min(SAMPLE)];
-                    tally::suggest(sample, &info.partition.name, &sort)
+                    let sample: Vec<_> = loaded.rows.items().take(SAMPLE).collect();
+                    tally::suggest(&sample, &info.partition.name, &sort)
                 }
                 _ => Vec::new(),
             };

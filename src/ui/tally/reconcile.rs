@@ -1,7 +1,6 @@
 //! Reconcile many parents: choose where they come from, check them concurrently with progress
 //! and Cancel, list them by severity with totals, and export the result.
 
-use std::sync::Arc;
 use std::time::Instant;
 
 use egui::{Color32, RichText, Ui};
@@ -109,7 +108,7 @@ impl Reconcile {
     fn source(&self, scope: &Scope<'_>, loaded: Loaded<'_>) -> Result<ParentSource, Error> {
         Ok(match self.source {
             SourceChoice::Scan => ParentSource::Scan,
-            SourceChoice::Loaded => ParentSource::Loaded(Arc::clone(loaded.items)),
+            SourceChoice::Loaded => ParentSource::Loaded(loaded.rows.clone()),
             SourceChoice::IndexQuery => {
                 let (key, _) = scope.table.keys_of(Some(&self.index)).ok_or_else(|| {
                     Error::Invalid("choose the index to query for parents".into())
