@@ -32,12 +32,13 @@ async fn engine_with_table(prefix: &str) -> (Engine, String) {
 }
 
 /// Send a write statement through the gateway on `connection`, as the app and the CLI do.
-async fn write(connection: &Connection, text: &str, params: Vec<AttributeValue>) -> StatementOutcome {
-    let plan = partiql::plan_write(
-        Destination::of(connection),
-        Statement::new(text, params),
-    )
-    .expect("a write plan");
+async fn write(
+    connection: &Connection,
+    text: &str,
+    params: Vec<AttributeValue>,
+) -> StatementOutcome {
+    let plan = partiql::plan_write(Destination::of(connection), Statement::new(text, params))
+        .expect("a write plan");
     partiql::write(connection, &plan, false).await
 }
 
@@ -162,7 +163,10 @@ async fn a_cancel_interrupts_the_select_in_flight() {
     .await
     .unwrap();
     assert_eq!((stopped, pages), (Stopped::Cancelled, 0));
-    assert!(started.elapsed() < Duration::from_secs(30), "not the timeout");
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "not the timeout"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -181,24 +185,38 @@ async fn typed_parameters_keep_38_digits_strings_and_booleans() {
     .unwrap();
     let plan = partiql::plan_write(Destination::of(&engine.connection), inserted).unwrap();
     let outcome = partiql::write(&engine.connection, &plan, false).await;
-    assert!(matches!(outcome, StatementOutcome::Applied { .. }), "{outcome:?}");
+    assert!(
+        matches!(outcome, StatementOutcome::Applied { .. }),
+        "{outcome:?}"
+    );
     let select = Statement::new(
         format!("SELECT * FROM \"{table}\" WHERE PK = ? AND big = ? AND flag = ?"),
         vec![s("P#1"), n(big), AttributeValue::Bool(true)],
     );
-    let page = execute_page(&engine.client, &select, None, None).await.unwrap();
+    let page = execute_page(&engine.client, &select, None, None)
+        .await
+        .unwrap();
     assert_eq!(page.items.len(), 1, "{page:?}");
     assert_eq!(page.items[0]["big"], n(big));
     assert_eq!(page.items[0]["SK"], s("it's"));
     // One digit off matches nothing: the number was compared exactly.
     let off = Statement::new(
         select.text.clone(),
-        vec![s("P#1"), n("12345678901234567890123456789012345679"), AttributeValue::Bool(true)],
+        vec![
+            s("P#1"),
+            n("12345678901234567890123456789012345679"),
+            AttributeValue::Bool(true),
+        ],
     );
-    let page = execute_page(&engine.client, &off, None, None).await.unwrap();
+    let page = execute_page(&engine.client, &off, None, None)
+        .await
+        .unwrap();
     assert!(page.items.is_empty());
     // A write is never sent as a read.
-    let sneaky = Statement::new(format!("DELETE FROM \"{table}\" WHERE PK = 'P#1' AND SK = 'x'"), vec![]);
+    let sneaky = Statement::new(
+        format!("DELETE FROM \"{table}\" WHERE PK = 'P#1' AND SK = 'x'"),
+        vec![],
+    );
     assert!(matches!(
         execute_page(&engine.client, &sneaky, None, None).await,
         Err(Error::Invalid(m)) if m.contains("write gateway")
@@ -211,26 +229,35 @@ async fn insert_update_delete_through_the_gateway_and_its_refusals() {
     let conn = &engine.connection;
     let insert = format!("INSERT INTO \"{table}\" VALUE {{'PK': ?, 'SK': ?, 'n': 10}}");
     let outcome = write(conn, &insert, vec![s("P#1"), s("META")]).await;
-    assert!(matches!(outcome, StatementOutcome::Applied { attempts: 1, .. }), "{outcome:?}");
+    assert!(
+        matches!(outcome, StatementOutcome::Applied { attempts: 1, .. }),
+        "{outcome:?}"
+    );
     // The same INSERT again: the item exists, nothing is written, the server's code is kept.
     let outcome = write(conn, &insert, vec![s("P#1"), s("META")]).await;
     assert!(
         matches!(&outcome, StatementOutcome::Refused { code, .. } if code == "DuplicateItemException"),
         "{outcome:?}"
     );
-    let update = format!(
-        "UPDATE \"{table}\" SET n = n + ? WHERE PK = ? AND SK = ? RETURNING ALL NEW *"
-    );
+    let update =
+        format!("UPDATE \"{table}\" SET n = n + ? WHERE PK = ? AND SK = ? RETURNING ALL NEW *");
     let outcome = write(conn, &update, vec![n("5"), s("P#1"), s("META")]).await;
     match &outcome {
-        StatementOutcome::Applied { returned: Some(item), .. } => assert_eq!(item["n"], n("15")),
+        StatementOutcome::Applied {
+            returned: Some(item),
+            ..
+        } => assert_eq!(item["n"], n("15")),
         other => panic!("{other:?}"),
     }
     // A WHERE that does not hold: refused with the item as stored, nothing written.
     let guarded = format!("UPDATE \"{table}\" SET n = 0 WHERE PK = ? AND SK = ? AND n = ?");
     let outcome = write(conn, &guarded, vec![s("P#1"), s("META"), n("99")]).await;
     match &outcome {
-        StatementOutcome::Refused { code, stored: Some(item), .. } => {
+        StatementOutcome::Refused {
+            code,
+            stored: Some(item),
+            ..
+        } => {
             assert_eq!(code, "ConditionalCheckFailedException");
             assert_eq!(item["n"], n("15"));
         }
@@ -241,10 +268,18 @@ async fn insert_update_delete_through_the_gateway_and_its_refusals() {
     // DELETE, then nothing is stored.
     let delete = format!("DELETE FROM \"{table}\" WHERE PK = ? AND SK = ?");
     let outcome = write(conn, &delete, vec![s("P#1"), s("META")]).await;
-    assert!(matches!(outcome, StatementOutcome::Applied { .. }), "{outcome:?}");
+    assert!(
+        matches!(outcome, StatementOutcome::Applied { .. }),
+        "{outcome:?}"
+    );
     assert_eq!(stored(&engine, &table, key("P#1", "META")).await, None);
     // The server's refusal of a statement it will not run is a failure before anything applied.
-    let outcome = write(conn, "DELETE FROM \"NoSuchTable\" WHERE PK = ? AND SK = ?", vec![s("a"), s("b")]).await;
+    let outcome = write(
+        conn,
+        "DELETE FROM \"NoSuchTable\" WHERE PK = ? AND SK = ?",
+        vec![s("a"), s("b")],
+    )
+    .await;
     assert!(
         matches!(&outcome, StatementOutcome::Failed(e) if e.code() == Some("ResourceNotFoundException")),
         "{outcome:?}"
@@ -276,7 +311,11 @@ async fn a_read_only_connection_refuses_every_statement_write() {
     assert_eq!(stored(&engine, &table, key("P#1", "META")).await, None);
     // Reading still works.
     let select = Statement::new(format!("SELECT * FROM \"{table}\""), vec![]);
-    assert!(execute_page(&read_only.client, &select, None, None).await.is_ok());
+    assert!(
+        execute_page(&read_only.client, &select, None, None)
+            .await
+            .is_ok()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -289,8 +328,7 @@ async fn statement_writes_through_faults_are_sent_once_and_reported_as_stored() 
         let mut item = key(&pk, "META");
         item.insert("n".into(), n("10"));
         put_all(&engine.client, &table, vec![item]).await;
-        let proxy =
-            common::fault_proxy(engine.sandbox.addr(), &["ExecuteStatement"], fault).await;
+        let proxy = common::fault_proxy(engine.sandbox.addr(), &["ExecuteStatement"], fault).await;
         let through = common::connect_to(&proxy.url, Duration::from_secs(1)).await;
         // Not idempotent: every arrival adds one.
         let update = format!("UPDATE \"{table}\" SET n = n + ? WHERE PK = ? AND SK = ?");

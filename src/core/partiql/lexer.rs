@@ -41,7 +41,13 @@ impl Token {
 pub fn position(text: &str, at: usize) -> String {
     let before = text.get(..at).unwrap_or(text);
     let line = before.matches('\n').count() + 1;
-    let column = before.rsplit('\n').next().unwrap_or_default().chars().count() + 1;
+    let column = before
+        .rsplit('\n')
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .count()
+        + 1;
     format!("line {line}, column {column}")
 }
 

@@ -142,12 +142,18 @@ fn parameters_are_typed_dynamodb_json_with_exact_numbers() {
         ]
     );
     let message = invalid(parse_param("{\"N\": \n 12", 2));
-    assert!(message.starts_with("parameter 2: not valid JSON"), "{message}");
+    assert!(
+        message.starts_with("parameter 2: not valid JSON"),
+        "{message}"
+    );
     assert!(message.contains("line 2"), "{message}");
     let message = invalid(parse_param(r#"{"N": "NaN"}"#, 3));
     assert!(message.starts_with("parameter 3: "), "{message}");
     let message = invalid(Statement::from_json("SELECT * FROM T", &["{\"Q\": 1}"]));
-    assert!(message.starts_with("parameter 1: unknown type"), "{message}");
+    assert!(
+        message.starts_with("parameter 1: unknown type"),
+        "{message}"
+    );
 }
 
 fn destination(local: bool, read_only: bool) -> Destination {
@@ -192,14 +198,19 @@ fn writes_are_planned_once_and_the_question_names_table_and_statement() {
         Confirmation::Refused(Error::ReadOnly { .. })
     ));
     let select = Statement::new("SELECT * FROM T", vec![]);
-    assert!(invalid(WritePlan::statement(destination(true, false), select)).contains("not a write"));
+    assert!(
+        invalid(WritePlan::statement(destination(true, false), select)).contains("not a write")
+    );
     let unfilled = Statement::new("DELETE FROM T WHERE PK = ?", vec![]);
     assert!(plan_write(destination(true, false), unfilled).is_err());
 }
 
 #[test]
 fn long_statements_are_shown_on_one_line_and_cut() {
-    let statement = Statement::new(format!("SELECT *\n\n  FROM T WHERE a = '{}'", "x".repeat(50)), vec![]);
+    let statement = Statement::new(
+        format!("SELECT *\n\n  FROM T WHERE a = '{}'", "x".repeat(50)),
+        vec![],
+    );
     let shown = statement.shown(21);
     assert_eq!(shown, "`SELECT * FROM T WHERE…`");
 }
