@@ -151,7 +151,10 @@ impl Statement {
             Some(t) if t.is_keyword(keyword) => Ok(Some(2)),
             Some(t) => Err(Error::Invalid(format!(
                 "expected {keyword} after {}, found `{}` ({})",
-                tokens[0].text.to_uppercase(),
+                tokens
+                    .first()
+                    .map(|t| t.text.to_uppercase())
+                    .unwrap_or_default(),
                 t.text,
                 position(&self.text, t.at)
             ))),
