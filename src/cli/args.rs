@@ -77,6 +77,14 @@ pub enum Subcommand {
     /// printed, 2 bad input (the error on stderr, at its place).
     #[command(after_help = EXIT_TABLE)]
     Expr(ExprArgs),
+    /// Run one PartiQL statement (ExecuteStatement) with typed `?` parameters.
+    ///
+    /// A SELECT prints its items one per line, every page followed (NextToken), and a summary
+    /// on stderr. INSERT, UPDATE and DELETE go through the write gateway: sent once, never
+    /// again after a lost answer. Exit status: 0 read or applied, 1 refused (the WHERE did not
+    /// hold, the item exists), 2 bad input or error before sending, 3 outcome unknown.
+    #[command(after_help = EXIT_TABLE)]
+    Partiql(PartiqlArgs),
     /// Serve the seeded sandbox on a local port for other tools, until Ctrl-C.
     Sandbox {
         /// The port to listen on (127.0.0.1); 0 picks a free one.
@@ -95,6 +103,7 @@ impl Subcommand {
             Self::Check(a) => a.json,
             Self::Like(a) | Self::Unlike(a) => a.target.json,
             Self::Storm(a) => a.target.json,
+            Self::Partiql(a) => a.json,
             Self::Tables | Self::Describe { .. } | Self::Expr(_) | Self::Sandbox { .. } => false,
         }
     }
@@ -160,6 +169,26 @@ pub struct ScanArgs {
     #[arg(long)]
     pub limit: Option<usize>,
     /// Print DynamoDB JSON, one item per line (plain JSON otherwise).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `dynoscope partiql`.
+#[derive(Debug, Args)]
+pub struct PartiqlArgs {
+    /// The statement, e.g. 'SELECT * FROM "Videos" WHERE PK = ?'.
+    pub statement: String,
+    /// The value of the next `?`, as DynamoDB JSON: '{"S": "VID#9f3a"}'. Once per `?`, in order.
+    #[arg(long = "param", value_name = "DDB-JSON", allow_hyphen_values = true)]
+    pub params: Vec<String>,
+    /// SELECT: stop after this many items.
+    #[arg(long)]
+    pub limit: Option<usize>,
+    /// SELECT: evaluate at most this many items per request (ExecuteStatement's Limit).
+    #[arg(long, value_parser = clap::value_parser!(i32).range(1..))]
+    pub page_size: Option<i32>,
+    /// Print DynamoDB JSON, one item per line (plain JSON otherwise); a write's report as one
+    /// JSON object.
     #[arg(long)]
     pub json: bool,
 }

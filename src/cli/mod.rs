@@ -7,6 +7,7 @@ mod exit;
 mod expr;
 mod flags;
 mod likes;
+mod partiql;
 mod run;
 
 pub use args::{AddArgs, AddMode, Cli, ConnectionFlags, Subcommand};

@@ -77,6 +77,9 @@ async fn run_inner(
         Subcommand::Storm(args) => {
             return crate::cli::likes::storm(&connection, args, confirmed).await;
         }
+        Subcommand::Partiql(args) => {
+            return crate::cli::partiql::partiql(&connection, args, confirmed).await;
+        }
         Subcommand::Sandbox { .. } | Subcommand::Expr(_) => {}
     }
     Ok(Exit::Done)

@@ -13,6 +13,7 @@ pub mod lab;
 pub mod likes;
 pub mod limits;
 pub mod number;
+pub mod partiql;
 pub mod placeholders;
 pub mod read;
 pub mod report;

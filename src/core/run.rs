@@ -64,6 +64,7 @@ pub async fn write(connection: &Connection, plan: &WritePlan, confirmed: bool) -
             request.returns.old_item_on_condition_failure,
         ),
         WriteRequest::Transaction(_) => ("TransactWriteItems", false),
+        WriteRequest::Statement(_) => ("ExecuteStatement", true),
     };
     written(
         op,

@@ -4,6 +4,7 @@
 use crate::core::connection::{Connection, ConnectionId, ConnectionSpec, is_loopback};
 use crate::core::error::{Error, Result};
 use crate::core::expr::codegen::{ClientSetup, Operation, Request, Transaction};
+use crate::core::partiql::Statement;
 use crate::core::value::{Item, cell_text};
 
 /// Where a write goes: the connection it was planned on. A write is only ever sent on the
@@ -116,6 +117,8 @@ pub enum WriteRequest {
     Single(Box<Request>),
     /// One `TransactWriteItems`.
     Transaction(Transaction),
+    /// One PartiQL `INSERT`, `UPDATE` or `DELETE` (`ExecuteStatement`).
+    Statement(Statement),
 }
 
 /// A write as planned: destination, request and idempotency, fixed together.
@@ -181,7 +184,26 @@ impl WritePlan {
         }
     }
 
-    /// The items written, as `(table, key)`.
+    /// One PartiQL `INSERT`, `UPDATE` or `DELETE`, never sent again once it may have arrived.
+    /// A `SELECT`, an `EXISTS`, or a statement that cannot be read is refused.
+    pub fn statement(destination: Destination, statement: Statement) -> Result<Self> {
+        let kind = statement.check()?.kind;
+        if !kind.writes() {
+            return Err(Error::Invalid(format!(
+                "{} is not a write: INSERT, UPDATE and DELETE are",
+                kind.keyword()
+            )));
+        }
+        Ok(Self {
+            destination,
+            request: WriteRequest::Statement(statement),
+            idempotency: Idempotency::Once,
+            key_names: Vec::new(),
+        })
+    }
+
+    /// The items written, as `(table, key)`: none for a statement, whose items only the server
+    /// finds.
     pub fn targets(&self) -> Vec<(&str, &Item)> {
         fn of(r: &Request) -> Option<(&str, &Item)> {
             match &r.operation {
@@ -194,11 +216,16 @@ impl WritePlan {
         match &self.request {
             WriteRequest::Single(r) => of(r).into_iter().collect(),
             WriteRequest::Transaction(t) => t.writes.iter().filter_map(of).collect(),
+            WriteRequest::Statement(_) => Vec::new(),
         }
     }
 
     /// What is written, in words: `table Social, item PK = POST#a91f · SK = META`.
     pub fn what(&self) -> String {
+        if let WriteRequest::Statement(statement) = &self.request {
+            let table = statement.classify().map(|c| c.table).unwrap_or_default();
+            return format!("table {table} with the statement {}", statement.shown(200));
+        }
         let targets = self.targets();
         let mut tables: Vec<&str> = targets.iter().map(|(t, _)| *t).collect();
         tables.dedup();

@@ -7,6 +7,7 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::operation::delete_item::DeleteItemError;
+use aws_sdk_dynamodb::operation::execute_statement::ExecuteStatementError;
 use aws_sdk_dynamodb::operation::put_item::PutItemError;
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
@@ -18,6 +19,7 @@ use aws_sdk_dynamodb::types::{
 use crate::core::connection::Connection;
 use crate::core::error::{Error, Result};
 use crate::core::expr::codegen::{Operation, Request, ReturnValues, Transaction};
+use crate::core::partiql::Statement;
 use crate::core::read;
 use crate::core::value::Item;
 use crate::core::write::{
@@ -185,7 +187,36 @@ async fn attempt(
     match request {
         WriteRequest::Single(request) => single(client, request).await,
         WriteRequest::Transaction(transaction) => transact(client, transaction).await,
+        WriteRequest::Statement(statement) => execute(client, statement).await,
     }
+}
+
+/// One PartiQL write: the item it returned (`RETURNING`), or on a failed condition the item as
+/// stored (`ALL_OLD`).
+async fn execute(
+    client: &Client,
+    statement: &Statement,
+) -> std::result::Result<(Option<Item>, f64), Failure> {
+    client
+        .execute_statement()
+        .statement(&statement.text)
+        .set_parameters((!statement.params.is_empty()).then(|| statement.params.clone()))
+        .return_consumed_capacity(ReturnConsumedCapacity::Total)
+        .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
+        .customize()
+        .config_override(without_retries())
+        .send()
+        .await
+        .map(|out| {
+            let wcu = read::consumed_units(out.consumed_capacity());
+            (out.items.and_then(|items| items.into_iter().next()), wcu)
+        })
+        .map_err(|e| {
+            failure("ExecuteStatement", e, |e| match e {
+                ExecuteStatementError::ConditionalCheckFailedException(c) => Some(c.item.clone()),
+                _ => None,
+            })
+        })
 }
 
 /// What the three single writes share after their key or item: the condition, names, values,

@@ -137,7 +137,7 @@ fn js_number_is_exact(text: &str) -> bool {
     !text.contains(['e', 'E']) && digits <= 15 && !(text.contains('.') && text.ends_with('0'))
 }
 
-fn js_native(v: &AttributeValue, number_value: &mut bool) -> String {
+pub(super) fn js_native(v: &AttributeValue, number_value: &mut bool) -> String {
     let mut number = |n: &str| {
         if js_number_is_exact(n) {
             n.to_owned()

@@ -5,6 +5,7 @@
 mod literal;
 mod render;
 mod setup;
+mod statement;
 
 use std::collections::HashMap;
 
@@ -189,6 +190,8 @@ enum Field {
     Option(&'static str),
     Names(Vec<(String, String)>),
     Item(Item),
+    /// `Parameters`: typed values in order.
+    Values(Vec<AttributeValue>),
     /// `TransactItems`: each write's kind (`Put`, `Update`, `Delete`) and its fields.
     Writes(Vec<(&'static str, Vec<(&'static str, Field)>)>),
 }
@@ -206,6 +209,12 @@ impl Field {
                     .collect(),
             ),
             Self::Item(item) => json::item_to_json(item, &[], Style::Typed),
+            Self::Values(values) => serde_json::Value::Array(
+                values
+                    .iter()
+                    .map(|v| json::value_to_json(v, Style::Typed))
+                    .collect(),
+            ),
             Self::Writes(writes) => serde_json::Value::Array(
                 writes
                     .iter()

@@ -1,7 +1,7 @@
 //! Writing a call in each language.
 
 use crate::core::expr::codegen::literal::{
-    js_native_item, kebab, python, rust_str, rust_value, shell_quote, snake_case,
+    js_native, js_native_item, kebab, python, rust_str, rust_value, shell_quote, snake_case,
 };
 use crate::core::expr::codegen::{Call, ClientSetup, Field, Target, fields_json};
 use crate::core::value::{Layout, json};
@@ -117,6 +117,14 @@ impl Call {
 fn js_document_field(field: &Field, number_value: &mut bool) -> String {
     match field {
         Field::Item(item) => js_native_item(item, number_value),
+        Field::Values(values) => format!(
+            "[{}]",
+            values
+                .iter()
+                .map(|v| js_native(v, number_value))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         Field::Writes(writes) => {
             let parts: Vec<String> = writes
                 .iter()
@@ -169,6 +177,11 @@ fn rust_chain(
                         rust_str(k),
                         rust_value(v)
                     ));
+                }
+            }
+            Field::Values(values) => {
+                for v in values {
+                    calls.push(format!("{indent}.{method}({})", rust_value(v)));
                 }
             }
             Field::Writes(writes) => {

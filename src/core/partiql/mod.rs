@@ -1,0 +1,16 @@
+//! PartiQL: statements with typed `?` parameters. A `SELECT` is read page by page
+//! ([`execute_page`], [`read_statement`]); an `INSERT`, `UPDATE` or `DELETE` is a
+//! [`WritePlan`](crate::core::write::WritePlan) sent by the write gateway ([`plan_write`],
+//! [`write()`]), once. Nothing here draws.
+
+mod lexer;
+mod page;
+mod statement;
+mod write;
+
+pub use page::{PartiqlPage, execute_page, read_statement};
+pub use statement::{Classified, Kind, Statement, parse_param};
+pub use write::{StatementOutcome, StatementReport, plan_write, write};
+
+#[cfg(test)]
+mod tests;
