@@ -33,12 +33,18 @@ fn main() -> ExitCode {
 }
 
 fn run_app(runtime: &tokio::runtime::Runtime, flags: &dynoscope::cli::ConnectionFlags) -> ExitCode {
+    let mut viewport = egui::ViewportBuilder::default()
+        .with_title("dynoscope")
+        .with_app_id("dynoscope")
+        .with_inner_size([1280.0, 800.0])
+        .with_min_inner_size([640.0, 400.0]);
+    // The same picture as assets/dynoscope.desktop names; a window without it still opens.
+    if let Ok(icon) = eframe::icon_data::from_png_bytes(include_bytes!("../assets/dynoscope.png")) {
+        viewport = viewport.with_icon(std::sync::Arc::new(icon));
+    }
     let options = eframe::NativeOptions {
         renderer: eframe::Renderer::Glow,
-        viewport: egui::ViewportBuilder::default()
-            .with_title("dynoscope")
-            .with_inner_size([1280.0, 800.0])
-            .with_min_inner_size([640.0, 400.0]),
+        viewport,
         ..Default::default()
     };
     let handle = runtime.handle().clone();

@@ -18,7 +18,7 @@ use crate::ui::tables::TablesFeature;
 use crate::ui::tally::TallyFeature;
 use crate::ui::{Intent, Scope};
 
-pub use remembered::Remembered;
+pub use remembered::{Remembered, Theme};
 
 /// The central view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,6 +128,9 @@ pub struct DynoscopeApp {
     last_table: Option<String>,
     /// Settings saved by an earlier run that could not be read; kept aside when saving.
     unreadable: Option<String>,
+    /// The theme chosen, and whether it still has to be applied.
+    theme: Theme,
+    theme_applied: bool,
 }
 
 /// Where settings that could not be read are kept.
@@ -151,6 +154,8 @@ impl DynoscopeApp {
             last_connection: spec,
             last_table: remembered.table,
             unreadable: None,
+            theme: remembered.theme,
+            theme_applied: false,
             saver: Saver::default(),
             spawner,
         }
@@ -178,6 +183,7 @@ impl DynoscopeApp {
             rules: Default::default(),
             rule_book: self.features.tally.rule_book(),
             tabs: self.features.browse.specs(),
+            theme: self.theme,
         }
     }
 
@@ -218,6 +224,9 @@ impl DynoscopeApp {
 
     /// Draw the whole app into `ui` (also what the UI tests drive).
     pub fn ui(&mut self, ui: &mut Ui) {
+        if !std::mem::replace(&mut self.theme_applied, true) {
+            ui.ctx().set_theme(self.theme.preference());
+        }
         let mut intents = self.poll();
         egui::Panel::top("connection_bar").show(ui, |ui| {
             ui.add_space(4.0);
@@ -313,7 +322,14 @@ impl DynoscopeApp {
         egui::CentralPanel::default().show(ui, |ui| match &scope {
             Some(scope) => {
                 let features = &mut self.features;
-                view_tabs_ui(ui, &mut self.view, features);
+                ui.horizontal(|ui| {
+                    view_tabs_ui(ui, &mut self.view, features);
+                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                        if theme_ui(ui, &mut self.theme) {
+                            self.theme_applied = false;
+                        }
+                    });
+                });
                 ui.separator();
                 let intent = match self.view {
                     View::Browse => features.browse.view_ui(ui, scope),
@@ -346,6 +362,22 @@ fn scope<'a>(
         table: tables.open_info()?,
         saver,
     })
+}
+
+/// The theme menu; `true` when the choice changed.
+fn theme_ui(ui: &mut Ui, theme: &mut Theme) -> bool {
+    let before = *theme;
+    let label = ui.label("Theme");
+    egui::ComboBox::from_id_salt("theme")
+        .selected_text(theme.label())
+        .show_ui(ui, |ui| {
+            for choice in Theme::ALL {
+                ui.selectable_value(theme, choice, choice.label());
+            }
+        })
+        .response
+        .labelled_by(label.id);
+    *theme != before
 }
 
 /// The tabs of the central view; a tab opened from another one starts from what it shows.

@@ -24,6 +24,9 @@ pub struct Remembered {
     /// The result tabs: their names, tables and forms (not their rows).
     #[serde(default)]
     pub tabs: Vec<TabSpec>,
+    /// System, dark or light.
+    #[serde(default)]
+    pub theme: Theme,
 }
 
 impl Remembered {
@@ -32,5 +35,40 @@ impl Remembered {
         let mut book = std::mem::take(&mut self.rule_book);
         book.adopt_legacy(std::mem::take(&mut self.rules));
         book
+    }
+}
+
+/// The theme chosen in the app.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Theme {
+    /// Follow the desktop.
+    #[default]
+    System,
+    /// Dark.
+    Dark,
+    /// Light.
+    Light,
+}
+
+impl Theme {
+    /// Every choice, as offered.
+    pub const ALL: [Self; 3] = [Self::System, Self::Dark, Self::Light];
+
+    /// What the menu calls it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::System => "System",
+            Self::Dark => "Dark",
+            Self::Light => "Light",
+        }
+    }
+
+    /// egui's preference for it.
+    pub fn preference(self) -> egui::ThemePreference {
+        match self {
+            Self::System => egui::ThemePreference::System,
+            Self::Dark => egui::ThemePreference::Dark,
+            Self::Light => egui::ThemePreference::Light,
+        }
     }
 }
