@@ -7,6 +7,8 @@ mod exit;
 mod expr;
 mod flags;
 mod likes;
+mod reads;
+mod resume;
 mod run;
 
 pub use args::{AddArgs, AddMode, Cli, ConnectionFlags, Subcommand};
