@@ -29,7 +29,11 @@ pub async fn items(client: &Client, args: ItemsArgs, out: &mut impl std::io::Wri
     let pk = partition.kind.parse(&args.pk)?;
     let sort = sort_condition(&args, &info)?;
     let request = BrowseRequest::query(&info, args.index.as_deref(), pk, sort, !args.desc)?;
-    let start = args.start_key.as_deref().map(resume::parse_key).transpose()?;
+    let start = args
+        .start_key
+        .as_deref()
+        .map(resume::parse_key)
+        .transpose()?;
     let mut printer = Printer::new(&info, args.index.as_deref(), args.limit, args.json, out);
     let backoff = backoff(args.max_throttle_wait);
     read_one(client, &request, start.flatten(), &backoff, &mut printer).await
@@ -45,7 +49,11 @@ pub async fn scan(client: &Client, args: ScanArgs, out: &mut impl std::io::Write
         let start = match args.start_keys.as_slice() {
             [] => None,
             [key] => resume::parse_key(key)?,
-            _ => return Err(Error::Invalid("--start-key is given once without --segments".into())),
+            _ => {
+                return Err(Error::Invalid(
+                    "--start-key is given once without --segments".into(),
+                ));
+            }
         };
         return read_one(client, &request, start, &backoff, &mut printer).await;
     }
@@ -61,7 +69,11 @@ pub async fn scan(client: &Client, args: ScanArgs, out: &mut impl std::io::Write
         if let Some(note) = e.note() {
             eprintln!("dynoscope: {note}");
         }
-        if let read::SegmentEvent::Read { event: ReadEvent::Page(page), .. } = e {
+        if let read::SegmentEvent::Read {
+            event: ReadEvent::Page(page),
+            ..
+        } = e
+        {
             printer.page(page, &cancel);
         }
     })
@@ -70,7 +82,10 @@ pub async fn scan(client: &Client, args: ScanArgs, out: &mut impl std::io::Write
     eprintln!("{} · {total} segments", printer.summary());
     let result = printer.finish(stopped.result, "Scan");
     if result.is_err() && !stopped.left.finished() {
-        print_resume(&resume::segment_args(&stopped.left, &printer.keys), args.json);
+        print_resume(
+            &resume::segment_args(&stopped.left, &printer.keys),
+            args.json,
+        );
     }
     result
 }

@@ -29,7 +29,9 @@ pub fn parse_segment_keys(total: usize, given: &[String]) -> Result<SegmentStart
         })?;
         let number = |n: &str| {
             n.trim().parse::<usize>().map_err(|_| {
-                Error::Invalid(format!("--start-key `{text}`: `{n}` is not a segment number"))
+                Error::Invalid(format!(
+                    "--start-key `{text}`: `{n}` is not a segment number"
+                ))
             })
         };
         let key = parse_key(json)?;
@@ -147,12 +149,22 @@ mod tests {
         assert_eq!(parse_segment_keys(8, &again).unwrap(), starts);
         let words = shell_words(&args);
         assert!(words.contains(r#"'1={"PK":{"S":"it'\''s"}}'"#), "{words}");
-        assert!(words.contains("--start-key '3-5={}' --start-key '7={}'"), "{words}");
+        assert!(
+            words.contains("--start-key '3-5={}' --start-key '7={}'"),
+            "{words}"
+        );
     }
 
     #[test]
     fn bad_start_keys_are_refused() {
-        let bad = ["{}", "9={}", "x={}", "1-2={\"PK\":{\"S\":\"a\"}}", "1=nope", "2-9={}"];
+        let bad = [
+            "{}",
+            "9={}",
+            "x={}",
+            "1-2={\"PK\":{\"S\":\"a\"}}",
+            "1=nope",
+            "2-9={}",
+        ];
         for bad in bad {
             assert!(parse_segment_keys(8, &[bad.to_owned()]).is_err(), "{bad}");
         }
