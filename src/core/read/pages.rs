@@ -92,8 +92,15 @@ pub async fn read_events(
             return Ok(Stopped::Cancelled);
         }
         let limit = page_limit(request.page_size, until, matched, scanned);
-        let fetched =
-            fetch_retrying(client, request, start.as_ref(), limit, backoff, cancel, &mut on_event);
+        let fetched = fetch_retrying(
+            client,
+            request,
+            start.as_ref(),
+            limit,
+            backoff,
+            cancel,
+            &mut on_event,
+        );
         let Some(page) = fetched.await? else {
             return Ok(Stopped::Cancelled);
         };

@@ -130,14 +130,21 @@ mod tests {
         let backoff = Backoff::default();
         let waits: Vec<u128> = (1..=9).map(|n| backoff.wait(n).as_millis()).collect();
         assert_eq!(waits, [50, 100, 200, 400, 800, 1600, 3200, 5000, 5000]);
-        assert_eq!(backoff.wait(u32::MAX), Duration::from_secs(5), "no overflow");
+        assert_eq!(
+            backoff.wait(u32::MAX),
+            Duration::from_secs(5),
+            "no overflow"
+        );
         let attempts = (1..)
             .scan(Duration::ZERO, |total, n| {
                 *total += backoff.wait(n);
                 (*total <= backoff.throttled_for).then_some(n)
             })
             .count();
-        assert_eq!(attempts, 29, "2 minutes of throttling is 29 waits, 30 attempts");
+        assert_eq!(
+            attempts, 29,
+            "2 minutes of throttling is 29 waits, 30 attempts"
+        );
     }
 
     #[test]

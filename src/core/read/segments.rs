@@ -59,9 +59,7 @@ impl SegmentStarts {
                 ))
             })?;
             if *slot != SegmentStart::Done {
-                return Err(Error::Invalid(format!(
-                    "segment {segment} is given twice"
-                )));
+                return Err(Error::Invalid(format!("segment {segment} is given twice")));
             }
             *slot = key.map_or(SegmentStart::Beginning, SegmentStart::After);
         }
@@ -148,7 +146,9 @@ impl SegmentEvent {
     /// A progress line for a wait (`segment 3: throttled, waiting 800 ms before attempt 3`).
     pub fn note(&self) -> Option<String> {
         match self {
-            Self::Read { segment, event } => event.note().map(|n| format!("segment {segment}: {n}")),
+            Self::Read { segment, event } => {
+                event.note().map(|n| format!("segment {segment}: {n}"))
+            }
             Self::Done { .. } => None,
         }
     }
@@ -326,7 +326,11 @@ async fn read_segment(
         scanned += usize::try_from(page.scanned_count).unwrap_or_default();
         start = page.last_key.clone();
         let event = ReadEvent::Page(page);
-        if pages.send(SegmentEvent::Read { segment, event }).await.is_err() {
+        if pages
+            .send(SegmentEvent::Read { segment, event })
+            .await
+            .is_err()
+        {
             return Ok(Stopped::Cancelled);
         }
         if start.is_none() {
