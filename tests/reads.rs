@@ -69,6 +69,11 @@ fn once(keys: impl IntoIterator<Item = String>) -> BTreeSet<String> {
     seen
 }
 
+/// A future that may run in a spawned task.
+fn sendable<F: std::future::Future + Send>(future: F) -> F {
+    future
+}
+
 fn every(count: usize) -> BTreeSet<String> {
     (0..count).map(|i| format!("I#{i:05}")).collect()
 }
@@ -81,7 +86,7 @@ async fn throttled_pages_are_waited_out_and_reported() {
     request.page_size = Some(50);
     let (mut keys, mut waits) = (Vec::new(), Vec::new());
     let cancel = CancelToken::default();
-    let stopped = read::read_events(
+    let stopped = sendable(read::read_events(
         &client,
         &request,
         None,
@@ -98,7 +103,7 @@ async fn throttled_pages_are_waited_out_and_reported() {
                 ReadEvent::Resending { error, .. } => panic!("not throttled: {error}"),
             }
         },
-    )
+    ))
     .await
     .expect("throttling is waited out");
     assert_eq!(stopped, Stopped::LastPage);
@@ -319,7 +324,7 @@ async fn segments_stream_every_item_once_and_resume_where_they_stopped() {
     let (mut keys, mut pages_before_the_end) = (Vec::new(), 0);
     let starts = SegmentStarts::all(4).unwrap();
     // Cancelled at the first page: that page was handed over while every segment still ran.
-    let stopped = read::scan_segments(
+    let scan = read::scan_segments(
         &client,
         &request,
         starts,
@@ -337,8 +342,10 @@ async fn segments_stream_every_item_once_and_resume_where_they_stopped() {
                 cancel.cancel();
             }
         },
-    )
-    .await;
+    );
+    // The app runs it in a spawned job.
+    let scan = sendable(scan);
+    let stopped = scan.await;
     assert_eq!(stopped.result, Ok(Stopped::Cancelled));
     assert!(pages_before_the_end >= 1);
     assert!(!stopped.left.finished());
