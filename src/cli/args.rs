@@ -1,5 +1,7 @@
 //! Command-line arguments, AWS CLI style.
 
+use std::time::Duration;
+
 use clap::{Args, Parser};
 
 use crate::cli::exit::EXIT_TABLE;
@@ -145,9 +147,15 @@ pub struct ItemsArgs {
     /// Descending sort-key order.
     #[arg(long)]
     pub desc: bool,
-    /// Stop after this many items.
+    /// Stop after this many items (sent to the server as each request's Limit).
     #[arg(long)]
     pub limit: Option<usize>,
+    /// Go on after this key (DynamoDB JSON), as printed when a read stopped early.
+    #[arg(long, value_name = "JSON")]
+    pub start_key: Option<String>,
+    /// Give up when one page request has been throttled for this many seconds in all.
+    #[arg(long, value_name = "SECONDS", default_value = "120", value_parser = parse_throttle_wait)]
+    pub max_throttle_wait: Duration,
     /// Print DynamoDB JSON, one item per line (plain JSON otherwise).
     #[arg(long)]
     pub json: bool,
@@ -162,12 +170,21 @@ pub struct ScanArgs {
     /// Scan this index instead of the table.
     #[arg(long)]
     pub index: Option<String>,
-    /// Parallel scan with this many segments (at most 64 are read at a time).
+    /// Parallel scan with this many segments (at most 64 are read at a time); items are printed
+    /// as each segment's pages arrive, so segments interleave.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(i32).range(1..=1_000_000))]
     pub segments: i32,
-    /// Stop after this many items.
+    /// Stop after this many items (sent to the server as each request's Limit).
     #[arg(long)]
     pub limit: Option<usize>,
+    /// Go on after this key (DynamoDB JSON), as printed when a scan stopped early. With
+    /// --segments: SEGMENT=JSON, once per segment to go on with (`SEGMENT={}` or
+    /// `FIRST-LAST={}` from the beginning); segments not given are done.
+    #[arg(long = "start-key", value_name = "[SEGMENT=]JSON")]
+    pub start_keys: Vec<String>,
+    /// Give up when one page request has been throttled for this many seconds in all.
+    #[arg(long, value_name = "SECONDS", default_value = "120", value_parser = parse_throttle_wait)]
+    pub max_throttle_wait: Duration,
     /// Print DynamoDB JSON, one item per line (plain JSON otherwise).
     #[arg(long)]
     pub json: bool,
@@ -191,6 +208,16 @@ pub struct PartiqlArgs {
     /// JSON object.
     #[arg(long)]
     pub json: bool,
+}
+
+/// A throttling budget in seconds: 0 (give up at the first throttle) to an hour.
+fn parse_throttle_wait(text: &str) -> Result<Duration, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|secs| (0.0..=3600.0).contains(secs))
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| format!("`{text}` is not a number of seconds from 0 to 3600"))
 }
 
 /// How `dynoscope add` sends the change.

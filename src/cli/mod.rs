@@ -8,6 +8,8 @@ mod expr;
 mod flags;
 mod likes;
 mod partiql;
+mod reads;
+mod resume;
 mod run;
 
 pub use args::{AddArgs, AddMode, Cli, ConnectionFlags, Subcommand};

@@ -1,23 +1,16 @@
 //! Running a subcommand: thin glue from arguments to core functions and back to text.
 
-use std::collections::VecDeque;
 use std::io::Write as _;
 use std::process::ExitCode;
 
-use aws_sdk_dynamodb::Client;
-
-use crate::cli::args::{ConnectionFlags, ItemsArgs, ScanArgs, Subcommand};
+use crate::cli::args::{ConnectionFlags, Subcommand};
 use crate::cli::exit::{Exit, print_error};
-use crate::core::cancel::CancelToken;
-use crate::core::condition::{SortCondition, SortOp};
+use crate::cli::reads::{self, io_error};
 use crate::core::connection::{self, ConnectionSpec};
 use crate::core::error::{Error, Result};
 use crate::core::likes::LikeOp;
-use crate::core::limits::AtOnce;
-use crate::core::read::{self, BrowseMode, BrowseRequest, Until};
-use crate::core::report::read_summary;
+use crate::core::read;
 use crate::core::table::TableInfo;
-use crate::core::value::{self, Item};
 
 /// Run `command` against the connection `spec`, with the `--timeout`, `--read-only` and `--yes`
 /// of `flags`; prints results on stdout and errors on stderr (once), and returns the exit status
@@ -64,8 +57,8 @@ async fn run_inner(
             let info = read::describe_table(client, &table).await?;
             write!(out, "{}", describe_text(&info)).map_err(io_error)?;
         }
-        Subcommand::Items(args) => items(client, args, &mut out).await?,
-        Subcommand::Scan(args) => scan(client, args, &mut out).await?,
+        Subcommand::Items(args) => reads::items(client, args, &mut out).await?,
+        Subcommand::Scan(args) => reads::scan(client, args, &mut out).await?,
         Subcommand::Add(args) => return crate::cli::add::add(&connection, args, confirmed).await,
         Subcommand::Check(args) => return crate::cli::check::check(client, args).await,
         Subcommand::Like(args) => {
@@ -83,10 +76,6 @@ async fn run_inner(
         Subcommand::Sandbox { .. } | Subcommand::Expr(_) => {}
     }
     Ok(Exit::Done)
-}
-
-fn io_error(e: std::io::Error) -> Error {
-    Error::Invalid(format!("cannot write output: {e}"))
 }
 
 /// The describe panel as text: the same facts, a line each.
@@ -108,194 +97,6 @@ pub fn describe_text(info: &TableInfo) -> String {
         text += &format!("{:<14} {arn}\n", "ARN");
     }
     text
-}
-
-fn sort_condition(args: &ItemsArgs, info: &TableInfo) -> Result<Option<SortCondition>> {
-    let kind = info
-        .keys_of(args.index.as_deref())
-        .and_then(|(_, s)| s.map(|s| s.kind))
-        .unwrap_or(crate::core::condition::ScalarType::S);
-    let single = [
-        (SortOp::Eq, &args.sk_eq),
-        (SortOp::Lt, &args.sk_lt),
-        (SortOp::Le, &args.sk_le),
-        (SortOp::Gt, &args.sk_gt),
-        (SortOp::Ge, &args.sk_ge),
-        (SortOp::BeginsWith, &args.sk_begins_with),
-    ];
-    for (op, value) in single {
-        if let Some(value) = value {
-            return Ok(Some(SortCondition {
-                op,
-                value: kind.parse(value)?,
-                upper: None,
-            }));
-        }
-    }
-    match args.sk_between.as_deref() {
-        Some([low, high]) => Ok(Some(SortCondition {
-            op: SortOp::Between,
-            value: kind.parse(low)?,
-            upper: Some(kind.parse(high)?),
-        })),
-        _ => Ok(None),
-    }
-}
-
-async fn items(client: &Client, args: ItemsArgs, out: &mut impl std::io::Write) -> Result<()> {
-    let info = read::describe_table(client, &args.table).await?;
-    let (partition, _) = info
-        .keys_of(args.index.as_deref())
-        .ok_or_else(|| Error::Invalid(format!("`{}` has no such index", args.table)))?;
-    let pk = partition.kind.parse(&args.pk)?;
-    let sort = sort_condition(&args, &info)?;
-    let request = BrowseRequest::query(&info, args.index.as_deref(), pk, sort, !args.desc)?;
-    let keys = info.grid_key_names(args.index.as_deref());
-    let stats = print_all(client, &request, args.limit, args.json, &keys, out).await?;
-    eprintln!("{stats}");
-    Ok(())
-}
-
-async fn scan(client: &Client, args: ScanArgs, out: &mut impl std::io::Write) -> Result<()> {
-    let info = read::describe_table(client, &args.table).await?;
-    let base = BrowseRequest::scan(&info, args.index.as_deref())?;
-    let keys = info.grid_key_names(args.index.as_deref());
-    if args.segments == 1 {
-        let stats = print_all(client, &base, args.limit, args.json, &keys, out).await?;
-        eprintln!("{stats}");
-        return Ok(());
-    }
-    let segments = usize::try_from(args.segments)
-        .map_err(|_| Error::Invalid("--segments must be at least 1".into()))?;
-    let at_once = AtOnce::new(segments, "segments")?;
-    if let Some(note) = at_once.note("segments") {
-        eprintln!("{note}");
-    }
-    // A window of at most `at_once` segments in flight; items are printed in segment order.
-    let mut window = VecDeque::new();
-    let mut next = 0;
-    let mut total = Stats::default();
-    let mut printed = 0usize;
-    loop {
-        while next < segments && window.len() < at_once.at_once {
-            let mut request = base.clone();
-            request.mode = BrowseMode::Scan {
-                segment: Some((next as i32, args.segments)),
-            };
-            let client = client.clone();
-            let limit = args.limit;
-            window.push_back(tokio::spawn(async move {
-                let mut sink = Vec::new();
-                collect_pages(&client, &request, limit, &mut |item| sink.push(item))
-                    .await
-                    .map(|s| (s, sink))
-            }));
-            next += 1;
-        }
-        let Some(task) = window.pop_front() else {
-            break;
-        };
-        let (stats, items) = task.await.map_err(|e| Error::TaskDied {
-            op: "Scan",
-            detail: e.to_string(),
-        })??;
-        total.pages += stats.pages;
-        total.rcu += stats.rcu;
-        for item in items {
-            if args.limit.is_some_and(|l| printed >= l) {
-                break;
-            }
-            print_item(out, &item, &keys, args.json)?;
-            printed += 1;
-        }
-        if args.limit.is_some_and(|l| printed >= l) {
-            // Enough items: the segments still in flight are dropped, and none are started.
-            break;
-        }
-    }
-    for task in window {
-        task.abort();
-    }
-    total.items = printed;
-    eprintln!("{total} · {} segments", args.segments);
-    Ok(())
-}
-
-#[derive(Debug, Default)]
-struct Stats {
-    items: usize,
-    pages: usize,
-    rcu: f64,
-}
-
-impl std::fmt::Display for Stats {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&read_summary(self.items, self.pages, self.rcu))
-    }
-}
-
-async fn collect_pages(
-    client: &Client,
-    request: &BrowseRequest,
-    limit: Option<usize>,
-    on_item: &mut impl FnMut(Item),
-) -> Result<Stats> {
-    let mut stats = Stats::default();
-    let until = limit.map_or(Until::LastPage, Until::Items);
-    read::read_pages(
-        client,
-        request,
-        None,
-        until,
-        &CancelToken::default(),
-        |page| {
-            stats.pages += 1;
-            stats.rcu += page.consumed_rcu;
-            for item in page.items {
-                if limit.is_some_and(|l| stats.items >= l) {
-                    return;
-                }
-                on_item(item);
-                stats.items += 1;
-            }
-        },
-    )
-    .await?;
-    Ok(stats)
-}
-
-async fn print_all(
-    client: &Client,
-    request: &BrowseRequest,
-    limit: Option<usize>,
-    json: bool,
-    keys: &[String],
-    out: &mut impl std::io::Write,
-) -> Result<Stats> {
-    let mut failed = None;
-    let stats = collect_pages(client, request, limit, &mut |item| {
-        if failed.is_none()
-            && let Err(e) = print_item(out, &item, keys, json)
-        {
-            failed = Some(e);
-        }
-    })
-    .await?;
-    failed.map_or(Ok(stats), Err)
-}
-
-fn print_item(
-    out: &mut (impl std::io::Write + ?Sized),
-    item: &Item,
-    keys: &[String],
-    json: bool,
-) -> Result<()> {
-    let line = if json {
-        value::item_to_dynamodb_json(item, keys, false)
-    } else {
-        value::item_to_plain_json(item, keys, false)
-    };
-    writeln!(out, "{line}").map_err(io_error)
 }
 
 #[cfg(feature = "sandbox")]

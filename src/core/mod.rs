@@ -25,6 +25,7 @@ pub mod sandbox;
 pub mod seed;
 pub mod table;
 pub mod tally;
+pub mod throttle;
 pub mod value;
 pub mod write;
 

@@ -84,3 +84,50 @@ pub fn capacity(units: f64) -> String {
         format!("{units:.1}")
     }
 }
+
+/// A wait, the way a progress line says it: `50 ms` under a second, `1.6 s` from one.
+pub fn wait_text(wait: std::time::Duration) -> String {
+    let ms = wait.as_millis();
+    if ms < 1000 {
+        format!("{ms} ms")
+    } else {
+        // Tenths of a second, rounded down: whole numbers keep this exact.
+        let tenths = ms / 100;
+        format!("{}.{} s", tenths / 10, tenths % 10)
+    }
+}
+
+/// A read that the server throttles, waiting before it sends the page request again:
+/// `throttled, waiting 0.8 s before attempt 3`.
+pub fn throttled_note(attempt: u32, wait: std::time::Duration) -> String {
+    format!(
+        "throttled, waiting {} before attempt {attempt}",
+        wait_text(wait)
+    )
+}
+
+/// A page request that failed on the way, sent again after `wait`.
+pub fn resending_note(attempt: u32, wait: std::time::Duration, headline: &str) -> String {
+    format!(
+        "{headline}; sending again in {} (attempt {attempt})",
+        wait_text(wait)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    #[test]
+    fn waits_in_words() {
+        assert_eq!(wait_text(Duration::from_millis(50)), "50 ms");
+        assert_eq!(wait_text(Duration::from_millis(1600)), "1.6 s");
+        assert_eq!(wait_text(Duration::from_secs(5)), "5.0 s");
+        assert_eq!(
+            throttled_note(3, Duration::from_millis(800)),
+            "throttled, waiting 800 ms before attempt 3"
+        );
+    }
+}

@@ -309,6 +309,9 @@ pub enum Fault {
     Throttle(usize),
     /// Like `HtmlAfterApply` for the first write only; the rest pass.
     HtmlAfterApplyOnce,
+    /// For reads (targets such as `Scan`, `Query`): forward the first `pass`, refuse the next
+    /// `refuse` with HTTP 400 ProvisionedThroughputExceededException, forward the rest.
+    ThrottleReads { pass: usize, refuse: usize },
 }
 
 impl Fault {
@@ -332,6 +335,8 @@ pub struct FaultProxy {
     pub forwarded: Arc<AtomicUsize>,
     /// The most requests of any kind that were in flight through the proxy at once.
     pub most_at_once: Arc<AtomicUsize>,
+    /// The bodies of the requests with one of the proxy's targets, in the order they arrived.
+    pub bodies: Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 impl FaultProxy {
@@ -346,6 +351,11 @@ impl FaultProxy {
     pub fn most_at_once(&self) -> usize {
         self.most_at_once.load(Ordering::SeqCst)
     }
+
+    /// The bodies of the requests with one of the proxy's targets, so far.
+    pub fn bodies(&self) -> Vec<String> {
+        self.bodies.lock().unwrap().clone()
+    }
 }
 
 /// Counts a request in flight while it lives.
@@ -358,7 +368,8 @@ impl Drop for InFlight {
 }
 
 /// Start a fault proxy in front of `upstream`. Requests whose `X-Amz-Target` ends in one of
-/// `writes` (e.g. `UpdateItem`) get `fault`; everything else is forwarded untouched. Each
+/// `writes` (e.g. `UpdateItem`, or `Scan` for [`Fault::ThrottleReads`]) get `fault` and are
+/// counted and recorded; everything else is forwarded untouched. Each
 /// connection carries one request.
 pub async fn fault_proxy(
     upstream: SocketAddr,
@@ -374,8 +385,11 @@ pub async fn fault_proxy(
     let in_flight = Arc::new(AtomicUsize::new(0));
     let (arrived_count, forwarded_count) = (Arc::clone(&arrived), Arc::clone(&forwarded));
     let most = Arc::clone(&most_at_once);
+    let bodies = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let bodies_seen = Arc::clone(&bodies);
     tokio::spawn(async move {
         while let Ok((mut client, _)) = listener.accept().await {
+            let bodies = Arc::clone(&bodies_seen);
             let arrived = Arc::clone(&arrived_count);
             let forwarded = Arc::clone(&forwarded_count);
             let (most, in_flight) = (Arc::clone(&most), Arc::clone(&in_flight));
@@ -396,10 +410,25 @@ pub async fn fault_proxy(
                     .iter()
                     .any(|w| target.ends_with(&format!(".{}", w.to_lowercase())));
                 let nth = if is_write {
+                    let mut seen = bodies.lock().unwrap();
+                    seen.push(String::from_utf8_lossy(&body).into_owned());
                     arrived.fetch_add(1, Ordering::SeqCst)
                 } else {
                     usize::MAX
                 };
+                if let Fault::ThrottleReads { pass, refuse } = fault
+                    && is_write
+                    && nth >= pass
+                    && nth - pass < refuse
+                {
+                    let body = r#"{"__type":"com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException","message":"The level of configured provisioned throughput for the table was exceeded."}"#;
+                    let answer = format!(
+                        "HTTP/1.1 400 Bad Request\r\ncontent-type: application/x-amz-json-1.0\r\nx-amzn-requestid: proxy\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                        body.len()
+                    );
+                    let _ = client.write_all(answer.as_bytes()).await;
+                    return;
+                }
                 if let Fault::Throttle(n) = fault
                     && nth < n
                 {
@@ -426,7 +455,7 @@ pub async fn fault_proxy(
                 }
                 let mut answer = Vec::new();
                 let _ = server.read_to_end(&mut answer).await;
-                let passes = matches!(fault, Fault::Throttle(_))
+                let passes = matches!(fault, Fault::Throttle(_) | Fault::ThrottleReads { .. })
                     || (fault == Fault::HtmlAfterApplyOnce && nth > 0);
                 if !is_write || passes {
                     let _ = client.write_all(&answer).await;
@@ -469,7 +498,7 @@ pub async fn fault_proxy(
                     Fault::SilentAfterApply => {
                         tokio::time::sleep(Duration::from_secs(120)).await;
                     }
-                    Fault::Throttle(_) => {}
+                    Fault::Throttle(_) | Fault::ThrottleReads { .. } => {}
                 }
             });
         }
@@ -479,6 +508,7 @@ pub async fn fault_proxy(
         arrived,
         forwarded,
         most_at_once,
+        bodies,
     }
 }
 

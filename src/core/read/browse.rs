@@ -6,6 +6,7 @@ use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity, ReturnConsumedCa
 use crate::core::condition::{self, FilterClause, Placeholders, SortCondition};
 use crate::core::error::{Error, Result};
 use crate::core::table::TableInfo;
+use crate::core::throttle::without_retries;
 use crate::core::value::Item;
 
 /// Query one partition, or Scan.
@@ -141,11 +142,22 @@ impl Page {
     }
 }
 
-/// Fetch one page of `req`, starting after `start_key`.
+/// Fetch one page of `req`, starting after `start_key`, evaluating at most the request's page
+/// size. Sent once: the SDK's retries are off, since re-sending is the reader's decision.
 pub async fn fetch_page(
     client: &Client,
     req: &BrowseRequest,
     start_key: Option<Item>,
+) -> Result<Page> {
+    fetch_limited(client, req, start_key, req.page_size).await
+}
+
+/// [`fetch_page`] with `limit` sent as `Limit` instead of the request's page size.
+pub(crate) async fn fetch_limited(
+    client: &Client,
+    req: &BrowseRequest,
+    start_key: Option<Item>,
+    limit: Option<i32>,
 ) -> Result<Page> {
     let mut placeholders = Placeholders::default();
     match &req.mode {
@@ -176,9 +188,11 @@ pub async fn fetch_page(
                 .set_expression_attribute_values(Some(expr.values))
                 .scan_index_forward(*forward)
                 .set_select(req.count_only.then_some(Select::Count))
-                .set_limit(req.page_size)
+                .set_limit(limit)
                 .set_exclusive_start_key(start_key)
                 .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .customize()
+                .config_override(without_retries())
                 .send()
                 .await
                 .map_err(|e| Error::from_sdk("Query", e))?;
@@ -207,9 +221,11 @@ pub async fn fetch_page(
                 .set_segment(segment)
                 .set_total_segments(total)
                 .set_select(req.count_only.then_some(Select::Count))
-                .set_limit(req.page_size)
+                .set_limit(limit)
                 .set_exclusive_start_key(start_key)
                 .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .customize()
+                .config_override(without_retries())
                 .send()
                 .await
                 .map_err(|e| Error::from_sdk("Scan", e))?;

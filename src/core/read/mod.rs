@@ -1,9 +1,13 @@
 //! Reading: tables, descriptions, single items, and paging through Queries and Scans. Every
-//! Query or Scan pages through [`read_pages`], the one reader. Functions take the connection's
+//! Query or Scan pages through [`read_pages`] / [`read_events`], the one reader, with one retry
+//! policy ([`Backoff`]); a parallel scan is [`scan_segments`], each segment read the same way. Functions take the connection's
 //! `&Client` and map errors to [`Error`].
 
 mod browse;
+mod events;
 mod pages;
+mod retry;
+mod segments;
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity};
@@ -13,7 +17,10 @@ use crate::core::table::TableInfo;
 use crate::core::value::{Item, cell_text};
 
 pub use browse::{BrowseMode, BrowseRequest, Page, fetch_page};
-pub use pages::{Stopped, Until, read_all, read_pages};
+pub use events::ReadEvent;
+pub use pages::{Stopped, Until, read_all, read_events, read_pages};
+pub use retry::Backoff;
+pub use segments::{SegmentEvent, SegmentStart, SegmentStarts, SegmentsStopped, scan_segments};
 
 /// The capacity units a request reports it consumed (0 when it reports none).
 pub fn consumed_units(consumed: Option<&ConsumedCapacity>) -> f64 {

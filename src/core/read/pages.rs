@@ -1,11 +1,13 @@
 //! The one reader: every Query and Scan of dynoscope pages through here, one request at a time,
-//! with a cancel that also interrupts the request in flight.
+//! with a cancel that also interrupts the request in flight (or a wait before a re-send).
 
 use aws_sdk_dynamodb::Client;
 
 use crate::core::cancel::CancelToken;
 use crate::core::error::Result;
-use crate::core::read::{BrowseRequest, Page, fetch_page};
+use crate::core::read::events::ReadEvent;
+use crate::core::read::retry::{Backoff, fetch_retrying};
+use crate::core::read::{BrowseRequest, Page};
 use crate::core::value::Item;
 
 /// How far a read goes.
@@ -52,26 +54,60 @@ pub async fn read_all(
 /// Read `request` from `start` (the beginning when `None`), handing each page to `on_page` as
 /// it arrives, until `until` is reached, the last page is read, or `cancel` is used. A failed
 /// request ends the read with its error; the pages before it were handed over already.
+/// Throttling is waited out with [`Backoff::default`]; [`read_events`] also reports the waits.
 pub async fn read_pages(
     client: &Client,
     request: &BrowseRequest,
-    mut start: Option<Item>,
+    start: Option<Item>,
     until: Until,
     cancel: &CancelToken,
     mut on_page: impl FnMut(Page),
 ) -> Result<Stopped> {
-    let mut matched = 0usize;
+    let forward = |event| {
+        if let ReadEvent::Page(page) = event {
+            on_page(page);
+        }
+    };
+    let backoff = Backoff::default();
+    read_events(client, request, start, until, &backoff, cancel, forward).await
+}
+
+/// [`read_pages`], reporting every [`ReadEvent`]: each page as it arrives, and each wait before
+/// a page request is sent again (throttled, or failed on the way), as `backoff` says.
+///
+/// With [`Until::Items`] each request sends `Limit`: the items still wanted (more when a filter
+/// has been dropping items), never more than the request's page size.
+pub async fn read_events(
+    client: &Client,
+    request: &BrowseRequest,
+    mut start: Option<Item>,
+    until: Until,
+    backoff: &Backoff,
+    cancel: &CancelToken,
+    mut on_event: impl FnMut(ReadEvent),
+) -> Result<Stopped> {
+    let (mut matched, mut scanned) = (0usize, 0usize);
     loop {
         if cancel.is_cancelled() {
             return Ok(Stopped::Cancelled);
         }
-        let page = tokio::select! {
-            page = fetch_page(client, request, start.take()) => page?,
-            () = cancel.cancelled() => return Ok(Stopped::Cancelled),
+        let limit = page_limit(request.page_size, until, matched, scanned);
+        let fetched = fetch_retrying(
+            client,
+            request,
+            start.as_ref(),
+            limit,
+            backoff,
+            cancel,
+            &mut on_event,
+        );
+        let Some(page) = fetched.await? else {
+            return Ok(Stopped::Cancelled);
         };
         matched += usize::try_from(page.count).unwrap_or_default();
+        scanned += usize::try_from(page.scanned_count).unwrap_or_default();
         let next = page.last_key.clone();
-        on_page(page);
+        on_event(ReadEvent::Page(page));
         let Some(next) = next else {
             return Ok(Stopped::LastPage);
         };
@@ -80,5 +116,46 @@ pub async fn read_pages(
             Until::Items(wanted) if matched >= wanted => return Ok(Stopped::Reached),
             Until::Items(_) | Until::LastPage => start = Some(next),
         }
+    }
+}
+
+/// The `Limit` of the next page request: the request's page size, or with [`Until::Items`] the
+/// items still wanted, scaled by how many the filter dropped so far (`scanned` per `matched`),
+/// never above the page size. Reading 10 items of a big table then costs about 1 RCU, not a
+/// whole 1 MB page.
+pub(crate) fn page_limit(
+    page_size: Option<i32>,
+    until: Until,
+    matched: usize,
+    scanned: usize,
+) -> Option<i32> {
+    let Until::Items(wanted) = until else {
+        return page_size;
+    };
+    let still_wanted = wanted.saturating_sub(matched).max(1);
+    let evaluated_per_match = scanned.div_ceil(matched.max(1)).max(1);
+    let limit = i32::try_from(still_wanted.saturating_mul(evaluated_per_match)).unwrap_or(i32::MAX);
+    Some(page_size.map_or(limit, |size| size.min(limit)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limit_is_what_is_still_wanted() {
+        assert_eq!(page_limit(None, Until::LastPage, 0, 0), None);
+        assert_eq!(page_limit(Some(25), Until::OnePage, 0, 0), Some(25));
+        assert_eq!(page_limit(None, Until::Items(10), 0, 0), Some(10));
+        assert_eq!(page_limit(None, Until::Items(10), 4, 4), Some(6));
+        assert_eq!(page_limit(Some(3), Until::Items(10), 4, 4), Some(3));
+        // The filter kept 1 in 5 so far: ask for 5 evaluated per item still wanted.
+        assert_eq!(page_limit(None, Until::Items(10), 2, 10), Some(40));
+        // None kept yet: every item evaluated so far counts against the next one.
+        assert_eq!(page_limit(None, Until::Items(10), 0, 10), Some(100));
+        assert_eq!(
+            page_limit(None, Until::Items(usize::MAX), 0, usize::MAX),
+            Some(i32::MAX)
+        );
     }
 }

@@ -8,36 +8,15 @@ mod outcome;
 mod plan;
 mod send;
 
-use aws_sdk_dynamodb::config::retry::RetryConfig;
-
 pub use outcome::{Refusal, WriteOutcome};
 pub use plan::{Confirmation, Destination, Idempotency, WritePlan, WriteRequest, key_shown};
 pub use send::send;
 
 use crate::core::error::Error;
-
-/// A config override that turns the SDK's automatic retries off: the gateway decides re-sends
-/// itself, since a write that is not idempotent (`ADD`, `SET x = x + :d`, a naive put) must
-/// never be sent twice after it may have reached the server.
-pub fn without_retries() -> aws_sdk_dynamodb::config::Builder {
-    aws_sdk_dynamodb::Config::builder().retry_config(RetryConfig::disabled())
-}
-
-/// Server error codes that mean "rejected, not applied": safe to send again after a pause.
-const THROTTLED: [&str; 3] = [
-    "ThrottlingException",
-    "ProvisionedThroughputExceededException",
-    "RequestLimitExceeded",
-];
+pub use crate::core::throttle::{is_throttled, without_retries};
 
 /// Throttling rejections sent again before giving up.
 pub const MAX_THROTTLE_RETRIES: u32 = 3;
-
-/// Whether the server refused with a throttling code: the write was not applied.
-pub fn is_throttled(error: &Error) -> bool {
-    // A 4xx refusal only: a 5xx may have been applied, whatever its code says.
-    matches!(error, Error::Service { code, .. } if THROTTLED.contains(&code.as_str()))
-}
 
 /// Whether a write that failed this way may still have been applied: a timeout, a connection
 /// lost after the request left (not a refused connection), a 5xx the server answered with, or
