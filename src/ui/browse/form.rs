@@ -40,6 +40,8 @@ pub struct QueryForm {
     pub filter_upper: String,
     /// Items per page (`Limit`); empty lets the server fill 1 MB pages.
     pub page_size: String,
+    /// Segments of a parallel scan (1: a plain scan).
+    pub segments: String,
     /// Why the form cannot be sent, shown next to it.
     #[serde(skip)]
     pub error: Option<Error>,
@@ -61,6 +63,7 @@ impl Default for QueryForm {
             filter_value: String::new(),
             filter_upper: String::new(),
             page_size: String::new(),
+            segments: "1".to_owned(),
             error: None,
         }
     }
@@ -86,6 +89,8 @@ pub struct ResultsState {
     pub loading: bool,
     /// There is a next page.
     pub has_more: bool,
+    /// The last load stopped early (cancelled, failed): what is left can be resumed.
+    pub stopped: bool,
 }
 
 impl QueryForm {
@@ -111,6 +116,23 @@ impl QueryForm {
         self.scan = false;
         self.partition.clear();
         self.sort_op = None;
+    }
+
+    /// The segments of a parallel scan: `None` for a Query or a one-segment scan.
+    pub fn segments(&self) -> Result<Option<usize>> {
+        if !self.scan {
+            return Ok(None);
+        }
+        let text = self.segments.trim();
+        let most = crate::core::limits::MAX_AT_ONCE;
+        match text.parse::<usize>() {
+            Ok(1) => Ok(None),
+            Ok(n) if (2..=most).contains(&n) => Ok(Some(n)),
+            _ if text.is_empty() => Ok(None),
+            _ => Err(Error::Invalid(format!(
+                "segments `{text}`: a whole number from 1 to {most}"
+            ))),
+        }
     }
 
     /// The request the form describes, checked against the table's keys. Nothing invalid is sent.
@@ -193,14 +215,17 @@ pub fn query_form_ui(
         ui.selectable_value(&mut form.scan, true, "Scan");
         ui.separator();
         let shown = form.index.clone().unwrap_or_else(|| "(table)".to_owned());
-        egui::ComboBox::from_label("Index")
+        let label = ui.label("Index");
+        egui::ComboBox::from_id_salt("index")
             .selected_text(shown)
             .show_ui(ui, |ui| {
                 ui.selectable_value(&mut form.index, None, "(table)");
                 for index in &info.indexes {
                     ui.selectable_value(&mut form.index, Some(index.name.clone()), &index.name);
                 }
-            });
+            })
+            .response
+            .labelled_by(label.id);
     });
     let keys = info.keys_of(form.index.as_deref());
     if !form.scan
@@ -227,6 +252,10 @@ pub fn query_form_ui(
     filter_ui(ui, form);
     ui.horizontal_wrapped(|ui| {
         labelled_text_ui(ui, "Page size", &mut form.page_size, 60.0, "1 MB");
+        if form.scan {
+            labelled_text_ui(ui, "Segments", &mut form.segments, 32.0, "1")
+                .on_hover_text("A parallel scan: 2 to 64 segments read at once, to the end");
+        }
         ui.separator();
         let run_label = if form.scan { "Run scan" } else { "Run query" };
         if ui
@@ -242,8 +271,10 @@ pub fn query_form_ui(
         {
             action = Some(FormAction::LoadMore);
         }
+        let all_label = if results.stopped { "Resume" } else { "Load all" };
         if ui
-            .add_enabled(can_page, egui::Button::new("Load all"))
+            .add_enabled(can_page, egui::Button::new(all_label))
+            .on_hover_text("Read every remaining page (from where the last read stopped)")
             .clicked()
         {
             action = Some(FormAction::LoadAll);
@@ -263,14 +294,17 @@ pub fn query_form_ui(
 
 fn sort_condition_ui(ui: &mut Ui, form: &mut QueryForm, sort_label: &str) {
     let shown = form.sort_op.map_or("(any)", SortOp::symbol);
-    egui::ComboBox::from_label(sort_label)
+    let label = ui.label(sort_label);
+    egui::ComboBox::from_id_salt("sort_op")
         .selected_text(shown)
         .show_ui(ui, |ui| {
             ui.selectable_value(&mut form.sort_op, None, "(any)");
             for op in SortOp::ALL {
                 ui.selectable_value(&mut form.sort_op, Some(op), op.symbol());
             }
-        });
+        })
+        .response
+        .labelled_by(label.id);
     if form.sort_op.is_some() {
         labelled_text_ui(ui, "Sort value", &mut form.sort_value, 140.0, "e.g. LIKE#");
         if form.sort_op == Some(SortOp::Between) {

@@ -51,6 +51,7 @@ struct Grid<'a> {
     click: Option<Click>,
     sort: Option<String>,
     action: Option<GridAction>,
+    editable: bool,
 }
 
 impl Grid<'_> {
@@ -155,7 +156,8 @@ impl TableDelegate for Grid<'_> {
         if let Some(name) = name {
             response.context_menu(|ui| {
                 let item = self.results.rows.item(row).unwrap_or_default();
-                if let Some(a) = cell_menu_ui(ui, &item, name, &self.results.key_names, row) {
+                let keys = &self.results.key_names;
+                if let Some(a) = cell_menu_ui(ui, &item, name, keys, row, self.editable) {
                     self.action = Some(a);
                 }
             });
@@ -169,7 +171,12 @@ impl TableDelegate for Grid<'_> {
 
 /// Draw the grid: only the visible rows and columns are laid out.
 #[must_use]
-pub fn results_grid_ui(ui: &mut Ui, results: &mut Results, loading: bool) -> Option<GridAction> {
+pub fn results_grid_ui(
+    ui: &mut Ui,
+    results: &mut Results,
+    loading: bool,
+    editable: bool,
+) -> Option<GridAction> {
     if results.view.is_empty() {
         if !loading && results.request.is_some() && results.error.is_none() {
             if results.rows.is_empty() {
@@ -221,6 +228,7 @@ pub fn results_grid_ui(ui: &mut Ui, results: &mut Results, loading: bool) -> Opt
         click: None,
         sort: None,
         action: None,
+        editable,
     };
     table.show(ui, &mut grid);
     let (click, sort, action) = (grid.click, grid.sort, grid.action);
@@ -256,10 +264,11 @@ fn cell_menu_ui(
     name: &str,
     key_names: &[String],
     row: usize,
+    editable: bool,
 ) -> Option<GridAction> {
     let mut action = None;
     let is_key = key_names.iter().any(|k| k == name);
-    match item.get(name) {
+    match item.get(name).filter(|_| editable) {
         Some(AttributeValue::N(_)) if !is_key => {
             for (text, delta) in [("+1", "1"), ("-1", "-1")] {
                 if ui.button(format!("{text} on {name} (ADD)")).clicked() {
@@ -280,7 +289,7 @@ fn cell_menu_ui(
             }
             ui.separator();
         }
-        None => {
+        None if editable => {
             if ui
                 .button(format!("Add to {name} (missing here: starts from 0)…"))
                 .clicked()

@@ -1,7 +1,7 @@
-//! Browsing in result tabs: each tab queries or scans one table with its own form, rows,
-//! sort, find, scroll and selection; several are open at once, across tables. The tab strip
-//! (Ctrl+T new, Ctrl+W close) and the item view of the selected row are here; a tab's own work
-//! is in [`tab`].
+//! Result tabs: each tab queries or scans one table with its own form, rows, sort, find,
+//! scroll and selection — or runs PartiQL, or SQL over other tabs — and several are open at
+//! once, across tables. The tab strip (Ctrl+T new, Ctrl+W close) and the item view of the
+//! selected row are here; each kind of tab is in its own file ([`tabs`]).
 
 mod columns;
 mod find;
@@ -9,9 +9,13 @@ mod form;
 mod grid;
 mod item_view;
 mod keys;
+mod partiql_tab;
+mod progress;
 mod results;
+mod rows_view;
 mod status;
 mod tab;
+mod tabs;
 
 use egui::{Key, Modifiers, Ui};
 
@@ -23,29 +27,21 @@ use crate::ui::{Intent, Loaded, QueryPreset, Scope};
 
 pub use form::QueryForm;
 pub use item_view::ItemFormat;
+pub use partiql_tab::PartiqlForm;
 pub use results::Results;
+pub use tabs::{TabKind, TabSpec};
 
 use grid::GridAction;
 use item_view::item_view_ui;
-use tab::TableTab;
-
-/// What brings a tab back after a restart: its name, table and form (not its rows).
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct TabSpec {
-    /// The tab's name (also its table name in SQL).
-    pub name: String,
-    /// The table it reads.
-    pub table: String,
-    /// Its form.
-    pub form: QueryForm,
-}
+use rows_view::rows_ui;
+use tabs::TabBody;
 
 struct Tab {
     name: String,
-    body: TableTab,
+    body: TabBody,
 }
 
-/// The browse feature's state: the tabs and which one is shown.
+/// The result tabs and which one is shown.
 #[derive(Default)]
 pub struct BrowseFeature {
     tabs: Vec<Tab>,
@@ -61,7 +57,7 @@ impl BrowseFeature {
         let tabs = specs
             .into_iter()
             .map(|s| Tab {
-                body: TableTab::new(&s.table, s.form),
+                body: TabBody::new(s.kind),
                 name: s.name,
             })
             .collect();
@@ -79,8 +75,7 @@ impl BrowseFeature {
             .iter()
             .map(|t| TabSpec {
                 name: t.name.clone(),
-                table: t.body.table.clone(),
-                form: t.body.form.clone(),
+                kind: t.body.kind(),
             })
             .collect()
     }
@@ -90,17 +85,13 @@ impl BrowseFeature {
         self.item_format
     }
 
-    fn tab(&self) -> Option<&TableTab> {
+    fn tab(&self) -> Option<&TabBody> {
         self.tabs.get(self.active).map(|t| &t.body)
     }
 
-    fn tab_mut(&mut self) -> Option<&mut TableTab> {
-        self.tabs.get_mut(self.active).map(|t| &mut t.body)
-    }
-
-    /// The table of the tab shown.
+    /// The table of the tab shown, when it reads one.
     pub fn active_table(&self) -> Option<&str> {
-        self.tab().map(|t| t.table.as_str())
+        self.tab().and_then(TabBody::table)
     }
 
     /// Take in the pages and files that arrived, in every tab.
@@ -122,25 +113,28 @@ impl BrowseFeature {
         if self.active_table() == Some(table) {
             return;
         }
-        match self.tabs.iter().rposition(|t| t.body.table == table) {
+        match self
+            .tabs
+            .iter()
+            .rposition(|t| t.body.table() == Some(table))
+        {
             Some(at) => self.active = at,
-            None => self.open_tab(table, QueryForm::default()),
+            None => self.open_tab(table, new_table_kind(table)),
         }
     }
 
-    fn open_tab(&mut self, table: &str, form: QueryForm) {
-        let name = self.unique_name(table);
+    fn open_tab(&mut self, base: &str, kind: TabKind) {
+        let name = self.unique_name(base);
         self.tabs.push(Tab {
             name,
-            body: TableTab::new(table, form),
+            body: TabBody::new(kind),
         });
         self.active = self.tabs.len() - 1;
     }
 
-    /// A name for a new tab on `table`: the table's name as an SQL identifier, numbered when
-    /// taken.
-    fn unique_name(&self, table: &str) -> String {
-        let base: String = table
+    /// A name for a new tab: `base` as an SQL identifier, numbered when taken.
+    fn unique_name(&self, base: &str) -> String {
+        let base: String = base
             .chars()
             .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
             .collect();
@@ -179,7 +173,7 @@ impl BrowseFeature {
             )
         });
         if new {
-            self.open_tab(&scope.table.name, QueryForm::default());
+            self.open_tab(&scope.table.name, new_table_kind(&scope.table.name));
         }
         if close {
             self.close_tab(self.active);
@@ -189,10 +183,15 @@ impl BrowseFeature {
         ui.horizontal_wrapped(|ui| {
             for (i, tab) in self.tabs.iter().enumerate() {
                 let busy = if tab.body.busy() { " …" } else { "" };
-                let label = format!("{} · {}{busy}", tab.name, tab.body.table);
+                let what = match &tab.body {
+                    TabBody::Table(t) => t.table.clone(),
+                    TabBody::Partiql(..) => "PartiQL".to_owned(),
+                };
+                let label = format!("{} · {what}{busy}", tab.name);
+                let rows = tab.body.results().rows.len();
                 if ui
                     .selectable_label(i == self.active, label)
-                    .on_hover_text(format!("{} rows loaded", tab.body.results.rows.len()))
+                    .on_hover_text(format!("{rows} rows loaded"))
                     .clicked()
                 {
                     chosen = Some(i);
@@ -210,7 +209,14 @@ impl BrowseFeature {
                 .on_hover_text(format!("New tab on {} (Ctrl+T)", scope.table.name))
                 .clicked()
             {
-                self.open_tab(&scope.table.name, QueryForm::default());
+                self.open_tab(&scope.table.name, new_table_kind(&scope.table.name));
+            }
+            if ui
+                .button("+ PartiQL")
+                .on_hover_text("A tab for PartiQL statements")
+                .clicked()
+            {
+                self.open_tab("partiql", TabKind::Partiql(PartiqlForm::default()));
             }
         });
         if let Some(at) = closed {
@@ -218,15 +224,15 @@ impl BrowseFeature {
         }
         let at = chosen?;
         self.active = at;
-        let table = self.tabs.get(at)?.body.table.clone();
+        let table = self.tabs.get(at)?.body.table()?.to_owned();
         (table != scope.table.name).then_some(Intent::OpenTable(table))
     }
 
-    /// Draw the tabs, the shown tab's form and grid.
+    /// Draw the tabs, the shown tab's form and its rows.
     #[must_use]
     pub fn view_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) -> Option<Intent> {
         if self.tabs.is_empty() {
-            self.open_tab(&scope.table.name, QueryForm::default());
+            self.open_tab(&scope.table.name, new_table_kind(&scope.table.name));
         }
         let open = self.tabs_ui(ui, scope);
         if open.is_some() {
@@ -237,14 +243,22 @@ impl BrowseFeature {
                 | i.consume_key(Modifiers::COMMAND, Key::R)
                 | i.consume_key(Modifiers::COMMAND, Key::Enter)
         });
-        let active = self.active;
-        let tab = self.tabs.get_mut(active)?;
+        let tab = self.tabs.get_mut(self.active)?;
         ui.horizontal(|ui| {
             let label = ui.label("Tab name (its table in SQL)");
             ui.add(egui::TextEdit::singleline(&mut tab.name).desired_width(160.0))
                 .labelled_by(label.id);
         });
-        let action = tab.body.view_ui(ui, scope, rerun)?;
+        let action = match &mut tab.body {
+            TabBody::Table(t) => t.view_ui(ui, scope, rerun),
+            TabBody::Partiql(p, _) => {
+                p.form_ui(ui, scope, rerun);
+                ui.separator();
+                let busy = p.busy();
+                // Rows of a statement may come from any table: no edits from here.
+                rows_ui(ui, &mut p.results, busy, false)
+            }
+        }?;
         let (row, attribute, change) = match action {
             GridAction::Add {
                 row,
@@ -253,7 +267,7 @@ impl BrowseFeature {
             } => (row, attribute, Some(Change::By(delta.to_owned()))),
             GridAction::Edit { row, attribute } => (row, attribute, None),
         };
-        let results = &mut tab.body.results;
+        let results = tab.body.results_mut();
         results.selected = Some(row);
         let item = results.rows.item(row)?;
         Some(Intent::EditNumber {
@@ -265,24 +279,24 @@ impl BrowseFeature {
 
     /// Draw the status bar of the tab shown.
     pub fn status_ui(&mut self, ui: &mut Ui, scope: Option<&Scope<'_>>) {
-        match self.tab_mut() {
-            Some(tab) => tab.status_ui(ui, scope),
+        match self.tabs.get_mut(self.active) {
+            Some(tab) => tab.body.status_ui(ui, scope, &tab.name),
             None => {
                 ui.weak("Pick a table, then Query a partition or Scan.");
             }
         }
     }
 
-    /// Draw the header of the item view (Close, or Esc).
+    /// Draw the header of the item view (Close, or Esc outside a text field).
     pub fn item_header_ui(&mut self, ui: &mut Ui) {
         let escape = !ui.ctx().egui_wants_keyboard_input()
             && ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Escape));
         ui.horizontal(|ui| {
             ui.strong("Item");
             if (ui.small_button("Close").clicked() || escape)
-                && let Some(tab) = self.tab_mut()
+                && let Some(tab) = self.tabs.get_mut(self.active)
             {
-                tab.results.selected = None;
+                tab.body.results_mut().selected = None;
             }
         });
     }
@@ -292,41 +306,48 @@ impl BrowseFeature {
         let Some(tab) = self.tabs.get(self.active) else {
             return;
         };
-        if let Some(item) = tab.body.results.selected_item() {
-            item_view_ui(
-                ui,
-                &item,
-                &tab.body.results.key_names,
-                &mut self.item_format,
-            );
+        let results = tab.body.results();
+        if let Some(item) = results.selected_item() {
+            item_view_ui(ui, &item, &results.key_names, &mut self.item_format);
         }
     }
 
-    /// Set the shown tab's form up as `preset` says (a new tab when the shown one is busy).
+    /// Set the shown table tab up as `preset` says (a tab on the open table is opened first
+    /// when the shown one is not one).
     pub fn show(&mut self, scope: &Scope<'_>, preset: &QueryPreset) {
-        if self.tab().is_none_or(|t| t.table != scope.table.name) {
-            self.open_tab(&scope.table.name, QueryForm::default());
+        if self.active_table() != Some(scope.table.name.as_str()) {
+            self.open_tab(&scope.table.name, new_table_kind(&scope.table.name));
         }
-        if let Some(tab) = self.tab_mut() {
+        if let Some(Tab {
+            body: TabBody::Table(tab),
+            ..
+        }) = self.tabs.get_mut(self.active)
+        {
             tab.show(scope, preset);
         }
     }
 
     /// Show the server's `value` of `attribute` in the rows at `key`, in every tab on `table`.
     pub fn show_server_value(&mut self, table: &str, key: &Item, attribute: &str, value: String) {
-        for tab in self.tabs.iter_mut().filter(|t| t.body.table == table) {
-            let results = &mut tab.body.results;
-            if let Some(row) = results.row_with_key(key) {
+        for tab in self.tabs.iter_mut() {
+            if let TabBody::Table(t) = &mut tab.body
+                && t.table == table
+                && let Some(row) = t.results.row_with_key(key)
+            {
                 let number = aws_sdk_dynamodb::types::AttributeValue::N(value.clone());
-                results.rows.set_value(row, attribute, number);
+                t.results.rows.set_value(row, attribute, number);
             }
         }
     }
 
     /// Put `item`, as the server returned it, in place of its row in every tab on `table`.
     pub fn replace_row(&mut self, item: &Item, table: &TableInfo) {
-        for tab in self.tabs.iter_mut().filter(|t| t.body.table == table.name) {
-            tab.body.replace_row(item, table);
+        for tab in self.tabs.iter_mut() {
+            if let TabBody::Table(t) = &mut tab.body
+                && t.table == table.name
+            {
+                t.replace_row(item, table);
+            }
         }
     }
 
@@ -334,9 +355,9 @@ impl BrowseFeature {
     pub fn loaded(&self) -> Loaded<'_> {
         match self.tab() {
             Some(tab) => Loaded {
-                run: tab.results.run,
-                request: tab.results.request.as_ref(),
-                rows: &tab.results.rows,
+                run: tab.results().run,
+                request: tab.results().request.as_ref(),
+                rows: &tab.results().rows,
             },
             None => Loaded {
                 run: 0,
@@ -348,11 +369,21 @@ impl BrowseFeature {
 
     /// The row open in the item view.
     pub fn selected_item(&self) -> Option<Item> {
-        self.tab()?.results.selected_item()
+        self.tab()?.results().selected_item()
     }
 
     /// The partition key value typed in the shown tab's form.
     pub fn partition(&self) -> &str {
-        self.tab().map_or("", |t| t.form.partition.as_str())
+        match self.tab() {
+            Some(TabBody::Table(t)) => t.form.partition.as_str(),
+            _ => "",
+        }
+    }
+}
+
+fn new_table_kind(table: &str) -> TabKind {
+    TabKind::Table {
+        table: table.to_owned(),
+        form: QueryForm::default(),
     }
 }

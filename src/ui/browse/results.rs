@@ -5,9 +5,10 @@
 use std::collections::{BTreeSet, HashSet};
 
 use crate::core::error::Error;
-use crate::core::read::{BrowseRequest, Page};
+use crate::core::read::{BrowseRequest, Page, ReadEvent, SegmentEvent, SegmentStarts};
 use crate::core::rows::{Finder, Rows, find_rows, sort_rows};
 use crate::core::value::Item;
+use crate::ui::browse::progress::LoadProgress;
 
 /// Sorting by one column.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -87,6 +88,10 @@ pub struct Results {
     pub find: Find,
     /// Scroll the grid to this view position next frame.
     pub scroll_to: Option<usize>,
+    /// What the load under way (or the last one) is doing.
+    pub progress: LoadProgress,
+    /// For a stopped parallel scan: where each unfinished segment goes on.
+    pub left: Option<SegmentStarts>,
 }
 
 impl Results {
@@ -111,6 +116,18 @@ impl Results {
             scroll_to: Some(0),
             ..Self::default()
         };
+    }
+
+    /// Empty rows for a result that is not a Query or Scan (PartiQL, SQL), keyed by `key_names`.
+    pub fn for_rows(key_names: Vec<String>, run: u64) -> Self {
+        Self {
+            run,
+            columns: key_names.clone(),
+            known: key_names.iter().cloned().collect(),
+            key_names,
+            scroll_to: Some(0),
+            ..Self::default()
+        }
     }
 
     /// Append a page, adding any new attribute names as columns.
@@ -153,9 +170,51 @@ impl Results {
         self.refresh_matches();
     }
 
-    /// Whether there is a next page.
+    /// Whether there is a next page (or an unfinished segment).
     pub fn has_more(&self) -> bool {
-        self.last_key.is_some()
+        self.last_key.is_some() || self.left.as_ref().is_some_and(|l| !l.finished())
+    }
+
+    /// A parallel scan of `total` segments starts.
+    pub fn segments_started(&mut self, total: usize) {
+        self.progress = LoadProgress::segmented(total);
+    }
+
+    /// Take in what the reader reported: a page, a wait, a segment done.
+    pub fn add_event(&mut self, event: SegmentEvent) {
+        let segmented = !self.progress.segments.is_empty();
+        match event {
+            SegmentEvent::Read {
+                segment,
+                event: ReadEvent::Page(page),
+            } => {
+                self.progress.page(segment, page.items.len());
+                if segmented {
+                    // Each segment has its own last key; `left` keeps them at the end.
+                    self.pages += 1;
+                    self.consumed_rcu += page.consumed_rcu;
+                    self.scanned += page.scanned_count;
+                    self.add_items(&page.items);
+                } else {
+                    self.add_page(page);
+                }
+            }
+            SegmentEvent::Read { segment, event } => {
+                let note = if segmented {
+                    SegmentEvent::Read { segment, event }.note()
+                } else {
+                    event.note()
+                };
+                self.progress.waiting(segment, note);
+            }
+            SegmentEvent::Done { segment } => self.progress.done(segment),
+        }
+    }
+
+    /// The load ended; `left` is what a parallel scan did not read.
+    pub fn ended(&mut self, left: Option<SegmentStarts>) {
+        self.progress.note = None;
+        self.left = left.filter(|l| !l.finished());
     }
 
     /// The item open in the item view.

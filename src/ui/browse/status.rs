@@ -5,6 +5,7 @@ use egui::Ui;
 
 use crate::core::export::ExportFormat;
 use crate::core::report::read_summary;
+use crate::ui::browse::progress::segments_ui;
 use crate::ui::browse::results::Results;
 
 /// What the user asked for in the status bar.
@@ -32,18 +33,20 @@ pub enum Loading {
 pub fn status_bar_ui(ui: &mut Ui, results: &Results, loading: Loading) -> Option<StatusAction> {
     let mut action = None;
     ui.horizontal(|ui| {
-        let Some(request) = &results.request else {
-            ui.weak("Pick a table, then Query a partition or Scan.");
+        if results.request.is_none() && results.pages == 0 && results.rows.is_empty() {
+            if loading == Loading::Idle {
+                ui.weak("Nothing run in this tab yet.");
+            }
             return;
-        };
-        let summary = format!(
-            "{} · {} scanned",
-            read_summary(results.rows.len(), results.pages, results.consumed_rcu),
-            results.scanned
-        );
+        }
+        let mut summary = read_summary(results.rows.len(), results.pages, results.consumed_rcu);
+        if results.request.is_some() {
+            summary.push_str(&format!(" · {} scanned", results.scanned));
+        }
+        let op = results.request.as_ref().map(|r| r.op());
         if loading == Loading::All {
-            let fraction = match (request.op(), results.estimate) {
-                ("Scan", Some(total)) if total > 0 => {
+            let fraction = match (op, results.estimate) {
+                (Some("Scan"), Some(total)) if total > 0 => {
                     (results.scanned as f32 / total as f32).min(1.0)
                 }
                 _ => 0.0,
@@ -57,13 +60,28 @@ pub fn status_bar_ui(ui: &mut Ui, results: &Results, loading: Loading) -> Option
             if ui.button("Cancel").clicked() {
                 action = Some(StatusAction::Cancel);
             }
+            segments_ui(ui, &results.progress, true);
+            if let Some(done) = results.progress.summary() {
+                ui.weak(done);
+            }
+            if let Some(note) = &results.progress.note {
+                ui.colored_label(ui.visuals().warn_fg_color, note);
+            }
         } else {
             if loading == Loading::Page {
                 ui.spinner();
             }
             ui.label(summary);
+            if loading == Loading::Page
+                && let Some(note) = &results.progress.note
+            {
+                ui.colored_label(ui.visuals().warn_fg_color, note);
+            }
+            segments_ui(ui, &results.progress, false);
             if results.cancelled {
-                ui.weak("· cancelled, loaded rows kept");
+                ui.weak("· cancelled, loaded rows kept; Resume goes on from the last key");
+            } else if results.error.is_some() && results.has_more() {
+                ui.weak("· stopped, loaded rows kept; Resume goes on from the last key");
             } else if results.has_more() {
                 ui.weak("· more pages available");
             } else if loading == Loading::Idle {

@@ -5,24 +5,26 @@ use egui::Ui;
 
 use crate::core::error::Error;
 use crate::core::export::{self, ExportFormat};
-use crate::core::read::{self, BrowseMode, BrowseRequest, Page, Stopped, Until};
+use crate::core::read::{
+    self, Backoff, BrowseMode, BrowseRequest, SegmentEvent, SegmentStarts, Stopped, Until,
+};
 use crate::core::table::TableInfo;
 use crate::core::value::{self, Item};
-use crate::task::{Job, Pending};
-use crate::ui::browse::columns::columns_menu_ui;
-use crate::ui::browse::find::find_bar_ui;
+use crate::task::Job;
 use crate::ui::browse::form::{FormAction, QueryForm, ResultsState, query_form_ui};
-use crate::ui::browse::grid::{GridAction, results_grid_ui};
-use crate::ui::browse::keys::grid_keys_ui;
+use crate::ui::browse::grid::GridAction;
 use crate::ui::browse::results::Results;
+use crate::ui::browse::rows_view::{Export, rows_ui};
 use crate::ui::browse::status::{Loading, StatusAction, status_bar_ui};
-use crate::ui::save::Saved;
 use crate::ui::widgets::error_ui;
 use crate::ui::{QueryPreset, Scope};
 
-/// Pages being loaded, and whether all of them were asked for.
+/// How a load ended: why, and for a parallel scan what is left of each segment.
+type Ended = (crate::core::Result<Stopped>, Option<SegmentStarts>);
+
+/// Pages being loaded (a single read reports as segment 0), and whether all were asked for.
 struct Load {
-    job: Job<Page, Stopped>,
+    job: Job<SegmentEvent, Ended>,
     all: bool,
 }
 
@@ -35,8 +37,7 @@ pub struct TableTab {
     /// The rows.
     pub results: Results,
     load: Option<Load>,
-    export: Option<Pending<Option<Saved>>>,
-    export_note: Option<Result<String, Error>>,
+    export: Export,
 }
 
 impl TableTab {
@@ -47,8 +48,7 @@ impl TableTab {
             form,
             results: Results::default(),
             load: None,
-            export: None,
-            export_note: None,
+            export: Export::default(),
         }
     }
 
@@ -56,19 +56,22 @@ impl TableTab {
     pub fn poll(&mut self) {
         if let Some(load) = &mut self.load {
             let polled = load.job.poll();
-            for page in polled.progress {
-                self.results.add_page(page);
+            for event in polled.progress {
+                self.results.add_event(event);
             }
             if let Some(done) = polled.done {
                 self.load = None;
+                let (done, left) = match done {
+                    Ok((done, left)) => (done, left),
+                    Err(error) => (Err(error), None),
+                };
+                self.results.ended(left);
                 self.results.cancelled =
                     matches!(done, Ok(Stopped::Cancelled) | Err(Error::Cancelled { .. }));
                 self.results.error = done.err().filter(|e| !matches!(e, Error::Cancelled { .. }));
             }
         }
-        if let Some(saved) = Pending::take_ready(&mut self.export) {
-            self.export_note = Some(Saved::note(saved, "items"));
-        }
+        self.export.poll();
     }
 
     /// Whether pages are being fetched.
@@ -85,29 +88,53 @@ impl TableTab {
 
     /// Start over with the first page of what the form describes.
     pub fn run(&mut self, scope: &Scope<'_>) {
-        match self.form.request(scope.table) {
-            Ok(request) => {
+        let asked = self
+            .form
+            .request(scope.table)
+            .and_then(|r| Ok((r, self.form.segments()?)));
+        match asked {
+            Ok((request, segments)) => {
                 self.form.error = None;
                 let keys = scope.table.grid_key_names(request.index.as_deref());
                 self.cancel();
                 self.results
                     .start(request.clone(), keys, scope.table.item_count);
-                self.load = Some(Self::load(scope, request, None, false));
+                self.load = Some(match segments {
+                    // A parallel scan reads every segment to its end.
+                    Some(total) => match SegmentStarts::all(total) {
+                        Ok(starts) => {
+                            self.results.segments_started(total);
+                            Self::load_segments(scope, request, starts)
+                        }
+                        Err(error) => {
+                            self.form.error = Some(error);
+                            return;
+                        }
+                    },
+                    None => Self::load(scope, request, None, false),
+                });
             }
             Err(error) => self.form.error = Some(error),
         }
     }
 
     /// Fetch the next page, or every remaining page.
+    /// Fetch the next page, or every remaining page; a stopped parallel scan goes on with
+    /// each unfinished segment.
     fn load_more(&mut self, scope: &Scope<'_>, all: bool) {
-        let (Some(request), Some(start)) =
-            (self.results.request.clone(), self.results.last_key.clone())
-        else {
+        let Some(request) = self.results.request.clone() else {
+            return;
+        };
+        let load = if let Some(left) = self.results.left.take() {
+            Self::load_segments(scope, request, left)
+        } else if let Some(start) = self.results.last_key.clone() {
+            Self::load(scope, request, Some(start), all)
+        } else {
             return;
         };
         self.results.cancelled = false;
         self.results.error = None;
-        self.load = Some(Self::load(scope, request, Some(start), all));
+        self.load = Some(load);
     }
 
     fn load(scope: &Scope<'_>, request: BrowseRequest, start: Option<Item>, all: bool) -> Load {
@@ -115,13 +142,40 @@ impl TableTab {
         let until = if all { Until::LastPage } else { Until::OnePage };
         let job = scope
             .spawner
-            .spawn_job(request.op(), move |pages, cancel| async move {
-                read::read_pages(&client, &request, start, until, &cancel, |page| {
-                    pages.send(page)
-                })
-                .await
+            .spawn_job(request.op(), move |events, cancel| async move {
+                let backoff = Backoff::default();
+                let stopped =
+                    read::read_events(&client, &request, start, until, &backoff, &cancel, |e| {
+                        events.send(SegmentEvent::Read {
+                            segment: 0,
+                            event: e,
+                        })
+                    })
+                    .await;
+                Ok((stopped, None))
             });
         Load { job, all }
+    }
+
+    fn load_segments(scope: &Scope<'_>, request: BrowseRequest, starts: SegmentStarts) -> Load {
+        let client = scope.connection.client.clone();
+        let job = scope
+            .spawner
+            .spawn_job("Scan", move |events, cancel| async move {
+                let backoff = Backoff::default();
+                let stopped = read::scan_segments(
+                    &client,
+                    &request,
+                    starts,
+                    Until::LastPage,
+                    &backoff,
+                    &cancel,
+                    |e| events.send(e),
+                )
+                .await;
+                Ok((stopped.result, Some(stopped.left)))
+            });
+        Load { job, all: true }
     }
 
     fn export(&mut self, scope: &Scope<'_>, format: ExportFormat) {
@@ -133,13 +187,7 @@ impl TableTab {
             BrowseMode::Scan { .. } => None,
         };
         let name = export::suggested_file_name(&request.table, partition.as_deref());
-        // A clone shares the row store's full chunks; the export runs on a worker.
-        let rows = self.results.rows.clone();
-        let keys = self.results.key_names.clone();
-        self.export_note = None;
-        self.export = Some(scope.saver.save(scope.spawner, name, move |path| {
-            export::write_rows_file(path, &rows, &keys, format)
-        }));
+        self.export.start(scope, &self.results, name, format);
     }
 
     fn loading(&self) -> Loading {
@@ -164,6 +212,7 @@ impl TableTab {
         let state = ResultsState {
             loading: self.load.is_some(),
             has_more: self.results.has_more(),
+            stopped: self.results.cancelled || self.results.error.is_some(),
         };
         if scope.table.name == self.table {
             match query_form_ui(ui, &mut self.form, scope.table, state) {
@@ -181,38 +230,14 @@ impl TableTab {
             error_ui(ui, error);
         }
         ui.separator();
-        if !self.results.rows.is_empty() {
-            ui.horizontal(|ui| {
-                columns_menu_ui(ui, &mut self.results);
-                if ui
-                    .button("Find…")
-                    .on_hover_text("Find text in the loaded rows (Ctrl+F)")
-                    .clicked()
-                {
-                    self.results.find.open = true;
-                    self.results.find.focus = true;
-                }
-                ui.weak("Click a header to sort · arrows, Page Up/Down move · Ctrl+C copies");
-            });
-        }
-        find_bar_ui(ui, &mut self.results);
-        grid_keys_ui(ui, &mut self.results);
-        results_grid_ui(ui, &mut self.results, self.load.is_some())
+        let editable = scope.table.name == self.table;
+        rows_ui(ui, &mut self.results, self.load.is_some(), editable)
     }
 
     /// Draw the status bar: what loaded, what it cost, Cancel, Export and its outcome.
     pub fn status_ui(&mut self, ui: &mut Ui, scope: Option<&Scope<'_>>) {
         let action = status_bar_ui(ui, &self.results, self.loading());
-        match &self.export_note {
-            Some(Ok(note)) => {
-                ui.label(note);
-            }
-            Some(Err(error)) => error_ui(ui, error),
-            None if self.export.is_some() => {
-                ui.weak("Exporting…");
-            }
-            None => {}
-        }
+        self.export.ui(ui);
         match (action, scope) {
             (Some(StatusAction::Cancel), _) => self.cancel(),
             (Some(StatusAction::Export(format)), Some(scope)) => self.export(scope, format),

@@ -1,0 +1,270 @@
+//! A PartiQL tab: a statement with `?` parameters (typed, as DynamoDB JSON, one per line). A
+//! `SELECT` pages with `NextToken` into the same grid (Load more, Load all, Cancel, consumed
+//! capacity); `INSERT`/`UPDATE`/`DELETE` are write plans sent by the one write gateway — asked
+//! about off this machine, never re-sent, their outcome in the core's words.
+
+use egui::{RichText, Ui};
+
+use crate::core::error::Error;
+use crate::core::partiql::{self, PartiqlPage, Statement, StatementReport};
+use crate::core::read::{Stopped, Until};
+use crate::core::write::{Confirmation, Destination, WritePlan};
+use crate::task::{Job, Pending};
+use crate::ui::Scope;
+use crate::ui::browse::results::Results;
+use crate::ui::widgets::{confirm_ui, error_ui, lines_ui, writes_to_ui};
+
+/// What the tab remembers between runs.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct PartiqlForm {
+    /// The statement.
+    pub statement: String,
+    /// One DynamoDB JSON value per line, for the `?`s in order.
+    pub params: String,
+    /// `Limit` per request (empty: the server's page).
+    pub page_size: String,
+}
+
+/// A PartiQL tab's state.
+#[derive(Default)]
+pub struct PartiqlTab {
+    /// The form.
+    pub form: PartiqlForm,
+    /// The rows a SELECT returned.
+    pub results: Results,
+    read: Option<Job<PartiqlPage, Stopped>>,
+    /// The statement being paged and where its next page starts.
+    next: Option<(Statement, Option<i32>, String)>,
+    confirm: Option<(WritePlan, String)>,
+    writing: Option<Pending<StatementReport>>,
+    report: Option<StatementReport>,
+    error: Option<Error>,
+}
+
+impl PartiqlTab {
+    /// A tab with `form` and nothing run.
+    pub fn new(form: PartiqlForm) -> Self {
+        Self {
+            form,
+            ..Self::default()
+        }
+    }
+
+    /// Whether a read or a write is under way.
+    pub fn busy(&self) -> bool {
+        self.read.is_some() || self.writing.is_some()
+    }
+
+    /// Take in pages and the write's outcome.
+    pub fn poll(&mut self) {
+        if let Some(job) = &mut self.read {
+            let polled = job.poll();
+            for page in polled.progress {
+                self.results.pages += 1;
+                self.results.consumed_rcu += page.consumed_rcu;
+                self.results.add_items(&page.items);
+                if let Some((_, _, token)) = &mut self.next {
+                    token.clone_from(&page.next_token.clone().unwrap_or_default());
+                }
+                if page.next_token.is_none() {
+                    self.next = None;
+                }
+            }
+            if let Some(done) = polled.done {
+                self.read = None;
+                self.results.cancelled =
+                    matches!(done, Ok(Stopped::Cancelled) | Err(Error::Cancelled { .. }));
+                self.results.error = done.err().filter(|e| !matches!(e, Error::Cancelled { .. }));
+            }
+        }
+        if let Some(report) = Pending::take_ready(&mut self.writing) {
+            match report {
+                Ok(report) => {
+                    if let Some(item) = report.item() {
+                        self.results.add_items(std::slice::from_ref(item));
+                    }
+                    self.report = Some(report);
+                }
+                Err(error) => self.error = Some(error),
+            }
+        }
+    }
+
+    /// Stop a read; keep what loaded.
+    pub fn cancel(&self) {
+        if let Some(job) = &self.read {
+            job.abort();
+        }
+    }
+
+    fn statement(&self) -> Result<(Statement, Option<i32>), Error> {
+        let params: Vec<&str> = self
+            .form
+            .params
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        let statement = Statement::from_json(self.form.statement.trim(), &params)?;
+        let page = self.form.page_size.trim();
+        let limit = match page {
+            "" => None,
+            text => Some(text.parse::<i32>().ok().filter(|l| *l > 0).ok_or_else(|| {
+                Error::Invalid(format!("page size `{text}` is not a positive whole number"))
+            })?),
+        };
+        Ok((statement, limit))
+    }
+
+    /// Run the statement: a SELECT reads its first page; a write is planned and sent (or
+    /// asked about) through the gateway.
+    pub fn run(&mut self, scope: &Scope<'_>) {
+        self.error = None;
+        self.report = None;
+        self.confirm = None;
+        let (statement, limit) = match self.statement() {
+            Ok(parsed) => parsed,
+            Err(error) => {
+                self.error = Some(error);
+                return;
+            }
+        };
+        let classified = match statement.check() {
+            Ok(c) => c,
+            Err(error) => {
+                self.error = Some(error);
+                return;
+            }
+        };
+        if !classified.kind.writes() {
+            let keys = if classified.table == scope.table.name {
+                scope.table.grid_key_names(classified.index.as_deref())
+            } else {
+                Vec::new()
+            };
+            self.cancel();
+            self.results = Results::for_rows(keys, self.results.run + 1);
+            self.read(scope, statement, limit, None, Until::OnePage);
+            return;
+        }
+        match partiql::plan_write(Destination::of(scope.connection), statement) {
+            Ok(plan) => match plan.confirmation() {
+                Confirmation::NotNeeded => self.send(scope, plan),
+                Confirmation::Ask(question) => self.confirm = Some((plan, question)),
+                Confirmation::Refused(error) => self.error = Some(error),
+            },
+            Err(error) => self.error = Some(error),
+        }
+    }
+
+    fn read(
+        &mut self,
+        scope: &Scope<'_>,
+        statement: Statement,
+        limit: Option<i32>,
+        start: Option<String>,
+        until: Until,
+    ) {
+        let client = scope.connection.client.clone();
+        self.next = Some((statement.clone(), limit, String::new()));
+        self.results.cancelled = false;
+        self.results.error = None;
+        self.read = Some(scope.spawner.spawn_job(
+            "ExecuteStatement",
+            move |pages, cancel| async move {
+                partiql::read_statement(&client, &statement, start, limit, until, &cancel, |p| {
+                    pages.send(p)
+                })
+                .await
+            },
+        ));
+    }
+
+    fn load_more(&mut self, scope: &Scope<'_>, until: Until) {
+        if let Some((statement, limit, token)) = self.next.clone() {
+            self.read(scope, statement, limit, Some(token), until);
+        }
+    }
+
+    fn send(&mut self, scope: &Scope<'_>, plan: WritePlan) {
+        let connection = scope.connection.clone();
+        self.writing = Some(scope.spawner.spawn("ExecuteStatement", async move {
+            let outcome = partiql::write(&connection, &plan, true).await;
+            Ok(StatementReport { plan, outcome })
+        }));
+    }
+
+    /// Draw the statement, its parameters, Run / Load more / Load all / Cancel, and the
+    /// outcome of a write.
+    pub fn form_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, rerun: bool) {
+        let label = ui.label("Statement (Ctrl+Enter runs)");
+        ui.add(
+            egui::TextEdit::multiline(&mut self.form.statement)
+                .code_editor()
+                .desired_rows(3)
+                .desired_width(f32::INFINITY)
+                .hint_text("SELECT * FROM \"Social\" WHERE PK = ?"),
+        )
+        .labelled_by(label.id);
+        ui.horizontal(|ui| {
+            let label = ui.label("Parameters (DynamoDB JSON, one per line, for each ? in order)");
+            ui.add(
+                egui::TextEdit::multiline(&mut self.form.params)
+                    .code_editor()
+                    .desired_rows(1)
+                    .desired_width(320.0)
+                    .hint_text("{\"S\": \"POST#a91f\"}"),
+            )
+            .labelled_by(label.id);
+        });
+        let has_more = self.next.as_ref().is_some_and(|(_, _, t)| !t.is_empty());
+        let busy = self.busy();
+        ui.horizontal(|ui| {
+            crate::ui::widgets::labelled_text_ui(ui, "Page size", &mut self.form.page_size, 60.0, "");
+            let run = ui.add_enabled(!busy, egui::Button::new("Run statement")).clicked();
+            if (run || rerun) && !busy {
+                self.run(scope);
+            }
+            if ui.add_enabled(has_more && !busy, egui::Button::new("Load more")).clicked() {
+                self.load_more(scope, Until::OnePage);
+            }
+            if ui.add_enabled(has_more && !busy, egui::Button::new("Load all")).clicked() {
+                self.load_more(scope, Until::LastPage);
+            }
+            if ui.add_enabled(self.read.is_some(), egui::Button::new("Cancel")).clicked() {
+                self.cancel();
+            }
+        });
+        writes_to_ui(ui, &format!("INSERT/UPDATE/DELETE: {}", Destination::of(scope.connection).place()));
+        if let Some((_, question)) = &self.confirm {
+            match confirm_ui(ui, question) {
+                Some(true) => {
+                    if let Some((plan, _)) = self.confirm.take() {
+                        self.send(scope, plan);
+                    }
+                }
+                Some(false) => self.confirm = None,
+                None => {}
+            }
+        }
+        if self.writing.is_some() {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label("Writing…");
+            });
+        }
+        if let Some(report) = &self.report {
+            lines_ui(ui, &report.lines());
+        }
+        if let Some(error) = &self.error {
+            error_ui(ui, error);
+        }
+        if let Some(error) = &self.results.error {
+            error_ui(ui, error);
+        }
+        if self.results.pages > 0 && has_more {
+            ui.label(RichText::new("More pages: Load more or Load all").weak());
+        }
+    }
+}

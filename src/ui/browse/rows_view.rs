@@ -1,0 +1,85 @@
+//! What every result tab shows under its form: the column chooser and Find, the find bar, the
+//! grid's keyboard, and the grid; and the export of a tab's rows.
+
+use egui::Ui;
+
+use crate::core::error::Error;
+use crate::core::export::{self, ExportFormat};
+use crate::task::Pending;
+use crate::ui::Scope;
+use crate::ui::browse::columns::columns_menu_ui;
+use crate::ui::browse::find::find_bar_ui;
+use crate::ui::browse::grid::{GridAction, results_grid_ui};
+use crate::ui::browse::keys::grid_keys_ui;
+use crate::ui::browse::results::Results;
+use crate::ui::save::Saved;
+use crate::ui::widgets::error_ui;
+
+/// Draw the rows of a tab; a number edit asked for in the grid (only when `editable`: rows of
+/// the open table, whose keys the edit form can trust).
+#[must_use]
+pub fn rows_ui(
+    ui: &mut Ui,
+    results: &mut Results,
+    loading: bool,
+    editable: bool,
+) -> Option<GridAction> {
+    if !results.rows.is_empty() {
+        ui.horizontal(|ui| {
+            columns_menu_ui(ui, results);
+            if ui
+                .button("Find…")
+                .on_hover_text("Find text in the loaded rows (Ctrl+F)")
+                .clicked()
+            {
+                results.find.open = true;
+                results.find.focus = true;
+            }
+            ui.weak("Click a header to sort · arrows, Page Up/Down move · Ctrl+C copies");
+        });
+    }
+    find_bar_ui(ui, results);
+    grid_keys_ui(ui, results);
+    results_grid_ui(ui, results, loading, editable)
+}
+
+/// A tab's export: the file being written and what became of the last one.
+#[derive(Default)]
+pub struct Export {
+    pending: Option<Pending<Option<Saved>>>,
+    note: Option<Result<String, Error>>,
+}
+
+impl Export {
+    /// Take in a finished export.
+    pub fn poll(&mut self) {
+        if let Some(saved) = Pending::take_ready(&mut self.pending) {
+            self.note = Some(Saved::note(saved, "items"));
+        }
+    }
+
+    /// Ask where, then write `results`' rows (all loaded, in server order) as `format`.
+    pub fn start(&mut self, scope: &Scope<'_>, results: &Results, name: String, format: ExportFormat) {
+        // A clone shares the row store's full chunks; the file is written on a worker.
+        let rows = results.rows.clone();
+        let keys = results.key_names.clone();
+        self.note = None;
+        self.pending = Some(scope.saver.save(scope.spawner, name, move |path| {
+            export::write_rows_file(path, &rows, &keys, format)
+        }));
+    }
+
+    /// Draw the outcome, or that it is under way.
+    pub fn ui(&self, ui: &mut Ui) {
+        match &self.note {
+            Some(Ok(note)) => {
+                ui.label(note);
+            }
+            Some(Err(error)) => error_ui(ui, error),
+            None if self.pending.is_some() => {
+                ui.weak("Exporting…");
+            }
+            None => {}
+        }
+    }
+}

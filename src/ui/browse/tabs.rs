@@ -1,0 +1,151 @@
+//! The kinds of result tab — a table's Query/Scan, PartiQL, SQL over other tabs — and what
+//! every kind answers alike: its rows, whether it is busy, its status bar; and what brings a
+//! tab back after a restart.
+
+use egui::Ui;
+
+use crate::ui::Scope;
+use crate::ui::browse::form::QueryForm;
+use crate::ui::browse::partiql_tab::{PartiqlForm, PartiqlTab};
+use crate::ui::browse::results::Results;
+use crate::ui::browse::rows_view::Export;
+use crate::ui::browse::status::{Loading, StatusAction, status_bar_ui};
+use crate::ui::browse::tab::TableTab;
+
+/// What a tab is, as remembered.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub enum TabKind {
+    /// A Query or Scan of `table` with this form.
+    Table {
+        /// The table.
+        table: String,
+        /// The form.
+        form: QueryForm,
+    },
+    /// A PartiQL statement.
+    Partiql(PartiqlForm),
+}
+
+/// What brings a tab back after a restart: its name and kind (not its rows).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct TabSpec {
+    /// The tab's name (also its table name in SQL).
+    pub name: String,
+    /// What it is.
+    pub kind: TabKind,
+}
+
+/// A tab's own state.
+pub enum TabBody {
+    /// A table's Query or Scan.
+    Table(Box<TableTab>),
+    /// PartiQL, with its export.
+    Partiql(Box<PartiqlTab>, Export),
+}
+
+impl TabBody {
+    /// A tab as `kind` says, nothing loaded.
+    pub fn new(kind: TabKind) -> Self {
+        match kind {
+            TabKind::Table { table, form } => Self::Table(Box::new(TableTab::new(&table, form))),
+            TabKind::Partiql(form) => Self::Partiql(Box::new(PartiqlTab::new(form)), Export::default()),
+        }
+    }
+
+    /// What to remember of it.
+    pub fn kind(&self) -> TabKind {
+        match self {
+            Self::Table(t) => TabKind::Table {
+                table: t.table.clone(),
+                form: t.form.clone(),
+            },
+            Self::Partiql(p, _) => TabKind::Partiql(p.form.clone()),
+        }
+    }
+
+    /// The table a table tab reads.
+    pub fn table(&self) -> Option<&str> {
+        match self {
+            Self::Table(t) => Some(&t.table),
+            Self::Partiql(..) => None,
+        }
+    }
+
+    /// Its rows.
+    pub fn results(&self) -> &Results {
+        match self {
+            Self::Table(t) => &t.results,
+            Self::Partiql(p, _) => &p.results,
+        }
+    }
+
+    /// Its rows, to change.
+    pub fn results_mut(&mut self) -> &mut Results {
+        match self {
+            Self::Table(t) => &mut t.results,
+            Self::Partiql(p, _) => &mut p.results,
+        }
+    }
+
+    /// Whether work it started is under way.
+    pub fn busy(&self) -> bool {
+        match self {
+            Self::Table(t) => t.busy(),
+            Self::Partiql(p, _) => p.busy(),
+        }
+    }
+
+    /// Take in what its work brought back.
+    pub fn poll(&mut self) {
+        match self {
+            Self::Table(t) => t.poll(),
+            Self::Partiql(p, export) => {
+                p.poll();
+                export.poll();
+            }
+        }
+    }
+
+    /// Stop its reads.
+    pub fn cancel(&self) {
+        match self {
+            Self::Table(t) => t.cancel(),
+            Self::Partiql(p, _) => p.cancel(),
+        }
+    }
+
+    /// Forget rows read on another connection.
+    pub fn clear(&mut self) {
+        match self {
+            Self::Table(t) => t.clear(),
+            Self::Partiql(p, _) => {
+                p.cancel();
+                p.results = Results::default();
+            }
+        }
+    }
+
+    /// Its status bar: what loaded, Cancel, Export.
+    pub fn status_ui(&mut self, ui: &mut Ui, scope: Option<&Scope<'_>>, name: &str) {
+        match self {
+            Self::Table(t) => t.status_ui(ui, scope),
+            Self::Partiql(p, export) => {
+                let loading = if p.busy() { Loading::Page } else { Loading::Idle };
+                let action = status_bar_ui(ui, &p.results, loading);
+                export.ui(ui);
+                match (action, scope) {
+                    (Some(StatusAction::Cancel), _) => p.cancel(),
+                    (Some(StatusAction::Export(format)), Some(scope)) => {
+                        export.start(scope, &p.results, file_name(name), format);
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+}
+
+/// A file name for a tab's rows.
+fn file_name(name: &str) -> String {
+    format!("{name}.jsonl")
+}
