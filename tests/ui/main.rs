@@ -8,6 +8,7 @@ mod browse;
 mod connection;
 mod edit;
 mod expr;
+mod grid;
 mod likes;
 mod tally;
 

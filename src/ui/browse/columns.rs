@@ -11,38 +11,43 @@ pub fn columns_menu_ui(ui: &mut Ui, results: &mut Results) {
         0 => "Columns".to_owned(),
         n => format!("Columns ({n} hidden)"),
     };
-    ui.menu_button(title, |ui| {
-        ui.horizontal(|ui| {
-            if ui.button("Show all").clicked() {
-                results.hidden.clear();
-            }
-            if ui.button("Hide all").clicked() {
-                results.hidden = results
-                    .columns
-                    .iter()
-                    .filter(|c| !results.key_names.contains(c))
-                    .cloned()
-                    .collect();
-            }
-        });
-        ui.separator();
-        egui::ScrollArea::vertical()
-            .max_height(360.0)
-            .show(ui, |ui| {
-                for name in results.columns.clone() {
-                    if results.key_names.contains(&name) {
-                        continue;
-                    }
-                    let mut shown = !results.hidden.contains(&name);
-                    if ui.checkbox(&mut shown, &name).changed() {
-                        if shown {
-                            results.hidden.remove(&name);
-                        } else {
-                            results.hidden.insert(name);
-                        }
-                        results.cursor = None;
-                    }
+    // Stays open while boxes are ticked; a click outside closes it.
+    let config = egui::containers::menu::MenuConfig::new()
+        .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
+    egui::containers::menu::MenuButton::new(title)
+        .config(config)
+        .ui(ui, |ui| {
+            ui.horizontal(|ui| {
+                if ui.button("Show all").clicked() {
+                    results.hidden.clear();
+                }
+                if ui.button("Hide all").clicked() {
+                    results.hidden = results
+                        .columns
+                        .iter()
+                        .filter(|c| !results.key_names.contains(c))
+                        .cloned()
+                        .collect();
                 }
             });
-    });
+            ui.separator();
+            egui::ScrollArea::vertical()
+                .max_height(360.0)
+                .show(ui, |ui| {
+                    for name in results.columns.clone() {
+                        if results.key_names.contains(&name) {
+                            continue;
+                        }
+                        let mut shown = !results.hidden.contains(&name);
+                        if ui.checkbox(&mut shown, &name).changed() {
+                            if shown {
+                                results.hidden.remove(&name);
+                            } else {
+                                results.hidden.insert(name);
+                            }
+                            results.cursor = None;
+                        }
+                    }
+                });
+        });
 }

@@ -271,7 +271,11 @@ pub fn query_form_ui(
         {
             action = Some(FormAction::LoadMore);
         }
-        let all_label = if results.stopped { "Resume" } else { "Load all" };
+        let all_label = if results.stopped {
+            "Resume"
+        } else {
+            "Load all"
+        };
         if ui
             .add_enabled(can_page, egui::Button::new(all_label))
             .on_hover_text("Read every remaining page (from where the last read stopped)")

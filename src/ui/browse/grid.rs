@@ -73,9 +73,9 @@ impl TableDelegate for Grid<'_> {
                 let arrow = match &self.results.sort {
                     Some(s) if &s.column == name => {
                         if s.descending {
-                            " ↓"
+                            " desc"
                         } else {
-                            " ↑"
+                            " asc"
                         }
                     }
                     _ => "",
@@ -236,6 +236,12 @@ pub fn results_grid_ui(
         results.toggle_sort(&column);
     }
     if let Some(click) = click {
+        // The keyboard now belongs to the grid, not to a button or field clicked before.
+        ui.memory_mut(|m| {
+            if let Some(focused) = m.focused() {
+                m.surrender_focus(focused);
+            }
+        });
         if !click.extend || results.anchor.is_none() {
             results.anchor = Some(click.position);
         }

@@ -1,7 +1,8 @@
 //! The grid's keyboard: arrows, Page Up/Down, Home/End move the cursor (Shift extends the
 //! selected rows), Enter opens the row, Ctrl+A selects every row, Ctrl+C copies the selection
 //! as TSV (the cell alone when one row is selected) and Ctrl+Shift+C as JSON, Ctrl+F finds.
-//! Keys are only taken while no text field has the keyboard.
+//! Keys are only taken while no text field has the keyboard; a click in the grid takes the
+//! keyboard from any other widget.
 
 use egui::{Event, Key, Modifiers, Ui};
 
@@ -18,7 +19,7 @@ pub fn grid_keys_ui(ui: &mut Ui, results: &mut Results) {
         results.find.open = true;
         results.find.focus = true;
     }
-    if ui.ctx().egui_wants_keyboard_input() || results.view.is_empty() {
+    if ui.ctx().text_edit_focused() || results.view.is_empty() {
         return;
     }
     let last = results.view.len() - 1;

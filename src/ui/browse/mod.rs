@@ -289,7 +289,7 @@ impl BrowseFeature {
 
     /// Draw the header of the item view (Close, or Esc outside a text field).
     pub fn item_header_ui(&mut self, ui: &mut Ui) {
-        let escape = !ui.ctx().egui_wants_keyboard_input()
+        let escape = !ui.ctx().text_edit_focused()
             && ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Escape));
         ui.horizontal(|ui| {
             ui.strong("Item");

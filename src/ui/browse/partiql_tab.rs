@@ -221,22 +221,45 @@ impl PartiqlTab {
         let has_more = self.next.as_ref().is_some_and(|(_, _, t)| !t.is_empty());
         let busy = self.busy();
         ui.horizontal(|ui| {
-            crate::ui::widgets::labelled_text_ui(ui, "Page size", &mut self.form.page_size, 60.0, "");
-            let run = ui.add_enabled(!busy, egui::Button::new("Run statement")).clicked();
+            crate::ui::widgets::labelled_text_ui(
+                ui,
+                "Page size",
+                &mut self.form.page_size,
+                60.0,
+                "",
+            );
+            let run = ui
+                .add_enabled(!busy, egui::Button::new("Run statement"))
+                .clicked();
             if (run || rerun) && !busy {
                 self.run(scope);
             }
-            if ui.add_enabled(has_more && !busy, egui::Button::new("Load more")).clicked() {
+            if ui
+                .add_enabled(has_more && !busy, egui::Button::new("Load more"))
+                .clicked()
+            {
                 self.load_more(scope, Until::OnePage);
             }
-            if ui.add_enabled(has_more && !busy, egui::Button::new("Load all")).clicked() {
+            if ui
+                .add_enabled(has_more && !busy, egui::Button::new("Load all"))
+                .clicked()
+            {
                 self.load_more(scope, Until::LastPage);
             }
-            if ui.add_enabled(self.read.is_some(), egui::Button::new("Cancel")).clicked() {
+            if ui
+                .add_enabled(self.read.is_some(), egui::Button::new("Cancel"))
+                .clicked()
+            {
                 self.cancel();
             }
         });
-        writes_to_ui(ui, &format!("INSERT/UPDATE/DELETE: {}", Destination::of(scope.connection).place()));
+        writes_to_ui(
+            ui,
+            &format!(
+                "INSERT/UPDATE/DELETE: {}",
+                Destination::of(scope.connection).place()
+            ),
+        );
         if let Some((_, question)) = &self.confirm {
             match confirm_ui(ui, question) {
                 Some(true) => {

@@ -59,7 +59,13 @@ impl Export {
     }
 
     /// Ask where, then write `results`' rows (all loaded, in server order) as `format`.
-    pub fn start(&mut self, scope: &Scope<'_>, results: &Results, name: String, format: ExportFormat) {
+    pub fn start(
+        &mut self,
+        scope: &Scope<'_>,
+        results: &Results,
+        name: String,
+        format: ExportFormat,
+    ) {
         // A clone shares the row store's full chunks; the file is written on a worker.
         let rows = results.rows.clone();
         let keys = results.key_names.clone();

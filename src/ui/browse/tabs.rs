@@ -48,7 +48,9 @@ impl TabBody {
     pub fn new(kind: TabKind) -> Self {
         match kind {
             TabKind::Table { table, form } => Self::Table(Box::new(TableTab::new(&table, form))),
-            TabKind::Partiql(form) => Self::Partiql(Box::new(PartiqlTab::new(form)), Export::default()),
+            TabKind::Partiql(form) => {
+                Self::Partiql(Box::new(PartiqlTab::new(form)), Export::default())
+            }
         }
     }
 
@@ -130,7 +132,11 @@ impl TabBody {
         match self {
             Self::Table(t) => t.status_ui(ui, scope),
             Self::Partiql(p, export) => {
-                let loading = if p.busy() { Loading::Page } else { Loading::Idle };
+                let loading = if p.busy() {
+                    Loading::Page
+                } else {
+                    Loading::Idle
+                };
                 let action = status_bar_ui(ui, &p.results, loading);
                 export.ui(ui);
                 match (action, scope) {

@@ -1,0 +1,177 @@
+//! The grid and result tabs: sort by a header, find, keyboard and copy, tabs that keep their
+//! rows across table switches, and a PartiQL tab.
+
+use dynoscope::core::connection::ConnectionSpec;
+use egui::accesskit::Role;
+use egui::{Key, Modifiers};
+use egui_kittest::kittest::Queryable;
+
+use crate::*;
+
+/// A key pressed with `modifiers` in one frame, so that what it copies is that frame's output.
+fn press(
+    h: &egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>,
+    modifiers: Modifiers,
+    key: Key,
+) {
+    h.event(egui::Event::Key {
+        key,
+        physical_key: None,
+        pressed: true,
+        repeat: false,
+        modifiers,
+    });
+}
+
+fn top_of(h: &egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>, label: &str) -> f32 {
+    h.get_by_label(label).rect().top()
+}
+
+#[test]
+fn sorts_by_a_header_finds_and_copies() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    let h = &mut app.harness;
+    query_partition(h, "POST#a91f");
+    step_until(h, "the results", |h| has_label(h, "LIKE#USER#7c20"));
+    // Server order: the likes, then META.
+    assert!(top_of(h, "LIKE#USER#19be") < top_of(h, "META"));
+
+    h.get_by_role_and_label(Role::Button, "SK").click();
+    step_until(h, "ascending", |h| {
+        h.query_by_role_and_label(Role::Button, "SK asc").is_some()
+    });
+    h.get_by_role_and_label(Role::Button, "SK asc").click();
+    step_until(h, "descending", |h| {
+        h.query_by_role_and_label(Role::Button, "SK desc").is_some()
+    });
+    assert!(
+        top_of(h, "META") < top_of(h, "LIKE#USER#e4d2")
+            && top_of(h, "LIKE#USER#e4d2") < top_of(h, "LIKE#USER#7c20")
+            && top_of(h, "LIKE#USER#7c20") < top_of(h, "LIKE#USER#19be"),
+        "descending by SK"
+    );
+
+    // Ctrl+F, type, only matching rows.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::F);
+    step_until(h, "the find bar", |h| has_label(h, "Only matching rows"));
+    h.get_by_label("Find").type_text("7C20");
+    step_until(h, "one match", |h| has_label(h, "row 1 of 1 matching"));
+    h.get_by_role_and_label(Role::CheckBox, "Only matching rows")
+        .click();
+    step_until(h, "the filter", |h| {
+        has_label_containing(h, "1 shown (find filter)")
+    });
+    assert!(!has_label(h, "META"), "rows without the text are hidden");
+    h.get_by_role_and_label(Role::Button, "Close").click();
+    step_until(h, "every row again", |h| has_label(h, "META"));
+
+    // Click a cell, move down with the keyboard, copy the cell; Shift+Down and copy rows.
+    h.get_by_label("META").click();
+    h.step();
+    h.key_press(Key::ArrowDown);
+    h.step();
+    press(h, Modifiers::COMMAND, Key::C);
+    h.step();
+    assert_eq!(copied(h), ["LIKE#USER#e4d2"], "the cell under the cursor");
+    h.step();
+    h.key_press_modifiers(Modifiers::SHIFT, Key::ArrowDown);
+    h.step();
+    press(h, Modifiers::COMMAND, Key::C);
+    h.step();
+    let tsv = copied(h);
+    assert_eq!(tsv.len(), 1);
+    let lines: Vec<&str> = tsv[0].lines().collect();
+    assert_eq!(lines.len(), 3, "a header and two rows: {tsv:?}");
+    assert!(lines[0].starts_with("PK\tSK\t"), "{tsv:?}");
+    assert!(lines[1].starts_with("POST#a91f\tLIKE#USER#e4d2"), "{tsv:?}");
+    h.step();
+    press(h, Modifiers::COMMAND | Modifiers::SHIFT, Key::C);
+    h.step();
+    let json = copied(h);
+    assert!(json[0].starts_with('['), "{json:?}");
+    assert!(json[0].contains("\"SK\": \"LIKE#USER#7c20\""), "{json:?}");
+}
+
+#[test]
+fn tabs_keep_their_rows_across_tables() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    let h = &mut app.harness;
+    query_partition(h, "POST#a91f");
+    step_until(h, "the Social rows", |h| has_label(h, "LIKE#USER#7c20"));
+
+    h.get_by_label("Videos").click();
+    step_until(h, "a Videos tab", |h| has_label(h, "Videos · Videos"));
+    assert!(
+        !has_label(h, "LIKE#USER#7c20"),
+        "the Videos tab has its own rows"
+    );
+    query_partition(h, "VID#9f3a");
+    step_until(h, "the Videos rows", |h| has_label(h, "STATS#TOTAL"));
+
+    // Back to the Social tab: its query and rows are still there, not run again.
+    h.get_by_label("Social · Social").click();
+    step_until(h, "the Social rows again", |h| {
+        has_label(h, "LIKE#USER#7c20")
+    });
+    let pk = h.get_by_label("PK (S) =").value().unwrap_or_default();
+    assert_eq!(pk, "POST#a91f");
+
+    // Ctrl+T opens a tab on the open table; Ctrl+W closes it.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::T);
+    step_until(h, "a new tab", |h| has_label(h, "Social_2 · Social"));
+    h.key_press_modifiers(Modifiers::COMMAND, Key::W);
+    step_until(h, "the tab closed", |h| !has_label(h, "Social_2 · Social"));
+    assert!(has_label(h, "Videos · Videos"));
+    // The tabs are remembered (their queries, not their rows).
+    let names: Vec<String> = h
+        .state()
+        .remembered()
+        .tabs
+        .iter()
+        .map(|t| t.name.clone())
+        .collect();
+    assert_eq!(names, ["Social", "Videos"]);
+}
+
+#[test]
+fn a_partiql_tab_reads_pages_and_writes_through_the_gateway() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    let h = &mut app.harness;
+    step_until(h, "the tabs", |h| has_label(h, "+ PartiQL"));
+    h.get_by_role_and_label(Role::Button, "+ PartiQL").click();
+    step_until(h, "the statement", |h| {
+        has_label(h, "Statement (Ctrl+Enter runs)")
+    });
+    type_into(
+        h,
+        "Statement (Ctrl+Enter runs)",
+        r#"SELECT * FROM "Social" WHERE PK = ?"#,
+    );
+    type_into(
+        h,
+        "Parameters (DynamoDB JSON, one per line, for each ? in order)",
+        r#"{"S": "POST#a91f"}"#,
+    );
+    type_into(h, "Page size", "2");
+    h.get_by_role_and_label(Role::Button, "Run statement")
+        .click();
+    step_until(h, "the first page", |h| {
+        has_label_containing(h, "2 items · 1 page")
+    });
+    h.get_by_role_and_label(Role::Button, "Load all").click();
+    step_until(h, "every page", |h| has_label_containing(h, "4 items"));
+    assert!(has_label(h, "META") && has_label(h, "LIKE#USER#7c20"));
+
+    // An UPDATE is a write plan: on the sandbox it is sent at once and reported.
+    h.get_by_label("Statement (Ctrl+Enter runs)").focus();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.step();
+    h.get_by_label("Statement (Ctrl+Enter runs)")
+        .type_text(r#"UPDATE "Social" SET note = 'checked' WHERE PK = ? AND SK = 'META'"#);
+    h.step();
+    h.get_by_role_and_label(Role::Button, "Run statement")
+        .click();
+    step_until(h, "the outcome", |h| {
+        has_label_containing(h, "UPDATE applied")
+    });
+}
