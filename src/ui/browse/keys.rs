@@ -102,7 +102,7 @@ pub fn selection_text(results: &Results, json: bool) -> String {
         .clone()
         .filter_map(|p| results.view.get(p).copied())
         .collect();
-    let single_cell = positions.start() == positions.end() && !json;
+    let single_cell = positions.len() == 1 && !json;
     match results.cursor {
         Some((_, column)) if single_cell => {
             let cell = columns.get(column).cloned().into_iter().collect::<Vec<_>>();

@@ -26,6 +26,7 @@ use crate::core::value::Item;
 use crate::ui::{Intent, Loaded, QueryPreset, Scope};
 
 pub use form::QueryForm;
+pub use grid::results_grid_ui;
 pub use item_view::ItemFormat;
 pub use partiql_tab::PartiqlForm;
 pub use results::Results;
@@ -384,6 +385,6 @@ impl BrowseFeature {
 fn new_table_kind(table: &str) -> TabKind {
     TabKind::Table {
         table: table.to_owned(),
-        form: QueryForm::default(),
+        form: Box::default(),
     }
 }

@@ -336,11 +336,11 @@ impl Results {
     }
 
     /// The selected rows, in view order: the range from the anchor to the cursor.
-    pub fn selected_positions(&self) -> std::ops::RangeInclusive<usize> {
+    pub fn selected_positions(&self) -> std::ops::Range<usize> {
         match (self.cursor, self.anchor) {
-            (Some((cursor, _)), Some(anchor)) => cursor.min(anchor)..=cursor.max(anchor),
-            (Some((cursor, _)), None) => cursor..=cursor,
-            _ => 1..=0,
+            (Some((cursor, _)), Some(anchor)) => cursor.min(anchor)..cursor.max(anchor) + 1,
+            (Some((cursor, _)), None) => cursor..cursor + 1,
+            _ => 0..0,
         }
     }
 }

@@ -20,7 +20,7 @@ pub enum TabKind {
         /// The table.
         table: String,
         /// The form.
-        form: QueryForm,
+        form: Box<QueryForm>,
     },
     /// A PartiQL statement.
     Partiql(PartiqlForm),
@@ -47,7 +47,7 @@ impl TabBody {
     /// A tab as `kind` says, nothing loaded.
     pub fn new(kind: TabKind) -> Self {
         match kind {
-            TabKind::Table { table, form } => Self::Table(Box::new(TableTab::new(&table, form))),
+            TabKind::Table { table, form } => Self::Table(Box::new(TableTab::new(&table, *form))),
             TabKind::Partiql(form) => {
                 Self::Partiql(Box::new(PartiqlTab::new(form)), Export::default())
             }
@@ -59,7 +59,7 @@ impl TabBody {
         match self {
             Self::Table(t) => TabKind::Table {
                 table: t.table.clone(),
-                form: t.form.clone(),
+                form: Box::new(t.form.clone()),
             },
             Self::Partiql(p, _) => TabKind::Partiql(p.form.clone()),
         }
