@@ -1,6 +1,6 @@
 //! The store for loaded rows, shared by the grid, sorting, find, copy, export, the tally checks
 //! and SQL: attribute names interned once per result set, each row one compact byte string
-//! ([`encode`]) appended to 1 MiB chunks, so a row costs its data plus 12 bytes, and a page is
+//! ([`encode`]) appended to chunks of up to 1 MiB, so a row costs its data plus 12 bytes, and a page is
 //! appended without moving the rows before it. Numbers stay the server's text. Dropping the
 //! store releases everything; cloning it shares the full chunks (an export or a SQL load takes a
 //! clone to a worker thread while more pages arrive).
@@ -27,6 +27,9 @@ pub use sort::{SortKey, sort_rows};
 use encode::Fields;
 
 const CHUNK_BYTES: usize = 1 << 20;
+/// The first chunk; each next one as large as all before, up to [`CHUNK_BYTES`], so that a
+/// few rows do not hold a mebibyte.
+const FIRST_CHUNK_BYTES: usize = 16 << 10;
 
 impl PartialEq for Rows {
     /// The same items in the same order.
@@ -131,8 +134,11 @@ impl Rows {
             .last()
             .is_some_and(|c| c.capacity() - c.len() >= bytes.len());
         if !fits {
-            self.chunks
-                .push(Arc::new(Vec::with_capacity(CHUNK_BYTES.max(bytes.len()))));
+            let before: usize = self.chunks.iter().map(|c| c.len()).sum();
+            let size = before
+                .clamp(FIRST_CHUNK_BYTES, CHUNK_BYTES)
+                .max(bytes.len());
+            self.chunks.push(Arc::new(Vec::with_capacity(size)));
         }
         let chunk_index = self.chunks.len() - 1;
         let addr = match self.chunks.last_mut() {

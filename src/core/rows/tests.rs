@@ -250,3 +250,61 @@ fn copies_as_tsv_and_json_with_exact_numbers() {
     );
     assert!(copy_text(&rows, &[0, 1], &columns, CopyFormat::Json).starts_with('['));
 }
+
+#[test]
+fn number_order_agrees_with_bigdecimal() {
+    use std::str::FromStr;
+    let texts = [
+        "0",
+        "-0",
+        "0.0",
+        "1",
+        "-1",
+        "10",
+        "1E+1",
+        "1e1",
+        "0.1",
+        "0.10",
+        "1E-1",
+        "100",
+        "99.999",
+        "-99.999",
+        "-100",
+        "5",
+        "5.0",
+        "5.000000000000000000000000000000000001",
+        "4.9999",
+        "12345678901234567890123456789012345678",
+        "12345678901234567890123456789012345679",
+        "-12345678901234567890123456789012345678",
+        "1E+125",
+        "-1E+125",
+        "1E-130",
+        "-1E-130",
+        "0.000123",
+        "0.00123",
+        "123E-6",
+        "007",
+        "+5",
+        "-0.0001",
+    ];
+    let rows = Rows::from_items(
+        &texts
+            .iter()
+            .map(|t| item(&[("x", n(t))]))
+            .collect::<Vec<_>>(),
+    );
+    let mut view: Vec<u32> = (0..texts.len() as u32).collect();
+    sort_rows(&rows, &mut view, "x", false);
+    let ours: Vec<bigdecimal::BigDecimal> = view
+        .iter()
+        .map(|&r| bigdecimal::BigDecimal::from_str(texts[r as usize]).expect("number"))
+        .collect();
+    let mut expected = ours.clone();
+    expected.sort();
+    assert_eq!(ours, expected);
+    // Equal values keep their order: 5 before 5.0, 0 before -0 before 0.0.
+    let position = |t: &str| view.iter().position(|&r| texts[r as usize] == t).expect(t);
+    assert!(position("5") < position("5.0"));
+    assert!(position("0") < position("-0") && position("-0") < position("0.0"));
+}
