@@ -14,6 +14,7 @@ pub mod likes;
 pub mod limits;
 pub mod number;
 pub mod placeholders;
+pub mod position;
 pub mod read;
 pub mod report;
 pub mod run;
@@ -21,6 +22,7 @@ pub mod run;
 pub mod sandbox;
 #[cfg(feature = "sandbox")]
 pub mod seed;
+pub mod sql;
 pub mod table;
 pub mod tally;
 pub mod value;
