@@ -77,6 +77,14 @@ pub enum Subcommand {
     /// printed, 2 bad input (the error on stderr, at its place).
     #[command(after_help = EXIT_TABLE)]
     Expr(ExprArgs),
+    /// SQL over loaded rows: each --load reads a table (Scan) or one partition (Query) into an
+    /// SQL table, then the SQL runs on this machine (SQLite); rows out as JSON, one per line.
+    ///
+    /// Numbers stay exact. Every statement runs in order; the rows printed are those of the
+    /// last statement that returns rows. Exit status: 0 done, 2 bad input, a read error, or a
+    /// statement SQLite cannot run (the error names its line and column).
+    #[command(after_help = EXIT_TABLE)]
+    Sql(SqlArgs),
     /// Serve the seeded sandbox on a local port for other tools, until Ctrl-C.
     Sandbox {
         /// The port to listen on (127.0.0.1); 0 picks a free one.
@@ -95,6 +103,7 @@ impl Subcommand {
             Self::Check(a) => a.json,
             Self::Like(a) | Self::Unlike(a) => a.target.json,
             Self::Storm(a) => a.target.json,
+            Self::Sql(a) => a.json,
             Self::Tables | Self::Describe { .. } | Self::Expr(_) | Self::Sandbox { .. } => false,
         }
     }
@@ -160,6 +169,24 @@ pub struct ScanArgs {
     #[arg(long)]
     pub limit: Option<usize>,
     /// Print DynamoDB JSON, one item per line (plain JSON otherwise).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `dynoscope sql`.
+#[derive(Debug, Args)]
+pub struct SqlArgs {
+    /// Read TABLE (a Scan) or one partition of it (a Query) into the SQL table NAME; repeat for
+    /// more tables.
+    #[arg(long = "load", value_name = "NAME=TABLE[:PARTITION]")]
+    pub loads: Vec<String>,
+    /// The SQL text (it may begin with a `--` comment).
+    #[arg(allow_hyphen_values = true)]
+    pub sql: String,
+    /// Print at most this many rows.
+    #[arg(long, default_value_t = crate::core::sql::MAX_ROWS)]
+    pub max_rows: usize,
+    /// Errors as a JSON object (rows are always JSON).
     #[arg(long)]
     pub json: bool,
 }

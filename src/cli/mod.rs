@@ -8,6 +8,7 @@ mod expr;
 mod flags;
 mod likes;
 mod run;
+mod sql;
 
 pub use args::{AddArgs, AddMode, Cli, ConnectionFlags, Subcommand};
 pub use exit::{EXIT_TABLE, Exit};

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use aws_sdk_dynamodb::Client;
 
 use crate::cli::args::{ConnectionFlags, ItemsArgs, ScanArgs, Subcommand};
-use crate::cli::exit::{Exit, print_error};
+use crate::cli::exit::{Exit, io_error, print_error};
 use crate::core::cancel::CancelToken;
 use crate::core::condition::{SortCondition, SortOp};
 use crate::core::connection::{self, ConnectionSpec};
@@ -46,6 +46,9 @@ async fn run_inner(
     if let Subcommand::Expr(args) = command {
         return crate::cli::expr::expr(args);
     }
+    if let Subcommand::Sql(args) = command {
+        return crate::cli::sql::sql(spec, flags, args).await;
+    }
     if let Subcommand::Sandbox { port } = command {
         serve_sandbox(spec, port).await?;
         return Ok(Exit::Done);
@@ -77,13 +80,9 @@ async fn run_inner(
         Subcommand::Storm(args) => {
             return crate::cli::likes::storm(&connection, args, confirmed).await;
         }
-        Subcommand::Sandbox { .. } | Subcommand::Expr(_) => {}
+        Subcommand::Sandbox { .. } | Subcommand::Expr(_) | Subcommand::Sql(_) => {}
     }
     Ok(Exit::Done)
-}
-
-fn io_error(e: std::io::Error) -> Error {
-    Error::Invalid(format!("cannot write output: {e}"))
 }
 
 /// The describe panel as text: the same facts, a line each.

@@ -8,6 +8,7 @@
 
 mod cells;
 mod examples;
+mod item_json;
 mod rows;
 mod schema;
 
@@ -16,7 +17,7 @@ use std::collections::HashMap;
 use rusqlite::Connection;
 
 use crate::core::error::{Error, Result};
-use crate::core::value::{Item, Style, json};
+use crate::core::value::Item;
 
 pub use cells::plain_integer;
 pub use examples::{RECONCILE_LIKES, SqlExample, examples};
@@ -144,18 +145,49 @@ impl SqlSession {
             let mut insert = tx
                 .prepare(&format!("INSERT INTO {table} VALUES ({placeholders})"))
                 .map_err(err)?;
+            let order: Vec<(usize, &str)> = columns
+                .iter()
+                .filter_map(|c| c.attribute.as_deref())
+                .map(|a| {
+                    (
+                        key_names.iter().position(|k| k == a).unwrap_or(usize::MAX),
+                        a,
+                    )
+                })
+                .collect();
+            let (mut entries, mut json) = (Vec::new(), String::new());
             for item in &items {
-                for (i, column) in columns.iter().enumerate() {
-                    match &column.attribute {
-                        Some(attribute) => {
-                            insert.raw_bind_parameter(i + 1, cells::to_sql(item.get(attribute)))
-                        }
-                        None => insert.raw_bind_parameter(i + 1, item_json(item, key_names)),
-                    }
-                    .map_err(err)?;
+                // One walk over the item's attributes, in the columns' order: no hashing.
+                item_json::ordered_entries(&mut entries, item, key_names);
+                let mut next = entries.iter().peekable();
+                for (i, column) in order.iter().enumerate() {
+                    while next.next_if(|e| (e.0, e.1) < *column).is_some() {}
+                    let value = next.next_if(|e| (e.0, e.1) == *column).map(|e| e.2);
+                    insert
+                        .raw_bind_parameter(i + 1, cells::to_sql(value))
+                        .map_err(err)?;
                 }
+                item_json::write_item(&mut json, &entries);
+                insert
+                    .raw_bind_parameter(order.len() + 1, json.as_str())
+                    .map_err(err)?;
                 insert.raw_execute().map_err(err)?;
             }
+        }
+        // The key columns indexed: a join of parents to children (the reconciliation) looks
+        // children up by key instead of building a throwaway index for every query.
+        let key_columns: Vec<String> = columns
+            .iter()
+            .filter(|c| c.attribute.as_ref().is_some_and(|a| key_names.contains(a)))
+            .map(|c| quoted(&c.name))
+            .collect();
+        if !key_columns.is_empty() {
+            tx.execute_batch(&format!(
+                "CREATE INDEX {} ON {table} ({});",
+                quoted(&format!("{name} keys")),
+                key_columns.join(", ")
+            ))
+            .map_err(err)?;
         }
         tx.commit().map_err(err)?;
         let loaded = Loaded {
@@ -201,14 +233,6 @@ impl SqlSession {
     pub fn canceller(&self) -> SqlCancel {
         SqlCancel(self.conn.get_interrupt_handle())
     }
-}
-
-/// The whole item as plain JSON, key attributes first, numbers with every digit.
-fn item_json(item: &Item, key_names: &[String]) -> String {
-    json::text(
-        &json::item_to_json(item, key_names, Style::Plain),
-        json::Layout::Compact,
-    )
 }
 
 #[cfg(test)]

@@ -122,7 +122,7 @@ fn rows_of(
     let mut notes = Vec::new();
     if !computed.is_empty() {
         notes.push(format!(
-            "{}: computed by SQLite in floating point (REAL), so not exact; stored numbers are",
+            "{}: computed by SQLite in floating point (REAL), so it may not be exact (loaded numbers are)",
             computed.join(", ")
         ));
     }
