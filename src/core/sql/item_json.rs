@@ -65,6 +65,12 @@ fn push_number(out: &mut String, text: &str) {
 /// `text` as a JSON string, escaped as serde_json escapes it.
 fn push_string(out: &mut String, text: &str) {
     out.push('"');
+    let needs_escape = |b: &u8| *b < 0x20 || *b == b'"' || *b == b'\\';
+    if !text.as_bytes().iter().any(needs_escape) {
+        out.push_str(text);
+        out.push('"');
+        return;
+    }
     let mut start = 0;
     for (i, byte) in text.bytes().enumerate() {
         let escape = match byte {
