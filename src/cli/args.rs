@@ -87,6 +87,14 @@ pub enum Subcommand {
     /// hold, the item exists), 2 bad input or error before sending, 3 outcome unknown.
     #[command(after_help = EXIT_TABLE)]
     Partiql(PartiqlArgs),
+    /// SQL over loaded rows: each --load reads a table (Scan) or one partition (Query) into an
+    /// SQL table, then the SQL runs on this machine (SQLite); rows out as JSON, one per line.
+    ///
+    /// Numbers stay exact. Every statement runs in order; the rows printed are those of the
+    /// last statement that returns rows. Exit status: 0 done, 2 bad input, a read error, or a
+    /// statement SQLite cannot run (the error names its line and column).
+    #[command(after_help = EXIT_TABLE)]
+    Sql(SqlArgs),
     /// Serve the seeded sandbox on a local port for other tools, until Ctrl-C.
     Sandbox {
         /// The port to listen on (127.0.0.1); 0 picks a free one.
@@ -106,6 +114,7 @@ impl Subcommand {
             Self::Like(a) | Self::Unlike(a) => a.target.json,
             Self::Storm(a) => a.target.json,
             Self::Partiql(a) => a.json,
+            Self::Sql(a) => a.json,
             Self::Tables | Self::Describe { .. } | Self::Expr(_) | Self::Sandbox { .. } => false,
         }
     }
@@ -206,6 +215,24 @@ pub struct PartiqlArgs {
     pub page_size: Option<i32>,
     /// Print DynamoDB JSON, one item per line (plain JSON otherwise); a write's report as one
     /// JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `dynoscope sql`.
+#[derive(Debug, Args)]
+pub struct SqlArgs {
+    /// Read TABLE (a Scan) or one partition of it (a Query) into the SQL table NAME; repeat for
+    /// more tables.
+    #[arg(long = "load", value_name = "NAME=TABLE[:PARTITION]")]
+    pub loads: Vec<String>,
+    /// The SQL text (it may begin with a `--` comment).
+    #[arg(allow_hyphen_values = true)]
+    pub sql: String,
+    /// Print at most this many rows.
+    #[arg(long, default_value_t = crate::core::sql::MAX_ROWS)]
+    pub max_rows: usize,
+    /// Errors as a JSON object (rows are always JSON).
     #[arg(long)]
     pub json: bool,
 }

@@ -56,18 +56,24 @@ impl Exit {
     }
 }
 
+/// Output that could not be written (a closed pipe), as an error.
+pub fn io_error(e: std::io::Error) -> Error {
+    Error::Invalid(format!("cannot write output: {e}"))
+}
+
 /// Print `error` on stderr, once: a line of text, or with `json` one JSON object.
 pub fn print_error(error: &Error, json: bool) {
     if json {
-        eprintln!(
-            "{}",
-            json!({
-                "error": error.to_string(),
-                "op": error.op(),
-                "code": error.code(),
-                "exit": Exit::of_error(error).status(),
-            })
-        );
+        let mut object = json!({
+            "error": error.to_string(),
+            "op": error.op(),
+            "code": error.code(),
+            "exit": Exit::of_error(error).status(),
+        });
+        if let Error::Sql { at: Some(at), .. } = error {
+            object["at"] = json!({"line": at.line, "column": at.column, "offset": at.offset});
+        }
+        eprintln!("{object}");
     } else {
         eprintln!("dynoscope: {error}");
     }

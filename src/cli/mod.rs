@@ -11,6 +11,7 @@ mod partiql;
 mod reads;
 mod resume;
 mod run;
+mod sql;
 
 pub use args::{AddArgs, AddMode, Cli, ConnectionFlags, Subcommand};
 pub use exit::{EXIT_TABLE, Exit};

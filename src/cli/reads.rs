@@ -5,6 +5,7 @@
 use aws_sdk_dynamodb::Client;
 
 use crate::cli::args::{ItemsArgs, ScanArgs};
+use crate::cli::exit::io_error;
 use crate::cli::resume;
 use crate::core::cancel::CancelToken;
 use crate::core::condition::{ScalarType, SortCondition, SortOp};
@@ -14,11 +15,6 @@ use crate::core::read::{self, Backoff, BrowseRequest, Page, ReadEvent, Stopped, 
 use crate::core::report::read_summary;
 use crate::core::table::TableInfo;
 use crate::core::value::{self, Item};
-
-/// An output error, as the core's error.
-pub fn io_error(e: std::io::Error) -> Error {
-    Error::Invalid(format!("cannot write output: {e}"))
-}
 
 /// `dynoscope items`: Query one item collection.
 pub async fn items(client: &Client, args: ItemsArgs, out: &mut impl std::io::Write) -> Result<()> {

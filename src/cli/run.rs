@@ -4,8 +4,9 @@ use std::io::Write as _;
 use std::process::ExitCode;
 
 use crate::cli::args::{ConnectionFlags, Subcommand};
+use crate::cli::exit::io_error;
 use crate::cli::exit::{Exit, print_error};
-use crate::cli::reads::{self, io_error};
+use crate::cli::reads;
 use crate::core::connection::{self, ConnectionSpec};
 use crate::core::error::{Error, Result};
 use crate::core::likes::LikeOp;
@@ -38,6 +39,9 @@ async fn run_inner(
 ) -> Result<Exit> {
     if let Subcommand::Expr(args) = command {
         return crate::cli::expr::expr(args);
+    }
+    if let Subcommand::Sql(args) = command {
+        return crate::cli::sql::sql(spec, flags, args).await;
     }
     if let Subcommand::Sandbox { port } = command {
         serve_sandbox(spec, port).await?;
@@ -73,7 +77,7 @@ async fn run_inner(
         Subcommand::Partiql(args) => {
             return crate::cli::partiql::partiql(&connection, args, confirmed).await;
         }
-        Subcommand::Sandbox { .. } | Subcommand::Expr(_) => {}
+        Subcommand::Sandbox { .. } | Subcommand::Expr(_) | Subcommand::Sql(_) => {}
     }
     Ok(Exit::Done)
 }

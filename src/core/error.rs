@@ -7,6 +7,8 @@ use aws_credential_types::provider::error::CredentialsError;
 use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 
+pub use crate::core::position::TextPosition;
+
 /// What went wrong, with the operation it happened in.
 #[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
 pub enum Error {
@@ -142,6 +144,17 @@ pub enum Error {
         path: String,
         /// What the system said.
         detail: String,
+    },
+    /// A SQL statement over loaded rows failed: SQLite's message, and where in the text when
+    /// SQLite says (nothing in DynamoDB was touched).
+    #[error("SQL {op} failed{}: {message}", at.map(|p| format!(" at {p}")).unwrap_or_default())]
+    Sql {
+        /// What was being done: `query`, `load`.
+        op: &'static str,
+        /// SQLite's message.
+        message: String,
+        /// Where in the statement text the error is.
+        at: Option<TextPosition>,
     },
     /// The user cancelled the operation before it answered (a read: nothing was written).
     #[error("{op} cancelled")]

@@ -15,6 +15,7 @@ pub mod limits;
 pub mod number;
 pub mod partiql;
 pub mod placeholders;
+pub mod position;
 pub mod read;
 pub mod report;
 pub mod rows;
@@ -23,6 +24,7 @@ pub mod run;
 pub mod sandbox;
 #[cfg(feature = "sandbox")]
 pub mod seed;
+pub mod sql;
 pub mod table;
 pub mod tally;
 pub mod throttle;

@@ -1,0 +1,145 @@
+//! `dynoscope sql`: read tables or partitions through the one reader into an SQL session, run
+//! the SQL there, print the rows as JSON objects, one per line.
+
+use std::io::Write as _;
+
+use aws_sdk_dynamodb::Client;
+
+use crate::cli::args::{ConnectionFlags, SqlArgs};
+use crate::cli::exit::{Exit, io_error};
+use crate::core::connection::{self, ConnectionSpec};
+use crate::core::error::{Error, Result};
+use crate::core::read::{self, BrowseRequest};
+use crate::core::report::read_summary;
+use crate::core::sql::{self, SqlSession};
+use crate::core::value::{self, Item};
+
+/// One `--load NAME=TABLE[:PARTITION]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Load {
+    name: String,
+    table: String,
+    partition: Option<String>,
+}
+
+impl Load {
+    fn parse(text: &str) -> Result<Self> {
+        let (name, source) = text.split_once('=').ok_or_else(|| {
+            Error::Invalid(format!(
+                "--load {text}: give NAME=TABLE or NAME=TABLE:PARTITION"
+            ))
+        })?;
+        sql::check_table_name(name)?;
+        let (table, partition) = match source.split_once(':') {
+            Some((table, partition)) => (table, Some(partition.to_owned())),
+            None => (source, None),
+        };
+        if table.is_empty() {
+            return Err(Error::Invalid(format!(
+                "--load {text}: the table is missing"
+            )));
+        }
+        Ok(Self {
+            name: name.to_owned(),
+            table: table.to_owned(),
+            partition,
+        })
+    }
+}
+
+/// Load every `--load`, run the SQL, print the rows; the notes and a summary go to stderr.
+pub async fn sql(spec: ConnectionSpec, flags: &ConnectionFlags, args: SqlArgs) -> Result<Exit> {
+    let loads = args
+        .loads
+        .iter()
+        .map(|l| Load::parse(l))
+        .collect::<Result<Vec<_>>>()?;
+    for (i, load) in loads.iter().enumerate() {
+        if loads[..i]
+            .iter()
+            .any(|l| l.name.eq_ignore_ascii_case(&load.name))
+        {
+            return Err(Error::Invalid(format!(
+                "--load names the SQL table `{}` twice",
+                load.name
+            )));
+        }
+    }
+    let mut session = SqlSession::new()?;
+    // Every name is taken (empty) before anything is read: a name SQLite refuses fails at once.
+    for load in &loads {
+        session.load(&load.name, &[], [])?;
+    }
+    // Without a --load there is nothing to read, so nothing to connect to.
+    if !loads.is_empty() {
+        let connection = connection::connect_with(spec, flags.options()).await?;
+        for load in &loads {
+            load_one(&connection.client, &mut session, load).await?;
+        }
+    }
+    let rows = session.query_bounded(&args.sql, args.max_rows)?;
+    let mut out = std::io::stdout().lock();
+    for row in &rows.rows {
+        let line = value::item_to_plain_json(row, &rows.columns, false);
+        writeln!(out, "{line}").map_err(io_error)?;
+    }
+    out.flush().map_err(io_error)?;
+    for note in &rows.notes {
+        eprintln!("note: {note}");
+    }
+    eprintln!("{}", rows.summary());
+    Ok(Exit::Done)
+}
+
+/// Read one table or partition through the one reader and load it into `session`.
+async fn load_one(client: &Client, session: &mut SqlSession, load: &Load) -> Result<()> {
+    let info = read::describe_table(client, &load.table).await?;
+    let request = match &load.partition {
+        Some(partition) => {
+            let value = info.partition.kind.parse(partition)?;
+            BrowseRequest::query(&info, None, value, None, true)?
+        }
+        None => BrowseRequest::scan(&info, None)?,
+    };
+    let (mut items, mut pages, mut rcu): (Vec<Item>, usize, f64) = (Vec::new(), 0, 0.0);
+    read::read_all(client, &request, |page| {
+        pages += 1;
+        rcu += page.consumed_rcu;
+        items.extend(page.items);
+    })
+    .await?;
+    let loaded = session.load(&load.name, &info.key_names(), &items)?;
+    eprintln!(
+        "{} ({} of {}: {})",
+        loaded.summary(),
+        request.op(),
+        load.table,
+        read_summary(items.len(), pages, rcu)
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loads_parse_as_name_table_and_partition() {
+        assert_eq!(
+            Load::parse("likes=Social:POST#a91f").unwrap(),
+            Load {
+                name: "likes".into(),
+                table: "Social".into(),
+                partition: Some("POST#a91f".into())
+            }
+        );
+        assert_eq!(Load::parse("s=Social").unwrap().partition, None);
+        assert_eq!(
+            Load::parse("s=T:a:b").unwrap().partition.as_deref(),
+            Some("a:b")
+        );
+        for bad in ["Social", "=Social", "a-b=Social", "s=", "s=:p"] {
+            assert!(Load::parse(bad).is_err(), "{bad}");
+        }
+    }
+}
