@@ -175,3 +175,55 @@ fn a_partiql_tab_reads_pages_and_writes_through_the_gateway() {
         has_label_containing(h, "UPDATE applied")
     });
 }
+
+#[test]
+fn an_sql_tab_reconciles_the_loaded_rows() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    let h = &mut app.harness;
+    step_until(h, "the query form", |h| has_label(h, "Scan"));
+    h.get_by_role_and_label(Role::Button, "Scan").click();
+    step_until(h, "the scan form", |h| has_label(h, "Run scan"));
+    h.get_by_role_and_label(Role::Button, "Run scan").click();
+    step_until(h, "the first page", |h| {
+        has_label_containing(h, "more pages available")
+    });
+    h.get_by_role_and_label(Role::Button, "Load all").click();
+    step_until(h, "every page", |h| {
+        has_label_containing(h, "all pages loaded")
+    });
+
+    h.get_by_role_and_label(Role::Button, "+ SQL").click();
+    step_until(h, "the SQL tab", |h| has_label(h, "Run SQL"));
+    assert!(
+        has_label_containing(h, "Social ("),
+        "the Social tab is a table"
+    );
+    // A bad statement: the error names its place, nothing else happens.
+    type_into(
+        h,
+        "SQL (Ctrl+Enter runs)",
+        "SELECT PK FROM Social\nWHERE nope ===",
+    );
+    h.get_by_role_and_label(Role::Button, "Run SQL").click();
+    step_until(h, "the error", |h| has_label_containing(h, "line 2"));
+
+    h.get_by_role_and_label(Role::Button, "Insert example")
+        .click();
+    step_until(h, "the examples", |h| {
+        has_label(h, "Reconcile like tallies with counted likes")
+    });
+    h.get_by_role_and_label(Role::Button, "Reconcile like tallies with counted likes")
+        .click();
+    step_until(h, "the example in the editor", |h| {
+        !has_label(h, "Reconcile like tallies with counted likes")
+    });
+    h.get_by_role_and_label(Role::Button, "Run SQL").click();
+    step_until(h, "the drifted posts", |h| has_label(h, "POST#d71e"));
+    for post in ["POST#3b0c", "POST#77f1", "POST#d71e"] {
+        assert!(has_label(h, post), "{post} drifted");
+    }
+    assert!(
+        !has_label(h, "POST#a91f"),
+        "a post that agrees is not listed"
+    );
+}

@@ -17,6 +17,7 @@ use std::collections::HashMap;
 use rusqlite::Connection;
 
 use crate::core::error::{Error, Result};
+use crate::core::rows::Rows;
 use crate::core::value::Item;
 
 pub use cells::plain_integer;
@@ -120,9 +121,29 @@ impl SqlSession {
         key_names: &[String],
         items: impl IntoIterator<Item = &'a Item>,
     ) -> Result<Loaded> {
-        check_table_name(name)?;
         let items: Vec<&Item> = items.into_iter().collect();
-        let columns = schema::plan_columns(key_names, &items);
+        self.load_from(name, key_names, || items.iter().copied())
+    }
+
+    /// [`load`](Self::load) from the compact row store (a result tab's rows), each row decoded
+    /// as it is read, twice (once for the columns, once to insert), never all at once.
+    pub fn load_rows(&mut self, name: &str, key_names: &[String], rows: &Rows) -> Result<Loaded> {
+        self.load_from(name, key_names, || rows.items())
+    }
+
+    fn load_from<I, B>(
+        &mut self,
+        name: &str,
+        key_names: &[String],
+        pass: impl Fn() -> I,
+    ) -> Result<Loaded>
+    where
+        I: Iterator<Item = B>,
+        B: std::borrow::Borrow<Item>,
+    {
+        check_table_name(name)?;
+        let columns = schema::plan_columns(key_names, pass());
+        let mut count = 0;
         let err = |e| sql_error("load", "", e);
         let table = quoted(name);
         let tx = self.conn.transaction().map_err(err)?;
@@ -155,8 +176,11 @@ impl SqlSession {
                     )
                 })
                 .collect();
-            let (mut entries, mut json) = (Vec::new(), String::new());
-            for item in &items {
+            let mut json = String::new();
+            for item in pass() {
+                let item = item.borrow();
+                count += 1;
+                let mut entries = Vec::new();
                 // One walk over the item's attributes, in the columns' order: no hashing.
                 item_json::ordered_entries(&mut entries, item, key_names);
                 let mut next = entries.iter().peekable();
@@ -192,7 +216,7 @@ impl SqlSession {
         tx.commit().map_err(err)?;
         let loaded = Loaded {
             name: name.to_owned(),
-            rows: items.len(),
+            rows: count,
             columns,
         };
         self.loaded.insert(name.to_lowercase(), loaded.clone());

@@ -81,20 +81,26 @@ pub fn is_scalar(value: &AttributeValue) -> bool {
 /// top-level scalar attribute seen in any item by name, then the whole item as JSON (`item`,
 /// or `item_2`… when an attribute took that name). SQL names are unique without regard to
 /// case, as SQLite compares them.
-pub fn plan_columns(key_names: &[String], items: &[&Item]) -> Vec<SqlColumn> {
+pub fn plan_columns<B: std::borrow::Borrow<Item>>(
+    key_names: &[String],
+    items: impl Iterator<Item = B>,
+) -> Vec<SqlColumn> {
     // A million items of a handful of attributes each: FNV hashes short names far faster
     // than SipHash, and these names are data already loaded, not an attack surface.
-    let mut seen: HashMap<&str, Seen, BuildHasherDefault<Fnv>> = HashMap::default();
+    let mut seen: HashMap<String, Seen, BuildHasherDefault<Fnv>> = HashMap::default();
     for item in items {
-        for (name, value) in item.iter() {
+        for (name, value) in item.borrow().iter() {
             if is_scalar(value) || key_names.contains(name) {
-                seen.entry(name.as_str()).or_default().add(value);
+                match seen.get_mut(name.as_str()) {
+                    Some(s) => s.add(value),
+                    None => seen.entry(name.clone()).or_default().add(value),
+                }
             }
         }
     }
     let rest: BTreeSet<&str> = seen
         .keys()
-        .copied()
+        .map(String::as_str)
         .filter(|name| !key_names.iter().any(|k| k == name))
         .collect();
     let mut taken = HashSet::new();

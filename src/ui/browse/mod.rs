@@ -13,6 +13,7 @@ mod partiql_tab;
 mod progress;
 mod results;
 mod rows_view;
+mod sql_tab;
 mod status;
 mod tab;
 mod tabs;
@@ -30,11 +31,13 @@ pub use grid::results_grid_ui;
 pub use item_view::ItemFormat;
 pub use partiql_tab::PartiqlForm;
 pub use results::Results;
+pub use sql_tab::SqlForm;
 pub use tabs::{TabKind, TabSpec};
 
 use grid::GridAction;
 use item_view::item_view_ui;
 use rows_view::rows_ui;
+use sql_tab::SqlSource;
 use tabs::TabBody;
 
 struct Tab {
@@ -187,6 +190,7 @@ impl BrowseFeature {
                 let what = match &tab.body {
                     TabBody::Table(t) => t.table.clone(),
                     TabBody::Partiql(..) => "PartiQL".to_owned(),
+                    TabBody::Sql(..) => "SQL".to_owned(),
                 };
                 let label = format!("{} · {what}{busy}", tab.name);
                 let rows = tab.body.results().rows.len();
@@ -219,6 +223,13 @@ impl BrowseFeature {
             {
                 self.open_tab("partiql", TabKind::Partiql(PartiqlForm::default()));
             }
+            if ui
+                .button("+ SQL")
+                .on_hover_text("SQL over the rows loaded in the other tabs (each tab is a table)")
+                .clicked()
+            {
+                self.open_tab("sql", TabKind::Sql(SqlForm::default()));
+            }
         });
         if let Some(at) = closed {
             self.close_tab(at);
@@ -244,7 +255,16 @@ impl BrowseFeature {
                 | i.consume_key(Modifiers::COMMAND, Key::R)
                 | i.consume_key(Modifiers::COMMAND, Key::Enter)
         });
-        let tab = self.tabs.get_mut(self.active)?;
+        let active = self.active;
+        let tables: Vec<(String, usize)> = self
+            .tabs
+            .iter()
+            .enumerate()
+            .filter(|(i, t)| *i != active && !t.body.results().rows.is_empty())
+            .map(|(_, t)| (t.name.clone(), t.body.results().rows.len()))
+            .collect();
+        let mut run_sql = false;
+        let tab = self.tabs.get_mut(active)?;
         ui.horizontal(|ui| {
             let label = ui.label("Tab name (its table in SQL)");
             ui.add(egui::TextEdit::singleline(&mut tab.name).desired_width(160.0))
@@ -259,7 +279,18 @@ impl BrowseFeature {
                 // Rows of a statement may come from any table: no edits from here.
                 rows_ui(ui, &mut p.results, busy, false)
             }
-        }?;
+            TabBody::Sql(s, _) => {
+                run_sql = s.form_ui(ui, &tables, rerun);
+                ui.separator();
+                rows_ui(ui, &mut s.results, false, false)
+            }
+        };
+        if run_sql {
+            self.run_sql(scope);
+            return None;
+        }
+        let action = action?;
+        let tab = self.tabs.get_mut(active)?;
         let (row, attribute, change) = match action {
             GridAction::Add {
                 row,
@@ -276,6 +307,29 @@ impl BrowseFeature {
             attribute,
             change,
         })
+    }
+
+    /// Run the shown SQL tab over every other tab's rows.
+    fn run_sql(&mut self, scope: &Scope<'_>) {
+        let active = self.active;
+        let sources: Vec<SqlSource> = self
+            .tabs
+            .iter()
+            .enumerate()
+            .filter(|(i, t)| *i != active && !t.body.results().rows.is_empty())
+            .map(|(_, t)| SqlSource {
+                name: t.name.clone(),
+                key_names: t.body.results().key_names.clone(),
+                rows: t.body.results().rows.clone(),
+            })
+            .collect();
+        if let Some(Tab {
+            body: TabBody::Sql(s, _),
+            ..
+        }) = self.tabs.get_mut(active)
+        {
+            s.run(scope, sources);
+        }
     }
 
     /// Draw the status bar of the tab shown.

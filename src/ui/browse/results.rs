@@ -130,6 +130,12 @@ impl Results {
         }
     }
 
+    /// Show exactly these columns, in this order (a SQL result's), before rows are added.
+    pub fn set_columns(&mut self, columns: Vec<String>) {
+        self.known = columns.iter().cloned().collect();
+        self.columns = columns;
+    }
+
     /// Append a page, adding any new attribute names as columns.
     pub fn add_page(&mut self, page: Page) {
         self.pages += 1;

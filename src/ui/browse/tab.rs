@@ -200,9 +200,14 @@ impl TableTab {
 
     /// Stop loading; keep what loaded.
     pub fn cancel(&self) {
-        if let Some(load) = &self.load {
-            // A read: the request in flight is stopped too, not waited for.
-            load.job.abort();
+        match &self.load {
+            // A parallel scan stops through its token (which also interrupts the requests in
+            // flight) so that it still hands back where each segment goes on.
+            Some(load) if self.results.progress.segments.len() > 1 => load.job.cancel(),
+            // A single read: the request in flight is stopped too, not waited for; the last
+            // key of the last page is already known.
+            Some(load) => load.job.abort(),
+            None => {}
         }
     }
 

@@ -9,6 +9,7 @@ use crate::ui::browse::form::QueryForm;
 use crate::ui::browse::partiql_tab::{PartiqlForm, PartiqlTab};
 use crate::ui::browse::results::Results;
 use crate::ui::browse::rows_view::Export;
+use crate::ui::browse::sql_tab::{SqlForm, SqlTab};
 use crate::ui::browse::status::{Loading, StatusAction, status_bar_ui};
 use crate::ui::browse::tab::TableTab;
 
@@ -24,6 +25,8 @@ pub enum TabKind {
     },
     /// A PartiQL statement.
     Partiql(PartiqlForm),
+    /// SQL over the other tabs' rows.
+    Sql(SqlForm),
 }
 
 /// What brings a tab back after a restart: its name and kind (not its rows).
@@ -41,6 +44,8 @@ pub enum TabBody {
     Table(Box<TableTab>),
     /// PartiQL, with its export.
     Partiql(Box<PartiqlTab>, Export),
+    /// SQL, with its export.
+    Sql(Box<SqlTab>, Export),
 }
 
 impl TabBody {
@@ -51,6 +56,7 @@ impl TabBody {
             TabKind::Partiql(form) => {
                 Self::Partiql(Box::new(PartiqlTab::new(form)), Export::default())
             }
+            TabKind::Sql(form) => Self::Sql(Box::new(SqlTab::new(form)), Export::default()),
         }
     }
 
@@ -62,6 +68,7 @@ impl TabBody {
                 form: Box::new(t.form.clone()),
             },
             Self::Partiql(p, _) => TabKind::Partiql(p.form.clone()),
+            Self::Sql(s, _) => TabKind::Sql(s.form.clone()),
         }
     }
 
@@ -69,7 +76,7 @@ impl TabBody {
     pub fn table(&self) -> Option<&str> {
         match self {
             Self::Table(t) => Some(&t.table),
-            Self::Partiql(..) => None,
+            Self::Partiql(..) | Self::Sql(..) => None,
         }
     }
 
@@ -78,6 +85,7 @@ impl TabBody {
         match self {
             Self::Table(t) => &t.results,
             Self::Partiql(p, _) => &p.results,
+            Self::Sql(s, _) => &s.results,
         }
     }
 
@@ -86,6 +94,7 @@ impl TabBody {
         match self {
             Self::Table(t) => &mut t.results,
             Self::Partiql(p, _) => &mut p.results,
+            Self::Sql(s, _) => &mut s.results,
         }
     }
 
@@ -94,6 +103,7 @@ impl TabBody {
         match self {
             Self::Table(t) => t.busy(),
             Self::Partiql(p, _) => p.busy(),
+            Self::Sql(s, _) => s.busy(),
         }
     }
 
@@ -105,6 +115,10 @@ impl TabBody {
                 p.poll();
                 export.poll();
             }
+            Self::Sql(s, export) => {
+                s.poll();
+                export.poll();
+            }
         }
     }
 
@@ -113,6 +127,8 @@ impl TabBody {
         match self {
             Self::Table(t) => t.cancel(),
             Self::Partiql(p, _) => p.cancel(),
+            // SQL runs on this machine in seconds; its worker finishes and is dropped.
+            Self::Sql(..) => {}
         }
     }
 
@@ -124,6 +140,8 @@ impl TabBody {
                 p.cancel();
                 p.results = Results::default();
             }
+            // SQL results are computed here, from rows already shown; they stay.
+            Self::Sql(..) => {}
         }
     }
 
@@ -145,6 +163,13 @@ impl TabBody {
                         export.start(scope, &p.results, file_name(name), format);
                     }
                     _ => {}
+                }
+            }
+            Self::Sql(s, export) => {
+                let action = status_bar_ui(ui, &s.results, Loading::Idle);
+                export.ui(ui);
+                if let (Some(StatusAction::Export(format)), Some(scope)) = (action, scope) {
+                    export.start(scope, &s.results, file_name(name), format);
                 }
             }
         }
