@@ -106,6 +106,12 @@ impl SqlSession {
     /// A new, empty session.
     pub fn new() -> Result<Self> {
         let conn = Connection::open_in_memory().map_err(|e| sql_error("open", "", e))?;
+        // Nothing here outlives the session: no journal, and room for a million rows' pages.
+        conn.execute_batch(
+            "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; \
+             PRAGMA temp_store = MEMORY;",
+        )
+        .map_err(|e| sql_error("open", "", e))?;
         Ok(Self {
             conn,
             loaded: HashMap::new(),

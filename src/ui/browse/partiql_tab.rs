@@ -199,14 +199,19 @@ impl PartiqlTab {
     /// outcome of a write.
     pub fn form_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, rerun: bool) {
         let label = ui.label("Statement (Ctrl+Enter runs)");
-        ui.add(
-            egui::TextEdit::multiline(&mut self.form.statement)
-                .code_editor()
-                .desired_rows(3)
-                .desired_width(f32::INFINITY)
-                .hint_text("SELECT * FROM \"Social\" WHERE PK = ?"),
-        )
-        .labelled_by(label.id);
+        egui::ScrollArea::vertical()
+            .id_salt("partiql_text")
+            .max_height(120.0)
+            .show(ui, |ui| {
+                ui.add(
+                    egui::TextEdit::multiline(&mut self.form.statement)
+                        .code_editor()
+                        .desired_rows(3)
+                        .desired_width(f32::INFINITY)
+                        .hint_text("SELECT * FROM \"Social\" WHERE PK = ?"),
+                )
+                .labelled_by(label.id);
+            });
         ui.horizontal(|ui| {
             let label = ui.label("Parameters (DynamoDB JSON, one per line, for each ? in order)");
             ui.add(

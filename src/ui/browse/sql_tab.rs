@@ -114,14 +114,20 @@ impl SqlTab {
             }
         });
         let label = ui.label("SQL (Ctrl+Enter runs)");
-        ui.add(
-            egui::TextEdit::multiline(&mut self.form.sql)
-                .code_editor()
-                .desired_rows(6)
-                .desired_width(f32::INFINITY)
-                .hint_text("SELECT PK, count(*) FROM Social GROUP BY PK"),
-        )
-        .labelled_by(label.id);
+        // A long query scrolls inside its box; the result keeps the room below.
+        egui::ScrollArea::vertical()
+            .id_salt("sql_text")
+            .max_height(180.0)
+            .show(ui, |ui| {
+                ui.add(
+                    egui::TextEdit::multiline(&mut self.form.sql)
+                        .code_editor()
+                        .desired_rows(6)
+                        .desired_width(f32::INFINITY)
+                        .hint_text("SELECT PK, count(*) FROM Social GROUP BY PK"),
+                )
+                .labelled_by(label.id);
+            });
         let mut run = rerun && !self.busy();
         ui.horizontal(|ui| {
             if ui

@@ -39,7 +39,13 @@ pub fn status_bar_ui(ui: &mut Ui, results: &Results, loading: Loading) -> Option
             }
             return;
         }
-        let mut summary = read_summary(results.rows.len(), results.pages, results.consumed_rcu);
+        // Rows computed here (SQL) were not read in pages.
+        let computed = results.request.is_none() && results.pages == 0;
+        let mut summary = if computed {
+            format!("{} rows (computed on this machine, nothing read)", results.rows.len())
+        } else {
+            read_summary(results.rows.len(), results.pages, results.consumed_rcu)
+        };
         if results.request.is_some() {
             summary.push_str(&format!(" · {} scanned", results.scanned));
         }
@@ -84,7 +90,7 @@ pub fn status_bar_ui(ui: &mut Ui, results: &Results, loading: Loading) -> Option
                 ui.weak("· stopped, loaded rows kept; Resume goes on from the last key");
             } else if results.has_more() {
                 ui.weak("· more pages available");
-            } else if loading == Loading::Idle {
+            } else if loading == Loading::Idle && !computed {
                 ui.weak("· all pages loaded");
             }
             if results.view.len() < results.rows.len() {

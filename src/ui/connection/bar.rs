@@ -140,8 +140,16 @@ pub fn connection_bar_ui(
     ui.horizontal(|ui| {
         active_ui(ui, active, health);
         ui.separator();
-        if ui.available_width() >= form.mode.width_needed() {
+        // The width the form took when last drawn on one line in this mode.
+        let width_id = egui::Id::unique(("connection_form_width", form.mode.width_needed() as u32));
+        let needed = ui
+            .data(|d| d.get_temp::<f32>(width_id))
+            .unwrap_or(form.mode.width_needed());
+        if ui.available_width() >= needed {
+            let left = ui.cursor().min.x;
             asked = form_ui(ui, form, profiles, connecting);
+            let used = ui.min_rect().right() - left;
+            ui.data_mut(|d| d.insert_temp(width_id, used));
         } else {
             // A narrow window: the form folds into one control instead of wrapping and
             // clipping its last fields.
@@ -176,12 +184,13 @@ pub fn connection_bar_ui(
 }
 
 impl Mode {
-    /// The width the form needs on one line in this mode; with less it becomes a menu.
+    /// About the width the form needs on one line in this mode, until it has been drawn and
+    /// measured; with less it becomes a menu.
     fn width_needed(self) -> f32 {
         match self {
             Self::Sandbox => 640.0,
             Self::Aws => 760.0,
-            Self::Endpoint => 980.0,
+            Self::Endpoint => 1000.0,
         }
     }
 }

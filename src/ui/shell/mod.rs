@@ -367,16 +367,17 @@ fn scope<'a>(
 /// The theme menu; `true` when the choice changed.
 fn theme_ui(ui: &mut Ui, theme: &mut Theme) -> bool {
     let before = *theme;
-    let label = ui.label("Theme");
-    egui::ComboBox::from_id_salt("theme")
+    // Drawn right to left: the menu first, so that its label stands before it.
+    let menu = egui::ComboBox::from_id_salt("theme")
         .selected_text(theme.label())
         .show_ui(ui, |ui| {
             for choice in Theme::ALL {
                 ui.selectable_value(theme, choice, choice.label());
             }
         })
-        .response
-        .labelled_by(label.id);
+        .response;
+    let label = ui.label("Theme");
+    menu.labelled_by(label.id);
     *theme != before
 }
 
