@@ -261,7 +261,7 @@ impl PartiqlTab {
         writes_to_ui(
             ui,
             &format!(
-                "INSERT/UPDATE/DELETE: {}",
+                "{} (INSERT, UPDATE, DELETE: sent once, asked first off this machine)",
                 Destination::of(scope.connection).place()
             ),
         );

@@ -42,7 +42,10 @@ pub fn status_bar_ui(ui: &mut Ui, results: &Results, loading: Loading) -> Option
         // Rows computed here (SQL) were not read in pages.
         let computed = results.request.is_none() && results.pages == 0;
         let mut summary = if computed {
-            format!("{} rows (computed on this machine, nothing read)", results.rows.len())
+            format!(
+                "{} rows (computed on this machine, nothing read)",
+                results.rows.len()
+            )
         } else {
             read_summary(results.rows.len(), results.pages, results.consumed_rcu)
         };
