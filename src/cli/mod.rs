@@ -8,6 +8,7 @@ mod expr;
 mod flags;
 mod likes;
 mod partiql;
+mod read_args;
 mod reads;
 mod resume;
 mod run;

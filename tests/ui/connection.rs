@@ -135,7 +135,19 @@ fn reconnecting_to_the_in_memory_sandbox_keeps_its_data() {
     step_until(h, "the note", |h| {
         has_label_containing(h, "same in-memory sandbox: your changes are kept")
     });
-    // The last table opens again, on the same data.
-    open_stats_row(h);
+    // The last table opens again, its tab keeping its query (not its rows): run it again, on
+    // the same data.
+    step_until(h, "the kept query", |h| {
+        h.query_by_label("PK (S) =")
+            .is_some_and(|f| f.value().as_deref() == Some("VID#9f3a"))
+    });
+    assert!(
+        !has_label(h, "STATS#TOTAL"),
+        "rows of the old connection are gone"
+    );
+    h.get_by_role_and_label(Role::Button, "Run query").click();
+    step_until(h, "the stats row", |h| has_label(h, "STATS#TOTAL"));
+    h.get_by_label("STATS#TOTAL").click();
+    step_until(h, "the counter editor", |h| has_label(h, "Numbers"));
     assert!(has_label(h, "42"), "the +1 is still there");
 }

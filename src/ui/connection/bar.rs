@@ -137,22 +137,19 @@ pub fn connection_bar_ui(
     error: Option<&Error>,
 ) -> Option<Asked> {
     let mut asked = None;
-    ui.horizontal(|ui| {
-        active_ui(ui, active, health);
-        ui.separator();
-        // The width the form took when last drawn on one line in this mode.
-        let width_id = egui::Id::unique(("connection_form_width", form.mode.width_needed() as u32));
-        let needed = ui
-            .data(|d| d.get_temp::<f32>(width_id))
-            .unwrap_or(form.mode.width_needed());
-        if ui.available_width() >= needed {
-            let left = ui.cursor().min.x;
+    if ui.ctx().content_rect().width() >= WIDE_WINDOW {
+        // Room enough: the form in the bar, wrapping onto a second row when a mode needs it.
+        ui.horizontal_wrapped(|ui| {
+            active_ui(ui, active, health);
+            ui.separator();
             asked = form_ui(ui, form, profiles, connecting);
-            let used = ui.min_rect().right() - left;
-            ui.data_mut(|d| d.insert_temp(width_id, used));
-        } else {
-            // A narrow window: the form folds into one control instead of wrapping and
-            // clipping its last fields.
+        });
+    } else {
+        // A narrow window: the form folds into one control instead of wrapping and clipping
+        // its last fields.
+        ui.horizontal(|ui| {
+            active_ui(ui, active, health);
+            ui.separator();
             let config = egui::containers::menu::MenuConfig::new()
                 .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
             egui::containers::menu::MenuButton::new("Connection…")
@@ -172,8 +169,8 @@ pub fn connection_bar_ui(
                     asked = Some(Asked::Cancel);
                 }
             }
-        }
-    });
+        });
+    }
     if let Some(error) = error {
         error_ui(ui, error);
     }
@@ -183,17 +180,8 @@ pub fn connection_bar_ui(
     asked
 }
 
-impl Mode {
-    /// About the width the form needs on one line in this mode, until it has been drawn and
-    /// measured; with less it becomes a menu.
-    fn width_needed(self) -> f32 {
-        match self {
-            Self::Sandbox => 640.0,
-            Self::Aws => 760.0,
-            Self::Endpoint => 1000.0,
-        }
-    }
-}
+/// From this window width on the connection form sits in the bar; below it, in a menu.
+const WIDE_WINDOW: f32 = 1100.0;
 
 /// The form: mode, its fields, timeout, read-only, Connect; labels before their fields.
 fn form_ui(

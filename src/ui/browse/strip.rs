@@ -1,0 +1,125 @@
+//! The tab strip: open (Ctrl+T, **+**, **+ PartiQL**, **+ SQL**), choose and close (Ctrl+W,
+//! ×) result tabs, each named uniquely so that it can be an SQL table.
+
+use egui::{Key, Modifiers, Ui};
+
+use crate::ui::browse::partiql_tab::PartiqlForm;
+use crate::ui::browse::sql_tab::SqlForm;
+use crate::ui::browse::tabs::{TabBody, TabKind};
+use crate::ui::browse::{BrowseFeature, Tab, new_table_kind};
+use crate::ui::{Intent, Scope};
+
+impl BrowseFeature {
+    pub(super) fn open_tab(&mut self, base: &str, kind: TabKind) {
+        let name = self.unique_name(base);
+        self.tabs.push(Tab {
+            name,
+            body: TabBody::new(kind),
+        });
+        self.active = self.tabs.len() - 1;
+    }
+
+    /// A name for a new tab: `base` as an SQL identifier, numbered when taken.
+    fn unique_name(&self, base: &str) -> String {
+        let base: String = base
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        let base = if base.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            base
+        } else {
+            format!("t_{base}")
+        };
+        let taken = |n: &str| self.tabs.iter().any(|t| t.name == n);
+        if !taken(&base) {
+            return base;
+        }
+        (2..)
+            .map(|i| format!("{base}_{i}"))
+            .find(|n| !taken(n))
+            .unwrap_or(base)
+    }
+
+    fn close_tab(&mut self, at: usize) {
+        if at < self.tabs.len() {
+            self.tabs[at].body.cancel();
+            self.tabs.remove(at);
+            if self.active >= at && self.active > 0 {
+                self.active -= 1;
+            }
+        }
+    }
+
+    /// The tab strip; an intent to open another tab's table.
+    #[must_use]
+    pub(super) fn tabs_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) -> Option<Intent> {
+        let (new, close) = ui.input_mut(|i| {
+            (
+                i.consume_key(Modifiers::COMMAND, Key::T),
+                i.consume_key(Modifiers::COMMAND, Key::W),
+            )
+        });
+        if new {
+            self.open_tab(&scope.table.name, new_table_kind(&scope.table.name));
+        }
+        if close {
+            self.close_tab(self.active);
+        }
+        let mut chosen = None;
+        let mut closed = None;
+        ui.horizontal_wrapped(|ui| {
+            for (i, tab) in self.tabs.iter().enumerate() {
+                let busy = if tab.body.busy() { " …" } else { "" };
+                let what = match &tab.body {
+                    TabBody::Table(t) => t.table.clone(),
+                    TabBody::Partiql(..) => "PartiQL".to_owned(),
+                    TabBody::Sql(..) => "SQL".to_owned(),
+                };
+                let label = format!("{} · {what}{busy}", tab.name);
+                let rows = tab.body.results().rows.len();
+                if ui
+                    .selectable_label(i == self.active, label)
+                    .on_hover_text(format!("{rows} rows loaded"))
+                    .clicked()
+                {
+                    chosen = Some(i);
+                }
+                if ui
+                    .small_button("×")
+                    .on_hover_text(format!("Close tab {} (Ctrl+W)", tab.name))
+                    .clicked()
+                {
+                    closed = Some(i);
+                }
+            }
+            if ui
+                .button("+")
+                .on_hover_text(format!("New tab on {} (Ctrl+T)", scope.table.name))
+                .clicked()
+            {
+                self.open_tab(&scope.table.name, new_table_kind(&scope.table.name));
+            }
+            if ui
+                .button("+ PartiQL")
+                .on_hover_text("A tab for PartiQL statements")
+                .clicked()
+            {
+                self.open_tab("partiql", TabKind::Partiql(PartiqlForm::default()));
+            }
+            if ui
+                .button("+ SQL")
+                .on_hover_text("SQL over the rows loaded in the other tabs (each tab is a table)")
+                .clicked()
+            {
+                self.open_tab("sql", TabKind::Sql(SqlForm::default()));
+            }
+        });
+        if let Some(at) = closed {
+            self.close_tab(at);
+        }
+        let at = chosen?;
+        self.active = at;
+        let table = self.tabs.get(at)?.body.table()?.to_owned();
+        (table != scope.table.name).then_some(Intent::OpenTable(table))
+    }
+}

@@ -1,0 +1,42 @@
+//! The row above the central view: which view is shown (Browse, Tally check, Like lab,
+//! Expressions) and the theme.
+
+use egui::Ui;
+
+use crate::ui::shell::{TableFeatures, Theme, View};
+
+/// The theme menu; `true` when the choice changed.
+pub(super) fn theme_ui(ui: &mut Ui, theme: &mut Theme) -> bool {
+    let before = *theme;
+    // Drawn right to left: the menu first, so that its label stands before it.
+    let menu = egui::ComboBox::from_id_salt("theme")
+        .selected_text(theme.label())
+        .show_ui(ui, |ui| {
+            for choice in Theme::ALL {
+                ui.selectable_value(theme, choice, choice.label());
+            }
+        })
+        .response;
+    let label = ui.label("Theme");
+    menu.labelled_by(label.id);
+    *theme != before
+}
+
+/// The tabs of the central view; a tab opened from another one starts from what it shows.
+pub(super) fn view_tabs_ui(ui: &mut Ui, view: &mut View, features: &mut TableFeatures) {
+    ui.horizontal(|ui| {
+        ui.selectable_value(view, View::Browse, "Browse");
+        if ui
+            .selectable_value(view, View::Tally, "Tally check")
+            .clicked()
+        {
+            features.tally.prefill(features.browse.partition());
+        }
+        if ui.selectable_value(view, View::Likes, "Like lab").clicked() {
+            let rule = features.tally.rule_in_use();
+            let (checked, queried) = (features.tally.partition(), features.browse.partition());
+            features.likes.prefill(checked, queried, rule);
+        }
+        ui.selectable_value(view, View::Expr, "Expressions");
+    });
+}
