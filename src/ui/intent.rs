@@ -4,6 +4,7 @@
 use crate::core::counter::Change;
 use crate::core::expr::builder::Input;
 use crate::core::value::Item;
+use crate::core::write::Destination;
 
 /// What the browse form should show: the children of a checked parent, or an index to browse.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -38,8 +39,13 @@ pub enum Intent {
         /// A change to send now (`+1` from a cell's menu), or none to just open the editor.
         change: Option<Change>,
     },
-    /// The server holds `value` in `attribute` of the item at `key`: show it in the grid.
+    /// The server holds `value` in `attribute` of the item at `key` of `table` at
+    /// `destination`: show it in the grid's rows of that table, on that connection only.
     ServerValue {
+        /// Where the write went.
+        destination: Box<Destination>,
+        /// The table written.
+        table: String,
         /// The item's key.
         key: Item,
         /// The attribute.
@@ -47,8 +53,14 @@ pub enum Intent {
         /// The number the server returned.
         value: String,
     },
-    /// The server returned this whole item: put it in place of its row in the grid.
-    ReplaceRow(Box<Item>),
+    /// The server returned this whole item of `table`: put it in place of its row in the
+    /// grid's rows of that table.
+    ReplaceRow {
+        /// The table written.
+        table: String,
+        /// The item as returned.
+        item: Box<Item>,
+    },
     /// Open this table (a result tab on it was chosen).
     OpenTable(String),
 }

@@ -3,7 +3,9 @@
 //! and maps — without decoding rows.
 
 use crate::core::rows::Rows;
-use crate::core::rows::encode::{Fields, tag};
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::core::rows::encode::{Fields, decode_body, tag};
 
 /// What to look for, prepared once.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,8 +43,29 @@ impl Finder {
             Some((&tag::TRUE, _)) => self.within(b"true"),
             Some((&tag::FALSE, _)) => self.within(b"false"),
             Some((&tag::NULL, _)) => self.within(b"null"),
-            Some((_, rest)) => self.within(rest),
+            Some((&(tag::S | tag::N | tag::B), rest)) => self.within(rest),
+            // Sets, lists and maps: each element on its own, never the lengths between them.
+            Some(_) => decode_body(body).is_some_and(|v| self.nested_matches(&v)),
             None => false,
+        }
+    }
+
+    fn nested_matches(&self, value: &AttributeValue) -> bool {
+        match value {
+            AttributeValue::S(s) | AttributeValue::N(s) => self.within(s.as_bytes()),
+            AttributeValue::B(b) => self.within(b.as_ref()),
+            AttributeValue::Bool(true) => self.within(b"true"),
+            AttributeValue::Bool(false) => self.within(b"false"),
+            AttributeValue::Null(_) => self.within(b"null"),
+            AttributeValue::Ss(v) | AttributeValue::Ns(v) => {
+                v.iter().any(|s| self.within(s.as_bytes()))
+            }
+            AttributeValue::Bs(v) => v.iter().any(|b| self.within(b.as_ref())),
+            AttributeValue::L(l) => l.iter().any(|v| self.nested_matches(v)),
+            AttributeValue::M(m) => m
+                .iter()
+                .any(|(k, v)| self.within(k.as_bytes()) || self.nested_matches(v)),
+            _ => false,
         }
     }
 

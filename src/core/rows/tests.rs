@@ -308,3 +308,19 @@ fn number_order_agrees_with_bigdecimal() {
     assert!(position("5") < position("5.0"));
     assert!(position("0") < position("-0") && position("-0") < position("0.0"));
 }
+
+#[test]
+fn find_inside_maps_and_lists_matches_values_not_lengths() {
+    // A 97-character string is stored after a length byte 98, which is 'b'.
+    let long = "x".repeat(97);
+    let rows = Rows::from_items(&[
+        item(&[("m", V::M(HashMap::from([("k".to_owned(), s(&long))])))]),
+        item(&[("l", V::L(vec![s("needle"), n("42")]))]),
+    ]);
+    let view: Vec<u32> = vec![0, 1];
+    let find = |t: &str| find_rows(&rows, &view, &Finder::new(t).expect("text"));
+    assert!(find("kb").is_empty(), "no match across a length byte");
+    assert_eq!(find("k"), [0], "a map's key is found");
+    assert_eq!(find("NEEDLE"), [1]);
+    assert_eq!(find("42"), [1]);
+}

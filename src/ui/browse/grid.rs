@@ -112,7 +112,9 @@ impl TableDelegate for Grid<'_> {
         if let Some(fill) = fill {
             ui.painter().rect_filled(rect, 0.0, fill);
         }
-        let id = ui.unique_id().with(("cell", cell.row_nr, cell.col_nr));
+        // The cell's id, and so its menu, belongs to the row of this run, not to the place it
+        // is shown at: a re-sort or a new page never hands an open menu to another row.
+        let id = egui::Id::unique(("grid_cell", self.results.run, row, cell.col_nr));
         let response = ui.interact(rect, id, Sense::click());
         let column = cell.col_nr.saturating_sub(1);
         if self.results.cursor == Some((position, column)) && cell.col_nr > 0 {

@@ -138,11 +138,14 @@ impl BrowseFeature {
         if open.is_some() {
             return open;
         }
-        let rerun = ui.input_mut(|i| {
-            i.consume_key(Modifiers::NONE, Key::F5)
-                | i.consume_key(Modifiers::COMMAND, Key::R)
-                | i.consume_key(Modifiers::COMMAND, Key::Enter)
+        // F5 / Ctrl+R refresh (run again what was read); Ctrl+Enter runs what is written.
+        let (refresh, run) = ui.input_mut(|i| {
+            (
+                i.consume_key(Modifiers::NONE, Key::F5) | i.consume_key(Modifiers::COMMAND, Key::R),
+                i.consume_key(Modifiers::COMMAND, Key::Enter),
+            )
         });
+        let rerun = refresh || run;
         let active = self.active;
         let tables: Vec<(String, usize)> = self
             .tabs
@@ -161,7 +164,8 @@ impl BrowseFeature {
         let action = match &mut tab.body {
             TabBody::Table(t) => t.view_ui(ui, scope, rerun),
             TabBody::Partiql(p, _) => {
-                p.form_ui(ui, scope, rerun);
+                // A refresh never sends a PartiQL write again; only Run or Ctrl+Enter do.
+                p.form_ui(ui, scope, run, refresh);
                 ui.separator();
                 let busy = p.busy();
                 // Rows of a statement may come from any table: no edits from here.
@@ -294,9 +298,15 @@ impl BrowseFeature {
         }
     }
 
-    /// The rows of the tab shown.
-    pub fn loaded(&self) -> Loaded<'_> {
-        match self.tab() {
+    /// Whether the tab shown holds rows of `table` read as a Query or Scan (rows the counter
+    /// editor and the tally checks may use with that table's keys).
+    pub fn editable(&self, table: &str) -> bool {
+        self.active_table() == Some(table)
+    }
+
+    /// The rows of the tab shown, when it is a table tab on `table`; none otherwise.
+    pub fn loaded(&self, table: &str) -> Loaded<'_> {
+        match self.tab().filter(|_| self.editable(table)) {
             Some(tab) => Loaded {
                 run: tab.results().run,
                 request: tab.results().request.as_ref(),

@@ -51,6 +51,23 @@ impl PartiqlTab {
         }
     }
 
+    /// Whether a write has been sent and not answered yet.
+    pub fn writing(&self) -> bool {
+        self.writing.is_some()
+    }
+
+    /// Another connection: forget the rows, where the next page starts, a question waiting
+    /// and the last outcome (a write under way still reports).
+    pub fn clear(&mut self) {
+        self.cancel();
+        self.read = None;
+        self.next = None;
+        self.confirm = None;
+        self.report = None;
+        self.error = None;
+        self.results = Results::default();
+    }
+
     /// Whether a read or a write is under way.
     pub fn busy(&self) -> bool {
         self.read.is_some() || self.writing.is_some()
@@ -65,11 +82,12 @@ impl PartiqlTab {
                 self.results.consumed_rcu += page.consumed_rcu;
                 self.results.add_items(&page.items);
                 if let Some((_, _, token)) = &mut self.next {
-                    token.clone_from(&page.next_token.clone().unwrap_or_default());
+                    *token = page.next_token.clone().unwrap_or_default();
                 }
                 if page.next_token.is_none() {
                     self.next = None;
                 }
+                self.results.more = self.next.is_some();
             }
             if let Some(done) = polled.done {
                 self.read = None;
@@ -167,7 +185,8 @@ impl PartiqlTab {
         until: Until,
     ) {
         let client = scope.connection.client.clone();
-        self.next = Some((statement.clone(), limit, String::new()));
+        // Until a page arrives, a stopped read goes on from where this one starts.
+        self.next = Some((statement.clone(), limit, start.clone().unwrap_or_default()));
         self.results.cancelled = false;
         self.results.error = None;
         self.read = Some(scope.spawner.spawn_job(
@@ -197,7 +216,7 @@ impl PartiqlTab {
 
     /// Draw the statement, its parameters, Run / Load more / Load all / Cancel, and the
     /// outcome of a write.
-    pub fn form_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, rerun: bool) {
+    pub fn form_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, rerun: bool, refresh: bool) {
         let label = ui.label("Statement (Ctrl+Enter runs)");
         egui::ScrollArea::vertical()
             .id_salt("partiql_text")
@@ -236,7 +255,12 @@ impl PartiqlTab {
             let run = ui
                 .add_enabled(!busy, egui::Button::new("Run statement"))
                 .clicked();
-            if (run || rerun) && !busy {
+            let reads = self
+                .statement()
+                .ok()
+                .and_then(|(s, _)| s.classify().ok())
+                .is_some_and(|c| !c.kind.writes());
+            if (run || rerun || (refresh && reads)) && !busy {
                 self.run(scope);
             }
             if ui

@@ -92,6 +92,8 @@ pub struct Results {
     pub progress: LoadProgress,
     /// For a stopped parallel scan: where each unfinished segment goes on.
     pub left: Option<SegmentStarts>,
+    /// More pages follow that are not keyed by a last key (a PartiQL NextToken).
+    pub more: bool,
 }
 
 impl Results {
@@ -171,14 +173,22 @@ impl Results {
             _ => self.view.extend(&added),
         }
         if self.sort.is_some() {
+            // The cursor and the anchor stay on their rows, wherever the sort puts them.
+            let cursor = self
+                .cursor
+                .and_then(|(p, c)| self.view.get(p).map(|&r| (r, c)));
+            let anchor = self.anchor.and_then(|p| self.view.get(p).copied());
             self.apply_sort();
+            let place = |row: u32| self.view.iter().position(|&r| r == row);
+            self.cursor = cursor.and_then(|(r, c)| place(r).map(|p| (p, c)));
+            self.anchor = anchor.and_then(place);
         }
         self.refresh_matches();
     }
 
     /// Whether there is a next page (or an unfinished segment).
     pub fn has_more(&self) -> bool {
-        self.last_key.is_some() || self.left.as_ref().is_some_and(|l| !l.finished())
+        self.last_key.is_some() || self.more || self.left.as_ref().is_some_and(|l| !l.finished())
     }
 
     /// A parallel scan of `total` segments starts.

@@ -40,7 +40,11 @@ impl BrowseFeature {
             .unwrap_or(base)
     }
 
+    /// Close tab `at`, unless a write it sent has not answered yet (its outcome must be seen).
     fn close_tab(&mut self, at: usize) {
+        if self.tabs.get(at).is_some_and(|t| t.body.writing()) {
+            return;
+        }
         if at < self.tabs.len() {
             self.tabs[at].body.cancel();
             self.tabs.remove(at);
@@ -53,15 +57,18 @@ impl BrowseFeature {
     /// The tab strip; an intent to open another tab's table.
     #[must_use]
     pub(super) fn tabs_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) -> Option<Intent> {
+        // Not while typing: Ctrl+W in the statement editor must not close its tab.
+        let typing = ui.ctx().text_edit_focused();
         let (new, close) = ui.input_mut(|i| {
             (
-                i.consume_key(Modifiers::COMMAND, Key::T),
-                i.consume_key(Modifiers::COMMAND, Key::W),
+                !typing && i.consume_key(Modifiers::COMMAND, Key::T),
+                !typing && i.consume_key(Modifiers::COMMAND, Key::W),
             )
         });
         if new {
             self.open_tab(&scope.table.name, new_table_kind(&scope.table.name));
         }
+        let before = self.active_table().map(str::to_owned);
         if close {
             self.close_tab(self.active);
         }
@@ -117,9 +124,13 @@ impl BrowseFeature {
         if let Some(at) = closed {
             self.close_tab(at);
         }
-        let at = chosen?;
-        self.active = at;
-        let table = self.tabs.get(at)?.body.table()?.to_owned();
-        (table != scope.table.name).then_some(Intent::OpenTable(table))
+        if let Some(at) = chosen {
+            self.active = at;
+        }
+        // The tab now shown reads another table (chosen, or shown because one was closed):
+        // open that table, so that its form and edits use its keys.
+        let table = self.active_table()?.to_owned();
+        let changed = chosen.is_some() || before.as_deref() != Some(table.as_str());
+        (changed && table != scope.table.name).then_some(Intent::OpenTable(table))
     }
 }

@@ -98,6 +98,11 @@ impl TabBody {
         }
     }
 
+    /// Whether a write it sent has not answered yet.
+    pub fn writing(&self) -> bool {
+        matches!(self, Self::Partiql(p, _) if p.writing())
+    }
+
     /// Whether work it started is under way.
     pub fn busy(&self) -> bool {
         match self {
@@ -136,10 +141,7 @@ impl TabBody {
     pub fn clear(&mut self) {
         match self {
             Self::Table(t) => t.clear(),
-            Self::Partiql(p, _) => {
-                p.cancel();
-                p.results = Results::default();
-            }
+            Self::Partiql(p, _) => p.clear(),
             // SQL results are computed here, from rows already shown; they stay.
             Self::Sql(..) => {}
         }

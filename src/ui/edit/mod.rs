@@ -80,6 +80,8 @@ impl EditFeature {
             .outcome
             .server_value()
             .map(|value| Intent::ServerValue {
+                destination: Box::new(report.plan.destination.clone()),
+                table: report.plan.table.clone(),
                 key: report.plan.key.clone(),
                 attribute: report.plan.attribute.clone(),
                 value: value.to_owned(),

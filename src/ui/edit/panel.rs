@@ -82,7 +82,9 @@ pub(super) fn numbers_ui(
         ui.radio_value(&mut editor.as_delta, true, "Delta");
         ui.radio_value(&mut editor.as_delta, false, "New value");
         let amount = labelled_text_ui(ui, "Amount", &mut editor.amount, 120.0, "e.g. 5 or -2");
-        let enter = amount.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        // Taken here, so that the grid does not open another row with the same Enter.
+        let enter = amount.lost_focus()
+            && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter));
         // Checked while typing: a number DynamoDB takes, or why not.
         let amount_error = number::parse(editor.amount.trim()).err();
         let can_send = !busy && amount_error.is_none();

@@ -75,10 +75,12 @@ impl ExprFeature {
     pub fn poll(&mut self) -> Option<Intent> {
         let result = Pending::take_ready(&mut self.running)?;
         let intent = match &result {
-            Ok(run) if self.running_update && self.running_table == self.input.table => run
-                .items
-                .first()
-                .map(|item| Intent::ReplaceRow(Box::new(item.clone()))),
+            Ok(run) if self.running_update && self.running_table == self.input.table => {
+                run.items.first().map(|item| Intent::ReplaceRow {
+                    table: self.running_table.clone(),
+                    item: Box::new(item.clone()),
+                })
+            }
             _ => None,
         };
         self.result = Some(result);

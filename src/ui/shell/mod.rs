@@ -100,16 +100,25 @@ impl TableFeatures {
                 None
             }
             Intent::ServerValue {
+                destination,
+                table,
                 key,
                 attribute,
                 value,
             } => {
-                self.browse
-                    .show_server_value(&scope.table.name, &key, &attribute, value);
+                // Rows on screen are of the active connection; an answer from another is not
+                // theirs.
+                if destination.is(scope.connection) {
+                    self.browse
+                        .show_server_value(&table, &key, &attribute, value);
+                }
                 None
             }
-            Intent::ReplaceRow(item) => {
-                self.browse.replace_row(&item, scope.table);
+            Intent::ReplaceRow { table, item } => {
+                // The key is read with the open table's key schema: only its rows.
+                if table == scope.table.name {
+                    self.browse.replace_row(&item, scope.table);
+                }
                 None
             }
             // The shell opens tables before routing.
@@ -316,7 +325,14 @@ impl DynoscopeApp {
                         egui::ScrollArea::vertical().id_salt("counter_editor").show(
                             &mut columns[1],
                             |ui| {
-                                intents.extend(features.edit.panel_ui(ui, scope, &item));
+                                if features.browse.editable(&scope.table.name) {
+                                    intents.extend(features.edit.panel_ui(ui, scope, &item));
+                                } else {
+                                    ui.weak(
+                                        "This row is not from a table tab on the open table: \
+                                         edit it from such a tab.",
+                                    );
+                                }
                             },
                         );
                     });
@@ -336,7 +352,10 @@ impl DynoscopeApp {
                 ui.separator();
                 let intent = match self.view {
                     View::Browse => features.browse.view_ui(ui, scope),
-                    View::Tally => features.tally.view_ui(ui, scope, features.browse.loaded()),
+                    View::Tally => {
+                        let loaded = features.browse.loaded(&scope.table.name);
+                        features.tally.view_ui(ui, scope, loaded)
+                    }
                     View::Likes => features.likes.view_ui(ui, scope),
                     View::Expr => {
                         let selected = features.browse.selected_item();
