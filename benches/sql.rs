@@ -103,7 +103,7 @@ fn main() {
     timed(
         Duration::from_secs(2),
         || session.load("social", &keys, &items).expect("loads"),
-        |loaded| format!("load {} rows (key columns indexed)", loaded.rows),
+        |loaded| format!("load {} rows (partition key indexed)", loaded.rows),
     );
     let rows = timed(
         Duration::from_secs(1),
