@@ -165,8 +165,14 @@ fn a_partiql_tab_reads_pages_and_writes_through_the_gateway() {
     // editor (which writes to the open table) is not offered.
     h.get_by_label("META").click();
     step_until(h, "the item view", |h| has_label(h, "Item JSON"));
-    assert!(!has_label(h, "Numbers"), "no counter editor for a statement's rows");
-    assert!(has_label_containing(h, "not from a table tab on the open table"));
+    assert!(
+        !has_label(h, "Numbers"),
+        "no counter editor for a statement's rows"
+    );
+    assert!(has_label_containing(
+        h,
+        "not from a table tab on the open table"
+    ));
 
     // An UPDATE is a write plan: on the sandbox it is sent at once and reported.
     h.get_by_label("Statement (Ctrl+Enter runs)").focus();
