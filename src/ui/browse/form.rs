@@ -91,6 +91,8 @@ pub struct ResultsState {
     pub has_more: bool,
     /// The last load stopped early (cancelled, failed): what is left can be resumed.
     pub stopped: bool,
+    /// What is left is a parallel scan's unfinished segments.
+    pub segmented: bool,
 }
 
 impl QueryForm {
@@ -265,8 +267,12 @@ pub fn query_form_ui(
             action = Some(FormAction::Run);
         }
         let can_page = results.has_more && !results.loading;
+        // A parallel scan reads its segments to their ends: it resumes whole, not by a page.
         if ui
-            .add_enabled(can_page, egui::Button::new("Load more"))
+            .add_enabled(
+                can_page && !results.segmented,
+                egui::Button::new("Load more"),
+            )
             .clicked()
         {
             action = Some(FormAction::LoadMore);

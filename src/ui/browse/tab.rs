@@ -218,6 +218,7 @@ impl TableTab {
             loading: self.load.is_some(),
             has_more: self.results.has_more(),
             stopped: self.results.cancelled || self.results.error.is_some(),
+            segmented: self.results.left.is_some(),
         };
         if scope.table.name == self.table {
             match query_form_ui(ui, &mut self.form, scope.table, state) {
