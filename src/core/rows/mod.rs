@@ -22,7 +22,7 @@ use crate::core::value::Item;
 
 pub use copy::{CopyFormat, copy_text};
 pub use find::{Finder, find_rows};
-pub use sort::{SortKey, sort_rows};
+pub use sort::{SortKey, merge_sorted, sort_rows};
 
 use encode::Fields;
 

@@ -324,3 +324,23 @@ fn find_inside_maps_and_lists_matches_values_not_lengths() {
     assert_eq!(find("NEEDLE"), [1]);
     assert_eq!(find("42"), [1]);
 }
+
+#[test]
+fn merging_a_page_into_a_sorted_view_equals_sorting_it_all() {
+    let values = ["5", "-1", "10", "5", "x", "3.5", "5.0", "100", "-20", "0"];
+    let mut rows = Rows::new();
+    for (i, v) in values.iter().enumerate() {
+        let value = if *v == "x" { s("text") } else { n(v) };
+        rows.push(&item(&[("id", n(&i.to_string())), ("v", value)]));
+    }
+    rows.push(&item(&[("id", n("99"))]));
+    for descending in [false, true] {
+        let mut merged: Vec<u32> = (0..6).collect();
+        sort_rows(&rows, &mut merged, "v", descending);
+        let added: Vec<u32> = (6..rows.len() as u32).collect();
+        merge_sorted(&rows, &mut merged, &added, "v", descending);
+        let mut whole: Vec<u32> = (0..rows.len() as u32).collect();
+        sort_rows(&rows, &mut whole, "v", descending);
+        assert_eq!(merged, whole, "descending: {descending}");
+    }
+}

@@ -6,7 +6,7 @@ use std::collections::{BTreeSet, HashSet};
 
 use crate::core::error::Error;
 use crate::core::read::{BrowseRequest, Page, ReadEvent, SegmentEvent, SegmentStarts};
-use crate::core::rows::{Finder, Rows, find_rows, sort_rows};
+use crate::core::rows::{Finder, Rows, find_rows, merge_sorted, sort_rows};
 use crate::core::value::Item;
 use crate::ui::browse::progress::LoadProgress;
 
@@ -165,25 +165,34 @@ impl Results {
         }
         let first = self.rows.len() as u32;
         self.rows.extend(items);
-        let added: Vec<u32> = (first..self.rows.len() as u32).collect();
-        match self.find.finder() {
-            Some(finder) if self.find.filter => {
-                self.view.extend(find_rows(&self.rows, &added, finder));
+        let mut added: Vec<u32> = (first..self.rows.len() as u32).collect();
+        if let Some(finder) = self.find.finder().filter(|_| self.find.filter) {
+            added = find_rows(&self.rows, &added, finder);
+        }
+        match &self.sort {
+            None => {
+                // Appended in server order: only the new rows are searched.
+                if let Some(finder) = self.find.finder() {
+                    let found = find_rows(&self.rows, &added, finder);
+                    self.find.matches.extend(found);
+                }
+                self.view.extend(&added);
             }
-            _ => self.view.extend(&added),
+            Some(sort) => {
+                // The cursor and the anchor stay on their rows, wherever the new rows go; the
+                // page is merged into the sorted view, not the view sorted again.
+                let cursor = self
+                    .cursor
+                    .and_then(|(p, c)| self.view.get(p).map(|&r| (r, c)));
+                let anchor = self.anchor.and_then(|p| self.view.get(p).copied());
+                let (column, descending) = (sort.column.clone(), sort.descending);
+                merge_sorted(&self.rows, &mut self.view, &added, &column, descending);
+                let place = |row: u32| self.view.iter().position(|&r| r == row);
+                self.cursor = cursor.and_then(|(r, c)| place(r).map(|p| (p, c)));
+                self.anchor = anchor.and_then(place);
+                self.refresh_matches();
+            }
         }
-        if self.sort.is_some() {
-            // The cursor and the anchor stay on their rows, wherever the sort puts them.
-            let cursor = self
-                .cursor
-                .and_then(|(p, c)| self.view.get(p).map(|&r| (r, c)));
-            let anchor = self.anchor.and_then(|p| self.view.get(p).copied());
-            self.apply_sort();
-            let place = |row: u32| self.view.iter().position(|&r| r == row);
-            self.cursor = cursor.and_then(|(r, c)| place(r).map(|p| (p, c)));
-            self.anchor = anchor.and_then(place);
-        }
-        self.refresh_matches();
     }
 
     /// Whether there is a next page (or an unfinished segment).
