@@ -11,8 +11,9 @@ use crate::core::connection::{self, ConnectionSpec};
 use crate::core::error::{Error, Result};
 use crate::core::read::{self, BrowseRequest};
 use crate::core::report::read_summary;
+use crate::core::rows::Rows;
 use crate::core::sql::{self, SqlSession};
-use crate::core::value::{self, Item};
+use crate::core::value;
 
 /// One `--load NAME=TABLE[:PARTITION]`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -101,20 +102,20 @@ async fn load_one(client: &Client, session: &mut SqlSession, load: &Load) -> Res
         }
         None => BrowseRequest::scan(&info, None)?,
     };
-    let (mut items, mut pages, mut rcu): (Vec<Item>, usize, f64) = (Vec::new(), 0, 0.0);
+    let (mut rows, mut pages, mut rcu) = (Rows::new(), 0, 0.0);
     read::read_all(client, &request, |page| {
         pages += 1;
         rcu += page.consumed_rcu;
-        items.extend(page.items);
+        rows.extend(&page.items);
     })
     .await?;
-    let loaded = session.load(&load.name, &info.key_names(), &items)?;
+    let loaded = session.load_rows(&load.name, &info.key_names(), &rows)?;
     eprintln!(
         "{} ({} of {}: {})",
         loaded.summary(),
         request.op(),
         load.table,
-        read_summary(items.len(), pages, rcu)
+        read_summary(rows.len(), pages, rcu)
     );
     Ok(())
 }

@@ -10,6 +10,7 @@ use aws_sdk_dynamodb::primitives::Blob;
 use aws_sdk_dynamodb::types::AttributeValue;
 use rusqlite::types::{ToSqlOutput, ValueRef};
 
+use crate::core::rows::encode::tag;
 use crate::core::sql::schema::ColumnKind;
 
 /// `text` as an `i64` when it is written exactly as that integer prints (no `+`, no leading
@@ -23,17 +24,19 @@ pub fn plain_integer(text: &str) -> Option<i64> {
     if canonical { text.parse().ok() } else { None }
 }
 
-/// The SQLite value of one attribute value: scalars as themselves, sets, maps and lists as
-/// NULL (they are in the whole-item JSON).
-pub fn to_sql(value: Option<&AttributeValue>) -> ToSqlOutput<'_> {
-    let cell = match value {
-        Some(AttributeValue::S(s)) => ValueRef::Text(s.as_bytes()),
-        Some(AttributeValue::N(n)) => match plain_integer(n) {
+/// The SQLite value of one stored attribute value (as the row store encodes it): scalars as
+/// themselves, sets, maps and lists as NULL (they are in the whole-item JSON).
+pub fn to_sql(body: &[u8]) -> ToSqlOutput<'_> {
+    let (&t, rest) = body.split_first().unwrap_or((&0, &[]));
+    let cell = match t {
+        tag::S => ValueRef::Text(rest),
+        tag::N => match std::str::from_utf8(rest).ok().and_then(plain_integer) {
             Some(i) => ValueRef::Integer(i),
-            None => ValueRef::Text(n.as_bytes()),
+            None => ValueRef::Text(rest),
         },
-        Some(AttributeValue::B(b)) => ValueRef::Blob(b.as_ref()),
-        Some(AttributeValue::Bool(b)) => ValueRef::Integer(i64::from(*b)),
+        tag::B => ValueRef::Blob(rest),
+        tag::TRUE => ValueRef::Integer(1),
+        tag::FALSE => ValueRef::Integer(0),
         _ => ValueRef::Null,
     };
     ToSqlOutput::Borrowed(cell)

@@ -3,51 +3,55 @@
 //! numbers with every digit), without building a `serde_json::Value` for each of a million
 //! rows. Maps, lists, sets and binary go through the shared JSON code.
 
-use aws_sdk_dynamodb::types::AttributeValue;
-
-use crate::core::value::Item;
+use crate::core::rows::encode::{decode_body, tag};
 use crate::core::value::json::{self, Layout, Style};
 
-/// One attribute of an item: its place among the key attributes (`usize::MAX` for none),
-/// name and value.
-pub type Entry<'a> = (usize, &'a str, &'a AttributeValue);
+/// One attribute of a stored row: its place in the JSON (key attributes first, in the keys'
+/// order, then the rest by name), its name already written as a JSON key (`"likeTally":`),
+/// and its encoded value.
+pub type Entry<'a> = (u32, &'a str, &'a [u8]);
 
-/// The attributes of `item` into `entries` (cleared first), in the order the JSON and the
-/// columns follow: the key attributes in `key_names` order, then the rest by name.
-pub fn ordered_entries<'a>(entries: &mut Vec<Entry<'a>>, item: &'a Item, key_names: &[String]) {
-    entries.clear();
-    entries.extend(item.iter().map(|(name, value)| {
-        let rank = key_names
-            .iter()
-            .position(|k| k == name)
-            .unwrap_or(usize::MAX);
-        (rank, name.as_str(), value)
-    }));
-    entries.sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
-}
-
-/// Write the item whose `entries` these are into `out` (cleared first).
+/// Write the item whose `entries` these are (sorted by place) into `out` (cleared first).
 pub fn write_item(out: &mut String, entries: &[Entry<'_>]) {
     out.clear();
     out.push('{');
-    for (i, (_, name, value)) in entries.iter().enumerate() {
+    for (i, (_, key, body)) in entries.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        push_string(out, name);
-        out.push(':');
-        match value {
-            AttributeValue::S(s) => push_string(out, s),
-            AttributeValue::N(n) if is_json_number(n) => push_number(out, n),
-            AttributeValue::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-            AttributeValue::Null(_) => out.push_str("null"),
-            other => out.push_str(&json::text(
-                &json::value_to_json(other, Style::Plain),
-                Layout::Compact,
-            )),
-        }
+        out.push_str(key);
+        write_value(out, body);
     }
     out.push('}');
+}
+
+/// `name` as a JSON object key with its colon, written once per loaded attribute.
+pub fn json_key(name: &str) -> String {
+    let mut key = String::with_capacity(name.len() + 3);
+    push_string(&mut key, name);
+    key.push(':');
+    key
+}
+
+/// One encoded value as plain JSON: strings, JSON-shaped numbers, booleans and null written
+/// straight from the stored bytes; everything else through the shared JSON code.
+fn write_value(out: &mut String, body: &[u8]) {
+    let (&t, rest) = body.split_first().unwrap_or((&0, &[]));
+    let text = std::str::from_utf8(rest).ok();
+    match (t, text) {
+        (tag::S, Some(s)) => push_string(out, s),
+        (tag::N, Some(n)) if is_json_number(n) => push_number(out, n),
+        (tag::TRUE, _) => out.push_str("true"),
+        (tag::FALSE, _) => out.push_str("false"),
+        (tag::NULL, _) => out.push_str("null"),
+        _ => match decode_body(body) {
+            Some(value) => out.push_str(&json::text(
+                &json::value_to_json(&value, Style::Plain),
+                Layout::Compact,
+            )),
+            None => out.push_str("null"),
+        },
+    }
 }
 
 /// A number that is JSON as it stands, written as serde_json writes it (`1E+3` as `1e+3`).
@@ -136,9 +140,12 @@ mod tests {
     use std::collections::HashMap;
 
     use aws_sdk_dynamodb::primitives::Blob;
+    use aws_sdk_dynamodb::types::AttributeValue;
 
     use super::*;
-    use crate::core::value::item_to_plain_json;
+    use crate::core::rows::Rows;
+    use crate::core::rows::encode::Fields;
+    use crate::core::value::{Item, item_to_plain_json};
 
     #[test]
     fn writes_what_the_shared_json_code_writes() {
@@ -158,6 +165,7 @@ mod tests {
             ("none".to_owned(), AttributeValue::Null(true)),
             ("bin".to_owned(), AttributeValue::B(Blob::new(vec![1, 2]))),
             ("tags".to_owned(), AttributeValue::Ss(vec!["x\"".into()])),
+            ("q\"uote".to_owned(), AttributeValue::S(String::new())),
             (
                 "m".to_owned(),
                 AttributeValue::M(HashMap::from([(
@@ -167,9 +175,30 @@ mod tests {
             ),
         ]);
         let keys = ["PK".to_owned(), "SK".to_owned()];
+        let rows = Rows::from_items([&item]);
+        let mut names: Vec<(usize, &str)> = rows
+            .names()
+            .iter()
+            .map(|n| {
+                (
+                    keys.iter().position(|k| **k == **n).unwrap_or(usize::MAX),
+                    &**n,
+                )
+            })
+            .collect();
+        names.sort();
+        let json_keys: Vec<String> = rows.names().iter().map(|n| json_key(n)).collect();
+        let mut entries: Vec<Entry<'_>> = Fields::new(rows.bytes(0))
+            .map(|(id, body)| {
+                let rank = names
+                    .iter()
+                    .position(|n| *n.1 == *rows.names()[id])
+                    .unwrap();
+                (rank as u32, json_keys[id].as_str(), body)
+            })
+            .collect();
+        entries.sort_unstable_by_key(|e| e.0);
         let mut out = String::from("left over");
-        let mut entries = Vec::new();
-        ordered_entries(&mut entries, &item, &keys);
         write_item(&mut out, &entries);
         assert_eq!(out, item_to_plain_json(&item, &keys, false));
         assert!(out.contains(r#""odd":".5""#), "{out}");

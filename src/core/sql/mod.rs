@@ -18,6 +18,7 @@ use rusqlite::Connection;
 
 use crate::core::error::{Error, Result};
 use crate::core::rows::Rows;
+use crate::core::rows::encode::Fields;
 use crate::core::value::Item;
 
 pub use cells::plain_integer;
@@ -75,6 +76,65 @@ impl Loaded {
     }
 }
 
+/// The whole-item JSON of consecutive rows, written by one thread for another to insert.
+struct JsonBatch {
+    /// The first row's index.
+    first: usize,
+    /// The rows' JSON, one after another.
+    text: String,
+    /// Where each row's JSON ends in `text`.
+    ends: Vec<usize>,
+}
+
+impl JsonBatch {
+    /// Rows per batch: enough to keep both threads busy, few enough to hold little.
+    const ROWS: usize = 1024;
+
+    fn texts(&self) -> impl Iterator<Item = &str> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(&self.ends)
+            .map(|(start, &end)| self.text.get(start..end).unwrap_or_default())
+    }
+}
+
+/// Write every row's whole-item JSON (attributes in `place_of` order) into batches sent to
+/// `out`, until all are written or the receiver is gone.
+fn write_json_batches(rows: &Rows, place_of: &[u32], out: std::sync::mpsc::SyncSender<JsonBatch>) {
+    let json_keys: Vec<String> = rows
+        .names()
+        .iter()
+        .map(|n| item_json::json_key(n))
+        .collect();
+    let mut entries: Vec<item_json::Entry<'_>> = Vec::new();
+    let mut json = String::new();
+    let mut first = 0;
+    while first < rows.len() {
+        let last = rows.len().min(first + JsonBatch::ROWS);
+        let mut batch = JsonBatch {
+            first,
+            text: String::with_capacity(256 * (last - first)),
+            ends: Vec::with_capacity(last - first),
+        };
+        for row in first..last {
+            entries.clear();
+            for (id, body) in Fields::new(rows.bytes(row)) {
+                if let (Some(key), Some(&place)) = (json_keys.get(id), place_of.get(id)) {
+                    entries.push((place, key, body));
+                }
+            }
+            entries.sort_unstable_by_key(|e| e.0);
+            item_json::write_item(&mut json, &entries);
+            batch.text.push_str(&json);
+            batch.ends.push(batch.text.len());
+        }
+        if out.send(batch).is_err() {
+            return;
+        }
+        first = last;
+    }
+}
+
 /// Stops a query that is running on another thread (it then fails with
 /// [`Error::Cancelled`]).
 pub struct SqlCancel(rusqlite::InterruptHandle);
@@ -127,29 +187,16 @@ impl SqlSession {
         key_names: &[String],
         items: impl IntoIterator<Item = &'a Item>,
     ) -> Result<Loaded> {
-        let items: Vec<&Item> = items.into_iter().collect();
-        self.load_from(name, key_names, || items.iter().copied())
+        self.load_rows(name, key_names, &Rows::from_items(items))
     }
 
-    /// [`load`](Self::load) from the compact row store (a result tab's rows), each row decoded
-    /// as it is read, twice (once for the columns, once to insert), never all at once.
+    /// [`load`](Self::load) from the compact row store (a result tab's rows), reading each
+    /// stored row twice (once for the columns' types, once to insert) without decoding it:
+    /// strings, numbers and binary go to SQLite as the stored bytes.
     pub fn load_rows(&mut self, name: &str, key_names: &[String], rows: &Rows) -> Result<Loaded> {
-        self.load_from(name, key_names, || rows.items())
-    }
-
-    fn load_from<I, B>(
-        &mut self,
-        name: &str,
-        key_names: &[String],
-        pass: impl Fn() -> I,
-    ) -> Result<Loaded>
-    where
-        I: Iterator<Item = B>,
-        B: std::borrow::Borrow<Item>,
-    {
         check_table_name(name)?;
-        let columns = schema::plan_columns(key_names, pass());
-        let mut count = 0;
+        let plan = schema::plan(key_names, rows);
+        let columns = plan.columns;
         let err = |e| sql_error("load", "", e);
         let table = quoted(name);
         let tx = self.conn.transaction().map_err(err)?;
@@ -172,37 +219,40 @@ impl SqlSession {
             let mut insert = tx
                 .prepare(&format!("INSERT INTO {table} VALUES ({placeholders})"))
                 .map_err(err)?;
-            let order: Vec<(usize, &str)> = columns
-                .iter()
-                .filter_map(|c| c.attribute.as_deref())
-                .map(|a| {
-                    (
-                        key_names.iter().position(|k| k == a).unwrap_or(usize::MAX),
-                        a,
-                    )
-                })
-                .collect();
-            let mut json = String::new();
-            for item in pass() {
-                let item = item.borrow();
-                count += 1;
-                let mut entries = Vec::new();
-                // One walk over the item's attributes, in the columns' order: no hashing.
-                item_json::ordered_entries(&mut entries, item, key_names);
-                let mut next = entries.iter().peekable();
-                for (i, column) in order.iter().enumerate() {
-                    while next.next_if(|e| (e.0, e.1) < *column).is_some() {}
-                    let value = next.next_if(|e| (e.0, e.1) == *column).map(|e| e.2);
-                    insert
-                        .raw_bind_parameter(i + 1, cells::to_sql(value))
-                        .map_err(err)?;
+            let item_param = columns.len();
+            // Which row last bound each column: the others get NULL.
+            let mut bound_by = vec![usize::MAX; columns.len()];
+            let mut bind_row = |row: usize, json: &str| -> Result<()> {
+                for (id, body) in Fields::new(rows.bytes(row)) {
+                    if let Some(&Some(column)) = plan.column_of.get(id) {
+                        insert
+                            .raw_bind_parameter(column + 1, cells::to_sql(body))
+                            .map_err(err)?;
+                        bound_by[column] = row;
+                    }
                 }
-                item_json::write_item(&mut json, &entries);
-                insert
-                    .raw_bind_parameter(order.len() + 1, json.as_str())
-                    .map_err(err)?;
+                for (column, by) in bound_by.iter().enumerate().take(item_param - 1) {
+                    if *by != row {
+                        insert
+                            .raw_bind_parameter(column + 1, rusqlite::types::Null)
+                            .map_err(err)?;
+                    }
+                }
+                insert.raw_bind_parameter(item_param, json).map_err(err)?;
                 insert.raw_execute().map_err(err)?;
-            }
+                Ok(())
+            };
+            // Two cores' worth: one thread writes the items' JSON while this one inserts.
+            std::thread::scope(|scope| {
+                let (batches, received) = std::sync::mpsc::sync_channel::<JsonBatch>(4);
+                scope.spawn(|| write_json_batches(rows, &plan.place_of, batches));
+                for batch in received {
+                    for (i, json) in batch.texts().enumerate() {
+                        bind_row(batch.first + i, json)?;
+                    }
+                }
+                Ok::<_, Error>(())
+            })?;
         }
         // The partition key column indexed: a join of parents to children (the
         // reconciliation) looks a parent's children up by partition instead of building a
@@ -225,7 +275,7 @@ impl SqlSession {
         tx.commit().map_err(err)?;
         let loaded = Loaded {
             name: name.to_owned(),
-            rows: count,
+            rows: rows.len(),
             columns,
         };
         self.loaded.insert(name.to_lowercase(), loaded.clone());

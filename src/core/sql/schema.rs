@@ -2,12 +2,10 @@
 //! holds (so that they come back as the same DynamoDB type), and names SQLite accepts.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
-
-use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::core::error::{Error, Result};
-use crate::core::value::Item;
+use crate::core::rows::Rows;
+use crate::core::rows::encode::{Fields, tag};
 
 /// The longest table name a load accepts.
 const MAX_TABLE_NAME: usize = 64;
@@ -45,18 +43,26 @@ impl Seen {
     const NUMBER: u8 = 1;
     const BOOL: u8 = 2;
     const OTHER: u8 = 4;
+    /// Seen as a top-level scalar at least once, so it gets a column.
+    const SCALAR: u8 = 8;
 
-    fn add(&mut self, value: &AttributeValue) {
-        self.0 |= match value {
-            AttributeValue::N(_) => Self::NUMBER,
-            AttributeValue::Bool(_) => Self::BOOL,
-            AttributeValue::Null(_) => 0,
+    /// Add one value, by its stored type tag.
+    fn add(&mut self, t: u8) {
+        self.0 |= match t {
+            tag::N => Self::NUMBER | Self::SCALAR,
+            tag::TRUE | tag::FALSE => Self::BOOL | Self::SCALAR,
+            tag::NULL => Self::SCALAR,
+            tag::S | tag::B => Self::OTHER | Self::SCALAR,
             _ => Self::OTHER,
         };
     }
 
+    fn scalar(self) -> bool {
+        self.0 & Self::SCALAR != 0
+    }
+
     fn kind(self) -> ColumnKind {
-        match self.0 {
+        match self.0 & !Self::SCALAR {
             Self::NUMBER => ColumnKind::Number,
             Self::BOOL => ColumnKind::Bool,
             _ => ColumnKind::Other,
@@ -64,44 +70,38 @@ impl Seen {
     }
 }
 
-/// Whether a value is a top-level scalar, which gets a column of its own (sets, maps and lists
-/// are in the whole-item JSON only).
-pub fn is_scalar(value: &AttributeValue) -> bool {
-    matches!(
-        value,
-        AttributeValue::S(_)
-            | AttributeValue::N(_)
-            | AttributeValue::B(_)
-            | AttributeValue::Bool(_)
-            | AttributeValue::Null(_)
-    )
+/// The plan of a load: the table's columns, and for each attribute name of the rows (by its
+/// id in the store) its column and its place in the whole-item JSON.
+#[derive(Debug)]
+pub struct Plan {
+    /// Key attributes first (always, in `key_names` order), then every attribute seen as a
+    /// top-level scalar in any row, by name, then the whole item as JSON (`item`, or
+    /// `item_2`… when an attribute took that name). SQL names are unique without regard to
+    /// case, as SQLite compares them. (Sets, maps and lists are in the JSON only.)
+    pub columns: Vec<SqlColumn>,
+    /// The column of each attribute id, if it has one.
+    pub column_of: Vec<Option<usize>>,
+    /// The place of each attribute id in the JSON: key attributes first, then by name.
+    pub place_of: Vec<u32>,
 }
 
-/// The columns for `items`: the key attributes first (always, in `key_names` order), then every
-/// top-level scalar attribute seen in any item by name, then the whole item as JSON (`item`,
-/// or `item_2`… when an attribute took that name). SQL names are unique without regard to
-/// case, as SQLite compares them.
-pub fn plan_columns<B: std::borrow::Borrow<Item>>(
-    key_names: &[String],
-    items: impl Iterator<Item = B>,
-) -> Vec<SqlColumn> {
-    // A million items of a handful of attributes each: FNV hashes short names far faster
-    // than SipHash, and these names are data already loaded, not an attack surface.
-    let mut seen: HashMap<String, Seen, BuildHasherDefault<Fnv>> = HashMap::default();
-    for item in items {
-        for (name, value) in item.borrow().iter() {
-            if is_scalar(value) || key_names.contains(name) {
-                match seen.get_mut(name.as_str()) {
-                    Some(s) => s.add(value),
-                    None => seen.entry(name.clone()).or_default().add(value),
-                }
+/// Plan the table for `rows`, reading each row's stored type tags (nothing is decoded).
+pub fn plan(key_names: &[String], rows: &Rows) -> Plan {
+    let names = rows.names();
+    let mut seen = vec![Seen::default(); names.len()];
+    for row in 0..rows.len() {
+        for (id, body) in Fields::new(rows.bytes(row)) {
+            if let (Some(s), Some(&t)) = (seen.get_mut(id), body.first()) {
+                s.add(t);
             }
         }
     }
-    let rest: BTreeSet<&str> = seen
-        .keys()
-        .map(String::as_str)
-        .filter(|name| !key_names.iter().any(|k| k == name))
+    let key_place = |name: &str| key_names.iter().position(|k| k == name);
+    let rest: BTreeSet<&str> = names
+        .iter()
+        .zip(&seen)
+        .filter(|(name, s)| s.scalar() && key_place(name).is_none())
+        .map(|(name, _)| &**name)
         .collect();
     let mut taken = HashSet::new();
     let mut columns: Vec<SqlColumn> = key_names
@@ -111,7 +111,12 @@ pub fn plan_columns<B: std::borrow::Borrow<Item>>(
         .map(|attribute| SqlColumn {
             name: unique_name(attribute, &mut taken),
             attribute: Some(attribute.to_owned()),
-            kind: seen.get(attribute).copied().unwrap_or_default().kind(),
+            kind: rows
+                .id_of(attribute)
+                .and_then(|id| seen.get(id))
+                .copied()
+                .unwrap_or_default()
+                .kind(),
         })
         .collect();
     columns.push(SqlColumn {
@@ -119,27 +124,29 @@ pub fn plan_columns<B: std::borrow::Borrow<Item>>(
         attribute: None,
         kind: ColumnKind::ItemJson,
     });
-    columns
-}
-
-/// The FNV-1a hash.
-struct Fnv(u64);
-
-impl Default for Fnv {
-    fn default() -> Self {
-        Self(0xcbf2_9ce4_8422_2325)
+    let by_attribute: HashMap<&str, usize> = columns
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| Some((c.attribute.as_deref()?, i)))
+        .collect();
+    let column_of = names
+        .iter()
+        .map(|name| by_attribute.get(&**name).copied())
+        .collect();
+    let mut order: Vec<(usize, &str, usize)> = names
+        .iter()
+        .enumerate()
+        .map(|(id, name)| (key_place(name).unwrap_or(usize::MAX), &**name, id))
+        .collect();
+    order.sort_unstable();
+    let mut place_of = vec![0; names.len()];
+    for (place, (_, _, id)) in order.into_iter().enumerate() {
+        place_of[id] = place as u32;
     }
-}
-
-impl Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for byte in bytes {
-            self.0 = (self.0 ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3);
-        }
+    Plan {
+        columns,
+        column_of,
+        place_of,
     }
 }
 
