@@ -85,6 +85,30 @@ impl Spawner {
         }
     }
 
+    /// [`spawn_job`](Self::spawn_job) for work that blocks a thread (SQLite over loaded rows):
+    /// `work` runs on a blocking thread, reports through the [`Progress`] and stops when it
+    /// sees the [`CancelToken`] cancelled.
+    pub fn spawn_blocking_job<P, T, F>(&self, op: &'static str, work: F) -> Job<P, T>
+    where
+        P: Send + 'static,
+        T: Send + 'static,
+        F: FnOnce(Progress<P>, CancelToken) -> Result<T> + Send + 'static,
+    {
+        let (tx, progress) = mpsc::unbounded_channel();
+        let cancel = CancelToken::default();
+        let reporter = Progress {
+            tx,
+            wake: Arc::clone(&self.wake),
+        };
+        let token = cancel.clone();
+        let result = self.spawn_blocking(op, move || work(reporter, token));
+        Job {
+            progress,
+            result,
+            cancel,
+        }
+    }
+
     /// Wait for `joined` on the runtime and send its outcome to a new [`Pending`].
     fn answer<T, J>(&self, op: &'static str, joined: J) -> Pending<T>
     where

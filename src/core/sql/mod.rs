@@ -16,6 +16,7 @@ use std::collections::HashMap;
 
 use rusqlite::Connection;
 
+use crate::core::cancel::CancelToken;
 use crate::core::error::{Error, Result};
 use crate::core::rows::Rows;
 use crate::core::rows::encode::Fields;
@@ -135,15 +136,81 @@ fn write_json_batches(rows: &Rows, place_of: &[u32], out: std::sync::mpsc::SyncS
     }
 }
 
-/// Stops a query that is running on another thread (it then fails with
-/// [`Error::Cancelled`]).
-pub struct SqlCancel(rusqlite::InterruptHandle);
+/// A set of loaded rows to become an SQL table (a result tab's rows).
+#[derive(Debug, Clone)]
+pub struct SqlSource {
+    /// The table's name in SQL (the tab's name).
+    pub name: String,
+    /// Its key attributes (the first columns).
+    pub key_names: Vec<String>,
+    /// Its rows (a clone shares the store's chunks).
+    pub rows: Rows,
+}
 
-impl SqlCancel {
-    /// Stop the statement running now, if any.
-    pub fn cancel(&self) {
-        self.0.interrupt();
+/// Where a run over loaded rows is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SqlStep {
+    /// Loading table `name` (`at` of `of`, counting from 1), `rows` rows.
+    Loading {
+        /// The SQL table.
+        name: String,
+        /// Which table this is.
+        at: usize,
+        /// How many there are.
+        of: usize,
+        /// Its rows.
+        rows: usize,
+    },
+    /// Every table is loaded; the SQL runs.
+    Running,
+}
+
+impl std::fmt::Display for SqlStep {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Loading { name, at, of, rows } => {
+                write!(
+                    f,
+                    "Loading {name} ({rows} rows) into SQLite, table {at} of {of}…"
+                )
+            }
+            Self::Running => write!(f, "Running the SQL…"),
+        }
     }
+}
+
+/// What a run over loaded rows gave: the tables loaded and the rows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SqlRun {
+    /// Each table loaded, in order.
+    pub loaded: Vec<Loaded>,
+    /// What the SQL returned.
+    pub rows: SqlRows,
+}
+
+/// Load every source into a new session and run `sql` over them, telling `step` where it is;
+/// [`Error::Cancelled`] once `cancel` is cancelled, loading or running.
+pub fn run_over(
+    sources: &[SqlSource],
+    sql: &str,
+    cancel: &CancelToken,
+    step: impl Fn(SqlStep),
+) -> Result<SqlRun> {
+    let mut session = SqlSession::new()?;
+    session.stop_on(cancel.clone());
+    let mut loaded = Vec::new();
+    for (i, source) in sources.iter().enumerate() {
+        step(SqlStep::Loading {
+            name: source.name.clone(),
+            at: i + 1,
+            of: sources.len(),
+            rows: source.rows.len(),
+        });
+        loaded.push(session.load_rows(&source.name, &source.key_names, &source.rows)?);
+    }
+    step(SqlStep::Running);
+    let rows = session.query(sql)?;
+    Ok(SqlRun { loaded, rows })
 }
 
 /// An in-memory SQLite database holding loaded tables. Loading replaces a table of the same
@@ -312,9 +379,12 @@ impl SqlSession {
         rows::run(&self.conn, &self.loaded, sql, max_rows)
     }
 
-    /// A handle that stops the query running now, from another thread.
-    pub fn canceller(&self) -> SqlCancel {
-        SqlCancel(self.conn.get_interrupt_handle())
+    /// Stop whatever runs in this session (a load, a query) once `cancel` is cancelled: it then
+    /// fails with [`Error::Cancelled`], and a load leaves nothing behind.
+    pub fn stop_on(&self, cancel: CancelToken) {
+        // SQLite asks every few thousand virtual-machine steps: a few milliseconds at most.
+        self.conn
+            .progress_handler(4_096, Some(move || cancel.is_cancelled()));
     }
 }
 

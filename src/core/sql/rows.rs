@@ -178,7 +178,7 @@ pub fn sql_error(op: &'static str, sql: &str, error: rusqlite::Error) -> Error {
     if let rusqlite::Error::SqliteFailure(failure, _) = &error
         && failure.code == rusqlite::ErrorCode::OperationInterrupted
     {
-        return Error::Cancelled { op: "SQL query" };
+        return Error::Cancelled { op: "SQL" };
     }
     match error {
         rusqlite::Error::SqlInputError {

@@ -4,6 +4,7 @@ use aws_sdk_dynamodb::primitives::Blob;
 use aws_sdk_dynamodb::types::AttributeValue as V;
 
 use super::*;
+use crate::core::cancel::CancelToken;
 use crate::core::error::TextPosition;
 
 const BIG: &str = "98765432109876543210987654321098765432";
@@ -353,5 +354,74 @@ fn a_result_tabs_rows_load_across_batches_as_they_are_now() {
     assert_eq!(
         one(&session, "SELECT SUM(likeTally) FROM t"),
         n(&(1..2_500).sum::<i32>().to_string())
+    );
+}
+
+#[test]
+fn a_run_over_tabs_reports_its_steps_and_stops_when_cancelled() {
+    let rows = Rows::from_items(
+        &(0..5_000)
+            .map(|i| item(&[("PK", s(&format!("POST#{i}"))), ("SK", s("META"))]))
+            .collect::<Vec<_>>(),
+    );
+    let sources = [
+        SqlSource {
+            name: "posts".into(),
+            key_names: keys(),
+            rows: rows.clone(),
+        },
+        SqlSource {
+            name: "again".into(),
+            key_names: keys(),
+            rows,
+        },
+    ];
+    let steps = std::cell::RefCell::new(Vec::new());
+    let cancel = CancelToken::default();
+    let run = run_over(
+        &sources,
+        "SELECT COUNT(*) AS n FROM posts JOIN again USING (PK)",
+        &cancel,
+        |s| steps.borrow_mut().push(s.to_string()),
+    )
+    .unwrap();
+    assert_eq!(run.rows.rows[0]["n"], n("5000"));
+    assert_eq!(run.loaded.len(), 2);
+    assert_eq!(
+        steps.into_inner(),
+        [
+            "Loading posts (5000 rows) into SQLite, table 1 of 2…",
+            "Loading again (5000 rows) into SQLite, table 2 of 2…",
+            "Running the SQL…"
+        ]
+    );
+
+    // Cancelled while the second table loads: the run ends as cancelled.
+    let cancel = CancelToken::default();
+    let result = run_over(&sources, "SELECT 1", &cancel, |s| {
+        if matches!(s, SqlStep::Loading { at: 2, .. }) {
+            cancel.cancel();
+        }
+    });
+    assert!(
+        matches!(result, Err(Error::Cancelled { op: "SQL" })),
+        "{result:?}"
+    );
+
+    // Cancelled while the query runs (a cross join of 25 million pairs).
+    let cancel = CancelToken::default();
+    let result = run_over(
+        &sources,
+        "SELECT COUNT(*) FROM posts, again",
+        &cancel,
+        |s| {
+            if s == SqlStep::Running {
+                cancel.cancel();
+            }
+        },
+    );
+    assert!(
+        matches!(result, Err(Error::Cancelled { op: "SQL" })),
+        "{result:?}"
     );
 }

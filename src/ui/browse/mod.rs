@@ -23,6 +23,7 @@ use egui::{Key, Modifiers, Ui};
 
 use crate::core::counter::Change;
 use crate::core::rows::Rows;
+use crate::core::sql::SqlSource;
 use crate::core::table::TableInfo;
 use crate::core::value::Item;
 use crate::ui::{Intent, Loaded, QueryPreset, Scope};
@@ -38,7 +39,6 @@ pub use tabs::{TabKind, TabSpec};
 use grid::GridAction;
 use item_view::item_view_ui;
 use rows_view::rows_ui;
-use sql_tab::SqlSource;
 use tabs::TabBody;
 
 struct Tab {

@@ -7,9 +7,8 @@
 use egui::Ui;
 
 use crate::core::error::Error;
-use crate::core::rows::Rows;
-use crate::core::sql::{self, SqlRows, SqlSession};
-use crate::task::Pending;
+use crate::core::sql::{self, SqlRun, SqlSource, SqlStep};
+use crate::task::Job;
 use crate::ui::Scope;
 use crate::ui::browse::results::Results;
 use crate::ui::widgets::error_ui;
@@ -22,22 +21,6 @@ pub struct SqlForm {
     pub sql: String,
 }
 
-/// Another tab's rows, as an SQL table.
-pub struct SqlSource {
-    /// The tab's name: the table's name in SQL.
-    pub name: String,
-    /// Its key attributes (the first columns).
-    pub key_names: Vec<String>,
-    /// Its rows (a clone shares the store's chunks).
-    pub rows: Rows,
-}
-
-/// What a run gave: a line per table loaded, and the rows.
-struct SqlRun {
-    loaded: Vec<String>,
-    rows: SqlRows,
-}
-
 /// An SQL tab's state.
 #[derive(Default)]
 pub struct SqlTab {
@@ -45,7 +28,9 @@ pub struct SqlTab {
     pub form: SqlForm,
     /// The rows of the last statement that returned rows.
     pub results: Results,
-    running: Option<Pending<SqlRun>>,
+    running: Option<Job<SqlStep, SqlRun>>,
+    /// Where the run under way is.
+    step: Option<SqlStep>,
     loaded: Vec<String>,
     summary: Option<(String, Vec<String>)>,
     error: Option<Error>,
@@ -67,16 +52,21 @@ impl SqlTab {
 
     /// Take in a finished run.
     pub fn poll(&mut self) {
-        let Some(done) = Pending::take_ready(&mut self.running) else {
+        let polled = Job::poll_slot(&mut self.running);
+        if let Some(step) = polled.progress.into_iter().last() {
+            self.step = Some(step);
+        }
+        let Some(done) = polled.done else {
             return;
         };
+        self.step = None;
         match done {
             Ok(run) => {
                 let mut results = Results::for_rows(Vec::new(), self.results.run + 1);
                 results.set_columns(run.rows.columns.clone());
                 results.add_items(&run.rows.rows);
                 self.results = results;
-                self.loaded = run.loaded;
+                self.loaded = run.loaded.iter().map(|l| l.summary()).collect();
                 self.summary = Some((run.rows.summary(), run.rows.notes));
             }
             Err(error) => self.error = Some(error),
@@ -88,16 +78,14 @@ impl SqlTab {
         self.error = None;
         self.summary = None;
         let text = self.form.sql.clone();
-        self.running = Some(scope.spawner.spawn_blocking("SQL", move || {
-            let mut session = SqlSession::new()?;
-            let mut loaded = Vec::new();
-            for source in &sources {
-                let table = session.load_rows(&source.name, &source.key_names, &source.rows)?;
-                loaded.push(table.summary());
-            }
-            let rows = session.query(&text)?;
-            Ok(SqlRun { loaded, rows })
-        }));
+        self.step = None;
+        self.running = Some(
+            scope
+                .spawner
+                .spawn_blocking_job("SQL", move |progress, cancel| {
+                    sql::run_over(&sources, &text, &cancel, |s| progress.send(s))
+                }),
+        );
     }
 
     /// Draw the SQL, the tables it can read (`tables`: name and rows of each other tab), Run
@@ -144,9 +132,23 @@ impl SqlTab {
                     }
                 }
             });
-            if self.busy() {
+            if let Some(job) = &self.running {
                 ui.spinner();
-                ui.label("Loading the tabs' rows into SQLite and running…");
+                let step = self
+                    .step
+                    .as_ref()
+                    .map_or_else(|| "Starting…".to_owned(), ToString::to_string);
+                ui.label(if job.is_cancelled() {
+                    "Cancelling…".to_owned()
+                } else {
+                    step
+                });
+                if ui
+                    .add_enabled(!job.is_cancelled(), egui::Button::new("Cancel"))
+                    .clicked()
+                {
+                    job.cancel();
+                }
             }
         });
         if let Some(error) = &self.error {
