@@ -94,6 +94,22 @@ pub enum Subcommand {
     /// statement SQLite cannot run (the error names its line and column).
     #[command(after_help = EXIT_TABLE)]
     Sql(SqlArgs),
+    /// Write a table (Scan) or one partition (--pk) to a file: csv, jsonl (plain JSON),
+    /// ddb-json (DynamoDB JSON) or s3-export (`{"Item": …}` per line, as DynamoDB's export to
+    /// S3 writes), gzipped with --gzip. Numbers exact in all of them.
+    ///
+    /// Exit status: 0 written, 2 bad input or a read or file error.
+    #[command(after_help = EXIT_TABLE)]
+    Export(ExportArgs),
+    /// Put every item of a file (or of an S3 export's folder) into a table, in batches of 25.
+    ///
+    /// Every line is read and checked first (key attributes present and typed, no key twice);
+    /// a malformed one stops the import before any write, naming its line. Items the server
+    /// leaves unprocessed are sent again with a growing wait. Exit status: 0 all written or a
+    /// dry run, 1 some refused or not written, 2 bad input or error before writing, 3 some
+    /// outcomes unknown.
+    #[command(after_help = EXIT_TABLE)]
+    Import(ImportArgs),
     /// Serve the seeded sandbox on a local port for other tools, until Ctrl-C.
     Sandbox {
         /// The port to listen on (127.0.0.1); 0 picks a free one.
@@ -114,9 +130,56 @@ impl Subcommand {
             Self::Storm(a) => a.target.json,
             Self::Partiql(a) => a.json,
             Self::Sql(a) => a.json,
-            Self::Tables | Self::Describe { .. } | Self::Expr(_) | Self::Sandbox { .. } => false,
+            Self::Tables
+            | Self::Describe { .. }
+            | Self::Expr(_)
+            | Self::Sandbox { .. }
+            | Self::Export(_)
+            | Self::Import(_) => false,
         }
     }
+}
+
+/// `dynoscope export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The table.
+    #[arg(long)]
+    pub table: String,
+    /// Only this partition (partition key value): a Query instead of a Scan.
+    #[arg(long)]
+    pub pk: Option<String>,
+    /// csv, jsonl, ddb-json or s3-export.
+    #[arg(long, default_value = "ddb-json")]
+    pub format: String,
+    /// Compress the file with gzip.
+    #[arg(long)]
+    pub gzip: bool,
+    /// The file to write (created or replaced).
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+}
+
+/// `dynoscope import`.
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// The table to put the items into.
+    #[arg(long)]
+    pub table: String,
+    /// csv, jsonl, ddb-json or s3-export (each plain or gzipped).
+    #[arg(long)]
+    pub format: String,
+    /// Read and check everything, print the preview, write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// How to read a CSV column: NAME=S, NAME=N, NAME=BOOL (by default each cell by its text).
+    #[arg(long = "type", value_name = "NAME=TYPE")]
+    pub types: Vec<String>,
+    /// Items shown in the preview.
+    #[arg(long, default_value_t = 5)]
+    pub preview: usize,
+    /// The file, or a folder (an S3 export: every .json and .json.gz file under it).
+    pub path: std::path::PathBuf,
 }
 
 /// How `dynoscope add` sends the change.

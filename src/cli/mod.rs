@@ -13,6 +13,7 @@ mod reads;
 mod resume;
 mod run;
 mod sql;
+mod transfer;
 
 pub use args::{AddArgs, AddMode, Cli, ConnectionFlags, Subcommand};
 pub use exit::{EXIT_TABLE, Exit};

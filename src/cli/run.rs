@@ -77,6 +77,10 @@ async fn run_inner(
         Subcommand::Partiql(args) => {
             return crate::cli::partiql::partiql(&connection, args, confirmed).await;
         }
+        Subcommand::Export(args) => return crate::cli::transfer::export(&connection, args).await,
+        Subcommand::Import(args) => {
+            return crate::cli::transfer::import(&connection, args, confirmed).await;
+        }
         Subcommand::Sandbox { .. } | Subcommand::Expr(_) | Subcommand::Sql(_) => {}
     }
     Ok(Exit::Done)

@@ -7,7 +7,6 @@ pub mod condition;
 pub mod connection;
 pub mod counter;
 pub mod error;
-pub mod export;
 pub mod expr;
 pub mod lab;
 pub mod likes;
@@ -28,6 +27,7 @@ pub mod sql;
 pub mod table;
 pub mod tally;
 pub mod throttle;
+pub mod transfer;
 pub mod value;
 pub mod write;
 

@@ -312,6 +312,10 @@ pub enum Fault {
     /// For reads (targets such as `Scan`, `Query`): forward the first `pass`, refuse the next
     /// `refuse` with HTTP 400 ProvisionedThroughputExceededException, forward the rest.
     ThrottleReads { pass: usize, refuse: usize },
+    /// For the first `n` BatchWriteItem requests of more than one item: forward all but the
+    /// last item, and answer that the last was left unprocessed (as DynamoDB does when it runs
+    /// out of capacity part-way).
+    Unprocessed(usize),
 }
 
 impl Fault {
@@ -440,6 +444,33 @@ pub async fn fault_proxy(
                     let _ = client.write_all(answer.as_bytes()).await;
                     return;
                 }
+                // Hold back the last item of a batch, forwarding the rest.
+                let mut held_back = None;
+                let (head, body) = match fault {
+                    Fault::Unprocessed(n) if is_write && nth < n => {
+                        let mut json: serde_json::Value = serde_json::from_slice(&body).unwrap();
+                        let tables = json["RequestItems"].as_object_mut().unwrap();
+                        let (table, list) = tables.iter_mut().next().unwrap();
+                        let list = list.as_array_mut().unwrap();
+                        if list.len() > 1 {
+                            held_back = Some((table.clone(), list.pop().unwrap()));
+                        }
+                        let body = serde_json::to_vec(&json).unwrap();
+                        let head = head
+                            .split("\r\n")
+                            .map(|line| {
+                                if line.to_lowercase().starts_with("content-length:") {
+                                    format!("content-length: {}", body.len())
+                                } else {
+                                    line.to_owned()
+                                }
+                            })
+                            .collect::<Vec<_>>()
+                            .join("\r\n");
+                        (head, body)
+                    }
+                    _ => (head, body),
+                };
                 // Forward the request and read the server's whole answer.
                 let Ok(mut server) = tokio::net::TcpStream::connect(upstream).await else {
                     return;
@@ -455,8 +486,20 @@ pub async fn fault_proxy(
                 }
                 let mut answer = Vec::new();
                 let _ = server.read_to_end(&mut answer).await;
-                let passes = matches!(fault, Fault::Throttle(_) | Fault::ThrottleReads { .. })
-                    || (fault == Fault::HtmlAfterApplyOnce && nth > 0);
+                if let Some((table, item)) = held_back {
+                    let body =
+                        serde_json::json!({ "UnprocessedItems": { table: [item] } }).to_string();
+                    let answer = format!(
+                        "HTTP/1.1 200 OK\r\ncontent-type: application/x-amz-json-1.0\r\nx-amzn-requestid: proxy\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                        body.len()
+                    );
+                    let _ = client.write_all(answer.as_bytes()).await;
+                    return;
+                }
+                let passes = matches!(
+                    fault,
+                    Fault::Throttle(_) | Fault::ThrottleReads { .. } | Fault::Unprocessed(_)
+                ) || (fault == Fault::HtmlAfterApplyOnce && nth > 0);
                 if !is_write || passes {
                     let _ = client.write_all(&answer).await;
                     return;
@@ -498,7 +541,7 @@ pub async fn fault_proxy(
                     Fault::SilentAfterApply => {
                         tokio::time::sleep(Duration::from_secs(120)).await;
                     }
-                    Fault::Throttle(_) | Fault::ThrottleReads { .. } => {}
+                    Fault::Throttle(_) | Fault::ThrottleReads { .. } | Fault::Unprocessed(_) => {}
                 }
             });
         }

@@ -35,6 +35,7 @@ impl Outcome {
                 returned,
                 consumed_wcu,
                 attempts,
+                ..
             } => Self::Applied {
                 new_value: returned.as_ref().and_then(value),
                 consumed_wcu,

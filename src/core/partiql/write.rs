@@ -65,6 +65,7 @@ impl StatementOutcome {
                 returned,
                 consumed_wcu,
                 attempts,
+                ..
             } => Self::Applied {
                 returned,
                 consumed_wcu,

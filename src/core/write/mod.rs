@@ -9,7 +9,9 @@ mod plan;
 mod send;
 
 pub use outcome::{Refusal, WriteOutcome};
-pub use plan::{Confirmation, Destination, Idempotency, WritePlan, WriteRequest, key_shown};
+pub use plan::{
+    BatchPut, Confirmation, Destination, Idempotency, WritePlan, WriteRequest, key_shown,
+};
 pub use send::send;
 
 use crate::core::error::Error;
@@ -17,6 +19,10 @@ pub use crate::core::throttle::{is_throttled, without_retries};
 
 /// Throttling rejections sent again before giving up.
 pub const MAX_THROTTLE_RETRIES: u32 = 3;
+
+/// Times a batch's unprocessed items are sent again (with a growing wait) before they are
+/// reported as not written.
+pub const MAX_UNPROCESSED_ROUNDS: u32 = 8;
 
 /// Whether a write that failed this way may still have been applied: a timeout, a connection
 /// lost after the request left (not a refused connection), a 5xx the server answered with, or

@@ -33,9 +33,13 @@ pub enum WriteOutcome {
         returned: Option<Item>,
         /// Write capacity consumed.
         consumed_wcu: f64,
-        /// Requests sent: more than one only after throttling refusals, or re-sends of a
-        /// repeatable request whose answer was lost.
+        /// Requests sent: more than one only after throttling refusals, re-sends of a
+        /// repeatable request whose answer was lost, or a batch's unprocessed items sent again.
         attempts: u32,
+        /// A batch's items the server still left unprocessed after they were sent again
+        /// ([`MAX_UNPROCESSED_ROUNDS`](crate::core::write::MAX_UNPROCESSED_ROUNDS) times): the
+        /// server says these were not written. Empty for every other write.
+        unprocessed: Vec<Item>,
     },
     /// Nothing was written.
     Refused {

@@ -119,6 +119,23 @@ pub enum WriteRequest {
     Transaction(Transaction),
     /// One PartiQL `INSERT`, `UPDATE` or `DELETE` (`ExecuteStatement`).
     Statement(Statement),
+    /// Up to 25 whole items put in one `BatchWriteItem` (an import).
+    Batch(BatchPut),
+}
+
+/// Whole items put into one table by one `BatchWriteItem`, without conditions: each replaces
+/// any item with its key, so sending the batch twice writes what sending it once does.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BatchPut {
+    /// The table.
+    pub table: String,
+    /// The items, at most [`BatchPut::MAX`], no two with the same key.
+    pub items: Vec<Item>,
+}
+
+impl BatchPut {
+    /// The most items DynamoDB takes in one `BatchWriteItem`.
+    pub const MAX: usize = 25;
 }
 
 /// A write as planned: destination, request and idempotency, fixed together.
@@ -202,6 +219,29 @@ impl WritePlan {
         })
     }
 
+    /// Put `batch` (1 to 25 whole items), sent again after a lost answer, since a put of a
+    /// whole item is repeatable; items the server leaves unprocessed are sent again by the
+    /// gateway.
+    pub fn batch(
+        destination: Destination,
+        batch: BatchPut,
+        key_names: Vec<String>,
+    ) -> Result<Self> {
+        if batch.items.is_empty() || batch.items.len() > BatchPut::MAX {
+            return Err(Error::Invalid(format!(
+                "a batch holds 1 to {} items, not {}",
+                BatchPut::MAX,
+                batch.items.len()
+            )));
+        }
+        Ok(Self {
+            destination,
+            request: WriteRequest::Batch(batch),
+            idempotency: Idempotency::Repeatable,
+            key_names,
+        })
+    }
+
     /// The items written, as `(table, key)`: none for a statement, whose items only the server
     /// finds.
     pub fn targets(&self) -> Vec<(&str, &Item)> {
@@ -217,6 +257,7 @@ impl WritePlan {
             WriteRequest::Single(r) => of(r).into_iter().collect(),
             WriteRequest::Transaction(t) => t.writes.iter().filter_map(of).collect(),
             WriteRequest::Statement(_) => Vec::new(),
+            WriteRequest::Batch(b) => b.items.iter().map(|i| (b.table.as_str(), i)).collect(),
         }
     }
 
@@ -225,6 +266,9 @@ impl WritePlan {
         if let WriteRequest::Statement(statement) = &self.request {
             let table = statement.classify().map(|c| c.table).unwrap_or_default();
             return format!("table {table} with the statement {}", statement.shown(200));
+        }
+        if let WriteRequest::Batch(b) = &self.request {
+            return format!("table {}, {} items put", b.table, b.items.len());
         }
         let targets = self.targets();
         let mut tables: Vec<&str> = targets.iter().map(|(t, _)| *t).collect();

@@ -12,8 +12,9 @@ use aws_sdk_dynamodb::operation::put_item::PutItemError;
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
 use aws_sdk_dynamodb::types::{
-    Delete, Put, ReturnConsumedCapacity, ReturnValue, ReturnValuesOnConditionCheckFailure,
-    TransactWriteItem, Update,
+    Delete, Put, PutRequest, ReturnConsumedCapacity, ReturnValue,
+    ReturnValuesOnConditionCheckFailure, TransactWriteItem, Update,
+    WriteRequest as WriteRequestSdk,
 };
 
 use crate::core::connection::Connection;
@@ -23,8 +24,8 @@ use crate::core::partiql::Statement;
 use crate::core::read;
 use crate::core::value::Item;
 use crate::core::write::{
-    Idempotency, MAX_THROTTLE_RETRIES, Refusal, WriteOutcome, WritePlan, WriteRequest,
-    is_throttled, may_have_been_applied, without_retries,
+    BatchPut, Idempotency, MAX_THROTTLE_RETRIES, MAX_UNPROCESSED_ROUNDS, Refusal, WriteOutcome,
+    WritePlan, WriteRequest, is_throttled, may_have_been_applied, without_retries,
 };
 
 /// Re-sends of a repeatable request after an answer was lost.
@@ -66,18 +67,37 @@ pub async fn send(connection: &Connection, plan: &WritePlan, confirmed: bool) ->
         return WriteOutcome::not_sent(error);
     }
     let client = &connection.client;
+    // A batch's items still to send: all of them, then what the server left unprocessed.
+    let mut remaining: Option<WriteRequest> = None;
+    let (mut unprocessed_rounds, mut wcu) = (0, 0.0);
     let mut attempts = 0;
     // The first failure after which the write may have been applied, when it was re-sent.
     let mut uncertain: Option<Error> = None;
     let mut conflicts = 0;
     loop {
         attempts += 1;
-        let failure = match attempt(client, &plan.request).await {
-            Ok((returned, consumed_wcu)) => {
+        let request = remaining.as_ref().unwrap_or(&plan.request);
+        let failure = match attempt(client, request).await {
+            Ok(sent) => {
+                wcu += sent.wcu;
+                if let WriteRequest::Batch(batch) = request
+                    && !sent.unprocessed.is_empty()
+                    && unprocessed_rounds < MAX_UNPROCESSED_ROUNDS
+                {
+                    unprocessed_rounds += 1;
+                    remaining = Some(WriteRequest::Batch(BatchPut {
+                        table: batch.table.clone(),
+                        items: sent.unprocessed,
+                    }));
+                    tokio::time::sleep(Duration::from_millis(25 << unprocessed_rounds.min(6)))
+                        .await;
+                    continue;
+                }
                 return WriteOutcome::Applied {
-                    returned,
-                    consumed_wcu,
+                    returned: sent.returned,
+                    consumed_wcu: wcu,
                     attempts,
+                    unprocessed: sent.unprocessed,
                 };
             }
             Err(failure) => failure,
@@ -179,16 +199,70 @@ fn old_on_failure(request: &Request) -> Option<ReturnValuesOnConditionCheckFailu
         .then_some(ReturnValuesOnConditionCheckFailure::AllOld)
 }
 
+/// What one attempt that the server answered gave.
+struct Sent {
+    /// What the server returned (`ReturnValues`).
+    returned: Option<Item>,
+    /// Write capacity consumed.
+    wcu: f64,
+    /// A batch's items the server did not write this time.
+    unprocessed: Vec<Item>,
+}
+
 /// One attempt, with the SDK's own retries off: re-sending is decided above, by idempotency.
-async fn attempt(
-    client: &Client,
-    request: &WriteRequest,
-) -> std::result::Result<(Option<Item>, f64), Failure> {
+async fn attempt(client: &Client, request: &WriteRequest) -> std::result::Result<Sent, Failure> {
+    let answered = |(returned, wcu): (Option<Item>, f64)| Sent {
+        returned,
+        wcu,
+        unprocessed: Vec::new(),
+    };
     match request {
-        WriteRequest::Single(request) => single(client, request).await,
-        WriteRequest::Transaction(transaction) => transact(client, transaction).await,
-        WriteRequest::Statement(statement) => execute(client, statement).await,
+        WriteRequest::Single(request) => single(client, request).await.map(answered),
+        WriteRequest::Transaction(transaction) => transact(client, transaction).await.map(answered),
+        WriteRequest::Statement(statement) => execute(client, statement).await.map(answered),
+        WriteRequest::Batch(batch) => put_batch(client, batch).await,
     }
+}
+
+/// One `BatchWriteItem` of puts: the items the server left unprocessed come back.
+async fn put_batch(client: &Client, batch: &BatchPut) -> std::result::Result<Sent, Failure> {
+    let requests = batch
+        .items
+        .iter()
+        .map(|item| {
+            PutRequest::builder()
+                .set_item(Some(item.clone()))
+                .build()
+                .map(|put| WriteRequestSdk::builder().put_request(put).build())
+        })
+        .collect::<std::result::Result<Vec<_>, _>>()
+        .map_err(|e| Failure::Error(Error::Invalid(e.to_string())))?;
+    let out = client
+        .batch_write_item()
+        .request_items(&batch.table, requests)
+        .return_consumed_capacity(ReturnConsumedCapacity::Total)
+        .customize()
+        .config_override(without_retries())
+        .send()
+        .await
+        .map_err(|e| Failure::Error(Error::from_sdk("BatchWriteItem", e)))?;
+    let wcu = out
+        .consumed_capacity()
+        .iter()
+        .filter_map(|c| c.capacity_units())
+        .sum();
+    let unprocessed = out
+        .unprocessed_items
+        .unwrap_or_default()
+        .into_values()
+        .flatten()
+        .filter_map(|w| w.put_request.map(|p| p.item))
+        .collect();
+    Ok(Sent {
+        returned: None,
+        wcu,
+        unprocessed,
+    })
 }
 
 /// One PartiQL write: the item it returned (`RETURNING`), or on a failed condition the item as

@@ -4,7 +4,7 @@
 use egui::Ui;
 
 use crate::core::error::Error;
-use crate::core::export::{self, ExportFormat};
+use crate::core::transfer::{self as export, Format as ExportFormat};
 use crate::task::Pending;
 use crate::ui::Scope;
 use crate::ui::browse::columns::columns_menu_ui;
@@ -58,7 +58,8 @@ impl Export {
         }
     }
 
-    /// Ask where, then write `results`' rows (all loaded, in server order) as `format`.
+    /// Ask where, then write `results`' rows (all loaded, in server order) as `format`,
+    /// gzipped when the file's name ends in `.gz`.
     pub fn start(
         &mut self,
         scope: &Scope<'_>,
@@ -71,7 +72,10 @@ impl Export {
         let keys = results.key_names.clone();
         self.note = None;
         self.pending = Some(scope.saver.save(scope.spawner, name, move |path| {
-            export::write_rows_file(path, &rows, &keys, format)
+            let gzip = path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("gz"));
+            export::write_rows_file(path, &rows, &keys, format, gzip)
         }));
     }
 

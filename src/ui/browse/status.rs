@@ -3,8 +3,8 @@
 
 use egui::Ui;
 
-use crate::core::export::ExportFormat;
 use crate::core::report::read_summary;
+use crate::core::transfer::Format as ExportFormat;
 use crate::ui::browse::progress::segments_ui;
 use crate::ui::browse::results::Results;
 

@@ -4,11 +4,11 @@
 use egui::Ui;
 
 use crate::core::error::Error;
-use crate::core::export::{self, ExportFormat};
 use crate::core::read::{
     self, Backoff, BrowseMode, BrowseRequest, SegmentEvent, SegmentStarts, Stopped, Until,
 };
 use crate::core::table::TableInfo;
+use crate::core::transfer::{self as export, Format as ExportFormat};
 use crate::core::value::{self, Item};
 use crate::task::Job;
 use crate::ui::browse::form::{FormAction, QueryForm, ResultsState, query_form_ui};
@@ -186,7 +186,9 @@ impl TableTab {
             BrowseMode::Query { partition, .. } => Some(value::cell_text(partition)),
             BrowseMode::Scan { .. } => None,
         };
-        let name = export::suggested_file_name(&request.table, partition.as_deref());
+        // DynamoDB's own export is gzipped; a name ending in .gz is written gzipped.
+        let gzip = format == ExportFormat::S3Export;
+        let name = export::suggested_file_name(&request.table, partition.as_deref(), format, gzip);
         self.export.start(scope, &self.results, name, format);
     }
 

@@ -7,10 +7,10 @@ use egui::{Color32, RichText, Ui};
 use egui_extras::{Column, TableBuilder};
 
 use crate::core::error::Error;
-use crate::core::export;
 use crate::core::number;
 use crate::core::report::capacity;
 use crate::core::tally::{self, Checked, ParentCheck, ParentSource, ReconcileEvent, TallyRule};
+use crate::core::transfer as export;
 use crate::task::{Job, Pending};
 use crate::ui::save::Saved;
 use crate::ui::widgets::{error_ui, labelled_text_ui};

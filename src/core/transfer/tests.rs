@@ -1,0 +1,148 @@
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::primitives::Blob;
+use aws_sdk_dynamodb::types::AttributeValue as V;
+
+use super::*;
+use crate::core::rows::Rows;
+
+/// Items with every type, 38 digits, an empty string and strings that look like other types.
+fn awkward_items() -> Vec<Item> {
+    let s = |t: &str| V::S(t.to_owned());
+    vec![
+        HashMap::from([
+            ("PK".to_owned(), s("POST#a91f")),
+            ("SK".to_owned(), s("META")),
+            (
+                "likeTally".to_owned(),
+                V::N("98765432109876543210987654321098765432".into()),
+            ),
+            ("title".to_owned(), s("Hola, \"mundo\"\nsegunda línea")),
+            ("empty".to_owned(), s("")),
+            ("zip".to_owned(), s("007")),
+            ("flag".to_owned(), V::Bool(true)),
+            ("nothing".to_owned(), V::Null(true)),
+            ("bin".to_owned(), V::B(Blob::new(vec![0, 1, 254]))),
+            ("tags".to_owned(), V::Ss(vec!["a".into(), "b,c".into()])),
+            ("scores".to_owned(), V::Ns(vec!["1.50".into(), "-2".into()])),
+            ("blobs".to_owned(), V::Bs(vec![Blob::new(vec![9])])),
+            (
+                "meta".to_owned(),
+                V::M(HashMap::from([(
+                    "l".to_owned(),
+                    V::L(vec![V::N("0.10".into()), s("x")]),
+                )])),
+            ),
+        ]),
+        HashMap::from([
+            ("PK".to_owned(), s("POST#a91f")),
+            ("SK".to_owned(), s("LIKE#USER#7c20")),
+            ("likedAt".to_owned(), V::N("1750636800".into())),
+        ]),
+    ]
+}
+
+/// A fresh folder for one test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("dynoscope-transfer-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn keys() -> Vec<String> {
+    vec!["PK".to_owned(), "SK".to_owned()]
+}
+
+#[test]
+fn every_typed_format_round_trips_exactly_plain_and_gzipped() {
+    let dir = scratch("formats");
+    let rows = Rows::from_items(&awkward_items());
+    for format in [Format::Csv, Format::DynamoDbJsonLines, Format::S3Export] {
+        for gzip in [false, true] {
+            let path = dir.join(suggested_file_name("t", None, format, gzip));
+            assert_eq!(
+                write_rows_file(&path, &rows, &keys(), format, gzip).unwrap(),
+                2
+            );
+            let bytes = std::fs::read(&path).unwrap();
+            assert_eq!(bytes.starts_with(&[0x1f, 0x8b]), gzip, "{format:?}");
+            let read = read_file(&path, format, &HashMap::new()).unwrap();
+            let items: Vec<Item> = read.into_iter().map(|r| r.item).collect();
+            assert_eq!(items, awkward_items(), "{format:?} gzip {gzip}");
+        }
+    }
+}
+
+#[test]
+fn plain_json_keeps_numbers_and_nesting_as_plain_json_can() {
+    let dir = scratch("plain");
+    let path = dir.join("t.jsonl");
+    let rows = Rows::from_items(&awkward_items());
+    write_rows_file(&path, &rows, &keys(), Format::JsonLines, false).unwrap();
+    let read = read_file(&path, Format::JsonLines, &HashMap::new()).unwrap();
+    let first = &read[0].item;
+    let original = &awkward_items()[0];
+    for name in [
+        "PK",
+        "likeTally",
+        "title",
+        "empty",
+        "zip",
+        "flag",
+        "nothing",
+    ] {
+        assert_eq!(first[name], original[name], "{name}");
+    }
+    // Sets and binary are arrays and base64 text in plain JSON.
+    assert_eq!(
+        first["tags"],
+        V::L(vec![V::S("a".into()), V::S("b,c".into())])
+    );
+    assert_eq!(first["bin"], V::S("AAH+".into()));
+    assert_eq!(
+        first["meta"],
+        V::M(HashMap::from([(
+            "l".to_owned(),
+            V::L(vec![V::N("0.10".into()), V::S("x".into())]),
+        )]))
+    );
+}
+
+#[test]
+fn a_malformed_line_is_named_and_nothing_is_returned() {
+    let dir = scratch("malformed");
+    let path = dir.join("bad.jsonl");
+    std::fs::write(
+        &path,
+        "{\"PK\":{\"S\":\"a\"}}\n\n{\"PK\":{\"S\":\"b\"}}\n{\"PK\":{\"N\":\"1x\"}}\n",
+    )
+    .unwrap();
+    let err = read_file(&path, Format::DynamoDbJsonLines, &HashMap::new())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("bad.jsonl: line 4: PK:"), "{err}");
+    let err = read_file(&path, Format::S3Export, &HashMap::new())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("line 1: an S3 export line is"), "{err}");
+}
+
+#[test]
+fn an_export_folder_gives_its_data_files_in_order() {
+    let dir = scratch("folder");
+    let data = dir.join("AWSDynamoDB/0166-abc/data");
+    std::fs::create_dir_all(&data).unwrap();
+    for name in ["b.json.gz", "a.json.gz", "notes.txt"] {
+        std::fs::write(data.join(name), "").unwrap();
+    }
+    std::fs::write(dir.join("AWSDynamoDB/0166-abc/manifest-summary.json"), "{}").unwrap();
+    let files = export_files(&dir).unwrap();
+    let names: Vec<_> = files
+        .iter()
+        .map(|f| f.file_name().unwrap().to_str().unwrap())
+        .collect();
+    assert_eq!(names, ["a.json.gz", "b.json.gz"]);
+    assert!(export_files(&data.join("notes.txt")).is_ok());
+}

@@ -1,0 +1,339 @@
+//! Export and import through the CLI, as a real process against an embedded engine: every
+//! format round-trips a table item by item (38-digit numbers, sets, binary, nested maps, empty
+//! strings); a malformed line stops the import before any write; unprocessed items are sent
+//! again; a lost answer is reported unknown and matches what the server stored; read-only
+//! refuses.
+
+mod common;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::process::Command;
+
+use aws_sdk_dynamodb::primitives::Blob;
+use aws_sdk_dynamodb::types::AttributeValue as V;
+use common::{Engine, Fault, create_table, empty_engine, n, put_all, s, table_name};
+use dynoscope::core::read::{self, BrowseRequest};
+use dynoscope::core::value::{Item, item_to_dynamodb_json};
+
+/// Run the CLI against `url`; (exit status, stdout, stderr).
+async fn dynoscope(url: &str, args: &[&str]) -> (i32, String, String) {
+    let mut all = vec!["--endpoint-url".to_owned(), url.to_owned()];
+    all.extend(args.iter().map(|a| (*a).to_owned()));
+    let out = tokio::task::spawn_blocking(move || {
+        Command::new(env!("CARGO_BIN_EXE_dynoscope"))
+            .args(&all)
+            .env("AWS_EC2_METADATA_DISABLED", "true")
+            .env("AWS_ACCESS_KEY_ID", "test")
+            .env("AWS_SECRET_ACCESS_KEY", "test")
+            .env("AWS_REGION", "us-east-1")
+            .output()
+            .expect("runs")
+    })
+    .await
+    .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "dynoscope-transfer-it-{}-{name}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// 60 items: one with every awkward value, the rest likes.
+fn items() -> Vec<Item> {
+    let mut awkward = HashMap::from([
+        ("PK".to_owned(), s("POST#a91f")),
+        ("SK".to_owned(), s("META")),
+        (
+            "likeTally".to_owned(),
+            n("98765432109876543210987654321098765432"),
+        ),
+        ("title".to_owned(), s("Hola, \"mundo\"\nsegunda línea")),
+        ("empty".to_owned(), s("")),
+        ("zip".to_owned(), s("007")),
+        ("flag".to_owned(), V::Bool(false)),
+        ("nothing".to_owned(), V::Null(true)),
+        ("bin".to_owned(), V::B(Blob::new(vec![0, 1, 254]))),
+        ("tags".to_owned(), V::Ss(vec!["a".into(), "b,c".into()])),
+        ("scores".to_owned(), V::Ns(vec!["1.50".into(), "-2".into()])),
+        ("blobs".to_owned(), V::Bs(vec![Blob::new(vec![9])])),
+    ]);
+    awkward.insert(
+        "meta".to_owned(),
+        V::M(HashMap::from([(
+            "l".to_owned(),
+            V::L(vec![n("0.10"), s(""), V::M(HashMap::new())]),
+        )])),
+    );
+    let mut all = vec![awkward];
+    for i in 0..59 {
+        all.push(HashMap::from([
+            ("PK".to_owned(), s("POST#a91f")),
+            ("SK".to_owned(), s(&format!("LIKE#USER#{i:04}"))),
+            ("likedAt".to_owned(), n(&(1_750_636_800 + i).to_string())),
+        ]));
+    }
+    all
+}
+
+/// Every item of `table`, in key order.
+async fn scan(engine: &Engine, table: &str) -> Vec<Item> {
+    let info = read::describe_table(&engine.client, table).await.unwrap();
+    let request = BrowseRequest::scan(&info, None).unwrap();
+    let mut all = Vec::new();
+    read::read_all(&engine.client, &request, |page| all.extend(page.items))
+        .await
+        .unwrap();
+    let keys = ["PK".to_owned(), "SK".to_owned()];
+    all.sort_by_key(|i| item_to_dynamodb_json(i, &keys, false));
+    all
+}
+
+async fn source(engine: &Engine) -> String {
+    let table = table_name("xfer-src");
+    create_table(&engine.client, &table).await;
+    put_all(&engine.client, &table, items()).await;
+    table
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_format_round_trips_a_table_item_by_item() {
+    let engine = empty_engine().await;
+    let url = engine.sandbox.endpoint().to_owned();
+    let from = source(&engine).await;
+    let original = scan(&engine, &from).await;
+    assert_eq!(original.len(), 60);
+    let dir = scratch("round");
+    for (format, gzip) in [
+        ("csv", false),
+        ("ddb-json", false),
+        ("s3-export", true),
+        ("jsonl", false),
+    ] {
+        let file = dir.join(format!("{format}.out"));
+        let file = file.to_str().unwrap();
+        let mut args = vec![
+            "export", "--table", &from, "--format", format, "--out", file,
+        ];
+        if gzip {
+            args.push("--gzip");
+        }
+        let (code, _, err) = dynoscope(&url, &args).await;
+        assert_eq!(code, 0, "{err}");
+        assert!(err.contains("exported 60 items"), "{err}");
+
+        let to = table_name("xfer-to");
+        create_table(&engine.client, &to).await;
+        let (code, out, err) =
+            dynoscope(&url, &["import", "--table", &to, "--format", format, file]).await;
+        assert_eq!(code, 0, "{format}: {out}{err}");
+        assert!(
+            out.contains(
+                "import: 60 read, 60 written, 0 refused, 0 unknown, 0 not sent (3 requests"
+            ),
+            "{out}"
+        );
+        let copied = scan(&engine, &to).await;
+        if format == "jsonl" {
+            // Plain JSON has no sets or binary: those come back as lists and base64 text.
+            assert_eq!(copied.len(), 60);
+            let meta = |all: &[Item]| all.iter().find(|i| i["SK"] == s("META")).cloned().unwrap();
+            let (copied, original) = (meta(&copied), meta(&original));
+            assert_eq!(copied["likeTally"], original["likeTally"]);
+            assert_eq!(copied["empty"], s(""));
+            assert_eq!(copied["bin"], s("AAH+"));
+        } else {
+            assert_eq!(copied, original, "{format}");
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_malformed_line_stops_the_import_before_any_write() {
+    let engine = empty_engine().await;
+    let url = engine.sandbox.endpoint().to_owned();
+    let table = table_name("xfer-bad");
+    create_table(&engine.client, &table).await;
+    let dir = scratch("bad");
+    let keys = ["PK".to_owned(), "SK".to_owned()];
+    let mut text: String = items()
+        .iter()
+        .take(30)
+        .map(|i| item_to_dynamodb_json(i, &keys, false) + "\n")
+        .collect();
+    text += "{\"PK\": {\"S\": \"POST#x\"}, \"SK\": {\"N\": \"12abc\"}}\n";
+    let file = dir.join("bad.jsonl");
+    std::fs::write(&file, &text).unwrap();
+    let file = file.to_str().unwrap();
+
+    let (code, _, err) = dynoscope(
+        &url,
+        &["import", "--table", &table, "--format", "ddb-json", file],
+    )
+    .await;
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("bad.jsonl: line 31: SK:"), "{err}");
+    assert!(scan(&engine, &table).await.is_empty(), "nothing written");
+
+    // A key attribute of the wrong type, found before any write too.
+    std::fs::write(file, text.replace("12abc", "12")).unwrap();
+    let (code, _, err) = dynoscope(
+        &url,
+        &["import", "--table", &table, "--format", "ddb-json", file],
+    )
+    .await;
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("line 31: `SK` is N here, but the table's key attribute is S"),
+        "{err}"
+    );
+    assert!(scan(&engine, &table).await.is_empty(), "nothing written");
+
+    // A dry run of a good file: the preview, and still nothing written.
+    let good: String = text.lines().take(30).map(|l| format!("{l}\n")).collect();
+    std::fs::write(file, good).unwrap();
+    let (code, out, err) = dynoscope(
+        &url,
+        &[
+            "import",
+            "--table",
+            &table,
+            "--format",
+            "ddb-json",
+            "--dry-run",
+            file,
+        ],
+    )
+    .await;
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("30 items read; first items:"), "{out}");
+    assert!(out.contains("  likeTally: N"), "{out}");
+    assert!(
+        out.contains("dry run: 30 items read and checked; nothing was written"),
+        "{out}"
+    );
+    assert!(scan(&engine, &table).await.is_empty(), "nothing written");
+
+    // Read-only refuses before anything is sent.
+    let (code, _, err) = dynoscope(
+        &url,
+        &[
+            "--read-only",
+            "import",
+            "--table",
+            &table,
+            "--format",
+            "ddb-json",
+            file,
+        ],
+    )
+    .await;
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("read-only"), "{err}");
+    assert!(scan(&engine, &table).await.is_empty(), "nothing written");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unprocessed_items_are_sent_again_until_written() {
+    let engine = empty_engine().await;
+    let url = engine.sandbox.endpoint().to_owned();
+    let from = source(&engine).await;
+    let dir = scratch("unprocessed");
+    let file = dir.join("all.jsonl");
+    let file = file.to_str().unwrap();
+    let (code, _, err) = dynoscope(&url, &["export", "--table", &from, "--out", file]).await;
+    assert_eq!(code, 0, "{err}");
+
+    let to = table_name("xfer-unp");
+    create_table(&engine.client, &to).await;
+    let proxy = common::fault_proxy(
+        engine.sandbox.addr(),
+        &["BatchWriteItem"],
+        Fault::Unprocessed(3),
+    )
+    .await;
+    let (code, out, err) = dynoscope(
+        &proxy.url,
+        &["import", "--table", &to, "--format", "ddb-json", file],
+    )
+    .await;
+    assert_eq!(code, 0, "{out}{err}");
+    // Of its first 3 requests, the proxy holds back the last item of each that carries more
+    // than one: request 1 (the first batch; that item is sent again alone as request 2) and
+    // request 3 (the second batch; again as request 4). The third batch, request 5, passes.
+    assert!(
+        out.contains("60 read, 60 written, 0 refused, 0 unknown, 0 not sent (5 requests"),
+        "{out}"
+    );
+    assert_eq!(proxy.arrived(), 5);
+    assert_eq!(scan(&engine, &to).await, scan(&engine, &from).await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lost_answer_is_unknown_and_matches_what_was_stored() {
+    let engine = empty_engine().await;
+    let url = engine.sandbox.endpoint().to_owned();
+    let from = source(&engine).await;
+    let dir = scratch("lost");
+    let file = dir.join("all.jsonl");
+    let file = file.to_str().unwrap();
+    let (code, _, err) = dynoscope(&url, &["export", "--table", &from, "--out", file]).await;
+    assert_eq!(code, 0, "{err}");
+
+    // The first answer lost once: a put of whole items is sent again, and all are written.
+    let to = table_name("xfer-once");
+    create_table(&engine.client, &to).await;
+    let proxy = common::fault_proxy(
+        engine.sandbox.addr(),
+        &["BatchWriteItem"],
+        Fault::HtmlAfterApplyOnce,
+    )
+    .await;
+    let (code, out, err) = dynoscope(
+        &proxy.url,
+        &["import", "--table", &to, "--format", "ddb-json", file],
+    )
+    .await;
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("60 written"), "{out}");
+    assert_eq!(proxy.forwarded(), 4);
+    assert_eq!(scan(&engine, &to).await, scan(&engine, &from).await);
+
+    // Every answer lost: the first batch is unknown after its re-sends, the import stops.
+    for fault in Fault::AFTER_APPLY {
+        if fault == Fault::SilentAfterApply {
+            continue; // the same path as a reset, 10 s per attempt
+        }
+        let to = table_name("xfer-lost");
+        create_table(&engine.client, &to).await;
+        let proxy = common::fault_proxy(engine.sandbox.addr(), &["BatchWriteItem"], fault).await;
+        let (code, out, err) = dynoscope(
+            &proxy.url,
+            &["import", "--table", &to, "--format", "ddb-json", file],
+        )
+        .await;
+        assert_eq!(code, 3, "{fault:?}: {out}{err}");
+        assert!(
+            out.contains("60 read, 0 written, 0 refused, 25 unknown, 35 not sent"),
+            "{fault:?}: {out}"
+        );
+        assert!(out.contains("unknown: "), "{out}");
+        // What the server stored: the first batch, whole (it was applied), nothing else.
+        assert_eq!(scan(&engine, &to).await.len(), 25, "{fault:?}");
+        assert_eq!(
+            proxy.forwarded(),
+            3,
+            "{fault:?}: sent, then sent again twice"
+        );
+    }
+}
