@@ -337,3 +337,76 @@ async fn a_lost_answer_is_unknown_and_matches_what_was_stored() {
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn put_and_delete_one_item_through_the_gateway() {
+    let engine = empty_engine().await;
+    let url = engine.sandbox.endpoint().to_owned();
+    let table = table_name("xfer-put");
+    create_table(&engine.client, &table).await;
+    let item = r#"{"PK":{"S":"POST#a91f"},"SK":{"S":"META"},"likeTally":{"N":"98765432109876543210987654321098765432"}}"#;
+    let put = |extra: &'static [&'static str], item: &'static str| {
+        let mut args = vec!["put", "--table", table.as_str(), "--item", item];
+        args.extend_from_slice(extra);
+        args
+    };
+
+    let (code, out, err) = dynoscope(&url, &put(&["--create-only"], item)).await;
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("PutItem applied"), "{out}");
+    let (code, out, _) = dynoscope(&url, &put(&["--create-only"], item)).await;
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("the condition failed; nothing was written"),
+        "{out}"
+    );
+    assert!(
+        out.contains("98765432109876543210987654321098765432"),
+        "{out}"
+    );
+    let (code, _, err) = dynoscope(&url, &put(&[], r#"{"PK":{"S":"x"}}"#)).await;
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("key attribute `SK`"), "{err}");
+    let (code, _, err) = dynoscope(&url, &put(&[], "{not json")).await;
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--item: not valid JSON"), "{err}");
+    assert_eq!(scan(&engine, &table).await.len(), 1);
+
+    let delete = [
+        "delete",
+        "--table",
+        &table,
+        "--key",
+        "PK=POST#a91f",
+        "--key",
+        "SK=META",
+    ];
+    let mut read_only = vec!["--read-only"];
+    read_only.extend_from_slice(&delete);
+    let (code, _, err) = dynoscope(&url, &read_only).await;
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(
+        scan(&engine, &table).await.len(),
+        1,
+        "read-only wrote nothing"
+    );
+    let (code, out, err) = dynoscope(&url, &delete).await;
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("DeleteItem applied"), "{out}");
+    assert!(scan(&engine, &table).await.is_empty());
+
+    // A create-only put whose answer is lost: sent again, its own first attempt makes the
+    // condition fail, so the outcome is unknown, with the item as stored now.
+    let proxy = common::fault_proxy(
+        engine.sandbox.addr(),
+        &["PutItem"],
+        Fault::HtmlAfterApplyOnce,
+    )
+    .await;
+    let (code, out, err) = dynoscope(&proxy.url, &put(&["--create-only"], item)).await;
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(out.contains("Outcome unknown"), "{out}");
+    assert!(out.contains("The item as stored now:"), "{out}");
+    assert_eq!(proxy.forwarded(), 2);
+    assert_eq!(scan(&engine, &table).await.len(), 1);
+}

@@ -110,6 +110,19 @@ pub enum Subcommand {
     /// outcomes unknown.
     #[command(after_help = EXIT_TABLE)]
     Import(ImportArgs),
+    /// Put one whole item (DynamoDB JSON), replacing any item with its key unless
+    /// --create-only.
+    ///
+    /// Exit status: 0 applied, 1 refused (--create-only and the key exists; the item as stored
+    /// is printed), 2 bad input or error before sending, 3 outcome unknown.
+    #[command(after_help = EXIT_TABLE)]
+    Put(PutArgs),
+    /// Delete one item by its key.
+    ///
+    /// Exit status: 0 applied (also when there was no such item), 2 bad input or error before
+    /// sending, 3 outcome unknown.
+    #[command(after_help = EXIT_TABLE)]
+    Delete(DeleteArgs),
     /// Serve the seeded sandbox on a local port for other tools, until Ctrl-C.
     Sandbox {
         /// The port to listen on (127.0.0.1); 0 picks a free one.
@@ -135,9 +148,36 @@ impl Subcommand {
             | Self::Expr(_)
             | Self::Sandbox { .. }
             | Self::Export(_)
-            | Self::Import(_) => false,
+            | Self::Import(_)
+            | Self::Put(_)
+            | Self::Delete(_) => false,
         }
     }
+}
+
+/// `dynoscope put`.
+#[derive(Debug, Args)]
+pub struct PutArgs {
+    /// The table.
+    #[arg(long)]
+    pub table: String,
+    /// The whole item as DynamoDB JSON: '{"PK": {"S": "POST#a91f"}, "SK": {"S": "META"}}'.
+    #[arg(long, value_name = "DDB-JSON")]
+    pub item: String,
+    /// Only when no item has this key (attribute_not_exists): never replace one.
+    #[arg(long)]
+    pub create_only: bool,
+}
+
+/// `dynoscope delete`.
+#[derive(Debug, Args)]
+pub struct DeleteArgs {
+    /// The table.
+    #[arg(long)]
+    pub table: String,
+    /// A key attribute as NAME=VALUE; give each key attribute once.
+    #[arg(long = "key", value_name = "NAME=VALUE", required = true)]
+    pub keys: Vec<String>,
 }
 
 /// `dynoscope export`.

@@ -6,6 +6,7 @@ mod check;
 mod exit;
 mod expr;
 mod flags;
+mod item;
 mod likes;
 mod partiql;
 mod read_args;

@@ -81,6 +81,10 @@ async fn run_inner(
         Subcommand::Import(args) => {
             return crate::cli::transfer::import(&connection, args, confirmed).await;
         }
+        Subcommand::Put(args) => return crate::cli::item::put(&connection, args, confirmed).await,
+        Subcommand::Delete(args) => {
+            return crate::cli::item::delete(&connection, args, confirmed).await;
+        }
         Subcommand::Sandbox { .. } | Subcommand::Expr(_) | Subcommand::Sql(_) => {}
     }
     Ok(Exit::Done)

@@ -146,7 +146,9 @@ fn consumed(request: &Request) -> Option<ReturnConsumedCapacity> {
 /// A write's outcome as a run result: what it did, and the item as the server returned it
 /// (or holds it now, after an unknown outcome). Only a request that `asked_for_old` items on a
 /// failed condition can tell a missing item from a present one.
-fn written(op: &str, outcome: WriteOutcome, asked_for_old: bool) -> RunResult {
+/// How a write of `op` ended, in the words the app and the CLI both show: a line and the items
+/// to show under it (what was returned, the item as stored after a failed condition or now).
+pub fn written(op: &str, outcome: WriteOutcome, asked_for_old: bool) -> RunResult {
     match outcome {
         WriteOutcome::Applied {
             returned,

@@ -1,0 +1,104 @@
+//! `dynoscope put` and `dynoscope delete`: one whole item written or removed through the write
+//! gateway, in the builder Run's words.
+
+use std::collections::HashMap;
+
+use crate::cli::args::{DeleteArgs, PutArgs};
+use crate::cli::exit::Exit;
+use crate::core::connection::Connection;
+use crate::core::error::{Error, Result};
+use crate::core::expr::codegen::{Operation, Request, ReturnOptions};
+use crate::core::read;
+use crate::core::run;
+use crate::core::value;
+use crate::core::write::{self, Refusal, WriteOutcome};
+
+/// Put the item of `--item` (DynamoDB JSON), only when no item has its key with
+/// `--create-only`.
+pub async fn put(connection: &Connection, args: PutArgs, confirmed: bool) -> Result<Exit> {
+    let info = read::describe_table(&connection.client, &args.table).await?;
+    let item = value::item_from_dynamodb_json(&args.item)
+        .map_err(|e| Error::Invalid(format!("--item: {e}")))?;
+    info.key_of(&item)?;
+    let (condition, names) = if args.create_only {
+        (
+            Some("attribute_not_exists(#pk)".to_owned()),
+            HashMap::from([("#pk".to_owned(), info.partition.name.clone())]),
+        )
+    } else {
+        (None, HashMap::new())
+    };
+    send(
+        connection,
+        &info.key_names(),
+        request(&args.table, Operation::Put(item), condition, names),
+        confirmed,
+    )
+    .await
+}
+
+/// Delete the item with the key of `--key`.
+pub async fn delete(connection: &Connection, args: DeleteArgs, confirmed: bool) -> Result<Exit> {
+    let info = read::describe_table(&connection.client, &args.table).await?;
+    let key = info.key_from_text(args.keys.iter().map(String::as_str))?;
+    send(
+        connection,
+        &info.key_names(),
+        request(&args.table, Operation::Delete(key), None, HashMap::new()),
+        confirmed,
+    )
+    .await
+}
+
+fn request(
+    table: &str,
+    operation: Operation,
+    condition: Option<String>,
+    names: HashMap<String, String>,
+) -> Request {
+    Request {
+        table: table.to_owned(),
+        operation,
+        update: None,
+        condition,
+        key_condition: None,
+        filter: None,
+        projection: None,
+        names,
+        values: HashMap::new(),
+        returns: ReturnOptions {
+            values: None,
+            consumed_capacity: true,
+            old_item_on_condition_failure: true,
+        },
+    }
+}
+
+/// Plan and send `request` through the gateway, print how it ended, and say its exit status.
+async fn send(
+    connection: &Connection,
+    key_names: &[String],
+    request: Request,
+    confirmed: bool,
+) -> Result<Exit> {
+    let op = request.operation_name();
+    let plan = run::plan_write(connection, &request, key_names.to_vec())?;
+    let outcome = write::send(connection, &plan, confirmed).await;
+    let exit = match &outcome {
+        WriteOutcome::Applied { .. } => Exit::Done,
+        WriteOutcome::Unknown { .. } => Exit::Unknown,
+        // Refused before anything could apply (read-only, not confirmed, the server's
+        // validation): said once, on stderr.
+        WriteOutcome::Refused {
+            refusal: Refusal::Error(error),
+            ..
+        } => return Err(error.clone()),
+        WriteOutcome::Refused { .. } => Exit::Refused,
+    };
+    let result = run::written(op, outcome, true);
+    println!("{} — {}", plan.what(), result.summary);
+    for item in &result.items {
+        println!("{}", value::item_to_dynamodb_json(item, key_names, false));
+    }
+    Ok(exit)
+}
