@@ -5,6 +5,7 @@ use clap::{Args, Parser};
 use crate::cli::exit::EXIT_TABLE;
 pub use crate::cli::flags::ConnectionFlags;
 pub use crate::cli::read_args::{ItemsArgs, PartiqlArgs, ScanArgs, SqlArgs};
+pub use crate::cli::write_args::{DeleteArgs, ExportArgs, ImportArgs, PutArgs};
 
 /// dynoscope: inspect DynamoDB item collections and verify counters.
 ///
@@ -153,73 +154,6 @@ impl Subcommand {
             | Self::Delete(_) => false,
         }
     }
-}
-
-/// `dynoscope put`.
-#[derive(Debug, Args)]
-pub struct PutArgs {
-    /// The table.
-    #[arg(long)]
-    pub table: String,
-    /// The whole item as DynamoDB JSON: '{"PK": {"S": "POST#a91f"}, "SK": {"S": "META"}}'.
-    #[arg(long, value_name = "DDB-JSON")]
-    pub item: String,
-    /// Only when no item has this key (attribute_not_exists): never replace one.
-    #[arg(long)]
-    pub create_only: bool,
-}
-
-/// `dynoscope delete`.
-#[derive(Debug, Args)]
-pub struct DeleteArgs {
-    /// The table.
-    #[arg(long)]
-    pub table: String,
-    /// A key attribute as NAME=VALUE; give each key attribute once.
-    #[arg(long = "key", value_name = "NAME=VALUE", required = true)]
-    pub keys: Vec<String>,
-}
-
-/// `dynoscope export`.
-#[derive(Debug, Args)]
-pub struct ExportArgs {
-    /// The table.
-    #[arg(long)]
-    pub table: String,
-    /// Only this partition (partition key value): a Query instead of a Scan.
-    #[arg(long)]
-    pub pk: Option<String>,
-    /// csv, jsonl, ddb-json or s3-export.
-    #[arg(long, default_value = "ddb-json")]
-    pub format: String,
-    /// Compress the file with gzip.
-    #[arg(long)]
-    pub gzip: bool,
-    /// The file to write (created or replaced).
-    #[arg(long)]
-    pub out: std::path::PathBuf,
-}
-
-/// `dynoscope import`.
-#[derive(Debug, Args)]
-pub struct ImportArgs {
-    /// The table to put the items into.
-    #[arg(long)]
-    pub table: String,
-    /// csv, jsonl, ddb-json or s3-export (each plain or gzipped).
-    #[arg(long)]
-    pub format: String,
-    /// Read and check everything, print the preview, write nothing.
-    #[arg(long)]
-    pub dry_run: bool,
-    /// How to read a CSV column: NAME=S, NAME=N, NAME=BOOL (by default each cell by its text).
-    #[arg(long = "type", value_name = "NAME=TYPE")]
-    pub types: Vec<String>,
-    /// Items shown in the preview.
-    #[arg(long, default_value_t = 5)]
-    pub preview: usize,
-    /// The file, or a folder (an S3 export: every .json and .json.gz file under it).
-    pub path: std::path::PathBuf,
 }
 
 /// How `dynoscope add` sends the change.

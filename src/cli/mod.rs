@@ -15,6 +15,7 @@ mod resume;
 mod run;
 mod sql;
 mod transfer;
+mod write_args;
 
 pub use args::{AddArgs, AddMode, Cli, ConnectionFlags, Subcommand};
 pub use exit::{EXIT_TABLE, Exit};

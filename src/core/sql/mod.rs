@@ -389,4 +389,6 @@ impl SqlSession {
 }
 
 #[cfg(test)]
+mod load_tests;
+#[cfg(test)]
 mod tests;

@@ -4,6 +4,8 @@
 //! again, and how it ended: [`WriteOutcome::Applied`], [`Refused`](WriteOutcome::Refused) with
 //! the server's reason, or [`Unknown`](WriteOutcome::Unknown) with what is stored now.
 
+mod attempt;
+mod many;
 mod outcome;
 mod plan;
 mod send;

@@ -9,20 +9,19 @@ use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::operation::delete_item::DeleteItemError;
 use aws_sdk_dynamodb::operation::execute_statement::ExecuteStatementError;
 use aws_sdk_dynamodb::operation::put_item::PutItemError;
-use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
 use aws_sdk_dynamodb::types::{
-    Delete, Put, PutRequest, ReturnConsumedCapacity, ReturnValue,
-    ReturnValuesOnConditionCheckFailure, TransactWriteItem, Update,
-    WriteRequest as WriteRequestSdk,
+    ReturnConsumedCapacity, ReturnValue, ReturnValuesOnConditionCheckFailure,
 };
 
 use crate::core::connection::Connection;
-use crate::core::error::{Error, Result};
-use crate::core::expr::codegen::{Operation, Request, ReturnValues, Transaction};
+use crate::core::error::Error;
+use crate::core::expr::codegen::{Operation, Request, ReturnValues};
 use crate::core::partiql::Statement;
 use crate::core::read;
 use crate::core::value::Item;
+use crate::core::write::attempt::{Failure, Sent, old_on_failure};
+use crate::core::write::many;
 use crate::core::write::{
     BatchPut, Idempotency, MAX_THROTTLE_RETRIES, MAX_UNPROCESSED_ROUNDS, Refusal, WriteOutcome,
     WritePlan, WriteRequest, is_throttled, may_have_been_applied, without_retries,
@@ -160,14 +159,6 @@ fn key_of(plan: &WritePlan, item: &Item) -> Item {
         .collect()
 }
 
-/// Why one attempt did not apply.
-enum Failure {
-    /// The server answered no: nothing was written by this attempt.
-    Refused(Refusal),
-    /// Anything else, sorted by [`is_throttled`] and [`may_have_been_applied`].
-    Error(Error),
-}
-
 /// A failed attempt of `op`: a failed condition, when `condition` finds one in the server's
 /// error (with the item as stored, when it was sent back), or the error.
 fn failure<E>(
@@ -194,21 +185,6 @@ fn return_values(request: &Request) -> Option<ReturnValue> {
     })
 }
 
-fn old_on_failure(request: &Request) -> Option<ReturnValuesOnConditionCheckFailure> {
-    (request.condition.is_some() && request.returns.old_item_on_condition_failure)
-        .then_some(ReturnValuesOnConditionCheckFailure::AllOld)
-}
-
-/// What one attempt that the server answered gave.
-struct Sent {
-    /// What the server returned (`ReturnValues`).
-    returned: Option<Item>,
-    /// Write capacity consumed.
-    wcu: f64,
-    /// A batch's items the server did not write this time.
-    unprocessed: Vec<Item>,
-}
-
 /// One attempt, with the SDK's own retries off: re-sending is decided above, by idempotency.
 async fn attempt(client: &Client, request: &WriteRequest) -> std::result::Result<Sent, Failure> {
     let answered = |(returned, wcu): (Option<Item>, f64)| Sent {
@@ -218,51 +194,12 @@ async fn attempt(client: &Client, request: &WriteRequest) -> std::result::Result
     };
     match request {
         WriteRequest::Single(request) => single(client, request).await.map(answered),
-        WriteRequest::Transaction(transaction) => transact(client, transaction).await.map(answered),
+        WriteRequest::Transaction(transaction) => {
+            many::transact(client, transaction).await.map(answered)
+        }
         WriteRequest::Statement(statement) => execute(client, statement).await.map(answered),
-        WriteRequest::Batch(batch) => put_batch(client, batch).await,
+        WriteRequest::Batch(batch) => many::put_batch(client, batch).await,
     }
-}
-
-/// One `BatchWriteItem` of puts: the items the server left unprocessed come back.
-async fn put_batch(client: &Client, batch: &BatchPut) -> std::result::Result<Sent, Failure> {
-    let requests = batch
-        .items
-        .iter()
-        .map(|item| {
-            PutRequest::builder()
-                .set_item(Some(item.clone()))
-                .build()
-                .map(|put| WriteRequestSdk::builder().put_request(put).build())
-        })
-        .collect::<std::result::Result<Vec<_>, _>>()
-        .map_err(|e| Failure::Error(Error::Invalid(e.to_string())))?;
-    let out = client
-        .batch_write_item()
-        .request_items(&batch.table, requests)
-        .return_consumed_capacity(ReturnConsumedCapacity::Total)
-        .customize()
-        .config_override(without_retries())
-        .send()
-        .await
-        .map_err(|e| Failure::Error(Error::from_sdk("BatchWriteItem", e)))?;
-    let wcu = out
-        .consumed_capacity()
-        .iter()
-        .filter_map(|c| c.capacity_units())
-        .sum();
-    let unprocessed = out
-        .unprocessed_items
-        .unwrap_or_default()
-        .into_values()
-        .flatten()
-        .filter_map(|w| w.put_request.map(|p| p.item))
-        .collect();
-    Ok(Sent {
-        returned: None,
-        wcu,
-        unprocessed,
-    })
 }
 
 /// One PartiQL write: the item it returned (`RETURNING`), or on a failed condition the item as
@@ -370,94 +307,4 @@ async fn single(
             request.operation_name()
         )))),
     }
-}
-
-async fn transact(
-    client: &Client,
-    transaction: &Transaction,
-) -> std::result::Result<(Option<Item>, f64), Failure> {
-    let items = transaction
-        .writes
-        .iter()
-        .map(transact_item)
-        .collect::<Result<Vec<_>>>()
-        .map_err(Failure::Error)?;
-    client
-        .transact_write_items()
-        .set_transact_items(Some(items))
-        .set_client_request_token(transaction.token.clone())
-        .return_consumed_capacity(ReturnConsumedCapacity::Total)
-        .customize()
-        .config_override(without_retries())
-        .send()
-        .await
-        .map(|out| {
-            let wcu = out
-                .consumed_capacity()
-                .iter()
-                .filter_map(|c| c.capacity_units())
-                .sum();
-            (None, wcu)
-        })
-        .map_err(|e| match e {
-            SdkError::ServiceError(s)
-                if matches!(
-                    s.err(),
-                    TransactWriteItemsError::TransactionCanceledException(_)
-                ) =>
-            {
-                let reasons = match s.err() {
-                    TransactWriteItemsError::TransactionCanceledException(c) => c
-                        .cancellation_reasons()
-                        .iter()
-                        .map(|r| r.code().unwrap_or("None").to_owned())
-                        .collect(),
-                    _ => Vec::new(),
-                };
-                Failure::Refused(Refusal::Cancelled { reasons })
-            }
-            e => Failure::Error(Error::from_sdk("TransactWriteItems", e)),
-        })
-}
-
-/// What the three writes of a transaction share after their key or item: the condition,
-/// names, values and what to return on a failed condition; built.
-macro_rules! transact_write {
-    ($builder:expr, $request:expr) => {
-        $builder
-            .table_name(&$request.table)
-            .set_condition_expression($request.condition.clone())
-            .set_expression_attribute_names($request.names_sent())
-            .set_expression_attribute_values($request.values_sent())
-            .set_return_values_on_condition_check_failure(old_on_failure($request))
-            .build()
-            .map_err(|e| Error::Invalid(e.to_string()))?
-    };
-}
-
-/// One write of a transaction as the SDK's item.
-fn transact_item(request: &Request) -> Result<TransactWriteItem> {
-    let item = match &request.operation {
-        Operation::Update(key) => TransactWriteItem::builder().update(transact_write!(
-            Update::builder()
-                .set_key(Some(key.clone()))
-                .set_update_expression(request.update.clone()),
-            request
-        )),
-        Operation::Put(item) => TransactWriteItem::builder().put(transact_write!(
-            Put::builder().set_item(Some(item.clone())),
-            request
-        )),
-        Operation::Delete(key) => TransactWriteItem::builder().delete(transact_write!(
-            Delete::builder().set_key(Some(key.clone())),
-            request
-        )),
-        Operation::Query(_) | Operation::Scan(_) => {
-            return Err(Error::Invalid(format!(
-                "a transaction cannot hold a {}",
-                request.operation_name()
-            )));
-        }
-    };
-    Ok(item.build())
 }
