@@ -9,9 +9,8 @@ use crate::cli::args::{ConnectionFlags, SqlArgs};
 use crate::cli::exit::{Exit, io_error};
 use crate::core::connection::{self, ConnectionSpec};
 use crate::core::error::{Error, Result};
-use crate::core::read::{self, BrowseRequest};
+use crate::core::read;
 use crate::core::report::read_summary;
-use crate::core::rows::Rows;
 use crate::core::sql::{self, SqlSession};
 use crate::core::value;
 
@@ -95,27 +94,14 @@ pub async fn sql(spec: ConnectionSpec, flags: &ConnectionFlags, args: SqlArgs) -
 /// Read one table or partition through the one reader and load it into `session`.
 async fn load_one(client: &Client, session: &mut SqlSession, load: &Load) -> Result<()> {
     let info = read::describe_table(client, &load.table).await?;
-    let request = match &load.partition {
-        Some(partition) => {
-            let value = info.partition.kind.parse(partition)?;
-            BrowseRequest::query(&info, None, value, None, true)?
-        }
-        None => BrowseRequest::scan(&info, None)?,
-    };
-    let (mut rows, mut pages, mut rcu) = (Rows::new(), 0, 0.0);
-    read::read_all(client, &request, |page| {
-        pages += 1;
-        rcu += page.consumed_rcu;
-        rows.extend(&page.items);
-    })
-    .await?;
-    let loaded = session.load_rows(&load.name, &info.key_names(), &rows)?;
+    let read = read::read_table(client, &info, load.partition.as_deref()).await?;
+    let loaded = session.load_rows(&load.name, &info.key_names(), &read.rows)?;
     eprintln!(
         "{} ({} of {}: {})",
         loaded.summary(),
-        request.op(),
+        read.request.op(),
         load.table,
-        read_summary(rows.len(), pages, rcu)
+        read_summary(read.rows.len(), read.pages, read.rcu)
     );
     Ok(())
 }

@@ -9,9 +9,8 @@ use crate::cli::exit::{Exit, io_error};
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
 use crate::core::error::{Error, Result};
-use crate::core::read::{self, BrowseRequest};
+use crate::core::read;
 use crate::core::report::read_summary;
-use crate::core::rows::Rows;
 use crate::core::transfer::{self, CellType, Format, import};
 use crate::core::value;
 
@@ -20,30 +19,17 @@ pub async fn export(connection: &Connection, args: ExportArgs) -> Result<Exit> {
     let client = &connection.client;
     let format = Format::parse(&args.format)?;
     let info = read::describe_table(client, &args.table).await?;
-    let request = match &args.pk {
-        Some(partition) => {
-            let value = info.partition.kind.parse(partition)?;
-            BrowseRequest::query(&info, None, value, None, true)?
-        }
-        None => BrowseRequest::scan(&info, None)?,
-    };
-    let (mut rows, mut pages, mut rcu) = (Rows::new(), 0, 0.0);
-    read::read_all(client, &request, |page| {
-        pages += 1;
-        rcu += page.consumed_rcu;
-        rows.extend(&page.items);
-    })
-    .await?;
+    let read = read::read_table(client, &info, args.pk.as_deref()).await?;
     let written =
-        transfer::write_rows_file(&args.out, &rows, &info.key_names(), format, args.gzip)?;
+        transfer::write_rows_file(&args.out, &read.rows, &info.key_names(), format, args.gzip)?;
     eprintln!(
         "exported {written} items to {} as {}{} ({} of {}: {})",
         args.out.display(),
         format.name(),
         if args.gzip { ", gzipped" } else { "" },
-        request.op(),
+        read.request.op(),
         info.name,
-        read_summary(rows.len(), pages, rcu)
+        read_summary(read.rows.len(), read.pages, read.rcu)
     );
     Ok(Exit::Done)
 }

@@ -18,7 +18,7 @@ use crate::core::value::{Item, cell_text};
 
 pub use browse::{BrowseMode, BrowseRequest, Page, fetch_page};
 pub use events::ReadEvent;
-pub use pages::{Stopped, Until, read_all, read_events, read_pages};
+pub use pages::{Stopped, TableRead, Until, read_all, read_events, read_pages, read_table};
 pub use retry::Backoff;
 pub use segments::{SegmentEvent, SegmentStart, SegmentStarts, SegmentsStopped, scan_segments};
 

@@ -51,6 +51,49 @@ pub async fn read_all(
     .map(|_| ())
 }
 
+/// What [`read_table`] read: the request it sent, the rows, and the pages and RCU it took.
+#[derive(Debug)]
+pub struct TableRead {
+    /// The Scan or Query sent.
+    pub request: BrowseRequest,
+    /// Every item, in the store for loaded rows.
+    pub rows: crate::core::rows::Rows,
+    /// Pages read.
+    pub pages: usize,
+    /// Read capacity consumed.
+    pub rcu: f64,
+}
+
+/// Read all of table `info` (a Scan), or one partition of it (a Query of the partition key
+/// value `partition`, typed as the key), into the row store: what `sql --load` and `export`
+/// read.
+pub async fn read_table(
+    client: &Client,
+    info: &crate::core::table::TableInfo,
+    partition: Option<&str>,
+) -> Result<TableRead> {
+    let request = match partition {
+        Some(partition) => {
+            let value = info.partition.kind.parse(partition)?;
+            BrowseRequest::query(info, None, value, None, true)?
+        }
+        None => BrowseRequest::scan(info, None)?,
+    };
+    let (mut rows, mut pages, mut rcu) = (crate::core::rows::Rows::new(), 0, 0.0);
+    read_all(client, &request, |page| {
+        pages += 1;
+        rcu += page.consumed_rcu;
+        rows.extend(&page.items);
+    })
+    .await?;
+    Ok(TableRead {
+        request,
+        rows,
+        pages,
+        rcu,
+    })
+}
+
 /// Read `request` from `start` (the beginning when `None`), handing each page to `on_page` as
 /// it arrives, until `until` is reached, the last page is read, or `cancel` is used. A failed
 /// request ends the read with its error; the pages before it were handed over already.
