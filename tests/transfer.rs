@@ -106,6 +106,38 @@ async fn source(engine: &Engine) -> String {
     table
 }
 
+/// A source table of [`items`] exported as DynamoDB JSON lines: its name and the file.
+async fn exported(engine: &Engine, name: &str) -> (String, String) {
+    let from = source(engine).await;
+    let file = scratch(name).join("all.jsonl");
+    let file = file.to_str().unwrap().to_owned();
+    let (code, _, err) = dynoscope(
+        engine.sandbox.endpoint(),
+        &["export", "--table", &from, "--out", &file],
+    )
+    .await;
+    assert_eq!(code, 0, "{err}");
+    (from, file)
+}
+
+/// Import `file` (DynamoDB JSON lines) into a new empty table through `url`; the table and
+/// the CLI's (exit status, stdout, stderr).
+async fn import_into_new(
+    engine: &Engine,
+    url: &str,
+    prefix: &str,
+    file: &str,
+) -> (String, (i32, String, String)) {
+    let to = table_name(prefix);
+    create_table(&engine.client, &to).await;
+    let run = dynoscope(
+        url,
+        &["import", "--table", &to, "--format", "ddb-json", file],
+    )
+    .await;
+    (to, run)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_format_round_trips_a_table_item_by_item() {
     let engine = empty_engine().await;
@@ -246,27 +278,16 @@ async fn a_malformed_line_stops_the_import_before_any_write() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unprocessed_items_are_sent_again_until_written() {
     let engine = empty_engine().await;
-    let url = engine.sandbox.endpoint().to_owned();
-    let from = source(&engine).await;
-    let dir = scratch("unprocessed");
-    let file = dir.join("all.jsonl");
-    let file = file.to_str().unwrap();
-    let (code, _, err) = dynoscope(&url, &["export", "--table", &from, "--out", file]).await;
-    assert_eq!(code, 0, "{err}");
+    let (from, file) = exported(&engine, "unprocessed").await;
+    let file = file.as_str();
 
-    let to = table_name("xfer-unp");
-    create_table(&engine.client, &to).await;
     let proxy = common::fault_proxy(
         engine.sandbox.addr(),
         &["BatchWriteItem"],
         Fault::Unprocessed(3),
     )
     .await;
-    let (code, out, err) = dynoscope(
-        &proxy.url,
-        &["import", "--table", &to, "--format", "ddb-json", file],
-    )
-    .await;
+    let (to, (code, out, err)) = import_into_new(&engine, &proxy.url, "xfer-unp", file).await;
     assert_eq!(code, 0, "{out}{err}");
     // Of its first 3 requests, the proxy holds back the last item of each that carries more
     // than one: request 1 (the first batch; that item is sent again alone as request 2) and
@@ -280,30 +301,44 @@ async fn unprocessed_items_are_sent_again_until_written() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn items_refused_after_an_unprocessed_round_are_reported_not_written() {
+    let engine = empty_engine().await;
+    let (_, file) = exported(&engine, "then-throttled").await;
+    let proxy = common::fault_proxy(
+        engine.sandbox.addr(),
+        &["BatchWriteItem"],
+        Fault::UnprocessedThenThrottled,
+    )
+    .await;
+    let (to, (code, out, err)) = import_into_new(&engine, &proxy.url, "xfer-thr", &file).await;
+    assert_eq!(code, 1, "{out}{err}");
+    // The first batch wrote 24 items; its 25th, sent again, was throttled out (1 + 4
+    // requests); the other two batches were throttled out whole (4 requests each).
+    assert!(
+        out.contains("60 read, 24 written, 36 refused, 0 unknown, 0 not sent (13 requests"),
+        "{out}"
+    );
+    assert!(
+        out.contains("left unprocessed by the server, then BatchWriteItem failed"),
+        "{out}"
+    );
+    assert_eq!(scan(&engine, &to).await.len(), 24);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_lost_answer_is_unknown_and_matches_what_was_stored() {
     let engine = empty_engine().await;
-    let url = engine.sandbox.endpoint().to_owned();
-    let from = source(&engine).await;
-    let dir = scratch("lost");
-    let file = dir.join("all.jsonl");
-    let file = file.to_str().unwrap();
-    let (code, _, err) = dynoscope(&url, &["export", "--table", &from, "--out", file]).await;
-    assert_eq!(code, 0, "{err}");
+    let (from, file) = exported(&engine, "lost").await;
+    let file = file.as_str();
 
     // The first answer lost once: a put of whole items is sent again, and all are written.
-    let to = table_name("xfer-once");
-    create_table(&engine.client, &to).await;
     let proxy = common::fault_proxy(
         engine.sandbox.addr(),
         &["BatchWriteItem"],
         Fault::HtmlAfterApplyOnce,
     )
     .await;
-    let (code, out, err) = dynoscope(
-        &proxy.url,
-        &["import", "--table", &to, "--format", "ddb-json", file],
-    )
-    .await;
+    let (to, (code, out, err)) = import_into_new(&engine, &proxy.url, "xfer-once", file).await;
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("60 written"), "{out}");
     assert_eq!(proxy.forwarded(), 4);
@@ -314,20 +349,18 @@ async fn a_lost_answer_is_unknown_and_matches_what_was_stored() {
         if fault == Fault::SilentAfterApply {
             continue; // the same path as a reset, 10 s per attempt
         }
-        let to = table_name("xfer-lost");
-        create_table(&engine.client, &to).await;
         let proxy = common::fault_proxy(engine.sandbox.addr(), &["BatchWriteItem"], fault).await;
-        let (code, out, err) = dynoscope(
-            &proxy.url,
-            &["import", "--table", &to, "--format", "ddb-json", file],
-        )
-        .await;
+        let (to, (code, out, err)) = import_into_new(&engine, &proxy.url, "xfer-lost", file).await;
         assert_eq!(code, 3, "{fault:?}: {out}{err}");
         assert!(
             out.contains("60 read, 0 written, 0 refused, 25 unknown, 35 not sent"),
             "{fault:?}: {out}"
         );
         assert!(out.contains("unknown: "), "{out}");
+        assert!(
+            out.contains("not sent again. Read again: 25 of 25 stored as imported now"),
+            "{fault:?}: {out}"
+        );
         // What the server stored: the first batch, whole (it was applied), nothing else.
         assert_eq!(scan(&engine, &to).await.len(), 25, "{fault:?}");
         assert_eq!(

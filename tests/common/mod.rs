@@ -316,6 +316,9 @@ pub enum Fault {
     /// last item, and answer that the last was left unprocessed (as DynamoDB does when it runs
     /// out of capacity part-way).
     Unprocessed(usize),
+    /// The first BatchWriteItem as [`Fault::Unprocessed`]; every later one refused with
+    /// ThrottlingException without forwarding it.
+    UnprocessedThenThrottled,
 }
 
 impl Fault {
@@ -433,9 +436,12 @@ pub async fn fault_proxy(
                     let _ = client.write_all(answer.as_bytes()).await;
                     return;
                 }
-                if let Fault::Throttle(n) = fault
-                    && nth < n
-                {
+                let throttled = match fault {
+                    Fault::Throttle(n) => nth < n,
+                    Fault::UnprocessedThenThrottled => is_write && nth > 0,
+                    _ => false,
+                };
+                if throttled {
                     let body = r#"{"__type":"com.amazonaws.dynamodb.v20120810#ThrottlingException","message":"Rate of requests exceeds the allowed throughput."}"#;
                     let answer = format!(
                         "HTTP/1.1 400 Bad Request\r\ncontent-type: application/x-amz-json-1.0\r\nx-amzn-requestid: proxy\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
@@ -448,26 +454,10 @@ pub async fn fault_proxy(
                 let mut held_back = None;
                 let (head, body) = match fault {
                     Fault::Unprocessed(n) if is_write && nth < n => {
-                        let mut json: serde_json::Value = serde_json::from_slice(&body).unwrap();
-                        let tables = json["RequestItems"].as_object_mut().unwrap();
-                        let (table, list) = tables.iter_mut().next().unwrap();
-                        let list = list.as_array_mut().unwrap();
-                        if list.len() > 1 {
-                            held_back = Some((table.clone(), list.pop().unwrap()));
-                        }
-                        let body = serde_json::to_vec(&json).unwrap();
-                        let head = head
-                            .split("\r\n")
-                            .map(|line| {
-                                if line.to_lowercase().starts_with("content-length:") {
-                                    format!("content-length: {}", body.len())
-                                } else {
-                                    line.to_owned()
-                                }
-                            })
-                            .collect::<Vec<_>>()
-                            .join("\r\n");
-                        (head, body)
+                        hold_back_last(head, body, &mut held_back)
+                    }
+                    Fault::UnprocessedThenThrottled if is_write && nth == 0 => {
+                        hold_back_last(head, body, &mut held_back)
                     }
                     _ => (head, body),
                 };
@@ -498,7 +488,10 @@ pub async fn fault_proxy(
                 }
                 let passes = matches!(
                     fault,
-                    Fault::Throttle(_) | Fault::ThrottleReads { .. } | Fault::Unprocessed(_)
+                    Fault::Throttle(_)
+                        | Fault::ThrottleReads { .. }
+                        | Fault::Unprocessed(_)
+                        | Fault::UnprocessedThenThrottled
                 ) || (fault == Fault::HtmlAfterApplyOnce && nth > 0);
                 if !is_write || passes {
                     let _ = client.write_all(&answer).await;
@@ -541,7 +534,10 @@ pub async fn fault_proxy(
                     Fault::SilentAfterApply => {
                         tokio::time::sleep(Duration::from_secs(120)).await;
                     }
-                    Fault::Throttle(_) | Fault::ThrottleReads { .. } | Fault::Unprocessed(_) => {}
+                    Fault::Throttle(_)
+                    | Fault::ThrottleReads { .. }
+                    | Fault::Unprocessed(_)
+                    | Fault::UnprocessedThenThrottled => {}
                 }
             });
         }
@@ -553,6 +549,35 @@ pub async fn fault_proxy(
         most_at_once,
         bodies,
     }
+}
+
+/// A BatchWriteItem request without the last item of its table's list (kept in `held_back`)
+/// when it has more than one, its content-length set to the new body's.
+fn hold_back_last(
+    head: String,
+    body: Vec<u8>,
+    held_back: &mut Option<(String, serde_json::Value)>,
+) -> (String, Vec<u8>) {
+    let mut json: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    let tables = json["RequestItems"].as_object_mut().unwrap();
+    let (table, list) = tables.iter_mut().next().unwrap();
+    let list = list.as_array_mut().unwrap();
+    if list.len() > 1 {
+        *held_back = Some((table.clone(), list.pop().unwrap()));
+    }
+    let body = serde_json::to_vec(&json).unwrap();
+    let head = head
+        .split("\r\n")
+        .map(|line| {
+            if line.to_lowercase().starts_with("content-length:") {
+                format!("content-length: {}", body.len())
+            } else {
+                line.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\r\n");
+    (head, body)
 }
 
 /// One HTTP request: its head (through the blank line) and its body.

@@ -5,11 +5,13 @@
 //! at. The report adds up to the items read.
 
 use std::collections::HashSet;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
 use crate::core::error::{Error, Result};
+use crate::core::run;
 use crate::core::table::TableInfo;
 use crate::core::transfer::ReadItem;
 use crate::core::value::{cell_text, type_tag};
@@ -101,8 +103,8 @@ impl std::fmt::Display for ImportProgress {
 /// Items that were not written, or may not have been, and why.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NotWritten {
-    /// Where each came from (`file line N`).
-    pub places: Vec<String>,
+    /// Where each came from: the file and the line.
+    pub places: Vec<(PathBuf, usize)>,
     /// Why, in words.
     pub reason: String,
 }
@@ -172,7 +174,7 @@ impl ImportReport {
         let list = |what: &str, items: &[NotWritten]| {
             items
                 .iter()
-                .map(|n| format!("{what}: {} — {}", n.places.join(", "), n.reason))
+                .map(|n| format!("{what}: {} — {}", places_text(&n.places), n.reason))
                 .collect::<Vec<_>>()
         };
         let mut lines = list("refused", &self.refused);
@@ -206,7 +208,7 @@ pub async fn import(
             report.not_sent += chunk.len();
             continue;
         }
-        let places: Vec<String> = chunk.iter().map(ReadItem::place).collect();
+        let places: Vec<(PathBuf, usize)> = chunk.iter().map(ReadItem::at).collect();
         let batch = BatchPut {
             table: info.name.clone(),
             items: chunk.iter().map(|r| r.item.clone()).collect(),
@@ -228,40 +230,56 @@ pub async fn import(
         match outcome {
             WriteOutcome::Applied {
                 consumed_wcu,
-                unprocessed,
+                unwritten,
                 ..
             } => {
                 report.wcu += consumed_wcu;
-                let left: Vec<String> = chunk
-                    .iter()
-                    .filter(|r| unprocessed.contains(&r.item))
-                    .map(ReadItem::place)
-                    .collect();
-                report.written += chunk.len() - left.len();
-                if !left.is_empty() {
-                    report.refused.push(NotWritten {
-                        places: left,
-                        reason: format!(
+                report.written += chunk.len();
+                if let Some(unwritten) = unwritten {
+                    let left: Vec<(PathBuf, usize)> = chunk
+                        .iter()
+                        .filter(|r| unwritten.items.contains(&r.item))
+                        .map(ReadItem::at)
+                        .collect();
+                    report.written -= left.len();
+                    let reason = match unwritten.refusal {
+                        None => format!(
                             "left unprocessed by the server after {} tries (not written)",
                             write::MAX_UNPROCESSED_ROUNDS + 1
                         ),
+                        Some(refusal) => format!(
+                            "left unprocessed by the server, then {} (not written)",
+                            refusal_text(refusal)
+                        ),
+                    };
+                    report.refused.push(NotWritten {
+                        places: left,
+                        reason,
                     });
                 }
             }
             WriteOutcome::Refused { refusal, .. } => {
-                let reason = match refusal {
-                    Refusal::Error(error) => error.to_string(),
-                    other => format!("{other:?}"),
-                };
                 // A refusal before sending (read-only, not confirmed) holds for every batch.
                 stop = attempts == 0;
-                report.refused.push(NotWritten { places, reason });
+                report.refused.push(NotWritten {
+                    places,
+                    reason: refusal_text(refusal),
+                });
             }
-            WriteOutcome::Unknown { error, .. } => {
+            WriteOutcome::Unknown {
+                error, stored_now, ..
+            } => {
+                // The gateway read every item again; say how many are stored as imported.
+                let as_put = stored_now
+                    .iter()
+                    .zip(chunk)
+                    .filter(|(now, read)| matches!(now, Ok(Some(item)) if *item == read.item))
+                    .count();
                 report.unknown.push(NotWritten {
                     places,
                     reason: format!(
-                        "{error}; it may or may not be written, and was not sent again"
+                        "{error}; not sent again. Read again: {as_put} of {} stored as imported now",
+                        chunk.len()
                     ),
                 });
                 stop = true;
@@ -283,6 +301,38 @@ pub async fn import(
     report
 }
 
+/// Places in words, consecutive lines of a file as a range: `a.jsonl lines 26–50, b.jsonl
+/// line 3`.
+fn places_text(places: &[(PathBuf, usize)]) -> String {
+    let mut parts: Vec<(&PathBuf, usize, usize)> = Vec::new();
+    for (file, line) in places {
+        match parts.last_mut() {
+            Some((f, _, last)) if *f == file && *last + 1 == *line => *last = *line,
+            _ => parts.push((file, *line, *line)),
+        }
+    }
+    parts
+        .into_iter()
+        .map(|(file, first, last)| {
+            if first == last {
+                format!("{} line {first}", file.display())
+            } else {
+                format!("{} lines {first}–{last}", file.display())
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Why the server refused a batch, in the words a refused write gets everywhere.
+fn refusal_text(refusal: Refusal) -> String {
+    let refused = WriteOutcome::Refused {
+        refusal,
+        attempts: 0,
+    };
+    run::written("BatchWriteItem", refused, false).summary
+}
+
 /// The question an import to `connection` needs answered first, if any (off this machine),
 /// or the refusal (read-only).
 pub fn confirmation(
@@ -294,4 +344,26 @@ pub fn confirmation(
         "table {}, {items} items put (an import)",
         info.name
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn places_run_together_into_ranges() {
+        let (a, b) = (PathBuf::from("a.jsonl"), PathBuf::from("b.jsonl"));
+        let places = [
+            (a.clone(), 26),
+            (a.clone(), 27),
+            (a.clone(), 28),
+            (a.clone(), 30),
+            (b.clone(), 31),
+            (b, 32),
+        ];
+        assert_eq!(
+            places_text(&places),
+            "a.jsonl lines 26–28, a.jsonl line 30, b.jsonl lines 31–32"
+        );
+    }
 }

@@ -105,6 +105,11 @@ impl ReadItem {
     pub fn place(&self) -> String {
         format!("{} line {}", self.file.display(), self.line)
     }
+
+    /// The file and the line.
+    pub fn at(&self) -> (PathBuf, usize) {
+        (self.file.clone(), self.line)
+    }
 }
 
 /// The text of the file at `path`, gunzipped when it is gzip (by its first bytes).

@@ -10,7 +10,7 @@ mod outcome;
 mod plan;
 mod send;
 
-pub use outcome::{Refusal, WriteOutcome};
+pub use outcome::{Refusal, Unwritten, WriteOutcome};
 pub use plan::{
     BatchPut, Confirmation, Destination, Idempotency, WritePlan, WriteRequest, key_shown,
 };

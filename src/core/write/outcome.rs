@@ -23,6 +23,17 @@ pub enum Refusal {
     },
 }
 
+/// Items of a batch that the server did not write, while it wrote the others.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unwritten {
+    /// The items.
+    pub items: Vec<Item>,
+    /// Why: `None` when the server still left them unprocessed after they were sent again
+    /// [`MAX_UNPROCESSED_ROUNDS`](crate::core::write::MAX_UNPROCESSED_ROUNDS) times; the
+    /// refusal when sending them again was refused (throttled out, say).
+    pub refusal: Option<Refusal>,
+}
+
 /// How a write ended. There is no fourth case: an error either proves nothing was written
 /// (refused) or leaves it open (unknown).
 #[derive(Debug, Clone, PartialEq)]
@@ -36,10 +47,9 @@ pub enum WriteOutcome {
         /// Requests sent: more than one only after throttling refusals, re-sends of a
         /// repeatable request whose answer was lost, or a batch's unprocessed items sent again.
         attempts: u32,
-        /// A batch's items the server still left unprocessed after they were sent again
-        /// ([`MAX_UNPROCESSED_ROUNDS`](crate::core::write::MAX_UNPROCESSED_ROUNDS) times): the
-        /// server says these were not written. Empty for every other write.
-        unprocessed: Vec<Item>,
+        /// A batch's items the server did not write, and why; `None` for every other write
+        /// and for a batch written whole.
+        unwritten: Option<Unwritten>,
     },
     /// Nothing was written.
     Refused {

@@ -23,8 +23,8 @@ use crate::core::value::Item;
 use crate::core::write::attempt::{Failure, Sent, old_on_failure};
 use crate::core::write::many;
 use crate::core::write::{
-    BatchPut, Idempotency, MAX_THROTTLE_RETRIES, MAX_UNPROCESSED_ROUNDS, Refusal, WriteOutcome,
-    WritePlan, WriteRequest, is_throttled, may_have_been_applied, without_retries,
+    BatchPut, Idempotency, MAX_THROTTLE_RETRIES, MAX_UNPROCESSED_ROUNDS, Refusal, Unwritten,
+    WriteOutcome, WritePlan, WriteRequest, is_throttled, may_have_been_applied, without_retries,
 };
 
 /// Re-sends of a repeatable request after an answer was lost.
@@ -69,7 +69,7 @@ pub async fn send(connection: &Connection, plan: &WritePlan, confirmed: bool) ->
     // A batch's items still to send: all of them, then what the server left unprocessed.
     let mut remaining: Option<WriteRequest> = None;
     let (mut unprocessed_rounds, mut wcu) = (0, 0.0);
-    let mut attempts = 0;
+    let (mut attempts, mut throttles) = (0, 0);
     // The first failure after which the write may have been applied, when it was re-sent.
     let mut uncertain: Option<Error> = None;
     let mut conflicts = 0;
@@ -96,7 +96,10 @@ pub async fn send(connection: &Connection, plan: &WritePlan, confirmed: bool) ->
                     returned: sent.returned,
                     consumed_wcu: wcu,
                     attempts,
-                    unprocessed: sent.unprocessed,
+                    unwritten: (!sent.unprocessed.is_empty()).then(|| Unwritten {
+                        items: sent.unprocessed,
+                        refusal: None,
+                    }),
                 };
             }
             Err(failure) => failure,
@@ -110,8 +113,9 @@ pub async fn send(connection: &Connection, plan: &WritePlan, confirmed: bool) ->
                 continue;
             }
             Failure::Refused(refusal) => refusal,
-            Failure::Error(error) if is_throttled(&error) && attempts <= MAX_THROTTLE_RETRIES => {
-                tokio::time::sleep(Duration::from_millis(50 << attempts)).await;
+            Failure::Error(error) if is_throttled(&error) && throttles < MAX_THROTTLE_RETRIES => {
+                throttles += 1;
+                tokio::time::sleep(Duration::from_millis(50 << throttles)).await;
                 continue;
             }
             Failure::Error(error) if may_have_been_applied(&error) => {
@@ -130,6 +134,18 @@ pub async fn send(connection: &Connection, plan: &WritePlan, confirmed: bool) ->
         // attempt got through.
         if let Some(error) = uncertain {
             return unknown(client, plan, error, attempts).await;
+        }
+        // A batch's earlier rounds wrote all but these: refusing these leaves those written.
+        if let Some(WriteRequest::Batch(left)) = remaining {
+            return WriteOutcome::Applied {
+                returned: None,
+                consumed_wcu: wcu,
+                attempts,
+                unwritten: Some(Unwritten {
+                    items: left.items,
+                    refusal: Some(refusal),
+                }),
+            };
         }
         return WriteOutcome::Refused { refusal, attempts };
     }
