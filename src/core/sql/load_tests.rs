@@ -1,36 +1,10 @@
 //! Loading a result tab's rows, and runs over loaded tabs with their steps and Cancel.
 
-use std::collections::HashMap;
-
 use aws_sdk_dynamodb::types::AttributeValue as V;
 
+use super::tests::{item, keys, n, one, s};
 use super::*;
 use crate::core::cancel::CancelToken;
-
-fn s(text: &str) -> V {
-    V::S(text.to_owned())
-}
-
-fn n(text: &str) -> V {
-    V::N(text.to_owned())
-}
-
-fn item(pairs: &[(&str, V)]) -> Item {
-    pairs
-        .iter()
-        .map(|(k, v)| ((*k).to_owned(), v.clone()))
-        .collect::<HashMap<_, _>>()
-}
-
-fn keys() -> Vec<String> {
-    vec!["PK".to_owned(), "SK".to_owned()]
-}
-
-fn one(session: &SqlSession, sql: &str) -> V {
-    let rows = session.query(sql).unwrap();
-    assert_eq!(rows.rows.len(), 1, "{sql}: {rows:?}");
-    rows.rows[0][&rows.columns[0]].clone()
-}
 
 #[test]
 fn a_result_tabs_rows_load_across_batches_as_they_are_now() {

@@ -8,22 +8,22 @@ use crate::core::error::TextPosition;
 
 const BIG: &str = "98765432109876543210987654321098765432";
 
-fn s(text: &str) -> V {
+pub(super) fn s(text: &str) -> V {
     V::S(text.to_owned())
 }
 
-fn n(text: &str) -> V {
+pub(super) fn n(text: &str) -> V {
     V::N(text.to_owned())
 }
 
-fn item(pairs: &[(&str, V)]) -> Item {
+pub(super) fn item(pairs: &[(&str, V)]) -> Item {
     pairs
         .iter()
         .map(|(k, v)| ((*k).to_owned(), v.clone()))
         .collect::<HashMap<_, _>>()
 }
 
-fn keys() -> Vec<String> {
+pub(super) fn keys() -> Vec<String> {
     vec!["PK".to_owned(), "SK".to_owned()]
 }
 
@@ -33,7 +33,7 @@ fn session_with(items: &[Item]) -> SqlSession {
     session
 }
 
-fn one(session: &SqlSession, sql: &str) -> V {
+pub(super) fn one(session: &SqlSession, sql: &str) -> V {
     let rows = session.query(sql).unwrap();
     assert_eq!(rows.rows.len(), 1, "{sql}: {rows:?}");
     rows.rows[0][&rows.columns[0]].clone()

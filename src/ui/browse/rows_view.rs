@@ -4,7 +4,7 @@
 use egui::Ui;
 
 use crate::core::error::Error;
-use crate::core::transfer::{self as export, Format as ExportFormat};
+use crate::core::transfer::{self, Format};
 use crate::task::Pending;
 use crate::ui::Scope;
 use crate::ui::browse::columns::columns_menu_ui;
@@ -60,13 +60,7 @@ impl Export {
 
     /// Ask where, then write `results`' rows (all loaded, in server order) as `format`,
     /// gzipped when the file's name ends in `.gz`.
-    pub fn start(
-        &mut self,
-        scope: &Scope<'_>,
-        results: &Results,
-        name: String,
-        format: ExportFormat,
-    ) {
+    pub fn start(&mut self, scope: &Scope<'_>, results: &Results, name: String, format: Format) {
         // A clone shares the row store's full chunks; the file is written on a worker.
         let rows = results.rows.clone();
         let keys = results.key_names.clone();
@@ -75,7 +69,7 @@ impl Export {
             let gzip = path
                 .extension()
                 .is_some_and(|e| e.eq_ignore_ascii_case("gz"));
-            export::write_rows_file(path, &rows, &keys, format, gzip)
+            transfer::write_rows_file(path, &rows, &keys, format, gzip)
         }));
     }
 

@@ -4,7 +4,7 @@
 use egui::Ui;
 
 use crate::core::report::read_summary;
-use crate::core::transfer::Format as ExportFormat;
+use crate::core::transfer::Format;
 use crate::ui::browse::progress::segments_ui;
 use crate::ui::browse::results::Results;
 
@@ -14,7 +14,7 @@ pub enum StatusAction {
     /// Stop loading; keep what loaded.
     Cancel,
     /// Export the loaded rows in this format.
-    Export(ExportFormat),
+    Export(Format),
 }
 
 /// Whether pages are being fetched.
@@ -101,7 +101,7 @@ pub fn status_bar_ui(ui: &mut Ui, results: &Results, loading: Loading) -> Option
             }
             if loading == Loading::Idle && !results.rows.is_empty() {
                 ui.menu_button("Export…", |ui| {
-                    for format in ExportFormat::ALL {
+                    for format in Format::ALL {
                         if ui.button(format.label()).clicked() {
                             action = Some(StatusAction::Export(format));
                             ui.close();

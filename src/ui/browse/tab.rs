@@ -8,7 +8,7 @@ use crate::core::read::{
     self, Backoff, BrowseMode, BrowseRequest, SegmentEvent, SegmentStarts, Stopped, Until,
 };
 use crate::core::table::TableInfo;
-use crate::core::transfer::{self as export, Format as ExportFormat};
+use crate::core::transfer::{self, Format};
 use crate::core::value::{self, Item};
 use crate::task::Job;
 use crate::ui::browse::form::{FormAction, QueryForm, ResultsState, query_form_ui};
@@ -178,7 +178,7 @@ impl TableTab {
         Load { job, all: true }
     }
 
-    fn export(&mut self, scope: &Scope<'_>, format: ExportFormat) {
+    fn export(&mut self, scope: &Scope<'_>, format: Format) {
         let Some(request) = &self.results.request else {
             return;
         };
@@ -187,8 +187,9 @@ impl TableTab {
             BrowseMode::Scan { .. } => None,
         };
         // DynamoDB's own export is gzipped; a name ending in .gz is written gzipped.
-        let gzip = format == ExportFormat::S3Export;
-        let name = export::suggested_file_name(&request.table, partition.as_deref(), format, gzip);
+        let gzip = format == Format::S3Export;
+        let name =
+            transfer::suggested_file_name(&request.table, partition.as_deref(), format, gzip);
         self.export.start(scope, &self.results, name, format);
     }
 

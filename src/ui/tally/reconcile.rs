@@ -10,7 +10,7 @@ use crate::core::error::Error;
 use crate::core::number;
 use crate::core::report::capacity;
 use crate::core::tally::{self, Checked, ParentCheck, ParentSource, ReconcileEvent, TallyRule};
-use crate::core::transfer as export;
+use crate::core::transfer;
 use crate::task::{Job, Pending};
 use crate::ui::save::Saved;
 use crate::ui::widgets::{error_ui, labelled_text_ui};
@@ -180,7 +180,7 @@ impl Reconcile {
         let name = format!("{}-reconcile.{extension}", scope.table.name);
         self.export_note = None;
         self.export = Some(scope.saver.save(scope.spawner, name, move |path| {
-            export::write_text_file(path, &contents, records)
+            transfer::write_text_file(path, &contents, records)
         }));
     }
 
