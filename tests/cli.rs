@@ -339,6 +339,95 @@ fn check_one_parent_all_parents_and_shards() {
     assert_eq!(out.status.code(), Some(2), "errors are 2");
 }
 
+/// pk, stored, counted and drift of each parent line of `check --json`.
+fn verdict_lines(out: &std::process::Output) -> Vec<String> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|l| l.get("pk").is_some())
+        .map(|l| {
+            format!(
+                "{} {} {} {}",
+                l["pk"], l["stored"], l["counted"], l["drift"]
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn check_all_estimates_first_and_reconciles_from_an_export_alike() {
+    let rule = [
+        "--table",
+        "Social",
+        "--tally",
+        "likeTally",
+        "--child-prefix",
+        "LIKE#",
+        "--parent-prefix",
+        "POST#",
+        "--json",
+    ];
+    let live = check_command(&[&rule[..], &["--all"]].concat());
+    assert_eq!(live.status.code(), Some(1), "drift found");
+    let err = String::from_utf8_lossy(&live.stderr);
+    assert!(
+        err.starts_with("One pass: a parallel scan of Social ("),
+        "{err}"
+    );
+    assert!(
+        err.contains("Plan: one pass: a parallel scan in 8 segments."),
+        "{err}"
+    );
+    let per = check_command(&[&rule[..], &["--all", "--plan", "per-parent"]].concat());
+    assert_eq!(verdict_lines(&per), verdict_lines(&live));
+    let rcu = |out: &std::process::Output| {
+        let text = String::from_utf8_lossy(&out.stdout);
+        let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+        last["summary"]["rcu"].as_f64().unwrap()
+    };
+    assert!(rcu(&live) > 0.0);
+    assert!(
+        rcu(&per) > rcu(&live),
+        "a scan plus the queries costs more than one pass"
+    );
+
+    let dir = std::env::temp_dir().join(format!("dynoscope-cli-export-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("data")).unwrap();
+    let file = dir.join("data").join("part-0.json.gz");
+    let export = Command::new(env!("CARGO_BIN_EXE_dynoscope"))
+        .args([
+            "--sandbox",
+            "export",
+            "--table",
+            "Social",
+            "--format",
+            "s3-export",
+            "--gzip",
+        ])
+        .arg("--out")
+        .arg(&file)
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .output()
+        .unwrap();
+    assert_eq!(export.status.code(), Some(0), "{export:?}");
+    let path = dir.to_string_lossy().to_string();
+    let offline = check_command(&[&rule[..], &["--from-export", &path]].concat());
+    assert_eq!(offline.status.code(), Some(1));
+    assert_eq!(verdict_lines(&offline), verdict_lines(&live));
+    assert!(String::from_utf8_lossy(&offline.stderr).contains("from the export; no request sent"));
+    assert_eq!(rcu(&offline), 0.0);
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    let sql = check_command(&[&rule[..], &["--athena", "s3://b/AWSDynamoDB/x/data/"]].concat());
+    assert_eq!(sql.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&sql.stdout);
+    assert!(
+        text.contains("CREATE EXTERNAL TABLE `social_export`"),
+        "{text}"
+    );
+    assert!(text.contains("GROUP BY item.\"PK\".\"S\""), "{text}");
+}
+
 #[test]
 fn like_twice_then_storm() {
     let dir = std::env::temp_dir().join(format!("dynoscope-cli-like-{}", std::process::id()));

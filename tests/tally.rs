@@ -11,7 +11,7 @@ use dynoscope::core::counter;
 use dynoscope::core::counter::Outcome;
 use dynoscope::core::read as ops;
 use dynoscope::core::table::TableInfo;
-use dynoscope::core::tally::{self as tally_ops, ParentSource, ReconcileEvent};
+use dynoscope::core::tally::{self as tally_ops, ParentSource, ReconcileEvent, ReconcilePlan};
 use dynoscope::core::tally::{ChildSource, ParentMatch, ShardRule, TallyRule};
 use dynoscope::core::value::Item;
 use dynoscope::core::write::Destination;
@@ -215,7 +215,8 @@ async fn reconcile_finds_exactly_the_drifted_parents() {
     let never = CancelToken::default();
     let parents = tally_ops::find_parents(&engine.client, &info, &r, &ParentSource::Scan, &never)
         .await
-        .unwrap();
+        .unwrap()
+        .0;
     assert_eq!(parents.len(), 15);
     let mut checks = Vec::new();
     let mut found = None;
@@ -224,11 +225,12 @@ async fn reconcile_finds_exactly_the_drifted_parents() {
         &info,
         &r,
         &ParentSource::Scan,
-        4,
+        ReconcilePlan::PerParent { concurrency: 4 },
         &never,
         |event| match event {
             ReconcileEvent::Found(n) => found = Some(n),
             ReconcileEvent::Checked(c) => checks.push(c.unwrap()),
+            ReconcileEvent::Read(_) => {}
         },
     )
     .await
@@ -251,7 +253,7 @@ async fn reconcile_finds_exactly_the_drifted_parents() {
         &info,
         &r,
         &ParentSource::Scan,
-        1,
+        ReconcilePlan::PerParent { concurrency: 1 },
         &cancel,
         |event| {
             if let ReconcileEvent::Checked(_) = event {
@@ -351,7 +353,7 @@ async fn parents_from_an_index_query_or_the_loaded_rows() {
         partition: s("ana"),
     };
     let never = CancelToken::default();
-    let parents = tally_ops::find_parents(&engine.client, &info, &r, &by_ana, &never)
+    let (parents, _) = tally_ops::find_parents(&engine.client, &info, &r, &by_ana, &never)
         .await
         .unwrap();
     let names: BTreeSet<String> = parents
@@ -360,7 +362,8 @@ async fn parents_from_an_index_query_or_the_loaded_rows() {
         .collect();
     assert_eq!(names, ["POST#0", "POST#1"].map(String::from).into());
     let mut drifted = Vec::new();
-    tally_ops::reconcile(&engine.client, &info, &r, &by_ana, 2, &never, |event| {
+    let plan = ReconcilePlan::PerParent { concurrency: 2 };
+    tally_ops::reconcile(&engine.client, &info, &r, &by_ana, plan, &never, |event| {
         if let ReconcileEvent::Checked(c) = event {
             let c = c.unwrap();
             if c.drifted() {
@@ -373,7 +376,7 @@ async fn parents_from_an_index_query_or_the_loaded_rows() {
     assert_eq!(drifted, ["POST#1"]);
     // The rows loaded in the grid: only the parents among them.
     let loaded = ParentSource::Loaded(dynoscope::core::rows::Rows::from_items(&items));
-    let parents = tally_ops::find_parents(&engine.client, &info, &r, &loaded, &never)
+    let (parents, _) = tally_ops::find_parents(&engine.client, &info, &r, &loaded, &never)
         .await
         .unwrap();
     assert_eq!(parents.len(), 3);

@@ -229,6 +229,21 @@ pub struct CheckArgs {
     /// Sum the shards whose sort key begins with this prefix (with --pk).
     #[arg(long, requires = "pk", conflicts_with = "all")]
     pub shards: Option<String>,
+    /// With --all: `one-pass` (a parallel scan reading each item once), `per-parent` (a COUNT
+    /// query per parent) or `auto` (the cheaper by the estimate printed first).
+    #[arg(long, default_value = "auto")]
+    pub plan: String,
+    /// Reconcile every parent from this DynamoDB export (an S3 export's folder or file, or
+    /// DynamoDB JSON lines), read locally: no read capacity used.
+    #[arg(long, conflicts_with_all = ["pk", "all", "shards"])]
+    pub from_export: Option<std::path::PathBuf>,
+    /// The export's format: s3-export or ddb-json.
+    #[arg(long, default_value = "s3-export", requires = "from_export")]
+    pub export_format: String,
+    /// Print the Athena SQL reconciling the export at this S3 location (its data/ folder), and
+    /// read nothing.
+    #[arg(long, conflicts_with_all = ["pk", "all", "shards", "from_export"])]
+    pub athena: Option<String>,
     /// One JSON object per line.
     #[arg(long)]
     pub json: bool,

@@ -14,10 +14,12 @@ use crate::core::limits::AtOnce;
 use crate::core::number::to_dynamodb;
 use crate::core::read;
 use crate::core::report::capacity;
-use crate::core::table::TableInfo;
+use crate::core::table::{TableInfo, human_bytes};
 use crate::core::tally::{
-    self, Checked, ChildSource, ParentMatch, ParentSource, ReconcileEvent, ShardRule, TallyRule,
+    self, Checked, ChildSource, ParentMatch, ParentSource, ReconcileEvent, ReconcilePlan,
+    ShardRule, TallyRule,
 };
+use crate::core::transfer::Format;
 
 /// Run the check; exit 0 when every parent matches, 1 when any drifted.
 pub async fn check(client: &Client, args: CheckArgs) -> Result<Exit> {
@@ -47,26 +49,65 @@ pub async fn check(client: &Client, args: CheckArgs) -> Result<Exit> {
     };
     let started = Instant::now();
     let mut checked = Checked::default();
-    match (&args.pk, args.all) {
-        (Some(pk), _) => {
+    if let Some(location) = &args.athena {
+        print!(
+            "{}",
+            tally::athena_sql(&info, &rule, location, &tally::athena_table(&info.name))?
+        );
+        return Ok(Exit::Done);
+    }
+    match (&args.pk, args.all, &args.from_export) {
+        (_, _, Some(path)) => {
+            let format = Format::parse(&args.export_format)?;
+            let (checks, read) =
+                tally::check_export(&info, &rule, path, format, &CancelToken::default(), |_| {})?;
+            for check in checks.unwrap_or_default() {
+                checked.add(check?);
+            }
+            eprintln!(
+                "Read {} items ({}) from the export; no request sent.",
+                read.items,
+                human_bytes(i64::try_from(read.bytes).unwrap_or(i64::MAX))
+            );
+        }
+        (Some(pk), _, None) => {
             let partition = info.partition.kind.parse(pk)?;
             let (check, _) = tally::check_partition(client, &info, &rule, partition).await?;
             checked.add(check);
         }
-        (None, true) => {
+        (None, true, None) => {
+            let at_once = AtOnce::new(args.concurrency, "concurrency")?.at_once;
+            let estimate = tally::estimate(&info, &ParentSource::Scan);
+            let plan = match args.plan.as_str() {
+                "auto" => estimate.plan(at_once),
+                "one-pass" => ReconcilePlan::OnePass { segments: at_once },
+                "per-parent" => ReconcilePlan::PerParent {
+                    concurrency: at_once,
+                },
+                other => {
+                    return Err(Error::Invalid(format!(
+                        "`{other}` is not a plan: use auto, one-pass or per-parent"
+                    )));
+                }
+            };
+            for line in estimate.lines(&info.name) {
+                eprintln!("{line}");
+            }
+            eprintln!("Plan: {}.", plan.label());
             let mut failure = None;
             tally::reconcile(
                 client,
                 &info,
                 &rule,
                 &ParentSource::Scan,
-                AtOnce::new(args.concurrency, "concurrency")?.at_once,
+                plan,
                 &CancelToken::default(),
                 |event| match event {
                     ReconcileEvent::Checked(result) => match *result {
                         Ok(check) => checked.add(check),
                         Err(e) => failure = Some(e),
                     },
+                    ReconcileEvent::Read(read) => checked.add_read(&read),
                     ReconcileEvent::Found(_) => {}
                 },
             )
@@ -75,7 +116,11 @@ pub async fn check(client: &Client, args: CheckArgs) -> Result<Exit> {
                 return Err(e);
             }
         }
-        (None, false) => return Err(Error::Invalid("give --pk VALUE or --all".into())),
+        (None, false, None) => {
+            return Err(Error::Invalid(
+                "give --pk VALUE, --all or --from-export PATH".into(),
+            ));
+        }
     }
     for check in &checked.checks {
         if args.json {

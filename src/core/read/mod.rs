@@ -117,13 +117,26 @@ pub async fn read_attribute(
 
 /// Read one whole item with a consistent read; `None` when there is none at `key`.
 pub async fn get_item(client: &Client, table: &str, key: Item) -> Result<Option<Item>> {
+    get_item_costed(client, table, key)
+        .await
+        .map(|(item, _)| item)
+}
+
+/// [`get_item`], with the read capacity it consumed.
+pub async fn get_item_costed(
+    client: &Client,
+    table: &str,
+    key: Item,
+) -> Result<(Option<Item>, f64)> {
     let out = client
         .get_item()
         .table_name(table)
         .set_key(Some(key))
         .consistent_read(true)
+        .return_consumed_capacity(aws_sdk_dynamodb::types::ReturnConsumedCapacity::Total)
         .send()
         .await
         .map_err(|e| Error::from_sdk("GetItem", e))?;
-    Ok(out.item)
+    let rcu = consumed_units(out.consumed_capacity.as_ref());
+    Ok((out.item, rcu))
 }

@@ -218,6 +218,16 @@ pub async fn load_parent(
     rule: &TallyRule,
     partition: AttributeValue,
 ) -> Result<Option<Item>> {
+    Ok(load_parent_costed(client, info, rule, partition).await?.0)
+}
+
+/// [`load_parent`], with the read capacity it consumed.
+pub async fn load_parent_costed(
+    client: &Client,
+    info: &TableInfo,
+    rule: &TallyRule,
+    partition: AttributeValue,
+) -> Result<(Option<Item>, f64)> {
     let mut key = Item::from([(info.partition.name.clone(), partition)]);
     if let Some(sort) = &info.sort {
         key.insert(
@@ -225,7 +235,7 @@ pub async fn load_parent(
             AttributeValue::S(rule.parents.sort_key.clone()),
         );
     }
-    read::get_item(client, &info.name, key).await
+    read::get_item_costed(client, &info.name, key).await
 }
 
 /// Check one loaded parent: read its stored tally and count its children.

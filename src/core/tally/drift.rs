@@ -56,17 +56,19 @@ pub fn epoch_text(text: &str) -> Option<String> {
     ))
 }
 
+/// The attributes [`last_touched`] looks at, in order.
+pub(super) const TOUCHED: [&str; 6] = [
+    "updatedAt",
+    "tallyUpdatedAt",
+    "lastLikedAt",
+    "lastUpdated",
+    "modifiedAt",
+    "lastModified",
+];
+
 /// Attributes of a parent that may tell when a like or unlike last touched it.
 pub fn last_touched(parent: &Item) -> Option<(String, String)> {
-    const NAMES: [&str; 6] = [
-        "updatedAt",
-        "tallyUpdatedAt",
-        "lastLikedAt",
-        "lastUpdated",
-        "modifiedAt",
-        "lastModified",
-    ];
-    NAMES.iter().find_map(|name| {
+    TOUCHED.iter().find_map(|name| {
         parent.get(*name).map(|v| {
             let raw = value::cell_text(v);
             let shown = epoch_text(&raw).map_or(raw.clone(), |t| format!("{t} ({raw})"));

@@ -2,8 +2,11 @@
 //! of rules from a loaded collection, the arithmetic of drift, counting children exactly,
 //! reconciling many parents, guarded repairs, sharded counters, and rules saved per connection.
 
+mod athena;
 mod count;
 mod drift;
+mod one_pass;
+mod plan;
 mod reconcile;
 mod repair;
 mod rule;
@@ -11,10 +14,16 @@ mod rulebook;
 mod shards;
 mod suggest;
 
+pub use athena::{athena_sql, athena_table};
 pub use count::{
     ChildQuery, Count, ParentCheck, check_parent, check_partition, count_children, load_parent,
+    load_parent_costed,
 };
 pub use drift::{drift, epoch_text, last_touched, stored_tally};
+pub use one_pass::OnePass;
+pub use plan::{
+    Cheaper, Estimate, PassRead, ReconcilePlan, check_export, estimate, scan_method, scan_pass,
+};
 pub use reconcile::{Checked, ParentSource, ReconcileEvent, Totals, find_parents, reconcile};
 pub use repair::{RepairReport, repair, repair_plan};
 pub use rule::{ChildSource, ParentMatch, Rule, ShardRule, TallyRule};

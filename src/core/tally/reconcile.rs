@@ -1,6 +1,7 @@
 //! Reconciling many parents: where they come from, checking them `concurrency` at a time with a
 //! cancel, the results sorted by severity with running totals, and the export of them.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use aws_sdk_dynamodb::Client;
@@ -15,8 +16,9 @@ use crate::core::number::{self, to_dynamodb};
 use crate::core::read::{self, BrowseMode, BrowseRequest, Until};
 use crate::core::rows::Rows;
 use crate::core::table::TableInfo;
-use crate::core::tally::{ParentCheck, TallyRule, check_parent, load_parent};
-use crate::core::value::{Item, Layout, json};
+use crate::core::tally::plan::{PassRead, ReconcilePlan, scan_method, scan_pass};
+use crate::core::tally::{ParentCheck, TallyRule, check_parent, load_parent_costed};
+use crate::core::value::{Item, Layout, cell_text, json};
 
 /// Where reconcile takes its parents from.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,14 +36,14 @@ pub enum ParentSource {
     Loaded(Rows),
 }
 
-/// The parents `rule` names, from `source`.
+/// The parents `rule` names, from `source`, and what reading them cost.
 pub async fn find_parents(
     client: &Client,
     info: &TableInfo,
     rule: &TallyRule,
     source: &ParentSource,
     cancel: &CancelToken,
-) -> Result<Vec<Item>> {
+) -> Result<(Vec<Item>, PassRead)> {
     let sort_name = info
         .sort
         .as_ref()
@@ -50,7 +52,8 @@ pub async fn find_parents(
     let is_parent = |item: &Item| rule.parents.matches(item, &info.partition.name, &sort_name);
     let request = match source {
         ParentSource::Loaded(items) => {
-            return Ok(items.items().filter(|i| is_parent(i)).collect());
+            let parents = items.items().filter(|i| is_parent(i)).collect();
+            return Ok((parents, PassRead::default()));
         }
         ParentSource::Scan => {
             let mut request = BrowseRequest::scan(info, None)?;
@@ -72,8 +75,12 @@ pub async fn find_parents(
             BrowseRequest::query(info, Some(index), partition.clone(), None, true)?
         }
     };
-    let mut parents = Vec::new();
+    let (mut parents, mut cost) = (Vec::new(), PassRead::default());
     read::read_pages(client, &request, None, Until::LastPage, cancel, |page| {
+        // Items read, the ones a filter dropped included.
+        cost.items += u64::try_from(page.scanned_count).unwrap_or_default();
+        cost.pages += 1;
+        cost.rcu += page.consumed_rcu;
         parents.extend(page.items.into_iter().filter(|i| is_parent(i)));
     })
     .await?;
@@ -84,37 +91,53 @@ pub async fn find_parents(
         let mut full = Vec::with_capacity(parents.len());
         for parent in parents {
             match parent.get(&info.partition.name).cloned() {
-                Some(pk) => full.extend(load_parent(client, info, rule, pk).await?),
+                Some(pk) => {
+                    let (read, rcu) = load_parent_costed(client, info, rule, pk).await?;
+                    cost.rcu += rcu;
+                    full.extend(read);
+                }
                 None => full.push(parent),
             }
         }
         parents = full;
     }
-    Ok(parents)
+    Ok((parents, cost))
 }
 
 /// What a reconcile run reports as it goes.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReconcileEvent {
+    /// Items read to find the parents, or in a one pass (counted into the totals' RCU).
+    Read(PassRead),
     /// The parents were found; this many will be checked.
     Found(usize),
     /// One parent checked, or why it could not be.
     Checked(Box<Result<ParentCheck>>),
 }
 
-/// Find the parents in `source`, then check each, `concurrency` at a time, reporting through
-/// `on_event` as results arrive. `cancel` stops starting new checks; the finished ones are kept.
-/// Returns whether the run was cancelled.
+/// Check the parents `rule` names in `source` as `plan` says, reporting through `on_event` as
+/// results arrive. Per parent: the parents are found, then each checked, `concurrency` at a
+/// time; `cancel` stops starting new checks and the finished ones are kept. One pass: every
+/// item is read once in a parallel scan, then every parent (of those `source` names) is
+/// reported; a cancelled pass reports none. Returns whether the run was cancelled.
 pub async fn reconcile(
     client: &Client,
     info: &TableInfo,
     rule: &TallyRule,
     source: &ParentSource,
-    concurrency: usize,
+    plan: ReconcilePlan,
     cancel: &CancelToken,
     mut on_event: impl FnMut(ReconcileEvent),
 ) -> Result<bool> {
-    let parents = find_parents(client, info, rule, source, cancel).await?;
+    let concurrency = match plan {
+        ReconcilePlan::PerParent { concurrency } => concurrency,
+        ReconcilePlan::OnePass { segments } => {
+            return reconcile_in_one_pass(client, info, rule, source, segments, cancel, on_event)
+                .await;
+        }
+    };
+    let (parents, cost) = find_parents(client, info, rule, source, cancel).await?;
+    on_event(ReconcileEvent::Read(cost));
     on_event(ReconcileEvent::Found(parents.len()));
     let permits = Arc::new(Semaphore::new(concurrency.max(1)));
     let mut tasks = tokio::task::JoinSet::new();
@@ -150,6 +173,48 @@ pub async fn reconcile(
     Ok(stopped || cancel.is_cancelled())
 }
 
+/// The one-pass plan of [`reconcile`].
+async fn reconcile_in_one_pass(
+    client: &Client,
+    info: &TableInfo,
+    rule: &TallyRule,
+    source: &ParentSource,
+    segments: usize,
+    cancel: &CancelToken,
+    mut on_event: impl FnMut(ReconcileEvent),
+) -> Result<bool> {
+    // Only the parents the source names, when it names fewer than all.
+    let only: Option<HashSet<String>> = match source {
+        ParentSource::Scan => None,
+        other => {
+            let (parents, cost) = find_parents(client, info, rule, other, cancel).await?;
+            on_event(ReconcileEvent::Read(cost));
+            let keys = parents.iter().filter_map(|p| p.get(&info.partition.name));
+            Some(keys.map(cell_text).collect())
+        }
+    };
+    let pass = scan_pass(client, info, rule, segments, cancel, |read| {
+        on_event(ReconcileEvent::Read(read));
+    })
+    .await?;
+    let Some(pass) = pass else {
+        return Ok(true);
+    };
+    let checks: Vec<Result<ParentCheck>> = pass
+        .finish(info, &scan_method(info, segments))
+        .into_iter()
+        .filter(|c| match (&only, c) {
+            (Some(only), Ok(check)) => only.contains(&check.partition),
+            _ => true,
+        })
+        .collect();
+    on_event(ReconcileEvent::Found(checks.len()));
+    for check in checks {
+        on_event(ReconcileEvent::Checked(Box::new(check)));
+    }
+    Ok(cancel.is_cancelled())
+}
+
 fn flatten(
     done: std::result::Result<Result<ParentCheck>, tokio::task::JoinError>,
 ) -> Result<ParentCheck> {
@@ -172,8 +237,12 @@ pub struct Totals {
     pub stored: BigDecimal,
     /// Sum of the counted children.
     pub counted: u64,
-    /// Read capacity consumed.
+    /// Read capacity consumed by every request of the run.
     pub rcu: f64,
+    /// Pages read to find parents or in one pass (per-parent queries count in their checks).
+    pub pages: usize,
+    /// Items read to find parents or in one pass.
+    pub items_read: u64,
 }
 
 impl Totals {
@@ -220,6 +289,14 @@ impl Checked {
             .binary_search_by_key(&key(&check), key)
             .unwrap_or_else(|i| i);
         self.checks.insert(at, check);
+    }
+
+    /// Count the cost of reading items that were not one parent's check (finding parents, a
+    /// one pass) into the totals.
+    pub fn add_read(&mut self, read: &PassRead) {
+        self.totals.rcu += read.rcu;
+        self.totals.pages += read.pages;
+        self.totals.items_read += read.items;
     }
 
     /// Put a newer check of a parent in place of its old one (after a repair).

@@ -7,6 +7,7 @@
 mod csv;
 mod export;
 pub mod import;
+mod stream;
 
 use std::collections::HashMap;
 use std::io::Read;
@@ -21,6 +22,7 @@ pub use csv::CellType;
 pub use export::{
     columns_of, file_error, suggested_file_name, write_items, write_rows_file, write_text_file,
 };
+pub use stream::{StreamProgress, stream_items};
 
 /// A file format for items.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

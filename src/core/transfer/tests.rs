@@ -146,3 +146,72 @@ fn an_export_folder_gives_its_data_files_in_order() {
     assert_eq!(names, ["a.json.gz", "b.json.gz"]);
     assert!(export_files(&data.join("notes.txt")).is_ok());
 }
+
+#[test]
+fn a_stream_keeps_the_wanted_attributes_and_names_a_bad_line() {
+    let dir = std::env::temp_dir().join(format!("dynoscope-stream-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("a.json");
+    // An escaped name, a CRLF line end, a blank line, nested values skipped unread.
+    std::fs::write(
+        &good,
+        "{\"Item\":{\"P\\u004b\":{\"S\":\"POST#1\"},\"big\":{\"M\":{\"x\":{\"L\":[{\"N\":\"1\"}]}}},\"n\":{\"N\":\"98765432109876543210987654321098765432\"}}}\r\n\n{\"Item\":{\"PK\":{\"S\":\"POST#2\"}}}\n",
+    )
+    .unwrap();
+    let wanted: std::collections::HashSet<String> = ["PK", "n"].map(String::from).into();
+    let mut items = Vec::new();
+    let never = crate::core::cancel::CancelToken::default();
+    let read = stream_items(
+        &[good.clone()],
+        Format::S3Export,
+        &wanted,
+        &never,
+        |i| items.push(i),
+        |_| {},
+    )
+    .unwrap();
+    assert_eq!(read.items, 2);
+    assert_eq!(items[0].len(), 2, "{:?}", items[0]);
+    assert_eq!(items[0]["PK"], V::S("POST#1".into()));
+    assert_eq!(
+        items[0]["n"],
+        V::N("98765432109876543210987654321098765432".into())
+    );
+    assert_eq!(items[1].len(), 1);
+
+    let bad = dir.join("b.json");
+    std::fs::write(
+        &bad,
+        "{\"Item\":{\"PK\":{\"S\":\"x\"}}}\n{\"PK\":{\"S\":\"y\"}}\n",
+    )
+    .unwrap();
+    let error = stream_items(
+        &[good, bad.clone()],
+        Format::S3Export,
+        &wanted,
+        &never,
+        |_| {},
+        |_| {},
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        error.starts_with(&format!("{}: line 2: ", bad.display())),
+        "{error}"
+    );
+    assert!(error.contains("{\"Item\": {…}}"), "{error}");
+    let wrong_type = dir.join("c.json");
+    std::fs::write(&wrong_type, "{\"Item\":{\"n\":{\"N\":\"12x\"}}}\n").unwrap();
+    let error = stream_items(
+        &[wrong_type],
+        Format::S3Export,
+        &wanted,
+        &never,
+        |_| {},
+        |_| {},
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(error.contains("line 1") && error.contains("n:"), "{error}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -3,6 +3,7 @@
 //! counters, and reconciling many parents.
 
 mod reconcile;
+mod reconcile_view;
 mod rule_form;
 mod rules;
 mod shards;

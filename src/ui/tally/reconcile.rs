@@ -1,66 +1,96 @@
-//! Reconcile many parents: choose where they come from, check them concurrently with progress
-//! and Cancel, list them by severity with totals, and export the result.
+//! Reconcile many parents: choose where they come from (the table, the loaded rows, an index,
+//! or the files of an export) and how they are read (the plan the estimate says is cheaper,
+//! or the user's), check them with progress and Cancel, list them by severity with totals, and
+//! export the result. The panel is drawn in `reconcile_view.rs`.
 
+use std::path::PathBuf;
 use std::time::Instant;
-
-use egui::{Color32, RichText, Ui};
-use egui_extras::{Column, TableBuilder};
 
 use crate::core::error::Error;
 use crate::core::number;
-use crate::core::report::capacity;
-use crate::core::tally::{self, Checked, ParentCheck, ParentSource, ReconcileEvent, TallyRule};
-use crate::core::transfer;
+use crate::core::tally::{
+    self, Checked, Estimate, ParentCheck, ParentSource, PassRead, ReconcileEvent, ReconcilePlan,
+    TallyRule,
+};
+use crate::core::transfer::{self, Format};
 use crate::task::{Job, Pending};
 use crate::ui::save::Saved;
-use crate::ui::widgets::{error_ui, labelled_text_ui};
 use crate::ui::{Loaded, Scope};
 
 /// Where the parents come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum SourceChoice {
-    /// A Scan with the parent filter.
-    Scan,
+pub(super) enum SourceChoice {
+    /// Every parent of the table.
+    Table,
     /// The rows loaded in the grid.
     Loaded,
     /// A Query on an index.
     IndexQuery,
+    /// The files of a DynamoDB export, read here.
+    Export,
+}
+
+/// How the children are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum PlanChoice {
+    /// The cheaper by the estimate.
+    Cheaper,
+    /// A parallel scan, each item once.
+    OnePass,
+    /// A COUNT query per parent.
+    PerParent,
 }
 
 /// One reconcile run: its job while it goes, and its results.
-struct Run {
-    job: Option<Job<ReconcileEvent, bool>>,
+pub(super) struct Run {
+    pub(super) job: Option<Job<ReconcileEvent, bool>>,
+    /// How it reads, in words.
+    pub(super) plan: String,
     /// Parents to check, once found.
-    total: Option<usize>,
-    checked: Checked,
-    failures: Vec<Error>,
-    started: Instant,
-    finished: Option<Instant>,
-    cancelled: bool,
+    pub(super) total: Option<usize>,
+    /// Items read so far to find parents or in one pass, and their cost.
+    pub(super) read: PassRead,
+    /// Items the table holds, as last described (for a one pass's progress).
+    pub(super) table_items: Option<u64>,
+    pub(super) checked: Checked,
+    pub(super) failures: Vec<Error>,
+    pub(super) started: Instant,
+    pub(super) finished: Option<Instant>,
+    pub(super) cancelled: bool,
 }
 
 /// The reconcile form, and the last run.
 pub(super) struct Reconcile {
-    source: SourceChoice,
-    index: String,
-    index_partition: String,
-    concurrency: String,
-    run: Option<Run>,
+    pub(super) source: SourceChoice,
+    pub(super) plan: PlanChoice,
+    pub(super) index: String,
+    pub(super) index_partition: String,
+    pub(super) concurrency: String,
+    /// The export to read (a folder or a file).
+    pub(super) export_path: String,
+    /// Where the export is in S3, for the Athena SQL.
+    pub(super) s3_location: String,
+    pub(super) run: Option<Run>,
     /// Why the run could not start, or failed.
-    error: Option<Error>,
+    pub(super) error: Option<Error>,
+    pub(super) note: Option<String>,
     export: Option<Pending<Option<Saved>>>,
-    export_note: Option<Result<String, Error>>,
+    pub(super) export_note: Option<Result<String, Error>>,
 }
 
 impl Default for Reconcile {
     fn default() -> Self {
         Self {
-            source: SourceChoice::Scan,
+            source: SourceChoice::Table,
+            plan: PlanChoice::Cheaper,
             index: String::new(),
             index_partition: String::new(),
             concurrency: "8".to_owned(),
+            export_path: String::new(),
+            s3_location: String::new(),
             run: None,
             error: None,
+            note: None,
             export: None,
             export_note: None,
         }
@@ -68,7 +98,7 @@ impl Default for Reconcile {
 }
 
 impl Reconcile {
-    fn running(&self) -> bool {
+    pub(super) fn running(&self) -> bool {
         self.run.as_ref().is_some_and(|run| run.job.is_some())
     }
 
@@ -78,6 +108,12 @@ impl Reconcile {
             let polled = Job::poll_slot(&mut run.job);
             for event in polled.progress {
                 match event {
+                    ReconcileEvent::Read(read) => {
+                        run.read.items += read.items;
+                        run.read.pages += read.pages;
+                        run.read.rcu += read.rcu;
+                        run.checked.add_read(&read);
+                    }
                     ReconcileEvent::Found(parents) => run.total = Some(parents),
                     ReconcileEvent::Checked(checked) => match *checked {
                         Ok(check) => run.checked.add(check),
@@ -105,9 +141,14 @@ impl Reconcile {
         }
     }
 
-    fn source(&self, scope: &Scope<'_>, loaded: Loaded<'_>) -> Result<ParentSource, Error> {
+    /// The live source chosen (an export is not one).
+    pub(super) fn source(
+        &self,
+        scope: &Scope<'_>,
+        loaded: Loaded<'_>,
+    ) -> Result<ParentSource, Error> {
         Ok(match self.source {
-            SourceChoice::Scan => ParentSource::Scan,
+            SourceChoice::Table | SourceChoice::Export => ParentSource::Scan,
             SourceChoice::Loaded => ParentSource::Loaded(loaded.rows.clone()),
             SourceChoice::IndexQuery => {
                 let (key, _) = scope.table.keys_of(Some(&self.index)).ok_or_else(|| {
@@ -121,56 +162,123 @@ impl Reconcile {
         })
     }
 
-    fn start(&mut self, scope: &Scope<'_>, rule: &TallyRule, loaded: Loaded<'_>) {
-        let concurrency = match number::whole_in(&self.concurrency, 1, 256, "concurrency") {
-            Ok(n) => n,
-            Err(error) => {
-                self.error = Some(error);
-                return;
-            }
+    /// The estimate for the source chosen (`None` for an export, which costs no reads).
+    pub(super) fn estimate(&self, scope: &Scope<'_>, loaded: Loaded<'_>) -> Option<Estimate> {
+        if self.source == SourceChoice::Export {
+            return None;
+        }
+        let source = match self.source {
+            // Counting the loaded rows' parents, not cloning them, is enough for an estimate.
+            SourceChoice::Loaded => ParentSource::Loaded(loaded.rows.clone()),
+            SourceChoice::IndexQuery => ParentSource::IndexQuery {
+                index: self.index.clone(),
+                partition: aws_sdk_dynamodb::types::AttributeValue::Null(true),
+            },
+            _ => ParentSource::Scan,
         };
-        let source = match self.source(scope, loaded) {
-            Ok(source) => source,
-            Err(error) => {
-                self.error = Some(error);
-                return;
+        Some(tally::estimate(scope.table, &source))
+    }
+
+    pub(super) fn start(&mut self, scope: &Scope<'_>, rule: &TallyRule, loaded: Loaded<'_>) {
+        match self.try_start(scope, rule, loaded) {
+            Ok(run) => {
+                self.error = None;
+                self.export_note = None;
+                self.run = Some(run);
             }
-        };
-        self.error = None;
-        self.export_note = None;
-        let (client, info, rule) = (
-            scope.connection.client.clone(),
-            scope.table.clone(),
-            rule.clone(),
-        );
-        let job = Some(
-            scope
+            Err(error) => self.error = Some(error),
+        }
+    }
+
+    fn try_start(
+        &mut self,
+        scope: &Scope<'_>,
+        rule: &TallyRule,
+        loaded: Loaded<'_>,
+    ) -> Result<Run, Error> {
+        let concurrency = number::whole_in(&self.concurrency, 1, 64, "concurrency")?;
+        let (rule, info) = (rule.clone(), scope.table.clone());
+        let table_items = info.item_count.and_then(|n| u64::try_from(n).ok());
+        if self.source == SourceChoice::Export {
+            let path = PathBuf::from(self.export_path.trim());
+            if self.export_path.trim().is_empty() {
+                return Err(Error::Invalid("give the export's folder or file".into()));
+            }
+            let job = scope
                 .spawner
-                .spawn_job("Reconcile", move |events, cancel| async move {
-                    tally::reconcile(
-                        &client,
+                .spawn_blocking_job("Reconcile", move |events, cancel| {
+                    let mut seen = 0;
+                    let (checks, _) = tally::check_export(
                         &info,
                         &rule,
-                        &source,
-                        concurrency,
+                        &path,
+                        Format::S3Export,
                         &cancel,
-                        |event| events.send(event),
-                    )
-                    .await
-                }),
-        );
-        self.run = Some(Run {
-            job,
+                        |progress| {
+                            let items = progress.items - seen;
+                            seen = progress.items;
+                            events.send(ReconcileEvent::Read(PassRead {
+                                items,
+                                ..PassRead::default()
+                            }));
+                        },
+                    )?;
+                    let Some(checks) = checks else {
+                        return Ok(true);
+                    };
+                    events.send(ReconcileEvent::Found(checks.len()));
+                    for check in checks {
+                        events.send(ReconcileEvent::Checked(Box::new(check)));
+                    }
+                    Ok(false)
+                });
+            return Ok(self.new_run(job, "one pass over the export's files".into(), table_items));
+        }
+        let source = self.source(scope, loaded)?;
+        let plan = match self.plan {
+            PlanChoice::Cheaper => tally::estimate(&info, &source).plan(concurrency),
+            PlanChoice::OnePass => ReconcilePlan::OnePass {
+                segments: concurrency,
+            },
+            PlanChoice::PerParent => ReconcilePlan::PerParent { concurrency },
+        };
+        let client = scope.connection.client.clone();
+        let job = scope
+            .spawner
+            .spawn_job("Reconcile", move |events, cancel| async move {
+                tally::reconcile(&client, &info, &rule, &source, plan, &cancel, |event| {
+                    events.send(event)
+                })
+                .await
+            });
+        Ok(self.new_run(job, plan.label(), table_items))
+    }
+
+    fn new_run(
+        &self,
+        job: Job<ReconcileEvent, bool>,
+        plan: String,
+        table_items: Option<u64>,
+    ) -> Run {
+        Run {
+            job: Some(job),
+            plan,
             total: None,
+            read: PassRead::default(),
+            table_items: if self.source == SourceChoice::Export {
+                None
+            } else {
+                table_items
+            },
             checked: Checked::default(),
             failures: Vec::new(),
             started: Instant::now(),
             finished: None,
             cancelled: false,
-        });
+        }
     }
 
-    fn export(&mut self, scope: &Scope<'_>, checked: &Checked, csv: bool) {
+    pub(super) fn export(&mut self, scope: &Scope<'_>, checked: &Checked, csv: bool) {
         let (contents, extension) = if csv {
             (checked.csv(), "csv")
         } else {
@@ -184,183 +292,9 @@ impl Reconcile {
         }));
     }
 
-    /// Draw the panel; returns a parent the user chose to check on its own.
-    pub(super) fn reconcile_ui(
-        &mut self,
-        ui: &mut Ui,
-        scope: &Scope<'_>,
-        rule: &TallyRule,
-        loaded: Loaded<'_>,
-    ) -> Option<String> {
-        self.form_ui(ui, scope, rule, loaded);
-        if let Some(error) = &self.error {
-            error_ui(ui, error);
-        }
-        let run = self.run.as_ref()?;
-        progress_ui(ui, run);
-        for failure in run.failures.iter().take(3) {
-            error_ui(ui, failure);
-        }
-        let totals = run.checked.summary();
-        if run.checked.totals.drifted > 0 {
-            ui.colored_label(ui.visuals().warn_fg_color, totals);
-        } else {
-            ui.label(totals);
-        }
-        let mut export = None;
-        if !run.checked.checks.is_empty() && run.job.is_none() {
-            ui.horizontal(|ui| {
-                if ui.button("Export CSV").clicked() {
-                    export = Some(true);
-                }
-                if ui.button("Export JSON").clicked() {
-                    export = Some(false);
-                }
-            });
-        }
-        let open = results_ui(ui, &run.checked.checks);
-        if let Some(csv) = export {
-            let checked = run.checked.clone();
-            self.export(scope, &checked, csv);
-        }
-        match &self.export_note {
-            Some(Ok(note)) => {
-                ui.label(note);
-            }
-            Some(Err(error)) => error_ui(ui, error),
-            None => {}
-        }
-        open
+    /// The Athena SQL for `rule` over the export at the S3 location typed in.
+    pub(super) fn athena_sql(&self, scope: &Scope<'_>, rule: &TallyRule) -> Result<String, Error> {
+        let table = tally::athena_table(&scope.table.name);
+        tally::athena_sql(scope.table, rule, self.s3_location.trim(), &table)
     }
-
-    fn form_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, rule: &TallyRule, loaded: Loaded<'_>) {
-        ui.horizontal_wrapped(|ui| {
-            ui.label("Parents from");
-            ui.radio_value(&mut self.source, SourceChoice::Scan, "Scan for parents");
-            ui.radio_value(
-                &mut self.source,
-                SourceChoice::Loaded,
-                "Rows loaded in the grid",
-            );
-            ui.radio_value(&mut self.source, SourceChoice::IndexQuery, "Query an index");
-            if self.source == SourceChoice::IndexQuery {
-                egui::ComboBox::from_label("Parent index")
-                    .selected_text(self.index.clone())
-                    .show_ui(ui, |ui| {
-                        for index in &scope.table.indexes {
-                            ui.selectable_value(&mut self.index, index.name.clone(), &index.name);
-                        }
-                    });
-                labelled_text_ui(
-                    ui,
-                    "Index key",
-                    &mut self.index_partition,
-                    110.0,
-                    "partition value",
-                );
-            }
-        });
-        ui.horizontal(|ui| {
-            labelled_text_ui(ui, "Concurrency", &mut self.concurrency, 40.0, "8");
-            let running = self.running();
-            if ui
-                .add_enabled(!running, egui::Button::new("Reconcile"))
-                .clicked()
-            {
-                self.start(scope, rule, loaded);
-            }
-            if ui
-                .add_enabled(running, egui::Button::new("Cancel reconcile"))
-                .clicked()
-                && let Some(job) = self.run.as_ref().and_then(|run| run.job.as_ref())
-            {
-                job.cancel();
-            }
-        });
-    }
-}
-
-fn progress_ui(ui: &mut Ui, run: &Run) {
-    let done = run.checked.checks.len() + run.failures.len();
-    let secs = run
-        .finished
-        .unwrap_or_else(Instant::now)
-        .duration_since(run.started)
-        .as_secs_f64();
-    let rate = if secs > 0.0 { done as f64 / secs } else { 0.0 };
-    let text = match run.total {
-        Some(total) => format!(
-            "{done} of {total} parents · {rate:.1} parents/s · {} RCU",
-            capacity(run.checked.totals.rcu)
-        ),
-        None => "Finding parents…".to_owned(),
-    };
-    if run.job.is_some() {
-        let fraction = run.total.map_or(0.0, |t| done as f32 / t.max(1) as f32);
-        ui.add(egui::ProgressBar::new(fraction).animate(true).text(text));
-    } else {
-        ui.label(text);
-        if run.cancelled {
-            ui.weak("Cancelled: the results so far are kept.");
-        }
-    }
-}
-
-fn results_ui(ui: &mut Ui, checks: &[ParentCheck]) -> Option<String> {
-    let mut open = None;
-    let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
-    let warn = ui.visuals().warn_fg_color;
-    ui.push_id("reconcile_results", |ui| {
-        ui.style_mut().interaction.selectable_labels = false;
-        TableBuilder::new(ui)
-            .striped(true)
-            .sense(egui::Sense::click())
-            .max_scroll_height(320.0)
-            .column(Column::initial(170.0).resizable(true))
-            .columns(Column::initial(100.0).resizable(true), 3)
-            .column(Column::remainder())
-            .header(row_height, |mut header| {
-                for title in ["Parent", "Stored", "Counted", "Drift", "Cost"] {
-                    header.col(|ui| {
-                        ui.strong(title);
-                    });
-                }
-            })
-            .body(|body| {
-                body.rows(row_height, checks.len(), |mut row| {
-                    let Some(check) = checks.get(row.index()) else {
-                        return;
-                    };
-                    // No colour: the theme's text colour.
-                    let color = if check.drifted() {
-                        warn
-                    } else {
-                        Color32::PLACEHOLDER
-                    };
-                    row.col(|ui| {
-                        ui.label(RichText::new(&check.partition).color(color));
-                    });
-                    row.col(|ui| {
-                        ui.label(check.stored_text());
-                    });
-                    row.col(|ui| {
-                        ui.label(check.count.count.to_string());
-                    });
-                    row.col(|ui| {
-                        ui.label(RichText::new(check.drift_text()).color(color));
-                    });
-                    row.col(|ui| {
-                        ui.weak(format!(
-                            "{} p · {} RCU",
-                            check.count.pages,
-                            capacity(check.count.consumed_rcu)
-                        ));
-                    });
-                    if row.response().clicked() {
-                        open = Some(check.partition.clone());
-                    }
-                });
-            });
-    });
-    open
 }

@@ -1,0 +1,283 @@
+//! Reconciling, measured (run with `cargo bench --bench reconcile`):
+//!
+//! 1. `check --all` on a "Bench" table of 1,000 posts with 100 likes each (101,000 items of
+//!    about 150 bytes), through the real SDK client against the embedded engine: the true RCU
+//!    of each plan — per parent (a scan to find the parents, then a COUNT query each) and one
+//!    pass (a parallel scan) — and what the per-parent summary used to report (its queries
+//!    only).
+//! 2. A reconcile from a gzipped S3 export of 1,000,000 items (`ITEMS=…` to change): items per
+//!    second (goal ≥ 500,000) and the parents held.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use aws_sdk_dynamodb::types::{
+    AttributeDefinition, AttributeValue, BillingMode, KeySchemaElement, KeyType,
+    ScalarAttributeType,
+};
+use dynoscope::core::cancel::CancelToken;
+use dynoscope::core::connection::{self, ConnectOptions, ConnectionSpec};
+use dynoscope::core::read;
+use dynoscope::core::report::capacity;
+use dynoscope::core::sandbox::Sandbox;
+use dynoscope::core::tally::{
+    self, Checked, ChildSource, ParentMatch, ParentSource, ReconcileEvent, ReconcilePlan, TallyRule,
+};
+use dynoscope::core::transfer::{self, Format, ReadItem};
+use dynoscope::core::value::Item;
+use std::io::Write;
+
+fn s(text: String) -> AttributeValue {
+    AttributeValue::S(text)
+}
+
+fn rule() -> TallyRule {
+    TallyRule {
+        parents: ParentMatch {
+            sort_key: "META".into(),
+            partition_prefix: "POST#".into(),
+        },
+        tally: "likeTally".into(),
+        children: ChildSource::SortKeyPrefix("LIKE#".into()),
+    }
+}
+
+/// Post `p`'s likes and its META (the tally off by one on every 10th post).
+fn post(p: usize, likes: usize) -> Vec<Item> {
+    let pk = format!("POST#{p:05}");
+    let mut items: Vec<Item> = (0..likes)
+        .map(|u| {
+            HashMap::from([
+                ("PK".to_owned(), s(pk.clone())),
+                ("SK".to_owned(), s(format!("LIKE#USER#{u:06}"))),
+                ("userId".to_owned(), s(format!("USER#{u:06}"))),
+                (
+                    "likedAt".to_owned(),
+                    AttributeValue::N(format!("17{p:04}{u:04}")),
+                ),
+                (
+                    "device".to_owned(),
+                    s("ios-17.4.1/app-5.12.0/build-20260412".into()),
+                ),
+                (
+                    "source".to_owned(),
+                    s("feed#home#recommended#slot-07".into()),
+                ),
+            ])
+        })
+        .collect();
+    let tally = likes + usize::from(p % 10 == 0);
+    items.push(HashMap::from([
+        ("PK".to_owned(), s(pk)),
+        ("SK".to_owned(), s("META".into())),
+        ("likeTally".to_owned(), AttributeValue::N(tally.to_string())),
+        ("title".to_owned(), s(format!("Post number {p}"))),
+    ]));
+    items
+}
+
+async fn live() {
+    let sandbox = Sandbox::start_empty().await.expect("sandbox");
+    let spec = ConnectionSpec::Endpoint {
+        url: sandbox.endpoint().to_owned(),
+        profile: None,
+        region: None,
+    };
+    let options = ConnectOptions {
+        timeout: std::time::Duration::from_secs(30),
+        read_only: false,
+    };
+    let conn = connection::connect_with(spec, options)
+        .await
+        .expect("connects");
+    let client = &conn.client;
+    let def = |n: &str| {
+        AttributeDefinition::builder()
+            .attribute_name(n)
+            .attribute_type(ScalarAttributeType::S)
+            .build()
+            .expect("definition")
+    };
+    let key = |n: &str, t| {
+        KeySchemaElement::builder()
+            .attribute_name(n)
+            .key_type(t)
+            .build()
+            .expect("key")
+    };
+    client
+        .create_table()
+        .table_name("Bench")
+        .billing_mode(BillingMode::PayPerRequest)
+        .attribute_definitions(def("PK"))
+        .attribute_definitions(def("SK"))
+        .key_schema(key("PK", KeyType::Hash))
+        .key_schema(key("SK", KeyType::Range))
+        .send()
+        .await
+        .expect("create table");
+    let info = read::describe_table(client, "Bench")
+        .await
+        .expect("describe");
+    let items: Vec<ReadItem> = (0..1_000)
+        .flat_map(|p| post(p, 100))
+        .enumerate()
+        .map(|(line, item)| ReadItem {
+            file: "bench".into(),
+            line,
+            item,
+        })
+        .collect();
+    let loading = Instant::now();
+    let report =
+        transfer::import::import(&conn, &info, items, true, &CancelToken::default(), |_| {}).await;
+    println!(
+        "Bench: {} items written in {:.1} s",
+        report.written,
+        loading.elapsed().as_secs_f64()
+    );
+    let info = read::describe_table(client, "Bench")
+        .await
+        .expect("describe");
+    for line in tally::estimate(&info, &ParentSource::Scan).lines("Bench") {
+        println!("  estimate: {line}");
+    }
+    for plan in [
+        ReconcilePlan::PerParent { concurrency: 8 },
+        ReconcilePlan::OnePass { segments: 8 },
+    ] {
+        let started = Instant::now();
+        let mut checked = Checked::default();
+        tally::reconcile(
+            client,
+            &info,
+            &rule(),
+            &ParentSource::Scan,
+            plan,
+            &CancelToken::default(),
+            |e| match e {
+                ReconcileEvent::Read(r) => checked.add_read(&r),
+                ReconcileEvent::Found(_) => {}
+                ReconcileEvent::Checked(c) => checked.add(c.expect("check")),
+            },
+        )
+        .await
+        .expect("reconcile");
+        let queries: f64 = checked.checks.iter().map(|c| c.count.consumed_rcu).sum();
+        println!(
+            "{}: {} · true total {} RCU ({} pages, {} items read besides the queries; the COUNT queries alone {} RCU, what the summary reported before) · {} ms",
+            plan.label(),
+            checked.summary(),
+            capacity(checked.totals.rcu),
+            checked.totals.pages,
+            checked.totals.items_read,
+            capacity(queries),
+            started.elapsed().as_millis()
+        );
+    }
+}
+
+/// A gzipped S3 export of `items` items (posts of 100 likes), as DynamoDB writes its data files.
+fn export(items: usize, path: &std::path::Path) -> usize {
+    let file = std::fs::File::create(path).expect("create");
+    let mut gz = flate2::write::GzEncoder::new(
+        std::io::BufWriter::new(file),
+        flate2::Compression::default(),
+    );
+    let keys = vec!["PK".to_owned(), "SK".to_owned()];
+    let columns = Vec::new();
+    let mut written = 0;
+    let mut p = 0;
+    while written < items {
+        let post = post(p, 100);
+        written += post.len();
+        transfer::write_items(post.into_iter(), &keys, &columns, Format::S3Export, &mut gz)
+            .expect("write");
+        p += 1;
+    }
+    gz.finish().expect("finish").flush().expect("flush");
+    written
+}
+
+fn from_export() {
+    let wanted: usize = std::env::var("ITEMS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1_000_000);
+    let dir = std::env::temp_dir().join(format!("dynoscope-bench-export-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("data.json.gz");
+    let items = export(wanted, &path);
+    let gz_bytes = std::fs::metadata(&path)
+        .map(|m| m.len())
+        .unwrap_or_default();
+    let info = dynoscope::core::table::TableInfo {
+        name: "Bench".into(),
+        status: "ACTIVE".into(),
+        partition: dynoscope::core::table::KeyAttr {
+            name: "PK".into(),
+            kind: dynoscope::core::condition::ScalarType::S,
+        },
+        sort: Some(dynoscope::core::table::KeyAttr {
+            name: "SK".into(),
+            kind: dynoscope::core::condition::ScalarType::S,
+        }),
+        indexes: Vec::new(),
+        item_count: None,
+        size_bytes: None,
+        billing: String::new(),
+        stream: None,
+        ttl: None,
+        arn: None,
+    };
+    for run in 1..=3 {
+        let started = Instant::now();
+        let (checks, read) = tally::check_export(
+            &info,
+            &rule(),
+            &dir,
+            Format::S3Export,
+            &CancelToken::default(),
+            |_| {},
+        )
+        .expect("reconcile");
+        let secs = started.elapsed().as_secs_f64();
+        let checks = checks.expect("not cancelled");
+        let drifted = checks
+            .iter()
+            .filter(|c| c.as_ref().is_ok_and(|c| c.drifted()))
+            .count();
+        println!(
+            "export run {run}: {} items ({} MB gzipped, {} MB of text) in {:.0} ms = {:.0} items/s (goal ≥ 500000) · {} parents, {} drifted",
+            read.items,
+            gz_bytes / 1_000_000,
+            read.bytes / 1_000_000,
+            secs * 1e3,
+            items as f64 / secs,
+            checks.len(),
+            drifted
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    let peak = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM"))
+                .map(str::to_owned)
+        })
+        .unwrap_or_default();
+    println!("peak resident memory of the whole bench: {peak}");
+}
+
+fn main() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    if std::env::var("SKIP_LIVE").is_err() {
+        runtime.block_on(live());
+    }
+    from_export();
+}

@@ -1,0 +1,292 @@
+//! Reconciling in one pass: every item of a table (or of an export of it) seen once, parents
+//! kept, children counted by the id they belong to. The same rules and the same checks as
+//! counting each parent's children with a Query, and memory bounded by the number of parents
+//! (and of ids that have children), never by the number of items.
+
+use std::collections::{HashMap, HashSet};
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::core::error::{Error, Result};
+use crate::core::table::TableInfo;
+use crate::core::tally::drift::TOUCHED;
+use crate::core::tally::{ChildSource, Count, ParentCheck, TallyRule, drift, last_touched};
+use crate::core::value::{Item, cell_text, type_tag};
+
+/// How an item is recognised as a child, and the attribute its parent's id is in.
+#[derive(Debug, Clone)]
+enum Children {
+    /// Same partition, sort key beginning with the prefix.
+    SortKeyPrefix { sort: String, prefix: String },
+    /// In an index: the item has the index's keys (its sort key beginning with the prefix).
+    Index {
+        partition: String,
+        sort: Option<String>,
+        prefix: String,
+    },
+}
+
+/// The running state of a one-pass reconcile.
+#[derive(Debug, Clone)]
+pub struct OnePass {
+    rule: TallyRule,
+    partition: String,
+    sort: String,
+    children: Children,
+    /// The parent attribute holding the id its children carry.
+    id_name: String,
+    /// The parents seen, by id.
+    parents: HashMap<String, Item>,
+    /// Children counted, by id.
+    counts: HashMap<String, u64>,
+    /// Items seen.
+    items: u64,
+}
+
+/// An id as a map key: its type and its text, so `N 1` and `S "1"` stay apart.
+fn id_key(value: &AttributeValue) -> String {
+    format!("{}:{}", type_tag(value), cell_text(value))
+}
+
+impl OnePass {
+    /// A pass checking `rule` over the items of table `info`.
+    pub fn new(info: &TableInfo, rule: &TallyRule) -> Result<Self> {
+        let sort = info.sort.as_ref().map(|s| s.name.clone());
+        let (children, id_name) = match &rule.children {
+            ChildSource::SortKeyPrefix(prefix) => {
+                let sort = sort.clone().ok_or_else(|| {
+                    Error::Invalid(format!(
+                        "{} has no sort key, so children cannot share a partition",
+                        info.name
+                    ))
+                })?;
+                let prefix = prefix.clone();
+                (
+                    Children::SortKeyPrefix { sort, prefix },
+                    info.partition.name.clone(),
+                )
+            }
+            ChildSource::Index {
+                index,
+                id_attribute,
+                sort_prefix,
+            } => {
+                let (partition, index_sort) = info
+                    .keys_of(Some(index))
+                    .ok_or_else(|| Error::Invalid(format!("{} has no index {index}", info.name)))?;
+                let children = Children::Index {
+                    partition: partition.name.clone(),
+                    sort: index_sort.map(|s| s.name.clone()),
+                    prefix: sort_prefix.clone(),
+                };
+                let id = id_attribute
+                    .clone()
+                    .unwrap_or_else(|| info.partition.name.clone());
+                (children, id)
+            }
+        };
+        Ok(Self {
+            rule: rule.clone(),
+            partition: info.partition.name.clone(),
+            sort: sort.unwrap_or_default(),
+            children,
+            id_name,
+            parents: HashMap::new(),
+            counts: HashMap::new(),
+            items: 0,
+        })
+    }
+
+    /// The attribute names the pass reads from each item; a reader may drop the others.
+    pub fn wanted(&self) -> HashSet<String> {
+        let mut names: HashSet<String> = [
+            self.partition.clone(),
+            self.sort.clone(),
+            self.rule.tally.clone(),
+            self.id_name.clone(),
+        ]
+        .into_iter()
+        .chain(TOUCHED.iter().map(|n| (*n).to_owned()))
+        .collect();
+        if let Children::Index {
+            partition, sort, ..
+        } = &self.children
+        {
+            names.insert(partition.clone());
+            names.extend(sort.clone());
+        }
+        names.remove("");
+        names
+    }
+
+    /// Items seen so far.
+    pub fn items(&self) -> u64 {
+        self.items
+    }
+
+    /// Parents seen so far.
+    pub fn parents(&self) -> usize {
+        self.parents.len()
+    }
+
+    /// See one item: keep it if it is a parent, count it if it is a child.
+    pub fn add(&mut self, item: Item) {
+        self.items += 1;
+        if let Some(id) = self.child_id(&item) {
+            *self.counts.entry(id).or_default() += 1;
+        }
+        if self
+            .rule
+            .parents
+            .matches(&item, &self.partition, &self.sort)
+            && let Some(id) = item.get(&self.id_name).map(id_key)
+        {
+            self.parents.insert(id, item);
+        }
+    }
+
+    /// The id of the parent `item` is a child of, if it is a child.
+    fn child_id(&self, item: &Item) -> Option<String> {
+        let begins = |name: &str, prefix: &str| match item.get(name) {
+            Some(AttributeValue::S(s)) => s.starts_with(prefix),
+            _ => false,
+        };
+        match &self.children {
+            Children::SortKeyPrefix { sort, prefix } => {
+                begins(sort, prefix).then(|| item.get(&self.partition).map(id_key))?
+            }
+            Children::Index {
+                partition,
+                sort,
+                prefix,
+            } => {
+                // An item is in a (sparse) index only when it has all of the index's keys.
+                let id = item.get(partition)?;
+                match sort {
+                    Some(sort) if !item.contains_key(sort) => None,
+                    Some(sort) if !prefix.is_empty() && !begins(sort, prefix) => None,
+                    _ => Some(id_key(id)),
+                }
+            }
+        }
+    }
+
+    /// Every parent's check, in no particular order; `method` says where the items came from.
+    /// A parent whose tally is not a number is an error of its own, the others still checked.
+    pub fn finish(self, table: &TableInfo, method: &str) -> Vec<Result<ParentCheck>> {
+        let Self {
+            rule,
+            parents,
+            counts,
+            partition,
+            ..
+        } = self;
+        parents
+            .into_iter()
+            .map(|(id, parent)| {
+                let count = counts.get(&id).copied().unwrap_or_default();
+                let stored = crate::core::tally::stored_tally(&parent, &rule.tally)?;
+                let drift = drift(stored.as_deref(), count)?;
+                Ok(ParentCheck {
+                    partition: parent.get(&partition).map(cell_text).unwrap_or_default(),
+                    key: table.key_of(&parent)?,
+                    stored,
+                    count: Count {
+                        count,
+                        pages: 0,
+                        consumed_rcu: 0.0,
+                        elapsed_ms: 0,
+                        method: method.to_owned(),
+                    },
+                    drift,
+                    last_touched: last_touched(&parent),
+                })
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::condition::ScalarType;
+    use crate::core::table::KeyAttr;
+    use crate::core::tally::ParentMatch;
+    use crate::core::tally::tests::item;
+
+    fn info() -> TableInfo {
+        let key = |name: &str| KeyAttr {
+            name: name.into(),
+            kind: ScalarType::S,
+        };
+        TableInfo {
+            name: "T".into(),
+            status: String::new(),
+            partition: key("PK"),
+            sort: Some(key("SK")),
+            indexes: Vec::new(),
+            item_count: None,
+            size_bytes: None,
+            billing: String::new(),
+            stream: None,
+            ttl: None,
+            arn: None,
+        }
+    }
+
+    #[test]
+    fn children_count_by_partition_whatever_the_order() {
+        let rule = TallyRule {
+            parents: ParentMatch {
+                sort_key: "META".into(),
+                partition_prefix: "POST#".into(),
+            },
+            tally: "likeTally".into(),
+            children: ChildSource::SortKeyPrefix("LIKE#".into()),
+        };
+        let mut pass = OnePass::new(&info(), &rule).unwrap();
+        // Children before their parent, a look-alike prefix, a parent of another kind, a
+        // partition with children and no parent.
+        pass.add(item("POST#1", "LIKE#USER#a", &[]));
+        pass.add(item("POST#1", "LIKES#x", &[]));
+        pass.add(item("POST#1", "META", &[("likeTally", "2")]));
+        pass.add(item("POST#1", "LIKE#USER#b", &[]));
+        pass.add(item("POST#2", "META", &[]));
+        pass.add(item("USER#1", "META", &[("likeTally", "0")]));
+        pass.add(item("POST#3", "LIKE#USER#a", &[]));
+        assert_eq!(pass.items(), 7);
+        assert_eq!(pass.parents(), 2);
+        let mut checks: Vec<ParentCheck> = pass
+            .finish(&info(), "test")
+            .into_iter()
+            .map(Result::unwrap)
+            .collect();
+        checks.sort_by(|a, b| a.partition.cmp(&b.partition));
+        assert_eq!(checks[0].partition, "POST#1");
+        assert_eq!(checks[0].count.count, 2);
+        assert!(!checks[0].drifted());
+        assert_eq!(checks[1].stored, None, "a missing tally is not 0");
+        assert!(checks[1].drifted());
+        assert_eq!(checks[0].key.len(), 2, "the key only");
+    }
+
+    #[test]
+    fn a_tally_that_is_not_a_number_fails_that_parent_alone() {
+        let rule = TallyRule {
+            parents: ParentMatch {
+                sort_key: "META".into(),
+                partition_prefix: String::new(),
+            },
+            tally: "likeTally".into(),
+            children: ChildSource::SortKeyPrefix("LIKE#".into()),
+        };
+        let mut pass = OnePass::new(&info(), &rule).unwrap();
+        let mut bad = item("POST#1", "META", &[]);
+        bad.insert("likeTally".into(), AttributeValue::S("3".into()));
+        pass.add(bad);
+        pass.add(item("POST#2", "META", &[("likeTally", "0")]));
+        let results = pass.finish(&info(), "test");
+        assert_eq!(results.iter().filter(|r| r.is_err()).count(), 1);
+        assert_eq!(results.iter().filter(|r| r.is_ok()).count(), 1);
+    }
+}

@@ -1,0 +1,259 @@
+//! How a reconcile reads: per-parent `COUNT` queries, or one pass over every item (a parallel
+//! scan of the table, or the files of an export), chosen from a cost estimate shown before it
+//! runs.
+
+use std::path::PathBuf;
+
+use aws_sdk_dynamodb::Client;
+
+use crate::core::cancel::CancelToken;
+use crate::core::error::Result;
+use crate::core::read::{
+    self, Backoff, BrowseRequest, SegmentEvent, SegmentStarts, Stopped, Until,
+};
+use crate::core::report::{capacity, plural};
+use crate::core::table::{TableInfo, human_bytes};
+use crate::core::tally::one_pass::OnePass;
+use crate::core::tally::{ParentCheck, ParentSource, TallyRule};
+use crate::core::transfer::{self, Format, StreamProgress};
+
+/// How a reconcile reads the children.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReconcilePlan {
+    /// A `Select: COUNT` Query per parent, this many at once.
+    PerParent {
+        /// Parents checked at once.
+        concurrency: usize,
+    },
+    /// One parallel scan of the whole table in this many segments, each item read once.
+    OnePass {
+        /// Scan segments.
+        segments: usize,
+    },
+}
+
+impl ReconcilePlan {
+    /// The plan in a few words.
+    pub fn label(self) -> String {
+        match self {
+            Self::PerParent { concurrency } => {
+                format!("a COUNT query per parent, {concurrency} at once")
+            }
+            Self::OnePass { segments } => {
+                format!(
+                    "one pass: a parallel scan in {}",
+                    plural(segments, "segment")
+                )
+            }
+        }
+    }
+}
+
+/// What each plan would cost, from the table's description, before anything is read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Estimate {
+    /// RCU of one eventually consistent scan of the whole table (`None`: size unknown).
+    pub scan_rcu: Option<f64>,
+    /// The fewest RCU the per-parent plan can cost: finding the parents, then at least one
+    /// half-unit page per parent (`None`: the number of parents is not known yet).
+    pub per_parent_rcu: Option<f64>,
+    /// Parents known before the run (loaded rows), if any.
+    pub parents: Option<usize>,
+    /// The cheaper plan.
+    pub cheaper: Cheaper,
+    /// The table's size and item count as DynamoDB last reported them.
+    pub size: String,
+}
+
+/// Which plan the estimate says is cheaper.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cheaper {
+    /// Per-parent queries.
+    PerParent,
+    /// One pass.
+    OnePass,
+}
+
+/// Estimate both plans for `rule` with parents from `source`.
+pub fn estimate(info: &TableInfo, source: &ParentSource) -> Estimate {
+    // An eventually consistent read is half a unit per 4 KB.
+    let scan_rcu = info
+        .size_bytes
+        .filter(|b| *b > 0)
+        .map(|bytes| (bytes as f64 / 4096.0).ceil() * 0.5);
+    let parents = match source {
+        ParentSource::Loaded(rows) => Some(rows.len()),
+        _ => None,
+    };
+    let (finding, cheaper) = match source {
+        // Finding the parents by a scan reads every item: one pass reads each once instead.
+        ParentSource::Scan => (scan_rcu, Cheaper::OnePass),
+        ParentSource::Loaded(_) => {
+            let queries = parents.unwrap_or_default() as f64 * 0.5;
+            let cheaper = match scan_rcu {
+                Some(scan) if scan <= queries => Cheaper::OnePass,
+                _ => Cheaper::PerParent,
+            };
+            (Some(0.0), cheaper)
+        }
+        ParentSource::IndexQuery { .. } => (Some(0.5), Cheaper::PerParent),
+    };
+    let per_parent_rcu = match (finding, parents) {
+        (Some(finding), Some(p)) => Some(finding + p as f64 * 0.5),
+        (Some(finding), None) if matches!(source, ParentSource::Scan) => Some(finding),
+        _ => None,
+    };
+    let size = match (info.size_bytes, info.item_count) {
+        (Some(bytes), Some(items)) => format!("{items} items, {}", human_bytes(bytes)),
+        _ => "size not reported".to_owned(),
+    };
+    Estimate {
+        scan_rcu,
+        per_parent_rcu,
+        parents,
+        cheaper,
+        size,
+    }
+}
+
+impl Estimate {
+    /// The estimate in words, one line per plan, the cheaper one first.
+    pub fn lines(&self, table: &str) -> Vec<String> {
+        let one = match self.scan_rcu {
+            Some(rcu) => format!(
+                "One pass: a parallel scan of {table} ({}) reads each item once: about {} RCU.",
+                self.size,
+                capacity(rcu)
+            ),
+            None => format!(
+                "One pass: a parallel scan of {table} reads each item once ({}).",
+                self.size
+            ),
+        };
+        let per = match (self.per_parent_rcu, self.parents) {
+            (Some(rcu), Some(p)) => format!(
+                "Per parent: a COUNT query for each parent among the {p} loaded rows, 0.5 RCU or more each (about {} RCU if every row were a parent with under 4 KB of children).",
+                capacity(rcu)
+            ),
+            (Some(rcu), None) => format!(
+                "Per parent: a scan to find the parents (about {} RCU), then a COUNT query per parent: more than one pass.",
+                capacity(rcu)
+            ),
+            (None, _) => {
+                "Per parent: an index query for the parents, then a COUNT query per parent (at least 0.5 RCU each).".to_owned()
+            }
+        };
+        match self.cheaper {
+            Cheaper::OnePass => vec![one, per],
+            Cheaper::PerParent => vec![per, one],
+        }
+    }
+
+    /// The cheaper plan with these settings.
+    pub fn plan(&self, concurrency: usize) -> ReconcilePlan {
+        match self.cheaper {
+            Cheaper::OnePass => ReconcilePlan::OnePass {
+                segments: concurrency,
+            },
+            Cheaper::PerParent => ReconcilePlan::PerParent { concurrency },
+        }
+    }
+}
+
+/// What a one-pass read cost: items seen, pages and RCU.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct PassRead {
+    /// Items read.
+    pub items: u64,
+    /// Pages read.
+    pub pages: usize,
+    /// Read capacity consumed.
+    pub rcu: f64,
+}
+
+/// Read every item of table `info` once in a parallel scan of `segments`, handing each page's
+/// cost to `on_page`; returns the pass over them, or `None` when cancelled (a partial pass
+/// counts nothing reliably).
+pub async fn scan_pass(
+    client: &Client,
+    info: &TableInfo,
+    rule: &TallyRule,
+    segments: usize,
+    cancel: &CancelToken,
+    mut on_page: impl FnMut(PassRead),
+) -> Result<Option<OnePass>> {
+    let mut pass = OnePass::new(info, rule)?;
+    let request = BrowseRequest::scan(info, None)?;
+    let stopped = read::scan_segments(
+        client,
+        &request,
+        SegmentStarts::all(segments)?,
+        Until::LastPage,
+        &Backoff::default(),
+        cancel,
+        |event| {
+            if let SegmentEvent::Read {
+                event: read::ReadEvent::Page(page),
+                ..
+            } = event
+            {
+                let items = page.items.len() as u64;
+                let rcu = page.consumed_rcu;
+                for item in page.items {
+                    pass.add(item);
+                }
+                on_page(PassRead {
+                    items,
+                    pages: 1,
+                    rcu,
+                });
+            }
+        },
+    )
+    .await;
+    match stopped.result? {
+        Stopped::Cancelled => Ok(None),
+        Stopped::LastPage | Stopped::Reached => Ok(Some(pass)),
+    }
+}
+
+/// Reconcile `rule` from the files of an export of table `info` at `path` (an S3 export's
+/// folder or one of its files, or DynamoDB JSON lines), streamed: no request is sent. Returns
+/// every parent's check, or `None` when cancelled, and how much was read.
+pub fn check_export(
+    info: &TableInfo,
+    rule: &TallyRule,
+    path: &std::path::Path,
+    format: Format,
+    cancel: &CancelToken,
+    on_progress: impl FnMut(StreamProgress),
+) -> Result<(Option<Vec<Result<ParentCheck>>>, StreamProgress)> {
+    let files: Vec<PathBuf> = transfer::export_files(path)?;
+    let mut pass = OnePass::new(info, rule)?;
+    let wanted = pass.wanted();
+    let read = transfer::stream_items(
+        &files,
+        format,
+        &wanted,
+        cancel,
+        |item| pass.add(item),
+        on_progress,
+    )?;
+    if cancel.is_cancelled() {
+        return Ok((None, read));
+    }
+    let method = format!(
+        "counted in one pass over the export ({}, {} items)",
+        plural(files.len(), "file"),
+        read.items
+    );
+    Ok((Some(pass.finish(info, &method)), read))
+}
+
+/// The method words of a live one pass.
+pub fn scan_method(info: &TableInfo, segments: usize) -> String {
+    format!(
+        "counted in one pass over a {}-segment Scan of {}",
+        segments, info.name
+    )
+}
