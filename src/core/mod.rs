@@ -8,6 +8,7 @@ pub mod connection;
 pub mod counter;
 pub mod error;
 pub mod expr;
+pub mod items;
 pub mod lab;
 pub mod likes;
 pub mod limits;

@@ -2,8 +2,10 @@
 
 use egui::{Color32, RichText, Ui};
 
+use crate::core::connection::Connection;
 use crate::core::error::Error;
 use crate::core::report::{Line, Tone};
+use crate::core::write::Destination;
 
 /// A labelled single-line text field; the label is its accessible name.
 pub fn labelled_text_ui(
@@ -78,9 +80,34 @@ pub fn lines_ui(ui: &mut Ui, lines: &[Line]) {
     }
 }
 
-/// Where the button next to it writes: table, item and connection, always in view.
-pub fn writes_to_ui(ui: &mut Ui, text: &str) {
-    ui.label(RichText::new(format!("Writes to {text}")).weak());
+/// Where the button next to it writes: table, item and connection, always in view; on a
+/// read-only connection, that writes are off and why. Returns whether writes are on.
+pub fn writes_to_ui(ui: &mut Ui, text: &str, connection: &Connection) -> bool {
+    match Destination::writes_off(connection) {
+        None => {
+            ui.label(RichText::new(format!("Writes to {text}")).weak());
+            true
+        }
+        Some(reason) => {
+            ui.colored_label(ui.visuals().warn_fg_color, reason);
+            false
+        }
+    }
+}
+
+/// A button that writes: disabled, saying why, on a read-only connection.
+pub fn write_button_ui(
+    ui: &mut Ui,
+    connection: &Connection,
+    enabled: bool,
+    text: &str,
+) -> egui::Response {
+    let off = Destination::writes_off(connection);
+    let button = ui.add_enabled(enabled && off.is_none(), egui::Button::new(text));
+    match off {
+        Some(reason) => button.on_disabled_hover_text(reason),
+        None => button,
+    }
 }
 
 /// The write gateway's question for a write waiting on the user: `Some(true)` when confirmed,

@@ -175,8 +175,9 @@ pub struct Connection {
     pub target: String,
     /// The resolved region.
     pub region: String,
-    /// Opened read-only: the write gateway refuses every write.
-    pub read_only: bool,
+    /// Read-only: the write gateway refuses every write. Shared by every clone of the
+    /// connection, so switching it applies to writes already planned.
+    pub(crate) read_only: ReadOnly,
     /// How long a request may take before it is given up on.
     pub timeout: Duration,
     /// Keeps the embedded engine alive as long as a clone of this connection exists.
@@ -190,12 +191,34 @@ impl std::fmt::Debug for Connection {
             .field("spec", &self.spec)
             .field("target", &self.target)
             .field("region", &self.region)
-            .field("read_only", &self.read_only)
+            .field("read_only", &self.is_read_only())
             .finish_non_exhaustive()
     }
 }
 
+/// The read-only switch of a connection, shared by its clones.
+#[derive(Clone, Default)]
+pub(crate) struct ReadOnly(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl ReadOnly {
+    pub(crate) fn new(on: bool) -> Self {
+        Self(std::sync::Arc::new(std::sync::atomic::AtomicBool::new(on)))
+    }
+}
+
 impl Connection {
+    /// Whether writes are refused on this connection now.
+    pub fn is_read_only(&self) -> bool {
+        self.read_only.0.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Switch read-only on or off, for this connection and every clone of it.
+    pub fn set_read_only(&self, on: bool) {
+        self.read_only
+            .0
+            .store(on, std::sync::atomic::Ordering::SeqCst);
+    }
+
     /// For a sandbox seeded when it started: how many items, how fast.
     pub fn seeded_note(&self) -> Option<String> {
         #[cfg(feature = "sandbox")]
@@ -303,7 +326,7 @@ pub async fn connect_with(spec: ConnectionSpec, options: ConnectOptions) -> Resu
                 target: format!("dynamodb.{region}"),
                 region,
                 spec,
-                read_only: options.read_only,
+                read_only: ReadOnly::new(options.read_only),
                 timeout: options.timeout,
                 #[cfg(feature = "sandbox")]
                 sandbox: None,
@@ -338,7 +361,7 @@ pub async fn connect_with(spec: ConnectionSpec, options: ConnectOptions) -> Resu
                 target: url.clone(),
                 region,
                 spec,
-                read_only: options.read_only,
+                read_only: ReadOnly::new(options.read_only),
                 timeout: options.timeout,
                 #[cfg(feature = "sandbox")]
                 sandbox: None,
@@ -361,7 +384,7 @@ async fn connect_sandbox(
         target: url,
         region: DEFAULT_LOCAL_REGION.to_owned(),
         spec,
-        read_only: options.read_only,
+        read_only: ReadOnly::new(options.read_only),
         timeout: options.timeout,
         sandbox: Some(std::sync::Arc::new(sandbox)),
     })

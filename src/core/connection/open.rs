@@ -64,7 +64,7 @@ pub async fn open(
     let connection = match reused {
         Some(current) => Connection {
             client: endpoint_client_with(&current.target, &current.region, options.timeout).await,
-            read_only: options.read_only,
+            read_only: super::ReadOnly::new(options.read_only),
             timeout: options.timeout,
             ..current
         },

@@ -212,7 +212,7 @@ pub fn line_item(line: &str, format: Format) -> Result<Item> {
 
 /// A plain JSON value as DynamoDB's: strings `S`, numbers `N` (every digit), booleans, null,
 /// arrays `L`, objects `M`.
-fn plain_value(json: &serde_json::Value) -> Result<AttributeValue> {
+pub(crate) fn plain_value(json: &serde_json::Value) -> Result<AttributeValue> {
     use serde_json::Value;
     Ok(match json {
         Value::String(s) => AttributeValue::S(s.clone()),

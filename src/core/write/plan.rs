@@ -36,7 +36,7 @@ impl Destination {
             endpoint: connection.target.clone(),
             setup: connection.client_setup(),
             local,
-            read_only: connection.read_only,
+            read_only: connection.is_read_only(),
         }
     }
 
@@ -58,6 +58,17 @@ impl Destination {
     /// same identity but a new endpoint (and new data), so both are compared.
     pub fn is(&self, connection: &Connection) -> bool {
         self.connection == connection.spec.identity() && self.endpoint == connection.target
+    }
+
+    /// Why no write can be sent on `connection` now (it is read-only), in words shown beside a
+    /// disabled write control; `None` when writes are on.
+    pub fn writes_off(connection: &Connection) -> Option<String> {
+        connection.is_read_only().then(|| {
+            format!(
+                "Read-only: writes to {} are off (switch Read-only off in the connection bar to write).",
+                Self::of(connection).place()
+            )
+        })
     }
 
     /// What a write to `what` here needs before it is sent.

@@ -57,7 +57,7 @@ pub async fn send(connection: &Connection, plan: &WritePlan, confirmed: bool) ->
             now: connection.target.clone(),
         });
     }
-    if connection.read_only {
+    if connection.is_read_only() {
         return WriteOutcome::not_sent(Error::ReadOnly {
             place: plan.destination.place(),
         });

@@ -252,14 +252,18 @@ impl PartiqlTab {
                 60.0,
                 "",
             );
-            let run = ui
-                .add_enabled(!busy, egui::Button::new("Run statement"))
-                .clicked();
             let reads = self
                 .statement()
                 .ok()
                 .and_then(|(s, _)| s.classify().ok())
                 .is_some_and(|c| !c.kind.writes());
+            // A write on a read-only connection: the button says why it is off.
+            let run = if reads {
+                ui.add_enabled(!busy, egui::Button::new("Run statement"))
+            } else {
+                crate::ui::widgets::write_button_ui(ui, scope.connection, !busy, "Run statement")
+            }
+            .clicked();
             if (run || rerun || (refresh && reads)) && !busy {
                 self.run(scope);
             }
@@ -288,6 +292,7 @@ impl PartiqlTab {
                 "{} (INSERT, UPDATE, DELETE: sent once, asked first off this machine)",
                 Destination::of(scope.connection).place()
             ),
+            scope.connection,
         );
         if let Some((_, question)) = &self.confirm {
             match confirm_ui(ui, question) {

@@ -216,8 +216,10 @@ fn form_ui(
             }
         }
         labelled_text_ui(ui, "Timeout (s)", &mut form.timeout, 32.0, "10");
-        ui.checkbox(&mut form.read_only, "Read-only")
-            .on_hover_text("Refuse every write on this connection");
+        ui.checkbox(&mut form.read_only, "Read-only").on_hover_text(
+            "Refuse every write on this connection; switched on the connected one, it applies \
+             at once, and it is remembered for this connection",
+        );
         let options = form.options();
         let button = ui.add_enabled(!connecting && options.is_ok(), egui::Button::new("Connect"));
         if button.clicked()

@@ -5,9 +5,13 @@
 
 mod bar;
 
+use std::collections::BTreeSet;
+
 use egui::Ui;
 
-use crate::core::connection::{self, ConnectOptions, Connection, ConnectionSpec, Opened, Profiles};
+use crate::core::connection::{
+    self, ConnectOptions, Connection, ConnectionId, ConnectionSpec, Opened, Profiles,
+};
 use crate::core::error::Error;
 use crate::task::{Pending, Spawner};
 
@@ -23,14 +27,25 @@ pub struct ConnectionFeature {
     error: Option<Error>,
     /// What to know about the active connection (the sandbox kept on reconnecting).
     note: Option<String>,
+    /// The connections switched to read-only, remembered.
+    read_only: BTreeSet<ConnectionId>,
+    /// The connection the form showed last frame, to show its read-only switch when it changes.
+    form_shows: ConnectionId,
 }
 
 impl ConnectionFeature {
     /// Read the profiles and connect to `spec` with `options` (the command line's timeout and
-    /// read-only choice, which the form then shows).
-    pub fn new(spawner: &Spawner, spec: &ConnectionSpec, options: ConnectOptions) -> Self {
+    /// read-only choice, which the form then shows); `read_only` names the connections
+    /// switched to read-only in earlier runs.
+    pub fn new(
+        spawner: &Spawner,
+        spec: &ConnectionSpec,
+        mut options: ConnectOptions,
+        read_only: BTreeSet<ConnectionId>,
+    ) -> Self {
         let mut form = ConnectionForm::new(spec);
         form.timeout = format!("{}", options.timeout.as_secs_f64());
+        options.read_only |= read_only.contains(&spec.identity());
         form.read_only = options.read_only;
         let mut feature = Self {
             form,
@@ -43,12 +58,28 @@ impl ConnectionFeature {
             connecting: None,
             error: None,
             note: None,
+            read_only,
+            form_shows: spec.identity(),
         };
         feature.connect(spawner, spec.clone(), options);
         feature
     }
 
+    /// The connections switched to read-only, to remember.
+    pub fn read_only_connections(&self) -> BTreeSet<ConnectionId> {
+        self.read_only.clone()
+    }
+
+    fn remember_read_only(&mut self, id: ConnectionId, on: bool) {
+        if on {
+            self.read_only.insert(id);
+        } else {
+            self.read_only.remove(&id);
+        }
+    }
+
     fn connect(&mut self, spawner: &Spawner, spec: ConnectionSpec, options: ConnectOptions) {
+        self.remember_read_only(spec.identity(), options.read_only);
         self.error = None;
         let current = self.active.clone();
         self.connecting = Some(spawner.spawn("Connect", connection::open(spec, options, current)));
@@ -99,7 +130,7 @@ impl ConnectionFeature {
         let connecting = self.connecting.is_some();
         let active = self.active.as_ref().map(|c| {
             let mut label = c.label();
-            if c.read_only {
+            if c.is_read_only() {
                 label.push_str(" · read-only");
             }
             label
@@ -109,6 +140,7 @@ impl ConnectionFeature {
             (Some(_), false) => bar::Health::Good,
             (_, true) => bar::Health::Failing,
         };
+        let was_read_only = self.form.read_only;
         let asked = bar::connection_bar_ui(
             ui,
             &mut self.form,
@@ -118,6 +150,7 @@ impl ConnectionFeature {
             connecting,
             self.error.as_ref(),
         );
+        self.follow_read_only(was_read_only);
         match asked {
             Some(bar::Asked::Connect(spec, options)) => self.connect(spawner, spec, options),
             Some(bar::Asked::Cancel) => {
@@ -126,6 +159,27 @@ impl ConnectionFeature {
                 }
             }
             None => {}
+        }
+    }
+
+    /// The form's Read-only switch: it shows the remembered choice of the connection the form
+    /// names; switched on the active connection, it applies at once (to writes already planned
+    /// too) and is remembered.
+    fn follow_read_only(&mut self, was: bool) {
+        let shown = self.form.spec().identity();
+        let active = self.active.as_ref().filter(|c| c.spec.identity() == shown);
+        if shown != self.form_shows {
+            self.form.read_only =
+                self.read_only.contains(&shown) || active.is_some_and(Connection::is_read_only);
+            self.form_shows = shown;
+            return;
+        }
+        if self.form.read_only != was
+            && let Some(active) = active
+        {
+            active.set_read_only(self.form.read_only);
+            let on = self.form.read_only;
+            self.remember_read_only(shown, on);
         }
     }
 }

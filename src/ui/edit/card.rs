@@ -3,17 +3,18 @@
 
 use egui::{RichText, Ui};
 
+use crate::core::connection::Connection;
 use crate::core::counter::EditReport;
-use crate::ui::widgets::lines_ui;
+use crate::ui::widgets::{lines_ui, write_button_ui};
 
 /// Draw the card; returns the server's value when the user asks to retry from it. Copied code
 /// connects where the edit was sent.
-pub(super) fn card_ui(ui: &mut Ui, report: &EditReport) -> Option<String> {
+pub(super) fn card_ui(ui: &mut Ui, report: &EditReport, connection: &Connection) -> Option<String> {
     let mut retry = None;
     egui::Frame::group(ui.style()).show(ui, |ui| {
         lines_ui(ui, &report.lines());
         if let Some(server) = report.retry_from()
-            && ui.button(format!("Retry from {server}")).clicked()
+            && write_button_ui(ui, connection, true, &format!("Retry from {server}")).clicked()
         {
             retry = Some(server.to_owned());
         }

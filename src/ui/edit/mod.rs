@@ -207,7 +207,10 @@ impl EditFeature {
                     origin: "the ADD edit".to_owned(),
                 });
             }
-            if let (Some(from), Some(change)) = (card::card_ui(ui, report), &self.last_change) {
+            if let (Some(from), Some(change)) = (
+                card::card_ui(ui, report, scope.connection),
+                &self.last_change,
+            ) {
                 request = Some(EditRequest {
                     attribute: report.plan.attribute.clone(),
                     change: change.clone(),

@@ -7,10 +7,11 @@ use egui::{RichText, Ui};
 use crate::core::counter::{Change, EditMode, EditRequest};
 use crate::core::number;
 use crate::core::value::Item;
+use crate::core::write::Destination;
 use crate::core::write::key_shown;
 use crate::ui::Scope;
 use crate::ui::edit::EditFeature;
-use crate::ui::widgets::{error_ui, labelled_text_ui, writes_to_ui};
+use crate::ui::widgets::{error_ui, labelled_text_ui, write_button_ui, writes_to_ui};
 
 /// Draw the Numbers panel for `item` (whose key attributes are `key_names`) and the form;
 /// returns an edit to send. Nothing is sent while `busy`.
@@ -57,7 +58,7 @@ pub(super) fn numbers_ui(
             } else {
                 ui.horizontal(|ui| {
                     for (text, delta) in [("-1", "-1"), ("+1", "1")] {
-                        let button = ui.add_enabled(!busy, egui::Button::new(text));
+                        let button = write_button_ui(ui, scope.connection, !busy, text);
                         if button.on_hover_text(format!("{text} on {name}")).clicked() {
                             editor.attribute.clone_from(name);
                             request = Some(EditRequest {
@@ -87,11 +88,9 @@ pub(super) fn numbers_ui(
             && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter));
         // Checked while typing: a number DynamoDB takes, or why not.
         let amount_error = number::parse(editor.amount.trim()).err();
-        let can_send = !busy && amount_error.is_none();
-        if ui
-            .add_enabled(can_send, egui::Button::new("Send"))
-            .clicked()
-            || (enter && can_send)
+        let can_send =
+            !busy && amount_error.is_none() && Destination::writes_off(scope.connection).is_none();
+        if write_button_ui(ui, scope.connection, can_send, "Send").clicked() || (enter && can_send)
         {
             let amount = editor.amount.trim().to_owned();
             request = Some(EditRequest {
@@ -127,6 +126,7 @@ pub(super) fn numbers_ui(
             scope.table.name,
             scope.connection.label()
         ),
+        scope.connection,
     );
     if let Some(error) = &editor.error {
         error_ui(ui, error);

@@ -150,7 +150,12 @@ impl ExprFeature {
                         );
                     }
                     let busy = self.running.is_some();
-                    run_it = ui.add_enabled(!busy, egui::Button::new("Run")).clicked();
+                    run_it = if request.operation.is_write() {
+                        widgets::write_button_ui(ui, scope.connection, !busy, "Run")
+                    } else {
+                        ui.add_enabled(!busy, egui::Button::new("Run"))
+                    }
+                    .clicked();
                     if busy {
                         ui.spinner();
                     }
@@ -181,6 +186,7 @@ impl ExprFeature {
                             },
                             scope.connection.label()
                         ),
+                        scope.connection,
                     );
                 }
                 if run_it {

@@ -41,6 +41,7 @@ pub(super) fn hand_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) ->
             lab.parent_sk.trim(),
             scope.connection.label()
         ),
+        scope.connection,
     );
     let busy = lab.answer.is_some();
     let mut op = None;
@@ -51,15 +52,14 @@ pub(super) fn hand_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) ->
         if lab.use_token {
             labelled_text_ui(ui, "Token", &mut lab.token, 130.0, "1–36 characters");
         }
-        if ui.add_enabled(!busy, egui::Button::new("Like")).clicked() {
+        if widgets::write_button_ui(ui, scope.connection, !busy, "Like").clicked() {
             op = Some(LikeOp::Like);
         }
-        if ui.add_enabled(!busy, egui::Button::new("Unlike")).clicked() {
+        if widgets::write_button_ui(ui, scope.connection, !busy, "Unlike").clicked() {
             op = Some(LikeOp::Unlike);
         }
         let can_replay = lab.last_request.is_some() && !busy;
-        again = ui
-            .add_enabled(can_replay, egui::Button::new("Send again"))
+        again = widgets::write_button_ui(ui, scope.connection, can_replay, "Send again")
             .on_hover_text("Replays the identical request, as a client retry would")
             .clicked();
         if busy {

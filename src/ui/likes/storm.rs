@@ -44,15 +44,16 @@ pub(super) fn storm_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) {
     ui.horizontal_wrapped(|ui| {
         labelled_text_ui(ui, "Users", &mut lab.users, 60.0, "1–10000");
         labelled_text_ui(ui, "Concurrency", &mut lab.concurrency, 40.0, "16");
-        let (allowed, confirmed) = guard_ui(ui, lab, scope);
+        let (mut allowed, confirmed) = guard_ui(ui, lab, scope);
         let running = lab.storm.is_some();
-        writes_to_ui(
+        allowed &= writes_to_ui(
             ui,
             &format!(
                 "table {} · the parent's tally and children · {}",
                 scope.table.name,
                 scope.connection.label()
             ),
+            scope.connection,
         );
         if ui
             .add_enabled(allowed && !running, egui::Button::new("Start storm"))
@@ -98,15 +99,16 @@ pub(super) fn lab_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) {
     ui.horizontal_wrapped(|ui| {
         labelled_text_ui(ui, "Writers", &mut lab.writers, 40.0, "1–64");
         labelled_text_ui(ui, "Increments each", &mut lab.increments, 50.0, "1–100");
-        let (allowed, confirmed) = guard_ui(ui, lab, scope);
+        let (mut allowed, confirmed) = guard_ui(ui, lab, scope);
         let running = lab.lab.is_some();
-        writes_to_ui(
+        allowed &= writes_to_ui(
             ui,
             &format!(
                 "table {} · three SCRATCH#dynoscope-lab-… items · {}",
                 scope.table.name,
                 scope.connection.label()
             ),
+            scope.connection,
         );
         if ui
             .add_enabled(allowed && !running, egui::Button::new("Run counter lab"))

@@ -159,7 +159,12 @@ impl DynoscopeApp {
     ) -> Self {
         let tally = TallyFeature::new(remembered.take_rule_book());
         Self {
-            connection: ConnectionFeature::new(&spawner, &spec, options),
+            connection: ConnectionFeature::new(
+                &spawner,
+                &spec,
+                options,
+                std::mem::take(&mut remembered.read_only),
+            ),
             tables: TablesFeature::new(remembered.table.clone()),
             features: TableFeatures::new(tally, std::mem::take(&mut remembered.tabs)),
             view: View::Browse,
@@ -196,6 +201,7 @@ impl DynoscopeApp {
             rule_book: self.features.tally.rule_book(),
             tabs: self.features.browse.specs(),
             theme: self.theme,
+            read_only: self.connection.read_only_connections(),
         }
     }
 

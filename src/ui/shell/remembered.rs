@@ -1,9 +1,9 @@
 //! What is remembered between runs: the last connection and table, and the counter rules.
 //! Never secrets.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
-use crate::core::connection::ConnectionSpec;
+use crate::core::connection::{ConnectionId, ConnectionSpec};
 use crate::core::tally::{Rule, RuleBook};
 use crate::ui::browse::TabSpec;
 
@@ -27,6 +27,9 @@ pub struct Remembered {
     /// System, dark or light.
     #[serde(default)]
     pub theme: Theme,
+    /// The connections switched to read-only.
+    #[serde(default)]
+    pub read_only: BTreeSet<ConnectionId>,
 }
 
 impl Remembered {

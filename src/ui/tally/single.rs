@@ -3,10 +3,11 @@
 
 use egui::{RichText, Ui};
 
+use crate::core::connection::Connection;
 use crate::core::tally::{ParentCheck, TallyRule};
 use crate::core::write::key_shown;
 use crate::ui::tally::{Repair, TallyFeature};
-use crate::ui::widgets::{labelled_text_ui, line_ui, writes_to_ui};
+use crate::ui::widgets::{labelled_text_ui, line_ui, write_button_ui, writes_to_ui};
 use crate::ui::{Intent, Scope};
 
 /// Draw the check of one parent under `rule`.
@@ -40,7 +41,7 @@ pub(super) fn single_ui(
     });
     let mut intent = None;
     if let Some(repair) = &tally.repair {
-        match repair_ui(ui, repair, check) {
+        match repair_ui(ui, repair, check, scope.connection) {
             Some(RepairAction::Confirm) => tally.confirm_repair(scope, rule),
             Some(RepairAction::OpenInBuilder) => intent = tally.repair_in_builder(),
             None => {}
@@ -90,7 +91,12 @@ enum RepairAction {
     OpenInBuilder,
 }
 
-fn repair_ui(ui: &mut Ui, repair: &Repair, check: &ParentCheck) -> Option<RepairAction> {
+fn repair_ui(
+    ui: &mut Ui,
+    repair: &Repair,
+    check: &ParentCheck,
+    connection: &Connection,
+) -> Option<RepairAction> {
     let mut action = None;
     egui::Frame::group(ui.style()).show(ui, |ui| {
         ui.strong("Guarded repair");
@@ -112,6 +118,7 @@ fn repair_ui(ui: &mut Ui, repair: &Repair, check: &ParentCheck) -> Option<Repair
                 key_shown(&plan.key, &[]),
                 plan.destination.place()
             ),
+            connection,
         );
         ui.weak(
             "It sets the tally to the counted children only if the tally still holds the value \
@@ -123,7 +130,7 @@ fn repair_ui(ui: &mut Ui, repair: &Repair, check: &ParentCheck) -> Option<Repair
             }
             (None, None) => {
                 ui.horizontal(|ui| {
-                    if ui.button("Confirm repair").clicked() {
+                    if write_button_ui(ui, connection, true, "Confirm repair").clicked() {
                         action = Some(RepairAction::Confirm);
                     }
                     if ui.button("Open in builder").clicked() {

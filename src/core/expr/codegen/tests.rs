@@ -79,7 +79,7 @@ fn connection(spec: crate::core::connection::ConnectionSpec, target: &str) -> Co
         spec,
         target: target.to_owned(),
         region: "eu-west-2".to_owned(),
-        read_only: false,
+        read_only: crate::core::connection::ReadOnly::new(false),
         timeout: crate::core::connection::DEFAULT_TIMEOUT,
         #[cfg(feature = "sandbox")]
         sandbox: None,

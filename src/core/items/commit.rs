@@ -1,0 +1,446 @@
+//! The staging area and its commit: staged changes, one per item, written through the write
+//! gateway as one `TransactWriteItems` (all or nothing, at most 100 items) or item by item.
+//! Each item's outcome is said on its own; an item whose condition failed is shown with what
+//! the server holds now, and stays staged with every change not written.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::core::connection::Connection;
+use crate::core::error::{Error, Result};
+use crate::core::expr::codegen::Transaction;
+use crate::core::items::stage::Change;
+use crate::core::read;
+use crate::core::report::{Line, Tone};
+use crate::core::table::TableInfo;
+use crate::core::value::Item;
+use crate::core::write::{
+    self, Confirmation, Destination, Idempotency, Refusal, WriteOutcome, WritePlan,
+};
+
+/// The most items one `TransactWriteItems` takes.
+pub const MAX_TRANSACTION: usize = 100;
+
+/// The changes staged, one per item, in the order first staged.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Staging {
+    changes: Vec<Change>,
+}
+
+impl Staging {
+    /// The changes.
+    pub fn changes(&self) -> &[Change] {
+        &self.changes
+    }
+
+    /// The change staged for the item at `key`.
+    pub fn get(&self, key: &Item) -> Option<&Change> {
+        self.changes.iter().find(|c| &c.key == key)
+    }
+
+    /// Stage `change`. A later change of an item already staged keeps what was read first;
+    /// a change back to what was read, or a delete of an item only staged as new, leaves
+    /// nothing staged for it.
+    pub fn stage(&mut self, mut change: Change) {
+        if let Some(at) = self.changes.iter().position(|c| c.key == change.key) {
+            let old = self.changes.remove(at);
+            change.before = old.before;
+            let nothing = change.is_empty() || (change.before.is_none() && change.after.is_none());
+            if !nothing {
+                self.changes.insert(at, change);
+            }
+        } else if !change.is_empty() {
+            self.changes.push(change);
+        }
+    }
+
+    /// Drop the change of the item at `key`.
+    pub fn discard(&mut self, key: &Item) {
+        self.changes.retain(|c| &c.key != key);
+    }
+
+    /// Base the change of the item at `key` on `server` (what the server holds now, seen
+    /// after a conflict): a second commit then writes the user's item only if the server
+    /// still holds that. With no item on the server, an update becomes a create.
+    pub fn rebase(&mut self, key: &Item, server: Option<Item>) {
+        if let Some(change) = self.changes.iter_mut().find(|c| &c.key == key) {
+            change.before = server;
+        }
+        self.changes
+            .retain(|c| !c.is_empty() && (c.before.is_some() || c.after.is_some()));
+    }
+
+    /// Drop every change.
+    pub fn clear(&mut self) {
+        self.changes.clear();
+    }
+
+    /// Take in a commit's outcome: the items written leave the staging area; every other
+    /// change stays staged as it was (a conflicting one would conflict again until rebased).
+    pub fn apply(&mut self, report: &CommitReport) {
+        for result in &report.items {
+            match &result.outcome {
+                ItemOutcome::Written { .. } => self.discard(&result.key),
+                ItemOutcome::Conflict { .. }
+                | ItemOutcome::NotWritten { .. }
+                | ItemOutcome::Unknown { .. }
+                | ItemOutcome::NotSent => {}
+            }
+        }
+    }
+}
+
+/// How the staged changes are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CommitMode {
+    /// One transaction: every item or none.
+    Transaction,
+    /// One request per item: each written or refused on its own.
+    EachItem,
+}
+
+/// A commit as planned: the changes and the gateway's plans, fixed together.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CommitPlan {
+    /// How.
+    pub mode: CommitMode,
+    /// The changes, in order.
+    pub changes: Vec<Change>,
+    /// One transaction plan, or one plan per change.
+    pub plans: Vec<WritePlan>,
+}
+
+static TOKENS: AtomicU64 = AtomicU64::new(0);
+
+/// A `ClientRequestToken` no other commit of this process uses (at most 36 characters).
+fn token() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or_default();
+    let n = TOKENS.fetch_add(1, Ordering::SeqCst);
+    format!("dynoscope-{:x}-{n:x}", nanos & 0xffff_ffff_ffff_ffff)
+}
+
+/// Plan the commit of `changes` to table `info` on `connection`.
+pub fn plan_commit(
+    connection: &Connection,
+    info: &TableInfo,
+    changes: &[Change],
+    mode: CommitMode,
+) -> Result<CommitPlan> {
+    if changes.is_empty() {
+        return Err(Error::Invalid("nothing is staged".into()));
+    }
+    let destination = Destination::of(connection);
+    let key_names = info.key_names();
+    let requests = changes
+        .iter()
+        .map(|c| c.request(info))
+        .collect::<Result<Vec<_>>>()?;
+    let plans = match mode {
+        CommitMode::Transaction => {
+            if changes.len() > MAX_TRANSACTION {
+                return Err(Error::Invalid(format!(
+                    "{} items are more than one transaction takes ({MAX_TRANSACTION}): commit item by item",
+                    changes.len()
+                )));
+            }
+            let transaction = Transaction {
+                writes: requests,
+                token: Some(token()),
+                consumed_capacity: true,
+            };
+            vec![WritePlan::transaction(destination, transaction, key_names)]
+        }
+        CommitMode::EachItem => requests
+            .into_iter()
+            .map(|r| {
+                WritePlan::single(destination.clone(), r, Idempotency::Once, key_names.clone())
+            })
+            .collect::<Result<Vec<_>>>()?,
+    };
+    Ok(CommitPlan {
+        mode,
+        changes: changes.to_vec(),
+        plans,
+    })
+}
+
+impl CommitPlan {
+    /// What sending it needs first: one question for the whole commit.
+    pub fn confirmation(&self) -> Confirmation {
+        let Some(first) = self.plans.first() else {
+            return Confirmation::NotNeeded;
+        };
+        let what = match self.mode {
+            CommitMode::Transaction => first.what(),
+            CommitMode::EachItem => {
+                let table = first.targets().first().map(|(t, _)| (*t).to_owned());
+                format!(
+                    "table {}, {} items one by one",
+                    table.unwrap_or_default(),
+                    self.changes.len()
+                )
+            }
+        };
+        first.destination.confirmation(&what)
+    }
+}
+
+/// How one staged item's write ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ItemOutcome {
+    /// Written; the item as the server returned it, or as written.
+    Written {
+        /// The item now (`None`: deleted).
+        item: Option<Item>,
+    },
+    /// Its condition failed: the item changed since it was read (or exists, for a new one).
+    /// Nothing was written for it; `server` is what the server holds now.
+    Conflict {
+        /// The item as stored now (`None`: no such item).
+        server: Option<Item>,
+    },
+    /// Refused, or cancelled with the transaction; nothing was written for it.
+    NotWritten {
+        /// Why.
+        reason: String,
+    },
+    /// The answer was lost: it may or may not be written; what is stored now was read again.
+    Unknown {
+        /// The item as stored now, if it could be read.
+        stored_now: Option<Item>,
+        /// What happened to the request.
+        why: String,
+    },
+    /// Never sent: an earlier item's outcome is unknown, so the commit stopped.
+    NotSent,
+}
+
+/// One item's result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ItemResult {
+    /// The item's key.
+    pub key: Item,
+    /// How it ended.
+    pub outcome: ItemOutcome,
+}
+
+/// What a commit did, item by item.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CommitReport {
+    /// How it was sent.
+    pub mode: CommitMode,
+    /// Each item's result, in the plan's order.
+    pub items: Vec<ItemResult>,
+    /// Write capacity consumed.
+    pub wcu: f64,
+}
+
+/// Send `plan` on `connection` through the gateway (`confirmed`: the user said yes to its
+/// question). Item by item, the commit stops after an unknown outcome.
+pub async fn commit(
+    connection: &Connection,
+    info: &TableInfo,
+    plan: &CommitPlan,
+    confirmed: bool,
+) -> CommitReport {
+    let mut items = Vec::new();
+    let mut wcu = 0.0;
+    match plan.mode {
+        CommitMode::Transaction => {
+            let Some(first) = plan.plans.first() else {
+                return CommitReport {
+                    mode: plan.mode,
+                    items,
+                    wcu,
+                };
+            };
+            let outcome = write::send(connection, first, confirmed).await;
+            if let WriteOutcome::Applied { consumed_wcu, .. } = &outcome {
+                wcu += consumed_wcu;
+            }
+            for (i, change) in plan.changes.iter().enumerate() {
+                let result = transaction_item(connection, info, change, i, &outcome).await;
+                items.push(ItemResult {
+                    key: change.key.clone(),
+                    outcome: result,
+                });
+            }
+        }
+        CommitMode::EachItem => {
+            let mut stopped = false;
+            for (change, each) in plan.changes.iter().zip(&plan.plans) {
+                if stopped {
+                    items.push(ItemResult {
+                        key: change.key.clone(),
+                        outcome: ItemOutcome::NotSent,
+                    });
+                    continue;
+                }
+                let outcome = write::send(connection, each, confirmed).await;
+                if let WriteOutcome::Applied { consumed_wcu, .. } = &outcome {
+                    wcu += consumed_wcu;
+                }
+                let result = single_item(change, outcome);
+                stopped = matches!(result, ItemOutcome::Unknown { .. });
+                items.push(ItemResult {
+                    key: change.key.clone(),
+                    outcome: result,
+                });
+            }
+        }
+    }
+    CommitReport {
+        mode: plan.mode,
+        items,
+        wcu,
+    }
+}
+
+/// Item `i` of a transaction that ended as `outcome`.
+async fn transaction_item(
+    connection: &Connection,
+    info: &TableInfo,
+    change: &Change,
+    i: usize,
+    outcome: &WriteOutcome,
+) -> ItemOutcome {
+    match outcome {
+        WriteOutcome::Applied { .. } => ItemOutcome::Written {
+            item: change.after.clone(),
+        },
+        WriteOutcome::Refused {
+            refusal: Refusal::Cancelled { reasons },
+            ..
+        } => {
+            match reasons.get(i).map(String::as_str) {
+                Some("ConditionalCheckFailed") => {
+                    // What the server holds now, read after the refusal.
+                    match read::get_item(&connection.client, &info.name, change.key.clone()).await {
+                        Ok(server) => ItemOutcome::Conflict { server },
+                        Err(e) => ItemOutcome::NotWritten {
+                            reason: format!(
+                                "its condition failed; reading it again failed too: {e}"
+                            ),
+                        },
+                    }
+                }
+                Some("None") | None => ItemOutcome::NotWritten {
+                    reason: "the transaction was cancelled by another item; nothing was written"
+                        .into(),
+                },
+                Some(code) => ItemOutcome::NotWritten {
+                    reason: format!("the transaction was cancelled: {code}; nothing was written"),
+                },
+            }
+        }
+        WriteOutcome::Refused { refusal, .. } => ItemOutcome::NotWritten {
+            reason: refusal_text(refusal),
+        },
+        WriteOutcome::Unknown {
+            error, stored_now, ..
+        } => ItemOutcome::Unknown {
+            stored_now: stored_now.get(i).and_then(|s| s.clone().ok()).flatten(),
+            why: error.to_string(),
+        },
+    }
+}
+
+fn single_item(change: &Change, outcome: WriteOutcome) -> ItemOutcome {
+    match outcome {
+        WriteOutcome::Applied { returned, .. } => ItemOutcome::Written {
+            item: returned.or_else(|| change.after.clone()),
+        },
+        WriteOutcome::Refused {
+            refusal: Refusal::Condition { stored },
+            ..
+        } => ItemOutcome::Conflict { server: stored },
+        WriteOutcome::Refused { refusal, .. } => ItemOutcome::NotWritten {
+            reason: refusal_text(&refusal),
+        },
+        WriteOutcome::Unknown {
+            error, stored_now, ..
+        } => ItemOutcome::Unknown {
+            stored_now: stored_now.into_iter().next().and_then(Result::ok).flatten(),
+            why: error.to_string(),
+        },
+    }
+}
+
+fn refusal_text(refusal: &Refusal) -> String {
+    match refusal {
+        Refusal::Error(e) => e.to_string(),
+        Refusal::Condition { .. } => "its condition failed; nothing was written".into(),
+        Refusal::Cancelled { reasons } => {
+            format!("cancelled: [{}]; nothing was written", reasons.join(", "))
+        }
+    }
+}
+
+impl CommitReport {
+    /// Items written.
+    pub fn written(&self) -> usize {
+        self.items
+            .iter()
+            .filter(|r| matches!(r.outcome, ItemOutcome::Written { .. }))
+            .count()
+    }
+
+    /// The commit in words: a title, then one line per item not written.
+    pub fn lines(&self, key_names: &[String]) -> Vec<Line> {
+        let how = match self.mode {
+            CommitMode::Transaction => "in one transaction",
+            CommitMode::EachItem => "item by item",
+        };
+        let total = self.items.len();
+        let written = self.written();
+        let tone = if written == total {
+            Tone::Good
+        } else {
+            Tone::Warn
+        };
+        let mut lines = vec![Line::new(
+            tone,
+            format!(
+                "Committed {written} of {total} items {how} · {} WCU",
+                crate::core::report::capacity(self.wcu)
+            ),
+        )];
+        for r in &self.items {
+            let key = write::key_shown(&r.key, key_names);
+            let line = match &r.outcome {
+                ItemOutcome::Written { .. } => continue,
+                ItemOutcome::Conflict { server: Some(_) } => Line::new(
+                    Tone::Bad,
+                    format!(
+                        "{key}: changed since it was read; nothing written. The server's item is shown; the change stays staged."
+                    ),
+                ),
+                ItemOutcome::Conflict { server: None } => Line::new(
+                    Tone::Bad,
+                    format!(
+                        "{key}: the condition failed and there is no such item now; nothing written."
+                    ),
+                ),
+                ItemOutcome::NotWritten { reason } => {
+                    Line::new(Tone::Bad, format!("{key}: not written: {reason}"))
+                }
+                ItemOutcome::Unknown { why, .. } => Line::new(
+                    Tone::Warn,
+                    format!(
+                        "{key}: outcome unknown ({why}); not sent again. What is stored now is shown."
+                    ),
+                ),
+                ItemOutcome::NotSent => Line::new(
+                    Tone::Quiet,
+                    format!(
+                        "{key}: not sent (the commit stopped after an unknown outcome); still staged."
+                    ),
+                ),
+            };
+            lines.push(line);
+        }
+        lines
+    }
+}

@@ -1,0 +1,265 @@
+//! An item as the editor holds it: a form of typed fields (nested maps, lists and sets as the
+//! JSON of their contents), or one text of DynamoDB JSON or plain JSON. Reading either back
+//! checks every value and says where a mistake is: the field, or the line and column.
+
+use std::collections::HashSet;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use serde_json::Value;
+
+use crate::core::error::{Error, Result};
+use crate::core::number;
+use crate::core::position::TextPosition;
+use crate::core::transfer;
+use crate::core::value::{self, Item, Layout, Style, json};
+
+/// The DynamoDB types an attribute can have, as the form offers them.
+pub const TYPES: [&str; 10] = ["S", "N", "B", "BOOL", "NULL", "M", "L", "SS", "NS", "BS"];
+
+/// One attribute in the form: its name, its type tag, and its value as text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Field {
+    /// The attribute name.
+    pub name: String,
+    /// `S`, `N`, … (one of [`TYPES`]).
+    pub kind: String,
+    /// The value: the text itself for `S`, the number for `N`, base64 for `B`, `true` or
+    /// `false`, nothing for `NULL`, and the JSON of the contents for `M` (DynamoDB JSON of an
+    /// object), `L` (DynamoDB JSON of an array) and the sets (an array of strings).
+    pub text: String,
+}
+
+impl Field {
+    /// A field showing `value`.
+    pub fn of(name: &str, value: &AttributeValue) -> Self {
+        let kind = value::type_tag(value).to_owned();
+        let text = match value {
+            AttributeValue::S(s) => s.clone(),
+            AttributeValue::N(n) => n.clone(),
+            AttributeValue::Bool(b) => b.to_string(),
+            AttributeValue::Null(_) => String::new(),
+            other => {
+                let typed = json::value_to_json(other, Style::Typed);
+                let inner = typed.get(kind.as_str()).cloned().unwrap_or(Value::Null);
+                match other {
+                    AttributeValue::B(_) => inner.as_str().unwrap_or_default().to_owned(),
+                    _ => json::text(&inner, Layout::Compact),
+                }
+            }
+        };
+        Self {
+            name: name.to_owned(),
+            kind,
+            text,
+        }
+    }
+
+    /// The value the field holds, or why it holds none.
+    pub fn value(&self) -> Result<AttributeValue> {
+        let text = &self.text;
+        let typed = |inner: Value| {
+            let mut object = serde_json::Map::new();
+            object.insert(self.kind.clone(), inner);
+            value::value_from_json(&Value::Object(object))
+        };
+        let parsed = |what: &str| {
+            serde_json::from_str::<Value>(text).map_err(|e| {
+                Error::Invalid(format!(
+                    "{what}, not valid JSON (column {}: {})",
+                    e.column(),
+                    e.to_string().split(" at line").next().unwrap_or_default()
+                ))
+            })
+        };
+        match self.kind.as_str() {
+            "S" => Ok(AttributeValue::S(text.clone())),
+            "N" => number::parse(text.trim())
+                .map(|_| AttributeValue::N(text.trim().to_owned()))
+                .map_err(|e| Error::Invalid(e.to_string())),
+            "B" => typed(Value::String(text.trim().to_owned())),
+            "BOOL" => match text.trim() {
+                "true" => Ok(AttributeValue::Bool(true)),
+                "false" => Ok(AttributeValue::Bool(false)),
+                _ => Err(Error::Invalid("a BOOL is true or false".into())),
+            },
+            "NULL" => Ok(AttributeValue::Null(true)),
+            "M" => typed(parsed(
+                "a map is a DynamoDB JSON object, like {\"a\": {\"S\": \"x\"}}",
+            )?),
+            "L" => typed(parsed(
+                "a list is a DynamoDB JSON array, like [{\"N\": \"1\"}]",
+            )?),
+            "SS" | "NS" | "BS" => {
+                let mut list = parsed("a set is a JSON array of strings, like [\"a\", \"b\"]")?;
+                // Numbers written as JSON numbers are taken as their exact text.
+                if let Value::Array(items) = &mut list {
+                    for item in items.iter_mut() {
+                        if let Value::Number(n) = item {
+                            *item = Value::String(n.to_string());
+                        }
+                    }
+                }
+                typed(list)
+            }
+            other => Err(Error::Invalid(format!("`{other}` is not a DynamoDB type"))),
+        }
+    }
+}
+
+/// A mistake in the form: which row (from 0), which attribute, and what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldError {
+    /// The row of the form.
+    pub row: usize,
+    /// The attribute name as typed.
+    pub name: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for FieldError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let name = if self.name.is_empty() {
+            format!("row {}", self.row + 1)
+        } else {
+            format!("`{}`", self.name)
+        };
+        write!(f, "{name}: {}", self.message)
+    }
+}
+
+/// The fields of `item`, key attributes first (`key_names`), then by name.
+pub fn fields_of(item: &Item, key_names: &[String]) -> Vec<Field> {
+    value::ordered_names(item, key_names)
+        .into_iter()
+        .filter_map(|name| item.get(name).map(|v| Field::of(name, v)))
+        .collect()
+}
+
+/// The item the form holds; every mistake, one per field, when it holds none.
+pub fn item_of(fields: &[Field]) -> std::result::Result<Item, Vec<FieldError>> {
+    let mut item = Item::new();
+    let mut errors = Vec::new();
+    let mut seen = HashSet::new();
+    for (row, field) in fields.iter().enumerate() {
+        let error = |message: String| FieldError {
+            row,
+            name: field.name.clone(),
+            message,
+        };
+        if field.name.is_empty() {
+            errors.push(error("an attribute needs a name".into()));
+            continue;
+        }
+        if !seen.insert(field.name.as_str()) {
+            errors.push(error("this name is used twice".into()));
+            continue;
+        }
+        match field.value() {
+            Ok(v) => {
+                item.insert(field.name.clone(), v);
+            }
+            Err(e) => errors.push(error(invalid_text(e))),
+        }
+    }
+    if errors.is_empty() {
+        Ok(item)
+    } else {
+        Err(errors)
+    }
+}
+
+fn invalid_text(e: Error) -> String {
+    match e {
+        Error::Invalid(why) => why,
+        other => other.to_string(),
+    }
+}
+
+/// How the item is written as one text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextFormat {
+    /// `{"likeTally": {"N": "3"}}`: every type said.
+    DynamoDb,
+    /// `{"likeTally": 3}`: types inferred; a set or binary left as it was read stays so.
+    Plain,
+}
+
+/// `item` as text in `format`, one attribute a line, keys first.
+pub fn item_text(item: &Item, key_names: &[String], format: TextFormat) -> String {
+    match format {
+        TextFormat::DynamoDb => value::item_to_dynamodb_json(item, key_names, true),
+        TextFormat::Plain => value::item_to_plain_json(item, key_names, true),
+    }
+}
+
+/// A mistake in an item's text, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextError {
+    /// Where (the attribute's name, when the mistake is in its value).
+    pub at: TextPosition,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for TextError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.at, self.message)
+    }
+}
+
+/// The item written in `text` (`format`). In plain JSON an attribute whose plain value is
+/// unchanged from `was` keeps its type from `was` (a set stays a set, binary stays binary).
+pub fn item_from_text(
+    text: &str,
+    format: TextFormat,
+    was: Option<&Item>,
+) -> std::result::Result<Item, TextError> {
+    let json: Value = serde_json::from_str(text).map_err(|e| {
+        let message = e.to_string();
+        let message = message
+            .split(" at line")
+            .next()
+            .unwrap_or_default()
+            .to_owned();
+        let at = TextPosition {
+            offset: 0,
+            line: e.line(),
+            column: e.column(),
+        };
+        TextError { at, message }
+    })?;
+    let object = json.as_object().ok_or_else(|| TextError {
+        at: TextPosition::in_text(text, 0),
+        message: "an item is a JSON object of attributes".into(),
+    })?;
+    let mut item = Item::new();
+    for (name, v) in object {
+        let at = |message: String| TextError {
+            at: TextPosition::in_text(text, attribute_offset(text, name)),
+            message: format!("`{name}`: {message}"),
+        };
+        let value = match format {
+            TextFormat::DynamoDb => value::value_from_json(v).map_err(|e| at(invalid_text(e)))?,
+            TextFormat::Plain => {
+                let kept = was
+                    .and_then(|w| w.get(name))
+                    .filter(|old| json::value_to_json(old, Style::Plain) == *v);
+                match kept {
+                    Some(old) => old.clone(),
+                    None => transfer::plain_value(v).map_err(|e| at(invalid_text(e)))?,
+                }
+            }
+        };
+        item.insert(name.clone(), value);
+    }
+    Ok(item)
+}
+
+/// Where attribute `name` is written in `text` (its quoted name), or the start.
+fn attribute_offset(text: &str, name: &str) -> usize {
+    let quoted = serde_json::to_string(name).unwrap_or_default();
+    text.find(&format!("{quoted}:"))
+        .or_else(|| text.find(&quoted))
+        .unwrap_or(0)
+}
