@@ -66,7 +66,7 @@ fn post(p: usize, likes: usize) -> Vec<Item> {
             ])
         })
         .collect();
-    let tally = likes + usize::from(p % 10 == 0);
+    let tally = likes + usize::from(p.is_multiple_of(10));
     items.push(HashMap::from([
         ("PK".to_owned(), s(pk)),
         ("SK".to_owned(), s("META".into())),
@@ -191,8 +191,7 @@ fn export(items: usize, path: &std::path::Path) -> usize {
     while written < items {
         let post = post(p, 100);
         written += post.len();
-        transfer::write_items(post.into_iter(), &keys, &columns, Format::S3Export, &mut gz)
-            .expect("write");
+        transfer::write_items(post, &keys, &columns, Format::S3Export, &mut gz).expect("write");
         p += 1;
     }
     gz.finish().expect("finish").flush().expect("flush");

@@ -162,7 +162,7 @@ fn a_stream_keeps_the_wanted_attributes_and_names_a_bad_line() {
     let mut items = Vec::new();
     let never = crate::core::cancel::CancelToken::default();
     let read = stream_items(
-        &[good.clone()],
+        std::slice::from_ref(&good),
         Format::S3Export,
         &wanted,
         &never,
