@@ -17,6 +17,19 @@ pub struct QueryPreset {
     pub sort_prefix: Option<String>,
 }
 
+/// How an item comes to the editor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EditStart {
+    /// Edit it (its key fixed).
+    Edit,
+    /// Copy it under a new key.
+    Duplicate,
+    /// Stage its delete.
+    Delete,
+    /// A blank new item.
+    New,
+}
+
 /// A request from one feature to another, carried by the shell.
 #[must_use]
 #[derive(Debug, Clone, PartialEq)]
@@ -63,4 +76,11 @@ pub enum Intent {
     },
     /// Open this table (a result tab on it was chosen).
     OpenTable(String),
+    /// Open the item editor on `item` of the open table (or stage its delete), and show it.
+    EditItem {
+        /// The row, as loaded (empty for a new item).
+        item: Box<Item>,
+        /// Edit, duplicate, delete, or a new item.
+        start: EditStart,
+    },
 }

@@ -1,5 +1,5 @@
-//! The desktop app: one folder per feature — connection, tables, browse, edit, tally, likes,
-//! expr — each owning its state, its panels and the work it starts; the [`shell`] lays them out
+//! The desktop app: one folder per feature — connection, tables, browse, edit, items, tally,
+//! likes, expr — each owning its state, its panels and the work it starts; the [`shell`] lays them out
 //! and carries [`Intent`]s between them. Drawing functions take `&mut Ui` and end in `_ui`.
 
 pub mod browse;
@@ -7,6 +7,7 @@ pub mod connection;
 pub mod edit;
 pub mod expr;
 mod intent;
+pub mod items;
 pub mod likes;
 pub mod save;
 pub mod shell;
@@ -20,7 +21,7 @@ use crate::core::rows::Rows;
 use crate::core::table::TableInfo;
 use crate::task::Spawner;
 
-pub use intent::{Intent, QueryPreset};
+pub use intent::{EditStart, Intent, QueryPreset};
 pub use save::{SavePicker, Saver, SystemSavePicker};
 pub use shell::{DynoscopeApp, Remembered};
 

@@ -9,6 +9,7 @@ mod connection;
 mod edit;
 mod expr;
 mod grid;
+mod items;
 mod likes;
 mod tally;
 

@@ -209,3 +209,14 @@ fn staging_keeps_the_first_read_and_drops_what_cancels_out() {
     });
     assert!(staging.changes().is_empty());
 }
+
+#[test]
+fn sets_in_another_order_are_no_change() {
+    let info = info();
+    let before = every_type();
+    let mut after = before.clone();
+    after.insert("tags".into(), V::Ss(vec!["b,c".into(), "a".into()]));
+    let change = Change::edit(&info, before, after).unwrap();
+    assert!(change.diff().is_empty());
+    assert!(change.is_empty());
+}

@@ -26,7 +26,7 @@ use crate::core::rows::Rows;
 use crate::core::sql::SqlSource;
 use crate::core::table::TableInfo;
 use crate::core::value::Item;
-use crate::ui::{Intent, Loaded, QueryPreset, Scope};
+use crate::ui::{EditStart, Intent, Loaded, QueryPreset, Scope};
 
 pub use form::QueryForm;
 pub use grid::results_grid_ui;
@@ -235,17 +235,36 @@ impl BrowseFeature {
     }
 
     /// Draw the header of the item view (Close, or Esc outside a text field).
-    pub fn item_header_ui(&mut self, ui: &mut Ui) {
+    /// `editable`: the row is of the open table (it can be edited, copied or deleted).
+    #[must_use]
+    pub fn item_header_ui(&mut self, ui: &mut Ui, editable: bool) -> Option<Intent> {
         let escape = !ui.ctx().text_edit_focused()
             && ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Escape));
+        let mut intent = None;
+        let item = self.selected_item();
         ui.horizontal(|ui| {
             ui.strong("Item");
+            if let Some(item) = item.filter(|_| editable) {
+                for (text, start) in [
+                    ("Edit item", EditStart::Edit),
+                    ("Duplicate", EditStart::Duplicate),
+                    ("Delete item", EditStart::Delete),
+                ] {
+                    if ui.small_button(text).clicked() {
+                        intent = Some(Intent::EditItem {
+                            item: Box::new(item.clone()),
+                            start,
+                        });
+                    }
+                }
+            }
             if (ui.small_button("Close").clicked() || escape)
                 && let Some(tab) = self.tabs.get_mut(self.active)
             {
                 tab.body.results_mut().selected = None;
             }
         });
+        intent
     }
 
     /// Draw the selected item as JSON.

@@ -2,6 +2,7 @@
 //! and carries the [`Intent`]s one feature returns to the feature they are meant for. It
 //! decides nothing about DynamoDB and formats nothing a feature shows.
 
+mod features;
 mod remembered;
 mod views;
 
@@ -9,15 +10,13 @@ use egui::Ui;
 
 use crate::core::connection::{ConnectOptions, ConnectionSpec};
 use crate::task::Spawner;
-use crate::ui::browse::{BrowseFeature, ItemFormat, TabSpec};
 use crate::ui::connection::ConnectionFeature;
-use crate::ui::edit::EditFeature;
-use crate::ui::expr::ExprFeature;
-use crate::ui::likes::LikesFeature;
 use crate::ui::save::Saver;
 use crate::ui::tables::TablesFeature;
 use crate::ui::tally::TallyFeature;
 use crate::ui::{Intent, Scope};
+
+use features::TableFeatures;
 
 pub use remembered::{Remembered, Theme};
 
@@ -27,104 +26,10 @@ use views::{theme_ui, view_tabs_ui};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum View {
     Browse,
+    Items,
     Tally,
     Likes,
     Expr,
-}
-
-/// The features that work on the open table; opening another table starts them afresh.
-struct TableFeatures {
-    browse: BrowseFeature,
-    edit: EditFeature,
-    tally: TallyFeature,
-    likes: LikesFeature,
-    expr: ExprFeature,
-}
-
-impl TableFeatures {
-    fn new(tally: TallyFeature, tabs: Vec<TabSpec>) -> Self {
-        Self {
-            browse: BrowseFeature::restored(tabs, ItemFormat::default()),
-            edit: EditFeature::default(),
-            tally,
-            likes: LikesFeature::default(),
-            expr: ExprFeature::new(""),
-        }
-    }
-
-    /// Start afresh on `table` (empty: none yet); the tally feature was opened on it by the
-    /// caller. Browse shows the table's result tab (every tab keeps its rows);
-    /// the edit form follows its own subject; writes under way (an edit, a like, a storm, a
-    /// lab run) are kept, so their outcome is still shown.
-    fn restart(&mut self, table: &str) {
-        if table.is_empty() {
-            self.browse.connection_changed();
-        } else {
-            self.browse.table_opened(table);
-        }
-        self.likes.afresh();
-        self.expr.afresh(table);
-    }
-
-    /// Take in what their work brought back; intents for other features.
-    #[must_use]
-    fn poll(&mut self) -> Vec<Intent> {
-        self.browse.poll();
-        self.tally.poll();
-        self.likes.poll();
-        self.edit
-            .poll()
-            .into_iter()
-            .chain(self.expr.poll())
-            .collect()
-    }
-
-    /// Hand `intent` to the feature it is meant for; the view to show, if it changes.
-    #[must_use]
-    fn route(&mut self, intent: Intent, scope: &Scope<'_>) -> Option<View> {
-        match intent {
-            Intent::OpenInBuilder { input, origin } => {
-                self.expr.open(*input, origin);
-                Some(View::Expr)
-            }
-            Intent::ShowQuery(preset) => {
-                self.browse.show(scope, &preset);
-                Some(View::Browse)
-            }
-            Intent::EditNumber {
-                item,
-                attribute,
-                change,
-            } => {
-                self.edit.start(scope, &item, attribute, change);
-                None
-            }
-            Intent::ServerValue {
-                destination,
-                table,
-                key,
-                attribute,
-                value,
-            } => {
-                // Rows on screen are of the active connection; an answer from another is not
-                // theirs.
-                if destination.is(scope.connection) {
-                    self.browse
-                        .show_server_value(&table, &key, &attribute, value);
-                }
-                None
-            }
-            Intent::ReplaceRow { table, item } => {
-                // The key is read with the open table's key schema: only its rows.
-                if table == scope.table.name {
-                    self.browse.replace_row(&item, scope.table);
-                }
-                None
-            }
-            // The shell opens tables before routing.
-            Intent::OpenTable(_) => None,
-        }
-    }
 }
 
 /// The dynoscope desktop app.
@@ -318,14 +223,17 @@ impl DynoscopeApp {
                     });
                 });
         }
+        // The item view serves the grid; the Items view has its own editor.
         if let Some(scope) = &scope
+            && self.view != View::Items
             && let Some(item) = features.browse.selected_item()
         {
             egui::Panel::bottom("item_view")
                 .resizable(true)
                 .default_size(360.0)
                 .show(ui, |ui| {
-                    features.browse.item_header_ui(ui);
+                    let editable = features.browse.editable(&scope.table.name);
+                    intents.extend(features.browse.item_header_ui(ui, editable));
                     ui.columns(2, |columns| {
                         features.browse.item_ui(&mut columns[0]);
                         egui::ScrollArea::vertical().id_salt("counter_editor").show(
@@ -348,7 +256,7 @@ impl DynoscopeApp {
             Some(scope) => {
                 let features = &mut self.features;
                 ui.horizontal(|ui| {
-                    view_tabs_ui(ui, &mut self.view, features);
+                    view_tabs_ui(ui, &mut self.view, features, scope);
                     ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                         if theme_ui(ui, &mut self.theme) {
                             self.theme_applied = false;
@@ -361,6 +269,10 @@ impl DynoscopeApp {
                     View::Tally => {
                         let loaded = features.browse.loaded(&scope.table.name);
                         features.tally.view_ui(ui, scope, loaded)
+                    }
+                    View::Items => {
+                        features.items.view_ui(ui, scope);
+                        None
                     }
                     View::Likes => features.likes.view_ui(ui, scope),
                     View::Expr => {

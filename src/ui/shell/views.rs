@@ -3,6 +3,7 @@
 
 use egui::Ui;
 
+use crate::ui::Scope;
 use crate::ui::shell::{TableFeatures, Theme, View};
 
 /// The theme menu; `true` when the choice changed.
@@ -23,9 +24,21 @@ pub(super) fn theme_ui(ui: &mut Ui, theme: &mut Theme) -> bool {
 }
 
 /// The tabs of the central view; a tab opened from another one starts from what it shows.
-pub(super) fn view_tabs_ui(ui: &mut Ui, view: &mut View, features: &mut TableFeatures) {
+pub(super) fn view_tabs_ui(
+    ui: &mut Ui,
+    view: &mut View,
+    features: &mut TableFeatures,
+    scope: &Scope<'_>,
+) {
     ui.horizontal(|ui| {
         ui.selectable_value(view, View::Browse, "Browse");
+        let staged = features.items.staged_count(Some(scope));
+        let items = if staged == 0 {
+            "Items".to_owned()
+        } else {
+            format!("Items ({staged} staged)")
+        };
+        ui.selectable_value(view, View::Items, items);
         if ui
             .selectable_value(view, View::Tally, "Tally check")
             .clicked()

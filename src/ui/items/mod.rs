@@ -1,0 +1,266 @@
+//! Items: the editor (an item's attributes in a form or as JSON), the staging area with each
+//! item's diff, and the commit through the write gateway. Changes are staged per connection
+//! and table, and kept when another table is opened.
+
+mod editor;
+mod staged;
+
+use std::collections::HashMap;
+
+use egui::Ui;
+
+use crate::core::connection::ConnectionId;
+use crate::core::error::Error;
+use crate::core::items::{
+    Change, CommitMode, CommitPlan, CommitReport, ItemOutcome, Staging, commit, plan_commit,
+};
+use crate::core::value::Item;
+use crate::core::write::{Confirmation, key_shown};
+use crate::task::Pending;
+use crate::ui::{EditStart, Intent, Scope};
+
+use editor::{Editor, EditorAction, Subject};
+use staged::StagedAction;
+
+/// The items feature's state.
+pub struct ItemsFeature {
+    editor: Option<Editor>,
+    /// Staged changes by connection and table.
+    staged: HashMap<(ConnectionId, String), Staging>,
+    mode: CommitMode,
+    /// A commit waiting for the user's yes, and the question.
+    confirm: Option<(CommitPlan, String)>,
+    committing: Option<Pending<CommitReport>>,
+    report: Option<CommitReport>,
+    /// The last commit created items (the grid does not show them until read again).
+    created: bool,
+    /// Where the last commit went.
+    committed_to: Option<(ConnectionId, String)>,
+    error: Option<Error>,
+    /// A note after staging: what was staged.
+    note: Option<String>,
+}
+
+impl Default for ItemsFeature {
+    fn default() -> Self {
+        Self {
+            editor: None,
+            staged: HashMap::new(),
+            mode: CommitMode::Transaction,
+            confirm: None,
+            committing: None,
+            report: None,
+            created: false,
+            committed_to: None,
+            error: None,
+            note: None,
+        }
+    }
+}
+
+impl ItemsFeature {
+    fn place(scope: &Scope<'_>) -> (ConnectionId, String) {
+        (scope.connection.spec.identity(), scope.table.name.clone())
+    }
+
+    fn staging(&mut self, scope: &Scope<'_>) -> &mut Staging {
+        self.staged.entry(Self::place(scope)).or_default()
+    }
+
+    /// Changes staged on the open table.
+    pub fn staged_count(&self, scope: Option<&Scope<'_>>) -> usize {
+        scope
+            .and_then(|s| self.staged.get(&Self::place(s)))
+            .map_or(0, |s| s.changes().len())
+    }
+
+    /// Start on `item` (a row of the open table) as `start` says.
+    pub fn start(&mut self, scope: &Scope<'_>, item: &Item, start: EditStart) {
+        let key_names = scope.key_names();
+        self.error = None;
+        self.note = None;
+        match start {
+            EditStart::New => self.editor = Some(Editor::blank(scope.table)),
+            EditStart::Edit => {
+                // An item already staged is edited from its staged state, based on its read.
+                let staged = scope
+                    .table
+                    .key_of(item)
+                    .ok()
+                    .and_then(|key| self.staging(scope).get(&key).cloned());
+                self.editor = Some(match staged {
+                    Some(Change {
+                        before: Some(before),
+                        after: Some(after),
+                        ..
+                    }) => Editor::new(Subject::Existing(before), &after, &key_names),
+                    Some(Change {
+                        before: None,
+                        after: Some(after),
+                        ..
+                    }) => Editor::new(Subject::New { copy_of: None }, &after, &key_names),
+                    _ => Editor::new(Subject::Existing(item.clone()), item, &key_names),
+                });
+            }
+            EditStart::Duplicate => {
+                let from = scope
+                    .table
+                    .key_of(item)
+                    .map(|k| key_shown(&k, &key_names))
+                    .unwrap_or_default();
+                let subject = Subject::New {
+                    copy_of: Some(from),
+                };
+                self.editor = Some(Editor::new(subject, item, &key_names));
+            }
+            EditStart::Delete => match Change::delete(scope.table, item.clone()) {
+                Ok(change) => {
+                    self.note = Some(format!("Staged: {}.", change.title(&key_names)));
+                    self.staging(scope).stage(change);
+                }
+                Err(error) => self.error = Some(error),
+            },
+        }
+    }
+
+    /// Take in a commit's outcome; intents to show written items in the grid.
+    #[must_use]
+    pub fn poll(&mut self) -> Vec<Intent> {
+        let Some(done) = Pending::take_ready(&mut self.committing) else {
+            return Vec::new();
+        };
+        match done {
+            Ok(report) => {
+                let mut intents = Vec::new();
+                for result in &report.items {
+                    if let ItemOutcome::Written { item: Some(item) } = &result.outcome
+                        && let Some((_, table)) = self.committed_to.clone()
+                    {
+                        intents.push(Intent::ReplaceRow {
+                            table,
+                            item: Box::new(item.clone()),
+                        });
+                    }
+                }
+                if let Some(place) = &self.committed_to
+                    && let Some(staging) = self.staged.get_mut(place)
+                {
+                    staging.apply(&report);
+                }
+                self.report = Some(report);
+                intents
+            }
+            Err(error) => {
+                // The commit's task stopped: what it wrote is not known.
+                self.error = Some(Error::TaskDied {
+                    op: "commit",
+                    detail: format!("{error}; the outcome is unknown: read the items again"),
+                });
+                Vec::new()
+            }
+        }
+    }
+
+    fn act(&mut self, scope: &Scope<'_>, action: StagedAction) {
+        match action {
+            StagedAction::Edit(key) => {
+                if let Some(change) = self.staging(scope).get(&key).cloned() {
+                    let after = change.after.clone().unwrap_or_default();
+                    let subject = match change.before {
+                        Some(before) => Subject::Existing(before),
+                        None => Subject::New { copy_of: None },
+                    };
+                    self.editor = Some(Editor::new(subject, &after, &scope.key_names()));
+                }
+            }
+            StagedAction::Discard(key) => self.staging(scope).discard(&key),
+            StagedAction::DiscardAll => {
+                self.staging(scope).clear();
+                self.confirm = None;
+            }
+            StagedAction::Rebase(key, server) => self.staging(scope).rebase(&key, server),
+            StagedAction::Commit => self.plan(scope),
+            StagedAction::Confirmed(yes) => {
+                if let Some((plan, _)) = self.confirm.take()
+                    && yes
+                {
+                    self.send(scope, plan, true);
+                }
+            }
+        }
+    }
+
+    fn plan(&mut self, scope: &Scope<'_>) {
+        self.error = None;
+        self.report = None;
+        let changes = self.staging(scope).changes().to_vec();
+        match plan_commit(scope.connection, scope.table, &changes, self.mode) {
+            Ok(plan) => match plan.confirmation() {
+                Confirmation::NotNeeded => self.send(scope, plan, false),
+                Confirmation::Ask(question) => self.confirm = Some((plan, question)),
+                Confirmation::Refused(error) => self.error = Some(error),
+            },
+            Err(error) => self.error = Some(error),
+        }
+    }
+
+    fn send(&mut self, scope: &Scope<'_>, plan: CommitPlan, confirmed: bool) {
+        let (connection, info) = (scope.connection.clone(), scope.table.clone());
+        self.created = plan
+            .changes
+            .iter()
+            .any(|c| c.kind() == crate::core::items::ChangeKind::Create);
+        self.committed_to = Some(Self::place(scope));
+        self.committing = Some(scope.spawner.spawn("commit", async move {
+            Ok(commit(&connection, &info, &plan, confirmed).await)
+        }));
+    }
+
+    /// The Items view: the editor beside the staged changes.
+    pub fn view_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) {
+        ui.horizontal(|ui| {
+            if ui.button("New item").clicked() {
+                self.start(scope, &Item::new(), EditStart::New);
+            }
+            if let Some(note) = &self.note {
+                ui.weak(note);
+            }
+        });
+        ui.separator();
+        let mut staged_action = None;
+        ui.columns(2, |columns| {
+            let [left, right] = columns else {
+                return;
+            };
+            egui::ScrollArea::vertical()
+                .id_salt("editor_column")
+                .show(left, |ui| self.editor_column_ui(ui, scope));
+            egui::ScrollArea::vertical()
+                .id_salt("staged_column")
+                .show(right, |ui| staged_action = self.staged_ui(ui, scope));
+        });
+        if let Some(action) = staged_action {
+            self.act(scope, action);
+        }
+    }
+
+    fn editor_column_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) {
+        match &mut self.editor {
+            Some(editor) => match editor.editor_ui(ui, scope.table) {
+                Some(EditorAction::Stage(change)) => {
+                    self.note = Some(format!("Staged: {}.", change.title(&scope.key_names())));
+                    self.editor = None;
+                    self.staging(scope).stage(change);
+                }
+                Some(EditorAction::Cancel) => self.editor = None,
+                None => {}
+            },
+            None => {
+                ui.weak(
+                    "Select a row in Browse and choose Edit item, Duplicate or Delete item, \
+                         or make a New item.",
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,220 @@
+//! Items: the editor (form and text), the staging area's diff, a commit meeting a concurrent
+//! change, and read-only switching every write control off.
+
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::types::AttributeValue as V;
+use dynoscope::core::connection::ConnectionSpec;
+use egui::accesskit::Role;
+use egui::{Key, Modifiers};
+use egui_kittest::kittest::{NodeT as _, Queryable};
+
+use crate::*;
+
+/// Query POST#a91f in Social and open its META item in the editor.
+fn edit_sample_post(h: &mut egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>) {
+    query_partition(h, "POST#a91f");
+    step_until(h, "the META row", |h| has_label(h, "META"));
+    h.get_by_label("META").click();
+    step_until(h, "the item's buttons", |h| has_label(h, "Edit item"));
+    h.get_by_role_and_label(Role::Button, "Edit item").click();
+    step_until(h, "the editor", |h| {
+        has_label(h, "Edit PK = POST#a91f · SK = META")
+    });
+}
+
+/// Replace the whole text of the text field labelled `label`.
+fn set_field(
+    h: &mut egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>,
+    label: &str,
+    text: &str,
+) {
+    let role = if label == "Item text" {
+        Role::MultilineTextInput
+    } else {
+        Role::TextInput
+    };
+    h.get_by_role_and_label(role, label).focus();
+    h.step();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.step();
+    h.get_by_role_and_label(role, label).type_text(text);
+    h.step();
+}
+
+fn disabled(h: &egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>, label: &str) -> bool {
+    h.get_by_role_and_label(Role::Button, label)
+        .accesskit_node()
+        .is_disabled()
+}
+
+#[test]
+fn an_edit_is_staged_with_its_diff_and_a_conflict_shows_the_servers_item() {
+    let Outside {
+        runtime: engine_runtime,
+        sandbox,
+        client,
+    } = outside_sandbox();
+    let mut app = start(endpoint(sandbox.endpoint()), Some("Social"));
+    let h = &mut app.harness;
+    edit_sample_post(h);
+    // Every type of the seeded item is in the form; the key is fixed.
+    assert!(has_label(h, "hashtags") && has_label(h, "checksums") && has_label(h, "archivedAt"));
+    set_field(h, "likeTally", "4");
+    type_into(h, "New attribute", "note");
+    type_into(h, "Value", "hola");
+    h.get_by_role_and_label(Role::Button, "Add attribute")
+        .click();
+    h.step();
+    // Remove `author` (the form's rows by name: PK, SK, then archivedAt, author, …).
+    h.get_by_role_and_label(Role::Button, "Stage changes")
+        .click();
+    step_until(h, "the staged change", |h| {
+        has_label(h, "update PK = POST#a91f · SK = META (2 attributes)")
+    });
+    assert!(has_label(h, "Items (1 staged)"));
+    assert!(has_label(h, "~ likeTally: N 3 → N 4"));
+    assert!(has_label(h, "+ note: S hola"));
+
+    // Someone likes the post behind the app's back: the tally is 4 on the server now... as 5.
+    let key = HashMap::from([
+        ("PK".to_owned(), V::S("POST#a91f".into())),
+        ("SK".to_owned(), V::S("META".into())),
+    ]);
+    engine_runtime.block_on(async {
+        client
+            .update_item()
+            .table_name("Social")
+            .set_key(Some(key.clone()))
+            .update_expression("SET likeTally = :v")
+            .expression_attribute_values(":v", V::N("5".into()))
+            .send()
+            .await
+            .unwrap();
+    });
+    h.get_by_role_and_label(Role::Button, "Commit 1 staged")
+        .click();
+    step_until(h, "the commit's outcome", |h| {
+        has_label_containing(h, "Committed 0 of 1 items in one transaction")
+    });
+    assert!(has_label_containing(
+        h,
+        "The server's item now: PK = POST#a91f · SK = META"
+    ));
+    assert!(
+        has_label_containing(h, "\"likeTally\": {\"N\": \"5\"}"),
+        "the server's value shown"
+    );
+    assert!(has_label(h, "Items (1 staged)"), "nothing lost");
+    // Keep mine over the server's item: committed, conditional on the 5 seen.
+    h.get_by_role_and_label(Role::Button, "Keep my change over it")
+        .click();
+    step_until(h, "the rebased change", |h| {
+        has_label(h, "~ likeTally: N 5 → N 4")
+    });
+    h.get_by_role_and_label(Role::Button, "Commit 1 staged")
+        .click();
+    step_until(h, "the commit", |h| {
+        has_label_containing(h, "Committed 1 of 1 items in one transaction")
+    });
+    assert!(has_label(h, "Items"), "nothing staged any more");
+    let stored = engine_runtime.block_on(async {
+        client
+            .get_item()
+            .table_name("Social")
+            .set_key(Some(key))
+            .send()
+            .await
+            .unwrap()
+            .item
+            .unwrap()
+    });
+    assert_eq!(stored["likeTally"], V::N("4".into()));
+    assert_eq!(stored["note"], V::S("hola".into()));
+    let V::Ss(mut tags) = stored["hashtags"].clone() else {
+        panic!("hashtags is a string set");
+    };
+    tags.sort();
+    assert_eq!(tags, ["counters", "dynamodb"], "untouched");
+}
+
+#[test]
+fn the_item_text_says_where_it_is_wrong_and_keys_stay_fixed() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    let h = &mut app.harness;
+    edit_sample_post(h);
+    h.get_by_role_and_label(Role::Button, "DynamoDB JSON text")
+        .click();
+    step_until(h, "the item text", |h| has_label(h, "Item text"));
+    set_field(
+        h,
+        "Item text",
+        "{\n  \"PK\": {\"S\": \"POST#a91f\"},\n  \"SK\": {\"S\": \"META\"},\n  \"likeTally\": {\"N\": \"3x\"}\n}",
+    );
+    step_until(h, "the positioned error", |h| {
+        has_label_containing(h, "line 4, column 3: `likeTally`:")
+    });
+    // A key changed in the text: refused, with what to do instead.
+    set_field(
+        h,
+        "Item text",
+        "{\"PK\": {\"S\": \"POST#other\"}, \"SK\": {\"S\": \"META\"}}",
+    );
+    h.get_by_role_and_label(Role::Button, "Stage changes")
+        .click();
+    step_until(h, "the key refusal", |h| {
+        has_label_containing(h, "a key cannot change in place")
+    });
+    // Duplicate gives a new item whose key is typed in; Delete stages a delete.
+    h.get_by_role_and_label(Role::Button, "Cancel edit").click();
+    h.get_by_role_and_label(Role::Button, "Browse").click();
+    step_until(h, "the item view", |h| has_label(h, "Delete item"));
+    h.get_by_role_and_label(Role::Button, "Delete item").click();
+    step_until(h, "the staged delete", |h| {
+        has_label(h, "delete PK = POST#a91f · SK = META")
+    });
+    assert!(has_label(h, "Items (1 staged)"));
+}
+
+#[test]
+fn read_only_switches_every_write_off_with_the_reason_and_is_remembered() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    let h = &mut app.harness;
+    edit_sample_post(h);
+    set_field(h, "likeTally", "9");
+    h.get_by_role_and_label(Role::Button, "Stage changes")
+        .click();
+    step_until(h, "the staged change", |h| has_label(h, "Items (1 staged)"));
+    assert!(!disabled(h, "Commit 1 staged"));
+    h.get_by_role_and_label(Role::CheckBox, "Read-only").click();
+    step_until(h, "the reason", |h| {
+        has_label_containing(h, "Read-only: writes to http://127.0.0.1")
+    });
+    assert!(disabled(h, "Commit 1 staged"), "the commit is off");
+    h.get_by_role_and_label(Role::Button, "Browse").click();
+    step_until(h, "the item view", |h| has_label(h, "Numbers"));
+    let plus: Vec<bool> = h
+        .query_all_by_role_and_label(Role::Button, "+1")
+        .map(|b| b.accesskit_node().is_disabled())
+        .collect();
+    assert!(
+        !plus.is_empty() && plus.iter().all(|d| *d),
+        "so are the counter's buttons"
+    );
+    assert!(
+        has_label_containing(h, "· read-only"),
+        "the connection says so"
+    );
+    let remembered = h.state().remembered();
+    assert_eq!(
+        remembered.read_only.len(),
+        1,
+        "remembered for this connection"
+    );
+    h.get_by_role_and_label(Role::CheckBox, "Read-only").click();
+    h.step();
+    h.step();
+    let plus = h.query_all_by_role_and_label(Role::Button, "+1");
+    assert!(plus.into_iter().all(|b| !b.accesskit_node().is_disabled()));
+    assert!(h.state().remembered().read_only.is_empty());
+}
