@@ -9,6 +9,7 @@ use crate::cli::exit::{Exit, io_error};
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
 use crate::core::error::{Error, Result};
+use crate::core::limits::AtOnce;
 use crate::core::read;
 use crate::core::report::read_summary;
 use crate::core::transfer::{self, CellType, Format, import};
@@ -19,7 +20,15 @@ pub async fn export(connection: &Connection, args: ExportArgs) -> Result<Exit> {
     let client = &connection.client;
     let format = Format::parse(&args.format)?;
     let info = read::describe_table(client, &args.table).await?;
-    let read = read::read_table(client, &info, args.pk.as_deref()).await?;
+    let read = match &args.pk {
+        Some(_) => read::read_table(client, &info, args.pk.as_deref()).await?,
+        None => {
+            let segments = AtOnce::new(args.segments, "segments")?.at_once;
+            read::scan_table(client, &info, segments, &CancelToken::default(), |_| {})
+                .await?
+                .ok_or(Error::Cancelled { op: "Scan" })?
+        }
+    };
     let written =
         transfer::write_rows_file(&args.out, &read.rows, &info.key_names(), format, args.gzip)?;
     eprintln!(
@@ -50,12 +59,8 @@ pub async fn import(connection: &Connection, args: ImportArgs, confirmed: bool) 
             "--type is for CSV columns; the JSON formats carry their types".to_owned(),
         ));
     }
-    let mut items = Vec::new();
-    for file in transfer::export_files(&args.path)? {
-        items.extend(transfer::read_file(&file, format, &types)?);
-    }
     let info = read::describe_table(&connection.client, &args.table).await?;
-    import::check_items(&items, &info)?;
+    let items = import::read_for_import(&args.path, format, &types, &info)?;
     let mut out = std::io::stdout().lock();
     writeln!(out, "{} items read; first items:", items.len()).map_err(io_error)?;
     for read in items.iter().take(args.preview) {

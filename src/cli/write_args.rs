@@ -46,6 +46,9 @@ pub struct ExportArgs {
     /// The file to write (created or replaced).
     #[arg(long)]
     pub out: std::path::PathBuf,
+    /// Segments of the parallel scan of a whole table (at most 64 read at once).
+    #[arg(long, default_value_t = 4)]
+    pub segments: usize,
 }
 
 /// `dynoscope import`.

@@ -1,5 +1,5 @@
 //! The desktop app: one folder per feature — connection, tables, browse, edit, items, tally,
-//! likes, expr — each owning its state, its panels and the work it starts; the [`shell`] lays them out
+//! likes, expr, transfer — each owning its state, its panels and the work it starts; the [`shell`] lays them out
 //! and carries [`Intent`]s between them. Drawing functions take `&mut Ui` and end in `_ui`.
 
 pub mod browse;
@@ -13,6 +13,7 @@ pub mod save;
 pub mod shell;
 pub mod tables;
 pub mod tally;
+pub mod transfer;
 mod widgets;
 
 use crate::core::connection::Connection;

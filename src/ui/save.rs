@@ -1,5 +1,5 @@
-//! Saving a file where the user says: the system's dialog (or, in tests, an injected picker),
-//! then the writing, both off the UI thread.
+//! Saving a file where the user says, and choosing a file to read: the system's dialog (or,
+//! in tests, an injected picker), then the writing, both off the UI thread.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -12,6 +12,9 @@ use crate::task::{Pending, Spawner};
 pub trait SavePicker: Send + Sync {
     /// Called on a blocking thread; `None` when the user cancels or no dialog is available.
     fn pick_save_path(&self, suggested_name: &str) -> Option<PathBuf>;
+
+    /// A file to read, chosen on a blocking thread; `None` when the user cancels.
+    fn pick_open_path(&self) -> Option<PathBuf>;
 }
 
 /// The system's save dialog (xdg-desktop-portal, or zenity, through rfd).
@@ -24,6 +27,10 @@ impl SavePicker for SystemSavePicker {
             .set_title("Save")
             .set_file_name(suggested_name)
             .save_file()
+    }
+
+    fn pick_open_path(&self) -> Option<PathBuf> {
+        rfd::FileDialog::new().set_title("Import").pick_file()
     }
 }
 
@@ -67,6 +74,20 @@ impl Saver {
     /// Ask `picker` where files go.
     pub fn new(picker: Arc<dyn SavePicker>) -> Self {
         Self { picker }
+    }
+
+    /// Ask which file to read.
+    pub fn open(&self, spawner: &Spawner) -> Pending<Option<PathBuf>> {
+        let picker = Arc::clone(&self.picker);
+        spawner.spawn_blocking("Choose file", move || Ok(picker.pick_open_path()))
+    }
+
+    /// Ask where to save (suggesting `suggested_name`), without writing.
+    pub fn pick(&self, spawner: &Spawner, suggested_name: String) -> Pending<Option<PathBuf>> {
+        let picker = Arc::clone(&self.picker);
+        spawner.spawn_blocking("Choose file", move || {
+            Ok(picker.pick_save_path(&suggested_name))
+        })
     }
 
     /// Ask where to save (suggesting `suggested_name`), then `write` there, on a blocking

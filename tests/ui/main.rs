@@ -12,6 +12,7 @@ mod grid;
 mod items;
 mod likes;
 mod tally;
+mod transfer;
 
 use std::time::{Duration, Instant};
 
@@ -147,6 +148,10 @@ impl SavePicker for FakePicker {
             .lock()
             .unwrap()
             .push(suggested_name.to_owned());
+        self.answer.clone()
+    }
+
+    fn pick_open_path(&self) -> Option<std::path::PathBuf> {
         self.answer.clone()
     }
 }

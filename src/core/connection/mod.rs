@@ -16,6 +16,7 @@ mod open;
 
 use client::local_credentials;
 pub use client::{REGIONS, base_loader, endpoint_client, endpoint_client_with, is_loopback};
+pub(crate) use open::ReadOnly;
 pub use open::{ConnectOptions, DEFAULT_TIMEOUT, MAX_TIMEOUT, Opened, open};
 pub use profiles::{Profiles, aws_configuration_present, read_profiles};
 
@@ -196,27 +197,15 @@ impl std::fmt::Debug for Connection {
     }
 }
 
-/// The read-only switch of a connection, shared by its clones.
-#[derive(Clone, Default)]
-pub(crate) struct ReadOnly(std::sync::Arc<std::sync::atomic::AtomicBool>);
-
-impl ReadOnly {
-    pub(crate) fn new(on: bool) -> Self {
-        Self(std::sync::Arc::new(std::sync::atomic::AtomicBool::new(on)))
-    }
-}
-
 impl Connection {
     /// Whether writes are refused on this connection now.
     pub fn is_read_only(&self) -> bool {
-        self.read_only.0.load(std::sync::atomic::Ordering::SeqCst)
+        self.read_only.get()
     }
 
     /// Switch read-only on or off, for this connection and every clone of it.
     pub fn set_read_only(&self, on: bool) {
-        self.read_only
-            .0
-            .store(on, std::sync::atomic::Ordering::SeqCst);
+        self.read_only.set(on);
     }
 
     /// For a sandbox seeded when it started: how many items, how fast.

@@ -64,7 +64,7 @@ pub async fn open(
     let connection = match reused {
         Some(current) => Connection {
             client: endpoint_client_with(&current.target, &current.region, options.timeout).await,
-            read_only: super::ReadOnly::new(options.read_only),
+            read_only: ReadOnly::new(options.read_only),
             timeout: options.timeout,
             ..current
         },
@@ -96,4 +96,24 @@ pub struct Opened {
     pub connection: Connection,
     /// It is the in-memory sandbox that was already open, data and all.
     pub kept_sandbox: bool,
+}
+
+/// The read-only switch of a connection, shared by its clones.
+#[derive(Clone, Default)]
+pub(crate) struct ReadOnly(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl ReadOnly {
+    pub(crate) fn new(on: bool) -> Self {
+        Self(std::sync::Arc::new(std::sync::atomic::AtomicBool::new(on)))
+    }
+
+    /// Whether it is on.
+    pub(crate) fn get(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Switch it.
+    pub(crate) fn set(&self, on: bool) {
+        self.0.store(on, std::sync::atomic::Ordering::SeqCst);
+    }
 }

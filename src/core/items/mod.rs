@@ -5,15 +5,17 @@
 mod commit;
 mod edit;
 mod stage;
+mod staging;
 
 pub use commit::{
-    CommitMode, CommitPlan, CommitReport, ItemOutcome, ItemResult, MAX_TRANSACTION, Staging,
-    commit, plan_commit,
+    CommitMode, CommitPlan, CommitReport, ItemOutcome, ItemResult, MAX_TRANSACTION, commit,
+    plan_commit,
 };
 pub use edit::{
     Field, FieldError, TYPES, TextError, TextFormat, fields_of, item_from_text, item_of, item_text,
 };
-pub use stage::{Change, ChangeKind, Diff};
+pub use stage::{Change, ChangeKind, Diff, same};
+pub use staging::Staging;
 
 #[cfg(test)]
 mod tests;

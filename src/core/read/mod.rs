@@ -8,6 +8,7 @@ mod events;
 mod pages;
 mod retry;
 mod segments;
+mod whole;
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity};
@@ -21,6 +22,7 @@ pub use events::ReadEvent;
 pub use pages::{Stopped, TableRead, Until, read_all, read_events, read_pages, read_table};
 pub use retry::Backoff;
 pub use segments::{SegmentEvent, SegmentStart, SegmentStarts, SegmentsStopped, scan_segments};
+pub use whole::{ScanProgress, scan_table};
 
 /// The capacity units a request reports it consumed (0 when it reports none).
 pub fn consumed_units(consumed: Option<&ConsumedCapacity>) -> f64 {

@@ -3,6 +3,7 @@
 //! reconciling many parents, guarded repairs, sharded counters, and rules saved per connection.
 
 mod athena;
+mod checked;
 mod count;
 mod drift;
 mod one_pass;
@@ -15,6 +16,7 @@ mod shards;
 mod suggest;
 
 pub use athena::{athena_sql, athena_table};
+pub use checked::{Checked, Totals};
 pub use count::{
     ChildQuery, Count, ParentCheck, check_parent, check_partition, count_children, load_parent,
     load_parent_costed,
@@ -22,9 +24,10 @@ pub use count::{
 pub use drift::{drift, epoch_text, last_touched, stored_tally};
 pub use one_pass::OnePass;
 pub use plan::{
-    Cheaper, Estimate, PassRead, ReconcilePlan, check_export, estimate, scan_method, scan_pass,
+    Cheaper, Estimate, ParentSource, PassRead, ReconcilePlan, check_export, estimate, scan_method,
+    scan_pass,
 };
-pub use reconcile::{Checked, ParentSource, ReconcileEvent, Totals, find_parents, reconcile};
+pub use reconcile::{ReconcileEvent, find_parents, reconcile};
 pub use repair::{RepairReport, repair, repair_plan};
 pub use rule::{ChildSource, ParentMatch, Rule, ShardRule, TallyRule};
 pub use rulebook::{RuleBook, SavedRules};

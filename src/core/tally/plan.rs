@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::core::cancel::CancelToken;
 use crate::core::error::Result;
@@ -12,10 +13,27 @@ use crate::core::read::{
     self, Backoff, BrowseRequest, SegmentEvent, SegmentStarts, Stopped, Until,
 };
 use crate::core::report::{capacity, plural};
+use crate::core::rows::Rows;
 use crate::core::table::{TableInfo, human_bytes};
 use crate::core::tally::one_pass::OnePass;
-use crate::core::tally::{ParentCheck, ParentSource, TallyRule};
+use crate::core::tally::{ParentCheck, TallyRule};
 use crate::core::transfer::{self, Format, StreamProgress};
+
+/// Where reconcile takes its parents from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ParentSource {
+    /// Scan the table with the parent filter.
+    Scan,
+    /// Query an index for one partition; the parents among the results.
+    IndexQuery {
+        /// The index.
+        index: String,
+        /// Its partition key value.
+        partition: AttributeValue,
+    },
+    /// The rows already loaded in the grid (a clone of the store shares its chunks).
+    Loaded(Rows),
+}
 
 /// How a reconcile reads the children.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

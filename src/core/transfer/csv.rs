@@ -31,6 +31,19 @@ pub enum CellType {
 }
 
 impl CellType {
+    /// Every choice, as offered.
+    pub const ALL: [Self; 4] = [Self::Auto, Self::S, Self::N, Self::Bool];
+
+    /// What a menu calls it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Auto => "by its text",
+            Self::S => "S (text as written)",
+            Self::N => "N (a number)",
+            Self::Bool => "BOOL (true or false)",
+        }
+    }
+
     /// `S`, `N`, `BOOL` (any case), or `auto`.
     pub fn parse(text: &str) -> Result<Self> {
         match text.to_ascii_uppercase().as_str() {

@@ -59,6 +59,23 @@ pub fn check_items(items: &[ReadItem], info: &TableInfo) -> Result<()> {
     Ok(())
 }
 
+/// Every item of the file or folder at `path` in `format` (CSV columns typed by `types`), each
+/// line checked, then every item checked against table `info`: what an import would put.
+/// Nothing is written.
+pub fn read_for_import(
+    path: &std::path::Path,
+    format: crate::core::transfer::Format,
+    types: &std::collections::HashMap<String, crate::core::transfer::CellType>,
+    info: &TableInfo,
+) -> Result<Vec<ReadItem>> {
+    let mut items = Vec::new();
+    for file in crate::core::transfer::export_files(path)? {
+        items.extend(crate::core::transfer::read_file(&file, format, types)?);
+    }
+    check_items(&items, info)?;
+    Ok(items)
+}
+
 /// How far an import is.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ImportProgress {

@@ -91,6 +91,47 @@ impl Format {
     }
 }
 
+/// The format of the file or folder at `path`: a folder is an S3 export; `.csv` (or
+/// `.csv.gz`) is CSV; otherwise the first line says: `{"Item": …}` an S3 export, typed values
+/// DynamoDB JSON lines, anything else plain JSON lines.
+pub fn guess_format(path: &Path) -> Result<Format> {
+    use std::io::BufRead;
+    let name = path.to_string_lossy().to_ascii_lowercase();
+    if path.is_dir() {
+        return Ok(Format::S3Export);
+    }
+    if name.ends_with(".csv") || name.ends_with(".csv.gz") {
+        return Ok(Format::Csv);
+    }
+    let file = std::fs::File::open(path).map_err(|e| file_error(path, "reading", &e))?;
+    let mut raw = std::io::BufReader::new(file);
+    let gzipped = raw
+        .fill_buf()
+        .map_err(|e| file_error(path, "reading", &e))?
+        .starts_with(&[0x1f, 0x8b]);
+    let mut input: Box<dyn BufRead> = if gzipped {
+        Box::new(std::io::BufReader::new(
+            flate2::bufread::MultiGzDecoder::new(raw),
+        ))
+    } else {
+        Box::new(raw)
+    };
+    let mut line = String::new();
+    while line.trim().is_empty() {
+        line.clear();
+        let read = input
+            .read_line(&mut line)
+            .map_err(|e| file_error(path, "reading", &e))?;
+        if read == 0 {
+            break;
+        }
+    }
+    Ok([Format::S3Export, Format::DynamoDbJsonLines]
+        .into_iter()
+        .find(|f| line_item(line.trim(), *f).is_ok())
+        .unwrap_or(Format::JsonLines))
+}
+
 /// One item read from a file, with where it came from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadItem {

@@ -8,6 +8,7 @@ use crate::ui::items::ItemsFeature;
 use crate::ui::likes::LikesFeature;
 use crate::ui::shell::View;
 use crate::ui::tally::TallyFeature;
+use crate::ui::transfer::TransferFeature;
 use crate::ui::{Intent, Scope};
 
 /// The features that work on the open table; opening another table starts them afresh.
@@ -18,6 +19,7 @@ pub(super) struct TableFeatures {
     pub(super) tally: TallyFeature,
     pub(super) likes: LikesFeature,
     pub(super) expr: ExprFeature,
+    pub(super) transfer: TransferFeature,
 }
 
 impl TableFeatures {
@@ -29,6 +31,7 @@ impl TableFeatures {
             tally,
             likes: LikesFeature::default(),
             expr: ExprFeature::new(""),
+            transfer: TransferFeature::default(),
         }
     }
 
@@ -52,6 +55,7 @@ impl TableFeatures {
         self.browse.poll();
         self.tally.poll();
         self.likes.poll();
+        self.transfer.poll();
         self.edit
             .poll()
             .into_iter()

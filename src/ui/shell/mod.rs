@@ -30,6 +30,7 @@ enum View {
     Tally,
     Likes,
     Expr,
+    Transfer,
 }
 
 /// The dynoscope desktop app.
@@ -223,9 +224,10 @@ impl DynoscopeApp {
                     });
                 });
         }
-        // The item view serves the grid; the Items view has its own editor.
+        // The item view serves the grid; the Items view has its own editor, and Import /
+        // Export no use for it.
         if let Some(scope) = &scope
-            && self.view != View::Items
+            && !matches!(self.view, View::Items | View::Transfer)
             && let Some(item) = features.browse.selected_item()
         {
             egui::Panel::bottom("item_view")
@@ -275,6 +277,10 @@ impl DynoscopeApp {
                         None
                     }
                     View::Likes => features.likes.view_ui(ui, scope),
+                    View::Transfer => {
+                        features.transfer.view_ui(ui, scope);
+                        None
+                    }
                     View::Expr => {
                         let selected = features.browse.selected_item();
                         features.expr.view_ui(ui, scope, selected.as_ref());

@@ -51,5 +51,6 @@ pub(super) fn view_tabs_ui(
             features.likes.prefill(checked, queried, rule);
         }
         ui.selectable_value(view, View::Expr, "Expressions");
+        ui.selectable_value(view, View::Transfer, "Import / Export");
     });
 }

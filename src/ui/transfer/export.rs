@@ -1,0 +1,184 @@
+//! Export the whole open table: a parallel scan with progress and Cancel, then the file in the
+//! format chosen (gzipped when asked).
+
+use std::path::PathBuf;
+
+use egui::Ui;
+
+use crate::core::error::Error;
+use crate::core::limits::AtOnce;
+use crate::core::number;
+use crate::core::read::{self, ScanProgress};
+use crate::core::report::{capacity, read_summary};
+use crate::core::transfer::{self, Format};
+use crate::task::{Job, Pending};
+use crate::ui::Scope;
+use crate::ui::widgets::{error_ui, labelled_text_ui};
+
+/// What an export wrote.
+pub(super) struct Exported {
+    path: PathBuf,
+    items: usize,
+    pages: usize,
+    rcu: f64,
+}
+
+/// The export of a whole table.
+pub(super) struct TableExport {
+    format: Format,
+    gzip: bool,
+    segments: String,
+    choosing: Option<Pending<Option<PathBuf>>>,
+    /// The file chosen, the export to start.
+    chosen: Option<PathBuf>,
+    job: Option<Job<ScanProgress, Option<Exported>>>,
+    progress: Option<ScanProgress>,
+    note: Option<Result<String, Error>>,
+}
+
+impl Default for TableExport {
+    fn default() -> Self {
+        Self {
+            format: Format::DynamoDbJsonLines,
+            gzip: false,
+            segments: "4".to_owned(),
+            choosing: None,
+            chosen: None,
+            job: None,
+            progress: None,
+            note: None,
+        }
+    }
+}
+
+impl TableExport {
+    pub(super) fn poll(&mut self) {
+        if let Some(chosen) = Pending::take_ready(&mut self.choosing) {
+            match chosen {
+                Ok(Some(path)) => self.chosen = Some(path),
+                Ok(None) => self.note = Some(Ok("No file chosen; nothing exported.".into())),
+                Err(error) => self.note = Some(Err(error)),
+            }
+        }
+        let polled = Job::poll_slot(&mut self.job);
+        if let Some(last) = polled.progress.into_iter().last() {
+            self.progress = Some(last);
+        }
+        if let Some(done) = polled.done {
+            self.note = Some(done.map(|exported| match exported {
+                Some(e) => format!(
+                    "Exported {} items to {} ({})",
+                    e.items,
+                    e.path.display(),
+                    read_summary(e.items, e.pages, e.rcu)
+                ),
+                None => {
+                    "Cancelled: no file written (part of a table is not an export of it).".into()
+                }
+            }));
+        }
+    }
+
+    fn start(&mut self, scope: &Scope<'_>, path: PathBuf) {
+        let segments = match number::whole_in(&self.segments, 1, 64, "segments") {
+            Ok(n) => AtOnce::new(n, "segments").map_or(1, |a| a.at_once),
+            Err(error) => {
+                self.note = Some(Err(error));
+                return;
+            }
+        };
+        let (client, info) = (scope.connection.client.clone(), scope.table.clone());
+        let (format, gzip) = (self.format, self.gzip);
+        self.progress = None;
+        self.note = None;
+        self.job = Some(
+            scope
+                .spawner
+                .spawn_job("Export", move |progress, cancel| async move {
+                    let read =
+                        read::scan_table(&client, &info, segments, &cancel, |p| progress.send(p))
+                            .await?;
+                    let Some(read) = read else {
+                        return Ok(None);
+                    };
+                    let keys = info.key_names();
+                    let rows = read.rows;
+                    let written = tokio::task::spawn_blocking(move || {
+                        transfer::write_rows_file(&path, &rows, &keys, format, gzip)
+                            .map(|n| (n, path))
+                    })
+                    .await
+                    .map_err(|e| Error::TaskDied {
+                        op: "Export",
+                        detail: e.to_string(),
+                    })??;
+                    Ok(Some(Exported {
+                        path: written.1,
+                        items: written.0,
+                        pages: read.pages,
+                        rcu: read.rcu,
+                    }))
+                }),
+        );
+    }
+
+    pub(super) fn export_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) {
+        if let Some(path) = self.chosen.take() {
+            self.start(scope, path);
+        }
+        ui.heading(format!("Export {}", scope.table.name));
+        ui.weak("Every item, read in a parallel scan; numbers exact, sets, binary and nested values kept.");
+        ui.horizontal_wrapped(|ui| {
+            egui::ComboBox::from_label("Export format")
+                .selected_text(self.format.label())
+                .show_ui(ui, |ui| {
+                    for format in Format::ALL {
+                        ui.selectable_value(&mut self.format, format, format.label());
+                    }
+                });
+            ui.checkbox(&mut self.gzip, "gzip");
+            labelled_text_ui(ui, "Segments", &mut self.segments, 30.0, "4");
+            let busy = self.job.is_some() || self.choosing.is_some();
+            if ui
+                .add_enabled(!busy, egui::Button::new("Export table…"))
+                .clicked()
+            {
+                let name =
+                    transfer::suggested_file_name(&scope.table.name, None, self.format, self.gzip);
+                self.choosing = Some(scope.saver.pick(scope.spawner, name));
+            }
+            if ui
+                .add_enabled(self.job.is_some(), egui::Button::new("Cancel export"))
+                .clicked()
+                && let Some(job) = &self.job
+            {
+                job.cancel();
+            }
+        });
+        if let Some(p) = self.progress.filter(|_| self.job.is_some()) {
+            let total = scope.table.item_count.and_then(|n| u64::try_from(n).ok());
+            let text = format!(
+                "Read {} items{} · {} pages · {} RCU",
+                p.items,
+                total.map(|t| format!(" of about {t}")).unwrap_or_default(),
+                p.pages,
+                capacity(p.rcu)
+            );
+            let fraction = total.map_or(0.0, |t| p.items as f32 / t.max(1) as f32);
+            ui.add(
+                egui::ProgressBar::new(fraction.min(1.0))
+                    .animate(true)
+                    .text(text),
+            );
+        } else if self.job.is_some() {
+            ui.spinner();
+        }
+        match &self.note {
+            Some(Ok(note)) => {
+                ui.label(note);
+            }
+            Some(Err(error)) => error_ui(ui, error),
+            None => {}
+        }
+    }
+}

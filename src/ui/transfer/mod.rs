@@ -1,0 +1,42 @@
+//! Import and export of the open table: a whole table out to a file in any of DynamoDB's
+//! formats (a parallel scan with progress and Cancel), and a file into the table (preview,
+//! types, dry run, batches through the write gateway with progress and Cancel). The result
+//! tab's rows are exported from the grid's own Export… menu.
+
+mod export;
+mod import;
+
+use egui::Ui;
+
+use crate::ui::Scope;
+
+use export::TableExport;
+use import::FileImport;
+
+/// The import and export feature's state.
+#[derive(Default)]
+pub struct TransferFeature {
+    export: TableExport,
+    import: FileImport,
+}
+
+impl TransferFeature {
+    /// Take in what the work brought back.
+    pub fn poll(&mut self) {
+        self.export.poll();
+        self.import.poll();
+    }
+
+    /// The Import / Export view.
+    pub fn view_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) {
+        egui::ScrollArea::vertical()
+            .id_salt("transfer")
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                self.import.import_ui(ui, scope);
+                ui.add_space(12.0);
+                ui.separator();
+                self.export.export_ui(ui, scope);
+            });
+    }
+}

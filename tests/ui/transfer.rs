@@ -1,0 +1,121 @@
+//! Import / Export: a CSV previewed with its columns' types (one changed and read again), a
+//! dry run, the import through the gateway, a malformed file refused whole, and a whole-table
+//! export.
+
+use dynoscope::core::connection::ConnectionSpec;
+use egui::accesskit::Role;
+use egui_kittest::kittest::Queryable;
+
+use crate::*;
+
+fn open_transfer(h: &mut egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>) {
+    step_until(h, "the views", |h| has_label(h, "Import / Export"));
+    h.get_by_role_and_label(Role::Button, "Import / Export")
+        .click();
+    step_until(h, "the import form", |h| has_label(h, "File to import"));
+}
+
+#[test]
+fn a_csv_is_previewed_typed_dry_run_then_imported() {
+    let dir = std::env::temp_dir().join(format!("dynoscope-ui-import-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("fixture.csv");
+    std::fs::write(
+        &csv,
+        "PK,SK,title,zip\nPOST#imp1,META,Hola,28001\nPOST#imp2,META,\"a, b\",8001\nPOST#imp3,META,x,123\n",
+    )
+    .unwrap();
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    let h = &mut app.harness;
+    open_transfer(h);
+    type_into(h, "File to import", &csv.display().to_string());
+    h.get_by_role_and_label(Role::Button, "Read and check")
+        .click();
+    step_until(h, "the preview", |h| {
+        has_label_containing(h, "3 items read from")
+    });
+    assert!(has_label(
+        h,
+        "line 2: {\"PK\":\"POST#imp1\",\"SK\":\"META\",\"title\":\"Hola\",\"zip\":28001}"
+    ));
+    assert!(has_label(h, "N"), "zip read as a number");
+    // zip is a code, not a number: read it as S.
+    let combos: Vec<_> = h
+        .query_all_by(|n| n.value().as_deref() == Some("read as: by its text"))
+        .collect();
+    assert_eq!(combos.len(), 4, "one per column");
+    combos[3].click();
+    step_until(h, "the column's types", |h| {
+        has_label(h, "S (text as written)")
+    });
+    h.get_by_label("S (text as written)").click();
+    h.step();
+    h.get_by_role_and_label(Role::Button, "Read and check")
+        .click();
+    step_until(h, "the typed preview", |h| {
+        has_label(
+            h,
+            "line 2: {\"PK\":\"POST#imp1\",\"SK\":\"META\",\"title\":\"Hola\",\"zip\":\"28001\"}",
+        )
+    });
+    h.get_by_role_and_label(Role::Button, "Dry run").click();
+    step_until(h, "the dry run", |h| {
+        has_label(h, "dry run: 3 items read and checked; nothing was written")
+    });
+    h.get_by_role_and_label(Role::Button, "Import 3 items")
+        .click();
+    step_until(h, "the import", |h| {
+        has_label_containing(
+            h,
+            "import: 3 read, 3 written, 0 refused, 0 unknown, 0 not sent",
+        )
+    });
+
+    // A malformed line: named, and nothing written.
+    let bad = dir.join("bad.jsonl");
+    std::fs::write(
+        &bad,
+        "{\"PK\":{\"S\":\"POST#b1\"},\"SK\":{\"S\":\"META\"}}\n{\"PK\": oops}\n",
+    )
+    .unwrap();
+    replace_text(h, "File to import", &bad.display().to_string());
+    h.get_by_role_and_label(Role::Button, "Read and check")
+        .click();
+    step_until(h, "the refusal", |h| {
+        has_label_containing(h, "bad.jsonl: line 2: not valid JSON")
+    });
+    assert!(has_label(h, "Nothing was written."));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_whole_table_is_exported_in_a_parallel_scan() {
+    let (path, picker) = saving_to("videos-export.jsonl");
+    let mut app = start_with_picker(
+        ConnectionSpec::Sandbox { db_path: None },
+        Some("Videos"),
+        Some(picker.clone()),
+    );
+    let h = &mut app.harness;
+    open_transfer(h);
+    h.get_by_role_and_label(Role::Button, "Export table…")
+        .click();
+    step_until(h, "the export", |h| has_label_containing(h, "items to"));
+    assert_eq!(
+        picker.suggested.lock().unwrap().as_slice(),
+        ["Videos.jsonl"]
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines = text.lines().count();
+    assert!(
+        has_label_containing(h, &format!("Exported {lines} items to")),
+        "{lines}"
+    );
+    assert!(
+        text.contains("\"play_count\":{\"N\":\"41\"}")
+            || text.contains("\"play_count\": {\"N\": \"41\"}"),
+        "{}",
+        &text[..200]
+    );
+    std::fs::remove_file(&path).unwrap();
+}
