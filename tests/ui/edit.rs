@@ -246,7 +246,10 @@ fn a_read_only_connection_refuses_every_edit() {
     open_stats_row(h);
     assert!(has_label_containing(h, "· read-only"), "the bar says so");
     // Every write control is off, and says why; the gateway would refuse anyway.
-    assert!(has_label_containing(h, "Read-only: writes to http://127.0.0.1"));
+    assert!(has_label_containing(
+        h,
+        "Read-only: writes to http://127.0.0.1"
+    ));
     for label in ["+1", "-1", "Send"] {
         let disabled = h
             .query_all_by_role_and_label(Role::Button, label)

@@ -135,7 +135,8 @@ impl Change {
         let before = self.before.as_ref().unwrap_or(&empty);
         let after = self.after.as_ref().unwrap_or(&empty);
         let mut names: Vec<&String> = before.keys().chain(after.keys()).collect();
-        names.sort_unstable();
+        // The key's attributes first (a new item's), then by name.
+        names.sort_unstable_by_key(|n| (!self.key.contains_key(*n), *n));
         names.dedup();
         names
             .into_iter()
@@ -156,6 +157,17 @@ impl Change {
                 _ => None,
             })
             .collect()
+    }
+
+    /// What changed on the server since the item was read: the item as read beside `server`
+    /// (what the server holds now), attribute by attribute.
+    pub fn changed_meanwhile(&self, server: Option<&Item>) -> Vec<Diff> {
+        Change {
+            key: self.key.clone(),
+            before: self.before.clone(),
+            after: server.cloned(),
+        }
+        .diff()
     }
 
     /// Whether it changes nothing (an edit back to what was read).

@@ -1,7 +1,8 @@
 //! CSV as spreadsheets write it (RFC 4180: fields quoted when they hold a comma, a quote or a
 //! line break, quotes doubled), and DynamoDB values in its cells, exactly.
 //!
-//! A cell is read by its text alone: a DynamoDB number is `N` (every digit kept), `true` and
+//! A cell is read by its text alone: a DynamoDB number is `N` (every digit kept; one with a
+//! leading zero, like the code `08001`, is `S`, since the number would lose it), `true` and
 //! `false` are `BOOL`, a DynamoDB JSON value (`{"SS":["a","b"]}`) is that value, anything else is
 //! `S`, and an empty cell is an attribute the item does not have. So a string that would read as
 //! something else (`007`, `true`, `{…`, or the empty string) is written as DynamoDB JSON
@@ -70,11 +71,21 @@ pub fn cell(value: &AttributeValue) -> String {
 
 /// Whether the string `s`, written as it is, reads back as the same `S`.
 fn reads_as_itself(s: &str) -> bool {
-    !s.is_empty() && !s.starts_with('{') && s != "true" && s != "false" && !is_number(s)
+    !s.is_empty() && !s.starts_with('{') && s != "true" && s != "false" && !reads_as_number(s)
 }
 
 fn is_number(text: &str) -> bool {
     text.trim() == text && number::parse(text).is_ok()
+}
+
+/// Whether a cell read by its text is a number: a DynamoDB number written without a leading
+/// `+` or a leading zero (`08001` is a code, which DynamoDB would store as 8001).
+fn reads_as_number(text: &str) -> bool {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    let leading_zero = digits.len() > 1
+        && digits.starts_with('0')
+        && digits.as_bytes().get(1).is_some_and(u8::is_ascii_digit);
+    is_number(text) && !text.starts_with('+') && !leading_zero
 }
 
 /// The value of a non-empty cell `text` read as `kind`.
@@ -97,7 +108,7 @@ pub fn read_cell(text: &str, kind: CellType) -> Result<AttributeValue> {
         CellType::Auto if text == "true" || text == "false" => {
             Ok(AttributeValue::Bool(text == "true"))
         }
-        CellType::Auto if is_number(text) => Ok(AttributeValue::N(text.to_owned())),
+        CellType::Auto if reads_as_number(text) => Ok(AttributeValue::N(text.to_owned())),
         CellType::Auto => Ok(AttributeValue::S(text.to_owned())),
     }
 }
@@ -307,12 +318,18 @@ mod tests {
 
     #[test]
     fn columns_can_be_told_their_type() {
-        let text = "PK,zip,n\nx,007,5\ny,,1.50\n";
+        let text = "PK,zip,n\nx,28001,5\ny,,1.50\n";
         let auto = items(text, &HashMap::new()).unwrap();
-        assert_eq!(auto[0].1["zip"], AttributeValue::N("007".into()));
+        assert_eq!(auto[0].1["zip"], AttributeValue::N("28001".into()));
         assert!(!auto[1].1.contains_key("zip"));
         let typed = items(text, &HashMap::from([("zip".to_owned(), CellType::S)])).unwrap();
-        assert_eq!(typed[0].1["zip"], AttributeValue::S("007".into()));
+        assert_eq!(typed[0].1["zip"], AttributeValue::S("28001".into()));
+        // A leading zero reads as text by itself; told N, it is a number.
+        let zero = items(
+            "PK,n\nx,007\n",
+            &HashMap::from([("n".to_owned(), CellType::N)]),
+        );
+        assert_eq!(zero.unwrap()[0].1["n"], AttributeValue::N("007".into()));
         let err = items(
             "PK,n\nx,abc\n",
             &HashMap::from([("n".to_owned(), CellType::N)]),

@@ -215,3 +215,17 @@ fn a_stream_keeps_the_wanted_attributes_and_names_a_bad_line() {
     assert!(error.contains("line 1") && error.contains("n:"), "{error}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_code_with_a_leading_zero_reads_as_text() {
+    let types = HashMap::new();
+    let items = csv::items("PK,zip,n,neg\nA,08001,0.5,-0.25\nB,8001,0,-07\n", &types).unwrap();
+    let (_, a) = &items[0];
+    let (_, b) = &items[1];
+    assert_eq!(a["zip"], V::S("08001".into()));
+    assert_eq!(a["n"], V::N("0.5".into()));
+    assert_eq!(a["neg"], V::N("-0.25".into()));
+    assert_eq!(b["zip"], V::N("8001".into()));
+    assert_eq!(b["n"], V::N("0".into()));
+    assert_eq!(b["neg"], V::S("-07".into()));
+}

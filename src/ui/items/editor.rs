@@ -219,7 +219,7 @@ impl Editor {
     fn form_ui(&mut self, ui: &mut Ui, key_names: &[String], fixed_keys: bool) {
         let mut remove = None;
         // Adding first: in view above a long item.
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let name = crate::ui::widgets::labelled_text_ui(
                 ui,
                 "New attribute",
@@ -229,7 +229,8 @@ impl Editor {
             );
             type_ui(ui, "new type", &mut self.adding.kind);
             let label = ui.label("Value");
-            value_ui(ui, &mut self.adding, true).labelled_by(label.id);
+            let width = (ui.available_width() - 110.0).clamp(120.0, 260.0);
+            value_ui(ui, &mut self.adding, true, width).labelled_by(label.id);
             let add = ui.button("Add attribute").clicked()
                 || (name.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)));
             if add && !self.adding.name.trim().is_empty() {
@@ -238,35 +239,39 @@ impl Editor {
                 self.fields.push(field);
             }
         });
-        ui.push_id("item_form", |ui| {
-            egui::Grid::new("item_form_grid")
-                .num_columns(4)
-                .striped(true)
-                .show(ui, |ui| {
-                    for (row, field) in self.fields.iter_mut().enumerate() {
-                        let is_key = key_names.contains(&field.name);
-                        let name = if is_key {
-                            ui.label(RichText::new(&field.name).strong())
-                        } else {
-                            ui.label(&field.name)
-                        };
-                        ui.add_enabled_ui(!is_key, |ui| {
-                            type_ui(ui, ("type", row), &mut field.kind);
-                        });
-                        let locked = is_key && fixed_keys;
-                        value_ui(ui, field, !locked).labelled_by(name.id);
-                        if !is_key
-                            && ui
-                                .small_button("Remove")
-                                .on_hover_text(format!("Remove {}", field.name))
-                                .clicked()
-                        {
-                            remove = Some(row);
-                        }
-                        ui.end_row();
-                    }
+        ui.separator();
+        for (row, field) in self.fields.iter_mut().enumerate() {
+            ui.horizontal(|ui| {
+                let is_key = key_names.contains(&field.name);
+                let mut text = RichText::new(&field.name);
+                if is_key {
+                    text = text.strong();
+                }
+                let size = egui::vec2(120.0, ui.spacing().interact_size.y);
+                let layout = egui::Layout::left_to_right(egui::Align::Center);
+                let name = ui
+                    .allocate_ui_with_layout(size, layout, |ui| {
+                        ui.set_min_width(size.x);
+                        ui.add(egui::Label::new(text).truncate())
+                    })
+                    .inner
+                    .on_hover_text(&field.name);
+                ui.add_enabled_ui(!is_key, |ui| {
+                    type_ui(ui, ("type", row), &mut field.kind);
                 });
-        });
+                let locked = is_key && fixed_keys;
+                let width = (ui.available_width() - 80.0).max(120.0);
+                value_ui(ui, field, !locked, width).labelled_by(name.id);
+                if !is_key
+                    && ui
+                        .small_button("Remove")
+                        .on_hover_text(format!("Remove {}", field.name))
+                        .clicked()
+                {
+                    remove = Some(row);
+                }
+            });
+        }
         if let Some(row) = remove {
             self.fields.remove(row);
         }
@@ -315,7 +320,7 @@ fn type_ui(ui: &mut Ui, id: impl std::hash::Hash + std::fmt::Debug, kind: &mut S
 }
 
 /// The value of a field: one line for a scalar, a code box for nested values and sets.
-fn value_ui(ui: &mut Ui, field: &mut Field, enabled: bool) -> egui::Response {
+fn value_ui(ui: &mut Ui, field: &mut Field, enabled: bool, width: f32) -> egui::Response {
     let nested = matches!(field.kind.as_str(), "M" | "L" | "SS" | "NS" | "BS");
     let hint = match field.kind.as_str() {
         "N" => "a number, e.g. 3 or -0.5",
@@ -336,6 +341,6 @@ fn value_ui(ui: &mut Ui, field: &mut Field, enabled: bool) -> egui::Response {
     };
     ui.add_enabled(
         enabled && field.kind != "NULL",
-        edit.desired_width(260.0).hint_text(hint),
+        edit.desired_width(width).hint_text(hint),
     )
 }

@@ -228,17 +228,35 @@ impl ItemsFeature {
         });
         ui.separator();
         let mut staged_action = None;
-        ui.columns(2, |columns| {
-            let [left, right] = columns else {
-                return;
-            };
-            egui::ScrollArea::vertical()
-                .id_salt("editor_column")
-                .show(left, |ui| self.editor_column_ui(ui, scope));
+        if self.editor.is_none() {
+            ui.weak(
+                "Select a row in Browse and choose Edit item, Duplicate or Delete item, or make \
+                 a New item.",
+            );
             egui::ScrollArea::vertical()
                 .id_salt("staged_column")
-                .show(right, |ui| staged_action = self.staged_ui(ui, scope));
-        });
+                .show(ui, |ui| staged_action = self.staged_ui(ui, scope));
+            if let Some(action) = staged_action {
+                self.act(scope, action);
+            }
+            return;
+        }
+        // The editor wider than the staged changes beside it.
+        egui_extras::StripBuilder::new(ui)
+            .size(egui_extras::Size::relative(0.58))
+            .size(egui_extras::Size::remainder())
+            .horizontal(|mut strip| {
+                strip.cell(|ui| {
+                    egui::ScrollArea::vertical()
+                        .id_salt("editor_column")
+                        .show(ui, |ui| self.editor_column_ui(ui, scope));
+                });
+                strip.cell(|ui| {
+                    egui::ScrollArea::vertical()
+                        .id_salt("staged_column")
+                        .show(ui, |ui| staged_action = self.staged_ui(ui, scope));
+                });
+            });
         if let Some(action) = staged_action {
             self.act(scope, action);
         }
@@ -255,12 +273,7 @@ impl ItemsFeature {
                 Some(EditorAction::Cancel) => self.editor = None,
                 None => {}
             },
-            None => {
-                ui.weak(
-                    "Select a row in Browse and choose Edit item, Duplicate or Delete item, \
-                         or make a New item.",
-                );
-            }
+            None => {}
         }
     }
 }

@@ -49,7 +49,7 @@ impl ItemsFeature {
         ui.push_id("staged", |ui| {
             for change in staging.changes() {
                 egui::Frame::group(ui.style()).show(ui, |ui| {
-                    ui.horizontal(|ui| {
+                    ui.horizontal_wrapped(|ui| {
                         let tag = match change.kind() {
                             ChangeKind::Create => "NEW",
                             ChangeKind::Update => "EDIT",
@@ -105,7 +105,7 @@ impl ItemsFeature {
             ),
             scope.connection,
         );
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let fits = self.mode == CommitMode::EachItem || count <= MAX_TRANSACTION;
             let text = format!("Commit {count} staged");
             if write_button_ui(ui, scope.connection, writes_on && fits && !busy, &text).clicked() {
@@ -140,12 +140,7 @@ impl ItemsFeature {
 
     fn report_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) -> Option<StagedAction> {
         let report = self.report.clone()?;
-        let staged: Vec<Item> = self
-            .staging(scope)
-            .changes()
-            .iter()
-            .map(|c| c.key.clone())
-            .collect();
+        let staged: Vec<crate::core::items::Change> = self.staging(scope).changes().to_vec();
         let key_names = scope.key_names();
         let mut action = None;
         ui.separator();
@@ -170,21 +165,38 @@ impl ItemsFeature {
             ))
             .default_open(true)
             .show(ui, |ui| {
+                // What changed meanwhile, then the whole item.
+                if let Some(change) = staged.iter().find(|c| c.key == result.key) {
+                    let meanwhile = change.changed_meanwhile(server.as_ref());
+                    if !meanwhile.is_empty() {
+                        ui.label("Changed on the server since it was read:");
+                        for diff in &meanwhile {
+                            diff_ui(ui, diff);
+                        }
+                    }
+                }
                 match server {
                     Some(item) => {
-                        ui.label(
-                            RichText::new(value::item_to_dynamodb_json(item, &key_names, true))
-                                .monospace(),
-                        );
+                        let key = crate::core::write::key_shown(&result.key, &key_names);
+                        egui::CollapsingHeader::new("The whole item")
+                            .id_salt(("server item", key))
+                            .show(ui, |ui| {
+                                ui.label(
+                                    RichText::new(value::item_to_dynamodb_json(
+                                        item, &key_names, true,
+                                    ))
+                                    .monospace(),
+                                );
+                            });
                     }
                     None => {
                         ui.weak("No such item.");
                     }
                 }
                 if matches!(result.outcome, ItemOutcome::Conflict { .. })
-                    && staged.contains(&result.key)
+                    && staged.iter().any(|c| c.key == result.key)
                 {
-                    ui.horizontal(|ui| {
+                    ui.horizontal_wrapped(|ui| {
                         if ui
                             .button("Keep my change over it")
                             .on_hover_text(

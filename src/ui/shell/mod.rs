@@ -257,8 +257,12 @@ impl DynoscopeApp {
         egui::CentralPanel::default().show(ui, |ui| match &scope {
             Some(scope) => {
                 let features = &mut self.features;
-                ui.horizontal(|ui| {
+                ui.horizontal_wrapped(|ui| {
                     view_tabs_ui(ui, &mut self.view, features, scope);
+                    // The theme on the right, or on a row of its own in a narrow window.
+                    if ui.available_width() < 180.0 {
+                        ui.end_row();
+                    }
                     ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                         if theme_ui(ui, &mut self.theme) {
                             self.theme_applied = false;

@@ -23,34 +23,33 @@ pub(super) fn theme_ui(ui: &mut Ui, theme: &mut Theme) -> bool {
     *theme != before
 }
 
-/// The tabs of the central view; a tab opened from another one starts from what it shows.
+/// The tabs of the central view, drawn into the caller's (wrapping) row; a tab opened from
+/// another one starts from what it shows.
 pub(super) fn view_tabs_ui(
     ui: &mut Ui,
     view: &mut View,
     features: &mut TableFeatures,
     scope: &Scope<'_>,
 ) {
-    ui.horizontal(|ui| {
-        ui.selectable_value(view, View::Browse, "Browse");
-        let staged = features.items.staged_count(Some(scope));
-        let items = if staged == 0 {
-            "Items".to_owned()
-        } else {
-            format!("Items ({staged} staged)")
-        };
-        ui.selectable_value(view, View::Items, items);
-        if ui
-            .selectable_value(view, View::Tally, "Tally check")
-            .clicked()
-        {
-            features.tally.prefill(features.browse.partition());
-        }
-        if ui.selectable_value(view, View::Likes, "Like lab").clicked() {
-            let rule = features.tally.rule_in_use();
-            let (checked, queried) = (features.tally.partition(), features.browse.partition());
-            features.likes.prefill(checked, queried, rule);
-        }
-        ui.selectable_value(view, View::Expr, "Expressions");
-        ui.selectable_value(view, View::Transfer, "Import / Export");
-    });
+    ui.selectable_value(view, View::Browse, "Browse");
+    let staged = features.items.staged_count(Some(scope));
+    let items = if staged == 0 {
+        "Items".to_owned()
+    } else {
+        format!("Items ({staged} staged)")
+    };
+    ui.selectable_value(view, View::Items, items);
+    if ui
+        .selectable_value(view, View::Tally, "Tally check")
+        .clicked()
+    {
+        features.tally.prefill(features.browse.partition());
+    }
+    if ui.selectable_value(view, View::Likes, "Like lab").clicked() {
+        let rule = features.tally.rule_in_use();
+        let (checked, queried) = (features.tally.partition(), features.browse.partition());
+        features.likes.prefill(checked, queried, rule);
+    }
+    ui.selectable_value(view, View::Expr, "Expressions");
+    ui.selectable_value(view, View::Transfer, "Import / Export");
 }

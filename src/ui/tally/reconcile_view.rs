@@ -81,7 +81,8 @@ impl Reconcile {
         match self.source {
             SourceChoice::IndexQuery => {
                 ui.horizontal(|ui| {
-                    egui::ComboBox::from_label("Parent index")
+                    let label = ui.label("Parent index");
+                    egui::ComboBox::from_id_salt("parent index")
                         .selected_text(self.index.clone())
                         .show_ui(ui, |ui| {
                             for index in &scope.table.indexes {
@@ -91,7 +92,9 @@ impl Reconcile {
                                     &index.name,
                                 );
                             }
-                        });
+                        })
+                        .response
+                        .labelled_by(label.id);
                     labelled_text_ui(
                         ui,
                         "Index key",

@@ -129,13 +129,16 @@ impl TableExport {
         ui.heading(format!("Export {}", scope.table.name));
         ui.weak("Every item, read in a parallel scan; numbers exact, sets, binary and nested values kept.");
         ui.horizontal_wrapped(|ui| {
-            egui::ComboBox::from_label("Export format")
+            let label = ui.label("Export format");
+            egui::ComboBox::from_id_salt("export format")
                 .selected_text(self.format.label())
                 .show_ui(ui, |ui| {
                     for format in Format::ALL {
                         ui.selectable_value(&mut self.format, format, format.label());
                     }
-                });
+                })
+                .response
+                .labelled_by(label.id);
             ui.checkbox(&mut self.gzip, "gzip");
             labelled_text_ui(ui, "Segments", &mut self.segments, 30.0, "4");
             let busy = self.job.is_some() || self.choosing.is_some();

@@ -165,14 +165,17 @@ impl FileImport {
             }
         });
         ui.horizontal_wrapped(|ui| {
-            egui::ComboBox::from_label("Import format")
+            let label = ui.label("Import format");
+            egui::ComboBox::from_id_salt("import format")
                 .selected_text(self.format.map_or("by the file", Format::label))
                 .show_ui(ui, |ui| {
                     ui.selectable_value(&mut self.format, None, "by the file");
                     for format in Format::ALL {
                         ui.selectable_value(&mut self.format, Some(format), format.label());
                     }
-                });
+                })
+                .response
+                .labelled_by(label.id);
             let busy = self.reading.is_some() || self.job.is_some();
             if ui
                 .add_enabled(!busy, egui::Button::new("Read and check"))
@@ -217,8 +220,12 @@ impl FileImport {
             .striped(true)
             .show(ui, |ui| {
                 for (name, kinds) in &preview.columns {
-                    ui.label(name);
-                    ui.label(kinds.join(", "));
+                    ui.add(egui::Label::new(name).extend());
+                    let mut kinds_text = kinds.join(", ");
+                    if kinds.len() > 1 {
+                        kinds_text += "  (mixed)";
+                    }
+                    ui.add(egui::Label::new(kinds_text).extend());
                     if preview.format == Format::Csv {
                         let chosen = self.types.entry(name.clone()).or_default();
                         let before = *chosen;
