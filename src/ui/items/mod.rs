@@ -263,16 +263,16 @@ impl ItemsFeature {
     }
 
     fn editor_column_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) {
-        match &mut self.editor {
-            Some(editor) => match editor.editor_ui(ui, scope.table) {
-                Some(EditorAction::Stage(change)) => {
-                    self.note = Some(format!("Staged: {}.", change.title(&scope.key_names())));
-                    self.editor = None;
-                    self.staging(scope).stage(change);
-                }
-                Some(EditorAction::Cancel) => self.editor = None,
-                None => {}
-            },
+        let Some(editor) = &mut self.editor else {
+            return;
+        };
+        match editor.editor_ui(ui, scope.table) {
+            Some(EditorAction::Stage(change)) => {
+                self.note = Some(format!("Staged: {}.", change.title(&scope.key_names())));
+                self.editor = None;
+                self.staging(scope).stage(change);
+            }
+            Some(EditorAction::Cancel) => self.editor = None,
             None => {}
         }
     }
