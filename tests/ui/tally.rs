@@ -165,3 +165,53 @@ fn a_drifted_parent_is_repaired_after_confirmation_and_children_shown() {
     step_until(h, "the children", |h| has_label_containing(h, "225 items"));
     assert!(!has_label(h, "META"), "only LIKE# children are listed");
 }
+
+#[test]
+fn reconcile_shows_its_estimate_and_reads_an_export_and_copies_athena_sql() {
+    // An S3-style export of the seeded Social table (every sandbox is seeded alike).
+    let outside = outside_sandbox();
+    let dir = std::env::temp_dir().join(format!("dynoscope-ui-export-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("data")).unwrap();
+    outside.runtime.block_on(async {
+        let info = dynoscope::core::read::describe_table(&outside.client, "Social")
+            .await
+            .unwrap();
+        let read = dynoscope::core::read::read_table(&outside.client, &info, None)
+            .await
+            .unwrap();
+        dynoscope::core::transfer::write_rows_file(
+            &dir.join("data").join("part-0.json.gz"),
+            &read.rows,
+            &info.key_names(),
+            dynoscope::core::transfer::Format::S3Export,
+            true,
+        )
+        .unwrap();
+    });
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    let h = &mut app.harness;
+    h.set_size(egui::vec2(1280.0, 1600.0));
+    query_partition(h, "POST#a91f");
+    step_until(h, "the results", |h| has_label(h, "LIKE#USER#7c20"));
+    h.get_by_role_and_label(Role::Button, "Tally check").click();
+    step_until(h, "the suggestion", |h| has_label(h, "Use"));
+    h.get_by_role_and_label(Role::Button, "Use").click();
+    step_until(h, "the reconcile form", |h| has_label(h, "Reconcile"));
+    // The estimate, before anything runs: one pass is cheaper for the whole table.
+    assert!(has_label_containing(h, "One pass: a parallel scan of Social ("));
+    h.get_by_role_and_label(Role::RadioButton, "An export's files").click();
+    step_until(h, "the export form", |h| has_label(h, "Export path"));
+    type_into(h, "Export path", &dir.display().to_string());
+    h.get_by_role_and_label(Role::Button, "Reconcile").click();
+    step_until(h, "the reconciliation", |h| {
+        has_label_containing(h, "45 parents checked · 3 drifted")
+    });
+    assert!(has_label_containing(h, "· 0 RCU in all"), "no read capacity used");
+    type_into(h, "S3 location", "s3://bucket/AWSDynamoDB/0170/data/");
+    h.get_by_role_and_label(Role::Button, "Copy as Athena SQL").click();
+    h.step();
+    let sql = copied(h).join("");
+    assert!(sql.contains("CREATE EXTERNAL TABLE `social_export`"), "{sql}");
+    assert!(sql.contains("GROUP BY item.\"PK\".\"S\""), "{sql}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
