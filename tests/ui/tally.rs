@@ -198,20 +198,31 @@ fn reconcile_shows_its_estimate_and_reads_an_export_and_copies_athena_sql() {
     h.get_by_role_and_label(Role::Button, "Use").click();
     step_until(h, "the reconcile form", |h| has_label(h, "Reconcile"));
     // The estimate, before anything runs: one pass is cheaper for the whole table.
-    assert!(has_label_containing(h, "One pass: a parallel scan of Social ("));
-    h.get_by_role_and_label(Role::RadioButton, "An export's files").click();
+    assert!(has_label_containing(
+        h,
+        "One pass: a parallel scan of Social ("
+    ));
+    h.get_by_role_and_label(Role::RadioButton, "An export's files")
+        .click();
     step_until(h, "the export form", |h| has_label(h, "Export path"));
     type_into(h, "Export path", &dir.display().to_string());
     h.get_by_role_and_label(Role::Button, "Reconcile").click();
     step_until(h, "the reconciliation", |h| {
         has_label_containing(h, "45 parents checked · 3 drifted")
     });
-    assert!(has_label_containing(h, "· 0 RCU in all"), "no read capacity used");
+    assert!(
+        has_label_containing(h, "· 0 RCU in all"),
+        "no read capacity used"
+    );
     type_into(h, "S3 location", "s3://bucket/AWSDynamoDB/0170/data/");
-    h.get_by_role_and_label(Role::Button, "Copy as Athena SQL").click();
+    h.get_by_role_and_label(Role::Button, "Copy as Athena SQL")
+        .click();
     h.step();
     let sql = copied(h).join("");
-    assert!(sql.contains("CREATE EXTERNAL TABLE `social_export`"), "{sql}");
+    assert!(
+        sql.contains("CREATE EXTERNAL TABLE `social_export`"),
+        "{sql}"
+    );
     assert!(sql.contains("GROUP BY item.\"PK\".\"S\""), "{sql}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
