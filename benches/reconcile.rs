@@ -18,10 +18,12 @@ use aws_sdk_dynamodb::types::{
     ScalarAttributeType,
 };
 use dynoscope::core::cancel::CancelToken;
+use dynoscope::core::condition::ScalarType;
 use dynoscope::core::connection::{self, ConnectOptions, ConnectionSpec};
 use dynoscope::core::read;
 use dynoscope::core::report::capacity;
 use dynoscope::core::sandbox::Sandbox;
+use dynoscope::core::table::{KeyAttr, TableInfo};
 use dynoscope::core::tally::{
     self, Checked, ChildSource, ParentMatch, ParentSource, ReconcileEvent, ReconcilePlan, TallyRule,
 };
@@ -216,25 +218,8 @@ fn from_export() {
     let gz_bytes = std::fs::metadata(&path)
         .map(|m| m.len())
         .unwrap_or_default();
-    let info = dynoscope::core::table::TableInfo {
-        name: "Bench".into(),
-        status: "ACTIVE".into(),
-        partition: dynoscope::core::table::KeyAttr {
-            name: "PK".into(),
-            kind: dynoscope::core::condition::ScalarType::S,
-        },
-        sort: Some(dynoscope::core::table::KeyAttr {
-            name: "SK".into(),
-            kind: dynoscope::core::condition::ScalarType::S,
-        }),
-        indexes: Vec::new(),
-        item_count: None,
-        size_bytes: None,
-        billing: String::new(),
-        stream: None,
-        ttl: None,
-        arn: None,
-    };
+    let key = |name: &str| KeyAttr::new(name, ScalarType::S);
+    let info = TableInfo::with_keys("Bench", key("PK"), Some(key("SK")));
     for run in 1..=3 {
         let started = Instant::now();
         let (checks, read) = tally::check_export(

@@ -231,23 +231,8 @@ async fn children_in_an_index_and_parents_from_the_loaded_rows_in_one_pass() {
 
 #[test]
 fn the_athena_sql_reads_the_export_and_groups_children_by_parent() {
-    let key = |name: &str| KeyAttr {
-        name: name.into(),
-        kind: ScalarType::S,
-    };
-    let info = TableInfo {
-        name: "Social".into(),
-        status: "ACTIVE".into(),
-        partition: key("PK"),
-        sort: Some(key("SK")),
-        indexes: Vec::new(),
-        item_count: None,
-        size_bytes: None,
-        billing: "PAY_PER_REQUEST".into(),
-        stream: None,
-        ttl: None,
-        arn: None,
-    };
+    let key = |name: &str| KeyAttr::new(name, ScalarType::S);
+    let info = TableInfo::with_keys("Social", key("PK"), Some(key("SK")));
     let sql = tally::athena_sql(
         &info,
         &likes_rule(),

@@ -72,7 +72,35 @@ pub struct TableInfo {
     pub arn: Option<String>,
 }
 
+impl KeyAttr {
+    /// A key attribute named `name` of type `kind`.
+    pub fn new(name: &str, kind: ScalarType) -> Self {
+        Self {
+            name: name.to_owned(),
+            kind,
+        }
+    }
+}
+
 impl TableInfo {
+    /// A table known by its name and keys alone (no indexes; size, count and billing not
+    /// reported): what the items of its files are read with when it is not described.
+    pub fn with_keys(name: &str, partition: KeyAttr, sort: Option<KeyAttr>) -> Self {
+        Self {
+            name: name.to_owned(),
+            status: String::new(),
+            partition,
+            sort,
+            indexes: Vec::new(),
+            item_count: None,
+            size_bytes: None,
+            billing: String::new(),
+            stream: None,
+            ttl: None,
+            arn: None,
+        }
+    }
+
     /// Build from a `DescribeTable` answer. `None` when the key schema is missing.
     pub fn from_description(desc: &TableDescription) -> Option<Self> {
         let defs = desc.attribute_definitions();

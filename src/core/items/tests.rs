@@ -9,23 +9,8 @@ use crate::core::table::{KeyAttr, TableInfo};
 use crate::core::value::Item;
 
 fn info() -> TableInfo {
-    let key = |name: &str| KeyAttr {
-        name: name.into(),
-        kind: ScalarType::S,
-    };
-    TableInfo {
-        name: "Social".into(),
-        status: String::new(),
-        partition: key("PK"),
-        sort: Some(key("SK")),
-        indexes: Vec::new(),
-        item_count: None,
-        size_bytes: None,
-        billing: String::new(),
-        stream: None,
-        ttl: None,
-        arn: None,
-    }
+    let key = |name: &str| KeyAttr::new(name, ScalarType::S);
+    TableInfo::with_keys("Social", key("PK"), Some(key("SK")))
 }
 
 fn every_type() -> Item {

@@ -22,7 +22,7 @@ pub use events::ReadEvent;
 pub use pages::{Stopped, TableRead, Until, read_all, read_events, read_pages, read_table};
 pub use retry::Backoff;
 pub use segments::{SegmentEvent, SegmentStart, SegmentStarts, SegmentsStopped, scan_segments};
-pub use whole::{ScanProgress, scan_table};
+pub use whole::{ScanProgress, scan_table, scan_whole};
 
 /// The capacity units a request reports it consumed (0 when it reports none).
 pub fn consumed_units(consumed: Option<&ConsumedCapacity>) -> f64 {

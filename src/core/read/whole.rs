@@ -1,13 +1,13 @@
-//! A whole table read in a parallel scan into the row store, with progress and a cancel: what
-//! the app's and the CLI's export of a table read.
+//! A whole table read once in a parallel scan, page by page, with progress and a cancel: what a
+//! one-pass reconcile and the export of a table read (the export into the row store).
 
 use aws_sdk_dynamodb::Client;
 
 use crate::core::cancel::CancelToken;
 use crate::core::error::Result;
 use crate::core::read::{
-    Backoff, BrowseRequest, ReadEvent, SegmentEvent, SegmentStarts, Stopped, TableRead, Until,
-    scan_segments,
+    Backoff, BrowseRequest, Page, ReadEvent, SegmentEvent, SegmentStarts, Stopped, TableRead,
+    Until, scan_segments,
 };
 use crate::core::rows::Rows;
 use crate::core::table::TableInfo;
@@ -23,18 +23,17 @@ pub struct ScanProgress {
     pub rcu: f64,
 }
 
-/// Read every item of table `info` in a parallel scan of `segments`, into the row store,
-/// telling `on_progress` after each page. `None` when cancelled (the rows read are dropped:
-/// part of a table is not an export of it).
-pub async fn scan_table(
+/// Read every item of table `info` once, in a parallel scan of `segments`, handing each page
+/// to `on_page` with the progress after it. `None` when cancelled: part of a table is neither
+/// an export of it nor a count over it.
+pub async fn scan_whole(
     client: &Client,
     info: &TableInfo,
     segments: usize,
     cancel: &CancelToken,
-    mut on_progress: impl FnMut(ScanProgress),
-) -> Result<Option<TableRead>> {
+    mut on_page: impl FnMut(Page, ScanProgress),
+) -> Result<Option<ScanProgress>> {
     let request = BrowseRequest::scan(info, None)?;
-    let mut rows = Rows::new();
     let mut progress = ScanProgress::default();
     let stopped = scan_segments(
         client,
@@ -49,22 +48,39 @@ pub async fn scan_table(
                 ..
             } = event
             {
-                rows.extend(&page.items);
                 progress.items += page.items.len() as u64;
                 progress.pages += 1;
                 progress.rcu += page.consumed_rcu;
-                on_progress(progress);
+                on_page(page, progress);
             }
         },
     )
     .await;
     match stopped.result? {
         Stopped::Cancelled => Ok(None),
-        Stopped::LastPage | Stopped::Reached => Ok(Some(TableRead {
-            request,
-            rows,
-            pages: progress.pages,
-            rcu: progress.rcu,
-        })),
+        Stopped::LastPage | Stopped::Reached => Ok(Some(progress)),
     }
+}
+
+/// [`scan_whole`] into the row store, telling `on_progress` after each page.
+pub async fn scan_table(
+    client: &Client,
+    info: &TableInfo,
+    segments: usize,
+    cancel: &CancelToken,
+    mut on_progress: impl FnMut(ScanProgress),
+) -> Result<Option<TableRead>> {
+    let request = BrowseRequest::scan(info, None)?;
+    let mut rows = Rows::new();
+    let read = scan_whole(client, info, segments, cancel, |page, progress| {
+        rows.extend(&page.items);
+        on_progress(progress);
+    })
+    .await?;
+    Ok(read.map(|read| TableRead {
+        request,
+        rows,
+        pages: read.pages,
+        rcu: read.rcu,
+    }))
 }

@@ -215,23 +215,8 @@ mod tests {
     use crate::core::tally::tests::item;
 
     fn info() -> TableInfo {
-        let key = |name: &str| KeyAttr {
-            name: name.into(),
-            kind: ScalarType::S,
-        };
-        TableInfo {
-            name: "T".into(),
-            status: String::new(),
-            partition: key("PK"),
-            sort: Some(key("SK")),
-            indexes: Vec::new(),
-            item_count: None,
-            size_bytes: None,
-            billing: String::new(),
-            stream: None,
-            ttl: None,
-            arn: None,
-        }
+        let key = |name: &str| KeyAttr::new(name, ScalarType::S);
+        TableInfo::with_keys("T", key("PK"), Some(key("SK")))
     }
 
     #[test]

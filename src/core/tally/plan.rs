@@ -9,9 +9,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::core::cancel::CancelToken;
 use crate::core::error::Result;
-use crate::core::read::{
-    self, Backoff, BrowseRequest, SegmentEvent, SegmentStarts, Stopped, Until,
-};
+use crate::core::read;
 use crate::core::report::{capacity, plural};
 use crate::core::rows::Rows;
 use crate::core::table::{TableInfo, human_bytes};
@@ -201,38 +199,19 @@ pub async fn scan_pass(
     mut on_page: impl FnMut(PassRead),
 ) -> Result<Option<OnePass>> {
     let mut pass = OnePass::new(info, rule)?;
-    let request = BrowseRequest::scan(info, None)?;
-    let stopped = read::scan_segments(
-        client,
-        &request,
-        SegmentStarts::all(segments)?,
-        Until::LastPage,
-        &Backoff::default(),
-        cancel,
-        |event| {
-            if let SegmentEvent::Read {
-                event: read::ReadEvent::Page(page),
-                ..
-            } = event
-            {
-                let items = page.items.len() as u64;
-                let rcu = page.consumed_rcu;
-                for item in page.items {
-                    pass.add(item);
-                }
-                on_page(PassRead {
-                    items,
-                    pages: 1,
-                    rcu,
-                });
-            }
-        },
-    )
-    .await;
-    match stopped.result? {
-        Stopped::Cancelled => Ok(None),
-        Stopped::LastPage | Stopped::Reached => Ok(Some(pass)),
-    }
+    let read = read::scan_whole(client, info, segments, cancel, |page, _| {
+        let (items, rcu) = (page.items.len() as u64, page.consumed_rcu);
+        for item in page.items {
+            pass.add(item);
+        }
+        on_page(PassRead {
+            items,
+            pages: 1,
+            rcu,
+        });
+    })
+    .await?;
+    Ok(read.map(|_| pass))
 }
 
 /// Reconcile `rule` from the files of an export of table `info` at `path` (an S3 export's
