@@ -414,7 +414,10 @@ fn check_all_estimates_first_and_reconciles_from_an_export_alike() {
     let offline = check_command(&[&rule[..], &["--from-export", &path]].concat());
     assert_eq!(offline.status.code(), Some(1));
     assert_eq!(verdict_lines(&offline), verdict_lines(&live));
-    assert!(String::from_utf8_lossy(&offline.stderr).contains("from the export; no request sent"));
+    assert!(
+        String::from_utf8_lossy(&offline.stderr)
+            .contains("from the export; no item read from the table")
+    );
     assert_eq!(rcu(&offline), 0.0);
     std::fs::remove_dir_all(&dir).unwrap();
 

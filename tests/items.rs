@@ -120,7 +120,8 @@ async fn a_concurrent_change_refuses_only_its_item_item_by_item() {
         stored(c, &info, "POST#3").await.unwrap()["meta"],
         staging.changes()[2].after.as_ref().unwrap()["meta"]
     );
-    staging.apply(&report);
+    let sent = staging.changes().to_vec();
+    staging.apply(&report, &sent);
     assert_eq!(
         staging.changes().len(),
         1,
@@ -166,7 +167,8 @@ async fn a_transaction_writes_all_or_nothing_and_names_the_conflict() {
         "nothing written"
     );
     assert!(stored(c, &info, "POST#9").await.is_none());
-    staging.apply(&report);
+    let sent = staging.changes().to_vec();
+    staging.apply(&report, &sent);
     assert_eq!(staging.changes().len(), 3, "nothing is lost");
     let key = staging.changes()[1].key.clone();
     staging.rebase(&key, stored(c, &info, "POST#2").await);

@@ -65,7 +65,7 @@ pub async fn check(client: &Client, args: CheckArgs) -> Result<Exit> {
                 checked.add(check?);
             }
             eprintln!(
-                "Read {} items ({}) from the export; no request sent.",
+                "Read {} items ({}) from the export; no item read from the table.",
                 read.items,
                 human_bytes(i64::try_from(read.bytes).unwrap_or(i64::MAX))
             );

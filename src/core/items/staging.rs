@@ -2,7 +2,7 @@
 //! them.
 
 use crate::core::items::commit::{CommitReport, ItemOutcome};
-use crate::core::items::stage::Change;
+use crate::core::items::stage::{Change, Diff};
 use crate::core::value::Item;
 
 /// The changes staged, one per item, in the order first staged.
@@ -44,10 +44,27 @@ impl Staging {
     }
 
     /// Base the change of the item at `key` on `server` (what the server holds now, seen
-    /// after a conflict): a second commit then writes the user's item only if the server
-    /// still holds that. With no item on the server, an update becomes a create.
+    /// after a conflict): the user's own differences — what they set, added and removed — are
+    /// applied to the server's item, and a second commit writes them only if the server still
+    /// holds that; what others changed meanwhile stays. With no item on the server, an update
+    /// becomes a create of the user's whole item.
     pub fn rebase(&mut self, key: &Item, server: Option<Item>) {
         if let Some(change) = self.changes.iter_mut().find(|c| &c.key == key) {
+            // Deleted meanwhile: the user's item is created whole; a delete stays one.
+            if let (Some(now), Some(_)) = (&server, &change.after) {
+                let mut after = now.clone();
+                for diff in change.diff() {
+                    match diff {
+                        Diff::Changed { name, new, .. } | Diff::Added { name, new } => {
+                            after.insert(name, new);
+                        }
+                        Diff::Removed { name, .. } => {
+                            after.remove(&name);
+                        }
+                    }
+                }
+                change.after = Some(after);
+            }
             change.before = server;
         }
         self.changes
@@ -59,16 +76,26 @@ impl Staging {
         self.changes.clear();
     }
 
-    /// Take in a commit's outcome: the items written leave the staging area; every other
-    /// change stays staged as it was (a conflicting one would conflict again until rebased).
-    pub fn apply(&mut self, report: &CommitReport) {
+    /// Take in a commit's outcome for `committed`, the changes it sent: an item written leaves
+    /// the staging area — unless it was staged again while the commit ran, when that newer
+    /// change stays, based on what was just written. Every other change stays staged as it
+    /// was (a conflicting one would conflict again until rebased).
+    pub fn apply(&mut self, report: &CommitReport, committed: &[Change]) {
         for result in &report.items {
-            match &result.outcome {
-                ItemOutcome::Written { .. } => self.discard(&result.key),
-                ItemOutcome::Conflict { .. }
-                | ItemOutcome::NotWritten { .. }
-                | ItemOutcome::Unknown { .. }
-                | ItemOutcome::NotSent => {}
+            let ItemOutcome::Written { .. } = &result.outcome else {
+                continue;
+            };
+            let sent = committed.iter().find(|c| c.key == result.key);
+            match (self.get(&result.key), sent) {
+                (Some(now), Some(sent)) if now != sent => {
+                    let written = sent.after.clone();
+                    if let Some(change) = self.changes.iter_mut().find(|c| c.key == result.key) {
+                        change.before = written;
+                    }
+                    self.changes
+                        .retain(|c| !c.is_empty() && (c.before.is_some() || c.after.is_some()));
+                }
+                _ => self.discard(&result.key),
             }
         }
     }

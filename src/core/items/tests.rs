@@ -205,3 +205,55 @@ fn sets_in_another_order_are_no_change() {
     assert!(change.diff().is_empty());
     assert!(change.is_empty());
 }
+
+#[test]
+fn keeping_mine_over_the_servers_item_keeps_what_others_changed() {
+    let info = info();
+    let read = every_type();
+    let mut mine = read.clone();
+    mine.insert("likeTally".into(), V::N("4".into()));
+    mine.remove("nothing");
+    let mut staging = Staging::default();
+    staging.stage(Change::edit(&info, read.clone(), mine).unwrap());
+    // Meanwhile someone set `flag` and the tally.
+    let mut server = read.clone();
+    server.insert("flag".into(), V::Bool(true));
+    server.insert("likeTally".into(), V::N("5".into()));
+    let key = info.key_of(&read).unwrap();
+    staging.rebase(&key, Some(server.clone()));
+    let change = &staging.changes()[0];
+    let lines: Vec<String> = change.diff().iter().map(Diff::line).collect();
+    assert_eq!(
+        lines,
+        ["~ likeTally: N 5 → N 4", "- nothing: NULL null"],
+        "only my differences, on the server's item"
+    );
+    assert_eq!(change.after.as_ref().unwrap()["flag"], V::Bool(true));
+}
+
+#[test]
+fn an_item_staged_again_while_its_commit_ran_stays_staged() {
+    let info = info();
+    let read = every_type();
+    let mut first = read.clone();
+    first.insert("likeTally".into(), V::N("4".into()));
+    let mut staging = Staging::default();
+    staging.stage(Change::edit(&info, read.clone(), first.clone()).unwrap());
+    let sent = staging.changes().to_vec();
+    // While the commit runs, the user edits the item again.
+    let mut second = first.clone();
+    second.insert("note".into(), V::S("later".into()));
+    staging.stage(Change::edit(&info, first.clone(), second).unwrap());
+    let report = CommitReport {
+        mode: CommitMode::Transaction,
+        items: vec![ItemResult {
+            key: info.key_of(&read).unwrap(),
+            outcome: ItemOutcome::Written { item: None },
+        }],
+        wcu: 1.0,
+    };
+    staging.apply(&report, &sent);
+    assert_eq!(staging.changes().len(), 1, "the newer edit is kept");
+    let lines: Vec<String> = staging.changes()[0].diff().iter().map(Diff::line).collect();
+    assert_eq!(lines, ["+ note: S later"], "based on what was written");
+}

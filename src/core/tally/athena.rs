@@ -72,6 +72,31 @@ pub fn athena_sql(
         ))
     })?;
     let pk = &info.partition;
+    // Parents are matched on a text sort key (and a text partition prefix), children on a text
+    // sort-key prefix, as the local check does: other key types have nothing to match.
+    let text_key = |key: &KeyAttr, what: &str| {
+        if key.kind == ScalarType::S {
+            Ok(())
+        } else {
+            Err(Error::Invalid(format!(
+                "`{}` is {}: a counter rule matches {what} on text",
+                key.name,
+                key.kind.tag()
+            )))
+        }
+    };
+    text_key(sort, "the parents' sort key")?;
+    if !rule.parents.partition_prefix.is_empty() {
+        text_key(pk, "the partition prefix")?;
+    }
+    if let ChildSource::Index {
+        index, sort_prefix, ..
+    } = &rule.children
+        && !sort_prefix.is_empty()
+        && let Some((_, Some(isk))) = info.keys_of(Some(index))
+    {
+        text_key(isk, "the index's sort-key prefix")?;
+    }
     // The attributes the query reads, each a struct of its one type.
     let mut columns: Vec<(String, &'static str)> = vec![
         (pk.name.clone(), tag(pk.kind)),
@@ -156,10 +181,12 @@ LOCATION {location};\n\n\
 WITH parents AS (\n  SELECT {parent_id} AS id, {pk_field} AS pk, {tally} AS stored\n  FROM {table}\n  WHERE {parent_where}\n),\n\
 children AS (\n  SELECT {child_id} AS id, COUNT(*) AS counted\n  FROM {table}\n  WHERE {child_where}\n  GROUP BY {child_id}\n)\n\
 SELECT p.pk, p.stored, COALESCE(c.counted, 0) AS counted,\n  \
-CAST(p.stored AS DECIMAL(38, 0)) - COALESCE(c.counted, 0) AS drift\n\
+TRY_CAST(p.stored AS DECIMAL(38, 0)) - COALESCE(c.counted, 0) AS drift\n\
 FROM parents p LEFT JOIN children c ON c.id = p.id\n\
-WHERE p.stored IS NULL OR CAST(p.stored AS DECIMAL(38, 0)) <> COALESCE(c.counted, 0)\n\
-ORDER BY p.stored IS NULL DESC, abs(CAST(p.stored AS DECIMAL(38, 0)) - COALESCE(c.counted, 0)) DESC, p.pk;\n",
+-- DynamoDB keeps a number's text canonical (no leading or trailing zeros), so the exact test is\n\
+-- on the text: 2.4 is not 2, and no digit is lost to a cast.\n\
+WHERE p.stored IS NULL OR p.stored <> CAST(COALESCE(c.counted, 0) AS VARCHAR)\n\
+ORDER BY p.stored IS NULL DESC, abs(TRY_CAST(p.stored AS DECIMAL(38, 0)) - COALESCE(c.counted, 0)) DESC NULLS FIRST, p.pk;\n",
         rule = crate::core::tally::Rule::Tally(rule.clone()).describe(),
         name = info.name,
         ddl_table = ddl_name(athena_table),

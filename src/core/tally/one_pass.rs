@@ -35,8 +35,10 @@ pub struct OnePass {
     children: Children,
     /// The parent attribute holding the id its children carry.
     id_name: String,
-    /// The parents seen, by id.
-    parents: HashMap<String, Item>,
+    /// The parents seen, by id (two parents may share an id).
+    parents: HashMap<String, Vec<Item>>,
+    /// Parents without the attribute holding their id: each one's check is an error.
+    without_id: Vec<Item>,
     /// Children counted, by id.
     counts: HashMap<String, u64>,
     /// Items seen.
@@ -92,6 +94,7 @@ impl OnePass {
             children,
             id_name,
             parents: HashMap::new(),
+            without_id: Vec::new(),
             counts: HashMap::new(),
             items: 0,
         })
@@ -126,7 +129,19 @@ impl OnePass {
 
     /// Parents seen so far.
     pub fn parents(&self) -> usize {
-        self.parents.len()
+        self.parents.values().map(Vec::len).sum::<usize>() + self.without_id.len()
+    }
+
+    /// Keep only the parents whose partition key (as text) `keep` says: a reconcile of some
+    /// parents reports nothing about the others.
+    pub fn keep_parents(&mut self, keep: impl Fn(&str) -> bool) {
+        let partition = self.partition.clone();
+        let kept = |p: &Item| keep(&p.get(&partition).map(cell_text).unwrap_or_default());
+        for parents in self.parents.values_mut() {
+            parents.retain(|p| kept(p));
+        }
+        self.parents.retain(|_, parents| !parents.is_empty());
+        self.without_id.retain(|p| kept(p));
     }
 
     /// See one item: keep it if it is a parent, count it if it is a child.
@@ -139,9 +154,11 @@ impl OnePass {
             .rule
             .parents
             .matches(&item, &self.partition, &self.sort)
-            && let Some(id) = item.get(&self.id_name).map(id_key)
         {
-            self.parents.insert(id, item);
+            match item.get(&self.id_name).map(id_key) {
+                Some(id) => self.parents.entry(id).or_default().push(item),
+                None => self.without_id.push(item),
+            }
         }
     }
 
@@ -177,12 +194,20 @@ impl OnePass {
         let Self {
             rule,
             parents,
+            without_id,
             counts,
             partition,
+            id_name,
             ..
         } = self;
+        let missing = without_id.into_iter().map(|_| {
+            Err(Error::Invalid(format!(
+                "the parent has no `{id_name}` to count its children by"
+            )))
+        });
         parents
             .into_iter()
+            .flat_map(|(id, parents)| parents.into_iter().map(move |p| (id.clone(), p)))
             .map(|(id, parent)| {
                 let count = counts.get(&id).copied().unwrap_or_default();
                 let stored = crate::core::tally::stored_tally(&parent, &rule.tally)?;
@@ -202,6 +227,7 @@ impl OnePass {
                     last_touched: last_touched(&parent),
                 })
             })
+            .chain(missing)
             .collect()
     }
 }
@@ -273,5 +299,63 @@ mod tests {
         let results = pass.finish(&info(), "test");
         assert_eq!(results.iter().filter(|r| r.is_err()).count(), 1);
         assert_eq!(results.iter().filter(|r| r.is_ok()).count(), 1);
+    }
+
+    #[test]
+    fn index_children_by_an_id_attribute_shared_or_missing() {
+        use crate::core::table::{IndexInfo, IndexKind};
+        let mut table = info();
+        table.indexes.push(IndexInfo {
+            name: "ByOwner".into(),
+            kind: IndexKind::Global,
+            partition: KeyAttr::new("owner", ScalarType::S),
+            sort: None,
+            projection: "ALL".into(),
+            status: None,
+            item_count: None,
+        });
+        let rule = TallyRule {
+            parents: ParentMatch {
+                sort_key: "META".into(),
+                partition_prefix: "USER#".into(),
+            },
+            tally: "postCount".into(),
+            children: ChildSource::Index {
+                index: "ByOwner".into(),
+                id_attribute: Some("handle".into()),
+                sort_prefix: String::new(),
+            },
+        };
+        let mut pass = OnePass::new(&table, &rule).unwrap();
+        let with_handle = |pk: &str, handle: &str| {
+            let mut p = item(pk, "META", &[("postCount", "1")]);
+            p.insert("handle".into(), AttributeValue::S(handle.into()));
+            p
+        };
+        // Two parents share the handle `ana`; one parent has no handle at all.
+        pass.add(with_handle("USER#1", "ana"));
+        pass.add(with_handle("USER#2", "ana"));
+        pass.add(item("USER#3", "META", &[("postCount", "0")]));
+        let mut post = item("POST#1", "META", &[]);
+        post.insert("owner".into(), AttributeValue::S("ana".into()));
+        pass.add(post);
+        assert_eq!(pass.parents(), 3);
+        let mut only = pass.clone();
+        only.keep_parents(|pk| pk == "USER#1");
+        assert_eq!(
+            only.finish(&table, "t").len(),
+            1,
+            "the others are not reported"
+        );
+        let results = pass.finish(&table, "t");
+        let ok: Vec<&ParentCheck> = results.iter().filter_map(|r| r.as_ref().ok()).collect();
+        assert_eq!(ok.len(), 2, "both parents of the shared id");
+        assert!(ok.iter().all(|c| c.count.count == 1));
+        let errors: Vec<String> = results
+            .iter()
+            .filter_map(|r| r.as_ref().err().map(ToString::to_string))
+            .collect();
+        assert_eq!(errors.len(), 1);
+        assert!(errors[0].contains("no `handle`"), "{errors:?}");
     }
 }

@@ -215,7 +215,8 @@ pub async fn scan_pass(
 }
 
 /// Reconcile `rule` from the files of an export of table `info` at `path` (an S3 export's
-/// folder or one of its files, or DynamoDB JSON lines), streamed: no request is sent. Returns
+/// folder or one of its files, or DynamoDB JSON lines), streamed: no request is sent (`info`
+/// gives the keys). Returns
 /// every parent's check, or `None` when cancelled, and how much was read.
 pub fn check_export(
     info: &TableInfo,

@@ -178,17 +178,13 @@ async fn reconcile_in_one_pass(
         on_event(ReconcileEvent::Read(read));
     })
     .await?;
-    let Some(pass) = pass else {
+    let Some(mut pass) = pass else {
         return Ok(true);
     };
-    let checks: Vec<Result<ParentCheck>> = pass
-        .finish(info, &scan_method(info, segments))
-        .into_iter()
-        .filter(|c| match (&only, c) {
-            (Some(only), Ok(check)) => only.contains(&check.partition),
-            _ => true,
-        })
-        .collect();
+    if let Some(only) = &only {
+        pass.keep_parents(|partition| only.contains(partition));
+    }
+    let checks: Vec<Result<ParentCheck>> = pass.finish(info, &scan_method(info, segments));
     on_event(ReconcileEvent::Found(checks.len()));
     for check in checks {
         on_event(ReconcileEvent::Checked(Box::new(check)));

@@ -5,8 +5,8 @@
 //! leading zero, like the code `08001`, is `S`, since the number would lose it), `true` and
 //! `false` are `BOOL`, a DynamoDB JSON value (`{"SS":["a","b"]}`) is that value, anything else is
 //! `S`, and an empty cell is an attribute the item does not have. So a string that would read as
-//! something else (`007`, `true`, `{…`, or the empty string) is written as DynamoDB JSON
-//! (`{"S":"007"}`), and every value comes back as it went out. A column can be told to be read
+//! something else (`123`, `true`, `{…`, or the empty string) is written as DynamoDB JSON
+//! (`{"S":"123"}`), and every value comes back as it went out. A column can be told to be read
 //! as `S`, `N` or `BOOL` instead ([`CellType`]), for files written by other tools.
 
 use std::collections::HashMap;

@@ -242,9 +242,17 @@ impl BrowseFeature {
             && ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Escape));
         let mut intent = None;
         let item = self.selected_item();
+        // A row read from an index may hold only the projected attributes: not a whole item.
+        let from_index = self
+            .tab()
+            .and_then(|t| t.results().request.as_ref())
+            .is_some_and(|r| r.index.is_some());
         ui.horizontal(|ui| {
             ui.strong("Item");
-            if let Some(item) = item.filter(|_| editable) {
+            if editable && from_index {
+                ui.weak("read from an index (maybe partial): edit it from a query of the table");
+            }
+            if let Some(item) = item.filter(|_| editable && !from_index) {
                 for (text, start) in [
                     ("Edit item", EditStart::Edit),
                     ("Duplicate", EditStart::Duplicate),

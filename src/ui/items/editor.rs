@@ -19,8 +19,8 @@ pub(super) enum Subject {
     Existing(Item),
     /// A new item (blank, or a copy under a new key).
     New {
-        /// What it was copied from, in words (`None`: blank).
-        copy_of: Option<String>,
+        /// What it was copied from: in words, and the item (`None`: blank).
+        copy_of: Option<(String, Item)>,
     },
 }
 
@@ -96,11 +96,14 @@ impl Editor {
         }
     }
 
-    /// The item as it was read, for an existing one.
+    /// The item as it was read (or copied), whose types plain JSON text keeps.
     fn was(&self) -> Option<&Item> {
         match &self.subject {
-            Subject::Existing(item) => Some(item),
-            Subject::New { .. } => None,
+            Subject::Existing(item)
+            | Subject::New {
+                copy_of: Some((_, item)),
+            } => Some(item),
+            Subject::New { copy_of: None } => None,
         }
     }
 
@@ -170,7 +173,7 @@ impl Editor {
                 crate::core::write::key_shown(&info.key_of(item).unwrap_or_default(), &key_names)
             ),
             Subject::New {
-                copy_of: Some(from),
+                copy_of: Some((from, _)),
             } => {
                 format!("New item, a copy of {from}: give it a new key")
             }

@@ -34,8 +34,9 @@ pub struct ItemsFeature {
     report: Option<CommitReport>,
     /// The last commit created items (the grid does not show them until read again).
     created: bool,
-    /// Where the last commit went.
+    /// Where the last commit went, and the changes it sent.
     committed_to: Option<(ConnectionId, String)>,
+    committed: Vec<Change>,
     error: Option<Error>,
     /// A note after staging: what was staged.
     note: Option<String>,
@@ -52,6 +53,7 @@ impl Default for ItemsFeature {
             report: None,
             created: false,
             committed_to: None,
+            committed: Vec::new(),
             error: None,
             note: None,
         }
@@ -109,7 +111,7 @@ impl ItemsFeature {
                     .map(|k| key_shown(&k, &key_names))
                     .unwrap_or_default();
                 let subject = Subject::New {
-                    copy_of: Some(from),
+                    copy_of: Some((from, item.clone())),
                 };
                 self.editor = Some(Editor::new(subject, item, &key_names));
             }
@@ -145,7 +147,7 @@ impl ItemsFeature {
                 if let Some(place) = &self.committed_to
                     && let Some(staging) = self.staged.get_mut(place)
                 {
-                    staging.apply(&report);
+                    staging.apply(&report, &self.committed);
                 }
                 self.report = Some(report);
                 intents
@@ -211,13 +213,30 @@ impl ItemsFeature {
             .iter()
             .any(|c| c.kind() == crate::core::items::ChangeKind::Create);
         self.committed_to = Some(Self::place(scope));
+        self.committed = plan.changes.clone();
         self.committing = Some(scope.spawner.spawn("commit", async move {
             Ok(commit(&connection, &info, &plan, confirmed).await)
         }));
     }
 
+    /// Start afresh on another table or connection: the editor, a question waiting and the
+    /// last report were about the one before (changes stay staged with their table; a commit
+    /// under way still reports).
+    pub fn afresh(&mut self) {
+        self.editor = None;
+        self.confirm = None;
+        self.report = None;
+        self.note = None;
+        self.error = None;
+    }
+
     /// The Items view: the editor beside the staged changes.
     pub fn view_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) {
+        // A question is about the changes it was asked for: once they change, it is gone.
+        let asked_for = self.confirm.as_ref().map(|(plan, _)| plan.changes.clone());
+        if asked_for.is_some_and(|changes| changes != self.staging(scope).changes()) {
+            self.confirm = None;
+        }
         ui.horizontal(|ui| {
             if ui.button("New item").clicked() {
                 self.start(scope, &Item::new(), EditStart::New);

@@ -47,6 +47,8 @@ impl TableFeatures {
         }
         self.likes.afresh();
         self.expr.afresh(table);
+        self.items.afresh();
+        self.transfer.afresh();
     }
 
     /// Take in what their work brought back; intents for other features.

@@ -79,6 +79,13 @@ impl TableExport {
         }
     }
 
+    pub(super) fn afresh(&mut self) {
+        if self.job.is_none() {
+            self.note = None;
+            self.progress = None;
+        }
+    }
+
     fn start(&mut self, scope: &Scope<'_>, path: PathBuf) {
         let segments = match number::whole_in(&self.segments, 1, 64, "segments") {
             Ok(n) => AtOnce::new(n, "segments").map_or(1, |a| a.at_once),

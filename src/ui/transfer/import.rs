@@ -84,6 +84,16 @@ impl FileImport {
         }
     }
 
+    pub(super) fn afresh(&mut self) {
+        if self.job.is_none() {
+            self.preview = None;
+            self.report = None;
+            self.progress = None;
+        }
+        self.confirm = None;
+        self.error = None;
+    }
+
     /// Read and check the file, off the UI thread.
     fn read(&mut self, scope: &Scope<'_>) {
         let path = PathBuf::from(self.path.trim());

@@ -27,6 +27,13 @@ impl TransferFeature {
         self.import.poll();
     }
 
+    /// Start afresh on another table: a file read and checked for the table before is read
+    /// again for this one (an import or export under way still reports).
+    pub fn afresh(&mut self) {
+        self.import.afresh();
+        self.export.afresh();
+    }
+
     /// The Import / Export view.
     pub fn view_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) {
         egui::ScrollArea::vertical()
