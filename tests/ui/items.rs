@@ -95,7 +95,7 @@ fn an_edit_is_staged_with_its_diff_and_a_conflict_shows_the_servers_item() {
     h.get_by_role_and_label(Role::Button, "Commit 1 staged")
         .click();
     step_until(h, "the commit's outcome", |h| {
-        has_label_containing(h, "Committed 0 of 1 items in one transaction")
+        has_label_containing(h, "Committed 0 of 1 item in one transaction")
     });
     assert!(has_label_containing(
         h,
@@ -115,7 +115,7 @@ fn an_edit_is_staged_with_its_diff_and_a_conflict_shows_the_servers_item() {
     h.get_by_role_and_label(Role::Button, "Commit 1 staged")
         .click();
     step_until(h, "the commit", |h| {
-        has_label_containing(h, "Committed 1 of 1 items in one transaction")
+        has_label_containing(h, "Committed 1 of 1 item in one transaction")
     });
     assert!(has_label(h, "Items"), "nothing staged any more");
     let stored = engine_runtime.block_on(async {

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::core::connection::Connection;
 use crate::core::error::{Error, Result};
 use crate::core::expr::codegen::Transaction;
-use crate::core::items::stage::Change;
+use crate::core::items::stage::{Change, ChangeKind};
 use crate::core::read;
 use crate::core::report::{Line, Tone};
 use crate::core::table::TableInfo;
@@ -153,6 +153,8 @@ pub enum ItemOutcome {
 pub struct ItemResult {
     /// The item's key.
     pub key: Item,
+    /// What the change was.
+    pub kind: ChangeKind,
     /// How it ended.
     pub outcome: ItemOutcome,
 }
@@ -195,6 +197,7 @@ pub async fn commit(
                 let result = transaction_item(connection, info, change, i, &outcome).await;
                 items.push(ItemResult {
                     key: change.key.clone(),
+                    kind: change.kind(),
                     outcome: result,
                 });
             }
@@ -205,6 +208,7 @@ pub async fn commit(
                 if stopped {
                     items.push(ItemResult {
                         key: change.key.clone(),
+                        kind: change.kind(),
                         outcome: ItemOutcome::NotSent,
                     });
                     continue;
@@ -217,6 +221,7 @@ pub async fn commit(
                 stopped = matches!(result, ItemOutcome::Unknown { .. });
                 items.push(ItemResult {
                     key: change.key.clone(),
+                    kind: change.kind(),
                     outcome: result,
                 });
             }
@@ -334,7 +339,8 @@ impl CommitReport {
         let mut lines = vec![Line::new(
             tone,
             format!(
-                "Committed {written} of {total} items {how} · {} WCU",
+                "Committed {written} of {} {how} · {} WCU",
+                crate::core::report::plural(total, "item"),
                 crate::core::report::capacity(self.wcu)
             ),
         )];
@@ -342,6 +348,14 @@ impl CommitReport {
             let key = write::key_shown(&r.key, key_names);
             let line = match &r.outcome {
                 ItemOutcome::Written { .. } => continue,
+                ItemOutcome::Conflict { server: Some(_) } if r.kind == ChangeKind::Create => {
+                    Line::new(
+                        Tone::Bad,
+                        format!(
+                            "{key}: an item with this key already exists; nothing written. Give the new item another key."
+                        ),
+                    )
+                }
                 ItemOutcome::Conflict { server: Some(_) } => Line::new(
                     Tone::Bad,
                     format!(

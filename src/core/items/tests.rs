@@ -248,6 +248,7 @@ fn an_item_staged_again_while_its_commit_ran_stays_staged() {
         mode: CommitMode::Transaction,
         items: vec![ItemResult {
             key: info.key_of(&read).unwrap(),
+            kind: ChangeKind::Update,
             outcome: ItemOutcome::Written { item: None },
         }],
         wcu: 1.0,
@@ -256,4 +257,35 @@ fn an_item_staged_again_while_its_commit_ran_stays_staged() {
     assert_eq!(staging.changes().len(), 1, "the newer edit is kept");
     let lines: Vec<String> = staging.changes()[0].diff().iter().map(Diff::line).collect();
     assert_eq!(lines, ["+ note: S later"], "based on what was written");
+}
+
+#[test]
+fn sets_must_be_whole_and_keys_filled_before_anything_is_staged() {
+    let info = info();
+    let read = every_type();
+    let mut twice = read.clone();
+    twice.insert("tags".into(), V::Ss(vec!["a".into(), "a".into()]));
+    let error = Change::edit(&info, read.clone(), twice)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("`tags`: a set holds each element once"),
+        "{error}"
+    );
+    let mut empty = read.clone();
+    empty.insert(
+        "meta".into(),
+        V::M(HashMap::from([("inner".to_owned(), V::Ns(Vec::new()))])),
+    );
+    let error = Change::edit(&info, read.clone(), empty)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("`meta.inner`: a set cannot be empty"),
+        "{error}"
+    );
+    let mut blank = read;
+    blank.insert("SK".into(), V::S(String::new()));
+    let error = Change::create(&info, blank).unwrap_err().to_string();
+    assert!(error.contains("`SK` is empty"), "{error}");
 }

@@ -245,8 +245,18 @@ pub async fn check_parent(
     rule: &TallyRule,
     parent: &Item,
 ) -> Result<ParentCheck> {
-    let stored = stored_tally(parent, &rule.tally)?;
-    let count = count_children(client, info, parent, rule).await?;
+    let shown = parent
+        .get(&info.partition.name)
+        .map(cell_text)
+        .unwrap_or_default();
+    let named = |e: Error| match e {
+        Error::Invalid(why) => Error::Invalid(format!("{shown}: {why}")),
+        other => other,
+    };
+    let stored = stored_tally(parent, &rule.tally).map_err(named)?;
+    let count = count_children(client, info, parent, rule)
+        .await
+        .map_err(named)?;
     let drift = drift(stored.as_deref(), count.count)?;
     Ok(ParentCheck {
         partition: parent

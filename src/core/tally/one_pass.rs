@@ -200,9 +200,11 @@ impl OnePass {
             id_name,
             ..
         } = self;
-        let missing = without_id.into_iter().map(|_| {
+        let key_text = partition.clone();
+        let missing = without_id.into_iter().map(move |p| {
+            let shown = p.get(&key_text).map(cell_text).unwrap_or_default();
             Err(Error::Invalid(format!(
-                "the parent has no `{id_name}` to count its children by"
+                "{shown}: the parent has no `{id_name}` to count its children by"
             )))
         });
         parents
@@ -210,8 +212,14 @@ impl OnePass {
             .flat_map(|(id, parents)| parents.into_iter().map(move |p| (id.clone(), p)))
             .map(|(id, parent)| {
                 let count = counts.get(&id).copied().unwrap_or_default();
-                let stored = crate::core::tally::stored_tally(&parent, &rule.tally)?;
-                let drift = drift(stored.as_deref(), count)?;
+                let shown = parent.get(&partition).map(cell_text).unwrap_or_default();
+                let named = |e: Error| match e {
+                    Error::Invalid(why) => Error::Invalid(format!("{shown}: {why}")),
+                    other => other,
+                };
+                let stored =
+                    crate::core::tally::stored_tally(&parent, &rule.tally).map_err(named)?;
+                let drift = drift(stored.as_deref(), count).map_err(named)?;
                 Ok(ParentCheck {
                     partition: parent.get(&partition).map(cell_text).unwrap_or_default(),
                     key: table.key_of(&parent)?,

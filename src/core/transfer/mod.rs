@@ -224,8 +224,8 @@ fn invalid_text(e: Error) -> String {
 
 /// One line's item.
 pub fn line_item(line: &str, format: Format) -> Result<Item> {
-    let json: serde_json::Value =
-        serde_json::from_str(line).map_err(|e| Error::Invalid(format!("not valid JSON ({e})")))?;
+    let json: serde_json::Value = serde_json::from_str(line)
+        .map_err(|e| Error::Invalid(format!("not valid JSON: {}", stream::positioned(&e))))?;
     match format {
         Format::DynamoDbJsonLines => value::item_from_json_value(&json),
         Format::S3Export => {

@@ -217,7 +217,7 @@ fn slim(line: &[u8], wrapped: bool, wanted: &HashSet<String>) -> std::result::Re
 }
 
 /// serde's message with the column in the line (its "line 1" is always 1 here).
-fn positioned(e: &serde_json::Error) -> String {
+pub(crate) fn positioned(e: &serde_json::Error) -> String {
     let text = e.to_string();
     let suffix = format!(" at line {} column {}", e.line(), e.column());
     let why = text.strip_suffix(&suffix).unwrap_or(&text);

@@ -45,6 +45,8 @@ pub(super) struct Editor {
     error: Option<crate::core::error::Error>,
     /// The attribute being added.
     adding: Field,
+    /// The key of the staged new item this editor edits, which its item replaces.
+    pub(super) replaces: Option<Item>,
 }
 
 /// What the user asked of the editor.
@@ -67,6 +69,7 @@ impl Editor {
             text_error: None,
             error: None,
             adding: blank_field(),
+            replaces: None,
         }
     }
 
@@ -93,6 +96,7 @@ impl Editor {
             text_error: None,
             error: None,
             adding: blank_field(),
+            replaces: None,
         }
     }
 
@@ -153,6 +157,13 @@ impl Editor {
         let item = self.current()?;
         let change = match &self.subject {
             Subject::Existing(before) => Change::edit(info, before.clone(), item),
+            Subject::New {
+                copy_of: Some((_, from)),
+            } if info.key_of(from).ok() == info.key_of(&item).ok() => {
+                Err(crate::core::error::Error::Invalid(
+                    "the copy still has the key of the item it copies: give it a new key".into(),
+                ))
+            }
             Subject::New { .. } => Change::create(info, item),
         };
         match change {
@@ -236,7 +247,13 @@ impl Editor {
             value_ui(ui, &mut self.adding, true, width).labelled_by(label.id);
             let add = ui.button("Add attribute").clicked()
                 || (name.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)));
+            if add && self.adding.name.trim().is_empty() {
+                self.error = Some(crate::core::error::Error::Invalid(
+                    "give the new attribute a name".into(),
+                ));
+            }
             if add && !self.adding.name.trim().is_empty() {
+                self.error = None;
                 let mut field = std::mem::replace(&mut self.adding, blank_field());
                 field.name = field.name.trim().to_owned();
                 self.fields.push(field);

@@ -97,10 +97,15 @@ impl ItemsFeature {
                         ..
                     }) => Editor::new(Subject::Existing(before), &after, &key_names),
                     Some(Change {
+                        key,
                         before: None,
                         after: Some(after),
-                        ..
-                    }) => Editor::new(Subject::New { copy_of: None }, &after, &key_names),
+                    }) => {
+                        let mut editor =
+                            Editor::new(Subject::New { copy_of: None }, &after, &key_names);
+                        editor.replaces = Some(key);
+                        editor
+                    }
                     _ => Editor::new(Subject::Existing(item.clone()), item, &key_names),
                 });
             }
@@ -172,15 +177,24 @@ impl ItemsFeature {
                         Some(before) => Subject::Existing(before),
                         None => Subject::New { copy_of: None },
                     };
-                    self.editor = Some(Editor::new(subject, &after, &scope.key_names()));
+                    let mut editor = Editor::new(subject, &after, &scope.key_names());
+                    editor.replaces = Some(change.key);
+                    self.editor = Some(editor);
                 }
             }
-            StagedAction::Discard(key) => self.staging(scope).discard(&key),
+            StagedAction::Discard(key) => {
+                self.staging(scope).discard(&key);
+                self.report = None;
+            }
             StagedAction::DiscardAll => {
                 self.staging(scope).clear();
                 self.confirm = None;
+                self.report = None;
             }
-            StagedAction::Rebase(key, server) => self.staging(scope).rebase(&key, server),
+            StagedAction::Rebase(key, server) => {
+                self.staging(scope).rebase(&key, server);
+                self.report = None;
+            }
             StagedAction::Commit => self.plan(scope),
             StagedAction::Confirmed(yes) => {
                 if let Some((plan, _)) = self.confirm.take()
@@ -213,6 +227,7 @@ impl ItemsFeature {
             .iter()
             .any(|c| c.kind() == crate::core::items::ChangeKind::Create);
         self.committed_to = Some(Self::place(scope));
+        self.note = None;
         self.committed = plan.changes.clone();
         self.committing = Some(scope.spawner.spawn("commit", async move {
             Ok(commit(&connection, &info, &plan, confirmed).await)
@@ -288,7 +303,15 @@ impl ItemsFeature {
         match editor.editor_ui(ui, scope.table) {
             Some(EditorAction::Stage(change)) => {
                 self.note = Some(format!("Staged: {}.", change.title(&scope.key_names())));
+                // A staged new item given another key replaces its staged self.
+                if let Some(old) = editor.replaces.take()
+                    && old != change.key
+                {
+                    self.staging(scope).discard(&old);
+                }
                 self.editor = None;
+                self.error = None;
+                self.report = None;
                 self.staging(scope).stage(change);
             }
             Some(EditorAction::Cancel) => self.editor = None,

@@ -99,8 +99,9 @@ impl ItemsFeature {
         let writes_on = writes_to_ui(
             ui,
             &format!(
-                "table {} · {count} items · {}",
+                "table {} · {} · {}",
                 scope.table.name,
+                crate::core::report::plural(count, "item"),
                 scope.connection.label()
             ),
             scope.connection,
@@ -126,7 +127,10 @@ impl ItemsFeature {
                 ));
             }
         });
-        ui.weak("Each item is written only if it is still as it was read (a new one: only if its key is free).");
+        ui.weak(
+            "Each item is written only if the attributes you changed still hold what was read \
+             (a new one: only if its key is free; a delete: only if nothing it had changed).",
+        );
         if let Some((_, question)) = &self.confirm
             && let Some(answer) = widgets::confirm_ui(ui, question)
         {
@@ -193,9 +197,17 @@ impl ItemsFeature {
                         ui.weak("No such item.");
                     }
                 }
-                if matches!(result.outcome, ItemOutcome::Conflict { .. })
-                    && staged.iter().any(|c| c.key == result.key)
-                {
+                let conflict = matches!(result.outcome, ItemOutcome::Conflict { .. })
+                    && staged.iter().any(|c| c.key == result.key);
+                // A new item that met an existing one gets another key, never written over it.
+                if conflict && result.kind == ChangeKind::Create {
+                    ui.horizontal_wrapped(|ui| {
+                        ui.weak("Edit the staged item to give it another key, or");
+                        if ui.button("Discard my change").clicked() {
+                            action = Some(StagedAction::Discard(result.key.clone()));
+                        }
+                    });
+                } else if conflict {
                     ui.horizontal_wrapped(|ui| {
                         if ui
                             .button("Keep my change over it")

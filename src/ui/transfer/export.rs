@@ -56,7 +56,7 @@ impl TableExport {
         if let Some(chosen) = Pending::take_ready(&mut self.choosing) {
             match chosen {
                 Ok(Some(path)) => self.chosen = Some(path),
-                Ok(None) => self.note = Some(Ok("No file chosen; nothing exported.".into())),
+                Ok(None) => self.note = Some(crate::ui::save::Saved::note(Ok(None), "items")),
                 Err(error) => self.note = Some(Err(error)),
             }
         }

@@ -54,7 +54,13 @@ impl FileImport {
         if let Some(chosen) = Pending::take_ready(&mut self.choosing) {
             match chosen {
                 Ok(Some(path)) => self.path = path.display().to_string(),
-                Ok(None) => {}
+                Ok(None) => {
+                    self.error = Some(Error::Invalid(
+                        "no file chosen (if no dialog appeared: it needs xdg-desktop-portal or \
+                         zenity); type the file's path instead"
+                            .into(),
+                    ));
+                }
                 Err(error) => self.error = Some(error),
             }
         }
@@ -265,8 +271,9 @@ impl FileImport {
         let writes_on = writes_to_ui(
             ui,
             &format!(
-                "table {} · {count} items in batches of 25 · {}",
+                "table {} · {} in batches of 25 · {}",
                 scope.table.name,
+                crate::core::report::plural(count, "item"),
                 scope.connection.label()
             ),
             scope.connection,
