@@ -173,6 +173,24 @@ pub enum Error {
 }
 
 impl Error {
+    /// This error said of `place` (a file and line, an attribute, a parent): an invalid input's
+    /// words get `place: ` before them; any other error already names its operation.
+    pub fn at(self, place: &str) -> Self {
+        match self {
+            Self::Invalid(why) => Self::Invalid(format!("{place}: {why}")),
+            other => other,
+        }
+    }
+
+    /// The words of an invalid input as they are (to be placed by the caller); any other error
+    /// in full.
+    pub fn reason(self) -> String {
+        match self {
+            Self::Invalid(why) => why,
+            other => other.to_string(),
+        }
+    }
+
     /// Map an SDK error of operation `op` into an [`Error`], keeping the server's code. Errors
     /// are told apart by their kind and type, never by their message.
     ///

@@ -159,20 +159,13 @@ pub fn item_of(fields: &[Field]) -> std::result::Result<Item, Vec<FieldError>> {
             Ok(v) => {
                 item.insert(field.name.clone(), v);
             }
-            Err(e) => errors.push(error(invalid_text(e))),
+            Err(e) => errors.push(error(e.reason())),
         }
     }
     if errors.is_empty() {
         Ok(item)
     } else {
         Err(errors)
-    }
-}
-
-fn invalid_text(e: Error) -> String {
-    match e {
-        Error::Invalid(why) => why,
-        other => other.to_string(),
     }
 }
 
@@ -240,14 +233,14 @@ pub fn item_from_text(
             message: format!("`{name}`: {message}"),
         };
         let value = match format {
-            TextFormat::DynamoDb => value::value_from_json(v).map_err(|e| at(invalid_text(e)))?,
+            TextFormat::DynamoDb => value::value_from_json(v).map_err(|e| at(e.reason()))?,
             TextFormat::Plain => {
                 let kept = was
                     .and_then(|w| w.get(name))
                     .filter(|old| json::value_to_json(old, Style::Plain) == *v);
                 match kept {
                     Some(old) => old.clone(),
-                    None => transfer::plain_value(v).map_err(|e| at(invalid_text(e)))?,
+                    None => transfer::plain_value(v).map_err(|e| at(e.reason()))?,
                 }
             }
         };

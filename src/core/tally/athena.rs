@@ -22,15 +22,6 @@ fn literal(text: &str) -> String {
     format!("'{}'", text.replace('\'', "''"))
 }
 
-fn tag(kind: ScalarType) -> &'static str {
-    match kind {
-        ScalarType::N => "N",
-        ScalarType::B => "B",
-        // Keys are S, N or B; anything else reads as text.
-        _ => "S",
-    }
-}
-
 /// `item."PK"."S"`: a typed attribute of the export's item.
 fn field(name: &str, tag: &str) -> String {
     format!("item.{}.{}", query_name(name), query_name(tag))
@@ -99,13 +90,13 @@ pub fn athena_sql(
     }
     // The attributes the query reads, each a struct of its one type.
     let mut columns: Vec<(String, &'static str)> = vec![
-        (pk.name.clone(), tag(pk.kind)),
-        (sort.name.clone(), tag(sort.kind)),
+        (pk.name.clone(), pk.kind.tag()),
+        (sort.name.clone(), sort.kind.tag()),
         (rule.tally.clone(), "N"),
     ];
     let (child_id, child_where) = match &rule.children {
         ChildSource::SortKeyPrefix(prefix) => (
-            field(&pk.name, tag(pk.kind)),
+            field(&pk.name, pk.kind.tag()),
             format!(
                 "starts_with({}, {})",
                 field(&sort.name, "S"),
@@ -118,11 +109,11 @@ pub fn athena_sql(
             let (ipk, isk): (&KeyAttr, Option<&KeyAttr>) = info
                 .keys_of(Some(index))
                 .ok_or_else(|| Error::Invalid(format!("{} has no index {index}", info.name)))?;
-            columns.push((ipk.name.clone(), tag(ipk.kind)));
-            let mut clauses = vec![format!("{} IS NOT NULL", field(&ipk.name, tag(ipk.kind)))];
+            columns.push((ipk.name.clone(), ipk.kind.tag()));
+            let mut clauses = vec![format!("{} IS NOT NULL", field(&ipk.name, ipk.kind.tag()))];
             if let Some(isk) = isk {
-                columns.push((isk.name.clone(), tag(isk.kind)));
-                clauses.push(format!("{} IS NOT NULL", field(&isk.name, tag(isk.kind))));
+                columns.push((isk.name.clone(), isk.kind.tag()));
+                clauses.push(format!("{} IS NOT NULL", field(&isk.name, isk.kind.tag())));
                 if !sort_prefix.is_empty() {
                     clauses.push(format!(
                         "starts_with({}, {})",
@@ -131,7 +122,7 @@ pub fn athena_sql(
                     ));
                 }
             }
-            (field(&ipk.name, tag(ipk.kind)), clauses.join(" AND "))
+            (field(&ipk.name, ipk.kind.tag()), clauses.join(" AND "))
         }
     };
     let parent_id = match &rule.children {
@@ -140,11 +131,11 @@ pub fn athena_sql(
             index,
             ..
         } => {
-            let kind = info.keys_of(Some(index)).map_or("S", |(k, _)| tag(k.kind));
+            let kind = info.keys_of(Some(index)).map_or("S", |(k, _)| k.kind.tag());
             columns.push((id.clone(), kind));
             field(id, kind)
         }
-        _ => field(&pk.name, tag(pk.kind)),
+        _ => field(&pk.name, pk.kind.tag()),
     };
     let mut seen = std::collections::HashSet::new();
     columns.retain(|(name, _)| seen.insert(name.clone()));
@@ -192,6 +183,6 @@ ORDER BY p.stored IS NULL DESC, abs(TRY_CAST(p.stored AS DECIMAL(38, 0)) - COALE
         ddl_table = ddl_name(athena_table),
         fields = fields.join(", "),
         location = literal(&location),
-        pk_field = field(&pk.name, tag(pk.kind)),
+        pk_field = field(&pk.name, pk.kind.tag()),
     ))
 }

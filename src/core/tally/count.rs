@@ -249,10 +249,7 @@ pub async fn check_parent(
         .get(&info.partition.name)
         .map(cell_text)
         .unwrap_or_default();
-    let named = |e: Error| match e {
-        Error::Invalid(why) => Error::Invalid(format!("{shown}: {why}")),
-        other => other,
-    };
+    let named = |e: Error| e.at(&shown);
     let stored = stored_tally(parent, &rule.tally).map_err(named)?;
     let count = count_children(client, info, parent, rule)
         .await

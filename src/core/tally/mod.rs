@@ -24,8 +24,8 @@ pub use count::{
 pub use drift::{drift, epoch_text, last_touched, stored_tally};
 pub use one_pass::OnePass;
 pub use plan::{
-    Cheaper, Estimate, ParentSource, PassRead, ReconcilePlan, check_export, estimate, scan_method,
-    scan_pass,
+    Cheaper, Estimate, ParentSource, PassRead, ReconcilePlan, check_export, estimate,
+    estimate_loaded, scan_method, scan_pass,
 };
 pub use reconcile::{ReconcileEvent, find_parents, reconcile};
 pub use repair::{RepairReport, repair, repair_plan};

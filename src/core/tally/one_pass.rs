@@ -213,10 +213,7 @@ impl OnePass {
             .map(|(id, parent)| {
                 let count = counts.get(&id).copied().unwrap_or_default();
                 let shown = parent.get(&partition).map(cell_text).unwrap_or_default();
-                let named = |e: Error| match e {
-                    Error::Invalid(why) => Error::Invalid(format!("{shown}: {why}")),
-                    other => other,
-                };
+                let named = |e: Error| e.at(&shown);
                 let stored =
                     crate::core::tally::stored_tally(&parent, &rule.tally).map_err(named)?;
                 let drift = drift(stored.as_deref(), count).map_err(named)?;

@@ -90,33 +90,57 @@ pub enum Cheaper {
     OnePass,
 }
 
-/// Estimate both plans for `rule` with parents from `source`.
+/// How the parents are found, as far as the estimate cares.
+#[derive(Clone, Copy)]
+enum Finding {
+    Scan,
+    Loaded(usize),
+    Index,
+}
+
+/// Estimate both plans with parents from `source`.
 pub fn estimate(info: &TableInfo, source: &ParentSource) -> Estimate {
+    estimate_by(
+        info,
+        match source {
+            ParentSource::Scan => Finding::Scan,
+            ParentSource::Loaded(rows) => Finding::Loaded(rows.len()),
+            ParentSource::IndexQuery { .. } => Finding::Index,
+        },
+    )
+}
+
+/// [`estimate`] for parents among `rows` loaded rows, without the rows.
+pub fn estimate_loaded(info: &TableInfo, rows: usize) -> Estimate {
+    estimate_by(info, Finding::Loaded(rows))
+}
+
+fn estimate_by(info: &TableInfo, finding: Finding) -> Estimate {
     // An eventually consistent read is half a unit per 4 KB.
     let scan_rcu = info
         .size_bytes
         .filter(|b| *b > 0)
         .map(|bytes| (bytes as f64 / 4096.0).ceil() * 0.5);
-    let parents = match source {
-        ParentSource::Loaded(rows) => Some(rows.len()),
+    let parents = match finding {
+        Finding::Loaded(rows) => Some(rows),
         _ => None,
     };
-    let (finding, cheaper) = match source {
+    let (finding_rcu, cheaper) = match finding {
         // Finding the parents by a scan reads every item: one pass reads each once instead.
-        ParentSource::Scan => (scan_rcu, Cheaper::OnePass),
-        ParentSource::Loaded(_) => {
-            let queries = parents.unwrap_or_default() as f64 * 0.5;
+        Finding::Scan => (scan_rcu, Cheaper::OnePass),
+        Finding::Loaded(rows) => {
+            let queries = rows as f64 * 0.5;
             let cheaper = match scan_rcu {
                 Some(scan) if scan <= queries => Cheaper::OnePass,
                 _ => Cheaper::PerParent,
             };
             (Some(0.0), cheaper)
         }
-        ParentSource::IndexQuery { .. } => (Some(0.5), Cheaper::PerParent),
+        Finding::Index => (Some(0.5), Cheaper::PerParent),
     };
-    let per_parent_rcu = match (finding, parents) {
-        (Some(finding), Some(p)) => Some(finding + p as f64 * 0.5),
-        (Some(finding), None) if matches!(source, ParentSource::Scan) => Some(finding),
+    let per_parent_rcu = match (finding_rcu, parents) {
+        (Some(found), Some(p)) => Some(found + p as f64 * 0.5),
+        (Some(found), None) if matches!(finding, Finding::Scan) => Some(found),
         _ => None,
     };
     let size = match (info.size_bytes, info.item_count) {

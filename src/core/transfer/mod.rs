@@ -103,19 +103,7 @@ pub fn guess_format(path: &Path) -> Result<Format> {
     if name.ends_with(".csv") || name.ends_with(".csv.gz") {
         return Ok(Format::Csv);
     }
-    let file = std::fs::File::open(path).map_err(|e| file_error(path, "reading", &e))?;
-    let mut raw = std::io::BufReader::new(file);
-    let gzipped = raw
-        .fill_buf()
-        .map_err(|e| file_error(path, "reading", &e))?
-        .starts_with(&[0x1f, 0x8b]);
-    let mut input: Box<dyn BufRead> = if gzipped {
-        Box::new(std::io::BufReader::new(
-            flate2::bufread::MultiGzDecoder::new(raw),
-        ))
-    } else {
-        Box::new(raw)
-    };
+    let (mut input, _) = open_text(path)?;
     let mut line = String::new();
     while line.trim().is_empty() {
         line.clear();
@@ -155,18 +143,34 @@ impl ReadItem {
     }
 }
 
+/// The file at `path` to read as text, gunzipped on the way when it is gzip (by its first
+/// bytes), and what reading it is called in an error (`reading` or `gunzipping`).
+pub(crate) fn open_text(path: &Path) -> Result<(Box<dyn std::io::BufRead + Send>, &'static str)> {
+    use std::io::{BufRead, BufReader};
+    let opened = std::fs::File::open(path).map_err(|e| file_error(path, "reading", &e))?;
+    let mut raw = BufReader::with_capacity(1 << 16, opened);
+    let gzipped = raw
+        .fill_buf()
+        .map_err(|e| file_error(path, "reading", &e))?
+        .starts_with(&[0x1f, 0x8b]);
+    Ok(if gzipped {
+        let gz = flate2::bufread::MultiGzDecoder::new(raw);
+        (
+            Box::new(BufReader::with_capacity(1 << 16, gz)),
+            "gunzipping",
+        )
+    } else {
+        (Box::new(raw), "reading")
+    })
+}
+
 /// The text of the file at `path`, gunzipped when it is gzip (by its first bytes).
 pub fn read_text(path: &Path) -> Result<String> {
-    let bytes = std::fs::read(path).map_err(|e| file_error(path, "reading", &e))?;
-    let bytes = if bytes.starts_with(&[0x1f, 0x8b]) {
-        let mut out = Vec::new();
-        flate2::read::MultiGzDecoder::new(bytes.as_slice())
-            .read_to_end(&mut out)
-            .map_err(|e| file_error(path, "gunzipping", &e))?;
-        out
-    } else {
-        bytes
-    };
+    let (mut input, action) = open_text(path)?;
+    let mut bytes = Vec::new();
+    input
+        .read_to_end(&mut bytes)
+        .map_err(|e| file_error(path, action, &e))?;
     String::from_utf8(bytes).map_err(|e| Error::File {
         action: "reading",
         path: path.display().to_string(),
@@ -183,10 +187,7 @@ pub fn read_file(
     types: &HashMap<String, CellType>,
 ) -> Result<Vec<ReadItem>> {
     let text = read_text(path)?;
-    let at = |e: Error| match e {
-        Error::Invalid(why) => Error::Invalid(format!("{}: {why}", path.display())),
-        other => other,
-    };
+    let at = |e: Error| e.at(&path.display().to_string());
     let items = match format {
         Format::Csv => csv::items(&text, types).map_err(at)?,
         _ => lines(&text, format).map_err(at)?,
@@ -209,17 +210,10 @@ fn lines(text: &str, format: Format) -> Result<Vec<(usize, Item)>> {
             continue;
         }
         let item = line_item(line, format)
-            .map_err(|e| Error::Invalid(format!("line {}: {}", i + 1, invalid_text(e))))?;
+            .map_err(|e| Error::Invalid(format!("line {}: {}", i + 1, e.reason())))?;
         items.push((i + 1, item));
     }
     Ok(items)
-}
-
-fn invalid_text(e: Error) -> String {
-    match e {
-        Error::Invalid(why) => why,
-        other => other.to_string(),
-    }
 }
 
 /// One line's item.

@@ -5,7 +5,7 @@
 
 use std::collections::HashSet;
 use std::fmt;
-use std::io::{BufRead, BufReader, Read};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 
@@ -13,7 +13,7 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 
 use crate::core::cancel::CancelToken;
 use crate::core::error::{Error, Result};
-use crate::core::transfer::{Format, file_error, line_item};
+use crate::core::transfer::{Format, file_error, line_item, open_text};
 use crate::core::value::{Item, value_from_json};
 
 /// Bytes of whole lines handed from the gunzipping thread at a time.
@@ -80,11 +80,9 @@ pub fn stream_items(
         progress.bytes += block.text.len() as u64;
         let path = files.get(block.file).map(PathBuf::as_path);
         if let Err(e) = parse_block(&block, format, wanted, &mut progress.items, &mut on_item) {
-            result = Err(match (e, path) {
-                (Error::Invalid(why), Some(path)) => {
-                    Error::Invalid(format!("{}: {why}", path.display()))
-                }
-                (e, _) => e,
+            result = Err(match path {
+                Some(path) => e.at(&path.display().to_string()),
+                None => e,
             });
             break;
         }
@@ -120,21 +118,7 @@ fn read_one(
     tx: &mpsc::SyncSender<Result<Block>>,
     cancel: &CancelToken,
 ) -> Result<()> {
-    let opened = std::fs::File::open(path).map_err(|e| file_error(path, "reading", &e))?;
-    let mut raw = BufReader::with_capacity(1 << 16, opened);
-    let gzipped = raw
-        .fill_buf()
-        .map_err(|e| file_error(path, "reading", &e))?
-        .starts_with(&[0x1f, 0x8b]);
-    let mut input: Box<dyn BufRead> = if gzipped {
-        Box::new(BufReader::with_capacity(
-            1 << 16,
-            flate2::bufread::MultiGzDecoder::new(raw),
-        ))
-    } else {
-        Box::new(raw)
-    };
-    let action = if gzipped { "gunzipping" } else { "reading" };
+    let (mut input, action) = open_text(path)?;
     let mut first_line = 1;
     let mut carry = Vec::new();
     loop {

@@ -130,15 +130,8 @@ pub fn item_from_json_value(json: &serde_json::Value) -> Result<Item> {
         .ok_or_else(|| Error::Invalid("a DynamoDB JSON item must be an object".into()))?;
     object
         .iter()
-        .map(|(name, v)| Ok((name.clone(), value_from_json(v).map_err(|e| at(name, e))?)))
+        .map(|(name, v)| Ok((name.clone(), value_from_json(v).map_err(|e| e.at(name))?)))
         .collect()
-}
-
-fn at(name: &str, err: Error) -> Error {
-    match err {
-        Error::Invalid(msg) => Error::Invalid(format!("{name}: {msg}")),
-        other => other,
-    }
 }
 
 /// Parse one typed value (`{"N": "3"}`) from DynamoDB JSON.

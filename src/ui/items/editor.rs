@@ -75,29 +75,16 @@ impl Editor {
 
     /// A blank new item with the table's key attributes to fill in.
     pub(super) fn blank(info: &TableInfo) -> Self {
-        let mut fields = vec![Field {
-            name: info.partition.name.clone(),
-            kind: info.partition.kind.tag().to_owned(),
-            text: String::new(),
-        }];
-        if let Some(sort) = &info.sort {
-            fields.push(Field {
-                name: sort.name.clone(),
-                kind: sort.kind.tag().to_owned(),
+        let mut editor = Self::new(Subject::New { copy_of: None }, &Item::new(), &[]);
+        let keys = std::iter::once(&info.partition).chain(info.sort.as_ref());
+        editor.fields = keys
+            .map(|key| Field {
+                name: key.name.clone(),
+                kind: key.kind.tag().to_owned(),
                 text: String::new(),
-            });
-        }
-        Self {
-            subject: Subject::New { copy_of: None },
-            fields,
-            shown: Shown::Form,
-            text: String::new(),
-            field_errors: Vec::new(),
-            text_error: None,
-            error: None,
-            adding: blank_field(),
-            replaces: None,
-        }
+            })
+            .collect();
+        editor
     }
 
     /// The item as it was read (or copied), whose types plain JSON text keeps.

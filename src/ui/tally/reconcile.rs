@@ -167,9 +167,11 @@ impl Reconcile {
         if self.source == SourceChoice::Export {
             return None;
         }
+        // Only the number of loaded rows counts: the rows themselves are not cloned each frame.
         let source = match self.source {
-            // Counting the loaded rows' parents, not cloning them, is enough for an estimate.
-            SourceChoice::Loaded => ParentSource::Loaded(loaded.rows.clone()),
+            SourceChoice::Loaded => {
+                return Some(tally::estimate_loaded(scope.table, loaded.rows.len()));
+            }
             SourceChoice::IndexQuery => ParentSource::IndexQuery {
                 index: self.index.clone(),
                 partition: aws_sdk_dynamodb::types::AttributeValue::Null(true),
