@@ -18,7 +18,9 @@ fn main() -> ExitCode {
     {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("dynoscope: cannot start the async runtime: {e}");
+            dynoscope::cli::say(format_args!(
+                "dynoscope: cannot start the async runtime: {e}"
+            ));
             return dynoscope::cli::Exit::Error.code();
         }
     };
@@ -75,7 +77,7 @@ fn run_app(runtime: &tokio::runtime::Runtime, flags: &dynoscope::cli::Connection
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("dynoscope: cannot open the window: {e}");
+            dynoscope::cli::say(format_args!("dynoscope: cannot open the window: {e}"));
             dynoscope::cli::Exit::Error.code()
         }
     }

@@ -3,6 +3,9 @@
 
 use crate::cli::args::{AddArgs, AddMode};
 use crate::cli::exit::Exit;
+use crate::cli::interrupt::{not_stopped, unless_stopped};
+use crate::cli::output::Output;
+use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
 use crate::core::counter::{self, Change, EditMode, EditReport, EditRequest, Outcome};
 use crate::core::error::Result;
@@ -11,10 +14,22 @@ use crate::core::report::Lines;
 use crate::core::write::Destination;
 
 /// Run the edit (`confirmed`: `--yes`) and print the report on stdout; an error before
-/// anything could apply is returned, to be printed once on stderr.
-pub async fn add(connection: &Connection, args: AddArgs, confirmed: bool) -> Result<Exit> {
+/// anything could apply is returned, to be printed once on stderr. Interrupted before it is
+/// sent, nothing is sent; once sent, its answer is waited for and said.
+pub async fn add(
+    connection: &Connection,
+    args: AddArgs,
+    confirmed: bool,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
     let client = &connection.client;
-    let info = read::describe_table(client, &args.table).await?;
+    let info = unless_stopped(
+        stop,
+        "DescribeTable",
+        read::describe_table(client, &args.table),
+    )
+    .await?;
     let key = info.key_from_text(args.keys.iter().map(String::as_str))?;
     let request = EditRequest {
         attribute: args.attr.clone(),
@@ -25,7 +40,13 @@ pub async fn add(connection: &Connection, args: AddArgs, confirmed: bool) -> Res
     // Check the input before anything is read or sent.
     counter::check_request(&key, &request)?;
     let mut item = key;
-    if let Some(stored) = read::read_attribute(client, &info.name, &item, &args.attr).await? {
+    let stored = unless_stopped(
+        stop,
+        "GetItem",
+        read::read_attribute(client, &info.name, &item, &args.attr),
+    )
+    .await?;
+    if let Some(stored) = stored {
         item.insert(args.attr.clone(), stored);
     }
     let mode = match args.mode {
@@ -34,6 +55,7 @@ pub async fn add(connection: &Connection, args: AddArgs, confirmed: bool) -> Res
         AddMode::Exact => EditMode::Exact,
     };
     let plan = counter::plan_edit(&Destination::of(connection), &info, &item, &request, mode)?;
+    not_stopped(stop, "UpdateItem")?;
     let outcome = counter::update_counter(connection, &plan, confirmed).await;
     let exit = match &outcome {
         Outcome::Applied { .. } => Exit::Done,
@@ -44,9 +66,9 @@ pub async fn add(connection: &Connection, args: AddArgs, confirmed: bool) -> Res
     };
     let report = EditReport { plan, outcome };
     if args.json {
-        println!("{}", report.to_json());
+        out.line(report.to_json());
     } else {
-        println!("{}", Lines(&report.lines()));
+        out.line(Lines(&report.lines()));
     }
     Ok(exit)
 }

@@ -4,6 +4,7 @@ use clap::{Args, Parser};
 
 use crate::cli::exit::EXIT_TABLE;
 pub use crate::cli::flags::ConnectionFlags;
+use crate::cli::flags::positive;
 pub use crate::cli::read_args::{ItemsArgs, PartiqlArgs, ScanArgs, SqlArgs};
 pub use crate::cli::write_args::{DeleteArgs, ExportArgs, ImportArgs, PutArgs};
 
@@ -224,7 +225,7 @@ pub struct CheckArgs {
     #[arg(long, requires = "index")]
     pub child_key: Option<String>,
     /// Parents counted at once (at most 64 run at a time).
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = 8, allow_negative_numbers = true, value_parser = positive)]
     pub concurrency: usize,
     /// Sum the shards whose sort key begins with this prefix (with --pk).
     #[arg(long, requires = "pk", conflicts_with = "all")]
@@ -296,10 +297,10 @@ pub struct StormArgs {
     #[command(flatten)]
     pub target: LikeTargetArgs,
     /// Simulated users (1–10000).
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, allow_negative_numbers = true, value_parser = positive)]
     pub users: usize,
     /// Users acting at once (at least 1; at most 64 run at a time).
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = 16, allow_negative_numbers = true, value_parser = positive)]
     pub concurrency: usize,
 }
 

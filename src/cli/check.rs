@@ -8,6 +8,8 @@ use serde_json::json;
 
 use crate::cli::args::CheckArgs;
 use crate::cli::exit::Exit;
+use crate::cli::interrupt::unless_stopped;
+use crate::cli::output::Output;
 use crate::core::cancel::CancelToken;
 use crate::core::error::{Error, Result};
 use crate::core::limits::AtOnce;
@@ -22,10 +24,20 @@ use crate::core::tally::{
 use crate::core::transfer::Format;
 
 /// Run the check; exit 0 when every parent matches, 1 when any drifted.
-pub async fn check(client: &Client, args: CheckArgs) -> Result<Exit> {
-    let info = read::describe_table(client, &args.table).await?;
+pub async fn check(
+    client: &Client,
+    args: CheckArgs,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
+    let info = unless_stopped(
+        stop,
+        "DescribeTable",
+        read::describe_table(client, &args.table),
+    )
+    .await?;
     if let Some(prefix) = &args.shards {
-        return shards(client, &info, &args, prefix).await;
+        return unless_stopped(stop, "Query", shards(client, &info, &args, prefix, out)).await;
     }
     let rule = TallyRule {
         parents: ParentMatch {
@@ -50,29 +62,38 @@ pub async fn check(client: &Client, args: CheckArgs) -> Result<Exit> {
     let started = Instant::now();
     let mut checked = Checked::default();
     if let Some(location) = &args.athena {
-        print!(
-            "{}",
-            tally::athena_sql(&info, &rule, location, &tally::athena_table(&info.name))?
-        );
+        out.text(tally::athena_sql(
+            &info,
+            &rule,
+            location,
+            &tally::athena_table(&info.name),
+        )?);
         return Ok(Exit::Done);
     }
     match (&args.pk, args.all, &args.from_export) {
         (_, _, Some(path)) => {
             let format = Format::parse(&args.export_format)?;
-            let (checks, read) =
-                tally::check_export(&info, &rule, path, format, &CancelToken::default(), |_| {})?;
-            for check in checks.unwrap_or_default() {
+            let (checks, read) = tally::check_export(&info, &rule, path, format, stop, |_| {})?;
+            let checks = checks.ok_or(Error::Cancelled {
+                op: "reading the export",
+            })?;
+            for check in checks {
                 checked.add(check?);
             }
-            eprintln!(
+            out.note(format_args!(
                 "Read {} items ({}) from the export; no item read from the table.",
                 read.items,
                 human_bytes(i64::try_from(read.bytes).unwrap_or(i64::MAX))
-            );
+            ));
         }
         (Some(pk), _, None) => {
             let partition = info.partition.kind.parse(pk)?;
-            let (check, _) = tally::check_partition(client, &info, &rule, partition).await?;
+            let (check, _) = unless_stopped(
+                stop,
+                "Query",
+                tally::check_partition(client, &info, &rule, partition),
+            )
+            .await?;
             checked.add(check);
         }
         (None, true, None) => {
@@ -91,17 +112,17 @@ pub async fn check(client: &Client, args: CheckArgs) -> Result<Exit> {
                 }
             };
             for line in estimate.lines(&info.name) {
-                eprintln!("{line}");
+                out.note(line);
             }
-            eprintln!("Plan: {}.", plan.label());
+            out.note(format_args!("Plan: {}.", plan.label()));
             let mut failure = None;
-            tally::reconcile(
+            let cancelled = tally::reconcile(
                 client,
                 &info,
                 &rule,
                 &ParentSource::Scan,
                 plan,
-                &CancelToken::default(),
+                stop,
                 |event| match event {
                     ReconcileEvent::Checked(result) => match *result {
                         Ok(check) => checked.add(check),
@@ -115,6 +136,11 @@ pub async fn check(client: &Client, args: CheckArgs) -> Result<Exit> {
             if let Some(e) = failure {
                 return Err(e);
             }
+            if cancelled {
+                // What was checked before the interrupt is printed; the run did not finish.
+                print_checks(&checked, args.json, out);
+                return Err(Error::Cancelled { op: "reconcile" });
+            }
         }
         (None, false, None) => {
             return Err(Error::Invalid(
@@ -122,32 +148,19 @@ pub async fn check(client: &Client, args: CheckArgs) -> Result<Exit> {
             ));
         }
     }
-    for check in &checked.checks {
-        if args.json {
-            println!("{}", check.to_json());
-        } else {
-            println!(
-                "{}\tstored {}\tcounted {}\tdrift {}",
-                check.partition,
-                check.stored_text(),
-                check.count.count,
-                check.drift_text()
-            );
-        }
-    }
+    print_checks(&checked, args.json, out);
     let totals = &checked.totals;
     if args.json {
-        println!(
-            "{}",
-            json!({"summary": {"parents": checked.checks.len(), "drifted": totals.drifted, "stored": to_dynamodb(&totals.stored), "counted": totals.counted.to_string(), "rcu": totals.rcu}})
+        out.line(
+            json!({"summary": {"parents": checked.checks.len(), "drifted": totals.drifted, "stored": to_dynamodb(&totals.stored), "counted": totals.counted.to_string(), "rcu": totals.rcu}}),
         );
     }
-    eprintln!(
+    out.note(format_args!(
         "{} · {} RCU · {} ms",
         checked.summary(),
         capacity(totals.rcu),
         started.elapsed().as_millis()
-    );
+    ));
     Ok(if totals.drifted == 0 {
         Exit::Done
     } else {
@@ -155,8 +168,31 @@ pub async fn check(client: &Client, args: CheckArgs) -> Result<Exit> {
     })
 }
 
+/// One line per parent checked: JSON, or pk, stored, counted and drift.
+fn print_checks(checked: &Checked, json: bool, out: &mut Output) {
+    for check in &checked.checks {
+        if json {
+            out.line(check.to_json());
+        } else {
+            out.line(format_args!(
+                "{}\tstored {}\tcounted {}\tdrift {}",
+                check.partition,
+                check.stored_text(),
+                check.count.count,
+                check.drift_text()
+            ));
+        }
+    }
+}
+
 /// `--shards`: sum a sharded counter, one line per shard, the hot one marked.
-async fn shards(client: &Client, info: &TableInfo, args: &CheckArgs, prefix: &str) -> Result<Exit> {
+async fn shards(
+    client: &Client,
+    info: &TableInfo,
+    args: &CheckArgs,
+    prefix: &str,
+    out: &mut Output,
+) -> Result<Exit> {
     let pk = args.pk.as_deref().unwrap_or_default();
     let rule = ShardRule {
         prefix: prefix.to_owned(),
@@ -166,21 +202,20 @@ async fn shards(client: &Client, info: &TableInfo, args: &CheckArgs, prefix: &st
     for (i, (sk, value)) in total.shards.iter().enumerate() {
         let hot = total.hot == Some(i);
         if args.json {
-            println!(
-                "{}",
-                json!({"shard": sk, "value": value.as_ref().map(to_dynamodb), "hot": hot})
-            );
+            out.line(json!({"shard": sk, "value": value.as_ref().map(to_dynamodb), "hot": hot}));
         } else {
             let shown = value.as_ref().map_or("(missing)".to_owned(), to_dynamodb);
-            println!("{sk}\t{shown}{}", if hot { "  <- hot" } else { "" });
+            out.line(format_args!(
+                "{sk}\t{shown}{}",
+                if hot { "  <- hot" } else { "" }
+            ));
         }
     }
     if args.json {
-        println!(
-            "{}",
-            json!({"summary": {"total": to_dynamodb(&total.total), "shards": total.shards.len()}})
+        out.line(
+            json!({"summary": {"total": to_dynamodb(&total.total), "shards": total.shards.len()}}),
         );
     }
-    eprintln!("{}", total.summary());
+    out.note(total.summary());
     Ok(Exit::Done)
 }

@@ -5,7 +5,9 @@ use std::process::ExitCode;
 
 use serde_json::json;
 
+use crate::cli::output::Output;
 use crate::core::error::Error;
+use crate::core::throttle::is_throttled;
 
 /// How a subcommand ended, as its exit status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -13,9 +15,10 @@ pub enum Exit {
     /// 0: done — applied, or no drift.
     Done,
     /// 1: the server refused or the data disagrees — a failed condition, a cancelled
-    /// transaction, a missing item or parent, drift found.
+    /// transaction, a missing item or parent, drift found, throttled beyond the retries.
     Refused,
-    /// 2: bad input, usage, or a connection or server error before anything could apply.
+    /// 2: bad input (the server's `ValidationException` included), usage, or a connection or
+    /// server error before anything could apply.
     Error,
     /// 3: the outcome is unknown — it may have been applied; it was not sent again.
     Unknown,
@@ -25,16 +28,20 @@ pub enum Exit {
 pub const EXIT_TABLE: &str = "Exit status (every subcommand):
   0  done: applied, or no drift
   1  the server refused or the data disagrees: condition failed, transaction cancelled,
-     item or parent missing, drift found
-  2  bad input, usage, or a connection or server error before anything could apply
+     item or parent missing, drift found, throttled beyond the retries (nothing applied),
+     or an import or storm of which some writes applied and others were refused
+  2  bad input (the server's ValidationException too), usage, or a connection or server
+     error, before anything could apply
   3  outcome unknown: it may have been applied, and was not sent again";
 
 impl Exit {
-    /// The status of a run that ended in `error`: a missing item is the data disagreeing;
-    /// every other error came before anything could apply.
+    /// The status of a run that ended in `error`: a missing item or parent is the data
+    /// disagreeing, and throttling beyond the retries the server refusing; every other error
+    /// (a `ValidationException` included) came before anything could apply.
     pub fn of_error(error: &Error) -> Self {
         match error {
-            Error::Missing { .. } => Self::Refused,
+            Error::Missing { .. } | Error::NotFound { .. } => Self::Refused,
+            error if is_throttled(error) => Self::Refused,
             Error::OutcomeUnknown(_) => Self::Unknown,
             _ => Self::Error,
         }
@@ -56,13 +63,8 @@ impl Exit {
     }
 }
 
-/// Output that could not be written (a closed pipe), as an error.
-pub fn io_error(e: std::io::Error) -> Error {
-    Error::Invalid(format!("cannot write output: {e}"))
-}
-
 /// Print `error` on stderr, once: a line of text, or with `json` one JSON object.
-pub fn print_error(error: &Error, json: bool) {
+pub fn print_error(out: &Output, error: &Error, json: bool) {
     if json {
         let mut object = json!({
             "error": error.to_string(),
@@ -73,8 +75,8 @@ pub fn print_error(error: &Error, json: bool) {
         if let Error::Sql { at: Some(at), .. } = error {
             object["at"] = json!({"line": at.line, "column": at.column, "offset": at.offset});
         }
-        eprintln!("{object}");
+        out.note(object);
     } else {
-        eprintln!("dynoscope: {error}");
+        out.note(format_args!("dynoscope: {error}"));
     }
 }

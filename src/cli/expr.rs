@@ -2,6 +2,7 @@
 //! own `compile` (so its checks, the key condition's included, are the app's).
 
 use crate::cli::exit::Exit;
+use crate::cli::output::Output;
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -60,14 +61,15 @@ fn input(args: &ExprArgs) -> Result<Input> {
         input.texts.insert(field, text.clone());
     }
     if let Some(text) = &args.names {
+        let json = value::strict::parse(text)
+            .map_err(|e| Error::Invalid(format!("--names: {}", value::strict::error_text(&e))))?;
         let names: HashMap<String, String> =
-            serde_json::from_str(text).map_err(|e| Error::Invalid(format!("--names: {e}")))?;
+            serde_json::from_value(json).map_err(|e| Error::Invalid(format!("--names: {e}")))?;
         input.names = names.into_iter().collect();
         input.names.sort();
     }
     if let Some(text) = &args.values {
-        let values = value::item_from_dynamodb_json(text)
-            .map_err(|e| Error::Invalid(format!("--values: {e}")))?;
+        let values = value::item_from_dynamodb_json(text).map_err(|e| e.at("--values"))?;
         input.values = values.iter().map(|(k, v)| ValueRow::new(k, v)).collect();
     }
     let mut key = Item::new();
@@ -75,7 +77,14 @@ fn input(args: &ExprArgs) -> Result<Input> {
         let (name, text) = pair
             .split_once('=')
             .ok_or_else(|| Error::Invalid(format!("--key `{pair}` is not NAME=VALUE")))?;
-        key.insert(name.to_owned(), AttributeValue::S(text.to_owned()));
+        if key
+            .insert(name.to_owned(), AttributeValue::S(text.to_owned()))
+            .is_some()
+        {
+            return Err(Error::Invalid(format!(
+                "--key: `{name}` is given twice; give each key attribute once"
+            )));
+        }
     }
     // Without --key the request is a template with an empty key to fill in.
     input.item = Some(key);
@@ -84,11 +93,11 @@ fn input(args: &ExprArgs) -> Result<Input> {
 
 /// Build and print the request, with notes on how it was written on stderr. Everything that can
 /// go wrong here is bad input, refused before anything is sent (exit 2, said by `run`).
-pub fn expr(args: ExprArgs) -> Result<Exit> {
+pub fn expr(args: ExprArgs, out: &mut Output) -> Result<Exit> {
     let (text, notes) = build(&args)?;
-    println!("{text}");
+    out.line(text);
     for note in notes {
-        eprintln!("note: {note}");
+        out.note(format_args!("note: {note}"));
     }
     Ok(Exit::Done)
 }

@@ -73,3 +73,30 @@ impl ConnectionFlags {
         )
     }
 }
+
+/// A count from 1 typed on the command line (`--limit`, `--segments`, `--users`): `0`, `-1`
+/// and `ten` are bad input, said in words.
+pub(crate) fn positive(text: &str) -> Result<usize, String> {
+    match count(text)? {
+        0 => Err("0: give a whole number from 1".to_owned()),
+        n => Ok(n),
+    }
+}
+
+/// A count from 0 typed on the command line (`--preview`).
+pub(crate) fn count(text: &str) -> Result<usize, String> {
+    let trimmed = text.trim();
+    trimmed.parse::<usize>().map_err(|_| {
+        if trimmed.starts_with('-') && trimmed[1..].chars().all(|c| c.is_ascii_digit()) {
+            format!("`{text}` is negative: give a whole number")
+        } else {
+            format!("`{text}` is not a whole number")
+        }
+    })
+}
+
+/// [`positive`] for a request's `Limit`, which DynamoDB takes as a 32-bit number.
+pub(crate) fn page_size(text: &str) -> Result<i32, String> {
+    let n = positive(text)?;
+    i32::try_from(n).map_err(|_| format!("`{text}` is more than DynamoDB takes ({})", i32::MAX))
+}

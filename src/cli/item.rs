@@ -5,21 +5,37 @@ use std::collections::HashMap;
 
 use crate::cli::args::{DeleteArgs, PutArgs};
 use crate::cli::exit::Exit;
+use crate::cli::interrupt::{not_stopped, unless_stopped};
+use crate::cli::output::Output;
+use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
-use crate::core::error::{Error, Result};
+use crate::core::error::Result;
 use crate::core::expr::codegen::{Operation, Request, ReturnOptions};
 use crate::core::read;
 use crate::core::run;
+use crate::core::validate;
 use crate::core::value;
 use crate::core::write::{self, Refusal, WriteOutcome};
 
 /// Put the item of `--item` (DynamoDB JSON), only when no item has its key with
 /// `--create-only`.
-pub async fn put(connection: &Connection, args: PutArgs, confirmed: bool) -> Result<Exit> {
-    let info = read::describe_table(&connection.client, &args.table).await?;
-    let item = value::item_from_dynamodb_json(&args.item)
-        .map_err(|e| Error::Invalid(format!("--item: {e}")))?;
-    info.key_of(&item)?;
+pub async fn put(
+    connection: &Connection,
+    args: PutArgs,
+    confirmed: bool,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
+    // What DynamoDB would refuse of the item alone is said before anything is read.
+    let item = value::item_from_dynamodb_json(&args.item).map_err(|e| e.at("--item"))?;
+    validate::check_values(&item).map_err(|e| e.at("--item"))?;
+    let info = unless_stopped(
+        stop,
+        "DescribeTable",
+        read::describe_table(&connection.client, &args.table),
+    )
+    .await?;
+    validate::check_item(&item, &info).map_err(|e| e.at("--item"))?;
     let (condition, names) = if args.create_only {
         (
             Some("attribute_not_exists(#pk)".to_owned()),
@@ -33,19 +49,32 @@ pub async fn put(connection: &Connection, args: PutArgs, confirmed: bool) -> Res
         &info.key_names(),
         request(&args.table, Operation::Put(item), condition, names),
         confirmed,
+        (out, stop),
     )
     .await
 }
 
 /// Delete the item with the key of `--key`.
-pub async fn delete(connection: &Connection, args: DeleteArgs, confirmed: bool) -> Result<Exit> {
-    let info = read::describe_table(&connection.client, &args.table).await?;
+pub async fn delete(
+    connection: &Connection,
+    args: DeleteArgs,
+    confirmed: bool,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
+    let info = unless_stopped(
+        stop,
+        "DescribeTable",
+        read::describe_table(&connection.client, &args.table),
+    )
+    .await?;
     let key = info.key_from_text(args.keys.iter().map(String::as_str))?;
     send(
         connection,
         &info.key_names(),
         request(&args.table, Operation::Delete(key), None, HashMap::new()),
         confirmed,
+        (out, stop),
     )
     .await
 }
@@ -80,9 +109,11 @@ async fn send(
     key_names: &[String],
     request: Request,
     confirmed: bool,
+    (out, stop): (&mut Output, &CancelToken),
 ) -> Result<Exit> {
     let op = request.operation_name();
     let plan = run::plan_write(connection, &request, key_names.to_vec())?;
+    not_stopped(stop, op)?;
     let outcome = write::send(connection, &plan, confirmed).await;
     let exit = match &outcome {
         WriteOutcome::Applied { .. } => Exit::Done,
@@ -96,9 +127,9 @@ async fn send(
         WriteOutcome::Refused { .. } => Exit::Refused,
     };
     let result = run::written(op, outcome, true);
-    println!("{} — {}", plan.what(), result.summary);
+    out.line(format_args!("{} — {}", plan.what(), result.summary));
     for item in &result.items {
-        println!("{}", value::item_to_dynamodb_json(item, key_names, false));
+        out.line(value::item_to_dynamodb_json(item, key_names, false));
     }
     Ok(exit)
 }

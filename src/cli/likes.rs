@@ -5,6 +5,8 @@ use serde_json::json;
 
 use crate::cli::args::{LikeArgs, LikeTargetArgs, StormArgs};
 use crate::cli::exit::Exit;
+use crate::cli::interrupt::{not_stopped, unless_stopped};
+use crate::cli::output::Output;
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
 use crate::core::error::Result;
@@ -15,8 +17,17 @@ use crate::core::report::Lines;
 use crate::core::table::TableInfo;
 use crate::core::write::Destination;
 
-async fn target(connection: &Connection, args: &LikeTargetArgs) -> Result<(TableInfo, LikeTarget)> {
-    let info = read::describe_table(&connection.client, &args.table).await?;
+async fn target(
+    connection: &Connection,
+    args: &LikeTargetArgs,
+    stop: &CancelToken,
+) -> Result<(TableInfo, LikeTarget)> {
+    let info = unless_stopped(
+        stop,
+        "DescribeTable",
+        read::describe_table(&connection.client, &args.table),
+    )
+    .await?;
     let mut target = LikeTarget::new(
         &info,
         &args.pk,
@@ -34,8 +45,10 @@ pub async fn like(
     op: LikeOp,
     args: LikeArgs,
     confirmed: bool,
+    out: &mut Output,
+    stop: &CancelToken,
 ) -> Result<Exit> {
-    let (info, target) = target(connection, &args.target).await?;
+    let (info, target) = target(connection, &args.target, stop).await?;
     let request = likes::like_request(
         &Destination::of(connection),
         op,
@@ -46,6 +59,7 @@ pub async fn like(
     )?;
     // Refused before anything is read when a confirmation is needed and not given.
     request.write_plan().confirmation().check(confirmed)?;
+    not_stopped(stop, "TransactWriteItems")?;
     let report = likes::like_and_observe(connection, &info, request, confirmed).await;
     let exit = match &report.sent.outcome {
         LikeOutcome::Committed { .. } => Exit::Done,
@@ -63,32 +77,35 @@ pub async fn like(
         };
         let tally = |s: &Result<Snapshot>| s.as_ref().ok().map(|s| s.tally.clone());
         let children = |s: &Result<Snapshot>| s.as_ref().ok().map(|s| s.children.to_string());
-        println!(
-            "{}",
-            json!({
+        out.line(json!({
                 "op": op.name(), "user": args.user, "outcome": outcome, "reasons": reasons,
                 "consumedWCU": wcu, "attempts": report.sent.attempts, "replayed": report.replayed(),
                 "tallyBefore": tally(&report.before), "tallyAfter": tally(&report.after),
                 "childrenBefore": children(&report.before), "childrenAfter": children(&report.after),
                 "lines": report.lines().into_iter().map(|l| l.text).collect::<Vec<_>>(),
-            })
-        );
+        }));
     } else {
         // The outcome first: it is what happened, whatever the reads around it did.
-        println!("{}", report.title());
-        println!(
+        out.line(report.title());
+        out.line(format_args!(
             "tally {} · children {}",
             report.tally_change(),
             report.children_change()
-        );
-        println!("{}", Lines(&report.lines()));
+        ));
+        out.line(Lines(&report.lines()));
     }
     Ok(exit)
 }
 
 /// A storm (`confirmed`: `--yes`), then what it changed and the drift before and after.
-pub async fn storm(connection: &Connection, args: StormArgs, confirmed: bool) -> Result<Exit> {
-    let (info, target) = target(connection, &args.target).await?;
+pub async fn storm(
+    connection: &Connection,
+    args: StormArgs,
+    confirmed: bool,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
+    let (info, target) = target(connection, &args.target, stop).await?;
     let plan = StormPlan::new(
         &Destination::of(connection),
         &target,
@@ -98,17 +115,11 @@ pub async fn storm(connection: &Connection, args: StormArgs, confirmed: bool) ->
     )?;
     plan.confirmation().check(confirmed)?;
     if let Some(note) = plan.at_once.note("concurrency") {
-        eprintln!("{note}");
+        out.note(note);
     }
-    let report = likes::run_storm(
-        connection,
-        &info,
-        &plan,
-        confirmed,
-        &CancelToken::default(),
-        |_| {},
-    )
-    .await?;
+    not_stopped(stop, "TransactWriteItems")?;
+    // An interrupt stops new likes; those in flight are waited for, and all is counted.
+    let report = likes::run_storm(connection, &info, &plan, confirmed, stop, |_| {}).await?;
     let (stats, before, after) = (&report.stats, &report.before, &report.after);
     // Writes whose outcome is unknown, or a storm whose result could not be read again: what it
     // did is not known, so 3.
@@ -121,9 +132,7 @@ pub async fn storm(connection: &Connection, args: StormArgs, confirmed: bool) ->
     };
     if args.target.json {
         let changes = report.changes();
-        println!(
-            "{}",
-            json!({
+        out.line(json!({
                 "users": args.users, "operations": stats.done, "committed": stats.committed,
                 "cancelled": stats.cancelled, "resent": stats.resent, "failed": stats.failed,
                 "unknown": stats.unknown,
@@ -135,20 +144,19 @@ pub async fn storm(connection: &Connection, args: StormArgs, confirmed: bool) ->
                 "stormTallyChange": changes.as_ref().map(|(t, _)| to_dynamodb(t)),
                 "stormChildrenChange": changes.as_ref().map(|(_, c)| to_dynamodb(c)),
                 "stormConsistent": report.storm_consistent(), "equal": report.equal(),
-            })
-        );
+        }));
     } else {
-        println!(
+        out.line(format_args!(
             "{} users in {} ms: {}",
             args.users,
             stats.elapsed_ms,
             stats.progress()
-        );
+        ));
         let details = stats.details();
         if !details.is_empty() {
-            println!("{}", Lines(&details));
+            out.line(Lines(&details));
         }
-        println!("{}", Lines(&report.verdict()));
+        out.line(Lines(&report.verdict()));
     }
     Ok(exit)
 }

@@ -6,8 +6,10 @@ mod check;
 mod exit;
 mod expr;
 mod flags;
+mod interrupt;
 mod item;
 mod likes;
+mod output;
 mod partiql;
 mod read_args;
 mod reads;
@@ -19,4 +21,5 @@ mod write_args;
 
 pub use args::{AddArgs, AddMode, Cli, ConnectionFlags, Subcommand};
 pub use exit::{EXIT_TABLE, Exit};
+pub use output::say;
 pub use run::run;

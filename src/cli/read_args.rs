@@ -4,6 +4,8 @@ use std::time::Duration;
 
 use clap::Args;
 
+use crate::cli::flags::{page_size, positive};
+
 /// `dynoscope items`.
 #[derive(Debug, Args)]
 pub struct ItemsArgs {
@@ -41,7 +43,7 @@ pub struct ItemsArgs {
     #[arg(long)]
     pub desc: bool,
     /// Stop after this many items (sent to the server as each request's Limit).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = positive)]
     pub limit: Option<usize>,
     /// Go on after this key (DynamoDB JSON), as printed when a read stopped early.
     #[arg(long, value_name = "JSON")]
@@ -63,12 +65,13 @@ pub struct ScanArgs {
     /// Scan this index instead of the table.
     #[arg(long)]
     pub index: Option<String>,
-    /// Parallel scan with this many segments (at most 64 are read at a time); items are printed
+    /// Parallel scan with this many segments (at most 64 are read at a time, at most 1,000 in
+    /// all; more than 64 and than the table's size can use only with --yes); items are printed
     /// as each segment's pages arrive, so segments interleave.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(i32).range(1..=1_000_000))]
-    pub segments: i32,
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = positive)]
+    pub segments: usize,
     /// Stop after this many items (sent to the server as each request's Limit).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = positive)]
     pub limit: Option<usize>,
     /// Go on after this key (DynamoDB JSON), as printed when a scan stopped early. With
     /// --segments: SEGMENT=JSON, once per segment to go on with (`SEGMENT={}` or
@@ -92,10 +95,10 @@ pub struct PartiqlArgs {
     #[arg(long = "param", value_name = "DDB-JSON", allow_hyphen_values = true)]
     pub params: Vec<String>,
     /// SELECT: stop after this many items.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = positive)]
     pub limit: Option<usize>,
     /// SELECT: evaluate at most this many items per request (ExecuteStatement's Limit).
-    #[arg(long, value_parser = clap::value_parser!(i32).range(1..))]
+    #[arg(long, allow_negative_numbers = true, value_parser = page_size)]
     pub page_size: Option<i32>,
     /// Print DynamoDB JSON, one item per line (plain JSON otherwise); a write's report as one
     /// JSON object.
@@ -114,7 +117,7 @@ pub struct SqlArgs {
     #[arg(allow_hyphen_values = true)]
     pub sql: String,
     /// Print at most this many rows.
-    #[arg(long, default_value_t = crate::core::sql::MAX_ROWS)]
+    #[arg(long, default_value_t = crate::core::sql::MAX_ROWS, allow_negative_numbers = true, value_parser = positive)]
     pub max_rows: usize,
     /// Errors as a JSON object (rows are always JSON).
     #[arg(long)]

@@ -5,20 +5,31 @@
 use aws_sdk_dynamodb::Client;
 
 use crate::cli::args::{ItemsArgs, ScanArgs};
-use crate::cli::exit::io_error;
+use crate::cli::interrupt::unless_stopped;
+use crate::cli::output::Output;
 use crate::cli::resume;
 use crate::core::cancel::CancelToken;
 use crate::core::condition::{ScalarType, SortCondition, SortOp};
 use crate::core::error::{Error, Result};
-use crate::core::limits::AtOnce;
+use crate::core::limits::{self, AtOnce};
 use crate::core::read::{self, Backoff, BrowseRequest, Page, ReadEvent, Stopped, Until};
 use crate::core::report::read_summary;
 use crate::core::table::TableInfo;
 use crate::core::value::{self, Item};
 
 /// `dynoscope items`: Query one item collection.
-pub async fn items(client: &Client, args: ItemsArgs, out: &mut impl std::io::Write) -> Result<()> {
-    let info = read::describe_table(client, &args.table).await?;
+pub async fn items(
+    client: &Client,
+    args: ItemsArgs,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<()> {
+    let info = unless_stopped(
+        stop,
+        "DescribeTable",
+        read::describe_table(client, &args.table),
+    )
+    .await?;
     let (partition, _) = info
         .keys_of(args.index.as_deref())
         .ok_or_else(|| Error::Invalid(format!("`{}` has no such index", args.table)))?;
@@ -32,12 +43,33 @@ pub async fn items(client: &Client, args: ItemsArgs, out: &mut impl std::io::Wri
         .transpose()?;
     let mut printer = Printer::new(&info, args.index.as_deref(), args.limit, args.json, out);
     let backoff = backoff(args.max_throttle_wait);
-    read_one(client, &request, start.flatten(), &backoff, &mut printer).await
+    read_one(
+        client,
+        &request,
+        start.flatten(),
+        &backoff,
+        &mut printer,
+        stop,
+    )
+    .await
 }
 
-/// `dynoscope scan`: Scan a table or index, in parallel segments with `--segments`.
-pub async fn scan(client: &Client, args: ScanArgs, out: &mut impl std::io::Write) -> Result<()> {
-    let info = read::describe_table(client, &args.table).await?;
+/// `dynoscope scan`: Scan a table or index, in parallel segments with `--segments` (more than
+/// the table's size can use only with `confirmed`, `--yes`).
+pub async fn scan(
+    client: &Client,
+    args: ScanArgs,
+    out: &mut Output,
+    stop: &CancelToken,
+    confirmed: bool,
+) -> Result<()> {
+    let info = unless_stopped(
+        stop,
+        "DescribeTable",
+        read::describe_table(client, &args.table),
+    )
+    .await?;
+    limits::check_segments(args.segments, &info, confirmed)?;
     let request = BrowseRequest::scan(&info, args.index.as_deref())?;
     let mut printer = Printer::new(&info, args.index.as_deref(), args.limit, args.json, out);
     let backoff = backoff(args.max_throttle_wait);
@@ -51,34 +83,34 @@ pub async fn scan(client: &Client, args: ScanArgs, out: &mut impl std::io::Write
                 ));
             }
         };
-        return read_one(client, &request, start, &backoff, &mut printer).await;
+        return read_one(client, &request, start, &backoff, &mut printer, stop).await;
     }
-    let total = usize::try_from(args.segments)
-        .map_err(|_| Error::Invalid("--segments must be at least 1".into()))?;
+    let total = args.segments;
     let starts = resume::parse_segment_keys(total, &args.start_keys)?;
     if let Some(note) = AtOnce::new(total, "segments")?.note("segments") {
-        eprintln!("{note}");
+        printer.out.note(note);
     }
-    let (cancel, ctrl_c) = cancel_on_ctrl_c();
     let until = args.limit.map_or(Until::LastPage, Until::Items);
-    let stopped = read::scan_segments(client, &request, starts, until, &backoff, &cancel, |e| {
+    let stopped = read::scan_segments(client, &request, starts, until, &backoff, stop, |e| {
         if let Some(note) = e.note() {
-            eprintln!("dynoscope: {note}");
+            printer.out.note(format_args!("dynoscope: {note}"));
         }
         if let read::SegmentEvent::Read {
             event: ReadEvent::Page(page),
             ..
         } = e
         {
-            printer.page(page, &cancel);
+            printer.page(page, stop);
         }
     })
     .await;
-    ctrl_c.abort();
-    eprintln!("{} · {total} segments", printer.summary());
+    printer
+        .out
+        .note(format_args!("{} · {total} segments", printer.summary()));
     let result = printer.finish(stopped.result, "Scan");
     if result.is_err() && !stopped.left.finished() {
         print_resume(
+            printer.out,
             &resume::segment_args(&stopped.left, &printer.keys),
             args.json,
         );
@@ -93,28 +125,31 @@ async fn read_one(
     request: &BrowseRequest,
     start: Option<Item>,
     backoff: &Backoff,
-    printer: &mut Printer<'_, impl std::io::Write>,
+    printer: &mut Printer<'_>,
+    stop: &CancelToken,
 ) -> Result<()> {
-    let (cancel, ctrl_c) = cancel_on_ctrl_c();
     let until = printer.limit.map_or(Until::LastPage, Until::Items);
     let mut go_on_after = start.clone();
-    let result = read::read_events(client, request, start, until, backoff, &cancel, |event| {
+    let result = read::read_events(client, request, start, until, backoff, stop, |event| {
         if let Some(note) = event.note() {
-            eprintln!("dynoscope: {note}");
+            printer.out.note(format_args!("dynoscope: {note}"));
         }
         if let ReadEvent::Page(page) = event {
             go_on_after = page.last_key.clone();
-            printer.page(page, &cancel);
+            printer.page(page, stop);
         }
     })
     .await;
-    ctrl_c.abort();
-    eprintln!("{}", printer.summary());
+    printer.out.note(printer.summary());
     let result = printer.finish(result, request.op());
     if result.is_err()
         && let Some(key) = go_on_after
     {
-        print_resume(&resume::key_args(&key, &printer.keys), printer.json);
+        print_resume(
+            printer.out,
+            &resume::key_args(&key, &printer.keys),
+            printer.json,
+        );
     }
     result
 }
@@ -127,47 +162,36 @@ fn backoff(max_throttle_wait: std::time::Duration) -> Backoff {
     }
 }
 
-/// A cancel token that Ctrl-C uses, and the task that waits for it (abort it when done).
-fn cancel_on_ctrl_c() -> (CancelToken, tokio::task::JoinHandle<()>) {
-    let cancel = CancelToken::default();
-    let on_signal = cancel.clone();
-    let task = tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            on_signal.cancel();
-        }
-    });
-    (cancel, task)
-}
-
 /// On stderr: the arguments that go on where the read stopped.
-fn print_resume(args: &[String], json: bool) {
+fn print_resume(out: &Output, args: &[String], json: bool) {
     if json {
-        eprintln!("{}", serde_json::json!({ "resume": args }));
+        out.note(serde_json::json!({ "resume": args }));
     } else {
         let words = resume::shell_words(args);
-        eprintln!("dynoscope: stopped early; to go on from here, run it again with: {words}");
+        out.note(format_args!(
+            "dynoscope: stopped early; to go on from here, run it again with: {words}"
+        ));
     }
 }
 
 /// Prints items as pages arrive, up to the limit, and counts what was read.
-struct Printer<'a, W> {
-    out: &'a mut W,
+struct Printer<'a> {
+    out: &'a mut Output,
     keys: Vec<String>,
     json: bool,
     limit: Option<usize>,
     items: usize,
     pages: usize,
     consumed_rcu: f64,
-    failed: Option<Error>,
 }
 
-impl<'a, W: std::io::Write> Printer<'a, W> {
+impl<'a> Printer<'a> {
     fn new(
         info: &TableInfo,
         index: Option<&str>,
         limit: Option<usize>,
         json: bool,
-        out: &'a mut W,
+        out: &'a mut Output,
     ) -> Self {
         Self {
             out,
@@ -177,25 +201,27 @@ impl<'a, W: std::io::Write> Printer<'a, W> {
             items: 0,
             pages: 0,
             consumed_rcu: 0.0,
-            failed: None,
         }
     }
 
-    /// Print a page's items (as many as the limit leaves); an output that fails cancels.
-    fn page(&mut self, page: Page, cancel: &CancelToken) {
+    /// Print a page's items (as many as the limit leaves); an output nobody reads stops the
+    /// run.
+    fn page(&mut self, page: Page, stop: &CancelToken) {
         self.pages += 1;
         self.consumed_rcu += page.consumed_rcu;
         for item in page.items {
-            if self.failed.is_some() || self.limit.is_some_and(|l| self.items >= l) {
-                return;
+            if !self.out.open() || self.limit.is_some_and(|l| self.items >= l) {
+                break;
             }
-            match print_item(self.out, &item, &self.keys, self.json) {
-                Ok(()) => self.items += 1,
-                Err(error) => {
-                    self.failed = Some(error);
-                    cancel.cancel();
-                }
-            }
+            self.out.line(if self.json {
+                value::item_to_dynamodb_json(&item, &self.keys, false)
+            } else {
+                value::item_to_plain_json(&item, &self.keys, false)
+            });
+            self.items += 1;
+        }
+        if !self.out.open() {
+            stop.cancel();
         }
     }
 
@@ -205,26 +231,12 @@ impl<'a, W: std::io::Write> Printer<'a, W> {
 
     /// How the read ended: an output error first, then the read's, then a cancel.
     fn finish(&mut self, result: Result<Stopped>, op: &'static str) -> Result<()> {
-        match (self.failed.take(), result) {
+        match (self.out.failure(), result) {
             (Some(error), _) | (None, Err(error)) => Err(error),
             (None, Ok(Stopped::Cancelled)) => Err(Error::Cancelled { op }),
             (None, Ok(Stopped::LastPage | Stopped::Reached)) => Ok(()),
         }
     }
-}
-
-fn print_item(
-    out: &mut (impl std::io::Write + ?Sized),
-    item: &Item,
-    keys: &[String],
-    json: bool,
-) -> Result<()> {
-    let line = if json {
-        value::item_to_dynamodb_json(item, keys, false)
-    } else {
-        value::item_to_plain_json(item, keys, false)
-    };
-    writeln!(out, "{line}").map_err(io_error)
 }
 
 fn sort_condition(args: &ItemsArgs, info: &TableInfo) -> Result<Option<SortCondition>> {

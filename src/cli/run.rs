@@ -1,12 +1,14 @@
-//! Running a subcommand: thin glue from arguments to core functions and back to text.
+//! Running a subcommand: thin glue from arguments to core functions and back to text, through
+//! the one output path, listening for Ctrl-C and SIGTERM from the start.
 
-use std::io::Write as _;
 use std::process::ExitCode;
 
 use crate::cli::args::{ConnectionFlags, Subcommand};
-use crate::cli::exit::io_error;
 use crate::cli::exit::{Exit, print_error};
+use crate::cli::interrupt::{Interrupt, unless_stopped};
+use crate::cli::output::Output;
 use crate::cli::reads;
+use crate::core::cancel::CancelToken;
 use crate::core::connection::{self, ConnectionSpec};
 use crate::core::error::{Error, Result};
 use crate::core::likes::LikeOp;
@@ -15,75 +17,102 @@ use crate::core::table::TableInfo;
 
 /// Run `command` against the connection `spec`, with the `--timeout`, `--read-only` and `--yes`
 /// of `flags`; prints results on stdout and errors on stderr (once), and returns the exit status
-/// of the one table ([`EXIT_TABLE`](crate::cli::EXIT_TABLE)).
+/// of the one table ([`EXIT_TABLE`](crate::cli::EXIT_TABLE)). A closed stdout or a signal
+/// changes neither what was sent nor the status that says how it ended.
 pub async fn run(spec: ConnectionSpec, flags: &ConnectionFlags, command: Subcommand) -> ExitCode {
     let json = command.json();
-    match run_inner(spec, flags, command).await {
-        Ok(exit) => exit.code(),
+    let mut out = Output::new();
+    let interrupt = Interrupt::listen();
+    let exit = match run_inner(spec, flags, command, &mut out, interrupt.token()).await {
+        Ok(exit) => exit,
         Err(error) => {
-            print_error(&error, json);
+            print_error(&out, &error, json);
             if matches!(error, Error::NotConfirmed { .. }) && !json {
-                eprintln!(
-                    "dynoscope: add --yes to confirm writes to an endpoint that is not on this machine"
+                out.note(
+                    "dynoscope: add --yes to confirm writes to an endpoint that is not on this machine",
                 );
             }
-            Exit::of_error(&error).code()
+            Exit::of_error(&error)
         }
-    }
+    };
+    out.finish();
+    exit.code()
 }
 
 async fn run_inner(
     spec: ConnectionSpec,
     flags: &ConnectionFlags,
     command: Subcommand,
+    out: &mut Output,
+    stop: &CancelToken,
 ) -> Result<Exit> {
     if let Subcommand::Expr(args) = command {
-        return crate::cli::expr::expr(args);
+        return crate::cli::expr::expr(args, out);
     }
     if let Subcommand::Sql(args) = command {
-        return crate::cli::sql::sql(spec, flags, args).await;
+        return crate::cli::sql::sql(spec, flags, args, out, stop).await;
     }
     if let Subcommand::Sandbox { port } = command {
-        serve_sandbox(spec, port).await?;
+        serve_sandbox(spec, port, out, stop).await?;
         return Ok(Exit::Done);
     }
-    let connection = connection::connect_with(spec, flags.options()).await?;
+    let connection = unless_stopped(
+        stop,
+        "connect",
+        connection::connect_with(spec, flags.options()),
+    )
+    .await?;
     let client = &connection.client;
     let confirmed = flags.yes;
-    let mut out = std::io::stdout().lock();
     match command {
         Subcommand::Tables => {
-            for name in read::list_tables(client).await? {
-                writeln!(out, "{name}").map_err(io_error)?;
+            for name in unless_stopped(stop, "ListTables", read::list_tables(client)).await? {
+                out.line(name);
             }
         }
         Subcommand::Describe { table } => {
-            let info = read::describe_table(client, &table).await?;
-            write!(out, "{}", describe_text(&info)).map_err(io_error)?;
+            let info =
+                unless_stopped(stop, "DescribeTable", read::describe_table(client, &table)).await?;
+            out.text(describe_text(&info));
         }
-        Subcommand::Items(args) => reads::items(client, args, &mut out).await?,
-        Subcommand::Scan(args) => reads::scan(client, args, &mut out).await?,
-        Subcommand::Add(args) => return crate::cli::add::add(&connection, args, confirmed).await,
-        Subcommand::Check(args) => return crate::cli::check::check(client, args).await,
+        Subcommand::Items(args) => reads::items(client, args, out, stop).await?,
+        Subcommand::Scan(args) => reads::scan(client, args, out, stop, confirmed).await?,
+        Subcommand::Add(args) => {
+            return crate::cli::add::add(&connection, args, confirmed, out, stop).await;
+        }
+        Subcommand::Check(args) => return crate::cli::check::check(client, args, out, stop).await,
         Subcommand::Like(args) => {
-            return crate::cli::likes::like(&connection, LikeOp::Like, args, confirmed).await;
+            return crate::cli::likes::like(&connection, LikeOp::Like, args, confirmed, out, stop)
+                .await;
         }
         Subcommand::Unlike(args) => {
-            return crate::cli::likes::like(&connection, LikeOp::Unlike, args, confirmed).await;
+            return crate::cli::likes::like(
+                &connection,
+                LikeOp::Unlike,
+                args,
+                confirmed,
+                out,
+                stop,
+            )
+            .await;
         }
         Subcommand::Storm(args) => {
-            return crate::cli::likes::storm(&connection, args, confirmed).await;
+            return crate::cli::likes::storm(&connection, args, confirmed, out, stop).await;
         }
         Subcommand::Partiql(args) => {
-            return crate::cli::partiql::partiql(&connection, args, confirmed).await;
+            return crate::cli::partiql::partiql(&connection, args, confirmed, out, stop).await;
         }
-        Subcommand::Export(args) => return crate::cli::transfer::export(&connection, args).await,
+        Subcommand::Export(args) => {
+            return crate::cli::transfer::export(&connection, args, out, stop).await;
+        }
         Subcommand::Import(args) => {
-            return crate::cli::transfer::import(&connection, args, confirmed).await;
+            return crate::cli::transfer::import(&connection, args, confirmed, out, stop).await;
         }
-        Subcommand::Put(args) => return crate::cli::item::put(&connection, args, confirmed).await,
+        Subcommand::Put(args) => {
+            return crate::cli::item::put(&connection, args, confirmed, out, stop).await;
+        }
         Subcommand::Delete(args) => {
-            return crate::cli::item::delete(&connection, args, confirmed).await;
+            return crate::cli::item::delete(&connection, args, confirmed, out, stop).await;
         }
         Subcommand::Sandbox { .. } | Subcommand::Expr(_) | Subcommand::Sql(_) => {}
     }
@@ -112,33 +141,41 @@ pub fn describe_text(info: &TableInfo) -> String {
 }
 
 #[cfg(feature = "sandbox")]
-async fn serve_sandbox(spec: ConnectionSpec, port: u16) -> Result<()> {
+async fn serve_sandbox(
+    spec: ConnectionSpec,
+    port: u16,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<()> {
     let db_path = match spec {
         ConnectionSpec::Sandbox { db_path } => db_path,
         _ => None,
     };
     let sandbox = crate::core::sandbox::Sandbox::start(db_path.as_deref(), port).await?;
     if let Some(report) = sandbox.seeded() {
-        eprintln!(
+        out.note(format_args!(
             "seeded {} items in {} tables in {} ms",
             report.items, report.tables, report.elapsed_ms
-        );
+        ));
     }
-    println!("{}", sandbox.endpoint());
-    eprintln!(
+    out.line(sandbox.endpoint());
+    out.flush();
+    out.note(format_args!(
         "serving until Ctrl-C; try: aws dynamodb list-tables --endpoint-url {}",
         sandbox.endpoint()
-    );
-    let _ = std::io::stdout().flush();
-    tokio::signal::ctrl_c()
-        .await
-        .map_err(|e| Error::Sandbox(format!("cannot wait for Ctrl-C: {e}")))?;
+    ));
+    stop.cancelled().await;
     drop(sandbox);
     Ok(())
 }
 
 #[cfg(not(feature = "sandbox"))]
-async fn serve_sandbox(_spec: ConnectionSpec, _port: u16) -> Result<()> {
+async fn serve_sandbox(
+    _spec: ConnectionSpec,
+    _port: u16,
+    _out: &mut Output,
+    _stop: &CancelToken,
+) -> Result<()> {
     Err(Error::Sandbox(
         "this build has no sandbox (built without the `sandbox` feature)".into(),
     ))

@@ -1,12 +1,13 @@
 //! `dynoscope sql`: read tables or partitions through the one reader into an SQL session, run
 //! the SQL there, print the rows as JSON objects, one per line.
 
-use std::io::Write as _;
-
 use aws_sdk_dynamodb::Client;
 
 use crate::cli::args::{ConnectionFlags, SqlArgs};
-use crate::cli::exit::{Exit, io_error};
+use crate::cli::exit::Exit;
+use crate::cli::interrupt::unless_stopped;
+use crate::cli::output::Output;
+use crate::core::cancel::CancelToken;
 use crate::core::connection::{self, ConnectionSpec};
 use crate::core::error::{Error, Result};
 use crate::core::read;
@@ -48,7 +49,13 @@ impl Load {
 }
 
 /// Load every `--load`, run the SQL, print the rows; the notes and a summary go to stderr.
-pub async fn sql(spec: ConnectionSpec, flags: &ConnectionFlags, args: SqlArgs) -> Result<Exit> {
+pub async fn sql(
+    spec: ConnectionSpec,
+    flags: &ConnectionFlags,
+    args: SqlArgs,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
     let loads = args
         .loads
         .iter()
@@ -72,38 +79,53 @@ pub async fn sql(spec: ConnectionSpec, flags: &ConnectionFlags, args: SqlArgs) -
     }
     // Without a --load there is nothing to read, so nothing to connect to.
     if !loads.is_empty() {
-        let connection = connection::connect_with(spec, flags.options()).await?;
+        let connection = unless_stopped(
+            stop,
+            "connect",
+            connection::connect_with(spec, flags.options()),
+        )
+        .await?;
         for load in &loads {
-            load_one(&connection.client, &mut session, load).await?;
+            let note = unless_stopped(
+                stop,
+                "Scan",
+                load_one(&connection.client, &mut session, load),
+            )
+            .await?;
+            out.note(note);
         }
     }
     let rows = session.query_bounded(&args.sql, args.max_rows)?;
-    let mut out = std::io::stdout().lock();
     for row in &rows.rows {
-        let line = value::item_to_plain_json(row, &rows.columns, false);
-        writeln!(out, "{line}").map_err(io_error)?;
+        if !out.open() {
+            break;
+        }
+        out.line(value::item_to_plain_json(row, &rows.columns, false));
     }
-    out.flush().map_err(io_error)?;
+    out.flush();
+    if let Some(error) = out.failure() {
+        return Err(error);
+    }
     for note in &rows.notes {
-        eprintln!("note: {note}");
+        out.note(format_args!("note: {note}"));
     }
-    eprintln!("{}", rows.summary());
+    out.note(rows.summary());
     Ok(Exit::Done)
 }
 
-/// Read one table or partition through the one reader and load it into `session`.
-async fn load_one(client: &Client, session: &mut SqlSession, load: &Load) -> Result<()> {
+/// Read one table or partition through the one reader and load it into `session`; what was
+/// loaded, in words.
+async fn load_one(client: &Client, session: &mut SqlSession, load: &Load) -> Result<String> {
     let info = read::describe_table(client, &load.table).await?;
     let read = read::read_table(client, &info, load.partition.as_deref()).await?;
     let loaded = session.load_rows(&load.name, &info.key_names(), &read.rows)?;
-    eprintln!(
+    Ok(format!(
         "{} ({} of {}: {})",
         loaded.summary(),
         read.request.op(),
         load.table,
         read_summary(read.rows.len(), read.pages, read.rcu)
-    );
-    Ok(())
+    ))
 }
 
 #[cfg(test)]

@@ -3,6 +3,8 @@
 
 use clap::Args;
 
+use crate::cli::flags::{count, positive};
+
 /// `dynoscope put`.
 #[derive(Debug, Args)]
 pub struct PutArgs {
@@ -46,8 +48,9 @@ pub struct ExportArgs {
     /// The file to write (created or replaced).
     #[arg(long)]
     pub out: std::path::PathBuf,
-    /// Segments of the parallel scan of a whole table (at most 64 read at once).
-    #[arg(long, default_value_t = 4)]
+    /// Segments of the parallel scan of a whole table (at most 64 read at once, at most 1,000 in
+    /// all).
+    #[arg(long, default_value_t = 4, allow_negative_numbers = true, value_parser = positive)]
     pub segments: usize,
 }
 
@@ -67,7 +70,7 @@ pub struct ImportArgs {
     #[arg(long = "type", value_name = "NAME=TYPE")]
     pub types: Vec<String>,
     /// Items shown in the preview.
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = 5, allow_negative_numbers = true, value_parser = count)]
     pub preview: usize,
     /// The file, or a folder (an S3 export: every .json and .json.gz file under it).
     pub path: std::path::PathBuf,

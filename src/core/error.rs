@@ -126,6 +126,13 @@ pub enum Error {
         /// `item` or `parent`, as the app's checkbox names it.
         kind: &'static str,
     },
+    /// What a read looked for is not there (a parent to check): the data disagrees with the
+    /// question; nothing was written.
+    #[error("there is no {what}")]
+    NotFound {
+        /// What was looked for, e.g. `parent item POST#nope / META in Social`.
+        what: String,
+    },
     /// The user's input cannot be sent as it is; nothing was sent.
     #[error("{0}")]
     Invalid(String),

@@ -1,8 +1,49 @@
 //! One policy for how much runs at once: scan segments, storm users, lab writers. However many
 //! are asked for, at most [`MAX_AT_ONCE`] requests are in flight together; asking for none is
-//! bad input.
+//! bad input. And how many segments a parallel scan may be cut into: each is at least one
+//! request, so more than a table's size can use is a cost asked about first.
 
 use crate::core::error::{Error, Result};
+use crate::core::table::{TableInfo, human_bytes};
+
+/// The most segments a parallel scan is cut into.
+pub const MAX_SEGMENTS: usize = 1000;
+
+/// Segments a scan may have without a question however small the table: as many as run at
+/// once.
+const SEGMENTS_WITHOUT_ASKING: usize = MAX_AT_ONCE;
+
+/// Check a parallel scan of table `info` in `segments`: 0 or more than [`MAX_SEGMENTS`] is bad
+/// input; more than the table's size can use (a segment per MiB, DescribeTable's size) and more
+/// than 64 needs `confirmed`, and the refusal says what it would cost.
+pub fn check_segments(segments: usize, info: &TableInfo, confirmed: bool) -> Result<()> {
+    if segments == 0 {
+        return Err(Error::Invalid("--segments must be at least 1".into()));
+    }
+    if segments > MAX_SEGMENTS {
+        return Err(Error::Invalid(format!(
+            "--segments {segments}: a parallel scan is cut into at most {MAX_SEGMENTS} segments"
+        )));
+    }
+    let Some(size) = info.size_bytes else {
+        return Ok(());
+    };
+    let useful = usize::try_from(size.max(0))
+        .unwrap_or(usize::MAX)
+        .div_ceil(1 << 20)
+        .max(1);
+    if segments <= useful.max(SEGMENTS_WITHOUT_ASKING) || confirmed {
+        return Ok(());
+    }
+    // Each segment sends at least one Scan, and each Scan reads at least 0.5 RCU.
+    let min_rcu = segments.div_ceil(2);
+    Err(Error::Invalid(format!(
+        "--segments {segments} on {} ({}): every segment is at least one Scan request, so this sends at least {segments} requests and reads at least {min_rcu} RCU, where {useful} segment{} can read it all; ask for fewer, or add --yes to send them anyway",
+        info.name,
+        human_bytes(size),
+        if useful == 1 { "" } else { "s" }
+    )))
+}
 
 /// The most requests (segments, simulated users, writers) in flight at once.
 pub const MAX_AT_ONCE: usize = 64;
@@ -51,5 +92,41 @@ mod tests {
         assert_eq!(many.at_once, MAX_AT_ONCE);
         assert!(many.note("segments").unwrap().contains("at most 64"));
         assert_eq!(AtOnce::new(8, "segments").unwrap().note("segments"), None);
+    }
+
+    #[test]
+    fn segments_beyond_what_the_table_can_use_are_asked_about() {
+        let mut info = TableInfo::with_keys(
+            "Videos",
+            crate::core::table::KeyAttr::new("PK", crate::core::condition::ScalarType::S),
+            None,
+        );
+        info.size_bytes = Some(2_100);
+        assert!(check_segments(0, &info, true).is_err());
+        assert!(
+            check_segments(1001, &info, true).is_err(),
+            "never past the cap"
+        );
+        assert!(check_segments(64, &info, false).is_ok());
+        let err = check_segments(1000, &info, false).unwrap_err().to_string();
+        assert!(
+            err.contains("at least 1000 requests and reads at least 500 RCU"),
+            "{err}"
+        );
+        assert!(err.contains("where 1 segment can read it all"), "{err}");
+        assert!(
+            check_segments(1000, &info, true).is_ok(),
+            "asked and answered"
+        );
+        info.size_bytes = Some(300 << 20);
+        assert!(
+            check_segments(300, &info, false).is_ok(),
+            "a segment per MiB"
+        );
+        info.size_bytes = None;
+        assert!(
+            check_segments(1000, &info, false).is_ok(),
+            "no size to judge by"
+        );
     }
 }

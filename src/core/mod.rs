@@ -29,6 +29,7 @@ pub mod table;
 pub mod tally;
 pub mod throttle;
 pub mod transfer;
+pub mod validate;
 pub mod value;
 pub mod write;
 

@@ -206,7 +206,15 @@ impl TableInfo {
                 .ok_or_else(|| {
                     Error::Invalid(format!("`{name}` is not a key attribute of {}", self.name))
                 })?;
-            key.insert(name.to_owned(), kind.parse(text)?);
+            let value = kind
+                .parse(text)
+                .map_err(|e| e.at(&format!("--key {name}")))?;
+            if let Some(before) = key.insert(name.to_owned(), value) {
+                return Err(Error::Invalid(format!(
+                    "`{name}` is given twice (--key {name}={} and --key {pair}); give each key attribute once",
+                    crate::core::value::cell_text(&before)
+                )));
+            }
         }
         for name in self.key_names() {
             if !key.contains_key(&name) {
@@ -215,6 +223,7 @@ impl TableInfo {
                 )));
             }
         }
+        crate::core::validate::check_key(&key, self)?;
         Ok(key)
     }
 

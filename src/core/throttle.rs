@@ -1,7 +1,10 @@
 //! What throttling is, and the SDK's retries switched off: the write gateway and the reader each
 //! decide their own re-sends, so neither may have the SDK retry underneath it.
 
+use std::time::Duration;
+
 use aws_sdk_dynamodb::config::retry::RetryConfig;
+use aws_sdk_dynamodb::config::timeout::TimeoutConfig;
 
 use crate::core::error::Error;
 
@@ -17,6 +20,49 @@ const THROTTLED: [&str; 3] = [
 /// may have reached the server; a throttled read backs off on the reader's own schedule).
 pub fn without_retries() -> aws_sdk_dynamodb::config::Builder {
     aws_sdk_dynamodb::Config::builder().retry_config(RetryConfig::disabled())
+}
+
+/// [`without_retries`], and the attempt given at most `budget` (what is left of its operation's
+/// deadline), connecting within 3 s of it.
+pub fn one_attempt_within(budget: Duration) -> aws_sdk_dynamodb::config::Builder {
+    without_retries().timeout_config(
+        TimeoutConfig::builder()
+            .connect_timeout(budget.min(Duration::from_secs(3)))
+            .operation_attempt_timeout(budget)
+            .operation_timeout(budget)
+            .build(),
+    )
+}
+
+/// When one operation's time is up: its start plus the connection's timeout, covering every
+/// attempt and every wait between them.
+#[derive(Debug, Clone, Copy)]
+pub struct Deadline {
+    at: tokio::time::Instant,
+    timeout: Duration,
+}
+
+impl Deadline {
+    /// An operation starting now, given `timeout` in all.
+    pub fn after(timeout: Duration) -> Self {
+        Self {
+            at: tokio::time::Instant::now() + timeout,
+            timeout,
+        }
+    }
+
+    /// What is left of it.
+    pub fn left(&self) -> Duration {
+        self.at
+            .saturating_duration_since(tokio::time::Instant::now())
+    }
+
+    /// Whether waiting `wait` and then sending again still leaves the attempt a fair share of
+    /// the time (a quarter of the timeout): an attempt sure to time out is not worth sending,
+    /// since its timeout would leave a refusal's outcome unknown.
+    pub fn fits(&self, wait: Duration) -> bool {
+        self.left() >= wait + self.timeout / 4
+    }
 }
 
 /// Whether the server refused with a throttling code: nothing was applied or read.

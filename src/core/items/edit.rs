@@ -11,7 +11,7 @@ use crate::core::error::{Error, Result};
 use crate::core::number;
 use crate::core::position::TextPosition;
 use crate::core::transfer;
-use crate::core::value::{self, Item, Layout, Style, json};
+use crate::core::value::{self, Item, Layout, Style, json, strict};
 
 /// The DynamoDB types an attribute can have, as the form offers them.
 pub const TYPES: [&str; 10] = ["S", "N", "B", "BOOL", "NULL", "M", "L", "SS", "NS", "BS"];
@@ -63,11 +63,11 @@ impl Field {
             value::value_from_json(&Value::Object(object))
         };
         let parsed = |what: &str| {
-            serde_json::from_str::<Value>(text).map_err(|e| {
+            strict::parse(text).map_err(|e| {
                 Error::Invalid(format!(
                     "{what}, not valid JSON (column {}: {})",
                     e.column(),
-                    e.to_string().split(" at line").next().unwrap_or_default()
+                    strict::message_of(&e)
                 ))
             })
         };
@@ -208,13 +208,8 @@ pub fn item_from_text(
     format: TextFormat,
     was: Option<&Item>,
 ) -> std::result::Result<Item, TextError> {
-    let json: Value = serde_json::from_str(text).map_err(|e| {
-        let message = e.to_string();
-        let message = message
-            .split(" at line")
-            .next()
-            .unwrap_or_default()
-            .to_owned();
+    let json: Value = strict::parse(text).map_err(|e| {
+        let message = strict::message_of(&e);
         let at = TextPosition {
             offset: 0,
             line: e.line(),

@@ -9,6 +9,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::core::error::{Error, Result};
 use crate::core::expr::codegen::{Operation, Request, ReturnOptions, ReturnValues};
 use crate::core::table::TableInfo;
+use crate::core::validate;
 use crate::core::value::{self, Item};
 use crate::core::write::key_shown;
 
@@ -88,7 +89,7 @@ pub struct Change {
 impl Change {
     /// An edit of `before` (as read) into `after`, which must keep its key.
     pub fn edit(info: &TableInfo, before: Item, after: Item) -> Result<Self> {
-        check_values(&after)?;
+        validate::check_item(&after, info)?;
         let key = info.key_of(&before)?;
         if info.key_of(&after)? != key {
             return Err(Error::Invalid(
@@ -105,19 +106,7 @@ impl Change {
 
     /// A new item (written only if no item has its key).
     pub fn create(info: &TableInfo, item: Item) -> Result<Self> {
-        check_values(&item)?;
-        for name in info.key_names() {
-            let empty = match item.get(&name) {
-                Some(AttributeValue::S(s)) => s.is_empty(),
-                Some(AttributeValue::B(b)) => b.as_ref().is_empty(),
-                _ => false,
-            };
-            if empty {
-                return Err(Error::Invalid(format!(
-                    "the key attribute `{name}` is empty: a key needs a value"
-                )));
-            }
-        }
+        validate::check_item(&item, info)?;
         Ok(Self {
             key: info.key_of(&item)?,
             before: None,
@@ -320,42 +309,4 @@ pub fn same(a: &AttributeValue, b: &AttributeValue) -> bool {
         }
         _ => a == b,
     }
-}
-
-/// What DynamoDB would refuse in an item's values, said before anything is staged: an empty
-/// set, or a set with the same element twice (at any depth).
-pub fn check_values(item: &Item) -> Result<()> {
-    fn check(name: &str, value: &AttributeValue) -> Result<()> {
-        fn set<T: Ord + Clone>(name: &str, elements: &[T]) -> Result<()> {
-            if elements.is_empty() {
-                return Err(Error::Invalid(format!(
-                    "`{name}`: a set cannot be empty (remove the attribute instead)"
-                )));
-            }
-            let mut sorted = elements.to_vec();
-            sorted.sort();
-            if sorted.windows(2).any(|w| w[0] == w[1]) {
-                return Err(Error::Invalid(format!(
-                    "`{name}`: a set holds each element once"
-                )));
-            }
-            Ok(())
-        }
-        match value {
-            AttributeValue::Ss(v) | AttributeValue::Ns(v) => set(name, v),
-            AttributeValue::Bs(v) => {
-                let bytes: Vec<Vec<u8>> = v.iter().map(|b| b.as_ref().to_vec()).collect();
-                set(name, &bytes)
-            }
-            AttributeValue::M(m) => m
-                .iter()
-                .try_for_each(|(k, v)| check(&format!("{name}.{k}"), v)),
-            AttributeValue::L(l) => l
-                .iter()
-                .enumerate()
-                .try_for_each(|(i, v)| check(&format!("{name}[{i}]"), v)),
-            _ => Ok(()),
-        }
-    }
-    item.iter().try_for_each(|(name, value)| check(name, value))
 }

@@ -269,7 +269,7 @@ fn sets_must_be_whole_and_keys_filled_before_anything_is_staged() {
         .unwrap_err()
         .to_string();
     assert!(
-        error.contains("`tags`: a set holds each element once"),
+        error.contains("`tags`: a string set holds each element once"),
         "{error}"
     );
     let mut empty = read.clone();
@@ -281,7 +281,7 @@ fn sets_must_be_whole_and_keys_filled_before_anything_is_staged() {
         .unwrap_err()
         .to_string();
     assert!(
-        error.contains("`meta.inner`: a set cannot be empty"),
+        error.contains("`meta.inner`: a number set cannot be empty"),
         "{error}"
     );
     let mut blank = read;

@@ -6,12 +6,14 @@ use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
+use crate::core::condition::ScalarType;
 use crate::core::error::{Error, Result};
 use crate::core::expr::codegen::{
     ClientSetup, Operation, Request, ReturnOptions, Target, Transaction,
 };
-use crate::core::table::TableInfo;
+use crate::core::table::{KeyAttr, TableInfo};
 use crate::core::tally::{ChildSource, ParentMatch, TallyRule};
+use crate::core::validate;
 use crate::core::value::Item;
 use crate::core::write::{Destination, WritePlan};
 
@@ -77,6 +79,15 @@ impl LikeTarget {
         let sort = info.sort.as_ref().ok_or_else(|| {
             Error::Invalid(format!("{} has no sort key: likes need one", info.name))
         })?;
+        // A like writes `PK = <parent>` and `SK = <prefix><user>`: text, whatever is typed.
+        for key in [&info.partition, sort] {
+            if key.kind != ScalarType::S {
+                return Err(Error::Invalid(format!(
+                    "likes are keyed by text (a parent id and LIKE#<user>), but `{}` of {} is {}; nothing was sent",
+                    key.name, info.name, key.kind
+                )));
+            }
+        }
         let need = |value: &str, what: &str| {
             let value = value.trim();
             if value.is_empty() {
@@ -175,6 +186,14 @@ pub fn like_request(
         ));
     }
     let mut child = target.key(&format!("{}{user}", target.child_prefix));
+    // A key DynamoDB would refuse (too long) is said before anything is sent.
+    let keys = TableInfo::with_keys(
+        &target.table,
+        KeyAttr::new(&target.pk_name, ScalarType::S),
+        Some(KeyAttr::new(&target.sk_name, ScalarType::S)),
+    );
+    validate::check_key(&target.key(&target.parent_sk), &keys).map_err(|e| e.at("the parent"))?;
+    validate::check_key(&child, &keys).map_err(|e| e.at("the like"))?;
     if op == LikeOp::Like {
         child.insert("likedAt".into(), AttributeValue::N(now_secs.to_string()));
     }

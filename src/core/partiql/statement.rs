@@ -63,12 +63,14 @@ pub struct Classified {
 }
 
 impl Statement {
-    /// A statement with already typed parameters.
+    /// A statement with already typed parameters. A byte-order mark before the text (a file
+    /// saved by some editors) is dropped: it is no part of the statement.
     pub fn new(text: impl Into<String>, params: Vec<AttributeValue>) -> Self {
-        Self {
-            text: text.into(),
-            params,
+        let mut text = text.into();
+        if let Some(rest) = text.strip_prefix('\u{feff}') {
+            text = rest.to_owned();
         }
+        Self { text, params }
     }
 
     /// A statement whose parameters are DynamoDB JSON texts (`{"N": "42"}`), one per `?`.
@@ -222,10 +224,15 @@ fn is_name(token: &Token) -> bool {
 /// Parameter `number` (from 1) from DynamoDB JSON text such as `{"N": "42"}`; an error names
 /// the parameter and, for bad JSON, the line and column.
 pub fn parse_param(text: &str, number: usize) -> Result<AttributeValue> {
-    let json: serde_json::Value = serde_json::from_str(text)
-        .map_err(|e| Error::Invalid(format!("parameter {number}: not valid JSON: {e}")))?;
-    value::value_from_json(&json).map_err(|e| match e {
-        Error::Invalid(message) => Error::Invalid(format!("parameter {number}: {message}")),
-        other => other,
-    })
+    let json = value::strict::parse(text).map_err(|e| {
+        Error::Invalid(format!(
+            "parameter {number}: {}",
+            value::strict::error_text(&e)
+        ))
+    })?;
+    let value = value::value_from_json(&json).map_err(|e| e.at(&format!("parameter {number}")))?;
+    // What DynamoDB would refuse of the value (an empty set, a set's element twice, nesting
+    // too deep) is said here, before anything is sent.
+    crate::core::validate::check_value(&format!("parameter {number}"), &value)?;
+    Ok(value)
 }

@@ -279,11 +279,11 @@ pub async fn check_partition(
     let shown = cell_text(&partition);
     let parent = load_parent(client, info, rule, partition)
         .await?
-        .ok_or_else(|| {
-            Error::Invalid(format!(
-                "there is no parent item {shown} / {} in {}",
+        .ok_or_else(|| Error::NotFound {
+            what: format!(
+                "parent item {shown} / {} in {}",
                 rule.parents.sort_key, info.name
-            ))
+            ),
         })?;
     let check = check_parent(client, info, rule, &parent).await?;
     Ok((check, parent))

@@ -100,8 +100,10 @@ pub fn read_cell(text: &str, kind: CellType) -> Result<AttributeValue> {
             _ => Err(Error::Invalid(format!("`{text}` is not true or false"))),
         },
         CellType::Auto if text.starts_with('{') => {
-            match serde_json::from_str::<serde_json::Value>(text) {
+            match value::strict::parse(text) {
                 Ok(json) => value::value_from_json(&json),
+                // JSON that names a member twice is not a string that happens to start with `{`.
+                Err(e) if e.is_data() => Err(Error::Invalid(value::strict::error_text(&e))),
                 Err(_) => Ok(AttributeValue::S(text.to_owned())),
             }
         }

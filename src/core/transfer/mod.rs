@@ -218,8 +218,8 @@ fn lines(text: &str, format: Format) -> Result<Vec<(usize, Item)>> {
 
 /// One line's item.
 pub fn line_item(line: &str, format: Format) -> Result<Item> {
-    let json: serde_json::Value = serde_json::from_str(line)
-        .map_err(|e| Error::Invalid(format!("not valid JSON: {}", stream::positioned(&e))))?;
+    let json =
+        value::strict::parse(line).map_err(|e| Error::Invalid(value::strict::error_text(&e)))?;
     match format {
         Format::DynamoDbJsonLines => value::item_from_json_value(&json),
         Format::S3Export => {

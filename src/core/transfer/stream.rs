@@ -14,6 +14,7 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 use crate::core::cancel::CancelToken;
 use crate::core::error::{Error, Result};
 use crate::core::transfer::{Format, file_error, line_item, open_text};
+use crate::core::value::strict::{Name, message_of, twice};
 use crate::core::value::{Item, value_from_json};
 
 /// Bytes of whole lines handed from the gunzipping thread at a time.
@@ -201,48 +202,8 @@ fn slim(line: &[u8], wrapped: bool, wanted: &HashSet<String>) -> std::result::Re
 }
 
 /// serde's message with the column in the line (its "line 1" is always 1 here).
-pub(crate) fn positioned(e: &serde_json::Error) -> String {
-    let text = e.to_string();
-    let suffix = format!(" at line {} column {}", e.line(), e.column());
-    let why = text.strip_suffix(&suffix).unwrap_or(&text);
-    format!("{why} (column {})", e.column())
-}
-
-/// An attribute name, borrowed from the line when it has no escapes.
-enum Name<'de> {
-    Borrowed(&'de str),
-    Owned(String),
-}
-
-impl Name<'_> {
-    fn as_str(&self) -> &str {
-        match self {
-            Self::Borrowed(s) => s,
-            Self::Owned(s) => s,
-        }
-    }
-}
-
-impl<'de> de::Deserialize<'de> for Name<'de> {
-    fn deserialize<D: de::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Name<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("an attribute name")
-            }
-            fn visit_borrowed_str<E: de::Error>(
-                self,
-                v: &'de str,
-            ) -> std::result::Result<Name<'de>, E> {
-                Ok(Name::Borrowed(v))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<Name<'de>, E> {
-                Ok(Name::Owned(v.to_owned()))
-            }
-        }
-        d.deserialize_str(V)
-    }
+fn positioned(e: &serde_json::Error) -> String {
+    format!("{} (column {})", message_of(e), e.column())
 }
 
 /// An item's map, keeping the wanted attributes.
@@ -267,7 +228,9 @@ impl<'de> Visitor<'de> for Wanted<'_> {
                 let json: serde_json::Value = map.next_value()?;
                 let value = value_from_json(&json)
                     .map_err(|e| de::Error::custom(format!("{}: {e}", name.as_str())))?;
-                item.insert(name.as_str().to_owned(), value);
+                if item.insert(name.as_str().to_owned(), value).is_some() {
+                    return Err(twice(name.as_str()));
+                }
             } else {
                 map.next_value::<IgnoredAny>()?;
             }

@@ -4,6 +4,7 @@
 //! server sent; JSON goes through serde_json with exact numbers ([`json`]), never `f64`.
 
 pub mod json;
+pub mod strict;
 
 use std::collections::HashMap;
 
@@ -118,8 +119,7 @@ fn layout(pretty: bool) -> Layout {
 
 /// Parse one item from DynamoDB JSON text.
 pub fn item_from_dynamodb_json(text: &str) -> Result<Item> {
-    let json: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| Error::Invalid(format!("not valid JSON: {e}")))?;
+    let json = strict::parse(text).map_err(|e| Error::Invalid(strict::error_text(&e)))?;
     item_from_json_value(&json)
 }
 

@@ -1,6 +1,8 @@
 //! The writes of the gateway that carry more than one item: a `TransactWriteItems` and a
 //! `BatchWriteItem` of puts, each one attempt with the SDK's retries off.
 
+use std::time::Duration;
+
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::error::SdkError;
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
@@ -13,11 +15,12 @@ use crate::core::error::{Error, Result};
 use crate::core::expr::codegen::{Operation, Request, Transaction};
 use crate::core::value::Item;
 use crate::core::write::attempt::{Failure, Sent, old_on_failure};
-use crate::core::write::{BatchPut, Refusal, without_retries};
+use crate::core::write::{BatchPut, Refusal, one_attempt_within};
 
 pub(super) async fn transact(
     client: &Client,
     transaction: &Transaction,
+    budget: Duration,
 ) -> std::result::Result<(Option<Item>, f64), Failure> {
     let items = transaction
         .writes
@@ -31,7 +34,7 @@ pub(super) async fn transact(
         .set_client_request_token(transaction.token.clone())
         .return_consumed_capacity(ReturnConsumedCapacity::Total)
         .customize()
-        .config_override(without_retries())
+        .config_override(one_attempt_within(budget))
         .send()
         .await
         .map(|out| {
@@ -109,6 +112,7 @@ fn transact_item(request: &Request) -> Result<TransactWriteItem> {
 pub(super) async fn put_batch(
     client: &Client,
     batch: &BatchPut,
+    budget: Duration,
 ) -> std::result::Result<Sent, Failure> {
     let requests = batch
         .items
@@ -126,7 +130,7 @@ pub(super) async fn put_batch(
         .request_items(&batch.table, requests)
         .return_consumed_capacity(ReturnConsumedCapacity::Total)
         .customize()
-        .config_override(without_retries())
+        .config_override(one_attempt_within(budget))
         .send()
         .await
         .map_err(|e| Failure::Error(Error::from_sdk("BatchWriteItem", e)))?;

@@ -17,7 +17,7 @@ pub use plan::{
 pub use send::send;
 
 use crate::core::error::Error;
-pub use crate::core::throttle::{is_throttled, without_retries};
+pub use crate::core::throttle::{Deadline, is_throttled, one_attempt_within, without_retries};
 
 /// Throttling rejections sent again before giving up.
 pub const MAX_THROTTLE_RETRIES: u32 = 3;

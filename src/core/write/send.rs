@@ -23,8 +23,9 @@ use crate::core::value::Item;
 use crate::core::write::attempt::{Failure, Sent, old_on_failure};
 use crate::core::write::many;
 use crate::core::write::{
-    BatchPut, Idempotency, MAX_THROTTLE_RETRIES, MAX_UNPROCESSED_ROUNDS, Refusal, Unwritten,
-    WriteOutcome, WritePlan, WriteRequest, is_throttled, may_have_been_applied, without_retries,
+    BatchPut, Deadline, Idempotency, MAX_THROTTLE_RETRIES, MAX_UNPROCESSED_ROUNDS, Refusal,
+    Unwritten, WriteOutcome, WritePlan, WriteRequest, is_throttled, may_have_been_applied,
+    one_attempt_within,
 };
 
 /// Re-sends of a repeatable request after an answer was lost.
@@ -50,6 +51,10 @@ fn only_conflicts(refusal: &Refusal) -> bool {
 /// Send `plan` on `connection`, the one it was planned on. `confirmed` says the user agreed to
 /// the plan's [`confirmation`](WritePlan::confirmation) question; a write that needs one and
 /// lacks it, a read-only connection, or another connection than planned are refused unsent.
+///
+/// The connection's timeout is one deadline for the whole write: every attempt is given what is
+/// left of it, and a re-send (after throttling, a conflict, a lost answer, unprocessed items)
+/// is made only while its wait and a fair share of an attempt still fit before it.
 pub async fn send(connection: &Connection, plan: &WritePlan, confirmed: bool) -> WriteOutcome {
     if !plan.destination.is(connection) {
         return WriteOutcome::not_sent(Error::ConnectionChanged {
@@ -66,6 +71,7 @@ pub async fn send(connection: &Connection, plan: &WritePlan, confirmed: bool) ->
         return WriteOutcome::not_sent(error);
     }
     let client = &connection.client;
+    let deadline = Deadline::after(connection.timeout);
     // A batch's items still to send: all of them, then what the server left unprocessed.
     let mut remaining: Option<WriteRequest> = None;
     let (mut unprocessed_rounds, mut wcu) = (0, 0.0);
@@ -76,20 +82,21 @@ pub async fn send(connection: &Connection, plan: &WritePlan, confirmed: bool) ->
     loop {
         attempts += 1;
         let request = remaining.as_ref().unwrap_or(&plan.request);
-        let failure = match attempt(client, request).await {
+        let failure = match attempt(client, request, deadline.left()).await {
             Ok(sent) => {
                 wcu += sent.wcu;
+                let wait = Duration::from_millis(25 << (unprocessed_rounds + 1).min(6));
                 if let WriteRequest::Batch(batch) = request
                     && !sent.unprocessed.is_empty()
                     && unprocessed_rounds < MAX_UNPROCESSED_ROUNDS
+                    && deadline.fits(wait)
                 {
                     unprocessed_rounds += 1;
                     remaining = Some(WriteRequest::Batch(BatchPut {
                         table: batch.table.clone(),
                         items: sent.unprocessed,
                     }));
-                    tokio::time::sleep(Duration::from_millis(25 << unprocessed_rounds.min(6)))
-                        .await;
+                    tokio::time::sleep(wait).await;
                     continue;
                 }
                 return WriteOutcome::Applied {
@@ -106,23 +113,29 @@ pub async fn send(connection: &Connection, plan: &WritePlan, confirmed: bool) ->
         };
         let refusal = match failure {
             Failure::Refused(refusal)
-                if only_conflicts(&refusal) && conflicts < MAX_CONFLICT_RETRIES =>
+                if only_conflicts(&refusal)
+                    && conflicts < MAX_CONFLICT_RETRIES
+                    && deadline.fits(conflict_wait(conflicts + 1)) =>
             {
                 conflicts += 1;
-                tokio::time::sleep(Duration::from_millis(20 << conflicts)).await;
+                tokio::time::sleep(conflict_wait(conflicts)).await;
                 continue;
             }
             Failure::Refused(refusal) => refusal,
-            Failure::Error(error) if is_throttled(&error) && throttles < MAX_THROTTLE_RETRIES => {
+            Failure::Error(error)
+                if is_throttled(&error)
+                    && throttles < MAX_THROTTLE_RETRIES
+                    && deadline.fits(throttle_wait(throttles + 1)) =>
+            {
                 throttles += 1;
-                tokio::time::sleep(Duration::from_millis(50 << throttles)).await;
+                tokio::time::sleep(throttle_wait(throttles)).await;
                 continue;
             }
             Failure::Error(error) if may_have_been_applied(&error) => {
                 let repeatable = plan.idempotency == Idempotency::Repeatable;
-                if repeatable && attempts <= MAX_RESENDS {
+                if repeatable && attempts <= MAX_RESENDS && deadline.fits(resend_wait(attempts)) {
                     uncertain.get_or_insert(error);
-                    tokio::time::sleep(Duration::from_millis(100 << attempts)).await;
+                    tokio::time::sleep(resend_wait(attempts)).await;
                     continue;
                 }
                 return unknown(client, plan, uncertain.unwrap_or(error), attempts).await;
@@ -149,6 +162,21 @@ pub async fn send(connection: &Connection, plan: &WritePlan, confirmed: bool) ->
         }
         return WriteOutcome::Refused { refusal, attempts };
     }
+}
+
+/// The wait before the `n`-th re-send after a `TransactionConflict` (from 1).
+fn conflict_wait(n: u32) -> Duration {
+    Duration::from_millis(20 << n.min(10))
+}
+
+/// The wait before the `n`-th re-send after throttling (from 1).
+fn throttle_wait(n: u32) -> Duration {
+    Duration::from_millis(50 << n.min(10))
+}
+
+/// The wait before re-sending a repeatable write after attempt `n`'s answer was lost.
+fn resend_wait(n: u32) -> Duration {
+    Duration::from_millis(100 << n.min(10))
 }
 
 /// Read every written item again (consistent reads), never re-sending the write.
@@ -202,19 +230,26 @@ fn return_values(request: &Request) -> Option<ReturnValue> {
 }
 
 /// One attempt, with the SDK's own retries off: re-sending is decided above, by idempotency.
-async fn attempt(client: &Client, request: &WriteRequest) -> std::result::Result<Sent, Failure> {
+/// `budget`: what is left of the write's deadline, the most this attempt may take.
+async fn attempt(
+    client: &Client,
+    request: &WriteRequest,
+    budget: Duration,
+) -> std::result::Result<Sent, Failure> {
     let answered = |(returned, wcu): (Option<Item>, f64)| Sent {
         returned,
         wcu,
         unprocessed: Vec::new(),
     };
     match request {
-        WriteRequest::Single(request) => single(client, request).await.map(answered),
-        WriteRequest::Transaction(transaction) => {
-            many::transact(client, transaction).await.map(answered)
+        WriteRequest::Single(request) => single(client, request, budget).await.map(answered),
+        WriteRequest::Transaction(transaction) => many::transact(client, transaction, budget)
+            .await
+            .map(answered),
+        WriteRequest::Statement(statement) => {
+            execute(client, statement, budget).await.map(answered)
         }
-        WriteRequest::Statement(statement) => execute(client, statement).await.map(answered),
-        WriteRequest::Batch(batch) => many::put_batch(client, batch).await,
+        WriteRequest::Batch(batch) => many::put_batch(client, batch, budget).await,
     }
 }
 
@@ -223,6 +258,7 @@ async fn attempt(client: &Client, request: &WriteRequest) -> std::result::Result
 async fn execute(
     client: &Client,
     statement: &Statement,
+    budget: Duration,
 ) -> std::result::Result<(Option<Item>, f64), Failure> {
     client
         .execute_statement()
@@ -231,7 +267,7 @@ async fn execute(
         .return_consumed_capacity(ReturnConsumedCapacity::Total)
         .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
         .customize()
-        .config_override(without_retries())
+        .config_override(one_attempt_within(budget))
         .send()
         .await
         .map(|out| {
@@ -249,7 +285,7 @@ async fn execute(
 /// What the three single writes share after their key or item: the condition, names, values,
 /// what to return, capacity, and the SDK's retries off. One attempt, sent.
 macro_rules! send_once {
-    ($builder:expr, $request:expr) => {
+    ($builder:expr, $request:expr, $budget:expr) => {
         $builder
             .table_name(&$request.table)
             .set_condition_expression($request.condition.clone())
@@ -259,7 +295,7 @@ macro_rules! send_once {
             .set_return_values_on_condition_check_failure(old_on_failure($request))
             .return_consumed_capacity(ReturnConsumedCapacity::Total)
             .customize()
-            .config_override(without_retries())
+            .config_override(one_attempt_within($budget))
             .send()
             .await
     };
@@ -268,6 +304,7 @@ macro_rules! send_once {
 async fn single(
     client: &Client,
     request: &Request,
+    budget: Duration,
 ) -> std::result::Result<(Option<Item>, f64), Failure> {
     match &request.operation {
         Operation::Update(key) => send_once!(
@@ -275,7 +312,8 @@ async fn single(
                 .update_item()
                 .set_key(Some(key.clone()))
                 .set_update_expression(request.update.clone()),
-            request
+            request,
+            budget
         )
         .map(|out| {
             (
@@ -289,35 +327,41 @@ async fn single(
                 _ => None,
             })
         }),
-        Operation::Put(item) => send_once!(client.put_item().set_item(Some(item.clone())), request)
-            // A put returns the item it wrote: it is what is stored now.
-            .map(|out| {
-                (
-                    Some(item.clone()),
-                    read::consumed_units(out.consumed_capacity.as_ref()),
-                )
+        Operation::Put(item) => send_once!(
+            client.put_item().set_item(Some(item.clone())),
+            request,
+            budget
+        )
+        // A put returns the item it wrote: it is what is stored now.
+        .map(|out| {
+            (
+                Some(item.clone()),
+                read::consumed_units(out.consumed_capacity.as_ref()),
+            )
+        })
+        .map_err(|e| {
+            failure("PutItem", e, |e| match e {
+                PutItemError::ConditionalCheckFailedException(c) => Some(c.item.clone()),
+                _ => None,
             })
-            .map_err(|e| {
-                failure("PutItem", e, |e| match e {
-                    PutItemError::ConditionalCheckFailedException(c) => Some(c.item.clone()),
-                    _ => None,
-                })
-            }),
-        Operation::Delete(key) => {
-            send_once!(client.delete_item().set_key(Some(key.clone())), request)
-                .map(|out| {
-                    (
-                        out.attributes,
-                        read::consumed_units(out.consumed_capacity.as_ref()),
-                    )
-                })
-                .map_err(|e| {
-                    failure("DeleteItem", e, |e| match e {
-                        DeleteItemError::ConditionalCheckFailedException(c) => Some(c.item.clone()),
-                        _ => None,
-                    })
-                })
-        }
+        }),
+        Operation::Delete(key) => send_once!(
+            client.delete_item().set_key(Some(key.clone())),
+            request,
+            budget
+        )
+        .map(|out| {
+            (
+                out.attributes,
+                read::consumed_units(out.consumed_capacity.as_ref()),
+            )
+        })
+        .map_err(|e| {
+            failure("DeleteItem", e, |e| match e {
+                DeleteItemError::ConditionalCheckFailedException(c) => Some(c.item.clone()),
+                _ => None,
+            })
+        }),
         Operation::Query(_) | Operation::Scan(_) => Err(Failure::Error(Error::Invalid(format!(
             "{} is a read, not a write",
             request.operation_name()

@@ -59,9 +59,10 @@ impl Input {
     /// Parse a pasted low-level request (`{"TableName": …, "UpdateExpression": …,
     /// "ExpressionAttributeNames": …, "ExpressionAttributeValues": …}`) back into the builder.
     pub fn from_request_json(text: &str) -> Result<Self> {
-        let json: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+        let json = crate::core::value::strict::parse(text).map_err(|e| {
             Error::Invalid(format!(
-                "not a JSON request (nor an `aws dynamodb` command): {e}"
+                "not a JSON request (nor an `aws dynamodb` command): {}",
+                crate::core::value::strict::error_text(&e)
             ))
         })?;
         Self::from_request_value(&json, None)
@@ -129,8 +130,13 @@ impl Input {
                 continue; // set aside
             };
             let value = if *is_json {
-                serde_json::from_str(&text)
-                    .map_err(|e| Error::Invalid(format!("--{option} is not JSON ({e}): {text}")))?
+                crate::core::value::strict::parse(&text).map_err(|e| {
+                    let why = crate::core::value::strict::error_text(&e);
+                    Error::Invalid(match why.strip_prefix("not valid JSON: ") {
+                        Some(why) => format!("--{option} is not JSON ({why}): {text}"),
+                        None => format!("--{option}: {why}: {text}"),
+                    })
+                })?
             } else {
                 serde_json::Value::String(text)
             };

@@ -88,8 +88,12 @@ impl ValueType {
             return scalar.parse(text);
         }
         let tag = self.tag();
-        let inner: serde_json::Value = serde_json::from_str(text)
-            .map_err(|e| Error::Invalid(format!("{tag} is written as JSON: {e}")))?;
+        let inner = value::strict::parse(text).map_err(|e| {
+            Error::Invalid(format!(
+                "{tag} is written as JSON: {}",
+                value::strict::error_text(&e)
+            ))
+        })?;
         value::value_from_json(&serde_json::json!({ tag: inner }))
     }
 }

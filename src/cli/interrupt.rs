@@ -1,0 +1,117 @@
+//! Ctrl-C and SIGTERM: a run stops sending, waits for the answers in flight (each within the
+//! connection's timeout), says what happened so far and exits with the table's status. The
+//! signal never kills a write whose outcome would then go unsaid.
+
+use crate::cli::output::say;
+use crate::core::cancel::CancelToken;
+use crate::core::error::{Error, Result};
+
+/// The signals a run listens for, from the start of the run to its end.
+pub struct Interrupt {
+    cancel: CancelToken,
+    task: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl Interrupt {
+    /// Listen for SIGINT and SIGTERM: the first cancels [`token`](Self::token) and says that
+    /// the run is stopping; later ones say that it still waits for an answer.
+    pub fn listen() -> Self {
+        let cancel = CancelToken::default();
+        let stop = cancel.clone();
+        let task = signals().map(|mut signals| {
+            tokio::spawn(async move {
+                let mut first = true;
+                while signals.next().await {
+                    if first {
+                        say(
+                            "dynoscope: interrupted: nothing more is sent; waiting for the answers in flight (each within the timeout)",
+                        );
+                        stop.cancel();
+                        first = false;
+                    } else {
+                        say("dynoscope: still waiting for an answer in flight, so that its outcome can be said");
+                    }
+                }
+            })
+        });
+        Self { cancel, task }
+    }
+
+    /// Cancelled by the first signal.
+    pub fn token(&self) -> &CancelToken {
+        &self.cancel
+    }
+}
+
+impl Drop for Interrupt {
+    fn drop(&mut self) {
+        if let Some(task) = self.task.take() {
+            task.abort();
+        }
+    }
+}
+
+/// `read`, given up on when the run is interrupted: a read changes nothing, so it need not be
+/// waited for.
+pub(crate) async fn unless_stopped<T>(
+    stop: &CancelToken,
+    op: &'static str,
+    read: impl std::future::Future<Output = Result<T>>,
+) -> Result<T> {
+    tokio::select! {
+        done = read => done,
+        () = stop.cancelled() => Err(Error::Cancelled { op }),
+    }
+}
+
+/// Refuse to send a write once the run was interrupted: nothing of it has left.
+pub(crate) fn not_stopped(stop: &CancelToken, op: &'static str) -> Result<()> {
+    if stop.is_cancelled() {
+        Err(Error::Cancelled { op })
+    } else {
+        Ok(())
+    }
+}
+
+/// SIGINT and SIGTERM as one stream; `None` when they cannot be listened for (then they end
+/// the process as usual).
+#[cfg(unix)]
+fn signals() -> Option<Signals> {
+    use tokio::signal::unix::{SignalKind, signal};
+    Some(Signals {
+        int: signal(SignalKind::interrupt()).ok()?,
+        term: signal(SignalKind::terminate()).ok()?,
+    })
+}
+
+#[cfg(unix)]
+struct Signals {
+    int: tokio::signal::unix::Signal,
+    term: tokio::signal::unix::Signal,
+}
+
+#[cfg(unix)]
+impl Signals {
+    /// Wait for the next signal; `false` when no more can come.
+    async fn next(&mut self) -> bool {
+        tokio::select! {
+            got = self.int.recv() => got.is_some(),
+            got = self.term.recv() => got.is_some(),
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn signals() -> Option<Signals> {
+    Some(Signals)
+}
+
+#[cfg(not(unix))]
+struct Signals;
+
+#[cfg(not(unix))]
+impl Signals {
+    async fn next(&mut self) -> bool {
+        tokio::signal::ctrl_c().await.is_ok()
+    }
+}
