@@ -4,74 +4,11 @@
 
 mod common;
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 use common::Fault;
+use common::served::{Served, dynoscope, text};
 use dynoscope::cli::Exit;
-use dynoscope::core::sandbox::Sandbox;
-
-fn dynoscope(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dynoscope"))
-        .args(args)
-        .env("AWS_EC2_METADATA_DISABLED", "true")
-        // For endpoints that are not on this machine (no dummy credentials there).
-        .env("AWS_ACCESS_KEY_ID", "test")
-        .env("AWS_SECRET_ACCESS_KEY", "test")
-        .env_remove("AWS_PROFILE")
-        .output()
-        .expect("runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// A sandbox served over HTTP for the CLI processes of one test, with the runtime that keeps
-/// its proxies running.
-struct Served {
-    runtime: tokio::runtime::Runtime,
-    sandbox: Sandbox,
-}
-
-impl Served {
-    fn new() -> Self {
-        let runtime = tokio::runtime::Runtime::new().unwrap();
-        let sandbox = runtime.block_on(Sandbox::start(None, 0)).unwrap();
-        Self { runtime, sandbox }
-    }
-
-    fn url(&self) -> &str {
-        self.sandbox.endpoint()
-    }
-
-    /// The same server under an address that is not recognised as this machine's: writes to
-    /// it need `--yes`, as for AWS.
-    fn remote_url(&self) -> String {
-        format!("http://0.0.0.0:{}", self.sandbox.addr().port())
-    }
-
-    fn fault(&self, writes: &'static [&'static str], fault: Fault) -> common::FaultProxy {
-        self.runtime
-            .block_on(common::fault_proxy(self.sandbox.addr(), writes, fault))
-    }
-
-    fn item(&self, table: &str, pk: &str, sk: &str) -> String {
-        text(
-            &dynoscope(&[
-                "--endpoint-url",
-                self.url(),
-                "items",
-                "--table",
-                table,
-                "--pk",
-                pk,
-                "--sk-eq",
-                sk,
-            ])
-            .stdout,
-        )
-    }
-}
 
 const STATS: [&str; 4] = ["--key", "PK=VID#9f3a", "--key", "SK=STATS#TOTAL"];
 
@@ -431,5 +368,78 @@ fn segments_are_bounded_and_a_costly_scan_is_asked_about_first() {
         assert_eq!(out.status.code(), Some(2), "{bad}");
         let err = text(&out.stderr);
         assert!(err.contains("whole number"), "{bad}: {err}");
+    }
+}
+
+#[test]
+fn a_write_is_given_one_deadline_for_all_its_sends() {
+    let served = Served::new();
+    let writes: [(&'static [&'static str], Vec<&str>); 4] = [
+        (
+            &["UpdateItem"],
+            vec![
+                "add",
+                "--table",
+                "Videos",
+                "--attr",
+                "play_count",
+                "--delta",
+                "1",
+                "--mode",
+                "exact",
+            ],
+        ),
+        (
+            &["PutItem"],
+            vec![
+                "put",
+                "--table",
+                "Social",
+                "--item",
+                r#"{"PK":{"S":"DL#1"},"SK":{"S":"A"}}"#,
+            ],
+        ),
+        (
+            &["DeleteItem"],
+            vec![
+                "delete", "--table", "Social", "--key", "PK=DL#1", "--key", "SK=A",
+            ],
+        ),
+        (
+            &["TransactWriteItems"],
+            vec![
+                "like",
+                "--table",
+                "Social",
+                "--pk",
+                "POST#a91f",
+                "--user",
+                "USER#dl",
+                "--token",
+                "dl-1",
+            ],
+        ),
+    ];
+    for (target, mut args) in writes {
+        if target == ["UpdateItem"] {
+            args.extend(STATS);
+        }
+        // Applied, and never answered: a repeatable write could be sent again, but only within
+        // the one deadline of 2 s, which its first attempt used up.
+        let proxy = served.fault(target, Fault::SilentAfterApply);
+        let mut full = vec!["--endpoint-url", proxy.url.as_str(), "--timeout", "2"];
+        full.extend(&args);
+        let out = dynoscope(&full);
+        assert_eq!(
+            out.status.code(),
+            Some(3),
+            "{target:?}: {}",
+            text(&out.stdout)
+        );
+        assert_eq!(
+            proxy.arrived(),
+            1,
+            "{target:?}: sent once within --timeout 2"
+        );
     }
 }

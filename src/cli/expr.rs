@@ -96,6 +96,9 @@ fn input(args: &ExprArgs) -> Result<Input> {
 pub fn expr(args: ExprArgs, out: &mut Output) -> Result<Exit> {
     let (text, notes) = build(&args)?;
     out.line(text);
+    out.flush();
+    // The request printed is all it does: unread, it failed.
+    out.failure().map_or(Ok(()), Err)?;
     for note in notes {
         out.note(format_args!("note: {note}"));
     }

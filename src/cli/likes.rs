@@ -63,6 +63,15 @@ pub async fn like(
     let report = likes::like_and_observe(connection, &info, request, confirmed).await;
     let exit = match &report.sent.outcome {
         LikeOutcome::Committed { .. } => Exit::Done,
+        // Cancelled only because the server found the request invalid: bad input.
+        LikeOutcome::Cancelled { reasons }
+            if reasons.iter().any(|r| r == "ValidationError")
+                && reasons
+                    .iter()
+                    .all(|r| r == "ValidationError" || r == "None") =>
+        {
+            Exit::Error
+        }
         LikeOutcome::Cancelled { .. } => Exit::Refused,
         LikeOutcome::Unknown(_) => Exit::Unknown,
         // Nothing applied: said once, on stderr.
@@ -123,9 +132,14 @@ pub async fn storm(
     let (stats, before, after) = (&report.stats, &report.before, &report.after);
     // Writes whose outcome is unknown, or a storm whose result could not be read again: what it
     // did is not known, so 3.
+    let nothing_applied = stats.committed == 0 && stats.cancelled.is_empty();
     let exit = if stats.unknown > 0 || after.is_err() {
         Exit::Unknown
-    } else if !report.storm_consistent() || stats.failed > 0 {
+    } else if let Some(error) = stats.first_failure.as_ref().filter(|_| nothing_applied) {
+        // Every write refused, none applied: the refusal's own status (bad input: 2).
+        Exit::of_error(error)
+    } else if !report.storm_consistent() || stats.failed > 0 || stats.done < stats.planned {
+        // Refused in part, inconsistent, or interrupted before every like was sent.
         Exit::Refused
     } else {
         Exit::Done
@@ -157,6 +171,16 @@ pub async fn storm(
             out.line(Lines(&details));
         }
         out.line(Lines(&report.verdict()));
+    }
+    if stats.done < stats.planned {
+        out.note(format_args!(
+            "dynoscope: interrupted: {} of {} operations were not sent",
+            stats.planned - stats.done,
+            stats.planned
+        ));
+    }
+    if let Some(error) = &stats.first_failure {
+        out.note(format_args!("dynoscope: the first refusal: {error}"));
     }
     Ok(exit)
 }

@@ -69,11 +69,15 @@ async fn run_inner(
             for name in unless_stopped(stop, "ListTables", read::list_tables(client)).await? {
                 out.line(name);
             }
+            // What was read is all it does: unread, it failed.
+            out.failure().map_or(Ok(()), Err)?;
         }
         Subcommand::Describe { table } => {
             let info =
                 unless_stopped(stop, "DescribeTable", read::describe_table(client, &table)).await?;
             out.text(describe_text(&info));
+            out.flush();
+            out.failure().map_or(Ok(()), Err)?;
         }
         Subcommand::Items(args) => reads::items(client, args, out, stop).await?,
         Subcommand::Scan(args) => reads::scan(client, args, out, stop, confirmed).await?,

@@ -51,6 +51,11 @@ impl Deadline {
         }
     }
 
+    /// Move it `by` later: time that does not count against the operation.
+    pub fn extend(&mut self, by: Duration) {
+        self.at += by;
+    }
+
     /// What is left of it.
     pub fn left(&self) -> Duration {
         self.at
@@ -74,6 +79,24 @@ pub fn is_throttled(error: &Error) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test(start_paused = true)]
+    async fn a_deadline_covers_every_attempt_and_wait() {
+        let mut deadline = Deadline::after(Duration::from_secs(2));
+        assert!(deadline.fits(Duration::from_millis(100)));
+        tokio::time::advance(Duration::from_millis(1400)).await;
+        assert_eq!(deadline.left(), Duration::from_millis(600));
+        // A wait of 200 ms leaves 400 ms, less than a quarter of the timeout plus the wait.
+        assert!(deadline.fits(Duration::from_millis(100)));
+        assert!(!deadline.fits(Duration::from_millis(200)));
+        tokio::time::advance(Duration::from_secs(5)).await;
+        assert_eq!(deadline.left(), Duration::ZERO, "never negative");
+        deadline.extend(Duration::from_secs(6));
+        assert!(
+            deadline.fits(Duration::ZERO),
+            "waits that do not count move it"
+        );
+    }
 
     #[test]
     fn throttling_is_told_by_the_code_of_a_4xx() {

@@ -1,6 +1,8 @@
 //! Shared set-up: an embedded dynoxide per test, reached over HTTP by the real SDK client.
 #![allow(dead_code)]
 
+pub mod served;
+
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -319,6 +321,12 @@ pub enum Fault {
     /// The first BatchWriteItem as [`Fault::Unprocessed`]; every later one refused with
     /// ThrottlingException without forwarding it.
     UnprocessedThenThrottled,
+    /// Refuse every write with HTTP 400 and this error code (`ValidationException`), without
+    /// forwarding it: a refusal for a reason no client can see.
+    Refuse(&'static str),
+    /// Forward it; hold the server's answer until [`FaultProxy::release`], then give it: a
+    /// write known to be in flight for as long as a test needs (to send a signal).
+    Hold,
 }
 
 impl Fault {
@@ -344,6 +352,8 @@ pub struct FaultProxy {
     pub most_at_once: Arc<AtomicUsize>,
     /// The bodies of the requests with one of the proxy's targets, in the order they arrived.
     pub bodies: Arc<std::sync::Mutex<Vec<String>>>,
+    /// Held answers ([`Fault::Hold`]) go once this is set.
+    pub released: Arc<AtomicBool>,
 }
 
 impl FaultProxy {
@@ -362,6 +372,19 @@ impl FaultProxy {
     /// The bodies of the requests with one of the proxy's targets, so far.
     pub fn bodies(&self) -> Vec<String> {
         self.bodies.lock().unwrap().clone()
+    }
+
+    /// Let held answers go ([`Fault::Hold`]).
+    pub fn release(&self) {
+        self.released.store(true, Ordering::SeqCst);
+    }
+
+    /// Wait (on this thread) until `n` writes have arrived, however long that takes: a count,
+    /// not a time.
+    pub fn wait_for_arrivals(&self, n: usize) {
+        while self.arrived() < n {
+            std::thread::sleep(Duration::from_millis(5));
+        }
     }
 }
 
@@ -394,8 +417,11 @@ pub async fn fault_proxy(
     let most = Arc::clone(&most_at_once);
     let bodies = Arc::new(std::sync::Mutex::new(Vec::new()));
     let bodies_seen = Arc::clone(&bodies);
+    let released = Arc::new(AtomicBool::new(false));
+    let release_seen = Arc::clone(&released);
     tokio::spawn(async move {
         while let Ok((mut client, _)) = listener.accept().await {
+            let released = Arc::clone(&release_seen);
             let bodies = Arc::clone(&bodies_seen);
             let arrived = Arc::clone(&arrived_count);
             let forwarded = Arc::clone(&forwarded_count);
@@ -429,6 +455,19 @@ pub async fn fault_proxy(
                     && nth - pass < refuse
                 {
                     let body = r#"{"__type":"com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException","message":"The level of configured provisioned throughput for the table was exceeded."}"#;
+                    let answer = format!(
+                        "HTTP/1.1 400 Bad Request\r\ncontent-type: application/x-amz-json-1.0\r\nx-amzn-requestid: proxy\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                        body.len()
+                    );
+                    let _ = client.write_all(answer.as_bytes()).await;
+                    return;
+                }
+                if let Fault::Refuse(code) = fault
+                    && is_write
+                {
+                    let body = format!(
+                        r#"{{"__type":"com.amazonaws.dynamodb.v20120810#{code}","message":"refused by the test proxy"}}"#
+                    );
                     let answer = format!(
                         "HTTP/1.1 400 Bad Request\r\ncontent-type: application/x-amz-json-1.0\r\nx-amzn-requestid: proxy\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
                         body.len()
@@ -486,12 +525,19 @@ pub async fn fault_proxy(
                     let _ = client.write_all(answer.as_bytes()).await;
                     return;
                 }
+                if fault == Fault::Hold && is_write {
+                    while !released.load(Ordering::SeqCst) {
+                        tokio::time::sleep(Duration::from_millis(5)).await;
+                    }
+                }
                 let passes = matches!(
                     fault,
                     Fault::Throttle(_)
                         | Fault::ThrottleReads { .. }
                         | Fault::Unprocessed(_)
                         | Fault::UnprocessedThenThrottled
+                        | Fault::Refuse(_)
+                        | Fault::Hold
                 ) || (fault == Fault::HtmlAfterApplyOnce && nth > 0);
                 if !is_write || passes {
                     let _ = client.write_all(&answer).await;
@@ -537,7 +583,9 @@ pub async fn fault_proxy(
                     Fault::Throttle(_)
                     | Fault::ThrottleReads { .. }
                     | Fault::Unprocessed(_)
-                    | Fault::UnprocessedThenThrottled => {}
+                    | Fault::UnprocessedThenThrottled
+                    | Fault::Refuse(_)
+                    | Fault::Hold => {}
                 }
             });
         }
@@ -548,6 +596,7 @@ pub async fn fault_proxy(
         forwarded,
         most_at_once,
         bodies,
+        released,
     }
 }
 

@@ -28,6 +28,9 @@ pub struct StormStats {
     pub resent: u32,
     /// Refused by an error (a simulated user whose task died counts as one).
     pub failed: usize,
+    /// The first of those errors, which says whether the refusals were the input's fault
+    /// (`ValidationException`) or the server's load (throttling).
+    pub first_failure: Option<Error>,
     /// Outcome unknown: may or may not have been applied.
     pub unknown: usize,
     /// Write capacity consumed.
@@ -185,10 +188,13 @@ pub async fn storm(
         if cancel.is_cancelled() {
             break;
         }
-        let permit = Arc::clone(&permits)
-            .acquire_owned()
-            .await
-            .map_err(|e| Error::Invalid(e.to_string()))?;
+        // A cancel while waiting for a free place starts no one more.
+        let permit = tokio::select! {
+            permit = Arc::clone(&permits).acquire_owned() => {
+                permit.map_err(|e| Error::Invalid(e.to_string()))?
+            }
+            () = cancel.cancelled() => break,
+        };
         let (connection, plan) = (connection.clone(), plan.clone());
         let user = format!("USER#storm-{}-{i:05}", plan.run_id);
         tasks.spawn(async move {
@@ -247,7 +253,10 @@ fn record(
                             .entry(format!("[{}]", reasons.join(", ")))
                             .or_default() += 1;
                     }
-                    LikeOutcome::Failed(_) => stats.failed += 1,
+                    LikeOutcome::Failed(error) => {
+                        stats.failed += 1;
+                        stats.first_failure.get_or_insert(error);
+                    }
                     LikeOutcome::Unknown(_) => stats.unknown += 1,
                 }
             }

@@ -6,7 +6,7 @@ use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity, ReturnConsumedCa
 use crate::core::condition::{self, FilterClause, Placeholders, SortCondition};
 use crate::core::error::{Error, Result};
 use crate::core::table::TableInfo;
-use crate::core::throttle::without_retries;
+use crate::core::throttle::one_attempt_within;
 use crate::core::value::Item;
 
 /// Query one partition, or Scan.
@@ -149,15 +149,32 @@ pub async fn fetch_page(
     req: &BrowseRequest,
     start_key: Option<Item>,
 ) -> Result<Page> {
-    fetch_limited(client, req, start_key, req.page_size).await
+    fetch_limited(
+        client,
+        req,
+        start_key,
+        req.page_size,
+        request_timeout(client),
+    )
+    .await
 }
 
 /// [`fetch_page`] with `limit` sent as `Limit` instead of the request's page size.
+/// How long one request on `client` may take, all attempts included: its connection's timeout.
+pub(crate) fn request_timeout(client: &Client) -> std::time::Duration {
+    client
+        .config()
+        .timeout_config()
+        .and_then(|t| t.operation_timeout())
+        .unwrap_or(crate::core::connection::DEFAULT_TIMEOUT)
+}
+
 pub(crate) async fn fetch_limited(
     client: &Client,
     req: &BrowseRequest,
     start_key: Option<Item>,
     limit: Option<i32>,
+    budget: std::time::Duration,
 ) -> Result<Page> {
     let mut placeholders = Placeholders::default();
     match &req.mode {
@@ -192,7 +209,7 @@ pub(crate) async fn fetch_limited(
                 .set_exclusive_start_key(start_key)
                 .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .customize()
-                .config_override(without_retries())
+                .config_override(one_attempt_within(budget))
                 .send()
                 .await
                 .map_err(|e| Error::from_sdk("Query", e))?;
@@ -225,7 +242,7 @@ pub(crate) async fn fetch_limited(
                 .set_exclusive_start_key(start_key)
                 .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .customize()
-                .config_override(without_retries())
+                .config_override(one_attempt_within(budget))
                 .send()
                 .await
                 .map_err(|e| Error::from_sdk("Scan", e))?;

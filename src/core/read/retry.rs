@@ -9,10 +9,10 @@ use aws_sdk_dynamodb::Client;
 
 use crate::core::cancel::CancelToken;
 use crate::core::error::{Error, Result};
-use crate::core::read::browse::fetch_limited;
+use crate::core::read::browse::{fetch_limited, request_timeout};
 use crate::core::read::events::ReadEvent;
 use crate::core::read::{BrowseRequest, Page};
-use crate::core::throttle::is_throttled;
+use crate::core::throttle::{Deadline, is_throttled};
 use crate::core::value::Item;
 
 /// How long a read waits and how often it re-sends one page request.
@@ -82,9 +82,13 @@ pub(crate) async fn fetch_retrying(
     mut on_wait: impl FnMut(ReadEvent),
 ) -> Result<Option<Page>> {
     let (mut throttled, mut waited, mut resends) = (0u32, Duration::ZERO, 0u32);
+    // The page's sends and re-sends share the connection's timeout; waiting out throttling has
+    // its own budget (`throttled_for`), since a throttled read changes nothing and is worth
+    // waiting for.
+    let mut deadline = Deadline::after(request_timeout(client));
     loop {
         let sent = tokio::select! {
-            sent = fetch_limited(client, request, start.cloned(), limit) => sent,
+            sent = fetch_limited(client, request, start.cloned(), limit, deadline.left()) => sent,
             () = cancel.cancelled() => return Ok(None),
         };
         let error = match sent {
@@ -102,7 +106,10 @@ pub(crate) async fn fetch_retrying(
                 attempt: throttled + resends + 1,
                 wait,
             }
-        } else if failed_on_the_way(&error) && resends < backoff.resends {
+        } else if failed_on_the_way(&error)
+            && resends < backoff.resends
+            && deadline.fits(backoff.wait(resends + 1))
+        {
             resends += 1;
             ReadEvent::Resending {
                 attempt: throttled + resends + 1,
@@ -113,10 +120,15 @@ pub(crate) async fn fetch_retrying(
             return Err(error);
         };
         let wait = event.wait().unwrap_or_default();
+        let throttled_wait = matches!(event, ReadEvent::Throttled { .. });
         on_wait(event);
         tokio::select! {
             () = tokio::time::sleep(wait) => {}
             () = cancel.cancelled() => return Ok(None),
+        }
+        // Time spent waiting out throttling has its own budget, not the request's.
+        if throttled_wait {
+            deadline.extend(wait);
         }
     }
 }

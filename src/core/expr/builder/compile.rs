@@ -11,6 +11,7 @@ use crate::core::expr::parser::{
     parse_update,
 };
 use crate::core::expr::{printer, reserved};
+use crate::core::validate;
 
 /// The compiled request, or what is wrong with the input.
 #[derive(Debug, Clone, PartialEq)]
@@ -45,11 +46,20 @@ pub fn compile(input: &Input, key_names: &[String], query_keys: Option<&QueryKey
         if placeholder.is_empty() {
             continue;
         }
-        match row.value() {
+        // What DynamoDB would refuse of a value (an empty set, an element twice) is said here.
+        let checked = row
+            .value()
+            .map_err(|e| format!("{placeholder}: {e}"))
+            .and_then(|v| {
+                validate::check_value(placeholder, &v)
+                    .map(|()| v)
+                    .map_err(|e| e.to_string())
+            });
+        match checked {
             Ok(v) => {
                 values.insert(placeholder.to_owned(), v);
             }
-            Err(e) => problems.push(format!("{placeholder}: {e}")),
+            Err(problem) => problems.push(problem),
         }
     }
     let maps = Maps {
@@ -100,6 +110,12 @@ pub fn compile(input: &Input, key_names: &[String], query_keys: Option<&QueryKey
             "{} needs an item: select a row in Browse",
             input.kind.label()
         ));
+    }
+    if input.kind == Kind::Put
+        && let Some(item) = &input.item
+        && let Err(e) = validate::check_values(item)
+    {
+        problems.push(e.to_string());
     }
     if input.table.trim().is_empty() {
         problems.push("no table".into());

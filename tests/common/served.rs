@@ -1,0 +1,70 @@
+//! The seeded sandbox served over HTTP for CLI processes, and running the CLI as a process.
+
+use std::process::{Command, Output};
+
+use dynoscope::core::sandbox::Sandbox;
+
+use crate::common::{self, Fault};
+
+pub fn dynoscope(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dynoscope"))
+        .args(args)
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        // For endpoints that are not on this machine (no dummy credentials there).
+        .env("AWS_ACCESS_KEY_ID", "test")
+        .env("AWS_SECRET_ACCESS_KEY", "test")
+        .env_remove("AWS_PROFILE")
+        .output()
+        .expect("runs")
+}
+
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A sandbox served over HTTP for the CLI processes of one test, with the runtime that keeps
+/// its proxies running.
+pub struct Served {
+    pub runtime: tokio::runtime::Runtime,
+    pub sandbox: Sandbox,
+}
+
+impl Served {
+    pub fn new() -> Self {
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        let sandbox = runtime.block_on(Sandbox::start(None, 0)).unwrap();
+        Self { runtime, sandbox }
+    }
+
+    pub fn url(&self) -> &str {
+        self.sandbox.endpoint()
+    }
+
+    /// The same server under an address that is not recognised as this machine's: writes to
+    /// it need `--yes`, as for AWS.
+    pub fn remote_url(&self) -> String {
+        format!("http://0.0.0.0:{}", self.sandbox.addr().port())
+    }
+
+    pub fn fault(&self, writes: &'static [&'static str], fault: Fault) -> common::FaultProxy {
+        self.runtime
+            .block_on(common::fault_proxy(self.sandbox.addr(), writes, fault))
+    }
+
+    pub fn item(&self, table: &str, pk: &str, sk: &str) -> String {
+        text(
+            &dynoscope(&[
+                "--endpoint-url",
+                self.url(),
+                "items",
+                "--table",
+                table,
+                "--pk",
+                pk,
+                "--sk-eq",
+                sk,
+            ])
+            .stdout,
+        )
+    }
+}
