@@ -443,3 +443,90 @@ fn a_write_is_given_one_deadline_for_all_its_sends() {
         );
     }
 }
+
+#[test]
+fn a_missing_profile_names_the_files_looked_in() {
+    let dir = std::env::temp_dir().join(format!("dynoscope-profiles-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let credentials = dir.join("credentials");
+    std::fs::write(&credentials, "[ci]\naws_access_key_id = A\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dynoscope"))
+        .args(["--profile", "nosuch", "tables"])
+        .env("AWS_CONFIG_FILE", dir.join("config"))
+        .env("AWS_SHARED_CREDENTIALS_FILE", &credentials)
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    let config = dir.join("config").display().to_string();
+    assert!(err.contains(&format!("{config} (no such file)")), "{err}");
+    assert!(err.contains(&credentials.display().to_string()), "{err}");
+    assert!(!err.contains("~/.aws/config"), "{err}");
+}
+
+#[test]
+fn a_name_given_twice_is_bad_input_with_its_place() {
+    let served = Served::new();
+    let url = served.url();
+    let cases: [Vec<&str>; 5] = [
+        vec![
+            "partiql",
+            r#"SELECT * FROM "Social" WHERE PK = ?"#,
+            "--param",
+            r#"{"S":"POST#a91f","S":"POST#d71e"}"#,
+        ],
+        vec![
+            "scan",
+            "--table",
+            "Social",
+            "--start-key",
+            r#"{"PK":{"S":"a"},"SK":{"S":"x"},"PK":{"S":"b"}}"#,
+        ],
+        vec![
+            "expr",
+            "update",
+            "SET #a = :v",
+            "--names",
+            r##"{"#a":"x","#a":"y"}"##,
+            "--values",
+            r#"{":v":{"N":"1"}}"#,
+        ],
+        vec![
+            "expr",
+            "update",
+            "SET a = :v",
+            "--values",
+            r#"{":v":{"N":"1"},":v":{"N":"2"}}"#,
+        ],
+        vec![
+            "put",
+            "--table",
+            "Social",
+            "--item",
+            r#"{"PK":{"S":"DP#4"},"SK":{"M":{"x":{"N":"1"},"x":{"N":"2"}}}}"#,
+        ],
+    ];
+    for args in cases {
+        let mut full = vec!["--endpoint-url", url];
+        full.extend(&args);
+        let out = dynoscope(&full);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("is given twice in one object"),
+            "{args:?}: {err}"
+        );
+        assert!(err.contains("column"), "{args:?}: {err}");
+    }
+    assert_eq!(served.item("Social", "DP#4", "A"), "", "nothing was put");
+    // A byte-order mark before a statement (a file saved by some editors) is no part of it.
+    let out = dynoscope(&[
+        "--endpoint-url",
+        url,
+        "partiql",
+        "\u{feff}SELECT * FROM \"Videos\"",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}

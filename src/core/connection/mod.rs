@@ -285,10 +285,9 @@ pub async fn connect_with(spec: ConnectionSpec, options: ConnectOptions) -> Resu
         let profiles = read_profiles();
         if !profiles.names.contains(profile) {
             // A file that could not be read says more than "not found".
+            let searched = profiles.searched_text();
             return Err(profiles.problems.into_iter().next().unwrap_or_else(|| {
-                Error::Connect(format!(
-                    "profile `{profile}` is not in ~/.aws/config or ~/.aws/credentials"
-                ))
+                Error::Connect(format!("profile `{profile}` is not in {searched}"))
             }));
         }
     }

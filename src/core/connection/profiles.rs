@@ -11,6 +11,34 @@ pub struct Profiles {
     pub names: Vec<String>,
     /// Files that exist but could not be read.
     pub problems: Vec<Error>,
+    /// The files looked in, as the SDK looks (`AWS_CONFIG_FILE` and
+    /// `AWS_SHARED_CREDENTIALS_FILE` when set), and whether each exists.
+    pub searched: Vec<(PathBuf, bool)>,
+}
+
+impl Profiles {
+    /// The files looked in, in words: `/tmp/cfg (AWS_CONFIG_FILE, no such file) or
+    /// ~/.aws/credentials`.
+    pub fn searched_text(&self) -> String {
+        let words: Vec<String> = self
+            .searched
+            .iter()
+            .map(|(path, exists)| {
+                let shown = path.display().to_string();
+                let home = std::env::var_os("HOME").map(PathBuf::from);
+                let shown = match home.as_deref().and_then(|h| path.strip_prefix(h).ok()) {
+                    Some(rest) => format!("~/{}", rest.display()),
+                    None => shown,
+                };
+                if *exists {
+                    shown
+                } else {
+                    format!("{shown} (no such file)")
+                }
+            })
+            .collect();
+        words.join(" or ")
+    }
 }
 
 fn aws_dir_file(env_var: &str, name: &str) -> Option<PathBuf> {
@@ -32,6 +60,7 @@ pub fn read_profiles() -> Profiles {
         let Some(path) = aws_dir_file(env_var, name) else {
             continue;
         };
+        found.searched.push((path.clone(), path.is_file()));
         match std::fs::read_to_string(&path) {
             Ok(text) => found.names.extend(profile_sections(&text, config_file)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}

@@ -108,6 +108,18 @@ fn mistakes_are_named_by_field_or_by_line_and_column() {
     .unwrap_err();
     assert_eq!(error.at.line, 3, "{error}");
     assert!(item_from_text("[1]", TextFormat::Plain, None).is_err());
+    // A name given twice would keep only the last: an error at the second, in both formats.
+    for (text, format) in [
+        (
+            "{\n  \"n\": {\"N\": \"1\"},\n  \"n\": {\"N\": \"2\"}\n}",
+            TextFormat::DynamoDb,
+        ),
+        ("{\n  \"n\": 1,\n  \"n\": 2\n}", TextFormat::Plain),
+    ] {
+        let error = item_from_text(text, format, None).unwrap_err();
+        assert_eq!(error.at.line, 3, "{error}");
+        assert!(error.message.contains("`n` is given twice"), "{error}");
+    }
 }
 
 #[test]
