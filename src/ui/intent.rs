@@ -52,27 +52,17 @@ pub enum Intent {
         /// A change to send now (`+1` from a cell's menu), or none to just open the editor.
         change: Option<Change>,
     },
-    /// The server holds `value` in `attribute` of the item at `key` of `table` at
-    /// `destination`: show it in the grid's rows of that table, on that connection only.
-    ServerValue {
+    /// A write of ours to `table` at `destination` ended (applied, refused, or perhaps): read
+    /// again the rows shown at `keys`, on that connection only, and the table's description
+    /// (item count, size). `keys` may be empty: a statement's or an import's items are many,
+    /// or unknown.
+    Written {
         /// Where the write went.
         destination: Box<Destination>,
         /// The table written.
         table: String,
-        /// The item's key.
-        key: Item,
-        /// The attribute.
-        attribute: String,
-        /// The number the server returned.
-        value: String,
-    },
-    /// The server returned this whole item of `table`: put it in place of its row in the
-    /// grid's rows of that table.
-    ReplaceRow {
-        /// The table written.
-        table: String,
-        /// The item as returned.
-        item: Box<Item>,
+        /// The items written.
+        keys: Vec<Item>,
     },
     /// Open this table (a result tab on it was chosen).
     OpenTable(String),

@@ -27,11 +27,10 @@ fn plus_one_on_play_count_shows_the_servers_new_value() {
         has_label(h, "expected 42 · 1 WCU"),
         "expected value and consumed capacity"
     );
-    assert_eq!(
-        h.query_all_by_label("42").count(),
-        2,
-        "the server's value in the cell and the editor"
-    );
+    // The row is read back from the server: its value in the cell and the editor.
+    step_until(h, "the server's value read back", |h| {
+        h.query_all_by_label("42").count() == 2
+    });
     assert!(h.query_by_label("41").is_none(), "no stale value left");
 
     // Bad input is explained next to the field and nothing is sent.
@@ -106,15 +105,16 @@ fn a_race_is_shown_and_the_exact_mode_retries_from_the_servers_value() {
     step_until(h, "the refusal", |h| {
         has_label_containing(h, "Condition failed: the server has 60 now, not 51")
     });
-    assert_eq!(
-        h.query_all_by_label("60").count(),
-        2,
-        "the server's value in the cell and the editor"
-    );
+    // The row is read back from the server: its value in the cell and the editor.
+    step_until(h, "the server's value read back", |h| {
+        h.query_all_by_label("60").count() == 2
+    });
     h.get_by_role_and_label(Role::Button, "Retry from 60")
         .click();
     step_until(h, "the retry", |h| has_label(h, "60 → 61"));
-    assert_eq!(h.query_all_by_label("61").count(), 2, "cell and editor");
+    step_until(h, "cell and editor read back", |h| {
+        h.query_all_by_label("61").count() == 2
+    });
 }
 
 /// Answers the save dialog with a fixed path (or cancels), and remembers the suggested name.
@@ -260,4 +260,95 @@ fn a_read_only_connection_refuses_every_edit() {
     h.step();
     h.step();
     assert_eq!(h.query_all_by_label("41").count(), 2, "unchanged");
+}
+
+/// `play_count` of VID#9f3a / STATS#TOTAL as `client` reads it.
+fn stored_play_count(outside: &Outside) -> String {
+    outside.runtime.block_on(async {
+        let item = outside
+            .client
+            .get_item()
+            .table_name("Videos")
+            .key(
+                "PK",
+                aws_sdk_dynamodb::types::AttributeValue::S("VID#9f3a".into()),
+            )
+            .key(
+                "SK",
+                aws_sdk_dynamodb::types::AttributeValue::S("STATS#TOTAL".into()),
+            )
+            .consistent_read(true)
+            .send()
+            .await
+            .unwrap()
+            .item
+            .unwrap();
+        dynoscope::core::value::cell_text(&item["play_count"])
+    })
+}
+
+fn set_stored_play_count(outside: &Outside, value: &str) {
+    outside.runtime.block_on(async {
+        outside
+            .client
+            .update_item()
+            .table_name("Videos")
+            .key(
+                "PK",
+                aws_sdk_dynamodb::types::AttributeValue::S("VID#9f3a".into()),
+            )
+            .key(
+                "SK",
+                aws_sdk_dynamodb::types::AttributeValue::S("STATS#TOTAL".into()),
+            )
+            .update_expression("SET play_count = :v")
+            .expression_attribute_values(
+                ":v",
+                aws_sdk_dynamodb::types::AttributeValue::N(value.into()),
+            )
+            .send()
+            .await
+            .unwrap();
+    });
+}
+
+#[test]
+fn a_typed_new_value_never_lands_on_a_value_that_moved_behind_the_screen() {
+    let outside = outside_sandbox();
+    let mut app = start(endpoint(outside.sandbox.endpoint()), Some("Videos"));
+    let h = &mut app.harness;
+    open_stats_row(h);
+    // The item view says how old it is.
+    assert!(has_label(h, "read just now"), "the item's age");
+    assert_eq!(h.query_all_by_label("41").count(), 2, "41 shown");
+
+    // Behind the app's back the value moves to 90; the user, seeing 41, asks for 100.
+    set_stored_play_count(&outside, "90");
+    replace_text(h, "Attribute", "play_count");
+    h.get_by_label("New value").click();
+    h.step();
+    replace_text(h, "Amount", "100");
+    h.get_by_role_and_label(Role::Button, "Send").click();
+    step_until(h, "the refusal", |h| {
+        has_label_containing(h, "Condition failed: the server has 90 now, not 41")
+    });
+    assert_eq!(stored_play_count(&outside), "90", "nothing was written");
+    step_until(h, "the server's value read back", |h| {
+        h.query_all_by_label("90").count() == 2
+    });
+    // Retried from the server's value, it ends as typed: 100.
+    // Below the fold of the editor's column: pressed by its accessibility action.
+    h.get_by_role_and_label(Role::Button, "Retry from 90")
+        .click_accesskit();
+    step_until(h, "the retry", |h| has_label(h, "90 → 100"));
+    assert_eq!(stored_play_count(&outside), "100");
+
+    // Reload reads the item again: another writer's 7 is shown, and nothing is sent.
+    set_stored_play_count(&outside, "7");
+    h.get_by_role_and_label(Role::Button, "Reload").click();
+    step_until(h, "the item read again", |h| {
+        h.query_all_by_label("7").count() == 2
+    });
+    assert!(has_label(h, "read just now"));
+    assert_eq!(stored_play_count(&outside), "7");
 }

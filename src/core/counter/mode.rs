@@ -29,10 +29,10 @@ impl EditMode {
     pub fn explain(self) -> &'static str {
         match self {
             Self::Add => {
-                "Atomic server-side add; a missing attribute starts from 0. Not idempotent: never re-sent blindly."
+                "Atomic server-side add; a missing attribute starts from 0. Not idempotent: never re-sent blindly. A typed new value is sent only if the value is still the one shown."
             }
             Self::SetFromZero => {
-                "SET #a = if_not_exists(#a, :zero) + :d: the same atomic add, written as SET."
+                "SET #a = if_not_exists(#a, :zero) + :d: the same atomic add, written as SET. A typed new value is sent only if the value is still the one shown."
             }
             Self::Exact => {
                 "SET #a = :next only if #a still equals the value you saw; safe to retry, fails on a race."

@@ -24,6 +24,10 @@ pub struct Planned {
     pub delta: BigDecimal,
     /// `current + delta`.
     pub expected: BigDecimal,
+    /// A new value was typed: the change holds only from the value seen, so it is sent on
+    /// the condition that the value is still `current` (a delta is not: it adds to whatever is
+    /// there, as an atomic counter is meant to).
+    pub pinned: bool,
 }
 
 impl Planned {
@@ -63,6 +67,7 @@ pub fn plan(current: Option<&str>, change: &Change) -> Result<Planned> {
         current,
         delta,
         expected,
+        pinned: matches!(change, Change::To(_)),
     })
 }
 
@@ -85,6 +90,12 @@ mod tests {
         );
         let p = plan(Some("0.1"), &Change::By("0.2".into())).unwrap();
         assert_eq!(to_dynamodb(&p.expected), "0.3", "no binary floating point");
+    }
+
+    #[test]
+    fn a_new_value_is_pinned_to_the_value_seen_and_a_delta_is_not() {
+        assert!(plan(Some("4"), &Change::To("10".into())).unwrap().pinned);
+        assert!(!plan(Some("4"), &Change::By("6".into())).unwrap().pinned);
     }
 
     #[test]

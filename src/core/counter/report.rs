@@ -149,7 +149,7 @@ impl EditReport {
                 if *attempts > 1 {
                     lines.push(Line::new(
                         Tone::Quiet,
-                        if plan.mode.retry_is_safe() {
+                        if plan.repeatable() {
                             format!(
                                 "sent {attempts} times: the earlier ones were throttled or their answer was lost (this request is safe to repeat)"
                             )
@@ -204,7 +204,7 @@ impl EditReport {
                 lines.push(Line::new(Tone::Plain, error.to_string()));
                 let sent = match *attempts {
                     0 | 1 => "Not re-sent.".to_owned(),
-                    n if plan.mode.retry_is_safe() => format!(
+                    n if plan.repeatable() => format!(
                         "Sent {n} times (it is safe to repeat: its condition keeps it from applying twice), the last without a readable answer; not sent again."
                     ),
                     n => format!(

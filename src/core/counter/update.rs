@@ -89,36 +89,35 @@ pub fn update_plan(
     let n = |v: &BigDecimal| AttributeValue::N(to_dynamodb(v));
     let mut names = HashMap::from([("#a".to_owned(), attribute.to_owned())]);
     let key_name = key.keys().min().cloned();
-    let (update_expression, condition_expression, values) = match mode {
+    // The value seen, as a condition: `#a = :current`, or that there is none.
+    let as_seen = |values: &mut HashMap<String, AttributeValue>| match &planned.current {
+        Some(current) => {
+            values.insert(":current".to_owned(), n(current));
+            "#a = :current".to_owned()
+        }
+        None => "attribute_not_exists(#a)".to_owned(),
+    };
+    let (update_expression, mut values) = match mode {
         EditMode::Add => (
             "ADD #a :d".to_owned(),
-            None,
             HashMap::from([(":d".to_owned(), n(&planned.delta))]),
         ),
         EditMode::SetFromZero => (
             "SET #a = if_not_exists(#a, :zero) + :d".to_owned(),
-            None,
             HashMap::from([
                 (":zero".to_owned(), AttributeValue::N("0".into())),
                 (":d".to_owned(), n(&planned.delta)),
             ]),
         ),
-        EditMode::Exact => {
-            let mut values = HashMap::from([(":next".to_owned(), n(&planned.expected))]);
-            let condition = match &planned.current {
-                Some(current) => {
-                    values.insert(":current".to_owned(), n(current));
-                    "#a = :current"
-                }
-                None => "attribute_not_exists(#a)",
-            };
-            (
-                "SET #a = :next".to_owned(),
-                Some(condition.to_owned()),
-                values,
-            )
-        }
+        EditMode::Exact => (
+            "SET #a = :next".to_owned(),
+            HashMap::from([(":next".to_owned(), n(&planned.expected))]),
+        ),
     };
+    // The exact mode always holds to the value seen; the others when a new value was typed,
+    // so that it ends as typed or is refused, never lands on a value that moved meanwhile.
+    let condition_expression =
+        (mode == EditMode::Exact || planned.pinned).then(|| as_seen(&mut values));
     let condition_expression = match key_name.filter(|_| !create) {
         Some(key_name) => {
             names.insert("#k".to_owned(), key_name);
@@ -165,10 +164,16 @@ impl UpdatePlan {
         }
     }
 
-    /// The write for the gateway: `ADD` and `SET … + :d` are sent once; the exact mode's
-    /// conditional `SET` may be sent again.
+    /// Whether sending it twice does what sending it once does: the exact mode's `SET`, and
+    /// any change held to the value seen by its condition (a second arrival fails it).
+    pub fn repeatable(&self) -> bool {
+        self.mode.retry_is_safe() || self.planned.pinned
+    }
+
+    /// The write for the gateway: a delta's `ADD` and `SET … + :d` are sent once; the exact
+    /// mode's conditional `SET` and a change held to the value seen may be sent again.
     pub fn write_plan(&self) -> Result<WritePlan> {
-        let idempotency = if self.mode.retry_is_safe() {
+        let idempotency = if self.repeatable() {
             Idempotency::Repeatable
         } else {
             Idempotency::Once
@@ -353,6 +358,39 @@ mod tests {
                 true
             )
             .is_err()
+        );
+    }
+
+    #[test]
+    fn a_typed_new_value_holds_to_the_value_shown_in_every_mode() {
+        for mode in EditMode::ALL {
+            let p = plan(Some("4"), &Change::To("10".into())).unwrap();
+            let up = update_plan(&here(), "Social", key(), "likeTally", mode, p, false).unwrap();
+            assert_eq!(
+                up.condition_expression.as_deref(),
+                Some("attribute_exists(#k) AND #a = :current"),
+                "{mode:?}"
+            );
+            assert_eq!(up.values[":current"], AttributeValue::N("4".into()));
+            assert!(
+                up.repeatable(),
+                "{mode:?}: a second arrival fails its condition"
+            );
+        }
+        let p = plan(None, &Change::To("10".into())).unwrap();
+        let up = update_plan(&here(), "Social", key(), "n", EditMode::Add, p, true).unwrap();
+        assert_eq!(
+            up.condition_expression.as_deref(),
+            Some("attribute_not_exists(#a)")
+        );
+        // A delta is the atomic counter: added to whatever is there, sent once.
+        let p = plan(Some("4"), &Change::By("1".into())).unwrap();
+        let up = update_plan(&here(), "Social", key(), "n", EditMode::Add, p, true).unwrap();
+        assert_eq!(up.condition_expression, None);
+        assert!(!up.repeatable());
+        assert_eq!(
+            up.write_plan().unwrap().idempotency,
+            crate::core::write::Idempotency::Once
         );
     }
 

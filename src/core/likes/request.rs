@@ -208,6 +208,17 @@ pub fn like_request(
 }
 
 impl LikeRequest {
+    /// The keys of the items it writes: the parent and the child.
+    pub fn keys(&self) -> Vec<Item> {
+        let child_key = self
+            .child
+            .iter()
+            .filter(|(name, _)| **name == self.target.pk_name || **name == self.target.sk_name)
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        vec![self.target.parent_key(), child_key]
+    }
+
     /// The child's write, guarded by its sort key's existence.
     fn child_write(&self) -> Request {
         let (operation, condition) = match self.op {

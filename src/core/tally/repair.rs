@@ -38,6 +38,7 @@ pub fn repair_plan(
         delta: &counted - current.clone().unwrap_or_default(),
         current,
         expected: counted,
+        pinned: true,
     };
     counter::update_plan(
         destination,

@@ -1,8 +1,15 @@
-//! The item view: one item as DynamoDB JSON and plain JSON, both copyable.
+//! The item view: one item as DynamoDB JSON and plain JSON, both copyable, with how old it is
+//! and Reload (F5 over it); its header's Edit, Duplicate, Delete and Close. Rows a write of ours
+//! touched are read again here too, so the item shown is the server's.
 
-use egui::Ui;
+use egui::{Key, Modifiers, Ui};
 
 use crate::core::value::{self, Item};
+use crate::ui::browse::BrowseFeature;
+use crate::ui::browse::reread::MAX_AT_ONCE;
+use crate::ui::browse::tabs::TabBody;
+use crate::ui::widgets::{age_text, error_ui};
+use crate::ui::{EditStart, Intent, Scope};
 
 /// Which rendering of the item is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -40,4 +47,168 @@ pub fn item_view_ui(ui: &mut Ui, item: &Item, key_names: &[String], format: &mut
             )
             .labelled_by(label_id);
         });
+}
+
+/// The opened row: its table tab's table, its row number and key.
+struct Opened {
+    table: String,
+    row: usize,
+    key: Item,
+}
+
+impl BrowseFeature {
+    /// The row opened in the item view of the tab shown, when it is a table tab's row.
+    fn opened(&self, scope: &Scope<'_>) -> Option<Opened> {
+        let tab = self.tabs.get(self.active)?;
+        let table = tab.body.table()?.to_owned();
+        let results = tab.body.results();
+        let row = results.selected?;
+        let item = results.rows.item(row)?;
+        // Keys are read with the open table's schema: its own rows only.
+        let key = (table == scope.table.name)
+            .then(|| scope.table.key_of(&item).ok())
+            .flatten()?;
+        Some(Opened { table, row, key })
+    }
+
+    /// Draw the header of the item view: how old the item is and Reload (also F5 with the
+    /// pointer over the view), Edit / Duplicate / Delete, Close (or Esc outside a text field).
+    /// `editable`: the row is of the open table (it can be edited, copied or deleted).
+    #[must_use]
+    pub fn item_header_ui(
+        &mut self,
+        ui: &mut Ui,
+        scope: &Scope<'_>,
+        editable: bool,
+    ) -> Option<Intent> {
+        let escape = !ui.ctx().text_edit_focused()
+            && ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Escape));
+        let over_view = ui.rect_contains_pointer(ui.max_rect());
+        let f5 = over_view && ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::F5));
+        let mut intent = None;
+        let item = self.selected_item();
+        let opened = self.opened(scope);
+        // A row read from an index may hold only the projected attributes: not a whole item.
+        let from_index = self
+            .tab()
+            .and_then(|t| t.results().request.as_ref())
+            .is_some_and(|r| r.index.is_some());
+        let mut reload = f5;
+        ui.horizontal(|ui| {
+            ui.strong("Item");
+            if let Some(opened) = &opened {
+                reload |= self.freshness_ui(ui, opened);
+            }
+            if editable && from_index {
+                ui.weak("read from an index (maybe partial): edit it from a query of the table");
+            }
+            if let Some(item) = item.filter(|_| editable && !from_index) {
+                for (text, start) in [
+                    ("Edit item", EditStart::Edit),
+                    ("Duplicate", EditStart::Duplicate),
+                    ("Delete item", EditStart::Delete),
+                ] {
+                    if ui.small_button(text).clicked() {
+                        intent = Some(Intent::EditItem {
+                            item: Box::new(item.clone()),
+                            start,
+                        });
+                    }
+                }
+            }
+            if (ui.small_button("Close").clicked() || escape)
+                && let Some(tab) = self.tabs.get_mut(self.active)
+            {
+                tab.body.results_mut().selected = None;
+            }
+        });
+        if let Some(opened) = opened {
+            if let Some(error) = self.rereads.failed_for(&opened.table, &opened.key) {
+                error_ui(ui, error);
+            }
+            if reload {
+                self.rereads
+                    .start(scope.spawner, scope.connection, &opened.table, opened.key);
+            }
+        }
+        intent
+    }
+
+    /// How old the opened row is, and Reload; whether Reload was clicked.
+    fn freshness_ui(&self, ui: &mut Ui, opened: &Opened) -> bool {
+        let Some(results) = self.tabs.get(self.active).map(|t| t.body.results()) else {
+            return false;
+        };
+        let busy = self.rereads.busy(&opened.table, &opened.key);
+        if let Some(at) = results.times.read_at(opened.row) {
+            let age = age_text(at.elapsed());
+            if results.times.gone(opened.row) {
+                ui.colored_label(
+                    ui.visuals().warn_fg_color,
+                    format!("not on the server any more (read {age})"),
+                );
+            } else {
+                ui.weak(format!("read {age}"));
+            }
+            // The age moves on while it is shown.
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_secs(1));
+        }
+        if busy {
+            ui.spinner();
+        }
+        ui.add_enabled(!busy, egui::Button::new("Reload").small())
+            .on_hover_text("Read this item again from the server (F5 with the pointer here)")
+            .clicked()
+    }
+
+    /// Draw the selected item as JSON.
+    pub fn item_ui(&mut self, ui: &mut Ui) {
+        let Some(tab) = self.tabs.get(self.active) else {
+            return;
+        };
+        let results = tab.body.results();
+        if let Some(item) = results.selected_item() {
+            item_view_ui(ui, &item, &results.key_names, &mut self.item_format);
+        }
+    }
+
+    /// A write of ours to `table` ended: read again the rows at `keys` shown in its tabs (at
+    /// most [`MAX_AT_ONCE`]; more, as an import's, are left to a run of the query).
+    pub fn reread_written(&mut self, scope: &Scope<'_>, table: &str, keys: &[Item]) {
+        if keys.len() > MAX_AT_ONCE {
+            return;
+        }
+        for key in keys {
+            let shown = self.tabs.iter().any(|tab| match &tab.body {
+                TabBody::Table(t) => t.table == table && t.results.row_with_key(key).is_some(),
+                _ => false,
+            });
+            if shown {
+                self.rereads
+                    .start(scope.spawner, scope.connection, table, key.clone());
+            }
+        }
+    }
+
+    /// Put the rows read again in place, in every tab on their table.
+    pub(super) fn apply_rereads(&mut self) {
+        for done in self.rereads.poll() {
+            for tab in &mut self.tabs {
+                let TabBody::Table(t) = &mut tab.body else {
+                    continue;
+                };
+                if t.table != done.table {
+                    continue;
+                }
+                let Some(row) = t.results.row_with_key(&done.key) else {
+                    continue;
+                };
+                match &done.item {
+                    Some(item) => t.results.replace_row(row, item),
+                    None => t.results.times.read_again(row, done.at, false),
+                }
+            }
+        }
+    }
 }

@@ -6,11 +6,13 @@
 mod columns;
 mod find;
 mod form;
+mod freshness;
 mod grid;
 mod item_view;
 mod keys;
 mod partiql_tab;
 mod progress;
+mod reread;
 mod results;
 mod rows_view;
 mod sql_tab;
@@ -24,9 +26,8 @@ use egui::{Key, Modifiers, Ui};
 use crate::core::counter::Change;
 use crate::core::rows::Rows;
 use crate::core::sql::SqlSource;
-use crate::core::table::TableInfo;
 use crate::core::value::Item;
-use crate::ui::{EditStart, Intent, Loaded, QueryPreset, Scope};
+use crate::ui::{Intent, Loaded, QueryPreset, Scope};
 
 pub use form::QueryForm;
 pub use grid::results_grid_ui;
@@ -37,7 +38,7 @@ pub use sql_tab::SqlForm;
 pub use tabs::{TabKind, TabSpec};
 
 use grid::GridAction;
-use item_view::item_view_ui;
+use reread::Rereads;
 use rows_view::rows_ui;
 use tabs::TabBody;
 
@@ -54,6 +55,8 @@ pub struct BrowseFeature {
     item_format: ItemFormat,
     /// What `loaded` lends when no tab is open.
     no_rows: Rows,
+    /// Rows being read again (Reload, or after a write of ours).
+    rereads: Rereads,
 }
 
 impl BrowseFeature {
@@ -71,6 +74,7 @@ impl BrowseFeature {
             active: 0,
             item_format,
             no_rows: Rows::default(),
+            rereads: Rereads::default(),
         }
     }
 
@@ -100,14 +104,16 @@ impl BrowseFeature {
     }
 
     /// Take in the pages and files that arrived, in every tab.
-    pub fn poll(&mut self) {
-        for tab in &mut self.tabs {
-            tab.body.poll();
-        }
+    #[must_use]
+    pub fn poll(&mut self) -> Vec<Intent> {
+        let written = self.tabs.iter_mut().filter_map(|t| t.body.poll()).collect();
+        self.apply_rereads();
+        written
     }
 
     /// Another connection: every tab keeps its form and forgets its rows.
     pub fn connection_changed(&mut self) {
+        self.rereads.clear();
         for tab in &mut self.tabs {
             tab.body.clear();
         }
@@ -234,58 +240,6 @@ impl BrowseFeature {
         }
     }
 
-    /// Draw the header of the item view (Close, or Esc outside a text field).
-    /// `editable`: the row is of the open table (it can be edited, copied or deleted).
-    #[must_use]
-    pub fn item_header_ui(&mut self, ui: &mut Ui, editable: bool) -> Option<Intent> {
-        let escape = !ui.ctx().text_edit_focused()
-            && ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Escape));
-        let mut intent = None;
-        let item = self.selected_item();
-        // A row read from an index may hold only the projected attributes: not a whole item.
-        let from_index = self
-            .tab()
-            .and_then(|t| t.results().request.as_ref())
-            .is_some_and(|r| r.index.is_some());
-        ui.horizontal(|ui| {
-            ui.strong("Item");
-            if editable && from_index {
-                ui.weak("read from an index (maybe partial): edit it from a query of the table");
-            }
-            if let Some(item) = item.filter(|_| editable && !from_index) {
-                for (text, start) in [
-                    ("Edit item", EditStart::Edit),
-                    ("Duplicate", EditStart::Duplicate),
-                    ("Delete item", EditStart::Delete),
-                ] {
-                    if ui.small_button(text).clicked() {
-                        intent = Some(Intent::EditItem {
-                            item: Box::new(item.clone()),
-                            start,
-                        });
-                    }
-                }
-            }
-            if (ui.small_button("Close").clicked() || escape)
-                && let Some(tab) = self.tabs.get_mut(self.active)
-            {
-                tab.body.results_mut().selected = None;
-            }
-        });
-        intent
-    }
-
-    /// Draw the selected item as JSON.
-    pub fn item_ui(&mut self, ui: &mut Ui) {
-        let Some(tab) = self.tabs.get(self.active) else {
-            return;
-        };
-        let results = tab.body.results();
-        if let Some(item) = results.selected_item() {
-            item_view_ui(ui, &item, &results.key_names, &mut self.item_format);
-        }
-    }
-
     /// Set the shown table tab up as `preset` says (a tab on the open table is opened first
     /// when the shown one is not one).
     pub fn show(&mut self, scope: &Scope<'_>, preset: &QueryPreset) {
@@ -298,30 +252,6 @@ impl BrowseFeature {
         }) = self.tabs.get_mut(self.active)
         {
             tab.show(scope, preset);
-        }
-    }
-
-    /// Show the server's `value` of `attribute` in the rows at `key`, in every tab on `table`.
-    pub fn show_server_value(&mut self, table: &str, key: &Item, attribute: &str, value: String) {
-        for tab in self.tabs.iter_mut() {
-            if let TabBody::Table(t) = &mut tab.body
-                && t.table == table
-                && let Some(row) = t.results.row_with_key(key)
-            {
-                let number = aws_sdk_dynamodb::types::AttributeValue::N(value.clone());
-                t.results.rows.set_value(row, attribute, number);
-            }
-        }
-    }
-
-    /// Put `item`, as the server returned it, in place of its row in every tab on `table`.
-    pub fn replace_row(&mut self, item: &Item, table: &TableInfo) {
-        for tab in self.tabs.iter_mut() {
-            if let TabBody::Table(t) = &mut tab.body
-                && t.table == table.name
-            {
-                t.replace_row(item, table);
-            }
         }
     }
 

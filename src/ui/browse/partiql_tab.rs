@@ -8,11 +8,11 @@ use egui::{RichText, Ui};
 use crate::core::error::Error;
 use crate::core::partiql::{self, PartiqlPage, Statement, StatementReport};
 use crate::core::read::{Stopped, Until};
-use crate::core::write::{Confirmation, Destination, WritePlan};
+use crate::core::write::{Confirmation, Destination, WritePlan, WriteRequest};
 use crate::task::{Job, Pending};
-use crate::ui::Scope;
 use crate::ui::browse::results::Results;
 use crate::ui::widgets::{confirm_ui, error_ui, lines_ui, writes_to_ui};
+use crate::ui::{Intent, Scope};
 
 /// What the tab remembers between runs.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -74,7 +74,9 @@ impl PartiqlTab {
     }
 
     /// Take in pages and the write's outcome.
-    pub fn poll(&mut self) {
+    #[must_use]
+    pub fn poll(&mut self) -> Option<Intent> {
+        let mut written = None;
         if let Some(job) = &mut self.read {
             let polled = job.poll();
             for page in polled.progress {
@@ -102,11 +104,23 @@ impl PartiqlTab {
                     if let Some(item) = report.item() {
                         self.results.add_items(std::slice::from_ref(item));
                     }
+                    // Which items a statement wrote only the server knows; the table's facts
+                    // are read again all the same.
+                    if let WriteRequest::Statement(statement) = &report.plan.request
+                        && let Ok(classified) = statement.classify()
+                    {
+                        written = Some(Intent::Written {
+                            destination: Box::new(report.plan.destination.clone()),
+                            table: classified.table,
+                            keys: Vec::new(),
+                        });
+                    }
                     self.report = Some(report);
                 }
                 Err(error) => self.error = Some(error),
             }
         }
+        written
     }
 
     /// Stop a read; keep what loaded.

@@ -8,6 +8,7 @@ use crate::core::error::Error;
 use crate::core::read::{BrowseRequest, Page, ReadEvent, SegmentEvent, SegmentStarts};
 use crate::core::rows::{Finder, Rows, find_rows, merge_sorted, sort_rows};
 use crate::core::value::Item;
+use crate::ui::browse::freshness::RowTimes;
 use crate::ui::browse::progress::LoadProgress;
 
 /// Sorting by one column.
@@ -94,6 +95,8 @@ pub struct Results {
     pub left: Option<SegmentStarts>,
     /// More pages follow that are not keyed by a last key (a PartiQL NextToken).
     pub more: bool,
+    /// When each row was read.
+    pub times: RowTimes,
 }
 
 impl Results {
@@ -164,6 +167,7 @@ impl Results {
             self.columns[keys..].sort_by_key(|name| name.to_lowercase());
         }
         let first = self.rows.len() as u32;
+        self.times.page(first as usize, std::time::Instant::now());
         self.rows.extend(items);
         let mut added: Vec<u32> = (first..self.rows.len() as u32).collect();
         if let Some(finder) = self.find.finder().filter(|_| self.find.filter) {
@@ -355,9 +359,10 @@ impl Results {
         self.rows.find_key(key)
     }
 
-    /// Put `item` in place of row `row`.
+    /// Put `item`, as the server has it now, in place of row `row`.
     pub fn replace_row(&mut self, row: usize, item: &Item) {
         self.rows.replace(row, item);
+        self.times.read_again(row, std::time::Instant::now(), true);
     }
 
     /// The selected rows, in view order: the range from the anchor to the cursor.

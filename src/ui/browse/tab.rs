@@ -7,7 +7,6 @@ use crate::core::error::Error;
 use crate::core::read::{
     self, Backoff, BrowseMode, BrowseRequest, SegmentEvent, SegmentStarts, Stopped, Until,
 };
-use crate::core::table::TableInfo;
 use crate::core::transfer::{self, Format};
 use crate::core::value::{self, Item};
 use crate::task::Job;
@@ -262,15 +261,6 @@ impl TableTab {
         } else {
             self.form = QueryForm::from_preset(preset);
             self.run(scope);
-        }
-    }
-
-    /// Put `item`, as the server returned it, in place of its row.
-    pub fn replace_row(&mut self, item: &Item, table: &TableInfo) {
-        if let Ok(key) = table.key_of(item)
-            && let Some(row) = self.results.row_with_key(&key)
-        {
-            self.results.replace_row(row, item);
         }
     }
 }

@@ -4,7 +4,6 @@
 
 use egui::Ui;
 
-use crate::ui::Scope;
 use crate::ui::browse::form::QueryForm;
 use crate::ui::browse::partiql_tab::{PartiqlForm, PartiqlTab};
 use crate::ui::browse::results::Results;
@@ -12,6 +11,7 @@ use crate::ui::browse::rows_view::Export;
 use crate::ui::browse::sql_tab::{SqlForm, SqlTab};
 use crate::ui::browse::status::{Loading, StatusAction, status_bar_ui};
 use crate::ui::browse::tab::TableTab;
+use crate::ui::{Intent, Scope};
 
 /// What a tab is, as remembered.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -113,16 +113,21 @@ impl TabBody {
     }
 
     /// Take in what its work brought back.
-    pub fn poll(&mut self) {
+    #[must_use]
+    pub fn poll(&mut self) -> Option<Intent> {
         match self {
-            Self::Table(t) => t.poll(),
+            Self::Table(t) => {
+                t.poll();
+                None
+            }
             Self::Partiql(p, export) => {
-                p.poll();
                 export.poll();
+                p.poll()
             }
             Self::Sql(s, export) => {
                 s.poll();
                 export.poll();
+                None
             }
         }
     }

@@ -76,16 +76,14 @@ impl EditFeature {
             // The task died: the request may have left, so the outcome is unknown.
             Err(error) => EditReport::lost(plan, error),
         };
-        let intent = report
-            .outcome
-            .server_value()
-            .map(|value| Intent::ServerValue {
-                destination: Box::new(report.plan.destination.clone()),
-                table: report.plan.table.clone(),
-                key: report.plan.key.clone(),
-                attribute: report.plan.attribute.clone(),
-                value: value.to_owned(),
-            });
+        // Whatever the server holds now is read back into the rows shown: the value a write
+        // of ours left, or the one that refused it.
+        let sent = !matches!(report.outcome, Outcome::Failed(_));
+        let intent = sent.then(|| Intent::Written {
+            destination: Box::new(report.plan.destination.clone()),
+            table: report.plan.table.clone(),
+            keys: vec![report.plan.key.clone()],
+        });
         self.report = Some(report);
         intent
     }

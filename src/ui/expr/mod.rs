@@ -24,17 +24,16 @@ pub struct ExprFeature {
     paste: String,
     paste_error: Option<Error>,
     target: Target,
-    /// The run under way, and whether it updates an item (whose row then shows the result).
+    /// The run under way.
     running: Option<Pending<RunResult>>,
-    running_update: bool,
+    /// What the write under way writes, said when it ends so its rows are read again.
+    running_write: Option<Intent>,
     result: Option<Result<RunResult, Error>>,
     /// Where the builder's content came from, when the app opened it.
     origin: Option<String>,
     /// A write waiting for the user's confirmation: its plan, fixed when Run was pressed, and
     /// the gateway's question. Dropped as soon as the request in the builder changes.
     confirm: Option<(WritePlan, String)>,
-    /// The table the run under way is on: its updated item goes back to that table's row only.
-    running_table: String,
 }
 
 impl ExprFeature {
@@ -46,11 +45,10 @@ impl ExprFeature {
             paste_error: None,
             target: Target::Json,
             running: None,
-            running_update: false,
+            running_write: None,
             result: None,
             origin: None,
             confirm: None,
-            running_table: String::new(),
         }
     }
 
@@ -59,8 +57,7 @@ impl ExprFeature {
         let fresh = Self::new(table);
         let kept = std::mem::replace(self, fresh);
         self.running = kept.running;
-        self.running_update = kept.running_update;
-        self.running_table = kept.running_table;
+        self.running_write = kept.running_write;
     }
 
     /// Open a request the app made, saying where it came from.
@@ -74,17 +71,9 @@ impl ExprFeature {
     #[must_use]
     pub fn poll(&mut self) -> Option<Intent> {
         let result = Pending::take_ready(&mut self.running)?;
-        let intent = match &result {
-            Ok(run) if self.running_update && self.running_table == self.input.table => {
-                run.items.first().map(|item| Intent::ReplaceRow {
-                    table: self.running_table.clone(),
-                    item: Box::new(item.clone()),
-                })
-            }
-            _ => None,
-        };
         self.result = Some(result);
-        intent
+        // A write's items are read back into the rows shown.
+        self.running_write.take()
     }
 
     fn compile(&self, scope: &Scope<'_>) -> Compiled {
@@ -244,6 +233,7 @@ impl ExprFeature {
         self.confirm = None;
         if !request.operation.is_write() {
             let (connection, key_names) = (scope.connection.clone(), scope.key_names());
+            self.running_write = None;
             self.start(scope, request.operation_name(), async move {
                 run::run(&connection, &request, key_names, false).await
             });
@@ -266,6 +256,16 @@ impl ExprFeature {
     /// Send the write `plan` through the gateway, as planned (confirmed when it needed a yes).
     fn send(&mut self, scope: &Scope<'_>, plan: WritePlan) {
         let connection = scope.connection.clone();
+        let table = plan.targets().first().map(|(t, _)| (*t).to_owned());
+        self.running_write = table.map(|table| Intent::Written {
+            destination: Box::new(plan.destination.clone()),
+            keys: plan
+                .targets()
+                .into_iter()
+                .map(|(_, key)| key.clone())
+                .collect(),
+            table,
+        });
         self.start(scope, "Run", async move {
             Ok(run::write(&connection, &plan, true).await)
         });
@@ -277,8 +277,6 @@ impl ExprFeature {
         op: &'static str,
         work: impl std::future::Future<Output = crate::core::error::Result<RunResult>> + Send + 'static,
     ) {
-        self.running_update = self.input.kind == Kind::Update;
-        self.running_table.clone_from(&self.input.table);
         self.running = Some(scope.spawner.spawn(op, work));
     }
 

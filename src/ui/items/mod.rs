@@ -12,10 +12,10 @@ use egui::Ui;
 use crate::core::connection::ConnectionId;
 use crate::core::error::Error;
 use crate::core::items::{
-    Change, CommitMode, CommitPlan, CommitReport, ItemOutcome, Staging, commit, plan_commit,
+    Change, CommitMode, CommitPlan, CommitReport, Staging, commit, plan_commit,
 };
 use crate::core::value::Item;
-use crate::core::write::{Confirmation, key_shown};
+use crate::core::write::{Confirmation, Destination, key_shown};
 use crate::task::Pending;
 use crate::ui::{EditStart, Intent, Scope};
 
@@ -36,6 +36,8 @@ pub struct ItemsFeature {
     created: bool,
     /// Where the last commit went, and the changes it sent.
     committed_to: Option<(ConnectionId, String)>,
+    /// Where the commit under way (or the last) was sent.
+    committed_destination: Option<Destination>,
     committed: Vec<Change>,
     error: Option<Error>,
     /// A note after staging: what was staged.
@@ -53,6 +55,7 @@ impl Default for ItemsFeature {
             report: None,
             created: false,
             committed_to: None,
+            committed_destination: None,
             committed: Vec::new(),
             error: None,
             note: None,
@@ -138,16 +141,18 @@ impl ItemsFeature {
         };
         match done {
             Ok(report) => {
+                // Every item committed (or refused) is read back into the rows shown: a write,
+                // a delete, or the server's item that refused it.
                 let mut intents = Vec::new();
-                for result in &report.items {
-                    if let ItemOutcome::Written { item: Some(item) } = &result.outcome
-                        && let Some((_, table)) = self.committed_to.clone()
-                    {
-                        intents.push(Intent::ReplaceRow {
-                            table,
-                            item: Box::new(item.clone()),
-                        });
-                    }
+                if let (Some((_, table)), Some(destination)) = (
+                    self.committed_to.clone(),
+                    self.committed_destination.clone(),
+                ) {
+                    intents.push(Intent::Written {
+                        destination: Box::new(destination),
+                        table,
+                        keys: report.items.iter().map(|r| r.key.clone()).collect(),
+                    });
                 }
                 if let Some(place) = &self.committed_to
                     && let Some(staging) = self.staged.get_mut(place)
@@ -227,6 +232,7 @@ impl ItemsFeature {
             .iter()
             .any(|c| c.kind() == crate::core::items::ChangeKind::Create);
         self.committed_to = Some(Self::place(scope));
+        self.committed_destination = Some(Destination::of(scope.connection));
         self.note = None;
         self.committed = plan.changes.clone();
         self.committing = Some(scope.spawner.spawn("commit", async move {

@@ -55,6 +55,9 @@ pub struct LikesFeature {
     increments: String,
     lab: Option<Pending<LabRun>>,
     lab_run: Option<LabRun>,
+    /// What the storm or the lab under way writes, said when it ends so that the rows shown
+    /// and the table's facts are read again.
+    running_writes: Vec<Intent>,
 }
 
 impl Default for LikesFeature {
@@ -85,6 +88,7 @@ impl Default for LikesFeature {
             increments: "25".into(),
             lab: None,
             lab_run: None,
+            running_writes: Vec::new(),
         }
     }
 }
@@ -116,15 +120,23 @@ impl LikesFeature {
             storm: self.storm.take(),
             storm_stats: self.storm_stats.take().filter(|_| storm_running),
             lab: self.lab.take(),
+            running_writes: std::mem::take(&mut self.running_writes),
             ..Self::default()
         };
     }
 
     /// Take in what arrived.
-    pub fn poll(&mut self) {
+    #[must_use]
+    pub fn poll(&mut self) -> Vec<Intent> {
+        let mut written = Vec::new();
         if let Some(answer) = Pending::take_ready(&mut self.answer)
             && let Some(request) = self.sent.take()
         {
+            written.push(Intent::Written {
+                destination: Box::new(request.destination.clone()),
+                table: request.target.table.clone(),
+                keys: request.keys(),
+            });
             self.report = Some(answer.unwrap_or_else(|e| LikeReport::lost(request, e)));
         }
         let polled = Job::poll_slot(&mut self.storm);
@@ -137,12 +149,19 @@ impl LikesFeature {
             }
             self.storm_result = Some(done);
         }
+        if self.storm.is_none() && self.lab.is_none() {
+            written.append(&mut self.running_writes);
+        }
         if let Some(run) = Pending::take_ready(&mut self.lab) {
             self.lab_run = Some(run.unwrap_or_else(|error| LabRun {
                 error: Some(error),
                 ..LabRun::default()
             }));
         }
+        if self.storm.is_none() && self.lab.is_none() {
+            written.append(&mut self.running_writes);
+        }
+        written
     }
 
     fn target(&self, scope: &Scope<'_>) -> Result<LikeTarget, Error> {
@@ -225,6 +244,11 @@ impl LikesFeature {
         self.error = None;
         self.storm_stats = None;
         self.storm_result = None;
+        self.running_writes.push(Intent::Written {
+            destination: Box::new(plan.destination.clone()),
+            table: plan.target.table.clone(),
+            keys: vec![plan.target.parent_key()],
+        });
         let (connection, info) = (scope.connection.clone(), scope.table.clone());
         self.storm = Some(scope.spawner.spawn_job(
             "TransactWriteItems",
@@ -254,6 +278,12 @@ impl LikesFeature {
             }
         };
         self.lab_run = None;
+        // The lab's scratch items are its own; the table's facts move all the same.
+        self.running_writes.push(Intent::Written {
+            destination: Box::new(Destination::of(scope.connection)),
+            table: scope.table.name.clone(),
+            keys: Vec::new(),
+        });
         let (connection, info, run) = (
             scope.connection.clone(),
             scope.table.clone(),

@@ -54,13 +54,13 @@ impl TableFeatures {
     /// Take in what their work brought back; intents for other features.
     #[must_use]
     pub(super) fn poll(&mut self) -> Vec<Intent> {
-        self.browse.poll();
-        self.tally.poll();
-        self.likes.poll();
         self.transfer.poll();
-        self.edit
+        self.browse
             .poll()
             .into_iter()
+            .chain(self.tally.poll())
+            .chain(self.likes.poll())
+            .chain(self.edit.poll())
             .chain(self.expr.poll())
             .chain(self.items.poll())
             .collect()
@@ -86,25 +86,15 @@ impl TableFeatures {
                 self.edit.start(scope, &item, attribute, change);
                 None
             }
-            Intent::ServerValue {
+            Intent::Written {
                 destination,
                 table,
-                key,
-                attribute,
-                value,
+                keys,
             } => {
-                // Rows on screen are of the active connection; an answer from another is not
+                // Rows on screen are of the active connection; a write to another is not
                 // theirs.
                 if destination.is(scope.connection) {
-                    self.browse
-                        .show_server_value(&table, &key, &attribute, value);
-                }
-                None
-            }
-            Intent::ReplaceRow { table, item } => {
-                // The key is read with the open table's key schema: only its rows.
-                if table == scope.table.name {
-                    self.browse.replace_row(&item, scope.table);
+                    self.browse.reread_written(scope, &table, &keys);
                 }
                 None
             }

@@ -179,6 +179,19 @@ impl DynoscopeApp {
                 self.open_table(&table);
             }
         }
+        // A write of ours to the open table changes its facts (item count, size).
+        let wrote_open_table = intents.iter().any(|i| match i {
+            Intent::Written {
+                destination, table, ..
+            } => {
+                self.connection.active().is_some_and(|c| destination.is(c))
+                    && self.tables.open_name() == Some(table.as_str())
+            }
+            _ => false,
+        });
+        if wrote_open_table && let Some(connection) = self.connection.active() {
+            self.tables.refresh(&self.spawner, connection);
+        }
         let Some(scope) = scope(&self.spawner, &self.saver, &self.connection, &self.tables) else {
             return;
         };
@@ -235,7 +248,7 @@ impl DynoscopeApp {
                 .default_size(360.0)
                 .show(ui, |ui| {
                     let editable = features.browse.editable(&scope.table.name);
-                    intents.extend(features.browse.item_header_ui(ui, editable));
+                    intents.extend(features.browse.item_header_ui(ui, scope, editable));
                     ui.columns(2, |columns| {
                         features.browse.item_ui(&mut columns[0]);
                         egui::ScrollArea::vertical().id_salt("counter_editor").show(

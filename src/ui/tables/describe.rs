@@ -1,32 +1,58 @@
 //! The describe panel: keys, indexes, size, billing, stream and TTL of the open table.
 
+use std::time::Instant;
+
 use egui::{RichText, Ui};
 
 use crate::core::error::Error;
 use crate::core::table::{TableInfo, key_text};
-use crate::ui::widgets::error_ui;
+use crate::ui::widgets::{age_text, error_ui};
 
-/// Draw the description of `table` (`info`, once known); returns an index the user chose to
-/// browse.
+/// What the panel shows: the table, its description once known, and how old it is.
+pub(super) struct Described<'a> {
+    pub(super) table: &'a str,
+    pub(super) info: Option<&'a TableInfo>,
+    pub(super) described_at: Option<Instant>,
+    pub(super) loading: bool,
+    pub(super) error: Option<&'a Error>,
+}
+
+/// What the user asked of the panel.
+pub(super) enum DescribeAction {
+    /// Describe it again.
+    Refresh,
+    /// Browse this index.
+    Browse(String),
+}
+
+/// Draw the description; what the user asked for.
 #[must_use]
-pub(super) fn describe_ui(
-    ui: &mut Ui,
-    table: &str,
-    info: Option<&TableInfo>,
-    loading: bool,
-    error: Option<&Error>,
-) -> Option<String> {
-    let mut browse_index = None;
+pub(super) fn describe_ui(ui: &mut Ui, shown: &Described<'_>) -> Option<DescribeAction> {
+    let mut action = None;
     ui.horizontal(|ui| {
-        ui.heading(table);
-        if loading {
+        ui.heading(shown.table);
+        if shown.loading {
             ui.spinner();
         }
     });
-    if let Some(error) = error {
+    ui.horizontal(|ui| {
+        if let Some(at) = shown.described_at {
+            ui.weak(format!("described {}", age_text(at.elapsed())));
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_secs(1));
+        }
+        if ui
+            .add_enabled(!shown.loading, egui::Button::new("Refresh").small())
+            .on_hover_text("Describe the table again: item count, size, indexes")
+            .clicked()
+        {
+            action = Some(DescribeAction::Refresh);
+        }
+    });
+    if let Some(error) = shown.error {
         error_ui(ui, error);
     }
-    let info = info?;
+    let info = shown.info?;
     egui::Grid::new("describe_grid")
         .num_columns(2)
         .striped(true)
@@ -54,7 +80,7 @@ pub(super) fn describe_ui(
                 ui.weak(format!("Status: {status}"));
             }
             if ui.small_button(format!("Browse {}", index.name)).clicked() {
-                browse_index = Some(index.name.clone());
+                action = Some(DescribeAction::Browse(index.name.clone()));
             }
         });
     }
@@ -62,5 +88,5 @@ pub(super) fn describe_ui(
         ui.add_space(6.0);
         ui.weak(arn);
     }
-    browse_index
+    action
 }

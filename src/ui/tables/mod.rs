@@ -4,6 +4,9 @@
 mod describe;
 mod list;
 
+use std::cell::Cell;
+use std::time::Instant;
+
 use egui::Ui;
 
 use crate::core::connection::Connection;
@@ -17,8 +20,12 @@ use crate::ui::Intent;
 struct OpenTable {
     name: String,
     info: Option<TableInfo>,
+    /// When `info` was read.
+    described_at: Option<Instant>,
     describing: Option<Pending<TableInfo>>,
     error: Option<Error>,
+    /// Refresh was clicked: describe it again at the next poll.
+    refresh_asked: Cell<bool>,
 }
 
 /// The tables feature's state.
@@ -99,8 +106,27 @@ impl TablesFeature {
             })),
             name: table,
             info: None,
+            described_at: None,
             error: None,
+            refresh_asked: Cell::new(false),
         });
+    }
+
+    /// Describe the open table again (its item count and size move with every write), keeping
+    /// what is shown until the new description arrives.
+    pub fn refresh(&mut self, spawner: &Spawner, connection: &Connection) {
+        let Some(open) = &mut self.open else {
+            return;
+        };
+        if open.describing.is_some() {
+            return;
+        }
+        let client = connection.client.clone();
+        let name = open.name.clone();
+        open.error = None;
+        open.describing = Some(spawner.spawn("DescribeTable", async move {
+            read::describe_table(&client, &name).await
+        }));
     }
 
     /// Take in what arrived; the name of a table that has just been opened (the remembered one,
@@ -113,10 +139,16 @@ impl TablesFeature {
             match described {
                 Ok(info) => {
                     open.info = Some(info);
+                    open.described_at = Some(Instant::now());
                     open.error = None;
                 }
                 Err(error) => open.error = Some(error),
             }
+        }
+        if let Some(connection) = connection
+            && self.open.as_ref().is_some_and(|o| o.refresh_asked.take())
+        {
+            self.refresh(spawner, connection);
         }
         match Pending::take_ready(&mut self.listing)? {
             Ok(names) => {
@@ -195,19 +227,25 @@ impl TablesFeature {
     #[must_use]
     pub fn describe_ui(&self, ui: &mut Ui) -> Option<Intent> {
         let open = self.open.as_ref()?;
-        describe::describe_ui(
-            ui,
-            &open.name,
-            open.info.as_ref(),
-            open.describing.is_some(),
-            open.error.as_ref(),
-        )
-        .map(|index| {
-            Intent::ShowQuery(crate::ui::QueryPreset {
-                index: Some(index),
-                ..Default::default()
-            })
-        })
+        let shown = describe::Described {
+            table: &open.name,
+            info: open.info.as_ref(),
+            described_at: open.described_at,
+            loading: open.describing.is_some(),
+            error: open.error.as_ref(),
+        };
+        match describe::describe_ui(ui, &shown)? {
+            describe::DescribeAction::Refresh => {
+                open.refresh_asked.set(true);
+                None
+            }
+            describe::DescribeAction::Browse(index) => {
+                Some(Intent::ShowQuery(crate::ui::QueryPreset {
+                    index: Some(index),
+                    ..Default::default()
+                }))
+            }
+        }
     }
 
     /// What the central view shows while no table is described: a hint, the describe under

@@ -149,7 +149,9 @@ impl TallyFeature {
     }
 
     /// Take in what arrived.
-    pub fn poll(&mut self) {
+    #[must_use]
+    pub fn poll(&mut self) -> Option<Intent> {
+        let mut written = None;
         if let Some(found) = Pending::take_ready(&mut self.checking) {
             match found {
                 Ok(found) => {
@@ -175,11 +177,17 @@ impl TallyFeature {
         {
             let report = report.unwrap_or_else(RepairReport::lost);
             repair.result = Some(report.line());
+            written = Some(Intent::Written {
+                destination: Box::new(repair.plan.destination.clone()),
+                table: repair.plan.table.clone(),
+                keys: vec![repair.plan.key.clone()],
+            });
             if let Ok((check, parent)) = report.recheck {
                 self.reconcile.replace(check.clone());
                 self.check = Some((check, parent));
             }
         }
+        written
     }
 
     /// Draw the view: rules, then the check of one parent and reconcile, or the shards.
