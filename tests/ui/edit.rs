@@ -352,3 +352,73 @@ fn a_typed_new_value_never_lands_on_a_value_that_moved_behind_the_screen() {
     assert!(has_label(h, "read just now"));
     assert_eq!(stored_play_count(&outside), "7");
 }
+
+#[test]
+fn the_table_facts_are_described_again_on_demand_and_after_a_write_of_ours() {
+    let outside = outside_sandbox();
+    let mut app = start(endpoint(outside.sandbox.endpoint()), Some("Videos"));
+    let h = &mut app.harness;
+    open_stats_row(h);
+    let count = |h: &egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>| -> Option<String> {
+        // The Items fact follows its name in the describe panel.
+        let labels: Vec<String> = h
+            .query_all_by(|n| n.label().is_some() || n.value().is_some())
+            .filter_map(|n| {
+                let node = n.accesskit_node();
+                node.label().or_else(|| node.value())
+            })
+            .collect();
+        // (the Items view's tab has the same name: the fact is the one followed by a number)
+        labels
+            .windows(2)
+            .find(|w| w[0] == "Items" && w[1].parse::<u64>().is_ok())
+            .map(|w| w[1].clone())
+    };
+    let before: u64 = count(h).expect("an item count").parse().unwrap();
+    // Another writer adds an item: the panel knows only when described again.
+    outside.runtime.block_on(async {
+        outside
+            .client
+            .put_item()
+            .table_name("Videos")
+            .item(
+                "PK",
+                aws_sdk_dynamodb::types::AttributeValue::S("VID#new".into()),
+            )
+            .item(
+                "SK",
+                aws_sdk_dynamodb::types::AttributeValue::S("META".into()),
+            )
+            .send()
+            .await
+            .unwrap();
+    });
+    h.get_by_role_and_label(Role::Button, "Describe again")
+        .click();
+    step_until(h, "the new count", |h| {
+        count(h) == Some((before + 1).to_string())
+    });
+    assert!(has_label(h, "described just now"));
+    // A write of ours describes it again by itself (another writer's item meanwhile shows).
+    outside.runtime.block_on(async {
+        outside
+            .client
+            .put_item()
+            .table_name("Videos")
+            .item(
+                "PK",
+                aws_sdk_dynamodb::types::AttributeValue::S("VID#new2".into()),
+            )
+            .item(
+                "SK",
+                aws_sdk_dynamodb::types::AttributeValue::S("META".into()),
+            )
+            .send()
+            .await
+            .unwrap();
+    });
+    h.get_by_role_and_label(Role::Button, "+1").click();
+    step_until(h, "the count after our write", |h| {
+        count(h) == Some((before + 2).to_string())
+    });
+}

@@ -42,7 +42,7 @@ pub(super) fn describe_ui(ui: &mut Ui, shown: &Described<'_>) -> Option<Describe
                 .request_repaint_after(std::time::Duration::from_secs(1));
         }
         if ui
-            .add_enabled(!shown.loading, egui::Button::new("Refresh").small())
+            .add_enabled(!shown.loading, egui::Button::new("Describe again").small())
             .on_hover_text("Describe the table again: item count, size, indexes")
             .clicked()
         {
