@@ -530,3 +530,55 @@ fn a_name_given_twice_is_bad_input_with_its_place() {
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
+
+#[test]
+fn a_like_on_a_table_keyed_by_numbers_is_bad_input_caught_before_sending() {
+    use aws_sdk_dynamodb::types::{
+        AttributeDefinition, BillingMode, KeySchemaElement, KeyType, ScalarAttributeType,
+    };
+    let served = Served::new();
+    served.runtime.block_on(async {
+        let client = dynoscope::core::connection::endpoint_client(served.url(), "us-east-1").await;
+        let def = |name: &str| {
+            AttributeDefinition::builder()
+                .attribute_name(name)
+                .attribute_type(ScalarAttributeType::N)
+                .build()
+                .unwrap()
+        };
+        let key = |name: &str, kind| {
+            KeySchemaElement::builder()
+                .attribute_name(name)
+                .key_type(kind)
+                .build()
+                .unwrap()
+        };
+        client
+            .create_table()
+            .table_name("Numbered")
+            .billing_mode(BillingMode::PayPerRequest)
+            .attribute_definitions(def("id"))
+            .attribute_definitions(def("n"))
+            .key_schema(key("id", KeyType::Hash))
+            .key_schema(key("n", KeyType::Range))
+            .send()
+            .await
+            .unwrap();
+    });
+    let proxy = served.fault(&["TransactWriteItems"], Fault::Throttle(0));
+    let out = dynoscope(&[
+        "--endpoint-url",
+        &proxy.url,
+        "like",
+        "--table",
+        "Numbered",
+        "--pk",
+        "1",
+        "--user",
+        "u",
+    ]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("likes are keyed by text"), "{err}");
+    assert_eq!(proxy.arrived(), 0, "nothing was sent");
+}
