@@ -41,6 +41,11 @@ pub struct ImportProgress {
     pub wcu: f64,
     /// Time since the first batch was sent.
     pub elapsed: Duration,
+    /// Batches sent whose answer is awaited.
+    pub in_flight: usize,
+    /// No new batch will be sent (cancelled, an unknown outcome, a file changed): those in
+    /// flight are waited for.
+    pub stopping: bool,
 }
 
 impl ImportProgress {
@@ -65,7 +70,18 @@ impl std::fmt::Display for ImportProgress {
             self.written,
             self.per_second(),
             self.wcu
-        )
+        )?;
+        if self.stopping {
+            let batches = match self.in_flight {
+                1 => "1 batch".to_owned(),
+                n => format!("{n} batches"),
+            };
+            write!(
+                f,
+                " · stopping: nothing more is sent, waiting for {batches} in flight"
+            )?;
+        }
+        Ok(())
     }
 }
 

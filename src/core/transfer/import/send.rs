@@ -75,6 +75,7 @@ pub async fn import(
     let mut bytes_in_flight = 0;
     let (mut feeding, mut stopping) = (true, false);
     loop {
+        report.elapsed = started.elapsed();
         let room = feeding
             && !stopping
             && (flying.is_empty()
@@ -88,7 +89,10 @@ pub async fn import(
         if room {
             tokio::select! {
                 biased;
-                () = cancel.cancelled(), if !stopping => stopping = cancelled(&mut report),
+                () = cancel.cancelled(), if !stopping => {
+                    stopping = cancelled(&mut report);
+                    tell(&progress, &report, flying.len(), stopping);
+                }
                 next = rx.recv() => match next {
                     Some(Feed::Batch(items, places, bytes)) => {
                         let batch = BatchPut { table: info.name.clone(), items };
@@ -116,7 +120,10 @@ pub async fn import(
         }
         tokio::select! {
             biased;
-            () = cancel.cancelled(), if !stopping => stopping = cancelled(&mut report),
+            () = cancel.cancelled(), if !stopping => {
+                    stopping = cancelled(&mut report);
+                    tell(&progress, &report, flying.len(), stopping);
+                }
             ended = flying.join_next_with_id() => {
                 let (id, plan, outcome) = match ended {
                     Some(Ok((id, (plan, outcome)))) => (id, Some(plan), outcome),
@@ -126,13 +133,7 @@ pub async fn import(
                 let (places, bytes) = in_flight.remove(&id).unwrap_or_default();
                 bytes_in_flight -= bytes;
                 stopping |= count(&mut report, plan.as_ref(), &places, outcome);
-                progress(ImportProgress {
-                    done: report.written + report.refused_count() + report.unknown_count(),
-                    total: report.read,
-                    written: report.written,
-                    wcu: report.wcu,
-                    elapsed: started.elapsed(),
-                });
+                tell(&progress, &report, flying.len(), stopping);
             }
         }
     }
@@ -145,6 +146,24 @@ pub async fn import(
     report.not_sent = report.read.saturating_sub(sent);
     report.elapsed = started.elapsed();
     report
+}
+
+/// Tell `progress` how far `report` is, with `in_flight` batches sent and awaited.
+fn tell(
+    progress: &impl Fn(ImportProgress),
+    report: &ImportReport,
+    in_flight: usize,
+    stopping: bool,
+) {
+    progress(ImportProgress {
+        done: report.written + report.refused_count() + report.unknown_count(),
+        total: report.read,
+        written: report.written,
+        wcu: report.wcu,
+        elapsed: report.elapsed,
+        in_flight,
+        stopping,
+    });
 }
 
 /// Say in `report` that the import was cancelled; nothing more is sent.
