@@ -383,6 +383,34 @@ async fn a_huge_gzip_is_read_in_bounded_memory_and_endless_input_is_refused() {
     assert!(peak_kb < bound_kb, "peak RSS {peak_kb} kB");
     println!("a dry run of {gz_bytes} bytes of gzip, 150 MB of text: peak RSS {peak_kb} kB");
 
+    // The same as CSV: records streamed too.
+    let csv = dir.join("bomb.csv.gz");
+    let mut gz = flate2::write::GzEncoder::new(
+        std::io::BufWriter::new(std::fs::File::create(&csv).unwrap()),
+        flate2::Compression::fast(),
+    );
+    writeln!(gz, "PK,SK,pad").unwrap();
+    for i in 0..600 {
+        // A quoted cell across two lines, as spreadsheets write them.
+        let half = &pad[..120_000];
+        writeln!(gz, "POST#{i},META,\"{half}\n{half}\"").unwrap();
+    }
+    gz.finish().unwrap().flush().unwrap();
+    let args = [
+        "import",
+        "--table",
+        &to,
+        "--format",
+        "csv",
+        "--dry-run",
+        csv.to_str().unwrap(),
+    ];
+    let (code, out, err, peak_kb) = measured(&url, &args, &dir).await;
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("dry run: 600 items read and checked"), "{out}");
+    assert!(peak_kb < bound_kb, "peak RSS {peak_kb} kB");
+    println!("a dry run of a CSV of 144 MB of text, gzipped: peak RSS {peak_kb} kB");
+
     // One line without an end: refused at 16 MiB, having held no more.
     let long = dir.join("one-line.jsonl.gz");
     let mut gz = flate2::write::GzEncoder::new(

@@ -237,3 +237,37 @@ fn a_code_with_a_leading_zero_reads_as_text() {
     assert_eq!(b["n"], V::N("0".into()));
     assert_eq!(b["neg"], V::S("-07".into()));
 }
+
+#[test]
+fn an_export_line_over_16_mib_is_refused_with_its_file_and_line() {
+    use std::io::Write as _;
+    let dir = scratch("long-line");
+    let path = dir.join("data.json.gz");
+    let mut gz = flate2::write::GzEncoder::new(
+        std::fs::File::create(&path).unwrap(),
+        flate2::Compression::fast(),
+    );
+    gz.write_all(b"{\"Item\":{\"PK\":{\"S\":\"a\"}}}\n")
+        .unwrap();
+    let block = vec![b' '; 1 << 20];
+    for _ in 0..17 {
+        gz.write_all(&block).unwrap();
+    }
+    gz.finish().unwrap();
+    let wanted: std::collections::HashSet<String> = ["PK".to_owned()].into();
+    let never = crate::core::cancel::CancelToken::default();
+    let error = stream_items(
+        &[path.clone()],
+        Format::S3Export,
+        &wanted,
+        &never,
+        |_| {},
+        |_| {},
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        error.starts_with(&format!("{}: line 2: longer than 16 MiB", path.display())),
+        "{error}"
+    );
+}
