@@ -61,6 +61,8 @@ struct Run {
 fn run(url: &str, args: &[&str], dir: &Path) -> Run {
     let (out_path, err_path) = (dir.join("stdout"), dir.join("stderr"));
     let started = Instant::now();
+    // Reaped by wait4 below, which also gives its resource use.
+    #[allow(clippy::zombie_processes)]
     let child = Command::new(env!("CARGO_BIN_EXE_dynoscope"))
         .arg("--endpoint-url")
         .arg(url)

@@ -57,6 +57,8 @@ async fn measured(url: &str, args: &[&str], dir: &Path) -> (i32, String, String,
         .stdout(std::fs::File::create(&out_path).unwrap())
         .stderr(std::fs::File::create(&err_path).unwrap());
     let (code, peak_kb) = tokio::task::spawn_blocking(move || {
+        // Reaped by wait4 below, which also gives its resource use.
+        #[allow(clippy::zombie_processes)]
         let child = command.spawn().expect("runs");
         let pid = child.id() as libc::pid_t;
         let mut status = 0;

@@ -144,7 +144,7 @@ pub async fn import(
     import::confirmation(connection, &info, checked.items).check(confirmed)?;
     out.flush();
     let at_once = AtOnce::new(args.concurrency, "concurrency")?.at_once;
-    let report = import::import(connection, &info, &checked, at_once, true, stop, |p| say(p)).await;
+    let report = import::import(connection, &info, &checked, at_once, true, stop, say).await;
     out.line(report.summary());
     for line in report.details() {
         out.line(line);

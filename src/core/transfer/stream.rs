@@ -343,8 +343,11 @@ impl<'de> Visitor<'de> for Wrapped<'_> {
 mod tests {
     use super::*;
 
+    /// A block's first line and its text.
+    type Cut = (usize, Vec<u8>);
+
     /// Feed `text` to a cutter in pieces of `piece` bytes, as `read_one` does; the blocks.
-    fn cut_all(text: &[u8], piece: usize) -> (Result<Vec<(usize, Vec<u8>)>>, u64) {
+    fn cut_all(text: &[u8], piece: usize) -> (Result<Vec<Cut>>, u64) {
         let mut cutter = Cutter::default();
         let mut blocks = Vec::new();
         for chunk in text.chunks(piece) {

@@ -257,7 +257,7 @@ fn an_export_line_over_16_mib_is_refused_with_its_file_and_line() {
     let wanted: std::collections::HashSet<String> = ["PK".to_owned()].into();
     let never = crate::core::cancel::CancelToken::default();
     let error = stream_items(
-        &[path.clone()],
+        std::slice::from_ref(&path),
         Format::S3Export,
         &wanted,
         &never,

@@ -158,7 +158,7 @@ pub fn check_import(
             }
             items += 1;
             check.items += 1;
-            if check.items % EVERY == 0 {
+            if check.items.is_multiple_of(EVERY) {
                 if cancel.is_cancelled() {
                     return Err(Error::Cancelled {
                         op: "checking the import",
