@@ -7,6 +7,7 @@
 mod atomic;
 mod csv;
 mod csv_read;
+mod cut;
 mod dupes;
 mod export;
 mod files;
