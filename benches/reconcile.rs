@@ -27,7 +27,7 @@ use dynoscope::core::table::{KeyAttr, TableInfo};
 use dynoscope::core::tally::{
     self, Checked, ChildSource, ParentMatch, ParentSource, ReconcileEvent, ReconcilePlan, TallyRule,
 };
-use dynoscope::core::transfer::{self, Format, ReadItem};
+use dynoscope::core::transfer::{self, Format};
 use dynoscope::core::value::Item;
 use std::io::Write;
 
@@ -123,18 +123,29 @@ async fn live() {
     let info = read::describe_table(client, "Bench")
         .await
         .expect("describe");
-    let items: Vec<ReadItem> = (0..1_000)
-        .flat_map(|p| post(p, 100))
-        .enumerate()
-        .map(|(line, item)| ReadItem {
-            file: "bench".into(),
-            line,
-            item,
-        })
-        .collect();
+    // The items go in as an import does: a file checked, then read again and sent.
+    let file =
+        std::env::temp_dir().join(format!("dynoscope-bench-seed-{}.jsonl", std::process::id()));
+    let keys = info.key_names();
+    let seed = std::fs::File::create(&file).expect("seed file");
+    let mut out = std::io::BufWriter::new(seed);
+    let items = (0..1_000).flat_map(|p| post(p, 100));
+    transfer::write_items(items, &keys, &[], Format::DynamoDbJsonLines, &mut out).expect("seed");
+    drop(out);
     let loading = Instant::now();
-    let report =
-        transfer::import::import(&conn, &info, items, true, &CancelToken::default(), |_| {}).await;
+    let never = CancelToken::default();
+    let checked = transfer::import::check_import(
+        &file,
+        Format::DynamoDbJsonLines,
+        &HashMap::new(),
+        &info,
+        transfer::import::CheckLimits::default(),
+        &never,
+        |_| {},
+    )
+    .expect("checked");
+    let report = transfer::import::import(&conn, &info, &checked, 4, true, &never, |_| {}).await;
+    let _ = std::fs::remove_file(&file);
     println!(
         "Bench: {} items written in {:.1} s",
         report.written,
@@ -225,7 +236,7 @@ fn from_export() {
         let (checks, read) = tally::check_export(
             &info,
             &rule(),
-            &dir,
+            &transfer::export_files(&dir).expect("files").files,
             Format::S3Export,
             &CancelToken::default(),
             |_| {},

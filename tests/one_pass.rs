@@ -137,13 +137,14 @@ async fn the_sandbox_reconciles_alike_per_parent_in_one_pass_and_from_its_export
             &keys,
             Format::S3Export,
             true,
+            transfer::IfExists::Refuse,
         )
         .unwrap();
     }
     let (checks, read) = tally::check_export(
         &info,
         &rule,
-        &dir,
+        &transfer::export_files(&dir).unwrap().files,
         Format::S3Export,
         &CancelToken::default(),
         |_| {},

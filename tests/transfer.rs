@@ -120,21 +120,20 @@ async fn exported(engine: &Engine, name: &str) -> (String, String) {
     (from, file)
 }
 
-/// Import `file` (DynamoDB JSON lines) into a new empty table through `url`; the table and
-/// the CLI's (exit status, stdout, stderr).
+/// Import `file` (DynamoDB JSON lines) into a new empty table through `url`, with `extra`
+/// arguments; the table and the CLI's (exit status, stdout, stderr).
 async fn import_into_new(
     engine: &Engine,
     url: &str,
     prefix: &str,
     file: &str,
+    extra: &[&str],
 ) -> (String, (i32, String, String)) {
     let to = table_name(prefix);
     create_table(&engine.client, &to).await;
-    let run = dynoscope(
-        url,
-        &["import", "--table", &to, "--format", "ddb-json", file],
-    )
-    .await;
+    let mut args = vec!["import", "--table", &to, "--format", "ddb-json", file];
+    args.extend_from_slice(extra);
+    let run = dynoscope(url, &args).await;
     (to, run)
 }
 
@@ -226,7 +225,7 @@ async fn a_malformed_line_stops_the_import_before_any_write() {
     .await;
     assert_eq!(code, 2, "{err}");
     assert!(
-        err.contains("line 31: `SK` is N here, but the table's key attribute is S"),
+        err.contains("bad.jsonl: line 31: `SK` is N here, but it is a key attribute of type S"),
         "{err}"
     );
     assert!(scan(&engine, &table).await.is_empty(), "nothing written");
@@ -287,16 +286,15 @@ async fn unprocessed_items_are_sent_again_until_written() {
         Fault::Unprocessed(3),
     )
     .await;
-    let (to, (code, out, err)) = import_into_new(&engine, &proxy.url, "xfer-unp", file).await;
+    let (to, (code, out, err)) = import_into_new(&engine, &proxy.url, "xfer-unp", file, &[]).await;
     assert_eq!(code, 0, "{out}{err}");
-    // Of its first 3 requests, the proxy holds back the last item of each that carries more
-    // than one: request 1 (the first batch; that item is sent again alone as request 2) and
-    // request 3 (the second batch; again as request 4). The third batch, request 5, passes.
+    // The three batches are in flight together (four may be), so they are the proxy's first 3
+    // requests: it holds back the last item of each, and each is sent again alone.
     assert!(
-        out.contains("60 read, 60 written, 0 refused, 0 unknown, 0 not sent (5 requests"),
+        out.contains("60 read, 60 written, 0 refused, 0 unknown, 0 not sent (6 requests"),
         "{out}"
     );
-    assert_eq!(proxy.arrived(), 5);
+    assert_eq!(proxy.arrived(), 6);
     assert_eq!(scan(&engine, &to).await, scan(&engine, &from).await);
 }
 
@@ -310,7 +308,10 @@ async fn items_refused_after_an_unprocessed_round_are_reported_not_written() {
         Fault::UnprocessedThenThrottled,
     )
     .await;
-    let (to, (code, out, err)) = import_into_new(&engine, &proxy.url, "xfer-thr", &file).await;
+    // One batch at a time: which batch the proxy treats first is then the first.
+    let one = ["--concurrency", "1"];
+    let (to, (code, out, err)) =
+        import_into_new(&engine, &proxy.url, "xfer-thr", &file, &one).await;
     assert_eq!(code, 1, "{out}{err}");
     // The first batch wrote 24 items; its 25th, sent again, was throttled out (1 + 4
     // requests); the other two batches were throttled out whole (4 requests each).
@@ -338,19 +339,22 @@ async fn a_lost_answer_is_unknown_and_matches_what_was_stored() {
         Fault::HtmlAfterApplyOnce,
     )
     .await;
-    let (to, (code, out, err)) = import_into_new(&engine, &proxy.url, "xfer-once", file).await;
+    let (to, (code, out, err)) = import_into_new(&engine, &proxy.url, "xfer-once", file, &[]).await;
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("60 written"), "{out}");
     assert_eq!(proxy.forwarded(), 4);
     assert_eq!(scan(&engine, &to).await, scan(&engine, &from).await);
 
-    // Every answer lost: the first batch is unknown after its re-sends, the import stops.
+    // Every answer lost, one batch at a time: the first batch is unknown after its re-sends,
+    // the import stops.
     for fault in Fault::AFTER_APPLY {
         if fault == Fault::SilentAfterApply {
             continue; // the same path as a reset, 10 s per attempt
         }
         let proxy = common::fault_proxy(engine.sandbox.addr(), &["BatchWriteItem"], fault).await;
-        let (to, (code, out, err)) = import_into_new(&engine, &proxy.url, "xfer-lost", file).await;
+        let one = ["--concurrency", "1"];
+        let (to, (code, out, err)) =
+            import_into_new(&engine, &proxy.url, "xfer-lost", file, &one).await;
         assert_eq!(code, 3, "{fault:?}: {out}{err}");
         assert!(
             out.contains("60 read, 0 written, 0 refused, 25 unknown, 35 not sent"),
@@ -369,6 +373,29 @@ async fn a_lost_answer_is_unknown_and_matches_what_was_stored() {
             "{fault:?}: sent, then sent again twice"
         );
     }
+
+    // Every answer lost, batches in flight together: the three are all sent before the first
+    // answer, each is unknown after its re-sends, and every item is stored.
+    let proxy = common::fault_proxy(
+        engine.sandbox.addr(),
+        &["BatchWriteItem"],
+        Fault::HtmlAfterApply,
+    )
+    .await;
+    let (to, (code, out, err)) =
+        import_into_new(&engine, &proxy.url, "xfer-lost4", file, &[]).await;
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(
+        out.contains("60 read, 0 written, 0 refused, 60 unknown, 0 not sent"),
+        "{out}"
+    );
+    // Sets compared as sets: the item with every type reads back as imported too.
+    assert!(
+        out.contains("Read again: 10 of 10 stored as imported now"),
+        "{out}"
+    );
+    assert_eq!(proxy.forwarded(), 9);
+    assert_eq!(scan(&engine, &to).await.len(), 60);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

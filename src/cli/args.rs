@@ -98,18 +98,22 @@ pub enum Subcommand {
     Sql(SqlArgs),
     /// Write a table (Scan) or one partition (--pk) to a file: csv, jsonl (plain JSON),
     /// ddb-json (DynamoDB JSON) or s3-export (`{"Item": …}` per line, as DynamoDB's export to
-    /// S3 writes), gzipped with --gzip. Numbers exact in all of them.
+    /// S3 writes), gzipped with --gzip. Numbers exact in all of them. The file is written
+    /// beside --out and takes its name only when complete; an existing file is left as it is
+    /// unless --force.
     ///
-    /// Exit status: 0 written, 2 bad input or a read or file error.
+    /// Exit status: 0 written, 2 bad input (the file exists), or a read or file error.
     #[command(after_help = EXIT_TABLE)]
     Export(ExportArgs),
     /// Put every item of a file (or of an S3 export's folder) into a table, in batches of 25.
     ///
-    /// Every line is read and checked first (key attributes present and typed, no key twice);
-    /// a malformed one stops the import before any write, naming its line. Items the server
-    /// leaves unprocessed are sent again with a growing wait. Exit status: 0 all written or a
-    /// dry run, 1 some refused or not written, 2 bad input or error before writing, 3 some
-    /// outcomes unknown.
+    /// Every file is read twice, streamed: first every line is read and checked (values, item
+    /// size, the table's and indexes' keys, no key twice), and a malformed one stops the import
+    /// before any write, naming its file and line; then the lines are read again and sent, a
+    /// few batches at a time. Items the server leaves unprocessed are sent again with a growing
+    /// wait. Ctrl-C sends no new batch and waits for those in flight. Exit status: 0 all
+    /// written or a dry run, 1 some refused or not sent (some perhaps written), 2 bad input or
+    /// nothing written because the server found the input invalid, 3 some outcomes unknown.
     #[command(after_help = EXIT_TABLE)]
     Import(ImportArgs),
     /// Put one whole item (DynamoDB JSON), replacing any item with its key unless

@@ -73,7 +73,20 @@ pub async fn check(
     match (&args.pk, args.all, &args.from_export) {
         (_, _, Some(path)) => {
             let format = Format::parse(&args.export_format)?;
-            let (checks, read) = tally::check_export(&info, &rule, path, format, stop, |_| {})?;
+            let data = crate::core::transfer::export_files(path)?;
+            for skipped in &data.skipped {
+                out.note(format_args!("dynoscope: {skipped}"));
+            }
+            out.note(format_args!(
+                "dynoscope: reading {} from {}:",
+                crate::core::report::plural(data.files.len(), "file"),
+                path.display()
+            ));
+            for file in &data.files {
+                out.note(format_args!("  {}", file.display()));
+            }
+            let (checks, read) =
+                tally::check_export(&info, &rule, &data.files, format, stop, |_| {})?;
             let checks = checks.ok_or(Error::Cancelled {
                 op: "reading the export",
             })?;

@@ -6,17 +6,20 @@ use std::collections::HashMap;
 use crate::cli::args::{ExportArgs, ImportArgs};
 use crate::cli::exit::Exit;
 use crate::cli::interrupt::unless_stopped;
-use crate::cli::output::Output;
+use crate::cli::output::{Output, say};
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
 use crate::core::error::{Error, Result};
 use crate::core::limits::AtOnce;
 use crate::core::read;
-use crate::core::report::read_summary;
-use crate::core::transfer::{self, CellType, Format, import};
+use crate::core::report::{plural, read_summary};
+use crate::core::table::human_bytes;
+use crate::core::transfer::import::{self, CheckLimits, ImportCheck, ImportEnd};
+use crate::core::transfer::{self, CellType, Format, IfExists};
 use crate::core::value;
 
-/// Read the table (Scan) or one partition (Query) and write it to `--out`.
+/// Read the table (Scan) or one partition (Query) and write it to `--out`: a new file, put in
+/// place when complete; an existing one only with `--force`.
 pub async fn export(
     connection: &Connection,
     args: ExportArgs,
@@ -25,6 +28,13 @@ pub async fn export(
 ) -> Result<Exit> {
     let client = &connection.client;
     let format = Format::parse(&args.format)?;
+    let if_exists = if args.force {
+        IfExists::Replace
+    } else {
+        IfExists::Refuse
+    };
+    // Before the table is read: a refusal should not wait for the scan.
+    transfer::check_target(&args.out, if_exists)?;
     let info = unless_stopped(
         stop,
         "DescribeTable",
@@ -47,8 +57,14 @@ pub async fn export(
                 .ok_or(Error::Cancelled { op: "Scan" })?
         }
     };
-    let written =
-        transfer::write_rows_file(&args.out, &read.rows, &info.key_names(), format, args.gzip)?;
+    let written = transfer::write_rows_file(
+        &args.out,
+        &read.rows,
+        &info.key_names(),
+        format,
+        args.gzip,
+        if_exists,
+    )?;
     out.note(format_args!(
         "exported {written} items to {} as {}{} ({} of {}: {})",
         args.out.display(),
@@ -61,8 +77,8 @@ pub async fn export(
     Ok(Exit::Done)
 }
 
-/// Read every item of the file(s), check them all against the table, then (unless
-/// `--dry-run`) put them in batches of 25 through the write gateway.
+/// Read and check every item of the file(s) against the table, then (unless `--dry-run`) read
+/// them again and put them in batches of 25 through the write gateway.
 pub async fn import(
     connection: &Connection,
     args: ImportArgs,
@@ -89,40 +105,74 @@ pub async fn import(
         read::describe_table(&connection.client, &args.table),
     )
     .await?;
-    let items = import::read_for_import(&args.path, format, &types, &info)?;
-    out.line(format_args!("{} items read; first items:", items.len()));
-    for read in items.iter().take(args.preview) {
+    let checked = {
+        let (info, stop) = (info.clone(), stop.clone());
+        let limits = CheckLimits {
+            preview: args.preview,
+            ..CheckLimits::default()
+        };
+        let path = args.path.clone();
+        tokio::task::spawn_blocking(move || {
+            import::check_import(&path, format, &types, &info, limits, &stop, |_| {})
+        })
+        .await
+        .map_err(|e| Error::TaskDied {
+            op: "checking the import",
+            detail: e.to_string(),
+        })??
+    };
+    tell_files(&checked);
+    out.line(format_args!("{} items read; first items:", checked.items));
+    for read in &checked.preview {
         let line = value::item_to_plain_json(&read.item, &info.key_names(), false);
         out.line(format_args!("  {}: {line}", read.place()));
     }
     out.line("columns (types seen):");
-    for (name, kinds) in transfer::column_types(&items) {
+    for (name, kinds) in checked.columns.list() {
         out.line(format_args!("  {name}: {}", kinds.join(", ")));
     }
+    if checked.columns.more {
+        out.line(format_args!(
+            "  … (more names than the {} listed)",
+            import::MAX_COLUMNS
+        ));
+    }
     if args.dry_run {
-        let report = import::ImportReport {
-            read: items.len(),
-            dry_run: true,
-            ..import::ImportReport::default()
-        };
-        out.line(report.summary());
+        out.line(import::ImportReport::dry_run(checked.items).summary());
         return Ok(Exit::Done);
     }
-    import::confirmation(connection, &info, items.len()).check(confirmed)?;
+    import::confirmation(connection, &info, checked.items).check(confirmed)?;
     out.flush();
-    let report = import::import(connection, &info, items, true, stop, |progress| {
-        crate::cli::output::say(progress);
-    })
-    .await;
+    let at_once = AtOnce::new(args.concurrency, "concurrency")?.at_once;
+    let report = import::import(connection, &info, &checked, at_once, true, stop, say).await;
     out.line(report.summary());
     for line in report.details() {
         out.line(line);
     }
-    Ok(if report.unknown_count() > 0 {
-        Exit::Unknown
-    } else if report.refused_count() > 0 || report.not_sent > 0 {
-        Exit::Refused
-    } else {
-        Exit::Done
+    Ok(match report.end() {
+        ImportEnd::Done => Exit::Done,
+        ImportEnd::BadInput => Exit::Error,
+        ImportEnd::Refused => Exit::Refused,
+        ImportEnd::Unknown => Exit::Unknown,
     })
+}
+
+/// The files read and the entries left out, on stderr.
+fn tell_files(checked: &ImportCheck) {
+    for skipped in &checked.skipped {
+        say(format_args!("dynoscope: {skipped}"));
+    }
+    say(format_args!(
+        "dynoscope: read {} from {}:",
+        plural(checked.files.len(), "file"),
+        checked.path.display()
+    ));
+    for file in &checked.files {
+        say(format_args!(
+            "  {} ({}, {} of text)",
+            file.path.display(),
+            plural(file.items, "item"),
+            human_bytes(i64::try_from(file.text_bytes).unwrap_or(i64::MAX))
+        ));
+    }
 }

@@ -45,9 +45,14 @@ pub struct ExportArgs {
     /// Compress the file with gzip.
     #[arg(long)]
     pub gzip: bool,
-    /// The file to write (created or replaced).
+    /// The file to write: a new file, written beside it first and given this name only when
+    /// complete. An existing file (or a symbolic link) is refused unless --force.
     #[arg(long)]
     pub out: std::path::PathBuf,
+    /// Replace the file at --out if there is one (a symbolic link is replaced itself, never
+    /// the file it points to).
+    #[arg(long)]
+    pub force: bool,
     /// Segments of the parallel scan of a whole table (at most 64 read at once, at most 1,000 in
     /// all).
     #[arg(long, default_value_t = 4, allow_negative_numbers = true, value_parser = positive)]
@@ -69,9 +74,13 @@ pub struct ImportArgs {
     /// How to read a CSV column: NAME=S, NAME=N, NAME=BOOL (by default each cell by its text).
     #[arg(long = "type", value_name = "NAME=TYPE")]
     pub types: Vec<String>,
+    /// Batches of 25 in flight at once (at most 64; 1 sends each after the last one's answer).
+    #[arg(long, default_value_t = 4, allow_negative_numbers = true, value_parser = positive)]
+    pub concurrency: usize,
     /// Items shown in the preview.
     #[arg(long, default_value_t = 5, allow_negative_numbers = true, value_parser = count)]
     pub preview: usize,
-    /// The file, or a folder (an S3 export: every .json and .json.gz file under it).
+    /// The file, or a folder (an S3 export: every .json and .json.gz regular file under it;
+    /// links to folders are not followed).
     pub path: std::path::PathBuf,
 }

@@ -1,10 +1,14 @@
 //! Saving a file where the user says, and choosing a file to read: the system's dialog (or,
-//! in tests, an injected picker), then the writing, both off the UI thread.
+//! in tests, an injected picker), the app's own question when the file chosen exists, then the
+//! writing, off the UI thread.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use egui::Ui;
+
 use crate::core::error::Result;
+use crate::core::transfer::IfExists;
 use crate::task::{Pending, Spawner};
 
 /// Asks the user where to save a file. The app uses the system dialog; tests inject their own
@@ -43,20 +47,35 @@ pub struct Saved {
     pub records: usize,
 }
 
-impl Saved {
-    /// What an export did, in words: `Exported 4 items to /tmp/x.jsonl`, or that no file was
-    /// chosen; `records` names what the file holds.
-    pub fn note(saved: Result<Option<Self>>, records: &str) -> Result<String> {
-        saved.map(|saved| match saved {
-            Some(Self { path, records: n }) => {
+/// How a save ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SaveEnd {
+    /// The file was written.
+    Saved(Saved),
+    /// No file was chosen.
+    NotChosen,
+    /// The file chosen exists and the user kept it.
+    Kept(PathBuf),
+}
+
+impl SaveEnd {
+    /// What an export did, in words: `Exported 4 items to /tmp/x.jsonl`, that no file was
+    /// chosen, or that the file chosen was kept; `records` names what the file holds.
+    pub fn note(end: Result<Self>, records: &str) -> Result<String> {
+        end.map(|end| match end {
+            Self::Saved(Saved { path, records: n }) => {
                 format!("Exported {n} {records} to {}", path.display())
             }
-            None => "No file chosen; nothing exported. (If no dialog appeared: the save dialog \
-                     needs xdg-desktop-portal or zenity.)"
+            Self::NotChosen => "No file chosen; nothing exported. (If no dialog appeared: the \
+                                save dialog needs xdg-desktop-portal or zenity.)"
                 .to_owned(),
+            Self::Kept(path) => format!("{} was kept as it was; nothing exported.", path.display()),
         })
     }
 }
+
+/// Writes a file at a path, replacing what is there only when told to.
+pub type WriteFn = Box<dyn FnOnce(&Path, IfExists) -> Result<usize> + Send>;
 
 /// Saves files through a picker.
 #[derive(Clone)]
@@ -90,21 +109,138 @@ impl Saver {
         })
     }
 
-    /// Ask where to save (suggesting `suggested_name`), then `write` there, on a blocking
-    /// thread; `None` when no file was chosen.
+    /// Ask where to save (suggesting `suggested_name`); when the file chosen exists, ask
+    /// whether to replace it ([`Saving::question_ui`]); then `write` there, on a blocking
+    /// thread. The system's dialog may not ask, and a test's picker never does, so the
+    /// question is always the app's.
     pub fn save(
         &self,
         spawner: &Spawner,
         suggested_name: String,
-        write: impl FnOnce(&Path) -> Result<usize> + Send + 'static,
-    ) -> Pending<Option<Saved>> {
-        let picker = Arc::clone(&self.picker);
-        spawner.spawn_blocking("Export", move || {
-            let Some(path) = picker.pick_save_path(&suggested_name) else {
-                return Ok(None);
-            };
-            let records = write(&path)?;
-            Ok(Some(Saved { path, records }))
-        })
+        write: impl FnOnce(&Path, IfExists) -> Result<usize> + Send + 'static,
+    ) -> Saving {
+        Saving {
+            spawner: spawner.clone(),
+            state: SaveState::Choosing(self.pick(spawner, suggested_name)),
+            write: Some(Box::new(write)),
+        }
     }
+}
+
+/// Where a save is.
+enum SaveState {
+    Choosing(Pending<Option<PathBuf>>),
+    /// The file chosen exists: the question is shown.
+    Asking(PathBuf),
+    Writing(PathBuf, Pending<usize>),
+    Ended(Result<SaveEnd>),
+}
+
+/// A save under way: the file chosen, asked about when it exists, then written.
+pub struct Saving {
+    spawner: Spawner,
+    state: SaveState,
+    write: Option<WriteFn>,
+}
+
+impl Saving {
+    /// How the save in `slot` ended, once it has; the slot is empty then.
+    pub fn take_ended(slot: &mut Option<Self>) -> Option<Result<SaveEnd>> {
+        let saving = slot.as_mut()?;
+        saving.poll();
+        if !matches!(saving.state, SaveState::Ended(_)) {
+            return None;
+        }
+        match slot.take()?.state {
+            SaveState::Ended(end) => Some(end),
+            _ => None,
+        }
+    }
+
+    /// Whether the file is being written (not chosen or asked about).
+    pub fn writing(&self) -> bool {
+        matches!(self.state, SaveState::Writing(..))
+    }
+
+    fn poll(&mut self) {
+        let state = std::mem::replace(&mut self.state, SaveState::Ended(Ok(SaveEnd::NotChosen)));
+        self.state = match state {
+            SaveState::Choosing(pending) => {
+                let mut slot = Some(pending);
+                match (Pending::take_ready(&mut slot), slot) {
+                    (None, Some(pending)) => SaveState::Choosing(pending),
+                    (None, None) | (Some(Ok(None)), _) => SaveState::Ended(Ok(SaveEnd::NotChosen)),
+                    (Some(Err(error)), _) => SaveState::Ended(Err(error)),
+                    (Some(Ok(Some(path))), _) if exists(&path) => SaveState::Asking(path),
+                    (Some(Ok(Some(path))), _) => self.start(path, IfExists::Refuse),
+                }
+            }
+            SaveState::Writing(path, pending) => {
+                let mut slot = Some(pending);
+                match (Pending::take_ready(&mut slot), slot) {
+                    (None, Some(pending)) => SaveState::Writing(path, pending),
+                    (None, None) => SaveState::Ended(Ok(SaveEnd::NotChosen)),
+                    (Some(written), _) => SaveState::Ended(
+                        written.map(|records| SaveEnd::Saved(Saved { path, records })),
+                    ),
+                }
+            }
+            other => other,
+        };
+    }
+
+    fn start(&mut self, path: PathBuf, if_exists: IfExists) -> SaveState {
+        let Some(write) = self.write.take() else {
+            return SaveState::Ended(Ok(SaveEnd::NotChosen));
+        };
+        let at = path.clone();
+        let pending = self
+            .spawner
+            .spawn_blocking("Export", move || write(&at, if_exists));
+        SaveState::Writing(path, pending)
+    }
+
+    /// The question when the file chosen exists: **Replace** writes it (beside it first, in
+    /// its place once complete), **Cancel** keeps it.
+    pub fn question_ui(&mut self, ui: &mut Ui) {
+        let SaveState::Asking(path) = &self.state else {
+            return;
+        };
+        match replace_question_ui(ui, path) {
+            Some(true) => {
+                let path = path.clone();
+                self.state = self.start(path, IfExists::Replace);
+            }
+            Some(false) => self.state = SaveState::Ended(Ok(SaveEnd::Kept(path.clone()))),
+            None => {}
+        }
+    }
+}
+
+/// Whether something is at `path` (a link too, even a broken one).
+pub fn exists(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok()
+}
+
+/// "Replace …?" with **Replace** and **Cancel**: `Some(true)` to replace, `Some(false)` to keep
+/// the file, `None` while unanswered.
+#[must_use]
+pub fn replace_question_ui(ui: &mut Ui, path: &Path) -> Option<bool> {
+    let mut answer = None;
+    ui.group(|ui| {
+        ui.label(format!("Replace {}?", path.display()));
+        ui.weak(
+            "It exists. The new file is written beside it and takes its place only when \
+             complete (a link is replaced itself, never the file it points to).",
+        );
+        ui.horizontal(|ui| {
+            if ui.button("Replace").clicked() {
+                answer = Some(true);
+            }
+            if ui.button("Cancel").clicked() {
+                answer = Some(false);
+            }
+        });
+    });
+    answer
 }

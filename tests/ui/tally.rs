@@ -185,6 +185,8 @@ fn reconcile_shows_its_estimate_and_reads_an_export_and_copies_athena_sql() {
             &info.key_names(),
             dynoscope::core::transfer::Format::S3Export,
             true,
+            // A run before with the same process id may have left it.
+            dynoscope::core::transfer::IfExists::Replace,
         )
         .unwrap();
     });

@@ -1,10 +1,11 @@
 //! Import / Export: a CSV previewed with its columns' types (one changed and read again), a
-//! dry run, the import through the gateway, a malformed file refused whole, and a whole-table
-//! export.
+//! dry run, the import through the gateway, a malformed file refused whole, an export folder's
+//! files read and left out, and exports (a tab's, a whole table's) that ask before replacing a
+//! file.
 
 use dynoscope::core::connection::ConnectionSpec;
 use egui::accesskit::Role;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT as _, Queryable};
 
 use crate::*;
 
@@ -118,4 +119,129 @@ fn a_whole_table_is_exported_in_a_parallel_scan() {
         &text[..200]
     );
     std::fs::remove_file(&path).unwrap();
+}
+
+/// The files of `dir` other than `keep`: temporary files left beside an export.
+fn leftovers(dir: &std::path::Path, keep: &std::path::Path) -> Vec<String> {
+    let prefix = format!(".{}", keep.file_name().unwrap().to_string_lossy());
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with(&prefix))
+        .collect()
+}
+
+#[test]
+fn a_tab_export_to_a_file_that_exists_asks_before_replacing_it() {
+    let (path, picker) = saving_to("replace-me.jsonl");
+    std::fs::write(&path, "mine\n").unwrap();
+    let mut app = start_with_picker(
+        ConnectionSpec::Sandbox { db_path: None },
+        Some("Social"),
+        Some(picker.clone()),
+    );
+    let h = &mut app.harness;
+    query_partition(h, "POST#a91f");
+    step_until(h, "the results", |h| has_label(h, "LIKE#USER#7c20"));
+    let question = format!("Replace {}?", path.display());
+    export_dynamodb_json(h);
+    step_until(h, "the question", |h| has_label(h, &question));
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "mine\n",
+        "asked first"
+    );
+    // The status bar has its own Cancel (of a load), off while nothing loads.
+    h.query_all_by_role_and_label(Role::Button, "Cancel")
+        .find(|b| !b.accesskit_node().is_disabled())
+        .expect("the question's Cancel")
+        .click();
+    step_until(h, "the file kept", |h| {
+        has_label_containing(h, "was kept as it was; nothing exported.")
+    });
+    assert!(!has_label(h, &question));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "mine\n");
+
+    export_dynamodb_json(h);
+    step_until(h, "the question again", |h| has_label(h, &question));
+    h.get_by_role_and_label(Role::Button, "Replace").click();
+    step_until(h, "the export", |h| {
+        has_label_containing(h, "Exported 4 items to")
+    });
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text.lines().count(), 4, "{text}");
+    assert!(leftovers(path.parent().unwrap(), &path).is_empty());
+    std::fs::remove_file(&path).unwrap();
+}
+
+#[test]
+fn a_table_export_to_a_file_that_exists_asks_before_replacing_it() {
+    let (path, picker) = saving_to("videos-replace.jsonl");
+    std::fs::write(&path, "mine\n").unwrap();
+    let mut app = start_with_picker(
+        ConnectionSpec::Sandbox { db_path: None },
+        Some("Videos"),
+        Some(picker.clone()),
+    );
+    let h = &mut app.harness;
+    open_transfer(h);
+    let question = format!("Replace {}?", path.display());
+    h.get_by_role_and_label(Role::Button, "Export table…")
+        .click();
+    step_until(h, "the question", |h| has_label(h, &question));
+    h.get_by_role_and_label(Role::Button, "Cancel").click();
+    step_until(h, "the file kept", |h| {
+        has_label_containing(h, "was kept as it was; nothing exported.")
+    });
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "mine\n");
+    h.get_by_role_and_label(Role::Button, "Export table…")
+        .click();
+    step_until(h, "the question again", |h| has_label(h, &question));
+    h.get_by_role_and_label(Role::Button, "Replace").click();
+    step_until(h, "the export", |h| has_label_containing(h, "items to"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("play_count"), "{text}");
+    assert!(leftovers(path.parent().unwrap(), &path).is_empty());
+    std::fs::remove_file(&path).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn an_export_folder_shows_the_files_read_and_those_left_out() {
+    let dir = std::env::temp_dir().join(format!("dynoscope-ui-folder-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let data = dir.join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let line = |pk: &str| {
+        format!("{{\"Item\":{{\"PK\":{{\"S\":\"{pk}\"}},\"SK\":{{\"S\":\"META\"}}}}}}\n")
+    };
+    std::fs::write(data.join("a.json"), line("POST#ui1")).unwrap();
+    std::fs::write(data.join("b.json"), line("POST#ui2") + &line("POST#ui3")).unwrap();
+    std::os::unix::fs::symlink(".", data.join("loop")).unwrap();
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    let h = &mut app.harness;
+    open_transfer(h);
+    type_into(h, "File to import", &dir.display().to_string());
+    h.get_by_role_and_label(Role::Button, "Read and check")
+        .click();
+    step_until(h, "the preview", |h| {
+        has_label_containing(h, "3 items read from")
+    });
+    assert!(has_label(h, "Read 2 files"));
+    assert!(has_label(
+        h,
+        &format!("{} (1 item)", data.join("a.json").display())
+    ));
+    assert!(has_label(
+        h,
+        &format!("{} (2 items)", data.join("b.json").display())
+    ));
+    assert!(has_label(
+        h,
+        &format!(
+            "skipped {}: a link to a folder, not followed",
+            data.join("loop").display()
+        )
+    ));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -238,23 +238,22 @@ pub async fn scan_pass(
     Ok(read.map(|_| pass))
 }
 
-/// Reconcile `rule` from the files of an export of table `info` at `path` (an S3 export's
-/// folder or one of its files, or DynamoDB JSON lines), streamed: no request is sent (`info`
-/// gives the keys). Returns
-/// every parent's check, or `None` when cancelled, and how much was read.
+/// Reconcile `rule` from the files of an export of table `info` (what
+/// [`transfer::export_files`] found at an S3 export's folder or one of its files, or DynamoDB
+/// JSON lines), streamed: no request is sent (`info` gives the keys). Returns every parent's
+/// check, or `None` when cancelled, and how much was read.
 pub fn check_export(
     info: &TableInfo,
     rule: &TallyRule,
-    path: &std::path::Path,
+    files: &[PathBuf],
     format: Format,
     cancel: &CancelToken,
     on_progress: impl FnMut(StreamProgress),
 ) -> Result<(Option<Vec<Result<ParentCheck>>>, StreamProgress)> {
-    let files: Vec<PathBuf> = transfer::export_files(path)?;
     let mut pass = OnePass::new(info, rule)?;
     let wanted = pass.wanted();
     let read = transfer::stream_items(
-        &files,
+        files,
         format,
         &wanted,
         cancel,
@@ -264,9 +263,19 @@ pub fn check_export(
     if cancel.is_cancelled() {
         return Ok((None, read));
     }
+    // Which files were read, so that an export's folder says what it held.
+    let mut names: Vec<String> = files
+        .iter()
+        .take(5)
+        .map(|f| f.display().to_string())
+        .collect();
+    if files.len() > names.len() {
+        names.push(format!("and {} more", files.len() - names.len()));
+    }
     let method = format!(
-        "counted in one pass over the export ({}, {} items)",
+        "counted in one pass over the export ({}: {}; {} items)",
         plural(files.len(), "file"),
+        names.join(", "),
         read.items
     );
     Ok((Some(pass.finish(info, &method)), read))

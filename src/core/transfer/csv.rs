@@ -4,18 +4,18 @@
 //! A cell is read by its text alone: a DynamoDB number is `N` (every digit kept; one with a
 //! leading zero, like the code `08001`, is `S`, since the number would lose it), `true` and
 //! `false` are `BOOL`, a DynamoDB JSON value (`{"SS":["a","b"]}`) is that value, anything else is
-//! `S`, and an empty cell is an attribute the item does not have. So a string that would read as
+//! `S`, and an empty cell is an attribute the item does not have. A cell written as a number
+//! that DynamoDB cannot hold (39 digits, 1E+126) is refused, with the hint to read its column as
+//! `S`, as the same number in a JSON line is refused. So a string that would read as
 //! something else (`123`, `true`, `{…`, or the empty string) is written as DynamoDB JSON
 //! (`{"S":"123"}`), and every value comes back as it went out. A column can be told to be read
 //! as `S`, `N` or `BOOL` instead ([`CellType`]), for files written by other tools.
-
-use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::core::error::{Error, Result};
 use crate::core::number;
-use crate::core::value::{self, Item};
+use crate::core::value;
 
 /// How the cells of one column are read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -71,21 +71,31 @@ pub fn cell(value: &AttributeValue) -> String {
 
 /// Whether the string `s`, written as it is, reads back as the same `S`.
 fn reads_as_itself(s: &str) -> bool {
-    !s.is_empty() && !s.starts_with('{') && s != "true" && s != "false" && !reads_as_number(s)
+    !s.is_empty() && !s.starts_with('{') && s != "true" && s != "false" && !shaped_as_number(s)
 }
 
 fn is_number(text: &str) -> bool {
     text.trim() == text && number::parse(text).is_ok()
 }
 
-/// Whether a cell read by its text is a number: a DynamoDB number written without a leading
-/// `+` or a leading zero (`08001` is a code, which DynamoDB would store as 8001).
-fn reads_as_number(text: &str) -> bool {
+/// Whether a cell read by its text is a number, DynamoDB's or not: decimal digits (a sign, a
+/// point, an exponent) without spaces, a leading `+` or a leading zero (`08001` is a code,
+/// which DynamoDB would store as 8001). Such a cell that is
+/// beyond DynamoDB's numbers (39 digits, 1E+126) is refused rather than quietly read as text,
+/// as the same number is in a JSON line.
+pub(crate) fn shaped_as_number(text: &str) -> bool {
     let digits = text.strip_prefix('-').unwrap_or(text);
     let leading_zero = digits.len() > 1
         && digits.starts_with('0')
         && digits.as_bytes().get(1).is_some_and(u8::is_ascii_digit);
-    is_number(text) && !text.starts_with('+') && !leading_zero
+    let decimal = match number::parse(text) {
+        Ok(_) => true,
+        Err(e) => !matches!(
+            e,
+            number::NumberError::NotANumber(_) | number::NumberError::Empty
+        ),
+    };
+    text.trim() == text && !text.starts_with('+') && !leading_zero && decimal
 }
 
 /// The value of a non-empty cell `text` read as `kind`.
@@ -110,7 +120,12 @@ pub fn read_cell(text: &str, kind: CellType) -> Result<AttributeValue> {
         CellType::Auto if text == "true" || text == "false" => {
             Ok(AttributeValue::Bool(text == "true"))
         }
-        CellType::Auto if reads_as_number(text) => Ok(AttributeValue::N(text.to_owned())),
+        CellType::Auto if shaped_as_number(text) => match number::parse(text) {
+            Ok(_) => Ok(AttributeValue::N(text.to_owned())),
+            Err(e) => Err(Error::Invalid(format!(
+                "{e}, so it cannot be stored as a number"
+            ))),
+        },
         CellType::Auto => Ok(AttributeValue::S(text.to_owned())),
     }
 }
@@ -133,145 +148,10 @@ pub fn push_record<'a>(out: &mut String, fields: impl IntoIterator<Item = &'a st
     out.push_str("\r\n");
 }
 
-/// One record of a CSV text and the line it starts on (from 1).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Record {
-    /// Its line.
-    pub line: usize,
-    /// Its fields, unquoted.
-    pub fields: Vec<String>,
-}
-
-/// Split `text` into records. A quote left open is an error at the line it opened on.
-pub fn records(text: &str) -> Result<Vec<Record>> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut records = Vec::new();
-    let mut fields = Vec::new();
-    let mut field = String::new();
-    let (mut line, mut start_line, mut quote_line) = (1, 1, 0);
-    let mut quoted = false;
-    let mut chars = text.chars().peekable();
-    let mut at_record_start = true;
-    while let Some(c) = chars.next() {
-        if quoted {
-            match c {
-                '"' if chars.peek() == Some(&'"') => {
-                    chars.next();
-                    field.push('"');
-                }
-                '"' => quoted = false,
-                '\n' => {
-                    line += 1;
-                    field.push(c);
-                }
-                _ => field.push(c),
-            }
-            continue;
-        }
-        if at_record_start {
-            start_line = line;
-            at_record_start = false;
-        }
-        match c {
-            '"' if field.is_empty() => {
-                quoted = true;
-                quote_line = line;
-            }
-            ',' => fields.push(std::mem::take(&mut field)),
-            '\r' if chars.peek() == Some(&'\n') => {}
-            '\n' | '\r' => {
-                fields.push(std::mem::take(&mut field));
-                records.push(Record {
-                    line: start_line,
-                    fields: std::mem::take(&mut fields),
-                });
-                line += 1;
-                at_record_start = true;
-            }
-            _ => field.push(c),
-        }
-    }
-    if quoted {
-        return Err(Error::Invalid(format!(
-            "line {quote_line}: a quoted field is never closed"
-        )));
-    }
-    if !at_record_start {
-        fields.push(field);
-        records.push(Record {
-            line: start_line,
-            fields,
-        });
-    }
-    // Blank lines hold no item.
-    records.retain(|r| !(r.fields.len() == 1 && r.fields[0].is_empty()));
-    Ok(records)
-}
-
-/// The items of a CSV text whose first record names the attributes, each with its line;
-/// `types` says how to read a column (by name), every other column is [`CellType::Auto`].
-pub fn items(text: &str, types: &HashMap<String, CellType>) -> Result<Vec<(usize, Item)>> {
-    let mut records = records(text)?.into_iter();
-    let Some(header) = records.next() else {
-        return Ok(Vec::new());
-    };
-    for (i, name) in header.fields.iter().enumerate() {
-        if name.is_empty() {
-            return Err(Error::Invalid(format!(
-                "line {}: column {} of the header has no name",
-                header.line,
-                i + 1
-            )));
-        }
-        if header.fields[..i].contains(name) {
-            return Err(Error::Invalid(format!(
-                "line {}: the header names `{name}` twice",
-                header.line
-            )));
-        }
-    }
-    for name in types.keys() {
-        if !header.fields.contains(name) {
-            return Err(Error::Invalid(format!(
-                "a type is given for `{name}`, which the header does not name"
-            )));
-        }
-    }
-    let kinds: Vec<CellType> = header
-        .fields
-        .iter()
-        .map(|n| types.get(n).copied().unwrap_or_default())
-        .collect();
-    let mut out = Vec::new();
-    for record in records {
-        if record.fields.len() != header.fields.len() {
-            return Err(Error::Invalid(format!(
-                "line {}: {} fields where the header has {}",
-                record.line,
-                record.fields.len(),
-                header.fields.len()
-            )));
-        }
-        let mut item = Item::new();
-        for ((name, text), kind) in header.fields.iter().zip(&record.fields).zip(&kinds) {
-            if text.is_empty() {
-                continue;
-            }
-            let value = read_cell(text, *kind).map_err(|e| match e {
-                Error::Invalid(why) => {
-                    Error::Invalid(format!("line {}, column {name}: {why}", record.line))
-                }
-                other => other,
-            })?;
-            item.insert(name.clone(), value);
-        }
-        out.push((record.line, item));
-    }
-    Ok(out)
-}
-
 #[cfg(test)]
 mod tests {
+    use std::collections::HashMap;
+
     use aws_sdk_dynamodb::primitives::Blob;
 
     use super::*;
@@ -285,6 +165,7 @@ mod tests {
             AttributeValue::S(String::new()),
             AttributeValue::S("{not json".into()),
             AttributeValue::S(" 5".into()),
+            AttributeValue::S("123456789012345678901234567890123456789".into()),
             AttributeValue::N("98765432109876543210987654321098765432".into()),
             AttributeValue::N("-0.10".into()),
             AttributeValue::Bool(false),
@@ -304,45 +185,29 @@ mod tests {
     }
 
     #[test]
-    fn records_quote_and_break_lines_as_spreadsheets_do() {
-        let mut text = String::new();
-        push_record(&mut text, ["PK", "note"]);
-        push_record(&mut text, ["a", "one, \"two\"\nthree"]);
-        push_record(&mut text, ["b", ""]);
-        let parsed = records(&text).unwrap();
-        assert_eq!(parsed.len(), 3);
-        assert_eq!(parsed[1].fields, ["a", "one, \"two\"\nthree"]);
-        assert_eq!(parsed[2].line, 4);
-        assert_eq!(parsed[2].fields, ["b", ""]);
-        let err = records("PK\n\"open\n").unwrap_err().to_string();
-        assert!(err.contains("line 2"), "{err}");
-    }
-
-    #[test]
-    fn columns_can_be_told_their_type() {
-        let text = "PK,zip,n\nx,28001,5\ny,,1.50\n";
-        let auto = items(text, &HashMap::new()).unwrap();
-        assert_eq!(auto[0].1["zip"], AttributeValue::N("28001".into()));
-        assert!(!auto[1].1.contains_key("zip"));
-        let typed = items(text, &HashMap::from([("zip".to_owned(), CellType::S)])).unwrap();
-        assert_eq!(typed[0].1["zip"], AttributeValue::S("28001".into()));
-        // A leading zero reads as text by itself; told N, it is a number.
-        let zero = items(
-            "PK,n\nx,007\n",
-            &HashMap::from([("n".to_owned(), CellType::N)]),
-        );
-        assert_eq!(zero.unwrap()[0].1["n"], AttributeValue::N("007".into()));
-        let err = items(
-            "PK,n\nx,abc\n",
-            &HashMap::from([("n".to_owned(), CellType::N)]),
-        )
-        .unwrap_err()
-        .to_string();
-        assert!(err.contains("line 2, column n"), "{err}");
-        let err = items("PK,n\nx\n", &HashMap::new()).unwrap_err().to_string();
-        assert!(
-            err.contains("line 2: 1 fields where the header has 2"),
-            "{err}"
-        );
+    fn a_number_beyond_dynamodb_is_refused_not_read_as_text() {
+        for text in [
+            "123456789012345678901234567890123456789",
+            "1E+126",
+            "-1e-131",
+        ] {
+            let error = read_cell(text, CellType::Auto).unwrap_err().to_string();
+            assert!(
+                error.contains("cannot be stored as a number"),
+                "{text}: {error}"
+            );
+            assert_eq!(
+                read_cell(text, CellType::S).unwrap(),
+                AttributeValue::S(text.into())
+            );
+        }
+        // Codes and words are text, as before.
+        for text in ["08001", "+5", "1e", "12abc", " 5"] {
+            assert_eq!(
+                read_cell(text, CellType::Auto).unwrap(),
+                AttributeValue::S(text.into()),
+                "{text}"
+            );
+        }
     }
 }

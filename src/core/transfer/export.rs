@@ -3,9 +3,9 @@
 use std::io::Write;
 use std::path::Path;
 
-use crate::core::error::{Error, Result};
+use crate::core::error::Result;
 use crate::core::rows::Rows;
-use crate::core::transfer::{Format, csv};
+use crate::core::transfer::{Format, IfExists, csv, write_file};
 use crate::core::value::{self, Item};
 
 /// Write `items` to `out` in `format`, key attributes first; returns how many were written.
@@ -68,43 +68,39 @@ pub fn columns_of(rows: &Rows, key_names: &[String]) -> Vec<String> {
     names
 }
 
-/// Write the loaded `rows` to the file at `path` (created or replaced) in `format`,
-/// gzip-compressed when `gzip`; returns how many were written.
+/// Write the loaded `rows` to a new file at `path` in `format`, gzip-compressed when `gzip`;
+/// returns how many were written. An existing file is replaced only when `if_exists` says so,
+/// and only once the new one is complete ([`write_file`]).
 pub fn write_rows_file(
     path: &Path,
     rows: &Rows,
     key_names: &[String],
     format: Format,
     gzip: bool,
+    if_exists: IfExists,
 ) -> Result<usize> {
-    let file = std::fs::File::create(path).map_err(|e| file_error(path, "creating", &e))?;
     let columns = columns_of(rows, key_names);
-    let out = std::io::BufWriter::new(file);
-    let written = if gzip {
-        let mut gz = flate2::write::GzEncoder::new(out, flate2::Compression::default());
-        let n = write_items(rows.items(), key_names, &columns, format, &mut gz);
-        n.and_then(|n| gz.finish().and_then(|mut w| w.flush()).map(|()| n))
-    } else {
-        let mut out = out;
-        write_items(rows.items(), key_names, &columns, format, &mut out)
-    };
-    written.map_err(|e| file_error(path, "writing", &e))
+    write_file(path, if_exists, |out| {
+        if gzip {
+            let mut gz = flate2::write::GzEncoder::new(out, flate2::Compression::default());
+            let n = write_items(rows.items(), key_names, &columns, format, &mut gz)?;
+            gz.finish()?;
+            Ok(n)
+        } else {
+            write_items(rows.items(), key_names, &columns, format, out)
+        }
+    })
 }
 
-/// Write `contents` to the file at `path`; returns `records`, what the text holds.
-pub fn write_text_file(path: &Path, contents: &str, records: usize) -> Result<usize> {
-    std::fs::write(path, contents)
-        .map(|()| records)
-        .map_err(|e| file_error(path, "writing", &e))
-}
-
-/// A file that could not be `action`ed (creating, reading, writing).
-pub fn file_error(path: &Path, action: &'static str, e: &std::io::Error) -> Error {
-    Error::File {
-        action,
-        path: path.display().to_string(),
-        detail: e.to_string(),
-    }
+/// Write `contents` to a new file at `path` (an existing one replaced only when `if_exists`
+/// says so); returns `records`, what the text holds.
+pub fn write_text_file(
+    path: &Path,
+    contents: &str,
+    records: usize,
+    if_exists: IfExists,
+) -> Result<usize> {
+    write_file(path, if_exists, |out| out.write_all(contents.as_bytes())).map(|()| records)
 }
 
 /// A file name to suggest: the table, the partition when there is one, and the format's

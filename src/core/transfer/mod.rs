@@ -4,13 +4,19 @@
 //! as arrays and base64 text, which is all plain JSON can say). Reading checks every line
 //! before anything is done with the items, and an error names its file and line.
 
+mod atomic;
 mod csv;
+mod csv_read;
+mod cut;
+mod dupes;
 mod export;
+mod files;
 pub mod import;
+mod lines;
+mod source;
 mod stream;
 
 use std::collections::HashMap;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -18,10 +24,14 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::core::error::{Error, Result};
 use crate::core::value::{self, Item};
 
+pub use atomic::{IfExists, check_target, write_file};
 pub use csv::CellType;
-pub use export::{
-    columns_of, file_error, suggested_file_name, write_items, write_rows_file, write_text_file,
-};
+pub use csv_read::items as csv_items;
+pub use dupes::KEYS_IN_MEMORY;
+pub use export::{columns_of, suggested_file_name, write_items, write_rows_file, write_text_file};
+pub use files::{DataFiles, Fingerprint, export_files};
+pub use lines::MAX_LINE_BYTES;
+pub use source::FileItems;
 pub use stream::{StreamProgress, stream_items};
 
 /// A file format for items.
@@ -93,31 +103,51 @@ impl Format {
 
 /// The format of the file or folder at `path`: a folder is an S3 export; `.csv` (or
 /// `.csv.gz`) is CSV; otherwise the first line says: `{"Item": …}` an S3 export, typed values
-/// DynamoDB JSON lines, anything else plain JSON lines.
+/// DynamoDB JSON lines, anything else plain JSON lines. Only a regular file is opened (a FIFO
+/// would wait for ever), and only its first line is read, at most 16 MiB of it.
 pub fn guess_format(path: &Path) -> Result<Format> {
-    use std::io::BufRead;
     let name = path.to_string_lossy().to_ascii_lowercase();
-    if path.is_dir() {
+    let meta = std::fs::metadata(path).map_err(|e| file_error(path, "reading", &e))?;
+    if meta.is_dir() {
         return Ok(Format::S3Export);
+    }
+    if !meta.is_file() {
+        return Err(files::not_a_file(path, &meta));
     }
     if name.ends_with(".csv") || name.ends_with(".csv.gz") {
         return Ok(Format::Csv);
     }
-    let (mut input, _) = open_text(path)?;
-    let mut line = String::new();
-    while line.trim().is_empty() {
-        line.clear();
-        let read = input
-            .read_line(&mut line)
-            .map_err(|e| file_error(path, "reading", &e))?;
-        if read == 0 {
-            break;
+    let (input, action) = open_text(path)?;
+    let mut lines = lines::Lines::new(input, path, action);
+    while let Some(line) = lines
+        .next_line()
+        .map_err(|e| e.at(&path.display().to_string()))?
+    {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
         }
+        let text = String::from_utf8_lossy(line);
+        return Ok([Format::S3Export, Format::DynamoDbJsonLines]
+            .into_iter()
+            .find(|f| line_item(text.trim(), *f).is_ok())
+            .unwrap_or(Format::JsonLines));
     }
-    Ok([Format::S3Export, Format::DynamoDbJsonLines]
-        .into_iter()
-        .find(|f| line_item(line.trim(), *f).is_ok())
-        .unwrap_or(Format::JsonLines))
+    Ok(Format::JsonLines)
+}
+
+/// A file that could not be `action`ed (creating, reading, writing).
+pub fn file_error(path: &Path, action: &'static str, e: &std::io::Error) -> Error {
+    Error::File {
+        action,
+        path: path.display().to_string(),
+        detail: e.to_string(),
+    }
+}
+
+/// A number no other call in this process gets (for the names of temporary files).
+pub(crate) fn unique() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// One item read from a file, with where it came from.
@@ -164,54 +194,23 @@ pub(crate) fn open_text(path: &Path) -> Result<(Box<dyn std::io::BufRead + Send>
     })
 }
 
-/// The text of the file at `path`, gunzipped when it is gzip (by its first bytes).
-pub fn read_text(path: &Path) -> Result<String> {
-    let (mut input, action) = open_text(path)?;
-    let mut bytes = Vec::new();
-    input
-        .read_to_end(&mut bytes)
-        .map_err(|e| file_error(path, action, &e))?;
-    String::from_utf8(bytes).map_err(|e| Error::File {
-        action: "reading",
-        path: path.display().to_string(),
-        detail: format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
-    })
-}
-
 /// Every item of the file at `path` in `format` (gzipped or not), each line checked before
 /// any is returned; the first malformed line is an error naming the file, the line and why.
-/// `types` applies to CSV columns only.
+/// `types` applies to CSV columns only. This holds every item: for a small file (a test's); an
+/// import streams its files instead ([`import::check_import`]).
 pub fn read_file(
     path: &Path,
     format: Format,
     types: &HashMap<String, CellType>,
 ) -> Result<Vec<ReadItem>> {
-    let text = read_text(path)?;
-    let at = |e: Error| e.at(&path.display().to_string());
-    let items = match format {
-        Format::Csv => csv::items(&text, types).map_err(at)?,
-        _ => lines(&text, format).map_err(at)?,
-    };
-    Ok(items
-        .into_iter()
-        .map(|(line, item)| ReadItem {
+    let mut source = FileItems::open(path, format, types)?;
+    let mut items = Vec::new();
+    while let Some((line, item)) = source.next_item()? {
+        items.push(ReadItem {
             file: path.to_owned(),
             line,
             item,
-        })
-        .collect())
-}
-
-/// The items of a text of one JSON object per line (blank lines skipped).
-fn lines(text: &str, format: Format) -> Result<Vec<(usize, Item)>> {
-    let mut items = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let item = line_item(line, format)
-            .map_err(|e| Error::Invalid(format!("line {}: {}", i + 1, e.reason())))?;
-        items.push((i + 1, item));
+        });
     }
     Ok(items)
 }
@@ -267,62 +266,6 @@ pub(crate) fn plain_value(json: &serde_json::Value) -> Result<AttributeValue> {
                 .collect::<Result<_>>()?,
         ),
     })
-}
-
-/// Every attribute name of `items` with the types its values have, key attributes and all,
-/// by name: `likeTally: N`, `zip: N, S` (a column a CSV type could fix).
-pub fn column_types(items: &[ReadItem]) -> Vec<(String, Vec<&'static str>)> {
-    let mut seen: std::collections::BTreeMap<&str, Vec<&'static str>> = Default::default();
-    for read in items {
-        for (name, v) in &read.item {
-            let kinds = seen.entry(name.as_str()).or_default();
-            let kind = value::type_tag(v);
-            if !kinds.contains(&kind) {
-                kinds.push(kind);
-            }
-        }
-    }
-    seen.into_iter()
-        .map(|(name, mut kinds)| {
-            kinds.sort_unstable();
-            (name.to_owned(), kinds)
-        })
-        .collect()
-}
-
-/// The data files of an export at `path`: the file itself, or every `.json` and `.json.gz`
-/// file under the directory (an S3 export's `data/` folder, or the export's whole folder), in
-/// name order.
-pub fn export_files(path: &Path) -> Result<Vec<PathBuf>> {
-    if !path.is_dir() {
-        return Ok(vec![path.to_owned()]);
-    }
-    let mut files = Vec::new();
-    let mut dirs = vec![path.to_owned()];
-    while let Some(dir) = dirs.pop() {
-        let entries = std::fs::read_dir(&dir).map_err(|e| file_error(&dir, "reading", &e))?;
-        for entry in entries {
-            let entry = entry.map_err(|e| file_error(&dir, "reading", &e))?;
-            let p = entry.path();
-            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-            if p.is_dir() {
-                dirs.push(p);
-            } else if name.ends_with(".json.gz") || name.ends_with(".json") {
-                // The export's manifests describe it; they hold no items.
-                if !name.starts_with("manifest-") {
-                    files.push(p);
-                }
-            }
-        }
-    }
-    files.sort();
-    if files.is_empty() {
-        return Err(Error::Invalid(format!(
-            "{} holds no .json or .json.gz files (an S3 export keeps its items in data/)",
-            path.display()
-        )));
-    }
-    Ok(files)
 }
 
 #[cfg(test)]

@@ -13,12 +13,10 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 
 use crate::core::cancel::CancelToken;
 use crate::core::error::{Error, Result};
+use crate::core::transfer::cut::{BLOCK, Cutter};
 use crate::core::transfer::{Format, file_error, line_item, open_text};
 use crate::core::value::strict::{Name, message_of, twice};
 use crate::core::value::{Item, value_from_json};
-
-/// Bytes of whole lines handed from the gunzipping thread at a time.
-const BLOCK: usize = 1 << 20;
 
 /// How far a streamed read has come.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -120,41 +118,40 @@ fn read_one(
     cancel: &CancelToken,
 ) -> Result<()> {
     let (mut input, action) = open_text(path)?;
-    let mut first_line = 1;
-    let mut carry = Vec::new();
+    let mut cutter = Cutter::default();
     loop {
-        let mut text = std::mem::take(&mut carry);
-        text.reserve(BLOCK + 4096);
+        let mut text = cutter.buffer();
+        let start = text.len();
         let read = (&mut input)
             .take(BLOCK as u64)
             .read_to_end(&mut text)
             .map_err(|e| file_error(path, action, &e))?;
-        if read == 0 && text.is_empty() {
-            return Ok(());
-        }
-        if read > 0 {
-            // Finish the last line: whatever follows its last newline waits for the next block.
-            let cut = text.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
-            carry = text.split_off(cut);
-            if text.is_empty() {
-                continue;
-            }
-        }
-        let lines = memchr_count(&text);
-        let block = Block {
-            file,
-            first_line,
-            text,
+        let cut = if read == 0 {
+            cutter.carry = text;
+            cutter.finish()
+        } else {
+            cutter
+                .cut(text, start)
+                .map_err(|e| e.at(&path.display().to_string()))?
         };
-        first_line += lines;
-        if tx.send(Ok(block)).is_err() || cancel.is_cancelled() {
+        let Some((first_line, text)) = cut else {
+            if read == 0 {
+                return Ok(());
+            }
+            continue;
+        };
+        if tx
+            .send(Ok(Block {
+                file,
+                first_line,
+                text,
+            }))
+            .is_err()
+            || cancel.is_cancelled()
+        {
             return Ok(());
         }
     }
-}
-
-fn memchr_count(text: &[u8]) -> usize {
-    text.iter().filter(|b| **b == b'\n').count()
 }
 
 fn parse_block(

@@ -63,7 +63,7 @@ fn every_typed_format_round_trips_exactly_plain_and_gzipped() {
         for gzip in [false, true] {
             let path = dir.join(suggested_file_name("t", None, format, gzip));
             assert_eq!(
-                write_rows_file(&path, &rows, &keys(), format, gzip).unwrap(),
+                write_rows_file(&path, &rows, &keys(), format, gzip, IfExists::Refuse).unwrap(),
                 2
             );
             let bytes = std::fs::read(&path).unwrap();
@@ -80,7 +80,15 @@ fn plain_json_keeps_numbers_and_nesting_as_plain_json_can() {
     let dir = scratch("plain");
     let path = dir.join("t.jsonl");
     let rows = Rows::from_items(&awkward_items());
-    write_rows_file(&path, &rows, &keys(), Format::JsonLines, false).unwrap();
+    write_rows_file(
+        &path,
+        &rows,
+        &keys(),
+        Format::JsonLines,
+        false,
+        IfExists::Refuse,
+    )
+    .unwrap();
     let read = read_file(&path, Format::JsonLines, &HashMap::new()).unwrap();
     let first = &read[0].item;
     let original = &awkward_items()[0];
@@ -138,7 +146,7 @@ fn an_export_folder_gives_its_data_files_in_order() {
         std::fs::write(data.join(name), "").unwrap();
     }
     std::fs::write(dir.join("AWSDynamoDB/0166-abc/manifest-summary.json"), "{}").unwrap();
-    let files = export_files(&dir).unwrap();
+    let files = export_files(&dir).unwrap().files;
     let names: Vec<_> = files
         .iter()
         .map(|f| f.file_name().unwrap().to_str().unwrap())
@@ -219,7 +227,7 @@ fn a_stream_keeps_the_wanted_attributes_and_names_a_bad_line() {
 #[test]
 fn a_code_with_a_leading_zero_reads_as_text() {
     let types = HashMap::new();
-    let items = csv::items("PK,zip,n,neg\nA,08001,0.5,-0.25\nB,8001,0,-07\n", &types).unwrap();
+    let items = csv_read::items("PK,zip,n,neg\nA,08001,0.5,-0.25\nB,8001,0,-07\n", &types).unwrap();
     let (_, a) = &items[0];
     let (_, b) = &items[1];
     assert_eq!(a["zip"], V::S("08001".into()));
@@ -228,4 +236,38 @@ fn a_code_with_a_leading_zero_reads_as_text() {
     assert_eq!(b["zip"], V::N("8001".into()));
     assert_eq!(b["n"], V::N("0".into()));
     assert_eq!(b["neg"], V::S("-07".into()));
+}
+
+#[test]
+fn an_export_line_over_16_mib_is_refused_with_its_file_and_line() {
+    use std::io::Write as _;
+    let dir = scratch("long-line");
+    let path = dir.join("data.json.gz");
+    let mut gz = flate2::write::GzEncoder::new(
+        std::fs::File::create(&path).unwrap(),
+        flate2::Compression::fast(),
+    );
+    gz.write_all(b"{\"Item\":{\"PK\":{\"S\":\"a\"}}}\n")
+        .unwrap();
+    let block = vec![b' '; 1 << 20];
+    for _ in 0..17 {
+        gz.write_all(&block).unwrap();
+    }
+    gz.finish().unwrap();
+    let wanted: std::collections::HashSet<String> = ["PK".to_owned()].into();
+    let never = crate::core::cancel::CancelToken::default();
+    let error = stream_items(
+        std::slice::from_ref(&path),
+        Format::S3Export,
+        &wanted,
+        &never,
+        |_| {},
+        |_| {},
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        error.starts_with(&format!("{}: line 2: longer than 16 MiB", path.display())),
+        "{error}"
+    );
 }

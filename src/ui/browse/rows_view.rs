@@ -5,14 +5,13 @@ use egui::Ui;
 
 use crate::core::error::Error;
 use crate::core::transfer::{self, Format};
-use crate::task::Pending;
 use crate::ui::Scope;
 use crate::ui::browse::columns::columns_menu_ui;
 use crate::ui::browse::find::find_bar_ui;
 use crate::ui::browse::grid::{GridAction, results_grid_ui};
 use crate::ui::browse::keys::grid_keys_ui;
 use crate::ui::browse::results::Results;
-use crate::ui::save::Saved;
+use crate::ui::save::{SaveEnd, Saving};
 use crate::ui::widgets::error_ui;
 
 /// Draw the rows of a tab; a number edit asked for in the grid (only when `editable`: rows of
@@ -43,44 +42,53 @@ pub fn rows_ui(
     results_grid_ui(ui, results, loading, editable)
 }
 
-/// A tab's export: the file being written and what became of the last one.
+/// A tab's export: the file being chosen, asked about or written, and what became of the last
+/// one.
 #[derive(Default)]
 pub struct Export {
-    pending: Option<Pending<Option<Saved>>>,
+    saving: Option<Saving>,
     note: Option<Result<String, Error>>,
 }
 
 impl Export {
     /// Take in a finished export.
     pub fn poll(&mut self) {
-        if let Some(saved) = Pending::take_ready(&mut self.pending) {
-            self.note = Some(Saved::note(saved, "items"));
+        if let Some(end) = Saving::take_ended(&mut self.saving) {
+            self.note = Some(SaveEnd::note(end, "items"));
         }
     }
 
     /// Ask where, then write `results`' rows (all loaded, in server order) as `format`,
-    /// gzipped when the file's name ends in `.gz`.
+    /// gzipped when the file's name ends in `.gz`; a file that exists is replaced only when
+    /// the user says so.
     pub fn start(&mut self, scope: &Scope<'_>, results: &Results, name: String, format: Format) {
         // A clone shares the row store's full chunks; the file is written on a worker.
         let rows = results.rows.clone();
         let keys = results.key_names.clone();
         self.note = None;
-        self.pending = Some(scope.saver.save(scope.spawner, name, move |path| {
-            let gzip = path
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("gz"));
-            transfer::write_rows_file(path, &rows, &keys, format, gzip)
-        }));
+        self.saving = Some(
+            scope
+                .saver
+                .save(scope.spawner, name, move |path, if_exists| {
+                    let gzip = path
+                        .extension()
+                        .is_some_and(|e| e.eq_ignore_ascii_case("gz"));
+                    transfer::write_rows_file(path, &rows, &keys, format, gzip, if_exists)
+                }),
+        );
     }
 
-    /// Draw the outcome, or that it is under way.
-    pub fn ui(&self, ui: &mut Ui) {
+    /// Draw the question when the file exists, the outcome, or that it is under way.
+    pub fn ui(&mut self, ui: &mut Ui) {
+        if let Some(saving) = &mut self.saving {
+            saving.question_ui(ui);
+        }
         match &self.note {
             Some(Ok(note)) => {
                 ui.label(note);
             }
             Some(Err(error)) => error_ui(ui, error),
-            None if self.pending.is_some() => {
+            None if self.saving.as_ref().is_some_and(Saving::writing) => {
                 ui.weak("Exporting…");
             }
             None => {}

@@ -13,8 +13,8 @@ use crate::core::tally::{
     TallyRule,
 };
 use crate::core::transfer::{self, Format};
-use crate::task::{Job, Pending};
-use crate::ui::save::Saved;
+use crate::task::Job;
+use crate::ui::save::{SaveEnd, Saving};
 use crate::ui::{Loaded, Scope};
 
 /// Where the parents come from.
@@ -74,7 +74,7 @@ pub(super) struct Reconcile {
     /// Why the run could not start, or failed.
     pub(super) error: Option<Error>,
     pub(super) note: Option<String>,
-    export: Option<Pending<Option<Saved>>>,
+    export: Option<Saving>,
     pub(super) export_note: Option<Result<String, Error>>,
 }
 
@@ -129,8 +129,8 @@ impl Reconcile {
                 }
             }
         }
-        if let Some(saved) = Pending::take_ready(&mut self.export) {
-            self.export_note = Some(Saved::note(saved, "parents"));
+        if let Some(end) = Saving::take_ended(&mut self.export) {
+            self.export_note = Some(SaveEnd::note(end, "parents"));
         }
     }
 
@@ -210,10 +210,11 @@ impl Reconcile {
                 .spawner
                 .spawn_blocking_job("Reconcile", move |events, cancel| {
                     let mut seen = 0;
+                    let data = transfer::export_files(&path)?;
                     let (checks, _) = tally::check_export(
                         &info,
                         &rule,
-                        &path,
+                        &data.files,
                         Format::S3Export,
                         &cancel,
                         |progress| {
@@ -289,9 +290,20 @@ impl Reconcile {
         let records = checked.checks.len();
         let name = format!("{}-reconcile.{extension}", scope.table.name);
         self.export_note = None;
-        self.export = Some(scope.saver.save(scope.spawner, name, move |path| {
-            transfer::write_text_file(path, &contents, records)
-        }));
+        self.export = Some(
+            scope
+                .saver
+                .save(scope.spawner, name, move |path, if_exists| {
+                    transfer::write_text_file(path, &contents, records, if_exists)
+                }),
+        );
+    }
+
+    /// The question when the file chosen for the results exists.
+    pub(super) fn export_question_ui(&mut self, ui: &mut egui::Ui) {
+        if let Some(saving) = &mut self.export {
+            saving.question_ui(ui);
+        }
     }
 
     /// The Athena SQL for `rule` over the export at the S3 location typed in.

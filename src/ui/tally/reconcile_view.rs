@@ -56,6 +56,7 @@ impl Reconcile {
             let checked = run.checked.clone();
             self.export(scope, &checked, csv);
         }
+        self.export_question_ui(ui);
         match &self.export_note {
             Some(Ok(note)) => {
                 ui.label(note);

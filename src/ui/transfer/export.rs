@@ -10,9 +10,10 @@ use crate::core::limits::AtOnce;
 use crate::core::number;
 use crate::core::read::{self, ScanProgress};
 use crate::core::report::{capacity, read_summary};
-use crate::core::transfer::{self, Format};
+use crate::core::transfer::{self, Format, IfExists};
 use crate::task::{Job, Pending};
 use crate::ui::Scope;
+use crate::ui::save::{self, SaveEnd};
 use crate::ui::widgets::{error_ui, labelled_text_ui};
 
 /// What an export wrote.
@@ -29,8 +30,10 @@ pub(super) struct TableExport {
     gzip: bool,
     segments: String,
     choosing: Option<Pending<Option<PathBuf>>>,
-    /// The file chosen, the export to start.
-    chosen: Option<PathBuf>,
+    /// The file chosen exists: the question is shown.
+    asking: Option<PathBuf>,
+    /// The file chosen (and whether to replace it), the export to start.
+    chosen: Option<(PathBuf, IfExists)>,
     job: Option<Job<ScanProgress, Option<Exported>>>,
     progress: Option<ScanProgress>,
     note: Option<Result<String, Error>>,
@@ -43,6 +46,7 @@ impl Default for TableExport {
             gzip: false,
             segments: "4".to_owned(),
             choosing: None,
+            asking: None,
             chosen: None,
             job: None,
             progress: None,
@@ -55,8 +59,10 @@ impl TableExport {
     pub(super) fn poll(&mut self) {
         if let Some(chosen) = Pending::take_ready(&mut self.choosing) {
             match chosen {
-                Ok(Some(path)) => self.chosen = Some(path),
-                Ok(None) => self.note = Some(crate::ui::save::Saved::note(Ok(None), "items")),
+                // The system's dialog may not have asked; the app always does.
+                Ok(Some(path)) if save::exists(&path) => self.asking = Some(path),
+                Ok(Some(path)) => self.chosen = Some((path, IfExists::Refuse)),
+                Ok(None) => self.note = Some(SaveEnd::note(Ok(SaveEnd::NotChosen), "items")),
                 Err(error) => self.note = Some(Err(error)),
             }
         }
@@ -86,7 +92,7 @@ impl TableExport {
         }
     }
 
-    fn start(&mut self, scope: &Scope<'_>, path: PathBuf) {
+    fn start(&mut self, scope: &Scope<'_>, path: PathBuf, if_exists: IfExists) {
         let segments = match number::whole_in(&self.segments, 1, 64, "segments") {
             Ok(n) => AtOnce::new(n, "segments").map_or(1, |a| a.at_once),
             Err(error) => {
@@ -102,6 +108,8 @@ impl TableExport {
             scope
                 .spawner
                 .spawn_job("Export", move |progress, cancel| async move {
+                    // Refused before the scan rather than after it.
+                    transfer::check_target(&path, if_exists)?;
                     let read =
                         read::scan_table(&client, &info, segments, &cancel, |p| progress.send(p))
                             .await?;
@@ -111,7 +119,7 @@ impl TableExport {
                     let keys = info.key_names();
                     let rows = read.rows;
                     let written = tokio::task::spawn_blocking(move || {
-                        transfer::write_rows_file(&path, &rows, &keys, format, gzip)
+                        transfer::write_rows_file(&path, &rows, &keys, format, gzip, if_exists)
                             .map(|n| (n, path))
                     })
                     .await
@@ -130,8 +138,8 @@ impl TableExport {
     }
 
     pub(super) fn export_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) {
-        if let Some(path) = self.chosen.take() {
-            self.start(scope, path);
+        if let Some((path, if_exists)) = self.chosen.take() {
+            self.start(scope, path, if_exists);
         }
         ui.heading(format!("Export {}", scope.table.name));
         ui.weak("Every item, read in a parallel scan; numbers exact, sets, binary and nested values kept.");
@@ -148,13 +156,14 @@ impl TableExport {
                 .labelled_by(label.id);
             ui.checkbox(&mut self.gzip, "gzip");
             labelled_text_ui(ui, "Segments", &mut self.segments, 30.0, "4");
-            let busy = self.job.is_some() || self.choosing.is_some();
+            let busy = self.job.is_some() || self.choosing.is_some() || self.asking.is_some();
             if ui
                 .add_enabled(!busy, egui::Button::new("Export table…"))
                 .clicked()
             {
                 let name =
                     transfer::suggested_file_name(&scope.table.name, None, self.format, self.gzip);
+                self.note = None;
                 self.choosing = Some(scope.saver.pick(scope.spawner, name));
             }
             if ui
@@ -165,6 +174,16 @@ impl TableExport {
                 job.cancel();
             }
         });
+        if let Some(path) = self.asking.clone()
+            && let Some(replace) = save::replace_question_ui(ui, &path)
+        {
+            self.asking = None;
+            if replace {
+                self.chosen = Some((path, IfExists::Replace));
+            } else {
+                self.note = Some(SaveEnd::note(Ok(SaveEnd::Kept(path)), "items"));
+            }
+        }
         if let Some(p) = self.progress.filter(|_| self.job.is_some()) {
             let total = scope.table.item_count.and_then(|n| u64::try_from(n).ok());
             let text = format!(

@@ -1,35 +1,23 @@
-//! Import a file into the open table: read and check every line first (a malformed one is
-//! named and nothing is written), a preview of the first items and of the columns' types
-//! (CSV types can be changed, and the file read again), a dry run, then the import in batches
-//! of 25 through the gateway with progress and Cancel, and its report.
+//! Import a file into the open table: read and check every line first, streamed (a malformed
+//! one is named and nothing is written), with progress and Cancel; a preview of the first items,
+//! the columns' types and the files read (CSV types can be changed, and the file read again);
+//! a dry run; then the import, the files read again and sent in batches of 25 through the
+//! gateway with progress and Cancel, and its report.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use egui::{RichText, Ui};
+use egui::Ui;
 
 use crate::core::error::Error;
-use crate::core::transfer::import::{self, ImportProgress, ImportReport};
-use crate::core::transfer::{self, CellType, Format, ReadItem};
-use crate::core::value;
+use crate::core::transfer::import::{self, CheckLimits, ImportCheck, ImportProgress, ImportReport};
+use crate::core::transfer::{self, CellType, Format, StreamProgress};
 use crate::core::write::Confirmation;
 use crate::task::{Job, Pending};
 use crate::ui::Scope;
+use crate::ui::transfer::preview::{checking_ui, preview_ui};
 use crate::ui::widgets::{self, error_ui, labelled_text_ui, write_button_ui, writes_to_ui};
-
-/// How many items the preview shows.
-const PREVIEW: usize = 10;
-
-/// A file read and checked, waiting to be imported.
-struct Preview {
-    /// What was read (the path and the format it was read as).
-    path: PathBuf,
-    format: Format,
-    items: Arc<Vec<ReadItem>>,
-    /// Every attribute with the types seen.
-    columns: Vec<(String, Vec<&'static str>)>,
-}
 
 /// The import form, the preview and the run.
 #[derive(Default)]
@@ -40,8 +28,9 @@ pub(super) struct FileImport {
     /// The file the column types were chosen for.
     types_for: Option<PathBuf>,
     choosing: Option<Pending<Option<PathBuf>>>,
-    reading: Option<Pending<(Format, Vec<ReadItem>)>>,
-    preview: Option<Preview>,
+    reading: Option<Job<StreamProgress, ImportCheck>>,
+    read_progress: Option<StreamProgress>,
+    checked: Option<Arc<ImportCheck>>,
     error: Option<Error>,
     confirm: Option<String>,
     job: Option<Job<ImportProgress, ImportReport>>,
@@ -64,19 +53,14 @@ impl FileImport {
                 Err(error) => self.error = Some(error),
             }
         }
-        if let Some(read) = Pending::take_ready(&mut self.reading) {
-            match read {
-                Ok((format, items)) => {
-                    let columns = transfer::column_types(&items);
-                    self.preview = Some(Preview {
-                        path: PathBuf::from(self.path.trim()),
-                        format,
-                        items: Arc::new(items),
-                        columns,
-                    });
-                }
-                Err(error) => self.error = Some(error),
-            }
+        let polled = Job::poll_slot(&mut self.reading);
+        if let Some(last) = polled.progress.into_iter().last() {
+            self.read_progress = Some(last);
+        }
+        match polled.done {
+            Some(Ok(checked)) => self.checked = Some(Arc::new(checked)),
+            Some(Err(error)) => self.error = Some(error),
+            None => {}
         }
         let polled = Job::poll_slot(&mut self.job);
         if let Some(last) = polled.progress.into_iter().last() {
@@ -92,10 +76,11 @@ impl FileImport {
 
     pub(super) fn afresh(&mut self) {
         if self.job.is_none() {
-            self.preview = None;
+            self.checked = None;
             self.report = None;
             self.progress = None;
         }
+        self.reading = None;
         self.confirm = None;
         self.error = None;
     }
@@ -110,9 +95,10 @@ impl FileImport {
             return;
         }
         self.error = None;
-        self.preview = None;
+        self.checked = None;
         self.report = None;
         self.confirm = None;
+        self.read_progress = None;
         // Column types belong to the file they were chosen for.
         if self.types_for.as_ref() != Some(&path) {
             self.types.clear();
@@ -126,26 +112,36 @@ impl FileImport {
             .map(|(name, kind)| (name.clone(), *kind))
             .collect();
         let info = scope.table.clone();
-        self.reading = Some(scope.spawner.spawn_blocking("Import", move || {
-            let format = match chosen {
-                Some(format) => format,
-                None => transfer::guess_format(&path)?,
-            };
-            let types = if format == Format::Csv {
-                types
-            } else {
-                HashMap::new()
-            };
-            let items = import::read_for_import(&path, format, &types, &info)?;
-            Ok((format, items))
-        }));
+        self.reading = Some(
+            scope
+                .spawner
+                .spawn_blocking_job("Import", move |progress, cancel| {
+                    let format = match chosen {
+                        Some(format) => format,
+                        None => transfer::guess_format(&path)?,
+                    };
+                    let types = if format == Format::Csv {
+                        types
+                    } else {
+                        HashMap::new()
+                    };
+                    import::check_import(
+                        &path,
+                        format,
+                        &types,
+                        &info,
+                        CheckLimits::default(),
+                        &cancel,
+                        |p| progress.send(p),
+                    )
+                }),
+        );
     }
 
     fn start(&mut self, scope: &Scope<'_>, confirmed: bool) {
-        let Some(preview) = &self.preview else {
+        let Some(checked) = self.checked.clone() else {
             return;
         };
-        let items = preview.items.as_ref().clone();
         let (connection, info) = (scope.connection.clone(), scope.table.clone());
         self.report = None;
         self.progress = None;
@@ -153,12 +149,16 @@ impl FileImport {
             scope
                 .spawner
                 .spawn_job("Import", move |progress, cancel| async move {
-                    Ok(
-                        import::import(&connection, &info, items, confirmed, &cancel, |p| {
-                            progress.send(p)
-                        })
-                        .await,
+                    Ok(import::import(
+                        &connection,
+                        &info,
+                        &checked,
+                        import::BATCHES_AT_ONCE,
+                        confirmed,
+                        &cancel,
+                        |p| progress.send(p),
                     )
+                    .await)
                 }),
         );
     }
@@ -199,74 +199,25 @@ impl FileImport {
             {
                 self.read(scope);
             }
-            if self.reading.is_some() {
-                ui.spinner();
-                ui.label("Reading and checking every line…");
+            if let Some(reading) = &self.reading
+                && checking_ui(ui, self.read_progress.as_ref())
+            {
+                reading.cancel();
             }
         });
         if let Some(error) = &self.error {
             error_ui(ui, error);
             ui.weak("Nothing was written.");
         }
-        if self.preview.is_some() {
-            self.preview_ui(ui);
-            self.run_ui(ui, scope);
+        if let Some(checked) = self.checked.clone() {
+            if preview_ui(ui, &checked, &mut self.types) {
+                ui.weak("Read the file again (Read and check) to apply the column types.");
+            }
+            self.run_ui(ui, scope, checked.items);
         }
     }
 
-    fn preview_ui(&mut self, ui: &mut Ui) {
-        let Some(preview) = &self.preview else {
-            return;
-        };
-        let mut read_again = false;
-        ui.separator();
-        ui.strong(format!(
-            "{} items read from {} as {}, every one checked against the table's key",
-            preview.items.len(),
-            preview.path.display(),
-            preview.format.label()
-        ));
-        ui.label(RichText::new("First items").weak());
-        for read in preview.items.iter().take(PREVIEW) {
-            let line = value::item_to_plain_json(&read.item, &[], false);
-            ui.label(RichText::new(format!("line {}: {line}", read.line)).monospace());
-        }
-        ui.label(RichText::new("Columns and the types read").weak());
-        egui::Grid::new("import_columns")
-            .striped(true)
-            .show(ui, |ui| {
-                for (name, kinds) in &preview.columns {
-                    ui.add(egui::Label::new(name).extend());
-                    let mut kinds_text = kinds.join(", ");
-                    if kinds.len() > 1 {
-                        kinds_text += "  (mixed)";
-                    }
-                    ui.add(egui::Label::new(kinds_text).extend());
-                    if preview.format == Format::Csv {
-                        let chosen = self.types.entry(name.clone()).or_default();
-                        let before = *chosen;
-                        egui::ComboBox::from_id_salt(("cell type", name))
-                            .selected_text(format!("read as: {}", chosen.label()))
-                            .show_ui(ui, |ui| {
-                                for kind in CellType::ALL {
-                                    ui.selectable_value(chosen, kind, kind.label());
-                                }
-                            });
-                        read_again |= *chosen != before;
-                    }
-                    ui.end_row();
-                }
-            });
-        if read_again {
-            ui.weak("Read the file again (Read and check) to apply the column types.");
-        }
-    }
-
-    fn run_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) {
-        let Some(preview) = &self.preview else {
-            return;
-        };
-        let count = preview.items.len();
+    fn run_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, count: usize) {
         let running = self.job.is_some();
         let writes_on = writes_to_ui(
             ui,
@@ -284,11 +235,7 @@ impl FileImport {
                 .add_enabled(!running, egui::Button::new("Dry run"))
                 .clicked()
             {
-                self.report = Some(ImportReport {
-                    read: count,
-                    dry_run: true,
-                    ..ImportReport::default()
-                });
+                self.report = Some(ImportReport::dry_run(count));
             }
             let text = format!("Import {count} items");
             if write_button_ui(

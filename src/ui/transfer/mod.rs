@@ -5,6 +5,7 @@
 
 mod export;
 mod import;
+mod preview;
 
 use egui::Ui;
 

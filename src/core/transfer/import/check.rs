@@ -1,0 +1,237 @@
+//! The check pass of an import: every file streamed, every item parsed and checked, a key given
+//! twice found, with a preview, the columns' types and the counts kept in bounded memory.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use crate::core::cancel::CancelToken;
+use crate::core::error::{Error, Result};
+use crate::core::table::TableInfo;
+use crate::core::transfer::dupes::{KeysSeen, Place};
+use crate::core::transfer::{
+    CellType, FileItems, Fingerprint, Format, KEYS_IN_MEMORY, ReadItem, StreamProgress,
+    export_files,
+};
+use crate::core::validate;
+use crate::core::value::{Item, type_tag};
+use crate::core::write::key_shown;
+
+/// Attribute names whose types the check keeps; beyond them, names are not listed.
+pub const MAX_COLUMNS: usize = 1_000;
+
+/// Items between two progress reports (and two looks at the cancel).
+const EVERY: usize = 4096;
+
+/// How much a check keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CheckLimits {
+    /// The first items kept for a preview.
+    pub preview: usize,
+    /// Keys' hashes held in memory before they go to a temporary folder.
+    pub keys_in_memory: usize,
+}
+
+impl Default for CheckLimits {
+    fn default() -> Self {
+        Self {
+            preview: 10,
+            keys_in_memory: KEYS_IN_MEMORY,
+        }
+    }
+}
+
+/// One file read and checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckedFile {
+    /// The file.
+    pub path: PathBuf,
+    /// Items it holds.
+    pub items: usize,
+    /// Bytes of text read (after gunzipping).
+    pub text_bytes: u64,
+    /// What the file was when it was read, to tell whether it changed before the write.
+    pub fingerprint: Fingerprint,
+}
+
+/// Attribute names with the types their values have, at most [`MAX_COLUMNS`] names.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Columns {
+    names: BTreeMap<String, Vec<&'static str>>,
+    /// More names were seen than are kept.
+    pub more: bool,
+}
+
+impl Columns {
+    fn add(&mut self, item: &Item) {
+        for (name, value) in item {
+            let kind = type_tag(value);
+            let full = self.names.len() >= MAX_COLUMNS;
+            match self.names.get_mut(name) {
+                Some(kinds) if !kinds.contains(&kind) => kinds.push(kind),
+                Some(_) => {}
+                None if full => self.more = true,
+                None => {
+                    self.names.insert(name.clone(), vec![kind]);
+                }
+            }
+        }
+    }
+
+    /// Every name kept with its types, by name: `likeTally: N`, `zip: N, S` (a column a CSV
+    /// type could fix).
+    pub fn list(&self) -> Vec<(String, Vec<&'static str>)> {
+        self.names
+            .iter()
+            .map(|(name, kinds)| {
+                let mut kinds = kinds.clone();
+                kinds.sort_unstable();
+                (name.clone(), kinds)
+            })
+            .collect()
+    }
+}
+
+/// What a check found: what an import of it would put.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImportCheck {
+    /// The file or folder given.
+    pub path: PathBuf,
+    /// The format it was read as.
+    pub format: Format,
+    /// How CSV columns were read.
+    pub types: HashMap<String, CellType>,
+    /// Every file read, in order.
+    pub files: Vec<CheckedFile>,
+    /// Entries of the folder left out, each with why.
+    pub skipped: Vec<String>,
+    /// Items read and checked.
+    pub items: usize,
+    /// The first items.
+    pub preview: Vec<ReadItem>,
+    /// The columns and their types.
+    pub columns: Columns,
+}
+
+/// Read and check every item of the file or folder at `path` in `format` (CSV columns read as
+/// `types` says) for the table `info`: each line parsed, each item as DynamoDB would check it,
+/// no key twice, keeping what `limits` says. The first problem is an error naming its file
+/// and line; a path without items is "nothing to import"; `cancel` ends it with
+/// [`Error::Cancelled`]. Nothing is written.
+pub fn check_import(
+    path: &Path,
+    format: Format,
+    types: &HashMap<String, CellType>,
+    info: &TableInfo,
+    limits: CheckLimits,
+    cancel: &CancelToken,
+    mut on_progress: impl FnMut(StreamProgress),
+) -> Result<ImportCheck> {
+    let data = export_files(path)?;
+    let mut check = ImportCheck {
+        path: path.to_owned(),
+        format,
+        types: types.clone(),
+        files: Vec::new(),
+        skipped: data.skipped,
+        items: 0,
+        preview: Vec::new(),
+        columns: Columns::default(),
+    };
+    let mut keys = KeysSeen::new(limits.keys_in_memory);
+    let mut progress = StreamProgress::default();
+    for (number, file) in data.files.iter().enumerate() {
+        let before = Fingerprint::of(file)?;
+        let mut source = FileItems::open(file, format, types)?;
+        let mut items = 0;
+        progress.files = number + 1;
+        while let Some((line, item)) = source.next_item()? {
+            validate::check_item(&item, info)
+                .map_err(|e| e.at(&format!("{}: line {line}", file.display())))?;
+            keys.add(&item, info, (number as u32, line as u64))?;
+            check.columns.add(&item);
+            if check.preview.len() < limits.preview {
+                check.preview.push(ReadItem {
+                    file: file.clone(),
+                    line,
+                    item,
+                });
+            }
+            items += 1;
+            check.items += 1;
+            if check.items.is_multiple_of(EVERY) {
+                if cancel.is_cancelled() {
+                    return Err(Error::Cancelled {
+                        op: "checking the import",
+                    });
+                }
+                progress.items = check.items as u64;
+                on_progress(StreamProgress {
+                    bytes: progress.bytes + source.examined_bytes(),
+                    ..progress
+                });
+            }
+        }
+        progress.bytes += source.examined_bytes();
+        if Fingerprint::of(file)? != before {
+            return Err(Error::Invalid(format!(
+                "{}: the file changed while it was read; read and check it again",
+                file.display()
+            )));
+        }
+        check.files.push(CheckedFile {
+            path: file.clone(),
+            items,
+            text_bytes: source.examined_bytes(),
+            fingerprint: before,
+        });
+    }
+    progress.items = check.items as u64;
+    on_progress(progress);
+    if check.items == 0 {
+        let what = if format == Format::Csv {
+            "no items (a header at most)"
+        } else {
+            "no items"
+        };
+        return Err(Error::Invalid(format!(
+            "nothing to import: {} holds {what}",
+            path.display()
+        )));
+    }
+    if let Some((first, second)) = keys.finish()? {
+        return Err(twice(&check, info, first, second));
+    }
+    Ok(check)
+}
+
+/// The error of a key given twice, with both places (and the key, read again from the second).
+fn twice(check: &ImportCheck, info: &TableInfo, first: Place, second: Place) -> Error {
+    let file = |n: u32| check.files.get(n as usize).map(|f| f.path.as_path());
+    let (Some(first_file), Some(second_file)) = (file(first.0), file(second.0)) else {
+        return Error::Invalid("a key is there twice; an import puts each item once".into());
+    };
+    let key = item_at(second_file, check, second.1 as usize)
+        .map(|item| format!("the key {}", key_shown(&item, &info.key_names())))
+        .unwrap_or_else(|| "its key".to_owned());
+    let also = if first.0 == second.0 {
+        format!("line {}", first.1)
+    } else {
+        format!("{} line {}", first_file.display(), first.1)
+    };
+    Error::Invalid(format!(
+        "{}: line {}: {key} is there twice (also at {also}); an import puts each item once",
+        second_file.display(),
+        second.1
+    ))
+}
+
+/// The item at `line` of `path`, read again (only to name a key in an error).
+fn item_at(path: &Path, check: &ImportCheck, line: usize) -> Option<Item> {
+    let mut source = FileItems::open(path, check.format, &check.types).ok()?;
+    while let Ok(Some((at, item))) = source.next_item() {
+        if at == line {
+            return Some(item);
+        }
+    }
+    None
+}
