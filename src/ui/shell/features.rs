@@ -54,10 +54,10 @@ impl TableFeatures {
     /// Take in what their work brought back; intents for other features.
     #[must_use]
     pub(super) fn poll(&mut self) -> Vec<Intent> {
-        self.transfer.poll();
         self.browse
             .poll()
             .into_iter()
+            .chain(self.transfer.poll())
             .chain(self.tally.poll())
             .chain(self.likes.poll())
             .chain(self.edit.poll())

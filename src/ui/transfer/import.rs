@@ -13,11 +13,11 @@ use egui::Ui;
 use crate::core::error::Error;
 use crate::core::transfer::import::{self, CheckLimits, ImportCheck, ImportProgress, ImportReport};
 use crate::core::transfer::{self, CellType, Format, StreamProgress};
-use crate::core::write::Confirmation;
+use crate::core::write::{Confirmation, Destination};
 use crate::task::{Job, Pending};
-use crate::ui::Scope;
 use crate::ui::transfer::preview::{checking_ui, preview_ui};
 use crate::ui::widgets::{self, error_ui, labelled_text_ui, write_button_ui, writes_to_ui};
+use crate::ui::{Intent, Scope};
 
 /// The import form, the preview and the run.
 #[derive(Default)]
@@ -34,12 +34,15 @@ pub(super) struct FileImport {
     error: Option<Error>,
     confirm: Option<String>,
     job: Option<Job<ImportProgress, ImportReport>>,
+    /// The import under way, said when it ends: the table's facts are read again.
+    writing: Option<Intent>,
     progress: Option<ImportProgress>,
     report: Option<ImportReport>,
 }
 
 impl FileImport {
-    pub(super) fn poll(&mut self) {
+    #[must_use]
+    pub(super) fn poll(&mut self) -> Option<Intent> {
         if let Some(chosen) = Pending::take_ready(&mut self.choosing) {
             match chosen {
                 Ok(Some(path)) => self.path = path.display().to_string(),
@@ -66,12 +69,13 @@ impl FileImport {
         if let Some(last) = polled.progress.into_iter().last() {
             self.progress = Some(last);
         }
-        if let Some(done) = polled.done {
-            match done {
-                Ok(report) => self.report = Some(report),
-                Err(error) => self.error = Some(error),
-            }
+        let done = polled.done?;
+        match done {
+            Ok(report) => self.report = Some(report),
+            Err(error) => self.error = Some(error),
         }
+        // Its items are too many to read back one by one; the table's facts are.
+        self.writing.take()
     }
 
     pub(super) fn afresh(&mut self) {
@@ -145,6 +149,11 @@ impl FileImport {
         let (connection, info) = (scope.connection.clone(), scope.table.clone());
         self.report = None;
         self.progress = None;
+        self.writing = Some(Intent::Written {
+            destination: Box::new(Destination::of(scope.connection)),
+            table: info.name.clone(),
+            keys: Vec::new(),
+        });
         self.job = Some(
             scope
                 .spawner

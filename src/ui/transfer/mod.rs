@@ -9,7 +9,7 @@ mod preview;
 
 use egui::Ui;
 
-use crate::ui::Scope;
+use crate::ui::{Intent, Scope};
 
 use export::TableExport;
 use import::FileImport;
@@ -23,9 +23,10 @@ pub struct TransferFeature {
 
 impl TransferFeature {
     /// Take in what the work brought back.
-    pub fn poll(&mut self) {
+    #[must_use]
+    pub fn poll(&mut self) -> Option<Intent> {
         self.export.poll();
-        self.import.poll();
+        self.import.poll()
     }
 
     /// Start afresh on another table: a file read and checked for the table before is read
