@@ -12,9 +12,10 @@ use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-use common::{Engine, create_table, empty_engine, table_name};
+use common::{Engine, Fault, create_table, empty_engine, table_name};
+
+const INVALID: Fault = Fault::Refuse("ValidationException");
 use dynoscope::core::cancel::CancelToken;
 use dynoscope::core::read::{self, BrowseRequest};
 use dynoscope::core::transfer::import::{self, CheckLimits};
@@ -554,106 +555,6 @@ async fn a_folder_reads_regular_files_and_follows_no_link_to_a_folder() {
     );
 }
 
-/// A proxy in front of an engine for BatchWriteItem: it holds each until released, or refuses
-/// some with a ValidationException; everything else passes. One request per connection.
-struct Proxy {
-    url: String,
-    arrived: Arc<AtomicUsize>,
-    gate: Arc<tokio::sync::Semaphore>,
-}
-
-impl Proxy {
-    async fn start(upstream: std::net::SocketAddr, hold: bool, refuse: &'static [usize]) -> Self {
-        use tokio::io::{AsyncReadExt, AsyncWriteExt};
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("http://{}", listener.local_addr().unwrap());
-        let arrived = Arc::new(AtomicUsize::new(0));
-        let gate = Arc::new(tokio::sync::Semaphore::new(0));
-        let (count, open) = (Arc::clone(&arrived), Arc::clone(&gate));
-        tokio::spawn(async move {
-            while let Ok((mut client, _)) = listener.accept().await {
-                let (count, open) = (Arc::clone(&count), Arc::clone(&open));
-                tokio::spawn(async move {
-                    let Some((head, body)) = read_request(&mut client).await else {
-                        return;
-                    };
-                    if head.to_lowercase().contains(".batchwriteitem") {
-                        let nth = count.fetch_add(1, Ordering::SeqCst);
-                        if refuse.contains(&nth) {
-                            let body = r#"{"__type":"com.amazon.coral.validate#ValidationException","message":"Item size has exceeded the maximum allowed size"}"#;
-                            let answer = format!(
-                                "HTTP/1.1 400 Bad Request\r\ncontent-type: application/x-amz-json-1.0\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-                                body.len()
-                            );
-                            let _ = client.write_all(answer.as_bytes()).await;
-                            return;
-                        }
-                        if hold {
-                            let Ok(permit) = open.acquire().await else {
-                                return;
-                            };
-                            permit.forget();
-                        }
-                    }
-                    let Ok(mut server) = tokio::net::TcpStream::connect(upstream).await else {
-                        return;
-                    };
-                    let head = head.replacen("\r\n", "\r\nconnection: close\r\n", 1);
-                    if server.write_all(head.as_bytes()).await.is_err()
-                        || server.write_all(&body).await.is_err()
-                    {
-                        return;
-                    }
-                    let mut answer = Vec::new();
-                    let _ = server.read_to_end(&mut answer).await;
-                    let _ = client.write_all(&answer).await;
-                });
-            }
-        });
-        Self { url, arrived, gate }
-    }
-
-    fn arrived(&self) -> usize {
-        self.arrived.load(Ordering::SeqCst)
-    }
-
-    fn release(&self) {
-        self.gate.add_permits(1 << 20);
-    }
-}
-
-/// One HTTP request: its head (through the blank line) and its body.
-async fn read_request(client: &mut tokio::net::TcpStream) -> Option<(String, Vec<u8>)> {
-    use tokio::io::AsyncReadExt;
-    let mut buf = Vec::new();
-    let mut chunk = [0u8; 16 * 1024];
-    let header_end = loop {
-        let n = client.read(&mut chunk).await.ok()?;
-        if n == 0 {
-            return None;
-        }
-        buf.extend_from_slice(&chunk[..n]);
-        if let Some(at) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-            break at + 4;
-        }
-    };
-    let head = String::from_utf8_lossy(&buf[..header_end]).into_owned();
-    let length: usize = head
-        .to_lowercase()
-        .lines()
-        .find_map(|l| l.strip_prefix("content-length:"))
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(0);
-    while buf.len() < header_end + length {
-        let n = client.read(&mut chunk).await.ok()?;
-        if n == 0 {
-            return None;
-        }
-        buf.extend_from_slice(&chunk[..n]);
-    }
-    Some((head, buf[header_end..].to_vec()))
-}
-
 /// Wait until `ready` holds, looking again every few milliseconds (a condition, not a time).
 async fn until(what: &str, ready: impl Fn() -> bool, seen: impl Fn() -> String) {
     for _ in 0..60_000 {
@@ -668,7 +569,7 @@ async fn until(what: &str, ready: impl Fn() -> bool, seen: impl Fn() -> String) 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ctrl_c_sends_no_new_batch_and_waits_for_those_in_flight() {
     let engine = empty_engine().await;
-    let proxy = Proxy::start(engine.sandbox.addr(), true, &[]).await;
+    let proxy = common::fault_proxy(engine.sandbox.addr(), &["BatchWriteItem"], Fault::Hold).await;
     let to = table(&engine, "files-int").await;
     let dir = scratch("interrupt");
     let file = dir.join("likes.jsonl");
@@ -747,7 +648,7 @@ async fn the_exit_status_of_an_import_follows_the_table() {
     std::fs::write(&file, likes(60)).unwrap();
     let file = file.to_str().unwrap();
     // Every batch refused as invalid by the server: nothing written, bad input.
-    let proxy = Proxy::start(engine.sandbox.addr(), false, &[0, 1, 2]).await;
+    let proxy = common::fault_proxy(engine.sandbox.addr(), &["BatchWriteItem"], INVALID).await;
     let to = table(&engine, "files-exit").await;
     let args = ["import", "--table", &to, "--format", "ddb-json", file];
     let (code, out, err) = dynoscope(&proxy.url, &args).await;
@@ -756,7 +657,12 @@ async fn the_exit_status_of_an_import_follows_the_table() {
     assert!(out.contains("ValidationException"), "{out}");
     assert!(scan(&engine, &to).await.is_empty());
     // The second batch refused, one at a time: some written, the rest refused: 1.
-    let proxy = Proxy::start(engine.sandbox.addr(), false, &[1]).await;
+    let proxy = common::fault_proxy(
+        engine.sandbox.addr(),
+        &["BatchWriteItem"],
+        Fault::RefuseThese("ValidationException", &[1]),
+    )
+    .await;
     let to = table(&engine, "files-exit").await;
     let args = [
         "import",

@@ -3,7 +3,7 @@
 
 use crate::cli::args::{AddArgs, AddMode};
 use crate::cli::exit::Exit;
-use crate::cli::interrupt::{not_stopped, unless_stopped};
+use crate::cli::interrupt::{describe, not_stopped, unless_stopped};
 use crate::cli::output::Output;
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
@@ -24,12 +24,7 @@ pub async fn add(
     stop: &CancelToken,
 ) -> Result<Exit> {
     let client = &connection.client;
-    let info = unless_stopped(
-        stop,
-        "DescribeTable",
-        read::describe_table(client, &args.table),
-    )
-    .await?;
+    let info = describe(client, &args.table, stop).await?;
     let key = info.key_from_text(args.keys.iter().map(String::as_str))?;
     let request = EditRequest {
         attribute: args.attr.clone(),

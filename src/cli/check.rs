@@ -8,13 +8,12 @@ use serde_json::json;
 
 use crate::cli::args::CheckArgs;
 use crate::cli::exit::Exit;
-use crate::cli::interrupt::unless_stopped;
+use crate::cli::interrupt::{describe, unless_stopped};
 use crate::cli::output::Output;
 use crate::core::cancel::CancelToken;
 use crate::core::error::{Error, Result};
 use crate::core::limits::AtOnce;
 use crate::core::number::to_dynamodb;
-use crate::core::read;
 use crate::core::report::capacity;
 use crate::core::table::{TableInfo, human_bytes};
 use crate::core::tally::{
@@ -30,12 +29,7 @@ pub async fn check(
     out: &mut Output,
     stop: &CancelToken,
 ) -> Result<Exit> {
-    let info = unless_stopped(
-        stop,
-        "DescribeTable",
-        read::describe_table(client, &args.table),
-    )
-    .await?;
+    let info = describe(client, &args.table, stop).await?;
     if let Some(prefix) = &args.shards {
         return unless_stopped(stop, "Query", shards(client, &info, &args, prefix, out)).await;
     }

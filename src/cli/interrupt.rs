@@ -64,6 +64,21 @@ pub(crate) async fn unless_stopped<T>(
     }
 }
 
+/// The table's description, given up on when the run is interrupted: what every subcommand
+/// reads first.
+pub(crate) async fn describe(
+    client: &aws_sdk_dynamodb::Client,
+    table: &str,
+    stop: &CancelToken,
+) -> Result<crate::core::table::TableInfo> {
+    unless_stopped(
+        stop,
+        "DescribeTable",
+        crate::core::read::describe_table(client, table),
+    )
+    .await
+}
+
 /// Refuse to send a write once the run was interrupted: nothing of it has left.
 pub(crate) fn not_stopped(stop: &CancelToken, op: &'static str) -> Result<()> {
     if stop.is_cancelled() {

@@ -5,13 +5,12 @@ use std::collections::HashMap;
 
 use crate::cli::args::{DeleteArgs, PutArgs};
 use crate::cli::exit::Exit;
-use crate::cli::interrupt::{not_stopped, unless_stopped};
+use crate::cli::interrupt::{describe, not_stopped};
 use crate::cli::output::Output;
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
 use crate::core::error::Result;
 use crate::core::expr::codegen::{Operation, Request, ReturnOptions};
-use crate::core::read;
 use crate::core::run;
 use crate::core::validate;
 use crate::core::value;
@@ -29,12 +28,7 @@ pub async fn put(
     // What DynamoDB would refuse of the item alone is said before anything is read.
     let item = value::item_from_dynamodb_json(&args.item).map_err(|e| e.at("--item"))?;
     validate::check_values(&item).map_err(|e| e.at("--item"))?;
-    let info = unless_stopped(
-        stop,
-        "DescribeTable",
-        read::describe_table(&connection.client, &args.table),
-    )
-    .await?;
+    let info = describe(&connection.client, &args.table, stop).await?;
     validate::check_item(&item, &info).map_err(|e| e.at("--item"))?;
     let (condition, names) = if args.create_only {
         (
@@ -62,12 +56,7 @@ pub async fn delete(
     out: &mut Output,
     stop: &CancelToken,
 ) -> Result<Exit> {
-    let info = unless_stopped(
-        stop,
-        "DescribeTable",
-        read::describe_table(&connection.client, &args.table),
-    )
-    .await?;
+    let info = describe(&connection.client, &args.table, stop).await?;
     let key = info.key_from_text(args.keys.iter().map(String::as_str))?;
     send(
         connection,

@@ -5,14 +5,13 @@ use serde_json::json;
 
 use crate::cli::args::{LikeArgs, LikeTargetArgs, StormArgs};
 use crate::cli::exit::Exit;
-use crate::cli::interrupt::{not_stopped, unless_stopped};
+use crate::cli::interrupt::{describe, not_stopped};
 use crate::cli::output::Output;
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
 use crate::core::error::Result;
 use crate::core::likes::{self, LikeOp, LikeOutcome, LikeTarget, Snapshot, StormPlan};
 use crate::core::number::to_dynamodb;
-use crate::core::read;
 use crate::core::report::Lines;
 use crate::core::table::TableInfo;
 use crate::core::write::Destination;
@@ -22,12 +21,7 @@ async fn target(
     args: &LikeTargetArgs,
     stop: &CancelToken,
 ) -> Result<(TableInfo, LikeTarget)> {
-    let info = unless_stopped(
-        stop,
-        "DescribeTable",
-        read::describe_table(&connection.client, &args.table),
-    )
-    .await?;
+    let info = describe(&connection.client, &args.table, stop).await?;
     let mut target = LikeTarget::new(
         &info,
         &args.pk,

@@ -5,7 +5,7 @@
 use aws_sdk_dynamodb::Client;
 
 use crate::cli::args::{ItemsArgs, ScanArgs};
-use crate::cli::interrupt::unless_stopped;
+use crate::cli::interrupt::describe;
 use crate::cli::output::Output;
 use crate::cli::resume;
 use crate::core::cancel::CancelToken;
@@ -24,12 +24,7 @@ pub async fn items(
     out: &mut Output,
     stop: &CancelToken,
 ) -> Result<()> {
-    let info = unless_stopped(
-        stop,
-        "DescribeTable",
-        read::describe_table(client, &args.table),
-    )
-    .await?;
+    let info = describe(client, &args.table, stop).await?;
     let (partition, _) = info
         .keys_of(args.index.as_deref())
         .ok_or_else(|| Error::Invalid(format!("`{}` has no such index", args.table)))?;
@@ -63,12 +58,7 @@ pub async fn scan(
     stop: &CancelToken,
     confirmed: bool,
 ) -> Result<()> {
-    let info = unless_stopped(
-        stop,
-        "DescribeTable",
-        read::describe_table(client, &args.table),
-    )
-    .await?;
+    let info = describe(client, &args.table, stop).await?;
     limits::check_segments(args.segments, &info, confirmed)?;
     let request = BrowseRequest::scan(&info, args.index.as_deref())?;
     let mut printer = Printer::new(&info, args.index.as_deref(), args.limit, args.json, out);

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use crate::cli::args::{ConnectionFlags, Subcommand};
 use crate::cli::exit::{Exit, print_error};
-use crate::cli::interrupt::{Interrupt, unless_stopped};
+use crate::cli::interrupt::{Interrupt, describe, unless_stopped};
 use crate::cli::output::Output;
 use crate::cli::reads;
 use crate::core::cancel::CancelToken;
@@ -73,8 +73,7 @@ async fn run_inner(
             out.failure().map_or(Ok(()), Err)?;
         }
         Subcommand::Describe { table } => {
-            let info =
-                unless_stopped(stop, "DescribeTable", read::describe_table(client, &table)).await?;
+            let info = describe(client, &table, stop).await?;
             out.text(describe_text(&info));
             out.flush();
             out.failure().map_or(Ok(()), Err)?;

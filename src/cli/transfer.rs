@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use crate::cli::args::{ExportArgs, ImportArgs};
 use crate::cli::exit::Exit;
-use crate::cli::interrupt::unless_stopped;
+use crate::cli::interrupt::{describe, unless_stopped};
 use crate::cli::output::{Output, say};
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
@@ -35,12 +35,7 @@ pub async fn export(
     };
     // Before the table is read: a refusal should not wait for the scan.
     transfer::check_target(&args.out, if_exists)?;
-    let info = unless_stopped(
-        stop,
-        "DescribeTable",
-        read::describe_table(client, &args.table),
-    )
-    .await?;
+    let info = describe(client, &args.table, stop).await?;
     let read = match &args.pk {
         Some(_) => {
             unless_stopped(
@@ -99,12 +94,7 @@ pub async fn import(
             "--type is for CSV columns; the JSON formats carry their types".to_owned(),
         ));
     }
-    let info = unless_stopped(
-        stop,
-        "DescribeTable",
-        read::describe_table(&connection.client, &args.table),
-    )
-    .await?;
+    let info = describe(&connection.client, &args.table, stop).await?;
     let checked = {
         let (info, stop) = (info.clone(), stop.clone());
         let limits = CheckLimits {

@@ -324,6 +324,9 @@ pub enum Fault {
     /// Refuse every write with HTTP 400 and this error code (`ValidationException`), without
     /// forwarding it: a refusal for a reason no client can see.
     Refuse(&'static str),
+    /// [`Fault::Refuse`] for the writes whose arrival number (from 0) is listed; the others
+    /// are forwarded.
+    RefuseThese(&'static str, &'static [usize]),
     /// Forward it; hold the server's answer until [`FaultProxy::release`], then give it: a
     /// write known to be in flight for as long as a test needs (to send a signal).
     Hold,
@@ -462,7 +465,12 @@ pub async fn fault_proxy(
                     let _ = client.write_all(answer.as_bytes()).await;
                     return;
                 }
-                if let Fault::Refuse(code) = fault
+                let refused = match fault {
+                    Fault::Refuse(code) => Some(code),
+                    Fault::RefuseThese(code, these) if these.contains(&nth) => Some(code),
+                    _ => None,
+                };
+                if let Some(code) = refused
                     && is_write
                 {
                     let body = format!(
@@ -537,6 +545,7 @@ pub async fn fault_proxy(
                         | Fault::Unprocessed(_)
                         | Fault::UnprocessedThenThrottled
                         | Fault::Refuse(_)
+                        | Fault::RefuseThese(..)
                         | Fault::Hold
                 ) || (fault == Fault::HtmlAfterApplyOnce && nth > 0);
                 if !is_write || passes {
@@ -585,6 +594,7 @@ pub async fn fault_proxy(
                     | Fault::Unprocessed(_)
                     | Fault::UnprocessedThenThrottled
                     | Fault::Refuse(_)
+                    | Fault::RefuseThese(..)
                     | Fault::Hold => {}
                 }
             });
@@ -630,7 +640,7 @@ fn hold_back_last(
 }
 
 /// One HTTP request: its head (through the blank line) and its body.
-async fn read_request(client: &mut tokio::net::TcpStream) -> Option<(String, Vec<u8>)> {
+pub async fn read_request(client: &mut tokio::net::TcpStream) -> Option<(String, Vec<u8>)> {
     use tokio::io::AsyncReadExt;
     let mut buf = Vec::new();
     let mut chunk = [0u8; 16 * 1024];
