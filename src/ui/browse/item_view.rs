@@ -94,7 +94,8 @@ impl BrowseFeature {
             .and_then(|t| t.results().request.as_ref())
             .is_some_and(|r| r.index.is_some());
         let mut reload = f5;
-        ui.horizontal(|ui| {
+        // Wrapped, so that Close stays in a narrow window.
+        ui.horizontal_wrapped(|ui| {
             ui.strong("Item");
             if let Some(opened) = &opened {
                 reload |= self.freshness_ui(ui, opened);
