@@ -681,6 +681,9 @@ fn rows(dir: &std::path::Path) -> Vec<Row> {
 
 #[test]
 fn every_subcommand_exits_by_the_one_table() {
+    // The table as the README and --help print it: the statuses below are these numbers.
+    let statuses = [Exit::Done, Exit::Refused, Exit::Error, Exit::Unknown].map(Exit::status);
+    assert_eq!(statuses, [0, 1, 2, 3]);
     let served = Served::new();
     let dir = std::env::temp_dir().join(format!("dynoscope-exit-table-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

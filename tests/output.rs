@@ -5,7 +5,9 @@
 
 mod common;
 
+use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::{Arc, Mutex};
 
 use common::Fault;
 use common::served::{Served, text};
@@ -213,35 +215,72 @@ fn a_closed_stdout_never_changes_what_happened() {
     );
 }
 
-/// Send SIGINT to `child`.
-fn interrupt(child: &Child) {
-    let pid = i32::try_from(child.id()).unwrap();
-    // SAFETY: kill(2) with a valid pid and signal has no memory effects on this process.
-    let sent = unsafe { libc::kill(pid, libc::SIGINT) };
-    assert_eq!(sent, 0, "SIGINT sent");
+/// A CLI process whose stderr is read as it comes (to know what it said, and when) and whose
+/// stdout is read to its end.
+struct Watched {
+    child: Child,
+    said: Arc<Mutex<String>>,
+    stderr: std::thread::JoinHandle<()>,
+    stdout: std::thread::JoinHandle<String>,
 }
 
-/// Wait until `n` writes reached `proxy` (a count, not a time); a child that ended first is a
-/// failure with what it said.
-fn wait_for(proxy: &common::FaultProxy, n: usize, child: &mut Child) {
-    while proxy.arrived() < n {
-        if let Ok(Some(status)) = child.try_wait() {
-            let mut err = String::new();
-            if let Some(mut stderr) = child.stderr.take() {
-                std::io::Read::read_to_string(&mut stderr, &mut err).unwrap();
+impl Watched {
+    fn spawn(args: &[&str]) -> Self {
+        let mut child = command(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("starts");
+        let (out, err) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
+        let said = Arc::new(Mutex::new(String::new()));
+        let heard = Arc::clone(&said);
+        let stderr = std::thread::spawn(move || {
+            for line in BufReader::new(err).lines().map_while(Result::ok) {
+                let mut all = heard.lock().unwrap();
+                all.push_str(&line);
+                all.push('\n');
             }
-            panic!("ended with {status} before {n} writes arrived: {err}");
+        });
+        let stdout = std::thread::spawn(move || std::io::read_to_string(out).unwrap());
+        Self {
+            child,
+            said,
+            stderr,
+            stdout,
         }
-        std::thread::sleep(std::time::Duration::from_millis(5));
     }
-}
 
-fn spawn(args: &[&str]) -> Child {
-    command(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("starts")
+    /// Wait until `ready` holds (a condition, never a time); a process that ended first is a
+    /// failure with what it said.
+    fn until(&mut self, what: &str, ready: impl Fn(&Self) -> bool) {
+        while !ready(self) {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                let said = self.said.lock().unwrap().clone();
+                panic!("ended with {status} before {what}: {said}");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+
+    /// Send SIGINT, and wait until the process says it heard it.
+    fn interrupt(&mut self) {
+        let pid = i32::try_from(self.child.id()).unwrap();
+        // SAFETY: kill(2) with a valid pid and signal has no memory effects on this process.
+        let sent = unsafe { libc::kill(pid, libc::SIGINT) };
+        assert_eq!(sent, 0, "SIGINT sent");
+        self.until("it heard the interrupt", |w| {
+            w.said.lock().unwrap().contains("interrupted")
+        });
+    }
+
+    /// Its status, stdout and stderr once it ended.
+    fn finish(mut self) -> (Option<i32>, String, String) {
+        let status = self.child.wait().unwrap();
+        self.stderr.join().unwrap();
+        let stdout = self.stdout.join().unwrap();
+        let stderr = self.said.lock().unwrap().clone();
+        (status.code(), stdout, stderr)
+    }
 }
 
 #[test]
@@ -312,14 +351,13 @@ fn an_interrupt_mid_write_waits_for_the_answer_and_says_it() {
         let proxy = served.fault(targets, Fault::Hold);
         let mut full = vec!["--endpoint-url", proxy.url.as_str()];
         full.extend(&args);
-        let mut child = spawn(&full);
+        let mut child = Watched::spawn(&full);
         // The write is in flight, its answer held: now the signal.
-        wait_for(&proxy, 1, &mut child);
-        interrupt(&child);
+        child.until("the writes in flight", |_| proxy.arrived() >= 1);
+        child.interrupt();
         proxy.release();
-        let out = child.wait_with_output().unwrap();
-        let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
-        assert_eq!(out.status.code(), Some(0), "{target}: {stdout}{stderr}");
+        let (code, stdout, stderr) = child.finish();
+        assert_eq!(code, Some(0), "{target}: {stdout}{stderr}");
         assert!(stderr.contains("interrupted"), "{target}: {stderr}");
         assert!(!stdout.is_empty(), "{target}: the outcome is said");
         assert_eq!(proxy.forwarded(), 1, "{target}: sent once");
@@ -341,7 +379,7 @@ fn an_interrupt_before_a_write_leaves_sends_nothing() {
     let before = play_count(&served);
     // The table's description is held: the signal comes before anything is written.
     let proxy = served.fault(&["DescribeTable"], Fault::Hold);
-    let mut child = spawn(&[
+    let mut child = Watched::spawn(&[
         "--endpoint-url",
         &proxy.url,
         "add",
@@ -356,16 +394,12 @@ fn an_interrupt_before_a_write_leaves_sends_nothing() {
         "--delta",
         "1",
     ]);
-    wait_for(&proxy, 1, &mut child);
-    interrupt(&child);
+    child.until("the writes in flight", |_| proxy.arrived() >= 1);
+    child.interrupt();
     proxy.release();
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stderr).contains("cancelled"),
-        "{}",
-        text(&out.stderr)
-    );
+    let (code, stdout, stderr) = child.finish();
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("cancelled"), "{stderr}{stdout}");
     assert_eq!(play_count(&served), before, "nothing was sent");
 }
 
@@ -373,7 +407,7 @@ fn an_interrupt_before_a_write_leaves_sends_nothing() {
 fn an_interrupt_without_an_answer_is_an_unknown_outcome() {
     let served = Served::new();
     let proxy = served.fault(&["UpdateItem"], Fault::SilentAfterApply);
-    let mut child = spawn(&[
+    let mut child = Watched::spawn(&[
         "--endpoint-url",
         &proxy.url,
         "--timeout",
@@ -390,11 +424,10 @@ fn an_interrupt_without_an_answer_is_an_unknown_outcome() {
         "--delta",
         "1",
     ]);
-    wait_for(&proxy, 1, &mut child);
-    interrupt(&child);
-    let out = child.wait_with_output().unwrap();
-    let stdout = text(&out.stdout);
-    assert_eq!(out.status.code(), Some(3), "{stdout}{}", text(&out.stderr));
+    child.until("the writes in flight", |_| proxy.arrived() >= 1);
+    child.interrupt();
+    let (code, stdout, stderr) = child.finish();
+    assert_eq!(code, Some(3), "{stdout}{stderr}");
     assert!(stdout.contains("Outcome unknown"), "{stdout}");
     assert_eq!(proxy.arrived(), 1, "not sent again");
 }
@@ -403,7 +436,7 @@ fn an_interrupt_without_an_answer_is_an_unknown_outcome() {
 fn an_interrupted_storm_starts_no_one_more_and_counts_what_it_sent() {
     let served = Served::new();
     let proxy = served.fault(&["TransactWriteItems"], Fault::Hold);
-    let mut child = spawn(&[
+    let mut child = Watched::spawn(&[
         "--endpoint-url",
         &proxy.url,
         "storm",
@@ -418,16 +451,11 @@ fn an_interrupted_storm_starts_no_one_more_and_counts_what_it_sent() {
         "--json",
     ]);
     // Four users in flight, each with its first like held.
-    wait_for(&proxy, 4, &mut child);
-    interrupt(&child);
+    child.until("the writes in flight", |_| proxy.arrived() >= 4);
+    child.interrupt();
     proxy.release();
-    let out = child.wait_with_output().unwrap();
-    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "not every like was sent: {stderr}"
-    );
+    let (code, stdout, stderr) = child.finish();
+    assert_eq!(code, Some(1), "not every like was sent: {stderr}");
     let report: serde_json::Value = serde_json::from_str(stdout.trim()).expect("the report");
     // Users 0–3 finish what they started: user 0 likes, likes again and unlikes (3 writes),
     // users 1–3 like once.

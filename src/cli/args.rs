@@ -138,6 +138,21 @@ pub enum Subcommand {
 }
 
 impl Subcommand {
+    /// Whether it may write (so an interrupt can leave a write's outcome unknown).
+    pub fn writes(&self) -> bool {
+        matches!(
+            self,
+            Self::Add(_)
+                | Self::Like(_)
+                | Self::Unlike(_)
+                | Self::Storm(_)
+                | Self::Partiql(_)
+                | Self::Import(_)
+                | Self::Put(_)
+                | Self::Delete(_)
+        )
+    }
+
     /// Whether the output is JSON (so errors are printed as JSON too).
     pub fn json(&self) -> bool {
         match self {

@@ -62,6 +62,9 @@ pub async fn check(
             location,
             &tally::athena_table(&info.name),
         )?);
+        out.flush();
+        // The SQL printed is all it does: unread, it failed.
+        out.failure().map_or(Ok(()), Err)?;
         return Ok(Exit::Done);
     }
     match (&args.pk, args.all, &args.from_export) {

@@ -2,6 +2,7 @@
 //! connection's timeout), says what happened so far and exits with the table's status. The
 //! signal never kills a write whose outcome would then go unsaid.
 
+use crate::cli::exit::Exit;
 use crate::cli::output::say;
 use crate::core::cancel::CancelToken;
 use crate::core::error::{Error, Result};
@@ -14,8 +15,9 @@ pub struct Interrupt {
 
 impl Interrupt {
     /// Listen for SIGINT and SIGTERM: the first cancels [`token`](Self::token) and says that
-    /// the run is stopping; later ones say that it still waits for an answer.
-    pub fn listen() -> Self {
+    /// the run is stopping; a second one ends the process at once, with status 3 when the run
+    /// `writes` (a write in flight may have been applied) and 2 otherwise, saying so.
+    pub fn listen(writes: bool) -> Self {
         let cancel = CancelToken::default();
         let stop = cancel.clone();
         let task = signals().map(|mut signals| {
@@ -24,12 +26,18 @@ impl Interrupt {
                 while signals.next().await {
                     if first {
                         say(
-                            "dynoscope: interrupted: nothing more is sent; waiting for the answers in flight (each within the timeout)",
+                            "dynoscope: interrupted: nothing more is sent; waiting for the answers in flight (each within the timeout; interrupt again to leave at once)",
                         );
                         stop.cancel();
                         first = false;
+                    } else if writes {
+                        say(
+                            "dynoscope: interrupted again: leaving without waiting; a write in flight may have been applied (outcome unknown, exit 3)",
+                        );
+                        std::process::exit(i32::from(Exit::Unknown.status()));
                     } else {
-                        say("dynoscope: still waiting for an answer in flight, so that its outcome can be said");
+                        say("dynoscope: interrupted again: leaving without waiting (nothing was written)");
+                        std::process::exit(i32::from(Exit::Error.status()));
                     }
                 }
             })

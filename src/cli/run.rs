@@ -22,7 +22,7 @@ use crate::core::table::TableInfo;
 pub async fn run(spec: ConnectionSpec, flags: &ConnectionFlags, command: Subcommand) -> ExitCode {
     let json = command.json();
     let mut out = Output::new();
-    let interrupt = Interrupt::listen();
+    let interrupt = Interrupt::listen(command.writes());
     let exit = match run_inner(spec, flags, command, &mut out, interrupt.token()).await {
         Ok(exit) => exit,
         Err(error) => {
@@ -106,7 +106,7 @@ async fn run_inner(
             return crate::cli::partiql::partiql(&connection, args, confirmed, out, stop).await;
         }
         Subcommand::Export(args) => {
-            return crate::cli::transfer::export(&connection, args, out, stop).await;
+            return crate::cli::transfer::export(&connection, args, confirmed, out, stop).await;
         }
         Subcommand::Import(args) => {
             return crate::cli::transfer::import(&connection, args, confirmed, out, stop).await;

@@ -73,6 +73,8 @@ pub async fn sql(
         }
     }
     let mut session = SqlSession::new()?;
+    // Ctrl-C stops a load or a statement under way (SQLite asks every few thousand steps).
+    session.stop_on(stop.clone());
     // Every name is taken (empty) before anything is read: a name SQLite refuses fails at once.
     for load in &loads {
         session.load(&load.name, &[], [])?;

@@ -23,6 +23,7 @@ use crate::core::value;
 pub async fn export(
     connection: &Connection,
     args: ExportArgs,
+    confirmed: bool,
     out: &mut Output,
     stop: &CancelToken,
 ) -> Result<Exit> {
@@ -36,6 +37,9 @@ pub async fn export(
     // Before the table is read: a refusal should not wait for the scan.
     transfer::check_target(&args.out, if_exists)?;
     let info = describe(client, &args.table, stop).await?;
+    if args.pk.is_none() {
+        crate::core::limits::check_segments(args.segments, &info, confirmed)?;
+    }
     let read = match &args.pk {
         Some(_) => {
             unless_stopped(

@@ -6,7 +6,8 @@
 use crate::core::error::{Error, Result};
 use crate::core::table::{TableInfo, human_bytes};
 
-/// The most segments a parallel scan is cut into.
+/// The most segments a parallel scan is cut into (DynamoDB would take a million; each is at
+/// least one request).
 pub const MAX_SEGMENTS: usize = 1000;
 
 /// Segments a scan may have without a question however small the table: as many as run at

@@ -20,8 +20,7 @@ use crate::core::read::retry::{Backoff, fetch_retrying};
 use crate::core::read::{BrowseMode, BrowseRequest};
 use crate::core::value::Item;
 
-/// The most segments DynamoDB takes (`TotalSegments`).
-pub const MAX_SEGMENTS: usize = 1_000_000;
+use crate::core::limits::MAX_SEGMENTS;
 
 /// Where one segment's read starts.
 #[derive(Debug, Clone, PartialEq)]

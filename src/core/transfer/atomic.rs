@@ -131,7 +131,10 @@ impl Temp {
             IfExists::Refuse => match std::fs::hard_link(&self.path, target) {
                 Ok(()) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                    return check_target(target, IfExists::Refuse);
+                    // Taken meanwhile: refused, and said so even if the name was freed again
+                    // since (this file is not there, whatever check_target now finds).
+                    check_target(target, IfExists::Refuse)?;
+                    return Err(file_error(target, "writing", &e));
                 }
                 // A file system without hard links: the name was free a moment ago.
                 Err(_) => {

@@ -20,11 +20,19 @@ pub struct Record {
     pub fields: Vec<String>,
 }
 
+/// The most fields a record may have: every attribute of an item costs at least two bytes (a
+/// name and a value), so no item of 400 KB has more.
+const MAX_FIELDS: usize = crate::core::validate::MAX_ITEM_BYTES / 2;
+
 /// The records of a CSV text, read a line at a time.
 pub struct Records<R> {
     lines: Lines<R>,
     parser: Parser,
     done: bool,
+    /// The line being fed, and how far: a line may hold many records (`\r` ends), which are
+    /// handed out one at a time rather than all queued.
+    rest: String,
+    at: usize,
 }
 
 /// Where the reading of characters is: inside quotes or not, the record so far.
@@ -45,6 +53,8 @@ struct Parser {
     in_record: bool,
     /// Bytes of the record so far.
     record_bytes: usize,
+    /// A record with more than [`MAX_FIELDS`] fields began on this line.
+    too_many: Option<usize>,
     ready: VecDeque<Record>,
 }
 
@@ -84,6 +94,10 @@ impl Parser {
             '"' if self.field.is_empty() => {
                 self.quoted = true;
                 self.quote_line = self.line;
+            }
+            ',' if self.fields.len() >= MAX_FIELDS => {
+                self.too_many.get_or_insert(self.start_line);
+                self.field.clear();
             }
             ',' => self.fields.push(std::mem::take(&mut self.field)),
             '\r' => self.cr_seen = true,
@@ -137,6 +151,8 @@ impl<R: BufRead> Records<R> {
                 ..Parser::default()
             },
             done: false,
+            rest: String::new(),
+            at: 0,
         }
     }
 
@@ -149,8 +165,27 @@ impl<R: BufRead> Records<R> {
     /// opened on; a record longer than 16 MiB one at the line it starts on.
     pub fn next_record(&mut self) -> Result<Option<Record>> {
         loop {
+            if let Some(line) = self.parser.too_many {
+                return Err(Error::Invalid(format!(
+                    "line {line}: a record of more than {MAX_FIELDS} fields, more than an item of 400 KB can hold"
+                )));
+            }
             if let Some(record) = self.parser.ready.pop_front() {
                 return Ok(Some(record));
+            }
+            if self.at < self.rest.len() {
+                // Feed the line until a record is complete (or the line ends).
+                for (i, c) in self.rest[self.at..].char_indices() {
+                    self.parser.feed(c);
+                    if !self.parser.ready.is_empty() || self.parser.too_many.is_some() {
+                        self.at += i + c.len_utf8();
+                        break;
+                    }
+                }
+                if self.parser.ready.is_empty() && self.parser.too_many.is_none() {
+                    self.at = self.rest.len();
+                }
+                continue;
             }
             if self.done {
                 return Ok(None);
@@ -175,10 +210,10 @@ impl<R: BufRead> Records<R> {
                     MAX_LINE_BYTES >> 20
                 )));
             }
-            for c in text.chars() {
-                self.parser.feed(c);
-            }
-            self.parser.feed('\n');
+            self.rest.clear();
+            self.rest.push_str(text);
+            self.rest.push('\n');
+            self.at = 0;
         }
     }
 }
@@ -271,7 +306,8 @@ impl<R: BufRead> CsvItems<R> {
     }
 }
 
-/// Every item of a CSV `text` (a test's or a small file's), each with its line.
+/// Every item of a CSV `text` (a test's), each with its line.
+#[cfg(test)]
 pub fn items(text: &str, types: &HashMap<String, CellType>) -> Result<Vec<(usize, Item)>> {
     let records = Records::new(text.as_bytes(), Path::new("text"), "reading");
     let mut items = CsvItems::new(records, types)?;
@@ -283,96 +319,5 @@ pub fn items(text: &str, types: &HashMap<String, CellType>) -> Result<Vec<(usize
 }
 
 #[cfg(test)]
-mod tests {
-    use aws_sdk_dynamodb::types::AttributeValue;
-
-    use super::*;
-    use crate::core::transfer::csv::push_record;
-
-    fn records(text: &str) -> Result<Vec<Record>> {
-        let mut read = Records::new(text.as_bytes(), Path::new("t.csv"), "reading");
-        let mut out = Vec::new();
-        while let Some(record) = read.next_record()? {
-            out.push(record);
-        }
-        Ok(out)
-    }
-
-    #[test]
-    fn records_quote_and_break_lines_as_spreadsheets_do() {
-        let mut text = String::new();
-        push_record(&mut text, ["PK", "note"]);
-        push_record(&mut text, ["a", "one, \"two\"\r\nthree"]);
-        push_record(&mut text, ["b", ""]);
-        let parsed = records(&text).unwrap();
-        assert_eq!(parsed.len(), 3);
-        assert_eq!(parsed[1].fields, ["a", "one, \"two\"\r\nthree"]);
-        assert_eq!(parsed[2].line, 4);
-        assert_eq!(parsed[2].fields, ["b", ""]);
-        let err = records("PK\n\"open\n").unwrap_err().to_string();
-        assert!(err.contains("line 2"), "{err}");
-        // A byte-order mark, a `\r` alone as a line end, blank lines, no end at the end.
-        let parsed = records("\u{feff}PK,n\rx,1\n\ny,\"2\"").unwrap();
-        let fields: Vec<_> = parsed
-            .iter()
-            .map(|r| (r.line, r.fields.join("|")))
-            .collect();
-        assert_eq!(
-            fields,
-            [(1, "PK|n".into()), (2, "x|1".into()), (4, "y|2".into())]
-        );
-    }
-
-    #[test]
-    fn columns_can_be_told_their_type() {
-        let text = "PK,zip,n\nx,28001,5\ny,,1.50\n";
-        let auto = items(text, &HashMap::new()).unwrap();
-        assert_eq!(auto[0].1["zip"], AttributeValue::N("28001".into()));
-        assert!(!auto[1].1.contains_key("zip"));
-        let typed = items(text, &HashMap::from([("zip".to_owned(), CellType::S)])).unwrap();
-        assert_eq!(typed[0].1["zip"], AttributeValue::S("28001".into()));
-        // A leading zero reads as text by itself; told N, it is a number.
-        let zero = items(
-            "PK,n\nx,007\n",
-            &HashMap::from([("n".to_owned(), CellType::N)]),
-        );
-        assert_eq!(zero.unwrap()[0].1["n"], AttributeValue::N("007".into()));
-        let err = items(
-            "PK,n\nx,abc\n",
-            &HashMap::from([("n".to_owned(), CellType::N)]),
-        )
-        .unwrap_err()
-        .to_string();
-        assert!(err.contains("line 2, column n"), "{err}");
-        let err = items("PK,n\nx\n", &HashMap::new()).unwrap_err().to_string();
-        assert!(
-            err.contains("line 2: 1 fields where the header has 2"),
-            "{err}"
-        );
-    }
-
-    #[test]
-    fn a_39_digit_cell_is_refused_with_its_place_and_the_way_to_keep_it_as_text() {
-        let text = "PK,code\nx,1\ny,123456789012345678901234567890123456789\n";
-        let err = items(text, &HashMap::new()).unwrap_err().to_string();
-        assert!(err.starts_with("line 3, column code: "), "{err}");
-        assert!(err.contains("39 significant digits"), "{err}");
-        assert!(err.ends_with("read it as S (--type code=S)"), "{err}");
-        let typed = items(text, &HashMap::from([("code".to_owned(), CellType::S)])).unwrap();
-        assert_eq!(
-            typed[1].1["code"],
-            AttributeValue::S("123456789012345678901234567890123456789".into())
-        );
-    }
-
-    #[test]
-    fn a_record_over_16_mib_is_an_error_at_its_line() {
-        let mut text = String::from("PK,note\nx,\"");
-        text.push_str(&"a\n".repeat(9 << 20));
-        let err = records(&text).unwrap_err().to_string();
-        assert!(
-            err.starts_with("line 2: a record longer than 16 MiB"),
-            "{err}"
-        );
-    }
-}
+#[path = "csv_read_tests.rs"]
+mod tests;

@@ -26,7 +26,6 @@ use crate::core::value::{self, Item};
 
 pub use atomic::{IfExists, check_target, write_file};
 pub use csv::CellType;
-pub use csv_read::items as csv_items;
 pub use dupes::KEYS_IN_MEMORY;
 pub use export::{columns_of, suggested_file_name, write_items, write_rows_file, write_text_file};
 pub use files::{DataFiles, Fingerprint, export_files};
@@ -217,6 +216,7 @@ pub fn read_file(
 
 /// One line's item.
 pub fn line_item(line: &str, format: Format) -> Result<Item> {
+    value::strict::check_item_text_bound(line.as_bytes()).map_err(Error::Invalid)?;
     let json =
         value::strict::parse(line).map_err(|e| Error::Invalid(value::strict::error_text(&e)))?;
     match format {

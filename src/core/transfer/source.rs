@@ -19,8 +19,8 @@ type Input = Box<dyn BufRead + Send>;
 enum Reader {
     /// One JSON object per line, in `Format`.
     Lines(Lines<Input>, Format),
-    /// CSV records under a header.
-    Csv(CsvItems<Input>),
+    /// CSV records under a header (boxed: it carries the line being fed).
+    Csv(Box<CsvItems<Input>>),
 }
 
 /// The items of one file, in order.
@@ -35,9 +35,9 @@ impl FileItems {
     pub fn open(path: &Path, format: Format, types: &HashMap<String, CellType>) -> Result<Self> {
         let (input, action) = open_text(path)?;
         let reader = match format {
-            Format::Csv => Reader::Csv(
+            Format::Csv => Reader::Csv(Box::new(
                 CsvItems::new(Records::new(input, path, action), types).map_err(|e| at(path, e))?,
-            ),
+            )),
             _ => Reader::Lines(Lines::new(input, path, action), format),
         };
         Ok(Self {

@@ -272,6 +272,25 @@ impl WritePlan {
         }
     }
 
+    /// The keys of the items written, as `(table, key)`: a `Put`'s or a batch's whole items
+    /// reduced to the table's key attributes (what a `GetItem` of them takes).
+    pub fn target_keys(&self) -> Vec<(String, Item)> {
+        self.targets()
+            .into_iter()
+            .map(|(table, item)| {
+                let key = if self.key_names.is_empty() {
+                    item.clone()
+                } else {
+                    item.iter()
+                        .filter(|(name, _)| self.key_names.contains(name))
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .collect()
+                };
+                (table.to_owned(), key)
+            })
+            .collect()
+    }
+
     /// What is written, in words: `table Social, item PK = POST#a91f · SK = META`.
     pub fn what(&self) -> String {
         if let WriteRequest::Statement(statement) = &self.request {

@@ -138,7 +138,14 @@ pub async fn send(connection: &Connection, plan: &WritePlan, confirmed: bool) ->
                     tokio::time::sleep(resend_wait(attempts)).await;
                     continue;
                 }
-                return unknown(client, plan, uncertain.unwrap_or(error), attempts).await;
+                return unknown(
+                    client,
+                    plan,
+                    uncertain.unwrap_or(error),
+                    attempts,
+                    connection.timeout,
+                )
+                .await;
             }
             Failure::Error(error) => Refusal::Error(error),
         };
@@ -146,7 +153,7 @@ pub async fn send(connection: &Connection, plan: &WritePlan, confirmed: bool) ->
         // one was not: a re-sent conditional write fails its own condition once the first
         // attempt got through.
         if let Some(error) = uncertain {
-            return unknown(client, plan, error, attempts).await;
+            return unknown(client, plan, error, attempts, connection.timeout).await;
         }
         // A batch's earlier rounds wrote all but these: refusing these leaves those written.
         if let Some(WriteRequest::Batch(left)) = remaining {
@@ -179,28 +186,42 @@ fn resend_wait(n: u32) -> Duration {
     Duration::from_millis(100 << n.min(10))
 }
 
-/// Read every written item again (consistent reads), never re-sending the write.
-async fn unknown(client: &Client, plan: &WritePlan, error: Error, attempts: u32) -> WriteOutcome {
-    let mut stored_now = Vec::new();
-    for (table, key) in plan.targets() {
-        stored_now.push(read::get_item(client, table, key_of(plan, key)).await);
+/// Read every written item again (consistent reads, all at once), never re-sending the write.
+/// The reads together get one timeout more: an item not read by then is said so.
+async fn unknown(
+    client: &Client,
+    plan: &WritePlan,
+    error: Error,
+    attempts: u32,
+    timeout: Duration,
+) -> WriteOutcome {
+    let mut reads = tokio::task::JoinSet::new();
+    let targets = plan.target_keys();
+    for (i, (table, key)) in targets.iter().cloned().enumerate() {
+        let client = client.clone();
+        reads.spawn(async move { (i, read::get_item(&client, &table, key).await) });
     }
+    let not_read = || {
+        Err(Error::Timeout {
+            op: "GetItem",
+            detail: format!("not read again within {} s", timeout.as_secs_f64()),
+        })
+    };
+    let mut stored_now: Vec<crate::core::error::Result<Option<Item>>> =
+        targets.iter().map(|_| not_read()).collect();
+    let _ = tokio::time::timeout(timeout, async {
+        while let Some(done) = reads.join_next().await {
+            if let Ok((i, read)) = done {
+                stored_now[i] = read;
+            }
+        }
+    })
+    .await;
     WriteOutcome::Unknown {
         error,
         attempts,
         stored_now,
     }
-}
-
-/// The key of a written item: for a `Put`, the item reduced to the table's key attributes.
-fn key_of(plan: &WritePlan, item: &Item) -> Item {
-    if plan.key_names.is_empty() {
-        return item.clone();
-    }
-    item.iter()
-        .filter(|(name, _)| plan.key_names.contains(name))
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect()
 }
 
 /// A failed attempt of `op`: a failed condition, when `condition` finds one in the server's

@@ -6,6 +6,7 @@ use egui::{Key, Modifiers, Ui};
 
 use crate::core::value::{self, Item};
 use crate::ui::browse::BrowseFeature;
+use crate::ui::browse::results::Results;
 use crate::ui::browse::reread::MAX_AT_ONCE;
 use crate::ui::browse::tabs::TabBody;
 use crate::ui::widgets::{age_text, error_ui};
@@ -182,7 +183,7 @@ impl BrowseFeature {
         }
         for key in keys {
             let shown = self.tabs.iter().any(|tab| match &tab.body {
-                TabBody::Table(t) => t.table == table && t.results.row_with_key(key).is_some(),
+                TabBody::Table(t) => t.table == table && row_of(&t.results, key).is_some(),
                 _ => false,
             });
             if shown {
@@ -202,7 +203,7 @@ impl BrowseFeature {
                 if t.table != done.table {
                     continue;
                 }
-                let Some(row) = t.results.row_with_key(&done.key) else {
+                let Some(row) = row_of(&t.results, &done.key) else {
                     continue;
                 };
                 match &done.item {
@@ -212,4 +213,16 @@ impl BrowseFeature {
             }
         }
     }
+}
+
+/// The row of `results` at `key`: the opened row first (the item a write or a Reload is almost
+/// always about, found without a search), else a search of the rows.
+fn row_of(results: &Results, key: &Item) -> Option<usize> {
+    let opened = results.selected.filter(|&row| {
+        results
+            .rows
+            .item(row)
+            .is_some_and(|item| key.iter().all(|(name, v)| item.get(name) == Some(v)))
+    });
+    opened.or_else(|| results.row_with_key(key))
 }

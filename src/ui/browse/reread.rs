@@ -42,11 +42,19 @@ pub struct Rereads {
 }
 
 impl Rereads {
-    /// Read the item at `key` of `table` again on `connection` (once: a read of it already
-    /// under way is enough).
+    /// Read the item at `key` of `table` again on `connection`. A read of it already under
+    /// way is stopped and sent again: it may have left before the write that asks for this one,
+    /// and its answer would be shown as fresh.
     pub fn start(&mut self, spawner: &Spawner, connection: &Connection, table: &str, key: Item) {
-        if self.busy(table, &key) {
-            return;
+        if let Some(at) = self
+            .pending
+            .iter()
+            .position(|r| r.table == table && r.key == key)
+        {
+            let stale = self.pending.swap_remove(at);
+            if let Some(answer) = &stale.answer {
+                answer.abort();
+            }
         }
         if self.failed_for(table, &key).is_some() {
             self.failed = None;

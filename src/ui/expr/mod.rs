@@ -256,15 +256,11 @@ impl ExprFeature {
     /// Send the write `plan` through the gateway, as planned (confirmed when it needed a yes).
     fn send(&mut self, scope: &Scope<'_>, plan: WritePlan) {
         let connection = scope.connection.clone();
-        let table = plan.targets().first().map(|(t, _)| (*t).to_owned());
-        self.running_write = table.map(|table| Intent::Written {
+        let targets = plan.target_keys();
+        self.running_write = targets.first().map(|(table, _)| Intent::Written {
             destination: Box::new(plan.destination.clone()),
-            keys: plan
-                .targets()
-                .into_iter()
-                .map(|(_, key)| key.clone())
-                .collect(),
-            table,
+            table: table.clone(),
+            keys: targets.iter().map(|(_, key)| key.clone()).collect(),
         });
         self.start(scope, "Run", async move {
             Ok(run::write(&connection, &plan, true).await)

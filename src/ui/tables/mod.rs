@@ -118,8 +118,9 @@ impl TablesFeature {
         let Some(open) = &mut self.open else {
             return;
         };
-        if open.describing.is_some() {
-            return;
+        // A description under way may have been asked before the write that asks for this one.
+        if let Some(describing) = open.describing.take() {
+            describing.abort();
         }
         let client = connection.client.clone();
         let name = open.name.clone();

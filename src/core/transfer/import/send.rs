@@ -190,23 +190,25 @@ fn count(
         WriteOutcome::Applied {
             consumed_wcu,
             unwritten,
+            attempts,
             ..
         } => {
             report.wcu += consumed_wcu;
             report.written += places.len();
             if let Some(unwritten) = unwritten {
+                // Told apart by value, sets as sets: the server may give a set's elements in
+                // another order than they were sent.
                 let left: Vec<(Arc<Path>, usize)> = items
                     .iter()
                     .zip(places)
-                    .filter(|(item, _)| unwritten.items.contains(item))
+                    .filter(|(item, _)| unwritten.items.iter().any(|u| same_item(u, item)))
                     .map(|(_, place)| place.clone())
                     .collect();
                 report.written -= left.len();
                 let bad_input = unwritten.refusal.as_ref().is_some_and(is_validation);
                 let reason = match unwritten.refusal {
                     None => format!(
-                        "left unprocessed by the server after {} tries (not written)",
-                        write::MAX_UNPROCESSED_ROUNDS + 1
+                        "left unprocessed by the server after {attempts} tries (not written)"
                     ),
                     Some(refusal) => format!(
                         "left unprocessed by the server, then {} (not written)",
