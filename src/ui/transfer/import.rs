@@ -15,7 +15,7 @@ use crate::core::transfer::import::{self, CheckLimits, ImportCheck, ImportProgre
 use crate::core::transfer::{self, CellType, Format, StreamProgress};
 use crate::core::write::{Confirmation, Destination};
 use crate::task::{Job, Pending};
-use crate::ui::transfer::preview::{checking_ui, preview_ui};
+use crate::ui::transfer::preview::{Shown, checking_ui, preview_ui};
 use crate::ui::widgets::{self, error_ui, labelled_text_ui, write_button_ui, writes_to_ui};
 use crate::ui::{Intent, Scope};
 
@@ -31,6 +31,8 @@ pub(super) struct FileImport {
     reading: Option<Job<StreamProgress, ImportCheck>>,
     read_progress: Option<StreamProgress>,
     checked: Option<Arc<ImportCheck>>,
+    /// What the preview shows of `checked`, written when it arrived.
+    shown: Option<Shown>,
     error: Option<Error>,
     confirm: Option<String>,
     job: Option<Job<ImportProgress, ImportReport>>,
@@ -61,7 +63,10 @@ impl FileImport {
             self.read_progress = Some(last);
         }
         match polled.done {
-            Some(Ok(checked)) => self.checked = Some(Arc::new(checked)),
+            Some(Ok(checked)) => {
+                self.shown = Some(Shown::of(&checked));
+                self.checked = Some(Arc::new(checked));
+            }
             Some(Err(error)) => self.error = Some(error),
             None => {}
         }
@@ -218,8 +223,8 @@ impl FileImport {
             error_ui(ui, error);
             ui.weak("Nothing was written.");
         }
-        if let Some(checked) = self.checked.clone() {
-            if preview_ui(ui, &checked, &mut self.types) {
+        if let (Some(checked), Some(shown)) = (self.checked.clone(), &self.shown) {
+            if preview_ui(ui, &checked, shown, &mut self.types) {
                 ui.weak("Read the file again (Read and check) to apply the column types.");
             }
             self.run_ui(ui, scope, checked.items);

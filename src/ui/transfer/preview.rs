@@ -36,9 +36,45 @@ pub(super) fn checking_ui(ui: &mut Ui, progress: Option<&StreamProgress>) -> boo
 
 /// The preview of `checked`; `types` holds each CSV column's choice. `true` when a choice
 /// changed (the file must be read again for it).
+/// What the preview shows of a check, written once when the check arrives (not every frame:
+/// an item may be 400 KB of JSON).
+pub(super) struct Shown {
+    lines: Vec<String>,
+    columns: Vec<(String, String)>,
+}
+
+impl Shown {
+    /// The preview's lines and columns of `checked`.
+    pub(super) fn of(checked: &ImportCheck) -> Self {
+        let lines = checked
+            .preview
+            .iter()
+            .take(PREVIEW)
+            .map(|read| {
+                let line = value::item_to_plain_json(&read.item, &[], false);
+                format!("line {}: {line}", read.line)
+            })
+            .collect();
+        let columns = checked
+            .columns
+            .list()
+            .into_iter()
+            .map(|(name, kinds)| {
+                let mut text = kinds.join(", ");
+                if kinds.len() > 1 {
+                    text += "  (mixed)";
+                }
+                (name, text)
+            })
+            .collect();
+        Self { lines, columns }
+    }
+}
+
 pub(super) fn preview_ui(
     ui: &mut Ui,
     checked: &ImportCheck,
+    shown: &Shown,
     types: &mut BTreeMap<String, CellType>,
 ) -> bool {
     let mut read_again = false;
@@ -51,25 +87,20 @@ pub(super) fn preview_ui(
     ));
     files_ui(ui, checked);
     ui.label(RichText::new("First items").weak());
-    for read in checked.preview.iter().take(PREVIEW) {
-        let line = value::item_to_plain_json(&read.item, &[], false);
-        ui.label(RichText::new(format!("line {}: {line}", read.line)).monospace());
+    for line in &shown.lines {
+        ui.label(RichText::new(line).monospace());
     }
     ui.label(RichText::new("Columns and the types read").weak());
     egui::Grid::new("import_columns")
         .striped(true)
         .show(ui, |ui| {
-            for (name, kinds) in checked.columns.list() {
-                ui.add(egui::Label::new(&name).extend());
-                let mut kinds_text = kinds.join(", ");
-                if kinds.len() > 1 {
-                    kinds_text += "  (mixed)";
-                }
+            for (name, kinds_text) in &shown.columns {
+                ui.add(egui::Label::new(name).extend());
                 ui.add(egui::Label::new(kinds_text).extend());
                 if checked.format == Format::Csv {
                     let chosen = types.entry(name.clone()).or_default();
                     let before = *chosen;
-                    egui::ComboBox::from_id_salt(("cell type", &name))
+                    egui::ComboBox::from_id_salt(("cell type", name))
                         .selected_text(format!("read as: {}", chosen.label()))
                         .show_ui(ui, |ui| {
                             for kind in CellType::ALL {

@@ -139,6 +139,7 @@ pub fn check_import(
     };
     let mut keys = KeysSeen::new(limits.keys_in_memory);
     let mut progress = StreamProgress::default();
+    let mut reported_bytes = 0;
     for (number, file) in data.files.iter().enumerate() {
         let before = Fingerprint::of(file)?;
         let mut source = FileItems::open(file, format, types)?;
@@ -158,7 +159,10 @@ pub fn check_import(
             }
             items += 1;
             check.items += 1;
-            if check.items.is_multiple_of(EVERY) {
+            // Every few thousand items, or every 16 MiB of text (large items come slowly).
+            let read_bytes = progress.bytes + source.examined_bytes();
+            if check.items.is_multiple_of(EVERY) || read_bytes >= reported_bytes + (16 << 20) {
+                reported_bytes = read_bytes;
                 if cancel.is_cancelled() {
                     return Err(Error::Cancelled {
                         op: "checking the import",
