@@ -25,7 +25,7 @@ pub async fn add(
 ) -> Result<Exit> {
     let client = &connection.client;
     let info = describe(client, &args.table, stop).await?;
-    let key = info.key_from_text(args.keys.iter().map(String::as_str))?;
+    let key = crate::cli::flags::key_from_text(&info, args.keys.iter().map(String::as_str))?;
     let request = EditRequest {
         attribute: args.attr.clone(),
         change: Change::By(args.delta.clone()),

@@ -5,6 +5,9 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::core::connection::{ConnectOptions, ConnectionSpec};
+use crate::core::error::{Error, Result};
+use crate::core::table::TableInfo;
+use crate::core::value::Item;
 
 /// Where to connect, as the AWS CLI spells it.
 #[derive(Debug, Clone, Default, Args)]
@@ -99,4 +102,44 @@ pub(crate) fn count(text: &str) -> Result<usize, String> {
 pub(crate) fn page_size(text: &str) -> Result<i32, String> {
     let n = positive(text)?;
     i32::try_from(n).map_err(|_| format!("`{text}` is more than DynamoDB takes ({})", i32::MAX))
+}
+
+/// A key typed as `NAME=VALUE` texts, each value parsed as its key attribute's type; every
+/// key attribute must be given, once, and only those; the key as DynamoDB would take it.
+pub(crate) fn key_from_text<'a>(
+    info: &TableInfo,
+    pairs: impl IntoIterator<Item = &'a str>,
+) -> Result<Item> {
+    let mut key = Item::new();
+    for pair in pairs {
+        let (name, text) = pair
+            .split_once('=')
+            .ok_or_else(|| Error::Invalid(format!("--key `{pair}` is not NAME=VALUE")))?;
+        let kind = [Some(&info.partition), info.sort.as_ref()]
+            .into_iter()
+            .flatten()
+            .find(|k| k.name == name)
+            .map(|k| k.kind)
+            .ok_or_else(|| {
+                Error::Invalid(format!("`{name}` is not a key attribute of {}", info.name))
+            })?;
+        let value = kind
+            .parse(text)
+            .map_err(|e| e.at(&format!("--key {name}")))?;
+        if let Some(before) = key.insert(name.to_owned(), value) {
+            return Err(Error::Invalid(format!(
+                "`{name}` is given twice (--key {name}={} and --key {pair}); give each key attribute once",
+                crate::core::value::cell_text(&before)
+            )));
+        }
+    }
+    for name in info.key_names() {
+        if !key.contains_key(&name) {
+            return Err(Error::Invalid(format!(
+                "give the key attribute `{name}` with --key {name}=…"
+            )));
+        }
+    }
+    crate::core::validate::check_key(&key, info)?;
+    Ok(key)
 }

@@ -57,7 +57,7 @@ pub async fn delete(
     stop: &CancelToken,
 ) -> Result<Exit> {
     let info = describe(&connection.client, &args.table, stop).await?;
-    let key = info.key_from_text(args.keys.iter().map(String::as_str))?;
+    let key = crate::cli::flags::key_from_text(&info, args.keys.iter().map(String::as_str))?;
     send(
         connection,
         &info.key_names(),

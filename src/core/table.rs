@@ -190,43 +190,6 @@ impl TableInfo {
             .collect()
     }
 
-    /// A key typed as `NAME=VALUE` texts, each value parsed as its key attribute's type; every
-    /// key attribute must be given, and only those.
-    pub fn key_from_text<'a>(&self, pairs: impl IntoIterator<Item = &'a str>) -> Result<Item> {
-        let mut key = Item::new();
-        for pair in pairs {
-            let (name, text) = pair
-                .split_once('=')
-                .ok_or_else(|| Error::Invalid(format!("--key `{pair}` is not NAME=VALUE")))?;
-            let kind = [Some(&self.partition), self.sort.as_ref()]
-                .into_iter()
-                .flatten()
-                .find(|k| k.name == name)
-                .map(|k| k.kind)
-                .ok_or_else(|| {
-                    Error::Invalid(format!("`{name}` is not a key attribute of {}", self.name))
-                })?;
-            let value = kind
-                .parse(text)
-                .map_err(|e| e.at(&format!("--key {name}")))?;
-            if let Some(before) = key.insert(name.to_owned(), value) {
-                return Err(Error::Invalid(format!(
-                    "`{name}` is given twice (--key {name}={} and --key {pair}); give each key attribute once",
-                    crate::core::value::cell_text(&before)
-                )));
-            }
-        }
-        for name in self.key_names() {
-            if !key.contains_key(&name) {
-                return Err(Error::Invalid(format!(
-                    "give the key attribute `{name}` with --key {name}=…"
-                )));
-            }
-        }
-        crate::core::validate::check_key(&key, self)?;
-        Ok(key)
-    }
-
     /// The keys to query with: the table's, or those of index `index`.
     pub fn keys_of(&self, index: Option<&str>) -> Option<(&KeyAttr, Option<&KeyAttr>)> {
         match index {

@@ -216,7 +216,7 @@ pub fn read_file(
 
 /// One line's item.
 pub fn line_item(line: &str, format: Format) -> Result<Item> {
-    value::strict::check_item_text_bound(line.as_bytes()).map_err(Error::Invalid)?;
+    crate::core::validate::check_item_text_bound(line.as_bytes()).map_err(Error::Invalid)?;
     let json =
         value::strict::parse(line).map_err(|e| Error::Invalid(value::strict::error_text(&e)))?;
     match format {

@@ -187,7 +187,7 @@ fn parse_block(
 
 /// The wanted attributes of one line: `{"Item": {…}}` when `wrapped`, else the item itself.
 fn slim(line: &[u8], wrapped: bool, wanted: &HashSet<String>) -> std::result::Result<Item, String> {
-    crate::core::value::strict::check_item_text_bound(line)?;
+    crate::core::validate::check_item_text_bound(line)?;
     let mut de = serde_json::Deserializer::from_slice(line);
     let item = if wrapped {
         Wrapped(Wanted(wanted)).deserialize(&mut de)

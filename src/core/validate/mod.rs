@@ -241,5 +241,40 @@ fn key_bytes(value: &AttributeValue) -> usize {
     }
 }
 
+/// Refuse the JSON text of one item before it is parsed when it holds more values than an item
+/// of 400 KB can (every value of a list, map, set or item adds at least a byte to the item's
+/// size; at most one element of a set can be empty, and a set's elements are distinct): a line of
+/// 16 MiB of `[0,0,0,…]` would otherwise build millions of values before the size rule sees
+/// them. Counts the separators outside strings, in one pass, building nothing.
+pub fn check_item_text_bound(bytes: &[u8]) -> Result<(), String> {
+    // Each separator starts one more value of at least one byte (a list's element costs its
+    // byte of overhead, a map's entry its name and a byte, an attribute its name), give or take
+    // the one empty element of a set: an item of 400 KB has fewer, with room to spare.
+    let most = MAX_ITEM_BYTES + 1024;
+    let (mut separators, mut in_string, mut escaped) = (0usize, false, false);
+    for &b in bytes {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+        } else {
+            match b {
+                b'"' => in_string = true,
+                b',' => separators += 1,
+                _ => {}
+            }
+        }
+    }
+    if separators > most {
+        return Err(format!(
+            "it holds {separators} values, more than an item of 400 KB can (each takes at least a byte)"
+        ));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests;

@@ -160,3 +160,14 @@ fn numbers_and_names() {
     assert!(refused(&item(&[("n", AttributeValue::N(" 1".into()))])).contains("spaces"));
     assert!(refused(&item(&[("", s("x"))])).contains("no name"));
 }
+
+#[test]
+fn a_text_of_more_values_than_an_item_can_hold_is_refused_unparsed() {
+    let values = |n: usize| format!("{{\"l\":[{}]}}", vec!["0"; n].join(","));
+    assert!(check_item_text_bound(values(1000).as_bytes()).is_ok());
+    let err = check_item_text_bound(values(2_000_000).as_bytes()).unwrap_err();
+    assert!(err.contains("1999999 values"), "{err}");
+    // Commas inside strings are text, escapes included.
+    let text = format!("{{\"s\":\"{}\\\",\"}}", ",".repeat(2_000_000));
+    assert!(check_item_text_bound(text.as_bytes()).is_ok(), "one string");
+}

@@ -29,41 +29,6 @@ pub fn parse_slice(bytes: &[u8]) -> serde_json::Result<Value> {
     Ok(value)
 }
 
-/// Refuse the JSON text of one item before it is parsed when it holds more values than an item
-/// of 400 KB can (every value of a list, map, set or item adds at least a byte to the item's
-/// size; at most one element of a set can be empty, and a set's elements are distinct): a line of
-/// 16 MiB of `[0,0,0,…]` would otherwise build millions of values before the size rule sees
-/// them. Counts the separators outside strings, in one pass, building nothing.
-pub fn check_item_text_bound(bytes: &[u8]) -> Result<(), String> {
-    // Each separator starts one more value of at least one byte (a list's element costs its
-    // byte of overhead, a map's entry its name and a byte, an attribute its name), give or take
-    // the one empty element of a set: an item of 400 KB has fewer, with room to spare.
-    let most = crate::core::validate::MAX_ITEM_BYTES + 1024;
-    let (mut separators, mut in_string, mut escaped) = (0usize, false, false);
-    for &b in bytes {
-        if in_string {
-            match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-        } else {
-            match b {
-                b'"' => in_string = true,
-                b',' => separators += 1,
-                _ => {}
-            }
-        }
-    }
-    if separators > most {
-        return Err(format!(
-            "it holds {separators} values, more than an item of 400 KB can (each takes at least a byte)"
-        ));
-    }
-    Ok(())
-}
-
 /// serde_json's message without its "at line 1 column 9", and the line and column apart.
 pub fn message_of(error: &serde_json::Error) -> String {
     let text = error.to_string();
@@ -227,17 +192,6 @@ impl<'de> Visitor<'de> for Members {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_text_of_more_values_than_an_item_can_hold_is_refused_unparsed() {
-        let values = |n: usize| format!("{{\"l\":[{}]}}", vec!["0"; n].join(","));
-        assert!(check_item_text_bound(values(1000).as_bytes()).is_ok());
-        let err = check_item_text_bound(values(2_000_000).as_bytes()).unwrap_err();
-        assert!(err.contains("1999999 values"), "{err}");
-        // Commas inside strings are text, escapes included.
-        let text = format!("{{\"s\":\"{}\\\",\"}}", ",".repeat(2_000_000));
-        assert!(check_item_text_bound(text.as_bytes()).is_ok(), "one string");
-    }
 
     #[test]
     fn a_member_given_twice_is_an_error_at_its_place() {
