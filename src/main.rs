@@ -30,7 +30,13 @@ fn main() -> ExitCode {
             &cli.connection,
             command,
         )),
-        None => run_app(&runtime, &cli.connection),
+        None => match cli.connection.check() {
+            Ok(()) => run_app(&runtime, &cli.connection),
+            Err(error) => {
+                dynoscope::cli::say(format_args!("dynoscope: {error}"));
+                dynoscope::cli::Exit::Error.code()
+            }
+        },
     }
 }
 

@@ -257,7 +257,15 @@ async fn likes_through_faults(op: LikeOp, token: bool) {
             1_750_636_900,
         )
         .unwrap();
-        let report = likes::like_and_observe(&through, &info, request, false).await;
+        let report = likes::like_and_observe(
+            &through,
+            &info,
+            request,
+            false,
+            &dynoscope::core::cancel::CancelToken::default(),
+        )
+        .await
+        .expect("not cancelled");
         let after = likes::snapshot(&engine.client, &info, &target)
             .await
             .unwrap();

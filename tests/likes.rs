@@ -72,7 +72,15 @@ async fn like_duplicate_unlike_and_double_unlike() {
     let lab = lab().await;
     assert_eq!(state(&lab).await, (Some("3".into()), 3));
     let like = request(&lab, LikeOp::Like, "USER#new1", None);
-    let report = likes::like_and_observe(&lab.connection, &lab.info, like.clone(), false).await;
+    let report = likes::like_and_observe(
+        &lab.connection,
+        &lab.info,
+        like.clone(),
+        false,
+        &dynoscope::core::cancel::CancelToken::default(),
+    )
+    .await
+    .expect("not cancelled");
     let wcu = match report.sent.outcome {
         LikeOutcome::Committed { consumed_wcu } => consumed_wcu,
         other => panic!("{other:?}"),

@@ -171,6 +171,14 @@ pub async fn check(
         capacity(totals.rcu),
         started.elapsed().as_millis()
     ));
+    if checked.checks.is_empty() {
+        // Nothing matched the rule (a typo in a prefix or a sort key): no drift found is not a
+        // tally that matches.
+        out.note(
+            "dynoscope: no parent matched the rule, so nothing was checked (look at --parent-sk, --parent-prefix and --tally)",
+        );
+        return Ok(Exit::Refused);
+    }
     Ok(if totals.drifted == 0 {
         Exit::Done
     } else {
@@ -227,5 +235,22 @@ async fn shards(
         );
     }
     out.note(total.summary());
+    // No shard, or none holding the number: nothing was summed (a typo in the prefix or the
+    // attribute), which is not a total of 0.
+    if total.shards.iter().all(|(_, value)| value.is_none()) {
+        out.note(format!(
+            "dynoscope: {}",
+            if total.shards.is_empty() {
+                format!("no item of {pk} has a sort key beginning with `{prefix}`")
+            } else {
+                format!(
+                    "none of the {} shards holds `{}` as a number",
+                    total.shards.len(),
+                    args.tally
+                )
+            }
+        ));
+        return Ok(Exit::Refused);
+    }
     Ok(Exit::Done)
 }

@@ -65,6 +65,29 @@ impl ConnectionFlags {
         }
     }
 
+    /// Refuse flags that name two connections at once (`--sandbox` with `--endpoint-url`): one
+    /// of them would be ignored without a word, and a write would go where it was not meant to.
+    pub fn check(&self) -> Result<()> {
+        let sandbox = match (&self.sandbox_db, self.sandbox) {
+            (Some(_), _) => Some("--sandbox-db"),
+            (None, true) => Some("--sandbox"),
+            (None, false) => None,
+        };
+        let elsewhere = [
+            ("--endpoint-url", self.endpoint_url.is_some()),
+            ("--profile", self.profile.is_some()),
+            ("--region", self.region.is_some()),
+        ]
+        .into_iter()
+        .find(|(_, given)| *given);
+        match (sandbox, elsewhere) {
+            (Some(sandbox), Some((other, _))) => Err(Error::Invalid(format!(
+                "{sandbox} and {other} choose different connections: give one of them"
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     /// Whether any connection flag was given.
     pub fn any(&self) -> bool {
         ConnectionSpec::flags_given(

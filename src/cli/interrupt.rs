@@ -26,7 +26,7 @@ impl Interrupt {
                 while signals.next().await {
                     if first {
                         say(
-                            "dynoscope: interrupted: nothing more is sent; waiting for the answers in flight (each within the timeout; interrupt again to leave at once)",
+                            "dynoscope: interrupted: stopping, and nothing more is sent; an answer in flight is waited for, within the timeout (interrupt again to leave at once)",
                         );
                         stop.cancel();
                         first = false;

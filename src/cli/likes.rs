@@ -54,7 +54,7 @@ pub async fn like(
     // Refused before anything is read when a confirmation is needed and not given.
     request.write_plan().confirmation().check(confirmed)?;
     not_stopped(stop, "TransactWriteItems")?;
-    let report = likes::like_and_observe(connection, &info, request, confirmed).await;
+    let report = likes::like_and_observe(connection, &info, request, confirmed, stop).await?;
     let exit = match &report.sent.outcome {
         LikeOutcome::Committed { .. } => Exit::Done,
         // Cancelled only because the server found the request invalid: bad input.

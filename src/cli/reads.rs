@@ -15,6 +15,7 @@ use crate::core::limits::{self, AtOnce};
 use crate::core::read::{self, Backoff, BrowseRequest, Page, ReadEvent, Stopped, Until};
 use crate::core::report::read_summary;
 use crate::core::table::TableInfo;
+use crate::core::validate;
 use crate::core::value::{self, Item};
 
 /// `dynoscope items`: Query one item collection.
@@ -35,18 +36,12 @@ pub async fn items(
         .start_key
         .as_deref()
         .map(resume::parse_key)
-        .transpose()?;
+        .transpose()?
+        .flatten();
+    check_start(start.as_ref(), &info, args.index.as_deref())?;
     let mut printer = Printer::new(&info, args.index.as_deref(), args.limit, args.json, out);
     let backoff = backoff(args.max_throttle_wait);
-    read_one(
-        client,
-        &request,
-        start.flatten(),
-        &backoff,
-        &mut printer,
-        stop,
-    )
-    .await
+    read_one(client, &request, start, &backoff, &mut printer, stop).await
 }
 
 /// `dynoscope scan`: Scan a table or index, in parallel segments with `--segments` (more than
@@ -73,6 +68,7 @@ pub async fn scan(
                 ));
             }
         };
+        check_start(start.as_ref(), &info, args.index.as_deref())?;
         return read_one(client, &request, start, &backoff, &mut printer, stop).await;
     }
     let total = args.segments;
@@ -98,7 +94,12 @@ pub async fn scan(
         .out
         .note(format_args!("{} · {total} segments", printer.summary()));
     let result = printer.finish(stopped.result, "Scan");
-    if result.is_err() && !stopped.left.finished() {
+    if printer.cut_short {
+        // Pages of other segments arrived meanwhile: where each stands is not what was printed.
+        printer.out.note(
+            "dynoscope: the output failed part-way through a page, so a parallel scan has no exact place to go on from; run it again (one segment goes on exactly)",
+        );
+    } else if result.is_err() && !stopped.left.finished() {
         print_resume(
             printer.out,
             &resume::segment_args(&stopped.left, &printer.keys),
@@ -125,8 +126,14 @@ async fn read_one(
             printer.out.note(format_args!("dynoscope: {note}"));
         }
         if let ReadEvent::Page(page) = event {
-            go_on_after = page.last_key.clone();
+            let last_key = page.last_key.clone();
             printer.page(page, stop);
+            // Cut short by the output: go on after the last item printed, not the page's end.
+            go_on_after = if printer.cut_short {
+                printer.last_printed.clone().or(go_on_after.take())
+            } else {
+                last_key
+            };
         }
     })
     .await;
@@ -152,6 +159,15 @@ fn backoff(max_throttle_wait: std::time::Duration) -> Backoff {
     }
 }
 
+/// A start key of a table's read is a key of the table (an index's also holds the index's keys,
+/// which the server checks): what DynamoDB would refuse is said before anything is sent.
+fn check_start(start: Option<&Item>, info: &TableInfo, index: Option<&str>) -> Result<()> {
+    match (start, index) {
+        (Some(start), None) => validate::check_key(start, info).map_err(|e| e.at("--start-key")),
+        _ => Ok(()),
+    }
+}
+
 /// On stderr: the arguments that go on where the read stopped.
 fn print_resume(out: &Output, args: &[String], json: bool) {
     if json {
@@ -173,6 +189,10 @@ struct Printer<'a> {
     items: usize,
     pages: usize,
     consumed_rcu: f64,
+    /// The key of the last item printed.
+    last_printed: Option<Item>,
+    /// The output failed before a page was all printed.
+    cut_short: bool,
 }
 
 impl<'a> Printer<'a> {
@@ -191,6 +211,8 @@ impl<'a> Printer<'a> {
             items: 0,
             pages: 0,
             consumed_rcu: 0.0,
+            last_printed: None,
+            cut_short: false,
         }
     }
 
@@ -200,7 +222,11 @@ impl<'a> Printer<'a> {
         self.pages += 1;
         self.consumed_rcu += page.consumed_rcu;
         for item in page.items {
-            if !self.out.open() || self.limit.is_some_and(|l| self.items >= l) {
+            if self.limit.is_some_and(|l| self.items >= l) {
+                break;
+            }
+            if !self.out.open() {
+                self.cut_short = true;
                 break;
             }
             self.out.line(if self.json {
@@ -208,7 +234,17 @@ impl<'a> Printer<'a> {
             } else {
                 value::item_to_plain_json(&item, &self.keys, false)
             });
+            if !self.out.open() {
+                // This line did not get out either.
+                self.cut_short = true;
+                break;
+            }
             self.items += 1;
+            self.last_printed = Some(
+                item.into_iter()
+                    .filter(|(name, _)| self.keys.contains(name))
+                    .collect(),
+            );
         }
         if !self.out.open() {
             stop.cancel();

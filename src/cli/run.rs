@@ -49,6 +49,7 @@ async fn run_inner(
     if let Subcommand::Expr(args) = command {
         return crate::cli::expr::expr(args, out);
     }
+    flags.check()?;
     if let Subcommand::Sql(args) = command {
         return crate::cli::sql::sql(spec, flags, args, out, stop).await;
     }

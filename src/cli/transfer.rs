@@ -91,7 +91,14 @@ pub async fn import(
         let (name, kind) = pair
             .split_once('=')
             .ok_or_else(|| Error::Invalid(format!("--type `{pair}` is not NAME=S|N|BOOL")))?;
-        types.insert(name.to_owned(), CellType::parse(kind)?);
+        if types
+            .insert(name.to_owned(), CellType::parse(kind)?)
+            .is_some()
+        {
+            return Err(Error::Invalid(format!(
+                "--type gives `{name}` twice; give each column's type once"
+            )));
+        }
     }
     if !types.is_empty() && format != Format::Csv {
         return Err(Error::Invalid(
@@ -116,7 +123,10 @@ pub async fn import(
         })??
     };
     tell_files(&checked);
-    out.line(format_args!("{} items read; first items:", checked.items));
+    out.line(format_args!(
+        "{} read; first items:",
+        crate::core::report::plural(checked.items, "item")
+    ));
     for read in &checked.preview {
         let line = value::item_to_plain_json(&read.item, &info.key_names(), false);
         out.line(format_args!("  {}: {line}", read.place()));
@@ -137,8 +147,32 @@ pub async fn import(
     }
     import::confirmation(connection, &info, checked.items).check(confirmed)?;
     out.flush();
-    let at_once = AtOnce::new(args.concurrency, "concurrency")?.at_once;
-    let report = import::import(connection, &info, &checked, at_once, true, stop, say).await;
+    let at_once = AtOnce::new(args.concurrency, "batches")?;
+    if let Some(note) = at_once.note("batches") {
+        out.note(format_args!("dynoscope: {note}"));
+    }
+    let at_once = at_once.at_once;
+    // A few progress lines a second at most (a batch is 25 items: a million would be 40,000
+    // lines), and always the one that says it is stopping.
+    let said_at = std::cell::Cell::new(None::<std::time::Instant>);
+    let report = import::import(
+        connection,
+        &info,
+        &checked,
+        at_once,
+        true,
+        stop,
+        |progress| {
+            let due = said_at
+                .get()
+                .is_none_or(|at| at.elapsed() >= std::time::Duration::from_millis(500));
+            if due || progress.stopping || progress.done == progress.total {
+                said_at.set(Some(std::time::Instant::now()));
+                say(progress);
+            }
+        },
+    )
+    .await;
     out.line(report.summary());
     for line in report.details() {
         out.line(line);

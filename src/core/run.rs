@@ -195,7 +195,9 @@ pub fn written(op: &str, outcome: WriteOutcome, asked_for_old: bool) -> RunResul
             }
         }
         WriteOutcome::Unknown {
-            error, stored_now, ..
+            error,
+            stored_now,
+            attempts,
         } => {
             let (said, items) = match stored_now.into_iter().next() {
                 Some(Ok(Some(item))) => ("The item as stored now:".to_owned(), vec![item]),
@@ -207,7 +209,12 @@ pub fn written(op: &str, outcome: WriteOutcome, asked_for_old: bool) -> RunResul
                 None => (String::new(), Vec::new()),
             };
             RunResult {
-                summary: format!("Outcome unknown ({error}); not sent again. {said}"),
+                summary: match attempts {
+                    0 | 1 => format!("Outcome unknown ({error}); not sent again. {said}"),
+                    n => format!(
+                        "Outcome unknown ({error}); sent {n} times, the last without a readable answer; not sent again. {said}"
+                    ),
+                },
                 tone: Tone::Warn,
                 consumed: 0.0,
                 items,

@@ -3,6 +3,7 @@
 
 use aws_sdk_dynamodb::Client;
 
+use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
 use crate::core::error::{Error, Result};
 use crate::core::likes::{LikeRequest, LikeTarget};
@@ -248,21 +249,36 @@ impl LikeReport {
     }
 }
 
-/// Observe, send (`confirmed`: the user agreed to the request's question), observe.
+/// Observe, send (`confirmed`: the user agreed to the request's question), observe. `stop`
+/// ends the read before the like, and then nothing is sent (`Err(Cancelled)`).
 pub async fn like_and_observe(
     connection: &Connection,
     info: &TableInfo,
     request: LikeRequest,
     confirmed: bool,
-) -> LikeReport {
+    stop: &CancelToken,
+) -> Result<LikeReport> {
     let client = &connection.client;
-    let before = snapshot(client, info, &request.target).await;
+    let observe = || async {
+        tokio::select! {
+            seen = snapshot(client, info, &request.target) => seen,
+            () = stop.cancelled() => Err(Error::Cancelled { op: "Query" }),
+        }
+    };
+    let before = observe().await;
+    if stop.is_cancelled() {
+        return Err(Error::Cancelled {
+            op: "TransactWriteItems",
+        });
+    }
     let sent = send(connection, &request, confirmed).await;
+    // Made after an interrupt too: the report says what the like did (a second interrupt
+    // leaves at once).
     let after = snapshot(client, info, &request.target).await;
-    LikeReport {
+    Ok(LikeReport {
         request,
         before,
         sent,
         after,
-    }
+    })
 }

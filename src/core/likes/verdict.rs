@@ -147,9 +147,18 @@ pub async fn run_storm(
             kind: "parent",
         });
     }
-    let before = snapshot(client, info, target).await?;
+    // The read before the storm ends with a cancel, and then nothing is sent.
+    let observe = || async {
+        tokio::select! {
+            seen = snapshot(client, info, target) => seen,
+            () = cancel.cancelled() => Err(Error::Cancelled { op: "Query" }),
+        }
+    };
+    let before = observe().await?;
     let stats = storm(connection, plan, confirmed, cancel, progress).await?;
     // Its writes are done, whatever this read says: a failure here is reported beside them.
+    // It is made after an interrupt too, so that the report says what the storm did (a second
+    // interrupt leaves at once).
     let after = snapshot(client, info, target).await;
     Ok(StormReport {
         stats,

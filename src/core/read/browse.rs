@@ -59,6 +59,9 @@ impl BrowseRequest {
         forward: bool,
     ) -> Result<Self> {
         let has_sort_condition = sort.is_some();
+        if let Some((key, _)) = info.keys_of(index) {
+            crate::core::validate::check_key_value_alone(key, &partition, true)?;
+        }
         let mode = BrowseMode::Query {
             partition,
             sort,

@@ -8,6 +8,7 @@
 
 mod cells;
 mod examples;
+mod guard;
 mod item_json;
 mod rows;
 mod schema;
@@ -239,6 +240,7 @@ impl SqlSession {
              PRAGMA temp_store = MEMORY;",
         )
         .map_err(|e| sql_error("open", "", e))?;
+        guard::only_this_session(&conn);
         Ok(Self {
             conn,
             loaded: HashMap::new(),

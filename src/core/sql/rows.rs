@@ -180,6 +180,15 @@ pub fn sql_error(op: &'static str, sql: &str, error: rusqlite::Error) -> Error {
     {
         return Error::Cancelled { op: "SQL" };
     }
+    if let rusqlite::Error::SqliteFailure(failure, _) = &error
+        && failure.code == rusqlite::ErrorCode::AuthorizationForStatementDenied
+    {
+        return Error::Sql {
+            op,
+            message: "not authorized: SQL here reads the loaded tables only (ATTACH and DETACH are refused)".into(),
+            at: None,
+        };
+    }
     match error {
         rusqlite::Error::SqlInputError {
             msg,

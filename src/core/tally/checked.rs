@@ -98,8 +98,8 @@ impl Checked {
     pub fn summary(&self) -> String {
         let t = &self.totals;
         format!(
-            "{} parents checked · {} drifted ({} missing a tally) · stored total {} · counted total {}",
-            self.checks.len(),
+            "{} checked · {} drifted ({} missing a tally) · stored total {} · counted total {}",
+            crate::core::report::plural(self.checks.len(), "parent"),
             t.drifted,
             t.missing,
             to_dynamodb(&t.stored),

@@ -25,6 +25,11 @@ pub enum IfExists {
 /// refuses, and always when what is there is a folder or not a regular file or link. Checked
 /// before a long read, so that it is refused before the work; [`write_file`] checks again.
 pub fn check_target(path: &Path, if_exists: IfExists) -> Result<()> {
+    if path.as_os_str() == "-" {
+        return Err(Error::Invalid(
+            "`-` is a file name here, not standard output: give the file to write".into(),
+        ));
+    }
     let meta = match std::fs::symlink_metadata(path) {
         Ok(meta) => meta,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
@@ -34,6 +39,14 @@ pub fn check_target(path: &Path, if_exists: IfExists) -> Result<()> {
     if !kind.is_file() && !kind.is_symlink() {
         return Err(Error::Invalid(format!(
             "{} exists and is not a regular file (a folder, a device, a FIFO?); nothing was written",
+            path.display()
+        )));
+    }
+    // A link to something other than a regular file (`/dev/stdout`, a device, a folder) is
+    // never replaced: it is the system's, not an earlier export.
+    if kind.is_symlink() && !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return Err(Error::Invalid(format!(
+            "{} is a symbolic link to something that is not a regular file; nothing was written, and --force does not replace it",
             path.display()
         )));
     }

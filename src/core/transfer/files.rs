@@ -25,6 +25,12 @@ pub struct DataFiles {
 /// folder), manifests left out. A path that is neither a regular file nor a folder (`/dev/zero`,
 /// a FIFO) is refused, and so is a folder without data files.
 pub fn export_files(path: &Path) -> Result<DataFiles> {
+    // A file is read twice (checked, then imported): standard input cannot be.
+    if path.as_os_str() == "-" {
+        return Err(Error::Invalid(
+            "`-` is a file name here, not standard input (a file is read twice: checked, then written): give the file".into(),
+        ));
+    }
     let meta = std::fs::metadata(path).map_err(|e| file_error(path, "reading", &e))?;
     if meta.is_file() {
         return Ok(DataFiles {

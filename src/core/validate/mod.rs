@@ -166,6 +166,9 @@ pub fn check_item(item: &Item, info: &TableInfo) -> Result<()> {
             // An item without an index's key attribute is simply not in that index.
             if let Some(value) = item.get(&key.name) {
                 check_key_value(key, value, &format!(" of the index {}", index.name))?;
+                let partition = key.name == index.partition.name;
+                check_key_value_alone(key, value, partition)
+                    .map_err(|e| e.at(&format!("the index {}", index.name)))?;
             }
         }
     }
@@ -227,6 +230,26 @@ fn check_key_value(key: &KeyAttr, value: &AttributeValue, of: &str) -> Result<()
     if empty {
         return Err(Error::Invalid(format!(
             "`{}` is empty, but it is a key attribute{of}: a key needs a value",
+            key.name
+        )));
+    }
+    Ok(())
+}
+
+/// Check one key value typed on its own (a Query's partition key value): of `key`'s type, not
+/// empty, and within the size of a partition key (`partition`) or a sort key. DynamoDB refuses
+/// such a value, or no item could have it.
+pub fn check_key_value_alone(key: &KeyAttr, value: &AttributeValue, partition: bool) -> Result<()> {
+    check_key_value(key, value, "")?;
+    let (limit, which) = if partition {
+        (MAX_PARTITION_KEY_BYTES, "partition")
+    } else {
+        (MAX_SORT_KEY_BYTES, "sort")
+    };
+    let bytes = key_bytes(value);
+    if bytes > limit {
+        return Err(Error::Invalid(format!(
+            "`{}` is {bytes} bytes; a {which} key value is at most {limit}",
             key.name
         )));
     }

@@ -175,7 +175,8 @@ pub fn value_from_json(json: &serde_json::Value) -> Result<AttributeValue> {
                 .as_bool()
                 .ok_or_else(|| invalid("BOOL needs true or false"))?,
         ),
-        "NULL" => AttributeValue::Null(true),
+        "NULL" if inner.as_bool() == Some(true) => AttributeValue::Null(true),
+        "NULL" => return Err(invalid("NULL takes true (`{\"NULL\": true}`)")),
         "M" => AttributeValue::M(item_from_json_value(inner)?),
         "L" => AttributeValue::L(
             array(inner)?

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use egui::Ui;
 
+use crate::core::cancel::CancelToken;
 use crate::core::error::Error;
 use crate::core::expr::builder::Input;
 use crate::core::lab::{self, LabRun};
@@ -215,7 +216,8 @@ impl LikesFeature {
         self.last_request = Some(request.clone());
         self.sent = Some(request);
         self.answer = Some(scope.spawner.spawn("TransactWriteItems", async move {
-            Ok(likes::like_and_observe(&connection, &info, sent, confirmed).await)
+            likes::like_and_observe(&connection, &info, sent, confirmed, &CancelToken::default())
+                .await
         }));
     }
 

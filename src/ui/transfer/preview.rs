@@ -80,8 +80,8 @@ pub(super) fn preview_ui(
     let mut read_again = false;
     ui.separator();
     ui.strong(format!(
-        "{} items read from {} as {}, every one checked against the table",
-        checked.items,
+        "{} read from {} as {}, every one checked against the table",
+        plural(checked.items, "item"),
         checked.path.display(),
         checked.format.label()
     ));

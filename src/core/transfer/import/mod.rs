@@ -256,13 +256,13 @@ impl ImportReport {
             );
         }
         format!(
-            "import: {} read, {} written, {} refused, {} unknown, {} not sent ({} requests, {} WCU, {:.1} s)",
+            "import: {} read, {} written, {} refused, {} unknown, {} not sent ({}, {} WCU, {:.1} s)",
             self.read,
             self.written,
             self.refused_count(),
             self.unknown_count(),
             self.not_sent,
-            self.requests,
+            crate::core::report::plural(self.requests as usize, "request"),
             self.wcu,
             self.elapsed.as_secs_f64()
         )

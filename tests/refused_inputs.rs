@@ -1,0 +1,150 @@
+//! Input that would silently mean something else is refused before anything is sent: two
+//! connections at once, `-` as a file, a rule that matches nothing, a flag given twice, an empty
+//! partition value.
+
+mod common;
+
+use std::process::Output;
+
+use common::served::{Served, dynoscope, text};
+
+fn on(url: &str, args: &[&str]) -> Output {
+    let mut all = vec!["--endpoint-url", url];
+    all.extend(args);
+    dynoscope(&all)
+}
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "dynoscope-refused-it-{}-{name}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn refused_with(out: &Output, code: i32, words: &str) {
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "stdout: {}\nstderr: {}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(said.contains(words), "wanted `{words}` in: {said}");
+}
+
+#[test]
+fn flags_that_choose_two_connections_are_refused() {
+    let served = Served::new();
+    let out = dynoscope(&["--sandbox", "--endpoint-url", served.url(), "tables"]);
+    refused_with(
+        &out,
+        2,
+        "--sandbox and --endpoint-url choose different connections",
+    );
+    assert!(out.stdout.is_empty());
+    let out = dynoscope(&["--sandbox", "--region", "eu-west-1", "tables"]);
+    refused_with(&out, 2, "--sandbox and --region");
+    // One of them alone is fine.
+    let out = on(served.url(), &["tables"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+#[test]
+fn a_dash_is_not_standard_input_or_output() {
+    let served = Served::new();
+    let dir = scratch("dash");
+    let out = on(served.url(), &["export", "--table", "Videos", "--out", "-"]);
+    refused_with(&out, 2, "`-` is a file name here, not standard output");
+    let out = on(
+        served.url(),
+        &["import", "--table", "Videos", "--format", "jsonl", "-"],
+    );
+    refused_with(&out, 2, "not standard input");
+    // A link to something that is not a regular file is not replaced, even with --force.
+    let link = dir.join("out.jsonl");
+    std::os::unix::fs::symlink("/dev/null", &link).unwrap();
+    let out = on(
+        served.url(),
+        &[
+            "export",
+            "--table",
+            "Videos",
+            "--out",
+            link.to_str().unwrap(),
+            "--force",
+        ],
+    );
+    refused_with(&out, 2, "not a regular file");
+    assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+}
+
+#[test]
+fn a_check_that_matches_nothing_is_not_a_match() {
+    let served = Served::new();
+    let check = |extra: &[&str]| {
+        let mut args = vec!["check", "--table", "Social", "--tally", "likeTally"];
+        args.extend(["--child-prefix", "LIKE#"]);
+        args.extend(extra);
+        on(served.url(), &args)
+    };
+    // A typo in the parent prefix: nothing checked, which is not "no drift".
+    let out = check(&["--parent-prefix", "PSOT#", "--all"]);
+    refused_with(
+        &out,
+        1,
+        "no parent matched the rule, so nothing was checked",
+    );
+    // Shards: a prefix no item has, and an attribute none holds.
+    let shards = |prefix: &str, tally: &str| {
+        on(
+            served.url(),
+            &[
+                "check", "--table", "Videos", "--tally", tally, "--pk", "VID#c0de", "--shards",
+                prefix,
+            ],
+        )
+    };
+    let out = shards("STATS#TOTAL#", "play_count");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = shards("STATZ#", "play_count");
+    refused_with(
+        &out,
+        1,
+        "no item of VID#c0de has a sort key beginning with `STATZ#`",
+    );
+    let out = shards("STATS#TOTAL#", "plays");
+    refused_with(&out, 1, "holds `plays` as a number");
+}
+
+#[test]
+fn a_flag_given_twice_or_an_empty_key_is_refused_before_sending() {
+    let served = Served::new();
+    let dir = scratch("twice");
+    let csv = dir.join("in.csv");
+    std::fs::write(&csv, "PK,SK,zip\nZ#1,A,08001\n").unwrap();
+    let out = on(
+        served.url(),
+        &[
+            "import",
+            "--table",
+            "Videos",
+            "--format",
+            "csv",
+            "--type",
+            "zip=S",
+            "--type",
+            "zip=N",
+            csv.to_str().unwrap(),
+        ],
+    );
+    refused_with(&out, 2, "zip");
+    assert_eq!(served.item("Videos", "Z#1", "A"), "");
+    // An empty partition value: DynamoDB refuses it, so it is refused here, named.
+    let out = on(served.url(), &["items", "--table", "Social", "--pk", ""]);
+    refused_with(&out, 2, "PK");
+    assert!(out.stdout.is_empty());
+}
