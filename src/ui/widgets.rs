@@ -128,29 +128,3 @@ pub fn confirm_ui(ui: &mut Ui, question: &str) -> Option<bool> {
     });
     answer
 }
-
-/// An age in a few words: `just now`, `12 s ago`, `3 min ago`, `2 h ago`.
-pub fn age_text(age: std::time::Duration) -> String {
-    let secs = age.as_secs();
-    match secs {
-        0..=1 => "just now".to_owned(),
-        2..=119 => format!("{secs} s ago"),
-        120..=7199 => format!("{} min ago", secs / 60),
-        _ => format!("{} h ago", secs / 3600),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use std::time::Duration;
-
-    use super::*;
-
-    #[test]
-    fn ages_in_words() {
-        assert_eq!(age_text(Duration::from_millis(400)), "just now");
-        assert_eq!(age_text(Duration::from_secs(12)), "12 s ago");
-        assert_eq!(age_text(Duration::from_secs(180)), "3 min ago");
-        assert_eq!(age_text(Duration::from_secs(7300)), "2 h ago");
-    }
-}

@@ -4,12 +4,13 @@
 
 use egui::{Key, Modifiers, Ui};
 
+use crate::core::report::age_text;
 use crate::core::value::{self, Item};
 use crate::ui::browse::BrowseFeature;
 use crate::ui::browse::reread::MAX_AT_ONCE;
 use crate::ui::browse::results::Results;
 use crate::ui::browse::tabs::TabBody;
-use crate::ui::widgets::{age_text, error_ui};
+use crate::ui::widgets::error_ui;
 use crate::ui::{EditStart, Intent, Scope};
 
 /// Which rendering of the item is shown.

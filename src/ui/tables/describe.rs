@@ -5,8 +5,9 @@ use std::time::Instant;
 use egui::{RichText, Ui};
 
 use crate::core::error::Error;
+use crate::core::report::age_text;
 use crate::core::table::{TableInfo, key_text};
-use crate::ui::widgets::{age_text, error_ui};
+use crate::ui::widgets::error_ui;
 
 /// What the panel shows: the table, its description once known, and how old it is.
 pub(super) struct Described<'a> {
