@@ -148,3 +148,28 @@ fn a_flag_given_twice_or_an_empty_key_is_refused_before_sending() {
     refused_with(&out, 2, "PK");
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn a_value_dynamodb_would_refuse_is_named_not_the_expression_using_it() {
+    for (value, words) in [
+        (r#"{":v":{"SS":[]}}"#, "a string set cannot be empty"),
+        (
+            r#"{":v":{"SS":["a","a"]}}"#,
+            "`a` repeats an earlier element",
+        ),
+    ] {
+        let out = dynoscope(&["expr", "update", "SET a = :v", "--values", value]);
+        refused_with(&out, 2, words);
+        refused_with(&out, 2, "--values");
+        assert!(
+            out.stdout.is_empty(),
+            "nothing printed: {}",
+            text(&out.stdout)
+        );
+        assert!(
+            !text(&out.stderr).contains("not in the expression attribute values"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+}

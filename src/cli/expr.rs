@@ -12,6 +12,7 @@ use crate::core::error::{Error, Result};
 use crate::core::expr::builder::{self, Field, Input, Kind, ValueRow};
 use crate::core::expr::codegen::{ClientSetup, Target};
 use crate::core::expr::error::ExprError;
+use crate::core::validate;
 use crate::core::value::{self, Item};
 
 /// Which expression of the request an error is in, with a caret under its position; a long
@@ -70,6 +71,9 @@ fn input(args: &ExprArgs) -> Result<Input> {
     }
     if let Some(text) = &args.values {
         let values = value::item_from_dynamodb_json(text).map_err(|e| e.at("--values"))?;
+        // What DynamoDB would refuse (an empty set, an element twice) is said of the value, not
+        // of the expression that uses it.
+        validate::check_values(&values).map_err(|e| e.at("--values"))?;
         input.values = values.iter().map(|(k, v)| ValueRow::new(k, v)).collect();
     }
     let mut key = Item::new();

@@ -70,8 +70,15 @@ fn check_at(place: &Place<'_>, path: &str, value: &AttributeValue, depth: usize)
     }
     match value {
         AttributeValue::N(n) => check_number(&what, n),
-        AttributeValue::Ss(v) => check_set(&what, "string", v.iter().cloned()),
-        AttributeValue::Bs(v) => check_set(&what, "binary", v.iter().map(|b| b.as_ref().to_vec())),
+        AttributeValue::Ss(v) => check_set(&what, "string", v.iter().cloned(), |i| {
+            format!("`{}`", v[i])
+        }),
+        AttributeValue::Bs(v) => check_set(
+            &what,
+            "binary",
+            v.iter().map(|b| b.as_ref().to_vec()),
+            |i| format!("element {}", i + 1),
+        ),
         AttributeValue::Ns(v) => {
             v.iter().try_for_each(|n| check_number(&what, n))?;
             // By value: `1` and `1.0` are one number to DynamoDB.
@@ -80,6 +87,7 @@ fn check_at(place: &Place<'_>, path: &str, value: &AttributeValue, depth: usize)
                 "number",
                 v.iter()
                     .map(|n| number::parse(n).ok().map(|d| d.normalized())),
+                |i| format!("`{}` (by value)", v[i]),
             )
         }
         AttributeValue::L(list) => list
@@ -116,6 +124,7 @@ fn check_set<T: Eq + std::hash::Hash>(
     what: &str,
     kind: &str,
     elements: impl ExactSizeIterator<Item = T>,
+    shown: impl Fn(usize) -> String,
 ) -> Result<()> {
     if elements.len() == 0 {
         return Err(Error::Invalid(format!(
@@ -123,10 +132,11 @@ fn check_set<T: Eq + std::hash::Hash>(
         )));
     }
     let mut seen = HashSet::with_capacity(elements.len());
-    for element in elements {
+    for (i, element) in elements.enumerate() {
         if !seen.insert(element) {
             return Err(Error::Invalid(format!(
-                "{what}: a {kind} set holds each element once, and this one repeats one"
+                "{what}: a {kind} set holds each element once, and {} repeats an earlier element",
+                shown(i)
             )));
         }
     }

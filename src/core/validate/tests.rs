@@ -49,12 +49,15 @@ fn sets_are_never_empty_and_hold_each_element_once() {
         "s",
         AttributeValue::Ss(vec!["a".into(), "a".into()]),
     )]));
-    assert!(err.contains("repeats"), "{err}");
+    assert!(err.contains("`a` repeats an earlier element"), "{err}");
     let err = refused(&item(&[(
         "n",
         AttributeValue::Ns(vec!["1".into(), "1.0".into()]),
     )]));
-    assert!(err.contains("number set"), "{err}");
+    assert!(
+        err.contains("number set holds each element once, and `1.0` (by value) repeats"),
+        "{err}"
+    );
     let bytes = |b: &[u8]| Blob::new(b.to_vec());
     let err = refused(&item(&[(
         "b",

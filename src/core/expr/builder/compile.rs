@@ -46,20 +46,16 @@ pub fn compile(input: &Input, key_names: &[String], query_keys: Option<&QueryKey
         if placeholder.is_empty() {
             continue;
         }
-        // What DynamoDB would refuse of a value (an empty set, an element twice) is said here.
-        let checked = row
-            .value()
-            .map_err(|e| format!("{placeholder}: {e}"))
-            .and_then(|v| {
-                validate::check_value(placeholder, &v)
-                    .map(|()| v)
-                    .map_err(|e| e.to_string())
-            });
-        match checked {
+        // What DynamoDB would refuse of a value (an empty set, an element twice) is said here;
+        // the placeholder still stands for it, so the expression using it is not blamed too.
+        match row.value() {
             Ok(v) => {
+                if let Err(e) = validate::check_value(placeholder, &v) {
+                    problems.push(e.to_string());
+                }
                 values.insert(placeholder.to_owned(), v);
             }
-            Err(problem) => problems.push(problem),
+            Err(e) => problems.push(format!("{placeholder}: {e}")),
         }
     }
     let maps = Maps {

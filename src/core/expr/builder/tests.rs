@@ -180,6 +180,30 @@ fn errors_by_field_and_value() {
 }
 
 #[test]
+fn a_value_dynamodb_would_refuse_is_a_problem_of_the_value_alone() {
+    let mut input = Input::new("Social");
+    input.item = Some(key());
+    input.texts.insert(Field::Update, "SET tags = :t".into());
+    input.values.push(ValueRow {
+        placeholder: ":t".into(),
+        kind: ValueType::Ss,
+        text: "[]".into(),
+    });
+    let compiled = compile(&input, &["PK".into(), "SK".into()], None);
+    assert!(compiled.request.is_none(), "nothing to send");
+    assert!(
+        compiled
+            .problems
+            .iter()
+            .any(|p| p.contains("cannot be empty")),
+        "{:?}",
+        compiled.problems
+    );
+    // The update that uses it parsed: it is not blamed for a missing value.
+    assert!(compiled.errors.is_empty(), "{:?}", compiled.errors);
+}
+
+#[test]
 fn every_value_type() {
     assert_eq!(
         ValueType::Ss.parse(r#"["a","b"]"#).unwrap(),

@@ -251,8 +251,8 @@ impl ImportReport {
     pub fn summary(&self) -> String {
         if self.dry_run {
             return format!(
-                "dry run: {} items read and checked; nothing was written",
-                self.read
+                "dry run: {} read and checked; nothing was written",
+                crate::core::report::plural(self.read, "item")
             );
         }
         format!(
