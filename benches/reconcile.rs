@@ -10,6 +10,9 @@
 //!    and the peak memory (`SKIP_LIVE=1` measures the export alone), which grows with the
 //!    parents, not with the items.
 
+// Bench code: a failed unwrap is a failed measurement.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::collections::HashMap;
 use std::time::Instant;
 

@@ -6,6 +6,9 @@
 //!   paginator scanning the same table (goal: 3× the AWS CLI, 1.5× boto3). The AWS CLI and
 //!   boto3 run when they are installed; otherwise their line says so.
 
+// Bench code: a failed unwrap is a failed measurement.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::HashMap;
 use std::process::Command;

@@ -2,6 +2,9 @@
 //! enum outside the core and the CLI grows past 10 variants; no two files import each other,
 //! directly or round about.
 
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 

@@ -1,5 +1,8 @@
 //! The CLI twin, run as a real process against its own sandbox.
 
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::io::{BufRead, BufReader};

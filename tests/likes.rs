@@ -1,6 +1,9 @@
 //! Like/unlike transactions, replays, tokens, a storm and the counter lab, against the sandbox;
 //! and conflict cancellations, which the engine never produces, injected by a local proxy.
 
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::sync::atomic::Ordering;
@@ -14,7 +17,7 @@ use dynoscope::core::likes::{self, LikeOp, LikeOutcome, LikeTarget, StormPlan};
 use dynoscope::core::read as ops;
 use dynoscope::core::sandbox::Sandbox;
 use dynoscope::core::table::TableInfo;
-use dynoscope::core::write::Destination;
+use dynoscope::core::write::{CancelReason, Destination};
 
 struct Lab {
     sandbox: Sandbox,
@@ -95,7 +98,7 @@ async fn like_duplicate_unlike_and_double_unlike() {
     assert_eq!(
         again.outcome,
         LikeOutcome::Cancelled {
-            reasons: vec!["ConditionalCheckFailed".into(), "None".into()]
+            reasons: vec![CancelReason::ConditionalCheckFailed, CancelReason::Fine]
         }
     );
     assert_eq!(
@@ -112,7 +115,7 @@ async fn like_duplicate_unlike_and_double_unlike() {
     assert_eq!(state(&lab).await, (Some("3".into()), 3));
     let twice = likes::send(&lab.connection, &unlike, false).await;
     assert!(
-        matches!(twice.outcome, LikeOutcome::Cancelled { ref reasons } if reasons[0] == "ConditionalCheckFailed")
+        matches!(twice.outcome, LikeOutcome::Cancelled { ref reasons } if reasons[0] == CancelReason::ConditionalCheckFailed)
     );
     assert_eq!(state(&lab).await, (Some("3".into()), 3));
 }

@@ -3,6 +3,9 @@
 //! that applied is said on stderr as applied, never turned into a panic (101) or another
 //! status; an interrupt stops what was not yet sent and waits for what was.
 
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::io::{BufRead, BufReader};

@@ -3,11 +3,14 @@
 //! against an embedded engine behind a proxy that refuses page requests as a provisioned table
 //! does (HTTP 400 ProvisionedThroughputExceededException).
 
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::collections::{BTreeSet, HashMap};
 use std::process::{Command, Output};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::{Engine, Fault, FaultProxy, create_table, empty_engine, put_all, s, table_name};
 use dynoscope::core::cancel::CancelToken;
@@ -231,13 +234,11 @@ async fn throttled_out_keeps_its_items_and_start_key_goes_on_exactly() {
     };
     let mut first = scan(&proxy.url);
     first.extend(args(&["--max-throttle-wait", "0.2"]));
-    let started = Instant::now();
     let out = cli(first).await;
     let err = text(&out.stderr);
     eprintln!("{err}");
     // Throttled beyond the retries: the server refused, nothing is wrong with the input.
     assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(started.elapsed() < Duration::from_secs(10), "{err}");
     assert!(
         err.contains("throttled, waiting 50 ms before attempt 2"),
         "{err}"
@@ -380,14 +381,14 @@ async fn cancel_during_a_backoff_returns_at_once() {
     let refuse = usize::MAX;
     let (_proxy, client) = proxy(&engine, Fault::ThrottleReads { pass: 0, refuse }).await;
     let request = BrowseRequest::scan(&info, None).unwrap();
+    // Waits no test run outlasts: only the cancel can end them (a clock is never asked).
     let slow = Backoff {
-        first: Duration::from_secs(60),
-        longest: Duration::from_secs(60),
-        throttled_for: Duration::from_secs(3600),
+        first: Duration::from_secs(86_400),
+        longest: Duration::from_secs(86_400),
+        throttled_for: Duration::from_secs(10 * 86_400),
         resends: 0,
     };
     let cancel = CancelToken::default();
-    let started = Instant::now();
     // Cancelled when the first wait is announced, before it begins: no race.
     let stopped = read::read_events(
         &client,
@@ -417,8 +418,7 @@ async fn cancel_during_a_backoff_returns_at_once() {
         &cancel,
         |e| {
             assert!(
-                e.note()
-                    .is_some_and(|n| n.contains("throttled, waiting 60.0 s")),
+                e.note().is_some_and(|n| n.contains("throttled, waiting")),
                 "{e:?}"
             );
             cancel.cancel();
@@ -430,10 +430,5 @@ async fn cancel_during_a_backoff_returns_at_once() {
         stopped.left,
         SegmentStarts::all(3).unwrap(),
         "nothing read, all to do"
-    );
-    assert!(
-        started.elapsed() < Duration::from_secs(10),
-        "{:?}",
-        started.elapsed()
     );
 }

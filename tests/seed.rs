@@ -1,5 +1,8 @@
 //! The sandbox's sample data holds what the articles describe, including the traps.
 
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use dynoscope::core::condition::{SortCondition, SortOp};
 use dynoscope::core::connection::{self, ConnectionSpec};
 use dynoscope::core::read::{self as ops, BrowseRequest};

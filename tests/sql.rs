@@ -2,6 +2,9 @@
 //! the one reader, the shipped reconciliation finding exactly the posts the seed drifted, and
 //! the CLI twin's output and exit codes.
 
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::collections::BTreeMap;
 use std::process::{Command, Output};
 

@@ -4,6 +4,9 @@
 //! again; a lost answer is reported unknown and matches what the server stored; read-only
 //! refuses.
 
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::collections::HashMap;

@@ -6,6 +6,9 @@
 //! flight; the exit status follows the table; a file changed between the passes is said; an
 //! export never replaces or writes through anything unless --force.
 
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::io::{BufRead, Write};

@@ -14,7 +14,7 @@ use crate::core::likes::{self, LikeOp, LikeOutcome, LikeTarget, Snapshot, StormP
 use crate::core::number::to_dynamodb;
 use crate::core::report::Lines;
 use crate::core::table::TableInfo;
-use crate::core::write::Destination;
+use crate::core::write::{CancelReason, Destination};
 
 async fn target(
     connection: &Connection,
@@ -59,10 +59,7 @@ pub async fn like(
         LikeOutcome::Committed { .. } => Exit::Done,
         // Cancelled only because the server found the request invalid: bad input.
         LikeOutcome::Cancelled { reasons }
-            if reasons.iter().any(|r| r == "ValidationError")
-                && reasons
-                    .iter()
-                    .all(|r| r == "ValidationError" || r == "None") =>
+            if CancelReason::only(reasons, &CancelReason::ValidationError) =>
         {
             Exit::Error
         }
@@ -74,7 +71,11 @@ pub async fn like(
     if args.target.json {
         let (outcome, reasons, wcu) = match &report.sent.outcome {
             LikeOutcome::Committed { consumed_wcu } => ("committed", vec![], *consumed_wcu),
-            LikeOutcome::Cancelled { reasons } => ("cancelled", reasons.clone(), 0.0),
+            LikeOutcome::Cancelled { reasons } => (
+                "cancelled",
+                reasons.iter().map(CancelReason::code).collect(),
+                0.0,
+            ),
             LikeOutcome::Failed(_) => ("failed", vec![], 0.0),
             LikeOutcome::Unknown(_) => ("unknown", vec![], 0.0),
         };

@@ -18,6 +18,7 @@ pub mod placeholders;
 pub mod position;
 pub mod read;
 pub mod report;
+pub mod retry;
 pub mod rows;
 pub mod run;
 #[cfg(feature = "sandbox")]

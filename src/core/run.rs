@@ -182,7 +182,7 @@ pub fn written(op: &str, outcome: WriteOutcome, asked_for_old: bool) -> RunResul
                 Refusal::Cancelled { reasons } => (
                     format!(
                         "{op} cancelled: [{}]; nothing was written.",
-                        reasons.join(", ")
+                        crate::core::write::CancelReason::list(&reasons)
                     ),
                     Vec::new(),
                 ),

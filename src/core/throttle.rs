@@ -66,7 +66,7 @@ impl Deadline {
     /// the time (a quarter of the timeout): an attempt sure to time out is not worth sending,
     /// since its timeout would leave a refusal's outcome unknown.
     pub fn fits(&self, wait: Duration) -> bool {
-        self.left() >= wait + self.timeout / 4
+        crate::core::retry::fits(self.left(), wait, self.timeout)
     }
 }
 

@@ -1,7 +1,5 @@
 //! Connecting: an unreachable endpoint, a failed connect, no connection.
 
-use std::time::{Duration, Instant};
-
 use dynoscope::core::connection::ConnectionSpec;
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
@@ -88,7 +86,7 @@ fn listing_tables_without_a_connection_says_so() {
 
 #[test]
 fn a_silent_endpoint_is_given_up_on_within_the_timeout_and_connecting_can_be_cancelled() {
-    let silent = silent_endpoint();
+    let (silent, arrived) = silent_endpoint();
     let mut app = start(ConnectionSpec::Sandbox { db_path: None }, None);
     let h = &mut app.harness;
     step_until(h, "the sandbox tables", |h| has_label(h, "Videos"));
@@ -96,20 +94,19 @@ fn a_silent_endpoint_is_given_up_on_within_the_timeout_and_connecting_can_be_can
     h.step();
     replace_text(h, "URL", &silent);
     replace_text(h, "Timeout (s)", "1");
-    let started = Instant::now();
     h.get_by_role_and_label(Role::Button, "Connect").click();
     step_until(h, "connecting", |h| has_label(h, "Connecting…"));
     step_until(h, "the timeout", |h| {
         has_label_containing(h, "ListTables failed: timed out after 1s")
     });
-    let took = started.elapsed();
-    assert!(took < Duration::from_secs(5), "gave up after {took:?}");
+    // Given up on within the one timeout: one attempt, not sent again (a count, not a clock).
+    assert_eq!(arrived.load(std::sync::atomic::Ordering::SeqCst), 1);
     // The sandbox is still the active connection, and Connect can be pressed again.
     assert!(has_label_containing(h, "Sandbox (in memory)"));
     assert!(h.query_by_label("Connecting…").is_none());
 
-    // With a long timeout, Cancel ends the attempt at once.
-    replace_text(h, "Timeout (s)", "60");
+    // With a timeout longer than the wait for the screen, only Cancel can end the attempt.
+    replace_text(h, "Timeout (s)", "600");
     h.get_by_role_and_label(Role::Button, "Connect").click();
     step_until(h, "the Cancel button", |h| has_label(h, "Cancel"));
     h.get_by_role_and_label(Role::Button, "Cancel").click();

@@ -1,6 +1,9 @@
 //! UI tests: the real app on the embedded sandbox, driven by role and label with egui_kittest,
 //! one module per feature; the harness and its helpers are here.
 
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 #[path = "../common/mod.rs"]
 mod common;
 
@@ -248,17 +251,21 @@ pub fn replace_text(h: &mut Harness<'_, DynoscopeApp>, label: &str, text: &str) 
     h.step();
 }
 
-/// A TCP endpoint that accepts connections and never answers; its URL.
-pub fn silent_endpoint() -> String {
+/// A TCP endpoint that accepts connections and never answers; its URL, and how many
+/// connections it has taken.
+pub fn silent_endpoint() -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
+    let arrived = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = arrived.clone();
     std::thread::spawn(move || {
         let mut held = Vec::new();
         for stream in listener.incoming() {
+            counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
             held.push(stream);
         }
     });
-    url
+    (url, arrived)
 }
 
 /// Credentials for endpoints not on this machine, which get no dummy ones: set once, before

@@ -49,7 +49,7 @@ impl Outcome {
                 Refusal::Error(error) => Self::Failed(error),
                 Refusal::Cancelled { reasons } => Self::Failed(Error::Invalid(format!(
                     "cancelled: [{}]",
-                    reasons.join(", ")
+                    crate::core::write::CancelReason::list(&reasons)
                 ))),
             },
             WriteOutcome::Unknown {

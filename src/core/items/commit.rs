@@ -14,7 +14,7 @@ use crate::core::report::{Line, Tone};
 use crate::core::table::TableInfo;
 use crate::core::value::Item;
 use crate::core::write::{
-    self, Confirmation, Destination, Idempotency, Refusal, WriteOutcome, WritePlan,
+    self, CancelReason, Confirmation, Destination, Idempotency, Refusal, WriteOutcome, WritePlan,
 };
 
 /// The most items one `TransactWriteItems` takes.
@@ -250,8 +250,8 @@ async fn transaction_item(
             refusal: Refusal::Cancelled { reasons },
             ..
         } => {
-            match reasons.get(i).map(String::as_str) {
-                Some("ConditionalCheckFailed") => {
+            match reasons.get(i) {
+                Some(CancelReason::ConditionalCheckFailed) => {
                     // What the server holds now, read after the refusal.
                     match read::get_item(&connection.client, &info.name, change.key.clone()).await {
                         Ok(server) => ItemOutcome::Conflict { server },
@@ -262,7 +262,7 @@ async fn transaction_item(
                         },
                     }
                 }
-                Some("None") | None => ItemOutcome::NotWritten {
+                Some(CancelReason::Fine) | None => ItemOutcome::NotWritten {
                     reason: "the transaction was cancelled by another item; nothing was written"
                         .into(),
                 },
@@ -309,7 +309,10 @@ fn refusal_text(refusal: &Refusal) -> String {
         Refusal::Error(e) => e.to_string(),
         Refusal::Condition { .. } => "its condition failed; nothing was written".into(),
         Refusal::Cancelled { reasons } => {
-            format!("cancelled: [{}]; nothing was written", reasons.join(", "))
+            format!(
+                "cancelled: [{}]; nothing was written",
+                crate::core::write::CancelReason::list(reasons)
+            )
         }
     }
 }

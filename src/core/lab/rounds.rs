@@ -95,7 +95,7 @@ impl Lab<'_> {
                 ..
             } => Err(Error::Invalid(format!(
                 "cancelled: [{}]",
-                reasons.join(", ")
+                crate::core::write::CancelReason::list(&reasons)
             ))),
         }
     }

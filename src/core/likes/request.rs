@@ -15,7 +15,7 @@ use crate::core::table::{KeyAttr, TableInfo};
 use crate::core::tally::{ChildSource, ParentMatch, TallyRule};
 use crate::core::validate;
 use crate::core::value::Item;
-use crate::core::write::{Destination, WritePlan};
+use crate::core::write::{CancelReason, Destination, WritePlan};
 
 /// Like or unlike.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -288,11 +288,8 @@ impl LikeRequest {
 
     /// Whether cancellation `reasons` say the parent does not exist: its update, the second
     /// write, failed its only condition.
-    pub fn parent_missing(&self, reasons: &[String]) -> bool {
-        !self.target.create_parent
-            && reasons
-                .get(1)
-                .is_some_and(|r| r == "ConditionalCheckFailed")
+    pub fn parent_missing(&self, reasons: &[CancelReason]) -> bool {
+        !self.target.create_parent && reasons.get(1) == Some(&CancelReason::ConditionalCheckFailed)
     }
 
     /// The request as low-level JSON (`TransactItems`), as the article shows it.

@@ -11,7 +11,7 @@ use crate::core::read;
 use crate::core::report::{Line, Tone, capacity};
 use crate::core::table::TableInfo;
 use crate::core::tally;
-use crate::core::write::{self, Refusal, WriteOutcome};
+use crate::core::write::{self, CancelReason, Refusal, WriteOutcome};
 
 /// How a like or unlike ended.
 #[derive(Debug, Clone, PartialEq)]
@@ -21,11 +21,10 @@ pub enum LikeOutcome {
         /// Write capacity consumed (about 4 for a like: 2 per transactional write).
         consumed_wcu: f64,
     },
-    /// Nothing happened: each item's cancellation reason, in order (`ConditionalCheckFailed`,
-    /// `None`, `TransactionConflict`, …).
+    /// Nothing happened: each item's cancellation reason, in order.
     Cancelled {
         /// One reason per transaction item.
-        reasons: Vec<String>,
+        reasons: Vec<CancelReason>,
     },
     /// The request failed otherwise (e.g. `IdempotentParameterMismatchException`).
     Failed(Error),
@@ -42,9 +41,10 @@ impl LikeOutcome {
                 Tone::Good,
                 format!("Committed · {} WCU", capacity(*consumed_wcu)),
             ),
-            Self::Cancelled { reasons } => {
-                Line::new(Tone::Warn, format!("Cancelled: [{}]", reasons.join(", ")))
-            }
+            Self::Cancelled { reasons } => Line::new(
+                Tone::Warn,
+                format!("Cancelled: [{}]", CancelReason::list(reasons)),
+            ),
             Self::Failed(error) => Line::new(Tone::Bad, error.to_string()),
             Self::Unknown(error) => Line::new(
                 Tone::Warn,
@@ -76,7 +76,7 @@ impl LikeOutcome {
                 Refusal::Cancelled { reasons } => Self::Cancelled { reasons },
                 Refusal::Error(error) => Self::Failed(error),
                 Refusal::Condition { .. } => Self::Cancelled {
-                    reasons: vec!["ConditionalCheckFailed".into()],
+                    reasons: vec![CancelReason::ConditionalCheckFailed],
                 },
             },
             WriteOutcome::Unknown { error, .. } => Self::Unknown(error),

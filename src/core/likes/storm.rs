@@ -250,7 +250,10 @@ fn record(
                     LikeOutcome::Cancelled { reasons } => {
                         *stats
                             .cancelled
-                            .entry(format!("[{}]", reasons.join(", ")))
+                            .entry(format!(
+                                "[{}]",
+                                crate::core::write::CancelReason::list(&reasons)
+                            ))
                             .or_default() += 1;
                     }
                     LikeOutcome::Failed(error) => {

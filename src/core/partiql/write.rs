@@ -85,7 +85,7 @@ impl StatementOutcome {
                 Refusal::Error(error) => Self::Failed(error),
                 Refusal::Cancelled { reasons } => Self::Failed(Error::Invalid(format!(
                     "cancelled: [{}]",
-                    reasons.join(", ")
+                    crate::core::write::CancelReason::list(&reasons)
                 ))),
             },
             WriteOutcome::Unknown {

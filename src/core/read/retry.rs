@@ -1,7 +1,8 @@
-//! The reader's one retry policy for a page request: a throttled request backs off (capped
-//! exponential, within a time budget) and is sent again; a request that failed on the way is
-//! sent again a few times. The SDK's own retries are off for page requests, so this is the only
-//! schedule. Every wait is announced as a [`ReadEvent`] and ends early on a cancel.
+//! A page request sent again as the one retry policy ([`crate::core::retry`]) decides, with the
+//! reader's rules ([`Backoff`]): a throttled request backs off (capped exponential, within a
+//! time budget) and is sent again; a request that failed on the way is sent again a few times.
+//! The SDK's own retries are off for page requests, so this is the only schedule. Every wait is
+//! announced as a [`ReadEvent`] and ends early on a cancel.
 
 use std::time::Duration;
 
@@ -12,6 +13,7 @@ use crate::core::error::{Error, Result};
 use crate::core::read::browse::{fetch_limited, request_timeout};
 use crate::core::read::events::ReadEvent;
 use crate::core::read::{BrowseRequest, Page};
+use crate::core::retry::{Failure, Next, Policy, Retries, Rule};
 use crate::core::throttle::{Deadline, is_throttled};
 use crate::core::value::Item;
 
@@ -52,10 +54,25 @@ impl Backoff {
     /// The wait after the `failures`-th failure (1 for the first): `first · 2^(failures-1)`, at
     /// most `longest`.
     pub fn wait(&self, failures: u32) -> Duration {
-        let doublings = failures.saturating_sub(1).min(30);
-        self.first
-            .saturating_mul(1u32 << doublings)
-            .min(self.longest)
+        self.policy().throttled.wait(failures)
+    }
+
+    /// As the one retry policy: throttling off the clock within `throttled_for`, a failure on
+    /// the way `resends` times on it; nothing else is sent again.
+    pub fn policy(&self) -> Policy {
+        let rule = |times, budget, on_the_clock| Rule {
+            first: self.first,
+            longest: self.longest,
+            times,
+            budget,
+            on_the_clock,
+        };
+        Policy {
+            throttled: rule(u32::MAX, Some(self.throttled_for), false),
+            lost: rule(self.resends, None, true),
+            conflict: Rule::NEVER,
+            unprocessed: Rule::NEVER,
+        }
     }
 }
 
@@ -81,11 +98,12 @@ pub(crate) async fn fetch_retrying(
     cancel: &CancelToken,
     mut on_wait: impl FnMut(ReadEvent),
 ) -> Result<Option<Page>> {
-    let (mut throttled, mut waited, mut resends) = (0u32, Duration::ZERO, 0u32);
     // The page's sends and re-sends share the connection's timeout; waiting out throttling has
     // its own budget (`throttled_for`), since a throttled read changes nothing and is worth
     // waiting for.
-    let mut deadline = Deadline::after(request_timeout(client));
+    let timeout = request_timeout(client);
+    let mut deadline = Deadline::after(timeout);
+    let mut retries = Retries::new(backoff.policy(), timeout);
     loop {
         let sent = tokio::select! {
             sent = fetch_limited(client, request, start.cloned(), limit, deadline.left()) => sent,
@@ -95,39 +113,31 @@ pub(crate) async fn fetch_retrying(
             Ok(page) => return Ok(Some(page)),
             Err(error) => error,
         };
-        let event = if is_throttled(&error) {
-            throttled += 1;
-            let wait = backoff.wait(throttled);
-            waited += wait;
-            if waited > backoff.throttled_for {
-                return Err(error);
-            }
-            ReadEvent::Throttled {
-                attempt: throttled + resends + 1,
-                wait,
-            }
-        } else if failed_on_the_way(&error)
-            && resends < backoff.resends
-            && deadline.fits(backoff.wait(resends + 1))
-        {
-            resends += 1;
-            ReadEvent::Resending {
-                attempt: throttled + resends + 1,
-                wait: backoff.wait(resends),
-                error,
-            }
+        let failure = if is_throttled(&error) {
+            Failure::Throttled
+        } else if failed_on_the_way(&error) {
+            Failure::Lost
         } else {
             return Err(error);
         };
-        let wait = event.wait().unwrap_or_default();
-        let throttled_wait = matches!(event, ReadEvent::Throttled { .. });
-        on_wait(event);
+        let Next::Resend(wait) = retries.next(failure, deadline.left()) else {
+            return Err(error);
+        };
+        let attempt = retries.attempts();
+        on_wait(match failure {
+            Failure::Throttled => ReadEvent::Throttled { attempt, wait },
+            _ => ReadEvent::Resending {
+                attempt,
+                wait,
+                error,
+            },
+        });
         tokio::select! {
             () = tokio::time::sleep(wait) => {}
             () = cancel.cancelled() => return Ok(None),
         }
-        // Time spent waiting out throttling has its own budget, not the request's.
-        if throttled_wait {
+        // Time spent waiting off the clock (throttling) has its own budget, not the request's.
+        if !retries.on_the_clock(failure) {
             deadline.extend(wait);
         }
     }

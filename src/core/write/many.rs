@@ -15,7 +15,7 @@ use crate::core::error::{Error, Result};
 use crate::core::expr::codegen::{Operation, Request, Transaction};
 use crate::core::value::Item;
 use crate::core::write::attempt::{Failure, Sent, old_on_failure};
-use crate::core::write::{BatchPut, Refusal, one_attempt_within};
+use crate::core::write::{BatchPut, CancelReason, Refusal, one_attempt_within};
 
 pub(super) async fn transact(
     client: &Client,
@@ -56,7 +56,7 @@ pub(super) async fn transact(
                     TransactWriteItemsError::TransactionCanceledException(c) => c
                         .cancellation_reasons()
                         .iter()
-                        .map(|r| r.code().unwrap_or("None").to_owned())
+                        .map(|r| CancelReason::from_code(r.code()))
                         .collect(),
                     _ => Vec::new(),
                 };

@@ -10,7 +10,7 @@ mod outcome;
 mod plan;
 mod send;
 
-pub use outcome::{Refusal, Unwritten, WriteOutcome};
+pub use outcome::{CancelReason, Refusal, Unwritten, WriteOutcome};
 pub use plan::{
     BatchPut, Confirmation, Destination, Idempotency, WritePlan, WriteRequest, key_shown,
 };
@@ -18,13 +18,6 @@ pub use send::send;
 
 use crate::core::error::Error;
 pub use crate::core::throttle::{Deadline, is_throttled, one_attempt_within, without_retries};
-
-/// Throttling rejections sent again before giving up.
-pub const MAX_THROTTLE_RETRIES: u32 = 3;
-
-/// Times a batch's unprocessed items are sent again (with a growing wait) before they are
-/// reported as not written.
-pub const MAX_UNPROCESSED_ROUNDS: u32 = 8;
 
 /// Whether a write that failed this way may still have been applied: a timeout, a connection
 /// lost after the request left (not a refused connection), a 5xx the server answered with, or

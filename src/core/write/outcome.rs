@@ -15,12 +15,83 @@ pub enum Refusal {
         /// The item as the server holds it.
         stored: Option<Item>,
     },
-    /// The transaction was cancelled: one reason per write, in order (`None`,
-    /// `ConditionalCheckFailed`, `TransactionConflict`, …).
+    /// The transaction was cancelled: one reason per write, in order.
     Cancelled {
         /// The reasons.
-        reasons: Vec<String>,
+        reasons: Vec<CancelReason>,
     },
+}
+
+/// Why a transaction's write was cancelled, by DynamoDB's code for it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum CancelReason {
+    /// This write was fine; another one cancelled the transaction (`None`).
+    Fine,
+    /// Its condition failed.
+    ConditionalCheckFailed,
+    /// Another transaction or write touched the item at the same time: nothing was written.
+    TransactionConflict,
+    /// Its item collection would grow over 10 GB.
+    ItemCollectionSizeLimitExceeded,
+    /// The table's capacity was exceeded.
+    ProvisionedThroughputExceeded,
+    /// Throttled.
+    ThrottlingError,
+    /// The write itself is invalid (a key of the wrong type, say).
+    ValidationError,
+    /// A code this version does not know, as the server sent it.
+    Other(String),
+}
+
+impl CancelReason {
+    /// The reason for DynamoDB's `code` (`None` when it sent no code).
+    pub fn from_code(code: Option<&str>) -> Self {
+        match code {
+            None | Some("None") => Self::Fine,
+            Some("ConditionalCheckFailed") => Self::ConditionalCheckFailed,
+            Some("TransactionConflict") => Self::TransactionConflict,
+            Some("ItemCollectionSizeLimitExceeded") => Self::ItemCollectionSizeLimitExceeded,
+            Some("ProvisionedThroughputExceeded") => Self::ProvisionedThroughputExceeded,
+            Some("ThrottlingError") => Self::ThrottlingError,
+            Some("ValidationError") => Self::ValidationError,
+            Some(other) => Self::Other(other.to_owned()),
+        }
+    }
+
+    /// DynamoDB's code: `None`, `ConditionalCheckFailed`, …
+    pub fn code(&self) -> &str {
+        match self {
+            Self::Fine => "None",
+            Self::ConditionalCheckFailed => "ConditionalCheckFailed",
+            Self::TransactionConflict => "TransactionConflict",
+            Self::ItemCollectionSizeLimitExceeded => "ItemCollectionSizeLimitExceeded",
+            Self::ProvisionedThroughputExceeded => "ProvisionedThroughputExceeded",
+            Self::ThrottlingError => "ThrottlingError",
+            Self::ValidationError => "ValidationError",
+            Self::Other(code) => code,
+        }
+    }
+
+    /// Whether `reasons` cancelled a transaction for `reason` alone: some write for it, every
+    /// other one fine.
+    pub fn only(reasons: &[Self], reason: &Self) -> bool {
+        reasons.contains(reason) && reasons.iter().all(|r| r == reason || *r == Self::Fine)
+    }
+
+    /// `reasons` as DynamoDB's codes, comma-separated: `None, ConditionalCheckFailed`.
+    pub fn list(reasons: &[Self]) -> String {
+        reasons
+            .iter()
+            .map(Self::code)
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+impl std::fmt::Display for CancelReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.code())
+    }
 }
 
 /// Items of a batch that the server did not write, while it wrote the others.
@@ -29,7 +100,7 @@ pub struct Unwritten {
     /// The items.
     pub items: Vec<Item>,
     /// Why: `None` when the server still left them unprocessed after they were sent again
-    /// [`MAX_UNPROCESSED_ROUNDS`](crate::core::write::MAX_UNPROCESSED_ROUNDS) times; the
+    /// as often as [`Policy::WRITES`](crate::core::retry::Policy::WRITES) allows; the
     /// refusal when sending them again was refused (throttled out, say).
     pub refusal: Option<Refusal>,
 }
@@ -109,5 +180,45 @@ impl WriteOutcome {
             Self::Refused { .. } => "refused",
             Self::Unknown { .. } => "unknown",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CancelReason;
+
+    #[test]
+    fn cancellation_reasons_are_dynamodbs_codes() {
+        for code in [
+            "None",
+            "ConditionalCheckFailed",
+            "TransactionConflict",
+            "ItemCollectionSizeLimitExceeded",
+            "ProvisionedThroughputExceeded",
+            "ThrottlingError",
+            "ValidationError",
+            "SomethingNew",
+        ] {
+            assert_eq!(CancelReason::from_code(Some(code)).code(), code);
+        }
+        assert_eq!(CancelReason::from_code(None), CancelReason::Fine);
+        let reasons = [CancelReason::Fine, CancelReason::TransactionConflict];
+        assert_eq!(CancelReason::list(&reasons), "None, TransactionConflict");
+        assert!(CancelReason::only(
+            &reasons,
+            &CancelReason::TransactionConflict
+        ));
+        assert!(!CancelReason::only(
+            &reasons,
+            &CancelReason::ValidationError
+        ));
+        let mixed = [
+            CancelReason::ConditionalCheckFailed,
+            CancelReason::TransactionConflict,
+        ];
+        assert!(!CancelReason::only(
+            &mixed,
+            &CancelReason::TransactionConflict
+        ));
     }
 }

@@ -1,5 +1,6 @@
-//! The one place writes are sent: the destination checked, the confirmation required, re-sends
-//! decided by idempotency, every failure sorted into refused or unknown.
+//! The one place writes are sent: the destination checked, the confirmation required, what may
+//! be sent again decided by idempotency and how often by the one retry policy
+//! ([`Policy::WRITES`]), every failure sorted into refused or unknown.
 
 use std::time::Duration;
 
@@ -19,30 +20,25 @@ use crate::core::error::Error;
 use crate::core::expr::codegen::{Operation, Request, ReturnValues};
 use crate::core::partiql::Statement;
 use crate::core::read;
+use crate::core::retry::{self, Next, Policy, Retries};
 use crate::core::value::Item;
+use crate::core::write::CancelReason;
 use crate::core::write::attempt::{Failure, Sent, old_on_failure};
 use crate::core::write::many;
 use crate::core::write::{
-    BatchPut, Deadline, Idempotency, MAX_THROTTLE_RETRIES, MAX_UNPROCESSED_ROUNDS, Refusal,
-    Unwritten, WriteOutcome, WritePlan, WriteRequest, is_throttled, may_have_been_applied,
-    one_attempt_within,
+    BatchPut, Deadline, Idempotency, Refusal, Unwritten, WriteOutcome, WritePlan, WriteRequest,
+    is_throttled, may_have_been_applied, one_attempt_within,
 };
-
-/// Re-sends of a repeatable request after an answer was lost.
-const MAX_RESENDS: u32 = 2;
-
-/// Transactions sent again after a `TransactionConflict` cancellation (which wrote nothing).
-const MAX_CONFLICT_RETRIES: u32 = 5;
 
 /// Whether a cancellation was only for conflicts with other transactions: nothing was
 /// written, and nothing about the data refused it, so it may be sent again.
 fn only_conflicts(refusal: &Refusal) -> bool {
     match refusal {
         Refusal::Cancelled { reasons } => {
-            reasons.iter().any(|r| r == "TransactionConflict")
+            reasons.contains(&CancelReason::TransactionConflict)
                 && reasons
                     .iter()
-                    .all(|r| r == "TransactionConflict" || r == "None")
+                    .all(|r| matches!(r, CancelReason::TransactionConflict | CancelReason::Fine))
         }
         _ => false,
     }
@@ -72,26 +68,23 @@ pub async fn send(connection: &Connection, plan: &WritePlan, confirmed: bool) ->
     }
     let client = &connection.client;
     let deadline = Deadline::after(connection.timeout);
+    let mut retries = Retries::new(Policy::WRITES, connection.timeout);
     // A batch's items still to send: all of them, then what the server left unprocessed.
     let mut remaining: Option<WriteRequest> = None;
-    let (mut unprocessed_rounds, mut wcu) = (0, 0.0);
-    let (mut attempts, mut throttles) = (0, 0);
+    let mut wcu = 0.0;
     // The first failure after which the write may have been applied, when it was re-sent.
     let mut uncertain: Option<Error> = None;
-    let mut conflicts = 0;
     loop {
-        attempts += 1;
+        let attempts = retries.attempts();
         let request = remaining.as_ref().unwrap_or(&plan.request);
         let failure = match attempt(client, request, deadline.left()).await {
             Ok(sent) => {
                 wcu += sent.wcu;
-                let wait = Duration::from_millis(25 << (unprocessed_rounds + 1).min(6));
                 if let WriteRequest::Batch(batch) = request
                     && !sent.unprocessed.is_empty()
-                    && unprocessed_rounds < MAX_UNPROCESSED_ROUNDS
-                    && deadline.fits(wait)
+                    && let Next::Resend(wait) =
+                        retries.next(retry::Failure::Unprocessed, deadline.left())
                 {
-                    unprocessed_rounds += 1;
                     remaining = Some(WriteRequest::Batch(BatchPut {
                         table: batch.table.clone(),
                         items: sent.unprocessed,
@@ -111,33 +104,30 @@ pub async fn send(connection: &Connection, plan: &WritePlan, confirmed: bool) ->
             }
             Err(failure) => failure,
         };
-        let refusal = match failure {
-            Failure::Refused(refusal)
-                if only_conflicts(&refusal)
-                    && conflicts < MAX_CONFLICT_RETRIES
-                    && deadline.fits(conflict_wait(conflicts + 1)) =>
-            {
-                conflicts += 1;
-                tokio::time::sleep(conflict_wait(conflicts)).await;
-                continue;
-            }
-            Failure::Refused(refusal) => refusal,
+        // What may be sent again, and what a re-send is told apart as.
+        let again = match &failure {
+            Failure::Refused(refusal) if only_conflicts(refusal) => Some(retry::Failure::Conflict),
+            Failure::Error(error) if is_throttled(error) => Some(retry::Failure::Throttled),
+            // Sent again only when sending it twice changes nothing.
             Failure::Error(error)
-                if is_throttled(&error)
-                    && throttles < MAX_THROTTLE_RETRIES
-                    && deadline.fits(throttle_wait(throttles + 1)) =>
+                if may_have_been_applied(error) && plan.idempotency == Idempotency::Repeatable =>
             {
-                throttles += 1;
-                tokio::time::sleep(throttle_wait(throttles)).await;
-                continue;
+                Some(retry::Failure::Lost)
             }
+            _ => None,
+        };
+        if let Some(kind) = again
+            && let Next::Resend(wait) = retries.next(kind, deadline.left())
+        {
+            if let (retry::Failure::Lost, Failure::Error(error)) = (kind, failure) {
+                uncertain.get_or_insert(error);
+            }
+            tokio::time::sleep(wait).await;
+            continue;
+        }
+        let refusal = match failure {
+            Failure::Refused(refusal) => refusal,
             Failure::Error(error) if may_have_been_applied(&error) => {
-                let repeatable = plan.idempotency == Idempotency::Repeatable;
-                if repeatable && attempts <= MAX_RESENDS && deadline.fits(resend_wait(attempts)) {
-                    uncertain.get_or_insert(error);
-                    tokio::time::sleep(resend_wait(attempts)).await;
-                    continue;
-                }
                 return unknown(
                     client,
                     plan,
@@ -169,21 +159,6 @@ pub async fn send(connection: &Connection, plan: &WritePlan, confirmed: bool) ->
         }
         return WriteOutcome::Refused { refusal, attempts };
     }
-}
-
-/// The wait before the `n`-th re-send after a `TransactionConflict` (from 1).
-fn conflict_wait(n: u32) -> Duration {
-    Duration::from_millis(20 << n.min(10))
-}
-
-/// The wait before the `n`-th re-send after throttling (from 1).
-fn throttle_wait(n: u32) -> Duration {
-    Duration::from_millis(50 << n.min(10))
-}
-
-/// The wait before re-sending a repeatable write after attempt `n`'s answer was lost.
-fn resend_wait(n: u32) -> Duration {
-    Duration::from_millis(100 << n.min(10))
 }
 
 /// Read every written item again (consistent reads, all at once), never re-sending the write.
