@@ -5,6 +5,7 @@ use egui::{Color32, RichText, Ui};
 use crate::core::connection::Connection;
 use crate::core::error::Error;
 use crate::core::report::{Line, Tone};
+use crate::core::value::AttrType;
 use crate::core::write::Destination;
 
 /// A labelled single-line text field; the label is its accessible name.
@@ -40,14 +41,14 @@ pub fn error_ui(ui: &mut Ui, error: &Error) {
 }
 
 /// A small type tag such as `N` or `SS` in front of a value.
-pub fn type_tag_ui(ui: &mut Ui, tag: &str) {
-    let color = match tag {
-        "S" => Color32::from_rgb(80, 140, 200),
-        "N" => Color32::from_rgb(90, 170, 90),
-        "BOOL" | "NULL" => Color32::from_rgb(170, 120, 200),
+pub fn type_tag_ui(ui: &mut Ui, kind: AttrType) {
+    let color = match kind {
+        AttrType::S => Color32::from_rgb(80, 140, 200),
+        AttrType::N => Color32::from_rgb(90, 170, 90),
+        AttrType::Bool | AttrType::Null => Color32::from_rgb(170, 120, 200),
         _ => Color32::from_rgb(190, 150, 70),
     };
-    ui.label(RichText::new(tag).small().monospace().color(color));
+    ui.label(RichText::new(kind.tag()).small().monospace().color(color));
 }
 
 /// The colour of a good outcome.

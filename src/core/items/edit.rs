@@ -7,22 +7,18 @@ use std::collections::HashSet;
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde_json::Value;
 
-use crate::core::error::{Error, Result};
-use crate::core::number;
+use crate::core::error::Result;
 use crate::core::position::TextPosition;
 use crate::core::transfer;
-use crate::core::value::{self, Item, Layout, Style, json, strict};
-
-/// The DynamoDB types an attribute can have, as the form offers them.
-pub const TYPES: [&str; 10] = ["S", "N", "B", "BOOL", "NULL", "M", "L", "SS", "NS", "BS"];
+use crate::core::value::{self, AttrType, Item, Layout, Style, json, strict};
 
 /// One attribute in the form: its name, its type tag, and its value as text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Field {
     /// The attribute name.
     pub name: String,
-    /// `S`, `N`, … (one of [`TYPES`]).
-    pub kind: String,
+    /// Its type.
+    pub kind: AttrType,
     /// The value: the text itself for `S`, the number for `N`, base64 for `B`, `true` or
     /// `false`, nothing for `NULL`, and the JSON of the contents for `M` (DynamoDB JSON of an
     /// object), `L` (DynamoDB JSON of an array) and the sets (an array of strings).
@@ -32,7 +28,7 @@ pub struct Field {
 impl Field {
     /// A field showing `value`.
     pub fn of(name: &str, value: &AttributeValue) -> Self {
-        let kind = value::type_tag(value).to_owned();
+        let kind = AttrType::of(value).unwrap_or(AttrType::S);
         let text = match value {
             AttributeValue::S(s) => s.clone(),
             AttributeValue::N(n) => n.clone(),
@@ -40,7 +36,7 @@ impl Field {
             AttributeValue::Null(_) => String::new(),
             other => {
                 let typed = json::value_to_json(other, Style::Typed);
-                let inner = typed.get(kind.as_str()).cloned().unwrap_or(Value::Null);
+                let inner = typed.get(kind.tag()).cloned().unwrap_or(Value::Null);
                 match other {
                     AttributeValue::B(_) => inner.as_str().unwrap_or_default().to_owned(),
                     _ => json::text(&inner, Layout::Compact),
@@ -56,53 +52,7 @@ impl Field {
 
     /// The value the field holds, or why it holds none.
     pub fn value(&self) -> Result<AttributeValue> {
-        let text = &self.text;
-        let typed = |inner: Value| {
-            let mut object = serde_json::Map::new();
-            object.insert(self.kind.clone(), inner);
-            value::value_from_json(&Value::Object(object))
-        };
-        let parsed = |what: &str| {
-            strict::parse(text).map_err(|e| {
-                Error::Invalid(format!(
-                    "{what}, not valid JSON (column {}: {})",
-                    e.column(),
-                    strict::message_of(&e)
-                ))
-            })
-        };
-        match self.kind.as_str() {
-            "S" => Ok(AttributeValue::S(text.clone())),
-            "N" => number::parse(text.trim())
-                .map(|_| AttributeValue::N(text.trim().to_owned()))
-                .map_err(|e| Error::Invalid(e.to_string())),
-            "B" => typed(Value::String(text.trim().to_owned())),
-            "BOOL" => match text.trim() {
-                "true" => Ok(AttributeValue::Bool(true)),
-                "false" => Ok(AttributeValue::Bool(false)),
-                _ => Err(Error::Invalid("a BOOL is true or false".into())),
-            },
-            "NULL" => Ok(AttributeValue::Null(true)),
-            "M" => typed(parsed(
-                "a map is a DynamoDB JSON object, like {\"a\": {\"S\": \"x\"}}",
-            )?),
-            "L" => typed(parsed(
-                "a list is a DynamoDB JSON array, like [{\"N\": \"1\"}]",
-            )?),
-            "SS" | "NS" | "BS" => {
-                let mut list = parsed("a set is a JSON array of strings, like [\"a\", \"b\"]")?;
-                // Numbers written as JSON numbers are taken as their exact text.
-                if let Value::Array(items) = &mut list {
-                    for item in items.iter_mut() {
-                        if let Value::Number(n) = item {
-                            *item = Value::String(n.to_string());
-                        }
-                    }
-                }
-                typed(list)
-            }
-            other => Err(Error::Invalid(format!("`{other}` is not a DynamoDB type"))),
-        }
+        self.kind.parse(&self.text)
     }
 }
 

@@ -12,7 +12,7 @@ pub use commit::{
     plan_commit,
 };
 pub use edit::{
-    Field, FieldError, TYPES, TextError, TextFormat, fields_of, item_from_text, item_of, item_text,
+    Field, FieldError, TextError, TextFormat, fields_of, item_from_text, item_of, item_text,
 };
 pub use stage::{Change, ChangeKind, Diff, same};
 pub use staging::Staging;

@@ -6,7 +6,7 @@ use aws_sdk_dynamodb::types::AttributeValue as V;
 use super::*;
 use crate::core::condition::ScalarType;
 use crate::core::table::{KeyAttr, TableInfo};
-use crate::core::value::Item;
+use crate::core::value::{AttrType, Item};
 
 fn info() -> TableInfo {
     let key = |name: &str| KeyAttr::new(name, ScalarType::S);
@@ -50,7 +50,7 @@ fn the_form_and_both_texts_round_trip_every_type() {
     let fields = fields_of(&item, &keys);
     assert_eq!(fields[0].name, "PK", "keys first");
     let meta = fields.iter().find(|f| f.name == "meta").unwrap();
-    assert_eq!(meta.kind, "M");
+    assert_eq!(meta.kind, AttrType::M);
     assert_eq!(
         meta.text,
         r#"{"inner":{"L":[{"N":"1.50"},{"M":{"x":{"S":"y"}}}]}}"#
@@ -83,7 +83,7 @@ fn mistakes_are_named_by_field_or_by_line_and_column() {
     fields[m].text = "{\"a\": {\"S\": 1}}".into();
     fields.push(Field {
         name: "title".into(),
-        kind: "S".into(),
+        kind: AttrType::S,
         text: "again".into(),
     });
     let errors = item_of(&fields).unwrap_err();

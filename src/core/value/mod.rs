@@ -3,6 +3,7 @@
 //! Items are the SDK's own `HashMap<String, AttributeValue>`. Numbers stay the strings the
 //! server sent; JSON goes through serde_json with exact numbers ([`json`]), never `f64`.
 
+mod attr_type;
 pub mod json;
 pub mod strict;
 
@@ -15,26 +16,16 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 
 use crate::core::error::{Error, Result};
 
+pub use attr_type::AttrType;
 pub use json::{Layout, Style};
 
 /// One DynamoDB item.
 pub type Item = HashMap<String, AttributeValue>;
 
-/// The DynamoDB type descriptor of a value: `S`, `N`, `B`, `BOOL`, `NULL`, `M`, `L`, `SS`, `NS`, `BS`.
+/// The DynamoDB type descriptor of a value: `S`, `N`, `B`, `BOOL`, `NULL`, `M`, `L`, `SS`, `NS`, `BS`
+/// (`?` for a type this SDK version does not know).
 pub fn type_tag(value: &AttributeValue) -> &'static str {
-    match value {
-        AttributeValue::S(_) => "S",
-        AttributeValue::N(_) => "N",
-        AttributeValue::B(_) => "B",
-        AttributeValue::Bool(_) => "BOOL",
-        AttributeValue::Null(_) => "NULL",
-        AttributeValue::M(_) => "M",
-        AttributeValue::L(_) => "L",
-        AttributeValue::Ss(_) => "SS",
-        AttributeValue::Ns(_) => "NS",
-        AttributeValue::Bs(_) => "BS",
-        _ => "?",
-    }
+    AttrType::of(value).map_or("?", AttrType::tag)
 }
 
 /// A short one-line rendering for a grid cell. Numbers are shown exactly as stored.

@@ -143,7 +143,9 @@ impl TableDelegate for Grid<'_> {
                     );
                 }
                 if let Some(value) = self.results.rows.value(row, name) {
-                    type_tag_ui(ui, value::type_tag(&value));
+                    if let Some(kind) = value::AttrType::of(&value) {
+                        type_tag_ui(ui, kind);
+                    }
                     ui.add(egui::Label::new(value::cell_text(&value)).truncate());
                 }
             });

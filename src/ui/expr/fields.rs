@@ -4,7 +4,8 @@
 use egui::{RichText, Ui};
 
 use crate::core::error::Error;
-use crate::core::expr::builder::{Compiled, Field, Input, ValueRow, ValueType};
+use crate::core::expr::builder::{Compiled, Field, Input, ValueRow};
+use crate::core::value::AttrType;
 use crate::ui::widgets::{error_ui, labelled_text_ui};
 
 fn helpers(field: Field) -> &'static [(&'static str, &'static str)] {
@@ -117,7 +118,7 @@ pub(super) fn values_ui(ui: &mut Ui, input: &mut Input) {
         if ui.small_button("+ value").clicked() {
             input.values.push(ValueRow {
                 placeholder: format!(":v{}", input.values.len()),
-                kind: ValueType::N,
+                kind: AttrType::N,
                 text: "1".into(),
             });
         }
@@ -130,7 +131,7 @@ pub(super) fn values_ui(ui: &mut Ui, input: &mut Input) {
                 .selected_text(row.kind.tag())
                 .width(60.0)
                 .show_ui(ui, |ui| {
-                    for kind in ValueType::ALL {
+                    for kind in AttrType::ALL {
                         ui.selectable_value(&mut row.kind, kind, kind.tag());
                     }
                 })

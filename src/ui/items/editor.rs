@@ -5,11 +5,10 @@
 use egui::{RichText, Ui};
 
 use crate::core::items::{
-    Change, Field, FieldError, TYPES, TextError, TextFormat, fields_of, item_from_text, item_of,
-    item_text,
+    Change, Field, FieldError, TextError, TextFormat, fields_of, item_from_text, item_of, item_text,
 };
 use crate::core::table::TableInfo;
-use crate::core::value::Item;
+use crate::core::value::{AttrType, Item};
 use crate::ui::widgets::error_ui;
 
 /// What is being edited.
@@ -80,7 +79,7 @@ impl Editor {
         editor.fields = keys
             .map(|key| Field {
                 name: key.name.clone(),
-                kind: key.kind.tag().to_owned(),
+                kind: AttrType::from_tag(key.kind.tag()).unwrap_or(AttrType::S),
                 text: String::new(),
             })
             .collect();
@@ -309,37 +308,27 @@ impl Editor {
 fn blank_field() -> Field {
     Field {
         name: String::new(),
-        kind: "S".to_owned(),
+        kind: AttrType::S,
         text: String::new(),
     }
 }
 
 /// The type menu of a field.
-fn type_ui(ui: &mut Ui, id: impl std::hash::Hash + std::fmt::Debug, kind: &mut String) {
+fn type_ui(ui: &mut Ui, id: impl std::hash::Hash + std::fmt::Debug, kind: &mut AttrType) {
     egui::ComboBox::from_id_salt(id)
-        .selected_text(kind.clone())
+        .selected_text(kind.tag())
         .width(60.0)
         .show_ui(ui, |ui| {
-            for tag in TYPES {
-                ui.selectable_value(kind, tag.to_owned(), tag);
+            for each in AttrType::ALL {
+                ui.selectable_value(kind, each, each.tag());
             }
         });
 }
 
 /// The value of a field: one line for a scalar, a code box for nested values and sets.
 fn value_ui(ui: &mut Ui, field: &mut Field, enabled: bool, width: f32) -> egui::Response {
-    let nested = matches!(field.kind.as_str(), "M" | "L" | "SS" | "NS" | "BS");
-    let hint = match field.kind.as_str() {
-        "N" => "a number, e.g. 3 or -0.5",
-        "B" => "base64",
-        "BOOL" => "true or false",
-        "NULL" => "(no value)",
-        "M" => "{\"a\": {\"S\": \"x\"}}",
-        "L" => "[{\"N\": \"1\"}]",
-        "SS" | "NS" | "BS" => "[\"a\", \"b\"]",
-        _ => "",
-    };
-    let edit = if nested {
+    let hint = field.kind.example();
+    let edit = if field.kind.is_nested() {
         egui::TextEdit::multiline(&mut field.text)
             .code_editor()
             .desired_rows(2)
@@ -347,7 +336,7 @@ fn value_ui(ui: &mut Ui, field: &mut Field, enabled: bool, width: f32) -> egui::
         egui::TextEdit::singleline(&mut field.text)
     };
     ui.add_enabled(
-        enabled && field.kind != "NULL",
+        enabled && field.kind != AttrType::Null,
         edit.desired_width(width).hint_text(hint),
     )
 }

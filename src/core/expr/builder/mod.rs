@@ -14,7 +14,7 @@ use crate::core::expr::codegen::{Operation, Request};
 use crate::core::value::Item;
 
 pub use compile::{Compiled, compile};
-pub use values::{ValueRow, ValueType};
+pub use values::ValueRow;
 
 /// What the request does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,6 +6,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::*;
 use crate::core::expr::parser::QueryKeys;
+use crate::core::value::AttrType;
 
 fn key() -> Item {
     Item::from([
@@ -26,7 +27,7 @@ fn builds_the_articles_like_update() {
         .insert(Field::Condition, "attribute_not_exists(SK)".into());
     input.values.push(ValueRow {
         placeholder: ":one".into(),
-        kind: ValueType::N,
+        kind: AttrType::N,
         text: "1".into(),
     });
     let compiled = compile(&input, &["PK".into(), "SK".into()], None);
@@ -114,7 +115,7 @@ fn a_persons_own_placeholders_are_kept_and_never_collided_with() {
         ("#n0".into(), "status".into()),
         ("#t".into(), "year".into()),
     ];
-    for (placeholder, kind, text) in [(":one", ValueType::N, "1"), (":v0", ValueType::S, "x")] {
+    for (placeholder, kind, text) in [(":one", AttrType::N, "1"), (":v0", AttrType::S, "x")] {
         input.values.push(ValueRow {
             placeholder: placeholder.into(),
             kind,
@@ -165,7 +166,7 @@ fn errors_by_field_and_value() {
         .insert(Field::Condition, "begins_with(a)".into());
     input.values.push(ValueRow {
         placeholder: ":x".into(),
-        kind: ValueType::N,
+        kind: AttrType::N,
         text: "abc".into(),
     });
     let compiled = compile(&input, &["PK".into(), "SK".into()], None);
@@ -186,7 +187,7 @@ fn a_value_dynamodb_would_refuse_is_a_problem_of_the_value_alone() {
     input.texts.insert(Field::Update, "SET tags = :t".into());
     input.values.push(ValueRow {
         placeholder: ":t".into(),
-        kind: ValueType::Ss,
+        kind: AttrType::Ss,
         text: "[]".into(),
     });
     let compiled = compile(&input, &["PK".into(), "SK".into()], None);
@@ -206,31 +207,31 @@ fn a_value_dynamodb_would_refuse_is_a_problem_of_the_value_alone() {
 #[test]
 fn every_value_type() {
     assert_eq!(
-        ValueType::Ss.parse(r#"["a","b"]"#).unwrap(),
+        AttrType::Ss.parse(r#"["a","b"]"#).unwrap(),
         AttributeValue::Ss(vec!["a".into(), "b".into()])
     );
     assert_eq!(
-        ValueType::Ns.parse(r#"["1","2.5"]"#).unwrap(),
+        AttrType::Ns.parse(r#"["1","2.5"]"#).unwrap(),
         AttributeValue::Ns(vec!["1".into(), "2.5".into()])
     );
     assert!(matches!(
-        ValueType::L.parse(r#"[{"N":"1"}]"#).unwrap(),
+        AttrType::L.parse(r#"[{"N":"1"}]"#).unwrap(),
         AttributeValue::L(_)
     ));
     assert!(matches!(
-        ValueType::M.parse(r#"{"k":{"S":"v"}}"#).unwrap(),
+        AttrType::M.parse(r#"{"k":{"S":"v"}}"#).unwrap(),
         AttributeValue::M(_)
     ));
     assert!(matches!(
-        ValueType::Bs.parse(r#"["AQI="]"#).unwrap(),
+        AttrType::Bs.parse(r#"["AQI="]"#).unwrap(),
         AttributeValue::Bs(_)
     ));
     assert_eq!(
-        ValueType::Bool.parse("true").unwrap(),
+        AttrType::Bool.parse("true").unwrap(),
         AttributeValue::Bool(true)
     );
-    assert!(ValueType::N.parse("1e999").is_err());
-    for kind in ValueType::ALL {
+    assert!(AttrType::N.parse("1e999").is_err());
+    for kind in AttrType::ALL {
         let sample = match kind.tag() {
             "S" => AttributeValue::S("x".into()),
             "N" => AttributeValue::N("12345678901234567890123456789012345678".into()),

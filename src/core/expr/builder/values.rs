@@ -2,101 +2,8 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::core::condition::ScalarType;
-use crate::core::error::{Error, Result};
-use crate::core::value::{self, Layout, Style, json};
-
-/// The type a value placeholder is given.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ValueType {
-    /// String.
-    S,
-    /// Number (exact).
-    N,
-    /// Binary, as base64.
-    B,
-    /// `true` or `false`.
-    Bool,
-    /// Null.
-    Null,
-    /// A list, as DynamoDB JSON: `[{"N": "1"}]`.
-    L,
-    /// A map, as DynamoDB JSON: `{"k": {"S": "v"}}`.
-    M,
-    /// A string set: `["a", "b"]`.
-    Ss,
-    /// A number set: `["1", "2.5"]`.
-    Ns,
-    /// A binary set: `["AQI="]`.
-    Bs,
-}
-
-impl ValueType {
-    /// Every type, in the order offered.
-    pub const ALL: [Self; 10] = [
-        Self::S,
-        Self::N,
-        Self::B,
-        Self::Bool,
-        Self::Null,
-        Self::L,
-        Self::M,
-        Self::Ss,
-        Self::Ns,
-        Self::Bs,
-    ];
-
-    /// The DynamoDB type descriptor: `S`, `N`, …, `BS`.
-    pub fn tag(self) -> &'static str {
-        match self {
-            Self::S => "S",
-            Self::N => "N",
-            Self::B => "B",
-            Self::Bool => "BOOL",
-            Self::Null => "NULL",
-            Self::L => "L",
-            Self::M => "M",
-            Self::Ss => "SS",
-            Self::Ns => "NS",
-            Self::Bs => "BS",
-        }
-    }
-
-    /// The type of `value`.
-    pub fn of(value: &AttributeValue) -> Self {
-        Self::ALL
-            .into_iter()
-            .find(|t| t.tag() == value::type_tag(value))
-            .unwrap_or(Self::S)
-    }
-
-    fn scalar(self) -> Option<ScalarType> {
-        match self {
-            Self::S => Some(ScalarType::S),
-            Self::N => Some(ScalarType::N),
-            Self::B => Some(ScalarType::B),
-            Self::Bool => Some(ScalarType::Bool),
-            Self::Null => Some(ScalarType::Null),
-            _ => None,
-        }
-    }
-
-    /// A value of this type from its text: scalars as typed (numbers checked exactly), the
-    /// others as JSON (`["a", "b"]` for SS, `[{"N": "1"}]` for L, `{"k": {"S": "v"}}` for M).
-    pub fn parse(self, text: &str) -> Result<AttributeValue> {
-        if let Some(scalar) = self.scalar() {
-            return scalar.parse(text);
-        }
-        let tag = self.tag();
-        let inner = value::strict::parse(text).map_err(|e| {
-            Error::Invalid(format!(
-                "{tag} is written as JSON: {}",
-                value::strict::error_text(&e)
-            ))
-        })?;
-        value::value_from_json(&serde_json::json!({ tag: inner }))
-    }
-}
+use crate::core::error::Result;
+use crate::core::value::{self, AttrType, Layout, Style, json};
 
 /// One value placeholder of the builder: `:one` is an `N` typed as `1`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -104,7 +11,7 @@ pub struct ValueRow {
     /// The placeholder, `:one`.
     pub placeholder: String,
     /// Its type.
-    pub kind: ValueType,
+    pub kind: AttrType,
     /// The text typed for it.
     pub text: String,
 }
@@ -112,7 +19,7 @@ pub struct ValueRow {
 impl ValueRow {
     /// A row for `placeholder` holding `value`, written as the builder shows it.
     pub fn new(placeholder: &str, value: &AttributeValue) -> Self {
-        let kind = ValueType::of(value);
+        let kind = AttrType::of(value).unwrap_or(AttrType::S);
         let text = match value {
             AttributeValue::S(s) => s.clone(),
             AttributeValue::N(n) => n.clone(),
