@@ -1,0 +1,354 @@
+//! The fault-injecting proxy every write path is tested through: applied-then-garbled answers,
+//! resets, silence, throttling, refusals, held answers; it counts and records what arrives.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
+
+use crate::common::read_request;
+
+/// What the fault proxy does to a write (a request whose target is one of the proxy's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// Forward it; answer with an HTML 500 page instead of the server's answer.
+    HtmlAfterApply,
+    /// Forward it; answer 200 with a body that is not JSON.
+    GarbageAfterApply,
+    /// Forward it; send the server's answer cut in half, then close.
+    CutAfterApply,
+    /// Forward it; reset the connection instead of answering.
+    ResetAfterApply,
+    /// Forward it; never answer (the client's timeout must give up).
+    SilentAfterApply,
+    /// Refuse the first `n` with ThrottlingException without forwarding them; forward the rest.
+    Throttle(usize),
+    /// Like `HtmlAfterApply` for the first write only; the rest pass.
+    HtmlAfterApplyOnce,
+    /// For reads (targets such as `Scan`, `Query`): forward the first `pass`, refuse the next
+    /// `refuse` with HTTP 400 ProvisionedThroughputExceededException, forward the rest.
+    ThrottleReads { pass: usize, refuse: usize },
+    /// For the first `n` BatchWriteItem requests of more than one item: forward all but the
+    /// last item, and answer that the last was left unprocessed (as DynamoDB does when it runs
+    /// out of capacity part-way).
+    Unprocessed(usize),
+    /// The first BatchWriteItem as [`Fault::Unprocessed`]; every later one refused with
+    /// ThrottlingException without forwarding it.
+    UnprocessedThenThrottled,
+    /// Refuse every write with HTTP 400 and this error code (`ValidationException`), without
+    /// forwarding it: a refusal for a reason no client can see.
+    Refuse(&'static str),
+    /// [`Fault::Refuse`] for the writes whose arrival number (from 0) is listed; the others
+    /// are forwarded.
+    RefuseThese(&'static str, &'static [usize]),
+    /// Forward it; hold the server's answer until [`FaultProxy::release`], then give it: a
+    /// write known to be in flight for as long as a test needs (to send a signal).
+    Hold,
+}
+
+impl Fault {
+    /// Every fault that lets the write reach the server and hides the answer.
+    pub const AFTER_APPLY: [Fault; 5] = [
+        Fault::HtmlAfterApply,
+        Fault::GarbageAfterApply,
+        Fault::CutAfterApply,
+        Fault::ResetAfterApply,
+        Fault::SilentAfterApply,
+    ];
+}
+
+/// A proxy in front of an engine that injects `fault` into writes, and counts them.
+pub struct FaultProxy {
+    /// `http://127.0.0.1:port`.
+    pub url: String,
+    /// Writes that arrived at the proxy.
+    pub arrived: Arc<AtomicUsize>,
+    /// Writes forwarded to the server.
+    pub forwarded: Arc<AtomicUsize>,
+    /// The most requests of any kind that were in flight through the proxy at once.
+    pub most_at_once: Arc<AtomicUsize>,
+    /// The bodies of the requests with one of the proxy's targets, in the order they arrived.
+    pub bodies: Arc<std::sync::Mutex<Vec<String>>>,
+    /// Held answers ([`Fault::Hold`]) go once this is set.
+    pub released: Arc<AtomicBool>,
+}
+
+impl FaultProxy {
+    pub fn forwarded(&self) -> usize {
+        self.forwarded.load(Ordering::SeqCst)
+    }
+
+    pub fn arrived(&self) -> usize {
+        self.arrived.load(Ordering::SeqCst)
+    }
+
+    pub fn most_at_once(&self) -> usize {
+        self.most_at_once.load(Ordering::SeqCst)
+    }
+
+    /// The bodies of the requests with one of the proxy's targets, so far.
+    pub fn bodies(&self) -> Vec<String> {
+        self.bodies.lock().unwrap().clone()
+    }
+
+    /// Let held answers go ([`Fault::Hold`]).
+    pub fn release(&self) {
+        self.released.store(true, Ordering::SeqCst);
+    }
+
+    /// Wait (on this thread) until `n` writes have arrived, however long that takes: a count,
+    /// not a time.
+    pub fn wait_for_arrivals(&self, n: usize) {
+        while self.arrived() < n {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+/// Counts a request in flight while it lives.
+struct InFlight(Arc<AtomicUsize>);
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Start a fault proxy in front of `upstream`. Requests whose `X-Amz-Target` ends in one of
+/// `writes` (e.g. `UpdateItem`, or `Scan` for [`Fault::ThrottleReads`]) get `fault` and are
+/// counted and recorded; everything else is forwarded untouched. Each
+/// connection carries one request.
+pub async fn fault_proxy(
+    upstream: SocketAddr,
+    writes: &'static [&'static str],
+    fault: Fault,
+) -> FaultProxy {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let arrived = Arc::new(AtomicUsize::new(0));
+    let forwarded = Arc::new(AtomicUsize::new(0));
+    let most_at_once = Arc::new(AtomicUsize::new(0));
+    let in_flight = Arc::new(AtomicUsize::new(0));
+    let (arrived_count, forwarded_count) = (Arc::clone(&arrived), Arc::clone(&forwarded));
+    let most = Arc::clone(&most_at_once);
+    let bodies = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let bodies_seen = Arc::clone(&bodies);
+    let released = Arc::new(AtomicBool::new(false));
+    let release_seen = Arc::clone(&released);
+    tokio::spawn(async move {
+        while let Ok((mut client, _)) = listener.accept().await {
+            let released = Arc::clone(&release_seen);
+            let bodies = Arc::clone(&bodies_seen);
+            let arrived = Arc::clone(&arrived_count);
+            let forwarded = Arc::clone(&forwarded_count);
+            let (most, in_flight) = (Arc::clone(&most), Arc::clone(&in_flight));
+            tokio::spawn(async move {
+                let Some((head, body)) = read_request(&mut client).await else {
+                    return;
+                };
+                let now = in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+                most.fetch_max(now, Ordering::SeqCst);
+                let _counted = InFlight(in_flight);
+                let lower = head.to_lowercase();
+                let target = lower
+                    .lines()
+                    .find_map(|l| l.strip_prefix("x-amz-target:"))
+                    .map(|t| t.trim().to_owned())
+                    .unwrap_or_default();
+                let is_write = writes
+                    .iter()
+                    .any(|w| target.ends_with(&format!(".{}", w.to_lowercase())));
+                let nth = if is_write {
+                    let mut seen = bodies.lock().unwrap();
+                    seen.push(String::from_utf8_lossy(&body).into_owned());
+                    arrived.fetch_add(1, Ordering::SeqCst)
+                } else {
+                    usize::MAX
+                };
+                if let Fault::ThrottleReads { pass, refuse } = fault
+                    && is_write
+                    && nth >= pass
+                    && nth - pass < refuse
+                {
+                    let body = r#"{"__type":"com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException","message":"The level of configured provisioned throughput for the table was exceeded."}"#;
+                    let answer = format!(
+                        "HTTP/1.1 400 Bad Request\r\ncontent-type: application/x-amz-json-1.0\r\nx-amzn-requestid: proxy\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                        body.len()
+                    );
+                    let _ = client.write_all(answer.as_bytes()).await;
+                    return;
+                }
+                let refused = match fault {
+                    Fault::Refuse(code) => Some(code),
+                    Fault::RefuseThese(code, these) if these.contains(&nth) => Some(code),
+                    _ => None,
+                };
+                if let Some(code) = refused
+                    && is_write
+                {
+                    let body = format!(
+                        r#"{{"__type":"com.amazonaws.dynamodb.v20120810#{code}","message":"refused by the test proxy"}}"#
+                    );
+                    let answer = format!(
+                        "HTTP/1.1 400 Bad Request\r\ncontent-type: application/x-amz-json-1.0\r\nx-amzn-requestid: proxy\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                        body.len()
+                    );
+                    let _ = client.write_all(answer.as_bytes()).await;
+                    return;
+                }
+                let throttled = match fault {
+                    Fault::Throttle(n) => nth < n,
+                    Fault::UnprocessedThenThrottled => is_write && nth > 0,
+                    _ => false,
+                };
+                if throttled {
+                    let body = r#"{"__type":"com.amazonaws.dynamodb.v20120810#ThrottlingException","message":"Rate of requests exceeds the allowed throughput."}"#;
+                    let answer = format!(
+                        "HTTP/1.1 400 Bad Request\r\ncontent-type: application/x-amz-json-1.0\r\nx-amzn-requestid: proxy\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                        body.len()
+                    );
+                    let _ = client.write_all(answer.as_bytes()).await;
+                    return;
+                }
+                // Hold back the last item of a batch, forwarding the rest.
+                let mut held_back = None;
+                let (head, body) = match fault {
+                    Fault::Unprocessed(n) if is_write && nth < n => {
+                        hold_back_last(head, body, &mut held_back)
+                    }
+                    Fault::UnprocessedThenThrottled if is_write && nth == 0 => {
+                        hold_back_last(head, body, &mut held_back)
+                    }
+                    _ => (head, body),
+                };
+                // Forward the request and read the server's whole answer.
+                let Ok(mut server) = tokio::net::TcpStream::connect(upstream).await else {
+                    return;
+                };
+                let head = head.replacen("\r\n", "\r\nconnection: close\r\n", 1);
+                if server.write_all(head.as_bytes()).await.is_err()
+                    || server.write_all(&body).await.is_err()
+                {
+                    return;
+                }
+                if is_write {
+                    forwarded.fetch_add(1, Ordering::SeqCst);
+                }
+                let mut answer = Vec::new();
+                let _ = server.read_to_end(&mut answer).await;
+                if let Some((table, item)) = held_back {
+                    let body =
+                        serde_json::json!({ "UnprocessedItems": { table: [item] } }).to_string();
+                    let answer = format!(
+                        "HTTP/1.1 200 OK\r\ncontent-type: application/x-amz-json-1.0\r\nx-amzn-requestid: proxy\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                        body.len()
+                    );
+                    let _ = client.write_all(answer.as_bytes()).await;
+                    return;
+                }
+                if fault == Fault::Hold && is_write {
+                    while !released.load(Ordering::SeqCst) {
+                        tokio::time::sleep(Duration::from_millis(5)).await;
+                    }
+                }
+                let passes = matches!(
+                    fault,
+                    Fault::Throttle(_)
+                        | Fault::ThrottleReads { .. }
+                        | Fault::Unprocessed(_)
+                        | Fault::UnprocessedThenThrottled
+                        | Fault::Refuse(_)
+                        | Fault::RefuseThese(..)
+                        | Fault::Hold
+                ) || (fault == Fault::HtmlAfterApplyOnce && nth > 0);
+                if !is_write || passes {
+                    let _ = client.write_all(&answer).await;
+                    return;
+                }
+                match fault {
+                    Fault::HtmlAfterApply | Fault::HtmlAfterApplyOnce => {
+                        let page =
+                            "<html><body><h1>500 Internal Server Error</h1>nginx</body></html>";
+                        let answer = format!(
+                            "HTTP/1.1 500 Internal Server Error\r\ncontent-type: text/html\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{page}",
+                            page.len()
+                        );
+                        let _ = client.write_all(answer.as_bytes()).await;
+                    }
+                    Fault::GarbageAfterApply => {
+                        let junk = "\u{1}\u{2}not json at all {{{";
+                        let answer = format!(
+                            "HTTP/1.1 200 OK\r\ncontent-type: application/x-amz-json-1.0\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{junk}",
+                            junk.len()
+                        );
+                        let _ = client.write_all(answer.as_bytes()).await;
+                    }
+                    Fault::CutAfterApply => {
+                        let at = answer
+                            .windows(4)
+                            .position(|w| w == b"\r\n\r\n")
+                            .map_or(answer.len() / 2, |end| {
+                                end + 4 + (answer.len() - end - 4) / 2
+                            });
+                        let _ = client.write_all(&answer[..at]).await;
+                        let _ = client.shutdown().await;
+                    }
+                    Fault::ResetAfterApply => {
+                        // A zero linger makes the close a reset (RST), which is the point here.
+                        #[allow(deprecated)]
+                        let _ = client.set_linger(Some(Duration::ZERO));
+                        drop(client);
+                    }
+                    Fault::SilentAfterApply => {
+                        tokio::time::sleep(Duration::from_secs(120)).await;
+                    }
+                    Fault::Throttle(_)
+                    | Fault::ThrottleReads { .. }
+                    | Fault::Unprocessed(_)
+                    | Fault::UnprocessedThenThrottled
+                    | Fault::Refuse(_)
+                    | Fault::RefuseThese(..)
+                    | Fault::Hold => {}
+                }
+            });
+        }
+    });
+    FaultProxy {
+        url,
+        arrived,
+        forwarded,
+        most_at_once,
+        bodies,
+        released,
+    }
+}
+
+/// A BatchWriteItem request without the last item of its table's list (kept in `held_back`)
+/// when it has more than one, its content-length set to the new body's.
+fn hold_back_last(
+    head: String,
+    body: Vec<u8>,
+    held_back: &mut Option<(String, serde_json::Value)>,
+) -> (String, Vec<u8>) {
+    let mut json: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    let tables = json["RequestItems"].as_object_mut().unwrap();
+    let (table, list) = tables.iter_mut().next().unwrap();
+    let list = list.as_array_mut().unwrap();
+    if list.len() > 1 {
+        *held_back = Some((table.clone(), list.pop().unwrap()));
+    }
+    let body = serde_json::to_vec(&json).unwrap();
+    let head = head
+        .split("\r\n")
+        .map(|line| {
+            if line.to_lowercase().starts_with("content-length:") {
+                format!("content-length: {}", body.len())
+            } else {
+                line.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\r\n");
+    (head, body)
+}
