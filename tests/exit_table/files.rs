@@ -1,0 +1,159 @@
+//! The rows of statements and files: partiql, sql, export, import.
+
+use dynoscope::cli::Exit;
+
+use crate::common::Fault;
+use crate::{INVALID, Row, THROTTLED, Via, row};
+
+pub fn rows(dir: &std::path::Path) -> Vec<Row> {
+    use Exit::{Done, Error as Bad, Refused, Unknown};
+    use Via::{Direct, Proxy};
+    let path = |name: &str| dir.join(name).display().to_string();
+    let import_file = path("import.jsonl");
+    let bad_file = path("bad.jsonl");
+    let out_file = path("out.jsonl");
+    let mut rows = Vec::new();
+    let insert = |pk: &str| {
+        vec![
+            "partiql".to_owned(),
+            format!(r#"INSERT INTO "Social" VALUE {{'PK': '{pk}', 'SK': 'A'}}"#),
+        ]
+    };
+    rows.extend([
+        row(
+            "done",
+            Direct,
+            &["partiql", r#"SELECT * FROM "Videos""#],
+            Done,
+        ),
+        Row {
+            class: "done",
+            via: Direct,
+            args: insert("PQ#1"),
+            expect: Done,
+        },
+        Row {
+            class: "refused",
+            via: Direct,
+            args: insert("PQ#1"),
+            expect: Refused,
+        },
+        row(
+            "bad input",
+            Direct,
+            &[
+                "partiql",
+                r#"SELECT * FROM "Videos" WHERE PK = ?"#,
+                "--param",
+                r#"{"SS":[]}"#,
+            ],
+            Bad,
+        ),
+        Row {
+            class: "throttled out",
+            via: Proxy(&["ExecuteStatement"], THROTTLED),
+            args: insert("PQ#2"),
+            expect: Refused,
+        },
+        Row {
+            class: "validation error",
+            via: Proxy(&["ExecuteStatement"], INVALID),
+            args: insert("PQ#3"),
+            expect: Bad,
+        },
+        Row {
+            class: "unknown",
+            via: Proxy(&["ExecuteStatement"], Fault::HtmlAfterApply),
+            args: insert("PQ#4"),
+            expect: Unknown,
+        },
+        row(
+            "validation error",
+            Proxy(&["ExecuteStatement"], INVALID),
+            &["partiql", r#"SELECT * FROM "Videos""#],
+            Bad,
+        ),
+        row(
+            "done",
+            Direct,
+            &["sql", "--load", "v=Videos", "SELECT count(*) AS n FROM v"],
+            Done,
+        ),
+        row("bad input", Direct, &["sql", "SELEC 1"], Bad),
+        row(
+            "done",
+            Direct,
+            &["export", "--table", "Videos", "--out", &out_file],
+            Done,
+        ),
+        row(
+            "bad input",
+            Direct,
+            &[
+                "export", "--table", "Videos", "--format", "nope", "--out", &out_file,
+            ],
+            Bad,
+        ),
+        row(
+            "done",
+            Direct,
+            &[
+                "import",
+                "--table",
+                "Social",
+                "--format",
+                "ddb-json",
+                &import_file,
+            ],
+            Done,
+        ),
+        row(
+            "bad input",
+            Direct,
+            &[
+                "import", "--table", "Social", "--format", "ddb-json", &bad_file,
+            ],
+            Bad,
+        ),
+        row(
+            "throttled out",
+            Proxy(&["BatchWriteItem"], THROTTLED),
+            &[
+                "import",
+                "--table",
+                "Social",
+                "--format",
+                "ddb-json",
+                &import_file,
+            ],
+            Refused,
+        ),
+        row(
+            "validation error",
+            Proxy(&["BatchWriteItem"], INVALID),
+            &[
+                "import",
+                "--table",
+                "Social",
+                "--format",
+                "ddb-json",
+                &import_file,
+            ],
+            Bad,
+        ),
+        row(
+            "unknown",
+            Proxy(&["BatchWriteItem"], Fault::HtmlAfterApply),
+            &[
+                "import",
+                "--table",
+                "Social",
+                "--format",
+                "ddb-json",
+                &import_file,
+            ],
+            Unknown,
+        ),
+    ]);
+    rows
+}

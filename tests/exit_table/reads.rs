@@ -1,0 +1,178 @@
+//! The rows of the reads and the checks: tables, describe, items, scan, check.
+
+use dynoscope::cli::Exit;
+
+use crate::common::Fault;
+use crate::{INVALID, Row, THROTTLED, Via, row};
+
+pub fn rows() -> Vec<Row> {
+    use Exit::{Done, Error as Bad, Refused};
+    use Via::{Direct, Proxy};
+    let mut rows = vec![
+        row("done", Direct, &["tables"], Done),
+        row(
+            "throttled out",
+            Proxy(&["ListTables"], THROTTLED),
+            &["tables"],
+            Refused,
+        ),
+        row("bad input", Direct, &["--timeout", "0", "tables"], Bad),
+        row("done", Direct, &["describe", "--table", "Social"], Done),
+        row("bad input", Direct, &["describe", "--table", "Nope"], Bad),
+        row(
+            "validation error",
+            Proxy(&["DescribeTable"], INVALID),
+            &["describe", "--table", "Social"],
+            Bad,
+        ),
+        row(
+            "done",
+            Direct,
+            &["items", "--table", "Social", "--pk", "POST#a91f"],
+            Done,
+        ),
+        row(
+            "bad input",
+            Direct,
+            &[
+                "items",
+                "--table",
+                "Social",
+                "--pk",
+                "POST#a91f",
+                "--limit",
+                "0",
+            ],
+            Bad,
+        ),
+        row(
+            "throttled out",
+            Proxy(
+                &["Query"],
+                Fault::ThrottleReads {
+                    pass: 0,
+                    refuse: 1_000_000,
+                },
+            ),
+            &[
+                "items",
+                "--table",
+                "Social",
+                "--pk",
+                "POST#a91f",
+                "--max-throttle-wait",
+                "0",
+            ],
+            Refused,
+        ),
+        row(
+            "validation error",
+            Proxy(&["Query"], INVALID),
+            &["items", "--table", "Social", "--pk", "POST#a91f"],
+            Bad,
+        ),
+        row("done", Direct, &["scan", "--table", "Videos"], Done),
+        row(
+            "bad input",
+            Direct,
+            &["scan", "--table", "Videos", "--segments", "0"],
+            Bad,
+        ),
+        row(
+            "throttled out",
+            Proxy(
+                &["Scan"],
+                Fault::ThrottleReads {
+                    pass: 0,
+                    refuse: 1_000_000,
+                },
+            ),
+            &["scan", "--table", "Videos", "--max-throttle-wait", "0"],
+            Refused,
+        ),
+        row(
+            "validation error",
+            Proxy(&["Scan"], INVALID),
+            &["scan", "--table", "Videos"],
+            Bad,
+        ),
+    ];
+    let check = |pk: &str| {
+        vec![
+            "check",
+            "--table",
+            "Social",
+            "--tally",
+            "likeTally",
+            "--child-prefix",
+            "LIKE#",
+            "--pk",
+            pk,
+        ]
+        .into_iter()
+        .map(str::to_owned)
+        .collect::<Vec<_>>()
+    };
+    rows.extend([
+        Row {
+            class: "done",
+            via: Direct,
+            args: check("POST#a91f"),
+            expect: Done,
+        },
+        Row {
+            class: "drift",
+            via: Direct,
+            args: check("POST#d71e"),
+            expect: Refused,
+        },
+        Row {
+            class: "missing",
+            via: Direct,
+            args: check("POST#nope"),
+            expect: Refused,
+        },
+        row(
+            "bad input",
+            Direct,
+            &[
+                "check",
+                "--table",
+                "Social",
+                "--tally",
+                "likeTally",
+                "--pk",
+                "POST#a91f",
+            ],
+            Bad,
+        ),
+        Row {
+            class: "throttled out",
+            via: Proxy(&["GetItem"], THROTTLED),
+            args: check("POST#a91f"),
+            expect: Refused,
+        },
+        Row {
+            class: "validation error",
+            via: Proxy(&["GetItem"], INVALID),
+            args: check("POST#a91f"),
+            expect: Bad,
+        },
+        row(
+            "done",
+            Direct,
+            &[
+                "check",
+                "--table",
+                "Social",
+                "--tally",
+                "likeTally",
+                "--child-prefix",
+                "LIKE#",
+                "--all",
+            ],
+            Refused,
+        ),
+    ]);
+    rows
+}
