@@ -68,3 +68,11 @@ impl Served {
         )
     }
 }
+
+/// Run the CLI with `args`, which must succeed; (stdout, stderr).
+pub fn succeeded(args: &[&str]) -> (String, String) {
+    let out = dynoscope(args);
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "{args:?} failed: {stderr}");
+    (stdout, stderr)
+}
