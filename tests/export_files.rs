@@ -8,13 +8,11 @@ mod common;
 
 use std::path::Path;
 
-use common::files::{dynoscope, scratch, table};
+use dynoscope::core::transfer::{self, Format};
+use dynoscope::core::value::Item;
 
 use common::empty_engine;
-
-use dynoscope::core::transfer::{self, Format};
-
-use dynoscope::core::value::Item;
+use common::files::{dynoscope, scratch, table};
 
 #[cfg(unix)]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -9,9 +9,8 @@ mod common;
 
 use std::io::Write;
 
-use common::files::{dynoscope, measured, scan, scratch, table};
-
 use common::empty_engine;
+use common::files::{dynoscope, measured, scan, scratch, table};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_huge_gzip_is_read_in_bounded_memory_and_endless_input_is_refused() {

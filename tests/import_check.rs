@@ -10,9 +10,8 @@ mod common;
 
 use std::io::Write;
 
-use common::files::{dynoscope, like, likes, scan, scratch, table};
-
 use common::empty_engine;
+use common::files::{dynoscope, like, likes, scan, scratch, table};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_bad_line_refuses_the_whole_file_before_any_write() {
