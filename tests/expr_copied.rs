@@ -1,0 +1,144 @@
+//! Code copied from the builder runs where it was made: the AWS CLI command, pasted into bash,
+//! reaches the connection it was built on and does what the builder says.
+
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::collections::HashMap;
+
+use dynoscope::core::value::Item;
+
+use common::s;
+
+/// Run `copied` in bash as a person would paste it, with stand-in credentials and nothing else
+/// from the environment saying where to connect (no endpoint, region or profile, no config file).
+fn paste_into_bash(copied: &str) -> std::process::Output {
+    let mut command = std::process::Command::new("bash");
+    command.arg("-c").arg(copied);
+    for name in [
+        "AWS_ENDPOINT_URL",
+        "AWS_ENDPOINT_URL_DYNAMODB",
+        "AWS_REGION",
+        "AWS_DEFAULT_REGION",
+        "AWS_PROFILE",
+        "AWS_DEFAULT_PROFILE",
+        "AWS_SESSION_TOKEN",
+    ] {
+        command.env_remove(name);
+    }
+    command
+        .env("AWS_ACCESS_KEY_ID", "x")
+        .env("AWS_SECRET_ACCESS_KEY", "x")
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .env("AWS_CONFIG_FILE", "/nonexistent/aws/config")
+        .env(
+            "AWS_SHARED_CREDENTIALS_FILE",
+            "/nonexistent/aws/credentials",
+        )
+        .output()
+        .expect("bash runs")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn copied_aws_cli_commands_run_on_the_connection_they_were_made_on() {
+    use dynoscope::core::connection::{ConnectionSpec, connect};
+    use dynoscope::core::counter::{Change, EditMode, EditRequest, plan_edit};
+    use dynoscope::core::expr::builder::{Field, Input, Kind, compile};
+    use dynoscope::core::expr::codegen::{ClientSetup, Target};
+    use dynoscope::core::read;
+    use dynoscope::core::write::Destination;
+    let aws = std::process::Command::new("aws").arg("--version").output();
+    assert!(
+        aws.is_ok_and(|out| out.status.success()),
+        "the AWS CLI is needed (.ci/run installs it)"
+    );
+    let connection = connect(ConnectionSpec::Sandbox { db_path: None })
+        .await
+        .unwrap();
+    let client = &connection.client;
+    let setup = connection.client_setup();
+    let key: Item = HashMap::from([
+        ("PK".to_owned(), s("VID#9f3a")),
+        ("SK".to_owned(), s("STATS#TOTAL")),
+    ]);
+    let stored = |attribute: &'static str| {
+        let key = key.clone();
+        async move {
+            read::read_number(client, "Videos", &key, attribute)
+                .await
+                .unwrap()
+        }
+    };
+    assert_eq!(stored("play_count").await.as_deref(), Some("41"));
+
+    // The counter card's ADD.
+    let info = read::describe_table(client, "Videos").await.unwrap();
+    let item = read::get_item(client, "Videos", key.clone())
+        .await
+        .unwrap()
+        .unwrap();
+    let edit = EditRequest {
+        attribute: "play_count".into(),
+        change: Change::By("1".into()),
+        from: None,
+        create: false,
+    };
+    let plan = plan_edit(
+        &Destination::of(&connection),
+        &info,
+        &item,
+        &edit,
+        EditMode::Add,
+    )
+    .unwrap();
+    // Without the connection, the copied command does not reach the sandbox (here it stops
+    // before sending anything, for want of a region): nothing moves.
+    let bare = paste_into_bash(&plan.request().render(Target::Cli, &ClientSetup::default()));
+    assert!(!bare.status.success());
+    assert!(
+        String::from_utf8_lossy(&bare.stderr).contains("must specify a region"),
+        "{}",
+        String::from_utf8_lossy(&bare.stderr)
+    );
+    assert_eq!(stored("play_count").await.as_deref(), Some("41"));
+    // The card copies the plan's own destination: the connection it was planned on.
+    let copied = plan.to_aws_cli();
+    assert!(
+        copied.contains(&format!(
+            "--endpoint-url {}",
+            setup.endpoint_url.clone().unwrap()
+        )),
+        "{copied}"
+    );
+    let out = paste_into_bash(&copied);
+    assert!(
+        out.status.success(),
+        "{copied}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(stored("play_count").await.as_deref(), Some("42"));
+
+    // The builder's update, reserved word and all.
+    let mut input = Input::new("Videos");
+    input.kind = Kind::Update;
+    input.item = Some(key.clone());
+    input.texts.insert(Field::Update, "ADD count 5".into());
+    input
+        .texts
+        .insert(Field::Condition, "attribute_exists(play_count)".into());
+    let request = compile(&input, &["PK".into(), "SK".into()], None)
+        .request
+        .unwrap();
+    let copied = request.render(Target::Cli, &setup);
+    let out = paste_into_bash(&copied);
+    assert!(
+        out.status.success(),
+        "{copied}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(answer["Attributes"]["count"]["N"], "5", "{answer}");
+    assert_eq!(stored("count").await.as_deref(), Some("5"));
+}
