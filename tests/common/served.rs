@@ -76,3 +76,20 @@ pub fn succeeded(args: &[&str]) -> (String, String) {
     assert!(out.status.success(), "{args:?} failed: {stderr}");
     (stdout, stderr)
 }
+
+/// The CLI as a command to spawn, with no credentials or profile from the environment.
+pub fn command(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_dynoscope"));
+    command
+        .args(args)
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .env_remove("AWS_PROFILE");
+    command
+}
+
+/// The seeded `VID#9f3a` counter's play_count, as stored.
+pub fn play_count(served: &Served) -> String {
+    let item = served.item("Videos", "VID#9f3a", "STATS#TOTAL");
+    let json: serde_json::Value = serde_json::from_str(item.trim()).expect("one item");
+    json["play_count"].to_string()
+}
