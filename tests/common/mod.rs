@@ -8,6 +8,7 @@ mod faults;
 pub mod files;
 mod proxy;
 pub mod served;
+pub mod tables;
 pub mod through;
 
 pub use faults::*;
