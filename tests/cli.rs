@@ -1,7 +1,7 @@
 //! The CLI twin, run as a real process against its own sandbox.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 // Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 

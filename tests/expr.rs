@@ -1,8 +1,8 @@
 //! Expressions against the embedded engine: the reserved words agree with the engine's, and
 //! printed expressions run and do what the tree says.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 // Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 

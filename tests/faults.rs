@@ -3,8 +3,8 @@
 //! must report the outcome that matches what the server stored, send a request that is not
 //! idempotent exactly once, and move the stored value by exactly what the outcome says.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 // Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 

@@ -2,8 +2,8 @@
 //! script's `| true`). A write that applied is said on stderr as applied, never turned into a
 //! panic (101) or another status. (Signals: `interrupts.rs`.)
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 // Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 

@@ -3,8 +3,8 @@
 //! against an embedded engine behind a proxy that refuses page requests as a provisioned table
 //! does (HTTP 400 ProvisionedThroughputExceededException).
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 // Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 

@@ -7,6 +7,7 @@
 mod faults;
 pub mod files;
 mod proxy;
+pub mod roundtrip;
 pub mod served;
 pub mod tables;
 pub mod through;
