@@ -14,6 +14,7 @@ mod expr;
 mod grid;
 mod items;
 mod likes;
+mod stale;
 mod tally;
 mod transfer;
 
