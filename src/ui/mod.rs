@@ -15,6 +15,7 @@ pub mod tables;
 pub mod tally;
 pub mod transfer;
 mod widgets;
+pub mod write_flow;
 
 use crate::core::connection::Connection;
 use crate::core::read::BrowseRequest;

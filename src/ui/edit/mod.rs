@@ -10,9 +10,9 @@ use crate::core::counter::{self, Change, EditMode, EditReport, EditRequest, Outc
 use crate::core::error::Error;
 use crate::core::expr::builder::Input;
 use crate::core::value::Item;
-use crate::core::write::{Confirmation, Destination};
+use crate::core::write::Destination;
 use crate::task::Pending;
-use crate::ui::widgets;
+use crate::ui::write_flow::WriteFlow;
 use crate::ui::{Intent, Scope};
 
 /// What the form is about: the connection, the table and the item's key. When it changes, the
@@ -34,13 +34,10 @@ pub struct EditFeature {
     as_delta: bool,
     /// Create the item when it does not exist (off: a missing item is refused).
     create: bool,
-    /// An edit waiting for the user's confirmation, with the gateway's question.
-    confirm: Option<(UpdatePlan, Change, String)>,
+    /// The edit asked about, or under way.
+    write: WriteFlow<(UpdatePlan, Change), InFlight>,
     /// Why the form cannot be sent, shown next to it.
     error: Option<Error>,
-    /// The edit under way: what was sent, and its answer to come.
-    sent: Option<UpdatePlan>,
-    answer: Option<Pending<Outcome>>,
     /// The last change asked for (to retry it from the server's value).
     last_change: Option<Change>,
     report: Option<EditReport>,
@@ -55,10 +52,8 @@ impl Default for EditFeature {
             amount: "1".to_owned(),
             as_delta: true,
             create: false,
-            confirm: None,
+            write: WriteFlow::default(),
             error: None,
-            sent: None,
-            answer: None,
             last_change: None,
             report: None,
         }
@@ -69,8 +64,8 @@ impl EditFeature {
     /// Take in an answer; the server's value for the grid, when it told one.
     #[must_use]
     pub fn poll(&mut self) -> Option<Intent> {
-        let answer = Pending::take_ready(&mut self.answer)?;
-        let plan = self.sent.take()?;
+        let answer = Pending::take_ready(&mut self.write.sending().as_mut()?.answer)?;
+        let plan = self.write.sending().take()?.plan;
         let report = match answer {
             Ok(outcome) => EditReport { plan, outcome },
             // The task died: the request may have left, so the outcome is unknown.
@@ -101,11 +96,12 @@ impl EditFeature {
         }
         if self.subject.is_some() {
             let mode = self.mode;
-            let (sent, answer) = (self.sent.take(), self.answer.take());
+            // The question was about the old subject; an edit under way goes on.
+            let mut write = std::mem::take(&mut self.write);
+            write.drop_question();
             *self = Self {
                 mode,
-                sent,
-                answer,
+                write,
                 ..Self::default()
             };
         }
@@ -115,37 +111,16 @@ impl EditFeature {
     /// Plan `request` on `item`; send it, or ask first when the gateway says so. A plan that
     /// fails is explained, never sent.
     fn send(&mut self, scope: &Scope<'_>, item: &Item, request: EditRequest) {
-        if self.answer.is_some() {
-            self.error = Some(Error::Invalid(
-                "an edit is under way: wait for its answer before sending another".into(),
-            ));
-            return;
-        }
         let destination = Destination::of(scope.connection);
-        let plan = counter::plan_edit(&destination, scope.table, item, &request, self.mode)
+        let planned = counter::plan_edit(&destination, scope.table, item, &request, self.mode)
             .and_then(|plan| Ok((plan.write_plan()?.confirmation(), plan)));
-        match plan {
-            Ok((Confirmation::NotNeeded, plan)) => {
-                self.dispatch(scope, plan, request.change, false)
-            }
-            Ok((Confirmation::Ask(question), plan)) => {
-                self.error = None;
-                self.confirm = Some((plan, request.change, question));
-            }
-            Ok((Confirmation::Refused(error), _)) | Err(error) => self.error = Some(error),
-        }
-    }
-
-    /// Send `plan` through the write gateway (`confirmed`: the user said yes to its question).
-    fn dispatch(&mut self, scope: &Scope<'_>, plan: UpdatePlan, change: Change, confirmed: bool) {
-        self.error = None;
-        self.last_change = Some(change);
-        let connection = scope.connection.clone();
-        let sent = plan.clone();
-        self.answer = Some(scope.spawner.spawn("UpdateItem", async move {
-            Ok(counter::update_counter(&connection, &sent, confirmed).await)
-        }));
-        self.sent = Some(plan);
+        let begun = planned.and_then(|(confirmation, plan)| {
+            let last_change = &mut self.last_change;
+            self.write.begin((plan, request.change), confirmation, |sent, confirmed| {
+                dispatch(scope, last_change, sent, confirmed)
+            })
+        });
+        self.error = begun.err();
     }
 
     /// Open the editor on `attribute` of `item`; with a `change`, send it now.
@@ -179,24 +154,17 @@ impl EditFeature {
     pub fn panel_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, item: &Item) -> Option<Intent> {
         self.follow(scope, item);
         let key_names = scope.key_names();
-        let busy = self.answer.is_some() || self.confirm.is_some();
+        let busy = self.write.busy();
         // While a question waits, the form is what the question is about: it cannot change.
         let mut request = ui
-            .add_enabled_ui(self.confirm.is_none(), |ui| {
+            .add_enabled_ui(self.write.asking().is_none(), |ui| {
                 panel::numbers_ui(ui, self, scope, item, &key_names, busy)
             })
             .inner;
-        if let Some((_, _, question)) = &self.confirm {
-            match widgets::confirm_ui(ui, question) {
-                Some(true) => {
-                    if let Some((plan, change, _)) = self.confirm.take() {
-                        self.dispatch(scope, plan, change, true);
-                    }
-                }
-                Some(false) => self.confirm = None,
-                None => {}
-            }
-        }
+        let last_change = &mut self.last_change;
+        self.write.question_ui(ui, |sent, confirmed| {
+            dispatch(scope, last_change, sent, confirmed)
+        });
         let mut intent = None;
         if let Some(report) = &self.report {
             if ui.small_button("Open in builder").clicked() {
@@ -221,5 +189,30 @@ impl EditFeature {
             self.send(scope, item, request);
         }
         intent
+    }
+}
+
+/// An edit sent: its plan, and its answer to come.
+#[derive(Debug)]
+struct InFlight {
+    plan: UpdatePlan,
+    answer: Option<Pending<Outcome>>,
+}
+
+/// Send `plan` through the write gateway (`confirmed`: the user said yes to its question).
+fn dispatch(
+    scope: &Scope<'_>,
+    last_change: &mut Option<Change>,
+    (plan, change): (UpdatePlan, Change),
+    confirmed: bool,
+) -> InFlight {
+    *last_change = Some(change);
+    let connection = scope.connection.clone();
+    let sent = plan.clone();
+    InFlight {
+        plan,
+        answer: Some(scope.spawner.spawn("UpdateItem", async move {
+            Ok(counter::update_counter(&connection, &sent, confirmed).await)
+        })),
     }
 }

@@ -105,7 +105,7 @@ pub(super) fn numbers_ui(
             });
         }
         // A spinner only while an edit is in flight, not while one waits for its yes.
-        if editor.answer.is_some() {
+        if editor.write.is_sending() {
             ui.spinner();
         }
         if let Some(error) = amount_error.filter(|_| !editor.amount.trim().is_empty()) {
