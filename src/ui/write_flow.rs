@@ -77,6 +77,12 @@ impl<P, H> WriteFlow<P, H> {
         self.asking.as_ref().map(|(plan, _)| plan)
     }
 
+    /// The question waiting, for a feature that draws it inside its own panel and hands the
+    /// answer to [`Self::answered`].
+    pub fn question(&self) -> Option<&str> {
+        self.asking.as_ref().map(|(_, question)| question.as_str())
+    }
+
     /// The write under way, to poll (and to take when it has answered).
     pub fn sending(&mut self) -> &mut Option<H> {
         &mut self.sending

@@ -8,10 +8,11 @@ use egui::{RichText, Ui};
 use crate::core::error::Error;
 use crate::core::partiql::{self, PartiqlPage, Statement, StatementReport};
 use crate::core::read::{Stopped, Until};
-use crate::core::write::{Confirmation, Destination, WritePlan, WriteRequest};
+use crate::core::write::{Destination, WritePlan, WriteRequest};
 use crate::task::{Job, Pending};
 use crate::ui::browse::results::Results;
-use crate::ui::widgets::{confirm_ui, error_ui, lines_ui, writes_to_ui};
+use crate::ui::widgets::{error_ui, lines_ui, writes_to_ui};
+use crate::ui::write_flow::WriteFlow;
 use crate::ui::{Intent, Scope};
 
 /// What the tab remembers between runs.
@@ -36,8 +37,7 @@ pub struct PartiqlTab {
     read: Option<Job<PartiqlPage, Stopped>>,
     /// The statement being paged and where its next page starts.
     next: Option<(Statement, Option<i32>, String)>,
-    confirm: Option<(WritePlan, String)>,
-    writing: Option<Pending<StatementReport>>,
+    write: WriteFlow<WritePlan, Pending<StatementReport>>,
     report: Option<StatementReport>,
     error: Option<Error>,
 }
@@ -53,7 +53,7 @@ impl PartiqlTab {
 
     /// Whether a write has been sent and not answered yet.
     pub fn writing(&self) -> bool {
-        self.writing.is_some()
+        self.write.is_sending()
     }
 
     /// Another connection: forget the rows, where the next page starts, a question waiting
@@ -62,7 +62,7 @@ impl PartiqlTab {
         self.cancel();
         self.read = None;
         self.next = None;
-        self.confirm = None;
+        self.write.drop_question();
         self.report = None;
         self.error = None;
         self.results = Results::default();
@@ -70,7 +70,7 @@ impl PartiqlTab {
 
     /// Whether a read or a write is under way.
     pub fn busy(&self) -> bool {
-        self.read.is_some() || self.writing.is_some()
+        self.read.is_some() || self.write.is_sending()
     }
 
     /// Take in pages and the write's outcome.
@@ -98,7 +98,7 @@ impl PartiqlTab {
                 self.results.error = done.err().filter(|e| !matches!(e, Error::Cancelled { .. }));
             }
         }
-        if let Some(report) = Pending::take_ready(&mut self.writing) {
+        if let Some(report) = Pending::take_ready(self.write.sending()) {
             match report {
                 Ok(report) => {
                     if let Some(item) = report.item() {
@@ -154,7 +154,7 @@ impl PartiqlTab {
     pub fn run(&mut self, scope: &Scope<'_>) {
         self.error = None;
         self.report = None;
-        self.confirm = None;
+        self.write.drop_question();
         let (statement, limit) = match self.statement() {
             Ok(parsed) => parsed,
             Err(error) => {
@@ -180,14 +180,14 @@ impl PartiqlTab {
             self.read(scope, statement, limit, None, Until::OnePage);
             return;
         }
-        match partiql::plan_write(Destination::of(scope.connection), statement) {
-            Ok(plan) => match plan.confirmation() {
-                Confirmation::NotNeeded => self.send(scope, plan),
-                Confirmation::Ask(question) => self.confirm = Some((plan, question)),
-                Confirmation::Refused(error) => self.error = Some(error),
-            },
-            Err(error) => self.error = Some(error),
-        }
+        let begun =
+            partiql::plan_write(Destination::of(scope.connection), statement).and_then(|plan| {
+                let confirmation = plan.confirmation();
+                self.write.begin(plan, confirmation, |plan, confirmed| {
+                    send(scope, plan, confirmed)
+                })
+            });
+        self.error = begun.err();
     }
 
     fn read(
@@ -218,14 +218,6 @@ impl PartiqlTab {
         if let Some((statement, limit, token)) = self.next.clone() {
             self.read(scope, statement, limit, Some(token), until);
         }
-    }
-
-    fn send(&mut self, scope: &Scope<'_>, plan: WritePlan) {
-        let connection = scope.connection.clone();
-        self.writing = Some(scope.spawner.spawn("ExecuteStatement", async move {
-            let outcome = partiql::write(&connection, &plan, true).await;
-            Ok(StatementReport { plan, outcome })
-        }));
     }
 
     /// Draw the statement, its parameters, Run / Load more / Load all / Cancel, and the
@@ -308,18 +300,9 @@ impl PartiqlTab {
             ),
             scope.connection,
         );
-        if let Some((_, question)) = &self.confirm {
-            match confirm_ui(ui, question) {
-                Some(true) => {
-                    if let Some((plan, _)) = self.confirm.take() {
-                        self.send(scope, plan);
-                    }
-                }
-                Some(false) => self.confirm = None,
-                None => {}
-            }
-        }
-        if self.writing.is_some() {
+        self.write
+            .question_ui(ui, |plan, confirmed| send(scope, plan, confirmed));
+        if self.write.is_sending() {
             ui.horizontal(|ui| {
                 ui.spinner();
                 ui.label("Writing…");
@@ -338,4 +321,13 @@ impl PartiqlTab {
             ui.label(RichText::new("More pages: Load more or Load all").weak());
         }
     }
+}
+
+/// Send a PartiQL write through the gateway (`confirmed`: the user said yes to its question).
+fn send(scope: &Scope<'_>, plan: WritePlan, confirmed: bool) -> Pending<StatementReport> {
+    let connection = scope.connection.clone();
+    scope.spawner.spawn("ExecuteStatement", async move {
+        let outcome = partiql::write(&connection, &plan, confirmed).await;
+        Ok(StatementReport { plan, outcome })
+    })
 }

@@ -116,9 +116,10 @@ impl EditFeature {
             .and_then(|plan| Ok((plan.write_plan()?.confirmation(), plan)));
         let begun = planned.and_then(|(confirmation, plan)| {
             let last_change = &mut self.last_change;
-            self.write.begin((plan, request.change), confirmation, |sent, confirmed| {
-                dispatch(scope, last_change, sent, confirmed)
-            })
+            self.write
+                .begin((plan, request.change), confirmation, |sent, confirmed| {
+                    dispatch(scope, last_change, sent, confirmed)
+                })
         });
         self.error = begun.err();
     }

@@ -15,8 +15,9 @@ use crate::core::items::{
     Change, CommitMode, CommitPlan, CommitReport, Staging, commit, plan_commit,
 };
 use crate::core::value::Item;
-use crate::core::write::{Confirmation, Destination, key_shown};
+use crate::core::write::{Destination, key_shown};
 use crate::task::Pending;
+use crate::ui::write_flow::WriteFlow;
 use crate::ui::{EditStart, Intent, Scope};
 
 use editor::{Editor, EditorAction, Subject};
@@ -28,17 +29,11 @@ pub struct ItemsFeature {
     /// Staged changes by connection and table.
     staged: HashMap<(ConnectionId, String), Staging>,
     mode: CommitMode,
-    /// A commit waiting for the user's yes, and the question.
-    confirm: Option<(CommitPlan, String)>,
-    committing: Option<Pending<CommitReport>>,
+    /// The commit asked about, or under way.
+    write: WriteFlow<CommitPlan, Committing>,
     report: Option<CommitReport>,
     /// The last commit created items (the grid does not show them until read again).
     created: bool,
-    /// Where the last commit went, and the changes it sent.
-    committed_to: Option<(ConnectionId, String)>,
-    /// Where the commit under way (or the last) was sent.
-    committed_destination: Option<Destination>,
-    committed: Vec<Change>,
     error: Option<Error>,
     /// A note after staging: what was staged.
     note: Option<String>,
@@ -50,13 +45,9 @@ impl Default for ItemsFeature {
             editor: None,
             staged: HashMap::new(),
             mode: CommitMode::Transaction,
-            confirm: None,
-            committing: None,
+            write: WriteFlow::default(),
             report: None,
             created: false,
-            committed_to: None,
-            committed_destination: None,
-            committed: Vec::new(),
             error: None,
             note: None,
         }
@@ -136,28 +127,32 @@ impl ItemsFeature {
     /// Take in a commit's outcome; intents to show written items in the grid.
     #[must_use]
     pub fn poll(&mut self) -> Vec<Intent> {
-        let Some(done) = Pending::take_ready(&mut self.committing) else {
+        let Some(done) = self
+            .write
+            .sending()
+            .as_mut()
+            .and_then(|c| Pending::take_ready(&mut c.answer))
+        else {
             return Vec::new();
         };
+        let Some(sent) = self.write.sending().take() else {
+            return Vec::new();
+        };
+        self.created = sent
+            .changes
+            .iter()
+            .any(|c| c.kind() == crate::core::items::ChangeKind::Create);
         match done {
             Ok(report) => {
                 // Every item committed (or refused) is read back into the rows shown: a write,
                 // a delete, or the server's item that refused it.
-                let mut intents = Vec::new();
-                if let (Some((_, table)), Some(destination)) = (
-                    self.committed_to.clone(),
-                    self.committed_destination.clone(),
-                ) {
-                    intents.push(Intent::Written {
-                        destination: Box::new(destination),
-                        table,
-                        keys: report.items.iter().map(|r| r.key.clone()).collect(),
-                    });
-                }
-                if let Some(place) = &self.committed_to
-                    && let Some(staging) = self.staged.get_mut(place)
-                {
-                    staging.apply(&report, &self.committed);
+                let intents = vec![Intent::Written {
+                    destination: Box::new(sent.destination),
+                    table: sent.to.1.clone(),
+                    keys: report.items.iter().map(|r| r.key.clone()).collect(),
+                }];
+                if let Some(staging) = self.staged.get_mut(&sent.to) {
+                    staging.apply(&report, &sent.changes);
                 }
                 self.report = Some(report);
                 intents
@@ -193,7 +188,7 @@ impl ItemsFeature {
             }
             StagedAction::DiscardAll => {
                 self.staging(scope).clear();
-                self.confirm = None;
+                self.write.drop_question();
                 self.report = None;
             }
             StagedAction::Rebase(key, server) => {
@@ -202,11 +197,9 @@ impl ItemsFeature {
             }
             StagedAction::Commit => self.plan(scope),
             StagedAction::Confirmed(yes) => {
-                if let Some((plan, _)) = self.confirm.take()
-                    && yes
-                {
-                    self.send(scope, plan, true);
-                }
+                self.note = None;
+                self.write
+                    .answered(yes, |plan, confirmed| send(scope, plan, confirmed));
             }
         }
     }
@@ -215,29 +208,17 @@ impl ItemsFeature {
         self.error = None;
         self.report = None;
         let changes = self.staging(scope).changes().to_vec();
-        match plan_commit(scope.connection, scope.table, &changes, self.mode) {
-            Ok(plan) => match plan.confirmation() {
-                Confirmation::NotNeeded => self.send(scope, plan, false),
-                Confirmation::Ask(question) => self.confirm = Some((plan, question)),
-                Confirmation::Refused(error) => self.error = Some(error),
-            },
-            Err(error) => self.error = Some(error),
+        let begun =
+            plan_commit(scope.connection, scope.table, &changes, self.mode).and_then(|plan| {
+                let confirmation = plan.confirmation();
+                self.write.begin(plan, confirmation, |plan, confirmed| {
+                    send(scope, plan, confirmed)
+                })
+            });
+        if begun.is_ok() && self.write.is_sending() {
+            self.note = None;
         }
-    }
-
-    fn send(&mut self, scope: &Scope<'_>, plan: CommitPlan, confirmed: bool) {
-        let (connection, info) = (scope.connection.clone(), scope.table.clone());
-        self.created = plan
-            .changes
-            .iter()
-            .any(|c| c.kind() == crate::core::items::ChangeKind::Create);
-        self.committed_to = Some(Self::place(scope));
-        self.committed_destination = Some(Destination::of(scope.connection));
-        self.note = None;
-        self.committed = plan.changes.clone();
-        self.committing = Some(scope.spawner.spawn("commit", async move {
-            Ok(commit(&connection, &info, &plan, confirmed).await)
-        }));
+        self.error = begun.err();
     }
 
     /// Start afresh on another table or connection: the editor, a question waiting and the
@@ -245,7 +226,7 @@ impl ItemsFeature {
     /// under way still reports).
     pub fn afresh(&mut self) {
         self.editor = None;
-        self.confirm = None;
+        self.write.drop_question();
         self.report = None;
         self.note = None;
         self.error = None;
@@ -254,9 +235,9 @@ impl ItemsFeature {
     /// The Items view: the editor beside the staged changes.
     pub fn view_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) {
         // A question is about the changes it was asked for: once they change, it is gone.
-        let asked_for = self.confirm.as_ref().map(|(plan, _)| plan.changes.clone());
+        let asked_for = self.write.asking().map(|plan| plan.changes.clone());
         if asked_for.is_some_and(|changes| changes != self.staging(scope).changes()) {
-            self.confirm = None;
+            self.write.drop_question();
         }
         ui.horizontal(|ui| {
             if ui.button("New item").clicked() {
@@ -323,5 +304,27 @@ impl ItemsFeature {
             Some(EditorAction::Cancel) => self.editor = None,
             None => {}
         }
+    }
+}
+
+/// A commit sent: where it went, the changes it sent, and its answer to come.
+struct Committing {
+    to: (ConnectionId, String),
+    destination: Destination,
+    changes: Vec<Change>,
+    answer: Option<Pending<CommitReport>>,
+}
+
+/// Send a commit through the write gateway (`confirmed`: the user said yes to its question).
+fn send(scope: &Scope<'_>, plan: CommitPlan, confirmed: bool) -> Committing {
+    let (connection, info) = (scope.connection.clone(), scope.table.clone());
+    let changes = plan.changes.clone();
+    Committing {
+        to: ItemsFeature::place(scope),
+        destination: Destination::of(scope.connection),
+        changes,
+        answer: Some(scope.spawner.spawn("commit", async move {
+            Ok(commit(&connection, &info, &plan, confirmed).await)
+        })),
     }
 }

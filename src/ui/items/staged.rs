@@ -83,7 +83,7 @@ impl ItemsFeature {
 
     fn commit_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, count: usize) -> Option<StagedAction> {
         let mut action = None;
-        let busy = self.committing.is_some();
+        let busy = self.write.is_sending();
         ui.horizontal_wrapped(|ui| {
             ui.label("Commit");
             ui.radio_value(
@@ -131,7 +131,7 @@ impl ItemsFeature {
             "Each item is written only if the attributes you changed still hold what was read \
              (a new one: only if its key is free; a delete: only if nothing it had changed).",
         );
-        if let Some((_, question)) = &self.confirm
+        if let Some(question) = self.write.question()
             && let Some(answer) = widgets::confirm_ui(ui, question)
         {
             action = Some(StagedAction::Confirmed(answer));
