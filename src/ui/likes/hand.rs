@@ -43,7 +43,7 @@ pub(super) fn hand_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) ->
         ),
         scope.connection,
     );
-    let busy = lab.answer.is_some();
+    let busy = lab.like.busy();
     let mut op = None;
     let mut again = false;
     ui.horizontal_wrapped(|ui| {
@@ -62,7 +62,7 @@ pub(super) fn hand_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) ->
         again = widgets::write_button_ui(ui, scope.connection, can_replay, "Send again")
             .on_hover_text("Replays the identical request, as a client retry would")
             .clicked();
-        if busy {
+        if lab.like.is_sending() {
             ui.spinner();
         }
     });
@@ -86,18 +86,10 @@ pub(super) fn hand_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) ->
 
 /// The write waiting for confirmation: the gateway's question, naming table, item and endpoint.
 fn confirm_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) {
-    let Some((_, _, question)) = &lab.confirm else {
-        return;
-    };
-    match widgets::confirm_ui(ui, question) {
-        Some(true) => {
-            if let Some((request, replay, _)) = lab.confirm.take() {
-                lab.send(scope, request, replay, true);
-            }
-        }
-        Some(false) => lab.confirm = None,
-        None => {}
-    }
+    let last_request = &mut lab.last_request;
+    lab.like.question_ui(ui, |sent, confirmed| {
+        super::send_like(scope, last_request, sent, confirmed)
+    });
 }
 
 fn report_ui(ui: &mut Ui, report: &LikeReport, replayed: bool) {

@@ -19,8 +19,9 @@ use crate::core::likes::{
 };
 use crate::core::number;
 use crate::core::tally::{ChildSource, TallyRule};
-use crate::core::write::{Confirmation, Destination};
+use crate::core::write::Destination;
 use crate::task::{Job, Pending};
+use crate::ui::write_flow::WriteFlow;
 use crate::ui::{Intent, Scope};
 
 /// The like lab's state.
@@ -34,12 +35,8 @@ pub struct LikesFeature {
     token: String,
     /// The last request sent (what "Send again" replays).
     last_request: Option<LikeRequest>,
-    /// A write waiting for confirmation (not on this machine): the request, whether it is a
-    /// replay, and the gateway's question.
-    confirm: Option<(LikeRequest, bool, String)>,
-    /// The like under way: what was sent, and its report to come.
-    sent: Option<LikeRequest>,
-    answer: Option<Pending<LikeReport>>,
+    /// The like asked about (the request, and whether it is a replay), or under way.
+    like: WriteFlow<(LikeRequest, bool), LikeInFlight>,
     replayed: bool,
     report: Option<LikeReport>,
     error: Option<Error>,
@@ -72,9 +69,7 @@ impl Default for LikesFeature {
             use_token: false,
             token: "like-retry-0001".into(),
             last_request: None,
-            confirm: None,
-            sent: None,
-            answer: None,
+            like: WriteFlow::default(),
             replayed: false,
             report: None,
             error: None,
@@ -114,9 +109,10 @@ impl LikesFeature {
     /// storm, a lab run — so that their outcome is still shown when it arrives.
     pub fn afresh(&mut self) {
         let storm_running = self.storm.is_some();
+        let mut like = std::mem::take(&mut self.like);
+        like.drop_question();
         *self = Self {
-            sent: self.sent.take(),
-            answer: self.answer.take(),
+            like,
             replayed: self.replayed,
             storm: self.storm.take(),
             storm_stats: self.storm_stats.take().filter(|_| storm_running),
@@ -130,9 +126,16 @@ impl LikesFeature {
     #[must_use]
     pub fn poll(&mut self) -> Vec<Intent> {
         let mut written = Vec::new();
-        if let Some(answer) = Pending::take_ready(&mut self.answer)
-            && let Some(request) = self.sent.take()
+        if let Some(answer) = self
+            .like
+            .sending()
+            .as_mut()
+            .and_then(|sent| Pending::take_ready(&mut sent.answer))
+            && let Some(LikeInFlight {
+                request, replay, ..
+            }) = self.like.sending().take()
         {
+            self.replayed = replay;
             written.push(Intent::Written {
                 destination: Box::new(request.destination.clone()),
                 table: request.target.table.clone(),
@@ -198,27 +201,14 @@ impl LikesFeature {
 
     /// Send now when no confirmation is needed (the sandbox, this machine); else ask first.
     fn dispatch(&mut self, scope: &Scope<'_>, request: LikeRequest, replay: bool) {
-        self.error = None;
-        match request.write_plan().confirmation() {
-            Confirmation::NotNeeded => self.send(scope, request, replay, false),
-            Confirmation::Ask(question) => self.confirm = Some((request, replay, question)),
-            Confirmation::Refused(error) => self.error = Some(error),
-        }
-    }
-
-    fn send(&mut self, scope: &Scope<'_>, request: LikeRequest, replay: bool, confirmed: bool) {
-        let (connection, info, sent) = (
-            scope.connection.clone(),
-            scope.table.clone(),
-            request.clone(),
-        );
-        self.replayed = replay;
-        self.last_request = Some(request.clone());
-        self.sent = Some(request);
-        self.answer = Some(scope.spawner.spawn("TransactWriteItems", async move {
-            likes::like_and_observe(&connection, &info, sent, confirmed, &CancelToken::default())
-                .await
-        }));
+        let confirmation = request.write_plan().confirmation();
+        let last_request = &mut self.last_request;
+        self.error = self
+            .like
+            .begin((request, replay), confirmation, |sent, confirmed| {
+                send_like(scope, last_request, sent, confirmed)
+            })
+            .err();
     }
 
     /// The storm as planned from the form, on the open table and connection.
@@ -322,5 +312,37 @@ impl LikesFeature {
                 intent
             })
             .inner
+    }
+}
+
+/// A like sent: the request, whether it replays the last one, and its report to come.
+#[derive(Debug)]
+struct LikeInFlight {
+    request: LikeRequest,
+    replay: bool,
+    answer: Option<Pending<LikeReport>>,
+}
+
+/// Send a like through the write gateway (`confirmed`: the user said yes to its question); it
+/// becomes the last request, the one "Send again" replays.
+fn send_like(
+    scope: &Scope<'_>,
+    last_request: &mut Option<LikeRequest>,
+    (request, replay): (LikeRequest, bool),
+    confirmed: bool,
+) -> LikeInFlight {
+    let (connection, info, sent) = (
+        scope.connection.clone(),
+        scope.table.clone(),
+        request.clone(),
+    );
+    *last_request = Some(request.clone());
+    LikeInFlight {
+        request,
+        replay,
+        answer: Some(scope.spawner.spawn("TransactWriteItems", async move {
+            likes::like_and_observe(&connection, &info, sent, confirmed, &CancelToken::default())
+                .await
+        })),
     }
 }
