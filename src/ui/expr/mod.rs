@@ -13,9 +13,10 @@ use crate::core::expr::parser::QueryKeys;
 use crate::core::report::Line;
 use crate::core::run::{self, RunResult};
 use crate::core::value::{self, Item};
-use crate::core::write::{Confirmation, WritePlan, WriteRequest, key_shown};
+use crate::core::write::{WritePlan, WriteRequest, key_shown};
 use crate::task::Pending;
 use crate::ui::widgets::{self, error_ui, writes_to_ui};
+use crate::ui::write_flow::WriteFlow;
 use crate::ui::{Intent, Scope};
 
 /// The builder's state.
@@ -24,16 +25,14 @@ pub struct ExprFeature {
     paste: String,
     paste_error: Option<Error>,
     target: Target,
-    /// The run under way.
-    running: Option<Pending<RunResult>>,
-    /// What the write under way writes, said when it ends so its rows are read again.
-    running_write: Option<Intent>,
+    /// A read under way.
+    reading: Option<Pending<RunResult>>,
+    /// A write asked about (its plan, fixed when Run was pressed; the question is dropped as
+    /// soon as the request in the builder changes), or under way.
+    write: WriteFlow<WritePlan, Running>,
     result: Option<Result<RunResult, Error>>,
     /// Where the builder's content came from, when the app opened it.
     origin: Option<String>,
-    /// A write waiting for the user's confirmation: its plan, fixed when Run was pressed, and
-    /// the gateway's question. Dropped as soon as the request in the builder changes.
-    confirm: Option<(WritePlan, String)>,
 }
 
 impl ExprFeature {
@@ -44,11 +43,10 @@ impl ExprFeature {
             paste: String::new(),
             paste_error: None,
             target: Target::Json,
-            running: None,
-            running_write: None,
+            reading: None,
+            write: WriteFlow::default(),
             result: None,
             origin: None,
-            confirm: None,
         }
     }
 
@@ -56,8 +54,9 @@ impl ExprFeature {
     pub fn afresh(&mut self, table: &str) {
         let fresh = Self::new(table);
         let kept = std::mem::replace(self, fresh);
-        self.running = kept.running;
-        self.running_write = kept.running_write;
+        self.reading = kept.reading;
+        self.write = kept.write;
+        self.write.drop_question();
     }
 
     /// Open a request the app made, saying where it came from.
@@ -70,10 +69,14 @@ impl ExprFeature {
     /// Take in a run's result; an updated item goes back to its row.
     #[must_use]
     pub fn poll(&mut self) -> Option<Intent> {
-        let result = Pending::take_ready(&mut self.running)?;
+        if let Some(result) = Pending::take_ready(&mut self.reading) {
+            self.result = Some(result);
+            return None;
+        }
+        let result = Pending::take_ready(&mut self.write.sending().as_mut()?.answer)?;
         self.result = Some(result);
         // A write's items are read back into the rows shown.
-        self.running_write.take()
+        self.write.sending().take()?.written
     }
 
     fn compile(&self, scope: &Scope<'_>) -> Compiled {
@@ -138,14 +141,14 @@ impl ExprFeature {
                             request.render(self.target, &scope.connection.client_setup()),
                         );
                     }
-                    let busy = self.running.is_some();
+                    let busy = self.reading.is_some() || self.write.busy();
                     run_it = if request.operation.is_write() {
                         widgets::write_button_ui(ui, scope.connection, !busy, "Run")
                     } else {
                         ui.add_enabled(!busy, egui::Button::new("Run"))
                     }
                     .clicked();
-                    if busy {
+                    if self.reading.is_some() || self.write.is_sending() {
                         ui.spinner();
                     }
                 });
@@ -183,22 +186,13 @@ impl ExprFeature {
                 }
                 // A question is about the request it was asked for: once the builder holds
                 // another one, it is gone, never answered for the new one.
-                if self.confirm.as_ref().is_some_and(|(plan, _)| {
+                if self.write.asking().is_some_and(|plan| {
                     !matches!(&plan.request, WriteRequest::Single(asked) if **asked == *request)
                 }) {
-                    self.confirm = None;
+                    self.write.drop_question();
                 }
-                if let Some((_, question)) = &self.confirm {
-                    match widgets::confirm_ui(ui, question) {
-                        Some(true) => {
-                            if let Some((plan, _)) = self.confirm.take() {
-                                self.send(scope, plan);
-                            }
-                        }
-                        Some(false) => self.confirm = None,
-                        None => {}
-                    }
-                }
+                self.write
+                    .question_ui(ui, |plan, confirmed| send(scope, plan, confirmed));
             }
             None => {
                 ui.weak("Fix the marked fields to see the request.");
@@ -230,13 +224,12 @@ impl ExprFeature {
     /// asks for one; a read runs at once.
     fn run_or_ask(&mut self, scope: &Scope<'_>, request: Request) {
         self.result = None;
-        self.confirm = None;
+        self.write.drop_question();
         if !request.operation.is_write() {
             let (connection, key_names) = (scope.connection.clone(), scope.key_names());
-            self.running_write = None;
-            self.start(scope, request.operation_name(), async move {
+            self.reading = Some(scope.spawner.spawn(request.operation_name(), async move {
                 run::run(&connection, &request, key_names, false).await
-            });
+            }));
             return;
         }
         let plan = match run::plan_write(scope.connection, &request, scope.key_names()) {
@@ -246,34 +239,12 @@ impl ExprFeature {
                 return;
             }
         };
-        match plan.confirmation() {
-            Confirmation::NotNeeded => self.send(scope, plan),
-            Confirmation::Ask(question) => self.confirm = Some((plan, question)),
-            Confirmation::Refused(error) => self.result = Some(Err(error)),
+        let confirmation = plan.confirmation();
+        if let Err(error) = self.write.begin(plan, confirmation, |plan, confirmed| {
+            send(scope, plan, confirmed)
+        }) {
+            self.result = Some(Err(error));
         }
-    }
-
-    /// Send the write `plan` through the gateway, as planned (confirmed when it needed a yes).
-    fn send(&mut self, scope: &Scope<'_>, plan: WritePlan) {
-        let connection = scope.connection.clone();
-        let targets = plan.target_keys();
-        self.running_write = targets.first().map(|(table, _)| Intent::Written {
-            destination: Box::new(plan.destination.clone()),
-            table: table.clone(),
-            keys: targets.iter().map(|(_, key)| key.clone()).collect(),
-        });
-        self.start(scope, "Run", async move {
-            Ok(run::write(&connection, &plan, true).await)
-        });
-    }
-
-    fn start(
-        &mut self,
-        scope: &Scope<'_>,
-        op: &'static str,
-        work: impl std::future::Future<Output = crate::core::error::Result<RunResult>> + Send + 'static,
-    ) {
-        self.running = Some(scope.spawner.spawn(op, work));
     }
 
     /// The operation, and the item it addresses or the index it reads.
@@ -326,5 +297,29 @@ impl ExprFeature {
                 self.input.item = selected.cloned();
             }
         });
+    }
+}
+
+/// A write the builder ran: its answer to come, and what it writes (said when it ends so its
+/// rows are read again).
+struct Running {
+    answer: Option<Pending<RunResult>>,
+    written: Option<Intent>,
+}
+
+/// Send the write `plan` through the gateway, as planned (`confirmed`: the user said yes).
+fn send(scope: &Scope<'_>, plan: WritePlan, confirmed: bool) -> Running {
+    let connection = scope.connection.clone();
+    let targets = plan.target_keys();
+    let written = targets.first().map(|(table, _)| Intent::Written {
+        destination: Box::new(plan.destination.clone()),
+        table: table.clone(),
+        keys: targets.iter().map(|(_, key)| key.clone()).collect(),
+    });
+    Running {
+        answer: Some(scope.spawner.spawn("Run", async move {
+            Ok(run::write(&connection, &plan, confirmed).await)
+        })),
+        written,
     }
 }
