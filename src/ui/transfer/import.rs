@@ -13,10 +13,11 @@ use egui::Ui;
 use crate::core::error::Error;
 use crate::core::transfer::import::{self, CheckLimits, ImportCheck, ImportProgress, ImportReport};
 use crate::core::transfer::{self, CellType, Format, StreamProgress};
-use crate::core::write::{Confirmation, Destination};
+use crate::core::write::Destination;
 use crate::task::{Job, Pending};
 use crate::ui::transfer::preview::{Shown, checking_ui, preview_ui};
 use crate::ui::widgets::{self, error_ui, labelled_text_ui, write_button_ui, writes_to_ui};
+use crate::ui::write_flow::WriteFlow;
 use crate::ui::{Intent, Scope};
 
 /// The import form, the preview and the run.
@@ -34,10 +35,8 @@ pub(super) struct FileImport {
     /// What the preview shows of `checked`, written when it arrived.
     shown: Option<Shown>,
     error: Option<Error>,
-    confirm: Option<String>,
-    job: Option<Job<ImportProgress, ImportReport>>,
-    /// The import under way, said when it ends: the table's facts are read again.
-    writing: Option<Intent>,
+    /// The import asked about (the file as checked), or under way.
+    write: WriteFlow<Arc<ImportCheck>, Importing>,
     progress: Option<ImportProgress>,
     report: Option<ImportReport>,
 }
@@ -70,7 +69,7 @@ impl FileImport {
             Some(Err(error)) => self.error = Some(error),
             None => {}
         }
-        let polled = Job::poll_slot(&mut self.job);
+        let polled = Job::poll_slot(&mut self.write.sending().as_mut()?.job);
         if let Some(last) = polled.progress.into_iter().last() {
             self.progress = Some(last);
         }
@@ -80,17 +79,20 @@ impl FileImport {
             Err(error) => self.error = Some(error),
         }
         // Its items are too many to read back one by one; the table's facts are.
-        self.writing.take()
+        self.write
+            .sending()
+            .take()
+            .map(|importing| importing.written)
     }
 
     pub(super) fn afresh(&mut self) {
-        if self.job.is_none() {
+        if !self.write.is_sending() {
             self.checked = None;
             self.report = None;
             self.progress = None;
         }
         self.reading = None;
-        self.confirm = None;
+        self.write.drop_question();
         self.error = None;
     }
 
@@ -106,7 +108,7 @@ impl FileImport {
         self.error = None;
         self.checked = None;
         self.report = None;
-        self.confirm = None;
+        self.write.drop_question();
         self.read_progress = None;
         // Column types belong to the file they were chosen for.
         if self.types_for.as_ref() != Some(&path) {
@@ -147,36 +149,6 @@ impl FileImport {
         );
     }
 
-    fn start(&mut self, scope: &Scope<'_>, confirmed: bool) {
-        let Some(checked) = self.checked.clone() else {
-            return;
-        };
-        let (connection, info) = (scope.connection.clone(), scope.table.clone());
-        self.report = None;
-        self.progress = None;
-        self.writing = Some(Intent::Written {
-            destination: Box::new(Destination::of(scope.connection)),
-            table: info.name.clone(),
-            keys: Vec::new(),
-        });
-        self.job = Some(
-            scope
-                .spawner
-                .spawn_job("Import", move |progress, cancel| async move {
-                    Ok(import::import(
-                        &connection,
-                        &info,
-                        &checked,
-                        import::BATCHES_AT_ONCE,
-                        confirmed,
-                        &cancel,
-                        |p| progress.send(p),
-                    )
-                    .await)
-                }),
-        );
-    }
-
     pub(super) fn import_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) {
         ui.heading(format!("Import into {}", scope.table.name));
         ui.horizontal_wrapped(|ui| {
@@ -206,7 +178,7 @@ impl FileImport {
                 })
                 .response
                 .labelled_by(label.id);
-            let busy = self.reading.is_some() || self.job.is_some();
+            let busy = self.reading.is_some() || self.write.is_sending();
             if ui
                 .add_enabled(!busy, egui::Button::new("Read and check"))
                 .clicked()
@@ -232,7 +204,7 @@ impl FileImport {
     }
 
     fn run_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, count: usize) {
-        let running = self.job.is_some();
+        let running = self.write.is_sending();
         let writes_on = writes_to_ui(
             ui,
             &format!(
@@ -243,7 +215,7 @@ impl FileImport {
             ),
             scope.connection,
         );
-        let mut send = None;
+        let mut import_it = false;
         ui.horizontal(|ui| {
             if ui
                 .add_enabled(!running, egui::Button::new("Dry run"))
@@ -255,40 +227,39 @@ impl FileImport {
             if write_button_ui(
                 ui,
                 scope.connection,
-                writes_on && !running && count > 0,
+                writes_on && !self.write.busy() && count > 0,
                 &text,
             )
             .clicked()
             {
-                match import::confirmation(scope.connection, scope.table, count) {
-                    Confirmation::NotNeeded => send = Some(false),
-                    Confirmation::Ask(question) => self.confirm = Some(question),
-                    Confirmation::Refused(error) => self.error = Some(error),
-                }
+                import_it = true;
             }
             if ui
                 .add_enabled(running, egui::Button::new("Cancel import"))
                 .clicked()
-                && let Some(job) = &self.job
+                && let Some(Importing { job: Some(job), .. }) = self.write.sending()
             {
                 job.cancel();
             }
         });
-        if let Some(question) = &self.confirm {
-            match widgets::confirm_ui(ui, question) {
-                Some(true) => {
-                    self.confirm = None;
-                    send = Some(true);
-                }
-                Some(false) => self.confirm = None,
-                None => {}
+        if import_it && let Some(checked) = self.checked.clone() {
+            let confirmation = import::confirmation(scope.connection, scope.table, count);
+            let (report, progress) = (&mut self.report, &mut self.progress);
+            let begun = self
+                .write
+                .begin(checked, confirmation, |checked, confirmed| {
+                    start(scope, report, progress, checked, confirmed)
+                });
+            if let Err(error) = begun {
+                self.error = Some(error);
             }
         }
-        if let Some(confirmed) = send {
-            self.start(scope, confirmed);
-        }
+        let (report, progress) = (&mut self.report, &mut self.progress);
+        self.write.question_ui(ui, |checked, confirmed| {
+            start(scope, report, progress, checked, confirmed)
+        });
         if let Some(p) = &self.progress {
-            if self.job.is_some() {
+            if self.write.is_sending() {
                 let fraction = p.done as f32 / p.total.max(1) as f32;
                 ui.add(
                     egui::ProgressBar::new(fraction)
@@ -296,7 +267,7 @@ impl FileImport {
                         .text(p.to_string()),
                 );
             }
-        } else if self.job.is_some() {
+        } else if self.write.is_sending() {
             ui.spinner();
         }
         if let Some(report) = &self.report {
@@ -310,5 +281,49 @@ impl FileImport {
                 ui.label(line);
             }
         }
+    }
+}
+
+/// An import under way, and what it writes (said when it ends: the table's facts are read
+/// again).
+struct Importing {
+    job: Option<Job<ImportProgress, ImportReport>>,
+    written: Intent,
+}
+
+/// Import `checked` through the write gateway (`confirmed`: the user said yes to its
+/// question); the last report and progress make way for its own.
+fn start(
+    scope: &Scope<'_>,
+    report: &mut Option<ImportReport>,
+    progress: &mut Option<ImportProgress>,
+    checked: Arc<ImportCheck>,
+    confirmed: bool,
+) -> Importing {
+    let (connection, info) = (scope.connection.clone(), scope.table.clone());
+    *report = None;
+    *progress = None;
+    let written = Intent::Written {
+        destination: Box::new(Destination::of(scope.connection)),
+        table: info.name.clone(),
+        keys: Vec::new(),
+    };
+    let job = scope
+        .spawner
+        .spawn_job("Import", move |progress, cancel| async move {
+            Ok(import::import(
+                &connection,
+                &info,
+                &checked,
+                import::BATCHES_AT_ONCE,
+                confirmed,
+                &cancel,
+                |p| progress.send(p),
+            )
+            .await)
+        });
+    Importing {
+        job: Some(job),
+        written,
     }
 }
