@@ -104,6 +104,30 @@ impl<P, H> WriteFlow<P, H> {
     }
 }
 
+/// For a run of many writes (a storm, the lab), the gateway's question answered by typing
+/// `name` (the table's) rather than by one click: drawn with the field, it says whether the run
+/// is allowed and whether it was confirmed so. A read-only connection says why not.
+pub fn typed_confirmation_ui(
+    ui: &mut Ui,
+    confirmation: Confirmation,
+    typed: &mut String,
+    name: &str,
+) -> (bool, bool) {
+    match confirmation {
+        Confirmation::NotNeeded => (true, false),
+        Confirmation::Refused(error) => {
+            widgets::error_ui(ui, &error);
+            (false, false)
+        }
+        Confirmation::Ask(question) => {
+            ui.colored_label(ui.visuals().warn_fg_color, question);
+            widgets::labelled_text_ui(ui, "Type the table name to allow", typed, 120.0, name);
+            let allowed = typed.trim() == name;
+            (allowed, allowed)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

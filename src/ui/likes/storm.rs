@@ -3,36 +3,13 @@
 
 use egui::{RichText, Ui};
 
+use crate::core::lab;
 use crate::core::report::capacity;
-use crate::core::write::{Confirmation, Destination};
+use crate::core::write::Destination;
 use crate::ui::Scope;
 use crate::ui::likes::LikesFeature;
 use crate::ui::widgets::{error_ui, labelled_text_ui, lines_ui, writes_to_ui};
-
-/// Where the gateway asks for a confirmation (not on this machine), a field to type the
-/// table's name into; whether the run is allowed, and whether it was confirmed so.
-fn guard_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) -> (bool, bool) {
-    match Destination::of(scope.connection).confirmation(&format!("table {}", scope.table.name)) {
-        Confirmation::NotNeeded => (true, false),
-        Confirmation::Refused(error) => {
-            error_ui(ui, &error);
-            (false, false)
-        }
-        Confirmation::Ask(question) => {
-            ui.colored_label(ui.visuals().warn_fg_color, question);
-            let table = &scope.table.name;
-            labelled_text_ui(
-                ui,
-                "Type the table name to allow",
-                &mut lab.typed_table,
-                120.0,
-                table,
-            );
-            let typed = lab.typed_table.trim() == table;
-            (typed, typed)
-        }
-    }
-}
+use crate::ui::write_flow::typed_confirmation_ui;
 
 /// Draw the storm: users, concurrency, progress, and the verdict.
 pub(super) fn storm_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) {
@@ -44,7 +21,16 @@ pub(super) fn storm_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) {
     ui.horizontal_wrapped(|ui| {
         labelled_text_ui(ui, "Users", &mut lab.users, 60.0, "1–10000");
         labelled_text_ui(ui, "Concurrency", &mut lab.concurrency, 40.0, "16");
-        let (mut allowed, confirmed) = guard_ui(ui, lab, scope);
+        // The storm's own question once its form plans; the table's until then.
+        let confirmation = lab.storm_plan(scope).map_or_else(
+            |_| {
+                Destination::of(scope.connection)
+                    .confirmation(&format!("table {}", scope.table.name))
+            },
+            |plan| plan.confirmation(),
+        );
+        let (mut allowed, confirmed) =
+            typed_confirmation_ui(ui, confirmation, &mut lab.typed_table, &scope.table.name);
         let running = lab.storm.is_some();
         allowed &= writes_to_ui(
             ui,
@@ -99,7 +85,9 @@ pub(super) fn lab_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) {
     ui.horizontal_wrapped(|ui| {
         labelled_text_ui(ui, "Writers", &mut lab.writers, 40.0, "1–64");
         labelled_text_ui(ui, "Increments each", &mut lab.increments, 50.0, "1–100");
-        let (mut allowed, confirmed) = guard_ui(ui, lab, scope);
+        let confirmation = lab::confirmation(&Destination::of(scope.connection), scope.table);
+        let (mut allowed, confirmed) =
+            typed_confirmation_ui(ui, confirmation, &mut lab.typed_table, &scope.table.name);
         let running = lab.lab.is_some();
         allowed &= writes_to_ui(
             ui,
