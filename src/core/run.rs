@@ -59,9 +59,9 @@ pub fn plan_write(
 /// said yes to its question), and say how it ended.
 pub async fn write(connection: &Connection, plan: &WritePlan, confirmed: bool) -> RunResult {
     let (op, asked_for_old) = match &plan.request {
-        WriteRequest::Single(request) => (
-            request.operation_name(),
-            request.returns.old_item_on_condition_failure,
+        WriteRequest::Single(write) => (
+            write.op().name(),
+            write.request().returns.old_item_on_condition_failure,
         ),
         WriteRequest::Transaction(_) => ("TransactWriteItems", false),
         WriteRequest::Statement(_) => ("ExecuteStatement", true),

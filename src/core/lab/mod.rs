@@ -16,10 +16,9 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::core::connection::Connection;
 use crate::core::error::{Error, Result};
-use crate::core::expr::codegen::Operation;
 use crate::core::table::TableInfo;
 use crate::core::value::{Item, cell_text};
-use crate::core::write::{Confirmation, Destination};
+use crate::core::write::{Confirmation, Destination, WriteOp};
 
 use rounds::Lab;
 
@@ -140,7 +139,7 @@ pub async fn run(
             }
         };
         let outcome = lab.run_method(&key, method, writers, increments).await;
-        let delete = lab.plan(Operation::Delete(key.clone()), None, HashMap::new(), true);
+        let delete = lab.plan(WriteOp::Delete(key.clone()), None, HashMap::new(), true);
         if let Err(e) = lab.send(delete).await {
             let shown = info
                 .key_names()

@@ -11,12 +11,14 @@ use bigdecimal::BigDecimal;
 
 use crate::core::connection::Connection;
 use crate::core::error::{Error, Result};
-use crate::core::expr::codegen::{Operation, Request, ReturnOptions};
+use crate::core::expr::codegen::{Request, ReturnOptions};
 use crate::core::lab::{COUNTER, LabMethod, LabResult};
 use crate::core::number;
 use crate::core::read;
 use crate::core::value::Item;
-use crate::core::write::{self, Destination, Idempotency, Refusal, WriteOutcome, WritePlan};
+use crate::core::write::{
+    self, Destination, Idempotency, Refusal, WriteOp, WriteOutcome, WritePlan,
+};
 
 /// One lab run's fixed parts.
 pub(super) struct Lab<'a> {
@@ -36,7 +38,7 @@ pub(super) enum Wrote {
 impl Lab<'_> {
     pub(super) fn plan(
         &self,
-        operation: Operation,
+        op: WriteOp,
         update: Option<&str>,
         values: HashMap<String, AttributeValue>,
         repeatable: bool,
@@ -47,7 +49,7 @@ impl Lab<'_> {
         let uses_counter = update.is_some() || condition.is_some();
         let request = Request {
             table: self.table.to_owned(),
-            operation,
+            operation: op.operation(),
             update: update.map(str::to_owned),
             condition,
             key_condition: None,
@@ -66,7 +68,7 @@ impl Lab<'_> {
         };
         WritePlan {
             destination: self.destination.clone(),
-            request: write::WriteRequest::Single(Box::new(request)),
+            request: write::WriteRequest::Single(Box::new(write::SingleWrite::with(op, request))),
             idempotency: if repeatable {
                 Idempotency::Repeatable
             } else {
@@ -133,19 +135,19 @@ impl Lab<'_> {
             let next = plus_one(value.as_deref())?;
             plans.push(match method {
                 LabMethod::Naive => self.plan(
-                    Operation::Put(self.counter_item(key, next)),
+                    WriteOp::Put(self.counter_item(key, next)),
                     None,
                     HashMap::new(),
                     false,
                 ),
                 LabMethod::AtomicAdd => self.plan(
-                    Operation::Update(key.clone()),
+                    WriteOp::Update(key.clone()),
                     Some("ADD #c :one"),
                     HashMap::from([(":one".to_owned(), AttributeValue::N("1".into()))]),
                     false,
                 ),
                 LabMethod::ConditionalSet => self.plan(
-                    Operation::Update(key.clone()),
+                    WriteOp::Update(key.clone()),
                     Some("SET #c = :next"),
                     HashMap::from([
                         (":next".to_owned(), AttributeValue::N(next)),
@@ -184,7 +186,7 @@ impl Lab<'_> {
     ) -> Result<LabResult> {
         let started = Instant::now();
         let start = self.plan(
-            Operation::Put(self.counter_item(key, "0".into())),
+            WriteOp::Put(self.counter_item(key, "0".into())),
             None,
             HashMap::new(),
             true,

@@ -9,12 +9,14 @@ mod many;
 mod outcome;
 mod plan;
 mod send;
+mod single;
 
 pub use outcome::{CancelReason, Refusal, Unwritten, WriteOutcome};
 pub use plan::{
     BatchPut, Confirmation, Destination, Idempotency, WritePlan, WriteRequest, key_shown,
 };
 pub use send::send;
+pub use single::{SingleWrite, WriteOp};
 
 use crate::core::error::Error;
 pub use crate::core::throttle::{Deadline, is_throttled, one_attempt_within, without_retries};

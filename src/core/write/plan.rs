@@ -6,6 +6,7 @@ use crate::core::error::{Error, Result};
 use crate::core::expr::codegen::{ClientSetup, Operation, Request, Transaction};
 use crate::core::partiql::Statement;
 use crate::core::value::{Item, cell_text};
+use crate::core::write::SingleWrite;
 
 /// Where a write goes: the connection it was planned on. A write is only ever sent on the
 /// connection it names, never on whichever connection happens to be active when it is sent.
@@ -125,7 +126,7 @@ pub enum Idempotency {
 #[derive(Debug, Clone, PartialEq)]
 pub enum WriteRequest {
     /// One `UpdateItem`, `PutItem` or `DeleteItem`.
-    Single(Box<Request>),
+    Single(Box<SingleWrite>),
     /// One `TransactWriteItems`.
     Transaction(Transaction),
     /// One PartiQL `INSERT`, `UPDATE` or `DELETE` (`ExecuteStatement`).
@@ -170,24 +171,9 @@ impl WritePlan {
         idempotency: Idempotency,
         key_names: Vec<String>,
     ) -> Result<Self> {
-        match request.operation.item() {
-            None => {
-                return Err(Error::Invalid(format!(
-                    "{} is a read, not a write",
-                    request.operation_name()
-                )));
-            }
-            Some(item) if item.is_empty() => {
-                return Err(Error::Invalid(format!(
-                    "{} needs an item: choose one (its key) before sending; nothing was sent",
-                    request.operation_name()
-                )));
-            }
-            Some(_) => {}
-        }
         Ok(Self {
             destination,
-            request: WriteRequest::Single(Box::new(request)),
+            request: WriteRequest::Single(Box::new(SingleWrite::new(request)?)),
             idempotency,
             key_names,
         })
@@ -265,7 +251,7 @@ impl WritePlan {
             }
         }
         match &self.request {
-            WriteRequest::Single(r) => of(r).into_iter().collect(),
+            WriteRequest::Single(w) => vec![(w.table(), w.op().item())],
             WriteRequest::Transaction(t) => t.writes.iter().filter_map(of).collect(),
             WriteRequest::Statement(_) => Vec::new(),
             WriteRequest::Batch(b) => b.items.iter().map(|i| (b.table.as_str(), i)).collect(),

@@ -17,18 +17,18 @@ use aws_sdk_dynamodb::types::{
 
 use crate::core::connection::Connection;
 use crate::core::error::Error;
-use crate::core::expr::codegen::{Operation, Request, ReturnValues};
+use crate::core::expr::codegen::{Request, ReturnValues};
 use crate::core::partiql::Statement;
 use crate::core::read;
 use crate::core::retry::{self, Next, Policy, Retries};
 use crate::core::value::Item;
-use crate::core::write::CancelReason;
 use crate::core::write::attempt::{Failure, Sent, old_on_failure};
 use crate::core::write::many;
 use crate::core::write::{
     BatchPut, Deadline, Idempotency, Refusal, Unwritten, WriteOutcome, WritePlan, WriteRequest,
     is_throttled, may_have_been_applied, one_attempt_within,
 };
+use crate::core::write::{CancelReason, SingleWrite, WriteOp};
 
 /// Whether a cancellation was only for conflicts with other transactions: nothing was
 /// written, and nothing about the data refused it, so it may be sent again.
@@ -238,7 +238,7 @@ async fn attempt(
         unprocessed: Vec::new(),
     };
     match request {
-        WriteRequest::Single(request) => single(client, request, budget).await.map(answered),
+        WriteRequest::Single(write) => single(client, write, budget).await.map(answered),
         WriteRequest::Transaction(transaction) => many::transact(client, transaction, budget)
             .await
             .map(answered),
@@ -299,11 +299,12 @@ macro_rules! send_once {
 
 async fn single(
     client: &Client,
-    request: &Request,
+    write: &SingleWrite,
     budget: Duration,
 ) -> std::result::Result<(Option<Item>, f64), Failure> {
-    match &request.operation {
-        Operation::Update(key) => send_once!(
+    let request = write.request();
+    match write.op() {
+        WriteOp::Update(key) => send_once!(
             client
                 .update_item()
                 .set_key(Some(key.clone()))
@@ -323,7 +324,7 @@ async fn single(
                 _ => None,
             })
         }),
-        Operation::Put(item) => send_once!(
+        WriteOp::Put(item) => send_once!(
             client.put_item().set_item(Some(item.clone())),
             request,
             budget
@@ -341,7 +342,7 @@ async fn single(
                 _ => None,
             })
         }),
-        Operation::Delete(key) => send_once!(
+        WriteOp::Delete(key) => send_once!(
             client.delete_item().set_key(Some(key.clone())),
             request,
             budget
@@ -358,9 +359,5 @@ async fn single(
                 _ => None,
             })
         }),
-        Operation::Query(_) | Operation::Scan(_) => Err(Failure::Error(Error::Invalid(format!(
-            "{} is a read, not a write",
-            request.operation_name()
-        )))),
     }
 }

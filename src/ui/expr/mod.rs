@@ -187,7 +187,7 @@ impl ExprFeature {
                 // A question is about the request it was asked for: once the builder holds
                 // another one, it is gone, never answered for the new one.
                 if self.write.asking().is_some_and(|plan| {
-                    !matches!(&plan.request, WriteRequest::Single(asked) if **asked == *request)
+                    !matches!(&plan.request, WriteRequest::Single(asked) if *asked.request() == *request)
                 }) {
                     self.write.drop_question();
                 }
