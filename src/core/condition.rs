@@ -10,6 +10,7 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 
 use crate::core::error::{Error, Result};
 use crate::core::number;
+use crate::core::value::AttrType;
 
 pub use crate::core::placeholders::{Expression, Placeholders};
 
@@ -44,15 +45,20 @@ impl ScalarType {
         }
     }
 
+    /// As one of the ten attribute types.
+    pub fn attr_type(self) -> AttrType {
+        match self {
+            Self::S => AttrType::S,
+            Self::N => AttrType::N,
+            Self::B => AttrType::B,
+            Self::Bool => AttrType::Bool,
+            Self::Null => AttrType::Null,
+        }
+    }
+
     /// The DynamoDB type descriptor.
     pub fn tag(self) -> &'static str {
-        match self {
-            Self::S => "S",
-            Self::N => "N",
-            Self::B => "B",
-            Self::Bool => "BOOL",
-            Self::Null => "NULL",
-        }
+        self.attr_type().tag()
     }
 
     /// Turn typed text into a value of this type, checking it first; nothing invalid is sent.

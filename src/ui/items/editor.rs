@@ -79,7 +79,7 @@ impl Editor {
         editor.fields = keys
             .map(|key| Field {
                 name: key.name.clone(),
-                kind: AttrType::from_tag(key.kind.tag()).unwrap_or(AttrType::S),
+                kind: key.kind.attr_type(),
                 text: String::new(),
             })
             .collect();
