@@ -7,7 +7,7 @@ use crate::cli::interrupt::{describe, not_stopped, unless_stopped};
 use crate::cli::output::Output;
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
-use crate::core::counter::{self, Change, EditMode, EditReport, EditRequest, Outcome};
+use crate::core::counter::{self, Change, EditMode, EditReport, EditRequest};
 use crate::core::error::Result;
 use crate::core::read;
 use crate::core::report::Lines;
@@ -52,13 +52,8 @@ pub async fn add(
     let plan = counter::plan_edit(&Destination::of(connection), &info, &item, &request, mode)?;
     not_stopped(stop, "UpdateItem")?;
     let outcome = counter::update_counter(connection, &plan, confirmed).await;
-    let exit = match &outcome {
-        Outcome::Applied { .. } => Exit::Done,
-        Outcome::Unknown { .. } => Exit::Unknown,
-        Outcome::ConditionFailed { .. } | Outcome::Missing => Exit::Refused,
-        // Nothing applied: said once, on stderr.
-        Outcome::Failed(error) => return Err(error.clone()),
-    };
+    // A failure that applied nothing is said once, on stderr.
+    let exit = Exit::from(outcome.ending()?);
     let report = EditReport { plan, outcome };
     if args.json {
         out.line(report.to_json());

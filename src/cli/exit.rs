@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use serde_json::json;
 
 use crate::cli::output::Output;
+use crate::core::ending::Ending;
 use crate::core::error::Error;
 use crate::core::throttle::is_throttled;
 
@@ -60,6 +61,18 @@ impl Exit {
     /// The process exit code.
     pub fn code(self) -> ExitCode {
         ExitCode::from(self.status())
+    }
+}
+
+/// The one mapping of a run's class to the table.
+impl From<Ending> for Exit {
+    fn from(ending: Ending) -> Self {
+        match ending {
+            Ending::Done => Self::Done,
+            Ending::Refused => Self::Refused,
+            Ending::BadInput => Self::Error,
+            Ending::Unknown => Self::Unknown,
+        }
     }
 }
 

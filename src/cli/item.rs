@@ -14,7 +14,7 @@ use crate::core::expr::codegen::{Operation, Request, ReturnOptions};
 use crate::core::run;
 use crate::core::validate;
 use crate::core::value;
-use crate::core::write::{self, Refusal, WriteOutcome};
+use crate::core::write;
 
 /// Put the item of `--item` (DynamoDB JSON), only when no item has its key with
 /// `--create-only`.
@@ -104,17 +104,9 @@ async fn send(
     let plan = run::plan_write(connection, &request, key_names.to_vec())?;
     not_stopped(stop, op)?;
     let outcome = write::send(connection, &plan, confirmed).await;
-    let exit = match &outcome {
-        WriteOutcome::Applied { .. } => Exit::Done,
-        WriteOutcome::Unknown { .. } => Exit::Unknown,
-        // Refused before anything could apply (read-only, not confirmed, the server's
-        // validation): said once, on stderr.
-        WriteOutcome::Refused {
-            refusal: Refusal::Error(error),
-            ..
-        } => return Err(error.clone()),
-        WriteOutcome::Refused { .. } => Exit::Refused,
-    };
+    // Refused before anything could apply (read-only, not confirmed, the server's
+    // validation): said once, on stderr.
+    let exit = Exit::from(outcome.ending()?);
     let result = run::written(op, outcome, true);
     out.line(format_args!("{} — {}", plan.what(), result.summary));
     for item in &result.items {

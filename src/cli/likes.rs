@@ -55,19 +55,8 @@ pub async fn like(
     request.write_plan().confirmation().check(confirmed)?;
     not_stopped(stop, "TransactWriteItems")?;
     let report = likes::like_and_observe(connection, &info, request, confirmed, stop).await?;
-    let exit = match &report.sent.outcome {
-        LikeOutcome::Committed { .. } => Exit::Done,
-        // Cancelled only because the server found the request invalid: bad input.
-        LikeOutcome::Cancelled { reasons }
-            if CancelReason::only(reasons, &CancelReason::ValidationError) =>
-        {
-            Exit::Error
-        }
-        LikeOutcome::Cancelled { .. } => Exit::Refused,
-        LikeOutcome::Unknown(_) => Exit::Unknown,
-        // Nothing applied: said once, on stderr.
-        LikeOutcome::Failed(error) => return Err(error.clone()),
-    };
+    // Nothing applied: said once, on stderr.
+    let exit = Exit::from(report.sent.outcome.ending()?);
     if args.target.json {
         let (outcome, reasons, wcu) = match &report.sent.outcome {
             LikeOutcome::Committed { consumed_wcu } => ("committed", vec![], *consumed_wcu),

@@ -9,7 +9,7 @@ use crate::cli::output::Output;
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
 use crate::core::error::{Error, Result};
-use crate::core::partiql::{self, Statement, StatementOutcome, StatementReport};
+use crate::core::partiql::{self, Statement, StatementReport};
 use crate::core::read::{Stopped, Until};
 use crate::core::report::{Lines, read_summary};
 use crate::core::value;
@@ -50,13 +50,8 @@ async fn write(
     plan.confirmation().check(confirmed)?;
     not_stopped(stop, "ExecuteStatement")?;
     let outcome = partiql::write(connection, &plan, confirmed).await;
-    let exit = match &outcome {
-        StatementOutcome::Applied { .. } => Exit::Done,
-        StatementOutcome::Refused { .. } => Exit::Refused,
-        StatementOutcome::Unknown { .. } => Exit::Unknown,
-        // Nothing applied: said once, on stderr.
-        StatementOutcome::Failed(error) => return Err(error.clone()),
-    };
+    // Nothing applied: said once, on stderr.
+    let exit = Exit::from(outcome.ending()?);
     let report = StatementReport { plan, outcome };
     if json {
         out.line(report.to_json());

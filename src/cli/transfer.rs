@@ -14,7 +14,7 @@ use crate::core::limits::AtOnce;
 use crate::core::read;
 use crate::core::report::{plural, read_summary};
 use crate::core::table::human_bytes;
-use crate::core::transfer::import::{self, CheckLimits, ImportCheck, ImportEnd};
+use crate::core::transfer::import::{self, CheckLimits, ImportCheck};
 use crate::core::transfer::{self, CellType, Format, IfExists};
 use crate::core::value;
 
@@ -177,12 +177,7 @@ pub async fn import(
     for line in report.details() {
         out.line(line);
     }
-    Ok(match report.end() {
-        ImportEnd::Done => Exit::Done,
-        ImportEnd::BadInput => Exit::Error,
-        ImportEnd::Refused => Exit::Refused,
-        ImportEnd::Unknown => Exit::Unknown,
-    })
+    Ok(Exit::from(report.end()))
 }
 
 /// The files read and the entries left out, on stderr.

@@ -6,6 +6,7 @@ pub mod cancel;
 pub mod condition;
 pub mod connection;
 pub mod counter;
+pub mod ending;
 pub mod error;
 pub mod expr;
 pub mod items;

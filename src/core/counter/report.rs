@@ -5,6 +5,7 @@ use bigdecimal::BigDecimal;
 use serde_json::json;
 
 use crate::core::counter::UpdatePlan;
+use crate::core::ending::Ending;
 use crate::core::error::Error;
 use crate::core::number::{self, to_dynamodb};
 use crate::core::report::{Line, Tone, capacity};
@@ -45,6 +46,17 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// Its class: done, refused (a condition, a missing item) or unknown; a failure that
+    /// applied nothing is handed back, to be said once as an error.
+    pub fn ending(&self) -> Result<Ending, Error> {
+        match self {
+            Self::Applied { .. } => Ok(Ending::Done),
+            Self::Unknown { .. } => Ok(Ending::Unknown),
+            Self::ConditionFailed { .. } | Self::Missing => Ok(Ending::Refused),
+            Self::Failed(error) => Err(error.clone()),
+        }
+    }
+
     /// The value the server holds after this outcome, when it told or was asked: the new value,
     /// the value that failed the condition, or the value read again after an unknown outcome.
     pub fn server_value(&self) -> Option<&str> {

@@ -5,6 +5,7 @@ use aws_sdk_dynamodb::Client;
 
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
+use crate::core::ending::Ending;
 use crate::core::error::{Error, Result};
 use crate::core::likes::{LikeRequest, LikeTarget};
 use crate::core::read;
@@ -33,6 +34,23 @@ pub enum LikeOutcome {
 }
 
 impl LikeOutcome {
+    /// Its class: done, refused (cancelled), bad input (cancelled only because the server found
+    /// the request invalid), or unknown; a failure that applied nothing is handed back, to be
+    /// said once as an error.
+    pub fn ending(&self) -> Result<Ending, Error> {
+        match self {
+            Self::Committed { .. } => Ok(Ending::Done),
+            Self::Cancelled { reasons }
+                if CancelReason::only(reasons, &CancelReason::ValidationError) =>
+            {
+                Ok(Ending::BadInput)
+            }
+            Self::Cancelled { .. } => Ok(Ending::Refused),
+            Self::Unknown(_) => Ok(Ending::Unknown),
+            Self::Failed(error) => Err(error.clone()),
+        }
+    }
+
     /// The outcome in one line: `Committed · 4 WCU`, `Cancelled: [ConditionalCheckFailed,
     /// None]`, or the error.
     pub fn line(&self) -> Line {

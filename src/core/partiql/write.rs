@@ -4,6 +4,7 @@
 use serde_json::json;
 
 use crate::core::connection::Connection;
+use crate::core::ending::Ending;
 use crate::core::error::{Error, Result};
 use crate::core::partiql::statement::Statement;
 use crate::core::report::{Line, Tone, capacity};
@@ -58,6 +59,17 @@ pub enum StatementOutcome {
 }
 
 impl StatementOutcome {
+    /// Its class: done, refused by the data, or unknown; a failure that applied nothing is
+    /// handed back, to be said once as an error.
+    pub fn ending(&self) -> Result<Ending, Error> {
+        match self {
+            Self::Applied { .. } => Ok(Ending::Done),
+            Self::Refused { .. } => Ok(Ending::Refused),
+            Self::Unknown { .. } => Ok(Ending::Unknown),
+            Self::Failed(error) => Err(error.clone()),
+        }
+    }
+
     /// The gateway's outcome, as it concerns a statement.
     pub fn of(outcome: WriteOutcome) -> Self {
         match outcome {

@@ -1,5 +1,6 @@
 //! How a write ended: applied, refused (with the server's reason), or unknown.
 
+use crate::core::ending::Ending;
 use crate::core::error::{Error, Result};
 use crate::core::value::Item;
 
@@ -142,6 +143,21 @@ pub enum WriteOutcome {
 }
 
 impl WriteOutcome {
+    /// Its class: done, refused by the data or the server, or unknown; a refusal before
+    /// anything could apply (read-only, not confirmed, the server's validation) is handed back,
+    /// to be said once as an error.
+    pub fn ending(&self) -> Result<Ending> {
+        match self {
+            Self::Applied { .. } => Ok(Ending::Done),
+            Self::Unknown { .. } => Ok(Ending::Unknown),
+            Self::Refused {
+                refusal: Refusal::Error(error),
+                ..
+            } => Err(error.clone()),
+            Self::Refused { .. } => Ok(Ending::Refused),
+        }
+    }
+
     /// A write refused before it was sent.
     pub fn not_sent(error: Error) -> Self {
         Self::Refused {

@@ -21,6 +21,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::core::connection::Connection;
+use crate::core::ending::Ending;
 use crate::core::run;
 use crate::core::table::TableInfo;
 use crate::core::write::{self, Destination, Refusal, WriteOutcome};
@@ -135,19 +136,6 @@ impl NotWritten {
     }
 }
 
-/// What an import's end means, for the exit status: the CLI's table maps it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ImportEnd {
-    /// Everything written (or a dry run).
-    Done,
-    /// Nothing written, and every refusal was about the input or came before sending.
-    BadInput,
-    /// Some items were refused or not sent (and others perhaps written).
-    Refused,
-    /// Some items' outcome is unknown.
-    Unknown,
-}
-
 /// How an import ended. `read = written + refused + unknown + not_sent`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ImportReport {
@@ -201,15 +189,15 @@ impl ImportReport {
     /// What the end means: unknown if any outcome is; done when all was written (or a dry
     /// run); bad input when nothing was written and every refusal was about the input; refused
     /// otherwise.
-    pub fn end(&self) -> ImportEnd {
+    pub fn end(&self) -> Ending {
         if self.unknown_count() > 0 {
-            ImportEnd::Unknown
+            Ending::Unknown
         } else if self.dry_run || self.written == self.read {
-            ImportEnd::Done
+            Ending::Done
         } else if self.written == 0 && self.refused.iter().all(|n| n.bad_input) {
-            ImportEnd::BadInput
+            Ending::BadInput
         } else {
-            ImportEnd::Refused
+            Ending::Refused
         }
     }
 
@@ -355,7 +343,7 @@ mod tests {
             "a.jsonl lines 26–28, a.jsonl line 30, b.jsonl lines 31–32"
         );
         assert_eq!(report.refused_count(), 6);
-        assert_eq!(report.end(), ImportEnd::Refused);
+        assert_eq!(report.end(), Ending::Refused);
         let bad = |written| ImportReport {
             read: 10,
             written,
@@ -368,11 +356,11 @@ mod tests {
             }],
             ..ImportReport::default()
         };
-        assert_eq!(bad(0).end(), ImportEnd::BadInput);
-        assert_eq!(bad(4).end(), ImportEnd::Refused, "some were written");
-        assert_eq!(ImportReport::dry_run(3).end(), ImportEnd::Done);
+        assert_eq!(bad(0).end(), Ending::BadInput);
+        assert_eq!(bad(4).end(), Ending::Refused, "some were written");
+        assert_eq!(ImportReport::dry_run(3).end(), Ending::Done);
         let mut unknown = bad(4);
         unknown.unknown = unknown.refused.clone();
-        assert_eq!(unknown.end(), ImportEnd::Unknown);
+        assert_eq!(unknown.end(), Ending::Unknown);
     }
 }

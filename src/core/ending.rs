@@ -1,0 +1,18 @@
+//! How a run ended, in the four classes every front end reports the same way (the CLI's exit
+//! statuses 0–3, the app's tone, an agent's structured result): done, refused by the data or the
+//! server, bad input, or an outcome nobody can know. Every outcome type says its own class with
+//! an `ending()`; an error that applied nothing is handed back to be said once, as an error.
+
+/// The class of a run's end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// What was asked was done (a dry run included).
+    Done,
+    /// The data or the server refused (a condition, a missing item, throttled out, a drift);
+    /// what was not applied is said.
+    Refused,
+    /// The input was bad, found before anything applied (by us or by the server).
+    BadInput,
+    /// Whether it was applied is not known.
+    Unknown,
+}
