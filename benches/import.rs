@@ -11,14 +11,13 @@
 // Bench code: a failed unwrap is a failed measurement.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod support;
+
 use std::io::Write;
 use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-use aws_sdk_dynamodb::types::{
-    AttributeDefinition, BillingMode, KeySchemaElement, KeyType, ScalarAttributeType,
-};
 use dynoscope::core::connection;
 use dynoscope::core::sandbox::Sandbox;
 
@@ -131,31 +130,7 @@ fn main() {
     let url = sandbox.endpoint().to_owned();
     runtime.block_on(async {
         let client = connection::endpoint_client(&url, "us-east-1").await;
-        let def = |n: &str| {
-            AttributeDefinition::builder()
-                .attribute_name(n)
-                .attribute_type(ScalarAttributeType::S)
-                .build()
-                .expect("definition")
-        };
-        let key = |n: &str, t| {
-            KeySchemaElement::builder()
-                .attribute_name(n)
-                .key_type(t)
-                .build()
-                .expect("key")
-        };
-        client
-            .create_table()
-            .table_name("ImportBench")
-            .billing_mode(BillingMode::PayPerRequest)
-            .attribute_definitions(def("PK"))
-            .attribute_definitions(def("SK"))
-            .key_schema(key("PK", KeyType::Hash))
-            .key_schema(key("SK", KeyType::Range))
-            .send()
-            .await
-            .expect("create table");
+        support::create_table(&client, "ImportBench").await;
     });
     let path = file.to_str().expect("path");
     let base = ["import", "--table", "ImportBench", "--format", "ddb-json"];

@@ -13,13 +13,12 @@
 // Bench code: a failed unwrap is a failed measurement.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod support;
+
 use std::collections::HashMap;
 use std::time::Instant;
 
-use aws_sdk_dynamodb::types::{
-    AttributeDefinition, AttributeValue, BillingMode, KeySchemaElement, KeyType,
-    ScalarAttributeType,
-};
+use aws_sdk_dynamodb::types::AttributeValue;
 use dynoscope::core::cancel::CancelToken;
 use dynoscope::core::condition::ScalarType;
 use dynoscope::core::connection::{self, ConnectOptions, ConnectionSpec};
@@ -98,31 +97,7 @@ async fn live() {
         .await
         .expect("connects");
     let client = &conn.client;
-    let def = |n: &str| {
-        AttributeDefinition::builder()
-            .attribute_name(n)
-            .attribute_type(ScalarAttributeType::S)
-            .build()
-            .expect("definition")
-    };
-    let key = |n: &str, t| {
-        KeySchemaElement::builder()
-            .attribute_name(n)
-            .key_type(t)
-            .build()
-            .expect("key")
-    };
-    client
-        .create_table()
-        .table_name("Bench")
-        .billing_mode(BillingMode::PayPerRequest)
-        .attribute_definitions(def("PK"))
-        .attribute_definitions(def("SK"))
-        .key_schema(key("PK", KeyType::Hash))
-        .key_schema(key("SK", KeyType::Range))
-        .send()
-        .await
-        .expect("create table");
+    support::create_table(client, "Bench").await;
     let info = read::describe_table(client, "Bench")
         .await
         .expect("describe");
