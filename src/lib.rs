@@ -10,5 +10,6 @@
 
 pub mod cli;
 pub mod core;
+pub mod mcp;
 pub mod task;
 pub mod ui;

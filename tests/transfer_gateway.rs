@@ -114,7 +114,7 @@ async fn put_and_delete_one_item_through_the_gateway() {
     assert!(err.contains("key attribute `SK`"), "{err}");
     let (code, _, err) = dynoscope(&url, &put(&[], "{not json")).await;
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("--item: not valid JSON"), "{err}");
+    assert!(err.contains("item: not valid JSON"), "{err}");
     assert_eq!(scan(&engine, &table).await.len(), 1);
 
     let delete = [

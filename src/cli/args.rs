@@ -5,7 +5,7 @@ use clap::{Args, Parser};
 use crate::cli::exit::EXIT_TABLE;
 pub use crate::cli::flags::ConnectionFlags;
 use crate::cli::flags::positive;
-pub use crate::cli::read_args::{ItemsArgs, PartiqlArgs, ScanArgs, SqlArgs};
+pub use crate::cli::read_args::{CheckArgs, ItemsArgs, PartiqlArgs, ScanArgs, SqlArgs};
 pub use crate::cli::write_args::{DeleteArgs, ExportArgs, ImportArgs, PutArgs};
 
 /// dynoscope: inspect DynamoDB item collections and verify counters.
@@ -129,6 +129,15 @@ pub enum Subcommand {
     /// sending, 3 outcome unknown.
     #[command(after_help = EXIT_TABLE)]
     Delete(DeleteArgs),
+    /// Serve the connection to a coding agent over MCP (stdio) until the client leaves or
+    /// Ctrl-C: list, describe, query, scan, get, check tallies, reconcile, sum shards, SQL and
+    /// PartiQL SELECT; the write tools only with --allow-writes (off this machine also --yes),
+    /// never on a read-only connection. Every call is appended to the audit log.
+    ///
+    /// Exit status: 0 the client left or Ctrl-C, 2 it could not start (a bad flag, no
+    /// connection, an audit log that cannot be opened).
+    #[command(after_help = EXIT_TABLE)]
+    Mcp(McpArgs),
     /// Serve the seeded sandbox on a local port for other tools, until Ctrl-C.
     Sandbox {
         /// The port to listen on (127.0.0.1); 0 picks a free one.
@@ -150,7 +159,7 @@ impl Subcommand {
                 | Self::Import(_)
                 | Self::Put(_)
                 | Self::Delete(_)
-        )
+        ) || matches!(self, Self::Mcp(a) if a.allow_writes)
     }
 
     /// Whether the output is JSON (so errors are printed as JSON too).
@@ -168,12 +177,25 @@ impl Subcommand {
             | Self::Describe { .. }
             | Self::Expr(_)
             | Self::Sandbox { .. }
+            | Self::Mcp(_)
             | Self::Export(_)
             | Self::Import(_)
             | Self::Put(_)
             | Self::Delete(_) => false,
         }
     }
+}
+
+/// `dynoscope mcp`.
+#[derive(Debug, clap::Args)]
+pub struct McpArgs {
+    /// Let the write tools write (through the write gateway); without it they send nothing.
+    #[arg(long)]
+    pub allow_writes: bool,
+    /// Append every tool call and its outcome to this file (JSON lines); by default
+    /// `mcp-audit.jsonl` in dynoscope's data folder (~/.local/share/dynoscope).
+    #[arg(long, value_name = "FILE")]
+    pub audit: Option<std::path::PathBuf>,
 }
 
 /// How `dynoscope add` sends the change.
@@ -185,6 +207,16 @@ pub enum AddMode {
     Set,
     /// `SET #a = :next` on the condition `#a = :current` (safe to retry).
     Exact,
+}
+
+impl From<AddMode> for crate::core::spec::AddMode {
+    fn from(mode: AddMode) -> Self {
+        match mode {
+            AddMode::Add => Self::Add,
+            AddMode::Set => Self::Set,
+            AddMode::Exact => Self::Exact,
+        }
+    }
 }
 
 /// `dynoscope add`.
@@ -209,62 +241,6 @@ pub struct AddArgs {
     #[arg(long)]
     pub create: bool,
     /// Print the result as one JSON object.
-    #[arg(long)]
-    pub json: bool,
-}
-
-/// `dynoscope check`.
-#[derive(Debug, Args)]
-pub struct CheckArgs {
-    /// The table.
-    #[arg(long)]
-    pub table: String,
-    /// The sort key of parent items.
-    #[arg(long, default_value = "META")]
-    pub parent_sk: String,
-    /// Only partitions beginning with this are parents (with --all), e.g. `POST#`.
-    #[arg(long, default_value = "")]
-    pub parent_prefix: String,
-    /// The tally attribute (with --shards: the attribute summed on each shard).
-    #[arg(long)]
-    pub tally: String,
-    /// Children's sort keys begin with this (or, with --index, the index sort keys).
-    #[arg(long, default_value = "")]
-    pub child_prefix: String,
-    /// Check this parent (partition key value).
-    #[arg(long, conflicts_with = "all")]
-    pub pk: Option<String>,
-    /// Check every parent (a Scan with the parent filter).
-    #[arg(long)]
-    pub all: bool,
-    /// Children are in this index, queried with the parent's id.
-    #[arg(long)]
-    pub index: Option<String>,
-    /// With --index: the parent attribute holding the id (default: its partition key).
-    #[arg(long, requires = "index")]
-    pub child_key: Option<String>,
-    /// Parents counted at once (at most 64 run at a time).
-    #[arg(long, default_value_t = 8, allow_negative_numbers = true, value_parser = positive)]
-    pub concurrency: usize,
-    /// Sum the shards whose sort key begins with this prefix (with --pk).
-    #[arg(long, requires = "pk", conflicts_with = "all")]
-    pub shards: Option<String>,
-    /// With --all: `one-pass` (a parallel scan reading each item once), `per-parent` (a COUNT
-    /// query per parent) or `auto` (the cheaper by the estimate printed first).
-    #[arg(long, default_value = "auto")]
-    pub plan: String,
-    /// Reconcile every parent from this DynamoDB export (an S3 export's folder or file, or
-    /// DynamoDB JSON lines), read locally: no read capacity used.
-    #[arg(long, conflicts_with_all = ["pk", "all", "shards"])]
-    pub from_export: Option<std::path::PathBuf>,
-    /// The export's format: s3-export or ddb-json.
-    #[arg(long, default_value = "s3-export", requires = "from_export")]
-    pub export_format: String,
-    /// Print the Athena SQL reconciling the export at this S3 location (its data/ folder), and
-    /// read nothing.
-    #[arg(long, conflicts_with_all = ["pk", "all", "shards", "from_export"])]
-    pub athena: Option<String>,
-    /// One JSON object per line.
     #[arg(long)]
     pub json: bool,
 }

@@ -12,14 +12,10 @@ use crate::cli::interrupt::{describe, unless_stopped};
 use crate::cli::output::Output;
 use crate::core::cancel::CancelToken;
 use crate::core::error::{Error, Result};
-use crate::core::limits::AtOnce;
 use crate::core::number::to_dynamodb;
 use crate::core::report::capacity;
 use crate::core::table::{TableInfo, human_bytes};
-use crate::core::tally::{
-    self, Checked, ChildSource, ParentMatch, ParentSource, ReconcileEvent, ReconcilePlan,
-    ShardRule, TallyRule,
-};
+use crate::core::tally::{self, Checked, ParentSource, ReconcileEvent};
 use crate::core::transfer::Format;
 
 /// Run the check; exit 0 when every parent matches, 1 when any drifted.
@@ -30,29 +26,11 @@ pub async fn check(
     stop: &CancelToken,
 ) -> Result<Exit> {
     let info = describe(client, &args.table, stop).await?;
-    if let Some(prefix) = &args.shards {
-        return unless_stopped(stop, "Query", shards(client, &info, &args, prefix, out)).await;
+    if args.shards.is_some() {
+        return unless_stopped(stop, "Query", shards(client, &info, &args, out)).await;
     }
-    let rule = TallyRule {
-        parents: ParentMatch {
-            sort_key: args.parent_sk.clone(),
-            partition_prefix: args.parent_prefix.clone(),
-        },
-        tally: args.tally.clone(),
-        children: match &args.index {
-            Some(index) => ChildSource::Index {
-                index: index.clone(),
-                id_attribute: args.child_key.clone(),
-                sort_prefix: args.child_prefix.clone(),
-            },
-            None if args.child_prefix.is_empty() => {
-                return Err(Error::Invalid(
-                    "give --child-prefix (e.g. LIKE#) or --index".into(),
-                ));
-            }
-            None => ChildSource::SortKeyPrefix(args.child_prefix.clone()),
-        },
-    };
+    let spec = args.spec();
+    let rule = spec.rule.tally_rule()?;
     let started = Instant::now();
     let mut checked = Checked::default();
     if let Some(location) = &args.athena {
@@ -96,8 +74,8 @@ pub async fn check(
                 human_bytes(i64::try_from(read.bytes).unwrap_or(i64::MAX))
             ));
         }
-        (Some(pk), _, None) => {
-            let partition = info.partition.kind.parse(pk)?;
+        (Some(_), _, None) => {
+            let partition = spec.one_partition(&info)?;
             let (check, _) = unless_stopped(
                 stop,
                 "Query",
@@ -107,20 +85,9 @@ pub async fn check(
             checked.add(check);
         }
         (None, true, None) => {
-            let at_once = AtOnce::new(args.concurrency, "concurrency")?.at_once;
+            let at_once = spec.at_once()?;
             let estimate = tally::estimate(&info, &ParentSource::Scan);
-            let plan = match args.plan.as_str() {
-                "auto" => estimate.plan(at_once),
-                "one-pass" => ReconcilePlan::OnePass { segments: at_once },
-                "per-parent" => ReconcilePlan::PerParent {
-                    concurrency: at_once,
-                },
-                other => {
-                    return Err(Error::Invalid(format!(
-                        "`{other}` is not a plan: use auto, one-pass or per-parent"
-                    )));
-                }
-            };
+            let plan = args.plan.plan(at_once, estimate.plan(at_once));
             for line in estimate.lines(&info.name) {
                 out.note(line);
             }
@@ -208,15 +175,13 @@ async fn shards(
     client: &Client,
     info: &TableInfo,
     args: &CheckArgs,
-    prefix: &str,
     out: &mut Output,
 ) -> Result<Exit> {
     let pk = args.pk.as_deref().unwrap_or_default();
-    let rule = ShardRule {
-        prefix: prefix.to_owned(),
-        attribute: args.tally.clone(),
-    };
-    let total = tally::sum_shards(client, info, info.partition.kind.parse(pk)?, &rule).await?;
+    let spec = args.spec();
+    let rule = spec.rule.shard_rule()?;
+    let total = tally::sum_shards(client, info, spec.one_partition(info)?, &rule).await?;
+    let prefix = &rule.prefix;
     for (i, (sk, value)) in total.shards.iter().enumerate() {
         let hot = total.hot == Some(i);
         if args.json {

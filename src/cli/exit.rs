@@ -8,7 +8,6 @@ use serde_json::json;
 use crate::cli::output::Output;
 use crate::core::ending::Ending;
 use crate::core::error::Error;
-use crate::core::throttle::is_throttled;
 
 /// How a subcommand ended, as its exit status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,12 +39,7 @@ impl Exit {
     /// disagreeing, and throttling beyond the retries the server refusing; every other error
     /// (a `ValidationException` included) came before anything could apply.
     pub fn of_error(error: &Error) -> Self {
-        match error {
-            Error::Missing { .. } | Error::NotFound { .. } => Self::Refused,
-            error if is_throttled(error) => Self::Refused,
-            Error::OutcomeUnknown(_) => Self::Unknown,
-            _ => Self::Error,
-        }
+        Self::from(Ending::of_error(error))
     }
 
     /// The exit status.
@@ -79,15 +73,8 @@ impl From<Ending> for Exit {
 /// Print `error` on stderr, once: a line of text, or with `json` one JSON object.
 pub fn print_error(out: &Output, error: &Error, json: bool) {
     if json {
-        let mut object = json!({
-            "error": error.to_string(),
-            "op": error.op(),
-            "code": error.code(),
-            "exit": Exit::of_error(error).status(),
-        });
-        if let Error::Sql { at: Some(at), .. } = error {
-            object["at"] = json!({"line": at.line, "column": at.column, "offset": at.offset});
-        }
+        let mut object = error.to_json();
+        object["exit"] = json!(Exit::of_error(error).status());
         out.note(object);
     } else {
         out.note(format_args!("dynoscope: {error}"));

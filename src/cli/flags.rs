@@ -6,8 +6,7 @@ use clap::Args;
 
 use crate::core::connection::{ConnectOptions, ConnectionSpec};
 use crate::core::error::{Error, Result};
-use crate::core::table::TableInfo;
-use crate::core::value::Item;
+use crate::core::spec;
 
 /// Where to connect, as the AWS CLI spells it.
 #[derive(Debug, Clone, Default, Args)]
@@ -101,68 +100,29 @@ impl ConnectionFlags {
 }
 
 /// A count from 1 typed on the command line (`--limit`, `--segments`, `--users`): `0`, `-1`
-/// and `ten` are bad input, said in words.
+/// and `ten` are bad input, said in the specs' words.
 pub(crate) fn positive(text: &str) -> Result<usize, String> {
-    match count(text)? {
-        0 => Err("0: give a whole number from 1".to_owned()),
-        n => Ok(n),
-    }
+    spec::count_from_one(text)
 }
 
 /// A count from 0 typed on the command line (`--preview`).
 pub(crate) fn count(text: &str) -> Result<usize, String> {
-    let trimmed = text.trim();
-    trimmed.parse::<usize>().map_err(|_| {
-        if trimmed.starts_with('-') && trimmed[1..].chars().all(|c| c.is_ascii_digit()) {
-            format!("`{text}` is negative: give a whole number")
-        } else {
-            format!("`{text}` is not a whole number")
-        }
-    })
+    spec::count(text)
 }
 
 /// [`positive`] for a request's `Limit`, which DynamoDB takes as a 32-bit number.
 pub(crate) fn page_size(text: &str) -> Result<i32, String> {
-    let n = positive(text)?;
-    i32::try_from(n).map_err(|_| format!("`{text}` is more than DynamoDB takes ({})", i32::MAX))
+    spec::page_size(text)
 }
 
-/// A key typed as `NAME=VALUE` texts, each value parsed as its key attribute's type; every
-/// key attribute must be given, once, and only those; the key as DynamoDB would take it.
-pub(crate) fn key_from_text<'a>(
-    info: &TableInfo,
-    pairs: impl IntoIterator<Item = &'a str>,
-) -> Result<Item> {
-    let mut key = Item::new();
-    for pair in pairs {
-        let (name, text) = pair
-            .split_once('=')
-            .ok_or_else(|| Error::Invalid(format!("--key `{pair}` is not NAME=VALUE")))?;
-        let kind = [Some(&info.partition), info.sort.as_ref()]
-            .into_iter()
-            .flatten()
-            .find(|k| k.name == name)
-            .map(|k| k.kind)
-            .ok_or_else(|| {
-                Error::Invalid(format!("`{name}` is not a key attribute of {}", info.name))
-            })?;
-        let value = kind
-            .parse(text)
-            .map_err(|e| e.at(&format!("--key {name}")))?;
-        if let Some(before) = key.insert(name.to_owned(), value) {
-            return Err(Error::Invalid(format!(
-                "`{name}` is given twice (--key {name}={} and --key {pair}); give each key attribute once",
-                crate::core::value::cell_text(&before)
-            )));
-        }
-    }
-    for name in info.key_names() {
-        if !key.contains_key(&name) {
-            return Err(Error::Invalid(format!(
-                "give the key attribute `{name}` with --key {name}=…"
-            )));
-        }
-    }
-    crate::core::validate::check_key(&key, info)?;
-    Ok(key)
+/// `--key NAME=VALUE` texts as a key spec.
+pub(crate) fn key_spec<'a>(pairs: impl IntoIterator<Item = &'a str>) -> Result<spec::KeySpec> {
+    let pairs = pairs
+        .into_iter()
+        .map(|pair| {
+            pair.split_once('=')
+                .ok_or_else(|| Error::Invalid(format!("--key `{pair}` is not NAME=VALUE")))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(spec::KeySpec::new(pairs))
 }

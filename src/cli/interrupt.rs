@@ -5,7 +5,7 @@
 use crate::cli::exit::Exit;
 use crate::cli::output::say;
 use crate::core::cancel::CancelToken;
-use crate::core::error::{Error, Result};
+use crate::core::error::Result;
 
 /// The signals a run listens for, from the start of the run to its end.
 pub struct Interrupt {
@@ -59,18 +59,7 @@ impl Drop for Interrupt {
     }
 }
 
-/// `read`, given up on when the run is interrupted: a read changes nothing, so it need not be
-/// waited for.
-pub(crate) async fn unless_stopped<T>(
-    stop: &CancelToken,
-    op: &'static str,
-    read: impl std::future::Future<Output = Result<T>>,
-) -> Result<T> {
-    tokio::select! {
-        done = read => done,
-        () = stop.cancelled() => Err(Error::Cancelled { op }),
-    }
-}
+pub(crate) use crate::core::cancel::{not_stopped, unless_stopped};
 
 /// The table's description, given up on when the run is interrupted: what every subcommand
 /// reads first.
@@ -85,15 +74,6 @@ pub(crate) async fn describe(
         crate::core::read::describe_table(client, table),
     )
     .await
-}
-
-/// Refuse to send a write once the run was interrupted: nothing of it has left.
-pub(crate) fn not_stopped(stop: &CancelToken, op: &'static str) -> Result<()> {
-    if stop.is_cancelled() {
-        Err(Error::Cancelled { op })
-    } else {
-        Ok(())
-    }
 }
 
 /// SIGINT and SIGTERM as one stream; `None` when they cannot be listened for (then they end

@@ -1,8 +1,6 @@
 //! `dynoscope put` and `dynoscope delete`: one whole item written or removed through the write
 //! gateway, in the builder Run's words.
 
-use std::collections::HashMap;
-
 use crate::cli::args::{DeleteArgs, PutArgs};
 use crate::cli::exit::Exit;
 use crate::cli::interrupt::{describe, not_stopped};
@@ -10,9 +8,9 @@ use crate::cli::output::Output;
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
 use crate::core::error::Result;
-use crate::core::expr::codegen::{Operation, Request, ReturnOptions};
+use crate::core::expr::codegen::Request;
 use crate::core::run;
-use crate::core::validate;
+use crate::core::spec::{DeleteSpec, PutSpec};
 use crate::core::value;
 use crate::core::write;
 
@@ -25,23 +23,19 @@ pub async fn put(
     out: &mut Output,
     stop: &CancelToken,
 ) -> Result<Exit> {
-    // What DynamoDB would refuse of the item alone is said before anything is read.
-    let item = value::item_from_dynamodb_json(&args.item).map_err(|e| e.at("--item"))?;
-    validate::check_values(&item).map_err(|e| e.at("--item"))?;
-    let info = describe(&connection.client, &args.table, stop).await?;
-    validate::check_item(&item, &info).map_err(|e| e.at("--item"))?;
-    let (condition, names) = if args.create_only {
-        (
-            Some("attribute_not_exists(#pk)".to_owned()),
-            HashMap::from([("#pk".to_owned(), info.partition.name.clone())]),
-        )
-    } else {
-        (None, HashMap::new())
+    let spec = PutSpec {
+        table: args.table.clone(),
+        item: args.item.clone(),
+        create_only: args.create_only,
     };
+    // What DynamoDB would refuse of the item alone is said before anything is read.
+    spec.item()?;
+    let info = describe(&connection.client, &args.table, stop).await?;
+    let request = spec.plan(&info)?;
     send(
         connection,
         &info.key_names(),
-        request(&args.table, Operation::Put(item), condition, names),
+        request,
         confirmed,
         (out, stop),
     )
@@ -57,39 +51,19 @@ pub async fn delete(
     stop: &CancelToken,
 ) -> Result<Exit> {
     let info = describe(&connection.client, &args.table, stop).await?;
-    let key = crate::cli::flags::key_from_text(&info, args.keys.iter().map(String::as_str))?;
+    let request = DeleteSpec {
+        table: args.table.clone(),
+        key: crate::cli::flags::key_spec(args.keys.iter().map(String::as_str))?,
+    }
+    .plan(&info)?;
     send(
         connection,
         &info.key_names(),
-        request(&args.table, Operation::Delete(key), None, HashMap::new()),
+        request,
         confirmed,
         (out, stop),
     )
     .await
-}
-
-fn request(
-    table: &str,
-    operation: Operation,
-    condition: Option<String>,
-    names: HashMap<String, String>,
-) -> Request {
-    Request {
-        table: table.to_owned(),
-        operation,
-        update: None,
-        condition,
-        key_condition: None,
-        filter: None,
-        projection: None,
-        names,
-        values: HashMap::new(),
-        returns: ReturnOptions {
-            values: None,
-            consumed_capacity: true,
-            old_item_on_condition_failure: true,
-        },
-    }
 }
 
 /// Plan and send `request` through the gateway, print how it ended, and say its exit status.

@@ -10,27 +10,23 @@ use crate::cli::output::Output;
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
 use crate::core::error::Result;
-use crate::core::likes::{self, LikeOp, LikeOutcome, LikeTarget, Snapshot, StormPlan};
+use crate::core::likes::{self, LikeOp, StormPlan};
 use crate::core::number::to_dynamodb;
 use crate::core::report::Lines;
-use crate::core::table::TableInfo;
-use crate::core::write::{CancelReason, Destination};
+use crate::core::spec::LikeSpec;
+use crate::core::write::Destination;
 
-async fn target(
-    connection: &Connection,
-    args: &LikeTargetArgs,
-    stop: &CancelToken,
-) -> Result<(TableInfo, LikeTarget)> {
-    let info = describe(&connection.client, &args.table, stop).await?;
-    let mut target = LikeTarget::new(
-        &info,
-        &args.pk,
-        &args.parent_sk,
-        &args.tally,
-        &args.child_prefix,
-    )?;
-    target.create_parent = args.create;
-    Ok((info, target))
+fn spec(args: &LikeTargetArgs, user: &str) -> LikeSpec {
+    LikeSpec {
+        table: args.table.clone(),
+        pk: args.pk.clone(),
+        parent_sk: args.parent_sk.clone(),
+        tally: args.tally.clone(),
+        child_prefix: args.child_prefix.clone(),
+        user: user.to_owned(),
+        token: None,
+        create: args.create,
+    }
 }
 
 /// Like or unlike (`confirmed`: `--yes`), with the tally and the children before and after.
@@ -42,41 +38,13 @@ pub async fn like(
     out: &mut Output,
     stop: &CancelToken,
 ) -> Result<Exit> {
-    let (info, target) = target(connection, &args.target, stop).await?;
-    let request = likes::like_request(
-        &Destination::of(connection),
-        op,
-        &target,
-        &args.user,
-        args.token.clone(),
-        likes::now_secs(),
-    )?;
-    // Refused before anything is read when a confirmation is needed and not given.
-    request.write_plan().confirmation().check(confirmed)?;
-    not_stopped(stop, "TransactWriteItems")?;
-    let report = likes::like_and_observe(connection, &info, request, confirmed, stop).await?;
+    let mut spec = spec(&args.target, &args.user);
+    spec.token.clone_from(&args.token);
+    let report = likes::like(connection, op, &spec, confirmed, stop).await?;
     // Nothing applied: said once, on stderr.
     let exit = Exit::from(report.sent.outcome.ending()?);
     if args.target.json {
-        let (outcome, reasons, wcu) = match &report.sent.outcome {
-            LikeOutcome::Committed { consumed_wcu } => ("committed", vec![], *consumed_wcu),
-            LikeOutcome::Cancelled { reasons } => (
-                "cancelled",
-                reasons.iter().map(CancelReason::code).collect(),
-                0.0,
-            ),
-            LikeOutcome::Failed(_) => ("failed", vec![], 0.0),
-            LikeOutcome::Unknown(_) => ("unknown", vec![], 0.0),
-        };
-        let tally = |s: &Result<Snapshot>| s.as_ref().ok().map(|s| s.tally.clone());
-        let children = |s: &Result<Snapshot>| s.as_ref().ok().map(|s| s.children.to_string());
-        out.line(json!({
-                "op": op.name(), "user": args.user, "outcome": outcome, "reasons": reasons,
-                "consumedWCU": wcu, "attempts": report.sent.attempts, "replayed": report.replayed(),
-                "tallyBefore": tally(&report.before), "tallyAfter": tally(&report.after),
-                "childrenBefore": children(&report.before), "childrenAfter": children(&report.after),
-                "lines": report.lines().into_iter().map(|l| l.text).collect::<Vec<_>>(),
-        }));
+        out.line(report.to_json());
     } else {
         // The outcome first: it is what happened, whatever the reads around it did.
         out.line(report.title());
@@ -98,7 +66,8 @@ pub async fn storm(
     out: &mut Output,
     stop: &CancelToken,
 ) -> Result<Exit> {
-    let (info, target) = target(connection, &args.target, stop).await?;
+    let info = describe(&connection.client, &args.target.table, stop).await?;
+    let target = spec(&args.target, "").target(&info)?;
     let plan = StormPlan::new(
         &Destination::of(connection),
         &target,

@@ -9,6 +9,7 @@ mod flags;
 mod interrupt;
 mod item;
 mod likes;
+mod mcp;
 mod output;
 mod partiql;
 mod read_args;
@@ -19,7 +20,7 @@ mod sql;
 mod transfer;
 mod write_args;
 
-pub use args::{AddArgs, AddMode, Cli, ConnectionFlags, Subcommand};
+pub use args::{AddArgs, AddMode, Cli, ConnectionFlags, McpArgs, Subcommand};
 pub use exit::{EXIT_TABLE, Exit};
 pub use output::say;
 pub use run::run;

@@ -12,6 +12,7 @@ use crate::core::error::{Error, Result};
 use crate::core::partiql::{self, Statement, StatementReport};
 use crate::core::read::{Stopped, Until};
 use crate::core::report::{Lines, read_summary};
+use crate::core::spec::{StatementPlan, StatementSpec};
 use crate::core::value;
 use crate::core::write::Destination;
 
@@ -25,16 +26,25 @@ pub async fn partiql(
     out: &mut Output,
     stop: &CancelToken,
 ) -> Result<Exit> {
-    let statement = Statement::from_json(args.statement.as_str(), &args.params)?;
-    if statement.check()?.kind.writes() {
-        if args.limit.is_some() || args.page_size.is_some() {
-            return Err(Error::Invalid(
-                "--limit and --page-size are for SELECT; nothing was sent".into(),
-            ));
-        }
-        return write(connection, statement, args.json, confirmed, (out, stop)).await;
+    let params = args.params.iter().cloned().map(serde_json::Value::String);
+    let plan = StatementSpec {
+        statement: args.statement.clone(),
+        params: params.collect(),
+        limit: args.limit,
+        page_size: args.page_size.and_then(|n| usize::try_from(n).ok()),
     }
-    read(connection, &statement, &args, out, stop).await?;
+    .plan()?;
+    if plan.writes {
+        return write(
+            connection,
+            plan.statement,
+            args.json,
+            confirmed,
+            (out, stop),
+        )
+        .await;
+    }
+    read(connection, &plan, args.json, out, stop).await?;
     Ok(Exit::Done)
 }
 
@@ -64,28 +74,28 @@ async fn write(
 /// A SELECT, every page printed as it arrives; a closed stdout or an interrupt stops it.
 async fn read(
     connection: &Connection,
-    statement: &Statement,
-    args: &PartiqlArgs,
+    plan: &StatementPlan,
+    json: bool,
     out: &mut Output,
     stop: &CancelToken,
 ) -> Result<()> {
     let (mut items, mut pages, mut rcu) = (0usize, 0usize, 0.0);
-    let until = args.limit.map_or(Until::LastPage, Until::Items);
+    let until = plan.limit.map_or(Until::LastPage, Until::Items);
     let stopped = partiql::read_statement(
         &connection.client,
-        statement,
+        &plan.statement,
         None,
-        args.page_size,
+        plan.page_size,
         until,
         stop,
         |page| {
             pages += 1;
             rcu += page.consumed_rcu;
             for item in page.items {
-                if args.limit.is_some_and(|l| items >= l) || !out.open() {
+                if plan.limit.is_some_and(|l| items >= l) || !out.open() {
                     break;
                 }
-                out.line(if args.json {
+                out.line(if json {
                     value::item_to_dynamodb_json(&item, &[], false)
                 } else {
                     value::item_to_plain_json(&item, &[], false)

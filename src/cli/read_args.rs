@@ -1,10 +1,11 @@
-//! Arguments of the subcommands that read: `items`, `scan`, `partiql`, `sql`.
+//! Arguments of the subcommands that read: `items`, `scan`, `partiql`, `sql`, `check`.
 
 use std::time::Duration;
 
 use clap::Args;
 
 use crate::cli::flags::{page_size, positive};
+use crate::core::spec::{PlanChoice, ReadSpec, RuleSpec, TallySpec};
 
 /// `dynoscope items`.
 #[derive(Debug, Args)]
@@ -54,6 +55,29 @@ pub struct ItemsArgs {
     /// Print DynamoDB JSON, one item per line (plain JSON otherwise).
     #[arg(long)]
     pub json: bool,
+}
+
+impl ItemsArgs {
+    /// The read the arguments describe, for the read spec to check.
+    pub fn spec(&self) -> ReadSpec {
+        ReadSpec {
+            table: self.table.clone(),
+            index: self.index.clone(),
+            pk: Some(self.pk.clone()),
+            sk_eq: self.sk_eq.clone(),
+            sk_lt: self.sk_lt.clone(),
+            sk_le: self.sk_le.clone(),
+            sk_gt: self.sk_gt.clone(),
+            sk_ge: self.sk_ge.clone(),
+            sk_begins_with: self.sk_begins_with.clone(),
+            sk_between: self.sk_between.clone(),
+            descending: self.desc,
+            limit: self.limit,
+            page_size: None,
+            start_key: self.start_key.clone(),
+            max_pages: None,
+        }
+    }
 }
 
 /// `dynoscope scan`.
@@ -132,4 +156,90 @@ fn parse_throttle_wait(text: &str) -> Result<Duration, String> {
         .filter(|secs| (0.0..=3600.0).contains(secs))
         .map(Duration::from_secs_f64)
         .ok_or_else(|| format!("`{text}` is not a number of seconds from 0 to 3600"))
+}
+
+/// `dynoscope check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The table.
+    #[arg(long)]
+    pub table: String,
+    /// The sort key of parent items.
+    #[arg(long, default_value = "META")]
+    pub parent_sk: String,
+    /// Only partitions beginning with this are parents (with --all), e.g. `POST#`.
+    #[arg(long, default_value = "")]
+    pub parent_prefix: String,
+    /// The tally attribute (with --shards: the attribute summed on each shard).
+    #[arg(long)]
+    pub tally: String,
+    /// Children's sort keys begin with this (or, with --index, the index sort keys).
+    #[arg(long, default_value = "")]
+    pub child_prefix: String,
+    /// Check this parent (partition key value).
+    #[arg(long, conflicts_with = "all")]
+    pub pk: Option<String>,
+    /// Check every parent (a Scan with the parent filter).
+    #[arg(long)]
+    pub all: bool,
+    /// Children are in this index, queried with the parent's id.
+    #[arg(long)]
+    pub index: Option<String>,
+    /// With --index: the parent attribute holding the id (default: its partition key).
+    #[arg(long, requires = "index")]
+    pub child_key: Option<String>,
+    /// Parents counted at once (at most 64 run at a time).
+    #[arg(long, default_value_t = 8, allow_negative_numbers = true, value_parser = positive)]
+    pub concurrency: usize,
+    /// Sum the shards whose sort key begins with this prefix (with --pk).
+    #[arg(long, requires = "pk", conflicts_with = "all")]
+    pub shards: Option<String>,
+    /// With --all: `one-pass` (a parallel scan reading each item once), `per-parent` (a COUNT
+    /// query per parent) or `auto` (the cheaper by the estimate printed first).
+    #[arg(long, default_value = "auto", value_parser = plan_choice)]
+    pub plan: PlanChoice,
+    /// Reconcile every parent from this DynamoDB export (an S3 export's folder or file, or
+    /// DynamoDB JSON lines), read locally: no read capacity used.
+    #[arg(long, conflicts_with_all = ["pk", "all", "shards"])]
+    pub from_export: Option<std::path::PathBuf>,
+    /// The export's format: s3-export or ddb-json.
+    #[arg(long, default_value = "s3-export", requires = "from_export")]
+    pub export_format: String,
+    /// Print the Athena SQL reconciling the export at this S3 location (its data/ folder), and
+    /// read nothing.
+    #[arg(long, conflicts_with_all = ["pk", "all", "shards", "from_export"])]
+    pub athena: Option<String>,
+    /// One JSON object per line.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl CheckArgs {
+    /// The check the arguments describe, for the tally spec to check.
+    pub fn spec(&self) -> TallySpec {
+        TallySpec {
+            table: self.table.clone(),
+            pk: self.pk.clone(),
+            rule: self.rule(),
+            plan: self.plan,
+            concurrency: self.concurrency,
+        }
+    }
+
+    /// The rule the arguments describe, for the rule spec to check.
+    pub fn rule(&self) -> RuleSpec {
+        RuleSpec {
+            parent_sk: self.parent_sk.clone(),
+            parent_prefix: self.parent_prefix.clone(),
+            tally: self.tally.clone(),
+            child_prefix: self.child_prefix.clone(),
+            index: self.index.clone(),
+            child_key: self.child_key.clone(),
+            shards: self.shards.clone(),
+        }
+    }
+}
+
+fn plan_choice(text: &str) -> Result<PlanChoice, String> {
+    PlanChoice::parse(text).map_err(|e| e.reason)
 }

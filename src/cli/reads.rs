@@ -9,13 +9,12 @@ use crate::cli::interrupt::describe;
 use crate::cli::output::Output;
 use crate::cli::resume;
 use crate::core::cancel::CancelToken;
-use crate::core::condition::{ScalarType, SortCondition, SortOp};
 use crate::core::error::{Error, Result};
 use crate::core::limits::{self, AtOnce};
 use crate::core::read::{self, Backoff, BrowseRequest, Page, ReadEvent, Stopped, Until};
 use crate::core::report::read_summary;
+use crate::core::spec;
 use crate::core::table::TableInfo;
-use crate::core::validate;
 use crate::core::value::{self, Item};
 
 /// `dynoscope items`: Query one item collection.
@@ -26,22 +25,18 @@ pub async fn items(
     stop: &CancelToken,
 ) -> Result<()> {
     let info = describe(client, &args.table, stop).await?;
-    let (partition, _) = info
-        .keys_of(args.index.as_deref())
-        .ok_or_else(|| Error::Invalid(format!("`{}` has no such index", args.table)))?;
-    let pk = partition.kind.parse(&args.pk)?;
-    let sort = sort_condition(&args, &info)?;
-    let request = BrowseRequest::query(&info, args.index.as_deref(), pk, sort, !args.desc)?;
-    let start = args
-        .start_key
-        .as_deref()
-        .map(resume::parse_key)
-        .transpose()?
-        .flatten();
-    check_start(start.as_ref(), &info, args.index.as_deref())?;
-    let mut printer = Printer::new(&info, args.index.as_deref(), args.limit, args.json, out);
+    let plan = args.spec().plan(&info)?;
+    let mut printer = Printer::new(&info, args.index.as_deref(), plan.limit, args.json, out);
     let backoff = backoff(args.max_throttle_wait);
-    read_one(client, &request, start, &backoff, &mut printer, stop).await
+    read_one(
+        client,
+        &plan.request,
+        plan.start,
+        &backoff,
+        &mut printer,
+        stop,
+    )
+    .await
 }
 
 /// `dynoscope scan`: Scan a table or index, in parallel segments with `--segments` (more than
@@ -59,17 +54,31 @@ pub async fn scan(
     let mut printer = Printer::new(&info, args.index.as_deref(), args.limit, args.json, out);
     let backoff = backoff(args.max_throttle_wait);
     if args.segments == 1 {
-        let start = match args.start_keys.as_slice() {
+        let start_key = match args.start_keys.as_slice() {
             [] => None,
-            [key] => resume::parse_key(key)?,
+            [key] => Some(key.clone()),
             _ => {
                 return Err(Error::Invalid(
                     "--start-key is given once without --segments".into(),
                 ));
             }
         };
-        check_start(start.as_ref(), &info, args.index.as_deref())?;
-        return read_one(client, &request, start, &backoff, &mut printer, stop).await;
+        let plan = spec::ReadSpec {
+            index: args.index.clone(),
+            limit: args.limit,
+            start_key,
+            ..spec::ReadSpec::scan(&args.table)
+        }
+        .plan(&info)?;
+        return read_one(
+            client,
+            &plan.request,
+            plan.start,
+            &backoff,
+            &mut printer,
+            stop,
+        )
+        .await;
     }
     let total = args.segments;
     let starts = resume::parse_segment_keys(total, &args.start_keys)?;
@@ -156,15 +165,6 @@ fn backoff(max_throttle_wait: std::time::Duration) -> Backoff {
     Backoff {
         throttled_for: max_throttle_wait,
         ..Backoff::default()
-    }
-}
-
-/// A start key of a table's read is a key of the table (an index's also holds the index's keys,
-/// which the server checks): what DynamoDB would refuse is said before anything is sent.
-fn check_start(start: Option<&Item>, info: &TableInfo, index: Option<&str>) -> Result<()> {
-    match (start, index) {
-        (Some(start), None) => validate::check_key(start, info).map_err(|e| e.at("--start-key")),
-        _ => Ok(()),
     }
 }
 
@@ -262,37 +262,5 @@ impl<'a> Printer<'a> {
             (None, Ok(Stopped::Cancelled)) => Err(Error::Cancelled { op }),
             (None, Ok(Stopped::LastPage | Stopped::Reached)) => Ok(()),
         }
-    }
-}
-
-fn sort_condition(args: &ItemsArgs, info: &TableInfo) -> Result<Option<SortCondition>> {
-    let kind = info
-        .keys_of(args.index.as_deref())
-        .and_then(|(_, s)| s.map(|s| s.kind))
-        .unwrap_or(ScalarType::S);
-    let single = [
-        (SortOp::Eq, &args.sk_eq),
-        (SortOp::Lt, &args.sk_lt),
-        (SortOp::Le, &args.sk_le),
-        (SortOp::Gt, &args.sk_gt),
-        (SortOp::Ge, &args.sk_ge),
-        (SortOp::BeginsWith, &args.sk_begins_with),
-    ];
-    for (op, value) in single {
-        if let Some(value) = value {
-            return Ok(Some(SortCondition {
-                op,
-                value: kind.parse(value)?,
-                upper: None,
-            }));
-        }
-    }
-    match args.sk_between.as_deref() {
-        Some([low, high]) => Ok(Some(SortCondition {
-            op: SortOp::Between,
-            value: kind.parse(low)?,
-            upper: Some(kind.parse(high)?),
-        })),
-        _ => Ok(None),
     }
 }

@@ -118,6 +118,9 @@ async fn run_inner(
         Subcommand::Delete(args) => {
             return crate::cli::item::delete(&connection, args, confirmed, out, stop).await;
         }
+        Subcommand::Mcp(args) => {
+            crate::cli::mcp::mcp(connection, flags, &args, out, stop).await?;
+        }
         Subcommand::Sandbox { .. } | Subcommand::Expr(_) | Subcommand::Sql(_) => {}
     }
     Ok(Exit::Done)

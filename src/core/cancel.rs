@@ -37,3 +37,25 @@ impl CancelToken {
         let _closed = rx.wait_for(|c| *c).await;
     }
 }
+
+/// `read`, given up on when the run is stopped: a read changes nothing, so it need not be waited
+/// for.
+pub async fn unless_stopped<T>(
+    stop: &CancelToken,
+    op: &'static str,
+    read: impl std::future::Future<Output = crate::core::error::Result<T>>,
+) -> crate::core::error::Result<T> {
+    tokio::select! {
+        done = read => done,
+        () = stop.cancelled() => Err(crate::core::error::Error::Cancelled { op }),
+    }
+}
+
+/// Refuse to send a write once the run was stopped: nothing of it has left.
+pub fn not_stopped(stop: &CancelToken, op: &'static str) -> crate::core::error::Result<()> {
+    if stop.is_cancelled() {
+        Err(crate::core::error::Error::Cancelled { op })
+    } else {
+        Ok(())
+    }
+}

@@ -16,3 +16,27 @@ pub enum Ending {
     /// Whether it was applied is not known.
     Unknown,
 }
+
+impl Ending {
+    /// The class of a run that ended with `error`: a missing item or throttled out is refused,
+    /// an unknown outcome unknown, anything else an error before anything applied.
+    pub fn of_error(error: &crate::core::error::Error) -> Self {
+        use crate::core::error::Error;
+        match error {
+            Error::Missing { .. } | Error::NotFound { .. } => Self::Refused,
+            error if crate::core::throttle::is_throttled(error) => Self::Refused,
+            Error::OutcomeUnknown(_) => Self::Unknown,
+            _ => Self::BadInput,
+        }
+    }
+
+    /// The class as one word: `done`, `refused`, `bad-input`, `unknown`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Self::Done => "done",
+            Self::Refused => "refused",
+            Self::BadInput => "bad-input",
+            Self::Unknown => "unknown",
+        }
+    }
+}

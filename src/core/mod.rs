@@ -26,6 +26,7 @@ pub mod run;
 pub mod sandbox;
 #[cfg(feature = "sandbox")]
 pub mod seed;
+pub mod spec;
 pub mod sql;
 pub mod table;
 pub mod tally;

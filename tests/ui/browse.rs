@@ -124,7 +124,7 @@ fn invalid_input_is_explained_and_not_sent() {
     step_until(h, "the query form", |h| has_label(h, "PK (S) ="));
     h.get_by_role_and_label(Role::Button, "Run query").click();
     step_until(h, "the message", |h| {
-        has_label_containing(h, "type a value for the partition key `PK`")
+        has_label_containing(h, "give a value for the partition key `PK`")
     });
 }
 

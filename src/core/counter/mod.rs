@@ -2,12 +2,14 @@
 //! `SET … if_not_exists(…) + :d`, or exactly with a condition on the value seen; and how each
 //! ended, in words.
 
+mod by_spec;
 mod mode;
 mod plan;
 mod report;
 mod send;
 mod update;
 
+pub use by_spec::add;
 pub use mode::EditMode;
 pub use plan::*;
 pub use report::{EditReport, Outcome};

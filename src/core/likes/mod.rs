@@ -2,11 +2,13 @@
 //! copied through the code generator, sent with conflict retries, observed before and after,
 //! and storms of simulated users.
 
+mod by_spec;
 mod request;
 mod send;
 mod storm;
 mod verdict;
 
+pub use by_spec::like;
 pub use request::{LikeOp, LikeRequest, LikeTarget, like_request, now_secs};
 pub use send::{LikeOutcome, LikeReport, Sent, Snapshot, like_and_observe, send, snapshot};
 pub use storm::{MAX_STORM_USERS, StormPlan, StormStats, run_id, storm, storm_plan};

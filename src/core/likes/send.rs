@@ -171,6 +171,31 @@ pub struct LikeReport {
 }
 
 impl LikeReport {
+    /// The report as one JSON object: the outcome, the reasons of a cancel, the tally and the
+    /// children before and after, and the lines the app shows.
+    pub fn to_json(&self) -> serde_json::Value {
+        let (outcome, reasons, wcu) = match &self.sent.outcome {
+            LikeOutcome::Committed { consumed_wcu } => ("committed", vec![], *consumed_wcu),
+            LikeOutcome::Cancelled { reasons } => (
+                "cancelled",
+                reasons.iter().map(CancelReason::code).collect(),
+                0.0,
+            ),
+            LikeOutcome::Failed(_) => ("failed", vec![], 0.0),
+            LikeOutcome::Unknown(_) => ("unknown", vec![], 0.0),
+        };
+        let tally = |s: &Result<Snapshot>| s.as_ref().ok().map(|s| s.tally.clone());
+        let children = |s: &Result<Snapshot>| s.as_ref().ok().map(|s| s.children.to_string());
+        serde_json::json!({
+            "op": self.request.op.name(), "user": self.request.user, "outcome": outcome,
+            "reasons": reasons, "consumedWCU": wcu, "attempts": self.sent.attempts,
+            "replayed": self.replayed(),
+            "tallyBefore": tally(&self.before), "tallyAfter": tally(&self.after),
+            "childrenBefore": children(&self.before), "childrenAfter": children(&self.after),
+            "lines": self.lines().into_iter().map(|l| l.text).collect::<Vec<_>>(),
+        })
+    }
+
     /// A like whose task stopped before it answered: whether it was sent is not known.
     pub fn lost(request: LikeRequest, error: Error) -> Self {
         Self {

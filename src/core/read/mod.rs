@@ -1,8 +1,10 @@
 //! Reading: tables, descriptions, single items, and paging through Queries and Scans. Every
 //! Query or Scan pages through [`read_pages`] / [`read_events`], the one reader, with one retry
-//! policy ([`Backoff`]); a parallel scan is [`scan_segments`], each segment read the same way. Functions take the connection's
+//! policy ([`Backoff`]); a parallel scan is [`scan_segments`], each segment read the same way;
+//! [`read_bounded`] stops at a number of items or page requests and says where to go on. Functions take the connection's
 //! `&Client` and map errors to [`Error`].
 
+mod bounded;
 mod browse;
 mod events;
 mod pages;
@@ -17,6 +19,7 @@ use crate::core::error::{Error, Result};
 use crate::core::table::TableInfo;
 use crate::core::value::{Item, cell_text};
 
+pub use bounded::{Bounded, read_bounded};
 pub use browse::{BrowseMode, BrowseRequest, Page, fetch_page};
 pub use events::ReadEvent;
 pub use pages::{Stopped, TableRead, Until, read_all, read_events, read_pages, read_table};

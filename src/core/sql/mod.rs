@@ -10,6 +10,7 @@ mod cells;
 mod examples;
 mod guard;
 mod item_json;
+mod load;
 mod rows;
 mod schema;
 
@@ -25,6 +26,7 @@ use crate::core::value::Item;
 
 pub use cells::plain_integer;
 pub use examples::{RECONCILE_LIKES, SqlExample, examples};
+pub use load::load_into;
 pub use rows::SqlRows;
 pub use schema::{ColumnKind, SqlColumn, check_table_name, quoted};
 

@@ -3,9 +3,10 @@
 
 use egui::Ui;
 
-use crate::core::condition::{FilterClause, FilterOp, ScalarType, SortCondition, SortOp};
+use crate::core::condition::{FilterClause, FilterOp, ScalarType, SortOp};
 use crate::core::error::{Error, Result};
 use crate::core::read::BrowseRequest;
+use crate::core::spec::{self, ReadSpec};
 use crate::core::table::TableInfo;
 use crate::ui::QueryPreset;
 use crate::ui::widgets::{error_ui, labelled_text_ui};
@@ -137,45 +138,33 @@ impl QueryForm {
         }
     }
 
-    /// The request the form describes, checked against the table's keys. Nothing invalid is sent.
-    pub fn request(&self, info: &TableInfo) -> Result<BrowseRequest> {
-        let index = self.index.as_deref();
-        let mut request = if self.scan {
-            BrowseRequest::scan(info, index)?
-        } else {
-            let (partition, sort) = info
-                .keys_of(index)
-                .ok_or_else(|| Error::Invalid(format!("no index `{}`", index.unwrap_or(""))))?;
-            if self.partition.is_empty() {
-                return Err(Error::Invalid(format!(
-                    "type a value for the partition key `{}`",
-                    partition.name
-                )));
-            }
-            let pk = partition
-                .kind
-                .parse(&self.partition)
-                .map_err(|e| Error::Invalid(format!("partition key: {e}")))?;
-            let sort_condition = match (self.sort_op, sort) {
-                (Some(op), Some(sort)) => {
-                    let value = sort
-                        .kind
-                        .parse(&self.sort_value)
-                        .map_err(|e| Error::Invalid(format!("sort key: {e}")))?;
-                    let upper =
-                        if op == SortOp::Between {
-                            Some(sort.kind.parse(&self.sort_upper).map_err(|e| {
-                                Error::Invalid(format!("sort key upper bound: {e}"))
-                            })?)
-                        } else {
-                            None
-                        };
-                    Some(SortCondition { op, value, upper })
-                }
-                _ => None,
-            };
-            BrowseRequest::query(info, index, pk, sort_condition, !self.descending)?
+    /// The read the form describes, as the read spec every front end fills in.
+    pub fn spec(&self, info: &TableInfo) -> Result<ReadSpec> {
+        let page_size = self.page_size.trim();
+        let mut spec = ReadSpec {
+            table: info.name.clone(),
+            index: self.index.clone(),
+            pk: (!self.scan).then(|| self.partition.clone()),
+            descending: !self.scan && self.descending,
+            page_size: (!page_size.is_empty())
+                .then(|| spec::count_from_one(page_size))
+                .transpose()
+                .map_err(|why| Error::Invalid(format!("page size {why}")))?,
+            ..ReadSpec::default()
         };
+        let has_sort = info
+            .keys_of(self.index.as_deref())
+            .is_some_and(|(_, sort)| sort.is_some());
+        if let (false, true, Some(op)) = (self.scan, has_sort, self.sort_op) {
+            spec.set_sort(op, self.sort_value.clone(), self.sort_upper.clone());
+        }
+        Ok(spec)
+    }
+
+    /// The request the form describes, checked against the table's keys by the read spec, with
+    /// the form's filter. Nothing invalid is sent.
+    pub fn request(&self, info: &TableInfo) -> Result<BrowseRequest> {
+        let mut request = self.spec(info)?.plan(info)?.request;
         if !self.filter_attr.trim().is_empty() {
             let texts = [&self.filter_value, &self.filter_upper];
             let values = texts
@@ -189,15 +178,6 @@ impl QueryForm {
                 op: self.filter_op,
                 values,
             });
-        }
-        let page_size = self.page_size.trim();
-        if !page_size.is_empty() {
-            let limit: i32 = page_size.parse().ok().filter(|l| *l > 0).ok_or_else(|| {
-                Error::Invalid(format!(
-                    "page size `{page_size}` is not a positive whole number"
-                ))
-            })?;
-            request.page_size = Some(limit);
         }
         Ok(request)
     }

@@ -8,6 +8,7 @@ use egui::{RichText, Ui};
 use crate::core::error::Error;
 use crate::core::partiql::{self, PartiqlPage, Statement, StatementReport};
 use crate::core::read::{Stopped, Until};
+use crate::core::spec::{self, StatementSpec};
 use crate::core::write::{Destination, WritePlan, WriteRequest};
 use crate::task::{Job, Pending};
 use crate::ui::browse::results::Results;
@@ -130,23 +131,29 @@ impl PartiqlTab {
         }
     }
 
+    /// The statement as the statement spec checks it, and (for a SELECT) the page size, in
+    /// the words of every front end. A write ignores the page size it does not use.
     fn statement(&self) -> Result<(Statement, Option<i32>), Error> {
-        let params: Vec<&str> = self
+        let params = self
             .form
             .params
             .lines()
             .map(str::trim)
             .filter(|l| !l.is_empty())
-            .collect();
-        let statement = Statement::from_json(self.form.statement.trim(), &params)?;
+            .map(|l| serde_json::Value::String(l.to_owned()));
+        let plan = StatementSpec {
+            statement: self.form.statement.trim().to_owned(),
+            params: params.collect(),
+            ..StatementSpec::default()
+        }
+        .plan()?;
         let page = self.form.page_size.trim();
-        let limit = match page {
-            "" => None,
-            text => Some(text.parse::<i32>().ok().filter(|l| *l > 0).ok_or_else(|| {
-                Error::Invalid(format!("page size `{text}` is not a positive whole number"))
-            })?),
+        let page_size = if plan.writes || page.is_empty() {
+            None
+        } else {
+            Some(spec::page_size(page).map_err(|why| Error::Invalid(format!("page size {why}")))?)
         };
-        Ok((statement, limit))
+        Ok((plan.statement, page_size))
     }
 
     /// Run the statement: a SELECT reads its first page; a write is planned and sent (or

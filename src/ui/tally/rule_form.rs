@@ -3,8 +3,9 @@
 use egui::Ui;
 
 use crate::core::error::{Error, Result};
+use crate::core::spec::RuleSpec;
 use crate::core::table::TableInfo;
-use crate::core::tally::{ChildSource, ParentMatch, Rule, ShardRule, TallyRule};
+use crate::core::tally::{ChildSource, Rule};
 use crate::ui::widgets::labelled_text_ui;
 
 /// The fields of a rule being written or edited.
@@ -78,39 +79,24 @@ impl RuleForm {
         }
     }
 
-    /// The rule the form describes, checked.
-    pub fn to_rule(&self) -> Result<Rule> {
-        let need = |value: &str, what: &str| {
-            if value.trim().is_empty() {
-                Err(Error::Invalid(format!("a rule needs {what}")))
-            } else {
-                Ok(value.trim().to_owned())
-            }
-        };
-        if self.shards {
-            return Ok(Rule::Shards(ShardRule {
-                prefix: need(&self.prefix, "the shards' sort-key prefix")?,
-                attribute: need(&self.attribute, "the number attribute on each shard")?,
-            }));
+    /// The rule the form describes, as the rule spec every front end fills in.
+    pub fn spec(&self) -> RuleSpec {
+        RuleSpec {
+            parent_sk: self.parent_sk.clone(),
+            parent_prefix: self.partition_prefix.clone(),
+            tally: self.attribute.clone(),
+            child_prefix: self.prefix.clone(),
+            index: (!self.shards && self.in_index).then(|| self.index.clone()),
+            child_key: (!self.shards && self.in_index)
+                .then(|| self.id_attribute.clone())
+                .filter(|k| !k.trim().is_empty()),
+            shards: self.shards.then(|| self.prefix.clone()),
         }
-        let children = if self.in_index {
-            ChildSource::Index {
-                index: need(&self.index, "the index holding the children")?,
-                id_attribute: (!self.id_attribute.trim().is_empty())
-                    .then(|| self.id_attribute.trim().to_owned()),
-                sort_prefix: self.prefix.trim().to_owned(),
-            }
-        } else {
-            ChildSource::SortKeyPrefix(need(&self.prefix, "the children's sort-key prefix")?)
-        };
-        Ok(Rule::Tally(TallyRule {
-            parents: ParentMatch {
-                sort_key: need(&self.parent_sk, "the parents' sort key")?,
-                partition_prefix: self.partition_prefix.trim().to_owned(),
-            },
-            tally: need(&self.attribute, "the tally attribute")?,
-            children,
-        }))
+    }
+
+    /// The rule the form describes, checked by the rule spec.
+    pub fn to_rule(&self) -> Result<Rule> {
+        Ok(self.spec().plan()?)
     }
 }
 

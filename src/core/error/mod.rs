@@ -9,6 +9,10 @@ use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 
 pub use crate::core::position::TextPosition;
 
+mod source;
+
+use source::{body_excerpt, connection_refused, error_chain, find_source};
+
 /// What went wrong, with the operation it happened in.
 #[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
 pub enum Error {
@@ -139,6 +143,9 @@ pub enum Error {
     /// Connection set-up failed (profile, region, endpoint, sandbox).
     #[error("connect failed: {0}")]
     Connect(String),
+    /// The MCP server could not start or serve (its transport, its audit log).
+    #[error("MCP server: {0}")]
+    Mcp(String),
     /// The embedded sandbox could not start or seed.
     #[error("sandbox failed: {0}")]
     Sandbox(String),
@@ -300,6 +307,21 @@ impl Error {
         }
     }
 
+    /// The error as one JSON object: its words, the operation and the server's code when there
+    /// were some, and where in an SQL text it is.
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut object = serde_json::json!({
+            "error": self.to_string(),
+            "op": self.op(),
+            "code": self.code(),
+        });
+        if let Self::Sql { at: Some(at), .. } = self {
+            object["at"] =
+                serde_json::json!({"line": at.line, "column": at.column, "offset": at.offset});
+        }
+        object
+    }
+
     /// The operation that failed, when there was one.
     pub fn op(&self) -> Option<&'static str> {
         match self {
@@ -316,71 +338,6 @@ impl Error {
             _ => None,
         }
     }
-}
-
-/// The start of an unreadable answer's body, on one line, for the message.
-fn body_excerpt(response: &HttpResponse) -> String {
-    let body = response.body().bytes().unwrap_or_default();
-    let text: String = String::from_utf8_lossy(body)
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    match text.char_indices().nth(80) {
-        _ if text.is_empty() => "no error code in the answer".to_owned(),
-        Some((at, _)) => format!("no error code in the answer: {}…", &text[..at]),
-        None => format!("no error code in the answer: {text}"),
-    }
-}
-
-/// The first error of type `E` in `err`'s chain of sources.
-fn find_source<'a, E: std::error::Error + 'static>(
-    err: &'a (dyn std::error::Error + 'static),
-) -> Option<&'a E> {
-    let mut next = Some(err);
-    while let Some(e) = next {
-        if let Some(found) = e.downcast_ref::<E>() {
-            return Some(found);
-        }
-        next = e.source();
-    }
-    None
-}
-
-/// Whether the connection was refused or had no route: then the request never left.
-fn connection_refused(err: &(dyn std::error::Error + 'static)) -> bool {
-    use std::io::ErrorKind;
-    let mut next = Some(err);
-    while let Some(e) = next {
-        if let Some(io) = e.downcast_ref::<std::io::Error>()
-            && matches!(
-                io.kind(),
-                ErrorKind::ConnectionRefused
-                    | ErrorKind::AddrNotAvailable
-                    | ErrorKind::NetworkUnreachable
-                    | ErrorKind::HostUnreachable
-            )
-        {
-            return true;
-        }
-        next = e.source();
-    }
-    false
-}
-
-/// The messages of `err` and its sources, joined with `: `, each said once.
-///
-/// The SDK's own context printer appends a `Debug` dump; people should read sentences.
-fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    let mut next: Option<&(dyn std::error::Error + 'static)> = Some(err);
-    while let Some(e) = next {
-        let text = e.to_string();
-        if !text.is_empty() && !parts.iter().any(|p| p.contains(&text)) {
-            parts.push(text);
-        }
-        next = e.source();
-    }
-    parts.join(": ")
 }
 
 /// The result type of the core.

@@ -1,0 +1,132 @@
+//! The inputs every front end fills in — the app's forms, the CLI's arguments, the MCP server's
+//! tool arguments — and the one check of each against the table: a spec's `plan` turns what was
+//! typed into what core runs, or says which field is wrong and why, in the same words wherever
+//! it was typed.
+//!
+//! - [`ReadSpec`]: a Query or a Scan (index, sort-key condition, order, limit, page size,
+//!   where to go on from).
+//! - [`KeySpec`]: one item's key (get, put's key check, delete, add).
+//! - [`RuleSpec`]: a counter rule (a tally over children, or shards) and [`PlanChoice`], how a
+//!   reconcile reads.
+//! - [`AddSpec`], [`LikeSpec`]: a counter edit and a like or unlike.
+//! - [`GetSpec`], [`PutSpec`], [`DeleteSpec`]: one whole item read, written or removed.
+//! - [`StatementSpec`]: one PartiQL statement with its parameters, limit and page size.
+//! - [`SqlSpec`]: tables or partitions to read, and the SQL to run over them.
+//! - [`count_from_one`], [`page_size`]: the whole numbers every form and flag takes.
+
+mod item;
+mod key;
+mod read;
+mod rule;
+mod sql;
+mod statement;
+#[cfg(test)]
+mod tests;
+mod write;
+
+pub use item::{DeleteSpec, GetSpec, PutSpec};
+pub use key::KeySpec;
+pub use read::{ReadPlan, ReadSpec};
+pub use rule::{PlanChoice, RuleSpec, TallySpec};
+pub use sql::{SqlLoad, SqlSpec};
+pub use statement::{StatementPlan, StatementSpec};
+pub use write::{AddMode, AddSpec, LikeSpec};
+
+use crate::core::error::Error;
+
+/// One table, named.
+#[derive(
+    Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
+#[serde(deny_unknown_fields)]
+pub struct TableSpec {
+    /// The table.
+    pub table: String,
+}
+
+/// Input that cannot be run: which field, and why, in words that name no front end's control.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{reason}")]
+pub struct InputError {
+    /// The spec's field (`pk`, `limit`, `start_key`, …), for a form to point at.
+    pub field: &'static str,
+    /// What is wrong, as every front end says it.
+    pub reason: String,
+}
+
+impl InputError {
+    /// `field` is wrong because of `reason`.
+    pub fn new(field: &'static str, reason: impl Into<String>) -> Self {
+        Self {
+            field,
+            reason: reason.into(),
+        }
+    }
+
+    /// A core error met while checking `field` (a value that does not parse, say), in its words.
+    pub fn from_error(field: &'static str, error: Error) -> Self {
+        Self::new(field, error.reason())
+    }
+}
+
+impl From<InputError> for Error {
+    fn from(error: InputError) -> Self {
+        Self::Invalid(error.reason)
+    }
+}
+
+/// A whole number from 1 typed as text (a limit, a page size, a count of users): `0`, `-1` and
+/// `ten` are bad input, said in words.
+pub fn count_from_one(text: &str) -> Result<usize, String> {
+    match count(text)? {
+        0 => Err("0: give a whole number from 1".to_owned()),
+        n => Ok(n),
+    }
+}
+
+/// A whole number from 0 typed as text.
+pub fn count(text: &str) -> Result<usize, String> {
+    let trimmed = text.trim();
+    trimmed.parse::<usize>().map_err(|_| {
+        if trimmed.starts_with('-') && trimmed[1..].chars().all(|c| c.is_ascii_digit()) {
+            format!("`{text}` is negative: give a whole number")
+        } else {
+            format!("`{text}` is not a whole number")
+        }
+    })
+}
+
+/// A request's `Limit` (items evaluated per page) typed as text: [`count_from_one`], within
+/// the 32-bit number DynamoDB takes.
+pub fn page_size(text: &str) -> Result<i32, String> {
+    page_size_of(count_from_one(text)?)
+}
+
+/// A page size given as a number, within what DynamoDB takes.
+pub fn page_size_of(n: usize) -> Result<i32, String> {
+    if n == 0 {
+        return Err("0: give a whole number from 1".to_owned());
+    }
+    i32::try_from(n).map_err(|_| format!("`{n}` is more than DynamoDB takes ({})", i32::MAX))
+}
+
+/// A limit given as a number: from 1.
+fn limit_of(field: &'static str, limit: Option<usize>) -> Result<Option<usize>, InputError> {
+    match limit {
+        Some(0) => Err(InputError::new(
+            field,
+            format!("{} 0: give a whole number from 1", field.replace('_', " ")),
+        )),
+        other => Ok(other),
+    }
+}
+
+/// `text`, trimmed, or `what` is needed.
+fn needed(field: &'static str, text: &str, what: &str) -> Result<String, InputError> {
+    let text = text.trim();
+    if text.is_empty() {
+        Err(InputError::new(field, format!("give {what}")))
+    } else {
+        Ok(text.to_owned())
+    }
+}

@@ -1,0 +1,233 @@
+//! A Query or a Scan as typed, checked against the table's keys.
+
+use serde::{Deserialize, Serialize};
+
+use crate::core::condition::{ScalarType, SortCondition, SortOp};
+use crate::core::read::{BrowseRequest, Until};
+use crate::core::spec::{InputError, limit_of, page_size_of};
+use crate::core::table::TableInfo;
+use crate::core::validate;
+use crate::core::value::{self, Item};
+
+/// A read of one item collection (`pk` given: a Query) or of the whole table or index (a Scan).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReadSpec {
+    /// The table.
+    pub table: String,
+    /// Read this index instead of the table.
+    #[serde(default)]
+    pub index: Option<String>,
+    /// The partition key value of the item collection to Query; none: Scan.
+    #[serde(default)]
+    pub pk: Option<String>,
+    /// Sort key equals.
+    #[serde(default)]
+    pub sk_eq: Option<String>,
+    /// Sort key less than.
+    #[serde(default)]
+    pub sk_lt: Option<String>,
+    /// Sort key less than or equal.
+    #[serde(default)]
+    pub sk_le: Option<String>,
+    /// Sort key greater than.
+    #[serde(default)]
+    pub sk_gt: Option<String>,
+    /// Sort key greater than or equal.
+    #[serde(default)]
+    pub sk_ge: Option<String>,
+    /// Sort key begins with.
+    #[serde(default)]
+    pub sk_begins_with: Option<String>,
+    /// Sort key between two values, both included: `[low, high]`.
+    #[serde(default)]
+    pub sk_between: Option<Vec<String>>,
+    /// Descending sort-key order.
+    #[serde(default)]
+    pub descending: bool,
+    /// Stop after this many items.
+    #[serde(default)]
+    pub limit: Option<usize>,
+    /// Items evaluated per request (DynamoDB's `Limit`); none: the server fills 1 MB pages.
+    #[serde(default)]
+    pub page_size: Option<usize>,
+    /// Go on after this key (DynamoDB JSON), as a read that stopped early gave it.
+    #[serde(default)]
+    pub start_key: Option<String>,
+    /// Send at most this many page requests (each reads up to 1 MB); none: to the limit or the
+    /// end.
+    #[serde(default)]
+    pub max_pages: Option<usize>,
+}
+
+/// A checked read: the request, where it starts and when it stops.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadPlan {
+    /// The Query or Scan.
+    pub request: BrowseRequest,
+    /// Go on after this key (`None`: from the beginning).
+    pub start: Option<Item>,
+    /// The limit, if any.
+    pub limit: Option<usize>,
+    /// At most this many page requests, if bounded.
+    pub max_pages: Option<usize>,
+}
+
+impl ReadPlan {
+    /// When the read stops.
+    pub fn until(&self) -> Until {
+        self.limit.map_or(Until::LastPage, Until::Items)
+    }
+}
+
+impl ReadSpec {
+    /// A Scan of `table`.
+    pub fn scan(table: impl Into<String>) -> Self {
+        Self {
+            table: table.into(),
+            ..Self::default()
+        }
+    }
+
+    /// The sort-key condition given, if any: `(op, value, upper)`.
+    pub fn set_sort(&mut self, op: SortOp, value: String, upper: String) {
+        let slot = match op {
+            SortOp::Eq => &mut self.sk_eq,
+            SortOp::Lt => &mut self.sk_lt,
+            SortOp::Le => &mut self.sk_le,
+            SortOp::Gt => &mut self.sk_gt,
+            SortOp::Ge => &mut self.sk_ge,
+            SortOp::BeginsWith => &mut self.sk_begins_with,
+            SortOp::Between => {
+                self.sk_between = Some(vec![value, upper]);
+                return;
+            }
+        };
+        *slot = Some(value);
+    }
+
+    /// The read, checked against `info`: nothing DynamoDB would refuse is sent.
+    pub fn plan(&self, info: &TableInfo) -> Result<ReadPlan, InputError> {
+        let index = self.index.as_deref();
+        let (partition, sort) = info.keys_of(index).ok_or_else(|| {
+            InputError::new(
+                "index",
+                format!("{} has no index `{}`", info.name, index.unwrap_or_default()),
+            )
+        })?;
+        let sort_kind = sort.map_or(ScalarType::S, |s| s.kind);
+        let condition = self.sort_condition(sort_kind)?;
+        if condition.is_some() && sort.is_none() {
+            return Err(InputError::new(
+                "sort",
+                format!(
+                    "{} has no sort key, so a sort-key condition cannot apply",
+                    index.unwrap_or(&info.name)
+                ),
+            ));
+        }
+        let mut request = match &self.pk {
+            Some(pk) => {
+                if pk.is_empty() {
+                    return Err(InputError::new(
+                        "pk",
+                        format!("give a value for the partition key `{}`", partition.name),
+                    ));
+                }
+                let value = partition.kind.parse(pk).map_err(|e| {
+                    InputError::from_error(
+                        "pk",
+                        e.at(&format!("partition key `{}`", partition.name)),
+                    )
+                })?;
+                BrowseRequest::query(info, index, value, condition, !self.descending)
+                    .map_err(|e| InputError::from_error("pk", e))?
+            }
+            None if condition.is_some() || self.descending => {
+                return Err(InputError::new(
+                    "pk",
+                    "a sort-key condition or order needs a partition key value (a Query); a Scan reads every partition",
+                ));
+            }
+            None => {
+                BrowseRequest::scan(info, index).map_err(|e| InputError::from_error("index", e))?
+            }
+        };
+        request.page_size = self
+            .page_size
+            .map(|n| {
+                page_size_of(n)
+                    .map_err(|why| InputError::new("page_size", format!("page size {why}")))
+            })
+            .transpose()?;
+        let start = match self.start_key.as_deref() {
+            None => None,
+            Some(text) => {
+                let key = value::item_from_dynamodb_json(text)
+                    .map_err(|e| InputError::from_error("start_key", e.at("start key")))?;
+                // A table's start key is one of its keys (an index's also holds the index's
+                // keys, which the server checks).
+                if !key.is_empty() && index.is_none() {
+                    validate::check_key(&key, info)
+                        .map_err(|e| InputError::from_error("start_key", e.at("start key")))?;
+                }
+                (!key.is_empty()).then_some(key)
+            }
+        };
+        Ok(ReadPlan {
+            request,
+            start,
+            limit: limit_of("limit", self.limit)?,
+            max_pages: limit_of("max_pages", self.max_pages)?,
+        })
+    }
+
+    fn sort_condition(&self, kind: ScalarType) -> Result<Option<SortCondition>, InputError> {
+        let parse = |text: &str| {
+            kind.parse(text)
+                .map_err(|e| InputError::from_error("sort", e.at("sort key")))
+        };
+        let single = [
+            (SortOp::Eq, &self.sk_eq),
+            (SortOp::Lt, &self.sk_lt),
+            (SortOp::Le, &self.sk_le),
+            (SortOp::Gt, &self.sk_gt),
+            (SortOp::Ge, &self.sk_ge),
+            (SortOp::BeginsWith, &self.sk_begins_with),
+        ];
+        let mut conditions = Vec::new();
+        for (op, value) in single {
+            if let Some(value) = value {
+                conditions.push(SortCondition {
+                    op,
+                    value: parse(value)?,
+                    upper: None,
+                });
+            }
+        }
+        match self.sk_between.as_deref() {
+            None => {}
+            Some([low, high]) => conditions.push(SortCondition {
+                op: SortOp::Between,
+                value: parse(low)?,
+                upper: Some(parse(high)?),
+            }),
+            Some(other) => {
+                return Err(InputError::new(
+                    "sort",
+                    format!(
+                        "a sort key between needs two values, low and high ({} given)",
+                        other.len()
+                    ),
+                ));
+            }
+        }
+        if conditions.len() > 1 {
+            return Err(InputError::new(
+                "sort",
+                "give one sort-key condition: DynamoDB takes one per Query",
+            ));
+        }
+        Ok(conditions.pop())
+    }
+}

@@ -1,0 +1,45 @@
+//! `dynoscope mcp`: the third front end, a Model Context Protocol server over stdio, so a coding
+//! agent reads tables, checks tallies and reconciles through core with its guarantees. Its tools
+//! take core's specs as arguments (the same checks and words as the CLI and the app), read
+//! through the one reader with bounds, and write — only with `--allow-writes` — through the one
+//! write gateway. The connection is fixed when the server starts; every call is audited.
+//!
+//! - [`server`]: the server, its connection and settings, and how every call is answered.
+//! - [`reads`]: the tools that only read. [`writes`]: the tools that write.
+//! - [`audit`]: the JSON-lines log of every call.
+
+pub mod audit;
+mod reads;
+mod server;
+mod writes;
+
+pub use audit::Audit;
+pub use server::{Server, Writes};
+
+use rmcp::ServiceExt as _;
+
+use crate::core::cancel::CancelToken;
+use crate::core::connection::Connection;
+use crate::core::error::{Error, Result};
+
+/// Serve `connection` over stdin and stdout until the client leaves or `stop` is cancelled.
+pub async fn serve(
+    connection: Connection,
+    writes: Writes,
+    audit: Audit,
+    stop: &CancelToken,
+) -> Result<()> {
+    let server = Server::new(connection, writes, audit, stop.clone());
+    let running = server
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(|e| Error::Mcp(format!("the client did not start a session: {e}")))?;
+    let cancel = running.cancellation_token();
+    tokio::select! {
+        ended = running.waiting() => {
+            ended.map_err(|e| Error::Mcp(format!("the server stopped: {e}")))?;
+        }
+        () = stop.cancelled() => cancel.cancel(),
+    }
+    Ok(())
+}

@@ -1,0 +1,181 @@
+//! The server: one connection fixed when it starts, the tools (reads in [`reads`](super::reads),
+//! writes in [`writes`](super::writes)), and the one way every call is answered and audited.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
+use rmcp::{ServerHandler, tool_handler};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::core::cancel::{CancelToken, unless_stopped};
+use crate::core::connection::Connection;
+use crate::core::ending::Ending;
+use crate::core::error::{Error, Result};
+use crate::core::read;
+use crate::core::table::TableInfo;
+use crate::mcp::audit::Audit;
+
+/// Whether the write tools may write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Writes {
+    /// Every write tool is refused, nothing sent (the default).
+    Off,
+    /// Writes go through the gateway; `confirmed` when the server was started with `--yes`
+    /// (what an endpoint not on this machine needs).
+    On {
+        /// Writes off this machine were confirmed at start.
+        confirmed: bool,
+    },
+}
+
+/// What a tool answered: a JSON object, and how the call ended.
+pub(super) struct Answer {
+    /// The result.
+    pub value: Value,
+    /// Done, refused (a drift, a failed condition) or unknown.
+    pub ending: Ending,
+}
+
+impl Answer {
+    /// A call that did what was asked.
+    pub fn done(value: Value) -> Self {
+        Self {
+            value,
+            ending: Ending::Done,
+        }
+    }
+}
+
+/// What every call shares: the connection, the write setting, the audit log.
+pub(super) struct Shared {
+    pub connection: Connection,
+    pub writes: Writes,
+    pub audit: Audit,
+    /// Stopped when the server is asked to stop: reads give up, writes in flight are waited for.
+    pub stop: CancelToken,
+}
+
+/// The MCP server.
+#[derive(Clone)]
+pub struct Server {
+    pub(super) shared: Arc<Shared>,
+    tool_router: ToolRouter<Self>,
+}
+
+impl Server {
+    /// A server over `connection`, fixed for its life.
+    pub fn new(connection: Connection, writes: Writes, audit: Audit, stop: CancelToken) -> Self {
+        Self {
+            shared: Arc::new(Shared {
+                connection,
+                writes,
+                audit,
+                stop,
+            }),
+            tool_router: Self::read_tools() + Self::write_tools(),
+        }
+    }
+
+    /// Every tool's name, in the order listed.
+    pub fn tool_names(&self) -> Vec<String> {
+        self.tool_router
+            .list_all()
+            .into_iter()
+            .map(|tool| tool.name.to_string())
+            .collect()
+    }
+
+    /// Run one call of `tool` with `arguments`, append it and its outcome to the audit log, and
+    /// answer: the result as structured content, or the error in the words the CLI prints.
+    pub(super) async fn answer<A: Serialize>(
+        &self,
+        tool: &'static str,
+        arguments: &A,
+        call: impl Future<Output = Result<Answer>>,
+    ) -> CallToolResult {
+        let result = call.await;
+        let mut entry = json!({"tool": tool, "arguments": arguments});
+        let answer = match result {
+            Ok(Answer { mut value, ending }) => {
+                entry["ending"] = json!(ending.word());
+                value["ending"] = json!(ending.word());
+                CallToolResult::structured(value)
+            }
+            Err(error) => {
+                let ending = Ending::of_error(&error);
+                entry["ending"] = json!(ending.word());
+                entry["error"] = json!(error.to_string());
+                let mut object = error.to_json();
+                object["ending"] = json!(ending.word());
+                let mut answer = CallToolResult::error(vec![ContentBlock::text(error.to_string())]);
+                answer.structured_content = Some(object);
+                answer
+            }
+        };
+        // The answer stands whatever the log does: a write that applied is said as applied.
+        let _said_on_stderr = self.shared.audit.append(entry);
+        answer
+    }
+
+    /// The connection, for a read.
+    pub(super) fn connection(&self) -> &Connection {
+        &self.shared.connection
+    }
+
+    /// The connection and the confirmation, for a write; refused (nothing sent) when the server
+    /// was started without `--allow-writes`.
+    pub(super) fn writer(&self) -> Result<(&Connection, bool)> {
+        match self.shared.writes {
+            Writes::Off => Err(Error::Invalid(
+                "this MCP server was started without --allow-writes, so it writes nothing; nothing was sent".into(),
+            )),
+            Writes::On { confirmed } => Ok((&self.shared.connection, confirmed)),
+        }
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        let connection = &self.shared.connection;
+        let writes = match self.shared.writes {
+            Writes::Off => {
+                "Write tools are refused: the server was started without --allow-writes."
+            }
+            Writes::On { .. } => {
+                "Write tools send through dynoscope's write gateway: once, with an idempotency token where the operation takes one; an answer lost on the way is reported as unknown, never sent again."
+            }
+        };
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("dynoscope", env!("CARGO_PKG_VERSION")))
+            .with_instructions(format!(
+                "dynoscope reads DynamoDB tables and verifies counters (a parent's tally beside its counted children, sharded counters) on one connection fixed at start: {} ({}). Numbers are DynamoDB's, exact, as text. {writes}",
+                connection.target, connection.region
+            ))
+    }
+}
+
+impl Server {
+    /// The connection's client, for a read.
+    pub(super) fn client(&self) -> &aws_sdk_dynamodb::Client {
+        &self.connection().client
+    }
+
+    /// `read`, given up on when the server is stopped.
+    pub(super) async fn read<T>(
+        &self,
+        op: &'static str,
+        read: impl std::future::Future<Output = Result<T>>,
+    ) -> Result<T> {
+        unless_stopped(&self.shared.stop, op, read).await
+    }
+
+    /// The table's description.
+    pub(super) async fn describe(&self, table: &str) -> Result<TableInfo> {
+        self.read("DescribeTable", read::describe_table(self.client(), table))
+            .await
+    }
+}

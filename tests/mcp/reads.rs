@@ -1,0 +1,186 @@
+//! Every read tool on the seeded sandbox: what it returns, bounded, and audited.
+
+use dynoscope::core::sandbox::Sandbox;
+use dynoscope::core::seed::{DRIFTED, SAMPLE_POST};
+use serde_json::json;
+
+use crate::{Agent, audit_lines, audit_path};
+
+const READS: [&str; 10] = [
+    "list_tables",
+    "describe_table",
+    "query",
+    "scan",
+    "get_item",
+    "check_tally",
+    "reconcile",
+    "sum_shards",
+    "sql",
+    "partiql_select",
+];
+
+const WRITES: [&str; 7] = [
+    "add",
+    "like",
+    "unlike",
+    "repair",
+    "put_item",
+    "delete_item",
+    "partiql_write",
+];
+
+fn likes_rule() -> serde_json::Value {
+    json!({"tally": "likeTally", "child_prefix": "LIKE#", "parent_prefix": "POST#"})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_tool_is_listed_with_what_it_costs_and_every_read_answers() {
+    let sandbox = Sandbox::start(None, 0).await.unwrap();
+    let audit = audit_path("reads");
+    let agent = Agent::start(sandbox.endpoint(), &[], &audit).await;
+
+    let tools = agent.client.list_all_tools().await.unwrap();
+    let mut names: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
+    names.sort();
+    let mut expected: Vec<String> = READS.iter().chain(&WRITES).map(|s| s.to_string()).collect();
+    expected.sort();
+    assert_eq!(names, expected);
+    for tool in &tools {
+        let description = tool.description.as_deref().unwrap_or_default();
+        assert!(
+            description.contains("RCU")
+                || description.contains("WCU")
+                || description.contains("no read capacity"),
+            "{} says what it costs: {description}",
+            tool.name
+        );
+        let read_only = tool.annotations.as_ref().and_then(|a| a.read_only_hint);
+        assert_eq!(
+            read_only,
+            Some(READS.contains(&tool.name.as_ref())),
+            "{}",
+            tool.name
+        );
+    }
+
+    let tables = agent.ok("list_tables", json!({})).await;
+    assert_eq!(tables["tables"], json!(["Social", "Videos"]));
+    let described = agent.ok("describe_table", json!({"table": "Social"})).await;
+    assert_eq!(
+        described["partitionKey"],
+        json!({"name": "PK", "type": "S"})
+    );
+
+    // A query cut at 2 items says where to go on; going on returns the next ones.
+    let query =
+        json!({"table": "Social", "pk": SAMPLE_POST, "sk_begins_with": "LIKE#", "limit": 2});
+    let first = agent.ok("query", query.clone()).await;
+    assert_eq!(first["count"], 2);
+    let next = first["next_start_key"]
+        .as_str()
+        .expect("more to read")
+        .to_owned();
+    let mut again = query.clone();
+    again["start_key"] = json!(next);
+    let second = agent.ok("query", again).await;
+    assert!(second["count"].as_u64().unwrap() >= 1, "{second}");
+    assert_ne!(first["items"][0], second["items"][0]);
+    assert!(first["consumedRCU"].as_f64().unwrap() > 0.0);
+
+    // A scan sends no more page requests than its cap, and says where to go on.
+    let scan = agent
+        .ok(
+            "scan",
+            json!({"table": "Social", "limit": 100_000, "page_size": 10, "max_pages": 3}),
+        )
+        .await;
+    assert_eq!(scan["pages"], 3);
+    assert_eq!(scan["count"], 30);
+    assert!(scan["next_start_key"].is_string());
+
+    let item = agent
+        .ok(
+            "get_item",
+            json!({"table": "Videos", "key": {"PK": "VID#9f3a", "SK": "META"}}),
+        )
+        .await;
+    assert_eq!(
+        item["item"]["bytes_served"],
+        json!({"N": dynoscope::core::seed::BIG_NUMBER}),
+        "the number is the server's, exactly"
+    );
+
+    let check = agent
+        .ok(
+            "check_tally",
+            json!({"table": "Social", "pk": SAMPLE_POST, "rule": likes_rule()}),
+        )
+        .await;
+    assert_eq!(check["ending"], "done");
+    assert_eq!(check["drift"], "0");
+    let drifted = agent
+        .ok(
+            "check_tally",
+            json!({"table": "Social", "pk": DRIFTED[0].0, "rule": likes_rule()}),
+        )
+        .await;
+    assert_eq!(drifted["ending"], "refused");
+
+    let reconciled = agent
+        .ok(
+            "reconcile",
+            json!({"table": "Social", "rule": likes_rule(), "plan": "one-pass"}),
+        )
+        .await;
+    assert_eq!(reconciled["ending"], "refused");
+    let mut found: Vec<&str> = reconciled["drifted"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["pk"].as_str().unwrap())
+        .collect();
+    found.sort_unstable();
+    let mut seeded: Vec<&str> = DRIFTED.iter().map(|(post, _)| *post).collect();
+    seeded.sort_unstable();
+    assert_eq!(found, seeded, "the seeded drifts, and only those");
+    assert_eq!(reconciled["totals"]["drifted"], 3);
+
+    let shards = agent
+        .ok(
+            "sum_shards",
+            json!({"table": "Videos", "pk": "VID#c0de", "rule": {"tally": "play_count", "shards": "STATS#TOTAL#"}}),
+        )
+        .await;
+    assert_eq!(shards["total"], "18312");
+    assert_eq!(shards["shards"][3]["hot"], true);
+
+    let sql = agent
+        .ok(
+            "sql",
+            json!({"loads": ["likes=Social:POST#a91f"], "sql": "SELECT count(*) AS n FROM likes WHERE SK LIKE 'LIKE#%'"}),
+        )
+        .await;
+    let stored = &check["stored"];
+    assert_eq!(sql["rows"][0]["n"].to_string(), stored.as_str().unwrap());
+
+    let selected = agent
+        .ok(
+            "partiql_select",
+            json!({"statement": "SELECT * FROM \"Videos\" WHERE PK = ?", "params": [{"S": "VID#9f3a"}]}),
+        )
+        .await;
+    assert_eq!(selected["count"], 2);
+
+    // Every call is in the audit log, after the line of the start.
+    let lines = audit_lines(&audit);
+    assert_eq!(lines[0]["event"], "start");
+    let tools_called: Vec<&str> = lines[1..]
+        .iter()
+        .map(|l| l["tool"].as_str().unwrap())
+        .collect();
+    for read in READS {
+        assert!(tools_called.contains(&read), "{read} audited");
+    }
+    assert_eq!(lines.len(), 1 + 12);
+    agent.client.cancel().await.unwrap();
+}
