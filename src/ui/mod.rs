@@ -1,11 +1,13 @@
 //! The desktop app: one folder per feature — connection, tables, browse, edit, items, tally,
 //! likes, expr, transfer — each owning its state, its panels and the work it starts; the [`shell`] lays them out
-//! and carries [`Intent`]s between them. Drawing functions take `&mut Ui` and end in `_ui`.
+//! and carries [`Intent`]s between them; each keeps the one [`Feature`] contract (poll, draw,
+//! start afresh on a changed [`Subject`]). Drawing functions take `&mut Ui` and end in `_ui`.
 
 pub mod browse;
 pub mod connection;
 pub mod edit;
 pub mod expr;
+pub mod feature;
 mod intent;
 pub mod items;
 pub mod likes;
@@ -23,6 +25,7 @@ use crate::core::rows::Rows;
 use crate::core::table::TableInfo;
 use crate::task::Spawner;
 
+pub use feature::{Context, Feature, Subject};
 pub use intent::{EditStart, Intent, QueryPreset};
 pub use save::{SavePicker, Saver, SystemSavePicker};
 pub use shell::{DynoscopeApp, Remembered};

@@ -27,7 +27,7 @@ use crate::core::counter::Change;
 use crate::core::rows::Rows;
 use crate::core::sql::SqlSource;
 use crate::core::value::Item;
-use crate::ui::{Intent, Loaded, QueryPreset, Scope};
+use crate::ui::{Context, Feature, Intent, Loaded, QueryPreset, Scope, Subject};
 
 pub use form::QueryForm;
 pub use grid::results_grid_ui;
@@ -105,14 +105,14 @@ impl BrowseFeature {
 
     /// Take in the pages and files that arrived, in every tab.
     #[must_use]
-    pub fn poll(&mut self) -> Vec<Intent> {
+    fn take_in(&mut self) -> Vec<Intent> {
         let written = self.tabs.iter_mut().filter_map(|t| t.body.poll()).collect();
         self.apply_rereads();
         written
     }
 
     /// Another connection: every tab keeps its form and forgets its rows.
-    pub fn connection_changed(&mut self) {
+    fn connection_changed(&mut self) {
         self.rereads.clear();
         for tab in &mut self.tabs {
             tab.body.clear();
@@ -120,7 +120,7 @@ impl BrowseFeature {
     }
 
     /// `table` was opened: show its most recent tab, or open one for it.
-    pub fn table_opened(&mut self, table: &str) {
+    fn table_opened(&mut self, table: &str) {
         if self.active_table() == Some(table) {
             return;
         }
@@ -136,7 +136,7 @@ impl BrowseFeature {
 
     /// Draw the tabs, the shown tab's form and its rows.
     #[must_use]
-    pub fn view_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) -> Option<Intent> {
+    fn browse_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) -> Option<Intent> {
         if self.tabs.is_empty() {
             self.open_tab(&scope.table.name, new_table_kind(&scope.table.name));
         }
@@ -295,5 +295,24 @@ fn new_table_kind(table: &str) -> TabKind {
     TabKind::Table {
         table: table.to_owned(),
         form: Box::default(),
+    }
+}
+
+impl Feature for BrowseFeature {
+    fn poll(&mut self, intents: &mut Vec<Intent>) {
+        intents.extend(self.take_in());
+    }
+
+    /// Another connection: every tab forgets its rows' place; another table: its latest tab
+    /// is shown (every tab keeps its rows).
+    fn subject_changed(&mut self, subject: Subject<'_>) {
+        match subject.table {
+            Some(table) => self.table_opened(table),
+            None => self.connection_changed(),
+        }
+    }
+
+    fn view_ui(&mut self, ui: &mut Ui, context: &Context<'_>, intents: &mut Vec<Intent>) {
+        intents.extend(self.browse_ui(ui, context.scope));
     }
 }

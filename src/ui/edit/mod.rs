@@ -13,7 +13,7 @@ use crate::core::value::Item;
 use crate::core::write::Destination;
 use crate::task::Pending;
 use crate::ui::write_flow::WriteFlow;
-use crate::ui::{Intent, Scope};
+use crate::ui::{Context, Feature, Intent, Scope};
 
 /// What the form is about: the connection, the table and the item's key. When it changes, the
 /// form starts afresh, so a write never lands on an item the user is no longer looking at.
@@ -63,7 +63,7 @@ impl Default for EditFeature {
 impl EditFeature {
     /// Take in an answer; the server's value for the grid, when it told one.
     #[must_use]
-    pub fn poll(&mut self) -> Option<Intent> {
+    fn take_in(&mut self) -> Option<Intent> {
         let answer = Pending::take_ready(&mut self.write.sending().as_mut()?.answer)?;
         let plan = self.write.sending().take()?.plan;
         let report = match answer {
@@ -152,7 +152,7 @@ impl EditFeature {
 
     /// Draw the Numbers panel for `item` and the last result.
     #[must_use]
-    pub fn panel_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, item: &Item) -> Option<Intent> {
+    fn panel_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, item: &Item) -> Option<Intent> {
         self.follow(scope, item);
         let key_names = scope.key_names();
         let busy = self.write.busy();
@@ -215,5 +215,22 @@ fn dispatch(
         answer: Some(scope.spawner.spawn("UpdateItem", async move {
             Ok(counter::update_counter(&connection, &sent, confirmed).await)
         })),
+    }
+}
+
+impl Feature for EditFeature {
+    fn poll(&mut self, intents: &mut Vec<Intent>) {
+        intents.extend(self.take_in());
+    }
+
+    /// The form follows its own subject (connection, table, item key) each frame it is drawn,
+    /// keeping only an edit under way, whose card names its own item.
+    fn subject_changed(&mut self, _subject: crate::ui::Subject<'_>) {}
+
+    /// The number editor of the selected row.
+    fn view_ui(&mut self, ui: &mut Ui, context: &Context<'_>, intents: &mut Vec<Intent>) {
+        if let Some(item) = context.selected {
+            intents.extend(self.panel_ui(ui, context.scope, item));
+        }
     }
 }

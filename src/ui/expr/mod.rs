@@ -17,7 +17,7 @@ use crate::core::write::{WritePlan, WriteRequest, key_shown};
 use crate::task::Pending;
 use crate::ui::widgets::{self, error_ui, writes_to_ui};
 use crate::ui::write_flow::WriteFlow;
-use crate::ui::{Intent, Scope};
+use crate::ui::{Context, Feature, Intent, Scope, Subject};
 
 /// The builder's state.
 pub struct ExprFeature {
@@ -51,7 +51,7 @@ impl ExprFeature {
     }
 
     /// Start afresh on `table`, keeping a run under way so that its outcome is still shown.
-    pub fn afresh(&mut self, table: &str) {
+    fn afresh(&mut self, table: &str) {
         let fresh = Self::new(table);
         let kept = std::mem::replace(self, fresh);
         self.reading = kept.reading;
@@ -68,7 +68,7 @@ impl ExprFeature {
 
     /// Take in a run's result; an updated item goes back to its row.
     #[must_use]
-    pub fn poll(&mut self) -> Option<Intent> {
+    fn take_in(&mut self) -> Option<Intent> {
         if let Some(result) = Pending::take_ready(&mut self.reading) {
             self.result = Some(result);
             return None;
@@ -92,7 +92,7 @@ impl ExprFeature {
     }
 
     /// Draw the builder; `selected` is the row selected in Browse.
-    pub fn view_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, selected: Option<&Item>) {
+    fn expr_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, selected: Option<&Item>) {
         let compiled = self.compile(scope);
         egui::ScrollArea::vertical()
             .id_salt("expr_scroll")
@@ -321,5 +321,20 @@ fn send(scope: &Scope<'_>, plan: WritePlan, confirmed: bool) -> Running {
             Ok(run::write(&connection, &plan, confirmed).await)
         })),
         written,
+    }
+}
+
+impl Feature for ExprFeature {
+    fn poll(&mut self, intents: &mut Vec<Intent>) {
+        intents.extend(self.take_in());
+    }
+
+    /// A fresh request on the table (none: an empty name); a read under way still answers.
+    fn subject_changed(&mut self, subject: Subject<'_>) {
+        self.afresh(subject.table.unwrap_or_default());
+    }
+
+    fn view_ui(&mut self, ui: &mut Ui, context: &Context<'_>, _intents: &mut Vec<Intent>) {
+        self.expr_ui(ui, context.scope, context.selected);
     }
 }

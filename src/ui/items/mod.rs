@@ -18,7 +18,7 @@ use crate::core::value::Item;
 use crate::core::write::{Destination, key_shown};
 use crate::task::Pending;
 use crate::ui::write_flow::WriteFlow;
-use crate::ui::{EditStart, Intent, Scope};
+use crate::ui::{Context, EditStart, Feature, Intent, Scope};
 
 use editor::{Editor, EditorAction, Subject};
 use staged::StagedAction;
@@ -126,7 +126,7 @@ impl ItemsFeature {
 
     /// Take in a commit's outcome; intents to show written items in the grid.
     #[must_use]
-    pub fn poll(&mut self) -> Vec<Intent> {
+    fn take_in(&mut self) -> Vec<Intent> {
         let Some(done) = self
             .write
             .sending()
@@ -224,7 +224,7 @@ impl ItemsFeature {
     /// Start afresh on another table or connection: the editor, a question waiting and the
     /// last report were about the one before (changes stay staged with their table; a commit
     /// under way still reports).
-    pub fn afresh(&mut self) {
+    fn afresh(&mut self) {
         self.editor = None;
         self.write.drop_question();
         self.report = None;
@@ -233,7 +233,7 @@ impl ItemsFeature {
     }
 
     /// The Items view: the editor beside the staged changes.
-    pub fn view_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) {
+    fn items_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) {
         // A question is about the changes it was asked for: once they change, it is gone.
         let asked_for = self.write.asking().map(|plan| plan.changes.clone());
         if asked_for.is_some_and(|changes| changes != self.staging(scope).changes()) {
@@ -326,5 +326,19 @@ fn send(scope: &Scope<'_>, plan: CommitPlan, confirmed: bool) -> Committing {
         answer: Some(scope.spawner.spawn("commit", async move {
             Ok(commit(&connection, &info, &plan, confirmed).await)
         })),
+    }
+}
+
+impl Feature for ItemsFeature {
+    fn poll(&mut self, intents: &mut Vec<Intent>) {
+        intents.extend(self.take_in());
+    }
+
+    fn subject_changed(&mut self, _subject: crate::ui::Subject<'_>) {
+        self.afresh();
+    }
+
+    fn view_ui(&mut self, ui: &mut Ui, context: &Context<'_>, _intents: &mut Vec<Intent>) {
+        self.items_ui(ui, context.scope);
     }
 }

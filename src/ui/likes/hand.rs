@@ -1,56 +1,191 @@
 //! Like and unlike by hand: the form, the confirmation outside the sandbox, and the card with
-//! the tally and the counted children before and after, side by side.
+//! the tally and the counted children before and after, side by side. "Send again" replays the
+//! identical request, as a client retry would.
 
 use egui::{RichText, Ui};
 
-use crate::core::likes::{LikeOp, LikeReport};
-use crate::ui::likes::LikesFeature;
+use crate::core::cancel::CancelToken;
+use crate::core::error::Error;
+use crate::core::expr::builder::Input;
+use crate::core::likes::{self, LikeOp, LikeReport, LikeRequest};
+use crate::core::write::Destination;
+use crate::task::Pending;
+use crate::ui::likes::target::{TargetForm, target_ui};
 use crate::ui::widgets::{self, error_ui, labelled_text_ui, lines_ui, writes_to_ui};
+use crate::ui::write_flow::WriteFlow;
 use crate::ui::{Intent, Scope};
 
-/// Draw the form, a confirmation when one is waiting, and the last report.
-pub(super) fn hand_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) -> Option<Intent> {
+/// Likes by hand.
+pub(super) struct HandFeature {
+    user: String,
+    use_token: bool,
+    token: String,
+    /// The last request sent (what "Send again" replays).
+    last_request: Option<LikeRequest>,
+    /// The like asked about (the request, and whether it is a replay), or under way.
+    like: WriteFlow<(LikeRequest, bool), LikeInFlight>,
+    replayed: bool,
+    report: Option<LikeReport>,
+    error: Option<Error>,
+}
+
+impl Default for HandFeature {
+    fn default() -> Self {
+        Self {
+            user: "USER#new1".into(),
+            use_token: false,
+            token: "like-retry-0001".into(),
+            last_request: None,
+            like: WriteFlow::default(),
+            replayed: false,
+            report: None,
+            error: None,
+        }
+    }
+}
+
+impl HandFeature {
+    /// Take in the like's answer: its report, and the rows it wrote.
+    pub fn poll(&mut self, intents: &mut Vec<Intent>) {
+        if let Some(answer) = self
+            .like
+            .sending()
+            .as_mut()
+            .and_then(|sent| Pending::take_ready(&mut sent.answer))
+            && let Some(LikeInFlight {
+                request, replay, ..
+            }) = self.like.sending().take()
+        {
+            self.replayed = replay;
+            intents.push(Intent::Written {
+                destination: Box::new(request.destination.clone()),
+                table: request.target.table.clone(),
+                keys: request.keys(),
+            });
+            self.report = Some(answer.unwrap_or_else(|e| LikeReport::lost(request, e)));
+        }
+    }
+
+    /// Start afresh, keeping a like under way (its question is dropped: it was about the
+    /// subject before).
+    pub fn subject_changed(&mut self) {
+        let mut like = std::mem::take(&mut self.like);
+        like.drop_question();
+        *self = Self {
+            like,
+            replayed: self.replayed,
+            ..Self::default()
+        };
+    }
+
+    /// Build a like or unlike from the form; send it, or ask first when the gateway says so.
+    fn like(&mut self, scope: &Scope<'_>, target: &TargetForm, op: LikeOp) {
+        let token = self.use_token.then(|| self.token.trim().to_owned());
+        let request = target.target(scope.table).and_then(|target| {
+            likes::like_request(
+                &Destination::of(scope.connection),
+                op,
+                &target,
+                &self.user,
+                token,
+                likes::now_secs(),
+            )
+        });
+        match request {
+            Ok(request) => self.dispatch(scope, request, false),
+            Err(error) => self.error = Some(error),
+        }
+    }
+
+    /// Send now when no confirmation is needed (the sandbox, this machine); else ask first.
+    fn dispatch(&mut self, scope: &Scope<'_>, request: LikeRequest, replay: bool) {
+        let confirmation = request.write_plan().confirmation();
+        let last_request = &mut self.last_request;
+        self.error = self
+            .like
+            .begin((request, replay), confirmation, |sent, confirmed| {
+                send_like(scope, last_request, sent, confirmed)
+            })
+            .err();
+    }
+
+    /// The like transaction's update of the parent, for the builder (the child's write is the
+    /// other half of the transaction).
+    fn in_builder(&self) -> Option<Intent> {
+        let report = self.report.as_ref()?;
+        Some(Intent::OpenInBuilder {
+            input: Box::new(Input::from_request(&report.request.parent_update())),
+            origin: "the like transaction: its Update of the parent (the child's Put or Delete \
+                     is the other half)"
+                .to_owned(),
+        })
+    }
+}
+
+/// A like sent: the request, whether it replays the last one, and its report to come.
+#[derive(Debug)]
+pub(super) struct LikeInFlight {
+    request: LikeRequest,
+    replay: bool,
+    answer: Option<Pending<LikeReport>>,
+}
+
+/// Send a like through the write gateway (`confirmed`: the user said yes to its question); it
+/// becomes the last request, the one "Send again" replays.
+fn send_like(
+    scope: &Scope<'_>,
+    last_request: &mut Option<LikeRequest>,
+    (request, replay): (LikeRequest, bool),
+    confirmed: bool,
+) -> LikeInFlight {
+    let (connection, info, sent) = (
+        scope.connection.clone(),
+        scope.table.clone(),
+        request.clone(),
+    );
+    *last_request = Some(request.clone());
+    LikeInFlight {
+        request,
+        replay,
+        answer: Some(scope.spawner.spawn("TransactWriteItems", async move {
+            likes::like_and_observe(&connection, &info, sent, confirmed, &CancelToken::default())
+                .await
+        })),
+    }
+}
+
+/// Draw the target and the form, a confirmation when one is waiting, and the last report.
+pub(super) fn hand_ui(
+    ui: &mut Ui,
+    hand: &mut HandFeature,
+    target: &mut TargetForm,
+    scope: &Scope<'_>,
+) -> Option<Intent> {
     ui.heading("Like and unlike by hand");
     ui.weak(
         "One TransactWriteItems: Put the child if absent + ADD 1 to the tally (unlike: Delete \
          if present + ADD -1).",
     );
-    ui.horizontal_wrapped(|ui| {
-        labelled_text_ui(
-            ui,
-            "Parent",
-            &mut lab.parent,
-            120.0,
-            "parent's partition key",
-        );
-        labelled_text_ui(ui, "Parent sort key", &mut lab.parent_sk, 60.0, "META");
-        labelled_text_ui(ui, "Tally attribute", &mut lab.tally, 90.0, "likeTally");
-        labelled_text_ui(ui, "Child prefix", &mut lab.child_prefix, 60.0, "LIKE#");
-        ui.checkbox(&mut lab.create_parent, "Create the parent if missing");
-    });
+    target_ui(ui, target);
     writes_to_ui(
         ui,
         &format!(
             "table {} · parent {} / {} and its child · {}",
             scope.table.name,
-            if lab.parent.trim().is_empty() {
-                "(type the parent)"
-            } else {
-                lab.parent.trim()
-            },
-            lab.parent_sk.trim(),
+            target.parent_text(),
+            target.parent_sk.trim(),
             scope.connection.label()
         ),
         scope.connection,
     );
-    let busy = lab.like.busy();
+    let busy = hand.like.busy();
     let mut op = None;
     let mut again = false;
     ui.horizontal_wrapped(|ui| {
-        labelled_text_ui(ui, "User", &mut lab.user, 110.0, "USER#7c20");
-        ui.checkbox(&mut lab.use_token, "ClientRequestToken");
-        if lab.use_token {
-            labelled_text_ui(ui, "Token", &mut lab.token, 130.0, "1–36 characters");
+        labelled_text_ui(ui, "User", &mut hand.user, 110.0, "USER#7c20");
+        ui.checkbox(&mut hand.use_token, "ClientRequestToken");
+        if hand.use_token {
+            labelled_text_ui(ui, "Token", &mut hand.token, 130.0, "1–36 characters");
         }
         if widgets::write_button_ui(ui, scope.connection, !busy, "Like").clicked() {
             op = Some(LikeOp::Like);
@@ -58,38 +193,33 @@ pub(super) fn hand_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) ->
         if widgets::write_button_ui(ui, scope.connection, !busy, "Unlike").clicked() {
             op = Some(LikeOp::Unlike);
         }
-        let can_replay = lab.last_request.is_some() && !busy;
+        let can_replay = hand.last_request.is_some() && !busy;
         again = widgets::write_button_ui(ui, scope.connection, can_replay, "Send again")
             .on_hover_text("Replays the identical request, as a client retry would")
             .clicked();
-        if lab.like.is_sending() {
+        if hand.like.is_sending() {
             ui.spinner();
         }
     });
     if let Some(op) = op {
-        lab.like(scope, op);
+        hand.like(scope, target, op);
     }
-    if again && let Some(request) = lab.last_request.clone() {
-        lab.dispatch(scope, request, true);
+    if again && let Some(request) = hand.last_request.clone() {
+        hand.dispatch(scope, request, true);
     }
-    confirm_ui(ui, lab, scope);
-    if let Some(error) = &lab.error {
+    let last_request = &mut hand.last_request;
+    hand.like.question_ui(ui, |sent, confirmed| {
+        send_like(scope, last_request, sent, confirmed)
+    });
+    if let Some(error) = &hand.error {
         error_ui(ui, error);
     }
-    let report = lab.report.as_ref()?;
-    report_ui(ui, report, lab.replayed);
+    let report = hand.report.as_ref()?;
+    report_ui(ui, report, hand.replayed);
     if ui.small_button("Open in builder").clicked() {
-        return lab.in_builder();
+        return hand.in_builder();
     }
     None
-}
-
-/// The write waiting for confirmation: the gateway's question, naming table, item and endpoint.
-fn confirm_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) {
-    let last_request = &mut lab.last_request;
-    lab.like.question_ui(ui, |sent, confirmed| {
-        super::send_like(scope, last_request, sent, confirmed)
-    });
 }
 
 fn report_ui(ui: &mut Ui, report: &LikeReport, replayed: bool) {

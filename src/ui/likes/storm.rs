@@ -1,18 +1,134 @@
-//! The storm and the counter lab, each allowed outside the sandbox only once the table's name
-//! is typed.
+//! The storm: simulated users like (some twice, some then unlike) at a concurrency; then what
+//! it changed is compared. Allowed outside the sandbox only once the table's name is typed.
 
-use egui::{RichText, Ui};
+use std::time::{Duration, Instant};
 
-use crate::core::lab;
-use crate::core::report::capacity;
+use egui::Ui;
+
+use crate::core::error::Error;
+use crate::core::likes::{self, StormPlan, StormReport, StormStats};
+use crate::core::number;
 use crate::core::write::Destination;
-use crate::ui::Scope;
-use crate::ui::likes::LikesFeature;
+use crate::task::Job;
+use crate::ui::likes::target::TargetForm;
 use crate::ui::widgets::{error_ui, labelled_text_ui, lines_ui, writes_to_ui};
 use crate::ui::write_flow::typed_confirmation_ui;
+use crate::ui::{Intent, Scope};
+
+/// The storm.
+pub(super) struct StormFeature {
+    users: String,
+    concurrency: String,
+    /// The table name typed to allow a storm on an endpoint not on this machine.
+    typed_table: String,
+    storm: Option<Job<StormStats, StormReport>>,
+    storm_stats: Option<StormStats>,
+    storm_result: Option<Result<StormReport, Error>>,
+    error: Option<Error>,
+    /// What the storm under way writes, said when it ends so that the rows shown and the
+    /// table's facts are read again.
+    running_writes: Vec<Intent>,
+}
+
+impl Default for StormFeature {
+    fn default() -> Self {
+        Self {
+            users: "200".into(),
+            concurrency: "16".into(),
+            typed_table: String::new(),
+            storm: None,
+            storm_stats: None,
+            storm_result: None,
+            error: None,
+            running_writes: Vec::new(),
+        }
+    }
+}
+
+impl StormFeature {
+    /// Take in the storm's progress and its end; once it ended, the rows it wrote.
+    pub fn poll(&mut self, intents: &mut Vec<Intent>) {
+        let polled = Job::poll_slot(&mut self.storm);
+        if let Some(stats) = polled.progress.into_iter().last() {
+            self.storm_stats = Some(stats);
+        }
+        if let Some(done) = polled.done {
+            if let Ok(report) = &done {
+                self.storm_stats = Some(report.stats.clone());
+            }
+            self.storm_result = Some(done);
+        }
+        if self.storm.is_none() {
+            intents.append(&mut self.running_writes);
+        }
+    }
+
+    /// Start afresh, keeping a storm under way and its progress.
+    pub fn subject_changed(&mut self) {
+        let running = self.storm.is_some();
+        *self = Self {
+            storm: self.storm.take(),
+            storm_stats: self.storm_stats.take().filter(|_| running),
+            running_writes: std::mem::take(&mut self.running_writes),
+            ..Self::default()
+        };
+    }
+
+    /// The storm as planned from the form, on the open table and connection.
+    fn storm_plan(&self, scope: &Scope<'_>, target: &TargetForm) -> Result<StormPlan, Error> {
+        let users = number::whole_in(&self.users, 1, likes::MAX_STORM_USERS, "users")?;
+        let concurrency = number::whole_in(&self.concurrency, 1, 100_000, "concurrency")?;
+        StormPlan::new(
+            &Destination::of(scope.connection),
+            &target.target(scope.table)?,
+            users,
+            concurrency,
+            &likes::run_id(),
+        )
+    }
+
+    /// Start the storm; `confirmed`: the table's name was typed where a confirmation is needed.
+    fn start_storm(&mut self, scope: &Scope<'_>, target: &TargetForm, confirmed: bool) {
+        let plan = match self.storm_plan(scope, target) {
+            Ok(plan) => plan,
+            Err(error) => {
+                self.error = Some(error);
+                return;
+            }
+        };
+        self.error = None;
+        self.storm_stats = None;
+        self.storm_result = None;
+        self.running_writes.push(Intent::Written {
+            destination: Box::new(plan.destination.clone()),
+            table: plan.target.table.clone(),
+            keys: vec![plan.target.parent_key()],
+        });
+        let (connection, info) = (scope.connection.clone(), scope.table.clone());
+        self.storm = Some(scope.spawner.spawn_job(
+            "TransactWriteItems",
+            move |progress, cancel| async move {
+                let mut last_sent = Instant::now();
+                likes::run_storm(&connection, &info, &plan, confirmed, &cancel, |s| {
+                    // A few progress reports a second are enough to draw.
+                    if last_sent.elapsed() >= Duration::from_millis(50) {
+                        last_sent = Instant::now();
+                        progress.send(s.clone());
+                    }
+                })
+                .await
+            },
+        ));
+    }
+}
 
 /// Draw the storm: users, concurrency, progress, and the verdict.
-pub(super) fn storm_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) {
+pub(super) fn storm_ui(
+    ui: &mut Ui,
+    lab: &mut StormFeature,
+    target: &TargetForm,
+    scope: &Scope<'_>,
+) {
     ui.heading("Storm");
     ui.weak(
         "Every user likes; every 5th sends the like twice (a client retry); every 7th then \
@@ -22,7 +138,7 @@ pub(super) fn storm_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) {
         labelled_text_ui(ui, "Users", &mut lab.users, 60.0, "1–10000");
         labelled_text_ui(ui, "Concurrency", &mut lab.concurrency, 40.0, "16");
         // The storm's own question once its form plans; the table's until then.
-        let confirmation = lab.storm_plan(scope).map_or_else(
+        let confirmation = lab.storm_plan(scope, target).map_or_else(
             |_| {
                 Destination::of(scope.connection)
                     .confirmation(&format!("table {}", scope.table.name))
@@ -45,7 +161,7 @@ pub(super) fn storm_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) {
             .add_enabled(allowed && !running, egui::Button::new("Start storm"))
             .clicked()
         {
-            lab.start_storm(scope, confirmed);
+            lab.start_storm(scope, target, confirmed);
         }
         if ui
             .add_enabled(running, egui::Button::new("Cancel storm"))
@@ -68,86 +184,12 @@ pub(super) fn storm_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) {
         }
         lines_ui(ui, &stats.details());
     }
+    if let Some(error) = &lab.error {
+        error_ui(ui, error);
+    }
     match &lab.storm_result {
         Some(Ok(report)) => lines_ui(ui, &report.verdict()),
         Some(Err(error)) => error_ui(ui, error),
         None => {}
-    }
-}
-
-/// Draw the counter lab: writers, increments, and each method's result.
-pub(super) fn lab_ui(ui: &mut Ui, lab: &mut LikesFeature, scope: &Scope<'_>) {
-    ui.heading("Counter lab");
-    ui.weak(
-        "K writers increment a scratch item by three methods, in rounds: each round every writer \
-         reads, then every writer writes. Scratch items are deleted afterwards.",
-    );
-    ui.horizontal_wrapped(|ui| {
-        labelled_text_ui(ui, "Writers", &mut lab.writers, 40.0, "1–64");
-        labelled_text_ui(ui, "Increments each", &mut lab.increments, 50.0, "1–100");
-        let confirmation = lab::confirmation(&Destination::of(scope.connection), scope.table);
-        let (mut allowed, confirmed) =
-            typed_confirmation_ui(ui, confirmation, &mut lab.typed_table, &scope.table.name);
-        let running = lab.lab.is_some();
-        allowed &= writes_to_ui(
-            ui,
-            &format!(
-                "table {} · three SCRATCH#dynoscope-lab-… items · {}",
-                scope.table.name,
-                scope.connection.label()
-            ),
-            scope.connection,
-        );
-        if ui
-            .add_enabled(allowed && !running, egui::Button::new("Run counter lab"))
-            .clicked()
-        {
-            lab.run_lab(scope, confirmed);
-        }
-        if running {
-            ui.spinner();
-        }
-    });
-    let Some(run) = &lab.lab_run else {
-        return;
-    };
-    if !run.results.is_empty() {
-        egui::Grid::new("lab_results")
-            .striped(true)
-            .num_columns(8)
-            .show(ui, |ui| {
-                for title in [
-                    "Method",
-                    "Expected",
-                    "Final",
-                    "Lost updates",
-                    "Failed conditions",
-                    "RCU",
-                    "WCU",
-                    "ms",
-                ] {
-                    ui.strong(title);
-                }
-                ui.end_row();
-                for r in &run.results {
-                    ui.label(r.method.label());
-                    ui.label(r.expected.to_string());
-                    ui.label(r.final_value.clone().unwrap_or_else(|| "missing".into()));
-                    let lost = RichText::new(r.lost.to_string());
-                    ui.label(if r.lost > 0 {
-                        lost.color(ui.visuals().error_fg_color)
-                    } else {
-                        lost
-                    });
-                    ui.label(r.conditional_failures.to_string());
-                    ui.label(capacity(r.consumed_rcu));
-                    ui.label(capacity(r.consumed_wcu));
-                    ui.label(r.elapsed_ms.to_string());
-                    ui.end_row();
-                }
-            });
-    }
-    for problem in run.problems() {
-        ui.colored_label(ui.visuals().error_fg_color, problem);
     }
 }

@@ -9,7 +9,7 @@ use crate::ui::likes::LikesFeature;
 use crate::ui::shell::View;
 use crate::ui::tally::TallyFeature;
 use crate::ui::transfer::TransferFeature;
-use crate::ui::{Intent, Scope};
+use crate::ui::{Feature, Intent, Scope, Subject};
 
 /// The features that work on the open table; opening another table starts them afresh.
 pub(super) struct TableFeatures {
@@ -35,35 +35,38 @@ impl TableFeatures {
         }
     }
 
-    /// Start afresh on `table` (empty: none yet); the tally feature was opened on it by the
-    /// caller. Browse shows the table's result tab (every tab keeps its rows);
-    /// the edit form follows its own subject; writes under way (an edit, a like, a storm, a
-    /// lab run) are kept, so their outcome is still shown.
-    pub(super) fn restart(&mut self, table: &str) {
-        if table.is_empty() {
-            self.browse.connection_changed();
-        } else {
-            self.browse.table_opened(table);
+    /// Every feature, as the shell knows it.
+    fn all(&mut self) -> [&mut dyn Feature; 7] {
+        [
+            &mut self.browse,
+            &mut self.transfer,
+            &mut self.tally,
+            &mut self.likes,
+            &mut self.edit,
+            &mut self.expr,
+            &mut self.items,
+        ]
+    }
+
+    /// The subject changed (another connection, or a table opened): each feature starts
+    /// afresh on it its own way. Browse shows the table's result tab (every tab keeps its
+    /// rows); the edit form follows its own subject; writes under way (an edit, a like, a
+    /// storm, a lab run, a repair, a commit, an import) are kept, so their outcome is still
+    /// shown.
+    pub(super) fn subject_changed(&mut self, subject: Subject<'_>) {
+        for feature in self.all() {
+            feature.subject_changed(subject);
         }
-        self.likes.afresh();
-        self.expr.afresh(table);
-        self.items.afresh();
-        self.transfer.afresh();
     }
 
     /// Take in what their work brought back; intents for other features.
     #[must_use]
     pub(super) fn poll(&mut self) -> Vec<Intent> {
-        self.browse
-            .poll()
-            .into_iter()
-            .chain(self.transfer.poll())
-            .chain(self.tally.poll())
-            .chain(self.likes.poll())
-            .chain(self.edit.poll())
-            .chain(self.expr.poll())
-            .chain(self.items.poll())
-            .collect()
+        let mut intents = Vec::new();
+        for feature in self.all() {
+            feature.poll(&mut intents);
+        }
+        intents
     }
 
     /// Hand `intent` to the feature it is meant for; the view to show, if it changes.

@@ -14,7 +14,7 @@ use crate::ui::connection::ConnectionFeature;
 use crate::ui::save::Saver;
 use crate::ui::tables::TablesFeature;
 use crate::ui::tally::TallyFeature;
-use crate::ui::{Intent, Scope};
+use crate::ui::{Context, Feature, Intent, Scope, Subject};
 
 use features::TableFeatures;
 
@@ -113,11 +113,10 @@ impl DynoscopeApp {
 
     /// Start the table features afresh on the open table.
     fn table_opened(&mut self, table: &str) {
-        match self.connection.active() {
-            Some(connection) => self.features.tally.open(&connection.spec, table),
-            None => self.features.tally.afresh(),
-        }
-        self.features.restart(table);
+        self.features.subject_changed(Subject {
+            connection: self.connection.active().map(|c| &c.spec),
+            table: Some(table),
+        });
         self.view = View::Browse;
         self.last_table = Some(table.to_owned());
     }
@@ -137,8 +136,10 @@ impl DynoscopeApp {
         {
             self.last_connection = connection.spec.clone();
             self.tables.connected(&self.spawner, connection);
-            self.features.tally.afresh();
-            self.features.restart("");
+            self.features.subject_changed(Subject {
+                connection: Some(&connection.spec),
+                table: None,
+            });
         }
         if let Some(table) = self.tables.poll(&self.spawner, self.connection.active()) {
             self.table_opened(&table);
@@ -255,7 +256,12 @@ impl DynoscopeApp {
                             &mut columns[1],
                             |ui| {
                                 if features.browse.editable(&scope.table.name) {
-                                    intents.extend(features.edit.panel_ui(ui, scope, &item));
+                                    let context = Context {
+                                        scope,
+                                        loaded: None,
+                                        selected: Some(&item),
+                                    };
+                                    features.edit.view_ui(ui, &context, intents);
                                 } else {
                                     ui.weak(
                                         "This row is not from a table tab on the open table: \
@@ -283,28 +289,23 @@ impl DynoscopeApp {
                     });
                 });
                 ui.separator();
-                let intent = match self.view {
-                    View::Browse => features.browse.view_ui(ui, scope),
+                let selected = features.browse.selected_item();
+                let context = |loaded| Context {
+                    scope,
+                    loaded,
+                    selected: selected.as_ref(),
+                };
+                match self.view {
+                    View::Browse => features.browse.view_ui(ui, &context(None), intents),
                     View::Tally => {
                         let loaded = features.browse.loaded(&scope.table.name);
-                        features.tally.view_ui(ui, scope, loaded)
+                        features.tally.view_ui(ui, &context(Some(loaded)), intents);
                     }
-                    View::Items => {
-                        features.items.view_ui(ui, scope);
-                        None
-                    }
-                    View::Likes => features.likes.view_ui(ui, scope),
-                    View::Transfer => {
-                        features.transfer.view_ui(ui, scope);
-                        None
-                    }
-                    View::Expr => {
-                        let selected = features.browse.selected_item();
-                        features.expr.view_ui(ui, scope, selected.as_ref());
-                        None
-                    }
-                };
-                intents.extend(intent);
+                    View::Items => features.items.view_ui(ui, &context(None), intents),
+                    View::Likes => features.likes.view_ui(ui, &context(None), intents),
+                    View::Transfer => features.transfer.view_ui(ui, &context(None), intents),
+                    View::Expr => features.expr.view_ui(ui, &context(None), intents),
+                }
             }
             None => self.tables.placeholder_ui(ui),
         });

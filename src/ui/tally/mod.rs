@@ -24,7 +24,7 @@ use crate::core::tally::{
 use crate::core::value::{Item, cell_text};
 use crate::core::write::Destination;
 use crate::task::Pending;
-use crate::ui::{Intent, Loaded, QueryPreset, Scope};
+use crate::ui::{Context, Feature, Intent, Loaded, QueryPreset, Scope, Subject};
 
 use reconcile::Reconcile;
 use rule_form::RuleForm;
@@ -87,7 +87,7 @@ impl TallyFeature {
 
     /// Start afresh with the same rule book, no table open. A repair under way is kept, so
     /// that its outcome is still shown (its card names its table and item).
-    pub fn afresh(&mut self) {
+    fn afresh(&mut self) {
         let book = std::mem::take(&mut self.book);
         let repair = self.repair.take().filter(|r| r.sending.is_some());
         *self = Self::new(book);
@@ -95,7 +95,7 @@ impl TallyFeature {
     }
 
     /// A table was opened on `spec`: its rules, nothing checked yet (a repair under way kept).
-    pub fn open(&mut self, spec: &ConnectionSpec, table: &str) {
+    fn open(&mut self, spec: &ConnectionSpec, table: &str) {
         self.afresh();
         self.place = Some(Place {
             spec: spec.clone(),
@@ -150,7 +150,7 @@ impl TallyFeature {
 
     /// Take in what arrived.
     #[must_use]
-    pub fn poll(&mut self) -> Option<Intent> {
+    fn take_in(&mut self) -> Option<Intent> {
         let mut written = None;
         if let Some(found) = Pending::take_ready(&mut self.checking) {
             match found {
@@ -192,12 +192,7 @@ impl TallyFeature {
 
     /// Draw the view: rules, then the check of one parent and reconcile, or the shards.
     #[must_use]
-    pub fn view_ui(
-        &mut self,
-        ui: &mut Ui,
-        scope: &Scope<'_>,
-        loaded: Loaded<'_>,
-    ) -> Option<Intent> {
+    fn check_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, loaded: Loaded<'_>) -> Option<Intent> {
         let suggested = self.suggested(scope, loaded);
         let mut intent = None;
         egui::ScrollArea::vertical()
@@ -372,4 +367,31 @@ fn owned<R: Clone>(scope: &Scope<'_>, rule: &R) -> (aws_sdk_dynamodb::Client, Ta
         scope.table.clone(),
         rule.clone(),
     )
+}
+
+impl Feature for TallyFeature {
+    fn poll(&mut self, intents: &mut Vec<Intent>) {
+        intents.extend(self.take_in());
+    }
+
+    /// The rules saved for the connection and table (none: start afresh); a repair under way
+    /// still reports.
+    fn subject_changed(&mut self, subject: Subject<'_>) {
+        match (subject.connection, subject.table) {
+            (Some(spec), Some(table)) => self.open(spec, table),
+            _ => self.afresh(),
+        }
+    }
+
+    /// The rules, one parent, reconcile and shards, over the rows of the shown tab (none
+    /// loaded: an empty set).
+    fn view_ui(&mut self, ui: &mut Ui, context: &Context<'_>, intents: &mut Vec<Intent>) {
+        let empty = crate::core::rows::Rows::new();
+        let loaded = context.loaded.unwrap_or(Loaded {
+            run: 0,
+            request: None,
+            rows: &empty,
+        });
+        intents.extend(self.check_ui(ui, context.scope, loaded));
+    }
 }

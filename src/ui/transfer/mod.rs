@@ -9,7 +9,7 @@ mod preview;
 
 use egui::Ui;
 
-use crate::ui::{Intent, Scope};
+use crate::ui::{Context, Feature, Intent, Scope, Subject};
 
 use export::TableExport;
 use import::FileImport;
@@ -24,20 +24,20 @@ pub struct TransferFeature {
 impl TransferFeature {
     /// Take in what the work brought back.
     #[must_use]
-    pub fn poll(&mut self) -> Option<Intent> {
+    fn take_in(&mut self) -> Option<Intent> {
         self.export.poll();
         self.import.poll()
     }
 
     /// Start afresh on another table: a file read and checked for the table before is read
     /// again for this one (an import or export under way still reports).
-    pub fn afresh(&mut self) {
+    fn afresh(&mut self) {
         self.import.afresh();
         self.export.afresh();
     }
 
     /// The Import / Export view.
-    pub fn view_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) {
+    fn transfer_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) {
         egui::ScrollArea::vertical()
             .id_salt("transfer")
             .auto_shrink([false, false])
@@ -47,5 +47,19 @@ impl TransferFeature {
                 ui.separator();
                 self.export.export_ui(ui, scope);
             });
+    }
+}
+
+impl Feature for TransferFeature {
+    fn poll(&mut self, intents: &mut Vec<Intent>) {
+        intents.extend(self.take_in());
+    }
+
+    fn subject_changed(&mut self, _subject: Subject<'_>) {
+        self.afresh();
+    }
+
+    fn view_ui(&mut self, ui: &mut Ui, context: &Context<'_>, _intents: &mut Vec<Intent>) {
+        self.transfer_ui(ui, context.scope);
     }
 }
