@@ -24,6 +24,16 @@ pub enum ChangeKind {
     Delete,
 }
 
+impl ChangeKind {
+    /// Whether a change of this kind that met a conflict on commit may be staged again over
+    /// the server's item as it is now ("Keep my change over it"): an edit or a delete may; a
+    /// new item that met an existing one gets another key or is discarded, never written
+    /// over it.
+    pub fn may_keep_over(self) -> bool {
+        self != Self::Create
+    }
+}
+
 /// One attribute's difference.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Diff {
@@ -112,6 +122,17 @@ impl Change {
             before: None,
             after: Some(item),
         })
+    }
+
+    /// A copy of `original` made into a new item: the same checks as [`create`](Self::create),
+    /// and a new key (a copy under its original's key would write over it).
+    pub fn copy(info: &TableInfo, original: &Item, item: Item) -> Result<Self> {
+        if info.key_of(original).ok() == info.key_of(&item).ok() {
+            return Err(Error::Invalid(
+                "the copy still has the key of the item it copies: give it a new key".into(),
+            ));
+        }
+        Self::create(info, item)
     }
 
     /// Deleting `item` as read.

@@ -301,3 +301,24 @@ fn sets_must_be_whole_and_keys_filled_before_anything_is_staged() {
     let error = Change::create(&info, blank).unwrap_err().to_string();
     assert!(error.contains("`SK` is empty"), "{error}");
 }
+
+#[test]
+fn a_copy_needs_a_new_key_and_only_an_edit_or_a_delete_is_kept_over_a_conflict() {
+    let info = info();
+    let item = |pairs: &[(&str, &str)]| -> Item {
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), V::S((*v).into())))
+            .collect()
+    };
+    let original = item(&[("PK", "P#1"), ("SK", "A")]);
+    let same_key = item(&[("PK", "P#1"), ("SK", "A"), ("x", "1")]);
+    let error = Change::copy(&info, &original, same_key).expect_err("same key");
+    assert!(error.to_string().contains("give it a new key"), "{error}");
+    let copy =
+        Change::copy(&info, &original, item(&[("PK", "P#1"), ("SK", "B")])).expect("a new key");
+    assert_eq!(copy.kind(), ChangeKind::Create);
+    assert!(!ChangeKind::Create.may_keep_over());
+    assert!(ChangeKind::Update.may_keep_over());
+    assert!(ChangeKind::Delete.may_keep_over());
+}

@@ -102,6 +102,12 @@ impl BrowseRequest {
         })
     }
 
+    /// Whether its rows are whole items, as stored: a row read from an index may hold only the
+    /// projected attributes, so it is not edited, copied or deleted as an item.
+    pub fn reads_whole_items(&self) -> bool {
+        self.index.is_none()
+    }
+
     /// The name of the operation, for messages.
     pub fn op(&self) -> &'static str {
         match self.mode {

@@ -7,6 +7,7 @@
 mod bounded;
 mod browse;
 mod events;
+mod load;
 mod pages;
 mod retry;
 mod segments;
@@ -22,6 +23,7 @@ use crate::core::value::{Item, cell_text};
 pub use bounded::{Bounded, read_bounded};
 pub use browse::{BrowseMode, BrowseRequest, Page, fetch_page};
 pub use events::ReadEvent;
+pub use load::{Halt, Load};
 pub use pages::{Stopped, TableRead, Until, read_all, read_events, read_pages, read_table};
 pub use retry::Backoff;
 pub use segments::{SegmentEvent, SegmentStart, SegmentStarts, SegmentsStopped, scan_segments};

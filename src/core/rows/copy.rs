@@ -36,16 +36,25 @@ fn tsv_cell(value: Option<&AttributeValue>) -> String {
 }
 
 /// The text for `columns` of the rows `view` of `rows`, in that order.
-pub fn copy_text(rows: &Rows, view: &[u32], columns: &[String], format: CopyFormat) -> String {
+pub fn copy_text<C: AsRef<str>>(
+    rows: &Rows,
+    view: &[u32],
+    columns: &[C],
+    format: CopyFormat,
+) -> String {
     match format {
         CopyFormat::Tsv { header } => {
             let mut lines: Vec<String> = Vec::with_capacity(view.len() + 1);
             if header {
-                lines.push(columns.join("\t"));
+                let names: Vec<&str> = columns.iter().map(AsRef::as_ref).collect();
+                lines.push(names.join("\t"));
             }
             for &row in view {
                 let item = rows.item(row as usize).unwrap_or_default();
-                let cells: Vec<String> = columns.iter().map(|c| tsv_cell(item.get(c))).collect();
+                let cells: Vec<String> = columns
+                    .iter()
+                    .map(|c| tsv_cell(item.get(c.as_ref())))
+                    .collect();
                 lines.push(cells.join("\t"));
             }
             lines.join("\n")
@@ -56,9 +65,9 @@ pub fn copy_text(rows: &Rows, view: &[u32], columns: &[String], format: CopyForm
                 .map(|&row| {
                     let item = rows.item(row as usize).unwrap_or_default();
                     let mut object = Map::new();
-                    for column in columns {
+                    for column in columns.iter().map(AsRef::as_ref) {
                         if let Some(value) = item.get(column) {
-                            object.insert(column.clone(), value_to_json(value, Style::Plain));
+                            object.insert(column.to_owned(), value_to_json(value, Style::Plain));
                         }
                     }
                     Value::Object(object)

@@ -45,7 +45,7 @@ struct Click {
 
 struct Grid<'a> {
     results: &'a Results,
-    columns: &'a [String],
+    columns: &'a [&'a str],
     keys: usize,
     row_height: f32,
     click: Option<Click>,
@@ -89,7 +89,7 @@ impl TableDelegate for Grid<'_> {
                     .on_hover_text("Sort by this column (again: descending, again: server order)")
                     .clicked()
                 {
-                    self.sort = Some(name.clone());
+                    self.sort = Some((*name).to_owned());
                 }
             });
     }
@@ -182,7 +182,7 @@ pub fn results_grid_ui(
     editable: bool,
 ) -> Option<GridAction> {
     if results.view.is_empty() {
-        if !loading && results.request.is_some() && results.error.is_none() {
+        if !loading && results.load.request.is_some() && results.load.error.is_none() {
             if results.rows.is_empty() {
                 ui.weak("No items matched.");
             } else {
@@ -191,10 +191,11 @@ pub fn results_grid_ui(
         }
         return None;
     }
+    let scroll_to = results.scroll_to.take();
     let columns = results.shown_columns();
     let keys = columns
         .iter()
-        .filter(|c| results.key_names.contains(c))
+        .filter(|c| results.key_names.iter().any(|k| k == **c))
         .count();
     let row_height = ui.text_style_height(&egui::TextStyle::Body) + 8.0;
     let mut table_columns = vec![Column::new(ROW_NUMBER_WIDTH).resizable(false)];
@@ -218,7 +219,7 @@ pub fn results_grid_ui(
         .headers([HeaderRow::new(row_height + 2.0)])
         .auto_size_mode(egui_table::AutoSizeMode::Never);
     remember_widths(ui, &table, &widths);
-    if let Some(position) = results.scroll_to.take() {
+    if let Some(position) = scroll_to {
         table = table.scroll_to_row(position as u64, None);
         if let Some((_, column)) = results.cursor {
             table = table.scroll_to_column(column + 1, None);

@@ -82,19 +82,18 @@ impl BrowseFeature {
         ui: &mut Ui,
         scope: &Scope<'_>,
         editable: bool,
+        item: &Item,
     ) -> Option<Intent> {
         let escape = !ui.ctx().text_edit_focused()
             && ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Escape));
         let over_view = ui.rect_contains_pointer(ui.max_rect());
         let f5 = over_view && ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::F5));
         let mut intent = None;
-        let item = self.selected_item();
         let opened = self.opened(scope);
-        // A row read from an index may hold only the projected attributes: not a whole item.
         let from_index = self
             .tab()
-            .and_then(|t| t.results().request.as_ref())
-            .is_some_and(|r| r.index.is_some());
+            .and_then(|t| t.results().load.request.as_ref())
+            .is_some_and(|r| !r.reads_whole_items());
         let mut reload = f5;
         // Wrapped, so that Close stays in a narrow window.
         ui.horizontal_wrapped(|ui| {
@@ -105,7 +104,7 @@ impl BrowseFeature {
             if editable && from_index {
                 ui.weak("read from an index (maybe partial): edit it from a query of the table");
             }
-            if let Some(item) = item.filter(|_| editable && !from_index) {
+            if editable && !from_index {
                 for (text, start) in [
                     ("Edit item", EditStart::Edit),
                     ("Duplicate", EditStart::Duplicate),
@@ -165,15 +164,13 @@ impl BrowseFeature {
             .clicked()
     }
 
-    /// Draw the selected item as JSON.
-    pub fn item_ui(&mut self, ui: &mut Ui) {
+    /// Draw the selected item (decoded once a frame, by the caller) as JSON.
+    pub fn item_ui(&mut self, ui: &mut Ui, item: &Item) {
         let Some(tab) = self.tabs.get(self.active) else {
             return;
         };
         let results = tab.body.results();
-        if let Some(item) = results.selected_item() {
-            item_view_ui(ui, &item, &results.key_names, &mut self.item_format);
-        }
+        item_view_ui(ui, item, &results.key_names, &mut self.item_format);
     }
 
     /// A write of ours to `table` ended: read again the rows at `keys` shown in its tabs (at

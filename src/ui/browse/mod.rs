@@ -14,6 +14,8 @@ mod partiql_tab;
 mod progress;
 mod reread;
 mod results;
+#[cfg(test)]
+mod results_tests;
 mod rows_view;
 mod sql_tab;
 mod status;
@@ -266,7 +268,7 @@ impl BrowseFeature {
         match self.tab().filter(|_| self.editable(table)) {
             Some(tab) => Loaded {
                 run: tab.results().run,
-                request: tab.results().request.as_ref(),
+                request: tab.results().load.request.as_ref(),
                 rows: &tab.results().rows,
             },
             None => Loaded {

@@ -81,8 +81,10 @@ impl PartiqlTab {
         if let Some(job) = &mut self.read {
             let polled = job.poll();
             for page in polled.progress {
-                self.results.pages += 1;
-                self.results.consumed_rcu += page.consumed_rcu;
+                let more = page.next_token.is_some();
+                self.results
+                    .load
+                    .count_statement_page(page.consumed_rcu, more);
                 self.results.add_items(&page.items);
                 if let Some((_, _, token)) = &mut self.next {
                     *token = page.next_token.clone().unwrap_or_default();
@@ -90,13 +92,10 @@ impl PartiqlTab {
                 if page.next_token.is_none() {
                     self.next = None;
                 }
-                self.results.more = self.next.is_some();
             }
             if let Some(done) = polled.done {
                 self.read = None;
-                self.results.cancelled =
-                    matches!(done, Ok(Stopped::Cancelled) | Err(Error::Cancelled { .. }));
-                self.results.error = done.err().filter(|e| !matches!(e, Error::Cancelled { .. }));
+                self.results.ended(done, None);
             }
         }
         if let Some(report) = Pending::take_ready(self.write.sending()) {
@@ -208,8 +207,7 @@ impl PartiqlTab {
         let client = scope.connection.client.clone();
         // Until a page arrives, a stopped read goes on from where this one starts.
         self.next = Some((statement.clone(), limit, start.clone().unwrap_or_default()));
-        self.results.cancelled = false;
-        self.results.error = None;
+        self.results.load.resumed();
         self.read = Some(scope.spawner.spawn_job(
             "ExecuteStatement",
             move |pages, cancel| async move {
@@ -321,10 +319,10 @@ impl PartiqlTab {
         if let Some(error) = &self.error {
             error_ui(ui, error);
         }
-        if let Some(error) = &self.results.error {
+        if let Some(error) = &self.results.load.error {
             error_ui(ui, error);
         }
-        if self.results.pages > 0 && has_more {
+        if self.results.load.pages > 0 && has_more {
             ui.label(RichText::new("More pages: Load more or Load all").weak());
         }
     }

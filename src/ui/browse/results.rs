@@ -1,11 +1,14 @@
 //! The rows of one result tab, as loaded page by page into the compact row store, and how the
 //! grid shows them: the order (server order, or sorted by a column), find (highlight or filter),
-//! the selection, the columns shown, what loading cost, and where the next page starts.
+//! the selection, the columns shown; what loading cost and where the next page starts is the
+//! core's [`Load`], kept beside the rows.
 
 use std::collections::{BTreeSet, HashSet};
 
 use crate::core::error::Error;
-use crate::core::read::{BrowseRequest, Page, ReadEvent, SegmentEvent, SegmentStarts};
+use crate::core::read::{
+    BrowseRequest, Load, Page, ReadEvent, SegmentEvent, SegmentStarts, Stopped,
+};
 use crate::core::rows::{Finder, Rows, find_rows, merge_sorted, sort_rows};
 use crate::core::value::Item;
 use crate::ui::browse::freshness::RowTimes;
@@ -50,8 +53,8 @@ impl Find {
 pub struct Results {
     /// Counts the runs, so that what is derived from the rows knows when they changed.
     pub run: u64,
-    /// The request being paged through.
-    pub request: Option<BrowseRequest>,
+    /// What the load loaded: request, pages, capacity, where it goes on, how it stopped.
+    pub load: Load,
     /// Loaded rows, in server order.
     pub rows: Rows,
     /// The rows shown, in the order shown (indexes into `rows`).
@@ -63,26 +66,12 @@ pub struct Results {
     pub hidden: BTreeSet<String>,
     /// The key attribute names of the table or index.
     pub key_names: Vec<String>,
-    /// Pages loaded.
-    pub pages: usize,
-    /// Read capacity consumed.
-    pub consumed_rcu: f64,
-    /// Items the server evaluated (before the filter).
-    pub scanned: i64,
-    /// Where the next page starts; `None` when the last page is loaded.
-    pub last_key: Option<Item>,
-    /// The run was cancelled (what loaded is kept).
-    pub cancelled: bool,
-    /// Why the run stopped.
-    pub error: Option<Error>,
     /// The row opened in the item view (an index into `rows`).
     pub selected: Option<usize>,
     /// The keyboard cursor: a position in `view` and a column among those shown.
     pub cursor: Option<(usize, usize)>,
     /// The other end of a range of selected rows (a position in `view`).
     pub anchor: Option<usize>,
-    /// The table's item count, for a Scan's progress estimate.
-    pub estimate: Option<i64>,
     /// Sorted by this column.
     pub sort: Option<Sort>,
     /// Find within the rows.
@@ -91,10 +80,6 @@ pub struct Results {
     pub scroll_to: Option<usize>,
     /// What the load under way (or the last one) is doing.
     pub progress: LoadProgress,
-    /// For a stopped parallel scan: where each unfinished segment goes on.
-    pub left: Option<SegmentStarts>,
-    /// More pages follow that are not keyed by a last key (a PartiQL NextToken).
-    pub more: bool,
     /// When each row was read.
     pub times: RowTimes,
 }
@@ -105,11 +90,10 @@ impl Results {
         let previous = std::mem::take(self);
         *self = Self {
             run: previous.run + 1,
-            request: Some(request),
+            load: Load::of(request, estimate),
             columns: key_names.clone(),
             known: key_names.iter().cloned().collect(),
             key_names,
-            estimate,
             hidden: previous.hidden,
             find: Find {
                 open: previous.find.open,
@@ -143,10 +127,7 @@ impl Results {
 
     /// Append a page, adding any new attribute names as columns.
     pub fn add_page(&mut self, page: Page) {
-        self.pages += 1;
-        self.consumed_rcu += page.consumed_rcu;
-        self.scanned += page.scanned_count;
-        self.last_key = page.last_key;
+        self.load.count(&page, true);
         self.add_items(&page.items);
     }
 
@@ -199,11 +180,6 @@ impl Results {
         }
     }
 
-    /// Whether there is a next page (or an unfinished segment).
-    pub fn has_more(&self) -> bool {
-        self.last_key.is_some() || self.more || self.left.as_ref().is_some_and(|l| !l.finished())
-    }
-
     /// A parallel scan of `total` segments starts.
     pub fn segments_started(&mut self, total: usize) {
         self.progress = LoadProgress::segmented(total);
@@ -220,9 +196,7 @@ impl Results {
                 self.progress.page(segment, page.items.len());
                 if segmented {
                     // Each segment has its own last key; `left` keeps them at the end.
-                    self.pages += 1;
-                    self.consumed_rcu += page.consumed_rcu;
-                    self.scanned += page.scanned_count;
+                    self.load.count(&page, false);
                     self.add_items(&page.items);
                 } else {
                     self.add_page(page);
@@ -240,10 +214,10 @@ impl Results {
         }
     }
 
-    /// The load ended; `left` is what a parallel scan did not read.
-    pub fn ended(&mut self, left: Option<SegmentStarts>) {
+    /// The load ended with `result`; `left` is what a parallel scan did not read.
+    pub fn ended(&mut self, result: Result<Stopped, Error>, left: Option<SegmentStarts>) {
         self.progress.note = None;
-        self.left = left.filter(|l| !l.finished());
+        self.load.ended(result, left);
     }
 
     /// The item open in the item view.
@@ -256,12 +230,12 @@ impl Results {
         self.view.get(position).map(|&r| r as usize)
     }
 
-    /// The columns shown, keys first.
-    pub fn shown_columns(&self) -> Vec<String> {
+    /// The columns shown, keys first (borrowed: a frame copies no name).
+    pub fn shown_columns(&self) -> Vec<&str> {
         self.columns
             .iter()
             .filter(|c| !self.hidden.contains(*c))
-            .cloned()
+            .map(String::as_str)
             .collect()
     }
 

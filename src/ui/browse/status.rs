@@ -33,30 +33,34 @@ pub enum Loading {
 pub fn status_bar_ui(ui: &mut Ui, results: &Results, loading: Loading) -> Option<StatusAction> {
     let mut action = None;
     ui.horizontal(|ui| {
-        if results.request.is_none() && results.pages == 0 && results.rows.is_empty() {
+        if results.load.request.is_none() && results.load.pages == 0 && results.rows.is_empty() {
             if loading == Loading::Idle {
                 ui.weak("Nothing run in this tab yet.");
             }
             return;
         }
         // Rows computed here (SQL) were not read in pages.
-        let computed = results.request.is_none() && results.pages == 0;
+        let computed = results.load.request.is_none() && results.load.pages == 0;
         let mut summary = if computed {
             format!(
                 "{} rows (computed on this machine, nothing read)",
                 results.rows.len()
             )
         } else {
-            read_summary(results.rows.len(), results.pages, results.consumed_rcu)
+            read_summary(
+                results.rows.len(),
+                results.load.pages,
+                results.load.consumed_rcu,
+            )
         };
-        if results.request.is_some() {
-            summary.push_str(&format!(" · {} scanned", results.scanned));
+        if results.load.request.is_some() {
+            summary.push_str(&format!(" · {} scanned", results.load.scanned));
         }
-        let op = results.request.as_ref().map(|r| r.op());
+        let op = results.load.request.as_ref().map(|r| r.op());
         if loading == Loading::All {
-            let fraction = match (op, results.estimate) {
+            let fraction = match (op, results.load.estimate) {
                 (Some("Scan"), Some(total)) if total > 0 => {
-                    (results.scanned as f32 / total as f32).min(1.0)
+                    (results.load.scanned as f32 / total as f32).min(1.0)
                 }
                 _ => 0.0,
             };
@@ -87,11 +91,11 @@ pub fn status_bar_ui(ui: &mut Ui, results: &Results, loading: Loading) -> Option
                 ui.colored_label(ui.visuals().warn_fg_color, note);
             }
             segments_ui(ui, &results.progress, false);
-            if results.cancelled {
+            if results.load.cancelled {
                 ui.weak("· cancelled, loaded rows kept; Resume goes on from the last key");
-            } else if results.error.is_some() && results.has_more() {
+            } else if results.load.error.is_some() && results.load.has_more() {
                 ui.weak("· stopped, loaded rows kept; Resume goes on from the last key");
-            } else if results.has_more() {
+            } else if results.load.has_more() {
                 ui.weak("· more pages available");
             } else if loading == Loading::Idle && !computed {
                 ui.weak("· all pages loaded");

@@ -3,9 +3,8 @@
 
 use egui::Ui;
 
-use crate::core::error::Error;
 use crate::core::read::{
-    self, Backoff, BrowseMode, BrowseRequest, SegmentEvent, SegmentStarts, Stopped, Until,
+    self, Backoff, BrowseMode, BrowseRequest, Halt, SegmentEvent, SegmentStarts, Stopped, Until,
 };
 use crate::core::transfer::{self, Format};
 use crate::core::value::{self, Item};
@@ -64,10 +63,7 @@ impl TableTab {
                     Ok((done, left)) => (done, left),
                     Err(error) => (Err(error), None),
                 };
-                self.results.ended(left);
-                self.results.cancelled =
-                    matches!(done, Ok(Stopped::Cancelled) | Err(Error::Cancelled { .. }));
-                self.results.error = done.err().filter(|e| !matches!(e, Error::Cancelled { .. }));
+                self.results.ended(done, left);
             }
         }
         self.export.poll();
@@ -121,18 +117,17 @@ impl TableTab {
     /// Fetch the next page, or every remaining page; a stopped parallel scan goes on with
     /// each unfinished segment.
     fn load_more(&mut self, scope: &Scope<'_>, all: bool) {
-        let Some(request) = self.results.request.clone() else {
+        let Some(request) = self.results.load.request.clone() else {
             return;
         };
-        let load = if let Some(left) = self.results.left.take() {
+        let load = if let Some(left) = self.results.load.left.take() {
             Self::load_segments(scope, request, left)
-        } else if let Some(start) = self.results.last_key.clone() {
+        } else if let Some(start) = self.results.load.last_key.clone() {
             Self::load(scope, request, Some(start), all)
         } else {
             return;
         };
-        self.results.cancelled = false;
-        self.results.error = None;
+        self.results.load.resumed();
         self.load = Some(load);
     }
 
@@ -178,7 +173,7 @@ impl TableTab {
     }
 
     fn export(&mut self, scope: &Scope<'_>, format: Format) {
-        let Some(request) = &self.results.request else {
+        let Some(request) = &self.results.load.request else {
             return;
         };
         let partition = match &request.mode {
@@ -202,14 +197,11 @@ impl TableTab {
 
     /// Stop loading; keep what loaded.
     pub fn cancel(&self) {
-        match &self.load {
-            // A parallel scan stops through its token (which also interrupts the requests in
-            // flight) so that it still hands back where each segment goes on.
-            Some(load) if self.results.progress.segments.len() > 1 => load.job.cancel(),
-            // A single read: the request in flight is stopped too, not waited for; the last
-            // key of the last page is already known.
-            Some(load) => load.job.abort(),
-            None => {}
+        if let Some(load) = &self.load {
+            match Halt::for_segments(self.results.progress.segments.len()) {
+                Halt::Cancel => load.job.cancel(),
+                Halt::Abort => load.job.abort(),
+            }
         }
     }
 
@@ -218,9 +210,9 @@ impl TableTab {
     pub fn view_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, rerun: bool) -> Option<GridAction> {
         let state = ResultsState {
             loading: self.load.is_some(),
-            has_more: self.results.has_more(),
-            stopped: self.results.cancelled || self.results.error.is_some(),
-            segmented: self.results.left.is_some(),
+            has_more: self.results.load.has_more(),
+            stopped: self.results.load.cancelled || self.results.load.error.is_some(),
+            segmented: self.results.load.left.is_some(),
         };
         if scope.table.name == self.table {
             match query_form_ui(ui, &mut self.form, scope.table, state) {
@@ -234,7 +226,7 @@ impl TableTab {
         } else {
             ui.weak(format!("Opening table {}…", self.table));
         }
-        if let Some(error) = &self.results.error {
+        if let Some(error) = &self.results.load.error {
             error_ui(ui, error);
         }
         ui.separator();

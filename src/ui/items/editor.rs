@@ -145,12 +145,8 @@ impl Editor {
             Subject::Existing(before) => Change::edit(info, before.clone(), item),
             Subject::New {
                 copy_of: Some((_, from)),
-            } if info.key_of(from).ok() == info.key_of(&item).ok() => {
-                Err(crate::core::error::Error::Invalid(
-                    "the copy still has the key of the item it copies: give it a new key".into(),
-                ))
-            }
-            Subject::New { .. } => Change::create(info, item),
+            } => Change::copy(info, from, item),
+            Subject::New { copy_of: None } => Change::create(info, item),
         };
         match change {
             Ok(change) => Some(change),

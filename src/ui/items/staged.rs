@@ -40,7 +40,8 @@ impl ItemsFeature {
     pub(super) fn staged_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) -> Option<StagedAction> {
         let key_names = scope.key_names();
         let mut action = None;
-        let staging = self.staging(scope).clone();
+        // Borrowed, not copied: the frame draws the changes as staged.
+        let staging = &*self.staging(scope);
         let count = staging.changes().len();
         ui.strong(format!("Staged changes ({count})"));
         if count == 0 {
@@ -200,7 +201,7 @@ impl ItemsFeature {
                 let conflict = matches!(result.outcome, ItemOutcome::Conflict { .. })
                     && staged.iter().any(|c| c.key == result.key);
                 // A new item that met an existing one gets another key, never written over it.
-                if conflict && result.kind == ChangeKind::Create {
+                if conflict && !result.kind.may_keep_over() {
                     ui.horizontal_wrapped(|ui| {
                         ui.weak("Edit the staged item to give it another key, or");
                         if ui.button("Discard my change").clicked() {

@@ -228,6 +228,8 @@ impl DynoscopeApp {
     fn table_panels_ui(&mut self, ui: &mut Ui, intents: &mut Vec<Intent>) {
         let scope = scope(&self.spawner, &self.saver, &self.connection, &self.tables);
         let features = &mut self.features;
+        // The selected row, decoded once a frame for every panel that shows it.
+        let selected = features.browse.selected_item();
         if self.tables.open_name().is_some() {
             egui::Panel::right("describe")
                 .resizable(true)
@@ -242,16 +244,16 @@ impl DynoscopeApp {
         // Export no use for it.
         if let Some(scope) = &scope
             && !matches!(self.view, View::Items | View::Transfer)
-            && let Some(item) = features.browse.selected_item()
+            && let Some(item) = &selected
         {
             egui::Panel::bottom("item_view")
                 .resizable(true)
                 .default_size(360.0)
                 .show(ui, |ui| {
                     let editable = features.browse.editable(&scope.table.name);
-                    intents.extend(features.browse.item_header_ui(ui, scope, editable));
+                    intents.extend(features.browse.item_header_ui(ui, scope, editable, item));
                     ui.columns(2, |columns| {
-                        features.browse.item_ui(&mut columns[0]);
+                        features.browse.item_ui(&mut columns[0], item);
                         egui::ScrollArea::vertical().id_salt("counter_editor").show(
                             &mut columns[1],
                             |ui| {
@@ -259,7 +261,7 @@ impl DynoscopeApp {
                                     let context = Context {
                                         scope,
                                         loaded: None,
-                                        selected: Some(&item),
+                                        selected: Some(item),
                                     };
                                     features.edit.view_ui(ui, &context, intents);
                                 } else {
@@ -289,7 +291,6 @@ impl DynoscopeApp {
                     });
                 });
                 ui.separator();
-                let selected = features.browse.selected_item();
                 let context = |loaded| Context {
                     scope,
                     loaded,

@@ -1,0 +1,166 @@
+//! What one run of the reader loaded, accounted as its pages arrive: the request, the pages,
+//! the capacity, the items evaluated, where it goes on, and how it stopped. Kept beside the
+//! rows of a result tab; what the status bar and "Load more" read.
+
+use crate::core::error::{Error, Result};
+use crate::core::read::{BrowseRequest, Page, SegmentStarts, Stopped};
+use crate::core::value::Item;
+
+/// The accounting of a load.
+#[derive(Debug, Clone, Default)]
+pub struct Load {
+    /// The request being paged through (`None`: rows that came from elsewhere, such as SQL).
+    pub request: Option<BrowseRequest>,
+    /// Pages loaded.
+    pub pages: usize,
+    /// Read capacity consumed.
+    pub consumed_rcu: f64,
+    /// Items the server evaluated (before the filter).
+    pub scanned: i64,
+    /// Where the next page starts; `None` when the last page is loaded.
+    pub last_key: Option<Item>,
+    /// For a stopped parallel scan: where each unfinished segment goes on.
+    pub left: Option<SegmentStarts>,
+    /// More pages follow that are not keyed by a last key (a PartiQL `NextToken`).
+    pub more: bool,
+    /// The run was cancelled (what loaded is kept).
+    pub cancelled: bool,
+    /// Why the run stopped.
+    pub error: Option<Error>,
+    /// The table's item count, for a Scan's progress estimate.
+    pub estimate: Option<i64>,
+}
+
+impl Load {
+    /// A load of `request` about to start.
+    pub fn of(request: BrowseRequest, estimate: Option<i64>) -> Self {
+        Self {
+            request: Some(request),
+            estimate,
+            ..Self::default()
+        }
+    }
+
+    /// Count `page`; `keyed`: its last key is where this load goes on (one reader, not one
+    /// segment of many, whose places are kept in `left` at the end).
+    pub fn count(&mut self, page: &Page, keyed: bool) {
+        self.pages += 1;
+        self.consumed_rcu += page.consumed_rcu;
+        self.scanned += page.scanned_count;
+        if keyed {
+            self.last_key.clone_from(&page.last_key);
+        }
+    }
+
+    /// Count a page of a statement (PartiQL): its capacity, and whether more follow.
+    pub fn count_statement_page(&mut self, consumed_rcu: f64, more: bool) {
+        self.pages += 1;
+        self.consumed_rcu += consumed_rcu;
+        self.more = more;
+    }
+
+    /// Whether there is a next page (or an unfinished segment).
+    pub fn has_more(&self) -> bool {
+        self.last_key.is_some() || self.more || self.left.as_ref().is_some_and(|l| !l.finished())
+    }
+
+    /// Going on from where it stopped: not cancelled, no error.
+    pub fn resumed(&mut self) {
+        self.cancelled = false;
+        self.error = None;
+    }
+
+    /// The load ended with `result`; `left` is what a parallel scan did not read. A cancel is
+    /// not an error: what loaded is kept and can be gone on with.
+    pub fn ended(&mut self, result: Result<Stopped>, left: Option<SegmentStarts>) {
+        self.left = left.filter(|l| !l.finished());
+        self.cancelled = matches!(
+            result,
+            Ok(Stopped::Cancelled) | Err(Error::Cancelled { .. })
+        );
+        self.error = result
+            .err()
+            .filter(|e| !matches!(e, Error::Cancelled { .. }));
+    }
+
+    /// Whether nothing was read yet and nothing is being read.
+    pub fn is_idle(&self) -> bool {
+        self.request.is_none() && self.pages == 0
+    }
+}
+
+/// How a load under way is stopped when the user cancels it; what loaded is kept either way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Halt {
+    /// Through its token, which also interrupts the requests in flight, so that a parallel
+    /// scan still hands back where each segment goes on.
+    Cancel,
+    /// At once, the request in flight too, not waited for: a single read already knows the
+    /// last key of its last page.
+    Abort,
+}
+
+impl Halt {
+    /// How a load reading `segments` segments at once is stopped.
+    pub fn for_segments(segments: usize) -> Self {
+        if segments > 1 {
+            Self::Cancel
+        } else {
+            Self::Abort
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aws_sdk_dynamodb::types::AttributeValue;
+
+    fn page(last: Option<&str>) -> Page {
+        Page {
+            items: Vec::new(),
+            count: 3,
+            scanned_count: 5,
+            last_key: last.map(|k| Item::from([("PK".to_owned(), AttributeValue::S(k.into()))])),
+            consumed_rcu: 0.5,
+        }
+    }
+
+    #[test]
+    fn pages_are_counted_and_the_last_key_says_whether_more_follow() {
+        let mut load = Load::default();
+        load.count(&page(Some("a")), true);
+        assert!(load.has_more());
+        load.count(&page(None), true);
+        assert!(!load.has_more());
+        assert_eq!((load.pages, load.scanned), (2, 10));
+        assert!((load.consumed_rcu - 1.0).abs() < f64::EPSILON);
+        // A segment's page does not move the load's own place.
+        load.count(&page(Some("b")), false);
+        assert!(!load.has_more());
+        load.count_statement_page(1.0, true);
+        assert!(load.has_more());
+    }
+
+    #[test]
+    fn a_parallel_scan_is_cancelled_and_a_single_read_aborted() {
+        assert_eq!(Halt::for_segments(8), Halt::Cancel);
+        assert_eq!(Halt::for_segments(1), Halt::Abort);
+        assert_eq!(Halt::for_segments(0), Halt::Abort);
+    }
+
+    #[test]
+    fn a_cancel_is_kept_apart_from_an_error() {
+        let mut load = Load::default();
+        load.ended(Ok(Stopped::Cancelled), None);
+        assert!(load.cancelled && load.error.is_none());
+        load.ended(Err(Error::Cancelled { op: "Scan" }), None);
+        assert!(load.cancelled && load.error.is_none());
+        load.ended(Err(Error::Invalid("no".into())), None);
+        assert!(!load.cancelled && load.error.is_some());
+        load.resumed();
+        assert!(!load.cancelled && load.error.is_none());
+        load.ended(Ok(Stopped::LastPage), None);
+        assert!(!load.cancelled && load.error.is_none());
+    }
+}
