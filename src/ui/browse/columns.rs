@@ -6,7 +6,7 @@ use crate::ui::browse::results::Results;
 
 /// A "Columns" menu with a checkbox per attribute, Show all and Hide all.
 pub fn columns_menu_ui(ui: &mut Ui, results: &mut Results) {
-    let hidden = results.hidden.len();
+    let hidden = results.hidden_count();
     let title = match hidden {
         0 => "Columns".to_owned(),
         n => format!("Columns ({n} hidden)"),
@@ -19,34 +19,28 @@ pub fn columns_menu_ui(ui: &mut Ui, results: &mut Results) {
         .ui(ui, |ui| {
             ui.horizontal(|ui| {
                 if ui.button("Show all").clicked() {
-                    results.hidden.clear();
+                    results.show_all_columns(true);
                 }
                 if ui.button("Hide all").clicked() {
-                    results.hidden = results
-                        .columns
-                        .iter()
-                        .filter(|c| !results.key_names.contains(c))
-                        .cloned()
-                        .collect();
+                    results.show_all_columns(false);
                 }
             });
             ui.separator();
             egui::ScrollArea::vertical()
                 .max_height(360.0)
                 .show(ui, |ui| {
-                    for name in results.columns.clone() {
-                        if results.key_names.contains(&name) {
+                    let mut toggled = None;
+                    for name in results.columns() {
+                        if results.is_key(name) {
                             continue;
                         }
-                        let mut shown = !results.hidden.contains(&name);
-                        if ui.checkbox(&mut shown, &name).changed() {
-                            if shown {
-                                results.hidden.remove(&name);
-                            } else {
-                                results.hidden.insert(name);
-                            }
-                            results.cursor = None;
+                        let mut shown = !results.is_hidden(name);
+                        if ui.checkbox(&mut shown, name).changed() {
+                            toggled = Some((name.clone(), shown));
                         }
+                    }
+                    if let Some((name, shown)) = toggled {
+                        results.show_column(&name, shown);
                     }
                 });
         });

@@ -7,11 +7,11 @@ use crate::ui::browse::results::Results;
 
 /// Draw the find bar when it is open.
 pub fn find_bar_ui(ui: &mut Ui, results: &mut Results) {
-    if !results.find.open {
+    if !results.find().open {
         return;
     }
-    let mut text = results.find.text.clone();
-    let mut filter = results.find.filter;
+    let mut text = results.find().text.clone();
+    let mut filter = results.find().filter;
     let mut step: Option<bool> = None;
     let mut close = false;
     ui.horizontal(|ui| {
@@ -22,7 +22,7 @@ pub fn find_bar_ui(ui: &mut Ui, results: &mut Results) {
                 .hint_text("text in any attribute"),
         );
         let field = field.labelled_by(label.id);
-        if std::mem::take(&mut results.find.focus) {
+        if results.take_find_focus() {
             field.request_focus();
         }
         if field.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
@@ -39,11 +39,11 @@ pub fn find_bar_ui(ui: &mut Ui, results: &mut Results) {
             step = Some(true);
         }
         ui.checkbox(&mut filter, "Only matching rows");
-        let found = results.find.matches.len();
-        if !results.find.text.is_empty() {
+        let found = results.find().matches.len();
+        if !results.find().text.is_empty() {
             let words = match found {
                 0 => "no loaded row holds it".to_owned(),
-                _ => format!("row {} of {found} matching", results.find.current + 1),
+                _ => format!("row {} of {found} matching", results.find().current + 1),
             };
             ui.weak(words);
         }
@@ -51,7 +51,7 @@ pub fn find_bar_ui(ui: &mut Ui, results: &mut Results) {
             close = true;
         }
     });
-    if text != results.find.text || filter != results.find.filter {
+    if text != results.find().text || filter != results.find().filter {
         results.set_find(&text, filter);
         results.jump_to_match();
     }

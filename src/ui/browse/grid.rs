@@ -70,7 +70,7 @@ impl TableDelegate for Grid<'_> {
                     ui.weak("#");
                     return;
                 };
-                let arrow = match &self.results.sort {
+                let arrow = match self.results.sort() {
                     Some(s) if &s.column == name => {
                         if s.descending {
                             " desc"
@@ -117,7 +117,7 @@ impl TableDelegate for Grid<'_> {
         let id = egui::Id::unique(("grid_cell", self.results.run, row, cell.col_nr));
         let response = ui.interact(rect, id, Sense::click());
         let column = cell.col_nr.saturating_sub(1);
-        if self.results.cursor == Some((position, column)) && cell.col_nr > 0 {
+        if self.results.cursor() == Some((position, column)) && cell.col_nr > 0 {
             ui.painter().rect_stroke(
                 rect.shrink(1.0),
                 0.0,
@@ -134,7 +134,7 @@ impl TableDelegate for Grid<'_> {
                     ui.weak((row + 1).to_string());
                     return;
                 };
-                let finder = self.results.find.finder();
+                let finder = self.results.find().finder();
                 if finder.is_some_and(|f| f.cell_matches(&self.results.rows, row, name)) {
                     ui.painter().rect_filled(
                         rect,
@@ -160,7 +160,7 @@ impl TableDelegate for Grid<'_> {
         if let Some(name) = name {
             response.context_menu(|ui| {
                 let item = self.results.rows.item(row).unwrap_or_default();
-                let keys = &self.results.key_names;
+                let keys = self.results.key_names();
                 if let Some(a) = cell_menu_ui(ui, &item, name, keys, row, self.editable) {
                     self.action = Some(a);
                 }
@@ -181,7 +181,7 @@ pub fn results_grid_ui(
     loading: bool,
     editable: bool,
 ) -> Option<GridAction> {
-    if results.view.is_empty() {
+    if results.view().is_empty() {
         if !loading && results.load.request.is_some() && results.load.error.is_none() {
             if results.rows.is_empty() {
                 ui.weak("No items matched.");
@@ -191,12 +191,9 @@ pub fn results_grid_ui(
         }
         return None;
     }
-    let scroll_to = results.scroll_to.take();
+    let scroll_to = results.take_scroll();
     let columns = results.shown_columns();
-    let keys = columns
-        .iter()
-        .filter(|c| results.key_names.iter().any(|k| k == **c))
-        .count();
+    let keys = columns.iter().filter(|c| results.is_key(c)).count();
     let row_height = ui.text_style_height(&egui::TextStyle::Body) + 8.0;
     let mut table_columns = vec![Column::new(ROW_NUMBER_WIDTH).resizable(false)];
     let mut widths = Vec::with_capacity(columns.len());
@@ -213,7 +210,7 @@ pub fn results_grid_ui(
     }
     let mut table = Table::new()
         .id_salt("results_grid")
-        .num_rows(results.view.len() as u64)
+        .num_rows(results.view().len() as u64)
         .columns(table_columns)
         .num_sticky_cols(1 + keys)
         .headers([HeaderRow::new(row_height + 2.0)])
@@ -221,7 +218,7 @@ pub fn results_grid_ui(
     remember_widths(ui, &table, &widths);
     if let Some(position) = scroll_to {
         table = table.scroll_to_row(position as u64, None);
-        if let Some((_, column)) = results.cursor {
+        if let Some((_, column)) = results.cursor() {
             table = table.scroll_to_column(column + 1, None);
         }
     }
@@ -247,11 +244,8 @@ pub fn results_grid_ui(
                 m.surrender_focus(focused);
             }
         });
-        if !click.extend || results.anchor.is_none() {
-            results.anchor = Some(click.position);
-        }
-        results.cursor = Some((click.position, click.column));
-        results.selected = results.row_at(click.position);
+        results.move_cursor(click.position, click.column, click.extend);
+        results.open_at(click.position);
     }
     action
 }

@@ -64,7 +64,7 @@ impl BrowseFeature {
         let tab = self.tabs.get(self.active)?;
         let table = tab.body.table()?.to_owned();
         let results = tab.body.results();
-        let row = results.selected?;
+        let row = results.selected()?;
         let item = results.rows.item(row)?;
         // Keys are read with the open table's schema: its own rows only.
         let key = (table == scope.table.name)
@@ -121,7 +121,7 @@ impl BrowseFeature {
             if (ui.small_button("Close").clicked() || escape)
                 && let Some(tab) = self.tabs.get_mut(self.active)
             {
-                tab.body.results_mut().selected = None;
+                tab.body.results_mut().close_item();
             }
         });
         if let Some(opened) = opened {
@@ -170,7 +170,7 @@ impl BrowseFeature {
             return;
         };
         let results = tab.body.results();
-        item_view_ui(ui, item, &results.key_names, &mut self.item_format);
+        item_view_ui(ui, item, results.key_names(), &mut self.item_format);
     }
 
     /// A write of ours to `table` ended: read again the rows at `keys` shown in its tabs (at
@@ -216,7 +216,7 @@ impl BrowseFeature {
 /// The row of `results` at `key`: the opened row first (the item a write or a Reload is almost
 /// always about, found without a search), else a search of the rows.
 fn row_of(results: &Results, key: &Item) -> Option<usize> {
-    let opened = results.selected.filter(|&row| {
+    let opened = results.selected().filter(|&row| {
         results
             .rows
             .item(row)

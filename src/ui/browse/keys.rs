@@ -16,15 +16,14 @@ const PAGE_ROWS: usize = 20;
 pub fn grid_keys_ui(ui: &mut Ui, results: &mut Results) {
     let command_f = ui.input_mut(|i| i.consume_key(Modifiers::COMMAND, Key::F));
     if command_f {
-        results.find.open = true;
-        results.find.focus = true;
+        results.open_find();
     }
-    if ui.ctx().text_edit_focused() || results.view.is_empty() {
+    if ui.ctx().text_edit_focused() || results.view().is_empty() {
         return;
     }
-    let last = results.view.len() - 1;
+    let last = results.view().len() - 1;
     let columns = results.shown_columns().len().max(1);
-    let (row, column) = results.cursor.unwrap_or((0, 0));
+    let (row, column) = results.cursor().unwrap_or((0, 0));
     let mut moved: Option<(usize, usize, bool)> = None;
     ui.input_mut(|i| {
         for (key, to) in [
@@ -54,11 +53,7 @@ pub fn grid_keys_ui(ui: &mut Ui, results: &mut Results) {
         }
     });
     if let Some((to, column, extend)) = moved {
-        if !extend || results.anchor.is_none() {
-            results.anchor = Some(to);
-        }
-        results.cursor = Some((to, column));
-        results.scroll_to = Some(to);
+        results.move_cursor(to, column, extend);
     }
     let (enter, select_all) = ui.input_mut(|i| {
         (
@@ -66,12 +61,11 @@ pub fn grid_keys_ui(ui: &mut Ui, results: &mut Results) {
             i.consume_key(Modifiers::COMMAND, Key::A),
         )
     });
-    if enter && let Some((position, _)) = results.cursor {
-        results.selected = results.row_at(position);
+    if enter && let Some((position, _)) = results.cursor() {
+        results.open_at(position);
     }
     if select_all {
-        results.anchor = Some(0);
-        results.cursor = Some((last, column));
+        results.select_all();
     }
     if let Some(format) = copy_asked(ui) {
         ui.ctx().copy_text(selection_text(results, format));
@@ -100,10 +94,10 @@ pub fn selection_text(results: &Results, json: bool) -> String {
     let positions = results.selected_positions();
     let rows: Vec<u32> = positions
         .clone()
-        .filter_map(|p| results.view.get(p).copied())
+        .filter_map(|p| results.view().get(p).copied())
         .collect();
     let single_cell = positions.len() == 1 && !json;
-    match results.cursor {
+    match results.cursor() {
         Some((_, column)) if single_cell => {
             let cell = columns.get(column).cloned().into_iter().collect::<Vec<_>>();
             copy_text(

@@ -14,8 +14,6 @@ mod partiql_tab;
 mod progress;
 mod reread;
 mod results;
-#[cfg(test)]
-mod results_tests;
 mod rows_view;
 mod sql_tab;
 mod status;
@@ -200,7 +198,7 @@ impl BrowseFeature {
             GridAction::Edit { row, attribute } => (row, attribute, None),
         };
         let results = tab.body.results_mut();
-        results.selected = Some(row);
+        results.open_row(row);
         let item = results.rows.item(row)?;
         Some(Intent::EditNumber {
             item: Box::new(item),
@@ -219,7 +217,7 @@ impl BrowseFeature {
             .filter(|(i, t)| *i != active && !t.body.results().rows.is_empty())
             .map(|(_, t)| SqlSource {
                 name: t.name.clone(),
-                key_names: t.body.results().key_names.clone(),
+                key_names: t.body.results().key_names().to_vec(),
                 rows: t.body.results().rows.clone(),
             })
             .collect();

@@ -31,8 +31,7 @@ pub fn rows_ui(
                 .on_hover_text("Find text in the loaded rows (Ctrl+F)")
                 .clicked()
             {
-                results.find.open = true;
-                results.find.focus = true;
+                results.open_find();
             }
             ui.weak("Click a header to sort · arrows, Page Up/Down move · Ctrl+C copies");
         });
@@ -64,7 +63,7 @@ impl Export {
     pub fn start(&mut self, scope: &Scope<'_>, results: &Results, name: String, format: Format) {
         // A clone shares the row store's full chunks; the file is written on a worker.
         let rows = results.rows.clone();
-        let keys = results.key_names.clone();
+        let keys = results.key_names().to_vec();
         self.note = None;
         self.saving = Some(
             scope

@@ -100,8 +100,8 @@ pub fn status_bar_ui(ui: &mut Ui, results: &Results, loading: Loading) -> Option
             } else if loading == Loading::Idle && !computed {
                 ui.weak("· all pages loaded");
             }
-            if results.view.len() < results.rows.len() {
-                ui.weak(format!("· {} shown (find filter)", results.view.len()));
+            if results.view().len() < results.rows.len() {
+                ui.weak(format!("· {} shown (find filter)", results.view().len()));
             }
             if loading == Loading::Idle && !results.rows.is_empty() {
                 ui.menu_button("Export…", |ui| {

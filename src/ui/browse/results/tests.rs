@@ -3,7 +3,7 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use super::results::Results;
+use super::Results;
 use crate::core::value::Item;
 
 fn like(sk: &str, n: &str, extra: &[(&str, &str)]) -> Item {
@@ -133,4 +133,39 @@ fn the_selection_runs_from_the_anchor_to_the_cursor_and_a_row_read_again_replace
     results.replace_row(row, &like("B", "42", &[]));
     let selected = results.selected_item().expect("selected");
     assert_eq!(selected["n"], AttributeValue::N("42".into()));
+}
+
+#[test]
+fn the_cursor_moves_within_the_rows_shown_and_hiding_a_column_takes_it_off() {
+    let mut results = results(&[
+        like("A", "1", &[("x", "1")]),
+        like("B", "2", &[]),
+        like("C", "3", &[]),
+    ]);
+    results.move_cursor(1, 2, false);
+    assert_eq!(
+        (results.cursor(), results.has_anchor()),
+        (Some((1, 2)), true)
+    );
+    // Shift+Down twice: past the end is the last row, the range from where it began.
+    results.move_cursor(2, 2, true);
+    results.move_cursor(9, 2, true);
+    assert_eq!(results.cursor(), Some((2, 2)));
+    assert_eq!(results.selected_positions(), 1..3);
+    assert_eq!(results.take_scroll(), Some(2));
+    assert_eq!(results.take_scroll(), None, "once");
+    results.select_all();
+    assert_eq!(results.selected_positions(), 0..3);
+    results.open_at(1);
+    assert_eq!(results.selected(), Some(1));
+    results.show_column("SK", false);
+    assert!(!results.is_hidden("SK"), "a key attribute is always shown");
+    results.show_column("x", false);
+    assert!(results.is_hidden("x") && results.cursor().is_none());
+    results.show_all_columns(false);
+    assert_eq!(results.shown_columns(), ["PK", "SK"]);
+    results.show_all_columns(true);
+    assert_eq!(results.hidden_count(), 0);
+    results.close_item();
+    assert_eq!(results.selected(), None);
 }

@@ -9,10 +9,17 @@ use crate::core::error::Error;
 use crate::core::read::{
     BrowseRequest, Load, Page, ReadEvent, SegmentEvent, SegmentStarts, Stopped,
 };
-use crate::core::rows::{Finder, Rows, find_rows, merge_sorted, sort_rows};
+use crate::core::rows::{Rows, find_rows, merge_sorted, sort_rows};
 use crate::core::value::Item;
 use crate::ui::browse::freshness::RowTimes;
 use crate::ui::browse::progress::LoadProgress;
+
+pub use find::Find;
+
+mod find;
+#[cfg(test)]
+mod tests;
+mod view;
 
 /// Sorting by one column.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,31 +28,6 @@ pub struct Sort {
     pub column: String,
     /// Largest first.
     pub descending: bool,
-}
-
-/// Find within the loaded rows.
-#[derive(Debug, Default)]
-pub struct Find {
-    /// Whether the find bar is open.
-    pub open: bool,
-    /// The text looked for.
-    pub text: String,
-    /// Show only matching rows (otherwise matching cells are highlighted).
-    pub filter: bool,
-    /// Rows that match, in view order.
-    pub matches: Vec<u32>,
-    /// The match the cursor is on.
-    pub current: usize,
-    /// The bar's text field should take the keyboard.
-    pub focus: bool,
-    finder: Option<Finder>,
-}
-
-impl Find {
-    /// The prepared text, when there is any.
-    pub fn finder(&self) -> Option<&Finder> {
-        self.finder.as_ref().filter(|_| self.open)
-    }
 }
 
 /// The rows of a result tab and how they were loaded.
@@ -58,26 +40,26 @@ pub struct Results {
     /// Loaded rows, in server order.
     pub rows: Rows,
     /// The rows shown, in the order shown (indexes into `rows`).
-    pub view: Vec<u32>,
+    view: Vec<u32>,
     /// Column names: key attributes first, then every other name seen, sorted.
-    pub columns: Vec<String>,
+    columns: Vec<String>,
     known: HashSet<String>,
     /// Columns the user hid.
-    pub hidden: BTreeSet<String>,
+    hidden: BTreeSet<String>,
     /// The key attribute names of the table or index.
-    pub key_names: Vec<String>,
+    key_names: Vec<String>,
     /// The row opened in the item view (an index into `rows`).
-    pub selected: Option<usize>,
+    selected: Option<usize>,
     /// The keyboard cursor: a position in `view` and a column among those shown.
-    pub cursor: Option<(usize, usize)>,
+    cursor: Option<(usize, usize)>,
     /// The other end of a range of selected rows (a position in `view`).
-    pub anchor: Option<usize>,
+    anchor: Option<usize>,
     /// Sorted by this column.
-    pub sort: Option<Sort>,
+    sort: Option<Sort>,
     /// Find within the rows.
-    pub find: Find,
+    find: Find,
     /// Scroll the grid to this view position next frame.
-    pub scroll_to: Option<usize>,
+    scroll_to: Option<usize>,
     /// What the load under way (or the last one) is doing.
     pub progress: LoadProgress,
     /// When each row was read.
@@ -261,23 +243,6 @@ impl Results {
         }
     }
 
-    /// Set the find text or the filter switch; the view and the matches follow.
-    pub fn set_find(&mut self, text: &str, filter: bool) {
-        if self.find.text != text || self.find.finder.is_none() {
-            self.find.text = text.to_owned();
-            self.find.finder = Finder::new(text);
-            self.find.current = 0;
-        }
-        self.find.filter = filter;
-        self.rebuild_view();
-    }
-
-    /// Close the find bar: every row again, nothing highlighted.
-    pub fn close_find(&mut self) {
-        self.find.open = false;
-        self.rebuild_view();
-    }
-
     /// The view from scratch: all rows (or the matching ones), in the chosen order.
     fn rebuild_view(&mut self) {
         let all: Vec<u32> = (0..self.rows.len() as u32).collect();
@@ -289,43 +254,6 @@ impl Results {
         self.refresh_matches();
         self.cursor = None;
         self.anchor = None;
-    }
-
-    fn refresh_matches(&mut self) {
-        self.find.matches = match self.find.finder() {
-            Some(finder) => find_rows(&self.rows, &self.view, finder),
-            None => Vec::new(),
-        };
-        if self.find.current >= self.find.matches.len() {
-            self.find.current = 0;
-        }
-    }
-
-    /// Move to the next (or previous) match: it becomes the cursor and is scrolled to.
-    pub fn step_match(&mut self, forward: bool) {
-        let count = self.find.matches.len();
-        if count == 0 {
-            return;
-        }
-        self.find.current = if forward {
-            (self.find.current + 1) % count
-        } else {
-            (self.find.current + count - 1) % count
-        };
-        self.jump_to_match();
-    }
-
-    /// Put the cursor on the current match.
-    pub fn jump_to_match(&mut self) {
-        let Some(&row) = self.find.matches.get(self.find.current) else {
-            return;
-        };
-        if let Some(position) = self.view.iter().position(|&r| r == row) {
-            let column = self.cursor.map_or(0, |(_, c)| c);
-            self.cursor = Some((position, column));
-            self.anchor = Some(position);
-            self.scroll_to = Some(position);
-        }
     }
 
     /// The loaded row whose key is `key` (rows may have been reloaded since it was asked for).
