@@ -10,10 +10,10 @@ use crate::cli::output::Output;
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
 use crate::core::error::Result;
-use crate::core::likes::{self, LikeOp, StormPlan};
+use crate::core::likes::{self, LikeOp};
 use crate::core::number::to_dynamodb;
 use crate::core::report::Lines;
-use crate::core::spec::LikeSpec;
+use crate::core::spec::{LikeSpec, StormSpec};
 use crate::core::write::Destination;
 
 fn spec(args: &LikeTargetArgs, user: &str) -> LikeSpec {
@@ -67,14 +67,12 @@ pub async fn storm(
     stop: &CancelToken,
 ) -> Result<Exit> {
     let info = describe(&connection.client, &args.target.table, stop).await?;
-    let target = spec(&args.target, "").target(&info)?;
-    let plan = StormPlan::new(
-        &Destination::of(connection),
-        &target,
-        args.users,
-        args.concurrency,
-        &likes::run_id(),
-    )?;
+    let plan = StormSpec {
+        target: spec(&args.target, ""),
+        users: args.users,
+        concurrency: args.concurrency,
+    }
+    .plan(&info, &Destination::of(connection), &likes::run_id())?;
     plan.confirmation().check(confirmed)?;
     if let Some(note) = plan.at_once.note("concurrency") {
         out.note(note);

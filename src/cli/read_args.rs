@@ -76,6 +76,7 @@ impl ItemsArgs {
             page_size: None,
             start_key: self.start_key.clone(),
             max_pages: None,
+            filters: Vec::new(),
         }
     }
 }

@@ -1,8 +1,6 @@
 //! `dynoscope export` and `dynoscope import`: items to and from files in DynamoDB's formats,
 //! read through the one reader and written through the write gateway, as the app does.
 
-use std::collections::HashMap;
-
 use crate::cli::args::{ExportArgs, ImportArgs};
 use crate::cli::exit::Exit;
 use crate::cli::interrupt::{describe, unless_stopped};
@@ -10,12 +8,12 @@ use crate::cli::output::{Output, say};
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
 use crate::core::error::{Error, Result};
-use crate::core::limits::AtOnce;
 use crate::core::read;
 use crate::core::report::{plural, read_summary};
+use crate::core::spec::{ExportSpec, ImportSpec};
 use crate::core::table::human_bytes;
+use crate::core::transfer;
 use crate::core::transfer::import::{self, CheckLimits, ImportCheck};
-use crate::core::transfer::{self, CellType, Format, IfExists};
 use crate::core::value;
 
 /// Read the table (Scan) or one partition (Query) and write it to `--out`: a new file, put in
@@ -28,12 +26,17 @@ pub async fn export(
     stop: &CancelToken,
 ) -> Result<Exit> {
     let client = &connection.client;
-    let format = Format::parse(&args.format)?;
-    let if_exists = if args.force {
-        IfExists::Replace
-    } else {
-        IfExists::Refuse
-    };
+    let plan = ExportSpec {
+        table: args.table.clone(),
+        pk: args.pk.clone(),
+        format: args.format.clone(),
+        gzip: args.gzip,
+        out: args.out.clone(),
+        force: args.force,
+        segments: args.segments,
+    }
+    .plan()?;
+    let (format, if_exists) = (plan.format, plan.if_exists);
     // Before the table is read: a refusal should not wait for the scan.
     transfer::check_target(&args.out, if_exists)?;
     let info = describe(client, &args.table, stop).await?;
@@ -49,12 +52,9 @@ pub async fn export(
             )
             .await?
         }
-        None => {
-            let segments = AtOnce::new(args.segments, "segments")?.at_once;
-            read::scan_table(client, &info, segments, stop, |_| {})
-                .await?
-                .ok_or(Error::Cancelled { op: "Scan" })?
-        }
+        None => read::scan_table(client, &info, plan.segments.at_once, stop, |_| {})
+            .await?
+            .ok_or(Error::Cancelled { op: "Scan" })?,
     };
     let written = transfer::write_rows_file(
         &args.out,
@@ -85,26 +85,16 @@ pub async fn import(
     out: &mut Output,
     stop: &CancelToken,
 ) -> Result<Exit> {
-    let format = Format::parse(&args.format)?;
-    let mut types = HashMap::new();
-    for pair in &args.types {
-        let (name, kind) = pair
-            .split_once('=')
-            .ok_or_else(|| Error::Invalid(format!("--type `{pair}` is not NAME=S|N|BOOL")))?;
-        if types
-            .insert(name.to_owned(), CellType::parse(kind)?)
-            .is_some()
-        {
-            return Err(Error::Invalid(format!(
-                "--type gives `{name}` twice; give each column's type once"
-            )));
-        }
+    let plan = ImportSpec {
+        table: args.table.clone(),
+        path: args.path.clone(),
+        format: args.format.clone(),
+        types: args.types.clone(),
+        dry_run: args.dry_run,
+        concurrency: args.concurrency,
     }
-    if !types.is_empty() && format != Format::Csv {
-        return Err(Error::Invalid(
-            "--type is for CSV columns; the JSON formats carry their types".to_owned(),
-        ));
-    }
+    .plan()?;
+    let (format, types) = (plan.format, plan.types);
     let info = describe(&connection.client, &args.table, stop).await?;
     let checked = {
         let (info, stop) = (info.clone(), stop.clone());
@@ -147,7 +137,7 @@ pub async fn import(
     }
     import::confirmation(connection, &info, checked.items).check(confirmed)?;
     out.flush();
-    let at_once = AtOnce::new(args.concurrency, "batches")?;
+    let at_once = plan.batches;
     if let Some(note) = at_once.note("batches") {
         out.note(format_args!("dynoscope: {note}"));
     }

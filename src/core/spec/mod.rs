@@ -8,10 +8,11 @@
 //! - [`KeySpec`]: one item's key (get, put's key check, delete, add).
 //! - [`RuleSpec`]: a counter rule (a tally over children, or shards) and [`PlanChoice`], how a
 //!   reconcile reads.
-//! - [`AddSpec`], [`LikeSpec`]: a counter edit and a like or unlike.
+//! - [`AddSpec`], [`LikeSpec`], [`StormSpec`]: a counter edit, a like or unlike, a storm.
 //! - [`GetSpec`], [`PutSpec`], [`DeleteSpec`]: one whole item read, written or removed.
 //! - [`StatementSpec`]: one PartiQL statement with its parameters, limit and page size.
 //! - [`SqlSpec`]: tables or partitions to read, and the SQL to run over them.
+//! - [`ExportSpec`], [`ImportSpec`]: items to and from files.
 //! - [`count_from_one`], [`page_size`]: the whole numbers every form and flag takes.
 
 mod item;
@@ -22,15 +23,17 @@ mod sql;
 mod statement;
 #[cfg(test)]
 mod tests;
+mod transfer;
 mod write;
 
 pub use item::{DeleteSpec, GetSpec, PutSpec};
 pub use key::KeySpec;
-pub use read::{ReadPlan, ReadSpec};
+pub use read::{FilterSpec, ReadPlan, ReadSpec};
 pub use rule::{PlanChoice, RuleSpec, TallySpec};
 pub use sql::{SqlLoad, SqlSpec};
 pub use statement::{StatementPlan, StatementSpec};
-pub use write::{AddMode, AddSpec, LikeSpec};
+pub use transfer::{ExportPlan, ExportSpec, ImportPlan, ImportSpec};
+pub use write::{AddMode, AddSpec, LikeSpec, StormSpec};
 
 use crate::core::error::Error;
 

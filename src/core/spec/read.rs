@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::condition::{ScalarType, SortCondition, SortOp};
+use crate::core::condition::{FilterClause, FilterOp, ScalarType, SortCondition, SortOp};
 use crate::core::read::{BrowseRequest, Until};
 use crate::core::spec::{InputError, limit_of, page_size_of};
 use crate::core::table::TableInfo;
@@ -58,6 +58,82 @@ pub struct ReadSpec {
     /// end.
     #[serde(default)]
     pub max_pages: Option<usize>,
+    /// Filters on other attributes, joined with AND (applied by the server after reading:
+    /// they cost the same read capacity).
+    #[serde(default)]
+    pub filters: Vec<FilterSpec>,
+}
+
+/// One filter clause as typed: an attribute, a comparison, and its values as text of one type.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FilterSpec {
+    /// The attribute, e.g. `likedAt`.
+    pub attribute: String,
+    /// The comparison: `=`, `<>`, `<`, `<=`, `>`, `>=`, `begins_with`, `between`, `contains`,
+    /// `exists` or `not exists`.
+    pub op: String,
+    /// The type the values are typed in: `S` (default), `N`, `B`, `BOOL` or `NULL`.
+    #[serde(default = "text_type", rename = "type")]
+    pub kind: String,
+    /// The values: none for `exists`, two for `between`, else one.
+    #[serde(default)]
+    pub values: Vec<String>,
+}
+
+fn text_type() -> String {
+    "S".to_owned()
+}
+
+impl FilterSpec {
+    /// The clause, checked: a known comparison with as many values as it takes, each of its
+    /// type.
+    pub fn plan(&self) -> Result<FilterClause, InputError> {
+        let bad = |why: String| InputError::new("filters", why);
+        let attribute = self.attribute.trim();
+        if attribute.is_empty() {
+            return Err(bad("a filter needs the attribute it compares".into()));
+        }
+        let op = FilterOp::ALL
+            .into_iter()
+            .find(|op| op.symbol() == self.op.trim())
+            .ok_or_else(|| {
+                let known: Vec<&str> = FilterOp::ALL.iter().map(|op| op.symbol()).collect();
+                bad(format!(
+                    "filter on `{attribute}`: `{}` is not a comparison ({})",
+                    self.op,
+                    known.join(", ")
+                ))
+            })?;
+        let kind = ScalarType::ALL
+            .into_iter()
+            .find(|t| t.attr_type().tag() == self.kind.trim())
+            .ok_or_else(|| {
+                bad(format!(
+                    "filter on `{attribute}`: `{}` is not a type a filter takes (S, N, B, BOOL or NULL)",
+                    self.kind
+                ))
+            })?;
+        if self.values.len() != op.arity() {
+            return Err(bad(format!(
+                "filter on `{attribute}`: `{}` takes {} value(s), {} given",
+                op.symbol(),
+                op.arity(),
+                self.values.len()
+            )));
+        }
+        let values = self
+            .values
+            .iter()
+            .map(|text| kind.parse(text))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| InputError::from_error("filters", e.at("filter")))?;
+        Ok(FilterClause {
+            attribute: attribute.to_owned(),
+            op,
+            values,
+        })
+    }
 }
 
 /// A checked read: the request, where it starts and when it stops.
@@ -153,6 +229,9 @@ impl ReadSpec {
                 BrowseRequest::scan(info, index).map_err(|e| InputError::from_error("index", e))?
             }
         };
+        for filter in &self.filters {
+            request.filter.push(filter.plan()?);
+        }
         request.page_size = self
             .page_size
             .map(|n| {

@@ -336,3 +336,80 @@ fn a_statement_is_parsed_with_its_parameters() {
     };
     assert_eq!(missing.plan().expect_err("no parameter").field, "statement");
 }
+
+#[test]
+fn a_filter_is_one_known_comparison_with_its_values_of_one_type() {
+    let filter = |op: &str, kind: &str, values: &[&str]| FilterSpec {
+        attribute: "n".into(),
+        op: op.into(),
+        kind: kind.into(),
+        values: values.iter().map(|v| (*v).to_owned()).collect(),
+    };
+    let mut spec = ReadSpec::scan("Social");
+    spec.filters = vec![
+        filter("between", "N", &["1", "10"]),
+        filter("exists", "S", &[]),
+    ];
+    let plan = spec.plan(&social()).expect("planned");
+    assert_eq!(plan.request.filter.len(), 2);
+    assert_eq!(
+        plan.request.filter[0].values[1],
+        AttributeValue::N("10".into())
+    );
+    for (bad, words) in [
+        (filter("~", "S", &["a"]), "is not a comparison"),
+        (filter("=", "X", &["a"]), "is not a type"),
+        (filter("between", "N", &["1"]), "takes 2 value(s), 1 given"),
+        (filter(">", "N", &["ten"]), "filter: "),
+    ] {
+        spec.filters = vec![bad];
+        let error = spec.plan(&social()).expect_err("refused");
+        assert_eq!(error.field, "filters");
+        assert!(error.reason.contains(words), "{error}");
+    }
+}
+
+#[test]
+fn a_storm_has_users_from_one_and_a_target_with_a_sort_key() {
+    let like = LikeSpec {
+        table: "Social".into(),
+        pk: "POST#a91f".into(),
+        parent_sk: "META".into(),
+        tally: "likeTally".into(),
+        child_prefix: "LIKE#".into(),
+        user: String::new(),
+        token: None,
+        create: false,
+    };
+    let destination = crate::core::write::Destination {
+        connection: crate::core::connection::ConnectionId("http://127.0.0.1:8000".into()),
+        endpoint: "http://127.0.0.1:8000".into(),
+        setup: Default::default(),
+        local: true,
+        read_only: false,
+    };
+    let storm = |users: usize| StormSpec {
+        target: like.clone(),
+        users,
+        concurrency: 16,
+    };
+    let plan = storm(200)
+        .plan(&social(), &destination, "run")
+        .expect("planned");
+    assert_eq!(plan.users, 200);
+    assert_eq!(
+        storm(0)
+            .plan(&social(), &destination, "run")
+            .expect_err("none")
+            .field,
+        "users"
+    );
+    let on_numbers = StormSpec {
+        target: LikeSpec {
+            table: "Numbers".into(),
+            ..like.clone()
+        },
+        ..storm(10)
+    };
+    assert!(on_numbers.plan(&numbers(), &destination, "run").is_err());
+}

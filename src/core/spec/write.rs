@@ -1,12 +1,13 @@
-//! Writes as typed: a counter edit, a like or an unlike.
+//! Writes as typed: a counter edit, a like or an unlike, a storm of likes.
 
 use serde::{Deserialize, Serialize};
 
 use crate::core::counter::{self, Change, EditMode, EditRequest};
-use crate::core::likes::LikeTarget;
+use crate::core::likes::{LikeTarget, MAX_STORM_USERS, StormPlan};
 use crate::core::spec::{InputError, KeySpec, needed};
 use crate::core::table::TableInfo;
 use crate::core::value::Item;
+use crate::core::write::Destination;
 
 /// How a counter edit is sent.
 #[derive(
@@ -131,5 +132,39 @@ impl LikeSpec {
         .map_err(|e| InputError::from_error("pk", e))?;
         target.create_parent = self.create;
         Ok(target)
+    }
+}
+
+/// A storm: simulated users like one parent (every 5th twice, as a client retry; every 7th then
+/// unlikes), some at once.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StormSpec {
+    /// The parent liked: its table, key, tally and children's prefix (its `user` and `token`
+    /// are not used: each simulated user has its own).
+    pub target: LikeSpec,
+    /// How many users like.
+    pub users: usize,
+    /// How many like at once (at most 64 run at a time).
+    pub concurrency: usize,
+}
+
+impl StormSpec {
+    /// The storm's plan on `info`, to `destination`, named `run_id`.
+    pub fn plan(
+        &self,
+        info: &TableInfo,
+        destination: &Destination,
+        run_id: &str,
+    ) -> Result<StormPlan, InputError> {
+        let target = self.target.target(info)?;
+        if self.users == 0 || self.users > MAX_STORM_USERS {
+            return Err(InputError::new(
+                "users",
+                format!("a storm has 1 to {MAX_STORM_USERS} users"),
+            ));
+        }
+        StormPlan::new(destination, &target, self.users, self.concurrency, run_id)
+            .map_err(|e| InputError::from_error("concurrency", e))
     }
 }

@@ -3,10 +3,10 @@
 
 use egui::Ui;
 
-use crate::core::condition::{FilterClause, FilterOp, ScalarType, SortOp};
+use crate::core::condition::{FilterOp, ScalarType, SortOp};
 use crate::core::error::{Error, Result};
 use crate::core::read::BrowseRequest;
-use crate::core::spec::{self, ReadSpec};
+use crate::core::spec::{self, FilterSpec, ReadSpec};
 use crate::core::table::TableInfo;
 use crate::ui::QueryPreset;
 use crate::ui::widgets::{error_ui, labelled_text_ui};
@@ -158,28 +158,26 @@ impl QueryForm {
         if let (false, true, Some(op)) = (self.scan, has_sort, self.sort_op) {
             spec.set_sort(op, self.sort_value.clone(), self.sort_upper.clone());
         }
+        if !self.filter_attr.trim().is_empty() {
+            let texts = [&self.filter_value, &self.filter_upper];
+            spec.filters.push(FilterSpec {
+                attribute: self.filter_attr.clone(),
+                op: self.filter_op.symbol().to_owned(),
+                kind: self.filter_type.attr_type().tag().to_owned(),
+                values: texts
+                    .iter()
+                    .take(self.filter_op.arity())
+                    .map(|t| (*t).clone())
+                    .collect(),
+            });
+        }
         Ok(spec)
     }
 
-    /// The request the form describes, checked against the table's keys by the read spec, with
-    /// the form's filter. Nothing invalid is sent.
+    /// The request the form describes, checked against the table's keys (and its filter) by
+    /// the read spec. Nothing invalid is sent.
     pub fn request(&self, info: &TableInfo) -> Result<BrowseRequest> {
-        let mut request = self.spec(info)?.plan(info)?.request;
-        if !self.filter_attr.trim().is_empty() {
-            let texts = [&self.filter_value, &self.filter_upper];
-            let values = texts
-                .iter()
-                .take(self.filter_op.arity())
-                .map(|t| self.filter_type.parse(t))
-                .collect::<Result<Vec<_>>>()
-                .map_err(|e| Error::Invalid(format!("filter: {e}")))?;
-            request.filter.push(FilterClause {
-                attribute: self.filter_attr.trim().to_owned(),
-                op: self.filter_op,
-                values,
-            });
-        }
-        Ok(request)
+        Ok(self.spec(info)?.plan(info)?.request)
     }
 }
 

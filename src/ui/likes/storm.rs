@@ -7,7 +7,7 @@ use egui::Ui;
 
 use crate::core::error::Error;
 use crate::core::likes::{self, StormPlan, StormReport, StormStats};
-use crate::core::number;
+use crate::core::spec::{self, StormSpec};
 use crate::core::write::Destination;
 use crate::task::Job;
 use crate::ui::likes::target::TargetForm;
@@ -74,17 +74,22 @@ impl StormFeature {
         };
     }
 
-    /// The storm as planned from the form, on the open table and connection.
+    /// The storm as planned from the form, on the open table and connection, by the storm
+    /// spec the CLI's `storm` fills in too.
     fn storm_plan(&self, scope: &Scope<'_>, target: &TargetForm) -> Result<StormPlan, Error> {
-        let users = number::whole_in(&self.users, 1, likes::MAX_STORM_USERS, "users")?;
-        let concurrency = number::whole_in(&self.concurrency, 1, 100_000, "concurrency")?;
-        StormPlan::new(
+        let count = |text: &str, what: &str| {
+            spec::count_from_one(text).map_err(|why| Error::Invalid(format!("{what} {why}")))
+        };
+        let spec = StormSpec {
+            target: target.spec(scope.table),
+            users: count(&self.users, "users")?,
+            concurrency: count(&self.concurrency, "concurrency")?,
+        };
+        Ok(spec.plan(
+            scope.table,
             &Destination::of(scope.connection),
-            &target.target(scope.table)?,
-            users,
-            concurrency,
             &likes::run_id(),
-        )
+        )?)
     }
 
     /// Start the storm; `confirmed`: the table's name was typed where a confirmation is needed.

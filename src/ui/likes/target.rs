@@ -51,7 +51,12 @@ impl TargetForm {
 
     /// The target on `info`, checked as the CLI's and the MCP server's likes are.
     pub fn target(&self, info: &TableInfo) -> Result<LikeTarget, Error> {
-        let spec = LikeSpec {
+        Ok(self.spec(info).target(info)?)
+    }
+
+    /// The form as the like spec (no user: the like by hand and the storm add their own).
+    pub fn spec(&self, info: &TableInfo) -> LikeSpec {
+        LikeSpec {
             table: info.name.clone(),
             pk: self.parent.clone(),
             parent_sk: self.parent_sk.clone(),
@@ -60,8 +65,7 @@ impl TargetForm {
             user: String::new(),
             token: None,
             create: self.create_parent,
-        };
-        Ok(spec.target(info)?)
+        }
     }
 
     /// The parent as typed, for where a write goes.
