@@ -15,7 +15,7 @@ use crate::core::error::{Error, Result};
 use crate::core::number::to_dynamodb;
 use crate::core::report::capacity;
 use crate::core::table::{TableInfo, human_bytes};
-use crate::core::tally::{self, Checked, ParentSource, ReconcileEvent};
+use crate::core::tally::{self, Checked, ParentSource};
 use crate::core::transfer::Format;
 
 /// Run the check; exit 0 when every parent matches, 1 when any drifted.
@@ -92,27 +92,9 @@ pub async fn check(
                 out.note(line);
             }
             out.note(format_args!("Plan: {}.", plan.label()));
-            let mut failure = None;
-            let cancelled = tally::reconcile(
-                client,
-                &info,
-                &rule,
-                &ParentSource::Scan,
-                plan,
-                stop,
-                |event| match event {
-                    ReconcileEvent::Checked(result) => match *result {
-                        Ok(check) => checked.add(check),
-                        Err(e) => failure = Some(e),
-                    },
-                    ReconcileEvent::Read(read) => checked.add_read(&read),
-                    ReconcileEvent::Found(_) => {}
-                },
-            )
-            .await?;
-            if let Some(e) = failure {
-                return Err(e);
-            }
+            let (all, cancelled) =
+                tally::reconcile_checked(client, &info, &rule, plan, stop).await?;
+            checked = all;
             if cancelled {
                 // What was checked before the interrupt is printed; the run did not finish.
                 print_checks(&checked, args.json, out);

@@ -14,7 +14,7 @@ use crate::core::read::{self, Stopped, Until};
 use crate::core::spec::{GetSpec, ReadSpec, SqlSpec, StatementSpec, TableSpec, TallySpec};
 use crate::core::sql::SqlSession;
 use crate::core::table::TableInfo;
-use crate::core::tally::{self, Checked, ParentSource, ReconcileEvent};
+use crate::core::tally::{self, ParentSource};
 use crate::core::value::{self, Item, Style};
 use crate::mcp::server::{Answer, Server};
 
@@ -162,29 +162,9 @@ impl Server {
             let at_once = spec.at_once()?;
             let estimate = tally::estimate(&info, &ParentSource::Scan);
             let plan = spec.plan.plan(at_once, estimate.plan(at_once));
-            let mut checked = Checked::default();
-            let mut failure = None;
-            let stop = &self.shared.stop;
-            let cancelled = tally::reconcile(
-                self.client(),
-                &info,
-                &rule,
-                &ParentSource::Scan,
-                plan,
-                stop,
-                |event| match event {
-                    ReconcileEvent::Checked(result) => match *result {
-                        Ok(check) => checked.add(check),
-                        Err(e) => failure = Some(e),
-                    },
-                    ReconcileEvent::Read(read) => checked.add_read(&read),
-                    ReconcileEvent::Found(_) => {}
-                },
-            )
-            .await?;
-            if let Some(error) = failure {
-                return Err(error);
-            }
+            let reconciled =
+                tally::reconcile_checked(self.client(), &info, &rule, plan, &self.shared.stop);
+            let (checked, cancelled) = reconciled.await?;
             if cancelled {
                 return Err(Error::Cancelled { op: "reconcile" });
             }

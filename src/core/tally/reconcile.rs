@@ -14,7 +14,7 @@ use crate::core::error::{Error, Result};
 use crate::core::read::{self, BrowseMode, BrowseRequest, Until};
 use crate::core::table::TableInfo;
 use crate::core::tally::plan::{ParentSource, PassRead, ReconcilePlan, scan_method, scan_pass};
-use crate::core::tally::{ParentCheck, TallyRule, check_parent, load_parent_costed};
+use crate::core::tally::{Checked, ParentCheck, TallyRule, check_parent, load_parent_costed};
 use crate::core::value::{Item, cell_text};
 
 /// The parents `rule` names, from `source`, and what reading them cost.
@@ -201,4 +201,39 @@ fn flatten(
             detail: e.to_string(),
         })
     })
+}
+
+/// [`reconcile`], every result gathered into one [`Checked`]: what the CLI's `check --all` and
+/// the MCP server's `reconcile` report. A parent that could not be checked is the run's error;
+/// `Ok((checked, true))` when it was cancelled (what was checked before is kept).
+pub async fn reconcile_checked(
+    client: &Client,
+    info: &TableInfo,
+    rule: &TallyRule,
+    plan: ReconcilePlan,
+    cancel: &CancelToken,
+) -> Result<(Checked, bool)> {
+    let mut checked = Checked::default();
+    let mut failure = None;
+    let cancelled = reconcile(
+        client,
+        info,
+        rule,
+        &ParentSource::Scan,
+        plan,
+        cancel,
+        |event| match event {
+            ReconcileEvent::Checked(result) => match *result {
+                Ok(check) => checked.add(check),
+                Err(e) => failure = Some(e),
+            },
+            ReconcileEvent::Read(read) => checked.add_read(&read),
+            ReconcileEvent::Found(_) => {}
+        },
+    )
+    .await?;
+    match failure {
+        Some(error) => Err(error),
+        None => Ok((checked, cancelled)),
+    }
 }
