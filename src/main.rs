@@ -25,11 +25,17 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
-        Some(command) => runtime.block_on(dynoscope::cli::run(
-            cli.connection.spec(),
-            &cli.connection,
-            command,
-        )),
+        Some(command) => {
+            let code = runtime.block_on(dynoscope::cli::run(
+                cli.connection.spec(),
+                &cli.connection,
+                command,
+            ));
+            // Everything was said and the outcome is known; a read of stdin that cannot be
+            // cancelled (an MCP session's, on a terminal) must not hold the exit.
+            runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+            code
+        }
         None => match cli.connection.check() {
             Ok(()) => run_app(&runtime, &cli.connection),
             Err(error) => {

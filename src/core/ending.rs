@@ -30,12 +30,13 @@ impl Ending {
         }
     }
 
-    /// The class as one word: `done`, `refused`, `bad-input`, `unknown`.
+    /// The class as one word: `done`, `refused`, `error` (bad input, or an error before
+    /// anything applied), `unknown`.
     pub fn word(self) -> &'static str {
         match self {
             Self::Done => "done",
             Self::Refused => "refused",
-            Self::BadInput => "bad-input",
+            Self::BadInput => "error",
             Self::Unknown => "unknown",
         }
     }

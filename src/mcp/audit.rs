@@ -45,8 +45,8 @@ impl Audit {
         &self.path
     }
 
-    /// Append `entry` with the time; a line that cannot be written is said on stderr (the
-    /// call's own answer is not changed by it) and returned as an error.
+    /// Append `entry` with the time; a line that cannot be written is an error (for the caller
+    /// to say; the call's own answer is not changed by it).
     pub fn append(&self, mut entry: Value) -> Result<()> {
         let at_ms = SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -58,14 +58,10 @@ impl Audit {
             Ok(mut file) => file.write_all(line.as_bytes()).and_then(|()| file.flush()),
             Err(_) => Err(std::io::Error::other("the audit log's lock was poisoned")),
         };
-        written.map_err(|e| {
-            let error = Error::File {
-                action: "appending to the audit log",
-                path: self.path.display().to_string(),
-                detail: e.to_string(),
-            };
-            crate::cli::say(format_args!("dynoscope: {error}"));
-            error
+        written.map_err(|e| Error::File {
+            action: "appending to the audit log",
+            path: self.path.display().to_string(),
+            detail: e.to_string(),
         })
     }
 }

@@ -22,7 +22,8 @@ use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
 use crate::core::error::{Error, Result};
 
-/// Serve `connection` over stdin and stdout until the client leaves or `stop` is cancelled.
+/// Serve `connection` over stdin and stdout until the client leaves or `stop` is cancelled;
+/// either way the calls under way are waited for first.
 pub async fn serve(
     connection: Connection,
     writes: Writes,
@@ -31,15 +32,24 @@ pub async fn serve(
 ) -> Result<()> {
     let server = Server::new(connection, writes, audit, stop.clone());
     let running = server
-        .serve(rmcp::transport::stdio())
+        .clone()
+        .serve(rmcp::transport::io::stdio_pipes())
         .await
         .map_err(|e| Error::Mcp(format!("the client did not start a session: {e}")))?;
     let cancel = running.cancellation_token();
-    tokio::select! {
+    let ended = tokio::select! {
         ended = running.waiting() => {
-            ended.map_err(|e| Error::Mcp(format!("the server stopped: {e}")))?;
+            ended.map(|_| ()).map_err(|e| Error::Mcp(format!("the server stopped: {e}")))
         }
-        () = stop.cancelled() => cancel.cancel(),
-    }
-    Ok(())
+        () = stop.cancelled() => Ok(()),
+    };
+    // Stopped (or the client left): no new write is sent, and the calls in flight are waited
+    // for, so a write on the wire is answered and audited before the process ends.
+    stop.cancel();
+    server.drained().await;
+    // The last answers are handed to rmcp's writer when their calls end; a moment for it to
+    // write them out before the transport is closed.
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    cancel.cancel();
+    ended
 }

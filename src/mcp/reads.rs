@@ -24,6 +24,9 @@ pub const MAX_PAGES: usize = 10;
 /// Items a read returns unless told otherwise.
 pub const DEFAULT_LIMIT: usize = 100;
 
+/// Drifted parents a reconcile lists (the worst first); its totals count them all.
+pub const MAX_DRIFTED: usize = 100;
+
 #[tool_router(router = read_tools, vis = "pub(super)")]
 impl Server {
     /// List the tables.
@@ -147,7 +150,7 @@ impl Server {
 
     /// Reconcile every parent.
     #[tool(
-        description = "Reconcile every parent of a rule (no pk): each stored tally against its counted children, `concurrency` at a time (default 8, at most 64 run at once). `plan`: one-pass (a parallel Scan reading each item once), per-parent (a Scan for parents, then a COUNT Query each) or auto (the cheaper by the estimate, which the answer includes). Costs about a whole Scan of the table (0.5 RCU per 4 KB) or more. Returns the drifted parents and the totals; ending `refused` when any drifted. Never writes.",
+        description = "Reconcile every parent of a rule (no pk): each stored tally against its counted children, `concurrency` at a time (default 8, at most 64 run at once). `plan`: one-pass (a parallel Scan reading each item once), per-parent (a Scan for parents, then a COUNT Query each) or auto (the cheaper by the estimate, which the answer includes). Costs about a whole Scan of the table (0.5 RCU per 4 KB) or more. Returns the drifted parents (the worst 100) and the totals; ending `refused` when any drifted. Never writes.",
         annotations(read_only_hint = true)
     )]
     async fn reconcile(&self, Parameters(spec): Parameters<TallySpec>) -> CallToolResult {
@@ -169,10 +172,12 @@ impl Server {
                 return Err(Error::Cancelled { op: "reconcile" });
             }
             let totals = &checked.totals;
+            // The worst first (as checked sorts them), at most 100: the totals count them all.
             let drifted: Vec<Value> = checked
                 .checks
                 .iter()
                 .filter(|c| c.drifted())
+                .take(MAX_DRIFTED)
                 .map(|c| c.to_json())
                 .collect();
             let ending = if checked.checks.is_empty() || totals.drifted > 0 {
@@ -246,8 +251,13 @@ impl Server {
             session.stop_on(self.shared.stop.clone());
             let mut notes = Vec::new();
             for load in &loads {
+                let op = if load.partition.is_some() {
+                    "Query"
+                } else {
+                    "Scan"
+                };
                 let note = crate::core::sql::load_into(self.client(), &mut session, load);
-                notes.push(self.read("Scan", note).await?);
+                notes.push(self.read(op, note).await?);
             }
             let rows = session.query_bounded(&spec.sql, spec.max_rows)?;
             let out: Vec<Value> = rows

@@ -3,6 +3,9 @@
 
 use std::future::Future;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use tokio::sync::Notify;
 
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
@@ -54,8 +57,22 @@ pub(super) struct Shared {
     pub connection: Connection,
     pub writes: Writes,
     pub audit: Audit,
-    /// Stopped when the server is asked to stop: reads give up, writes in flight are waited for.
+    /// Stopped when the server is asked to stop: reads give up, no new write is sent, and the
+    /// calls in flight are waited for ([`Server::drained`]).
     pub stop: CancelToken,
+    /// Calls under way, and a wake-up when one ends.
+    in_flight: AtomicUsize,
+    ended: Notify,
+}
+
+/// Counts a call while it runs.
+struct Running<'a>(&'a Shared);
+
+impl Drop for Running<'_> {
+    fn drop(&mut self) {
+        self.0.in_flight.fetch_sub(1, Ordering::SeqCst);
+        self.0.ended.notify_waiters();
+    }
 }
 
 /// The MCP server.
@@ -74,6 +91,8 @@ impl Server {
                 writes,
                 audit,
                 stop,
+                in_flight: AtomicUsize::new(0),
+                ended: Notify::new(),
             }),
             tool_router: Self::read_tools() + Self::write_tools(),
         }
@@ -96,6 +115,8 @@ impl Server {
         arguments: &A,
         call: impl Future<Output = Result<Answer>>,
     ) -> CallToolResult {
+        self.shared.in_flight.fetch_add(1, Ordering::SeqCst);
+        let _running = Running(&self.shared);
         let result = call.await;
         let mut entry = json!({"tool": tool, "arguments": arguments});
         let answer = match result {
@@ -116,8 +137,22 @@ impl Server {
             }
         };
         // The answer stands whatever the log does: a write that applied is said as applied.
-        let _said_on_stderr = self.shared.audit.append(entry);
+        if let Err(error) = self.shared.audit.append(entry) {
+            crate::cli::say(format_args!("dynoscope: {error}"));
+        }
         answer
+    }
+
+    /// Wait until no call is under way: a write in flight has its answer, said and audited,
+    /// before the server stops (each ends within the connection's timeout).
+    pub async fn drained(&self) {
+        loop {
+            let ended = self.shared.ended.notified();
+            if self.shared.in_flight.load(Ordering::SeqCst) == 0 {
+                return;
+            }
+            ended.await;
+        }
     }
 
     /// The connection, for a read.

@@ -88,6 +88,13 @@ impl Server {
                     tally::check_partition(&connection.client, &info, &rule, partition),
                 )
                 .await?;
+            if !check.drifted() {
+                // Done already (a repair asked again, or no drift): nothing is sent.
+                let mut value = check.to_json();
+                value["repaired"] = json!(false);
+                value["line"] = json!("The tally equals the children: nothing to repair.");
+                return Ok(Answer::done(value));
+            }
             let plan = tally::repair_plan(&Destination::of(connection), &info, &rule, &check)?;
             not_stopped(&self.shared.stop, "UpdateItem")?;
             let report = tally::repair(connection, &info, &rule, &plan, confirmed).await;

@@ -75,7 +75,7 @@ async fn without_allow_writes_every_write_tool_is_refused_and_nothing_is_sent() 
     assert_eq!(proxy.arrived(), 0, "no write reached the server");
     let lines = audit_lines(&audit);
     assert_eq!(lines.len(), 1 + calls().len());
-    assert!(lines[1..].iter().all(|l| l["ending"] == "bad-input"));
+    assert!(lines[1..].iter().all(|l| l["ending"] == "error"));
     agent.client.cancel().await.unwrap();
 }
 

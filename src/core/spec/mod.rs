@@ -25,6 +25,8 @@ mod statement;
 mod tests;
 mod transfer;
 mod write;
+#[cfg(test)]
+mod write_tests;
 
 pub use item::{DeleteSpec, GetSpec, PutSpec};
 pub use key::KeySpec;
@@ -91,7 +93,10 @@ pub fn count_from_one(text: &str) -> Result<usize, String> {
 pub fn count(text: &str) -> Result<usize, String> {
     let trimmed = text.trim();
     trimmed.parse::<usize>().map_err(|_| {
-        if trimmed.starts_with('-') && trimmed[1..].chars().all(|c| c.is_ascii_digit()) {
+        if trimmed.len() > 1
+            && trimmed.starts_with('-')
+            && trimmed[1..].chars().all(|c| c.is_ascii_digit())
+        {
             format!("`{text}` is negative: give a whole number")
         } else {
             format!("`{text}` is not a whole number")

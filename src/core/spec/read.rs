@@ -195,7 +195,7 @@ impl ReadSpec {
         let condition = self.sort_condition(sort_kind)?;
         if condition.is_some() && sort.is_none() {
             return Err(InputError::new(
-                "sort",
+                "sk",
                 format!(
                     "{} has no sort key, so a sort-key condition cannot apply",
                     index.unwrap_or(&info.name)
@@ -264,7 +264,7 @@ impl ReadSpec {
     fn sort_condition(&self, kind: ScalarType) -> Result<Option<SortCondition>, InputError> {
         let parse = |text: &str| {
             kind.parse(text)
-                .map_err(|e| InputError::from_error("sort", e.at("sort key")))
+                .map_err(|e| InputError::from_error("sk", e.at("sort key")))
         };
         let single = [
             (SortOp::Eq, &self.sk_eq),
@@ -293,7 +293,7 @@ impl ReadSpec {
             }),
             Some(other) => {
                 return Err(InputError::new(
-                    "sort",
+                    "sk",
                     format!(
                         "a sort key between needs two values, low and high ({} given)",
                         other.len()
@@ -303,7 +303,7 @@ impl ReadSpec {
         }
         if conditions.len() > 1 {
             return Err(InputError::new(
-                "sort",
+                "sk",
                 "give one sort-key condition: DynamoDB takes one per Query",
             ));
         }

@@ -62,6 +62,12 @@ impl RuleSpec {
             }
         };
         if let Some(prefix) = &self.shards {
+            if self.index.is_some() || self.child_key.is_some() {
+                return Err(InputError::new(
+                    "shards",
+                    "a sharded counter has no children: leave the index and the child key out",
+                ));
+            }
             return Ok(Rule::Shards(ShardRule {
                 prefix: need("shards", prefix, "the shards' sort-key prefix")?,
                 attribute: need("tally", &self.tally, "the number attribute on each shard")?,

@@ -52,6 +52,11 @@ impl SqlLoad {
         if table.is_empty() {
             return Err(bad(format!("load `{text}`: the table is missing")));
         }
+        if partition.as_deref() == Some("") {
+            return Err(bad(format!(
+                "load `{text}`: the partition is empty (leave `:` out to read the whole table)"
+            )));
+        }
         Ok(Self {
             name: name.to_owned(),
             table: table.to_owned(),
@@ -111,7 +116,7 @@ mod tests {
                 .as_deref(),
             Some("a:b")
         );
-        for bad in ["Social", "=Social", "a-b=Social", "s=", "s=:p"] {
+        for bad in ["Social", "=Social", "a-b=Social", "s=", "s=:p", "s=T:"] {
             assert!(SqlLoad::parse(bad).is_err(), "{bad}");
         }
     }

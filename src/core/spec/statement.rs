@@ -54,8 +54,13 @@ impl StatementSpec {
             .kind
             .writes();
         if writes && (self.limit.is_some() || self.page_size.is_some()) {
+            let field = if self.limit.is_some() {
+                "limit"
+            } else {
+                "page_size"
+            };
             return Err(InputError::new(
-                "limit",
+                field,
                 "a limit and a page size are for SELECT; nothing was sent",
             ));
         }

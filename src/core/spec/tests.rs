@@ -8,7 +8,7 @@ use crate::core::read::BrowseMode;
 use crate::core::table::{IndexInfo, IndexKind, KeyAttr, TableInfo};
 use crate::core::tally::{ChildSource, ReconcilePlan, Rule};
 
-fn social() -> TableInfo {
+pub(super) fn social() -> TableInfo {
     let mut info = TableInfo::with_keys(
         "Social",
         KeyAttr::new("PK", ScalarType::S),
@@ -26,7 +26,7 @@ fn social() -> TableInfo {
     info
 }
 
-fn numbers() -> TableInfo {
+pub(super) fn numbers() -> TableInfo {
     TableInfo::with_keys("Numbers", KeyAttr::new("id", ScalarType::N), None)
 }
 
@@ -98,7 +98,7 @@ fn the_values_are_parsed_as_the_keys_types() {
     spec.index = Some("ByRank".into());
     spec.sk_gt = Some("ten".into());
     let error = refused(&spec, &social());
-    assert_eq!(error.field, "sort");
+    assert_eq!(error.field, "sk");
     assert!(error.reason.starts_with("sort key: "), "{error}");
     spec.sk_gt = Some("10".into());
     assert!(spec.plan(&social()).is_ok());
@@ -119,7 +119,7 @@ fn an_empty_partition_key_a_missing_index_and_two_conditions_are_refused() {
     let mut spec = query("P");
     spec.sk_eq = Some("A".into());
     spec.sk_lt = Some("B".into());
-    assert_eq!(refused(&spec, &social()).field, "sort");
+    assert_eq!(refused(&spec, &social()).field, "sk");
     let mut spec = query("P");
     spec.sk_between = Some(vec!["A".into()]);
     assert!(refused(&spec, &social()).reason.contains("two values"));
@@ -272,72 +272,6 @@ fn a_plan_choice_is_one_of_three() {
 }
 
 #[test]
-fn an_edit_and_a_like_are_checked_before_anything_is_sent() {
-    let add = AddSpec {
-        table: "Social".into(),
-        key: KeySpec::new([("PK", "VID#9f3a"), ("SK", "STATS#TOTAL")]),
-        attribute: "play_count".into(),
-        delta: "1".into(),
-        ..AddSpec::default()
-    };
-    assert!(add.plan(&social()).is_ok());
-    let bad = AddSpec {
-        delta: "one".into(),
-        ..add.clone()
-    };
-    assert_eq!(
-        bad.plan(&social()).expect_err("not a number").field,
-        "delta"
-    );
-    let like = LikeSpec {
-        table: "Numbers".into(),
-        pk: "1".into(),
-        parent_sk: "META".into(),
-        tally: "likeTally".into(),
-        child_prefix: "LIKE#".into(),
-        user: "USER#7c20".into(),
-        token: None,
-        create: false,
-    };
-    assert!(
-        like.plan(&numbers())
-            .expect_err("no sort key")
-            .reason
-            .contains("no sort key")
-    );
-    let nobody = LikeSpec {
-        table: "Social".into(),
-        user: " ".into(),
-        ..like
-    };
-    assert_eq!(nobody.plan(&social()).expect_err("no user").field, "user");
-}
-
-#[test]
-fn a_statement_is_parsed_with_its_parameters() {
-    let spec = StatementSpec {
-        statement: r#"SELECT * FROM "Social" WHERE PK = ?"#.into(),
-        params: vec![serde_json::json!({"S": "POST#a91f"})],
-        limit: Some(3),
-        page_size: None,
-    };
-    let plan = spec.plan().expect("planned");
-    assert!(!plan.writes);
-    assert_eq!(plan.limit, Some(3));
-    let write = StatementSpec {
-        statement: r#"DELETE FROM "Social" WHERE PK = 'A' AND SK = 'B'"#.into(),
-        limit: Some(3),
-        ..StatementSpec::default()
-    };
-    assert_eq!(write.plan().expect_err("a limit on a write").field, "limit");
-    let missing = StatementSpec {
-        statement: r#"SELECT * FROM "Social" WHERE PK = ?"#.into(),
-        ..StatementSpec::default()
-    };
-    assert_eq!(missing.plan().expect_err("no parameter").field, "statement");
-}
-
-#[test]
 fn a_filter_is_one_known_comparison_with_its_values_of_one_type() {
     let filter = |op: &str, kind: &str, values: &[&str]| FilterSpec {
         attribute: "n".into(),
@@ -367,49 +301,4 @@ fn a_filter_is_one_known_comparison_with_its_values_of_one_type() {
         assert_eq!(error.field, "filters");
         assert!(error.reason.contains(words), "{error}");
     }
-}
-
-#[test]
-fn a_storm_has_users_from_one_and_a_target_with_a_sort_key() {
-    let like = LikeSpec {
-        table: "Social".into(),
-        pk: "POST#a91f".into(),
-        parent_sk: "META".into(),
-        tally: "likeTally".into(),
-        child_prefix: "LIKE#".into(),
-        user: String::new(),
-        token: None,
-        create: false,
-    };
-    let destination = crate::core::write::Destination {
-        connection: crate::core::connection::ConnectionId("http://127.0.0.1:8000".into()),
-        endpoint: "http://127.0.0.1:8000".into(),
-        setup: Default::default(),
-        local: true,
-        read_only: false,
-    };
-    let storm = |users: usize| StormSpec {
-        target: like.clone(),
-        users,
-        concurrency: 16,
-    };
-    let plan = storm(200)
-        .plan(&social(), &destination, "run")
-        .expect("planned");
-    assert_eq!(plan.users, 200);
-    assert_eq!(
-        storm(0)
-            .plan(&social(), &destination, "run")
-            .expect_err("none")
-            .field,
-        "users"
-    );
-    let on_numbers = StormSpec {
-        target: LikeSpec {
-            table: "Numbers".into(),
-            ..like.clone()
-        },
-        ..storm(10)
-    };
-    assert!(on_numbers.plan(&numbers(), &destination, "run").is_err());
 }

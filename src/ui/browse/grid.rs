@@ -244,7 +244,7 @@ pub fn results_grid_ui(
                 m.surrender_focus(focused);
             }
         });
-        results.move_cursor(click.position, click.column, click.extend);
+        results.click_cell(click.position, click.column, click.extend);
         results.open_at(click.position);
     }
     action

@@ -8,6 +8,7 @@ use crate::core::cancel::CancelToken;
 use crate::core::error::Error;
 use crate::core::expr::builder::Input;
 use crate::core::likes::{self, LikeOp, LikeReport, LikeRequest};
+use crate::core::spec::LikeSpec;
 use crate::core::write::Destination;
 use crate::task::Pending;
 use crate::ui::likes::target::{TargetForm, target_ui};
@@ -81,16 +82,24 @@ impl HandFeature {
     /// Build a like or unlike from the form; send it, or ask first when the gateway says so.
     fn like(&mut self, scope: &Scope<'_>, target: &TargetForm, op: LikeOp) {
         let token = self.use_token.then(|| self.token.trim().to_owned());
-        let request = target.target(scope.table).and_then(|target| {
-            likes::like_request(
-                &Destination::of(scope.connection),
-                op,
-                &target,
-                &self.user,
-                token,
-                likes::now_secs(),
-            )
-        });
+        // Checked by the like spec, in the words of the CLI's and the MCP server's likes.
+        let spec = LikeSpec {
+            user: self.user.clone(),
+            ..target.spec(scope.table)
+        };
+        let request = spec
+            .plan(scope.table)
+            .map_err(Error::from)
+            .and_then(|(target, user)| {
+                likes::like_request(
+                    &Destination::of(scope.connection),
+                    op,
+                    &target,
+                    &user,
+                    token,
+                    likes::now_secs(),
+                )
+            });
         match request {
             Ok(request) => self.dispatch(scope, request, false),
             Err(error) => self.error = Some(error),

@@ -3,8 +3,6 @@
 
 use egui::Ui;
 
-use crate::core::error::Error;
-use crate::core::likes::LikeTarget;
 use crate::core::spec::LikeSpec;
 use crate::core::table::TableInfo;
 use crate::core::tally::{ChildSource, TallyRule};
@@ -47,11 +45,6 @@ impl TargetForm {
             self.tally.clone_from(&rule.tally);
             self.child_prefix.clone_from(prefix);
         }
-    }
-
-    /// The target on `info`, checked as the CLI's and the MCP server's likes are.
-    pub fn target(&self, info: &TableInfo) -> Result<LikeTarget, Error> {
-        Ok(self.spec(info).target(info)?)
     }
 
     /// The form as the like spec (no user: the like by hand and the storm add their own).

@@ -83,6 +83,14 @@ impl Results {
         self.scroll_to = Some(to);
     }
 
+    /// Put the cursor on a cell clicked, as [`move_cursor`](Self::move_cursor) does, without
+    /// scrolling: the cell is in view already.
+    pub fn click_cell(&mut self, position: usize, column: usize, extend: bool) {
+        let scroll = self.scroll_to;
+        self.move_cursor(position, column, extend);
+        self.scroll_to = scroll;
+    }
+
     /// Select every row shown, the cursor on the last.
     pub fn select_all(&mut self) {
         if let Some(last) = self.view.len().checked_sub(1) {
