@@ -15,7 +15,17 @@ use crate::core::value::AttrType;
 pub use crate::core::placeholders::{Expression, Placeholders};
 
 /// A scalar type a value can be typed in as.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
 pub enum ScalarType {
     /// String.
     S,
@@ -23,9 +33,11 @@ pub enum ScalarType {
     N,
     /// Binary, typed as base64.
     B,
-    /// Boolean (`true` / `false`).
+    /// Boolean (`true` / `false`); also read as DynamoDB's tag `BOOL`.
+    #[serde(alias = "BOOL")]
     Bool,
-    /// Null (the text is ignored).
+    /// Null (the text is ignored); also read as DynamoDB's tag `NULL`.
+    #[serde(alias = "NULL")]
     Null,
 }
 

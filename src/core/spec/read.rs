@@ -75,14 +75,14 @@ pub struct FilterSpec {
     pub op: String,
     /// The type the values are typed in: `S` (default), `N`, `B`, `BOOL` or `NULL`.
     #[serde(default = "text_type", rename = "type")]
-    pub kind: String,
+    pub kind: ScalarType,
     /// The values: none for `exists`, two for `between`, else one.
     #[serde(default)]
     pub values: Vec<String>,
 }
 
-fn text_type() -> String {
-    "S".to_owned()
+fn text_type() -> ScalarType {
+    ScalarType::S
 }
 
 impl FilterSpec {
@@ -105,15 +105,7 @@ impl FilterSpec {
                     known.join(", ")
                 ))
             })?;
-        let kind = ScalarType::ALL
-            .into_iter()
-            .find(|t| t.attr_type().tag() == self.kind.trim())
-            .ok_or_else(|| {
-                bad(format!(
-                    "filter on `{attribute}`: `{}` is not a type a filter takes (S, N, B, BOOL or NULL)",
-                    self.kind
-                ))
-            })?;
+        let kind = self.kind;
         if self.values.len() != op.arity() {
             return Err(bad(format!(
                 "filter on `{attribute}`: `{}` takes {} value(s), {} given",

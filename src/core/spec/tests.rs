@@ -273,16 +273,16 @@ fn a_plan_choice_is_one_of_three() {
 
 #[test]
 fn a_filter_is_one_known_comparison_with_its_values_of_one_type() {
-    let filter = |op: &str, kind: &str, values: &[&str]| FilterSpec {
+    let filter = |op: &str, kind: ScalarType, values: &[&str]| FilterSpec {
         attribute: "n".into(),
         op: op.into(),
-        kind: kind.into(),
+        kind,
         values: values.iter().map(|v| (*v).to_owned()).collect(),
     };
     let mut spec = ReadSpec::scan("Social");
     spec.filters = vec![
-        filter("between", "N", &["1", "10"]),
-        filter("exists", "S", &[]),
+        filter("between", ScalarType::N, &["1", "10"]),
+        filter("exists", ScalarType::S, &[]),
     ];
     let plan = spec.plan(&social()).expect("planned");
     assert_eq!(plan.request.filter.len(), 2);
@@ -291,14 +291,30 @@ fn a_filter_is_one_known_comparison_with_its_values_of_one_type() {
         AttributeValue::N("10".into())
     );
     for (bad, words) in [
-        (filter("~", "S", &["a"]), "is not a comparison"),
-        (filter("=", "X", &["a"]), "is not a type"),
-        (filter("between", "N", &["1"]), "takes 2 value(s), 1 given"),
-        (filter(">", "N", &["ten"]), "filter: "),
+        (filter("~", ScalarType::S, &["a"]), "is not a comparison"),
+        (
+            filter("between", ScalarType::N, &["1"]),
+            "takes 2 value(s), 1 given",
+        ),
+        (filter(">", ScalarType::N, &["ten"]), "filter: "),
     ] {
         spec.filters = vec![bad];
         let error = spec.plan(&social()).expect_err("refused");
         assert_eq!(error.field, "filters");
         assert!(error.reason.contains(words), "{error}");
     }
+}
+
+#[test]
+fn a_filters_type_is_read_as_dynamodb_tags_it() {
+    let filter: FilterSpec = serde_json::from_str(
+        r#"{"attribute": "pinned", "op": "=", "type": "BOOL", "values": ["true"]}"#,
+    )
+    .expect("BOOL is a type");
+    assert_eq!(filter.kind, ScalarType::Bool);
+    let plain: FilterSpec =
+        serde_json::from_str(r#"{"attribute": "a", "op": "exists"}"#).expect("S by default");
+    assert_eq!(plain.kind, ScalarType::S);
+    let unknown = r#"{"attribute": "a", "op": "=", "type": "X"}"#;
+    assert!(serde_json::from_str::<FilterSpec>(unknown).is_err());
 }

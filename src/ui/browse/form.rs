@@ -163,7 +163,7 @@ impl QueryForm {
             spec.filters.push(FilterSpec {
                 attribute: self.filter_attr.clone(),
                 op: self.filter_op.symbol().to_owned(),
-                kind: self.filter_type.attr_type().tag().to_owned(),
+                kind: self.filter_type,
                 values: texts
                     .iter()
                     .take(self.filter_op.arity())
