@@ -5,7 +5,6 @@
 use crate::cli::exit::Exit;
 use crate::cli::output::say;
 use crate::core::cancel::CancelToken;
-use crate::core::error::Result;
 
 /// The signals a run listens for, from the start of the run to its end.
 pub struct Interrupt {
@@ -63,18 +62,7 @@ pub(crate) use crate::core::cancel::{not_stopped, unless_stopped};
 
 /// The table's description, given up on when the run is interrupted: what every subcommand
 /// reads first.
-pub(crate) async fn describe(
-    client: &aws_sdk_dynamodb::Client,
-    table: &str,
-    stop: &CancelToken,
-) -> Result<crate::core::table::TableInfo> {
-    unless_stopped(
-        stop,
-        "DescribeTable",
-        crate::core::read::describe_table(client, table),
-    )
-    .await
-}
+pub(crate) use crate::core::read::describe_unless_stopped as describe;
 
 /// SIGINT and SIGTERM as one stream; `None` when they cannot be listened for (then they end
 /// the process as usual).

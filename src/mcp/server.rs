@@ -210,7 +210,6 @@ impl Server {
 
     /// The table's description.
     pub(super) async fn describe(&self, table: &str) -> Result<TableInfo> {
-        self.read("DescribeTable", read::describe_table(self.client(), table))
-            .await
+        read::describe_unless_stopped(self.client(), table, &self.shared.stop).await
     }
 }

@@ -174,3 +174,66 @@ fn writes_off_this_machine_need_yes_and_never_go_to_a_read_only_connection() {
     assert_eq!(out.status.code(), Some(2));
     assert!(common::served::text(&out.stderr).contains("read-only connection writes nothing"));
 }
+
+async fn tally(client: &aws_sdk_dynamodb::Client, post: &str) -> i64 {
+    let key = common::through::key(post, "META");
+    let item = dynoscope::core::read::get_item(client, "Social", key)
+        .await
+        .unwrap()
+        .unwrap();
+    dynoscope::core::value::cell_text(&item["likeTally"])
+        .parse()
+        .unwrap()
+}
+
+/// One write tool called through a proxy that garbles the first answer, after it applied; the
+/// answer, and how many requests reached the server.
+async fn garbled_once(
+    sandbox: &Sandbox,
+    targets: &'static [&'static str],
+    tool: &'static str,
+    arguments: Value,
+) -> (Value, usize) {
+    let proxy = common::fault_proxy(sandbox.addr(), targets, Fault::HtmlAfterApplyOnce).await;
+    let agent = Agent::start(&proxy.url, &["--allow-writes"], &audit_path("garbled")).await;
+    let answer = agent.ok(tool, arguments).await;
+    agent.client.cancel().await.unwrap();
+    (answer, proxy.arrived())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_like_or_a_put_whose_answer_is_garbled_is_said_as_the_server_stored_it() {
+    let sandbox = Sandbox::start(None, 0).await.unwrap();
+    let connection =
+        common::connect_to(sandbox.endpoint(), std::time::Duration::from_secs(10)).await;
+    let client = &connection.client;
+
+    // Without a token a like is sent once: its outcome is unknown, and it applied once.
+    let before = tally(client, SAMPLE_POST).await;
+    let like = json!({"table": "Social", "pk": SAMPLE_POST, "user": "USER#lost"});
+    let (answer, arrived) = garbled_once(&sandbox, &["TransactWriteItems"], "like", like).await;
+    assert_eq!(answer["ending"], "unknown", "{answer}");
+    assert_eq!((arrived, tally(client, SAMPLE_POST).await), (1, before + 1));
+
+    // With a token it is sent again, and the same token applies once.
+    let like = json!({"table": "Social", "pk": SAMPLE_POST, "user": "USER#token", "token": "mcp-token-0001"});
+    let (answer, arrived) = garbled_once(&sandbox, &["TransactWriteItems"], "like", like).await;
+    assert_eq!(answer["ending"], "done", "{answer}");
+    assert_eq!((arrived, tally(client, SAMPLE_POST).await), (2, before + 2));
+
+    // A whole put is safe to send again.
+    let item = r#"{"PK":{"S":"VID#resent"},"SK":{"S":"META"},"n":{"N":"1"}}"#;
+    let put = json!({"table": "Videos", "item": item});
+    let (answer, arrived) = garbled_once(&sandbox, &["PutItem"], "put_item", put).await;
+    assert_eq!(
+        (answer["ending"].as_str(), arrived),
+        (Some("done"), 2),
+        "{answer}"
+    );
+    let key = common::through::key("VID#resent", "META");
+    let stored = dynoscope::core::read::get_item(client, "Videos", key)
+        .await
+        .unwrap()
+        .expect("the put is stored");
+    assert_eq!(dynoscope::core::value::cell_text(&stored["n"]), "1");
+}

@@ -20,12 +20,7 @@ pub async fn add(
     stop: &CancelToken,
 ) -> Result<EditReport> {
     let client = &connection.client;
-    let info = unless_stopped(
-        stop,
-        "DescribeTable",
-        read::describe_table(client, &spec.table),
-    )
-    .await?;
+    let info = read::describe_unless_stopped(client, &spec.table, stop).await?;
     // Checked before anything is read or sent.
     let (mut item, request) = spec.plan(&info)?;
     let stored = unless_stopped(

@@ -3,7 +3,7 @@
 //! through the gateway with the tally and children read before and after. What `dynoscope
 //! like|unlike` and the MCP server's `like`/`unlike` run.
 
-use crate::core::cancel::{CancelToken, not_stopped, unless_stopped};
+use crate::core::cancel::{CancelToken, not_stopped};
 use crate::core::connection::Connection;
 use crate::core::error::Result;
 use crate::core::likes::{LikeOp, LikeReport, like_and_observe, like_request, now_secs};
@@ -20,12 +20,7 @@ pub async fn like(
     confirmed: bool,
     stop: &CancelToken,
 ) -> Result<LikeReport> {
-    let info = unless_stopped(
-        stop,
-        "DescribeTable",
-        read::describe_table(&connection.client, &spec.table),
-    )
-    .await?;
+    let info = read::describe_unless_stopped(&connection.client, &spec.table, stop).await?;
     let (target, user) = spec.plan(&info)?;
     let request = like_request(
         &Destination::of(connection),

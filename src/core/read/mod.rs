@@ -89,6 +89,16 @@ pub async fn describe_table(client: &Client, table: &str) -> Result<TableInfo> {
     Ok(info)
 }
 
+/// [`describe_table`], given up on once `stop` is cancelled: what every run reads first (a
+/// read changes nothing, so it need not be waited for).
+pub async fn describe_unless_stopped(
+    client: &Client,
+    table: &str,
+    stop: &crate::core::cancel::CancelToken,
+) -> Result<TableInfo> {
+    crate::core::cancel::unless_stopped(stop, "DescribeTable", describe_table(client, table)).await
+}
+
 /// Read one attribute of one item with a consistent read, shown exactly as stored.
 pub async fn read_number(
     client: &Client,

@@ -37,7 +37,10 @@ pub use statement::{StatementPlan, StatementSpec};
 pub use transfer::{ExportPlan, ExportSpec, ImportPlan, ImportSpec};
 pub use write::{AddMode, AddSpec, LikeSpec, StormSpec};
 
+use aws_sdk_dynamodb::types::AttributeValue;
+
 use crate::core::error::Error;
+use crate::core::table::KeyAttr;
 
 /// One table, named.
 #[derive(
@@ -116,6 +119,28 @@ pub fn page_size_of(n: usize) -> Result<i32, String> {
         return Err("0: give a whole number from 1".to_owned());
     }
     i32::try_from(n).map_err(|_| format!("`{n}` is more than DynamoDB takes ({})", i32::MAX))
+}
+
+/// The value of the partition key `key` typed as `text`: given, and of its type.
+fn partition_value(key: &KeyAttr, text: &str) -> Result<AttributeValue, InputError> {
+    if text.is_empty() {
+        return Err(InputError::new(
+            "pk",
+            format!("give a value for the partition key `{}`", key.name),
+        ));
+    }
+    key.kind
+        .parse(text)
+        .map_err(|e| InputError::from_error("pk", e.at(&format!("partition key `{}`", key.name))))
+}
+
+/// A page size given as a number (DynamoDB's `Limit`), from 1 and within what it takes.
+fn page_size_field(page_size: Option<usize>) -> Result<Option<i32>, InputError> {
+    page_size
+        .map(|n| {
+            page_size_of(n).map_err(|why| InputError::new("page_size", format!("page size {why}")))
+        })
+        .transpose()
 }
 
 /// A limit given as a number: from 1.

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::core::condition::{FilterClause, FilterOp, ScalarType, SortCondition, SortOp};
 use crate::core::read::{BrowseRequest, Until};
-use crate::core::spec::{InputError, limit_of, page_size_of};
+use crate::core::spec::{InputError, limit_of, page_size_field, partition_value};
 use crate::core::table::TableInfo;
 use crate::core::validate;
 use crate::core::value::{self, Item};
@@ -196,18 +196,7 @@ impl ReadSpec {
         }
         let mut request = match &self.pk {
             Some(pk) => {
-                if pk.is_empty() {
-                    return Err(InputError::new(
-                        "pk",
-                        format!("give a value for the partition key `{}`", partition.name),
-                    ));
-                }
-                let value = partition.kind.parse(pk).map_err(|e| {
-                    InputError::from_error(
-                        "pk",
-                        e.at(&format!("partition key `{}`", partition.name)),
-                    )
-                })?;
+                let value = partition_value(partition, pk)?;
                 BrowseRequest::query(info, index, value, condition, !self.descending)
                     .map_err(|e| InputError::from_error("pk", e))?
             }
@@ -224,13 +213,7 @@ impl ReadSpec {
         for filter in &self.filters {
             request.filter.push(filter.plan()?);
         }
-        request.page_size = self
-            .page_size
-            .map(|n| {
-                page_size_of(n)
-                    .map_err(|why| InputError::new("page_size", format!("page size {why}")))
-            })
-            .transpose()?;
+        request.page_size = page_size_field(self.page_size)?;
         let start = match self.start_key.as_deref() {
             None => None,
             Some(text) => {

@@ -163,21 +163,7 @@ impl TallySpec {
         let Some(pk) = &self.pk else {
             return Ok(None);
         };
-        if pk.is_empty() {
-            return Err(InputError::new(
-                "pk",
-                format!(
-                    "give a value for the partition key `{}`",
-                    info.partition.name
-                ),
-            ));
-        }
-        info.partition.kind.parse(pk).map(Some).map_err(|e| {
-            InputError::from_error(
-                "pk",
-                e.at(&format!("partition key `{}`", info.partition.name)),
-            )
-        })
+        super::partition_value(&info.partition, pk).map(Some)
     }
 
     /// One partition's value, which this check needs.

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::core::partiql::Statement;
-use crate::core::spec::{InputError, limit_of, page_size_of};
+use crate::core::spec::{InputError, limit_of, page_size_field};
 
 /// One PartiQL statement, its `?` parameters in order, and (for a SELECT) when to stop.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -68,13 +68,7 @@ impl StatementSpec {
             statement,
             writes,
             limit: limit_of("limit", self.limit)?,
-            page_size: self
-                .page_size
-                .map(|n| {
-                    page_size_of(n)
-                        .map_err(|why| InputError::new("page_size", format!("page size {why}")))
-                })
-                .transpose()?,
+            page_size: page_size_field(self.page_size)?,
         })
     }
 }
