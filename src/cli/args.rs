@@ -52,7 +52,10 @@ pub enum Subcommand {
     /// Compare parents' stored tallies with their counted children (or sum a sharded counter).
     ///
     /// Prints one line per parent (pk, stored, counted, drift) and a summary. Exit status:
-    /// 0 every checked parent matches, 1 any drifted, 2 on error.
+    /// 0 every checked parent matches, 1 any drifted or could not be checked (each listed, the
+    /// others checked), 2 on error. With --repair, each drifted parent is then repaired by a
+    /// guarded SET (one confirmation for all: --yes off this machine), stopping at an unknown
+    /// outcome: 0 all repaired, 1 some refused (the tally moved), 3 an outcome unknown.
     #[command(after_help = EXIT_TABLE)]
     Check(CheckArgs),
     /// Like a parent as a user: one TransactWriteItems (Put the child if absent, ADD 1 to the
@@ -160,6 +163,7 @@ impl Subcommand {
                 | Self::Put(_)
                 | Self::Delete(_)
         ) || matches!(self, Self::Mcp(a) if a.allow_writes)
+            || matches!(self, Self::Check(a) if a.repair)
     }
 
     /// Whether the output is JSON (so errors are printed as JSON too).

@@ -11,20 +11,25 @@ use crate::cli::exit::Exit;
 use crate::cli::interrupt::{describe, unless_stopped};
 use crate::cli::output::Output;
 use crate::core::cancel::CancelToken;
+use crate::core::connection::Connection;
+use crate::core::ending::Ending;
 use crate::core::error::{Error, Result};
 use crate::core::number::to_dynamodb;
 use crate::core::report::capacity;
 use crate::core::table::{TableInfo, human_bytes};
-use crate::core::tally::{self, Checked, ParentSource};
+use crate::core::tally::{self, ParentSource, Reconciled, RepairReport};
 use crate::core::transfer::Format;
 
-/// Run the check; exit 0 when every parent matches, 1 when any drifted.
+/// Run the check; exit 0 when every parent matches, 1 when any drifted or could not be
+/// checked. With `--repair` (and `--all`), every drifted parent is then repaired.
 pub async fn check(
-    client: &Client,
+    connection: &Connection,
     args: CheckArgs,
+    confirmed: bool,
     out: &mut Output,
     stop: &CancelToken,
 ) -> Result<Exit> {
+    let client = &connection.client;
     let info = describe(client, &args.table, stop).await?;
     if args.shards.is_some() {
         return unless_stopped(stop, "Query", shards(client, &info, &args, out)).await;
@@ -32,7 +37,7 @@ pub async fn check(
     let spec = args.spec();
     let rule = spec.rule.tally_rule()?;
     let started = Instant::now();
-    let mut checked = Checked::default();
+    let mut all = Reconciled::default();
     if let Some(location) = &args.athena {
         out.text(tally::athena_sql(
             &info,
@@ -66,7 +71,7 @@ pub async fn check(
                 op: "reading the export",
             })?;
             for check in checks {
-                checked.add(check?);
+                all.add(check);
             }
             out.note(format_args!(
                 "Read {} items ({}) from the export; no item read from the table.",
@@ -82,7 +87,7 @@ pub async fn check(
                 tally::check_partition(client, &info, &rule, partition),
             )
             .await?;
-            checked.add(check);
+            all.add(Ok(check));
         }
         (None, true, None) => {
             let at_once = spec.at_once()?;
@@ -92,12 +97,10 @@ pub async fn check(
                 out.note(line);
             }
             out.note(format_args!("Plan: {}.", plan.label()));
-            let (all, cancelled) =
-                tally::reconcile_checked(client, &info, &rule, plan, stop).await?;
-            checked = all;
-            if cancelled {
+            all = tally::reconcile_checked(client, &info, &rule, plan, stop).await?;
+            if all.cancelled {
                 // What was checked before the interrupt is printed; the run did not finish.
-                print_checks(&checked, args.json, out);
+                print_checks(&all, args.json, out);
                 return Err(Error::Cancelled { op: "reconcile" });
             }
         }
@@ -107,37 +110,69 @@ pub async fn check(
             ));
         }
     }
-    print_checks(&checked, args.json, out);
-    let totals = &checked.totals;
+    print_checks(&all, args.json, out);
+    let totals = &all.checked.totals;
     if args.json {
         out.line(
-            json!({"summary": {"parents": checked.checks.len(), "drifted": totals.drifted, "stored": to_dynamodb(&totals.stored), "counted": totals.counted.to_string(), "rcu": totals.rcu}}),
+            json!({"summary": {"parents": all.checked.checks.len(), "drifted": totals.drifted, "not_checked": all.failures.len(), "stored": to_dynamodb(&totals.stored), "counted": totals.counted.to_string(), "rcu": totals.rcu}}),
         );
     }
     out.note(format_args!(
         "{} · {} RCU · {} ms",
-        checked.summary(),
+        all.summary(),
         capacity(totals.rcu),
         started.elapsed().as_millis()
     ));
-    if checked.checks.is_empty() {
+    if all.checked.checks.is_empty() && all.failures.is_empty() {
         // Nothing matched the rule (a typo in a prefix or a sort key): no drift found is not a
         // tally that matches.
         out.note(
             "dynoscope: no parent matched the rule, so nothing was checked (look at --parent-sk, --parent-prefix and --tally)",
         );
-        return Ok(Exit::Refused);
     }
-    Ok(if totals.drifted == 0 {
-        Exit::Done
+    let checked = Exit::from(all.ending());
+    if !args.repair || totals.drifted == 0 {
+        return Ok(checked);
+    }
+    let repaired = tally::repair_all(
+        connection,
+        &info,
+        &rule,
+        &all.checked.checks,
+        confirmed,
+        stop,
+        |partition, report| print_repair(partition, report, args.json, out),
+    )
+    .await?;
+    out.note(format_args!("Repair: {}.", repaired.summary()));
+    // Parents that could not be checked are still unrepaired: the data still disagrees.
+    let unchecked = if all.failures.is_empty() {
+        Ending::Done
     } else {
-        Exit::Refused
-    })
+        all.ending()
+    };
+    Ok(Exit::from(repaired.ending().graver(unchecked)))
 }
 
-/// One line per parent checked: JSON, or pk, stored, counted and drift.
-fn print_checks(checked: &Checked, json: bool, out: &mut Output) {
-    for check in &checked.checks {
+/// One line per repair as it ends: the parent and what happened, with the check made after.
+fn print_repair(partition: &str, report: &RepairReport, json: bool, out: &mut Output) {
+    let line = report.line();
+    if json {
+        let after = report
+            .recheck
+            .as_ref()
+            .map_or(serde_json::Value::Null, |(check, _)| check.to_json());
+        let ending = report.outcome.ending().unwrap_or(Ending::BadInput);
+        out.line(json!({"repair": partition, "ending": ending.word(), "line": line.text, "after": after}));
+    } else {
+        out.line(format_args!("{partition}\trepair: {}", line.text));
+    }
+}
+
+/// One line per parent checked (JSON, or pk, stored, counted and drift), then one per parent
+/// that could not be checked, with why.
+fn print_checks(all: &Reconciled, json: bool, out: &mut Output) {
+    for check in &all.checked.checks {
         if json {
             out.line(check.to_json());
         } else {
@@ -148,6 +183,13 @@ fn print_checks(checked: &Checked, json: bool, out: &mut Output) {
                 check.count.count,
                 check.drift_text()
             ));
+        }
+    }
+    for failure in &all.failures {
+        if json {
+            out.line(failure.to_json());
+        } else {
+            out.line(format_args!("error\t{failure}"));
         }
     }
 }

@@ -210,6 +210,12 @@ pub struct CheckArgs {
     /// read nothing.
     #[arg(long, conflicts_with_all = ["pk", "all", "shards", "from_export"])]
     pub athena: Option<String>,
+    /// With --all: repair every drifted parent afterwards, a guarded SET each (the tally set
+    /// to the children counted, on the condition it is still what was read), through the write
+    /// gateway; one confirmation for all (--yes off this machine). Not from an export: its
+    /// counts are as old as the export.
+    #[arg(long, requires = "all", conflicts_with_all = ["pk", "shards", "athena", "from_export"])]
+    pub repair: bool,
     /// One JSON object per line.
     #[arg(long)]
     pub json: bool,

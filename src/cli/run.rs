@@ -84,7 +84,9 @@ async fn run_inner(
         Subcommand::Add(args) => {
             return crate::cli::add::add(&connection, args, confirmed, out, stop).await;
         }
-        Subcommand::Check(args) => return crate::cli::check::check(client, args, out, stop).await,
+        Subcommand::Check(args) => {
+            return crate::cli::check::check(&connection, args, confirmed, out, stop).await;
+        }
         Subcommand::Like(args) => {
             return crate::cli::likes::like(&connection, LikeOp::Like, args, confirmed, out, stop)
                 .await;

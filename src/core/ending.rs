@@ -30,6 +30,22 @@ impl Ending {
         }
     }
 
+    /// The graver of two endings, for a run of many writes: unknown over an error, an error
+    /// over refused, refused over done.
+    pub fn graver(self, other: Self) -> Self {
+        let rank = |e: Self| match e {
+            Self::Done => 0,
+            Self::Refused => 1,
+            Self::BadInput => 2,
+            Self::Unknown => 3,
+        };
+        if rank(other) > rank(self) {
+            other
+        } else {
+            self
+        }
+    }
+
     /// The class as one word: `done`, `refused`, `error` (bad input, or an error before
     /// anything applied), `unknown`.
     pub fn word(self) -> &'static str {

@@ -167,10 +167,11 @@ impl Server {
             let plan = spec.plan.plan(at_once, estimate.plan(at_once));
             let reconciled =
                 tally::reconcile_checked(self.client(), &info, &rule, plan, &self.shared.stop);
-            let (checked, cancelled) = reconciled.await?;
-            if cancelled {
+            let all = reconciled.await?;
+            if all.cancelled {
                 return Err(Error::Cancelled { op: "reconcile" });
             }
+            let checked = &all.checked;
             let totals = &checked.totals;
             // The worst first (as checked sorts them), at most 100: the totals count them all.
             let drifted: Vec<Value> = checked
@@ -180,24 +181,26 @@ impl Server {
                 .take(MAX_DRIFTED)
                 .map(|c| c.to_json())
                 .collect();
-            let ending = if checked.checks.is_empty() || totals.drifted > 0 {
-                Ending::Refused
-            } else {
-                Ending::Done
-            };
+            let not_checked: Vec<Value> = all
+                .failures
+                .iter()
+                .take(MAX_DRIFTED)
+                .map(Error::to_json)
+                .collect();
             Ok(Answer {
                 value: json!({
                     "plan": plan.label(),
                     "estimate": estimate.lines(&info.name),
                     "parents": checked.checks.len(),
                     "drifted": drifted,
+                    "not_checked": not_checked,
                     "totals": {
                         "drifted": totals.drifted, "stored": to_dynamodb(&totals.stored),
                         "counted": totals.counted.to_string(), "consumedRCU": totals.rcu,
                     },
-                    "summary": checked.summary(),
+                    "summary": all.summary(),
                 }),
-                ending,
+                ending: all.ending(),
             })
         })
         .await

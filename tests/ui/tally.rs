@@ -228,3 +228,68 @@ fn reconcile_shows_its_estimate_and_reads_an_export_and_copies_athena_sql() {
     assert!(sql.contains("GROUP BY item.\"PK\".\"S\""), "{sql}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn reconcile_lists_a_bad_parent_and_repairs_all_drifted_after_one_confirmation() {
+    use aws_sdk_dynamodb::types::AttributeValue;
+    remote_credentials();
+    let outside = outside_sandbox();
+    outside.runtime.block_on(async {
+        outside
+            .client
+            .put_item()
+            .table_name("Social")
+            .item("PK", AttributeValue::S("POST#c5v4".into()))
+            .item("SK", AttributeValue::S("META".into()))
+            .item("likeTally", AttributeValue::S("08001".into()))
+            .send()
+            .await
+            .unwrap();
+    });
+    let remote = format!("http://0.0.0.0:{}", outside.sandbox.addr().port());
+    let mut app = start(endpoint(&remote), Some("Social"));
+    let h = &mut app.harness;
+    h.set_size(egui::vec2(1280.0, 1600.0));
+    query_partition(h, "POST#a91f");
+    step_until(h, "the results", |h| has_label(h, "LIKE#USER#7c20"));
+    h.get_by_role_and_label(Role::Button, "Tally check").click();
+    step_until(h, "the suggestion", |h| has_label(h, "Use"));
+    h.get_by_role_and_label(Role::Button, "Use").click();
+    step_until(h, "the check form", |h| has_label(h, "Check"));
+    h.get_by_role_and_label(Role::Button, "Reconcile").click();
+    step_until(h, "the end", |h| {
+        has_label_containing(h, "45 parents checked · 3 drifted (1 missing a tally)")
+    });
+    assert!(has_label_containing(h, "1 parent not checked"));
+    assert!(has_label_containing(
+        h,
+        "POST#c5v4: the tally `likeTally` is S, not a number"
+    ));
+    h.get_by_role_and_label(Role::Button, "Repair all 3 drifted…")
+        .click();
+    step_until(h, "the one question", |h| {
+        has_label_containing(h, "the `likeTally` of 3 drifted parents")
+    });
+    h.get_by_role_and_label(Role::Button, "Confirm write")
+        .click();
+    step_until(h, "every repair", |h| {
+        has_label_containing(h, "Repair: 3 parents repaired.")
+    });
+    let lines: std::collections::BTreeSet<String> = h
+        .query_all_by(|n| {
+            n.value()
+                .or_else(|| n.label())
+                .is_some_and(|l| l.contains(": Repaired: the tally is"))
+        })
+        .filter_map(|n| {
+            n.accesskit_node()
+                .value()
+                .or_else(|| n.accesskit_node().label())
+        })
+        .collect();
+    assert_eq!(lines.len(), 3, "a line per parent: {lines:?}");
+    assert!(
+        has_label_containing(h, "45 parents checked · 0 drifted"),
+        "the results hold the parents checked again"
+    );
+}

@@ -27,8 +27,10 @@ pub use plan::{
     Cheaper, Estimate, ParentSource, PassRead, ReconcilePlan, check_export, estimate,
     estimate_loaded, scan_method, scan_pass,
 };
-pub use reconcile::{ReconcileEvent, find_parents, reconcile, reconcile_checked};
-pub use repair::{RepairReport, repair, repair_plan};
+pub use reconcile::{ReconcileEvent, Reconciled, find_parents, reconcile, reconcile_checked};
+pub use repair::{
+    RepairAll, RepairReport, repair, repair_all, repair_all_confirmation, repair_plan,
+};
 pub use rule::{ChildSource, ParentMatch, Rule, ShardRule, TallyRule};
 pub use rulebook::{RuleBook, SavedRules};
 pub use shards::{ShardTotal, sum_shards};

@@ -10,6 +10,7 @@ use tokio::sync::Semaphore;
 
 use crate::core::cancel::CancelToken;
 use crate::core::condition::{FilterClause, FilterOp, SortOp};
+use crate::core::ending::Ending;
 use crate::core::error::{Error, Result};
 use crate::core::read::{self, BrowseMode, BrowseRequest, Until};
 use crate::core::table::TableInfo;
@@ -203,19 +204,72 @@ fn flatten(
     })
 }
 
-/// [`reconcile`], every result gathered into one [`Checked`]: what the CLI's `check --all` and
-/// the MCP server's `reconcile` report. A parent that could not be checked is the run's error;
-/// `Ok((checked, true))` when it was cancelled (what was checked before is kept).
+/// A whole reconcile's results: the parents checked, those that could not be (each with why:
+/// a tally that is not a number, a count that failed), and whether it was cancelled.
+#[derive(Debug, Default)]
+pub struct Reconciled {
+    /// The parents checked, most severe first, with totals.
+    pub checked: Checked,
+    /// The parents that could not be checked, in the order they failed.
+    pub failures: Vec<Error>,
+    /// Whether the run was cancelled (what was checked before is kept).
+    pub cancelled: bool,
+}
+
+impl Reconciled {
+    /// Take in one parent's result.
+    pub fn add(&mut self, result: Result<ParentCheck>) {
+        match result {
+            Ok(check) => self.checked.add(check),
+            Err(error) => self.failures.push(error),
+        }
+    }
+
+    /// How the run ended: done when every parent was checked and matches; refused when any
+    /// drifted, any parent's data could not be checked (a tally that is not a number), or no
+    /// parent matched the rule at all; an error when a read failed for a parent.
+    pub fn ending(&self) -> Ending {
+        if self
+            .failures
+            .iter()
+            .any(|e| !matches!(e, Error::Invalid(_)))
+        {
+            Ending::BadInput
+        } else if self.checked.totals.drifted > 0
+            || !self.failures.is_empty()
+            || self.checked.checks.is_empty()
+        {
+            Ending::Refused
+        } else {
+            Ending::Done
+        }
+    }
+
+    /// The totals in one line, the parents that could not be checked included.
+    pub fn summary(&self) -> String {
+        let summary = self.checked.summary();
+        match self.failures.len() {
+            0 => summary,
+            n => format!(
+                "{summary} · {} not checked",
+                crate::core::report::plural(n, "parent")
+            ),
+        }
+    }
+}
+
+/// [`reconcile`] of every parent of the table, every result gathered into one [`Reconciled`]:
+/// what the CLI's `check --all` and the MCP server's `reconcile` report. A parent that cannot
+/// be checked is listed and the run goes on.
 pub async fn reconcile_checked(
     client: &Client,
     info: &TableInfo,
     rule: &TallyRule,
     plan: ReconcilePlan,
     cancel: &CancelToken,
-) -> Result<(Checked, bool)> {
-    let mut checked = Checked::default();
-    let mut failure = None;
-    let cancelled = reconcile(
+) -> Result<Reconciled> {
+    let mut all = Reconciled::default();
+    all.cancelled = reconcile(
         client,
         info,
         rule,
@@ -223,17 +277,11 @@ pub async fn reconcile_checked(
         plan,
         cancel,
         |event| match event {
-            ReconcileEvent::Checked(result) => match *result {
-                Ok(check) => checked.add(check),
-                Err(e) => failure = Some(e),
-            },
-            ReconcileEvent::Read(read) => checked.add_read(&read),
+            ReconcileEvent::Checked(result) => all.add(*result),
+            ReconcileEvent::Read(read) => all.checked.add_read(&read),
             ReconcileEvent::Found(_) => {}
         },
     )
     .await?;
-    match failure {
-        Some(error) => Err(error),
-        None => Ok((checked, cancelled)),
-    }
+    Ok(all)
 }

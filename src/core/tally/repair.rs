@@ -3,15 +3,17 @@
 
 use bigdecimal::BigDecimal;
 
+use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
 use crate::core::counter::{self, EditMode, Outcome, Planned, UpdatePlan};
+use crate::core::ending::Ending;
 use crate::core::error::{Error, Result};
 use crate::core::number;
 use crate::core::report::{Line, Tone};
 use crate::core::table::TableInfo;
 use crate::core::tally::{ParentCheck, TallyRule, check_partition};
 use crate::core::value::Item;
-use crate::core::write::Destination;
+use crate::core::write::{Confirmation, Destination};
 
 /// The guarded repair of a drifted parent: `SET #t = :counted` on the condition that the tally
 /// is still what was observed (`attribute_not_exists(#t)` when it was missing) and the parent
@@ -135,4 +137,117 @@ pub async fn repair(
         None => Err(Error::Invalid("the repair had no partition key".into())),
     };
     RepairReport { outcome, recheck }
+}
+
+/// What repairing every drifted parent did: each parent's report in the order sent, and why
+/// it stopped before the last, if it did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RepairAll {
+    /// Each parent sent (its partition key as text) and what its repair did.
+    pub reports: Vec<(String, RepairReport)>,
+    /// Drifted parents left unsent, and why (an unknown outcome, a cancel).
+    pub stopped: Option<(usize, String)>,
+}
+
+impl RepairAll {
+    /// How the whole run ended: the gravest of its repairs (an unknown outcome over an error
+    /// over a refusal), and refused when it stopped before the last.
+    pub fn ending(&self) -> Ending {
+        let mut ending = Ending::Done;
+        for (_, report) in &self.reports {
+            ending = ending.graver(report.outcome.ending().unwrap_or(Ending::BadInput));
+        }
+        if self.stopped.is_some() {
+            ending = ending.graver(Ending::Refused);
+        }
+        ending
+    }
+
+    /// The run in one line: how many were repaired, refused, unknown, failed and left.
+    pub fn summary(&self) -> String {
+        let count =
+            |f: fn(&Outcome) -> bool| self.reports.iter().filter(|(_, r)| f(&r.outcome)).count();
+        let mut parts = vec![format!(
+            "{} repaired",
+            crate::core::report::plural(count(|o| matches!(o, Outcome::Applied { .. })), "parent")
+        )];
+        let refused = count(|o| matches!(o, Outcome::ConditionFailed { .. } | Outcome::Missing));
+        let unknown = count(|o| matches!(o, Outcome::Unknown { .. }));
+        let failed = count(|o| matches!(o, Outcome::Failed(_)));
+        for (n, what) in [
+            (refused, "not repaired (moved or gone)"),
+            (unknown, "outcome unknown"),
+            (failed, "failed"),
+        ] {
+            if n > 0 {
+                parts.push(format!("{n} {what}"));
+            }
+        }
+        if let Some((left, why)) = &self.stopped {
+            parts.push(format!("{left} not sent ({why})"));
+        }
+        parts.join(" · ")
+    }
+}
+
+/// The one question asked before repairing `drifted` parents of `info` at `destination`.
+pub fn repair_all_confirmation(
+    destination: &Destination,
+    info: &TableInfo,
+    rule: &TallyRule,
+    drifted: usize,
+) -> Confirmation {
+    destination.confirmation(&format!(
+        "table {}, the `{}` of {} (a guarded SET each)",
+        info.name,
+        rule.tally,
+        crate::core::report::plural(drifted, "drifted parent")
+    ))
+}
+
+/// Repair every drifted parent of `checks`, one guarded `SET` after another through the
+/// write gateway (`confirmed`: the one question of [`repair_all_confirmation`] was agreed to),
+/// each parent checked again afterwards. Stops before the next parent on an unknown outcome
+/// (what is stored is not known, so the run is not trusted further) or on `stop`. `on_report`
+/// is told of each repair as it ends.
+pub async fn repair_all(
+    connection: &Connection,
+    info: &TableInfo,
+    rule: &TallyRule,
+    checks: &[ParentCheck],
+    confirmed: bool,
+    stop: &CancelToken,
+    mut on_report: impl FnMut(&str, &RepairReport),
+) -> Result<RepairAll> {
+    let destination = Destination::of(connection);
+    let drifted: Vec<&ParentCheck> = checks.iter().filter(|c| c.drifted()).collect();
+    repair_all_confirmation(&destination, info, rule, drifted.len()).check(confirmed)?;
+    let mut all = RepairAll {
+        reports: Vec::new(),
+        stopped: None,
+    };
+    for (i, check) in drifted.iter().enumerate() {
+        if stop.is_cancelled() {
+            all.stopped = Some((drifted.len() - i, "cancelled".to_owned()));
+            break;
+        }
+        let report = match repair_plan(&destination, info, rule, check) {
+            Ok(plan) => repair(connection, info, rule, &plan, true).await,
+            Err(error) => RepairReport {
+                outcome: Outcome::Failed(error.clone()),
+                recheck: Err(error),
+            },
+        };
+        on_report(&check.partition, &report);
+        let unknown = matches!(report.outcome, Outcome::Unknown { .. });
+        all.reports.push((check.partition.clone(), report));
+        if unknown && i + 1 < drifted.len() {
+            all.stopped = Some((
+                drifted.len() - i - 1,
+                "stopped after an unknown outcome".to_owned(),
+            ));
+            break;
+        }
+    }
+    Ok(all)
 }

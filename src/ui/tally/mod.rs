@@ -4,6 +4,7 @@
 
 mod reconcile;
 mod reconcile_view;
+mod repair_all;
 mod rule_form;
 mod rules;
 mod shards;
@@ -148,10 +149,8 @@ impl TallyFeature {
         }
     }
 
-    /// Take in what arrived.
-    #[must_use]
-    fn take_in(&mut self) -> Option<Intent> {
-        let mut written = None;
+    /// Take in what arrived; the notices of writes that ended go to `intents`.
+    fn take_in(&mut self, intents: &mut Vec<Intent>) {
         if let Some(found) = Pending::take_ready(&mut self.checking) {
             match found {
                 Ok(found) => {
@@ -171,13 +170,13 @@ impl TallyFeature {
                 Err(error) => self.error = Some(error),
             }
         }
-        self.reconcile.poll();
+        intents.extend(self.reconcile.poll());
         if let Some(repair) = &mut self.repair
             && let Some(report) = Pending::take_ready(&mut repair.sending)
         {
             let report = report.unwrap_or_else(RepairReport::lost);
             repair.result = Some(report.line());
-            written = Some(Intent::Written {
+            intents.push(Intent::Written {
                 destination: Box::new(repair.plan.destination.clone()),
                 table: repair.plan.table.clone(),
                 keys: vec![repair.plan.key.clone()],
@@ -187,7 +186,6 @@ impl TallyFeature {
                 self.check = Some((check, parent));
             }
         }
-        written
     }
 
     /// Draw the view: rules, then the check of one parent and reconcile, or the shards.
@@ -371,7 +369,7 @@ fn owned<R: Clone>(scope: &Scope<'_>, rule: &R) -> (aws_sdk_dynamodb::Client, Ta
 
 impl Feature for TallyFeature {
     fn poll(&mut self, intents: &mut Vec<Intent>) {
-        intents.extend(self.take_in());
+        self.take_in(intents);
     }
 
     /// The rules saved for the connection and table (none: start afresh); a repair under way

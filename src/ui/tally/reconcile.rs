@@ -10,12 +10,13 @@ use crate::core::error::Error;
 use crate::core::number;
 use crate::core::tally::{
     self, Checked, Estimate, ParentCheck, ParentSource, PassRead, ReconcileEvent, ReconcilePlan,
-    TallyRule,
+    Reconciled, TallyRule,
 };
 use crate::core::transfer::{self, Format};
 use crate::task::Job;
 use crate::ui::save::{SaveEnd, Saving};
-use crate::ui::{Loaded, Scope};
+use crate::ui::tally::repair_all::RepairAllFlow;
+use crate::ui::{Intent, Loaded, Scope};
 
 /// Where the parents come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,11 +53,10 @@ pub(super) struct Run {
     pub(super) read: PassRead,
     /// Items the table holds, as last described (for a one pass's progress).
     pub(super) table_items: Option<u64>,
-    pub(super) checked: Checked,
-    pub(super) failures: Vec<Error>,
+    /// The parents checked, those that could not be, and whether it was cancelled.
+    pub(super) all: Reconciled,
     pub(super) started: Instant,
     pub(super) finished: Option<Instant>,
-    pub(super) cancelled: bool,
 }
 
 /// The reconcile form, and the last run.
@@ -76,6 +76,8 @@ pub(super) struct Reconcile {
     pub(super) note: Option<String>,
     export: Option<Saving>,
     pub(super) export_note: Option<Result<String, Error>>,
+    /// Repairing every drifted parent of the last run.
+    pub(super) repair_all: RepairAllFlow,
 }
 
 impl Default for Reconcile {
@@ -93,6 +95,7 @@ impl Default for Reconcile {
             note: None,
             export: None,
             export_note: None,
+            repair_all: RepairAllFlow::default(),
         }
     }
 }
@@ -102,8 +105,13 @@ impl Reconcile {
         self.run.as_ref().is_some_and(|run| run.job.is_some())
     }
 
-    /// Take in the checks and files that arrived.
-    pub(super) fn poll(&mut self) {
+    /// Take in the checks, repairs and files that arrived; a repair's notice that it wrote.
+    #[must_use]
+    pub(super) fn poll(&mut self) -> Option<Intent> {
+        let arrived = self.repair_all.poll();
+        for check in arrived.rechecked {
+            self.replace(check);
+        }
         if let Some(run) = &mut self.run {
             let polled = Job::poll_slot(&mut run.job);
             for event in polled.progress {
@@ -112,19 +120,16 @@ impl Reconcile {
                         run.read.items += read.items;
                         run.read.pages += read.pages;
                         run.read.rcu += read.rcu;
-                        run.checked.add_read(&read);
+                        run.all.checked.add_read(&read);
                     }
                     ReconcileEvent::Found(parents) => run.total = Some(parents),
-                    ReconcileEvent::Checked(checked) => match *checked {
-                        Ok(check) => run.checked.add(check),
-                        Err(error) => run.failures.push(error),
-                    },
+                    ReconcileEvent::Checked(checked) => run.all.add(*checked),
                 }
             }
             if let Some(done) = polled.done {
                 run.finished = Some(Instant::now());
                 match done {
-                    Ok(cancelled) => run.cancelled = cancelled,
+                    Ok(cancelled) => run.all.cancelled = cancelled,
                     Err(error) => self.error = Some(error),
                 }
             }
@@ -132,12 +137,13 @@ impl Reconcile {
         if let Some(end) = Saving::take_ended(&mut self.export) {
             self.export_note = Some(SaveEnd::note(end, "parents"));
         }
+        arrived.written
     }
 
     /// Put a newer check of a parent in place of its old one (after a repair).
     pub(super) fn replace(&mut self, check: ParentCheck) {
         if let Some(run) = &mut self.run {
-            run.checked.replace(check);
+            run.all.checked.replace(check);
         }
     }
 
@@ -273,11 +279,9 @@ impl Reconcile {
             } else {
                 table_items
             },
-            checked: Checked::default(),
-            failures: Vec::new(),
+            all: Reconciled::default(),
             started: Instant::now(),
             finished: None,
-            cancelled: false,
         }
     }
 

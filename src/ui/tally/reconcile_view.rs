@@ -27,21 +27,27 @@ impl Reconcile {
         }
         let run = self.run.as_ref()?;
         progress_ui(ui, run);
-        for failure in run.failures.iter().take(3) {
+        for failure in run.all.failures.iter().take(10) {
             error_ui(ui, failure);
+        }
+        if run.all.failures.len() > 10 {
+            ui.weak(format!(
+                "… and {} more not checked",
+                run.all.failures.len() - 10
+            ));
         }
         let totals = format!(
             "{} · {} RCU in all",
-            run.checked.summary(),
-            capacity(run.checked.totals.rcu)
+            run.all.summary(),
+            capacity(run.all.checked.totals.rcu)
         );
-        if run.checked.totals.drifted > 0 {
+        if run.all.checked.totals.drifted > 0 {
             ui.colored_label(ui.visuals().warn_fg_color, totals);
         } else {
             ui.label(totals);
         }
         let mut export = None;
-        if !run.checked.checks.is_empty() && run.job.is_none() {
+        if !run.all.checked.checks.is_empty() && run.job.is_none() {
             ui.horizontal(|ui| {
                 if ui.button("Export CSV").clicked() {
                     export = Some(true);
@@ -51,9 +57,18 @@ impl Reconcile {
                 }
             });
         }
-        let open = results_ui(ui, &run.checked.checks);
+        let why_not = (self.source == SourceChoice::Export).then_some(
+            "An export's counts are as old as the export: reconcile the table to repair.",
+        );
+        let finished = run.job.is_none();
+        let (checks, drifted) = (&run.all.checked.checks, run.all.checked.totals.drifted);
+        if finished {
+            self.repair_all
+                .repair_all_ui(ui, scope, rule, checks, drifted, why_not);
+        }
+        let open = results_ui(ui, checks);
         if let Some(csv) = export {
-            let checked = run.checked.clone();
+            let checked = run.all.checked.clone();
             self.export(scope, &checked, csv);
         }
         self.export_question_ui(ui);
@@ -186,14 +201,14 @@ impl Reconcile {
 }
 
 fn progress_ui(ui: &mut Ui, run: &Run) {
-    let done = run.checked.checks.len() + run.failures.len();
+    let done = run.all.checked.checks.len() + run.all.failures.len();
     let secs = run
         .finished
         .unwrap_or_else(Instant::now)
         .duration_since(run.started)
         .as_secs_f64();
     let per_sec = |n: f64| if secs > 0.0 { n / secs } else { 0.0 };
-    let rcu = capacity(run.checked.totals.rcu);
+    let rcu = capacity(run.all.checked.totals.rcu);
     let (text, fraction) = match run.total {
         Some(total) => (
             format!(
@@ -225,7 +240,7 @@ fn progress_ui(ui: &mut Ui, run: &Run) {
         );
     } else {
         ui.label(text);
-        if run.cancelled {
+        if run.all.cancelled {
             ui.weak("Cancelled: the results so far are kept (a one pass has none until it ends).");
         }
     }
@@ -275,11 +290,16 @@ fn results_ui(ui: &mut Ui, checks: &[ParentCheck]) -> Option<String> {
                         ui.label(RichText::new(check.drift_text()).color(color));
                     });
                     row.col(|ui| {
-                        ui.weak(format!(
-                            "{} p · {} RCU",
-                            check.count.pages,
-                            capacity(check.count.consumed_rcu)
-                        ));
+                        // A one pass reads every child in one scan, not per parent.
+                        if check.count.pages == 0 {
+                            ui.weak("in the one pass");
+                        } else {
+                            ui.weak(format!(
+                                "{} p · {} RCU",
+                                check.count.pages,
+                                capacity(check.count.consumed_rcu)
+                            ));
+                        }
                     });
                     if row.response().clicked() {
                         open = Some(check.partition.clone());
