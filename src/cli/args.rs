@@ -6,7 +6,7 @@ use crate::cli::exit::EXIT_TABLE;
 pub use crate::cli::flags::ConnectionFlags;
 use crate::cli::flags::positive;
 pub use crate::cli::read_args::{CheckArgs, ItemsArgs, PartiqlArgs, ScanArgs, SqlArgs};
-pub use crate::cli::write_args::{DeleteArgs, ExportArgs, ImportArgs, PutArgs};
+pub use crate::cli::write_args::{DeleteArgs, ExportArgs, GetArgs, ImportArgs, PutArgs};
 
 /// dynoscope: inspect DynamoDB item collections and verify counters.
 ///
@@ -119,6 +119,13 @@ pub enum Subcommand {
     /// nothing written because the server found the input invalid, 3 some outcomes unknown.
     #[command(after_help = EXIT_TABLE)]
     Import(ImportArgs),
+    /// Read one item by its key (a consistent GetItem), without a query.
+    ///
+    /// Prints the item on one line (plain JSON, or DynamoDB JSON with --json), numbers exact.
+    /// Exit status: 0 found, 1 no item has the key, 2 bad input (a key attribute missing,
+    /// mistyped or unknown) or error.
+    #[command(after_help = EXIT_TABLE)]
+    Get(GetArgs),
     /// Put one whole item (DynamoDB JSON), replacing any item with its key unless
     /// --create-only.
     ///
@@ -177,6 +184,7 @@ impl Subcommand {
             Self::Storm(a) => a.target.json,
             Self::Partiql(a) => a.json,
             Self::Sql(a) => a.json,
+            Self::Get(a) => a.json,
             Self::Tables
             | Self::Describe { .. }
             | Self::Expr(_)

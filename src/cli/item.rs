@@ -1,16 +1,18 @@
-//! `dynoscope put` and `dynoscope delete`: one whole item written or removed through the write
-//! gateway, in the builder Run's words.
+//! `dynoscope get`, `put` and `delete`: one item read by its key, or written or removed through
+//! the write gateway in the builder Run's words.
 
-use crate::cli::args::{DeleteArgs, PutArgs};
+use crate::cli::args::{DeleteArgs, GetArgs, PutArgs};
 use crate::cli::exit::Exit;
-use crate::cli::interrupt::{describe, not_stopped};
+use crate::cli::interrupt::{describe, not_stopped, unless_stopped};
 use crate::cli::output::Output;
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
 use crate::core::error::Result;
 use crate::core::expr::codegen::Request;
+use crate::core::read;
+use crate::core::report::capacity;
 use crate::core::run;
-use crate::core::spec::{DeleteSpec, PutSpec};
+use crate::core::spec::{DeleteSpec, GetSpec, PutSpec};
 use crate::core::value;
 use crate::core::write;
 
@@ -40,6 +42,36 @@ pub async fn put(
         (out, stop),
     )
     .await
+}
+
+/// Print the item with the key of `--key`, read consistently: plain JSON (DynamoDB JSON with
+/// `--json`), numbers exact; no such item is exit 1.
+pub async fn get(
+    connection: &Connection,
+    args: GetArgs,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
+    let client = &connection.client;
+    let info = describe(client, &args.table, stop).await?;
+    let key = GetSpec {
+        table: args.table.clone(),
+        key: crate::cli::flags::key_spec(args.keys.iter().map(String::as_str))?,
+    }
+    .key
+    .plan(&info)?;
+    let (item, rcu) =
+        unless_stopped(stop, "GetItem", read::get_existing(client, &info, key)).await?;
+    let keys = info.key_names();
+    out.line(if args.json {
+        value::item_to_dynamodb_json(&item, &keys, false)
+    } else {
+        value::item_to_plain_json(&item, &keys, false)
+    });
+    out.flush();
+    out.failure().map_or(Ok(()), Err)?;
+    out.note(format_args!("1 item · {} RCU", capacity(rcu)));
+    Ok(Exit::Done)
 }
 
 /// Delete the item with the key of `--key`.

@@ -84,6 +84,9 @@ async fn run_inner(
         Subcommand::Add(args) => {
             return crate::cli::add::add(&connection, args, confirmed, out, stop).await;
         }
+        Subcommand::Get(args) => {
+            return crate::cli::item::get(&connection, args, out, stop).await;
+        }
         Subcommand::Check(args) => {
             return crate::cli::check::check(&connection, args, confirmed, out, stop).await;
         }

@@ -19,6 +19,20 @@ pub struct PutArgs {
     pub create_only: bool,
 }
 
+/// `dynoscope get`.
+#[derive(Debug, Args)]
+pub struct GetArgs {
+    /// The table.
+    #[arg(long)]
+    pub table: String,
+    /// A key attribute as NAME=VALUE; give each key attribute once.
+    #[arg(long = "key", value_name = "NAME=VALUE", required = true)]
+    pub keys: Vec<String>,
+    /// The item as DynamoDB JSON (types kept) rather than plain JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
 /// `dynoscope delete`.
 #[derive(Debug, Args)]
 pub struct DeleteArgs {

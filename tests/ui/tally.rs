@@ -128,6 +128,19 @@ fn a_sharded_counter_is_summed_and_its_hot_shard_named() {
         "Hot shard: STATS#TOTAL#3 holds 9876 (53.9% of the total)"
     ));
     assert!(has_label(h, "STATS#TOTAL#3: 9876"));
+
+    // An empty key is asked for, not summed as "Total 0 over 0 shards".
+    h.get_by_label("Counter PK (S) =").focus();
+    h.step();
+    for _ in 0.."VID#c0de".len() {
+        h.key_press(egui::Key::Backspace);
+    }
+    h.step();
+    h.get_by_role_and_label(Role::Button, "Sum shards").click();
+    step_until(h, "the question for the key", |h| {
+        has_label_containing(h, "give a value for the partition key `PK`")
+    });
+    assert!(!has_label_containing(h, "Total "), "no total of nothing");
 }
 
 #[test]

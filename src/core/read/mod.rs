@@ -139,6 +139,21 @@ pub async fn get_item(client: &Client, table: &str, key: Item) -> Result<Option<
         .map(|(item, _)| item)
 }
 
+/// The item of `info` with `key`, read consistently, and the read capacity it consumed; no item
+/// with that key is [`Error::NotFound`] naming the key (the data disagrees with the question).
+pub async fn get_existing(
+    client: &Client,
+    info: &crate::core::table::TableInfo,
+    key: Item,
+) -> Result<(Item, f64)> {
+    let shown = crate::core::write::key_shown(&key, &info.key_names());
+    let (item, rcu) = get_item_costed(client, &info.name, key).await?;
+    let item = item.ok_or_else(|| Error::NotFound {
+        what: format!("item {shown} in table {}", info.name),
+    })?;
+    Ok((item, rcu))
+}
+
 /// [`get_item`], with the read capacity it consumed.
 pub async fn get_item_costed(
     client: &Client,

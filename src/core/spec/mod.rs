@@ -122,7 +122,9 @@ pub fn page_size_of(n: usize) -> Result<i32, String> {
 }
 
 /// The value of the partition key `key` typed as `text`: given, and of its type.
-fn partition_value(key: &KeyAttr, text: &str) -> Result<AttributeValue, InputError> {
+/// A partition key value typed as text, parsed as `key`'s type; an empty one is refused (no
+/// item has an empty key).
+pub fn partition_value(key: &KeyAttr, text: &str) -> Result<AttributeValue, InputError> {
     if text.is_empty() {
         return Err(InputError::new(
             "pk",

@@ -220,7 +220,9 @@ impl TallyFeature {
 
     /// The partition typed in, as the table's partition key type; a typo is shown, not sent.
     fn typed_partition(&mut self, scope: &Scope<'_>) -> Option<AttributeValue> {
-        match scope.table.partition.kind.parse(self.partition.trim()) {
+        match crate::core::spec::partition_value(&scope.table.partition, self.partition.trim())
+            .map_err(Error::from)
+        {
             Ok(partition) => {
                 self.error = None;
                 Some(partition)
@@ -244,6 +246,8 @@ impl TallyFeature {
 
     fn sum_shards(&mut self, scope: &Scope<'_>, rule: &ShardRule) {
         let Some(partition) = self.typed_partition(scope) else {
+            // The total shown was of another partition.
+            self.shards = None;
             return;
         };
         let (client, info, rule) = owned(scope, rule);
