@@ -62,7 +62,7 @@ fn sorts_by_a_header_finds_and_copies() {
         has_label_containing(h, "1 shown (find filter)")
     });
     assert!(!has_label(h, "META"), "rows without the text are hidden");
-    h.get_by_role_and_label(Role::Button, "Close").click();
+    h.get_by_role_and_label(Role::Button, "Close find").click();
     step_until(h, "every row again", |h| has_label(h, "META"));
 
     // Click a cell, move down with the keyboard, copy the cell; Shift+Down and copy rows.
@@ -265,4 +265,47 @@ fn a_parallel_scan_reads_every_segment_once() {
         !has_label_containing(h, "more pages"),
         "nothing left to resume"
     );
+}
+
+/// Whether the label `text` is drawn wholly inside the window (the grid's rows and columns are
+/// virtual: a cell far down or far right is not drawn at all until scrolled to).
+fn in_view(h: &egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>, text: &str) -> bool {
+    h.query_all_by_label(text).any(|n| {
+        let r = n.rect();
+        r.left() >= 0.0 && r.right() <= 1280.0 && r.top() >= 0.0 && r.bottom() <= 800.0
+    })
+}
+
+#[test]
+fn find_as_you_type_scrolls_down_and_sideways_to_its_match_which_is_the_open_item() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    let h = &mut app.harness;
+    query_partition(h, "POST#d71e");
+    step_until(h, "the results", |h| has_label_containing(h, "226 items"));
+    let title = "Counting likes without COUNT(*)";
+    assert!(!in_view(h, title), "META is row 226, its title far right");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::F);
+    step_until(h, "the find bar", |h| has_label(h, "Only matching rows"));
+    // Typed a letter at a time, as a user does.
+    for letter in "counting li".chars() {
+        h.get_by_label("Find").type_text(&letter.to_string());
+        h.step();
+    }
+    step_until(h, "the match in view, down and sideways", |h| {
+        in_view(h, title)
+    });
+    assert!(has_label(h, "row 1 of 1 matching"));
+    assert!(
+        has_label_containing(h, "\"updatedAt\""),
+        "the match is the item open below"
+    );
+    // Esc (the field has the keyboard) closes the bar; the item stays open.
+    h.key_press(Key::Escape);
+    step_until(h, "the bar closed", |h| !has_label(h, "Only matching rows"));
+    assert!(has_label_containing(h, "\"updatedAt\""));
+    // Esc again closes the item.
+    h.key_press(Key::Escape);
+    step_until(h, "the item closed", |h| {
+        !has_label_containing(h, "\"updatedAt\"")
+    });
 }

@@ -21,19 +21,29 @@ impl Finder {
         })
     }
 
-    /// Whether `hay` holds the text.
+    /// Whether `hay` holds the text: each place the first byte (either case) is found by
+    /// `memchr`, then the rest compared.
     fn within(&self, hay: &[u8]) -> bool {
         let n = self.needle.len();
         if hay.len() < n {
             return false;
         }
-        let first = self.needle[0];
-        hay.windows(n).any(|w| {
-            w[0].to_ascii_lowercase() == first
-                && w.iter()
-                    .zip(&self.needle)
-                    .all(|(a, b)| a.to_ascii_lowercase() == *b)
-        })
+        let (first, rest) = (self.needle[0], &self.needle[1..]);
+        let upper = first.to_ascii_uppercase();
+        // The last place the text can start.
+        let starts = &hay[..=hay.len() - n];
+        let same = |at: usize| hay[at + 1..at + n].eq_ignore_ascii_case(rest);
+        if upper == first {
+            memchr::memchr_iter(first, starts).any(same)
+        } else {
+            memchr::memchr2_iter(first, upper, starts).any(same)
+        }
+    }
+
+    /// Whether every row holding this text also holds `other`'s (this text contains it), so
+    /// that this text's matches are found among `other`'s.
+    pub fn narrows(&self, other: &Finder) -> bool {
+        memchr::memmem::find(&self.needle, &other.needle).is_some()
     }
 
     /// Whether an encoded value (tag + body) holds the text. Booleans and null match their
@@ -88,4 +98,122 @@ pub fn find_rows(rows: &Rows, view: &[u32], finder: &Finder) -> Vec<u32> {
         .copied()
         .filter(|&row| finder.row_matches(rows, row as usize))
         .collect()
+}
+
+/// Find as you type, a bounded slice at a time: the rows of an order (or of an earlier find's
+/// matches, when this text narrows that one) are looked at `budget` at a time, so a frame never
+/// waits on a million rows, and the matches so far are in order.
+#[derive(Debug, Clone)]
+pub struct FindScan {
+    finder: Finder,
+    /// The rows to look at, when they are an earlier find's matches (otherwise the order).
+    within: Option<Vec<u32>>,
+    /// How many of the rows to look at have been looked at.
+    next: usize,
+    matches: Vec<u32>,
+}
+
+impl FindScan {
+    /// Look for `finder` in an order from its start. When `earlier` looked in the same order
+    /// (`order`) and `finder` narrows its text, only its matches are looked at, followed by the
+    /// rows it had not come to yet.
+    pub fn new(finder: Finder, earlier: Option<(FindScan, &[u32])>) -> Self {
+        let within = earlier.and_then(|(scan, order)| {
+            finder.narrows(&scan.finder).then(|| {
+                let source: &[u32] = scan.within.as_deref().unwrap_or(order);
+                let mut within = scan.matches;
+                within.extend_from_slice(source.get(scan.next..).unwrap_or_default());
+                within
+            })
+        });
+        Self {
+            finder,
+            within,
+            next: 0,
+            matches: Vec::new(),
+        }
+    }
+
+    /// The text looked for.
+    pub fn finder(&self) -> &Finder {
+        &self.finder
+    }
+
+    /// Look at up to `budget` more rows of `order`; whether every row has been looked at.
+    pub fn step(&mut self, rows: &Rows, order: &[u32], budget: usize) -> bool {
+        let source: &[u32] = self.within.as_deref().unwrap_or(order);
+        let end = (self.next + budget).min(source.len());
+        for &row in &source[self.next..end] {
+            if self.finder.row_matches(rows, row as usize) {
+                self.matches.push(row);
+            }
+        }
+        self.next = end;
+        self.done(order.len())
+    }
+
+    /// Whether every row of an order of `order_len` rows has been looked at.
+    pub fn done(&self, order_len: usize) -> bool {
+        match &self.within {
+            Some(within) => self.next >= within.len(),
+            None => self.next >= order_len,
+        }
+    }
+
+    /// The matches so far, in the order's order.
+    pub fn matches(&self) -> &[u32] {
+        &self.matches
+    }
+
+    /// Rows appended at the end of the order (a page, unsorted): a find over the order comes
+    /// to them by itself; a narrowed one looks at them too, as its earlier find never saw them.
+    pub fn appended(&mut self, added: &[u32]) {
+        if let Some(within) = &mut self.within {
+            within.extend(added);
+        }
+    }
+}
+
+/// A set of rows (indexes into a row store), one bit a row: what is selected, kept by row so
+/// that a sort or a filter keeps the same items selected.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RowSet {
+    bits: Vec<u64>,
+    count: usize,
+}
+
+impl RowSet {
+    /// Whether `row` is in the set.
+    pub fn contains(&self, row: u32) -> bool {
+        let (word, bit) = (row as usize / 64, row % 64);
+        self.bits.get(word).is_some_and(|w| w & (1 << bit) != 0)
+    }
+
+    /// Put `row` in the set.
+    pub fn insert(&mut self, row: u32) {
+        let (word, bit) = (row as usize / 64, row % 64);
+        if self.bits.len() <= word {
+            self.bits.resize(word + 1, 0);
+        }
+        if self.bits[word] & (1 << bit) == 0 {
+            self.bits[word] |= 1 << bit;
+            self.count += 1;
+        }
+    }
+
+    /// Empty the set.
+    pub fn clear(&mut self) {
+        self.bits.clear();
+        self.count = 0;
+    }
+
+    /// How many rows are in the set.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// Whether no row is in the set.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
 }

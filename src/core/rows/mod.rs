@@ -21,7 +21,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::core::value::Item;
 
 pub use copy::{CopyFormat, copy_text};
-pub use find::{Finder, find_rows};
+pub use find::{FindScan, Finder, RowSet, find_rows};
 pub use sort::{SortKey, merge_sorted, sort_rows};
 
 use encode::Fields;

@@ -54,12 +54,6 @@ struct Grid<'a> {
     editable: bool,
 }
 
-impl Grid<'_> {
-    fn selected(&self, position: usize) -> bool {
-        self.results.selected_positions().contains(&position)
-    }
-}
-
 impl TableDelegate for Grid<'_> {
     fn header_cell_ui(&mut self, ui: &mut Ui, cell: &HeaderCellInfo) {
         let col = cell.col_range.start;
@@ -102,7 +96,7 @@ impl TableDelegate for Grid<'_> {
         let rect = ui.max_rect();
         // Each cell paints its own row background: a row's parts are drawn per region.
         let visuals = ui.visuals();
-        let fill = if self.selected(position) {
+        let fill = if self.results.is_chosen(row as u32) {
             Some(visuals.selection.bg_fill.gamma_multiply(0.6))
         } else if position % 2 == 1 {
             Some(visuals.faint_bg_color)
@@ -117,7 +111,7 @@ impl TableDelegate for Grid<'_> {
         let id = egui::Id::unique(("grid_cell", self.results.run, row, cell.col_nr));
         let response = ui.interact(rect, id, Sense::click());
         let column = cell.col_nr.saturating_sub(1);
-        if self.results.cursor() == Some((position, column)) && cell.col_nr > 0 {
+        if self.results.cursor() == Some((row as u32, column)) && cell.col_nr > 0 {
             ui.painter().rect_stroke(
                 rect.shrink(1.0),
                 0.0,
@@ -216,9 +210,12 @@ pub fn results_grid_ui(
         .headers([HeaderRow::new(row_height + 2.0)])
         .auto_size_mode(egui_table::AutoSizeMode::Never);
     remember_widths(ui, &table, &widths);
-    if let Some(position) = scroll_to {
+    if let Some((position, column)) = scroll_to {
+        // The scroll area moves at the end of this frame: the next one shows where it went.
+        ui.ctx().request_repaint();
         table = table.scroll_to_row(position as u64, None);
-        if let Some((_, column)) = results.cursor() {
+        // Sideways only to a column that scrolls: the row number and the keys stay in view.
+        if let Some(column) = column.filter(|&c| c >= keys) {
             table = table.scroll_to_column(column + 1, None);
         }
     }
@@ -232,7 +229,13 @@ pub fn results_grid_ui(
         action: None,
         editable,
     };
+    // A jump (a find, End) lands at once rather than gliding over a million rows.
+    let animation = ui.style().scroll_animation.clone();
+    if scroll_to.is_some() {
+        ui.style_mut().scroll_animation = egui::style::ScrollAnimation::none();
+    }
     table.show(ui, &mut grid);
+    ui.style_mut().scroll_animation = animation;
     let (click, sort, action) = (grid.click, grid.sort, grid.action);
     if let Some(column) = sort {
         results.toggle_sort(&column);

@@ -84,7 +84,10 @@ impl BrowseFeature {
         editable: bool,
         item: &Item,
     ) -> Option<Intent> {
+        // Esc closes the find bar first, when it is open.
+        let finding = self.tab().is_some_and(|t| t.results().find().open);
         let escape = !ui.ctx().text_edit_focused()
+            && !finding
             && ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Escape));
         let over_view = ui.rect_contains_pointer(ui.max_rect());
         let f5 = over_view && ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::F5));

@@ -23,7 +23,7 @@ pub fn grid_keys_ui(ui: &mut Ui, results: &mut Results) {
     }
     let last = results.view().len() - 1;
     let columns = results.shown_columns().len().max(1);
-    let (row, column) = results.cursor().unwrap_or((0, 0));
+    let (row, column) = results.cursor_position().unwrap_or((0, 0));
     let mut moved: Option<(usize, usize, bool)> = None;
     ui.input_mut(|i| {
         for (key, to) in [
@@ -61,7 +61,7 @@ pub fn grid_keys_ui(ui: &mut Ui, results: &mut Results) {
             i.consume_key(Modifiers::COMMAND, Key::A),
         )
     });
-    if enter && let Some((position, _)) = results.cursor() {
+    if enter && let Some((position, _)) = results.cursor_position() {
         results.open_at(position);
     }
     if select_all {
@@ -91,12 +91,8 @@ fn copy_asked(ui: &Ui) -> Option<bool> {
 /// What the selection copies as: one cell alone, or whole rows with a header line.
 pub fn selection_text(results: &Results, json: bool) -> String {
     let columns = results.shown_columns();
-    let positions = results.selected_positions();
-    let rows: Vec<u32> = positions
-        .clone()
-        .filter_map(|p| results.view().get(p).copied())
-        .collect();
-    let single_cell = positions.len() == 1 && !json;
+    let rows = results.selected_rows();
+    let single_cell = rows.len() == 1 && !json;
     match results.cursor() {
         Some((_, column)) if single_cell => {
             let cell = columns.get(column).cloned().into_iter().collect::<Vec<_>>();

@@ -33,7 +33,7 @@ pub use form::QueryForm;
 pub use grid::results_grid_ui;
 pub use item_view::ItemFormat;
 pub use partiql_tab::PartiqlForm;
-pub use results::Results;
+pub use results::{FIND_TIME_PER_FRAME, Results};
 pub use sql_tab::SqlForm;
 pub use tabs::{TabKind, TabSpec};
 

@@ -100,8 +100,12 @@ pub fn status_bar_ui(ui: &mut Ui, results: &Results, loading: Loading) -> Option
             } else if loading == Loading::Idle && !computed {
                 ui.weak("· all pages loaded");
             }
-            if results.view().len() < results.rows.len() {
+            if results.filtering() {
                 ui.weak(format!("· {} shown (find filter)", results.view().len()));
+            }
+            let selected = results.selected_count();
+            if selected > 1 {
+                ui.weak(format!("· {selected} selected"));
             }
             if loading == Loading::Idle && !results.rows.is_empty() {
                 ui.menu_button("Export…", |ui| {

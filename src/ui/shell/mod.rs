@@ -240,10 +240,10 @@ impl DynoscopeApp {
                     });
                 });
         }
-        // The item view serves the grid; the Items view has its own editor, and Import /
-        // Export no use for it.
+        // The item view serves the grid, in Browse only: the builder has its own key fields,
+        // and the other views no use for it.
         if let Some(scope) = &scope
-            && !matches!(self.view, View::Items | View::Transfer)
+            && self.view == View::Browse
             && let Some(item) = &selected
         {
             egui::Panel::bottom("item_view")

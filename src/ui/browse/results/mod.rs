@@ -9,12 +9,12 @@ use crate::core::error::Error;
 use crate::core::read::{
     BrowseRequest, Load, Page, ReadEvent, SegmentEvent, SegmentStarts, Stopped,
 };
-use crate::core::rows::{Rows, find_rows, merge_sorted, sort_rows};
+use crate::core::rows::{RowSet, Rows, merge_sorted, sort_rows};
 use crate::core::value::Item;
 use crate::ui::browse::freshness::RowTimes;
 use crate::ui::browse::progress::LoadProgress;
 
-pub use find::Find;
+pub use find::{FIND_TIME_PER_FRAME, Find};
 
 mod find;
 #[cfg(test)]
@@ -39,8 +39,9 @@ pub struct Results {
     pub load: Load,
     /// Loaded rows, in server order.
     pub rows: Rows,
-    /// The rows shown, in the order shown (indexes into `rows`).
-    view: Vec<u32>,
+    /// Every row, in the order shown (indexes into `rows`): the server's, or sorted. The
+    /// rows shown are these, or the find's matches among them when it filters.
+    order: Vec<u32>,
     /// Column names: key attributes first, then every other name seen, sorted.
     columns: Vec<String>,
     known: HashSet<String>,
@@ -48,18 +49,22 @@ pub struct Results {
     hidden: BTreeSet<String>,
     /// The key attribute names of the table or index.
     key_names: Vec<String>,
-    /// The row opened in the item view (an index into `rows`).
+    /// The row opened in the item view (an index into `rows`): the cursor's, unless closed.
     selected: Option<usize>,
-    /// The keyboard cursor: a position in `view` and a column among those shown.
-    cursor: Option<(usize, usize)>,
-    /// The other end of a range of selected rows (a position in `view`).
-    anchor: Option<usize>,
+    /// The keyboard cursor: a row (an index into `rows`) and a column among those shown. Kept
+    /// by row, so that a sort, a filter or a page arriving leaves it on the same item.
+    cursor: Option<(u32, usize)>,
+    /// The row at the other end of a range of selected rows.
+    anchor: Option<u32>,
+    /// The rows selected, by row: a sort or a filter keeps the same items selected.
+    chosen: RowSet,
     /// Sorted by this column.
     sort: Option<Sort>,
     /// Find within the rows.
     find: Find,
-    /// Scroll the grid to this view position next frame.
-    scroll_to: Option<usize>,
+    /// Scroll the grid to this view position next frame, and to this column (among those
+    /// shown) when one is named.
+    scroll_to: Option<(usize, Option<usize>)>,
     /// What the load under way (or the last one) is doing.
     pub progress: LoadProgress,
     /// When each row was read.
@@ -77,14 +82,8 @@ impl Results {
             known: key_names.iter().cloned().collect(),
             key_names,
             hidden: previous.hidden,
-            find: Find {
-                open: previous.find.open,
-                text: previous.find.text,
-                filter: previous.find.filter,
-                finder: previous.find.finder,
-                ..Find::default()
-            },
-            scroll_to: Some(0),
+            find: previous.find.restarted(),
+            scroll_to: Some((0, None)),
             ..Self::default()
         };
     }
@@ -96,7 +95,7 @@ impl Results {
             columns: key_names.clone(),
             known: key_names.iter().cloned().collect(),
             key_names,
-            scroll_to: Some(0),
+            scroll_to: Some((0, None)),
             ..Self::default()
         }
     }
@@ -132,32 +131,19 @@ impl Results {
         let first = self.rows.len() as u32;
         self.times.page(first as usize, std::time::Instant::now());
         self.rows.extend(items);
-        let mut added: Vec<u32> = (first..self.rows.len() as u32).collect();
-        if let Some(finder) = self.find.finder().filter(|_| self.find.filter) {
-            added = find_rows(&self.rows, &added, finder);
-        }
+        let added: Vec<u32> = (first..self.rows.len() as u32).collect();
         match &self.sort {
             None => {
-                // Appended in server order: only the new rows are searched.
-                if let Some(finder) = self.find.finder() {
-                    let found = find_rows(&self.rows, &added, finder);
-                    self.find.matches.extend(found);
-                }
-                self.view.extend(&added);
+                // Appended in server order: a find goes on to the new rows by itself.
+                self.order.extend(&added);
+                self.find.appended(&added);
             }
             Some(sort) => {
-                // The cursor and the anchor stay on their rows, wherever the new rows go; the
-                // page is merged into the sorted view, not the view sorted again.
-                let cursor = self
-                    .cursor
-                    .and_then(|(p, c)| self.view.get(p).map(|&r| (r, c)));
-                let anchor = self.anchor.and_then(|p| self.view.get(p).copied());
+                // Merged into the sorted order, not the order sorted again; the cursor and the
+                // selection are kept by row, so they stay on their items. A find starts over.
                 let (column, descending) = (sort.column.clone(), sort.descending);
-                merge_sorted(&self.rows, &mut self.view, &added, &column, descending);
-                let place = |row: u32| self.view.iter().position(|&r| r == row);
-                self.cursor = cursor.and_then(|(r, c)| place(r).map(|p| (p, c)));
-                self.anchor = anchor.and_then(place);
-                self.refresh_matches();
+                merge_sorted(&self.rows, &mut self.order, &added, &column, descending);
+                self.find.order_changed();
             }
         }
     }
@@ -209,7 +195,12 @@ impl Results {
 
     /// The row (index into `rows`) at view position `position`.
     pub fn row_at(&self, position: usize) -> Option<usize> {
-        self.view.get(position).map(|&r| r as usize)
+        self.view().get(position).map(|&r| r as usize)
+    }
+
+    /// Where row `row` is shown (a position in the view), if it is.
+    pub fn position_of(&self, row: u32) -> Option<usize> {
+        self.view().iter().position(|&r| r == row)
     }
 
     /// The columns shown, keys first (borrowed: a frame copies no name).
@@ -221,7 +212,8 @@ impl Results {
             .collect()
     }
 
-    /// Sort by `column` (ascending, then descending, then server order on the third click).
+    /// Sort by `column` (ascending, then descending, then server order on the third click);
+    /// the same items stay selected and the cursor's row is scrolled to where it went.
     pub fn toggle_sort(&mut self, column: &str) {
         self.sort = match &self.sort {
             Some(s) if s.column == column && !s.descending => Some(Sort {
@@ -234,26 +226,19 @@ impl Results {
                 descending: false,
             }),
         };
-        self.rebuild_view();
-    }
-
-    fn apply_sort(&mut self) {
-        if let Some(sort) = &self.sort {
-            sort_rows(&self.rows, &mut self.view, &sort.column, sort.descending);
+        match &self.sort {
+            Some(sort) => sort_rows(&self.rows, &mut self.order, &sort.column, sort.descending),
+            None => self.order = (0..self.rows.len() as u32).collect(),
         }
+        self.find.order_changed();
+        self.scroll_to_cursor();
     }
 
-    /// The view from scratch: all rows (or the matching ones), in the chosen order.
-    fn rebuild_view(&mut self) {
-        let all: Vec<u32> = (0..self.rows.len() as u32).collect();
-        self.view = match self.find.finder() {
-            Some(finder) if self.find.filter => find_rows(&self.rows, &all, finder),
-            _ => all,
-        };
-        self.apply_sort();
-        self.refresh_matches();
-        self.cursor = None;
-        self.anchor = None;
+    /// Scroll to where the cursor's row is now (after a sort or a filter moved it).
+    fn scroll_to_cursor(&mut self) {
+        if let Some((row, _)) = self.cursor {
+            self.scroll_to = self.position_of(row).map(|p| (p, None));
+        }
     }
 
     /// The loaded row whose key is `key` (rows may have been reloaded since it was asked for).
@@ -267,12 +252,29 @@ impl Results {
         self.times.read_again(row, std::time::Instant::now(), true);
     }
 
-    /// The selected rows, in view order: the range from the anchor to the cursor.
-    pub fn selected_positions(&self) -> std::ops::Range<usize> {
-        match (self.cursor, self.anchor) {
-            (Some((cursor, _)), Some(anchor)) => cursor.min(anchor)..cursor.max(anchor) + 1,
-            (Some((cursor, _)), None) => cursor..cursor + 1,
-            _ => 0..0,
+    /// The selected rows shown, in view order.
+    pub fn selected_rows(&self) -> Vec<u32> {
+        if self.chosen.is_empty() {
+            return Vec::new();
+        }
+        self.view()
+            .iter()
+            .copied()
+            .filter(|&r| self.chosen.contains(r))
+            .collect()
+    }
+
+    /// Whether row `row` is selected.
+    pub fn is_chosen(&self, row: u32) -> bool {
+        self.chosen.contains(row)
+    }
+
+    /// How many rows are selected (among those shown, when a find filters).
+    pub fn selected_count(&self) -> usize {
+        if self.filtering() {
+            self.selected_rows().len()
+        } else {
+            self.chosen.len()
         }
     }
 }

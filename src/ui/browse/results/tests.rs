@@ -25,7 +25,7 @@ fn results(items: &[Item]) -> Results {
 }
 
 fn sks(results: &Results) -> Vec<String> {
-    (0..results.view.len())
+    (0..results.view().len())
         .filter_map(|p| results.row_at(p))
         .filter_map(|r| results.rows.item(r))
         .map(|item| crate::core::value::cell_text(&item["SK"]))
@@ -75,12 +75,11 @@ fn a_page_arriving_in_a_sorted_view_is_merged_and_the_cursor_stays_on_its_row() 
     results.toggle_sort("n");
     assert_eq!(sks(&results), ["B", "A"]);
     // The cursor on A (position 1), then a page with a smaller number arrives.
-    results.cursor = Some((1, 2));
-    results.anchor = Some(1);
+    results.move_cursor(1, 2, false);
     results.add_items(&[like("C", "0", &[])]);
     assert_eq!(sks(&results), ["C", "B", "A"]);
-    assert_eq!(results.cursor, Some((2, 2)), "still on A");
-    assert_eq!(results.anchor, Some(2));
+    assert_eq!(results.cursor_position(), Some((2, 2)), "still on A");
+    assert_eq!(results.selected_rows(), [0], "A (row 0) still selected");
 }
 
 #[test]
@@ -90,25 +89,85 @@ fn find_highlights_or_filters_and_steps_through_matches_round() {
         like("META", "2", &[]),
         like("LIKE#USER#0a11", "3", &[]),
     ]);
-    results.find.open = true;
+    results.open_find();
     results.set_find("like#user", false);
-    assert_eq!(results.view.len(), 3, "highlighting keeps every row");
-    assert_eq!(results.find.matches, [0, 2]);
+    results.advance_find(100);
+    assert_eq!(results.view().len(), 3, "highlighting keeps every row");
+    assert_eq!(results.find.matches(), [0, 2]);
+    assert_eq!(results.cursor(), Some((0, 1)), "the first match, on SK");
     results.step_match(true);
-    assert_eq!(results.cursor.map(|c| c.0), Some(2));
-    assert_eq!(results.scroll_to, Some(2));
+    assert_eq!(results.cursor().map(|c| c.0), Some(2));
+    assert_eq!(results.scroll_to, Some((2, Some(1))));
     results.step_match(true);
-    assert_eq!(results.cursor.map(|c| c.0), Some(0), "round to the first");
+    assert_eq!(results.cursor().map(|c| c.0), Some(0), "round to the first");
     results.step_match(false);
-    assert_eq!(results.cursor.map(|c| c.0), Some(2), "and back");
+    assert_eq!(results.cursor().map(|c| c.0), Some(2), "and back");
     results.set_find("like#user", true);
     assert_eq!(sks(&results), ["LIKE#USER#7c20", "LIKE#USER#0a11"]);
-    // A page arriving while filtered shows only what matches.
+    assert_eq!(results.cursor_position(), Some((1, 1)), "still on its item");
+    // A page arriving while filtered shows only what matches, once looked at.
     results.add_items(&[like("LIKE#USER#ffff", "4", &[]), like("X", "5", &[])]);
+    results.advance_find(100);
     assert_eq!(sks(&results).len(), 3);
     results.close_find();
-    assert_eq!(results.view.len(), 5, "every row again");
-    assert!(results.find.matches.is_empty());
+    assert_eq!(results.view().len(), 5, "every row again");
+    assert!(results.find.matches().is_empty());
+}
+
+#[test]
+fn find_as_you_type_takes_the_cursor_to_the_first_match_when_it_is_found_and_sideways() {
+    let mut rows: Vec<Item> = (0..10)
+        .map(|i| like(&format!("S{i:02}"), &i.to_string(), &[]))
+        .collect();
+    rows.push(like("S10", "10", &[("name", "user4242")]));
+    let mut results = results(&rows);
+    results.toggle_sort("n");
+    results.toggle_sort("n");
+    assert_eq!(sks(&results)[0], "S10", "largest n first");
+    results.move_cursor(5, 0, false);
+    results.open_find();
+    // Typed a letter at a time, each text narrowing the last one's matches.
+    for (typed, _) in "user4242".char_indices() {
+        let text = &"user4242"[..=typed];
+        results.set_find(text, false);
+        results.advance_find(100);
+    }
+    assert_eq!(results.find.matches(), [10]);
+    let name = results.shown_columns().iter().position(|c| *c == "name");
+    assert_eq!(
+        results.cursor(),
+        Some((10, name.unwrap())),
+        "on the name cell"
+    );
+    assert_eq!(results.selected(), Some(10), "the match is the open item");
+    assert_eq!(
+        results.take_scroll(),
+        Some((0, name)),
+        "scrolled down and sideways"
+    );
+    // Sorted the other way, the match moves; the cursor stays on it.
+    results.toggle_sort("n");
+    assert_eq!(results.cursor_position().map(|p| p.0), Some(10));
+    assert_eq!(results.take_scroll(), Some((10, None)));
+}
+
+#[test]
+fn a_search_of_many_rows_goes_a_slice_a_frame_and_jumps_once_found() {
+    let mut rows: Vec<Item> = (0..20)
+        .map(|i| like(&format!("S{i:02}"), "1", &[]))
+        .collect();
+    rows.push(like("NEEDLE", "1", &[]));
+    let mut results = results(&rows);
+    results.open_find();
+    results.find.text = "needle".into();
+    results.find.scan =
+        crate::core::rows::Finder::new("needle").map(|f| crate::core::rows::FindScan::new(f, None));
+    results.find.jump = true;
+    assert!(results.advance_find(8), "8 of 21 looked at");
+    assert!(results.searching() && results.cursor().is_none());
+    assert!(results.advance_find(8));
+    assert!(!results.advance_find(8), "all 21 looked at");
+    assert_eq!(results.cursor().map(|c| c.0), Some(20), "jumped once found");
 }
 
 #[test]
@@ -118,13 +177,23 @@ fn the_selection_runs_from_the_anchor_to_the_cursor_and_a_row_read_again_replace
         like("B", "2", &[]),
         like("C", "3", &[]),
     ]);
-    assert_eq!(results.selected_positions(), 0..0);
-    results.cursor = Some((2, 0));
-    results.anchor = Some(0);
-    assert_eq!(results.selected_positions(), 0..3);
-    results.anchor = None;
-    assert_eq!(results.selected_positions(), 2..3);
-    results.selected = Some(1);
+    assert!(results.selected_rows().is_empty());
+    results.move_cursor(0, 0, false);
+    results.move_cursor(2, 0, true);
+    assert_eq!(results.selected_rows(), [0, 1, 2]);
+    assert_eq!(results.selected_count(), 3);
+    // Sorting keeps the same items selected, the cursor on C.
+    results.toggle_sort("n");
+    results.toggle_sort("n");
+    assert_eq!(results.selected_rows(), [2, 1, 0], "in the new order");
+    assert_eq!(results.cursor_position(), Some((0, 0)));
+    results.move_cursor(1, 0, false);
+    assert_eq!(results.selected_rows(), [1]);
+    assert_eq!(
+        results.selected(),
+        Some(1),
+        "the cursor's row is the open item"
+    );
     let key = Item::from([
         ("PK".to_owned(), AttributeValue::S("POST#a91f".into())),
         ("SK".to_owned(), AttributeValue::S("B".into())),
@@ -144,18 +213,18 @@ fn the_cursor_moves_within_the_rows_shown_and_hiding_a_column_takes_it_off() {
     ]);
     results.move_cursor(1, 2, false);
     assert_eq!(
-        (results.cursor(), results.has_anchor()),
+        (results.cursor_position(), results.has_anchor()),
         (Some((1, 2)), true)
     );
     // Shift+Down twice: past the end is the last row, the range from where it began.
     results.move_cursor(2, 2, true);
     results.move_cursor(9, 2, true);
-    assert_eq!(results.cursor(), Some((2, 2)));
-    assert_eq!(results.selected_positions(), 1..3);
-    assert_eq!(results.take_scroll(), Some(2));
+    assert_eq!(results.cursor_position(), Some((2, 2)));
+    assert_eq!(results.selected_rows(), [1, 2]);
+    assert_eq!(results.take_scroll(), Some((2, None)));
     assert_eq!(results.take_scroll(), None, "once");
     results.select_all();
-    assert_eq!(results.selected_positions(), 0..3);
+    assert_eq!(results.selected_rows(), [0, 1, 2]);
     results.open_at(1);
     assert_eq!(results.selected(), Some(1));
     results.show_column("SK", false);

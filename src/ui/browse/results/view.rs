@@ -6,11 +6,6 @@
 use crate::ui::browse::results::{Find, Results, Sort};
 
 impl Results {
-    /// The rows shown, in the order shown (indexes into `rows`).
-    pub fn view(&self) -> &[u32] {
-        &self.view
-    }
-
     /// The key attribute names of the table or index.
     pub fn key_names(&self) -> &[String] {
         &self.key_names
@@ -61,9 +56,16 @@ impl Results {
         self.cursor = None;
     }
 
-    /// The keyboard cursor: a position in the view and a column among those shown.
-    pub fn cursor(&self) -> Option<(usize, usize)> {
+    /// The keyboard cursor: a row (an index into `rows`) and a column among those shown.
+    pub fn cursor(&self) -> Option<(u32, usize)> {
         self.cursor
+    }
+
+    /// Where the cursor is shown: its position in the view and its column, when its row is
+    /// shown.
+    pub fn cursor_position(&self) -> Option<(usize, usize)> {
+        let (row, column) = self.cursor?;
+        Some((self.position_of(row)?, column))
     }
 
     /// Whether the other end of a range is set.
@@ -71,16 +73,35 @@ impl Results {
         self.anchor.is_some()
     }
 
-    /// Move the cursor to view position `to`, column `column`; `extend` keeps the other end
-    /// of the range where it was (Shift), else the range is that one row. The grid scrolls
-    /// there.
+    /// Move the cursor to view position `to`, column `column`, and open its row; `extend`
+    /// selects every row from the anchor's to it (Shift), else that one row, which becomes
+    /// the anchor. The grid scrolls there.
     pub fn move_cursor(&mut self, to: usize, column: usize, extend: bool) {
-        let to = to.min(self.view.len().saturating_sub(1));
-        if !extend || self.anchor.is_none() {
-            self.anchor = Some(to);
+        let Some(last) = self.view().len().checked_sub(1) else {
+            return;
+        };
+        let to = to.min(last);
+        let row = self.view()[to];
+        let from = self
+            .anchor
+            .filter(|_| extend)
+            .and_then(|anchor| self.position_of(anchor));
+        self.chosen.clear();
+        match from {
+            Some(from) => {
+                let range: Vec<u32> = self.view()[from.min(to)..=from.max(to)].to_vec();
+                for r in range {
+                    self.chosen.insert(r);
+                }
+            }
+            None => {
+                self.anchor = Some(row);
+                self.chosen.insert(row);
+            }
         }
-        self.cursor = Some((to, column));
-        self.scroll_to = Some(to);
+        self.cursor = Some((row, column));
+        self.selected = Some(row as usize);
+        self.scroll_to = Some((to, None));
     }
 
     /// Put the cursor on a cell clicked, as [`move_cursor`](Self::move_cursor) does, without
@@ -93,11 +114,17 @@ impl Results {
 
     /// Select every row shown, the cursor on the last.
     pub fn select_all(&mut self) {
-        if let Some(last) = self.view.len().checked_sub(1) {
-            let column = self.cursor.map_or(0, |(_, c)| c);
-            self.anchor = Some(0);
-            self.cursor = Some((last, column));
+        let Some(&last) = self.view().last() else {
+            return;
+        };
+        let column = self.cursor.map_or(0, |(_, c)| c);
+        self.chosen.clear();
+        let rows: Vec<u32> = self.view().to_vec();
+        for row in rows {
+            self.chosen.insert(row);
         }
+        self.anchor = self.view().first().copied();
+        self.cursor = Some((last, column));
     }
 
     /// The row open in the item view (an index into `rows`).
@@ -141,8 +168,9 @@ impl Results {
         std::mem::take(&mut self.find.focus)
     }
 
-    /// Where to scroll the grid this frame (once).
-    pub fn take_scroll(&mut self) -> Option<usize> {
+    /// Where to scroll the grid this frame (once): a view position, and a column among those
+    /// shown when it should come into view sideways.
+    pub fn take_scroll(&mut self) -> Option<(usize, Option<usize>)> {
         self.scroll_to.take()
     }
 }
