@@ -66,8 +66,8 @@ impl SaveEnd {
             Self::Saved(Saved { path, records: n }) => {
                 format!("Exported {n} {records} to {}", path.display())
             }
-            Self::NotChosen => "No file chosen; nothing exported. (If no dialog appeared: the \
-                                save dialog needs xdg-desktop-portal or zenity.)"
+            Self::NotChosen => "No file chosen; nothing exported. (If no dialog appeared, the \
+                                system has none: type the file's path in the field.)"
                 .to_owned(),
             Self::Kept(path) => format!("{} was kept as it was; nothing exported.", path.display()),
         })
@@ -109,20 +109,88 @@ impl Saver {
         })
     }
 
-    /// Ask where to save (suggesting `suggested_name`); when the file chosen exists, ask
-    /// whether to replace it ([`Saving::question_ui`]); then `write` there, on a blocking
-    /// thread. The system's dialog may not ask, and a test's picker never does, so the
-    /// question is always the app's.
+    /// Save at the path `typed` (see [`typed_path`]), or, when none is typed, where the
+    /// dialog says (suggesting `suggested_name`); when the file exists, ask whether to replace
+    /// it ([`Saving::question_ui`]); then `write` there, on a blocking thread. The system's
+    /// dialog may not ask, and a test's picker never does, so the question is always the
+    /// app's.
     pub fn save(
         &self,
         spawner: &Spawner,
         suggested_name: String,
+        typed: &str,
         write: impl FnOnce(&Path, IfExists) -> Result<usize> + Send + 'static,
     ) -> Saving {
-        Saving {
+        let mut saving = Saving {
             spawner: spawner.clone(),
-            state: SaveState::Choosing(self.pick(spawner, suggested_name)),
+            state: SaveState::Ended(Ok(SaveEnd::NotChosen)),
             write: Some(Box::new(write)),
+        };
+        saving.state = match typed_path(typed, &suggested_name) {
+            Some(path) => saving.chosen(path),
+            None => SaveState::Choosing(self.pick(spawner, suggested_name)),
+        };
+        saving
+    }
+}
+
+/// The file a path typed names: `~/` is the home folder, and a folder that exists gets
+/// `suggested_name` in it; `None` when nothing is typed.
+pub fn typed_path(typed: &str, suggested_name: &str) -> Option<PathBuf> {
+    let typed = typed.trim();
+    if typed.is_empty() {
+        return None;
+    }
+    let path = match (typed.strip_prefix("~/"), std::env::var_os("HOME")) {
+        (Some(rest), Some(home)) => PathBuf::from(home).join(rest),
+        _ => PathBuf::from(typed),
+    };
+    Some(if path.is_dir() {
+        path.join(suggested_name)
+    } else {
+        path
+    })
+}
+
+/// A file's path, typed or chosen with the system's dialog (which fills the field in), so
+/// that every file can be named without a portal.
+#[derive(Default)]
+pub struct PathField {
+    /// The path typed (or chosen).
+    pub text: String,
+    choosing: Option<Pending<Option<PathBuf>>>,
+}
+
+impl PathField {
+    /// Draw `label`, the field and **Choose…**; `save`: the dialog asks where to save
+    /// (suggesting `suggested_name`), else which file to read.
+    pub fn path_field_ui(
+        &mut self,
+        ui: &mut Ui,
+        (saver, spawner): (&Saver, &Spawner),
+        label: &str,
+        save: Option<&str>,
+    ) {
+        if let Some(chosen) = Pending::take_ready(&mut self.choosing)
+            && let Ok(Some(path)) = chosen
+        {
+            self.text = path.display().to_string();
+        }
+        let hint = if save.is_some() {
+            "a file or folder here (empty: ask with a dialog)"
+        } else {
+            "a file here"
+        };
+        crate::ui::widgets::labelled_text_ui(ui, label, &mut self.text, 260.0, hint);
+        if ui
+            .add_enabled(self.choosing.is_none(), egui::Button::new("Choose…"))
+            .on_hover_text("The system's file dialog (xdg-desktop-portal or zenity)")
+            .clicked()
+        {
+            self.choosing = Some(match save {
+                Some(name) => saver.pick(spawner, name.to_owned()),
+                None => saver.open(spawner),
+            });
         }
     }
 }
@@ -171,8 +239,7 @@ impl Saving {
                     (None, Some(pending)) => SaveState::Choosing(pending),
                     (None, None) | (Some(Ok(None)), _) => SaveState::Ended(Ok(SaveEnd::NotChosen)),
                     (Some(Err(error)), _) => SaveState::Ended(Err(error)),
-                    (Some(Ok(Some(path))), _) if exists(&path) => SaveState::Asking(path),
-                    (Some(Ok(Some(path))), _) => self.start(path, IfExists::Refuse),
+                    (Some(Ok(Some(path))), _) => self.chosen(path),
                 }
             }
             SaveState::Writing(path, pending) => {
@@ -187,6 +254,15 @@ impl Saving {
             }
             other => other,
         };
+    }
+
+    /// The file is known: asked about when it exists, else written.
+    fn chosen(&mut self, path: PathBuf) -> SaveState {
+        if exists(&path) {
+            SaveState::Asking(path)
+        } else {
+            self.start(path, IfExists::Refuse)
+        }
     }
 
     fn start(&mut self, path: PathBuf, if_exists: IfExists) -> SaveState {

@@ -178,3 +178,51 @@ fn a_cancelled_export_writes_nothing() {
         has_label_containing(h, "No file chosen; nothing exported.")
     });
 }
+
+#[test]
+fn exports_to_a_typed_path_where_the_system_has_no_dialog() {
+    // A picker that answers nothing, as rfd does without a portal or zenity.
+    let picker = std::sync::Arc::new(FakePicker::answering(None));
+    let mut app = start_with_picker(
+        ConnectionSpec::Sandbox { db_path: None },
+        Some("Social"),
+        Some(picker.clone()),
+    );
+    let h = &mut app.harness;
+    query_partition(h, "POST#a91f");
+    step_until(h, "the results", |h| has_label(h, "LIKE#USER#7c20"));
+    // A folder typed: the suggested name is written in it.
+    let dir = std::env::temp_dir().join(format!("dynoscope-typed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    h.get_by_label("Export…").click();
+    step_until(h, "the export menu", |h| has_label(h, "Save to"));
+    type_into(h, "Save to", &dir.display().to_string());
+    h.get_by_label("DynamoDB JSON lines (.jsonl)").click();
+    let path = dir.join("Social-POST_a91f.jsonl");
+    step_until(h, "the export", |h| {
+        has_label_containing(h, &format!("Exported 4 items to {}", path.display()))
+    });
+    assert!(
+        picker.suggested.lock().unwrap().is_empty(),
+        "no dialog asked"
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), 4);
+
+    // The whole table from Import / Export, to a typed file.
+    h.get_by_role_and_label(Role::Button, "Import / Export")
+        .click();
+    step_until(h, "the export form", |h| has_label(h, "Export table…"));
+    let file = dir.join("social.jsonl");
+    type_into(h, "Save to", &file.display().to_string());
+    h.get_by_role_and_label(Role::Button, "Export table…")
+        .click();
+    step_until(h, "the table export", |h| {
+        has_label_containing(h, &format!("to {} (read in", file.display()))
+    });
+    assert!(
+        picker.suggested.lock().unwrap().is_empty(),
+        "no dialog asked"
+    );
+    assert!(std::fs::read_to_string(&file).unwrap().lines().count() > 26_000);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -146,6 +146,16 @@ pub struct FakePicker {
     pub suggested: std::sync::Mutex<Vec<String>>,
 }
 
+impl FakePicker {
+    /// A picker that answers `answer` to every question.
+    pub fn answering(answer: Option<std::path::PathBuf>) -> Self {
+        Self {
+            answer,
+            suggested: Default::default(),
+        }
+    }
+}
+
 impl SavePicker for FakePicker {
     fn pick_save_path(&self, suggested_name: &str) -> Option<std::path::PathBuf> {
         self.suggested

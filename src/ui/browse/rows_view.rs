@@ -45,6 +45,8 @@ pub fn rows_ui(
 /// one.
 #[derive(Default)]
 pub struct Export {
+    /// Where to save, as typed (empty: ask with the dialog).
+    pub path: String,
     saving: Option<Saving>,
     note: Option<Result<String, Error>>,
 }
@@ -57,7 +59,7 @@ impl Export {
         }
     }
 
-    /// Ask where, then write `results`' rows (all loaded, in server order) as `format`,
+    /// At the path typed (or where the dialog says), write `results`' rows (all loaded, in server order) as `format`,
     /// gzipped when the file's name ends in `.gz`; a file that exists is replaced only when
     /// the user says so.
     pub fn start(&mut self, scope: &Scope<'_>, results: &Results, name: String, format: Format) {
@@ -65,16 +67,17 @@ impl Export {
         let rows = results.rows.clone();
         let keys = results.key_names().to_vec();
         self.note = None;
-        self.saving = Some(
-            scope
-                .saver
-                .save(scope.spawner, name, move |path, if_exists| {
-                    let gzip = path
-                        .extension()
-                        .is_some_and(|e| e.eq_ignore_ascii_case("gz"));
-                    transfer::write_rows_file(path, &rows, &keys, format, gzip, if_exists)
-                }),
-        );
+        self.saving = Some(scope.saver.save(
+            scope.spawner,
+            name,
+            &self.path,
+            move |path, if_exists| {
+                let gzip = path
+                    .extension()
+                    .is_some_and(|e| e.eq_ignore_ascii_case("gz"));
+                transfer::write_rows_file(path, &rows, &keys, format, gzip, if_exists)
+            },
+        ));
     }
 
     /// Draw the question when the file exists, the outcome, or that it is under way.

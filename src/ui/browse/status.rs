@@ -28,9 +28,15 @@ pub enum Loading {
     All,
 }
 
-/// Draw the status of `results`; returns what the user asked for.
+/// Draw the status of `results`, and the Export… menu with its path field (`export_to`: a
+/// file or folder, empty to ask with the dialog); returns what the user asked for.
 #[must_use]
-pub fn status_bar_ui(ui: &mut Ui, results: &Results, loading: Loading) -> Option<StatusAction> {
+pub fn status_bar_ui(
+    ui: &mut Ui,
+    results: &Results,
+    loading: Loading,
+    export_to: &mut String,
+) -> Option<StatusAction> {
     let mut action = None;
     ui.horizontal(|ui| {
         if results.load.request.is_none() && results.load.pages == 0 && results.rows.is_empty() {
@@ -109,6 +115,13 @@ pub fn status_bar_ui(ui: &mut Ui, results: &Results, loading: Loading) -> Option
             }
             if loading == Loading::Idle && !results.rows.is_empty() {
                 ui.menu_button("Export…", |ui| {
+                    crate::ui::widgets::labelled_text_ui(
+                        ui,
+                        "Save to",
+                        export_to,
+                        220.0,
+                        "a file or folder (empty: ask with a dialog)",
+                    );
                     for format in Format::ALL {
                         if ui.button(format.label()).clicked() {
                             action = Some(StatusAction::Export(format));

@@ -236,7 +236,7 @@ impl TableTab {
 
     /// Draw the status bar: what loaded, what it cost, Cancel, Export and its outcome.
     pub fn status_ui(&mut self, ui: &mut Ui, scope: Option<&Scope<'_>>) {
-        let action = status_bar_ui(ui, &self.results, self.loading());
+        let action = status_bar_ui(ui, &self.results, self.loading(), &mut self.export.path);
         self.export.ui(ui);
         match (action, scope) {
             (Some(StatusAction::Cancel), _) => self.cancel(),

@@ -162,7 +162,7 @@ impl TabBody {
                 } else {
                     Loading::Idle
                 };
-                let action = status_bar_ui(ui, &p.results, loading);
+                let action = status_bar_ui(ui, &p.results, loading, &mut export.path);
                 export.ui(ui);
                 match (action, scope) {
                     (Some(StatusAction::Cancel), _) => p.cancel(),
@@ -173,7 +173,7 @@ impl TabBody {
                 }
             }
             Self::Sql(s, export) => {
-                let action = status_bar_ui(ui, &s.results, Loading::Idle);
+                let action = status_bar_ui(ui, &s.results, Loading::Idle, &mut export.path);
                 export.ui(ui);
                 if let (Some(StatusAction::Export(format)), Some(scope)) = (action, scope) {
                     export.start(scope, &s.results, file_name(name), format);

@@ -75,6 +75,8 @@ pub(super) struct Reconcile {
     pub(super) error: Option<Error>,
     pub(super) note: Option<String>,
     export: Option<Saving>,
+    /// Where to save the results, as typed (empty: ask with the dialog).
+    pub(super) export_to: String,
     pub(super) export_note: Option<Result<String, Error>>,
     /// Repairing every drifted parent of the last run.
     pub(super) repair_all: RepairAllFlow,
@@ -94,6 +96,7 @@ impl Default for Reconcile {
             error: None,
             note: None,
             export: None,
+            export_to: String::new(),
             export_note: None,
             repair_all: RepairAllFlow::default(),
         }
@@ -294,13 +297,12 @@ impl Reconcile {
         let records = checked.checks.len();
         let name = format!("{}-reconcile.{extension}", scope.table.name);
         self.export_note = None;
-        self.export = Some(
-            scope
-                .saver
-                .save(scope.spawner, name, move |path, if_exists| {
-                    transfer::write_text_file(path, &contents, records, if_exists)
-                }),
-        );
+        self.export = Some(scope.saver.save(
+            scope.spawner,
+            name,
+            &self.export_to,
+            move |path, if_exists| transfer::write_text_file(path, &contents, records, if_exists),
+        ));
     }
 
     /// The question when the file chosen for the results exists.

@@ -48,7 +48,14 @@ impl Reconcile {
         }
         let mut export = None;
         if !run.all.checked.checks.is_empty() && run.job.is_none() {
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
+                labelled_text_ui(
+                    ui,
+                    "Save to",
+                    &mut self.export_to,
+                    220.0,
+                    "a file or folder (empty: ask with a dialog)",
+                );
                 if ui.button("Export CSV").clicked() {
                     export = Some(true);
                 }

@@ -9,7 +9,7 @@ use crate::core::error::Error;
 use crate::core::limits::AtOnce;
 use crate::core::number;
 use crate::core::read::{self, ScanProgress};
-use crate::core::report::{capacity, read_summary};
+use crate::core::report::{capacity, plural};
 use crate::core::transfer::{self, Format, IfExists};
 use crate::task::{Job, Pending};
 use crate::ui::Scope;
@@ -29,6 +29,8 @@ pub(super) struct TableExport {
     format: Format,
     gzip: bool,
     segments: String,
+    /// Where to save, as typed (empty: ask with the dialog).
+    to: String,
     choosing: Option<Pending<Option<PathBuf>>>,
     /// The file chosen exists: the question is shown.
     asking: Option<PathBuf>,
@@ -45,6 +47,7 @@ impl Default for TableExport {
             format: Format::DynamoDbJsonLines,
             gzip: false,
             segments: "4".to_owned(),
+            to: String::new(),
             choosing: None,
             asking: None,
             chosen: None,
@@ -73,10 +76,11 @@ impl TableExport {
         if let Some(done) = polled.done {
             self.note = Some(done.map(|exported| match exported {
                 Some(e) => format!(
-                    "Exported {} items to {} ({})",
-                    e.items,
+                    "Exported {} to {} (read in {} · {} RCU)",
+                    plural(e.items, "item"),
                     e.path.display(),
-                    read_summary(e.items, e.pages, e.rcu)
+                    plural(e.pages, "page"),
+                    capacity(e.rcu)
                 ),
                 None => {
                     "Cancelled: no file written (part of a table is not an export of it).".into()
@@ -156,6 +160,15 @@ impl TableExport {
                 .labelled_by(label.id);
             ui.checkbox(&mut self.gzip, "gzip");
             labelled_text_ui(ui, "Segments", &mut self.segments, 30.0, "4");
+        });
+        ui.horizontal_wrapped(|ui| {
+            labelled_text_ui(
+                ui,
+                "Save to",
+                &mut self.to,
+                300.0,
+                "a file or folder (empty: ask with a dialog)",
+            );
             let busy = self.job.is_some() || self.choosing.is_some() || self.asking.is_some();
             if ui
                 .add_enabled(!busy, egui::Button::new("Export table…"))
@@ -164,7 +177,11 @@ impl TableExport {
                 let name =
                     transfer::suggested_file_name(&scope.table.name, None, self.format, self.gzip);
                 self.note = None;
-                self.choosing = Some(scope.saver.pick(scope.spawner, name));
+                match save::typed_path(&self.to, &name) {
+                    Some(path) if save::exists(&path) => self.asking = Some(path),
+                    Some(path) => self.chosen = Some((path, IfExists::Refuse)),
+                    None => self.choosing = Some(scope.saver.pick(scope.spawner, name)),
+                }
             }
             if ui
                 .add_enabled(self.job.is_some(), egui::Button::new("Cancel export"))
