@@ -10,6 +10,7 @@ pub mod expr;
 pub mod feature;
 mod intent;
 pub mod items;
+pub mod key_fields;
 pub mod likes;
 pub mod save;
 pub mod shell;

@@ -226,3 +226,65 @@ fn exports_to_a_typed_path_where_the_system_has_no_dialog() {
     assert!(std::fs::read_to_string(&file).unwrap().lines().count() > 26_000);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn get_item_opens_one_item_by_its_key_without_a_query() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Videos"));
+    let h = &mut app.harness;
+    step_until(h, "the query form", |h| has_label(h, "Get item…"));
+    h.get_by_role_and_label(Role::Button, "Get item…").click();
+    step_until(h, "the key fields", |h| {
+        has_label(h, "Get item by its key:")
+    });
+    type_into(h, "Key PK (S)", "VID#9f3a");
+    type_into(h, "Key SK (S)", "STATS#TOOTAL");
+    h.get_by_role_and_label(Role::Button, "Get").click();
+    step_until(h, "the words for none", |h| {
+        has_label_containing(
+            h,
+            "there is no item PK = VID#9f3a · SK = STATS#TOOTAL in table Videos",
+        )
+    });
+    h.get_by_label("Key SK (S)").focus();
+    h.step();
+    for _ in 0.."OTAL".len() {
+        h.key_press(egui::Key::Backspace);
+    }
+    type_into(h, "Key SK (S)", "TAL");
+    h.get_by_role_and_label(Role::Button, "Get").click();
+    step_until(h, "the item, opened", |h| has_label(h, "Item JSON"));
+    assert!(has_label_containing(h, "\"play_count\""));
+    assert!(has_label_containing(h, "1 item · 1 page"));
+    // The form reads it again: PK = VID#9f3a, SK = STATS#TOTAL.
+    assert_eq!(
+        h.get_by_label("PK (S) =").value().as_deref(),
+        Some("VID#9f3a")
+    );
+}
+
+#[test]
+fn load_all_after_the_form_changed_waits_for_run() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    let h = &mut app.harness;
+    step_until(h, "the query form", |h| has_label(h, "PK (S) ="));
+    h.get_by_role_and_label(Role::Button, "Scan").click();
+    h.step();
+    type_into(h, "Page size", "5");
+    h.get_by_role_and_label(Role::Button, "Run scan").click();
+    step_until(h, "a page", |h| has_label_containing(h, "5 items · 1 page"));
+    assert!(!has_label(
+        h,
+        "Run first: the form changed since these rows were read"
+    ));
+    h.get_by_role_and_label(Role::Button, "Query").click();
+    step_until(h, "the words", |h| {
+        has_label(h, "Run first: the form changed since these rows were read")
+    });
+    h.get_by_role_and_label(Role::Button, "Load all").click();
+    h.step();
+    h.step();
+    assert!(
+        has_label_containing(h, "5 items · 1 page"),
+        "nothing loaded"
+    );
+}

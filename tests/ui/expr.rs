@@ -17,9 +17,15 @@ fn build_add_like_tally_with_a_condition_copy_and_run_it() {
     step_until(h, "the item", |h| has_label(h, "Item JSON"));
     h.get_by_role_and_label(Role::Button, "Expressions").click();
     step_until(h, "the builder", |h| has_label(h, "Expression builder"));
-    h.get_by_role_and_label(Role::Button, "Use selected row")
-        .click();
-    h.step();
+    // The key fields come filled from the grid's cursor row.
+    assert_eq!(
+        h.get_by_label("Key PK (S)").value().as_deref(),
+        Some("POST#a91f")
+    );
+    assert_eq!(
+        h.get_by_label("Key SK (S)").value().as_deref(),
+        Some("META")
+    );
     type_into(h, "UpdateExpression text", "ADD likeTally :one");
     type_into(h, "ConditionExpression text", "attribute_not_exists(SK)");
     // `:one` is not defined yet: the error says so, where it is.
@@ -158,6 +164,42 @@ fn the_builder_queries_and_takes_a_pasted_request_back() {
     );
     assert!(
         generated.contains(r##""ConditionExpression": "#t = :current""##),
+        "{generated}"
+    );
+}
+
+#[test]
+fn the_builder_takes_a_typed_key_with_no_row_opened() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Videos"));
+    let h = &mut app.harness;
+    h.set_size(egui::vec2(1280.0, 1400.0));
+    step_until(h, "the views", |h| has_label(h, "Expressions"));
+    h.get_by_role_and_label(Role::Button, "Expressions").click();
+    step_until(h, "the builder", |h| has_label(h, "Expression builder"));
+    assert!(has_label_containing(h, "needs an item: type its key"));
+    type_into(h, "Key PK (S)", "VID#9f3a");
+    step_until(h, "half a key refused", |h| {
+        has_label_containing(h, "`SK` is empty, but it is a key attribute")
+    });
+    type_into(h, "Key SK (S)", "STATS#TOTAL");
+    type_into(h, "UpdateExpression text", "ADD play_count :one");
+    h.step();
+    h.get_by_role_and_label(Role::Button, "+ value").click();
+    step_until(h, "a value row", |h| has_label(h, "Value placeholder"));
+    h.get_by_label("Value placeholder").focus();
+    h.step();
+    for _ in 0..2 {
+        h.key_press(egui::Key::Backspace);
+        h.step();
+    }
+    type_into(h, "Value placeholder", "one");
+    step_until(h, "the request", |h| has_label(h, "Generated request"));
+    let generated = h
+        .get_by_label("Generated request")
+        .value()
+        .unwrap_or_default();
+    assert!(
+        generated.contains(r#""Key": {"PK":{"S":"VID#9f3a"},"SK":{"S":"STATS#TOTAL"}}"#),
         "{generated}"
     );
 }

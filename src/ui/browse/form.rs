@@ -81,6 +81,8 @@ pub enum FormAction {
     LoadAll,
     /// Stop loading; keep what loaded.
     Cancel,
+    /// Show (or hide) Get item…: one item by its key.
+    GetItem,
 }
 
 /// What the form needs to know about the results to enable its buttons.
@@ -94,6 +96,9 @@ pub struct ResultsState {
     pub stopped: bool,
     /// What is left is a parallel scan's unfinished segments.
     pub segmented: bool,
+    /// The form no longer describes what the rows were read by: more pages would be of the
+    /// old request, so Load more and Load all wait for Run.
+    pub form_changed: bool,
 }
 
 impl QueryForm {
@@ -244,13 +249,19 @@ pub fn query_form_ui(
         {
             action = Some(FormAction::Run);
         }
-        let can_page = results.has_more && !results.loading;
+        let can_page = results.has_more && !results.loading && !results.form_changed;
+        let why_not = "Run first: the form changed since these rows were read";
         // A parallel scan reads its segments to their ends: it resumes whole, not by a page.
         if ui
             .add_enabled(
                 can_page && !results.segmented,
                 egui::Button::new("Load more"),
             )
+            .on_disabled_hover_text(if results.form_changed {
+                why_not
+            } else {
+                "No more pages"
+            })
             .clicked()
         {
             action = Some(FormAction::LoadMore);
@@ -263,6 +274,11 @@ pub fn query_form_ui(
         if ui
             .add_enabled(can_page, egui::Button::new(all_label))
             .on_hover_text("Read every remaining page (from where the last read stopped)")
+            .on_disabled_hover_text(if results.form_changed {
+                why_not
+            } else {
+                "No more pages"
+            })
             .clicked()
         {
             action = Some(FormAction::LoadAll);
@@ -272,6 +288,17 @@ pub fn query_form_ui(
             .clicked()
         {
             action = Some(FormAction::Cancel);
+        }
+        if results.has_more && results.form_changed {
+            ui.weak(why_not);
+        }
+        ui.separator();
+        if ui
+            .button("Get item…")
+            .on_hover_text("Open one item by its key (a consistent GetItem), without a query")
+            .clicked()
+        {
+            action = Some(FormAction::GetItem);
         }
     });
     if let Some(error) = &form.error {

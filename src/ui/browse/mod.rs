@@ -7,6 +7,7 @@ mod columns;
 mod find;
 mod form;
 mod freshness;
+mod get_item;
 mod grid;
 mod item_view;
 mod keys;

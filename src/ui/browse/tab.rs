@@ -10,6 +10,7 @@ use crate::core::transfer::{self, Format};
 use crate::core::value::{self, Item};
 use crate::task::Job;
 use crate::ui::browse::form::{FormAction, QueryForm, ResultsState, query_form_ui};
+use crate::ui::browse::get_item::GetItem;
 use crate::ui::browse::grid::GridAction;
 use crate::ui::browse::results::Results;
 use crate::ui::browse::rows_view::{Export, rows_ui};
@@ -36,6 +37,8 @@ pub struct TableTab {
     pub results: Results,
     load: Option<Load>,
     export: Export,
+    /// Get item…: one item by its key.
+    pub(super) get: GetItem,
 }
 
 impl TableTab {
@@ -47,6 +50,7 @@ impl TableTab {
             results: Results::default(),
             load: None,
             export: Export::default(),
+            get: GetItem::default(),
         }
     }
 
@@ -213,6 +217,8 @@ impl TableTab {
             has_more: self.results.load.has_more(),
             stopped: self.results.load.cancelled || self.results.load.error.is_some(),
             segmented: self.results.load.left.is_some(),
+            form_changed: self.results.load.request.is_some()
+                && self.form.request(scope.table).ok() != self.results.load.request,
         };
         if scope.table.name == self.table {
             match query_form_ui(ui, &mut self.form, scope.table, state) {
@@ -220,9 +226,11 @@ impl TableTab {
                 Some(FormAction::LoadMore) => self.load_more(scope, false),
                 Some(FormAction::LoadAll) => self.load_more(scope, true),
                 Some(FormAction::Cancel) => self.cancel(),
+                Some(FormAction::GetItem) => self.get.open = !self.get.open,
                 None if rerun => self.run(scope),
                 None => {}
             }
+            self.get_item_ui(ui, scope);
         } else {
             ui.weak(format!("Opening table {}…", self.table));
         }

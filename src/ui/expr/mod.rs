@@ -15,6 +15,7 @@ use crate::core::run::{self, RunResult};
 use crate::core::value::{self, Item};
 use crate::core::write::{WritePlan, WriteRequest, key_shown};
 use crate::task::Pending;
+use crate::ui::key_fields::KeyFields;
 use crate::ui::widgets::{self, error_ui, writes_to_ui};
 use crate::ui::write_flow::WriteFlow;
 use crate::ui::{Context, Feature, Intent, Scope, Subject};
@@ -33,6 +34,10 @@ pub struct ExprFeature {
     result: Option<Result<RunResult, Error>>,
     /// Where the builder's content came from, when the app opened it.
     origin: Option<String>,
+    /// The item's key, typed or filled from the grid's cursor row.
+    keys: KeyFields,
+    /// Why the key typed is not one (shown beside the fields, so nothing below moves).
+    key_error: Option<String>,
 }
 
 impl ExprFeature {
@@ -47,6 +52,8 @@ impl ExprFeature {
             write: WriteFlow::default(),
             result: None,
             origin: None,
+            keys: KeyFields::default(),
+            key_error: None,
         }
     }
 
@@ -64,6 +71,8 @@ impl ExprFeature {
         self.afresh(&input.table);
         self.input = input;
         self.origin = Some(origin);
+        // The key fields are filled from the item when the table is known (next frame).
+        self.keys = KeyFields::default();
     }
 
     /// Take in a run's result; an updated item goes back to its row.
@@ -274,29 +283,54 @@ impl ExprFeature {
                     });
                 return;
             }
-            match &self.input.item {
-                Some(item) => {
-                    let keys: Vec<String> = scope
-                        .key_names()
-                        .iter()
-                        .filter_map(|k| item.get(k).map(|v| format!("{k}={}", value::cell_text(v))))
-                        .collect();
-                    ui.label(format!("Item: {}", keys.join(", ")));
+            // Filled once from the item opened here, or else from the grid's cursor row.
+            if self.keys == KeyFields::default() {
+                if let Some(item) = &self.input.item {
+                    self.keys.fill(scope.table, item);
+                } else if let Some(row) = selected {
+                    self.keys.fill(scope.table, row);
+                    self.input.item = Some(row.clone());
                 }
-                None => {
-                    ui.weak("No item");
-                }
+            }
+            ui.label("Item key:");
+            if self.keys.key_fields_ui(ui, scope.table) {
+                self.take_key(scope);
             }
             if ui
-                .add_enabled(selected.is_some(), egui::Button::new("Use selected row"))
+                .add_enabled(selected.is_some(), egui::Button::new("From the cursor row"))
                 .on_hover_text(
-                    "The row selected in Browse becomes the item to update, delete or put",
+                    "The key (and, for a put, the whole item) of the row under the grid's cursor in Browse",
                 )
                 .clicked()
+                && let Some(row) = selected
             {
-                self.input.item = selected.cloned();
+                self.keys.fill(scope.table, row);
+                self.input.item = Some(row.clone());
+                self.key_error = None;
+            }
+            if let Some(why) = &self.key_error {
+                ui.colored_label(ui.visuals().warn_fg_color, why);
             }
         });
+    }
+
+    /// The key typed becomes the item addressed (a put keeps the item's other attributes).
+    fn take_key(&mut self, scope: &Scope<'_>) {
+        match self.keys.key(scope.table) {
+            Ok(key) => {
+                let mut item = match (&self.input.item, self.input.kind) {
+                    (Some(item), Kind::Put) => item.clone(),
+                    _ => Item::new(),
+                };
+                item.extend(key);
+                self.input.item = Some(item);
+                self.key_error = None;
+            }
+            Err(error) => {
+                self.input.item = None;
+                self.key_error = Some(error.reason);
+            }
+        }
     }
 }
 

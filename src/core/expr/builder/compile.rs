@@ -103,7 +103,7 @@ pub fn compile(input: &Input, key_names: &[String], query_keys: Option<&QueryKey
     let needs_item = matches!(input.kind, Kind::Update | Kind::Delete | Kind::Put);
     if needs_item && input.item.is_none() {
         problems.push(format!(
-            "{} needs an item: select a row in Browse",
+            "{} needs an item: type its key, or take the grid's cursor row",
             input.kind.label()
         ));
     }

@@ -1,0 +1,57 @@
+//! An item's key typed attribute by attribute: one field per key attribute of the table, named
+//! with its type (`Key PK (S)`), read by the one key spec the CLI's `--key` and the MCP server use,
+//! and filled from a row.
+
+use egui::Ui;
+
+use crate::core::condition::ScalarType;
+use crate::core::spec::{InputError, KeySpec};
+use crate::core::table::TableInfo;
+use crate::core::value::{Item, cell_text};
+
+/// The key's fields, in the table's key order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct KeyFields {
+    texts: Vec<String>,
+}
+
+impl KeyFields {
+    /// Fill the fields from `item`'s key attributes (a row, or a key).
+    pub fn fill(&mut self, info: &TableInfo, item: &Item) {
+        self.texts = info
+            .key_names()
+            .iter()
+            .map(|name| item.get(name).map(cell_text).unwrap_or_default())
+            .collect();
+    }
+
+    /// The key typed, checked as the table's key.
+    pub fn key(&self, info: &TableInfo) -> Result<Item, InputError> {
+        let names = info.key_names();
+        let texts = self
+            .texts
+            .iter()
+            .map(String::as_str)
+            .chain(std::iter::repeat(""));
+        KeySpec::new(names.iter().cloned().zip(texts)).plan(info)
+    }
+
+    /// Draw a field per key attribute; whether any was changed.
+    pub fn key_fields_ui(&mut self, ui: &mut Ui, info: &TableInfo) -> bool {
+        let keys = [Some(&info.partition), info.sort.as_ref()];
+        self.texts
+            .resize(keys.iter().flatten().count(), String::new());
+        let mut changed = false;
+        for (key, text) in keys.into_iter().flatten().zip(&mut self.texts) {
+            let label = format!("Key {} ({})", key.name, key.kind);
+            let hint = match key.kind {
+                ScalarType::N => "a number",
+                ScalarType::B => "base64",
+                _ => "value",
+            };
+            changed |=
+                crate::ui::widgets::labelled_text_ui(ui, &label, text, 140.0, hint).changed();
+        }
+        changed
+    }
+}
