@@ -1,6 +1,7 @@
 //! The CLI's repairs and single reads as a real process against a sandbox served over HTTP:
 //! `check --all` lists a parent it cannot check and goes on; `--repair` sets every drifted
-//! tally once, through the fault proxy too; `get` opens one item by its key.
+//! tally once, through the fault proxy too; `get` opens one item by its key; a token reused for
+//! another request is said in words.
 
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -162,4 +163,44 @@ fn get_opens_one_item_by_its_key_with_its_numbers_exact() {
     let out = get(&["--key", "PK=POST#big"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("needs `SK` too"));
+}
+
+#[test]
+fn a_token_reused_for_another_request_is_said_in_words() {
+    use common::served::{Served, dynoscope, text};
+    let served = Served::new();
+    let url = served.url().to_owned();
+    let like = |op: &str| {
+        dynoscope(&[
+            "--endpoint-url",
+            &url,
+            op,
+            "--table",
+            "Social",
+            "--pk",
+            "POST#a91f",
+            "--user",
+            "USER#tok",
+            "--token",
+            "same-token-1",
+        ])
+    };
+    assert_eq!(like("like").status.code(), Some(0));
+    let out = like("unlike");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "nothing applied: {}",
+        text(&out.stdout)
+    );
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("IdempotentParameterMismatchException: this ClientRequestToken was used for a different request in the last 10 minutes; nothing was written"),
+        "{stderr}"
+    );
+    assert_eq!(
+        stderr.matches("IdempotentParameterMismatch").count(),
+        1,
+        "said once: {stderr}"
+    );
 }

@@ -30,9 +30,10 @@ fn like_by_hand_then_send_again_then_storm_and_lab() {
     );
     assert!(has_label(h, "like POST#a91f as USER#new1"));
 
+    // The replay carries the like's token: the server answers success and changes nothing.
     h.get_by_role_and_label(Role::Button, "Send again").click();
     step_until(h, "the replay", |h| {
-        has_label(h, "Cancelled: [ConditionalCheckFailed, None]")
+        has_label_containing(h, "The server recognised the ClientRequestToken")
     });
     assert!(has_label(h, "Sent again: like POST#a91f as USER#new1"));
     assert_eq!(
@@ -40,6 +41,23 @@ fn like_by_hand_then_send_again_then_storm_and_lab() {
         2,
         "the tally did not move"
     );
+    // Under a new token it is a new request: the child exists, so it is cancelled.
+    h.get_by_role_and_label(Role::Button, "Send again, new token")
+        .click();
+    step_until(h, "the retry", |h| {
+        has_label(h, "Cancelled: [ConditionalCheckFailed, None]")
+    });
+    // An unlike right after gets its own token: no IdempotentParameterMismatch.
+    h.get_by_role_and_label(Role::Button, "Unlike").click();
+    step_until(h, "the unlike", |h| {
+        has_label(h, "unlike POST#a91f as USER#new1")
+    });
+    step_until(h, "committed", |h| has_label_containing(h, "Committed · "));
+    assert_eq!(h.query_all_by_label("4 → 3").count(), 2);
+    h.get_by_role_and_label(Role::Button, "Like").click();
+    step_until(h, "liked again", |h| {
+        h.query_all_by_label("3 → 4").count() == 2
+    });
 
     h.get_by_label("Users").focus();
     h.step();

@@ -228,7 +228,7 @@ impl Error {
                 Some(code) => Self::Service {
                     op,
                     code: code.to_owned(),
-                    message: inner.message().unwrap_or_default().to_owned(),
+                    message: service_message(code, inner.message().unwrap_or_default()),
                 },
                 None => Self::Garbled {
                     op,
@@ -342,3 +342,15 @@ impl Error {
 
 /// The result type of the core.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// The server's message for `code`: in our words where its meaning is known and the server's
+/// say little (an emulator repeats the code), else as the server wrote it.
+fn service_message(code: &str, message: &str) -> String {
+    match code {
+        "IdempotentParameterMismatchException" => "this ClientRequestToken was used for a \
+            different request in the last 10 minutes; nothing was written (send it with a new \
+            token)"
+            .to_owned(),
+        _ => message.to_owned(),
+    }
+}

@@ -9,7 +9,7 @@ mod storm;
 mod verdict;
 
 pub use by_spec::like;
-pub use request::{LikeOp, LikeRequest, LikeTarget, like_request, now_secs};
+pub use request::{LikeOp, LikeRequest, LikeTarget, fresh_token, like_request, now_secs};
 pub use send::{LikeOutcome, LikeReport, Sent, Snapshot, like_and_observe, send, snapshot};
 pub use storm::{MAX_STORM_USERS, StormPlan, StormStats, run_id, storm, storm_plan};
 pub use verdict::{StormReport, run_storm};

@@ -34,8 +34,8 @@ impl Default for HandFeature {
     fn default() -> Self {
         Self {
             user: "USER#new1".into(),
-            use_token: false,
-            token: "like-retry-0001".into(),
+            use_token: true,
+            token: likes::fresh_token(),
             last_request: None,
             like: WriteFlow::default(),
             replayed: false,
@@ -82,6 +82,10 @@ impl HandFeature {
     /// Build a like or unlike from the form; send it, or ask first when the gateway says so.
     fn like(&mut self, scope: &Scope<'_>, target: &TargetForm, op: LikeOp) {
         let token = self.use_token.then(|| self.token.trim().to_owned());
+        // The next like gets a fresh token: one token is one request (Send again replays it).
+        if self.use_token {
+            self.token = likes::fresh_token();
+        }
         // Checked by the like spec, in the words of the CLI's and the MCP server's likes.
         let spec = LikeSpec {
             user: self.user.clone(),
@@ -190,11 +194,19 @@ pub(super) fn hand_ui(
     let busy = hand.like.busy();
     let mut op = None;
     let mut again = false;
+    let mut retoken = None;
     ui.horizontal_wrapped(|ui| {
         labelled_text_ui(ui, "User", &mut hand.user, 110.0, "USER#7c20");
-        ui.checkbox(&mut hand.use_token, "ClientRequestToken");
+        ui.checkbox(&mut hand.use_token, "ClientRequestToken")
+            .on_hover_text(
+                "An idempotent transaction: the same token within 10 minutes is applied once. \
+                 Each Like or Unlike gets a fresh one.",
+            );
         if hand.use_token {
-            labelled_text_ui(ui, "Token", &mut hand.token, 130.0, "1–36 characters");
+            labelled_text_ui(ui, "Token", &mut hand.token, 190.0, "1–36 characters");
+            if ui.small_button("New token").clicked() {
+                hand.token = likes::fresh_token();
+            }
         }
         if widgets::write_button_ui(ui, scope.connection, !busy, "Like").clicked() {
             op = Some(LikeOp::Like);
@@ -204,8 +216,27 @@ pub(super) fn hand_ui(
         }
         let can_replay = hand.last_request.is_some() && !busy;
         again = widgets::write_button_ui(ui, scope.connection, can_replay, "Send again")
-            .on_hover_text("Replays the identical request, as a client retry would")
+            .on_hover_text(
+                "Replays the identical request, its token too, as a client's retry would",
+            )
             .clicked();
+        let with_token = hand
+            .last_request
+            .as_ref()
+            .is_some_and(|r| r.token.is_some());
+        if widgets::write_button_ui(
+            ui,
+            scope.connection,
+            can_replay && with_token,
+            "Send again, new token",
+        )
+        .on_hover_text("The same request under a fresh token: DynamoDB takes it as a new one")
+        .clicked()
+            && let Some(mut request) = hand.last_request.clone()
+        {
+            request.token = Some(likes::fresh_token());
+            retoken = Some(request);
+        }
         if hand.like.is_sending() {
             ui.spinner();
         }
@@ -215,6 +246,9 @@ pub(super) fn hand_ui(
     }
     if again && let Some(request) = hand.last_request.clone() {
         hand.dispatch(scope, request, true);
+    }
+    if let Some(request) = retoken {
+        hand.dispatch(scope, request, false);
     }
     let last_request = &mut hand.last_request;
     hand.like.question_ui(ui, |sent, confirmed| {
