@@ -55,6 +55,14 @@ fn a_failed_connect_keeps_the_previous_connection_working() {
         has_label_containing(h, &url),
         "the previous connection is still the active one"
     );
+    assert!(has_label_containing(
+        h,
+        "That attempt did not connect; still connected to"
+    ));
+    assert!(
+        has_label(h, "The last request answered"),
+        "the active connection's dot stays as it was"
+    );
 
     // It still answers: a table made meanwhile is listed on Refresh…
     engine_runtime.block_on(common::create_table(&client, "Extra"));
@@ -114,6 +122,10 @@ fn a_silent_endpoint_is_given_up_on_within_the_timeout_and_connecting_can_be_can
         h.query_by_label("Connecting…").is_none()
     });
     assert!(has_label_containing(h, "Sandbox (in memory)"));
+    assert!(has_label_containing(
+        h,
+        "Connection attempt cancelled; still connected to Sandbox (in memory)"
+    ));
     // A timeout that is not one is refused while typing, before any attempt.
     replace_text(h, "Timeout (s)", "0");
     step_until(h, "the message", |h| {

@@ -134,7 +134,7 @@ pub fn connection_bar_ui(
     active: Option<&str>,
     health: Health,
     connecting: bool,
-    error: Option<&Error>,
+    (error, attempt): (Option<&Error>, Option<&str>),
 ) -> Option<Asked> {
     let mut asked = None;
     if ui.ctx().content_rect().width() >= WIDE_WINDOW {
@@ -173,6 +173,9 @@ pub fn connection_bar_ui(
     }
     if let Some(error) = error {
         error_ui(ui, error);
+    }
+    if let Some(attempt) = attempt {
+        ui.weak(attempt);
     }
     for problem in &profiles.problems {
         error_ui(ui, problem);
@@ -247,7 +250,10 @@ fn active_ui(ui: &mut Ui, active: Option<&str>, health: Health) {
         Health::Failing => (Color32::from_rgb(210, 70, 60), "The last request failed"),
         Health::None => (Color32::GRAY, "Not connected"),
     };
-    dot_ui(ui, color).on_hover_text(says);
+    let dot = dot_ui(ui, color);
+    // The dot's meaning for assistive technology (and tests), not only its colour.
+    dot.widget_info(|| egui::WidgetInfo::labeled(egui::WidgetType::Label, true, says));
+    dot.on_hover_text(says);
     match active {
         Some(label) => {
             ui.label(RichText::new(label).strong())

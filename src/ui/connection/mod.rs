@@ -27,6 +27,9 @@ pub struct ConnectionFeature {
     error: Option<Error>,
     /// What to know about the active connection (the sandbox kept on reconnecting).
     note: Option<String>,
+    /// How the last attempt ended when it did not connect: failed or cancelled, and whether
+    /// the active connection is still the one in use.
+    attempt: Option<String>,
     /// The connections switched to read-only, remembered.
     read_only: BTreeSet<ConnectionId>,
     /// The connection the form showed last frame, to show its read-only switch when it changes.
@@ -45,7 +48,8 @@ impl ConnectionFeature {
     ) -> Self {
         let mut form = ConnectionForm::new(spec);
         form.timeout = format!("{}", options.timeout.as_secs_f64());
-        options.read_only |= read_only.contains(&spec.identity());
+        let memory = ConnectionSpec::Sandbox { db_path: None }.identity();
+        options.read_only |= spec.identity() != memory && read_only.contains(&spec.identity());
         form.read_only = options.read_only;
         let mut feature = Self {
             form,
@@ -58,6 +62,7 @@ impl ConnectionFeature {
             connecting: None,
             error: None,
             note: None,
+            attempt: None,
             read_only,
             form_shows: spec.identity(),
         };
@@ -71,6 +76,10 @@ impl ConnectionFeature {
     }
 
     fn remember_read_only(&mut self, id: ConnectionId, on: bool) {
+        // A fresh in-memory sandbox is new data every run: nothing to protect next time.
+        if id == (ConnectionSpec::Sandbox { db_path: None }).identity() {
+            return;
+        }
         if on {
             self.read_only.insert(id);
         } else {
@@ -81,6 +90,7 @@ impl ConnectionFeature {
     fn connect(&mut self, spawner: &Spawner, spec: ConnectionSpec, options: ConnectOptions) {
         self.remember_read_only(spec.identity(), options.read_only);
         self.error = None;
+        self.attempt = None;
         let current = self.active.clone();
         self.connecting = Some(spawner.spawn("Connect", connection::open(spec, options, current)));
     }
@@ -102,12 +112,27 @@ impl ConnectionFeature {
                 self.active = Some(opened.connection);
                 true
             }
-            Some(Err(Error::Cancelled { .. })) => false,
+            Some(Err(Error::Cancelled { .. })) => {
+                self.attempt = Some(format!("Connection attempt cancelled; {}", self.still()));
+                false
+            }
             Some(Err(error)) => {
                 self.error = Some(error);
+                self.attempt = self
+                    .active
+                    .as_ref()
+                    .map(|_| format!("That attempt did not connect; {}", self.still()));
                 false
             }
             None => false,
+        }
+    }
+
+    /// What the app is connected to after an attempt that did not connect.
+    fn still(&self) -> String {
+        match &self.active {
+            Some(active) => format!("still connected to {}.", active.label()),
+            None => "not connected.".to_owned(),
         }
     }
 
@@ -135,10 +160,11 @@ impl ConnectionFeature {
             }
             label
         });
-        let health = match (&active, trouble || self.error.is_some()) {
-            (None, false) => bar::Health::None,
-            (Some(_), false) => bar::Health::Good,
-            (_, true) => bar::Health::Failing,
+        // The dot is the active connection's: a failed attempt at another is the attempt's.
+        let health = match (&active, trouble, self.error.is_some()) {
+            (Some(_), true, _) | (None, _, true) => bar::Health::Failing,
+            (Some(_), false, _) => bar::Health::Good,
+            (None, _, false) => bar::Health::None,
         };
         let was_read_only = self.form.read_only;
         let asked = bar::connection_bar_ui(
@@ -148,7 +174,7 @@ impl ConnectionFeature {
             active.as_deref(),
             health,
             connecting,
-            self.error.as_ref(),
+            (self.error.as_ref(), self.attempt.as_deref()),
         );
         self.follow_read_only(was_read_only);
         match asked {
@@ -156,6 +182,7 @@ impl ConnectionFeature {
             Some(bar::Asked::Cancel) => {
                 if let Some(attempt) = self.connecting.take() {
                     attempt.abort();
+                    self.attempt = Some(format!("Connection attempt cancelled; {}", self.still()));
                 }
             }
             None => {}
