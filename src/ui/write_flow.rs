@@ -106,7 +106,9 @@ impl<P, H> WriteFlow<P, H> {
 
 /// For a run of many writes (a storm, the lab), the gateway's question answered by typing
 /// `name` (the table's) rather than by one click: drawn with the field, it says whether the run
-/// is allowed and whether it was confirmed so. A read-only connection says why not.
+/// is allowed and whether it was confirmed so. A read-only connection is not allowed, and
+/// says nothing here: the line of where the run writes already says why, once, and nothing
+/// was refused, as nothing was started.
 pub fn typed_confirmation_ui(
     ui: &mut Ui,
     confirmation: Confirmation,
@@ -115,10 +117,7 @@ pub fn typed_confirmation_ui(
 ) -> (bool, bool) {
     match confirmation {
         Confirmation::NotNeeded => (true, false),
-        Confirmation::Refused(error) => {
-            widgets::error_ui(ui, &error);
-            (false, false)
-        }
+        Confirmation::Refused(_) => (false, false),
         Confirmation::Ask(question) => {
             ui.colored_label(ui.visuals().warn_fg_color, question);
             widgets::labelled_text_ui(ui, "Type the table name to allow", typed, 120.0, name);

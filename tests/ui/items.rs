@@ -177,7 +177,7 @@ fn the_item_text_says_where_it_is_wrong_and_keys_stay_fixed() {
 }
 
 #[test]
-fn read_only_switches_every_write_off_with_the_reason_and_is_remembered() {
+fn read_only_switches_every_write_off_with_the_reason() {
     let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
     let h = &mut app.harness;
     edit_sample_post(h);
@@ -205,12 +205,8 @@ fn read_only_switches_every_write_off_with_the_reason_and_is_remembered() {
         has_label_containing(h, "· read-only"),
         "the connection says so"
     );
-    let remembered = h.state().remembered();
-    assert_eq!(
-        remembered.read_only.len(),
-        1,
-        "remembered for this connection"
-    );
+    // Not remembered for the in-memory sandbox: the next one is fresh data, nothing to guard.
+    assert!(h.state().remembered().read_only.is_empty());
     h.get_by_role_and_label(Role::CheckBox, "Read-only").click();
     h.step();
     h.step();

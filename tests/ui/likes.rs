@@ -163,3 +163,24 @@ fn a_like_on_a_missing_parent_writes_nothing() {
     );
     assert_eq!(h.query_all_by_label("0 → 0").count(), 1, "no child either");
 }
+
+#[test]
+fn read_only_says_why_once_and_refuses_nothing_never_started() {
+    let mut app = start_read_only(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    let h = &mut app.harness;
+    h.set_size(egui::vec2(1280.0, 1400.0));
+    open_like_lab(h, "POST#a91f");
+    let disabled = |h: &Harness<'_, DynoscopeApp>, label: &str| {
+        h.get_by_role_and_label(Role::Button, label)
+            .accesskit_node()
+            .is_disabled()
+    };
+    for button in ["Like", "Start storm", "Run counter lab"] {
+        assert!(disabled(h, button), "{button} is off");
+    }
+    assert!(
+        !has_label_containing(h, "refused"),
+        "no refusal for a storm or a lab never started"
+    );
+    assert!(has_label_containing(h, "Read-only: writes to"));
+}

@@ -252,7 +252,7 @@ fn active_ui(ui: &mut Ui, active: Option<&str>, health: Health) {
     };
     let dot = dot_ui(ui, color);
     // The dot's meaning for assistive technology (and tests), not only its colour.
-    dot.widget_info(|| egui::WidgetInfo::labeled(egui::WidgetType::Label, true, says));
+    dot.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, says));
     dot.on_hover_text(says);
     match active {
         Some(label) => {

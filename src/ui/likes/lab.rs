@@ -103,24 +103,25 @@ pub(super) fn lab_ui(ui: &mut Ui, lab: &mut LabFeature, scope: &Scope<'_>) {
         "K writers increment a scratch item by three methods, in rounds: each round every writer \
          reads, then every writer writes. Scratch items are deleted afterwards.",
     );
+    // Where it writes, on a line of its own (on a read-only connection: why it cannot).
+    let writable = writes_to_ui(
+        ui,
+        &format!(
+            "table {} · three SCRATCH#dynoscope-lab-… items · {}",
+            scope.table.name,
+            scope.connection.label()
+        ),
+        scope.connection,
+    );
     ui.horizontal_wrapped(|ui| {
         labelled_text_ui(ui, "Writers", &mut lab.writers, 40.0, "1–64");
         labelled_text_ui(ui, "Increments each", &mut lab.increments, 50.0, "1–100");
         let confirmation = lab::confirmation(&Destination::of(scope.connection), scope.table);
-        let (mut allowed, confirmed) =
+        let (allowed, confirmed) =
             typed_confirmation_ui(ui, confirmation, &mut lab.typed_table, &scope.table.name);
         let running = lab.lab.is_some();
-        allowed &= writes_to_ui(
-            ui,
-            &format!(
-                "table {} · three SCRATCH#dynoscope-lab-… items · {}",
-                scope.table.name,
-                scope.connection.label()
-            ),
-            scope.connection,
-        );
-        if ui
-            .add_enabled(allowed && !running, egui::Button::new("Run counter lab"))
+        let enabled = allowed && writable && !running;
+        if crate::ui::widgets::write_button_ui(ui, scope.connection, enabled, "Run counter lab")
             .clicked()
         {
             lab.run_lab(scope, confirmed);

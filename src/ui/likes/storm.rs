@@ -139,6 +139,16 @@ pub(super) fn storm_ui(
         "Every user likes; every 5th sends the like twice (a client retry); every 7th then \
          unlikes.",
     );
+    // Where it writes, on a line of its own (on a read-only connection: why it cannot).
+    let writable = writes_to_ui(
+        ui,
+        &format!(
+            "table {} · the parent's tally and children · {}",
+            scope.table.name,
+            scope.connection.label()
+        ),
+        scope.connection,
+    );
     ui.horizontal_wrapped(|ui| {
         labelled_text_ui(ui, "Users", &mut lab.users, 60.0, "1–10000");
         labelled_text_ui(ui, "Concurrency", &mut lab.concurrency, 40.0, "16");
@@ -150,20 +160,11 @@ pub(super) fn storm_ui(
             },
             |plan| plan.confirmation(),
         );
-        let (mut allowed, confirmed) =
+        let (allowed, confirmed) =
             typed_confirmation_ui(ui, confirmation, &mut lab.typed_table, &scope.table.name);
         let running = lab.storm.is_some();
-        allowed &= writes_to_ui(
-            ui,
-            &format!(
-                "table {} · the parent's tally and children · {}",
-                scope.table.name,
-                scope.connection.label()
-            ),
-            scope.connection,
-        );
-        if ui
-            .add_enabled(allowed && !running, egui::Button::new("Start storm"))
+        let enabled = allowed && writable && !running;
+        if crate::ui::widgets::write_button_ui(ui, scope.connection, enabled, "Start storm")
             .clicked()
         {
             lab.start_storm(scope, target, confirmed);
