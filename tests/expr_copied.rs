@@ -12,31 +12,18 @@ use dynoscope::core::value::Item;
 
 use common::s;
 
-/// Run `copied` in bash as a person would paste it, with stand-in credentials and nothing else
-/// from the environment saying where to connect (no endpoint, region or profile, no config file).
+/// Run `copied` in bash as a person would paste it on a machine with no AWS configuration at
+/// all: an empty environment (only `PATH`) and an empty home, so no credentials, region,
+/// profile or endpoint come from anywhere but the copied text.
 fn paste_into_bash(copied: &str) -> std::process::Output {
-    let mut command = std::process::Command::new("bash");
-    command.arg("-c").arg(copied);
-    for name in [
-        "AWS_ENDPOINT_URL",
-        "AWS_ENDPOINT_URL_DYNAMODB",
-        "AWS_REGION",
-        "AWS_DEFAULT_REGION",
-        "AWS_PROFILE",
-        "AWS_DEFAULT_PROFILE",
-        "AWS_SESSION_TOKEN",
-    ] {
-        command.env_remove(name);
-    }
-    command
-        .env("AWS_ACCESS_KEY_ID", "x")
-        .env("AWS_SECRET_ACCESS_KEY", "x")
-        .env("AWS_EC2_METADATA_DISABLED", "true")
-        .env("AWS_CONFIG_FILE", "/nonexistent/aws/config")
-        .env(
-            "AWS_SHARED_CREDENTIALS_FILE",
-            "/nonexistent/aws/credentials",
-        )
+    let home = std::env::temp_dir().join(format!("dynoscope-empty-home-{}", std::process::id()));
+    std::fs::create_dir_all(&home).unwrap();
+    std::process::Command::new("bash")
+        .arg("-c")
+        .arg(copied)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", &home)
         .output()
         .expect("bash runs")
 }

@@ -49,7 +49,9 @@ impl Input {
     /// (Self::from_aws_cli)) or the low-level JSON (see [`from_request_json`]
     /// (Self::from_request_json)).
     pub fn from_paste(text: &str) -> Result<Self> {
-        if text.trim_start().starts_with("aws") {
+        let start = text.trim_start();
+        // A command copied for this machine begins with its stand-in credentials.
+        if start.starts_with("aws") || start.starts_with("AWS_") {
             Self::from_aws_cli(text)
         } else {
             Self::from_request_json(text)
@@ -79,7 +81,16 @@ impl Input {
         let mut unknown = None;
         while let Some(word) = words.next() {
             let Some(option) = word.strip_prefix("--") else {
-                positional.push(word);
+                // `NAME=value` before the command sets its environment (the stand-in
+                // credentials of a command copied for this machine): set aside.
+                let assignment = positional.is_empty()
+                    && word.split_once('=').is_some_and(|(name, _)| {
+                        name.chars()
+                            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+                    });
+                if !assignment {
+                    positional.push(word);
+                }
                 continue;
             };
             let (option, inline) = match option.split_once('=') {

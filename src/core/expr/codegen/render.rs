@@ -20,7 +20,11 @@ impl Call {
     }
 
     fn cli(&self, setup: &ClientSetup) -> String {
-        let mut lines = vec![format!("aws dynamodb {}", self.api.cli)];
+        let environment = setup
+            .cli_environment()
+            .map(|e| format!("{e} "))
+            .unwrap_or_default();
+        let mut lines = vec![format!("{environment}aws dynamodb {}", self.api.cli)];
         lines.extend(setup.cli_options());
         for (name, field) in &self.fields {
             let arg = match field {

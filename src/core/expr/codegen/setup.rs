@@ -24,6 +24,18 @@ fn shell_word(text: &str) -> String {
 }
 
 impl ClientSetup {
+    /// Stand-in credentials for an endpoint on this machine reached without a profile, as the
+    /// app uses (local emulators accept any): a copied command then runs on a machine with no
+    /// AWS configuration at all. They open nothing elsewhere.
+    pub(super) fn cli_environment(&self) -> Option<&'static str> {
+        let local = self
+            .endpoint_url
+            .as_deref()
+            .is_some_and(crate::core::connection::is_loopback);
+        (local && self.profile.is_none())
+            .then_some("AWS_ACCESS_KEY_ID=dynoscope AWS_SECRET_ACCESS_KEY=dynoscope-local")
+    }
+
     /// `--endpoint-url …`, `--region …`, `--profile …`, as used.
     pub(super) fn cli_options(&self) -> Vec<String> {
         [

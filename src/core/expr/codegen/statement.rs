@@ -61,10 +61,10 @@ mod tests {
         let cli = statement().render(Target::Cli, &sandbox());
         assert_eq!(
             cli,
-            "aws dynamodb execute-statement \\\n  --endpoint-url http://127.0.0.1:8000 \\\n  --region us-east-1 \\\n  --statement 'UPDATE \"Videos\" SET n = n + ? WHERE PK = '\\''it'\\'''\\''s'\\''' \\\n  --parameters '[{\"N\":\"12345678901234567890123456789012345678\"}]'"
+            "AWS_ACCESS_KEY_ID=dynoscope AWS_SECRET_ACCESS_KEY=dynoscope-local aws dynamodb execute-statement \\\n  --endpoint-url http://127.0.0.1:8000 \\\n  --region us-east-1 \\\n  --statement 'UPDATE \"Videos\" SET n = n + ? WHERE PK = '\\''it'\\'''\\''s'\\''' \\\n  --parameters '[{\"N\":\"12345678901234567890123456789012345678\"}]'"
         );
         let words = crate::core::expr::codegen::shell_words(&cli).expect("the command reads back");
-        assert_eq!(words[8], statement().text);
+        assert_eq!(words[10], statement().text);
     }
 
     #[test]

@@ -97,7 +97,7 @@ fn code_for_a_sandbox_connects_to_the_sandbox() {
     let cli = r.render(Target::Cli, &setup);
     assert!(
         cli.starts_with(
-            "aws dynamodb update-item \\\n  --endpoint-url http://127.0.0.1:41234 \\\n  --region eu-west-2 \\\n  --table-name 'Social'"
+            "AWS_ACCESS_KEY_ID=dynoscope AWS_SECRET_ACCESS_KEY=dynoscope-local aws dynamodb update-item \\\n  --endpoint-url http://127.0.0.1:41234 \\\n  --region eu-west-2 \\\n  --table-name 'Social'"
         ),
         "{cli}"
     );
