@@ -33,8 +33,10 @@ pub struct PartiqlForm {
 pub struct PartiqlTab {
     /// The form.
     pub form: PartiqlForm,
-    /// The rows a SELECT returned.
+    /// The rows the last statement returned (a SELECT's, or a write's RETURNING item).
     pub results: Results,
+    /// The key attributes of the last statement's table, for its rows.
+    keys: Vec<String>,
     read: Option<Job<PartiqlPage, Stopped>>,
     /// The statement being paged and where its next page starts.
     next: Option<(Statement, Option<i32>, String)>,
@@ -101,7 +103,10 @@ impl PartiqlTab {
         if let Some(report) = Pending::take_ready(self.write.sending()) {
             match report {
                 Ok(report) => {
+                    // A statement's rows replace the last one's: a write shows what it returned.
+                    self.results = Results::for_rows(self.keys.clone(), self.results.run + 1);
                     if let Some(item) = report.item() {
+                        self.results.load.count_statement_page(0.0, false);
                         self.results.add_items(std::slice::from_ref(item));
                     }
                     // Which items a statement wrote only the server knows; the table's facts
@@ -175,14 +180,14 @@ impl PartiqlTab {
                 return;
             }
         };
+        self.keys = if classified.table == scope.table.name {
+            scope.table.grid_key_names(classified.index.as_deref())
+        } else {
+            Vec::new()
+        };
         if !classified.kind.writes() {
-            let keys = if classified.table == scope.table.name {
-                scope.table.grid_key_names(classified.index.as_deref())
-            } else {
-                Vec::new()
-            };
             self.cancel();
-            self.results = Results::for_rows(keys, self.results.run + 1);
+            self.results = Results::for_rows(self.keys.clone(), self.results.run + 1);
             self.read(scope, statement, limit, None, Until::OnePage);
             return;
         }
