@@ -190,7 +190,10 @@ fn a_partiql_tab_reads_pages_and_writes_through_the_gateway() {
         has_label_containing(h, "UPDATE applied")
     });
     // Each statement's rows replace the last one's: the SELECT's are gone.
-    assert!(!has_label(h, "LIKE#USER#7c20"), "no rows of the SELECT before");
+    assert!(
+        !has_label(h, "LIKE#USER#7c20"),
+        "no rows of the SELECT before"
+    );
     h.get_by_label("Statement (Ctrl+Enter runs)").focus();
     h.key_press_modifiers(Modifiers::COMMAND, Key::A);
     h.step();
@@ -201,7 +204,10 @@ fn a_partiql_tab_reads_pages_and_writes_through_the_gateway() {
     h.get_by_role_and_label(Role::Button, "Run statement")
         .click();
     step_until(h, "the item returned", |h| has_label(h, "META"));
-    assert!(has_label_containing(h, "1 item · 1 page"), "one item, not the two statements' rows");
+    assert!(
+        has_label_containing(h, "1 item · 1 page"),
+        "one item, not the two statements' rows"
+    );
 }
 
 #[test]

@@ -306,3 +306,54 @@ fn reconcile_lists_a_bad_parent_and_repairs_all_drifted_after_one_confirmation()
         "the results hold the parents checked again"
     );
 }
+
+#[test]
+fn a_repair_refused_because_the_tally_moved_proposes_anew_from_what_is_stored() {
+    use aws_sdk_dynamodb::types::AttributeValue;
+    let outside = outside_sandbox();
+    let mut app = start(endpoint(outside.sandbox.endpoint()), Some("Social"));
+    let h = &mut app.harness;
+    h.set_size(egui::vec2(1280.0, 1400.0));
+    query_partition(h, "POST#d71e");
+    step_until(h, "the results", |h| has_label_containing(h, "items ·"));
+    h.get_by_role_and_label(Role::Button, "Tally check").click();
+    step_until(h, "the suggestion", |h| has_label(h, "Use"));
+    h.get_by_role_and_label(Role::Button, "Use").click();
+    step_until(h, "the check form", |h| has_label(h, "Check"));
+    h.get_by_role_and_label(Role::Button, "Check").click();
+    step_until(h, "the drift", |h| has_label(h, "+1"));
+    h.get_by_role_and_label(Role::Button, "Repair…").click();
+    step_until(h, "the proposal", |h| has_label(h, "Confirm repair"));
+    // A second writer moves the tally behind the app's back.
+    outside.runtime.block_on(async {
+        outside
+            .client
+            .update_item()
+            .table_name("Social")
+            .key("PK", AttributeValue::S("POST#d71e".into()))
+            .key("SK", AttributeValue::S("META".into()))
+            .update_expression("SET likeTally = :v")
+            .expression_attribute_values(":v", AttributeValue::N("230".into()))
+            .send()
+            .await
+            .unwrap();
+    });
+    h.get_by_role_and_label(Role::Button, "Confirm repair")
+        .click();
+    step_until(h, "the refusal and a new proposal", |h| {
+        has_label_containing(h, "A new proposal, from the tally as stored now")
+    });
+    assert!(has_label_containing(
+        h,
+        "the tally moved meanwhile (it is 230 now)"
+    ));
+    assert!(
+        has_label_containing(h, "\"230\""),
+        "the new :current is what is stored"
+    );
+    h.get_by_role_and_label(Role::Button, "Confirm repair")
+        .click();
+    step_until(h, "the repair", |h| {
+        has_label_containing(h, "Repaired: the tally is 225 now.")
+    });
+}

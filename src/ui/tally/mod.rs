@@ -38,6 +38,11 @@ struct Repair {
     sending: Option<Pending<RepairReport>>,
     /// What happened, in words, once it ended.
     result: Option<Line>,
+    /// The tally moved before it was sent (refused, nothing written): a new proposal, from
+    /// the parent as checked again, is due.
+    moved: bool,
+    /// Why the last proposal was not applied, shown above the new one.
+    refused: Option<Line>,
 }
 
 /// The table the rules belong to.
@@ -176,6 +181,10 @@ impl TallyFeature {
         {
             let report = report.unwrap_or_else(RepairReport::lost);
             repair.result = Some(report.line());
+            repair.moved = matches!(
+                report.outcome,
+                crate::core::counter::Outcome::ConditionFailed { .. }
+            );
             intents.push(Intent::Written {
                 destination: Box::new(repair.plan.destination.clone()),
                 table: repair.plan.table.clone(),
@@ -280,6 +289,8 @@ impl TallyFeature {
                     plan,
                     sending: None,
                     result: None,
+                    moved: false,
+                    refused: None,
                 });
             }
             Err(error) => self.error = Some(error),

@@ -39,6 +39,18 @@ pub(super) fn single_ui(
         show_children = ui.button("Show children").clicked();
         propose = check.drifted() && ui.button("Repair…").clicked();
     });
+    // A repair refused because the tally moved: the new proposal, from what is stored now.
+    if let Some(repair) = &tally.repair
+        && repair.moved
+        && check.drifted()
+    {
+        let refused = repair.result.clone();
+        tally.propose_repair(scope, rule);
+        if let Some(repair) = &mut tally.repair {
+            repair.refused = refused;
+        }
+    }
+    let (check, _) = tally.check.as_ref()?;
     let mut intent = None;
     if let Some(repair) = &tally.repair {
         match repair_ui(ui, repair, check, scope.connection) {
@@ -100,6 +112,10 @@ fn repair_ui(
     let mut action = None;
     egui::Frame::group(ui.style()).show(ui, |ui| {
         ui.strong("Guarded repair");
+        if let Some(refused) = &repair.refused {
+            line_ui(ui, refused);
+            ui.label("A new proposal, from the tally as stored now:");
+        }
         ui.label(
             "A drift is a bug to find: a retried increment, a write outside the transaction, a \
              failed decrement. Repair it, then look for the cause.",
