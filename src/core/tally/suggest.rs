@@ -33,6 +33,8 @@ pub fn suggest(items: &[Item], pk: &str, sk: &str) -> Vec<Rule> {
     let mut unnamed = Vec::new();
     // Per partition: the child prefixes (sort-key segment before the first `#`).
     let mut prefixes: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    // Children loaded per (partition, prefix): the evidence for a tally whose name says nothing.
+    let mut children: BTreeMap<(String, String), u64> = BTreeMap::new();
     let mut shard_groups: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
     // Items per sort-key base (before the last `#`), and how many end in a small shard number.
     let mut bases: BTreeMap<String, (usize, usize)> = BTreeMap::new();
@@ -45,6 +47,7 @@ pub fn suggest(items: &[Item], pk: &str, sk: &str) -> Vec<Rule> {
                 .entry(p.clone())
                 .or_default()
                 .insert(format!("{head}#"));
+            *children.entry((p.clone(), format!("{head}#"))).or_default() += 1;
         }
         // Shards: sort keys ending in `#<small number>`, with number attributes.
         let Some((base, last)) = s.rsplit_once('#') else {
@@ -100,9 +103,16 @@ pub fn suggest(items: &[Item], pk: &str, sk: &str) -> Vec<Rule> {
                     children: ChildSource::SortKeyPrefix(prefix.clone()),
                 })
             };
+            // A name that says so, or else a number that equals the children loaded: a
+            // suggestion needs evidence (`bytes_served` beside `STATS#…` rows has none).
+            let loaded = children.get(&(p.clone(), prefix.clone())).copied();
+            let equal = numbers.iter().find(|n| {
+                matches!(item.get(n.as_str()), Some(AttributeValue::N(v))
+                    if loaded.is_some_and(|c| v.trim() == c.to_string()))
+            });
             if let Some(tally) = matching.first() {
                 named.push(rule(tally));
-            } else if let Some(tally) = numbers.first() {
+            } else if let Some(tally) = equal {
                 unnamed.push(rule(tally));
             }
         }
@@ -176,6 +186,28 @@ mod tests {
                 prefix: "STATS#TOTAL#".into(),
                 attribute: "play_count".into()
             }))
+        );
+    }
+
+    #[test]
+    fn a_number_whose_name_says_nothing_is_suggested_only_when_it_equals_the_children() {
+        // The nonsense: `bytes_served` on META beside STATS#… rows.
+        let items = vec![
+            item("VID#9f3a", "META", &[("bytes_served", "981234"), ("seen", "2")]),
+            item("VID#9f3a", "STATS#TOTAL", &[("play_count", "41")]),
+            item("VID#9f3a", "STATS#DAY#1", &[("play_count", "3")]),
+        ];
+        let described: Vec<String> = suggest(&items, "PK", "SK")
+            .iter()
+            .map(Rule::describe)
+            .collect();
+        assert!(
+            !described.iter().any(|d| d.contains("bytes_served")),
+            "{described:?}"
+        );
+        assert!(
+            described.contains(&"VID#…/META.seen = count(STATS#…)".to_owned()),
+            "2 equals the 2 STATS# children loaded: {described:?}"
         );
     }
 }
