@@ -138,7 +138,7 @@ fn expr_code_carries_the_connection_flags() {
     .concat());
     assert_eq!(after, before);
     assert!(
-        after.starts_with("aws dynamodb update-item \\\n  --endpoint-url http://127.0.0.1:8000 \\\n  --region eu-west-2 \\\n"),
+        after.starts_with("AWS_ACCESS_KEY_ID=dynoscope AWS_SECRET_ACCESS_KEY=dynoscope-local aws dynamodb update-item \\\n  --endpoint-url http://127.0.0.1:8000 \\\n  --region eu-west-2 \\\n"),
         "{after}"
     );
     let boto3 = run(&[

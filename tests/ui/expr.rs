@@ -26,12 +26,20 @@ fn build_add_like_tally_with_a_condition_copy_and_run_it() {
         h.get_by_label("Key SK (S)").value().as_deref(),
         Some("META")
     );
+    let condition_top =
+        |h: &Harness<'_, DynoscopeApp>| h.get_by_label("ConditionExpression text").rect().top();
+    let before = condition_top(h);
     type_into(h, "UpdateExpression text", "ADD likeTally :one");
-    type_into(h, "ConditionExpression text", "attribute_not_exists(SK)");
     // `:one` is not defined yet: the error says so, where it is.
     step_until(h, "the error", |h| {
         has_label_containing(h, ":one is not in the expression attribute values")
     });
+    assert_eq!(
+        condition_top(h),
+        before,
+        "the field below stays where it was"
+    );
+    type_into(h, "ConditionExpression text", "attribute_not_exists(SK)");
     h.get_by_role_and_label(Role::Button, "+ value").click();
     h.step();
     h.get_by_label("Value placeholder").focus();
@@ -63,7 +71,9 @@ fn build_add_like_tally_with_a_condition_copy_and_run_it() {
     let texts = copied(h);
     assert_eq!(texts.len(), 1, "{texts:?}");
     assert!(
-        texts[0].starts_with("aws dynamodb update-item \\\n  --endpoint-url http://127.0.0.1:"),
+        texts[0].starts_with(
+            "AWS_ACCESS_KEY_ID=dynoscope AWS_SECRET_ACCESS_KEY=dynoscope-local aws dynamodb update-item \\\n  --endpoint-url http://127.0.0.1:"
+        ),
         "the sandbox's endpoint, not the user's AWS account: {}",
         texts[0]
     );

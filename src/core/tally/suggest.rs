@@ -193,7 +193,11 @@ mod tests {
     fn a_number_whose_name_says_nothing_is_suggested_only_when_it_equals_the_children() {
         // The nonsense: `bytes_served` on META beside STATS#… rows.
         let items = vec![
-            item("VID#9f3a", "META", &[("bytes_served", "981234"), ("seen", "2")]),
+            item(
+                "VID#9f3a",
+                "META",
+                &[("bytes_served", "981234"), ("seen", "2")],
+            ),
             item("VID#9f3a", "STATS#TOTAL", &[("play_count", "41")]),
             item("VID#9f3a", "STATS#DAY#1", &[("play_count", "3")]),
         ];

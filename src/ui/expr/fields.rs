@@ -73,15 +73,26 @@ pub(super) fn field_ui(ui: &mut Ui, input: &mut Input, field: Field, compiled: &
             .desired_width(f32::INFINITY),
     )
     .labelled_by(label_id);
-    if let Some((_, error)) = compiled.errors.iter().find(|(f, _)| *f == field) {
-        let column = text.chars().take(error.position).count();
-        let color = ui.visuals().error_fg_color;
-        ui.label(
-            RichText::new(format!("{text}\n{}^ {}", " ".repeat(column), error.message))
-                .monospace()
-                .color(color),
-        );
-    }
+    // The error's two lines have their place whether or not there is one, so the fields below
+    // never move while typing.
+    let line = ui.text_style_height(&egui::TextStyle::Monospace);
+    let height = 2.0 * line + ui.spacing().item_spacing.y;
+    ui.allocate_ui_with_layout(
+        egui::vec2(ui.available_width(), height),
+        egui::Layout::top_down(egui::Align::Min),
+        |ui| {
+            ui.set_min_height(height);
+            if let Some((_, error)) = compiled.errors.iter().find(|(f, _)| *f == field) {
+                let column = text.chars().take(error.position).count();
+                let color = ui.visuals().error_fg_color;
+                ui.label(
+                    RichText::new(format!("{text}\n{}^ {}", " ".repeat(column), error.message))
+                        .monospace()
+                        .color(color),
+                );
+            }
+        },
+    );
 }
 
 /// The name placeholders.
