@@ -232,3 +232,42 @@ async fn nothing_to_import_is_bad_input_dry_run_too() {
         }
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_bad_line_is_listed_in_one_read() {
+    let engine = empty_engine().await;
+    let url = engine.sandbox.endpoint().to_owned();
+    let to = table(&engine, "files-many-bad").await;
+    let dir = scratch("many-bad");
+    let file = dir.join("small2.jsonl");
+    let mut lines: Vec<String> = likes(10).lines().map(str::to_owned).collect();
+    lines[3] = r#"{"PK":{"S":"X"},"SK":{"S":"A"},"s":{"SS":[]}}"#.to_owned();
+    lines[4] = "{not json".to_owned();
+    lines[8] = r#"{"PK":{"S":"X"},"SK":{"N":"1"}}"#.to_owned();
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let (code, out, err) = dynoscope(
+        &url,
+        &[
+            "import",
+            "--table",
+            &to,
+            "--format",
+            "ddb-json",
+            file.to_str().unwrap(),
+        ],
+    )
+    .await;
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("3 lines are not items DynamoDB would take; nothing was written"),
+        "{err}"
+    );
+    for line in [
+        "small2.jsonl: line 4: ",
+        "small2.jsonl: line 5: ",
+        "small2.jsonl: line 9: ",
+    ] {
+        assert!(err.contains(line), "{line}: {err}");
+    }
+    assert!(scan(&engine, &to).await.is_empty(), "nothing written");
+}

@@ -111,8 +111,9 @@ pub enum Subcommand {
     /// Put every item of a file (or of an S3 export's folder) into a table, in batches of 25.
     ///
     /// Every file is read twice, streamed: first every line is read and checked (values, item
-    /// size, the table's and indexes' keys, no key twice), and a malformed one stops the import
-    /// before any write, naming its file and line; then the lines are read again and sent, a
+    /// size, the table's and indexes' keys, no key twice); every malformed line is listed in one
+    /// read (the first 100 by file and line, then a count), and any stops the import before any
+    /// write; then the lines are read again and sent, a
     /// few batches at a time. Items the server leaves unprocessed are sent again with a growing
     /// wait. Ctrl-C sends no new batch and waits for those in flight. Exit status: 0 all
     /// written or a dry run, 1 some refused or not sent (some perhaps written), 2 bad input or

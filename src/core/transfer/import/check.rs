@@ -140,14 +140,29 @@ pub fn check_import(
     let mut keys = KeysSeen::new(limits.keys_in_memory);
     let mut progress = StreamProgress::default();
     let mut reported_bytes = 0;
+    let mut bad = BadLines::default();
     for (number, file) in data.files.iter().enumerate() {
         let before = Fingerprint::of(file)?;
         let mut source = FileItems::open(file, format, types)?;
         let mut items = 0;
         progress.files = number + 1;
-        while let Some((line, item)) = source.next_item()? {
-            validate::check_item(&item, info)
-                .map_err(|e| e.at(&format!("{}: line {line}", file.display())))?;
+        loop {
+            let at = source.examined_bytes();
+            let (line, item) = match source.next_item() {
+                Ok(Some(next)) => next,
+                Ok(None) => break,
+                // A line that is not an item: listed, and the next one read, as long as the
+                // reading moved on (a broken file is not read in circles).
+                Err(error @ Error::Invalid(_)) if source.examined_bytes() > at => {
+                    bad.add(error);
+                    continue;
+                }
+                Err(error) => return Err(error),
+            };
+            if let Err(error) = validate::check_item(&item, info) {
+                bad.add(error.at(&format!("{}: line {line}", file.display())));
+                continue;
+            }
             keys.add(&item, info, (number as u32, line as u64))?;
             check.columns.add(&item);
             if check.preview.len() < limits.preview {
@@ -191,6 +206,7 @@ pub fn check_import(
     }
     progress.items = check.items as u64;
     on_progress(progress);
+    bad.into_result()?;
     if check.items == 0 {
         let what = if format == Format::Csv {
             "no items (a header at most)"
@@ -238,4 +254,47 @@ fn item_at(path: &Path, check: &ImportCheck, line: usize) -> Option<Item> {
         }
     }
     None
+}
+
+/// The lines that are not items DynamoDB would take, as one read finds them: the first
+/// [`BadLines::LISTED`] with why, and how many more.
+#[derive(Debug, Default)]
+struct BadLines {
+    listed: Vec<Error>,
+    more: usize,
+}
+
+impl BadLines {
+    /// Lines listed by name; the rest are counted.
+    const LISTED: usize = 100;
+
+    fn add(&mut self, error: Error) {
+        if self.listed.len() < Self::LISTED {
+            self.listed.push(error);
+        } else {
+            self.more += 1;
+        }
+    }
+
+    /// Every bad line in one error (one alone as it is), or nothing.
+    fn into_result(self) -> Result<()> {
+        let mut listed = self.listed;
+        match listed.len() {
+            0 => Ok(()),
+            1 => Err(listed.remove(0)),
+            n => {
+                let total = n + self.more;
+                let mut text = format!(
+                    "{total} lines are not items DynamoDB would take; nothing was written:"
+                );
+                for error in &listed {
+                    text.push_str(&format!("\n  {}", error.clone().reason()));
+                }
+                if self.more > 0 {
+                    text.push_str(&format!("\n  … and {} more", self.more));
+                }
+                Err(Error::Invalid(text))
+            }
+        }
+    }
 }
