@@ -214,3 +214,61 @@ fn read_only_switches_every_write_off_with_the_reason() {
     assert!(plus.into_iter().all(|b| !b.accesskit_node().is_disabled()));
     assert!(h.state().remembered().read_only.is_empty());
 }
+
+#[test]
+fn a_staged_delete_of_a_like_says_its_tally_would_drift_and_stages_the_unlike_whole() {
+    let outside = outside_sandbox();
+    let mut app = start(endpoint(outside.sandbox.endpoint()), Some("Social"));
+    let h = &mut app.harness;
+    h.set_size(egui::vec2(1280.0, 1200.0));
+    query_partition(h, "POST#a91f");
+    step_until(h, "the results", |h| has_label(h, "LIKE#USER#7c20"));
+    // The counter rule, from the suggestion.
+    h.get_by_role_and_label(Role::Button, "Tally check").click();
+    step_until(h, "the suggestion", |h| has_label(h, "Use"));
+    h.get_by_role_and_label(Role::Button, "Use").click();
+    step_until(h, "the rule", |h| has_label(h, "Check"));
+    h.get_by_role_and_label(Role::Button, "Browse").click();
+    step_until(h, "the grid", |h| has_label(h, "LIKE#USER#7c20"));
+    h.get_by_label("LIKE#USER#7c20").click();
+    step_until(h, "the item view", |h| has_label(h, "Delete item"));
+    h.get_by_role_and_label(Role::Button, "Delete item").click();
+    step_until(h, "staged", |h| has_label(h, "Items (1 staged)"));
+    h.get_by_role_and_label(Role::Button, "Items (1 staged)")
+        .click();
+    step_until(h, "the drift said", |h| {
+        has_label(
+            h,
+            "PK = POST#a91f · SK = META: 1 LIKE# child deleted and the tally `likeTally` unchanged: it would drift by +1 (stored 1 more than its children)",
+        )
+    });
+    h.get_by_role_and_label(Role::Button, "Stage the tally's -1 too")
+        .click();
+    step_until(h, "the tally staged", |h| {
+        has_label_containing(h, "the tally `likeTally` moved by -1: it stays true")
+    });
+    assert!(has_label_containing(h, "~ likeTally: N 3 → N 2"));
+    h.get_by_role_and_label(Role::Button, "Commit 2 staged")
+        .click();
+    step_until(h, "the commit", |h| {
+        has_label_containing(h, "Committed 2 of 2 items in one transaction")
+    });
+    let (tally, child) = outside.runtime.block_on(async {
+        let client = &outside.client;
+        let key = |sk: &str| {
+            dynoscope::core::value::Item::from([
+                ("PK".to_owned(), common::s("POST#a91f")),
+                ("SK".to_owned(), common::s(sk)),
+            ])
+        };
+        let tally = dynoscope::core::read::read_number(client, "Social", &key("META"), "likeTally")
+            .await
+            .unwrap();
+        let child = dynoscope::core::read::get_item(client, "Social", key("LIKE#USER#7c20"))
+            .await
+            .unwrap();
+        (tally, child)
+    });
+    assert_eq!(tally.as_deref(), Some("2"));
+    assert!(child.is_none());
+}

@@ -3,6 +3,7 @@
 //! commit through the write gateway, conditional on each item still being as it was read.
 
 mod commit;
+mod counters;
 mod edit;
 mod stage;
 mod staging;
@@ -11,6 +12,7 @@ pub use commit::{
     CommitMode, CommitPlan, CommitReport, ItemOutcome, ItemResult, MAX_TRANSACTION, commit,
     plan_commit,
 };
+pub use counters::{TallyEffect, tally_effects};
 pub use edit::{
     Field, FieldError, TextError, TextFormat, fields_of, item_from_text, item_of, item_text,
 };

@@ -12,8 +12,10 @@ use egui::Ui;
 use crate::core::connection::ConnectionId;
 use crate::core::error::Error;
 use crate::core::items::{
-    Change, CommitMode, CommitPlan, CommitReport, Staging, commit, plan_commit,
+    Change, CommitMode, CommitPlan, CommitReport, Staging, TallyEffect, commit, plan_commit,
 };
+use crate::core::read;
+use crate::core::tally::TallyRule;
 use crate::core::value::Item;
 use crate::core::write::{Destination, key_shown};
 use crate::task::Pending;
@@ -37,6 +39,10 @@ pub struct ItemsFeature {
     error: Option<Error>,
     /// A note after staging: what was staged.
     note: Option<String>,
+    /// The open table's counter rules: a staged child says which tally it moves.
+    pub rules: Vec<TallyRule>,
+    /// A parent read to stage its tally's change beside its children's.
+    fixing: Option<Pending<(TallyEffect, Item)>>,
 }
 
 impl Default for ItemsFeature {
@@ -50,6 +56,8 @@ impl Default for ItemsFeature {
             created: false,
             error: None,
             note: None,
+            rules: Vec::new(),
+            fixing: None,
         }
     }
 }
@@ -196,11 +204,46 @@ impl ItemsFeature {
                 self.report = None;
             }
             StagedAction::Commit => self.plan(scope),
+            StagedAction::KeepTally(effect) => self.keep_tally(scope, effect),
             StagedAction::Confirmed(yes) => {
                 self.note = None;
                 self.write
                     .answered(yes, |plan, confirmed| send(scope, plan, confirmed));
             }
+        }
+    }
+
+    /// Stage the parent's tally moved as its staged children move: from the parent as staged,
+    /// or else as read now (one consistent GetItem), conditional on that as every change is.
+    fn keep_tally(&mut self, scope: &Scope<'_>, effect: TallyEffect) {
+        let staged = self
+            .staging(scope)
+            .get(&effect.parent)
+            .and_then(|c| c.after.clone());
+        match staged {
+            Some(parent) => self.stage_tally(scope, &effect, &parent),
+            None => {
+                let (client, info) = (scope.connection.client.clone(), scope.table.clone());
+                self.fixing = Some(scope.spawner.spawn("GetItem", async move {
+                    let (parent, _) =
+                        read::get_existing(&client, &info, effect.parent.clone()).await?;
+                    Ok((effect, parent))
+                }));
+            }
+        }
+    }
+
+    fn stage_tally(&mut self, scope: &Scope<'_>, effect: &TallyEffect, parent: &Item) {
+        match effect.fix(scope.table, parent) {
+            Ok(change) => {
+                self.note = Some(format!(
+                    "Staged: {}, in the same commit as its children.",
+                    change.title(&scope.key_names())
+                ));
+                self.staging(scope).stage(change);
+                self.error = None;
+            }
+            Err(error) => self.error = Some(error),
         }
     }
 
@@ -234,6 +277,12 @@ impl ItemsFeature {
 
     /// The Items view: the editor beside the staged changes.
     fn items_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) {
+        if let Some(read) = Pending::take_ready(&mut self.fixing) {
+            match read {
+                Ok((effect, parent)) => self.stage_tally(scope, &effect, &parent),
+                Err(error) => self.error = Some(error),
+            }
+        }
         // A question is about the changes it was asked for: once they change, it is gone.
         let asked_for = self.write.asking().map(|plan| plan.changes.clone());
         if asked_for.is_some_and(|changes| changes != self.staging(scope).changes()) {

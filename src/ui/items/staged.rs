@@ -4,7 +4,9 @@
 
 use egui::{Color32, RichText, Ui};
 
-use crate::core::items::{ChangeKind, CommitMode, Diff, ItemOutcome, MAX_TRANSACTION};
+use crate::core::items::{
+    ChangeKind, CommitMode, Diff, ItemOutcome, MAX_TRANSACTION, TallyEffect, tally_effects,
+};
 use crate::core::value::{self, Item};
 use crate::ui::Scope;
 use crate::ui::items::ItemsFeature;
@@ -24,6 +26,8 @@ pub(super) enum StagedAction {
     Rebase(Item, Option<Item>),
     /// The question answered: send (`true`) or not.
     Confirmed(bool),
+    /// Stage this parent's tally moved as its staged children move.
+    KeepTally(TallyEffect),
 }
 
 fn diff_ui(ui: &mut Ui, diff: &Diff) {
@@ -40,6 +44,13 @@ impl ItemsFeature {
     pub(super) fn staged_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) -> Option<StagedAction> {
         let key_names = scope.key_names();
         let mut action = None;
+        // What the staged children do to their parents' tallies.
+        let effects = self
+            .staged
+            .get(&Self::place(scope))
+            .map(|s| tally_effects(s.changes(), scope.table, &self.rules))
+            .unwrap_or_default();
+        let fixing = self.fixing.is_some();
         // Borrowed, not copied: the frame draws the changes as staged.
         let staging = &*self.staging(scope);
         let count = staging.changes().len();
@@ -76,6 +87,36 @@ impl ItemsFeature {
                 });
             }
         });
+        for effect in effects {
+            let line = effect.line(&key_names);
+            if effect.drifts() {
+                ui.horizontal_wrapped(|ui| {
+                    ui.colored_label(ui.visuals().warn_fg_color, line);
+                    let drift = effect.drift();
+                    let text = format!(
+                        "Stage the tally's {}{} too",
+                        if drift > bigdecimal::BigDecimal::default() {
+                            "+"
+                        } else {
+                            ""
+                        },
+                        crate::core::number::to_dynamodb(&drift)
+                    );
+                    if ui
+                        .add_enabled(!fixing, egui::Button::new(text))
+                        .on_hover_text(
+                            "The parent's tally set to keep up with its children, in the same \
+                             commit (as one transaction: the article's like and unlike)",
+                        )
+                        .clicked()
+                    {
+                        action = Some(StagedAction::KeepTally(effect.clone()));
+                    }
+                });
+            } else {
+                ui.weak(line);
+            }
+        }
         if count > 0 {
             action = action.or(self.commit_ui(ui, scope, count));
         }

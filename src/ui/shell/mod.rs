@@ -302,7 +302,11 @@ impl DynoscopeApp {
                         let loaded = features.browse.loaded(&scope.table.name);
                         features.tally.view_ui(ui, &context(Some(loaded)), intents);
                     }
-                    View::Items => features.items.view_ui(ui, &context(None), intents),
+                    View::Items => {
+                        // The counter rules of the table, so staged children say their tally.
+                        features.items.rules = features.tally.tally_rules();
+                        features.items.view_ui(ui, &context(None), intents);
+                    }
                     View::Likes => features.likes.view_ui(ui, &context(None), intents),
                     View::Transfer => features.transfer.view_ui(ui, &context(None), intents),
                     View::Expr => features.expr.view_ui(ui, &context(None), intents),

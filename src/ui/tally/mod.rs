@@ -147,6 +147,17 @@ impl TallyFeature {
         self.tally_rule()
     }
 
+    /// Every tally rule saved for the open table, for the staging area.
+    pub fn tally_rules(&mut self) -> Vec<TallyRule> {
+        self.rules()
+            .iter()
+            .filter_map(|rule| match rule {
+                Rule::Tally(rule) => Some(rule.clone()),
+                Rule::Shards(_) => None,
+            })
+            .collect()
+    }
+
     /// Start from the partition queried in Browse, when nothing was typed here.
     pub fn prefill(&mut self, partition: &str) {
         if self.partition.is_empty() {
