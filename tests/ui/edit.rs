@@ -19,6 +19,11 @@ fn plus_one_on_play_count_shows_the_servers_new_value() {
 
     h.get_by_role_and_label(Role::Button, "+1").click();
     step_until(h, "the result card", |h| has_label(h, "41 → 42"));
+    // The card is brought into view in the item panel, not left below its fold.
+    step_until(h, "the card in view", |h| {
+        h.query_all_by_label("expected 42 · 1 WCU")
+            .any(|n| n.rect().bottom() <= 800.0)
+    });
     assert!(
         has_label(h, "ADD #a :d on play_count"),
         "the card names the expression"
@@ -95,6 +100,11 @@ fn a_race_is_shown_and_the_exact_mode_retries_from_the_servers_value() {
 
     // Exact mode with a stale value: refused, then retried from the server's value.
     set_play_count("60");
+    // The card came into view below the Numbers panel: back up to the mode.
+    h.get_by_label("Numbers").scroll_to_me();
+    for _ in 0..3 {
+        h.step();
+    }
     h.get_by_label("Mode").click();
     step_until(h, "the modes", |h| has_label(h, "Exact (conditional SET)"));
     h.get_by_label("Exact (conditional SET)").click();
@@ -126,8 +136,7 @@ fn an_add_edit_opens_in_the_builder() {
     open_stats_row(h);
     h.get_by_role_and_label(Role::Button, "+1").click();
     step_until(h, "the result card", |h| has_label(h, "41 → 42"));
-    h.get_by_role_and_label(Role::Button, "Open in builder")
-        .click();
+    click_shown(h, "Open in builder");
     step_until(h, "the builder", |h| {
         has_label(h, "Opened from the ADD edit")
     });

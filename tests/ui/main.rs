@@ -294,3 +294,11 @@ pub fn remote_credentials() {
         }
     });
 }
+
+/// Scroll the button `label` into view (as a user scrolls up to it), then click it.
+pub fn click_shown(h: &mut Harness<'_, DynoscopeApp>, label: &str) {
+    h.get_by_role_and_label(Role::Button, label).scroll_to_me();
+    h.step();
+    h.step();
+    h.get_by_role_and_label(Role::Button, label).click();
+}

@@ -11,6 +11,8 @@ mod find;
 mod sort;
 
 #[cfg(test)]
+mod find_tests;
+#[cfg(test)]
 mod tests;
 
 use std::collections::HashMap;

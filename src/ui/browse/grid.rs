@@ -230,7 +230,7 @@ pub fn results_grid_ui(
         editable,
     };
     // A jump (a find, End) lands at once rather than gliding over a million rows.
-    let animation = ui.style().scroll_animation.clone();
+    let animation = ui.style().scroll_animation;
     if scroll_to.is_some() {
         ui.style_mut().scroll_animation = egui::style::ScrollAnimation::none();
     }

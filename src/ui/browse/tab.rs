@@ -4,7 +4,8 @@
 use egui::Ui;
 
 use crate::core::read::{
-    self, Backoff, BrowseMode, BrowseRequest, Halt, SegmentEvent, SegmentStarts, Stopped, Until,
+    self, Backoff, BrowseMode, BrowseRequest, Halt, Page, SegmentEvent, SegmentStarts, Stopped,
+    Until,
 };
 use crate::core::transfer::{self, Format};
 use crate::core::value::{self, Item};
@@ -51,6 +52,41 @@ impl TableTab {
             load: None,
             export: Export::default(),
             get: GetItem::default(),
+        }
+    }
+
+    /// The item read becomes the tab's one row, opened; the form is the query that reads it.
+    fn show_got(&mut self, scope: &Scope<'_>, item: Item, rcu: f64) {
+        let info = scope.table;
+        self.form.scan = false;
+        self.form.index = None;
+        self.form.partition = item
+            .get(&info.partition.name)
+            .map(value::cell_text)
+            .unwrap_or_default();
+        self.form.sort_op = None;
+        if let Some(sort) = &info.sort {
+            self.form.sort_op = Some(crate::core::condition::SortOp::Eq);
+            self.form.sort_value = item
+                .get(&sort.name)
+                .map(value::cell_text)
+                .unwrap_or_default();
+        }
+        self.form.filter_attr.clear();
+        match self.form.request(info) {
+            Ok(request) => {
+                self.cancel();
+                let keys = info.grid_key_names(None);
+                self.results.start(request, keys, info.item_count);
+                self.results.add_page(Page {
+                    items: vec![item],
+                    consumed_rcu: rcu,
+                    ..Page::default()
+                });
+                self.results.ended(Ok(Stopped::LastPage), None);
+                self.results.move_cursor(0, 0, false);
+            }
+            Err(error) => self.form.error = Some(error),
         }
     }
 
@@ -230,7 +266,9 @@ impl TableTab {
                 None if rerun => self.run(scope),
                 None => {}
             }
-            self.get_item_ui(ui, scope);
+            if let Some((item, rcu)) = self.get.get_item_ui(ui, scope) {
+                self.show_got(scope, item, rcu);
+            }
         } else {
             ui.weak(format!("Opening table {}…", self.table));
         }

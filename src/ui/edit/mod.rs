@@ -41,6 +41,8 @@ pub struct EditFeature {
     /// The last change asked for (to retry it from the server's value).
     last_change: Option<Change>,
     report: Option<EditReport>,
+    /// A new card arrived: scroll it into view once.
+    show_card: bool,
 }
 
 impl Default for EditFeature {
@@ -56,6 +58,7 @@ impl Default for EditFeature {
             error: None,
             last_change: None,
             report: None,
+            show_card: false,
         }
     }
 }
@@ -80,6 +83,7 @@ impl EditFeature {
             keys: vec![report.plan.key.clone()],
         });
         self.report = Some(report);
+        self.show_card = true;
         intent
     }
 
@@ -168,23 +172,36 @@ impl EditFeature {
         });
         let mut intent = None;
         if let Some(report) = &self.report {
-            if ui.small_button("Open in builder").clicked() {
-                intent = Some(Intent::OpenInBuilder {
-                    input: Box::new(Input::from_request(&report.plan.request())),
-                    origin: "the ADD edit".to_owned(),
-                });
+            let shown = ui.scope(|ui| {
+                let mut retry = None;
+                if ui.small_button("Open in builder").clicked() {
+                    intent = Some(Intent::OpenInBuilder {
+                        input: Box::new(Input::from_request(&report.plan.request())),
+                        origin: "the ADD edit".to_owned(),
+                    });
+                }
+                if let (Some(from), Some(change)) = (
+                    card::card_ui(ui, report, scope.connection),
+                    &self.last_change,
+                ) {
+                    retry = Some(EditRequest {
+                        attribute: report.plan.attribute.clone(),
+                        change: change.clone(),
+                        from: Some(from),
+                        create: report.plan.create,
+                    });
+                }
+                retry
+            });
+            // The outcome of a send is brought into view at once when it is not (nothing moves
+            // when it is already in view).
+            let hidden = !ui.clip_rect().contains_rect(shown.response.rect);
+            if std::mem::take(&mut self.show_card) && hidden {
+                shown
+                    .response
+                    .scroll_to_me_animation(None, egui::style::ScrollAnimation::none());
             }
-            if let (Some(from), Some(change)) = (
-                card::card_ui(ui, report, scope.connection),
-                &self.last_change,
-            ) {
-                request = Some(EditRequest {
-                    attribute: report.plan.attribute.clone(),
-                    change: change.clone(),
-                    from: Some(from),
-                    create: report.plan.create,
-                });
-            }
+            request = request.or(shown.inner);
         }
         if let Some(request) = request {
             self.send(scope, item, request);

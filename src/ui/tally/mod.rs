@@ -14,36 +14,18 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use egui::Ui;
 
 use crate::core::connection::ConnectionSpec;
-use crate::core::counter::UpdatePlan;
 use crate::core::error::Error;
-use crate::core::expr::builder::Input;
-use crate::core::report::Line;
 use crate::core::table::TableInfo;
 use crate::core::tally::{
     self, ParentCheck, RepairReport, Rule, RuleBook, ShardRule, ShardTotal, TallyRule,
 };
 use crate::core::value::{Item, cell_text};
-use crate::core::write::Destination;
 use crate::task::Pending;
 use crate::ui::{Context, Feature, Intent, Loaded, QueryPreset, Scope, Subject};
 
 use reconcile::Reconcile;
 use rule_form::RuleForm;
-
-/// A proposed or sent repair.
-struct Repair {
-    /// The conditional SET, shown before it is sent.
-    plan: UpdatePlan,
-    /// The repair under way.
-    sending: Option<Pending<RepairReport>>,
-    /// What happened, in words, once it ended.
-    result: Option<Line>,
-    /// The tally moved before it was sent (refused, nothing written): a new proposal, from
-    /// the parent as checked again, is due.
-    moved: bool,
-    /// Why the last proposal was not applied, shown above the new one.
-    refused: Option<Line>,
-}
+use single::Repair;
 
 /// The table the rules belong to.
 struct Place {
@@ -287,46 +269,6 @@ impl TallyFeature {
             index: query.index,
             partition: cell_text(&query.partition),
             sort_prefix: query.sort_prefix,
-        })
-    }
-
-    fn propose_repair(&mut self, scope: &Scope<'_>, rule: &TallyRule) {
-        let Some((check, _)) = &self.check else {
-            return;
-        };
-        match tally::repair_plan(&Destination::of(scope.connection), scope.table, rule, check) {
-            Ok(plan) => {
-                self.repair = Some(Repair {
-                    plan,
-                    sending: None,
-                    result: None,
-                    moved: false,
-                    refused: None,
-                });
-            }
-            Err(error) => self.error = Some(error),
-        }
-    }
-
-    fn confirm_repair(&mut self, scope: &Scope<'_>, rule: &TallyRule) {
-        let Some(repair) = &mut self.repair else {
-            return;
-        };
-        let (connection, info, rule) =
-            (scope.connection.clone(), scope.table.clone(), rule.clone());
-        let plan = repair.plan.clone();
-        repair.result = None;
-        // "Confirm repair", under the request and where it goes, is the confirmation.
-        repair.sending = Some(scope.spawner.spawn("UpdateItem", async move {
-            Ok(tally::repair(&connection, &info, &rule, &plan, true).await)
-        }));
-    }
-
-    fn repair_in_builder(&self) -> Option<Intent> {
-        let repair = self.repair.as_ref()?;
-        Some(Intent::OpenInBuilder {
-            input: Box::new(Input::from_request(&repair.plan.request())),
-            origin: "the guarded repair".to_owned(),
         })
     }
 

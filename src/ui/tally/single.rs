@@ -4,9 +4,15 @@
 use egui::{RichText, Ui};
 
 use crate::core::connection::Connection;
+use crate::core::counter::UpdatePlan;
+use crate::core::expr::builder::Input;
+use crate::core::report::Line;
+use crate::core::tally::{self as tally_core, RepairReport};
 use crate::core::tally::{ParentCheck, TallyRule};
+use crate::core::write::Destination;
 use crate::core::write::key_shown;
-use crate::ui::tally::{Repair, TallyFeature};
+use crate::task::Pending;
+use crate::ui::tally::TallyFeature;
 use crate::ui::widgets::{labelled_text_ui, line_ui, write_button_ui, writes_to_ui};
 use crate::ui::{Intent, Scope};
 
@@ -158,4 +164,62 @@ fn repair_ui(
         }
     });
     action
+}
+
+/// A proposed or sent repair.
+pub(super) struct Repair {
+    /// The conditional SET, shown before it is sent.
+    pub(super) plan: UpdatePlan,
+    /// The repair under way.
+    pub(super) sending: Option<Pending<RepairReport>>,
+    /// What happened, in words, once it ended.
+    pub(super) result: Option<Line>,
+    /// The tally moved before it was sent (refused, nothing written): a new proposal, from
+    /// the parent as checked again, is due.
+    pub(super) moved: bool,
+    /// Why the last proposal was not applied, shown above the new one.
+    pub(super) refused: Option<Line>,
+}
+
+impl TallyFeature {
+    fn propose_repair(&mut self, scope: &Scope<'_>, rule: &TallyRule) {
+        let Some((check, _)) = &self.check else {
+            return;
+        };
+        match tally_core::repair_plan(&Destination::of(scope.connection), scope.table, rule, check)
+        {
+            Ok(plan) => {
+                self.repair = Some(Repair {
+                    plan,
+                    sending: None,
+                    result: None,
+                    moved: false,
+                    refused: None,
+                });
+            }
+            Err(error) => self.error = Some(error),
+        }
+    }
+
+    fn confirm_repair(&mut self, scope: &Scope<'_>, rule: &TallyRule) {
+        let Some(repair) = &mut self.repair else {
+            return;
+        };
+        let (connection, info, rule) =
+            (scope.connection.clone(), scope.table.clone(), rule.clone());
+        let plan = repair.plan.clone();
+        repair.result = None;
+        // "Confirm repair", under the request and where it goes, is the confirmation.
+        repair.sending = Some(scope.spawner.spawn("UpdateItem", async move {
+            Ok(tally_core::repair(&connection, &info, &rule, &plan, true).await)
+        }));
+    }
+
+    fn repair_in_builder(&self) -> Option<Intent> {
+        let repair = self.repair.as_ref()?;
+        Some(Intent::OpenInBuilder {
+            input: Box::new(Input::from_request(&repair.plan.request())),
+            origin: "the guarded repair".to_owned(),
+        })
+    }
 }
