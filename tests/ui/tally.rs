@@ -6,6 +6,14 @@ use egui_kittest::kittest::{NodeT, Queryable};
 
 use crate::*;
 
+/// Open Tally check and use the first rule suggested by the rows loaded.
+fn use_suggested_rule(h: &mut egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>) {
+    h.get_by_role_and_label(Role::Button, "Tally check").click();
+    step_until(h, "the suggestion", |h| has_label(h, "Use"));
+    h.get_by_role_and_label(Role::Button, "Use").click();
+    step_until(h, "the check form", |h| has_label(h, "Check"));
+}
+
 #[test]
 fn tally_check_accepts_the_suggestion_and_reconciles_all_posts() {
     let (path, picker) = saving_to("reconcile.csv");
@@ -149,10 +157,7 @@ fn a_drifted_parent_is_repaired_after_confirmation_and_children_shown() {
     let h = &mut app.harness;
     query_partition(h, "POST#d71e");
     step_until(h, "the results", |h| has_label_containing(h, "items ·"));
-    h.get_by_role_and_label(Role::Button, "Tally check").click();
-    step_until(h, "the suggestion", |h| has_label(h, "Use"));
-    h.get_by_role_and_label(Role::Button, "Use").click();
-    step_until(h, "the check form", |h| has_label(h, "Check"));
+    use_suggested_rule(h);
     h.get_by_role_and_label(Role::Button, "Check").click();
     step_until(h, "the drift", |h| has_label(h, "+1"));
     h.get_by_role_and_label(Role::Button, "Repair…").click();
@@ -265,10 +270,7 @@ fn reconcile_lists_a_bad_parent_and_repairs_all_drifted_after_one_confirmation()
     h.set_size(egui::vec2(1280.0, 1600.0));
     query_partition(h, "POST#a91f");
     step_until(h, "the results", |h| has_label(h, "LIKE#USER#7c20"));
-    h.get_by_role_and_label(Role::Button, "Tally check").click();
-    step_until(h, "the suggestion", |h| has_label(h, "Use"));
-    h.get_by_role_and_label(Role::Button, "Use").click();
-    step_until(h, "the check form", |h| has_label(h, "Check"));
+    use_suggested_rule(h);
     h.get_by_role_and_label(Role::Button, "Reconcile").click();
     step_until(h, "the end", |h| {
         has_label_containing(h, "45 parents checked · 3 drifted (1 missing a tally)")
@@ -316,10 +318,7 @@ fn a_repair_refused_because_the_tally_moved_proposes_anew_from_what_is_stored() 
     h.set_size(egui::vec2(1280.0, 1400.0));
     query_partition(h, "POST#d71e");
     step_until(h, "the results", |h| has_label_containing(h, "items ·"));
-    h.get_by_role_and_label(Role::Button, "Tally check").click();
-    step_until(h, "the suggestion", |h| has_label(h, "Use"));
-    h.get_by_role_and_label(Role::Button, "Use").click();
-    step_until(h, "the check form", |h| has_label(h, "Check"));
+    use_suggested_rule(h);
     h.get_by_role_and_label(Role::Button, "Check").click();
     step_until(h, "the drift", |h| has_label(h, "+1"));
     h.get_by_role_and_label(Role::Button, "Repair…").click();
