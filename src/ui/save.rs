@@ -152,49 +152,6 @@ pub fn typed_path(typed: &str, suggested_name: &str) -> Option<PathBuf> {
     })
 }
 
-/// A file's path, typed or chosen with the system's dialog (which fills the field in), so
-/// that every file can be named without a portal.
-#[derive(Default)]
-pub struct PathField {
-    /// The path typed (or chosen).
-    pub text: String,
-    choosing: Option<Pending<Option<PathBuf>>>,
-}
-
-impl PathField {
-    /// Draw `label`, the field and **Choose…**; `save`: the dialog asks where to save
-    /// (suggesting `suggested_name`), else which file to read.
-    pub fn path_field_ui(
-        &mut self,
-        ui: &mut Ui,
-        (saver, spawner): (&Saver, &Spawner),
-        label: &str,
-        save: Option<&str>,
-    ) {
-        if let Some(chosen) = Pending::take_ready(&mut self.choosing)
-            && let Ok(Some(path)) = chosen
-        {
-            self.text = path.display().to_string();
-        }
-        let hint = if save.is_some() {
-            "a file or folder here (empty: ask with a dialog)"
-        } else {
-            "a file here"
-        };
-        crate::ui::widgets::labelled_text_ui(ui, label, &mut self.text, 260.0, hint);
-        if ui
-            .add_enabled(self.choosing.is_none(), egui::Button::new("Choose…"))
-            .on_hover_text("The system's file dialog (xdg-desktop-portal or zenity)")
-            .clicked()
-        {
-            self.choosing = Some(match save {
-                Some(name) => saver.pick(spawner, name.to_owned()),
-                None => saver.open(spawner),
-            });
-        }
-    }
-}
-
 /// Where a save is.
 enum SaveState {
     Choosing(Pending<Option<PathBuf>>),
