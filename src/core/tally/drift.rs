@@ -30,31 +30,7 @@ pub fn stored_tally(parent: &Item, tally: &str) -> Result<Option<String>> {
     }
 }
 
-/// An epoch-seconds number as `YYYY-MM-DD HH:MM:SS UTC`, when it looks like one.
-pub fn epoch_text(text: &str) -> Option<String> {
-    let secs: i64 = text.parse().ok()?;
-    if !(946_684_800..=4_102_444_800).contains(&secs) {
-        return None; // not between 2000 and 2100: probably not a timestamp
-    }
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    // Civil-from-days (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    Some(format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC",
-        rem / 3_600,
-        rem % 3_600 / 60,
-        rem % 60
-    ))
-}
+pub use crate::core::value::epoch_text;
 
 /// The attributes [`last_touched`] looks at, in order.
 pub(super) const TOUCHED: [&str; 6] = [

@@ -4,6 +4,7 @@
 //! server sent; JSON goes through serde_json with exact numbers ([`json`]), never `f64`.
 
 mod attr_type;
+mod epoch;
 pub mod json;
 pub mod strict;
 
@@ -17,6 +18,7 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use crate::core::error::{Error, Result};
 
 pub use attr_type::AttrType;
+pub use epoch::{date_of, epoch_text};
 pub use json::{Layout, Style};
 
 /// One DynamoDB item.

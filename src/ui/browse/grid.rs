@@ -140,7 +140,15 @@ impl TableDelegate for Grid<'_> {
                     if let Some(kind) = value::AttrType::of(&value) {
                         type_tag_ui(ui, kind);
                     }
-                    ui.add(egui::Label::new(value::cell_text(&value)).truncate());
+                    let label = ui.add(egui::Label::new(value::cell_text(&value)).truncate());
+                    // A number that looks like a time says its date on hover; the cell keeps
+                    // the value as stored.
+                    if label.hovered()
+                        && let AttributeValue::N(n) = &value
+                        && let Some(date) = value::date_of(name, n)
+                    {
+                        label.on_hover_text(date);
+                    }
                 }
             });
         if response.clicked() {
