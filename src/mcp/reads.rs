@@ -150,7 +150,7 @@ impl Server {
 
     /// Reconcile every parent.
     #[tool(
-        description = "Reconcile every parent of a rule (no pk): each stored tally against its counted children, `concurrency` at a time (default 8, at most 64 run at once). `plan`: one-pass (a parallel Scan reading each item once), per-parent (a Scan for parents, then a COUNT Query each) or auto (the cheaper by the estimate, which the answer includes). Costs about a whole Scan of the table (0.5 RCU per 4 KB) or more. Returns the drifted parents (the worst 100) and the totals; ending `refused` when any drifted. Never writes.",
+        description = "Reconcile every parent of a rule (no pk): each stored tally against its counted children, `concurrency` at a time (default 8, at most 64 run at once). `plan`: one-pass (a parallel Scan reading each item once), per-parent (a Scan for parents, then a COUNT Query each) or auto (the cheaper by the estimate, which the answer includes). Costs about a whole Scan of the table (0.5 RCU per 4 KB) or more. Returns the drifted parents (the worst 100), the parents that could not be checked (`not_checked`, each with why; the others are still checked) and the totals; ending `refused` when any drifted or could not be checked. Never writes.",
         annotations(read_only_hint = true)
     )]
     async fn reconcile(&self, Parameters(spec): Parameters<TallySpec>) -> CallToolResult {

@@ -151,17 +151,13 @@ pub fn tally_effects(
                     (sk.clone(), AttributeValue::S(rule.parents.sort_key.clone())),
                 ])
             };
-            let entry = |effects: &mut BTreeMap<_, TallyEffect>| {
-                effects
-                    .entry((partition_text.clone(), r))
-                    .or_insert_with(|| TallyEffect {
-                        parent: parent_key(),
-                        rule: rule.clone(),
-                        children: 0,
-                        tally: BigDecimal::default(),
-                    })
-                    .clone()
+            let fresh = || TallyEffect {
+                parent: parent_key(),
+                rule: rule.clone(),
+                children: 0,
+                tally: BigDecimal::default(),
             };
+            let place = (partition_text.clone(), r);
             if sort_text == rule.parents.sort_key {
                 // The parent itself: how much its tally is staged to move.
                 let tally =
@@ -170,20 +166,13 @@ pub fn tally_effects(
                         _ => None,
                     };
                 if let (Some(before), Some(after)) = (tally(&change.before), tally(&change.after)) {
-                    let mut effect = entry(&mut effects);
-                    effect.tally += after - before;
-                    effects.insert((partition_text.clone(), r), effect);
+                    effects.entry(place).or_insert_with(fresh).tally += after - before;
                 }
             } else if sort_text.starts_with(prefix.as_str()) {
-                let moved = match (&change.before, &change.after) {
-                    (None, Some(_)) => 1,
-                    (Some(_), None) => -1,
-                    _ => 0,
-                };
-                if moved != 0 {
-                    let mut effect = entry(&mut effects);
-                    effect.children += moved;
-                    effects.insert((partition_text.clone(), r), effect);
+                match (&change.before, &change.after) {
+                    (None, Some(_)) => effects.entry(place).or_insert_with(fresh).children += 1,
+                    (Some(_), None) => effects.entry(place).or_insert_with(fresh).children -= 1,
+                    _ => {}
                 }
             }
         }

@@ -18,7 +18,13 @@ pub fn grid_keys_ui(ui: &mut Ui, results: &mut Results) {
     if command_f {
         results.open_find();
     }
-    if ui.ctx().text_edit_focused() || results.view().is_empty() {
+    // Where the cursor is shown is a search of the view: looked up only in a frame with a key.
+    let keyed = ui.input(|i| {
+        i.events
+            .iter()
+            .any(|e| matches!(e, Event::Key { pressed: true, .. } | Event::Copy))
+    });
+    if !keyed || ui.ctx().text_edit_focused() || results.view().is_empty() {
         return;
     }
     let last = results.view().len() - 1;

@@ -116,7 +116,10 @@ impl RepairAllFlow {
                 }
             });
         }
-        self.flow.question_ui(ui, send(scope, rule));
+        // The sender (its clones of the connection, table and rule) only when a question waits.
+        if self.flow.question().is_some() {
+            self.flow.question_ui(ui, send(scope, rule));
+        }
         if let Some(error) = &self.error {
             error_ui(ui, error);
         }
