@@ -183,6 +183,7 @@ async fn a_file_changed_after_its_check_is_not_imported() {
     let checked = check(CheckLimits {
         preview: 3,
         keys_in_memory: 7,
+        ..CheckLimits::default()
     })
     .unwrap();
     assert_eq!((checked.items, checked.preview.len()), (61, 3));

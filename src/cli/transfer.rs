@@ -100,6 +100,7 @@ pub async fn import(
         let (info, stop) = (info.clone(), stop.clone());
         let limits = CheckLimits {
             preview: args.preview,
+            skip_invalid: args.skip_invalid,
             ..CheckLimits::default()
         };
         let path = args.path.clone();
@@ -131,9 +132,13 @@ pub async fn import(
             import::MAX_COLUMNS
         ));
     }
+    for line in checked.invalid.lines() {
+        out.line(line);
+    }
     if args.dry_run {
-        out.line(import::ImportReport::dry_run(checked.items).summary());
-        return Ok(Exit::Done);
+        let report = import::ImportReport::dry_run(&checked);
+        out.line(report.summary());
+        return Ok(Exit::from(report.end()));
     }
     import::confirmation(connection, &info, checked.items).check(confirmed)?;
     out.flush();

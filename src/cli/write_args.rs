@@ -85,6 +85,11 @@ pub struct ImportArgs {
     /// Read and check everything, print the preview, write nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Skip the lines that are not items DynamoDB would take and import the others; the
+    /// skipped lines are written to FILE.rejected, each after a `#` line saying why (fix them
+    /// there and import that file). Exit 1 when any was skipped.
+    #[arg(long)]
+    pub skip_invalid: bool,
     /// How to read a CSV column: NAME=S, NAME=N, NAME=BOOL (by default each cell by its text).
     #[arg(long = "type", value_name = "NAME=TYPE")]
     pub types: Vec<String>,

@@ -11,6 +11,7 @@ pub fn rows(dir: &std::path::Path) -> Vec<Row> {
     let path = |name: &str| dir.join(name).display().to_string();
     let import_file = path("import.jsonl");
     let bad_file = path("bad.jsonl");
+    let mixed_file = path("mixed.jsonl");
     let out_file = path("out.jsonl");
     let mut rows = Vec::new();
     let insert = |pk: &str| {
@@ -114,6 +115,20 @@ pub fn rows(dir: &std::path::Path) -> Vec<Row> {
                 "import", "--table", "Social", "--format", "ddb-json", &bad_file,
             ],
             Bad,
+        ),
+        row(
+            "lines skipped",
+            Direct,
+            &[
+                "import",
+                "--table",
+                "Social",
+                "--format",
+                "ddb-json",
+                "--skip-invalid",
+                &mixed_file,
+            ],
+            Refused,
         ),
         row(
             "throttled out",

@@ -62,6 +62,11 @@ fn every_subcommand_exits_by_the_one_table() {
         .collect();
     std::fs::write(dir.join("import.jsonl"), lines).unwrap();
     std::fs::write(dir.join("bad.jsonl"), "{\"PK\":{\"S\":\"x\"}\n").unwrap();
+    std::fs::write(
+        dir.join("mixed.jsonl"),
+        "{\"PK\":{\"S\":\"IMP#m\"},\"SK\":{\"S\":\"A\"}}\n{\"PK\":{\"S\":\"x\"}\n",
+    )
+    .unwrap();
     let mut failures = Vec::new();
     let mut proxies = Vec::new();
     for row in rows(&dir) {

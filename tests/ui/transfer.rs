@@ -1,5 +1,6 @@
 //! Import / Export: a CSV previewed with its columns' types (one changed and read again), a
-//! dry run, the import through the gateway, a malformed file refused whole, an export folder's
+//! dry run, the import through the gateway, a malformed file refused whole then its other line
+//! imported with the bad one skipped to `FILE.rejected`, an export folder's
 //! files read and left out, and exports (a tab's, a whole table's) that ask before replacing a
 //! file.
 
@@ -85,7 +86,31 @@ fn a_csv_is_previewed_typed_dry_run_then_imported() {
     step_until(h, "the refusal", |h| {
         has_label_containing(h, "bad.jsonl: line 2: not valid JSON")
     });
-    assert!(has_label(h, "Nothing was written."));
+    assert!(has_label(
+        h,
+        "Nothing was written. Skip invalid lines imports the others."
+    ));
+    // Skipping it: the file is read again, the line listed, and the other imported.
+    h.get_by_role_and_label(Role::CheckBox, "Skip invalid lines")
+        .click();
+    step_until(h, "the skipped line", |h| {
+        has_label(h, "1 line not items DynamoDB would take, skipped:")
+    });
+    assert!(has_label_containing(h, "bad.jsonl: line 2: not valid JSON"));
+    assert!(has_label_containing(
+        h,
+        "bad.jsonl.rejected (fix them there"
+    ));
+    h.get_by_role_and_label(Role::Button, "Import 1 item")
+        .click();
+    step_until(h, "the import", |h| {
+        has_label_containing(h, "import: 1 read, 1 invalid line skipped, 1 written")
+    });
+    let rejected = std::fs::read_to_string(dir.join("bad.jsonl.rejected")).unwrap();
+    assert!(
+        rejected.ends_with("# line 2: not valid JSON: expected value (column 8)\n{\"PK\": oops}\n"),
+        "{rejected}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -33,6 +33,8 @@ pub struct Records<R> {
     /// handed out one at a time rather than all queued.
     rest: String,
     at: usize,
+    /// Lines beginning with `#` between records are not records (a `.rejected` file's reasons).
+    comments: bool,
 }
 
 /// Where the reading of characters is: inside quotes or not, the record so far.
@@ -153,7 +155,15 @@ impl<R: BufRead> Records<R> {
             done: false,
             rest: String::new(),
             at: 0,
+            comments: false,
         }
+    }
+
+    /// The same, with lines beginning with `#` between records left out, as a `.rejected`
+    /// file's reasons are.
+    pub fn with_comments(mut self, comments: bool) -> Self {
+        self.comments = comments;
+        self
     }
 
     /// Bytes of the text read so far.
@@ -196,6 +206,10 @@ impl<R: BufRead> Records<R> {
                 self.parser.finish()?;
                 continue;
             };
+            if self.comments && !self.parser.in_record && line.starts_with(b"#") {
+                self.parser.line += 1;
+                continue;
+            }
             let text = std::str::from_utf8(line).map_err(|e| {
                 Error::Invalid(format!(
                     "line {number}: not UTF-8 text (byte {})",
@@ -223,6 +237,8 @@ pub struct CsvItems<R> {
     records: Records<R>,
     header: Vec<String>,
     kinds: Vec<CellType>,
+    /// The fields of the record last read, whether it made an item or not.
+    last: Vec<String>,
 }
 
 impl<R: BufRead> CsvItems<R> {
@@ -261,7 +277,18 @@ impl<R: BufRead> CsvItems<R> {
             records,
             header,
             kinds,
+            last: Vec::new(),
         })
+    }
+
+    /// The header's names.
+    pub fn header(&self) -> &[String] {
+        &self.header
+    }
+
+    /// The fields of the record last read (an item or a record refused), until the next is read.
+    pub fn last_fields(&self) -> &[String] {
+        &self.last
     }
 
     /// Bytes of the text read so far.
@@ -271,25 +298,27 @@ impl<R: BufRead> CsvItems<R> {
 
     /// The next item and the line its record starts on, or `None` at the end.
     pub fn next_item(&mut self) -> Result<Option<(usize, Item)>> {
+        self.last.clear();
         let Some(record) = self.records.next_record()? else {
             return Ok(None);
         };
-        if record.fields.len() != self.header.len() {
+        self.last = record.fields;
+        if self.last.len() != self.header.len() {
             return Err(Error::Invalid(format!(
                 "line {}: {} fields where the header has {}",
                 record.line,
-                record.fields.len(),
+                self.last.len(),
                 self.header.len()
             )));
         }
         let mut item = Item::new();
-        for ((name, text), kind) in self.header.iter().zip(record.fields).zip(&self.kinds) {
+        for ((name, text), kind) in self.header.iter().zip(&self.last).zip(&self.kinds) {
             if text.is_empty() {
                 continue;
             }
-            let value = read_cell(&text, *kind).map_err(|e| {
+            let value = read_cell(text, *kind).map_err(|e| {
                 // Only a number beyond DynamoDB's fails when read by its text.
-                let hint = if *kind == CellType::Auto && shaped_as_number(&text) {
+                let hint = if *kind == CellType::Auto && shaped_as_number(text) {
                     format!("; to keep the column as text, read it as S (--type {name}=S)")
                 } else {
                     String::new()

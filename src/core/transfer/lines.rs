@@ -64,6 +64,11 @@ impl<R: BufRead> Lines<R> {
         self.examined_bytes
     }
 
+    /// The line last returned, as it was read (until the next is read).
+    pub fn last(&self) -> &[u8] {
+        &self.buf
+    }
+
     /// The next line without its `\n` (a `\r` before it is kept: CSV needs it, the JSON formats
     /// strip it), or `None` at the end of the text. A byte-order mark at the start of the text
     /// is left out. A line longer than the longest allowed is an error naming it, found having

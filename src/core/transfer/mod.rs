@@ -30,7 +30,7 @@ pub use dupes::KEYS_IN_MEMORY;
 pub use export::{columns_of, suggested_file_name, write_items, write_rows_file, write_text_file};
 pub use files::{DataFiles, Fingerprint, export_files};
 pub use lines::MAX_LINE_BYTES;
-pub use source::FileItems;
+pub use source::{FileItems, REJECTED, rejected_path};
 pub use stream::{StreamProgress, stream_items};
 
 /// A file format for items.
@@ -106,6 +106,9 @@ impl Format {
 /// would wait for ever), and only its first line is read, at most 16 MiB of it.
 pub fn guess_format(path: &Path) -> Result<Format> {
     let name = path.to_string_lossy().to_ascii_lowercase();
+    // A file of skipped lines is in the format of the file they came from.
+    let name = name.strip_suffix(source::REJECTED).unwrap_or(&name);
+    let comments = source::has_comments(path);
     let meta = std::fs::metadata(path).map_err(|e| file_error(path, "reading", &e))?;
     if meta.is_dir() {
         return Ok(Format::S3Export);
@@ -122,7 +125,7 @@ pub fn guess_format(path: &Path) -> Result<Format> {
         .next_line()
         .map_err(|e| e.at(&path.display().to_string()))?
     {
-        if line.iter().all(u8::is_ascii_whitespace) {
+        if line.iter().all(u8::is_ascii_whitespace) || (comments && line.starts_with(b"#")) {
             continue;
         }
         let text = String::from_utf8_lossy(line);

@@ -1,6 +1,8 @@
 //! The items of one file, read one at a time in any [`Format`] (gunzipped on the way when the
 //! file is gzip), each line or record parsed as it comes: a file of any size is read in the
-//! memory of one line. An error names the file and the line.
+//! memory of one line. An error names the file and the line. In a file named `….rejected` (the
+//! lines an import skipped, each after a `#` line saying why) lines beginning with `#` are not
+//! items, so that file, fixed, is imported as it is.
 
 use std::collections::HashMap;
 use std::io::BufRead;
@@ -27,6 +29,26 @@ enum Reader {
 pub struct FileItems {
     path: PathBuf,
     reader: Reader,
+    /// Lines beginning with `#` are not items (a `.rejected` file).
+    comments: bool,
+}
+
+/// Whether the file at `path` is one an import's skipped lines were written to, whose lines
+/// beginning with `#` are their reasons.
+pub fn has_comments(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|n| n.to_string_lossy().ends_with(REJECTED))
+}
+
+/// What the name of a file of skipped lines ends with.
+pub const REJECTED: &str = ".rejected";
+
+/// Where the lines an import of `path` (a file or a folder) skipped are written: beside it,
+/// `FILE.rejected`.
+pub fn rejected_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(REJECTED);
+    PathBuf::from(name)
 }
 
 impl FileItems {
@@ -34,16 +56,47 @@ impl FileItems {
     /// here).
     pub fn open(path: &Path, format: Format, types: &HashMap<String, CellType>) -> Result<Self> {
         let (input, action) = open_text(path)?;
+        let comments = has_comments(path);
         let reader = match format {
             Format::Csv => Reader::Csv(Box::new(
-                CsvItems::new(Records::new(input, path, action), types).map_err(|e| at(path, e))?,
+                CsvItems::new(
+                    Records::new(input, path, action).with_comments(comments),
+                    types,
+                )
+                .map_err(|e| at(path, e))?,
             )),
             _ => Reader::Lines(Lines::new(input, path, action), format),
         };
         Ok(Self {
             path: path.to_owned(),
             reader,
+            comments,
         })
+    }
+
+    /// The text of the line or record last read, item or not, as it would be written to be read
+    /// again: a JSON line as it was, a CSV record's fields quoted as needed. `None` when none
+    /// was read whole (a quote never closed, a line too long).
+    pub fn last_text(&self) -> Option<String> {
+        match &self.reader {
+            Reader::Lines(lines, _) => {
+                let line = lines.last();
+                let line = line.strip_suffix(b"\r").unwrap_or(line);
+                (!line.is_empty()).then(|| String::from_utf8_lossy(line).into_owned())
+            }
+            Reader::Csv(csv) => {
+                let fields = csv.last_fields();
+                (!fields.is_empty()).then(|| csv_line(fields))
+            }
+        }
+    }
+
+    /// A CSV file's header as a line, to head a file of its records.
+    pub fn header_text(&self) -> Option<String> {
+        match &self.reader {
+            Reader::Csv(csv) => Some(csv_line(csv.header())),
+            Reader::Lines(..) => None,
+        }
     }
 
     /// The file.
@@ -64,19 +117,31 @@ impl FileItems {
     pub fn next_item(&mut self) -> Result<Option<(usize, Item)>> {
         let next = match &mut self.reader {
             Reader::Csv(csv) => csv.next_item(),
-            Reader::Lines(lines, format) => next_line_item(lines, *format),
+            Reader::Lines(lines, format) => next_line_item(lines, *format, self.comments),
         };
         next.map_err(|e| at(&self.path, e))
     }
 }
 
-fn next_line_item(lines: &mut Lines<Input>, format: Format) -> Result<Option<(usize, Item)>> {
+/// `fields` as one CSV line, without its end.
+fn csv_line(fields: &[String]) -> String {
+    let mut line = String::new();
+    crate::core::transfer::csv::push_record(&mut line, fields.iter().map(String::as_str));
+    line.truncate(line.trim_end_matches(['\r', '\n']).len());
+    line
+}
+
+fn next_line_item(
+    lines: &mut Lines<Input>,
+    format: Format,
+    comments: bool,
+) -> Result<Option<(usize, Item)>> {
     loop {
         let number = lines.line() + 1;
         let Some(line) = lines.next_line()? else {
             return Ok(None);
         };
-        if line.iter().all(u8::is_ascii_whitespace) {
+        if line.iter().all(u8::is_ascii_whitespace) || (comments && line.starts_with(b"#")) {
             continue;
         }
         let placed = |why: String| Error::Invalid(format!("line {number}: {why}"));

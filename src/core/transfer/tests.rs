@@ -271,3 +271,39 @@ fn an_export_line_over_16_mib_is_refused_with_its_file_and_line() {
         "{error}"
     );
 }
+
+#[test]
+fn a_rejected_files_format_is_its_sources_and_its_hash_lines_are_not_items() {
+    let dir = std::env::temp_dir().join(format!("dynoscope-rejected-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("likes.csv.rejected");
+    std::fs::write(
+        &csv,
+        "# skipped from likes.csv\nPK,SK\n# line 3: why\nP,S\n",
+    )
+    .unwrap();
+    assert_eq!(guess_format(&csv).unwrap(), Format::Csv);
+    let lines = dir.join("likes.jsonl.rejected");
+    let item = r#"{"PK":{"S":"P"},"SK":{"S":"S"}}"#;
+    std::fs::write(
+        &lines,
+        format!("# skipped from likes.jsonl\n# line 2: why\n{item}\n"),
+    )
+    .unwrap();
+    assert_eq!(guess_format(&lines).unwrap(), Format::DynamoDbJsonLines);
+    for (path, format) in [(&csv, Format::Csv), (&lines, Format::DynamoDbJsonLines)] {
+        let mut source = FileItems::open(path, format, &HashMap::new()).unwrap();
+        let (line, read) = source.next_item().unwrap().unwrap();
+        assert_eq!(
+            (line, read.len()),
+            (4 - usize::from(format != Format::Csv), 2)
+        );
+        assert_eq!(source.next_item().unwrap(), None);
+    }
+    // Anywhere else a `#` line is a line like any other.
+    let plain = dir.join("likes.jsonl");
+    std::fs::write(&plain, format!("# a comment\n{item}\n")).unwrap();
+    let mut source = FileItems::open(&plain, Format::DynamoDbJsonLines, &HashMap::new()).unwrap();
+    assert!(source.next_item().is_err());
+    let _ = std::fs::remove_dir_all(&dir);
+}

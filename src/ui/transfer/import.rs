@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use egui::Ui;
+use egui::{RichText, Ui};
 
 use crate::core::error::Error;
 use crate::core::transfer::import::{self, CheckLimits, ImportCheck, ImportProgress, ImportReport};
@@ -25,6 +25,9 @@ use crate::ui::{Intent, Scope};
 pub(super) struct FileImport {
     path: String,
     format: Option<Format>,
+    /// Lines that are not items are skipped (and written to `FILE.rejected`) rather than the
+    /// import refused.
+    skip_invalid: bool,
     types: BTreeMap<String, CellType>,
     /// The file the column types were chosen for.
     types_for: Option<PathBuf>,
@@ -123,6 +126,10 @@ impl FileImport {
             .map(|(name, kind)| (name.clone(), *kind))
             .collect();
         let info = scope.table.clone();
+        let limits = CheckLimits {
+            skip_invalid: self.skip_invalid,
+            ..CheckLimits::default()
+        };
         self.reading = Some(
             scope
                 .spawner
@@ -136,15 +143,9 @@ impl FileImport {
                     } else {
                         HashMap::new()
                     };
-                    import::check_import(
-                        &path,
-                        format,
-                        &types,
-                        &info,
-                        CheckLimits::default(),
-                        &cancel,
-                        |p| progress.send(p),
-                    )
+                    import::check_import(&path, format, &types, &info, limits, &cancel, |p| {
+                        progress.send(p)
+                    })
                 }),
         );
     }
@@ -179,9 +180,20 @@ impl FileImport {
                 .response
                 .labelled_by(label.id);
             let busy = self.reading.is_some() || self.write.is_sending();
+            let skip = ui
+                .add_enabled(
+                    !busy,
+                    egui::Checkbox::new(&mut self.skip_invalid, "Skip invalid lines"),
+                )
+                .on_hover_text(
+                    "Import the lines DynamoDB would take; the others go to FILE.rejected, \
+                     each after a # line saying why, to fix and import again",
+                );
             if ui
                 .add_enabled(!busy, egui::Button::new("Read and check"))
                 .clicked()
+                // What is skipped is decided by the check: a file read is read again.
+                || (skip.changed() && (self.checked.is_some() || self.error.is_some()))
             {
                 self.read(scope);
             }
@@ -193,17 +205,23 @@ impl FileImport {
         });
         if let Some(error) = &self.error {
             error_ui(ui, error);
-            ui.weak("Nothing was written.");
+            if self.skip_invalid || self.report.is_some() {
+                ui.weak("Nothing was written.");
+            } else {
+                ui.weak("Nothing was written. Skip invalid lines imports the others.");
+            }
         }
         if let (Some(checked), Some(shown)) = (self.checked.clone(), &self.shown) {
             if preview_ui(ui, &checked, shown, &mut self.types) {
                 ui.weak("Read the file again (Read and check) to apply the column types.");
             }
-            self.run_ui(ui, scope, checked.items);
+            invalid_ui(ui, &checked);
+            self.run_ui(ui, scope, &checked);
         }
     }
 
-    fn run_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, count: usize) {
+    fn run_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, checked: &ImportCheck) {
+        let count = checked.items;
         let running = self.write.is_sending();
         let writes_on = writes_to_ui(
             ui,
@@ -221,9 +239,9 @@ impl FileImport {
                 .add_enabled(!running, egui::Button::new("Dry run"))
                 .clicked()
             {
-                self.report = Some(ImportReport::dry_run(count));
+                self.report = Some(ImportReport::dry_run(checked));
             }
-            let text = format!("Import {count} items");
+            let text = format!("Import {}", crate::core::report::plural(count, "item"));
             if write_button_ui(
                 ui,
                 scope.connection,
@@ -271,7 +289,7 @@ impl FileImport {
             ui.spinner();
         }
         if let Some(report) = &self.report {
-            let tone = if report.dry_run || report.written == report.read {
+            let tone = if report.end() == crate::core::ending::Ending::Done {
                 widgets::GOOD
             } else {
                 ui.visuals().warn_fg_color
@@ -282,6 +300,27 @@ impl FileImport {
             }
         }
     }
+}
+
+/// The lines a check skipped, listed (the first 100), and where an import writes them.
+fn invalid_ui(ui: &mut Ui, checked: &ImportCheck) {
+    let mut lines = checked.invalid.lines().into_iter();
+    let Some(head) = lines.next() else {
+        return;
+    };
+    ui.colored_label(ui.visuals().warn_fg_color, head);
+    egui::ScrollArea::vertical()
+        .id_salt("skipped lines")
+        .max_height(120.0)
+        .show(ui, |ui| {
+            for line in lines {
+                ui.label(RichText::new(line).monospace());
+            }
+        });
+    ui.weak(format!(
+        "An import writes them, each after a # line saying why, to {} (fix them there and import that file).",
+        transfer::rejected_path(&checked.path).display()
+    ));
 }
 
 /// An import under way, and what it writes (said when it ends: the table's facts are read

@@ -29,6 +29,9 @@ pub struct CheckLimits {
     pub preview: usize,
     /// Keys' hashes held in memory before they go to a temporary folder.
     pub keys_in_memory: usize,
+    /// Lines that are not items DynamoDB would take are skipped (counted and listed) rather
+    /// than the import refused; an import writes them to `FILE.rejected` with their reasons.
+    pub skip_invalid: bool,
 }
 
 impl Default for CheckLimits {
@@ -36,6 +39,7 @@ impl Default for CheckLimits {
         Self {
             preview: 10,
             keys_in_memory: KEYS_IN_MEMORY,
+            skip_invalid: false,
         }
     }
 }
@@ -51,6 +55,8 @@ pub struct CheckedFile {
     pub text_bytes: u64,
     /// What the file was when it was read, to tell whether it changed before the write.
     pub fingerprint: Fingerprint,
+    /// Lines skipped as not items DynamoDB would take (with `skip_invalid`).
+    pub skipped_lines: usize,
 }
 
 /// Attribute names with the types their values have, at most [`MAX_COLUMNS`] names.
@@ -110,6 +116,18 @@ pub struct ImportCheck {
     pub preview: Vec<ReadItem>,
     /// The columns and their types.
     pub columns: Columns,
+    /// With `skip_invalid`: the lines skipped, which the import writes to `FILE.rejected`.
+    pub invalid: InvalidLines,
+}
+
+/// The lines that are not items DynamoDB would take, as one read finds them: the first
+/// [`InvalidLines::LISTED`] with why, and how many there are.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct InvalidLines {
+    /// The first lines' reasons, each naming its file and line.
+    pub listed: Vec<String>,
+    /// How many lines in all.
+    pub total: usize,
 }
 
 /// Read and check every item of the file or folder at `path` in `format` (CSV columns read as
@@ -136,15 +154,15 @@ pub fn check_import(
         items: 0,
         preview: Vec::new(),
         columns: Columns::default(),
+        invalid: InvalidLines::default(),
     };
     let mut keys = KeysSeen::new(limits.keys_in_memory);
     let mut progress = StreamProgress::default();
     let mut reported_bytes = 0;
-    let mut bad = BadLines::default();
     for (number, file) in data.files.iter().enumerate() {
         let before = Fingerprint::of(file)?;
         let mut source = FileItems::open(file, format, types)?;
-        let mut items = 0;
+        let (mut items, invalid_before) = (0, check.invalid.total);
         progress.files = number + 1;
         loop {
             let at = source.examined_bytes();
@@ -154,13 +172,15 @@ pub fn check_import(
                 // A line that is not an item: listed, and the next one read, as long as the
                 // reading moved on (a broken file is not read in circles).
                 Err(error @ Error::Invalid(_)) if source.examined_bytes() > at => {
-                    bad.add(error);
+                    check.invalid.add(error);
                     continue;
                 }
                 Err(error) => return Err(error),
             };
             if let Err(error) = validate::check_item(&item, info) {
-                bad.add(error.at(&format!("{}: line {line}", file.display())));
+                check
+                    .invalid
+                    .add(error.at(&format!("{}: line {line}", file.display())));
                 continue;
             }
             keys.add(&item, info, (number as u32, line as u64))?;
@@ -202,13 +222,18 @@ pub fn check_import(
             items,
             text_bytes: source.examined_bytes(),
             fingerprint: before,
+            skipped_lines: check.invalid.total - invalid_before,
         });
     }
     progress.items = check.items as u64;
     on_progress(progress);
-    bad.into_result()?;
+    if !limits.skip_invalid {
+        check.invalid.refusal()?;
+    }
     if check.items == 0 {
-        let what = if format == Format::Csv {
+        let what = if check.invalid.total > 0 {
+            "no item DynamoDB would take"
+        } else if format == Format::Csv {
             "no items (a header at most)"
         } else {
             "no items"
@@ -256,45 +281,51 @@ fn item_at(path: &Path, check: &ImportCheck, line: usize) -> Option<Item> {
     None
 }
 
-/// The lines that are not items DynamoDB would take, as one read finds them: the first
-/// [`BadLines::LISTED`] with why, and how many more.
-#[derive(Debug, Default)]
-struct BadLines {
-    listed: Vec<Error>,
-    more: usize,
-}
-
-impl BadLines {
-    /// Lines listed by name; the rest are counted.
-    const LISTED: usize = 100;
+impl InvalidLines {
+    /// Lines listed by their reasons; the rest are counted.
+    pub const LISTED: usize = 100;
 
     fn add(&mut self, error: Error) {
         if self.listed.len() < Self::LISTED {
-            self.listed.push(error);
-        } else {
-            self.more += 1;
+            self.listed.push(error.reason().replace('\n', " "));
         }
+        self.total += 1;
     }
 
     /// Every bad line in one error (one alone as it is), or nothing.
-    fn into_result(self) -> Result<()> {
-        let mut listed = self.listed;
-        match listed.len() {
+    fn refusal(&self) -> Result<()> {
+        match self.total {
             0 => Ok(()),
-            1 => Err(listed.remove(0)),
-            n => {
-                let total = n + self.more;
+            1 => Err(Error::Invalid(self.listed.concat())),
+            total => {
                 let mut text = format!(
                     "{total} lines are not items DynamoDB would take; nothing was written:"
                 );
-                for error in &listed {
-                    text.push_str(&format!("\n  {}", error.clone().reason()));
+                for reason in &self.listed {
+                    text.push_str(&format!("\n  {reason}"));
                 }
-                if self.more > 0 {
-                    text.push_str(&format!("\n  … and {} more", self.more));
+                if total > self.listed.len() {
+                    text.push_str(&format!("\n  … and {} more", total - self.listed.len()));
                 }
                 Err(Error::Invalid(text))
             }
         }
+    }
+
+    /// The lines in words: `2 lines are not items DynamoDB would take and are skipped:` and
+    /// each reason (the first 100, then how many more).
+    pub fn lines(&self) -> Vec<String> {
+        if self.total == 0 {
+            return Vec::new();
+        }
+        let mut lines = vec![format!(
+            "{} not items DynamoDB would take, skipped:",
+            crate::core::report::plural(self.total, "line")
+        )];
+        lines.extend(self.listed.iter().map(|r| format!("  {r}")));
+        if self.total > self.listed.len() {
+            lines.push(format!("  … and {} more", self.total - self.listed.len()));
+        }
+        lines
     }
 }

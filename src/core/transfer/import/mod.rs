@@ -14,6 +14,7 @@
 //!    stops it, said so. The report adds up to the items read.
 
 mod check;
+mod feed;
 mod send;
 
 use std::path::Path;
@@ -26,7 +27,9 @@ use crate::core::run;
 use crate::core::table::TableInfo;
 use crate::core::write::{self, Destination, Refusal, WriteOutcome};
 
-pub use check::{CheckLimits, CheckedFile, Columns, ImportCheck, MAX_COLUMNS, check_import};
+pub use check::{
+    CheckLimits, CheckedFile, Columns, ImportCheck, InvalidLines, MAX_COLUMNS, check_import,
+};
 pub use send::{BATCHES_AT_ONCE, import};
 
 /// How far an import is.
@@ -160,6 +163,10 @@ pub struct ImportReport {
     /// Why the import stopped before its end, when it did for a reason of its own (cancelled,
     /// a file changed since it was checked).
     pub stopped: Option<String>,
+    /// Lines skipped as not items DynamoDB would take (not in `read`).
+    pub skipped: usize,
+    /// Where the skipped lines were written with their reasons, once every file was read.
+    pub rejected_file: Option<std::path::PathBuf>,
 }
 
 impl ImportReport {
@@ -167,10 +174,11 @@ impl ImportReport {
         list.iter().map(|n| n.items).sum()
     }
 
-    /// The report of a dry run of `read` items.
-    pub fn dry_run(read: usize) -> Self {
+    /// The report of a dry run of what `checked` found.
+    pub fn dry_run(checked: &ImportCheck) -> Self {
         Self {
-            read,
+            read: checked.items,
+            skipped: checked.invalid.total,
             dry_run: true,
             ..Self::default()
         }
@@ -186,13 +194,13 @@ impl ImportReport {
         Self::count(&self.unknown)
     }
 
-    /// What the end means: unknown if any outcome is; done when all was written (or a dry
-    /// run); bad input when nothing was written and every refusal was about the input; refused
-    /// otherwise.
+    /// What the end means: unknown if any outcome is; done when all was written and no line
+    /// skipped (or a dry run); bad input when nothing was written and every refusal was about
+    /// the input; refused otherwise (lines skipped are lines refused).
     pub fn end(&self) -> Ending {
         if self.unknown_count() > 0 {
             Ending::Unknown
-        } else if self.dry_run || self.written == self.read {
+        } else if self.dry_run || (self.written == self.read && self.skipped == 0) {
             Ending::Done
         } else if self.written == 0 && self.refused.iter().all(|n| n.bad_input) {
             Ending::BadInput
@@ -237,14 +245,21 @@ impl ImportReport {
     /// The summary line: `import: 1,000 read, 1,000 written, 0 refused, 0 unknown, 0 not sent
     /// (40 requests, 1000 WCU, 0.8 s)`.
     pub fn summary(&self) -> String {
+        let skipped = match self.skipped {
+            0 => String::new(),
+            n => format!(
+                ", {} skipped",
+                crate::core::report::plural(n, "invalid line")
+            ),
+        };
         if self.dry_run {
             return format!(
-                "dry run: {} read and checked; nothing was written",
+                "dry run: {} read and checked{skipped}; nothing was written",
                 crate::core::report::plural(self.read, "item")
             );
         }
         format!(
-            "import: {} read, {} written, {} refused, {} unknown, {} not sent ({}, {} WCU, {:.1} s)",
+            "import: {} read{skipped}, {} written, {} refused, {} unknown, {} not sent ({}, {} WCU, {:.1} s)",
             self.read,
             self.written,
             self.refused_count(),
@@ -274,6 +289,19 @@ impl ImportReport {
             .collect();
         lines.extend(list("refused", &self.refused));
         lines.extend(list("unknown", &self.unknown));
+        if self.skipped > 0 && !self.dry_run {
+            lines.push(match &self.rejected_file {
+                Some(file) => format!(
+                    "skipped: {} written with their reasons to {} (fix them there and import that file)",
+                    crate::core::report::plural(self.skipped, "invalid line"),
+                    file.display()
+                ),
+                None => format!(
+                    "skipped: {}, not written to a file of rejected lines (the import stopped before the end)",
+                    crate::core::report::plural(self.skipped, "invalid line")
+                ),
+            });
+        }
         lines
     }
 }
@@ -358,7 +386,22 @@ mod tests {
         };
         assert_eq!(bad(0).end(), Ending::BadInput);
         assert_eq!(bad(4).end(), Ending::Refused, "some were written");
-        assert_eq!(ImportReport::dry_run(3).end(), Ending::Done);
+        let dry = ImportReport {
+            dry_run: true,
+            ..bad(0)
+        };
+        assert_eq!(dry.end(), Ending::Done);
+        let skipped = ImportReport {
+            read: 8,
+            written: 8,
+            skipped: 2,
+            ..ImportReport::default()
+        };
+        assert_eq!(
+            skipped.end(),
+            Ending::Refused,
+            "lines skipped are lines refused"
+        );
         let mut unknown = bad(4);
         unknown.unknown = unknown.refused.clone();
         assert_eq!(unknown.end(), Ending::Unknown);

@@ -14,9 +14,8 @@ use crate::core::connection::Connection;
 use crate::core::error::Error;
 use crate::core::items::same;
 use crate::core::table::TableInfo;
+use crate::core::transfer::import::feed::{Feed, Places, feed};
 use crate::core::transfer::import::{ImportCheck, ImportProgress, ImportReport, refusal_text};
-use crate::core::transfer::{FileItems, Fingerprint};
-use crate::core::validate;
 use crate::core::value::Item;
 use crate::core::write::{
     self, BatchPut, Destination, Refusal, WriteOutcome, WritePlan, WriteRequest,
@@ -30,17 +29,6 @@ pub const BATCHES_AT_ONCE: usize = 4;
 /// Bytes of items in flight beyond which no other batch is sent until one ends (one batch is
 /// always let go): 4 batches of 400 KB items would be 40 MB, sent and held a few times over.
 const MAX_BYTES_IN_FLIGHT: usize = 16 << 20;
-
-/// Where each item of a batch came from.
-type Places = Vec<(Arc<Path>, usize)>;
-
-/// What the reading thread hands over.
-enum Feed {
-    /// Up to 25 items, each checked, with their places and their size.
-    Batch(Vec<Item>, Places, usize),
-    /// Nothing more is read, and why (a file changed since it was checked).
-    Stop(String),
-}
 
 /// Put the items `checked` found into `info`'s table on `connection`, reading the files again:
 /// batches of 25, at most `batches_at_once` in flight (at least 1), telling `progress` after
@@ -62,6 +50,7 @@ pub async fn import(
     let destination = Destination::of(connection);
     let mut report = ImportReport {
         read: checked.items,
+        skipped: checked.invalid.total,
         ..ImportReport::default()
     };
     let (tx, mut rx) = mpsc::channel(1);
@@ -139,8 +128,11 @@ pub async fn import(
     }
     // The reader stops at its next batch once nobody takes them.
     drop(rx);
-    if let Err(e) = reader.await {
-        report.stopped = Some(format!("reading the files again stopped unexpectedly: {e}"));
+    match reader.await {
+        Ok(rejected) => report.rejected_file = rejected,
+        Err(e) => {
+            report.stopped = Some(format!("reading the files again stopped unexpectedly: {e}"));
+        }
     }
     let sent = report.written + report.refused_count() + report.unknown_count();
     report.not_sent = report.read.saturating_sub(sent);
@@ -252,71 +244,4 @@ fn same_item(a: &Item, b: &Item) -> bool {
 /// The server's `ValidationException`: the input, not the table's state, was refused.
 fn is_validation(refusal: &Refusal) -> bool {
     matches!(refusal, Refusal::Error(e) if e.code() == Some("ValidationException"))
-}
-
-/// Read the checked files again, check each item again, and hand over batches of 25 until
-/// the end, a change, a cancel or nobody taking them.
-fn feed(checked: &ImportCheck, info: &TableInfo, tx: &mpsc::Sender<Feed>, cancel: &CancelToken) {
-    let mut items = Vec::with_capacity(BatchPut::MAX);
-    let mut places: Places = Vec::with_capacity(BatchPut::MAX);
-    let mut bytes = 0;
-    let stop = |why: String| {
-        let _ = tx.blocking_send(Feed::Stop(why));
-    };
-    for file in &checked.files {
-        let path: Arc<Path> = file.path.as_path().into();
-        let changed = |what: &str| {
-            format!(
-                "{} changed since it was checked ({what}); nothing more was sent: read and check it again",
-                path.display()
-            )
-        };
-        match Fingerprint::of(&path) {
-            Ok(now) if now == file.fingerprint => {}
-            Ok(_) => return stop(changed("its size or time")),
-            Err(e) => return stop(e.to_string()),
-        }
-        let mut source = match FileItems::open(&path, checked.format, &checked.types) {
-            Ok(source) => source,
-            Err(e) => return stop(e.to_string()),
-        };
-        let mut read = 0;
-        loop {
-            let (line, item) = match source.next_item() {
-                Ok(Some(next)) => next,
-                Ok(None) => break,
-                Err(e) => return stop(changed(&e.to_string())),
-            };
-            read += 1;
-            if read > file.items {
-                return stop(changed("it holds more items"));
-            }
-            if let Err(e) = validate::check_item(&item, info) {
-                return stop(changed(&format!("line {line}: {}", e.reason())));
-            }
-            bytes += validate::item_size(&item);
-            items.push(item);
-            places.push((Arc::clone(&path), line));
-            if items.len() == BatchPut::MAX {
-                let batch = Feed::Batch(
-                    std::mem::take(&mut items),
-                    std::mem::take(&mut places),
-                    bytes,
-                );
-                bytes = 0;
-                if cancel.is_cancelled() || tx.blocking_send(batch).is_err() {
-                    return;
-                }
-            }
-        }
-        if read < file.items {
-            return stop(changed("it holds fewer items"));
-        }
-        if Fingerprint::of(&path).ok() != Some(file.fingerprint) {
-            return stop(changed("while it was imported"));
-        }
-    }
-    if !items.is_empty() && !cancel.is_cancelled() {
-        let _ = tx.blocking_send(Feed::Batch(items, places, bytes));
-    }
 }

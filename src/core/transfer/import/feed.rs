@@ -1,0 +1,195 @@
+//! The reading side of an import's write pass: the checked files read again on a blocking
+//! thread, each item checked again and handed over in batches of 25; with lines skipped, those
+//! lines written to `FILE.rejected`, each after a `#` line saying why.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use tokio::sync::mpsc;
+
+use crate::core::cancel::CancelToken;
+use crate::core::error::Error;
+use crate::core::table::TableInfo;
+use crate::core::transfer::import::ImportCheck;
+use crate::core::transfer::{FileItems, Fingerprint, IfExists, rejected_path, write_file};
+use crate::core::validate;
+use crate::core::value::Item;
+use crate::core::write::BatchPut;
+
+/// Where each item of a batch came from.
+pub(super) type Places = Vec<(Arc<Path>, usize)>;
+
+/// What the reading thread hands over.
+pub(super) enum Feed {
+    /// Up to 25 items, each checked, with their places and their size.
+    Batch(Vec<Item>, Places, usize),
+    /// Nothing more is read, and why (a file changed since it was checked).
+    Stop(String),
+}
+
+/// How a reading ended.
+enum Read {
+    /// Every file to its end.
+    Whole,
+    /// Stopped before the end (a change, a cancel, nobody taking batches).
+    Stopped,
+}
+
+/// Read the checked files again, check each item again, and hand over batches of 25 until the
+/// end, a change, a cancel or nobody taking them. When the check skipped lines, they are
+/// written to `FILE.rejected` as they are met, the file taking its name only once every file
+/// was read to its end; its path is returned.
+pub(super) fn feed(
+    checked: &ImportCheck,
+    info: &TableInfo,
+    tx: &mpsc::Sender<Feed>,
+    cancel: &CancelToken,
+) -> Option<PathBuf> {
+    if checked.invalid.total == 0 {
+        // Without a file of skipped lines nothing is written here, so the reading cannot fail:
+        // how it ended is told through `tx`.
+        let _ = read(checked, info, tx, cancel, None);
+        return None;
+    }
+    let path = rejected_path(&checked.path);
+    let mut stopped = false;
+    // A reading stopped before its end leaves no file (nor a part of one): the error here only
+    // says so to `write_file`.
+    let written = write_file(&path, IfExists::Replace, |out| {
+        match read(checked, info, tx, cancel, Some(out))? {
+            Read::Whole => Ok(()),
+            Read::Stopped => {
+                stopped = true;
+                Err(std::io::Error::other("the import stopped before the end"))
+            }
+        }
+    });
+    match written {
+        Ok(()) => Some(path),
+        Err(_) if stopped => None,
+        Err(e) => {
+            let _ = tx.blocking_send(Feed::Stop(format!(
+                "the skipped lines could not be written ({e}); nothing more was sent"
+            )));
+            None
+        }
+    }
+}
+
+/// The reading itself; skipped lines go to `rejects` (a write error there ends it).
+fn read(
+    checked: &ImportCheck,
+    info: &TableInfo,
+    tx: &mpsc::Sender<Feed>,
+    cancel: &CancelToken,
+    mut rejects: Option<&mut dyn Write>,
+) -> std::io::Result<Read> {
+    let mut items = Vec::with_capacity(BatchPut::MAX);
+    let mut places: Places = Vec::with_capacity(BatchPut::MAX);
+    let mut bytes = 0;
+    let stop = |why: String| {
+        let _ = tx.blocking_send(Feed::Stop(why));
+        Ok(Read::Stopped)
+    };
+    for file in &checked.files {
+        let path: Arc<Path> = file.path.as_path().into();
+        let changed = |what: &str| {
+            format!(
+                "{} changed since it was checked ({what}); nothing more was sent: read and check it again",
+                path.display()
+            )
+        };
+        match Fingerprint::of(&path) {
+            Ok(now) if now == file.fingerprint => {}
+            Ok(_) => return stop(changed("its size or time")),
+            Err(e) => return stop(e.to_string()),
+        }
+        let mut source = match FileItems::open(&path, checked.format, &checked.types) {
+            Ok(source) => source,
+            Err(e) => return stop(e.to_string()),
+        };
+        let (mut read, mut skipped, mut headed) = (0, 0, false);
+        loop {
+            let at = source.examined_bytes();
+            let next = match source.next_item() {
+                Ok(Some((line, item))) => match validate::check_item(&item, info) {
+                    Ok(()) => Ok((line, item)),
+                    Err(e) => Err(e.at(&format!("{}: line {line}", path.display()))),
+                },
+                Ok(None) => break,
+                Err(e @ Error::Invalid(_)) if source.examined_bytes() > at => Err(e),
+                Err(e) => return stop(changed(&e.to_string())),
+            };
+            let (line, item) = match (next, rejects.as_deref_mut()) {
+                (Ok(next), _) => next,
+                (Err(e), Some(out)) if skipped < file.skipped_lines => {
+                    skipped += 1;
+                    if !headed {
+                        headed = true;
+                        head(out, &source)?;
+                    }
+                    reject(out, &source, e)?;
+                    continue;
+                }
+                (Err(e), _) => return stop(changed(&e.reason())),
+            };
+            read += 1;
+            if read > file.items {
+                return stop(changed("it holds more items"));
+            }
+            bytes += validate::item_size(&item);
+            items.push(item);
+            places.push((Arc::clone(&path), line));
+            if items.len() == BatchPut::MAX {
+                let batch = Feed::Batch(
+                    std::mem::take(&mut items),
+                    std::mem::take(&mut places),
+                    bytes,
+                );
+                bytes = 0;
+                if cancel.is_cancelled() || tx.blocking_send(batch).is_err() {
+                    return Ok(Read::Stopped);
+                }
+            }
+        }
+        if read < file.items || skipped < file.skipped_lines {
+            return stop(changed("it holds fewer items"));
+        }
+        if Fingerprint::of(&path).ok() != Some(file.fingerprint) {
+            return stop(changed("while it was imported"));
+        }
+    }
+    if !items.is_empty()
+        && (cancel.is_cancelled() || tx.blocking_send(Feed::Batch(items, places, bytes)).is_err())
+    {
+        return Ok(Read::Stopped);
+    }
+    Ok(if cancel.is_cancelled() {
+        Read::Stopped
+    } else {
+        Read::Whole
+    })
+}
+
+/// Before a file's first skipped line: which file, and a CSV file's header (once per file, so
+/// the rejected lines of a single CSV file are a CSV file under the same header).
+fn head(out: &mut dyn Write, source: &FileItems) -> std::io::Result<()> {
+    writeln!(out, "# skipped from {}", source.path().display())?;
+    if let Some(header) = source.header_text() {
+        writeln!(out, "{header}")?;
+    }
+    Ok(())
+}
+
+/// One skipped line: why (at its line: the file is named above), then its text as it was
+/// (when it was read whole).
+fn reject(out: &mut dyn Write, source: &FileItems, error: Error) -> std::io::Result<()> {
+    let reason = error.reason().replace('\n', " ");
+    let file = format!("{}: ", source.path().display());
+    writeln!(out, "# {}", reason.strip_prefix(&file).unwrap_or(&reason))?;
+    match source.last_text() {
+        Some(text) => writeln!(out, "{text}"),
+        None => writeln!(out, "# (its text could not be kept)"),
+    }
+}
