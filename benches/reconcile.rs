@@ -113,10 +113,9 @@ async fn live() {
     let loading = Instant::now();
     let never = CancelToken::default();
     let checked = transfer::import::check_import(
-        &file,
-        Format::DynamoDbJsonLines,
-        &HashMap::new(),
+        (&file, Format::DynamoDbJsonLines, &HashMap::new()),
         &info,
+        &[],
         transfer::import::CheckLimits::default(),
         &never,
         |_| {},

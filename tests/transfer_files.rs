@@ -159,10 +159,9 @@ async fn a_file_changed_after_its_check_is_not_imported() {
     let types = Default::default();
     let check = |limits| {
         import::check_import(
-            &file,
-            Format::DynamoDbJsonLines,
-            &types,
+            (&file, Format::DynamoDbJsonLines, &types),
             &info,
+            &[],
             limits,
             &never,
             |_| {},

@@ -10,7 +10,7 @@ use crate::core::connection::Connection;
 use crate::core::error::{Error, Result};
 use crate::core::read;
 use crate::core::report::{plural, read_summary};
-use crate::core::spec::{ExportSpec, ImportSpec};
+use crate::core::spec::{ExportSpec, ImportSpec, RuleSpec};
 use crate::core::table::human_bytes;
 use crate::core::transfer;
 use crate::core::transfer::import::{self, CheckLimits, ImportCheck};
@@ -95,6 +95,19 @@ pub async fn import(
     }
     .plan()?;
     let (format, types) = (plan.format, plan.types);
+    let rules = match &args.tally {
+        Some(tally) => vec![
+            RuleSpec {
+                parent_sk: args.parent_sk.clone(),
+                parent_prefix: args.parent_prefix.clone(),
+                tally: tally.clone(),
+                child_prefix: args.child_prefix.clone(),
+                ..RuleSpec::default()
+            }
+            .tally_rule()?,
+        ],
+        None => Vec::new(),
+    };
     let info = describe(&connection.client, &args.table, stop).await?;
     let checked = {
         let (info, stop) = (info.clone(), stop.clone());
@@ -105,7 +118,14 @@ pub async fn import(
         };
         let path = args.path.clone();
         tokio::task::spawn_blocking(move || {
-            import::check_import(&path, format, &types, &info, limits, &stop, |_| {})
+            import::check_import(
+                (&path, format, &types),
+                &info,
+                &rules,
+                limits,
+                &stop,
+                |_| {},
+            )
         })
         .await
         .map_err(|e| Error::TaskDied {
@@ -134,6 +154,9 @@ pub async fn import(
     }
     for line in checked.invalid.lines() {
         out.line(line);
+    }
+    for line in checked.tallies.lines() {
+        out.line(format!("counters: {line}"));
     }
     if args.dry_run {
         let report = import::ImportReport::dry_run(&checked);

@@ -99,6 +99,19 @@ pub struct ImportArgs {
     /// Items shown in the preview.
     #[arg(long, default_value_t = 5, allow_negative_numbers = true, value_parser = count)]
     pub preview: usize,
+    /// Before writing, say what the file does to this tally: its children (sort keys beginning
+    /// with --child-prefix) counted per parent, and the tallies they leave behind.
+    #[arg(long)]
+    pub tally: Option<String>,
+    /// With --tally: the sort key of parent items.
+    #[arg(long, default_value = "META", requires = "tally")]
+    pub parent_sk: String,
+    /// With --tally: only partitions beginning with this are parents, e.g. `POST#`.
+    #[arg(long, default_value = "", requires = "tally")]
+    pub parent_prefix: String,
+    /// With --tally: children's sort keys begin with this, e.g. `LIKE#`.
+    #[arg(long, default_value = "", requires = "tally")]
+    pub child_prefix: String,
     /// The file, or a folder (an S3 export: every .json and .json.gz regular file under it;
     /// links to folders are not followed).
     pub path: std::path::PathBuf,

@@ -270,3 +270,39 @@ fn an_export_folder_shows_the_files_read_and_those_left_out() {
     ));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn an_import_of_likes_says_the_tally_it_leaves_behind_before_writing() {
+    let dir =
+        std::env::temp_dir().join(format!("dynoscope-ui-import-tally-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("likes.jsonl");
+    let likes: String = (0..30)
+        .map(|i| {
+            format!("{{\"PK\":{{\"S\":\"POST#a91f\"}},\"SK\":{{\"S\":\"LIKE#USER#imp{i}\"}}}}\n")
+        })
+        .collect();
+    std::fs::write(&file, likes).unwrap();
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    let h = &mut app.harness;
+    query_partition(h, "POST#a91f");
+    step_until(h, "the results", |h| has_label(h, "LIKE#USER#7c20"));
+    // The counter rule, from the suggestion.
+    h.get_by_role_and_label(Role::Button, "Tally check").click();
+    step_until(h, "the suggestion", |h| has_label(h, "Use"));
+    h.get_by_role_and_label(Role::Button, "Use").click();
+    step_until(h, "the rule", |h| has_label(h, "Check"));
+    open_transfer(h);
+    type_into(h, "File to import", &file.display().to_string());
+    h.get_by_role_and_label(Role::Button, "Read and check")
+        .click();
+    step_until(h, "the preview", |h| {
+        has_label_containing(h, "30 items read from")
+    });
+    assert!(has_label(
+        h,
+        "30 `LIKE#` children for 1 parent, their tallies `likeTally` unchanged: they drift by up to +30 (a child already stored is replaced, not added)"
+    ));
+    assert!(has_label(h, "  POST#a91f / META: +30"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

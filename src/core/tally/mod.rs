@@ -6,6 +6,7 @@ mod athena;
 mod checked;
 mod count;
 mod drift;
+mod imported;
 mod one_pass;
 mod plan;
 mod reconcile;
@@ -22,6 +23,7 @@ pub use count::{
     load_parent_costed,
 };
 pub use drift::{drift, epoch_text, last_touched, stored_tally};
+pub use imported::ImportTallies;
 pub use one_pass::OnePass;
 pub use plan::{
     Cheaper, Estimate, ParentSource, PassRead, ReconcilePlan, check_export, estimate,

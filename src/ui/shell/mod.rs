@@ -308,7 +308,10 @@ impl DynoscopeApp {
                         features.items.view_ui(ui, &context(None), intents);
                     }
                     View::Likes => features.likes.view_ui(ui, &context(None), intents),
-                    View::Transfer => features.transfer.view_ui(ui, &context(None), intents),
+                    View::Transfer => {
+                        features.transfer.rules = features.tally.tally_rules();
+                        features.transfer.view_ui(ui, &context(None), intents);
+                    }
                     View::Expr => features.expr.view_ui(ui, &context(None), intents),
                 }
             }

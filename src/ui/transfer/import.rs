@@ -11,6 +11,7 @@ use std::sync::Arc;
 use egui::{RichText, Ui};
 
 use crate::core::error::Error;
+use crate::core::tally::TallyRule;
 use crate::core::transfer::import::{self, CheckLimits, ImportCheck, ImportProgress, ImportReport};
 use crate::core::transfer::{self, CellType, Format, StreamProgress};
 use crate::core::write::Destination;
@@ -100,7 +101,7 @@ impl FileImport {
     }
 
     /// Read and check the file, off the UI thread.
-    fn read(&mut self, scope: &Scope<'_>) {
+    fn read(&mut self, scope: &Scope<'_>, rules: &[TallyRule]) {
         let path = PathBuf::from(self.path.trim());
         if self.path.trim().is_empty() {
             self.error = Some(Error::Invalid(
@@ -125,7 +126,7 @@ impl FileImport {
             .filter(|(_, kind)| **kind != CellType::Auto)
             .map(|(name, kind)| (name.clone(), *kind))
             .collect();
-        let info = scope.table.clone();
+        let (info, rules) = (scope.table.clone(), rules.to_vec());
         let limits = CheckLimits {
             skip_invalid: self.skip_invalid,
             ..CheckLimits::default()
@@ -143,14 +144,21 @@ impl FileImport {
                     } else {
                         HashMap::new()
                     };
-                    import::check_import(&path, format, &types, &info, limits, &cancel, |p| {
-                        progress.send(p)
-                    })
+                    import::check_import(
+                        (&path, format, &types),
+                        &info,
+                        &rules,
+                        limits,
+                        &cancel,
+                        |p| progress.send(p),
+                    )
                 }),
         );
     }
 
-    pub(super) fn import_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) {
+    /// The form, the preview and the run; `rules` are the table's counter rules, whose children
+    /// in the file are said per parent.
+    pub(super) fn import_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, rules: &[TallyRule]) {
         ui.heading(format!("Import into {}", scope.table.name));
         ui.horizontal_wrapped(|ui| {
             labelled_text_ui(
@@ -195,7 +203,7 @@ impl FileImport {
                 // What is skipped is decided by the check: a file read is read again.
                 || (skip.changed() && (self.checked.is_some() || self.error.is_some()))
             {
-                self.read(scope);
+                self.read(scope, rules);
             }
             if let Some(reading) = &self.reading
                 && checking_ui(ui, self.read_progress.as_ref())
@@ -216,6 +224,9 @@ impl FileImport {
                 ui.weak("Read the file again (Read and check) to apply the column types.");
             }
             invalid_ui(ui, &checked);
+            for line in checked.tallies.lines() {
+                ui.colored_label(ui.visuals().warn_fg_color, line);
+            }
             self.run_ui(ui, scope, &checked);
         }
     }

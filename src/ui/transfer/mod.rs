@@ -9,6 +9,7 @@ mod preview;
 
 use egui::Ui;
 
+use crate::core::tally::TallyRule;
 use crate::ui::{Context, Feature, Intent, Scope, Subject};
 
 use export::TableExport;
@@ -19,6 +20,9 @@ use import::FileImport;
 pub struct TransferFeature {
     export: TableExport,
     import: FileImport,
+    /// The open table's counter rules (set by the shell), so an import says the tallies its
+    /// children leave behind.
+    pub rules: Vec<TallyRule>,
 }
 
 impl TransferFeature {
@@ -42,7 +46,7 @@ impl TransferFeature {
             .id_salt("transfer")
             .auto_shrink([false, false])
             .show(ui, |ui| {
-                self.import.import_ui(ui, scope);
+                self.import.import_ui(ui, scope, &self.rules);
                 ui.add_space(12.0);
                 ui.separator();
                 self.export.export_ui(ui, scope);

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::core::cancel::CancelToken;
 use crate::core::error::{Error, Result};
 use crate::core::table::TableInfo;
+use crate::core::tally::{ImportTallies, TallyRule};
 use crate::core::transfer::dupes::{KeysSeen, Place};
 use crate::core::transfer::{
     CellType, FileItems, Fingerprint, Format, KEYS_IN_MEMORY, ReadItem, StreamProgress,
@@ -118,6 +119,8 @@ pub struct ImportCheck {
     pub columns: Columns,
     /// With `skip_invalid`: the lines skipped, which the import writes to `FILE.rejected`.
     pub invalid: InvalidLines,
+    /// The counted children the file puts, per parent, and the tallies it leaves behind.
+    pub tallies: ImportTallies,
 }
 
 /// The lines that are not items DynamoDB would take, as one read finds them: the first
@@ -132,14 +135,13 @@ pub struct InvalidLines {
 
 /// Read and check every item of the file or folder at `path` in `format` (CSV columns read as
 /// `types` says) for the table `info`: each line parsed, each item as DynamoDB would check it,
-/// no key twice, keeping what `limits` says. The first problem is an error naming its file
+/// no key twice, keeping what `limits` says, and the children counted under `rules` found. The first problem is an error naming its file
 /// and line; a path without items is "nothing to import"; `cancel` ends it with
 /// [`Error::Cancelled`]. Nothing is written.
 pub fn check_import(
-    path: &Path,
-    format: Format,
-    types: &HashMap<String, CellType>,
+    (path, format, types): (&Path, Format, &HashMap<String, CellType>),
     info: &TableInfo,
+    rules: &[TallyRule],
     limits: CheckLimits,
     cancel: &CancelToken,
     mut on_progress: impl FnMut(StreamProgress),
@@ -155,6 +157,7 @@ pub fn check_import(
         preview: Vec::new(),
         columns: Columns::default(),
         invalid: InvalidLines::default(),
+        tallies: ImportTallies::new(info, rules),
     };
     let mut keys = KeysSeen::new(limits.keys_in_memory);
     let mut progress = StreamProgress::default();
@@ -185,6 +188,7 @@ pub fn check_import(
             }
             keys.add(&item, info, (number as u32, line as u64))?;
             check.columns.add(&item);
+            check.tallies.add(&item);
             if check.preview.len() < limits.preview {
                 check.preview.push(ReadItem {
                     file: file.clone(),
