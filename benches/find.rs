@@ -39,6 +39,7 @@ fn loaded(rows: usize) -> Results {
         index: None,
         mode: BrowseMode::Scan { segment: None },
         filter: Vec::new(),
+        filter_any: false,
         page_size: None,
         count_only: false,
         partition_name: "PK".into(),

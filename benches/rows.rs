@@ -100,6 +100,7 @@ fn request() -> BrowseRequest {
         index: None,
         mode: BrowseMode::Scan { segment: None },
         filter: Vec::new(),
+        filter_any: false,
         page_size: None,
         count_only: false,
         partition_name: "PK".into(),

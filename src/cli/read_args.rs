@@ -77,6 +77,7 @@ impl ItemsArgs {
             start_key: self.start_key.clone(),
             max_pages: None,
             filters: Vec::new(),
+            any_filter: false,
         }
     }
 }

@@ -208,7 +208,7 @@ pub struct SortCondition {
     pub upper: Option<AttributeValue>,
 }
 
-/// One filter clause; clauses are joined with `AND`.
+/// One filter clause; clauses are joined with `AND` (or all with `OR`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct FilterClause {
     /// The attribute name (top-level).
@@ -253,8 +253,13 @@ pub fn key_condition(
     Ok(text)
 }
 
-/// Add `clauses` (joined with `AND`) to placeholders `p`; `None` when there are none.
-pub fn filter_expression(p: &mut Placeholders, clauses: &[FilterClause]) -> Result<Option<String>> {
+/// Add `clauses` to placeholders `p`, joined with `AND`, or with `OR` when `any` (each clause
+/// then in parentheses); `None` when there are none.
+pub fn filter_expression(
+    p: &mut Placeholders,
+    clauses: &[FilterClause],
+    any: bool,
+) -> Result<Option<String>> {
     let mut parts = Vec::with_capacity(clauses.len());
     for clause in clauses {
         if clause.attribute.trim().is_empty() {
@@ -292,7 +297,12 @@ pub fn filter_expression(p: &mut Placeholders, clauses: &[FilterClause]) -> Resu
         };
         parts.push(part);
     }
-    Ok((!parts.is_empty()).then(|| parts.join(" AND ")))
+    Ok(match parts.len() {
+        0 => None,
+        1 => parts.pop(),
+        _ if any => Some(format!("({})", parts.join(") OR ("))),
+        _ => Some(parts.join(" AND ")),
+    })
 }
 
 #[cfg(test)]
@@ -335,9 +345,28 @@ mod tests {
                 values: vec![],
             },
         ];
-        let text = filter_expression(&mut p, &clauses).unwrap().unwrap();
+        let text = filter_expression(&mut p, &clauses, false).unwrap().unwrap();
         assert_eq!(text, "#n0 >= :v0 AND attribute_exists(#n0)");
         assert_eq!(p.finish(text).names.len(), 1);
+        // Any of them: each in parentheses, so a BETWEEN's AND stays its own.
+        let mut p = Placeholders::default();
+        let between = FilterClause {
+            attribute: "n".into(),
+            op: FilterOp::Sort(SortOp::Between),
+            values: vec![AttributeValue::N("1".into()), AttributeValue::N("2".into())],
+        };
+        let text = filter_expression(&mut p, &[between, clauses[1].clone()], true)
+            .unwrap()
+            .unwrap();
+        assert_eq!(text, "(#n0 BETWEEN :v0 AND :v1) OR (attribute_exists(#n1))");
+        let mut p = Placeholders::default();
+        let one = filter_expression(&mut p, &clauses[1..], true)
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            one, "attribute_exists(#n0)",
+            "one clause needs no parentheses"
+        );
     }
 
     #[test]
@@ -360,6 +389,6 @@ mod tests {
             op: FilterOp::Sort(SortOp::Between),
             values: vec![AttributeValue::N("1".into())],
         };
-        assert!(filter_expression(&mut p, &[clause]).is_err());
+        assert!(filter_expression(&mut p, &[clause], false).is_err());
     }
 }

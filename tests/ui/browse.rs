@@ -288,3 +288,38 @@ fn load_all_after_the_form_changed_waits_for_run() {
         "nothing loaded"
     );
 }
+
+#[test]
+fn filter_conditions_are_joined_by_and_or_or() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    let h = &mut app.harness;
+    step_until(h, "the query form", |h| has_label(h, "PK (S) ="));
+    type_into(h, "Filter", "role");
+    type_into(h, "Value", "owner");
+    h.get_by_role_and_label(Role::Button, "+ Condition").click();
+    step_until(h, "the second condition", |h| has_label(h, "Filter 2"));
+    type_into(h, "Filter 2", "name");
+    type_into(h, "Value 2", "Acme");
+    // All hold (the default): no item is both the owner and the workspace.
+    query_partition(h, "WORKSPACE#acme");
+    step_until(h, "the empty result", |h| {
+        has_label_containing(h, "0 items")
+    });
+    assert!(!has_label(h, "MEMBER#USER#7c20"));
+    // Any holds: the owner and the workspace, and no other member.
+    h.get_by_role_and_label(Role::Button, "any holds (OR)")
+        .click();
+    h.step();
+    h.get_by_role_and_label(Role::Button, "Run query").click();
+    step_until(h, "the two", |h| has_label(h, "MEMBER#USER#7c20"));
+    assert!(has_label_containing(h, "2 items · 1 page"));
+    assert!(!has_label(h, "MEMBER#USER#19be"));
+    // A condition removed is no longer sent.
+    h.get_by_label("Remove filter 2").click();
+    step_until(h, "one condition", |h| !has_label(h, "Filter 2"));
+    h.get_by_role_and_label(Role::Button, "Run query").click();
+    step_until(h, "the owner alone", |h| {
+        has_label_containing(h, "1 item · 1 page")
+    });
+    assert!(has_label(h, "MEMBER#USER#7c20"));
+}

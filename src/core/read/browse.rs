@@ -37,8 +37,10 @@ pub struct BrowseRequest {
     pub index: Option<String>,
     /// Query or Scan.
     pub mode: BrowseMode,
-    /// Filter clauses (joined with `AND`).
+    /// Filter clauses (joined with `AND`, or with `OR` when `filter_any`).
     pub filter: Vec<FilterClause>,
+    /// An item passes the filter when any clause holds, not all.
+    pub filter_any: bool,
     /// Items evaluated per page (`Limit`); `None` lets the server fill 1 MB pages.
     pub page_size: Option<i32>,
     /// Ask only for the number of matching items (`Select: COUNT`), not the items.
@@ -95,6 +97,7 @@ impl BrowseRequest {
             index: index.map(str::to_owned),
             mode,
             filter: Vec::new(),
+            filter_any: false,
             page_size: None,
             count_only: false,
             partition_name: partition.name.clone(),
@@ -202,7 +205,8 @@ pub(crate) async fn fetch_limited(
                 partition.clone(),
                 sort,
             )?;
-            let filter_text = condition::filter_expression(&mut placeholders, &req.filter)?;
+            let filter_text =
+                condition::filter_expression(&mut placeholders, &req.filter, req.filter_any)?;
             let expr = placeholders.finish(key_text);
             let out = client
                 .query()
@@ -231,7 +235,8 @@ pub(crate) async fn fetch_limited(
             ))
         }
         BrowseMode::Scan { segment } => {
-            let filter_text = condition::filter_expression(&mut placeholders, &req.filter)?;
+            let filter_text =
+                condition::filter_expression(&mut placeholders, &req.filter, req.filter_any)?;
             let expr = placeholders.finish(String::new());
             let (segment, total) = match segment {
                 Some((s, t)) => (Some(*s), Some(*t)),

@@ -62,6 +62,9 @@ pub struct ReadSpec {
     /// they cost the same read capacity).
     #[serde(default)]
     pub filters: Vec<FilterSpec>,
+    /// Join the filters with OR instead: an item passes when any holds.
+    #[serde(default)]
+    pub any_filter: bool,
 }
 
 /// One filter clause as typed: an attribute, a comparison, and its values as text of one type.
@@ -213,6 +216,7 @@ impl ReadSpec {
         for filter in &self.filters {
             request.filter.push(filter.plan()?);
         }
+        request.filter_any = self.any_filter;
         request.page_size = page_size_field(self.page_size)?;
         let start = match self.start_key.as_deref() {
             None => None,

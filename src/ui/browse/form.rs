@@ -29,16 +29,10 @@ pub struct QueryForm {
     pub sort_upper: String,
     /// Descending sort-key order.
     pub descending: bool,
-    /// Filter attribute (empty: no filter).
-    pub filter_attr: String,
-    /// Filter comparison.
-    pub filter_op: FilterOp,
-    /// Type of the filter value.
-    pub filter_type: ScalarType,
-    /// Filter value.
-    pub filter_value: String,
-    /// Filter upper bound for between.
-    pub filter_upper: String,
+    /// Filter conditions (those without an attribute are left out); at least one row.
+    pub filters: Vec<FilterRow>,
+    /// The conditions are joined with OR (any holds) rather than AND (all hold).
+    pub filter_any: bool,
     /// Items per page (`Limit`); empty lets the server fill 1 MB pages.
     pub page_size: String,
     /// Segments of a parallel scan (1: a plain scan).
@@ -58,17 +52,45 @@ impl Default for QueryForm {
             sort_value: String::new(),
             sort_upper: String::new(),
             descending: false,
-            filter_attr: String::new(),
-            filter_op: FilterOp::Sort(SortOp::Eq),
-            filter_type: ScalarType::S,
-            filter_value: String::new(),
-            filter_upper: String::new(),
+            filters: vec![FilterRow::default()],
+            filter_any: false,
             page_size: String::new(),
             segments: "1".to_owned(),
             error: None,
         }
     }
 }
+
+/// One filter condition as typed.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct FilterRow {
+    /// The attribute (empty: no condition).
+    pub attr: String,
+    /// The comparison.
+    pub op: FilterOp,
+    /// The type the values are typed in.
+    pub kind: ScalarType,
+    /// The value (the lower bound for between).
+    pub value: String,
+    /// The upper bound for between.
+    pub upper: String,
+}
+
+impl Default for FilterRow {
+    fn default() -> Self {
+        Self {
+            attr: String::new(),
+            op: FilterOp::Sort(SortOp::Eq),
+            kind: ScalarType::S,
+            value: String::new(),
+            upper: String::new(),
+        }
+    }
+}
+
+/// Filter conditions a form holds at most.
+const MAX_FILTERS: usize = 10;
 
 /// What the user asked the form to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -163,19 +185,20 @@ impl QueryForm {
         if let (false, true, Some(op)) = (self.scan, has_sort, self.sort_op) {
             spec.set_sort(op, self.sort_value.clone(), self.sort_upper.clone());
         }
-        if !self.filter_attr.trim().is_empty() {
-            let texts = [&self.filter_value, &self.filter_upper];
+        for row in self.filters.iter().filter(|r| !r.attr.trim().is_empty()) {
+            let texts = [&row.value, &row.upper];
             spec.filters.push(FilterSpec {
-                attribute: self.filter_attr.clone(),
-                op: self.filter_op.symbol().to_owned(),
-                kind: self.filter_type,
+                attribute: row.attr.clone(),
+                op: row.op.symbol().to_owned(),
+                kind: row.kind,
                 values: texts
                     .iter()
-                    .take(self.filter_op.arity())
+                    .take(row.op.arity())
                     .map(|t| (*t).clone())
                     .collect(),
             });
         }
+        spec.any_filter = self.filter_any;
         Ok(spec)
     }
 
@@ -328,33 +351,79 @@ fn sort_condition_ui(ui: &mut Ui, form: &mut QueryForm, sort_label: &str) {
     }
 }
 
+/// The filter conditions, a row each (labelled `Filter`, `Filter 2`, …), with **+ Condition**,
+/// a row's **×**, and how they are joined once there are two.
 fn filter_ui(ui: &mut Ui, form: &mut QueryForm) {
-    ui.horizontal_wrapped(|ui| {
-        labelled_text_ui(ui, "Filter", &mut form.filter_attr, 110.0, "attribute");
-        egui::ComboBox::from_id_salt("filter_op")
-            .selected_text(form.filter_op.symbol())
-            .show_ui(ui, |ui| {
-                for op in FilterOp::ALL {
-                    ui.selectable_value(&mut form.filter_op, op, op.symbol());
-                }
-            })
-            .response
-            .accessible_name("Filter comparison");
-        if form.filter_op.arity() > 0 {
-            egui::ComboBox::from_id_salt("filter_type")
-                .selected_text(form.filter_type.tag())
-                .width(50.0)
+    if form.filters.is_empty() {
+        form.filters.push(FilterRow::default());
+    }
+    let mut remove = None;
+    let rows = form.filters.len();
+    for (i, row) in form.filters.iter_mut().enumerate() {
+        let n = if i == 0 {
+            String::new()
+        } else {
+            format!(" {}", i + 1)
+        };
+        ui.horizontal_wrapped(|ui| {
+            if i > 0 {
+                ui.weak(if form.filter_any { "or" } else { "and" });
+            }
+            labelled_text_ui(ui, &format!("Filter{n}"), &mut row.attr, 110.0, "attribute");
+            egui::ComboBox::from_id_salt(("filter_op", i))
+                .selected_text(row.op.symbol())
                 .show_ui(ui, |ui| {
-                    for kind in ScalarType::ALL {
-                        ui.selectable_value(&mut form.filter_type, kind, kind.tag());
+                    for op in FilterOp::ALL {
+                        ui.selectable_value(&mut row.op, op, op.symbol());
                     }
                 })
                 .response
-                .accessible_name("Filter value type");
-            labelled_text_ui(ui, "Value", &mut form.filter_value, 110.0, "");
-            if form.filter_op.arity() == 2 {
-                labelled_text_ui(ui, "and", &mut form.filter_upper, 110.0, "");
+                .accessible_name(format!("Filter{n} comparison"));
+            if row.op.arity() > 0 {
+                egui::ComboBox::from_id_salt(("filter_type", i))
+                    .selected_text(row.kind.tag())
+                    .width(50.0)
+                    .show_ui(ui, |ui| {
+                        for kind in ScalarType::ALL {
+                            ui.selectable_value(&mut row.kind, kind, kind.tag());
+                        }
+                    })
+                    .response
+                    .accessible_name(format!("Filter{n} value type"));
+                labelled_text_ui(ui, &format!("Value{n}"), &mut row.value, 110.0, "");
+                if row.op.arity() == 2 {
+                    labelled_text_ui(ui, &format!("and{n}"), &mut row.upper, 110.0, "");
+                }
             }
+            if rows > 1
+                && ui
+                    .small_button("×")
+                    .on_hover_text("Remove this condition")
+                    .accessible_name(format!("Remove filter{n}"))
+                    .clicked()
+            {
+                remove = Some(i);
+            }
+        });
+    }
+    if let Some(i) = remove {
+        form.filters.remove(i);
+    }
+    ui.horizontal_wrapped(|ui| {
+        if ui
+            .add_enabled(
+                form.filters.len() < MAX_FILTERS,
+                egui::Button::new("+ Condition"),
+            )
+            .on_hover_text("Another filter condition")
+            .clicked()
+        {
+            form.filters.push(FilterRow::default());
+        }
+        if form.filters.len() > 1 {
+            ui.label("Items where");
+            ui.selectable_value(&mut form.filter_any, false, "all hold (AND)");
+            ui.selectable_value(&mut form.filter_any, true, "any holds (OR)");
         }
     });
 }

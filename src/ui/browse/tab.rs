@@ -10,7 +10,7 @@ use crate::core::read::{
 use crate::core::transfer::{self, Format};
 use crate::core::value::{self, Item};
 use crate::task::Job;
-use crate::ui::browse::form::{FormAction, QueryForm, ResultsState, query_form_ui};
+use crate::ui::browse::form::{FilterRow, FormAction, QueryForm, ResultsState, query_form_ui};
 use crate::ui::browse::get_item::GetItem;
 use crate::ui::browse::grid::GridAction;
 use crate::ui::browse::results::Results;
@@ -72,7 +72,7 @@ impl TableTab {
                 .map(value::cell_text)
                 .unwrap_or_default();
         }
-        self.form.filter_attr.clear();
+        self.form.filters = vec![FilterRow::default()];
         match self.form.request(info) {
             Ok(request) => {
                 self.cancel();

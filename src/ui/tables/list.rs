@@ -53,7 +53,7 @@ pub(super) fn tables_ui(
             }
         }
     });
-    labelled_text_ui(ui, "Filter", filter, f32::INFINITY, "part of a name");
+    labelled_text_ui(ui, "Filter tables", filter, f32::INFINITY, "part of a name");
     if let Some(error) = panel.error {
         error_ui(ui, error);
     }
