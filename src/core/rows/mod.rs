@@ -8,6 +8,7 @@
 mod copy;
 pub(crate) mod encode;
 mod find;
+mod layout;
 mod sort;
 
 #[cfg(test)]
@@ -24,6 +25,7 @@ use crate::core::value::Item;
 
 pub use copy::{CopyFormat, copy_text};
 pub use find::{FindScan, Finder, RowSet, find_rows};
+pub use layout::ColumnLayout;
 pub use sort::{SortKey, merge_sorted, sort_rows};
 
 use encode::Fields;

@@ -1,10 +1,19 @@
-//! The column chooser: which attributes the grid shows (key attributes always).
+//! The column chooser: which attributes the grid shows (key attributes always), in what order,
+//! and which numbers show their dates. What is chosen is the table's layout, remembered.
 
 use egui::Ui;
 
 use crate::ui::browse::results::Results;
 
-/// A "Columns" menu with a checkbox per attribute, Show all and Hide all.
+/// What a row of the chooser asked.
+enum Change {
+    Show(String, bool),
+    Move(String, isize),
+    Dates(String, bool),
+}
+
+/// A "Columns" menu with a row per attribute (shown, **Up** / **Down**, **dates**), Show all,
+/// Hide all and Reset order.
 pub fn columns_menu_ui(ui: &mut Ui, results: &mut Results) {
     let hidden = results.hidden_count();
     let title = match hidden {
@@ -24,24 +33,69 @@ pub fn columns_menu_ui(ui: &mut Ui, results: &mut Results) {
                 if ui.button("Hide all").clicked() {
                     results.show_all_columns(false);
                 }
+                if ui
+                    .add_enabled(
+                        !results.layout().order.is_empty(),
+                        egui::Button::new("Reset order"),
+                    )
+                    .clicked()
+                {
+                    results.reset_order();
+                }
             });
+            ui.weak("Kept for this table, also after a reconnect or a restart.");
             ui.separator();
             egui::ScrollArea::vertical()
                 .max_height(360.0)
                 .show(ui, |ui| {
-                    let mut toggled = None;
-                    for name in results.columns() {
-                        if results.is_key(name) {
-                            continue;
+                    if let Some(change) = rows_ui(ui, results) {
+                        match change {
+                            Change::Show(name, shown) => results.show_column(&name, shown),
+                            Change::Move(name, by) => results.move_column(&name, by),
+                            Change::Dates(name, shown) => results.show_date(&name, shown),
                         }
-                        let mut shown = !results.is_hidden(name);
-                        if ui.checkbox(&mut shown, name).changed() {
-                            toggled = Some((name.clone(), shown));
-                        }
-                    }
-                    if let Some((name, shown)) = toggled {
-                        results.show_column(&name, shown);
                     }
                 });
         });
+}
+
+/// A row per attribute that is not a key; what was changed.
+fn rows_ui(ui: &mut Ui, results: &Results) -> Option<Change> {
+    let mut change = None;
+    let others: Vec<&str> = results
+        .columns()
+        .into_iter()
+        .filter(|c| !results.is_key(c))
+        .collect();
+    egui::Grid::new("columns_chooser").show(ui, |ui| {
+        for (i, name) in others.iter().enumerate() {
+            let mut shown = !results.is_hidden(name);
+            if ui.checkbox(&mut shown, *name).changed() {
+                change = Some(Change::Show((*name).to_owned(), shown));
+            }
+            for (text, by, can) in [("Up", -1, i > 0), ("Down", 1, i + 1 < others.len())] {
+                let what = format!("Move {name} {}", text.to_lowercase());
+                let button = ui
+                    .add_enabled(can, egui::Button::new(text).small())
+                    .on_hover_text(&what)
+                    .accessible_name(what);
+                if button.clicked() {
+                    change = Some(Change::Move((*name).to_owned(), by));
+                }
+            }
+            let mut dates = results.shows_date(name);
+            if ui
+                .checkbox(&mut dates, "dates")
+                .on_hover_text(format!(
+                    "Show the date beside each {name} that looks like epoch seconds or milliseconds (the value stays as stored)"
+                ))
+                .accessible_name(format!("Dates of {name}"))
+                .changed()
+            {
+                change = Some(Change::Dates((*name).to_owned(), dates));
+            }
+            ui.end_row();
+        }
+    });
+    change
 }

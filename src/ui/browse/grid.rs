@@ -7,34 +7,16 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use egui::{RichText, Sense, Ui};
 use egui_table::{CellInfo, Column, HeaderCellInfo, HeaderRow, Table, TableDelegate, TableState};
 
-use crate::core::value::{self, Item};
+use crate::core::value;
+use crate::ui::browse::cell_menu::{HeaderAction, cell_menu_ui, header_menu_ui};
 use crate::ui::browse::results::Results;
+
+pub use crate::ui::browse::cell_menu::GridAction;
 use crate::ui::widgets::type_tag_ui;
 
 const ROW_NUMBER_WIDTH: f32 = 64.0;
 const KEY_WIDTH: f32 = 170.0;
 const ATTRIBUTE_WIDTH: f32 = 130.0;
-
-/// What the user asked of the grid.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum GridAction {
-    /// Add `delta` to `attribute` of row `row` right away.
-    Add {
-        /// The row (an index into the loaded rows).
-        row: usize,
-        /// The number attribute.
-        attribute: String,
-        /// `1` or `-1`.
-        delta: &'static str,
-    },
-    /// Open the row with `attribute` ready in the counter editor.
-    Edit {
-        /// The row.
-        row: usize,
-        /// The attribute.
-        attribute: String,
-    },
-}
 
 /// What a click on a cell asked for.
 struct Click {
@@ -50,6 +32,7 @@ struct Grid<'a> {
     row_height: f32,
     click: Option<Click>,
     sort: Option<String>,
+    header: Option<HeaderAction>,
     action: Option<GridAction>,
     editable: bool,
 }
@@ -74,16 +57,28 @@ impl TableDelegate for Grid<'_> {
                     }
                     _ => "",
                 };
-                let mut text = RichText::new(format!("{name}{arrow}")).strong();
-                if col <= self.keys {
+                let dates = if self.results.shows_date(name) {
+                    " · dates"
+                } else {
+                    ""
+                };
+                let mut text = RichText::new(format!("{name}{arrow}{dates}")).strong();
+                let is_key = col <= self.keys;
+                if is_key {
                     text = text.underline();
                 }
-                if ui
+                let response = ui
                     .add(egui::Button::new(text).frame(false))
-                    .on_hover_text("Sort by this column (again: descending, again: server order)")
-                    .clicked()
-                {
+                    .on_hover_text(
+                        "Sort by this column (again: descending, again: server order); right-click to move or hide it",
+                    );
+                if response.clicked() {
                     self.sort = Some((*name).to_owned());
+                }
+                if !is_key {
+                    response.context_menu(|ui| {
+                        self.header = header_menu_ui(ui, name, self.results.shows_date(name));
+                    });
                 }
             });
     }
@@ -140,7 +135,27 @@ impl TableDelegate for Grid<'_> {
                     if let Some(kind) = value::AttrType::of(&value) {
                         type_tag_ui(ui, kind);
                     }
-                    let label = ui.add(egui::Label::new(value::cell_text(&value)).truncate());
+                    let text = value::cell_text(&value);
+                    let dated = match &value {
+                        AttributeValue::N(n) if self.results.shows_date(name) => {
+                            value::date_of(name, n)
+                        }
+                        _ => None,
+                    };
+                    let label = match dated {
+                        // The date beside the value, never in its place.
+                        Some(date) => {
+                            let mut job = egui::text::LayoutJob::default();
+                            let style = ui.style();
+                            let (font, align) = (egui::FontSelection::Default, egui::Align::Center);
+                            RichText::new(text).append_to(&mut job, style, font.clone(), align);
+                            RichText::new(format!("  {date}"))
+                                .weak()
+                                .append_to(&mut job, style, font, align);
+                            ui.add(egui::Label::new(job).truncate())
+                        }
+                        None => ui.add(egui::Label::new(text).truncate()),
+                    };
                     // A number that looks like a time says its date on hover; the cell keeps
                     // the value as stored.
                     if label.hovered()
@@ -234,6 +249,7 @@ pub fn results_grid_ui(
         row_height,
         click: None,
         sort: None,
+        header: None,
         action: None,
         editable,
     };
@@ -244,9 +260,15 @@ pub fn results_grid_ui(
     }
     table.show(ui, &mut grid);
     ui.style_mut().scroll_animation = animation;
-    let (click, sort, action) = (grid.click, grid.sort, grid.action);
+    let (click, sort, header, action) = (grid.click, grid.sort, grid.header, grid.action);
     if let Some(column) = sort {
         results.toggle_sort(&column);
+    }
+    match header {
+        Some(HeaderAction::Move(name, by)) => results.move_column(&name, by),
+        Some(HeaderAction::Hide(name)) => results.show_column(&name, false),
+        Some(HeaderAction::Dates(name, shown)) => results.show_date(&name, shown),
+        None => {}
     }
     if let Some(click) = click {
         // The keyboard now belongs to the grid, not to a button or field clicked before.
@@ -272,74 +294,4 @@ fn remember_widths(ui: &Ui, table: &Table, widths: &[(egui::Id, f32)]) {
         }
         state.store(ui.ctx(), id);
     }
-}
-
-fn cell_menu_ui(
-    ui: &mut Ui,
-    item: &Item,
-    name: &str,
-    key_names: &[String],
-    row: usize,
-    editable: bool,
-) -> Option<GridAction> {
-    let mut action = None;
-    let is_key = key_names.iter().any(|k| k == name);
-    match item.get(name).filter(|_| editable) {
-        Some(AttributeValue::N(_)) if !is_key => {
-            for (text, delta) in [("+1", "1"), ("-1", "-1")] {
-                if ui.button(format!("{text} on {name} (ADD)")).clicked() {
-                    action = Some(GridAction::Add {
-                        row,
-                        attribute: name.to_owned(),
-                        delta,
-                    });
-                    ui.close();
-                }
-            }
-            if ui.button(format!("Edit {name}…")).clicked() {
-                action = Some(GridAction::Edit {
-                    row,
-                    attribute: name.to_owned(),
-                });
-                ui.close();
-            }
-            ui.separator();
-        }
-        None if editable => {
-            if ui
-                .button(format!("Add to {name} (missing here: starts from 0)…"))
-                .clicked()
-            {
-                action = Some(GridAction::Edit {
-                    row,
-                    attribute: name.to_owned(),
-                });
-                ui.close();
-            }
-            ui.separator();
-        }
-        _ => {}
-    }
-    if let Some(value) = item.get(name) {
-        // Strings copy as they are; everything else as plain JSON (numbers exact).
-        let text = match value {
-            AttributeValue::S(s) => s.clone(),
-            other => value::plain_json(other, false),
-        };
-        if ui.button(format!("Copy value of {name}")).clicked() {
-            ui.ctx().copy_text(text);
-            ui.close();
-        }
-    }
-    if ui.button("Copy item as DynamoDB JSON").clicked() {
-        ui.ctx()
-            .copy_text(value::item_to_dynamodb_json(item, key_names, false));
-        ui.close();
-    }
-    if ui.button("Copy item as JSON").clicked() {
-        ui.ctx()
-            .copy_text(value::item_to_plain_json(item, key_names, false));
-        ui.close();
-    }
-    action
 }

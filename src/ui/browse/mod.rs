@@ -3,6 +3,7 @@
 //! once, across tables. The tab strip (Ctrl+T new, Ctrl+W close) and the item view of the
 //! selected row are here; each kind of tab is in its own file ([`tabs`]).
 
+mod cell_menu;
 mod columns;
 mod find;
 mod form;
@@ -25,7 +26,9 @@ mod tabs;
 use egui::{Key, Modifiers, Ui};
 
 use crate::core::counter::Change;
-use crate::core::rows::Rows;
+use std::collections::BTreeMap;
+
+use crate::core::rows::{ColumnLayout, Rows};
 use crate::core::sql::SqlSource;
 use crate::core::value::Item;
 use crate::ui::{Context, Feature, Intent, Loaded, QueryPreset, Scope, Subject};
@@ -46,6 +49,9 @@ use tabs::TabBody;
 struct Tab {
     name: String,
     body: TabBody,
+    /// The column layout its rows were given last (a table tab's): a layout that differs from
+    /// it was changed by the user, and becomes the table's.
+    layout_given: ColumnLayout,
 }
 
 /// The result tabs and which one is shown.
@@ -58,16 +64,24 @@ pub struct BrowseFeature {
     no_rows: Rows,
     /// Rows being read again (Reload, or after a write of ours).
     rereads: Rereads,
+    /// Each table's column layout (order, hidden, dates), remembered.
+    layouts: BTreeMap<String, ColumnLayout>,
 }
 
 impl BrowseFeature {
-    /// Tabs as a previous run left them (no rows loaded); items shown as `format`.
-    pub fn restored(specs: Vec<TabSpec>, item_format: ItemFormat) -> Self {
+    /// Tabs as a previous run left them (no rows loaded), the tables' column `layouts`; items
+    /// shown as `format`.
+    pub fn restored(
+        specs: Vec<TabSpec>,
+        layouts: BTreeMap<String, ColumnLayout>,
+        item_format: ItemFormat,
+    ) -> Self {
         let tabs = specs
             .into_iter()
             .map(|s| Tab {
                 body: TabBody::new(s.kind),
                 name: s.name,
+                layout_given: ColumnLayout::default(),
             })
             .collect();
         Self {
@@ -76,7 +90,36 @@ impl BrowseFeature {
             item_format,
             no_rows: Rows::default(),
             rereads: Rereads::default(),
+            layouts,
         }
+    }
+
+    /// Each table's column layout, to remember (those left as they come are not kept).
+    pub fn layouts(&self) -> BTreeMap<String, ColumnLayout> {
+        self.layouts
+            .iter()
+            .filter(|(_, l)| **l != ColumnLayout::default())
+            .map(|(t, l)| (t.clone(), l.clone()))
+            .collect()
+    }
+
+    /// Keep the shown table tab and its table's layout together: a change made in the tab
+    /// (since the layout was last given to it) becomes the table's; otherwise the tab takes
+    /// the table's (changed in another tab, or remembered).
+    fn sync_layout(&mut self) {
+        let Some(tab) = self.tabs.get_mut(self.active) else {
+            return;
+        };
+        let Some(table) = tab.body.table().map(str::to_owned) else {
+            return;
+        };
+        let results = tab.body.results_mut();
+        if *results.layout() != tab.layout_given {
+            self.layouts.insert(table, results.layout().clone());
+        } else if let Some(layout) = self.layouts.get(&table) {
+            results.set_layout(layout);
+        }
+        tab.layout_given = results.layout().clone();
     }
 
     /// What to remember of the tabs.
@@ -141,6 +184,7 @@ impl BrowseFeature {
         if self.tabs.is_empty() {
             self.open_tab(&scope.table.name, new_table_kind(&scope.table.name));
         }
+        self.sync_layout();
         let open = self.tabs_ui(ui, scope);
         if open.is_some() {
             return open;

@@ -15,6 +15,7 @@ impl BrowseFeature {
         self.tabs.push(Tab {
             name,
             body: TabBody::new(kind),
+            layout_given: Default::default(),
         });
         self.active = self.tabs.len() - 1;
     }

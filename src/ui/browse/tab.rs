@@ -118,7 +118,10 @@ impl TableTab {
     pub fn clear(&mut self) {
         self.cancel();
         self.load = None;
+        // The rows go; how their columns are laid out stays (it is the table's).
+        let layout = self.results.layout().clone();
         self.results = Results::default();
+        self.results.set_layout(&layout);
     }
 
     /// Start over with the first page of what the form describes.

@@ -23,9 +23,13 @@ pub(super) struct TableFeatures {
 }
 
 impl TableFeatures {
-    pub(super) fn new(tally: TallyFeature, tabs: Vec<TabSpec>) -> Self {
+    pub(super) fn new(
+        tally: TallyFeature,
+        tabs: Vec<TabSpec>,
+        layouts: std::collections::BTreeMap<String, crate::core::rows::ColumnLayout>,
+    ) -> Self {
         Self {
-            browse: BrowseFeature::restored(tabs, ItemFormat::default()),
+            browse: BrowseFeature::restored(tabs, layouts, ItemFormat::default()),
             edit: EditFeature::default(),
             items: ItemsFeature::default(),
             tally,

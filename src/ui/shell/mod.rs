@@ -72,7 +72,11 @@ impl DynoscopeApp {
                 std::mem::take(&mut remembered.read_only),
             ),
             tables: TablesFeature::new(remembered.table.clone()),
-            features: TableFeatures::new(tally, std::mem::take(&mut remembered.tabs)),
+            features: TableFeatures::new(
+                tally,
+                std::mem::take(&mut remembered.tabs),
+                std::mem::take(&mut remembered.columns),
+            ),
             view: View::Browse,
             last_connection: spec,
             last_table: remembered.table,
@@ -106,6 +110,7 @@ impl DynoscopeApp {
             rules: Default::default(),
             rule_book: self.features.tally.rule_book(),
             tabs: self.features.browse.specs(),
+            columns: self.features.browse.layouts(),
             theme: self.theme,
             read_only: self.connection.read_only_connections(),
         }

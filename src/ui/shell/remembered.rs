@@ -1,9 +1,11 @@
-//! What is remembered between runs: the last connection and table, and the counter rules.
+//! What is remembered between runs: the last connection and table, the counter rules, the
+//! tabs and each table's column layout.
 //! Never secrets.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::core::connection::{ConnectionId, ConnectionSpec};
+use crate::core::rows::ColumnLayout;
 use crate::core::tally::{Rule, RuleBook};
 use crate::ui::browse::TabSpec;
 
@@ -30,6 +32,9 @@ pub struct Remembered {
     /// The connections switched to read-only.
     #[serde(default)]
     pub read_only: BTreeSet<ConnectionId>,
+    /// Each table's column layout in the grid: order, hidden, dates.
+    #[serde(default)]
+    pub columns: BTreeMap<String, ColumnLayout>,
 }
 
 impl Remembered {

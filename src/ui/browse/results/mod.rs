@@ -3,13 +3,13 @@
 //! the selection, the columns shown; what loading cost and where the next page starts is the
 //! core's [`Load`], kept beside the rows.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::HashSet;
 
 use crate::core::error::Error;
 use crate::core::read::{
     BrowseRequest, Load, Page, ReadEvent, SegmentEvent, SegmentStarts, Stopped,
 };
-use crate::core::rows::{RowSet, Rows, merge_sorted, sort_rows};
+use crate::core::rows::{ColumnLayout, RowSet, Rows, merge_sorted, sort_rows};
 use crate::core::value::Item;
 use crate::ui::browse::freshness::RowTimes;
 use crate::ui::browse::progress::LoadProgress;
@@ -45,8 +45,8 @@ pub struct Results {
     /// Column names: key attributes first, then every other name seen, sorted.
     columns: Vec<String>,
     known: HashSet<String>,
-    /// Columns the user hid.
-    hidden: BTreeSet<String>,
+    /// The columns' order, those hidden, those shown with dates.
+    layout: ColumnLayout,
     /// The key attribute names of the table or index.
     key_names: Vec<String>,
     /// The row opened in the item view (an index into `rows`): the cursor's, unless closed.
@@ -72,7 +72,7 @@ pub struct Results {
 }
 
 impl Results {
-    /// Start a new run: clear the rows, keep the columns hidden and the find text.
+    /// Start a new run: clear the rows, keep the column layout and the find text.
     pub fn start(&mut self, request: BrowseRequest, key_names: Vec<String>, estimate: Option<i64>) {
         let previous = std::mem::take(self);
         *self = Self {
@@ -81,7 +81,7 @@ impl Results {
             columns: key_names.clone(),
             known: key_names.iter().cloned().collect(),
             key_names,
-            hidden: previous.hidden,
+            layout: previous.layout,
             find: previous.find.restarted(),
             scroll_to: Some((0, None)),
             ..Self::default()
@@ -203,13 +203,18 @@ impl Results {
         self.view().iter().position(|&r| r == row)
     }
 
-    /// The columns shown, keys first (borrowed: a frame copies no name).
+    /// The columns shown, keys first, in the layout's order (borrowed: a frame copies no
+    /// name).
     pub fn shown_columns(&self) -> Vec<&str> {
+        self.layout.shown(&self.columns, self.key_count())
+    }
+
+    /// How many of the columns are key attributes (they come first).
+    fn key_count(&self) -> usize {
         self.columns
             .iter()
-            .filter(|c| !self.hidden.contains(*c))
-            .map(String::as_str)
-            .collect()
+            .take_while(|c| self.key_names.contains(c))
+            .count()
     }
 
     /// Sort by `column` (ascending, then descending, then server order on the third click);

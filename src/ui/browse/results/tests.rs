@@ -41,11 +41,26 @@ fn columns_put_the_keys_first_then_every_name_seen_in_order() {
         results.shown_columns(),
         ["PK", "SK", "Alpha", "beta", "n", "zeta"]
     );
-    results.hidden.insert("n".into());
+    results.show_column("n", false);
     assert_eq!(
         results.shown_columns(),
         ["PK", "SK", "Alpha", "beta", "zeta"]
     );
+    // Moved, the order holds for the next page's new names too (they come after), and for a
+    // new run, which keeps the layout.
+    results.move_column("zeta", -3);
+    assert_eq!(
+        results.shown_columns(),
+        ["PK", "SK", "zeta", "Alpha", "beta"]
+    );
+    results.add_items(&[like("C", "3", &[("gamma", "g")])]);
+    assert_eq!(
+        results.shown_columns(),
+        ["PK", "SK", "zeta", "Alpha", "beta", "gamma"]
+    );
+    assert_eq!(results.hidden_count(), 1);
+    results.reset_order();
+    assert_eq!(results.shown_columns()[2], "Alpha");
 }
 
 #[test]

@@ -3,6 +3,7 @@
 //! to scroll. Its fields are private to the results, so that every change keeps them together
 //! (a hidden column moves no cursor onto it, a click sets the anchor and the cursor at once).
 
+use crate::core::rows::ColumnLayout;
 use crate::ui::browse::results::{Find, Results, Sort};
 
 impl Results {
@@ -16,44 +17,85 @@ impl Results {
         self.key_names.iter().any(|k| k == name)
     }
 
-    /// Every column: key attributes first, then every other name seen, sorted.
-    pub fn columns(&self) -> &[String] {
-        &self.columns
+    /// Every column in the layout's order (hidden ones too): key attributes first.
+    pub fn columns(&self) -> Vec<&str> {
+        self.layout.arrange(&self.columns, self.key_count())
     }
 
-    /// How many columns the user hid.
+    /// The column layout (order, hidden, dates), as remembered for the table.
+    pub fn layout(&self) -> &ColumnLayout {
+        &self.layout
+    }
+
+    /// Lay the columns out as `layout` says (the table's, remembered); the cursor leaves the
+    /// grid when the columns shown change.
+    pub fn set_layout(&mut self, layout: &ColumnLayout) {
+        if self.layout != *layout {
+            let shown = self.layout.shown(&self.columns, self.key_count()).len();
+            self.layout.clone_from(layout);
+            if shown != self.shown_columns().len() || self.layout.order != layout.order {
+                self.cursor = None;
+            }
+        }
+    }
+
+    /// How many columns seen here the user hid.
     pub fn hidden_count(&self) -> usize {
-        self.hidden.len()
+        self.columns
+            .iter()
+            .filter(|c| self.layout.hidden.contains(*c) && !self.is_key(c))
+            .count()
     }
 
     /// Whether the user hid `name`.
     pub fn is_hidden(&self, name: &str) -> bool {
-        self.hidden.contains(name)
+        self.layout.hidden.contains(name)
     }
 
     /// Show or hide one column (key attributes are always shown); the cursor leaves the grid,
     /// whose columns moved.
     pub fn show_column(&mut self, name: &str, shown: bool) {
         if shown {
-            self.hidden.remove(name);
+            self.layout.hidden.remove(name);
         } else if !self.is_key(name) {
-            self.hidden.insert(name.to_owned());
+            self.layout.hidden.insert(name.to_owned());
         }
         self.cursor = None;
     }
 
     /// Show every column (`true`) or only the key attributes.
     pub fn show_all_columns(&mut self, all: bool) {
-        self.hidden = if all {
-            Default::default()
+        if all {
+            self.layout.hidden.clear();
         } else {
-            self.columns
-                .iter()
-                .filter(|c| !self.key_names.contains(c))
-                .cloned()
-                .collect()
-        };
+            let others = self.columns.iter().filter(|c| !self.key_names.contains(c));
+            self.layout.hidden.extend(others.cloned());
+        }
         self.cursor = None;
+    }
+
+    /// Move `name` by `by` places among the other columns (keys stay first); the cursor
+    /// leaves the grid, whose columns moved.
+    pub fn move_column(&mut self, name: &str, by: isize) {
+        let keys = self.key_count();
+        self.layout.move_column(&self.columns, keys, name, by);
+        self.cursor = None;
+    }
+
+    /// Back to the grid's own order (keys, then names sorted).
+    pub fn reset_order(&mut self) {
+        self.layout.order.clear();
+        self.cursor = None;
+    }
+
+    /// Whether `name` is shown with its dates.
+    pub fn shows_date(&self, name: &str) -> bool {
+        self.layout.shows_date(name)
+    }
+
+    /// Show `name` with its dates, or not.
+    pub fn show_date(&mut self, name: &str, shown: bool) {
+        self.layout.show_date(name, shown);
     }
 
     /// The keyboard cursor: a row (an index into `rows`) and a column among those shown.
