@@ -8,6 +8,7 @@
 mod common;
 
 mod browse;
+mod columns;
 mod connection;
 mod edit;
 mod expr;

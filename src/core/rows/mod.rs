@@ -5,6 +5,7 @@
 //! store releases everything; cloning it shares the full chunks (an export or a SQL load takes a
 //! clone to a worker thread while more pages arrive).
 
+mod changes;
 mod copy;
 pub(crate) mod encode;
 mod find;
@@ -23,6 +24,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::core::value::Item;
 
+pub use changes::{MAX_COMPARED, RowChanges};
 pub use copy::{CopyFormat, copy_text};
 pub use find::{FindScan, Finder, RowSet, find_rows};
 pub use layout::ColumnLayout;

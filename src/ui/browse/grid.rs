@@ -9,7 +9,7 @@ use egui_table::{CellInfo, Column, HeaderCellInfo, HeaderRow, Table, TableDelega
 
 use crate::core::value;
 use crate::ui::browse::cell_menu::{HeaderAction, cell_menu_ui, header_menu_ui};
-use crate::ui::browse::results::Results;
+use crate::ui::browse::results::{Results, RowChange};
 
 pub use crate::ui::browse::cell_menu::GridAction;
 use crate::ui::widgets::type_tag_ui;
@@ -93,6 +93,12 @@ impl TableDelegate for Grid<'_> {
         let visuals = ui.visuals();
         let fill = if self.results.is_chosen(row as u32) {
             Some(visuals.selection.bg_fill.gamma_multiply(0.6))
+        } else if let Some(change) = self.results.change_of(row as u32) {
+            // What an auto-refresh found: new rows green, changed ones amber.
+            Some(match change {
+                RowChange::Added => crate::ui::widgets::GOOD.gamma_multiply(0.25),
+                RowChange::Changed => visuals.warn_fg_color.gamma_multiply(0.25),
+            })
         } else if position % 2 == 1 {
             Some(visuals.faint_bg_color)
         } else {

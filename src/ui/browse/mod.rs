@@ -3,6 +3,7 @@
 //! once, across tables. The tab strip (Ctrl+T new, Ctrl+W close) and the item view of the
 //! selected row are here; each kind of tab is in its own file ([`tabs`]).
 
+mod auto_refresh;
 mod cell_menu;
 mod columns;
 mod find;

@@ -10,6 +10,7 @@ use crate::core::read::{
 use crate::core::transfer::{self, Format};
 use crate::core::value::{self, Item};
 use crate::task::Job;
+use crate::ui::browse::auto_refresh::AutoRefresh;
 use crate::ui::browse::form::{FilterRow, FormAction, QueryForm, ResultsState, query_form_ui};
 use crate::ui::browse::get_item::GetItem;
 use crate::ui::browse::grid::GridAction;
@@ -40,6 +41,8 @@ pub struct TableTab {
     export: Export,
     /// Get item…: one item by its key.
     pub(super) get: GetItem,
+    /// Auto-refresh: the same read again every N seconds, what changed shown.
+    auto: AutoRefresh,
 }
 
 impl TableTab {
@@ -52,6 +55,7 @@ impl TableTab {
             load: None,
             export: Export::default(),
             get: GetItem::default(),
+            auto: AutoRefresh::default(),
         }
     }
 
@@ -104,6 +108,8 @@ impl TableTab {
                     Err(error) => (Err(error), None),
                 };
                 self.results.ended(done, left);
+                self.auto
+                    .ended(&mut self.results, std::time::Instant::now());
             }
         }
         self.export.poll();
@@ -126,6 +132,26 @@ impl TableTab {
 
     /// Start over with the first page of what the form describes.
     pub fn run(&mut self, scope: &Scope<'_>) {
+        self.run_to(scope, false);
+    }
+
+    /// The same read again (the form has not changed since): as many pages as before, to
+    /// the end when the last read got there; compared with the rows before when it ends.
+    fn refresh(&mut self, scope: &Scope<'_>) {
+        let all = !self.results.load.has_more();
+        self.auto.started(&self.results);
+        self.run_to(scope, all);
+        if self.load.is_some() {
+            self.auto.restarted(&mut self.results);
+        } else {
+            // The read could not start: no refresh under way.
+            self.auto
+                .ended(&mut self.results, std::time::Instant::now());
+        }
+    }
+
+    /// Start over with what the form describes: its first page, or every page (`all`).
+    fn run_to(&mut self, scope: &Scope<'_>, all: bool) {
         let asked = self
             .form
             .request(scope.table)
@@ -149,7 +175,7 @@ impl TableTab {
                             return;
                         }
                     },
-                    None => Self::load(scope, request, None, false),
+                    None => Self::load(scope, request, None, all),
                 });
             }
             Err(error) => self.form.error = Some(error),
@@ -259,6 +285,15 @@ impl TableTab {
             form_changed: self.results.load.request.is_some()
                 && self.form.request(scope.table).ok() != self.results.load.request,
         };
+        let here = scope.table.name == self.table;
+        if here
+            && self.load.is_none()
+            && !state.form_changed
+            && self.results.load.request.is_some()
+            && self.auto.due(std::time::Instant::now())
+        {
+            self.refresh(scope);
+        }
         if scope.table.name == self.table {
             match query_form_ui(ui, &mut self.form, scope.table, state) {
                 Some(FormAction::Run) => self.run(scope),
@@ -271,6 +306,12 @@ impl TableTab {
             }
             if let Some((item, rcu)) = self.get.get_item_ui(ui, scope) {
                 self.show_got(scope, item, rcu);
+            }
+            let paused = state
+                .form_changed
+                .then_some("the form changed since these rows were read; Run first");
+            if self.auto.ui(ui, &self.results, paused) && self.load.is_none() {
+                self.refresh(scope);
             }
         } else {
             ui.weak(format!("Opening table {}…", self.table));

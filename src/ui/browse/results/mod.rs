@@ -9,7 +9,7 @@ use crate::core::error::Error;
 use crate::core::read::{
     BrowseRequest, Load, Page, ReadEvent, SegmentEvent, SegmentStarts, Stopped,
 };
-use crate::core::rows::{ColumnLayout, RowSet, Rows, merge_sorted, sort_rows};
+use crate::core::rows::{ColumnLayout, RowChanges, RowSet, Rows, merge_sorted, sort_rows};
 use crate::core::value::Item;
 use crate::ui::browse::freshness::RowTimes;
 use crate::ui::browse::progress::LoadProgress;
@@ -69,6 +69,17 @@ pub struct Results {
     pub progress: LoadProgress,
     /// When each row was read.
     pub times: RowTimes,
+    /// What an auto-refresh found changed since the read before.
+    changes: Option<RowChanges>,
+}
+
+/// How a row differs from the read before (an auto-refresh's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowChange {
+    /// Its key was not there.
+    Added,
+    /// Its item differs.
+    Changed,
 }
 
 impl Results {
@@ -272,6 +283,28 @@ impl Results {
     /// Whether row `row` is selected.
     pub fn is_chosen(&self, row: u32) -> bool {
         self.chosen.contains(row)
+    }
+
+    /// What a refresh found changed, shown on the rows.
+    pub fn set_changes(&mut self, changes: Option<RowChanges>) {
+        self.changes = changes;
+    }
+
+    /// How row `row` differs from the read before, when a refresh compared them.
+    pub fn change_of(&self, row: u32) -> Option<RowChange> {
+        let changes = self.changes.as_ref()?;
+        if changes.added.contains(row) {
+            Some(RowChange::Added)
+        } else if changes.changed.contains(row) {
+            Some(RowChange::Changed)
+        } else {
+            None
+        }
+    }
+
+    /// Sort by `sort` as the rows arrive (a refresh keeps the sort of the read before).
+    pub fn restore_sort(&mut self, sort: Option<Sort>) {
+        self.sort = sort;
     }
 
     /// How many rows are selected (among those shown, when a find filters).
