@@ -24,6 +24,7 @@ pub mod rows;
 pub mod run;
 #[cfg(feature = "sandbox")]
 pub mod sandbox;
+pub mod saved;
 #[cfg(feature = "sandbox")]
 pub mod seed;
 pub mod spec;

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use egui::Ui;
 
 use crate::core::error::Result;
+use crate::core::saved::QueryStore;
 use crate::core::transfer::IfExists;
 use crate::task::{Pending, Spawner};
 
@@ -81,6 +82,8 @@ pub type WriteFn = Box<dyn FnOnce(&Path, IfExists) -> Result<usize> + Send>;
 #[derive(Clone)]
 pub struct Saver {
     picker: Arc<dyn SavePicker>,
+    /// Where saved queries are kept (`None`: no config folder is known).
+    queries: Option<QueryStore>,
 }
 
 impl Default for Saver {
@@ -90,9 +93,24 @@ impl Default for Saver {
 }
 
 impl Saver {
-    /// Ask `picker` where files go.
+    /// Ask `picker` where files go; saved queries in the config folder.
     pub fn new(picker: Arc<dyn SavePicker>) -> Self {
-        Self { picker }
+        Self {
+            picker,
+            queries: QueryStore::in_config(),
+        }
+    }
+
+    /// Keep saved queries in `store` instead (tests give a folder of their own).
+    #[must_use]
+    pub fn with_queries(mut self, store: QueryStore) -> Self {
+        self.queries = Some(store);
+        self
+    }
+
+    /// Where saved queries are kept.
+    pub fn queries(&self) -> Option<&QueryStore> {
+        self.queries.as_ref()
     }
 
     /// Ask which file to read.

@@ -15,6 +15,7 @@ mod expr;
 mod grid;
 mod items;
 mod likes;
+mod palette;
 mod stale;
 mod tally;
 mod transfer;
@@ -22,6 +23,7 @@ mod transfer;
 use std::time::{Duration, Instant};
 
 use dynoscope::core::connection::ConnectionSpec;
+use dynoscope::core::saved::QueryStore;
 use dynoscope::task::Spawner;
 use dynoscope::ui::{DynoscopeApp, Remembered, SavePicker, Saver};
 use egui::accesskit::Role;
@@ -73,9 +75,9 @@ fn start_with(
         ..Remembered::default()
     };
     let mut app = DynoscopeApp::new(spawner, spec, options, remembered);
-    if let Some(picker) = picker {
-        app = app.with_saver(Saver::new(picker));
-    }
+    // Saved queries go to a folder of the test's own, never the user's config folder.
+    let saver = picker.map_or_else(Saver::default, Saver::new);
+    app = app.with_saver(saver.with_queries(QueryStore::new(query_dir())));
     let harness = Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
         .build_ui_state(|ui, app: &mut DynoscopeApp| app.ui(ui), app);
@@ -86,6 +88,13 @@ fn start_with(
 }
 
 /// Step the app until `found` holds: background answers arrive in their own time.
+/// A folder of saved queries for one test app.
+pub fn query_dir() -> std::path::PathBuf {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    std::env::temp_dir().join(format!("dynoscope-ui-queries-{}-{n}", std::process::id()))
+}
+
 pub fn step_until(
     harness: &mut Harness<'_, DynoscopeApp>,
     what: &str,

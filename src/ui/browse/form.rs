@@ -3,12 +3,15 @@
 
 use egui::Ui;
 
-use crate::core::condition::{FilterOp, ScalarType, SortOp};
+use crate::core::condition::SortOp;
 use crate::core::error::{Error, Result};
 use crate::core::read::BrowseRequest;
 use crate::core::spec::{self, FilterSpec, ReadSpec};
 use crate::core::table::TableInfo;
 use crate::ui::QueryPreset;
+use crate::ui::browse::filters::filter_ui;
+
+pub use crate::ui::browse::filters::FilterRow;
 use crate::ui::widgets::{error_ui, labelled_text_ui};
 
 /// What the form is filled in with.
@@ -60,37 +63,6 @@ impl Default for QueryForm {
         }
     }
 }
-
-/// One filter condition as typed.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(default)]
-pub struct FilterRow {
-    /// The attribute (empty: no condition).
-    pub attr: String,
-    /// The comparison.
-    pub op: FilterOp,
-    /// The type the values are typed in.
-    pub kind: ScalarType,
-    /// The value (the lower bound for between).
-    pub value: String,
-    /// The upper bound for between.
-    pub upper: String,
-}
-
-impl Default for FilterRow {
-    fn default() -> Self {
-        Self {
-            attr: String::new(),
-            op: FilterOp::Sort(SortOp::Eq),
-            kind: ScalarType::S,
-            value: String::new(),
-            upper: String::new(),
-        }
-    }
-}
-
-/// Filter conditions a form holds at most.
-const MAX_FILTERS: usize = 10;
 
 /// What the user asked the form to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -257,7 +229,7 @@ pub fn query_form_ui(
             ui.checkbox(&mut form.descending, "Descending");
         });
     }
-    filter_ui(ui, form);
+    filter_ui(ui, &mut form.filters, &mut form.filter_any);
     ui.horizontal_wrapped(|ui| {
         labelled_text_ui(ui, "Page size", &mut form.page_size, 60.0, "1 MB");
         if form.scan {
@@ -349,81 +321,4 @@ fn sort_condition_ui(ui: &mut Ui, form: &mut QueryForm, sort_label: &str) {
             labelled_text_ui(ui, "and", &mut form.sort_upper, 140.0, "upper bound");
         }
     }
-}
-
-/// The filter conditions, a row each (labelled `Filter`, `Filter 2`, …), with **+ Condition**,
-/// a row's **×**, and how they are joined once there are two.
-fn filter_ui(ui: &mut Ui, form: &mut QueryForm) {
-    if form.filters.is_empty() {
-        form.filters.push(FilterRow::default());
-    }
-    let mut remove = None;
-    let rows = form.filters.len();
-    for (i, row) in form.filters.iter_mut().enumerate() {
-        let n = if i == 0 {
-            String::new()
-        } else {
-            format!(" {}", i + 1)
-        };
-        ui.horizontal_wrapped(|ui| {
-            if i > 0 {
-                ui.weak(if form.filter_any { "or" } else { "and" });
-            }
-            labelled_text_ui(ui, &format!("Filter{n}"), &mut row.attr, 110.0, "attribute");
-            egui::ComboBox::from_id_salt(("filter_op", i))
-                .selected_text(row.op.symbol())
-                .show_ui(ui, |ui| {
-                    for op in FilterOp::ALL {
-                        ui.selectable_value(&mut row.op, op, op.symbol());
-                    }
-                })
-                .response
-                .accessible_name(format!("Filter{n} comparison"));
-            if row.op.arity() > 0 {
-                egui::ComboBox::from_id_salt(("filter_type", i))
-                    .selected_text(row.kind.tag())
-                    .width(50.0)
-                    .show_ui(ui, |ui| {
-                        for kind in ScalarType::ALL {
-                            ui.selectable_value(&mut row.kind, kind, kind.tag());
-                        }
-                    })
-                    .response
-                    .accessible_name(format!("Filter{n} value type"));
-                labelled_text_ui(ui, &format!("Value{n}"), &mut row.value, 110.0, "");
-                if row.op.arity() == 2 {
-                    labelled_text_ui(ui, &format!("and{n}"), &mut row.upper, 110.0, "");
-                }
-            }
-            if rows > 1
-                && ui
-                    .small_button("×")
-                    .on_hover_text("Remove this condition")
-                    .accessible_name(format!("Remove filter{n}"))
-                    .clicked()
-            {
-                remove = Some(i);
-            }
-        });
-    }
-    if let Some(i) = remove {
-        form.filters.remove(i);
-    }
-    ui.horizontal_wrapped(|ui| {
-        if ui
-            .add_enabled(
-                form.filters.len() < MAX_FILTERS,
-                egui::Button::new("+ Condition"),
-            )
-            .on_hover_text("Another filter condition")
-            .clicked()
-        {
-            form.filters.push(FilterRow::default());
-        }
-        if form.filters.len() > 1 {
-            ui.label("Items where");
-            ui.selectable_value(&mut form.filter_any, false, "all hold (AND)");
-            ui.selectable_value(&mut form.filter_any, true, "any holds (OR)");
-        }
-    });
 }

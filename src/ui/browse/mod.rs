@@ -6,11 +6,13 @@
 mod auto_refresh;
 mod cell_menu;
 mod columns;
+mod filters;
 mod find;
 mod form;
 mod freshness;
 mod get_item;
 mod grid;
+mod history;
 mod item_view;
 mod keys;
 mod partiql_tab;
@@ -18,18 +20,20 @@ mod progress;
 mod reread;
 mod results;
 mod rows_view;
+mod save_query;
 mod sql_tab;
 mod status;
 mod strip;
 mod tab;
 mod tabs;
 
+use std::collections::BTreeMap;
+
 use egui::{Key, Modifiers, Ui};
 
 use crate::core::counter::Change;
-use std::collections::BTreeMap;
-
 use crate::core::rows::{ColumnLayout, Rows};
+use crate::core::saved::History;
 use crate::core::sql::SqlSource;
 use crate::core::value::Item;
 use crate::ui::{Context, Feature, Intent, Loaded, QueryPreset, Scope, Subject};
@@ -45,6 +49,7 @@ pub use tabs::{TabKind, TabSpec};
 use grid::GridAction;
 use reread::Rereads;
 use rows_view::rows_ui;
+use save_query::SaveQuery;
 use tabs::TabBody;
 
 struct Tab {
@@ -53,6 +58,10 @@ struct Tab {
     /// The column layout its rows were given last (a table tab's): a layout that differs from
     /// it was changed by the user, and becomes the table's.
     layout_given: ColumnLayout,
+    /// The run of its rows last noted in the history.
+    run_seen: u64,
+    /// Opened to be run (from the palette) once its table is open.
+    run_pending: bool,
 }
 
 /// The result tabs and which one is shown.
@@ -67,6 +76,10 @@ pub struct BrowseFeature {
     rereads: Rereads,
     /// Each table's column layout (order, hidden, dates), remembered.
     layouts: BTreeMap<String, ColumnLayout>,
+    /// What the tabs ran, remembered.
+    history: History,
+    /// Save query…: the shown tab's query saved by name.
+    saving: SaveQuery,
 }
 
 impl BrowseFeature {
@@ -75,6 +88,7 @@ impl BrowseFeature {
     pub fn restored(
         specs: Vec<TabSpec>,
         layouts: BTreeMap<String, ColumnLayout>,
+        history: History,
         item_format: ItemFormat,
     ) -> Self {
         let tabs = specs
@@ -83,6 +97,8 @@ impl BrowseFeature {
                 body: TabBody::new(s.kind),
                 name: s.name,
                 layout_given: ColumnLayout::default(),
+                run_seen: 0,
+                run_pending: false,
             })
             .collect();
         Self {
@@ -92,6 +108,8 @@ impl BrowseFeature {
             no_rows: Rows::default(),
             rereads: Rereads::default(),
             layouts,
+            history,
+            saving: SaveQuery::default(),
         }
     }
 
@@ -153,6 +171,8 @@ impl BrowseFeature {
     fn take_in(&mut self) -> Vec<Intent> {
         let written = self.tabs.iter_mut().filter_map(|t| t.body.poll()).collect();
         self.apply_rereads();
+        self.note_runs();
+        self.saving.poll();
         written
     }
 
@@ -186,10 +206,12 @@ impl BrowseFeature {
             self.open_tab(&scope.table.name, new_table_kind(&scope.table.name));
         }
         self.sync_layout();
+        self.note_runs();
         let open = self.tabs_ui(ui, scope);
         if open.is_some() {
             return open;
         }
+        self.run_pending(scope);
         // F5 / Ctrl+R refresh (run again what was read); Ctrl+Enter runs what is written.
         let (refresh, run) = ui.input_mut(|i| {
             (
@@ -208,11 +230,13 @@ impl BrowseFeature {
             .collect();
         let mut run_sql = false;
         let tab = self.tabs.get_mut(active)?;
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let label = ui.label("Tab name (its table in SQL)");
             ui.add(egui::TextEdit::singleline(&mut tab.name).desired_width(160.0))
                 .labelled_by(label.id);
+            self.saving.button_ui(ui);
         });
+        self.saving.form_ui(ui, scope, &tab.body.kind());
         let action = match &mut tab.body {
             TabBody::Table(t) => t.view_ui(ui, scope, rerun),
             TabBody::Partiql(p, _) => {

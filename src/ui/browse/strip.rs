@@ -16,6 +16,8 @@ impl BrowseFeature {
             name,
             body: TabBody::new(kind),
             layout_given: Default::default(),
+            run_seen: 0,
+            run_pending: false,
         });
         self.active = self.tabs.len() - 1;
     }

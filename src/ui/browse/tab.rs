@@ -115,6 +115,11 @@ impl TableTab {
         self.export.poll();
     }
 
+    /// Whether the read under way is an auto-refresh.
+    pub fn refreshing(&self) -> bool {
+        self.auto.refreshing()
+    }
+
     /// Whether pages are being fetched.
     pub fn busy(&self) -> bool {
         self.load.is_some()

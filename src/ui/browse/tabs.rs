@@ -29,6 +29,44 @@ pub enum TabKind {
     Sql(SqlForm),
 }
 
+impl TabKind {
+    /// It in a line, as the history and the palette list it: `Query Social PK = POST#a91f`,
+    /// `Scan Videos`, `PartiQL SELECT …`, `SQL SELECT …`.
+    pub fn summary(&self) -> String {
+        let short = |text: &str| {
+            let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            match line.char_indices().nth(80) {
+                Some((at, _)) => format!("{}…", &line[..at]),
+                None => line,
+            }
+        };
+        match self {
+            Self::Table { table, form } if form.scan => {
+                let index = form
+                    .index
+                    .as_deref()
+                    .map(|i| format!(" {i}"))
+                    .unwrap_or_default();
+                format!("Scan {table}{index}")
+            }
+            Self::Table { table, form } => {
+                let index = form
+                    .index
+                    .as_deref()
+                    .map(|i| format!(" {i}"))
+                    .unwrap_or_default();
+                let sort = match form.sort_op {
+                    Some(op) => format!(" · sort {} {}", op.symbol(), form.sort_value),
+                    None => String::new(),
+                };
+                format!("Query {table}{index} = {}{sort}", form.partition)
+            }
+            Self::Partiql(form) => format!("PartiQL {}", short(&form.statement)),
+            Self::Sql(form) => format!("SQL {}", short(&form.sql)),
+        }
+    }
+}
+
 /// What brings a tab back after a restart: its name and kind (not its rows).
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TabSpec {
@@ -96,6 +134,11 @@ impl TabBody {
             Self::Partiql(p, _) => &mut p.results,
             Self::Sql(s, _) => &mut s.results,
         }
+    }
+
+    /// Whether the read under way is an auto-refresh (of what already ran).
+    pub fn refreshing(&self) -> bool {
+        matches!(self, Self::Table(t) if t.refreshing())
     }
 
     /// Whether a write it sent has not answered yet.

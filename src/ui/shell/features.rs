@@ -1,12 +1,13 @@
 //! The features that work on the open table, and how the shell hands each the intents meant
 //! for it.
 
-use crate::ui::browse::{BrowseFeature, ItemFormat, TabSpec};
+use crate::ui::browse::{BrowseFeature, ItemFormat};
 use crate::ui::edit::EditFeature;
 use crate::ui::expr::ExprFeature;
 use crate::ui::items::ItemsFeature;
 use crate::ui::likes::LikesFeature;
 use crate::ui::shell::View;
+use crate::ui::shell::remembered::Remembered;
 use crate::ui::tally::TallyFeature;
 use crate::ui::transfer::TransferFeature;
 use crate::ui::{Feature, Intent, Scope, Subject};
@@ -23,13 +24,14 @@ pub(super) struct TableFeatures {
 }
 
 impl TableFeatures {
-    pub(super) fn new(
-        tally: TallyFeature,
-        tabs: Vec<TabSpec>,
-        layouts: std::collections::BTreeMap<String, crate::core::rows::ColumnLayout>,
-    ) -> Self {
+    pub(super) fn new(tally: TallyFeature, remembered: &mut Remembered) -> Self {
         Self {
-            browse: BrowseFeature::restored(tabs, layouts, ItemFormat::default()),
+            browse: BrowseFeature::restored(
+                std::mem::take(&mut remembered.tabs),
+                std::mem::take(&mut remembered.columns),
+                std::mem::take(&mut remembered.history),
+                ItemFormat::default(),
+            ),
             edit: EditFeature::default(),
             items: ItemsFeature::default(),
             tally,

@@ -3,6 +3,7 @@
 //! decides nothing about DynamoDB and formats nothing a feature shows.
 
 mod features;
+mod palette;
 mod remembered;
 mod views;
 
@@ -11,6 +12,7 @@ use egui::Ui;
 use crate::core::connection::{ConnectOptions, ConnectionSpec};
 use crate::task::Spawner;
 use crate::ui::connection::ConnectionFeature;
+use crate::ui::palette::Palette;
 use crate::ui::save::Saver;
 use crate::ui::tables::TablesFeature;
 use crate::ui::tally::TallyFeature;
@@ -49,6 +51,8 @@ pub struct DynoscopeApp {
     /// The theme chosen, and whether it still has to be applied.
     theme: Theme,
     theme_applied: bool,
+    /// Ctrl+K: tables, views, saved queries, history.
+    palette: Palette,
 }
 
 /// Where settings that could not be read are kept.
@@ -72,17 +76,14 @@ impl DynoscopeApp {
                 std::mem::take(&mut remembered.read_only),
             ),
             tables: TablesFeature::new(remembered.table.clone()),
-            features: TableFeatures::new(
-                tally,
-                std::mem::take(&mut remembered.tabs),
-                std::mem::take(&mut remembered.columns),
-            ),
+            features: TableFeatures::new(tally, &mut remembered),
             view: View::Browse,
             last_connection: spec,
             last_table: remembered.table,
             unreadable: None,
             theme: remembered.theme,
             theme_applied: false,
+            palette: Palette::default(),
             saver: Saver::default(),
             spawner,
         }
@@ -111,6 +112,7 @@ impl DynoscopeApp {
             rule_book: self.features.tally.rule_book(),
             tabs: self.features.browse.specs(),
             columns: self.features.browse.layouts(),
+            history: self.features.browse.history().clone(),
             theme: self.theme,
             read_only: self.connection.read_only_connections(),
         }
@@ -158,6 +160,7 @@ impl DynoscopeApp {
             ui.ctx().set_theme(self.theme.preference());
         }
         let mut intents = self.poll();
+        self.palette_ui(ui);
         egui::Panel::top("connection_bar").show(ui, |ui| {
             ui.add_space(4.0);
             let trouble = self.tables.failing();

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::core::connection::{ConnectionId, ConnectionSpec};
 use crate::core::rows::ColumnLayout;
+use crate::core::saved::History;
 use crate::core::tally::{Rule, RuleBook};
 use crate::ui::browse::TabSpec;
 
@@ -35,6 +36,9 @@ pub struct Remembered {
     /// Each table's column layout in the grid: order, hidden, dates.
     #[serde(default)]
     pub columns: BTreeMap<String, ColumnLayout>,
+    /// The queries the tabs ran, searchable from Ctrl+K.
+    #[serde(default)]
+    pub history: History,
 }
 
 impl Remembered {

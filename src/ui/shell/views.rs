@@ -23,6 +23,21 @@ pub(super) fn theme_ui(ui: &mut Ui, theme: &mut Theme) -> bool {
     *theme != before
 }
 
+/// Show `to`; a view opened from another one starts from what it shows (Tally check and Like
+/// lab from the partition queried).
+pub(super) fn go_to(view: &mut View, to: View, features: &mut TableFeatures) {
+    *view = to;
+    match to {
+        View::Tally => features.tally.prefill(features.browse.partition()),
+        View::Likes => {
+            let rule = features.tally.rule_in_use();
+            let (checked, queried) = (features.tally.partition(), features.browse.partition());
+            features.likes.prefill(checked, queried, rule);
+        }
+        View::Browse | View::Items | View::Expr | View::Transfer => {}
+    }
+}
+
 /// The tabs of the central view, drawn into the caller's (wrapping) row; a tab opened from
 /// another one starts from what it shows.
 pub(super) fn view_tabs_ui(
@@ -39,16 +54,12 @@ pub(super) fn view_tabs_ui(
         format!("Items ({staged} staged)")
     };
     ui.selectable_value(view, View::Items, items);
-    if ui
-        .selectable_value(view, View::Tally, "Tally check")
-        .clicked()
-    {
-        features.tally.prefill(features.browse.partition());
-    }
-    if ui.selectable_value(view, View::Likes, "Like lab").clicked() {
-        let rule = features.tally.rule_in_use();
-        let (checked, queried) = (features.tally.partition(), features.browse.partition());
-        features.likes.prefill(checked, queried, rule);
+    let before = *view;
+    ui.selectable_value(view, View::Tally, "Tally check");
+    ui.selectable_value(view, View::Likes, "Like lab");
+    if *view != before {
+        let chosen = *view;
+        go_to(view, chosen, features);
     }
     ui.selectable_value(view, View::Expr, "Expressions");
     ui.selectable_value(view, View::Transfer, "Import / Export");

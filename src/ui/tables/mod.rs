@@ -50,6 +50,11 @@ impl TablesFeature {
         failed(&self.list_error) || self.open.as_ref().is_some_and(|open| failed(&open.error))
     }
 
+    /// The tables listed.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
     /// No tables yet; `wanted` opens by itself once a list names it.
     pub fn new(wanted: Option<String>) -> Self {
         Self {
