@@ -143,7 +143,7 @@ async fn the_exit_status_of_an_import_follows_the_table() {
     let (code, out, err) = dynoscope(&proxy.url, &args).await;
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("60 read, 35 written, 25 refused"), "{out}");
-    assert!(out.contains("likes.jsonl lines 26–50"), "{out}");
+    assert!(out.contains("likes.jsonl: lines 26–50"), "{out}");
     assert_eq!(scan(&engine, &to).await.len(), 35);
 }
 

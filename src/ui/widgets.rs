@@ -129,3 +129,15 @@ pub fn confirm_ui(ui: &mut Ui, question: &str) -> Option<bool> {
     });
     answer
 }
+
+/// Buttons drawn in a menu or popup look like buttons again (a menu draws them as items,
+/// without a fill or a frame): for forms and actions placed in one.
+pub fn framed_buttons(ui: &mut Ui) {
+    let global = ui.ctx().global_style();
+    let visuals = &mut ui.style_mut().visuals;
+    visuals.button_frame = true;
+    visuals.widgets.inactive = global.visuals.widgets.inactive;
+    visuals.widgets.hovered = global.visuals.widgets.hovered;
+    visuals.widgets.active = global.visuals.widgets.active;
+    ui.style_mut().spacing.button_padding = global.spacing.button_padding;
+}

@@ -65,7 +65,7 @@ fn the_palette_goes_to_views_opens_saved_queries_with_variables_and_finds_what_r
     type_into(h, "{post}", "a91f");
     h.get_by_role_and_label(Role::Button, "Open").click();
     step_until(h, "its tab, run", |h| has_label(h, "LIKE#USER#7c20"));
-    assert!(has_label(h, "Social_2 · Social"));
+    assert!(has_label(h, "Tab Social_2 · Social"));
 
     // What ran is in the history, found by a word of it.
     palette(h, "a91f");

@@ -164,9 +164,9 @@ pub struct ReadItem {
 }
 
 impl ReadItem {
-    /// `items.csv line 7`.
+    /// `items.csv: line 7`, as errors place a line.
     pub fn place(&self) -> String {
-        format!("{} line {}", self.file.display(), self.line)
+        format!("{}: line {}", self.file.display(), self.line)
     }
 
     /// The file and the line.

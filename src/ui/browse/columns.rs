@@ -26,6 +26,9 @@ pub fn columns_menu_ui(ui: &mut Ui, results: &mut Results) {
     egui::containers::menu::MenuButton::new(title)
         .config(config)
         .ui(ui, |ui| {
+            // A menu draws buttons without frames; these are buttons, not items to pick.
+            crate::ui::widgets::framed_buttons(ui);
+            ui.set_min_width(330.0);
             ui.horizontal(|ui| {
                 if ui.button("Show all").clicked() {
                     results.show_all_columns(true);

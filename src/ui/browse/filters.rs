@@ -43,7 +43,7 @@ pub(super) fn filter_ui(ui: &mut Ui, filters: &mut Vec<FilterRow>, any: &mut boo
     if filters.is_empty() {
         filters.push(FilterRow::default());
     }
-    let mut remove = None;
+    let (mut remove, mut add) = (None, false);
     let rows = filters.len();
     for (i, row) in filters.iter_mut().enumerate() {
         let n = if i == 0 {
@@ -90,26 +90,24 @@ pub(super) fn filter_ui(ui: &mut Ui, filters: &mut Vec<FilterRow>, any: &mut boo
             {
                 remove = Some(i);
             }
+            // The last row ends with + Condition (and, with two or more, how they join).
+            if i + 1 == rows {
+                add = ui
+                    .add_enabled(rows < MAX_FILTERS, egui::Button::new("+ Condition"))
+                    .on_hover_text("Another filter condition")
+                    .clicked();
+                if rows > 1 {
+                    ui.label("Items where");
+                    ui.selectable_value(any, false, "all hold (AND)");
+                    ui.selectable_value(any, true, "any holds (OR)");
+                }
+            }
         });
     }
     if let Some(i) = remove {
         filters.remove(i);
     }
-    ui.horizontal_wrapped(|ui| {
-        if ui
-            .add_enabled(
-                filters.len() < MAX_FILTERS,
-                egui::Button::new("+ Condition"),
-            )
-            .on_hover_text("Another filter condition")
-            .clicked()
-        {
-            filters.push(FilterRow::default());
-        }
-        if filters.len() > 1 {
-            ui.label("Items where");
-            ui.selectable_value(any, false, "all hold (AND)");
-            ui.selectable_value(any, true, "any holds (OR)");
-        }
-    });
+    if add {
+        filters.push(FilterRow::default());
+    }
 }

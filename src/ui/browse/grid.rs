@@ -17,6 +17,7 @@ use crate::ui::widgets::type_tag_ui;
 const ROW_NUMBER_WIDTH: f32 = 64.0;
 const KEY_WIDTH: f32 = 170.0;
 const ATTRIBUTE_WIDTH: f32 = 130.0;
+const DATED_WIDTH: f32 = 300.0;
 
 /// What a click on a cell asked for.
 struct Click {
@@ -221,8 +222,14 @@ pub fn results_grid_ui(
     let mut table_columns = vec![Column::new(ROW_NUMBER_WIDTH).resizable(false)];
     let mut widths = Vec::with_capacity(columns.len());
     for (i, name) in columns.iter().enumerate() {
-        let width = if i < keys { KEY_WIDTH } else { ATTRIBUTE_WIDTH };
-        let id = egui::Id::unique(("grid_column", name));
+        // A column with its dates beside its numbers starts wide enough for both.
+        let dated = results.shows_date(name);
+        let width = match (i < keys, dated) {
+            (true, _) => KEY_WIDTH,
+            (false, true) => DATED_WIDTH,
+            (false, false) => ATTRIBUTE_WIDTH,
+        };
+        let id = egui::Id::unique(("grid_column", name, dated));
         widths.push((id, width));
         table_columns.push(
             Column::new(width)
@@ -289,15 +296,20 @@ pub fn results_grid_ui(
     action
 }
 
-/// Give a new grid its columns' widths: egui_table would size a new table to its cells, which
-/// truncate, so key columns would start as narrow as their names.
+/// Give a grid's new columns their widths: egui_table would size a new column to its cells,
+/// which truncate, so key columns would start as narrow as their names. Widths the user set
+/// stay.
 fn remember_widths(ui: &Ui, table: &Table, widths: &[(egui::Id, f32)]) {
     let id = table.get_id(ui);
-    if TableState::load(ui.ctx(), id).is_none() {
-        let mut state = TableState::default();
-        for (column, width) in widths {
+    let mut state = TableState::load(ui.ctx(), id).unwrap_or_default();
+    let mut added = false;
+    for (column, width) in widths {
+        if !state.col_widths.contains_key(column) {
             state.col_widths.insert(*column, *width);
+            added = true;
         }
+    }
+    if added {
         state.store(ui.ctx(), id);
     }
 }

@@ -33,7 +33,10 @@ pub fn rows_ui(
             {
                 results.open_find();
             }
-            ui.weak("Click a header to sort · arrows, Page Up/Down move · Ctrl+C copies");
+            // Shortened in a narrow window, whole on hover.
+            let hint = "Click a header to sort (right-click: move, hide) · arrows, Page Up/Down move · Ctrl+C copies · Ctrl+K goes anywhere";
+            ui.add(egui::Label::new(egui::RichText::new(hint).weak()).truncate())
+                .on_hover_text(hint);
         });
     }
     find_bar_ui(ui, results);

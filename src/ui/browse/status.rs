@@ -70,12 +70,15 @@ pub fn status_bar_ui(
                 }
                 _ => 0.0,
             };
-            ui.add(
-                egui::ProgressBar::new(fraction)
-                    .desired_width(320.0)
-                    .animate(true)
-                    .text(format!("Loading all… {summary}")),
-            );
+            // The words beside the bar, not in it: its spinner would cover their end.
+            // How far when it is known (a Scan of a described table), else that it moves.
+            let bar = egui::ProgressBar::new(fraction).desired_width(160.0);
+            ui.add(if fraction > 0.0 {
+                bar.show_percentage()
+            } else {
+                bar.animate(true)
+            });
+            ui.label(format!("Loading all… {summary}"));
             if ui.button("Cancel").clicked() {
                 action = Some(StatusAction::Cancel);
             }

@@ -85,11 +85,17 @@ impl BrowseFeature {
                     TabBody::Partiql(..) => "PartiQL".to_owned(),
                     TabBody::Sql(..) => "SQL".to_owned(),
                 };
-                let label = format!("{} · {what}{busy}", tab.name);
+                // A tab named after its table says it once.
+                let label = if tab.name == what {
+                    format!("{what}{busy}")
+                } else {
+                    format!("{} · {what}{busy}", tab.name)
+                };
                 let rows = tab.body.results().rows.len();
                 if ui
-                    .selectable_label(i == self.active, label)
+                    .selectable_label(i == self.active, &label)
                     .on_hover_text(format!("{rows} rows loaded"))
+                    .accessible_name(format!("Tab {label}"))
                     .clicked()
                 {
                     chosen = Some(i);
@@ -97,6 +103,7 @@ impl BrowseFeature {
                 if ui
                     .small_button("×")
                     .on_hover_text(format!("Close tab {} (Ctrl+W)", tab.name))
+                    .accessible_name(format!("Close tab {}", tab.name))
                     .clicked()
                 {
                     closed = Some(i);

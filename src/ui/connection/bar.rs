@@ -155,6 +155,8 @@ pub fn connection_bar_ui(
             egui::containers::menu::MenuButton::new("Connection…")
                 .config(config)
                 .ui(ui, |ui| {
+                    // A menu draws buttons without frames; Connect is a button here too.
+                    crate::ui::widgets::framed_buttons(ui);
                     ui.horizontal_wrapped(|ui| {
                         ui.set_max_width(560.0);
                         asked = form_ui(ui, form, profiles, connecting);
@@ -211,7 +213,7 @@ fn form_ui(
                     ui,
                     "URL",
                     &mut form.endpoint,
-                    200.0,
+                    150.0,
                     "http://localhost:8000",
                 );
                 profile_ui(ui, form, &profiles.names);
@@ -256,8 +258,13 @@ fn active_ui(ui: &mut Ui, active: Option<&str>, health: Health) {
     dot.on_hover_text(says);
     match active {
         Some(label) => {
-            ui.label(RichText::new(label).strong())
-                .on_hover_text("The active connection");
+            // At most a sixth of the window: a long endpoint is shortened, whole on hover.
+            let most = (ui.ctx().content_rect().width() / 6.0).max(160.0);
+            ui.scope(|ui| {
+                ui.set_max_width(most);
+                ui.add(egui::Label::new(RichText::new(label).strong()).truncate())
+                    .on_hover_text(format!("The active connection: {label}"));
+            });
         }
         None => {
             ui.label("Not connected");

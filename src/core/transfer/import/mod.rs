@@ -306,15 +306,15 @@ impl ImportReport {
     }
 }
 
-/// Places in words: `a.jsonl lines 26–50, b.jsonl line 3`.
+/// Places in words, as errors place a line: `a.jsonl: lines 26–50, b.jsonl: line 3`.
 fn places_text(places: &[LineRange]) -> String {
     places
         .iter()
         .map(|r| {
             if r.first == r.last {
-                format!("{} line {}", r.file.display(), r.first)
+                format!("{}: line {}", r.file.display(), r.first)
             } else {
-                format!("{} lines {}–{}", r.file.display(), r.first, r.last)
+                format!("{}: lines {}–{}", r.file.display(), r.first, r.last)
             }
         })
         .collect::<Vec<_>>()
@@ -368,7 +368,7 @@ mod tests {
         assert_eq!(report.refused.len(), 1);
         assert_eq!(
             places_text(&report.refused[0].places),
-            "a.jsonl lines 26–28, a.jsonl line 30, b.jsonl lines 31–32"
+            "a.jsonl: lines 26–28, a.jsonl: line 30, b.jsonl: lines 31–32"
         );
         assert_eq!(report.refused_count(), 6);
         assert_eq!(report.end(), Ending::Refused);
