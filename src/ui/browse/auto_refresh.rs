@@ -117,13 +117,14 @@ impl AutoRefresh {
         self.next_at = self.every.map(|s| now + Duration::from_secs(s));
     }
 
-    /// The interval chooser, **Refresh now**, and what the last refresh found; `paused` says
-    /// why refreshing waits (the form changed). `true` when Refresh now was clicked.
+    /// The interval chooser, **Refresh now**, and what the last refresh found, drawn into the
+    /// caller's row; `paused` says why refreshing waits (the form changed). `true` when Refresh
+    /// now was clicked.
     #[must_use]
-    pub fn ui(&mut self, ui: &mut Ui, results: &Results, paused: Option<&str>) -> bool {
+    pub fn controls_ui(&mut self, ui: &mut Ui, results: &Results, paused: Option<&str>) -> bool {
         let now = Instant::now();
         let mut now_asked = false;
-        ui.horizontal_wrapped(|ui| {
+        ui.scope(|ui| {
             let before = self.every;
             let label = ui.label("Auto-refresh");
             egui::ComboBox::from_id_salt("auto_refresh")
@@ -180,6 +181,11 @@ impl AutoRefresh {
             // Wake up for the next one (and for the seconds counted above).
             ui.ctx().request_repaint_after(Duration::from_secs(1));
         });
+        now_asked
+    }
+
+    /// The keys the last refresh found removed, on a line of their own (when there are any).
+    pub fn removed_ui(&self, ui: &mut Ui, results: &Results) {
         if let Some(changes) = self.last.as_ref().and_then(|l| l.changes.as_ref())
             && !changes.removed.is_empty()
         {
@@ -205,7 +211,6 @@ impl AutoRefresh {
                 ),
             );
         }
-        now_asked
     }
 }
 

@@ -235,6 +235,12 @@ impl BrowseFeature {
             ui.add(egui::TextEdit::singleline(&mut tab.name).desired_width(160.0))
                 .labelled_by(label.id);
             self.saving.button_ui(ui);
+            if let TabBody::Table(t) = &mut tab.body
+                && scope.table.name == t.table
+            {
+                ui.separator();
+                t.auto_controls_ui(ui, scope);
+            }
         });
         self.saving.form_ui(ui, scope, &tab.body.kind());
         let action = match &mut tab.body {

@@ -43,6 +43,8 @@ pub struct TableTab {
     pub(super) get: GetItem,
     /// Auto-refresh: the same read again every N seconds, what changed shown.
     auto: AutoRefresh,
+    /// Refresh now was clicked.
+    refresh_asked: bool,
 }
 
 impl TableTab {
@@ -56,6 +58,7 @@ impl TableTab {
             export: Export::default(),
             get: GetItem::default(),
             auto: AutoRefresh::default(),
+            refresh_asked: false,
         }
     }
 
@@ -113,6 +116,15 @@ impl TableTab {
             }
         }
         self.export.poll();
+    }
+
+    /// Auto-refresh's controls, drawn into the caller's row (beside the tab's name).
+    pub fn auto_controls_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) {
+        let form_changed = self.results.load.request.is_some()
+            && self.form.request(scope.table).ok() != self.results.load.request;
+        let paused =
+            form_changed.then_some("the form changed since these rows were read; Run first");
+        self.refresh_asked |= self.auto.controls_ui(ui, &self.results, paused);
     }
 
     /// Whether the read under way is an auto-refresh.
@@ -312,10 +324,8 @@ impl TableTab {
             if let Some((item, rcu)) = self.get.get_item_ui(ui, scope) {
                 self.show_got(scope, item, rcu);
             }
-            let paused = state
-                .form_changed
-                .then_some("the form changed since these rows were read; Run first");
-            if self.auto.ui(ui, &self.results, paused) && self.load.is_none() {
+            self.auto.removed_ui(ui, &self.results);
+            if std::mem::take(&mut self.refresh_asked) && self.load.is_none() {
                 self.refresh(scope);
             }
         } else {
