@@ -16,7 +16,7 @@ pub use counters::{TallyEffect, tally_effects};
 pub use edit::{
     Field, FieldError, TextError, TextFormat, fields_of, item_from_text, item_of, item_text,
 };
-pub use stage::{Change, ChangeKind, Diff, same};
+pub use stage::{Change, ChangeKind, Diff, same, same_item};
 pub use staging::Staging;
 
 #[cfg(test)]

@@ -305,6 +305,12 @@ impl Change {
     }
 }
 
+/// Whether two items hold the same values (sets compared as sets: the server gives their
+/// elements in no particular order).
+pub fn same_item(a: &Item, b: &Item) -> bool {
+    a.len() == b.len() && a.iter().all(|(k, v)| b.get(k).is_some_and(|w| same(v, w)))
+}
+
 /// Whether two values are the same DynamoDB value: sets compared as sets (the server gives
 /// their elements in no particular order), maps and lists element by element.
 pub fn same(a: &AttributeValue, b: &AttributeValue) -> bool {

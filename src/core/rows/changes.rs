@@ -4,12 +4,13 @@
 
 use std::collections::HashMap;
 
-use crate::core::items::same;
+use crate::core::items::same_item;
 use crate::core::rows::{RowSet, Rows};
 use crate::core::value::{Item, cell_text, type_tag};
 
-/// Rows compared at most: beyond, a refresh says it did not compare them.
-pub const MAX_COMPARED: usize = 50_000;
+/// Rows compared at most: beyond, a refresh says it did not compare them (the comparison
+/// runs on the UI thread, once a refresh: bounded so that it stays a frame's work).
+pub const MAX_COMPARED: usize = 20_000;
 
 /// How a read differs from the one before.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -78,11 +79,6 @@ impl RowChanges {
             self.removed.len()
         )
     }
-}
-
-/// Whether two items hold the same values (sets compared as sets).
-fn same_item(a: &Item, b: &Item) -> bool {
-    a.len() == b.len() && a.iter().all(|(k, v)| b.get(k).is_some_and(|w| same(v, w)))
 }
 
 #[cfg(test)]

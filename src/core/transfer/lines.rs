@@ -94,7 +94,9 @@ impl<R: BufRead> Lines<R> {
                 None => (available.len(), false),
             };
             if self.buf.len() + take > self.max_bytes {
-                return Err(self.too_long());
+                let error = self.too_long();
+                self.skip_line()?;
+                return Err(error);
             }
             self.buf.extend_from_slice(&available[..take]);
             let used = take + usize::from(end);
@@ -116,6 +118,33 @@ impl<R: BufRead> Lines<R> {
         Ok(self
             .next_raw()?
             .map(|line| line.strip_suffix(b"\r").unwrap_or(line)))
+    }
+
+    /// Read past the rest of a line too long to keep, holding none of it: the next line is
+    /// the one after it, and the line last read is none ([`Lines::last`] is empty).
+    fn skip_line(&mut self) -> Result<()> {
+        self.buf.clear();
+        loop {
+            let available = match self.input.fill_buf() {
+                Ok(bytes) => bytes,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(file_error(&self.path, self.action, &e)),
+            };
+            if available.is_empty() {
+                break;
+            }
+            let (used, end) = match memchr::memchr(b'\n', available) {
+                Some(at) => (at + 1, true),
+                None => (available.len(), false),
+            };
+            self.input.consume(used);
+            self.examined_bytes += used as u64;
+            if end {
+                break;
+            }
+        }
+        self.line += 1;
+        Ok(())
     }
 
     fn too_long(&self) -> Error {
@@ -156,7 +185,14 @@ mod tests {
         assert_eq!(read.next_line().unwrap(), Some(&b"short"[..]));
         let error = read.next_line().unwrap_err().to_string();
         assert!(error.starts_with("line 2: longer than"), "{error}");
-        assert!(read.buf.len() <= 8, "{}", read.buf.len());
+        assert!(
+            read.buf.is_empty(),
+            "nothing of it kept: {}",
+            read.buf.len()
+        );
+        // The rest of the long line is not taken for lines of its own.
+        assert_eq!(read.next_line().unwrap(), Some(&b"next"[..]));
+        assert_eq!(read.line(), 3);
     }
 
     /// A reader that hands out a few bytes at a time, as a gunzipping reader does.

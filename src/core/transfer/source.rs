@@ -82,7 +82,13 @@ impl FileItems {
             Reader::Lines(lines, _) => {
                 let line = lines.last();
                 let line = line.strip_suffix(b"\r").unwrap_or(line);
-                (!line.is_empty()).then(|| String::from_utf8_lossy(line).into_owned())
+                let text = String::from_utf8_lossy(line);
+                // A line beginning with `#` would be a comment in the rejected file: a space
+                // before it keeps it a line (no JSON begins with `#` either way).
+                (!line.is_empty()).then(|| match text.starts_with('#') {
+                    true => format!(" {text}"),
+                    false => text.into_owned(),
+                })
             }
             Reader::Csv(csv) => {
                 let fields = csv.last_fields();
@@ -123,12 +129,18 @@ impl FileItems {
     }
 }
 
-/// `fields` as one CSV line, without its end.
+/// `fields` as one CSV line, without its end; a first field beginning with `#` is quoted, so
+/// that in a rejected file the record is not read as a comment.
 fn csv_line(fields: &[String]) -> String {
     let mut line = String::new();
     crate::core::transfer::csv::push_record(&mut line, fields.iter().map(String::as_str));
     line.truncate(line.trim_end_matches(['\r', '\n']).len());
-    line
+    match fields.first() {
+        Some(first) if line.starts_with('#') => {
+            format!("\"{}\"{}", first.replace('"', "\"\""), &line[first.len()..])
+        }
+        _ => line,
+    }
 }
 
 fn next_line_item(

@@ -307,3 +307,20 @@ fn a_rejected_files_format_is_its_sources_and_its_hash_lines_are_not_items() {
     assert!(source.next_item().is_err());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_skipped_line_beginning_with_a_hash_is_written_so_that_it_stays_a_line() {
+    let dir = std::env::temp_dir().join(format!("dynoscope-hash-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let lines = dir.join("h.jsonl");
+    std::fs::write(&lines, "#not json\n").unwrap();
+    let mut source = FileItems::open(&lines, Format::DynamoDbJsonLines, &HashMap::new()).unwrap();
+    assert!(source.next_item().is_err());
+    assert_eq!(source.last_text().as_deref(), Some(" #not json"));
+    let csv = dir.join("h.csv");
+    std::fs::write(&csv, "PK,SK\n#x,y z\n").unwrap();
+    let mut source = FileItems::open(&csv, Format::Csv, &HashMap::new()).unwrap();
+    assert!(source.next_item().unwrap().is_some());
+    assert_eq!(source.last_text().as_deref(), Some("\"#x\",y z"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -59,6 +59,12 @@ impl AutoRefresh {
         self.every.is_some() && self.before.is_none() && self.next_at.is_some_and(|at| now >= at)
     }
 
+    /// Forget a refresh under way: another read replaces it (a Run, a reconnect), so what it
+    /// would compare with is not the rows it will bring.
+    pub fn reset(&mut self) {
+        self.before = None;
+    }
+
     /// Whether a read under way is a refresh.
     pub fn refreshing(&self) -> bool {
         self.before.is_some()
@@ -302,5 +308,9 @@ mod tests {
             "1 added, 1 changed, 1 removed"
         );
         assert!(!auto.due(t1 + Duration::from_secs(4)) && auto.due(t1 + Duration::from_secs(5)));
+        // A Run or a reconnect during a refresh: no refresh is under way any more.
+        auto.started(&results);
+        auto.reset();
+        assert!(!auto.refreshing() && auto.due(t1 + Duration::from_secs(5)));
     }
 }

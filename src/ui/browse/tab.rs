@@ -141,6 +141,7 @@ impl TableTab {
     pub fn clear(&mut self) {
         self.cancel();
         self.load = None;
+        self.auto.reset();
         // The rows go; how their columns are laid out stays (it is the table's).
         let layout = self.results.layout().clone();
         self.results = Results::default();
@@ -149,6 +150,7 @@ impl TableTab {
 
     /// Start over with the first page of what the form describes.
     pub fn run(&mut self, scope: &Scope<'_>) {
+        self.auto.reset();
         self.run_to(scope, false);
     }
 

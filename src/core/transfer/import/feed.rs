@@ -88,6 +88,8 @@ fn read(
     let mut items = Vec::with_capacity(BatchPut::MAX);
     let mut places: Places = Vec::with_capacity(BatchPut::MAX);
     let mut bytes = 0;
+    // The CSV header written at the top of the rejected file, once.
+    let mut header: Option<String> = None;
     let stop = |why: String| {
         let _ = tx.blocking_send(Feed::Stop(why));
         Ok(Read::Stopped)
@@ -109,7 +111,7 @@ fn read(
             Ok(source) => source,
             Err(e) => return stop(e.to_string()),
         };
-        let (mut read, mut skipped, mut headed) = (0, 0, false);
+        let (mut read, mut skipped, mut named) = (0, 0, false);
         loop {
             let at = source.examined_bytes();
             let next = match source.next_item() {
@@ -125,9 +127,9 @@ fn read(
                 (Ok(next), _) => next,
                 (Err(e), Some(out)) if skipped < file.skipped_lines => {
                     skipped += 1;
-                    if !headed {
-                        headed = true;
-                        head(out, &source)?;
+                    if !named {
+                        named = true;
+                        head(out, &source, &mut header)?;
                     }
                     reject(out, &source, e)?;
                     continue;
@@ -172,12 +174,23 @@ fn read(
     })
 }
 
-/// Before a file's first skipped line: which file, and a CSV file's header (once per file, so
-/// the rejected lines of a single CSV file are a CSV file under the same header).
-fn head(out: &mut dyn Write, source: &FileItems) -> std::io::Result<()> {
+/// Before a file's first skipped line: which file, and a CSV header once per rejected file
+/// (so its records are a CSV file under it); a later file's other header is said as a comment.
+fn head(
+    out: &mut dyn Write,
+    source: &FileItems,
+    written: &mut Option<String>,
+) -> std::io::Result<()> {
     writeln!(out, "# skipped from {}", source.path().display())?;
-    if let Some(header) = source.header_text() {
-        writeln!(out, "{header}")?;
+    match (source.header_text(), written.as_deref()) {
+        (Some(header), None) => {
+            writeln!(out, "{header}")?;
+            *written = Some(header);
+        }
+        (Some(header), Some(first)) if header != first => {
+            writeln!(out, "# its header: {header}")?;
+        }
+        _ => {}
     }
     Ok(())
 }

@@ -12,7 +12,7 @@ use tokio::task::JoinSet;
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
 use crate::core::error::Error;
-use crate::core::items::same;
+use crate::core::items::same_item;
 use crate::core::table::TableInfo;
 use crate::core::transfer::import::feed::{Feed, Places, feed};
 use crate::core::transfer::import::{ImportCheck, ImportProgress, ImportReport, refusal_text};
@@ -233,12 +233,6 @@ fn count(
             true
         }
     }
-}
-
-/// Whether two items hold the same values (sets compared as sets: the server gives their
-/// elements in no particular order).
-fn same_item(a: &Item, b: &Item) -> bool {
-    a.len() == b.len() && a.iter().all(|(k, v)| b.get(k).is_some_and(|w| same(v, w)))
 }
 
 /// The server's `ValidationException`: the input, not the table's state, was refused.
