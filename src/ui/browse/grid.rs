@@ -239,7 +239,8 @@ pub fn results_grid_ui(
         );
     }
     let mut table = Table::new()
-        .id_salt("results_grid")
+        // Each tab's grid scrolls on its own: another tab's sideways scroll is not this one's.
+        .id_salt(("results_grid", results.grid_id()))
         .num_rows(results.view().len() as u64)
         .columns(table_columns)
         .num_sticky_cols(1 + keys)

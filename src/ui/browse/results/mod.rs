@@ -71,6 +71,19 @@ pub struct Results {
     pub times: RowTimes,
     /// What an auto-refresh found changed since the read before.
     changes: Option<RowChanges>,
+    /// Which grid shows these rows: each tab's its own scroll and column widths.
+    grid: GridId,
+}
+
+/// A grid's own identity, new for each result set made (kept across a tab's runs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct GridId(u64);
+
+impl Default for GridId {
+    fn default() -> Self {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        Self(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    }
 }
 
 /// How a row differs from the read before (an auto-refresh's).
@@ -93,6 +106,7 @@ impl Results {
             known: key_names.iter().cloned().collect(),
             key_names,
             layout: previous.layout,
+            grid: previous.grid,
             find: previous.find.restarted(),
             scroll_to: Some((0, None)),
             ..Self::default()
@@ -283,6 +297,11 @@ impl Results {
     /// Whether row `row` is selected.
     pub fn is_chosen(&self, row: u32) -> bool {
         self.chosen.contains(row)
+    }
+
+    /// Which grid shows these rows (its scroll and widths are its own).
+    pub fn grid_id(&self) -> GridId {
+        self.grid
     }
 
     /// What a refresh found changed, shown on the rows.

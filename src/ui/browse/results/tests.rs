@@ -253,3 +253,29 @@ fn the_cursor_moves_within_the_rows_shown_and_hiding_a_column_takes_it_off() {
     results.close_item();
     assert_eq!(results.selected(), None);
 }
+
+#[test]
+fn each_result_set_has_its_own_grid_kept_across_its_runs() {
+    use crate::core::condition::ScalarType;
+    use crate::core::read::BrowseRequest;
+    use crate::core::table::{KeyAttr, TableInfo};
+    let (mut one, other) = (Results::default(), Results::default());
+    assert_ne!(
+        one.grid_id(),
+        other.grid_id(),
+        "another tab scrolls on its own"
+    );
+    let before = one.grid_id();
+    let key = |name: &str| KeyAttr::new(name, ScalarType::S);
+    let info = TableInfo::with_keys("Social", key("PK"), Some(key("SK")));
+    one.start(
+        BrowseRequest::scan(&info, None).unwrap(),
+        vec!["PK".into()],
+        None,
+    );
+    assert_eq!(
+        one.grid_id(),
+        before,
+        "a run again keeps its widths and place"
+    );
+}
