@@ -214,7 +214,17 @@ fn read_query(path: &Path) -> std::result::Result<SavedQuery, String> {
     if meta.len() > MAX_FILE_BYTES {
         return Err("larger than 1 MiB; no saved query is".into());
     }
-    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    // Read through a bound, not by the size said a moment ago: the file may have grown since.
+    let mut text = String::new();
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    std::io::Read::read_to_string(
+        &mut std::io::Read::take(file, MAX_FILE_BYTES + 1),
+        &mut text,
+    )
+    .map_err(|e| e.to_string())?;
+    if text.len() as u64 > MAX_FILE_BYTES {
+        return Err("larger than 1 MiB; no saved query is".into());
+    }
     serde_json::from_str(&text).map_err(|e| format!("not a saved query ({e})"))
 }
 
