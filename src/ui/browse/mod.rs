@@ -242,7 +242,7 @@ impl BrowseFeature {
                 t.auto_controls_ui(ui, scope);
             }
         });
-        self.saving.form_ui(ui, scope, &tab.body.kind());
+        self.saving.form_ui(ui, scope, || tab.body.kind());
         let action = match &mut tab.body {
             TabBody::Table(t) => t.view_ui(ui, scope, rerun),
             TabBody::Partiql(p, _) => {

@@ -49,9 +49,14 @@ impl SaveQuery {
         }
     }
 
-    /// The form (when open) and what the last save did, for the shown tab's `kind`.
-    pub(super) fn form_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, kind: &TabKind) {
-        self.poll();
+    /// The form (when open) and what the last save did, for the shown tab's kind (asked for
+    /// only while the form is open: it copies the tab's form).
+    pub(super) fn form_ui(
+        &mut self,
+        ui: &mut Ui,
+        scope: &Scope<'_>,
+        kind: impl FnOnce() -> TabKind,
+    ) {
         if let Some(path) = &self.saved {
             ui.colored_label(GOOD, format!("Saved to {}", path.display()));
         }
@@ -64,7 +69,8 @@ impl SaveQuery {
             );
             return;
         };
-        let query = serde_json::to_value(kind).unwrap_or_default();
+        let kind = kind();
+        let query = serde_json::to_value(&kind).unwrap_or_default();
         let names = variables(&query);
         ui.horizontal_wrapped(|ui| {
             labelled_text_ui(
