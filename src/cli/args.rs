@@ -149,6 +149,15 @@ pub enum Subcommand {
     /// connection, an audit log that cannot be opened).
     #[command(after_help = EXIT_TABLE)]
     Mcp(McpArgs),
+    /// Watch a tally and its children move: the table's stream read and folded under a counter
+    /// rule (one parent with --pk, or every parent), each record printed as it comes, each
+    /// divergence named by the write that opened it, and a summary at the end.
+    ///
+    /// A gap between tally and children open longer than --settle is a divergence. Exit
+    /// status: 0 no divergence open at the end, 1 one is (each named), 2 bad input or no stream
+    /// (the message says the two ways out: --enable-stream, or --poll SECONDS).
+    #[command(after_help = EXIT_TABLE)]
+    Watch(crate::cli::watch::WatchArgs),
     /// Serve the seeded sandbox on a local port for other tools, until Ctrl-C.
     Sandbox {
         /// The port to listen on (127.0.0.1); 0 picks a free one.
@@ -171,6 +180,7 @@ impl Subcommand {
                 | Self::Put(_)
                 | Self::Delete(_)
         ) || matches!(self, Self::Mcp(a) if a.allow_writes)
+            || matches!(self, Self::Watch(a) if a.enable_stream)
             || matches!(self, Self::Check(a) if a.repair)
     }
 
@@ -186,6 +196,7 @@ impl Subcommand {
             Self::Partiql(a) => a.json,
             Self::Sql(a) => a.json,
             Self::Get(a) => a.json,
+            Self::Watch(a) => a.json,
             Self::Tables
             | Self::Describe { .. }
             | Self::Expr(_)

@@ -18,6 +18,7 @@ mod resume;
 mod run;
 mod sql;
 mod transfer;
+mod watch;
 mod write_args;
 
 pub use args::{AddArgs, AddMode, Cli, ConnectionFlags, McpArgs, Subcommand};

@@ -123,6 +123,9 @@ async fn run_inner(
         Subcommand::Delete(args) => {
             return crate::cli::item::delete(&connection, args, confirmed, out, stop).await;
         }
+        Subcommand::Watch(args) => {
+            return crate::cli::watch::watch(&connection, args, confirmed, out, stop).await;
+        }
         Subcommand::Mcp(args) => {
             crate::cli::mcp::mcp(connection, flags, &args, out, stop).await?;
         }

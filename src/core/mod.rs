@@ -29,12 +29,14 @@ pub mod saved;
 pub mod seed;
 pub mod spec;
 pub mod sql;
+pub mod stream;
 pub mod table;
 pub mod tally;
 pub mod throttle;
 pub mod transfer;
 pub mod validate;
 pub mod value;
+pub mod watch;
 pub mod write;
 
 pub use error::{Error, Result};

@@ -66,6 +66,7 @@ pub async fn write(connection: &Connection, plan: &WritePlan, confirmed: bool) -
         WriteRequest::Transaction(_) => ("TransactWriteItems", false),
         WriteRequest::Statement(_) => ("ExecuteStatement", true),
         WriteRequest::Batch(_) => ("BatchWriteItem", false),
+        WriteRequest::Table(_) => ("UpdateTable", false),
     };
     written(
         op,

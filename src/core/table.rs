@@ -70,6 +70,8 @@ pub struct TableInfo {
     pub ttl: Option<String>,
     /// The table ARN.
     pub arn: Option<String>,
+    /// The ARN of the table's latest stream, when it has one enabled (where Streams reads).
+    pub stream_arn: Option<String>,
 }
 
 impl KeyAttr {
@@ -98,6 +100,7 @@ impl TableInfo {
             stream: None,
             ttl: None,
             arn: None,
+            stream_arn: None,
         }
     }
 
@@ -150,6 +153,10 @@ impl TableInfo {
                 s.stream_view_type()
                     .map_or("enabled".to_owned(), |v| v.as_str().to_owned())
             });
+        let stream_arn = stream
+            .as_ref()
+            .and(desc.latest_stream_arn())
+            .map(str::to_owned);
         Some(Self {
             name: desc.table_name().unwrap_or_default().to_owned(),
             status: desc
@@ -164,6 +171,7 @@ impl TableInfo {
             stream,
             ttl: None,
             arn: desc.table_arn().map(str::to_owned),
+            stream_arn,
         })
     }
 

@@ -9,10 +9,13 @@ use aws_sdk_dynamodb::config::timeout::TimeoutConfig;
 use crate::core::error::Error;
 
 /// Server error codes that mean "rejected, not applied": safe to send again after a pause.
-const THROTTLED: [&str; 3] = [
+const THROTTLED: [&str; 4] = [
     "ThrottlingException",
     "ProvisionedThroughputExceededException",
     "RequestLimitExceeded",
+    // Streams' GetRecords beyond about five calls a second per shard; a control-plane request
+    // beyond its concurrent limit. Refused either way, nothing done.
+    "LimitExceededException",
 ];
 
 /// A config override that turns the SDK's automatic retries off for one request: the caller

@@ -1,5 +1,5 @@
 //! The desktop app: one folder per feature — connection, tables, browse, edit, items, tally,
-//! likes, expr, transfer — each owning its state, its panels and the work it starts; the [`shell`] lays them out
+//! likes, watch, expr, transfer — each owning its state, its panels and the work it starts; the [`shell`] lays them out
 //! and carries [`Intent`]s between them; each keeps the one [`Feature`] contract (poll, draw,
 //! start afresh on a changed [`Subject`]). Drawing functions take `&mut Ui` and end in `_ui`.
 
@@ -18,6 +18,7 @@ pub mod shell;
 pub mod tables;
 pub mod tally;
 pub mod transfer;
+pub mod watch;
 mod widgets;
 pub mod write_flow;
 

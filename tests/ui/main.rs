@@ -19,6 +19,7 @@ mod palette;
 mod stale;
 mod tally;
 mod transfer;
+mod watch;
 
 use std::time::{Duration, Instant};
 

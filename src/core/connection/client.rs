@@ -8,6 +8,7 @@ use aws_config::Region;
 use aws_config::timeout::TimeoutConfig;
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::config::Credentials;
+use aws_sdk_dynamodbstreams::Client as StreamsClient;
 use aws_smithy_http_client::tls::{self, rustls_provider::CryptoMode};
 
 /// The AWS regions offered in the region picker.
@@ -54,13 +55,23 @@ pub async fn endpoint_client(url: &str, region: &str) -> Client {
 
 /// [`endpoint_client`] with a request timeout.
 pub async fn endpoint_client_with(url: &str, region: &str, timeout: Duration) -> Client {
+    endpoint_clients_with(url, region, timeout).await.0
+}
+
+/// The table client and the Streams client of a local endpoint, from one configuration (an
+/// emulator serves both on the same URL).
+pub async fn endpoint_clients_with(
+    url: &str,
+    region: &str,
+    timeout: Duration,
+) -> (Client, StreamsClient) {
     let conf = base_loader(timeout)
         .endpoint_url(url)
         .region(Region::new(region.to_owned()))
         .credentials_provider(local_credentials())
         .load()
         .await;
-    Client::new(&conf)
+    (Client::new(&conf), StreamsClient::new(&conf))
 }
 
 pub(super) fn local_credentials() -> Credentials {

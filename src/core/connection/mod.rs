@@ -2,6 +2,7 @@
 //! DynamoDB-compatible endpoint, or the embedded sandbox. One SDK `Client` per connection.
 
 mod client;
+mod open;
 mod profiles;
 
 use std::path::{Path, PathBuf};
@@ -12,10 +13,10 @@ use aws_sdk_dynamodb::Client;
 
 use crate::core::error::{Error, Result};
 
-mod open;
-
 use client::local_credentials;
-pub use client::{REGIONS, base_loader, endpoint_client, endpoint_client_with, is_loopback};
+pub use client::{
+    REGIONS, base_loader, endpoint_client, endpoint_client_with, endpoint_clients_with, is_loopback,
+};
 pub(crate) use open::ReadOnly;
 pub use open::{ConnectOptions, DEFAULT_TIMEOUT, MAX_TIMEOUT, Opened, open};
 pub use profiles::{Profiles, aws_configuration_present, read_profiles};
@@ -165,11 +166,13 @@ pub struct ClientSetup {
     pub profile: Option<String>,
 }
 
-/// A live connection: the SDK client (clone it freely) and what it points at.
+/// A live connection: the SDK clients (clone them freely) and what they point at.
 #[derive(Clone)]
 pub struct Connection {
     /// The one SDK client of this connection.
     pub client: Client,
+    /// The DynamoDB Streams client, of the same configuration.
+    pub streams: aws_sdk_dynamodbstreams::Client,
     /// What the user asked for.
     pub spec: ConnectionSpec,
     /// Where requests go, for display (`http://127.0.0.1:41234`, or the AWS region).
@@ -311,6 +314,7 @@ pub async fn connect_with(spec: ConnectionSpec, options: ConnectOptions) -> Resu
             })?;
             Ok(Connection {
                 client: Client::new(&conf),
+                streams: aws_sdk_dynamodbstreams::Client::new(&conf),
                 target: format!("dynamodb.{region}"),
                 region,
                 spec,
@@ -346,6 +350,7 @@ pub async fn connect_with(spec: ConnectionSpec, options: ConnectOptions) -> Resu
             let conf = loader.load().await;
             Ok(Connection {
                 client: Client::new(&conf),
+                streams: aws_sdk_dynamodbstreams::Client::new(&conf),
                 target: url.clone(),
                 region,
                 spec,
@@ -366,9 +371,11 @@ async fn connect_sandbox(
 ) -> Result<Connection> {
     let sandbox = crate::core::sandbox::Sandbox::start(db_path.as_deref(), 0).await?;
     let url = sandbox.endpoint().to_owned();
-    let client = endpoint_client_with(&url, DEFAULT_LOCAL_REGION, options.timeout).await;
+    let (client, streams) =
+        endpoint_clients_with(&url, DEFAULT_LOCAL_REGION, options.timeout).await;
     Ok(Connection {
         client,
+        streams,
         target: url,
         region: DEFAULT_LOCAL_REGION.to_owned(),
         spec,

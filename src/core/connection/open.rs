@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crate::core::connection::{Connection, ConnectionSpec, connect_with, endpoint_client_with};
+use crate::core::connection::{Connection, ConnectionSpec, connect_with, endpoint_clients_with};
 use crate::core::error::{Error, Result};
 
 /// How to connect besides where: how long to wait for an answer, and whether writes are allowed.
@@ -62,12 +62,17 @@ pub async fn open(
     });
     let kept_sandbox = reused.is_some();
     let connection = match reused {
-        Some(current) => Connection {
-            client: endpoint_client_with(&current.target, &current.region, options.timeout).await,
-            read_only: ReadOnly::new(options.read_only),
-            timeout: options.timeout,
-            ..current
-        },
+        Some(current) => {
+            let (client, streams) =
+                endpoint_clients_with(&current.target, &current.region, options.timeout).await;
+            Connection {
+                client,
+                streams,
+                read_only: ReadOnly::new(options.read_only),
+                timeout: options.timeout,
+                ..current
+            }
+        }
         None => connect_with(spec, options).await?,
     };
     let probe = connection

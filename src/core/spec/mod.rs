@@ -13,6 +13,7 @@
 //! - [`StatementSpec`]: one PartiQL statement with its parameters, limit and page size.
 //! - [`SqlSpec`]: tables or partitions to read, and the SQL to run over them.
 //! - [`ExportSpec`], [`ImportSpec`]: items to and from files.
+//! - [`WatchSpec`]: a watch of counters moving (a stream, or polling).
 //! - [`count_from_one`], [`page_size`]: the whole numbers every form and flag takes.
 
 mod item;
@@ -24,6 +25,7 @@ mod statement;
 #[cfg(test)]
 mod tests;
 mod transfer;
+mod watch;
 mod write;
 #[cfg(test)]
 mod write_tests;
@@ -35,6 +37,7 @@ pub use rule::{PlanChoice, RuleSpec, TallySpec};
 pub use sql::{SqlLoad, SqlSpec};
 pub use statement::{StatementPlan, StatementSpec};
 pub use transfer::{ExportPlan, ExportSpec, ImportPlan, ImportSpec};
+pub use watch::{DEFAULT_SETTLE_SECONDS, WatchFrom, WatchSpec};
 pub use write::{AddMode, AddSpec, LikeSpec, StormSpec};
 
 use aws_sdk_dynamodb::types::AttributeValue;

@@ -13,7 +13,8 @@ mod single;
 
 pub use outcome::{CancelReason, Refusal, Unwritten, WriteOutcome};
 pub use plan::{
-    BatchPut, Confirmation, Destination, Idempotency, WritePlan, WriteRequest, key_shown,
+    BatchPut, Confirmation, Destination, Idempotency, TableSetting, WritePlan, WriteRequest,
+    key_shown,
 };
 pub use send::send;
 pub use single::{SingleWrite, WriteOp};

@@ -133,6 +133,37 @@ pub enum WriteRequest {
     Statement(Statement),
     /// Up to 25 whole items put in one `BatchWriteItem` (an import).
     Batch(BatchPut),
+    /// A change to a table's own settings (`UpdateTable`), not to its items.
+    Table(TableSetting),
+}
+
+/// A change to a table's settings, sent as one `UpdateTable`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TableSetting {
+    /// Turn on a stream carrying each item's new and old images (what a watch of counters
+    /// needs).
+    EnableStream {
+        /// The table.
+        table: String,
+    },
+}
+
+impl TableSetting {
+    /// The table it changes.
+    pub fn table(&self) -> &str {
+        match self {
+            Self::EnableStream { table } => table,
+        }
+    }
+
+    /// What it changes, in words: `a stream with new and old images turned on`.
+    pub fn what(&self) -> &'static str {
+        match self {
+            Self::EnableStream { .. } => {
+                "a stream with new and old images (NEW_AND_OLD_IMAGES) turned on"
+            }
+        }
+    }
 }
 
 /// Whole items put into one table by one `BatchWriteItem`, without conditions: each replaces
@@ -239,8 +270,19 @@ impl WritePlan {
         })
     }
 
+    /// A change to a table's settings, sent once: enabling a stream twice is refused the second
+    /// time, so a lost answer is left unknown and the table is described again instead.
+    pub fn table_setting(destination: Destination, setting: TableSetting) -> Self {
+        Self {
+            destination,
+            request: WriteRequest::Table(setting),
+            idempotency: Idempotency::Once,
+            key_names: Vec::new(),
+        }
+    }
+
     /// The items written, as `(table, key)`: none for a statement, whose items only the server
-    /// finds.
+    /// finds, nor for a table's settings.
     pub fn targets(&self) -> Vec<(&str, &Item)> {
         fn of(r: &Request) -> Option<(&str, &Item)> {
             match &r.operation {
@@ -253,7 +295,7 @@ impl WritePlan {
         match &self.request {
             WriteRequest::Single(w) => vec![(w.table(), w.op().item())],
             WriteRequest::Transaction(t) => t.writes.iter().filter_map(of).collect(),
-            WriteRequest::Statement(_) => Vec::new(),
+            WriteRequest::Statement(_) | WriteRequest::Table(_) => Vec::new(),
             WriteRequest::Batch(b) => b.items.iter().map(|i| (b.table.as_str(), i)).collect(),
         }
     }
@@ -285,6 +327,13 @@ impl WritePlan {
         }
         if let WriteRequest::Batch(b) = &self.request {
             return format!("table {}, {} items put", b.table, b.items.len());
+        }
+        if let WriteRequest::Table(setting) = &self.request {
+            return format!(
+                "the settings of table {}, {}",
+                setting.table(),
+                setting.what()
+            );
         }
         let targets = self.targets();
         let mut tables: Vec<&str> = targets.iter().map(|(t, _)| *t).collect();

@@ -10,6 +10,7 @@ use crate::ui::shell::View;
 use crate::ui::shell::remembered::Remembered;
 use crate::ui::tally::TallyFeature;
 use crate::ui::transfer::TransferFeature;
+use crate::ui::watch::WatchFeature;
 use crate::ui::{Feature, Intent, Scope, Subject};
 
 /// The features that work on the open table; opening another table starts them afresh.
@@ -21,6 +22,7 @@ pub(super) struct TableFeatures {
     pub(super) likes: LikesFeature,
     pub(super) expr: ExprFeature,
     pub(super) transfer: TransferFeature,
+    pub(super) watch: WatchFeature,
 }
 
 impl TableFeatures {
@@ -38,11 +40,12 @@ impl TableFeatures {
             likes: LikesFeature::default(),
             expr: ExprFeature::new(""),
             transfer: TransferFeature::default(),
+            watch: WatchFeature::default(),
         }
     }
 
     /// Every feature, as the shell knows it.
-    fn all(&mut self) -> [&mut dyn Feature; 7] {
+    fn all(&mut self) -> [&mut dyn Feature; 8] {
         [
             &mut self.browse,
             &mut self.transfer,
@@ -51,14 +54,15 @@ impl TableFeatures {
             &mut self.edit,
             &mut self.expr,
             &mut self.items,
+            &mut self.watch,
         ]
     }
 
     /// The subject changed (another connection, or a table opened): each feature starts
     /// afresh on it its own way. Browse shows the table's result tab (every tab keeps its
     /// rows); the edit form follows its own subject; writes under way (an edit, a like, a
-    /// storm, a lab run, a repair, a commit, an import) are kept, so their outcome is still
-    /// shown.
+    /// storm, a lab run, a repair, a commit, an import, a stream being turned on) are kept, so
+    /// their outcome is still shown.
     pub(super) fn subject_changed(&mut self, subject: Subject<'_>) {
         for feature in self.all() {
             feature.subject_changed(subject);

@@ -31,6 +31,7 @@ enum View {
     Items,
     Tally,
     Likes,
+    Watch,
     Expr,
     Transfer,
 }
@@ -316,6 +317,7 @@ impl DynoscopeApp {
                         features.items.view_ui(ui, &context(None), intents);
                     }
                     View::Likes => features.likes.view_ui(ui, &context(None), intents),
+                    View::Watch => features.watch.view_ui(ui, &context(None), intents),
                     View::Transfer => {
                         features.transfer.rules = features.tally.tally_rules();
                         features.transfer.view_ui(ui, &context(None), intents);

@@ -10,10 +10,11 @@ use crate::ui::shell::View;
 use crate::ui::shell::views::go_to;
 
 /// The views the palette goes to, in its order, with their words.
-const VIEWS: [(View, &str); 6] = [
+const VIEWS: [(View, &str); 7] = [
     (View::Browse, "Go to Browse"),
     (View::Items, "Go to Items (staged changes)"),
     (View::Tally, "Go to Tally check"),
+    (View::Watch, "Go to Watch"),
     (View::Likes, "Go to Like lab"),
     (View::Expr, "Go to Expressions"),
     (View::Transfer, "Go to Import / Export"),

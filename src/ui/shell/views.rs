@@ -1,4 +1,4 @@
-//! The row above the central view: which view is shown (Browse, Tally check, Like lab,
+//! The row above the central view: which view is shown (Browse, Tally check, Watch, Like lab,
 //! Expressions) and the theme.
 
 use egui::Ui;
@@ -23,8 +23,8 @@ pub(super) fn theme_ui(ui: &mut Ui, theme: &mut Theme) -> bool {
     *theme != before
 }
 
-/// Show `to`; a view opened from another one starts from what it shows (Tally check and Like
-/// lab from the partition queried).
+/// Show `to`; a view opened from another one starts from what it shows (Tally check, Like lab
+/// and Watch from the partition queried or checked, Like lab and Watch with the rule in use).
 pub(super) fn go_to(view: &mut View, to: View, features: &mut TableFeatures) {
     *view = to;
     match to {
@@ -33,6 +33,16 @@ pub(super) fn go_to(view: &mut View, to: View, features: &mut TableFeatures) {
             let rule = features.tally.rule_in_use();
             let (checked, queried) = (features.tally.partition(), features.browse.partition());
             features.likes.prefill(checked, queried, rule);
+        }
+        View::Watch => {
+            let rule = features.tally.rule_in_use();
+            let checked = features.tally.partition();
+            let parent = if checked.is_empty() {
+                features.browse.partition()
+            } else {
+                checked
+            };
+            features.watch.prefill(parent, rule);
         }
         View::Browse | View::Items | View::Expr | View::Transfer => {}
     }
@@ -56,6 +66,7 @@ pub(super) fn view_tabs_ui(
     ui.selectable_value(view, View::Items, items);
     let before = *view;
     ui.selectable_value(view, View::Tally, "Tally check");
+    ui.selectable_value(view, View::Watch, "Watch");
     ui.selectable_value(view, View::Likes, "Like lab");
     if *view != before {
         let chosen = *view;

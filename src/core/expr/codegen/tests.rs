@@ -74,8 +74,12 @@ fn connection(spec: crate::core::connection::ConnectionSpec, target: &str) -> Co
     let config = aws_sdk_dynamodb::Config::builder()
         .behavior_version(aws_sdk_dynamodb::config::BehaviorVersion::latest())
         .build();
+    let streams = aws_sdk_dynamodbstreams::Config::builder()
+        .behavior_version(aws_sdk_dynamodbstreams::config::BehaviorVersion::latest())
+        .build();
     Connection {
         client: aws_sdk_dynamodb::Client::from_conf(config),
+        streams: aws_sdk_dynamodbstreams::Client::from_conf(streams),
         spec,
         target: target.to_owned(),
         region: "eu-west-2".to_owned(),

@@ -2,8 +2,10 @@
 //! reference counters (`POST#a91f` / `META` / `likeTally` with `LIKE#USER#…` children) and
 //! atomic or sharded counters (`VID#9f3a` / `STATS#TOTAL` / `play_count`).
 //!
-//! Tables are created and items written straight into the engine (`import_items`), which is
-//! far faster than puts over HTTP.
+//! Tables are created with streams (NEW_AND_OLD_IMAGES) and items written straight into the
+//! engine (`import_items`, which writes no stream record), far faster than puts over HTTP.
+//! Then the writes that made the seeded drifts are made as writes, so the stream holds the
+//! records that made them and a watch from the start of the stream finds each one.
 
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
@@ -12,6 +14,11 @@ use dynoxide::AttributeValue as V;
 use dynoxide::{Database, ImportOptions, Item};
 
 use crate::core::error::{Error, Result};
+
+mod history;
+
+pub use history::{BARE_LIKES, RETRIED_LIKER, RETRIED_REQUEST};
+use history::{HISTORY_CHILDREN, history};
 
 /// The social table: posts, likes, a workspace and a comment.
 pub const SOCIAL: &str = "Social";
@@ -55,9 +62,10 @@ pub fn seed(db: &Database) -> Result<SeedReport> {
     let items = social.len() + videos.len();
     import(db, SOCIAL, social)?;
     import(db, VIDEOS, videos)?;
+    let history = history(db)?;
     Ok(SeedReport {
         tables: 2,
-        items,
+        items: items + history,
         elapsed_ms: started.elapsed().as_millis(),
     })
 }
@@ -73,7 +81,8 @@ fn create_table(db: &Database, name: &str, with_gsi: bool) -> Result<()> {
         "KeySchema": [
             {"AttributeName": "PK", "KeyType": "HASH"},
             {"AttributeName": "SK", "KeyType": "RANGE"}
-        ]
+        ],
+        "StreamSpecification": {"StreamEnabled": true, "StreamViewType": "NEW_AND_OLD_IMAGES"}
     });
     if with_gsi {
         if let Some(defs) = request["AttributeDefinitions"].as_array_mut() {
@@ -226,9 +235,17 @@ fn social_items() -> Vec<Item> {
         }
     }
     posts.extend(DRIFTED.iter().map(|(p, d)| ((*p).to_owned(), *d)));
-    for (k, (post, drift)) in posts.iter().enumerate() {
+    for (k, (post, _)) in posts.iter().enumerate() {
         let likes = rng.below(301) as usize;
-        let tally = drift.map(|d| likes as i64 + d).map(|t| t.max(0));
+        // Children the stream history adds (the like of POST#d71e, the bare puts of
+        // POST#3b0c); the import holds the others, with a tally that agrees with them, so the
+        // drifts are made by the history's writes.
+        let later = HISTORY_CHILDREN
+            .iter()
+            .find(|(p, _)| p == post)
+            .map_or(0, |(_, n)| *n);
+        let imported = likes.saturating_sub(later);
+        let tally = Some(imported as i64);
         let title = TOPICS[k % TOPICS.len()];
         let author = AUTHORS[k % AUTHORS.len()];
         let created = BASE_TIME - 1_000 * k as u64;
@@ -237,8 +254,10 @@ fn social_items() -> Vec<Item> {
         let mut updated = created;
         for i in 0..likes {
             let liked_at = BASE_TIME + rng.below(2_000_000);
-            updated = updated.max(liked_at);
-            items.push(like(post, &user_id(i, salt), liked_at));
+            if i < imported {
+                updated = updated.max(liked_at);
+                items.push(like(post, &user_id(i, salt), liked_at));
+            }
         }
         // When a like or unlike last touched the parent: what a repair wants to know.
         meta.insert("updatedAt".into(), n(updated));
@@ -302,7 +321,8 @@ fn video_items() -> Vec<Item> {
         item(vec![
             ("PK", s("VID#9f3a")),
             ("SK", s("STATS#TOTAL")),
-            ("play_count", n(41)),
+            // 41 once the stream history's play is added.
+            ("play_count", n(40)),
         ]),
         item(vec![
             ("PK", s("VID#c0de")),

@@ -1,0 +1,335 @@
+//! `dynoscope watch`: a tally and its children followed through the table's stream (or polled
+//! without one), records and divergences printed as they happen, a summary at the end.
+
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::cli::exit::Exit;
+use crate::cli::interrupt::describe;
+use crate::cli::output::Output;
+use crate::core::cancel::CancelToken;
+use crate::core::connection::Connection;
+use crate::core::error::{Error, Result};
+use crate::core::report::Lines;
+use crate::core::spec::{RuleSpec, WatchFrom, WatchSpec};
+use crate::core::stream::{self, StreamSource, Until, time_text};
+use crate::core::table::TableInfo;
+use crate::core::watch::{self, Change, Divergence, WatchEvent, WatchProgress, gap_text};
+use crate::core::write::{self, WriteOutcome};
+
+/// `dynoscope watch`.
+#[derive(Debug, clap::Args)]
+pub struct WatchArgs {
+    /// The table.
+    #[arg(long)]
+    pub table: String,
+    /// The sort key of parent items.
+    #[arg(long, default_value = "META")]
+    pub parent_sk: String,
+    /// Only partitions beginning with this are parents, e.g. `POST#` (without --pk: every
+    /// parent of the rule is watched).
+    #[arg(long, default_value = "")]
+    pub parent_prefix: String,
+    /// The tally attribute.
+    #[arg(long)]
+    pub tally: String,
+    /// Children's sort keys begin with this (or, with --index, the index sort keys).
+    #[arg(long, default_value = "")]
+    pub child_prefix: String,
+    /// Children are in this index, queried with the parent's id.
+    #[arg(long)]
+    pub index: Option<String>,
+    /// With --index: the parent attribute holding the id (default: its partition key).
+    #[arg(long, requires = "index")]
+    pub child_key: Option<String>,
+    /// Watch this parent (partition key value); without it, every parent of the rule.
+    #[arg(long)]
+    pub pk: Option<String>,
+    /// `latest` (the writes from now on, after one exact check of --pk) or `trim-horizon` (the
+    /// stream from its oldest record, up to 24 hours back: find yesterday's drift).
+    #[arg(long, default_value = "latest")]
+    pub from: String,
+    /// Stop this many seconds after catching up with what the stream held at the start (0:
+    /// read the history and stop); until Ctrl-C without it.
+    #[arg(long = "for", value_name = "SECONDS")]
+    pub for_seconds: Option<f64>,
+    /// Seconds of stream time a gap may stay open before it is a divergence (the two records
+    /// of one transaction can arrive apart).
+    #[arg(long, default_value_t = 5.0, value_name = "SECONDS")]
+    pub settle: f64,
+    /// Without a stream: read the parent and count its children every SECONDS (at least 1),
+    /// its RCU said each time. Polling cannot name the write that drifted.
+    #[arg(long, value_name = "SECONDS", requires = "pk")]
+    pub poll: Option<f64>,
+    /// Turn on a stream (NEW_AND_OLD_IMAGES) first when the table has none: a change to the
+    /// table's settings, through the write gateway (--yes off this machine; refused when
+    /// read-only).
+    #[arg(long, conflicts_with = "poll")]
+    pub enable_stream: bool,
+    /// One JSON object per line.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl WatchArgs {
+    /// The watch the arguments describe, for its spec to check.
+    pub fn spec(&self) -> Result<WatchSpec> {
+        Ok(WatchSpec {
+            table: self.table.clone(),
+            pk: self.pk.clone(),
+            rule: RuleSpec {
+                parent_sk: self.parent_sk.clone(),
+                parent_prefix: self.parent_prefix.clone(),
+                tally: self.tally.clone(),
+                child_prefix: self.child_prefix.clone(),
+                index: self.index.clone(),
+                child_key: self.child_key.clone(),
+                shards: None,
+            },
+            from: WatchFrom::parse(&self.from)?,
+            settle_seconds: self.settle,
+            poll_seconds: self.poll,
+        })
+    }
+}
+
+/// Run the watch: exit 0 when no divergence is open at the end, 1 when one is (each named), 2
+/// on bad input or a table without a stream (the ways out said).
+pub async fn watch(
+    connection: &Connection,
+    args: WatchArgs,
+    confirmed: bool,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
+    let spec = args.spec()?;
+    if let Some(secs) = args.for_seconds
+        && !(0.0..=86_400.0).contains(&secs)
+    {
+        return Err(Error::Invalid("--for is 0 to 86400 seconds".into()));
+    }
+    let mut info = describe(&connection.client, &args.table, stop).await?;
+    if args.enable_stream && info.stream_arn.is_none() {
+        match enable(connection, &info, confirmed, out, stop).await? {
+            Some(table) => info = table,
+            None => return Ok(Exit::Unknown),
+        }
+    }
+    let plan = spec.plan(&info)?;
+    if plan.poll.is_none()
+        && let Err(error) = StreamSource::of(&info)
+    {
+        out.note(format_args!("dynoscope: {error}"));
+        out.note(
+            "dynoscope: --enable-stream turns one on first; --poll SECONDS --pk P polls instead",
+        );
+        return Ok(Exit::Error);
+    }
+    // `--for 0`: the history to now, then stop.
+    let until = if args.for_seconds.is_some_and(|secs| secs <= 0.0) {
+        Until::CaughtUp
+    } else {
+        Until::Cancelled
+    };
+    let for_time = args
+        .for_seconds
+        .filter(|s| *s > 0.0)
+        .map(Duration::from_secs_f64);
+    // Stopped by Ctrl-C, or by a stdout that stopped taking lines (`| head -1`).
+    let ended = CancelToken::default();
+    let relay = {
+        let (stop, ended) = (stop.clone(), ended.clone());
+        tokio::spawn(async move {
+            stop.cancelled().await;
+            ended.cancel();
+        })
+    };
+    let tally = plan.rule.tally.clone();
+    let json = args.json;
+    let watched = watch::watch(
+        connection,
+        &info,
+        &plan,
+        until,
+        for_time,
+        &ended,
+        |progress| {
+            print_progress(out, &tally, json, progress);
+            out.flush();
+            if !out.open() {
+                ended.cancel();
+            }
+        },
+    )
+    .await;
+    relay.abort();
+    let watched = watched?;
+    let summary = watch::summary(&watched);
+    if json {
+        let open: Vec<serde_json::Value> = watched
+            .fold
+            .open()
+            .into_iter()
+            .map(|d| divergence_json(d, &tally))
+            .collect();
+        out.line(json!({
+            "type": "summary",
+            "summary": summary.iter().map(|l| l.text.clone()).collect::<Vec<_>>(),
+            "open": open,
+            "ending": watched.ending().word(),
+        }));
+    } else {
+        out.line(Lines(&summary));
+    }
+    out.flush();
+    if let Some(error) = out.failure() {
+        return Err(error);
+    }
+    Ok(Exit::from(watched.ending()))
+}
+
+/// Turn the table's stream on through the gateway and wait until it is there; the table as
+/// described again, or `None` when the outcome is unknown (said).
+async fn enable(
+    connection: &Connection,
+    info: &TableInfo,
+    confirmed: bool,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Option<TableInfo>> {
+    crate::core::cancel::not_stopped(stop, "UpdateTable")?;
+    let plan = stream::enable_plan(connection, info);
+    match write::send(connection, &plan, confirmed).await {
+        WriteOutcome::Applied { .. } => {
+            out.note(format_args!(
+                "dynoscope: turned on a stream (NEW_AND_OLD_IMAGES) on {}",
+                info.name
+            ));
+        }
+        outcome @ WriteOutcome::Unknown { .. } => {
+            out.note(format_args!(
+                "dynoscope: outcome unknown: turning on the stream of {} may have been applied; \
+                 it was not sent again (describe the table to see)",
+                info.name
+            ));
+            let _ = outcome;
+            return Ok(None);
+        }
+        outcome => {
+            outcome.ending()?;
+            return Err(Error::Invalid(format!(
+                "turning on the stream of {} was refused",
+                info.name
+            )));
+        }
+    }
+    // A stream is there once the table says so (at once on an emulator, seconds on AWS).
+    for _ in 0..60 {
+        let table = describe(&connection.client, &info.name, stop).await?;
+        if table.stream_arn.is_some() {
+            return Ok(Some(table));
+        }
+        tokio::select! {
+            () = tokio::time::sleep(Duration::from_millis(500)) => {}
+            () = stop.cancelled() => return Err(Error::Cancelled { op: "DescribeTable" }),
+        }
+    }
+    Err(Error::Invalid(format!(
+        "the stream of {} was turned on but is not listed after 30 s; watch again shortly",
+        info.name
+    )))
+}
+
+fn print_progress(out: &mut Output, tally: &str, json: bool, progress: WatchProgress) {
+    match progress {
+        WatchProgress::Started(lines) => {
+            for line in lines {
+                out.note(format_args!("dynoscope: {line}"));
+            }
+        }
+        WatchProgress::Event(WatchEvent::Change(change)) if json => {
+            out.line(change_json(&change, tally));
+        }
+        WatchProgress::Event(WatchEvent::Change(change)) => out.line(change_line(&change, tally)),
+        WatchProgress::Event(WatchEvent::Diverged(d)) if json => {
+            out.line(divergence_json(&d, tally));
+        }
+        WatchProgress::Event(WatchEvent::Diverged(d)) => {
+            for line in d.lines(tally) {
+                out.line(format_args!("DRIFT   {line}"));
+            }
+        }
+        WatchProgress::Event(WatchEvent::Closed(d)) if json => {
+            let mut object = divergence_json(&d, tally);
+            object["type"] = json!("closed");
+            out.line(object);
+        }
+        WatchProgress::Event(WatchEvent::Closed(d)) => {
+            out.line(format_args!("CLOSED  {}", d.headline(tally)));
+        }
+        WatchProgress::Stream(stream::StreamEvent::Waited(note))
+        | WatchProgress::Stream(stream::StreamEvent::Recovered(note)) => {
+            out.note(format_args!("dynoscope: {note}"));
+        }
+        WatchProgress::Stream(_) => {}
+        WatchProgress::Polled { poll, consumed_rcu } => {
+            out.note(format_args!(
+                "dynoscope: poll {poll}: {} RCU",
+                crate::core::report::capacity(consumed_rcu)
+            ));
+        }
+    }
+}
+
+/// A change as one line: time, sequence, kind, parent, what, and the counter after it.
+pub fn change_line(change: &Change, tally: &str) -> String {
+    format!(
+        "{}  {}  {:<6}  {}  {}  ({tally} {}, children {}, drift {})",
+        time_text(change.at_ms, false),
+        change.sequence,
+        change.kind.name(),
+        change.parent,
+        change.what(tally),
+        change.tally_after.as_deref().unwrap_or("missing"),
+        change
+            .children_after
+            .as_ref()
+            .map_or("?".to_owned(), crate::core::number::to_dynamodb),
+        gap_text(change.gap_after.as_ref())
+    )
+}
+
+fn change_json(change: &Change, tally: &str) -> serde_json::Value {
+    json!({
+        "type": "record",
+        "sequence": change.sequence,
+        "at": time_text(change.at_ms, true),
+        "at_ms": change.at_ms,
+        "kind": change.kind.name(),
+        "parent": change.parent,
+        "item": change.item,
+        "what": change.what(tally),
+        "tally": change.tally_after,
+        "children": change.children_after.as_ref().map(crate::core::number::to_dynamodb),
+        "drift": gap_text(change.gap_after.as_ref()),
+        "evidence": change.evidence.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<String, serde_json::Value>>(),
+    })
+}
+
+fn divergence_json(d: &Divergence, tally: &str) -> serde_json::Value {
+    json!({
+        "type": "divergence",
+        "parent": d.parent,
+        "drift": gap_text(d.gap.as_ref()),
+        "opened_ms": d.opened_ms,
+        "before_watch": d.before_watch,
+        "closed_after_ms": d.open_for_ms(),
+        "headline": d.headline(tally),
+        "causes": d.causes.iter().map(|c| json!({
+            "sequence": c.sequence,
+            "at_ms": c.at_ms,
+            "cause": c.cause(tally),
+        })).collect::<Vec<_>>(),
+    })
+}

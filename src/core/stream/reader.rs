@@ -1,0 +1,117 @@
+//! The one stream reader: a table's stream walked shard by shard in lineage order, each shard's
+//! records read in order and handed on once, by sequence number. Throttling (GetRecords allows
+//! about five calls a second per shard) and a lost connection are waited out on the one retry
+//! policy; an expired iterator is taken again after the last record seen; records trimmed from
+//! under the walk are said. Stopped by a [`CancelToken`], like every long run.
+
+use std::time::Duration;
+
+use aws_sdk_dynamodbstreams::Client as StreamsClient;
+
+use crate::core::cancel::CancelToken;
+use crate::core::error::Result;
+use crate::core::stream::calls::{Read, Run, ShardReader};
+use crate::core::stream::walk::{Followed, StartAt, StreamEvent, Tuning, Until, now_ms};
+
+/// Walk the stream `arn` from `start` until `until`, handing each event to `on_event`.
+pub async fn follow(
+    streams: &StreamsClient,
+    arn: &str,
+    start: StartAt,
+    until: Until,
+    tuning: &Tuning,
+    cancel: &CancelToken,
+    mut on_event: impl FnMut(StreamEvent),
+) -> Result<Followed> {
+    let mut run = Run {
+        streams,
+        arn,
+        tuning,
+        cancel,
+        followed: Followed::default(),
+    };
+    let Some(mut walk) = run.describe(&mut on_event).await? else {
+        return Ok(run.cancelled());
+    };
+    match &start {
+        StartAt::Latest => walk.skip_closed(),
+        StartAt::TrimHorizon => {}
+        StartAt::At(sequence) | StartAt::After(sequence) => walk.skip_before(sequence),
+    }
+    let resume_shard = match &start {
+        StartAt::At(s) | StartAt::After(s) => walk.holding(s).map(|i| i.id.clone()),
+        _ => None,
+    };
+    let mut active: Vec<ShardReader> = Vec::new();
+    let mut idle_for = Duration::ZERO;
+    let mut said_caught_up = false;
+    let mut first_round = true;
+    loop {
+        for info in walk.ready() {
+            walk.start(&info.id);
+            let from = match &start {
+                // Only the shards open when the walk began start at their latest record: a
+                // child found later is read from its first, or its records would be missed.
+                StartAt::Latest if first_round => StartAt::Latest,
+                StartAt::TrimHorizon => StartAt::TrimHorizon,
+                resume if resume_shard.as_deref() == Some(info.id.as_str()) => resume.clone(),
+                _ => StartAt::TrimHorizon,
+            };
+            active.push(ShardReader {
+                id: info.id,
+                iterator: None,
+                last: None,
+                from,
+            });
+        }
+        if active.is_empty() {
+            // Every shard read to its end: the stream was disabled, or holds nothing open.
+            on_event(StreamEvent::Positioned);
+            return Ok(run.followed);
+        }
+        let mut handed = 0usize;
+        let mut again = false;
+        let mut finished = Vec::new();
+        for reader in &mut active {
+            match run.read_shard(reader, &mut on_event).await? {
+                Some(Read::Records(n)) => handed += n,
+                Some(Read::Again) => again = true,
+                Some(Read::Finished) => finished.push(reader.id.clone()),
+                None => return Ok(run.cancelled()),
+            }
+        }
+        if first_round {
+            on_event(StreamEvent::Positioned);
+        }
+        first_round = false;
+        active.retain(|r| !finished.contains(&r.id));
+        for id in &finished {
+            walk.finish(id);
+        }
+        let describe_now = !finished.is_empty() || idle_for >= tuning.describe_every;
+        if handed > 0 || again {
+            said_caught_up = false;
+            idle_for = Duration::ZERO;
+        } else if finished.is_empty() {
+            if !said_caught_up {
+                said_caught_up = true;
+                on_event(StreamEvent::CaughtUp { now_ms: now_ms() });
+            }
+            if until == Until::CaughtUp {
+                return Ok(run.followed);
+            }
+            tokio::select! {
+                () = tokio::time::sleep(tuning.idle) => {}
+                () = cancel.cancelled() => return Ok(run.cancelled()),
+            }
+            idle_for += tuning.idle;
+        }
+        if describe_now {
+            idle_for = Duration::ZERO;
+            let Some(fresh) = run.describe(&mut on_event).await? else {
+                return Ok(run.cancelled());
+            };
+            walk.learn(fresh.into_shards());
+        }
+    }
+}

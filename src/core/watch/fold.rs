@@ -1,0 +1,361 @@
+//! The counter fold: stream records become changes of parents' stored tallies and counted
+//! children under one tally rule; a gap between them that outlives the settle window is a
+//! divergence, named by the records that opened it.
+
+use std::collections::{BTreeSet, HashMap};
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use bigdecimal::BigDecimal;
+
+use crate::core::stream::StreamRecord;
+use crate::core::tally::ChildSource;
+use crate::core::watch::change::{Change, diff_of, evidence_of, key_text};
+use crate::core::watch::config::FoldConfig;
+use crate::core::watch::effects::{child_effect, parent_effect};
+use crate::core::watch::parent::{Base, Divergence, MAX_CAUSES, ParentWatch, Point};
+
+/// What the fold says as records arrive.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WatchEvent {
+    /// A record changed a watched parent's counter.
+    Change(Change),
+    /// A divergence outlived the settle window (or was there at the start): named.
+    Diverged(Divergence),
+    /// A reported divergence closed: tally and children agree again.
+    Closed(Divergence),
+}
+
+/// The fold over one rule.
+#[derive(Debug, Clone)]
+pub struct CounterFold {
+    pub(super) config: FoldConfig,
+    pub(super) parents: HashMap<String, ParentWatch>,
+    /// Open divergences not yet reported, by when they opened.
+    pub(super) pending: BTreeSet<(i64, String)>,
+    /// The latest stream time seen (records, or this machine's clock while caught up).
+    pub(super) now_ms: i64,
+    /// Records folded into a parent.
+    pub folded: u64,
+    /// Records outside the rule (or of other parents).
+    pub ignored: u64,
+}
+
+/// A record's place under the rule.
+enum Role {
+    Parent(String),
+    Child(String),
+}
+
+fn text(item: &crate::core::value::Item, name: &str) -> Option<String> {
+    match item.get(name)? {
+        AttributeValue::S(s) => Some(s.clone()),
+        AttributeValue::N(n) => Some(n.clone()),
+        _ => None,
+    }
+}
+
+impl CounterFold {
+    /// A fold with no parent started.
+    pub fn new(config: FoldConfig) -> Self {
+        Self {
+            config,
+            parents: HashMap::new(),
+            pending: BTreeSet::new(),
+            now_ms: 0,
+            folded: 0,
+            ignored: 0,
+        }
+    }
+
+    /// The rule's tally attribute.
+    pub fn tally_name(&self) -> &str {
+        &self.config.rule.tally
+    }
+
+    /// How the fold was configured.
+    pub fn config(&self) -> &FoldConfig {
+        &self.config
+    }
+
+    /// Watch only parent `id` (its partition key, or the rule's id attribute's value).
+    pub fn config_only(&mut self, id: &str) {
+        self.config.only = Some(id.to_owned());
+    }
+
+    /// The watched parents.
+    pub fn parents(&self) -> impl Iterator<Item = &ParentWatch> {
+        self.parents.values()
+    }
+
+    /// The parent with id `id`.
+    pub fn parent(&self, id: &str) -> Option<&ParentWatch> {
+        self.parents.get(id)
+    }
+
+    /// Start parent `id` (partition key `pk`) from one exact check at `at_ms`; a drift found by
+    /// it is reported at once, as there before the watch.
+    pub fn start_checked(
+        &mut self,
+        id: &str,
+        pk: &str,
+        tally: Option<BigDecimal>,
+        children: u64,
+        at_ms: i64,
+    ) -> Vec<WatchEvent> {
+        let mut parent = ParentWatch::new(pk.to_owned(), Base::Checked { tally, children });
+        parent.points.push(Point {
+            at_ms,
+            tally: parent.tally(),
+            children: parent.children(),
+        });
+        let gap = parent.gap();
+        let mut events = Vec::new();
+        if gap != Some(BigDecimal::default()) {
+            let divergence = Divergence {
+                parent: pk.to_owned(),
+                opened_ms: at_ms,
+                before_watch: true,
+                closed_ms: None,
+                gap,
+                causes: Vec::new(),
+                records: 0,
+                reported: true,
+            };
+            events.push(WatchEvent::Diverged(divergence.clone()));
+            parent.open = Some(divergence);
+        }
+        self.parents.insert(id.to_owned(), parent);
+        events
+    }
+
+    fn role(&self, record: &StreamRecord) -> Option<Role> {
+        let config = &self.config;
+        let item = record.item();
+        let keyed = |name: &str| text(&record.keys, name).or_else(|| text(item, name));
+        let pk = keyed(&config.pk)?;
+        let sk = config.sk.as_deref().and_then(keyed);
+        let parents = &config.rule.parents;
+        if sk.as_deref() == Some(parents.sort_key.as_str())
+            && pk.starts_with(&parents.partition_prefix)
+        {
+            let id = match &config.rule.children {
+                ChildSource::Index {
+                    id_attribute: Some(attr),
+                    ..
+                } => text(item, attr)?,
+                _ => pk,
+            };
+            return Some(Role::Parent(id));
+        }
+        match (&config.rule.children, &config.index_keys) {
+            (ChildSource::SortKeyPrefix(prefix), _) => sk
+                .filter(|s| s.starts_with(prefix.as_str()))
+                .map(|_| Role::Child(pk)),
+            (ChildSource::Index { sort_prefix, .. }, Some((ipk, isk))) => {
+                let id = text(item, ipk)?;
+                let sorted = isk.as_deref().and_then(|n| text(item, n));
+                (sort_prefix.is_empty()
+                    || sorted.is_some_and(|s| s.starts_with(sort_prefix.as_str())))
+                .then_some(Role::Child(id))
+            }
+            (ChildSource::Index { .. }, None) => None,
+        }
+    }
+
+    /// Fold one record: the changes it made and the divergences it opened past their settle
+    /// window or closed.
+    pub fn apply(&mut self, record: &StreamRecord) -> Vec<WatchEvent> {
+        let mut events = self.advance(record.at_ms);
+        let role = self.role(record);
+        let id = match &role {
+            Some(Role::Parent(id) | Role::Child(id)) => id.clone(),
+            None => {
+                self.ignored += 1;
+                return events;
+            }
+        };
+        if self.config.only.as_ref().is_some_and(|only| *only != id) {
+            self.ignored += 1;
+            return events;
+        }
+        self.folded += 1;
+        let config = &self.config;
+        let pk_shown = key_text(record, &config.pk).unwrap_or_default();
+        let item_shown = config
+            .sk
+            .as_deref()
+            .and_then(|sk| key_text(record, sk))
+            .unwrap_or_else(|| pk_shown.clone());
+        let parent = self
+            .parents
+            .entry(id.clone())
+            .or_insert_with(|| ParentWatch::new(pk_shown.clone(), Base::Deltas));
+        let gap_before = parent.gap();
+        let effect = match role {
+            Some(Role::Parent(_)) => parent_effect(parent, record, &config.rule.tally),
+            _ => child_effect(parent, record, &item_shown),
+        };
+        parent.records += 1;
+        let gap = parent.gap();
+        let change = Change {
+            sequence: record.sequence.clone(),
+            at_ms: record.at_ms,
+            kind: record.kind,
+            parent: parent.pk.clone(),
+            item: item_shown,
+            effect,
+            tally_after: parent.tally().map(|t| crate::core::number::to_dynamodb(&t)),
+            children_after: parent.children(),
+            gap_after: gap.clone(),
+            evidence: evidence_of(record.new.as_ref().or(record.old.as_ref())),
+            diff: diff_of(record.old.as_ref(), record.new.as_ref()),
+        };
+        if parent.recent.len() >= config.keep_changes {
+            parent.recent.pop_front();
+        }
+        parent.recent.push_back(change.clone());
+        if parent.points.len() >= config.keep_points {
+            // Thin the older half: the chart keeps its shape in bounded memory.
+            let half = parent.points.len() / 2;
+            let mut i = 0;
+            parent.points.retain(|_| {
+                i += 1;
+                i > half || i % 2 == 0
+            });
+        }
+        parent.points.push(Point {
+            at_ms: record.at_ms,
+            tally: parent.tally(),
+            children: parent.children(),
+        });
+        let pk = parent.pk.clone();
+        events.extend(self.track(&id, &pk, change, gap_before.as_ref()));
+        events
+    }
+
+    /// Keep the divergence of parent `id` after `change` moved its gap from `gap_before`:
+    /// opened, grown, closed (said when reported, dropped within the settle window).
+    pub(super) fn track(
+        &mut self,
+        id: &str,
+        pk: &str,
+        change: Change,
+        gap_before: Option<&BigDecimal>,
+    ) -> Vec<WatchEvent> {
+        let mut events = Vec::new();
+        let Some(parent) = self.parents.get_mut(id) else {
+            return events;
+        };
+        let gap = change.gap_after.clone();
+        let at_ms = change.at_ms;
+        let zero = BigDecimal::default();
+        let moved_away = match (gap_before, &gap) {
+            (_, Some(g)) if *g == zero => false,
+            (Some(b), Some(g)) => g.abs() > b.abs() || (b * g) < zero,
+            (Some(_), None) => true,
+            (None, _) => false,
+        };
+        let closes = gap == Some(zero.clone());
+        let Some(open) = parent.open.as_mut() else {
+            if !closes {
+                parent.open = Some(Divergence {
+                    parent: pk.to_owned(),
+                    opened_ms: at_ms,
+                    before_watch: false,
+                    closed_ms: None,
+                    gap,
+                    causes: vec![change.clone()],
+                    records: 1,
+                    reported: false,
+                });
+                self.pending.insert((at_ms, id.to_owned()));
+            }
+            events.push(WatchEvent::Change(change));
+            return events;
+        };
+        open.records += 1;
+        open.gap = gap;
+        if moved_away && open.causes.len() < MAX_CAUSES {
+            open.causes.push(change.clone());
+        }
+        events.push(WatchEvent::Change(change));
+        if !closes {
+            return events;
+        }
+        let Some(mut closed) = parent.open.take() else {
+            return events;
+        };
+        closed.closed_ms = Some(at_ms);
+        self.pending.remove(&(closed.opened_ms, id.to_owned()));
+        let lasted = at_ms - closed.opened_ms;
+        if !closed.reported && lasted <= self.config.settle_ms {
+            // Two records of one write, arrived apart: never a divergence.
+            parent.settled += 1;
+            return events;
+        }
+        if !closed.reported {
+            closed.reported = true;
+            events.push(WatchEvent::Diverged(closed.clone()));
+        }
+        if parent.closed.len() >= MAX_CAUSES {
+            parent.closed.remove(0);
+        }
+        parent.closed.push(closed.clone());
+        events.push(WatchEvent::Closed(closed));
+        events
+    }
+
+    /// Stream time moved to `now_ms` (a record's time, or this machine's clock while the
+    /// stream is idle): every open divergence older than the settle window is reported.
+    pub fn advance(&mut self, now_ms: i64) -> Vec<WatchEvent> {
+        self.now_ms = self.now_ms.max(now_ms);
+        let mut events = Vec::new();
+        while let Some((opened, id)) = self.pending.first().cloned() {
+            if self.now_ms - opened <= self.config.settle_ms {
+                break;
+            }
+            self.pending.pop_first();
+            if let Some(open) = self.parents.get_mut(&id).and_then(|p| p.open.as_mut()) {
+                open.reported = true;
+                events.push(WatchEvent::Diverged(open.clone()));
+            }
+        }
+        events
+    }
+
+    /// The end of the watch: every divergence still open is reported, whatever its age.
+    pub fn finish(&mut self) -> Vec<WatchEvent> {
+        let mut events = Vec::new();
+        for (_, id) in std::mem::take(&mut self.pending) {
+            if let Some(open) = self.parents.get_mut(&id).and_then(|p| p.open.as_mut()) {
+                open.reported = true;
+                events.push(WatchEvent::Diverged(open.clone()));
+            }
+        }
+        events
+    }
+
+    /// The divergences open now, worst first (a missing tally, then by size).
+    pub fn open(&self) -> Vec<&Divergence> {
+        let mut open: Vec<&Divergence> = self
+            .parents
+            .values()
+            .filter_map(|p| p.open.as_ref())
+            .collect();
+        open.sort_by(|a, b| {
+            let key = |d: &Divergence| {
+                (
+                    d.gap.is_some(),
+                    std::cmp::Reverse(d.gap.clone().map(|g| g.abs())),
+                )
+            };
+            key(a).cmp(&key(b)).then_with(|| a.parent.cmp(&b.parent))
+        });
+        open
+    }
+
+    /// The latest stream time seen.
+    pub fn now_ms(&self) -> i64 {
+        self.now_ms
+    }
+}

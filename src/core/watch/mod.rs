@@ -1,0 +1,23 @@
+//! Watching counters move: a table's stream (or, without one, polling) folded into each
+//! parent's stored tally beside its counted children, under one tally rule; a divergence that
+//! outlives the settle window is named by the records that opened it.
+
+pub mod change;
+mod config;
+mod effects;
+pub mod fold;
+pub mod parent;
+mod poll;
+pub mod run;
+mod samples;
+mod summary;
+
+pub use change::{AttrDiff, Change, Effect, gap_text};
+pub use config::FoldConfig;
+pub use fold::{CounterFold, WatchEvent};
+pub use parent::{Base, Divergence, ParentWatch, Point};
+pub use run::{WatchPlan, WatchProgress, WatchScope, Watched, watch};
+pub use summary::summary;
+
+#[cfg(test)]
+mod tests;

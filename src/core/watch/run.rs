@@ -1,0 +1,350 @@
+//! A watch run, the same for the app and the CLI: the stream walked by the one reader and folded
+//! (one exact check of a single parent first when starting from now), or, without a stream, the
+//! parent polled; every event handed on as it comes, the fold handed back at the end.
+
+use std::time::Duration;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use tokio::sync::mpsc;
+
+use crate::core::cancel::CancelToken;
+use crate::core::connection::Connection;
+use crate::core::ending::Ending;
+use crate::core::error::{Error, Result};
+use crate::core::number::parse;
+use crate::core::stream::{
+    Followed, StartAt, StreamEvent, StreamSource, Tuning, Until, follow, now_ms,
+};
+use crate::core::table::TableInfo;
+use crate::core::tally::{self, ChildSource, TallyRule};
+use crate::core::value::cell_text;
+use crate::core::watch::{CounterFold, FoldConfig, WatchEvent};
+
+/// Which parents a watch follows.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WatchScope {
+    /// One parent.
+    One {
+        /// Its partition key value.
+        partition: AttributeValue,
+        /// As typed.
+        pk: String,
+    },
+    /// Every parent of the rule.
+    Every,
+}
+
+/// A watch, checked: what its spec plans.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WatchPlan {
+    /// The counter rule.
+    pub rule: TallyRule,
+    /// One parent or all.
+    pub scope: WatchScope,
+    /// Where in the stream.
+    pub start: StartAt,
+    /// How long a gap may stay open before it is a divergence (stream time).
+    pub settle_ms: i64,
+    /// Polling instead of a stream, every this long.
+    pub poll: Option<Duration>,
+}
+
+/// What a watch reports as it goes.
+#[derive(Debug, Clone, PartialEq)]
+// A record's change is the common event: boxing it would allocate once more per record.
+#[allow(clippy::large_enum_variant)]
+pub enum WatchProgress {
+    /// It started: what it watches and from where, in words. Writes from now on are seen.
+    Started(Vec<String>),
+    /// The fold's word on a record or a divergence.
+    Event(WatchEvent),
+    /// The reader waited, recovered, or caught up.
+    Stream(StreamEvent),
+    /// A poll was made (poll number, read capacity it used).
+    Polled {
+        /// Polls so far.
+        poll: u64,
+        /// Its read capacity.
+        consumed_rcu: f64,
+    },
+}
+
+/// How a watch ended.
+#[derive(Debug, Clone)]
+pub struct Watched {
+    /// The fold: every parent, its divergences.
+    pub fold: CounterFold,
+    /// The stream walk (none when polling).
+    pub followed: Option<Followed>,
+    /// Polls made (none with a stream).
+    pub polls: u64,
+    /// Read capacity of the checks and polls.
+    pub consumed_rcu: f64,
+    /// When it started and ended, this machine's clock (ms).
+    pub started_ms: i64,
+    /// When it ended.
+    pub ended_ms: i64,
+}
+
+impl Watched {
+    /// Done when no divergence is open at the end; refused (the data disagrees) when one is.
+    pub fn ending(&self) -> Ending {
+        if self.fold.open().is_empty() {
+            Ending::Done
+        } else {
+            Ending::Refused
+        }
+    }
+}
+
+/// The one parent's id: its partition key, or the rule's id attribute read from it.
+async fn one_id(
+    connection: &Connection,
+    info: &TableInfo,
+    rule: &TallyRule,
+    partition: &AttributeValue,
+) -> Result<String> {
+    match &rule.children {
+        ChildSource::Index {
+            id_attribute: Some(attr),
+            ..
+        } => {
+            let parent = tally::load_parent(&connection.client, info, rule, partition.clone())
+                .await?
+                .ok_or_else(|| Error::NotFound {
+                    what: format!(
+                        "parent item {} / {} in {}",
+                        cell_text(partition),
+                        rule.parents.sort_key,
+                        info.name
+                    ),
+                })?;
+            parent
+                .get(attr)
+                .map(cell_text)
+                .ok_or_else(|| Error::Invalid(format!("the parent has no `{attr}`")))
+        }
+        _ => Ok(cell_text(partition)),
+    }
+}
+
+/// Watch `plan` on `info`'s table until `until` (history to now, or until cancelled), for at
+/// most `for_time` after it caught up with what the stream held at its start. Each event goes
+/// to `on` as it comes.
+pub async fn watch(
+    connection: &Connection,
+    info: &TableInfo,
+    plan: &WatchPlan,
+    until: Until,
+    for_time: Option<Duration>,
+    cancel: &CancelToken,
+    mut on: impl FnMut(WatchProgress),
+) -> Result<Watched> {
+    let mut config = FoldConfig::new(info, &plan.rule, plan.settle_ms)?;
+    let started_ms = now_ms();
+    let one = match &plan.scope {
+        WatchScope::One { partition, pk } => {
+            let id = one_id(connection, info, &plan.rule, partition).await?;
+            config.only = Some(id.clone());
+            Some((id, pk.clone(), partition.clone()))
+        }
+        WatchScope::Every => None,
+    };
+    if let Some(every) = plan.poll {
+        let (id, pk, partition) = one.ok_or_else(|| {
+            Error::Invalid("polling reads one parent: give its partition key".into())
+        })?;
+        return super::poll::poll(
+            connection,
+            info,
+            plan,
+            config,
+            (&id, &pk, partition),
+            every,
+            until,
+            for_time,
+            cancel,
+            on,
+        )
+        .await;
+    }
+    let source = StreamSource::of(info)?;
+    let mut fold = CounterFold::new(config);
+    let tally_name = plan.rule.tally.clone();
+    let mut consumed_rcu = 0.0;
+    let inner = CancelToken::default();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let tuning = Tuning::default();
+    let walk = async {
+        let sender = tx;
+        follow(
+            &connection.streams,
+            &source.arn,
+            plan.start.clone(),
+            until,
+            &tuning,
+            &inner,
+            |event| {
+                // The fold's side below is gone only once the walk ended.
+                let _ = sender.send(event);
+            },
+        )
+        .await
+    };
+    let fold_it = async {
+        let checked = one.is_some() && plan.start == StartAt::Latest;
+        let mut waiting: Vec<Vec<crate::core::stream::StreamRecord>> = Vec::new();
+        let mut started = !checked;
+        if started {
+            on(WatchProgress::Started(start_lines(
+                info,
+                plan,
+                &source.view,
+                &tally_name,
+            )));
+        }
+        let mut deadline: Option<tokio::time::Instant> = None;
+        // While caught up, stream time is this machine's clock: a gap that outlives the settle
+        // window is named without waiting for the next record.
+        let mut caught_up = false;
+        let mut tick = tokio::time::interval(Duration::from_millis(500));
+        loop {
+            let stop_at = async {
+                match deadline {
+                    Some(at) => tokio::time::sleep_until(at).await,
+                    None => std::future::pending().await,
+                }
+            };
+            let event = tokio::select! {
+                event = rx.recv() => event,
+                _ = tick.tick(), if caught_up => {
+                    for event in fold.advance(now_ms()) {
+                        on(WatchProgress::Event(event));
+                    }
+                    continue;
+                }
+                () = stop_at => { inner.cancel(); deadline = None; continue; }
+                () = cancel.cancelled(), if !inner.is_cancelled() => { inner.cancel(); continue; }
+            };
+            let Some(event) = event else { break };
+            match event {
+                StreamEvent::Positioned if !started => {
+                    if let Some((id, pk, partition)) = &one {
+                        let (parent, rcu) = tally::load_parent_costed(
+                            &connection.client,
+                            info,
+                            &plan.rule,
+                            partition.clone(),
+                        )
+                        .await?;
+                        let parent = parent.ok_or_else(|| Error::NotFound {
+                            what: format!(
+                                "parent item {pk} / {} in {}",
+                                plan.rule.parents.sort_key, info.name
+                            ),
+                        })?;
+                        let check =
+                            tally::check_parent(&connection.client, info, &plan.rule, &parent)
+                                .await?;
+                        consumed_rcu += rcu + check.count.consumed_rcu;
+                        let tally = check.stored.as_deref().and_then(|t| parse(t).ok());
+                        for event in fold.start_checked(id, pk, tally, check.count.count, now_ms())
+                        {
+                            on(WatchProgress::Event(event));
+                        }
+                    }
+                    started = true;
+                    let mut lines = start_lines(info, plan, &source.view, &tally_name);
+                    if let Some(parent) = fold.parents().next() {
+                        lines.push(parent.start_text(&tally_name));
+                    }
+                    on(WatchProgress::Started(lines));
+                    for records in waiting.drain(..) {
+                        fold_records(&mut fold, &records, &mut on);
+                    }
+                }
+                StreamEvent::Positioned => {}
+                StreamEvent::Records(records) if !started => waiting.push(records),
+                StreamEvent::Records(records) => {
+                    caught_up = false;
+                    fold_records(&mut fold, &records, &mut on);
+                }
+                StreamEvent::CaughtUp { now_ms } => {
+                    caught_up = true;
+                    for event in fold.advance(now_ms) {
+                        on(WatchProgress::Event(event));
+                    }
+                    if deadline.is_none() && !inner.is_cancelled() {
+                        deadline = for_time.map(|t| tokio::time::Instant::now() + t);
+                    }
+                    on(WatchProgress::Stream(StreamEvent::CaughtUp { now_ms }));
+                }
+                other => on(WatchProgress::Stream(other)),
+            }
+        }
+        for event in fold.finish() {
+            on(WatchProgress::Event(event));
+        }
+        Ok::<_, Error>(())
+    };
+    let (followed, folded) = tokio::join!(walk, fold_it);
+    folded?;
+    let followed = followed?;
+    Ok(Watched {
+        fold,
+        followed: Some(followed),
+        polls: 0,
+        consumed_rcu,
+        started_ms,
+        ended_ms: now_ms(),
+    })
+}
+
+fn fold_records(
+    fold: &mut CounterFold,
+    records: &[crate::core::stream::StreamRecord],
+    on: &mut impl FnMut(WatchProgress),
+) {
+    for record in records {
+        for event in fold.apply(record) {
+            on(WatchProgress::Event(event));
+        }
+    }
+}
+
+pub(super) fn start_lines(
+    info: &TableInfo,
+    plan: &WatchPlan,
+    view: &str,
+    tally: &str,
+) -> Vec<String> {
+    let what = match &plan.scope {
+        WatchScope::One { pk, .. } => format!("{pk}'s {tally}"),
+        WatchScope::Every => format!(
+            "every {}",
+            crate::core::tally::Rule::Tally(plan.rule.clone()).describe()
+        ),
+    };
+    let from = match (&plan.start, plan.poll) {
+        (_, Some(every)) => format!(
+            "polling every {} s (no stream: the write that drifts cannot be named)",
+            every.as_secs_f64()
+        ),
+        (StartAt::Latest, _) => "from now".to_owned(),
+        (StartAt::TrimHorizon, _) => {
+            "from the start of the stream (up to 24 hours back)".to_owned()
+        }
+        (StartAt::At(s) | StartAt::After(s), _) => format!("from sequence {s}"),
+    };
+    vec![format!(
+        "Watching {what} in {} {from}; a gap open over {}.{:03} s is a divergence{}",
+        info.name,
+        plan.settle_ms / 1000,
+        plan.settle_ms % 1000,
+        if plan.poll.is_some() {
+            String::new()
+        } else {
+            format!(" (stream {view})")
+        }
+    )]
+}

@@ -1,0 +1,82 @@
+//! The end of a watch in words, for the app's card and the CLI's last lines.
+
+use crate::core::report::{Line, Tone, capacity, plural};
+use crate::core::stream::time_text;
+use crate::core::watch::Watched;
+
+/// The end of a watch in lines: what was read, what is open (each named), what closed.
+pub fn summary(watched: &Watched) -> Vec<Line> {
+    let fold = &watched.fold;
+    let tally = fold.tally_name().to_owned();
+    let mut lines = Vec::new();
+    let seconds = (watched.ended_ms - watched.started_ms).max(0);
+    let read = match (&watched.followed, watched.polls) {
+        (Some(f), _) => format!(
+            "{} read from the stream in {} ({} records outside the rule), from {} to {}",
+            plural(f.records as usize, "record"),
+            plural(f.requests as usize, "request"),
+            fold.ignored,
+            time_text(watched.started_ms, false),
+            time_text(watched.ended_ms, false)
+        ),
+        (None, polls) => format!(
+            "{} of the parent ({} RCU in all), polling: the write that drifted cannot be named",
+            plural(polls as usize, "poll"),
+            capacity(watched.consumed_rcu)
+        ),
+    };
+    lines.push(Line::new(
+        Tone::Title,
+        format!(
+            "Watched {} for {}.{:03} s: {read}",
+            plural(fold.parents().count(), "parent"),
+            seconds / 1000,
+            seconds % 1000
+        ),
+    ));
+    let open = fold.open();
+    if open.is_empty() {
+        lines.push(Line::new(
+            Tone::Good,
+            format!("No divergence open: every {tally} watched moved as its children did."),
+        ));
+    } else {
+        lines.push(Line::new(
+            Tone::Bad,
+            format!("{} open:", plural(open.len(), "divergence")),
+        ));
+        for divergence in open {
+            for text in divergence.lines(&tally) {
+                lines.push(Line::new(Tone::Bad, format!("  {text}")));
+            }
+        }
+    }
+    let closed: Vec<_> = fold.parents().flat_map(|p| p.closed.iter()).collect();
+    let settled: u64 = fold.parents().map(|p| p.settled).sum();
+    if !closed.is_empty() {
+        let longest = closed
+            .iter()
+            .filter_map(|d| d.open_for_ms())
+            .max()
+            .unwrap_or(0);
+        lines.push(Line::new(
+            Tone::Warn,
+            format!(
+                "{} closed again (open {}.{:03} s at most)",
+                plural(closed.len(), "divergence"),
+                longest / 1000,
+                longest % 1000
+            ),
+        ));
+    }
+    if settled > 0 {
+        lines.push(Line::new(
+            Tone::Quiet,
+            format!(
+                "{} closed within the settle window (the records of one write arriving apart)",
+                plural(settled as usize, "gap")
+            ),
+        ));
+    }
+    lines
+}

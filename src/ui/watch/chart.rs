@@ -1,0 +1,83 @@
+//! The live chart of one parent: its stored tally and its counted children over stream time,
+//! a vertical line where a divergence was reported (red) and where one closed (green). The
+//! exact values are in the records beside it.
+
+use bigdecimal::{BigDecimal, ToPrimitive as _};
+use egui::{Color32, Ui};
+use egui_plot::{Legend, Line, Plot, PlotPoints, VLine};
+
+use crate::core::number::to_dynamodb;
+use crate::core::stream::time_text;
+use crate::ui::watch::log::{Chart, WatchLog};
+
+/// Draw `parent`'s chart (nothing charted yet: say so).
+pub(super) fn chart_ui(ui: &mut Ui, log: &WatchLog, parent: Option<&str>) {
+    let Some((parent, chart)) = parent.and_then(|p| log.charts.get(p).map(|c| (p, c))) else {
+        ui.weak("The chart shows a parent once a record of it is read.");
+        return;
+    };
+    let Some(first) = chart.samples.front() else {
+        ui.weak(format!("No record of {parent} yet."));
+        return;
+    };
+    let origin = first.at_ms;
+    ui.label(format!(
+        "{parent}: stored {} and counted children, seconds since {}",
+        log.tally,
+        time_text(origin, false)
+    ));
+    if let Some(last) = chart.samples.back() {
+        let shown = |v: &Option<BigDecimal>| v.as_ref().map_or("missing".to_owned(), to_dynamodb);
+        ui.weak(format!(
+            "Now: {} {}, children {}",
+            log.tally,
+            shown(&last.tally),
+            shown(&last.children)
+        ));
+    }
+    let (tally, children) = series(chart, origin);
+    let diverged = ui.visuals().error_fg_color;
+    Plot::new(("watch_chart", parent))
+        .height(200.0)
+        .legend(Legend::default())
+        .x_axis_label("seconds (stream time)")
+        .y_axis_label("count")
+        .show(ui, |plot| {
+            plot.line(Line::new(
+                format!("stored {}", log.tally),
+                PlotPoints::new(tally),
+            ));
+            plot.line(Line::new("counted children", PlotPoints::new(children)));
+            for at in &chart.diverged_at {
+                plot.vline(VLine::new("diverged", seconds(*at, origin)).color(diverged));
+            }
+            for at in &chart.closed_at {
+                plot.vline(
+                    VLine::new("closed", seconds(*at, origin))
+                        .color(Color32::from_rgb(60, 160, 90)),
+                );
+            }
+        });
+}
+
+/// The tally's and the children's points, as drawing coordinates. Converting to `f64` is for
+/// the chart only: the exact numbers are the records' text and the line above the chart.
+fn series(chart: &Chart, origin: i64) -> (Vec<[f64; 2]>, Vec<[f64; 2]>) {
+    let mut tally = Vec::new();
+    let mut children = Vec::new();
+    for sample in &chart.samples {
+        let x = seconds(sample.at_ms, origin);
+        if let Some(y) = sample.tally.as_ref().and_then(BigDecimal::to_f64) {
+            tally.push([x, y]);
+        }
+        if let Some(y) = sample.children.as_ref().and_then(BigDecimal::to_f64) {
+            children.push([x, y]);
+        }
+    }
+    (tally, children)
+}
+
+/// Stream time as seconds since `origin`, a drawing coordinate.
+fn seconds(at_ms: i64, origin: i64) -> f64 {
+    (at_ms - origin) as f64 / 1000.0
+}

@@ -1,0 +1,158 @@
+//! A table without a stream: why it cannot be watched, and the two ways out — turn the stream
+//! on (a change to the table's settings, through the one write flow: asked about off this
+//! machine, refused on a read-only connection), or poll the parent every few seconds.
+
+use egui::Ui;
+
+use crate::core::error::Error;
+use crate::core::stream::enable_plan;
+use crate::core::write::{self, Destination, WriteOutcome, WritePlan};
+use crate::task::Pending;
+use crate::ui::widgets::{error_ui, labelled_text_ui, write_button_ui, writes_to_ui};
+use crate::ui::write_flow::WriteFlow;
+use crate::ui::{Intent, Scope};
+
+/// The stream being turned on: its write and where it went.
+#[derive(Debug)]
+pub(super) struct Sending {
+    answer: Option<Pending<WriteOutcome>>,
+    destination: Destination,
+    table: String,
+}
+
+/// Turning a table's stream on.
+#[derive(Debug, Default)]
+pub(super) struct EnableStream {
+    flow: WriteFlow<WritePlan, Sending>,
+    /// How the last one went, in words.
+    said: Option<String>,
+    error: Option<Error>,
+}
+
+impl EnableStream {
+    /// What is kept when the subject changes: a write under way (its outcome still said).
+    pub fn kept(mut self) -> Self {
+        self.flow.drop_question();
+        Self {
+            flow: self.flow,
+            ..Self::default()
+        }
+    }
+
+    /// Take in the answer; once the table changed (or may have), it is described again.
+    pub fn poll(&mut self, intents: &mut Vec<Intent>) {
+        let Some(answer) = self
+            .flow
+            .sending()
+            .as_mut()
+            .and_then(|s| Pending::take_ready(&mut s.answer))
+        else {
+            return;
+        };
+        let Some(sending) = self.flow.sending().take() else {
+            return;
+        };
+        // The task died: the request may have left, so the outcome is unknown.
+        let outcome = answer.unwrap_or_else(WriteOutcome::lost);
+        match outcome.ending() {
+            Ok(_) => {
+                self.error = None;
+                self.said = Some(if outcome.applied() {
+                    format!(
+                        "The stream of {} is being turned on (NEW_AND_OLD_IMAGES); the table is \
+                         described again.",
+                        sending.table
+                    )
+                } else {
+                    format!("Turning the stream on: {}.", outcome.name())
+                });
+            }
+            Err(error) => {
+                self.said = None;
+                self.error = Some(error);
+            }
+        }
+        if outcome.attempts() > 0 {
+            intents.push(Intent::Written {
+                destination: Box::new(sending.destination),
+                table: sending.table,
+                keys: Vec::new(),
+            });
+        }
+    }
+
+    /// Send (or ask about) turning the stream of the open table on.
+    fn begin(&mut self, scope: &Scope<'_>) {
+        let plan = enable_plan(scope.connection, scope.table);
+        let confirmation = plan.confirmation();
+        let begun = self.flow.begin(plan, confirmation, |plan, confirmed| {
+            send(scope, plan, confirmed)
+        });
+        self.error = begun.err();
+        self.said = None;
+    }
+}
+
+fn send(scope: &Scope<'_>, plan: WritePlan, confirmed: bool) -> Sending {
+    let connection = scope.connection.clone();
+    let destination = plan.destination.clone();
+    let answer = scope.spawner.spawn("UpdateTable", async move {
+        Ok(write::send(&connection, &plan, confirmed).await)
+    });
+    Sending {
+        answer: Some(answer),
+        destination,
+        table: scope.table.name.clone(),
+    }
+}
+
+/// Say why the table cannot be watched (`why`), and offer the stream turned on or polling.
+/// Returns whether Start polling was clicked.
+pub(super) fn no_stream_ui(
+    ui: &mut Ui,
+    enable: &mut EnableStream,
+    poll_seconds: &mut String,
+    scope: &Scope<'_>,
+    why: &Error,
+    watching: bool,
+) -> bool {
+    let mut poll = false;
+    ui.group(|ui| {
+        ui.colored_label(ui.visuals().warn_fg_color, why.to_string());
+        let name = &scope.table.name;
+        writes_to_ui(
+            ui,
+            &format!("the settings of table {name}"),
+            scope.connection,
+        );
+        ui.horizontal(|ui| {
+            if write_button_ui(ui, scope.connection, !enable.flow.busy(), "Enable stream").clicked()
+            {
+                enable.begin(scope);
+            }
+            if enable.flow.is_sending() {
+                ui.spinner();
+            }
+        });
+        enable
+            .flow
+            .question_ui(ui, |plan, confirmed| send(scope, plan, confirmed));
+        if let Some(said) = &enable.said {
+            ui.label(said);
+        }
+        if let Some(error) = &enable.error {
+            error_ui(ui, error);
+        }
+        ui.horizontal(|ui| {
+            labelled_text_ui(ui, "Poll every (seconds)", poll_seconds, 40.0, "5");
+            poll = ui
+                .add_enabled(!watching, egui::Button::new("Start polling"))
+                .clicked();
+        });
+        ui.weak(
+            "Polling reads the parent and counts its children each time (RCU per poll shown): \
+             it sees a drift, but cannot name the write that made it.",
+        );
+    });
+    poll
+}

@@ -1,0 +1,172 @@
+//! The stream reader through the fault proxy: GetRecords throttled, an answer lost (an HTML
+//! 500 after the server answered), an expired iterator — each read gives exactly the records a
+//! clean read gives, compared by sequence number, none twice and none missed.
+
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::time::Duration;
+
+use dynoscope::core::cancel::CancelToken;
+use dynoscope::core::connection::Connection;
+use dynoscope::core::read;
+use dynoscope::core::stream::{self, StartAt, StreamEvent, Tuning, Until};
+use dynoscope::core::write::{self, WriteOutcome};
+
+use common::{Fault, connect_to, fault_proxy, n, s};
+
+/// Every record of the stream of `table` read through `connection`: sequence numbers in order,
+/// and what the reader said it recovered from or waited for.
+async fn read_all(connection: &Connection, arn: &str) -> (Vec<String>, Vec<String>) {
+    // Two records a call, so a recovery happens between pages, not only at the start.
+    let tuning = Tuning {
+        limit: 2,
+        idle: Duration::from_millis(10),
+        ..Tuning::default()
+    };
+    let mut sequences = Vec::new();
+    let mut notes = Vec::new();
+    stream::follow(
+        &connection.streams,
+        arn,
+        StartAt::TrimHorizon,
+        Until::CaughtUp,
+        &tuning,
+        &CancelToken::default(),
+        |event| match event {
+            StreamEvent::Records(records) => {
+                sequences.extend(records.into_iter().map(|r| r.sequence.0));
+            }
+            StreamEvent::Waited(note) | StreamEvent::Recovered(note) => notes.push(note),
+            _ => {}
+        },
+    )
+    .await
+    .unwrap();
+    (sequences, notes)
+}
+
+#[tokio::test]
+async fn a_faulty_stream_read_gives_exactly_the_records_of_a_clean_one() {
+    let engine = common::empty_engine().await;
+    let connection = &engine.connection;
+    let table = common::table_name("faults");
+    common::create_table(&connection.client, &table).await;
+    let info = read::describe_table(&connection.client, &table)
+        .await
+        .unwrap();
+    let enabled = write::send(connection, &stream::enable_plan(connection, &info), false).await;
+    assert!(matches!(enabled, WriteOutcome::Applied { .. }));
+    for i in 0..9 {
+        connection
+            .client
+            .put_item()
+            .table_name(&table)
+            .item("PK", s("POST#1"))
+            .item("SK", s(&format!("LIKE#{i}")))
+            .item("n", n(&i.to_string()))
+            .send()
+            .await
+            .unwrap();
+    }
+    let info = read::describe_table(&connection.client, &table)
+        .await
+        .unwrap();
+    let arn = info.stream_arn.clone().unwrap();
+    let (clean, notes) = read_all(connection, &arn).await;
+    assert_eq!(clean.len(), 9);
+    assert!(notes.is_empty(), "{notes:?}");
+
+    let faults: [(Fault, &str); 4] = [
+        (Fault::ThrottleReads { pass: 1, refuse: 3 }, "throttled"),
+        (
+            Fault::RefuseThese("LimitExceededException", &[0, 2]),
+            "throttled",
+        ),
+        (Fault::HtmlAfterApplyOnce, "sending again"),
+        (
+            Fault::RefuseThese("ExpiredIteratorException", &[2]),
+            "expired",
+        ),
+    ];
+    for (fault, said) in faults {
+        let proxy = fault_proxy(engine.sandbox.addr(), &["GetRecords"], fault).await;
+        let through = connect_to(&proxy.url, Duration::from_secs(5)).await;
+        let (sequences, notes) = read_all(&through, &arn).await;
+        assert_eq!(
+            sequences, clean,
+            "{fault:?}: the same records, once each, in order"
+        );
+        assert!(
+            notes.iter().any(|n| n.contains(said)),
+            "{fault:?}: the reader says it {said}: {notes:?}"
+        );
+        assert!(
+            proxy.arrived() > 5,
+            "{fault:?}: every page went through the proxy"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_stream_that_keeps_resetting_is_waited_for_then_given_up_with_its_error() {
+    let engine = common::empty_engine().await;
+    let connection = &engine.connection;
+    let table = common::table_name("reset");
+    common::create_table(&connection.client, &table).await;
+    let info = read::describe_table(&connection.client, &table)
+        .await
+        .unwrap();
+    let _ = write::send(connection, &stream::enable_plan(connection, &info), false).await;
+    for i in 0..4 {
+        connection
+            .client
+            .put_item()
+            .table_name(&table)
+            .item("PK", s("P"))
+            .item("SK", s(&format!("C{i}")))
+            .send()
+            .await
+            .unwrap();
+    }
+    let arn = read::describe_table(&connection.client, &table)
+        .await
+        .unwrap()
+        .stream_arn
+        .unwrap();
+    let (clean, _) = read_all(connection, &arn).await;
+    // The first GetRecords answered by a reset after the server answered: read again.
+    let proxy = fault_proxy(
+        engine.sandbox.addr(),
+        &["GetRecords"],
+        Fault::ResetAfterApply,
+    )
+    .await;
+    let through = connect_to(&proxy.url, Duration::from_secs(5)).await;
+    let tuning = Tuning {
+        give_up_after: Duration::from_millis(700),
+        ..Tuning::default()
+    };
+    let mut notes = Vec::new();
+    let result = stream::follow(
+        &through.streams,
+        &arn,
+        StartAt::TrimHorizon,
+        Until::CaughtUp,
+        &tuning,
+        &CancelToken::default(),
+        |event| {
+            if let StreamEvent::Waited(note) = event {
+                notes.push(note);
+            }
+        },
+    )
+    .await;
+    // Every answer is reset: the reader waits it out within its budget, then says so.
+    let error = result.unwrap_err();
+    assert_eq!(error.op(), Some("GetRecords"), "{error}");
+    assert!(notes.len() >= 2, "each wait said: {notes:?}");
+    assert_eq!(clean.len(), 4);
+}
