@@ -1,5 +1,5 @@
-//! The stream reader through the fault proxy: GetRecords throttled, an answer lost (an HTML
-//! 500 after the server answered), an expired iterator — each read gives exactly the records a
+//! The stream reader through the fault proxy: GetRecords throttled, a connection reset mid-read,
+//! an answer lost (an HTML 500 after the server answered), an expired iterator — each read gives exactly the records a
 //! clean read gives, compared by sequence number, none twice and none missed.
 
 // Test code: a failed unwrap is a failed test.
@@ -79,8 +79,9 @@ async fn a_faulty_stream_read_gives_exactly_the_records_of_a_clean_one() {
     assert_eq!(clean.len(), 9);
     assert!(notes.is_empty(), "{notes:?}");
 
-    let faults: [(Fault, &str); 4] = [
+    let faults: [(Fault, &str); 5] = [
         (Fault::ThrottleReads { pass: 1, refuse: 3 }, "throttled"),
+        (Fault::ResetAfterApplySecond, "sending again"),
         (
             Fault::RefuseThese("LimitExceededException", &[0, 2]),
             "throttled",

@@ -25,6 +25,9 @@ pub enum Fault {
     Throttle(usize),
     /// Like `HtmlAfterApply` for the first write only; the rest pass.
     HtmlAfterApplyOnce,
+    /// Like `ResetAfterApply` for the second request only (the first passes, so a read is
+    /// under way when its connection is reset); the rest pass.
+    ResetAfterApplySecond,
     /// For reads (targets such as `Scan`, `Query`): forward the first `pass`, refuse the next
     /// `refuse` with HTTP 400 ProvisionedThroughputExceededException, forward the rest.
     ThrottleReads { pass: usize, refuse: usize },
@@ -261,7 +264,8 @@ pub async fn fault_proxy(
                         | Fault::Refuse(_)
                         | Fault::RefuseThese(..)
                         | Fault::Hold
-                ) || (fault == Fault::HtmlAfterApplyOnce && nth > 0);
+                ) || (fault == Fault::HtmlAfterApplyOnce && nth > 0)
+                    || (fault == Fault::ResetAfterApplySecond && nth != 1);
                 if !is_write || passes {
                     let _ = client.write_all(&answer).await;
                     return;
@@ -294,7 +298,7 @@ pub async fn fault_proxy(
                         let _ = client.write_all(&answer[..at]).await;
                         let _ = client.shutdown().await;
                     }
-                    Fault::ResetAfterApply => {
+                    Fault::ResetAfterApply | Fault::ResetAfterApplySecond => {
                         // A zero linger makes the close a reset (RST), which is the point here.
                         #[allow(deprecated)]
                         let _ = client.set_linger(Some(Duration::ZERO));

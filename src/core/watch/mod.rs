@@ -7,6 +7,7 @@ mod config;
 mod effects;
 pub mod fold;
 pub mod parent;
+mod plan;
 mod poll;
 pub mod run;
 mod samples;
@@ -16,7 +17,8 @@ pub use change::{AttrDiff, Change, Effect, gap_text};
 pub use config::FoldConfig;
 pub use fold::{CounterFold, WatchEvent};
 pub use parent::{Base, Divergence, ParentWatch, Point};
-pub use run::{WatchPlan, WatchProgress, WatchScope, Watched, watch};
+pub use plan::{WatchPlan, WatchProgress, WatchScope, Watched};
+pub use run::watch;
 pub use summary::summary;
 
 #[cfg(test)]

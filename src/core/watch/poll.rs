@@ -12,7 +12,7 @@ use crate::core::number::parse;
 use crate::core::stream::{Until, now_ms};
 use crate::core::table::TableInfo;
 use crate::core::tally;
-use crate::core::watch::run::start_lines;
+use crate::core::watch::plan::start_lines;
 use crate::core::watch::{CounterFold, FoldConfig, WatchPlan, WatchProgress, Watched};
 
 #[allow(clippy::too_many_arguments)]

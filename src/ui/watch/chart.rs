@@ -38,9 +38,9 @@ pub(super) fn chart_ui(ui: &mut Ui, log: &WatchLog, parent: Option<&str>) {
     let (tally, children) = series(chart, origin);
     let diverged = ui.visuals().error_fg_color;
     Plot::new(("watch_chart", parent))
-        .height(200.0)
+        .height((ui.available_height() - 8.0).clamp(200.0, 480.0))
         .legend(Legend::default())
-        .x_axis_label("seconds (stream time)")
+        .x_axis_label("seconds (stream time; a second's records spread across it in order)")
         .y_axis_label("count")
         .show(ui, |plot| {
             plot.line(Line::new(
@@ -60,19 +60,32 @@ pub(super) fn chart_ui(ui: &mut Ui, log: &WatchLog, parent: Option<&str>) {
         });
 }
 
-/// The tally's and the children's points, as drawing coordinates. Converting to `f64` is for
+/// The tally's and the children's points, as drawing coordinates. A stream stamps its records
+/// rounded down to the second, so the records of one second are spread across it in their
+/// order (else they would draw a vertical zigzag at one instant). Converting to `f64` is for
 /// the chart only: the exact numbers are the records' text and the line above the chart.
 fn series(chart: &Chart, origin: i64) -> (Vec<[f64; 2]>, Vec<[f64; 2]>) {
     let mut tally = Vec::new();
     let mut children = Vec::new();
-    for sample in &chart.samples {
-        let x = seconds(sample.at_ms, origin);
-        if let Some(y) = sample.tally.as_ref().and_then(BigDecimal::to_f64) {
-            tally.push([x, y]);
+    let samples: Vec<_> = chart.samples.iter().collect();
+    let mut start = 0;
+    while start < samples.len() {
+        let at = samples[start].at_ms;
+        let end = samples[start..]
+            .iter()
+            .position(|s| s.at_ms != at)
+            .map_or(samples.len(), |n| start + n);
+        let spread = if at % 1000 == 0 { 1.0 } else { 0.0 };
+        for (k, sample) in samples[start..end].iter().enumerate() {
+            let x = seconds(at, origin) + spread * k as f64 / (end - start) as f64;
+            if let Some(y) = sample.tally.as_ref().and_then(BigDecimal::to_f64) {
+                tally.push([x, y]);
+            }
+            if let Some(y) = sample.children.as_ref().and_then(BigDecimal::to_f64) {
+                children.push([x, y]);
+            }
         }
-        if let Some(y) = sample.children.as_ref().and_then(BigDecimal::to_f64) {
-            children.push([x, y]);
-        }
+        start = end;
     }
     (tally, children)
 }
