@@ -4,8 +4,8 @@
 //!    1,000 posts, each a child INSERT and its parent's MODIFY (every 97th ADD without a child),
 //!    folded under the likeTally rule: records per second (goal ≥ 200,000).
 //! 2. Memory per watched parent: 100,000 parents (`PARENTS=…`) each given 10 records, the
-//!    resident memory before and after, divided (the fold keeps at most 200 changes and 4,000
-//!    chart points per parent; fewer records keep less).
+//!    resident memory before and after, divided (the fold keeps at most 20 changes a parent;
+//!    the front ends keep their own bounded record lists from its events).
 //! 3. The delay from a like sent through the like path to its record reaching the fold, on the
 //!    sandbox (a watch from now on POST#a91f; goal ≤ 1.5 s), over 10 likes.
 

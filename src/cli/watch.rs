@@ -52,15 +52,25 @@ pub struct WatchArgs {
     pub from: String,
     /// Stop this many seconds after catching up with what the stream held at the start (0:
     /// read the history and stop); until Ctrl-C without it.
-    #[arg(long = "for", value_name = "SECONDS")]
+    #[arg(long = "for", value_name = "SECONDS", allow_negative_numbers = true)]
     pub for_seconds: Option<f64>,
     /// Seconds of stream time a gap may stay open before it is a divergence (the two records
     /// of one transaction can arrive apart).
-    #[arg(long, default_value_t = 5.0, value_name = "SECONDS")]
+    #[arg(
+        long,
+        default_value_t = 5.0,
+        value_name = "SECONDS",
+        allow_negative_numbers = true
+    )]
     pub settle: f64,
     /// Without a stream: read the parent and count its children every SECONDS (at least 1),
     /// its RCU said each time. Polling cannot name the write that drifted.
-    #[arg(long, value_name = "SECONDS", requires = "pk")]
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        requires = "pk",
+        allow_negative_numbers = true
+    )]
     pub poll: Option<f64>,
     /// Turn on a stream (NEW_AND_OLD_IMAGES) first when the table has none: a change to the
     /// table's settings, through the write gateway (--yes off this machine; refused when
@@ -207,13 +217,12 @@ async fn enable(
                 info.name
             ));
         }
-        outcome @ WriteOutcome::Unknown { .. } => {
+        WriteOutcome::Unknown { .. } => {
             out.note(format_args!(
                 "dynoscope: outcome unknown: turning on the stream of {} may have been applied; \
                  it was not sent again (describe the table to see)",
                 info.name
             ));
-            let _ = outcome;
             return Ok(None);
         }
         outcome => {
@@ -291,11 +300,19 @@ pub fn change_line(change: &Change, tally: &str) -> String {
         change.kind.name(),
         change.parent,
         change.what(tally),
-        change.tally_after.as_deref().unwrap_or("missing"),
+        // From history, the tally is known from the parent's first record on.
+        change
+            .tally_after
+            .as_deref()
+            .unwrap_or(if change.gap_after.is_some() {
+                "not read yet"
+            } else {
+                "missing"
+            }),
         change
             .children_after
             .as_ref()
-            .map_or("?".to_owned(), crate::core::number::to_dynamodb),
+            .map_or("not known yet".to_owned(), crate::core::number::to_dynamodb),
         gap_text(change.gap_after.as_ref())
     )
 }

@@ -95,8 +95,9 @@ pub fn evidence_of(item: Option<&Item>) -> Vec<(String, String)> {
     let mut found: Vec<(String, String)> = item
         .iter()
         .filter(|(name, _)| {
-            let lower = name.to_ascii_lowercase();
-            EVIDENCE.iter().any(|word| lower.contains(word))
+            EVIDENCE
+                .iter()
+                .any(|word| contains_ignoring_case(name, word))
         })
         .map(|(name, value)| {
             let raw = cell_text(value);
@@ -108,6 +109,14 @@ pub fn evidence_of(item: Option<&Item>) -> Vec<(String, String)> {
     found.sort();
     found.truncate(4);
     found
+}
+
+/// Whether `name` holds `word` (lowercase ASCII), whatever the case of `name`; no allocation,
+/// since it runs on every attribute of every record.
+fn contains_ignoring_case(name: &str, word: &str) -> bool {
+    name.as_bytes()
+        .windows(word.len())
+        .any(|w| w.eq_ignore_ascii_case(word.as_bytes()))
 }
 
 /// Every attribute that differs between `old` and `new`, by name; values cut at 200 characters.

@@ -21,10 +21,8 @@ pub struct FoldConfig {
     /// How long a gap may stay open before it is a divergence (stream time, ms): the records
     /// of one transaction can arrive apart.
     pub settle_ms: i64,
-    /// Changes kept per parent for the record list.
+    /// Changes kept per parent (the front ends keep their own record lists from the events).
     pub keep_changes: usize,
-    /// Chart points kept per parent.
-    pub keep_points: usize,
 }
 
 impl FoldConfig {
@@ -53,8 +51,7 @@ impl FoldConfig {
             index_keys,
             only: None,
             settle_ms,
-            keep_changes: 200,
-            keep_points: 4000,
+            keep_changes: 20,
         })
     }
 }

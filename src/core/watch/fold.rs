@@ -12,7 +12,7 @@ use crate::core::tally::ChildSource;
 use crate::core::watch::change::{Change, diff_of, evidence_of, key_text};
 use crate::core::watch::config::FoldConfig;
 use crate::core::watch::effects::{child_effect, parent_effect};
-use crate::core::watch::parent::{Base, Divergence, MAX_CAUSES, ParentWatch, Point};
+use crate::core::watch::parent::{Base, Divergence, MAX_CAUSES, ParentWatch};
 
 /// What the fold says as records arrive.
 #[derive(Debug, Clone, PartialEq)]
@@ -103,11 +103,6 @@ impl CounterFold {
         at_ms: i64,
     ) -> Vec<WatchEvent> {
         let mut parent = ParentWatch::new(pk.to_owned(), Base::Checked { tally, children });
-        parent.points.push(Point {
-            at_ms,
-            tally: parent.tally(),
-            children: parent.children(),
-        });
         let gap = parent.gap();
         let mut events = Vec::new();
         if gap != Some(BigDecimal::default()) {
@@ -210,24 +205,12 @@ impl CounterFold {
             evidence: evidence_of(record.new.as_ref().or(record.old.as_ref())),
             diff: diff_of(record.old.as_ref(), record.new.as_ref()),
         };
-        if parent.recent.len() >= config.keep_changes {
-            parent.recent.pop_front();
+        if config.keep_changes > 0 {
+            if parent.recent.len() >= config.keep_changes {
+                parent.recent.pop_front();
+            }
+            parent.recent.push_back(change.clone());
         }
-        parent.recent.push_back(change.clone());
-        if parent.points.len() >= config.keep_points {
-            // Thin the older half: the chart keeps its shape in bounded memory.
-            let half = parent.points.len() / 2;
-            let mut i = 0;
-            parent.points.retain(|_| {
-                i += 1;
-                i > half || i % 2 == 0
-            });
-        }
-        parent.points.push(Point {
-            at_ms: record.at_ms,
-            tally: parent.tally(),
-            children: parent.children(),
-        });
         let pk = parent.pk.clone();
         events.extend(self.track(&id, &pk, change, gap_before.as_ref()));
         events

@@ -16,7 +16,7 @@ mod summary;
 pub use change::{AttrDiff, Change, Effect, gap_text};
 pub use config::FoldConfig;
 pub use fold::{CounterFold, WatchEvent};
-pub use parent::{Base, Divergence, ParentWatch, Point};
+pub use parent::{Base, Divergence, ParentWatch};
 pub use plan::{WatchPlan, WatchProgress, WatchScope, Watched};
 pub use run::watch;
 pub use summary::summary;

@@ -99,17 +99,6 @@ impl Divergence {
     }
 }
 
-/// One chart point: the stored tally and the children after a record.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Point {
-    /// Stream time, ms.
-    pub at_ms: i64,
-    /// The stored tally (`None`: missing or not known yet).
-    pub tally: Option<BigDecimal>,
-    /// The children (counted, or the tally at the first record plus those since).
-    pub children: Option<BigDecimal>,
-}
-
 /// A watched parent.
 #[derive(Debug, Clone)]
 pub struct ParentWatch {
@@ -135,8 +124,6 @@ pub struct ParentWatch {
     pub records: u64,
     /// The last changes (at most the fold's `keep_changes`).
     pub recent: VecDeque<Change>,
-    /// The chart's points (at most the fold's `keep_points`; older ones thinned).
-    pub points: Vec<Point>,
 }
 
 /// Children whose inserts and removes are told apart per parent, at most.
@@ -161,7 +148,6 @@ impl ParentWatch {
             settled: 0,
             records: 0,
             recent: VecDeque::new(),
-            points: Vec::new(),
         }
     }
 

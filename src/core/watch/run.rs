@@ -113,100 +113,106 @@ pub async fn watch(
         .await
     };
     let fold_it = async {
-        let checked = one.is_some() && plan.start == StartAt::Latest;
-        let mut waiting: Vec<Vec<crate::core::stream::StreamRecord>> = Vec::new();
-        let mut started = !checked;
-        if started {
-            on(WatchProgress::Started(start_lines(
-                info,
-                plan,
-                &source.view,
-                &tally_name,
-            )));
-        }
-        let mut deadline: Option<tokio::time::Instant> = None;
-        // While caught up, stream time is this machine's clock: a gap that outlives the settle
-        // window is named without waiting for the next record.
-        let mut caught_up = false;
-        let mut tick = tokio::time::interval(Duration::from_millis(500));
-        loop {
-            let stop_at = async {
-                match deadline {
-                    Some(at) => tokio::time::sleep_until(at).await,
-                    None => std::future::pending().await,
-                }
-            };
-            let event = tokio::select! {
-                event = rx.recv() => event,
-                _ = tick.tick(), if caught_up => {
-                    for event in fold.advance(now_ms()) {
-                        on(WatchProgress::Event(event));
+        let folded = async {
+            let checked = one.is_some() && plan.start == StartAt::Latest;
+            let mut waiting: Vec<Vec<crate::core::stream::StreamRecord>> = Vec::new();
+            let mut started = !checked;
+            if started {
+                on(WatchProgress::Started(start_lines(
+                    info,
+                    plan,
+                    &source.view,
+                    &tally_name,
+                )));
+            }
+            let mut deadline: Option<tokio::time::Instant> = None;
+            // While caught up, stream time is this machine's clock: a gap that outlives the settle
+            // window is named without waiting for the next record.
+            let mut caught_up = false;
+            let mut tick = tokio::time::interval(Duration::from_millis(500));
+            loop {
+                let stop_at = async {
+                    match deadline {
+                        Some(at) => tokio::time::sleep_until(at).await,
+                        None => std::future::pending().await,
                     }
-                    continue;
-                }
-                () = stop_at => { inner.cancel(); deadline = None; continue; }
-                () = cancel.cancelled(), if !inner.is_cancelled() => { inner.cancel(); continue; }
-            };
-            let Some(event) = event else { break };
-            match event {
-                StreamEvent::Positioned if !started => {
-                    if let Some((id, pk, partition)) = &one {
-                        let (parent, rcu) = tally::load_parent_costed(
-                            &connection.client,
-                            info,
-                            &plan.rule,
-                            partition.clone(),
-                        )
-                        .await?;
-                        let parent = parent.ok_or_else(|| Error::NotFound {
-                            what: format!(
-                                "parent item {pk} / {} in {}",
-                                plan.rule.parents.sort_key, info.name
-                            ),
-                        })?;
-                        let check =
-                            tally::check_parent(&connection.client, info, &plan.rule, &parent)
-                                .await?;
-                        consumed_rcu += rcu + check.count.consumed_rcu;
-                        let tally = check.stored.as_deref().and_then(|t| parse(t).ok());
-                        for event in fold.start_checked(id, pk, tally, check.count.count, now_ms())
-                        {
+                };
+                let event = tokio::select! {
+                    event = rx.recv() => event,
+                    _ = tick.tick(), if caught_up => {
+                        for event in fold.advance(now_ms()) {
                             on(WatchProgress::Event(event));
                         }
+                        continue;
                     }
-                    started = true;
-                    let mut lines = start_lines(info, plan, &source.view, &tally_name);
-                    if let Some(parent) = fold.parents().next() {
-                        lines.push(parent.start_text(&tally_name));
+                    () = stop_at => { inner.cancel(); deadline = None; continue; }
+                    () = cancel.cancelled(), if !inner.is_cancelled() => { inner.cancel(); continue; }
+                };
+                let Some(event) = event else { break };
+                match event {
+                    StreamEvent::Positioned if !started => {
+                        if let Some((id, pk, partition)) = &one {
+                            let (parent, rcu) = tally::load_parent_costed(
+                                &connection.client,
+                                info,
+                                &plan.rule,
+                                partition.clone(),
+                            )
+                            .await?;
+                            let parent = parent.ok_or_else(|| Error::NotFound {
+                                what: format!(
+                                    "parent item {pk} / {} in {}",
+                                    plan.rule.parents.sort_key, info.name
+                                ),
+                            })?;
+                            let check =
+                                tally::check_parent(&connection.client, info, &plan.rule, &parent)
+                                    .await?;
+                            consumed_rcu += rcu + check.count.consumed_rcu;
+                            let tally = check.stored.as_deref().and_then(|t| parse(t).ok());
+                            for event in fold.start_checked(id, pk, tally, check.count.count, now_ms())
+                            {
+                                on(WatchProgress::Event(event));
+                            }
+                        }
+                        started = true;
+                        let mut lines = start_lines(info, plan, &source.view, &tally_name);
+                        if let Some(parent) = fold.parents().next() {
+                            lines.push(parent.start_text(&tally_name));
+                        }
+                        on(WatchProgress::Started(lines));
+                        for records in waiting.drain(..) {
+                            fold_records(&mut fold, &records, &mut on);
+                        }
                     }
-                    on(WatchProgress::Started(lines));
-                    for records in waiting.drain(..) {
+                    StreamEvent::Positioned => {}
+                    StreamEvent::Records(records) if !started => waiting.push(records),
+                    StreamEvent::Records(records) => {
+                        caught_up = false;
                         fold_records(&mut fold, &records, &mut on);
                     }
-                }
-                StreamEvent::Positioned => {}
-                StreamEvent::Records(records) if !started => waiting.push(records),
-                StreamEvent::Records(records) => {
-                    caught_up = false;
-                    fold_records(&mut fold, &records, &mut on);
-                }
-                StreamEvent::CaughtUp { now_ms } => {
-                    caught_up = true;
-                    for event in fold.advance(now_ms) {
-                        on(WatchProgress::Event(event));
+                    StreamEvent::CaughtUp { now_ms } => {
+                        caught_up = true;
+                        for event in fold.advance(now_ms) {
+                            on(WatchProgress::Event(event));
+                        }
+                        if deadline.is_none() && !inner.is_cancelled() {
+                            deadline = for_time.map(|t| tokio::time::Instant::now() + t);
+                        }
+                        on(WatchProgress::Stream(StreamEvent::CaughtUp { now_ms }));
                     }
-                    if deadline.is_none() && !inner.is_cancelled() {
-                        deadline = for_time.map(|t| tokio::time::Instant::now() + t);
-                    }
-                    on(WatchProgress::Stream(StreamEvent::CaughtUp { now_ms }));
+                    other => on(WatchProgress::Stream(other)),
                 }
-                other => on(WatchProgress::Stream(other)),
             }
+            for event in fold.finish() {
+                on(WatchProgress::Event(event));
+            }
+            Ok::<_, Error>(())
         }
-        for event in fold.finish() {
-            on(WatchProgress::Event(event));
-        }
-        Ok::<_, Error>(())
+        .await;
+        // However the fold ended (a failed start check included), the walk ends with it.
+        inner.cancel();
+        folded
     };
     let (followed, folded) = tokio::join!(walk, fold_it);
     folded?;

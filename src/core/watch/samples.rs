@@ -4,7 +4,7 @@ use bigdecimal::BigDecimal;
 
 use crate::core::stream::{EventKind, SequenceNumber};
 use crate::core::watch::change::{Change, Effect};
-use crate::core::watch::parent::{Base, ParentWatch, Point};
+use crate::core::watch::parent::{Base, ParentWatch};
 use crate::core::watch::{CounterFold, WatchEvent};
 
 impl CounterFold {
@@ -35,7 +35,6 @@ impl CounterFold {
         self.folded += 1;
         let gap_before = parent.gap();
         *parent = ParentWatch {
-            points: std::mem::take(&mut parent.points),
             recent: std::mem::take(&mut parent.recent),
             open: parent.open.take(),
             closed: std::mem::take(&mut parent.closed),
@@ -60,15 +59,12 @@ impl CounterFold {
             evidence: Vec::new(),
             diff: Vec::new(),
         };
-        if parent.recent.len() >= self.config.keep_changes {
-            parent.recent.pop_front();
+        if self.config.keep_changes > 0 {
+            if parent.recent.len() >= self.config.keep_changes {
+                parent.recent.pop_front();
+            }
+            parent.recent.push_back(change.clone());
         }
-        parent.recent.push_back(change.clone());
-        parent.points.push(Point {
-            at_ms,
-            tally: parent.tally(),
-            children: parent.children(),
-        });
         events.extend(self.track(id, pk, change, gap_before.as_ref()));
         events
     }
