@@ -226,7 +226,7 @@ async fn a_bare_child_an_add_alone_and_a_child_removed_twice_are_each_named() {
     delete("LIKE#USER#bare").await.unwrap();
     put("LIKE#USER#bare").await.unwrap();
     delete("LIKE#USER#bare").await.unwrap();
-    let watched = history(connection, &info, None).await;
+    let watched = history(connection, &info, Some("POST#1")).await;
     let changes: Vec<String> = watched
         .fold
         .parent("POST#1")

@@ -58,7 +58,10 @@ fn the_seeded_drifts_are_named_and_a_stormed_parent_is_consistent() {
     let out = watch(served.url(), &["--pk", "POST#nope", "--for", "1"]);
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("there is no parent item POST#nope / META in Social"), "{stderr}");
+    assert!(
+        stderr.contains("there is no parent item POST#nope / META in Social"),
+        "{stderr}"
+    );
 
     // A storm on POST#a91f, then its watch from the start of the stream: consistent.
     let storm = dynoscope(&[

@@ -130,25 +130,30 @@ pub fn diff_of(old: Option<&Item>, new: Option<&Item>) -> Vec<AttrDiff> {
             }
         })
     };
-    let mut names: Vec<&String> = old
-        .into_iter()
-        .chain(new)
-        .flat_map(|item| item.keys())
-        .collect();
-    names.sort();
-    names.dedup();
-    names
-        .into_iter()
-        .filter_map(|name| {
-            let before = old.and_then(|i| i.get(name));
-            let after = new.and_then(|i| i.get(name));
-            (before != after).then(|| AttrDiff {
-                name: name.clone(),
-                before: shown(before),
-                after: shown(after),
-            })
+    let empty = Item::new();
+    let (before, after) = (old.unwrap_or(&empty), new.unwrap_or(&empty));
+    // Each name once: those of the old image, then those only in the new one.
+    let mut diff: Vec<AttrDiff> = before
+        .iter()
+        .filter(|(name, value)| after.get(*name) != Some(*value))
+        .map(|(name, value)| AttrDiff {
+            name: name.clone(),
+            before: shown(Some(value)),
+            after: shown(after.get(name)),
         })
-        .collect()
+        .chain(
+            after
+                .iter()
+                .filter(|(name, _)| !before.contains_key(*name))
+                .map(|(name, value)| AttrDiff {
+                    name: name.clone(),
+                    before: None,
+                    after: shown(Some(value)),
+                }),
+        )
+        .collect();
+    diff.sort_by(|a, b| a.name.cmp(&b.name));
+    diff
 }
 
 /// A drift as text: `+1`, `-2`, `0`, or `missing tally`.

@@ -82,6 +82,11 @@ impl CounterFold {
         self.config.only = Some(id.to_owned());
     }
 
+    /// Keep `n` changes a parent (0: counters and divergences only).
+    pub fn config_keep_changes(&mut self, n: usize) {
+        self.config.keep_changes = n;
+    }
+
     /// The watched parents.
     pub fn parents(&self) -> impl Iterator<Item = &ParentWatch> {
         self.parents.values()

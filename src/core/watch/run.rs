@@ -69,7 +69,11 @@ pub async fn watch(
             config.only = Some(id.clone());
             Some((id, pk.clone(), partition.clone()))
         }
-        WatchScope::Every => None,
+        // Every parent: the front ends keep the record lists; the fold keeps only counters.
+        WatchScope::Every => {
+            config.keep_changes = 0;
+            None
+        }
     };
     if let Some(every) = plan.poll {
         let (id, pk, partition) = one.ok_or_else(|| {
