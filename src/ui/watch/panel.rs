@@ -48,11 +48,17 @@ pub(super) fn panel_ui(ui: &mut Ui, watch: &mut WatchFeature, scope: &Scope<'_>)
     };
     ui.separator();
     let mut chosen = None;
+    // Columns lay out justified, which would spread a wrapped line's words across its width.
+    let left = egui::Layout::top_down(egui::Align::LEFT);
     ui.columns(2, |columns| {
-        chosen = diverged_ui(&mut columns[0], log);
-        let parent = charted(log, &watch.filter);
-        chart::chart_ui(&mut columns[0], log, parent.as_deref());
-        records::records_ui(&mut columns[1], log, &mut watch.filter, &mut watch.selected);
+        columns[0].with_layout(left, |ui| {
+            chosen = diverged_ui(ui, log);
+            let parent = charted(log, &watch.filter);
+            chart::chart_ui(ui, log, parent.as_deref());
+        });
+        columns[1].with_layout(left, |ui| {
+            records::records_ui(ui, log, &mut watch.filter, &mut watch.selected);
+        });
     });
     if let Some(parent) = chosen {
         watch.filter = parent;
