@@ -70,11 +70,12 @@ async fn stream_table(connection: &Connection) -> TableInfo {
         .unwrap()
 }
 
-/// The history of `info`'s stream folded, to what it holds now.
+/// The history of `info`'s stream folded, to what it holds now, with no settle window.
 async fn history(connection: &Connection, info: &TableInfo, pk: Option<&str>) -> Watched {
-    let plan = spec(&info.name, pk, WatchFrom::TrimHorizon)
-        .plan(info)
-        .unwrap();
+    // Settled at once: the writes were made a moment ago, and none is still in flight.
+    let mut spec = spec(&info.name, pk, WatchFrom::TrimHorizon);
+    spec.settle_seconds = 0.0;
+    let plan = spec.plan(info).unwrap();
     watch::watch(
         connection,
         info,

@@ -31,7 +31,11 @@ fn watch(url: &str, args: &[&str]) -> std::process::Output {
 #[test]
 fn the_seeded_drifts_are_named_and_a_stormed_parent_is_consistent() {
     let served = Served::new();
-    let out = watch(served.url(), &["--from", "trim-horizon", "--for", "0"]);
+    // Without a settle window: the seeded writes are a moment old, none in flight.
+    let out = watch(
+        served.url(),
+        &["--from", "trim-horizon", "--for", "0", "--settle", "0"],
+    );
     let stdout = text(&out.stdout);
     assert_eq!(
         out.status.code(),
@@ -86,6 +90,8 @@ fn the_seeded_drifts_are_named_and_a_stormed_parent_is_consistent() {
             "--for",
             "0",
             "--json",
+            "--settle",
+            "0",
         ],
     );
     let stdout = text(&out.stdout);

@@ -50,8 +50,9 @@ pub struct WatchArgs {
     /// stream from its oldest record, up to 24 hours back: find yesterday's drift).
     #[arg(long, default_value = "latest")]
     pub from: String,
-    /// Stop this many seconds after catching up with what the stream held at the start (0:
-    /// read the history and stop); until Ctrl-C without it.
+    /// Stop this many seconds after the start (from latest) or after catching up with what the
+    /// stream held (from trim-horizon); 0: read what the stream holds now and stop. Until
+    /// Ctrl-C without it.
     #[arg(long = "for", value_name = "SECONDS", allow_negative_numbers = true)]
     pub for_seconds: Option<f64>,
     /// Seconds of stream time a gap may stay open before it is a divergence (the two records
@@ -120,13 +121,15 @@ pub async fn watch(
         return Err(Error::Invalid("--for is 0 to 86400 seconds".into()));
     }
     let mut info = describe(&connection.client, &args.table, stop).await?;
+    // The input is checked before anything is written: a bad one leaves the table as it was.
+    let mut plan = spec.plan(&info)?;
     if args.enable_stream && info.stream_arn.is_none() {
         match enable(connection, &info, confirmed, out, stop).await? {
             Some(table) => info = table,
             None => return Ok(Exit::Unknown),
         }
+        plan = spec.plan(&info)?;
     }
-    let plan = spec.plan(&info)?;
     if plan.poll.is_none()
         && let Err(error) = StreamSource::of(&info)
     {
@@ -244,10 +247,13 @@ async fn enable(
             () = stop.cancelled() => return Err(Error::Cancelled { op: "DescribeTable" }),
         }
     }
-    Err(Error::Invalid(format!(
-        "the stream of {} was turned on but is not listed after 30 s; watch again shortly",
+    out.note(format_args!(
+        "dynoscope: the stream of {} was turned on but is not listed after 30 s; watch again \
+         shortly",
         info.name
-    )))
+    ));
+    // Applied, but whether it can be read is not known yet.
+    Ok(None)
 }
 
 fn print_progress(out: &mut Output, tally: &str, json: bool, progress: WatchProgress) {

@@ -32,6 +32,8 @@ pub struct CounterFold {
     pub(super) parents: HashMap<String, ParentWatch>,
     /// Open divergences not yet reported, by when they opened.
     pub(super) pending: BTreeSet<(i64, String)>,
+    /// Open divergences back at zero, by since when: closed once they stay there.
+    pub(super) closing: BTreeSet<(i64, String)>,
     /// The latest stream time seen (records, or this machine's clock while caught up).
     pub(super) now_ms: i64,
     /// Records folded into a parent.
@@ -61,6 +63,7 @@ impl CounterFold {
             config,
             parents: HashMap::new(),
             pending: BTreeSet::new(),
+            closing: BTreeSet::new(),
             now_ms: 0,
             folded: 0,
             ignored: 0,
@@ -116,6 +119,7 @@ impl CounterFold {
                 opened_ms: at_ms,
                 before_watch: true,
                 closed_ms: None,
+                closing_since: None,
                 gap,
                 causes: Vec::new(),
                 records: 0,
@@ -190,7 +194,6 @@ impl CounterFold {
             .parents
             .entry(id.clone())
             .or_insert_with(|| ParentWatch::new(pk_shown.clone(), Base::Deltas));
-        let gap_before = parent.gap();
         let effect = match role {
             Some(Role::Parent(_)) => parent_effect(parent, record, &config.rule.tally),
             _ => child_effect(parent, record, &item_shown),
@@ -217,19 +220,13 @@ impl CounterFold {
             parent.recent.push_back(change.clone());
         }
         let pk = parent.pk.clone();
-        events.extend(self.track(&id, &pk, change, gap_before.as_ref()));
+        events.extend(self.track(&id, &pk, change));
         events
     }
 
-    /// Keep the divergence of parent `id` after `change` moved its gap from `gap_before`:
-    /// opened, grown, closed (said when reported, dropped within the settle window).
-    pub(super) fn track(
-        &mut self,
-        id: &str,
-        pk: &str,
-        change: Change,
-        gap_before: Option<&BigDecimal>,
-    ) -> Vec<WatchEvent> {
+    /// Keep the divergence of parent `id` after `change`: opened, grown, back at zero (closed
+    /// once it stays there; said when reported, dropped within the settle window).
+    pub(super) fn track(&mut self, id: &str, pk: &str, change: Change) -> Vec<WatchEvent> {
         let mut events = Vec::new();
         let Some(parent) = self.parents.get_mut(id) else {
             return events;
@@ -237,12 +234,6 @@ impl CounterFold {
         let gap = change.gap_after.clone();
         let at_ms = change.at_ms;
         let zero = BigDecimal::default();
-        let moved_away = match (gap_before, &gap) {
-            (_, Some(g)) if *g == zero => false,
-            (Some(b), Some(g)) => g.abs() > b.abs() || (b * g) < zero,
-            (Some(_), None) => true,
-            (None, _) => false,
-        };
         let closes = gap == Some(zero.clone());
         let Some(open) = parent.open.as_mut() else {
             if !closes {
@@ -251,6 +242,7 @@ impl CounterFold {
                     opened_ms: at_ms,
                     before_watch: false,
                     closed_ms: None,
+                    closing_since: None,
                     gap,
                     causes: vec![change.clone()],
                     records: 1,
@@ -262,21 +254,58 @@ impl CounterFold {
             return events;
         };
         open.records += 1;
-        open.gap = gap;
-        if moved_away && open.causes.len() < MAX_CAUSES {
-            open.causes.push(change.clone());
-        }
-        events.push(WatchEvent::Change(change));
-        if !closes {
+        if closes && !open.reported {
+            // Back at zero before the settle window ended: the two records of one write,
+            // arrived apart.
+            events.push(WatchEvent::Change(change));
+            events.extend(self.close(id, at_ms));
             return events;
         }
+        if closes {
+            // A divergence said is closed once the gap stays at zero for the settle window: a
+            // write's two records arriving apart (its child, then its tally) leave it as it was.
+            if open.closing_since.is_none() {
+                open.closing_since = Some(at_ms);
+                self.closing.insert((at_ms, id.to_owned()));
+            }
+        } else {
+            if let Some(since) = open.closing_since.take() {
+                self.closing.remove(&(since, id.to_owned()));
+                if !open.reported {
+                    // Due to be reported again, if it is old enough.
+                    self.pending.insert((open.opened_ms, id.to_owned()));
+                }
+            }
+            // A cause moved the gap further than the divergence had it (a write whose halves
+            // arrived apart, leaving it where it was, is not one).
+            let further = match (open.gap.as_ref(), gap.as_ref()) {
+                (Some(was), Some(now)) => now.abs() > was.abs() || (was * now) < zero,
+                (Some(_), None) => true,
+                (None, _) => false,
+            };
+            if further && open.causes.len() < MAX_CAUSES {
+                open.causes.push(change.clone());
+            }
+            open.gap = gap;
+        }
+        events.push(WatchEvent::Change(change));
+        events
+    }
+
+    /// Close parent `id`'s divergence, back at zero since `since`: kept as closed when it was
+    /// reported (or outlived the settle window), counted as settled when it did not.
+    fn close(&mut self, id: &str, since: i64) -> Vec<WatchEvent> {
+        let mut events = Vec::new();
+        let Some(parent) = self.parents.get_mut(id) else {
+            return events;
+        };
         let Some(mut closed) = parent.open.take() else {
             return events;
         };
-        closed.closed_ms = Some(at_ms);
+        closed.closed_ms = Some(since);
+        closed.closing_since = None;
         self.pending.remove(&(closed.opened_ms, id.to_owned()));
-        let lasted = at_ms - closed.opened_ms;
-        if !closed.reported && lasted <= self.config.settle_ms {
+        if !closed.reported && since - closed.opened_ms <= self.config.settle_ms {
             // Two records of one write, arrived apart: never a divergence.
             parent.settled += 1;
             return events;
@@ -298,12 +327,21 @@ impl CounterFold {
     pub fn advance(&mut self, now_ms: i64) -> Vec<WatchEvent> {
         self.now_ms = self.now_ms.max(now_ms);
         let mut events = Vec::new();
+        while let Some((since, id)) = self.closing.first().cloned() {
+            if self.now_ms - since <= self.config.settle_ms {
+                break;
+            }
+            self.closing.pop_first();
+            events.extend(self.close(&id, since));
+        }
         while let Some((opened, id)) = self.pending.first().cloned() {
             if self.now_ms - opened <= self.config.settle_ms {
                 break;
             }
             self.pending.pop_first();
-            if let Some(open) = self.parents.get_mut(&id).and_then(|p| p.open.as_mut()) {
+            if let Some(open) = self.parents.get_mut(&id).and_then(|p| p.open.as_mut())
+                && open.closing_since.is_none()
+            {
                 open.reported = true;
                 events.push(WatchEvent::Diverged(open.clone()));
             }
@@ -312,23 +350,37 @@ impl CounterFold {
     }
 
     /// The end of the watch: every divergence still open is reported, whatever its age.
-    pub fn finish(&mut self) -> Vec<WatchEvent> {
-        let mut events = Vec::new();
-        for (_, id) in std::mem::take(&mut self.pending) {
-            if let Some(open) = self.parents.get_mut(&id).and_then(|p| p.open.as_mut()) {
-                open.reported = true;
-                events.push(WatchEvent::Diverged(open.clone()));
-            }
+    ///
+    /// `now_ms`: the stream time the watch read to (this machine's clock when it caught up
+    /// with the stream; the last record's time when it was stopped before). Gaps older than the
+    /// settle window by then are reported; younger ones stay unsettled — an in-flight write
+    /// cut by the end is not a divergence — and are said apart ([`Self::unsettled`]).
+    pub fn finish(&mut self, now_ms: i64) -> Vec<WatchEvent> {
+        let mut events = self.advance(now_ms);
+        // Back at zero when the watch ended: closed.
+        for (since, id) in std::mem::take(&mut self.closing) {
+            events.extend(self.close(&id, since));
         }
         events
     }
 
-    /// The divergences open now, worst first (a missing tally, then by size).
+    /// Gaps open at the end that had not outlived the settle window: not divergences (yet).
+    pub fn unsettled(&self) -> Vec<&Divergence> {
+        self.parents
+            .values()
+            .filter_map(|p| p.open.as_ref())
+            .filter(|d| !d.reported && d.closing_since.is_none())
+            .collect()
+    }
+
+    /// The divergences open now (reported: past the settle window, or found by the start
+    /// check), worst first (a missing tally, then by size).
     pub fn open(&self) -> Vec<&Divergence> {
         let mut open: Vec<&Divergence> = self
             .parents
             .values()
             .filter_map(|p| p.open.as_ref())
+            .filter(|d| d.reported)
             .collect();
         open.sort_by(|a, b| {
             let key = |d: &Divergence| {

@@ -46,6 +46,9 @@ pub struct Divergence {
     pub before_watch: bool,
     /// When it closed, if it did.
     pub closed_ms: Option<i64>,
+    /// Back at zero since then (stream time): it closes once it stays there for the settle
+    /// window.
+    pub closing_since: Option<i64>,
     /// Tally minus children now (or when it closed, the last before); `None`: tally missing.
     pub gap: Option<BigDecimal>,
     /// The records that moved the gap away from zero, first first (at most 20 kept).

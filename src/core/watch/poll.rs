@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::core::cancel::{CancelToken, unless_stopped};
+use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
 use crate::core::error::{Error, Result};
 use crate::core::number::parse;
@@ -34,28 +34,36 @@ pub(super) async fn poll(
     let mut polls = 0u64;
     let began = tokio::time::Instant::now();
     loop {
-        let (parent, rcu) = unless_stopped(
-            cancel,
-            "GetItem",
-            tally::load_parent_costed(&connection.client, info, &plan.rule, partition.clone()),
-        )
-        .await?;
-        let parent = parent.ok_or_else(|| Error::NotFound {
-            what: format!(
-                "parent item {pk} / {} in {}",
-                plan.rule.parents.sort_key, info.name
-            ),
-        })?;
-        let check = unless_stopped(
-            cancel,
-            "Query",
-            tally::check_parent(&connection.client, info, &plan.rule, &parent),
-        )
-        .await?;
+        // Stopped during a poll: the watch ends with what it saw, as a stream watch does.
+        let read = async {
+            let (parent, rcu) =
+                tally::load_parent_costed(&connection.client, info, &plan.rule, partition.clone())
+                    .await?;
+            let parent = parent.ok_or_else(|| Error::NotFound {
+                what: format!(
+                    "parent item {pk} / {} in {}",
+                    plan.rule.parents.sort_key, info.name
+                ),
+            })?;
+            let check = tally::check_parent(&connection.client, info, &plan.rule, &parent).await?;
+            Ok::<_, Error>((rcu, check))
+        };
+        let (rcu, check) = tokio::select! {
+            read = read => read?,
+            () = cancel.cancelled() => break,
+        };
         polls += 1;
         let used = rcu + check.count.consumed_rcu;
         consumed_rcu += used;
-        let tally = check.stored.as_deref().and_then(|t| parse(t).ok());
+        let tally = match check.stored.as_deref() {
+            None => None,
+            Some(text) => Some(parse(text).map_err(|e| {
+                Error::Invalid(format!(
+                    "the tally `{}` is not a number: {e}",
+                    plan.rule.tally
+                ))
+            })?),
+        };
         if polls == 1 {
             on(WatchProgress::Started(start_lines(
                 info,
@@ -80,7 +88,7 @@ pub(super) async fn poll(
             () = cancel.cancelled() => break,
         }
     }
-    for event in fold.finish() {
+    for event in fold.finish(now_ms()) {
         on(WatchProgress::Event(event));
     }
     Ok(Watched {

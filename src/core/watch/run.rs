@@ -97,6 +97,14 @@ pub async fn watch(
     let mut fold = CounterFold::new(config);
     let tally_name = plan.rule.tally.clone();
     let mut consumed_rcu = 0.0;
+    let before = match &one {
+        Some((_, pk, partition)) if plan.start == StartAt::Latest => {
+            let check = start_check(connection, info, plan, pk, partition.clone()).await?;
+            consumed_rcu += check.2;
+            Some(check)
+        }
+        _ => None,
+    };
     let inner = CancelToken::default();
     let (tx, mut rx) = mpsc::unbounded_channel();
     let tuning = Tuning::default();
@@ -130,6 +138,7 @@ pub async fn watch(
                 )));
             }
             let mut deadline: Option<tokio::time::Instant> = None;
+            let mut quiet_start = true;
             // While caught up, stream time is this machine's clock: a gap that outlives the settle
             // window is named without waiting for the next record.
             let mut caught_up = false;
@@ -156,33 +165,35 @@ pub async fn watch(
                 match event {
                     StreamEvent::Positioned if !started => {
                         if let Some((id, pk, partition)) = &one {
-                            let (parent, rcu) = tally::load_parent_costed(
-                                &connection.client,
-                                info,
-                                &plan.rule,
-                                partition.clone(),
-                            )
-                            .await?;
-                            let parent = parent.ok_or_else(|| Error::NotFound {
-                                what: format!(
-                                    "parent item {pk} / {} in {}",
-                                    plan.rule.parents.sort_key, info.name
-                                ),
-                            })?;
-                            let check =
-                                tally::check_parent(&connection.client, info, &plan.rule, &parent)
-                                    .await?;
-                            consumed_rcu += rcu + check.count.consumed_rcu;
-                            let tally = check.stored.as_deref().and_then(|t| parse(t).ok());
-                            for event in fold.start_checked(id, pk, tally, check.count.count, now_ms())
+                            // Checked before and after the stream took its place: when both
+                            // agree, no write landed in between, so none is counted twice.
+                            let after =
+                                start_check(connection, info, plan, pk, partition.clone()).await?;
+                            consumed_rcu += after.2;
+                            for event in
+                                fold.start_checked(id, pk, after.0.clone(), after.1, now_ms())
                             {
                                 on(WatchProgress::Event(event));
                             }
+                            quiet_start = before.as_ref().map(|b| (&b.0, b.1))
+                                == Some((&after.0, after.1));
                         }
                         started = true;
                         let mut lines = start_lines(info, plan, &source.view, &tally_name);
                         if let Some(parent) = fold.parents().next() {
                             lines.push(parent.start_text(&tally_name));
+                            if !quiet_start {
+                                lines.push(
+                                    "writes landed while the watch started: one of them may be \
+                                     counted twice (in the start check and as a record); check \
+                                     a drift named in the first seconds again"
+                                        .to_owned(),
+                                );
+                            }
+                        }
+                        // From now: the time counts from here (a busy table never goes idle).
+                        if plan.start == StartAt::Latest {
+                            deadline = for_time.map(|t| tokio::time::Instant::now() + t);
                         }
                         on(WatchProgress::Started(lines));
                         for records in waiting.drain(..) {
@@ -208,7 +219,9 @@ pub async fn watch(
                     other => on(WatchProgress::Stream(other)),
                 }
             }
-            for event in fold.finish() {
+            // Read to now when caught up; else as far as the last record.
+            let end_ms = if caught_up { now_ms() } else { fold.now_ms() };
+            for event in fold.finish(end_ms) {
                 on(WatchProgress::Event(event));
             }
             Ok::<_, Error>(())
@@ -229,6 +242,36 @@ pub async fn watch(
         started_ms,
         ended_ms: now_ms(),
     })
+}
+
+/// One parent's stored tally (`None`: missing; a tally that is not a number is an error) and
+/// its children counted, with the read capacity it took.
+async fn start_check(
+    connection: &Connection,
+    info: &TableInfo,
+    plan: &WatchPlan,
+    pk: &str,
+    partition: AttributeValue,
+) -> Result<(Option<bigdecimal::BigDecimal>, u64, f64)> {
+    let (parent, rcu) =
+        tally::load_parent_costed(&connection.client, info, &plan.rule, partition).await?;
+    let parent = parent.ok_or_else(|| Error::NotFound {
+        what: format!(
+            "parent item {pk} / {} in {}",
+            plan.rule.parents.sort_key, info.name
+        ),
+    })?;
+    let check = tally::check_parent(&connection.client, info, &plan.rule, &parent).await?;
+    let tally = match check.stored.as_deref() {
+        None => None,
+        Some(text) => Some(parse(text).map_err(|e| {
+            Error::Invalid(format!(
+                "the tally `{}` is not a number: {e}",
+                plan.rule.tally
+            ))
+        })?),
+    };
+    Ok((tally, check.count.count, rcu + check.count.consumed_rcu))
 }
 
 fn fold_records(

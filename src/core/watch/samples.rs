@@ -33,7 +33,6 @@ impl CounterFold {
             return events;
         }
         self.folded += 1;
-        let gap_before = parent.gap();
         *parent = ParentWatch {
             recent: std::mem::take(&mut parent.recent),
             open: parent.open.take(),
@@ -65,7 +64,7 @@ impl CounterFold {
             }
             parent.recent.push_back(change.clone());
         }
-        events.extend(self.track(id, pk, change, gap_before.as_ref()));
+        events.extend(self.track(id, pk, change));
         events
     }
 }

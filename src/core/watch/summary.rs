@@ -51,6 +51,20 @@ pub fn summary(watched: &Watched) -> Vec<Line> {
             }
         }
     }
+    let unsettled = fold.unsettled();
+    if !unsettled.is_empty() {
+        lines.push(Line::new(
+            Tone::Warn,
+            format!(
+                "{} open at the end for less than the settle window (a write may have been \
+                 in flight; not counted as divergences):",
+                plural(unsettled.len(), "gap")
+            ),
+        ));
+        for gap in unsettled {
+            lines.push(Line::new(Tone::Warn, format!("  {}", gap.headline(&tally))));
+        }
+    }
     let closed: Vec<_> = fold.parents().flat_map(|p| p.closed.iter()).collect();
     let settled: u64 = fold.parents().map(|p| p.settled).sum();
     if !closed.is_empty() {

@@ -95,7 +95,7 @@ fn the_two_records_of_one_like_arriving_apart_settle() {
     let mut events = fold.apply(&child(1, 1_000, "a", EventKind::Insert));
     events.extend(fold.apply(&tally(2, 4_000, "3", Some("4"))));
     events.extend(fold.advance(60_000));
-    events.extend(fold.finish());
+    events.extend(fold.finish(60_000));
     assert_eq!(diverged(&events), 0, "{events:?}");
     let parent = fold.parent("POST#1").unwrap();
     assert_eq!(parent.settled, 1);
@@ -124,8 +124,13 @@ fn a_gap_past_the_settle_window_is_named_and_kept_when_it_closes() {
         line.starts_with("POST#1 drift -1: LIKE#USER#a inserted at 00:00:01.000 UTC (sequence 100000000000000000001) with no likeTally change: drift -1 since"),
         "{line}"
     );
-    // A writer that fixes its tally ten seconds later closes it: kept, with how long.
-    let events = fold.apply(&tally(2, 11_000, "3", Some("4")));
+    // A writer that fixes its tally ten seconds later closes it once it stays closed for the
+    // settle window: kept, with how long it was open.
+    assert!(
+        fold.apply(&tally(2, 11_000, "3", Some("4"))).len() == 1,
+        "the change alone"
+    );
+    let events = fold.advance(16_001);
     let closed: Vec<_> = events
         .iter()
         .filter_map(|e| match e {
@@ -143,7 +148,7 @@ fn a_gap_past_the_settle_window_is_named_and_kept_when_it_closes() {
 fn an_add_alone_a_missing_tally_and_a_child_removed_twice() {
     let mut fold = fold(0);
     fold.apply(&tally(1, 1_000, "226", Some("227")));
-    let open = fold.finish();
+    let open = fold.finish(1_001);
     let WatchEvent::Diverged(d) = &open[0] else {
         panic!()
     };
@@ -156,6 +161,7 @@ fn an_add_alone_a_missing_tally_and_a_child_removed_twice() {
 
     let mut fold = fold_at(0);
     fold.apply(&tally(1, 1_000, "5", None));
+    fold.finish(1_001);
     let line = fold.open()[0].headline("likeTally");
     assert!(line.contains("drift missing tally"), "{line}");
     assert!(line.contains("likeTally 5 → missing"), "{line}");
@@ -164,6 +170,7 @@ fn an_add_alone_a_missing_tally_and_a_child_removed_twice() {
     fold.apply(&child(1, 1_000, "y", EventKind::Remove));
     fold.apply(&child(2, 1_000, "y", EventKind::Insert));
     let events = fold.apply(&child(3, 1_000, "y", EventKind::Remove));
+    fold.finish(1_001);
     let WatchEvent::Change(change) = &events[0] else {
         panic!("{events:?}")
     };
@@ -180,6 +187,19 @@ fn fold_at(settle_ms: i64) -> CounterFold {
 }
 
 #[test]
+fn a_gap_cut_by_the_end_of_the_watch_is_unsettled_not_a_divergence() {
+    let mut fold = fold(5_000);
+    fold.apply(&child(1, 10_000, "a", EventKind::Insert));
+    // The watch ends 1 s after: the like's tally record may still be on its way.
+    assert_eq!(diverged(&fold.finish(11_000)), 0);
+    assert!(fold.open().is_empty());
+    assert_eq!(fold.unsettled().len(), 1);
+    // Read to 6 s after it, it is one.
+    assert_eq!(diverged(&fold.finish(15_001)), 1);
+    assert_eq!(fold.open().len(), 1);
+}
+
+#[test]
 fn a_drift_found_by_the_start_check_is_said_at_once() {
     let mut fold = fold(5_000);
     let events = fold.start_checked("POST#1", "POST#1", Some(BigDecimal::from(227)), 226, 0);
@@ -189,10 +209,19 @@ fn a_drift_found_by_the_start_check_is_said_at_once() {
         line.contains("already apart when the watch started"),
         "{line}"
     );
-    // A consistent like after it changes nothing of the gap.
+    // A consistent like after it (its child first: the gap is 0 for a moment) leaves the same
+    // divergence open, and names no cause for it.
     fold.apply(&child(1, 1_000, "z", EventKind::Insert));
     fold.apply(&tally(2, 1_000, "227", Some("228")));
+    fold.finish(10_000);
+    assert_eq!(fold.open().len(), 1);
     assert_eq!(fold.open()[0].gap, Some(BigDecimal::from(1)));
+    assert!(
+        fold.open()[0].causes.is_empty(),
+        "{:?}",
+        fold.open()[0].causes
+    );
+    assert!(fold.open()[0].before_watch);
 }
 
 #[test]

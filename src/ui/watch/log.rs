@@ -173,6 +173,7 @@ mod tests {
             opened_ms: 1,
             before_watch: false,
             closed_ms: closed.then_some(2),
+            closing_since: None,
             gap: gap.map(BigDecimal::from),
             causes: Vec::new(),
             records: 0,

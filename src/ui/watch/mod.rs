@@ -19,7 +19,7 @@ use crate::core::error::Error;
 use crate::core::report::Line;
 use crate::core::stream::Until;
 use crate::core::tally::TallyRule;
-use crate::core::watch::{self, WatchProgress, Watched};
+use crate::core::watch::{self, WatchEvent, WatchProgress, Watched};
 use crate::task::Job;
 use crate::ui::{Context, Feature, Intent, Scope, Subject};
 
@@ -141,8 +141,14 @@ impl WatchFeature {
     fn take(&mut self, progress: WatchProgress) {
         if self.paused {
             self.held.push_back(progress);
-            if self.held.len() > MAX_HELD {
-                self.held.pop_front();
+            // Only records are dropped: the start, a divergence or its close are always shown.
+            if self.held.len() > MAX_HELD
+                && let Some(oldest) = self
+                    .held
+                    .iter()
+                    .position(|p| matches!(p, WatchProgress::Event(WatchEvent::Change(_))))
+            {
+                self.held.remove(oldest);
                 self.dropped += 1;
             }
         } else if let Some(log) = &mut self.log {
