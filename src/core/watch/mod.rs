@@ -6,6 +6,7 @@ pub mod change;
 mod config;
 mod effects;
 pub mod fold;
+mod lifecycle;
 pub mod parent;
 mod plan;
 mod poll;
