@@ -20,6 +20,15 @@ use common::{Fault, connect_to, fault_proxy, n, s};
 /// Every record of the stream of `table` read through `connection`: sequence numbers in order,
 /// and what the reader said it recovered from or waited for.
 async fn read_all(connection: &Connection, arn: &str) -> (Vec<String>, Vec<String>) {
+    read_from(connection, arn, StartAt::TrimHorizon).await
+}
+
+/// [`read_all`] from `start`.
+async fn read_from(
+    connection: &Connection,
+    arn: &str,
+    start: StartAt,
+) -> (Vec<String>, Vec<String>) {
     // Two records a call, so a recovery happens between pages, not only at the start.
     let tuning = Tuning {
         limit: 2,
@@ -31,7 +40,7 @@ async fn read_all(connection: &Connection, arn: &str) -> (Vec<String>, Vec<Strin
     stream::follow(
         &connection.streams,
         arn,
-        StartAt::TrimHorizon,
+        start,
         Until::CaughtUp,
         &tuning,
         &CancelToken::default(),
@@ -109,6 +118,26 @@ async fn a_faulty_stream_read_gives_exactly_the_records_of_a_clean_one() {
             "{fault:?}: every page went through the proxy"
         );
     }
+    // Where a read was to go on (after the first record) was trimmed: it reads on from the
+    // oldest record the shard holds, and says so.
+    let proxy = fault_proxy(
+        engine.sandbox.addr(),
+        &["GetShardIterator"],
+        Fault::RefuseThese("TrimmedDataAccessException", &[0]),
+    )
+    .await;
+    let through = connect_to(&proxy.url, Duration::from_secs(5)).await;
+    let after = StartAt::After(dynoscope::core::stream::SequenceNumber(clean[0].clone()));
+    let (sequences, notes) = read_from(&through, &arn, after).await;
+    assert_eq!(sequences, clean, "from the oldest record");
+    assert!(notes.iter().any(|n| n.contains("trimmed")), "{notes:?}");
+    let (sequences, _) = read_from(
+        connection,
+        &arn,
+        StartAt::After(dynoscope::core::stream::SequenceNumber(clean[0].clone())),
+    )
+    .await;
+    assert_eq!(sequences, clean[1..], "after the first, untrimmed");
 }
 
 #[tokio::test]

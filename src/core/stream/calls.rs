@@ -219,6 +219,17 @@ impl Run<'_> {
                 Called::Answer(Some(iterator)) => iterator,
                 // No iterator: the shard holds nothing more.
                 Called::Answer(None) => return Ok(Some(Read::Finished)),
+                // Where it was to go on was trimmed (older than 24 hours: a laptop asleep):
+                // from the oldest record the shard holds, said.
+                Called::Failed(error)
+                    if error.code() == Some("TrimmedDataAccessException")
+                        && reader.from != StartAt::TrimHorizon =>
+                {
+                    on_event(StreamEvent::Recovered(trimmed_note(&reader.id)));
+                    reader.last = None;
+                    reader.from = StartAt::TrimHorizon;
+                    return Ok(Some(Read::Again));
+                }
                 Called::Failed(error) => return Err(error),
                 Called::Cancelled => return Ok(None),
             },
@@ -251,11 +262,7 @@ impl Run<'_> {
                         Ok(Some(Read::Again))
                     }
                     Some("TrimmedDataAccessException") => {
-                        on_event(StreamEvent::Recovered(format!(
-                            "records of shard {} were trimmed (older than 24 hours) before they \
-                             were read; reading on from the oldest record it holds",
-                            reader.id
-                        )));
+                        on_event(StreamEvent::Recovered(trimmed_note(&reader.id)));
                         reader.iterator = None;
                         reader.last = None;
                         reader.from = StartAt::TrimHorizon;
@@ -295,6 +302,13 @@ impl Run<'_> {
             Read::Records(handed)
         }))
     }
+}
+
+fn trimmed_note(shard: &str) -> String {
+    format!(
+        "records of shard {shard} were trimmed (older than 24 hours) before they were read; \
+         reading on from the oldest record it holds"
+    )
 }
 
 fn expired_note(reader: &ShardReader) -> String {

@@ -46,6 +46,7 @@ pub async fn follow(
     let mut idle_for = Duration::ZERO;
     let mut said_caught_up = false;
     let mut first_round = true;
+    let mut looked_again = false;
     loop {
         for info in walk.ready() {
             walk.start(&info.id);
@@ -65,10 +66,25 @@ pub async fn follow(
             });
         }
         if active.is_empty() {
-            // Every shard read to its end: the stream was disabled, or holds nothing open.
+            // Every shard read to its end: a child split from the last one may not be listed
+            // yet, so a follower looks once more after a pause; then the stream was disabled,
+            // or holds nothing open.
+            if until == Until::Cancelled && !looked_again {
+                looked_again = true;
+                tokio::select! {
+                    () = tokio::time::sleep(tuning.describe_every.min(Duration::from_secs(2))) => {}
+                    () = cancel.cancelled() => return Ok(run.cancelled()),
+                }
+                let Some(fresh) = run.describe(&mut on_event).await? else {
+                    return Ok(run.cancelled());
+                };
+                walk.learn(fresh.into_shards());
+                continue;
+            }
             on_event(StreamEvent::Positioned);
             return Ok(run.followed);
         }
+        looked_again = false;
         let mut handed = 0usize;
         let mut again = false;
         let mut finished = Vec::new();
