@@ -106,6 +106,13 @@ fn the_seeded_drifts_are_named_and_a_stormed_parent_is_consistent() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     assert!(lines.iter().filter(|l| l["type"] == "record").count() >= 20);
+    // Each record with its images, in DynamoDB JSON.
+    assert!(
+        lines
+            .iter()
+            .any(|l| l["type"] == "record" && l["new"]["PK"]["S"] == "POST#a91f"),
+        "{stdout}"
+    );
     let summary = lines.last().unwrap();
     assert_eq!(summary["type"], "summary");
     assert_eq!(summary["ending"], "done");

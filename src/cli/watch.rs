@@ -324,7 +324,15 @@ pub fn change_line(change: &Change, tally: &str) -> String {
 }
 
 fn change_json(change: &Change, tally: &str) -> serde_json::Value {
+    // The images as DynamoDB JSON, numbers exact.
+    let image = |item: &Option<crate::core::value::Item>| {
+        item.as_ref().map(|i| {
+            crate::core::value::json::item_to_json(i, &[], crate::core::value::Style::Typed)
+        })
+    };
     json!({
+        "old": image(&change.old),
+        "new": image(&change.new),
         "type": "record",
         "sequence": change.sequence,
         "at": time_text(change.at_ms, true),

@@ -78,8 +78,10 @@ pub struct Change {
     pub gap_after: Option<BigDecimal>,
     /// Attributes of the item that tell who or when (`updatedAt`, a request id).
     pub evidence: Vec<(String, String)>,
-    /// Every attribute that differs between the old and new images.
-    pub diff: Vec<AttrDiff>,
+    /// The item before, as the record carries it (with OLD_IMAGE or NEW_AND_OLD_IMAGES).
+    pub old: Option<Item>,
+    /// The item after (with NEW_IMAGE or NEW_AND_OLD_IMAGES, unless removed).
+    pub new: Option<Item>,
 }
 
 /// Attribute names that carry a write's own evidence: when, and by which request or writer.
@@ -175,6 +177,11 @@ fn nth(times: u32) -> String {
 }
 
 impl Change {
+    /// Every attribute that differs between the old and new images, by name.
+    pub fn diff(&self) -> Vec<AttrDiff> {
+        diff_of(self.old.as_ref(), self.new.as_ref())
+    }
+
     /// The change in a few words: `LIKE#USER#7c20 inserted`, `likeTally 226 → 227`.
     pub fn what(&self, tally: &str) -> String {
         let value = |v: &Option<String>| v.clone().unwrap_or_else(|| "missing".to_owned());

@@ -56,7 +56,8 @@ impl CounterFold {
             children_after: parent.children(),
             gap_after: parent.gap(),
             evidence: Vec::new(),
-            diff: Vec::new(),
+            old: None,
+            new: None,
         };
         if self.config.keep_changes > 0 {
             if parent.recent.len() >= self.config.keep_changes {

@@ -4,6 +4,7 @@
 use egui::{RichText, Ui};
 
 use crate::core::stream::time_text;
+use crate::core::value::item_to_dynamodb_json;
 use crate::core::watch::Change;
 use crate::ui::watch::log::{MAX_RECORDS, WatchLog};
 use crate::ui::widgets::labelled_text_ui;
@@ -91,14 +92,15 @@ fn detail_ui(ui: &mut Ui, change: &Change, tally: &str) {
         change.sequence,
         change.what(tally)
     ));
-    if change.diff.is_empty() {
+    let diff = change.diff();
+    if diff.is_empty() {
         ui.weak("No attribute changed.");
     } else {
         ui.monospace("Attribute diff (before → after):");
         egui::Grid::new(("watch_diff", change.sequence.as_str()))
             .striped(true)
             .show(ui, |ui| {
-                for diff in &change.diff {
+                for diff in &diff {
                     let shown = |v: &Option<String>| v.clone().unwrap_or_else(|| "(absent)".into());
                     ui.monospace(&diff.name);
                     ui.monospace(shown(&diff.before));
@@ -107,6 +109,23 @@ fn detail_ui(ui: &mut Ui, change: &Change, tally: &str) {
                     ui.end_row();
                 }
             });
+    }
+    // The whole images, as the stream carried them (DynamoDB JSON).
+    for (title, image) in [("Old image", &change.old), ("New image", &change.new)] {
+        match image {
+            Some(item) => {
+                ui.label(title);
+                ui.add(
+                    egui::Label::new(
+                        RichText::new(item_to_dynamodb_json(item, &[], false)).monospace(),
+                    )
+                    .wrap(),
+                );
+            }
+            None => {
+                ui.weak(format!("{title}: none"));
+            }
+        }
     }
     if change.evidence.is_empty() {
         ui.weak("The item carries no evidence of who or when (no updatedAt, request id…).");
