@@ -7,9 +7,18 @@ pub fn epoch_text(text: &str) -> Option<String> {
     if !(946_684_800..=4_102_444_800).contains(&secs) {
         return None; // not between 2000 and 2100: probably not a timestamp
     }
-    let days = secs.div_euclid(86_400);
     let rem = secs.rem_euclid(86_400);
-    // Civil-from-days (Howard Hinnant's algorithm).
+    let (year, month, day) = civil_date(secs.div_euclid(86_400));
+    Some(format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC",
+        rem / 3_600,
+        rem % 3_600 / 60,
+        rem % 60
+    ))
+}
+
+/// The calendar date of `days` since 1970-01-01 (Howard Hinnant's civil-from-days).
+pub fn civil_date(days: i64) -> (i64, i64, i64) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;
@@ -18,13 +27,7 @@ pub fn epoch_text(text: &str) -> Option<String> {
     let mp = (5 * doy + 2) / 153;
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    Some(format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC",
-        rem / 3_600,
-        rem % 3_600 / 60,
-        rem % 60
-    ))
+    (yoe + era * 400 + i64::from(month <= 2), month, day)
 }
 
 /// The date a number of attribute `name` looks like, to show beside it: a whole number of 10

@@ -18,7 +18,7 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use crate::core::error::{Error, Result};
 
 pub use attr_type::AttrType;
-pub use epoch::{date_of, epoch_text};
+pub use epoch::{civil_date, date_of, epoch_text};
 pub use json::{Layout, Style};
 
 /// One DynamoDB item.

@@ -7,12 +7,11 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
-use crate::core::error::{Error, Result};
-use crate::core::number::parse;
+use crate::core::error::Result;
 use crate::core::stream::{Until, now_ms};
 use crate::core::table::TableInfo;
-use crate::core::tally;
 use crate::core::watch::plan::start_lines;
+use crate::core::watch::run::start_check;
 use crate::core::watch::{CounterFold, FoldConfig, WatchPlan, WatchProgress, Watched};
 
 #[allow(clippy::too_many_arguments)]
@@ -35,35 +34,12 @@ pub(super) async fn poll(
     let began = tokio::time::Instant::now();
     loop {
         // Stopped during a poll: the watch ends with what it saw, as a stream watch does.
-        let read = async {
-            let (parent, rcu) =
-                tally::load_parent_costed(&connection.client, info, &plan.rule, partition.clone())
-                    .await?;
-            let parent = parent.ok_or_else(|| Error::NotFound {
-                what: format!(
-                    "parent item {pk} / {} in {}",
-                    plan.rule.parents.sort_key, info.name
-                ),
-            })?;
-            let check = tally::check_parent(&connection.client, info, &plan.rule, &parent).await?;
-            Ok::<_, Error>((rcu, check))
-        };
-        let (rcu, check) = tokio::select! {
-            read = read => read?,
+        let (tally, count, used) = tokio::select! {
+            read = start_check(connection, info, plan, pk, partition.clone()) => read?,
             () = cancel.cancelled() => break,
         };
         polls += 1;
-        let used = rcu + check.count.consumed_rcu;
         consumed_rcu += used;
-        let tally = match check.stored.as_deref() {
-            None => None,
-            Some(text) => Some(parse(text).map_err(|e| {
-                Error::Invalid(format!(
-                    "the tally `{}` is not a number: {e}",
-                    plan.rule.tally
-                ))
-            })?),
-        };
         if polls == 1 {
             on(WatchProgress::Started(start_lines(
                 info,
@@ -72,7 +48,7 @@ pub(super) async fn poll(
                 &plan.rule.tally,
             )));
         }
-        for event in fold.sample(id, pk, tally, check.count.count, now_ms(), polls) {
+        for event in fold.sample(id, pk, tally, count, now_ms(), polls) {
             on(WatchProgress::Event(event));
         }
         on(WatchProgress::Polled {

@@ -246,7 +246,7 @@ pub async fn watch(
 
 /// One parent's stored tally (`None`: missing; a tally that is not a number is an error) and
 /// its children counted, with the read capacity it took.
-async fn start_check(
+pub(super) async fn start_check(
     connection: &Connection,
     info: &TableInfo,
     plan: &WatchPlan,
