@@ -26,6 +26,7 @@ pub use events::ReadEvent;
 pub use load::{Halt, Load};
 pub use pages::{Stopped, TableRead, Until, read_all, read_events, read_pages, read_table};
 pub use retry::Backoff;
+pub(crate) use retry::failed_on_the_way;
 pub use segments::{SegmentEvent, SegmentStart, SegmentStarts, SegmentsStopped, scan_segments};
 pub use whole::{ScanProgress, scan_table, scan_whole};
 

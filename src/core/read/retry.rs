@@ -78,7 +78,7 @@ impl Backoff {
 
 /// Whether a read that failed this way may succeed when sent again: the server failed (5xx),
 /// the connection was lost or refused, or the answer could not be read. Reads change nothing.
-fn failed_on_the_way(error: &Error) -> bool {
+pub(crate) fn failed_on_the_way(error: &Error) -> bool {
     match error {
         Error::ServerFault { .. } | Error::Unreachable { .. } => true,
         Error::Garbled { status, .. } => !(400..500).contains(status),

@@ -19,33 +19,33 @@ pub const BARE_LIKES: [&str; 2] = ["LIKE#USER#bare1", "LIKE#USER#bare2"];
 /// The user whose like of POST#d71e had its ADD retried.
 pub const RETRIED_LIKER: &str = "r3try";
 
+/// Which request a history write is.
+#[derive(Clone, Copy)]
+enum Kind {
+    Update,
+    Put,
+    Transact,
+}
+
 /// The writes that made the seeded drifts, made as writes so the stream records them:
 /// POST#d71e a like whose `ADD` was retried (counted twice: +1), POST#3b0c two children put
 /// without their tally (-2), POST#77f1 its META put again without the tally (missing); and a
-/// like then an unlike of the first random post (consistent), and a play on VID#9f3a. Returns
-/// the items it added.
+/// play on VID#9f3a. Returns the items it added.
 pub(super) fn history(db: &Database) -> Result<usize> {
-    let run = |what: &str, json: serde_json::Value| -> Result<()> {
+    let run = |what: &str, kind: Kind, request: serde_json::Value| -> Result<()> {
         let fail = |e: String| Error::Sandbox(format!("seed history ({what}): {e}"));
-        let kind = json["kind"].as_str().unwrap_or_default().to_owned();
-        let mut request = json;
-        if let Some(object) = request.as_object_mut() {
-            object.remove("kind");
-        }
-        match kind.as_str() {
-            "update" => db
-                .update_item(serde_json::from_value(request).map_err(|e| fail(e.to_string()))?)
-                .map(|_| ()),
-            "put" => db
-                .put_item(serde_json::from_value(request).map_err(|e| fail(e.to_string()))?)
-                .map(|_| ()),
-            _ => db
-                .transact_write_items(
-                    serde_json::from_value(request).map_err(|e| fail(e.to_string()))?,
-                )
-                .map(|_| ()),
-        }
-        .map_err(|e| fail(e.to_string()))
+        let sent = match kind {
+            Kind::Update => serde_json::from_value(request)
+                .map_err(|e| fail(e.to_string()))
+                .map(|r| db.update_item(r).map(|_| ())),
+            Kind::Put => serde_json::from_value(request)
+                .map_err(|e| fail(e.to_string()))
+                .map(|r| db.put_item(r).map(|_| ())),
+            Kind::Transact => serde_json::from_value(request)
+                .map_err(|e| fail(e.to_string()))
+                .map(|r| db.transact_write_items(r).map(|_| ())),
+        }?;
+        sent.map_err(|e| fail(e.to_string()))
     };
     let key = |pk: &str, sk: &str| serde_json::json!({"PK": {"S": pk}, "SK": {"S": sk}});
     let add_tally = |pk: &str, by: i64| {
@@ -64,20 +64,19 @@ pub(super) fn history(db: &Database) -> Result<usize> {
     };
     // POST#d71e: a like (child and ADD in one transaction), then its ADD sent again by a retry.
     let (d71e, _) = DRIFTED[0];
-    let like = serde_json::json!({"kind": "transact", "TransactItems": [
+    let like = serde_json::json!({"TransactItems": [
         like_put(d71e, RETRIED_LIKER),
         {"Update": add_tally(d71e, 1)}
     ]});
-    run("a like of POST#d71e", like)?;
-    let mut retry = add_tally(d71e, 1);
-    retry["kind"] = serde_json::json!("update");
-    run("its retried ADD", retry)?;
+    run("a like of POST#d71e", Kind::Transact, like)?;
+    run("its retried ADD", Kind::Update, add_tally(d71e, 1))?;
     // POST#3b0c: two children put by a writer that forgot the tally.
     let (b0c, _) = DRIFTED[1];
     for child in BARE_LIKES {
         run(
             "a bare child of POST#3b0c",
-            serde_json::json!({"kind": "put", "TableName": SOCIAL, "Item": {
+            Kind::Put,
+            serde_json::json!({"TableName": SOCIAL, "Item": {
                 "PK": {"S": b0c}, "SK": {"S": child}, "likedAt": {"N": "1750640400"}
             }}),
         )?;
@@ -101,12 +100,14 @@ pub(super) fn history(db: &Database) -> Result<usize> {
     }
     run(
         "POST#77f1's META put without its tally",
-        serde_json::json!({"kind": "put", "TableName": SOCIAL, "Item": without}),
+        Kind::Put,
+        serde_json::json!({"TableName": SOCIAL, "Item": without}),
     )?;
     // VID#9f3a: one play, an atomic ADD.
     run(
         "a play of VID#9f3a",
-        serde_json::json!({"kind": "update", "TableName": VIDEOS, "Key": key("VID#9f3a", "STATS#TOTAL"),
+        Kind::Update,
+        serde_json::json!({"TableName": VIDEOS, "Key": key("VID#9f3a", "STATS#TOTAL"),
             "UpdateExpression": "ADD play_count :one",
             "ExpressionAttributeValues": {":one": {"N": "1"}}}),
     )?;

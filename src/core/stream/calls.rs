@@ -9,6 +9,7 @@ use aws_sdk_dynamodbstreams::types::ShardIteratorType;
 
 use crate::core::cancel::CancelToken;
 use crate::core::error::{Error, Result};
+use crate::core::read::failed_on_the_way;
 use crate::core::report::{resending_note, throttled_note};
 use crate::core::retry::{Failure, Next, Retries};
 use crate::core::stream::record::{SequenceNumber, StreamRecord};
@@ -52,14 +53,11 @@ fn without_retries() -> aws_sdk_dynamodbstreams::config::Builder {
     aws_sdk_dynamodbstreams::Config::builder().retry_config(RetryConfig::disabled())
 }
 
-/// Whether a stream call that failed this way may succeed when sent again: the server failed,
-/// the connection was lost or timed out, or the answer could not be read. Reads change nothing.
+/// Whether a stream call that failed this way may succeed when sent again: as a page read
+/// (`read::retry::failed_on_the_way`), and a timeout too — a follower waits for the stream, it
+/// has no deadline of its own.
 fn lost_on_the_way(error: &Error) -> bool {
-    match error {
-        Error::ServerFault { .. } | Error::Unreachable { .. } | Error::Timeout { .. } => true,
-        Error::Garbled { status, .. } => !(400..500).contains(status),
-        _ => false,
-    }
+    failed_on_the_way(error) || matches!(error, Error::Timeout { .. })
 }
 
 impl Run<'_> {

@@ -10,8 +10,8 @@ pub mod shards;
 pub mod walk;
 
 pub use reader::follow;
-pub use record::{EventKind, SequenceNumber, StreamRecord, time_text, value_of};
-pub use shards::{ShardInfo, ShardState, ShardWalk};
+pub use record::{EventKind, SequenceNumber, StreamRecord, time_text};
+pub use shards::{ShardInfo, ShardWalk};
 pub use walk::{Followed, StartAt, StreamEvent, Tuning, Until, now_ms};
 
 use crate::core::connection::Connection;
@@ -50,12 +50,6 @@ impl StreamSource {
             arn: arn.clone(),
             view: view.clone(),
         })
-    }
-
-    /// Whether each record also carries the item before the write (so a first record of a
-    /// parent says its tally before).
-    pub fn has_old_images(&self) -> bool {
-        self.view == "NEW_AND_OLD_IMAGES"
     }
 }
 

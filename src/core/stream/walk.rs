@@ -102,7 +102,8 @@ pub struct Followed {
     pub records: u64,
     /// Requests sent (DescribeStream, GetShardIterator, GetRecords), re-sends included.
     pub requests: u64,
-    /// The last record's sequence number, where another walk may go on (`StartAt::After`).
+    /// The last record's sequence number (of the shard read last): where another walk of a
+    /// one-shard stream may go on (`StartAt::After`).
     pub last: Option<SequenceNumber>,
     /// Cancelled before it ended by itself.
     pub cancelled: bool,

@@ -268,6 +268,16 @@ pub async fn check_parent(
     })
 }
 
+/// The error of a parent that is not there: `there is no parent item POST#x / META in Social`.
+pub fn missing_parent(info: &TableInfo, rule: &TallyRule, partition: &str) -> Error {
+    Error::NotFound {
+        what: format!(
+            "parent item {partition} / {} in {}",
+            rule.parents.sort_key, info.name
+        ),
+    }
+}
+
 /// Read the parent in partition `partition` and check it; a missing parent is an error that
 /// says so. Returns the check and the parent as read.
 pub async fn check_partition(
@@ -279,12 +289,7 @@ pub async fn check_partition(
     let shown = cell_text(&partition);
     let parent = load_parent(client, info, rule, partition)
         .await?
-        .ok_or_else(|| Error::NotFound {
-            what: format!(
-                "parent item {shown} / {} in {}",
-                rule.parents.sort_key, info.name
-            ),
-        })?;
+        .ok_or_else(|| missing_parent(info, rule, &shown))?;
     let check = check_parent(client, info, rule, &parent).await?;
     Ok((check, parent))
 }

@@ -20,7 +20,7 @@ pub use athena::{athena_sql, athena_table};
 pub use checked::{Checked, Totals};
 pub use count::{
     ChildQuery, Count, ParentCheck, check_parent, check_partition, count_children, load_parent,
-    load_parent_costed,
+    load_parent_costed, missing_parent,
 };
 pub use drift::{drift, epoch_text, last_touched, stored_tally};
 pub use imported::ImportTallies;

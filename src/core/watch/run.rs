@@ -32,14 +32,7 @@ async fn one_id(
         } => {
             let parent = tally::load_parent(&connection.client, info, rule, partition.clone())
                 .await?
-                .ok_or_else(|| Error::NotFound {
-                    what: format!(
-                        "parent item {} / {} in {}",
-                        cell_text(partition),
-                        rule.parents.sort_key,
-                        info.name
-                    ),
-                })?;
+                .ok_or_else(|| tally::missing_parent(info, rule, &cell_text(partition)))?;
             parent
                 .get(attr)
                 .map(cell_text)
@@ -255,12 +248,7 @@ pub(super) async fn start_check(
 ) -> Result<(Option<bigdecimal::BigDecimal>, u64, f64)> {
     let (parent, rcu) =
         tally::load_parent_costed(&connection.client, info, &plan.rule, partition).await?;
-    let parent = parent.ok_or_else(|| Error::NotFound {
-        what: format!(
-            "parent item {pk} / {} in {}",
-            plan.rule.parents.sort_key, info.name
-        ),
-    })?;
+    let parent = parent.ok_or_else(|| tally::missing_parent(info, &plan.rule, pk))?;
     let check = tally::check_parent(&connection.client, info, &plan.rule, &parent).await?;
     let tally = match check.stored.as_deref() {
         None => None,
