@@ -1,6 +1,9 @@
-//! The stream reader through the fault proxy: GetRecords throttled, a connection reset mid-read,
-//! an answer lost (an HTML 500 after the server answered), an expired iterator — each read gives exactly the records a
-//! clean read gives, compared by sequence number, none twice and none missed.
+//! The stream reader through the fault proxy: GetRecords throttled, a connection reset
+//! mid-read, an answer lost (an HTML 500 after the server answered), an expired iterator — each
+//! read gives exactly the records a clean read gives, compared by sequence number, none twice
+//! and none missed. And turning a stream on (a write of the table's settings) through the same
+//! proxy: sent once, unknown when its answer is lost, sent again only after throttling, refused
+//! when read-only.
 
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -199,4 +202,63 @@ async fn a_stream_that_keeps_resetting_is_waited_for_then_given_up_with_its_erro
     assert_eq!(error.op(), Some("GetRecords"), "{error}");
     assert!(notes.len() >= 2, "each wait said: {notes:?}");
     assert_eq!(clean.len(), 4);
+}
+
+#[tokio::test]
+async fn turning_a_stream_on_is_sent_once_and_an_answer_lost_is_unknown() {
+    let engine = common::empty_engine().await;
+    let describe = |table: String| {
+        let client = engine.client.clone();
+        async move { read::describe_table(&client, &table).await.unwrap() }
+    };
+    // The answer lost after the server applied it: unknown, not sent again, and the stream is on.
+    let table = common::table_name("enable-lost");
+    common::create_table(&engine.client, &table).await;
+    let info = describe(table.clone()).await;
+    let proxy = fault_proxy(
+        engine.sandbox.addr(),
+        &["UpdateTable"],
+        Fault::HtmlAfterApply,
+    )
+    .await;
+    let through = connect_to(&proxy.url, Duration::from_secs(5)).await;
+    let outcome = write::send(&through, &stream::enable_plan(&through, &info), false).await;
+    assert!(
+        matches!(outcome, WriteOutcome::Unknown { .. }),
+        "{outcome:?}"
+    );
+    assert_eq!(proxy.arrived(), 1, "sent once");
+    assert!(
+        describe(table).await.stream_arn.is_some(),
+        "the server applied it"
+    );
+
+    // Throttled once: nothing applied, so sent again, and applied.
+    let table = common::table_name("enable-throttled");
+    common::create_table(&engine.client, &table).await;
+    let info = describe(table.clone()).await;
+    let proxy = fault_proxy(engine.sandbox.addr(), &["UpdateTable"], Fault::Throttle(1)).await;
+    let through = connect_to(&proxy.url, Duration::from_secs(5)).await;
+    let outcome = write::send(&through, &stream::enable_plan(&through, &info), false).await;
+    assert!(
+        matches!(outcome, WriteOutcome::Applied { .. }),
+        "{outcome:?}"
+    );
+    assert_eq!(proxy.arrived(), 2);
+    assert!(describe(table).await.stream_arn.is_some());
+
+    // Read-only: refused before anything is sent.
+    let table = common::table_name("enable-readonly");
+    common::create_table(&engine.client, &table).await;
+    let info = describe(table.clone()).await;
+    let proxy = fault_proxy(engine.sandbox.addr(), &["UpdateTable"], Fault::Throttle(0)).await;
+    let through = connect_to(&proxy.url, Duration::from_secs(5)).await;
+    through.set_read_only(true);
+    let outcome = write::send(&through, &stream::enable_plan(&through, &info), false).await;
+    assert!(
+        matches!(outcome, WriteOutcome::Refused { .. }),
+        "{outcome:?}"
+    );
+    assert_eq!(proxy.arrived(), 0);
+    assert!(describe(table).await.stream_arn.is_none());
 }
