@@ -5,6 +5,7 @@
 pub mod cancel;
 pub mod condition;
 pub mod connection;
+pub mod cost;
 pub mod counter;
 pub mod ending;
 pub mod error;

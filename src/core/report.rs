@@ -85,6 +85,16 @@ pub fn capacity(units: f64) -> String {
     }
 }
 
+/// Exact units (or seconds) as text, without trailing zeros: `4`, `0.5`, `0.004`.
+pub fn capacity_exact(units: &bigdecimal::BigDecimal) -> String {
+    let text = units.normalized().to_plain_string();
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_owned()
+    } else {
+        text
+    }
+}
+
 /// A wait, the way a progress line says it: `50 ms` under a second, `1.6 s` from one.
 pub fn wait_text(wait: std::time::Duration) -> String {
     let ms = wait.as_millis();

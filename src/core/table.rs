@@ -64,6 +64,8 @@ pub struct TableInfo {
     pub size_bytes: Option<i64>,
     /// `PAY_PER_REQUEST` or `PROVISIONED (R rcu / W wcu)`.
     pub billing: String,
+    /// The billing mode and table class, as the table is priced.
+    pub charged: crate::core::cost::Billing,
     /// Stream view type when a stream is enabled.
     pub stream: Option<String>,
     /// TTL status and attribute, when known.
@@ -97,6 +99,7 @@ impl TableInfo {
             item_count: None,
             size_bytes: None,
             billing: String::new(),
+            charged: crate::core::cost::Billing::default(),
             stream: None,
             ttl: None,
             arn: None,
@@ -146,6 +149,7 @@ impl TableInfo {
                 None => "unknown".to_owned(),
             },
         };
+        let charged = charged(desc);
         let stream = desc
             .stream_specification()
             .filter(|s| s.stream_enabled())
@@ -168,6 +172,7 @@ impl TableInfo {
             item_count: desc.item_count(),
             size_bytes: desc.table_size_bytes(),
             billing,
+            charged,
             stream,
             ttl: None,
             arn: desc.table_arn().map(str::to_owned),
@@ -327,4 +332,28 @@ pub fn human_bytes(bytes: i64) -> String {
     } else {
         format!("{value:.1} {}", UNITS[unit])
     }
+}
+
+/// How a described table is billed: on demand unless it is provisioned, Standard unless its
+/// class is Standard-IA.
+fn charged(desc: &TableDescription) -> crate::core::cost::Billing {
+    use crate::core::cost::{Billing, Class, Mode};
+    let on_demand = desc
+        .billing_mode_summary()
+        .and_then(|b| b.billing_mode())
+        .is_some_and(|m| m.as_str() == "PAY_PER_REQUEST");
+    let mode = match desc.provisioned_throughput() {
+        Some(pt) if !on_demand && pt.read_capacity_units().unwrap_or_default() > 0 => {
+            Mode::Provisioned {
+                read: pt.read_capacity_units().unwrap_or_default(),
+                write: pt.write_capacity_units().unwrap_or_default(),
+            }
+        }
+        _ => Mode::OnDemand,
+    };
+    let class = match desc.table_class_summary().and_then(|c| c.table_class()) {
+        Some(c) if c.as_str() == "STANDARD_INFREQUENT_ACCESS" => Class::StandardIa,
+        _ => Class::Standard,
+    };
+    Billing { mode, class }
 }
