@@ -63,6 +63,12 @@ async fn run_inner(
         connection::connect_with(spec, flags.options()),
     )
     .await?;
+    connection.pick_price_region(flags.price_region.clone());
+    if let Some(warning) = connection.price_warning() {
+        out.note(format_args!(
+            "dynoscope: {warning}; the shipped prices are used"
+        ));
+    }
     let client = &connection.client;
     let confirmed = flags.yes;
     match command {
