@@ -102,6 +102,7 @@ impl Server {
             let edit = EditReport {
                 plan,
                 outcome: report.outcome.clone(),
+                pricing: connection.pricing(&info),
             };
             let mut value = edit.to_json();
             value["line"] = json!(report.line().text);
