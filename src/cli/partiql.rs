@@ -109,7 +109,11 @@ async fn read(
         },
     )
     .await?;
-    out.note(read_summary(items, pages, rcu));
+    out.note(read_summary(
+        items,
+        pages,
+        &connection.pricing_undescribed().read(rcu),
+    ));
     if let Some(error) = out.failure() {
         return Err(error);
     }

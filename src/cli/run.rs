@@ -85,8 +85,8 @@ async fn run_inner(
             out.flush();
             out.failure().map_or(Ok(()), Err)?;
         }
-        Subcommand::Items(args) => reads::items(client, args, out, stop).await?,
-        Subcommand::Scan(args) => reads::scan(client, args, out, stop, confirmed).await?,
+        Subcommand::Items(args) => reads::items(&connection, args, out, stop).await?,
+        Subcommand::Scan(args) => reads::scan(&connection, args, out, stop, confirmed).await?,
         Subcommand::Add(args) => {
             return crate::cli::add::add(&connection, args, confirmed, out, stop).await;
         }

@@ -71,7 +71,11 @@ pub async fn export(
         if args.gzip { ", gzipped" } else { "" },
         read.request.op(),
         info.name,
-        read_summary(read.rows.len(), read.pages, read.rcu)
+        read_summary(
+            read.rows.len(),
+            read.pages,
+            &connection.pricing(&info).read(read.rcu)
+        )
     ));
     Ok(Exit::Done)
 }

@@ -259,7 +259,7 @@ impl Server {
                 } else {
                     "Scan"
                 };
-                let note = crate::core::sql::load_into(self.client(), &mut session, load);
+                let note = crate::core::sql::load_into(self.connection(), &mut session, load);
                 notes.push(self.read(op, note).await?);
             }
             let rows = session.query_bounded(&spec.sql, spec.max_rows)?;

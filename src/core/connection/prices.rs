@@ -6,7 +6,7 @@
 use std::sync::{Arc, PoisonError, RwLock};
 
 use crate::core::connection::Connection;
-use crate::core::cost::{PriceBook, Pricing, RegionPrices};
+use crate::core::cost::{Billing, PriceBook, Pricing, RegionPrices};
 use crate::core::error::Error;
 use crate::core::saved;
 use crate::core::table::TableInfo;
@@ -49,6 +49,25 @@ impl Connection {
     pub fn pricing(&self, info: &TableInfo) -> Pricing {
         self.prices
             .read(|c| info.pricing(&c.book, self.aws_region(), c.picked.as_deref()))
+    }
+
+    /// What reads and writes cost on this connection when the table was not described (a
+    /// PartiQL statement names it in its text): priced on demand, Standard, and said so.
+    pub fn pricing_undescribed(&self) -> Pricing {
+        let mut pricing = self.prices.read(|c| {
+            Pricing::for_connection(
+                &c.book,
+                self.aws_region(),
+                c.picked.as_deref(),
+                Billing::default(),
+            )
+        });
+        let why = "the table was not described, so it is priced on demand, Standard";
+        pricing.assumed = Some(match pricing.assumed.take() {
+            Some(first) => format!("{first}; {why}"),
+            None => why.to_owned(),
+        });
+        pricing
     }
 
     /// Price this connection's tables as `region` (`None`: its own region, or us-east-1).

@@ -166,6 +166,12 @@ impl Charge {
     }
 }
 
+impl std::fmt::Display for Charge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text())
+    }
+}
+
 /// An exact decimal as a JSON number (`serde_json`'s `arbitrary_precision` keeps every digit).
 pub fn decimal_json(value: &BigDecimal) -> serde_json::Value {
     let text = value.normalized().to_plain_string();
@@ -293,6 +299,16 @@ impl Pricing {
             basis,
             sign,
         }
+    }
+
+    /// What `reported` read units (as the SDK gives them) cost.
+    pub fn read(&self, reported: f64) -> Charge {
+        self.charge_reported(Kind::Read, reported)
+    }
+
+    /// What `reported` write units (as the SDK gives them) cost.
+    pub fn write(&self, reported: f64) -> Charge {
+        self.charge_reported(Kind::Write, reported)
     }
 
     /// What `reported` units (as the SDK gives them) of `kind` cost.

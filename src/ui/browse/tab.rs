@@ -343,7 +343,13 @@ impl TableTab {
 
     /// Draw the status bar: what loaded, what it cost, Cancel, Export and its outcome.
     pub fn status_ui(&mut self, ui: &mut Ui, scope: Option<&Scope<'_>>) {
-        let action = status_bar_ui(ui, &self.results, self.loading(), &mut self.export.path);
+        // Priced by the open table's billing when the tab reads it (another table's is not
+        // described: its units are shown alone).
+        let pricing = scope
+            .filter(|s| s.table.name == self.table)
+            .map(|s| s.connection.pricing(s.table));
+        let shown = (self.loading(), pricing.as_ref());
+        let action = status_bar_ui(ui, &self.results, shown, &mut self.export.path);
         self.export.ui(ui);
         match (action, scope) {
             (Some(StatusAction::Cancel), _) => self.cancel(),
