@@ -15,7 +15,6 @@ use crate::core::connection::Connection;
 use crate::core::ending::Ending;
 use crate::core::error::{Error, Result};
 use crate::core::number::to_dynamodb;
-use crate::core::report::capacity;
 use crate::core::table::{TableInfo, human_bytes};
 use crate::core::tally::{self, ParentSource, Reconciled, RepairReport};
 use crate::core::transfer::Format;
@@ -93,7 +92,7 @@ pub async fn check(
             let at_once = spec.at_once()?;
             let estimate = tally::estimate(&info, &ParentSource::Scan);
             let plan = args.plan.plan(at_once, estimate.plan(at_once));
-            for line in estimate.lines(&info.name) {
+            for line in estimate.lines(&info.name, &connection.pricing(&info)) {
                 out.note(line);
             }
             out.note(format_args!("Plan: {}.", plan.label()));
@@ -114,13 +113,13 @@ pub async fn check(
     let totals = &all.checked.totals;
     if args.json {
         out.line(
-            json!({"summary": {"parents": all.checked.checks.len(), "drifted": totals.drifted, "not_checked": all.failures.len(), "stored": to_dynamodb(&totals.stored), "counted": totals.counted.to_string(), "rcu": totals.rcu}}),
+            json!({"summary": {"parents": all.checked.checks.len(), "drifted": totals.drifted, "not_checked": all.failures.len(), "stored": to_dynamodb(&totals.stored), "counted": totals.counted.to_string(), "rcu": totals.rcu, "usd": connection.pricing(&info).read(totals.rcu).usd_json()}}),
         );
     }
     out.note(format_args!(
-        "{} · {} RCU · {} ms",
+        "{} · {} · {} ms",
         all.summary(),
-        capacity(totals.rcu),
+        connection.pricing(&info).read(totals.rcu),
         started.elapsed().as_millis()
     ));
     if all.checked.checks.is_empty() && all.failures.is_empty() {

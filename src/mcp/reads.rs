@@ -190,13 +190,14 @@ impl Server {
             Ok(Answer {
                 value: json!({
                     "plan": plan.label(),
-                    "estimate": estimate.lines(&info.name),
+                    "estimate": estimate.lines(&info.name, &self.connection().pricing(&info)),
                     "parents": checked.checks.len(),
                     "drifted": drifted,
                     "not_checked": not_checked,
                     "totals": {
                         "drifted": totals.drifted, "stored": to_dynamodb(&totals.stored),
                         "counted": totals.counted.to_string(), "consumedRCU": totals.rcu,
+                        "usd": self.connection().pricing(&info).read(totals.rcu).usd_json(),
                     },
                     "summary": all.summary(),
                 }),

@@ -63,7 +63,11 @@ impl KeyRate {
         let (Some(rate), Some(percent)) = (self.per_second(), self.percent()) else {
             return Line::new(
                 Tone::Quiet,
-                format!("{}: {} {unit}, too fast to time", self.key, capacity_exact(&self.units)),
+                format!(
+                    "{}: {} {unit}, too fast to time",
+                    self.key,
+                    capacity_exact(&self.units)
+                ),
             );
         };
         let seconds = BigDecimal::from(self.millis) / BigDecimal::from(1000);
@@ -117,7 +121,12 @@ mod tests {
              one partition's 1,000 WCU/s. Shard the counter."
         );
         let reads = KeyRate::new("VID#9f3a", Kind::Read, 300.0, 1_000);
-        assert!(reads.line().text.ends_with("10% of one partition's 3,000 RCU/s"));
+        assert!(
+            reads
+                .line()
+                .text
+                .ends_with("10% of one partition's 3,000 RCU/s")
+        );
         assert_eq!(
             KeyRate::new("k", Kind::Write, 4.0, 0).line().text,
             "k: 4 WCU, too fast to time"

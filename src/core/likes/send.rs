@@ -5,11 +5,11 @@ use aws_sdk_dynamodb::Client;
 
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
+use crate::core::cost::{Kind, Pricing};
 use crate::core::ending::Ending;
 use crate::core::error::{Error, Result};
 use crate::core::likes::{LikeRequest, LikeTarget};
 use crate::core::read;
-use crate::core::cost::{Kind, Pricing};
 use crate::core::report::{Line, Tone};
 use crate::core::table::TableInfo;
 use crate::core::tally;

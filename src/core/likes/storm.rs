@@ -7,11 +7,11 @@ use std::time::Instant;
 
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
+use crate::core::cost::hot::KeyRate;
+use crate::core::cost::{Kind, Pricing, units};
 use crate::core::error::{Error, Result};
 use crate::core::likes::{LikeOp, LikeOutcome, LikeTarget, Sent, like_request, send};
 use crate::core::limits::AtOnce;
-use crate::core::cost::hot::KeyRate;
-use crate::core::cost::{Kind, Pricing, units};
 use crate::core::report::{Line, Tone};
 use crate::core::write::{Confirmation, Destination};
 
@@ -63,7 +63,9 @@ impl StormStats {
             self.planned,
             self.ops_per_sec(),
             self.committed,
-            pricing.charge_reported(Kind::Write, self.consumed_wcu).text()
+            pricing
+                .charge_reported(Kind::Write, self.consumed_wcu)
+                .text()
         )
     }
 

@@ -56,11 +56,9 @@ pub fn status_bar_ui(
         } else {
             let rcu = results.load.consumed_rcu;
             match pricing {
-                Some(pricing) => read_summary(
-                    results.rows.len(),
-                    results.load.pages,
-                    &pricing.read(rcu),
-                ),
+                Some(pricing) => {
+                    read_summary(results.rows.len(), results.load.pages, &pricing.read(rcu))
+                }
                 None => read_summary(
                     results.rows.len(),
                     results.load.pages,

@@ -206,8 +206,12 @@ impl TabBody {
                     Loading::Idle
                 };
                 let pricing = scope.map(|s| s.connection.pricing_undescribed());
-                let action =
-                    status_bar_ui(ui, &p.results, (loading, pricing.as_ref()), &mut export.path);
+                let action = status_bar_ui(
+                    ui,
+                    &p.results,
+                    (loading, pricing.as_ref()),
+                    &mut export.path,
+                );
                 export.ui(ui);
                 match (action, scope) {
                     (Some(StatusAction::Cancel), _) => p.cancel(),
