@@ -172,6 +172,20 @@ impl std::fmt::Display for Charge {
     }
 }
 
+/// What `charges` (reads and writes alike) cost together: `≈ $0.0000031`, or `—` when one of
+/// them has no price.
+pub fn sum_text(charges: &[Charge]) -> String {
+    let mut total = BigDecimal::default();
+    for charge in charges {
+        match &charge.amount {
+            Some(amount) => total += amount,
+            None => return "—".to_owned(),
+        }
+    }
+    let sign = charges.first().map_or("$", |c| c.sign.as_str());
+    format!("≈ {}", money(&total, sign))
+}
+
 /// An exact decimal as a JSON number (`serde_json`'s `arbitrary_precision` keeps every digit).
 pub fn decimal_json(value: &BigDecimal) -> serde_json::Value {
     let text = value.normalized().to_plain_string();

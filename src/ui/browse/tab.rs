@@ -124,7 +124,8 @@ impl TableTab {
             && self.form.request(scope.table).ok() != self.results.load.request;
         let paused =
             form_changed.then_some("the form changed since these rows were read; Run first");
-        self.refresh_asked |= self.auto.controls_ui(ui, &self.results, paused);
+        let pricing = scope.connection.pricing(scope.table);
+        self.refresh_asked |= self.auto.controls_ui(ui, &self.results, (paused, &pricing));
     }
 
     /// Whether the read under way is an auto-refresh.
