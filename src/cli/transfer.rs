@@ -162,9 +162,11 @@ pub async fn import(
     for line in checked.tallies.lines() {
         out.line(format!("counters: {line}"));
     }
+    let pricing = connection.pricing(&info);
+    out.line(checked.estimate(&pricing));
     if args.dry_run {
         let report = import::ImportReport::dry_run(&checked);
-        out.line(report.summary());
+        out.line(report.summary(&pricing));
         return Ok(Exit::from(report.end()));
     }
     import::confirmation(connection, &info, checked.items).check(confirmed)?;
@@ -190,12 +192,12 @@ pub async fn import(
                 .is_none_or(|at| at.elapsed() >= std::time::Duration::from_millis(500));
             if due || progress.stopping || progress.done == progress.total {
                 said_at.set(Some(std::time::Instant::now()));
-                say(progress);
+                say(progress.line(&pricing));
             }
         },
     )
     .await;
-    out.line(report.summary());
+    out.line(report.summary(&pricing));
     for line in report.details() {
         out.line(line);
     }
