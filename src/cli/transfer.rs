@@ -42,6 +42,11 @@ pub async fn export(
     let info = describe(client, &args.table, stop).await?;
     if args.pk.is_none() {
         crate::core::limits::check_segments(args.segments, &info, confirmed)?;
+        out.note(crate::core::cost::whole_read(
+            info.size_bytes,
+            info.item_count,
+            &connection.pricing(&info),
+        ));
     }
     let read = match &args.pk {
         Some(_) => {

@@ -172,6 +172,26 @@ impl std::fmt::Display for Charge {
     }
 }
 
+/// What reading a whole table of `size_bytes` (as last reported, with `items` items) costs
+/// with an eventually consistent Scan, half a unit per 4 KB: `Reading all of it (1.2 MB, 5,000
+/// items as last reported): about 150 RCU ≈ $0.0000188 on demand`, or that its size is not
+/// reported.
+pub fn whole_read(size_bytes: Option<i64>, items: Option<i64>, pricing: &Pricing) -> String {
+    let Some(bytes) = size_bytes.and_then(|b| u64::try_from(b).ok()) else {
+        return "Reading all of it: its size is not reported, so its cost is not known".to_owned();
+    };
+    let units = BigDecimal::from(bytes.div_ceil(units::READ_UNIT_BYTES)) / BigDecimal::from(2);
+    let items = items
+        .and_then(|n| u64::try_from(n).ok())
+        .map(|n| format!(", {} items", count(n)))
+        .unwrap_or_default();
+    format!(
+        "Reading all of it ({} bytes{items} as last reported): about {}",
+        count(bytes),
+        pricing.charge(Kind::Read, &units)
+    )
+}
+
 /// What `charges` (reads and writes alike) cost together: `≈ $0.0000031`, or `—` when one of
 /// them has no price.
 pub fn sum_text(charges: &[Charge]) -> String {

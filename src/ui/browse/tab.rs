@@ -304,6 +304,13 @@ impl TableTab {
             segmented: self.results.load.left.is_some(),
             form_changed: self.results.load.request.is_some()
                 && self.form.request(scope.table).ok() != self.results.load.request,
+            all_costs: (self.form.scan && self.form.index.is_none()).then(|| {
+                crate::core::cost::whole_read(
+                    scope.table.size_bytes,
+                    scope.table.item_count,
+                    &scope.connection.pricing(scope.table),
+                )
+            }),
         };
         let here = scope.table.name == self.table;
         if here
