@@ -62,7 +62,11 @@ async fn write(
     let outcome = partiql::write(connection, &plan, confirmed).await;
     // Nothing applied: said once, on stderr.
     let exit = Exit::from(outcome.ending()?);
-    let report = StatementReport { plan, outcome };
+    let report = StatementReport {
+        plan,
+        outcome,
+        pricing: connection.pricing_undescribed(),
+    };
     if json {
         out.line(report.to_json());
     } else {

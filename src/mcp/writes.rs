@@ -180,7 +180,12 @@ impl Server {
             let outcome = partiql::write(connection, &plan, confirmed).await;
             let ending = outcome.ending()?;
             Ok(Answer {
-                value: StatementReport { plan, outcome }.to_json(),
+                value: StatementReport {
+                    plan,
+                    outcome,
+                    pricing: connection.pricing_undescribed(),
+                }
+                .to_json(),
                 ending,
             })
         })
@@ -212,14 +217,15 @@ impl Server {
         not_stopped(&self.shared.stop, op)?;
         let outcome = write::send(connection, &plan, confirmed).await;
         let ending = outcome.ending()?;
-        let result = run::written(op, outcome, true);
+        let pricing = connection.pricing_undescribed();
+        let result = run::written(op, outcome, true, Some(&pricing));
         let items: Vec<_> = result
             .items
             .iter()
             .map(|item| value::json::item_to_json(item, key_names, value::Style::Typed))
             .collect();
         Ok(Answer {
-            value: json!({"write": plan.what(), "summary": result.summary, "consumedWCU": result.consumed, "items": items}),
+            value: json!({"write": plan.what(), "summary": result.summary, "consumedWCU": result.consumed, "usd": pricing.write(result.consumed).usd_json(), "items": items}),
             ending,
         })
     }

@@ -333,7 +333,7 @@ fn refusal_text(refusal: Refusal) -> String {
         refusal,
         attempts: 0,
     };
-    run::written("BatchWriteItem", refused, false).summary
+    run::written("BatchWriteItem", refused, false, None).summary
 }
 
 /// The question an import to `connection` needs answered first, if any (off this machine),
