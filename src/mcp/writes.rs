@@ -90,7 +90,7 @@ impl Server {
                 .await?;
             if !check.drifted() {
                 // Done already (a repair asked again, or no drift): nothing is sent.
-                let mut value = check.to_json();
+                let mut value = check.to_json(&connection.pricing(&info));
                 value["repaired"] = json!(false);
                 value["line"] = json!("The tally equals the children: nothing to repair.");
                 return Ok(Answer::done(value));
@@ -106,10 +106,9 @@ impl Server {
             };
             let mut value = edit.to_json();
             value["line"] = json!(report.line().text);
-            value["after"] = report
-                .recheck
-                .as_ref()
-                .map_or(json!(null), |(check, _)| check.to_json());
+            value["after"] = report.recheck.as_ref().map_or(json!(null), |(check, _)| {
+                check.to_json(&connection.pricing(&info))
+            });
             Ok(Answer { value, ending })
         })
         .await

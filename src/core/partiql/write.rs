@@ -4,10 +4,10 @@
 use serde_json::json;
 
 use crate::core::connection::Connection;
+use crate::core::cost::Pricing;
 use crate::core::ending::Ending;
 use crate::core::error::{Error, Result};
 use crate::core::partiql::statement::Statement;
-use crate::core::cost::Pricing;
 use crate::core::report::{Line, Tone};
 use crate::core::value::{self, Item};
 use crate::core::write::{self, Destination, Refusal, WriteOutcome, WritePlan, WriteRequest};

@@ -271,9 +271,9 @@ pub fn query_form_ui(
         if ui
             .add_enabled(can_page, egui::Button::new(all_label))
             .on_hover_text(match &results.all_costs {
-                Some(cost) => format!(
-                    "Read every remaining page (from where the last read stopped). {cost}."
-                ),
+                Some(cost) => {
+                    format!("Read every remaining page (from where the last read stopped). {cost}.")
+                }
                 None => "Read every remaining page (from where the last read stopped)".to_owned(),
             })
             .on_disabled_hover_text(if results.form_changed {

@@ -169,8 +169,7 @@ pub(super) fn lab_ui(ui: &mut Ui, lab: &mut LabFeature, scope: &Scope<'_>) {
                     ui.label(r.conditional_failures.to_string());
                     ui.label(capacity(r.consumed_rcu));
                     ui.label(capacity(r.consumed_wcu));
-                    ui.label(r.cost(&pricing))
-                        .on_hover_text(pricing.note());
+                    ui.label(r.cost(&pricing)).on_hover_text(pricing.note());
                     ui.label(r.elapsed_ms.to_string());
                     ui.end_row();
                 }

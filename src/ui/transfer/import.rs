@@ -306,10 +306,7 @@ impl FileImport {
             } else {
                 ui.visuals().warn_fg_color
             };
-            ui.colored_label(
-                tone,
-                report.summary(&scope.connection.pricing(scope.table)),
-            );
+            ui.colored_label(tone, report.summary(&scope.connection.pricing(scope.table)));
             for line in report.details().iter().take(20) {
                 ui.label(line);
             }
