@@ -97,7 +97,7 @@ async fn a_concurrent_change_refuses_only_its_item_item_by_item() {
         other => panic!("{other:?}"),
     }
     let lines: Vec<String> = report
-        .lines(&info.key_names())
+        .lines(&info.key_names(), &engine.connection.pricing(&info))
         .into_iter()
         .map(|l| l.text)
         .collect();
