@@ -102,22 +102,35 @@ async fn a_storm_is_estimated_then_costed_and_its_load_said() {
     );
     assert_eq!(
         estimate[1].text,
-        "At 1,000,000 likes: 4000000 WCU ≈ $2.50 on demand"
+        "At 1,000,000 likes: 4,000,000 WCU ≈ $2.50 on demand"
     );
-    let report = likes::run_storm(&connection, &info, &plan, false, &CancelToken::default(), |_| {})
-        .await
-        .unwrap();
+    let report = likes::run_storm(
+        &connection,
+        &info,
+        &plan,
+        false,
+        &CancelToken::default(),
+        |_| {},
+    )
+    .await
+    .unwrap();
     let cost = report.cost();
     let spent = pricing.write(report.stats.consumed_wcu);
     assert_eq!(cost[0].text, format!("Cost: {spent}"));
     assert!(
-        cost[1].text.starts_with("POST#a91f: ") && cost[1].text.contains("of one partition's 1,000 WCU/s")
-            || cost[1].text.starts_with("At this rate POST#a91f would be throttled"),
+        cost[1].text.starts_with("POST#a91f: ")
+            && cost[1].text.contains("of one partition's 1,000 WCU/s")
+            || cost[1]
+                .text
+                .starts_with("At this rate POST#a91f would be throttled"),
         "{}",
         cost[1].text
     );
     let seconds: f64 = report.stats.wcu_by_second.iter().sum();
-    assert_eq!(seconds, report.stats.consumed_wcu, "every unit in some second");
+    assert_eq!(
+        seconds, report.stats.consumed_wcu,
+        "every unit in some second"
+    );
 }
 
 /// A reconcile's plan estimate is in units and dollars.
@@ -173,16 +186,28 @@ async fn a_provisioned_table_is_said_as_a_share_of_its_capacity() {
         .await
         .unwrap();
     let info = ops::describe_table(client, "Provisioned").await.unwrap();
-    assert_eq!(info.charged.mode, Mode::Provisioned { read: 20, write: 10 });
+    assert_eq!(
+        info.charged.mode,
+        Mode::Provisioned {
+            read: 20,
+            write: 10
+        }
+    );
     assert_eq!(info.charged.class, Class::Standard);
-    let charge = engine.connection.pricing(&info).charge(Kind::Write, &d("4"));
+    let charge = engine
+        .connection
+        .pricing(&info)
+        .charge(Kind::Write, &d("4"));
     assert_eq!(
         charge.text(),
         "4 WCU ≈ $0.000000722 provisioned: 0.4 s of the table's 10 WCU/s, $0.0065/h"
     );
     let clone = engine.connection.clone();
     clone.pick_price_region(Some("cn-north-1".into()));
-    let yuan = engine.connection.pricing(&info).charge(Kind::Write, &d("3600"));
+    let yuan = engine
+        .connection
+        .pricing(&info)
+        .charge(Kind::Write, &d("3600"));
     assert_eq!(yuan.currency, "CNY", "picked on a clone, seen by all");
     assert_eq!(yuan.amount, Some(d("0.0058")));
 }

@@ -69,7 +69,10 @@ fn json_reports_carry_usd_beside_their_units() {
     );
     assert_eq!(out.status.code(), Some(0));
     let note = text(&out.stderr);
-    assert!(note.contains(" RCU ≈ $") && note.contains("on demand"), "{note}");
+    assert!(
+        note.contains(" RCU ≈ $") && note.contains("on demand"),
+        "{note}"
+    );
 
     // Priced as a region with no on-demand price shipped: said, not made up.
     let out = run(
@@ -123,15 +126,15 @@ fn a_users_price_file_is_used_and_a_broken_one_said_once() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let units = d(&json["consumedWCU"].to_string());
-    assert_eq!(
-        d(&json["usd"].to_string()),
-        units / d("1000000"),
-        "{json}"
-    );
+    assert_eq!(d(&json["usd"].to_string()), units / d("1000000"), "{json}");
 
     std::fs::write(config.join("prices.json"), "{ not json").unwrap();
     let out = like("USER#file2");
-    assert_eq!(out.status.code(), Some(0), "a price file changes no outcome");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "a price file changes no outcome"
+    );
     let stderr = text(&out.stderr);
     assert_eq!(
         stderr.matches("the shipped prices are used").count(),
@@ -167,7 +170,10 @@ fn a_reconcile_and_an_export_say_their_cost_before_they_read() {
         ],
     );
     let stderr = text(&out.stderr);
-    assert!(stderr.contains("One pass: a parallel scan of Social"), "{stderr}");
+    assert!(
+        stderr.contains("One pass: a parallel scan of Social"),
+        "{stderr}"
+    );
     assert!(stderr.contains("RCU ≈ $"), "{stderr}");
     let file = config.join("social.jsonl");
     let out = run(
@@ -187,6 +193,52 @@ fn a_reconcile_and_an_export_say_their_cost_before_they_read() {
     assert!(
         stderr.contains("Reading all of it (") && stderr.contains("as last reported): about "),
         "{stderr}"
+    );
+    std::fs::remove_dir_all(&config).unwrap();
+}
+
+#[test]
+fn cost_prints_the_tables_card() {
+    let served = Served::new();
+    let config = config_dir("card");
+    let out = run(
+        &config,
+        &["--endpoint-url", served.url(), "cost", "--table", "Social"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let card = text(&out.stdout);
+    for expected in [
+        "Priced as us-east-1, on demand, Standard (",
+        "this connection has no AWS region of its own",
+        "A write of up to 1 KB: 1 WCU ≈ $0.000000625 on demand",
+        "A like (a transaction of two writes): 4 WCU ≈ $0.0000025 on demand; at 1,000,000 likes: 4,000,000 WCU ≈ $2.50 on demand",
+        "Reading all of it (",
+    ] {
+        assert!(card.contains(expected), "{expected}: {card}");
+    }
+    let out = run(
+        &config,
+        &[
+            "--endpoint-url",
+            served.url(),
+            "cost",
+            "--table",
+            "Social",
+            "--json",
+        ],
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["writeUnitUsd"].to_string(), "0.000000625");
+    assert_eq!(json["likeUsd"].to_string(), "0.0000025");
+    assert_eq!(json["region"], "us-east-1");
+    let out = run(
+        &config,
+        &["--endpoint-url", served.url(), "cost", "--table", "Nope"],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "no such table: an error before anything"
     );
     std::fs::remove_dir_all(&config).unwrap();
 }

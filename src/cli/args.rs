@@ -158,6 +158,11 @@ pub enum Subcommand {
     /// (the message says the two ways out: --enable-stream, or --poll SECONDS).
     #[command(after_help = EXIT_TABLE)]
     Watch(crate::cli::watch::WatchArgs),
+    /// What a table's reads and writes cost on this connection: the prices and where they come
+    /// from (`--price-region` picks the region; a `prices.json` in the config folder overrides
+    /// the shipped table), a unit, a like, a read of the whole table, and storage a month.
+    #[command(after_help = EXIT_TABLE)]
+    Cost(crate::cli::cost::CostArgs),
     /// Serve the seeded sandbox on a local port for other tools, until Ctrl-C.
     Sandbox {
         /// The port to listen on (127.0.0.1); 0 picks a free one.
@@ -197,6 +202,7 @@ impl Subcommand {
             Self::Sql(a) => a.json,
             Self::Get(a) => a.json,
             Self::Watch(a) => a.json,
+            Self::Cost(a) => a.json,
             Self::Tables
             | Self::Describe { .. }
             | Self::Expr(_)

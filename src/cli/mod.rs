@@ -3,6 +3,7 @@
 mod add;
 mod args;
 mod check;
+mod cost;
 mod exit;
 mod expr;
 mod flags;

@@ -129,6 +129,9 @@ async fn run_inner(
         Subcommand::Delete(args) => {
             return crate::cli::item::delete(&connection, args, confirmed, out, stop).await;
         }
+        Subcommand::Cost(args) => {
+            return crate::cli::cost::cost(&connection, &args, out, stop).await;
+        }
         Subcommand::Watch(args) => {
             return crate::cli::watch::watch(&connection, args, confirmed, out, stop).await;
         }

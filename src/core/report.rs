@@ -85,13 +85,29 @@ pub fn capacity(units: f64) -> String {
     }
 }
 
-/// Exact units (or seconds) as text, without trailing zeros: `4`, `0.5`, `0.004`.
+/// Exact units (or seconds) as text, without trailing zeros and with thousands separated: `4`,
+/// `0.5`, `0.004`, `4,000,000`.
 pub fn capacity_exact(units: &bigdecimal::BigDecimal) -> String {
     let text = units.normalized().to_plain_string();
-    if text.contains('.') {
+    let text = if text.contains('.') {
         text.trim_end_matches('0').trim_end_matches('.').to_owned()
     } else {
         text
+    };
+    let (sign, digits) = text.split_at(usize::from(text.starts_with('-')));
+    let (whole, fraction) = digits
+        .split_once('.')
+        .map_or((digits, None), |(w, f)| (w, Some(f)));
+    let mut grouped = String::with_capacity(text.len() + whole.len() / 3);
+    for (i, c) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    match fraction {
+        Some(f) => format!("{sign}{grouped}.{f}"),
+        None => format!("{sign}{grouped}"),
     }
 }
 

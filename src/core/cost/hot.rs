@@ -117,8 +117,8 @@ mod tests {
         assert_eq!(hot.line().tone, Tone::Warn);
         assert_eq!(
             hot.line().text,
-            "At this rate POST#f00d would be throttled: 2400 WCU in 2 s = 1200 WCU/s, 120% of \
-             one partition's 1,000 WCU/s. Shard the counter."
+            "At this rate POST#f00d would be throttled: 2,400 WCU in 2 s = 1,200 WCU/s, 120% \
+             of one partition's 1,000 WCU/s. Shard the counter."
         );
         let reads = KeyRate::new("VID#9f3a", Kind::Read, 300.0, 1_000);
         assert!(

@@ -23,7 +23,7 @@ fn on_demand_units_cost_their_price_per_million() {
     assert_eq!(read.amount, Some(d("0.0000000625")));
     assert_eq!(
         like.times(1_000_000).text(),
-        "4000000 WCU ≈ $2.50 on demand"
+        "4,000,000 WCU ≈ $2.50 on demand"
     );
 }
 
