@@ -56,6 +56,16 @@ fn the_seeded_drifts_are_named_and_a_stormed_parent_is_consistent() {
         );
     }
     assert!(stdout.contains("3 divergences open:"), "{stdout}");
+    // The busiest partition in one second of stream time, against one partition's ceiling.
+    let busiest = stdout
+        .lines()
+        .find(|l| l.starts_with("Busiest second ("))
+        .unwrap_or_else(|| panic!("a busiest second: {stdout}"));
+    assert!(
+        busiest.contains("of one partition's 1,000 WCU/s")
+            && busiest.contains("write units from the item sizes in the records"),
+        "{busiest}"
+    );
 
     // A parent that is not there: the start check says so and the watch ends (it does not wait
     // on the stream forever).

@@ -82,6 +82,9 @@ pub struct Change {
     pub old: Option<Item>,
     /// The item after (with NEW_IMAGE or NEW_AND_OLD_IMAGES, unless removed).
     pub new: Option<Item>,
+    /// The write units the write cost, from the larger of its two images (a transaction's
+    /// writes cost twice this; a poll costs none).
+    pub write_units: u64,
 }
 
 /// Attribute names that carry a write's own evidence: when, and by which request or writer.

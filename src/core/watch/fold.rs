@@ -201,6 +201,8 @@ impl CounterFold {
             _ => child_effect(parent, record, &item_shown),
         };
         parent.records += 1;
+        let write_units = record_units(record);
+        parent.load.add(record.at_ms, write_units);
         let gap = parent.gap();
         let change = Change {
             sequence: record.sequence.clone(),
@@ -215,6 +217,7 @@ impl CounterFold {
             evidence: evidence_of(record.new.as_ref().or(record.old.as_ref())),
             old: record.old.clone(),
             new: record.new.clone(),
+            write_units,
         };
         if config.keep_changes > 0 {
             if parent.recent.len() >= config.keep_changes {
@@ -341,4 +344,18 @@ impl CounterFold {
     pub fn now_ms(&self) -> i64 {
         self.now_ms
     }
+}
+
+/// The write units a recorded write cost, from the larger of the item before and after (as
+/// DynamoDB charges an update), at least one.
+fn record_units(record: &StreamRecord) -> u64 {
+    let size = |item: Option<&crate::core::value::Item>| {
+        item.map_or(0, |i| {
+            u64::try_from(crate::core::validate::item_size(i)).unwrap_or(u64::MAX)
+        })
+    };
+    let bytes = size(record.old.as_ref()).max(size(record.new.as_ref()));
+    bytes
+        .div_ceil(crate::core::cost::units::WRITE_UNIT_BYTES)
+        .max(1)
 }

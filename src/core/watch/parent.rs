@@ -127,6 +127,48 @@ pub struct ParentWatch {
     pub records: u64,
     /// The last changes (at most the fold's `keep_changes`).
     pub recent: VecDeque<Change>,
+    /// The write units its records cost in each second of stream time: the last second's and
+    /// the busiest.
+    pub load: Load,
+}
+
+/// Write units in one second of stream time: the second now being counted and the busiest.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Load {
+    /// The second being counted (ms since the epoch, rounded down to the second).
+    pub second_ms: i64,
+    /// Its units so far.
+    pub units: u64,
+    /// The busiest second seen.
+    pub peak_ms: i64,
+    /// Its units.
+    pub peak_units: u64,
+}
+
+impl Load {
+    /// `units` written at `at_ms`.
+    pub fn add(&mut self, at_ms: i64, units: u64) {
+        let second = at_ms.div_euclid(1000) * 1000;
+        if second != self.second_ms {
+            self.second_ms = second;
+            self.units = 0;
+        }
+        self.units = self.units.saturating_add(units);
+        if self.units > self.peak_units {
+            self.peak_units = self.units;
+            self.peak_ms = second;
+        }
+    }
+
+    /// The busiest second as a rate on `pk` against one partition's ceiling.
+    pub fn peak(&self, pk: &str) -> crate::core::cost::hot::KeyRate {
+        crate::core::cost::hot::KeyRate {
+            key: pk.to_owned(),
+            kind: crate::core::cost::Kind::Write,
+            units: bigdecimal::BigDecimal::from(self.peak_units),
+            millis: 1000,
+        }
+    }
 }
 
 /// Children whose inserts and removes are told apart per parent, at most.
@@ -151,6 +193,7 @@ impl ParentWatch {
             settled: 0,
             records: 0,
             recent: VecDeque::new(),
+            load: Load::default(),
         }
     }
 

@@ -58,6 +58,7 @@ impl CounterFold {
             evidence: Vec::new(),
             old: None,
             new: None,
+            write_units: 0,
         };
         if self.config.keep_changes > 0 {
             if parent.recent.len() >= self.config.keep_changes {

@@ -92,5 +92,27 @@ pub fn summary(watched: &Watched) -> Vec<Line> {
             ),
         ));
     }
+    lines.extend(busiest(watched));
     lines
+}
+
+/// The parent whose partition took the most write units in one second of stream time, against
+/// one partition's ceiling (a stream only; units from the items' sizes in the records).
+fn busiest(watched: &Watched) -> Option<Line> {
+    watched.followed.as_ref()?;
+    let parent = watched
+        .fold
+        .parents()
+        .filter(|p| p.load.peak_units > 0)
+        .max_by_key(|p| p.load.peak_units)?;
+    let line = parent.load.peak(&parent.pk).line();
+    Some(Line::new(
+        line.tone,
+        format!(
+            "Busiest second ({}): {} (write units from the item sizes in the records; a \
+             transaction's writes cost twice)",
+            time_text(parent.load.peak_ms, false),
+            line.text
+        ),
+    ))
 }

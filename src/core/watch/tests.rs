@@ -278,3 +278,17 @@ fn a_thousand_records_keep_bounded_memory_per_parent() {
     assert!(fold.open().is_empty());
     assert_eq!(parent.settled, 10_000);
 }
+
+#[test]
+fn a_parents_busiest_second_is_kept() {
+    let mut load = crate::core::watch::parent::Load::default();
+    load.add(1_000_100, 2);
+    load.add(1_000_900, 2);
+    load.add(1_001_000, 1);
+    load.add(1_002_500, 3);
+    assert_eq!((load.peak_ms, load.peak_units), (1_000_000, 4));
+    assert_eq!(
+        load.peak("POST#a91f").line().text,
+        "POST#a91f: 4 WCU in 1 s = 4 WCU/s, 0% of one partition's 1,000 WCU/s"
+    );
+}

@@ -4,8 +4,10 @@
 
 use bigdecimal::{BigDecimal, ToPrimitive as _};
 use egui::{Color32, Ui};
-use egui_plot::{Legend, Line, Plot, PlotPoints, VLine};
+use egui_plot::{HLine, Legend, Line, Plot, PlotPoints, VLine};
 
+use crate::core::cost::Kind;
+use crate::core::cost::hot::ceiling;
 use crate::core::number::to_dynamodb;
 use crate::core::stream::time_text;
 use crate::ui::watch::log::{Chart, WatchLog};
@@ -35,6 +37,7 @@ pub(super) fn chart_ui(ui: &mut Ui, log: &WatchLog, parent: Option<&str>) {
             shown(&last.children)
         ));
     }
+    load_ui(ui, parent, chart, origin);
     let (tally, children) = series(chart, origin);
     let diverged = ui.visuals().error_fg_color;
     Plot::new(("watch_chart", parent))
@@ -93,4 +96,39 @@ fn series(chart: &Chart, origin: i64) -> (Vec<[f64; 2]>, Vec<[f64; 2]>) {
 /// Stream time as seconds since `origin`, a drawing coordinate.
 fn seconds(at_ms: i64, origin: i64) -> f64 {
     (at_ms - origin) as f64 / 1000.0
+}
+
+/// The write units `parent`'s partition took in each second (from the item sizes in its
+/// records), against the 1,000 WCU/s one partition serves at most. Nothing when no record
+/// wrote (a poll).
+fn load_ui(ui: &mut Ui, parent: &str, chart: &Chart, origin: i64) {
+    if chart.load.is_empty() {
+        return;
+    }
+    let points: Vec<[f64; 2]> = chart
+        .load
+        .iter()
+        .flat_map(|(at, units)| {
+            let start = seconds(*at, origin);
+            [[start, *units as f64], [start + 1.0, *units as f64]]
+        })
+        .collect();
+    let ceiling = ceiling(Kind::Write) as f64;
+    Plot::new(("watch_load", parent))
+        .height(110.0)
+        .legend(Legend::default())
+        .include_y(0.0)
+        .include_y(ceiling * 1.1)
+        .y_axis_label("WCU/s")
+        .allow_scroll(false)
+        .show(ui, |plot| {
+            plot.line(Line::new(
+                format!("{parent}: WCU/s (from item sizes)"),
+                PlotPoints::new(points),
+            ));
+            plot.hline(
+                HLine::new("one partition's ceiling: 1,000 WCU/s", ceiling)
+                    .color(Color32::from_rgb(200, 60, 60)),
+            );
+        });
 }

@@ -33,6 +33,8 @@ pub(super) struct Chart {
     pub diverged_at: Vec<i64>,
     /// Stream times a divergence closed at.
     pub closed_at: Vec<i64>,
+    /// Write units in each second of stream time (ms at the second's start, units).
+    pub load: VecDeque<(i64, u64)>,
 }
 
 /// Everything a watch showed so far.
@@ -100,10 +102,19 @@ impl WatchLog {
                 .and_then(|t| crate::core::number::parse(t).ok()),
             children: change.children_after.clone(),
         };
+        let (second, units) = (change.at_ms.div_euclid(1000) * 1000, change.write_units);
         self.chart_mut(&change.parent, |chart| {
             chart.samples.push_back(sample);
             if chart.samples.len() > MAX_POINTS {
                 chart.samples.pop_front();
+            }
+            match chart.load.back_mut() {
+                Some((at, sum)) if *at == second => *sum += units,
+                _ if units > 0 => chart.load.push_back((second, units)),
+                _ => {}
+            }
+            if chart.load.len() > MAX_POINTS {
+                chart.load.pop_front();
             }
         });
         self.records.push_front(change);
