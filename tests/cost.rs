@@ -126,6 +126,11 @@ async fn a_storm_is_estimated_then_costed_and_its_load_said() {
         "{}",
         cost[1].text
     );
+    assert!(
+        cost[2].text.starts_with("Busiest second (second "),
+        "{}",
+        cost[2].text
+    );
     let seconds: f64 = report.stats.wcu_by_second.iter().sum();
     assert_eq!(
         seconds, report.stats.consumed_wcu,

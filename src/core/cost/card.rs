@@ -17,8 +17,12 @@ pub fn card(pricing: &Pricing, size_bytes: Option<i64>, items: Option<i64>) -> V
     let write = pricing.charge(Kind::Write, &one);
     let read = pricing.charge(Kind::Read, &one);
     let like = pricing.charge(Kind::Write, &BigDecimal::from(4));
-    let mut lines = vec![
-        Line::new(Tone::Title, pricing.note()),
+    let mut lines = vec![Line::new(Tone::Title, pricing.headline())];
+    if let Some(why) = &pricing.assumed {
+        lines.push(Line::new(Tone::Quiet, format!("As {why}.")));
+    }
+    lines.push(Line::new(Tone::Quiet, pricing.source_text()));
+    lines.extend([
         Line::new(
             Tone::Plain,
             format!("A write of up to 1 KB: {write} (twice that in a transaction)"),
@@ -37,7 +41,7 @@ pub fn card(pricing: &Pricing, size_bytes: Option<i64>, items: Option<i64>) -> V
             ),
         ),
         Line::new(Tone::Plain, whole_read(size_bytes, items, pricing)),
-    ];
+    ]);
     if let Mode::Provisioned { read, write } = pricing.billing.mode {
         let hour = |kind: Kind, units: i64| {
             pricing

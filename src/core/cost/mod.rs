@@ -250,7 +250,9 @@ impl Pricing {
             (None, None) => Self::new(
                 book,
                 FALLBACK_REGION,
-                Some("this connection has no AWS region of its own".to_owned()),
+                Some(format!(
+                    "this connection has no AWS region of its own, it is priced as {FALLBACK_REGION}"
+                )),
                 billing,
             ),
         }
@@ -351,22 +353,27 @@ impl Pricing {
         self.charge(kind, &units_of(reported))
     }
 
-    /// What the card says of the prices: `Priced as us-east-1, on demand, Standard (AWS,
-    /// …, 2026-12-02); this connection has no AWS region of its own`.
-    pub fn note(&self) -> String {
-        let source = match &self.prices {
-            Some(p) => format!("{}, as of {}", p.source, p.as_of),
+    /// `Priced as us-east-1, on demand, Standard`.
+    pub fn headline(&self) -> String {
+        format!("Priced as {}, {}", self.region, self.billing.text())
+    }
+
+    /// Where the prices come from: `Prices: AWS …, as of 2026-12-02`, or that none are known.
+    pub fn source_text(&self) -> String {
+        match &self.prices {
+            Some(p) => format!("Prices: {}, as of {}", p.source, p.as_of),
             None => format!(
-                "no prices known for {}: add them in {} in the config folder",
+                "No prices known for {}: add them in {} in the config folder",
                 self.region,
                 prices::USER_FILE
             ),
-        };
-        let mut note = format!(
-            "Priced as {}, {} ({source})",
-            self.region,
-            self.billing.text()
-        );
+        }
+    }
+
+    /// All of it on one line: `Priced as us-east-1, on demand, Standard (Prices: AWS …, as of
+    /// 2026-12-02); this connection has no AWS region of its own`.
+    pub fn note(&self) -> String {
+        let mut note = format!("{} ({})", self.headline(), self.source_text());
         if let Some(why) = &self.assumed {
             note.push_str(&format!("; {why}"));
         }

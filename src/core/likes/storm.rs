@@ -69,6 +69,21 @@ impl StormStats {
         )
     }
 
+    /// The busiest second of the storm on the parent's partition key, against one partition's
+    /// ceiling: `Busiest second (the 1st): POST#a91f: 856 WCU in 1 s = …`.
+    pub fn busiest(&self, key: &str) -> Option<Line> {
+        let (second, units) = self
+            .wcu_by_second
+            .iter()
+            .enumerate()
+            .max_by(|a, b| a.1.total_cmp(b.1))?;
+        let line = KeyRate::new(key, Kind::Write, *units, 1000).line();
+        Some(Line::new(
+            line.tone,
+            format!("Busiest second (second {}): {}", second + 1, line.text),
+        ))
+    }
+
     /// The write rate on the parent's partition key against one partition's ceiling.
     pub fn load(&self, key: &str) -> KeyRate {
         KeyRate::new(key, Kind::Write, self.consumed_wcu, self.elapsed_ms)

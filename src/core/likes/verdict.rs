@@ -34,7 +34,7 @@ impl StormReport {
     /// $0.000275 on demand`, then `POST#a91f: 440 WCU in 0.9 s = 489 WCU/s, 49% of one
     /// partition's 1,000 WCU/s`.
     pub fn cost(&self) -> Vec<Line> {
-        vec![
+        [
             Line::new(
                 Tone::Plain,
                 format!(
@@ -46,6 +46,9 @@ impl StormReport {
             ),
             self.stats.load(&self.parent).line(),
         ]
+        .into_iter()
+        .chain(self.stats.busiest(&self.parent))
+        .collect()
     }
 
     /// Whether the tally equals the counted children afterwards.

@@ -32,7 +32,10 @@ pub(super) fn load_chart_ui(ui: &mut Ui, key: &str, wcu_by_second: &[f64]) {
         .y_axis_label("WCU/s")
         .allow_scroll(false)
         .show(ui, |plot| {
-            plot.line(Line::new(format!("{key}: WCU/s"), PlotPoints::new(points)));
+            plot.line(
+                Line::new(format!("{key}: WCU/s"), PlotPoints::new(points))
+                    .color(Color32::from_rgb(70, 140, 220)),
+            );
             plot.hline(
                 HLine::new("one partition's ceiling: 1,000 WCU/s", ceiling)
                     .color(Color32::from_rgb(200, 60, 60)),

@@ -122,10 +122,13 @@ fn load_ui(ui: &mut Ui, parent: &str, chart: &Chart, origin: i64) {
         .y_axis_label("WCU/s")
         .allow_scroll(false)
         .show(ui, |plot| {
-            plot.line(Line::new(
-                format!("{parent}: WCU/s (from item sizes)"),
-                PlotPoints::new(points),
-            ));
+            plot.line(
+                Line::new(
+                    format!("{parent}: WCU/s (from item sizes)"),
+                    PlotPoints::new(points),
+                )
+                .color(Color32::from_rgb(70, 140, 220)),
+            );
             plot.hline(
                 HLine::new("one partition's ceiling: 1,000 WCU/s", ceiling)
                     .color(Color32::from_rgb(200, 60, 60)),
