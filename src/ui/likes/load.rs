@@ -7,7 +7,7 @@ use egui_plot::{HLine, Legend, Line, Plot, PlotPoints};
 use crate::core::cost::Kind;
 use crate::core::cost::hot::ceiling;
 
-/// Draw WCU per second over the storm's seconds, with the per-partition ceiling as a line.
+/// Draw WCU in each second of the storm, with the per-partition ceiling as a line.
 /// Converting to `f64` is for drawing coordinates only.
 pub(super) fn load_chart_ui(ui: &mut Ui, key: &str, wcu_by_second: &[f64]) {
     if wcu_by_second.is_empty() {
@@ -16,11 +16,8 @@ pub(super) fn load_chart_ui(ui: &mut Ui, key: &str, wcu_by_second: &[f64]) {
     let points: Vec<[f64; 2]> = wcu_by_second
         .iter()
         .enumerate()
-        .flat_map(|(second, wcu)| {
-            // A step a second: the rate held across the whole second.
-            let start = second as f64;
-            [[start, *wcu], [start + 1.0, *wcu]]
-        })
+        // Each second's units at its middle.
+        .map(|(second, wcu)| [second as f64 + 0.5, *wcu])
         .collect();
     let ceiling = ceiling(Kind::Write) as f64;
     Plot::new(("storm_load", key))

@@ -179,9 +179,7 @@ pub(super) fn storm_ui(
         }
     });
     let pricing = scope.connection.pricing(scope.table);
-    if lab.storm_stats.is_none()
-        && let Ok(plan) = lab.storm_plan(scope, target)
-    {
+    if let Ok(plan) = lab.storm_plan(scope, target) {
         lines_ui(ui, &plan.estimate(&pricing));
     }
     if let Some(stats) = &lab.storm_stats {

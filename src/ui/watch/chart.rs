@@ -108,10 +108,8 @@ fn load_ui(ui: &mut Ui, parent: &str, chart: &Chart, origin: i64) {
     let points: Vec<[f64; 2]> = chart
         .load
         .iter()
-        .flat_map(|(at, units)| {
-            let start = seconds(*at, origin);
-            [[start, *units as f64], [start + 1.0, *units as f64]]
-        })
+        // Each second's units at its middle.
+        .map(|(at, units)| [seconds(*at, origin) + 0.5, *units as f64])
         .collect();
     let ceiling = ceiling(Kind::Write) as f64;
     Plot::new(("watch_load", parent))
