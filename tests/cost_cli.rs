@@ -208,7 +208,7 @@ fn cost_prints_the_tables_card() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let card = text(&out.stdout);
     for expected in [
-        "Priced as us-east-1, on demand, Standard (",
+        "Priced as us-east-1, on demand, Standard\n",
         "this connection has no AWS region of its own",
         "A write of up to 1 KB: 1 WCU ≈ $0.000000625 on demand",
         "A like (a transaction of two writes): 4 WCU ≈ $0.0000025 on demand; at 1,000,000 likes: 4,000,000 WCU ≈ $2.50 on demand",

@@ -70,7 +70,7 @@ async fn limit_10_of_5000_is_one_small_request() {
     // Consumed capacity as the server reports it: 10 small items, not a 1 MB page (128 RCU).
     let rcu: f64 = err
         .split(" · ")
-        .find_map(|part| part.trim().strip_suffix(" RCU"))
+        .find_map(|part| part.trim().split_once(" RCU ≈ $").map(|(units, _)| units))
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("no RCU in {err}"));
     assert!(rcu <= 2.0, "{err}");

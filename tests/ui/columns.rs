@@ -98,7 +98,7 @@ fn a_refresh_tints_the_rows_another_writer_added_and_changed() {
     });
     h.get_by_role_and_label(Role::Button, "Refresh now").click();
     step_until(h, "the changes", |h| {
-        has_label_containing(h, "RCU per refresh · 1 added, 1 changed, 0 removed")
+        has_label_containing(h, "on demand per refresh · 1 added, 1 changed, 0 removed")
     });
     assert!(has_label(h, "LIKE#USER#0new"));
 }

@@ -21,7 +21,7 @@ fn plus_one_on_play_count_shows_the_servers_new_value() {
     step_until(h, "the result card", |h| has_label(h, "41 → 42"));
     // The card is brought into view in the item panel, not left below its fold.
     step_until(h, "the card in view", |h| {
-        h.query_all_by_label("expected 42 · 1 WCU")
+        h.query_all_by_label("expected 42 · 1 WCU ≈ $0.000000625 on demand")
             .any(|n| n.rect().bottom() <= 800.0)
     });
     assert!(

@@ -231,7 +231,7 @@ fn reconcile_shows_its_estimate_and_reads_an_export_and_copies_athena_sql() {
         has_label_containing(h, "45 parents checked · 3 drifted")
     });
     assert!(
-        has_label_containing(h, "· 0 RCU in all"),
+        has_label_containing(h, "· 0 RCU ≈ $0 on demand in all"),
         "no read capacity used"
     );
     type_into(h, "S3 location", "s3://bucket/AWSDynamoDB/0170/data/");

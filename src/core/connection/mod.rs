@@ -2,8 +2,9 @@
 //! DynamoDB-compatible endpoint, or the embedded sandbox. One SDK `Client` per connection.
 
 mod client;
+mod held;
 mod open;
-mod prices;
+pub(crate) mod prices;
 mod profiles;
 
 use std::path::{Path, PathBuf};
@@ -20,8 +21,6 @@ pub use client::{
 };
 pub(crate) use open::ReadOnly;
 pub use open::{ConnectOptions, DEFAULT_TIMEOUT, MAX_TIMEOUT, Opened, open};
-#[cfg(test)]
-pub(crate) use prices::Prices;
 pub use profiles::{Profiles, aws_configuration_present, read_profiles};
 
 /// The region used when an endpoint or the sandbox is given none.
@@ -214,32 +213,6 @@ impl Connection {
     /// Switch read-only on or off, for this connection and every clone of it.
     pub fn set_read_only(&self, on: bool) {
         self.read_only.set(on);
-    }
-
-    /// For a sandbox seeded when it started: how many items, how fast.
-    pub fn seeded_note(&self) -> Option<String> {
-        #[cfg(feature = "sandbox")]
-        if let Some(report) = self.sandbox.as_ref().and_then(|s| s.seeded()) {
-            return Some(format!(
-                "Sandbox seeded with {} items in {} ms",
-                report.items, report.elapsed_ms
-            ));
-        }
-        None
-    }
-
-    /// The AWS region this connection reaches, when it is AWS; the sandbox and endpoints have
-    /// none of their own (what they cost is priced as a region the user picks, or us-east-1).
-    pub fn aws_region(&self) -> Option<&str> {
-        matches!(self.spec, ConnectionSpec::Aws { .. }).then_some(self.region.as_str())
-    }
-
-    /// Whether this connection holds an embedded sandbox.
-    pub fn has_sandbox(&self) -> bool {
-        #[cfg(feature = "sandbox")]
-        return self.sandbox.is_some();
-        #[cfg(not(feature = "sandbox"))]
-        return false;
     }
 
     /// The label shown in the connection bar.

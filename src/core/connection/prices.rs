@@ -5,7 +5,7 @@
 
 use std::sync::{Arc, PoisonError, RwLock};
 
-use crate::core::connection::Connection;
+use crate::core::connection::{Connection, ConnectionSpec};
 use crate::core::cost::{Billing, PriceBook, Pricing, RegionPrices};
 use crate::core::error::Error;
 use crate::core::saved;
@@ -45,6 +45,12 @@ impl Prices {
 }
 
 impl Connection {
+    /// The AWS region this connection reaches, when it is AWS; the sandbox and endpoints have
+    /// none of their own (what they cost is priced as a region the user picks, or us-east-1).
+    pub fn aws_region(&self) -> Option<&str> {
+        matches!(self.spec, ConnectionSpec::Aws { .. }).then_some(self.region.as_str())
+    }
+
     /// What `info`'s reads and writes cost on this connection.
     pub fn pricing(&self, info: &TableInfo) -> Pricing {
         self.prices

@@ -94,7 +94,7 @@ fn the_sandbox_is_priced_as_us_east_1_and_says_so() {
     let charge = picked.charge(Kind::Write, &d("4"));
     assert_eq!(charge.amount, None);
     assert_eq!(charge.text(), "4 WCU (no on-demand price for eu-west-1)");
-    assert!(picked.note().contains("no prices known for eu-west-1"));
+    assert!(picked.note().contains("No prices known for eu-west-1"));
 }
 
 #[test]

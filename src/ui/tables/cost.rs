@@ -27,7 +27,7 @@ pub(super) fn cost_ui(ui: &mut Ui, connection: &Connection, info: &TableInfo) {
     let before = connection.picked_price_region();
     let mut picked = before.clone();
     ui.horizontal(|ui| {
-        ui.weak("Price as");
+        let label = ui.weak("Price as");
         egui::ComboBox::from_id_salt("price_region")
             .selected_text(picked.clone().unwrap_or_else(|| own.clone()))
             .show_ui(ui, |ui| {
@@ -36,7 +36,9 @@ pub(super) fn cost_ui(ui: &mut Ui, connection: &Connection, info: &TableInfo) {
                     let label = region.clone();
                     ui.selectable_value(&mut picked, Some(region), label);
                 }
-            });
+            })
+            .response
+            .labelled_by(label.id);
     });
     if picked != before {
         connection.pick_price_region(picked);
