@@ -191,7 +191,7 @@ fn a_reconcile_and_an_export_say_their_cost_before_they_read() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let stderr = text(&out.stderr);
     assert!(
-        stderr.contains("Reading all of it (") && stderr.contains("as last reported): about "),
+        stderr.contains("Reading all of it (as last reported: ") && stderr.contains("): about "),
         "{stderr}"
     );
     std::fs::remove_dir_all(&config).unwrap();

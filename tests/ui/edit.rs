@@ -29,7 +29,7 @@ fn plus_one_on_play_count_shows_the_servers_new_value() {
         "the card names the expression"
     );
     assert!(
-        has_label(h, "expected 42 · 1 WCU"),
+        has_label(h, "expected 42 · 1 WCU ≈ $0.000000625 on demand"),
         "expected value and consumed capacity"
     );
     // The row is read back from the server: its value in the cell and the editor.

@@ -164,7 +164,7 @@ fn a_partiql_tab_reads_pages_and_writes_through_the_gateway() {
         has_label_containing(h, "2 items · 1 page")
     });
     h.get_by_role_and_label(Role::Button, "Load all").click();
-    step_until(h, "every page", |h| has_label_containing(h, "4 items"));
+    step_until(h, "every page", |h| has_label_containing(h, "4 items · "));
     assert!(has_label(h, "META") && has_label(h, "LIKE#USER#7c20"));
     // Its rows open read-only: a statement's rows may come from any table, so the counter
     // editor (which writes to the open table) is not offered.

@@ -159,7 +159,7 @@ fn a_table_without_a_stream_is_polled_then_its_stream_turned_on() {
     ));
     h.get_by_role_and_label(Role::Button, "Stop").click();
     step_until(h, "the summary", |h| {
-        has_label_containing(h, "RCU in all), polling")
+        has_label_containing(h, "on demand in all), polling")
     });
 
     h.get_by_role_and_label(Role::Button, "Enable stream")

@@ -174,8 +174,8 @@ impl std::fmt::Display for Charge {
 }
 
 /// What reading a whole table of `size_bytes` (as last reported, with `items` items) costs
-/// with an eventually consistent Scan, half a unit per 4 KB: `Reading all of it (1.2 MB, 5,000
-/// items as last reported): about 150 RCU ≈ $0.0000188 on demand`, or that its size is not
+/// with an eventually consistent Scan, half a unit per 4 KB: `Reading all of it (as last reported:
+/// 1,228,800 bytes, item count 5,000): about 150 RCU ≈ $0.0000188 on demand`, or that its size is not
 /// reported.
 pub fn whole_read(size_bytes: Option<i64>, items: Option<i64>, pricing: &Pricing) -> String {
     let Some(bytes) = size_bytes.and_then(|b| u64::try_from(b).ok()) else {
@@ -184,10 +184,10 @@ pub fn whole_read(size_bytes: Option<i64>, items: Option<i64>, pricing: &Pricing
     let units = BigDecimal::from(bytes.div_ceil(units::READ_UNIT_BYTES)) / BigDecimal::from(2);
     let items = items
         .and_then(|n| u64::try_from(n).ok())
-        .map(|n| format!(", {} items", count(n)))
+        .map(|n| format!(", item count {}", count(n)))
         .unwrap_or_default();
     format!(
-        "Reading all of it ({} bytes{items} as last reported): about {}",
+        "Reading all of it (as last reported: {} bytes{items}): about {}",
         count(bytes),
         pricing.charge(Kind::Read, &units)
     )

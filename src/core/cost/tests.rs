@@ -131,8 +131,8 @@ fn a_whole_table_read_is_half_a_unit_per_4_kb() {
     let pricing = east(Billing::default());
     assert_eq!(
         whole_read(Some(4096 * 300), Some(5_000), &pricing),
-        "Reading all of it (1,228,800 bytes, 5,000 items as last reported): about 150 RCU ≈ \
-         $0.0000188 on demand"
+        "Reading all of it (as last reported: 1,228,800 bytes, item count 5,000): about 150 \
+         RCU ≈ $0.0000188 on demand"
     );
     assert!(whole_read(None, None, &pricing).contains("not reported"));
 }
