@@ -171,7 +171,10 @@ fn a_drifted_parent_is_repaired_after_confirmation_and_children_shown() {
     h.get_by_role_and_label(Role::Button, "Confirm repair")
         .click();
     step_until(h, "the repair", |h| {
-        has_label_containing(h, "Repaired: the tally is 225 now.")
+        has_label_containing(
+            h,
+            "Repaired: the tally is 225 now (1 WCU ≈ $0.000000625 on demand).",
+        )
     });
     assert!(has_label_containing(
         h,
@@ -353,6 +356,9 @@ fn a_repair_refused_because_the_tally_moved_proposes_anew_from_what_is_stored() 
     h.get_by_role_and_label(Role::Button, "Confirm repair")
         .click();
     step_until(h, "the repair", |h| {
-        has_label_containing(h, "Repaired: the tally is 225 now.")
+        has_label_containing(
+            h,
+            "Repaired: the tally is 225 now (1 WCU ≈ $0.000000625 on demand).",
+        )
     });
 }

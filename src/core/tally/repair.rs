@@ -5,6 +5,7 @@ use bigdecimal::BigDecimal;
 
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
+use crate::core::cost::Pricing;
 use crate::core::counter::{self, EditMode, Outcome, Planned, UpdatePlan};
 use crate::core::ending::Ending;
 use crate::core::error::{Error, Result};
@@ -60,6 +61,9 @@ pub struct RepairReport {
     pub outcome: Outcome,
     /// The parent checked again (also when the condition failed), or why it could not be.
     pub recheck: Result<(ParentCheck, Item)>,
+    /// What the table's writes cost (none for a repair that was never answered: it reported
+    /// no units).
+    pub pricing: Option<Pricing>,
 }
 
 impl RepairReport {
@@ -72,6 +76,7 @@ impl RepairReport {
                 attempts: 0,
             },
             recheck: Err(error),
+            pricing: None,
         }
     }
 
@@ -91,11 +96,19 @@ impl RepairReport {
             Err(e) => format!(" It could not be checked again: {e}."),
         };
         match &self.outcome {
-            Outcome::Applied { new_value, .. } => Line::new(
+            Outcome::Applied {
+                new_value,
+                consumed_wcu,
+                ..
+            } => Line::new(
                 Tone::Good,
                 format!(
-                    "Repaired: the tally is {} now.{after}",
-                    new_value.as_deref().unwrap_or("(not returned)")
+                    "Repaired: the tally is {} now ({}).{after}",
+                    new_value.as_deref().unwrap_or("(not returned)"),
+                    match &self.pricing {
+                        Some(pricing) => pricing.write(*consumed_wcu).text(),
+                        None => format!("{} WCU", crate::core::report::capacity(*consumed_wcu)),
+                    }
                 ),
             ),
             Outcome::Missing => Line::new(
@@ -136,7 +149,11 @@ pub async fn repair(
         Some(partition) => check_partition(client, info, rule, partition.clone()).await,
         None => Err(Error::Invalid("the repair had no partition key".into())),
     };
-    RepairReport { outcome, recheck }
+    RepairReport {
+        outcome,
+        recheck,
+        pricing: Some(connection.pricing(info)),
+    }
 }
 
 /// What repairing every drifted parent did: each parent's report in the order sent, and why
@@ -236,6 +253,7 @@ pub async fn repair_all(
             Err(error) => RepairReport {
                 outcome: Outcome::Failed(error.clone()),
                 recheck: Err(error),
+                pricing: None,
             },
         };
         on_report(&check.partition, &report);
