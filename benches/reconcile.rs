@@ -131,7 +131,8 @@ async fn live() {
     let info = read::describe_table(client, "Bench")
         .await
         .expect("describe");
-    for line in tally::estimate(&info, &ParentSource::Scan).lines("Bench") {
+    let pricing = conn.pricing(&info);
+    for line in tally::estimate(&info, &ParentSource::Scan).lines("Bench", &pricing) {
         println!("  estimate: {line}");
     }
     for plan in [

@@ -77,7 +77,8 @@ impl KeyRate {
             capacity_exact(&seconds.with_scale_round(2, RoundingMode::HalfUp)),
             capacity_exact(&rate),
         );
-        if percent >= BigDecimal::from(100) {
+        let full = BigDecimal::from(100);
+        if percent >= full {
             Line::new(
                 Tone::Warn,
                 format!(

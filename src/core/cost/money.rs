@@ -12,7 +12,8 @@ pub fn money(amount: &BigDecimal, sign: &str) -> String {
     }
     let negative = amount < &zero;
     let abs = amount.abs();
-    let text = if abs >= BigDecimal::from(1) {
+    let one = BigDecimal::from(1);
+    let text = if abs >= one {
         grouped(
             &abs.with_scale_round(2, RoundingMode::HalfUp)
                 .to_plain_string(),
