@@ -123,11 +123,14 @@ pub fn wait_text(wait: std::time::Duration) -> String {
     }
 }
 
-/// A read that the server throttles, waiting before it sends the page request again:
-/// `throttled, waiting 0.8 s before attempt 3`.
-pub fn throttled_note(attempt: u32, wait: std::time::Duration) -> String {
+/// A request that the server throttled, waiting before it is sent again, with the limit it hit
+/// when the server said (`by`, from `error::throttle_words`): `throttled by this key range's
+/// write limit (1,000 WCU/s per partition) on table Social, waiting 800 ms before attempt 3`,
+/// or `throttled, waiting 800 ms before attempt 3`.
+pub fn throttled_note(attempt: u32, wait: std::time::Duration, by: Option<&str>) -> String {
+    let by = by.map(|words| format!(" by {words}")).unwrap_or_default();
     format!(
-        "throttled, waiting {} before attempt {attempt}",
+        "throttled{by}, waiting {} before attempt {attempt}",
         wait_text(wait)
     )
 }
@@ -171,8 +174,16 @@ mod tests {
         assert_eq!(wait_text(Duration::from_millis(1600)), "1.6 s");
         assert_eq!(wait_text(Duration::from_secs(5)), "5.0 s");
         assert_eq!(
-            throttled_note(3, Duration::from_millis(800)),
+            throttled_note(3, Duration::from_millis(800), None),
             "throttled, waiting 800 ms before attempt 3"
+        );
+        assert_eq!(
+            throttled_note(
+                3,
+                Duration::from_millis(800),
+                Some("the provisioned read capacity on table Social")
+            ),
+            "throttled by the provisioned read capacity on table Social, waiting 800 ms before attempt 3"
         );
     }
 }

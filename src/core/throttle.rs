@@ -107,6 +107,7 @@ mod tests {
             op: "Scan",
             code: code.into(),
             message: "anything".into(),
+            throttled: Vec::new(),
         };
         for code in THROTTLED {
             assert!(is_throttled(&service(code)), "{code}");

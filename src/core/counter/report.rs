@@ -23,6 +23,8 @@ pub enum Outcome {
         consumed_wcu: f64,
         /// Requests sent (more than one only after throttling rejections).
         attempts: u32,
+        /// Each wait after a throttled attempt, in words with the limit it hit.
+        throttled: Vec<String>,
     },
     /// The item does not exist; nothing was written (creating it is an explicit choice).
     Missing,
@@ -155,6 +157,7 @@ impl EditReport {
                 new_value,
                 consumed_wcu,
                 attempts,
+                throttled,
             } => {
                 let new = new_value.as_deref().unwrap_or("(not returned)");
                 lines.push(Line::new(Tone::Figure, format!("{old} → {new}")));
@@ -181,6 +184,7 @@ impl EditReport {
                         },
                     ));
                 }
+                lines.extend(throttled.iter().map(|note| Line::new(Tone::Quiet, note)));
                 if plan.planned.creates() {
                     lines.push(Line::new(
                         Tone::Plain,
@@ -270,8 +274,10 @@ impl EditReport {
                 new_value,
                 consumed_wcu,
                 attempts,
+                throttled,
             } => {
                 out["outcome"] = json!("applied");
+                out["throttled"] = json!(throttled);
                 out["new"] = json!(new_value);
                 out["consumedWCU"] = json!(consumed_wcu);
                 out["usd"] = self

@@ -35,11 +35,13 @@ impl Outcome {
                 returned,
                 consumed_wcu,
                 attempts,
+                throttled,
                 ..
             } => Self::Applied {
                 new_value: returned.as_ref().and_then(value),
                 consumed_wcu,
                 attempts,
+                throttled,
             },
             WriteOutcome::Refused { refusal, .. } => match refusal {
                 Refusal::Condition { stored: None } => Self::Missing,

@@ -10,6 +10,9 @@ use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 pub use crate::core::position::TextPosition;
 
 mod source;
+mod throttling;
+
+pub use throttling::{ThrottleReason, in_words as throttle_words};
 
 use source::{body_excerpt, connection_refused, error_chain, find_source};
 
@@ -18,7 +21,7 @@ use source::{body_excerpt, connection_refused, error_chain, find_source};
 pub enum Error {
     /// The server answered with an error code (`ResourceNotFoundException`,
     /// `ThrottlingException`, `ExpiredTokenException`, …).
-    #[error("{op} failed: {code}: {message}")]
+    #[error("{op} failed: {code}: {message}{}", throttling::after_message(throttled))]
     Service {
         /// The DynamoDB operation, e.g. `Query`.
         op: &'static str,
@@ -26,6 +29,8 @@ pub enum Error {
         code: String,
         /// The server's message (may be empty).
         message: String,
+        /// Why it throttled, when it said (`ThrottlingReasons`); empty otherwise.
+        throttled: Vec<ThrottleReason>,
     },
     /// The server answered with a 5xx and an error code (`InternalServerError`,
     /// `ServiceUnavailable`, an emulator's `InternalFailure`): it failed while working on the
@@ -238,6 +243,9 @@ impl Error {
                     op,
                     code: code.to_owned(),
                     message: service_message(code, inner.message().unwrap_or_default()),
+                    throttled: throttling::reasons_in(
+                        service.raw().body().bytes().unwrap_or_default(),
+                    ),
                 },
                 None => Self::Garbled {
                     op,
@@ -305,6 +313,14 @@ impl Error {
                 format!("{op} failed: no usable credentials: {}", last(detail))
             }
             _ => self.to_string(),
+        }
+    }
+
+    /// Why the server throttled the request, when it said (empty for any other error).
+    pub fn throttle_reasons(&self) -> &[ThrottleReason] {
+        match self {
+            Self::Service { throttled, .. } => throttled,
+            _ => &[],
         }
     }
 

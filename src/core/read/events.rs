@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crate::core::error::Error;
+use crate::core::error::{Error, ThrottleReason, throttle_words};
 use crate::core::read::Page;
 use crate::core::report;
 
@@ -20,6 +20,8 @@ pub enum ReadEvent {
         attempt: u32,
         /// How long the reader waits first.
         wait: Duration,
+        /// Which limit was hit, when the server said (`ThrottlingReasons`).
+        reasons: Vec<ThrottleReason>,
     },
     /// The page request failed on the way (a 5xx, a connection lost, an unreadable answer);
     /// it is sent again as `attempt` after `wait`. Reads change nothing, so this is safe.
@@ -42,12 +44,20 @@ impl ReadEvent {
         }
     }
 
-    /// A progress line for a wait (`throttled, waiting 800 ms before attempt 3`); none for a
-    /// page.
+    /// A progress line for a wait (`throttled by the provisioned read capacity on table Social,
+    /// waiting 800 ms before attempt 3`); none for a page.
     pub fn note(&self) -> Option<String> {
         match self {
             Self::Page(_) => None,
-            Self::Throttled { attempt, wait } => Some(report::throttled_note(*attempt, *wait)),
+            Self::Throttled {
+                attempt,
+                wait,
+                reasons,
+            } => Some(report::throttled_note(
+                *attempt,
+                *wait,
+                throttle_words(reasons).as_deref(),
+            )),
             Self::Resending {
                 attempt,
                 wait,

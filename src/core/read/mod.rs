@@ -72,6 +72,7 @@ pub async fn describe_table(client: &Client, table: &str) -> Result<TableInfo> {
             op: "DescribeTable",
             code: "IncompleteDescription".into(),
             message: format!("the server described `{table}` without a key schema"),
+            throttled: Vec::new(),
         })?;
     // TTL is extra detail: a server without DescribeTimeToLive still gets a describe panel.
     if let Ok(ttl) = client

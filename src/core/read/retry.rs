@@ -125,7 +125,11 @@ pub(crate) async fn fetch_retrying(
         };
         let attempt = retries.attempts();
         on_wait(match failure {
-            Failure::Throttled => ReadEvent::Throttled { attempt, wait },
+            Failure::Throttled => ReadEvent::Throttled {
+                attempt,
+                wait,
+                reasons: error.throttle_reasons().to_vec(),
+            },
             _ => ReadEvent::Resending {
                 attempt,
                 wait,
@@ -182,6 +186,7 @@ mod tests {
             op: "Scan",
             code: "ValidationException".into(),
             message: String::new(),
+            throttled: Vec::new(),
         };
         assert!(!failed_on_the_way(&refused));
         let timeout = Error::Timeout {

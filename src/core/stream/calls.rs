@@ -8,7 +8,7 @@ use aws_sdk_dynamodbstreams::config::retry::RetryConfig;
 use aws_sdk_dynamodbstreams::types::ShardIteratorType;
 
 use crate::core::cancel::CancelToken;
-use crate::core::error::{Error, Result};
+use crate::core::error::{Error, Result, throttle_words};
 use crate::core::read::failed_on_the_way;
 use crate::core::report::{resending_note, throttled_note};
 use crate::core::retry::{Failure, Next, Retries};
@@ -103,7 +103,11 @@ impl Run<'_> {
                 Failure::Throttled => format!(
                     "{}: {}",
                     error.op().unwrap_or("Streams"),
-                    throttled_note(attempt, wait)
+                    throttled_note(
+                        attempt,
+                        wait,
+                        throttle_words(error.throttle_reasons()).as_deref()
+                    )
                 ),
                 _ => resending_note(attempt, wait, &error.headline()),
             }));

@@ -6,7 +6,7 @@ use aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure;
 use crate::core::error::Error;
 use crate::core::expr::codegen::Request;
 use crate::core::value::Item;
-use crate::core::write::Refusal;
+use crate::core::write::{CancelReason, Refusal};
 
 /// Why one attempt did not apply.
 pub(super) enum Failure {
@@ -31,4 +31,18 @@ pub(super) struct Sent {
 pub(super) fn old_on_failure(request: &Request) -> Option<ReturnValuesOnConditionCheckFailure> {
     (request.condition.is_some() && request.returns.old_item_on_condition_failure)
         .then_some(ReturnValuesOnConditionCheckFailure::AllOld)
+}
+
+/// Whether a cancellation was only for conflicts with other transactions: nothing was
+/// written, and nothing about the data refused it, so it may be sent again.
+pub(super) fn only_conflicts(refusal: &Refusal) -> bool {
+    match refusal {
+        Refusal::Cancelled { reasons } => {
+            reasons.contains(&CancelReason::TransactionConflict)
+                && reasons
+                    .iter()
+                    .all(|r| matches!(r, CancelReason::TransactionConflict | CancelReason::Fine))
+        }
+        _ => false,
+    }
 }

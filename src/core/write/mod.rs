@@ -47,6 +47,7 @@ mod tests {
             op: "UpdateItem",
             code: code.into(),
             message: String::new(),
+            throttled: Vec::new(),
         };
         assert!(is_throttled(&service("ThrottlingException")));
         assert!(!may_have_been_applied(&service("ThrottlingException")));

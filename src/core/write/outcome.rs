@@ -122,6 +122,9 @@ pub enum WriteOutcome {
         /// A batch's items the server did not write, and why; `None` for every other write
         /// and for a batch written whole.
         unwritten: Option<Unwritten>,
+        /// Each wait after the server throttled an attempt, in words with the limit it hit
+        /// when the server said (`report::throttled_note`).
+        throttled: Vec<String>,
     },
     /// Nothing was written.
     Refused {

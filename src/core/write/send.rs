@@ -17,33 +17,20 @@ use aws_sdk_dynamodb::types::{
 };
 
 use crate::core::connection::Connection;
-use crate::core::error::Error;
+use crate::core::error::{Error, throttle_words};
 use crate::core::expr::codegen::{Request, ReturnValues};
 use crate::core::partiql::Statement;
 use crate::core::read;
+use crate::core::report::throttled_note;
 use crate::core::retry::{self, Next, Policy, Retries};
 use crate::core::value::Item;
-use crate::core::write::attempt::{Failure, Sent, old_on_failure};
+use crate::core::write::attempt::{Failure, Sent, old_on_failure, only_conflicts};
 use crate::core::write::many;
 use crate::core::write::{
     BatchPut, Deadline, Idempotency, Refusal, TableSetting, Unwritten, WriteOutcome, WritePlan,
     WriteRequest, is_throttled, may_have_been_applied, one_attempt_within,
 };
-use crate::core::write::{CancelReason, SingleWrite, WriteOp};
-
-/// Whether a cancellation was only for conflicts with other transactions: nothing was
-/// written, and nothing about the data refused it, so it may be sent again.
-fn only_conflicts(refusal: &Refusal) -> bool {
-    match refusal {
-        Refusal::Cancelled { reasons } => {
-            reasons.contains(&CancelReason::TransactionConflict)
-                && reasons
-                    .iter()
-                    .all(|r| matches!(r, CancelReason::TransactionConflict | CancelReason::Fine))
-        }
-        _ => false,
-    }
-}
+use crate::core::write::{SingleWrite, WriteOp};
 
 /// Send `plan` on `connection`, the one it was planned on. `confirmed` says the user agreed to
 /// the plan's [`confirmation`](WritePlan::confirmation) question; a write that needs one and
@@ -75,6 +62,8 @@ pub async fn send(connection: &Connection, plan: &WritePlan, confirmed: bool) ->
     let mut wcu = 0.0;
     // The first failure after which the write may have been applied, when it was re-sent.
     let mut uncertain: Option<Error> = None;
+    // Each throttled attempt's wait, in words.
+    let mut throttled: Vec<String> = Vec::new();
     loop {
         let attempts = retries.attempts();
         let request = remaining.as_ref().unwrap_or(&plan.request);
@@ -101,6 +90,7 @@ pub async fn send(connection: &Connection, plan: &WritePlan, confirmed: bool) ->
                         items: sent.unprocessed,
                         refusal: None,
                     }),
+                    throttled,
                 };
             }
             Err(failure) => failure,
@@ -120,8 +110,18 @@ pub async fn send(connection: &Connection, plan: &WritePlan, confirmed: bool) ->
         if let Some(kind) = again
             && let Next::Resend(wait) = retries.next(kind, deadline.left())
         {
-            if let (retry::Failure::Lost, Failure::Error(error)) = (kind, failure) {
-                uncertain.get_or_insert(error);
+            match (kind, failure) {
+                (retry::Failure::Lost, Failure::Error(error)) => {
+                    uncertain.get_or_insert(error);
+                }
+                (retry::Failure::Throttled, Failure::Error(error)) => {
+                    throttled.push(throttled_note(
+                        retries.attempts(),
+                        wait,
+                        throttle_words(error.throttle_reasons()).as_deref(),
+                    ));
+                }
+                _ => {}
             }
             tokio::time::sleep(wait).await;
             continue;
@@ -156,6 +156,7 @@ pub async fn send(connection: &Connection, plan: &WritePlan, confirmed: bool) ->
                     items: left.items,
                     refusal: Some(refusal),
                 }),
+                throttled,
             };
         }
         return WriteOutcome::Refused { refusal, attempts };
