@@ -47,6 +47,13 @@ pub enum Fault {
     /// Forward it; hold the server's answer until [`FaultProxy::release`], then give it: a
     /// write known to be in flight for as long as a test needs (to send a signal).
     Hold,
+    /// Refuse the first `times` with ThrottlingException carrying `ThrottlingReasons` (one
+    /// `reason`, on the ARN of the request's `TableName`, and its `IndexName` when it has
+    /// one), without forwarding them; forward the rest.
+    ThrottleBecause {
+        times: usize,
+        reason: &'static str,
+    },
 }
 
 impl Fault {
@@ -200,6 +207,17 @@ pub async fn fault_proxy(
                     let _ = client.write_all(answer.as_bytes()).await;
                     return;
                 }
+                if let Fault::ThrottleBecause { times, reason } = fault
+                    && nth < times
+                {
+                    let body = throttled_because(reason, &body);
+                    let answer = format!(
+                        "HTTP/1.1 400 Bad Request\r\ncontent-type: application/x-amz-json-1.0\r\nx-amzn-requestid: proxy\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                        body.len()
+                    );
+                    let _ = client.write_all(answer.as_bytes()).await;
+                    return;
+                }
                 let throttled = match fault {
                     Fault::Throttle(n) => nth < n,
                     Fault::UnprocessedThenThrottled => is_write && nth > 0,
@@ -258,6 +276,7 @@ pub async fn fault_proxy(
                 let passes = matches!(
                     fault,
                     Fault::Throttle(_)
+                        | Fault::ThrottleBecause { .. }
                         | Fault::ThrottleReads { .. }
                         | Fault::Unprocessed(_)
                         | Fault::UnprocessedThenThrottled
@@ -308,6 +327,7 @@ pub async fn fault_proxy(
                         tokio::time::sleep(Duration::from_secs(120)).await;
                     }
                     Fault::Throttle(_)
+                    | Fault::ThrottleBecause { .. }
                     | Fault::ThrottleReads { .. }
                     | Fault::Unprocessed(_)
                     | Fault::UnprocessedThenThrottled
@@ -326,6 +346,23 @@ pub async fn fault_proxy(
         bodies,
         released,
     }
+}
+
+/// A ThrottlingException's body as DynamoDB sends it with its reason, on the table (and index)
+/// `request` names.
+fn throttled_because(reason: &str, request: &[u8]) -> String {
+    let request: serde_json::Value = serde_json::from_slice(request).unwrap_or_default();
+    let table = request["TableName"].as_str().unwrap_or("Unnamed");
+    let mut resource = format!("arn:aws:dynamodb:us-east-1:123456789012:table/{table}");
+    if let Some(index) = request["IndexName"].as_str() {
+        resource.push_str(&format!("/index/{index}"));
+    }
+    serde_json::json!({
+        "__type": "com.amazonaws.dynamodb.v20120810#ThrottlingException",
+        "message": "Throughput exceeds the current capacity for one or more resources.",
+        "ThrottlingReasons": [{ "reason": reason, "resource": resource }],
+    })
+    .to_string()
 }
 
 /// A BatchWriteItem request without the last item of its table's list (kept in `held_back`)
