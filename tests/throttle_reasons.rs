@@ -47,9 +47,14 @@ async fn a_throttled_write_is_applied_once_and_its_waits_name_the_limit() {
         from: None,
         create: false,
     };
-    let plan =
-        counter::plan_edit(&Destination::of(&through), &info, &item, &request, EditMode::Add)
-            .unwrap();
+    let plan = counter::plan_edit(
+        &Destination::of(&through),
+        &info,
+        &item,
+        &request,
+        EditMode::Add,
+    )
+    .unwrap();
     let outcome = counter::update_counter(&through, &plan, false).await;
     let limit = format!(
         "this key range's write limit (1,000 WCU/s per partition) on table {}",
@@ -82,14 +87,21 @@ async fn a_throttled_write_is_applied_once_and_its_waits_name_the_limit() {
         reason: KEY_RANGE_WRITE,
     };
     let (_proxy, through) = proxied(&engine, &["UpdateItem"], always).await;
-    let plan =
-        counter::plan_edit(&Destination::of(&through), &info, &item, &request, EditMode::Add)
-            .unwrap();
+    let plan = counter::plan_edit(
+        &Destination::of(&through),
+        &info,
+        &item,
+        &request,
+        EditMode::Add,
+    )
+    .unwrap();
     match counter::update_counter(&through, &plan, false).await {
         Outcome::Failed(error) => {
             assert_eq!(error.code(), Some("ThrottlingException"));
             assert!(
-                error.to_string().ends_with(&format!("; throttled by {limit}")),
+                error
+                    .to_string()
+                    .ends_with(&format!("; throttled by {limit}")),
                 "{error}"
             );
         }

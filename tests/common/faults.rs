@@ -50,10 +50,7 @@ pub enum Fault {
     /// Refuse the first `times` with ThrottlingException carrying `ThrottlingReasons` (one
     /// `reason`, on the ARN of the request's `TableName`, and its `IndexName` when it has
     /// one), without forwarding them; forward the rest.
-    ThrottleBecause {
-        times: usize,
-        reason: &'static str,
-    },
+    ThrottleBecause { times: usize, reason: &'static str },
 }
 
 impl Fault {

@@ -21,7 +21,10 @@ use source::{body_excerpt, connection_refused, error_chain, find_source};
 pub enum Error {
     /// The server answered with an error code (`ResourceNotFoundException`,
     /// `ThrottlingException`, `ExpiredTokenException`, …).
-    #[error("{op} failed: {code}: {message}{}", throttling::after_message(throttled))]
+    #[error(
+        "{op} failed: {code}: {message}{}",
+        throttling::after_message(throttled)
+    )]
     Service {
         /// The DynamoDB operation, e.g. `Query`.
         op: &'static str,

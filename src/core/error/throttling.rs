@@ -174,7 +174,11 @@ mod tests {
         let without = br#"{"__type":"x#ProvisionedThroughputExceededException","message":"m"}"#;
         assert!(reasons_in(without).is_empty());
         assert!(reasons_in(b"<html>busy</html>").is_empty());
-        assert!(reasons_in(br#"{"ThrottlingReasons":[{}]}"#)[0].words().is_empty());
+        assert!(
+            reasons_in(br#"{"ThrottlingReasons":[{}]}"#)[0]
+                .words()
+                .is_empty()
+        );
         assert_eq!(in_words(&[]), None);
         assert_eq!(after_message(&[]), "");
     }
