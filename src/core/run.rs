@@ -162,15 +162,20 @@ pub fn written(
         WriteOutcome::Applied {
             returned,
             consumed_wcu,
+            throttled,
             ..
         } => RunResult {
-            summary: format!(
+            // Each throttled attempt's wait after it, with the limit hit when the server said.
+            summary: std::iter::once(format!(
                 "{op} applied · {}",
                 match pricing {
                     Some(pricing) => pricing.write(consumed_wcu).text(),
                     None => format!("{} WCU", capacity_text(consumed_wcu)),
                 }
-            ),
+            ))
+            .chain(throttled)
+            .collect::<Vec<_>>()
+            .join(" · "),
             tone: Tone::Good,
             consumed: consumed_wcu,
             items: returned.into_iter().collect(),

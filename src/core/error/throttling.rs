@@ -301,4 +301,40 @@ mod tests {
              Social and the provisioned write capacity on index GSI1 of table Social"
         );
     }
+
+    #[test]
+    fn the_error_says_its_reasons_in_its_text_and_its_json() {
+        let error = super::super::Error::Service {
+            op: "UpdateItem",
+            code: "ThrottlingException".into(),
+            message: "Throughput exceeds the current capacity".into(),
+            throttled: vec![ThrottleReason::new(
+                "TableWriteKeyRangeThroughputExceeded",
+                TABLE,
+            )],
+        };
+        assert_eq!(
+            error.to_string(),
+            "UpdateItem failed: ThrottlingException: Throughput exceeds the current capacity; \
+             throttled by this key range's write limit (1,000 WCU/s per partition) on table Social"
+        );
+        let json = error.to_json();
+        assert_eq!(
+            json["throttled"][0]["reason"],
+            "TableWriteKeyRangeThroughputExceeded"
+        );
+        assert_eq!(json["throttled"][0]["resource"], TABLE);
+        assert_eq!(
+            json["throttled"][0]["words"],
+            "this key range's write limit (1,000 WCU/s per partition) on table Social"
+        );
+        let plain = super::super::Error::Service {
+            op: "UpdateItem",
+            code: "ThrottlingException".into(),
+            message: "Throughput exceeds the current capacity".into(),
+            throttled: Vec::new(),
+        };
+        assert!(plain.to_json().get("throttled").is_none());
+        assert!(plain.to_string().ends_with("capacity"));
+    }
 }
