@@ -91,8 +91,15 @@ async fn a_faulty_stream_read_gives_exactly_the_records_of_a_clean_one() {
     assert_eq!(clean.len(), 9);
     assert!(notes.is_empty(), "{notes:?}");
 
-    let faults: [(Fault, &str); 5] = [
+    let faults: [(Fault, &str); 6] = [
         (Fault::ThrottleReads { pass: 1, refuse: 3 }, "throttled"),
+        (
+            Fault::ThrottleBecause {
+                times: 2,
+                reason: "TableReadKeyRangeThroughputExceeded",
+            },
+            "GetRecords: throttled by this key range's read limit (3,000 RCU/s per partition)",
+        ),
         (Fault::ResetAfterApplySecond, "sending again"),
         (
             Fault::RefuseThese("LimitExceededException", &[0, 2]),
