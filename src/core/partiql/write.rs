@@ -35,6 +35,8 @@ pub enum StatementOutcome {
         consumed_wcu: f64,
         /// Requests sent (more than one only after throttling refusals).
         attempts: u32,
+        /// Each wait after a throttled attempt, in words with the limit it hit.
+        throttled: Vec<String>,
     },
     /// The data refused it; nothing was written: the `WHERE` did not hold
     /// (`ConditionalCheckFailedException`) or the inserted item exists (`DuplicateItemException`).
@@ -78,11 +80,13 @@ impl StatementOutcome {
                 returned,
                 consumed_wcu,
                 attempts,
+                throttled,
                 ..
             } => Self::Applied {
                 returned,
                 consumed_wcu,
                 attempts,
+                throttled,
             },
             WriteOutcome::Refused { refusal, attempts } => match refusal {
                 Refusal::Condition { stored } => Self::Refused {
@@ -186,6 +190,9 @@ impl StatementReport {
             ),
             StatementOutcome::Failed(error) => Line::new(Tone::Bad, error.to_string()),
         }];
+        if let StatementOutcome::Applied { throttled, .. } = &self.outcome {
+            lines.extend(throttled.iter().map(|note| Line::new(Tone::Quiet, note)));
+        }
         if let Some(item) = self.item() {
             lines.push(Line::new(
                 Tone::Figure,
