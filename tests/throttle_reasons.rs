@@ -194,6 +194,33 @@ fn the_cli_prints_the_limit_of_each_wait() {
         "{stderr}"
     );
     assert!(text(&out.stdout).contains("STATS#TOTAL"));
+    // Throttled out: the error on stderr names the limit too.
+    let always = served.fault(
+        &["Query"],
+        Fault::ThrottleBecause {
+            times: usize::MAX,
+            reason: "TableReadProvisionedThroughputExceeded",
+        },
+    );
+    let out = dynoscope(&[
+        "--endpoint-url",
+        &always.url,
+        "items",
+        "--table",
+        "Videos",
+        "--pk",
+        "VID#9f3a",
+        "--max-throttle-wait",
+        "0",
+    ]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(
+            "ThrottlingException: Throughput exceeds the current capacity for one or more resources; throttled by the provisioned read capacity on table Videos"
+        ),
+        "{stderr}"
+    );
     // A write's waits in its report.
     let writes = served.fault(
         &["UpdateItem"],

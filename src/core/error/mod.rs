@@ -22,8 +22,8 @@ pub enum Error {
     /// The server answered with an error code (`ResourceNotFoundException`,
     /// `ThrottlingException`, `ExpiredTokenException`, …).
     #[error(
-        "{op} failed: {code}: {message}{}",
-        throttling::after_message(throttled)
+        "{op} failed: {code}: {}",
+        throttling::with_reasons(message, throttled)
     )]
     Service {
         /// The DynamoDB operation, e.g. `Query`.

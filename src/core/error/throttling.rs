@@ -140,11 +140,13 @@ pub fn in_words(reasons: &[ThrottleReason]) -> Option<String> {
     })
 }
 
-/// What an error's text says after the server's message: `; throttled by …`, or nothing.
-pub(super) fn after_message(reasons: &[ThrottleReason]) -> String {
-    in_words(reasons)
-        .map(|words| format!("; throttled by {words}"))
-        .unwrap_or_default()
+/// The server's message and, when it said why it throttled, `; throttled by …` after it (the
+/// message's closing full stop dropped, so the sentence goes on).
+pub(super) fn with_reasons(message: &str, reasons: &[ThrottleReason]) -> String {
+    match in_words(reasons) {
+        Some(words) => format!("{}; throttled by {words}", message.trim_end_matches('.')),
+        None => message.to_owned(),
+    }
 }
 
 #[cfg(test)]
@@ -180,7 +182,7 @@ mod tests {
                 .is_empty()
         );
         assert_eq!(in_words(&[]), None);
-        assert_eq!(after_message(&[]), "");
+        assert_eq!(with_reasons("As sent.", &[]), "As sent.");
     }
 
     #[test]
@@ -296,8 +298,8 @@ mod tests {
             ThrottleReason::new("IndexWriteProvisionedThroughputExceeded", INDEX),
         ];
         assert_eq!(
-            after_message(&two),
-            "; throttled by this key range's write limit (1,000 WCU/s per partition) on table \
+            with_reasons("Throughput exceeds the current capacity.", &two),
+            "Throughput exceeds the current capacity; throttled by this key range's write limit (1,000 WCU/s per partition) on table \
              Social and the provisioned write capacity on index GSI1 of table Social"
         );
     }
