@@ -163,6 +163,15 @@ pub enum Subcommand {
     /// the shipped table), a unit, a like, a read of the whole table, and storage a month.
     #[command(after_help = EXIT_TABLE)]
     Cost(crate::cli::cost::CostArgs),
+    /// A table's own CloudWatch metrics over the last hours: consumed read and write capacity,
+    /// read and write throttle events and throttled requests, for the table and each global
+    /// index (on AWS, or any endpoint with a CloudWatch).
+    #[command(after_help = EXIT_TABLE)]
+    Metrics(crate::cli::metrics::MetricsArgs),
+    /// Contributor Insights of a table: its status and its most-accessed and most-throttled
+    /// keys; --enable or --disable switches it (a change to the table's settings).
+    #[command(after_help = EXIT_TABLE)]
+    Insights(crate::cli::metrics::InsightsArgs),
     /// Serve the seeded sandbox on a local port for other tools, until Ctrl-C.
     Sandbox {
         /// The port to listen on (127.0.0.1); 0 picks a free one.
@@ -186,6 +195,7 @@ impl Subcommand {
                 | Self::Delete(_)
         ) || matches!(self, Self::Mcp(a) if a.allow_writes)
             || matches!(self, Self::Watch(a) if a.enable_stream)
+            || matches!(self, Self::Insights(a) if a.enable || a.disable)
             || matches!(self, Self::Check(a) if a.repair)
     }
 
@@ -203,6 +213,8 @@ impl Subcommand {
             Self::Get(a) => a.json,
             Self::Watch(a) => a.json,
             Self::Cost(a) => a.json,
+            Self::Metrics(a) => a.json,
+            Self::Insights(_) => false,
             Self::Tables
             | Self::Describe { .. }
             | Self::Expr(_)

@@ -11,6 +11,7 @@ mod interrupt;
 mod item;
 mod likes;
 mod mcp;
+mod metrics;
 mod output;
 mod partiql;
 mod read_args;

@@ -129,6 +129,12 @@ async fn run_inner(
         Subcommand::Delete(args) => {
             return crate::cli::item::delete(&connection, args, confirmed, out, stop).await;
         }
+        Subcommand::Metrics(args) => {
+            return crate::cli::metrics::metrics(&connection, &args, out, stop).await;
+        }
+        Subcommand::Insights(args) => {
+            return crate::cli::metrics::insights(&connection, &args, confirmed, out, stop).await;
+        }
         Subcommand::Cost(args) => {
             return crate::cli::cost::cost(&connection, &args, out, stop).await;
         }

@@ -14,6 +14,7 @@ pub mod items;
 pub mod lab;
 pub mod likes;
 pub mod limits;
+pub mod metrics;
 pub mod number;
 pub mod partiql;
 pub mod placeholders;

@@ -12,6 +12,7 @@ mod intent;
 pub mod items;
 pub mod key_fields;
 pub mod likes;
+pub mod metrics;
 pub mod palette;
 pub mod save;
 pub mod shell;

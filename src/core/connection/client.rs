@@ -64,14 +64,14 @@ pub async fn endpoint_clients_with(
     url: &str,
     region: &str,
     timeout: Duration,
-) -> (Client, StreamsClient) {
+) -> (Client, StreamsClient, aws_config::SdkConfig) {
     let conf = base_loader(timeout)
         .endpoint_url(url)
         .region(Region::new(region.to_owned()))
         .credentials_provider(local_credentials())
         .load()
         .await;
-    (Client::new(&conf), StreamsClient::new(&conf))
+    (Client::new(&conf), StreamsClient::new(&conf), conf)
 }
 
 pub(super) fn local_credentials() -> Credentials {

@@ -3,6 +3,12 @@
 use crate::core::connection::Connection;
 
 impl Connection {
+    /// A CloudWatch client of the connection's configuration (its region, credentials and
+    /// endpoint: an endpoint given for DynamoDB is used for CloudWatch too).
+    pub fn cloudwatch(&self) -> aws_sdk_cloudwatch::Client {
+        aws_sdk_cloudwatch::Client::new(&self.sdk)
+    }
+
     /// For a sandbox seeded when it started: how many items, how fast.
     pub fn seeded_note(&self) -> Option<String> {
         #[cfg(feature = "sandbox")]

@@ -175,6 +175,9 @@ pub struct Connection {
     pub client: Client,
     /// The DynamoDB Streams client, of the same configuration.
     pub streams: aws_sdk_dynamodbstreams::Client,
+    /// The SDK configuration the clients were made from (for the clients of other services:
+    /// CloudWatch).
+    pub(crate) sdk: aws_config::SdkConfig,
     /// What the user asked for.
     pub spec: ConnectionSpec,
     /// Where requests go, for display (`http://127.0.0.1:41234`, or the AWS region).
@@ -299,6 +302,7 @@ pub async fn connect_with(spec: ConnectionSpec, options: ConnectOptions) -> Resu
             Ok(Connection {
                 client: Client::new(&conf),
                 streams: aws_sdk_dynamodbstreams::Client::new(&conf),
+                sdk: conf,
                 target: format!("dynamodb.{region}"),
                 region,
                 spec,
@@ -336,6 +340,7 @@ pub async fn connect_with(spec: ConnectionSpec, options: ConnectOptions) -> Resu
             Ok(Connection {
                 client: Client::new(&conf),
                 streams: aws_sdk_dynamodbstreams::Client::new(&conf),
+                sdk: conf,
                 target: url.clone(),
                 region,
                 spec,
@@ -357,11 +362,12 @@ async fn connect_sandbox(
 ) -> Result<Connection> {
     let sandbox = crate::core::sandbox::Sandbox::start(db_path.as_deref(), 0).await?;
     let url = sandbox.endpoint().to_owned();
-    let (client, streams) =
+    let (client, streams, sdk) =
         endpoint_clients_with(&url, DEFAULT_LOCAL_REGION, options.timeout).await;
     Ok(Connection {
         client,
         streams,
+        sdk,
         target: url,
         region: DEFAULT_LOCAL_REGION.to_owned(),
         spec,

@@ -9,6 +9,7 @@ mod many;
 mod outcome;
 mod plan;
 mod send;
+mod setting;
 mod single;
 
 pub use outcome::{CancelReason, Refusal, Unwritten, WriteOutcome};

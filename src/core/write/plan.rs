@@ -146,13 +146,21 @@ pub enum TableSetting {
         /// The table.
         table: String,
     },
+    /// Turn Contributor Insights on or off for the table (it is billed by the events it
+    /// analyses while on).
+    ContributorInsights {
+        /// The table.
+        table: String,
+        /// On (`ENABLE`) or off (`DISABLE`).
+        enable: bool,
+    },
 }
 
 impl TableSetting {
     /// The table it changes.
     pub fn table(&self) -> &str {
         match self {
-            Self::EnableStream { table } => table,
+            Self::EnableStream { table } | Self::ContributorInsights { table, .. } => table,
         }
     }
 
@@ -162,6 +170,10 @@ impl TableSetting {
             Self::EnableStream { .. } => {
                 "a stream with new and old images (NEW_AND_OLD_IMAGES) turned on"
             }
+            Self::ContributorInsights { enable: true, .. } => {
+                "Contributor Insights turned on (billed by the events it analyses)"
+            }
+            Self::ContributorInsights { enable: false, .. } => "Contributor Insights turned off",
         }
     }
 }

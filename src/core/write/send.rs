@@ -12,8 +12,7 @@ use aws_sdk_dynamodb::operation::execute_statement::ExecuteStatementError;
 use aws_sdk_dynamodb::operation::put_item::PutItemError;
 use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
 use aws_sdk_dynamodb::types::{
-    ReturnConsumedCapacity, ReturnValue, ReturnValuesOnConditionCheckFailure, StreamSpecification,
-    StreamViewType,
+    ReturnConsumedCapacity, ReturnValue, ReturnValuesOnConditionCheckFailure,
 };
 
 use crate::core::connection::Connection;
@@ -27,8 +26,8 @@ use crate::core::value::Item;
 use crate::core::write::attempt::{Failure, Sent, old_on_failure, only_conflicts};
 use crate::core::write::many;
 use crate::core::write::{
-    BatchPut, Deadline, Idempotency, Refusal, TableSetting, Unwritten, WriteOutcome, WritePlan,
-    WriteRequest, is_throttled, may_have_been_applied, one_attempt_within,
+    BatchPut, Deadline, Idempotency, Refusal, Unwritten, WriteOutcome, WritePlan, WriteRequest,
+    is_throttled, may_have_been_applied, one_attempt_within,
 };
 use crate::core::write::{SingleWrite, WriteOp};
 
@@ -248,37 +247,9 @@ async fn attempt(
             execute(client, statement, budget).await.map(answered)
         }
         WriteRequest::Batch(batch) => many::put_batch(client, batch, budget).await,
-        WriteRequest::Table(setting) => table_setting(client, setting, budget)
+        WriteRequest::Table(setting) => super::setting::table_setting(client, setting, budget)
             .await
             .map(|()| answered((None, 0.0))),
-    }
-}
-
-/// One `UpdateTable` changing a table's settings; it writes no item and consumes no capacity.
-async fn table_setting(
-    client: &Client,
-    setting: &TableSetting,
-    budget: Duration,
-) -> std::result::Result<(), Failure> {
-    match setting {
-        TableSetting::EnableStream { table } => client
-            .update_table()
-            .table_name(table)
-            .stream_specification(
-                StreamSpecification::builder()
-                    .stream_enabled(true)
-                    .stream_view_type(StreamViewType::NewAndOldImages)
-                    .build()
-                    .map_err(|e| {
-                        Failure::Error(Error::Invalid(format!("a stream specification: {e}")))
-                    })?,
-            )
-            .customize()
-            .config_override(one_attempt_within(budget))
-            .send()
-            .await
-            .map(|_| ())
-            .map_err(|e| Failure::Error(Error::from_sdk("UpdateTable", e))),
     }
 }
 

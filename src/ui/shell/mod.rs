@@ -242,7 +242,11 @@ impl DynoscopeApp {
                 .default_size(260.0)
                 .show(ui, |ui| {
                     egui::ScrollArea::vertical().show(ui, |ui| {
-                        intents.extend(self.tables.describe_ui(ui, self.connection.active()));
+                        intents.extend(self.tables.describe_ui(
+                            ui,
+                            &self.spawner,
+                            self.connection.active(),
+                        ));
                     });
                 });
         }

@@ -38,6 +38,8 @@ pub struct TablesFeature {
     /// The table to open once it is listed (the one remembered from the last run).
     wanted: Option<String>,
     open: Option<OpenTable>,
+    /// The open table's CloudWatch metrics and Contributor Insights.
+    metrics: crate::ui::metrics::MetricsPanel,
 }
 
 impl TablesFeature {
@@ -65,6 +67,7 @@ impl TablesFeature {
             list_error: None,
             wanted,
             open: None,
+            metrics: crate::ui::metrics::MetricsPanel::default(),
         }
     }
 
@@ -140,6 +143,7 @@ impl TablesFeature {
     /// once listed).
     #[must_use]
     pub fn poll(&mut self, spawner: &Spawner, connection: Option<&Connection>) -> Option<String> {
+        self.metrics.poll();
         if let Some(open) = &mut self.open
             && let Some(described) = Pending::take_ready(&mut open.describing)
         {
@@ -232,7 +236,12 @@ impl TablesFeature {
 
     /// Draw the description of the open table; "Browse GSI1" asks the browse form for it.
     #[must_use]
-    pub fn describe_ui(&mut self, ui: &mut Ui, connection: Option<&Connection>) -> Option<Intent> {
+    pub fn describe_ui(
+        &mut self,
+        ui: &mut Ui,
+        spawner: &Spawner,
+        connection: Option<&Connection>,
+    ) -> Option<Intent> {
         let open = self.open.as_mut()?;
         let shown = describe::Described {
             table: &open.name,
@@ -245,6 +254,8 @@ impl TablesFeature {
         if let (Some(info), Some(connection)) = (&open.info, connection) {
             ui.add_space(6.0);
             cost::cost_ui(ui, connection, info);
+            ui.add_space(6.0);
+            self.metrics.metrics_ui(ui, spawner, connection, info);
         }
         match action? {
             describe::DescribeAction::Refresh => {
