@@ -163,13 +163,11 @@ pub enum Subcommand {
     /// the shipped table), a unit, a like, a read of the whole table, and storage a month.
     #[command(after_help = EXIT_TABLE)]
     Cost(crate::cli::cost::CostArgs),
-    /// A table's own CloudWatch metrics over the last hours: consumed read and write capacity,
-    /// read and write throttle events and throttled requests, for the table and each global
-    /// index (on AWS, or any endpoint with a CloudWatch).
+    /// A table's CloudWatch metrics over the last hours: consumed capacity and throttles of the
+    /// table and each global index.
     #[command(after_help = EXIT_TABLE)]
     Metrics(crate::cli::metrics::MetricsArgs),
-    /// Contributor Insights of a table: its status and its most-accessed and most-throttled
-    /// keys; --enable or --disable switches it (a change to the table's settings).
+    /// Contributor Insights: status and top keys; --enable/--disable switch it.
     #[command(after_help = EXIT_TABLE)]
     Insights(crate::cli::metrics::InsightsArgs),
     /// Serve the seeded sandbox on a local port for other tools, until Ctrl-C.
