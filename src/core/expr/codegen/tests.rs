@@ -80,6 +80,7 @@ fn connection(spec: crate::core::connection::ConnectionSpec, target: &str) -> Co
     Connection {
         client: aws_sdk_dynamodb::Client::from_conf(config),
         streams: aws_sdk_dynamodbstreams::Client::from_conf(streams),
+        sdk: aws_config::SdkConfig::builder().build(),
         spec,
         target: target.to_owned(),
         region: "eu-west-2".to_owned(),
