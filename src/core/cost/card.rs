@@ -37,7 +37,7 @@ pub fn card(pricing: &Pricing, size_bytes: Option<i64>, items: Option<i64>) -> V
             Tone::Plain,
             format!(
                 "A like (a transaction of two writes): {like}; at 1,000,000 likes: {}",
-                like.times(1_000_000)
+                pricing.times(&like, 1_000_000)
             ),
         ),
         Line::new(Tone::Plain, whole_read(size_bytes, items, pricing)),

@@ -144,16 +144,6 @@ impl Charge {
         }
     }
 
-    /// This charge `times` over: `at 1,000,000 likes`.
-    pub fn times(&self, times: u64) -> Self {
-        let n = BigDecimal::from(times);
-        Self {
-            units: &self.units * &n,
-            amount: self.amount.as_ref().map(|a| a * &n),
-            ..self.clone()
-        }
-    }
-
     /// This charge and `other` (of the same kind and pricing) added.
     pub fn plus(&self, other: &Charge) -> Self {
         Self {
@@ -336,6 +326,12 @@ impl Pricing {
             basis,
             sign,
         }
+    }
+
+    /// What `charge` costs `times` over (`at 1,000,000 likes`), its basis said anew (a
+    /// provisioned share of a second grows with the units).
+    pub fn times(&self, charge: &Charge, times: u64) -> Charge {
+        self.charge(charge.kind, &(&charge.units * BigDecimal::from(times)))
     }
 
     /// What `reported` read units (as the SDK gives them) cost.

@@ -22,7 +22,7 @@ fn on_demand_units_cost_their_price_per_million() {
     let read = pricing.charge(Kind::Read, &d("0.5"));
     assert_eq!(read.amount, Some(d("0.0000000625")));
     assert_eq!(
-        like.times(1_000_000).text(),
+        pricing.times(&like, 1_000_000).text(),
         "4,000,000 WCU ≈ $2.50 on demand"
     );
 }
@@ -142,4 +142,22 @@ fn charges_add_up_across_kinds() {
     let pricing = east(Billing::default());
     let both = sum_text(&[pricing.read(2.0), pricing.write(4.0)]);
     assert_eq!(both, "≈ $0.00000275");
+}
+
+#[test]
+fn a_provisioned_charge_times_over_says_its_own_share() {
+    let pricing = east(Billing {
+        mode: Mode::Provisioned {
+            read: 50,
+            write: 20,
+        },
+        class: Class::Standard,
+    });
+    let like = pricing.charge(Kind::Write, &d("4"));
+    let million = pricing.times(&like, 1_000_000);
+    assert!(
+        million.basis.contains("200,000 s of the table's 20 WCU/s"),
+        "{}",
+        million.basis
+    );
 }

@@ -196,7 +196,7 @@ impl StormPlan {
         let transactions = ops.0 + ops.1 + ops.2;
         let one = units::write_units(units::WRITE_UNIT_BYTES, units::WriteKind::Transactional);
         let like = pricing.charge(Kind::Write, &(&one + &one));
-        let storm = like.times(transactions as u64);
+        let storm = pricing.times(&like, transactions as u64);
         vec![
             Line::new(
                 Tone::Plain,
@@ -212,7 +212,10 @@ impl StormPlan {
             ),
             Line::new(
                 Tone::Quiet,
-                format!("At 1,000,000 likes: {}", like.times(1_000_000).text()),
+                format!(
+                    "At 1,000,000 likes: {}",
+                    pricing.times(&like, 1_000_000).text()
+                ),
             ),
         ]
     }
