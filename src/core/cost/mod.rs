@@ -9,6 +9,8 @@
 
 pub mod money;
 pub mod prices;
+pub mod shards;
+pub mod size;
 pub mod units;
 
 use bigdecimal::BigDecimal;
@@ -222,7 +224,9 @@ impl Pricing {
     }
 
     fn sign(&self) -> String {
-        self.prices.as_ref().map_or("$".to_owned(), RegionPrices::sign)
+        self.prices
+            .as_ref()
+            .map_or("$".to_owned(), RegionPrices::sign)
     }
 
     /// What `units` of `kind` cost on this table.
@@ -257,10 +261,8 @@ impl Pricing {
                     Kind::Write => c.wcu_hour.clone(),
                 });
                 let share = if capacity > 0 {
-                    let seconds = (units / BigDecimal::from(capacity)).with_scale_round(
-                        3,
-                        bigdecimal::RoundingMode::HalfUp,
-                    );
+                    let seconds = (units / BigDecimal::from(capacity))
+                        .with_scale_round(3, bigdecimal::RoundingMode::HalfUp);
                     format!(
                         "{} s of the table's {capacity} {}/s",
                         crate::core::report::capacity_exact(&seconds),
@@ -277,7 +279,10 @@ impl Pricing {
                             format!("provisioned: {share}, {}/h", money(&hourly, &sign)),
                         )
                     }
-                    None => (None, format!("{share}; no provisioned price for {}", self.region)),
+                    None => (
+                        None,
+                        format!("{share}; no provisioned price for {}", self.region),
+                    ),
                 }
             }
         };

@@ -13,7 +13,10 @@ pub fn money(amount: &BigDecimal, sign: &str) -> String {
     let negative = amount < &zero;
     let abs = amount.abs();
     let text = if abs >= BigDecimal::from(1) {
-        grouped(&abs.with_scale_round(2, RoundingMode::HalfUp).to_plain_string())
+        grouped(
+            &abs.with_scale_round(2, RoundingMode::HalfUp)
+                .to_plain_string(),
+        )
     } else {
         let rounded = abs.with_precision_round(
             std::num::NonZeroU64::MIN.saturating_add(2),
@@ -46,10 +49,7 @@ fn trim(plain: &str) -> String {
     if !plain.contains('.') {
         return plain.to_owned();
     }
-    plain
-        .trim_end_matches('0')
-        .trim_end_matches('.')
-        .to_owned()
+    plain.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
 /// A whole count with thousands separators: `1,000,000`.

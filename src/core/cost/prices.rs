@@ -184,8 +184,7 @@ impl PriceBook {
                 path.display()
             )));
         }
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| file_error(&path, "reading", &e))?;
+        let text = std::fs::read_to_string(&path).map_err(|e| file_error(&path, "reading", &e))?;
         let user = Self::parse(&text, &path.display().to_string())?;
         for region in user.regions {
             book.replace(region);

@@ -42,7 +42,10 @@ fn standard_ia_is_priced_by_its_own_row() {
 #[test]
 fn provisioned_units_are_a_share_of_a_second_and_of_the_hour() {
     let pricing = east(Billing {
-        mode: Mode::Provisioned { read: 20, write: 10 },
+        mode: Mode::Provisioned {
+            read: 20,
+            write: 10,
+        },
         class: Class::Standard,
     });
     let charge = pricing.charge(Kind::Write, &d("4"));
@@ -54,7 +57,12 @@ fn provisioned_units_are_a_share_of_a_second_and_of_the_hour() {
         "4 WCU ≈ $0.000000722 provisioned: 0.4 s of the table's 10 WCU/s, $0.0065/h"
     );
     let read = pricing.charge(Kind::Read, &d("1"));
-    assert!(read.basis.contains("0.05 s of the table's 20 RCU/s, $0.0026/h"), "{}", read.basis);
+    assert!(
+        read.basis
+            .contains("0.05 s of the table's 20 RCU/s, $0.0026/h"),
+        "{}",
+        read.basis
+    );
 }
 
 #[test]
@@ -72,7 +80,10 @@ fn the_sandbox_is_priced_as_us_east_1_and_says_so() {
     let pricing = Pricing::for_connection(&PriceBook::shipped(), None, None, Billing::default());
     assert_eq!(pricing.region, "us-east-1");
     let note = pricing.note();
-    assert!(note.contains("Priced as us-east-1, on demand, Standard"), "{note}");
+    assert!(
+        note.contains("Priced as us-east-1, on demand, Standard"),
+        "{note}"
+    );
     assert!(note.contains("no AWS region of its own"), "{note}");
     let picked = Pricing::for_connection(
         &PriceBook::shipped(),
@@ -93,7 +104,10 @@ fn china_is_priced_in_yuan() {
         Some("cn-north-1"),
         None,
         Billing {
-            mode: Mode::Provisioned { read: 50, write: 10 },
+            mode: Mode::Provisioned {
+                read: 50,
+                write: 10,
+            },
             class: Class::Standard,
         },
     );
