@@ -3,8 +3,11 @@
 mod add;
 mod args;
 mod check;
+mod cost;
+mod cost_args;
 mod exit;
 mod expr;
+mod expr_args;
 mod flags;
 mod interrupt;
 mod item;

@@ -7,6 +7,7 @@
 //! they took, with what that capacity costs an hour; their money is that share of the hour's
 //! price (what the units cost if the capacity is fully used).
 
+pub mod item_input;
 pub mod money;
 pub mod prices;
 pub mod shards;

@@ -142,12 +142,23 @@ impl ShardAdvice {
         }
         let writes = pricing.charge(Kind::Write, &BigDecimal::from(total));
         lines.push(format!(
-            "writing: a second's {}; an hour's {}",
-            writes.text(),
+            "writing: {} WCU a second {}; an hour {}",
+            count(total),
+            writes.money_text(),
             writes.times(3_600).money_text()
         ));
-        lines.extend(self.read_lines(n, pricing));
-        lines.extend(self.caveat(n));
+        if n == 1 {
+            let one = read_units(self.item_bytes, ReadKind::Strong);
+            lines.push(format!(
+                "reading it: one GetItem, {} RCU strong ({} eventual), {}",
+                capacity_exact(&one),
+                capacity_exact(&read_units(self.item_bytes, ReadKind::Eventual)),
+                pricing.charge(Kind::Read, &one).money_text()
+            ));
+        } else {
+            lines.extend(self.read_lines(n, pricing));
+            lines.extend(self.caveat(n));
+        }
         lines.push(pricing.note());
         lines
     }

@@ -293,7 +293,7 @@ pub fn size_line(item: &Item) -> Option<String> {
     (!item.is_empty()).then(|| SizeReport::of(item).line())
 }
 
-fn as_u64(n: usize) -> u64 {
+pub(crate) fn as_u64(n: usize) -> u64 {
     u64::try_from(n).unwrap_or(u64::MAX)
 }
 
