@@ -12,10 +12,10 @@ use crate::cli::interrupt::{describe, unless_stopped};
 use crate::cli::output::Output;
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
+use crate::core::cost::Pricing;
 use crate::core::ending::Ending;
 use crate::core::error::{Error, Result};
 use crate::core::number::to_dynamodb;
-use crate::core::report::capacity;
 use crate::core::table::{TableInfo, human_bytes};
 use crate::core::tally::{self, ParentSource, Reconciled, RepairReport};
 use crate::core::transfer::Format;
@@ -37,6 +37,7 @@ pub async fn check(
     let spec = args.spec();
     let rule = spec.rule.tally_rule()?;
     let started = Instant::now();
+    let pricing = connection.pricing(&info);
     let mut all = Reconciled::default();
     if let Some(location) = &args.athena {
         out.text(tally::athena_sql(
@@ -93,14 +94,14 @@ pub async fn check(
             let at_once = spec.at_once()?;
             let estimate = tally::estimate(&info, &ParentSource::Scan);
             let plan = args.plan.plan(at_once, estimate.plan(at_once));
-            for line in estimate.lines(&info.name) {
+            for line in estimate.lines(&info.name, &pricing) {
                 out.note(line);
             }
             out.note(format_args!("Plan: {}.", plan.label()));
             all = tally::reconcile_checked(client, &info, &rule, plan, stop).await?;
             if all.cancelled {
                 // What was checked before the interrupt is printed; the run did not finish.
-                print_checks(&all, args.json, out);
+                print_checks(&all, (args.json, &pricing), out);
                 return Err(Error::Cancelled { op: "reconcile" });
             }
         }
@@ -110,17 +111,17 @@ pub async fn check(
             ));
         }
     }
-    print_checks(&all, args.json, out);
+    print_checks(&all, (args.json, &pricing), out);
     let totals = &all.checked.totals;
     if args.json {
         out.line(
-            json!({"summary": {"parents": all.checked.checks.len(), "drifted": totals.drifted, "not_checked": all.failures.len(), "stored": to_dynamodb(&totals.stored), "counted": totals.counted.to_string(), "rcu": totals.rcu}}),
+            json!({"summary": {"parents": all.checked.checks.len(), "drifted": totals.drifted, "not_checked": all.failures.len(), "stored": to_dynamodb(&totals.stored), "counted": totals.counted.to_string(), "rcu": totals.rcu, "usd": pricing.read(totals.rcu).usd_json()}}),
         );
     }
     out.note(format_args!(
-        "{} · {} RCU · {} ms",
+        "{} · {} · {} ms",
         all.summary(),
-        capacity(totals.rcu),
+        pricing.read(totals.rcu),
         started.elapsed().as_millis()
     ));
     if all.checked.checks.is_empty() && all.failures.is_empty() {
@@ -141,7 +142,7 @@ pub async fn check(
         &all.checked.checks,
         confirmed,
         stop,
-        |partition, report| print_repair(partition, report, args.json, out),
+        |partition, report| print_repair(partition, report, (args.json, &pricing), out),
     )
     .await?;
     out.note(format_args!("Repair: {}.", repaired.summary()));
@@ -155,13 +156,18 @@ pub async fn check(
 }
 
 /// One line per repair as it ends: the parent and what happened, with the check made after.
-fn print_repair(partition: &str, report: &RepairReport, json: bool, out: &mut Output) {
+fn print_repair(
+    partition: &str,
+    report: &RepairReport,
+    (json, pricing): (bool, &Pricing),
+    out: &mut Output,
+) {
     let line = report.line();
     if json {
         let after = report
             .recheck
             .as_ref()
-            .map_or(serde_json::Value::Null, |(check, _)| check.to_json());
+            .map_or(serde_json::Value::Null, |(check, _)| check.to_json(pricing));
         let ending = report.outcome.ending().unwrap_or(Ending::BadInput);
         out.line(json!({"repair": partition, "ending": ending.word(), "line": line.text, "after": after}));
     } else {
@@ -171,10 +177,10 @@ fn print_repair(partition: &str, report: &RepairReport, json: bool, out: &mut Ou
 
 /// One line per parent checked (JSON, or pk, stored, counted and drift), then one per parent
 /// that could not be checked, with why.
-fn print_checks(all: &Reconciled, json: bool, out: &mut Output) {
+fn print_checks(all: &Reconciled, (json, pricing): (bool, &Pricing), out: &mut Output) {
     for check in &all.checked.checks {
         if json {
-            out.line(check.to_json());
+            out.line(check.to_json(pricing));
         } else {
             out.line(format_args!(
                 "{}\tstored {}\tcounted {}\tdrift {}",

@@ -6,7 +6,7 @@ use crate::cli::exit::Exit;
 use crate::cli::interrupt::{describe, unless_stopped};
 use crate::cli::output::Output;
 use crate::core::cancel::CancelToken;
-use crate::core::connection::{Connection, ConnectionSpec};
+use crate::core::connection::Connection;
 use crate::core::cost::item_input::{item_of_file, item_of_text};
 use crate::core::cost::shards::ShardAdvice;
 use crate::core::cost::size::SizeReport;
@@ -38,7 +38,7 @@ pub async fn size(
                 Some(pk) => read_item(connection, &info, pk, args.sk.as_deref(), stop).await?,
                 None => given(&args)?,
             };
-            (item, table_pricing(connection, &info)?)
+            (item, connection.pricing(&info))
         }
         _ => (given(&args)?, bare_pricing()?),
     };
@@ -105,32 +105,15 @@ async fn read_item(
     Ok(item)
 }
 
-/// The table's prices on this connection: its own region on AWS, us-east-1 said otherwise.
-fn table_pricing(connection: &Connection, info: &TableInfo) -> Result<Pricing> {
-    let aws_region = match connection.spec {
-        ConnectionSpec::Aws { .. } => Some(connection.region.as_str()),
-        _ => None,
-    };
-    Ok(Pricing::for_connection(
-        &price_book()?,
-        aws_region,
-        None,
-        info.charged,
-    ))
-}
-
-/// No table named: us-east-1 on demand, Standard, and said so.
+/// No table named: us-east-1 on demand, Standard, and said so (the user's price file over the
+/// shipped prices, as a connection's).
 fn bare_pricing() -> Result<Pricing> {
     Ok(Pricing::new(
-        &price_book()?,
+        &PriceBook::with_user_file(saved::config_dir().as_deref())?,
         FALLBACK_REGION,
         Some("no table given, so on demand in us-east-1".to_owned()),
         Billing::default(),
     ))
-}
-
-fn price_book() -> Result<PriceBook> {
-    PriceBook::with_user_file(saved::config_dir().as_deref())
 }
 
 /// Print the shard advice for `--writes-per-second` writes of `--item-bytes`, priced by
@@ -151,7 +134,7 @@ pub async fn shards_advice(
         (Some(connection), Some(table)) => {
             let info = describe(&connection.client, table, stop).await?;
             advice.has_lsi = Some(info.indexes.iter().any(|i| i.kind == IndexKind::Local));
-            table_pricing(connection, &info)?
+            connection.pricing(&info)
         }
         _ => bare_pricing()?,
     };

@@ -36,6 +36,10 @@ pub struct ConnectionFlags {
     /// Confirm writes to an endpoint that is not on this machine (AWS, a remote endpoint).
     #[arg(long, global = true)]
     pub yes: bool,
+    /// Price consumed capacity as this region (the sandbox and endpoints are priced as
+    /// us-east-1 unless one is given; AWS as its own region).
+    #[arg(long, global = true, value_name = "REGION")]
+    pub price_region: Option<String>,
 }
 
 fn parse_timeout(text: &str) -> Result<std::time::Duration, String> {

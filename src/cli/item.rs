@@ -7,10 +7,10 @@ use crate::cli::interrupt::{describe, not_stopped, unless_stopped};
 use crate::cli::output::Output;
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
+use crate::core::cost::Pricing;
 use crate::core::error::Result;
 use crate::core::expr::codegen::Request;
 use crate::core::read;
-use crate::core::report::capacity;
 use crate::core::run;
 use crate::core::spec::{DeleteSpec, GetSpec, PutSpec};
 use crate::core::value;
@@ -35,7 +35,7 @@ pub async fn put(
     let info = describe(&connection.client, &args.table, stop).await?;
     let request = spec.plan(&info)?;
     send(
-        connection,
+        (connection, &connection.pricing(&info)),
         &info.key_names(),
         request,
         confirmed,
@@ -70,7 +70,10 @@ pub async fn get(
     });
     out.flush();
     out.failure().map_or(Ok(()), Err)?;
-    out.note(format_args!("1 item · {} RCU", capacity(rcu)));
+    out.note(format_args!(
+        "1 item · {}",
+        connection.pricing(&info).read(rcu)
+    ));
     Ok(Exit::Done)
 }
 
@@ -89,7 +92,7 @@ pub async fn delete(
     }
     .plan(&info)?;
     send(
-        connection,
+        (connection, &connection.pricing(&info)),
         &info.key_names(),
         request,
         confirmed,
@@ -100,7 +103,7 @@ pub async fn delete(
 
 /// Plan and send `request` through the gateway, print how it ended, and say its exit status.
 async fn send(
-    connection: &Connection,
+    (connection, pricing): (&Connection, &Pricing),
     key_names: &[String],
     request: Request,
     confirmed: bool,
@@ -113,7 +116,7 @@ async fn send(
     // Refused before anything could apply (read-only, not confirmed, the server's
     // validation): said once, on stderr.
     let exit = Exit::from(outcome.ending()?);
-    let result = run::written(op, outcome, true);
+    let result = run::written(op, outcome, true, Some(pricing));
     out.line(format_args!("{} — {}", plan.what(), result.summary));
     for item in &result.items {
         out.line(value::item_to_dynamodb_json(item, key_names, false));

@@ -9,6 +9,7 @@ use crate::cli::interrupt::{describe, not_stopped};
 use crate::cli::output::Output;
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
+use crate::core::cost::{Kind, decimal_json};
 use crate::core::error::Result;
 use crate::core::likes::{self, LikeOp};
 use crate::core::number::to_dynamodb;
@@ -77,6 +78,10 @@ pub async fn storm(
     if let Some(note) = plan.at_once.note("concurrency") {
         out.note(note);
     }
+    let pricing = connection.pricing(&info);
+    if !args.target.json {
+        out.note(Lines(&plan.estimate(&pricing)));
+    }
     not_stopped(stop, "TransactWriteItems")?;
     // An interrupt stops new likes; those in flight are waited for, and all is counted.
     let report = likes::run_storm(connection, &info, &plan, confirmed, stop, |_| {}).await?;
@@ -102,6 +107,8 @@ pub async fn storm(
                 "cancelled": stats.cancelled, "resent": stats.resent, "failed": stats.failed,
                 "unknown": stats.unknown,
                 "consumedWCU": stats.consumed_wcu, "opsPerSec": stats.ops_per_sec(),
+                "usd": pricing.charge_reported(Kind::Write, stats.consumed_wcu).usd_json(),
+                "wcuPerSecond": stats.load(&plan.target.parent).per_second().map(|r| decimal_json(&r)),
                 "tallyBefore": before.tally, "tallyAfter": after.as_ref().ok().map(|a| a.tally.clone()),
                 "childrenBefore": before.children.to_string(),
                 "childrenAfter": after.as_ref().ok().map(|a| a.children.to_string()),
@@ -115,13 +122,14 @@ pub async fn storm(
             "{} users in {} ms: {}",
             args.users,
             stats.elapsed_ms,
-            stats.progress()
+            stats.progress(&pricing)
         ));
         let details = stats.details();
         if !details.is_empty() {
             out.line(Lines(&details));
         }
         out.line(Lines(&report.verdict()));
+        out.line(Lines(&report.cost()));
     }
     if stats.done < stats.planned {
         out.note(format_args!(

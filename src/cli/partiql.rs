@@ -62,7 +62,11 @@ async fn write(
     let outcome = partiql::write(connection, &plan, confirmed).await;
     // Nothing applied: said once, on stderr.
     let exit = Exit::from(outcome.ending()?);
-    let report = StatementReport { plan, outcome };
+    let report = StatementReport {
+        plan,
+        outcome,
+        pricing: connection.pricing_undescribed(),
+    };
     if json {
         out.line(report.to_json());
     } else {
@@ -109,7 +113,11 @@ async fn read(
         },
     )
     .await?;
-    out.note(read_summary(items, pages, rcu));
+    out.note(read_summary(
+        items,
+        pages,
+        &connection.pricing_undescribed().read(rcu),
+    ));
     if let Some(error) = out.failure() {
         return Err(error);
     }

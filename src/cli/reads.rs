@@ -4,6 +4,9 @@
 
 use aws_sdk_dynamodb::Client;
 
+use crate::core::connection::Connection;
+use crate::core::cost::Pricing;
+
 use crate::cli::args::{ItemsArgs, ScanArgs};
 use crate::cli::interrupt::describe;
 use crate::cli::output::Output;
@@ -19,14 +22,17 @@ use crate::core::value::{self, Item};
 
 /// `dynoscope items`: Query one item collection.
 pub async fn items(
-    client: &Client,
+    connection: &Connection,
     args: ItemsArgs,
     out: &mut Output,
     stop: &CancelToken,
 ) -> Result<()> {
+    let client = &connection.client;
     let info = describe(client, &args.table, stop).await?;
     let plan = args.spec().plan(&info)?;
-    let mut printer = Printer::new(&info, args.index.as_deref(), plan.limit, args.json, out);
+    let pricing = connection.pricing(&info);
+    let shown = (args.index.as_deref(), plan.limit, args.json);
+    let mut printer = Printer::new(&info, shown, pricing, out);
     let backoff = backoff(args.max_throttle_wait);
     read_one(
         client,
@@ -42,16 +48,19 @@ pub async fn items(
 /// `dynoscope scan`: Scan a table or index, in parallel segments with `--segments` (more than
 /// the table's size can use only with `confirmed`, `--yes`).
 pub async fn scan(
-    client: &Client,
+    connection: &Connection,
     args: ScanArgs,
     out: &mut Output,
     stop: &CancelToken,
     confirmed: bool,
 ) -> Result<()> {
+    let client = &connection.client;
     let info = describe(client, &args.table, stop).await?;
     limits::check_segments(args.segments, &info, confirmed)?;
     let request = BrowseRequest::scan(&info, args.index.as_deref())?;
-    let mut printer = Printer::new(&info, args.index.as_deref(), args.limit, args.json, out);
+    let pricing = connection.pricing(&info);
+    let shown = (args.index.as_deref(), args.limit, args.json);
+    let mut printer = Printer::new(&info, shown, pricing, out);
     let backoff = backoff(args.max_throttle_wait);
     if args.segments == 1 {
         let start_key = match args.start_keys.as_slice() {
@@ -189,6 +198,8 @@ struct Printer<'a> {
     items: usize,
     pages: usize,
     consumed_rcu: f64,
+    /// What the table's reads cost.
+    pricing: Pricing,
     /// The key of the last item printed.
     last_printed: Option<Item>,
     /// The output failed before a page was all printed.
@@ -196,11 +207,11 @@ struct Printer<'a> {
 }
 
 impl<'a> Printer<'a> {
+    /// A printer of `info`'s items, `(index, limit, json)` as asked, priced by `pricing`.
     fn new(
         info: &TableInfo,
-        index: Option<&str>,
-        limit: Option<usize>,
-        json: bool,
+        (index, limit, json): (Option<&str>, Option<usize>, bool),
+        pricing: Pricing,
         out: &'a mut Output,
     ) -> Self {
         Self {
@@ -211,6 +222,7 @@ impl<'a> Printer<'a> {
             items: 0,
             pages: 0,
             consumed_rcu: 0.0,
+            pricing,
             last_printed: None,
             cut_short: false,
         }
@@ -252,7 +264,11 @@ impl<'a> Printer<'a> {
     }
 
     fn summary(&self) -> String {
-        read_summary(self.items, self.pages, self.consumed_rcu)
+        read_summary(
+            self.items,
+            self.pages,
+            &self.pricing.read(self.consumed_rcu),
+        )
     }
 
     /// How the read ended: an output error first, then the read's, then a cancel.

@@ -73,6 +73,12 @@ async fn run_inner(
         connection::connect_with(spec, flags.options()),
     )
     .await?;
+    connection.pick_price_region(flags.price_region.clone());
+    if let Some(warning) = connection.price_warning() {
+        out.note(format_args!(
+            "dynoscope: {warning}; the shipped prices are used"
+        ));
+    }
     let client = &connection.client;
     let confirmed = flags.yes;
     match command {
@@ -89,8 +95,8 @@ async fn run_inner(
             out.flush();
             out.failure().map_or(Ok(()), Err)?;
         }
-        Subcommand::Items(args) => reads::items(client, args, out, stop).await?,
-        Subcommand::Scan(args) => reads::scan(client, args, out, stop, confirmed).await?,
+        Subcommand::Items(args) => reads::items(&connection, args, out, stop).await?,
+        Subcommand::Scan(args) => reads::scan(&connection, args, out, stop, confirmed).await?,
         Subcommand::Add(args) => {
             return crate::cli::add::add(&connection, args, confirmed, out, stop).await;
         }

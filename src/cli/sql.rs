@@ -45,7 +45,7 @@ pub async fn sql(
             let note = unless_stopped(
                 stop,
                 "Scan",
-                sql::load_into(&connection.client, &mut session, load),
+                sql::load_into(&connection, &mut session, load),
             )
             .await?;
             out.note(note);

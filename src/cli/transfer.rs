@@ -42,6 +42,11 @@ pub async fn export(
     let info = describe(client, &args.table, stop).await?;
     if args.pk.is_none() {
         crate::core::limits::check_segments(args.segments, &info, confirmed)?;
+        out.note(crate::core::cost::whole_read(
+            info.size_bytes,
+            info.item_count,
+            &connection.pricing(&info),
+        ));
     }
     let read = match &args.pk {
         Some(_) => {
@@ -71,7 +76,11 @@ pub async fn export(
         if args.gzip { ", gzipped" } else { "" },
         read.request.op(),
         info.name,
-        read_summary(read.rows.len(), read.pages, read.rcu)
+        read_summary(
+            read.rows.len(),
+            read.pages,
+            &connection.pricing(&info).read(read.rcu)
+        )
     ));
     Ok(Exit::Done)
 }
@@ -158,9 +167,11 @@ pub async fn import(
     for line in checked.tallies.lines() {
         out.line(format!("counters: {line}"));
     }
+    let pricing = connection.pricing(&info);
+    out.line(checked.estimate(&pricing));
     if args.dry_run {
         let report = import::ImportReport::dry_run(&checked);
-        out.line(report.summary());
+        out.line(report.summary(&pricing));
         return Ok(Exit::from(report.end()));
     }
     import::confirmation(connection, &info, checked.items).check(confirmed)?;
@@ -186,12 +197,12 @@ pub async fn import(
                 .is_none_or(|at| at.elapsed() >= std::time::Duration::from_millis(500));
             if due || progress.stopping || progress.done == progress.total {
                 said_at.set(Some(std::time::Instant::now()));
-                say(progress);
+                say(progress.line(&pricing));
             }
         },
     )
     .await;
-    out.line(report.summary());
+    out.line(report.summary(&pricing));
     for line in report.details() {
         out.line(line);
     }

@@ -10,6 +10,7 @@ use crate::cli::interrupt::describe;
 use crate::cli::output::Output;
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
+use crate::core::cost::Pricing;
 use crate::core::error::{Error, Result};
 use crate::core::report::Lines;
 use crate::core::spec::{RuleSpec, WatchFrom, WatchSpec};
@@ -160,6 +161,7 @@ pub async fn watch(
     };
     let tally = plan.rule.tally.clone();
     let json = args.json;
+    let pricing = connection.pricing(&info);
     let watched = watch::watch(
         connection,
         &info,
@@ -168,7 +170,7 @@ pub async fn watch(
         for_time,
         &ended,
         |progress| {
-            print_progress(out, &tally, json, progress);
+            print_progress(out, (&tally, &pricing), json, progress);
             out.flush();
             if !out.open() {
                 ended.cancel();
@@ -256,7 +258,12 @@ async fn enable(
     Ok(None)
 }
 
-fn print_progress(out: &mut Output, tally: &str, json: bool, progress: WatchProgress) {
+fn print_progress(
+    out: &mut Output,
+    (tally, pricing): (&str, &Pricing),
+    json: bool,
+    progress: WatchProgress,
+) {
     match progress {
         WatchProgress::Started(lines) => {
             for line in lines {
@@ -290,8 +297,8 @@ fn print_progress(out: &mut Output, tally: &str, json: bool, progress: WatchProg
         WatchProgress::Stream(_) => {}
         WatchProgress::Polled { poll, consumed_rcu } => {
             out.note(format_args!(
-                "dynoscope: poll {poll}: {} RCU",
-                crate::core::report::capacity(consumed_rcu)
+                "dynoscope: poll {poll}: {}",
+                pricing.read(consumed_rcu)
             ));
         }
     }

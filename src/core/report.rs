@@ -66,13 +66,13 @@ pub fn plural(count: usize, noun: &str) -> String {
     }
 }
 
-/// What a read loaded and cost: `4 items · 1 page · 0.5 RCU`.
-pub fn read_summary(items: usize, pages: usize, consumed_rcu: f64) -> String {
+/// What a read loaded and cost: `4 items · 1 page · 0.5 RCU ≈ $0.0000000625 on demand` (the
+/// cost is a `cost::Charge`).
+pub fn read_summary(items: usize, pages: usize, cost: &dyn fmt::Display) -> String {
     format!(
-        "{} · {} · {} RCU",
+        "{} · {} · {cost}",
         plural(items, "item"),
         plural(pages, "page"),
-        capacity(consumed_rcu)
     )
 }
 

@@ -4,6 +4,7 @@
 use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 
 use crate::core::connection::Connection;
+use crate::core::cost::Pricing;
 use crate::core::error::{Error, Result};
 use crate::core::expr::codegen::{Operation, Request};
 use crate::core::expr::parser::{Maps, parse_update};
@@ -72,6 +73,7 @@ pub async fn write(connection: &Connection, plan: &WritePlan, confirmed: bool) -
         op,
         write::send(connection, plan, confirmed).await,
         asked_for_old,
+        Some(&connection.pricing_undescribed()),
     )
 }
 
@@ -116,7 +118,7 @@ pub async fn run(
                 "Query"
             );
             Ok(first_page(
-                "Query",
+                ("Query", &connection.pricing_undescribed()),
                 out.items.unwrap_or_default(),
                 out.scanned_count,
                 out.last_evaluated_key.is_some(),
@@ -126,7 +128,7 @@ pub async fn run(
         Operation::Scan(index) => {
             let out = first_page!(client.scan().set_index_name(index.clone()), request, "Scan");
             Ok(first_page(
-                "Scan",
+                ("Scan", &connection.pricing_undescribed()),
                 out.items.unwrap_or_default(),
                 out.scanned_count,
                 out.last_evaluated_key.is_some(),
@@ -149,14 +151,26 @@ fn consumed(request: &Request) -> Option<ReturnConsumedCapacity> {
 /// failed condition can tell a missing item from a present one.
 /// How a write of `op` ended, in the words the app and the CLI both show: a line and the items
 /// to show under it (what was returned, the item as stored after a failed condition or now).
-pub fn written(op: &str, outcome: WriteOutcome, asked_for_old: bool) -> RunResult {
+/// Its units are priced by `pricing` when one is given.
+pub fn written(
+    op: &str,
+    outcome: WriteOutcome,
+    asked_for_old: bool,
+    pricing: Option<&Pricing>,
+) -> RunResult {
     match outcome {
         WriteOutcome::Applied {
             returned,
             consumed_wcu,
             ..
         } => RunResult {
-            summary: format!("{op} applied · {} WCU", capacity_text(consumed_wcu)),
+            summary: format!(
+                "{op} applied · {}",
+                match pricing {
+                    Some(pricing) => pricing.write(consumed_wcu).text(),
+                    None => format!("{} WCU", capacity_text(consumed_wcu)),
+                }
+            ),
             tone: Tone::Good,
             consumed: consumed_wcu,
             items: returned.into_iter().collect(),
@@ -224,12 +238,18 @@ pub fn written(op: &str, outcome: WriteOutcome, asked_for_old: bool) -> RunResul
     }
 }
 
-fn first_page(op: &str, items: Vec<Item>, scanned: i32, more: bool, consumed: f64) -> RunResult {
+fn first_page(
+    (op, pricing): (&str, &Pricing),
+    items: Vec<Item>,
+    scanned: i32,
+    more: bool,
+    consumed: f64,
+) -> RunResult {
     RunResult {
         summary: format!(
-            "{op}: {} items on the first page ({scanned} scanned) · {} RCU{}",
+            "{op}: {} items on the first page ({scanned} scanned) · {}{}",
             items.len(),
-            capacity_text(consumed),
+            pricing.read(consumed),
             if more { " · more pages" } else { "" }
         ),
         tone: Tone::Plain,

@@ -180,6 +180,17 @@ impl TableInfo {
         })
     }
 
+    /// What this table's reads and writes cost on a connection reaching `aws_region` (see
+    /// `Connection::aws_region`), priced as `picked` when the user picked a region.
+    pub fn pricing(
+        &self,
+        book: &crate::core::cost::PriceBook,
+        aws_region: Option<&str>,
+        picked: Option<&str>,
+    ) -> crate::core::cost::Pricing {
+        crate::core::cost::Pricing::for_connection(book, aws_region, picked, self.charged)
+    }
+
     /// The key attribute names of the table (partition, then sort).
     pub fn key_names(&self) -> Vec<String> {
         let mut names = vec![self.partition.name.clone()];

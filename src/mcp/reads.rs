@@ -111,7 +111,7 @@ impl Server {
             Ok(Answer::done(json!({
                 "item": item.as_ref().map(|i| value::json::item_to_json(i, &keys, Style::Typed)),
                 "found": item.is_some(),
-                "consumedRCU": rcu,
+                "consumedRCU": rcu, "usd": self.connection().pricing(&info).read(rcu).usd_json(),
             })))
         })
         .await
@@ -134,7 +134,7 @@ impl Server {
                 )
                 .await?;
             let drifted = check.drifted();
-            let mut value = check.to_json();
+            let mut value = check.to_json(&self.connection().pricing(&info));
             value["verdict"] = json!(check.verdict());
             Ok(Answer {
                 value,
@@ -174,12 +174,13 @@ impl Server {
             let checked = &all.checked;
             let totals = &checked.totals;
             // The worst first (as checked sorts them), at most 100: the totals count them all.
+            let pricing = self.connection().pricing(&info);
             let drifted: Vec<Value> = checked
                 .checks
                 .iter()
                 .filter(|c| c.drifted())
                 .take(MAX_DRIFTED)
-                .map(|c| c.to_json())
+                .map(|c| c.to_json(&pricing))
                 .collect();
             let not_checked: Vec<Value> = all
                 .failures
@@ -190,13 +191,14 @@ impl Server {
             Ok(Answer {
                 value: json!({
                     "plan": plan.label(),
-                    "estimate": estimate.lines(&info.name),
+                    "estimate": estimate.lines(&info.name, &pricing),
                     "parents": checked.checks.len(),
                     "drifted": drifted,
                     "not_checked": not_checked,
                     "totals": {
                         "drifted": totals.drifted, "stored": to_dynamodb(&totals.stored),
                         "counted": totals.counted.to_string(), "consumedRCU": totals.rcu,
+                        "usd": pricing.read(totals.rcu).usd_json(),
                     },
                     "summary": all.summary(),
                 }),
@@ -234,7 +236,9 @@ impl Server {
             Ok(Answer {
                 value: json!({
                     "shards": shards, "total": to_dynamodb(&total.total),
-                    "consumedRCU": total.consumed_rcu, "summary": total.summary(),
+                    "consumedRCU": total.consumed_rcu,
+                    "usd": self.connection().pricing(&info).read(total.consumed_rcu).usd_json(),
+                    "summary": total.summary(),
                 }),
                 ending: if summed { Ending::Done } else { Ending::Refused },
             })
@@ -259,7 +263,7 @@ impl Server {
                 } else {
                     "Scan"
                 };
-                let note = crate::core::sql::load_into(self.client(), &mut session, load);
+                let note = crate::core::sql::load_into(self.connection(), &mut session, load);
                 notes.push(self.read(op, note).await?);
             }
             let rows = session.query_bounded(&spec.sql, spec.max_rows)?;
@@ -316,6 +320,7 @@ impl Server {
                 .collect();
             Ok(Answer::done(json!({
                 "items": shown, "count": items.len(), "pages": pages, "consumedRCU": rcu,
+                "usd": self.connection().pricing_undescribed().read(rcu).usd_json(),
                 "complete": stopped == Stopped::LastPage,
             })))
         })
@@ -347,7 +352,9 @@ impl Server {
             .map(|k| value::item_to_dynamodb_json(k, &keys, false));
         Ok(Answer::done(json!({
             "items": items, "count": items.len(), "pages": read.pages,
-            "consumedRCU": read.consumed_rcu, "next_start_key": next,
+            "consumedRCU": read.consumed_rcu,
+            "usd": self.connection().pricing(&info).read(read.consumed_rcu).usd_json(),
+            "next_start_key": next,
         })))
     }
 }

@@ -90,7 +90,7 @@ impl Server {
                 .await?;
             if !check.drifted() {
                 // Done already (a repair asked again, or no drift): nothing is sent.
-                let mut value = check.to_json();
+                let mut value = check.to_json(&connection.pricing(&info));
                 value["repaired"] = json!(false);
                 value["line"] = json!("The tally equals the children: nothing to repair.");
                 return Ok(Answer::done(value));
@@ -102,13 +102,13 @@ impl Server {
             let edit = EditReport {
                 plan,
                 outcome: report.outcome.clone(),
+                pricing: connection.pricing(&info),
             };
             let mut value = edit.to_json();
             value["line"] = json!(report.line().text);
-            value["after"] = report
-                .recheck
-                .as_ref()
-                .map_or(json!(null), |(check, _)| check.to_json());
+            value["after"] = report.recheck.as_ref().map_or(json!(null), |(check, _)| {
+                check.to_json(&connection.pricing(&info))
+            });
             Ok(Answer { value, ending })
         })
         .await
@@ -179,7 +179,12 @@ impl Server {
             let outcome = partiql::write(connection, &plan, confirmed).await;
             let ending = outcome.ending()?;
             Ok(Answer {
-                value: StatementReport { plan, outcome }.to_json(),
+                value: StatementReport {
+                    plan,
+                    outcome,
+                    pricing: connection.pricing_undescribed(),
+                }
+                .to_json(),
                 ending,
             })
         })
@@ -211,14 +216,15 @@ impl Server {
         not_stopped(&self.shared.stop, op)?;
         let outcome = write::send(connection, &plan, confirmed).await;
         let ending = outcome.ending()?;
-        let result = run::written(op, outcome, true);
+        let pricing = connection.pricing_undescribed();
+        let result = run::written(op, outcome, true, Some(&pricing));
         let items: Vec<_> = result
             .items
             .iter()
             .map(|item| value::json::item_to_json(item, key_names, value::Style::Typed))
             .collect();
         Ok(Answer {
-            value: json!({"write": plan.what(), "summary": result.summary, "consumedWCU": result.consumed, "items": items}),
+            value: json!({"write": plan.what(), "summary": result.summary, "consumedWCU": result.consumed, "usd": pricing.write(result.consumed).usd_json(), "items": items}),
             ending,
         })
     }

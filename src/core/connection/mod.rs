@@ -3,6 +3,7 @@
 
 mod client;
 mod open;
+mod prices;
 mod profiles;
 
 use std::path::{Path, PathBuf};
@@ -19,6 +20,8 @@ pub use client::{
 };
 pub(crate) use open::ReadOnly;
 pub use open::{ConnectOptions, DEFAULT_TIMEOUT, MAX_TIMEOUT, Opened, open};
+#[cfg(test)]
+pub(crate) use prices::Prices;
 pub use profiles::{Profiles, aws_configuration_present, read_profiles};
 
 /// The region used when an endpoint or the sandbox is given none.
@@ -182,6 +185,8 @@ pub struct Connection {
     /// Read-only: the write gateway refuses every write. Shared by every clone of the
     /// connection, so switching it applies to writes already planned.
     pub(crate) read_only: ReadOnly,
+    /// What its tables are priced at; shared by every clone.
+    pub(crate) prices: prices::Prices,
     /// How long a request may take before it is given up on.
     pub timeout: Duration,
     /// Keeps the embedded engine alive as long as a clone of this connection exists.
@@ -221,6 +226,12 @@ impl Connection {
             ));
         }
         None
+    }
+
+    /// The AWS region this connection reaches, when it is AWS; the sandbox and endpoints have
+    /// none of their own (what they cost is priced as a region the user picks, or us-east-1).
+    pub fn aws_region(&self) -> Option<&str> {
+        matches!(self.spec, ConnectionSpec::Aws { .. }).then_some(self.region.as_str())
     }
 
     /// Whether this connection holds an embedded sandbox.
@@ -319,6 +330,7 @@ pub async fn connect_with(spec: ConnectionSpec, options: ConnectOptions) -> Resu
                 region,
                 spec,
                 read_only: ReadOnly::new(options.read_only),
+                prices: prices::Prices::load(),
                 timeout: options.timeout,
                 #[cfg(feature = "sandbox")]
                 sandbox: None,
@@ -355,6 +367,7 @@ pub async fn connect_with(spec: ConnectionSpec, options: ConnectOptions) -> Resu
                 region,
                 spec,
                 read_only: ReadOnly::new(options.read_only),
+                prices: prices::Prices::load(),
                 timeout: options.timeout,
                 #[cfg(feature = "sandbox")]
                 sandbox: None,
@@ -380,6 +393,7 @@ async fn connect_sandbox(
         region: DEFAULT_LOCAL_REGION.to_owned(),
         spec,
         read_only: ReadOnly::new(options.read_only),
+        prices: prices::Prices::load(),
         timeout: options.timeout,
         sandbox: Some(std::sync::Arc::new(sandbox)),
     })

@@ -69,6 +69,7 @@ pub async fn open(
                 client,
                 streams,
                 read_only: ReadOnly::new(options.read_only),
+                prices: super::prices::Prices::load(),
                 timeout: options.timeout,
                 ..current
             }

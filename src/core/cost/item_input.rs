@@ -5,8 +5,7 @@ use std::path::Path;
 
 use crate::core::cost::money::count;
 use crate::core::cost::size::as_u64;
-use crate::core::error::{Error, Result};
-use crate::core::transfer::file_error;
+use crate::core::error::{Error, Result, file_error};
 use crate::core::validate;
 use crate::core::value::{self, Item};
 

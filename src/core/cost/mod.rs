@@ -7,6 +7,7 @@
 //! they took, with what that capacity costs an hour; their money is that share of the hour's
 //! price (what the units cost if the capacity is fully used).
 
+pub mod hot;
 pub mod item_input;
 pub mod money;
 pub mod prices;
@@ -168,6 +169,46 @@ impl Charge {
     }
 }
 
+impl std::fmt::Display for Charge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text())
+    }
+}
+
+/// What reading a whole table of `size_bytes` (as last reported, with `items` items) costs
+/// with an eventually consistent Scan, half a unit per 4 KB: `Reading all of it (1.2 MB, 5,000
+/// items as last reported): about 150 RCU ≈ $0.0000188 on demand`, or that its size is not
+/// reported.
+pub fn whole_read(size_bytes: Option<i64>, items: Option<i64>, pricing: &Pricing) -> String {
+    let Some(bytes) = size_bytes.and_then(|b| u64::try_from(b).ok()) else {
+        return "Reading all of it: its size is not reported, so its cost is not known".to_owned();
+    };
+    let units = BigDecimal::from(bytes.div_ceil(units::READ_UNIT_BYTES)) / BigDecimal::from(2);
+    let items = items
+        .and_then(|n| u64::try_from(n).ok())
+        .map(|n| format!(", {} items", count(n)))
+        .unwrap_or_default();
+    format!(
+        "Reading all of it ({} bytes{items} as last reported): about {}",
+        count(bytes),
+        pricing.charge(Kind::Read, &units)
+    )
+}
+
+/// What `charges` (reads and writes alike) cost together: `≈ $0.0000031`, or `—` when one of
+/// them has no price.
+pub fn sum_text(charges: &[Charge]) -> String {
+    let mut total = BigDecimal::default();
+    for charge in charges {
+        match &charge.amount {
+            Some(amount) => total += amount,
+            None => return "—".to_owned(),
+        }
+    }
+    let sign = charges.first().map_or("$", |c| c.sign.as_str());
+    format!("≈ {}", money(&total, sign))
+}
+
 /// An exact decimal as a JSON number (`serde_json`'s `arbitrary_precision` keeps every digit).
 pub fn decimal_json(value: &BigDecimal) -> serde_json::Value {
     let text = value.normalized().to_plain_string();
@@ -295,6 +336,16 @@ impl Pricing {
             basis,
             sign,
         }
+    }
+
+    /// What `reported` read units (as the SDK gives them) cost.
+    pub fn read(&self, reported: f64) -> Charge {
+        self.charge_reported(Kind::Read, reported)
+    }
+
+    /// What `reported` write units (as the SDK gives them) cost.
+    pub fn write(&self, reported: f64) -> Charge {
+        self.charge_reported(Kind::Write, reported)
     }
 
     /// What `reported` units (as the SDK gives them) of `kind` cost.

@@ -8,8 +8,7 @@ use std::str::FromStr;
 use bigdecimal::BigDecimal;
 use serde::Deserialize;
 
-use crate::core::error::{Error, Result};
-use crate::core::transfer::file_error;
+use crate::core::error::{Error, Result, file_error};
 
 /// The table dynoscope ships.
 const SHIPPED: &str = include_str!("../../../assets/prices.json");
@@ -190,6 +189,16 @@ impl PriceBook {
             book.replace(region);
         }
         Ok(book)
+    }
+
+    /// The shipped table with the user's file from dynoscope's config folder laid over it; when
+    /// that file cannot be used, the shipped table and the error, to be shown once.
+    /// `dir` is the config folder (`saved::config_dir()`).
+    pub fn load(dir: Option<&Path>) -> (Self, Option<Error>) {
+        match Self::with_user_file(dir) {
+            Ok(book) => (book, None),
+            Err(error) => (Self::shipped(), Some(error)),
+        }
     }
 
     /// Put `region` in, replacing the one of the same code.

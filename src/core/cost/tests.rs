@@ -125,3 +125,21 @@ fn reported_units_stay_exact() {
     assert_eq!(units_of(1234.5), d("1234.5"));
     assert_eq!(units_of(f64::NAN), d("0"));
 }
+
+#[test]
+fn a_whole_table_read_is_half_a_unit_per_4_kb() {
+    let pricing = east(Billing::default());
+    assert_eq!(
+        whole_read(Some(4096 * 300), Some(5_000), &pricing),
+        "Reading all of it (1,228,800 bytes, 5,000 items as last reported): about 150 RCU ≈ \
+         $0.0000188 on demand"
+    );
+    assert!(whole_read(None, None, &pricing).contains("not reported"));
+}
+
+#[test]
+fn charges_add_up_across_kinds() {
+    let pricing = east(Billing::default());
+    let both = sum_text(&[pricing.read(2.0), pricing.write(4.0)]);
+    assert_eq!(both, "≈ $0.00000275");
+}

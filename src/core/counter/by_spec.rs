@@ -36,5 +36,9 @@ pub async fn add(
     let plan = plan_edit(&destination, &info, &item, &request, spec.mode.into())?;
     not_stopped(stop, "UpdateItem")?;
     let outcome = update_counter(connection, &plan, confirmed).await;
-    Ok(EditReport { plan, outcome })
+    Ok(EditReport {
+        plan,
+        outcome,
+        pricing: connection.pricing(&info),
+    })
 }

@@ -4,11 +4,12 @@
 use bigdecimal::BigDecimal;
 use serde_json::json;
 
+use crate::core::cost::{Kind, Pricing};
 use crate::core::counter::UpdatePlan;
 use crate::core::ending::Ending;
 use crate::core::error::Error;
 use crate::core::number::{self, to_dynamodb};
-use crate::core::report::{Line, Tone, capacity};
+use crate::core::report::{Line, Tone};
 use crate::core::write::key_shown;
 
 /// How a counter edit ended.
@@ -79,14 +80,17 @@ pub struct EditReport {
     pub plan: UpdatePlan,
     /// How it ended.
     pub outcome: Outcome,
+    /// What the table's writes cost.
+    pub pricing: Pricing,
 }
 
 impl EditReport {
     /// An edit whose task stopped before it answered: it may have been sent, so its outcome is
     /// unknown, and nothing was left to read the value again.
-    pub fn lost(plan: UpdatePlan, error: Error) -> Self {
+    pub fn lost(plan: UpdatePlan, pricing: Pricing, error: Error) -> Self {
         Self {
             plan,
+            pricing,
             outcome: Outcome::Unknown {
                 stored_now: Err(error.clone()),
                 error,
@@ -156,7 +160,12 @@ impl EditReport {
                 lines.push(Line::new(Tone::Figure, format!("{old} → {new}")));
                 lines.push(Line::new(
                     Tone::Plain,
-                    format!("expected {expected} · {} WCU", capacity(*consumed_wcu)),
+                    format!(
+                        "expected {expected} · {}",
+                        self.pricing
+                            .charge_reported(Kind::Write, *consumed_wcu)
+                            .text()
+                    ),
                 ));
                 if *attempts > 1 {
                     lines.push(Line::new(
@@ -265,6 +274,10 @@ impl EditReport {
                 out["outcome"] = json!("applied");
                 out["new"] = json!(new_value);
                 out["consumedWCU"] = json!(consumed_wcu);
+                out["usd"] = self
+                    .pricing
+                    .charge_reported(Kind::Write, *consumed_wcu)
+                    .usd_json();
                 out["attempts"] = json!(attempts);
                 out["interference"] = json!(self.interference().as_ref().map(to_dynamodb));
             }

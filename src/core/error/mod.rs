@@ -186,6 +186,15 @@ pub enum Error {
     },
 }
 
+/// A file that could not be `action`ed (creating, reading, writing).
+pub fn file_error(path: &std::path::Path, action: &'static str, e: &std::io::Error) -> Error {
+    Error::File {
+        action,
+        path: path.display().to_string(),
+        detail: e.to_string(),
+    }
+}
+
 impl Error {
     /// This error said of `place` (a file and line, an attribute, a parent): an invalid input's
     /// words get `place: ` before them; any other error already names its operation.

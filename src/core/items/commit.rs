@@ -327,7 +327,7 @@ impl CommitReport {
     }
 
     /// The commit in words: a title, then one line per item not written.
-    pub fn lines(&self, key_names: &[String]) -> Vec<Line> {
+    pub fn lines(&self, key_names: &[String], pricing: &crate::core::cost::Pricing) -> Vec<Line> {
         let how = match self.mode {
             CommitMode::Transaction => "in one transaction",
             CommitMode::EachItem => "item by item",
@@ -342,9 +342,9 @@ impl CommitReport {
         let mut lines = vec![Line::new(
             tone,
             format!(
-                "Committed {written} of {} {how} · {} WCU",
+                "Committed {written} of {} {how} · {}",
                 crate::core::report::plural(total, "item"),
-                crate::core::report::capacity(self.wcu)
+                pricing.write(self.wcu)
             ),
         )];
         for r in &self.items {

@@ -77,6 +77,26 @@ pub struct LabResult {
     pub elapsed_ms: u128,
 }
 
+impl LabResult {
+    /// What the method's reads and writes cost together.
+    pub fn cost(&self, pricing: &crate::core::cost::Pricing) -> String {
+        crate::core::cost::sum_text(&[
+            pricing.read(self.consumed_rcu),
+            pricing.write(self.consumed_wcu),
+        ])
+    }
+
+    /// The write rate on the method's one scratch item against one partition's ceiling.
+    pub fn load(&self) -> crate::core::cost::hot::KeyRate {
+        crate::core::cost::hot::KeyRate::new(
+            &format!("{}'s scratch item", self.method.label()),
+            crate::core::cost::Kind::Write,
+            self.consumed_wcu,
+            self.elapsed_ms,
+        )
+    }
+}
+
 /// A counter lab run: each method's result, and anything that went wrong, including scratch
 /// items that could not be deleted (they stay in the table, so the user must hear of them).
 #[derive(Debug, Clone, Default, PartialEq)]

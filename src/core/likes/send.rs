@@ -5,11 +5,12 @@ use aws_sdk_dynamodb::Client;
 
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
+use crate::core::cost::{Kind, Pricing};
 use crate::core::ending::Ending;
 use crate::core::error::{Error, Result};
 use crate::core::likes::{LikeRequest, LikeTarget};
 use crate::core::read;
-use crate::core::report::{Line, Tone, capacity};
+use crate::core::report::{Line, Tone};
 use crate::core::table::TableInfo;
 use crate::core::tally;
 use crate::core::write::{self, CancelReason, Refusal, WriteOutcome};
@@ -51,13 +52,16 @@ impl LikeOutcome {
         }
     }
 
-    /// The outcome in one line: `Committed · 4 WCU`, `Cancelled: [ConditionalCheckFailed,
-    /// None]`, or the error.
-    pub fn line(&self) -> Line {
+    /// The outcome in one line: `Committed · 4 WCU ≈ $0.0000025 on demand`, `Cancelled:
+    /// [ConditionalCheckFailed, None]`, or the error.
+    pub fn line(&self, pricing: &Pricing) -> Line {
         match self {
             Self::Committed { consumed_wcu } => Line::new(
                 Tone::Good,
-                format!("Committed · {} WCU", capacity(*consumed_wcu)),
+                format!(
+                    "Committed · {}",
+                    pricing.charge_reported(Kind::Write, *consumed_wcu).text()
+                ),
             ),
             Self::Cancelled { reasons } => Line::new(
                 Tone::Warn,
@@ -168,6 +172,8 @@ pub struct LikeReport {
     pub sent: Sent,
     /// After.
     pub after: Result<Snapshot>,
+    /// What the table's writes cost, to say what the like cost.
+    pub pricing: Pricing,
 }
 
 impl LikeReport {
@@ -188,7 +194,9 @@ impl LikeReport {
         let children = |s: &Result<Snapshot>| s.as_ref().ok().map(|s| s.children.to_string());
         serde_json::json!({
             "op": self.request.op.name(), "user": self.request.user, "outcome": outcome,
-            "reasons": reasons, "consumedWCU": wcu, "attempts": self.sent.attempts,
+            "reasons": reasons, "consumedWCU": wcu,
+            "usd": self.pricing.charge_reported(Kind::Write, wcu).usd_json(),
+            "attempts": self.sent.attempts,
             "replayed": self.replayed(),
             "tallyBefore": tally(&self.before), "tallyAfter": tally(&self.after),
             "childrenBefore": children(&self.before), "childrenAfter": children(&self.after),
@@ -197,8 +205,9 @@ impl LikeReport {
     }
 
     /// A like whose task stopped before it answered: whether it was sent is not known.
-    pub fn lost(request: LikeRequest, error: Error) -> Self {
+    pub fn lost(request: LikeRequest, pricing: Pricing, error: Error) -> Self {
         Self {
+            pricing,
             request,
             before: Err(error.clone()),
             sent: Sent {
@@ -240,7 +249,7 @@ impl LikeReport {
     /// What to know besides the figures: the outcome, what a cancellation means, conflicts
     /// retried, and snapshots that could not be taken.
     pub fn lines(&self) -> Vec<Line> {
-        let mut lines = vec![self.sent.outcome.line()];
+        let mut lines = vec![self.sent.outcome.line(&self.pricing)];
         match &self.sent.outcome {
             LikeOutcome::Cancelled { reasons } if self.request.parent_missing(reasons) => {
                 lines.push(Line::new(
@@ -323,5 +332,6 @@ pub async fn like_and_observe(
         before,
         sent,
         after,
+        pricing: connection.pricing(info),
     })
 }

@@ -7,10 +7,12 @@ use std::time::Instant;
 
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
+use crate::core::cost::hot::KeyRate;
+use crate::core::cost::{Kind, Pricing, units};
 use crate::core::error::{Error, Result};
 use crate::core::likes::{LikeOp, LikeOutcome, LikeTarget, Sent, like_request, send};
 use crate::core::limits::AtOnce;
-use crate::core::report::{Line, Tone, capacity};
+use crate::core::report::{Line, Tone};
 use crate::core::write::{Confirmation, Destination};
 
 /// A storm's progress or result.
@@ -35,6 +37,9 @@ pub struct StormStats {
     pub unknown: usize,
     /// Write capacity consumed.
     pub consumed_wcu: f64,
+    /// Write capacity consumed in each second since the start (the parent's partition's load
+    /// over time).
+    pub wcu_by_second: Vec<f64>,
     /// Milliseconds since the start.
     pub elapsed_ms: u128,
 }
@@ -49,16 +54,24 @@ impl StormStats {
         }
     }
 
-    /// Progress in one line: `120 of 135 operations · 950 ops/s · 110 committed · 440 WCU`.
-    pub fn progress(&self) -> String {
+    /// Progress in one line: `120 of 135 operations · 950 ops/s · 110 committed · 440 WCU ≈
+    /// $0.000275 on demand`.
+    pub fn progress(&self, pricing: &Pricing) -> String {
         format!(
-            "{} of {} operations · {:.0} ops/s · {} committed · {} WCU",
+            "{} of {} operations · {:.0} ops/s · {} committed · {}",
             self.done,
             self.planned,
             self.ops_per_sec(),
             self.committed,
-            capacity(self.consumed_wcu)
+            pricing
+                .charge_reported(Kind::Write, self.consumed_wcu)
+                .text()
         )
+    }
+
+    /// The write rate on the parent's partition key against one partition's ceiling.
+    pub fn load(&self, key: &str) -> KeyRate {
+        KeyRate::new(key, Kind::Write, self.consumed_wcu, self.elapsed_ms)
     }
 
     /// Cancellations by reason, conflicts retried and failures, a line each.
@@ -155,6 +168,40 @@ impl StormPlan {
         })
     }
 
+    /// What the storm will cost before it starts: each of its transactions writes the child and
+    /// the parent (up to 1 KB each), twice the units of a plain write, so 4 WCU; a retried like
+    /// that is cancelled is counted as if it wrote, the most it can cost.
+    pub fn estimate(&self, pricing: &Pricing) -> Vec<Line> {
+        let mut ops = (0, 0, 0);
+        for i in 0..self.users {
+            ops.0 += 1;
+            ops.1 += usize::from(i.is_multiple_of(5));
+            ops.2 += usize::from(i.is_multiple_of(7));
+        }
+        let transactions = ops.0 + ops.1 + ops.2;
+        let one = units::write_units(units::WRITE_UNIT_BYTES, units::WriteKind::Transactional);
+        let like = pricing.charge(Kind::Write, &(&one + &one));
+        let storm = like.times(transactions as u64);
+        vec![
+            Line::new(
+                Tone::Plain,
+                format!(
+                    "Estimate: {} transactions ({} likes, {} sent twice, {} unlikes) × {} = {}",
+                    transactions,
+                    ops.0,
+                    ops.1,
+                    ops.2,
+                    like.text(),
+                    storm.text()
+                ),
+            ),
+            Line::new(
+                Tone::Quiet,
+                format!("At 1,000,000 likes: {}", like.times(1_000_000).text()),
+            ),
+        ]
+    }
+
     /// What the storm needs before it starts: one confirmation for all its writes.
     pub fn confirmation(&self) -> Confirmation {
         self.destination.confirmation(&format!(
@@ -246,6 +293,13 @@ fn record(
                     LikeOutcome::Committed { consumed_wcu } => {
                         stats.committed += 1;
                         stats.consumed_wcu += consumed_wcu;
+                        let second = usize::try_from(started.elapsed().as_secs())
+                            .unwrap_or(usize::MAX)
+                            .min(3_600);
+                        if stats.wcu_by_second.len() <= second {
+                            stats.wcu_by_second.resize(second + 1, 0.0);
+                        }
+                        stats.wcu_by_second[second] += consumed_wcu;
                     }
                     LikeOutcome::Cancelled { reasons } => {
                         *stats

@@ -4,10 +4,11 @@
 use serde_json::json;
 
 use crate::core::connection::Connection;
+use crate::core::cost::Pricing;
 use crate::core::ending::Ending;
 use crate::core::error::{Error, Result};
 use crate::core::partiql::statement::Statement;
-use crate::core::report::{Line, Tone, capacity};
+use crate::core::report::{Line, Tone};
 use crate::core::value::{self, Item};
 use crate::core::write::{self, Destination, Refusal, WriteOutcome, WritePlan, WriteRequest};
 
@@ -130,6 +131,9 @@ pub struct StatementReport {
     pub plan: WritePlan,
     /// How it ended.
     pub outcome: StatementOutcome,
+    /// What a write costs on the connection (the statement's table is not described, so it
+    /// is priced on demand, and says so).
+    pub pricing: Pricing,
 }
 
 impl StatementReport {
@@ -154,8 +158,8 @@ impl StatementReport {
             } => Line::new(
                 Tone::Good,
                 format!(
-                    "{keyword} applied · {} WCU{}",
-                    capacity(*consumed_wcu),
+                    "{keyword} applied · {}{}",
+                    self.pricing.write(*consumed_wcu),
                     resent(*attempts)
                 ),
             ),
@@ -226,6 +230,7 @@ impl StatementReport {
             "statement": self.statement().map(|s| s.text.clone()),
             "code": code,
             "consumedWCU": wcu,
+            "usd": self.pricing.write(wcu).usd_json(),
             "attempts": attempts,
             "item": self.item().map(|i| value::json::item_to_json(i, &[], value::Style::Typed)),
             "lines": self.lines().into_iter().map(|l| l.text).collect::<Vec<_>>(),

@@ -6,10 +6,11 @@ use crate::core::sql::SqlSession;
 /// Read one table or partition through the one reader and load it into `session`; what was
 /// loaded, in words.
 pub async fn load_into(
-    client: &aws_sdk_dynamodb::Client,
+    connection: &crate::core::connection::Connection,
     session: &mut SqlSession,
     load: &crate::core::spec::SqlLoad,
 ) -> Result<String> {
+    let client = &connection.client;
     let info = crate::core::read::describe_table(client, &load.table).await?;
     let read = crate::core::read::read_table(client, &info, load.partition.as_deref()).await?;
     let loaded = session.load_rows(&load.name, &info.key_names(), &read.rows)?;
@@ -18,6 +19,10 @@ pub async fn load_into(
         loaded.summary(),
         read.request.op(),
         load.table,
-        crate::core::report::read_summary(read.rows.len(), read.pages, read.rcu)
+        crate::core::report::read_summary(
+            read.rows.len(),
+            read.pages,
+            &connection.pricing(&info).read(read.rcu)
+        )
     ))
 }

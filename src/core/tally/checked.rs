@@ -132,8 +132,8 @@ impl Checked {
     }
 
     /// The checks as a JSON array (see [`ParentCheck::to_json`]).
-    pub fn json(&self) -> String {
-        let rows = self.checks.iter().map(ParentCheck::to_json).collect();
+    pub fn json(&self, pricing: &crate::core::cost::Pricing) -> String {
+        let rows = self.checks.iter().map(|c| c.to_json(pricing)).collect();
         json::text(
             &serde_json::Value::Array(rows),
             Layout::Lines { spaced: true },
@@ -142,8 +142,9 @@ impl Checked {
 }
 
 impl ParentCheck {
-    /// The check as a JSON object; numbers of the data as strings so they stay exact.
-    pub fn to_json(&self) -> serde_json::Value {
+    /// The check as a JSON object; numbers of the data as strings so they stay exact, and
+    /// what the count read cost in dollars by `pricing`.
+    pub fn to_json(&self, pricing: &crate::core::cost::Pricing) -> serde_json::Value {
         serde_json::json!({
             "pk": self.partition,
             "stored": self.stored,
@@ -151,6 +152,7 @@ impl ParentCheck {
             "drift": self.drift.as_ref().map(to_dynamodb),
             "pages": self.count.pages,
             "rcu": self.count.consumed_rcu,
+            "usd": pricing.read(self.count.consumed_rcu).usd_json(),
         })
     }
 }
@@ -204,7 +206,14 @@ mod tests {
             "{csv}"
         );
         assert!(csv.contains("\"POST#minus,odd\",1,3,-2,1,0.5"), "{csv}");
-        let json: serde_json::Value = serde_json::from_str(&checked.json()).unwrap();
+        let json: serde_json::Value =
+            serde_json::from_str(&checked.json(&crate::core::cost::Pricing::for_connection(
+                &crate::core::cost::PriceBook::shipped(),
+                None,
+                None,
+                Default::default(),
+            )))
+            .unwrap();
         assert_eq!(json[2]["drift"], "1");
         assert_eq!(checked.checks[2].drift_text(), "+1");
     }

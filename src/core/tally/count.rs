@@ -8,10 +8,11 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use bigdecimal::BigDecimal;
 
 use crate::core::condition::{SortCondition, SortOp};
+use crate::core::cost::Pricing;
 use crate::core::error::{Error, Result};
 use crate::core::number::to_dynamodb;
 use crate::core::read::{self, BrowseRequest};
-use crate::core::report::{capacity, plural};
+use crate::core::report::plural;
 use crate::core::table::TableInfo;
 use crate::core::tally::{ChildSource, TallyRule, drift, last_touched, stored_tally};
 use crate::core::value::{Item, cell_text};
@@ -94,13 +95,13 @@ impl ParentCheck {
         }
     }
 
-    /// How the children were counted and what it cost.
-    pub fn how(&self) -> String {
+    /// How the children were counted and what it cost, by `pricing`.
+    pub fn how(&self, pricing: &Pricing) -> String {
         format!(
-            "How: {} · {} · {} RCU · {} ms",
+            "How: {} · {} · {} · {} ms",
             self.count.method,
             plural(self.count.pages as usize, "page"),
-            capacity(self.count.consumed_rcu),
+            pricing.read(self.count.consumed_rcu),
             self.count.elapsed_ms
         )
     }

@@ -8,9 +8,10 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::core::cancel::CancelToken;
+use crate::core::cost::Pricing;
 use crate::core::error::Result;
 use crate::core::read;
-use crate::core::report::{capacity, plural};
+use crate::core::report::plural;
 use crate::core::rows::Rows;
 use crate::core::table::{TableInfo, human_bytes};
 use crate::core::tally::one_pass::OnePass;
@@ -157,13 +158,14 @@ fn estimate_by(info: &TableInfo, finding: Finding) -> Estimate {
 }
 
 impl Estimate {
-    /// The estimate in words, one line per plan, the cheaper one first.
-    pub fn lines(&self, table: &str) -> Vec<String> {
+    /// The estimate in words, one line per plan, the cheaper one first, each in units and
+    /// money by `pricing`.
+    pub fn lines(&self, table: &str, pricing: &Pricing) -> Vec<String> {
         let one = match self.scan_rcu {
             Some(rcu) => format!(
-                "One pass: a parallel scan of {table} ({}) reads each item once: about {} RCU.",
+                "One pass: a parallel scan of {table} ({}) reads each item once: about {}.",
                 self.size,
-                capacity(rcu)
+                pricing.read(rcu)
             ),
             None => format!(
                 "One pass: a parallel scan of {table} reads each item once ({}).",
@@ -172,12 +174,12 @@ impl Estimate {
         };
         let per = match (self.per_parent_rcu, self.parents) {
             (Some(rcu), Some(p)) => format!(
-                "Per parent: a COUNT query for each parent among the {p} loaded rows, 0.5 RCU or more each (about {} RCU if every row were a parent with under 4 KB of children).",
-                capacity(rcu)
+                "Per parent: a COUNT query for each parent among the {p} loaded rows, 0.5 RCU or more each (about {} if every row were a parent with under 4 KB of children).",
+                pricing.read(rcu)
             ),
             (Some(rcu), None) => format!(
-                "Per parent: a scan to find the parents (about {} RCU), then a COUNT query per parent: more than one pass.",
-                capacity(rcu)
+                "Per parent: a scan to find the parents (about {}), then a COUNT query per parent: more than one pass.",
+                pricing.read(rcu)
             ),
             (None, _) => {
                 "Per parent: an index query for the parents, then a COUNT query per parent (at least 0.5 RCU each).".to_owned()

@@ -137,14 +137,7 @@ pub fn guess_format(path: &Path) -> Result<Format> {
     Ok(Format::JsonLines)
 }
 
-/// A file that could not be `action`ed (creating, reading, writing).
-pub fn file_error(path: &Path, action: &'static str, e: &std::io::Error) -> Error {
-    Error::File {
-        action,
-        path: path.display().to_string(),
-        detail: e.to_string(),
-    }
-}
+pub use crate::core::error::file_error;
 
 /// A number no other call in this process gets (for the names of temporary files).
 pub(crate) fn unique() -> u64 {

@@ -75,6 +75,8 @@ pub struct Watched {
     pub started_ms: i64,
     /// When it ended.
     pub ended_ms: i64,
+    /// What the table's reads cost (the checks and the polls).
+    pub pricing: crate::core::cost::Pricing,
 }
 
 impl Watched {

@@ -74,5 +74,6 @@ pub(super) async fn poll(
         consumed_rcu,
         started_ms,
         ended_ms: now_ms(),
+        pricing: connection.pricing(info),
     })
 }

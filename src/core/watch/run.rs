@@ -234,6 +234,7 @@ pub async fn watch(
         consumed_rcu,
         started_ms,
         ended_ms: now_ms(),
+        pricing: connection.pricing(info),
     })
 }
 

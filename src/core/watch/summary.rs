@@ -1,6 +1,6 @@
 //! The end of a watch in words, for the app's card and the CLI's last lines.
 
-use crate::core::report::{Line, Tone, capacity, plural};
+use crate::core::report::{Line, Tone, plural};
 use crate::core::stream::time_text;
 use crate::core::watch::Watched;
 
@@ -20,9 +20,9 @@ pub fn summary(watched: &Watched) -> Vec<Line> {
             time_text(watched.ended_ms, false)
         ),
         (None, polls) => format!(
-            "{} of the parent ({} RCU in all), polling: the write that drifted cannot be named",
+            "{} of the parent ({} in all), polling: the write that drifted cannot be named",
             plural(polls as usize, "poll"),
-            capacity(watched.consumed_rcu)
+            watched.pricing.read(watched.consumed_rcu)
         ),
     };
     lines.push(Line::new(

@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 
 use egui::Ui;
 
-use crate::core::report::{capacity, plural};
+use crate::core::cost::Pricing;
+use crate::core::report::plural;
 use crate::core::rows::{MAX_COMPARED, RowChanges, Rows};
 use crate::core::value::Item;
 use crate::core::write::key_shown;
@@ -127,7 +128,12 @@ impl AutoRefresh {
     /// caller's row; `paused` says why refreshing waits (the form changed). `true` when Refresh
     /// now was clicked.
     #[must_use]
-    pub fn controls_ui(&mut self, ui: &mut Ui, results: &Results, paused: Option<&str>) -> bool {
+    pub fn controls_ui(
+        &mut self,
+        ui: &mut Ui,
+        results: &Results,
+        (paused, pricing): (Option<&str>, &Pricing),
+    ) -> bool {
         let now = Instant::now();
         let mut now_asked = false;
         ui.scope(|ui| {
@@ -165,9 +171,9 @@ impl AutoRefresh {
             match &self.last {
                 Some(last) => {
                     ui.label(format!(
-                        "refreshed {} s ago · {} RCU per refresh · {}",
+                        "refreshed {} s ago · {} per refresh · {}",
                         now.duration_since(last.at).as_secs(),
-                        capacity(last.rcu),
+                        pricing.read(last.rcu),
                         match &last.changes {
                             Some(c) => c.summary(),
                             None => format!("more than {MAX_COMPARED} rows: not compared"),

@@ -80,7 +80,7 @@ pub enum FormAction {
 }
 
 /// What the form needs to know about the results to enable its buttons.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct ResultsState {
     /// A page is being fetched.
     pub loading: bool,
@@ -93,6 +93,8 @@ pub struct ResultsState {
     /// The form no longer describes what the rows were read by: more pages would be of the
     /// old request, so Load more and Load all wait for Run.
     pub form_changed: bool,
+    /// What reading the rest costs at most, for a Scan: the whole table's read, priced.
+    pub all_costs: Option<String>,
 }
 
 impl QueryForm {
@@ -268,7 +270,12 @@ pub fn query_form_ui(
         };
         if ui
             .add_enabled(can_page, egui::Button::new(all_label))
-            .on_hover_text("Read every remaining page (from where the last read stopped)")
+            .on_hover_text(match &results.all_costs {
+                Some(cost) => {
+                    format!("Read every remaining page (from where the last read stopped). {cost}.")
+                }
+                None => "Read every remaining page (from where the last read stopped)".to_owned(),
+            })
             .on_disabled_hover_text(if results.form_changed {
                 why_not
             } else {

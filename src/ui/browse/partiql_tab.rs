@@ -338,6 +338,11 @@ fn send(scope: &Scope<'_>, plan: WritePlan, confirmed: bool) -> Pending<Statemen
     let connection = scope.connection.clone();
     scope.spawner.spawn("ExecuteStatement", async move {
         let outcome = partiql::write(&connection, &plan, confirmed).await;
-        Ok(StatementReport { plan, outcome })
+        let pricing = connection.pricing_undescribed();
+        Ok(StatementReport {
+            plan,
+            outcome,
+            pricing,
+        })
     })
 }

@@ -3,7 +3,8 @@
 
 use egui::Ui;
 
-use crate::core::report::read_summary;
+use crate::core::cost::Pricing;
+use crate::core::report::{capacity, read_summary};
 use crate::core::transfer::Format;
 use crate::ui::browse::progress::segments_ui;
 use crate::ui::browse::results::Results;
@@ -34,7 +35,7 @@ pub enum Loading {
 pub fn status_bar_ui(
     ui: &mut Ui,
     results: &Results,
-    loading: Loading,
+    (loading, pricing): (Loading, Option<&Pricing>),
     export_to: &mut String,
 ) -> Option<StatusAction> {
     let mut action = None;
@@ -53,11 +54,17 @@ pub fn status_bar_ui(
                 results.rows.len()
             )
         } else {
-            read_summary(
-                results.rows.len(),
-                results.load.pages,
-                results.load.consumed_rcu,
-            )
+            let rcu = results.load.consumed_rcu;
+            match pricing {
+                Some(pricing) => {
+                    read_summary(results.rows.len(), results.load.pages, &pricing.read(rcu))
+                }
+                None => read_summary(
+                    results.rows.len(),
+                    results.load.pages,
+                    &format_args!("{} RCU", capacity(rcu)),
+                ),
+            }
         };
         if results.load.request.is_some() {
             summary.push_str(&format!(" · {} scanned", results.load.scanned));

@@ -124,7 +124,8 @@ impl TableTab {
             && self.form.request(scope.table).ok() != self.results.load.request;
         let paused =
             form_changed.then_some("the form changed since these rows were read; Run first");
-        self.refresh_asked |= self.auto.controls_ui(ui, &self.results, paused);
+        let pricing = scope.connection.pricing(scope.table);
+        self.refresh_asked |= self.auto.controls_ui(ui, &self.results, (paused, &pricing));
     }
 
     /// Whether the read under way is an auto-refresh.
@@ -303,6 +304,13 @@ impl TableTab {
             segmented: self.results.load.left.is_some(),
             form_changed: self.results.load.request.is_some()
                 && self.form.request(scope.table).ok() != self.results.load.request,
+            all_costs: (self.form.scan && self.form.index.is_none()).then(|| {
+                crate::core::cost::whole_read(
+                    scope.table.size_bytes,
+                    scope.table.item_count,
+                    &scope.connection.pricing(scope.table),
+                )
+            }),
         };
         let here = scope.table.name == self.table;
         if here
@@ -343,7 +351,13 @@ impl TableTab {
 
     /// Draw the status bar: what loaded, what it cost, Cancel, Export and its outcome.
     pub fn status_ui(&mut self, ui: &mut Ui, scope: Option<&Scope<'_>>) {
-        let action = status_bar_ui(ui, &self.results, self.loading(), &mut self.export.path);
+        // Priced by the open table's billing when the tab reads it (another table's is not
+        // described: its units are shown alone).
+        let pricing = scope
+            .filter(|s| s.table.name == self.table)
+            .map(|s| s.connection.pricing(s.table));
+        let shown = (self.loading(), pricing.as_ref());
+        let action = status_bar_ui(ui, &self.results, shown, &mut self.export.path);
         self.export.ui(ui);
         match (action, scope) {
             (Some(StatusAction::Cancel), _) => self.cancel(),

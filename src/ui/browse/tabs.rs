@@ -205,7 +205,13 @@ impl TabBody {
                 } else {
                     Loading::Idle
                 };
-                let action = status_bar_ui(ui, &p.results, loading, &mut export.path);
+                let pricing = scope.map(|s| s.connection.pricing_undescribed());
+                let action = status_bar_ui(
+                    ui,
+                    &p.results,
+                    (loading, pricing.as_ref()),
+                    &mut export.path,
+                );
                 export.ui(ui);
                 match (action, scope) {
                     (Some(StatusAction::Cancel), _) => p.cancel(),
@@ -216,7 +222,8 @@ impl TabBody {
                 }
             }
             Self::Sql(s, export) => {
-                let action = status_bar_ui(ui, &s.results, Loading::Idle, &mut export.path);
+                let shown = (Loading::Idle, None);
+                let action = status_bar_ui(ui, &s.results, shown, &mut export.path);
                 export.ui(ui);
                 if let (Some(StatusAction::Export(format)), Some(scope)) = (action, scope) {
                     export.start(scope, &s.results, file_name(name), format);

@@ -68,11 +68,15 @@ impl EditFeature {
     #[must_use]
     fn take_in(&mut self) -> Option<Intent> {
         let answer = Pending::take_ready(&mut self.write.sending().as_mut()?.answer)?;
-        let plan = self.write.sending().take()?.plan;
+        let InFlight { plan, pricing, .. } = self.write.sending().take()?;
         let report = match answer {
-            Ok(outcome) => EditReport { plan, outcome },
+            Ok(outcome) => EditReport {
+                plan,
+                outcome,
+                pricing,
+            },
             // The task died: the request may have left, so the outcome is unknown.
-            Err(error) => EditReport::lost(plan, error),
+            Err(error) => EditReport::lost(plan, pricing, error),
         };
         // Whatever the server holds now is read back into the rows shown: the value a write
         // of ours left, or the one that refused it.
@@ -214,6 +218,8 @@ impl EditFeature {
 #[derive(Debug)]
 struct InFlight {
     plan: UpdatePlan,
+    /// What the table's writes cost.
+    pricing: crate::core::cost::Pricing,
     answer: Option<Pending<Outcome>>,
 }
 
@@ -229,6 +235,7 @@ fn dispatch(
     let sent = plan.clone();
     InFlight {
         plan,
+        pricing: scope.connection.pricing(scope.table),
         answer: Some(scope.spawner.spawn("UpdateItem", async move {
             Ok(counter::update_counter(&connection, &sent, confirmed).await)
         })),

@@ -190,7 +190,10 @@ impl ItemsFeature {
         let key_names = scope.key_names();
         let mut action = None;
         ui.separator();
-        lines_ui(ui, &report.lines(&key_names));
+        lines_ui(
+            ui,
+            &report.lines(&key_names, &scope.connection.pricing(scope.table)),
+        );
         let created_or_deleted = report
             .items
             .iter()

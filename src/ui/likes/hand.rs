@@ -54,7 +54,10 @@ impl HandFeature {
             .as_mut()
             .and_then(|sent| Pending::take_ready(&mut sent.answer))
             && let Some(LikeInFlight {
-                request, replay, ..
+                request,
+                replay,
+                pricing,
+                ..
             }) = self.like.sending().take()
         {
             self.replayed = replay;
@@ -63,7 +66,7 @@ impl HandFeature {
                 table: request.target.table.clone(),
                 keys: request.keys(),
             });
-            self.report = Some(answer.unwrap_or_else(|e| LikeReport::lost(request, e)));
+            self.report = Some(answer.unwrap_or_else(|e| LikeReport::lost(request, pricing, e)));
         }
     }
 
@@ -140,6 +143,8 @@ impl HandFeature {
 pub(super) struct LikeInFlight {
     request: LikeRequest,
     replay: bool,
+    /// What the table's writes cost, for a like whose task is lost.
+    pricing: crate::core::cost::Pricing,
     answer: Option<Pending<LikeReport>>,
 }
 
@@ -160,6 +165,7 @@ fn send_like(
     LikeInFlight {
         request,
         replay,
+        pricing: scope.connection.pricing(scope.table),
         answer: Some(scope.spawner.spawn("TransactWriteItems", async move {
             likes::like_and_observe(&connection, &info, sent, confirmed, &CancelToken::default())
                 .await

@@ -10,7 +10,7 @@ use crate::core::number;
 use crate::core::report::capacity;
 use crate::core::write::Destination;
 use crate::task::Pending;
-use crate::ui::widgets::{error_ui, labelled_text_ui, writes_to_ui};
+use crate::ui::widgets::{error_ui, labelled_text_ui, lines_ui, writes_to_ui};
 use crate::ui::write_flow::typed_confirmation_ui;
 use crate::ui::{Intent, Scope};
 
@@ -136,10 +136,11 @@ pub(super) fn lab_ui(ui: &mut Ui, lab: &mut LabFeature, scope: &Scope<'_>) {
     let Some(run) = &lab.lab_run else {
         return;
     };
+    let pricing = scope.connection.pricing(scope.table);
     if !run.results.is_empty() {
         egui::Grid::new("lab_results")
             .striped(true)
-            .num_columns(8)
+            .num_columns(9)
             .show(ui, |ui| {
                 for title in [
                     "Method",
@@ -149,6 +150,7 @@ pub(super) fn lab_ui(ui: &mut Ui, lab: &mut LabFeature, scope: &Scope<'_>) {
                     "Failed conditions",
                     "RCU",
                     "WCU",
+                    "Cost",
                     "ms",
                 ] {
                     ui.strong(title);
@@ -167,11 +169,14 @@ pub(super) fn lab_ui(ui: &mut Ui, lab: &mut LabFeature, scope: &Scope<'_>) {
                     ui.label(r.conditional_failures.to_string());
                     ui.label(capacity(r.consumed_rcu));
                     ui.label(capacity(r.consumed_wcu));
+                    ui.label(r.cost(&pricing)).on_hover_text(pricing.note());
                     ui.label(r.elapsed_ms.to_string());
                     ui.end_row();
                 }
             });
     }
+    let loads: Vec<_> = run.results.iter().map(|r| r.load().line()).collect();
+    lines_ui(ui, &loads);
     for problem in run.problems() {
         ui.colored_label(ui.visuals().error_fg_color, problem);
     }

@@ -7,6 +7,7 @@
 
 mod hand;
 mod lab;
+mod load;
 mod storm;
 mod target;
 

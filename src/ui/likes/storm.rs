@@ -10,6 +10,7 @@ use crate::core::likes::{self, StormPlan, StormReport, StormStats};
 use crate::core::spec::{self, StormSpec};
 use crate::core::write::Destination;
 use crate::task::Job;
+use crate::ui::likes::load::load_chart_ui;
 use crate::ui::likes::target::TargetForm;
 use crate::ui::widgets::{error_ui, labelled_text_ui, lines_ui, writes_to_ui};
 use crate::ui::write_flow::typed_confirmation_ui;
@@ -177,16 +178,22 @@ pub(super) fn storm_ui(
             storm.cancel();
         }
     });
+    let pricing = scope.connection.pricing(scope.table);
+    if lab.storm_stats.is_none()
+        && let Ok(plan) = lab.storm_plan(scope, target)
+    {
+        lines_ui(ui, &plan.estimate(&pricing));
+    }
     if let Some(stats) = &lab.storm_stats {
         if lab.storm.is_some() {
             let fraction = stats.done as f32 / stats.planned.max(1) as f32;
             ui.add(
                 egui::ProgressBar::new(fraction)
                     .animate(true)
-                    .text(stats.progress()),
+                    .text(stats.progress(&pricing)),
             );
         } else {
-            ui.label(stats.progress());
+            ui.label(stats.progress(&pricing));
         }
         lines_ui(ui, &stats.details());
     }
@@ -194,8 +201,14 @@ pub(super) fn storm_ui(
         error_ui(ui, error);
     }
     match &lab.storm_result {
-        Some(Ok(report)) => lines_ui(ui, &report.verdict()),
+        Some(Ok(report)) => {
+            lines_ui(ui, &report.verdict());
+            lines_ui(ui, &report.cost());
+        }
         Some(Err(error)) => error_ui(ui, error),
         None => {}
+    }
+    if let Some(stats) = &lab.storm_stats {
+        load_chart_ui(ui, &target.spec(scope.table).pk, &stats.wcu_by_second);
     }
 }

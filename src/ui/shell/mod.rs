@@ -235,20 +235,21 @@ impl DynoscopeApp {
 
     /// The description, the item view and the central view.
     fn table_panels_ui(&mut self, ui: &mut Ui, intents: &mut Vec<Intent>) {
-        let scope = scope(&self.spawner, &self.saver, &self.connection, &self.tables);
-        let features = &mut self.features;
-        // The selected row, decoded once a frame for every panel that shows it.
-        let selected = features.browse.selected_item();
+        // The description first: picking the region it is priced as changes the scope.
         if self.tables.open_name().is_some() {
             egui::Panel::right("describe")
                 .resizable(true)
                 .default_size(260.0)
                 .show(ui, |ui| {
                     egui::ScrollArea::vertical().show(ui, |ui| {
-                        intents.extend(self.tables.describe_ui(ui));
+                        intents.extend(self.tables.describe_ui(ui, self.connection.active()));
                     });
                 });
         }
+        let scope = scope(&self.spawner, &self.saver, &self.connection, &self.tables);
+        let features = &mut self.features;
+        // The selected row, decoded once a frame for every panel that shows it.
+        let selected = features.browse.selected_item();
         // The item view serves the grid, in Browse only: the builder has its own key fields,
         // and the other views no use for it.
         if let Some(scope) = &scope

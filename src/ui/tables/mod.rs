@@ -1,6 +1,7 @@
 //! The tables of the active connection and the open table: listing them, opening one (or the
 //! remembered one once it is listed), and describing it.
 
+mod cost;
 mod describe;
 mod list;
 
@@ -231,8 +232,8 @@ impl TablesFeature {
 
     /// Draw the description of the open table; "Browse GSI1" asks the browse form for it.
     #[must_use]
-    pub fn describe_ui(&self, ui: &mut Ui) -> Option<Intent> {
-        let open = self.open.as_ref()?;
+    pub fn describe_ui(&mut self, ui: &mut Ui, connection: Option<&Connection>) -> Option<Intent> {
+        let open = self.open.as_mut()?;
         let shown = describe::Described {
             table: &open.name,
             info: open.info.as_ref(),
@@ -240,7 +241,12 @@ impl TablesFeature {
             loading: open.describing.is_some(),
             error: open.error.as_ref(),
         };
-        match describe::describe_ui(ui, &shown)? {
+        let action = describe::describe_ui(ui, &shown);
+        if let (Some(info), Some(connection)) = (&open.info, connection) {
+            ui.add_space(6.0);
+            cost::cost_ui(ui, connection, info);
+        }
+        match action? {
             describe::DescribeAction::Refresh => {
                 open.refresh_asked.set(true);
                 None

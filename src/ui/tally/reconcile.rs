@@ -292,7 +292,7 @@ impl Reconcile {
         let (contents, extension) = if csv {
             (checked.csv(), "csv")
         } else {
-            (checked.json(), "json")
+            (checked.json(&scope.connection.pricing(scope.table)), "json")
         };
         let records = checked.checks.len();
         let name = format!("{}-reconcile.{extension}", scope.table.name);

@@ -6,6 +6,7 @@ use std::time::Instant;
 use egui::{Color32, RichText, Ui};
 use egui_extras::{Column, TableBuilder};
 
+use crate::core::cost::Pricing;
 use crate::core::report::capacity;
 use crate::core::tally::{ParentCheck, TallyRule};
 use crate::ui::tally::reconcile::{PlanChoice, Reconcile, Run, SourceChoice};
@@ -26,7 +27,8 @@ impl Reconcile {
             error_ui(ui, error);
         }
         let run = self.run.as_ref()?;
-        progress_ui(ui, run);
+        let pricing = scope.connection.pricing(scope.table);
+        progress_ui(ui, run, &pricing);
         for failure in run.all.failures.iter().take(10) {
             error_ui(ui, failure);
         }
@@ -37,9 +39,9 @@ impl Reconcile {
             ));
         }
         let totals = format!(
-            "{} · {} RCU in all",
+            "{} · {} in all",
             run.all.summary(),
-            capacity(run.all.checked.totals.rcu)
+            pricing.read(run.all.checked.totals.rcu)
         );
         if run.all.checked.totals.drifted > 0 {
             ui.colored_label(ui.visuals().warn_fg_color, totals);
@@ -73,7 +75,7 @@ impl Reconcile {
             self.repair_all
                 .repair_all_ui(ui, scope, rule, checks, drifted, why_not);
         }
-        let open = results_ui(ui, checks);
+        let open = results_ui(ui, checks, &pricing);
         if let Some(csv) = export {
             let checked = run.all.checked.clone();
             self.export(scope, &checked, csv);
@@ -145,7 +147,7 @@ impl Reconcile {
                     "A COUNT query per parent",
                 );
             });
-            for line in estimate.lines(&scope.table.name) {
+            for line in estimate.lines(&scope.table.name, &scope.connection.pricing(scope.table)) {
                 ui.weak(line);
             }
         }
@@ -207,7 +209,7 @@ impl Reconcile {
     }
 }
 
-fn progress_ui(ui: &mut Ui, run: &Run) {
+fn progress_ui(ui: &mut Ui, run: &Run, pricing: &Pricing) {
     let done = run.all.checked.checks.len() + run.all.failures.len();
     let secs = run
         .finished
@@ -215,18 +217,18 @@ fn progress_ui(ui: &mut Ui, run: &Run) {
         .duration_since(run.started)
         .as_secs_f64();
     let per_sec = |n: f64| if secs > 0.0 { n / secs } else { 0.0 };
-    let rcu = capacity(run.all.checked.totals.rcu);
+    let rcu = pricing.read(run.all.checked.totals.rcu);
     let (text, fraction) = match run.total {
         Some(total) => (
             format!(
-                "{done} of {total} parents · {:.1} parents/s · {rcu} RCU",
+                "{done} of {total} parents · {:.1} parents/s · {rcu}",
                 per_sec(done as f64)
             ),
             done as f32 / total.max(1) as f32,
         ),
         None if run.read.items > 0 => (
             format!(
-                "Read {} items{} · {:.0} items/s · {rcu} RCU",
+                "Read {} items{} · {:.0} items/s · {rcu}",
                 run.read.items,
                 run.table_items
                     .map(|n| format!(" of about {n}"))
@@ -253,7 +255,7 @@ fn progress_ui(ui: &mut Ui, run: &Run) {
     }
 }
 
-fn results_ui(ui: &mut Ui, checks: &[ParentCheck]) -> Option<String> {
+fn results_ui(ui: &mut Ui, checks: &[ParentCheck], pricing: &Pricing) -> Option<String> {
     let mut open = None;
     let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
     let warn = ui.visuals().warn_fg_color;
@@ -305,7 +307,8 @@ fn results_ui(ui: &mut Ui, checks: &[ParentCheck]) -> Option<String> {
                                 "{} p · {} RCU",
                                 check.count.pages,
                                 capacity(check.count.consumed_rcu)
-                            ));
+                            ))
+                            .on_hover_text(pricing.read(check.count.consumed_rcu).text());
                         }
                     });
                     if row.response().clicked() {

@@ -38,7 +38,7 @@ pub(super) fn single_ui(
         }
     });
     let (check, _) = tally.check.as_ref()?;
-    side_by_side_ui(ui, check);
+    side_by_side_ui(ui, check, &scope.connection.pricing(info));
     let mut show_children = false;
     let mut propose = false;
     ui.horizontal(|ui| {
@@ -77,7 +77,7 @@ pub(super) fn single_ui(
     intent
 }
 
-fn side_by_side_ui(ui: &mut Ui, check: &ParentCheck) {
+fn side_by_side_ui(ui: &mut Ui, check: &ParentCheck, pricing: &crate::core::cost::Pricing) {
     ui.label(RichText::new(format!("Parent {}", check.partition)).strong());
     let warn = ui.visuals().warn_fg_color;
     egui::Grid::new("tally_side_by_side")
@@ -100,7 +100,7 @@ fn side_by_side_ui(ui: &mut Ui, check: &ParentCheck) {
             ui.end_row();
         });
     ui.label(check.verdict());
-    ui.weak(check.how());
+    ui.weak(check.how(pricing));
 }
 
 /// What the user asked of the proposed repair.

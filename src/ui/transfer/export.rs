@@ -39,6 +39,8 @@ pub(super) struct TableExport {
     job: Option<Job<ScanProgress, Option<Exported>>>,
     progress: Option<ScanProgress>,
     note: Option<Result<String, Error>>,
+    /// What the exported table's reads cost, as it was when the export started.
+    pricing: Option<crate::core::cost::Pricing>,
 }
 
 impl Default for TableExport {
@@ -54,6 +56,7 @@ impl Default for TableExport {
             job: None,
             progress: None,
             note: None,
+            pricing: None,
         }
     }
 }
@@ -74,13 +77,17 @@ impl TableExport {
             self.progress = Some(last);
         }
         if let Some(done) = polled.done {
+            let pricing = self.pricing.take();
             self.note = Some(done.map(|exported| match exported {
                 Some(e) => format!(
-                    "Exported {} to {} (read in {} · {} RCU)",
+                    "Exported {} to {} (read in {} · {})",
                     plural(e.items, "item"),
                     e.path.display(),
                     plural(e.pages, "page"),
-                    capacity(e.rcu)
+                    match &pricing {
+                        Some(pricing) => pricing.read(e.rcu).text(),
+                        None => format!("{} RCU", capacity(e.rcu)),
+                    }
                 ),
                 None => {
                     "Cancelled: no file written (part of a table is not an export of it).".into()
@@ -106,6 +113,7 @@ impl TableExport {
         };
         let (client, info) = (scope.connection.client.clone(), scope.table.clone());
         let (format, gzip) = (self.format, self.gzip);
+        self.pricing = Some(scope.connection.pricing(scope.table));
         self.progress = None;
         self.note = None;
         self.job = Some(
@@ -147,6 +155,12 @@ impl TableExport {
         }
         ui.heading(format!("Export {}", scope.table.name));
         ui.weak("Every item, read in a parallel scan; numbers exact, sets, binary and nested values kept.");
+        let pricing = scope.connection.pricing(scope.table);
+        ui.label(crate::core::cost::whole_read(
+            scope.table.size_bytes,
+            scope.table.item_count,
+            &pricing,
+        ));
         ui.horizontal_wrapped(|ui| {
             let label = ui.label("Export format");
             egui::ComboBox::from_id_salt("export format")
@@ -204,11 +218,11 @@ impl TableExport {
         if let Some(p) = self.progress.filter(|_| self.job.is_some()) {
             let total = scope.table.item_count.and_then(|n| u64::try_from(n).ok());
             let text = format!(
-                "Read {} items{} · {} pages · {} RCU",
+                "Read {} items{} · {} pages · {}",
                 p.items,
                 total.map(|t| format!(" of about {t}")).unwrap_or_default(),
                 p.pages,
-                capacity(p.rcu)
+                pricing.read(p.rcu)
             );
             let fraction = total.map_or(0.0, |t| p.items as f32 / t.max(1) as f32);
             ui.add(

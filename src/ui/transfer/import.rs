@@ -227,6 +227,7 @@ impl FileImport {
             for line in checked.tallies.lines() {
                 ui.colored_label(ui.visuals().warn_fg_color, line);
             }
+            ui.label(checked.estimate(&scope.connection.pricing(scope.table)));
             self.run_ui(ui, scope, &checked);
         }
     }
@@ -293,7 +294,7 @@ impl FileImport {
                 ui.add(
                     egui::ProgressBar::new(fraction)
                         .animate(true)
-                        .text(p.to_string()),
+                        .text(p.line(&scope.connection.pricing(scope.table))),
                 );
             }
         } else if self.write.is_sending() {
@@ -305,7 +306,7 @@ impl FileImport {
             } else {
                 ui.visuals().warn_fg_color
             };
-            ui.colored_label(tone, report.summary());
+            ui.colored_label(tone, report.summary(&scope.connection.pricing(scope.table)));
             for line in report.details().iter().take(20) {
                 ui.label(line);
             }

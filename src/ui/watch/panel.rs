@@ -4,7 +4,6 @@
 
 use egui::{RichText, Ui};
 
-use crate::core::report::capacity;
 use crate::core::stream::StreamSource;
 use crate::ui::Scope;
 use crate::ui::watch::log::WatchLog;
@@ -37,7 +36,7 @@ pub(super) fn panel_ui(ui: &mut Ui, watch: &mut WatchFeature, scope: &Scope<'_>)
     if let Some(error) = &watch.error {
         error_ui(ui, error);
     }
-    status_ui(ui, watch);
+    status_ui(ui, watch, &scope.connection.pricing(scope.table));
     match &watch.ended {
         Some(Ok(lines)) => lines_ui(ui, lines),
         Some(Err(error)) => error_ui(ui, error),
@@ -107,7 +106,7 @@ fn controls_ui(ui: &mut Ui, watch: &mut WatchFeature, scope: &Scope<'_>, has_str
 }
 
 /// The start lines, the reader's last word, polls and what is held while paused.
-fn status_ui(ui: &mut Ui, watch: &WatchFeature) {
+fn status_ui(ui: &mut Ui, watch: &WatchFeature, pricing: &crate::core::cost::Pricing) {
     let Some(log) = &watch.log else {
         return;
     };
@@ -121,8 +120,8 @@ fn status_ui(ui: &mut Ui, watch: &WatchFeature) {
     }
     if let Some((poll, rcu)) = log.polled {
         said.push(format!(
-            "poll {poll}: {} RCU (polling cannot name the write that drifted)",
-            capacity(rcu)
+            "poll {poll}: {} (polling cannot name the write that drifted)",
+            pricing.read(rcu)
         ));
     }
     if watch.paused {

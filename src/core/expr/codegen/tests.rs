@@ -84,6 +84,7 @@ fn connection(spec: crate::core::connection::ConnectionSpec, target: &str) -> Co
         target: target.to_owned(),
         region: "eu-west-2".to_owned(),
         read_only: crate::core::connection::ReadOnly::new(false),
+        prices: crate::core::connection::Prices::load(),
         timeout: crate::core::connection::DEFAULT_TIMEOUT,
         #[cfg(feature = "sandbox")]
         sandbox: None,

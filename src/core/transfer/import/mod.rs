@@ -22,6 +22,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::core::connection::Connection;
+use crate::core::cost::Pricing;
 use crate::core::ending::Ending;
 use crate::core::run;
 use crate::core::table::TableInfo;
@@ -64,28 +65,33 @@ impl ImportProgress {
     }
 }
 
-impl std::fmt::Display for ImportProgress {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{} of {} items sent, {} written · {:.0} items/s · {} WCU",
+impl ImportProgress {
+    /// Progress in one line, its units priced by `pricing`: `250 of 1000 items sent, 250
+    /// written · 900 items/s · 250 WCU ≈ $0.00016 on demand`.
+    pub fn line(&self, pricing: &Pricing) -> String {
+        let mut line = format!(
+            "{} of {} items sent, {} written · {:.0} items/s · {}",
             self.done,
             self.total,
             self.written,
             self.per_second(),
-            self.wcu
-        )?;
+            pricing.write(self.wcu)
+        );
         if self.stopping {
-            let batches = match self.in_flight {
-                1 => "1 batch".to_owned(),
-                n => format!("{n} batches"),
-            };
-            write!(
-                f,
-                " · stopping: nothing more is sent, waiting for {batches} in flight"
-            )?;
+            line.push_str(&self.stopping_text());
         }
-        Ok(())
+        line
+    }
+}
+
+impl ImportProgress {
+    /// ` · stopping: nothing more is sent, waiting for 2 batches in flight`.
+    fn stopping_text(&self) -> String {
+        let batches = match self.in_flight {
+            1 => "1 batch".to_owned(),
+            n => format!("{n} batches"),
+        };
+        format!(" · stopping: nothing more is sent, waiting for {batches} in flight")
     }
 }
 
@@ -244,7 +250,7 @@ impl ImportReport {
 
     /// The summary line: `import: 1,000 read, 1,000 written, 0 refused, 0 unknown, 0 not sent
     /// (40 requests, 1000 WCU, 0.8 s)`.
-    pub fn summary(&self) -> String {
+    pub fn summary(&self, pricing: &Pricing) -> String {
         let skipped = match self.skipped {
             0 => String::new(),
             n => format!(
@@ -259,14 +265,14 @@ impl ImportReport {
             );
         }
         format!(
-            "import: {} read{skipped}, {} written, {} refused, {} unknown, {} not sent ({}, {} WCU, {:.1} s)",
+            "import: {} read{skipped}, {} written, {} refused, {} unknown, {} not sent ({}, {}, {:.1} s)",
             self.read,
             self.written,
             self.refused_count(),
             self.unknown_count(),
             self.not_sent,
             crate::core::report::plural(self.requests as usize, "request"),
-            self.wcu,
+            pricing.write(self.wcu),
             self.elapsed.as_secs_f64()
         )
     }
@@ -327,7 +333,7 @@ fn refusal_text(refusal: Refusal) -> String {
         refusal,
         attempts: 0,
     };
-    run::written("BatchWriteItem", refused, false).summary
+    run::written("BatchWriteItem", refused, false, None).summary
 }
 
 /// The question an import to `connection` needs answered first, if any (off this machine),
