@@ -2,7 +2,9 @@
 
 use clap::{Args, Parser};
 
+pub use crate::cli::cost_args::{ShardsAdviceArgs, SizeArgs};
 use crate::cli::exit::EXIT_TABLE;
+pub use crate::cli::expr_args::{ExprArgs, ExprKind};
 pub use crate::cli::flags::ConnectionFlags;
 use crate::cli::flags::positive;
 pub use crate::cli::read_args::{CheckArgs, ItemsArgs, PartiqlArgs, ScanArgs, SqlArgs};
@@ -170,6 +172,16 @@ pub enum Subcommand {
     /// Contributor Insights: status and top keys; --enable/--disable switch it.
     #[command(after_help = EXIT_TABLE)]
     Insights(crate::cli::metrics::InsightsArgs),
+    /// The size of one item as DynamoDB counts it, what writing and reading it costs, and how
+    /// far it is from 400 KB: an item given (--item, --item-file) or read (--table, --pk).
+    ///
+    /// Exit status: 0 sized (also over 400 KB, said), 1 no item has the key, 2 bad input.
+    #[command(after_help = EXIT_TABLE)]
+    Size(SizeArgs),
+    /// How many shards a counter needs for a write rate, against one partition's 1,000 WCU/s,
+    /// and what reading the total back costs. Exit status: 0 advised, 2 bad input.
+    #[command(after_help = EXIT_TABLE)]
+    ShardsAdvice(ShardsAdviceArgs),
     /// Serve the seeded sandbox on a local port for other tools, until Ctrl-C.
     Sandbox {
         /// The port to listen on (127.0.0.1); 0 picks a free one.
@@ -213,6 +225,8 @@ impl Subcommand {
             Self::Cost(a) => a.json,
             Self::Metrics(a) => a.json,
             Self::Insights(_) => false,
+            Self::Size(a) => a.json,
+            Self::ShardsAdvice(a) => a.json,
             Self::Tables
             | Self::Describe { .. }
             | Self::Expr(_)
@@ -337,64 +351,4 @@ pub struct StormArgs {
     /// Users acting at once (at least 1; at most 64 run at a time).
     #[arg(long, default_value_t = 16, allow_negative_numbers = true, value_parser = positive)]
     pub concurrency: usize,
-}
-
-/// What `dynoscope expr` builds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ExprKind {
-    /// UpdateItem: the expression is an UpdateExpression.
-    Update,
-    /// DeleteItem: the expression is a ConditionExpression.
-    Delete,
-    /// Query: the expression is a KeyConditionExpression.
-    Query,
-    /// Scan: the expression is a FilterExpression.
-    Scan,
-}
-
-/// `dynoscope expr`.
-#[derive(Debug, Args)]
-pub struct ExprArgs {
-    /// The operation.
-    #[arg(value_enum)]
-    pub kind: ExprKind,
-    /// The expression (update, condition, key condition or filter, by operation).
-    pub expression: String,
-    /// A ConditionExpression (update, delete).
-    #[arg(long)]
-    pub condition: Option<String>,
-    /// A FilterExpression (query).
-    #[arg(long)]
-    pub filter: Option<String>,
-    /// A ProjectionExpression (query, scan).
-    #[arg(long)]
-    pub projection: Option<String>,
-    /// The table.
-    #[arg(long, default_value = "TABLE")]
-    pub table: String,
-    /// The index (query, scan).
-    #[arg(long)]
-    pub index: Option<String>,
-    /// A key attribute as NAME=VALUE (a string), for update and delete.
-    #[arg(long = "key", value_name = "NAME=VALUE")]
-    pub keys: Vec<String>,
-    /// Name placeholders used in the expressions, as JSON: '{"#c": "count"}'.
-    #[arg(long)]
-    pub names: Option<String>,
-    /// Value placeholders used in the expressions, as DynamoDB JSON: '{":one": {"N": "1"}}'.
-    #[arg(long)]
-    pub values: Option<String>,
-    /// How to print it: json, cli, boto3, js, js-doc, rust.
-    #[arg(long = "as", default_value = "json")]
-    pub target: String,
-    /// The endpoint the printed code sends to (nothing is connected to here). The same flag as
-    /// every command's, given before or after `expr`.
-    #[arg(long)]
-    pub endpoint_url: Option<String>,
-    /// The region the printed code uses.
-    #[arg(long)]
-    pub region: Option<String>,
-    /// The profile the printed code uses.
-    #[arg(long)]
-    pub profile: Option<String>,
 }

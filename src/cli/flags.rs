@@ -109,6 +109,11 @@ pub(crate) fn positive(text: &str) -> Result<usize, String> {
     spec::count_from_one(text)
 }
 
+/// [`positive`] as a `u64` (`--shards`).
+pub(crate) fn positive_u64(text: &str) -> Result<u64, String> {
+    spec::count_from_one(text).map(|n| u64::try_from(n).unwrap_or(u64::MAX))
+}
+
 /// A count from 0 typed on the command line (`--preview`).
 pub(crate) fn count(text: &str) -> Result<usize, String> {
     spec::count(text)

@@ -49,6 +49,16 @@ async fn run_inner(
     if let Subcommand::Expr(args) = command {
         return crate::cli::expr::expr(args, out);
     }
+    // Without a table, what an item or a counter costs needs no connection.
+    let command = match command {
+        Subcommand::Size(args) if args.table.is_none() => {
+            return crate::cli::size::size(None, args, out, stop).await;
+        }
+        Subcommand::ShardsAdvice(args) if args.table.is_none() => {
+            return crate::cli::size::shards_advice(None, args, out, stop).await;
+        }
+        other => other,
+    };
     flags.check()?;
     if let Subcommand::Sql(args) = command {
         return crate::cli::sql::sql(spec, flags, args, out, stop).await;
@@ -140,6 +150,12 @@ async fn run_inner(
         }
         Subcommand::Watch(args) => {
             return crate::cli::watch::watch(&connection, args, confirmed, out, stop).await;
+        }
+        Subcommand::Size(args) => {
+            return crate::cli::size::size(Some(&connection), args, out, stop).await;
+        }
+        Subcommand::ShardsAdvice(args) => {
+            return crate::cli::size::shards_advice(Some(&connection), args, out, stop).await;
         }
         Subcommand::Mcp(args) => {
             crate::cli::mcp::mcp(connection, flags, &args, out, stop).await?;

@@ -9,6 +9,7 @@ pub mod edit;
 pub mod expr;
 pub mod feature;
 mod intent;
+pub mod item_size;
 pub mod items;
 pub mod key_fields;
 pub mod likes;

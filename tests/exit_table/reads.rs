@@ -1,4 +1,5 @@
-//! The rows of the reads and the checks: tables, describe, items, scan, check.
+//! The rows of the reads and the checks: tables, describe, items, scan, check, size,
+//! shards-advice.
 
 use dynoscope::cli::Exit;
 
@@ -206,6 +207,63 @@ pub fn rows() -> Vec<Row> {
                 "--all",
             ],
             Refused,
+        ),
+    ]);
+    let size = |pk: &str| -> Vec<String> {
+        ["size", "--table", "Social", "--pk", pk, "--sk", "META"]
+            .map(str::to_owned)
+            .to_vec()
+    };
+    rows.extend([
+        Row {
+            class: "done",
+            via: Direct,
+            args: size("POST#a91f"),
+            expect: Done,
+        },
+        Row {
+            class: "missing",
+            via: Direct,
+            args: size("POST#nope"),
+            expect: Refused,
+        },
+        row(
+            "bad input",
+            Direct,
+            &["size", "--item", "{\"n\": {\"N\": \"x\"}}"],
+            Bad,
+        ),
+        Row {
+            class: "throttled out",
+            via: Proxy(&["GetItem"], THROTTLED),
+            args: size("POST#a91f"),
+            expect: Refused,
+        },
+        row(
+            "done",
+            Direct,
+            &[
+                "shards-advice",
+                "--writes-per-second",
+                "500",
+                "--item-bytes",
+                "200",
+                "--table",
+                "Social",
+            ],
+            Done,
+        ),
+        row(
+            "bad input",
+            Direct,
+            &[
+                "shards-advice",
+                "--writes-per-second",
+                "1",
+                "--item-bytes",
+                "500000",
+            ],
+            Bad,
         ),
     ]);
     rows

@@ -24,7 +24,7 @@ fn edit_sample_post(h: &mut egui_kittest::Harness<'_, dynoscope::ui::DynoscopeAp
 }
 
 /// Replace the whole text of the text field labelled `label`.
-fn set_field(
+pub(crate) fn set_field(
     h: &mut egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>,
     label: &str,
     text: &str,

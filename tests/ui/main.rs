@@ -16,6 +16,7 @@ mod grid;
 mod items;
 mod likes;
 mod palette;
+mod size;
 mod stale;
 mod tally;
 mod transfer;

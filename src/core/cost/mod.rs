@@ -9,8 +9,11 @@
 
 pub mod card;
 pub mod hot;
+pub mod item_input;
 pub mod money;
 pub mod prices;
+pub mod shards;
+pub mod size;
 pub mod units;
 
 use bigdecimal::BigDecimal;

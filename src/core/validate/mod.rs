@@ -19,9 +19,7 @@ use crate::core::number;
 use crate::core::table::{KeyAttr, TableInfo};
 use crate::core::value::{Item, type_tag};
 
-mod size;
-
-pub use size::{item_size, value_size};
+pub use crate::core::cost::size::{item_size, value_size};
 
 /// The largest item DynamoDB stores: 400 KB, names and values counted.
 pub const MAX_ITEM_BYTES: usize = 400 * 1024;

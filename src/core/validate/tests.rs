@@ -4,9 +4,9 @@ use std::collections::HashMap;
 
 use aws_sdk_dynamodb::primitives::Blob;
 
-use super::size::number_size;
 use super::*;
 use crate::core::condition::ScalarType;
+use crate::core::cost::size::number_size;
 use crate::core::table::{IndexInfo, IndexKind};
 
 fn s(text: &str) -> AttributeValue {

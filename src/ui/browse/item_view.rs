@@ -10,6 +10,7 @@ use crate::ui::browse::BrowseFeature;
 use crate::ui::browse::reread::MAX_AT_ONCE;
 use crate::ui::browse::results::Results;
 use crate::ui::browse::tabs::TabBody;
+use crate::ui::item_size::item_size_ui;
 use crate::ui::widgets::error_ui;
 use crate::ui::{EditStart, Intent, Scope};
 
@@ -37,6 +38,7 @@ pub fn item_view_ui(ui: &mut Ui, item: &Item, key_names: &[String], format: &mut
             ui.ctx().copy_text(text.clone());
         }
     });
+    item_size_ui(ui, item);
     egui::ScrollArea::both()
         .auto_shrink([false, false])
         .show(ui, |ui| {

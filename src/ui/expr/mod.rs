@@ -15,6 +15,7 @@ use crate::core::run::{self, RunResult};
 use crate::core::value::{self, Item};
 use crate::core::write::{WritePlan, WriteRequest, key_shown};
 use crate::task::Pending;
+use crate::ui::item_size::item_size_ui;
 use crate::ui::key_fields::KeyFields;
 use crate::ui::widgets::{self, error_ui, writes_to_ui};
 use crate::ui::write_flow::WriteFlow;
@@ -120,6 +121,11 @@ impl ExprFeature {
             ui.weak(format!("Opened from {origin}"));
         }
         self.kind_ui(ui, scope, selected);
+        if self.input.kind == Kind::Put
+            && let Some(item) = &self.input.item
+        {
+            item_size_ui(ui, item);
+        }
         for field in self.input.kind.fields() {
             fields::field_ui(ui, &mut self.input, *field, compiled);
         }

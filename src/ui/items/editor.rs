@@ -9,6 +9,7 @@ use crate::core::items::{
 };
 use crate::core::table::TableInfo;
 use crate::core::value::{AttrType, Item};
+use crate::ui::item_size::{SizeMemo, size_text_ui, typed_hash};
 use crate::ui::widgets::error_ui;
 
 /// What is being edited.
@@ -21,6 +22,19 @@ pub(super) enum Subject {
         /// What it was copied from: in words, and the item (`None`: blank).
         copy_of: Option<(String, Item)>,
     },
+}
+
+impl Subject {
+    /// The item as it was read (or copied).
+    fn was(&self) -> Option<&Item> {
+        match self {
+            Subject::Existing(item)
+            | Subject::New {
+                copy_of: Some((_, item)),
+            } => Some(item),
+            Subject::New { copy_of: None } => None,
+        }
+    }
 }
 
 /// How the item is shown.
@@ -46,6 +60,8 @@ pub(super) struct Editor {
     adding: Field,
     /// The key of the staged new item this editor edits, which its item replaces.
     pub(super) replaces: Option<Item>,
+    /// The size of what is typed, made again when it changes.
+    size: SizeMemo,
 }
 
 /// What the user asked of the editor.
@@ -69,6 +85,7 @@ impl Editor {
             error: None,
             adding: blank_field(),
             replaces: None,
+            size: SizeMemo::default(),
         }
     }
 
@@ -88,13 +105,7 @@ impl Editor {
 
     /// The item as it was read (or copied), whose types plain JSON text keeps.
     fn was(&self) -> Option<&Item> {
-        match &self.subject {
-            Subject::Existing(item)
-            | Subject::New {
-                copy_of: Some((_, item)),
-            } => Some(item),
-            Subject::New { copy_of: None } => None,
-        }
+        self.subject.was()
     }
 
     /// The item the editor holds now, or `None` with its mistakes recorded.
@@ -202,6 +213,7 @@ impl Editor {
         if let Some(error) = &self.error {
             error_ui(ui, error);
         }
+        self.size_ui(ui);
         match self.shown {
             Shown::Form => self.form_ui(ui, &key_names, fixed_keys),
             Shown::Text(_) => self.text_ui(ui),
@@ -210,6 +222,30 @@ impl Editor {
             ui.weak("Keys are not edited in place: Duplicate the item under a new key, then delete this one.");
         }
         action
+    }
+
+    /// The size of the item typed, as it will be written, or why there is none yet.
+    fn size_ui(&mut self, ui: &mut Ui) {
+        let typed = match self.shown {
+            Shown::Form => typed_hash(
+                self.fields
+                    .iter()
+                    .flat_map(|f| [f.name.as_str(), f.kind.tag(), f.text.as_str()]),
+            ),
+            Shown::Text(format) => typed_hash([self.text.as_str(), text_format_tag(format)]),
+        };
+        let (shown, fields, text) = (self.shown, &self.fields, &self.text);
+        let was = self.subject.was();
+        let line = self.size.line(typed, || match shown {
+            Shown::Form => item_of(fields).ok(),
+            Shown::Text(format) => item_from_text(text, format, was).ok(),
+        });
+        match line {
+            Some(line) => size_text_ui(ui, line),
+            None => {
+                ui.weak("Size: when the item is whole");
+            }
+        }
     }
 
     fn form_ui(&mut self, ui: &mut Ui, key_names: &[String], fixed_keys: bool) {
@@ -298,6 +334,13 @@ impl Editor {
         if let Some(error) = &self.text_error {
             ui.colored_label(ui.visuals().error_fg_color, error.to_string());
         }
+    }
+}
+
+fn text_format_tag(format: TextFormat) -> &'static str {
+    match format {
+        TextFormat::DynamoDb => "ddb",
+        TextFormat::Plain => "plain",
     }
 }
 
