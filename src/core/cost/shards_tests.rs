@@ -51,7 +51,7 @@ fn big_items_cost_more_units_and_more_shards() {
     assert_eq!(advice.wcu_per_shard(8), d("750"));
     let lines = advice.lines(Some(4), &east());
     assert!(
-        lines[2].contains("with 4 shards: 1500 WCU/s each, at or above: it throttles"),
+        lines[2].contains("with 4 shards: 1,500 WCU/s each, at or above: it throttles"),
         "{lines:?}"
     );
 }
