@@ -17,7 +17,8 @@ use crate::core::error::{Error, Result};
 
 use client::local_credentials;
 pub use client::{
-    REGIONS, base_loader, endpoint_client, endpoint_client_with, endpoint_clients_with, is_loopback,
+    PRICE_LIST_REGION, REGIONS, base_loader, endpoint_client, endpoint_client_with,
+    endpoint_clients_with, is_loopback, pricing_client,
 };
 pub(crate) use open::ReadOnly;
 pub use open::{ConnectOptions, DEFAULT_TIMEOUT, MAX_TIMEOUT, Opened, open};
@@ -175,6 +176,9 @@ pub struct Connection {
     pub client: Client,
     /// The DynamoDB Streams client, of the same configuration.
     pub streams: aws_sdk_dynamodbstreams::Client,
+    /// The AWS Price List client, of the same configuration in us-east-1 (where the Price List
+    /// API answers); only asked on AWS.
+    pub pricing: aws_sdk_pricing::Client,
     /// What the user asked for.
     pub spec: ConnectionSpec,
     /// Where requests go, for display (`http://127.0.0.1:41234`, or the AWS region).
@@ -299,6 +303,7 @@ pub async fn connect_with(spec: ConnectionSpec, options: ConnectOptions) -> Resu
             Ok(Connection {
                 client: Client::new(&conf),
                 streams: aws_sdk_dynamodbstreams::Client::new(&conf),
+                pricing: pricing_client(&conf),
                 target: format!("dynamodb.{region}"),
                 region,
                 spec,
@@ -336,6 +341,7 @@ pub async fn connect_with(spec: ConnectionSpec, options: ConnectOptions) -> Resu
             Ok(Connection {
                 client: Client::new(&conf),
                 streams: aws_sdk_dynamodbstreams::Client::new(&conf),
+                pricing: pricing_client(&conf),
                 target: url.clone(),
                 region,
                 spec,
@@ -357,11 +363,12 @@ async fn connect_sandbox(
 ) -> Result<Connection> {
     let sandbox = crate::core::sandbox::Sandbox::start(db_path.as_deref(), 0).await?;
     let url = sandbox.endpoint().to_owned();
-    let (client, streams) =
+    let (client, streams, pricing) =
         endpoint_clients_with(&url, DEFAULT_LOCAL_REGION, options.timeout).await;
     Ok(Connection {
         client,
         streams,
+        pricing,
         target: url,
         region: DEFAULT_LOCAL_REGION.to_owned(),
         spec,
