@@ -5,12 +5,12 @@ use std::time::Duration;
 
 use aws_config::BehaviorVersion;
 use aws_config::Region;
+use aws_config::SdkConfig;
 use aws_config::timeout::TimeoutConfig;
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::config::Credentials;
 use aws_sdk_dynamodbstreams::Client as StreamsClient;
 use aws_sdk_pricing::Client as PricingClient;
-use aws_config::SdkConfig;
 use aws_smithy_http_client::tls::{self, rustls_provider::CryptoMode};
 
 /// The AWS regions offered in the region picker.

@@ -9,6 +9,7 @@
 
 pub mod card;
 pub mod hot;
+pub mod live;
 pub mod money;
 pub mod prices;
 pub mod units;
