@@ -6,8 +6,8 @@
 use std::sync::{Arc, PoisonError, RwLock};
 
 use crate::core::connection::{Connection, ConnectionSpec};
-use crate::core::cost::{Billing, PriceBook, Pricing, RegionPrices};
 use crate::core::cost::live;
+use crate::core::cost::{Billing, PriceBook, Pricing, RegionPrices};
 use crate::core::error::{Error, Result};
 use crate::core::saved;
 use crate::core::table::TableInfo;

@@ -38,6 +38,8 @@ pub struct TablesFeature {
     /// The table to open once it is listed (the one remembered from the last run).
     wanted: Option<String>,
     open: Option<OpenTable>,
+    /// The live price list read for this connection's region.
+    live: cost::LivePrices,
 }
 
 impl TablesFeature {
@@ -65,6 +67,7 @@ impl TablesFeature {
             list_error: None,
             wanted,
             open: None,
+            live: cost::LivePrices::default(),
         }
     }
 
@@ -74,6 +77,7 @@ impl TablesFeature {
             self.wanted = Some(open.name);
         }
         self.names.clear();
+        self.live = cost::LivePrices::default();
         self.list(spawner, Some(connection));
     }
 
@@ -140,6 +144,7 @@ impl TablesFeature {
     /// once listed).
     #[must_use]
     pub fn poll(&mut self, spawner: &Spawner, connection: Option<&Connection>) -> Option<String> {
+        self.live.poll(spawner, connection);
         if let Some(open) = &mut self.open
             && let Some(described) = Pending::take_ready(&mut open.describing)
         {
@@ -244,7 +249,7 @@ impl TablesFeature {
         let action = describe::describe_ui(ui, &shown);
         if let (Some(info), Some(connection)) = (&open.info, connection) {
             ui.add_space(6.0);
-            cost::cost_ui(ui, connection, info);
+            cost::cost_ui(ui, connection, info, &mut self.live);
         }
         match action? {
             describe::DescribeAction::Refresh => {
