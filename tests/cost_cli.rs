@@ -1,7 +1,7 @@
 //! The CLI says what its reads and writes cost, as a process against a served sandbox: `usd`
 //! beside the units in `--json`, dollars in the notes, `--price-region`, a user's price file
-//! over the shipped one, and a price file that cannot be used said once without changing the
-//! exit status.
+//! over the shipped one, a price file that cannot be used said once without changing the exit
+//! status, and `cost --live` off AWS (a note: live prices are only read on AWS).
 
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -240,5 +240,24 @@ fn cost_prints_the_tables_card() {
         Some(2),
         "no such table: an error before anything"
     );
+    // Live prices off AWS: a note, not an error, and the shipped card.
+    let out = run(
+        &config,
+        &[
+            "--endpoint-url",
+            served.url(),
+            "cost",
+            "--table",
+            "Social",
+            "--live",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("live prices are only read on AWS"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(text(&out.stdout).contains("1 WCU ≈ $0.000000625 on demand"));
     std::fs::remove_dir_all(&config).unwrap();
 }

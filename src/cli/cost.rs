@@ -4,10 +4,10 @@
 use crate::cli::exit::Exit;
 use crate::cli::interrupt::describe;
 use crate::cli::output::Output;
-use crate::core::cancel::CancelToken;
+use crate::core::cancel::{CancelToken, unless_stopped};
 use crate::core::connection::Connection;
 use crate::core::cost::card;
-use crate::core::error::Result;
+use crate::core::error::{Error, Result};
 use crate::core::report::Lines;
 
 /// The arguments of `dynoscope cost`.
@@ -19,6 +19,10 @@ pub struct CostArgs {
     /// Print JSON (dollar figures as exact decimal numbers).
     #[arg(long)]
     pub json: bool,
+    /// Read this region's prices from AWS's live price list first (AWS only; needs
+    /// `pricing:GetProducts`). When they cannot be read, the shipped prices are used.
+    #[arg(long)]
+    pub live: bool,
 }
 
 /// Describe the table and print its prices card.
@@ -28,6 +32,9 @@ pub async fn cost(
     out: &mut Output,
     stop: &CancelToken,
 ) -> Result<Exit> {
+    if args.live {
+        live_prices(connection, out, stop).await?;
+    }
     let info = describe(&connection.client, &args.table, stop).await?;
     let pricing = connection.pricing(&info);
     if args.json {
@@ -42,4 +49,21 @@ pub async fn cost(
     out.flush();
     out.failure().map_or(Ok(()), Err)?;
     Ok(Exit::Done)
+}
+
+/// Read the live prices, saying on stderr what was read, or once why not (the shipped prices
+/// are used then, and the exit status does not change). Only a stop ends the run.
+async fn live_prices(connection: &Connection, out: &Output, stop: &CancelToken) -> Result<()> {
+    match unless_stopped(stop, "GetProducts", connection.load_live_prices()).await {
+        Err(error @ Error::Cancelled { .. }) => return Err(error),
+        Ok(Some(note)) => out.note(format_args!("dynoscope: {note}")),
+        Ok(None) => out.note(
+            "dynoscope: live prices are only read on AWS; this connection has no AWS region of \
+             its own, so the shipped prices are used",
+        ),
+        Err(error) => out.note(format_args!(
+            "dynoscope: live prices could not be read: {error}; the shipped prices are used"
+        )),
+    }
+    Ok(())
 }

@@ -5,10 +5,12 @@ use std::time::Duration;
 
 use aws_config::BehaviorVersion;
 use aws_config::Region;
+use aws_config::SdkConfig;
 use aws_config::timeout::TimeoutConfig;
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::config::Credentials;
 use aws_sdk_dynamodbstreams::Client as StreamsClient;
+use aws_sdk_pricing::Client as PricingClient;
 use aws_smithy_http_client::tls::{self, rustls_provider::CryptoMode};
 
 /// The AWS regions offered in the region picker.
@@ -58,20 +60,39 @@ pub async fn endpoint_client_with(url: &str, region: &str, timeout: Duration) ->
     endpoint_clients_with(url, region, timeout).await.0
 }
 
-/// The table client and the Streams client of a local endpoint, from one configuration (an
-/// emulator serves both on the same URL).
+/// The table client, the Streams client and the Price List client of a local endpoint, from one
+/// configuration (an emulator serves the first two on the same URL; the third is never asked
+/// there, an endpoint having no AWS region of its own to price).
 pub async fn endpoint_clients_with(
     url: &str,
     region: &str,
     timeout: Duration,
-) -> (Client, StreamsClient, aws_config::SdkConfig) {
+) -> (Client, StreamsClient, PricingClient, aws_config::SdkConfig) {
     let conf = base_loader(timeout)
         .endpoint_url(url)
         .region(Region::new(region.to_owned()))
         .credentials_provider(local_credentials())
         .load()
         .await;
-    (Client::new(&conf), StreamsClient::new(&conf), conf)
+    (
+        Client::new(&conf),
+        StreamsClient::new(&conf),
+        pricing_client(&conf),
+        conf.clone(),
+    )
+}
+
+/// The region the AWS Price List API answers in (it also answers in ap-south-1 and
+/// eu-central-1; us-east-1 is the one every account reaches).
+pub const PRICE_LIST_REGION: &str = "us-east-1";
+
+/// The Price List API client of a connection: its configuration (credentials, HTTP client,
+/// timeouts) in [`PRICE_LIST_REGION`], whatever the connection's own region.
+pub fn pricing_client(conf: &SdkConfig) -> PricingClient {
+    let config = aws_sdk_pricing::config::Builder::from(conf)
+        .region(Region::new(PRICE_LIST_REGION))
+        .build();
+    PricingClient::from_conf(config)
 }
 
 pub(super) fn local_credentials() -> Credentials {

@@ -17,7 +17,8 @@ use crate::core::error::{Error, Result};
 
 use client::local_credentials;
 pub use client::{
-    REGIONS, base_loader, endpoint_client, endpoint_client_with, endpoint_clients_with, is_loopback,
+    PRICE_LIST_REGION, REGIONS, base_loader, endpoint_client, endpoint_client_with,
+    endpoint_clients_with, is_loopback, pricing_client,
 };
 pub(crate) use open::ReadOnly;
 pub use open::{ConnectOptions, DEFAULT_TIMEOUT, MAX_TIMEOUT, Opened, open};
@@ -178,6 +179,9 @@ pub struct Connection {
     /// The SDK configuration the clients were made from (for the clients of other services:
     /// CloudWatch).
     pub(crate) sdk: aws_config::SdkConfig,
+    /// The AWS Price List client, of the same configuration in us-east-1 (where the Price List
+    /// API answers); only asked on AWS.
+    pub pricing: aws_sdk_pricing::Client,
     /// What the user asked for.
     pub spec: ConnectionSpec,
     /// Where requests go, for display (`http://127.0.0.1:41234`, or the AWS region).
@@ -302,6 +306,7 @@ pub async fn connect_with(spec: ConnectionSpec, options: ConnectOptions) -> Resu
             Ok(Connection {
                 client: Client::new(&conf),
                 streams: aws_sdk_dynamodbstreams::Client::new(&conf),
+                pricing: pricing_client(&conf),
                 sdk: conf,
                 target: format!("dynamodb.{region}"),
                 region,
@@ -340,6 +345,7 @@ pub async fn connect_with(spec: ConnectionSpec, options: ConnectOptions) -> Resu
             Ok(Connection {
                 client: Client::new(&conf),
                 streams: aws_sdk_dynamodbstreams::Client::new(&conf),
+                pricing: pricing_client(&conf),
                 sdk: conf,
                 target: url.clone(),
                 region,
@@ -362,12 +368,13 @@ async fn connect_sandbox(
 ) -> Result<Connection> {
     let sandbox = crate::core::sandbox::Sandbox::start(db_path.as_deref(), 0).await?;
     let url = sandbox.endpoint().to_owned();
-    let (client, streams, sdk) =
+    let (client, streams, pricing, sdk) =
         endpoint_clients_with(&url, DEFAULT_LOCAL_REGION, options.timeout).await;
     Ok(Connection {
         client,
         streams,
         sdk,
+        pricing,
         target: url,
         region: DEFAULT_LOCAL_REGION.to_owned(),
         spec,

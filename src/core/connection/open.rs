@@ -63,12 +63,13 @@ pub async fn open(
     let kept_sandbox = reused.is_some();
     let connection = match reused {
         Some(current) => {
-            let (client, streams, sdk) =
+            let (client, streams, pricing, sdk) =
                 endpoint_clients_with(&current.target, &current.region, options.timeout).await;
             Connection {
                 client,
                 streams,
                 sdk,
+                pricing,
                 read_only: ReadOnly::new(options.read_only),
                 prices: super::prices::Prices::load(),
                 timeout: options.timeout,

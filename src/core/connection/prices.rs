@@ -6,8 +6,9 @@
 use std::sync::{Arc, PoisonError, RwLock};
 
 use crate::core::connection::{Connection, ConnectionSpec};
+use crate::core::cost::live;
 use crate::core::cost::{Billing, PriceBook, Pricing, RegionPrices};
-use crate::core::error::Error;
+use crate::core::error::{Error, Result};
 use crate::core::saved;
 use crate::core::table::TableInfo;
 
@@ -100,5 +101,28 @@ impl Connection {
     /// Prices read live (AWS's price list) for their region, over the shipped ones.
     pub fn add_live_prices(&self, prices: RegionPrices) {
         self.prices.write(|c| c.book.replace(prices));
+    }
+
+    /// Read this connection's region's prices from AWS's live price list (the Price List
+    /// API's `GetProducts`, which needs `pricing:GetProducts`) and lay them over the shipped
+    /// ones for this session; a note saying what was read. `None` off AWS: the sandbox and an
+    /// endpoint have no region of their own to read. An error (a refusal, no network) leaves
+    /// the prices as they were, for the caller to say once.
+    pub async fn load_live_prices(&self) -> Result<Option<String>> {
+        let Some(region) = self.aws_region() else {
+            return Ok(None);
+        };
+        Ok(Some(
+            match live::region_prices(&self.pricing, region).await? {
+                Some(prices) => {
+                    self.add_live_prices(prices);
+                    format!("Live prices for {region} read from the AWS Price List API")
+                }
+                None => format!(
+                    "The AWS Price List API lists no DynamoDB prices for {region}; the shipped \
+                     prices are kept"
+                ),
+            },
+        ))
     }
 }

@@ -10,6 +10,7 @@
 pub mod card;
 pub mod hot;
 pub mod item_input;
+pub mod live;
 pub mod money;
 pub mod prices;
 pub mod shards;

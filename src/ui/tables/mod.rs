@@ -40,6 +40,8 @@ pub struct TablesFeature {
     open: Option<OpenTable>,
     /// The open table's CloudWatch metrics and Contributor Insights.
     metrics: crate::ui::metrics::MetricsPanel,
+    /// The live price list read for this connection's region.
+    live: cost::LivePrices,
 }
 
 impl TablesFeature {
@@ -68,6 +70,7 @@ impl TablesFeature {
             wanted,
             open: None,
             metrics: crate::ui::metrics::MetricsPanel::default(),
+            live: cost::LivePrices::default(),
         }
     }
 
@@ -77,6 +80,7 @@ impl TablesFeature {
             self.wanted = Some(open.name);
         }
         self.names.clear();
+        self.live = cost::LivePrices::default();
         self.list(spawner, Some(connection));
     }
 
@@ -144,6 +148,7 @@ impl TablesFeature {
     #[must_use]
     pub fn poll(&mut self, spawner: &Spawner, connection: Option<&Connection>) -> Option<String> {
         self.metrics.poll();
+        self.live.poll(spawner, connection);
         if let Some(open) = &mut self.open
             && let Some(described) = Pending::take_ready(&mut open.describing)
         {
@@ -253,7 +258,7 @@ impl TablesFeature {
         let action = describe::describe_ui(ui, &shown);
         if let (Some(info), Some(connection)) = (&open.info, connection) {
             ui.add_space(6.0);
-            cost::cost_ui(ui, connection, info);
+            cost::cost_ui(ui, connection, info, &mut self.live);
             ui.add_space(6.0);
             self.metrics.metrics_ui(ui, spawner, connection, info);
         }

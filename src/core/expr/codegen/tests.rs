@@ -81,6 +81,11 @@ fn connection(spec: crate::core::connection::ConnectionSpec, target: &str) -> Co
         client: aws_sdk_dynamodb::Client::from_conf(config),
         streams: aws_sdk_dynamodbstreams::Client::from_conf(streams),
         sdk: aws_config::SdkConfig::builder().build(),
+        pricing: aws_sdk_pricing::Client::from_conf(
+            aws_sdk_pricing::Config::builder()
+                .behavior_version(aws_sdk_pricing::config::BehaviorVersion::latest())
+                .build(),
+        ),
         spec,
         target: target.to_owned(),
         region: "eu-west-2".to_owned(),
