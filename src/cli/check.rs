@@ -32,7 +32,9 @@ pub async fn check(
     let client = &connection.client;
     let info = describe(client, &args.table, stop).await?;
     if args.shards.is_some() {
-        return unless_stopped(stop, "Query", shards(client, &info, &args, out)).await;
+        let pricing = connection.pricing(&info);
+        let sum = shards((client, &pricing), &info, &args, out);
+        return unless_stopped(stop, "Query", sum).await;
     }
     let spec = args.spec();
     let rule = spec.rule.tally_rule()?;
@@ -202,7 +204,7 @@ fn print_checks(all: &Reconciled, (json, pricing): (bool, &Pricing), out: &mut O
 
 /// `--shards`: sum a sharded counter, one line per shard, the hot one marked.
 async fn shards(
-    client: &Client,
+    (client, pricing): (&Client, &Pricing),
     info: &TableInfo,
     args: &CheckArgs,
     out: &mut Output,
@@ -226,10 +228,11 @@ async fn shards(
     }
     if args.json {
         out.line(
-            json!({"summary": {"total": to_dynamodb(&total.total), "shards": total.shards.len()}}),
+            json!({"summary": {"total": to_dynamodb(&total.total), "shards": total.shards.len(),
+                "rcu": total.consumed_rcu, "usd": pricing.read(total.consumed_rcu).usd_json()}}),
         );
     }
-    out.note(total.summary());
+    out.note(total.summary(pricing));
     // No shard, or none holding the number: nothing was summed (a typo in the prefix or the
     // attribute), which is not a total of 0.
     if total.shards.iter().all(|(_, value)| value.is_none()) {

@@ -238,7 +238,7 @@ impl Server {
                     "shards": shards, "total": to_dynamodb(&total.total),
                     "consumedRCU": total.consumed_rcu,
                     "usd": self.connection().pricing(&info).read(total.consumed_rcu).usd_json(),
-                    "summary": total.summary(),
+                    "summary": total.summary(&self.connection().pricing(&info)),
                 }),
                 ending: if summed { Ending::Done } else { Ending::Refused },
             })

@@ -2,13 +2,15 @@
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
-use bigdecimal::BigDecimal;
+use bigdecimal::{BigDecimal, RoundingMode};
 
 use crate::core::condition::{SortCondition, SortOp};
+use crate::core::cost::hot::KeyRate;
+use crate::core::cost::{Kind, Pricing};
 use crate::core::error::{Error, Result};
 use crate::core::number::{self, to_dynamodb};
 use crate::core::read::{self, BrowseRequest};
-use crate::core::report::{capacity, plural};
+use crate::core::report::{Line, plural};
 use crate::core::table::TableInfo;
 use crate::core::tally::ShardRule;
 use crate::core::value::cell_text;
@@ -34,15 +36,49 @@ impl ShardTotal {
         format!("Total {}", to_dynamodb(&self.total))
     }
 
-    /// How the total was made and what it cost.
-    pub fn summary(&self) -> String {
+    /// How the total was made and what it cost, by `pricing`.
+    pub fn summary(&self, pricing: &Pricing) -> String {
         format!(
-            "total {} over {} shards, summed on read · {} · {} RCU",
+            "total {} over {} shards, summed on read · {} · {}",
             to_dynamodb(&self.total),
             self.shards.len(),
             plural(self.pages as usize, "page"),
-            capacity(self.consumed_rcu)
+            pricing.read(self.consumed_rcu)
         )
+    }
+
+    /// Each shard's load if the counter takes `writes_per_second` writes of `units` write
+    /// units each, spread as its counts are: `STATS#TOTAL#3: 31.2% of the writes, 312 WCU/s,
+    /// 31% of one partition's 1,000 WCU/s`, a shard with no count taking none. The rates are
+    /// a shard item's own; shards under one partition key share that key's partition too (see
+    /// the advice).
+    pub fn loads(&self, writes_per_second: u64, units: u64) -> Vec<(String, BigDecimal, Line)> {
+        let zero = BigDecimal::default();
+        let total_units = BigDecimal::from(writes_per_second) * BigDecimal::from(units);
+        self.shards
+            .iter()
+            .map(|(sk, value)| {
+                let share = match value {
+                    Some(v) if self.total != zero => v / &self.total,
+                    _ => zero.clone(),
+                };
+                let rate = (&total_units * &share).with_scale_round(0, RoundingMode::HalfUp);
+                let line = KeyRate {
+                    key: sk.clone(),
+                    kind: Kind::Write,
+                    units: rate.clone(),
+                    millis: 1000,
+                }
+                .line();
+                let text = format!(
+                    "{} of the writes · {}",
+                    percent(value.as_ref().unwrap_or(&zero), &self.total)
+                        .map_or("0%".to_owned(), |p| format!("{p}%")),
+                    line.text
+                );
+                (sk.clone(), rate, Line::new(line.tone, text))
+            })
+            .collect()
     }
 
     /// The hottest shard and its share of the total, when there is one.
@@ -128,4 +164,50 @@ pub async fn sum_shards(
         pages,
         consumed_rcu: rcu,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::str::FromStr;
+
+    use super::*;
+
+    fn d(text: &str) -> BigDecimal {
+        BigDecimal::from_str(text).unwrap()
+    }
+
+    /// 1,500 writes a second spread as counts of 600, 300, 100 and a missing shard: the hot
+    /// shard takes 900 WCU/s (90% of its partition's ceiling), a missing shard none.
+    #[test]
+    fn a_rate_spreads_over_the_shards_as_their_counts() {
+        let total = ShardTotal {
+            shards: vec![
+                ("STATS#TOTAL#0".into(), Some(d("600"))),
+                ("STATS#TOTAL#1".into(), Some(d("300"))),
+                ("STATS#TOTAL#2".into(), Some(d("100"))),
+                ("STATS#TOTAL#3".into(), None),
+            ],
+            total: d("1000"),
+            hot: Some(0),
+            pages: 1,
+            consumed_rcu: 0.5,
+        };
+        let loads = total.loads(1_500, 1);
+        assert_eq!(loads[0].1, d("900"));
+        assert_eq!(
+            loads[0].2.text,
+            "60.0% of the writes · STATS#TOTAL#0: 900 WCU in 1 s = 900 WCU/s, 90% of one \
+             partition's 1,000 WCU/s"
+        );
+        assert_eq!(loads[3].1, d("0"));
+        let hot = total.loads(2_000, 1);
+        assert!(
+            hot[0]
+                .2
+                .text
+                .contains("At this rate STATS#TOTAL#0 would be throttled"),
+            "{}",
+            hot[0].2.text
+        );
+    }
 }

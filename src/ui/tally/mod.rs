@@ -51,6 +51,8 @@ pub struct TallyFeature {
     check: Option<(ParentCheck, Item)>,
     summing: Option<Pending<ShardTotal>>,
     shards: Option<ShardTotal>,
+    /// The write rate typed for the sharded counter, all shards together (writes a second).
+    shard_rate: String,
     repair: Option<Repair>,
     reconcile: Reconcile,
     /// Rules suggested by the loaded rows, for (run, rows): computed once per change.

@@ -1,13 +1,18 @@
-//! A sharded counter: the total summed on read, exactly, a per-shard bar chart, the hot shard.
+//! A sharded counter: the total summed on read, exactly, a per-shard bar chart, the hot shard,
+//! and each shard's share of a write rate against one partition's ceiling, with the advice.
 
-use egui::{RichText, Ui};
-use egui_plot::{Bar, BarChart, Plot};
+use egui::{Color32, RichText, Ui};
+use egui_plot::{Bar, BarChart, HLine, Plot};
 
+use crate::core::cost::Kind;
+use crate::core::cost::hot::ceiling;
+use crate::core::cost::shards::ShardAdvice;
+use crate::core::cost::units::WriteKind;
 use crate::core::number::to_dynamodb;
-use crate::core::tally::ShardRule;
+use crate::core::tally::{ShardRule, ShardTotal};
 use crate::ui::Scope;
 use crate::ui::tally::TallyFeature;
-use crate::ui::widgets::labelled_text_ui;
+use crate::ui::widgets::{error_ui, labelled_text_ui, lines_ui};
 
 /// Draw the sharded counter of the partition typed in, under `rule`.
 pub(super) fn shards_ui(
@@ -39,7 +44,8 @@ pub(super) fn shards_ui(
         return;
     };
     ui.label(RichText::new(total.headline()).size(24.0).monospace());
-    ui.label(total.summary());
+    let pricing = scope.connection.pricing(info);
+    ui.label(total.summary(&pricing));
     if let Some(hot) = total.hot_text() {
         ui.colored_label(ui.visuals().warn_fg_color, hot);
     }
@@ -70,6 +76,66 @@ pub(super) fn shards_ui(
             "{sk}: {}",
             v.as_ref().map_or("(missing)".to_owned(), to_dynamodb)
         ));
+    }
+    load_ui(ui, &mut tally.shard_rate, total, scope);
+}
+
+/// Each shard's share of a write rate the user types, against one partition's 1,000 WCU/s, as
+/// bars with the ceiling as a line, then the shard advice for this many shards.
+fn load_ui(ui: &mut Ui, rate: &mut String, total: &ShardTotal, scope: &Scope<'_>) {
+    ui.separator();
+    ui.label(RichText::new("Against a partition's ceiling").strong());
+    labelled_text_ui(ui, "Writes a second (all shards)", rate, 80.0, "1000");
+    let writes = match rate.trim().parse::<u64>() {
+        Ok(n) if n > 0 => n,
+        _ => {
+            ui.weak("Type the counter's writes a second (a whole number from 1).");
+            return;
+        }
+    };
+    // A shard item is small: one write unit a write, said; `dynoscope size` sizes a real one.
+    let loads = total.loads(writes, 1);
+    ui.weak(
+        "Spread as the counts are, one write unit each (a shard item under 1 KB; twice that in \
+         a transaction):",
+    );
+    let lines: Vec<_> = loads.iter().map(|(_, _, line)| line.clone()).collect();
+    lines_ui(ui, &lines);
+    let ceiling = ceiling(Kind::Write) as f64;
+    let bars: Vec<Bar> = loads
+        .iter()
+        .enumerate()
+        .map(|(i, (sk, units, _))| {
+            Bar::new(i as f64, as_plot_height(units).unwrap_or_default())
+                .name(sk.clone())
+                .width(0.7)
+        })
+        .collect();
+    Plot::new("shard_load_plot")
+        .height(160.0)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
+        .include_y(0.0)
+        .include_y(ceiling * 1.1)
+        .y_axis_label("WCU/s")
+        .x_axis_label("shard")
+        .show(ui, |plot| {
+            plot.bar_chart(BarChart::new("WCU/s at this rate", bars));
+            plot.hline(
+                HLine::new("one partition's ceiling: 1,000 WCU/s", ceiling)
+                    .color(Color32::from_rgb(200, 60, 60)),
+            );
+        });
+    let shards = u64::try_from(total.shards.len()).unwrap_or(u64::MAX);
+    match ShardAdvice::new(writes, 1024, WriteKind::Standard) {
+        Ok(advice) => {
+            let pricing = scope.connection.pricing(scope.table);
+            for line in advice.lines(Some(shards.max(1)), &pricing) {
+                ui.label(line);
+            }
+        }
+        Err(error) => error_ui(ui, &error),
     }
 }
 
