@@ -178,7 +178,7 @@ impl ShardAdvice {
                 pricing.charge(Kind::Read, &gets).money_text()
             ),
             format!(
-                "or one Query of {n} sort keys under one partition key: ⌈{n} × {} B ÷ {} B⌉ = {} \
+                "or one Query of {n} sort keys under one partition key: {n} × {} B ÷ {} B, rounded up, = {} \
                  RCU strong ({} eventual), {}",
                 count(self.item_bytes),
                 count(READ_UNIT_BYTES),

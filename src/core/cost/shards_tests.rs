@@ -78,7 +78,7 @@ fn reading_the_total_by_gets_or_one_query() {
     let lines = advice.lines(Some(8), &east());
     assert!(
         lines.iter().any(|l| l.starts_with(
-            "or one Query of 8 sort keys under one partition key: ⌈8 × 1,000 B ÷ 4,096 B⌉ = 2 RCU"
+            "or one Query of 8 sort keys under one partition key: 8 × 1,000 B ÷ 4,096 B, rounded up, = 2 RCU"
         )),
         "{lines:?}"
     );

@@ -5,10 +5,11 @@ use egui::{Color32, RichText, Ui};
 use egui_plot::{Bar, BarChart, HLine, Plot};
 
 use crate::core::cost::Kind;
-use crate::core::cost::hot::ceiling;
+use crate::core::cost::hot::{KeyRate, ceiling};
 use crate::core::cost::shards::ShardAdvice;
 use crate::core::cost::units::WriteKind;
 use crate::core::number::to_dynamodb;
+use crate::core::report::Line;
 use crate::core::tally::{ShardRule, ShardTotal};
 use crate::ui::Scope;
 use crate::ui::tally::TallyFeature;
@@ -77,12 +78,18 @@ pub(super) fn shards_ui(
             v.as_ref().map_or("(missing)".to_owned(), to_dynamodb)
         ));
     }
-    load_ui(ui, &mut tally.shard_rate, total, scope);
+    let partition = tally.partition.trim().to_owned();
+    load_ui(ui, (&mut tally.shard_rate, &partition), total, scope);
 }
 
 /// Each shard's share of a write rate the user types, against one partition's 1,000 WCU/s, as
 /// bars with the ceiling as a line, then the shard advice for this many shards.
-fn load_ui(ui: &mut Ui, rate: &mut String, total: &ShardTotal, scope: &Scope<'_>) {
+fn load_ui(
+    ui: &mut Ui,
+    (rate, partition): (&mut String, &str),
+    total: &ShardTotal,
+    scope: &Scope<'_>,
+) {
     ui.separator();
     ui.label(RichText::new("Against a partition's ceiling").strong());
     labelled_text_ui(ui, "Writes a second (all shards)", rate, 80.0, "1000");
@@ -95,6 +102,19 @@ fn load_ui(ui: &mut Ui, rate: &mut String, total: &ShardTotal, scope: &Scope<'_>
     };
     // A shard item is small: one write unit a write, said; `dynoscope size` sizes a real one.
     let loads = total.loads(writes, 1);
+    // Shards under one partition key share its partition: the honest sum first.
+    let together = KeyRate::new(&partition, Kind::Write, writes as f64, 1000).line();
+    lines_ui(
+        ui,
+        &[Line::new(
+            together.tone,
+            format!(
+                "Every shard is under {partition}, so they share its partition until DynamoDB \
+                 splits it for heat: {}",
+                together.text
+            ),
+        )],
+    );
     ui.weak(
         "Spread as the counts are, one write unit each (a shard item under 1 KB; twice that in \
          a transaction):",
