@@ -130,7 +130,7 @@ impl ShardAdvice {
         ));
         if shards.is_some() {
             let each = self.wcu_per_shard(n);
-            let verdict = if each < BigDecimal::from(PARTITION_WCU_PER_SECOND) {
+            let verdict = if each < PARTITION_WCU_PER_SECOND {
                 "below"
             } else {
                 "at or above: it throttles"

@@ -103,7 +103,7 @@ fn load_ui(
     // A shard item is small: one write unit a write, said; `dynoscope size` sizes a real one.
     let loads = total.loads(writes, 1);
     // Shards under one partition key share its partition: the honest sum first.
-    let together = KeyRate::new(&partition, Kind::Write, writes as f64, 1000).line();
+    let together = KeyRate::new(partition, Kind::Write, writes as f64, 1000).line();
     lines_ui(
         ui,
         &[Line::new(
