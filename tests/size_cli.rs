@@ -250,6 +250,10 @@ fn the_engine_charges_what_the_size_module_predicts() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["minimum_shards"], 7);
+    // Without --shards the report is about the shards it suggests: their load and their reads.
+    assert_eq!(json["suggested_shards"], 8);
+    assert_eq!(json["shards"], 8);
+    assert_eq!(json["wcu_per_shard"].to_string(), "750");
     assert_eq!(json["has_local_secondary_index"], false);
 }
 

@@ -83,6 +83,11 @@ impl ShardAdvice {
             .unwrap_or(u64::MAX)
     }
 
+    /// The shards a report is about: those asked for, else the suggested count.
+    fn shards_or_suggested(&self, shards: Option<u64>) -> u64 {
+        shards.unwrap_or_else(|| self.suggested_shards()).max(1)
+    }
+
     /// Each shard's write units a second when the writes spread evenly over `shards`.
     pub fn wcu_per_shard(&self, shards: u64) -> BigDecimal {
         BigDecimal::from(self.wcu_per_second()) / BigDecimal::from(shards.max(1))
@@ -100,11 +105,11 @@ impl ShardAdvice {
         read_units(self.item_bytes.saturating_mul(shards), kind)
     }
 
-    /// The advice in words, for `shards` shards (the minimum when `None`), priced by
-    /// `pricing`.
+    /// The advice in words, for `shards` shards (the suggested count when `None`, so the reads
+    /// priced are those of the shards advised), priced by `pricing`.
     pub fn lines(&self, shards: Option<u64>, pricing: &Pricing) -> Vec<String> {
         let minimum = self.minimum_shards();
-        let n = shards.unwrap_or(minimum).max(1);
+        let n = self.shards_or_suggested(shards);
         let total = self.wcu_per_second();
         let tx = match self.kind {
             WriteKind::Standard => "",
@@ -218,7 +223,7 @@ impl ShardAdvice {
 
     /// The advice as JSON, every number exact.
     pub fn to_json(&self, shards: Option<u64>, pricing: &Pricing) -> serde_json::Value {
-        let n = shards.unwrap_or(self.minimum_shards()).max(1);
+        let n = self.shards_or_suggested(shards);
         let total = BigDecimal::from(self.wcu_per_second());
         let read = |units: BigDecimal| {
             let charge = pricing.charge(Kind::Read, &units);
