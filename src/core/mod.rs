@@ -27,6 +27,7 @@ pub mod run;
 #[cfg(feature = "sandbox")]
 pub mod sandbox;
 pub mod saved;
+pub mod schema;
 #[cfg(feature = "sandbox")]
 pub mod seed;
 pub mod spec;

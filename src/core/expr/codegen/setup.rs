@@ -27,7 +27,7 @@ impl ClientSetup {
     /// Stand-in credentials for an endpoint on this machine reached without a profile, as the
     /// app uses (local emulators accept any): a copied command then runs on a machine with no
     /// AWS configuration at all. They open nothing elsewhere.
-    pub(super) fn cli_environment(&self) -> Option<&'static str> {
+    pub(crate) fn cli_environment(&self) -> Option<&'static str> {
         let local = self
             .endpoint_url
             .as_deref()
@@ -37,7 +37,7 @@ impl ClientSetup {
     }
 
     /// `--endpoint-url …`, `--region …`, `--profile …`, as used.
-    pub(super) fn cli_options(&self) -> Vec<String> {
+    pub(crate) fn cli_options(&self) -> Vec<String> {
         [
             ("endpoint-url", &self.endpoint_url),
             ("region", &self.region),
