@@ -182,6 +182,9 @@ pub enum Subcommand {
     /// and what reading the total back costs. Exit status: 0 advised, 2 bad input.
     #[command(after_help = EXIT_TABLE)]
     ShardsAdvice(ShardsAdviceArgs),
+    /// Manage tables: create, update, delete.
+    #[command(subcommand)]
+    Table(crate::cli::table_args::TableCommand),
     /// Serve the seeded sandbox on a local port for other tools, until Ctrl-C.
     Sandbox {
         /// The port to listen on (127.0.0.1); 0 picks a free one.
@@ -207,6 +210,7 @@ impl Subcommand {
             || matches!(self, Self::Watch(a) if a.enable_stream)
             || matches!(self, Self::Insights(a) if a.enable || a.disable)
             || matches!(self, Self::Check(a) if a.repair)
+            || matches!(self, Self::Table(t) if t.writes())
     }
 
     /// Whether the output is JSON (so errors are printed as JSON too).
@@ -227,6 +231,7 @@ impl Subcommand {
             Self::Insights(_) => false,
             Self::Size(a) => a.json,
             Self::ShardsAdvice(a) => a.json,
+            Self::Table(t) => t.json(),
             Self::Tables
             | Self::Describe { .. }
             | Self::Expr(_)

@@ -22,6 +22,8 @@ mod resume;
 mod run;
 mod size;
 mod sql;
+mod table;
+mod table_args;
 mod transfer;
 mod watch;
 mod write_args;

@@ -2,6 +2,7 @@
 //! and exact numbers, conditions and expressions, counters, tallies, likes, reports in words.
 //! Nothing here imports egui or eframe.
 
+pub mod admin;
 pub mod cancel;
 pub mod condition;
 pub mod connection;

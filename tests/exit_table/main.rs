@@ -10,6 +10,7 @@
 mod common;
 mod files;
 mod reads;
+mod tables;
 mod writes;
 
 use common::Fault;
@@ -46,6 +47,7 @@ fn rows(dir: &std::path::Path) -> Vec<Row> {
     let mut rows = reads::rows();
     rows.extend(writes::rows());
     rows.extend(files::rows(dir));
+    rows.extend(tables::rows());
     rows
 }
 

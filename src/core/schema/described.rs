@@ -242,6 +242,8 @@ pub async fn read_spec(client: &Client, table: &str) -> Result<Described> {
             false
         }
     };
+    // Tags are a set on the server: read back in the order of their keys.
+    tags.sort();
     let spec = spec_of(desc, ttl, tags, pitr).ok_or_else(incomplete)?;
     let indexes = desc
         .global_secondary_indexes()

@@ -3,13 +3,15 @@
 //! (the app's form, `dynoscope table create`), that a clone copies, and that infrastructure code
 //! is written from. [`TableSpec::check`] holds it to DynamoDB's rules before anything is sent.
 
+mod change;
 mod check;
 mod described;
 mod parse;
-mod request;
+pub(crate) mod request;
 #[cfg(test)]
 mod tests;
 
+pub use change::TableChange;
 pub use check::{MAX_GSIS, MAX_LSIS, MAX_PROJECTED};
 pub use described::{Described, read_spec, spec_of};
 pub use parse::{parse_index, parse_key, parse_tag};
@@ -255,8 +257,10 @@ impl TableSpec {
         if self.class != ClassSpec::Standard {
             parts.push(self.class.name().to_owned());
         }
-        if !self.tags.is_empty() {
-            parts.push(format!("{} tags", self.tags.len()));
+        match self.tags.len() {
+            0 => {}
+            1 => parts.push("1 tag".to_owned()),
+            n => parts.push(format!("{n} tags")),
         }
         parts.join(", ")
     }

@@ -260,7 +260,7 @@ impl TableSpec {
             .unwrap_or_default();
         let options = setup.cli_options().join(" ");
         let table = shell_quote(&self.name);
-        let body = serde_json::to_string_pretty(&create_input_json(self)).unwrap_or_default();
+        let body = create_input_json(self).to_string();
         let mut lines = vec![
             format!(
                 "{env}aws dynamodb create-table {options} --cli-input-json {}",

@@ -16,6 +16,7 @@ pub use walk::{Followed, StartAt, StreamEvent, Tuning, Until, now_ms};
 
 use crate::core::connection::Connection;
 use crate::core::error::{Error, Result};
+use crate::core::schema::{StreamView, TableChange};
 use crate::core::table::TableInfo;
 use crate::core::write::{Destination, TableSetting, WritePlan};
 
@@ -67,8 +68,9 @@ pub fn no_stream(table: &str) -> String {
 pub fn enable_plan(connection: &Connection, info: &TableInfo) -> WritePlan {
     WritePlan::table_setting(
         Destination::of(connection),
-        TableSetting::EnableStream {
+        TableSetting::Change {
             table: info.name.clone(),
+            change: TableChange::Stream(Some(StreamView::NewAndOldImages)),
         },
     )
 }

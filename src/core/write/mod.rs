@@ -14,10 +14,10 @@ mod single;
 
 pub use outcome::{CancelReason, Refusal, Unwritten, WriteOutcome};
 pub use plan::{
-    BatchPut, Confirmation, Destination, Idempotency, TableSetting, WritePlan, WriteRequest,
-    key_shown,
+    BatchPut, Confirmation, Destination, Idempotency, WritePlan, WriteRequest, key_shown,
 };
 pub use send::send;
+pub use setting::TableSetting;
 pub use single::{SingleWrite, WriteOp};
 
 use crate::core::error::Error;

@@ -6,7 +6,7 @@ use crate::core::error::{Error, Result};
 use crate::core::expr::codegen::{ClientSetup, Operation, Request, Transaction};
 use crate::core::partiql::Statement;
 use crate::core::value::{Item, cell_text};
-use crate::core::write::SingleWrite;
+use crate::core::write::{SingleWrite, TableSetting};
 
 /// Where a write goes: the connection it was planned on. A write is only ever sent on the
 /// connection it names, never on whichever connection happens to be active when it is sent.
@@ -135,47 +135,6 @@ pub enum WriteRequest {
     Batch(BatchPut),
     /// A change to a table's own settings (`UpdateTable`), not to its items.
     Table(TableSetting),
-}
-
-/// A change to a table's settings, sent as one `UpdateTable`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum TableSetting {
-    /// Turn on a stream carrying each item's new and old images (what a watch of counters
-    /// needs).
-    EnableStream {
-        /// The table.
-        table: String,
-    },
-    /// Turn Contributor Insights on or off for the table (it is billed by the events it
-    /// analyses while on).
-    ContributorInsights {
-        /// The table.
-        table: String,
-        /// On (`ENABLE`) or off (`DISABLE`).
-        enable: bool,
-    },
-}
-
-impl TableSetting {
-    /// The table it changes.
-    pub fn table(&self) -> &str {
-        match self {
-            Self::EnableStream { table } | Self::ContributorInsights { table, .. } => table,
-        }
-    }
-
-    /// What it changes, in words: `a stream with new and old images turned on`.
-    pub fn what(&self) -> &'static str {
-        match self {
-            Self::EnableStream { .. } => {
-                "a stream with new and old images (NEW_AND_OLD_IMAGES) turned on"
-            }
-            Self::ContributorInsights { enable: true, .. } => {
-                "Contributor Insights turned on (billed by the events it analyses)"
-            }
-            Self::ContributorInsights { enable: false, .. } => "Contributor Insights turned off",
-        }
-    }
 }
 
 /// Whole items put into one table by one `BatchWriteItem`, without conditions: each replaces
@@ -341,11 +300,7 @@ impl WritePlan {
             return format!("table {}, {} items put", b.table, b.items.len());
         }
         if let WriteRequest::Table(setting) = &self.request {
-            return format!(
-                "the settings of table {}, {}",
-                setting.table(),
-                setting.what()
-            );
+            return setting.what();
         }
         let targets = self.targets();
         let mut tables: Vec<&str> = targets.iter().map(|(t, _)| *t).collect();

@@ -1,0 +1,160 @@
+//! `dynoscope table create|update|delete`: the core's table management, printed. Each change is
+//! a configuration write through the gateway (--yes off this machine), followed until the table
+//! settles; the table is described again at the end.
+
+use serde_json::{Value, json};
+
+use crate::cli::exit::Exit;
+use crate::cli::interrupt::unless_stopped;
+use crate::cli::output::Output;
+use crate::cli::table_args::{CreateArgs, DropArgs, TableCommand, UpdateArgs};
+use crate::core::admin::{self, AdminEvent, AdminReport};
+use crate::core::cancel::CancelToken;
+use crate::core::connection::Connection;
+use crate::core::ending::Ending;
+use crate::core::error::Result;
+use crate::core::schema::{Described, create_input_json, read_spec};
+use crate::core::write::WritePlan;
+
+/// Run `command` on `connection`.
+pub async fn table(
+    connection: &Connection,
+    command: &TableCommand,
+    confirmed: bool,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
+    match command {
+        TableCommand::Create(args) => create(connection, args, confirmed, out, stop).await,
+        TableCommand::Update(args) => update(connection, args, confirmed, out, stop).await,
+        TableCommand::Delete(args) => drop(connection, args, confirmed, out, stop).await,
+    }
+}
+
+async fn create(
+    connection: &Connection,
+    args: &CreateArgs,
+    confirmed: bool,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
+    let spec = args.spec()?;
+    let plan = admin::create_plan(connection, &spec)?;
+    if args.dry_run {
+        if args.json {
+            out.line(create_input_json(&spec));
+        } else {
+            out.text(spec.cli_commands(&connection.client_setup()));
+            out.line("");
+        }
+        out.flush();
+        return out.failure().map_or(Ok(Exit::Done), Err);
+    }
+    let reports = vec![send(connection, &plan, confirmed, out, stop).await];
+    finish(&reports, args.json, out)
+}
+
+async fn update(
+    connection: &Connection,
+    args: &UpdateArgs,
+    confirmed: bool,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
+    let mut table = read(connection, &args.table, stop).await?;
+    let changes = args.changes(&table)?;
+    let mut reports = Vec::new();
+    for change in changes {
+        // Each change is held against the table as it is after the one before.
+        let plan = admin::change_plan(connection, &table, change)?;
+        let report = send(connection, &plan, confirmed, out, stop).await;
+        let settled = report.after.clone();
+        let ending = report.ending();
+        reports.push(report);
+        match (ending, settled) {
+            (Ok(Ending::Done), Some(after)) => table = after,
+            _ => break,
+        }
+    }
+    finish(&reports, args.json, out)
+}
+
+async fn drop(
+    connection: &Connection,
+    args: &DropArgs,
+    confirmed: bool,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
+    let table = read(connection, &args.table, stop).await?;
+    let plan = admin::delete_plan(connection, &table, &args.confirm)?;
+    let reports = vec![send(connection, &plan, confirmed, out, stop).await];
+    finish(&reports, args.json, out)
+}
+
+async fn read(connection: &Connection, table: &str, stop: &CancelToken) -> Result<Described> {
+    unless_stopped(stop, "DescribeTable", read_spec(&connection.client, table)).await
+}
+
+/// Send one plan and follow its table, each state said on stderr as it comes.
+async fn send(
+    connection: &Connection,
+    plan: &WritePlan,
+    confirmed: bool,
+    out: &Output,
+    stop: &CancelToken,
+) -> AdminReport {
+    let mut say = |event: AdminEvent| match event {
+        AdminEvent::Applied(what) => out.note(format_args!("dynoscope: applied: {what}")),
+        AdminEvent::State(state) => out.note(format_args!("dynoscope: waiting: {state}")),
+    };
+    admin::run(connection, plan, confirmed, stop, &mut say).await
+}
+
+/// Print the reports, and exit by the gravest ending (an error that applied nothing is said
+/// once, as the error).
+fn finish(reports: &[AdminReport], json: bool, out: &mut Output) -> Result<Exit> {
+    let mut ending = Ending::Done;
+    let mut error = None;
+    for report in reports {
+        match report.ending() {
+            Ok(e) => ending = ending.graver(e),
+            Err(e) => error = Some(e),
+        }
+    }
+    if json {
+        out.line(reports_json(reports));
+    } else {
+        for line in reports.iter().flat_map(AdminReport::lines) {
+            out.line(line);
+        }
+    }
+    out.flush();
+    if let Some(failed) = out.failure() {
+        return Err(failed);
+    }
+    // A refusal after earlier changes applied is said after them, as the error it was.
+    if let Some(error) = error {
+        return Err(error);
+    }
+    Ok(Exit::from(ending))
+}
+
+fn reports_json(reports: &[AdminReport]) -> Value {
+    let writes: Vec<Value> = reports
+        .iter()
+        .flat_map(|r| &r.writes)
+        .map(|(what, outcome)| json!({"what": what, "outcome": outcome.name()}))
+        .collect();
+    let after = reports.last().and_then(|r| r.after.as_ref()).map(|t| {
+        json!({
+            "table": create_input_json(&t.spec),
+            "status": t.status,
+            "state": t.state(),
+            "ttl": t.spec.ttl,
+            "pitr": t.spec.pitr,
+            "not_read": t.unread,
+        })
+    });
+    json!({"writes": writes, "after": after})
+}

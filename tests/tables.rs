@@ -1,0 +1,311 @@
+//! Table management on the embedded engine through the real SDK: a table created with every
+//! option the engine has and described back equal to what was asked; the same request run by
+//! the AWS CLI; a global index added and followed; TTL, stream, class and deletion protection
+//! switched; a delete that needs the name typed and is refused while protected
+//! (`tables_faults.rs` has the read-only connection and the faults).
+
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::{empty_engine, table_name};
+use dynoscope::core::admin::{self, AdminEvent, AdminReport};
+use dynoscope::core::cancel::CancelToken;
+use dynoscope::core::ending::Ending;
+use dynoscope::core::schema::{
+    BillingSpec, ClassSpec, StreamView, TableChange, TableSpec, parse_index, parse_key, read_spec,
+};
+use dynoscope::core::write::WritePlan;
+
+/// Every option the embedded engine keeps: keys, two global indexes (one INCLUDE), a local
+/// index, provisioned capacity, a stream, TTL, deletion protection, the IA class, tags.
+fn everything(name: &str) -> TableSpec {
+    let mut spec = TableSpec::new(
+        name,
+        parse_key("PK:S").unwrap(),
+        Some(parse_key("SK:S").unwrap()),
+    );
+    spec.billing = BillingSpec::Provisioned { rcu: 5, wcu: 7 };
+    spec.global = vec![
+        parse_index("GSI1=GSI1PK:S,GSI1SK:N:ALL").unwrap(),
+        parse_index("ByUser=user:S:INCLUDE(likedAt,title)").unwrap(),
+    ];
+    spec.local = vec![parse_index("ByDate=PK:S,createdAt:N:KEYS_ONLY").unwrap()];
+    spec.stream = Some(StreamView::NewAndOldImages);
+    spec.ttl = Some("expiresAt".into());
+    spec.deletion_protection = true;
+    spec.class = ClassSpec::StandardIa;
+    // In the order of their keys, as a set of tags is read back.
+    spec.tags = vec![
+        ("cost".into(), "likes".into()),
+        ("team".into(), "social".into()),
+    ];
+    spec
+}
+
+async fn run(
+    connection: &dynoscope::core::connection::Connection,
+    plan: &WritePlan,
+) -> (AdminReport, Vec<AdminEvent>) {
+    let mut events = Vec::new();
+    let report = admin::run(connection, plan, false, &CancelToken::default(), &mut |e| {
+        events.push(e)
+    })
+    .await;
+    (report, events)
+}
+
+#[tokio::test]
+async fn a_table_with_every_option_is_described_back_as_asked() {
+    let engine = empty_engine().await;
+    let spec = everything(&table_name("every"));
+    let plan = admin::create_plan(&engine.connection, &spec).unwrap();
+    let (report, events) = run(&engine.connection, &plan).await;
+    assert_eq!(
+        report.ending().unwrap(),
+        Ending::Done,
+        "{:?}",
+        report.lines()
+    );
+    // CreateTable, then TTL once the table is active.
+    assert_eq!(report.writes.len(), 2, "{:?}", report.lines());
+    assert!(matches!(&events[0], AdminEvent::Applied(w) if w.starts_with("a new table")));
+    let after = report.after.clone().unwrap();
+    assert_eq!(after.spec, spec, "described back");
+    assert!(after.settled());
+    // The engine has no continuous backups: said, not guessed.
+    assert!(
+        after
+            .unread
+            .iter()
+            .any(|u| u.starts_with("point-in-time recovery")),
+        "{:?}",
+        after.unread
+    );
+    // Read again from scratch, the same.
+    assert_eq!(
+        read_spec(&engine.client, &spec.name).await.unwrap().spec,
+        spec
+    );
+
+    // What DynamoDB would refuse is refused before anything is sent.
+    let mut bad = spec.clone();
+    bad.name = "x".into();
+    assert!(
+        admin::create_plan(&engine.connection, &bad)
+            .unwrap_err()
+            .to_string()
+            .contains("3 to 255")
+    );
+}
+
+#[tokio::test]
+async fn the_copied_aws_cli_commands_create_the_same_table() {
+    let engine = empty_engine().await;
+    let mut spec = everything(&table_name("cli"));
+    spec.deletion_protection = false;
+    let commands = spec.cli_commands(&engine.connection.client_setup());
+    for command in commands.lines() {
+        let words = dynoscope::core::expr::codegen::shell_words(command).unwrap();
+        // `VAR=value … aws dynamodb …`: the environment, then the command.
+        let at = words.iter().position(|w| w == "aws").unwrap();
+        let mut aws = std::process::Command::new("aws");
+        for pair in &words[..at] {
+            let (k, v) = pair.split_once('=').unwrap();
+            aws.env(k, v);
+        }
+        let out = aws
+            .args(&words[at + 1..])
+            .output()
+            .expect("the AWS CLI runs (CI installs it)");
+        assert!(
+            out.status.success(),
+            "{command}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    assert_eq!(
+        read_spec(&engine.client, &spec.name).await.unwrap().spec,
+        spec
+    );
+}
+
+#[tokio::test]
+async fn a_table_is_changed_one_setting_at_a_time_and_described_again() {
+    let engine = empty_engine().await;
+    let mut spec = TableSpec::new(
+        &table_name("change"),
+        parse_key("PK:S").unwrap(),
+        Some(parse_key("SK:S").unwrap()),
+    );
+    let (report, _) = run(
+        &engine.connection,
+        &admin::create_plan(&engine.connection, &spec).unwrap(),
+    )
+    .await;
+    assert_eq!(report.ending().unwrap(), Ending::Done);
+    // Items for the new index to backfill.
+    for i in 0..30 {
+        engine
+            .client
+            .put_item()
+            .table_name(&spec.name)
+            .item("PK", common::s(&format!("POST#{i}")))
+            .item("SK", common::s("META"))
+            .item("user", common::s(if i % 3 == 0 { "ana" } else { "bo" }))
+            .send()
+            .await
+            .unwrap();
+    }
+    let index = parse_index("ByUser=user:S:KEYS_ONLY").unwrap();
+    let changes = [
+        TableChange::AddGlobal {
+            index: index.clone(),
+            billing: BillingSpec::OnDemand,
+        },
+        TableChange::Ttl {
+            attribute: "expiresAt".into(),
+            enabled: true,
+        },
+        TableChange::Stream(Some(StreamView::KeysOnly)),
+        TableChange::DeletionProtection(true),
+        TableChange::Class(ClassSpec::StandardIa),
+        TableChange::Billing {
+            billing: BillingSpec::Provisioned { rcu: 3, wcu: 4 },
+            indexes: vec!["ByUser".into()],
+        },
+    ];
+    for change in changes {
+        let described = read_spec(&engine.client, &spec.name).await.unwrap();
+        let plan = admin::change_plan(&engine.connection, &described, change.clone()).unwrap();
+        let (report, _) = run(&engine.connection, &plan).await;
+        assert_eq!(
+            report.ending().unwrap(),
+            Ending::Done,
+            "{change:?}: {:?}",
+            report.lines()
+        );
+        assert!(
+            report.lines()[0].contains(&change.words()),
+            "{:?}",
+            report.lines()
+        );
+    }
+    spec.global = vec![index];
+    spec.ttl = Some("expiresAt".into());
+    spec.stream = Some(StreamView::KeysOnly);
+    spec.deletion_protection = true;
+    spec.class = ClassSpec::StandardIa;
+    spec.billing = BillingSpec::Provisioned { rcu: 3, wcu: 4 };
+    let now = read_spec(&engine.client, &spec.name).await.unwrap();
+    assert_eq!(now.spec, spec);
+    // The index was backfilled: ana's 10 posts are found through it.
+    let found = engine
+        .client
+        .query()
+        .table_name(&spec.name)
+        .index_name("ByUser")
+        .key_condition_expression("#u = :u")
+        .expression_attribute_names("#u", "user")
+        .expression_attribute_values(":u", common::s("ana"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(found.count, 10);
+
+    // What the table already is, or cannot take, is refused in words before sending.
+    for (change, words) in [
+        (TableChange::DeletionProtection(true), "already on"),
+        (
+            TableChange::Stream(Some(StreamView::NewImage)),
+            "cannot be changed in place",
+        ),
+        (
+            TableChange::DeleteGlobal("Nope".into()),
+            "no global index named Nope",
+        ),
+        (
+            TableChange::Ttl {
+                attribute: "other".into(),
+                enabled: true,
+            },
+            "TTL is already on",
+        ),
+    ] {
+        let error = admin::change_plan(&engine.connection, &now, change).unwrap_err();
+        assert!(error.to_string().contains(words), "{error}");
+    }
+
+    // Turned back off, one by one.
+    for change in [
+        TableChange::Stream(None),
+        TableChange::Ttl {
+            attribute: "expiresAt".into(),
+            enabled: false,
+        },
+        TableChange::DeleteGlobal("ByUser".into()),
+    ] {
+        let described = read_spec(&engine.client, &spec.name).await.unwrap();
+        let plan = admin::change_plan(&engine.connection, &described, change).unwrap();
+        assert_eq!(
+            run(&engine.connection, &plan).await.0.ending().unwrap(),
+            Ending::Done
+        );
+    }
+    let now = read_spec(&engine.client, &spec.name).await.unwrap().spec;
+    assert_eq!((now.stream, now.ttl, now.global.len()), (None, None, 0));
+}
+
+#[tokio::test]
+async fn a_delete_needs_the_name_typed_and_respects_deletion_protection() {
+    let engine = empty_engine().await;
+    let mut spec = TableSpec::new(&table_name("drop"), parse_key("PK:S").unwrap(), None);
+    spec.deletion_protection = true;
+    run(
+        &engine.connection,
+        &admin::create_plan(&engine.connection, &spec).unwrap(),
+    )
+    .await;
+    let described = read_spec(&engine.client, &spec.name).await.unwrap();
+    let error = admin::delete_plan(&engine.connection, &described, "drop").unwrap_err();
+    assert!(
+        error.to_string().contains("type its name exactly"),
+        "{error}"
+    );
+    let error = admin::delete_plan(&engine.connection, &described, &spec.name).unwrap_err();
+    assert!(
+        error.to_string().contains("deletion protection on"),
+        "{error}"
+    );
+    // The engine refuses it too, sent past dynoscope's check.
+    let sent = engine
+        .client
+        .delete_table()
+        .table_name(&spec.name)
+        .send()
+        .await;
+    assert!(sent.is_err(), "a protected table was deleted");
+
+    let off = admin::change_plan(
+        &engine.connection,
+        &described,
+        TableChange::DeletionProtection(false),
+    )
+    .unwrap();
+    assert_eq!(
+        run(&engine.connection, &off).await.0.ending().unwrap(),
+        Ending::Done
+    );
+    let described = read_spec(&engine.client, &spec.name).await.unwrap();
+    let plan = admin::delete_plan(&engine.connection, &described, &spec.name).unwrap();
+    let (report, _) = run(&engine.connection, &plan).await;
+    assert_eq!(report.ending().unwrap(), Ending::Done);
+    assert!(report.after.is_none());
+    assert!(
+        report.lines().last().unwrap().ends_with("is gone"),
+        "{:?}",
+        report.lines()
+    );
+    assert!(read_spec(&engine.client, &spec.name).await.is_err());
+}

@@ -1,0 +1,162 @@
+//! Table management where it must not write, or cannot know: a read-only connection that sends
+//! nothing (counted at a proxy), and every configuration write through every fault of the
+//! proxy, its outcome matching what the table shows.
+
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::time::Duration;
+
+use common::through::proxied;
+use common::{Fault, empty_engine, table_name};
+use dynoscope::core::admin::{self, AdminEvent, AdminReport};
+use dynoscope::core::cancel::CancelToken;
+use dynoscope::core::connection::{self, ConnectOptions, ConnectionSpec};
+use dynoscope::core::ending::Ending;
+use dynoscope::core::schema::{StreamView, TableChange, TableSpec, parse_key, read_spec};
+use dynoscope::core::write::{WriteOutcome, WritePlan};
+
+async fn run(
+    connection: &dynoscope::core::connection::Connection,
+    plan: &WritePlan,
+) -> (AdminReport, Vec<AdminEvent>) {
+    let mut events = Vec::new();
+    let report = admin::run(connection, plan, false, &CancelToken::default(), &mut |e| {
+        events.push(e)
+    })
+    .await;
+    (report, events)
+}
+
+#[tokio::test]
+async fn a_read_only_connection_sends_no_change_at_all() {
+    let engine = empty_engine().await;
+    let spec = TableSpec::new(&table_name("ro"), parse_key("PK:S").unwrap(), None);
+    run(
+        &engine.connection,
+        &admin::create_plan(&engine.connection, &spec).unwrap(),
+    )
+    .await;
+    let proxy = common::fault_proxy(
+        engine.sandbox.addr(),
+        &[
+            "CreateTable",
+            "UpdateTable",
+            "DeleteTable",
+            "UpdateTimeToLive",
+        ],
+        Fault::HtmlAfterApply,
+    )
+    .await;
+    let read_only = connection::connect_with(
+        ConnectionSpec::Endpoint {
+            url: proxy.url.clone(),
+            profile: None,
+            region: None,
+        },
+        ConnectOptions {
+            timeout: Duration::from_secs(5),
+            read_only: true,
+        },
+    )
+    .await
+    .unwrap();
+    let described = read_spec(&read_only.client, &spec.name).await.unwrap();
+    let other = TableSpec::new(&table_name("ro-new"), parse_key("PK:S").unwrap(), None);
+    let plans = [
+        admin::create_plan(&read_only, &other).unwrap(),
+        admin::change_plan(
+            &read_only,
+            &described,
+            TableChange::Stream(Some(StreamView::NewImage)),
+        )
+        .unwrap(),
+        admin::change_plan(
+            &read_only,
+            &described,
+            TableChange::Ttl {
+                attribute: "exp".into(),
+                enabled: true,
+            },
+        )
+        .unwrap(),
+        admin::delete_plan(&read_only, &described, &spec.name).unwrap(),
+    ];
+    for plan in &plans {
+        let (report, events) = run(&read_only, plan).await;
+        let error = report.ending().unwrap_err();
+        assert!(
+            error.to_string().to_lowercase().contains("read-only"),
+            "{error}"
+        );
+        assert!(events.is_empty());
+    }
+    assert_eq!(proxy.arrived(), 0, "nothing reached the server");
+}
+
+/// Every configuration write through every fault: the outcome said is what the table shows.
+#[tokio::test]
+async fn configuration_writes_through_faults_report_what_the_table_shows() {
+    for fault in common::through::faults() {
+        let engine = empty_engine().await;
+        let (proxy, connection) = proxied(
+            &engine,
+            &["CreateTable", "UpdateTable", "DeleteTable"],
+            fault,
+        )
+        .await;
+        let spec = TableSpec::new(&table_name("fault"), parse_key("PK:S").unwrap(), None);
+        let plan = admin::create_plan(&connection, &spec).unwrap();
+        let (report, _) = run(&connection, &plan).await;
+        let exists = read_spec(&engine.client, &spec.name).await.is_ok();
+        let outcome = &report.writes[0].1;
+        match fault {
+            Fault::Throttle(_) => {
+                assert!(
+                    matches!(outcome, WriteOutcome::Applied { attempts: 3, .. }),
+                    "{fault:?}: {outcome:?}"
+                );
+                assert!(exists);
+            }
+            _ => {
+                // Sent once, never again: the answer was lost, so the outcome is unknown, and
+                // the table described again shows it was created.
+                assert!(
+                    matches!(outcome, WriteOutcome::Unknown { attempts: 1, .. }),
+                    "{fault:?}: {outcome:?}"
+                );
+                assert_eq!(report.ending().unwrap(), Ending::Unknown);
+                assert!(exists, "{fault:?}");
+                assert_eq!(
+                    report.after.as_ref().map(|d| &d.spec),
+                    Some(&spec),
+                    "{fault:?}"
+                );
+            }
+        }
+        assert_eq!(proxy.forwarded(), 1, "{fault:?}: forwarded once");
+
+        // A change through the same fault.
+        let described = read_spec(&engine.client, &spec.name).await.unwrap();
+        let plan = admin::change_plan(
+            &connection,
+            &described,
+            TableChange::DeletionProtection(true),
+        )
+        .unwrap();
+        let (report, _) = run(&connection, &plan).await;
+        let on = read_spec(&engine.client, &spec.name)
+            .await
+            .unwrap()
+            .spec
+            .deletion_protection;
+        assert!(on, "{fault:?}");
+        match fault {
+            Fault::Throttle(_) => assert_eq!(report.ending().unwrap(), Ending::Done),
+            _ => assert_eq!(report.ending().unwrap(), Ending::Unknown, "{fault:?}"),
+        }
+        assert_eq!(proxy.forwarded(), 2, "{fault:?}");
+    }
+}
