@@ -7,7 +7,7 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::error::SdkError;
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::{
-    Delete, Put, PutRequest, ReturnConsumedCapacity, TransactWriteItem, Update,
+    Delete, DeleteRequest, Put, PutRequest, ReturnConsumedCapacity, TransactWriteItem, Update,
     WriteRequest as WriteRequestSdk,
 };
 
@@ -15,7 +15,7 @@ use crate::core::error::{Error, Result};
 use crate::core::expr::codegen::{Operation, Request, Transaction};
 use crate::core::value::Item;
 use crate::core::write::attempt::{Failure, Sent, old_on_failure};
-use crate::core::write::{BatchPut, CancelReason, Refusal, one_attempt_within};
+use crate::core::write::{Batch, BatchKind, CancelReason, Refusal, one_attempt_within};
 
 pub(super) async fn transact(
     client: &Client,
@@ -108,20 +108,25 @@ fn transact_item(request: &Request) -> Result<TransactWriteItem> {
     Ok(item.build())
 }
 
-/// One `BatchWriteItem` of puts: the items the server left unprocessed come back.
-pub(super) async fn put_batch(
+/// One `BatchWriteItem` of puts or deletes: the items (or keys) the server left unprocessed
+/// come back.
+pub(super) async fn batch(
     client: &Client,
-    batch: &BatchPut,
+    batch: &Batch,
     budget: Duration,
 ) -> std::result::Result<Sent, Failure> {
     let requests = batch
         .items
         .iter()
-        .map(|item| {
-            PutRequest::builder()
+        .map(|item| match batch.kind {
+            BatchKind::Put => PutRequest::builder()
                 .set_item(Some(item.clone()))
                 .build()
-                .map(|put| WriteRequestSdk::builder().put_request(put).build())
+                .map(|put| WriteRequestSdk::builder().put_request(put).build()),
+            BatchKind::Delete => DeleteRequest::builder()
+                .set_key(Some(item.clone()))
+                .build()
+                .map(|delete| WriteRequestSdk::builder().delete_request(delete).build()),
         })
         .collect::<std::result::Result<Vec<_>, _>>()
         .map_err(|e| Failure::Error(Error::Invalid(e.to_string())))?;
@@ -144,7 +149,11 @@ pub(super) async fn put_batch(
         .unwrap_or_default()
         .into_values()
         .flatten()
-        .filter_map(|w| w.put_request.map(|p| p.item))
+        .filter_map(|w| match (w.put_request, w.delete_request) {
+            (Some(put), _) => Some(put.item),
+            (None, Some(delete)) => Some(delete.key),
+            (None, None) => None,
+        })
         .collect();
     Ok(Sent {
         returned: None,

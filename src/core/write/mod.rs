@@ -14,7 +14,7 @@ mod single;
 
 pub use outcome::{CancelReason, Refusal, Unwritten, WriteOutcome};
 pub use plan::{
-    BatchPut, Confirmation, Destination, Idempotency, WritePlan, WriteRequest, key_shown,
+    Batch, BatchKind, Confirmation, Destination, Idempotency, WritePlan, WriteRequest, key_shown,
 };
 pub use send::send;
 pub use setting::TableSetting;

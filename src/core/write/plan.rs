@@ -132,24 +132,55 @@ pub enum WriteRequest {
     /// One PartiQL `INSERT`, `UPDATE` or `DELETE` (`ExecuteStatement`).
     Statement(Statement),
     /// Up to 25 whole items put in one `BatchWriteItem` (an import).
-    Batch(BatchPut),
+    Batch(Batch),
     /// A change to a table's own settings (`UpdateTable`), not to its items.
     Table(TableSetting),
 }
 
-/// Whole items put into one table by one `BatchWriteItem`, without conditions: each replaces
-/// any item with its key, so sending the batch twice writes what sending it once does.
+/// What a batch does to each of its items.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BatchKind {
+    /// Put whole items.
+    Put,
+    /// Delete items by their keys.
+    Delete,
+}
+
+/// Items written into one table by one `BatchWriteItem`, without conditions: each put replaces
+/// any item with its key and each delete removes one, so sending the batch twice writes what
+/// sending it once does.
 #[derive(Debug, Clone, PartialEq)]
-pub struct BatchPut {
+pub struct Batch {
     /// The table.
     pub table: String,
-    /// The items, at most [`BatchPut::MAX`], no two with the same key.
+    /// Put or delete.
+    pub kind: BatchKind,
+    /// The whole items (a put) or their keys (a delete), at most [`Batch::MAX`], no two with
+    /// the same key.
     pub items: Vec<Item>,
 }
 
-impl BatchPut {
+impl Batch {
     /// The most items DynamoDB takes in one `BatchWriteItem`.
     pub const MAX: usize = 25;
+
+    /// Put `items` into `table`.
+    pub fn put(table: &str, items: Vec<Item>) -> Self {
+        Self {
+            table: table.to_owned(),
+            kind: BatchKind::Put,
+            items,
+        }
+    }
+
+    /// Delete the items of `keys` from `table`.
+    pub fn delete(table: &str, keys: Vec<Item>) -> Self {
+        Self {
+            table: table.to_owned(),
+            kind: BatchKind::Delete,
+            items: keys,
+        }
+    }
 }
 
 /// A write as planned: destination, request and idempotency, fixed together.
@@ -221,15 +252,11 @@ impl WritePlan {
     /// Put `batch` (1 to 25 whole items), sent again after a lost answer, since a put of a
     /// whole item is repeatable; items the server leaves unprocessed are sent again by the
     /// gateway.
-    pub fn batch(
-        destination: Destination,
-        batch: BatchPut,
-        key_names: Vec<String>,
-    ) -> Result<Self> {
-        if batch.items.is_empty() || batch.items.len() > BatchPut::MAX {
+    pub fn batch(destination: Destination, batch: Batch, key_names: Vec<String>) -> Result<Self> {
+        if batch.items.is_empty() || batch.items.len() > Batch::MAX {
             return Err(Error::Invalid(format!(
                 "a batch holds 1 to {} items, not {}",
-                BatchPut::MAX,
+                Batch::MAX,
                 batch.items.len()
             )));
         }
@@ -297,7 +324,11 @@ impl WritePlan {
             return format!("table {table} with the statement {}", statement.shown(200));
         }
         if let WriteRequest::Batch(b) = &self.request {
-            return format!("table {}, {} items put", b.table, b.items.len());
+            let done = match b.kind {
+                BatchKind::Put => "put",
+                BatchKind::Delete => "deleted",
+            };
+            return format!("table {}, {} items {done}", b.table, b.items.len());
         }
         if let WriteRequest::Table(setting) = &self.request {
             return setting.what();

@@ -26,7 +26,7 @@ use crate::core::value::Item;
 use crate::core::write::attempt::{Failure, Sent, old_on_failure, only_conflicts};
 use crate::core::write::many;
 use crate::core::write::{
-    BatchPut, Deadline, Idempotency, Refusal, Unwritten, WriteOutcome, WritePlan, WriteRequest,
+    Batch, Deadline, Idempotency, Refusal, Unwritten, WriteOutcome, WritePlan, WriteRequest,
     is_throttled, may_have_been_applied, one_attempt_within,
 };
 use crate::core::write::{SingleWrite, WriteOp};
@@ -74,8 +74,9 @@ pub async fn send(connection: &Connection, plan: &WritePlan, confirmed: bool) ->
                     && let Next::Resend(wait) =
                         retries.next(retry::Failure::Unprocessed, deadline.left())
                 {
-                    remaining = Some(WriteRequest::Batch(BatchPut {
+                    remaining = Some(WriteRequest::Batch(Batch {
                         table: batch.table.clone(),
+                        kind: batch.kind,
                         items: sent.unprocessed,
                     }));
                     tokio::time::sleep(wait).await;
@@ -246,7 +247,7 @@ async fn attempt(
         WriteRequest::Statement(statement) => {
             execute(client, statement, budget).await.map(answered)
         }
-        WriteRequest::Batch(batch) => many::put_batch(client, batch, budget).await,
+        WriteRequest::Batch(batch) => many::batch(client, batch, budget).await,
         WriteRequest::Table(setting) => super::setting::table_setting(client, setting, budget)
             .await
             .map(|()| answered((None, 0.0))),

@@ -15,7 +15,7 @@ use crate::core::transfer::import::ImportCheck;
 use crate::core::transfer::{FileItems, Fingerprint, IfExists, rejected_path, write_file};
 use crate::core::validate;
 use crate::core::value::Item;
-use crate::core::write::BatchPut;
+use crate::core::write::Batch;
 
 /// Where each item of a batch came from.
 pub(super) type Places = Vec<(Arc<Path>, usize)>;
@@ -85,8 +85,8 @@ fn read(
     cancel: &CancelToken,
     mut rejects: Option<&mut dyn Write>,
 ) -> std::io::Result<Read> {
-    let mut items = Vec::with_capacity(BatchPut::MAX);
-    let mut places: Places = Vec::with_capacity(BatchPut::MAX);
+    let mut items = Vec::with_capacity(Batch::MAX);
+    let mut places: Places = Vec::with_capacity(Batch::MAX);
     let mut bytes = 0;
     // The CSV header written at the top of the rejected file, once.
     let mut header: Option<String> = None;
@@ -143,7 +143,7 @@ fn read(
             bytes += validate::item_size(&item);
             items.push(item);
             places.push((Arc::clone(&path), line));
-            if items.len() == BatchPut::MAX {
+            if items.len() == Batch::MAX {
                 let batch = Feed::Batch(
                     std::mem::take(&mut items),
                     std::mem::take(&mut places),

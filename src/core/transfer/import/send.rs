@@ -18,7 +18,7 @@ use crate::core::transfer::import::feed::{Feed, Places, feed};
 use crate::core::transfer::import::{ImportCheck, ImportProgress, ImportReport, refusal_text};
 use crate::core::value::Item;
 use crate::core::write::{
-    self, BatchPut, Destination, Refusal, WriteOutcome, WritePlan, WriteRequest,
+    self, Batch, Destination, Refusal, WriteOutcome, WritePlan, WriteRequest,
 };
 
 /// Batches in flight at once unless told otherwise. More than one keeps the connection busy
@@ -84,7 +84,7 @@ pub async fn import(
                 }
                 next = rx.recv() => match next {
                     Some(Feed::Batch(items, places, bytes)) => {
-                        let batch = BatchPut { table: info.name.clone(), items };
+                        let batch = Batch::put(&info.name, items);
                         match WritePlan::batch(destination.clone(), batch, info.key_names()) {
                             Ok(plan) => {
                                 let connection = connection.clone();
