@@ -5,6 +5,7 @@
 
 mod check;
 mod described;
+pub mod iac;
 mod parse;
 mod request;
 #[cfg(test)]
@@ -12,6 +13,7 @@ mod tests;
 
 pub use check::{MAX_GSIS, MAX_LSIS, MAX_PROJECTED};
 pub use described::{Described, read_spec, spec_of};
+pub use iac::{IacFormat, render as render_iac};
 pub use parse::{parse_index, parse_key, parse_tag};
 pub use request::create_input_json;
 
