@@ -89,7 +89,9 @@ fn skipped(check: &str, why: &str, ci_installs: bool) {
     if ci_installs && std::env::var("CI").is_ok_and(|v| v == "true") {
         panic!("{check} cannot run in CI: {why} (.ci/run installs it)");
     }
-    eprintln!("SKIPPED {check}: {why}");
+    // Straight to stderr, past the test harness's capture, so that a passing run shows it.
+    let line = format!("SKIPPED {check}: {why}\n");
+    let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
 }
 
 /// Runs `command`, and fails with what it printed unless it exits 0.
