@@ -52,11 +52,14 @@ fn rich() -> TableSpec {
 }
 
 fn minimal() -> TableSpec {
-    TableSpec::new("t1", parse_key("id:N").unwrap(), None)
+    TableSpec::new("ids", parse_key("id:N").unwrap(), None)
 }
 
+/// Both tables, each one DynamoDB would create.
 fn specs() -> [(&'static str, TableSpec); 2] {
-    [("rich", rich()), ("minimal", minimal())]
+    let specs = [("rich", rich()), ("minimal", minimal())];
+    specs.iter().for_each(|(_, spec)| spec.check().unwrap());
+    specs
 }
 
 fn tags(spec: &TableSpec) -> BTreeMap<String, String> {

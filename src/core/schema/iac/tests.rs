@@ -43,7 +43,7 @@ pub(crate) fn rich() -> TableSpec {
 
 /// A partition key, on demand, nothing else.
 pub(crate) fn minimal() -> TableSpec {
-    TableSpec::new("t1", parse_key("id:N").unwrap(), None)
+    TableSpec::new("ids", parse_key("id:N").unwrap(), None)
 }
 
 #[test]
@@ -218,8 +218,8 @@ fn a_minimal_table_in_terraform_has_only_what_it_needs() {
     let resource = text.split_once("resource ").unwrap().1;
     assert_eq!(
         resource,
-        r#""aws_dynamodb_table" "t1" {
-  name                        = "t1"
+        r#""aws_dynamodb_table" "ids" {
+  name                        = "ids"
   billing_mode                = "PAY_PER_REQUEST"
   hash_key                    = "id"
   deletion_protection_enabled = false
@@ -338,7 +338,7 @@ fn cloudformation_properties_are_the_create_table_request() {
         assert_eq!(extra, expected);
     }
     let minimal = template(&minimal());
-    let p = &minimal["Resources"]["T1Table"]["Properties"];
+    let p = &minimal["Resources"]["IdsTable"]["Properties"];
     for absent in [
         "ProvisionedThroughput",
         "GlobalSecondaryIndexes",
