@@ -6,6 +6,7 @@
 mod change;
 mod check;
 mod described;
+pub mod iac;
 mod parse;
 pub(crate) mod request;
 #[cfg(test)]
@@ -14,6 +15,7 @@ mod tests;
 pub use change::TableChange;
 pub use check::{MAX_GSIS, MAX_LSIS, MAX_PROJECTED};
 pub use described::{Described, read_spec, spec_of};
+pub use iac::{IacFormat, render as render_iac};
 pub use parse::{parse_index, parse_key, parse_tag};
 pub use request::create_input_json;
 

@@ -1,0 +1,390 @@
+//! A table written as infrastructure code, checked by each language's own tools: the Terraform
+//! by `terraform fmt -check` (and its tags read back by `terraform console`), the CloudFormation
+//! by `cfn-lint`, the CDK app by `tsc --strict` against `aws-cdk-lib` and `constructs` from npm,
+//! then synthesized by `node` and its template read back and linted by `cfn-lint` too.
+//!
+//! A rich table (two global indexes, one INCLUDE; a local index; provisioned; stream, TTL,
+//! point-in-time recovery, deletion protection, STANDARD_INFREQUENT_ACCESS; tags with quotes,
+//! backslashes, newlines, `${` and non-ASCII) and a minimal one. Where a tool is missing, the
+//! check says why on stderr and is skipped, except in CI (`CI=true`) for the tools `.ci/run`
+//! installs (cfn-lint, node and npm): there a missing one fails. Terraform is in none of the
+//! registries CI installs from, so its check is skipped wherever it is not installed.
+
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use dynoscope::core::schema::{
+    BillingSpec, ClassSpec, IacFormat, StreamView, TableSpec, parse_index, parse_key, render_iac,
+};
+use serde_json::Value;
+
+fn rich() -> TableSpec {
+    let mut spec = TableSpec::new(
+        "Posts.v2",
+        parse_key("PK:S").unwrap(),
+        Some(parse_key("SK:S").unwrap()),
+    );
+    spec.billing = BillingSpec::Provisioned { rcu: 7, wcu: 3 };
+    spec.global = vec![
+        parse_index("GSI1=GSI1PK:S,GSI1SK:N:ALL").unwrap(),
+        parse_index("ByUser=user:B:INCLUDE(likedAt,title)").unwrap(),
+    ];
+    spec.local = vec![parse_index("ByDate=PK:S,createdAt:N:KEYS_ONLY").unwrap()];
+    spec.stream = Some(StreamView::NewAndOldImages);
+    spec.ttl = Some("expiresAt".into());
+    spec.pitr = true;
+    spec.deletion_protection = true;
+    spec.class = ClassSpec::StandardIa;
+    spec.tags = [
+        ("team", "social"),
+        ("quote\"key", "say \"hi\" ${var.x} %{if} \\ end"),
+        ("lines", "one\ntwo\r\tthree"),
+        ("café", "naïve 😀 $${ {{x}} `tick` </script> \u{2028} \u{1}"),
+    ]
+    .iter()
+    .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+    .collect();
+    spec
+}
+
+fn minimal() -> TableSpec {
+    TableSpec::new("ids", parse_key("id:N").unwrap(), None)
+}
+
+/// Both tables, each one DynamoDB would create.
+fn specs() -> [(&'static str, TableSpec); 2] {
+    let specs = [("rich", rich()), ("minimal", minimal())];
+    specs.iter().for_each(|(_, spec)| spec.check().unwrap());
+    specs
+}
+
+fn tags(spec: &TableSpec) -> BTreeMap<String, String> {
+    spec.tags.iter().cloned().collect()
+}
+
+/// A fresh folder for one check.
+fn folder(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("iac")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Whether a tool runs at all (`tool args` starts and exits 0).
+fn runs(tool: &str, args: &[&str]) -> bool {
+    Command::new(tool)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// A check that cannot run here: said on stderr, and a failure in CI when `.ci/run` installs
+/// the tool.
+fn skipped(check: &str, why: &str, ci_installs: bool) {
+    if ci_installs && std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("{check} cannot run in CI: {why} (.ci/run installs it)");
+    }
+    // Straight to stderr, past the test harness's capture, so that a passing run shows it.
+    let line = format!("SKIPPED {check}: {why}\n");
+    let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
+}
+
+/// Runs `command`, and fails with what it printed unless it exits 0.
+fn succeeds(what: &str, command: &mut Command) -> Output {
+    let output = command.output().unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert!(
+        output.status.success(),
+        "{what} failed ({}):\n{}\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+#[test]
+fn terraform_is_as_terraform_fmt_lays_it_out_and_its_tags_read_back() {
+    if !runs("terraform", &["version"]) {
+        skipped(
+            "terraform fmt -check",
+            "`terraform` is not installed (it is in no package registry CI installs from)",
+            false,
+        );
+        return;
+    }
+    let dir = folder("terraform");
+    for (name, spec) in specs() {
+        let file = dir.join(format!("{name}.tf"));
+        std::fs::write(&file, render_iac(&spec, IacFormat::Terraform)).unwrap();
+        succeeds(
+            &format!("terraform fmt -check -diff {name}.tf"),
+            Command::new("terraform")
+                .args(["fmt", "-check", "-diff", "-no-color"])
+                .arg(&file)
+                .env("CHECKPOINT_DISABLE", "1"),
+        );
+    }
+    // `terraform validate` needs the AWS provider downloaded; `terraform console` needs no
+    // provider for locals, so the tags block is read back there, as Terraform reads it.
+    let spec = rich();
+    let text = render_iac(&spec, IacFormat::Terraform);
+    let start = text.find("\n  tags = {\n").unwrap();
+    let end = start + text[start..].find("\n  }\n").unwrap();
+    let locals = format!("locals {{{}\n  }}\n}}\n", &text[start..end]);
+    let console = folder("terraform-console");
+    std::fs::write(console.join("main.tf"), locals).unwrap();
+    let mut child = Command::new("terraform")
+        .arg("console")
+        .current_dir(&console)
+        .env("CHECKPOINT_DISABLE", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"jsonencode(local.tags)\n").unwrap();
+    }
+    let output = child.wait_with_output().unwrap();
+    let printed = String::from_utf8_lossy(&output.stdout);
+    let line = printed
+        .lines()
+        .find(|l| l.starts_with('"'))
+        .unwrap_or_else(|| {
+            panic!(
+                "terraform console printed no string:\n{printed}\n{}",
+                String::from_utf8_lossy(&output.stderr)
+            )
+        });
+    // The console quotes the JSON text as an HCL string, whose escapes JSON's include.
+    let json: String = serde_json::from_str(line).unwrap();
+    let read: BTreeMap<String, String> = serde_json::from_str(&json).unwrap();
+    assert_eq!(read, tags(&spec));
+}
+
+/// `cfn-lint` on these templates: no error, warning or informational finding.
+fn cfn_lint(what: &str, files: &[PathBuf]) {
+    succeeds(
+        &format!("cfn-lint {what}"),
+        Command::new("cfn-lint").arg("--").args(files),
+    );
+}
+
+#[test]
+fn cloudformation_passes_cfn_lint() {
+    if !runs("cfn-lint", &["--version"]) {
+        skipped(
+            "cfn-lint",
+            "`cfn-lint` is not installed (PyPI cfn-lint)",
+            true,
+        );
+        return;
+    }
+    let dir = folder("cloudformation");
+    let mut files = Vec::new();
+    for (name, spec) in specs() {
+        let text = render_iac(&spec, IacFormat::CloudFormation);
+        let template: Value = serde_json::from_str(&text).unwrap();
+        let resource = template["Resources"].as_object().unwrap().values().next();
+        let tags: BTreeMap<String, String> = resource.unwrap()["Properties"]["Tags"]
+            .as_array()
+            .map(|t| {
+                t.iter()
+                    .map(|t| {
+                        (
+                            t["Key"].as_str().unwrap().into(),
+                            t["Value"].as_str().unwrap().into(),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        assert_eq!(tags, self::tags(&spec));
+        let file = dir.join(format!("{name}.template.json"));
+        std::fs::write(&file, text).unwrap();
+        files.push(file);
+    }
+    cfn_lint("on the templates", &files);
+}
+
+/// A folder with `aws-cdk-lib`, `constructs` and `typescript` from npm, installed once and kept
+/// under the target folder; `None` (said why) when npm is missing.
+fn node_modules() -> Option<PathBuf> {
+    if !runs("node", &["--version"]) || !runs("npm", &["--version"]) {
+        skipped(
+            "tsc and cdk synth",
+            "`node` or `npm` is not installed",
+            true,
+        );
+        return None;
+    }
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("iac-node");
+    let installed = ["aws-cdk-lib", "constructs", "typescript"].iter().all(|p| {
+        dir.join("node_modules")
+            .join(p)
+            .join("package.json")
+            .exists()
+    });
+    if !installed {
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("package.json"),
+            "{\"name\": \"iac-check\", \"private\": true}\n",
+        )
+        .unwrap();
+        eprintln!("installing aws-cdk-lib, constructs and typescript from npm into {dir:?}");
+        succeeds(
+            "npm install",
+            Command::new("npm")
+                .args(["install", "--no-audit", "--no-fund", "--loglevel=error"])
+                .args(["aws-cdk-lib@2", "constructs@10", "typescript@5"])
+                .current_dir(&dir),
+        );
+    }
+    Some(dir)
+}
+
+/// Node's major version.
+fn node_major() -> u32 {
+    let output = Command::new("node").arg("--version").output().unwrap();
+    let version = String::from_utf8_lossy(&output.stdout);
+    let major = version.trim().trim_start_matches('v').split('.').next();
+    major.and_then(|m| m.parse().ok()).unwrap_or(0)
+}
+
+#[test]
+fn cdk_compiles_under_strict_typescript_and_synthesizes_the_table() {
+    let Some(node) = node_modules() else {
+        return;
+    };
+    let src = node.join("check");
+    let _ = std::fs::remove_dir_all(&src);
+    std::fs::create_dir_all(&src).unwrap();
+    let out = node.join("check-out");
+    let _ = std::fs::remove_dir_all(&out);
+    let mut files = Vec::new();
+    for (name, spec) in specs() {
+        let file = src.join(format!("{name}.ts"));
+        std::fs::write(&file, render_iac(&spec, IacFormat::Cdk)).unwrap();
+        files.push(file);
+    }
+    // The same type check as `tsc --noEmit --strict`, writing the JavaScript to synthesize.
+    succeeds(
+        "tsc --strict",
+        Command::new("node")
+            .arg(node.join("node_modules/typescript/bin/tsc"))
+            .args(["--strict", "--noUnusedLocals", "--skipLibCheck"])
+            .args(["--target", "ES2022", "--module", "commonjs"])
+            .args(["--moduleResolution", "node", "--outDir"])
+            .arg(&out)
+            .args(&files)
+            .current_dir(&node),
+    );
+    if node_major() < 20 {
+        skipped(
+            "cdk synth",
+            "aws-cdk-lib runs on Node.js 20 or later, and this node is older",
+            false,
+        );
+        return;
+    }
+    let mut templates = Vec::new();
+    for (name, spec) in specs() {
+        let cdk_out = node.join(format!("cdk.out-{name}"));
+        let _ = std::fs::remove_dir_all(&cdk_out);
+        succeeds(
+            &format!("node {name}.js (cdk synth)"),
+            Command::new("node")
+                .arg(out.join(format!("{name}.js")))
+                .env("CDK_OUTDIR", &cdk_out)
+                .current_dir(&node),
+        );
+        let file = std::fs::read_dir(&cdk_out)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.to_string_lossy().ends_with(".template.json"))
+            .unwrap();
+        let template: Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        synthesized_as_asked(&spec, &template);
+        templates.push(file);
+    }
+    if runs("cfn-lint", &["--version"]) {
+        cfn_lint("on the synthesized templates", &templates);
+    } else {
+        skipped(
+            "cfn-lint on the synthesized templates",
+            "`cfn-lint` is not installed",
+            true,
+        );
+    }
+}
+
+/// The synthesized `AWS::DynamoDB::GlobalTable` holds what the spec asked for.
+fn synthesized_as_asked(spec: &TableSpec, template: &Value) {
+    let resources = template["Resources"].as_object().unwrap();
+    let tables: Vec<&Value> = resources
+        .values()
+        .filter(|r| r["Type"] == "AWS::DynamoDB::GlobalTable")
+        .collect();
+    assert_eq!(tables.len(), 1, "{template:#}");
+    let p = &tables[0]["Properties"];
+    assert_eq!(p["TableName"], spec.name.as_str());
+    assert_eq!(p["BillingMode"], spec.billing.mode());
+    assert_eq!(
+        p["AttributeDefinitions"].as_array().unwrap().len(),
+        spec.attribute_definitions().len()
+    );
+    let count = |key: &str| p[key].as_array().map_or(0, Vec::len);
+    assert_eq!(count("GlobalSecondaryIndexes"), spec.global.len());
+    assert_eq!(count("LocalSecondaryIndexes"), spec.local.len());
+    let replica = &p["Replicas"][0];
+    assert_eq!(
+        replica["DeletionProtectionEnabled"],
+        spec.deletion_protection
+    );
+    assert_eq!(replica["TableClass"], spec.class.name());
+    assert_eq!(
+        replica["PointInTimeRecoverySpecification"]["PointInTimeRecoveryEnabled"],
+        spec.pitr
+    );
+    let tags: BTreeMap<String, String> = replica["Tags"]
+        .as_array()
+        .map(|t| {
+            t.iter()
+                .map(|t| {
+                    (
+                        t["Key"].as_str().unwrap().into(),
+                        t["Value"].as_str().unwrap().into(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(tags, self::tags(spec));
+    match spec.stream {
+        Some(view) => assert_eq!(p["StreamSpecification"]["StreamViewType"], view.name()),
+        None => assert!(p.get("StreamSpecification").is_none()),
+    }
+    match &spec.ttl {
+        Some(ttl) => assert_eq!(p["TimeToLiveSpecification"]["AttributeName"], ttl.as_str()),
+        None => assert!(p.get("TimeToLiveSpecification").is_none()),
+    }
+    if let BillingSpec::Provisioned { rcu, wcu } = spec.billing {
+        let read = &replica["ReadProvisionedThroughputSettings"]["ReadCapacityUnits"];
+        assert_eq!(read.as_u64(), Some(rcu));
+        let write = &p["WriteProvisionedThroughputSettings"]["WriteCapacityAutoScalingSettings"];
+        assert_eq!(write["MinCapacity"].as_u64(), Some(wcu));
+        assert_eq!(write["MaxCapacity"].as_u64(), Some(wcu));
+    }
+}
