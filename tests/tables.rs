@@ -309,3 +309,55 @@ async fn a_delete_needs_the_name_typed_and_respects_deletion_protection() {
     );
     assert!(read_spec(&engine.client, &spec.name).await.is_err());
 }
+
+#[tokio::test]
+async fn the_cli_creates_a_table_and_writes_it_as_code() {
+    let engine = empty_engine().await;
+    let url = engine.sandbox.endpoint().to_owned();
+    let name = table_name("cli-made");
+    let (code, out, err) = common::files::dynoscope(
+        &url,
+        &[
+            "table",
+            "create",
+            "--table",
+            &name,
+            "--pk",
+            "PK:S",
+            "--sk",
+            "SK:S",
+            "--gsi",
+            "ByUser=user:S:INCLUDE(likedAt,title)",
+            "--ttl",
+            "expiresAt",
+            "--tag",
+            "team=social",
+        ],
+    )
+    .await;
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("applied: a new table"), "{out}");
+    assert!(out.contains("TTL turned on for `expiresAt`"), "{out}");
+    let (code, terraform, err) = common::files::dynoscope(
+        &url,
+        &["table", "iac", "--table", &name, "--format", "terraform"],
+    )
+    .await;
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        terraform.contains("resource \"aws_dynamodb_table\""),
+        "{terraform}"
+    );
+    assert!(terraform.contains("non_key_attributes"), "{terraform}");
+    // The engine has no continuous backups: the code leaves it out and says so.
+    assert!(
+        err.contains("not read, so not written: point-in-time recovery"),
+        "{err}"
+    );
+    let (code, _, err) = common::files::dynoscope(
+        &url,
+        &["table", "iac", "--table", &name, "--format", "yaml"],
+    )
+    .await;
+    assert_eq!(code, 2, "{err}");
+}

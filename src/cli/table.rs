@@ -1,4 +1,4 @@
-//! `dynoscope table create|update|delete`: the core's table management, printed. Each change is
+//! `dynoscope table create|update|delete|iac`: the core's table management, printed. Each change is
 //! a configuration write through the gateway (--yes off this machine), followed until the table
 //! settles; the table is described again at the end.
 
@@ -7,13 +7,13 @@ use serde_json::{Value, json};
 use crate::cli::exit::Exit;
 use crate::cli::interrupt::unless_stopped;
 use crate::cli::output::Output;
-use crate::cli::table_args::{CreateArgs, DropArgs, TableCommand, UpdateArgs};
+use crate::cli::table_args::{CreateArgs, DropArgs, IacArgs, TableCommand, UpdateArgs};
 use crate::core::admin::{self, AdminEvent, AdminReport};
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
 use crate::core::ending::Ending;
 use crate::core::error::Result;
-use crate::core::schema::{Described, create_input_json, read_spec};
+use crate::core::schema::{Described, IacFormat, create_input_json, read_spec, render_iac};
 use crate::core::write::WritePlan;
 
 /// Run `command` on `connection`.
@@ -28,6 +28,7 @@ pub async fn table(
         TableCommand::Create(args) => create(connection, args, confirmed, out, stop).await,
         TableCommand::Update(args) => update(connection, args, confirmed, out, stop).await,
         TableCommand::Delete(args) => drop(connection, args, confirmed, out, stop).await,
+        TableCommand::Iac(args) => iac(connection, args, out, stop).await,
     }
 }
 
@@ -90,6 +91,26 @@ async fn drop(
     let plan = admin::delete_plan(connection, &table, &args.confirm)?;
     let reports = vec![send(connection, &plan, confirmed, out, stop).await];
     finish(&reports, args.json, out)
+}
+
+/// Print the table as infrastructure code; what the server did not describe (the engine's
+/// continuous backups) is said on stderr, since the code then leaves it out.
+async fn iac(
+    connection: &Connection,
+    args: &IacArgs,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
+    let format = IacFormat::parse(&args.format)?;
+    let table = read(connection, &args.table, stop).await?;
+    for unread in &table.unread {
+        out.note(format_args!(
+            "dynoscope: not read, so not written: {unread}"
+        ));
+    }
+    out.text(render_iac(&table.spec, format));
+    out.flush();
+    out.failure().map_or(Ok(Exit::Done), Err)
 }
 
 async fn read(connection: &Connection, table: &str, stop: &CancelToken) -> Result<Described> {

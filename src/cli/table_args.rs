@@ -27,6 +27,11 @@ pub enum TableCommand {
     /// and never while its deletion protection is on.
     #[command(after_help = EXIT_TABLE)]
     Delete(DropArgs),
+    /// Write the table as infrastructure code, complete enough to recreate it: Terraform
+    /// (`aws_dynamodb_table`), CloudFormation (`AWS::DynamoDB::Table`) or CDK TypeScript
+    /// (`TableV2`), from DescribeTable, its TTL, tags and continuous backups.
+    #[command(after_help = EXIT_TABLE)]
+    Iac(IacArgs),
 }
 
 impl TableCommand {
@@ -35,6 +40,7 @@ impl TableCommand {
         match self {
             Self::Create(a) => !a.dry_run,
             Self::Update(_) | Self::Delete(_) => true,
+            Self::Iac(_) => false,
         }
     }
 
@@ -44,6 +50,7 @@ impl TableCommand {
             Self::Create(a) => a.json,
             Self::Update(a) => a.json,
             Self::Delete(a) => a.json,
+            Self::Iac(_) => false,
         }
     }
 }
@@ -311,4 +318,15 @@ pub struct DropArgs {
     /// One JSON object.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `dynoscope table iac`.
+#[derive(Debug, Args)]
+pub struct IacArgs {
+    /// The table.
+    #[arg(long)]
+    pub table: String,
+    /// terraform, cloudformation (or cfn) or cdk.
+    #[arg(long, value_name = "FORMAT")]
+    pub format: String,
 }
