@@ -182,6 +182,12 @@ pub enum Subcommand {
     /// and what reading the total back costs. Exit status: 0 advised, 2 bad input.
     #[command(after_help = EXIT_TABLE)]
     ShardsAdvice(ShardsAdviceArgs),
+    /// Delete every item of a table, keeping the table: counted first (--dry-run shows the count
+    /// and the first keys), then deleted in batches of 25; --yes even on this machine. Exit
+    /// status: 0 all deleted, 1 some left (refused, more than counted, cancelled), 2 refused
+    /// before deleting, 3 an outcome unknown.
+    #[command(after_help = EXIT_TABLE)]
+    Truncate(crate::cli::purge::TruncateArgs),
     /// Manage tables: create, update, delete.
     #[command(subcommand)]
     Table(crate::cli::table_args::TableCommand),
@@ -211,6 +217,7 @@ impl Subcommand {
             || matches!(self, Self::Insights(a) if a.enable || a.disable)
             || matches!(self, Self::Check(a) if a.repair)
             || matches!(self, Self::Table(t) if t.writes())
+            || matches!(self, Self::Truncate(a) if !a.purge.dry_run)
     }
 
     /// Whether the output is JSON (so errors are printed as JSON too).
@@ -232,6 +239,8 @@ impl Subcommand {
             Self::Size(a) => a.json,
             Self::ShardsAdvice(a) => a.json,
             Self::Table(t) => t.json(),
+            Self::Truncate(a) => a.purge.json,
+            Self::Delete(a) => a.purge.json,
             Self::Tables
             | Self::Describe { .. }
             | Self::Expr(_)
@@ -239,8 +248,7 @@ impl Subcommand {
             | Self::Mcp(_)
             | Self::Export(_)
             | Self::Import(_)
-            | Self::Put(_)
-            | Self::Delete(_) => false,
+            | Self::Put(_) => false,
         }
     }
 }

@@ -85,6 +85,9 @@ pub async fn delete(
     out: &mut Output,
     stop: &CancelToken,
 ) -> Result<Exit> {
+    if args.from_query {
+        return crate::cli::purge::from_query(connection, &args, confirmed, out, stop).await;
+    }
     let info = describe(&connection.client, &args.table, stop).await?;
     let request = DeleteSpec {
         table: args.table.clone(),

@@ -16,6 +16,7 @@ mod mcp;
 mod metrics;
 mod output;
 mod partiql;
+mod purge;
 mod read_args;
 mod reads;
 mod resume;

@@ -10,7 +10,7 @@ use crate::core::connection::Connection;
 use crate::core::error::{Error, Result};
 use crate::core::read;
 use crate::core::report::{plural, read_summary};
-use crate::core::spec::{ExportSpec, ImportSpec, RuleSpec};
+use crate::core::spec::{ExportSpec, ImportSpec};
 use crate::core::table::human_bytes;
 use crate::core::transfer;
 use crate::core::transfer::import::{self, CheckLimits, ImportCheck};
@@ -104,19 +104,7 @@ pub async fn import(
     }
     .plan()?;
     let (format, types) = (plan.format, plan.types);
-    let rules = match &args.tally {
-        Some(tally) => vec![
-            RuleSpec {
-                parent_sk: args.parent_sk.clone(),
-                parent_prefix: args.parent_prefix.clone(),
-                tally: tally.clone(),
-                child_prefix: args.child_prefix.clone(),
-                ..RuleSpec::default()
-            }
-            .tally_rule()?,
-        ],
-        None => Vec::new(),
-    };
+    let rules = args.counters.rules()?;
     let info = describe(&connection.client, &args.table, stop).await?;
     let checked = {
         let (info, stop) = (info.clone(), stop.clone());

@@ -40,8 +40,26 @@ pub struct DeleteArgs {
     #[arg(long)]
     pub table: String,
     /// A key attribute as NAME=VALUE; give each key attribute once.
-    #[arg(long = "key", value_name = "NAME=VALUE", required = true)]
+    #[arg(
+        long = "key",
+        value_name = "NAME=VALUE",
+        required_unless_present = "from_query",
+        conflicts_with = "from_query"
+    )]
     pub keys: Vec<String>,
+    /// Delete every item a Query of --pk reads (with --sk-begins-with, only those): counted
+    /// first, then deleted in batches of 25 (--yes, even on this machine).
+    #[arg(long, requires = "pk")]
+    pub from_query: bool,
+    /// With --from-query: the partition key value.
+    #[arg(long)]
+    pub pk: Option<String>,
+    /// With --from-query: only sort keys beginning with this.
+    #[arg(long, requires = "from_query")]
+    pub sk_begins_with: Option<String>,
+    /// With --from-query: how it is counted and confirmed.
+    #[command(flatten)]
+    pub purge: crate::cli::purge::PurgeFlags,
 }
 
 /// `dynoscope export`.
@@ -99,8 +117,20 @@ pub struct ImportArgs {
     /// Items shown in the preview.
     #[arg(long, default_value_t = 5, allow_negative_numbers = true, value_parser = count)]
     pub preview: usize,
-    /// Before writing, say what the file does to this tally: its children (sort keys beginning
-    /// with --child-prefix) counted per parent, and the tallies they leave behind.
+    /// The counters the file's items are children of (--tally and its rule).
+    #[command(flatten)]
+    pub counters: CounterFlags,
+    /// The file, or a folder (an S3 export: every .json and .json.gz regular file under it;
+    /// links to folders are not followed).
+    pub path: std::path::PathBuf,
+}
+
+/// A tally rule by flags, for a run that writes or deletes counted children: what it does to
+/// their parents' tallies is said first.
+#[derive(Debug, Args)]
+pub struct CounterFlags {
+    /// Say first what the items do to this tally: its children (sort keys beginning with
+    /// --child-prefix) counted per parent, and the tallies they leave behind.
     #[arg(long)]
     pub tally: Option<String>,
     /// With --tally: the sort key of parent items.
@@ -112,7 +142,23 @@ pub struct ImportArgs {
     /// With --tally: children's sort keys begin with this, e.g. `LIKE#`.
     #[arg(long, default_value = "", requires = "tally")]
     pub child_prefix: String,
-    /// The file, or a folder (an S3 export: every .json and .json.gz regular file under it;
-    /// links to folders are not followed).
-    pub path: std::path::PathBuf,
+}
+
+impl CounterFlags {
+    /// The rule, when --tally is given.
+    pub fn rules(&self) -> crate::core::error::Result<Vec<crate::core::tally::TallyRule>> {
+        match &self.tally {
+            Some(tally) => Ok(vec![
+                crate::core::spec::RuleSpec {
+                    parent_sk: self.parent_sk.clone(),
+                    parent_prefix: self.parent_prefix.clone(),
+                    tally: tally.clone(),
+                    child_prefix: self.child_prefix.clone(),
+                    ..crate::core::spec::RuleSpec::default()
+                }
+                .tally_rule()?,
+            ]),
+            None => Ok(Vec::new()),
+        }
+    }
 }

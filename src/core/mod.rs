@@ -20,6 +20,7 @@ pub mod number;
 pub mod partiql;
 pub mod placeholders;
 pub mod position;
+pub mod purge;
 pub mod read;
 pub mod report;
 pub mod retry;

@@ -1,4 +1,4 @@
-//! `table create|update|delete` through each class: done, bad input (caught by dynoscope, or
+//! `table create|update|delete|iac`, `truncate` and `delete --from-query` through each class: done, bad input (caught by dynoscope, or
 //! the server's validation), throttled out, and an answer lost after the server applied it.
 
 use crate::common::Fault;

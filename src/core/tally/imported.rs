@@ -16,15 +16,15 @@ use crate::core::value::{Item, cell_text};
 const MAX_PARENTS: usize = 10_000;
 
 /// Parents named in the words; the others are counted.
-const PARENTS_NAMED: usize = 5;
+pub(super) const PARENTS_NAMED: usize = 5;
 
 /// One parent the file puts children under.
 #[derive(Debug, Clone, Default, PartialEq)]
-struct Parent {
+pub(super) struct Parent {
     /// Its children in the file.
-    children: u64,
+    pub(super) children: u64,
     /// The tally the file sets, when the file holds the parent itself.
-    tally: Option<String>,
+    pub(super) tally: Option<String>,
 }
 
 /// The counted children of a file and their parents, per rule.
@@ -33,13 +33,13 @@ pub struct ImportTallies {
     /// The table's key names (partition, sort).
     keys: Option<(String, String)>,
     /// The rules whose children are found by a sort-key prefix.
-    rules: Vec<TallyRule>,
+    pub(super) rules: Vec<TallyRule>,
     /// Per rule (by place in `rules`) and partition.
-    parents: BTreeMap<(usize, String), Parent>,
+    pub(super) parents: BTreeMap<(usize, String), Parent>,
     /// Children per rule, those of parents not kept included.
-    children: Vec<u64>,
+    pub(super) children: Vec<u64>,
     /// More parents than [`MAX_PARENTS`] were met.
-    more: bool,
+    pub(super) more: bool,
 }
 
 impl ImportTallies {

@@ -5,6 +5,7 @@
 mod athena;
 mod checked;
 mod count;
+mod deleted;
 mod drift;
 mod imported;
 mod one_pass;

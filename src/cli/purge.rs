@@ -1,0 +1,218 @@
+//! `dynoscope truncate` and `dynoscope delete --from-query`: many items deleted, counted first
+//! (the first keys and what it does to the counters shown), then deleted in batches of 25
+//! through the gateway. It destroys, so `--yes` is asked for even on this machine.
+
+use clap::Args;
+use serde_json::json;
+
+use crate::cli::exit::{EXIT_TABLE, Exit};
+use crate::cli::interrupt::describe;
+use crate::cli::output::Output;
+use crate::cli::write_args::{CounterFlags, DeleteArgs};
+use crate::core::cancel::CancelToken;
+use crate::core::connection::Connection;
+use crate::core::error::{Error, Result};
+use crate::core::purge::{self, PurgeSource, TallyChoice};
+use crate::core::spec::ReadSpec;
+use crate::core::table::TableInfo;
+
+/// How a delete of many items is counted, confirmed and told.
+#[derive(Debug, Args)]
+pub struct PurgeFlags {
+    /// Count the items and show the first keys and the counters they move; delete nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// When the items are counted children (--tally): `repair` counts each parent's children
+    /// again after the delete and sets its tally (a guarded SET), `leave` leaves the tallies
+    /// too high. Without a choice, a delete that moves tallies is refused.
+    #[arg(long, value_name = "repair|leave")]
+    pub tallies: Option<String>,
+    /// The counters the items are children of.
+    #[command(flatten)]
+    pub counters: CounterFlags,
+    /// One JSON object: the count, the first keys, and how the delete ended.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `dynoscope truncate`.
+#[derive(Debug, Args)]
+#[command(after_help = EXIT_TABLE)]
+pub struct TruncateArgs {
+    /// The table: every item is deleted, the table kept.
+    #[arg(long)]
+    pub table: String,
+    /// How it is counted and confirmed.
+    #[command(flatten)]
+    pub purge: PurgeFlags,
+}
+
+/// Delete every item of the table.
+pub async fn truncate(
+    connection: &Connection,
+    args: &TruncateArgs,
+    confirmed: bool,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
+    let info = describe(&connection.client, &args.table, stop).await?;
+    let plan = ReadSpec::scan(args.table.clone()).plan(&info)?;
+    run(
+        connection,
+        &info,
+        PurgeSource::Read(Box::new(plan)),
+        &args.purge,
+        confirmed,
+        out,
+        stop,
+    )
+    .await
+}
+
+/// Delete what a Query of one partition reads.
+pub async fn from_query(
+    connection: &Connection,
+    args: &DeleteArgs,
+    confirmed: bool,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
+    let info = describe(&connection.client, &args.table, stop).await?;
+    let mut spec = ReadSpec::scan(args.table.clone());
+    spec.pk.clone_from(&args.pk);
+    spec.sk_begins_with.clone_from(&args.sk_begins_with);
+    let plan = spec.plan(&info)?;
+    run(
+        connection,
+        &info,
+        PurgeSource::Read(Box::new(plan)),
+        &args.purge,
+        confirmed,
+        out,
+        stop,
+    )
+    .await
+}
+
+fn json_of(key: &crate::core::value::Item, names: &[String]) -> serde_json::Value {
+    crate::core::value::json::item_to_json(key, names, crate::core::value::Style::Typed)
+}
+
+async fn run(
+    connection: &Connection,
+    info: &TableInfo,
+    source: PurgeSource,
+    flags: &PurgeFlags,
+    confirmed: bool,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
+    let choice = match flags.tallies.as_deref() {
+        None => None,
+        Some("repair") => Some(TallyChoice::Repair),
+        Some("leave") => Some(TallyChoice::Leave),
+        Some(other) => {
+            return Err(Error::Invalid(format!(
+                "--tallies `{other}`: repair or leave"
+            )));
+        }
+    };
+    let rules = flags.counters.rules()?;
+    let counted = purge::count(connection, info, &source, &rules, stop, |_| {}).await?;
+    let pricing = connection.pricing(info);
+    let keys: Vec<_> = counted
+        .first
+        .iter()
+        .map(|k| json_of(k, &info.key_names()))
+        .collect();
+    if flags.dry_run || !flags.json {
+        for line in counted.lines(info) {
+            if flags.json {
+                break;
+            }
+            out.line(line);
+        }
+        if !flags.json {
+            out.line(format!(
+                "counting read {} RCU ({})",
+                crate::core::report::capacity(counted.rcu),
+                pricing.read(counted.rcu).money_text()
+            ));
+        }
+    }
+    if flags.dry_run {
+        if flags.json {
+            out.line(json!({"items": counted.items, "first": keys, "rcu": counted.rcu, "tallies": counted.tallies.deleted_lines()}));
+        }
+        out.flush();
+        return out.failure().map_or(Ok(Exit::Done), Err);
+    }
+    if counted.drifts() && choice.is_none() {
+        return Err(Error::Invalid(
+            "these items are counted children: choose --tallies repair (count each parent again \
+             and set its tally after) or --tallies leave (they stay too high); nothing was deleted"
+                .to_owned(),
+        ));
+    }
+    if !confirmed {
+        return Err(Error::NotConfirmed {
+            question: format!(
+                "This deletes {} from table {} at {}; it cannot be undone: add --yes (asked even \
+                 on this machine).",
+                crate::core::report::plural(
+                    usize::try_from(counted.items).unwrap_or(usize::MAX),
+                    "item"
+                ),
+                info.name,
+                crate::core::write::Destination::of(connection).place()
+            ),
+        });
+    }
+    let report = purge::purge(connection, info, &source, counted.items, true, stop, |_| {}).await;
+    let mut ending = report.ending();
+    let mut repaired = Vec::new();
+    if choice == Some(TallyChoice::Repair) && report.deleted > 0 && report.unknown == 0 {
+        for (tally, run) in purge::repair_tallies(connection, info, &counted, true, stop).await {
+            match run {
+                Ok(all) => {
+                    ending = ending.graver(all.ending());
+                    repaired.push(format!("`{tally}`: {}", all.summary()));
+                }
+                Err(error) => {
+                    ending = ending.graver(crate::core::ending::Ending::of_error(&error));
+                    repaired.push(format!("`{tally}`: not repaired: {error}"));
+                }
+            }
+        }
+    }
+    if flags.json {
+        out.line(json!({
+            "items": counted.items,
+            "first": keys,
+            "deleted": report.deleted,
+            "not_deleted": report.not_deleted,
+            "unknown": report.unknown,
+            "wcu": report.wcu,
+            "rcu": report.rcu + counted.rcu,
+            "usd": pricing.write(report.wcu).usd_json(),
+            "tallies": repaired,
+            "ending": ending.word(),
+        }));
+    } else {
+        for line in report.lines(&info.name) {
+            out.line(line);
+        }
+        out.line(format!(
+            "deleting wrote {}",
+            pricing.write(report.wcu).money_text()
+        ));
+        for line in repaired {
+            out.line(format!("tally repaired: {line}"));
+        }
+    }
+    out.flush();
+    if let Some(failed) = out.failure() {
+        return Err(failed);
+    }
+    Ok(Exit::from(ending))
+}

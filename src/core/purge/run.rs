@@ -1,0 +1,385 @@
+//! The delete pass: the items read again, a page at a time, their keys deleted in batches of 25
+//! (a few at once) through the gateway, never past the count that was confirmed; then, when
+//! chosen, the tallies of the parents whose children went updated by the guarded repair.
+
+use tokio::task::JoinSet;
+
+use crate::core::cancel::CancelToken;
+use crate::core::connection::Connection;
+use crate::core::ending::Ending;
+use crate::core::error::{Error, Result};
+use crate::core::purge::{PurgeCount, PurgeSource};
+use crate::core::read::{Until, read_pages};
+use crate::core::report::plural;
+use crate::core::table::TableInfo;
+use crate::core::tally::{self, RepairAll};
+use crate::core::value::Item;
+use crate::core::write::{self, Batch, Destination, WriteOutcome, WritePlan};
+
+/// Batches in flight at once.
+const BATCHES_AT_ONCE: usize = 4;
+
+/// What to do about tallies a delete leaves too high.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TallyChoice {
+    /// After the delete, count each parent's children again and set its tally (the guarded
+    /// repair).
+    Repair,
+    /// Leave the tallies as they are (they drift; `check` finds them).
+    Leave,
+}
+
+/// How far a delete pass got.
+pub type PurgeProgress = PurgeReport;
+
+/// How a delete pass ended.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PurgeReport {
+    /// Items read again to be deleted.
+    pub read: u64,
+    /// Items deleted (answered, or found gone when read again after a lost answer).
+    pub deleted: u64,
+    /// Items the server did not delete (refused, or left unprocessed after the re-sends).
+    pub not_deleted: u64,
+    /// Items whose delete may or may not have happened (a lost answer, not read again).
+    pub unknown: u64,
+    /// Write capacity consumed.
+    pub wcu: f64,
+    /// Read capacity consumed reading them again.
+    pub rcu: f64,
+    /// `BatchWriteItem` requests sent.
+    pub requests: u32,
+    /// Each wait after a throttle, in words.
+    pub throttled: Vec<String>,
+    /// Stopped by a cancel.
+    pub cancelled: bool,
+    /// Why it stopped before the end, other than a cancel.
+    pub stopped: Option<String>,
+    /// The error that stopped it, when one did.
+    pub error: Option<Error>,
+}
+
+impl PurgeReport {
+    /// Done when everything read was deleted; unknown when an outcome is; refused when items
+    /// were left (not deleted, stopped, cancelled); an error when it stopped before deleting.
+    pub fn ending(&self) -> Ending {
+        if self.unknown > 0 {
+            Ending::Unknown
+        } else if self.error.is_some() && self.deleted == 0 {
+            Ending::BadInput
+        } else if self.not_deleted > 0
+            || self.stopped.is_some()
+            || self.cancelled
+            || self.error.is_some()
+        {
+            Ending::Refused
+        } else {
+            Ending::Done
+        }
+    }
+
+    /// The report in lines.
+    pub fn lines(&self, table: &str) -> Vec<String> {
+        let n = |v: u64| usize::try_from(v).unwrap_or(usize::MAX);
+        let mut lines = vec![format!(
+            "{} deleted from {table} ({} read again, {}, {} WCU, {} RCU)",
+            plural(n(self.deleted), "item"),
+            self.read,
+            plural(self.requests as usize, "BatchWriteItem request"),
+            crate::core::report::capacity(self.wcu),
+            crate::core::report::capacity(self.rcu),
+        )];
+        if self.not_deleted > 0 {
+            lines.push(format!(
+                "{} not deleted",
+                plural(n(self.not_deleted), "item")
+            ));
+        }
+        if self.unknown > 0 {
+            lines.push(format!(
+                "outcome unknown for {}: their batch may have been applied; it was not sent again",
+                plural(n(self.unknown), "item")
+            ));
+        }
+        lines.extend(self.throttled.iter().cloned());
+        if self.cancelled {
+            lines.push("stopped by a cancel: no batch was sent after it".to_owned());
+        }
+        lines.extend(self.stopped.iter().cloned());
+        if let Some(error) = &self.error {
+            lines.push(format!("stopped: {error}"));
+        }
+        lines
+    }
+
+    /// Count one batch's outcome; false when no other batch should be sent.
+    fn count(&mut self, keys: usize, outcome: WriteOutcome) -> bool {
+        let keys = keys as u64;
+        self.requests += outcome.attempts();
+        match outcome {
+            WriteOutcome::Applied {
+                consumed_wcu,
+                unwritten,
+                throttled,
+                ..
+            } => {
+                self.wcu += consumed_wcu;
+                self.throttled.extend(throttled);
+                let left = unwritten.map_or(0, |u| u.items.len() as u64);
+                self.deleted += keys - left;
+                self.not_deleted += left;
+                left == 0
+            }
+            WriteOutcome::Refused { refusal, .. } => {
+                self.not_deleted += keys;
+                if let write::Refusal::Error(error) = refusal {
+                    self.error.get_or_insert(error);
+                }
+                false
+            }
+            WriteOutcome::Unknown {
+                error, stored_now, ..
+            } => {
+                // Each key was read again: gone is deleted, still there is not.
+                for read in &stored_now {
+                    match read {
+                        Ok(None) => self.deleted += 1,
+                        Ok(Some(_)) => self.not_deleted += 1,
+                        Err(_) => self.unknown += 1,
+                    }
+                }
+                self.unknown += keys.saturating_sub(stored_now.len() as u64);
+                if self.unknown > 0 {
+                    self.error.get_or_insert(error);
+                    return false;
+                }
+                true
+            }
+        }
+    }
+}
+
+/// Delete what `source` holds from `info`'s table, at most `confirmed_count` items (the count
+/// the user confirmed; more found means the table changed since: it stops there and says so).
+/// `confirmed`: the user said yes to the question off this machine. `progress` hears the report
+/// after each batch.
+pub async fn purge(
+    connection: &Connection,
+    info: &TableInfo,
+    source: &PurgeSource,
+    confirmed_count: u64,
+    confirmed: bool,
+    stop: &CancelToken,
+    mut progress: impl FnMut(&PurgeReport),
+) -> PurgeReport {
+    let mut report = PurgeReport::default();
+    let destination = Destination::of(connection);
+    let what = format!(
+        "table {}, {} deleted",
+        info.name,
+        plural(
+            usize::try_from(confirmed_count).unwrap_or(usize::MAX),
+            "item"
+        )
+    );
+    if let Err(error) = destination.confirmation(&what).check(confirmed) {
+        report.error = Some(error);
+        return report;
+    }
+    let mut pass = Pass {
+        connection,
+        info,
+        destination,
+        confirmed,
+        limit: confirmed_count,
+        report,
+    };
+    match source {
+        PurgeSource::Read(plan) => {
+            let mut start = plan.start.clone();
+            loop {
+                if stop.is_cancelled() {
+                    pass.report.cancelled = true;
+                    break;
+                }
+                let mut got = None;
+                let read = read_pages(
+                    &connection.client,
+                    &plan.request,
+                    start.take(),
+                    Until::OnePage,
+                    stop,
+                    |page| got = Some(page),
+                )
+                .await;
+                if let Err(error) = read {
+                    pass.report.error = Some(error);
+                    break;
+                }
+                let Some(page) = got else {
+                    pass.report.cancelled = stop.is_cancelled();
+                    break;
+                };
+                pass.report.rcu += page.consumed_rcu;
+                if !pass.delete(page.items, stop, &mut progress).await {
+                    break;
+                }
+                match page.last_key {
+                    Some(last) => start = Some(last),
+                    None => break,
+                }
+            }
+        }
+        PurgeSource::Keys(keys) => {
+            pass.delete(keys.clone(), stop, &mut progress).await;
+        }
+    }
+    progress(&pass.report);
+    pass.report
+}
+
+struct Pass<'a> {
+    connection: &'a Connection,
+    info: &'a TableInfo,
+    destination: Destination,
+    confirmed: bool,
+    limit: u64,
+    report: PurgeReport,
+}
+
+impl Pass<'_> {
+    /// Delete the items of one page (by their keys); false when the pass ends here.
+    async fn delete(
+        &mut self,
+        items: Vec<Item>,
+        stop: &CancelToken,
+        progress: &mut impl FnMut(&PurgeReport),
+    ) -> bool {
+        let room = self.limit.saturating_sub(self.report.read);
+        let mut go_on = true;
+        let mut keys = Vec::with_capacity(items.len());
+        for item in &items {
+            match self.info.key_of(item) {
+                Ok(key) => keys.push(key),
+                Err(error) => {
+                    self.report.error = Some(error);
+                    return false;
+                }
+            }
+        }
+        if keys.len() as u64 > room {
+            keys.truncate(usize::try_from(room).unwrap_or(usize::MAX));
+            self.report.stopped = Some(format!(
+                "stopped at the {} items confirmed: more are there now than were counted; count \
+                 again to delete the rest",
+                self.limit
+            ));
+            go_on = false;
+        }
+        self.report.read += keys.len() as u64;
+        let mut batches = keys.chunks(Batch::MAX).map(|c| c.to_vec());
+        let mut flying: JoinSet<(usize, WriteOutcome)> = JoinSet::new();
+        let mut sending = true;
+        loop {
+            while sending && flying.len() < BATCHES_AT_ONCE {
+                if stop.is_cancelled() {
+                    self.report.cancelled = true;
+                    sending = false;
+                    break;
+                }
+                let Some(chunk) = batches.next() else {
+                    sending = false;
+                    break;
+                };
+                let count = chunk.len();
+                let plan = match WritePlan::batch(
+                    self.destination.clone(),
+                    Batch::delete(&self.info.name, chunk),
+                    self.info.key_names(),
+                ) {
+                    Ok(plan) => plan,
+                    Err(error) => {
+                        self.report.error = Some(error);
+                        sending = false;
+                        break;
+                    }
+                };
+                let (connection, confirmed) = (self.connection.clone(), self.confirmed);
+                flying.spawn(
+                    async move { (count, write::send(&connection, &plan, confirmed).await) },
+                );
+            }
+            let Some(done) = flying.join_next().await else {
+                break;
+            };
+            let (count, outcome) = done.unwrap_or_else(|e| {
+                (
+                    0,
+                    WriteOutcome::lost(Error::TaskDied {
+                        op: "BatchWriteItem",
+                        detail: e.to_string(),
+                    }),
+                )
+            });
+            if !self.report.count(count, outcome) {
+                sending = false;
+            }
+            progress(&self.report);
+        }
+        // Keys read but never sent (a stop after a refusal or a cancel) were not deleted.
+        let settled = self.report.deleted + self.report.not_deleted + self.report.unknown;
+        let unsent = self.report.read.saturating_sub(settled);
+        self.report.read -= unsent;
+        go_on
+            && !self.report.cancelled
+            && self.report.error.is_none()
+            && self.report.not_deleted == 0
+    }
+}
+
+/// After a delete, update the tallies `counted` said it would leave too high: each parent's
+/// children counted again and its tally set by the guarded repair (one question for all, off
+/// this machine). Per rule, the repair's run, or why it could not be made.
+pub async fn repair_tallies(
+    connection: &Connection,
+    info: &TableInfo,
+    counted: &PurgeCount,
+    confirmed: bool,
+    stop: &CancelToken,
+) -> Vec<(String, Result<RepairAll>)> {
+    let drifting = counted.tallies.drifting();
+    let mut rules: Vec<&tally::TallyRule> = Vec::new();
+    for (rule, _, _) in &drifting {
+        if !rules.contains(rule) {
+            rules.push(rule);
+        }
+    }
+    let mut runs = Vec::new();
+    for rule in rules {
+        let mut checks = Vec::new();
+        let mut failed = None;
+        for (_, pk, _) in drifting.iter().filter(|(r, _, _)| *r == rule) {
+            let checked = match info.partition.kind.parse(pk) {
+                Ok(partition) => {
+                    tally::check_partition(&connection.client, info, rule, partition).await
+                }
+                Err(error) => Err(error),
+            };
+            match checked {
+                Ok((check, _)) => checks.push(check),
+                Err(error) => {
+                    failed = Some(error);
+                    break;
+                }
+            }
+        }
+        let run = match failed {
+            Some(error) => Err(error),
+            None => {
+                tally::repair_all(connection, info, rule, &checks, confirmed, stop, |_, _| {}).await
+            }
+        };
+        runs.push((rule.tally.clone(), run));
+    }
+    runs
+}
