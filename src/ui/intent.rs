@@ -66,6 +66,8 @@ pub enum Intent {
     },
     /// Open this table (a result tab on it was chosen).
     OpenTable(String),
+    /// The tables changed (one was deleted): list them again.
+    ListTables,
     /// Open the item editor on `item` of the open table (or stage its delete), and show it.
     EditItem {
         /// The row, as loaded (empty for a new item).

@@ -3,6 +3,7 @@
 //! and carries [`Intent`]s between them; each keeps the one [`Feature`] contract (poll, draw,
 //! start afresh on a changed [`Subject`]). Drawing functions take `&mut Ui` and end in `_ui`.
 
+pub mod admin;
 pub mod browse;
 pub mod connection;
 pub mod edit;

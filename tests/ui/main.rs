@@ -7,6 +7,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod admin;
 mod browse;
 mod columns;
 mod connection;

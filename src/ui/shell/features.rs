@@ -23,6 +23,7 @@ pub(super) struct TableFeatures {
     pub(super) expr: ExprFeature,
     pub(super) transfer: TransferFeature,
     pub(super) watch: WatchFeature,
+    pub(super) admin: crate::ui::admin::AdminFeature,
 }
 
 impl TableFeatures {
@@ -41,11 +42,12 @@ impl TableFeatures {
             expr: ExprFeature::new(""),
             transfer: TransferFeature::default(),
             watch: WatchFeature::default(),
+            admin: crate::ui::admin::AdminFeature::default(),
         }
     }
 
     /// Every feature, as the shell knows it.
-    fn all(&mut self) -> [&mut dyn Feature; 8] {
+    fn all(&mut self) -> [&mut dyn Feature; 9] {
         [
             &mut self.browse,
             &mut self.transfer,
@@ -55,6 +57,7 @@ impl TableFeatures {
             &mut self.expr,
             &mut self.items,
             &mut self.watch,
+            &mut self.admin,
         ]
     }
 
@@ -115,8 +118,8 @@ impl TableFeatures {
                 self.items.start(scope, &item, start);
                 Some(View::Items)
             }
-            // The shell opens tables before routing.
-            Intent::OpenTable(_) => None,
+            // The shell opens and lists tables before routing.
+            Intent::OpenTable(_) | Intent::ListTables => None,
         }
     }
 }

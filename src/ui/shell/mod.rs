@@ -34,6 +34,7 @@ enum View {
     Watch,
     Expr,
     Transfer,
+    Table,
 }
 
 /// The dynoscope desktop app.
@@ -183,10 +184,14 @@ impl DynoscopeApp {
         self.table_panels_ui(ui, &mut intents);
         let (open, intents): (Vec<Intent>, Vec<Intent>) = intents
             .into_iter()
-            .partition(|i| matches!(i, Intent::OpenTable(_)));
+            .partition(|i| matches!(i, Intent::OpenTable(_) | Intent::ListTables));
         for intent in open {
-            if let Intent::OpenTable(table) = intent {
-                self.open_table(&table);
+            match intent {
+                Intent::OpenTable(table) => self.open_table(&table),
+                Intent::ListTables => self
+                    .tables
+                    .list_again(&self.spawner, self.connection.active()),
+                _ => {}
             }
         }
         // A write of ours to the open table changes its facts (item count, size).
@@ -328,6 +333,10 @@ impl DynoscopeApp {
                         features.transfer.view_ui(ui, &context(None), intents);
                     }
                     View::Expr => features.expr.view_ui(ui, &context(None), intents),
+                    View::Table => {
+                        features.admin.rules = features.tally.tally_rules();
+                        features.admin.view_ui(ui, &context(None), intents);
+                    }
                 }
             }
             None => self.tables.placeholder_ui(ui),

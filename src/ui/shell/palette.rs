@@ -10,7 +10,7 @@ use crate::ui::shell::View;
 use crate::ui::shell::views::go_to;
 
 /// The views the palette goes to, in its order, with their words.
-const VIEWS: [(View, &str); 7] = [
+const VIEWS: [(View, &str); 8] = [
     (View::Browse, "Go to Browse"),
     (View::Items, "Go to Items (staged changes)"),
     (View::Tally, "Go to Tally check"),
@@ -18,6 +18,10 @@ const VIEWS: [(View, &str); 7] = [
     (View::Likes, "Go to Like lab"),
     (View::Expr, "Go to Expressions"),
     (View::Transfer, "Go to Import / Export"),
+    (
+        View::Table,
+        "Go to Table (settings, delete items, code, delete table)",
+    ),
 ];
 
 impl DynoscopeApp {

@@ -44,7 +44,7 @@ pub(super) fn go_to(view: &mut View, to: View, features: &mut TableFeatures) {
             };
             features.watch.prefill(parent, rule);
         }
-        View::Browse | View::Items | View::Expr | View::Transfer => {}
+        View::Browse | View::Items | View::Expr | View::Transfer | View::Table => {}
     }
 }
 
@@ -74,4 +74,5 @@ pub(super) fn view_tabs_ui(
     }
     ui.selectable_value(view, View::Expr, "Expressions");
     ui.selectable_value(view, View::Transfer, "Import / Export");
+    ui.selectable_value(view, View::Table, "Table");
 }

@@ -26,6 +26,8 @@ pub(super) enum ListAction {
     Refresh,
     /// Stop the listing or describing under way.
     Cancel,
+    /// Show the Create table window.
+    NewTable,
 }
 
 /// Draw the list with its `filter` box; returns what the user asked for.
@@ -53,6 +55,13 @@ pub(super) fn tables_ui(
             }
         }
     });
+    if ui
+        .small_button("New table…")
+        .on_hover_text("Create a table: keys, billing, indexes, stream, TTL, tags")
+        .clicked()
+    {
+        action = Some(ListAction::NewTable);
+    }
     labelled_text_ui(ui, "Filter tables", filter, f32::INFINITY, "part of a name");
     if let Some(error) = panel.error {
         error_ui(ui, error);

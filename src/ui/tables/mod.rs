@@ -42,6 +42,8 @@ pub struct TablesFeature {
     metrics: crate::ui::metrics::MetricsPanel,
     /// The live price list read for this connection's region.
     live: cost::LivePrices,
+    /// The Create table window.
+    create: crate::ui::admin::CreateForm,
 }
 
 impl TablesFeature {
@@ -71,6 +73,7 @@ impl TablesFeature {
             open: None,
             metrics: crate::ui::metrics::MetricsPanel::default(),
             live: cost::LivePrices::default(),
+            create: crate::ui::admin::CreateForm::default(),
         }
     }
 
@@ -101,6 +104,12 @@ impl TablesFeature {
                 self.list_error = Some(Error::NotConnected { op: "ListTables" });
             }
         }
+    }
+
+    /// List the tables again (one was created or deleted); a deleted open table is closed.
+    pub fn list_again(&mut self, spawner: &Spawner, connection: Option<&Connection>) {
+        self.open = None;
+        self.list(spawner, connection);
     }
 
     /// Open `table` and describe it.
@@ -149,6 +158,12 @@ impl TablesFeature {
     pub fn poll(&mut self, spawner: &Spawner, connection: Option<&Connection>) -> Option<String> {
         self.metrics.poll();
         self.live.poll(spawner, connection);
+        if let Some(created) = self.create.poll() {
+            // Listed again, and opened once the list names it.
+            self.wanted = Some(created);
+            self.open = None;
+            self.list(spawner, connection);
+        }
         if let Some(open) = &mut self.open
             && let Some(described) = Pending::take_ready(&mut open.describing)
         {
@@ -210,7 +225,16 @@ impl TablesFeature {
             error: self.list_error.as_ref(),
             selected: self.open.as_ref().map(|o| o.name.as_str()),
         };
+        if let Some(connection) = connection
+            && self.create.open
+        {
+            self.create.window_ui(ui.ctx(), spawner, connection);
+        }
         match list::tables_ui(ui, &view, &mut self.filter)? {
+            list::ListAction::NewTable => {
+                self.create.open = true;
+                None
+            }
             list::ListAction::Refresh => {
                 self.list(spawner, connection);
                 None

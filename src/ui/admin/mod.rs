@@ -1,0 +1,14 @@
+//! Managing tables in the app: the Create table window, and the open table's Table view —
+//! its settings changed one at a time, its items deleted in bulk, the table written as
+//! infrastructure code, and the table deleted once its name is typed. Every change goes through
+//! the one write flow and the core's table management.
+
+mod create;
+mod fields;
+mod purge;
+mod run;
+mod settings;
+mod view;
+
+pub use create::CreateForm;
+pub use view::AdminFeature;

@@ -1,0 +1,289 @@
+//! Deleting many items of the open table: every item (the table kept) or one partition's. A
+//! dry run counts them first — the first keys, the read's cost, the counters they move — and
+//! the delete needs that count typed back; it reads the items again, stops at the count, can be
+//! cancelled between batches, and repairs the tallies after when that is chosen.
+
+use std::time::Instant;
+
+use egui::{RichText, Ui};
+
+use crate::core::purge::{self, PurgeCount, PurgeReport, PurgeSource, TallyChoice, check_typed};
+use crate::core::report::age_text;
+use crate::core::spec::ReadSpec;
+use crate::core::tally::TallyRule;
+use crate::task::{Job, Pending};
+use crate::ui::widgets::{error_ui, write_button_ui};
+use crate::ui::{Intent, Scope};
+
+/// What is deleted, as chosen.
+#[derive(Default)]
+pub struct PurgeForm {
+    /// One partition (its key below) rather than the whole table.
+    partition: bool,
+    pk: String,
+    sk_prefix: String,
+    counting: Option<Pending<PurgeCount>>,
+    /// The last count, with what it counted and when.
+    counted: Option<(PurgeCount, PurgeSource, Instant)>,
+    typed: String,
+    choice: Option<TallyChoice>,
+    deleting: Option<Job<PurgeReport, (PurgeReport, Vec<String>)>>,
+    progress: Option<PurgeReport>,
+    ended: Option<Vec<String>>,
+    error: Option<crate::core::error::Error>,
+}
+
+impl PurgeForm {
+    /// Take in what arrived; a write to the table when a delete ended.
+    pub fn poll(
+        &mut self,
+        table: &str,
+        intents: &mut Vec<Intent>,
+        destination: Option<crate::core::write::Destination>,
+    ) {
+        if let Some(done) = Pending::take_ready(&mut self.counting) {
+            match done {
+                Ok(counted) => {
+                    if let Some((_, source, _)) = self.counted.take() {
+                        self.counted = Some((counted, source, Instant::now()));
+                    }
+                }
+                Err(error) => {
+                    self.counted = None;
+                    self.error = Some(error);
+                }
+            }
+        }
+        let polled = Job::poll_slot(&mut self.deleting);
+        if let Some(last) = polled.progress.into_iter().last() {
+            self.progress = Some(last);
+        }
+        if let Some(done) = polled.done {
+            self.progress = None;
+            self.counted = None;
+            self.typed.clear();
+            match done {
+                Ok((report, repaired)) => {
+                    let mut lines = report.lines(table);
+                    lines.extend(repaired);
+                    self.ended = Some(lines);
+                }
+                Err(error) => self.error = Some(error),
+            }
+            if let Some(destination) = destination {
+                intents.push(Intent::Written {
+                    destination: Box::new(destination),
+                    table: table.to_owned(),
+                    keys: Vec::new(),
+                });
+            }
+        }
+    }
+
+    /// Another table: forget the last count and report (a delete under way still reports).
+    pub fn forget(&mut self) {
+        if self.counting.take().is_some() || self.counted.is_some() {
+            self.counted = None;
+        }
+        self.typed.clear();
+        self.ended = None;
+        self.error = None;
+    }
+
+    /// Draw the section.
+    pub fn purge_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, rules: &[TallyRule]) {
+        let busy = self.counting.is_some() || self.deleting.is_some();
+        ui.horizontal(|ui| {
+            ui.radio_value(&mut self.partition, false, "Every item (the table is kept)");
+            ui.radio_value(&mut self.partition, true, "One partition");
+        });
+        if self.partition {
+            ui.horizontal(|ui| {
+                let label = ui.label(format!("{} =", scope.table.partition.name));
+                ui.add(egui::TextEdit::singleline(&mut self.pk).desired_width(120.0))
+                    .labelled_by(label.id);
+                if let Some(sort) = &scope.table.sort {
+                    let label = ui.label(format!("{} begins with", sort.name));
+                    ui.add(egui::TextEdit::singleline(&mut self.sk_prefix).desired_width(100.0))
+                        .labelled_by(label.id);
+                }
+            });
+        }
+        if ui
+            .add_enabled(!busy, egui::Button::new("Count (dry run)"))
+            .clicked()
+        {
+            self.count(scope, rules);
+        }
+        if self.counting.is_some() {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label("Counting…");
+            });
+        }
+        if let Some(error) = &self.error {
+            error_ui(ui, error);
+        }
+        self.confirm_ui(ui, scope);
+        if let Some(report) = &self.progress {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label(format!(
+                    "{} deleted of {} read",
+                    report.deleted, report.read
+                ));
+                if let Some(job) = &self.deleting
+                    && ui
+                        .button("Cancel")
+                        .on_hover_text("Send no other batch")
+                        .clicked()
+                {
+                    job.cancel();
+                }
+            });
+        }
+        for line in self.ended.iter().flatten() {
+            ui.label(line);
+        }
+    }
+
+    fn count(&mut self, scope: &Scope<'_>, rules: &[TallyRule]) {
+        self.error = None;
+        self.ended = None;
+        let mut spec = ReadSpec::scan(scope.table.name.clone());
+        if self.partition {
+            spec.pk = Some(self.pk.clone());
+            let prefix = self.sk_prefix.trim();
+            spec.sk_begins_with = (!prefix.is_empty()).then(|| prefix.to_owned());
+        }
+        let plan = match spec.plan(scope.table) {
+            Ok(plan) => plan,
+            Err(error) => {
+                self.error = Some(error.into());
+                return;
+            }
+        };
+        let source = PurgeSource::Read(Box::new(plan));
+        let (connection, info, rules) = (
+            scope.connection.clone(),
+            scope.table.clone(),
+            rules.to_vec(),
+        );
+        let counted_source = source.clone();
+        self.counting = Some(scope.spawner.spawn("Scan", async move {
+            let stop = crate::core::cancel::CancelToken::default();
+            purge::count(&connection, &info, &counted_source, &rules, &stop, |_| {}).await
+        }));
+        // The source is kept with the placeholder count until the count arrives.
+        self.counted = Some((empty_count(), source, Instant::now()));
+        self.choice = None;
+    }
+
+    fn confirm_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) {
+        if self.counting.is_some() {
+            return;
+        }
+        let Some((counted, source, at)) = &self.counted else {
+            return;
+        };
+        ui.group(|ui| {
+            for (i, line) in counted.lines(scope.table).iter().enumerate() {
+                if i == 0 {
+                    ui.label(RichText::new(line).strong());
+                } else {
+                    ui.label(line);
+                }
+            }
+            let pricing = scope.connection.pricing(scope.table);
+            ui.weak(format!(
+                "counted {} · the count read {} RCU ({})",
+                age_text(at.elapsed()),
+                crate::core::report::capacity(counted.rcu),
+                pricing.read(counted.rcu).money_text()
+            ));
+            if counted.items == 0 {
+                return;
+            }
+            if counted.drifts() {
+                ui.horizontal(|ui| {
+                    ui.radio_value(
+                        &mut self.choice,
+                        Some(TallyChoice::Repair),
+                        "Repair the tallies after",
+                    );
+                    ui.radio_value(
+                        &mut self.choice,
+                        Some(TallyChoice::Leave),
+                        "Leave them too high",
+                    );
+                });
+            }
+            ui.horizontal(|ui| {
+                let label = ui.label(format!("Type {} to delete them", counted.items));
+                ui.add(egui::TextEdit::singleline(&mut self.typed).desired_width(80.0))
+                    .labelled_by(label.id);
+            });
+            let typed = check_typed(counted.items, &self.typed).is_ok();
+            let chosen = !counted.drifts() || self.choice.is_some();
+            let text = format!("Delete {} items", counted.items);
+            if write_button_ui(
+                ui,
+                scope.connection,
+                typed && chosen && self.deleting.is_none(),
+                &text,
+            )
+            .clicked()
+            {
+                let (connection, info) = (scope.connection.clone(), scope.table.clone());
+                let (counted, source, choice) = (counted.clone(), source.clone(), self.choice);
+                self.deleting = Some(scope.spawner.spawn_job(
+                    "BatchWriteItem",
+                    move |progress, stop| async move {
+                        // The count typed back is the confirmation, here and elsewhere alike.
+                        let report = purge::purge(
+                            &connection,
+                            &info,
+                            &source,
+                            counted.items,
+                            true,
+                            &stop,
+                            |r| {
+                                progress.send(r.clone());
+                            },
+                        )
+                        .await;
+                        let mut repaired = Vec::new();
+                        if choice == Some(TallyChoice::Repair)
+                            && report.deleted > 0
+                            && report.unknown == 0
+                        {
+                            for (tally, run) in
+                                purge::repair_tallies(&connection, &info, &counted, true, &stop)
+                                    .await
+                            {
+                                repaired.push(match run {
+                                    Ok(all) => {
+                                        format!("tally `{tally}` repaired: {}", all.summary())
+                                    }
+                                    Err(error) => format!("tally `{tally}` not repaired: {error}"),
+                                });
+                            }
+                        }
+                        Ok((report, repaired))
+                    },
+                ));
+                self.ended = None;
+            }
+        });
+    }
+}
+
+fn empty_count() -> PurgeCount {
+    PurgeCount {
+        items: 0,
+        first: Vec::new(),
+        rcu: 0.0,
+        tallies: crate::core::tally::ImportTallies::default(),
+        cancelled: false,
+    }
+}

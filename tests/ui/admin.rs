@@ -1,0 +1,145 @@
+//! Managing tables in the app: a table created from the Create table window (an index added,
+//! what DynamoDB would refuse said first), its settings changed in the Table view, a partition's
+//! likes counted and deleted once their count is typed back, and the table deleted once its
+//! name is typed — each checked on the server.
+
+use egui::accesskit::Role;
+
+use crate::*;
+
+fn table_exists(outside: &Outside, name: &str) -> Option<bool> {
+    outside.runtime.block_on(async {
+        match outside
+            .client
+            .describe_table()
+            .table_name(name)
+            .send()
+            .await
+        {
+            Ok(out) => out.table.and_then(|t| t.deletion_protection_enabled),
+            Err(_) => None,
+        }
+    })
+}
+
+fn open_table_view(h: &mut egui_kittest::Harness<'_, DynoscopeApp>, table: &str) {
+    // The list's entry comes first: the open table's heading has the same name.
+    h.query_all_by_label(table).next().unwrap().click();
+    step_until(h, "the table opened", |h| has_label(h, "Table"));
+    h.get_by_role_and_label(Role::Button, "Table").click();
+    let heading = format!("Table {table}");
+    step_until(h, "the Table view", |h| has_label(h, &heading));
+    // Its sections once the table has been read whole.
+    step_until(h, "the table read", |h| has_label(h, "Delete items"));
+}
+
+#[test]
+fn a_table_is_created_changed_emptied_and_deleted_from_the_app() {
+    let outside = outside_sandbox();
+    let mut app = start(endpoint(outside.sandbox.endpoint()), Some("Social"));
+    let h = &mut app.harness;
+    h.set_size(egui::vec2(1400.0, 1100.0));
+    step_until(h, "the tables", |h| has_label(h, "New table…"));
+
+    // Create: a bad name is refused in words before anything is sent.
+    h.get_by_label("New table…").click();
+    step_until(h, "the Create table window", |h| has_label(h, "Table name"));
+    type_into(h, "Table name", "P");
+    step_until(h, "the name refused", |h| {
+        has_label_containing(h, "table name `P`: 3 to 255 characters")
+    });
+    type_into(h, "Table name", "osts");
+    h.get_by_label("+ Global index").click();
+    step_until(h, "the summary", |h| {
+        has_label(h, "Posts: PK (S) / SK (S), on demand, 1 global index")
+    });
+    h.get_by_role_and_label(Role::Button, "Create table")
+        .click();
+    step_until(h, "the table created", |h| {
+        has_label_containing(h, "applied: a new table Posts")
+    });
+    assert_eq!(
+        table_exists(&outside, "Posts"),
+        Some(false),
+        "created, unprotected"
+    );
+
+    // The new table opens; its Table view turns deletion protection on.
+    h.get_by_role_and_label(Role::Button, "Close window")
+        .click();
+    open_table_view(h, "Posts");
+    h.get_by_role_and_label(Role::Button, "Turn protection on")
+        .click();
+    step_until(h, "protection on", |h| {
+        has_label_containing(h, "deletion protection turned on")
+    });
+    assert_eq!(table_exists(&outside, "Posts"), Some(true));
+
+    // Social's likes of POST#a91f, counted, then deleted with their count typed back.
+    open_table_view(h, "Social");
+    h.get_by_label("Delete items").click();
+    step_until(h, "the delete form", |h| has_label(h, "One partition"));
+    h.get_by_label("One partition").click();
+    h.step();
+    type_into(h, "PK =", "POST#a91f");
+    type_into(h, "SK begins with", "LIKE#");
+    h.get_by_role_and_label(Role::Button, "Count (dry run)")
+        .click();
+    step_until(h, "the count", |h| {
+        has_label(h, "3 items in Social would be deleted")
+    });
+    assert!(has_label(h, "  PK = POST#a91f · SK = LIKE#USER#7c20"));
+    type_into(h, "Type 3 to delete them", "3");
+    h.get_by_role_and_label(Role::Button, "Delete 3 items")
+        .click();
+    step_until(h, "the delete's report", |h| {
+        has_label_containing(h, "3 items deleted from Social")
+    });
+    let left = outside.runtime.block_on(async {
+        outside
+            .client
+            .query()
+            .table_name("Social")
+            .key_condition_expression("PK = :p AND begins_with(SK, :s)")
+            .expression_attribute_values(
+                ":p",
+                aws_sdk_dynamodb::types::AttributeValue::S("POST#a91f".into()),
+            )
+            .expression_attribute_values(
+                ":s",
+                aws_sdk_dynamodb::types::AttributeValue::S("LIKE#".into()),
+            )
+            .send()
+            .await
+            .unwrap()
+            .count
+    });
+    assert_eq!(left, 0);
+
+    // Posts: protected, so Delete table explains; off, then deleted by its typed name.
+    open_table_view(h, "Posts");
+    h.get_by_label("Delete table").click();
+    step_until(h, "the protection explained", |h| {
+        has_label_containing(h, "Deletion protection is on")
+    });
+    h.get_by_role_and_label(Role::Button, "Turn protection off")
+        .click();
+    step_until(h, "protection off", |h| {
+        has_label_containing(h, "deletion protection turned off")
+    });
+    step_until(h, "the typed name asked", |h| {
+        has_label(h, "Type the table's name")
+    });
+    type_into(h, "Type the table's name", "Posts");
+    h.get_by_role_and_label(Role::Button, "Delete table")
+        .click();
+    step_until(h, "the table gone from the list", |h| {
+        !has_label(h, "Posts")
+    });
+    assert_eq!(
+        table_exists(&outside, "Posts"),
+        None,
+        "deleted on the server"
+    );
+    drop(app);
+}
