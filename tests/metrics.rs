@@ -9,7 +9,6 @@
 
 mod common;
 
-use std::process::{Child, Command, Stdio};
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -20,58 +19,10 @@ use aws_sdk_dynamodb::types::{
     ProjectionType, ScalarAttributeType,
 };
 use bigdecimal::BigDecimal;
+use common::moto::moto;
 use common::served::{Served, command, text};
 use dynoscope::core::metrics;
 use dynoscope::core::read as ops;
-
-/// moto's server on a free port, stopped when dropped.
-struct Moto {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Moto {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn moto() -> Moto {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let child = Command::new("python3")
-        .args([
-            "-m",
-            "moto.server",
-            "-H",
-            "127.0.0.1",
-            "-p",
-            &port.to_string(),
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("python3 runs (CI installs moto[server] from PyPI)");
-    let mut moto = Moto {
-        child,
-        url: format!("http://127.0.0.1:{port}"),
-    };
-    // Started once it takes a connection: tried a bounded number of times, not timed.
-    for _ in 0..300 {
-        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            return moto;
-        }
-        if let Ok(Some(status)) = moto.child.try_wait() {
-            panic!("moto's server ended ({status}): install it with `pip install 'moto[server]'`");
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    panic!("moto's server never took a connection on {}", moto.url);
-}
 
 fn d(text: &str) -> BigDecimal {
     BigDecimal::from_str(text).unwrap()

@@ -188,7 +188,7 @@ pub enum Subcommand {
     /// before deleting, 3 an outcome unknown.
     #[command(after_help = EXIT_TABLE)]
     Truncate(crate::cli::purge::TruncateArgs),
-    /// Manage tables: create, update, delete.
+    /// Manage tables: create, update, delete; back up, list backups, restore, delete a backup.
     #[command(subcommand)]
     Table(crate::cli::table_args::TableCommand),
     /// Serve the seeded sandbox on a local port for other tools, until Ctrl-C.

@@ -2,6 +2,7 @@
 
 mod add;
 mod args;
+mod backup_args;
 mod check;
 mod cost;
 mod cost_args;

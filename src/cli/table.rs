@@ -1,14 +1,16 @@
-//! `dynoscope table create|update|delete|iac`: the core's table management, printed. Each change is
-//! a configuration write through the gateway (--yes off this machine), followed until the table
-//! settles; the table is described again at the end.
+//! `dynoscope table create|update|delete|iac|backup|backups|restore|delete-backup`: the core's
+//! table management, printed. Each change is a configuration write through the gateway (--yes
+//! off this machine), followed until the table settles; the table (and a backup) is described
+//! again at the end.
 
 use serde_json::{Value, json};
 
+use crate::cli::backup_args::{BackupArgs, BackupsArgs, DeleteBackupArgs, RestoreArgs};
 use crate::cli::exit::Exit;
 use crate::cli::interrupt::unless_stopped;
 use crate::cli::output::Output;
 use crate::cli::table_args::{CreateArgs, DropArgs, IacArgs, TableCommand, UpdateArgs};
-use crate::core::admin::{self, AdminEvent, AdminReport};
+use crate::core::admin::{self, AdminEvent, AdminReport, BackupInfo};
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
 use crate::core::ending::Ending;
@@ -29,6 +31,12 @@ pub async fn table(
         TableCommand::Update(args) => update(connection, args, confirmed, out, stop).await,
         TableCommand::Delete(args) => drop(connection, args, confirmed, out, stop).await,
         TableCommand::Iac(args) => iac(connection, args, out, stop).await,
+        TableCommand::Backup(args) => backup(connection, args, confirmed, out, stop).await,
+        TableCommand::Backups(args) => backups(connection, args, out, stop).await,
+        TableCommand::Restore(args) => restore(connection, args, confirmed, out, stop).await,
+        TableCommand::DeleteBackup(args) => {
+            delete_backup(connection, args, confirmed, out, stop).await
+        }
     }
 }
 
@@ -89,6 +97,75 @@ async fn drop(
 ) -> Result<Exit> {
     let table = read(connection, &args.table, stop).await?;
     let plan = admin::delete_plan(connection, &table, &args.confirm)?;
+    let reports = vec![send(connection, &plan, confirmed, out, stop).await];
+    finish(&reports, args.json, out)
+}
+
+async fn backup(
+    connection: &Connection,
+    args: &BackupArgs,
+    confirmed: bool,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
+    let table = read(connection, &args.table, stop).await?;
+    let plan = admin::backup_plan(connection, &table, &args.name)?;
+    let reports = vec![send(connection, &plan, confirmed, out, stop).await];
+    finish(&reports, args.json, out)
+}
+
+/// Every backup of the table, a line each (or one JSON object).
+async fn backups(
+    connection: &Connection,
+    args: &BackupsArgs,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
+    let listed = admin::list_backups(&connection.client, &args.table);
+    let backups = unless_stopped(stop, "ListBackups", listed).await?;
+    if args.json {
+        let list: Vec<Value> = backups.iter().map(BackupInfo::json).collect();
+        out.line(json!({"table": args.table, "backups": list}));
+    } else {
+        for backup in &backups {
+            out.line(backup.line());
+        }
+        if backups.is_empty() {
+            out.note(format_args!(
+                "dynoscope: table {} has no backups",
+                args.table
+            ));
+        }
+    }
+    out.flush();
+    out.failure().map_or(Ok(Exit::Done), Err)
+}
+
+async fn restore(
+    connection: &Connection,
+    args: &RestoreArgs,
+    confirmed: bool,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
+    let described = admin::describe_backup(&connection.client, &args.backup_arn);
+    let backup = unless_stopped(stop, "DescribeBackup", described).await?;
+    let planned = admin::restore_plan(connection, &backup, &args.to_table);
+    let plan = unless_stopped(stop, "DescribeTable", planned).await?;
+    let reports = vec![send(connection, &plan, confirmed, out, stop).await];
+    finish(&reports, args.json, out)
+}
+
+async fn delete_backup(
+    connection: &Connection,
+    args: &DeleteBackupArgs,
+    confirmed: bool,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
+    let described = admin::describe_backup(&connection.client, &args.backup_arn);
+    let backup = unless_stopped(stop, "DescribeBackup", described).await?;
+    let plan = admin::delete_backup_plan(connection, &backup)?;
     let reports = vec![send(connection, &plan, confirmed, out, stop).await];
     finish(&reports, args.json, out)
 }
@@ -174,8 +251,14 @@ fn reports_json(reports: &[AdminReport]) -> Value {
             "state": t.state(),
             "ttl": t.spec.ttl,
             "pitr": t.spec.pitr,
+            "item_count": t.item_count,
             "not_read": t.unread,
         })
     });
-    json!({"writes": writes, "after": after})
+    let backup = reports
+        .last()
+        .and_then(|r| r.backup.as_ref())
+        .map(BackupInfo::json);
+    let notes: Vec<&String> = reports.iter().flat_map(|r| &r.notes).collect();
+    json!({"writes": writes, "after": after, "backup": backup, "notes": notes})
 }

@@ -1,8 +1,9 @@
 //! The arguments of `dynoscope table create|update|delete`, turned into the core's
-//! [`TableSpec`] and [`TableChange`]s.
+//! [`TableSpec`] and [`TableChange`]s (backups' in `backup_args.rs`).
 
 use clap::{Args, Subcommand};
 
+use crate::cli::backup_args::{BackupArgs, BackupsArgs, DeleteBackupArgs, RestoreArgs};
 use crate::cli::exit::EXIT_TABLE;
 use crate::core::error::{Error, Result};
 use crate::core::schema::{
@@ -32,6 +33,20 @@ pub enum TableCommand {
     /// (`TableV2`), from DescribeTable, its TTL, tags and continuous backups.
     #[command(after_help = EXIT_TABLE)]
     Iac(IacArgs),
+    /// Make an on-demand backup of a table (CreateBackup), kept and billed until deleted: a
+    /// configuration write, asked about off this machine (--yes); the backup described again.
+    #[command(after_help = EXIT_TABLE)]
+    Backup(BackupArgs),
+    /// List a table's backups, every page: name, ARN, status, when made, size, type.
+    #[command(after_help = EXIT_TABLE)]
+    Backups(BackupsArgs),
+    /// Restore a backup into a new table (refused when the table exists), followed until it is
+    /// ACTIVE; its items counted as DescribeTable says.
+    #[command(after_help = EXIT_TABLE)]
+    Restore(RestoreArgs),
+    /// Delete a backup for good.
+    #[command(after_help = EXIT_TABLE)]
+    DeleteBackup(DeleteBackupArgs),
 }
 
 impl TableCommand {
@@ -39,8 +54,12 @@ impl TableCommand {
     pub fn writes(&self) -> bool {
         match self {
             Self::Create(a) => !a.dry_run,
-            Self::Update(_) | Self::Delete(_) => true,
-            Self::Iac(_) => false,
+            Self::Update(_)
+            | Self::Delete(_)
+            | Self::Backup(_)
+            | Self::Restore(_)
+            | Self::DeleteBackup(_) => true,
+            Self::Iac(_) | Self::Backups(_) => false,
         }
     }
 
@@ -50,6 +69,10 @@ impl TableCommand {
             Self::Create(a) => a.json,
             Self::Update(a) => a.json,
             Self::Delete(a) => a.json,
+            Self::Backup(a) => a.json,
+            Self::Backups(a) => a.json,
+            Self::Restore(a) => a.json,
+            Self::DeleteBackup(a) => a.json,
             Self::Iac(_) => false,
         }
     }

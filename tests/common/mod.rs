@@ -6,6 +6,7 @@
 
 mod faults;
 pub mod files;
+pub mod moto;
 mod proxy;
 pub mod roundtrip;
 pub mod served;

@@ -1,7 +1,10 @@
 //! Managing tables: create one from a [`TableSpec`], change one, delete one — each a
 //! configuration write through the one gateway (asked about off this machine, refused when
 //! read-only, sent once), then the table described again and followed until it has settled
-//! (`ACTIVE`, no index backfilling) or is gone.
+//! (`ACTIVE`, no index backfilling) or is gone. On-demand backups (`backups.rs`) go the same
+//! way: made, restored into a new table (followed until `ACTIVE`), deleted.
+
+mod backups;
 
 use std::time::Duration;
 
@@ -13,6 +16,10 @@ use crate::core::ending::Ending;
 use crate::core::error::{Error, Result};
 use crate::core::schema::{Described, TableChange, TableSpec, read_spec};
 use crate::core::write::{self, Destination, Refusal, TableSetting, WriteOutcome, WritePlan};
+
+pub use backups::{
+    BackupInfo, backup_plan, delete_backup_plan, describe_backup, list_backups, restore_plan,
+};
 
 /// How often a table is described again while it settles.
 pub const POLL: Duration = Duration::from_secs(2);
@@ -38,6 +45,10 @@ pub struct AdminReport {
     pub unread: Option<String>,
     /// Whether following it was given up by a cancel (the change goes on on the server).
     pub stopped_following: bool,
+    /// The backup a backup write made or deleted, as described again (`None` once gone).
+    pub backup: Option<BackupInfo>,
+    /// What else was read again, in words: a restored table's items, a backup gone.
+    pub notes: Vec<String>,
 }
 
 impl AdminReport {
@@ -77,6 +88,8 @@ impl AdminReport {
             (None, Some(why)) => lines.push(why.clone()),
             (None, None) => {}
         }
+        lines.extend(self.backup.iter().map(|b| format!("backup: {}", b.line())));
+        lines.extend(self.notes.iter().cloned());
         if self.stopped_following {
             lines.push(
                 "stopped waiting: the change goes on on the server; describe the table to see"
@@ -155,6 +168,8 @@ pub async fn run(
             after: None,
             unread: None,
             stopped_following: false,
+            backup: None,
+            notes: Vec::new(),
         };
     };
     let table = setting.table().to_owned();
@@ -171,17 +186,43 @@ pub async fn run(
         after: None,
         unread: None,
         stopped_following: false,
+        backup: None,
+        notes: Vec::new(),
     };
     // A refusal before anything was sent leaves the table as it was: nothing to follow.
     if report.writes.iter().all(|(_, o)| o.attempts() == 0) {
         return report;
     }
     let followed = follow(&connection.client, &table, deleting, stop, on_event).await;
+    let backup = matches!(
+        setting,
+        TableSetting::CreateBackup { .. }
+            | TableSetting::DeleteBackup { .. }
+            | TableSetting::Restore { .. }
+    );
     match followed {
         Ok(Some(described)) => report.after = Some(described),
         Ok(None) => report.unread = Some(format!("table {table} is gone")),
         Err(Error::Cancelled { .. }) => report.stopped_following = true,
+        // A backup outlives its table; a restore whose answer was lost may not have begun.
+        Err(error) if backup && error.code() == Some("ResourceNotFoundException") => {
+            report.unread = Some(format!("table {table} does not exist"));
+        }
         Err(error) => report.unread = Some(format!("not described again: {error}")),
+    }
+    if let (TableSetting::Restore { .. }, Some(after)) = (setting, &report.after)
+        && let Some(count) = after.item_count
+    {
+        report.notes.push(format!(
+            "restored table {table} holds {count} items (DescribeTable's count, which AWS \
+             refreshes about every six hours)"
+        ));
+    }
+    if backup {
+        let (described, notes) =
+            backups::again(&connection.client, setting, &report.writes[0].1).await;
+        report.backup = described;
+        report.notes.extend(notes);
     }
     // What CreateTable cannot say is set once the new table is active, under the same
     // confirmation: TTL, then point-in-time recovery.

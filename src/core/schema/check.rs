@@ -163,7 +163,7 @@ impl TableSpec {
 }
 
 /// A table's or an index's name: 3 to 255 characters of `a-z A-Z 0-9 _ - .`.
-fn name_problem(what: &str, name: &str, problems: &mut Vec<String>) {
+pub(crate) fn name_problem(what: &str, name: &str, problems: &mut Vec<String>) {
     let len = name.len();
     if !(3..=255).contains(&len) {
         problems.push(format!(

@@ -13,6 +13,7 @@ pub(crate) mod request;
 mod tests;
 
 pub use change::TableChange;
+pub(crate) use check::name_problem;
 pub use check::{MAX_GSIS, MAX_LSIS, MAX_PROJECTED};
 pub use described::{Described, read_spec, spec_of};
 pub use iac::{IacFormat, render as render_iac};

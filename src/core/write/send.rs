@@ -250,7 +250,7 @@ async fn attempt(
         WriteRequest::Batch(batch) => many::batch(client, batch, budget).await,
         WriteRequest::Table(setting) => super::setting::table_setting(client, setting, budget)
             .await
-            .map(|()| answered((None, 0.0))),
+            .map(|returned| answered((returned, 0.0))),
     }
 }
 

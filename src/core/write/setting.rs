@@ -1,21 +1,23 @@
 //! A table's own settings changed through the gateway: created, changed (billing, indexes, TTL,
 //! stream, deletion protection, class, point-in-time recovery, Contributor Insights) or
-//! deleted. Each is one request, sent once: a lost answer is left unknown and the table is
-//! described again by the caller.
+//! deleted; an on-demand backup made or deleted, or restored into a new table. Each is one
+//! request, sent once: a lost answer is left unknown and the table is described again by the
+//! caller.
 
 use std::time::Duration;
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{
-    BillingMode, ContributorInsightsAction, DeleteGlobalSecondaryIndexAction,
-    GlobalSecondaryIndexUpdate, PointInTimeRecoverySpecification, ProvisionedThroughput,
-    StreamSpecification, StreamViewType, TableClass, TimeToLiveSpecification,
-    UpdateGlobalSecondaryIndexAction,
+    AttributeValue, BackupDetails, BillingMode, ContributorInsightsAction,
+    DeleteGlobalSecondaryIndexAction, GlobalSecondaryIndexUpdate, PointInTimeRecoverySpecification,
+    ProvisionedThroughput, StreamSpecification, StreamViewType, TableClass,
+    TimeToLiveSpecification, UpdateGlobalSecondaryIndexAction,
 };
 
 use crate::core::error::Error;
 use crate::core::schema::{BillingSpec, TableChange, TableSpec, request};
 use crate::core::throttle::one_attempt_within;
+use crate::core::value::Item;
 use crate::core::write::attempt::Failure;
 
 /// A change to a table itself rather than to its items.
@@ -43,6 +45,33 @@ pub enum TableSetting {
         /// On (`ENABLE`) or off (`DISABLE`).
         enable: bool,
     },
+    /// An on-demand backup of the table (`CreateBackup`), kept (and billed) until deleted.
+    CreateBackup {
+        /// The table.
+        table: String,
+        /// The backup's name (names need not be unique: the ARN is).
+        name: String,
+    },
+    /// An on-demand backup deleted for good (`DeleteBackup`).
+    DeleteBackup {
+        /// The backup's ARN.
+        arn: String,
+        /// Its name, for words.
+        name: String,
+        /// The table it was made of (which may no longer exist).
+        table: String,
+    },
+    /// A backup restored into a new table (`RestoreTableFromBackup`); the table must not exist.
+    Restore {
+        /// The backup's ARN.
+        backup_arn: String,
+        /// Its name, for words.
+        backup: String,
+        /// The table it was made of, for words.
+        source: String,
+        /// The new table.
+        table: String,
+    },
 }
 
 impl TableSetting {
@@ -52,7 +81,10 @@ impl TableSetting {
             Self::Create(spec) => &spec.name,
             Self::Change { table, .. }
             | Self::Delete { table }
-            | Self::ContributorInsights { table, .. } => table,
+            | Self::ContributorInsights { table, .. }
+            | Self::CreateBackup { table, .. }
+            | Self::DeleteBackup { table, .. }
+            | Self::Restore { table, .. } => table,
         }
     }
 
@@ -73,8 +105,37 @@ impl TableSetting {
                     "off"
                 }
             ),
+            Self::CreateBackup { table, name } => format!(
+                "table {table}, an on-demand backup named {name} made (kept, and billed, until \
+                 deleted)"
+            ),
+            Self::DeleteBackup { arn, name, table } => {
+                format!("backup {name} of table {table} ({arn}), deleted for good")
+            }
+            Self::Restore {
+                backup_arn,
+                backup,
+                source,
+                table,
+            } => format!(
+                "a new table {table}, restored from backup {backup} of table {source} \
+                 ({backup_arn})"
+            ),
         }
     }
+}
+
+/// What `CreateBackup` answered, as an item: `BackupArn`, `BackupName`, `BackupStatus`.
+fn backup_item(details: &BackupDetails) -> Item {
+    let s = |text: &str| AttributeValue::S(text.to_owned());
+    Item::from([
+        ("BackupArn".to_owned(), s(details.backup_arn())),
+        ("BackupName".to_owned(), s(details.backup_name())),
+        (
+            "BackupStatus".to_owned(),
+            s(details.backup_status().as_str()),
+        ),
+    ])
 }
 
 fn invalid(what: &str) -> impl Fn(aws_sdk_dynamodb::error::BuildError) -> Failure + '_ {
@@ -89,14 +150,63 @@ fn throughput(rcu: u64, wcu: u64) -> Result<ProvisionedThroughput, Failure> {
         .map_err(invalid("provisioned throughput"))
 }
 
-/// Send `setting` once, within `budget`.
+/// Send `setting` once, within `budget`: what the server answered, as an item, for a backup
+/// made (its ARN); nothing for the others.
 pub(super) async fn table_setting(
+    client: &Client,
+    setting: &TableSetting,
+    budget: Duration,
+) -> std::result::Result<Option<Item>, Failure> {
+    let once = || one_attempt_within(budget);
+    match setting {
+        TableSetting::CreateBackup { table, name } => client
+            .create_backup()
+            .table_name(table)
+            .backup_name(name)
+            .customize()
+            .config_override(once())
+            .send()
+            .await
+            .map(|out| out.backup_details().map(backup_item))
+            .map_err(|e| Failure::Error(Error::from_sdk("CreateBackup", e))),
+        TableSetting::DeleteBackup { arn, .. } => client
+            .delete_backup()
+            .backup_arn(arn)
+            .customize()
+            .config_override(once())
+            .send()
+            .await
+            .map(|_| None)
+            .map_err(|e| Failure::Error(Error::from_sdk("DeleteBackup", e))),
+        TableSetting::Restore {
+            backup_arn, table, ..
+        } => client
+            .restore_table_from_backup()
+            .backup_arn(backup_arn)
+            .target_table_name(table)
+            .customize()
+            .config_override(once())
+            .send()
+            .await
+            .map(|_| None)
+            .map_err(|e| Failure::Error(Error::from_sdk("RestoreTableFromBackup", e))),
+        other => other_setting(client, other, budget).await.map(|()| None),
+    }
+}
+
+/// Send a table's own setting once, within `budget`.
+async fn other_setting(
     client: &Client,
     setting: &TableSetting,
     budget: Duration,
 ) -> std::result::Result<(), Failure> {
     let once = || one_attempt_within(budget);
     match setting {
+        TableSetting::CreateBackup { .. }
+        | TableSetting::DeleteBackup { .. }
+        | TableSetting::Restore { .. } => Err(Failure::Error(Error::Invalid(
+            "a backup is not a setting of a table".to_owned(),
+        ))),
         TableSetting::Create(spec) => request::create_table(client, spec)
             .map_err(Failure::Error)?
             .customize()

@@ -1,0 +1,54 @@
+//! The arguments of `dynoscope table backup|backups|restore|delete-backup`: on-demand backups
+//! of a table, made, listed, restored into a new table and deleted.
+
+use clap::Args;
+
+/// `dynoscope table backup`.
+#[derive(Debug, Args)]
+pub struct BackupArgs {
+    /// The table.
+    #[arg(long)]
+    pub table: String,
+    /// The backup's name: 3 to 255 letters, digits, `_`, `-` or `.`
+    #[arg(long)]
+    pub name: String,
+    /// One JSON object: what was sent and how it ended, the table and the backup after.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `dynoscope table backups`.
+#[derive(Debug, Args)]
+pub struct BackupsArgs {
+    /// The table.
+    #[arg(long)]
+    pub table: String,
+    /// One JSON object: the table and its backups.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `dynoscope table restore`.
+#[derive(Debug, Args)]
+pub struct RestoreArgs {
+    /// The backup's ARN (as `dynoscope table backups` lists it).
+    #[arg(long, value_name = "ARN")]
+    pub backup_arn: String,
+    /// The new table: refused when a table of that name exists.
+    #[arg(long, value_name = "NAME")]
+    pub to_table: String,
+    /// One JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `dynoscope table delete-backup`.
+#[derive(Debug, Args)]
+pub struct DeleteBackupArgs {
+    /// The backup's ARN.
+    #[arg(long, value_name = "ARN")]
+    pub backup_arn: String,
+    /// One JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
