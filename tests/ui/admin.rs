@@ -143,3 +143,51 @@ fn a_table_is_created_changed_emptied_and_deleted_from_the_app() {
     );
     drop(app);
 }
+
+/// On moto's server (which has backups): the Table view's Backups makes one, lists it, and
+/// restores it into a new table that the list of tables then shows.
+#[test]
+fn a_backup_is_made_listed_and_restored_from_the_table_view() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let (moto, table) = runtime.block_on(async {
+        let (moto, connection) = crate::common::moto::moto_connection().await;
+        let table = crate::common::moto::table_with(&connection, "ui-backup", 4).await;
+        (moto, table)
+    });
+    let mut app = start(endpoint(&moto.url), Some(&table));
+    let h = &mut app.harness;
+    h.set_size(egui::vec2(1400.0, 1100.0));
+    step_until(h, "the table", |h| has_label(h, "Table"));
+    h.get_by_role_and_label(Role::Button, "Table").click();
+    step_until(h, "the table read", |h| has_label(h, "Backups"));
+    // Settings folded, so that the backups fit on screen.
+    h.get_by_label("Settings").click();
+    h.step();
+    h.step();
+    h.get_by_label("Backups").click();
+    step_until(h, "the backups section", |h| has_label(h, "Backup name"));
+    type_into(h, "Backup name", "before-likes");
+    h.get_by_role_and_label(Role::Button, "Create backup")
+        .click();
+    step_until(h, "the backup made", |h| {
+        has_label_containing(h, "an on-demand backup named before-likes made")
+    });
+    h.get_by_role_and_label(Role::Button, "List backups")
+        .click();
+    let listed = format!("before-likes of table {table}: AVAILABLE");
+    step_until(h, "the backup listed", |h| has_label_containing(h, &listed));
+    let restored = format!("{table}-copy");
+    type_into(h, "Restore into the new table", &restored);
+    h.get_by_role_and_label(Role::Button, "Restore").click();
+    step_until(h, "the restore applied", |h| {
+        has_label_containing(
+            h,
+            &format!("applied: a new table {restored}, restored from backup before-likes"),
+        )
+    });
+    step_until(h, "the restored table listed", |h| {
+        h.query_all_by_label(&restored).next().is_some()
+    });
+    drop(app);
+    drop(moto);
+}

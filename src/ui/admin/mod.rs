@@ -3,6 +3,7 @@
 //! infrastructure code, and the table deleted once its name is typed. Every change goes through
 //! the one write flow and the core's table management.
 
+mod backups;
 mod create;
 mod fields;
 mod purge;

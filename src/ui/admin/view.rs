@@ -30,6 +30,7 @@ pub struct AdminFeature {
     settings: SettingsForm,
     run: AdminRun,
     purge: PurgeForm,
+    backups: crate::ui::admin::backups::BackupsForm,
     format: Option<IacFormat>,
     typed_name: String,
     destination: Option<Destination>,
@@ -59,7 +60,16 @@ impl Feature for AdminFeature {
             }
         }
         if let Some(report) = self.run.poll() {
-            self.described = report.after.map(|d| (d, Instant::now()));
+            self.backups.changed();
+            // A restore describes its new table: this one is read again instead.
+            let elsewhere = report
+                .after
+                .as_ref()
+                .is_some_and(|d| d.spec.name != self.table);
+            self.described = report
+                .after
+                .filter(|d| d.spec.name == self.table)
+                .map(|d| (d, Instant::now()));
             if let Some(destination) = &self.destination {
                 intents.push(Intent::Written {
                     destination: Box::new(destination.clone()),
@@ -67,7 +77,7 @@ impl Feature for AdminFeature {
                     keys: Vec::new(),
                 });
             }
-            if self.dropped {
+            if self.dropped || elsewhere {
                 intents.push(Intent::ListTables);
             }
         }
@@ -84,6 +94,7 @@ impl Feature for AdminFeature {
             self.dropped = false;
             self.run.forget();
             self.purge.forget();
+            self.backups.forget();
             self.table = subject.table.unwrap_or_default().to_owned();
         }
     }
@@ -137,6 +148,10 @@ impl Feature for AdminFeature {
                         }
                     }
                 });
+            egui::CollapsingHeader::new("Backups").show(ui, |ui| {
+                self.backups
+                    .backups_ui(ui, scope, &described, &mut self.run);
+            });
             egui::CollapsingHeader::new("Infrastructure code").show(ui, |ui| {
                 ui.horizontal(|ui| {
                     for format in IacFormat::ALL {

@@ -106,9 +106,9 @@ impl TablesFeature {
         }
     }
 
-    /// List the tables again (one was created or deleted); a deleted open table is closed.
+    /// List the tables again (one was created, restored or deleted); the open table is
+    /// closed once the list no longer names it.
     pub fn list_again(&mut self, spawner: &Spawner, connection: Option<&Connection>) {
-        self.open = None;
         self.list(spawner, connection);
     }
 
@@ -183,6 +183,9 @@ impl TablesFeature {
         }
         match Pending::take_ready(&mut self.listing)? {
             Ok(names) => {
+                if self.open.as_ref().is_some_and(|o| !names.contains(&o.name)) {
+                    self.open = None;
+                }
                 self.names = names;
                 let wanted = self.wanted.clone().filter(|t| self.names.contains(t));
                 match (wanted, connection) {
