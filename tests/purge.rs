@@ -83,7 +83,7 @@ async fn a_truncate_counts_first_then_deletes_every_item_and_adds_up() {
         report.ending(),
         Ending::Done,
         "{:?}",
-        report.lines(&info.name)
+        report.lines(&info.name, &engine.connection.pricing(&info))
     );
     assert_eq!(
         (
@@ -333,7 +333,7 @@ async fn through_every_fault_the_report_matches_the_table() {
             60 - report.deleted,
             left,
             "{fault:?}: {:?}",
-            report.lines(&info.name)
+            report.lines(&info.name, &engine.connection.pricing(&info))
         );
         assert_eq!(
             report.deleted + report.not_deleted + report.unknown,
@@ -353,7 +353,7 @@ async fn through_every_fault_the_report_matches_the_table() {
                     report.unknown,
                     0,
                     "{fault:?}: {:?}",
-                    report.lines(&info.name)
+                    report.lines(&info.name, &engine.connection.pricing(&info))
                 );
                 assert_eq!(left, 0, "{fault:?}");
             }

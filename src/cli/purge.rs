@@ -199,13 +199,9 @@ async fn run(
             "ending": ending.word(),
         }));
     } else {
-        for line in report.lines(&info.name) {
+        for line in report.lines(&info.name, &pricing) {
             out.line(line);
         }
-        out.line(format!(
-            "deleting wrote {}",
-            pricing.write(report.wcu).money_text()
-        ));
         for line in repaired {
             out.line(format!("tally repaired: {line}"));
         }

@@ -78,16 +78,18 @@ impl PurgeReport {
         }
     }
 
-    /// The report in lines.
-    pub fn lines(&self, table: &str) -> Vec<String> {
+    /// The report in lines, its units in money as `pricing` says.
+    pub fn lines(&self, table: &str, pricing: &crate::core::cost::Pricing) -> Vec<String> {
         let n = |v: u64| usize::try_from(v).unwrap_or(usize::MAX);
         let mut lines = vec![format!(
-            "{} deleted from {table} ({} read again, {}, {} WCU, {} RCU)",
+            "{} deleted from {table} ({} read again, {}, {} WCU {}, {} RCU {})",
             plural(n(self.deleted), "item"),
             self.read,
             plural(self.requests as usize, "BatchWriteItem request"),
             crate::core::report::capacity(self.wcu),
+            pricing.write(self.wcu).money_text(),
             crate::core::report::capacity(self.rcu),
+            pricing.read(self.rcu).money_text(),
         )];
         if self.not_deleted > 0 {
             lines.push(format!(

@@ -27,7 +27,8 @@ pub struct PurgeForm {
     counted: Option<(PurgeCount, PurgeSource, Instant)>,
     typed: String,
     choice: Option<TallyChoice>,
-    deleting: Option<Job<PurgeReport, (PurgeReport, Vec<String>)>>,
+    /// The delete under way: its progress, and at the end its report with the tallies' lines.
+    deleting: Option<Job<PurgeReport, Vec<String>>>,
     progress: Option<PurgeReport>,
     ended: Option<Vec<String>>,
     error: Option<crate::core::error::Error>,
@@ -63,9 +64,7 @@ impl PurgeForm {
             self.counted = None;
             self.typed.clear();
             match done {
-                Ok((report, repaired)) => {
-                    let mut lines = report.lines(table);
-                    lines.extend(repaired);
+                Ok(lines) => {
                     self.ended = Some(lines);
                 }
                 Err(error) => self.error = Some(error),
@@ -236,6 +235,7 @@ impl PurgeForm {
             {
                 let (connection, info) = (scope.connection.clone(), scope.table.clone());
                 let (counted, source, choice) = (counted.clone(), source.clone(), self.choice);
+                let pricing = scope.connection.pricing(scope.table);
                 self.deleting = Some(scope.spawner.spawn_job(
                     "BatchWriteItem",
                     move |progress, stop| async move {
@@ -269,7 +269,9 @@ impl PurgeForm {
                                 });
                             }
                         }
-                        Ok((report, repaired))
+                        let mut lines = report.lines(&info.name, &pricing);
+                        lines.extend(repaired);
+                        Ok(lines)
                     },
                 ));
                 self.ended = None;
