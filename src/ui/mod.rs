@@ -66,4 +66,6 @@ pub struct Loaded<'a> {
     pub request: Option<&'a BrowseRequest>,
     /// The rows, in the compact store (a clone shares its chunks).
     pub rows: &'a Rows,
+    /// The rows selected in the grid, by their place in `rows`.
+    pub chosen: Option<&'a crate::core::rows::RowSet>,
 }

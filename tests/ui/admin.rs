@@ -191,3 +191,69 @@ fn a_backup_is_made_listed_and_restored_from_the_table_view() {
     drop(app);
     drop(moto);
 }
+
+/// The grid's rows as what a delete takes: the selected row alone, then every row of the tab,
+/// each read again when counted.
+#[test]
+fn the_grid_s_selected_rows_and_a_tab_s_rows_are_deleted() {
+    let outside = outside_sandbox();
+    let mut app = start(endpoint(outside.sandbox.endpoint()), Some("Social"));
+    let h = &mut app.harness;
+    h.set_size(egui::vec2(1400.0, 1100.0));
+    query_partition(h, "POST#a91f");
+    step_until(h, "the likes", |h| has_label(h, "LIKE#USER#7c20"));
+    h.get_by_label("LIKE#USER#7c20").click();
+    h.step();
+    h.get_by_role_and_label(Role::Button, "Table").click();
+    step_until(h, "the table read", |h| has_label(h, "Delete items"));
+    h.get_by_label("Delete items").click();
+    step_until(h, "the selected row offered", |h| {
+        has_label(h, "The 1 selected rows")
+    });
+    h.get_by_label("The 1 selected rows").click();
+    h.step();
+    h.get_by_role_and_label(Role::Button, "Count (dry run)")
+        .click();
+    step_until(h, "the count", |h| {
+        has_label(h, "1 item in Social would be deleted")
+    });
+    assert!(has_label(h, "  PK = POST#a91f · SK = LIKE#USER#7c20"));
+    type_into(h, "Type 1 to delete them", "1");
+    h.get_by_role_and_label(Role::Button, "Delete 1 items")
+        .click();
+    step_until(h, "the report", |h| {
+        has_label_containing(h, "1 item deleted from Social")
+    });
+
+    // The tab's rows: read again, so the one already deleted is not counted.
+    h.get_by_label("The 4 rows of the Browse tab").click();
+    h.step();
+    h.get_by_role_and_label(Role::Button, "Count (dry run)")
+        .click();
+    step_until(h, "the count", |h| {
+        has_label(h, "3 items in Social would be deleted")
+    });
+    type_into(h, "Type 3 to delete them", "3");
+    h.get_by_role_and_label(Role::Button, "Delete 3 items")
+        .click();
+    step_until(h, "the report", |h| {
+        has_label_containing(h, "3 items deleted from Social")
+    });
+    let left = outside.runtime.block_on(async {
+        outside
+            .client
+            .query()
+            .table_name("Social")
+            .key_condition_expression("PK = :p")
+            .expression_attribute_values(
+                ":p",
+                aws_sdk_dynamodb::types::AttributeValue::S("POST#a91f".into()),
+            )
+            .send()
+            .await
+            .unwrap()
+            .count
+    });
+    assert_eq!(left, 0);
+    drop(app);
+}

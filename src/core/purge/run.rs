@@ -233,7 +233,36 @@ pub async fn purge(
             }
         }
         PurgeSource::Keys(keys) => {
-            pass.delete(keys.clone(), stop, &mut progress).await;
+            // Read again, a batch's worth at a time: only what is there now is deleted (and
+            // counted against the confirmed number).
+            for chunk in keys.chunks(Batch::MAX) {
+                if stop.is_cancelled() {
+                    pass.report.cancelled = true;
+                    break;
+                }
+                let mut there = Vec::with_capacity(chunk.len());
+                for key in chunk {
+                    let read = crate::core::read::get_item_costed(
+                        &connection.client,
+                        &info.name,
+                        key.clone(),
+                    )
+                    .await;
+                    match read {
+                        Ok((item, rcu)) => {
+                            pass.report.rcu += rcu;
+                            there.extend(item);
+                        }
+                        Err(error) => {
+                            pass.report.error = Some(error);
+                            break;
+                        }
+                    }
+                }
+                if pass.report.error.is_some() || !pass.delete(there, stop, &mut progress).await {
+                    break;
+                }
+            }
         }
     }
     progress(&pass.report);

@@ -13,13 +13,26 @@ use crate::core::spec::ReadSpec;
 use crate::core::tally::TallyRule;
 use crate::task::{Job, Pending};
 use crate::ui::widgets::{error_ui, write_button_ui};
-use crate::ui::{Intent, Scope};
+use crate::ui::{Intent, Loaded, Scope};
+
+/// Which items a delete takes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum Take {
+    /// Every item of the table.
+    #[default]
+    Table,
+    /// One partition's, by the key below.
+    Partition,
+    /// The rows selected in the grid's tab on this table.
+    Selected,
+    /// Every row loaded in that tab.
+    Loaded,
+}
 
 /// What is deleted, as chosen.
 #[derive(Default)]
 pub struct PurgeForm {
-    /// One partition (its key below) rather than the whole table.
-    partition: bool,
+    take: Take,
     pk: String,
     sk_prefix: String,
     counting: Option<Pending<PurgeCount>>,
@@ -90,13 +103,39 @@ impl PurgeForm {
     }
 
     /// Draw the section.
-    pub fn purge_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, rules: &[TallyRule]) {
+    pub fn purge_ui(
+        &mut self,
+        ui: &mut Ui,
+        scope: &Scope<'_>,
+        loaded: Option<Loaded<'_>>,
+        rules: &[TallyRule],
+    ) {
         let busy = self.counting.is_some() || self.deleting.is_some();
-        ui.horizontal(|ui| {
-            ui.radio_value(&mut self.partition, false, "Every item (the table is kept)");
-            ui.radio_value(&mut self.partition, true, "One partition");
+        let chosen = loaded.and_then(|l| l.chosen).map_or(0, |c| c.len());
+        let rows = loaded.map_or(0, |l| l.rows.len());
+        ui.horizontal_wrapped(|ui| {
+            ui.radio_value(
+                &mut self.take,
+                Take::Table,
+                "Every item (the table is kept)",
+            );
+            ui.radio_value(&mut self.take, Take::Partition, "One partition");
+            if chosen > 0 {
+                ui.radio_value(
+                    &mut self.take,
+                    Take::Selected,
+                    format!("The {chosen} selected rows"),
+                );
+            }
+            if rows > 0 {
+                ui.radio_value(
+                    &mut self.take,
+                    Take::Loaded,
+                    format!("The {rows} rows of the Browse tab"),
+                );
+            }
         });
-        if self.partition {
+        if self.take == Take::Partition {
             ui.horizontal(|ui| {
                 let label = ui.label(format!("{} =", scope.table.partition.name));
                 ui.add(egui::TextEdit::singleline(&mut self.pk).desired_width(120.0))
@@ -112,7 +151,7 @@ impl PurgeForm {
             .add_enabled(!busy, egui::Button::new("Count (dry run)"))
             .clicked()
         {
-            self.count(scope, rules);
+            self.count(scope, loaded, rules);
         }
         if self.counting.is_some() {
             ui.horizontal(|ui| {
@@ -146,23 +185,16 @@ impl PurgeForm {
         }
     }
 
-    fn count(&mut self, scope: &Scope<'_>, rules: &[TallyRule]) {
+    fn count(&mut self, scope: &Scope<'_>, loaded: Option<Loaded<'_>>, rules: &[TallyRule]) {
         self.error = None;
         self.ended = None;
-        let mut spec = ReadSpec::scan(scope.table.name.clone());
-        if self.partition {
-            spec.pk = Some(self.pk.clone());
-            let prefix = self.sk_prefix.trim();
-            spec.sk_begins_with = (!prefix.is_empty()).then(|| prefix.to_owned());
-        }
-        let plan = match spec.plan(scope.table) {
-            Ok(plan) => plan,
+        let source = match self.source(scope, loaded) {
+            Ok(source) => source,
             Err(error) => {
-                self.error = Some(error.into());
+                self.error = Some(error);
                 return;
             }
         };
-        let source = PurgeSource::Read(Box::new(plan));
         let (connection, info, rules) = (
             scope.connection.clone(),
             scope.table.clone(),
@@ -176,6 +208,45 @@ impl PurgeForm {
         // The source is kept with the placeholder count until the count arrives.
         self.counted = Some((empty_count(), source, Instant::now()));
         self.choice = None;
+    }
+
+    /// The items to delete as chosen: a Query or Scan, or the keys of rows in the grid (read
+    /// again when counted).
+    fn source(
+        &self,
+        scope: &Scope<'_>,
+        loaded: Option<Loaded<'_>>,
+    ) -> crate::core::error::Result<PurgeSource> {
+        let rows = |only_chosen: bool| -> crate::core::error::Result<PurgeSource> {
+            let Some(loaded) = loaded else {
+                return Ok(PurgeSource::Keys(Vec::new()));
+            };
+            let mut keys = Vec::new();
+            for row in 0..loaded.rows.len() {
+                let row = u32::try_from(row).unwrap_or(u32::MAX);
+                if only_chosen && !loaded.chosen.is_some_and(|c| c.contains(row)) {
+                    continue;
+                }
+                if let Some(item) = loaded.rows.item(row as usize) {
+                    keys.push(scope.table.key_of(&item)?);
+                }
+            }
+            Ok(PurgeSource::Keys(keys))
+        };
+        match self.take {
+            Take::Selected => rows(true),
+            Take::Loaded => rows(false),
+            Take::Table | Take::Partition => {
+                let mut spec = ReadSpec::scan(scope.table.name.clone());
+                if self.take == Take::Partition {
+                    spec.pk = Some(self.pk.clone());
+                    let prefix = self.sk_prefix.trim();
+                    spec.sk_begins_with = (!prefix.is_empty()).then(|| prefix.to_owned());
+                }
+                let plan = spec.plan(scope.table)?;
+                Ok(PurgeSource::Read(Box::new(plan)))
+            }
+        }
     }
 
     fn confirm_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) {

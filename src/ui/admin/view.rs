@@ -171,7 +171,7 @@ impl Feature for AdminFeature {
                 }
             });
             egui::CollapsingHeader::new("Delete items").show(ui, |ui| {
-                self.purge.purge_ui(ui, scope, &self.rules);
+                self.purge.purge_ui(ui, scope, context.loaded, &self.rules);
             });
             egui::CollapsingHeader::new("Delete table")
                 .show(ui, |ui| self.drop_ui(ui, context, &described));

@@ -344,11 +344,13 @@ impl BrowseFeature {
                 run: tab.results().run,
                 request: tab.results().load.request.as_ref(),
                 rows: &tab.results().rows,
+                chosen: Some(tab.results().chosen()),
             },
             None => Loaded {
                 run: 0,
                 request: None,
                 rows: &self.no_rows,
+                chosen: None,
             },
         }
     }

@@ -335,7 +335,8 @@ impl DynoscopeApp {
                     View::Expr => features.expr.view_ui(ui, &context(None), intents),
                     View::Table => {
                         features.admin.rules = features.tally.tally_rules();
-                        features.admin.view_ui(ui, &context(None), intents);
+                        let loaded = features.browse.loaded(&scope.table.name);
+                        features.admin.view_ui(ui, &context(Some(loaded)), intents);
                     }
                 }
             }

@@ -359,6 +359,7 @@ impl Feature for TallyFeature {
             run: 0,
             request: None,
             rows: &empty,
+            chosen: None,
         });
         intents.extend(self.check_ui(ui, context.scope, loaded));
     }

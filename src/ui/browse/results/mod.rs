@@ -294,6 +294,11 @@ impl Results {
             .collect()
     }
 
+    /// The selected rows, by their place in the row store.
+    pub fn chosen(&self) -> &RowSet {
+        &self.chosen
+    }
+
     /// Whether row `row` is selected.
     pub fn is_chosen(&self, row: u32) -> bool {
         self.chosen.contains(row)
