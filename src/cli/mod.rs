@@ -3,6 +3,7 @@
 mod add;
 mod args;
 mod check;
+mod clone;
 mod cost;
 mod cost_args;
 mod exit;
