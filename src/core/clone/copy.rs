@@ -6,7 +6,7 @@
 
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use aws_sdk_dynamodb::Client;
 use tokio::sync::mpsc;
@@ -26,66 +26,11 @@ use crate::core::validate;
 use crate::core::value::Item;
 use crate::core::write::{BatchPut, WriteOutcome, WritePlan};
 
-pub use super::report::CopyReport;
+pub use super::report::{CopyProgress, CopyReport};
 
 /// Items asked for in each page read (`Limit`): a stopped clone goes on from a page's end, so
 /// smaller pages re-send less; DynamoDB still ends a page at 1 MB.
 pub const PAGE_ITEMS: i32 = 1000;
-
-/// How far a clone's items are.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CopyProgress {
-    /// Items read from the source and handed to the writers.
-    pub read: usize,
-    /// Items written.
-    pub written: usize,
-    /// Write capacity consumed at the destination.
-    pub wcu: f64,
-    /// Read capacity consumed at the source.
-    pub rcu: f64,
-    /// Since the copy began.
-    pub elapsed: Duration,
-    /// Batches sent whose answer is awaited.
-    pub in_flight: usize,
-    /// No new batch will be sent; those in flight are waited for.
-    pub stopping: bool,
-    /// A wait of the reader, in words (`segment 3: throttled, waiting 800 ms …`).
-    pub note: Option<String>,
-}
-
-impl CopyProgress {
-    /// Items written a second so far.
-    pub fn per_second(&self) -> f64 {
-        let secs = self.elapsed.as_secs_f64();
-        if secs > 0.0 {
-            self.written as f64 / secs
-        } else {
-            0.0
-        }
-    }
-
-    /// `25000 read, 24800 written · 5200 items/s · 24800 WCU, 310 RCU`.
-    pub fn line(&self) -> String {
-        if let Some(note) = &self.note {
-            return note.clone();
-        }
-        let mut line = format!(
-            "{} read, {} written · {:.0} items/s · {} WCU, {} RCU",
-            self.read,
-            self.written,
-            self.per_second(),
-            crate::core::report::capacity(self.wcu),
-            crate::core::report::capacity(self.rcu)
-        );
-        if self.stopping {
-            line.push_str(&format!(
-                " · stopping: nothing more is sent, waiting for {} in flight",
-                crate::core::report::plural(self.in_flight, "batch")
-            ));
-        }
-        line
-    }
-}
 
 /// What tells a batch apart: its segment, its page, its items' places.
 struct Tag {
@@ -269,7 +214,13 @@ async fn cut(
     shared: Arc<Mutex<Shared>>,
     to: TableInfo,
 ) {
-    while let Some(event) = pages.recv().await {
+    loop {
+        // Once nobody takes batches, no page more is taken (nor counted as read).
+        let event = tokio::select! {
+            event = pages.recv() => event,
+            () = feed.closed() => return,
+        };
+        let Some(event) = event else { return };
         let (segment, page) = match event {
             SegmentEvent::Read {
                 segment,

@@ -1,5 +1,7 @@
 //! How a clone ended, in words and as JSON: the schema step, the items, the check.
 
+use std::time::Duration;
+
 use serde_json::{Value, json};
 
 use crate::core::admin::AdminReport;
@@ -11,6 +13,61 @@ use crate::core::read::SegmentStarts;
 use crate::core::report::plural;
 use crate::core::transfer::import::ImportReport;
 use crate::core::write::Destination;
+
+/// How far a clone's items are.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CopyProgress {
+    /// Items read from the source and handed to the writers.
+    pub read: usize,
+    /// Items written.
+    pub written: usize,
+    /// Write capacity consumed at the destination.
+    pub wcu: f64,
+    /// Read capacity consumed at the source.
+    pub rcu: f64,
+    /// Since the copy began.
+    pub elapsed: Duration,
+    /// Batches sent whose answer is awaited.
+    pub in_flight: usize,
+    /// No new batch will be sent; those in flight are waited for.
+    pub stopping: bool,
+    /// A wait of the reader, in words (`segment 3: throttled, waiting 800 ms …`).
+    pub note: Option<String>,
+}
+
+impl CopyProgress {
+    /// Items written a second so far.
+    pub fn per_second(&self) -> f64 {
+        let secs = self.elapsed.as_secs_f64();
+        if secs > 0.0 {
+            self.written as f64 / secs
+        } else {
+            0.0
+        }
+    }
+
+    /// `25000 read, 24800 written · 5200 items/s · 24800 WCU, 310 RCU`.
+    pub fn line(&self) -> String {
+        if let Some(note) = &self.note {
+            return note.clone();
+        }
+        let mut line = format!(
+            "{} read, {} written · {:.0} items/s · {} WCU, {} RCU",
+            self.read,
+            self.written,
+            self.per_second(),
+            crate::core::report::capacity(self.wcu),
+            crate::core::report::capacity(self.rcu)
+        );
+        if self.stopping {
+            line.push_str(&format!(
+                " · stopping: nothing more is sent, waiting for {} in flight",
+                crate::core::report::plural(self.in_flight, "batch")
+            ));
+        }
+        line
+    }
+}
 
 /// How a clone's items ended. `items.read = written + refused + unknown + not_sent`.
 #[derive(Debug, Clone, PartialEq)]

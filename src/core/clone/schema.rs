@@ -135,14 +135,13 @@ pub(crate) fn adjusted(
         ));
     }
     if let BillingSpec::Provisioned { rcu, wcu } = spec.billing {
+        let holds = if aws {
+            "AWS holds the copy to it: the items go no faster than its write capacity allows"
+        } else {
+            "this endpoint may not hold the copy to it, as AWS would"
+        };
         said.push(format!(
-            "billing copied as provisioned {rcu} RCU / {wcu} WCU (the global indexes too): \
-             the items are written no faster than {wcu} WCU a second allow{}",
-            if aws {
-                ""
-            } else {
-                " on AWS; this endpoint may not hold to it"
-            }
+            "billing copied as provisioned {rcu} RCU / {wcu} WCU (the global indexes too); {holds}"
         ));
     }
     if spec.deletion_protection {

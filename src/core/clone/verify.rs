@@ -76,7 +76,10 @@ impl Verified {
         )];
         lines.push(match self.differing.1 {
             0 => "check: every partition holds as many items on both sides".to_owned(),
-            n => format!("check: {n} partitions hold different numbers of items"),
+            n => format!(
+                "check: the counts differ in {}",
+                crate::core::report::plural(n, "partition")
+            ),
         });
         for p in &self.differing.0 {
             lines.push(format!(
