@@ -46,7 +46,11 @@ pub fn item(i: usize) -> Item {
         ("seen".to_owned(), n(&format!("{}.25", i % 1000))),
         (
             "path".to_owned(),
-            AttributeValue::L(vec![s("a"), n("1"), AttributeValue::Bool(i % 2 == 0)]),
+            AttributeValue::L(vec![
+                s("a"),
+                n("1"),
+                AttributeValue::Bool(i.is_multiple_of(2)),
+            ]),
         ),
     ]));
     HashMap::from([
