@@ -188,6 +188,19 @@ pub enum Subcommand {
     /// before deleting, 3 an outcome unknown.
     #[command(after_help = EXIT_TABLE)]
     Truncate(crate::cli::purge::TruncateArgs),
+    /// Clone a table to another connection (--to-endpoint, --to-profile, --to-region,
+    /// --to-sandbox-db): its schema (adjusted where the destination cannot take it, said so),
+    /// its items (the table in a parallel scan, or one partition with --pk) in batches of 25
+    /// through the write gateway, then a check: counts per partition, and a sample compared
+    /// item by item.
+    ///
+    /// An existing destination table is used only when its keys are the source's. Ctrl-C sends
+    /// no new batch, waits for those in flight, and prints the --start-key arguments that go on
+    /// from there. Exit status: 0 copied and equal, 1 stopped part-way, some refused, or the
+    /// check found differences, 2 bad input or refused before anything was written (read-only,
+    /// not confirmed, other keys), 3 some outcomes unknown.
+    #[command(name = "clone", after_help = EXIT_TABLE)]
+    CloneTable(crate::cli::clone::CloneArgs),
     /// Manage tables: create, update, delete; back up, list backups, restore, delete a backup.
     #[command(subcommand)]
     Table(crate::cli::table_args::TableCommand),
@@ -212,6 +225,7 @@ impl Subcommand {
                 | Self::Import(_)
                 | Self::Put(_)
                 | Self::Delete(_)
+                | Self::CloneTable(_)
         ) || matches!(self, Self::Mcp(a) if a.allow_writes)
             || matches!(self, Self::Watch(a) if a.enable_stream)
             || matches!(self, Self::Insights(a) if a.enable || a.disable)
@@ -241,6 +255,7 @@ impl Subcommand {
             Self::Table(t) => t.json(),
             Self::Truncate(a) => a.purge.json,
             Self::Delete(a) => a.purge.json,
+            Self::CloneTable(a) => a.json,
             Self::Tables
             | Self::Describe { .. }
             | Self::Expr(_)

@@ -4,6 +4,7 @@ mod add;
 mod args;
 mod backup_args;
 mod check;
+mod clone;
 mod cost;
 mod cost_args;
 mod exit;

@@ -142,6 +142,9 @@ async fn run_inner(
         Subcommand::Truncate(args) => {
             return crate::cli::purge::truncate(&connection, &args, confirmed, out, stop).await;
         }
+        Subcommand::CloneTable(args) => {
+            return crate::cli::clone::clone(&connection, flags, args, out, stop).await;
+        }
         Subcommand::Table(command) => {
             return crate::cli::table::table(&connection, &command, confirmed, out, stop).await;
         }

@@ -4,6 +4,7 @@
 
 pub mod admin;
 pub mod cancel;
+pub mod clone;
 pub mod condition;
 pub mod connection;
 pub mod cost;

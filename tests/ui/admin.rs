@@ -177,6 +177,13 @@ fn a_backup_is_made_listed_and_restored_from_the_table_view() {
     let listed = format!("before-likes of table {table}: AVAILABLE");
     step_until(h, "the backup listed", |h| has_label_containing(h, &listed));
     let restored = format!("{table}-copy");
+    // The list is read again once the backup's write has reported: wait for it to settle.
+    step_until(h, "the list settled", |h| {
+        has_label_containing(h, "listed ") && has_label(h, "Restore into the new table")
+    });
+    for _ in 0..5 {
+        h.step();
+    }
     type_into(h, "Restore into the new table", &restored);
     h.get_by_role_and_label(Role::Button, "Restore").click();
     step_until(h, "the restore applied", |h| {
@@ -255,5 +262,45 @@ fn the_grid_s_selected_rows_and_a_tab_s_rows_are_deleted() {
             .count
     });
     assert_eq!(left, 0);
+    drop(app);
+}
+
+/// Videos cloned into another table on this connection from the Table view: created, copied,
+/// checked equal, and listed.
+#[test]
+fn a_table_is_cloned_from_the_table_view() {
+    let outside = outside_sandbox();
+    let mut app = start(endpoint(outside.sandbox.endpoint()), Some("Videos"));
+    let h = &mut app.harness;
+    h.set_size(egui::vec2(1400.0, 1100.0));
+    step_until(h, "the table", |h| has_label(h, "Table"));
+    h.get_by_role_and_label(Role::Button, "Table").click();
+    step_until(h, "the table read", |h| has_label(h, "Clone"));
+    h.get_by_label("Settings").click();
+    h.step();
+    h.step();
+    h.get_by_label("Clone").click();
+    step_until(h, "the clone form", |h| has_label(h, "Into table"));
+    h.get_by_role_and_label(Role::Button, "Clone").click();
+    step_until(h, "the check", |h| {
+        has_label(
+            h,
+            "check: every partition holds as many items on both sides",
+        )
+    });
+    assert!(has_label_containing(h, "clone of Videos into Videos-copy"));
+    step_until(h, "the copy listed", |h| has_label(h, "Videos-copy"));
+    let copied = outside.runtime.block_on(async {
+        outside
+            .client
+            .scan()
+            .table_name("Videos-copy")
+            .select(aws_sdk_dynamodb::types::Select::Count)
+            .send()
+            .await
+            .unwrap()
+            .count
+    });
+    assert!(copied > 0);
     drop(app);
 }

@@ -4,9 +4,11 @@
 //! then the delete pass reads them again and deletes them in `BatchWriteItem`s of 25 through the
 //! gateway, stopping at the count that was confirmed.
 
+mod report;
 mod run;
 
-pub use run::{PurgeProgress, PurgeReport, TallyChoice, purge, repair_tallies};
+pub use report::{PurgeProgress, PurgeReport};
+pub use run::{TallyChoice, purge, repair_tallies};
 
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;

@@ -27,7 +27,9 @@ pub use load::{Halt, Load};
 pub use pages::{Stopped, TableRead, Until, read_all, read_events, read_pages, read_table};
 pub use retry::Backoff;
 pub(crate) use retry::failed_on_the_way;
-pub use segments::{SegmentEvent, SegmentStart, SegmentStarts, SegmentsStopped, scan_segments};
+pub use segments::{
+    SegmentEvent, SegmentStart, SegmentStarts, SegmentsStopped, scan_segments, scan_segments_into,
+};
 pub use whole::{ScanProgress, scan_table, scan_whole};
 
 /// The capacity units a request reports it consumed (0 when it reports none).

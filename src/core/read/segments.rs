@@ -180,6 +180,61 @@ pub async fn scan_segments(
     cancel: &CancelToken,
     mut on_event: impl FnMut(SegmentEvent),
 ) -> SegmentsStopped {
+    let read = (client, request, until, backoff, cancel);
+    scan_with(read, starts, |event| {
+        on_event(event);
+        std::future::ready(())
+    })
+    .await
+}
+
+/// [`scan_segments`] of every page to its end, each event sent into `events` as it arrives:
+/// a full channel holds the scan up (the segments wait, as they do for a slow `on_event`), so
+/// memory holds the pages in flight however slowly they are taken. A closed channel stops the
+/// scan, as a cancel does.
+pub async fn scan_segments_into(
+    client: &Client,
+    request: &BrowseRequest,
+    starts: SegmentStarts,
+    backoff: &Backoff,
+    cancel: &CancelToken,
+    events: mpsc::Sender<SegmentEvent>,
+) -> SegmentsStopped {
+    // Stopped by `cancel`, or by nobody taking the pages.
+    let stop = CancelToken::default();
+    let follow = {
+        let (cancel, stop) = (cancel.clone(), stop.clone());
+        tokio::spawn(async move {
+            cancel.cancelled().await;
+            stop.cancel();
+        })
+    };
+    let read = (client, request, Until::LastPage, backoff, &stop);
+    let stopped = scan_with(read, starts, |event| {
+        let (events, stop) = (events.clone(), stop.clone());
+        async move {
+            if events.send(event).await.is_err() {
+                stop.cancel();
+            }
+        }
+    })
+    .await;
+    follow.abort();
+    stopped
+}
+
+/// The scan itself, each event handed to `on_event` and waited for.
+async fn scan_with<F: std::future::Future<Output = ()>>(
+    (client, request, until, backoff, cancel): (
+        &Client,
+        &BrowseRequest,
+        Until,
+        &Backoff,
+        &CancelToken,
+    ),
+    starts: SegmentStarts,
+    mut on_event: impl FnMut(SegmentEvent) -> F,
+) -> SegmentsStopped {
     let mut left = starts;
     if !matches!(request.mode, BrowseMode::Scan { .. }) {
         let error = Error::Invalid("a Query cannot be read in segments; Scan instead".into());
@@ -222,10 +277,10 @@ pub async fn scan_segments(
         }
         tokio::select! {
             biased;
-            Some(event) = notes.recv() => on_event(event),
+            Some(event) = notes.recv() => on_event(event).await,
             Some(event) = pages.recv() => {
                 left.note(&event);
-                on_event(event);
+                on_event(event).await;
             }
             joined = running.join_next() => match joined {
                 None => break,
@@ -248,10 +303,10 @@ pub async fn scan_segments(
     drop((pages_tx, notes_tx));
     while let Some(event) = pages.recv().await {
         left.note(&event);
-        on_event(event);
+        on_event(event).await;
     }
     while let Ok(event) = notes.try_recv() {
-        on_event(event);
+        on_event(event).await;
     }
     let result = match outcome {
         Ok(Stopped::LastPage) if !left.finished() => Ok(Stopped::Reached),

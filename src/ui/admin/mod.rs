@@ -4,6 +4,7 @@
 //! the one write flow and the core's table management.
 
 mod backups;
+mod clone;
 mod create;
 mod fields;
 mod purge;

@@ -31,6 +31,7 @@ pub struct AdminFeature {
     run: AdminRun,
     purge: PurgeForm,
     backups: crate::ui::admin::backups::BackupsForm,
+    clone: crate::ui::admin::clone::CloneForm,
     format: Option<IacFormat>,
     typed_name: String,
     destination: Option<Destination>,
@@ -83,6 +84,9 @@ impl Feature for AdminFeature {
         }
         self.purge
             .poll(&self.table, intents, self.destination.clone());
+        if self.clone.poll() {
+            intents.push(Intent::ListTables);
+        }
     }
 
     fn subject_changed(&mut self, subject: Subject<'_>) {
@@ -95,6 +99,7 @@ impl Feature for AdminFeature {
             self.run.forget();
             self.purge.forget();
             self.backups.forget();
+            self.clone.forget();
             self.table = subject.table.unwrap_or_default().to_owned();
         }
     }
@@ -151,6 +156,9 @@ impl Feature for AdminFeature {
             egui::CollapsingHeader::new("Backups").show(ui, |ui| {
                 self.backups
                     .backups_ui(ui, scope, &described, &mut self.run);
+            });
+            egui::CollapsingHeader::new("Clone").show(ui, |ui| {
+                self.clone.clone_ui(ui, scope);
             });
             egui::CollapsingHeader::new("Infrastructure code").show(ui, |ui| {
                 ui.horizontal(|ui| {

@@ -11,22 +11,16 @@ use tokio::sync::mpsc;
 use crate::core::cancel::CancelToken;
 use crate::core::error::Error;
 use crate::core::table::TableInfo;
-use crate::core::transfer::import::ImportCheck;
+use crate::core::transfer::import::{ImportCheck, batches};
 use crate::core::transfer::{FileItems, Fingerprint, IfExists, rejected_path, write_file};
 use crate::core::validate;
-use crate::core::value::Item;
 use crate::core::write::Batch;
 
 /// Where each item of a batch came from.
-pub(super) type Places = Vec<(Arc<Path>, usize)>;
+pub(crate) type Places = Vec<(Arc<Path>, usize)>;
 
-/// What the reading thread hands over.
-pub(super) enum Feed {
-    /// Up to 25 items, each checked, with their places and their size.
-    Batch(Vec<Item>, Places, usize),
-    /// Nothing more is read, and why (a file changed since it was checked).
-    Stop(String),
-}
+/// What the reading thread hands over: batches with their places.
+type Feed = batches::Feed<Places>;
 
 /// How a reading ended.
 enum Read {

@@ -13,6 +13,7 @@
 //!    growing wait, a lost answer never guessed at. A file that changed since it was checked
 //!    stops it, said so. The report adds up to the items read.
 
+mod batches;
 mod check;
 mod feed;
 mod send;
@@ -28,9 +29,12 @@ use crate::core::run;
 use crate::core::table::TableInfo;
 use crate::core::write::{self, Destination, Refusal, WriteOutcome};
 
+pub(crate) use batches::{Batches, Feed, send_batches};
 pub use check::{
     CheckLimits, CheckedFile, Columns, ImportCheck, InvalidLines, MAX_COLUMNS, check_import,
 };
+pub(crate) use feed::Places;
+pub(crate) use send::count;
 pub use send::{BATCHES_AT_ONCE, import};
 
 /// How far an import is.
@@ -217,7 +221,7 @@ impl ImportReport {
 
     /// Count `places` as refused (`unknown` false) or unknown, for `reason`; places of one
     /// reason run together.
-    fn not_written(
+    pub(crate) fn not_written(
         &mut self,
         unknown: bool,
         places: &[(Arc<Path>, usize)],

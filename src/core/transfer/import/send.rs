@@ -1,34 +1,27 @@
 //! The write pass of an import: the files read again on a blocking thread, each item checked
 //! again and put in batches of 25, a few batches in flight through the write gateway.
 
-use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
 use tokio::sync::mpsc;
-use tokio::task::JoinSet;
 
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
 use crate::core::error::Error;
 use crate::core::items::same_item;
 use crate::core::table::TableInfo;
-use crate::core::transfer::import::feed::{Feed, Places, feed};
+use crate::core::transfer::import::batches::{Batches, send_batches};
+use crate::core::transfer::import::feed::{Places, feed};
 use crate::core::transfer::import::{ImportCheck, ImportProgress, ImportReport, refusal_text};
 use crate::core::value::Item;
-use crate::core::write::{
-    self, Batch, Destination, Refusal, WriteOutcome, WritePlan, WriteRequest,
-};
+use crate::core::write::{Refusal, WriteOutcome, WritePlan, WriteRequest};
 
 /// Batches in flight at once unless told otherwise. More than one keeps the connection busy
 /// while an answer travels; after an unknown outcome none is sent, and those in flight are
 /// waited for.
 pub const BATCHES_AT_ONCE: usize = 4;
-
-/// Bytes of items in flight beyond which no other batch is sent until one ends (one batch is
-/// always let go): 4 batches of 400 KB items would be 40 MB, sent and held a few times over.
-const MAX_BYTES_IN_FLIGHT: usize = 16 << 20;
 
 /// Put the items `checked` found into `info`'s table on `connection`, reading the files again:
 /// batches of 25, at most `batches_at_once` in flight (at least 1), telling `progress` after
@@ -47,85 +40,31 @@ pub async fn import(
     progress: impl Fn(ImportProgress),
 ) -> ImportReport {
     let started = Instant::now();
-    let destination = Destination::of(connection);
-    let mut report = ImportReport {
-        read: checked.items,
-        skipped: checked.invalid.total,
-        ..ImportReport::default()
+    let mut counted = Counted {
+        report: ImportReport {
+            read: checked.items,
+            skipped: checked.invalid.total,
+            ..ImportReport::default()
+        },
+        started,
+        progress,
     };
     let (tx, mut rx) = mpsc::channel(1);
     let reader = {
         let (checked, info, cancel) = (checked.clone(), info.clone(), cancel.clone());
         tokio::task::spawn_blocking(move || feed(&checked, &info, &tx, &cancel))
     };
-    let mut flying: JoinSet<(WritePlan, WriteOutcome)> = JoinSet::new();
-    // Each batch in flight: its places and its bytes.
-    let mut in_flight: HashMap<tokio::task::Id, (Places, usize)> = HashMap::new();
-    let mut bytes_in_flight = 0;
-    let (mut feeding, mut stopping) = (true, false);
-    loop {
-        report.elapsed = started.elapsed();
-        let room = feeding
-            && !stopping
-            && (flying.is_empty()
-                || (flying.len() < batches_at_once.max(1)
-                    && bytes_in_flight < MAX_BYTES_IN_FLIGHT));
-        if !room && flying.is_empty() {
-            break;
-        }
-        // The window is filled before an answer is looked at, so which batches are in flight
-        // does not depend on how fast answers come: a run sends the same requests every time.
-        if room {
-            tokio::select! {
-                biased;
-                () = cancel.cancelled(), if !stopping => {
-                    stopping = cancelled(&mut report);
-                    tell(&progress, &report, flying.len(), stopping);
-                }
-                next = rx.recv() => match next {
-                    Some(Feed::Batch(items, places, bytes)) => {
-                        let batch = Batch::put(&info.name, items);
-                        match WritePlan::batch(destination.clone(), batch, info.key_names()) {
-                            Ok(plan) => {
-                                let connection = connection.clone();
-                                let handle = flying.spawn(async move {
-                                    let outcome = write::send(&connection, &plan, confirmed).await;
-                                    (plan, outcome)
-                                });
-                                in_flight.insert(handle.id(), (places, bytes));
-                                bytes_in_flight += bytes;
-                            }
-                            Err(error) => report.not_written(false, &places, error.to_string(), true),
-                        }
-                    }
-                    Some(Feed::Stop(why)) => {
-                        report.stopped = Some(why);
-                        stopping = true;
-                    }
-                    None => feeding = false,
-                },
-            }
-            continue;
-        }
-        tokio::select! {
-            biased;
-            () = cancel.cancelled(), if !stopping => {
-                    stopping = cancelled(&mut report);
-                    tell(&progress, &report, flying.len(), stopping);
-                }
-            ended = flying.join_next_with_id() => {
-                let (id, plan, outcome) = match ended {
-                    Some(Ok((id, (plan, outcome)))) => (id, Some(plan), outcome),
-                    Some(Err(e)) => (e.id(), None, WriteOutcome::lost(Error::TaskDied { op: "BatchWriteItem", detail: e.to_string() })),
-                    None => continue,
-                };
-                let (places, bytes) = in_flight.remove(&id).unwrap_or_default();
-                bytes_in_flight -= bytes;
-                stopping |= count(&mut report, plan.as_ref(), &places, outcome);
-                tell(&progress, &report, flying.len(), stopping);
-            }
-        }
-    }
+    send_batches(
+        connection,
+        info,
+        &mut rx,
+        batches_at_once,
+        confirmed,
+        cancel,
+        &mut counted,
+    )
+    .await;
+    let mut report = counted.report;
     // The reader stops at its next batch once nobody takes them.
     drop(rx);
     match reader.await {
@@ -140,34 +79,46 @@ pub async fn import(
     report
 }
 
-/// Tell `progress` how far `report` is, with `in_flight` batches sent and awaited.
-fn tell(
-    progress: &impl Fn(ImportProgress),
-    report: &ImportReport,
-    in_flight: usize,
-    stopping: bool,
-) {
-    progress(ImportProgress {
-        done: report.written + report.refused_count() + report.unknown_count(),
-        total: report.read,
-        written: report.written,
-        wcu: report.wcu,
-        elapsed: report.elapsed,
-        in_flight,
-        stopping,
-    });
+/// An import's report as its batches end, and its progress told.
+struct Counted<F> {
+    report: ImportReport,
+    started: Instant,
+    progress: F,
 }
 
-/// Say in `report` that the import was cancelled; nothing more is sent.
-fn cancelled(report: &mut ImportReport) -> bool {
-    report.stopped =
-        Some("cancelled: no batch was sent after that; those in flight were waited for".into());
-    true
+impl<F: Fn(ImportProgress)> Batches<Places> for Counted<F> {
+    fn unplanned(&mut self, places: Places, error: Error) {
+        self.report
+            .not_written(false, &places, error.to_string(), true);
+    }
+
+    fn ended(&mut self, places: Places, plan: Option<&WritePlan>, outcome: WriteOutcome) -> bool {
+        count(&mut self.report, plan, &places, outcome)
+    }
+
+    fn stopping(&mut self, why: String) {
+        self.report.stopped = Some(why);
+    }
+
+    fn tell(&mut self, in_flight: usize, stopping: bool) {
+        let report = &mut self.report;
+        report.elapsed = self.started.elapsed();
+        (self.progress)(ImportProgress {
+            done: report.written + report.refused_count() + report.unknown_count(),
+            total: report.read,
+            written: report.written,
+            wcu: report.wcu,
+            elapsed: report.elapsed,
+            in_flight,
+            stopping,
+        });
+    }
 }
 
 /// Count how one batch ended into `report`; whether nothing more should be sent (an unknown
-/// outcome, or a refusal before sending, which holds for every batch).
-fn count(
+/// outcome, or a refusal before sending, which holds for every batch). The batch's items came
+/// from `places`, one each, in order.
+pub(crate) fn count(
     report: &mut ImportReport,
     plan: Option<&WritePlan>,
     places: &[(Arc<Path>, usize)],

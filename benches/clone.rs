@@ -1,0 +1,207 @@
+//! Cloning, measured (run with `cargo bench --bench clone`): a table of 100,000 likes
+//! (`ITEMS=20000` for a quick run) cloned from one in-memory engine to another by the release
+//! CLI, `dynoscope clone`, run as a child process — its peak memory (the kernel's `ru_maxrss`
+//! of the child, from `wait4`) and items per second, for a tenth of the items and for all of
+//! them. Memory stays bounded when the peak does not grow with the table: the pages and batches
+//! on their way are held, never the table.
+
+// Bench code: a failed unwrap is a failed measurement.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::process::Command;
+use std::time::Instant;
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::types::{AttributeValue, PutRequest, WriteRequest};
+use dynoscope::core::connection;
+use dynoscope::core::sandbox::Sandbox;
+
+/// Likes per post.
+const LIKES: usize = 100;
+
+/// Put `items` likes into `table`, 16 batches of 25 at a time.
+async fn fill(client: &Client, table: &str, items: usize) {
+    let like = |i: usize| {
+        let (post, user) = (i / LIKES, i % LIKES);
+        let s = |t: String| AttributeValue::S(t);
+        HashMap::from([
+            ("PK".to_owned(), s(format!("POST#{post:06}"))),
+            ("SK".to_owned(), s(format!("LIKE#USER#{user:06}"))),
+            ("userId".to_owned(), s(format!("USER#{user:06}"))),
+            (
+                "likedAt".to_owned(),
+                AttributeValue::N(format!("17{post:06}{user:04}")),
+            ),
+            ("device".to_owned(), s("ios-17.4.1/app-5.12.0".to_owned())),
+        ])
+    };
+    let batches: Vec<Vec<usize>> = (0..items)
+        .collect::<Vec<_>>()
+        .chunks(25)
+        .map(<[usize]>::to_vec)
+        .collect();
+    for wave in batches.chunks(16) {
+        let mut tasks = tokio::task::JoinSet::new();
+        for batch in wave {
+            let requests: Vec<WriteRequest> = batch
+                .iter()
+                .map(|&i| {
+                    let put = PutRequest::builder().set_item(Some(like(i))).build();
+                    WriteRequest::builder().put_request(put.unwrap()).build()
+                })
+                .collect();
+            let (client, table) = (client.clone(), table.to_owned());
+            tasks.spawn(async move {
+                let out = client
+                    .batch_write_item()
+                    .request_items(table, requests)
+                    .send()
+                    .await
+                    .expect("batch write");
+                assert!(out.unprocessed_items().is_none_or(|u| u.is_empty()));
+            });
+        }
+        while let Some(done) = tasks.join_next().await {
+            done.expect("batch");
+        }
+    }
+}
+
+/// What one run of the CLI took: exit status, peak RSS (kB), wall time (s), its stdout.
+struct Run {
+    code: i32,
+    peak_kb: i64,
+    wall_s: f64,
+    stdout: String,
+}
+
+/// Run the release CLI with `args` against `url`, measured.
+fn run(url: &str, args: &[&str], dir: &Path) -> Run {
+    let (out_path, err_path) = (dir.join("stdout"), dir.join("stderr"));
+    let started = Instant::now();
+    // Reaped by wait4 below, which also gives its resource use.
+    #[allow(clippy::zombie_processes)]
+    let child = Command::new(env!("CARGO_BIN_EXE_dynoscope"))
+        .arg("--endpoint-url")
+        .arg(url)
+        .arg("--timeout")
+        .arg("60")
+        .args(args)
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .env("AWS_ACCESS_KEY_ID", "test")
+        .env("AWS_SECRET_ACCESS_KEY", "test")
+        .env("AWS_REGION", "us-east-1")
+        .stdout(std::fs::File::create(&out_path).expect("stdout"))
+        .stderr(std::fs::File::create(&err_path).expect("stderr"))
+        .spawn()
+        .expect("the release CLI runs");
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is a valid value for wait4 to fill in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for our own child, with pointers to live locals.
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(waited, pid, "wait4");
+    let wall_s = started.elapsed().as_secs_f64();
+    let code = if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else {
+        -1
+    };
+    let stdout = std::fs::read_to_string(&out_path).unwrap_or_default();
+    if code != 0 {
+        let stderr = std::fs::read_to_string(&err_path).unwrap_or_default();
+        let tail: Vec<&str> = stderr.lines().rev().take(5).collect();
+        println!("exit {code}: {stdout}\n{}", tail.join("\n"));
+    }
+    Run {
+        code,
+        peak_kb: usage.ru_maxrss,
+        wall_s,
+        stdout,
+    }
+}
+
+fn main() {
+    let items: usize = std::env::var("ITEMS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(100_000);
+    let dir = std::env::temp_dir().join(format!("dynoscope-bench-clone-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+
+    // Two engines, each on a runtime of its own as the app's would be; the CLI is another
+    // process between them.
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    let from = runtime.block_on(Sandbox::start_empty()).expect("source");
+    let to = runtime
+        .block_on(Sandbox::start_empty())
+        .expect("destination");
+    let (from_url, to_url) = (from.endpoint().to_owned(), to.endpoint().to_owned());
+    let sizes = [items / 10, items];
+    let started = Instant::now();
+    runtime.block_on(async {
+        let client = connection::endpoint_client(&from_url, "us-east-1").await;
+        for (n, size) in sizes.iter().enumerate() {
+            let table = format!("CloneBench{n}");
+            support::create_table(&client, &table).await;
+            fill(&client, &table, *size).await;
+        }
+    });
+    println!(
+        "source: {} and {} likes ({} per post) put in {:.1} s",
+        sizes[0],
+        sizes[1],
+        LIKES,
+        started.elapsed().as_secs_f64()
+    );
+
+    let mut peaks = Vec::new();
+    for (n, size) in sizes.iter().enumerate() {
+        let table = format!("CloneBench{n}");
+        let args = [
+            "clone",
+            "--table",
+            &table,
+            "--to-endpoint",
+            &to_url,
+            "--segments",
+            "4",
+        ];
+        let done = run(&from_url, &args, &dir);
+        assert_eq!(done.code, 0, "the clone of {size}");
+        let summary = done
+            .stdout
+            .lines()
+            .find(|l| l.starts_with("items: "))
+            .unwrap_or_default()
+            .to_owned();
+        println!("{summary}");
+        println!(
+            "clone of {size} items (schema, items, check): {:.1} s in all, {:.0} items/s, peak RSS {} kB",
+            done.wall_s,
+            *size as f64 / done.wall_s,
+            done.peak_kb
+        );
+        peaks.push(done.peak_kb);
+    }
+    let growth = peaks[1] as f64 / peaks[0].max(1) as f64;
+    println!(
+        "peak RSS: {} kB at {} items, {} kB at {} ({growth:.2}×): {}",
+        peaks[0],
+        sizes[0],
+        peaks[1],
+        sizes[1],
+        if growth < 1.5 {
+            "bounded, the pages and batches on their way held, never the table"
+        } else {
+            "NOT bounded: it grows with the table"
+        }
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    drop((from, to));
+}

@@ -1,0 +1,201 @@
+//! Cloning a table from one connection to another (AWS to AWS across accounts or regions, AWS
+//! to the sandbox or a local endpoint, and back): its schema first (the source's
+//! [`TableSpec`](crate::core::schema::TableSpec), renamed, adjusted where the destination cannot
+//! take it and each adjustment said, created through [`admin::run`]), then its items — the
+//! whole table in a parallel scan, or one partition — streamed into the write gateway's batches
+//! with bounded memory ([`copy`]), then the destination checked against the source
+//! ([`verify`]): counts per partition and a sample compared item by item.
+//!
+//! A clone that stops (Cancel, an unknown outcome, a refusal, a read that failed) says where
+//! each segment goes on from: after the last page every item of which was written, so going on
+//! re-sends at most the pages that were in flight (whole items put again, which changes
+//! nothing).
+
+mod copy;
+mod report;
+mod schema;
+mod track;
+mod verify;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::core::admin::{self, AdminEvent};
+use crate::core::cancel::{CancelToken, unless_stopped};
+use crate::core::connection::Connection;
+use crate::core::error::{Error, Result};
+use crate::core::read::{self, SegmentStarts};
+use crate::core::schema::read_spec;
+use crate::core::value::Item;
+use crate::core::write::Destination;
+
+pub use copy::{CopyProgress, CopyReport, PAGE_ITEMS, copy};
+pub use report::{CloneReport, SchemaStep};
+pub use schema::{Target, target_of};
+pub use verify::{PartitionCount, Verified, verify};
+
+/// Items compared one by one at the end unless told otherwise.
+pub const SAMPLE: usize = 100;
+
+/// What a clone reads from the source.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Part {
+    /// The whole table in a parallel scan, each segment from where it starts.
+    Table(SegmentStarts),
+    /// One partition (a Query of this partition key value), from its start or after a key.
+    Partition {
+        /// The partition key value, typed as the key.
+        value: AttributeValue,
+        /// Go on after this key (`None`: from the beginning).
+        after: Option<Item>,
+    },
+}
+
+/// A clone, as asked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClonePlan {
+    /// The source table.
+    pub table: String,
+    /// The destination table's name.
+    pub to_table: String,
+    /// What is read: the whole table, or a partition given as text (typed by the source's key).
+    pub part: PartAsked,
+    /// Batches in flight at once.
+    pub batches_at_once: usize,
+    /// Items compared one by one at the end (0: none); `None`: no check at all.
+    pub sample: Option<usize>,
+}
+
+/// What is read, as asked: before the source's key type is known.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PartAsked {
+    /// The whole table from these starts.
+    Table(SegmentStarts),
+    /// One partition, its key value as text, from the beginning or after a key.
+    Partition(String, Option<Item>),
+}
+
+/// What a clone says as it goes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CloneEvent {
+    /// The schema step: what was decided (adjustments, an existing table), in words.
+    Note(String),
+    /// Creating the destination table: a request applied, a state while it settles.
+    Admin(AdminEvent),
+    /// How far the items are.
+    Progress(CopyProgress),
+    /// The check at the end began.
+    Verifying(String),
+}
+
+/// Clone as `plan` says from `source` to `target`: the schema (created, or an existing table
+/// with the same keys), the items, then the check. `confirmed`: the user said yes to writes off
+/// this machine (`--yes`). An error before anything was written is handed back (a read-only or
+/// unconfirmed destination, an existing table with other keys, a source that cannot be read);
+/// everything after is in the report.
+pub async fn run(
+    source: &Connection,
+    target: &Connection,
+    plan: &ClonePlan,
+    confirmed: bool,
+    stop: &CancelToken,
+    on_event: &mut (dyn FnMut(CloneEvent) + Send),
+) -> Result<CloneReport> {
+    let destination = Destination::of(target);
+    if destination.is(source) && plan.table == plan.to_table {
+        return Err(Error::Invalid(format!(
+            "the clone of {} would be written over itself: give --to-table another name, or \
+             another connection",
+            plan.table
+        )));
+    }
+    let described = unless_stopped(
+        stop,
+        "DescribeTable",
+        read_spec(&source.client, &plan.table),
+    )
+    .await?;
+    let from = read::describe_unless_stopped(&source.client, &plan.table, stop).await?;
+    let part = match &plan.part {
+        PartAsked::Table(starts) => {
+            crate::core::limits::check_segments(starts.total(), &from, confirmed)?;
+            Part::Table(starts.clone())
+        }
+        PartAsked::Partition(text, after) => Part::Partition {
+            value: from.partition.kind.parse(text)?,
+            after: after.clone(),
+        },
+    };
+    // Nothing is sent before the destination takes writes: asked, refused when read-only.
+    destination
+        .confirmation(&format!(
+            "table {}, a clone of {} (created if missing, then its items put)",
+            plan.to_table, plan.table
+        ))
+        .check(confirmed)?;
+    let found = unless_stopped(
+        stop,
+        "DescribeTable",
+        schema::existing(&target.client, &plan.to_table),
+    )
+    .await?;
+    let decided = target_of(&described, &plan.to_table, target, found)?;
+    let schema = match decided {
+        Target::Existing { described, note } => {
+            on_event(CloneEvent::Note(note.clone()));
+            if !described.settled() {
+                let mut said = |e| on_event(CloneEvent::Admin(e));
+                admin::follow(&target.client, &plan.to_table, false, stop, &mut said).await?;
+            }
+            SchemaStep::Existing { note }
+        }
+        Target::Create { spec, adjusted } => {
+            for line in &adjusted {
+                on_event(CloneEvent::Note(line.clone()));
+            }
+            let create = admin::create_plan(target, &spec)?;
+            let mut said = |e| on_event(CloneEvent::Admin(e));
+            let report = admin::run(target, &create, confirmed, stop, &mut said).await;
+            // A refusal before anything applied is an error said once.
+            report.ending()?;
+            let settled = report.after.as_ref().is_some_and(|d| d.settled());
+            let step = SchemaStep::Created {
+                report: Box::new(report),
+                adjusted,
+            };
+            if !settled {
+                return Ok(CloneReport::new(plan, target, step));
+            }
+            step
+        }
+    };
+    let mut report = CloneReport::new(plan, target, schema);
+    let to = read::describe_unless_stopped(&target.client, &plan.to_table, stop).await?;
+    let copied = copy(
+        (source, &from),
+        (target, &to),
+        part.clone(),
+        plan.batches_at_once,
+        confirmed,
+        stop,
+        |progress| on_event(CloneEvent::Progress(progress)),
+    )
+    .await?;
+    let complete = copied.complete();
+    report.copy = Some(copied);
+    if let (true, Some(sample)) = (complete, plan.sample) {
+        on_event(CloneEvent::Verifying(format!(
+            "checking {} against {}: counts per partition, and {sample} items compared",
+            plan.to_table, plan.table
+        )));
+        let segments = match &part {
+            Part::Table(starts) => starts.total(),
+            Part::Partition { .. } => 1,
+        };
+        let sides = ((source, &from), (target, &to));
+        report.verified = Some(verify(sides, &part, segments, sample, stop).await);
+    }
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,138 @@
+//! How a delete pass ended, counted batch by batch, and said in words and money.
+
+use crate::core::ending::Ending;
+use crate::core::error::Error;
+use crate::core::report::plural;
+use crate::core::write::{self, WriteOutcome};
+
+/// How far a delete pass got.
+pub type PurgeProgress = PurgeReport;
+
+/// How a delete pass ended.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PurgeReport {
+    /// Items read again to be deleted.
+    pub read: u64,
+    /// Items deleted (answered, or found gone when read again after a lost answer).
+    pub deleted: u64,
+    /// Items the server did not delete (refused, or left unprocessed after the re-sends).
+    pub not_deleted: u64,
+    /// Items whose delete may or may not have happened (a lost answer, not read again).
+    pub unknown: u64,
+    /// Write capacity consumed.
+    pub wcu: f64,
+    /// Read capacity consumed reading them again.
+    pub rcu: f64,
+    /// `BatchWriteItem` requests sent.
+    pub requests: u32,
+    /// Each wait after a throttle, in words.
+    pub throttled: Vec<String>,
+    /// Stopped by a cancel.
+    pub cancelled: bool,
+    /// Why it stopped before the end, other than a cancel.
+    pub stopped: Option<String>,
+    /// The error that stopped it, when one did.
+    pub error: Option<Error>,
+}
+
+impl PurgeReport {
+    /// Done when everything read was deleted; unknown when an outcome is; refused when items
+    /// were left (not deleted, stopped, cancelled); an error when it stopped before deleting.
+    pub fn ending(&self) -> Ending {
+        if self.unknown > 0 {
+            Ending::Unknown
+        } else if self.error.is_some() && self.deleted == 0 {
+            Ending::BadInput
+        } else if self.not_deleted > 0
+            || self.stopped.is_some()
+            || self.cancelled
+            || self.error.is_some()
+        {
+            Ending::Refused
+        } else {
+            Ending::Done
+        }
+    }
+
+    /// The report in lines, its units in money as `pricing` says.
+    pub fn lines(&self, table: &str, pricing: &crate::core::cost::Pricing) -> Vec<String> {
+        let n = |v: u64| usize::try_from(v).unwrap_or(usize::MAX);
+        let mut lines = vec![format!(
+            "{} deleted from {table} ({} read again, {}, {} WCU {}, {} RCU {})",
+            plural(n(self.deleted), "item"),
+            self.read,
+            plural(self.requests as usize, "BatchWriteItem request"),
+            crate::core::report::capacity(self.wcu),
+            pricing.write(self.wcu).money_text(),
+            crate::core::report::capacity(self.rcu),
+            pricing.read(self.rcu).money_text(),
+        )];
+        if self.not_deleted > 0 {
+            lines.push(format!(
+                "{} not deleted",
+                plural(n(self.not_deleted), "item")
+            ));
+        }
+        if self.unknown > 0 {
+            lines.push(format!(
+                "outcome unknown for {}: their batch may have been applied; it was not sent again",
+                plural(n(self.unknown), "item")
+            ));
+        }
+        lines.extend(self.throttled.iter().cloned());
+        if self.cancelled {
+            lines.push("stopped by a cancel: no batch was sent after it".to_owned());
+        }
+        lines.extend(self.stopped.iter().cloned());
+        if let Some(error) = &self.error {
+            lines.push(format!("stopped: {error}"));
+        }
+        lines
+    }
+
+    /// Count one batch's outcome; false when no other batch should be sent.
+    pub(super) fn count(&mut self, keys: usize, outcome: WriteOutcome) -> bool {
+        let keys = keys as u64;
+        self.requests += outcome.attempts();
+        match outcome {
+            WriteOutcome::Applied {
+                consumed_wcu,
+                unwritten,
+                throttled,
+                ..
+            } => {
+                self.wcu += consumed_wcu;
+                self.throttled.extend(throttled);
+                let left = unwritten.map_or(0, |u| u.items.len() as u64);
+                self.deleted += keys - left;
+                self.not_deleted += left;
+                left == 0
+            }
+            WriteOutcome::Refused { refusal, .. } => {
+                self.not_deleted += keys;
+                if let write::Refusal::Error(error) = refusal {
+                    self.error.get_or_insert(error);
+                }
+                false
+            }
+            WriteOutcome::Unknown {
+                error, stored_now, ..
+            } => {
+                // Each key was read again: gone is deleted, still there is not.
+                for read in &stored_now {
+                    match read {
+                        Ok(None) => self.deleted += 1,
+                        Ok(Some(_)) => self.not_deleted += 1,
+                        Err(_) => self.unknown += 1,
+                    }
+                }
+                self.unknown += keys.saturating_sub(stored_now.len() as u64);
+                if self.unknown > 0 {
+                    self.error.get_or_insert(error);
+                    return false;
+                }
+                true
+            }
+        }
+    }
+}
