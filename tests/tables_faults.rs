@@ -1,6 +1,6 @@
 //! Table management where it must not write, or cannot know: a read-only connection that sends
-//! nothing (counted at a proxy), and every configuration write through every fault of the
-//! proxy, its outcome matching what the table shows.
+//! nothing (counted at a proxy), and every configuration write (create, change, delete) through
+//! every fault of the proxy, its outcome matching what the table shows.
 
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -158,5 +158,32 @@ async fn configuration_writes_through_faults_report_what_the_table_shows() {
             _ => assert_eq!(report.ending().unwrap(), Ending::Unknown, "{fault:?}"),
         }
         assert_eq!(proxy.forwarded(), 2, "{fault:?}");
+
+        // Off again directly, then the delete through the same fault: the table described
+        // again is gone, whatever answer the proxy gave.
+        let off = admin::change_plan(
+            &engine.connection,
+            &read_spec(&engine.client, &spec.name).await.unwrap(),
+            TableChange::DeletionProtection(false),
+        )
+        .unwrap();
+        run(&engine.connection, &off).await;
+        let described = read_spec(&engine.client, &spec.name).await.unwrap();
+        let plan = admin::delete_plan(&connection, &described, &spec.name).unwrap();
+        let (report, _) = run(&connection, &plan).await;
+        assert!(
+            read_spec(&engine.client, &spec.name).await.is_err(),
+            "{fault:?}: deleted"
+        );
+        match fault {
+            Fault::Throttle(_) => assert_eq!(report.ending().unwrap(), Ending::Done),
+            _ => assert_eq!(report.ending().unwrap(), Ending::Unknown, "{fault:?}"),
+        }
+        assert!(
+            report.lines().last().unwrap().ends_with("is gone"),
+            "{fault:?}: {:?}",
+            report.lines()
+        );
+        assert_eq!(proxy.forwarded(), 3, "{fault:?}");
     }
 }
