@@ -13,10 +13,10 @@
 
 mod support;
 
+use support::run;
+
 use std::io::Write;
 use std::path::Path;
-use std::process::Command;
-use std::time::Instant;
 
 use dynoscope::core::connection;
 use dynoscope::core::sandbox::Sandbox;
@@ -49,61 +49,6 @@ fn write_file(items: usize, path: &Path) -> u64 {
     }
     gz.finish().expect("finish").flush().expect("flush");
     text_bytes
-}
-
-/// What one run of the CLI took: exit status, peak RSS (kB), wall time (s), its stdout.
-struct Run {
-    code: i32,
-    peak_kb: i64,
-    wall_s: f64,
-    stdout: String,
-}
-
-/// Run the release CLI with `args` against `url`, measured.
-fn run(url: &str, args: &[&str], dir: &Path) -> Run {
-    let (out_path, err_path) = (dir.join("stdout"), dir.join("stderr"));
-    let started = Instant::now();
-    // Reaped by wait4 below, which also gives its resource use.
-    #[allow(clippy::zombie_processes)]
-    let child = Command::new(env!("CARGO_BIN_EXE_dynoscope"))
-        .arg("--endpoint-url")
-        .arg(url)
-        .arg("--timeout")
-        .arg("60")
-        .args(args)
-        .env("AWS_EC2_METADATA_DISABLED", "true")
-        .env("AWS_ACCESS_KEY_ID", "test")
-        .env("AWS_SECRET_ACCESS_KEY", "test")
-        .env("AWS_REGION", "us-east-1")
-        .stdout(std::fs::File::create(&out_path).expect("stdout"))
-        .stderr(std::fs::File::create(&err_path).expect("stderr"))
-        .spawn()
-        .expect("the release CLI runs");
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: a zeroed rusage is a valid value for wait4 to fill in.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: waits for our own child, with pointers to live locals.
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(waited, pid, "wait4");
-    let wall_s = started.elapsed().as_secs_f64();
-    let code = if libc::WIFEXITED(status) {
-        libc::WEXITSTATUS(status)
-    } else {
-        -1
-    };
-    let stdout = std::fs::read_to_string(&out_path).unwrap_or_default();
-    if code != 0 {
-        let stderr = std::fs::read_to_string(&err_path).unwrap_or_default();
-        let tail: Vec<&str> = stderr.lines().rev().take(5).collect();
-        println!("exit {code}: {stdout}\n{}", tail.join("\n"));
-    }
-    Run {
-        code,
-        peak_kb: usage.ru_maxrss,
-        wall_s,
-        stdout,
-    }
 }
 
 fn main() {

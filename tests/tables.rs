@@ -9,14 +9,13 @@
 
 mod common;
 
+use common::moto::run;
 use common::{empty_engine, table_name};
-use dynoscope::core::admin::{self, AdminEvent, AdminReport};
-use dynoscope::core::cancel::CancelToken;
+use dynoscope::core::admin::{self, AdminEvent};
 use dynoscope::core::ending::Ending;
 use dynoscope::core::schema::{
     BillingSpec, ClassSpec, StreamView, TableChange, TableSpec, parse_index, parse_key, read_spec,
 };
-use dynoscope::core::write::WritePlan;
 
 /// Every option the embedded engine keeps: keys, two global indexes (one INCLUDE), a local
 /// index, provisioned capacity, a stream, TTL, deletion protection, the IA class, tags.
@@ -42,18 +41,6 @@ fn everything(name: &str) -> TableSpec {
         ("team".into(), "social".into()),
     ];
     spec
-}
-
-async fn run(
-    connection: &dynoscope::core::connection::Connection,
-    plan: &WritePlan,
-) -> (AdminReport, Vec<AdminEvent>) {
-    let mut events = Vec::new();
-    let report = admin::run(connection, plan, false, &CancelToken::default(), &mut |e| {
-        events.push(e)
-    })
-    .await;
-    (report, events)
 }
 
 #[tokio::test]

@@ -9,26 +9,14 @@ mod common;
 
 use std::time::Duration;
 
+use common::moto::run;
 use common::through::proxied;
 use common::{Fault, empty_engine, table_name};
-use dynoscope::core::admin::{self, AdminEvent, AdminReport};
-use dynoscope::core::cancel::CancelToken;
+use dynoscope::core::admin;
 use dynoscope::core::connection::{self, ConnectOptions, ConnectionSpec};
 use dynoscope::core::ending::Ending;
 use dynoscope::core::schema::{StreamView, TableChange, TableSpec, parse_key, read_spec};
-use dynoscope::core::write::{WriteOutcome, WritePlan};
-
-async fn run(
-    connection: &dynoscope::core::connection::Connection,
-    plan: &WritePlan,
-) -> (AdminReport, Vec<AdminEvent>) {
-    let mut events = Vec::new();
-    let report = admin::run(connection, plan, false, &CancelToken::default(), &mut |e| {
-        events.push(e)
-    })
-    .await;
-    (report, events)
-}
+use dynoscope::core::write::WriteOutcome;
 
 #[tokio::test]
 async fn a_read_only_connection_sends_no_change_at_all() {
