@@ -348,3 +348,32 @@ async fn the_cli_creates_a_table_and_writes_it_as_code() {
     .await;
     assert_eq!(code, 2, "{err}");
 }
+
+/// Several changes in one `table update`: one applied, the next refused — the applied one is
+/// said, then why it stopped, and the exit is refused (1), not an error before anything (2).
+#[tokio::test]
+async fn an_update_that_stops_after_a_change_applied_says_both() {
+    let engine = empty_engine().await;
+    let url = engine.sandbox.endpoint().to_owned();
+    let name = table_name("cli-partial");
+    let (code, _, err) =
+        common::files::dynoscope(&url, &["table", "create", "--table", &name, "--pk", "PK:S"])
+            .await;
+    assert_eq!(code, 0, "{err}");
+    let args = [
+        "table",
+        "update",
+        "--table",
+        &name,
+        "--stream",
+        "new-image",
+        "--class",
+        "standard",
+    ];
+    let (code, out, err) = common::files::dynoscope(&url, &args).await;
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("a stream with NEW_IMAGE turned on"), "{out}");
+    assert!(err.contains("its class is already STANDARD"), "{err}");
+    let now = read_spec(&engine.client, &name).await.unwrap().spec;
+    assert_eq!(now.stream, Some(StreamView::NewImage));
+}

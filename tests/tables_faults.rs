@@ -1,6 +1,7 @@
 //! Table management where it must not write, or cannot know: a read-only connection that sends
-//! nothing (counted at a proxy), and every configuration write (create, change, delete) through
-//! every fault of the proxy, its outcome matching what the table shows.
+//! nothing (counted at a proxy), a change planned from an old read refused once read again, and
+//! every configuration write (create, change, delete) through every fault of the proxy, its
+//! outcome matching what the table shows.
 
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -174,4 +175,55 @@ async fn configuration_writes_through_faults_report_what_the_table_shows() {
         );
         assert_eq!(proxy.forwarded(), 3, "{fault:?}");
     }
+}
+
+/// A change planned from a read that another writer has since overtaken is read again and
+/// refused before it is sent: a stream turned on meanwhile, protection turned on meanwhile.
+#[tokio::test]
+async fn a_change_planned_from_an_old_read_is_held_to_the_table_as_it_is_now() {
+    let engine = empty_engine().await;
+    let spec = TableSpec::new(&table_name("stale"), parse_key("PK:S").unwrap(), None);
+    run(
+        &engine.connection,
+        &admin::create_plan(&engine.connection, &spec).unwrap(),
+    )
+    .await;
+    let seen = read_spec(&engine.client, &spec.name).await.unwrap();
+    let stream = admin::change_plan(
+        &engine.connection,
+        &seen,
+        TableChange::Stream(Some(StreamView::KeysOnly)),
+    )
+    .unwrap();
+    let drop = admin::delete_plan(&engine.connection, &seen, &spec.name).unwrap();
+    // Behind the view's back: a stream, and deletion protection.
+    for change in [
+        TableChange::Stream(Some(StreamView::NewImage)),
+        TableChange::DeletionProtection(true),
+    ] {
+        let now = read_spec(&engine.client, &spec.name).await.unwrap();
+        let plan = admin::change_plan(&engine.connection, &now, change).unwrap();
+        assert_eq!(
+            run(&engine.connection, &plan).await.0.ending().unwrap(),
+            Ending::Done
+        );
+    }
+    let error = run(&engine.connection, &stream)
+        .await
+        .0
+        .ending()
+        .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("already has a stream (NEW_IMAGE)"),
+        "{error}"
+    );
+    let error = run(&engine.connection, &drop).await.0.ending().unwrap_err();
+    assert!(
+        error.to_string().contains("deletion protection on now"),
+        "{error}"
+    );
+    let now = read_spec(&engine.client, &spec.name).await.unwrap().spec;
+    assert_eq!(now.stream, Some(StreamView::NewImage), "nothing sent");
 }

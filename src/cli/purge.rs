@@ -55,18 +55,8 @@ pub async fn truncate(
     out: &mut Output,
     stop: &CancelToken,
 ) -> Result<Exit> {
-    let info = describe(&connection.client, &args.table, stop).await?;
-    let plan = ReadSpec::scan(args.table.clone()).plan(&info)?;
-    run(
-        connection,
-        &info,
-        PurgeSource::Read(Box::new(plan)),
-        &args.purge,
-        confirmed,
-        out,
-        stop,
-    )
-    .await
+    let spec = ReadSpec::scan(args.table.clone());
+    read_then_run(connection, spec, &args.purge, confirmed, out, stop).await
 }
 
 /// Delete what a Query of one partition reads.
@@ -77,21 +67,25 @@ pub async fn from_query(
     out: &mut Output,
     stop: &CancelToken,
 ) -> Result<Exit> {
-    let info = describe(&connection.client, &args.table, stop).await?;
     let mut spec = ReadSpec::scan(args.table.clone());
     spec.pk.clone_from(&args.pk);
     spec.sk_begins_with.clone_from(&args.sk_begins_with);
+    read_then_run(connection, spec, &args.purge, confirmed, out, stop).await
+}
+
+/// Describe the table, plan `spec` on it, and delete what it reads.
+async fn read_then_run(
+    connection: &Connection,
+    spec: ReadSpec,
+    flags: &PurgeFlags,
+    confirmed: bool,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
+    let info = describe(&connection.client, &spec.table, stop).await?;
     let plan = spec.plan(&info)?;
-    run(
-        connection,
-        &info,
-        PurgeSource::Read(Box::new(plan)),
-        &args.purge,
-        confirmed,
-        out,
-        stop,
-    )
-    .await
+    let source = PurgeSource::Read(Box::new(plan));
+    run(connection, &info, source, flags, confirmed, out, stop).await
 }
 
 fn json_of(key: &crate::core::value::Item, names: &[String]) -> serde_json::Value {
@@ -125,25 +119,22 @@ async fn run(
         .iter()
         .map(|k| json_of(k, &info.key_names()))
         .collect();
-    if flags.dry_run || !flags.json {
+    let read_text = format!(
+        "counting read {} RCU ({})",
+        crate::core::report::capacity(counted.rcu),
+        pricing.read(counted.rcu).money_text()
+    );
+    if !flags.json {
         for line in counted.lines(info) {
-            if flags.json {
-                break;
-            }
             out.line(line);
         }
-        if !flags.json {
-            out.line(format!(
-                "counting read {} RCU ({})",
-                crate::core::report::capacity(counted.rcu),
-                pricing.read(counted.rcu).money_text()
-            ));
-        }
+        out.line(&read_text);
     }
     if flags.dry_run {
         if flags.json {
             out.line(json!({"items": counted.items, "first": keys, "rcu": counted.rcu, "tallies": counted.tallies.deleted_lines()}));
         }
+        // A dry run only reads: what it could not print, it did not do.
         out.flush();
         return out.failure().map_or(Ok(Exit::Done), Err);
     }
@@ -206,9 +197,6 @@ async fn run(
             out.line(format!("tally repaired: {line}"));
         }
     }
-    out.flush();
-    if let Some(failed) = out.failure() {
-        return Err(failed);
-    }
+    // Items were deleted: a closed stdout is said when the output ends and changes no exit.
     Ok(Exit::from(ending))
 }

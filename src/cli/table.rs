@@ -14,9 +14,9 @@ use crate::core::admin::{self, AdminEvent, AdminReport, BackupInfo};
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
 use crate::core::ending::Ending;
-use crate::core::error::Result;
+use crate::core::error::{Error, Result};
 use crate::core::schema::{Described, IacFormat, create_input_json, read_spec, render_iac};
-use crate::core::write::WritePlan;
+use crate::core::write::{WriteOutcome, WritePlan};
 
 /// Run `command` on `connection`.
 pub async fn table(
@@ -75,7 +75,10 @@ async fn update(
     let mut reports = Vec::new();
     for change in changes {
         // Each change is held against the table as it is after the one before.
-        let plan = admin::change_plan(connection, &table, change)?;
+        let plan = match admin::change_plan(connection, &table, change) {
+            Ok(plan) => plan,
+            Err(error) => return finish_after(&reports, Some(error), args.json, out),
+        };
         let report = send(connection, &plan, confirmed, out, stop).await;
         let settled = report.after.clone();
         let ending = report.ending();
@@ -85,7 +88,7 @@ async fn update(
             _ => break,
         }
     }
-    finish(&reports, args.json, out)
+    finish_after(&reports, None, args.json, out)
 }
 
 async fn drop(
@@ -212,28 +215,51 @@ async fn send(
 /// Print the reports, and exit by the gravest ending (an error that applied nothing is said
 /// once, as the error).
 fn finish(reports: &[AdminReport], json: bool, out: &mut Output) -> Result<Exit> {
+    finish_after(reports, None, json, out)
+}
+
+/// [`finish`], with `stopped`: why a run of several changes stopped before its next one. Once
+/// something was applied, an error is said after what was applied and the run is refused
+/// (exit 1), not an error before anything applied; and stdout's failure, after a write, is said
+/// by the output's end and changes no exit status.
+fn finish_after(
+    reports: &[AdminReport],
+    stopped: Option<Error>,
+    json: bool,
+    out: &mut Output,
+) -> Result<Exit> {
     let mut ending = Ending::Done;
-    let mut error = None;
+    let mut error = stopped;
     for report in reports {
         match report.ending() {
             Ok(e) => ending = ending.graver(e),
             Err(e) => error = Some(e),
         }
     }
+    let applied = reports
+        .iter()
+        .flat_map(|r| &r.writes)
+        .any(|(_, outcome)| !matches!(outcome, WriteOutcome::Refused { .. }));
+    let error = match error {
+        Some(error) if !applied => return Err(error),
+        other => other,
+    };
     if json {
-        out.line(reports_json(reports));
+        let mut value = reports_json(reports);
+        if let Some(error) = &error {
+            value["error"] = json!(error.to_string());
+        }
+        out.line(value);
     } else {
         for line in reports.iter().flat_map(AdminReport::lines) {
             out.line(line);
         }
+        if let Some(error) = &error {
+            out.note(format_args!("dynoscope: stopped: {error}"));
+        }
     }
-    out.flush();
-    if let Some(failed) = out.failure() {
-        return Err(failed);
-    }
-    // A refusal after earlier changes applied is said after them, as the error it was.
-    if let Some(error) = error {
-        return Err(error);
+    if error.is_some() {
+        ending = ending.graver(Ending::Refused);
     }
     Ok(Exit::from(ending))
 }

@@ -175,7 +175,11 @@ pub async fn run(
     let table = setting.table().to_owned();
     let deleting = matches!(setting, TableSetting::Delete { .. });
     let mut writes = Vec::new();
-    let outcome = write::send(connection, plan, confirmed).await;
+    // Planned from the table as a view last read it: read again, and held to it, first.
+    let outcome = match still_holds(&connection.client, setting).await {
+        Ok(()) => write::send(connection, plan, confirmed).await,
+        Err(error) => WriteOutcome::not_sent(error),
+    };
     let applied = outcome.applied();
     if applied {
         on_event(AdminEvent::Applied(plan.what()));
@@ -259,6 +263,25 @@ pub async fn run(
         }
     }
     report
+}
+
+/// Whether a change or a delete planned from an earlier read still holds for the table as it
+/// is now: another writer may have changed it since (a stream turned on, protection turned on).
+async fn still_holds(client: &Client, setting: &TableSetting) -> Result<()> {
+    match setting {
+        TableSetting::Change { table, change } => change.check(&read_spec(client, table).await?),
+        TableSetting::Delete { table } => {
+            let now = read_spec(client, table).await?;
+            if now.spec.deletion_protection {
+                return Err(Error::Invalid(format!(
+                    "table {table} has deletion protection on now: DynamoDB refuses to delete \
+                     it until that is turned off"
+                )));
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Describe `table` until it has settled — or, when `gone` is wanted, until it no longer

@@ -155,8 +155,13 @@ impl CloneForm {
                 .spawn_job("Clone", move |progress, stop| async move {
                     let target = match to {
                         None => source.clone(),
+                        // As the CLI does: the app's timeout, and read-only stays read-only.
                         Some(spec) => {
-                            connection::connect_with(spec, ConnectOptions::default()).await?
+                            let options = ConnectOptions {
+                                timeout: source.timeout,
+                                read_only: source.is_read_only(),
+                            };
+                            connection::connect_with(spec, options).await?
                         }
                     };
                     let mut tell = |event| progress.send(event);

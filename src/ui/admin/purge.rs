@@ -9,6 +9,7 @@ use egui::{RichText, Ui};
 
 use crate::core::purge::{self, PurgeCount, PurgeReport, PurgeSource, TallyChoice, check_typed};
 use crate::core::report::age_text;
+use crate::core::rows::RowSet;
 use crate::core::spec::ReadSpec;
 use crate::core::tally::TallyRule;
 use crate::task::{Job, Pending};
@@ -29,13 +30,51 @@ enum Take {
     Loaded,
 }
 
+/// What a count is asked to count, as it leaves the UI thread.
+enum Asked {
+    /// A Query or Scan.
+    Read(Box<crate::core::spec::ReadPlan>),
+    /// The grid's rows (all, or those in `chosen`), turned into keys by the count's task.
+    Rows {
+        rows: crate::core::rows::Rows,
+        chosen: Option<RowSet>,
+    },
+}
+
+impl Asked {
+    /// What the delete reads: the plan, or the keys of the rows (read again when counted).
+    fn source(
+        self,
+        info: &crate::core::table::TableInfo,
+    ) -> crate::core::error::Result<PurgeSource> {
+        match self {
+            Self::Read(plan) => Ok(PurgeSource::Read(plan)),
+            Self::Rows { rows, chosen } => {
+                let mut keys = Vec::new();
+                for row in 0..rows.len() {
+                    let at = u32::try_from(row).unwrap_or(u32::MAX);
+                    if chosen.as_ref().is_some_and(|c| !c.contains(at)) {
+                        continue;
+                    }
+                    if let Some(item) = rows.item(row) {
+                        keys.push(info.key_of(&item)?);
+                    }
+                }
+                Ok(PurgeSource::Keys(keys))
+            }
+        }
+    }
+}
+
 /// What is deleted, as chosen.
 #[derive(Default)]
 pub struct PurgeForm {
     take: Take,
     pk: String,
     sk_prefix: String,
-    counting: Option<Pending<PurgeCount>>,
+    /// The count under way, with what it counts (the grid's rows turned into keys there, off
+    /// the UI thread).
+    counting: Option<Pending<(PurgeCount, PurgeSource)>>,
     /// The last count, with what it counted and when.
     counted: Option<(PurgeCount, PurgeSource, Instant)>,
     typed: String,
@@ -57,11 +96,7 @@ impl PurgeForm {
     ) {
         if let Some(done) = Pending::take_ready(&mut self.counting) {
             match done {
-                Ok(counted) => {
-                    if let Some((_, source, _)) = self.counted.take() {
-                        self.counted = Some((counted, source, Instant::now()));
-                    }
-                }
+                Ok((counted, source)) => self.counted = Some((counted, source, Instant::now())),
                 Err(error) => {
                     self.counted = None;
                     self.error = Some(error);
@@ -94,9 +129,8 @@ impl PurgeForm {
 
     /// Another table: forget the last count and report (a delete under way still reports).
     pub fn forget(&mut self) {
-        if self.counting.take().is_some() || self.counted.is_some() {
-            self.counted = None;
-        }
+        self.counting = None;
+        self.counted = None;
         self.typed.clear();
         self.ended = None;
         self.error = None;
@@ -188,8 +222,10 @@ impl PurgeForm {
     fn count(&mut self, scope: &Scope<'_>, loaded: Option<Loaded<'_>>, rules: &[TallyRule]) {
         self.error = None;
         self.ended = None;
-        let source = match self.source(scope, loaded) {
-            Ok(source) => source,
+        self.counted = None;
+        self.choice = None;
+        let asked = match self.asked(scope, loaded) {
+            Ok(asked) => asked,
             Err(error) => {
                 self.error = Some(error);
                 return;
@@ -200,42 +236,29 @@ impl PurgeForm {
             scope.table.clone(),
             rules.to_vec(),
         );
-        let counted_source = source.clone();
         self.counting = Some(scope.spawner.spawn("Scan", async move {
+            let source = asked.source(&info)?;
             let stop = crate::core::cancel::CancelToken::default();
-            purge::count(&connection, &info, &counted_source, &rules, &stop, |_| {}).await
+            let counted = purge::count(&connection, &info, &source, &rules, &stop, |_| {}).await?;
+            Ok((counted, source))
         }));
-        // The source is kept with the placeholder count until the count arrives.
-        self.counted = Some((empty_count(), source, Instant::now()));
-        self.choice = None;
     }
 
-    /// The items to delete as chosen: a Query or Scan, or the keys of rows in the grid (read
-    /// again when counted).
-    fn source(
+    /// The items to delete as chosen: a Query or Scan, or the grid's rows (shared, not copied).
+    fn asked(
         &self,
         scope: &Scope<'_>,
         loaded: Option<Loaded<'_>>,
-    ) -> crate::core::error::Result<PurgeSource> {
-        let rows = |only_chosen: bool| -> crate::core::error::Result<PurgeSource> {
-            let Some(loaded) = loaded else {
-                return Ok(PurgeSource::Keys(Vec::new()));
-            };
-            let mut keys = Vec::new();
-            for row in 0..loaded.rows.len() {
-                let row = u32::try_from(row).unwrap_or(u32::MAX);
-                if only_chosen && !loaded.chosen.is_some_and(|c| c.contains(row)) {
-                    continue;
-                }
-                if let Some(item) = loaded.rows.item(row as usize) {
-                    keys.push(scope.table.key_of(&item)?);
-                }
-            }
-            Ok(PurgeSource::Keys(keys))
+    ) -> crate::core::error::Result<Asked> {
+        let rows = |chosen: Option<RowSet>| Asked::Rows {
+            rows: loaded.map(|l| l.rows.clone()).unwrap_or_default(),
+            chosen,
         };
         match self.take {
-            Take::Selected => rows(true),
-            Take::Loaded => rows(false),
+            Take::Selected => Ok(rows(Some(
+                loaded.and_then(|l| l.chosen).cloned().unwrap_or_default(),
+            ))),
+            Take::Loaded => Ok(rows(None)),
             Take::Table | Take::Partition => {
                 let mut spec = ReadSpec::scan(scope.table.name.clone());
                 if self.take == Take::Partition {
@@ -243,8 +266,7 @@ impl PurgeForm {
                     let prefix = self.sk_prefix.trim();
                     spec.sk_begins_with = (!prefix.is_empty()).then(|| prefix.to_owned());
                 }
-                let plan = spec.plan(scope.table)?;
-                Ok(PurgeSource::Read(Box::new(plan)))
+                Ok(Asked::Read(Box::new(spec.plan(scope.table)?)))
             }
         }
     }
@@ -348,15 +370,5 @@ impl PurgeForm {
                 self.ended = None;
             }
         });
-    }
-}
-
-fn empty_count() -> PurgeCount {
-    PurgeCount {
-        items: 0,
-        first: Vec::new(),
-        rcu: 0.0,
-        tallies: crate::core::tally::ImportTallies::default(),
-        cancelled: false,
     }
 }
