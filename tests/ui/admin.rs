@@ -172,10 +172,11 @@ fn a_backup_is_made_listed_and_restored_from_the_table_view() {
     step_until(h, "the backup made", |h| {
         has_label_containing(h, "an on-demand backup named before-likes made")
     });
-    // The report settles before the list is asked for (a click lands where the button is).
-    for _ in 0..5 {
-        h.step();
-    }
+    // The run's report (its last line, the backup described again) is in before the list is
+    // asked for: nothing above the button moves after it, so the click lands on it.
+    step_until(h, "the backup's report", |h| {
+        has_label_containing(h, "backup: before-likes of table")
+    });
     h.get_by_role_and_label(Role::Button, "List backups")
         .click();
     // The list's own line (the report above names the backup too).
