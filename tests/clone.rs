@@ -10,10 +10,14 @@
 #[path = "common/clones.rs"]
 mod clones;
 mod common;
+#[path = "clone/identity.rs"]
+mod identity;
 
 use std::time::Duration;
 
-use clones::{PER_PARTITION, fill, plain_spec, run, same_items, source, source_spec, whole};
+use clones::{
+    PER_PARTITION, fill, plain_spec, run, run_confirmed, same_items, source, source_spec, whole,
+};
 use common::files::scan;
 use common::{Fault, empty_engine, table_name};
 use dynoscope::core::cancel::CancelToken;
@@ -88,16 +92,11 @@ async fn the_schema_is_cloned_and_a_partition_alone_or_again_into_the_same_keys(
     assert_eq!(here, there);
     assert_eq!(same_items(&a, &from, &b, &to).await, 600);
 
-    // Cloned again into the table now there: its keys are the source's, so it is used, said.
-    let again = run(
-        &a.connection,
-        &b.connection,
-        &whole(&from, &to, 1),
-        &CancelToken::default(),
-        |_| {},
-    )
-    .await
-    .unwrap();
+    // Cloned again into the table now there: its keys are the source's, so it is used, said
+    // (confirmed, since it holds items).
+    let again = run_confirmed(&a.connection, &b.connection, &whole(&from, &to, 1), |_| {})
+        .await
+        .unwrap();
     assert!(matches!(again.schema, SchemaStep::Existing { .. }));
     assert!(again.lines().join("\n").contains("already exists"));
     assert_eq!(again.ending().unwrap(), Ending::Done);
@@ -162,15 +161,9 @@ async fn a_cancelled_clone_goes_on_from_where_its_writes_stopped() {
 
     let mut plan = whole(&from, &to, 4);
     plan.part = PartAsked::Table(copy.left.clone());
-    let second = run(
-        &a.connection,
-        &b.connection,
-        &plan,
-        &CancelToken::default(),
-        |_| {},
-    )
-    .await
-    .unwrap();
+    let second = run_confirmed(&a.connection, &b.connection, &plan, |_| {})
+        .await
+        .unwrap();
     assert_eq!(
         second.ending().unwrap(),
         Ending::Done,

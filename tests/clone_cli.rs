@@ -15,7 +15,7 @@ use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 
-use clones::{fill, plain_spec, run, same_items, source, whole};
+use clones::{fill, plain_spec, run, run_confirmed, same_items, source, whole};
 use common::files::{cli, dynoscope, scan};
 use common::through::{faults, proxied};
 use common::{Fault, empty_engine, table_name};
@@ -66,8 +66,16 @@ async fn the_cli_clones_and_exits_by_the_table() {
     assert!(err.contains("written ·"), "progress on stderr: {err}");
     assert_eq!(same_items(&a, &from, &b, &to).await, 1_000);
 
+    // Into the table now there, which holds items: asked even on this machine, so 2 and
+    // nothing written without --yes.
+    let (code, out, err) = run_cli(args(&["--to-table", &to, "--pk", "P#00002"])).await;
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("already holds items"), "{err}");
+    assert!(err.contains("add --yes"), "{err}");
+
     // One partition, as JSON, into the table now there (its keys are the source's).
-    let (code, out, err) = run_cli(args(&["--to-table", &to, "--pk", "P#00002", "--json"])).await;
+    let (code, out, err) =
+        run_cli(args(&["--to-table", &to, "--pk", "P#00002", "--json", "--yes"])).await;
     assert_eq!(code, 0, "{out}{err}");
     let json: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(json["ending"], "done", "{json}");
@@ -77,7 +85,7 @@ async fn the_cli_clones_and_exits_by_the_table() {
 
     // An item at the destination the source lacks: the check finds it, 1.
     fill(&b, &to, 5_000..5_001).await;
-    let (code, out, err) = run_cli(args(&["--to-table", &to])).await;
+    let (code, out, err) = run_cli(args(&["--to-table", &to, "--yes"])).await;
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("the counts differ in 1 partition"), "{out}");
     assert!(
@@ -94,6 +102,15 @@ async fn the_cli_clones_and_exits_by_the_table() {
     assert_eq!(code, 2, "{out}{err}");
     assert!(err.contains("already exists"), "{err}");
     assert!(scan(&b, &other).await.is_empty());
+
+    // The source itself, through another spelling of its URL: 2, nothing written.
+    let port = a.sandbox.addr().port();
+    let itself = format!("http://localhost:{port}");
+    let (code, out, err) =
+        dynoscope(src, &["clone", "--table", &from, "--to-endpoint", &itself, "--yes"]).await;
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("is the source table"), "{err}");
+    assert_eq!(scan(&a, &from).await.len(), 1_000);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -153,7 +170,7 @@ async fn an_interrupted_clone_says_where_to_go_on_and_goes_on() {
         .and_then(|rest| rest.lines().next())
         .unwrap_or_else(|| panic!("no arguments to go on with: {err}"));
     let more = shell_words(go_on).unwrap();
-    assert_eq!(more[..2], ["--segments", "2"], "{go_on}");
+    assert_eq!(more[..3], ["--yes", "--segments", "2"], "{go_on}");
     let stored = scan(&b, &to).await.len();
     assert!(stored > 0 && stored < 3_000, "{stored}");
 
@@ -209,7 +226,7 @@ async fn through_every_fault_the_report_matches_the_destination() {
         assert!(proxy.forwarded() >= 1, "{fault:?}");
         // Gone on with on a clean connection: from before the unknown batch, to the end.
         plan.part = PartAsked::Table(copy.left.clone());
-        let report = run(&a.connection, &b.connection, &plan, &stop, |_| {})
+        let report = run_confirmed(&a.connection, &b.connection, &plan, |_| {})
             .await
             .unwrap();
         assert_eq!(report.ending().unwrap(), Ending::Done, "{fault:?}");

@@ -181,7 +181,6 @@ pub async fn clone(
             out.line(line);
         }
         match resume.as_deref() {
-            Some([]) => out.note("dynoscope: stopped early; run the same clone again to go on"),
             Some(args) => out.note(format_args!(
                 "dynoscope: stopped early; to go on from here, run the same clone again with: {}",
                 resume::shell_words(args)
@@ -192,17 +191,20 @@ pub async fn clone(
     Ok(Exit::from(report.ending()?))
 }
 
-/// The arguments that go on where the copy stopped, when it stopped before its end.
+/// The arguments that go on where the copy stopped, when it stopped before its end: `--yes`
+/// first, since the destination now holds items and writing into it again is asked.
 fn resume_args(report: &CloneReport) -> Option<Vec<String>> {
     let copy = report.copy.as_ref()?;
     if copy.left.finished() {
         return None;
     }
+    let mut args = vec!["--yes".to_owned()];
     if copy.partition {
-        return Some(match copy.left.get(0) {
-            Some(SegmentStart::After(key)) => resume::key_args(key, &copy.key_names),
-            _ => Vec::new(),
-        });
+        if let Some(SegmentStart::After(key)) = copy.left.get(0) {
+            args.extend(resume::key_args(key, &copy.key_names));
+        }
+        return Some(args);
     }
-    Some(resume::segment_args(&copy.left, &copy.key_names))
+    args.extend(resume::segment_args(&copy.left, &copy.key_names));
+    Some(args)
 }

@@ -29,7 +29,7 @@ pub async fn run(spec: ConnectionSpec, flags: &ConnectionFlags, command: Subcomm
             print_error(&out, &error, json);
             if matches!(error, Error::NotConfirmed { .. }) && !json {
                 out.note(
-                    "dynoscope: add --yes to confirm writes to an endpoint that is not on this machine",
+                    "dynoscope: add --yes to confirm it",
                 );
             }
             Exit::of_error(&error)

@@ -134,6 +134,16 @@ pub async fn run(
     clone::run(from, to, plan, false, stop, &mut on_event).await
 }
 
+/// [`run`], confirmed (`--yes`): what writing into a destination that holds items needs.
+pub async fn run_confirmed(
+    from: &Connection,
+    to: &Connection,
+    plan: &ClonePlan,
+    mut on_event: impl FnMut(CloneEvent) + Send,
+) -> Result<CloneReport> {
+    clone::run(from, to, plan, true, &CancelToken::default(), &mut on_event).await
+}
+
 /// Every item of `a`'s `table_a` equals one of `b`'s `table_b`, and there are as many: compared
 /// by key, sets as sets.
 pub async fn same_items(a: &Engine, table_a: &str, b: &Engine, table_b: &str) -> usize {

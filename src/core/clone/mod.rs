@@ -12,6 +12,7 @@
 //! nothing).
 
 mod copy;
+mod identity;
 mod report;
 mod schema;
 mod track;
@@ -26,7 +27,7 @@ use crate::core::error::{Error, Result};
 use crate::core::read::{self, SegmentStarts};
 use crate::core::schema::read_spec;
 use crate::core::value::Item;
-use crate::core::write::Destination;
+use crate::core::write::{Confirmation, Destination, key_shown};
 
 pub use copy::{CopyProgress, CopyReport, PAGE_ITEMS, copy};
 pub use report::{CloneReport, SchemaStep};
@@ -125,19 +126,25 @@ pub async fn run(
             after: after.clone(),
         },
     };
-    // Nothing is sent before the destination takes writes: asked, refused when read-only.
-    destination
-        .confirmation(&format!(
-            "table {}, a clone of {} (created if missing, then its items put)",
-            plan.to_table, plan.table
-        ))
-        .check(confirmed)?;
+    // Nothing is sent before the destination takes writes: refused when read-only, asked when
+    // off this machine or when the destination holds items already (even on this machine).
+    if let Confirmation::Refused(error) = destination.confirmation("") {
+        return Err(error);
+    }
     let found = unless_stopped(
         stop,
         "DescribeTable",
         schema::existing(&target.client, &plan.to_table),
     )
     .await?;
+    let holds = match &found {
+        Some(_) => first_held(target, &plan.to_table, stop).await?,
+        None => None,
+    };
+    question(&destination, plan, holds.as_deref()).check(confirmed)?;
+    if let Some(found) = &found {
+        identity::refuse_self((source, &described), (target, found), confirmed).await?;
+    }
     let decided = target_of(&described, &plan.to_table, target, found)?;
     let schema = match decided {
         Target::Existing { described, note } => {
@@ -195,6 +202,44 @@ pub async fn run(
         report.verified = Some(verify(sides, &part, segments, sample, stop).await);
     }
     Ok(report)
+}
+
+/// The first item of `table` on `target`, its key in words, when it holds any.
+async fn first_held(target: &Connection, table: &str, stop: &CancelToken) -> Result<Option<String>> {
+    let info = read::describe_unless_stopped(&target.client, table, stop).await?;
+    let request = read::BrowseRequest::scan(&info, None)?;
+    let mut first = None;
+    read::read_pages(&target.client, &request, None, read::Until::Items(1), stop, |page| {
+        if first.is_none() {
+            first = page.items.into_iter().next();
+        }
+    })
+    .await?;
+    Ok(first.map(|item| key_shown(&item, &info.key_names())))
+}
+
+/// What writing the clone into `destination` needs: a question off this machine, and anywhere
+/// when the destination holds items already (`holds`: the first one's key), since each item of
+/// the source replaces the item of its key there.
+fn question(destination: &Destination, plan: &ClonePlan, holds: Option<&str>) -> Confirmation {
+    let what = format!(
+        "table {}, a clone of {} (created if missing, then its items put)",
+        plan.to_table, plan.table
+    );
+    let confirmation = destination.confirmation(&what);
+    let Some(first) = holds else {
+        return confirmation;
+    };
+    let asked = match confirmation {
+        Confirmation::Ask(question) => question,
+        Confirmation::NotNeeded => format!("This writes to {what} at {}.", destination.place()),
+        refused @ Confirmation::Refused(_) => return refused,
+    };
+    Confirmation::Ask(format!(
+        "{asked} Table {} already holds items (the first read: {first}): each item of the \
+         source replaces the item with its key there, and the others are kept.",
+        plan.to_table
+    ))
 }
 
 #[cfg(test)]

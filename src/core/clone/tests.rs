@@ -13,6 +13,7 @@ fn described(spec: TableSpec, unread: Vec<String>) -> Described {
         status: "ACTIVE".into(),
         indexes: Vec::new(),
         arn: None,
+        created: None,
         item_count: None,
         unread,
     }

@@ -25,6 +25,9 @@ pub struct Described {
     pub indexes: Vec<(String, String, bool)>,
     /// The table's ARN.
     pub arn: Option<String>,
+    /// When the table was created, as the server says it (seconds since the epoch, with the
+    /// fraction it gives): with the ARN, what tells one table from another of that name.
+    pub created: Option<String>,
     /// Items, as last reported.
     pub item_count: Option<i64>,
     /// Parts of the table the server did not describe, each with why.
@@ -264,6 +267,9 @@ pub async fn read_spec(client: &Client, table: &str) -> Result<Described> {
             .to_owned(),
         indexes,
         arn: desc.table_arn().map(str::to_owned),
+        created: desc
+            .creation_date_time()
+            .map(|t| format!("{}.{:09}", t.secs(), t.subsec_nanos())),
         item_count: desc.item_count(),
         unread,
     })
