@@ -4,6 +4,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
+#[path = "cli/dry_runs.rs"]
+mod dry_runs;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};

@@ -8,7 +8,7 @@ use crate::cli::output::Output;
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
 use crate::core::cost::Pricing;
-use crate::core::error::Result;
+use crate::core::error::{Error, Result};
 use crate::core::expr::codegen::Request;
 use crate::core::read;
 use crate::core::run;
@@ -88,12 +88,31 @@ pub async fn delete(
     if args.from_query {
         return crate::cli::purge::from_query(connection, &args, confirmed, out, stop).await;
     }
+    refuse_bulk_flags(&args)?;
     let info = describe(&connection.client, &args.table, stop).await?;
-    let request = DeleteSpec {
+    let spec = DeleteSpec {
         table: args.table.clone(),
         key: crate::cli::flags::key_spec(args.keys.iter().map(String::as_str))?,
+    };
+    let request = spec.plan(&info)?;
+    if args.purge.dry_run {
+        let key = spec.key.plan(&info)?;
+        let found = unless_stopped(
+            stop,
+            "GetItem",
+            read::get_item(&connection.client, &info.name, key),
+        )
+        .await?;
+        let what = run::plan_write(connection, &request, info.key_names())?.what();
+        out.line(format_args!(
+            "dry run: {what} — {}; nothing was sent",
+            match found {
+                Some(_) => "it would delete the item stored now",
+                None => "no item has this key now, so it would delete nothing",
+            }
+        ));
+        return Ok(Exit::Done);
     }
-    .plan(&info)?;
     send(
         (connection, &connection.pricing(&info)),
         &info.key_names(),
@@ -102,6 +121,33 @@ pub async fn delete(
         (out, stop),
     )
     .await
+}
+
+/// A delete by `--key` takes none of the flags of a delete of many items: each is refused in
+/// words rather than ignored.
+fn refuse_bulk_flags(args: &DeleteArgs) -> Result<()> {
+    let purge = &args.purge;
+    let given = [
+        ("--pk", args.pk.is_some()),
+        ("--sk-begins-with", args.sk_begins_with.is_some()),
+        ("--tally", purge.counters.tally.is_some()),
+        ("--tallies", purge.tallies.is_some()),
+        ("--json", purge.json),
+    ];
+    let named: Vec<&str> = given
+        .iter()
+        .filter(|(_, on)| *on)
+        .map(|(n, _)| *n)
+        .collect();
+    if named.is_empty() {
+        return Ok(());
+    }
+    Err(Error::Invalid(format!(
+        "{} belong{} to a delete of many items (--from-query); a delete by --key takes its key \
+         and --dry-run: nothing was sent",
+        named.join(", "),
+        if named.len() == 1 { "s" } else { "" }
+    )))
 }
 
 /// Plan and send `request` through the gateway, print how it ended, and say its exit status.
