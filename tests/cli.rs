@@ -6,6 +6,8 @@
 mod common;
 #[path = "cli/dry_runs.rs"]
 mod dry_runs;
+#[path = "cli/profiles.rs"]
+mod profiles;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};

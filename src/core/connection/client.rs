@@ -109,18 +109,56 @@ pub(super) fn local_credentials() -> Credentials {
 /// connect timeout of 3 s (or `timeout`, when shorter), and `timeout` for a whole request, all
 /// attempts included, so a silent endpoint is given up on after `timeout`.
 pub fn base_loader(timeout: Duration) -> aws_config::ConfigLoader {
-    let http_client = aws_smithy_http_client::Builder::new()
-        .tls_provider(tls::Provider::Rustls(CryptoMode::Ring))
-        .build_https();
     aws_config::defaults(BehaviorVersion::latest())
-        .http_client(http_client)
-        .timeout_config(
-            TimeoutConfig::builder()
-                .connect_timeout(timeout.min(Duration::from_secs(3)))
-                .operation_attempt_timeout(timeout)
-                .operation_timeout(timeout)
-                .build(),
-        )
+        .http_client(https_client())
+        .timeout_config(timeouts(timeout))
+}
+
+/// dynoscope's HTTP client: rustls with ring.
+fn https_client() -> aws_sdk_dynamodb::config::SharedHttpClient {
+    aws_smithy_http_client::Builder::new()
+        .tls_provider(tls::Provider::Rustls(CryptoMode::Ring))
+        .build_https()
+}
+
+/// A connect timeout of 3 s (or `timeout`, when shorter), and `timeout` for a whole request.
+fn timeouts(timeout: Duration) -> TimeoutConfig {
+    TimeoutConfig::builder()
+        .connect_timeout(timeout.min(Duration::from_secs(3)))
+        .operation_attempt_timeout(timeout)
+        .operation_timeout(timeout)
+        .build()
+}
+
+/// The credentials of the named `profile` and nothing else, as the AWS CLI takes `--profile`:
+/// keys in the profile, a role it assumes, SSO, a `credential_process`. The default chain would
+/// look at `AWS_ACCESS_KEY_ID` first and sign with whatever account the environment holds.
+/// `region`: the one chosen, else the profile's (for SSO and STS).
+pub async fn profile_credentials(
+    profile: &str,
+    region: Option<Region>,
+    timeout: Duration,
+) -> aws_config::profile::ProfileFileCredentialsProvider {
+    use aws_config::provider_config::ProviderConfig;
+    let region = match region {
+        Some(region) => Some(region),
+        None => {
+            use aws_config::meta::region::ProvideRegion;
+            aws_config::profile::ProfileFileRegionProvider::builder()
+                .profile_name(profile)
+                .build()
+                .region()
+                .await
+        }
+    };
+    let config = ProviderConfig::without_region()
+        .with_region(region)
+        .with_http_client(https_client())
+        .with_timeout_config(timeouts(timeout));
+    aws_config::profile::ProfileFileCredentialsProvider::builder()
+        .configure(&config)
+        .profile_name(profile)
+        .build()
 }
 
 /// Whether `url` points at this machine: `localhost`, or a loopback IP address (`127.x.x.x`,

@@ -15,7 +15,7 @@ use aws_sdk_dynamodb::Client;
 
 use crate::core::error::{Error, Result};
 
-use client::local_credentials;
+use client::{local_credentials, profile_credentials};
 pub use client::{
     PRICE_LIST_REGION, REGIONS, base_loader, endpoint_client, endpoint_client_with,
     endpoint_clients_with, is_loopback, pricing_client,
@@ -291,11 +291,15 @@ pub async fn connect_with(spec: ConnectionSpec, options: ConnectOptions) -> Resu
         }
         ConnectionSpec::Aws { profile, region } => {
             let mut loader = base_loader(options.timeout);
-            if let Some(profile) = profile {
-                loader = loader.profile_name(profile);
-            }
             if let Some(region) = region {
                 loader = loader.region(Region::new(region.clone()));
+            }
+            if let Some(profile) = profile {
+                let chosen = region.clone().map(Region::new);
+                let credentials = profile_credentials(profile, chosen, options.timeout).await;
+                loader = loader
+                    .profile_name(profile)
+                    .credentials_provider(credentials);
             }
             let conf = loader.load().await;
             let region = conf.region().map(|r| r.to_string()).ok_or_else(|| {
@@ -336,7 +340,11 @@ pub async fn connect_with(spec: ConnectionSpec, options: ConnectOptions) -> Resu
                 .endpoint_url(url.clone())
                 .region(Region::new(region.clone()));
             if let Some(profile) = profile {
-                loader = loader.profile_name(profile);
+                let chosen = Some(Region::new(region.clone()));
+                let credentials = profile_credentials(profile, chosen, options.timeout).await;
+                loader = loader
+                    .profile_name(profile)
+                    .credentials_provider(credentials);
             } else if is_loopback(url) {
                 // Local emulators accept any credentials; do not require an AWS account.
                 loader = loader.credentials_provider(local_credentials());

@@ -14,7 +14,7 @@ mod throttling;
 
 pub use throttling::{ThrottleReason, in_words as throttle_words};
 
-use source::{body_excerpt, connection_refused, error_chain, find_source};
+use source::{body_excerpt, connection_refused, credentials_detail, error_chain, find_source};
 
 /// What went wrong, with the operation it happened in.
 #[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
@@ -266,6 +266,7 @@ impl Error {
         }
         let detail = error_chain(&err);
         if find_source::<CredentialsError>(&err).is_some() {
+            let detail = credentials_detail(detail);
             return Self::Credentials { op, detail };
         }
         match &err {
@@ -277,9 +278,10 @@ impl Error {
                 detail: format!("connecting timed out: {detail}"),
                 never_sent: true,
             },
-            SdkError::DispatchFailure(dispatch) if dispatch.is_user() => {
-                Self::Credentials { op, detail }
-            }
+            SdkError::DispatchFailure(dispatch) if dispatch.is_user() => Self::Credentials {
+                op,
+                detail: credentials_detail(detail),
+            },
             SdkError::DispatchFailure(_) => Self::Unreachable {
                 op,
                 never_sent: connection_refused(&err),

@@ -67,3 +67,38 @@ pub(super) fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
     }
     parts.join(": ")
 }
+
+/// What the credential chain said, without what a `credential_process` printed: its output may
+/// hold a secret (a token, a key), so only that it failed, and how, is said.
+pub(super) fn credentials_detail(detail: String) -> String {
+    let lower = detail.to_lowercase();
+    let Some(at) = lower.find("stderr:").or_else(|| lower.find("stdout:")) else {
+        return detail;
+    };
+    let said = detail[..at].trim_end().trim_end_matches('.');
+    let said = if lower.contains("external process") {
+        format!("the profile's credential_process failed ({said})")
+    } else {
+        said.to_owned()
+    };
+    format!("{said}; what it printed is not shown, since it may hold secrets")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::credentials_detail;
+
+    #[test]
+    fn what_a_credential_process_printed_is_never_said() {
+        let said = credentials_detail(
+            "an error occurred while loading credentials: Error retrieving credentials: external \
+             process exited with code exit status: 3. Stderr: token=SECRET"
+                .to_owned(),
+        );
+        assert!(!said.contains("SECRET"), "{said}");
+        assert!(said.contains("credential_process failed"), "{said}");
+        assert!(said.contains("exit status: 3"), "{said}");
+        let plain = "no providers in chain provided credentials".to_owned();
+        assert_eq!(credentials_detail(plain.clone()), plain);
+    }
+}
