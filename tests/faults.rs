@@ -178,6 +178,12 @@ async fn repairs_through_faults() {
                     report.outcome
                 );
                 assert!((1..=3).contains(&proxy.forwarded()));
+                // The report counts what was sent: never "not sent again" of a repeated send.
+                let said = report.line().text;
+                match proxy.arrived() {
+                    1 => assert!(said.contains("not sent again"), "{fault:?}: {said}"),
+                    n => assert!(said.contains(&format!("sent {n} times")), "{fault:?}: {said}"),
+                }
             }
         }
     }

@@ -123,6 +123,20 @@ pub fn wait_text(wait: std::time::Duration) -> String {
     }
 }
 
+/// How often a write whose outcome is unknown was sent, in words: `attempts` counts every
+/// request that left (throttled ones, which wrote nothing, and re-sends of a repeatable write
+/// after a lost answer), so a report never says "not sent again" of a request sent three times.
+pub fn sent_unknown(attempts: u32) -> String {
+    match attempts {
+        0 | 1 => "not sent again".to_owned(),
+        n => format!(
+            "sent {n} times (re-sent only after throttling, which wrote nothing, or, for a write \
+             that is safe to repeat, a lost answer), the last without a readable answer; not sent \
+             again after that"
+        ),
+    }
+}
+
 /// A request that the server throttled, waiting before it is sent again, with the limit it hit
 /// when the server said (`by`, from `error::throttle_words`): `throttled by this key range's
 /// write limit (1,000 WCU/s per partition) on table Social, waiting 800 ms before attempt 3`,

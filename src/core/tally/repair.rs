@@ -10,7 +10,7 @@ use crate::core::counter::{self, EditMode, Outcome, Planned, UpdatePlan};
 use crate::core::ending::Ending;
 use crate::core::error::{Error, Result};
 use crate::core::number;
-use crate::core::report::{Line, Tone};
+use crate::core::report::{Line, Tone, sent_unknown};
 use crate::core::table::TableInfo;
 use crate::core::tally::{ParentCheck, TallyRule, check_partition};
 use crate::core::value::Item;
@@ -124,9 +124,14 @@ impl RepairReport {
                     current.as_deref().unwrap_or("missing")
                 ),
             ),
-            Outcome::Unknown { error, .. } => Line::new(
+            Outcome::Unknown {
+                error, attempts, ..
+            } => Line::new(
                 Tone::Warn,
-                format!("Outcome unknown ({error}); not sent again.{after}"),
+                format!(
+                    "Outcome unknown ({error}); {}.{after}",
+                    sent_unknown(*attempts)
+                ),
             ),
             Outcome::Failed(error) => Line::new(Tone::Bad, error.to_string()),
         }

@@ -249,9 +249,11 @@ impl WritePlan {
         })
     }
 
-    /// Put `batch` (1 to 25 whole items), sent again after a lost answer, since a put of a
-    /// whole item is repeatable; items the server leaves unprocessed are sent again by the
-    /// gateway.
+    /// Put or delete `batch` (1 to 25 items): items the server leaves unprocessed, and a
+    /// throttled batch, are sent again by the gateway (nothing of them was written). After a
+    /// lost answer it is not sent again: between the two sends another writer may have written
+    /// one of its items, and a second put (or delete) would undo that newer write; its items
+    /// are read again instead.
     pub fn batch(destination: Destination, batch: Batch, key_names: Vec<String>) -> Result<Self> {
         if batch.items.is_empty() || batch.items.len() > Batch::MAX {
             return Err(Error::Invalid(format!(
@@ -263,7 +265,7 @@ impl WritePlan {
         Ok(Self {
             destination,
             request: WriteRequest::Batch(batch),
-            idempotency: Idempotency::Repeatable,
+            idempotency: Idempotency::Once,
             key_names,
         })
     }

@@ -11,6 +11,7 @@ use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
 use crate::core::error::Error;
 use crate::core::items::same_item;
+use crate::core::report::sent_unknown;
 use crate::core::table::TableInfo;
 use crate::core::transfer::import::batches::{Batches, send_batches};
 use crate::core::transfer::import::feed::{Places, feed};
@@ -168,7 +169,9 @@ pub(crate) fn count(
             attempts == 0
         }
         WriteOutcome::Unknown {
-            error, stored_now, ..
+            error,
+            stored_now,
+            attempts,
         } => {
             // The gateway read every item again; say how many are stored as imported.
             let as_put = stored_now
@@ -177,7 +180,8 @@ pub(crate) fn count(
                 .filter(|(now, item)| matches!(now, Ok(Some(stored)) if same_item(stored, item)))
                 .count();
             let reason = format!(
-                "{error}; not sent again. Read again: {as_put} of {} stored as imported now",
+                "{error}; {}. Read again: {as_put} of {} stored as imported now",
+                sent_unknown(attempts),
                 places.len()
             );
             report.not_written(true, places, reason, false);
