@@ -307,5 +307,22 @@ fn a_table_is_cloned_from_the_table_view() {
             .count
     });
     assert!(copied > 0);
+
+    // Again into the copy, which holds items now: asked first, even on this machine.
+    h.get_by_role_and_label(Role::Button, "Clone").click();
+    step_until(h, "the question", |h| {
+        has_label_containing(h, "Table Videos-copy already holds items")
+    });
+    assert!(!has_label(
+        h,
+        "check: every partition holds as many items on both sides"
+    ));
+    h.get_by_role_and_label(Role::Button, "Confirm write").click();
+    step_until(h, "the check again", |h| {
+        has_label(
+            h,
+            "check: every partition holds as many items on both sides",
+        )
+    });
     drop(app);
 }
