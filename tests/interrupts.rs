@@ -257,10 +257,86 @@ fn an_interrupted_storm_starts_no_one_more_and_counts_what_it_sent() {
     let (code, stdout, stderr) = child.finish();
     assert_eq!(code, Some(1), "not every like was sent: {stderr}");
     let report: serde_json::Value = serde_json::from_str(stdout.trim()).expect("the report");
-    // Users 0–3 finish what they started: user 0 likes, likes again and unlikes (3 writes),
-    // users 1–3 like once.
-    assert_eq!(report["operations"], 6, "{report}");
-    assert_eq!(proxy.forwarded(), 6);
+    // Users 0–3 each finish the like in flight; nothing is sent after the signal, so user 0
+    // neither likes again nor unlikes.
+    assert_eq!(report["operations"], 4, "{report}");
+    assert_eq!(proxy.forwarded(), 4);
     assert_eq!(report["stormConsistent"], true, "{report}");
     assert!(stderr.contains("operations were not sent"), "{stderr}");
+}
+
+#[test]
+fn an_interrupted_storm_sends_nothing_after_the_signal() {
+    let served = Served::new();
+    // The first like's answer never comes: its outcome is unknown after the timeout, and user 0
+    // has a second like and an unlike still to send.
+    let proxy = served.fault(&["TransactWriteItems"], Fault::SilentAfterApply);
+    let mut child = Watched::spawn(&[
+        "--endpoint-url",
+        &proxy.url,
+        "--timeout",
+        "2",
+        "storm",
+        "--table",
+        "Social",
+        "--pk",
+        "POST#a91f",
+        "--users",
+        "1",
+        "--concurrency",
+        "1",
+        "--json",
+    ]);
+    child.until("the first like in flight", |_| proxy.arrived() >= 1);
+    child.interrupt();
+    let heard = proxy.arrived();
+    let (code, stdout, stderr) = child.finish();
+    assert_eq!(proxy.arrived(), heard, "sent after the signal: {stderr}");
+    assert_eq!(
+        code,
+        Some(3),
+        "the first like's outcome is unknown: {stderr}"
+    );
+    let report: serde_json::Value = serde_json::from_str(stdout.trim()).expect("the report");
+    assert_eq!(report["unknown"], 1, "{report}");
+    assert!(
+        stderr.contains("2 of 3 operations were not sent"),
+        "{stderr}"
+    );
+}
+
+/// The gateway's own re-sends stop at the signal too: a like throttled again and again is
+/// waited on and sent again, until Ctrl-C; from then nothing more leaves (at most the attempt
+/// that was already on its way), and the like ends refused, as its last answer says.
+#[test]
+fn a_throttled_like_is_not_sent_again_after_the_signal() {
+    let served = Served::new();
+    let proxy = served.fault(&["TransactWriteItems"], Fault::Throttle(1_000));
+    let mut child = Watched::spawn(&[
+        "--endpoint-url",
+        &proxy.url,
+        "--timeout",
+        "30",
+        "storm",
+        "--table",
+        "Social",
+        "--pk",
+        "POST#a91f",
+        "--users",
+        "1",
+        "--concurrency",
+        "1",
+        "--json",
+    ]);
+    child.until("the first like throttled", |_| proxy.arrived() >= 1);
+    child.interrupt();
+    let (code, _, stderr) = child.finish();
+    // Without the stop the gateway waits 50 ms, doubling, and sends again for 30 s.
+    assert!(
+        proxy.arrived() <= 2,
+        "{} sent, re-sent after the signal: {stderr}",
+        proxy.arrived()
+    );
+    assert_eq!(proxy.forwarded(), 0, "throttled, never applied");
+    assert_eq!(code, Some(1), "refused, nothing applied: {stderr}");
 }

@@ -157,6 +157,15 @@ pub async fn check(
     Ok(Exit::from(repaired.ending().graver(unchecked)))
 }
 
+/// How one repair ended: a failure by its error's class (throttled beyond the re-sends is the
+/// server refusing, nothing written).
+fn repair_ending(report: &RepairReport) -> Ending {
+    report
+        .outcome
+        .ending()
+        .unwrap_or_else(|error| Ending::of_error(&error))
+}
+
 /// One line per repair as it ends: the parent and what happened, with the check made after.
 fn print_repair(
     partition: &str,
@@ -170,7 +179,7 @@ fn print_repair(
             .recheck
             .as_ref()
             .map_or(serde_json::Value::Null, |(check, _)| check.to_json(pricing));
-        let ending = report.outcome.ending().unwrap_or(Ending::BadInput);
+        let ending = repair_ending(report);
         out.line(json!({"repair": partition, "ending": ending.word(), "line": line.text, "after": after}));
     } else {
         out.line(format_args!("{partition}\trepair: {}", line.text));

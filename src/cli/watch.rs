@@ -124,7 +124,10 @@ pub async fn watch(
     let mut info = describe(&connection.client, &args.table, stop).await?;
     // The input is checked before anything is written: a bad one leaves the table as it was.
     let mut plan = spec.plan(&info)?;
-    if args.enable_stream && info.stream_arn.is_none() {
+    // A stream turned on is a write that applied: from then on stdout's failure changes no
+    // exit status (it is said when the output ends).
+    let wrote = args.enable_stream && info.stream_arn.is_none();
+    if wrote {
         match enable(connection, &info, confirmed, out, stop).await? {
             Some(table) => info = table,
             None => return Ok(Exit::Unknown),
@@ -179,7 +182,16 @@ pub async fn watch(
     )
     .await;
     relay.abort();
-    let watched = watched?;
+    let watched = match watched {
+        Ok(watched) => watched,
+        // The stream was turned on: an error after it is said after that, and refused (1),
+        // not an error before anything applied.
+        Err(error) if wrote => {
+            out.note(format_args!("dynoscope: stopped: {error}"));
+            return Ok(Exit::Refused);
+        }
+        Err(error) => return Err(error),
+    };
     let summary = watch::summary(&watched);
     if json {
         let open: Vec<serde_json::Value> = watched
@@ -198,7 +210,7 @@ pub async fn watch(
         out.line(Lines(&summary));
     }
     out.flush();
-    if let Some(error) = out.failure() {
+    if !wrote && let Some(error) = out.failure() {
         return Err(error);
     }
     Ok(Exit::from(watched.ending()))

@@ -51,6 +51,10 @@ pub enum Fault {
     /// `reason`, on the ARN of the request's `TableName`, and its `IndexName` when it has
     /// one), without forwarding them; forward the rest.
     ThrottleBecause { times: usize, reason: &'static str },
+    /// Reset the connection without forwarding it: the answer is lost, and nothing was applied.
+    ResetBeforeApply,
+    /// Never forward it, never answer (the client's timeout must give up): nothing was applied.
+    SilentBeforeApply,
 }
 
 impl Fault {
@@ -179,11 +183,7 @@ pub async fn fault_proxy(
                     && nth - pass < refuse
                 {
                     let body = r#"{"__type":"com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException","message":"The level of configured provisioned throughput for the table was exceeded."}"#;
-                    let answer = format!(
-                        "HTTP/1.1 400 Bad Request\r\ncontent-type: application/x-amz-json-1.0\r\nx-amzn-requestid: proxy\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-                        body.len()
-                    );
-                    let _ = client.write_all(answer.as_bytes()).await;
+                    let _ = client.write_all(refusal(body).as_bytes()).await;
                     return;
                 }
                 let refused = match fault {
@@ -197,22 +197,14 @@ pub async fn fault_proxy(
                     let body = format!(
                         r#"{{"__type":"com.amazonaws.dynamodb.v20120810#{code}","message":"refused by the test proxy"}}"#
                     );
-                    let answer = format!(
-                        "HTTP/1.1 400 Bad Request\r\ncontent-type: application/x-amz-json-1.0\r\nx-amzn-requestid: proxy\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-                        body.len()
-                    );
-                    let _ = client.write_all(answer.as_bytes()).await;
+                    let _ = client.write_all(refusal(&body).as_bytes()).await;
                     return;
                 }
                 if let Fault::ThrottleBecause { times, reason } = fault
                     && nth < times
                 {
                     let body = throttled_because(reason, &body);
-                    let answer = format!(
-                        "HTTP/1.1 400 Bad Request\r\ncontent-type: application/x-amz-json-1.0\r\nx-amzn-requestid: proxy\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-                        body.len()
-                    );
-                    let _ = client.write_all(answer.as_bytes()).await;
+                    let _ = client.write_all(refusal(&body).as_bytes()).await;
                     return;
                 }
                 let throttled = match fault {
@@ -222,11 +214,15 @@ pub async fn fault_proxy(
                 };
                 if throttled {
                     let body = r#"{"__type":"com.amazonaws.dynamodb.v20120810#ThrottlingException","message":"Rate of requests exceeds the allowed throughput."}"#;
-                    let answer = format!(
-                        "HTTP/1.1 400 Bad Request\r\ncontent-type: application/x-amz-json-1.0\r\nx-amzn-requestid: proxy\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-                        body.len()
-                    );
-                    let _ = client.write_all(answer.as_bytes()).await;
+                    let _ = client.write_all(refusal(body).as_bytes()).await;
+                    return;
+                }
+                if is_write && matches!(fault, Fault::ResetBeforeApply | Fault::SilentBeforeApply) {
+                    if fault == Fault::SilentBeforeApply {
+                        tokio::time::sleep(Duration::from_secs(120)).await;
+                    }
+                    #[allow(deprecated)] // A zero linger makes the close a reset (RST).
+                    let _ = client.set_linger(Some(Duration::ZERO));
                     return;
                 }
                 // Hold back the last item of a batch, forwarding the rest.
@@ -330,7 +326,9 @@ pub async fn fault_proxy(
                     | Fault::UnprocessedThenThrottled
                     | Fault::Refuse(_)
                     | Fault::RefuseThese(..)
-                    | Fault::Hold => {}
+                    | Fault::Hold
+                    | Fault::ResetBeforeApply
+                    | Fault::SilentBeforeApply => {}
                 }
             });
         }
@@ -343,6 +341,14 @@ pub async fn fault_proxy(
         bodies,
         released,
     }
+}
+
+/// An HTTP 400 answer carrying `body`, as DynamoDB refuses.
+fn refusal(body: &str) -> String {
+    format!(
+        "HTTP/1.1 400 Bad Request\r\ncontent-type: application/x-amz-json-1.0\r\nx-amzn-requestid: proxy\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    )
 }
 
 /// A ThrottlingException's body as DynamoDB sends it with its reason, on the table (and index)

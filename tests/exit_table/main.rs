@@ -14,13 +14,15 @@ mod tables;
 mod writes;
 
 use common::Fault;
-use common::served::{Served, dynoscope, text};
+use common::served::{Served, text};
 use dynoscope::cli::Exit;
 
-/// Where a row's command goes: the sandbox itself, or a fault proxy in front of it.
+/// Where a row's command goes: the sandbox itself, or a fault proxy in front of it; or the
+/// sandbox itself with the command's stdout a pipe already closed (a script's `| true`).
 enum Via {
     Direct,
     Proxy(&'static [&'static str], Fault),
+    ClosedStdout,
 }
 
 /// One row: a subcommand, the outcome class it is run into, and the status the table gives.
@@ -51,6 +53,65 @@ fn rows(dir: &std::path::Path) -> Vec<Row> {
     rows
 }
 
+/// Run the CLI with `args` to its end, or until a deadline of two minutes (then killed: no
+/// status): a row that never ends fails instead of hanging the table. With `closed_stdout`, its
+/// stdout is a pipe whose reading end is closed before it starts (a script's `| true`).
+fn run_within_deadline(args: &[&str], closed_stdout: bool) -> std::process::Output {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut command = common::served::command(args);
+    // For endpoints that are not on this machine, as `dynoscope` does.
+    command
+        .env("AWS_ACCESS_KEY_ID", "test")
+        .env("AWS_SECRET_ACCESS_KEY", "test")
+        .stderr(Stdio::piped());
+    if closed_stdout {
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        command.stdout(Stdio::from(writer));
+    } else {
+        command.stdout(Stdio::piped());
+    }
+    let mut child = command.spawn().expect("runs");
+    let read = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = read(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let stderr = read(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            break child.wait().unwrap();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    std::process::Output {
+        status,
+        stdout: stdout.join().unwrap(),
+        stderr: stderr.join().unwrap(),
+    }
+}
+
 #[test]
 fn every_subcommand_exits_by_the_one_table() {
     // The table as the README and --help print it: the statuses below are these numbers.
@@ -73,7 +134,7 @@ fn every_subcommand_exits_by_the_one_table() {
     let mut proxies = Vec::new();
     for row in rows(&dir) {
         let url = match row.via {
-            Via::Direct => served.url().to_owned(),
+            Via::Direct | Via::ClosedStdout => served.url().to_owned(),
             Via::Proxy(targets, fault) => {
                 let proxy = served.fault(targets, fault);
                 let url = proxy.url.clone();
@@ -86,11 +147,13 @@ fn every_subcommand_exits_by_the_one_table() {
         let mut args = vec!["--endpoint-url".to_owned(), url];
         args.extend(row.args.iter().cloned());
         let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-        let out = dynoscope(&refs);
+        let started = std::time::Instant::now();
+        let out = run_within_deadline(&refs, matches!(row.via, Via::ClosedStdout));
+        let ms = started.elapsed().as_millis();
         let status = out.status.code();
         let expected = i32::from(row.expect.status());
         let shown = row.args.join(" ");
-        eprintln!("{status:?}\t{}\t{shown}", row.class);
+        eprintln!("{status:?}\t{ms} ms\t{}\t{shown}", row.class);
         if status != Some(expected) {
             failures.push(format!(
                 "{shown} ({}): exit {status:?}, the table says {expected}\n  stdout: {}\n  stderr: {}",

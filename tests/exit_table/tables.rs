@@ -1,5 +1,7 @@
-//! `table create|update|delete|iac`, `truncate` and `delete --from-query` through each class: done, bad input (caught by dynoscope, or
-//! the server's validation), throttled out, and an answer lost after the server applied it.
+//! `table create|update|delete|iac`, `truncate`, `delete --from-query`, `check --repair` and
+//! `watch --enable-stream` through each class: done, bad input (caught by dynoscope, or the
+//! server's validation), throttled out, an answer lost before or after the server applied it,
+//! and a write that applied while stdout was closed.
 
 use crate::common::Fault;
 use crate::{INVALID, Row, THROTTLED, Via, row};
@@ -9,7 +11,7 @@ pub fn rows() -> Vec<Row> {
     use Via::{Direct, Proxy};
     let create = |name: &'static str| vec!["table", "create", "--table", name, "--pk", "PK:S"];
     let a = |v: Vec<&'static str>| v;
-    vec![
+    let mut rows = vec![
         row("done", Direct, &create("ExitMade"), Exit::Done),
         row(
             "bad input",
@@ -92,5 +94,127 @@ pub fn rows() -> Vec<Row> {
             ],
             Exit::Done,
         ),
+    ];
+    rows.extend(lost_and_refused());
+    rows
+}
+
+/// A delete throttled out is refused (1) at once, not followed; one whose answer was lost is
+/// unknown (3) while the table is still there, and applied (0) once it is gone; each ends
+/// within its timeout. Throttled bulk deletes and repairs wrote nothing: refused (1). A
+/// stream turned on is applied (0) however stdout fares.
+fn lost_and_refused() -> Vec<Row> {
+    use Via::{ClosedStdout, Direct, Proxy};
+    let drop = |via, expect| {
+        let args = [
+            "--timeout",
+            "2",
+            "table",
+            "delete",
+            "--table",
+            "ExitStuck",
+            "--confirm",
+            "ExitStuck",
+        ];
+        row("lost or refused", via, &args, expect)
+    };
+    let repair = [
+        "check",
+        "--table",
+        "Social",
+        "--tally",
+        "likeTally",
+        "--child-prefix",
+        "LIKE#",
+        "--all",
+        "--repair",
+        "--yes",
+    ];
+    let watch = [
+        "watch",
+        "--table",
+        "ExitWatch",
+        "--tally",
+        "likeTally",
+        "--child-prefix",
+        "LIKE#",
+        "--enable-stream",
+        "--from",
+        "trim-horizon",
+        "--for",
+        "0",
+    ];
+    vec![
+        row(
+            "done",
+            Direct,
+            &["table", "create", "--table", "ExitStuck", "--pk", "PK:S"],
+            Exit::Done,
+        ),
+        row(
+            "throttled out",
+            Proxy(&["UpdateTable"], THROTTLED),
+            &[
+                "table",
+                "update",
+                "--table",
+                "ExitStuck",
+                "--stream",
+                "keys-only",
+            ],
+            Exit::Refused,
+        ),
+        drop(Proxy(&["DeleteTable"], THROTTLED), Exit::Refused),
+        drop(
+            Proxy(&["DeleteTable"], Fault::ResetBeforeApply),
+            Exit::Unknown,
+        ),
+        drop(
+            Proxy(&["DeleteTable"], Fault::SilentBeforeApply),
+            Exit::Unknown,
+        ),
+        drop(Proxy(&["DeleteTable"], Fault::SilentAfterApply), Exit::Done),
+        row(
+            "throttled out",
+            Proxy(&["BatchWriteItem"], THROTTLED),
+            &["truncate", "--table", "Videos", "--yes"],
+            Exit::Refused,
+        ),
+        row(
+            "throttled out",
+            Proxy(&["BatchWriteItem"], THROTTLED),
+            &[
+                "delete",
+                "--table",
+                "Social",
+                "--from-query",
+                "--pk",
+                "POST#a91f",
+                "--yes",
+            ],
+            Exit::Refused,
+        ),
+        row(
+            "throttled out",
+            Proxy(&["UpdateItem"], THROTTLED),
+            &repair,
+            Exit::Refused,
+        ),
+        row(
+            "done",
+            Direct,
+            &[
+                "table",
+                "create",
+                "--table",
+                "ExitWatch",
+                "--pk",
+                "PK:S",
+                "--sk",
+                "SK:S",
+            ],
+            Exit::Done,
+        ),
+        row("applied, stdout closed", ClosedStdout, &watch, Exit::Done),
     ]
 }

@@ -5,8 +5,7 @@
 //! way: made, restored into a new table (followed until `ACTIVE`), deleted.
 
 mod backups;
-
-use std::time::Duration;
+mod follow;
 
 use aws_sdk_dynamodb::Client;
 
@@ -15,14 +14,16 @@ use crate::core::connection::Connection;
 use crate::core::ending::Ending;
 use crate::core::error::{Error, Result};
 use crate::core::schema::{Described, TableChange, TableSpec, read_spec};
+use crate::core::throttle::Deadline;
 use crate::core::write::{self, Destination, Refusal, TableSetting, WriteOutcome, WritePlan};
 
 pub use backups::{
-    BackupInfo, backup_plan, delete_backup_plan, describe_backup, list_backups, restore_plan,
+    BackupInfo, backup_plan, check_backup_named, delete_backup_plan, describe_backup, list_backups,
+    restore_plan,
 };
+pub use follow::{POLL, follow};
 
-/// How often a table is described again while it settles.
-pub const POLL: Duration = Duration::from_secs(2);
+use follow::{Followed, Within, follow_within};
 
 /// What a table management run says as it goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,6 +53,72 @@ pub struct AdminReport {
 }
 
 impl AdminReport {
+    /// The report of one write, before its table is described again.
+    fn of(what: String, outcome: WriteOutcome) -> Self {
+        Self {
+            writes: vec![(what, outcome)],
+            after: None,
+            unread: None,
+            stopped_following: false,
+            backup: None,
+            notes: Vec::new(),
+        }
+    }
+
+    /// The table as `followed` found it, into the report; true when a delete's table is gone,
+    /// or being deleted (`DELETING`, which nothing undoes). `missing_ok`: a table not found
+    /// is said as such (a backup outlives its table; a lost create may not have begun).
+    fn described(
+        &mut self,
+        followed: Result<Followed>,
+        table: &str,
+        deleting: bool,
+        missing_ok: bool,
+    ) -> bool {
+        match followed {
+            Ok(Followed::Settled(described)) => self.after = Some(described),
+            Ok(Followed::Gone) => {
+                self.unread = Some(format!("table {table} is gone"));
+                return true;
+            }
+            Ok(Followed::Unsettled(described)) => {
+                let going = deleting && described.status == "DELETING";
+                if !going {
+                    self.notes.push(unsettled(table, deleting, &described));
+                }
+                self.after = Some(described);
+                return going;
+            }
+            Err(Error::Cancelled { .. }) => self.stopped_following = true,
+            Err(error) if missing_ok && error.code() == Some("ResourceNotFoundException") => {
+                self.unread = Some(format!("table {table} does not exist"));
+            }
+            Err(error) => self.unread = Some(format!("not described again: {error}")),
+        }
+        false
+    }
+
+    /// A delete whose answer was lost, its table described again and gone: it applied.
+    fn lost_then_gone(&mut self, table: &str) {
+        let (_, outcome) = &mut self.writes[0];
+        if let WriteOutcome::Unknown {
+            error, attempts, ..
+        } = outcome
+        {
+            self.notes.push(format!(
+                "the answer to the delete was lost ({error}); table {table}, described again, \
+                 is gone or going: the delete applied"
+            ));
+            *outcome = WriteOutcome::Applied {
+                returned: None,
+                consumed_wcu: 0.0,
+                attempts: *attempts,
+                unwritten: None,
+                throttled: Vec::new(),
+            };
+        }
+    }
+
     /// The graver of the writes' endings; an error that applied nothing is handed back.
     pub fn ending(&self) -> Result<Ending> {
         let mut ending = Ending::Done;
@@ -152,8 +219,10 @@ pub fn delete_plan(
     ))
 }
 
-/// Send `plan` through the gateway, then describe its table again, following it until it
-/// settles (or, for a delete, is gone) unless `stop` is cancelled.
+/// Send `plan` through the gateway, then describe its table again: followed until it settles
+/// (or, for a delete, is gone) unless `stop` is cancelled, once applied; not at all once
+/// refused (the table is as it was); within the run's deadline once the outcome is unknown.
+/// The connection's timeout is one deadline for the send and what follows an unknown outcome.
 pub async fn run(
     connection: &Connection,
     plan: &WritePlan,
@@ -163,20 +232,14 @@ pub async fn run(
 ) -> AdminReport {
     let write::WriteRequest::Table(setting) = &plan.request else {
         let error = Error::Invalid("not a change to a table".to_owned());
-        return AdminReport {
-            writes: vec![(plan.what(), WriteOutcome::not_sent(error))],
-            after: None,
-            unread: None,
-            stopped_following: false,
-            backup: None,
-            notes: Vec::new(),
-        };
+        return AdminReport::of(plan.what(), WriteOutcome::not_sent(error));
     };
     let table = setting.table().to_owned();
     let deleting = matches!(setting, TableSetting::Delete { .. });
-    let mut writes = Vec::new();
     // Planned from the table as a view last read it: read again, and held to it, first.
-    let outcome = match still_holds(&connection.client, setting).await {
+    let held = still_holds(&connection.client, setting).await;
+    let deadline = Deadline::after(connection.timeout);
+    let outcome = match held {
         Ok(()) => write::send(connection, plan, confirmed).await,
         Err(error) => WriteOutcome::not_sent(error),
     };
@@ -184,35 +247,27 @@ pub async fn run(
     if applied {
         on_event(AdminEvent::Applied(plan.what()));
     }
-    writes.push((plan.what(), outcome));
-    let mut report = AdminReport {
-        writes,
-        after: None,
-        unread: None,
-        stopped_following: false,
-        backup: None,
-        notes: Vec::new(),
-    };
-    // A refusal before anything was sent leaves the table as it was: nothing to follow.
-    if report.writes.iter().all(|(_, o)| o.attempts() == 0) {
+    let mut report = AdminReport::of(plan.what(), outcome);
+    // A refusal leaves the table as it was: nothing to follow, and its error is said at once.
+    if matches!(report.writes[0].1, WriteOutcome::Refused { .. }) {
         return report;
     }
-    let followed = follow(&connection.client, &table, deleting, stop, on_event).await;
+    let within = (!applied).then(|| Within::new(deadline, connection.timeout));
+    let followed =
+        follow_within(&connection.client, &table, deleting, within, stop, on_event).await;
     let backup = matches!(
         setting,
         TableSetting::CreateBackup { .. }
             | TableSetting::DeleteBackup { .. }
             | TableSetting::Restore { .. }
     );
-    match followed {
-        Ok(Some(described)) => report.after = Some(described),
-        Ok(None) => report.unread = Some(format!("table {table} is gone")),
-        Err(Error::Cancelled { .. }) => report.stopped_following = true,
-        // A backup outlives its table; a restore whose answer was lost may not have begun.
-        Err(error) if backup && error.code() == Some("ResourceNotFoundException") => {
-            report.unread = Some(format!("table {table} does not exist"));
-        }
-        Err(error) => report.unread = Some(format!("not described again: {error}")),
+    // A backup outlives its table; a create or restore whose answer was lost may not have
+    // begun.
+    let missing_ok = backup || !applied;
+    // Described again and gone (or going), a delete whose answer was lost applied.
+    if report.described(followed, &table, deleting, missing_ok) && !applied {
+        report.lost_then_gone(&table);
+        on_event(AdminEvent::Applied(plan.what()));
     }
     if let (TableSetting::Restore { .. }, Some(after)) = (setting, &report.after)
         && let Some(count) = after.item_count
@@ -228,41 +283,69 @@ pub async fn run(
         report.backup = described;
         report.notes.extend(notes);
     }
-    // What CreateTable cannot say is set once the new table is active, under the same
-    // confirmation: TTL, then point-in-time recovery.
     if let (true, TableSetting::Create(spec), Some(_)) = (applied, setting, &report.after) {
-        let mut then = Vec::new();
-        if let Some(attribute) = &spec.ttl {
-            then.push(TableChange::Ttl {
-                attribute: attribute.clone(),
-                enabled: true,
-            });
-        }
-        if spec.pitr {
-            then.push(TableChange::Pitr(true));
-        }
-        for change in then {
-            let plan = WritePlan::table_setting(
-                plan.destination.clone(),
-                TableSetting::Change {
-                    table: table.clone(),
-                    change,
-                },
-            );
-            let outcome = write::send(connection, &plan, confirmed).await;
-            if outcome.applied() {
-                on_event(AdminEvent::Applied(plan.what()));
-            }
-            report.writes.push((plan.what(), outcome));
-        }
-        if report.writes.len() > 1 {
-            match read_spec(&connection.client, &table).await {
-                Ok(described) => report.after = Some(described),
-                Err(error) => report.unread = Some(format!("not described again: {error}")),
-            }
-        }
+        then_set(connection, plan, spec, confirmed, &mut report, on_event).await;
     }
     report
+}
+
+/// What a table not settled within the deadline after a lost answer says.
+fn unsettled(table: &str, deleting: bool, described: &Described) -> String {
+    let state = described.state();
+    if deleting {
+        format!(
+            "table {table} is still there ({state}) after the lost answer: the delete may not \
+             have reached the server; it was not sent again (describe the table to see)"
+        )
+    } else {
+        format!(
+            "table {table} is {state}: not followed past the timeout, since whether the change \
+             was applied is unknown (describe the table to see)"
+        )
+    }
+}
+
+/// What `CreateTable` cannot say, set once the new table is active, under the same
+/// confirmation: TTL, then point-in-time recovery; the table described again after.
+async fn then_set(
+    connection: &Connection,
+    plan: &WritePlan,
+    spec: &TableSpec,
+    confirmed: bool,
+    report: &mut AdminReport,
+    on_event: &mut (dyn FnMut(AdminEvent) + Send),
+) {
+    let mut then = Vec::new();
+    if let Some(attribute) = &spec.ttl {
+        then.push(TableChange::Ttl {
+            attribute: attribute.clone(),
+            enabled: true,
+        });
+    }
+    if spec.pitr {
+        then.push(TableChange::Pitr(true));
+    }
+    if then.is_empty() {
+        return;
+    }
+    for change in then {
+        let plan = WritePlan::table_setting(
+            plan.destination.clone(),
+            TableSetting::Change {
+                table: spec.name.clone(),
+                change,
+            },
+        );
+        let outcome = write::send(connection, &plan, confirmed).await;
+        if outcome.applied() {
+            on_event(AdminEvent::Applied(plan.what()));
+        }
+        report.writes.push((plan.what(), outcome));
+    }
+    match read_spec(&connection.client, &spec.name).await {
+        Ok(described) => report.after = Some(described),
+        Err(error) => report.unread = Some(format!("not described again: {error}")),
+    }
 }
 
 /// Whether a change or a delete planned from an earlier read still holds for the table as it
@@ -281,40 +364,5 @@ async fn still_holds(client: &Client, setting: &TableSetting) -> Result<()> {
             Ok(())
         }
         _ => Ok(()),
-    }
-}
-
-/// Describe `table` until it has settled — or, when `gone` is wanted, until it no longer
-/// exists (`None`) — every [`POLL`], saying each new state.
-pub async fn follow(
-    client: &Client,
-    table: &str,
-    gone: bool,
-    stop: &CancelToken,
-    on_event: &mut (dyn FnMut(AdminEvent) + Send),
-) -> Result<Option<Described>> {
-    let mut last = String::new();
-    loop {
-        let read =
-            crate::core::cancel::unless_stopped(stop, "DescribeTable", read_spec(client, table))
-                .await;
-        match read {
-            Err(error) if gone && error.code() == Some("ResourceNotFoundException") => {
-                return Ok(None);
-            }
-            Err(error) => return Err(error),
-            Ok(described) if !gone && described.settled() => return Ok(Some(described)),
-            Ok(described) => {
-                let state = described.state();
-                if state != last {
-                    on_event(AdminEvent::State(state.clone()));
-                    last = state;
-                }
-            }
-        }
-        tokio::select! {
-            () = tokio::time::sleep(POLL) => {}
-            () = stop.cancelled() => return Err(Error::Cancelled { op: "DescribeTable" }),
-        }
     }
 }

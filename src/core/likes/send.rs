@@ -110,8 +110,14 @@ impl LikeOutcome {
 /// `confirmed`: the user agreed to its confirmation question. A `TransactionConflict`
 /// cancellation wrote nothing, so the gateway sends it again after a short pause; other
 /// cancellations are reported.
-pub async fn send(connection: &Connection, request: &LikeRequest, confirmed: bool) -> Sent {
-    let outcome = write::send(connection, &request.write_plan(), confirmed).await;
+/// Once `stop` is used nothing more is sent: a re-send still to come is not made.
+pub async fn send(
+    connection: &Connection,
+    request: &LikeRequest,
+    confirmed: bool,
+    stop: &CancelToken,
+) -> Sent {
+    let outcome = write::send_until(connection, &request.write_plan(), confirmed, stop).await;
     Sent {
         attempts: outcome.attempts(),
         outcome: LikeOutcome::of(outcome),
@@ -323,7 +329,7 @@ pub async fn like_and_observe(
             op: "TransactWriteItems",
         });
     }
-    let sent = send(connection, &request, confirmed).await;
+    let sent = send(connection, &request, confirmed, stop).await;
     // Made after an interrupt too: the report says what the like did (a second interrupt
     // leaves at once).
     let after = snapshot(client, info, &request.target).await;

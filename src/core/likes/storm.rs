@@ -232,8 +232,9 @@ impl StormPlan {
 }
 
 /// Run the storm `plan` on `connection`, `confirmed` by the user. `progress` is called after
-/// each user's operations; `cancel` stops users from starting (those started finish). Every
-/// like goes through the write gateway.
+/// each user's operations; `cancel` stops every send from then on: no user starts, and a user
+/// started sends nothing more (the like in flight is waited for). Every like goes through the
+/// write gateway.
 pub async fn storm(
     connection: &Connection,
     plan: &StormPlan,
@@ -260,12 +261,17 @@ pub async fn storm(
             }
             () = cancel.cancelled() => break,
         };
-        let (connection, plan) = (connection.clone(), plan.clone());
+        let (connection, plan, cancel) = (connection.clone(), plan.clone(), cancel.clone());
         let user = format!("USER#storm-{}-{i:05}", plan.run_id);
         tasks.spawn(async move {
             let _permit = permit;
             let mut results = Vec::new();
             for op in storm_plan(i) {
+                // Nothing more leaves once the run is stopped: a user's next like (or its
+                // retry, or its unlike) is not sent, and counts as not sent.
+                if cancel.is_cancelled() {
+                    break;
+                }
                 let request = like_request(
                     &plan.destination,
                     op,
@@ -275,7 +281,7 @@ pub async fn storm(
                     1_750_636_800 + i as u64,
                 );
                 let sent = match request {
-                    Ok(request) => send(&connection, &request, confirmed).await,
+                    Ok(request) => send(&connection, &request, confirmed, &cancel).await,
                     Err(e) => Sent {
                         outcome: LikeOutcome::Failed(e),
                         attempts: 0,

@@ -37,12 +37,13 @@ pub struct PurgeReport {
 
 impl PurgeReport {
     /// Done when everything read was deleted; unknown when an outcome is; refused when items
-    /// were left (not deleted, stopped, cancelled); an error when it stopped before deleting.
+    /// were left (not deleted, stopped, cancelled); when it stopped before deleting anything,
+    /// its error's class (throttled beyond the re-sends: the server refused, nothing written).
     pub fn ending(&self) -> Ending {
         if self.unknown > 0 {
             Ending::Unknown
-        } else if self.error.is_some() && self.deleted == 0 {
-            Ending::BadInput
+        } else if let Some(error) = self.error.as_ref().filter(|_| self.deleted == 0) {
+            Ending::of_error(error)
         } else if self.not_deleted > 0
             || self.stopped.is_some()
             || self.cancelled
@@ -134,5 +135,34 @@ impl PurgeReport {
                 true
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(code: &str) -> PurgeReport {
+        PurgeReport {
+            read: 25,
+            not_deleted: 25,
+            error: Some(Error::Service {
+                op: "BatchWriteItem",
+                code: code.into(),
+                message: "refused".into(),
+                throttled: Vec::new(),
+            }),
+            ..PurgeReport::default()
+        }
+    }
+
+    #[test]
+    fn a_pass_stopped_before_deleting_ends_as_its_error_says() {
+        // Throttled beyond the re-sends: the server refused and nothing was written.
+        assert_eq!(refused("ThrottlingException").ending(), Ending::Refused);
+        assert_eq!(refused("ValidationException").ending(), Ending::BadInput);
+        let mut some = refused("ThrottlingException");
+        some.deleted = 25;
+        assert_eq!(some.ending(), Ending::Refused);
     }
 }

@@ -173,11 +173,14 @@ pub struct RepairAll {
 
 impl RepairAll {
     /// How the whole run ended: the gravest of its repairs (an unknown outcome over an error
-    /// over a refusal), and refused when it stopped before the last.
+    /// over a refusal; a failure by its error's class), and refused when it stopped before the
+    /// last.
     pub fn ending(&self) -> Ending {
         let mut ending = Ending::Done;
         for (_, report) in &self.reports {
-            ending = ending.graver(report.outcome.ending().unwrap_or(Ending::BadInput));
+            // A failure by its error's class: throttled out is a refusal, not bad input.
+            let one = report.outcome.ending();
+            ending = ending.graver(one.unwrap_or_else(|e| Ending::of_error(&e)));
         }
         if self.stopped.is_some() {
             ending = ending.graver(Ending::Refused);

@@ -16,7 +16,7 @@ pub use outcome::{CancelReason, Refusal, Unwritten, WriteOutcome};
 pub use plan::{
     Batch, BatchKind, Confirmation, Destination, Idempotency, WritePlan, WriteRequest, key_shown,
 };
-pub use send::send;
+pub use send::{send, send_until};
 pub use setting::TableSetting;
 pub use single::{SingleWrite, WriteOp};
 

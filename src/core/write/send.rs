@@ -15,6 +15,7 @@ use aws_sdk_dynamodb::types::{
     ReturnConsumedCapacity, ReturnValue, ReturnValuesOnConditionCheckFailure,
 };
 
+use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
 use crate::core::error::{Error, throttle_words};
 use crate::core::expr::codegen::{Request, ReturnValues};
@@ -39,6 +40,28 @@ use crate::core::write::{SingleWrite, WriteOp};
 /// left of it, and a re-send (after throttling, a conflict, a lost answer, unprocessed items)
 /// is made only while its wait and a fair share of an attempt still fit before it.
 pub async fn send(connection: &Connection, plan: &WritePlan, confirmed: bool) -> WriteOutcome {
+    send_until(connection, plan, confirmed, &CancelToken::default()).await
+}
+
+/// Wait `wait` before a re-send; `false` when `stop` was used first (then nothing more is
+/// sent).
+async fn wait_unless_stopped(wait: Duration, stop: &CancelToken) -> bool {
+    tokio::select! {
+        () = tokio::time::sleep(wait) => !stop.is_cancelled(),
+        () = stop.cancelled() => false,
+    }
+}
+
+/// [`send`], sending nothing more once `stop` is used (a signal, Cancel): a re-send still to
+/// come is not made, and the write ends as its last attempt says (refused after throttling or a
+/// conflict, unknown after a lost answer, applied with a batch's unprocessed items left). An
+/// attempt under way is never cut short: its answer decides.
+pub async fn send_until(
+    connection: &Connection,
+    plan: &WritePlan,
+    confirmed: bool,
+    stop: &CancelToken,
+) -> WriteOutcome {
     if !plan.destination.is(connection) {
         return WriteOutcome::not_sent(Error::ConnectionChanged {
             planned: plan.destination.place(),
@@ -73,13 +96,13 @@ pub async fn send(connection: &Connection, plan: &WritePlan, confirmed: bool) ->
                     && !sent.unprocessed.is_empty()
                     && let Next::Resend(wait) =
                         retries.next(retry::Failure::Unprocessed, deadline.left())
+                    && wait_unless_stopped(wait, stop).await
                 {
                     remaining = Some(WriteRequest::Batch(Batch {
                         table: batch.table.clone(),
                         kind: batch.kind,
                         items: sent.unprocessed,
                     }));
-                    tokio::time::sleep(wait).await;
                     continue;
                 }
                 return WriteOutcome::Applied {
@@ -108,11 +131,12 @@ pub async fn send(connection: &Connection, plan: &WritePlan, confirmed: bool) ->
             _ => None,
         };
         if let Some(kind) = again
+            && !stop.is_cancelled()
             && let Next::Resend(wait) = retries.next(kind, deadline.left())
         {
-            match (kind, failure) {
+            match (kind, &failure) {
                 (retry::Failure::Lost, Failure::Error(error)) => {
-                    uncertain.get_or_insert(error);
+                    uncertain.get_or_insert_with(|| error.clone());
                 }
                 (retry::Failure::Throttled, Failure::Error(error)) => {
                     throttled.push(throttled_note(
@@ -123,8 +147,9 @@ pub async fn send(connection: &Connection, plan: &WritePlan, confirmed: bool) ->
                 }
                 _ => {}
             }
-            tokio::time::sleep(wait).await;
-            continue;
+            if wait_unless_stopped(wait, stop).await {
+                continue;
+            }
         }
         let refusal = match failure {
             Failure::Refused(refusal) => refusal,
