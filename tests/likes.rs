@@ -94,7 +94,7 @@ async fn like_duplicate_unlike_and_double_unlike() {
     assert_eq!((after.tally.as_deref(), after.children), (Some("4"), 4));
 
     // Send again: the identical request, as a client retry would.
-    let again = likes::send(&lab.connection, &like, false).await;
+    let again = likes::send(&lab.connection, &like, false, &CancelToken::default()).await;
     assert_eq!(
         again.outcome,
         LikeOutcome::Cancelled {
@@ -109,11 +109,13 @@ async fn like_duplicate_unlike_and_double_unlike() {
 
     let unlike = request(&lab, LikeOp::Unlike, "USER#new1", None);
     assert!(matches!(
-        likes::send(&lab.connection, &unlike, false).await.outcome,
+        likes::send(&lab.connection, &unlike, false, &CancelToken::default())
+            .await
+            .outcome,
         LikeOutcome::Committed { .. }
     ));
     assert_eq!(state(&lab).await, (Some("3".into()), 3));
-    let twice = likes::send(&lab.connection, &unlike, false).await;
+    let twice = likes::send(&lab.connection, &unlike, false, &CancelToken::default()).await;
     assert!(
         matches!(twice.outcome, LikeOutcome::Cancelled { ref reasons } if reasons[0] == CancelReason::ConditionalCheckFailed)
     );
@@ -125,10 +127,12 @@ async fn a_token_makes_the_retry_idempotent_and_refuses_other_parameters() {
     let lab = lab().await;
     let like = request(&lab, LikeOp::Like, "USER#tok", Some("retry-token-1"));
     assert!(matches!(
-        likes::send(&lab.connection, &like, false).await.outcome,
+        likes::send(&lab.connection, &like, false, &CancelToken::default())
+            .await
+            .outcome,
         LikeOutcome::Committed { .. }
     ));
-    let replay = likes::send(&lab.connection, &like, false).await;
+    let replay = likes::send(&lab.connection, &like, false, &CancelToken::default()).await;
     assert!(
         matches!(replay.outcome, LikeOutcome::Committed { .. }),
         "the retry succeeds: {replay:?}"
@@ -140,7 +144,10 @@ async fn a_token_makes_the_retry_idempotent_and_refuses_other_parameters() {
         "USER#someone-else",
         Some("retry-token-1"),
     );
-    match likes::send(&lab.connection, &other, false).await.outcome {
+    match likes::send(&lab.connection, &other, false, &CancelToken::default())
+        .await
+        .outcome
+    {
         LikeOutcome::Failed(e) => assert_eq!(
             e.code(),
             Some("IdempotentParameterMismatchException"),
@@ -242,7 +249,7 @@ async fn conflict_cancellations_are_reported_and_retried() {
         1_750_636_900,
     )
     .unwrap();
-    let sent = likes::send(&through, &like, false).await;
+    let sent = likes::send(&through, &like, false, &CancelToken::default()).await;
     assert!(
         matches!(sent.outcome, LikeOutcome::Committed { .. }),
         "{sent:?}"

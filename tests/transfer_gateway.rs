@@ -14,7 +14,7 @@ use common::{Fault, create_table, empty_engine, table_name};
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_lost_answer_is_unknown_and_matches_what_was_stored() {
     let engine = empty_engine().await;
-    let (from, file) = exported(&engine, "lost").await;
+    let (_, file) = exported(&engine, "lost").await;
     let file = file.as_str();
 
     // The first answer lost once: a batch is never sent again after a lost answer (another

@@ -29,40 +29,44 @@ impl Drop for Moto {
     }
 }
 
+/// moto's server on a port of its own choosing: it binds port 0 and says the port it got on
+/// stderr (`Running on http://127.0.0.1:PORT`), so no port picked here can be taken by another
+/// test's server meanwhile, and the server is ready once it has said so.
 pub fn moto() -> Moto {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let child = Command::new("python3")
-        .args([
-            "-m",
-            "moto.server",
-            "-H",
-            "127.0.0.1",
-            "-p",
-            &port.to_string(),
-        ])
+    let mut child = Command::new("python3")
+        .args(["-m", "moto.server", "-H", "127.0.0.1", "-p", "0"])
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .expect("python3 runs (CI installs moto[server] from PyPI)");
+    let stderr = child.stderr.take().unwrap();
+    let (said, url) = std::sync::mpsc::channel();
+    // Reads stderr to its end, so that moto never blocks on a full pipe.
+    std::thread::spawn(move || {
+        use std::io::BufRead as _;
+        for line in std::io::BufReader::new(stderr)
+            .lines()
+            .map_while(Result::ok)
+        {
+            if let Some(at) = line.find("Running on http://") {
+                let _ = said.send(line[at + "Running on ".len()..].trim().to_owned());
+            }
+        }
+    });
     let mut moto = Moto {
         child,
-        url: format!("http://127.0.0.1:{port}"),
+        url: String::new(),
     };
-    // Started once it takes a connection: tried a bounded number of times, not timed.
-    for _ in 0..300 {
-        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            return moto;
-        }
-        if let Ok(Some(status)) = moto.child.try_wait() {
-            panic!("moto's server ended ({status}): install it with `pip install 'moto[server]'`");
-        }
-        std::thread::sleep(Duration::from_millis(100));
+    match url.recv_timeout(Duration::from_secs(60)) {
+        Ok(url) => moto.url = url,
+        Err(_) => match moto.child.try_wait() {
+            Ok(Some(status)) => panic!(
+                "moto's server ended ({status}): install it with `pip install 'moto[server]'`"
+            ),
+            _ => panic!("moto's server did not say its port within a minute"),
+        },
     }
-    panic!("moto's server never took a connection on {}", moto.url);
+    moto
 }
 
 impl Moto {
