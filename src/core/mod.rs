@@ -12,6 +12,7 @@ pub mod counter;
 pub mod ending;
 pub mod error;
 pub mod expr;
+pub mod files;
 pub mod items;
 pub mod lab;
 pub mod likes;

@@ -10,6 +10,7 @@ use std::path::Path;
 use tokio::sync::oneshot;
 
 use crate::core::error::{Error, Result};
+use crate::core::files;
 use crate::core::seed;
 
 /// A running embedded DynamoDB engine. Dropping it stops the server.
@@ -34,6 +35,14 @@ impl Sandbox {
     /// `db_path`, and seed it with the sample data when it is new.
     pub async fn start(db_path: Option<&Path>, port: u16) -> Result<Self> {
         let (db, fresh) = open_db(db_path)?;
+        if db_path.is_some() {
+            // `synchronous = NORMAL` (what the engine calls the end of bulk loading) instead of
+            // FULL: in the engine's WAL mode a commit no longer waits for the disk, so a file
+            // sandbox takes writes about twice as fast; the file stays whole after a crash, and
+            // only the last commits before a power cut can be lost.
+            db.disable_bulk_loading()
+                .map_err(|e| Error::Sandbox(format!("cannot set up the database file: {e}")))?;
+        }
         let mut sandbox = Self::serve(db, port).await?;
         if fresh {
             let db = sandbox.db.clone();
@@ -132,7 +141,7 @@ fn open_db(db_path: Option<&Path>) -> Result<(dynoxide::Database, bool)> {
             .map(|db| (db, true))
             .map_err(|e| Error::Sandbox(e.to_string())),
         Some(path) => {
-            let fresh = !path.exists();
+            let fresh = db_file_is_new(path)?;
             let text = path
                 .to_str()
                 .ok_or_else(|| Error::Sandbox(format!("{} is not a UTF-8 path", path.display())))?;
@@ -141,4 +150,45 @@ fn open_db(db_path: Option<&Path>) -> Result<(dynoxide::Database, bool)> {
                 .map_err(|e| Error::Sandbox(format!("cannot open {}: {e}", path.display())))
         }
     }
+}
+
+/// The first bytes of every SQLite database file.
+const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
+
+/// Whether nothing is at `path` yet (a new database, to be seeded), refusing what the engine
+/// must not open: anything but a regular file (a device such as `/dev/null` would be opened,
+/// and a `-journal` file left beside it), and a file that is not SQLite.
+fn db_file_is_new(path: &Path) -> Result<bool> {
+    let meta = match std::fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(true),
+        Err(e) => {
+            return Err(Error::Sandbox(format!(
+                "cannot open {}: {e}",
+                path.display()
+            )));
+        }
+    };
+    if !meta.is_file() {
+        return Err(Error::Sandbox(format!(
+            "{} is {}, not a regular file: a sandbox database is a file (name a new one to start \
+             a sandbox there)",
+            path.display(),
+            files::kind_of(&meta.file_type())
+        )));
+    }
+    let mut header = Vec::with_capacity(SQLITE_HEADER.len());
+    let file = std::fs::File::open(path)
+        .map_err(|e| Error::Sandbox(format!("cannot open {}: {e}", path.display())))?;
+    std::io::Read::read_to_end(&mut std::io::Read::take(file, 16), &mut header)
+        .map_err(|e| Error::Sandbox(format!("cannot read {}: {e}", path.display())))?;
+    // An empty file is what SQLite takes as a database with nothing in it yet.
+    if !header.is_empty() && header != SQLITE_HEADER {
+        return Err(Error::Sandbox(format!(
+            "{} is not a dynoscope sandbox database (not SQLite); name a new file, or one a \
+             sandbox made",
+            path.display()
+        )));
+    }
+    Ok(false)
 }

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::core::error::{Error, Result};
+use crate::core::files;
 use crate::core::transfer::{IfExists, file_error, write_file};
 
 /// The environment variable naming the folder dynoscope keeps its files in, instead of the
@@ -198,7 +199,7 @@ impl QueryStore {
             }
             match read_query(&path) {
                 Ok(query) => queries.push(query),
-                Err(why) => bad.push(format!("{}: {why}", path.display())),
+                Err(why) => bad.push(why),
             }
         }
         queries.sort_by_key(|q| q.name.to_lowercase());
@@ -207,25 +208,10 @@ impl QueryStore {
 }
 
 fn read_query(path: &Path) -> std::result::Result<SavedQuery, String> {
-    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
-    if !meta.is_file() {
-        return Err("not a regular file".into());
-    }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err("larger than 1 MiB; no saved query is".into());
-    }
-    // Read through a bound, not by the size said a moment ago: the file may have grown since.
-    let mut text = String::new();
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    std::io::Read::read_to_string(
-        &mut std::io::Read::take(file, MAX_FILE_BYTES + 1),
-        &mut text,
-    )
-    .map_err(|e| e.to_string())?;
-    if text.len() as u64 > MAX_FILE_BYTES {
-        return Err("larger than 1 MiB; no saved query is".into());
-    }
-    serde_json::from_str(&text).map_err(|e| format!("not a saved query ({e})"))
+    let bytes = files::read_small(path, MAX_FILE_BYTES, "is over 1 MiB; no saved query is")
+        .map_err(|e| e.to_string())?;
+    let text = files::utf8(path, bytes).map_err(|e| e.to_string())?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: not a saved query ({e})", path.display()))
 }
 
 /// One query that ran.
@@ -325,6 +311,18 @@ mod tests {
         let (queries, bad) = store.list().unwrap();
         assert_eq!(queries, [query]);
         assert!(bad[0].contains("broken.json: not a saved query"), "{bad:?}");
+        #[cfg(unix)]
+        {
+            std::fs::remove_file(dir.join("broken.json")).unwrap();
+            let fifo = dir.join("fifo.json");
+            let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+            assert!(made.unwrap().success());
+            let (_, bad) = store.list().unwrap();
+            assert!(
+                bad[0].contains("fifo.json is a FIFO, not a regular file"),
+                "{bad:?}"
+            );
+        }
         assert!(file_name(" #!? ").is_err());
         let _ = std::fs::remove_dir_all(&dir);
     }

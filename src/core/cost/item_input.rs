@@ -1,11 +1,10 @@
 //! An item given to be sized: DynamoDB JSON typed, or a file of it, read within bounds.
 
-use std::io::Read as _;
 use std::path::Path;
 
 use crate::core::cost::money::count;
-use crate::core::cost::size::as_u64;
-use crate::core::error::{Error, Result, file_error};
+use crate::core::error::Result;
+use crate::core::files;
 use crate::core::validate;
 use crate::core::value::{self, Item};
 
@@ -22,21 +21,14 @@ pub fn item_of_text(text: &str) -> Result<Item> {
 }
 
 /// The item of the file at `path`, read only up to [`MAX_ITEM_FILE_BYTES`] (a larger file is
-/// refused before it is parsed).
+/// refused before it is parsed); only a regular file is read, so a FIFO or a device named
+/// by mistake is refused at once.
 pub fn item_of_file(path: &Path) -> Result<Item> {
-    let file = std::fs::File::open(path).map_err(|e| file_error(path, "open", &e))?;
-    let mut bytes = Vec::new();
-    file.take(MAX_ITEM_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| file_error(path, "read", &e))?;
-    if as_u64(bytes.len()) > MAX_ITEM_FILE_BYTES {
-        return Err(Error::Invalid(format!(
-            "{} is over 4 MB; a file of one item is at most {} bytes (an item at most 400 KB)",
-            path.display(),
-            count(MAX_ITEM_FILE_BYTES)
-        )));
-    }
-    let text = String::from_utf8(bytes)
-        .map_err(|_| Error::Invalid(format!("{} is not UTF-8 text", path.display())))?;
+    let too_big = format!(
+        "is over 4 MB; a file of one item is at most {} bytes (an item at most 400 KB)",
+        count(MAX_ITEM_FILE_BYTES)
+    );
+    let bytes = files::read_small(path, MAX_ITEM_FILE_BYTES, &too_big)?;
+    let text = files::utf8(path, bytes)?;
     item_of_text(&text)
 }

@@ -8,7 +8,8 @@ use std::str::FromStr;
 use bigdecimal::BigDecimal;
 use serde::Deserialize;
 
-use crate::core::error::{Error, Result, file_error};
+use crate::core::error::{Error, Result};
+use crate::core::files;
 
 /// The table dynoscope ships.
 const SHIPPED: &str = include_str!("../../../assets/prices.json");
@@ -16,7 +17,8 @@ const SHIPPED: &str = include_str!("../../../assets/prices.json");
 /// The name of a user's price file in the config folder.
 pub const USER_FILE: &str = "prices.json";
 
-/// The largest user price file read: 1 MiB.
+/// The largest user price file read: 1 MiB, some hundred times every region's prices, so a
+/// file this large is not a price file (and is not read into memory whole).
 const MAX_USER_BYTES: u64 = 1 << 20;
 
 /// The region a table is priced as when its connection has no AWS region of its own (the
@@ -172,18 +174,15 @@ impl PriceBook {
         let Some(path) = dir.map(|d| d.join(USER_FILE)) else {
             return Ok(book);
         };
-        let meta = match std::fs::metadata(&path) {
-            Ok(meta) => meta,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(book),
-            Err(e) => return Err(file_error(&path, "reading", &e)),
+        let Some(bytes) = files::read_small_if_there(
+            &path,
+            MAX_USER_BYTES,
+            "is over 1 MiB; a price file is at most that",
+        )?
+        else {
+            return Ok(book);
         };
-        if meta.len() > MAX_USER_BYTES {
-            return Err(Error::Invalid(format!(
-                "{}: a price file is at most 1 MiB",
-                path.display()
-            )));
-        }
-        let text = std::fs::read_to_string(&path).map_err(|e| file_error(&path, "reading", &e))?;
+        let text = files::utf8(&path, bytes)?;
         let user = Self::parse(&text, &path.display().to_string())?;
         for region in user.regions {
             book.replace(region);
@@ -269,6 +268,23 @@ mod tests {
         .unwrap();
         let err = PriceBook::with_user_file(Some(&dir)).unwrap_err();
         assert!(err.to_string().contains("wcu_hour"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_price_file_linked_to_a_device_is_refused_not_read_forever() {
+        let dir = std::env::temp_dir().join(format!("dynoscope-prices-dev-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", dir.join(USER_FILE)).unwrap();
+        let err = PriceBook::with_user_file(Some(&dir))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("prices.json is a device, not a regular file"),
+            "{err}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -3,11 +3,11 @@
 //! so they are skipped with a note; a symbolic link to a folder is not followed (two links to
 //! `.` would make the walk endless), one to a regular file is read.
 
-use std::fs::FileType;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use crate::core::error::{Error, Result};
+use crate::core::files::kind_of;
 use crate::core::transfer::file_error;
 
 /// The files to read at a path, in name order, and what was left out and why.
@@ -107,30 +107,6 @@ pub(crate) fn not_a_file(path: &Path, meta: &std::fs::Metadata) -> Error {
         path.display(),
         kind_of(&meta.file_type())
     ))
-}
-
-/// What a file is, in words: `a FIFO`, `a socket`, `a device`, `a folder`.
-fn kind_of(kind: &FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if kind.is_fifo() {
-            return "a FIFO";
-        }
-        if kind.is_socket() {
-            return "a socket";
-        }
-        if kind.is_block_device() || kind.is_char_device() {
-            return "a device";
-        }
-    }
-    if kind.is_dir() {
-        "a folder"
-    } else if kind.is_symlink() {
-        "a symbolic link"
-    } else {
-        "not a regular file"
-    }
 }
 
 /// What a file was when it was read: its size and when it last changed. A file whose
