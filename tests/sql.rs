@@ -209,3 +209,42 @@ fn the_cli_twin_exits_2_on_a_bad_statement_with_its_position() {
         text(&out.stderr)
     );
 }
+
+/// `dynoscope ARGS`, killed (and the test failed) when it has not ended within a minute.
+fn dynoscope_within_a_minute(args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dynoscope"))
+        .args(args)
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("dynoscope {args:?} did not end within a minute");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn the_cli_twin_stops_sql_at_the_timeout_and_refuses_a_huge_value() {
+    let forever =
+        "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c";
+    let out = dynoscope_within_a_minute(&["--timeout", "1", "sql", forever]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(out.stdout.is_empty());
+    assert!(
+        stderr.contains("SQL failed: timed out: the SQL ran longer than 1 s"),
+        "{stderr}"
+    );
+    // One value is bounded: refused before SQLite allocates a gigabyte.
+    let out = dynoscope_within_a_minute(&["sql", "SELECT length(randomblob(1000000000)) AS n"]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("larger than 32 MiB"), "{stderr}");
+}

@@ -9,7 +9,7 @@ use crate::core::cancel::CancelToken;
 use crate::core::connection::{self, ConnectionSpec};
 use crate::core::error::Result;
 use crate::core::spec::SqlSpec;
-use crate::core::sql::{self, SqlSession};
+use crate::core::sql::{self, SqlLimits, SqlSession};
 use crate::core::value;
 
 /// Load every `--load`, run the SQL, print the rows; the notes and a summary go to stderr.
@@ -51,12 +51,15 @@ pub async fn sql(
             out.note(note);
         }
     }
-    let rows = session.query_bounded(&args.sql, args.max_rows)?;
+    // --timeout bounds the SQL too (past it: an error, exit 2, nothing printed); without it the
+    // SQL runs until it ends or Ctrl-C.
+    let limits = SqlLimits::rows(args.max_rows).within(flags.timeout);
+    let rows = session.query_limited(&args.sql, &limits)?;
     for row in &rows.rows {
         if !out.open() {
             break;
         }
-        out.line(value::item_to_plain_json(row, &rows.columns, false));
+        out.data(value::item_to_plain_json(row, &rows.columns, false));
     }
     out.flush();
     if let Some(error) = out.failure() {

@@ -3,7 +3,8 @@
 
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
-use rmcp::{tool, tool_router};
+use rmcp::service::RequestContext;
+use rmcp::{RoleServer, tool, tool_router};
 use serde_json::{Value, json};
 
 use crate::core::ending::Ending;
@@ -12,7 +13,6 @@ use crate::core::number::to_dynamodb;
 use crate::core::partiql;
 use crate::core::read::{self, Stopped, Until};
 use crate::core::spec::{GetSpec, ReadSpec, SqlSpec, StatementSpec, TableSpec, TallySpec};
-use crate::core::sql::SqlSession;
 use crate::core::table::TableInfo;
 use crate::core::tally::{self, ParentSource};
 use crate::core::value::{self, Item, Style};
@@ -248,36 +248,17 @@ impl Server {
 
     /// SQL over rows read.
     #[tool(
-        description = "Read tables (NAME=TABLE, a whole Scan) or partitions (NAME=TABLE:PARTITION, a Query) into SQL tables, then run SQLite SQL over them on this machine; rows as JSON (numbers exact), at most max_rows. Costs the read capacity of every load (0.5 RCU per 4 KB read); the SQL itself costs nothing. Never writes to DynamoDB.",
+        description = "Read tables (NAME=TABLE, a whole Scan) or partitions (NAME=TABLE:PARTITION, a Query) into SQL tables, then run SQLite SQL over them on this machine; rows as JSON (numbers exact), at most max_rows and 16 MiB. The SQL stops at the server's --timeout (default 10 s) or when the call is cancelled; one value holds at most 32 MiB. Costs the read capacity of every load (0.5 RCU per 4 KB read); the SQL itself costs nothing. Never writes to DynamoDB.",
         annotations(read_only_hint = true)
     )]
-    async fn sql(&self, Parameters(spec): Parameters<SqlSpec>) -> CallToolResult {
-        self.answer("sql", &spec, async {
-            let loads = spec.plan()?;
-            let mut session = SqlSession::new()?;
-            session.stop_on(self.shared.stop.clone());
-            let mut notes = Vec::new();
-            for load in &loads {
-                let op = if load.partition.is_some() {
-                    "Query"
-                } else {
-                    "Scan"
-                };
-                let note = crate::core::sql::load_into(self.connection(), &mut session, load);
-                notes.push(self.read(op, note).await?);
-            }
-            let rows = session.query_bounded(&spec.sql, spec.max_rows)?;
-            let out: Vec<Value> = rows
-                .rows
-                .iter()
-                .map(|row| value::json::item_to_json(row, &rows.columns, Style::Plain))
-                .collect();
-            notes.extend(rows.notes.iter().map(|n| format!("note: {n}")));
-            Ok(Answer::done(json!({
-                "columns": rows.columns, "rows": out, "loaded": notes, "summary": rows.summary(),
-            })))
-        })
-        .await
+    async fn sql(
+        &self,
+        Parameters(spec): Parameters<SqlSpec>,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let cancelled = context.ct.cancelled_owned();
+        self.answer("sql", &spec, self.run_sql(&spec, cancelled))
+            .await
     }
 
     /// A PartiQL SELECT.

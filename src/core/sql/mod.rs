@@ -10,6 +10,8 @@ mod cells;
 mod examples;
 mod guard;
 mod item_json;
+mod json_batches;
+mod limits;
 mod load;
 mod rows;
 mod schema;
@@ -26,10 +28,12 @@ use crate::core::value::Item;
 
 pub use cells::plain_integer;
 pub use examples::{RECONCILE_LIKES, SqlExample, examples};
+pub use limits::{MAX_RESULT_BYTES, MAX_VALUE_BYTES, SqlLimits};
 pub use load::load_into;
 pub use rows::SqlRows;
 pub use schema::{ColumnKind, SqlColumn, check_table_name, quoted};
 
+use json_batches::{JsonBatch, write_json_batches};
 use rows::sql_error;
 
 /// How many rows a query keeps unless told otherwise: enough for any grid, bounded so that a
@@ -77,65 +81,6 @@ impl Loaded {
             }
         }
         line
-    }
-}
-
-/// The whole-item JSON of consecutive rows, written by one thread for another to insert.
-struct JsonBatch {
-    /// The first row's index.
-    first: usize,
-    /// The rows' JSON, one after another.
-    text: String,
-    /// Where each row's JSON ends in `text`.
-    ends: Vec<usize>,
-}
-
-impl JsonBatch {
-    /// Rows per batch: enough to keep both threads busy, few enough to hold little.
-    const ROWS: usize = 1024;
-
-    fn texts(&self) -> impl Iterator<Item = &str> {
-        let starts = std::iter::once(0).chain(self.ends.iter().copied());
-        starts
-            .zip(&self.ends)
-            .map(|(start, &end)| self.text.get(start..end).unwrap_or_default())
-    }
-}
-
-/// Write every row's whole-item JSON (attributes in `place_of` order) into batches sent to
-/// `out`, until all are written or the receiver is gone.
-fn write_json_batches(rows: &Rows, place_of: &[u32], out: std::sync::mpsc::SyncSender<JsonBatch>) {
-    let json_keys: Vec<String> = rows
-        .names()
-        .iter()
-        .map(|n| item_json::json_key(n))
-        .collect();
-    let mut entries: Vec<item_json::Entry<'_>> = Vec::new();
-    let mut json = String::new();
-    let mut first = 0;
-    while first < rows.len() {
-        let last = rows.len().min(first + JsonBatch::ROWS);
-        let mut batch = JsonBatch {
-            first,
-            text: String::with_capacity(256 * (last - first)),
-            ends: Vec::with_capacity(last - first),
-        };
-        for row in first..last {
-            entries.clear();
-            for (id, body) in Fields::new(rows.bytes(row)) {
-                if let (Some(key), Some(&place)) = (json_keys.get(id), place_of.get(id)) {
-                    entries.push((place, key, body));
-                }
-            }
-            entries.sort_unstable_by_key(|e| e.0);
-            item_json::write_item(&mut json, &entries);
-            batch.text.push_str(&json);
-            batch.ends.push(batch.text.len());
-        }
-        if out.send(batch).is_err() {
-            return;
-        }
-        first = last;
     }
 }
 
@@ -220,6 +165,8 @@ pub fn run_over(
 /// name; queries may also create tables of their own.
 pub struct SqlSession {
     conn: Connection,
+    /// What stops a statement: the cancels and the deadline (SQLite's progress handler).
+    watch: std::sync::Arc<limits::Watch>,
     /// Loaded tables by lower-case name (SQLite's names ignore case).
     loaded: HashMap<String, Loaded>,
 }
@@ -243,8 +190,10 @@ impl SqlSession {
         )
         .map_err(|e| sql_error("open", "", e))?;
         guard::only_this_session(&conn);
+        let watch = limits::Watch::install(&conn).map_err(|e| sql_error("open", "", e))?;
         Ok(Self {
             conn,
+            watch,
             loaded: HashMap::new(),
         })
     }
@@ -380,15 +329,20 @@ impl SqlSession {
 
     /// [`query`](Self::query), keeping at most `max_rows` rows.
     pub fn query_bounded(&self, sql: &str, max_rows: usize) -> Result<SqlRows> {
-        rows::run(&self.conn, &self.loaded, sql, max_rows)
+        self.query_limited(sql, &SqlLimits::rows(max_rows))
+    }
+
+    /// [`query`](Self::query) within `limits`: rows and bytes kept, and the time it may run
+    /// (past it, an [`Error::Timeout`] that says the limit).
+    pub fn query_limited(&self, sql: &str, limits: &SqlLimits) -> Result<SqlRows> {
+        let run = || rows::run(&self.conn, &self.loaded, sql, limits);
+        self.watch.timed(limits.timeout, run)
     }
 
     /// Stop whatever runs in this session (a load, a query) once `cancel` is cancelled: it then
     /// fails with [`Error::Cancelled`], and a load leaves nothing behind.
     pub fn stop_on(&self, cancel: CancelToken) {
-        // SQLite asks every few thousand virtual-machine steps: a few milliseconds at most.
-        self.conn
-            .progress_handler(4_096, Some(move || cancel.is_cancelled()));
+        self.watch.stop_on(cancel);
     }
 }
 

@@ -8,6 +8,7 @@ use rusqlite::{Batch, Connection, Statement};
 use crate::core::error::{Error, Result, TextPosition};
 use crate::core::sql::Loaded;
 use crate::core::sql::cells::from_sql;
+use crate::core::sql::limits::{SqlLimits, too_big};
 use crate::core::sql::schema::ColumnKind;
 use crate::core::value::Item;
 
@@ -51,12 +52,12 @@ impl SqlRows {
 }
 
 /// Run every statement of `sql` in order; the rows are those of the last statement that
-/// returns rows, at most `max_rows` of them.
+/// returns rows, at most `limits.max_rows` of them and `limits.max_bytes`.
 pub fn run(
     conn: &Connection,
     loaded: &HashMap<String, Loaded>,
     sql: &str,
-    max_rows: usize,
+    limits: &SqlLimits,
 ) -> Result<SqlRows> {
     // Rows inserted, updated or deleted by the whole text (`changes()` also reports DDL).
     let changes_before = conn.total_changes();
@@ -70,8 +71,7 @@ pub fn run(
                 .map_err(|e| sql_error("query", sql, e))?;
             continue;
         }
-        result =
-            rows_of(&mut statement, loaded, max_rows).map_err(|e| sql_error("query", sql, e))?;
+        result = rows_of(&mut statement, loaded, limits).map_err(|e| sql_error("query", sql, e))?;
         with_rows += 1;
     }
     result.changed = conn.total_changes().saturating_sub(changes_before);
@@ -81,8 +81,17 @@ pub fn run(
         ));
     }
     if result.truncated {
+        let rows = result.rows.len();
+        let bound = if rows < limits.max_rows {
+            format!(
+                " (at {} bytes, the most a result holds here)",
+                limits.max_bytes
+            )
+        } else {
+            String::new()
+        };
         result.notes.push(format!(
-            "only the first {max_rows} rows are kept; narrow the query (WHERE, LIMIT) to see the rest"
+            "only the first {rows} rows are kept{bound}; narrow the query (WHERE, LIMIT) to see the rest"
         ));
     }
     Ok(result)
@@ -92,16 +101,21 @@ pub fn run(
 fn rows_of(
     statement: &mut Statement<'_>,
     loaded: &HashMap<String, Loaded>,
-    max_rows: usize,
+    limits: &SqlLimits,
 ) -> rusqlite::Result<SqlRows> {
     let kinds = column_kinds(statement, loaded);
     let columns = unique_columns(statement);
     let mut real = vec![false; columns.len()];
     let mut rows = Vec::new();
     let mut truncated = false;
+    let mut bytes = 0usize;
     let mut cursor = statement.raw_query();
     while let Some(row) = cursor.next()? {
-        if rows.len() >= max_rows {
+        let row_bytes = (0..columns.len())
+            .map(|i| row.get_ref(i).map(cell_bytes))
+            .sum::<rusqlite::Result<usize>>()?;
+        bytes = bytes.saturating_add(row_bytes);
+        if rows.len() >= limits.max_rows || bytes > limits.max_bytes {
             truncated = true;
             break;
         }
@@ -133,6 +147,15 @@ fn rows_of(
         changed: 0,
         notes,
     })
+}
+
+/// What a cell counts toward a result's bytes: its text or blob, 8 for a number.
+fn cell_bytes(cell: rusqlite::types::ValueRef<'_>) -> usize {
+    use rusqlite::types::ValueRef;
+    match cell {
+        ValueRef::Text(bytes) | ValueRef::Blob(bytes) => bytes.len(),
+        ValueRef::Null | ValueRef::Integer(_) | ValueRef::Real(_) => 8,
+    }
 }
 
 /// What each result column holds, when it is a loaded column itself (also through an alias or
@@ -179,6 +202,15 @@ pub fn sql_error(op: &'static str, sql: &str, error: rusqlite::Error) -> Error {
         && failure.code == rusqlite::ErrorCode::OperationInterrupted
     {
         return Error::Cancelled { op: "SQL" };
+    }
+    if let rusqlite::Error::SqliteFailure(failure, _) = &error
+        && failure.code == rusqlite::ErrorCode::TooBig
+    {
+        return Error::Sql {
+            op,
+            message: too_big(),
+            at: None,
+        };
     }
     if let rusqlite::Error::SqliteFailure(failure, _) = &error
         && failure.code == rusqlite::ErrorCode::AuthorizationForStatementDenied
