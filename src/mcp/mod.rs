@@ -7,10 +7,14 @@
 //! - [`server`]: the server, its connection and settings, and how every call is answered.
 //! - [`reads`]: the tools that only read. [`writes`]: the tools that write.
 //! - [`audit`]: the JSON-lines log of every call.
+//! - [`relay`]: stdin and stdout, each line read bounded and checked strictly before rmcp.
+//! - [`sql`]: the `sql` tool's run, off the server's loop and bounded.
 
 pub mod audit;
 mod reads;
+mod relay;
 mod server;
+mod sql;
 mod writes;
 
 pub use audit::Audit;
@@ -30,10 +34,12 @@ pub async fn serve(
     audit: Audit,
     stop: &CancelToken,
 ) -> Result<()> {
+    let audit = std::sync::Arc::new(audit);
+    let (pipes, relay) = relay::Relay::start(std::sync::Arc::clone(&audit));
     let server = Server::new(connection, writes, audit, stop.clone());
     let running = server
         .clone()
-        .serve(rmcp::transport::io::stdio_pipes())
+        .serve(pipes)
         .await
         .map_err(|e| Error::Mcp(format!("the client did not start a session: {e}")))?;
     let cancel = running.cancellation_token();
@@ -43,13 +49,16 @@ pub async fn serve(
         }
         () = stop.cancelled() => Ok(()),
     };
-    // Stopped (or the client left): no new write is sent, and the calls in flight are waited
-    // for, so a write on the wire is answered and audited before the process ends.
+    // Stopped (or the client left: rmcp ends the session once its calls under way answered,
+    // or after 5 s): no new write is sent, reads and SQL under way stop, and the calls in
+    // flight are waited for, so a write on the wire is answered and audited before the
+    // process ends.
     stop.cancel();
     server.drained().await;
     // The last answers are handed to rmcp's writer when their calls end; a moment for it to
     // write them out before the transport is closed.
     tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     cancel.cancel();
+    relay.finish(std::time::Duration::from_secs(2)).await;
     ended
 }

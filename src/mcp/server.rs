@@ -3,13 +3,18 @@
 
 use std::future::Future;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use tokio::sync::Notify;
 
 use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
-use rmcp::{ServerHandler, tool_handler};
+use rmcp::handler::server::tool::ToolCallContext;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    ServerCapabilities, ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, tool_handler};
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -56,7 +61,7 @@ impl Answer {
 pub(super) struct Shared {
     pub connection: Connection,
     pub writes: Writes,
-    pub audit: Audit,
+    pub audit: Arc<Audit>,
     /// Stopped when the server is asked to stop: reads give up, no new write is sent, and the
     /// calls in flight are waited for ([`Server::drained`]).
     pub stop: CancelToken,
@@ -84,7 +89,12 @@ pub struct Server {
 
 impl Server {
     /// A server over `connection`, fixed for its life.
-    pub fn new(connection: Connection, writes: Writes, audit: Audit, stop: CancelToken) -> Self {
+    pub fn new(
+        connection: Connection,
+        writes: Writes,
+        audit: Arc<Audit>,
+        stop: CancelToken,
+    ) -> Self {
         Self {
             shared: Arc::new(Shared {
                 connection,
@@ -117,6 +127,8 @@ impl Server {
     ) -> CallToolResult {
         self.shared.in_flight.fetch_add(1, Ordering::SeqCst);
         let _running = Running(&self.shared);
+        // This call is audited here: the refusal of its arguments need not be (`call_tool`).
+        let _in_a_call = AUDITED.try_with(|audited| audited.store(true, Ordering::SeqCst));
         let result = call.await;
         let mut entry = json!({"tool": tool, "arguments": arguments});
         let answer = match result {
@@ -172,8 +184,47 @@ impl Server {
     }
 }
 
+tokio::task_local! {
+    /// Set once a call reaches [`Server::answer`] (which audits it); a call that never does
+    /// was refused by rmcp while decoding its arguments, and is audited by `call_tool`.
+    static AUDITED: Arc<AtomicBool>;
+}
+
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for Server {
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> std::result::Result<CallToolResponse, ErrorData> {
+        let tool = request.name.to_string();
+        let arguments = request.arguments.clone().map(Value::Object);
+        let audited = Arc::new(AtomicBool::new(false));
+        let call = ToolCallContext::new(self, request, context);
+        let answered = AUDITED
+            .scope(Arc::clone(&audited), self.tool_router.call(call))
+            .await;
+        if !audited.load(Ordering::SeqCst) {
+            let error = match &answered {
+                Err(error) => error.message.to_string(),
+                Ok(CallToolResponse::Complete(answer)) => answer
+                    .content
+                    .first()
+                    .and_then(|c| c.as_text())
+                    .map(|t| t.text.clone())
+                    .unwrap_or_default(),
+                Ok(_) => String::new(),
+            };
+            let entry = json!({
+                "tool": tool, "arguments": arguments, "ending": Ending::BadInput.word(), "error": error,
+            });
+            if let Err(error) = self.shared.audit.append(entry) {
+                crate::cli::say(format_args!("dynoscope: {error}"));
+            }
+        }
+        answered
+    }
+
     fn get_info(&self) -> ServerConfig {
         let connection = &self.shared.connection;
         let writes = match self.shared.writes {

@@ -8,6 +8,8 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod limits;
+mod probe;
 mod reads;
 mod words;
 mod writes;
@@ -21,6 +23,24 @@ use rmcp::transport::TokioChildProcess;
 use rmcp::{RoleClient, ServiceExt};
 use serde_json::Value;
 
+/// `dynoscope --endpoint-url URL mcp --audit AUDIT ARGS`, with test credentials and no profile.
+pub fn mcp_command(url: &str, args: &[&str], audit: &Path) -> tokio::process::Command {
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_dynoscope"));
+    command
+        .arg("--endpoint-url")
+        .arg(url)
+        .arg("mcp")
+        .arg("--audit")
+        .arg(audit)
+        .args(args)
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .env("AWS_ACCESS_KEY_ID", "test")
+        .env("AWS_SECRET_ACCESS_KEY", "test")
+        .env("AWS_REGION", "us-east-1")
+        .env_remove("AWS_PROFILE");
+    command
+}
+
 /// A client talking to `dynoscope --endpoint-url URL mcp ARGS`, its audit log in `audit`.
 pub struct Agent {
     pub client: RunningService<RoleClient, ()>,
@@ -28,20 +48,7 @@ pub struct Agent {
 
 impl Agent {
     pub async fn start(url: &str, args: &[&str], audit: &Path) -> Self {
-        let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_dynoscope"));
-        command
-            .arg("--endpoint-url")
-            .arg(url)
-            .arg("mcp")
-            .arg("--audit")
-            .arg(audit)
-            .args(args)
-            .env("AWS_EC2_METADATA_DISABLED", "true")
-            .env("AWS_ACCESS_KEY_ID", "test")
-            .env("AWS_SECRET_ACCESS_KEY", "test")
-            .env("AWS_REGION", "us-east-1")
-            .env_remove("AWS_PROFILE");
-        let (transport, _stderr) = TokioChildProcess::builder(command)
+        let (transport, _stderr) = TokioChildProcess::builder(mcp_command(url, args, audit))
             .stderr(Stdio::null())
             .spawn()
             .expect("dynoscope mcp starts");

@@ -29,11 +29,31 @@ pub fn parse_slice(bytes: &[u8]) -> serde_json::Result<Value> {
     Ok(value)
 }
 
-/// serde_json's message without its "at line 1 column 9", and the line and column apart.
+/// Check JSON text without building it: well formed, and every object names each member once
+/// at any depth (as [`parse_slice`] would accept it). For a whole message checked before a
+/// parser that keeps the last of two members reads it (the MCP server's transport).
+pub fn check_slice(bytes: &[u8]) -> serde_json::Result<()> {
+    let bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    Members.deserialize(&mut de)?;
+    de.end()
+}
+
+/// serde_json's message without its "at line 1 column 9", and the line and column apart; a
+/// lone surrogate escape said in words (serde_json names only the escape's shape).
 pub fn message_of(error: &serde_json::Error) -> String {
     let text = error.to_string();
     let suffix = format!(" at line {} column {}", error.line(), error.column());
-    text.strip_suffix(&suffix).unwrap_or(&text).to_owned()
+    let why = text.strip_suffix(&suffix).unwrap_or(&text);
+    // serde_json exposes no kind for these, only these two messages.
+    match why {
+        "unexpected end of hex escape" | "lone leading surrogate in hex escape" => {
+            "a lone UTF-16 surrogate (a \\uD800 to \\uDFFF escape not in a high-low pair) is \
+             not a character"
+                .to_owned()
+        }
+        other => other.to_owned(),
+    }
 }
 
 /// An error of [`parse`] in a sentence with its place: `not valid JSON: … (line 1, column 9)`,
@@ -215,5 +235,28 @@ mod tests {
         let n = "123456789012345678901234567890123456789012";
         assert_eq!(parse(&format!("\u{feff}[{n}]")).unwrap()[0].to_string(), n);
         assert!(error_text(&parse("{").unwrap_err()).starts_with("not valid JSON: "));
+    }
+
+    #[test]
+    fn a_lone_surrogate_is_said_in_words() {
+        for text in [r#""\ud800""#, r#""\udc00""#, r#"{"S":"a\ud800\u0041"}"#] {
+            let said = error_text(&parse(text).unwrap_err());
+            assert!(said.contains("a lone UTF-16 surrogate"), "{text}: {said}");
+            assert!(!said.contains("hex escape"), "{text}: {said}");
+        }
+        assert_eq!(parse(r#""\ud83d\ude00""#).unwrap(), "\u{1f600}");
+    }
+
+    #[test]
+    fn a_whole_text_is_checked_without_being_built() {
+        let twice = br#"{"jsonrpc":"2.0","id":7,"params":{"arguments":{"PK":"A","PK":"B"}}}"#;
+        let e = check_slice(twice).unwrap_err();
+        assert!(e.is_data(), "{e}");
+        assert!(error_text(&e).starts_with("`PK` is given twice"), "{e}");
+        assert!(
+            check_slice(br#"{"a":[{"x":1},{"x":2}],"n":123456789012345678901234567890}"#).is_ok()
+        );
+        assert!(check_slice(b"{} x").unwrap_err().is_syntax());
+        assert!(check_slice(b"[1,").unwrap_err().is_eof());
     }
 }
