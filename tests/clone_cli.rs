@@ -74,8 +74,15 @@ async fn the_cli_clones_and_exits_by_the_table() {
     assert!(err.contains("add --yes"), "{err}");
 
     // One partition, as JSON, into the table now there (its keys are the source's).
-    let (code, out, err) =
-        run_cli(args(&["--to-table", &to, "--pk", "P#00002", "--json", "--yes"])).await;
+    let (code, out, err) = run_cli(args(&[
+        "--to-table",
+        &to,
+        "--pk",
+        "P#00002",
+        "--json",
+        "--yes",
+    ]))
+    .await;
     assert_eq!(code, 0, "{out}{err}");
     let json: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(json["ending"], "done", "{json}");
@@ -106,8 +113,11 @@ async fn the_cli_clones_and_exits_by_the_table() {
     // The source itself, through another spelling of its URL: 2, nothing written.
     let port = a.sandbox.addr().port();
     let itself = format!("http://localhost:{port}");
-    let (code, out, err) =
-        dynoscope(src, &["clone", "--table", &from, "--to-endpoint", &itself, "--yes"]).await;
+    let (code, out, err) = dynoscope(
+        src,
+        &["clone", "--table", &from, "--to-endpoint", &itself, "--yes"],
+    )
+    .await;
     assert_eq!(code, 2, "{out}{err}");
     assert!(err.contains("is the source table"), "{err}");
     assert_eq!(scan(&a, &from).await.len(), 1_000);

@@ -182,7 +182,10 @@ async fn repairs_through_faults() {
                 let said = report.line().text;
                 match proxy.arrived() {
                     1 => assert!(said.contains("not sent again"), "{fault:?}: {said}"),
-                    n => assert!(said.contains(&format!("sent {n} times")), "{fault:?}: {said}"),
+                    n => assert!(
+                        said.contains(&format!("sent {n} times")),
+                        "{fault:?}: {said}"
+                    ),
                 }
             }
         }

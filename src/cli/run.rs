@@ -28,9 +28,7 @@ pub async fn run(spec: ConnectionSpec, flags: &ConnectionFlags, command: Subcomm
         Err(error) => {
             print_error(&out, &error, json);
             if matches!(error, Error::NotConfirmed { .. }) && !json {
-                out.note(
-                    "dynoscope: add --yes to confirm it",
-                );
+                out.note("dynoscope: add --yes to confirm it");
             }
             Exit::of_error(&error)
         }

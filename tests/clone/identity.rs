@@ -94,9 +94,18 @@ async fn tables_alike_in_arn_and_creation_time_are_told_apart_by_a_probe() {
     let report = run_confirmed(&here, &there, &whole("Videos", "Videos", 1), |_| {})
         .await
         .unwrap();
-    assert_eq!(report.ending().unwrap(), Ending::Done, "{:?}", report.lines());
+    assert_eq!(
+        report.ending().unwrap(),
+        Ending::Done,
+        "{:?}",
+        report.lines()
+    );
     let (source_now, destination_now) = (count(&here).await, count(&there).await);
-    assert_eq!(destination_now.len(), before, "the same items put again, no probe left");
+    assert_eq!(
+        destination_now.len(),
+        before,
+        "the same items put again, no probe left"
+    );
     assert!(no_probe_left(&source_now) && no_probe_left(&destination_now));
 }
 
@@ -116,20 +125,42 @@ async fn a_destination_that_holds_items_is_asked_about_even_here() {
         .await
         .unwrap();
     let plan = whole(&from, &to, 2);
-    let asked = run(&a.connection, &b.connection, &plan, &CancelToken::default(), |_| {}).await;
+    let asked = run(
+        &a.connection,
+        &b.connection,
+        &plan,
+        &CancelToken::default(),
+        |_| {},
+    )
+    .await;
     let Err(Error::NotConfirmed { question }) = asked else {
         panic!("not asked: {asked:?}");
     };
-    assert!(question.contains(&format!("Table {to} already holds items")), "{question}");
-    assert!(question.contains("replaces the item with its key"), "{question}");
+    assert!(
+        question.contains(&format!("Table {to} already holds items")),
+        "{question}"
+    );
+    assert!(
+        question.contains("replaces the item with its key"),
+        "{question}"
+    );
     let stored = scan(&b, &to).await;
     assert_eq!(stored.len(), 1);
-    assert_eq!(stored[0]["rank"], AttributeValue::N("999999".into()), "nothing replaced");
+    assert_eq!(
+        stored[0]["rank"],
+        AttributeValue::N("999999".into()),
+        "nothing replaced"
+    );
 
     let report = run_confirmed(&a.connection, &b.connection, &plan, |_| {})
         .await
         .unwrap();
-    assert_eq!(report.ending().unwrap(), Ending::Done, "{:?}", report.lines());
+    assert_eq!(
+        report.ending().unwrap(),
+        Ending::Done,
+        "{:?}",
+        report.lines()
+    );
     let stored = scan(&b, &to).await;
     assert_eq!(stored.len(), 50);
     assert!(no_probe_left(&stored));

@@ -317,7 +317,8 @@ fn a_table_is_cloned_from_the_table_view() {
         h,
         "check: every partition holds as many items on both sides"
     ));
-    h.get_by_role_and_label(Role::Button, "Confirm write").click();
+    h.get_by_role_and_label(Role::Button, "Confirm write")
+        .click();
     step_until(h, "the check again", |h| {
         has_label(
             h,

@@ -139,9 +139,18 @@ mod tests {
 
     #[test]
     fn another_arn_or_creation_time_is_another_table() {
-        let a = described(Some("arn:aws:dynamodb:eu-west-1:1:table/Social"), Some("1.5"));
-        let other_arn = described(Some("arn:aws:dynamodb:eu-west-1:2:table/Social"), Some("1.5"));
-        let other_time = described(Some("arn:aws:dynamodb:eu-west-1:1:table/Social"), Some("2.5"));
+        let a = described(
+            Some("arn:aws:dynamodb:eu-west-1:1:table/Social"),
+            Some("1.5"),
+        );
+        let other_arn = described(
+            Some("arn:aws:dynamodb:eu-west-1:2:table/Social"),
+            Some("1.5"),
+        );
+        let other_time = described(
+            Some("arn:aws:dynamodb:eu-west-1:1:table/Social"),
+            Some("2.5"),
+        );
         assert_eq!(compare(&a, &other_arn), Sameness::Different);
         assert_eq!(compare(&a, &other_time), Sameness::Different);
         assert_eq!(compare(&a, &a.clone()), Sameness::Undecided);

@@ -205,15 +205,26 @@ pub async fn run(
 }
 
 /// The first item of `table` on `target`, its key in words, when it holds any.
-async fn first_held(target: &Connection, table: &str, stop: &CancelToken) -> Result<Option<String>> {
+async fn first_held(
+    target: &Connection,
+    table: &str,
+    stop: &CancelToken,
+) -> Result<Option<String>> {
     let info = read::describe_unless_stopped(&target.client, table, stop).await?;
     let request = read::BrowseRequest::scan(&info, None)?;
     let mut first = None;
-    read::read_pages(&target.client, &request, None, read::Until::Items(1), stop, |page| {
-        if first.is_none() {
-            first = page.items.into_iter().next();
-        }
-    })
+    read::read_pages(
+        &target.client,
+        &request,
+        None,
+        read::Until::Items(1),
+        stop,
+        |page| {
+            if first.is_none() {
+                first = page.items.into_iter().next();
+            }
+        },
+    )
     .await?;
     Ok(first.map(|item| key_shown(&item, &info.key_names())))
 }
