@@ -4,13 +4,12 @@
 
 use std::process::ExitCode;
 
-use clap::Parser as _;
 use dynoscope::cli::Cli;
 use dynoscope::task::Spawner;
 use dynoscope::ui::{DynoscopeApp, Remembered};
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_checked();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .thread_name("dynoscope-worker")
         .enable_all()

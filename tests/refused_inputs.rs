@@ -6,6 +6,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
+#[path = "refused_inputs/hostile.rs"]
+mod hostile;
 
 use std::process::Output;
 

@@ -24,6 +24,18 @@ pub struct Cli {
     pub command: Option<Subcommand>,
 }
 
+impl Cli {
+    /// The command line, parsed as [`clap::Parser::parse`] does, with every subcommand's
+    /// `--table` held to the name rule DynamoDB holds it to (one rule, the schema's), so a name
+    /// it would refuse is refused in words before anything is sent. Exits on a parse error.
+    pub fn parse_checked() -> Self {
+        let matches =
+            crate::cli::flags::with_table_names_checked(<Self as clap::CommandFactory>::command())
+                .get_matches();
+        <Self as clap::FromArgMatches>::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+    }
+}
+
 /// The subcommands.
 #[derive(Debug, clap::Subcommand)]
 pub enum Subcommand {

@@ -60,7 +60,7 @@ pub struct CloneArgs {
     #[arg(long, default_value_t = BATCHES_AT_ONCE, allow_negative_numbers = true, value_parser = positive)]
     pub concurrency: usize,
     /// Items compared one by one at the end (consistent reads on both sides).
-    #[arg(long, default_value_t = clone::SAMPLE, value_parser = count)]
+    #[arg(long, default_value_t = clone::SAMPLE, allow_negative_numbers = true, value_parser = count)]
     pub sample: usize,
     /// Skip the check at the end (counts per partition, the sample).
     #[arg(long)]
@@ -180,12 +180,11 @@ pub async fn clone(
         for line in report.lines() {
             out.line(line);
         }
-        match resume.as_deref() {
-            Some(args) => out.note(format_args!(
+        if let Some(args) = resume.as_deref() {
+            out.note(format_args!(
                 "dynoscope: stopped early; to go on from here, run the same clone again with: {}",
                 resume::shell_words(args)
-            )),
-            None => {}
+            ));
         }
     }
     Ok(Exit::from(report.ending()?))

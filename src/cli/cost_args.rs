@@ -3,6 +3,8 @@
 
 use clap::Args;
 
+use crate::cli::flags::whole_u64;
+
 /// `dynoscope size`.
 #[derive(Debug, Args)]
 pub struct SizeArgs {
@@ -30,16 +32,21 @@ pub struct SizeArgs {
 #[derive(Debug, Args)]
 pub struct ShardsAdviceArgs {
     /// The counter's writes a second, all shards together.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_u64)]
     pub writes_per_second: u64,
     /// The bytes of one shard's item (`dynoscope size` says them).
-    #[arg(long, value_name = "B")]
+    #[arg(long, value_name = "B", allow_negative_numbers = true, value_parser = whole_u64)]
     pub item_bytes: u64,
     /// Each write is part of a transaction (a like: the child and the tally together).
     #[arg(long)]
     pub transactional: bool,
     /// Advise for this many shards rather than the fewest that keep up.
-    #[arg(long, value_name = "N", value_parser = crate::cli::flags::positive_u64)]
+    #[arg(
+        long,
+        value_name = "N",
+        allow_negative_numbers = true,
+        value_parser = crate::cli::flags::positive_u64
+    )]
     pub shards: Option<u64>,
     /// Price by this table and check it for local secondary indexes (without: us-east-1 on
     /// demand).

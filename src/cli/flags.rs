@@ -28,7 +28,13 @@ pub struct ConnectionFlags {
     #[arg(long, global = true, value_name = "PATH")]
     pub sandbox_db: Option<PathBuf>,
     /// Give up on a request after this many seconds, all attempts included (default 10).
-    #[arg(long, global = true, value_name = "SECONDS", value_parser = parse_timeout)]
+    #[arg(
+        long,
+        global = true,
+        value_name = "SECONDS",
+        allow_negative_numbers = true,
+        value_parser = parse_timeout
+    )]
     pub timeout: Option<std::time::Duration>,
     /// Refuse every write on this connection.
     #[arg(long, global = true)]
@@ -114,6 +120,16 @@ pub(crate) fn positive_u64(text: &str) -> Result<u64, String> {
     spec::count_from_one(text).map(|n| u64::try_from(n).unwrap_or(u64::MAX))
 }
 
+/// A whole number from 0 as a `u64` (`--item-bytes`, `--rcu`): `-1` is said to be negative.
+pub(crate) fn whole_u64(text: &str) -> Result<u64, String> {
+    spec::count(text).map(|n| u64::try_from(n).unwrap_or(u64::MAX))
+}
+
+/// A whole number from 0 as a `u32` (`--hours`), refused past what a `u32` holds.
+pub(crate) fn whole_u32(text: &str) -> Result<u32, String> {
+    u32::try_from(spec::count(text)?).map_err(|_| format!("`{text}` is too large"))
+}
+
 /// A count from 0 typed on the command line (`--preview`).
 pub(crate) fn count(text: &str) -> Result<usize, String> {
     spec::count(text)
@@ -134,4 +150,25 @@ pub(crate) fn key_spec<'a>(pairs: impl IntoIterator<Item = &'a str>) -> Result<s
         })
         .collect::<Result<Vec<_>>>()?;
     Ok(spec::KeySpec::new(pairs))
+}
+
+/// `command` and its subcommands, each `--table` parsed by [`table_name`].
+pub(crate) fn with_table_names_checked(command: clap::Command) -> clap::Command {
+    let command = if command.get_arguments().any(|arg| arg.get_id() == "table") {
+        command.mut_arg("table", |arg| arg.value_parser(table_name))
+    } else {
+        command
+    };
+    command.mut_subcommands(with_table_names_checked)
+}
+
+/// A table name as DynamoDB takes one (3 to 255 of `a-z A-Z 0-9 _ - .`), or why not.
+fn table_name(text: &str) -> Result<String, String> {
+    let mut problems = Vec::new();
+    crate::core::schema::name_problem("table", text, &mut problems);
+    if problems.is_empty() {
+        Ok(text.to_owned())
+    } else {
+        Err(problems.join("; "))
+    }
 }

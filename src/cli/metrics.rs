@@ -5,6 +5,7 @@
 use serde_json::json;
 
 use crate::cli::exit::Exit;
+use crate::cli::flags::whole_u32;
 use crate::cli::interrupt::{describe, unless_stopped};
 use crate::cli::output::Output;
 use crate::core::cancel::CancelToken;
@@ -22,7 +23,7 @@ pub struct MetricsArgs {
     #[arg(long)]
     pub table: String,
     /// How many hours back (1 to 24).
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, allow_negative_numbers = true, value_parser = whole_u32)]
     pub hours: u32,
     /// One JSON object: each series with its points (sums as exact decimal numbers).
     #[arg(long)]
@@ -42,7 +43,7 @@ pub struct InsightsArgs {
     #[arg(long)]
     pub disable: bool,
     /// How many hours back the top keys are counted (1 to 24).
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, allow_negative_numbers = true, value_parser = whole_u32)]
     pub hours: u32,
 }
 

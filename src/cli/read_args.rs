@@ -50,7 +50,13 @@ pub struct ItemsArgs {
     #[arg(long, value_name = "JSON")]
     pub start_key: Option<String>,
     /// Give up when one page request has been throttled for this many seconds in all.
-    #[arg(long, value_name = "SECONDS", default_value = "120", value_parser = parse_throttle_wait)]
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value = "120",
+        allow_negative_numbers = true,
+        value_parser = parse_throttle_wait
+    )]
     pub max_throttle_wait: Duration,
     /// Print DynamoDB JSON, one item per line (plain JSON otherwise).
     #[arg(long)]
@@ -105,7 +111,13 @@ pub struct ScanArgs {
     #[arg(long = "start-key", value_name = "[SEGMENT=]JSON")]
     pub start_keys: Vec<String>,
     /// Give up when one page request has been throttled for this many seconds in all.
-    #[arg(long, value_name = "SECONDS", default_value = "120", value_parser = parse_throttle_wait)]
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value = "120",
+        allow_negative_numbers = true,
+        value_parser = parse_throttle_wait
+    )]
     pub max_throttle_wait: Duration,
     /// Print DynamoDB JSON, one item per line (plain JSON otherwise).
     #[arg(long)]

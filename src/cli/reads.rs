@@ -241,7 +241,8 @@ impl<'a> Printer<'a> {
                 self.cut_short = true;
                 break;
             }
-            self.out.line(if self.json {
+            // Data, not words: each item exactly as a program reading JSON lines takes it.
+            self.out.data(if self.json {
                 value::item_to_dynamodb_json(&item, &self.keys, false)
             } else {
                 value::item_to_plain_json(&item, &self.keys, false)

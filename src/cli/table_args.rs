@@ -5,6 +5,7 @@ use clap::{Args, Subcommand};
 
 use crate::cli::backup_args::{BackupArgs, BackupsArgs, DeleteBackupArgs, RestoreArgs};
 use crate::cli::exit::EXIT_TABLE;
+use crate::cli::flags::whole_u64;
 use crate::core::error::{Error, Result};
 use crate::core::schema::{
     BillingSpec, ClassSpec, Described, StreamView, TableChange, TableSpec, parse_index, parse_key,
@@ -44,7 +45,7 @@ pub enum TableCommand {
     /// ACTIVE; its items counted as DescribeTable says.
     #[command(after_help = EXIT_TABLE)]
     Restore(RestoreArgs),
-    /// Delete a backup for good.
+    /// Delete a backup for good: only with --confirm, its name or ARN typed again.
     #[command(after_help = EXIT_TABLE)]
     DeleteBackup(DeleteBackupArgs),
 }
@@ -85,10 +86,10 @@ pub struct BillingArgs {
     #[arg(long, value_name = "MODE")]
     pub billing: Option<String>,
     /// Read capacity units, provisioned.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole_u64)]
     pub rcu: Option<u64>,
     /// Write capacity units, provisioned.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole_u64)]
     pub wcu: Option<u64>,
 }
 

@@ -130,6 +130,19 @@ fn timeouts(timeout: Duration) -> TimeoutConfig {
         .build()
 }
 
+/// `loader` signing with the named `profile`'s credentials alone ([`profile_credentials`]).
+pub async fn signed_by(
+    loader: aws_config::ConfigLoader,
+    profile: &str,
+    region: Option<Region>,
+    timeout: Duration,
+) -> aws_config::ConfigLoader {
+    let credentials = profile_credentials(profile, region, timeout).await;
+    loader
+        .profile_name(profile)
+        .credentials_provider(credentials)
+}
+
 /// The credentials of the named `profile` and nothing else, as the AWS CLI takes `--profile`:
 /// keys in the profile, a role it assumes, SSO, a `credential_process`. The default chain would
 /// look at `AWS_ACCESS_KEY_ID` first and sign with whatever account the environment holds.

@@ -15,11 +15,11 @@ use aws_sdk_dynamodb::Client;
 
 use crate::core::error::{Error, Result};
 
-use client::{local_credentials, profile_credentials};
 pub use client::{
     PRICE_LIST_REGION, REGIONS, base_loader, endpoint_client, endpoint_client_with,
     endpoint_clients_with, is_loopback, pricing_client,
 };
+use client::{local_credentials, signed_by};
 pub(crate) use open::ReadOnly;
 pub use open::{ConnectOptions, DEFAULT_TIMEOUT, MAX_TIMEOUT, Opened, open};
 pub use profiles::{Profiles, aws_configuration_present, read_profiles};
@@ -276,14 +276,7 @@ pub async fn connect_with(spec: ConnectionSpec, options: ConnectOptions) -> Resu
         ..
     } = &spec
     {
-        let profiles = read_profiles();
-        if !profiles.names.contains(profile) {
-            // A file that could not be read says more than "not found".
-            let searched = profiles.searched_text();
-            return Err(profiles.problems.into_iter().next().unwrap_or_else(|| {
-                Error::Connect(format!("profile `{profile}` is not in {searched}"))
-            }));
-        }
+        profiles::check_known(profile)?;
     }
     match &spec {
         ConnectionSpec::Sandbox { db_path } => {
@@ -296,10 +289,7 @@ pub async fn connect_with(spec: ConnectionSpec, options: ConnectOptions) -> Resu
             }
             if let Some(profile) = profile {
                 let chosen = region.clone().map(Region::new);
-                let credentials = profile_credentials(profile, chosen, options.timeout).await;
-                loader = loader
-                    .profile_name(profile)
-                    .credentials_provider(credentials);
+                loader = signed_by(loader, profile, chosen, options.timeout).await;
             }
             let conf = loader.load().await;
             let region = conf.region().map(|r| r.to_string()).ok_or_else(|| {
@@ -341,10 +331,7 @@ pub async fn connect_with(spec: ConnectionSpec, options: ConnectOptions) -> Resu
                 .region(Region::new(region.clone()));
             if let Some(profile) = profile {
                 let chosen = Some(Region::new(region.clone()));
-                let credentials = profile_credentials(profile, chosen, options.timeout).await;
-                loader = loader
-                    .profile_name(profile)
-                    .credentials_provider(credentials);
+                loader = signed_by(loader, profile, chosen, options.timeout).await;
             } else if is_loopback(url) {
                 // Local emulators accept any credentials; do not require an AWS account.
                 loader = loader.credentials_provider(local_credentials());

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use crate::core::error::Error;
+use crate::core::error::{Error, Result};
 
 /// The profiles found, and the files that could not be read (a missing file is not a problem).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -118,6 +118,21 @@ pub fn aws_configuration_present() -> bool {
             let profiles = read_profiles();
             !profiles.names.is_empty() || !profiles.problems.is_empty()
         }
+}
+
+/// Refuse a `profile` that is in no configuration file, naming the files looked in (or what
+/// kept one from being read, which says more than "not found").
+pub fn check_known(profile: &str) -> Result<()> {
+    let profiles = read_profiles();
+    if profiles.names.iter().any(|name| name == profile) {
+        return Ok(());
+    }
+    let searched = profiles.searched_text();
+    Err(profiles
+        .problems
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| Error::Connect(format!("profile `{profile}` is not in {searched}"))))
 }
 
 #[cfg(test)]
