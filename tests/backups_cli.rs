@@ -81,7 +81,26 @@ async fn the_cli_backs_up_lists_restores_and_deletes() {
     let (code, _, stderr) = dynoscope(url, &restore).await;
     assert_eq!(code, 2, "the table exists now: {stderr}");
 
+    // Deleted for good: only with the backup named back, by its name or its ARN.
     let delete = ["table", "delete-backup", "--backup-arn", &arn];
+    for typed in [&[][..], &["--confirm", "nightlyy"]] {
+        let (code, _, stderr) = dynoscope(url, &[&delete[..], typed].concat()).await;
+        assert_eq!(code, 2, "{stderr}");
+        assert!(
+            stderr.contains("to delete backup nightly of table") && stderr.contains("for good"),
+            "{stderr}"
+        );
+    }
+    let (_, stdout, _) = dynoscope(url, &list).await;
+    assert!(stdout.contains(&arn), "not deleted: {stdout}");
+    let delete = [
+        "table",
+        "delete-backup",
+        "--backup-arn",
+        &arn,
+        "--confirm",
+        "nightly",
+    ];
     let (code, stdout, stderr) = dynoscope(url, &delete).await;
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("is gone"), "{stdout}");
@@ -120,7 +139,14 @@ async fn read_only_the_cli_sends_nothing() {
             "--to-table",
             &restored,
         ],
-        &["table", "delete-backup", "--backup-arn", arn],
+        &[
+            "table",
+            "delete-backup",
+            "--backup-arn",
+            arn,
+            "--confirm",
+            arn,
+        ],
         &["table", "update", "--table", table, "--pitr"],
     ] {
         let args = [&["--read-only"], args].concat();

@@ -250,3 +250,58 @@ async fn an_import_of_children_says_the_tallies_it_leaves_behind_before_writing(
     assert_eq!(code, 2, "{err}");
     assert!(scan(&engine, &to).await.is_empty());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_file_of_rejected_lines_is_never_overwritten_and_a_folders_sits_beside_it() {
+    let engine = empty_engine().await;
+    let url = engine.sandbox.endpoint().to_owned();
+    let to = table(&engine, "files-skip-again").await;
+    let dir = scratch("skip-again");
+    let file = dir.join("small.jsonl");
+    std::fs::write(&file, format!("{}\n{{not json\n", like(1))).unwrap();
+    let import = |path: &str| {
+        [
+            "import",
+            "--table",
+            &to,
+            "--format",
+            "ddb-json",
+            "--skip-invalid",
+            path,
+        ]
+        .map(str::to_owned)
+    };
+    let args = import(file.to_str().unwrap());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, out, err) = dynoscope(&url, &args).await;
+    assert_eq!(code, 1, "{out}{err}");
+    let rejected = dir.join("small.jsonl.rejected");
+    std::fs::write(&rejected, "# fixed by hand\n").unwrap();
+    // Again: refused before anything is sent, the hand-fixed file kept.
+    let (code, out, err) = dynoscope(&url, &args).await;
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("small.jsonl.rejected exists") && err.contains("nothing was sent"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&rejected).unwrap(),
+        "# fixed by hand\n"
+    );
+
+    // A folder's (an S3 export's) file of rejected lines is beside it, named after it.
+    let fold = dir.join("fold");
+    std::fs::create_dir_all(fold.join("data")).unwrap();
+    let item = r#"{"Item":{"PK":{"S":"POST#f"},"SK":{"S":"LIKE#1"}}}"#;
+    std::fs::write(fold.join("data/part.json"), format!("{item}\n{{not json\n")).unwrap();
+    for (given, beside) in [(format!("{}/", fold.display()), "fold.rejected")] {
+        let args = import(&given);
+        let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
+        args[4] = "s3-export";
+        let (code, out, err) = dynoscope(&url, &args).await;
+        assert_eq!(code, 1, "{out}{err}");
+        assert!(dir.join(beside).is_file(), "{out}{err}");
+        assert!(!fold.join(".rejected").exists(), "{out}");
+        assert!(out.contains("fold.rejected (fix them there"), "{out}");
+    }
+}

@@ -48,6 +48,9 @@ pub struct DeleteBackupArgs {
     /// The backup's ARN.
     #[arg(long, value_name = "ARN")]
     pub backup_arn: String,
+    /// The backup's name or ARN typed again: nothing is deleted without it.
+    #[arg(long, value_name = "BACKUP_NAME_OR_ARN", default_value = "")]
+    pub confirm: String,
     /// One JSON object.
     #[arg(long)]
     pub json: bool,

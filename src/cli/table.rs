@@ -168,6 +168,7 @@ async fn delete_backup(
 ) -> Result<Exit> {
     let described = admin::describe_backup(&connection.client, &args.backup_arn);
     let backup = unless_stopped(stop, "DescribeBackup", described).await?;
+    admin::check_backup_named(&backup, &args.confirm)?;
     let plan = admin::delete_backup_plan(connection, &backup)?;
     let reports = vec![send(connection, &plan, confirmed, out, stop).await];
     finish(&reports, args.json, out)

@@ -162,6 +162,7 @@ pub async fn import(
         out.line(report.summary(&pricing));
         return Ok(Exit::from(report.end()));
     }
+    import::check_rejected_free(&checked)?;
     import::confirmation(connection, &info, checked.items).check(confirmed)?;
     out.flush();
     let at_once = plan.batches;

@@ -209,6 +209,19 @@ pub async fn restore_plan(
     }
 }
 
+/// Whether `typed` names `backup` back (its name or its ARN, exactly), as deleting it for good
+/// asks: a backup deleted cannot be had again, so one slip of an ARN deletes nothing.
+pub fn check_backup_named(backup: &BackupInfo, typed: &str) -> Result<()> {
+    if typed == backup.name || typed == backup.arn {
+        return Ok(());
+    }
+    Err(Error::Invalid(format!(
+        "to delete backup {} of table {} for good, type its name or its ARN exactly (`{typed}` \
+         is neither); nothing was deleted",
+        backup.name, backup.table
+    )))
+}
+
 /// The plan deleting `backup` for good.
 pub fn delete_backup_plan(connection: &Connection, backup: &BackupInfo) -> Result<WritePlan> {
     if backup.status == "DELETED" {

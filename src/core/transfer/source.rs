@@ -44,11 +44,23 @@ pub fn has_comments(path: &Path) -> bool {
 pub const REJECTED: &str = ".rejected";
 
 /// Where the lines an import of `path` (a file or a folder) skipped are written: beside it,
-/// `FILE.rejected`.
+/// `FILE.rejected`; a folder's beside the folder, named after it (`fold/` → `fold.rejected`,
+/// `.` → `../NAME.rejected`), never inside it.
 pub fn rejected_path(path: &Path) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(REJECTED);
-    PathBuf::from(name)
+    // `.` and `..` name no folder by themselves: the folder they are.
+    let named = match path.file_name() {
+        Some(_) => path.to_path_buf(),
+        None => std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()),
+    };
+    match named.file_name() {
+        Some(name) => {
+            let mut name = name.to_owned();
+            name.push(REJECTED);
+            named.with_file_name(name)
+        }
+        // The root: nothing beside it.
+        None => named.join(REJECTED),
+    }
 }
 
 impl FileItems {
@@ -167,4 +179,26 @@ fn next_line_item(
 /// An invalid input's words placed in the file.
 fn at(path: &Path, error: Error) -> Error {
     error.at(&path.display().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::rejected_path;
+
+    #[test]
+    fn a_folders_rejected_lines_are_beside_it_named_after_it() {
+        assert_eq!(
+            rejected_path(Path::new("in/a.jsonl")),
+            Path::new("in/a.jsonl.rejected")
+        );
+        assert_eq!(
+            rejected_path(Path::new("in/fold/")),
+            Path::new("in/fold.rejected")
+        );
+        let here = std::env::current_dir().unwrap();
+        let named = format!("{}.rejected", here.file_name().unwrap().to_string_lossy());
+        assert_eq!(rejected_path(Path::new(".")), here.with_file_name(named));
+    }
 }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 
 use crate::core::cancel::CancelToken;
-use crate::core::error::Error;
+use crate::core::error::{Error, Result};
 use crate::core::table::TableInfo;
 use crate::core::transfer::import::{ImportCheck, batches};
 use crate::core::transfer::{FileItems, Fingerprint, IfExists, rejected_path, write_file};
@@ -28,6 +28,21 @@ enum Read {
     Whole,
     /// Stopped before the end (a change, a cancel, nobody taking batches).
     Stopped,
+}
+
+/// Refused when an import of `checked` would write its skipped lines where a file already is
+/// (an earlier import's, perhaps fixed by hand since): said before anything is sent, and that
+/// file left as it is.
+pub fn check_rejected_free(checked: &ImportCheck) -> Result<()> {
+    let path = rejected_path(&checked.path);
+    if checked.invalid.total == 0 || std::fs::symlink_metadata(&path).is_err() {
+        return Ok(());
+    }
+    Err(Error::Invalid(format!(
+        "{} exists (the lines an earlier import skipped, perhaps fixed by hand): it is not \
+         replaced, so nothing was sent; import it, or move it away and import again",
+        path.display()
+    )))
 }
 
 /// Read the checked files again, check each item again, and hand over batches of 25 until the
@@ -50,7 +65,8 @@ pub(super) fn feed(
     let mut stopped = false;
     // A reading stopped before its end leaves no file (nor a part of one): the error here only
     // says so to `write_file`.
-    let written = write_file(&path, IfExists::Replace, |out| {
+    // Never over a file that appeared since [`check_rejected_free`] found none.
+    let written = write_file(&path, IfExists::Refuse, |out| {
         match read(checked, info, tx, cancel, Some(out))? {
             Read::Whole => Ok(()),
             Read::Stopped => {

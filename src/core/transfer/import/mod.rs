@@ -34,6 +34,7 @@ pub use check::{
     CheckLimits, CheckedFile, Columns, ImportCheck, InvalidLines, MAX_COLUMNS, check_import,
 };
 pub(crate) use feed::Places;
+pub use feed::check_rejected_free;
 pub(crate) use send::count;
 pub use send::{BATCHES_AT_ONCE, import};
 

@@ -14,7 +14,7 @@ use crate::core::items::same_item;
 use crate::core::report::sent_unknown;
 use crate::core::table::TableInfo;
 use crate::core::transfer::import::batches::{Batches, send_batches};
-use crate::core::transfer::import::feed::{Places, feed};
+use crate::core::transfer::import::feed::{Places, check_rejected_free, feed};
 use crate::core::transfer::import::{ImportCheck, ImportProgress, ImportReport, refusal_text};
 use crate::core::value::Item;
 use crate::core::write::{Refusal, WriteOutcome, WritePlan, WriteRequest};
@@ -41,6 +41,15 @@ pub async fn import(
     progress: impl Fn(ImportProgress),
 ) -> ImportReport {
     let started = Instant::now();
+    if let Err(refused) = check_rejected_free(checked) {
+        return ImportReport {
+            read: checked.items,
+            skipped: checked.invalid.total,
+            not_sent: checked.items,
+            stopped: Some(refused.to_string()),
+            ..ImportReport::default()
+        };
+    }
     let mut counted = Counted {
         report: ImportReport {
             read: checked.items,
