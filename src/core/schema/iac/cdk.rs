@@ -11,7 +11,7 @@ use serde_json::Value;
 use crate::core::schema::{BillingSpec, IndexSpec, ProjectionSpec, TableSpec};
 use crate::core::table::KeyAttr;
 
-use super::{cdk_type, pascal};
+use super::{bounded_id, cdk_type};
 
 pub(super) fn render(spec: &TableSpec) -> String {
     let class = stack_class(&spec.name);
@@ -57,10 +57,13 @@ pub(super) fn render(spec: &TableSpec) -> String {
     if let Some(ttl) = &spec.ttl {
         props.push(format!("timeToLiveAttribute: {},", string(ttl)));
     }
-    props.push(format!(
-        "pointInTimeRecoverySpecification: {{ pointInTimeRecoveryEnabled: {} }},",
-        spec.pitr
-    ));
+    // Written only when on, as in the other formats: off is the default, and a setting that
+    // could not be read is read as off, so nothing is claimed for it.
+    if spec.pitr {
+        props.push(
+            "pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },".to_owned(),
+        );
+    }
     props.push(format!("deletionProtection: {},", spec.deletion_protection));
     props.push(format!(
         "tableClass: dynamodb.TableClass.{},",
@@ -97,9 +100,9 @@ pub(super) fn render(spec: &TableSpec) -> String {
 }
 
 /// The stack's class, and its construct ID and stack name: letters and digits (`PostsStack`),
-/// which a CloudFormation stack name may be.
+/// which a CloudFormation stack name may be, at most 128 of them.
 pub(crate) fn stack_class(name: &str) -> String {
-    format!("{}Stack", pascal(name))
+    bounded_id(name, "Stack", 128)
 }
 
 /// Indents the lines between each opening `[`/`{` line and its closing line by two spaces.

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use crate::core::schema::{TableSpec, create_input_json};
 
-use super::pascal;
+use super::bounded_id;
 
 pub(super) fn render(spec: &TableSpec) -> String {
     let mut template = serde_json::Map::new();
@@ -37,10 +37,10 @@ pub(super) fn render(spec: &TableSpec) -> String {
     text
 }
 
-/// The resource's logical ID: letters and digits only, as CloudFormation asks (`Posts` →
-/// `PostsTable`).
+/// The resource's logical ID: letters and digits only, at most 255 of them, as CloudFormation
+/// asks (`Posts` → `PostsTable`).
 pub(crate) fn logical_id(name: &str) -> String {
-    format!("{}Table", pascal(name))
+    bounded_id(name, "Table", 255)
 }
 
 /// The `Properties` of the `AWS::DynamoDB::Table`.

@@ -8,6 +8,8 @@
 //! quotes, backslashes, newlines or `${` reads back as itself (tested against `terraform fmt`,
 //! `cfn-lint` and `tsc` in `tests/iac.rs`).
 
+#[cfg(test)]
+mod bounds_tests;
 mod cdk;
 mod cloudformation;
 mod terraform;
@@ -95,6 +97,24 @@ fn cdk_type(kind: ScalarType) -> &'static str {
         ScalarType::B => "BINARY",
         _ => "STRING",
     }
+}
+
+/// `pascal(name)` and `suffix`, at most `max` characters (ASCII letters and digits): when
+/// longer, the name's part is cut and 16 hex digits of a hash of the whole name put after it,
+/// so two long names that begin alike still get two identifiers, the same ones every time.
+/// CloudFormation takes a logical ID of at most 255 characters and a stack name of at most 128.
+pub(crate) fn bounded_id(name: &str, suffix: &str, max: usize) -> String {
+    let whole = pascal(name);
+    if whole.len() + suffix.len() <= max {
+        return format!("{whole}{suffix}");
+    }
+    // FNV-1a: stable across builds and releases, unlike the standard library's hasher.
+    let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    let keep = max.saturating_sub(suffix.len() + 16);
+    // `pascal` is ASCII: any byte is a character boundary.
+    format!("{}{hash:016X}{suffix}", &whole[..keep.min(whole.len())])
 }
 
 /// `name` as an identifier of letters and digits that starts with a capital letter: the words
