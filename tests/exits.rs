@@ -141,7 +141,13 @@ fn like_and_unlike_exit_codes() {
     // 1: the same like again is cancelled.
     let out = like(&url, "like", "POST#d71e", "USER#cli", &[]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
-    assert!(text(&out.stdout).contains("Cancelled: [ConditionalCheckFailed, None]"));
+    assert!(
+        text(&out.stdout).contains(
+            "Cancelled: item 1 (PK = POST#d71e · SK = LIKE#USER#cli): its condition failed"
+        ),
+        "{}",
+        text(&out.stdout)
+    );
     // 1: unliking a user who never liked.
     let out = like(&url, "unlike", "POST#a91f", "USER#never", &[]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));

@@ -12,7 +12,7 @@ use crate::core::read;
 use crate::core::report::{Tone, capacity as capacity_text};
 use crate::core::value::Item;
 use crate::core::write::{
-    self, Destination, Idempotency, Refusal, WriteOutcome, WritePlan, WriteRequest,
+    self, CancelReason, Destination, Idempotency, Refusal, WriteOutcome, WritePlan, WriteRequest,
 };
 
 /// What a run returned.
@@ -69,12 +69,31 @@ pub async fn write(connection: &Connection, plan: &WritePlan, confirmed: bool) -
         WriteRequest::Batch(_) => ("BatchWriteItem", false),
         WriteRequest::Table(_) => ("UpdateTable", false),
     };
+    let outcome = write::send(connection, plan, confirmed).await;
+    if let WriteOutcome::Refused {
+        refusal: Refusal::Cancelled { reasons },
+        ..
+    } = &outcome
+    {
+        // The plan knows each write's key, to name the ones that cancelled it.
+        return cancelled(op, &plan.cancelled_words(reasons));
+    }
     written(
         op,
-        write::send(connection, plan, confirmed).await,
+        outcome,
         asked_for_old,
         Some(&connection.pricing_undescribed()),
     )
+}
+
+/// A transaction of `op` cancelled, `why` in words ([`CancelReason::cancelled_words`]).
+fn cancelled(op: &str, why: &str) -> RunResult {
+    RunResult {
+        summary: format!("{op} cancelled: {why}."),
+        tone: Tone::Warn,
+        consumed: 0.0,
+        items: Vec::new(),
+    }
 }
 
 /// What a Query and a Scan share after their index (and key condition): the filter,
@@ -199,13 +218,9 @@ pub fn written(
                     Vec::new(),
                 ),
                 Refusal::Error(error) => (error.to_string(), Vec::new()),
-                Refusal::Cancelled { reasons } => (
-                    format!(
-                        "{op} cancelled: [{}]; nothing was written.",
-                        crate::core::write::CancelReason::list(&reasons)
-                    ),
-                    Vec::new(),
-                ),
+                Refusal::Cancelled { reasons } => {
+                    return cancelled(op, &CancelReason::cancelled_words(&reasons, &[]));
+                }
             };
             RunResult {
                 summary,

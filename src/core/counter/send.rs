@@ -50,8 +50,8 @@ impl Outcome {
                 },
                 Refusal::Error(error) => Self::Failed(error),
                 Refusal::Cancelled { reasons } => Self::Failed(Error::Invalid(format!(
-                    "cancelled: [{}]",
-                    crate::core::write::CancelReason::list(&reasons)
+                    "the transaction was cancelled: {}",
+                    crate::core::write::CancelReason::cancelled_words(&reasons, &[])
                 ))),
             },
             WriteOutcome::Unknown {

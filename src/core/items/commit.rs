@@ -267,7 +267,10 @@ async fn transaction_item(
                         .into(),
                 },
                 Some(code) => ItemOutcome::NotWritten {
-                    reason: format!("the transaction was cancelled: {code}; nothing was written"),
+                    reason: format!(
+                        "the transaction was cancelled: {}; nothing was written",
+                        code.words().unwrap_or_default()
+                    ),
                 },
             }
         }
@@ -310,8 +313,8 @@ fn refusal_text(refusal: &Refusal) -> String {
         Refusal::Condition { .. } => "its condition failed; nothing was written".into(),
         Refusal::Cancelled { reasons } => {
             format!(
-                "cancelled: [{}]; nothing was written",
-                crate::core::write::CancelReason::list(reasons)
+                "the transaction was cancelled: {}",
+                crate::core::write::CancelReason::cancelled_words(reasons, &[])
             )
         }
     }

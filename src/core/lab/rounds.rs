@@ -96,8 +96,8 @@ impl Lab<'_> {
                 refusal: Refusal::Cancelled { reasons },
                 ..
             } => Err(Error::Invalid(format!(
-                "cancelled: [{}]",
-                crate::core::write::CancelReason::list(&reasons)
+                "the transaction was cancelled: {}",
+                crate::core::write::CancelReason::cancelled_words(&reasons, &[])
             ))),
         }
     }

@@ -52,9 +52,10 @@ impl LikeOutcome {
         }
     }
 
-    /// The outcome in one line: `Committed · 4 WCU ≈ $0.0000025 on demand`, `Cancelled:
-    /// [ConditionalCheckFailed, None]`, or the error.
-    pub fn line(&self, pricing: &Pricing) -> Line {
+    /// The outcome in one line: `Committed · 4 WCU ≈ $0.0000025 on demand`, `Cancelled: item 1
+    /// (PK = … · SK = LIKE#USER#7c20): its condition failed; none of the 2 items was written`
+    /// (each write named by `plan`, the transaction sent), or the error.
+    pub fn line(&self, pricing: &Pricing, plan: &crate::core::write::WritePlan) -> Line {
         match self {
             Self::Committed { consumed_wcu } => Line::new(
                 Tone::Good,
@@ -65,7 +66,7 @@ impl LikeOutcome {
             ),
             Self::Cancelled { reasons } => Line::new(
                 Tone::Warn,
-                format!("Cancelled: [{}]", CancelReason::list(reasons)),
+                format!("Cancelled: {}", plan.cancelled_words(reasons)),
             ),
             Self::Failed(error) => Line::new(Tone::Bad, error.to_string()),
             Self::Unknown(error) => Line::new(
@@ -255,7 +256,8 @@ impl LikeReport {
     /// What to know besides the figures: the outcome, what a cancellation means, conflicts
     /// retried, and snapshots that could not be taken.
     pub fn lines(&self) -> Vec<Line> {
-        let mut lines = vec![self.sent.outcome.line(&self.pricing)];
+        let plan = self.request.write_plan();
+        let mut lines = vec![self.sent.outcome.line(&self.pricing, &plan)];
         match &self.sent.outcome {
             LikeOutcome::Cancelled { reasons } if self.request.parent_missing(reasons) => {
                 lines.push(Line::new(

@@ -101,8 +101,8 @@ impl StatementOutcome {
                 },
                 Refusal::Error(error) => Self::Failed(error),
                 Refusal::Cancelled { reasons } => Self::Failed(Error::Invalid(format!(
-                    "cancelled: [{}]",
-                    crate::core::write::CancelReason::list(&reasons)
+                    "the transaction was cancelled: {}",
+                    crate::core::write::CancelReason::cancelled_words(&reasons, &[])
                 ))),
             },
             WriteOutcome::Unknown {

@@ -89,6 +89,56 @@ impl CancelReason {
     }
 }
 
+impl CancelReason {
+    /// What this reason says of its write, in words (`its condition failed`); `None` for a
+    /// write that was fine (another one cancelled the transaction).
+    pub fn words(&self) -> Option<String> {
+        Some(match self {
+            Self::Fine => return None,
+            Self::ConditionalCheckFailed => "its condition failed".into(),
+            Self::TransactionConflict => {
+                "another transaction or write touched the item at the same time".into()
+            }
+            Self::ItemCollectionSizeLimitExceeded => {
+                "its item collection would grow over 10 GB".into()
+            }
+            Self::ProvisionedThroughputExceeded => {
+                "the table's provisioned capacity was exceeded".into()
+            }
+            Self::ThrottlingError => "DynamoDB throttled it".into(),
+            Self::ValidationError => "DynamoDB found the write itself invalid".into(),
+            Self::Other(code) => format!("DynamoDB's reason `{code}`"),
+        })
+    }
+
+    /// A cancelled transaction in words: each write that cancelled it, by its place from 1 and
+    /// its key when `keys` (the writes' keys in words, in order) holds it, and that none was
+    /// written: `item 2 (PK = POST#a91f · SK = LIKE#u1): its condition failed; none of the 2
+    /// items was written`.
+    pub fn cancelled_words(reasons: &[Self], keys: &[String]) -> String {
+        let why: Vec<String> = reasons
+            .iter()
+            .enumerate()
+            .filter_map(|(i, reason)| {
+                let words = reason.words()?;
+                Some(match keys.get(i) {
+                    Some(key) => format!("item {} ({key}): {words}", i + 1),
+                    None => format!("item {}: {words}", i + 1),
+                })
+            })
+            .collect();
+        let written = match reasons.len() {
+            0 | 1 => "nothing was written".to_owned(),
+            n => format!("none of the {n} items was written"),
+        };
+        if why.is_empty() {
+            format!("the transaction was cancelled without a reason given; {written}")
+        } else {
+            format!("{}; {written}", why.join("; "))
+        }
+    }
+}
+
 impl std::fmt::Display for CancelReason {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.code())
@@ -223,6 +273,20 @@ mod tests {
         assert_eq!(CancelReason::from_code(None), CancelReason::Fine);
         let reasons = [CancelReason::Fine, CancelReason::TransactionConflict];
         assert_eq!(CancelReason::list(&reasons), "None, TransactionConflict");
+        let keys = [
+            "PK = POST#a91f".to_owned(),
+            "PK = POST#a91f · SK = LIKE#u1".to_owned(),
+        ];
+        let cancelled = [CancelReason::Fine, CancelReason::ConditionalCheckFailed];
+        assert_eq!(
+            CancelReason::cancelled_words(&cancelled, &keys),
+            "item 2 (PK = POST#a91f · SK = LIKE#u1): its condition failed; none of the 2 items \
+             was written"
+        );
+        assert_eq!(
+            CancelReason::cancelled_words(&[CancelReason::Other("Odd".into())], &[]),
+            "item 1: DynamoDB's reason `Odd`; nothing was written"
+        );
         assert!(CancelReason::only(
             &reasons,
             &CancelReason::TransactionConflict

@@ -6,7 +6,7 @@ use crate::core::error::{Error, Result};
 use crate::core::expr::codegen::{ClientSetup, Operation, Request, Transaction};
 use crate::core::partiql::Statement;
 use crate::core::value::{Item, cell_text};
-use crate::core::write::{SingleWrite, TableSetting};
+use crate::core::write::{CancelReason, SingleWrite, TableSetting};
 
 /// Where a write goes: the connection it was planned on. A write is only ever sent on the
 /// connection it names, never on whichever connection happens to be active when it is sent.
@@ -353,6 +353,17 @@ impl WritePlan {
     /// What sending it needs first.
     pub fn confirmation(&self) -> Confirmation {
         self.destination.confirmation(&self.what())
+    }
+
+    /// This plan's transaction cancelled for `reasons`, in words, each write named by its key
+    /// ([`CancelReason::cancelled_words`]).
+    pub fn cancelled_words(&self, reasons: &[CancelReason]) -> String {
+        let keys: Vec<String> = self
+            .targets()
+            .iter()
+            .map(|(_, key)| key_shown(key, &self.key_names))
+            .collect();
+        CancelReason::cancelled_words(reasons, &keys)
     }
 }
 
