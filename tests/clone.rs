@@ -83,6 +83,13 @@ async fn the_schema_is_cloned_and_a_partition_alone_or_again_into_the_same_keys(
     assert_eq!(report.ending().unwrap(), Ending::Done, "{lines}");
     // What the engine keeps no continuous backups of is said, not guessed.
     assert!(lines.contains("not read from the source"), "{lines}");
+    // The stream comes on once the items are in, so the copy's own puts are not in it.
+    assert!(
+        lines.contains("is turned on once every item is copied")
+            && lines.contains("stream: applied: ")
+            && lines.contains("NEW_AND_OLD_IMAGES turned on"),
+        "{lines}"
+    );
     // The schema: keys, both indexes, billing, stream, TTL, tags — the source's, renamed.
     let (mut there, here) = (
         read_spec(&a.client, &from).await.unwrap().spec,

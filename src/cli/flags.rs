@@ -152,13 +152,14 @@ pub(crate) fn key_spec<'a>(pairs: impl IntoIterator<Item = &'a str>) -> Result<s
     Ok(spec::KeySpec::new(pairs))
 }
 
-/// `command` and its subcommands, each `--table` parsed by [`table_name`].
+/// `command` and its subcommands, each `--table` and `--to-table` parsed by [`table_name`].
 pub(crate) fn with_table_names_checked(command: clap::Command) -> clap::Command {
-    let command = if command.get_arguments().any(|arg| arg.get_id() == "table") {
-        command.mut_arg("table", |arg| arg.value_parser(table_name))
-    } else {
-        command
-    };
+    let mut command = command;
+    for id in ["table", "to_table"] {
+        if command.get_arguments().any(|arg| arg.get_id() == id) {
+            command = command.mut_arg(id, |arg| arg.value_parser(table_name));
+        }
+    }
     command.mut_subcommands(with_table_names_checked)
 }
 

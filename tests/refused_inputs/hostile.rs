@@ -204,6 +204,29 @@ fn a_table_name_dynamodb_would_refuse_is_refused_in_words_before_sending() {
             "table name ``",
         ),
         (&["table", "backups", "--table", "é!"], "is not allowed"),
+        (
+            &[
+                "clone",
+                "--table",
+                "Videos",
+                "--to-table",
+                "A1",
+                "--to-endpoint",
+                nowhere,
+            ],
+            "table name `A1`: 3 to 255 characters, not 2",
+        ),
+        (
+            &[
+                "table",
+                "restore",
+                "--backup-arn",
+                "arn:x",
+                "--to-table",
+                "",
+            ],
+            "table name ``",
+        ),
     ];
     for (args, words) in cases {
         let out = on(nowhere, args);

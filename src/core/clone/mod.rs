@@ -25,12 +25,12 @@ use crate::core::cancel::{CancelToken, unless_stopped};
 use crate::core::connection::Connection;
 use crate::core::error::{Error, Result};
 use crate::core::read::{self, SegmentStarts};
-use crate::core::schema::read_spec;
+use crate::core::schema::{Described, StreamView, TableChange, read_spec};
 use crate::core::value::Item;
 use crate::core::write::{Confirmation, Destination, key_shown};
 
 pub use copy::{CopyProgress, CopyReport, PAGE_ITEMS, copy};
-pub use report::{CloneReport, SchemaStep};
+pub use report::{CloneReport, SchemaStep, StreamStep};
 pub use schema::{Target, target_of};
 pub use verify::{PartitionCount, Verified, verify};
 
@@ -126,57 +126,16 @@ pub async fn run(
             after: after.clone(),
         },
     };
-    // Nothing is sent before the destination takes writes: refused when read-only, asked when
-    // off this machine or when the destination holds items already (even on this machine).
-    if let Confirmation::Refused(error) = destination.confirmation("") {
-        return Err(error);
-    }
-    let found = unless_stopped(
-        stop,
-        "DescribeTable",
-        schema::existing(&target.client, &plan.to_table),
-    )
-    .await?;
-    let holds = match &found {
-        Some(_) => first_held(target, &plan.to_table, stop).await?,
-        None => None,
-    };
-    question(&destination, plan, holds.as_deref()).check(confirmed)?;
-    if let Some(found) = &found {
-        identity::refuse_self((source, &described), (target, found), confirmed).await?;
-    }
+    let found = asked((source, &described), target, plan, confirmed, stop).await?;
     let decided = target_of(&described, &plan.to_table, target, found)?;
-    let schema = match decided {
-        Target::Existing { described, note } => {
-            on_event(CloneEvent::Note(note.clone()));
-            if !described.settled() {
-                let mut said = |e| on_event(CloneEvent::Admin(e));
-                admin::follow(&target.client, &plan.to_table, false, stop, &mut said).await?;
-            }
-            SchemaStep::Existing { note }
-        }
-        Target::Create { spec, adjusted } => {
-            for line in &adjusted {
-                on_event(CloneEvent::Note(line.clone()));
-            }
-            let create = admin::create_plan(target, &spec)?;
-            let mut said = |e| on_event(CloneEvent::Admin(e));
-            let report = admin::run(target, &create, confirmed, stop, &mut said).await;
-            // A refusal before anything applied is an error said once.
-            report.ending()?;
-            let settled = report.after.as_ref().is_some_and(|d| d.settled());
-            let step = SchemaStep::Created {
-                report: Box::new(report),
-                adjusted,
-            };
-            if !settled {
-                return Ok(CloneReport::new(plan, target, step));
-            }
-            step
-        }
-    };
+    let (schema, stream_after, settled) =
+        schema_step(target, plan, decided, confirmed, stop, on_event).await?;
     let mut report = CloneReport::new(plan, target, schema);
+    if !settled {
+        return Ok(report);
+    }
     let to = read::describe_unless_stopped(&target.client, &plan.to_table, stop).await?;
+    let progress = |progress| on_event(CloneEvent::Progress(progress));
     let copied = copy(
         (source, &from),
         (target, &to),
@@ -184,11 +143,19 @@ pub async fn run(
         plan.batches_at_once,
         confirmed,
         stop,
-        |progress| on_event(CloneEvent::Progress(progress)),
+        progress,
     )
     .await?;
     let complete = copied.complete();
     report.copy = Some(copied);
+    if let Some(view) = stream_after {
+        report.stream = Some(if complete {
+            let mut said = |e| on_event(CloneEvent::Admin(e));
+            stream_on(target, &plan.to_table, view, confirmed, stop, &mut said).await
+        } else {
+            StreamStep::Waiting(view)
+        });
+    }
     if let (true, Some(sample)) = (complete, plan.sample) {
         on_event(CloneEvent::Verifying(format!(
             "checking {} against {}: counts per partition, and {sample} items compared",
@@ -202,6 +169,105 @@ pub async fn run(
         report.verified = Some(verify(sides, &part, segments, sample, stop).await);
     }
     Ok(report)
+}
+
+/// The destination described (`None`: no table of that name), once writing into it is
+/// allowed: refused when read-only, asked off this machine or when it holds items already
+/// (even on this machine), and refused when it is the source itself reached another way.
+async fn asked(
+    (source, described): (&Connection, &Described),
+    target: &Connection,
+    plan: &ClonePlan,
+    confirmed: bool,
+    stop: &CancelToken,
+) -> Result<Option<Described>> {
+    let destination = Destination::of(target);
+    if let Confirmation::Refused(error) = destination.confirmation("") {
+        return Err(error);
+    }
+    let found = unless_stopped(
+        stop,
+        "DescribeTable",
+        schema::existing(&target.client, &plan.to_table),
+    )
+    .await?;
+    let holds = match &found {
+        Some(_) => first_held(target, &plan.to_table, stop).await?,
+        None => None,
+    };
+    let maybe_self = found
+        .as_ref()
+        .is_some_and(|found| identity::compare(described, found) == identity::Sameness::Undecided);
+    question(&destination, plan, holds.as_deref(), maybe_self).check(confirmed)?;
+    if let Some(found) = &found {
+        identity::refuse_self((source, described), (target, found), confirmed).await?;
+    }
+    Ok(found)
+}
+
+/// The destination's schema made ready: an existing table followed until it settles, or the
+/// table created and followed until active; with the stream to turn on after the copy, and
+/// whether it settled (a table that did not is not copied into).
+async fn schema_step(
+    target: &Connection,
+    plan: &ClonePlan,
+    decided: Target,
+    confirmed: bool,
+    stop: &CancelToken,
+    on_event: &mut (dyn FnMut(CloneEvent) + Send),
+) -> Result<(SchemaStep, Option<StreamView>, bool)> {
+    match decided {
+        Target::Existing { described, note } => {
+            on_event(CloneEvent::Note(note.clone()));
+            if !described.settled() {
+                let mut said = |e| on_event(CloneEvent::Admin(e));
+                admin::follow(&target.client, &plan.to_table, false, stop, &mut said).await?;
+            }
+            Ok((SchemaStep::Existing { note }, None, true))
+        }
+        Target::Create {
+            spec,
+            adjusted,
+            stream_after,
+        } => {
+            for line in &adjusted {
+                on_event(CloneEvent::Note(line.clone()));
+            }
+            let create = admin::create_plan(target, &spec)?;
+            let mut said = |e| on_event(CloneEvent::Admin(e));
+            let report = admin::run(target, &create, confirmed, stop, &mut said).await;
+            // A refusal before anything applied is an error said once.
+            report.ending()?;
+            let settled = report.after.as_ref().is_some_and(|d| d.settled());
+            let step = SchemaStep::Created {
+                report: Box::new(report),
+                adjusted,
+            };
+            Ok((step, stream_after, settled))
+        }
+    }
+}
+
+/// Turn on `table`'s stream with `view` once every item is in it: one table change through
+/// the gateway, under the clone's confirmation, followed until the table settles.
+async fn stream_on(
+    target: &Connection,
+    table: &str,
+    view: StreamView,
+    confirmed: bool,
+    stop: &CancelToken,
+    said: &mut (dyn FnMut(AdminEvent) + Send),
+) -> StreamStep {
+    let described = unless_stopped(stop, "DescribeTable", read_spec(&target.client, table)).await;
+    let plan =
+        described.and_then(|d| admin::change_plan(target, &d, TableChange::Stream(Some(view))));
+    let plan = match plan {
+        Ok(plan) => plan,
+        Err(error) => return StreamStep::Failed(view, error.to_string()),
+    };
+    StreamStep::Sent(Box::new(
+        admin::run(target, &plan, confirmed, stop, said).await,
+    ))
 }
 
 /// The first item of `table` on `target`, its key in words, when it holds any.
@@ -231,8 +297,14 @@ async fn first_held(
 
 /// What writing the clone into `destination` needs: a question off this machine, and anywhere
 /// when the destination holds items already (`holds`: the first one's key), since each item of
-/// the source replaces the item of its key there.
-fn question(destination: &Destination, plan: &ClonePlan, holds: Option<&str>) -> Confirmation {
+/// the source replaces the item of its key there. `maybe_self`: the destination has the
+/// source's ARN and creation time, so the question says how that is settled before any copy.
+fn question(
+    destination: &Destination,
+    plan: &ClonePlan,
+    holds: Option<&str>,
+    maybe_self: bool,
+) -> Confirmation {
     let what = format!(
         "table {}, a clone of {} (created if missing, then its items put)",
         plan.to_table, plan.table
@@ -246,9 +318,16 @@ fn question(destination: &Destination, plan: &ClonePlan, holds: Option<&str>) ->
         Confirmation::NotNeeded => format!("This writes to {what} at {}.", destination.place()),
         refused @ Confirmation::Refused(_) => return refused,
     };
+    let probe = if maybe_self {
+        " It has the source's ARN and creation time, so it may be the source itself: once \
+         confirmed, a probe item is put there, looked for in the source and deleted again, and \
+         a clone onto its own source is refused with nothing copied."
+    } else {
+        ""
+    };
     Confirmation::Ask(format!(
         "{asked} Table {} already holds items (the first read: {first}): each item of the \
-         source replaces the item with its key there, and the others are kept.",
+         source replaces the item with its key there, and the others are kept.{probe}",
         plan.to_table
     ))
 }

@@ -11,6 +11,7 @@ use crate::core::ending::Ending;
 use crate::core::error::{Error, Result};
 use crate::core::read::SegmentStarts;
 use crate::core::report::plural;
+use crate::core::schema::StreamView;
 use crate::core::transfer::import::ImportReport;
 use crate::core::write::Destination;
 
@@ -158,6 +159,45 @@ pub enum SchemaStep {
     },
 }
 
+/// The source's stream on a created copy, turned on once every item is copied.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StreamStep {
+    /// Not turned on: the copy did not end whole.
+    Waiting(StreamView),
+    /// Turned on (or tried): its report.
+    Sent(Box<AdminReport>),
+    /// Not sent: the table could not be read, or would not take it (why).
+    Failed(StreamView, String),
+}
+
+impl StreamStep {
+    fn lines(&self, to: &str) -> Vec<String> {
+        match self {
+            Self::Waiting(view) => vec![format!(
+                "stream: not turned on, since not every item was copied: once the copy is \
+                 whole, turn on {to}'s stream ({}) in its table settings",
+                view.name()
+            )],
+            Self::Failed(view, why) => vec![format!(
+                "stream: {} not turned on: {why}; turn it on in {to}'s table settings",
+                view.name()
+            )],
+            Self::Sent(report) => report
+                .lines()
+                .into_iter()
+                .map(|l| format!("stream: {l}"))
+                .collect(),
+        }
+    }
+
+    fn to_json(&self, to: &str) -> Value {
+        json!({
+            "turned_on": matches!(self, Self::Sent(r) if r.ending().is_ok_and(|e| e == Ending::Done)),
+            "lines": self.lines(to),
+        })
+    }
+}
+
 /// How a clone ended.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CloneReport {
@@ -173,6 +213,8 @@ pub struct CloneReport {
     pub copy: Option<CopyReport>,
     /// The check at the end; `None` when the items were not all copied, or no check was asked.
     pub verified: Option<Result<Verified>>,
+    /// The source's stream on a created copy; `None` when there is none to turn on.
+    pub stream: Option<StreamStep>,
 }
 
 impl CloneReport {
@@ -185,6 +227,7 @@ impl CloneReport {
             schema,
             copy: None,
             verified: None,
+            stream: None,
         }
     }
 
@@ -205,6 +248,15 @@ impl CloneReport {
         }
         if !copy.complete() {
             return Ok(ending.graver(Ending::Refused));
+        }
+        // Items were written by then: a stream that could not be turned on is a refusal, never
+        // an error before anything applied.
+        match &self.stream {
+            Some(StreamStep::Sent(report)) => {
+                ending = ending.graver(report.ending().unwrap_or(Ending::Refused));
+            }
+            Some(StreamStep::Failed(..)) => ending = ending.graver(Ending::Refused),
+            Some(StreamStep::Waiting(_)) | None => {}
         }
         if let Some(verified) = &self.verified {
             let agrees = verified.as_ref().is_ok_and(Verified::agrees);
@@ -246,6 +298,9 @@ impl CloneReport {
             None => lines.push("check: not made, since not every item was copied".to_owned()),
             Some(Ok(verified)) => lines.extend(verified.lines()),
             Some(Err(error)) => lines.push(format!("check: could not be made: {error}")),
+        }
+        if let Some(stream) = &self.stream {
+            lines.extend(stream.lines(&self.to));
         }
         lines
     }
@@ -291,6 +346,7 @@ impl CloneReport {
             "schema": schema,
             "items": copy,
             "check": verified,
+            "stream": self.stream.as_ref().map(|s| s.to_json(&self.to)),
         })
     }
 }

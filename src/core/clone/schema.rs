@@ -6,7 +6,7 @@ use aws_sdk_dynamodb::Client;
 
 use crate::core::connection::{Connection, ConnectionSpec};
 use crate::core::error::{Error, Result};
-use crate::core::schema::{BillingSpec, Described, TableSpec, key_words, read_spec};
+use crate::core::schema::{BillingSpec, Described, StreamView, TableSpec, key_words, read_spec};
 use crate::core::write::Destination;
 
 /// What the clone writes into.
@@ -14,10 +14,12 @@ use crate::core::write::Destination;
 pub enum Target {
     /// A new table of this spec, with what was changed from the source's, in words.
     Create {
-        /// The spec to create.
+        /// The spec to create (without the source's stream).
         spec: Box<TableSpec>,
         /// Each adjustment, in words.
         adjusted: Vec<String>,
+        /// The source's stream, turned on once every item is copied.
+        stream_after: Option<StreamView>,
     },
     /// A table that exists already with the source's keys: the items are put into it.
     Existing {
@@ -71,12 +73,19 @@ pub fn target_of(
                 keys_text(&source.spec)
             )));
         }
-        let note = format!(
+        let mut note = format!(
             "table {to} already exists at {place} with the same keys ({}): the items are put \
              into it, replacing items with the same keys and keeping the others (the check at \
              the end counts them); its indexes, TTL, stream and billing are left as they are",
             keys_text(&described.spec)
         );
+        if let (Some(view), None) = (source.spec.stream, described.spec.stream) {
+            note.push_str(&format!(
+                "; the source has a stream ({}) and this table none: turn it on in the table's \
+                 settings once the copy is whole",
+                view.name()
+            ));
+        }
         return Ok(Target::Existing {
             described: Box::new(described),
             note,
@@ -86,6 +95,7 @@ pub fn target_of(
     Ok(Target::Create {
         spec: Box::new(spec),
         adjusted,
+        stream_after: source.spec.stream,
     })
 }
 
@@ -98,7 +108,7 @@ fn keys_text(spec: &TableSpec) -> String {
 }
 
 /// The source's spec named `to`, changed where a destination (`aws` or not, at `place`) cannot
-/// take it, with each change in words.
+/// take it, and without its stream (turned on after the copy), with each change in words.
 pub(crate) fn adjusted(
     source: &Described,
     to: &str,
@@ -112,6 +122,15 @@ pub(crate) fn adjusted(
     for unread in &source.unread {
         said.push(format!(
             "not read from the source, so not set on the copy: {unread}"
+        ));
+    }
+    // The copy's own puts are not the table's history (DynamoDB's import from S3 writes no
+    // stream records either), and an emulator may take each write the slower for a stream.
+    if let Some(view) = spec.stream.take() {
+        said.push(format!(
+            "the stream ({}) is turned on once every item is copied, so the copy's own puts are \
+             not in it",
+            view.name()
         ));
     }
     if spec.pitr && !aws {

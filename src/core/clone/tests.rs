@@ -5,7 +5,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use super::schema::adjusted;
 use super::verify::same;
 use super::*;
-use crate::core::schema::{BillingSpec, Described, TableSpec, parse_key};
+use crate::core::schema::{BillingSpec, Described, StreamView, TableSpec, parse_key};
 
 fn described(spec: TableSpec, unread: Vec<String>) -> Described {
     Described {
@@ -23,6 +23,7 @@ fn described(spec: TableSpec, unread: Vec<String>) -> Described {
 fn what_the_destination_cannot_take_is_adjusted_and_said() {
     let mut spec = TableSpec::new("Social", parse_key("PK:S").unwrap(), None);
     spec.pitr = true;
+    spec.stream = Some(StreamView::NewAndOldImages);
     spec.billing = BillingSpec::Provisioned { rcu: 5, wcu: 7 };
     spec.tags = vec![
         ("aws:cloudformation:stack-name".into(), "x".into()),
@@ -35,12 +36,14 @@ fn what_the_destination_cannot_take_is_adjusted_and_said() {
     assert!(!local.pitr, "no continuous backups off AWS");
     assert_eq!(local.tags, vec![("team".to_owned(), "social".to_owned())]);
     assert_eq!(local.billing, spec.billing, "kept as it was");
+    assert_eq!(local.stream, None, "turned on after the copy");
     let text = said.join("\n");
     for words in [
         "not read from the source, so not set on the copy: TTL",
         "point-in-time recovery is on at the source but left off on the copy: http://127.0.0.1:8000 is not AWS",
         "aws:cloudformation:stack-name",
         "provisioned 5 RCU / 7 WCU",
+        "the stream (NEW_AND_OLD_IMAGES) is turned on once every item is copied",
     ] {
         assert!(text.contains(words), "{words}: {text}");
     }
