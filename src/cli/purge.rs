@@ -8,32 +8,13 @@ use serde_json::json;
 use crate::cli::exit::{EXIT_TABLE, Exit};
 use crate::cli::interrupt::describe;
 use crate::cli::output::Output;
-use crate::cli::write_args::{CounterFlags, DeleteArgs};
+use crate::cli::write_args::{DeleteArgs, PurgeFlags};
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
 use crate::core::error::{Error, Result};
 use crate::core::purge::{self, PurgeSource, TallyChoice};
 use crate::core::spec::ReadSpec;
 use crate::core::table::TableInfo;
-
-/// How a delete of many items is counted, confirmed and told.
-#[derive(Debug, Args)]
-pub struct PurgeFlags {
-    /// Count the items and show the first keys and the counters they move; delete nothing.
-    #[arg(long)]
-    pub dry_run: bool,
-    /// When the items are counted children (--tally): `repair` counts each parent's children
-    /// again after the delete and sets its tally (a guarded SET), `leave` leaves the tallies
-    /// too high. Without a choice, a delete that moves tallies is refused.
-    #[arg(long, value_name = "repair|leave")]
-    pub tallies: Option<String>,
-    /// The counters the items are children of.
-    #[command(flatten)]
-    pub counters: CounterFlags,
-    /// One JSON object: the count, the first keys, and how the delete ended.
-    #[arg(long)]
-    pub json: bool,
-}
 
 /// `dynoscope truncate`.
 #[derive(Debug, Args)]

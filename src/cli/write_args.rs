@@ -59,7 +59,7 @@ pub struct DeleteArgs {
     pub sk_begins_with: Option<String>,
     /// With --from-query: how it is counted and confirmed.
     #[command(flatten)]
-    pub purge: crate::cli::purge::PurgeFlags,
+    pub purge: PurgeFlags,
 }
 
 /// `dynoscope export`.
@@ -161,4 +161,23 @@ impl CounterFlags {
             None => Ok(Vec::new()),
         }
     }
+}
+
+/// How a delete of many items is counted, confirmed and told.
+#[derive(Debug, Args)]
+pub struct PurgeFlags {
+    /// Count the items and show the first keys and the counters they move; delete nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// When the items are counted children (--tally): `repair` counts each parent's children
+    /// again after the delete and sets its tally (a guarded SET), `leave` leaves the tallies
+    /// too high. Without a choice, a delete that moves tallies is refused.
+    #[arg(long, value_name = "repair|leave")]
+    pub tallies: Option<String>,
+    /// The counters the items are children of.
+    #[command(flatten)]
+    pub counters: CounterFlags,
+    /// One JSON object: the count, the first keys, and how the delete ended.
+    #[arg(long)]
+    pub json: bool,
 }

@@ -3,6 +3,7 @@
 //! outlives the settle window is named by the records that opened it.
 
 pub mod change;
+mod check;
 mod config;
 mod effects;
 pub mod fold;

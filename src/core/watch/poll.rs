@@ -10,8 +10,8 @@ use crate::core::connection::Connection;
 use crate::core::error::Result;
 use crate::core::stream::{Until, now_ms};
 use crate::core::table::TableInfo;
+use crate::core::watch::check::start_check;
 use crate::core::watch::plan::start_lines;
-use crate::core::watch::run::start_check;
 use crate::core::watch::{CounterFold, FoldConfig, WatchPlan, WatchProgress, Watched};
 
 #[allow(clippy::too_many_arguments)]

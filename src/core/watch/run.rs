@@ -10,11 +10,11 @@ use tokio::sync::mpsc;
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
 use crate::core::error::{Error, Result};
-use crate::core::number::parse;
 use crate::core::stream::{StartAt, StreamEvent, StreamSource, Tuning, Until, follow, now_ms};
 use crate::core::table::TableInfo;
 use crate::core::tally::{self, ChildSource, TallyRule};
 use crate::core::value::cell_text;
+use crate::core::watch::check::start_check;
 use crate::core::watch::plan::start_lines;
 use crate::core::watch::{CounterFold, FoldConfig, WatchPlan, WatchProgress, WatchScope, Watched};
 
@@ -236,31 +236,6 @@ pub async fn watch(
         ended_ms: now_ms(),
         pricing: connection.pricing(info),
     })
-}
-
-/// One parent's stored tally (`None`: missing; a tally that is not a number is an error) and
-/// its children counted, with the read capacity it took.
-pub(super) async fn start_check(
-    connection: &Connection,
-    info: &TableInfo,
-    plan: &WatchPlan,
-    pk: &str,
-    partition: AttributeValue,
-) -> Result<(Option<bigdecimal::BigDecimal>, u64, f64)> {
-    let (parent, rcu) =
-        tally::load_parent_costed(&connection.client, info, &plan.rule, partition).await?;
-    let parent = parent.ok_or_else(|| tally::missing_parent(info, &plan.rule, pk))?;
-    let check = tally::check_parent(&connection.client, info, &plan.rule, &parent).await?;
-    let tally = match check.stored.as_deref() {
-        None => None,
-        Some(text) => Some(parse(text).map_err(|e| {
-            Error::Invalid(format!(
-                "the tally `{}` is not a number: {e}",
-                plan.rule.tally
-            ))
-        })?),
-    };
-    Ok((tally, check.count.count, rcu + check.count.consumed_rcu))
 }
 
 fn fold_records(
