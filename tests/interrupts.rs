@@ -329,12 +329,15 @@ fn a_throttled_like_is_not_sent_again_after_the_signal() {
         "--json",
     ]);
     child.until("the first like throttled", |_| proxy.arrived() >= 1);
+    // Once it says it heard the signal, counted: however long the signal took to be heard
+    // (the re-sends before it are not the question), at most the attempt already on its way
+    // arrives after. Without the stop the gateway waits 50 ms, doubling, and sends for 30 s.
     child.interrupt();
+    let heard = proxy.arrived();
     let (code, _, stderr) = child.finish();
-    // Without the stop the gateway waits 50 ms, doubling, and sends again for 30 s.
     assert!(
-        proxy.arrived() <= 2,
-        "{} sent, re-sent after the signal: {stderr}",
+        proxy.arrived() <= heard + 1,
+        "{} sent, {heard} when the signal was heard: re-sent after it: {stderr}",
         proxy.arrived()
     );
     assert_eq!(proxy.forwarded(), 0, "throttled, never applied");

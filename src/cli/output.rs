@@ -7,9 +7,11 @@
 //! failing stderr is dropped in silence: there is nowhere left to say it.
 //!
 //! Words for people (every line but [`Output::data`]'s) reach a terminal with its control
-//! characters escaped, so a key holding `ESC [ 2 J` cannot clear the screen or forge a line: C0
-//! but a newline and a tab, DEL, C1 and the bidirectional overrides become `\u001b`, which JSON,
-//! HCL and TypeScript strings read as the same character (a JSON line stays the same value).
+//! characters escaped, so a key holding `ESC [ 2 J` cannot clear the screen, move the cursor
+//! or overwrite a line: C0 but a newline and a tab, DEL, C1 and the bidirectional overrides
+//! become `\u001b`, which JSON, HCL and TypeScript strings read as the same character (a JSON
+//! line stays the same value). A newline is kept, since the words are lines; a key that holds
+//! one still begins a new line where it is printed.
 
 use std::borrow::Cow;
 use std::fmt::Display;

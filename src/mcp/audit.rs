@@ -122,24 +122,34 @@ pub fn bounded(value: Value, budget: &mut usize) -> Value {
         Value::Number(n) if n.to_string().len() > MAX_STRING_BYTES.min(*budget) => {
             Value::String(cut(n.to_string(), budget, "digits"))
         }
+        // Members are kept while the budget lasts and at most MAX_MEMBERS of them: once it is
+        // spent the rest are one count, so a wide and deep value cannot grow the line.
         Value::Array(items) => {
-            let more = items.len().saturating_sub(MAX_MEMBERS);
+            let total = items.len();
             let mut kept: Vec<Value> = Vec::new();
-            for item in items.into_iter().take(MAX_MEMBERS) {
+            for item in items {
+                if kept.len() == MAX_MEMBERS || *budget == 0 {
+                    break;
+                }
                 kept.push(bounded(item, budget));
             }
+            let more = total - kept.len();
             if more > 0 {
                 kept.push(json!(format!("… {more} more elements left out")));
             }
             Value::Array(kept)
         }
         Value::Object(members) => {
-            let more = members.len().saturating_sub(MAX_MEMBERS);
+            let total = members.len();
             let mut kept = serde_json::Map::new();
-            for (name, member) in members.into_iter().take(MAX_MEMBERS) {
+            for (name, member) in members {
+                if kept.len() == MAX_MEMBERS || *budget == 0 {
+                    break;
+                }
                 let name = cut(name, budget, "bytes");
                 kept.insert(name, bounded(member, budget));
             }
+            let more = total - kept.len();
             if more > 0 {
                 kept.insert("…".into(), json!(format!("{more} more members left out")));
             }
@@ -208,6 +218,12 @@ mod tests {
             bounded(small.clone(), &mut MAX_LINE_BYTES.to_owned()),
             small
         );
+        // Wide and deep: 64 arrays of 64 arrays of 64 strings stay within about the bound.
+        let leaf = json!(vec!["a"; 64]);
+        let wide = json!(vec![json!(vec![leaf; 64]); 64]);
+        let line = bounded(wide, &mut MAX_LINE_BYTES.to_owned()).to_string();
+        assert!(line.len() < 2 * MAX_LINE_BYTES, "{}", line.len());
+        assert!(line.contains("more elements left out"), "{line}");
         let accents = "é".repeat(MAX_STRING_BYTES);
         assert!(
             bounded(json!(accents), &mut 10_000)

@@ -170,7 +170,9 @@ async fn read_requests(
             Ok(Read::End) | Err(_) => break,
             Ok(Read::TooLong { bytes }) => Refused::too_long(bytes),
             Ok(Read::Line) => {
+                // A byte-order mark is not part of the message (the check ignores it too).
                 let text = line.trim_ascii();
+                let text = text.strip_prefix("\u{feff}".as_bytes()).unwrap_or(text);
                 match check(text) {
                     Ok(()) if text.is_empty() => continue,
                     Ok(()) => {

@@ -21,7 +21,7 @@ use crate::core::read;
 use crate::core::schema::Described;
 use crate::core::table::KeyAttr;
 use crate::core::value::Item;
-use crate::core::write::{self, Batch, Destination, WriteOutcome, WritePlan};
+use crate::core::write::{self, Batch, Destination, WriteOutcome, WritePlan, key_shown};
 
 /// What the servers say of the two tables.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,15 +75,39 @@ pub async fn refuse_self(
         ))
     };
     let put_outcome = write::send(target, &put, confirmed).await;
-    if !matches!(put_outcome, WriteOutcome::Applied { .. }) {
-        return Err(undecided(format!(
-            "the probe item was not written: {}",
-            put_outcome.name()
-        )));
+    let probe = key_shown(&key, &names);
+    match &put_outcome {
+        WriteOutcome::Applied { .. } => {}
+        WriteOutcome::Unknown { .. } => {
+            return Err(Error::OutcomeUnknown(Box::new(Error::Invalid(format!(
+                "the probe item ({probe}) put into table {table} at {} may have been written \
+                 (its answer was lost): delete it if it is there; nothing was copied",
+                destination.place()
+            )))));
+        }
+        WriteOutcome::Refused { .. } => {
+            return Err(undecided(format!(
+                "the probe item was not written: {}",
+                put_outcome.name()
+            )));
+        }
     }
     let seen = read::get_item(&source.client, &described.spec.name, key.clone()).await;
     let delete = WritePlan::batch(destination.clone(), Batch::delete(table, vec![key]), names)?;
     let deleted = write::send(target, &delete, confirmed).await;
+    // A probe left behind is said before anything else, wherever it is.
+    if !deleted.applied() {
+        let left = Error::Invalid(format!(
+            "the probe item ({probe}) put into table {table} at {} could not be deleted again \
+             ({}): delete it by hand; nothing was copied",
+            destination.place(),
+            deleted.name()
+        ));
+        return Err(match deleted {
+            WriteOutcome::Unknown { .. } => Error::OutcomeUnknown(Box::new(left)),
+            _ => left,
+        });
+    }
     let seen = seen.map_err(|e| undecided(format!("the source could not be read: {e}")))?;
     if seen.is_some() {
         return Err(Error::Invalid(format!(
@@ -92,12 +116,6 @@ pub async fn refuse_self(
              old values over every write made meanwhile; nothing was copied",
             destination.place(),
             described.spec.name
-        )));
-    }
-    if !deleted.applied() {
-        return Err(undecided(format!(
-            "the probe item could not be deleted again: {}",
-            deleted.name()
         )));
     }
     Ok(())

@@ -192,7 +192,10 @@ async fn asked(
     )
     .await?;
     let holds = match &found {
-        Some(_) => first_held(target, &plan.to_table, stop).await?,
+        Some(found) => {
+            schema::check_keys(described, found, target)?;
+            first_held(target, &plan.to_table, stop).await?
+        }
         None => None,
     };
     let maybe_self = found

@@ -64,15 +64,7 @@ pub fn target_of(
 ) -> Result<Target> {
     let place = Destination::of(target).place();
     if let Some(described) = found {
-        let keys = |spec: &TableSpec| (spec.partition.clone(), spec.sort.clone());
-        if keys(&described.spec) != keys(&source.spec) {
-            return Err(Error::Invalid(format!(
-                "table {to} already exists at {place} with the keys {}, not the source's {}: \
-                 nothing was copied (give --to-table a new name, and the table is created)",
-                keys_text(&described.spec),
-                keys_text(&source.spec)
-            )));
-        }
+        check_keys(source, &described, target)?;
         let mut note = format!(
             "table {to} already exists at {place} with the same keys ({}): the items are put \
              into it, replacing items with the same keys and keeping the others (the check at \
@@ -97,6 +89,23 @@ pub fn target_of(
         adjusted,
         stream_after: source.spec.stream,
     })
+}
+
+/// Refused when `found`, the destination as described, has other keys than `source`: said
+/// before anything is read from it or written into it.
+pub fn check_keys(source: &Described, found: &Described, target: &Connection) -> Result<()> {
+    let keys = |spec: &TableSpec| (spec.partition.clone(), spec.sort.clone());
+    if keys(&found.spec) == keys(&source.spec) {
+        return Ok(());
+    }
+    Err(Error::Invalid(format!(
+        "table {} already exists at {} with the keys {}, not the source's {}: nothing was \
+         copied (give --to-table a new name, and the table is created)",
+        found.spec.name,
+        Destination::of(target).place(),
+        keys_text(&found.spec),
+        keys_text(&source.spec)
+    )))
 }
 
 /// `PK (S) / SK (S)`.

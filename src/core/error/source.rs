@@ -71,11 +71,13 @@ pub(super) fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
 /// What the credential chain said, without what a `credential_process` printed: its output may
 /// hold a secret (a token, a key), so only that it failed, and how, is said.
 pub(super) fn credentials_detail(detail: String) -> String {
-    let lower = detail.to_lowercase();
+    // ASCII lower case keeps every byte where it was, so `at` is a place in `detail` too.
+    let lower = detail.to_ascii_lowercase();
     let Some(at) = lower.find("stderr:").or_else(|| lower.find("stdout:")) else {
         return detail;
     };
-    let said = detail[..at].trim_end().trim_end_matches('.');
+    let said = detail.get(..at).unwrap_or_default();
+    let said = said.trim_end().trim_end_matches('.');
     let said = if lower.contains("external process") {
         format!("the profile's credential_process failed ({said})")
     } else {

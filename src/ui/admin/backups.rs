@@ -21,6 +21,8 @@ use crate::ui::widgets::{error_ui, write_button_ui};
 pub struct BackupsForm {
     name: String,
     restore_to: String,
+    /// A backup's name or ARN typed again: only that backup can be deleted for good.
+    delete_named: String,
     listing: Option<Pending<Vec<BackupInfo>>>,
     listed: Option<(Vec<BackupInfo>, Instant)>,
     planning: Option<Pending<WritePlan>>,
@@ -132,6 +134,11 @@ impl BackupsForm {
             ui.add(egui::TextEdit::singleline(&mut self.restore_to).desired_width(140.0))
                 .labelled_by(label.id);
         });
+        ui.horizontal(|ui| {
+            let label = ui.label("Type a backup's name (or ARN) to delete it for good");
+            ui.add(egui::TextEdit::singleline(&mut self.delete_named).desired_width(140.0))
+                .labelled_by(label.id);
+        });
         let mut chosen = None;
         for backup in backups {
             ui.horizontal_wrapped(|ui| {
@@ -140,7 +147,9 @@ impl BackupsForm {
                 if write_button_ui(ui, scope.connection, ready && name_typed, "Restore").clicked() {
                     chosen = Some((backup.clone(), true));
                 }
-                if write_button_ui(ui, scope.connection, ready, "Delete backup").clicked() {
+                let named = admin::check_backup_named(backup, self.delete_named.trim()).is_ok();
+                if write_button_ui(ui, scope.connection, ready && named, "Delete backup").clicked()
+                {
                     chosen = Some((backup.clone(), false));
                 }
             });
@@ -153,10 +162,14 @@ impl BackupsForm {
                     admin::restore_plan(&connection, &backup, &to).await
                 }));
             }
-            Some((backup, false)) => match admin::delete_backup_plan(scope.connection, &backup) {
-                Ok(plan) => run.begin(scope.spawner, scope.connection, plan),
-                Err(error) => run.refuse(error),
-            },
+            Some((backup, false)) => {
+                let planned = admin::check_backup_named(&backup, self.delete_named.trim())
+                    .and_then(|()| admin::delete_backup_plan(scope.connection, &backup));
+                match planned {
+                    Ok(plan) => run.begin(scope.spawner, scope.connection, plan),
+                    Err(error) => run.refuse(error),
+                }
+            }
             None => {}
         }
     }
