@@ -5,6 +5,8 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::process::{Command, Output};
 
@@ -212,22 +214,12 @@ fn the_cli_twin_exits_2_on_a_bad_statement_with_its_position() {
 
 /// `dynoscope ARGS`, killed (and the test failed) when it has not ended within a minute.
 fn dynoscope_within_a_minute(args: &[&str]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_dynoscope"))
-        .args(args)
-        .env("AWS_EC2_METADATA_DISABLED", "true")
+    let child = common::served::command(args)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("runs");
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while child.try_wait().unwrap().is_none() {
-        if std::time::Instant::now() > deadline {
-            child.kill().unwrap();
-            panic!("dynoscope {args:?} did not end within a minute");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    child.wait_with_output().unwrap()
+    common::served::ended_within(child, std::time::Duration::from_secs(60))
 }
 
 #[test]

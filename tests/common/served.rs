@@ -93,3 +93,20 @@ pub fn play_count(served: &Served) -> String {
     let json: serde_json::Value = serde_json::from_str(item.trim()).expect("one item");
     json["play_count"].to_string()
 }
+
+/// `child`'s output once it ends, or a failed test when it has not ended by the deadline.
+pub fn ended_within(
+    mut child: std::process::Child,
+    deadline: std::time::Duration,
+) -> std::process::Output {
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("still running after {deadline:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}

@@ -1,24 +1,10 @@
 //! Input a hostile or careless user could give (issue 40): a FIFO or a device where a file is
 //! read, escape sequences in keys, names DynamoDB would refuse, numbers out of range.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::{on, refused_with, scratch};
-use crate::common::served::{Served, command, dynoscope, text};
-
-/// `child`'s output once it ends, or a failed test when it has not ended by the deadline.
-fn ended_within(mut child: std::process::Child, deadline: Duration) -> std::process::Output {
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("still running after {deadline:?}");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    child.wait_with_output().unwrap()
-}
+use crate::common::served::{Served, command, dynoscope, ended_within, text};
 
 #[test]
 fn a_price_file_that_is_a_fifo_is_refused_not_waited_on() {
