@@ -49,15 +49,9 @@ pub struct ItemsArgs {
     /// Go on after this key (DynamoDB JSON), as printed when a read stopped early.
     #[arg(long, value_name = "JSON")]
     pub start_key: Option<String>,
-    /// Give up when one page request has been throttled for this many seconds in all.
-    #[arg(
-        long,
-        value_name = "SECONDS",
-        default_value = "120",
-        allow_negative_numbers = true,
-        value_parser = parse_throttle_wait
-    )]
-    pub max_throttle_wait: Duration,
+    /// How long a throttled page is waited for.
+    #[command(flatten)]
+    pub throttle: ThrottleWait,
     /// Print DynamoDB JSON, one item per line (plain JSON otherwise).
     #[arg(long)]
     pub json: bool,
@@ -110,15 +104,9 @@ pub struct ScanArgs {
     /// `FIRST-LAST={}` from the beginning); segments not given are done.
     #[arg(long = "start-key", value_name = "[SEGMENT=]JSON")]
     pub start_keys: Vec<String>,
-    /// Give up when one page request has been throttled for this many seconds in all.
-    #[arg(
-        long,
-        value_name = "SECONDS",
-        default_value = "120",
-        allow_negative_numbers = true,
-        value_parser = parse_throttle_wait
-    )]
-    pub max_throttle_wait: Duration,
+    /// How long a throttled page is waited for.
+    #[command(flatten)]
+    pub throttle: ThrottleWait,
     /// Print DynamoDB JSON, one item per line (plain JSON otherwise).
     #[arg(long)]
     pub json: bool,
@@ -262,4 +250,18 @@ impl CheckArgs {
 
 fn plan_choice(text: &str) -> Result<PlanChoice, String> {
     PlanChoice::parse(text).map_err(|e| e.reason)
+}
+
+/// How long the reads of `items` and `scan` wait out throttling.
+#[derive(Debug, Args)]
+pub struct ThrottleWait {
+    /// Give up when one page request has been throttled for this many seconds in all.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value = "120",
+        allow_negative_numbers = true,
+        value_parser = parse_throttle_wait
+    )]
+    pub max_throttle_wait: Duration,
 }

@@ -33,7 +33,7 @@ pub async fn items(
     let pricing = connection.pricing(&info);
     let shown = (args.index.as_deref(), plan.limit, args.json);
     let mut printer = Printer::new(&info, shown, pricing, out);
-    let backoff = backoff(args.max_throttle_wait);
+    let backoff = backoff(args.throttle.max_throttle_wait);
     read_one(
         client,
         &plan.request,
@@ -61,7 +61,7 @@ pub async fn scan(
     let pricing = connection.pricing(&info);
     let shown = (args.index.as_deref(), args.limit, args.json);
     let mut printer = Printer::new(&info, shown, pricing, out);
-    let backoff = backoff(args.max_throttle_wait);
+    let backoff = backoff(args.throttle.max_throttle_wait);
     if args.segments == 1 {
         let start_key = match args.start_keys.as_slice() {
             [] => None,
