@@ -289,10 +289,9 @@ fn print_progress(
         WatchProgress::Event(WatchEvent::Diverged(d)) if json => {
             out.line(divergence_json(&d, tally));
         }
+        // Each event is one write that changed the gap (or the start's gap): its headline.
         WatchProgress::Event(WatchEvent::Diverged(d)) => {
-            for line in d.lines(tally) {
-                out.line(format_args!("DRIFT   {line}"));
-            }
+            out.line(format_args!("DRIFT   {}", d.headline(tally)));
         }
         WatchProgress::Event(WatchEvent::Closed(d)) if json => {
             let mut object = divergence_json(&d, tally);
@@ -374,6 +373,7 @@ fn divergence_json(d: &Divergence, tally: &str) -> serde_json::Value {
         "drift": gap_text(d.gap.as_ref()),
         "opened_ms": d.opened_ms,
         "before_watch": d.before_watch,
+        "start_drift": d.before_watch.then(|| gap_text(d.start_gap.as_ref())),
         "closed_after_ms": d.open_for_ms(),
         "headline": d.headline(tally),
         "causes": d.causes.iter().map(|c| json!({

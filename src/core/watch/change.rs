@@ -124,6 +124,27 @@ fn contains_ignoring_case(name: &str, word: &str) -> bool {
         .any(|w| w.eq_ignore_ascii_case(word.as_bytes()))
 }
 
+/// The evidence `record` wrote itself: of its new image, the attributes it changed (all of
+/// them for an item it put where none was). An attribute an earlier write left on the item is
+/// not its evidence, so a record without its old image (or a removal) has none.
+pub fn evidence_of_record(record: &crate::core::stream::StreamRecord) -> Vec<(String, String)> {
+    let Some(new) = record.new.as_ref() else {
+        return Vec::new();
+    };
+    match (&record.old, record.kind) {
+        (Some(old), _) => {
+            let own: Item = new
+                .iter()
+                .filter(|(name, value)| old.get(*name) != Some(*value))
+                .map(|(name, value)| (name.clone(), value.clone()))
+                .collect();
+            evidence_of(Some(&own))
+        }
+        (None, EventKind::Insert) => evidence_of(Some(new)),
+        (None, _) => Vec::new(),
+    }
+}
+
 /// Every attribute that differs between `old` and `new`, by name; values cut at 200 characters.
 pub fn diff_of(old: Option<&Item>, new: Option<&Item>) -> Vec<AttrDiff> {
     let shown = |v: Option<&AttributeValue>| {

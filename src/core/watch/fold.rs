@@ -1,6 +1,8 @@
 //! The counter fold: stream records become changes of parents' stored tallies and counted
-//! children under one tally rule; a gap between them that outlives the settle window is a
-//! divergence, named by the records that opened it.
+//! children under one tally rule. Each record's move of the gap (tally minus children) waits
+//! for its counterpart — a like's tally +1 for its child — for the settle window; a move left
+//! unmatched then changes the settled gap and is named. A gap there when the watch started is
+//! its baseline, said once: consistent writes on a drifted parent are never named.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -9,10 +11,13 @@ use bigdecimal::BigDecimal;
 
 use crate::core::stream::StreamRecord;
 use crate::core::tally::ChildSource;
-use crate::core::watch::change::{Change, evidence_of, key_text};
+use crate::core::watch::change::{Change, evidence_of_record, key_text};
 use crate::core::watch::config::FoldConfig;
 use crate::core::watch::effects::{child_effect, parent_effect};
-use crate::core::watch::parent::{Base, Divergence, MAX_CAUSES, ParentWatch};
+use crate::core::watch::parent::{Base, Divergence, ParentWatch, Unpaired};
+
+/// Moves of one parent's gap kept waiting for their counterpart, at most.
+const MAX_UNPAIRED: usize = 10_000;
 
 /// What the fold says as records arrive.
 // A record's change is the common event: boxing it would allocate once more per record.
@@ -21,9 +26,10 @@ use crate::core::watch::parent::{Base, Divergence, MAX_CAUSES, ParentWatch};
 pub enum WatchEvent {
     /// A record changed a watched parent's counter.
     Change(Change),
-    /// A divergence outlived the settle window (or was there at the start): named.
+    /// A write changed a parent's settled gap (or the start check found one): the divergence
+    /// as it is now, led by that write.
     Diverged(Divergence),
-    /// A reported divergence closed: tally and children agree again.
+    /// A divergence closed: a write brought tally and children together again.
     Closed(Divergence),
 }
 
@@ -32,10 +38,10 @@ pub enum WatchEvent {
 pub struct CounterFold {
     pub(super) config: FoldConfig,
     pub(super) parents: HashMap<String, ParentWatch>,
-    /// Open divergences not yet reported, by when they opened.
-    pub(super) pending: BTreeSet<(i64, String)>,
-    /// Open divergences back at zero, by since when: closed once they stay there.
-    pub(super) closing: BTreeSet<(i64, String)>,
+    /// Moves of a gap waiting for their counterpart, by when: (stream time, token, parent id).
+    pub(super) pending: BTreeSet<(i64, u64, String)>,
+    /// The next waiting move's token.
+    pub(super) next_token: u64,
     /// The latest stream time seen (records, or this machine's clock while caught up).
     pub(super) now_ms: i64,
     /// Records folded into a parent.
@@ -65,7 +71,7 @@ impl CounterFold {
             config,
             parents: HashMap::new(),
             pending: BTreeSet::new(),
-            closing: BTreeSet::new(),
+            next_token: 0,
             now_ms: 0,
             folded: 0,
             ignored: 0,
@@ -102,8 +108,8 @@ impl CounterFold {
         self.parents.get(id)
     }
 
-    /// Start parent `id` (partition key `pk`) from one exact check at `at_ms`; a drift found by
-    /// it is reported at once, as there before the watch.
+    /// Start parent `id` (partition key `pk`) from one exact check at `at_ms`; a gap found by
+    /// it is the parent's baseline, said at once as there before the watch.
     pub fn start_checked(
         &mut self,
         id: &str,
@@ -120,12 +126,12 @@ impl CounterFold {
                 parent: pk.to_owned(),
                 opened_ms: at_ms,
                 before_watch: true,
+                start_gap: gap.clone(),
                 closed_ms: None,
-                closing_since: None,
                 gap,
                 causes: Vec::new(),
+                dropped: 0,
                 records: 0,
-                reported: true,
             };
             events.push(WatchEvent::Diverged(divergence.clone()));
             parent.open = Some(divergence);
@@ -196,6 +202,7 @@ impl CounterFold {
             .parents
             .entry(id.clone())
             .or_insert_with(|| ParentWatch::new(pk_shown.clone(), Base::Deltas));
+        let gap_before = parent.gap();
         let effect = match role {
             Some(Role::Parent(_)) => parent_effect(parent, record, &config.rule.tally),
             _ => child_effect(parent, record, &item_shown),
@@ -203,7 +210,6 @@ impl CounterFold {
         parent.records += 1;
         let write_units = record_units(record);
         parent.load.add(record.at_ms, write_units);
-        let gap = parent.gap();
         let change = Change {
             sequence: record.sequence.clone(),
             at_ms: record.at_ms,
@@ -213,131 +219,95 @@ impl CounterFold {
             effect,
             tally_after: parent.tally().map(|t| crate::core::number::to_dynamodb(&t)),
             children_after: parent.children(),
-            gap_after: gap.clone(),
-            evidence: evidence_of(record.new.as_ref().or(record.old.as_ref())),
+            gap_after: parent.gap(),
+            evidence: evidence_of_record(record),
             old: record.old.clone(),
             new: record.new.clone(),
             write_units,
         };
-        if config.keep_changes > 0 {
-            if parent.recent.len() >= config.keep_changes {
-                parent.recent.pop_front();
-            }
-            parent.recent.push_back(change.clone());
-        }
-        let pk = parent.pk.clone();
-        events.extend(self.track(&id, &pk, change));
+        events.extend(self.track(&id, change, gap_before));
         events
     }
 
-    /// Keep the divergence of parent `id` after `change`: opened, grown, back at zero (closed
-    /// once it stays there; said when reported, dropped within the settle window).
-    pub(super) fn track(&mut self, id: &str, pk: &str, change: Change) -> Vec<WatchEvent> {
+    /// Keep `change` of parent `id`, which moved its gap from `gap_before`: matched against a
+    /// waiting counterpart, or left waiting for one for the settle window.
+    pub(super) fn track(
+        &mut self,
+        id: &str,
+        change: Change,
+        gap_before: Option<BigDecimal>,
+    ) -> Vec<WatchEvent> {
+        let keep = self.config.keep_changes;
         let mut events = Vec::new();
         let Some(parent) = self.parents.get_mut(id) else {
             return events;
         };
-        let gap = change.gap_after.clone();
-        let at_ms = change.at_ms;
-        let zero = BigDecimal::default();
-        let closes = gap == Some(zero.clone());
-        let Some(open) = parent.open.as_mut() else {
-            if !closes {
-                parent.open = Some(Divergence {
-                    parent: pk.to_owned(),
-                    opened_ms: at_ms,
-                    before_watch: false,
-                    closed_ms: None,
-                    closing_since: None,
-                    gap,
-                    causes: vec![change.clone()],
-                    records: 1,
-                    reported: false,
-                });
-                self.pending.insert((at_ms, id.to_owned()));
+        if keep > 0 {
+            if parent.recent.len() >= keep {
+                parent.recent.pop_front();
             }
-            events.push(WatchEvent::Change(change));
-            return events;
+            parent.recent.push_back(change.clone());
+        }
+        if let Some(open) = parent.open.as_mut() {
+            open.records += 1;
+        }
+        let amount = match (gap_before, change.gap_after.as_ref()) {
+            (Some(before), Some(after)) => Some(after - before),
+            (None, None) => Some(BigDecimal::default()),
+            _ => None,
         };
-        open.records += 1;
-        if closes && !open.reported {
-            // Back at zero before the settle window ended: the two records of one write,
-            // arrived apart.
-            events.push(WatchEvent::Change(change));
-            events.extend(self.close(id, at_ms));
-            return events;
-        }
-        if closes {
-            // A divergence said is closed once the gap stays at zero for the settle window: a
-            // write's two records arriving apart (its child, then its tally) leave it as it was.
-            if open.closing_since.is_none() {
-                open.closing_since = Some(at_ms);
-                self.closing.insert((at_ms, id.to_owned()));
-            }
-        } else {
-            if let Some(since) = open.closing_since.take() {
-                self.closing.remove(&(since, id.to_owned()));
-                if !open.reported {
-                    // Due to be reported again, if it is old enough.
-                    self.pending.insert((open.opened_ms, id.to_owned()));
+        let left = match amount {
+            Some(amount) => {
+                let (left, matched) = parent.pair(amount);
+                for (at, token) in matched {
+                    self.pending.remove(&(at, token, id.to_owned()));
                 }
+                (left != BigDecimal::default()).then_some(Some(left))
             }
-            // A cause moved the gap further than the divergence had it (a write whose halves
-            // arrived apart, leaving it where it was, is not one).
-            let further = match (open.gap.as_ref(), gap.as_ref()) {
-                (Some(was), Some(now)) => now.abs() > was.abs() || (was * now) < zero,
-                (Some(_), None) => true,
-                (None, _) => false,
-            };
-            if further && open.causes.len() < MAX_CAUSES {
-                open.causes.push(change.clone());
+            None => Some(None),
+        };
+        let (at_ms, token) = (change.at_ms, self.next_token);
+        events.push(WatchEvent::Change(change.clone()));
+        if let Some(amount) = left {
+            self.next_token += 1;
+            parent.unpaired.push_back(Unpaired {
+                token,
+                change,
+                amount,
+            });
+            self.pending.insert((at_ms, token, id.to_owned()));
+            if parent.unpaired.len() > MAX_UNPAIRED
+                && let Some(oldest) = parent.unpaired.front().map(|w| (w.change.at_ms, w.token))
+            {
+                // Bounded: the oldest waiting move settles early.
+                events.extend(self.settle_one(oldest.0, oldest.1, id));
             }
-            open.gap = gap;
         }
-        events.push(WatchEvent::Change(change));
         events
     }
 
     /// Stream time moved to `now_ms` (a record's time, or this machine's clock while the
-    /// stream is idle): every open divergence older than the settle window is reported.
+    /// stream is idle): every move of a gap that waited longer than the settle window settles.
     pub fn advance(&mut self, now_ms: i64) -> Vec<WatchEvent> {
         self.now_ms = self.now_ms.max(now_ms);
         let mut events = Vec::new();
-        while let Some((since, id)) = self.closing.first().cloned() {
-            if self.now_ms - since <= self.config.settle_ms {
+        while let Some((at, token, id)) = self.pending.first().cloned() {
+            if self.now_ms - at <= self.config.settle_ms {
                 break;
             }
-            self.closing.pop_first();
-            events.extend(self.close(&id, since));
-        }
-        while let Some((opened, id)) = self.pending.first().cloned() {
-            if self.now_ms - opened <= self.config.settle_ms {
-                break;
-            }
-            self.pending.pop_first();
-            if let Some(open) = self.parents.get_mut(&id).and_then(|p| p.open.as_mut())
-                && open.closing_since.is_none()
-            {
-                open.reported = true;
-                events.push(WatchEvent::Diverged(open.clone()));
-            }
+            events.extend(self.settle_one(at, token, &id));
         }
         events
     }
 
-    /// The end of the watch: every divergence still open is reported, whatever its age.
+    /// The end of the watch: every move that waited longer than the settle window settles.
     ///
     /// `now_ms`: the stream time the watch read to (this machine's clock when it caught up
-    /// with the stream; the last record's time when it was stopped before). Gaps older than the
-    /// settle window by then are reported; younger ones stay unsettled — an in-flight write
-    /// cut by the end is not a divergence — and are said apart ([`Self::unsettled`]).
+    /// with the stream; the last record's time when it was stopped before). Younger moves
+    /// stay waiting — an in-flight write cut by the end is not a divergence — and are said
+    /// apart ([`Self::unsettled`]).
     pub fn finish(&mut self, now_ms: i64) -> Vec<WatchEvent> {
-        let mut events = self.advance(now_ms);
-        // Back at zero when the watch ended: closed.
-        for (since, id) in std::mem::take(&mut self.closing) {
-            events.extend(self.close(&id, since));
-        }
-        events
+        self.advance(now_ms)
     }
 
     /// The latest stream time seen.

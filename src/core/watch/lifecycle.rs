@@ -1,57 +1,87 @@
-//! A divergence's end, and the divergences a fold holds: closed (kept, or settled as the two
-//! records of one write), open (said), unsettled (younger than the settle window at the end).
+//! A waiting move of a gap settling: the settled gap it changes, the divergence it opens, grows,
+//! narrows or closes; and the divergences a fold holds: open (said), unsettled (moves younger
+//! than the settle window at the end).
 
+use bigdecimal::BigDecimal;
+
+use crate::core::watch::change::Change;
 use crate::core::watch::parent::{Divergence, MAX_CAUSES};
 use crate::core::watch::{CounterFold, WatchEvent};
 
 impl CounterFold {
-    /// Close parent `id`'s divergence, back at zero since `since`: kept as closed when it was
-    /// reported (or outlived the settle window), counted as settled when it did not.
-    pub(super) fn close(&mut self, id: &str, since: i64) -> Vec<WatchEvent> {
+    /// Settle parent `id`'s move `token` (waiting since `at`): it changed the settled gap, so
+    /// its record is named — opening a divergence, moving it, or closing it at zero.
+    pub(super) fn settle_one(&mut self, at: i64, token: u64, id: &str) -> Vec<WatchEvent> {
+        self.pending.remove(&(at, token, id.to_owned()));
         let mut events = Vec::new();
         let Some(parent) = self.parents.get_mut(id) else {
             return events;
         };
-        let Some(mut closed) = parent.open.take() else {
+        let Some(place) = parent.unpaired.iter().position(|w| w.token == token) else {
             return events;
         };
-        closed.closed_ms = Some(since);
-        closed.closing_since = None;
-        self.pending.remove(&(closed.opened_ms, id.to_owned()));
-        if !closed.reported && since - closed.opened_ms <= self.config.settle_ms {
-            // Two records of one write, arrived apart: never a divergence.
-            parent.settled += 1;
+        let Some(waiting) = parent.unpaired.remove(place) else {
+            return events;
+        };
+        let now = parent.gap_settled_now();
+        if now == parent.settled_gap {
             return events;
         }
-        if !closed.reported {
-            closed.reported = true;
-            events.push(WatchEvent::Diverged(closed.clone()));
+        parent.settled_gap = now.clone();
+        let cause = Change {
+            gap_after: now.clone(),
+            ..waiting.change
+        };
+        let Some(mut open) = parent.open.take() else {
+            let divergence = Divergence {
+                parent: parent.pk.clone(),
+                opened_ms: cause.at_ms,
+                before_watch: false,
+                start_gap: None,
+                closed_ms: None,
+                gap: now,
+                causes: vec![cause],
+                dropped: 0,
+                records: 1,
+            };
+            events.push(WatchEvent::Diverged(divergence.clone()));
+            parent.open = Some(divergence);
+            return events;
+        };
+        let closes_at = cause.at_ms;
+        open.push_cause(cause);
+        if now == Some(BigDecimal::default()) {
+            open.closed_ms = Some(closes_at);
+            if parent.closed.len() >= MAX_CAUSES {
+                parent.closed.remove(0);
+            }
+            parent.closed.push(open.clone());
+            events.push(WatchEvent::Closed(open));
+        } else {
+            events.push(WatchEvent::Diverged(open.clone()));
+            parent.open = Some(open);
         }
-        if parent.closed.len() >= MAX_CAUSES {
-            parent.closed.remove(0);
-        }
-        parent.closed.push(closed.clone());
-        events.push(WatchEvent::Closed(closed));
         events
     }
 
-    /// Gaps open at the end that had not outlived the settle window: not divergences (yet).
-    pub fn unsettled(&self) -> Vec<&Divergence> {
-        self.parents
+    /// Moves of a gap waiting at the end for less than the settle window: not divergences
+    /// (yet), each with its record.
+    pub fn unsettled(&self) -> Vec<&Change> {
+        let mut waiting: Vec<&Change> = self
+            .parents
             .values()
-            .filter_map(|p| p.open.as_ref())
-            .filter(|d| !d.reported && d.closing_since.is_none())
-            .collect()
+            .flat_map(|p| p.unpaired.iter().map(|w| &w.change))
+            .collect();
+        waiting.sort_by(|a, b| a.at_ms.cmp(&b.at_ms).then_with(|| a.parent.cmp(&b.parent)));
+        waiting
     }
 
-    /// The divergences open now (reported: past the settle window, or found by the start
-    /// check), worst first (a missing tally, then by size).
+    /// The divergences open now, worst first (a missing tally, then by size).
     pub fn open(&self) -> Vec<&Divergence> {
         let mut open: Vec<&Divergence> = self
             .parents
             .values()
             .filter_map(|p| p.open.as_ref())
-            .filter(|d| d.reported)
             .collect();
         open.sort_by(|a, b| {
             let key = |d: &Divergence| {

@@ -35,7 +35,8 @@ pub(super) enum Before {
     Value(BigDecimal),
 }
 
-/// A time a parent's tally and children disagreed.
+/// A time a parent's tally and children disagreed, once settled: there when the watch started,
+/// or opened by a write whose counterpart never came within the settle window.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Divergence {
     /// The parent's partition key.
@@ -44,19 +45,19 @@ pub struct Divergence {
     pub opened_ms: i64,
     /// It was there when the watch started (the start check found it): no record opened it.
     pub before_watch: bool,
+    /// The gap the start check found (`None`: the tally was missing), when `before_watch`.
+    pub start_gap: Option<BigDecimal>,
     /// When it closed, if it did.
     pub closed_ms: Option<i64>,
-    /// Back at zero since then (stream time): it closes once it stays there for the settle
-    /// window.
-    pub closing_since: Option<i64>,
-    /// Tally minus children now (or when it closed, the last before); `None`: tally missing.
+    /// Tally minus children as settled now (or when it closed, zero); `None`: tally missing.
     pub gap: Option<BigDecimal>,
-    /// The records that moved the gap away from zero, first first (at most 20 kept).
+    /// The writes that changed the gap while it was open, oldest first (the last
+    /// [`MAX_CAUSES`] kept); each one's `gap_after` is the settled gap it left.
     pub causes: Vec<Change>,
-    /// Every record that moved the gap while it was open, the kept ones included.
+    /// Writes that changed the gap beyond those kept.
+    pub dropped: u64,
+    /// Every record folded into the parent while it was open, the causes included.
     pub records: u64,
-    /// Said to the user (it outlived the settle window, or was there at the start).
-    pub reported: bool,
 }
 
 /// The most causes a divergence keeps.
@@ -68,15 +69,22 @@ impl Divergence {
         self.closed_ms.map(|c| c - self.opened_ms)
     }
 
-    /// The divergence in one line: `POST#d71e drift +1: likeTally 226 → 227 at … with no child
-    /// inserted`.
+    /// What it was at the start, in words: `likeTally and children already apart by +7 when
+    /// the watch started`.
+    fn start_text(&self, tally: &str) -> String {
+        format!(
+            "{tally} and children already apart by {} when the watch started (an earlier \
+             write: watch from the start of the stream to find it)",
+            gap_text(self.start_gap.as_ref())
+        )
+    }
+
+    /// The divergence in one line, led by the newest write that changed the gap: `POST#d71e
+    /// drift +1: likeTally 226 → 227 at … with no child inserted`.
     pub fn headline(&self, tally: &str) -> String {
-        let cause = match self.causes.first() {
+        let cause = match self.causes.last() {
             Some(change) => change.cause(tally),
-            None if self.before_watch => format!(
-                "{tally} and children already apart when the watch started (an earlier write: \
-                 watch from the start of the stream to find it)"
-            ),
+            None if self.before_watch => self.start_text(tally),
             None => "no record kept".to_owned(),
         };
         let state = match self.open_for_ms() {
@@ -86,20 +94,53 @@ impl Divergence {
         format!("{} {state}: {cause}", self.parent)
     }
 
-    /// Every line that names it: the headline, then each further cause.
+    /// Every line that names it: the headline, the writes before it that changed the gap
+    /// (newest first), then the gap the watch started from.
     pub fn lines(&self, tally: &str) -> Vec<String> {
         let mut lines = vec![self.headline(tally)];
-        for change in self.causes.iter().skip(1) {
-            lines.push(format!("  then {}", change.cause(tally)));
+        for change in self.causes.iter().rev().skip(1) {
+            lines.push(format!("  before it: {}", change.cause(tally)));
         }
-        if self.records > self.causes.len() as u64 {
+        if self.dropped > 0 {
             lines.push(format!(
-                "  and {} more records while it was open",
-                self.records - self.causes.len() as u64
+                "  before them: {} more writes that changed the gap (not kept)",
+                self.dropped
+            ));
+        }
+        if self.before_watch && !self.causes.is_empty() {
+            lines.push(format!("  at the start: {}", self.start_text(tally)));
+        }
+        let named = self.causes.len() as u64 + self.dropped;
+        if self.records > named {
+            lines.push(format!(
+                "  and {} other records while it was open, none of which changed the gap",
+                self.records - named
             ));
         }
         lines
     }
+
+    /// Add `cause`, the newest write that changed the gap, keeping the last [`MAX_CAUSES`].
+    pub(super) fn push_cause(&mut self, cause: Change) {
+        if self.causes.len() >= MAX_CAUSES {
+            self.causes.remove(0);
+            self.dropped += 1;
+        }
+        self.gap = cause.gap_after.clone();
+        self.causes.push(cause);
+    }
+}
+
+/// A record's move of the gap not yet matched by its counterpart (a like's child waiting for
+/// its tally): it settles, and changes the gap, once older than the settle window.
+#[derive(Debug, Clone)]
+pub(super) struct Unpaired {
+    /// Its place in the fold's queue.
+    pub(super) token: u64,
+    /// The record.
+    pub(super) change: Change,
+    /// What is left of its move of the gap (`None`: to or from a missing tally, never matched).
+    pub(super) amount: Option<BigDecimal>,
 }
 
 /// A watched parent.
@@ -117,11 +158,17 @@ pub struct ParentWatch {
     /// How often each child was inserted and removed in this watch (at most
     /// [`MAX_TRACKED_CHILDREN`] children tracked).
     pub(super) child_touches: HashMap<String, (u32, u32)>,
+    /// Tally minus children as settled: the start's gap, moved by each write whose move was
+    /// not matched within the settle window (`None`: the tally is missing).
+    pub settled_gap: Option<BigDecimal>,
+    /// Moves of the gap still waiting for their counterpart, oldest first.
+    pub(super) unpaired: VecDeque<Unpaired>,
     /// The divergence open now.
     pub open: Option<Divergence>,
-    /// Divergences that closed after they were reported (the last 20).
+    /// Divergences that closed (the last 20).
     pub closed: Vec<Divergence>,
-    /// Divergences that closed within the settle window (two records of one write apart).
+    /// Moves of the gap matched by their counterpart within the settle window (a like's child
+    /// and its tally): consistent writes.
     pub settled: u64,
     /// Records folded into it.
     pub records: u64,
@@ -181,20 +228,77 @@ impl ParentWatch {
             Base::Checked { tally: None, .. } => Before::Missing,
             Base::Deltas => Before::Unknown,
         };
-        Self {
+        let mut parent = Self {
             pk,
             base,
             before,
             tally_seen: None,
             children_delta: 0,
             child_touches: HashMap::new(),
+            settled_gap: None,
+            unpaired: VecDeque::new(),
             open: None,
             closed: Vec::new(),
             settled: 0,
             records: 0,
             recent: VecDeque::new(),
             load: Load::default(),
+        };
+        parent.settled_gap = parent.gap();
+        parent
+    }
+
+    /// Start again from `base` (a poll read the parent anew), keeping what was seen.
+    pub(super) fn rebase(&mut self, base: Base) {
+        let fresh = Self::new(self.pk.clone(), base);
+        self.base = fresh.base;
+        self.before = fresh.before;
+        self.tally_seen = None;
+        self.children_delta = 0;
+    }
+
+    /// Match `amount`, a record's move of the gap, against the moves still waiting, oldest
+    /// first: a like's tally +1 against its child's -1. Returns what is left of it and the
+    /// (stream time, token) of the moves it matched whole.
+    pub(super) fn pair(&mut self, amount: BigDecimal) -> (BigDecimal, Vec<(i64, u64)>) {
+        let zero = BigDecimal::default();
+        let mut left = amount;
+        let mut matched = Vec::new();
+        for waiting in &mut self.unpaired {
+            if left == zero {
+                break;
+            }
+            let Some(other) = waiting.amount.as_mut() else {
+                continue;
+            };
+            if (&*other * &left) >= zero {
+                continue;
+            }
+            let taken = other.abs().min(left.abs());
+            let sign = |v: &BigDecimal| {
+                if *v > zero {
+                    taken.clone()
+                } else {
+                    -taken.clone()
+                }
+            };
+            let (from_other, from_left) = (sign(other), sign(&left));
+            *other -= from_other;
+            left -= from_left;
+            if *other == zero {
+                matched.push((waiting.change.at_ms, waiting.token));
+            }
         }
+        self.unpaired
+            .retain(|w| !matched.contains(&(w.change.at_ms, w.token)));
+        self.settled += matched.len() as u64;
+        (left, matched)
+    }
+
+    /// The settled gap now: the gap minus the moves still waiting (`None`: tally missing).
+    pub(super) fn gap_settled_now(&self) -> Option<BigDecimal> {
+        let waiting: BigDecimal = self.unpaired.iter().filter_map(|w| w.amount.clone()).sum();
+        self.gap().map(|g| g - waiting)
     }
 
     /// The stored tally now, as the watch knows it: the last record's, else the start's.

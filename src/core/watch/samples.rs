@@ -4,13 +4,14 @@ use bigdecimal::BigDecimal;
 
 use crate::core::stream::{EventKind, SequenceNumber};
 use crate::core::watch::change::{Change, Effect};
-use crate::core::watch::parent::{Base, ParentWatch};
+use crate::core::watch::parent::Base;
 use crate::core::watch::{CounterFold, WatchEvent};
 
 impl CounterFold {
     /// A poll of parent `id` (no stream): its stored tally read and its children counted at
     /// `at_ms`, poll number `poll`. The first starts it, as a check; a later one that differs is
-    /// a change, and a gap that outlives the settle window a divergence (with no write named).
+    /// a change, and a move of the gap not undone within the settle window a divergence (with no
+    /// write named).
     pub fn sample(
         &mut self,
         id: &str,
@@ -33,14 +34,9 @@ impl CounterFold {
             return events;
         }
         self.folded += 1;
-        *parent = ParentWatch {
-            recent: std::mem::take(&mut parent.recent),
-            open: parent.open.take(),
-            closed: std::mem::take(&mut parent.closed),
-            settled: parent.settled,
-            records: parent.records + 1,
-            ..ParentWatch::new(pk.to_owned(), base)
-        };
+        let gap_before = parent.gap();
+        parent.rebase(base);
+        parent.records += 1;
         let shown = tally.as_ref().map(crate::core::number::to_dynamodb);
         let change = Change {
             sequence: SequenceNumber(poll.to_string()),
@@ -60,13 +56,7 @@ impl CounterFold {
             new: None,
             write_units: 0,
         };
-        if self.config.keep_changes > 0 {
-            if parent.recent.len() >= self.config.keep_changes {
-                parent.recent.pop_front();
-            }
-            parent.recent.push_back(change.clone());
-        }
-        events.extend(self.track(id, pk, change));
+        events.extend(self.track(id, change, gap_before));
         events
     }
 }

@@ -56,13 +56,21 @@ pub fn summary(watched: &Watched) -> Vec<Line> {
         lines.push(Line::new(
             Tone::Warn,
             format!(
-                "{} open at the end for less than the settle window (a write may have been \
-                 in flight; not counted as divergences):",
-                plural(unsettled.len(), "gap")
+                "{} waiting at the end for less than the settle window for its counterpart (a \
+                 write may have been in flight; not counted as divergences):",
+                plural(unsettled.len(), "change")
             ),
         ));
-        for gap in unsettled {
-            lines.push(Line::new(Tone::Warn, format!("  {}", gap.headline(&tally))));
+        for change in unsettled.iter().take(20) {
+            lines.push(Line::new(
+                Tone::Warn,
+                format!(
+                    "  {} {} at {}",
+                    change.parent,
+                    change.what(&tally),
+                    time_text(change.at_ms, false)
+                ),
+            ));
         }
     }
     let closed: Vec<_> = fold.parents().flat_map(|p| p.closed.iter()).collect();
@@ -87,8 +95,9 @@ pub fn summary(watched: &Watched) -> Vec<Line> {
         lines.push(Line::new(
             Tone::Quiet,
             format!(
-                "{} closed within the settle window (the records of one write arriving apart)",
-                plural(settled as usize, "gap")
+                "{} matched by their counterpart within the settle window ({tally} and \
+                 children moved together: consistent writes, never named)",
+                plural(settled as usize, "change")
             ),
         ));
     }

@@ -77,7 +77,11 @@ impl WatchLog {
             }
             WatchProgress::Event(WatchEvent::Change(change)) => self.change(change),
             WatchProgress::Event(WatchEvent::Diverged(divergence)) => {
-                let at = divergence.opened_ms;
+                // Marked where the write that moved it was made (or the start).
+                let at = divergence
+                    .causes
+                    .last()
+                    .map_or(divergence.opened_ms, |c| c.at_ms);
                 self.chart_mut(&divergence.parent, |chart| chart.diverged_at.push(at));
                 self.divergences
                     .insert(divergence.parent.clone(), divergence);
@@ -183,12 +187,12 @@ mod tests {
             parent: parent.to_owned(),
             opened_ms: 1,
             before_watch: false,
+            start_gap: None,
             closed_ms: closed.then_some(2),
-            closing_since: None,
             gap: gap.map(BigDecimal::from),
             causes: Vec::new(),
+            dropped: 0,
             records: 0,
-            reported: true,
         }
     }
 
