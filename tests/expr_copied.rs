@@ -129,3 +129,68 @@ async fn copied_aws_cli_commands_run_on_the_connection_they_were_made_on() {
     assert_eq!(answer["Attributes"]["count"]["N"], "5", "{answer}");
     assert_eq!(stored("count").await.as_deref(), Some("5"));
 }
+
+/// `dynoscope expr` for an endpoint on this machine given without a region or credentials: the
+/// AWS CLI command and the boto3 snippet it prints each run with an empty environment and an
+/// empty home (`env -i`), and do what they say on the sandbox.
+#[test]
+fn printed_cli_and_boto3_code_for_a_local_endpoint_run_with_no_aws_configuration() {
+    let served = common::served::Served::new();
+    let python = std::process::Command::new("python3")
+        .args(["-c", "import boto3"])
+        .output();
+    assert!(
+        python.is_ok_and(|out| out.status.success()),
+        "python3 and boto3 are needed (.ci/run installs moto, which brings boto3)"
+    );
+    let url = served.url().replace("127.0.0.1", "localhost");
+    let print = |target: &str, delta: &str| {
+        let (code, _) = common::served::succeeded(&[
+            "expr",
+            "update",
+            "ADD play_count :d",
+            "--values",
+            &format!(r#"{{":d": {{"N": "{delta}"}}}}"#),
+            "--table",
+            "Videos",
+            "--key",
+            "PK=VID#9f3a",
+            "--key",
+            "SK=STATS#TOTAL",
+            "--as",
+            target,
+            "--endpoint-url",
+            &url,
+        ]);
+        code
+    };
+    let cli = print("cli", "2");
+    assert!(cli.contains("--region us-east-1"), "{cli}");
+    let out = paste_into_bash(&cli);
+    assert!(
+        out.status.success(),
+        "{cli}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let boto3 = print("boto3", "3");
+    let home = std::env::temp_dir().join(format!("dynoscope-empty-py-{}", std::process::id()));
+    std::fs::create_dir_all(&home).unwrap();
+    let out = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(&boto3)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", &home)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{boto3}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stored = served.item("Videos", "VID#9f3a", "STATS#TOTAL");
+    assert!(
+        stored.contains(r#""play_count":46"#),
+        "41 + 2 + 3: {stored}"
+    );
+}

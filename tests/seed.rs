@@ -145,8 +145,7 @@ async fn a_sandbox_file_is_seeded_once_and_survives_restarts() {
             .await
             .unwrap();
     }
-    // Give the first server a moment to release the file.
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    // Dropped: its server has let go of the file (the drop waits for it).
     let second = connection::connect(spec).await.unwrap();
     assert!(
         second.sandbox.as_ref().unwrap().seeded().is_none(),
@@ -162,4 +161,53 @@ async fn a_sandbox_file_is_seeded_once_and_survives_restarts() {
     assert_eq!(likes.len(), 2, "the deleted like stayed deleted");
     drop(second);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `dynoscope sandbox --port P` as a script meets it: the first request sent the moment the port
+/// accepts a connection already sees the whole seed, its history's writes included.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_first_request_on_a_fresh_port_sees_the_whole_seed() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_dynoscope"))
+        .args(["sandbox", "--port", &port.to_string()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the port never opened"
+        );
+        assert!(child.try_wait().unwrap().is_none(), "the sandbox ended");
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let url = format!("http://127.0.0.1:{port}");
+    let client = dynoscope::core::connection::endpoint_client(&url, "us-east-1").await;
+    let got = client
+        .get_item()
+        .table_name(seed::VIDEOS)
+        .key(
+            "PK",
+            aws_sdk_dynamodb::types::AttributeValue::S("VID#9f3a".into()),
+        )
+        .key(
+            "SK",
+            aws_sdk_dynamodb::types::AttributeValue::S("STATS#TOTAL".into()),
+        )
+        .send()
+        .await;
+    let _ = child.kill();
+    let _ = child.wait();
+    let item = got.unwrap().item.expect("the seeded counter is there");
+    assert_eq!(
+        attr(&item, "play_count").as_deref(),
+        Some("41"),
+        "the seed's history (a play) applied before the first answer"
+    );
 }

@@ -20,7 +20,12 @@ pub struct Sandbox {
     db: dynoxide::Database,
     seeded: Option<seed::SeedReport>,
     shutdown: Option<oneshot::Sender<()>>,
+    /// Disconnected once the server's thread has ended (and let go of the database).
+    stopped: Option<std::sync::Mutex<std::sync::mpsc::Receiver<()>>>,
 }
+
+/// How long dropping a sandbox waits for its server to let go of the database.
+const STOP_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 impl std::fmt::Debug for Sandbox {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -43,7 +48,11 @@ impl Sandbox {
             db.disable_bulk_loading()
                 .map_err(|e| Error::Sandbox(format!("cannot set up the database file: {e}")))?;
         }
-        let mut sandbox = Self::serve(db, port).await?;
+        // The port is taken first (a port in use is said before any seeding), but requests are
+        // answered only once the seed, its history included, is whole: a client that waits
+        // for the port never sees a half-seeded engine; its requests wait until then.
+        let (open_tx, open_rx) = oneshot::channel::<()>();
+        let mut sandbox = Self::serve(db, port, open_rx).await?;
         if fresh {
             let db = sandbox.db.clone();
             let report = tokio::task::spawn_blocking(move || seed::seed(&db))
@@ -51,22 +60,30 @@ impl Sandbox {
                 .map_err(|e| Error::Sandbox(format!("seeding stopped: {e}")))??;
             sandbox.seeded = Some(report);
         }
+        let _ = open_tx.send(());
         Ok(sandbox)
     }
 
     /// Start an empty in-memory engine (tests create their own tables).
     pub async fn start_empty() -> Result<Self> {
         let db = dynoxide::Database::memory().map_err(|e| Error::Sandbox(e.to_string()))?;
-        Self::serve(db, 0).await
+        let (open_tx, open_rx) = oneshot::channel::<()>();
+        let _ = open_tx.send(());
+        Self::serve(db, 0, open_rx).await
     }
 
-    async fn serve(db: dynoxide::Database, port: u16) -> Result<Self> {
+    /// Listen on `port` in a thread of its own; answer requests once `open` fires (never, when
+    /// it is dropped: seeding failed).
+    async fn serve(db: dynoxide::Database, port: u16, open: oneshot::Receiver<()>) -> Result<Self> {
         let (ready_tx, ready_rx) = oneshot::channel::<Result<SocketAddr>>();
         let (shutdown_tx, shutdown_rx) = oneshot::channel::<()>();
+        let (stopped_tx, stopped_rx) = std::sync::mpsc::channel::<()>();
         let server_db = db.clone();
         std::thread::Builder::new()
             .name("dynoscope-sandbox".into())
             .spawn(move || {
+                // Dropped when the thread ends, the database with it: the sandbox's drop waits.
+                let _stopped = stopped_tx;
                 let runtime = match tokio::runtime::Builder::new_multi_thread()
                     .worker_threads(1)
                     .thread_name("dynoscope-sandbox-rt")
@@ -91,6 +108,11 @@ impl Sandbox {
                     };
                     let addr = listener.local_addr();
                     let _ = ready_tx.send(addr.map_err(|e| Error::Sandbox(e.to_string())));
+                    let mut shutdown_rx = shutdown_rx;
+                    tokio::select! {
+                        opened = open => if opened.is_err() { return },
+                        _ = &mut shutdown_rx => return,
+                    }
                     let shutdown = async {
                         let _ = shutdown_rx.await;
                     };
@@ -108,6 +130,7 @@ impl Sandbox {
             db,
             seeded: None,
             shutdown: Some(shutdown_tx),
+            stopped: Some(std::sync::Mutex::new(stopped_rx)),
         })
     }
 
@@ -131,6 +154,11 @@ impl Drop for Sandbox {
     fn drop(&mut self) {
         if let Some(tx) = self.shutdown.take() {
             let _ = tx.send(());
+        }
+        // Stopped when its thread has ended, the database file let go (a bounded wait: a
+        // client holding a connection open cannot hold this up for long).
+        if let Some(Ok(stopped)) = self.stopped.take().map(std::sync::Mutex::into_inner) {
+            let _ = stopped.recv_timeout(STOP_WAIT);
         }
     }
 }

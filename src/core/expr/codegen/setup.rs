@@ -23,16 +23,37 @@ fn shell_word(text: &str) -> String {
     }
 }
 
+/// The stand-in key id and secret for an endpoint on this machine (local emulators accept any).
+const LOCAL_KEY: (&str, &str) = ("dynoscope", "dynoscope-local");
+
 impl ClientSetup {
+    /// An endpoint on this machine reached without a profile: generated code carries stand-in
+    /// credentials and a region, so it runs on a machine with no AWS configuration at all.
+    /// They open nothing elsewhere.
+    fn local_without_profile(&self) -> bool {
+        self.profile.is_none()
+            && self
+                .endpoint_url
+                .as_deref()
+                .is_some_and(crate::core::connection::is_loopback)
+    }
+
+    /// The region generated code names: the connection's, else for an endpoint on this machine
+    /// the one the app uses there (an emulator takes any, but every SDK and the AWS CLI need
+    /// one).
+    fn region_named(&self) -> Option<String> {
+        self.region.clone().or_else(|| {
+            self.endpoint_url
+                .as_deref()
+                .filter(|url| crate::core::connection::is_loopback(url))
+                .map(|_| crate::core::connection::DEFAULT_LOCAL_REGION.to_owned())
+        })
+    }
+
     /// Stand-in credentials for an endpoint on this machine reached without a profile, as the
-    /// app uses (local emulators accept any): a copied command then runs on a machine with no
-    /// AWS configuration at all. They open nothing elsewhere.
+    /// app uses: a copied command then runs on a machine with no AWS configuration at all.
     pub(crate) fn cli_environment(&self) -> Option<&'static str> {
-        let local = self
-            .endpoint_url
-            .as_deref()
-            .is_some_and(crate::core::connection::is_loopback);
-        (local && self.profile.is_none())
+        self.local_without_profile()
             .then_some("AWS_ACCESS_KEY_ID=dynoscope AWS_SECRET_ACCESS_KEY=dynoscope-local")
     }
 
@@ -40,7 +61,7 @@ impl ClientSetup {
     pub(crate) fn cli_options(&self) -> Vec<String> {
         [
             ("endpoint-url", &self.endpoint_url),
-            ("region", &self.region),
+            ("region", &self.region_named()),
             ("profile", &self.profile),
         ]
         .into_iter()
@@ -58,8 +79,15 @@ impl ClientSetup {
         if let Some(url) = &self.endpoint_url {
             arguments.push(format!("endpoint_url={}", quoted(url)));
         }
-        if let Some(region) = &self.region {
+        if let Some(region) = &self.region_named() {
             arguments.push(format!("region_name={}", quoted(region)));
+        }
+        if self.local_without_profile() {
+            arguments.push(format!(
+                "aws_access_key_id={}, aws_secret_access_key={}",
+                quoted(LOCAL_KEY.0),
+                quoted(LOCAL_KEY.1)
+            ));
         }
         let arguments = arguments.join(", ");
         match &self.profile {
@@ -78,8 +106,15 @@ impl ClientSetup {
         if let Some(url) = &self.endpoint_url {
             fields.push(format!("endpoint: {}", quoted(url)));
         }
-        if let Some(region) = &self.region {
+        if let Some(region) = &self.region_named() {
             fields.push(format!("region: {}", quoted(region)));
+        }
+        if self.local_without_profile() {
+            fields.push(format!(
+                "credentials: {{ accessKeyId: {}, secretAccessKey: {} }}",
+                quoted(LOCAL_KEY.0),
+                quoted(LOCAL_KEY.1)
+            ));
         }
         let import = self.profile.as_ref().map(|profile| {
             fields.push(format!(
@@ -104,10 +139,18 @@ impl ClientSetup {
         if let Some(url) = &self.endpoint_url {
             lines.push(format!("    .endpoint_url({})", rust_str(url)));
         }
-        if let Some(region) = &self.region {
+        if let Some(region) = &self.region_named() {
             lines.push(format!(
                 "    .region(aws_config::Region::new({}))",
                 rust_str(region)
+            ));
+        }
+        if self.local_without_profile() {
+            lines.push(format!(
+                "    .credentials_provider(aws_sdk_dynamodb::config::Credentials::new({}, {}, \
+                 None, None, \"dynoscope-local\"))",
+                rust_str(LOCAL_KEY.0),
+                rust_str(LOCAL_KEY.1)
             ));
         }
         if let Some(profile) = &self.profile {

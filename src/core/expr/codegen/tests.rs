@@ -116,7 +116,7 @@ fn code_for_a_sandbox_connects_to_the_sandbox() {
     let boto3 = r.render(Target::Boto3, &setup);
     assert!(
         boto3.contains(
-            r#"client = boto3.client("dynamodb", endpoint_url="http://127.0.0.1:41234", region_name="eu-west-2")"#
+            r#"client = boto3.client("dynamodb", endpoint_url="http://127.0.0.1:41234", region_name="eu-west-2", aws_access_key_id="dynoscope", aws_secret_access_key="dynoscope-local")"#
         ),
         "{boto3}"
     );
@@ -124,16 +124,25 @@ fn code_for_a_sandbox_connects_to_the_sandbox() {
         let js = r.render(target, &setup);
         assert!(
             js.contains(
-                r#"new DynamoDBClient({ endpoint: "http://127.0.0.1:41234", region: "eu-west-2" })"#
+                r#"new DynamoDBClient({ endpoint: "http://127.0.0.1:41234", region: "eu-west-2", credentials: { accessKeyId: "dynoscope", secretAccessKey: "dynoscope-local" } })"#
             ),
             "{js}"
         );
     }
     let rust = r.render(Target::Rust, &setup);
     assert!(
-        rust.contains(".endpoint_url(\"http://127.0.0.1:41234\")\n    .region(aws_config::Region::new(\"eu-west-2\"))"),
+        rust.contains(".endpoint_url(\"http://127.0.0.1:41234\")\n    .region(aws_config::Region::new(\"eu-west-2\"))\n    .credentials_provider(aws_sdk_dynamodb::config::Credentials::new(\"dynoscope\", \"dynoscope-local\", None, None, \"dynoscope-local\"))"),
         "{rust}"
     );
+    // An endpoint on this machine given without a region still names one: the CLI and every
+    // SDK need one, and there is no configuration to take it from.
+    let bare = ClientSetup {
+        endpoint_url: Some("http://localhost:8000".into()),
+        region: None,
+        profile: None,
+    };
+    let cli = r.render(Target::Cli, &bare);
+    assert!(cli.contains("--region us-east-1"), "{cli}");
     assert!(rust.contains("let client = aws_sdk_dynamodb::Client::new(&config);"));
     // The request body itself carries no connection.
     let json = r.render(Target::Json, &setup);
