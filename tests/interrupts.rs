@@ -53,7 +53,13 @@ impl Watched {
     /// Wait until `ready` holds (a condition, never a time); a process that ended first is a
     /// failure with what it said.
     fn until(&mut self, what: &str, ready: impl Fn(&Self) -> bool) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
         while !ready(self) {
+            if std::time::Instant::now() > deadline {
+                let _ = self.child.kill();
+                let said = self.said.lock().unwrap().clone();
+                panic!("not {what} within two minutes: {said}");
+            }
             if let Ok(Some(status)) = self.child.try_wait() {
                 let said = self.said.lock().unwrap().clone();
                 panic!("ended with {status} before {what}: {said}");

@@ -231,6 +231,9 @@ async fn the_cli_refuses_counted_children_without_a_choice_and_repairs_with_one(
     let (code, _, err) = run(query(&["--tallies", "repair"])).await;
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--yes"), "{err}");
+    // One message, the true one: the way to confirm said once, nothing about another machine.
+    assert_eq!(err.matches("add --yes").count(), 1, "{err}");
+    assert!(!err.contains("not on this machine"), "{err}");
     assert_eq!(scan(&engine, &info.name).await.len(), 62);
 
     let (code, out, err) = run(query(&["--tallies", "repair", "--yes", "--json"])).await;

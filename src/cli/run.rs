@@ -27,7 +27,11 @@ pub async fn run(spec: ConnectionSpec, flags: &ConnectionFlags, command: Subcomm
         Ok(exit) => exit,
         Err(error) => {
             print_error(&out, &error, json);
-            if matches!(error, Error::NotConfirmed { .. }) && !json {
+            // One message: the way to confirm is said once, where the question does not say it.
+            if let Error::NotConfirmed { question } = &error
+                && !json
+                && !question.contains("--yes")
+            {
                 out.note("dynoscope: add --yes to confirm it");
             }
             Exit::of_error(&error)

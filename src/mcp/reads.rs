@@ -51,7 +51,7 @@ impl Server {
     )]
     async fn describe_table(&self, Parameters(spec): Parameters<TableSpec>) -> CallToolResult {
         self.answer("describe_table", &spec.table, async {
-            let info = self.describe(&spec.table).await?;
+            let info = self.describe_again(&spec.table).await?;
             Ok(Answer::done(describe_json(&info)))
         })
         .await

@@ -1,6 +1,7 @@
 //! The server: one connection fixed when it starts, the tools (reads in [`reads`](super::reads),
 //! writes in [`writes`](super::writes)), and the one way every call is answered and audited.
 
+use std::collections::HashMap;
 use std::future::Future;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -68,7 +69,13 @@ pub(super) struct Shared {
     /// Calls under way, and a wake-up when one ends.
     in_flight: AtomicUsize,
     ended: Notify,
+    /// Tables described, kept for the server's life: described again when `describe_table`
+    /// asks, or after an answer that says the table or its keys are not what was described.
+    described: std::sync::Mutex<HashMap<String, TableInfo>>,
 }
+
+/// Tables whose descriptions are kept at most (then all are read again as needed).
+const MAX_DESCRIBED: usize = 256;
 
 /// Counts a call while it runs.
 struct Running<'a>(&'a Shared);
@@ -103,6 +110,7 @@ impl Server {
                 stop,
                 in_flight: AtomicUsize::new(0),
                 ended: Notify::new(),
+                described: std::sync::Mutex::new(HashMap::new()),
             }),
             tool_router: Self::read_tools() + Self::write_tools(),
         }
@@ -138,6 +146,13 @@ impl Server {
                 CallToolResult::structured(value)
             }
             Err(error) => {
+                if matches!(
+                    error.code(),
+                    Some("ResourceNotFoundException" | "ValidationException")
+                ) {
+                    // The table may be gone or its keys other than described: read it again.
+                    self.forget_descriptions();
+                }
                 let ending = Ending::of_error(&error);
                 entry["ending"] = json!(ending.word());
                 entry["error"] = json!(error.to_string());
@@ -259,8 +274,36 @@ impl Server {
         unless_stopped(&self.shared.stop, op, read).await
     }
 
-    /// The table's description.
+    /// The table's description: the one kept, else read (DescribeTable and its TTL) and kept.
     pub(super) async fn describe(&self, table: &str) -> Result<TableInfo> {
-        read::describe_unless_stopped(self.client(), table, &self.shared.stop).await
+        let kept = self
+            .shared
+            .described
+            .lock()
+            .ok()
+            .and_then(|d| d.get(table).cloned());
+        match kept {
+            Some(info) => Ok(info),
+            None => self.describe_again(table).await,
+        }
+    }
+
+    /// The table's description read now, and kept in place of the one before.
+    pub(super) async fn describe_again(&self, table: &str) -> Result<TableInfo> {
+        let info = read::describe_unless_stopped(self.client(), table, &self.shared.stop).await?;
+        if let Ok(mut described) = self.shared.described.lock() {
+            if described.len() >= MAX_DESCRIBED {
+                described.clear();
+            }
+            described.insert(table.to_owned(), info.clone());
+        }
+        Ok(info)
+    }
+
+    /// Drop every kept description.
+    fn forget_descriptions(&self) {
+        if let Ok(mut described) = self.shared.described.lock() {
+            described.clear();
+        }
     }
 }

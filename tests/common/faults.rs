@@ -109,8 +109,15 @@ impl FaultProxy {
 
     /// Wait (on this thread) until `n` writes have arrived, however long that takes: a count,
     /// not a time.
+    /// Wait until `n` requests have arrived; a minute without them fails the test.
     pub fn wait_for_arrivals(&self, n: usize) {
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
         while self.arrived() < n {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{n} requests never arrived ({} did)",
+                self.arrived()
+            );
             std::thread::sleep(Duration::from_millis(5));
         }
     }

@@ -12,6 +12,7 @@ pub mod roundtrip;
 pub mod served;
 pub mod tables;
 pub mod through;
+pub mod watching;
 
 pub use faults::*;
 pub use proxy::*;

@@ -184,3 +184,35 @@ async fn every_tool_is_listed_with_what_it_costs_and_every_read_answers() {
     assert_eq!(lines.len(), 1 + 12);
     agent.client.cancel().await.unwrap();
 }
+
+/// A table is described once for the server's life, counted at a proxy: twenty `get_item`s
+/// send one DescribeTable (and one DescribeTimeToLive); `describe_table` reads it again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_is_described_once_for_the_servers_life() {
+    let sandbox = Sandbox::start(None, 0).await.unwrap();
+    let proxy = crate::common::fault_proxy(
+        sandbox.addr(),
+        &["DescribeTable", "DescribeTimeToLive"],
+        crate::common::Fault::Throttle(0),
+    )
+    .await;
+    let audit = audit_path("described-once");
+    let agent = Agent::start(&proxy.url, &[], &audit).await;
+    for _ in 0..20 {
+        let item = agent
+            .ok(
+                "get_item",
+                json!({"table": "Videos", "key": {"PK": "VID#9f3a", "SK": "STATS#TOTAL"}}),
+            )
+            .await;
+        assert_eq!(item["ending"], "done", "{item}");
+    }
+    assert_eq!(
+        proxy.arrived(),
+        2,
+        "one DescribeTable and one DescribeTimeToLive"
+    );
+    agent.ok("describe_table", json!({"table": "Videos"})).await;
+    assert_eq!(proxy.arrived(), 4, "asked: described again");
+    agent.client.cancel().await.unwrap();
+}
