@@ -55,9 +55,9 @@ pub async fn serve(
     // process ends.
     stop.cancel();
     server.drained().await;
-    // The last answers are handed to rmcp's writer when their calls end; a moment for it to
-    // write them out before the transport is closed.
-    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    // The last answers are handed to rmcp's writer when their calls end: wait until it has
+    // written an answer to every request it was handed (bounded) before closing the transport.
+    relay.answered(std::time::Duration::from_secs(2)).await;
     cancel.cancel();
     relay.finish(std::time::Duration::from_secs(2)).await;
     ended

@@ -43,6 +43,30 @@ pub(super) type Pipes = (DuplexStream, DuplexStream);
 pub(super) struct Relay {
     reader: JoinHandle<()>,
     writer: JoinHandle<()>,
+    calls: Arc<Calls>,
+}
+
+/// Requests handed to rmcp and the answers it gave, counted so the end of a session waits for
+/// the last answers to be written instead of guessing how long that takes.
+#[derive(Default)]
+struct Calls {
+    asked: std::sync::atomic::AtomicU64,
+    answered: std::sync::atomic::AtomicU64,
+    more: tokio::sync::Notify,
+}
+
+/// The members of a JSON-RPC message that tell a request (`method` and `id`) from an answer
+/// (`id` alone); the rest is skipped unread.
+#[derive(serde::Deserialize)]
+struct Head {
+    id: Option<serde::de::IgnoredAny>,
+    method: Option<serde::de::IgnoredAny>,
+}
+
+impl Head {
+    fn of(line: &[u8]) -> Option<Self> {
+        serde_json::from_slice(line).ok()
+    }
 }
 
 impl Relay {
@@ -61,10 +85,41 @@ impl Relay {
         let (rmcp_reads, requests) = duplex(PIPE_BYTES);
         let (rmcp_writes, answers) = duplex(PIPE_BYTES);
         let (lines, to_write) = mpsc::channel::<Vec<u8>>(64);
-        tokio::spawn(forward_answers(answers, lines.clone()));
-        let reader = tokio::spawn(read_requests(input, requests, lines, audit));
+        let calls = Arc::new(Calls::default());
+        tokio::spawn(forward_answers(answers, lines.clone(), Arc::clone(&calls)));
+        let reader = tokio::spawn(read_requests(
+            input,
+            requests,
+            lines,
+            audit,
+            Arc::clone(&calls),
+        ));
         let writer = tokio::spawn(write_lines(output, to_write));
-        ((rmcp_reads, rmcp_writes), Self { reader, writer })
+        (
+            (rmcp_reads, rmcp_writes),
+            Self {
+                reader,
+                writer,
+                calls,
+            },
+        )
+    }
+
+    /// Wait, at most `within`, until rmcp has answered every request it was handed (a request
+    /// it drops unanswered, one the client cancelled, ends the wait at `within`).
+    pub(super) async fn answered(&self, within: Duration) {
+        use std::sync::atomic::Ordering;
+        let all = async {
+            loop {
+                let more = self.calls.more.notified();
+                let calls = &self.calls;
+                if calls.answered.load(Ordering::SeqCst) >= calls.asked.load(Ordering::SeqCst) {
+                    return;
+                }
+                more.await;
+            }
+        };
+        let _answered = tokio::time::timeout(within, all).await;
     }
 
     /// Stop reading stdin and wait, at most `within`, for every answer to be written.
@@ -87,8 +142,8 @@ async fn write_lines(mut output: impl AsyncWrite + Unpin, mut lines: mpsc::Recei
     let _flushed = output.flush().await;
 }
 
-/// rmcp's answers, line by line, to the writer.
-async fn forward_answers(answers: DuplexStream, lines: mpsc::Sender<Vec<u8>>) {
+/// rmcp's answers, line by line, to the writer; each answer to a request counted once handed on.
+async fn forward_answers(answers: DuplexStream, lines: mpsc::Sender<Vec<u8>>, calls: Arc<Calls>) {
     let mut answers = BufReader::new(answers);
     loop {
         let mut line = Vec::new();
@@ -98,8 +153,15 @@ async fn forward_answers(answers: DuplexStream, lines: mpsc::Sender<Vec<u8>>) {
                 if !line.ends_with(b"\n") {
                     line.push(b'\n');
                 }
+                let answer = Head::of(&line).is_some_and(|h| h.id.is_some() && h.method.is_none());
                 if lines.send(line).await.is_err() {
                     return;
+                }
+                if answer {
+                    calls
+                        .answered
+                        .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    calls.more.notify_waiters();
                 }
             }
         }
@@ -162,6 +224,7 @@ async fn read_requests(
     mut to_rmcp: DuplexStream,
     answers: mpsc::Sender<Vec<u8>>,
     audit: Arc<Audit>,
+    calls: Arc<Calls>,
 ) {
     let mut input = BufReader::with_capacity(PIPE_BYTES, input);
     let mut line = Vec::new();
@@ -176,6 +239,11 @@ async fn read_requests(
                 match check(text) {
                     Ok(()) if text.is_empty() => continue,
                     Ok(()) => {
+                        if Head::of(text).is_some_and(|h| h.id.is_some() && h.method.is_some()) {
+                            calls
+                                .asked
+                                .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                        }
                         let sent = to_rmcp.write_all(text).await;
                         if sent.and(to_rmcp.write_all(b"\n").await).is_err() {
                             break;
