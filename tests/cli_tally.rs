@@ -218,7 +218,7 @@ fn like_twice_then_storm() {
     let text = String::from_utf8_lossy(&again.stdout);
     assert_eq!(again.status.code(), Some(1), "cancelled: {text}");
     assert!(
-        text.contains("Cancelled: item 1 (PK = POST#a91f · SK = LIKE#USER#cli): its condition failed; none of the 2 items was written"),
+        text.contains("USER#cli already likes POST#a91f; nothing was written"),
         "{text}"
     );
     assert!(text.contains("tally 4 → 4 · children 4 → 4"), "{text}");

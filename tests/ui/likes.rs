@@ -45,10 +45,7 @@ fn like_by_hand_then_send_again_then_storm_and_lab() {
     h.get_by_role_and_label(Role::Button, "Send again, new token")
         .click();
     step_until(h, "the retry", |h| {
-        has_label_containing(
-            h,
-            "Cancelled: item 1 (PK = POST#a91f · SK = LIKE#USER#new1): its condition failed",
-        )
+        has_label_containing(h, "USER#new1 already likes POST#a91f; nothing was written")
     });
     // An unlike right after gets its own token: no IdempotentParameterMismatch.
     h.get_by_role_and_label(Role::Button, "Unlike").click();
@@ -57,6 +54,11 @@ fn like_by_hand_then_send_again_then_storm_and_lab() {
     });
     step_until(h, "committed", |h| has_label_containing(h, "Committed · "));
     assert_eq!(h.query_all_by_label("4 → 3").count(), 2);
+    // A second unlike: said as what it means, not as DynamoDB's reason list.
+    h.get_by_role_and_label(Role::Button, "Unlike").click();
+    step_until(h, "the second unlike", |h| {
+        has_label_containing(h, "USER#new1 has no like on POST#a91f; nothing was written")
+    });
     h.get_by_role_and_label(Role::Button, "Like").click();
     step_until(h, "liked again", |h| {
         h.query_all_by_label("3 → 4").count() == 2

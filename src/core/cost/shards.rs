@@ -28,6 +28,9 @@ pub struct ShardAdvice {
     pub kind: WriteKind,
     /// Whether the table has local secondary indexes (`None`: no table given).
     pub has_lsi: Option<bool>,
+    /// How the writes spread as the shards' counts show it: the hottest shard's sort key and
+    /// its share of all writes (0 to 1). `None`: not observed (an even spread is assumed).
+    pub hottest: Option<(String, BigDecimal)>,
 }
 
 impl ShardAdvice {
@@ -50,7 +53,22 @@ impl ShardAdvice {
             item_bytes,
             kind,
             has_lsi: None,
+            hottest: None,
         })
+    }
+
+    /// The same advice for writes that spread as observed: `sort_key` took `share` (0 to 1).
+    pub fn spread_as(mut self, sort_key: &str, share: BigDecimal) -> Self {
+        self.hottest = Some((sort_key.to_owned(), share));
+        self
+    }
+
+    /// The hottest shard's write units a second at this rate, when the spread was observed and
+    /// is less even than `shards` would make it: `(sort key, WCU/s, share)`.
+    fn uneven(&self, shards: u64) -> Option<(&str, BigDecimal, &BigDecimal)> {
+        let (sk, share) = self.hottest.as_ref()?;
+        let hot = BigDecimal::from(self.wcu_per_second()) * share;
+        (hot > self.wcu_per_shard(shards)).then_some((sk.as_str(), hot, share))
     }
 
     /// The write units one write costs.
@@ -127,9 +145,14 @@ impl ShardAdvice {
         } else {
             format!("{rate} ≥ one partition's {ceiling} WCU/s: at least {minimum} shards")
         }];
+        let even = if shards.is_some() || self.hottest.is_some() {
+            " if the writes spread evenly"
+        } else {
+            ""
+        };
         lines.push(format!(
-            "suggested: {} shards ({} WCU/s each, at most {SUGGESTED_LOAD_PERCENT}% of the \
-             ceiling, a power of two)",
+            "suggested: {} shards{even} ({} WCU/s each, at most {SUGGESTED_LOAD_PERCENT}% of \
+             the ceiling, a power of two)",
             self.suggested_shards(),
             capacity_exact(&rounded(&self.wcu_per_shard(self.suggested_shards())))
         ));
@@ -141,9 +164,13 @@ impl ShardAdvice {
                 "at or above: it throttles"
             };
             lines.push(format!(
-                "with {n} shards: {} WCU/s each, {verdict} the {ceiling} WCU/s ceiling",
+                "with {n} shards spread evenly: {} WCU/s each, {verdict} the {ceiling} WCU/s \
+                 ceiling",
                 capacity_exact(&rounded(&each))
             ));
+        }
+        if let Some(line) = self.uneven_line(n) {
+            lines.push(line);
         }
         let writes = pricing.charge(Kind::Write, &BigDecimal::from(total));
         lines.push(format!(
@@ -166,6 +193,22 @@ impl ShardAdvice {
         }
         lines.push(pricing.note());
         lines
+    }
+
+    /// The spread observed, when it is less even than `n` shards would make it: the hot shard's
+    /// load, which no count of shards lowers while the writers pick shards this way.
+    fn uneven_line(&self, n: u64) -> Option<String> {
+        let (sk, hot, share) = self.uneven(n)?;
+        let percent = (share * BigDecimal::from(100)).with_scale_round(1, RoundingMode::HalfUp);
+        let of_ceiling = (&hot * BigDecimal::from(100)
+            / BigDecimal::from(PARTITION_WCU_PER_SECOND))
+        .with_scale_round(0, RoundingMode::HalfUp);
+        Some(format!(
+            "but the writes do not spread evenly: {sk} took {percent}% of them, so at this rate \
+             it takes {} WCU/s ({of_ceiling}% of the ceiling) whatever the count — more shards \
+             do not lower that; writers that pick a shard at random (or by a hash) do",
+            capacity_exact(&rounded(&hot))
+        ))
     }
 
     /// What reading the total of `n` shards costs, both ways.

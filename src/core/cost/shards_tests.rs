@@ -51,7 +51,8 @@ fn big_items_cost_more_units_and_more_shards() {
     assert_eq!(advice.wcu_per_shard(8), d("750"));
     let lines = advice.lines(Some(4), &east());
     assert!(
-        lines[2].contains("with 4 shards: 1,500 WCU/s each, at or above: it throttles"),
+        lines[2]
+            .contains("with 4 shards spread evenly: 1,500 WCU/s each, at or above: it throttles"),
         "{lines:?}"
     );
 }
@@ -127,4 +128,40 @@ fn shares_and_rates_of_observed_shards() {
     assert_eq!(shares[3], Some(d("60.0")));
     assert_eq!(shard_wcu(&d("60.0"), 1_000), d("600.0"));
     assert_eq!(super::shares(&[Some(d("0"))]), vec![None]);
+}
+
+/// VID#c0de at 1,500 writes a second: its 8 shards hold uneven counts (STATS#TOTAL#3 has 9,876
+/// of 18,312). The suggested 2 is for an even spread, and the hot shard is said with what
+/// lowers it — not more shards.
+#[test]
+fn an_uneven_spread_is_said_beside_the_suggestion_not_against_it() {
+    let advice = ShardAdvice::new(1_500, 1_024, WriteKind::Standard)
+        .unwrap()
+        .spread_as("STATS#TOTAL#3", d("9876") / d("18312"));
+    let lines = advice.lines(Some(8), &east());
+    assert!(
+        lines[1].starts_with("suggested: 2 shards if the writes spread evenly (750 WCU/s each"),
+        "{lines:?}"
+    );
+    assert!(
+        lines[2].starts_with("with 8 shards spread evenly: 187.5 WCU/s each"),
+        "{lines:?}"
+    );
+    assert!(
+        lines[3].starts_with(
+            "but the writes do not spread evenly: STATS#TOTAL#3 took 53.9% of them, so at this \
+             rate it takes 809 WCU/s (81% of the ceiling) whatever the count"
+        ),
+        "{lines:?}"
+    );
+    // An even spread says nothing more.
+    let even = ShardAdvice::new(1_500, 1_024, WriteKind::Standard)
+        .unwrap()
+        .spread_as("STATS#TOTAL#0", d("1") / d("8"));
+    assert!(
+        !even
+            .lines(Some(8), &east())
+            .iter()
+            .any(|l| l.contains("do not spread"))
+    );
 }

@@ -298,6 +298,22 @@ impl LikeRequest {
         )
     }
 
+    /// Whether `reasons` say the child's own condition failed: for a like, the user already
+    /// likes the parent; for an unlike, the user has no like on it.
+    pub fn child_refused(&self, reasons: &[CancelReason]) -> bool {
+        reasons.first() == Some(&CancelReason::ConditionalCheckFailed)
+    }
+
+    /// What a refused child condition means, in the user's words: `USER#new1 has no like on
+    /// POST#a91f; nothing was written`.
+    pub fn child_refused_words(&self) -> String {
+        let parent = &self.target.parent;
+        match self.op {
+            LikeOp::Like => format!("{} already likes {parent}; nothing was written", self.user),
+            LikeOp::Unlike => format!("{} has no like on {parent}; nothing was written", self.user),
+        }
+    }
+
     /// Whether cancellation `reasons` say the parent does not exist: its update, the second
     /// write, failed its only condition.
     pub fn parent_missing(&self, reasons: &[CancelReason]) -> bool {

@@ -257,7 +257,13 @@ impl LikeReport {
     /// retried, and snapshots that could not be taken.
     pub fn lines(&self) -> Vec<Line> {
         let plan = self.request.write_plan();
-        let mut lines = vec![self.sent.outcome.line(&self.pricing, &plan)];
+        let mut lines = vec![match &self.sent.outcome {
+            // The child's own condition: said as what it means for this user and post.
+            LikeOutcome::Cancelled { reasons } if self.request.child_refused(reasons) => {
+                Line::new(Tone::Warn, self.request.child_refused_words())
+            }
+            outcome => outcome.line(&self.pricing, &plan),
+        }];
         match &self.sent.outcome {
             LikeOutcome::Cancelled { reasons } if self.request.parent_missing(reasons) => {
                 lines.push(Line::new(

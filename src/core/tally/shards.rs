@@ -81,6 +81,14 @@ impl ShardTotal {
             .collect()
     }
 
+    /// The hottest shard's sort key and its share of the total (0 to 1); `None` when the
+    /// total is 0 or no shard is hot.
+    pub fn hot_share(&self) -> Option<(String, BigDecimal)> {
+        let (sk, value) = self.hot.and_then(|i| self.shards.get(i))?;
+        let value = value.as_ref()?;
+        (self.total != BigDecimal::default()).then(|| (sk.clone(), value / &self.total))
+    }
+
     /// The hottest shard and its share of the total, when there is one.
     pub fn hot_text(&self) -> Option<String> {
         let (sk, value) = self.hot.and_then(|i| self.shards.get(i))?;

@@ -150,6 +150,10 @@ fn load_ui(
     let shards = u64::try_from(total.shards.len()).unwrap_or(u64::MAX);
     match ShardAdvice::new(writes, 1024, WriteKind::Standard) {
         Ok(advice) => {
+            let advice = match total.hot_share() {
+                Some((sk, share)) => advice.spread_as(&sk, share),
+                None => advice,
+            };
             let pricing = scope.connection.pricing(scope.table);
             for line in advice.lines(Some(shards.max(1)), &pricing) {
                 ui.label(line);
