@@ -119,13 +119,28 @@ fn browses_likes_by_user_through_the_index() {
 
 #[test]
 fn invalid_input_is_explained_and_not_sent() {
-    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    // Through a proxy that counts every Query and Scan that reaches the server.
+    let outside = crate::outside_sandbox();
+    let proxy = outside.runtime.block_on(crate::common::fault_proxy(
+        outside.sandbox.addr(),
+        &["Query", "Scan"],
+        crate::common::Fault::Throttle(0),
+    ));
+    let mut app = start(crate::endpoint(&proxy.url), Some("Social"));
     let h = &mut app.harness;
     step_until(h, "the query form", |h| has_label(h, "PK (S) ="));
     h.get_by_role_and_label(Role::Button, "Run query").click();
     step_until(h, "the message", |h| {
         has_label_containing(h, "give a value for the partition key `PK`")
     });
+    for _ in 0..10 {
+        h.step();
+    }
+    assert_eq!(proxy.arrived(), 0, "nothing was sent");
+    // The same form with a value is sent, once: the proxy does count.
+    query_partition(h, "POST#a91f");
+    step_until(h, "the results", |h| has_label(h, "LIKE#USER#7c20"));
+    assert_eq!(proxy.arrived(), 1);
 }
 
 #[test]
@@ -168,7 +183,7 @@ fn a_cancelled_export_writes_nothing() {
     let mut app = start_with_picker(
         ConnectionSpec::Sandbox { db_path: None },
         Some("Videos"),
-        Some(picker),
+        Some(picker.clone()),
     );
     let h = &mut app.harness;
     query_partition(h, "VID#9f3a");
@@ -177,6 +192,12 @@ fn a_cancelled_export_writes_nothing() {
     step_until(h, "the message", |h| {
         has_label_containing(h, "No file chosen; nothing exported.")
     });
+    // Nothing was written under the name it suggested, here or in the temporary folder.
+    let suggested = picker.suggested.lock().unwrap().clone();
+    assert_eq!(suggested, ["Videos-VID_9f3a.jsonl"]);
+    for dir in [std::env::current_dir().unwrap(), std::env::temp_dir()] {
+        assert!(!dir.join(&suggested[0]).exists(), "{dir:?}");
+    }
 }
 
 #[test]
@@ -196,7 +217,17 @@ fn exports_to_a_typed_path_where_the_system_has_no_dialog() {
     std::fs::create_dir_all(&dir).unwrap();
     h.get_by_label("Export…").click();
     step_until(h, "the export menu", |h| has_label(h, "Save to"));
-    type_into(h, "Save to", &dir.display().to_string());
+    // Clicked with the pointer, as a person does: the menu stays open and the field takes text.
+    h.get_by_label("Save to").click();
+    h.step();
+    h.step();
+    assert!(
+        has_label(h, "DynamoDB JSON lines (.jsonl)"),
+        "the Export… menu stays open after a click in its field"
+    );
+    h.get_by_label("Save to")
+        .type_text(&dir.display().to_string());
+    h.step();
     h.get_by_label("DynamoDB JSON lines (.jsonl)").click();
     let path = dir.join("Social-POST_a91f.jsonl");
     step_until(h, "the export", |h| {

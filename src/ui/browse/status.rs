@@ -124,21 +124,27 @@ pub fn status_bar_ui(
                 ui.weak(format!("· {selected} selected"));
             }
             if loading == Loading::Idle && !results.rows.is_empty() {
-                ui.menu_button("Export…", |ui| {
-                    crate::ui::widgets::labelled_text_ui(
-                        ui,
-                        "Save to",
-                        export_to,
-                        220.0,
-                        "a file or folder (empty: ask with a dialog)",
-                    );
-                    for format in Format::ALL {
-                        if ui.button(format.label()).clicked() {
-                            action = Some(StatusAction::Export(format));
-                            ui.close();
+                // Clicks inside stay inside: the Save to field takes a typed path (the default
+                // menu closes on any click, so the field could never be focused).
+                let config = egui::containers::menu::MenuConfig::new()
+                    .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
+                egui::containers::menu::MenuButton::new("Export…")
+                    .config(config)
+                    .ui(ui, |ui| {
+                        crate::ui::widgets::labelled_text_ui(
+                            ui,
+                            "Save to",
+                            export_to,
+                            220.0,
+                            "a file or folder (empty: ask with a dialog)",
+                        );
+                        for format in Format::ALL {
+                            if ui.button(format.label()).clicked() {
+                                action = Some(StatusAction::Export(format));
+                                ui.close();
+                            }
                         }
-                    }
-                });
+                    });
             }
         }
     });
