@@ -64,6 +64,16 @@ pub enum Intent {
         /// The items written.
         keys: Vec<Item>,
     },
+    /// Items of `table` at `destination` were deleted by a write of ours: their rows leave
+    /// every tab showing them (a delete of many; one item's delete is read again instead).
+    Deleted {
+        /// Where the delete went.
+        destination: Box<Destination>,
+        /// The table.
+        table: String,
+        /// The keys of the items known deleted.
+        keys: Vec<Item>,
+    },
     /// Open this table (a result tab on it was chosen).
     OpenTable(String),
     /// The tables changed (one was deleted): list them again.

@@ -237,8 +237,22 @@ fn the_grid_s_selected_rows_and_a_tab_s_rows_are_deleted() {
         has_label_containing(h, "1 item deleted from Social")
     });
 
-    // The tab's rows: read again, so the one already deleted is not counted.
-    h.get_by_label("The 4 rows of the Browse tab").click();
+    // The deleted row left the tab: 3 rows are offered now, and the grid no longer shows it.
+    step_until(h, "the row gone from the tab", |h| {
+        has_label(h, "The 3 rows of the Browse tab")
+    });
+    h.get_by_role_and_label(Role::Button, "Browse").click();
+    h.step();
+    assert!(
+        !has_label(h, "LIKE#USER#7c20"),
+        "the deleted row left the grid"
+    );
+    assert!(has_label(h, "META"));
+    h.get_by_role_and_label(Role::Button, "Table").click();
+    step_until(h, "the table view", |h| {
+        has_label(h, "The 3 rows of the Browse tab")
+    });
+    h.get_by_label("The 3 rows of the Browse tab").click();
     h.step();
     h.get_by_role_and_label(Role::Button, "Count (dry run)")
         .click();
@@ -251,6 +265,11 @@ fn the_grid_s_selected_rows_and_a_tab_s_rows_are_deleted() {
     step_until(h, "the report", |h| {
         has_label_containing(h, "3 items deleted from Social")
     });
+    h.get_by_role_and_label(Role::Button, "Browse").click();
+    h.step();
+    for gone in ["META", "LIKE#USER#0109", "LIKE#USER#7c20"] {
+        assert!(!has_label(h, gone), "{gone} left the grid");
+    }
     let left = outside.runtime.block_on(async {
         outside
             .client

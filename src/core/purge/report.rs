@@ -3,6 +3,7 @@
 use crate::core::ending::Ending;
 use crate::core::error::Error;
 use crate::core::report::plural;
+use crate::core::value::Item;
 use crate::core::write::{self, WriteOutcome};
 
 /// How far a delete pass got.
@@ -33,7 +34,13 @@ pub struct PurgeReport {
     pub stopped: Option<String>,
     /// The error that stopped it, when one did.
     pub error: Option<Error>,
+    /// The keys of the items known deleted (the first [`MAX_GONE_KEPT`]): what a view showing
+    /// them takes away.
+    pub gone: Vec<Item>,
 }
+
+/// The deleted keys a report keeps, at most.
+pub const MAX_GONE_KEPT: usize = 100_000;
 
 impl PurgeReport {
     /// Done when everything read was deleted; unknown when an outcome is; refused when items
@@ -91,9 +98,14 @@ impl PurgeReport {
         lines
     }
 
+    fn keep_gone<'a>(&mut self, keys: impl Iterator<Item = &'a Item>) {
+        let room = MAX_GONE_KEPT.saturating_sub(self.gone.len());
+        self.gone.extend(keys.take(room).cloned());
+    }
+
     /// Count one batch's outcome; false when no other batch should be sent.
-    pub(super) fn count(&mut self, keys: usize, outcome: WriteOutcome) -> bool {
-        let keys = keys as u64;
+    pub(super) fn count(&mut self, sent: &[Item], outcome: WriteOutcome) -> bool {
+        let keys = sent.len() as u64;
         self.requests += outcome.attempts();
         match outcome {
             WriteOutcome::Applied {
@@ -104,7 +116,13 @@ impl PurgeReport {
             } => {
                 self.wcu += consumed_wcu;
                 self.throttled.extend(throttled);
-                let left = unwritten.map_or(0, |u| u.items.len() as u64);
+                let left = unwritten.as_ref().map_or(0, |u| u.items.len() as u64);
+                let unwritten = unwritten.map(|u| u.items).unwrap_or_default();
+                self.keep_gone(sent.iter().filter(|key| {
+                    !unwritten
+                        .iter()
+                        .any(|u| key.iter().all(|(n, v)| u.get(n) == Some(v)))
+                }));
                 self.deleted += keys - left;
                 self.not_deleted += left;
                 left == 0
@@ -120,9 +138,12 @@ impl PurgeReport {
                 error, stored_now, ..
             } => {
                 // Each key was read again: gone is deleted, still there is not.
-                for read in &stored_now {
+                for (key, read) in sent.iter().zip(&stored_now) {
                     match read {
-                        Ok(None) => self.deleted += 1,
+                        Ok(None) => {
+                            self.deleted += 1;
+                            self.keep_gone(std::iter::once(key));
+                        }
                         Ok(Some(_)) => self.not_deleted += 1,
                         Err(_) => self.unknown += 1,
                     }

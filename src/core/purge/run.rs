@@ -176,7 +176,7 @@ impl Pass<'_> {
         }
         self.report.read += keys.len() as u64;
         let mut batches = keys.chunks(Batch::MAX).map(|c| c.to_vec());
-        let mut flying: JoinSet<(usize, WriteOutcome)> = JoinSet::new();
+        let mut flying: JoinSet<(Vec<Item>, WriteOutcome)> = JoinSet::new();
         let mut sending = true;
         loop {
             while sending && flying.len() < BATCHES_AT_ONCE {
@@ -189,7 +189,7 @@ impl Pass<'_> {
                     sending = false;
                     break;
                 };
-                let count = chunk.len();
+                let sent = chunk.clone();
                 let plan = match WritePlan::batch(
                     self.destination.clone(),
                     Batch::delete(&self.info.name, chunk),
@@ -203,23 +203,22 @@ impl Pass<'_> {
                     }
                 };
                 let (connection, confirmed) = (self.connection.clone(), self.confirmed);
-                flying.spawn(
-                    async move { (count, write::send(&connection, &plan, confirmed).await) },
-                );
+                flying
+                    .spawn(async move { (sent, write::send(&connection, &plan, confirmed).await) });
             }
             let Some(done) = flying.join_next().await else {
                 break;
             };
-            let (count, outcome) = done.unwrap_or_else(|e| {
+            let (sent, outcome) = done.unwrap_or_else(|e| {
                 (
-                    0,
+                    Vec::new(),
                     WriteOutcome::lost(Error::TaskDied {
                         op: "BatchWriteItem",
                         detail: e.to_string(),
                     }),
                 )
             });
-            if !self.report.count(count, outcome) {
+            if !self.report.count(&sent, outcome) {
                 sending = false;
             }
             progress(&self.report);

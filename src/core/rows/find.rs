@@ -201,6 +201,17 @@ impl RowSet {
         }
     }
 
+    /// Take `row` out of the set.
+    pub fn remove(&mut self, row: u32) {
+        let (word, bit) = (row as usize / 64, row % 64);
+        if let Some(w) = self.bits.get_mut(word)
+            && *w & (1 << bit) != 0
+        {
+            *w &= !(1 << bit);
+            self.count -= 1;
+        }
+    }
+
     /// Empty the set.
     pub fn clear(&mut self) {
         self.bits.clear();

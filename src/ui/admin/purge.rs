@@ -80,7 +80,7 @@ pub struct PurgeForm {
     typed: String,
     choice: Option<TallyChoice>,
     /// The delete under way: its progress, and at the end its report with the tallies' lines.
-    deleting: Option<Job<PurgeReport, Vec<String>>>,
+    deleting: Option<Job<PurgeReport, (Vec<String>, Vec<crate::core::value::Item>)>>,
     progress: Option<PurgeReport>,
     ended: Option<Vec<String>>,
     error: Option<crate::core::error::Error>,
@@ -111,17 +111,19 @@ impl PurgeForm {
             self.progress = None;
             self.counted = None;
             self.typed.clear();
+            let mut gone = Vec::new();
             match done {
-                Ok(lines) => {
+                Ok((lines, deleted)) => {
                     self.ended = Some(lines);
+                    gone = deleted;
                 }
                 Err(error) => self.error = Some(error),
             }
             if let Some(destination) = destination {
-                intents.push(Intent::Written {
+                intents.push(Intent::Deleted {
                     destination: Box::new(destination),
                     table: table.to_owned(),
-                    keys: Vec::new(),
+                    keys: gone,
                 });
             }
         }
@@ -364,7 +366,7 @@ impl PurgeForm {
                         }
                         let mut lines = report.lines(&info.name, &pricing);
                         lines.extend(repaired);
-                        Ok(lines)
+                        Ok((lines, report.gone))
                     },
                 ));
                 self.ended = None;

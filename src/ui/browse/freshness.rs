@@ -41,6 +41,25 @@ impl RowTimes {
         page.checked_sub(1).map(|p| self.pages[p].1)
     }
 
+    /// The times of the rows kept when rows are taken out: `moved[old]` is the old row's new
+    /// place (`None`: taken out). Each kept row keeps when it was read.
+    pub fn kept(&self, moved: &[Option<u32>]) -> Self {
+        let mut times = Self::default();
+        for (old, new) in moved.iter().enumerate() {
+            let (Some(new), Some(at)) = (new, self.read_at(old)) else {
+                continue;
+            };
+            let new = *new as usize;
+            if times.pages.last().is_none_or(|(_, last)| *last != at) {
+                times.pages.push((new, at));
+            }
+            if self.gone.contains(&old) {
+                times.gone.insert(new);
+            }
+        }
+        times
+    }
+
     /// Whether the server no longer had row `row` when it was last read.
     pub fn gone(&self, row: usize) -> bool {
         self.gone.contains(&row)

@@ -196,6 +196,17 @@ impl BrowseFeature {
         }
     }
 
+    /// Items of `table` deleted by a write of ours: their rows leave every tab on it.
+    pub fn remove_deleted(&mut self, table: &str, keys: &[Item]) {
+        for tab in &mut self.tabs {
+            if let TabBody::Table(t) = &mut tab.body
+                && t.table == table
+            {
+                t.results.remove_rows(keys);
+            }
+        }
+    }
+
     /// Put the rows read again in place, in every tab on their table.
     pub(super) fn apply_rereads(&mut self) {
         for done in self.rereads.poll() {

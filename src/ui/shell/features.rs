@@ -114,6 +114,16 @@ impl TableFeatures {
                 }
                 None
             }
+            Intent::Deleted {
+                destination,
+                table,
+                keys,
+            } => {
+                if destination.is(scope.connection) {
+                    self.browse.remove_deleted(&table, &keys);
+                }
+                None
+            }
             Intent::EditItem { item, start } => {
                 self.items.start(scope, &item, start);
                 Some(View::Items)

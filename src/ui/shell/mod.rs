@@ -198,6 +198,9 @@ impl DynoscopeApp {
         let wrote_open_table = intents.iter().any(|i| match i {
             Intent::Written {
                 destination, table, ..
+            }
+            | Intent::Deleted {
+                destination, table, ..
             } => {
                 self.connection.active().is_some_and(|c| destination.is(c))
                     && self.tables.open_name() == Some(table.as_str())

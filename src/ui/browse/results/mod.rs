@@ -282,6 +282,52 @@ impl Results {
         self.times.read_again(row, std::time::Instant::now(), true);
     }
 
+    /// The items at `keys` were deleted by a write of ours: their rows leave the grid — the
+    /// row store, the order, the selection, the cursor, the item view — and the rest stay as
+    /// they were (selected, sorted, as old as they were). Returns how many rows left.
+    pub fn remove_rows(&mut self, keys: &[Item]) -> usize {
+        let gone: HashSet<usize> = keys
+            .iter()
+            .filter_map(|key| self.rows.find_key(key))
+            .collect();
+        if gone.is_empty() {
+            return 0;
+        }
+        // Old row → new row, for the rows kept.
+        let mut moved: Vec<Option<u32>> = vec![None; self.rows.len()];
+        let mut kept = Vec::with_capacity(self.rows.len() - gone.len());
+        for row in (0..self.rows.len()).filter(|r| !gone.contains(r)) {
+            if let Some(item) = self.rows.item(row) {
+                moved[row] = u32::try_from(kept.len()).ok();
+                kept.push(item);
+            }
+        }
+        let at = |row: u32| moved.get(row as usize).copied().flatten();
+        self.times = self.times.kept(&moved);
+        self.rows = Rows::from_items(&kept);
+        self.order = self.order.iter().filter_map(|&row| at(row)).collect();
+        let mut chosen = RowSet::default();
+        for row in 0..moved.len() {
+            if let Some(new) = u32::try_from(row)
+                .ok()
+                .filter(|&r| self.chosen.contains(r))
+                .and_then(at)
+            {
+                chosen.insert(new);
+            }
+        }
+        self.chosen = chosen;
+        self.selected = self
+            .selected
+            .and_then(|r| at(u32::try_from(r).ok()?))
+            .map(|r| r as usize);
+        self.cursor = self.cursor.and_then(|(r, c)| Some((at(r)?, c)));
+        self.anchor = self.anchor.and_then(at);
+        self.changes = None;
+        self.find.order_changed();
+        gone.len()
+    }
+
     /// The selected rows shown, in view order.
     pub fn selected_rows(&self) -> Vec<u32> {
         if self.chosen.is_empty() {

@@ -279,3 +279,28 @@ fn each_result_set_has_its_own_grid_kept_across_its_runs() {
         "a run again keeps its widths and place"
     );
 }
+
+#[test]
+fn deleted_rows_leave_the_grid_and_the_rest_keep_their_order_and_selection() {
+    let mut results = results(&[
+        like("A", "3", &[]),
+        like("B", "1", &[]),
+        like("C", "2", &[]),
+        like("D", "5", &[]),
+    ]);
+    results.toggle_sort("n");
+    results.select_all();
+    results.open_row(1);
+    let key = |sk: &str| {
+        Item::from([
+            ("PK".to_owned(), AttributeValue::S("POST#a91f".into())),
+            ("SK".to_owned(), AttributeValue::S(sk.into())),
+        ])
+    };
+    assert_eq!(results.remove_rows(&[key("B"), key("D"), key("nope")]), 2);
+    assert_eq!(results.rows.len(), 2);
+    assert_eq!(sks(&results), ["C", "A"], "still sorted by n");
+    assert_eq!(results.selected_count(), 2, "the rest stay selected");
+    assert_eq!(results.selected(), None, "the opened row was deleted");
+    assert_eq!(results.remove_rows(&[key("nope")]), 0);
+}
