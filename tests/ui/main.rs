@@ -66,6 +66,20 @@ fn start_with(
     picker: Option<std::sync::Arc<dyn SavePicker>>,
     options: dynoscope::core::connection::ConnectOptions,
 ) -> App {
+    let remembered = Remembered {
+        table: remembered_table.map(str::to_owned),
+        ..Remembered::default()
+    };
+    start_remembering(spec, remembered, picker, options)
+}
+
+/// The app as a run before left it: `remembered` (its tabs, table, layouts).
+pub fn start_remembering(
+    spec: ConnectionSpec,
+    remembered: Remembered,
+    picker: Option<std::sync::Arc<dyn SavePicker>>,
+    options: dynoscope::core::connection::ConnectOptions,
+) -> App {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .thread_name("ui-test-worker")
@@ -73,10 +87,6 @@ fn start_with(
         .build()
         .unwrap();
     let spawner = Spawner::new(runtime.handle().clone(), || {});
-    let remembered = Remembered {
-        table: remembered_table.map(str::to_owned),
-        ..Remembered::default()
-    };
     let mut app = DynoscopeApp::new(spawner, spec, options, remembered);
     // Saved queries go to a folder of the test's own, never the user's config folder.
     let saver = picker.map_or_else(Saver::default, Saver::new);

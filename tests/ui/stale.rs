@@ -178,3 +178,44 @@ fn the_table_facts_are_described_again_on_demand_and_after_a_write_of_ours() {
         count(h) == Some((before + 2).to_string())
     });
 }
+
+/// A tab left by an earlier run on a table since deleted is closed when the tables are listed,
+/// and said so until dismissed: no dead end on a table that is not there.
+#[test]
+fn a_tab_on_a_deleted_table_is_closed_and_said_so() {
+    use dynoscope::ui::browse::{TabKind, TabSpec};
+    let tab = |name: &str| TabSpec {
+        name: name.to_owned(),
+        kind: TabKind::Table {
+            table: name.to_owned(),
+            form: Box::default(),
+        },
+    };
+    let remembered = dynoscope::ui::Remembered {
+        table: Some("Social".to_owned()),
+        tabs: vec![tab("Posts"), tab("Social")],
+        ..Default::default()
+    };
+    let mut app = start_remembering(
+        dynoscope::core::connection::ConnectionSpec::Sandbox { db_path: None },
+        remembered,
+        None,
+        Default::default(),
+    );
+    let h = &mut app.harness;
+    step_until(h, "the closed tab said", |h| {
+        has_label(
+            h,
+            "Closed Posts (on Posts): the table is not on this connection any more (deleted).",
+        )
+    });
+    assert!(
+        h.query_by_label("Close tab Posts").is_none(),
+        "no tab on Posts is left"
+    );
+    assert!(h.query_by_label("Close tab Social").is_some());
+    h.get_by_role_and_label(Role::Button, "Dismiss").click();
+    step_until(h, "dismissed", |h| {
+        !has_label_containing(h, "the table is not on this connection any more")
+    });
+}

@@ -80,6 +80,8 @@ pub struct BrowseFeature {
     history: History,
     /// Save query…: the shown tab's query saved by name.
     saving: SaveQuery,
+    /// Tabs closed because their table is no longer listed, said until dismissed.
+    closed_gone: Vec<String>,
 }
 
 impl BrowseFeature {
@@ -110,6 +112,7 @@ impl BrowseFeature {
             layouts,
             history,
             saving: SaveQuery::default(),
+            closed_gone: Vec::new(),
         }
     }
 
@@ -176,6 +179,47 @@ impl BrowseFeature {
         written
     }
 
+    /// The connection's tables were listed: a tab on a table not among `names` (deleted, here
+    /// or elsewhere, or gone since the last run) is closed, and said so until dismissed. A tab
+    /// whose write has not answered stays.
+    pub fn tables_listed(&mut self, names: &[String]) {
+        let mut at = 0;
+        while at < self.tabs.len() {
+            let gone = self.tabs[at]
+                .body
+                .table()
+                .filter(|t| !names.iter().any(|n| n == t))
+                .map(str::to_owned);
+            match gone {
+                Some(table) if !self.tabs[at].body.writing() => {
+                    let name = self.tabs[at].name.clone();
+                    self.close_tab(at);
+                    self.closed_gone.push(format!("{name} (on {table})"));
+                }
+                _ => at += 1,
+            }
+        }
+    }
+
+    /// Tabs closed because their table is gone, said above the tabs until dismissed.
+    fn closed_gone_ui(&mut self, ui: &mut Ui) {
+        if self.closed_gone.is_empty() {
+            return;
+        }
+        ui.horizontal_wrapped(|ui| {
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                format!(
+                    "Closed {}: the table is not on this connection any more (deleted).",
+                    self.closed_gone.join(", ")
+                ),
+            );
+            if ui.button("Dismiss").clicked() {
+                self.closed_gone.clear();
+            }
+        });
+    }
+
     /// Another connection: every tab keeps its form and forgets its rows.
     fn connection_changed(&mut self) {
         self.rereads.clear();
@@ -207,6 +251,7 @@ impl BrowseFeature {
         }
         self.sync_layout();
         self.note_runs();
+        self.closed_gone_ui(ui);
         let open = self.tabs_ui(ui, scope);
         if open.is_some() {
             return open;

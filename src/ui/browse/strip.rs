@@ -44,7 +44,7 @@ impl BrowseFeature {
     }
 
     /// Close tab `at`, unless a write it sent has not answered yet (its outcome must be seen).
-    fn close_tab(&mut self, at: usize) {
+    pub(super) fn close_tab(&mut self, at: usize) {
         if self.tabs.get(at).is_some_and(|t| t.body.writing()) {
             return;
         }

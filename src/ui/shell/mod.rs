@@ -53,6 +53,8 @@ pub struct DynoscopeApp {
     /// The theme chosen, and whether it still has to be applied.
     theme: Theme,
     theme_applied: bool,
+    /// The tables list the browse tabs were last checked against.
+    listed_seen: u64,
     /// Ctrl+K: tables, views, saved queries, history.
     palette: Palette,
 }
@@ -85,6 +87,7 @@ impl DynoscopeApp {
             unreadable: None,
             theme: remembered.theme,
             theme_applied: false,
+            listed_seen: 0,
             palette: Palette::default(),
             saver: Saver::default(),
             spawner,
@@ -152,6 +155,10 @@ impl DynoscopeApp {
         }
         if let Some(table) = self.tables.poll(&self.spawner, self.connection.active()) {
             self.table_opened(&table);
+        }
+        if self.tables.listed() != self.listed_seen {
+            self.listed_seen = self.tables.listed();
+            self.features.browse.tables_listed(self.tables.names());
         }
         self.features.poll()
     }

@@ -44,6 +44,8 @@ pub struct TablesFeature {
     live: cost::LivePrices,
     /// The Create table window.
     create: crate::ui::admin::CreateForm,
+    /// Counts the lists that arrived, so that what follows the list knows when it is new.
+    listed: u64,
 }
 
 impl TablesFeature {
@@ -74,7 +76,13 @@ impl TablesFeature {
             metrics: crate::ui::metrics::MetricsPanel::default(),
             live: cost::LivePrices::default(),
             create: crate::ui::admin::CreateForm::default(),
+            listed: 0,
         }
+    }
+
+    /// How many lists have arrived (the names are those of the last).
+    pub fn listed(&self) -> u64 {
+        self.listed
     }
 
     /// A new connection: forget the old one's tables (the filter stays) and list the new ones.
@@ -187,6 +195,7 @@ impl TablesFeature {
                     self.open = None;
                 }
                 self.names = names;
+                self.listed += 1;
                 let wanted = self.wanted.clone().filter(|t| self.names.contains(t));
                 match (wanted, connection) {
                     (Some(table), Some(connection)) if self.open.is_none() => {
