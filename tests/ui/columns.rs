@@ -101,4 +101,23 @@ fn a_refresh_tints_the_rows_another_writer_added_and_changed() {
         has_label_containing(h, "on demand per refresh · 1 added, 1 changed, 0 removed")
     });
     assert!(has_label(h, "LIKE#USER#0new"));
+    // The next refresh finds nothing new: what the first found stays listed until seen.
+    h.get_by_role_and_label(Role::Button, "Refresh now").click();
+    step_until(h, "the second refresh", |h| {
+        has_label_containing(h, "on demand per refresh · nothing changed")
+    });
+    assert!(has_label(h, "2 changes since you last looked:"));
+    assert!(has_label_containing(
+        h,
+        "PK = POST#a91f · SK = LIKE#USER#0new added ("
+    ));
+    // A change is a way to its row: the cursor lands there and the item opens.
+    h.get_by_label_contains("SK = META changed (").click();
+    step_until(h, "the row opened", |h| {
+        has_label_containing(h, "likeTally")
+    });
+    h.get_by_role_and_label(Role::Button, "Seen").click();
+    step_until(h, "seen", |h| {
+        !has_label_containing(h, "since you last looked")
+    });
 }

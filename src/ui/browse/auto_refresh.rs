@@ -9,17 +9,13 @@ use std::time::{Duration, Instant};
 use egui::Ui;
 
 use crate::core::cost::Pricing;
-use crate::core::report::plural;
 use crate::core::rows::{MAX_COMPARED, RowChanges, Rows};
 use crate::core::value::Item;
-use crate::core::write::key_shown;
 use crate::ui::browse::results::{Results, Sort};
+use crate::ui::browse::unseen::Unseen;
 
 /// The intervals offered, in seconds.
 const CHOICES: [u64; 5] = [5, 10, 30, 60, 300];
-
-/// Removed keys named; the others are counted.
-const REMOVED_NAMED: usize = 5;
 
 /// What was there before a refresh.
 struct Before {
@@ -46,6 +42,8 @@ pub struct AutoRefresh {
     next_at: Option<Instant>,
     before: Option<Before>,
     last: Option<Refreshed>,
+    /// What the refreshes found that the user has not marked seen.
+    unseen: Unseen,
 }
 
 impl AutoRefresh {
@@ -114,7 +112,10 @@ impl AutoRefresh {
                     results.close_item();
                 }
             }
-            results.set_changes(changes.clone());
+            match &changes {
+                Some(found) => self.unseen.found(found, results, now),
+                None => results.set_changes(None),
+            }
             self.last = Some(Refreshed {
                 at: now,
                 rcu: results.load.consumed_rcu,
@@ -196,33 +197,10 @@ impl AutoRefresh {
         now_asked
     }
 
-    /// The keys the last refresh found removed, on a line of their own (when there are any).
-    pub fn removed_ui(&self, ui: &mut Ui, results: &Results) {
-        if let Some(changes) = self.last.as_ref().and_then(|l| l.changes.as_ref())
-            && !changes.removed.is_empty()
-        {
-            let keys = results.key_names();
-            let mut named: Vec<String> = changes
-                .removed
-                .iter()
-                .take(REMOVED_NAMED)
-                .map(|key| key_shown(key, keys))
-                .collect();
-            if changes.removed.len() > REMOVED_NAMED {
-                named.push(format!(
-                    "and {} more",
-                    changes.removed.len() - REMOVED_NAMED
-                ));
-            }
-            ui.colored_label(
-                ui.visuals().warn_fg_color,
-                format!(
-                    "{} removed since the refresh before: {}",
-                    plural(changes.removed.len(), "row"),
-                    named.join(", ")
-                ),
-            );
-        }
+    /// The changes found and not yet seen, on a line of their own (when there are any),
+    /// each a jump to its row.
+    pub fn changes_ui(&mut self, ui: &mut Ui, results: &mut Results) {
+        self.unseen.list_ui(ui, results);
     }
 }
 

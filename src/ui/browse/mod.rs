@@ -26,6 +26,7 @@ mod status;
 mod strip;
 mod tab;
 mod tabs;
+mod unseen;
 
 use std::collections::BTreeMap;
 

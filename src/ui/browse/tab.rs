@@ -334,7 +334,7 @@ impl TableTab {
             if let Some((item, rcu)) = self.get.get_item_ui(ui, scope) {
                 self.show_got(scope, item, rcu);
             }
-            self.auto.removed_ui(ui, &self.results);
+            self.auto.changes_ui(ui, &mut self.results);
             if std::mem::take(&mut self.refresh_asked) && self.load.is_none() {
                 self.refresh(scope);
             }
