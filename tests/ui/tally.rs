@@ -65,6 +65,10 @@ fn tally_check_accepts_the_suggestion_and_reconciles_all_posts() {
         has_label_containing(h, "Select=COUNT"),
         "how it was counted"
     );
+    assert!(has_label_containing(
+        h,
+        "Read just now; writes since are not in it."
+    ));
 
     h.get_by_role_and_label(Role::Button, "Reconcile").click();
     step_until(h, "every parent", |h| {
@@ -73,6 +77,11 @@ fn tally_check_accepts_the_suggestion_and_reconciles_all_posts() {
     step_until(h, "the end", |h| {
         has_label_containing(h, "45 parents checked · 3 drifted")
     });
+    // The results say how old they are.
+    assert!(
+        has_label_containing(h, "Results read just now: writes since are not in them"),
+        "the reconcile's age"
+    );
     // Parents listed in the results, top first.
     // Texts in tree order; a plain label carries its text as the node's value.
     let all: Vec<String> = h

@@ -49,6 +49,8 @@ pub struct TallyFeature {
     error: Option<Error>,
     checking: Option<Pending<(ParentCheck, Item)>>,
     check: Option<(ParentCheck, Item)>,
+    /// When that check was read: its results are as old as this.
+    checked_at: Option<std::time::Instant>,
     summing: Option<Pending<ShardTotal>>,
     shards: Option<ShardTotal>,
     /// The write rate typed for the sharded counter, all shards together (writes a second).
@@ -155,6 +157,7 @@ impl TallyFeature {
             match found {
                 Ok(found) => {
                     self.check = Some(found);
+                    self.checked_at = Some(std::time::Instant::now());
                     self.error = None;
                     self.drop_repair();
                 }
@@ -188,6 +191,7 @@ impl TallyFeature {
             if let Ok((check, parent)) = report.recheck {
                 self.reconcile.replace(check.clone());
                 self.check = Some((check, parent));
+                self.checked_at = Some(std::time::Instant::now());
             }
         }
     }

@@ -249,6 +249,18 @@ fn progress_ui(ui: &mut Ui, run: &Run, pricing: &Pricing) {
         );
     } else {
         ui.label(text);
+        if let Some(at) = run.finished {
+            // The results are as old as the run: writes since are not in them.
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                format!(
+                    "Results read {}: writes since are not in them (Reconcile reads them afresh).",
+                    crate::core::report::age_text(at.elapsed())
+                ),
+            );
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_secs(1));
+        }
         if run.all.cancelled {
             ui.weak("Cancelled: the results so far are kept (a one pass has none until it ends).");
         }

@@ -38,6 +38,15 @@ pub(super) fn single_ui(
         }
     });
     let (check, _) = tally.check.as_ref()?;
+    if let Some(at) = tally.checked_at {
+        // Its age: writes since are not in it (Check again reads it afresh).
+        ui.weak(format!(
+            "Read {}; writes since are not in it.",
+            crate::core::report::age_text(at.elapsed())
+        ));
+        ui.ctx()
+            .request_repaint_after(std::time::Duration::from_secs(1));
+    }
     side_by_side_ui(ui, check, &scope.connection.pricing(info));
     let mut show_children = false;
     let mut propose = false;
