@@ -63,11 +63,23 @@ fn a_table_is_created_changed_emptied_and_deleted_from_the_app() {
         Some(false),
         "created, unprotected"
     );
+    // Another name typed: the result of Posts is not shown beside it.
+    type_into(h, "Table name", "2");
+    step_until(h, "the old result forgotten", |h| {
+        has_label(h, "Posts2: PK (S) / SK (S), on demand, 1 global index")
+            && !has_label_containing(h, "applied: a new table Posts")
+    });
 
     // The new table opens; its Table view turns deletion protection on.
     h.get_by_role_and_label(Role::Button, "Close window")
         .click();
     open_table_view(h, "Posts");
+    // Adding a global index starts from nothing typed: no index is one click away.
+    assert!(!has_label(h, "Add index"), "nothing typed, nothing to add");
+    assert!(has_label_containing(
+        h,
+        "Type the index's name and its partition key"
+    ));
     h.get_by_role_and_label(Role::Button, "Turn protection on")
         .click();
     step_until(h, "protection on", |h| {

@@ -34,6 +34,9 @@ pub struct CreateForm {
     /// `KEY=VALUE`, one a line.
     tags: String,
     run: AdminRun,
+    /// The table the last Create was for (its summary): a result shown beside another table
+    /// typed since would be a result of the wrong table, so it is forgotten then.
+    made_for: Option<String>,
 }
 
 impl Default for CreateForm {
@@ -55,6 +58,7 @@ impl Default for CreateForm {
             class: ClassSpec::Standard,
             tags: String::new(),
             run: AdminRun::default(),
+            made_for: None,
         }
     }
 }
@@ -151,10 +155,16 @@ impl CreateForm {
         {
             ui.label(RichText::new(spec.summary()).strong());
         }
+        let summary = spec.as_ref().ok().map(TableSpec::summary);
+        if self.made_for.is_some() && self.made_for != summary && !self.run.busy() {
+            self.run.forget();
+            self.made_for = None;
+        }
         let ready = problems.is_empty() && !self.run.busy();
         if write_button_ui(ui, connection, ready, "Create table").clicked()
             && let Ok(spec) = &spec
         {
+            self.made_for = Some(spec.summary());
             match admin::create_plan(connection, spec) {
                 Ok(plan) => self.run.begin(spawner, connection, plan),
                 Err(error) => self.run.refuse(error),

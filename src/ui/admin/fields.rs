@@ -95,8 +95,12 @@ pub fn key_ui(
     key: &mut KeyRow,
 ) {
     let name = ui.label(label);
-    ui.add(egui::TextEdit::singleline(&mut key.name).desired_width(80.0))
-        .labelled_by(name.id);
+    ui.add(
+        egui::TextEdit::singleline(&mut key.name)
+            .hint_text("attribute")
+            .desired_width(80.0),
+    )
+    .labelled_by(name.id);
     egui::ComboBox::from_id_salt(id)
         .width(36.0)
         .selected_text(type_letter(key.kind))
@@ -113,8 +117,12 @@ pub fn index_ui(ui: &mut Ui, id: &str, row: &mut IndexRow, removable: bool) -> b
     ui.group(|ui| {
         ui.horizontal_wrapped(|ui| {
             let name = ui.label("Index");
-            ui.add(egui::TextEdit::singleline(&mut row.name).desired_width(90.0))
-                .labelled_by(name.id);
+            ui.add(
+                egui::TextEdit::singleline(&mut row.name)
+                    .hint_text("ByUser")
+                    .desired_width(90.0),
+            )
+            .labelled_by(name.id);
             key_ui(ui, (id, "pk"), "partition", &mut row.partition);
             key_ui(ui, (id, "sk"), "sort", &mut row.sort);
         });

@@ -21,10 +21,11 @@ impl Default for SettingsForm {
     fn default() -> Self {
         Self {
             view: StreamView::NewAndOldImages,
-            ttl: "expiresAt".into(),
+            ttl: String::new(),
             rcu: "5".into(),
             wcu: "5".into(),
-            index: IndexRow::new("ByUser", "user", ""),
+            // Empty, with examples as hints: nothing is one click from a change nobody typed.
+            index: IndexRow::new("", "", ""),
             drop_index: String::new(),
         }
     }
@@ -82,13 +83,21 @@ impl SettingsForm {
                     None => {
                         ui.label("off");
                         let label = ui.label("attribute");
-                        ui.add(egui::TextEdit::singleline(&mut self.ttl).desired_width(90.0))
-                            .labelled_by(label.id);
-                        let on = TableChange::Ttl {
-                            attribute: self.ttl.trim().to_owned(),
-                            enabled: true,
-                        };
-                        ask(ui, "Turn TTL on", on);
+                        ui.add(
+                            egui::TextEdit::singleline(&mut self.ttl)
+                                .hint_text("expiresAt")
+                                .desired_width(90.0),
+                        )
+                        .labelled_by(label.id);
+                        if self.ttl.trim().is_empty() {
+                            ui.weak("type the attribute to turn TTL on");
+                        } else {
+                            let on = TableChange::Ttl {
+                                attribute: self.ttl.trim().to_owned(),
+                                enabled: true,
+                            };
+                            ask(ui, "Turn TTL on", on);
+                        }
                     }
                 });
                 ui.end_row();
@@ -125,14 +134,20 @@ impl SettingsForm {
         ui.add_space(4.0);
         ui.label(RichText::new("Add a global index").strong());
         index_ui(ui, "settings-new-index", &mut self.index, false);
-        ask(
-            ui,
-            "Add index",
-            TableChange::AddGlobal {
-                index: self.index.spec(),
-                billing: spec.billing,
-            },
-        );
+        let typed =
+            !self.index.name.trim().is_empty() && !self.index.partition.name.trim().is_empty();
+        if typed {
+            ask(
+                ui,
+                "Add index",
+                TableChange::AddGlobal {
+                    index: self.index.spec(),
+                    billing: spec.billing,
+                },
+            );
+        } else {
+            ui.weak("Type the index's name and its partition key to add it.");
+        }
         if !spec.global.is_empty() {
             ui.horizontal(|ui| {
                 let label = ui.label("Delete the global index");
