@@ -354,3 +354,22 @@ fn filter_conditions_are_joined_by_and_or_or() {
     });
     assert!(has_label(h, "MEMBER#USER#7c20"));
 }
+
+/// The sandbox's first screen offers the sample's places; one click opens the table on its
+/// partition.
+#[test]
+fn the_first_screen_offers_the_sample_and_opens_it() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, None);
+    let h = &mut app.harness;
+    step_until(h, "the sample offered", |h| {
+        has_label(h, "POST#3b0c in Social") && has_label(h, "VID#c0de in Videos")
+    });
+    assert!(has_label(
+        h,
+        "drifted -2: two children put without their tally"
+    ));
+    h.get_by_label("POST#3b0c in Social").click();
+    step_until(h, "the drifted post read", |h| {
+        has_label(h, "LIKE#USER#052f") && h.query_all_by_label("POST#3b0c").count() > 3
+    });
+}

@@ -16,7 +16,7 @@ use crate::ui::palette::Palette;
 use crate::ui::save::Saver;
 use crate::ui::tables::TablesFeature;
 use crate::ui::tally::TallyFeature;
-use crate::ui::{Context, Feature, Intent, Scope, Subject};
+use crate::ui::{Context, Feature, Intent, QueryPreset, Scope, Subject};
 
 use features::TableFeatures;
 
@@ -55,6 +55,8 @@ pub struct DynoscopeApp {
     theme_applied: bool,
     /// The tables list the browse tabs were last checked against.
     listed_seen: u64,
+    /// A sample place picked on the first screen: its table, opening, then its partition read.
+    sample: Option<(String, String)>,
     /// Ctrl+K: tables, views, saved queries, history.
     palette: Palette,
 }
@@ -88,6 +90,7 @@ impl DynoscopeApp {
             theme: remembered.theme,
             theme_applied: false,
             listed_seen: 0,
+            sample: None,
             palette: Palette::default(),
             saver: Saver::default(),
             spawner,
@@ -169,6 +172,16 @@ impl DynoscopeApp {
             ui.ctx().set_theme(self.theme.preference());
         }
         let mut intents = self.poll();
+        // A sample place picked: once its table is described, its partition is read.
+        if let Some((table, _)) = &self.sample
+            && self.tables.open_info().is_some_and(|i| &i.name == table)
+            && let Some((_, partition)) = self.sample.take()
+        {
+            intents.push(Intent::ShowQuery(QueryPreset {
+                partition,
+                ..QueryPreset::default()
+            }));
+        }
         self.palette_ui(ui);
         egui::Panel::top("connection_bar").show(ui, |ui| {
             ui.add_space(4.0);
@@ -350,7 +363,16 @@ impl DynoscopeApp {
                     }
                 }
             }
-            None => self.tables.placeholder_ui(ui),
+            None => {
+                let sandbox = self
+                    .connection
+                    .active()
+                    .is_some_and(|c| matches!(c.spec, ConnectionSpec::Sandbox { .. }));
+                if let Some((table, partition)) = self.tables.placeholder_ui(ui, sandbox) {
+                    self.sample = Some((table.clone(), partition));
+                    intents.push(Intent::OpenTable(table));
+                }
+            }
         });
     }
 }

@@ -312,10 +312,12 @@ impl TablesFeature {
         }
     }
 
-    /// What the central view shows while no table is described: a hint, the describe under
-    /// way, or why it failed.
-    pub fn placeholder_ui(&self, ui: &mut Ui) {
+    /// What the central view shows while no table is described: a hint (on the sandbox, the
+    /// sample's places to start, one of which may be picked: its table and partition), the
+    /// describe under way, or why it failed.
+    pub fn placeholder_ui(&self, ui: &mut Ui, sandbox: bool) -> Option<(String, String)> {
         match &self.open {
+            None if sandbox => return samples_ui(ui, &self.names),
             None => {
                 ui.centered_and_justified(|ui| {
                     ui.weak("Pick a table on the left.");
@@ -334,5 +336,33 @@ impl TablesFeature {
                 }
             },
         }
+        None
     }
+}
+
+/// The sandbox's first screen: the sample's places to start, each opening its table on its
+/// partition; the one picked.
+fn samples_ui(ui: &mut Ui, names: &[String]) -> Option<(String, String)> {
+    let mut picked = None;
+    ui.add_space(12.0);
+    ui.heading("The sandbox's sample data");
+    ui.label("Pick a table on the left, or start from one of these:");
+    ui.add_space(6.0);
+    egui::Grid::new("samples")
+        .num_columns(2)
+        .striped(true)
+        .show(ui, |ui| {
+            for sample in crate::core::seed::SAMPLES {
+                if !names.iter().any(|n| n == sample.table) {
+                    continue;
+                }
+                let text = format!("{} in {}", sample.partition, sample.table);
+                if ui.button(text).clicked() {
+                    picked = Some((sample.table.to_owned(), sample.partition.to_owned()));
+                }
+                ui.weak(sample.what);
+                ui.end_row();
+            }
+        });
+    picked
 }
