@@ -121,3 +121,43 @@ fn a_refresh_tints_the_rows_another_writer_added_and_changed() {
         !has_label_containing(h, "since you last looked")
     });
 }
+
+/// A table never laid out shows what its counters count first (the post's likeTally right
+/// after the keys); a header dragged onto another moves its column there.
+#[test]
+fn counted_attributes_come_first_and_a_header_drags_to_its_place() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    let h = &mut app.harness;
+    h.set_size(egui::vec2(2600.0, 900.0));
+    query_partition(h, "POST#a91f");
+    step_until(h, "the results", |h| has_label(h, "LIKE#USER#7c20"));
+    let left = |h: &egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>, name: &str| {
+        h.get_by_role_and_label(Role::Button, name).rect().left()
+    };
+    step_until(h, "likeTally first", |h| {
+        left(h, "likeTally") < left(h, "author") && left(h, "likeTally") < left(h, "archivedAt")
+    });
+    assert!(left(h, "SK") < left(h, "likeTally"), "after the keys");
+    // likedAt dragged onto author: it takes author's place.
+    assert!(left(h, "author") < left(h, "likedAt"));
+    let from = h
+        .get_by_role_and_label(Role::Button, "likedAt")
+        .rect()
+        .center();
+    let to = h
+        .get_by_role_and_label(Role::Button, "author")
+        .rect()
+        .center();
+    h.drag_at(from);
+    h.step();
+    h.hover_at(egui::pos2(from.x - 10.0, from.y));
+    h.step();
+    h.hover_at(to);
+    h.step();
+    h.drop_at(to);
+    h.step();
+    h.step();
+    step_until(h, "likedAt moved", |h| {
+        left(h, "likedAt") < left(h, "author")
+    });
+}

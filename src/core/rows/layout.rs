@@ -72,6 +72,27 @@ impl ColumnLayout {
         self.order = rest;
     }
 
+    /// Move `name` to where `target` is among the non-key columns of `columns` as now
+    /// arranged (a header dropped on another); a key neither moves nor is a target.
+    pub fn move_to(&mut self, columns: &[String], keys: usize, name: &str, target: &str) {
+        let arranged = self.arrange(columns, keys);
+        let place = |n: &str| arranged.iter().skip(keys).position(|c| *c == n);
+        if let (Some(from), Some(to)) = (place(name), place(target)) {
+            let by = isize::try_from(to).unwrap_or(0) - isize::try_from(from).unwrap_or(0);
+            self.move_column(columns, keys, name, by);
+        }
+    }
+
+    /// The counted attributes — tallies and shard counts a counter rule names — first after
+    /// the keys, for a table whose layout was never changed; `true` when that changed it.
+    pub fn counted_first(&mut self, counted: &[String]) -> bool {
+        if !self.order.is_empty() || counted.is_empty() {
+            return false;
+        }
+        self.order = counted.to_vec();
+        true
+    }
+
     /// Whether `name` is shown with its date.
     pub fn shows_date(&self, name: &str) -> bool {
         self.dates.contains(name)

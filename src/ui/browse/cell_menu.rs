@@ -31,6 +31,8 @@ pub enum GridAction {
 pub(super) enum HeaderAction {
     /// Move the column by so many places.
     Move(String, isize),
+    /// Move a column to where another is (its header dropped there).
+    MoveTo(String, String),
     /// Hide the column.
     Hide(String),
     /// Show its dates, or not.

@@ -26,6 +26,9 @@ struct Click {
     extend: bool,
 }
 
+/// A column header being dragged: the column's name.
+struct ColumnDrag(String);
+
 struct Grid<'a> {
     results: &'a Results,
     columns: &'a [&'a str],
@@ -68,15 +71,35 @@ impl TableDelegate for Grid<'_> {
                 if is_key {
                     text = text.underline();
                 }
+                let sense = if is_key {
+                    egui::Sense::click()
+                } else {
+                    egui::Sense::click_and_drag()
+                };
                 let response = ui
-                    .add(egui::Button::new(text).frame(false))
+                    .add(egui::Button::new(text).frame(false).sense(sense))
                     .on_hover_text(
-                        "Sort by this column (again: descending, again: server order); right-click to move or hide it",
+                        "Sort by this column (again: descending, again: server order); drag it onto another to move it; right-click to move or hide it",
                     );
                 if response.clicked() {
                     self.sort = Some((*name).to_owned());
                 }
                 if !is_key {
+                    // A header dragged onto another moves its column there.
+                    response.dnd_set_drag_payload(ColumnDrag((*name).to_owned()));
+                    if let Some(dragged) = response.dnd_release_payload::<ColumnDrag>()
+                        && dragged.0 != *name
+                    {
+                        self.header = Some(HeaderAction::MoveTo(dragged.0.clone(), (*name).to_owned()));
+                    }
+                    if response.dnd_hover_payload::<ColumnDrag>().is_some() {
+                        ui.painter().rect_stroke(
+                            response.rect,
+                            2.0,
+                            ui.visuals().selection.stroke,
+                            egui::StrokeKind::Inside,
+                        );
+                    }
                     response.context_menu(|ui| {
                         self.header = header_menu_ui(ui, name, self.results.shows_date(name));
                     });
@@ -280,6 +303,7 @@ pub fn results_grid_ui(
     }
     match header {
         Some(HeaderAction::Move(name, by)) => results.move_column(&name, by),
+        Some(HeaderAction::MoveTo(name, target)) => results.move_column_to(&name, &target),
         Some(HeaderAction::Hide(name)) => results.show_column(&name, false),
         Some(HeaderAction::Dates(name, shown)) => results.show_date(&name, shown),
         None => {}

@@ -63,6 +63,8 @@ struct Tab {
     run_seen: u64,
     /// Opened to be run (from the palette) once its table is open.
     run_pending: bool,
+    /// The run whose rows were last looked at for counted attributes (once a run).
+    counted_run: Option<u64>,
 }
 
 /// The result tabs and which one is shown.
@@ -102,6 +104,7 @@ impl BrowseFeature {
                 layout_given: ColumnLayout::default(),
                 run_seen: 0,
                 run_pending: false,
+                counted_run: None,
             })
             .collect();
         Self {
@@ -141,6 +144,14 @@ impl BrowseFeature {
             self.layouts.insert(table, results.layout().clone());
         } else if let Some(layout) = self.layouts.get(&table) {
             results.set_layout(layout);
+        } else if !results.rows.is_empty() && tab.counted_run != Some(results.run) {
+            tab.counted_run = Some(results.run);
+            // Never laid out: what a counter rule counts comes first (kept from then on).
+            let counted = counted_attributes(results);
+            results.counted_first(&counted);
+            if !counted.is_empty() {
+                self.layouts.insert(table, results.layout().clone());
+            }
         }
         tab.layout_given = results.layout().clone();
     }
@@ -413,6 +424,28 @@ impl BrowseFeature {
             _ => "",
         }
     }
+}
+
+/// The attributes the counter rules suggested by `results`' first rows count: each tally and
+/// each shard count, once.
+fn counted_attributes(results: &Results) -> Vec<String> {
+    const SAMPLE: usize = 500;
+    let keys = results.key_names();
+    let (Some(pk), Some(sk)) = (keys.first(), keys.get(1)) else {
+        return Vec::new();
+    };
+    let sample: Vec<Item> = results.rows.items().take(SAMPLE).collect();
+    let mut counted: Vec<String> = Vec::new();
+    for rule in crate::core::tally::suggest(&sample, pk, sk) {
+        let name = match rule {
+            crate::core::tally::Rule::Tally(rule) => rule.tally,
+            crate::core::tally::Rule::Shards(rule) => rule.attribute,
+        };
+        if !counted.contains(&name) {
+            counted.push(name);
+        }
+    }
+    counted
 }
 
 fn new_table_kind(table: &str) -> TabKind {

@@ -18,6 +18,7 @@ impl BrowseFeature {
             layout_given: Default::default(),
             run_seen: 0,
             run_pending: false,
+            counted_run: None,
         });
         self.active = self.tabs.len() - 1;
     }

@@ -76,6 +76,18 @@ impl Results {
 
     /// Move `name` by `by` places among the other columns (keys stay first); the cursor
     /// leaves the grid, whose columns moved.
+    pub fn move_column_to(&mut self, name: &str, target: &str) {
+        let keys = self.key_count();
+        self.layout.move_to(&self.columns, keys, name, target);
+        self.cursor = None;
+    }
+
+    /// The counted attributes first after the keys, when this layout was never changed.
+    pub fn counted_first(&mut self, counted: &[String]) {
+        self.layout.counted_first(counted);
+    }
+
+    /// Move column `name` by `by` places (see [`ColumnLayout::move_column`]).
     pub fn move_column(&mut self, name: &str, by: isize) {
         let keys = self.key_count();
         self.layout.move_column(&self.columns, keys, name, by);
