@@ -192,3 +192,50 @@ fn read_only_says_why_once_and_refuses_nothing_never_started() {
     );
     assert!(has_label_containing(h, "Read-only: writes to"));
 }
+
+/// One parent, picked once, carried: the post checked in the Tally check is the one the Like
+/// lab and the Watch open on; the partition queried in Browse is carried the same way.
+#[test]
+fn the_parent_picked_is_carried_through_the_views() {
+    use egui_kittest::kittest::NodeT as _;
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    let h = &mut app.harness;
+    query_partition(h, "POST#a91f");
+    step_until(h, "the results", |h| has_label(h, "LIKE#USER#7c20"));
+    let value = |h: &egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>, label: &str| {
+        h.get_by_label(label)
+            .accesskit_node()
+            .value()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    h.get_by_role_and_label(Role::Button, "Tally check").click();
+    step_until(h, "the suggested rule", |h| has_label(h, "Use"));
+    h.get_by_role_and_label(Role::Button, "Use").click();
+    step_until(h, "the tally check", |h| has_label(h, "Parent PK (S) ="));
+    assert_eq!(
+        value(h, "Parent PK (S) ="),
+        "POST#a91f",
+        "carried from Browse"
+    );
+    replace_text(h, "Parent PK (S) =", "POST#d71e");
+    h.get_by_role_and_label(Role::Button, "Like lab").click();
+    step_until(h, "the like lab", |h| has_label(h, "Parent"));
+    assert_eq!(
+        value(h, "Parent"),
+        "POST#d71e",
+        "carried from the Tally check"
+    );
+    h.get_by_role_and_label(Role::Button, "Watch").click();
+    step_until(h, "the watch", |h| has_label(h, "Parent PK (S) ="));
+    assert_eq!(
+        value(h, "Parent PK (S) ="),
+        "POST#d71e",
+        "carried from the Like lab"
+    );
+    h.get_by_role_and_label(Role::Button, "Browse").click();
+    h.step();
+    h.get_by_role_and_label(Role::Button, "Like lab").click();
+    step_until(h, "the like lab", |h| has_label(h, "Parent"));
+    assert_eq!(value(h, "Parent"), "POST#a91f", "carried from Browse again");
+}

@@ -31,10 +31,15 @@ pub struct LikesFeature {
 }
 
 impl LikesFeature {
-    /// Start from the parent checked in the tally check (else the partition queried in
-    /// Browse) and the tally rule in use, when nothing was typed here.
-    pub fn prefill(&mut self, checked: &str, queried: &str, rule: Option<TallyRule>) {
-        self.target.prefill(checked, queried, rule);
+    /// The parent carried from the view left (else the partition queried in Browse, when
+    /// nothing was typed here) and the tally rule in use.
+    pub fn carry(&mut self, parent: &str, queried: &str, rule: Option<TallyRule>) {
+        self.target.prefill(parent, queried, rule);
+    }
+
+    /// The parent liked.
+    pub fn parent(&self) -> &str {
+        &self.target.parent
     }
 }
 

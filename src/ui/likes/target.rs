@@ -34,9 +34,11 @@ impl Default for TargetForm {
 impl TargetForm {
     /// Start from the parent checked in the tally check (else the partition queried in
     /// Browse) and the tally rule in use, when nothing was typed here.
-    pub fn prefill(&mut self, checked: &str, queried: &str, rule: Option<TallyRule>) {
-        if self.parent.is_empty() {
-            self.parent = if checked.is_empty() { queried } else { checked }.to_owned();
+    pub fn prefill(&mut self, carried: &str, queried: &str, rule: Option<TallyRule>) {
+        if !carried.is_empty() {
+            self.parent = carried.to_owned();
+        } else if self.parent.is_empty() {
+            self.parent = queried.to_owned();
         }
         if let Some(rule) = rule
             && let ChildSource::SortKeyPrefix(prefix) = &rule.children

@@ -45,7 +45,10 @@ impl DynoscopeApp {
         match choice {
             Some(Choice::Table(table)) => self.open_table(&table),
             Some(Choice::Action(i)) => match VIEWS.get(i) {
-                Some((view, _)) => go_to(&mut self.view, *view, &mut self.features),
+                Some((view, _)) => {
+                    let from = self.view;
+                    go_to(&mut self.view, from, *view, &mut self.features);
+                }
                 None => {
                     let kind = if i == VIEWS.len() {
                         TabKind::Partiql(PartiqlForm::default())

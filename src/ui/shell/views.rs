@@ -23,26 +23,34 @@ pub(super) fn theme_ui(ui: &mut Ui, theme: &mut Theme) -> bool {
     *theme != before
 }
 
-/// Show `to`; a view opened from another one starts from what it shows (Tally check, Like lab
-/// and Watch from the partition queried or checked, Like lab and Watch with the rule in use).
-pub(super) fn go_to(view: &mut View, to: View, features: &mut TableFeatures) {
+/// Show `to`, coming from `from`. The parent of a counter is picked once and carried: the one
+/// the view left showed (the partition queried in Browse, the parent checked, liked or
+/// watched) is the one the Tally check, the Like lab and the Watch open on; each of them keeps
+/// what was typed in it otherwise, and a watch under way keeps its own. The Like lab and the
+/// Watch also take the tally check's rule in use.
+pub(super) fn go_to(view: &mut View, from: View, to: View, features: &mut TableFeatures) {
     *view = to;
+    let parent = match from {
+        View::Browse => features.browse.partition().to_owned(),
+        View::Tally => features.tally.partition().to_owned(),
+        View::Likes => features.likes.parent().to_owned(),
+        View::Watch => features.watch.parent().to_owned(),
+        View::Items | View::Expr | View::Transfer | View::Table => String::new(),
+    };
+    let parent = parent.trim();
     match to {
-        View::Tally => features.tally.prefill(features.browse.partition()),
+        View::Tally => features.tally.carry(parent, features.browse.partition()),
         View::Likes => {
             let rule = features.tally.rule_in_use();
-            let (checked, queried) = (features.tally.partition(), features.browse.partition());
-            features.likes.prefill(checked, queried, rule);
+            features
+                .likes
+                .carry(parent, features.browse.partition(), rule);
         }
         View::Watch => {
             let rule = features.tally.rule_in_use();
-            let checked = features.tally.partition();
-            let parent = if checked.is_empty() {
-                features.browse.partition()
-            } else {
-                checked
-            };
-            features.watch.prefill(parent, rule);
+            features
+                .watch
+                .carry(parent, features.browse.partition(), rule);
         }
         View::Browse | View::Items | View::Expr | View::Transfer | View::Table => {}
     }
@@ -70,7 +78,7 @@ pub(super) fn view_tabs_ui(
     ui.selectable_value(view, View::Likes, "Like lab");
     if *view != before {
         let chosen = *view;
-        go_to(view, chosen, features);
+        go_to(view, before, chosen, features);
     }
     ui.selectable_value(view, View::Expr, "Expressions");
     ui.selectable_value(view, View::Transfer, "Import / Export");

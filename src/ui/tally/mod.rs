@@ -144,10 +144,13 @@ impl TallyFeature {
             .collect()
     }
 
-    /// Start from the partition queried in Browse, when nothing was typed here.
-    pub fn prefill(&mut self, partition: &str) {
-        if self.partition.is_empty() {
-            self.partition = partition.to_owned();
+    /// The parent carried from the view left (`parent`, when it named one), else the
+    /// partition queried in Browse when nothing was typed here.
+    pub fn carry(&mut self, parent: &str, queried: &str) {
+        if !parent.is_empty() {
+            self.partition = parent.to_owned();
+        } else if self.partition.is_empty() {
+            self.partition = queried.to_owned();
         }
     }
 

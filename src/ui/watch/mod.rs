@@ -59,18 +59,26 @@ pub struct WatchFeature {
 }
 
 impl WatchFeature {
-    /// Start from the parent checked or queried and the tally check's rule in use, when nothing
-    /// was typed here and no watch runs.
-    pub fn prefill(&mut self, partition: &str, rule: Option<TallyRule>) {
+    /// The parent carried from the view left (else the partition queried in Browse, when
+    /// nothing was typed here) and the tally check's rule in use; a watch under way keeps its
+    /// own.
+    pub fn carry(&mut self, carried: &str, queried: &str, rule: Option<TallyRule>) {
         if self.job.is_some() {
             return;
         }
-        if self.form.pk.is_empty() {
-            self.form.pk = partition.to_owned();
+        if !carried.is_empty() {
+            self.form.pk = carried.to_owned();
+        } else if self.form.pk.is_empty() {
+            self.form.pk = queried.to_owned();
         }
         if let Some(rule) = rule {
             self.form.use_rule(&rule);
         }
+    }
+
+    /// The parent watched (or to watch).
+    pub fn parent(&self) -> &str {
+        &self.form.pk
     }
 
     /// Start watching as the form says; `polling`: every few seconds, without a stream.
