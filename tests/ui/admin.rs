@@ -148,6 +148,11 @@ fn a_table_is_created_changed_emptied_and_deleted_from_the_app() {
     step_until(h, "the table gone from the list", |h| {
         !has_label(h, "Posts")
     });
+    // Said afterwards on the screen that follows.
+    assert!(has_label_containing(
+        h,
+        "Table Posts is gone: it was deleted"
+    ));
     assert_eq!(
         table_exists(&outside, "Posts"),
         None,

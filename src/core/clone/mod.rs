@@ -147,6 +147,7 @@ pub async fn run(
     )
     .await?;
     let complete = copied.complete();
+    report.prices = Some((source.pricing(&from), target.pricing(&to)));
     report.copy = Some(copied);
     if let Some(view) = stream_after {
         report.stream = Some(if complete {

@@ -215,6 +215,8 @@ pub struct CloneReport {
     pub verified: Option<Result<Verified>>,
     /// The source's stream on a created copy; `None` when there is none to turn on.
     pub stream: Option<StreamStep>,
+    /// How the source's reads and the destination's writes are priced, once both are known.
+    pub prices: Option<(crate::core::cost::Pricing, crate::core::cost::Pricing)>,
 }
 
 impl CloneReport {
@@ -228,6 +230,7 @@ impl CloneReport {
             copy: None,
             verified: None,
             stream: None,
+            prices: None,
         }
     }
 
@@ -288,6 +291,17 @@ impl CloneReport {
             ),
             Some(copy) => {
                 lines.push(copy.summary());
+                if let Some((source, destination)) = &self.prices {
+                    lines.push(format!(
+                        "cost: writing {}; reading the source {}",
+                        destination
+                            .charge_reported(crate::core::cost::Kind::Write, copy.items.wcu)
+                            .text(),
+                        source
+                            .charge_reported(crate::core::cost::Kind::Read, copy.rcu)
+                            .text()
+                    ));
+                }
                 lines.extend(copy.details());
             }
         }

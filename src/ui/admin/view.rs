@@ -171,11 +171,26 @@ impl Feature for AdminFeature {
                     if ui.button(format!("Copy as {}", format.name())).clicked() {
                         ui.ctx().copy_text(code.clone());
                     }
-                    ui.add(
-                        egui::TextEdit::multiline(&mut code.as_str())
-                            .code_editor()
-                            .desired_rows(12),
-                    );
+                    // Lines as written (HCL breaks if a line wraps): scrolled sideways instead.
+                    egui::ScrollArea::horizontal()
+                        .id_salt("iac-code")
+                        .show(ui, |ui| {
+                            ui.add(
+                                egui::TextEdit::multiline(&mut code.as_str())
+                                    .code_editor()
+                                    .desired_rows(12)
+                                    .desired_width(f32::INFINITY)
+                                    .layouter(&mut |ui, text, _| {
+                                        let job = egui::text::LayoutJob::simple(
+                                            text.as_str().to_owned(),
+                                            egui::TextStyle::Monospace.resolve(ui.style()),
+                                            ui.visuals().text_color(),
+                                            f32::INFINITY,
+                                        );
+                                        ui.fonts_mut(|f| f.layout_job(job))
+                                    }),
+                            );
+                        });
                 }
             });
             egui::CollapsingHeader::new("Delete items").show(ui, |ui| {

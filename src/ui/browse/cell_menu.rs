@@ -75,6 +75,11 @@ pub(super) fn cell_menu_ui(
     let mut action = None;
     let is_key = key_names.iter().any(|k| k == name);
     match item.get(name).filter(|_| editable) {
+        // A time held as a number (`likedAt`, epoch seconds) is not a counter: no ±1 on it.
+        Some(AttributeValue::N(n)) if !is_key && crate::core::value::date_of(name, n).is_some() => {
+            ui.weak(format!("{name} holds a time, not a counter"));
+            ui.separator();
+        }
         Some(AttributeValue::N(_)) if !is_key => {
             for (text, delta) in [("+1", "1"), ("-1", "-1")] {
                 if ui.button(format!("{text} on {name} (ADD)")).clicked() {

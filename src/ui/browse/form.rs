@@ -95,6 +95,20 @@ pub struct ResultsState {
     pub form_changed: bool,
     /// What reading the rest costs at most, for a Scan: the whole table's read, priced.
     pub all_costs: Option<String>,
+    /// Nothing was read yet by this tab (no first page to go on from).
+    pub not_run: bool,
+}
+
+/// Why Load more and Load all are off: the form changed, nothing was run yet, or the last
+/// read reached the end.
+fn page_why_not(results: &ResultsState, changed: &'static str) -> &'static str {
+    if results.form_changed {
+        changed
+    } else if results.not_run {
+        "Run the query or scan first: its first page is what more pages follow"
+    } else {
+        "No more pages: the last read reached the end"
+    }
 }
 
 impl QueryForm {
@@ -254,11 +268,7 @@ pub fn query_form_ui(
                 can_page && !results.segmented,
                 egui::Button::new("Load more"),
             )
-            .on_disabled_hover_text(if results.form_changed {
-                why_not
-            } else {
-                "No more pages"
-            })
+            .on_disabled_hover_text(page_why_not(&results, why_not))
             .clicked()
         {
             action = Some(FormAction::LoadMore);
@@ -276,11 +286,7 @@ pub fn query_form_ui(
                 }
                 None => "Read every remaining page (from where the last read stopped)".to_owned(),
             })
-            .on_disabled_hover_text(if results.form_changed {
-                why_not
-            } else {
-                "No more pages"
-            })
+            .on_disabled_hover_text(page_why_not(&results, why_not))
             .clicked()
         {
             action = Some(FormAction::LoadAll);
@@ -327,5 +333,26 @@ fn sort_condition_ui(ui: &mut Ui, form: &mut QueryForm, sort_label: &str) {
         if form.sort_op == Some(SortOp::Between) {
             labelled_text_ui(ui, "and", &mut form.sort_upper, 140.0, "upper bound");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn load_more_and_load_all_say_why_they_are_off() {
+        let before_any = ResultsState {
+            not_run: true,
+            ..ResultsState::default()
+        };
+        assert!(page_why_not(&before_any, "changed").starts_with("Run the query or scan first"));
+        let ended = ResultsState::default();
+        assert!(page_why_not(&ended, "changed").starts_with("No more pages"));
+        let changed = ResultsState {
+            form_changed: true,
+            ..ResultsState::default()
+        };
+        assert_eq!(page_why_not(&changed, "changed"), "changed");
     }
 }

@@ -302,6 +302,7 @@ impl TableTab {
             has_more: self.results.load.has_more(),
             stopped: self.results.load.cancelled || self.results.load.error.is_some(),
             segmented: self.results.load.left.is_some(),
+            not_run: self.results.load.request.is_none(),
             form_changed: self.results.load.request.is_some()
                 && self.form.request(scope.table).ok() != self.results.load.request,
             all_costs: (self.form.scan && self.form.index.is_none()).then(|| {

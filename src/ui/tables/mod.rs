@@ -46,6 +46,9 @@ pub struct TablesFeature {
     create: crate::ui::admin::CreateForm,
     /// Counts the lists that arrived, so that what follows the list knows when it is new.
     listed: u64,
+    /// The table that was open until a list no longer named it (deleted): said on the empty
+    /// screen that follows.
+    gone: Option<String>,
 }
 
 impl TablesFeature {
@@ -77,6 +80,7 @@ impl TablesFeature {
             live: cost::LivePrices::default(),
             create: crate::ui::admin::CreateForm::default(),
             listed: 0,
+            gone: None,
         }
     }
 
@@ -130,6 +134,7 @@ impl TablesFeature {
         let client = connection.client.clone();
         let name = table.clone();
         self.wanted = None;
+        self.gone = None;
         self.open = Some(OpenTable {
             describing: Some(spawner.spawn("DescribeTable", async move {
                 read::describe_table(&client, &name).await
@@ -191,8 +196,8 @@ impl TablesFeature {
         }
         match Pending::take_ready(&mut self.listing)? {
             Ok(names) => {
-                if self.open.as_ref().is_some_and(|o| !names.contains(&o.name)) {
-                    self.open = None;
+                if let Some(open) = self.open.take_if(|o| !names.contains(&o.name)) {
+                    self.gone = Some(open.name);
                 }
                 self.names = names;
                 self.listed += 1;
@@ -316,6 +321,14 @@ impl TablesFeature {
     /// sample's places to start, one of which may be picked: its table and partition), the
     /// describe under way, or why it failed.
     pub fn placeholder_ui(&self, ui: &mut Ui, sandbox: bool) -> Option<(String, String)> {
+        if let (None, Some(gone)) = (&self.open, &self.gone) {
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                format!(
+                    "Table {gone} is gone: it was deleted, and the tables listed no longer name it."
+                ),
+            );
+        }
         match &self.open {
             None if sandbox => return samples_ui(ui, &self.names),
             None => {
