@@ -15,6 +15,9 @@ use crate::core::limits::AtOnce;
 use crate::core::report::{Line, Tone};
 use crate::core::write::{Confirmation, Destination};
 
+/// Tenths of a second a storm's load is kept in (its first 10 s).
+pub const TENTHS_KEPT: usize = 100;
+
 /// A storm's progress or result.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct StormStats {
@@ -40,6 +43,9 @@ pub struct StormStats {
     /// Write capacity consumed in each second since the start (the parent's partition's load
     /// over time).
     pub wcu_by_second: Vec<f64>,
+    /// The same in tenths of a second, for the first [`TENTHS_KEPT`] of them: a storm of
+    /// under a second is drawn in milliseconds, not as one point.
+    pub wcu_by_tenth: Vec<f64>,
     /// Milliseconds since the start.
     pub elapsed_ms: u128,
 }
@@ -324,6 +330,14 @@ fn record(
                             stats.wcu_by_second.resize(second + 1, 0.0);
                         }
                         stats.wcu_by_second[second] += consumed_wcu;
+                        let tenth = usize::try_from(started.elapsed().as_millis() / 100)
+                            .unwrap_or(usize::MAX);
+                        if tenth < TENTHS_KEPT {
+                            if stats.wcu_by_tenth.len() <= tenth {
+                                stats.wcu_by_tenth.resize(tenth + 1, 0.0);
+                            }
+                            stats.wcu_by_tenth[tenth] += consumed_wcu;
+                        }
                     }
                     LikeOutcome::Cancelled { reasons } => {
                         *stats

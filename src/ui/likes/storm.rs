@@ -207,6 +207,6 @@ pub(super) fn storm_ui(
         None => {}
     }
     if let Some(stats) = &lab.storm_stats {
-        load_chart_ui(ui, &target.spec(scope.table).pk, &stats.wcu_by_second);
+        load_chart_ui(ui, &target.spec(scope.table).pk, stats);
     }
 }

@@ -1,10 +1,12 @@
 //! The live chart of one parent: its stored tally and its counted children over stream time,
-//! a vertical line where a divergence was reported (red) and where one closed (green). The
-//! exact values are in the records beside it.
+//! the gap between them as its own series (so a gap of 1 shows), a vertical line where a
+//! divergence was reported (red) and where one closed (green), and the write units a second
+//! (zero in a second with no write). The legends stand above the plots, not over the lines.
+//! The exact values are in the records beside it.
 
 use bigdecimal::{BigDecimal, ToPrimitive as _};
 use egui::{Color32, Ui};
-use egui_plot::{HLine, Legend, Line, Plot, PlotPoints, VLine};
+use egui_plot::{HLine, Line, Plot, PlotPoints, VLine};
 
 use crate::core::cost::Kind;
 use crate::core::cost::hot::ceiling;
@@ -39,18 +41,32 @@ pub(super) fn chart_ui(ui: &mut Ui, log: &WatchLog, parent: Option<&str>) {
     }
     load_ui(ui, parent, chart, origin);
     let (tally, children) = series(chart, origin);
+    let gap = gap_series(&tally, &children);
     let diverged = ui.visuals().error_fg_color;
+    let (tally_color, children_color, gap_color) = (
+        Color32::from_rgb(70, 140, 220),
+        Color32::from_rgb(230, 150, 40),
+        Color32::from_rgb(170, 90, 200),
+    );
+    ui.horizontal_wrapped(|ui| {
+        ui.colored_label(tally_color, format!("— stored {}", log.tally));
+        ui.colored_label(children_color, "— counted children");
+        ui.colored_label(diverged, "| diverged");
+        ui.colored_label(Color32::from_rgb(60, 160, 90), "| closed");
+    });
+    let height = (ui.available_height() - 130.0).clamp(160.0, 400.0);
     Plot::new(("watch_chart", parent))
-        .height((ui.available_height() - 8.0).clamp(200.0, 480.0))
-        .legend(Legend::default())
-        .x_axis_label("seconds (stream time; a second's records spread across it in order)")
+        .height(height)
+        .x_axis_label("seconds (stream time)")
         .y_axis_label("count")
         .show(ui, |plot| {
-            plot.line(Line::new(
-                format!("stored {}", log.tally),
-                PlotPoints::new(tally),
-            ));
-            plot.line(Line::new("counted children", PlotPoints::new(children)));
+            plot.line(
+                Line::new(format!("stored {}", log.tally), PlotPoints::new(tally))
+                    .color(tally_color),
+            );
+            plot.line(
+                Line::new("counted children", PlotPoints::new(children)).color(children_color),
+            );
             for at in &chart.diverged_at {
                 plot.vline(VLine::new("diverged", seconds(*at, origin)).color(diverged));
             }
@@ -61,6 +77,34 @@ pub(super) fn chart_ui(ui: &mut Ui, log: &WatchLog, parent: Option<&str>) {
                 );
             }
         });
+    ui.colored_label(
+        gap_color,
+        format!("— gap: stored {} minus counted children", log.tally),
+    );
+    Plot::new(("watch_gap", parent))
+        .height(100.0)
+        .include_y(-1.0)
+        .include_y(1.0)
+        .x_axis_label("seconds (stream time)")
+        .y_axis_label("gap")
+        .show(ui, |plot| {
+            plot.line(Line::new("gap", PlotPoints::new(gap)).color(gap_color));
+        });
+}
+
+/// Tally minus children at each point both are known (the two series share their x's).
+fn gap_series(tally: &[[f64; 2]], children: &[[f64; 2]]) -> Vec<[f64; 2]> {
+    let mut at = 0;
+    let mut gap = Vec::new();
+    for t in tally {
+        while at < children.len() && children[at][0] < t[0] {
+            at += 1;
+        }
+        if let Some(c) = children.get(at).filter(|c| c[0] == t[0]) {
+            gap.push([t[0], t[1] - c[1]]);
+        }
+    }
+    gap
 }
 
 /// The tally's and the children's points, as drawing coordinates. A stream stamps its records
@@ -105,16 +149,14 @@ fn load_ui(ui: &mut Ui, parent: &str, chart: &Chart, origin: i64) {
     if chart.load.is_empty() {
         return;
     }
-    let points: Vec<[f64; 2]> = chart
-        .load
-        .iter()
-        // Each second's units at its middle.
-        .map(|(at, units)| [seconds(*at, origin) + 0.5, *units as f64])
-        .collect();
+    let points = load_steps(&chart.load, origin);
     let ceiling = ceiling(Kind::Write) as f64;
+    ui.colored_label(
+        Color32::from_rgb(70, 140, 220),
+        format!("— {parent}: WCU/s (from item sizes)"),
+    );
     Plot::new(("watch_load", parent))
-        .height(110.0)
-        .legend(Legend::default())
+        .height(100.0)
         .include_y(0.0)
         .include_y(ceiling * 1.1)
         .y_axis_label("WCU/s")
@@ -132,4 +174,46 @@ fn load_ui(ui: &mut Ui, parent: &str, chart: &Chart, origin: i64) {
                     .color(Color32::from_rgb(200, 60, 60)),
             );
         });
+}
+
+/// The write units of each second as steps, zero in every second with no write between them.
+/// Converting to `f64` is for drawing coordinates only.
+fn load_steps(load: &std::collections::VecDeque<(i64, u64)>, origin: i64) -> Vec<[f64; 2]> {
+    let mut points = Vec::new();
+    let mut next: Option<i64> = None;
+    for (at, units) in load {
+        let from = seconds(*at, origin);
+        if next.is_some_and(|n| n < *at) {
+            // Idle seconds between: zero, not a slope across them.
+            points.push([seconds(next.unwrap_or(*at), origin), 0.0]);
+            points.push([from, 0.0]);
+        } else if next.is_none() {
+            points.push([from, 0.0]);
+        }
+        points.push([from, *units as f64]);
+        points.push([from + 1.0, *units as f64]);
+        next = Some(at + 1000);
+    }
+    if let Some(last) = points.last().copied() {
+        points.push([last[0], 0.0]);
+    }
+    points
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn idle_seconds_are_zero_and_the_gap_is_its_own_series() {
+        let load = std::collections::VecDeque::from([(1_000, 3), (4_000, 2)]);
+        let points = load_steps(&load, 0);
+        assert!(
+            points.contains(&[2.0, 0.0]) && points.contains(&[4.0, 0.0]),
+            "{points:?}"
+        );
+        assert!(points.contains(&[1.0, 3.0]) && points.contains(&[5.0, 2.0]));
+        let gap = gap_series(&[[0.0, 8.0], [1.0, 9.0]], &[[0.0, 7.0], [1.0, 8.0]]);
+        assert_eq!(gap, [[0.0, 1.0], [1.0, 1.0]]);
+    }
 }
