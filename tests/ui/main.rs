@@ -18,6 +18,7 @@ mod items;
 mod likes;
 mod palette;
 mod size;
+mod small;
 mod stale;
 mod tally;
 mod transfer;

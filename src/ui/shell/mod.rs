@@ -57,6 +57,9 @@ pub struct DynoscopeApp {
     listed_seen: u64,
     /// A sample place picked on the first screen: its table, opening, then its partition read.
     sample: Option<(String, String)>,
+    /// The side panels as the user set them (`None`: as the window's width has them: the
+    /// table's details on the right only in a window wide enough to keep the view whole).
+    panels: Panels,
     /// Ctrl+K: tables, views, saved queries, history.
     palette: Palette,
 }
@@ -91,6 +94,7 @@ impl DynoscopeApp {
             theme_applied: false,
             listed_seen: 0,
             sample: None,
+            panels: Panels::default(),
             palette: Palette::default(),
             saver: Saver::default(),
             spawner,
@@ -190,14 +194,20 @@ impl DynoscopeApp {
             ui.add_space(2.0);
         });
         self.status_bar_ui(ui);
-        let opened = egui::Panel::left("tables")
-            .resizable(true)
-            .default_size(190.0)
-            .show(ui, |ui| {
-                self.tables
-                    .list_ui(ui, &self.spawner, self.connection.active())
-            })
-            .inner;
+        let wide = ui.available_width() >= WIDE;
+        let opened = if self.panels.tables.unwrap_or(true) {
+            egui::Panel::left("tables")
+                .resizable(true)
+                .default_size(190.0)
+                .show(ui, |ui| {
+                    self.tables
+                        .list_ui(ui, &self.spawner, self.connection.active())
+                })
+                .inner
+        } else {
+            None
+        };
+        self.panels.wide = wide;
         if let Some(table) = opened {
             self.table_opened(&table);
         }
@@ -264,7 +274,7 @@ impl DynoscopeApp {
     /// The description, the item view and the central view.
     fn table_panels_ui(&mut self, ui: &mut Ui, intents: &mut Vec<Intent>) {
         // The description first: picking the region it is priced as changes the scope.
-        if self.tables.open_name().is_some() {
+        if self.tables.open_name().is_some() && self.panels.details_shown() {
             egui::Panel::right("describe")
                 .resizable(true)
                 .default_size(260.0)
@@ -288,9 +298,11 @@ impl DynoscopeApp {
             && self.view == View::Browse
             && let Some(item) = &selected
         {
+            // At most two fifths of the window: the grid keeps rows in view in a small one.
+            let height = (ui.available_height() * 0.4).min(360.0);
             egui::Panel::bottom("item_view")
                 .resizable(true)
-                .default_size(360.0)
+                .default_size(height)
                 .show(ui, |ui| {
                     let editable = features.browse.editable(&scope.table.name);
                     intents.extend(features.browse.item_header_ui(ui, scope, editable, item));
@@ -322,6 +334,7 @@ impl DynoscopeApp {
                 let features = &mut self.features;
                 ui.horizontal_wrapped(|ui| {
                     view_tabs_ui(ui, &mut self.view, features, scope);
+                    self.panels.toggles_ui(ui);
                     // The theme on the right, or on a row of its own in a narrow window.
                     if ui.available_width() < 180.0 {
                         ui.end_row();
@@ -374,6 +387,52 @@ impl DynoscopeApp {
                 }
             }
         });
+    }
+}
+
+/// A window at least this wide shows the table's details beside the view by default.
+const WIDE: f32 = 1100.0;
+
+/// Which side panels are shown.
+#[derive(Debug, Default)]
+struct Panels {
+    /// The tables list on the left, as set (`None`: shown).
+    tables: Option<bool>,
+    /// The table's details on the right, as set (`None`: shown in a wide window).
+    details: Option<bool>,
+    /// The window was wide enough for the details, as of the last frame.
+    wide: bool,
+}
+
+impl Panels {
+    fn details_shown(&self) -> bool {
+        self.details.unwrap_or(self.wide)
+    }
+
+    /// The buttons that show and hide the side panels.
+    fn toggles_ui(&mut self, ui: &mut Ui) {
+        let tables = self.tables.unwrap_or(true);
+        let text = if tables { "Hide tables" } else { "Show tables" };
+        if ui
+            .small_button(text)
+            .on_hover_text("Show or hide the list of tables")
+            .clicked()
+        {
+            self.tables = Some(!tables);
+        }
+        let details = self.details_shown();
+        let text = if details {
+            "Hide details"
+        } else {
+            "Show details"
+        };
+        if ui
+            .small_button(text)
+            .on_hover_text("Show or hide the table's details (keys, indexes, cost, metrics)")
+            .clicked()
+        {
+            self.details = Some(!details);
+        }
     }
 }
 
