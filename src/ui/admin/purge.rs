@@ -16,6 +16,9 @@ use crate::task::{Job, Pending};
 use crate::ui::widgets::{error_ui, write_button_ui};
 use crate::ui::{Intent, Loaded, Scope};
 
+/// How a delete ended: its lines, and the keys it deleted (what leaves the grid).
+type Ended = (Vec<String>, Vec<crate::core::value::Item>);
+
 /// Which items a delete takes.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 enum Take {
@@ -80,7 +83,7 @@ pub struct PurgeForm {
     typed: String,
     choice: Option<TallyChoice>,
     /// The delete under way: its progress, and at the end its report with the tallies' lines.
-    deleting: Option<Job<PurgeReport, (Vec<String>, Vec<crate::core::value::Item>)>>,
+    deleting: Option<Job<PurgeReport, Ended>>,
     progress: Option<PurgeReport>,
     ended: Option<Vec<String>>,
     error: Option<crate::core::error::Error>,
