@@ -16,6 +16,7 @@ mod expr;
 mod grid;
 mod items;
 mod likes;
+mod offers;
 mod palette;
 mod size;
 mod small;

@@ -16,9 +16,11 @@ use dynoxide::{Database, ImportOptions, Item};
 use crate::core::error::{Error, Result};
 
 mod history;
+mod samples;
 
 pub use history::{BARE_LIKES, RETRIED_LIKER, RETRIED_REQUEST};
 use history::{HISTORY_CHILDREN, history};
+pub use samples::{SAMPLES, Sample};
 
 /// The social table: posts, likes, a workspace and a comment.
 pub const SOCIAL: &str = "Social";
@@ -40,51 +42,6 @@ pub const DRIFTED: [(&str, Option<i64>); 3] = [
 pub const BIG_NUMBER: &str = "98765432109876543210987654321098765432";
 /// Shards of the sharded counter on `VID#c0de`, the hot one being shard 3.
 pub const SHARD_COUNTS: [u64; 8] = [1203, 1187, 1241, 9876, 1195, 1222, 1178, 1210];
-
-/// A place in the sample data worth opening first: its table, its partition, and why.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Sample {
-    /// The table.
-    pub table: &'static str,
-    /// The partition key value.
-    pub partition: &'static str,
-    /// What it shows, in a few words.
-    pub what: &'static str,
-}
-
-/// The sample's places to start from, in the order a newcomer meets them.
-pub const SAMPLES: [Sample; 6] = [
-    Sample {
-        table: SOCIAL,
-        partition: SAMPLE_POST,
-        what: "the article's post: likeTally on META beside its LIKE#USER# children",
-    },
-    Sample {
-        table: SOCIAL,
-        partition: "POST#d71e",
-        what: "drifted +1: a like whose ADD was retried",
-    },
-    Sample {
-        table: SOCIAL,
-        partition: "POST#3b0c",
-        what: "drifted -2: two children put without their tally",
-    },
-    Sample {
-        table: SOCIAL,
-        partition: "POST#77f1",
-        what: "tally missing: META written again without it",
-    },
-    Sample {
-        table: VIDEOS,
-        partition: "VID#9f3a",
-        what: "play_count bumped by an atomic ADD",
-    },
-    Sample {
-        table: VIDEOS,
-        partition: "VID#c0de",
-        what: "a counter sharded 8 ways, shard 3 hot",
-    },
-];
 
 /// What seeding wrote.
 #[derive(Debug, Clone, PartialEq, Eq)]

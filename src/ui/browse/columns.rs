@@ -102,3 +102,25 @@ fn rows_ui(ui: &mut Ui, results: &Results) -> Option<Change> {
     });
     change
 }
+
+/// The attributes the counter rules suggested by `results`' first rows count: each tally and
+/// each shard count, once.
+pub(super) fn counted_attributes(results: &Results) -> Vec<String> {
+    const SAMPLE: usize = 500;
+    let keys = results.key_names();
+    let (Some(pk), Some(sk)) = (keys.first(), keys.get(1)) else {
+        return Vec::new();
+    };
+    let sample: Vec<crate::core::value::Item> = results.rows.items().take(SAMPLE).collect();
+    let mut counted: Vec<String> = Vec::new();
+    for rule in crate::core::tally::suggest(&sample, pk, sk) {
+        let name = match rule {
+            crate::core::tally::Rule::Tally(rule) => rule.tally,
+            crate::core::tally::Rule::Shards(rule) => rule.attribute,
+        };
+        if !counted.contains(&name) {
+            counted.push(name);
+        }
+    }
+    counted
+}

@@ -27,6 +27,7 @@ mod strip;
 mod tab;
 mod tabs;
 mod unseen;
+mod vanished;
 
 use std::collections::BTreeMap;
 
@@ -35,7 +36,6 @@ use egui::{Key, Modifiers, Ui};
 use crate::core::counter::Change;
 use crate::core::rows::{ColumnLayout, Rows};
 use crate::core::saved::History;
-use crate::core::sql::SqlSource;
 use crate::core::value::Item;
 use crate::ui::{Context, Feature, Intent, Loaded, QueryPreset, Scope, Subject};
 
@@ -147,7 +147,7 @@ impl BrowseFeature {
         } else if !results.rows.is_empty() && tab.counted_run != Some(results.run) {
             tab.counted_run = Some(results.run);
             // Never laid out: what a counter rule counts comes first (kept from then on).
-            let counted = counted_attributes(results);
+            let counted = columns::counted_attributes(results);
             results.counted_first(&counted);
             if !counted.is_empty() {
                 self.layouts.insert(table, results.layout().clone());
@@ -189,47 +189,6 @@ impl BrowseFeature {
         self.note_runs();
         self.saving.poll();
         written
-    }
-
-    /// The connection's tables were listed: a tab on a table not among `names` (deleted, here
-    /// or elsewhere, or gone since the last run) is closed, and said so until dismissed. A tab
-    /// whose write has not answered stays.
-    pub fn tables_listed(&mut self, names: &[String]) {
-        let mut at = 0;
-        while at < self.tabs.len() {
-            let gone = self.tabs[at]
-                .body
-                .table()
-                .filter(|t| !names.iter().any(|n| n == t))
-                .map(str::to_owned);
-            match gone {
-                Some(table) if !self.tabs[at].body.writing() => {
-                    let name = self.tabs[at].name.clone();
-                    self.close_tab(at);
-                    self.closed_gone.push(format!("{name} (on {table})"));
-                }
-                _ => at += 1,
-            }
-        }
-    }
-
-    /// Tabs closed because their table is gone, said above the tabs until dismissed.
-    fn closed_gone_ui(&mut self, ui: &mut Ui) {
-        if self.closed_gone.is_empty() {
-            return;
-        }
-        ui.horizontal_wrapped(|ui| {
-            ui.colored_label(
-                ui.visuals().warn_fg_color,
-                format!(
-                    "Closed {}: the table is not on this connection any more (deleted).",
-                    self.closed_gone.join(", ")
-                ),
-            );
-            if ui.button("Dismiss").clicked() {
-                self.closed_gone.clear();
-            }
-        });
     }
 
     /// Another connection: every tab keeps its form and forgets its rows.
@@ -340,29 +299,6 @@ impl BrowseFeature {
         })
     }
 
-    /// Run the shown SQL tab over every other tab's rows.
-    fn run_sql(&mut self, scope: &Scope<'_>) {
-        let active = self.active;
-        let sources: Vec<SqlSource> = self
-            .tabs
-            .iter()
-            .enumerate()
-            .filter(|(i, t)| *i != active && !t.body.results().rows.is_empty())
-            .map(|(_, t)| SqlSource {
-                name: t.name.clone(),
-                key_names: t.body.results().key_names().to_vec(),
-                rows: t.body.results().rows.clone(),
-            })
-            .collect();
-        if let Some(Tab {
-            body: TabBody::Sql(s, _),
-            ..
-        }) = self.tabs.get_mut(active)
-        {
-            s.run(scope, sources);
-        }
-    }
-
     /// Draw the status bar of the tab shown.
     pub fn status_ui(&mut self, ui: &mut Ui, scope: Option<&Scope<'_>>) {
         match self.tabs.get_mut(self.active) {
@@ -424,28 +360,6 @@ impl BrowseFeature {
             _ => "",
         }
     }
-}
-
-/// The attributes the counter rules suggested by `results`' first rows count: each tally and
-/// each shard count, once.
-fn counted_attributes(results: &Results) -> Vec<String> {
-    const SAMPLE: usize = 500;
-    let keys = results.key_names();
-    let (Some(pk), Some(sk)) = (keys.first(), keys.get(1)) else {
-        return Vec::new();
-    };
-    let sample: Vec<Item> = results.rows.items().take(SAMPLE).collect();
-    let mut counted: Vec<String> = Vec::new();
-    for rule in crate::core::tally::suggest(&sample, pk, sk) {
-        let name = match rule {
-            crate::core::tally::Rule::Tally(rule) => rule.tally,
-            crate::core::tally::Rule::Shards(rule) => rule.attribute,
-        };
-        if !counted.contains(&name) {
-            counted.push(name);
-        }
-    }
-    counted
 }
 
 fn new_table_kind(table: &str) -> TabKind {

@@ -4,6 +4,7 @@
 
 mod features;
 mod palette;
+mod panels;
 mod remembered;
 mod views;
 
@@ -19,6 +20,7 @@ use crate::ui::tally::TallyFeature;
 use crate::ui::{Context, Feature, Intent, QueryPreset, Scope, Subject};
 
 use features::TableFeatures;
+use panels::{Panels, WIDE};
 
 pub use remembered::{Remembered, Theme};
 
@@ -57,8 +59,7 @@ pub struct DynoscopeApp {
     listed_seen: u64,
     /// A sample place picked on the first screen: its table, opening, then its partition read.
     sample: Option<(String, String)>,
-    /// The side panels as the user set them (`None`: as the window's width has them: the
-    /// table's details on the right only in a window wide enough to keep the view whole).
+    /// The side panels, as the user set them or as the window's width has them.
     panels: Panels,
     /// Ctrl+K: tables, views, saved queries, history.
     palette: Palette,
@@ -195,7 +196,7 @@ impl DynoscopeApp {
         });
         self.status_bar_ui(ui);
         let wide = ui.available_width() >= WIDE;
-        let opened = if self.panels.tables.unwrap_or(true) {
+        let opened = if self.panels.tables_shown() {
             egui::Panel::left("tables")
                 .resizable(true)
                 .default_size(190.0)
@@ -248,27 +249,6 @@ impl DynoscopeApp {
                 self.view = view;
             }
         }
-    }
-
-    /// The status bar: what loaded, and notes on the connection and the saved settings.
-    fn status_bar_ui(&mut self, ui: &mut Ui) {
-        let scope = scope(&self.spawner, &self.saver, &self.connection, &self.tables);
-        egui::Panel::bottom("status_bar").show(ui, |ui| {
-            ui.add_space(2.0);
-            self.features.browse.status_ui(ui, scope.as_ref());
-            if let Some(note) = self.connection.seeded_note() {
-                ui.weak(note);
-            }
-            if self.unreadable.is_some() {
-                ui.colored_label(
-                    ui.visuals().warn_fg_color,
-                    format!(
-                        "The settings of an earlier run could not be read (last connection, \
-                         table, counter rules); they are kept aside as `{UNREADABLE_KEY}`."
-                    ),
-                );
-            }
-        });
     }
 
     /// The description, the item view and the central view.
@@ -387,52 +367,6 @@ impl DynoscopeApp {
                 }
             }
         });
-    }
-}
-
-/// A window at least this wide shows the table's details beside the view by default.
-const WIDE: f32 = 1100.0;
-
-/// Which side panels are shown.
-#[derive(Debug, Default)]
-struct Panels {
-    /// The tables list on the left, as set (`None`: shown).
-    tables: Option<bool>,
-    /// The table's details on the right, as set (`None`: shown in a wide window).
-    details: Option<bool>,
-    /// The window was wide enough for the details, as of the last frame.
-    wide: bool,
-}
-
-impl Panels {
-    fn details_shown(&self) -> bool {
-        self.details.unwrap_or(self.wide)
-    }
-
-    /// The buttons that show and hide the side panels.
-    fn toggles_ui(&mut self, ui: &mut Ui) {
-        let tables = self.tables.unwrap_or(true);
-        let text = if tables { "Hide tables" } else { "Show tables" };
-        if ui
-            .small_button(text)
-            .on_hover_text("Show or hide the list of tables")
-            .clicked()
-        {
-            self.tables = Some(!tables);
-        }
-        let details = self.details_shown();
-        let text = if details {
-            "Hide details"
-        } else {
-            "Show details"
-        };
-        if ui
-            .small_button(text)
-            .on_hover_text("Show or hide the table's details (keys, indexes, cost, metrics)")
-            .clicked()
-        {
-            self.details = Some(!details);
-        }
     }
 }
 
