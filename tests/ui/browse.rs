@@ -2,7 +2,7 @@
 
 use dynoscope::core::connection::ConnectionSpec;
 use egui::accesskit::Role;
-use egui_kittest::kittest::{NodeT as _, Queryable};
+use egui_kittest::kittest::Queryable;
 
 use crate::*;
 

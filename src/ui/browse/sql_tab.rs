@@ -4,8 +4,6 @@
 //! pressed. The result opens in the same grid (sortable, findable, exportable); an error names
 //! its line and column. The shipped reconciliation can be inserted.
 
-use crate::ui::browse::Tab;
-use crate::ui::browse::tabs::TabBody;
 use egui::Ui;
 
 use crate::core::error::Error;
@@ -163,30 +161,5 @@ impl SqlTab {
             }
         }
         run
-    }
-}
-
-impl crate::ui::browse::BrowseFeature {
-    /// Run the shown SQL tab over every other tab's rows.
-    pub(super) fn run_sql(&mut self, scope: &Scope<'_>) {
-        let active = self.active;
-        let sources: Vec<SqlSource> = self
-            .tabs
-            .iter()
-            .enumerate()
-            .filter(|(i, t)| *i != active && !t.body.results().rows.is_empty())
-            .map(|(_, t)| SqlSource {
-                name: t.name.clone(),
-                key_names: t.body.results().key_names().to_vec(),
-                rows: t.body.results().rows.clone(),
-            })
-            .collect();
-        if let Some(Tab {
-            body: TabBody::Sql(s, _),
-            ..
-        }) = self.tabs.get_mut(active)
-        {
-            s.run(scope, sources);
-        }
     }
 }

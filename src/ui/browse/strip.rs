@@ -3,6 +3,7 @@
 
 use egui::{Key, Modifiers, Ui};
 
+use crate::core::sql::SqlSource;
 use crate::ui::browse::partiql_tab::PartiqlForm;
 use crate::ui::browse::sql_tab::SqlForm;
 use crate::ui::browse::tabs::{TabBody, TabKind};
@@ -143,5 +144,30 @@ impl BrowseFeature {
         let table = self.active_table()?.to_owned();
         let changed = chosen.is_some() || before.as_deref() != Some(table.as_str());
         (changed && table != scope.table.name).then_some(Intent::OpenTable(table))
+    }
+}
+
+impl BrowseFeature {
+    /// Run the shown SQL tab over every other tab's rows.
+    pub(super) fn run_sql(&mut self, scope: &Scope<'_>) {
+        let active = self.active;
+        let sources: Vec<SqlSource> = self
+            .tabs
+            .iter()
+            .enumerate()
+            .filter(|(i, t)| *i != active && !t.body.results().rows.is_empty())
+            .map(|(_, t)| SqlSource {
+                name: t.name.clone(),
+                key_names: t.body.results().key_names().to_vec(),
+                rows: t.body.results().rows.clone(),
+            })
+            .collect();
+        if let Some(Tab {
+            body: TabBody::Sql(s, _),
+            ..
+        }) = self.tabs.get_mut(active)
+        {
+            s.run(scope, sources);
+        }
     }
 }

@@ -278,8 +278,13 @@ impl DynoscopeApp {
             && self.view == View::Browse
             && let Some(item) = &selected
         {
-            // At most two fifths of the window: the grid keeps rows in view in a small one.
-            let height = (ui.available_height() * 0.4).min(360.0);
+            // In a small window two fifths of it: the grid keeps rows in view.
+            let tall = ui.available_height() >= 700.0;
+            let height = if tall {
+                360.0
+            } else {
+                ui.available_height() * 0.4
+            };
             egui::Panel::bottom("item_view")
                 .resizable(true)
                 .default_size(height)
@@ -384,17 +389,4 @@ fn scope<'a>(
         table: tables.open_info()?,
         saver,
     })
-}
-
-impl eframe::App for DynoscopeApp {
-    fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
-        DynoscopeApp::ui(self, ui);
-    }
-
-    fn save(&mut self, storage: &mut dyn eframe::Storage) {
-        if let Some(raw) = &self.unreadable {
-            storage.set_string(UNREADABLE_KEY, raw.clone());
-        }
-        eframe::set_value(storage, eframe::APP_KEY, &self.remembered());
-    }
 }

@@ -9,6 +9,7 @@ use crate::core::rows::ColumnLayout;
 use crate::core::saved::History;
 use crate::core::tally::{Rule, RuleBook};
 use crate::ui::browse::TabSpec;
+use crate::ui::shell::{DynoscopeApp, UNREADABLE_KEY};
 
 /// Saved with eframe's storage when the app closes.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -82,5 +83,19 @@ impl Theme {
             Self::Dark => egui::ThemePreference::Dark,
             Self::Light => egui::ThemePreference::Light,
         }
+    }
+}
+
+/// The app in its window: drawn each frame, and remembered (never secrets) when it closes.
+impl eframe::App for DynoscopeApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        DynoscopeApp::ui(self, ui);
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        if let Some(raw) = &self.unreadable {
+            storage.set_string(UNREADABLE_KEY, raw.clone());
+        }
+        eframe::set_value(storage, eframe::APP_KEY, &self.remembered());
     }
 }
