@@ -319,7 +319,6 @@ impl DynoscopeApp {
                 let features = &mut self.features;
                 ui.horizontal_wrapped(|ui| {
                     view_tabs_ui(ui, &mut self.view, features, scope);
-                    self.panels.toggles_ui(ui);
                     // The theme on the right, or on a row of its own in a narrow window.
                     if ui.available_width() < 180.0 {
                         ui.end_row();

@@ -30,7 +30,7 @@ impl Panels {
 
     /// The buttons that show and hide the side panels.
     pub(super) fn toggles_ui(&mut self, ui: &mut Ui) {
-        let tables = self.tables.unwrap_or(true);
+        let tables = self.tables_shown();
         let text = if tables { "Hide tables" } else { "Show tables" };
         if ui
             .small_button(text)
@@ -61,7 +61,11 @@ impl DynoscopeApp {
         let scope = scope(&self.spawner, &self.saver, &self.connection, &self.tables);
         egui::Panel::bottom("status_bar").show(ui, |ui| {
             ui.add_space(2.0);
-            self.features.browse.status_ui(ui, scope.as_ref());
+            ui.horizontal(|ui| {
+                self.panels.toggles_ui(ui);
+                ui.separator();
+                self.features.browse.status_ui(ui, scope.as_ref());
+            });
             if let Some(note) = self.connection.seeded_note() {
                 ui.weak(note);
             }
