@@ -42,6 +42,8 @@ pub struct CounterFold {
     pub(super) pending: BTreeSet<(i64, u64, String)>,
     /// The next waiting move's token.
     pub(super) next_token: u64,
+    /// This machine's clock at the last [`Self::tick`].
+    pub(super) wall_ms: i64,
     /// The latest stream time seen (records, or this machine's clock while caught up).
     pub(super) now_ms: i64,
     /// Records folded into a parent.
@@ -72,6 +74,7 @@ impl CounterFold {
             parents: HashMap::new(),
             pending: BTreeSet::new(),
             next_token: 0,
+            wall_ms: i64::MIN,
             now_ms: 0,
             folded: 0,
             ignored: 0,
@@ -274,6 +277,7 @@ impl CounterFold {
                 token,
                 change,
                 amount,
+                arrived_wall_ms: self.wall_ms,
             });
             self.pending.insert((at_ms, token, id.to_owned()));
             if parent.unpaired.len() > MAX_UNPAIRED
@@ -295,6 +299,40 @@ impl CounterFold {
             if self.now_ms - at <= self.config.settle_ms {
                 break;
             }
+            events.extend(self.settle_one(at, token, &id));
+        }
+        events
+    }
+
+    /// Records are about to be folded, read at `now_wall_ms` by this machine's clock: what
+    /// waits for its counterpart waits from then.
+    pub fn note_wall(&mut self, now_wall_ms: i64) {
+        self.wall_ms = self.wall_ms.max(now_wall_ms);
+    }
+
+    /// This machine's clock moved to `now_wall_ms` while the stream is idle (caught up): every
+    /// move read more than the settle window ago settles, so a lone write is named without
+    /// waiting for the next record. Measured from when each was read, not from its stream time:
+    /// a stream read behind a busy writer brings a write's two records late, but together.
+    pub fn tick(&mut self, now_wall_ms: i64) -> Vec<WatchEvent> {
+        self.wall_ms = self.wall_ms.max(now_wall_ms);
+        let mut events = Vec::new();
+        let settle = self.config.settle_ms;
+        let due: Vec<(i64, u64, String)> = self
+            .pending
+            .iter()
+            .filter(|(_, token, id)| {
+                self.parents.get(id).is_some_and(|p| {
+                    p.unpaired.iter().any(|w| {
+                        w.token == *token
+                            && w.arrived_wall_ms != i64::MIN
+                            && now_wall_ms - w.arrived_wall_ms > settle
+                    })
+                })
+            })
+            .cloned()
+            .collect();
+        for (at, token, id) in due {
             events.extend(self.settle_one(at, token, &id));
         }
         events

@@ -141,6 +141,10 @@ pub(super) struct Unpaired {
     pub(super) change: Change,
     /// What is left of its move of the gap (`None`: to or from a missing tally, never matched).
     pub(super) amount: Option<BigDecimal>,
+    /// This machine's clock (ms) at the last tick before it arrived: a record read late (a
+    /// stream behind a busy writer) waits the settle window from when it was read, not from
+    /// its stream time.
+    pub(super) arrived_wall_ms: i64,
 }
 
 /// A watched parent.

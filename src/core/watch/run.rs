@@ -146,7 +146,7 @@ pub async fn watch(
                 let event = tokio::select! {
                     event = rx.recv() => event,
                     _ = tick.tick(), if caught_up => {
-                        for event in fold.advance(now_ms()) {
+                        for event in fold.tick(now_ms()) {
                             on(WatchProgress::Event(event));
                         }
                         continue;
@@ -189,6 +189,7 @@ pub async fn watch(
                             deadline = for_time.map(|t| tokio::time::Instant::now() + t);
                         }
                         on(WatchProgress::Started(lines));
+                        fold.note_wall(now_ms());
                         for records in waiting.drain(..) {
                             fold_records(&mut fold, &records, &mut on);
                         }
@@ -197,11 +198,12 @@ pub async fn watch(
                     StreamEvent::Records(records) if !started => waiting.push(records),
                     StreamEvent::Records(records) => {
                         caught_up = false;
+                        fold.note_wall(now_ms());
                         fold_records(&mut fold, &records, &mut on);
                     }
                     StreamEvent::CaughtUp { now_ms } => {
                         caught_up = true;
-                        for event in fold.advance(now_ms) {
+                        for event in fold.tick(self::now_ms()) {
                             on(WatchProgress::Event(event));
                         }
                         if deadline.is_none() && !inner.is_cancelled() {

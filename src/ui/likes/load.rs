@@ -4,7 +4,7 @@
 //! write is drawn at zero, not as a slope across it.
 
 use egui::{Color32, Ui};
-use egui_plot::{HLine, Legend, Line, Plot, PlotPoints};
+use egui_plot::{Bar, BarChart, HLine, Legend, Plot};
 
 use crate::core::cost::Kind;
 use crate::core::cost::hot::ceiling;
@@ -49,6 +49,23 @@ pub(super) fn load_steps(stats: &StormStats) -> (&'static str, Vec<[f64; 2]>) {
     (label, points)
 }
 
+/// The storm's load as bars, each step (a tenth of a second, or a second) its rate; a step with
+/// no write has no bar.
+fn bars(stats: &StormStats) -> Vec<Bar> {
+    let short = stats.elapsed_ms < 10_000 && !stats.wcu_by_tenth.is_empty();
+    let (buckets, width, per_second) = if short {
+        (&stats.wcu_by_tenth, 100.0, 10.0)
+    } else {
+        (&stats.wcu_by_second, 1.0, 1.0)
+    };
+    buckets
+        .iter()
+        .enumerate()
+        .filter(|(_, units)| **units > 0.0)
+        .map(|(i, units)| Bar::new((i as f64 + 0.5) * width, units * per_second).width(width))
+        .collect()
+}
+
 /// Draw the storm's load, with the per-partition ceiling as a line.
 pub(super) fn load_chart_ui(ui: &mut Ui, key: &str, stats: &StormStats) {
     if stats.wcu_by_second.is_empty() {
@@ -68,8 +85,8 @@ pub(super) fn load_chart_ui(ui: &mut Ui, key: &str, stats: &StormStats) {
         .y_axis_label("WCU/s")
         .allow_scroll(false)
         .show(ui, |plot| {
-            plot.line(
-                Line::new(format!("{key}: WCU/s"), PlotPoints::new(points))
+            plot.bar_chart(
+                BarChart::new(format!("{key}: WCU/s"), bars(stats))
                     .color(Color32::from_rgb(70, 140, 220)),
             );
             plot.hline(

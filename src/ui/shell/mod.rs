@@ -320,7 +320,7 @@ impl DynoscopeApp {
                 ui.horizontal_wrapped(|ui| {
                     view_tabs_ui(ui, &mut self.view, features, scope);
                     // The theme on the right, or on a row of its own in a narrow window.
-                    if ui.available_width() < 180.0 {
+                    if ui.available_size_before_wrap().x < 200.0 {
                         ui.end_row();
                     }
                     ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {

@@ -61,14 +61,14 @@ impl DynoscopeApp {
         let scope = scope(&self.spawner, &self.saver, &self.connection, &self.tables);
         egui::Panel::bottom("status_bar").show(ui, |ui| {
             ui.add_space(2.0);
+            self.features.browse.status_ui(ui, scope.as_ref());
             ui.horizontal(|ui| {
                 self.panels.toggles_ui(ui);
-                ui.separator();
-                self.features.browse.status_ui(ui, scope.as_ref());
+                if let Some(note) = self.connection.seeded_note() {
+                    ui.separator();
+                    ui.weak(note);
+                }
             });
-            if let Some(note) = self.connection.seeded_note() {
-                ui.weak(note);
-            }
             if self.unreadable.is_some() {
                 ui.colored_label(
                     ui.visuals().warn_fg_color,

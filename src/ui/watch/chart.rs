@@ -149,7 +149,6 @@ fn load_ui(ui: &mut Ui, parent: &str, chart: &Chart, origin: i64) {
     if chart.load.is_empty() {
         return;
     }
-    let points = load_steps(&chart.load, origin);
     let ceiling = ceiling(Kind::Write) as f64;
     ui.colored_label(
         Color32::from_rgb(70, 140, 220),
@@ -162,13 +161,16 @@ fn load_ui(ui: &mut Ui, parent: &str, chart: &Chart, origin: i64) {
         .y_axis_label("WCU/s")
         .allow_scroll(false)
         .show(ui, |plot| {
-            plot.line(
-                Line::new(
-                    format!("{parent}: WCU/s (from item sizes)"),
-                    PlotPoints::new(points),
-                )
-                .color(Color32::from_rgb(70, 140, 220)),
+            // One bar a second written: a second with no write has none, zero.
+            let bars = load_bars(&chart.load, origin)
+                .into_iter()
+                .map(|[x, y]| egui_plot::Bar::new(x, y).width(1.0))
+                .collect();
+            plot.bar_chart(
+                egui_plot::BarChart::new(format!("{parent}: WCU/s (from item sizes)"), bars)
+                    .color(Color32::from_rgb(70, 140, 220)),
             );
+
             plot.hline(
                 HLine::new("one partition's ceiling: 1,000 WCU/s", ceiling)
                     .color(Color32::from_rgb(200, 60, 60)),
@@ -176,28 +178,12 @@ fn load_ui(ui: &mut Ui, parent: &str, chart: &Chart, origin: i64) {
         });
 }
 
-/// The write units of each second as steps, zero in every second with no write between them.
-/// Converting to `f64` is for drawing coordinates only.
-fn load_steps(load: &std::collections::VecDeque<(i64, u64)>, origin: i64) -> Vec<[f64; 2]> {
-    let mut points = Vec::new();
-    let mut next: Option<i64> = None;
-    for (at, units) in load {
-        let from = seconds(*at, origin);
-        if next.is_some_and(|n| n < *at) {
-            // Idle seconds between: zero, not a slope across them.
-            points.push([seconds(next.unwrap_or(*at), origin), 0.0]);
-            points.push([from, 0.0]);
-        } else if next.is_none() {
-            points.push([from, 0.0]);
-        }
-        points.push([from, *units as f64]);
-        points.push([from + 1.0, *units as f64]);
-        next = Some(at + 1000);
-    }
-    if let Some(last) = points.last().copied() {
-        points.push([last[0], 0.0]);
-    }
-    points
+/// The write units of each second as bars: `[middle of the second, units]`, one for each second
+/// written (a second with no write has no bar: zero). Converting to `f64` is for drawing only.
+fn load_bars(load: &std::collections::VecDeque<(i64, u64)>, origin: i64) -> Vec<[f64; 2]> {
+    load.iter()
+        .map(|(at, units)| [seconds(*at, origin) + 0.5, *units as f64])
+        .collect()
 }
 
 #[cfg(test)]
@@ -207,12 +193,8 @@ mod tests {
     #[test]
     fn idle_seconds_are_zero_and_the_gap_is_its_own_series() {
         let load = std::collections::VecDeque::from([(1_000, 3), (4_000, 2)]);
-        let points = load_steps(&load, 0);
-        assert!(
-            points.contains(&[2.0, 0.0]) && points.contains(&[4.0, 0.0]),
-            "{points:?}"
-        );
-        assert!(points.contains(&[1.0, 3.0]) && points.contains(&[5.0, 2.0]));
+        // Bars where units were written, none between: idle seconds are zero, not a slope.
+        assert_eq!(load_bars(&load, 0), [[1.5, 3.0], [4.5, 2.0]]);
         let gap = gap_series(&[[0.0, 8.0], [1.0, 9.0]], &[[0.0, 7.0], [1.0, 8.0]]);
         assert_eq!(gap, [[0.0, 1.0], [1.0, 1.0]]);
     }

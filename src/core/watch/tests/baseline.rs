@@ -183,3 +183,28 @@ fn a_write_that_narrows_the_gap_is_named_and_one_that_ends_it_closes_it() {
     assert!(matches!(events[..], [WatchEvent::Closed(_)]), "{events:?}");
     assert!(fold.open().is_empty());
 }
+
+/// A stream read behind a busy writer: a storm's records arrive late by this machine's clock
+/// (their stream time seconds old), its two halves in consecutive batches. Measured from when
+/// they were read, nothing is named; a lone write read then is, a settle window later.
+#[test]
+fn records_read_late_are_matched_from_when_they_were_read() {
+    let mut fold = fold(1_000);
+    fold.note_wall(100_000);
+    fold.apply(&child(1, 6_000, "a", EventKind::Insert));
+    // Caught up for a moment, 0.5 s later by the clock (the stream time is 94 s behind).
+    assert!(
+        named(&fold.tick(100_500)).is_empty(),
+        "not yet a settle window since read"
+    );
+    fold.note_wall(100_700);
+    fold.apply(&tally(2, 6_000, "3", Some("4")));
+    fold.apply(&tally(3, 6_000, "4", Some("5")));
+    assert!(
+        named(&fold.tick(101_000)).is_empty(),
+        "the ADD read 0.3 s ago"
+    );
+    let said = named(&fold.tick(101_701));
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(said[0].contains("likeTally 4 → 5"), "{}", said[0]);
+}
