@@ -24,7 +24,7 @@ use panels::{Panels, WIDE};
 
 pub use remembered::{Remembered, Theme};
 
-use views::{theme_ui, view_tabs_ui};
+use views::view_tabs_ui;
 
 /// The central view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -319,15 +319,6 @@ impl DynoscopeApp {
                 let features = &mut self.features;
                 ui.horizontal_wrapped(|ui| {
                     view_tabs_ui(ui, &mut self.view, features, scope);
-                    // The theme on the right, or on a row of its own in a narrow window.
-                    if ui.available_size_before_wrap().x < 200.0 {
-                        ui.end_row();
-                    }
-                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                        if theme_ui(ui, &mut self.theme) {
-                            self.theme_applied = false;
-                        }
-                    });
                 });
                 ui.separator();
                 let context = |loaded| Context {

@@ -3,6 +3,7 @@
 
 use egui::Ui;
 
+use crate::ui::shell::views::theme_ui;
 use crate::ui::shell::{DynoscopeApp, UNREADABLE_KEY, scope};
 
 /// A window at least this wide shows the table's details beside the view by default.
@@ -62,8 +63,14 @@ impl DynoscopeApp {
         egui::Panel::bottom("status_bar").show(ui, |ui| {
             ui.add_space(2.0);
             self.features.browse.status_ui(ui, scope.as_ref());
-            ui.horizontal(|ui| {
+            // The side panels' toggles and the theme on a row of their own: the view's row
+            // above stays whole at any width.
+            ui.horizontal_wrapped(|ui| {
                 self.panels.toggles_ui(ui);
+                ui.separator();
+                if theme_ui(ui, &mut self.theme) {
+                    self.theme_applied = false;
+                }
                 if let Some(note) = self.connection.seeded_note() {
                     ui.separator();
                     ui.weak(note);
