@@ -53,6 +53,11 @@ impl Sandbox {
         // for the port never sees a half-seeded engine; its requests wait until then.
         let (open_tx, open_rx) = oneshot::channel::<()>();
         let mut sandbox = Self::serve(db, port, open_rx).await?;
+        if db_path.is_none() {
+            // Nothing to let go of: an in-memory sandbox's drop never waits (it may be the UI
+            // thread's, on a switch of connection).
+            sandbox.stopped = None;
+        }
         if fresh {
             let db = sandbox.db.clone();
             let report = tokio::task::spawn_blocking(move || seed::seed(&db))
@@ -155,8 +160,8 @@ impl Drop for Sandbox {
         if let Some(tx) = self.shutdown.take() {
             let _ = tx.send(());
         }
-        // Stopped when its thread has ended, the database file let go (a bounded wait: a
-        // client holding a connection open cannot hold this up for long).
+        // A file sandbox is stopped when its thread has ended and let go of the file (a bounded
+        // wait: a client holding a connection open cannot hold this up for long).
         if let Some(Ok(stopped)) = self.stopped.take().map(std::sync::Mutex::into_inner) {
             let _ = stopped.recv_timeout(STOP_WAIT);
         }

@@ -318,19 +318,19 @@ impl CounterFold {
         self.wall_ms = self.wall_ms.max(now_wall_ms);
         let mut events = Vec::new();
         let settle = self.config.settle_ms;
+        // Each waiting move once, by its parent (not a search of every parent per move).
         let due: Vec<(i64, u64, String)> = self
-            .pending
+            .parents
             .iter()
-            .filter(|(_, token, id)| {
-                self.parents.get(id).is_some_and(|p| {
-                    p.unpaired.iter().any(|w| {
-                        w.token == *token
-                            && w.arrived_wall_ms != i64::MIN
-                            && now_wall_ms - w.arrived_wall_ms > settle
+            .flat_map(|(id, parent)| {
+                parent
+                    .unpaired
+                    .iter()
+                    .filter(|w| {
+                        w.arrived_wall_ms != i64::MIN && now_wall_ms - w.arrived_wall_ms > settle
                     })
-                })
+                    .map(move |w| (w.change.at_ms, w.token, id.clone()))
             })
-            .cloned()
             .collect();
         for (at, token, id) in due {
             events.extend(self.settle_one(at, token, &id));
