@@ -194,3 +194,57 @@ fn printed_cli_and_boto3_code_for_a_local_endpoint_run_with_no_aws_configuration
         "41 + 2 + 3: {stored}"
     );
 }
+
+/// The JavaScript snippets (the low-level client and the DocumentClient) `dynoscope expr`
+/// prints for an endpoint on this machine run under Node.js with an empty environment and an
+/// empty home, with the AWS SDK for JavaScript v3 from npm, and do what they say.
+#[test]
+fn printed_javascript_for_a_local_endpoint_runs_with_no_aws_configuration() {
+    let node = common::npm::installed(
+        "expr-node",
+        &["@aws-sdk/client-dynamodb@3", "@aws-sdk/lib-dynamodb@3"],
+    );
+    let served = common::served::Served::new();
+    let url = served.url().replace("127.0.0.1", "localhost");
+    let home = std::env::temp_dir().join(format!("dynoscope-empty-js-{}", std::process::id()));
+    std::fs::create_dir_all(&home).unwrap();
+    for (target, delta) in [("js", "2"), ("js-doc", "3")] {
+        let (code, _) = common::served::succeeded(&[
+            "expr",
+            "update",
+            "ADD play_count :d",
+            "--values",
+            &format!(r#"{{":d": {{"N": "{delta}"}}}}"#),
+            "--table",
+            "Videos",
+            "--key",
+            "PK=VID#9f3a",
+            "--key",
+            "SK=STATS#TOTAL",
+            "--as",
+            target,
+            "--endpoint-url",
+            &url,
+        ]);
+        let script = node.join(format!("copied-{target}.mjs"));
+        std::fs::write(&script, &code).unwrap();
+        let out = std::process::Command::new("node")
+            .arg(&script)
+            .current_dir(&node)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", &home)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{code}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let stored = served.item("Videos", "VID#9f3a", "STATS#TOTAL");
+    assert!(
+        stored.contains(r#""play_count":46"#),
+        "41 + 2 + 3: {stored}"
+    );
+}

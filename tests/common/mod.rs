@@ -7,6 +7,7 @@
 mod faults;
 pub mod files;
 pub mod moto;
+pub mod npm;
 mod proxy;
 pub mod roundtrip;
 pub mod served;

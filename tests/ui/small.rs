@@ -85,3 +85,50 @@ fn at_900_by_600_no_control_is_cut_in_any_view() {
         found.join("\n")
     );
 }
+
+/// Where the grid's first row (of the post's collection) starts: what is above it takes the
+/// grid's rows.
+fn first_row_top(h: &egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>) -> f32 {
+    h.query_all_by(|n| {
+        n.value()
+            .is_some_and(|v| v == "META" || v.starts_with("LIKE#USER#"))
+    })
+        .map(|n| n.rect().top())
+        .fold(f32::INFINITY, f32::min)
+}
+
+#[test]
+fn at_900_by_600_the_query_form_folds_to_one_line_once_rows_are_read() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    let h = &mut app.harness;
+    h.set_size(egui::vec2(900.0, 600.0));
+    query_partition(h, "POST#a91f");
+    step_until(h, "the results", |h| has_label(h, "LIKE#USER#7c20"));
+    // Folded: the query in a line beside its buttons; the form's fields are gone.
+    step_until(h, "the folded form", |h| has_label(h, "Query PK = POST#a91f"));
+    assert!(!has_label(h, "Page size"), "the form's fields are folded");
+    h.get_by_role_and_label(Role::Button, "Load all");
+    let folded = first_row_top(h);
+    // Opened: the whole form, which takes the grid's rows.
+    h.get_by_role_and_label(Role::Button, "Edit the query")
+        .click();
+    step_until(h, "the whole form", |h| has_label(h, "Page size"));
+    let open = first_row_top(h);
+    // A row is 23 points high: folding gives the grid at least two more.
+    assert!(
+        open - folded >= 46.0,
+        "folding gives the grid rows: its first row at {folded} folded, {open} open"
+    );
+    eprintln!("the grid's first row at {folded} folded, {open} open");
+    // A run from the opened form folds it again; Fold folds it by hand.
+    h.get_by_role_and_label(Role::Button, "Run query").click();
+    step_until(h, "folded after the run", |h| !has_label(h, "Page size"));
+    h.get_by_role_and_label(Role::Button, "Edit the query")
+        .click();
+    step_until(h, "the whole form", |h| has_label(h, "Page size"));
+    h.get_by_role_and_label(Role::Button, "Fold the query")
+        .click();
+    step_until(h, "folded by hand", |h| !has_label(h, "Page size"));
+    // Folded, the grid's rows start above the window's first 230 points: 16 rows in view.
+    assert!(folded < 230.0, "the first row at {folded}, folded");
+}

@@ -15,8 +15,10 @@ pub struct Load {
     pub pages: usize,
     /// Read capacity consumed.
     pub consumed_rcu: f64,
-    /// Items the server evaluated (before the filter).
+    /// Items the server evaluated (before the filter): its `ScannedCount`, summed.
     pub scanned: i64,
+    /// Items the server matched (after the filter): its `Count`, summed.
+    pub matched: i64,
     /// Where the next page starts; `None` when the last page is loaded.
     pub last_key: Option<Item>,
     /// For a stopped parallel scan: where each unfinished segment goes on.
@@ -47,6 +49,7 @@ impl Load {
         self.pages += 1;
         self.consumed_rcu += page.consumed_rcu;
         self.scanned += page.scanned_count;
+        self.matched += page.count;
         if keyed {
             self.last_key.clone_from(&page.last_key);
         }
@@ -57,6 +60,23 @@ impl Load {
         self.pages += 1;
         self.consumed_rcu += consumed_rcu;
         self.more = more;
+    }
+
+    /// Why the server's `ScannedCount` is above its `Count` for a read with no filter (where
+    /// every item evaluated is returned): shown as the server said it, with this beside it.
+    pub fn scanned_note(&self) -> Option<String> {
+        let unfiltered = self.request.as_ref().is_some_and(|r| r.filter.is_empty());
+        let beyond = self.scanned - self.matched;
+        (unfiltered && beyond > 0).then(|| {
+            let items = if beyond == 1 { "item" } else { "items" };
+            format!(
+                "The server's ScannedCount, summed over {} pages: {beyond} {items} more than it \
+                 returned, with no filter. Shown as the server counted; the embedded engine counts \
+                 one more on each page it ends at 1 MB (the item that did not fit, which the next \
+                 page returns).",
+                self.pages
+            )
+        })
     }
 
     /// Whether there is a next page (or an unfinished segment).
@@ -133,7 +153,7 @@ mod tests {
         assert!(load.has_more());
         load.count(&page(None), true);
         assert!(!load.has_more());
-        assert_eq!((load.pages, load.scanned), (2, 10));
+        assert_eq!((load.pages, load.scanned, load.matched), (2, 10, 6));
         assert!((load.consumed_rcu - 1.0).abs() < f64::EPSILON);
         // A segment's page does not move the load's own place.
         load.count(&page(Some("b")), false);
@@ -147,6 +167,35 @@ mod tests {
         assert_eq!(Halt::for_segments(8), Halt::Cancel);
         assert_eq!(Halt::for_segments(1), Halt::Abort);
         assert_eq!(Halt::for_segments(0), Halt::Abort);
+    }
+
+    #[test]
+    fn a_scanned_count_above_the_count_with_no_filter_is_said_not_corrected() {
+        use crate::core::condition::{FilterClause, FilterOp, ScalarType};
+        use crate::core::table::{KeyAttr, TableInfo};
+        let info = TableInfo::with_keys("Big", KeyAttr::new("PK", ScalarType::S), None);
+        let mut load = Load::of(BrowseRequest::scan(&info, None).unwrap(), None);
+        let even = |n| Page {
+            count: n,
+            scanned_count: n,
+            ..Page::default()
+        };
+        load.count(&even(3), true);
+        assert_eq!(load.scanned_note(), None, "the two agree");
+        load.count(&page(None), true);
+        let note = load.scanned_note().unwrap();
+        assert!(note.contains("over 2 pages: 2 items more than it returned"), "{note}");
+        assert_eq!(load.scanned, 8, "the server's figure is kept as it said it");
+        // With a filter, evaluating more than is returned is what a filter does.
+        let mut filtered = load.clone();
+        if let Some(request) = &mut filtered.request {
+            request.filter.push(FilterClause {
+                attribute: "n".to_owned(),
+                op: FilterOp::Exists,
+                values: Vec::new(),
+            });
+        }
+        assert_eq!(filtered.scanned_note(), None);
     }
 
     #[test]

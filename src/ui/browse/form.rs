@@ -10,6 +10,7 @@ use crate::core::spec::{self, FilterSpec, ReadSpec};
 use crate::core::table::TableInfo;
 use crate::ui::QueryPreset;
 use crate::ui::browse::filters::filter_ui;
+use crate::ui::browse::pages::page_buttons_ui;
 
 pub use crate::ui::browse::filters::FilterRow;
 use crate::ui::widgets::{error_ui, labelled_text_ui};
@@ -77,6 +78,10 @@ pub enum FormAction {
     Cancel,
     /// Show (or hide) Get item…: one item by its key.
     GetItem,
+    /// Fold the form into one line (the grid gets its rows).
+    Fold,
+    /// Show the whole form again.
+    Unfold,
 }
 
 /// What the form needs to know about the results to enable its buttons.
@@ -97,18 +102,6 @@ pub struct ResultsState {
     pub all_costs: Option<String>,
     /// Nothing was read yet by this tab (no first page to go on from).
     pub not_run: bool,
-}
-
-/// Why Load more and Load all are off: the form changed, nothing was run yet, or the last
-/// read reached the end.
-fn page_why_not(results: &ResultsState, changed: &'static str) -> &'static str {
-    if results.form_changed {
-        changed
-    } else if results.not_run {
-        "Run the query or scan first: its first page is what more pages follow"
-    } else {
-        "No more pages: the last read reached the end"
-    }
 }
 
 impl QueryForm {
@@ -195,6 +188,42 @@ impl QueryForm {
     pub fn request(&self, info: &TableInfo) -> Result<BrowseRequest> {
         Ok(self.spec(info)?.plan(info)?.request)
     }
+
+    /// What the form reads, in a line: `Query PK = POST#a91f · SK begins_with LIKE# · 1
+    /// filter`, `Scan · 4 segments`.
+    pub fn line(&self, info: &TableInfo) -> String {
+        let mut parts = Vec::new();
+        match info.keys_of(self.index.as_deref()) {
+            Some((partition, sort)) if !self.scan => {
+                parts.push(format!("Query {} = {}", partition.name, self.partition));
+                if let (Some(sort), Some(op)) = (sort, self.sort_op) {
+                    let upper = match op {
+                        SortOp::Between => format!(" and {}", self.sort_upper),
+                        _ => String::new(),
+                    };
+                    let (name, symbol) = (&sort.name, op.symbol());
+                    parts.push(format!("{name} {symbol} {}{upper}", self.sort_value));
+                }
+                if self.descending {
+                    parts.push("descending".to_owned());
+                }
+            }
+            _ => parts.push("Scan".to_owned()),
+        }
+        if let Some(index) = &self.index {
+            parts.push(format!("index {index}"));
+        }
+        let filters = self.filters.iter().filter(|f| !f.attr.trim().is_empty());
+        match filters.count() {
+            0 => {}
+            1 => parts.push("1 filter".to_owned()),
+            n => parts.push(format!("{n} filters")),
+        }
+        if self.scan && self.segments.trim() != "1" && !self.segments.trim().is_empty() {
+            parts.push(format!("{} segments", self.segments.trim()));
+        }
+        parts.join(" · ")
+    }
 }
 
 /// Draw the form for `info`; returns what the user asked for.
@@ -203,10 +232,17 @@ pub fn query_form_ui(
     ui: &mut Ui,
     form: &mut QueryForm,
     info: &TableInfo,
-    results: ResultsState,
+    results: &ResultsState,
 ) -> Option<FormAction> {
     let mut action = None;
     ui.horizontal_wrapped(|ui| {
+        if ui
+            .button("Fold the query")
+            .on_hover_text("The form in one line, with its buttons: more rows for the grid")
+            .clicked()
+        {
+            action = Some(FormAction::Fold);
+        }
         ui.selectable_value(&mut form.scan, false, "Query");
         ui.selectable_value(&mut form.scan, true, "Scan");
         ui.separator();
@@ -253,52 +289,8 @@ pub fn query_form_ui(
                 .on_hover_text("A parallel scan: 2 to 64 segments read at once, to the end");
         }
         ui.separator();
-        let run_label = if form.scan { "Run scan" } else { "Run query" };
-        if ui
-            .add_enabled(!results.loading, egui::Button::new(run_label))
-            .clicked()
-        {
-            action = Some(FormAction::Run);
-        }
-        let can_page = results.has_more && !results.loading && !results.form_changed;
-        let why_not = "Run first: the form changed since these rows were read";
-        // A parallel scan reads its segments to their ends: it resumes whole, not by a page.
-        if ui
-            .add_enabled(
-                can_page && !results.segmented,
-                egui::Button::new("Load more"),
-            )
-            .on_disabled_hover_text(page_why_not(&results, why_not))
-            .clicked()
-        {
-            action = Some(FormAction::LoadMore);
-        }
-        let all_label = if results.stopped {
-            "Resume"
-        } else {
-            "Load all"
-        };
-        if ui
-            .add_enabled(can_page, egui::Button::new(all_label))
-            .on_hover_text(match &results.all_costs {
-                Some(cost) => {
-                    format!("Read every remaining page (from where the last read stopped). {cost}.")
-                }
-                None => "Read every remaining page (from where the last read stopped)".to_owned(),
-            })
-            .on_disabled_hover_text(page_why_not(&results, why_not))
-            .clicked()
-        {
-            action = Some(FormAction::LoadAll);
-        }
-        if ui
-            .add_enabled(results.loading, egui::Button::new("Cancel"))
-            .clicked()
-        {
-            action = Some(FormAction::Cancel);
-        }
-        if results.has_more && results.form_changed {
-            ui.weak(why_not);
+        if let Some(asked) = page_buttons_ui(ui, form.scan, results) {
+            action = Some(asked);
         }
         ui.separator();
         if ui
@@ -339,20 +331,28 @@ fn sort_condition_ui(ui: &mut Ui, form: &mut QueryForm, sort_label: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::condition::ScalarType;
+    use crate::core::table::KeyAttr;
 
     #[test]
-    fn load_more_and_load_all_say_why_they_are_off() {
-        let before_any = ResultsState {
-            not_run: true,
-            ..ResultsState::default()
+    fn the_folded_line_says_what_the_form_reads() {
+        let key = |name: &str| KeyAttr::new(name, ScalarType::S);
+        let info = TableInfo::with_keys("Social", key("PK"), Some(key("SK")));
+        let mut form = QueryForm {
+            partition: "POST#a91f".to_owned(),
+            ..QueryForm::default()
         };
-        assert!(page_why_not(&before_any, "changed").starts_with("Run the query or scan first"));
-        let ended = ResultsState::default();
-        assert!(page_why_not(&ended, "changed").starts_with("No more pages"));
-        let changed = ResultsState {
-            form_changed: true,
-            ..ResultsState::default()
-        };
-        assert_eq!(page_why_not(&changed, "changed"), "changed");
+        assert_eq!(form.line(&info), "Query PK = POST#a91f");
+        form.sort_op = Some(SortOp::BeginsWith);
+        form.sort_value = "LIKE#".to_owned();
+        form.descending = true;
+        form.filters[0].attr = "user".to_owned();
+        assert_eq!(
+            form.line(&info),
+            "Query PK = POST#a91f · SK begins_with LIKE# · descending · 1 filter"
+        );
+        form.scan = true;
+        form.segments = "4".to_owned();
+        assert_eq!(form.line(&info), "Scan · 1 filter · 4 segments");
     }
 }

@@ -15,6 +15,7 @@ mod grid;
 mod history;
 mod item_view;
 mod keys;
+mod pages;
 mod partiql_tab;
 mod progress;
 mod reread;

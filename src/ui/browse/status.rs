@@ -68,6 +68,10 @@ pub fn status_bar_ui(
         };
         if results.load.request.is_some() {
             summary.push_str(&format!(" · {} scanned", results.load.scanned));
+            if results.load.scanned_note().is_some() {
+                let beyond = results.load.scanned - results.load.matched;
+                summary.push_str(&format!(" ({beyond} more than returned)"));
+            }
         }
         let op = results.load.request.as_ref().map(|r| r.op());
         if loading == Loading::All {
@@ -100,7 +104,10 @@ pub fn status_bar_ui(
             if loading == Loading::Page {
                 ui.spinner();
             }
-            ui.label(summary);
+            let shown = ui.label(summary);
+            if let Some(note) = results.load.scanned_note() {
+                shown.on_hover_text(note);
+            }
             if loading == Loading::Page
                 && let Some(note) = &results.progress.note
             {

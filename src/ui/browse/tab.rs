@@ -12,6 +12,7 @@ use crate::core::value::{self, Item};
 use crate::task::Job;
 use crate::ui::browse::auto_refresh::AutoRefresh;
 use crate::ui::browse::form::{FilterRow, FormAction, QueryForm, ResultsState, query_form_ui};
+use crate::ui::browse::pages::folded_form_ui;
 use crate::ui::browse::get_item::GetItem;
 use crate::ui::browse::grid::GridAction;
 use crate::ui::browse::results::Results;
@@ -45,7 +46,13 @@ pub struct TableTab {
     auto: AutoRefresh,
     /// Refresh now was clicked.
     refresh_asked: bool,
+    /// The form folded (`Some(true)`) or shown (`Some(false)`) by the user; `None` folds it
+    /// once rows are read in a short window.
+    folded: Option<bool>,
 }
+
+/// A window shorter than this folds the form once it has read rows: the grid keeps its rows.
+const SHORT: f32 = 700.0;
 
 impl TableTab {
     /// A tab on `table` with `form` and nothing loaded.
@@ -59,6 +66,7 @@ impl TableTab {
             get: GetItem::default(),
             auto: AutoRefresh::default(),
             refresh_asked: false,
+            folded: None,
         }
     }
 
@@ -323,8 +331,24 @@ impl TableTab {
             self.refresh(scope);
         }
         if scope.table.name == self.table {
-            match query_form_ui(ui, &mut self.form, scope.table, state) {
-                Some(FormAction::Run) => self.run(scope),
+            let short = ui.ctx().content_rect().height() < SHORT;
+            let folded = self.form.error.is_none()
+                && self.folded.unwrap_or(short && !state.not_run);
+            let asked = if folded {
+                folded_form_ui(ui, &self.form, scope.table, &state)
+            } else {
+                query_form_ui(ui, &mut self.form, scope.table, &state)
+            };
+            match asked {
+                Some(FormAction::Run) => {
+                    // Opened to be changed: run, it folds again where the window is short.
+                    if self.folded == Some(false) {
+                        self.folded = None;
+                    }
+                    self.run(scope);
+                }
+                Some(FormAction::Fold) => self.folded = Some(true),
+                Some(FormAction::Unfold) => self.folded = Some(false),
                 Some(FormAction::LoadMore) => self.load_more(scope, false),
                 Some(FormAction::LoadAll) => self.load_more(scope, true),
                 Some(FormAction::Cancel) => self.cancel(),
