@@ -75,8 +75,8 @@ fn check_all_lists_a_bad_parent_and_goes_on_then_repairs_every_drifted_parent() 
     let out = check_all(&url, &["--json"]);
     let summary: serde_json::Value =
         serde_json::from_str(text(&out.stdout).lines().last().unwrap()).unwrap();
-    assert_eq!(summary["summary"]["drifted"], 0);
-    assert_eq!(summary["summary"]["not_checked"], 1);
+    assert_eq!(summary["totals"]["drifted"], 0);
+    assert_eq!(summary["totals"]["not_checked"], 1);
 }
 
 #[test]
@@ -118,7 +118,7 @@ fn repair_all_stops_at_an_unknown_outcome_and_asks_once_off_this_machine() {
     let out = check_all(served.url(), &["--json"]);
     let summary: serde_json::Value =
         serde_json::from_str(text(&out.stdout).lines().last().unwrap()).unwrap();
-    assert_eq!(summary["summary"]["drifted"], 2);
+    assert_eq!(summary["totals"]["drifted"], 2);
 }
 
 #[test]

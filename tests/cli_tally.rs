@@ -62,7 +62,7 @@ fn check_one_parent_all_parents_and_shards() {
         "missing first, then by |drift|"
     );
     assert!(lines[3..lines.len() - 1].iter().all(|l| l["drift"] == "0"));
-    let summary = &lines[lines.len() - 1]["summary"];
+    let summary = &lines[lines.len() - 1]["totals"];
     assert_eq!(summary["parents"], 45);
     assert_eq!(summary["drifted"], 3);
 
@@ -138,7 +138,7 @@ fn check_all_estimates_first_and_reconciles_from_an_export_alike() {
     let rcu = |out: &std::process::Output| {
         let text = String::from_utf8_lossy(&out.stdout);
         let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
-        last["summary"]["rcu"].as_f64().unwrap()
+        last["totals"]["consumedRCU"].as_f64().unwrap()
     };
     assert!(rcu(&live) > 0.0);
     assert!(

@@ -289,7 +289,7 @@ fn reads_and_checks_exit_codes() {
     // Exact numbers are strings in every line, the summary included.
     for line in text(&out.stdout).lines() {
         let value: serde_json::Value = serde_json::from_str(line).unwrap();
-        let row = value.get("summary").unwrap_or(&value);
+        let row = value.get("totals").unwrap_or(&value);
         for field in ["stored", "counted"] {
             assert!(row[field].is_string(), "{field} in {line}");
         }

@@ -116,9 +116,7 @@ pub async fn check(
     print_checks(&all, (args.json, &pricing), out);
     let totals = &all.checked.totals;
     if args.json {
-        out.line(
-            json!({"summary": {"parents": all.checked.checks.len(), "drifted": totals.drifted, "not_checked": all.failures.len(), "stored": to_dynamodb(&totals.stored), "counted": totals.counted.to_string(), "rcu": totals.rcu, "usd": pricing.read(totals.rcu).usd_json()}}),
-        );
+        out.line(json!({"totals": all.totals_json(&pricing)}));
     }
     out.note(format_args!(
         "{} · {} · {} ms",

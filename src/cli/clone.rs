@@ -142,7 +142,10 @@ pub async fn clone(
         ..flags.options()
     };
     let target = unless_stopped(stop, "connect", connection::connect_with(spec, options)).await?;
-    let to_table = args.to_table.clone().unwrap_or_else(|| args.table.clone());
+    let to_table = args
+        .to_table
+        .clone()
+        .unwrap_or_else(|| clone::default_to_table(&args.table, false));
     let plan = ClonePlan {
         table: args.table.clone(),
         to_table: to_table.clone(),

@@ -172,7 +172,6 @@ impl Server {
                 return Err(Error::Cancelled { op: "reconcile" });
             }
             let checked = &all.checked;
-            let totals = &checked.totals;
             // The worst first (as checked sorts them), at most 100: the totals count them all.
             let pricing = self.connection().pricing(&info);
             let drifted: Vec<Value> = checked
@@ -195,11 +194,7 @@ impl Server {
                     "parents": checked.checks.len(),
                     "drifted": drifted,
                     "not_checked": not_checked,
-                    "totals": {
-                        "drifted": totals.drifted, "stored": to_dynamodb(&totals.stored),
-                        "counted": totals.counted.to_string(), "consumedRCU": totals.rcu,
-                        "usd": pricing.read(totals.rcu).usd_json(),
-                    },
+                    "totals": all.totals_json(&pricing),
                     "summary": all.summary(),
                 }),
                 ending: all.ending(),

@@ -7,7 +7,7 @@ use egui::Ui;
 use crate::core::condition::ScalarType;
 use crate::core::spec::{InputError, KeySpec};
 use crate::core::table::TableInfo;
-use crate::core::value::{Item, cell_text};
+use crate::core::value::{Item, whole_text};
 
 /// The key's fields, in the table's key order.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -21,7 +21,7 @@ impl KeyFields {
         self.texts = info
             .key_names()
             .iter()
-            .map(|name| item.get(name).map(cell_text).unwrap_or_default())
+            .map(|name| item.get(name).map(whole_text).unwrap_or_default())
             .collect();
     }
 
@@ -53,5 +53,32 @@ impl KeyFields {
                 crate::ui::widgets::labelled_text_ui(ui, &label, text, 140.0, hint).changed();
         }
         changed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use aws_sdk_dynamodb::types::AttributeValue;
+
+    use super::*;
+    use crate::core::table::KeyAttr;
+
+    #[test]
+    fn a_long_key_fills_its_fields_whole() {
+        let info = TableInfo::with_keys(
+            "T",
+            KeyAttr::new("PK", ScalarType::S),
+            Some(KeyAttr::new("SK", ScalarType::B)),
+        );
+        let key = Item::from([
+            ("PK".to_owned(), AttributeValue::S("P".repeat(2000))),
+            (
+                "SK".to_owned(),
+                AttributeValue::B(aws_sdk_dynamodb::primitives::Blob::new(vec![7; 700])),
+            ),
+        ]);
+        let mut fields = KeyFields::default();
+        fields.fill(&info, &key);
+        assert_eq!(fields.key(&info).unwrap(), key);
     }
 }

@@ -93,8 +93,8 @@ fn first_row_top(h: &egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>) -> 
         n.value()
             .is_some_and(|v| v == "META" || v.starts_with("LIKE#USER#"))
     })
-        .map(|n| n.rect().top())
-        .fold(f32::INFINITY, f32::min)
+    .map(|n| n.rect().top())
+    .fold(f32::INFINITY, f32::min)
 }
 
 #[test]
@@ -105,7 +105,9 @@ fn at_900_by_600_the_query_form_folds_to_one_line_once_rows_are_read() {
     query_partition(h, "POST#a91f");
     step_until(h, "the results", |h| has_label(h, "LIKE#USER#7c20"));
     // Folded: the query in a line beside its buttons; the form's fields are gone.
-    step_until(h, "the folded form", |h| has_label(h, "Query PK = POST#a91f"));
+    step_until(h, "the folded form", |h| {
+        has_label(h, "Query PK = POST#a91f")
+    });
     assert!(!has_label(h, "Page size"), "the form's fields are folded");
     h.get_by_role_and_label(Role::Button, "Load all");
     let folded = first_row_top(h);

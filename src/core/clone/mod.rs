@@ -51,6 +51,16 @@ pub enum Part {
     },
 }
 
+/// The destination's name when none is given: the source's own name on another connection
+/// (the same table elsewhere), `{table}-copy` on the same one (where the name is taken).
+pub fn default_to_table(table: &str, same_connection: bool) -> String {
+    if same_connection {
+        format!("{table}-copy")
+    } else {
+        table.to_owned()
+    }
+}
+
 /// A clone, as asked.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClonePlan {

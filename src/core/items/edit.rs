@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::core::error::Result;
 use crate::core::position::TextPosition;
 use crate::core::transfer;
-use crate::core::value::{self, AttrType, Item, Layout, Style, json, strict};
+use crate::core::value::{self, AttrType, Item, Style, json, strict};
 
 /// One attribute in the form: its name, its type tag, and its value as text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,21 +28,7 @@ pub struct Field {
 impl Field {
     /// A field showing `value`.
     pub fn of(name: &str, value: &AttributeValue) -> Self {
-        let kind = AttrType::of(value).unwrap_or(AttrType::S);
-        let text = match value {
-            AttributeValue::S(s) => s.clone(),
-            AttributeValue::N(n) => n.clone(),
-            AttributeValue::Bool(b) => b.to_string(),
-            AttributeValue::Null(_) => String::new(),
-            other => {
-                let typed = json::value_to_json(other, Style::Typed);
-                let inner = typed.get(kind.tag()).cloned().unwrap_or(Value::Null);
-                match other {
-                    AttributeValue::B(_) => inner.as_str().unwrap_or_default().to_owned(),
-                    _ => json::text(&inner, Layout::Compact),
-                }
-            }
-        };
+        let (kind, text) = AttrType::text_of(value);
         Self {
             name: name.to_owned(),
             kind,

@@ -184,7 +184,10 @@ mod tests {
         assert_eq!(load.scanned_note(), None, "the two agree");
         load.count(&page(None), true);
         let note = load.scanned_note().unwrap();
-        assert!(note.contains("over 2 pages: 2 items more than it returned"), "{note}");
+        assert!(
+            note.contains("over 2 pages: 2 items more than it returned"),
+            "{note}"
+        );
         assert_eq!(load.scanned, 8, "the server's figure is kept as it said it");
         // With a filter, evaluating more than is returned is what a filter does.
         let mut filtered = load.clone();

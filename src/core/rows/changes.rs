@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use crate::core::items::same_item;
 use crate::core::rows::{RowSet, Rows};
-use crate::core::value::{Item, cell_text, type_tag};
+use crate::core::value::{Item, type_tag, whole_text};
 
 /// Rows compared at most: beyond, a refresh says it did not compare them (the comparison
 /// runs on the UI thread, once a refresh: bounded so that it stays a frame's work).
@@ -33,7 +33,7 @@ impl RowChanges {
         let key_of = |item: &Item| -> String {
             keys.iter()
                 .map(|k| match item.get(k) {
-                    Some(v) => format!("{}:{}", type_tag(v), cell_text(v)),
+                    Some(v) => format!("{}:{}", type_tag(v), whole_text(v)),
                     None => String::new(),
                 })
                 .collect::<Vec<_>>()
@@ -116,9 +116,20 @@ mod tests {
             "a set in another order is the same"
         );
         assert_eq!(changes.removed.len(), 1);
-        assert_eq!(cell_text(&changes.removed[0]["SK"]), "B");
+        assert_eq!(whole_text(&changes.removed[0]["SK"]), "B");
         assert_eq!(changes.summary(), "1 added, 1 changed, 1 removed");
         let same = RowChanges::between(&before, &before, &keys).unwrap();
         assert_eq!(same.summary(), "nothing changed");
+    }
+
+    #[test]
+    fn keys_alike_in_their_first_200_characters_are_two_rows() {
+        let keys = ["PK".to_owned(), "SK".to_owned()];
+        let long = |end: &str| format!("{}{end}", "LIKE#".repeat(60));
+        let before = Rows::from_items(&[like(&long("a"), "1"), like(&long("b"), "1")]);
+        let after = Rows::from_items(&[like(&long("a"), "1")]);
+        let changes = RowChanges::between(&before, &after, &keys).unwrap();
+        assert_eq!(changes.summary(), "0 added, 0 changed, 1 removed");
+        assert_eq!(whole_text(&changes.removed[0]["SK"]), long("b"));
     }
 }

@@ -46,6 +46,23 @@ impl BillingSpec {
         }
     }
 
+    /// Provisioned capacity from the text typed for it (a form's two fields): each a whole
+    /// number of units, said in words when it is not.
+    pub fn provisioned(rcu: &str, wcu: &str) -> crate::core::error::Result<Self> {
+        let units = |text: &str, what: &str| {
+            text.trim().parse::<u64>().map_err(|_| {
+                crate::core::error::Error::Invalid(format!(
+                    "{what}: a whole number of units, not `{}`",
+                    text.trim()
+                ))
+            })
+        };
+        Ok(Self::Provisioned {
+            rcu: units(rcu, "RCU")?,
+            wcu: units(wcu, "WCU")?,
+        })
+    }
+
     /// In words: `on demand`, `provisioned 5 RCU / 5 WCU`.
     pub fn words(self) -> String {
         match self {

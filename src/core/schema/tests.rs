@@ -156,3 +156,23 @@ fn the_request_json_is_what_the_aws_cli_takes() {
     assert_eq!(body["Tags"][0]["Key"], "team");
     assert_eq!(body["AttributeDefinitions"].as_array().unwrap().len(), 6);
 }
+
+#[test]
+fn provisioned_capacity_typed_in_a_form_is_read_or_refused_in_words() {
+    assert_eq!(
+        BillingSpec::provisioned(" 5", "7 ").unwrap(),
+        BillingSpec::Provisioned { rcu: 5, wcu: 7 }
+    );
+    let err = BillingSpec::provisioned("abc", "5")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("RCU: a whole number of units, not `abc`"),
+        "{err}"
+    );
+    let err = BillingSpec::provisioned("5", "-1").unwrap_err().to_string();
+    assert!(
+        err.contains("WCU: a whole number of units, not `-1`"),
+        "{err}"
+    );
+}

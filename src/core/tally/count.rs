@@ -15,7 +15,7 @@ use crate::core::read::{self, BrowseRequest};
 use crate::core::report::plural;
 use crate::core::table::TableInfo;
 use crate::core::tally::{ChildSource, TallyRule, drift, last_touched, stored_tally};
-use crate::core::value::{Item, cell_text};
+use crate::core::value::{Item, cell_text, whole_text};
 
 /// How many children were counted, and what counting cost.
 #[derive(Debug, Clone, PartialEq)]
@@ -259,7 +259,7 @@ pub async fn check_parent(
     Ok(ParentCheck {
         partition: parent
             .get(&info.partition.name)
-            .map(cell_text)
+            .map(whole_text)
             .unwrap_or_default(),
         key: info.key_of(parent)?,
         stored,

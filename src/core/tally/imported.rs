@@ -10,7 +10,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::core::report::plural;
 use crate::core::table::TableInfo;
 use crate::core::tally::{ChildSource, TallyRule};
-use crate::core::value::{Item, cell_text};
+use crate::core::value::{Item, cell_text, whole_text};
 
 /// Parents kept by name; beyond them children are counted, not placed.
 const MAX_PARENTS: usize = 10_000;
@@ -70,7 +70,7 @@ impl ImportTallies {
         let (Some(partition), Some(sort)) = (item.get(pk), item.get(sk)) else {
             return;
         };
-        let (partition, sort) = (cell_text(partition), cell_text(sort));
+        let (partition, sort) = (whole_text(partition), whole_text(sort));
         for (r, rule) in self.rules.iter().enumerate() {
             let ChildSource::SortKeyPrefix(prefix) = &rule.children else {
                 continue;

@@ -11,7 +11,7 @@ use crate::core::error::{Error, Result};
 use crate::core::table::TableInfo;
 use crate::core::tally::drift::TOUCHED;
 use crate::core::tally::{ChildSource, Count, ParentCheck, TallyRule, drift, last_touched};
-use crate::core::value::{Item, cell_text, type_tag};
+use crate::core::value::{Item, cell_text, type_tag, whole_text};
 
 /// How an item is recognised as a child, and the attribute its parent's id is in.
 #[derive(Debug, Clone)]
@@ -47,7 +47,7 @@ pub struct OnePass {
 
 /// An id as a map key: its type and its text, so `N 1` and `S "1"` stay apart.
 fn id_key(value: &AttributeValue) -> String {
-    format!("{}:{}", type_tag(value), cell_text(value))
+    format!("{}:{}", type_tag(value), whole_text(value))
 }
 
 impl OnePass {
@@ -136,7 +136,7 @@ impl OnePass {
     /// parents reports nothing about the others.
     pub fn keep_parents(&mut self, keep: impl Fn(&str) -> bool) {
         let partition = self.partition.clone();
-        let kept = |p: &Item| keep(&p.get(&partition).map(cell_text).unwrap_or_default());
+        let kept = |p: &Item| keep(&p.get(&partition).map(whole_text).unwrap_or_default());
         for parents in self.parents.values_mut() {
             parents.retain(|p| kept(p));
         }
@@ -218,7 +218,7 @@ impl OnePass {
                     crate::core::tally::stored_tally(&parent, &rule.tally).map_err(named)?;
                 let drift = drift(stored.as_deref(), count).map_err(named)?;
                 Ok(ParentCheck {
-                    partition: parent.get(&partition).map(cell_text).unwrap_or_default(),
+                    partition: parent.get(&partition).map(whole_text).unwrap_or_default(),
                     key: table.key_of(&parent)?,
                     stored,
                     count: Count {
@@ -284,6 +284,32 @@ mod tests {
         assert_eq!(checks[1].stored, None, "a missing tally is not 0");
         assert!(checks[1].drifted());
         assert_eq!(checks[0].key.len(), 2, "the key only");
+    }
+
+    #[test]
+    fn parents_alike_in_their_first_200_characters_are_counted_apart() {
+        let rule = TallyRule {
+            parents: ParentMatch {
+                sort_key: "META".into(),
+                partition_prefix: "POST#".into(),
+            },
+            tally: "likeTally".into(),
+            children: ChildSource::SortKeyPrefix("LIKE#".into()),
+        };
+        let long = |end: &str| format!("POST#{}{end}", "x".repeat(300));
+        let mut pass = OnePass::new(&info(), &rule).unwrap();
+        pass.add(item(&long("a"), "META", &[("likeTally", "1")]));
+        pass.add(item(&long("a"), "LIKE#USER#1", &[]));
+        pass.add(item(&long("b"), "META", &[("likeTally", "1")]));
+        pass.add(item(&long("b"), "LIKE#USER#1", &[]));
+        let checks = pass.finish(&info(), "test");
+        assert_eq!(checks.len(), 2);
+        for check in checks {
+            let check = check.unwrap();
+            assert_eq!(check.count.count, 1, "{}", check.partition.len());
+            assert!(!check.drifted());
+            assert_eq!(check.partition.len(), 306, "the whole partition");
+        }
     }
 
     #[test]

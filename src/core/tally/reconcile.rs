@@ -10,13 +10,15 @@ use tokio::sync::Semaphore;
 
 use crate::core::cancel::CancelToken;
 use crate::core::condition::{FilterClause, FilterOp, SortOp};
+use crate::core::cost::Pricing;
 use crate::core::ending::Ending;
 use crate::core::error::{Error, Result};
+use crate::core::number::to_dynamodb;
 use crate::core::read::{self, BrowseMode, BrowseRequest, Until};
 use crate::core::table::TableInfo;
 use crate::core::tally::plan::{ParentSource, PassRead, ReconcilePlan, scan_method, scan_pass};
 use crate::core::tally::{Checked, ParentCheck, TallyRule, check_parent, load_parent_costed};
-use crate::core::value::{Item, cell_text};
+use crate::core::value::{Item, whole_text};
 
 /// The parents `rule` names, from `source`, and what reading them cost.
 pub async fn find_parents(
@@ -172,7 +174,7 @@ async fn reconcile_in_one_pass(
             let (parents, cost) = find_parents(client, info, rule, other, cancel).await?;
             on_event(ReconcileEvent::Read(cost));
             let keys = parents.iter().filter_map(|p| p.get(&info.partition.name));
-            Some(keys.map(cell_text).collect())
+            Some(keys.map(whole_text).collect())
         }
     };
     let pass = scan_pass(client, info, rule, segments, cancel, |read| {
@@ -243,6 +245,21 @@ impl Reconciled {
         } else {
             Ending::Done
         }
+    }
+
+    /// The totals as JSON: one object, the CLI's last `--json` line (`{"totals": …}`) and the
+    /// MCP server's `totals`, with the same keys.
+    pub fn totals_json(&self, pricing: &Pricing) -> serde_json::Value {
+        let totals = &self.checked.totals;
+        serde_json::json!({
+            "parents": self.checked.checks.len(),
+            "drifted": totals.drifted,
+            "not_checked": self.failures.len(),
+            "stored": to_dynamodb(&totals.stored),
+            "counted": totals.counted.to_string(),
+            "consumedRCU": totals.rcu,
+            "usd": pricing.read(totals.rcu).usd_json(),
+        })
     }
 
     /// The totals in one line, the parents that could not be checked included.

@@ -105,6 +105,29 @@ impl AttrType {
         }
     }
 
+    /// The type of `value` and its whole text, as [`parse`](Self::parse) takes it back: the
+    /// text itself for `S`, the number for `N`, base64 for `B`, `true` or `false`, nothing for
+    /// `NULL`, and the JSON of the contents for `M`, `L` and the sets. Never cut (a grid cell's
+    /// [`value::cell_text`] is, at 200 characters), so a value opened in the editor, the
+    /// builder or a key field comes back exactly.
+    pub fn text_of(value: &AttributeValue) -> (Self, String) {
+        let kind = Self::of(value).unwrap_or(Self::S);
+        let text = match value {
+            AttributeValue::S(s) => s.clone(),
+            AttributeValue::N(n) => n.clone(),
+            AttributeValue::Bool(b) => b.to_string(),
+            AttributeValue::Null(_) => String::new(),
+            other => {
+                let typed = value::json::value_to_json(other, value::Style::Typed);
+                match typed.get(kind.tag()).cloned().unwrap_or(Value::Null) {
+                    Value::String(text) => text,
+                    inner => value::json::text(&inner, value::Layout::Compact),
+                }
+            }
+        };
+        (kind, text)
+    }
+
     /// A value of this type from the text typed for it: scalars as typed (numbers checked
     /// exactly, binary as base64), the others as JSON (`{"a": {"S": "x"}}` for M,
     /// `[{"N": "1"}]` for L, `["a", "b"]` for a set; a number set's numbers may be JSON
@@ -197,5 +220,24 @@ mod tests {
         );
         let err = AttrType::M.parse("{").unwrap_err().to_string();
         assert!(err.starts_with("a map is a DynamoDB JSON object"), "{err}");
+    }
+
+    #[test]
+    fn a_long_value_s_text_comes_back_whole() {
+        use aws_sdk_dynamodb::primitives::Blob;
+        let bytes: Vec<u8> = (0..1024u32).map(|i| (i * 7 % 256) as u8).collect();
+        let long = "é".repeat(4000);
+        let values = [
+            AttributeValue::B(Blob::new(bytes.clone())),
+            AttributeValue::S(long.clone()),
+            AttributeValue::Bs(vec![Blob::new(bytes)]),
+            AttributeValue::L(vec![AttributeValue::S(long)]),
+            AttributeValue::N("-12345678901234567890123456789012345678E-40".into()),
+        ];
+        for value in values {
+            let (kind, text) = AttrType::text_of(&value);
+            assert_eq!(kind.parse(&text).unwrap(), value, "{kind}");
+            assert_eq!(value::whole_text(&value), text);
+        }
     }
 }

@@ -30,7 +30,14 @@ pub fn type_tag(value: &AttributeValue) -> &'static str {
     AttrType::of(value).map_or("?", AttrType::tag)
 }
 
-/// A short one-line rendering for a grid cell. Numbers are shown exactly as stored.
+/// The whole text of `value`, as a field that is read back holds it (a key field, a form's
+/// partition, a comparison): [`AttrType::text_of`]'s, never cut.
+pub fn whole_text(value: &AttributeValue) -> String {
+    AttrType::text_of(value).1
+}
+
+/// A short one-line rendering for a grid cell, cut at 200 characters: for showing only (a
+/// field that is read back takes [`whole_text`]). Numbers are shown exactly as stored.
 pub fn cell_text(value: &AttributeValue) -> String {
     const MAX_CHARS: usize = 200;
     let text = match value {

@@ -6,7 +6,7 @@ use bigdecimal::BigDecimal;
 
 use crate::core::number::to_dynamodb;
 use crate::core::stream::{EventKind, SequenceNumber, StreamRecord, time_text};
-use crate::core::value::{Item, cell_text};
+use crate::core::value::{Item, cell_text, whole_text};
 
 /// What a record did, as far as the counter goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -291,7 +291,7 @@ pub(super) fn key_text(record: &StreamRecord, name: &str) -> Option<String> {
         .keys
         .get(name)
         .or_else(|| record.item().get(name))
-        .map(cell_text)
+        .map(whole_text)
 }
 
 /// The number text of attribute `name` of `item` (`None`: absent or not a number).

@@ -13,7 +13,7 @@ use crate::core::error::{Error, Result};
 use crate::core::stream::{StartAt, StreamEvent, StreamSource, Tuning, Until, follow, now_ms};
 use crate::core::table::TableInfo;
 use crate::core::tally::{self, ChildSource, TallyRule};
-use crate::core::value::cell_text;
+use crate::core::value::{cell_text, whole_text};
 use crate::core::watch::check::start_check;
 use crate::core::watch::plan::start_lines;
 use crate::core::watch::{CounterFold, FoldConfig, WatchPlan, WatchProgress, WatchScope, Watched};
@@ -35,10 +35,10 @@ async fn one_id(
                 .ok_or_else(|| tally::missing_parent(info, rule, &cell_text(partition)))?;
             parent
                 .get(attr)
-                .map(cell_text)
+                .map(whole_text)
                 .ok_or_else(|| Error::Invalid(format!("the parent has no `{attr}`")))
         }
-        _ => Ok(cell_text(partition)),
+        _ => Ok(whole_text(partition)),
     }
 }
 

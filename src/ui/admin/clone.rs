@@ -94,7 +94,7 @@ impl CloneForm {
 
     fn plan(&self, scope: &Scope<'_>) -> Result<ClonePlan> {
         let to_table = match self.to_table.trim() {
-            "" => format!("{}-copy", scope.table.name),
+            "" => clone::default_to_table(&scope.table.name, true),
             name => name.to_owned(),
         };
         let part = match self.pk.trim() {

@@ -72,15 +72,7 @@ impl CreateForm {
             .ok_or_else(|| Error::Invalid("a table needs a partition key".into()))?;
         let mut spec = TableSpec::new(self.name.trim(), partition, self.sort.key());
         if self.provisioned {
-            let units = |text: &str, what: &str| {
-                text.trim().parse::<u64>().map_err(|_| {
-                    Error::Invalid(format!("{what}: a whole number of units, not `{text}`"))
-                })
-            };
-            spec.billing = BillingSpec::Provisioned {
-                rcu: units(&self.rcu, "RCU")?,
-                wcu: units(&self.wcu, "WCU")?,
-            };
+            spec.billing = BillingSpec::provisioned(&self.rcu, &self.wcu)?;
         }
         spec.global = self.global.iter().map(IndexRow::spec).collect();
         spec.local = self.local.iter().map(IndexRow::spec).collect();

@@ -6,6 +6,7 @@ use egui::{RichText, Ui};
 
 use crate::core::schema::{BillingSpec, ClassSpec, Described, StreamView, TableChange, TableSpec};
 use crate::ui::admin::fields::{IndexRow, index_ui};
+use crate::ui::widgets::error_ui;
 
 /// What the settings form holds between frames.
 pub struct SettingsForm {
@@ -202,15 +203,13 @@ impl SettingsForm {
                     ui.add(egui::TextEdit::singleline(text).desired_width(40.0))
                         .labelled_by(label.id);
                 }
-                let (rcu, wcu) = (
-                    self.rcu.trim().parse().unwrap_or(0),
-                    self.wcu.trim().parse().unwrap_or(0),
-                );
-                let to = TableChange::Billing {
-                    billing: BillingSpec::Provisioned { rcu, wcu },
-                    indexes,
-                };
-                ask(ui, "Change to provisioned", to);
+                match BillingSpec::provisioned(&self.rcu, &self.wcu) {
+                    Ok(billing) => {
+                        let to = TableChange::Billing { billing, indexes };
+                        ask(ui, "Change to provisioned", to);
+                    }
+                    Err(error) => error_ui(ui, &error),
+                }
             }
         }
     }

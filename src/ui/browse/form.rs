@@ -8,9 +8,10 @@ use crate::core::error::{Error, Result};
 use crate::core::read::BrowseRequest;
 use crate::core::spec::{self, FilterSpec, ReadSpec};
 use crate::core::table::TableInfo;
+use crate::core::value::{self, Item};
 use crate::ui::QueryPreset;
 use crate::ui::browse::filters::filter_ui;
-use crate::ui::browse::pages::page_buttons_ui;
+use crate::ui::browse::pages::{FormAction, ResultsState, page_buttons_ui};
 
 pub use crate::ui::browse::filters::FilterRow;
 use crate::ui::widgets::{error_ui, labelled_text_ui};
@@ -63,45 +64,6 @@ impl Default for QueryForm {
             error: None,
         }
     }
-}
-
-/// What the user asked the form to do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FormAction {
-    /// Start over with the first page.
-    Run,
-    /// Fetch the next page.
-    LoadMore,
-    /// Fetch every remaining page.
-    LoadAll,
-    /// Stop loading; keep what loaded.
-    Cancel,
-    /// Show (or hide) Get item…: one item by its key.
-    GetItem,
-    /// Fold the form into one line (the grid gets its rows).
-    Fold,
-    /// Show the whole form again.
-    Unfold,
-}
-
-/// What the form needs to know about the results to enable its buttons.
-#[derive(Debug, Clone, Default)]
-pub struct ResultsState {
-    /// A page is being fetched.
-    pub loading: bool,
-    /// There is a next page.
-    pub has_more: bool,
-    /// The last load stopped early (cancelled, failed): what is left can be resumed.
-    pub stopped: bool,
-    /// What is left is a parallel scan's unfinished segments.
-    pub segmented: bool,
-    /// The form no longer describes what the rows were read by: more pages would be of the
-    /// old request, so Load more and Load all wait for Run.
-    pub form_changed: bool,
-    /// What reading the rest costs at most, for a Scan: the whole table's read, priced.
-    pub all_costs: Option<String>,
-    /// Nothing was read yet by this tab (no first page to go on from).
-    pub not_run: bool,
 }
 
 impl QueryForm {
@@ -187,6 +149,22 @@ impl QueryForm {
     /// the read spec. Nothing invalid is sent.
     pub fn request(&self, info: &TableInfo) -> Result<BrowseRequest> {
         Ok(self.spec(info)?.plan(info)?.request)
+    }
+
+    /// Set to read exactly `item` of `info`'s table: its partition, and its sort key by `=`.
+    pub fn read_item(&mut self, info: &TableInfo, item: &Item) {
+        let text = |name: &str| item.get(name).map(value::whole_text).unwrap_or_default();
+        *self = Self {
+            partition: text(&info.partition.name),
+            sort_op: info.sort.as_ref().map(|_| SortOp::Eq),
+            sort_value: info
+                .sort
+                .as_ref()
+                .map(|s| text(&s.name))
+                .unwrap_or_default(),
+            page_size: std::mem::take(&mut self.page_size),
+            ..Self::default()
+        };
     }
 
     /// What the form reads, in a line: `Query PK = POST#a91f · SK begins_with LIKE# · 1
@@ -304,6 +282,32 @@ pub fn query_form_ui(
     if let Some(error) = &form.error {
         error_ui(ui, error);
     }
+    action
+}
+
+/// The form folded into one line: what it reads, a way to open it, and the page buttons.
+#[must_use]
+pub fn folded_form_ui(
+    ui: &mut Ui,
+    form: &QueryForm,
+    info: &TableInfo,
+    results: &ResultsState,
+) -> Option<FormAction> {
+    let mut action = None;
+    ui.horizontal_wrapped(|ui| {
+        if ui
+            .button("Edit the query")
+            .on_hover_text("Show the whole form: key, sort condition, filters, page size")
+            .clicked()
+        {
+            action = Some(FormAction::Unfold);
+        }
+        ui.label(form.line(info));
+        ui.separator();
+        if let Some(asked) = page_buttons_ui(ui, form.scan, results) {
+            action = Some(asked);
+        }
+    });
     action
 }
 

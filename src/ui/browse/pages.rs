@@ -1,11 +1,46 @@
-//! The form's page buttons — Run, Load more, Load all (or Resume), Cancel — and the folded
-//! form: the query in one line with those buttons, so a short window keeps its rows for the
-//! grid.
+//! The form's page buttons — Run, Load more, Load all (or Resume), Cancel — each off with
+//! why, what they are told of the results, and what the user asked the form to do.
 
 use egui::Ui;
 
-use crate::core::table::TableInfo;
-use crate::ui::browse::form::{FormAction, QueryForm, ResultsState};
+/// What the user asked the form to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FormAction {
+    /// Start over with the first page.
+    Run,
+    /// Fetch the next page.
+    LoadMore,
+    /// Fetch every remaining page.
+    LoadAll,
+    /// Stop loading; keep what loaded.
+    Cancel,
+    /// Show (or hide) Get item…: one item by its key.
+    GetItem,
+    /// Fold the form into one line (the grid gets its rows).
+    Fold,
+    /// Show the whole form again.
+    Unfold,
+}
+
+/// What the form needs to know about the results to enable its buttons.
+#[derive(Debug, Clone, Default)]
+pub struct ResultsState {
+    /// A page is being fetched.
+    pub loading: bool,
+    /// There is a next page.
+    pub has_more: bool,
+    /// The last load stopped early (cancelled, failed): what is left can be resumed.
+    pub stopped: bool,
+    /// What is left is a parallel scan's unfinished segments.
+    pub segmented: bool,
+    /// The form no longer describes what the rows were read by: more pages would be of the
+    /// old request, so Load more and Load all wait for Run.
+    pub form_changed: bool,
+    /// What reading the rest costs at most, for a Scan: the whole table's read, priced.
+    pub all_costs: Option<String>,
+    /// Nothing was read yet by this tab (no first page to go on from).
+    pub not_run: bool,
+}
 
 /// Why Load more and Load all are off: the form changed, nothing was run yet, or the last
 /// read reached the end.
@@ -70,32 +105,6 @@ pub fn page_buttons_ui(ui: &mut Ui, scan: bool, results: &ResultsState) -> Optio
     if results.has_more && results.form_changed {
         ui.weak(why_not);
     }
-    action
-}
-
-/// The form folded into one line: what it reads, a way to open it, and the page buttons.
-#[must_use]
-pub fn folded_form_ui(
-    ui: &mut Ui,
-    form: &QueryForm,
-    info: &TableInfo,
-    results: &ResultsState,
-) -> Option<FormAction> {
-    let mut action = None;
-    ui.horizontal_wrapped(|ui| {
-        if ui
-            .button("Edit the query")
-            .on_hover_text("Show the whole form: key, sort condition, filters, page size")
-            .clicked()
-        {
-            action = Some(FormAction::Unfold);
-        }
-        ui.label(form.line(info));
-        ui.separator();
-        if let Some(asked) = page_buttons_ui(ui, form.scan, results) {
-            action = Some(asked);
-        }
-    });
     action
 }
 

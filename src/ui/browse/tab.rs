@@ -11,10 +11,10 @@ use crate::core::transfer::{self, Format};
 use crate::core::value::{self, Item};
 use crate::task::Job;
 use crate::ui::browse::auto_refresh::AutoRefresh;
-use crate::ui::browse::form::{FilterRow, FormAction, QueryForm, ResultsState, query_form_ui};
-use crate::ui::browse::pages::folded_form_ui;
+use crate::ui::browse::form::{QueryForm, folded_form_ui, query_form_ui};
 use crate::ui::browse::get_item::GetItem;
 use crate::ui::browse::grid::GridAction;
+use crate::ui::browse::pages::{FormAction, ResultsState};
 use crate::ui::browse::results::Results;
 use crate::ui::browse::rows_view::{Export, rows_ui};
 use crate::ui::browse::status::{Loading, StatusAction, status_bar_ui};
@@ -73,21 +73,7 @@ impl TableTab {
     /// The item read becomes the tab's one row, opened; the form is the query that reads it.
     fn show_got(&mut self, scope: &Scope<'_>, item: Item, rcu: f64) {
         let info = scope.table;
-        self.form.scan = false;
-        self.form.index = None;
-        self.form.partition = item
-            .get(&info.partition.name)
-            .map(value::cell_text)
-            .unwrap_or_default();
-        self.form.sort_op = None;
-        if let Some(sort) = &info.sort {
-            self.form.sort_op = Some(crate::core::condition::SortOp::Eq);
-            self.form.sort_value = item
-                .get(&sort.name)
-                .map(value::cell_text)
-                .unwrap_or_default();
-        }
-        self.form.filters = vec![FilterRow::default()];
+        self.form.read_item(info, &item);
         match self.form.request(info) {
             Ok(request) => {
                 self.cancel();
@@ -274,7 +260,7 @@ impl TableTab {
             return;
         };
         let partition = match &request.mode {
-            BrowseMode::Query { partition, .. } => Some(value::cell_text(partition)),
+            BrowseMode::Query { partition, .. } => Some(value::whole_text(partition)),
             BrowseMode::Scan { .. } => None,
         };
         // DynamoDB's own export is gzipped; a name ending in .gz is written gzipped.
@@ -332,8 +318,8 @@ impl TableTab {
         }
         if scope.table.name == self.table {
             let short = ui.ctx().content_rect().height() < SHORT;
-            let folded = self.form.error.is_none()
-                && self.folded.unwrap_or(short && !state.not_run);
+            let folded =
+                self.form.error.is_none() && self.folded.unwrap_or(short && !state.not_run);
             let asked = if folded {
                 folded_form_ui(ui, &self.form, scope.table, &state)
             } else {

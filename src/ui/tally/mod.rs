@@ -19,7 +19,7 @@ use crate::core::table::TableInfo;
 use crate::core::tally::{
     self, ParentCheck, RepairReport, Rule, RuleBook, ShardRule, ShardTotal, TallyRule,
 };
-use crate::core::value::{Item, cell_text};
+use crate::core::value::{Item, whole_text};
 use crate::task::Pending;
 use crate::ui::{Context, Feature, Intent, Loaded, QueryPreset, Scope, Subject};
 
@@ -276,7 +276,7 @@ impl TallyFeature {
         let query = rule.child_query(scope.table, parent)?;
         Ok(QueryPreset {
             index: query.index,
-            partition: cell_text(&query.partition),
+            partition: whole_text(&query.partition),
             sort_prefix: query.sort_prefix,
         })
     }

@@ -298,3 +298,24 @@ fn a_pasted_request_comes_back_into_the_builder() {
     assert_eq!(request.condition.as_deref(), Some("#pc = :current"));
     assert_eq!(request.values[":current"], AttributeValue::N("41".into()));
 }
+
+#[test]
+fn a_1_kb_binary_and_a_4000_character_string_round_trip_through_the_editor_and_the_builder() {
+    use crate::core::items::Field;
+    let bytes: Vec<u8> = (0..1024u32).map(|i| (i % 251) as u8).collect();
+    let values = [
+        AttributeValue::B(aws_sdk_dynamodb::primitives::Blob::new(bytes)),
+        AttributeValue::S("x".repeat(3999) + "y"),
+    ];
+    for value in values {
+        let row = ValueRow::new(":v", &value);
+        assert_eq!(row.value().unwrap(), value, "the builder's value row");
+        let field = Field::of("attr", &value);
+        assert_eq!(field.value().unwrap(), value, "the editor's field");
+        assert_eq!(
+            (row.kind, &row.text),
+            (field.kind, &field.text),
+            "one text for both"
+        );
+    }
+}

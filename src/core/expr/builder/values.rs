@@ -3,7 +3,7 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::core::error::Result;
-use crate::core::value::{self, AttrType, Layout, Style, json};
+use crate::core::value::AttrType;
 
 /// One value placeholder of the builder: `:one` is an `N` typed as `1`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,23 +19,7 @@ pub struct ValueRow {
 impl ValueRow {
     /// A row for `placeholder` holding `value`, written as the builder shows it.
     pub fn new(placeholder: &str, value: &AttributeValue) -> Self {
-        let kind = AttrType::of(value).unwrap_or(AttrType::S);
-        let text = match value {
-            AttributeValue::S(s) => s.clone(),
-            AttributeValue::N(n) => n.clone(),
-            AttributeValue::Bool(b) => b.to_string(),
-            AttributeValue::Null(_) => String::new(),
-            AttributeValue::B(_) => value::cell_text(value),
-            other => {
-                let inner = match json::value_to_json(other, Style::Typed) {
-                    serde_json::Value::Object(mut typed) => {
-                        typed.remove(kind.tag()).unwrap_or(serde_json::Value::Null)
-                    }
-                    plain => plain,
-                };
-                json::text(&inner, Layout::Compact)
-            }
-        };
+        let (kind, text) = AttrType::text_of(value);
         Self {
             placeholder: placeholder.to_owned(),
             kind,
