@@ -15,9 +15,7 @@ use crate::core::error::{Error, Result};
 use crate::core::report::Lines;
 use crate::core::spec::{RuleSpec, WatchFrom, WatchSpec};
 use crate::core::stream::{self, StreamSource, Until, time_text};
-use crate::core::table::TableInfo;
 use crate::core::watch::{self, Change, Divergence, WatchEvent, WatchProgress, gap_text};
-use crate::core::write::{self, WriteOutcome};
 
 /// `dynoscope watch`.
 #[derive(Debug, clap::Args)]
@@ -128,9 +126,14 @@ pub async fn watch(
     // exit status (it is said when the output ends).
     let wrote = args.enable_stream && info.stream_arn.is_none();
     if wrote {
-        match enable(connection, &info, confirmed, out, stop).await? {
+        let enabling = stream::enable_plan(connection, &info);
+        let report = stream::enable(connection, &enabling, &info.name, confirmed, stop).await?;
+        for line in report.lines() {
+            out.note(format_args!("dynoscope: {line}"));
+        }
+        match report.listed {
             Some(table) => info = table,
-            None => return Ok(Exit::Unknown),
+            None => return Ok(Exit::from(report.ending())),
         }
         plan = spec.plan(&info)?;
     }
@@ -214,60 +217,6 @@ pub async fn watch(
         return Err(error);
     }
     Ok(Exit::from(watched.ending()))
-}
-
-/// Turn the table's stream on through the gateway and wait until it is there; the table as
-/// described again, or `None` when the outcome is unknown (said).
-async fn enable(
-    connection: &Connection,
-    info: &TableInfo,
-    confirmed: bool,
-    out: &mut Output,
-    stop: &CancelToken,
-) -> Result<Option<TableInfo>> {
-    crate::core::cancel::not_stopped(stop, "UpdateTable")?;
-    let plan = stream::enable_plan(connection, info);
-    match write::send(connection, &plan, confirmed).await {
-        WriteOutcome::Applied { .. } => {
-            out.note(format_args!(
-                "dynoscope: turned on a stream (NEW_AND_OLD_IMAGES) on {}",
-                info.name
-            ));
-        }
-        WriteOutcome::Unknown { .. } => {
-            out.note(format_args!(
-                "dynoscope: outcome unknown: turning on the stream of {} may have been applied; \
-                 it was not sent again (describe the table to see)",
-                info.name
-            ));
-            return Ok(None);
-        }
-        outcome => {
-            outcome.ending()?;
-            return Err(Error::Invalid(format!(
-                "turning on the stream of {} was refused",
-                info.name
-            )));
-        }
-    }
-    // A stream is there once the table says so (at once on an emulator, seconds on AWS).
-    for _ in 0..60 {
-        let table = describe(&connection.client, &info.name, stop).await?;
-        if table.stream_arn.is_some() {
-            return Ok(Some(table));
-        }
-        tokio::select! {
-            () = tokio::time::sleep(Duration::from_millis(500)) => {}
-            () = stop.cancelled() => return Err(Error::Cancelled { op: "DescribeTable" }),
-        }
-    }
-    out.note(format_args!(
-        "dynoscope: the stream of {} was turned on but is not listed after 30 s; watch again \
-         shortly",
-        info.name
-    ));
-    // Applied, but whether it can be read is not known yet.
-    Ok(None)
 }
 
 fn print_progress(

@@ -170,6 +170,11 @@ fn a_table_without_a_stream_is_polled_then_its_stream_turned_on() {
         "the stream turned on and the table described again",
         |h| !has_label_containing(h, "has no stream"),
     );
+    // Said in the CLI's words, and kept once the offer is gone.
+    assert!(has_label_containing(
+        h,
+        "turned on a stream (NEW_AND_OLD_IMAGES) on"
+    ));
     assert!(
         !h.get_by_role_and_label(Role::Button, "Start")
             .accesskit_node()

@@ -4,21 +4,20 @@
 //! Turning a stream on is a change to the table's settings, sent through the write gateway.
 
 mod calls;
+mod enable;
 pub mod reader;
 pub mod record;
 pub mod shards;
 pub mod walk;
 
+pub use enable::{EnableReport, LISTED_WITHIN, enable, enable_plan};
 pub use reader::follow;
 pub use record::{EventKind, SequenceNumber, StreamRecord, time_text};
 pub use shards::{ShardInfo, ShardWalk};
 pub use walk::{Followed, StartAt, StreamEvent, Tuning, Until, now_ms};
 
-use crate::core::connection::Connection;
 use crate::core::error::{Error, Result};
-use crate::core::schema::{StreamView, TableChange};
 use crate::core::table::TableInfo;
-use crate::core::write::{Destination, TableSetting, WritePlan};
 
 /// A table's stream, as a watch of counters reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,17 +59,5 @@ pub fn no_stream(table: &str) -> String {
         "table {table} has no stream: turn one on (NEW_AND_OLD_IMAGES, a change to the table's \
          settings), or poll the parent's tally and children every few seconds (which cannot \
          name the write that drifted)"
-    )
-}
-
-/// The plan turning on a stream with new and old images on `info`'s table, through the write
-/// gateway: asked about off this machine, refused on a read-only connection.
-pub fn enable_plan(connection: &Connection, info: &TableInfo) -> WritePlan {
-    WritePlan::table_setting(
-        Destination::of(connection),
-        TableSetting::Change {
-            table: info.name.clone(),
-            change: TableChange::Stream(Some(StreamView::NewAndOldImages)),
-        },
     )
 }

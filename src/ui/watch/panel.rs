@@ -32,6 +32,9 @@ pub(super) fn panel_ui(ui: &mut Ui, watch: &mut WatchFeature, scope: &Scope<'_>)
     {
         watch.start(scope, true);
     }
+    if source.is_ok() {
+        watch.enable.said_ui(ui);
+    }
     controls_ui(ui, watch, scope, source.is_ok());
     if let Some(error) = &watch.error {
         error_ui(ui, error);

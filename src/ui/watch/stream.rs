@@ -4,9 +4,10 @@
 
 use egui::Ui;
 
+use crate::core::cancel::CancelToken;
 use crate::core::error::Error;
-use crate::core::stream::enable_plan;
-use crate::core::write::{self, Destination, WriteOutcome, WritePlan};
+use crate::core::stream::{self, EnableReport, enable_plan};
+use crate::core::write::{Destination, WritePlan};
 use crate::task::Pending;
 use crate::ui::widgets::{error_ui, labelled_text_ui, write_button_ui, writes_to_ui};
 use crate::ui::write_flow::WriteFlow;
@@ -15,7 +16,7 @@ use crate::ui::{Intent, Scope};
 /// The stream being turned on: its write and where it went.
 #[derive(Debug)]
 pub(super) struct Sending {
-    answer: Option<Pending<WriteOutcome>>,
+    answer: Option<Pending<EnableReport>>,
     destination: Destination,
     table: String,
 }
@@ -52,32 +53,31 @@ impl EnableStream {
         let Some(sending) = self.flow.sending().take() else {
             return;
         };
-        // The task died: the request may have left, so the outcome is unknown.
-        let outcome = answer.unwrap_or_else(WriteOutcome::lost);
-        match outcome.ending() {
-            Ok(_) => {
-                self.error = None;
-                self.said = Some(if outcome.applied() {
-                    format!(
-                        "The stream of {} is being turned on (NEW_AND_OLD_IMAGES); the table is \
-                         described again.",
-                        sending.table
-                    )
-                } else {
-                    format!("Turning the stream on: {}.", outcome.name())
-                });
-            }
+        let report = match answer {
+            Ok(report) => report,
             Err(error) => {
                 self.said = None;
                 self.error = Some(error);
+                return;
             }
-        }
-        if outcome.attempts() > 0 {
+        };
+        self.error = None;
+        self.said = Some(report.lines().join("; "));
+        // The table changed, or may have: it is described again.
+        if report.outcome.attempts() > 0 {
             intents.push(Intent::Written {
                 destination: Box::new(sending.destination),
                 table: sending.table,
                 keys: Vec::new(),
             });
+        }
+    }
+
+    /// What turning the stream on said, drawn once the table lists its stream (the offer that
+    /// showed it is gone by then).
+    pub fn said_ui(&self, ui: &mut Ui) {
+        if let Some(said) = &self.said {
+            ui.label(said);
         }
     }
 
@@ -96,8 +96,10 @@ impl EnableStream {
 fn send(scope: &Scope<'_>, plan: WritePlan, confirmed: bool) -> Sending {
     let connection = scope.connection.clone();
     let destination = plan.destination.clone();
+    let table = scope.table.name.clone();
     let answer = scope.spawner.spawn("UpdateTable", async move {
-        Ok(write::send(&connection, &plan, confirmed).await)
+        let stop = CancelToken::default();
+        stream::enable(&connection, &plan, &table, confirmed, &stop).await
     });
     Sending {
         answer: Some(answer),
