@@ -26,7 +26,7 @@ pub async fn add(
         key: crate::cli::flags::key_spec(args.keys.iter().map(String::as_str))?,
         attribute: args.attr.clone(),
         delta: args.delta.clone(),
-        mode: args.mode.into(),
+        mode: args.mode,
         create: args.create,
     };
     let report = counter::add(connection, &spec, confirmed, stop).await?;

@@ -9,6 +9,7 @@ pub use crate::cli::flags::ConnectionFlags;
 use crate::cli::flags::positive;
 pub use crate::cli::read_args::{CheckArgs, ItemsArgs, PartiqlArgs, ScanArgs, SqlArgs};
 pub use crate::cli::write_args::{DeleteArgs, ExportArgs, GetArgs, ImportArgs, PutArgs};
+use crate::core::counter::EditMode;
 
 /// dynoscope: inspect DynamoDB item collections and verify counters.
 ///
@@ -292,27 +293,6 @@ pub struct McpArgs {
     pub audit: Option<std::path::PathBuf>,
 }
 
-/// How `dynoscope add` sends the change.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum AddMode {
-    /// `ADD #a :d` (never re-sent once it may have reached the server).
-    Add,
-    /// `SET #a = if_not_exists(#a, :zero) + :d`.
-    Set,
-    /// `SET #a = :next` on the condition `#a = :current` (safe to retry).
-    Exact,
-}
-
-impl From<AddMode> for crate::core::spec::AddMode {
-    fn from(mode: AddMode) -> Self {
-        match mode {
-            AddMode::Add => Self::Add,
-            AddMode::Set => Self::Set,
-            AddMode::Exact => Self::Exact,
-        }
-    }
-}
-
 /// `dynoscope add`.
 #[derive(Debug, Args)]
 pub struct AddArgs {
@@ -328,9 +308,10 @@ pub struct AddArgs {
     /// How much to add (negative to subtract), as an exact decimal.
     #[arg(long, allow_hyphen_values = true)]
     pub delta: String,
-    /// How to send it.
-    #[arg(long, value_enum, default_value_t = AddMode::Add)]
-    pub mode: AddMode,
+    /// How to send it: `add` (ADD, never sent again once it may have arrived), `set` (SET
+    /// if_not_exists + d) or `exact` (a conditional SET of the next value, safe to retry).
+    #[arg(long, default_value = "add", value_parser = edit_mode)]
+    pub mode: EditMode,
     /// Create the item when it does not exist (without: a missing item is refused).
     #[arg(long)]
     pub create: bool,
@@ -391,4 +372,9 @@ pub struct StormArgs {
     /// Users acting at once (at least 1; at most 64 run at a time).
     #[arg(long, default_value_t = 16, allow_negative_numbers = true, value_parser = positive)]
     pub concurrency: usize,
+}
+
+/// `--mode`'s value: `add`, `set` or `exact`, the core's spelling.
+fn edit_mode(text: &str) -> Result<EditMode, String> {
+    text.parse()
 }

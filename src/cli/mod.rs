@@ -31,7 +31,7 @@ mod transfer;
 mod watch;
 mod write_args;
 
-pub use args::{AddArgs, AddMode, Cli, ConnectionFlags, McpArgs, Subcommand};
+pub use args::{AddArgs, Cli, ConnectionFlags, McpArgs, Subcommand};
 pub use exit::{EXIT_TABLE, Exit};
 pub use output::say;
 pub use run::run;

@@ -33,7 +33,7 @@ pub async fn add(
         item.insert(request.attribute.clone(), stored);
     }
     let destination = Destination::of(connection);
-    let plan = plan_edit(&destination, &info, &item, &request, spec.mode.into())?;
+    let plan = plan_edit(&destination, &info, &item, &request, spec.mode)?;
     not_stopped(stop, "UpdateItem")?;
     let outcome = update_counter(connection, &plan, confirmed).await;
     Ok(EditReport {

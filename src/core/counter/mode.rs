@@ -1,11 +1,26 @@
 //! How a counter change is sent: ADD, SET from zero, or exactly.
 
-/// How the change is sent.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+/// How the change is sent: the one mode of the app's editor, the CLI's `--mode` and the MCP
+/// server's `mode` (`add`, `set`, `exact`).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum EditMode {
     /// `ADD #a :d` — atomic; a missing attribute starts from 0. Never retried once sent.
+    #[default]
     Add,
     /// `SET #a = if_not_exists(#a, :zero) + :d` — the same effect written as SET.
+    #[serde(rename = "set")]
     SetFromZero,
     /// `SET #a = :next` if `#a = :current` — exact and safe to retry; fails if someone else
     /// changed the value in between.
@@ -52,5 +67,33 @@ impl EditMode {
             Self::SetFromZero => "set",
             Self::Exact => "exact",
         }
+    }
+}
+
+impl std::str::FromStr for EditMode {
+    type Err = String;
+
+    /// The CLI spelling back: `add`, `set` or `exact`.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|mode| mode.cli_name() == text)
+            .ok_or_else(|| format!("`{text}` is not a mode: add, set or exact"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_spelling_for_the_cli_and_json() {
+        for mode in EditMode::ALL {
+            let json = serde_json::to_value(mode).unwrap();
+            assert_eq!(json, mode.cli_name());
+            assert_eq!(mode.cli_name().parse::<EditMode>(), Ok(mode));
+            assert_eq!(serde_json::from_value::<EditMode>(json).unwrap(), mode);
+        }
+        assert!("SetFromZero".parse::<EditMode>().is_err());
     }
 }

@@ -38,7 +38,7 @@ pub use sql::{SqlLoad, SqlSpec};
 pub use statement::{StatementPlan, StatementSpec};
 pub use transfer::{ExportPlan, ExportSpec, ImportPlan, ImportSpec};
 pub use watch::{DEFAULT_SETTLE_SECONDS, WatchFrom, WatchSpec};
-pub use write::{AddMode, AddSpec, LikeSpec, StormSpec};
+pub use write::{AddSpec, LikeSpec, StormSpec};
 
 use aws_sdk_dynamodb::types::AttributeValue;
 

@@ -9,31 +9,6 @@ use crate::core::table::TableInfo;
 use crate::core::value::Item;
 use crate::core::write::Destination;
 
-/// How a counter edit is sent.
-#[derive(
-    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum AddMode {
-    /// `ADD #a :d`: atomic, never sent again once it may have reached the server.
-    #[default]
-    Add,
-    /// `SET #a = if_not_exists(#a, :zero) + :d`.
-    Set,
-    /// `SET #a = :next` on the condition `#a = :current`: safe to retry.
-    Exact,
-}
-
-impl From<AddMode> for EditMode {
-    fn from(mode: AddMode) -> Self {
-        match mode {
-            AddMode::Add => Self::Add,
-            AddMode::Set => Self::SetFromZero,
-            AddMode::Exact => Self::Exact,
-        }
-    }
-}
-
 /// Add a number (negative to subtract) to one item's counter attribute.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -48,7 +23,7 @@ pub struct AddSpec {
     pub delta: String,
     /// How the change is sent.
     #[serde(default)]
-    pub mode: AddMode,
+    pub mode: EditMode,
     /// Create the item when it does not exist yet.
     #[serde(default)]
     pub create: bool,
