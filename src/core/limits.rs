@@ -14,6 +14,23 @@ pub const MAX_SEGMENTS: usize = 1000;
 /// once.
 const SEGMENTS_WITHOUT_ASKING: usize = MAX_AT_ONCE;
 
+/// Segments as typed in a form (empty: `default`): a whole number from 1 to
+/// [`MAX_SEGMENTS`], the bound every front end takes (the CLI's `--segments` included).
+pub fn segments_typed(text: &str, default: usize) -> Result<usize> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(default);
+    }
+    text.parse::<usize>()
+        .ok()
+        .filter(|n| (1..=MAX_SEGMENTS).contains(n))
+        .ok_or_else(|| {
+            Error::Invalid(format!(
+                "segments `{text}`: a whole number from 1 to {MAX_SEGMENTS}"
+            ))
+        })
+}
+
 /// Check a parallel scan of table `info` in `segments`: 0 or more than [`MAX_SEGMENTS`] is bad
 /// input; more than the table's size can use (a segment per MiB, DescribeTable's size) and more
 /// than 64 needs `confirmed`, and the refusal says what it would cost.
@@ -39,7 +56,7 @@ pub fn check_segments(segments: usize, info: &TableInfo, confirmed: bool) -> Res
     // Each segment sends at least one Scan, and each Scan reads at least 0.5 RCU.
     let min_rcu = segments.div_ceil(2);
     Err(Error::Invalid(format!(
-        "--segments {segments} on {} ({}): every segment is at least one Scan request, so this sends at least {segments} requests and reads at least {min_rcu} RCU, where {useful} segment{} can read it all; ask for fewer, or add --yes to send them anyway",
+        "--segments {segments} on {} ({}): every segment is at least one Scan request, so this sends at least {segments} requests and reads at least {min_rcu} RCU, where {useful} segment{} can read it all; ask for fewer (the CLI sends them anyway with --yes)",
         info.name,
         human_bytes(size),
         if useful == 1 { "" } else { "s" }
@@ -104,6 +121,12 @@ mod tests {
         );
         info.size_bytes = Some(2_100);
         assert!(check_segments(0, &info, true).is_err());
+        assert_eq!(segments_typed(" ", 4).unwrap(), 4, "empty: the default");
+        assert_eq!(segments_typed("1000", 4).unwrap(), 1000);
+        for bad in ["0", "1001", "-1", "two"] {
+            let err = segments_typed(bad, 4).unwrap_err().to_string();
+            assert!(err.contains("a whole number from 1 to 1000"), "{err}");
+        }
         assert!(
             check_segments(1001, &info, true).is_err(),
             "never past the cap"

@@ -10,6 +10,7 @@ use crate::core::admin::AdminEvent;
 use crate::core::clone::{self, CloneEvent, ClonePlan, CloneReport, PartAsked};
 use crate::core::connection::{self, ConnectOptions, Connection, ConnectionSpec};
 use crate::core::error::{Error, Result};
+use crate::core::limits;
 use crate::core::read::SegmentStarts;
 use crate::core::transfer::import::BATCHES_AT_ONCE;
 use crate::task::Job;
@@ -99,12 +100,8 @@ impl CloneForm {
         };
         let part = match self.pk.trim() {
             "" => {
-                let segments = match self.segments.trim() {
-                    "" => 4,
-                    n => n.parse::<usize>().map_err(|_| {
-                        Error::Invalid(format!("segments: a whole number, not `{n}`"))
-                    })?,
-                };
+                let segments = limits::segments_typed(&self.segments, 4)?;
+                limits::check_segments(segments, scope.table, false)?;
                 PartAsked::Table(SegmentStarts::all(segments)?)
             }
             pk => PartAsked::Partition(pk.to_owned(), None),

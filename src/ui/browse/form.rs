@@ -96,16 +96,8 @@ impl QueryForm {
         if !self.scan {
             return Ok(None);
         }
-        let text = self.segments.trim();
-        let most = crate::core::limits::MAX_AT_ONCE;
-        match text.parse::<usize>() {
-            Ok(1) => Ok(None),
-            Ok(n) if (2..=most).contains(&n) => Ok(Some(n)),
-            _ if text.is_empty() => Ok(None),
-            _ => Err(Error::Invalid(format!(
-                "segments `{text}`: a whole number from 1 to {most}"
-            ))),
-        }
+        let segments = crate::core::limits::segments_typed(&self.segments, 1)?;
+        Ok((segments > 1).then_some(segments))
     }
 
     /// The read the form describes, as the read spec every front end fills in.
@@ -264,7 +256,7 @@ pub fn query_form_ui(
         labelled_text_ui(ui, "Page size", &mut form.page_size, 60.0, "1 MB");
         if form.scan {
             labelled_text_ui(ui, "Segments", &mut form.segments, 32.0, "1")
-                .on_hover_text("A parallel scan: 2 to 64 segments read at once, to the end");
+                .on_hover_text("A parallel scan: 2 to 1,000 segments (at most 64 read at once), to the end");
         }
         ui.separator();
         if let Some(asked) = page_buttons_ui(ui, form.scan, results) {

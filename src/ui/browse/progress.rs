@@ -68,10 +68,31 @@ impl LoadProgress {
     }
 }
 
+/// The most segments drawn as a box each.
+const BOXES: usize = 64;
+
+/// The segments by state, in a line: `1000 segments: 812 done, 64 reading, 124 waiting`.
+fn segment_counts(progress: &LoadProgress, running: bool) -> String {
+    let segments = &progress.segments;
+    let done = segments.iter().filter(|s| s.done).count();
+    let waiting = segments.iter().filter(|s| !s.done && s.waiting).count();
+    let rest = segments.len() - done - waiting;
+    let rest_state = if running { "reading" } else { "stopped" };
+    format!(
+        "{} segments: {done} done, {rest} {rest_state}, {waiting} waiting",
+        segments.len()
+    )
+}
+
 /// One small box per segment: green when done, amber while waiting, blue while reading; its
-/// tooltip says how many items it gave.
+/// tooltip says how many items it gave. Past [`BOXES`], the segments counted by state.
 pub fn segments_ui(ui: &mut Ui, progress: &LoadProgress, running: bool) {
     if progress.segments.is_empty() {
+        return;
+    }
+    // More than a row of boxes holds: the segments counted by state instead.
+    if progress.segments.len() > BOXES {
+        ui.label(segment_counts(progress, running));
         return;
     }
     ui.horizontal(|ui| {
@@ -95,4 +116,23 @@ pub fn segments_ui(ui: &mut Ui, progress: &LoadProgress, running: bool) {
             response.on_hover_text(format!("segment {i}: {} items, {state}", s.items));
         }
     });
+}
+
+#[cfg(test)]
+mod segment_tests {
+    use super::*;
+
+    #[test]
+    fn many_segments_are_counted_by_state() {
+        let mut progress = LoadProgress::segmented(1000);
+        for (i, segment) in progress.segments.iter_mut().enumerate() {
+            segment.done = i < 812;
+            segment.waiting = (812..936).contains(&i);
+        }
+        assert_eq!(
+            segment_counts(&progress, true),
+            "1000 segments: 812 done, 64 reading, 124 waiting"
+        );
+        assert!(segment_counts(&progress, false).contains("64 stopped"));
+    }
 }

@@ -169,7 +169,12 @@ impl TableTab {
         let asked = self
             .form
             .request(scope.table)
-            .and_then(|r| Ok((r, self.form.segments()?)));
+            .and_then(|r| Ok((r, self.form.segments()?)))
+            .and_then(|(r, segments)| {
+                let asked = segments.unwrap_or(1);
+                crate::core::limits::check_segments(asked, scope.table, false)?;
+                Ok((r, segments))
+            });
         match asked {
             Ok((request, segments)) => {
                 self.form.error = None;

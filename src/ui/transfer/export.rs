@@ -6,8 +6,7 @@ use std::path::PathBuf;
 use egui::Ui;
 
 use crate::core::error::Error;
-use crate::core::limits::AtOnce;
-use crate::core::number;
+use crate::core::limits::{self, AtOnce};
 use crate::core::read::{self, ScanProgress};
 use crate::core::report::{capacity, plural};
 use crate::core::transfer::{self, Format, IfExists};
@@ -104,7 +103,9 @@ impl TableExport {
     }
 
     fn start(&mut self, scope: &Scope<'_>, path: PathBuf, if_exists: IfExists) {
-        let segments = match number::whole_in(&self.segments, 1, 64, "segments") {
+        let segments = limits::segments_typed(&self.segments, 1)
+            .and_then(|n| limits::check_segments(n, scope.table, false).map(|()| n));
+        let segments = match segments {
             Ok(n) => AtOnce::new(n, "segments").map_or(1, |a| a.at_once),
             Err(error) => {
                 self.note = Some(Err(error));
