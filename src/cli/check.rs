@@ -1,6 +1,7 @@
 //! `dynoscope check`: stored tallies beside counted children, from the shell, checked and summed
 //! up by the same core code as the app's tally check.
 
+use std::path::Path;
 use std::time::Instant;
 
 use aws_sdk_dynamodb::Client;
@@ -17,7 +18,7 @@ use crate::core::ending::Ending;
 use crate::core::error::{Error, Result};
 use crate::core::number::to_dynamodb;
 use crate::core::table::{TableInfo, human_bytes};
-use crate::core::tally::{self, ParentSource, Reconciled, RepairReport};
+use crate::core::tally::{self, ParentSource, Reconciled, RepairReport, TallyRule};
 use crate::core::transfer::Format;
 
 /// Run the check; exit 0 when every parent matches, 1 when any drifted or could not be
@@ -54,34 +55,7 @@ pub async fn check(
         return Ok(Exit::Done);
     }
     match (&args.pk, args.all, &args.from_export) {
-        (_, _, Some(path)) => {
-            let format = Format::parse(&args.export_format)?;
-            let data = crate::core::transfer::export_files(path)?;
-            for skipped in &data.skipped {
-                out.note(format_args!("dynoscope: {skipped}"));
-            }
-            out.note(format_args!(
-                "dynoscope: reading {} from {}:",
-                crate::core::report::plural(data.files.len(), "file"),
-                path.display()
-            ));
-            for file in &data.files {
-                out.note(format_args!("  {}", file.display()));
-            }
-            let (checks, read) =
-                tally::check_export(&info, &rule, &data.files, format, stop, |_| {})?;
-            let checks = checks.ok_or(Error::Cancelled {
-                op: "reading the export",
-            })?;
-            for check in checks {
-                all.add(check);
-            }
-            out.note(format_args!(
-                "Read {} items ({}) from the export; no item read from the table.",
-                read.items,
-                human_bytes(i64::try_from(read.bytes).unwrap_or(i64::MAX))
-            ));
-        }
+        (_, _, Some(path)) => all = check_from_export(&info, &rule, &args, path, out, stop)?,
         (Some(_), _, None) => {
             let partition = spec.one_partition(&info)?;
             let (check, _) = unless_stopped(
@@ -93,19 +67,7 @@ pub async fn check(
             all.add(Ok(check));
         }
         (None, true, None) => {
-            let at_once = spec.at_once()?;
-            let estimate = tally::estimate(&info, &ParentSource::Scan);
-            let plan = args.plan.plan(at_once, estimate.plan(at_once));
-            for line in estimate.lines(&info.name, &pricing) {
-                out.note(line);
-            }
-            out.note(format_args!("Plan: {}.", plan.label()));
-            all = tally::reconcile_checked(client, &info, &rule, plan, stop).await?;
-            if all.cancelled {
-                // What was checked before the interrupt is printed; the run did not finish.
-                print_checks(&all, (args.json, &pricing), out);
-                return Err(Error::Cancelled { op: "reconcile" });
-            }
+            all = check_all(client, &info, &rule, &args, &pricing, out, stop).await?;
         }
         (None, false, None) => {
             return Err(Error::Invalid(
@@ -114,23 +76,8 @@ pub async fn check(
         }
     }
     print_checks(&all, (args.json, &pricing), out);
+    print_totals(&all, args.json, &pricing, started, out);
     let totals = &all.checked.totals;
-    if args.json {
-        out.line(json!({"totals": all.totals_json(&pricing)}));
-    }
-    out.note(format_args!(
-        "{} · {} · {} ms",
-        all.summary(),
-        pricing.read(totals.rcu),
-        started.elapsed().as_millis()
-    ));
-    if all.checked.checks.is_empty() && all.failures.is_empty() {
-        // Nothing matched the rule (a typo in a prefix or a sort key): no drift found is not a
-        // tally that matches.
-        out.note(
-            "dynoscope: no parent matched the rule, so nothing was checked (look at --parent-sk, --parent-prefix and --tally)",
-        );
-    }
     let checked = Exit::from(all.ending());
     if !args.repair || totals.drifted == 0 {
         return Ok(checked);
@@ -153,6 +100,101 @@ pub async fn check(
         all.ending()
     };
     Ok(Exit::from(repaired.ending().graver(unchecked)))
+}
+
+/// Check every parent, after noting what the scan will read and cost and the plan it runs on;
+/// when interrupted, what was checked is printed before the run is said cancelled.
+async fn check_all(
+    client: &Client,
+    info: &TableInfo,
+    rule: &TallyRule,
+    args: &CheckArgs,
+    pricing: &Pricing,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Reconciled> {
+    let spec = args.spec();
+    let at_once = spec.at_once()?;
+    let estimate = tally::estimate(info, &ParentSource::Scan);
+    let plan = args.plan.plan(at_once, estimate.plan(at_once));
+    for line in estimate.lines(&info.name, pricing) {
+        out.note(line);
+    }
+    out.note(format_args!("Plan: {}.", plan.label()));
+    let all = tally::reconcile_checked(client, info, rule, plan, stop).await?;
+    if all.cancelled {
+        // What was checked before the interrupt is printed; the run did not finish.
+        print_checks(&all, (args.json, pricing), out);
+        return Err(Error::Cancelled { op: "reconcile" });
+    }
+    Ok(all)
+}
+
+/// Check every parent in the export files at `path` (their names noted first); no item is read
+/// from the table.
+fn check_from_export(
+    info: &TableInfo,
+    rule: &TallyRule,
+    args: &CheckArgs,
+    path: &Path,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Reconciled> {
+    let mut all = Reconciled::default();
+    let format = Format::parse(&args.export_format)?;
+    let data = crate::core::transfer::export_files(path)?;
+    for skipped in &data.skipped {
+        out.note(format_args!("dynoscope: {skipped}"));
+    }
+    out.note(format_args!(
+        "dynoscope: reading {} from {}:",
+        crate::core::report::plural(data.files.len(), "file"),
+        path.display()
+    ));
+    for file in &data.files {
+        out.note(format_args!("  {}", file.display()));
+    }
+    let (checks, read) = tally::check_export(info, rule, &data.files, format, stop, |_| {})?;
+    let checks = checks.ok_or(Error::Cancelled {
+        op: "reading the export",
+    })?;
+    for check in checks {
+        all.add(check);
+    }
+    out.note(format_args!(
+        "Read {} items ({}) from the export; no item read from the table.",
+        read.items,
+        human_bytes(i64::try_from(read.bytes).unwrap_or(i64::MAX))
+    ));
+    Ok(all)
+}
+
+/// The totals of a finished check: as JSON when asked, then the summary line, and a word when no
+/// parent matched the rule.
+fn print_totals(
+    all: &Reconciled,
+    json: bool,
+    pricing: &Pricing,
+    started: Instant,
+    out: &mut Output,
+) {
+    let totals = &all.checked.totals;
+    if json {
+        out.line(json!({"totals": all.totals_json(pricing)}));
+    }
+    out.note(format_args!(
+        "{} · {} · {} ms",
+        all.summary(),
+        pricing.read(totals.rcu),
+        started.elapsed().as_millis()
+    ));
+    if all.checked.checks.is_empty() && all.failures.is_empty() {
+        // Nothing matched the rule (a typo in a prefix or a sort key): no drift found is not a
+        // tally that matches.
+        out.note(
+            "dynoscope: no parent matched the rule, so nothing was checked (look at --parent-sk, --parent-prefix and --tally)",
+        );
+    }
 }
 
 /// How one repair ended: a failure by its error's class (throttled beyond the re-sends is the

@@ -11,8 +11,9 @@ use crate::cli::output::Output;
 use crate::cli::write_args::{DeleteArgs, PurgeFlags};
 use crate::core::cancel::CancelToken;
 use crate::core::connection::Connection;
+use crate::core::ending::Ending;
 use crate::core::error::{Error, Result};
-use crate::core::purge::{self, PurgeSource, TallyChoice};
+use crate::core::purge::{self, PurgeCount, PurgeSource, TallyChoice};
 use crate::core::spec::ReadSpec;
 use crate::core::table::TableInfo;
 
@@ -82,16 +83,7 @@ async fn run(
     out: &mut Output,
     stop: &CancelToken,
 ) -> Result<Exit> {
-    let choice = match flags.tallies.as_deref() {
-        None => None,
-        Some("repair") => Some(TallyChoice::Repair),
-        Some("leave") => Some(TallyChoice::Leave),
-        Some(other) => {
-            return Err(Error::Invalid(format!(
-                "--tallies `{other}`: repair or leave"
-            )));
-        }
-    };
+    let choice = tally_choice(flags)?;
     let rules = flags.counters.rules()?;
     let counted = purge::count(connection, info, &source, &rules, stop, |_| {}).await?;
     let pricing = connection.pricing(info);
@@ -127,35 +119,13 @@ async fn run(
         ));
     }
     if !confirmed {
-        return Err(Error::NotConfirmed {
-            question: format!(
-                "This deletes {} from table {} at {}; it cannot be undone: add --yes (asked even \
-                 on this machine).",
-                crate::core::report::plural(
-                    usize::try_from(counted.items).unwrap_or(usize::MAX),
-                    "item"
-                ),
-                info.name,
-                crate::core::write::Destination::of(connection).place()
-            ),
-        });
+        return Err(not_confirmed(connection, info, counted.items));
     }
     let report = purge::purge(connection, info, &source, counted.items, true, stop, |_| {}).await;
     let mut ending = report.ending();
     let mut repaired = Vec::new();
     if choice == Some(TallyChoice::Repair) && report.deleted > 0 && report.unknown == 0 {
-        for (tally, run) in purge::repair_tallies(connection, info, &counted, true, stop).await {
-            match run {
-                Ok(all) => {
-                    ending = ending.graver(all.ending());
-                    repaired.push(format!("`{tally}`: {}", all.summary()));
-                }
-                Err(error) => {
-                    ending = ending.graver(crate::core::ending::Ending::of_error(&error));
-                    repaired.push(format!("`{tally}`: not repaired: {error}"));
-                }
-            }
-        }
+        repaired = repair_after(connection, info, &counted, stop, &mut ending).await;
     }
     if flags.json {
         out.line(json!({
@@ -180,4 +150,56 @@ async fn run(
     }
     // Items were deleted: a closed stdout is said when the output ends and changes no exit.
     Ok(Exit::from(ending))
+}
+
+/// What `--tallies` chose for the counters of the deleted children, if given.
+fn tally_choice(flags: &PurgeFlags) -> Result<Option<TallyChoice>> {
+    Ok(match flags.tallies.as_deref() {
+        None => None,
+        Some("repair") => Some(TallyChoice::Repair),
+        Some("leave") => Some(TallyChoice::Leave),
+        Some(other) => {
+            return Err(Error::Invalid(format!(
+                "--tallies `{other}`: repair or leave"
+            )));
+        }
+    })
+}
+
+/// The question a purge of `items` items asks before anything is deleted, even on this machine.
+fn not_confirmed(connection: &Connection, info: &TableInfo, items: u64) -> Error {
+    Error::NotConfirmed {
+        question: format!(
+            "This deletes {} from table {} at {}; it cannot be undone: add --yes (asked even \
+             on this machine).",
+            crate::core::report::plural(usize::try_from(items).unwrap_or(usize::MAX), "item"),
+            info.name,
+            crate::core::write::Destination::of(connection).place()
+        ),
+    }
+}
+
+/// Count each drifted parent again and set its tally, after the children were deleted: a line
+/// per tally, and `ending` made graver by what did not go well.
+async fn repair_after(
+    connection: &Connection,
+    info: &TableInfo,
+    counted: &PurgeCount,
+    stop: &CancelToken,
+    ending: &mut Ending,
+) -> Vec<String> {
+    let mut repaired = Vec::new();
+    for (tally, run) in purge::repair_tallies(connection, info, counted, true, stop).await {
+        match run {
+            Ok(all) => {
+                *ending = ending.graver(all.ending());
+                repaired.push(format!("`{tally}`: {}", all.summary()));
+            }
+            Err(error) => {
+                *ending = ending.graver(Ending::of_error(&error));
+                repaired.push(format!("`{tally}`: not repaired: {error}"));
+            }
+        }
+    }
+    repaired
 }

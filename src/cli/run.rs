@@ -9,7 +9,7 @@ use crate::cli::interrupt::{Interrupt, describe, unless_stopped};
 use crate::cli::output::Output;
 use crate::cli::reads;
 use crate::core::cancel::CancelToken;
-use crate::core::connection::{self, ConnectionSpec};
+use crate::core::connection::{self, Connection, ConnectionSpec};
 use crate::core::error::{Error, Result};
 use crate::core::likes::LikeOp;
 use crate::core::read;
@@ -81,6 +81,18 @@ async fn run_inner(
             "dynoscope: {warning}; the shipped prices are used"
         ));
     }
+    run_connected(connection, flags, command, out, stop).await
+}
+
+/// Run `command` through `connection`: the table list, a table's description, reads and the
+/// MCP server here, the rest in [`run_table_command`].
+async fn run_connected(
+    connection: Connection,
+    flags: &ConnectionFlags,
+    command: Subcommand,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
     let client = &connection.client;
     let confirmed = flags.yes;
     match command {
@@ -99,81 +111,86 @@ async fn run_inner(
         }
         Subcommand::Items(args) => reads::items(&connection, args, out, stop).await?,
         Subcommand::Scan(args) => reads::scan(&connection, args, out, stop, confirmed).await?,
-        Subcommand::Add(args) => {
-            return crate::cli::add::add(&connection, args, confirmed, out, stop).await;
-        }
-        Subcommand::Get(args) => {
-            return crate::cli::item::get(&connection, args, out, stop).await;
-        }
-        Subcommand::Check(args) => {
-            return crate::cli::check::check(&connection, args, confirmed, out, stop).await;
-        }
-        Subcommand::Like(args) => {
-            return crate::cli::likes::like(&connection, LikeOp::Like, args, confirmed, out, stop)
-                .await;
-        }
-        Subcommand::Unlike(args) => {
-            return crate::cli::likes::like(
-                &connection,
-                LikeOp::Unlike,
-                args,
-                confirmed,
-                out,
-                stop,
-            )
-            .await;
-        }
-        Subcommand::Storm(args) => {
-            return crate::cli::likes::storm(&connection, args, confirmed, out, stop).await;
-        }
-        Subcommand::Partiql(args) => {
-            return crate::cli::partiql::partiql(&connection, args, confirmed, out, stop).await;
-        }
-        Subcommand::Export(args) => {
-            return crate::cli::transfer::export(&connection, args, confirmed, out, stop).await;
-        }
-        Subcommand::Import(args) => {
-            return crate::cli::transfer::import(&connection, args, confirmed, out, stop).await;
-        }
-        Subcommand::Put(args) => {
-            return crate::cli::item::put(&connection, args, confirmed, out, stop).await;
-        }
-        Subcommand::Delete(args) => {
-            return crate::cli::item::delete(&connection, args, confirmed, out, stop).await;
-        }
-        Subcommand::Truncate(args) => {
-            return crate::cli::purge::truncate(&connection, &args, confirmed, out, stop).await;
-        }
-        Subcommand::CloneTable(args) => {
-            return crate::cli::clone::clone(&connection, flags, args, out, stop).await;
-        }
-        Subcommand::Table(command) => {
-            return crate::cli::table::table(&connection, &command, confirmed, out, stop).await;
-        }
-        Subcommand::Metrics(args) => {
-            return crate::cli::metrics::metrics(&connection, &args, out, stop).await;
-        }
-        Subcommand::Insights(args) => {
-            return crate::cli::metrics::insights(&connection, &args, confirmed, out, stop).await;
-        }
-        Subcommand::Cost(args) => {
-            return crate::cli::cost::cost(&connection, &args, out, stop).await;
-        }
-        Subcommand::Watch(args) => {
-            return crate::cli::watch::watch(&connection, args, confirmed, out, stop).await;
-        }
-        Subcommand::Size(args) => {
-            return crate::cli::size::size(Some(&connection), args, out, stop).await;
-        }
-        Subcommand::ShardsAdvice(args) => {
-            return crate::cli::size::shards_advice(Some(&connection), args, out, stop).await;
-        }
         Subcommand::Mcp(args) => {
             crate::cli::mcp::mcp(connection, flags, &args, out, stop).await?;
         }
         Subcommand::Sandbox { .. } | Subcommand::Expr(_) | Subcommand::Sql(_) => {}
+        other => return run_table_command(&connection, flags, other, out, stop).await,
     }
     Ok(Exit::Done)
+}
+
+/// Run a `command` on one table or its items through `connection`, saying how it ended.
+async fn run_table_command(
+    connection: &Connection,
+    flags: &ConnectionFlags,
+    command: Subcommand,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
+    let confirmed = flags.yes;
+    match command {
+        Subcommand::Add(args) => crate::cli::add::add(connection, args, confirmed, out, stop).await,
+        Subcommand::Get(args) => crate::cli::item::get(connection, args, out, stop).await,
+        Subcommand::Check(args) => {
+            crate::cli::check::check(connection, args, confirmed, out, stop).await
+        }
+        Subcommand::Like(args) => {
+            crate::cli::likes::like(connection, LikeOp::Like, args, confirmed, out, stop).await
+        }
+        Subcommand::Unlike(args) => {
+            crate::cli::likes::like(connection, LikeOp::Unlike, args, confirmed, out, stop).await
+        }
+        Subcommand::Storm(args) => {
+            crate::cli::likes::storm(connection, args, confirmed, out, stop).await
+        }
+        Subcommand::Partiql(args) => {
+            crate::cli::partiql::partiql(connection, args, confirmed, out, stop).await
+        }
+        Subcommand::Export(args) => {
+            crate::cli::transfer::export(connection, args, confirmed, out, stop).await
+        }
+        Subcommand::Import(args) => {
+            crate::cli::transfer::import(connection, args, confirmed, out, stop).await
+        }
+        Subcommand::Put(args) => {
+            crate::cli::item::put(connection, args, confirmed, out, stop).await
+        }
+        Subcommand::Delete(args) => {
+            crate::cli::item::delete(connection, args, confirmed, out, stop).await
+        }
+        Subcommand::Truncate(args) => {
+            crate::cli::purge::truncate(connection, &args, confirmed, out, stop).await
+        }
+        Subcommand::CloneTable(args) => {
+            crate::cli::clone::clone(connection, flags, args, out, stop).await
+        }
+        Subcommand::Table(command) => {
+            crate::cli::table::table(connection, &command, confirmed, out, stop).await
+        }
+        Subcommand::Metrics(args) => {
+            crate::cli::metrics::metrics(connection, &args, out, stop).await
+        }
+        Subcommand::Insights(args) => {
+            crate::cli::metrics::insights(connection, &args, confirmed, out, stop).await
+        }
+        Subcommand::Cost(args) => crate::cli::cost::cost(connection, &args, out, stop).await,
+        Subcommand::Watch(args) => {
+            crate::cli::watch::watch(connection, args, confirmed, out, stop).await
+        }
+        Subcommand::Size(args) => crate::cli::size::size(Some(connection), args, out, stop).await,
+        Subcommand::ShardsAdvice(args) => {
+            crate::cli::size::shards_advice(Some(connection), args, out, stop).await
+        }
+        Subcommand::Tables
+        | Subcommand::Describe { .. }
+        | Subcommand::Items(_)
+        | Subcommand::Scan(_)
+        | Subcommand::Mcp(_)
+        | Subcommand::Sandbox { .. }
+        | Subcommand::Expr(_)
+        | Subcommand::Sql(_) => Ok(Exit::Done),
+    }
 }
 
 /// The describe panel as text: the same facts, a line each.

@@ -1,6 +1,8 @@
 //! `dynoscope export` and `dynoscope import`: items to and from files in DynamoDB's formats,
 //! read through the one reader and written through the write gateway, as the app does.
 
+use std::collections::HashMap;
+
 use crate::cli::args::{ExportArgs, ImportArgs};
 use crate::cli::exit::Exit;
 use crate::cli::interrupt::{describe, unless_stopped};
@@ -11,9 +13,10 @@ use crate::core::error::{Error, Result};
 use crate::core::read;
 use crate::core::report::{plural, read_summary};
 use crate::core::spec::{ExportSpec, ImportSpec};
-use crate::core::table::human_bytes;
-use crate::core::transfer;
+use crate::core::table::{TableInfo, human_bytes};
+use crate::core::tally::TallyRule;
 use crate::core::transfer::import::{self, CheckLimits, ImportCheck};
+use crate::core::transfer::{self, CellType, Format};
 use crate::core::value;
 
 /// Read the table (Scan) or one partition (Query) and write it to `--out`: a new file, put in
@@ -106,55 +109,9 @@ pub async fn import(
     let (format, types) = (plan.format, plan.types);
     let rules = args.counters.rules()?;
     let info = describe(&connection.client, &args.table, stop).await?;
-    let checked = {
-        let (info, stop) = (info.clone(), stop.clone());
-        let limits = CheckLimits {
-            preview: args.preview,
-            skip_invalid: args.skip_invalid,
-            ..CheckLimits::default()
-        };
-        let path = args.path.clone();
-        tokio::task::spawn_blocking(move || {
-            import::check_import(
-                (&path, format, &types),
-                &info,
-                &rules,
-                limits,
-                &stop,
-                |_| {},
-            )
-        })
-        .await
-        .map_err(|e| Error::TaskDied {
-            op: "checking the import",
-            detail: e.to_string(),
-        })??
-    };
+    let checked = check_files(&info, &args, format, types, rules, stop).await?;
     tell_files(&checked);
-    out.line(format_args!(
-        "{} read; first items:",
-        crate::core::report::plural(checked.items, "item")
-    ));
-    for read in &checked.preview {
-        let line = value::item_to_plain_json(&read.item, &info.key_names(), false);
-        out.line(format_args!("  {}: {line}", read.place()));
-    }
-    out.line("columns (types seen):");
-    for (name, kinds) in checked.columns.list() {
-        out.line(format_args!("  {name}: {}", kinds.join(", ")));
-    }
-    if checked.columns.more {
-        out.line(format_args!(
-            "  … (more names than the {} listed)",
-            import::MAX_COLUMNS
-        ));
-    }
-    for line in checked.invalid.lines() {
-        out.line(line);
-    }
-    for line in checked.tallies.lines() {
-        out.line(format!("counters: {line}"));
-    }
+    print_check(&checked, &info, out);
     let pricing = connection.pricing(&info);
     out.line(checked.estimate(&pricing));
     if args.dry_run {
@@ -196,6 +153,69 @@ pub async fn import(
         out.line(line);
     }
     Ok(Exit::from(report.end()))
+}
+
+/// Read and check every item of the import's files against the table `info`, on a blocking
+/// thread (the reading is file work).
+async fn check_files(
+    info: &TableInfo,
+    args: &ImportArgs,
+    format: Format,
+    types: HashMap<String, CellType>,
+    rules: Vec<TallyRule>,
+    stop: &CancelToken,
+) -> Result<ImportCheck> {
+    let (info, stop) = (info.clone(), stop.clone());
+    let limits = CheckLimits {
+        preview: args.preview,
+        skip_invalid: args.skip_invalid,
+        ..CheckLimits::default()
+    };
+    let path = args.path.clone();
+    tokio::task::spawn_blocking(move || {
+        import::check_import(
+            (&path, format, &types),
+            &info,
+            &rules,
+            limits,
+            &stop,
+            |_| {},
+        )
+    })
+    .await
+    .map_err(|e| Error::TaskDied {
+        op: "checking the import",
+        detail: e.to_string(),
+    })?
+}
+
+/// What the check read: the first items, the columns and their types, the lines refused and the
+/// counters found.
+fn print_check(checked: &ImportCheck, info: &TableInfo, out: &mut Output) {
+    out.line(format_args!(
+        "{} read; first items:",
+        crate::core::report::plural(checked.items, "item")
+    ));
+    for read in &checked.preview {
+        let line = value::item_to_plain_json(&read.item, &info.key_names(), false);
+        out.line(format_args!("  {}: {line}", read.place()));
+    }
+    out.line("columns (types seen):");
+    for (name, kinds) in checked.columns.list() {
+        out.line(format_args!("  {name}: {}", kinds.join(", ")));
+    }
+    if checked.columns.more {
+        out.line(format_args!(
+            "  … (more names than the {} listed)",
+            import::MAX_COLUMNS
+        ));
+    }
+    for line in checked.invalid.lines() {
+        out.line(line);
+    }
+    for line in checked.tallies.lines() {
+        out.line(format!("counters: {line}"));
+    }
 }
 
 /// The files read and the entries left out, on stderr.

@@ -153,54 +153,7 @@ impl EditReport {
             ),
         ];
         match &self.outcome {
-            Outcome::Applied {
-                new_value,
-                consumed_wcu,
-                attempts,
-                throttled,
-            } => {
-                let new = new_value.as_deref().unwrap_or("(not returned)");
-                lines.push(Line::new(Tone::Figure, format!("{old} → {new}")));
-                lines.push(Line::new(
-                    Tone::Plain,
-                    format!(
-                        "expected {expected} · {}",
-                        self.pricing
-                            .charge_reported(Kind::Write, *consumed_wcu)
-                            .text()
-                    ),
-                ));
-                if *attempts > 1 {
-                    lines.push(Line::new(
-                        Tone::Quiet,
-                        if plan.repeatable() {
-                            format!(
-                                "sent {attempts} times: the earlier ones were throttled or their answer was lost (this request is safe to repeat)"
-                            )
-                        } else {
-                            format!(
-                                "sent {attempts} times: the server throttled the earlier ones, which applied nothing"
-                            )
-                        },
-                    ));
-                }
-                lines.extend(throttled.iter().map(|note| Line::new(Tone::Quiet, note)));
-                if plan.planned.creates() {
-                    lines.push(Line::new(
-                        Tone::Plain,
-                        "The attribute was missing: it was created from 0.",
-                    ));
-                }
-                if let Some(diff) = self.interference() {
-                    lines.push(Line::new(
-                        Tone::Warn,
-                        format!(
-                            "Someone else changed it in between: the server's value differs from the expected one by {}.",
-                            to_dynamodb(&diff)
-                        ),
-                    ));
-                }
-            }
+            Outcome::Applied { .. } => lines.extend(self.applied_lines(&old, &expected)),
             Outcome::Missing if plan.create => lines.push(Line::new(
                 Tone::Warn,
                 "The item does not exist (any more), so the condition on the value seen failed and nothing was written.",
@@ -224,35 +177,106 @@ impl EditReport {
                 error,
                 stored_now,
                 attempts,
-            } => {
-                lines.push(Line::new(Tone::Warn, "Outcome unknown"));
-                lines.push(Line::new(Tone::Plain, error.to_string()));
-                let sent = match *attempts {
-                    0 | 1 => "Not re-sent.".to_owned(),
-                    n if plan.repeatable() => format!(
-                        "Sent {n} times (it is safe to repeat: its condition keeps it from applying twice), the last without a readable answer; not sent again."
-                    ),
-                    n => format!(
-                        "Sent {n} times: the earlier ones were throttled (nothing applied), the last one's answer was lost; not sent again."
-                    ),
-                };
-                lines.push(Line::new(
-                    Tone::Plain,
-                    match stored_now {
-                        Ok(value) => format!(
-                            "{sent} Stored now: {} (you expected {expected}); decide whether to send again.",
-                            value.as_deref().unwrap_or("(missing)")
-                        ),
-                        // Said once: the read failed for the same reason as the request.
-                        Err(e) if e == error => {
-                            format!("{sent} The value could not be read again.")
-                        }
-                        Err(e) => format!("{sent} The value could not be read again: {e}"),
-                    },
-                ));
-            }
+            } => lines.extend(self.unknown_lines(error, *attempts, stored_now, &expected)),
             Outcome::Failed(error) => lines.push(Line::new(Tone::Bad, error.to_string())),
         }
+        lines
+    }
+
+    /// The lines of an applied edit: the change, what it cost, and what to know about it (re-sends,
+    /// throttling, a created attribute, someone else's change in between).
+    fn applied_lines(&self, old: &str, expected: &str) -> Vec<Line> {
+        let Outcome::Applied {
+            new_value,
+            consumed_wcu,
+            attempts,
+            throttled,
+        } = &self.outcome
+        else {
+            return Vec::new();
+        };
+        let plan = &self.plan;
+        let mut lines = Vec::new();
+        let new = new_value.as_deref().unwrap_or("(not returned)");
+        lines.push(Line::new(Tone::Figure, format!("{old} → {new}")));
+        lines.push(Line::new(
+            Tone::Plain,
+            format!(
+                "expected {expected} · {}",
+                self.pricing
+                    .charge_reported(Kind::Write, *consumed_wcu)
+                    .text()
+            ),
+        ));
+        if *attempts > 1 {
+            lines.push(Line::new(
+                Tone::Quiet,
+                if plan.repeatable() {
+                    format!(
+                        "sent {attempts} times: the earlier ones were throttled or their answer was lost (this request is safe to repeat)"
+                    )
+                } else {
+                    format!(
+                        "sent {attempts} times: the server throttled the earlier ones, which applied nothing"
+                    )
+                },
+            ));
+        }
+        lines.extend(throttled.iter().map(|note| Line::new(Tone::Quiet, note)));
+        if plan.planned.creates() {
+            lines.push(Line::new(
+                Tone::Plain,
+                "The attribute was missing: it was created from 0.",
+            ));
+        }
+        if let Some(diff) = self.interference() {
+            lines.push(Line::new(
+                Tone::Warn,
+                format!(
+                    "Someone else changed it in between: the server's value differs from the expected one by {}.",
+                    to_dynamodb(&diff)
+                ),
+            ));
+        }
+        lines
+    }
+
+    /// The lines of an edit whose outcome is unknown: the error, how often it was sent, and the
+    /// value stored now (or why it could not be read again).
+    fn unknown_lines(
+        &self,
+        error: &Error,
+        attempts: u32,
+        stored_now: &std::result::Result<Option<String>, Error>,
+        expected: &str,
+    ) -> Vec<Line> {
+        let plan = &self.plan;
+        let mut lines = Vec::new();
+        lines.push(Line::new(Tone::Warn, "Outcome unknown"));
+        lines.push(Line::new(Tone::Plain, error.to_string()));
+        let sent = match attempts {
+            0 | 1 => "Not re-sent.".to_owned(),
+            n if plan.repeatable() => format!(
+                "Sent {n} times (it is safe to repeat: its condition keeps it from applying twice), the last without a readable answer; not sent again."
+            ),
+            n => format!(
+                "Sent {n} times: the earlier ones were throttled (nothing applied), the last one's answer was lost; not sent again."
+            ),
+        };
+        lines.push(Line::new(
+            Tone::Plain,
+            match stored_now {
+                Ok(value) => format!(
+                    "{sent} Stored now: {} (you expected {expected}); decide whether to send again.",
+                    value.as_deref().unwrap_or("(missing)")
+                ),
+                // Said once: the read failed for the same reason as the request.
+                Err(e) if e == error => {
+                    format!("{sent} The value could not be read again.")
+                }
+                Err(e) => format!("{sent} The value could not be read again: {e}"),
+            },
+        ));
         lines
     }
 

@@ -10,6 +10,7 @@ use crate::core::error::{Error, Result};
 use crate::core::purge::{PurgeCount, PurgeReport, PurgeSource};
 use crate::core::read::{Until, read_pages};
 use crate::core::report::plural;
+use crate::core::spec::ReadPlan;
 use crate::core::table::TableInfo;
 use crate::core::tally::{self, RepairAll};
 use crate::core::value::Item;
@@ -64,73 +65,8 @@ pub async fn purge(
         report,
     };
     match source {
-        PurgeSource::Read(plan) => {
-            let mut start = plan.start.clone();
-            loop {
-                if stop.is_cancelled() {
-                    pass.report.cancelled = true;
-                    break;
-                }
-                let mut got = None;
-                let read = read_pages(
-                    &connection.client,
-                    &plan.request,
-                    start.take(),
-                    Until::OnePage,
-                    stop,
-                    |page| got = Some(page),
-                )
-                .await;
-                if let Err(error) = read {
-                    pass.report.error = Some(error);
-                    break;
-                }
-                let Some(page) = got else {
-                    pass.report.cancelled = stop.is_cancelled();
-                    break;
-                };
-                pass.report.rcu += page.consumed_rcu;
-                if !pass.delete(page.items, stop, &mut progress).await {
-                    break;
-                }
-                match page.last_key {
-                    Some(last) => start = Some(last),
-                    None => break,
-                }
-            }
-        }
-        PurgeSource::Keys(keys) => {
-            // Read again, a batch's worth at a time: only what is there now is deleted (and
-            // counted against the confirmed number).
-            for chunk in keys.chunks(Batch::MAX) {
-                if stop.is_cancelled() {
-                    pass.report.cancelled = true;
-                    break;
-                }
-                let mut there = Vec::with_capacity(chunk.len());
-                for key in chunk {
-                    let read = crate::core::read::get_item_costed(
-                        &connection.client,
-                        &info.name,
-                        key.clone(),
-                    )
-                    .await;
-                    match read {
-                        Ok((item, rcu)) => {
-                            pass.report.rcu += rcu;
-                            there.extend(item);
-                        }
-                        Err(error) => {
-                            pass.report.error = Some(error);
-                            break;
-                        }
-                    }
-                }
-                if pass.report.error.is_some() || !pass.delete(there, stop, &mut progress).await {
-                    break;
-                }
-            }
-        }
+        PurgeSource::Read(plan) => pass.delete_read(plan, stop, &mut progress).await,
+        PurgeSource::Keys(keys) => pass.delete_keys(keys, stop, &mut progress).await,
     }
     progress(&pass.report);
     pass.report
@@ -146,6 +82,86 @@ struct Pass<'a> {
 }
 
 impl Pass<'_> {
+    /// Delete what `plan` reads, a page at a time, until it is read to its end or the pass ends.
+    async fn delete_read(
+        &mut self,
+        plan: &ReadPlan,
+        stop: &CancelToken,
+        progress: &mut impl FnMut(&PurgeReport),
+    ) {
+        let mut start = plan.start.clone();
+        loop {
+            if stop.is_cancelled() {
+                self.report.cancelled = true;
+                break;
+            }
+            let mut got = None;
+            let read = read_pages(
+                &self.connection.client,
+                &plan.request,
+                start.take(),
+                Until::OnePage,
+                stop,
+                |page| got = Some(page),
+            )
+            .await;
+            if let Err(error) = read {
+                self.report.error = Some(error);
+                break;
+            }
+            let Some(page) = got else {
+                self.report.cancelled = stop.is_cancelled();
+                break;
+            };
+            self.report.rcu += page.consumed_rcu;
+            if !self.delete(page.items, stop, progress).await {
+                break;
+            }
+            match page.last_key {
+                Some(last) => start = Some(last),
+                None => break,
+            }
+        }
+    }
+
+    /// Delete the items of `keys` that are still there, each read again first, a batch's worth
+    /// at a time (only those are counted against the confirmed number).
+    async fn delete_keys(
+        &mut self,
+        keys: &[Item],
+        stop: &CancelToken,
+        progress: &mut impl FnMut(&PurgeReport),
+    ) {
+        for chunk in keys.chunks(Batch::MAX) {
+            if stop.is_cancelled() {
+                self.report.cancelled = true;
+                break;
+            }
+            let mut there = Vec::with_capacity(chunk.len());
+            for key in chunk {
+                let read = crate::core::read::get_item_costed(
+                    &self.connection.client,
+                    &self.info.name,
+                    key.clone(),
+                )
+                .await;
+                match read {
+                    Ok((item, rcu)) => {
+                        self.report.rcu += rcu;
+                        there.extend(item);
+                    }
+                    Err(error) => {
+                        self.report.error = Some(error);
+                        break;
+                    }
+                }
+            }
+            if self.report.error.is_some() || !self.delete(there, stop, progress).await {
+                break;
+            }
+        }
+    }
+
     /// Delete the items of one page (by their keys); false when the pass ends here.
     async fn delete(
         &mut self,

@@ -157,25 +157,10 @@ pub fn spec_of(
     })
 }
 
-/// Describe `table` whole: `DescribeTable`, `DescribeTimeToLive`, `ListTagsOfResource` and
-/// `DescribeContinuousBackups`. Only the first must answer; the others' failures are listed in
-/// [`Described::unread`].
-pub async fn read_spec(client: &Client, table: &str) -> Result<Described> {
-    let out = client
-        .describe_table()
-        .table_name(table)
-        .send()
-        .await
-        .map_err(|e| Error::from_sdk("DescribeTable", e))?;
-    let incomplete = || Error::Service {
-        op: "DescribeTable",
-        code: "IncompleteDescription".into(),
-        message: format!("the server described `{table}` without a key schema"),
-        throttled: Vec::new(),
-    };
-    let desc = out.table().ok_or_else(incomplete)?;
-    let mut unread = Vec::new();
-    let ttl = match client
+/// The attribute whose time to live is on, if any; a failed `DescribeTimeToLive` is added to
+/// `unread`.
+async fn read_ttl(client: &Client, table: &str, unread: &mut Vec<String>) -> Option<String> {
+    match client
         .describe_time_to_live()
         .table_name(table)
         .send()
@@ -193,40 +178,49 @@ pub async fn read_spec(client: &Client, table: &str) -> Result<Described> {
             unread.push(format!("TTL: {}", Error::from_sdk("DescribeTimeToLive", e)));
             None
         }
-    };
+    }
+}
+
+/// The tags of the table `arn`, every page of `ListTagsOfResource`; a failed page ends the
+/// reading and is added to `unread`.
+async fn read_tags(client: &Client, arn: &str, unread: &mut Vec<String>) -> Vec<(String, String)> {
     let mut tags = Vec::new();
-    if let Some(arn) = desc.table_arn() {
-        let mut next: Option<String> = None;
-        loop {
-            match client
-                .list_tags_of_resource()
-                .resource_arn(arn)
-                .set_next_token(next.take())
-                .send()
-                .await
-            {
-                Ok(out) => {
-                    tags.extend(
-                        out.tags()
-                            .iter()
-                            .map(|t| (t.key().to_owned(), t.value().to_owned())),
-                    );
-                    match out.next_token() {
-                        Some(token) => next = Some(token.to_owned()),
-                        None => break,
-                    }
+    let mut next: Option<String> = None;
+    loop {
+        match client
+            .list_tags_of_resource()
+            .resource_arn(arn)
+            .set_next_token(next.take())
+            .send()
+            .await
+        {
+            Ok(out) => {
+                tags.extend(
+                    out.tags()
+                        .iter()
+                        .map(|t| (t.key().to_owned(), t.value().to_owned())),
+                );
+                match out.next_token() {
+                    Some(token) => next = Some(token.to_owned()),
+                    None => break,
                 }
-                Err(e) => {
-                    unread.push(format!(
-                        "tags: {}",
-                        Error::from_sdk("ListTagsOfResource", e)
-                    ));
-                    break;
-                }
+            }
+            Err(e) => {
+                unread.push(format!(
+                    "tags: {}",
+                    Error::from_sdk("ListTagsOfResource", e)
+                ));
+                break;
             }
         }
     }
-    let pitr = match client
+    tags
+}
+
+/// Whether point-in-time recovery is on; a failed `DescribeContinuousBackups` is added to
+/// `unread`, in words of its own when the engine has no backups.
+async fn read_pitr(client: &Client, table: &str, unread: &mut Vec<String>) -> bool {
+    match client
         .describe_continuous_backups()
         .table_name(table)
         .send()
@@ -249,7 +243,33 @@ pub async fn read_spec(client: &Client, table: &str) -> Result<Described> {
             });
             false
         }
+    }
+}
+
+/// Describe `table` whole: `DescribeTable`, `DescribeTimeToLive`, `ListTagsOfResource` and
+/// `DescribeContinuousBackups`. Only the first must answer; the others' failures are listed in
+/// [`Described::unread`].
+pub async fn read_spec(client: &Client, table: &str) -> Result<Described> {
+    let out = client
+        .describe_table()
+        .table_name(table)
+        .send()
+        .await
+        .map_err(|e| Error::from_sdk("DescribeTable", e))?;
+    let incomplete = || Error::Service {
+        op: "DescribeTable",
+        code: "IncompleteDescription".into(),
+        message: format!("the server described `{table}` without a key schema"),
+        throttled: Vec::new(),
     };
+    let desc = out.table().ok_or_else(incomplete)?;
+    let mut unread = Vec::new();
+    let ttl = read_ttl(client, table, &mut unread).await;
+    let mut tags = match desc.table_arn() {
+        Some(arn) => read_tags(client, arn, &mut unread).await,
+        None => Vec::new(),
+    };
+    let pitr = read_pitr(client, table, &mut unread).await;
     // Tags are a set on the server: read back in the order of their keys.
     tags.sort();
     let spec = spec_of(desc, ttl, tags, pitr).ok_or_else(incomplete)?;

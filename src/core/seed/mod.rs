@@ -188,10 +188,31 @@ fn post_meta(post: &str, title: &str, author: &str, tally: Option<i64>, created:
     meta
 }
 
-fn social_items() -> Vec<Item> {
-    const BASE_TIME: u64 = 1_750_636_800;
-    let mut items = Vec::new();
+/// The time the social sample's items are dated from, in seconds.
+const BASE_TIME: u64 = 1_750_636_800;
 
+fn social_items() -> Vec<Item> {
+    let mut items = Vec::new();
+    sample_post_items(&mut items);
+    more_posts_items(&mut items);
+    // The viral post: its likes take well over 1 MB, so counting them needs several pages.
+    items.push(post_meta(
+        VIRAL_POST,
+        "This post went viral",
+        "fede",
+        Some(VIRAL_LIKES as i64),
+        BASE_TIME,
+    ));
+    for i in 0..VIRAL_LIKES {
+        items.push(like(VIRAL_POST, &user_id(i, 7), BASE_TIME + i as u64));
+    }
+
+    workspace_items(&mut items);
+    items
+}
+
+/// The article's post, with one attribute of every type, and its three likes.
+fn sample_post_items(items: &mut Vec<Item>) {
     // The article's post: three likes, tally 3, and one attribute of every type.
     let mut meta = post_meta(
         SAMPLE_POST,
@@ -221,7 +242,10 @@ fn social_items() -> Vec<Item> {
     for (i, user) in ["7c20", "19be", "e4d2"].into_iter().enumerate() {
         items.push(like(SAMPLE_POST, user, BASE_TIME + 3_600 * i as u64));
     }
+}
 
+/// About forty more posts with 0 to 300 likes each, the drifted ones among them.
+fn more_posts_items(items: &mut Vec<Item>) {
     // About forty more posts with 0–300 likes.
     let mut rng = Rng(0x0d15_ea5e_5eed_0001);
     let mut taken: HashSet<String> = [SAMPLE_POST, VIRAL_POST]
@@ -265,19 +289,10 @@ fn social_items() -> Vec<Item> {
         meta.insert("updatedAt".into(), n(updated));
         items.push(meta);
     }
+}
 
-    // The viral post: its likes take well over 1 MB, so counting them needs several pages.
-    items.push(post_meta(
-        VIRAL_POST,
-        "This post went viral",
-        "fede",
-        Some(VIRAL_LIKES as i64),
-        BASE_TIME,
-    ));
-    for i in 0..VIRAL_LIKES {
-        items.push(like(VIRAL_POST, &user_id(i, 7), BASE_TIME + i as u64));
-    }
-
+/// A workspace with its members, and a comment with its replies.
+fn workspace_items(items: &mut Vec<Item>) {
     // A workspace with members, and a comment with replies.
     let members = ["7c20", "19be", "e4d2", "a0a0"];
     items.push(item(vec![
@@ -309,7 +324,6 @@ fn social_items() -> Vec<Item> {
             ("text", s("Agreed")),
         ]));
     }
-    items
 }
 
 fn video_items() -> Vec<Item> {

@@ -11,6 +11,7 @@ use aws_sdk_dynamodbstreams::Client as StreamsClient;
 use crate::core::cancel::CancelToken;
 use crate::core::error::Result;
 use crate::core::stream::calls::{Read, Run, ShardReader};
+use crate::core::stream::shards::ShardWalk;
 use crate::core::stream::walk::{Followed, StartAt, StreamEvent, Tuning, Until, now_ms};
 
 /// Walk the stream `arn` from `start` until `until`, handing each event to `on_event`.
@@ -33,47 +34,28 @@ pub async fn follow(
     let Some(mut walk) = run.describe(&mut on_event).await? else {
         return Ok(run.cancelled());
     };
-    match &start {
-        StartAt::Latest => walk.skip_closed(),
-        StartAt::TrimHorizon => {}
-        StartAt::At(sequence) | StartAt::After(sequence) => walk.skip_before(sequence),
-    }
-    let resume_shard = match &start {
-        StartAt::At(s) | StartAt::After(s) => walk.holding(s).map(|i| i.id.clone()),
-        _ => None,
-    };
+    let resume_shard = position(&mut walk, &start);
     let mut active: Vec<ShardReader> = Vec::new();
     let mut idle_for = Duration::ZERO;
     let mut said_caught_up = false;
     let mut first_round = true;
     let mut looked_again = false;
     loop {
-        for info in walk.ready() {
-            walk.start(&info.id);
-            let from = match &start {
-                // Only the shards open when the walk began start at their latest record: a
-                // child found later is read from its first, or its records would be missed.
-                StartAt::Latest if first_round => StartAt::Latest,
-                StartAt::TrimHorizon => StartAt::TrimHorizon,
-                resume if resume_shard.as_deref() == Some(info.id.as_str()) => resume.clone(),
-                _ => StartAt::TrimHorizon,
-            };
-            active.push(ShardReader {
-                id: info.id,
-                iterator: None,
-                last: None,
-                from,
-            });
-        }
+        start_ready(
+            &mut walk,
+            &mut active,
+            &start,
+            resume_shard.as_deref(),
+            first_round,
+        );
         if active.is_empty() {
             // Every shard read to its end: a child split from the last one may not be listed
             // yet, so a follower looks once more after a pause; then the stream was disabled,
             // or holds nothing open.
             if until == Until::Cancelled && !looked_again {
                 looked_again = true;
-                tokio::select! {
-                    () = tokio::time::sleep(tuning.describe_every.min(Duration::from_secs(2))) => {}
-                    () = cancel.cancelled() => return Ok(run.cancelled()),
+                if !pause(tuning.describe_every.min(Duration::from_secs(2)), cancel).await {
+                    return Ok(run.cancelled());
                 }
                 let Some(fresh) = run.describe(&mut on_event).await? else {
                     return Ok(run.cancelled());
@@ -85,17 +67,11 @@ pub async fn follow(
             return Ok(run.followed);
         }
         looked_again = false;
-        let mut handed = 0usize;
-        let mut again = false;
-        let mut finished = Vec::new();
-        for reader in &mut active {
-            match run.read_shard(reader, &mut on_event).await? {
-                Some(Read::Records(n)) => handed += n,
-                Some(Read::Again) => again = true,
-                Some(Read::Finished) => finished.push(reader.id.clone()),
-                None => return Ok(run.cancelled()),
-            }
-        }
+        let Some((handed, again, finished)) =
+            read_round(&mut run, &mut active, &mut on_event).await?
+        else {
+            return Ok(run.cancelled());
+        };
         if first_round {
             on_event(StreamEvent::Positioned);
         }
@@ -116,9 +92,8 @@ pub async fn follow(
             if until == Until::CaughtUp {
                 return Ok(run.followed);
             }
-            tokio::select! {
-                () = tokio::time::sleep(tuning.idle) => {}
-                () = cancel.cancelled() => return Ok(run.cancelled()),
+            if !pause(tuning.idle, cancel).await {
+                return Ok(run.cancelled());
             }
             idle_for += tuning.idle;
         }
@@ -129,5 +104,75 @@ pub async fn follow(
             };
             walk.learn(fresh.into_shards());
         }
+    }
+}
+
+/// Place the walk for `start`: from now, the closed shards skipped; from a sequence number, the
+/// shards before it. Gives the shard holding that number, when resuming from one.
+fn position(walk: &mut ShardWalk, start: &StartAt) -> Option<String> {
+    match start {
+        StartAt::Latest => walk.skip_closed(),
+        StartAt::TrimHorizon => {}
+        StartAt::At(sequence) | StartAt::After(sequence) => walk.skip_before(sequence),
+    }
+    match start {
+        StartAt::At(s) | StartAt::After(s) => walk.holding(s).map(|i| i.id.clone()),
+        _ => None,
+    }
+}
+
+/// A reader added to `active` for each shard ready to be read, from where `start` says.
+fn start_ready(
+    walk: &mut ShardWalk,
+    active: &mut Vec<ShardReader>,
+    start: &StartAt,
+    resume_shard: Option<&str>,
+    first_round: bool,
+) {
+    for info in walk.ready() {
+        walk.start(&info.id);
+        let from = match start {
+            // Only the shards open when the walk began start at their latest record: a
+            // child found later is read from its first, or its records would be missed.
+            StartAt::Latest if first_round => StartAt::Latest,
+            StartAt::TrimHorizon => StartAt::TrimHorizon,
+            resume if resume_shard == Some(info.id.as_str()) => resume.clone(),
+            _ => StartAt::TrimHorizon,
+        };
+        active.push(ShardReader {
+            id: info.id,
+            iterator: None,
+            last: None,
+            from,
+        });
+    }
+}
+
+/// Read each active shard once: the records handed on, whether a shard is to be read again
+/// soon, and the shards read to their end; `None` when cancelled.
+async fn read_round(
+    run: &mut Run<'_>,
+    active: &mut [ShardReader],
+    on_event: &mut impl FnMut(StreamEvent),
+) -> Result<Option<(usize, bool, Vec<String>)>> {
+    let mut handed = 0usize;
+    let mut again = false;
+    let mut finished = Vec::new();
+    for reader in active.iter_mut() {
+        match run.read_shard(reader, on_event).await? {
+            Some(Read::Records(n)) => handed += n,
+            Some(Read::Again) => again = true,
+            Some(Read::Finished) => finished.push(reader.id.clone()),
+            None => return Ok(None),
+        }
+    }
+    Ok(Some((handed, again, finished)))
+}
+
+/// Wait `wait`; `false` when `cancel` was used first.
+async fn pause(wait: Duration, cancel: &CancelToken) -> bool {
+    tokio::select! {
+        () = tokio::time::sleep(wait) => true,
+        () = cancel.cancelled() => false,
     }
 }

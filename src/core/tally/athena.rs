@@ -42,29 +42,10 @@ pub fn athena_table(table: &str) -> String {
     format!("{name}_export")
 }
 
-/// The Athena SQL reconciling `rule` over the export of table `info` at `location` (the
-/// export's `data/` folder in S3, e.g. `s3://bucket/AWSDynamoDB/0169…/data/`), as table
-/// `athena_table`.
-pub fn athena_sql(
-    info: &TableInfo,
-    rule: &TallyRule,
-    location: &str,
-    athena_table: &str,
-) -> Result<String> {
-    if !location.starts_with("s3://") {
-        return Err(Error::Invalid(format!(
-            "`{location}` is not an S3 location (s3://bucket/…/data/)"
-        )));
-    }
-    let sort = info.sort.as_ref().ok_or_else(|| {
-        Error::Invalid(format!(
-            "{} has no sort key, so it has no parent items",
-            info.name
-        ))
-    })?;
+/// Refuse key types a counter rule cannot match: parents are matched on a text sort key (and a
+/// text partition prefix), children on a text sort-key prefix, as the local check does.
+fn check_text_keys(info: &TableInfo, rule: &TallyRule, sort: &KeyAttr) -> Result<()> {
     let pk = &info.partition;
-    // Parents are matched on a text sort key (and a text partition prefix), children on a text
-    // sort-key prefix, as the local check does: other key types have nothing to match.
     let text_key = |key: &KeyAttr, what: &str| {
         if key.kind == ScalarType::S {
             Ok(())
@@ -88,13 +69,19 @@ pub fn athena_sql(
     {
         text_key(isk, "the index's sort-key prefix")?;
     }
-    // The attributes the query reads, each a struct of its one type.
-    let mut columns: Vec<(String, &'static str)> = vec![
-        (pk.name.clone(), pk.kind.tag()),
-        (sort.name.clone(), sort.kind.tag()),
-        (rule.tally.clone(), "N"),
-    ];
-    let (child_id, child_where) = match &rule.children {
+    Ok(())
+}
+
+/// The children's id and the condition choosing them, the attributes they read added to
+/// `columns`.
+fn children_query(
+    info: &TableInfo,
+    rule: &TallyRule,
+    sort: &KeyAttr,
+    columns: &mut Vec<(String, &'static str)>,
+) -> Result<(String, String)> {
+    let pk = &info.partition;
+    Ok(match &rule.children {
         ChildSource::SortKeyPrefix(prefix) => (
             field(&pk.name, pk.kind.tag()),
             format!(
@@ -124,8 +111,17 @@ pub fn athena_sql(
             }
             (field(&ipk.name, ipk.kind.tag()), clauses.join(" AND "))
         }
-    };
-    let parent_id = match &rule.children {
+    })
+}
+
+/// The parents' id: the rule's id attribute (added to `columns`), or the partition key.
+fn parent_id(
+    info: &TableInfo,
+    rule: &TallyRule,
+    columns: &mut Vec<(String, &'static str)>,
+) -> String {
+    let pk = &info.partition;
+    match &rule.children {
         ChildSource::Index {
             id_attribute: Some(id),
             index,
@@ -136,13 +132,11 @@ pub fn athena_sql(
             field(id, kind)
         }
         _ => field(&pk.name, pk.kind.tag()),
-    };
-    let mut seen = std::collections::HashSet::new();
-    columns.retain(|(name, _)| seen.insert(name.clone()));
-    let fields: Vec<String> = columns
-        .iter()
-        .map(|(name, tag)| format!("{}:struct<{tag}:string>", ddl_name(name)))
-        .collect();
+    }
+}
+
+/// The condition choosing the parents: the rule's sort key, and its partition prefix if any.
+fn parents_where(rule: &TallyRule, pk: &KeyAttr, sort: &KeyAttr) -> String {
     let mut parent_where = format!(
         "{} = {}",
         field(&sort.name, "S"),
@@ -155,6 +149,46 @@ pub fn athena_sql(
             literal(&rule.parents.partition_prefix)
         );
     }
+    parent_where
+}
+
+/// The Athena SQL reconciling `rule` over the export of table `info` at `location` (the
+/// export's `data/` folder in S3, e.g. `s3://bucket/AWSDynamoDB/0169…/data/`), as table
+/// `athena_table`.
+pub fn athena_sql(
+    info: &TableInfo,
+    rule: &TallyRule,
+    location: &str,
+    athena_table: &str,
+) -> Result<String> {
+    if !location.starts_with("s3://") {
+        return Err(Error::Invalid(format!(
+            "`{location}` is not an S3 location (s3://bucket/…/data/)"
+        )));
+    }
+    let sort = info.sort.as_ref().ok_or_else(|| {
+        Error::Invalid(format!(
+            "{} has no sort key, so it has no parent items",
+            info.name
+        ))
+    })?;
+    let pk = &info.partition;
+    check_text_keys(info, rule, sort)?;
+    // The attributes the query reads, each a struct of its one type.
+    let mut columns: Vec<(String, &'static str)> = vec![
+        (pk.name.clone(), pk.kind.tag()),
+        (sort.name.clone(), sort.kind.tag()),
+        (rule.tally.clone(), "N"),
+    ];
+    let (child_id, child_where) = children_query(info, rule, sort, &mut columns)?;
+    let parent_id = parent_id(info, rule, &mut columns);
+    let mut seen = std::collections::HashSet::new();
+    columns.retain(|(name, _)| seen.insert(name.clone()));
+    let fields: Vec<String> = columns
+        .iter()
+        .map(|(name, tag)| format!("{}:struct<{tag}:string>", ddl_name(name)))
+        .collect();
+    let parent_where = parents_where(rule, pk, sort);
     let location = if location.ends_with('/') {
         location.to_owned()
     } else {

@@ -2,38 +2,14 @@
 
 use crate::core::report::{Line, Tone, plural};
 use crate::core::stream::time_text;
-use crate::core::watch::Watched;
+use crate::core::watch::{CounterFold, Watched};
 
 /// The end of a watch in lines: what was read, what is open (each named), what closed.
 pub fn summary(watched: &Watched) -> Vec<Line> {
     let fold = &watched.fold;
     let tally = fold.tally_name().to_owned();
     let mut lines = Vec::new();
-    let seconds = (watched.ended_ms - watched.started_ms).max(0);
-    let read = match (&watched.followed, watched.polls) {
-        (Some(f), _) => format!(
-            "{} read from the stream in {} ({} records outside the rule), from {} to {}",
-            plural(f.records as usize, "record"),
-            plural(f.requests as usize, "request"),
-            fold.ignored,
-            time_text(watched.started_ms, false),
-            time_text(watched.ended_ms, false)
-        ),
-        (None, polls) => format!(
-            "{} of the parent ({} in all), polling: the write that drifted cannot be named",
-            plural(polls as usize, "poll"),
-            watched.pricing.read(watched.consumed_rcu)
-        ),
-    };
-    lines.push(Line::new(
-        Tone::Title,
-        format!(
-            "Watched {} for {}.{:03} s: {read}",
-            plural(fold.parents().count(), "parent"),
-            seconds / 1000,
-            seconds % 1000
-        ),
-    ));
+    lines.push(title_line(watched));
     let open = fold.open();
     if open.is_empty() {
         lines.push(Line::new(
@@ -51,28 +27,7 @@ pub fn summary(watched: &Watched) -> Vec<Line> {
             }
         }
     }
-    let unsettled = fold.unsettled();
-    if !unsettled.is_empty() {
-        lines.push(Line::new(
-            Tone::Warn,
-            format!(
-                "{} waiting at the end for less than the settle window for its counterpart (a \
-                 write may have been in flight; not counted as divergences):",
-                plural(unsettled.len(), "change")
-            ),
-        ));
-        for change in unsettled.iter().take(20) {
-            lines.push(Line::new(
-                Tone::Warn,
-                format!(
-                    "  {} {} at {}",
-                    change.parent,
-                    change.what(&tally),
-                    time_text(change.at_ms, false)
-                ),
-            ));
-        }
-    }
+    lines.extend(unsettled_lines(fold, &tally));
     let closed: Vec<_> = fold.parents().flat_map(|p| p.closed.iter()).collect();
     let settled: u64 = fold.parents().map(|p| p.settled).sum();
     if !closed.is_empty() {
@@ -102,6 +57,64 @@ pub fn summary(watched: &Watched) -> Vec<Line> {
         ));
     }
     lines.extend(busiest(watched));
+    lines
+}
+
+/// The first line: how many parents were watched for how long, and what was read.
+fn title_line(watched: &Watched) -> Line {
+    let fold = &watched.fold;
+    let seconds = (watched.ended_ms - watched.started_ms).max(0);
+    let read = match (&watched.followed, watched.polls) {
+        (Some(f), _) => format!(
+            "{} read from the stream in {} ({} records outside the rule), from {} to {}",
+            plural(f.records as usize, "record"),
+            plural(f.requests as usize, "request"),
+            fold.ignored,
+            time_text(watched.started_ms, false),
+            time_text(watched.ended_ms, false)
+        ),
+        (None, polls) => format!(
+            "{} of the parent ({} in all), polling: the write that drifted cannot be named",
+            plural(polls as usize, "poll"),
+            watched.pricing.read(watched.consumed_rcu)
+        ),
+    };
+    Line::new(
+        Tone::Title,
+        format!(
+            "Watched {} for {}.{:03} s: {read}",
+            plural(fold.parents().count(), "parent"),
+            seconds / 1000,
+            seconds % 1000
+        ),
+    )
+}
+
+/// The changes still waiting for their counterpart at the end (the first 20 named).
+fn unsettled_lines(fold: &CounterFold, tally: &str) -> Vec<Line> {
+    let mut lines = Vec::new();
+    let unsettled = fold.unsettled();
+    if !unsettled.is_empty() {
+        lines.push(Line::new(
+            Tone::Warn,
+            format!(
+                "{} waiting at the end for less than the settle window for its counterpart (a \
+                 write may have been in flight; not counted as divergences):",
+                plural(unsettled.len(), "change")
+            ),
+        ));
+        for change in unsettled.iter().take(20) {
+            lines.push(Line::new(
+                Tone::Warn,
+                format!(
+                    "  {} {} at {}",
+                    change.parent,
+                    change.what(tally),
+                    time_text(change.at_ms, false)
+                ),
+            ));
+        }
+    }
     lines
 }
 

@@ -9,6 +9,7 @@ mod many;
 mod outcome;
 mod plan;
 mod send;
+mod sendable;
 mod setting;
 mod single;
 

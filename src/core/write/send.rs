@@ -24,11 +24,12 @@ use crate::core::read;
 use crate::core::report::throttled_note;
 use crate::core::retry::{self, Next, Policy, Retries};
 use crate::core::value::Item;
-use crate::core::write::attempt::{Failure, Sent, old_on_failure, only_conflicts};
+use crate::core::write::attempt::{Failure, Sent, old_on_failure};
 use crate::core::write::many;
+use crate::core::write::sendable::{refused_unsent, resend_kind};
 use crate::core::write::{
-    Batch, Deadline, Idempotency, Refusal, Unwritten, WriteOutcome, WritePlan, WriteRequest,
-    is_throttled, may_have_been_applied, one_attempt_within,
+    Batch, Deadline, Refusal, Unwritten, WriteOutcome, WritePlan, WriteRequest,
+    may_have_been_applied, one_attempt_within,
 };
 use crate::core::write::{SingleWrite, WriteOp};
 
@@ -62,43 +63,26 @@ pub async fn send_until(
     confirmed: bool,
     stop: &CancelToken,
 ) -> WriteOutcome {
-    if !plan.destination.is(connection) {
-        return WriteOutcome::not_sent(Error::ConnectionChanged {
-            planned: plan.destination.place(),
-            now: connection.target.clone(),
-        });
-    }
-    if connection.is_read_only() {
-        return WriteOutcome::not_sent(Error::ReadOnly {
-            place: plan.destination.place(),
-        });
-    }
-    if let Err(error) = plan.confirmation().check(confirmed) {
-        return WriteOutcome::not_sent(error);
+    if let Some(refused) = refused_unsent(connection, plan, confirmed) {
+        return refused;
     }
     let client = &connection.client;
     let deadline = Deadline::after(connection.timeout);
     let mut retries = Retries::new(Policy::WRITES, connection.timeout);
-    // A batch's items still to send: all of them, then what the server left unprocessed.
-    let mut remaining: Option<WriteRequest> = None;
-    let mut wcu = 0.0;
-    // The first failure after which the write may have been applied, when it was re-sent.
-    let mut uncertain: Option<Error> = None;
-    // Each throttled attempt's wait, in words.
-    let mut throttled: Vec<String> = Vec::new();
+    let mut so_far = SoFar::default();
     loop {
         let attempts = retries.attempts();
-        let request = remaining.as_ref().unwrap_or(&plan.request);
+        let request = so_far.remaining.as_ref().unwrap_or(&plan.request);
         let failure = match attempt(client, request, deadline.left()).await {
             Ok(sent) => {
-                wcu += sent.wcu;
+                so_far.wcu += sent.wcu;
                 if let WriteRequest::Batch(batch) = request
                     && !sent.unprocessed.is_empty()
                     && let Next::Resend(wait) =
                         retries.next(retry::Failure::Unprocessed, deadline.left())
                     && wait_unless_stopped(wait, stop).await
                 {
-                    remaining = Some(WriteRequest::Batch(Batch {
+                    so_far.remaining = Some(WriteRequest::Batch(Batch {
                         table: batch.table.clone(),
                         kind: batch.kind,
                         items: sent.unprocessed,
@@ -107,39 +91,28 @@ pub async fn send_until(
                 }
                 return WriteOutcome::Applied {
                     returned: sent.returned,
-                    consumed_wcu: wcu,
+                    consumed_wcu: so_far.wcu,
                     attempts,
                     unwritten: (!sent.unprocessed.is_empty()).then(|| Unwritten {
                         items: sent.unprocessed,
                         refusal: None,
                     }),
-                    throttled,
+                    throttled: so_far.throttled,
                 };
             }
             Err(failure) => failure,
         };
-        // What may be sent again, and what a re-send is told apart as.
-        let again = match &failure {
-            Failure::Refused(refusal) if only_conflicts(refusal) => Some(retry::Failure::Conflict),
-            Failure::Error(error) if is_throttled(error) => Some(retry::Failure::Throttled),
-            // Sent again only when sending it twice changes nothing.
-            Failure::Error(error)
-                if may_have_been_applied(error) && plan.idempotency == Idempotency::Repeatable =>
-            {
-                Some(retry::Failure::Lost)
-            }
-            _ => None,
-        };
+        let again = resend_kind(&failure, plan);
         if let Some(kind) = again
             && !stop.is_cancelled()
             && let Next::Resend(wait) = retries.next(kind, deadline.left())
         {
             match (kind, &failure) {
                 (retry::Failure::Lost, Failure::Error(error)) => {
-                    uncertain.get_or_insert_with(|| error.clone());
+                    so_far.uncertain.get_or_insert_with(|| error.clone());
                 }
                 (retry::Failure::Throttled, Failure::Error(error)) => {
-                    throttled.push(throttled_note(
+                    so_far.throttled.push(throttled_note(
                         retries.attempts(),
                         wait,
                         throttle_words(error.throttle_reasons()).as_deref(),
@@ -151,41 +124,68 @@ pub async fn send_until(
                 continue;
             }
         }
-        let refusal = match failure {
-            Failure::Refused(refusal) => refusal,
-            Failure::Error(error) if may_have_been_applied(&error) => {
-                return unknown(
-                    client,
-                    plan,
-                    uncertain.unwrap_or(error),
-                    attempts,
-                    connection.timeout,
-                )
-                .await;
-            }
-            Failure::Error(error) => Refusal::Error(error),
-        };
-        // A refusal after an earlier attempt may have been applied does not say the earlier
-        // one was not: a re-sent conditional write fails its own condition once the first
-        // attempt got through.
-        if let Some(error) = uncertain {
-            return unknown(client, plan, error, attempts, connection.timeout).await;
-        }
-        // A batch's earlier rounds wrote all but these: refusing these leaves those written.
-        if let Some(WriteRequest::Batch(left)) = remaining {
-            return WriteOutcome::Applied {
-                returned: None,
-                consumed_wcu: wcu,
-                attempts,
-                unwritten: Some(Unwritten {
-                    items: left.items,
-                    refusal: Some(refusal),
-                }),
-                throttled,
-            };
-        }
-        return WriteOutcome::Refused { refusal, attempts };
+        return gave_up(client, plan, failure, so_far, attempts, connection.timeout).await;
     }
+}
+
+/// What a write gathered over its attempts so far.
+#[derive(Default)]
+struct SoFar {
+    /// A batch's items still to send: all of them, then what the server left unprocessed.
+    remaining: Option<WriteRequest>,
+    /// Write capacity consumed.
+    wcu: f64,
+    /// The first failure after which the write may have been applied, when it was re-sent.
+    uncertain: Option<Error>,
+    /// Each throttled attempt's wait, in words.
+    throttled: Vec<String>,
+}
+
+/// How a write ends after its last attempt failed and is not sent again: unknown when it may
+/// have been applied (then read again), applied in part for a batch's earlier rounds, or
+/// refused.
+async fn gave_up(
+    client: &Client,
+    plan: &WritePlan,
+    failure: Failure,
+    so_far: SoFar,
+    attempts: u32,
+    timeout: Duration,
+) -> WriteOutcome {
+    let refusal = match failure {
+        Failure::Refused(refusal) => refusal,
+        Failure::Error(error) if may_have_been_applied(&error) => {
+            return unknown(
+                client,
+                plan,
+                so_far.uncertain.unwrap_or(error),
+                attempts,
+                timeout,
+            )
+            .await;
+        }
+        Failure::Error(error) => Refusal::Error(error),
+    };
+    // A refusal after an earlier attempt may have been applied does not say the earlier
+    // one was not: a re-sent conditional write fails its own condition once the first
+    // attempt got through.
+    if let Some(error) = so_far.uncertain {
+        return unknown(client, plan, error, attempts, timeout).await;
+    }
+    // A batch's earlier rounds wrote all but these: refusing these leaves those written.
+    if let Some(WriteRequest::Batch(left)) = so_far.remaining {
+        return WriteOutcome::Applied {
+            returned: None,
+            consumed_wcu: so_far.wcu,
+            attempts,
+            unwritten: Some(Unwritten {
+                items: left.items,
+                refusal: Some(refusal),
+            }),
+            throttled: so_far.throttled,
+        };
+    }
+    WriteOutcome::Refused { refusal, attempts }
 }
 
 /// Read every written item again (consistent reads, all at once), never re-sending the write.

@@ -2,6 +2,8 @@
 
 use std::collections::HashMap;
 
+use aws_sdk_dynamodb::types::AttributeValue;
+
 use crate::core::condition::Placeholders;
 use crate::core::expr::builder::{Field, Input, Kind};
 use crate::core::expr::codegen::{Operation, Request, ReturnOptions, ReturnValues};
@@ -40,24 +42,7 @@ pub fn compile(input: &Input, key_names: &[String], query_keys: Option<&QueryKey
         .filter(|(k, _)| !k.trim().is_empty())
         .map(|(k, v)| (k.trim().to_owned(), v.clone()))
         .collect();
-    let mut values = HashMap::new();
-    for row in &input.values {
-        let placeholder = row.placeholder.trim();
-        if placeholder.is_empty() {
-            continue;
-        }
-        // What DynamoDB would refuse of a value (an empty set, an element twice) is said here;
-        // the placeholder still stands for it, so the expression using it is not blamed too.
-        match row.value() {
-            Ok(v) => {
-                if let Err(e) = validate::check_value(placeholder, &v) {
-                    problems.push(e.to_string());
-                }
-                values.insert(placeholder.to_owned(), v);
-            }
-            Err(e) => problems.push(format!("{placeholder}: {e}")),
-        }
-    }
+    let values = typed_values(input, &mut problems);
     let maps = Maps {
         names: &names,
         values: &values,
@@ -78,21 +63,7 @@ pub fn compile(input: &Input, key_names: &[String], query_keys: Option<&QueryKey
             }
             continue;
         }
-        let result = match field {
-            Field::Update => {
-                parse_update(text, maps, key_names).map(|u| printer::update_text(&mut p, &u))
-            }
-            Field::Projection => parse_projection(text, maps).map(|paths| {
-                paths
-                    .iter()
-                    .map(|x| printer::projection_path(&mut p, x))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            }),
-            Field::KeyCondition => parse_key_condition(text, maps, query_keys)
-                .map(|c| printer::condition_text(&mut p, &c)),
-            _ => parse_condition(text, maps).map(|c| printer::condition_text(&mut p, &c)),
-        };
+        let result = print_field(*field, text, maps, key_names, query_keys, &mut p);
         match result.and_then(fits) {
             Ok(out) => {
                 printed.insert(*field, out);
@@ -100,22 +71,7 @@ pub fn compile(input: &Input, key_names: &[String], query_keys: Option<&QueryKey
             Err(e) => errors.push((*field, e)),
         }
     }
-    let needs_item = matches!(input.kind, Kind::Update | Kind::Delete | Kind::Put);
-    if needs_item && input.item.is_none() {
-        problems.push(format!(
-            "{} needs an item: type its key, or take the grid's cursor row",
-            input.kind.label()
-        ));
-    }
-    if input.kind == Kind::Put
-        && let Some(item) = &input.item
-        && let Err(e) = validate::check_values(item)
-    {
-        problems.push(e.to_string());
-    }
-    if input.table.trim().is_empty() {
-        problems.push("no table".into());
-    }
+    item_problems(input, &mut problems);
     let notes = reserved_notes(&p);
     let expr = p.finish(String::new());
     let request = (errors.is_empty() && problems.is_empty()).then(|| {
@@ -144,6 +100,77 @@ pub fn compile(input: &Input, key_names: &[String], query_keys: Option<&QueryKey
         errors,
         problems,
         notes,
+    }
+}
+
+/// The value rows by placeholder; a value that does not parse, or that DynamoDB would refuse,
+/// is added to `problems`.
+fn typed_values(input: &Input, problems: &mut Vec<String>) -> HashMap<String, AttributeValue> {
+    let mut values = HashMap::new();
+    for row in &input.values {
+        let placeholder = row.placeholder.trim();
+        if placeholder.is_empty() {
+            continue;
+        }
+        // What DynamoDB would refuse of a value (an empty set, an element twice) is said here;
+        // the placeholder still stands for it, so the expression using it is not blamed too.
+        match row.value() {
+            Ok(v) => {
+                if let Err(e) = validate::check_value(placeholder, &v) {
+                    problems.push(e.to_string());
+                }
+                values.insert(placeholder.to_owned(), v);
+            }
+            Err(e) => problems.push(format!("{placeholder}: {e}")),
+        }
+    }
+    values
+}
+
+/// One field parsed and printed with placeholders (`p`): an update checked against `key_names`,
+/// a key condition against `query_keys`.
+fn print_field(
+    field: Field,
+    text: &str,
+    maps: Maps<'_>,
+    key_names: &[String],
+    query_keys: Option<&QueryKeys>,
+    p: &mut Placeholders,
+) -> Result<String, ExprError> {
+    match field {
+        Field::Update => parse_update(text, maps, key_names).map(|u| printer::update_text(p, &u)),
+        Field::Projection => parse_projection(text, maps).map(|paths| {
+            paths
+                .iter()
+                .map(|x| printer::projection_path(p, x))
+                .collect::<Vec<_>>()
+                .join(", ")
+        }),
+        Field::KeyCondition => {
+            parse_key_condition(text, maps, query_keys).map(|c| printer::condition_text(p, &c))
+        }
+        _ => parse_condition(text, maps).map(|c| printer::condition_text(p, &c)),
+    }
+}
+
+/// What the request lacks besides its fields: an item where one is needed, a put item DynamoDB
+/// would refuse, a table.
+fn item_problems(input: &Input, problems: &mut Vec<String>) {
+    let needs_item = matches!(input.kind, Kind::Update | Kind::Delete | Kind::Put);
+    if needs_item && input.item.is_none() {
+        problems.push(format!(
+            "{} needs an item: type its key, or take the grid's cursor row",
+            input.kind.label()
+        ));
+    }
+    if input.kind == Kind::Put
+        && let Some(item) = &input.item
+        && let Err(e) = validate::check_values(item)
+    {
+        problems.push(e.to_string());
+    }
+    if input.table.trim().is_empty() {
+        problems.push("no table".into());
     }
 }
 

@@ -60,6 +60,64 @@ impl Parser<'_> {
         }
         Ok(SetValue::Operand(first))
     }
+
+    /// The value of an ADD (a number or a set) or a DELETE (a set) of `path`, added to `update`.
+    fn add_or_delete(
+        &mut self,
+        clause: &str,
+        path: Path,
+        update: &mut Update,
+    ) -> Result<(), ExprError> {
+        let (value, vpos) = self.value()?;
+        let is_set = matches!(
+            value.value,
+            AttributeValue::Ss(_) | AttributeValue::Ns(_) | AttributeValue::Bs(_)
+        );
+        if clause == "ADD" && !is_set && !matches!(value.value, AttributeValue::N(_)) {
+            return err("ADD takes a number or a set", vpos);
+        }
+        if clause == "DELETE" && !is_set {
+            return err("DELETE takes a set (the elements to remove)", vpos);
+        }
+        if clause == "ADD" {
+            update.add.push((path, value));
+        } else {
+            update.delete.push((path, value));
+        }
+        Ok(())
+    }
+}
+
+/// Refuse a `path` that is a key attribute (one of `keys`) or overlaps one already `written`;
+/// else note it written by `action`.
+fn check_path(
+    keys: &[String],
+    written: &mut Vec<(Path, &'static str)>,
+    path: &Path,
+    pos: usize,
+    action: &'static str,
+) -> Result<(), ExprError> {
+    if keys.iter().any(|k| k == path.root()) {
+        return err(
+            format!(
+                "`{}` is a key attribute: an update cannot change it",
+                path.root()
+            ),
+            pos,
+        );
+    }
+    if let Some((other, other_action)) = written.iter().find(|(w, _)| w.overlaps(path)) {
+        return err(
+            format!(
+                "{action} {} overlaps {other_action} {}: one update may write a path only once",
+                path.display(),
+                other.display()
+            ),
+            pos,
+        );
+    }
+    written.push((path.clone(), action));
+    Ok(())
 }
 
 /// Parse an `UpdateExpression`, refusing overlapping paths, key attributes (`keys`), an ADD of
@@ -69,29 +127,6 @@ pub fn parse_update(text: &str, maps: Maps<'_>, keys: &[String]) -> Result<Updat
     let mut update = Update::default();
     let mut seen: Vec<&'static str> = Vec::new();
     let mut written: Vec<(Path, &'static str)> = Vec::new();
-    let mut check = |path: &Path, pos: usize, action: &'static str| -> Result<(), ExprError> {
-        if keys.iter().any(|k| k == path.root()) {
-            return err(
-                format!(
-                    "`{}` is a key attribute: an update cannot change it",
-                    path.root()
-                ),
-                pos,
-            );
-        }
-        if let Some((other, other_action)) = written.iter().find(|(w, _)| w.overlaps(path)) {
-            return err(
-                format!(
-                    "{action} {} overlaps {other_action} {}: one update may write a path only once",
-                    path.display(),
-                    other.display()
-                ),
-                pos,
-            );
-        }
-        written.push((path.clone(), action));
-        Ok(())
-    };
     if p.peek().tok == Tok::End {
         return err(
             "an update needs at least one of SET, REMOVE, ADD, DELETE",
@@ -124,7 +159,7 @@ pub fn parse_update(text: &str, maps: Maps<'_>, keys: &[String]) -> Result<Updat
         seen.push(clause);
         loop {
             let (path, pos) = p.path()?;
-            check(&path, pos, clause)?;
+            check_path(keys, &mut written, &path, pos, clause)?;
             match clause {
                 "SET" => {
                     p.expect_sym("=")?;
@@ -132,24 +167,7 @@ pub fn parse_update(text: &str, maps: Maps<'_>, keys: &[String]) -> Result<Updat
                     update.set.push((path, value));
                 }
                 "REMOVE" => update.remove.push(path),
-                _ => {
-                    let (value, vpos) = p.value()?;
-                    let is_set = matches!(
-                        value.value,
-                        AttributeValue::Ss(_) | AttributeValue::Ns(_) | AttributeValue::Bs(_)
-                    );
-                    if clause == "ADD" && !is_set && !matches!(value.value, AttributeValue::N(_)) {
-                        return err("ADD takes a number or a set", vpos);
-                    }
-                    if clause == "DELETE" && !is_set {
-                        return err("DELETE takes a set (the elements to remove)", vpos);
-                    }
-                    if clause == "ADD" {
-                        update.add.push((path, value));
-                    } else {
-                        update.delete.push((path, value));
-                    }
-                }
+                _ => p.add_or_delete(clause, path, &mut update)?,
             }
             if p.is_sym(",") {
                 p.at += 1;

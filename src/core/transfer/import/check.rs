@@ -129,6 +129,23 @@ pub struct ImportCheck {
 }
 
 impl ImportCheck {
+    /// Count one item DynamoDB would take: its write units, its columns and tallies, and a place
+    /// in the preview while that holds fewer than `preview`.
+    fn count(&mut self, item: Item, file: &Path, line: usize, preview: usize) {
+        let bytes = u64::try_from(validate::item_size(&item)).unwrap_or(u64::MAX);
+        self.write_units += bytes.div_ceil(units::WRITE_UNIT_BYTES).max(1);
+        self.columns.add(&item);
+        self.tallies.add(&item);
+        if self.preview.len() < preview {
+            self.preview.push(ReadItem {
+                file: file.to_owned(),
+                line,
+                item,
+            });
+        }
+        self.items += 1;
+    }
+
     /// What putting the checked items costs, from each item's size: `Putting 1,234 items:
     /// about 1300 WCU ≈ $0.00081 on demand`.
     pub fn estimate(&self, pricing: &Pricing) -> String {
@@ -148,6 +165,33 @@ pub struct InvalidLines {
     pub listed: Vec<String>,
     /// How many lines in all.
     pub total: usize,
+}
+
+/// An error unless the file at `file` is as it was (`before`) when its reading began.
+fn unchanged(file: &Path, before: &Fingerprint) -> Result<()> {
+    if Fingerprint::of(file)? != *before {
+        return Err(Error::Invalid(format!(
+            "{}: the file changed while it was read; read and check it again",
+            file.display()
+        )));
+    }
+    Ok(())
+}
+
+/// The error for a `path` without an item to import, saying whether its lines were refused
+/// (`invalid` of them) or it held none.
+fn nothing_to_import(path: &Path, format: Format, invalid: usize) -> Error {
+    let what = if invalid > 0 {
+        "no item DynamoDB would take"
+    } else if format == Format::Csv {
+        "no items (a header at most)"
+    } else {
+        "no items"
+    };
+    Error::Invalid(format!(
+        "nothing to import: {} holds {what}",
+        path.display()
+    ))
 }
 
 /// Read and check every item of the file or folder at `path` in `format` (CSV columns read as
@@ -205,19 +249,8 @@ pub fn check_import(
                 continue;
             }
             keys.add(&item, info, (number as u32, line as u64))?;
-            let bytes = u64::try_from(validate::item_size(&item)).unwrap_or(u64::MAX);
-            check.write_units += bytes.div_ceil(units::WRITE_UNIT_BYTES).max(1);
-            check.columns.add(&item);
-            check.tallies.add(&item);
-            if check.preview.len() < limits.preview {
-                check.preview.push(ReadItem {
-                    file: file.clone(),
-                    line,
-                    item,
-                });
-            }
+            check.count(item, file, line, limits.preview);
             items += 1;
-            check.items += 1;
             // Every few thousand items, or every 16 MiB of text (large items come slowly).
             let read_bytes = progress.bytes + source.examined_bytes();
             if check.items.is_multiple_of(EVERY) || read_bytes >= reported_bytes + (16 << 20) {
@@ -235,12 +268,7 @@ pub fn check_import(
             }
         }
         progress.bytes += source.examined_bytes();
-        if Fingerprint::of(file)? != before {
-            return Err(Error::Invalid(format!(
-                "{}: the file changed while it was read; read and check it again",
-                file.display()
-            )));
-        }
+        unchanged(file, &before)?;
         check.files.push(CheckedFile {
             path: file.clone(),
             items,
@@ -255,17 +283,7 @@ pub fn check_import(
         check.invalid.refusal()?;
     }
     if check.items == 0 {
-        let what = if check.invalid.total > 0 {
-            "no item DynamoDB would take"
-        } else if format == Format::Csv {
-            "no items (a header at most)"
-        } else {
-            "no items"
-        };
-        return Err(Error::Invalid(format!(
-            "nothing to import: {} holds {what}",
-            path.display()
-        )));
+        return Err(nothing_to_import(path, format, check.invalid.total));
     }
     if let Some((first, second)) = keys.finish()? {
         return Err(twice(&check, info, first, second));
