@@ -293,7 +293,7 @@ async fn shards(
                 format!(
                     "none of the {} shards holds `{}` as a number",
                     total.shards.len(),
-                    args.tally
+                    args.rule.tally
                 )
             }
         ));

@@ -173,3 +173,42 @@ fn table_name(text: &str) -> Result<String, String> {
         Err(problems.join("; "))
     }
 }
+
+/// A tally rule by flags: `check` and `watch` take the same ones, with the same defaults.
+#[derive(Debug, Args)]
+pub struct RuleFlags {
+    /// The sort key of parent items.
+    #[arg(long, default_value = "META")]
+    pub parent_sk: String,
+    /// Only partitions beginning with this are parents, e.g. `POST#` (check --all and a watch
+    /// without --pk: every parent of the rule).
+    #[arg(long, default_value = "")]
+    pub parent_prefix: String,
+    /// The tally attribute (check --shards: the attribute summed on each shard).
+    #[arg(long)]
+    pub tally: String,
+    /// Children's sort keys begin with this (or, with --index, the index sort keys).
+    #[arg(long, default_value = "")]
+    pub child_prefix: String,
+    /// Children are in this index, queried with the parent's id.
+    #[arg(long)]
+    pub index: Option<String>,
+    /// With --index: the parent attribute holding the id (default: its partition key).
+    #[arg(long, requires = "index")]
+    pub child_key: Option<String>,
+}
+
+impl RuleFlags {
+    /// The rule the flags describe, for the rule spec to check; `shards` from check --shards.
+    pub fn spec(&self, shards: Option<String>) -> spec::RuleSpec {
+        spec::RuleSpec {
+            parent_sk: self.parent_sk.clone(),
+            parent_prefix: self.parent_prefix.clone(),
+            tally: self.tally.clone(),
+            child_prefix: self.child_prefix.clone(),
+            index: self.index.clone(),
+            child_key: self.child_key.clone(),
+            shards,
+        }
+    }
+}

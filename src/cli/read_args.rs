@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::cli::flags::{page_size, positive};
+use crate::cli::flags::{RuleFlags, page_size, positive};
 use crate::core::spec::{PlanChoice, ReadSpec, RuleSpec, TallySpec};
 
 /// `dynoscope items`.
@@ -166,30 +166,15 @@ pub struct CheckArgs {
     /// The table.
     #[arg(long)]
     pub table: String,
-    /// The sort key of parent items.
-    #[arg(long, default_value = "META")]
-    pub parent_sk: String,
-    /// Only partitions beginning with this are parents (with --all), e.g. `POST#`.
-    #[arg(long, default_value = "")]
-    pub parent_prefix: String,
-    /// The tally attribute (with --shards: the attribute summed on each shard).
-    #[arg(long)]
-    pub tally: String,
-    /// Children's sort keys begin with this (or, with --index, the index sort keys).
-    #[arg(long, default_value = "")]
-    pub child_prefix: String,
+    /// The tally rule.
+    #[command(flatten)]
+    pub rule: RuleFlags,
     /// Check this parent (partition key value).
     #[arg(long, conflicts_with = "all")]
     pub pk: Option<String>,
     /// Check every parent (a Scan with the parent filter).
     #[arg(long)]
     pub all: bool,
-    /// Children are in this index, queried with the parent's id.
-    #[arg(long)]
-    pub index: Option<String>,
-    /// With --index: the parent attribute holding the id (default: its partition key).
-    #[arg(long, requires = "index")]
-    pub child_key: Option<String>,
     /// Parents counted at once (at most 64 run at a time).
     #[arg(long, default_value_t = 8, allow_negative_numbers = true, value_parser = positive)]
     pub concurrency: usize,
@@ -236,15 +221,7 @@ impl CheckArgs {
 
     /// The rule the arguments describe, for the rule spec to check.
     pub fn rule(&self) -> RuleSpec {
-        RuleSpec {
-            parent_sk: self.parent_sk.clone(),
-            parent_prefix: self.parent_prefix.clone(),
-            tally: self.tally.clone(),
-            child_prefix: self.child_prefix.clone(),
-            index: self.index.clone(),
-            child_key: self.child_key.clone(),
-            shards: self.shards.clone(),
-        }
+        self.rule.spec(self.shards.clone())
     }
 }
 

@@ -6,6 +6,7 @@ use std::time::Duration;
 use serde_json::json;
 
 use crate::cli::exit::Exit;
+use crate::cli::flags::RuleFlags;
 use crate::cli::interrupt::describe;
 use crate::cli::output::Output;
 use crate::core::cancel::CancelToken;
@@ -13,7 +14,7 @@ use crate::core::connection::Connection;
 use crate::core::cost::Pricing;
 use crate::core::error::{Error, Result};
 use crate::core::report::Lines;
-use crate::core::spec::{RuleSpec, WatchFrom, WatchSpec};
+use crate::core::spec::{WatchFrom, WatchSpec};
 use crate::core::stream::{self, StreamSource, Until, time_text};
 use crate::core::watch::{self, Change, Divergence, WatchEvent, WatchProgress, gap_text};
 
@@ -23,25 +24,9 @@ pub struct WatchArgs {
     /// The table.
     #[arg(long)]
     pub table: String,
-    /// The sort key of parent items.
-    #[arg(long, default_value = "META")]
-    pub parent_sk: String,
-    /// Only partitions beginning with this are parents, e.g. `POST#` (without --pk: every
-    /// parent of the rule is watched).
-    #[arg(long, default_value = "")]
-    pub parent_prefix: String,
-    /// The tally attribute.
-    #[arg(long)]
-    pub tally: String,
-    /// Children's sort keys begin with this (or, with --index, the index sort keys).
-    #[arg(long, default_value = "")]
-    pub child_prefix: String,
-    /// Children are in this index, queried with the parent's id.
-    #[arg(long)]
-    pub index: Option<String>,
-    /// With --index: the parent attribute holding the id (default: its partition key).
-    #[arg(long, requires = "index")]
-    pub child_key: Option<String>,
+    /// The tally rule.
+    #[command(flatten)]
+    pub rule: RuleFlags,
     /// Watch this parent (partition key value); without it, every parent of the rule.
     #[arg(long)]
     pub pk: Option<String>,
@@ -88,15 +73,7 @@ impl WatchArgs {
         Ok(WatchSpec {
             table: self.table.clone(),
             pk: self.pk.clone(),
-            rule: RuleSpec {
-                parent_sk: self.parent_sk.clone(),
-                parent_prefix: self.parent_prefix.clone(),
-                tally: self.tally.clone(),
-                child_prefix: self.child_prefix.clone(),
-                index: self.index.clone(),
-                child_key: self.child_key.clone(),
-                shards: None,
-            },
+            rule: self.rule.spec(None),
             from: WatchFrom::parse(&self.from)?,
             settle_seconds: self.settle,
             poll_seconds: self.poll,

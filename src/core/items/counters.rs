@@ -13,7 +13,7 @@ use crate::core::items::stage::Change;
 use crate::core::number::{self, to_dynamodb};
 use crate::core::table::TableInfo;
 use crate::core::tally::{ChildSource, TallyRule};
-use crate::core::value::{Item, cell_text};
+use crate::core::value::{Item, whole_text};
 use crate::core::write::key_shown;
 
 /// One parent whose tally the staged changes move, or leave behind its children.
@@ -140,11 +140,11 @@ pub fn tally_effects(
             let Some(partition) = change.key.get(pk) else {
                 continue;
             };
-            let partition_text = cell_text(partition);
+            let partition_text = whole_text(partition);
             if !partition_text.starts_with(&rule.parents.partition_prefix) {
                 continue;
             }
-            let sort_text = change.key.get(sk).map(cell_text).unwrap_or_default();
+            let sort_text = change.key.get(sk).map(whole_text).unwrap_or_default();
             let parent_key = || {
                 Item::from([
                     (pk.clone(), partition.clone()),
@@ -246,5 +246,22 @@ mod tests {
             after: Some(key("VID#9f3a", "LIKE#x")),
         };
         assert!(tally_effects(&[other], &info, &[rule()]).is_empty());
+    }
+
+    #[test]
+    fn parents_alike_in_their_first_200_characters_are_two_effects() {
+        let long = |end: &str| format!("POST#{}{end}", "x".repeat(300));
+        let deleted = |pk: &str| {
+            let like = key(pk, "LIKE#USER#1");
+            Change {
+                key: like.clone(),
+                before: Some(like),
+                after: None,
+            }
+        };
+        let changes = [deleted(&long("a")), deleted(&long("b"))];
+        let effects = tally_effects(&changes, &info(), &[rule()]);
+        assert_eq!(effects.len(), 2, "one parent each");
+        assert!(effects.iter().all(|e| e.children == -1));
     }
 }

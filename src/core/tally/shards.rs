@@ -13,7 +13,7 @@ use crate::core::read::{self, BrowseRequest};
 use crate::core::report::{Line, plural};
 use crate::core::table::TableInfo;
 use crate::core::tally::ShardRule;
-use crate::core::value::cell_text;
+use crate::core::value::whole_text;
 
 /// A sharded counter summed on read.
 #[derive(Debug, Clone, PartialEq)]
@@ -142,7 +142,7 @@ pub async fn sum_shards(
     .await?;
     let mut shards = Vec::with_capacity(items.len());
     for item in items {
-        let sk = item.get(&sort.name).map(cell_text).unwrap_or_default();
+        let sk = item.get(&sort.name).map(whole_text).unwrap_or_default();
         let amount = match item.get(&rule.attribute) {
             Some(AttributeValue::N(n)) => {
                 Some(number::parse(n).map_err(|e| Error::Invalid(format!("{sk}: {e}")))?)

@@ -95,7 +95,7 @@ impl CloneForm {
 
     fn plan(&self, scope: &Scope<'_>) -> Result<ClonePlan> {
         let to_table = match self.to_table.trim() {
-            "" => clone::default_to_table(&scope.table.name, true),
+            "" => clone::default_to_table(&scope.table.name, self.to == To::Here),
             name => name.to_owned(),
         };
         let part = match self.pk.trim() {
@@ -192,7 +192,7 @@ impl CloneForm {
             if self.to != To::Here {
                 field(ui, "Region", &mut self.region, "us-east-1");
             }
-            let copy = format!("{}-copy", scope.table.name);
+            let copy = clone::default_to_table(&scope.table.name, self.to == To::Here);
             field(ui, "Into table", &mut self.to_table, &copy);
         });
         ui.horizontal(|ui| {

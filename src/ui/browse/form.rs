@@ -206,10 +206,12 @@ pub fn query_form_ui(
 ) -> Option<FormAction> {
     let mut action = None;
     ui.horizontal_wrapped(|ui| {
-        if ui
-            .button("Fold the query")
-            .on_hover_text("The form in one line, with its buttons: more rows for the grid")
-            .clicked()
+        // A form that cannot be sent stays open: its error is said under it.
+        if form.error.is_none()
+            && ui
+                .button("Fold the query")
+                .on_hover_text("The form in one line, with its buttons: more rows for the grid")
+                .clicked()
         {
             action = Some(FormAction::Fold);
         }
@@ -255,8 +257,9 @@ pub fn query_form_ui(
     ui.horizontal_wrapped(|ui| {
         labelled_text_ui(ui, "Page size", &mut form.page_size, 60.0, "1 MB");
         if form.scan {
-            labelled_text_ui(ui, "Segments", &mut form.segments, 32.0, "1")
-                .on_hover_text("A parallel scan: 2 to 1,000 segments (at most 64 read at once), to the end");
+            labelled_text_ui(ui, "Segments", &mut form.segments, 32.0, "1").on_hover_text(
+                "A parallel scan: 2 to 1,000 segments (at most 64 read at once), to the end",
+            );
         }
         ui.separator();
         if let Some(asked) = page_buttons_ui(ui, form.scan, results) {
@@ -296,6 +299,8 @@ pub fn folded_form_ui(
         }
         ui.label(form.line(info));
         ui.separator();
+        // Get item… is one click away, under Edit the query: a second line here would take a
+        // row from the grid at 900 wide.
         if let Some(asked) = page_buttons_ui(ui, form.scan, results) {
             action = Some(asked);
         }

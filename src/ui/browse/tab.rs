@@ -265,7 +265,8 @@ impl TableTab {
             return;
         };
         let partition = match &request.mode {
-            BrowseMode::Query { partition, .. } => Some(value::whole_text(partition)),
+            // A file name: the shown text, cut, keeps the name within what a file system takes.
+            BrowseMode::Query { partition, .. } => Some(value::cell_text(partition)),
             BrowseMode::Scan { .. } => None,
         };
         // DynamoDB's own export is gzipped; a name ending in .gz is written gzipped.
@@ -323,8 +324,9 @@ impl TableTab {
         }
         if scope.table.name == self.table {
             let short = ui.ctx().content_rect().height() < SHORT;
-            let folded =
-                self.form.error.is_none() && self.folded.unwrap_or(short && !state.not_run);
+            // Folded by itself only once rows were read: a first read refused keeps its fields.
+            let read = self.results.load.pages > 0 && self.results.load.error.is_none();
+            let folded = self.form.error.is_none() && self.folded.unwrap_or(short && read);
             let asked = if folded {
                 folded_form_ui(ui, &self.form, scope.table, &state)
             } else {

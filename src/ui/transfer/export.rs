@@ -103,7 +103,7 @@ impl TableExport {
     }
 
     fn start(&mut self, scope: &Scope<'_>, path: PathBuf, if_exists: IfExists) {
-        let segments = limits::segments_typed(&self.segments, 1)
+        let segments = limits::segments_typed(&self.segments, 4)
             .and_then(|n| limits::check_segments(n, scope.table, false).map(|()| n));
         let segments = match segments {
             Ok(n) => AtOnce::new(n, "segments").map_or(1, |a| a.at_once),
@@ -175,6 +175,14 @@ impl TableExport {
                 .labelled_by(label.id);
             ui.checkbox(&mut self.gzip, "gzip");
             labelled_text_ui(ui, "Segments", &mut self.segments, 30.0, "4");
+            // The whole table is read in at most as many segments as run at once.
+            let at_once = limits::segments_typed(&self.segments, 4)
+                .and_then(|n| AtOnce::new(n, "segments"))
+                .ok()
+                .and_then(|a| a.note("segments"));
+            if let Some(note) = at_once {
+                ui.weak(note);
+            }
         });
         ui.horizontal_wrapped(|ui| {
             labelled_text_ui(
