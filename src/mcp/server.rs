@@ -116,15 +116,6 @@ impl Server {
         }
     }
 
-    /// Every tool's name, in the order listed.
-    pub fn tool_names(&self) -> Vec<String> {
-        self.tool_router
-            .list_all()
-            .into_iter()
-            .map(|tool| tool.name.to_string())
-            .collect()
-    }
-
     /// Run one call of `tool` with `arguments`, append it and its outcome to the audit log, and
     /// answer: the result as structured content, or the error in the words the CLI prints.
     pub(super) async fn answer<A: Serialize>(

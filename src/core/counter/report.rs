@@ -59,20 +59,6 @@ impl Outcome {
             Self::Failed(error) => Err(error.clone()),
         }
     }
-
-    /// The value the server holds after this outcome, when it told or was asked: the new value,
-    /// the value that failed the condition, or the value read again after an unknown outcome.
-    pub fn server_value(&self) -> Option<&str> {
-        match self {
-            Self::Applied { new_value, .. } => new_value.as_deref(),
-            Self::ConditionFailed { current } => current.as_deref(),
-            Self::Unknown {
-                stored_now: Ok(value),
-                ..
-            } => value.as_deref(),
-            _ => None,
-        }
-    }
 }
 
 /// A finished edit: what was asked and how it ended.

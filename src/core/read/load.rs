@@ -102,11 +102,6 @@ impl Load {
             .err()
             .filter(|e| !matches!(e, Error::Cancelled { .. }));
     }
-
-    /// Whether nothing was read yet and nothing is being read.
-    pub fn is_idle(&self) -> bool {
-        self.request.is_none() && self.pages == 0
-    }
 }
 
 /// How a load under way is stopped when the user cancels it; what loaded is kept either way.

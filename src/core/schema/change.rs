@@ -135,12 +135,6 @@ impl TableChange {
             _ => Ok(()),
         }
     }
-
-    /// Whether the change is made by `UpdateTable` (and so leaves the table `UPDATING` until it
-    /// is done), rather than by its own call (TTL, point-in-time recovery).
-    pub fn updates_table(&self) -> bool {
-        !matches!(self, Self::Ttl { .. } | Self::Pitr(_))
-    }
 }
 
 impl Described {

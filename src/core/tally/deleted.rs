@@ -17,11 +17,6 @@ impl ImportTallies {
             .collect()
     }
 
-    /// Whether more parents were met than are kept by name (their tallies are said as a count).
-    pub fn more_parents(&self) -> bool {
-        self.more
-    }
-
     /// The words for a delete, per rule with children among the items: `40 `LIKE#` children
     /// of 2 parents deleted, their tallies `likeTally` left as they are: too high by up to 40`,
     /// the first parents with theirs, and the parents deleted themselves.
