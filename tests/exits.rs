@@ -2,6 +2,9 @@
 //! or error before anything applied, 3 outcome unknown), errors on stderr once, `--yes` for
 //! every write to an endpoint not on this machine, and bounds that hold however much is asked.
 
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::process::Output;
@@ -18,15 +21,8 @@ fn add(url: &str, extra: &[&str]) -> Output {
     dynoscope(&args)
 }
 
-#[test]
-fn add_exit_codes() {
-    let served = Served::new();
-    let url = served.url().to_owned();
-    let mut keyed = STATS.to_vec();
-    keyed.extend(["--delta", "1"]);
-    // 0: applied.
-    let out = add(&url, &keyed);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+/// `add` on an item that does not exist: 1 and nothing created, or created with `--create`.
+fn add_missing(served: &Served, url: &str) {
     // 1: the item does not exist; nothing is created.
     let nope = [
         "--key",
@@ -36,7 +32,7 @@ fn add_exit_codes() {
         "--delta",
         "1",
     ];
-    let out = add(&url, &nope);
+    let out = add(url, &nope);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
     assert!(
         text(&out.stdout).contains("does not exist"),
@@ -45,17 +41,21 @@ fn add_exit_codes() {
     );
     assert_eq!(served.item("Videos", "VID#nope", "STATS#TOTAL"), "");
     // --create makes it.
-    let out = add(&url, &[&nope[..], &["--create"]].concat());
+    let out = add(url, &[&nope[..], &["--create"]].concat());
     assert_eq!(out.status.code(), Some(0));
     assert!(
         served
             .item("Videos", "VID#nope", "STATS#TOTAL")
             .contains(r#""play_count":1"#)
     );
+}
+
+/// `add` with bad input: 2, said once on stderr only, or as JSON with `--json`.
+fn add_bad_input(url: &str) {
     // 2: bad input, on stderr only, once; as JSON with --json.
     let mut bad = STATS.to_vec();
     bad.extend(["--delta", "NaN"]);
-    let out = add(&url, &bad);
+    let out = add(url, &bad);
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
     assert_eq!(
@@ -65,7 +65,7 @@ fn add_exit_codes() {
         text(&out.stderr)
     );
     bad.push("--json");
-    let out = add(&url, &bad);
+    let out = add(url, &bad);
     assert_eq!(out.status.code(), Some(2));
     let error: serde_json::Value = serde_json::from_slice(&out.stderr).unwrap();
     assert!(
@@ -73,6 +73,19 @@ fn add_exit_codes() {
         "{error}"
     );
     assert_eq!(error["exit"], 2);
+}
+
+#[test]
+fn add_exit_codes() {
+    let served = Served::new();
+    let url = served.url().to_owned();
+    let mut keyed = STATS.to_vec();
+    keyed.extend(["--delta", "1"]);
+    // 0: applied.
+    let out = add(&url, &keyed);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    add_missing(&served, &url);
+    add_bad_input(&url);
     // 2: a write to an endpoint not on this machine needs --yes; nothing is sent without it.
     let remote = served.remote_url();
     let out = add(&remote, &keyed);

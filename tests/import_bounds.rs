@@ -8,9 +8,53 @@
 mod common;
 
 use std::io::Write;
+use std::path::Path;
 
 use common::empty_engine;
 use common::files::{dynoscope, measured, scan, scratch, table};
+
+/// A gzip file written at `path`, quickly compressed.
+fn gz_file(path: &Path) -> flate2::write::GzEncoder<std::io::BufWriter<std::fs::File>> {
+    flate2::write::GzEncoder::new(
+        std::io::BufWriter::new(std::fs::File::create(path).unwrap()),
+        flate2::Compression::fast(),
+    )
+}
+
+/// 600 items of DynamoDB JSON, each padded with `pad`, gzipped at `path`.
+fn write_json_bomb(path: &Path, pad: &str) {
+    let mut gz = gz_file(path);
+    for i in 0..600 {
+        writeln!(
+            gz,
+            r#"{{"PK":{{"S":"POST#{i}"}},"SK":{{"S":"META"}},"pad":{{"S":"{pad}"}}}}"#
+        )
+        .unwrap();
+    }
+    gz.finish().unwrap().flush().unwrap();
+}
+
+/// The same 600 items as CSV, gzipped at `path`: each pad a quoted cell across two lines.
+fn write_csv_bomb(path: &Path, pad: &str) {
+    let mut gz = gz_file(path);
+    writeln!(gz, "PK,SK,pad").unwrap();
+    for i in 0..600 {
+        // A quoted cell across two lines, as spreadsheets write them.
+        let half = &pad[..120_000];
+        writeln!(gz, "POST#{i},META,\"{half}\n{half}\"").unwrap();
+    }
+    gz.finish().unwrap().flush().unwrap();
+}
+
+/// One line of 20 MiB without an end, gzipped at `path`.
+fn write_endless_line(path: &Path) {
+    let mut gz = gz_file(path);
+    let block = vec![b'7'; 1 << 20];
+    for _ in 0..20 {
+        gz.write_all(&block).unwrap();
+    }
+    gz.finish().unwrap().flush().unwrap();
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_huge_gzip_is_read_in_bounded_memory_and_endless_input_is_refused() {
@@ -21,19 +65,8 @@ async fn a_huge_gzip_is_read_in_bounded_memory_and_endless_input_is_refused() {
     // 600 items of 250 KB each: 150 MB of text in a gzip of well under 1 MB. Holding the text,
     // or the items, would take more than the bound below.
     let bomb = dir.join("bomb.jsonl.gz");
-    let mut gz = flate2::write::GzEncoder::new(
-        std::io::BufWriter::new(std::fs::File::create(&bomb).unwrap()),
-        flate2::Compression::fast(),
-    );
     let pad = "x".repeat(250_000);
-    for i in 0..600 {
-        writeln!(
-            gz,
-            r#"{{"PK":{{"S":"POST#{i}"}},"SK":{{"S":"META"}},"pad":{{"S":"{pad}"}}}}"#
-        )
-        .unwrap();
-    }
-    gz.finish().unwrap().flush().unwrap();
+    write_json_bomb(&bomb, &pad);
     let gz_bytes = std::fs::metadata(&bomb).unwrap().len();
     assert!(gz_bytes < 2 << 20, "{gz_bytes}");
     let bound_kb = 100 * 1024;
@@ -56,17 +89,7 @@ async fn a_huge_gzip_is_read_in_bounded_memory_and_endless_input_is_refused() {
 
     // The same as CSV: records streamed too.
     let csv = dir.join("bomb.csv.gz");
-    let mut gz = flate2::write::GzEncoder::new(
-        std::io::BufWriter::new(std::fs::File::create(&csv).unwrap()),
-        flate2::Compression::fast(),
-    );
-    writeln!(gz, "PK,SK,pad").unwrap();
-    for i in 0..600 {
-        // A quoted cell across two lines, as spreadsheets write them.
-        let half = &pad[..120_000];
-        writeln!(gz, "POST#{i},META,\"{half}\n{half}\"").unwrap();
-    }
-    gz.finish().unwrap().flush().unwrap();
+    write_csv_bomb(&csv, &pad);
     let args = [
         "import",
         "--table",
@@ -84,15 +107,7 @@ async fn a_huge_gzip_is_read_in_bounded_memory_and_endless_input_is_refused() {
 
     // One line without an end: refused at 16 MiB, having held no more.
     let long = dir.join("one-line.jsonl.gz");
-    let mut gz = flate2::write::GzEncoder::new(
-        std::io::BufWriter::new(std::fs::File::create(&long).unwrap()),
-        flate2::Compression::fast(),
-    );
-    let block = vec![b'7'; 1 << 20];
-    for _ in 0..20 {
-        gz.write_all(&block).unwrap();
-    }
-    gz.finish().unwrap().flush().unwrap();
+    write_endless_line(&long);
     let args = [
         "import",
         "--table",

@@ -89,74 +89,76 @@ impl Watched {
     }
 }
 
+/// A write of each kind, by the call it makes and its arguments.
+const WRITES: [(&str, &[&str]); 5] = [
+    (
+        "UpdateItem",
+        &[
+            "add",
+            "--table",
+            "Videos",
+            "--key",
+            "PK=VID#9f3a",
+            "--key",
+            "SK=STATS#TOTAL",
+            "--attr",
+            "play_count",
+            "--delta",
+            "1",
+        ],
+    ),
+    (
+        "TransactWriteItems",
+        &[
+            "like",
+            "--table",
+            "Social",
+            "--pk",
+            "POST#a91f",
+            "--user",
+            "USER#sig",
+        ],
+    ),
+    (
+        "PutItem",
+        &[
+            "put",
+            "--table",
+            "Social",
+            "--item",
+            r#"{"PK":{"S":"SIG#1"},"SK":{"S":"A"}}"#,
+        ],
+    ),
+    (
+        "DeleteItem",
+        &[
+            "delete",
+            "--table",
+            "Social",
+            "--key",
+            "PK=POST#a91f",
+            "--key",
+            "SK=LIKE#USER#sig",
+        ],
+    ),
+    (
+        "ExecuteStatement",
+        &[
+            "partiql",
+            r#"INSERT INTO "Social" VALUE {'PK': 'SIG#2', 'SK': 'A'}"#,
+        ],
+    ),
+];
+
 #[test]
 fn an_interrupt_mid_write_waits_for_the_answer_and_says_it() {
     let served = Served::new();
-    let writes: [(&'static str, Vec<&str>); 5] = [
-        (
-            "UpdateItem",
-            vec![
-                "add",
-                "--table",
-                "Videos",
-                "--key",
-                "PK=VID#9f3a",
-                "--key",
-                "SK=STATS#TOTAL",
-                "--attr",
-                "play_count",
-                "--delta",
-                "1",
-            ],
-        ),
-        (
-            "TransactWriteItems",
-            vec![
-                "like",
-                "--table",
-                "Social",
-                "--pk",
-                "POST#a91f",
-                "--user",
-                "USER#sig",
-            ],
-        ),
-        (
-            "PutItem",
-            vec![
-                "put",
-                "--table",
-                "Social",
-                "--item",
-                r#"{"PK":{"S":"SIG#1"},"SK":{"S":"A"}}"#,
-            ],
-        ),
-        (
-            "DeleteItem",
-            vec![
-                "delete",
-                "--table",
-                "Social",
-                "--key",
-                "PK=POST#a91f",
-                "--key",
-                "SK=LIKE#USER#sig",
-            ],
-        ),
-        (
-            "ExecuteStatement",
-            vec![
-                "partiql",
-                r#"INSERT INTO "Social" VALUE {'PK': 'SIG#2', 'SK': 'A'}"#,
-            ],
-        ),
-    ];
     let before = play_count(&served);
-    for (target, args) in writes {
+    for (target, args) in WRITES {
         let targets: &'static [&'static str] = Box::leak(Box::new([target]));
         let proxy = served.fault(targets, Fault::Hold);
         let mut full = vec!["--endpoint-url", proxy.url.as_str()];
-        full.extend(&args);
+        full.extend(args);
         let mut child = Watched::spawn(&full);
         // The write is in flight, its answer held: now the signal.
         child.until("the writes in flight", |_| proxy.arrived() >= 1);

@@ -6,6 +6,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
+use tokio::net::TcpStream;
+
+use crate::common::fault_answers::{
+    READS_EXCEEDED, THROTTLED, cut_point, garbage_200, hold_back_last, html_500, refusal,
+    throttled_because, unprocessed,
+};
 use crate::common::read_request;
 
 /// What the fault proxy does to a write (a request whose target is one of the proxy's).
@@ -136,265 +142,237 @@ pub async fn fault_proxy(
     writes: &'static [&'static str],
     fault: Fault,
 ) -> FaultProxy {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
-    let arrived = Arc::new(AtomicUsize::new(0));
-    let forwarded = Arc::new(AtomicUsize::new(0));
-    let most_at_once = Arc::new(AtomicUsize::new(0));
-    let in_flight = Arc::new(AtomicUsize::new(0));
-    let (arrived_count, forwarded_count) = (Arc::clone(&arrived), Arc::clone(&forwarded));
-    let most = Arc::clone(&most_at_once);
-    let bodies = Arc::new(std::sync::Mutex::new(Vec::new()));
-    let bodies_seen = Arc::clone(&bodies);
-    let released = Arc::new(AtomicBool::new(false));
-    let release_seen = Arc::clone(&released);
+    let seen = Seen::default();
+    let shared = seen.clone();
     tokio::spawn(async move {
-        while let Ok((mut client, _)) = listener.accept().await {
-            let released = Arc::clone(&release_seen);
-            let bodies = Arc::clone(&bodies_seen);
-            let arrived = Arc::clone(&arrived_count);
-            let forwarded = Arc::clone(&forwarded_count);
-            let (most, in_flight) = (Arc::clone(&most), Arc::clone(&in_flight));
-            tokio::spawn(async move {
-                let Some((head, body)) = read_request(&mut client).await else {
-                    return;
-                };
-                let now = in_flight.fetch_add(1, Ordering::SeqCst) + 1;
-                most.fetch_max(now, Ordering::SeqCst);
-                let _counted = InFlight(in_flight);
-                let lower = head.to_lowercase();
-                let target = lower
-                    .lines()
-                    .find_map(|l| l.strip_prefix("x-amz-target:"))
-                    .map(|t| t.trim().to_owned())
-                    .unwrap_or_default();
-                let is_write = writes
-                    .iter()
-                    .any(|w| target.ends_with(&format!(".{}", w.to_lowercase())));
-                let nth = if is_write {
-                    let mut seen = bodies.lock().unwrap();
-                    seen.push(String::from_utf8_lossy(&body).into_owned());
-                    arrived.fetch_add(1, Ordering::SeqCst)
-                } else {
-                    usize::MAX
-                };
-                if let Fault::ThrottleReads { pass, refuse } = fault
-                    && is_write
-                    && nth >= pass
-                    && nth - pass < refuse
-                {
-                    let body = r#"{"__type":"com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException","message":"The level of configured provisioned throughput for the table was exceeded."}"#;
-                    let _ = client.write_all(refusal(body).as_bytes()).await;
-                    return;
-                }
-                let refused = match fault {
-                    Fault::Refuse(code) => Some(code),
-                    Fault::RefuseThese(code, these) if these.contains(&nth) => Some(code),
-                    _ => None,
-                };
-                if let Some(code) = refused
-                    && is_write
-                {
-                    let body = format!(
-                        r#"{{"__type":"com.amazonaws.dynamodb.v20120810#{code}","message":"refused by the test proxy"}}"#
-                    );
-                    let _ = client.write_all(refusal(&body).as_bytes()).await;
-                    return;
-                }
-                if let Fault::ThrottleBecause { times, reason } = fault
-                    && nth < times
-                {
-                    let body = throttled_because(reason, &body);
-                    let _ = client.write_all(refusal(&body).as_bytes()).await;
-                    return;
-                }
-                let throttled = match fault {
-                    Fault::Throttle(n) => nth < n,
-                    Fault::UnprocessedThenThrottled => is_write && nth > 0,
-                    _ => false,
-                };
-                if throttled {
-                    let body = r#"{"__type":"com.amazonaws.dynamodb.v20120810#ThrottlingException","message":"Rate of requests exceeds the allowed throughput."}"#;
-                    let _ = client.write_all(refusal(body).as_bytes()).await;
-                    return;
-                }
-                if is_write && matches!(fault, Fault::ResetBeforeApply | Fault::SilentBeforeApply) {
-                    if fault == Fault::SilentBeforeApply {
-                        tokio::time::sleep(Duration::from_secs(120)).await;
-                    }
-                    #[allow(deprecated)] // A zero linger makes the close a reset (RST).
-                    let _ = client.set_linger(Some(Duration::ZERO));
-                    return;
-                }
-                // Hold back the last item of a batch, forwarding the rest.
-                let mut held_back = None;
-                let (head, body) = match fault {
-                    Fault::Unprocessed(n) if is_write && nth < n => {
-                        hold_back_last(head, body, &mut held_back)
-                    }
-                    Fault::UnprocessedThenThrottled if is_write && nth == 0 => {
-                        hold_back_last(head, body, &mut held_back)
-                    }
-                    _ => (head, body),
-                };
-                // Forward the request and read the server's whole answer.
-                let Ok(mut server) = tokio::net::TcpStream::connect(upstream).await else {
-                    return;
-                };
-                let head = head.replacen("\r\n", "\r\nconnection: close\r\n", 1);
-                if server.write_all(head.as_bytes()).await.is_err()
-                    || server.write_all(&body).await.is_err()
-                {
-                    return;
-                }
-                if is_write {
-                    forwarded.fetch_add(1, Ordering::SeqCst);
-                }
-                let mut answer = Vec::new();
-                let _ = server.read_to_end(&mut answer).await;
-                if let Some((table, item)) = held_back {
-                    let body =
-                        serde_json::json!({ "UnprocessedItems": { table: [item] } }).to_string();
-                    let answer = format!(
-                        "HTTP/1.1 200 OK\r\ncontent-type: application/x-amz-json-1.0\r\nx-amzn-requestid: proxy\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-                        body.len()
-                    );
-                    let _ = client.write_all(answer.as_bytes()).await;
-                    return;
-                }
-                if fault == Fault::Hold && is_write {
-                    while !released.load(Ordering::SeqCst) {
-                        tokio::time::sleep(Duration::from_millis(5)).await;
-                    }
-                }
-                let passes = matches!(
-                    fault,
-                    Fault::Throttle(_)
-                        | Fault::ThrottleBecause { .. }
-                        | Fault::ThrottleReads { .. }
-                        | Fault::Unprocessed(_)
-                        | Fault::UnprocessedThenThrottled
-                        | Fault::Refuse(_)
-                        | Fault::RefuseThese(..)
-                        | Fault::Hold
-                ) || (fault == Fault::HtmlAfterApplyOnce && nth > 0)
-                    || (fault == Fault::ResetAfterApplySecond && nth != 1);
-                if !is_write || passes {
-                    let _ = client.write_all(&answer).await;
-                    return;
-                }
-                match fault {
-                    Fault::HtmlAfterApply | Fault::HtmlAfterApplyOnce => {
-                        let page =
-                            "<html><body><h1>500 Internal Server Error</h1>nginx</body></html>";
-                        let answer = format!(
-                            "HTTP/1.1 500 Internal Server Error\r\ncontent-type: text/html\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{page}",
-                            page.len()
-                        );
-                        let _ = client.write_all(answer.as_bytes()).await;
-                    }
-                    Fault::GarbageAfterApply => {
-                        let junk = "\u{1}\u{2}not json at all {{{";
-                        let answer = format!(
-                            "HTTP/1.1 200 OK\r\ncontent-type: application/x-amz-json-1.0\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{junk}",
-                            junk.len()
-                        );
-                        let _ = client.write_all(answer.as_bytes()).await;
-                    }
-                    Fault::CutAfterApply => {
-                        let at = answer
-                            .windows(4)
-                            .position(|w| w == b"\r\n\r\n")
-                            .map_or(answer.len() / 2, |end| {
-                                end + 4 + (answer.len() - end - 4) / 2
-                            });
-                        let _ = client.write_all(&answer[..at]).await;
-                        let _ = client.shutdown().await;
-                    }
-                    Fault::ResetAfterApply | Fault::ResetAfterApplySecond => {
-                        // A zero linger makes the close a reset (RST), which is the point here.
-                        #[allow(deprecated)]
-                        let _ = client.set_linger(Some(Duration::ZERO));
-                        drop(client);
-                    }
-                    Fault::SilentAfterApply => {
-                        tokio::time::sleep(Duration::from_secs(120)).await;
-                    }
-                    Fault::Throttle(_)
-                    | Fault::ThrottleBecause { .. }
-                    | Fault::ThrottleReads { .. }
-                    | Fault::Unprocessed(_)
-                    | Fault::UnprocessedThenThrottled
-                    | Fault::Refuse(_)
-                    | Fault::RefuseThese(..)
-                    | Fault::Hold
-                    | Fault::ResetBeforeApply
-                    | Fault::SilentBeforeApply => {}
-                }
-            });
+        while let Ok((client, _)) = listener.accept().await {
+            tokio::spawn(serve(client, upstream, (writes, fault), shared.clone()));
         }
     });
     FaultProxy {
         url,
-        arrived,
-        forwarded,
-        most_at_once,
-        bodies,
-        released,
+        arrived: seen.arrived,
+        forwarded: seen.forwarded,
+        most_at_once: seen.most_at_once,
+        bodies: seen.bodies,
+        released: seen.released,
     }
 }
 
-/// An HTTP 400 answer carrying `body`, as DynamoDB refuses.
-fn refusal(body: &str) -> String {
-    format!(
-        "HTTP/1.1 400 Bad Request\r\ncontent-type: application/x-amz-json-1.0\r\nx-amzn-requestid: proxy\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-        body.len()
+/// What the proxy counts and records, shared with every connection it serves.
+#[derive(Clone, Default)]
+struct Seen {
+    arrived: Arc<AtomicUsize>,
+    forwarded: Arc<AtomicUsize>,
+    most_at_once: Arc<AtomicUsize>,
+    in_flight: Arc<AtomicUsize>,
+    bodies: Arc<std::sync::Mutex<Vec<String>>>,
+    released: Arc<AtomicBool>,
+}
+
+/// Serve one connection's request: `fault` for one with a target in `writes` (counted and
+/// recorded), forwarded untouched otherwise.
+async fn serve(
+    mut client: TcpStream,
+    upstream: SocketAddr,
+    (writes, fault): (&'static [&'static str], Fault),
+    seen: Seen,
+) {
+    use tokio::io::AsyncReadExt;
+    let Some((head, body)) = read_request(&mut client).await else {
+        return;
+    };
+    let now = seen.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+    seen.most_at_once.fetch_max(now, Ordering::SeqCst);
+    let _counted = InFlight(Arc::clone(&seen.in_flight));
+    let is_write = has_target(&head, writes);
+    let nth = if is_write {
+        let mut bodies = seen.bodies.lock().unwrap();
+        bodies.push(String::from_utf8_lossy(&body).into_owned());
+        seen.arrived.fetch_add(1, Ordering::SeqCst)
+    } else {
+        usize::MAX
+    };
+    if refused_unsent(&mut client, fault, (is_write, nth), &body).await {
+        return;
+    }
+    // Hold back the last item of a batch, forwarding the rest.
+    let mut held_back = None;
+    let (head, body) = match fault {
+        Fault::Unprocessed(n) if is_write && nth < n => hold_back_last(head, body, &mut held_back),
+        Fault::UnprocessedThenThrottled if is_write && nth == 0 => {
+            hold_back_last(head, body, &mut held_back)
+        }
+        _ => (head, body),
+    };
+    // Forward the request and read the server's whole answer.
+    let Some(mut server) = send_upstream(upstream, &head, &body).await else {
+        return;
+    };
+    if is_write {
+        seen.forwarded.fetch_add(1, Ordering::SeqCst);
+    }
+    let mut answer = Vec::new();
+    let _ = server.read_to_end(&mut answer).await;
+    answer_client(
+        client,
+        fault,
+        (is_write, nth),
+        (answer, held_back),
+        &seen.released,
     )
+    .await;
 }
 
-/// A ThrottlingException's body as DynamoDB sends it with its reason, on the table (and index)
-/// `request` names.
-fn throttled_because(reason: &str, request: &[u8]) -> String {
-    let request: serde_json::Value = serde_json::from_slice(request).unwrap_or_default();
-    let table = request["TableName"].as_str().unwrap_or("Unnamed");
-    let mut resource = format!("arn:aws:dynamodb:us-east-1:123456789012:table/{table}");
-    if let Some(index) = request["IndexName"].as_str() {
-        resource.push_str(&format!("/index/{index}"));
-    }
-    serde_json::json!({
-        "__type": "com.amazonaws.dynamodb.v20120810#ThrottlingException",
-        "message": "Throughput exceeds the current capacity for one or more resources.",
-        "ThrottlingReasons": [{ "reason": reason, "resource": resource }],
-    })
-    .to_string()
+/// Whether the request `head` has a target ending in one of `writes`.
+fn has_target(head: &str, writes: &[&str]) -> bool {
+    let lower = head.to_lowercase();
+    let target = lower
+        .lines()
+        .find_map(|l| l.strip_prefix("x-amz-target:"))
+        .map(|t| t.trim().to_owned())
+        .unwrap_or_default();
+    writes
+        .iter()
+        .any(|w| target.ends_with(&format!(".{}", w.to_lowercase())))
 }
 
-/// A BatchWriteItem request without the last item of its table's list (kept in `held_back`)
-/// when it has more than one, its content-length set to the new body's.
-fn hold_back_last(
-    head: String,
-    body: Vec<u8>,
-    held_back: &mut Option<(String, serde_json::Value)>,
-) -> (String, Vec<u8>) {
-    let mut json: serde_json::Value = serde_json::from_slice(&body).unwrap();
-    let tables = json["RequestItems"].as_object_mut().unwrap();
-    let (table, list) = tables.iter_mut().next().unwrap();
-    let list = list.as_array_mut().unwrap();
-    if list.len() > 1 {
-        *held_back = Some((table.clone(), list.pop().unwrap()));
+/// Refuse, throttle, reset or ignore the `nth` write as `fault` says, without forwarding it;
+/// whether it was.
+async fn refused_unsent(
+    client: &mut TcpStream,
+    fault: Fault,
+    (is_write, nth): (bool, usize),
+    body: &[u8],
+) -> bool {
+    use tokio::io::AsyncWriteExt;
+    if let Fault::ThrottleReads { pass, refuse } = fault
+        && is_write
+        && nth >= pass
+        && nth - pass < refuse
+    {
+        let _ = client.write_all(refusal(READS_EXCEEDED).as_bytes()).await;
+        return true;
     }
-    let body = serde_json::to_vec(&json).unwrap();
-    let head = head
-        .split("\r\n")
-        .map(|line| {
-            if line.to_lowercase().starts_with("content-length:") {
-                format!("content-length: {}", body.len())
-            } else {
-                line.to_owned()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\r\n");
-    (head, body)
+    let refused = match fault {
+        Fault::Refuse(code) => Some(code),
+        Fault::RefuseThese(code, these) if these.contains(&nth) => Some(code),
+        _ => None,
+    };
+    if let Some(code) = refused
+        && is_write
+    {
+        let body = format!(
+            r#"{{"__type":"com.amazonaws.dynamodb.v20120810#{code}","message":"refused by the test proxy"}}"#
+        );
+        let _ = client.write_all(refusal(&body).as_bytes()).await;
+        return true;
+    }
+    if let Fault::ThrottleBecause { times, reason } = fault
+        && nth < times
+    {
+        let body = throttled_because(reason, body);
+        let _ = client.write_all(refusal(&body).as_bytes()).await;
+        return true;
+    }
+    let throttled = match fault {
+        Fault::Throttle(n) => nth < n,
+        Fault::UnprocessedThenThrottled => is_write && nth > 0,
+        _ => false,
+    };
+    if throttled {
+        let _ = client.write_all(refusal(THROTTLED).as_bytes()).await;
+        return true;
+    }
+    if is_write && matches!(fault, Fault::ResetBeforeApply | Fault::SilentBeforeApply) {
+        if fault == Fault::SilentBeforeApply {
+            tokio::time::sleep(Duration::from_secs(120)).await;
+        }
+        #[allow(deprecated)] // A zero linger makes the close a reset (RST).
+        let _ = client.set_linger(Some(Duration::ZERO));
+        return true;
+    }
+    false
+}
+
+/// A connection to `upstream` with the request sent on it (its last), or `None` when it could
+/// not be.
+async fn send_upstream(upstream: SocketAddr, head: &str, body: &[u8]) -> Option<TcpStream> {
+    use tokio::io::AsyncWriteExt;
+    let mut server = TcpStream::connect(upstream).await.ok()?;
+    let head = head.replacen("\r\n", "\r\nconnection: close\r\n", 1);
+    if server.write_all(head.as_bytes()).await.is_err() || server.write_all(body).await.is_err() {
+        return None;
+    }
+    Some(server)
+}
+
+/// Answer the `nth` request as `fault` says once the server answered it (`answer`, and the
+/// item held back of a batch): the answer as it is, held until `released`, or hidden.
+async fn answer_client(
+    mut client: TcpStream,
+    fault: Fault,
+    (is_write, nth): (bool, usize),
+    (answer, held_back): (Vec<u8>, Option<(String, serde_json::Value)>),
+    released: &AtomicBool,
+) {
+    use tokio::io::AsyncWriteExt;
+    if let Some((table, item)) = held_back {
+        let _ = client.write_all(unprocessed(&table, item).as_bytes()).await;
+        return;
+    }
+    if fault == Fault::Hold && is_write {
+        while !released.load(Ordering::SeqCst) {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+    let passes = matches!(
+        fault,
+        Fault::Throttle(_)
+            | Fault::ThrottleBecause { .. }
+            | Fault::ThrottleReads { .. }
+            | Fault::Unprocessed(_)
+            | Fault::UnprocessedThenThrottled
+            | Fault::Refuse(_)
+            | Fault::RefuseThese(..)
+            | Fault::Hold
+    ) || (fault == Fault::HtmlAfterApplyOnce && nth > 0)
+        || (fault == Fault::ResetAfterApplySecond && nth != 1);
+    if !is_write || passes {
+        let _ = client.write_all(&answer).await;
+        return;
+    }
+    match fault {
+        Fault::HtmlAfterApply | Fault::HtmlAfterApplyOnce => {
+            let _ = client.write_all(html_500().as_bytes()).await;
+        }
+        Fault::GarbageAfterApply => {
+            let _ = client.write_all(garbage_200().as_bytes()).await;
+        }
+        Fault::CutAfterApply => {
+            let _ = client.write_all(&answer[..cut_point(&answer)]).await;
+            let _ = client.shutdown().await;
+        }
+        Fault::ResetAfterApply | Fault::ResetAfterApplySecond => {
+            // A zero linger makes the close a reset (RST), which is the point here.
+            #[allow(deprecated)]
+            let _ = client.set_linger(Some(Duration::ZERO));
+            drop(client);
+        }
+        Fault::SilentAfterApply => {
+            tokio::time::sleep(Duration::from_secs(120)).await;
+        }
+        Fault::Throttle(_)
+        | Fault::ThrottleBecause { .. }
+        | Fault::ThrottleReads { .. }
+        | Fault::Unprocessed(_)
+        | Fault::UnprocessedThenThrottled
+        | Fault::Refuse(_)
+        | Fault::RefuseThese(..)
+        | Fault::Hold
+        | Fault::ResetBeforeApply
+        | Fault::SilentBeforeApply => {}
+    }
 }

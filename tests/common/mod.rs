@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 #![allow(dead_code)]
 
+mod fault_answers;
 mod faults;
 pub mod files;
 pub mod moto;

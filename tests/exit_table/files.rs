@@ -1,26 +1,27 @@
 //! The rows of statements and files: partiql, sql, export, import.
 
-use dynoscope::cli::Exit;
+use dynoscope::cli::Exit::{Done, Error as Bad, Refused, Unknown};
 
+use crate::Via::{Direct, Proxy};
 use crate::common::Fault;
-use crate::{INVALID, Row, THROTTLED, Via, row};
+use crate::{INVALID, Row, THROTTLED, row};
 
 pub fn rows(dir: &std::path::Path) -> Vec<Row> {
-    use Exit::{Done, Error as Bad, Refused, Unknown};
-    use Via::{Direct, Proxy};
-    let path = |name: &str| dir.join(name).display().to_string();
-    let import_file = path("import.jsonl");
-    let bad_file = path("bad.jsonl");
-    let mixed_file = path("mixed.jsonl");
-    let out_file = path("out.jsonl");
-    let mut rows = Vec::new();
+    let mut rows = statement_rows();
+    rows.extend(export_import_rows(dir));
+    rows.extend(import_fault_rows(dir));
+    rows
+}
+
+/// The rows of `partiql` and `sql`.
+fn statement_rows() -> Vec<Row> {
     let insert = |pk: &str| {
         vec![
             "partiql".to_owned(),
             format!(r#"INSERT INTO "Social" VALUE {{'PK': '{pk}', 'SK': 'A'}}"#),
         ]
     };
-    rows.extend([
+    vec![
         row(
             "done",
             Direct,
@@ -81,6 +82,17 @@ pub fn rows(dir: &std::path::Path) -> Vec<Row> {
             Done,
         ),
         row("bad input", Direct, &["sql", "SELEC 1"], Bad),
+    ]
+}
+
+/// The rows of `export`, and of `import` read from this machine.
+fn export_import_rows(dir: &std::path::Path) -> Vec<Row> {
+    let path = |name: &str| dir.join(name).display().to_string();
+    let import_file = path("import.jsonl");
+    let bad_file = path("bad.jsonl");
+    let mixed_file = path("mixed.jsonl");
+    let out_file = path("out.jsonl");
+    vec![
         row(
             "done",
             Direct,
@@ -130,6 +142,14 @@ pub fn rows(dir: &std::path::Path) -> Vec<Row> {
             ],
             Refused,
         ),
+    ]
+}
+
+/// The rows of `import` whose batches meet a fault.
+fn import_fault_rows(dir: &std::path::Path) -> Vec<Row> {
+    let path = |name: &str| dir.join(name).display().to_string();
+    let import_file = path("import.jsonl");
+    vec![
         row(
             "throttled out",
             Proxy(&["BatchWriteItem"], THROTTLED),
@@ -169,6 +189,5 @@ pub fn rows(dir: &std::path::Path) -> Vec<Row> {
             ],
             Unknown,
         ),
-    ]);
-    rows
+    ]
 }

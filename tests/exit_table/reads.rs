@@ -1,15 +1,23 @@
 //! The rows of the reads and the checks: tables, describe, items, scan, check, size,
 //! shards-advice.
 
-use dynoscope::cli::Exit;
+use dynoscope::cli::Exit::{Done, Error as Bad, Refused};
 
+use crate::Via::{Direct, Proxy};
 use crate::common::Fault;
-use crate::{INVALID, Row, THROTTLED, Via, row};
+use crate::{INVALID, Row, THROTTLED, row};
 
 pub fn rows() -> Vec<Row> {
-    use Exit::{Done, Error as Bad, Refused};
-    use Via::{Direct, Proxy};
-    let mut rows = vec![
+    let mut rows = tables_describe_get_rows();
+    rows.extend(items_scan_rows());
+    rows.extend(check_rows());
+    rows.extend(size_rows());
+    rows
+}
+
+/// The rows of `tables`, `describe` and `get`.
+fn tables_describe_get_rows() -> Vec<Row> {
+    vec![
         row("done", Direct, &["tables"], Done),
         row(
             "throttled out",
@@ -60,6 +68,12 @@ pub fn rows() -> Vec<Row> {
             &["describe", "--table", "Social"],
             Bad,
         ),
+    ]
+}
+
+/// The rows of `items` and `scan`.
+fn items_scan_rows() -> Vec<Row> {
+    vec![
         row(
             "done",
             Direct,
@@ -131,7 +145,12 @@ pub fn rows() -> Vec<Row> {
             &["scan", "--table", "Videos"],
             Bad,
         ),
-    ];
+    ]
+}
+
+/// The rows of `check`.
+fn check_rows() -> Vec<Row> {
+    let mut rows = Vec::new();
     let check = |pk: &str| {
         vec![
             "check",
@@ -209,6 +228,12 @@ pub fn rows() -> Vec<Row> {
             Refused,
         ),
     ]);
+    rows
+}
+
+/// The rows of `size` and `shards-advice`.
+fn size_rows() -> Vec<Row> {
+    let mut rows = Vec::new();
     let size = |pk: &str| -> Vec<String> {
         ["size", "--table", "Social", "--pk", pk, "--sk", "META"]
             .map(str::to_owned)

@@ -8,10 +8,19 @@ use crate::{INVALID, Row, THROTTLED, Via, row};
 use dynoscope::cli::Exit;
 
 pub fn rows() -> Vec<Row> {
+    let mut rows = create_rows();
+    rows.extend(update_rows());
+    rows.extend(lost_and_refused());
+    rows.extend(bulk_and_stream());
+    rows
+}
+
+/// The rows of `table create` and the first changes.
+fn create_rows() -> Vec<Row> {
     use Via::{Direct, Proxy};
     let create = |name: &'static str| vec!["table", "create", "--table", name, "--pk", "PK:S"];
     let a = |v: Vec<&'static str>| v;
-    let mut rows = vec![
+    vec![
         row("done", Direct, &create("ExitMade"), Exit::Done),
         row(
             "bad input",
@@ -50,6 +59,13 @@ pub fn rows() -> Vec<Row> {
             ],
             Exit::Done,
         ),
+    ]
+}
+
+/// The rows of the later table changes.
+fn update_rows() -> Vec<Row> {
+    use Via::{Direct, Proxy};
+    vec![
         row(
             "bad input",
             Direct,
@@ -94,17 +110,14 @@ pub fn rows() -> Vec<Row> {
             ],
             Exit::Done,
         ),
-    ];
-    rows.extend(lost_and_refused());
-    rows
+    ]
 }
 
 /// A delete throttled out is refused (1) at once, not followed; one whose answer was lost is
 /// unknown (3) while the table is still there, and applied (0) once it is gone; each ends
-/// within its timeout. Throttled bulk deletes and repairs wrote nothing: refused (1). A
-/// stream turned on is applied (0) however stdout fares.
+/// within its timeout.
 fn lost_and_refused() -> Vec<Row> {
-    use Via::{ClosedStdout, Direct, Proxy};
+    use Via::{Direct, Proxy};
     let drop = |via, expect| {
         let args = [
             "--timeout",
@@ -118,32 +131,6 @@ fn lost_and_refused() -> Vec<Row> {
         ];
         row("lost or refused", via, &args, expect)
     };
-    let repair = [
-        "check",
-        "--table",
-        "Social",
-        "--tally",
-        "likeTally",
-        "--child-prefix",
-        "LIKE#",
-        "--all",
-        "--repair",
-        "--yes",
-    ];
-    let watch = [
-        "watch",
-        "--table",
-        "ExitWatch",
-        "--tally",
-        "likeTally",
-        "--child-prefix",
-        "LIKE#",
-        "--enable-stream",
-        "--from",
-        "trim-horizon",
-        "--for",
-        "0",
-    ];
     vec![
         row(
             "done",
@@ -174,6 +161,40 @@ fn lost_and_refused() -> Vec<Row> {
             Exit::Unknown,
         ),
         drop(Proxy(&["DeleteTable"], Fault::SilentAfterApply), Exit::Done),
+    ]
+}
+
+/// Throttled bulk deletes and repairs wrote nothing: refused (1). A stream turned on is
+/// applied (0) however stdout fares.
+fn bulk_and_stream() -> Vec<Row> {
+    use Via::{ClosedStdout, Direct, Proxy};
+    let repair = [
+        "check",
+        "--table",
+        "Social",
+        "--tally",
+        "likeTally",
+        "--child-prefix",
+        "LIKE#",
+        "--all",
+        "--repair",
+        "--yes",
+    ];
+    let watch = [
+        "watch",
+        "--table",
+        "ExitWatch",
+        "--tally",
+        "likeTally",
+        "--child-prefix",
+        "LIKE#",
+        "--enable-stream",
+        "--from",
+        "trim-horizon",
+        "--for",
+        "0",
+    ];
+    vec![
         row(
             "throttled out",
             Proxy(&["BatchWriteItem"], THROTTLED),

@@ -1,13 +1,24 @@
 //! The rows of the writes: add, like and unlike, storm, put, delete.
 
-use dynoscope::cli::Exit;
+use dynoscope::cli::Exit::{Done, Error as Bad, Refused, Unknown};
 
+use crate::Via::{Direct, Proxy};
 use crate::common::Fault;
-use crate::{INVALID, Row, THROTTLED, Via, row};
+use crate::{INVALID, Row, THROTTLED, row};
 
 pub fn rows() -> Vec<Row> {
-    use Exit::{Done, Error as Bad, Refused, Unknown};
-    use Via::{Direct, Proxy};
+    let mut rows = add_rows();
+    rows.extend(like_rows());
+    rows.extend(storm_rows());
+    rows.extend(expr_rows());
+    rows.extend(put_rows());
+    rows.extend(delete_rows());
+    rows
+}
+
+/// The rows of `add`.
+fn add_rows() -> Vec<Row> {
+    let mut rows = Vec::new();
     let stats = [
         "--table",
         "Videos",
@@ -29,7 +40,6 @@ pub fn rows() -> Vec<Row> {
             .map(str::to_owned)
             .collect::<Vec<_>>()
     };
-    let mut rows = Vec::new();
     rows.extend([
         Row {
             class: "done",
@@ -80,6 +90,12 @@ pub fn rows() -> Vec<Row> {
             expect: Unknown,
         },
     ]);
+    rows
+}
+
+/// The rows of `like` and `unlike`.
+fn like_rows() -> Vec<Row> {
+    let mut rows = Vec::new();
     let like = |op: &str, pk: &str, user: &str| {
         vec![op, "--table", "Social", "--pk", pk, "--user", user]
             .into_iter()
@@ -142,6 +158,12 @@ pub fn rows() -> Vec<Row> {
             expect: Unknown,
         },
     ]);
+    rows
+}
+
+/// The rows of `storm`.
+fn storm_rows() -> Vec<Row> {
+    let mut rows = Vec::new();
     let storm = |pk: &str, users: &str| {
         vec!["storm", "--table", "Social", "--pk", pk, "--users", users]
             .into_iter()
@@ -185,6 +207,13 @@ pub fn rows() -> Vec<Row> {
             args: storm("POST#a91f", "4"),
             expect: Unknown,
         },
+    ]);
+    rows
+}
+
+/// The rows of `expr`, which sends nothing.
+fn expr_rows() -> Vec<Row> {
+    vec![
         row(
             "done",
             Direct,
@@ -221,7 +250,12 @@ pub fn rows() -> Vec<Row> {
             ],
             Bad,
         ),
-    ]);
+    ]
+}
+
+/// The rows of `put`.
+fn put_rows() -> Vec<Row> {
+    let mut rows = Vec::new();
     let put = |pk: &str, extra: &[&str]| {
         let mut args = vec![
             "put".to_owned(),
@@ -232,20 +266,6 @@ pub fn rows() -> Vec<Row> {
         args.push(format!(r#"{{"PK":{{"S":"{pk}"}},"SK":{{"S":"A"}}}}"#));
         args.extend(extra.iter().map(|e| (*e).to_owned()));
         args
-    };
-    let delete = |pk: &str| {
-        vec![
-            "delete",
-            "--table",
-            "Social",
-            "--key",
-            &format!("PK={pk}"),
-            "--key",
-            "SK=A",
-        ]
-        .into_iter()
-        .map(str::to_owned)
-        .collect::<Vec<_>>()
     };
     rows.extend([
         Row {
@@ -302,6 +322,28 @@ pub fn rows() -> Vec<Row> {
             args: put("PUT#4", &[]),
             expect: Unknown,
         },
+    ]);
+    rows
+}
+
+/// The rows of `delete`.
+fn delete_rows() -> Vec<Row> {
+    let mut rows = Vec::new();
+    let delete = |pk: &str| {
+        vec![
+            "delete",
+            "--table",
+            "Social",
+            "--key",
+            &format!("PK={pk}"),
+            "--key",
+            "SK=A",
+        ]
+        .into_iter()
+        .map(str::to_owned)
+        .collect::<Vec<_>>()
+    };
+    rows.extend([
         Row {
             class: "done",
             via: Direct,

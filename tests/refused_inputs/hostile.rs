@@ -69,91 +69,93 @@ fn a_sandbox_database_is_a_regular_sqlite_file() {
     }
 }
 
+/// Negative numbers given to flags that take none, and the words each is refused in.
+const NEGATIVES: &[(&[&str], &str)] = &[
+    (&["--timeout", "-1", "tables"], "a timeout is more than 0"),
+    (&["tables", "--timeout", "-0.5"], "a timeout is more than 0"),
+    (
+        &[
+            "items",
+            "--table",
+            "Videos",
+            "--pk",
+            "a",
+            "--max-throttle-wait",
+            "-1",
+        ],
+        "is not a number of seconds from 0 to 3600",
+    ),
+    (
+        &["scan", "--table", "Videos", "--max-throttle-wait", "-5"],
+        "is not a number of seconds from 0 to 3600",
+    ),
+    (
+        &["scan", "--table", "Videos", "--limit", "-1"],
+        "is negative",
+    ),
+    (
+        &["scan", "--table", "Videos", "--segments", "-2"],
+        "is negative",
+    ),
+    (
+        &["metrics", "--table", "Videos", "--hours", "-1"],
+        "is negative",
+    ),
+    (
+        &["insights", "--table", "Videos", "--hours", "-3"],
+        "is negative",
+    ),
+    (
+        &[
+            "shards-advice",
+            "--writes-per-second",
+            "-1",
+            "--item-bytes",
+            "10",
+        ],
+        "is negative",
+    ),
+    (
+        &[
+            "shards-advice",
+            "--writes-per-second",
+            "10",
+            "--item-bytes",
+            "-1",
+        ],
+        "is negative",
+    ),
+    (
+        &[
+            "table",
+            "update",
+            "--table",
+            "Videos",
+            "--billing",
+            "provisioned",
+            "--rcu",
+            "-1",
+        ],
+        "is negative",
+    ),
+    (
+        &[
+            "table",
+            "update",
+            "--table",
+            "Videos",
+            "--billing",
+            "provisioned",
+            "--wcu",
+            "-1",
+        ],
+        "is negative",
+    ),
+];
+
 #[test]
 fn a_negative_number_is_refused_in_words_not_taken_for_a_flag() {
-    let cases: &[(&[&str], &str)] = &[
-        (&["--timeout", "-1", "tables"], "a timeout is more than 0"),
-        (&["tables", "--timeout", "-0.5"], "a timeout is more than 0"),
-        (
-            &[
-                "items",
-                "--table",
-                "Videos",
-                "--pk",
-                "a",
-                "--max-throttle-wait",
-                "-1",
-            ],
-            "is not a number of seconds from 0 to 3600",
-        ),
-        (
-            &["scan", "--table", "Videos", "--max-throttle-wait", "-5"],
-            "is not a number of seconds from 0 to 3600",
-        ),
-        (
-            &["scan", "--table", "Videos", "--limit", "-1"],
-            "is negative",
-        ),
-        (
-            &["scan", "--table", "Videos", "--segments", "-2"],
-            "is negative",
-        ),
-        (
-            &["metrics", "--table", "Videos", "--hours", "-1"],
-            "is negative",
-        ),
-        (
-            &["insights", "--table", "Videos", "--hours", "-3"],
-            "is negative",
-        ),
-        (
-            &[
-                "shards-advice",
-                "--writes-per-second",
-                "-1",
-                "--item-bytes",
-                "10",
-            ],
-            "is negative",
-        ),
-        (
-            &[
-                "shards-advice",
-                "--writes-per-second",
-                "10",
-                "--item-bytes",
-                "-1",
-            ],
-            "is negative",
-        ),
-        (
-            &[
-                "table",
-                "update",
-                "--table",
-                "Videos",
-                "--billing",
-                "provisioned",
-                "--rcu",
-                "-1",
-            ],
-            "is negative",
-        ),
-        (
-            &[
-                "table",
-                "update",
-                "--table",
-                "Videos",
-                "--billing",
-                "provisioned",
-                "--wcu",
-                "-1",
-            ],
-            "is negative",
-        ),
-    ];
-    for (args, words) in cases {
+    for (args, words) in NEGATIVES {
         let out = dynoscope(args);
         refused_with(&out, 2, words);
         assert!(

@@ -244,40 +244,12 @@ async fn cut(
                 (item, check)
             })
             .collect();
-        let good = checked.iter().filter(|(_, c)| c.is_ok()).count();
         let mut refused = None;
-        let (number, places, items) = {
-            let mut s = lock(&shared);
-            s.pages += 1;
-            s.rcu += page.consumed_rcu;
-            s.report.read += checked.len();
-            let Some(name) = s.names.get(segment).cloned() else {
-                continue;
-            };
-            let first = s.read_in.get(segment).copied().unwrap_or_default();
-            if let Some(n) = s.read_in.get_mut(segment) {
-                *n += checked.len();
-            }
-            let (mut places, mut items): (Places, Vec<Item>) = (Vec::new(), Vec::new());
-            for (i, (item, check)) in checked.into_iter().enumerate() {
-                let place = (Arc::clone(&name), first + i + 1);
-                match check {
-                    Ok(()) => {
-                        places.push(place);
-                        items.push(item);
-                    }
-                    Err(error) => {
-                        let reason = format!("the destination cannot take it: {}", error.reason());
-                        s.report.not_written(false, &[place], reason.clone(), true);
-                        refused.get_or_insert(reason);
-                    }
-                }
-            }
-            let batches = good.div_ceil(Batch::MAX);
-            let number = s
-                .track
-                .page(segment, batches, page.last_key, refused.is_some());
-            (number, places, items)
+        let page_read = (page.consumed_rcu, page.last_key);
+        let Some((number, places, items)) =
+            take_page(&shared, segment, checked, page_read, &mut refused)
+        else {
+            continue;
         };
         let mut places = places.into_iter();
         let mut items = items.into_iter();
@@ -303,6 +275,47 @@ async fn cut(
             return;
         }
     }
+}
+
+/// Count a page read from `segment` in `shared` and place each checked item (its segment's
+/// name, its line there): the number the page is tracked by, and the places and items the
+/// destination can take. An item it cannot take is counted refused, the reason kept in
+/// `refused`. `None` for a segment without a name.
+fn take_page(
+    shared: &Mutex<Shared>,
+    segment: usize,
+    checked: Vec<(Item, Result<()>)>,
+    (rcu, last_key): (f64, Option<Item>),
+    refused: &mut Option<String>,
+) -> Option<(u64, Places, Vec<Item>)> {
+    let good = checked.iter().filter(|(_, c)| c.is_ok()).count();
+    let mut s = lock(shared);
+    s.pages += 1;
+    s.rcu += rcu;
+    s.report.read += checked.len();
+    let name = s.names.get(segment).cloned()?;
+    let first = s.read_in.get(segment).copied().unwrap_or_default();
+    if let Some(n) = s.read_in.get_mut(segment) {
+        *n += checked.len();
+    }
+    let (mut places, mut items): (Places, Vec<Item>) = (Vec::new(), Vec::new());
+    for (i, (item, check)) in checked.into_iter().enumerate() {
+        let place = (Arc::clone(&name), first + i + 1);
+        match check {
+            Ok(()) => {
+                places.push(place);
+                items.push(item);
+            }
+            Err(error) => {
+                let reason = format!("the destination cannot take it: {}", error.reason());
+                s.report.not_written(false, &[place], reason.clone(), true);
+                refused.get_or_insert(reason);
+            }
+        }
+    }
+    let batches = good.div_ceil(Batch::MAX);
+    let number = s.track.page(segment, batches, last_key, refused.is_some());
+    Some((number, places, items))
 }
 
 /// The writing side's count of how each batch ended, and its progress told.

@@ -297,20 +297,8 @@ pub async fn connect_with(spec: ConnectionSpec, options: ConnectOptions) -> Resu
                     "no region: pick one, or set `region` in the profile or AWS_REGION".into(),
                 )
             })?;
-            Ok(Connection {
-                client: Client::new(&conf),
-                streams: aws_sdk_dynamodbstreams::Client::new(&conf),
-                pricing: pricing_client(&conf),
-                sdk: conf,
-                target: format!("dynamodb.{region}"),
-                region,
-                spec,
-                read_only: ReadOnly::new(options.read_only),
-                prices: prices::Prices::load(),
-                timeout: options.timeout,
-                #[cfg(feature = "sandbox")]
-                sandbox: None,
-            })
+            let target = format!("dynamodb.{region}");
+            Ok(connection_of(conf, target, region, spec, options))
         }
         ConnectionSpec::Endpoint {
             url,
@@ -337,21 +325,34 @@ pub async fn connect_with(spec: ConnectionSpec, options: ConnectOptions) -> Resu
                 loader = loader.credentials_provider(local_credentials());
             }
             let conf = loader.load().await;
-            Ok(Connection {
-                client: Client::new(&conf),
-                streams: aws_sdk_dynamodbstreams::Client::new(&conf),
-                pricing: pricing_client(&conf),
-                sdk: conf,
-                target: url.clone(),
-                region,
-                spec,
-                read_only: ReadOnly::new(options.read_only),
-                prices: prices::Prices::load(),
-                timeout: options.timeout,
-                #[cfg(feature = "sandbox")]
-                sandbox: None,
-            })
+            let target = url.clone();
+            Ok(connection_of(conf, target, region, spec, options))
         }
+    }
+}
+
+/// The connection to an engine the SDK reaches through `conf` (AWS or an endpoint, not the
+/// sandbox), as `spec` says, named `target`.
+fn connection_of(
+    conf: aws_config::SdkConfig,
+    target: String,
+    region: String,
+    spec: ConnectionSpec,
+    options: ConnectOptions,
+) -> Connection {
+    Connection {
+        client: Client::new(&conf),
+        streams: aws_sdk_dynamodbstreams::Client::new(&conf),
+        pricing: pricing_client(&conf),
+        sdk: conf,
+        target,
+        region,
+        spec,
+        read_only: ReadOnly::new(options.read_only),
+        prices: prices::Prices::load(),
+        timeout: options.timeout,
+        #[cfg(feature = "sandbox")]
+        sandbox: None,
     }
 }
 

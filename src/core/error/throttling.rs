@@ -185,91 +185,93 @@ mod tests {
         assert_eq!(with_reasons("As sent.", &[]), "As sent.");
     }
 
+    /// Every reason DynamoDB documents, on the resource it names, and its words.
+    const DOCUMENTED: [(&str, &str, &str); 16] = [
+        (
+            "TableWriteKeyRangeThroughputExceeded",
+            TABLE,
+            "this key range's write limit (1,000 WCU/s per partition) on table Social",
+        ),
+        (
+            "TableReadKeyRangeThroughputExceeded",
+            TABLE,
+            "this key range's read limit (3,000 RCU/s per partition) on table Social",
+        ),
+        (
+            "IndexWriteKeyRangeThroughputExceeded",
+            INDEX,
+            "this key range's write limit (1,000 WCU/s per partition) on index GSI1 of table Social",
+        ),
+        (
+            "IndexReadKeyRangeThroughputExceeded",
+            INDEX,
+            "this key range's read limit (3,000 RCU/s per partition) on index GSI1 of table Social",
+        ),
+        (
+            "TableReadProvisionedThroughputExceeded",
+            TABLE,
+            "the provisioned read capacity on table Social",
+        ),
+        (
+            "TableWriteProvisionedThroughputExceeded",
+            TABLE,
+            "the provisioned write capacity on table Social",
+        ),
+        (
+            "IndexReadProvisionedThroughputExceeded",
+            INDEX,
+            "the provisioned read capacity on index GSI1 of table Social",
+        ),
+        (
+            "IndexWriteProvisionedThroughputExceeded",
+            INDEX,
+            "the provisioned write capacity on index GSI1 of table Social",
+        ),
+        (
+            "TableReadMaxOnDemandThroughputExceeded",
+            TABLE,
+            "the on-demand maximum read throughput on table Social",
+        ),
+        (
+            "TableWriteMaxOnDemandThroughputExceeded",
+            TABLE,
+            "the on-demand maximum write throughput on table Social",
+        ),
+        (
+            "IndexReadMaxOnDemandThroughputExceeded",
+            INDEX,
+            "the on-demand maximum read throughput on index GSI1 of table Social",
+        ),
+        (
+            "IndexWriteMaxOnDemandThroughputExceeded",
+            INDEX,
+            "the on-demand maximum write throughput on index GSI1 of table Social",
+        ),
+        (
+            "TableReadAccountLimitExceeded",
+            TABLE,
+            "the account's per-table read quota on table Social",
+        ),
+        (
+            "TableWriteAccountLimitExceeded",
+            TABLE,
+            "the account's per-table write quota on table Social",
+        ),
+        (
+            "IndexReadAccountLimitExceeded",
+            INDEX,
+            "the account's per-table read quota on index GSI1 of table Social",
+        ),
+        (
+            "IndexWriteAccountLimitExceeded",
+            INDEX,
+            "the account's per-table write quota on index GSI1 of table Social",
+        ),
+    ];
+
     #[test]
     fn every_documented_reason_in_words() {
-        let cases = [
-            (
-                "TableWriteKeyRangeThroughputExceeded",
-                TABLE,
-                "this key range's write limit (1,000 WCU/s per partition) on table Social",
-            ),
-            (
-                "TableReadKeyRangeThroughputExceeded",
-                TABLE,
-                "this key range's read limit (3,000 RCU/s per partition) on table Social",
-            ),
-            (
-                "IndexWriteKeyRangeThroughputExceeded",
-                INDEX,
-                "this key range's write limit (1,000 WCU/s per partition) on index GSI1 of table Social",
-            ),
-            (
-                "IndexReadKeyRangeThroughputExceeded",
-                INDEX,
-                "this key range's read limit (3,000 RCU/s per partition) on index GSI1 of table Social",
-            ),
-            (
-                "TableReadProvisionedThroughputExceeded",
-                TABLE,
-                "the provisioned read capacity on table Social",
-            ),
-            (
-                "TableWriteProvisionedThroughputExceeded",
-                TABLE,
-                "the provisioned write capacity on table Social",
-            ),
-            (
-                "IndexReadProvisionedThroughputExceeded",
-                INDEX,
-                "the provisioned read capacity on index GSI1 of table Social",
-            ),
-            (
-                "IndexWriteProvisionedThroughputExceeded",
-                INDEX,
-                "the provisioned write capacity on index GSI1 of table Social",
-            ),
-            (
-                "TableReadMaxOnDemandThroughputExceeded",
-                TABLE,
-                "the on-demand maximum read throughput on table Social",
-            ),
-            (
-                "TableWriteMaxOnDemandThroughputExceeded",
-                TABLE,
-                "the on-demand maximum write throughput on table Social",
-            ),
-            (
-                "IndexReadMaxOnDemandThroughputExceeded",
-                INDEX,
-                "the on-demand maximum read throughput on index GSI1 of table Social",
-            ),
-            (
-                "IndexWriteMaxOnDemandThroughputExceeded",
-                INDEX,
-                "the on-demand maximum write throughput on index GSI1 of table Social",
-            ),
-            (
-                "TableReadAccountLimitExceeded",
-                TABLE,
-                "the account's per-table read quota on table Social",
-            ),
-            (
-                "TableWriteAccountLimitExceeded",
-                TABLE,
-                "the account's per-table write quota on table Social",
-            ),
-            (
-                "IndexReadAccountLimitExceeded",
-                INDEX,
-                "the account's per-table read quota on index GSI1 of table Social",
-            ),
-            (
-                "IndexWriteAccountLimitExceeded",
-                INDEX,
-                "the account's per-table write quota on index GSI1 of table Social",
-            ),
-        ];
-        for (reason, resource, words) in cases {
+        for (reason, resource, words) in DOCUMENTED {
             assert_eq!(said(reason, resource), words, "{reason}");
             assert_eq!(
                 ThrottleReason::new(reason, resource).is_write(),

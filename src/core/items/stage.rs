@@ -264,24 +264,7 @@ impl Change {
                 (Operation::Put(item), None, None)
             }
             ChangeKind::Delete => (Operation::Delete(self.key.clone()), None, None),
-            ChangeKind::Update => {
-                let mut clauses = Vec::new();
-                if !set.is_empty() {
-                    clauses.push(format!("SET {}", set.join(", ")));
-                }
-                if !remove.is_empty() {
-                    clauses.push(format!("REMOVE {}", remove.join(", ")));
-                }
-                if clauses.is_empty() {
-                    return Err(Error::Invalid("nothing changed: nothing to write".into()));
-                }
-                let update = Some(clauses.join(" "));
-                (
-                    Operation::Update(self.key.clone()),
-                    update,
-                    Some(ReturnValues::AllNew),
-                )
-            }
+            ChangeKind::Update => update_parts(&self.key, &set, &remove)?,
         };
         if self.kind() == ChangeKind::Create {
             condition.truncate(1);
@@ -303,6 +286,31 @@ impl Change {
             },
         })
     }
+}
+
+/// An update's operation on `key`, its `SET` and `REMOVE` clauses, and the new item asked back;
+/// an error when nothing changed.
+fn update_parts(
+    key: &Item,
+    set: &[String],
+    remove: &[String],
+) -> Result<(Operation, Option<String>, Option<ReturnValues>)> {
+    let mut clauses = Vec::new();
+    if !set.is_empty() {
+        clauses.push(format!("SET {}", set.join(", ")));
+    }
+    if !remove.is_empty() {
+        clauses.push(format!("REMOVE {}", remove.join(", ")));
+    }
+    if clauses.is_empty() {
+        return Err(Error::Invalid("nothing changed: nothing to write".into()));
+    }
+    let update = Some(clauses.join(" "));
+    Ok((
+        Operation::Update(key.clone()),
+        update,
+        Some(ReturnValues::AllNew),
+    ))
 }
 
 /// Whether two items hold the same values (sets compared as sets: the server gives their

@@ -235,38 +235,50 @@ pub(crate) async fn fetch_limited(
             ))
         }
         BrowseMode::Scan { segment } => {
-            let filter_text =
-                condition::filter_expression(&mut placeholders, &req.filter, req.filter_any)?;
-            let expr = placeholders.finish(String::new());
-            let (segment, total) = match segment {
-                Some((s, t)) => (Some(*s), Some(*t)),
-                None => (None, None),
-            };
-            let out = client
-                .scan()
-                .table_name(&req.table)
-                .set_index_name(req.index.clone())
-                .set_filter_expression(filter_text)
-                .set_expression_attribute_names((!expr.names.is_empty()).then_some(expr.names))
-                .set_expression_attribute_values((!expr.values.is_empty()).then_some(expr.values))
-                .set_segment(segment)
-                .set_total_segments(total)
-                .set_select(req.count_only.then_some(Select::Count))
-                .set_limit(limit)
-                .set_exclusive_start_key(start_key)
-                .return_consumed_capacity(ReturnConsumedCapacity::Total)
-                .customize()
-                .config_override(one_attempt_within(budget))
-                .send()
-                .await
-                .map_err(|e| Error::from_sdk("Scan", e))?;
-            Ok(Page::from_parts(
-                out.items,
-                out.count,
-                out.scanned_count,
-                out.last_evaluated_key,
-                out.consumed_capacity.as_ref(),
-            ))
+            scan_page(client, req, *segment, start_key, limit, budget).await
         }
     }
+}
+
+/// One page of a Scan of `req` (of one segment, when given), from `start_key`.
+async fn scan_page(
+    client: &Client,
+    req: &BrowseRequest,
+    segment: Option<(i32, i32)>,
+    start_key: Option<Item>,
+    limit: Option<i32>,
+    budget: std::time::Duration,
+) -> Result<Page> {
+    let mut placeholders = Placeholders::default();
+    let filter_text = condition::filter_expression(&mut placeholders, &req.filter, req.filter_any)?;
+    let expr = placeholders.finish(String::new());
+    let (segment, total) = match segment {
+        Some((s, t)) => (Some(s), Some(t)),
+        None => (None, None),
+    };
+    let out = client
+        .scan()
+        .table_name(&req.table)
+        .set_index_name(req.index.clone())
+        .set_filter_expression(filter_text)
+        .set_expression_attribute_names((!expr.names.is_empty()).then_some(expr.names))
+        .set_expression_attribute_values((!expr.values.is_empty()).then_some(expr.values))
+        .set_segment(segment)
+        .set_total_segments(total)
+        .set_select(req.count_only.then_some(Select::Count))
+        .set_limit(limit)
+        .set_exclusive_start_key(start_key)
+        .return_consumed_capacity(ReturnConsumedCapacity::Total)
+        .customize()
+        .config_override(one_attempt_within(budget))
+        .send()
+        .await
+        .map_err(|e| Error::from_sdk("Scan", e))?;
+    Ok(Page::from_parts(
+        out.items,
+        out.count,
+        out.scanned_count,
+        out.last_evaluated_key,
+        out.consumed_capacity.as_ref(),
+    ))
 }

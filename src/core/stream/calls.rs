@@ -256,23 +256,7 @@ impl Run<'_> {
         let page = match page {
             Called::Answer(page) => page,
             Called::Cancelled => return Ok(None),
-            Called::Failed(error) => {
-                return match error.code() {
-                    Some("ExpiredIteratorException") => {
-                        on_event(StreamEvent::Recovered(expired_note(reader)));
-                        reader.iterator = None;
-                        Ok(Some(Read::Again))
-                    }
-                    Some("TrimmedDataAccessException") => {
-                        on_event(StreamEvent::Recovered(trimmed_note(&reader.id)));
-                        reader.iterator = None;
-                        reader.last = None;
-                        reader.from = StartAt::TrimHorizon;
-                        Ok(Some(Read::Again))
-                    }
-                    _ => Err(error),
-                };
-            }
+            Called::Failed(error) => return recover(reader, error, on_event),
         };
         let mut fresh = Vec::new();
         for record in page.records() {
@@ -323,5 +307,29 @@ fn expired_note(reader: &ShardReader) -> String {
             "the iterator of shard {} expired before any record; taken again where the walk started",
             reader.id
         ),
+    }
+}
+
+/// A GetRecords that failed: an expired iterator taken again, records trimmed from under the
+/// walk read from the shard's oldest (each said), any other error handed back.
+fn recover(
+    reader: &mut ShardReader,
+    error: Error,
+    on_event: &mut impl FnMut(StreamEvent),
+) -> Result<Option<Read>> {
+    match error.code() {
+        Some("ExpiredIteratorException") => {
+            on_event(StreamEvent::Recovered(expired_note(reader)));
+            reader.iterator = None;
+            Ok(Some(Read::Again))
+        }
+        Some("TrimmedDataAccessException") => {
+            on_event(StreamEvent::Recovered(trimmed_note(&reader.id)));
+            reader.iterator = None;
+            reader.last = None;
+            reader.from = StartAt::TrimHorizon;
+            Ok(Some(Read::Again))
+        }
+        _ => Err(error),
     }
 }

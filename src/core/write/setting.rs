@@ -238,46 +238,60 @@ async fn other_setting(
             .await
             .map(|_| ())
             .map_err(|e| Failure::Error(Error::from_sdk("UpdateContributorInsights", e))),
-        TableSetting::Change { table, change } => match change {
-            TableChange::Ttl { attribute, enabled } => client
-                .update_time_to_live()
-                .table_name(table)
-                .time_to_live_specification(
-                    TimeToLiveSpecification::builder()
-                        .attribute_name(attribute)
-                        .enabled(*enabled)
-                        .build()
-                        .map_err(invalid("a TTL specification"))?,
-                )
-                .customize()
-                .config_override(once())
-                .send()
-                .await
-                .map(|_| ())
-                .map_err(|e| Failure::Error(Error::from_sdk("UpdateTimeToLive", e))),
-            TableChange::Pitr(on) => client
-                .update_continuous_backups()
-                .table_name(table)
-                .point_in_time_recovery_specification(
-                    PointInTimeRecoverySpecification::builder()
-                        .point_in_time_recovery_enabled(*on)
-                        .build()
-                        .map_err(invalid("a point-in-time recovery specification"))?,
-                )
-                .customize()
-                .config_override(once())
-                .send()
-                .await
-                .map(|_| ())
-                .map_err(|e| Failure::Error(Error::from_sdk("UpdateContinuousBackups", e))),
-            change => update_table(client, table, change)?
-                .customize()
-                .config_override(once())
-                .send()
-                .await
-                .map(|_| ())
-                .map_err(|e| Failure::Error(Error::from_sdk("UpdateTable", e))),
-        },
+        TableSetting::Change { table, change } => {
+            change_setting(client, table, change, budget).await
+        }
+    }
+}
+
+/// Send a change of the table `table` once, within `budget`: its TTL, its point-in-time
+/// recovery, or an `UpdateTable`.
+async fn change_setting(
+    client: &Client,
+    table: &str,
+    change: &TableChange,
+    budget: Duration,
+) -> std::result::Result<(), Failure> {
+    let once = || one_attempt_within(budget);
+    match change {
+        TableChange::Ttl { attribute, enabled } => client
+            .update_time_to_live()
+            .table_name(table)
+            .time_to_live_specification(
+                TimeToLiveSpecification::builder()
+                    .attribute_name(attribute)
+                    .enabled(*enabled)
+                    .build()
+                    .map_err(invalid("a TTL specification"))?,
+            )
+            .customize()
+            .config_override(once())
+            .send()
+            .await
+            .map(|_| ())
+            .map_err(|e| Failure::Error(Error::from_sdk("UpdateTimeToLive", e))),
+        TableChange::Pitr(on) => client
+            .update_continuous_backups()
+            .table_name(table)
+            .point_in_time_recovery_specification(
+                PointInTimeRecoverySpecification::builder()
+                    .point_in_time_recovery_enabled(*on)
+                    .build()
+                    .map_err(invalid("a point-in-time recovery specification"))?,
+            )
+            .customize()
+            .config_override(once())
+            .send()
+            .await
+            .map(|_| ())
+            .map_err(|e| Failure::Error(Error::from_sdk("UpdateContinuousBackups", e))),
+        change => update_table(client, table, change)?
+            .customize()
+            .config_override(once())
+            .send()
+            .await
+            .map(|_| ())
+            .map_err(|e| Failure::Error(Error::from_sdk("UpdateTable", e))),
     }
 }
 

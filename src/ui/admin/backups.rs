@@ -75,6 +75,35 @@ impl BackupsForm {
             self.list(scope);
         }
         let ready = !run.busy() && self.planning.is_none();
+        self.changes_ui(ui, scope, described, run, ready);
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(self.listing.is_none(), egui::Button::new("List backups"))
+                .clicked()
+            {
+                self.list(scope);
+            }
+            if self.listing.is_some() {
+                ui.spinner();
+            } else if let Some((_, at)) = &self.listed {
+                ui.weak(format!("listed {}", age_text(at.elapsed())));
+            }
+        });
+        if let Some(error) = &self.error {
+            error_ui(ui, error);
+        }
+        self.listed_ui(ui, scope, run, ready);
+    }
+
+    /// Point-in-time recovery turned on or off, and a backup made, on `run`.
+    fn changes_ui(
+        &mut self,
+        ui: &mut Ui,
+        scope: &Scope<'_>,
+        described: &Described,
+        run: &mut AdminRun,
+        ready: bool,
+    ) {
         let pitr_unread = described
             .unread
             .iter()
@@ -106,22 +135,11 @@ impl BackupsForm {
                 }
             }
         });
-        ui.horizontal(|ui| {
-            if ui
-                .add_enabled(self.listing.is_none(), egui::Button::new("List backups"))
-                .clicked()
-            {
-                self.list(scope);
-            }
-            if self.listing.is_some() {
-                ui.spinner();
-            } else if let Some((_, at)) = &self.listed {
-                ui.weak(format!("listed {}", age_text(at.elapsed())));
-            }
-        });
-        if let Some(error) = &self.error {
-            error_ui(ui, error);
-        }
+    }
+
+    /// The backups listed, each to restore into the table named or to delete once its name is
+    /// typed again.
+    fn listed_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, run: &mut AdminRun, ready: bool) {
         let Some((backups, _)) = &self.listed else {
             return;
         };

@@ -331,49 +331,55 @@ impl PurgeForm {
             )
             .clicked()
             {
-                let (connection, info) = (scope.connection.clone(), scope.table.clone());
-                let (counted, source, choice) = (counted.clone(), source.clone(), self.choice);
-                let pricing = scope.connection.pricing(scope.table);
-                self.deleting = Some(scope.spawner.spawn_job(
-                    "BatchWriteItem",
-                    move |progress, stop| async move {
-                        // The count typed back is the confirmation, here and elsewhere alike.
-                        let report = purge::purge(
-                            &connection,
-                            &info,
-                            &source,
-                            counted.items,
-                            true,
-                            &stop,
-                            |r| {
-                                progress.send(r.clone());
-                            },
-                        )
-                        .await;
-                        let mut repaired = Vec::new();
-                        if choice == Some(TallyChoice::Repair)
-                            && report.deleted > 0
-                            && report.unknown == 0
-                        {
-                            for (tally, run) in
-                                purge::repair_tallies(&connection, &info, &counted, true, &stop)
-                                    .await
-                            {
-                                repaired.push(match run {
-                                    Ok(all) => {
-                                        format!("tally `{tally}` repaired: {}", all.summary())
-                                    }
-                                    Err(error) => format!("tally `{tally}` not repaired: {error}"),
-                                });
-                            }
-                        }
-                        let mut lines = report.lines(&info.name, &pricing);
-                        lines.extend(repaired);
-                        Ok((lines, report.gone))
-                    },
-                ));
+                let (counted, source) = (counted.clone(), source.clone());
+                self.deleting = Some(delete_job(scope, counted, source, self.choice));
                 self.ended = None;
             }
         });
     }
+}
+
+/// Delete what was counted (the count typed back is the confirmation), then repair the
+/// tallies when `choice` says so; the lines to show and what is gone come back when it ends.
+fn delete_job(
+    scope: &Scope<'_>,
+    counted: PurgeCount,
+    source: PurgeSource,
+    choice: Option<TallyChoice>,
+) -> Job<PurgeReport, Ended> {
+    let (connection, info) = (scope.connection.clone(), scope.table.clone());
+    let pricing = scope.connection.pricing(scope.table);
+    scope
+        .spawner
+        .spawn_job("BatchWriteItem", move |progress, stop| async move {
+            // The count typed back is the confirmation, here and elsewhere alike.
+            let report = purge::purge(
+                &connection,
+                &info,
+                &source,
+                counted.items,
+                true,
+                &stop,
+                |r| {
+                    progress.send(r.clone());
+                },
+            )
+            .await;
+            let mut repaired = Vec::new();
+            if choice == Some(TallyChoice::Repair) && report.deleted > 0 && report.unknown == 0 {
+                for (tally, run) in
+                    purge::repair_tallies(&connection, &info, &counted, true, &stop).await
+                {
+                    repaired.push(match run {
+                        Ok(all) => {
+                            format!("tally `{tally}` repaired: {}", all.summary())
+                        }
+                        Err(error) => format!("tally `{tally}` not repaired: {error}"),
+                    });
+                }
+            }
+            let mut lines = report.lines(&info.name, &pricing);
+            lines.extend(repaired);
+            Ok((lines, report.gone))
+        })
 }

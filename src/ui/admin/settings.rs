@@ -53,54 +53,10 @@ impl SettingsForm {
             .striped(true)
             .show(ui, |ui| {
                 ui.weak("Stream");
-                ui.horizontal(|ui| match spec.stream {
-                    Some(view) => {
-                        ui.label(view.name());
-                        ask(ui, "Turn off", TableChange::Stream(None));
-                    }
-                    None => {
-                        ui.label("off");
-                        egui::ComboBox::from_id_salt("settings-stream")
-                            .selected_text(self.view.name())
-                            .show_ui(ui, |ui| {
-                                for view in StreamView::ALL {
-                                    ui.selectable_value(&mut self.view, view, view.name());
-                                }
-                            });
-                        ask(ui, "Turn on", TableChange::Stream(Some(self.view)));
-                    }
-                });
+                ui.horizontal(|ui| self.stream_ui(ui, spec, &mut ask));
                 ui.end_row();
                 ui.weak("TTL");
-                ui.horizontal(|ui| match &spec.ttl {
-                    Some(attribute) => {
-                        ui.label(format!("on `{attribute}`"));
-                        let off = TableChange::Ttl {
-                            attribute: attribute.clone(),
-                            enabled: false,
-                        };
-                        ask(ui, "Turn TTL off", off);
-                    }
-                    None => {
-                        ui.label("off");
-                        let label = ui.label("attribute");
-                        ui.add(
-                            egui::TextEdit::singleline(&mut self.ttl)
-                                .hint_text("expiresAt")
-                                .desired_width(90.0),
-                        )
-                        .labelled_by(label.id);
-                        if self.ttl.trim().is_empty() {
-                            ui.weak("type the attribute to turn TTL on");
-                        } else {
-                            let on = TableChange::Ttl {
-                                attribute: self.ttl.trim().to_owned(),
-                                enabled: true,
-                            };
-                            ask(ui, "Turn TTL on", on);
-                        }
-                    }
-                });
+                ui.horizontal(|ui| self.ttl_ui(ui, spec, &mut ask));
                 ui.end_row();
                 ui.weak("Deletion protection");
                 ui.horizontal(|ui| {
@@ -133,6 +89,82 @@ impl SettingsForm {
                 ui.end_row();
             });
         ui.add_space(4.0);
+        self.indexes_ui(ui, spec, &mut ask);
+        change
+    }
+
+    /// The stream's row: its view with a way to turn it off, or a view to pick and turn it on.
+    fn stream_ui(
+        &mut self,
+        ui: &mut Ui,
+        spec: &TableSpec,
+        ask: &mut impl FnMut(&mut Ui, &str, TableChange),
+    ) {
+        match spec.stream {
+            Some(view) => {
+                ui.label(view.name());
+                ask(ui, "Turn off", TableChange::Stream(None));
+            }
+            None => {
+                ui.label("off");
+                egui::ComboBox::from_id_salt("settings-stream")
+                    .selected_text(self.view.name())
+                    .show_ui(ui, |ui| {
+                        for view in StreamView::ALL {
+                            ui.selectable_value(&mut self.view, view, view.name());
+                        }
+                    });
+                ask(ui, "Turn on", TableChange::Stream(Some(self.view)));
+            }
+        }
+    }
+
+    /// The TTL's row: its attribute with a way to turn it off, or an attribute to type and turn
+    /// it on.
+    fn ttl_ui(
+        &mut self,
+        ui: &mut Ui,
+        spec: &TableSpec,
+        ask: &mut impl FnMut(&mut Ui, &str, TableChange),
+    ) {
+        match &spec.ttl {
+            Some(attribute) => {
+                ui.label(format!("on `{attribute}`"));
+                let off = TableChange::Ttl {
+                    attribute: attribute.clone(),
+                    enabled: false,
+                };
+                ask(ui, "Turn TTL off", off);
+            }
+            None => {
+                ui.label("off");
+                let label = ui.label("attribute");
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.ttl)
+                        .hint_text("expiresAt")
+                        .desired_width(90.0),
+                )
+                .labelled_by(label.id);
+                if self.ttl.trim().is_empty() {
+                    ui.weak("type the attribute to turn TTL on");
+                } else {
+                    let on = TableChange::Ttl {
+                        attribute: self.ttl.trim().to_owned(),
+                        enabled: true,
+                    };
+                    ask(ui, "Turn TTL on", on);
+                }
+            }
+        }
+    }
+
+    /// A global index to add (typed), and one to delete (picked) when the table has any.
+    fn indexes_ui(
+        &mut self,
+        ui: &mut Ui,
+        spec: &TableSpec,
+        ask: &mut impl FnMut(&mut Ui, &str, TableChange),
+    ) {
         ui.label(RichText::new("Add a global index").strong());
         index_ui(ui, "settings-new-index", &mut self.index, false);
         let typed =
@@ -174,7 +206,6 @@ impl SettingsForm {
                 }
             });
         }
-        change
     }
 
     fn billing_ui(

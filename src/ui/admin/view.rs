@@ -160,39 +160,8 @@ impl Feature for AdminFeature {
             egui::CollapsingHeader::new("Clone").show(ui, |ui| {
                 self.clone.clone_ui(ui, scope);
             });
-            egui::CollapsingHeader::new("Infrastructure code").show(ui, |ui| {
-                ui.horizontal(|ui| {
-                    for format in IacFormat::ALL {
-                        ui.selectable_value(&mut self.format, Some(format), format.name());
-                    }
-                });
-                if let Some(format) = self.format {
-                    let code = render_iac(&described.spec, format);
-                    if ui.button(format!("Copy as {}", format.name())).clicked() {
-                        ui.ctx().copy_text(code.clone());
-                    }
-                    // Lines as written (HCL breaks if a line wraps): scrolled sideways instead.
-                    egui::ScrollArea::horizontal()
-                        .id_salt("iac-code")
-                        .show(ui, |ui| {
-                            ui.add(
-                                egui::TextEdit::multiline(&mut code.as_str())
-                                    .code_editor()
-                                    .desired_rows(12)
-                                    .desired_width(f32::INFINITY)
-                                    .layouter(&mut |ui, text, _| {
-                                        let job = egui::text::LayoutJob::simple(
-                                            text.as_str().to_owned(),
-                                            egui::TextStyle::Monospace.resolve(ui.style()),
-                                            ui.visuals().text_color(),
-                                            f32::INFINITY,
-                                        );
-                                        ui.fonts_mut(|f| f.layout_job(job))
-                                    }),
-                            );
-                        });
-                }
-            });
+            egui::CollapsingHeader::new("Infrastructure code")
+                .show(ui, |ui| self.iac_ui(ui, &described));
             egui::CollapsingHeader::new("Delete items").show(ui, |ui| {
                 self.purge.purge_ui(ui, scope, context.loaded, &self.rules);
             });
@@ -203,6 +172,42 @@ impl Feature for AdminFeature {
 }
 
 impl AdminFeature {
+    /// The table as infrastructure code in the format picked, to copy; its lines kept as
+    /// written, scrolled sideways.
+    fn iac_ui(&mut self, ui: &mut Ui, described: &Described) {
+        ui.horizontal(|ui| {
+            for format in IacFormat::ALL {
+                ui.selectable_value(&mut self.format, Some(format), format.name());
+            }
+        });
+        if let Some(format) = self.format {
+            let code = render_iac(&described.spec, format);
+            if ui.button(format!("Copy as {}", format.name())).clicked() {
+                ui.ctx().copy_text(code.clone());
+            }
+            // Lines as written (HCL breaks if a line wraps): scrolled sideways instead.
+            egui::ScrollArea::horizontal()
+                .id_salt("iac-code")
+                .show(ui, |ui| {
+                    ui.add(
+                        egui::TextEdit::multiline(&mut code.as_str())
+                            .code_editor()
+                            .desired_rows(12)
+                            .desired_width(f32::INFINITY)
+                            .layouter(&mut |ui, text, _| {
+                                let job = egui::text::LayoutJob::simple(
+                                    text.as_str().to_owned(),
+                                    egui::TextStyle::Monospace.resolve(ui.style()),
+                                    ui.visuals().text_color(),
+                                    f32::INFINITY,
+                                );
+                                ui.fonts_mut(|f| f.layout_job(job))
+                            }),
+                    );
+                });
+        }
+    }
+
     fn drop_ui(&mut self, ui: &mut Ui, context: &Context<'_>, described: &Described) {
         let scope = context.scope;
         if described.spec.deletion_protection {

@@ -114,20 +114,7 @@ impl TableDelegate for Grid<'_> {
         };
         let rect = ui.max_rect();
         // Each cell paints its own row background: a row's parts are drawn per region.
-        let visuals = ui.visuals();
-        let fill = if self.results.is_chosen(row as u32) {
-            Some(visuals.selection.bg_fill.gamma_multiply(0.6))
-        } else if let Some(change) = self.results.change_of(row as u32) {
-            // What an auto-refresh found: new rows green, changed ones amber.
-            Some(match change {
-                RowChange::Added => crate::ui::widgets::GOOD.gamma_multiply(0.25),
-                RowChange::Changed => visuals.warn_fg_color.gamma_multiply(0.25),
-            })
-        } else if position % 2 == 1 {
-            Some(visuals.faint_bg_color)
-        } else {
-            None
-        };
+        let fill = row_fill(self.results, row, position, ui.visuals());
         if let Some(fill) = fill {
             ui.painter().rect_filled(rect, 0.0, fill);
         }
@@ -162,38 +149,7 @@ impl TableDelegate for Grid<'_> {
                     );
                 }
                 if let Some(value) = self.results.rows.value(row, name) {
-                    if let Some(kind) = value::AttrType::of(&value) {
-                        type_tag_ui(ui, kind);
-                    }
-                    let text = value::cell_text(&value);
-                    let dated = match &value {
-                        AttributeValue::N(n) if self.results.shows_date(name) => {
-                            value::date_of(name, n)
-                        }
-                        _ => None,
-                    };
-                    let label = match dated {
-                        // The date beside the value, never in its place.
-                        Some(date) => {
-                            let mut job = egui::text::LayoutJob::default();
-                            let style = ui.style();
-                            let (font, align) = (egui::FontSelection::Default, egui::Align::Center);
-                            RichText::new(text).append_to(&mut job, style, font.clone(), align);
-                            RichText::new(format!("  {date}"))
-                                .weak()
-                                .append_to(&mut job, style, font, align);
-                            ui.add(egui::Label::new(job).truncate())
-                        }
-                        None => ui.add(egui::Label::new(text).truncate()),
-                    };
-                    // A number that looks like a time says its date on hover; the cell keeps
-                    // the value as stored.
-                    if label.hovered()
-                        && let AttributeValue::N(n) = &value
-                        && let Some(date) = value::date_of(name, n)
-                    {
-                        label.on_hover_text(date);
-                    }
+                    cell_value_ui(ui, &value, name, self.results.shows_date(name));
                 }
             });
         if response.clicked() {
@@ -242,25 +198,7 @@ pub fn results_grid_ui(
     let columns = results.shown_columns();
     let keys = columns.iter().filter(|c| results.is_key(c)).count();
     let row_height = ui.text_style_height(&egui::TextStyle::Body) + 8.0;
-    let mut table_columns = vec![Column::new(ROW_NUMBER_WIDTH).resizable(false)];
-    let mut widths = Vec::with_capacity(columns.len());
-    for (i, name) in columns.iter().enumerate() {
-        // A column with its dates beside its numbers starts wide enough for both.
-        let dated = results.shows_date(name);
-        let width = match (i < keys, dated) {
-            (true, _) => KEY_WIDTH,
-            (false, true) => DATED_WIDTH,
-            (false, false) => ATTRIBUTE_WIDTH,
-        };
-        let id = egui::Id::unique(("grid_column", name, dated));
-        widths.push((id, width));
-        table_columns.push(
-            Column::new(width)
-                .range(40.0..=800.0)
-                .resizable(true)
-                .id(id),
-        );
-    }
+    let (table_columns, widths) = grid_columns(results, &columns, keys);
     let mut table = Table::new()
         // Each tab's grid scrolls on its own: another tab's sideways scroll is not this one's.
         .id_salt(("results_grid", results.grid_id()))
@@ -337,4 +275,90 @@ fn remember_widths(ui: &Ui, table: &Table, widths: &[(egui::Id, f32)]) {
     if added {
         state.store(ui.ctx(), id);
     }
+}
+
+/// A row's background: chosen, added or changed by an auto-refresh, or every other row faint.
+fn row_fill(
+    results: &Results,
+    row: usize,
+    position: usize,
+    visuals: &egui::Visuals,
+) -> Option<egui::Color32> {
+    if results.is_chosen(row as u32) {
+        Some(visuals.selection.bg_fill.gamma_multiply(0.6))
+    } else if let Some(change) = results.change_of(row as u32) {
+        // What an auto-refresh found: new rows green, changed ones amber.
+        Some(match change {
+            RowChange::Added => crate::ui::widgets::GOOD.gamma_multiply(0.25),
+            RowChange::Changed => visuals.warn_fg_color.gamma_multiply(0.25),
+        })
+    } else if position % 2 == 1 {
+        Some(visuals.faint_bg_color)
+    } else {
+        None
+    }
+}
+
+/// A cell's value: its type, its text cut to the cell, and its date beside it (`shows_date`)
+/// or on hover when it looks like a time.
+fn cell_value_ui(ui: &mut Ui, value: &AttributeValue, name: &str, shows_date: bool) {
+    if let Some(kind) = value::AttrType::of(value) {
+        type_tag_ui(ui, kind);
+    }
+    let text = value::cell_text(value);
+    let dated = match value {
+        AttributeValue::N(n) if shows_date => value::date_of(name, n),
+        _ => None,
+    };
+    let label = match dated {
+        // The date beside the value, never in its place.
+        Some(date) => {
+            let mut job = egui::text::LayoutJob::default();
+            let style = ui.style();
+            let (font, align) = (egui::FontSelection::Default, egui::Align::Center);
+            RichText::new(text).append_to(&mut job, style, font.clone(), align);
+            RichText::new(format!("  {date}"))
+                .weak()
+                .append_to(&mut job, style, font, align);
+            ui.add(egui::Label::new(job).truncate())
+        }
+        None => ui.add(egui::Label::new(text).truncate()),
+    };
+    // A number that looks like a time says its date on hover; the cell keeps
+    // the value as stored.
+    if label.hovered()
+        && let AttributeValue::N(n) = value
+        && let Some(date) = value::date_of(name, n)
+    {
+        label.on_hover_text(date);
+    }
+}
+
+/// The grid's columns, the row number first, each key and attribute as wide as it starts (a
+/// dated one wide enough for its dates), with their ids and widths.
+fn grid_columns(
+    results: &Results,
+    columns: &[&str],
+    keys: usize,
+) -> (Vec<Column>, Vec<(egui::Id, f32)>) {
+    let mut table_columns = vec![Column::new(ROW_NUMBER_WIDTH).resizable(false)];
+    let mut widths = Vec::with_capacity(columns.len());
+    for (i, name) in columns.iter().enumerate() {
+        // A column with its dates beside its numbers starts wide enough for both.
+        let dated = results.shows_date(name);
+        let width = match (i < keys, dated) {
+            (true, _) => KEY_WIDTH,
+            (false, true) => DATED_WIDTH,
+            (false, false) => ATTRIBUTE_WIDTH,
+        };
+        let id = egui::Id::unique(("grid_column", name, dated));
+        widths.push((id, width));
+        table_columns.push(
+            Column::new(width)
+                .range(40.0..=800.0)
+                .resizable(true)
+                .id(id),
+        );
+    }
+    (table_columns, widths)
 }

@@ -230,9 +230,8 @@ impl PartiqlTab {
         }
     }
 
-    /// Draw the statement, its parameters, Run / Load more / Load all / Cancel, and the
-    /// outcome of a write.
-    pub fn form_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, rerun: bool, refresh: bool) {
+    /// The statement, and its parameters for each `?` in order.
+    fn statement_ui(&mut self, ui: &mut Ui) {
         let label = ui.label("Statement (Ctrl+Enter runs)");
         egui::ScrollArea::vertical()
             .id_salt("partiql_text")
@@ -258,6 +257,12 @@ impl PartiqlTab {
             )
             .labelled_by(label.id);
         });
+    }
+
+    /// Draw the statement, its parameters, Run / Load more / Load all / Cancel, and the
+    /// outcome of a write.
+    pub fn form_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, rerun: bool, refresh: bool) {
+        self.statement_ui(ui);
         let has_more = self.next.as_ref().is_some_and(|(_, _, t)| !t.is_empty());
         let busy = self.busy();
         ui.horizontal(|ui| {

@@ -48,57 +48,11 @@ pub fn status_bar_ui(
         }
         // Rows computed here (SQL) were not read in pages.
         let computed = results.load.request.is_none() && results.load.pages == 0;
-        let mut summary = if computed {
-            format!(
-                "{} rows (computed on this machine, nothing read)",
-                results.rows.len()
-            )
-        } else {
-            let rcu = results.load.consumed_rcu;
-            match pricing {
-                Some(pricing) => {
-                    read_summary(results.rows.len(), results.load.pages, &pricing.read(rcu))
-                }
-                None => read_summary(
-                    results.rows.len(),
-                    results.load.pages,
-                    &format_args!("{} RCU", capacity(rcu)),
-                ),
-            }
-        };
-        if results.load.request.is_some() {
-            summary.push_str(&format!(" · {} scanned", results.load.scanned));
-            if results.load.scanned_note().is_some() {
-                let beyond = results.load.scanned - results.load.matched;
-                summary.push_str(&format!(" ({beyond} more than returned)"));
-            }
-        }
+        let summary = summary_text(results, pricing, computed);
         let op = results.load.request.as_ref().map(|r| r.op());
         if loading == Loading::All {
-            let fraction = match (op, results.load.estimate) {
-                (Some("Scan"), Some(total)) if total > 0 => {
-                    (results.load.scanned as f32 / total as f32).min(1.0)
-                }
-                _ => 0.0,
-            };
-            // The words beside the bar, not in it: its spinner would cover their end.
-            // How far when it is known (a Scan of a described table), else that it moves.
-            let bar = egui::ProgressBar::new(fraction).desired_width(160.0);
-            ui.add(if fraction > 0.0 {
-                bar.show_percentage()
-            } else {
-                bar.animate(true)
-            });
-            ui.label(format!("Loading all… {summary}"));
-            if ui.button("Cancel").clicked() {
+            if loading_all_ui(ui, results, op, &summary) {
                 action = Some(StatusAction::Cancel);
-            }
-            segments_ui(ui, &results.progress, true);
-            if let Some(done) = results.progress.summary() {
-                ui.weak(done);
-            }
-            if let Some(note) = &results.progress.note {
-                ui.colored_label(ui.visuals().warn_fg_color, note);
             }
         } else {
             if loading == Loading::Page {
@@ -156,4 +110,64 @@ pub fn status_bar_ui(
         }
     });
     action
+}
+
+/// The words of the status: rows, pages and what reading them cost (or that they were computed
+/// here), with the items scanned.
+fn summary_text(results: &Results, pricing: Option<&Pricing>, computed: bool) -> String {
+    let mut summary = if computed {
+        format!(
+            "{} rows (computed on this machine, nothing read)",
+            results.rows.len()
+        )
+    } else {
+        let rcu = results.load.consumed_rcu;
+        match pricing {
+            Some(pricing) => {
+                read_summary(results.rows.len(), results.load.pages, &pricing.read(rcu))
+            }
+            None => read_summary(
+                results.rows.len(),
+                results.load.pages,
+                &format_args!("{} RCU", capacity(rcu)),
+            ),
+        }
+    };
+    if results.load.request.is_some() {
+        summary.push_str(&format!(" · {} scanned", results.load.scanned));
+        if results.load.scanned_note().is_some() {
+            let beyond = results.load.scanned - results.load.matched;
+            summary.push_str(&format!(" ({beyond} more than returned)"));
+        }
+    }
+    summary
+}
+
+/// While every page loads: a progress bar (how far, for a Scan of a described table), the
+/// summary, Cancel and the segments; whether Cancel was clicked.
+fn loading_all_ui(ui: &mut Ui, results: &Results, op: Option<&str>, summary: &str) -> bool {
+    let fraction = match (op, results.load.estimate) {
+        (Some("Scan"), Some(total)) if total > 0 => {
+            (results.load.scanned as f32 / total as f32).min(1.0)
+        }
+        _ => 0.0,
+    };
+    // The words beside the bar, not in it: its spinner would cover their end.
+    // How far when it is known (a Scan of a described table), else that it moves.
+    let bar = egui::ProgressBar::new(fraction).desired_width(160.0);
+    ui.add(if fraction > 0.0 {
+        bar.show_percentage()
+    } else {
+        bar.animate(true)
+    });
+    ui.label(format!("Loading all… {summary}"));
+    let cancel = ui.button("Cancel").clicked();
+    segments_ui(ui, &results.progress, true);
+    if let Some(done) = results.progress.summary() {
+        ui.weak(done);
+    }
+    if let Some(note) = &results.progress.note {
+        ui.colored_label(ui.visuals().warn_fg_color, note);
+    }
+    cancel
 }

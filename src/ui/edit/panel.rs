@@ -24,7 +24,6 @@ pub(super) fn numbers_ui(
     key_names: &[String],
     busy: bool,
 ) -> Option<EditRequest> {
-    let mut request = None;
     ui.strong("Numbers");
     ui.horizontal(|ui| {
         egui::ComboBox::from_label("Mode")
@@ -36,6 +35,44 @@ pub(super) fn numbers_ui(
             });
     });
     ui.weak(editor.mode.explain());
+    let mut request = numbers_grid_ui(ui, editor, scope, item, key_names, busy);
+    ui.separator();
+    if let Some(typed) = amount_form_ui(ui, editor, scope, busy) {
+        request = Some(typed);
+    }
+    ui.checkbox(&mut editor.create, "Create the item if missing")
+        .on_hover_text("Off: the edit is conditional on the item existing, and a missing item is refused with nothing written.");
+    let key = scope
+        .table
+        .key_of(item)
+        .map(|k| key_shown(&k, key_names))
+        .unwrap_or_else(|e| e.to_string());
+    writes_to_ui(
+        ui,
+        &format!(
+            "table {} · {key} · {}",
+            scope.table.name,
+            scope.connection.label()
+        ),
+        scope.connection,
+    );
+    if let Some(error) = &editor.error {
+        error_ui(ui, error);
+    }
+    request
+}
+
+/// The item's number attributes, a row each with −1, +1 and Edit (a key attribute is not
+/// editable); the edit asked for, if any.
+fn numbers_grid_ui(
+    ui: &mut Ui,
+    editor: &mut EditFeature,
+    scope: &Scope<'_>,
+    item: &Item,
+    key_names: &[String],
+    busy: bool,
+) -> Option<EditRequest> {
+    let mut request = None;
     let mut numbers: Vec<(&String, &String)> = item
         .iter()
         .filter_map(|(name, v)| match v {
@@ -77,7 +114,18 @@ pub(super) fn numbers_ui(
             ui.end_row();
         }
     });
-    ui.separator();
+    request
+}
+
+/// The form: an attribute, a delta or a new value, and Send (or Enter); the edit asked for, if
+/// any.
+fn amount_form_ui(
+    ui: &mut Ui,
+    editor: &mut EditFeature,
+    scope: &Scope<'_>,
+    busy: bool,
+) -> Option<EditRequest> {
+    let mut request = None;
     ui.horizontal_wrapped(|ui| {
         labelled_text_ui(ui, "Attribute", &mut editor.attribute, 110.0, "play_count");
         ui.radio_value(&mut editor.as_delta, true, "Delta");
@@ -112,24 +160,5 @@ pub(super) fn numbers_ui(
             ui.colored_label(ui.visuals().error_fg_color, format!("Amount: {error}"));
         }
     });
-    ui.checkbox(&mut editor.create, "Create the item if missing")
-        .on_hover_text("Off: the edit is conditional on the item existing, and a missing item is refused with nothing written.");
-    let key = scope
-        .table
-        .key_of(item)
-        .map(|k| key_shown(&k, key_names))
-        .unwrap_or_else(|e| e.to_string());
-    writes_to_ui(
-        ui,
-        &format!(
-            "table {} · {key} · {}",
-            scope.table.name,
-            scope.connection.label()
-        ),
-        scope.connection,
-    );
-    if let Some(error) = &editor.error {
-        error_ui(ui, error);
-    }
     request
 }

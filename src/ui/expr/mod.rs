@@ -139,76 +139,7 @@ impl ExprFeature {
         }
         ui.separator();
         match &compiled.request {
-            Some(request) => {
-                let mut run_it = false;
-                ui.horizontal_wrapped(|ui| {
-                    ui.strong("Copy as");
-                    for target in Target::ALL {
-                        if ui
-                            .selectable_label(self.target == target, target.label())
-                            .clicked()
-                        {
-                            self.target = target;
-                        }
-                    }
-                    if ui.button("Copy request").clicked() {
-                        ui.ctx().copy_text(
-                            request.render(self.target, &scope.connection.client_setup()),
-                        );
-                    }
-                    let busy = self.reading.is_some() || self.write.busy();
-                    run_it = if request.operation.is_write() {
-                        widgets::write_button_ui(ui, scope.connection, !busy, "Run")
-                    } else {
-                        ui.add_enabled(!busy, egui::Button::new("Run"))
-                    }
-                    .clicked();
-                    if self.reading.is_some() || self.write.is_sending() {
-                        ui.spinner();
-                    }
-                });
-                let code = request.render(self.target, &scope.connection.client_setup());
-                let label_id = ui.weak("Generated request").id;
-                ui.add(
-                    egui::TextEdit::multiline(&mut code.as_str())
-                        .code_editor()
-                        .desired_width(f32::INFINITY),
-                )
-                .labelled_by(label_id);
-                if request.operation.is_write() {
-                    let key = request
-                        .operation
-                        .item()
-                        .map(|k| key_shown(k, &scope.key_names()))
-                        .unwrap_or_default();
-                    writes_to_ui(
-                        ui,
-                        &format!(
-                            "table {} · {} · {}",
-                            request.table,
-                            if key.is_empty() {
-                                "no item chosen"
-                            } else {
-                                &key
-                            },
-                            scope.connection.label()
-                        ),
-                        scope.connection,
-                    );
-                }
-                if run_it {
-                    self.run_or_ask(scope, request.clone());
-                }
-                // A question is about the request it was asked for: once the builder holds
-                // another one, it is gone, never answered for the new one.
-                if self.write.asking().is_some_and(|plan| {
-                    !matches!(&plan.request, WriteRequest::Single(asked) if *asked.request() == *request)
-                }) {
-                    self.write.drop_question();
-                }
-                self.write
-                    .question_ui(ui, |plan, confirmed| send(scope, plan, confirmed));
-            }
+            Some(request) => self.request_ui(ui, scope, request),
             None => {
                 ui.weak("Fix the marked fields to see the request.");
             }
@@ -233,6 +164,78 @@ impl ExprFeature {
             &mut self.paste_error,
             &mut self.origin,
         );
+    }
+
+    /// The request compiled: copied in the language chosen, shown, and run (a write through
+    /// the gateway, with its question when it asks one).
+    fn request_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, request: &Request) {
+        let mut run_it = false;
+        ui.horizontal_wrapped(|ui| {
+            ui.strong("Copy as");
+            for target in Target::ALL {
+                if ui
+                    .selectable_label(self.target == target, target.label())
+                    .clicked()
+                {
+                    self.target = target;
+                }
+            }
+            if ui.button("Copy request").clicked() {
+                ui.ctx()
+                    .copy_text(request.render(self.target, &scope.connection.client_setup()));
+            }
+            let busy = self.reading.is_some() || self.write.busy();
+            run_it = if request.operation.is_write() {
+                widgets::write_button_ui(ui, scope.connection, !busy, "Run")
+            } else {
+                ui.add_enabled(!busy, egui::Button::new("Run"))
+            }
+            .clicked();
+            if self.reading.is_some() || self.write.is_sending() {
+                ui.spinner();
+            }
+        });
+        let code = request.render(self.target, &scope.connection.client_setup());
+        let label_id = ui.weak("Generated request").id;
+        ui.add(
+            egui::TextEdit::multiline(&mut code.as_str())
+                .code_editor()
+                .desired_width(f32::INFINITY),
+        )
+        .labelled_by(label_id);
+        if request.operation.is_write() {
+            let key = request
+                .operation
+                .item()
+                .map(|k| key_shown(k, &scope.key_names()))
+                .unwrap_or_default();
+            writes_to_ui(
+                ui,
+                &format!(
+                    "table {} · {} · {}",
+                    request.table,
+                    if key.is_empty() {
+                        "no item chosen"
+                    } else {
+                        &key
+                    },
+                    scope.connection.label()
+                ),
+                scope.connection,
+            );
+        }
+        if run_it {
+            self.run_or_ask(scope, request.clone());
+        }
+        // A question is about the request it was asked for: once the builder holds
+        // another one, it is gone, never answered for the new one.
+        if self.write.asking().is_some_and(|plan| {
+            !matches!(&plan.request, WriteRequest::Single(asked) if *asked.request() == *request)
+        }) {
+            self.write.drop_question();
+        }
+        self.write
+            .question_ui(ui, |plan, confirmed| send(scope, plan, confirmed));
     }
 
     /// Run `request`: a write is planned now, and waits for the user's yes when the gateway

@@ -214,34 +214,7 @@ impl ItemsFeature {
             ))
             .default_open(true)
             .show(ui, |ui| {
-                // What changed meanwhile, then the whole item.
-                if let Some(change) = staged.iter().find(|c| c.key == result.key) {
-                    let meanwhile = change.changed_meanwhile(server.as_ref());
-                    if !meanwhile.is_empty() {
-                        ui.label("Changed on the server since it was read:");
-                        for diff in &meanwhile {
-                            diff_ui(ui, diff);
-                        }
-                    }
-                }
-                match server {
-                    Some(item) => {
-                        let key = crate::core::write::key_shown(&result.key, &key_names);
-                        egui::CollapsingHeader::new("The whole item")
-                            .id_salt(("server item", key))
-                            .show(ui, |ui| {
-                                ui.label(
-                                    RichText::new(value::item_to_dynamodb_json(
-                                        item, &key_names, true,
-                                    ))
-                                    .monospace(),
-                                );
-                            });
-                    }
-                    None => {
-                        ui.weak("No such item.");
-                    }
-                }
+                server_item_ui(ui, server.as_ref(), &staged, &result.key, &key_names);
                 let conflict = matches!(result.outcome, ItemOutcome::Conflict { .. })
                     && staged.iter().any(|c| c.key == result.key);
                 // A new item that met an existing one gets another key, never written over it.
@@ -271,5 +244,42 @@ impl ItemsFeature {
             });
         }
         action
+    }
+}
+
+/// The server's item beside a staged change that met it: what changed there since it was read,
+/// then the whole item (or that there is none).
+fn server_item_ui(
+    ui: &mut Ui,
+    server: Option<&Item>,
+    staged: &[crate::core::items::Change],
+    key: &Item,
+    key_names: &[String],
+) {
+    // What changed meanwhile, then the whole item.
+    if let Some(change) = staged.iter().find(|c| c.key == *key) {
+        let meanwhile = change.changed_meanwhile(server);
+        if !meanwhile.is_empty() {
+            ui.label("Changed on the server since it was read:");
+            for diff in &meanwhile {
+                diff_ui(ui, diff);
+            }
+        }
+    }
+    match server {
+        Some(item) => {
+            let key = crate::core::write::key_shown(key, key_names);
+            egui::CollapsingHeader::new("The whole item")
+                .id_salt(("server item", key))
+                .show(ui, |ui| {
+                    ui.label(
+                        RichText::new(value::item_to_dynamodb_json(item, key_names, true))
+                            .monospace(),
+                    );
+                });
+        }
+        None => {
+            ui.weak("No such item.");
+        }
     }
 }

@@ -202,47 +202,14 @@ pub(super) fn hand_ui(
     let mut again = false;
     let mut retoken = None;
     ui.horizontal_wrapped(|ui| {
-        labelled_text_ui(ui, "User", &mut hand.user, 110.0, "USER#7c20");
-        ui.checkbox(&mut hand.use_token, "ClientRequestToken")
-            .on_hover_text(
-                "An idempotent transaction: the same token within 10 minutes is applied once. \
-                 Each Like or Unlike gets a fresh one.",
-            );
-        if hand.use_token {
-            labelled_text_ui(ui, "Token", &mut hand.token, 190.0, "1–36 characters");
-            if ui.small_button("New token").clicked() {
-                hand.token = likes::fresh_token();
-            }
-        }
+        user_ui(ui, hand);
         if widgets::write_button_ui(ui, scope.connection, !busy, "Like").clicked() {
             op = Some(LikeOp::Like);
         }
         if widgets::write_button_ui(ui, scope.connection, !busy, "Unlike").clicked() {
             op = Some(LikeOp::Unlike);
         }
-        let can_replay = hand.last_request.is_some() && !busy;
-        again = widgets::write_button_ui(ui, scope.connection, can_replay, "Send again")
-            .on_hover_text(
-                "Replays the identical request, its token too, as a client's retry would",
-            )
-            .clicked();
-        let with_token = hand
-            .last_request
-            .as_ref()
-            .is_some_and(|r| r.token.is_some());
-        if widgets::write_button_ui(
-            ui,
-            scope.connection,
-            can_replay && with_token,
-            "Send again, new token",
-        )
-        .on_hover_text("The same request under a fresh token: DynamoDB takes it as a new one")
-        .clicked()
-            && let Some(mut request) = hand.last_request.clone()
-        {
-            request.token = Some(likes::fresh_token());
-            retoken = Some(request);
-        }
+        (again, retoken) = replay_ui(ui, hand, scope, busy);
         if hand.like.is_sending() {
             ui.spinner();
         }
@@ -269,6 +236,54 @@ pub(super) fn hand_ui(
         return hand.in_builder();
     }
     None
+}
+
+/// The user who likes, and the ClientRequestToken when one is sent.
+fn user_ui(ui: &mut Ui, hand: &mut HandFeature) {
+    labelled_text_ui(ui, "User", &mut hand.user, 110.0, "USER#7c20");
+    ui.checkbox(&mut hand.use_token, "ClientRequestToken")
+        .on_hover_text(
+            "An idempotent transaction: the same token within 10 minutes is applied once. \
+             Each Like or Unlike gets a fresh one.",
+        );
+    if hand.use_token {
+        labelled_text_ui(ui, "Token", &mut hand.token, 190.0, "1–36 characters");
+        if ui.small_button("New token").clicked() {
+            hand.token = likes::fresh_token();
+        }
+    }
+}
+
+/// Send the last request again as it was, or under a fresh token: whether to send it again, and
+/// the request to send under its new token.
+fn replay_ui(
+    ui: &mut Ui,
+    hand: &HandFeature,
+    scope: &Scope<'_>,
+    busy: bool,
+) -> (bool, Option<LikeRequest>) {
+    let can_replay = hand.last_request.is_some() && !busy;
+    let again = widgets::write_button_ui(ui, scope.connection, can_replay, "Send again")
+        .on_hover_text("Replays the identical request, its token too, as a client's retry would")
+        .clicked();
+    let with_token = hand
+        .last_request
+        .as_ref()
+        .is_some_and(|r| r.token.is_some());
+    if widgets::write_button_ui(
+        ui,
+        scope.connection,
+        can_replay && with_token,
+        "Send again, new token",
+    )
+    .on_hover_text("The same request under a fresh token: DynamoDB takes it as a new one")
+    .clicked()
+        && let Some(mut request) = hand.last_request.clone()
+    {
+        request.token = Some(likes::fresh_token());
+        return (again, Some(request));
+    }
+    (again, None)
 }
 
 fn report_ui(ui: &mut Ui, report: &LikeReport, replayed: bool) {

@@ -3,8 +3,9 @@
 
 use egui::{RichText, Ui};
 
+use crate::core::cost::Pricing;
 use crate::core::error::Error;
-use crate::core::lab::{self, LabRun};
+use crate::core::lab::{self, LabResult, LabRun};
 use crate::core::likes;
 use crate::core::number;
 use crate::core::report::capacity;
@@ -138,46 +139,52 @@ pub(super) fn lab_ui(ui: &mut Ui, lab: &mut LabFeature, scope: &Scope<'_>) {
     };
     let pricing = scope.connection.pricing(scope.table);
     if !run.results.is_empty() {
-        egui::Grid::new("lab_results")
-            .striped(true)
-            .num_columns(9)
-            .show(ui, |ui| {
-                for title in [
-                    "Method",
-                    "Expected",
-                    "Final",
-                    "Lost updates",
-                    "Failed conditions",
-                    "RCU",
-                    "WCU",
-                    "Cost",
-                    "ms",
-                ] {
-                    ui.strong(title);
-                }
-                ui.end_row();
-                for r in &run.results {
-                    ui.label(r.method.label());
-                    ui.label(r.expected.to_string());
-                    ui.label(r.final_value.clone().unwrap_or_else(|| "missing".into()));
-                    let lost = RichText::new(r.lost.to_string());
-                    ui.label(if r.lost > 0 {
-                        lost.color(ui.visuals().error_fg_color)
-                    } else {
-                        lost
-                    });
-                    ui.label(r.conditional_failures.to_string());
-                    ui.label(capacity(r.consumed_rcu));
-                    ui.label(capacity(r.consumed_wcu));
-                    ui.label(r.cost(&pricing)).on_hover_text(pricing.note());
-                    ui.label(r.elapsed_ms.to_string());
-                    ui.end_row();
-                }
-            });
+        results_grid_ui(ui, &run.results, &pricing);
     }
     let loads: Vec<_> = run.results.iter().map(|r| r.load().line()).collect();
     lines_ui(ui, &loads);
     for problem in run.problems() {
         ui.colored_label(ui.visuals().error_fg_color, problem);
     }
+}
+
+/// Each method's result, a row each: expected and final values, lost updates, failed
+/// conditions, what it consumed and cost, and how long it took.
+fn results_grid_ui(ui: &mut Ui, results: &[LabResult], pricing: &Pricing) {
+    egui::Grid::new("lab_results")
+        .striped(true)
+        .num_columns(9)
+        .show(ui, |ui| {
+            for title in [
+                "Method",
+                "Expected",
+                "Final",
+                "Lost updates",
+                "Failed conditions",
+                "RCU",
+                "WCU",
+                "Cost",
+                "ms",
+            ] {
+                ui.strong(title);
+            }
+            ui.end_row();
+            for r in results {
+                ui.label(r.method.label());
+                ui.label(r.expected.to_string());
+                ui.label(r.final_value.clone().unwrap_or_else(|| "missing".into()));
+                let lost = RichText::new(r.lost.to_string());
+                ui.label(if r.lost > 0 {
+                    lost.color(ui.visuals().error_fg_color)
+                } else {
+                    lost
+                });
+                ui.label(r.conditional_failures.to_string());
+                ui.label(capacity(r.consumed_rcu));
+                ui.label(capacity(r.consumed_wcu));
+                ui.label(r.cost(pricing)).on_hover_text(pricing.note());
+                ui.label(r.elapsed_ms.to_string());
+                ui.end_row();
+            }
+        });
 }

@@ -11,6 +11,7 @@ mod views;
 use egui::Ui;
 
 use crate::core::connection::{ConnectOptions, ConnectionSpec};
+use crate::core::value::Item;
 use crate::task::Spawner;
 use crate::ui::connection::ConnectionFeature;
 use crate::ui::palette::Palette;
@@ -278,41 +279,7 @@ impl DynoscopeApp {
             && self.view == View::Browse
             && let Some(item) = &selected
         {
-            // In a small window two fifths of it: the grid keeps rows in view.
-            let tall = ui.available_height() >= 700.0;
-            let height = if tall {
-                360.0
-            } else {
-                ui.available_height() * 0.4
-            };
-            egui::Panel::bottom("item_view")
-                .resizable(true)
-                .default_size(height)
-                .show(ui, |ui| {
-                    let editable = features.browse.editable(&scope.table.name);
-                    intents.extend(features.browse.item_header_ui(ui, scope, editable, item));
-                    ui.columns(2, |columns| {
-                        features.browse.item_ui(&mut columns[0], item);
-                        egui::ScrollArea::vertical().id_salt("counter_editor").show(
-                            &mut columns[1],
-                            |ui| {
-                                if features.browse.editable(&scope.table.name) {
-                                    let context = Context {
-                                        scope,
-                                        loaded: None,
-                                        selected: Some(item),
-                                    };
-                                    features.edit.view_ui(ui, &context, intents);
-                                } else {
-                                    ui.weak(
-                                        "This row is not from a table tab on the open table: \
-                                         edit it from such a tab.",
-                                    );
-                                }
-                            },
-                        );
-                    });
-                });
+            item_view_ui(ui, features, scope, item, intents);
         }
         egui::CentralPanel::default().show(ui, |ui| match &scope {
             Some(scope) => {
@@ -379,4 +346,50 @@ fn scope<'a>(
         table: tables.open_info()?,
         saver,
     })
+}
+
+/// The item view under the grid: the selected row, and the counter editor beside it when the
+/// row is from a table tab on the open table.
+fn item_view_ui(
+    ui: &mut Ui,
+    features: &mut TableFeatures,
+    scope: &Scope<'_>,
+    item: &Item,
+    intents: &mut Vec<Intent>,
+) {
+    // In a small window two fifths of it: the grid keeps rows in view.
+    let tall = ui.available_height() >= 700.0;
+    let height = if tall {
+        360.0
+    } else {
+        ui.available_height() * 0.4
+    };
+    egui::Panel::bottom("item_view")
+        .resizable(true)
+        .default_size(height)
+        .show(ui, |ui| {
+            let editable = features.browse.editable(&scope.table.name);
+            intents.extend(features.browse.item_header_ui(ui, scope, editable, item));
+            ui.columns(2, |columns| {
+                features.browse.item_ui(&mut columns[0], item);
+                egui::ScrollArea::vertical().id_salt("counter_editor").show(
+                    &mut columns[1],
+                    |ui| {
+                        if features.browse.editable(&scope.table.name) {
+                            let context = Context {
+                                scope,
+                                loaded: None,
+                                selected: Some(item),
+                            };
+                            features.edit.view_ui(ui, &context, intents);
+                        } else {
+                            ui.weak(
+                                "This row is not from a table tab on the open table: \
+                                 edit it from such a tab.",
+                            );
+                        }
+                    },
+                );
+            });
+        });
 }

@@ -86,78 +86,9 @@ const INF: &str = "Inf";
 /// twice, and entries to pass over.
 fn us_east_1() -> Vec<String> {
     let r = "us-east-1";
-    vec![
-        product(
-            r,
-            "WriteRequestUnits",
-            ON_DEMAND,
-            "WriteRequestUnits",
-            &[("0.0000006250", "0", INF)],
-        ),
-        product(
-            r,
-            "ReadRequestUnits",
-            ON_DEMAND,
-            "ReadRequestUnits",
-            &[("0.0000001250", "0", INF)],
-        ),
-        product(
-            r,
-            "IA-WriteRequestUnits",
-            ON_DEMAND,
-            "WriteRequestUnits",
-            &[("0.0000007800", "0", INF)],
-        ),
-        product(
-            r,
-            "IA-ReadRequestUnits",
-            ON_DEMAND,
-            "ReadRequestUnits",
-            &[("0.0000001550", "0", INF)],
-        ),
-        // Replicated writes are priced by another usage type: not a write of this table.
-        product(
-            r,
-            "ReplWriteRequestUnits",
-            ON_DEMAND,
-            "WriteRequestUnits",
-            &[("0.0000009999", "0", INF)],
-        ),
-        // The paid tier listed before the free one: order does not matter.
-        product(
-            r,
-            "WriteCapacityUnit-Hrs",
-            PROVISIONED,
-            "WriteCapacityUnit-Hrs",
-            &[
-                ("0.0006500000", "18600", INF),
-                ("0.0000000000", "0", "18600"),
-            ],
-        ),
-        product(
-            r,
-            "ReadCapacityUnit-Hrs",
-            PROVISIONED,
-            "ReadCapacityUnit-Hrs",
-            &[
-                ("0.0000000000", "0", "18600"),
-                ("0.0001300000", "18600", INF),
-            ],
-        ),
-        product(
-            r,
-            "IA-WriteCapacityUnit-Hrs",
-            PROVISIONED,
-            "WriteCapacityUnit-Hrs",
-            &[("0.0008100000", "0", INF)],
-        ),
-        product(
-            r,
-            "IA-ReadCapacityUnit-Hrs",
-            PROVISIONED,
-            "ReadCapacityUnit-Hrs",
-            &[("0.0001600000", "0", INF)],
-        ),
+    let mut products = us_east_1_on_demand(r);
+    products.extend(us_east_1_provisioned(r));
+    products.extend([
         product(
             r,
             "TimedStorage-ByteHrs",
@@ -196,6 +127,90 @@ fn us_east_1() -> Vec<String> {
             ON_DEMAND,
             "WriteRequestUnits",
             &[("0.0000099", "0", INF)],
+        ),
+    ]);
+    products
+}
+
+/// us-east-1's on-demand figures of both classes, and a replicated write to pass over.
+fn us_east_1_on_demand(r: &str) -> Vec<String> {
+    vec![
+        product(
+            r,
+            "WriteRequestUnits",
+            ON_DEMAND,
+            "WriteRequestUnits",
+            &[("0.0000006250", "0", INF)],
+        ),
+        product(
+            r,
+            "ReadRequestUnits",
+            ON_DEMAND,
+            "ReadRequestUnits",
+            &[("0.0000001250", "0", INF)],
+        ),
+        product(
+            r,
+            "IA-WriteRequestUnits",
+            ON_DEMAND,
+            "WriteRequestUnits",
+            &[("0.0000007800", "0", INF)],
+        ),
+        product(
+            r,
+            "IA-ReadRequestUnits",
+            ON_DEMAND,
+            "ReadRequestUnits",
+            &[("0.0000001550", "0", INF)],
+        ),
+        // Replicated writes are priced by another usage type: not a write of this table.
+        product(
+            r,
+            "ReplWriteRequestUnits",
+            ON_DEMAND,
+            "WriteRequestUnits",
+            &[("0.0000009999", "0", INF)],
+        ),
+    ]
+}
+
+/// us-east-1's provisioned figures of both classes, a free tier beside a paid one.
+fn us_east_1_provisioned(r: &str) -> Vec<String> {
+    vec![
+        // The paid tier listed before the free one: order does not matter.
+        product(
+            r,
+            "WriteCapacityUnit-Hrs",
+            PROVISIONED,
+            "WriteCapacityUnit-Hrs",
+            &[
+                ("0.0006500000", "18600", INF),
+                ("0.0000000000", "0", "18600"),
+            ],
+        ),
+        product(
+            r,
+            "ReadCapacityUnit-Hrs",
+            PROVISIONED,
+            "ReadCapacityUnit-Hrs",
+            &[
+                ("0.0000000000", "0", "18600"),
+                ("0.0001300000", "18600", INF),
+            ],
+        ),
+        product(
+            r,
+            "IA-WriteCapacityUnit-Hrs",
+            PROVISIONED,
+            "WriteCapacityUnit-Hrs",
+            &[("0.0008100000", "0", INF)],
+        ),
+        product(
+            r,
+            "IA-ReadCapacityUnit-Hrs",
+            PROVISIONED,
+            "ReadCapacityUnit-Hrs",
+            &[("0.0001600000", "0", INF)],
         ),
     ]
 }

@@ -20,6 +20,34 @@ fn key() -> Item {
     ])
 }
 
+/// The key, and a value of every type with quotes, backslashes and new lines in them.
+fn put_item() -> Item {
+    let mut item = key();
+    for (name, value) in [
+        (
+            "big",
+            AttributeValue::N("-1.2345678901234567890123456789012345E+99".into()),
+        ),
+        ("blob", AttributeValue::B(Blob::new(vec![0, 255, 39]))),
+        (
+            "list",
+            AttributeValue::L(vec![s("a'b"), AttributeValue::Null(true)]),
+        ),
+        (
+            "map",
+            AttributeValue::M(HashMap::from([(
+                "k\"ey".to_owned(),
+                AttributeValue::Bool(false),
+            )])),
+        ),
+        ("ns", AttributeValue::Ns(vec!["1".into(), "2.5".into()])),
+        ("text", s("line one\nline 'two' \\ $HOME `x`")),
+    ] {
+        item.insert(name.to_owned(), value);
+    }
+    item
+}
+
 /// A request of `kind` with every field it has, quotes, backslashes and new lines in names and
 /// values, and values of every type.
 fn input(kind: Kind) -> Input {
@@ -40,35 +68,10 @@ fn input(kind: Kind) -> Input {
             Some(key()),
             &[(Field::Condition, "#q = :s OR NOT attribute_exists(data)")],
         ),
-        Kind::Put => {
-            let mut item = key();
-            for (name, value) in [
-                (
-                    "big",
-                    AttributeValue::N("-1.2345678901234567890123456789012345E+99".into()),
-                ),
-                ("blob", AttributeValue::B(Blob::new(vec![0, 255, 39]))),
-                (
-                    "list",
-                    AttributeValue::L(vec![s("a'b"), AttributeValue::Null(true)]),
-                ),
-                (
-                    "map",
-                    AttributeValue::M(HashMap::from([(
-                        "k\"ey".to_owned(),
-                        AttributeValue::Bool(false),
-                    )])),
-                ),
-                ("ns", AttributeValue::Ns(vec!["1".into(), "2.5".into()])),
-                ("text", s("line one\nline 'two' \\ $HOME `x`")),
-            ] {
-                item.insert(name.to_owned(), value);
-            }
-            (
-                Some(item),
-                &[(Field::Condition, "attribute_not_exists(PK)")],
-            )
-        }
+        Kind::Put => (
+            Some(put_item()),
+            &[(Field::Condition, "attribute_not_exists(PK)")],
+        ),
         Kind::Query => {
             input.index = Some("GSI1".into());
             (

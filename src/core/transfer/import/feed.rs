@@ -11,9 +11,10 @@ use tokio::sync::mpsc;
 use crate::core::cancel::CancelToken;
 use crate::core::error::{Error, Result};
 use crate::core::table::TableInfo;
-use crate::core::transfer::import::{ImportCheck, batches};
+use crate::core::transfer::import::{CheckedFile, ImportCheck, batches};
 use crate::core::transfer::{FileItems, Fingerprint, IfExists, rejected_path, write_file};
 use crate::core::validate;
+use crate::core::value::Item;
 use crate::core::write::Batch;
 
 /// Where each item of a batch came from.
@@ -87,6 +88,57 @@ pub(super) fn feed(
     }
 }
 
+/// The items of `file` opened again, when it is as it was checked; else why not (`changed`
+/// words a change).
+fn reopen(
+    file: &CheckedFile,
+    path: &Path,
+    checked: &ImportCheck,
+    changed: &impl Fn(&str) -> String,
+) -> std::result::Result<FileItems, String> {
+    match Fingerprint::of(path) {
+        Ok(now) if now == file.fingerprint => {}
+        Ok(_) => return Err(changed("its size or time")),
+        Err(e) => return Err(e.to_string()),
+    }
+    FileItems::open(path, checked.format, &checked.types).map_err(|e| e.to_string())
+}
+
+/// The batch being filled: its items, their places and their size.
+struct Filling {
+    items: Vec<Item>,
+    places: Places,
+    bytes: usize,
+}
+
+impl Filling {
+    /// An empty batch.
+    fn new() -> Self {
+        Self {
+            items: Vec::with_capacity(Batch::MAX),
+            places: Vec::with_capacity(Batch::MAX),
+            bytes: 0,
+        }
+    }
+
+    /// Add `item`, read at `place`; the batch, handed over and begun again, once it is full.
+    fn push(&mut self, item: Item, place: (Arc<Path>, usize)) -> Option<Feed> {
+        self.bytes += validate::item_size(&item);
+        self.items.push(item);
+        self.places.push(place);
+        if self.items.len() < Batch::MAX {
+            return None;
+        }
+        let batch = Feed::Batch(
+            std::mem::take(&mut self.items),
+            std::mem::take(&mut self.places),
+            self.bytes,
+        );
+        self.bytes = 0;
+        Some(batch)
+    }
+}
+
 /// The reading itself; skipped lines go to `rejects` (a write error there ends it).
 fn read(
     checked: &ImportCheck,
@@ -95,9 +147,7 @@ fn read(
     cancel: &CancelToken,
     mut rejects: Option<&mut dyn Write>,
 ) -> std::io::Result<Read> {
-    let mut items = Vec::with_capacity(Batch::MAX);
-    let mut places: Places = Vec::with_capacity(Batch::MAX);
-    let mut bytes = 0;
+    let mut filling = Filling::new();
     // The CSV header written at the top of the rejected file, once.
     let mut header: Option<String> = None;
     let stop = |why: String| {
@@ -112,14 +162,9 @@ fn read(
                 path.display()
             )
         };
-        match Fingerprint::of(&path) {
-            Ok(now) if now == file.fingerprint => {}
-            Ok(_) => return stop(changed("its size or time")),
-            Err(e) => return stop(e.to_string()),
-        }
-        let mut source = match FileItems::open(&path, checked.format, &checked.types) {
+        let mut source = match reopen(file, &path, checked, &changed) {
             Ok(source) => source,
-            Err(e) => return stop(e.to_string()),
+            Err(why) => return stop(why),
         };
         let (mut read, mut skipped, mut named) = (0, 0, false);
         loop {
@@ -150,19 +195,10 @@ fn read(
             if read > file.items {
                 return stop(changed("it holds more items"));
             }
-            bytes += validate::item_size(&item);
-            items.push(item);
-            places.push((Arc::clone(&path), line));
-            if items.len() == Batch::MAX {
-                let batch = Feed::Batch(
-                    std::mem::take(&mut items),
-                    std::mem::take(&mut places),
-                    bytes,
-                );
-                bytes = 0;
-                if cancel.is_cancelled() || tx.blocking_send(batch).is_err() {
-                    return Ok(Read::Stopped);
-                }
+            if let Some(batch) = filling.push(item, (Arc::clone(&path), line))
+                && (cancel.is_cancelled() || tx.blocking_send(batch).is_err())
+            {
+                return Ok(Read::Stopped);
             }
         }
         if read < file.items || skipped < file.skipped_lines {
@@ -172,6 +208,11 @@ fn read(
             return stop(changed("while it was imported"));
         }
     }
+    let Filling {
+        items,
+        places,
+        bytes,
+    } = filling;
     if !items.is_empty()
         && (cancel.is_cancelled() || tx.blocking_send(Feed::Batch(items, places, bytes)).is_err())
     {

@@ -38,28 +38,9 @@ fn named(events: &[WatchEvent]) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn on_a_parent_already_at_plus_7_only_the_bare_add_is_named() {
-    let mut fold = fold(5_000);
-    let start = fold.start_checked("POST#1", "POST#1", Some(BigDecimal::from(268)), 261, 0);
-    assert_eq!(named(&start).len(), 1, "the baseline, said once");
-    let mut events = Vec::new();
-    let mut seq = 0;
-    let mut next = || {
-        seq += 1;
-        seq
-    };
-    let mut tally = 268u32;
-    // Three likes, each its tally first, then its child (the order a transaction's records
-    // can take).
-    for (i, user) in ["a", "b", "c"].iter().enumerate() {
-        let at = 1_000 + i64::try_from(i).unwrap() * 2_000;
-        let (from, to) = (tally.to_string(), (tally + 1).to_string());
-        events.extend(fold.apply(&tally_with(next(), at, (&from, &to), ("x", "y"), None)));
-        events.extend(fold.apply(&child(next(), at + 3, user, EventKind::Insert)));
-        tally += 1;
-    }
-    // A storm of 150: its records interleave, children running ahead of tallies by up to 40.
+/// A storm of 150 likes on a parent at `tally`: its records interleaved, children running ahead
+/// of tallies by up to 40.
+fn storm_order(tally: u32) -> Vec<StreamRecord> {
     let mut storm = Vec::new();
     for i in 0..150u32 {
         storm.push(child(
@@ -93,6 +74,32 @@ fn on_a_parent_already_at_plus_7_only_the_bare_add_is_named() {
             None,
         ));
     }
+    order
+}
+
+#[test]
+fn on_a_parent_already_at_plus_7_only_the_bare_add_is_named() {
+    let mut fold = fold(5_000);
+    let start = fold.start_checked("POST#1", "POST#1", Some(BigDecimal::from(268)), 261, 0);
+    assert_eq!(named(&start).len(), 1, "the baseline, said once");
+    let mut events = Vec::new();
+    let mut seq = 0;
+    let mut next = || {
+        seq += 1;
+        seq
+    };
+    let mut tally = 268u32;
+    // Three likes, each its tally first, then its child (the order a transaction's records
+    // can take).
+    for (i, user) in ["a", "b", "c"].iter().enumerate() {
+        let at = 1_000 + i64::try_from(i).unwrap() * 2_000;
+        let (from, to) = (tally.to_string(), (tally + 1).to_string());
+        events.extend(fold.apply(&tally_with(next(), at, (&from, &to), ("x", "y"), None)));
+        events.extend(fold.apply(&child(next(), at + 3, user, EventKind::Insert)));
+        tally += 1;
+    }
+    // A storm of 150: its records interleave, children running ahead of tallies by up to 40.
+    let order = storm_order(tally);
     tally += 150;
     for (i, mut record) in order.into_iter().enumerate() {
         record.at_ms = 10_000 + i64::try_from(i).unwrap() * 2;
