@@ -97,6 +97,32 @@ async fn every_item(client: &Client, table: &str) -> Vec<String> {
     all
 }
 
+/// The source tables, one of each size in `sizes`, created and filled on the engine at
+/// `from_url`.
+fn fill_sources(runtime: &tokio::runtime::Runtime, from_url: &str, sizes: &[usize]) {
+    runtime.block_on(async {
+        let client = connection::endpoint_client(from_url, "us-east-1").await;
+        for (n, size) in sizes.iter().enumerate() {
+            let table = format!("CloneBench{n}");
+            support::create_table(&client, &table).await;
+            fill(&client, &table, *size).await;
+        }
+    });
+}
+
+/// Every item of `table` on both engines, not only the clone's own sample.
+fn every_item_on_both(
+    runtime: &tokio::runtime::Runtime,
+    (from_url, to_url): (&str, &str),
+    table: &str,
+) -> (Vec<String>, Vec<String>) {
+    runtime.block_on(async {
+        let from = connection::endpoint_client(from_url, "us-east-1").await;
+        let to = connection::endpoint_client(to_url, "us-east-1").await;
+        (every_item(&from, table).await, every_item(&to, table).await)
+    })
+}
+
 fn main() {
     let items: usize = std::env::var("ITEMS")
         .ok()
@@ -115,14 +141,7 @@ fn main() {
     let (from_url, to_url) = (from.endpoint().to_owned(), to.endpoint().to_owned());
     let sizes = [items / 10, items];
     let started = Instant::now();
-    runtime.block_on(async {
-        let client = connection::endpoint_client(&from_url, "us-east-1").await;
-        for (n, size) in sizes.iter().enumerate() {
-            let table = format!("CloneBench{n}");
-            support::create_table(&client, &table).await;
-            fill(&client, &table, *size).await;
-        }
-    });
+    fill_sources(&runtime, &from_url, &sizes);
     println!(
         "source: {} and {} likes ({} per post) put in {:.1} s",
         sizes[0],
@@ -153,14 +172,7 @@ fn main() {
             .to_owned();
         println!("{summary}");
         // Every item, not only the clone's own sample: both tables scanned and compared.
-        let (source, copy) = runtime.block_on(async {
-            let from = connection::endpoint_client(&from_url, "us-east-1").await;
-            let to = connection::endpoint_client(&to_url, "us-east-1").await;
-            (
-                every_item(&from, &table).await,
-                every_item(&to, &table).await,
-            )
-        });
+        let (source, copy) = every_item_on_both(&runtime, (&from_url, &to_url), &table);
         assert_eq!(source.len(), *size, "the source of {size}");
         assert!(source == copy, "the clone of {size} differs item by item");
         println!("item by item: {} items equal on both sides", copy.len());

@@ -82,6 +82,41 @@ fn post(p: usize, likes: usize) -> Vec<Item> {
     items
 }
 
+/// 1,000 posts of 100 likes each written into `info`'s table as an import does: a file
+/// checked, then read again and sent.
+async fn seed_posts(
+    conn: &dynoscope::core::connection::Connection,
+    info: &dynoscope::core::table::TableInfo,
+) {
+    // The items go in as an import does: a file checked, then read again and sent.
+    let file =
+        std::env::temp_dir().join(format!("dynoscope-bench-seed-{}.jsonl", std::process::id()));
+    let keys = info.key_names();
+    let seed = std::fs::File::create(&file).expect("seed file");
+    let mut out = std::io::BufWriter::new(seed);
+    let items = (0..1_000).flat_map(|p| post(p, 100));
+    transfer::write_items(items, &keys, &[], Format::DynamoDbJsonLines, &mut out).expect("seed");
+    drop(out);
+    let loading = Instant::now();
+    let never = CancelToken::default();
+    let checked = transfer::import::check_import(
+        (&file, Format::DynamoDbJsonLines, &HashMap::new()),
+        info,
+        &[],
+        transfer::import::CheckLimits::default(),
+        &never,
+        |_| {},
+    )
+    .expect("checked");
+    let report = transfer::import::import(conn, info, &checked, 4, true, &never, |_| {}).await;
+    let _ = std::fs::remove_file(&file);
+    println!(
+        "Bench: {} items written in {:.1} s",
+        report.written,
+        loading.elapsed().as_secs_f64()
+    );
+}
+
 async fn live() {
     let sandbox = Sandbox::start_empty().await.expect("sandbox");
     let spec = ConnectionSpec::Endpoint {
@@ -101,33 +136,7 @@ async fn live() {
     let info = read::describe_table(client, "Bench")
         .await
         .expect("describe");
-    // The items go in as an import does: a file checked, then read again and sent.
-    let file =
-        std::env::temp_dir().join(format!("dynoscope-bench-seed-{}.jsonl", std::process::id()));
-    let keys = info.key_names();
-    let seed = std::fs::File::create(&file).expect("seed file");
-    let mut out = std::io::BufWriter::new(seed);
-    let items = (0..1_000).flat_map(|p| post(p, 100));
-    transfer::write_items(items, &keys, &[], Format::DynamoDbJsonLines, &mut out).expect("seed");
-    drop(out);
-    let loading = Instant::now();
-    let never = CancelToken::default();
-    let checked = transfer::import::check_import(
-        (&file, Format::DynamoDbJsonLines, &HashMap::new()),
-        &info,
-        &[],
-        transfer::import::CheckLimits::default(),
-        &never,
-        |_| {},
-    )
-    .expect("checked");
-    let report = transfer::import::import(&conn, &info, &checked, 4, true, &never, |_| {}).await;
-    let _ = std::fs::remove_file(&file);
-    println!(
-        "Bench: {} items written in {:.1} s",
-        report.written,
-        loading.elapsed().as_secs_f64()
-    );
+    seed_posts(&conn, &info).await;
     let info = read::describe_table(client, "Bench")
         .await
         .expect("describe");

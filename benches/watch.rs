@@ -26,7 +26,7 @@ use dynoscope::core::stream::{EventKind, SequenceNumber, StreamRecord, Until};
 use dynoscope::core::table::{KeyAttr, TableInfo};
 use dynoscope::core::tally::{ChildSource, ParentMatch, TallyRule};
 use dynoscope::core::value::Item;
-use dynoscope::core::watch::{self, CounterFold, FoldConfig, WatchEvent, WatchProgress};
+use dynoscope::core::watch::{self, CounterFold, FoldConfig, WatchEvent, WatchPlan, WatchProgress};
 
 fn env(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -182,6 +182,24 @@ fn memory_per_parent() {
     drop(fold);
 }
 
+/// A watch of POST#a91f's likes on Social from now, settling for 5 s.
+fn post_likes_plan(info: &TableInfo) -> WatchPlan {
+    WatchSpec {
+        table: "Social".into(),
+        pk: Some("POST#a91f".into()),
+        rule: RuleSpec {
+            tally: "likeTally".into(),
+            child_prefix: "LIKE#".into(),
+            ..RuleSpec::default()
+        },
+        from: WatchFrom::Latest,
+        settle_seconds: 5.0,
+        poll_seconds: None,
+    }
+    .plan(info)
+    .unwrap()
+}
+
 fn like_to_fold_delay() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     runtime.block_on(async {
@@ -196,20 +214,7 @@ fn like_to_fold_delay() {
         let info = read::describe_table(&connection.client, "Social")
             .await
             .unwrap();
-        let plan = WatchSpec {
-            table: "Social".into(),
-            pk: Some("POST#a91f".into()),
-            rule: RuleSpec {
-                tally: "likeTally".into(),
-                child_prefix: "LIKE#".into(),
-                ..RuleSpec::default()
-            },
-            from: WatchFrom::Latest,
-            settle_seconds: 5.0,
-            poll_seconds: None,
-        }
-        .plan(&info)
-        .unwrap();
+        let plan = post_likes_plan(&info);
         let cancel = CancelToken::default();
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
         let task = {

@@ -14,8 +14,8 @@ use std::time::Duration;
 
 use common::moto::{items, moto_connection, run, table_with};
 use common::{Fault, connect_to, table_name};
-use dynoscope::core::admin::{self, AdminEvent};
-use dynoscope::core::connection::{self, ConnectOptions, ConnectionSpec};
+use dynoscope::core::admin::{self, AdminEvent, BackupInfo};
+use dynoscope::core::connection::{self, ConnectOptions, Connection, ConnectionSpec};
 use dynoscope::core::ending::Ending;
 use dynoscope::core::schema::{TableChange, read_spec};
 use dynoscope::core::write::WriteOutcome;
@@ -44,6 +44,44 @@ async fn point_in_time_recovery_is_turned_on_and_off_and_described_back() {
         // Already so: refused before sending.
         let again = read_spec(&connection.client, &table).await.unwrap();
         assert!(admin::change_plan(&connection, &again, TableChange::Pitr(on)).is_err());
+    }
+}
+
+/// The backup `made` of `table`, restored into a new table followed until ACTIVE: the same
+/// items, item by item; never over an existing table.
+async fn restored_with_the_same_items(connection: &Connection, made: &BackupInfo, table: &str) {
+    // Restored into a new table, followed until ACTIVE: the same items, item by item.
+    let restored = table_name("restored");
+    let plan = admin::restore_plan(connection, made, &restored)
+        .await
+        .unwrap();
+    let (report, _) = run(connection, &plan).await;
+    assert_eq!(
+        report.ending().unwrap(),
+        Ending::Done,
+        "{:?}",
+        report.lines()
+    );
+    let after = report.after.clone().unwrap();
+    assert!(after.settled() && after.spec.name == restored);
+    assert_eq!(after.item_count, Some(7));
+    assert!(
+        report.notes.iter().any(|n| n.contains("holds 7 items")),
+        "{:?}",
+        report.lines()
+    );
+    let (source, copy) = (
+        items(connection, table).await,
+        items(connection, &restored).await,
+    );
+    assert_eq!(source.len(), 7);
+    assert_eq!(copy, source, "moto's restore copies the items");
+    // Never over an existing table.
+    for taken in [table, &restored] {
+        let refused = admin::restore_plan(connection, made, taken)
+            .await
+            .unwrap_err();
+        assert!(refused.to_string().contains("exists"), "{refused}");
     }
 }
 
@@ -89,39 +127,7 @@ async fn a_backup_is_made_listed_restored_with_the_same_items_and_deleted() {
     assert_eq!(listed.len(), 3, "{listed:?}");
     assert!(listed.contains(&made), "{listed:?}");
 
-    // Restored into a new table, followed until ACTIVE: the same items, item by item.
-    let restored = table_name("restored");
-    let plan = admin::restore_plan(&connection, &made, &restored)
-        .await
-        .unwrap();
-    let (report, _) = run(&connection, &plan).await;
-    assert_eq!(
-        report.ending().unwrap(),
-        Ending::Done,
-        "{:?}",
-        report.lines()
-    );
-    let after = report.after.clone().unwrap();
-    assert!(after.settled() && after.spec.name == restored);
-    assert_eq!(after.item_count, Some(7));
-    assert!(
-        report.notes.iter().any(|n| n.contains("holds 7 items")),
-        "{:?}",
-        report.lines()
-    );
-    let (source, copy) = (
-        items(&connection, &table).await,
-        items(&connection, &restored).await,
-    );
-    assert_eq!(source.len(), 7);
-    assert_eq!(copy, source, "moto's restore copies the items");
-    // Never over an existing table.
-    for taken in [&table, &restored] {
-        let refused = admin::restore_plan(&connection, &made, taken)
-            .await
-            .unwrap_err();
-        assert!(refused.to_string().contains("exists"), "{refused}");
-    }
+    restored_with_the_same_items(&connection, &made, &table).await;
 
     // Deleted: gone when described again, and no longer listed.
     let plan = admin::delete_backup_plan(&connection, &made).unwrap();

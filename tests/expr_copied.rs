@@ -28,14 +28,44 @@ fn paste_into_bash(copied: &str) -> std::process::Output {
         .expect("bash runs")
 }
 
+/// The counter card's ADD of 1 to `play_count` of the item `key` of Videos, planned on
+/// `connection`.
+async fn card_add_plan(
+    connection: &dynoscope::core::connection::Connection,
+    key: &Item,
+) -> dynoscope::core::counter::UpdatePlan {
+    use dynoscope::core::counter::{Change, EditMode, EditRequest, plan_edit};
+    use dynoscope::core::read;
+    use dynoscope::core::write::Destination;
+    let info = read::describe_table(&connection.client, "Videos")
+        .await
+        .unwrap();
+    let item = read::get_item(&connection.client, "Videos", key.clone())
+        .await
+        .unwrap()
+        .unwrap();
+    let edit = EditRequest {
+        attribute: "play_count".into(),
+        change: Change::By("1".into()),
+        from: None,
+        create: false,
+    };
+    plan_edit(
+        &Destination::of(connection),
+        &info,
+        &item,
+        &edit,
+        EditMode::Add,
+    )
+    .unwrap()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn copied_aws_cli_commands_run_on_the_connection_they_were_made_on() {
     use dynoscope::core::connection::{ConnectionSpec, connect};
-    use dynoscope::core::counter::{Change, EditMode, EditRequest, plan_edit};
     use dynoscope::core::expr::builder::{Field, Input, Kind, compile};
     use dynoscope::core::expr::codegen::{ClientSetup, Target};
     use dynoscope::core::read;
-    use dynoscope::core::write::Destination;
     let aws = std::process::Command::new("aws").arg("--version").output();
     assert!(
         aws.is_ok_and(|out| out.status.success()),
@@ -61,25 +91,7 @@ async fn copied_aws_cli_commands_run_on_the_connection_they_were_made_on() {
     assert_eq!(stored("play_count").await.as_deref(), Some("41"));
 
     // The counter card's ADD.
-    let info = read::describe_table(client, "Videos").await.unwrap();
-    let item = read::get_item(client, "Videos", key.clone())
-        .await
-        .unwrap()
-        .unwrap();
-    let edit = EditRequest {
-        attribute: "play_count".into(),
-        change: Change::By("1".into()),
-        from: None,
-        create: false,
-    };
-    let plan = plan_edit(
-        &Destination::of(&connection),
-        &info,
-        &item,
-        &edit,
-        EditMode::Add,
-    )
-    .unwrap();
+    let plan = card_add_plan(&connection, &key).await;
     // Without the connection, the copied command does not reach the sandbox (here it stops
     // before sending anything, for want of a region): nothing moves.
     let bare = paste_into_bash(&plan.request().render(Target::Cli, &ClientSetup::default()));

@@ -21,6 +21,7 @@ use aws_sdk_dynamodb::types::{
 use bigdecimal::BigDecimal;
 use common::moto::moto;
 use common::served::{Served, command, text};
+use dynoscope::core::connection::Connection;
 use dynoscope::core::metrics;
 use dynoscope::core::read as ops;
 
@@ -41,6 +42,104 @@ fn datum(metric: &str, dimensions: Vec<Dimension>, at_ms: i64, value: f64) -> Me
         .build()
 }
 
+/// The table `Metered`, on demand, with the index `GSI1`.
+async fn create_metered(connection: &Connection) {
+    let key = |name: &str, kind| {
+        KeySchemaElement::builder()
+            .attribute_name(name)
+            .key_type(kind)
+            .build()
+            .unwrap()
+    };
+    let attribute = |name: &str| {
+        AttributeDefinition::builder()
+            .attribute_name(name)
+            .attribute_type(ScalarAttributeType::S)
+            .build()
+            .unwrap()
+    };
+    connection
+        .client
+        .create_table()
+        .table_name("Metered")
+        .attribute_definitions(attribute("PK"))
+        .attribute_definitions(attribute("GSI1PK"))
+        .key_schema(key("PK", KeyType::Hash))
+        .global_secondary_indexes(
+            GlobalSecondaryIndex::builder()
+                .index_name("GSI1")
+                .key_schema(key("GSI1PK", KeyType::Hash))
+                .projection(
+                    Projection::builder()
+                        .projection_type(ProjectionType::All)
+                        .build(),
+                )
+                .build()
+                .unwrap(),
+        )
+        .billing_mode(BillingMode::PayPerRequest)
+        .send()
+        .await
+        .unwrap();
+}
+
+/// Write units of `Metered` in the two periods before `base`, its index's, its reads, and its
+/// throttles by operation, put into CloudWatch.
+async fn put_metered_data(connection: &Connection, base: i64, period: i64) {
+    let cloudwatch = connection.cloudwatch();
+    let table = || vec![dimension("TableName", "Metered")];
+    let index = || {
+        vec![
+            dimension("TableName", "Metered"),
+            dimension("GlobalSecondaryIndexName", "GSI1"),
+        ]
+    };
+    let op = |o: &str| vec![dimension("TableName", "Metered"), dimension("Operation", o)];
+    cloudwatch
+        .put_metric_data()
+        .namespace(metrics::NAMESPACE)
+        .metric_data(datum(
+            "ConsumedWriteCapacityUnits",
+            table(),
+            base - 2 * period,
+            1200.0,
+        ))
+        .metric_data(datum(
+            "ConsumedWriteCapacityUnits",
+            table(),
+            base - period,
+            60.5,
+        ))
+        .metric_data(datum(
+            "ConsumedReadCapacityUnits",
+            table(),
+            base - period,
+            0.5,
+        ))
+        .metric_data(datum(
+            "ConsumedWriteCapacityUnits",
+            index(),
+            base - period,
+            30.0,
+        ))
+        .metric_data(datum("WriteThrottleEvents", table(), base - period, 7.0))
+        .metric_data(datum(
+            "ThrottledRequests",
+            op("PutItem"),
+            base - period,
+            2.0,
+        ))
+        .metric_data(datum(
+            "ThrottledRequests",
+            op("UpdateItem"),
+            base - period,
+            3.0,
+        ))
+        .send()
+        .await
+        .unwrap();
+}
+
 #[test]
 fn metrics_put_into_cloudwatch_are_read_back_exactly() {
     let moto = moto();
@@ -51,61 +150,8 @@ fn metrics_put_into_cloudwatch_are_read_back_exactly() {
     let base = (now / period) * period;
     runtime.block_on(async {
         let connection = common::connect_to(&moto.url, Duration::from_secs(10)).await;
-        let key = |name: &str, kind| {
-            KeySchemaElement::builder()
-                .attribute_name(name)
-                .key_type(kind)
-                .build()
-                .unwrap()
-        };
-        let attribute = |name: &str| {
-            AttributeDefinition::builder()
-                .attribute_name(name)
-                .attribute_type(ScalarAttributeType::S)
-                .build()
-                .unwrap()
-        };
-        connection
-            .client
-            .create_table()
-            .table_name("Metered")
-            .attribute_definitions(attribute("PK"))
-            .attribute_definitions(attribute("GSI1PK"))
-            .key_schema(key("PK", KeyType::Hash))
-            .global_secondary_indexes(
-                GlobalSecondaryIndex::builder()
-                    .index_name("GSI1")
-                    .key_schema(key("GSI1PK", KeyType::Hash))
-                    .projection(Projection::builder().projection_type(ProjectionType::All).build())
-                    .build()
-                    .unwrap(),
-            )
-            .billing_mode(BillingMode::PayPerRequest)
-            .send()
-            .await
-            .unwrap();
-        let cloudwatch = connection.cloudwatch();
-        let table = || vec![dimension("TableName", "Metered")];
-        let index = || {
-            vec![
-                dimension("TableName", "Metered"),
-                dimension("GlobalSecondaryIndexName", "GSI1"),
-            ]
-        };
-        let op = |o: &str| vec![dimension("TableName", "Metered"), dimension("Operation", o)];
-        cloudwatch
-            .put_metric_data()
-            .namespace(metrics::NAMESPACE)
-            .metric_data(datum("ConsumedWriteCapacityUnits", table(), base - 2 * period, 1200.0))
-            .metric_data(datum("ConsumedWriteCapacityUnits", table(), base - period, 60.5))
-            .metric_data(datum("ConsumedReadCapacityUnits", table(), base - period, 0.5))
-            .metric_data(datum("ConsumedWriteCapacityUnits", index(), base - period, 30.0))
-            .metric_data(datum("WriteThrottleEvents", table(), base - period, 7.0))
-            .metric_data(datum("ThrottledRequests", op("PutItem"), base - period, 2.0))
-            .metric_data(datum("ThrottledRequests", op("UpdateItem"), base - period, 3.0))
-            .send()
-            .await
-            .unwrap();
+        create_metered(&connection).await;
+        put_metered_data(&connection, base, period).await;
 
         let info = ops::describe_table(&connection.client, "Metered")
             .await

@@ -51,6 +51,68 @@ fn plays(url: &str) -> String {
     text(&partiql(url, PLAYS, &[]).stdout).trim().to_owned()
 }
 
+/// 1: refused by the data, with the server's code; as JSON with `--json`.
+fn refused_by_the_data(url: &str) {
+    // 1: refused by the data, with the server's code; as JSON with --json.
+    let insert = r#"INSERT INTO "Videos" VALUE {'PK': 'VID#9f3a', 'SK': 'META'}"#;
+    let out = partiql(url, insert, &["--json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["outcome"], "refused");
+    assert_eq!(report["code"], "DuplicateItemException");
+    let guarded = r#"UPDATE "Videos" SET play_count = 0 WHERE PK = 'VID#9f3a' AND SK = 'STATS#TOTAL' AND play_count = 7"#;
+    let out = partiql(url, guarded, &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("ConditionalCheckFailedException"));
+    assert!(
+        text(&out.stdout).contains(r#""play_count":{"N":"42"}"#),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+/// 2: bad input, said once on stderr, nothing sent; read-only, and a server that refuses the
+/// statement.
+fn bad_input_read_only_and_refused(url: &str) {
+    // 2: bad input, said once on stderr, nothing sent.
+    for (statement, extra, said) in [
+        (ADD_ONE, &ADD_ONE_PARAMS[..4], "has no parameter"),
+        (
+            ADD_ONE,
+            &["--param", "{\"N\": 1}", "--param", "{}", "--param", "{}"][..],
+            "parameter 1: N needs a string",
+        ),
+        ("MERGE INTO x", &[][..], "`MERGE`"),
+        (
+            ADD_ONE,
+            &[&ADD_ONE_PARAMS[..], &["--limit", "3"]].concat()[..],
+            "for SELECT",
+        ),
+    ] {
+        let out = partiql(url, statement, extra);
+        assert_eq!(out.status.code(), Some(2), "{statement} {extra:?}");
+        assert!(out.stdout.is_empty());
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains(said), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "said once: {stderr}");
+    }
+    // 2: read-only, and a server that refuses the statement.
+    let out = dynoscope(
+        &[
+            &["--endpoint-url", url, "--read-only", "partiql", ADD_ONE],
+            &ADD_ONE_PARAMS[..],
+        ]
+        .concat(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("read-only"));
+    let out = partiql(url, r#"SELECT * FROM "NoSuchTable""#, &["--json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let error: serde_json::Value = serde_json::from_slice(&out.stderr).unwrap();
+    assert_eq!(error["code"], "ResourceNotFoundException");
+    assert_eq!(plays(url), r#"{"play_count":42}"#, "nothing was written");
+}
+
 #[test]
 fn partiql_reads_every_page_and_uses_the_exit_table() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
@@ -102,60 +164,9 @@ fn partiql_reads_every_page_and_uses_the_exit_table() {
     );
     assert_eq!(plays(&url), r#"{"play_count":42}"#);
 
-    // 1: refused by the data, with the server's code; as JSON with --json.
-    let insert = r#"INSERT INTO "Videos" VALUE {'PK': 'VID#9f3a', 'SK': 'META'}"#;
-    let out = partiql(&url, insert, &["--json"]);
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(report["outcome"], "refused");
-    assert_eq!(report["code"], "DuplicateItemException");
-    let guarded = r#"UPDATE "Videos" SET play_count = 0 WHERE PK = 'VID#9f3a' AND SK = 'STATS#TOTAL' AND play_count = 7"#;
-    let out = partiql(&url, guarded, &[]);
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
-    assert!(text(&out.stdout).contains("ConditionalCheckFailedException"));
-    assert!(
-        text(&out.stdout).contains(r#""play_count":{"N":"42"}"#),
-        "{}",
-        text(&out.stdout)
-    );
+    refused_by_the_data(&url);
 
-    // 2: bad input, said once on stderr, nothing sent.
-    for (statement, extra, said) in [
-        (ADD_ONE, &ADD_ONE_PARAMS[..4], "has no parameter"),
-        (
-            ADD_ONE,
-            &["--param", "{\"N\": 1}", "--param", "{}", "--param", "{}"][..],
-            "parameter 1: N needs a string",
-        ),
-        ("MERGE INTO x", &[][..], "`MERGE`"),
-        (
-            ADD_ONE,
-            &[&ADD_ONE_PARAMS[..], &["--limit", "3"]].concat()[..],
-            "for SELECT",
-        ),
-    ] {
-        let out = partiql(&url, statement, extra);
-        assert_eq!(out.status.code(), Some(2), "{statement} {extra:?}");
-        assert!(out.stdout.is_empty());
-        let stderr = text(&out.stderr);
-        assert!(stderr.contains(said), "{stderr}");
-        assert_eq!(stderr.lines().count(), 1, "said once: {stderr}");
-    }
-    // 2: read-only, and a server that refuses the statement.
-    let out = dynoscope(
-        &[
-            &["--endpoint-url", &url, "--read-only", "partiql", ADD_ONE],
-            &ADD_ONE_PARAMS[..],
-        ]
-        .concat(),
-    );
-    assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("read-only"));
-    let out = partiql(&url, r#"SELECT * FROM "NoSuchTable""#, &["--json"]);
-    assert_eq!(out.status.code(), Some(2));
-    let error: serde_json::Value = serde_json::from_slice(&out.stderr).unwrap();
-    assert_eq!(error["code"], "ResourceNotFoundException");
-    assert_eq!(plays(&url), r#"{"play_count":42}"#, "nothing was written");
+    bad_input_read_only_and_refused(&url);
 
     // 2 without --yes off this machine (nothing sent); 0 with it.
     let remote = format!("http://0.0.0.0:{}", sandbox.addr().port());

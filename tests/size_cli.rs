@@ -110,6 +110,97 @@ fn exact(units: bigdecimal::BigDecimal) -> String {
     units.normalized().to_string()
 }
 
+/// The CLI reads the item by its key (on `table` at `url`) and says the same bytes.
+fn the_cli_says_the_same_bytes(url: &str, table: &str) {
+    let args = [
+        "--endpoint-url",
+        url,
+        "size",
+        "--table",
+        table,
+        "--pk",
+        "SIZE#2",
+    ];
+    let out = dynoscope(&[&args[..], &["--sk", "META", "--json"]].concat());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["bytes"], 1025);
+    assert_eq!(json["wcu"]["standard"], 2);
+    assert_eq!(json["wcu"]["transactional"], 4);
+    assert_eq!(json["rcu"]["eventual"].to_string(), "0.5");
+    assert_eq!(json["attributes"][0]["name"], "pad");
+    // The sandbox has no AWS region of its own: priced as us-east-1 and said so.
+    assert_eq!(json["usd"]["put"].to_string(), "0.00000125");
+    assert!(
+        json["usd"]["priced_as"]
+            .as_str()
+            .unwrap()
+            .contains("no AWS region")
+    );
+    let out = dynoscope(&[&args[..], &["--sk", "META"]].concat());
+    let words = text(&out.stdout);
+    assert!(
+        words.starts_with("1,025 B · put 2 WCU (tx 4) · read 1 RCU strong / 0.5 eventual"),
+        "{words}"
+    );
+    assert!(words.contains("408,575 B left under 400 KB"), "{words}");
+}
+
+/// No such item, or no sort key given, is refused; shard advice by the table is priced as its
+/// billing.
+fn refusals_and_shard_advice(url: &str, table: &str) {
+    // No such item: exit 1; no sort key given on a table that has one: exit 2.
+    let out = dynoscope(&[
+        "--endpoint-url",
+        url,
+        "size",
+        "--table",
+        table,
+        "--pk",
+        "NOPE",
+        "--sk",
+        "META",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let out = dynoscope(&[
+        "--endpoint-url",
+        url,
+        "size",
+        "--table",
+        table,
+        "--pk",
+        "SIZE#1",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("give --sk"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    // Shard advice by this table: no local secondary index, priced as its billing.
+    let out = dynoscope(&[
+        "--endpoint-url",
+        url,
+        "shards-advice",
+        "--writes-per-second",
+        "3000",
+        "--item-bytes",
+        "1025",
+        "--table",
+        table,
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["minimum_shards"], 7);
+    // Without --shards the report is about the shards it suggests: their load and their reads.
+    assert_eq!(json["suggested_shards"], 8);
+    assert_eq!(json["shards"], 8);
+    assert_eq!(json["wcu_per_shard"].to_string(), "750");
+    assert_eq!(json["has_local_secondary_index"], false);
+}
+
 #[test]
 fn the_engine_charges_what_the_size_module_predicts() {
     let served = Served::new();
@@ -172,89 +263,8 @@ fn the_engine_charges_what_the_size_module_predicts() {
 
     // The CLI reads the item by its key and says the same bytes.
     let (url, table) = (served.url(), table.as_str());
-    let args = [
-        "--endpoint-url",
-        url,
-        "size",
-        "--table",
-        table,
-        "--pk",
-        "SIZE#2",
-    ];
-    let out = dynoscope(&[&args[..], &["--sk", "META", "--json"]].concat());
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(json["bytes"], 1025);
-    assert_eq!(json["wcu"]["standard"], 2);
-    assert_eq!(json["wcu"]["transactional"], 4);
-    assert_eq!(json["rcu"]["eventual"].to_string(), "0.5");
-    assert_eq!(json["attributes"][0]["name"], "pad");
-    // The sandbox has no AWS region of its own: priced as us-east-1 and said so.
-    assert_eq!(json["usd"]["put"].to_string(), "0.00000125");
-    assert!(
-        json["usd"]["priced_as"]
-            .as_str()
-            .unwrap()
-            .contains("no AWS region")
-    );
-    let out = dynoscope(&[&args[..], &["--sk", "META"]].concat());
-    let words = text(&out.stdout);
-    assert!(
-        words.starts_with("1,025 B · put 2 WCU (tx 4) · read 1 RCU strong / 0.5 eventual"),
-        "{words}"
-    );
-    assert!(words.contains("408,575 B left under 400 KB"), "{words}");
-
-    // No such item: exit 1; no sort key given on a table that has one: exit 2.
-    let out = dynoscope(&[
-        "--endpoint-url",
-        url,
-        "size",
-        "--table",
-        table,
-        "--pk",
-        "NOPE",
-        "--sk",
-        "META",
-    ]);
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
-    let out = dynoscope(&[
-        "--endpoint-url",
-        url,
-        "size",
-        "--table",
-        table,
-        "--pk",
-        "SIZE#1",
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("give --sk"),
-        "{}",
-        text(&out.stderr)
-    );
-
-    // Shard advice by this table: no local secondary index, priced as its billing.
-    let out = dynoscope(&[
-        "--endpoint-url",
-        url,
-        "shards-advice",
-        "--writes-per-second",
-        "3000",
-        "--item-bytes",
-        "1025",
-        "--table",
-        table,
-        "--json",
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(json["minimum_shards"], 7);
-    // Without --shards the report is about the shards it suggests: their load and their reads.
-    assert_eq!(json["suggested_shards"], 8);
-    assert_eq!(json["shards"], 8);
-    assert_eq!(json["wcu_per_shard"].to_string(), "750");
-    assert_eq!(json["has_local_secondary_index"], false);
+    the_cli_says_the_same_bytes(url, table);
+    refusals_and_shard_advice(url, table);
 }
 
 #[test]

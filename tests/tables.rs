@@ -10,11 +10,13 @@
 mod common;
 
 use common::moto::run;
-use common::{empty_engine, table_name};
+use common::{Engine, empty_engine, table_name};
 use dynoscope::core::admin::{self, AdminEvent};
+use dynoscope::core::connection::Connection;
 use dynoscope::core::ending::Ending;
 use dynoscope::core::schema::{
-    BillingSpec, ClassSpec, StreamView, TableChange, TableSpec, parse_index, parse_key, read_spec,
+    BillingSpec, ClassSpec, Described, StreamView, TableChange, TableSpec, parse_index, parse_key,
+    read_spec,
 };
 
 /// Every option the embedded engine keeps: keys, two global indexes (one INCLUDE), a local
@@ -117,6 +119,54 @@ async fn the_copied_aws_cli_commands_create_the_same_table() {
     );
 }
 
+/// What the table `now` already is, or cannot take, is refused in words before sending.
+fn already_or_impossible_is_refused(connection: &Connection, now: &Described) {
+    // What the table already is, or cannot take, is refused in words before sending.
+    for (change, words) in [
+        (TableChange::DeletionProtection(true), "already on"),
+        (
+            TableChange::Stream(Some(StreamView::NewImage)),
+            "cannot be changed in place",
+        ),
+        (
+            TableChange::DeleteGlobal("Nope".into()),
+            "no global index named Nope",
+        ),
+        (
+            TableChange::Ttl {
+                attribute: "other".into(),
+                enabled: true,
+            },
+            "TTL is already on",
+        ),
+    ] {
+        let error = admin::change_plan(connection, now, change).unwrap_err();
+        assert!(error.to_string().contains(words), "{error}");
+    }
+}
+
+/// The stream, the TTL and the index turned back off, one by one.
+async fn turned_back_off(engine: &Engine, table: &str) {
+    // Turned back off, one by one.
+    for change in [
+        TableChange::Stream(None),
+        TableChange::Ttl {
+            attribute: "expiresAt".into(),
+            enabled: false,
+        },
+        TableChange::DeleteGlobal("ByUser".into()),
+    ] {
+        let described = read_spec(&engine.client, table).await.unwrap();
+        let plan = admin::change_plan(&engine.connection, &described, change).unwrap();
+        assert_eq!(
+            run(&engine.connection, &plan).await.0.ending().unwrap(),
+            Ending::Done
+        );
+    }
+    let now = read_spec(&engine.client, table).await.unwrap().spec;
+    assert_eq!((now.stream, now.ttl, now.global.len()), (None, None, 0));
+}
+
 #[tokio::test]
 async fn a_table_is_changed_one_setting_at_a_time_and_described_again() {
     let engine = empty_engine().await;
@@ -200,47 +250,8 @@ async fn a_table_is_changed_one_setting_at_a_time_and_described_again() {
         .unwrap();
     assert_eq!(found.count, 10);
 
-    // What the table already is, or cannot take, is refused in words before sending.
-    for (change, words) in [
-        (TableChange::DeletionProtection(true), "already on"),
-        (
-            TableChange::Stream(Some(StreamView::NewImage)),
-            "cannot be changed in place",
-        ),
-        (
-            TableChange::DeleteGlobal("Nope".into()),
-            "no global index named Nope",
-        ),
-        (
-            TableChange::Ttl {
-                attribute: "other".into(),
-                enabled: true,
-            },
-            "TTL is already on",
-        ),
-    ] {
-        let error = admin::change_plan(&engine.connection, &now, change).unwrap_err();
-        assert!(error.to_string().contains(words), "{error}");
-    }
-
-    // Turned back off, one by one.
-    for change in [
-        TableChange::Stream(None),
-        TableChange::Ttl {
-            attribute: "expiresAt".into(),
-            enabled: false,
-        },
-        TableChange::DeleteGlobal("ByUser".into()),
-    ] {
-        let described = read_spec(&engine.client, &spec.name).await.unwrap();
-        let plan = admin::change_plan(&engine.connection, &described, change).unwrap();
-        assert_eq!(
-            run(&engine.connection, &plan).await.0.ending().unwrap(),
-            Ending::Done
-        );
-    }
-    let now = read_spec(&engine.client, &spec.name).await.unwrap().spec;
-    assert_eq!((now.stream, now.ttl, now.global.len()), (None, None, 0));
+    already_or_impossible_is_refused(&engine.connection, &now);
+    turned_back_off(&engine, &spec.name).await;
 }
 
 #[tokio::test]

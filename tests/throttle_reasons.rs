@@ -165,6 +165,41 @@ async fn a_throttled_read_names_the_read_limit_of_the_table_or_index() {
     }
 }
 
+/// A write's waits in its report, with the limit it hit; sent once more, not twice.
+fn a_writes_waits_in_its_report(served: &Served) {
+    let writes = served.fault(
+        &["UpdateItem"],
+        Fault::ThrottleBecause {
+            times: 1,
+            reason: KEY_RANGE_WRITE,
+        },
+    );
+    let out = dynoscope(&[
+        "--endpoint-url",
+        &writes.url,
+        "add",
+        "--table",
+        "Videos",
+        "--attr",
+        "play_count",
+        "--key",
+        "PK=VID#9f3a",
+        "--key",
+        "SK=STATS#TOTAL",
+        "--delta",
+        "1",
+    ]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        stdout.contains(
+            "throttled by this key range's write limit (1,000 WCU/s per partition) on table Videos, waiting 100 ms before attempt 2"
+        ),
+        "{stdout}"
+    );
+    assert_eq!(writes.forwarded(), 1);
+}
+
 #[test]
 fn the_cli_prints_the_limit_of_each_wait() {
     let served = Served::new();
@@ -221,36 +256,5 @@ fn the_cli_prints_the_limit_of_each_wait() {
         ),
         "{stderr}"
     );
-    // A write's waits in its report.
-    let writes = served.fault(
-        &["UpdateItem"],
-        Fault::ThrottleBecause {
-            times: 1,
-            reason: KEY_RANGE_WRITE,
-        },
-    );
-    let out = dynoscope(&[
-        "--endpoint-url",
-        &writes.url,
-        "add",
-        "--table",
-        "Videos",
-        "--attr",
-        "play_count",
-        "--key",
-        "PK=VID#9f3a",
-        "--key",
-        "SK=STATS#TOTAL",
-        "--delta",
-        "1",
-    ]);
-    let stdout = text(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(
-        stdout.contains(
-            "throttled by this key range's write limit (1,000 WCU/s per partition) on table Videos, waiting 100 ms before attempt 2"
-        ),
-        "{stdout}"
-    );
-    assert_eq!(writes.forwarded(), 1);
+    a_writes_waits_in_its_report(&served);
 }

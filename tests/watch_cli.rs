@@ -28,56 +28,9 @@ fn watch(url: &str, args: &[&str]) -> std::process::Output {
     dynoscope(&all)
 }
 
-#[test]
-fn the_seeded_drifts_are_named_and_a_stormed_parent_is_consistent() {
-    let served = Served::new();
-    // Without a settle window: the seeded writes are a moment old, none in flight.
-    let out = watch(
-        served.url(),
-        &["--from", "trim-horizon", "--for", "0", "--settle", "0"],
-    );
-    let stdout = text(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{stdout}\n{}",
-        text(&out.stderr)
-    );
-    for post in [
-        "POST#d71e drift +1",
-        "POST#3b0c drift -2",
-        "POST#77f1 drift missing tally",
-    ] {
-        assert!(
-            stdout
-                .lines()
-                .any(|l| l.starts_with(&format!("DRIFT   {post}"))),
-            "{post}: {stdout}"
-        );
-    }
-    assert!(stdout.contains("3 divergences open:"), "{stdout}");
-    // The busiest partition in one second of stream time, against one partition's ceiling.
-    let busiest = stdout
-        .lines()
-        .find(|l| l.starts_with("Busiest second ("))
-        .unwrap_or_else(|| panic!("a busiest second: {stdout}"));
-    assert!(
-        busiest.contains("of one partition's 1,000 WCU/s")
-            && busiest.contains("write units from the item sizes in the records"),
-        "{busiest}"
-    );
-
-    // A parent that is not there: the start check says so and the watch ends (it does not wait
-    // on the stream forever).
-    let out = watch(served.url(), &["--pk", "POST#nope", "--for", "1"]);
-    let stderr = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(
-        stderr.contains("there is no parent item POST#nope / META in Social"),
-        "{stderr}"
-    );
-
-    // A storm on POST#a91f, then its watch from the start of the stream: consistent.
+/// A storm on POST#a91f, then its watch from the start of the stream: consistent, each record
+/// with its images.
+fn a_stormed_parent_is_consistent(served: &Served) {
     let storm = dynoscope(&[
         "--endpoint-url",
         served.url(),
@@ -127,6 +80,85 @@ fn the_seeded_drifts_are_named_and_a_stormed_parent_is_consistent() {
     assert_eq!(summary["type"], "summary");
     assert_eq!(summary["ending"], "done");
     assert!(summary["open"].as_array().unwrap().is_empty());
+}
+
+/// Read-only: the stream is not turned on, nothing is sent.
+fn read_only_turns_no_stream_on(served: &Served) {
+    let other = common::table_name("readonly");
+    served.runtime.block_on(async {
+        let client = dynoscope::core::connection::endpoint_client(served.url(), "us-east-1").await;
+        common::create_table(&client, &other).await;
+    });
+    let out = dynoscope(&[
+        "--endpoint-url",
+        served.url(),
+        "--read-only",
+        "watch",
+        "--table",
+        &other,
+        "--tally",
+        "likeTally",
+        "--child-prefix",
+        "LIKE#",
+        "--enable-stream",
+        "--for",
+        "0",
+    ]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("read-only"), "{stderr}");
+}
+
+#[test]
+fn the_seeded_drifts_are_named_and_a_stormed_parent_is_consistent() {
+    let served = Served::new();
+    // Without a settle window: the seeded writes are a moment old, none in flight.
+    let out = watch(
+        served.url(),
+        &["--from", "trim-horizon", "--for", "0", "--settle", "0"],
+    );
+    let stdout = text(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{stdout}\n{}",
+        text(&out.stderr)
+    );
+    for post in [
+        "POST#d71e drift +1",
+        "POST#3b0c drift -2",
+        "POST#77f1 drift missing tally",
+    ] {
+        assert!(
+            stdout
+                .lines()
+                .any(|l| l.starts_with(&format!("DRIFT   {post}"))),
+            "{post}: {stdout}"
+        );
+    }
+    assert!(stdout.contains("3 divergences open:"), "{stdout}");
+    // The busiest partition in one second of stream time, against one partition's ceiling.
+    let busiest = stdout
+        .lines()
+        .find(|l| l.starts_with("Busiest second ("))
+        .unwrap_or_else(|| panic!("a busiest second: {stdout}"));
+    assert!(
+        busiest.contains("of one partition's 1,000 WCU/s")
+            && busiest.contains("write units from the item sizes in the records"),
+        "{busiest}"
+    );
+
+    // A parent that is not there: the start check says so and the watch ends (it does not wait
+    // on the stream forever).
+    let out = watch(served.url(), &["--pk", "POST#nope", "--for", "1"]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("there is no parent item POST#nope / META in Social"),
+        "{stderr}"
+    );
+
+    a_stormed_parent_is_consistent(&served);
 }
 
 #[test]
@@ -196,28 +228,5 @@ fn a_table_without_a_stream_is_refused_with_the_ways_out_then_turned_on_or_polle
     ]);
     assert!(text(&described.stdout).contains("NEW_AND_OLD_IMAGES"));
 
-    // Read-only: the stream is not turned on, nothing is sent.
-    let other = common::table_name("readonly");
-    served.runtime.block_on(async {
-        let client = dynoscope::core::connection::endpoint_client(served.url(), "us-east-1").await;
-        common::create_table(&client, &other).await;
-    });
-    let out = dynoscope(&[
-        "--endpoint-url",
-        served.url(),
-        "--read-only",
-        "watch",
-        "--table",
-        &other,
-        "--tally",
-        "likeTally",
-        "--child-prefix",
-        "LIKE#",
-        "--enable-stream",
-        "--for",
-        "0",
-    ]);
-    let stderr = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("read-only"), "{stderr}");
+    read_only_turns_no_stream_on(&served);
 }

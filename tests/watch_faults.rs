@@ -60,6 +60,28 @@ async fn read_from(
     (sequences, notes)
 }
 
+/// Each fault a stream read meets, and what the reader says of it.
+const FAULTS: [(Fault, &str); 6] = [
+    (Fault::ThrottleReads { pass: 1, refuse: 3 }, "throttled"),
+    (
+        Fault::ThrottleBecause {
+            times: 2,
+            reason: "TableReadKeyRangeThroughputExceeded",
+        },
+        "GetRecords: throttled by this key range's read limit (3,000 RCU/s per partition)",
+    ),
+    (Fault::ResetAfterApplySecond, "sending again"),
+    (
+        Fault::RefuseThese("LimitExceededException", &[0, 2]),
+        "throttled",
+    ),
+    (Fault::HtmlAfterApplyOnce, "sending again"),
+    (
+        Fault::RefuseThese("ExpiredIteratorException", &[2]),
+        "expired",
+    ),
+];
+
 #[tokio::test]
 async fn a_faulty_stream_read_gives_exactly_the_records_of_a_clean_one() {
     let engine = common::empty_engine().await;
@@ -91,27 +113,7 @@ async fn a_faulty_stream_read_gives_exactly_the_records_of_a_clean_one() {
     assert_eq!(clean.len(), 9);
     assert!(notes.is_empty(), "{notes:?}");
 
-    let faults: [(Fault, &str); 6] = [
-        (Fault::ThrottleReads { pass: 1, refuse: 3 }, "throttled"),
-        (
-            Fault::ThrottleBecause {
-                times: 2,
-                reason: "TableReadKeyRangeThroughputExceeded",
-            },
-            "GetRecords: throttled by this key range's read limit (3,000 RCU/s per partition)",
-        ),
-        (Fault::ResetAfterApplySecond, "sending again"),
-        (
-            Fault::RefuseThese("LimitExceededException", &[0, 2]),
-            "throttled",
-        ),
-        (Fault::HtmlAfterApplyOnce, "sending again"),
-        (
-            Fault::RefuseThese("ExpiredIteratorException", &[2]),
-            "expired",
-        ),
-    ];
-    for (fault, said) in faults {
+    for (fault, said) in FAULTS {
         let proxy = fault_proxy(engine.sandbox.addr(), &["GetRecords"], fault).await;
         let through = connect_to(&proxy.url, Duration::from_secs(5)).await;
         let (sequences, notes) = read_all(&through, &arn).await;

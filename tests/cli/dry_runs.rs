@@ -41,6 +41,67 @@ fn takes_dry_run(command: &clap::Command, path: &str, found: &mut Vec<String>) {
     }
 }
 
+/// Each subcommand that takes `--dry-run`, by its name, with its arguments on `table` (a new
+/// table: `new_table`; an import: the file at `path`).
+fn dry_runs<'a>(
+    table: &'a str,
+    new_table: &'a str,
+    path: &'a str,
+) -> Vec<(&'static str, Vec<&'a str>)> {
+    vec![
+        (
+            "delete",
+            vec![
+                "delete",
+                "--table",
+                table,
+                "--key",
+                "PK=P#1",
+                "--key",
+                "SK=META",
+                "--dry-run",
+            ],
+        ),
+        (
+            "delete",
+            vec![
+                "delete",
+                "--table",
+                table,
+                "--from-query",
+                "--pk",
+                "P#1",
+                "--dry-run",
+            ],
+        ),
+        ("truncate", vec!["truncate", "--table", table, "--dry-run"]),
+        (
+            "table create",
+            vec![
+                "table",
+                "create",
+                "--table",
+                new_table,
+                "--pk",
+                "id:S",
+                "--dry-run",
+            ],
+        ),
+        (
+            "import",
+            vec![
+                "import",
+                "--table",
+                table,
+                "--format",
+                "ddb-json",
+                "--dry-run",
+                path,
+            ],
+        ),
+    ]
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_dry_run_sends_a_write() {
     let engine = empty_engine().await;
@@ -69,58 +130,7 @@ async fn no_dry_run_sends_a_write() {
     )
     .await;
     let new_table = table_name("dry-new");
-    let runs: Vec<(&str, Vec<&str>)> = vec![
-        (
-            "delete",
-            vec![
-                "delete",
-                "--table",
-                &table,
-                "--key",
-                "PK=P#1",
-                "--key",
-                "SK=META",
-                "--dry-run",
-            ],
-        ),
-        (
-            "delete",
-            vec![
-                "delete",
-                "--table",
-                &table,
-                "--from-query",
-                "--pk",
-                "P#1",
-                "--dry-run",
-            ],
-        ),
-        ("truncate", vec!["truncate", "--table", &table, "--dry-run"]),
-        (
-            "table create",
-            vec![
-                "table",
-                "create",
-                "--table",
-                &new_table,
-                "--pk",
-                "id:S",
-                "--dry-run",
-            ],
-        ),
-        (
-            "import",
-            vec![
-                "import",
-                "--table",
-                &table,
-                "--format",
-                "ddb-json",
-                "--dry-run",
-                path,
-            ],
-        ),
-    ];
+    let runs = dry_runs(&table, &new_table, path);
     for (_, args) in &runs {
         let (code, out, err) = dynoscope(&proxy.url, args).await;
         assert_eq!(code, 0, "{args:?}: {out}{err}");

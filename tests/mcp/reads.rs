@@ -33,12 +33,8 @@ fn likes_rule() -> serde_json::Value {
     json!({"tally": "likeTally", "child_prefix": "LIKE#", "parent_prefix": "POST#"})
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_tool_is_listed_with_what_it_costs_and_every_read_answers() {
-    let sandbox = Sandbox::start(None, 0).await.unwrap();
-    let audit = audit_path("reads");
-    let agent = Agent::start(sandbox.endpoint(), &[], &audit).await;
-
+/// Every tool is listed, says what it costs, and is marked read-only when it only reads.
+async fn every_tool_says_what_it_costs(agent: &Agent) {
     let tools = agent.client.list_all_tools().await.unwrap();
     let mut names: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
     names.sort();
@@ -62,15 +58,11 @@ async fn every_tool_is_listed_with_what_it_costs_and_every_read_answers() {
             tool.name
         );
     }
+}
 
-    let tables = agent.ok("list_tables", json!({})).await;
-    assert_eq!(tables["tables"], json!(["Social", "Videos"]));
-    let described = agent.ok("describe_table", json!({"table": "Social"})).await;
-    assert_eq!(
-        described["partitionKey"],
-        json!({"name": "PK", "type": "S"})
-    );
-
+/// A query cut at 2 items says where to go on, and going on returns the next ones; a scan sends
+/// no more page requests than its cap, and says where to go on.
+async fn query_and_scan_go_on(agent: &Agent) {
     // A query cut at 2 items says where to go on; going on returns the next ones.
     let query =
         json!({"table": "Social", "pk": SAMPLE_POST, "sk_begins_with": "LIKE#", "limit": 2});
@@ -97,6 +89,47 @@ async fn every_tool_is_listed_with_what_it_costs_and_every_read_answers() {
     assert_eq!(scan["pages"], 3);
     assert_eq!(scan["count"], 30);
     assert!(scan["next_start_key"].is_string());
+}
+
+/// A reconcile names the seeded drifts, and only those.
+async fn reconcile_names_the_seeded_drifts(agent: &Agent) {
+    let reconciled = agent
+        .ok(
+            "reconcile",
+            json!({"table": "Social", "rule": likes_rule(), "plan": "one-pass"}),
+        )
+        .await;
+    assert_eq!(reconciled["ending"], "refused");
+    let mut found: Vec<&str> = reconciled["drifted"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["pk"].as_str().unwrap())
+        .collect();
+    found.sort_unstable();
+    let mut seeded: Vec<&str> = DRIFTED.iter().map(|(post, _)| *post).collect();
+    seeded.sort_unstable();
+    assert_eq!(found, seeded, "the seeded drifts, and only those");
+    assert_eq!(reconciled["totals"]["drifted"], 3);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_tool_is_listed_with_what_it_costs_and_every_read_answers() {
+    let sandbox = Sandbox::start(None, 0).await.unwrap();
+    let audit = audit_path("reads");
+    let agent = Agent::start(sandbox.endpoint(), &[], &audit).await;
+
+    every_tool_says_what_it_costs(&agent).await;
+
+    let tables = agent.ok("list_tables", json!({})).await;
+    assert_eq!(tables["tables"], json!(["Social", "Videos"]));
+    let described = agent.ok("describe_table", json!({"table": "Social"})).await;
+    assert_eq!(
+        described["partitionKey"],
+        json!({"name": "PK", "type": "S"})
+    );
+
+    query_and_scan_go_on(&agent).await;
 
     let item = agent
         .ok(
@@ -126,24 +159,7 @@ async fn every_tool_is_listed_with_what_it_costs_and_every_read_answers() {
         .await;
     assert_eq!(drifted["ending"], "refused");
 
-    let reconciled = agent
-        .ok(
-            "reconcile",
-            json!({"table": "Social", "rule": likes_rule(), "plan": "one-pass"}),
-        )
-        .await;
-    assert_eq!(reconciled["ending"], "refused");
-    let mut found: Vec<&str> = reconciled["drifted"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["pk"].as_str().unwrap())
-        .collect();
-    found.sort_unstable();
-    let mut seeded: Vec<&str> = DRIFTED.iter().map(|(post, _)| *post).collect();
-    seeded.sort_unstable();
-    assert_eq!(found, seeded, "the seeded drifts, and only those");
-    assert_eq!(reconciled["totals"]["drifted"], 3);
+    reconcile_names_the_seeded_drifts(&agent).await;
 
     let shards = agent
         .ok(

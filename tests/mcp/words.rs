@@ -9,6 +9,14 @@ use crate::{Agent, audit_path};
 
 /// (CLI arguments after the connection, MCP tool, its arguments).
 fn cases() -> Vec<(Vec<&'static str>, &'static str, Value)> {
+    let mut cases = read_cases();
+    cases.extend(statement_cases());
+    cases.extend(write_cases());
+    cases
+}
+
+/// The cases of the reads and the check: items, scan, check.
+fn read_cases() -> Vec<(Vec<&'static str>, &'static str, Value)> {
     vec![
         (
             vec![
@@ -79,6 +87,12 @@ fn cases() -> Vec<(Vec<&'static str>, &'static str, Value)> {
             "check_tally",
             json!({"table": "Social", "pk": SAMPLE_POST, "rule": {"tally": " ", "child_prefix": "LIKE#"}}),
         ),
+    ]
+}
+
+/// The cases of the statements: partiql and sql.
+fn statement_cases() -> Vec<(Vec<&'static str>, &'static str, Value)> {
+    vec![
         (
             vec!["partiql", r#"SELECT * FROM "Social" WHERE PK = ?"#],
             "partiql_select",
@@ -89,6 +103,12 @@ fn cases() -> Vec<(Vec<&'static str>, &'static str, Value)> {
             "sql",
             json!({"loads": ["a-b=Social"], "sql": "SELECT 1"}),
         ),
+    ]
+}
+
+/// The cases of the writes: add, like, put, delete.
+fn write_cases() -> Vec<(Vec<&'static str>, &'static str, Value)> {
+    vec![
         (
             vec![
                 "add",

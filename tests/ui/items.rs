@@ -48,16 +48,8 @@ fn disabled(h: &egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>, label: &
         .is_disabled()
 }
 
-#[test]
-fn an_edit_is_staged_with_its_diff_and_a_conflict_shows_the_servers_item() {
-    let Outside {
-        runtime: engine_runtime,
-        sandbox,
-        client,
-    } = outside_sandbox();
-    let mut app = start(endpoint(sandbox.endpoint()), Some("Social"));
-    let h = &mut app.harness;
-    edit_sample_post(h);
+/// The likeTally set to 4 and a note added in the form, staged with their diff.
+fn stage_a_tally_and_a_note(h: &mut egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>) {
     // Every type of the seeded item is in the form; the key is fixed.
     assert!(has_label(h, "hashtags") && has_label(h, "checksums") && has_label(h, "archivedAt"));
     set_field(h, "likeTally", "4");
@@ -75,6 +67,19 @@ fn an_edit_is_staged_with_its_diff_and_a_conflict_shows_the_servers_item() {
     assert!(has_label(h, "Items (1 staged)"));
     assert!(has_label(h, "~ likeTally: N 3 → N 4"));
     assert!(has_label(h, "+ note: S hola"));
+}
+
+#[test]
+fn an_edit_is_staged_with_its_diff_and_a_conflict_shows_the_servers_item() {
+    let Outside {
+        runtime: engine_runtime,
+        sandbox,
+        client,
+    } = outside_sandbox();
+    let mut app = start(endpoint(sandbox.endpoint()), Some("Social"));
+    let h = &mut app.harness;
+    edit_sample_post(h);
+    stage_a_tally_and_a_note(h);
 
     // Someone likes the post behind the app's back: the tally is 4 on the server now... as 5.
     let key = HashMap::from([

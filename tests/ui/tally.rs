@@ -14,6 +14,60 @@ fn use_suggested_rule(h: &mut egui_kittest::Harness<'_, dynoscope::ui::Dynoscope
     step_until(h, "the check form", |h| has_label(h, "Check"));
 }
 
+/// One check's result: stored, counted and drift side by side, how it was counted and how old
+/// it is.
+fn one_check_side_by_side(h: &mut egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>) {
+    // Stored | counted | drift, side by side.
+    let values: Vec<String> = ["Stored tally", "Counted children", "Drift"]
+        .iter()
+        .map(|title| {
+            assert!(has_label(h, title));
+            title.to_string()
+        })
+        .collect();
+    assert_eq!(values.len(), 3);
+    assert_eq!(
+        h.query_all_by_label("3").count(),
+        2,
+        "3 stored and 3 counted"
+    );
+    assert!(has_label(h, "0"), "drift 0");
+    assert!(
+        has_label_containing(h, "Select=COUNT"),
+        "how it was counted"
+    );
+    assert!(has_label_containing(
+        h,
+        "Read just now; writes since are not in it."
+    ));
+}
+
+/// The reconcile's parents listed top first: the drifted ones, and only them.
+fn the_drifted_parents_on_top(h: &mut egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>) {
+    // Parents listed in the results, top first.
+    // Texts in tree order; a plain label carries its text as the node's value.
+    let all: Vec<String> = h
+        .query_all_by_role(Role::Label)
+        .filter_map(|n| {
+            let node = n.accesskit_node();
+            node.label().or_else(|| node.value())
+        })
+        .collect();
+    let listed: Vec<String> = all
+        .iter()
+        .filter(|l| l.len() == 9 && l.starts_with("POST#"))
+        .cloned()
+        .collect();
+    assert!(listed.len() >= 5, "{listed:?}");
+    let drifted = ["POST#3b0c", "POST#77f1", "POST#d71e"];
+    let top: std::collections::BTreeSet<&str> = listed[..3].iter().map(String::as_str).collect();
+    assert_eq!(top, drifted.into(), "the drifted ones on top");
+    assert!(
+        listed[3..].iter().all(|p| !drifted.contains(&p.as_str())),
+        "and only them"
+    );
+}
+
 #[test]
 fn tally_check_accepts_the_suggestion_and_reconciles_all_posts() {
     let (path, picker) = saving_to("reconcile.csv");
@@ -46,29 +100,7 @@ fn tally_check_accepts_the_suggestion_and_reconciles_all_posts() {
     step_until(h, "the result", |h| {
         has_label(h, "The stored tally equals the 3 children.")
     });
-    // Stored | counted | drift, side by side.
-    let values: Vec<String> = ["Stored tally", "Counted children", "Drift"]
-        .iter()
-        .map(|title| {
-            assert!(has_label(h, title));
-            title.to_string()
-        })
-        .collect();
-    assert_eq!(values.len(), 3);
-    assert_eq!(
-        h.query_all_by_label("3").count(),
-        2,
-        "3 stored and 3 counted"
-    );
-    assert!(has_label(h, "0"), "drift 0");
-    assert!(
-        has_label_containing(h, "Select=COUNT"),
-        "how it was counted"
-    );
-    assert!(has_label_containing(
-        h,
-        "Read just now; writes since are not in it."
-    ));
+    one_check_side_by_side(h);
 
     h.get_by_role_and_label(Role::Button, "Reconcile").click();
     step_until(h, "every parent", |h| {
@@ -82,28 +114,7 @@ fn tally_check_accepts_the_suggestion_and_reconciles_all_posts() {
         has_label_containing(h, "Results read just now: writes since are not in them"),
         "the reconcile's age"
     );
-    // Parents listed in the results, top first.
-    // Texts in tree order; a plain label carries its text as the node's value.
-    let all: Vec<String> = h
-        .query_all_by_role(Role::Label)
-        .filter_map(|n| {
-            let node = n.accesskit_node();
-            node.label().or_else(|| node.value())
-        })
-        .collect();
-    let listed: Vec<String> = all
-        .iter()
-        .filter(|l| l.len() == 9 && l.starts_with("POST#"))
-        .cloned()
-        .collect();
-    assert!(listed.len() >= 5, "{listed:?}");
-    let drifted = ["POST#3b0c", "POST#77f1", "POST#d71e"];
-    let top: std::collections::BTreeSet<&str> = listed[..3].iter().map(String::as_str).collect();
-    assert_eq!(top, drifted.into(), "the drifted ones on top");
-    assert!(
-        listed[3..].iter().all(|p| !drifted.contains(&p.as_str())),
-        "and only them"
-    );
+    the_drifted_parents_on_top(h);
 
     // Export the result as CSV.
     h.get_by_role_and_label(Role::Button, "Export CSV").click();

@@ -17,6 +17,52 @@ fn open_transfer(h: &mut egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>)
     step_until(h, "the import form", |h| has_label(h, "File to import"));
 }
 
+/// A malformed line in a file in `dir`: named, and nothing written; skipped, the file is read
+/// again, the line listed and kept aside, and the other item imported.
+fn a_malformed_line_is_named_then_skipped(
+    h: &mut egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>,
+    dir: &std::path::Path,
+) {
+    // A malformed line: named, and nothing written.
+    let bad = dir.join("bad.jsonl");
+    std::fs::write(
+        &bad,
+        "{\"PK\":{\"S\":\"POST#b1\"},\"SK\":{\"S\":\"META\"}}\n{\"PK\": oops}\n",
+    )
+    .unwrap();
+    replace_text(h, "File to import", &bad.display().to_string());
+    h.get_by_role_and_label(Role::Button, "Read and check")
+        .click();
+    step_until(h, "the refusal", |h| {
+        has_label_containing(h, "bad.jsonl: line 2: not valid JSON")
+    });
+    assert!(has_label(
+        h,
+        "Nothing was written. Skip invalid lines imports the others."
+    ));
+    // Skipping it: the file is read again, the line listed, and the other imported.
+    h.get_by_role_and_label(Role::CheckBox, "Skip invalid lines")
+        .click();
+    step_until(h, "the skipped line", |h| {
+        has_label(h, "1 line not items DynamoDB would take, skipped:")
+    });
+    assert!(has_label_containing(h, "bad.jsonl: line 2: not valid JSON"));
+    assert!(has_label_containing(
+        h,
+        "bad.jsonl.rejected (fix them there"
+    ));
+    h.get_by_role_and_label(Role::Button, "Import 1 item")
+        .click();
+    step_until(h, "the import", |h| {
+        has_label_containing(h, "import: 1 read, 1 invalid line skipped, 1 written")
+    });
+    let rejected = std::fs::read_to_string(dir.join("bad.jsonl.rejected")).unwrap();
+    assert!(
+        rejected.ends_with("# line 2: not valid JSON: expected value (column 8)\n{\"PK\": oops}\n"),
+        "{rejected}"
+    );
+}
+
 #[test]
 fn a_csv_is_previewed_typed_dry_run_then_imported() {
     let dir = std::env::temp_dir().join(format!("dynoscope-ui-import-{}", std::process::id()));
@@ -73,44 +119,7 @@ fn a_csv_is_previewed_typed_dry_run_then_imported() {
         )
     });
 
-    // A malformed line: named, and nothing written.
-    let bad = dir.join("bad.jsonl");
-    std::fs::write(
-        &bad,
-        "{\"PK\":{\"S\":\"POST#b1\"},\"SK\":{\"S\":\"META\"}}\n{\"PK\": oops}\n",
-    )
-    .unwrap();
-    replace_text(h, "File to import", &bad.display().to_string());
-    h.get_by_role_and_label(Role::Button, "Read and check")
-        .click();
-    step_until(h, "the refusal", |h| {
-        has_label_containing(h, "bad.jsonl: line 2: not valid JSON")
-    });
-    assert!(has_label(
-        h,
-        "Nothing was written. Skip invalid lines imports the others."
-    ));
-    // Skipping it: the file is read again, the line listed, and the other imported.
-    h.get_by_role_and_label(Role::CheckBox, "Skip invalid lines")
-        .click();
-    step_until(h, "the skipped line", |h| {
-        has_label(h, "1 line not items DynamoDB would take, skipped:")
-    });
-    assert!(has_label_containing(h, "bad.jsonl: line 2: not valid JSON"));
-    assert!(has_label_containing(
-        h,
-        "bad.jsonl.rejected (fix them there"
-    ));
-    h.get_by_role_and_label(Role::Button, "Import 1 item")
-        .click();
-    step_until(h, "the import", |h| {
-        has_label_containing(h, "import: 1 read, 1 invalid line skipped, 1 written")
-    });
-    let rejected = std::fs::read_to_string(dir.join("bad.jsonl.rejected")).unwrap();
-    assert!(
-        rejected.ends_with("# line 2: not valid JSON: expected value (column 8)\n{\"PK\": oops}\n"),
-        "{rejected}"
-    );
+    a_malformed_line_is_named_then_skipped(h, &dir);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
