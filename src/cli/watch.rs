@@ -123,16 +123,7 @@ pub async fn watch(
         );
         return Ok(Exit::Error);
     }
-    // `--for 0`: the history to now, then stop.
-    let until = if args.for_seconds.is_some_and(|secs| secs <= 0.0) {
-        Until::CaughtUp
-    } else {
-        Until::Cancelled
-    };
-    let for_time = args
-        .for_seconds
-        .filter(|s| *s > 0.0)
-        .map(Duration::from_secs_f64);
+    let (until, for_time) = run_length(args.for_seconds);
     // Stopped by Ctrl-C, or by a stdout that stopped taking lines (`| head -1`).
     let ended = CancelToken::default();
     let relay = {
@@ -172,13 +163,38 @@ pub async fn watch(
         }
         Err(error) => return Err(error),
     };
-    let summary = watch::summary(&watched);
+    print_summary(out, &watched, &tally, json);
+    if !wrote && let Some(error) = out.failure() {
+        return Err(error);
+    }
+    Ok(Exit::from(watched.ending()))
+}
+
+/// How long `--for SECONDS` runs: `--for 0` reads the history to now, then stops; more
+/// stops that long after the start.
+fn run_length(for_seconds: Option<f64>) -> (Until, Option<Duration>) {
+    let until = if for_seconds.is_some_and(|secs| secs <= 0.0) {
+        Until::CaughtUp
+    } else {
+        Until::Cancelled
+    };
+    (
+        until,
+        for_seconds
+            .filter(|s| *s > 0.0)
+            .map(Duration::from_secs_f64),
+    )
+}
+
+/// The watch's summary: its lines, or one JSON object with the divergences still open.
+fn print_summary(out: &mut Output, watched: &watch::Watched, tally: &str, json: bool) {
+    let summary = watch::summary(watched);
     if json {
         let open: Vec<serde_json::Value> = watched
             .fold
             .open()
             .into_iter()
-            .map(|d| divergence_json(d, &tally))
+            .map(|d| divergence_json(d, tally))
             .collect();
         out.line(json!({
             "type": "summary",
@@ -190,10 +206,6 @@ pub async fn watch(
         out.line(Lines(&summary));
     }
     out.flush();
-    if !wrote && let Some(error) = out.failure() {
-        return Err(error);
-    }
-    Ok(Exit::from(watched.ending()))
 }
 
 fn print_progress(

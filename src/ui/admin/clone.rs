@@ -167,8 +167,8 @@ impl CloneForm {
         );
     }
 
-    /// Draw the section.
-    pub fn clone_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) {
+    /// Where the copy goes: this connection, an endpoint or a profile, and the table's name.
+    fn destination_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) {
         ui.horizontal(|ui| {
             ui.radio_value(&mut self.to, To::Here, "This connection");
             ui.radio_value(&mut self.to, To::Endpoint, "An endpoint");
@@ -195,6 +195,11 @@ impl CloneForm {
             let copy = clone::default_to_table(&scope.table.name, self.to == To::Here);
             field(ui, "Into table", &mut self.to_table, &copy);
         });
+    }
+
+    /// Draw the section.
+    pub fn clone_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) {
+        self.destination_ui(ui, scope);
         ui.horizontal(|ui| {
             let label = ui.label(format!(
                 "Only the partition {} =",

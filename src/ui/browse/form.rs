@@ -11,7 +11,7 @@ use crate::core::table::TableInfo;
 use crate::core::value::{self, Item};
 use crate::ui::QueryPreset;
 use crate::ui::browse::filters::filter_ui;
-use crate::ui::browse::pages::{FormAction, ResultsState, page_buttons_ui};
+use crate::ui::browse::pages::{FormAction, ResultsState, page_buttons_ui, short_window};
 
 pub use crate::ui::browse::filters::FilterRow;
 use crate::ui::widgets::{error_ui, labelled_text_ui};
@@ -206,8 +206,10 @@ pub fn query_form_ui(
 ) -> Option<FormAction> {
     let mut action = None;
     ui.horizontal_wrapped(|ui| {
-        // A form that cannot be sent stays open: its error is said under it.
+        // Offered where the form takes the grid's rows; a form that cannot be sent stays open,
+        // its error said under it.
         if form.error.is_none()
+            && short_window(ui)
             && ui
                 .button("Fold the query")
                 .on_hover_text("The form in one line, with its buttons: more rows for the grid")

@@ -42,6 +42,14 @@ pub struct ResultsState {
     pub not_run: bool,
 }
 
+/// A window shorter than this folds the form once it has read rows: the grid keeps its rows.
+const SHORT: f32 = 700.0;
+
+/// Whether the window is short enough for the form to fold (and to offer folding).
+pub fn short_window(ui: &Ui) -> bool {
+    ui.ctx().content_rect().height() < SHORT
+}
+
 /// Why Load more and Load all are off: the form changed, nothing was run yet, or the last
 /// read reached the end.
 fn page_why_not(results: &ResultsState, changed: &'static str) -> &'static str {

@@ -14,7 +14,7 @@ use crate::ui::browse::auto_refresh::AutoRefresh;
 use crate::ui::browse::form::{QueryForm, folded_form_ui, query_form_ui};
 use crate::ui::browse::get_item::GetItem;
 use crate::ui::browse::grid::GridAction;
-use crate::ui::browse::pages::{FormAction, ResultsState};
+use crate::ui::browse::pages::{FormAction, ResultsState, short_window};
 use crate::ui::browse::results::Results;
 use crate::ui::browse::rows_view::{Export, rows_ui};
 use crate::ui::browse::status::{Loading, StatusAction, status_bar_ui};
@@ -50,9 +50,6 @@ pub struct TableTab {
     /// once rows are read in a short window.
     folded: Option<bool>,
 }
-
-/// A window shorter than this folds the form once it has read rows: the grid keeps its rows.
-const SHORT: f32 = 700.0;
 
 impl TableTab {
     /// A tab on `table` with `form` and nothing loaded.
@@ -323,7 +320,7 @@ impl TableTab {
             self.refresh(scope);
         }
         if scope.table.name == self.table {
-            let short = ui.ctx().content_rect().height() < SHORT;
+            let short = short_window(ui);
             // Folded by itself only once rows were read: a first read refused keeps its fields.
             let read = self.results.load.pages > 0 && self.results.load.error.is_none();
             let folded = self.form.error.is_none() && self.folded.unwrap_or(short && read);

@@ -150,18 +150,8 @@ impl TableExport {
         );
     }
 
-    pub(super) fn export_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) {
-        if let Some((path, if_exists)) = self.chosen.take() {
-            self.start(scope, path, if_exists);
-        }
-        ui.heading(format!("Export {}", scope.table.name));
-        ui.weak("Every item, read in a parallel scan; numbers exact, sets, binary and nested values kept.");
-        let pricing = scope.connection.pricing(scope.table);
-        ui.label(crate::core::cost::whole_read(
-            scope.table.size_bytes,
-            scope.table.item_count,
-            &pricing,
-        ));
+    /// The format, gzip and segments, and how many segments run at once.
+    fn format_ui(&mut self, ui: &mut Ui) {
         ui.horizontal_wrapped(|ui| {
             let label = ui.label("Export format");
             egui::ComboBox::from_id_salt("export format")
@@ -184,6 +174,21 @@ impl TableExport {
                 ui.weak(note);
             }
         });
+    }
+
+    pub(super) fn export_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) {
+        if let Some((path, if_exists)) = self.chosen.take() {
+            self.start(scope, path, if_exists);
+        }
+        ui.heading(format!("Export {}", scope.table.name));
+        ui.weak("Every item, read in a parallel scan; numbers exact, sets, binary and nested values kept.");
+        let pricing = scope.connection.pricing(scope.table);
+        ui.label(crate::core::cost::whole_read(
+            scope.table.size_bytes,
+            scope.table.item_count,
+            &pricing,
+        ));
+        self.format_ui(ui);
         ui.horizontal_wrapped(|ui| {
             labelled_text_ui(
                 ui,
