@@ -2,6 +2,7 @@
 //! ±1 on a counter but not on a time.
 
 use dynoscope::core::connection::ConnectionSpec;
+use egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT as _, Queryable};
 
 use crate::*;
@@ -69,4 +70,21 @@ fn a_time_is_not_offered_plus_one_and_a_counter_is() {
         found
     });
     assert!(offered, "a counter is offered +1");
+}
+
+/// The item's Numbers panel offers ±1 and Edit on a counter, never on a time.
+#[test]
+fn the_numbers_panel_offers_plus_one_on_a_counter_and_not_on_a_time() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    let h = &mut app.harness;
+    query_partition(h, "POST#a91f");
+    step_until(h, "the META row", |h| has_label(h, "META"));
+    h.get_by_label("META").click();
+    step_until(h, "the counter editor", |h| has_label(h, "Numbers"));
+    // META holds two numbers: likeTally (a counter) and createdAt (epoch seconds).
+    assert!(has_label(h, "createdAt") && has_label(h, "likeTally"));
+    assert!(has_label(h, "a time, not a counter"), "createdAt is a time");
+    let plus = h.query_all_by_role_and_label(Role::Button, "+1").count();
+    let edit = h.query_all_by_role_and_label(Role::Button, "Edit").count();
+    assert_eq!((plus, edit), (1, 1), "±1 and Edit on likeTally alone");
 }

@@ -6,7 +6,7 @@ use egui::{RichText, Ui};
 
 use crate::core::counter::{Change, EditMode, EditRequest};
 use crate::core::number;
-use crate::core::value::Item;
+use crate::core::value::{Item, date_of};
 use crate::core::write::Destination;
 use crate::core::write::key_shown;
 use crate::ui::Scope;
@@ -92,6 +92,10 @@ fn numbers_grid_ui(
                 ui.weak("key").on_hover_text(
                     "Part of the key: changing it would make a different item, so it is not editable.",
                 );
+            } else if let Some(date) = date_of(name, number) {
+                // A time held as a number (`createdAt`, epoch seconds) is not a counter.
+                ui.weak("a time, not a counter")
+                    .on_hover_text(format!("{name} holds a time: {date}"));
             } else {
                 ui.horizontal(|ui| {
                     for (text, delta) in [("-1", "-1"), ("+1", "1")] {
