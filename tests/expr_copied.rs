@@ -142,6 +142,30 @@ async fn copied_aws_cli_commands_run_on_the_connection_they_were_made_on() {
     assert_eq!(stored("count").await.as_deref(), Some("5"));
 }
 
+/// The code `dynoscope expr` prints, as `target`, for `ADD play_count :d` (`:d` = `delta`) on
+/// the seeded VID#9f3a at `url`, given with no region or credentials.
+fn printed_add(target: &str, delta: &str, url: &str) -> String {
+    let values = format!(r#"{{":d": {{"N": "{delta}"}}}}"#);
+    let (code, _) = common::served::succeeded(&[
+        "expr",
+        "update",
+        "ADD play_count :d",
+        "--values",
+        &values,
+        "--table",
+        "Videos",
+        "--key",
+        "PK=VID#9f3a",
+        "--key",
+        "SK=STATS#TOTAL",
+        "--as",
+        target,
+        "--endpoint-url",
+        url,
+    ]);
+    code
+}
+
 /// `dynoscope expr` for an endpoint on this machine given without a region or credentials: the
 /// AWS CLI command and the boto3 snippet it prints each run with an empty environment and an
 /// empty home (`env -i`), and do what they say on the sandbox.
@@ -156,26 +180,7 @@ fn printed_cli_and_boto3_code_for_a_local_endpoint_run_with_no_aws_configuration
         "python3 and boto3 are needed (.ci/run installs moto, which brings boto3)"
     );
     let url = served.url().replace("127.0.0.1", "localhost");
-    let print = |target: &str, delta: &str| {
-        let (code, _) = common::served::succeeded(&[
-            "expr",
-            "update",
-            "ADD play_count :d",
-            "--values",
-            &format!(r#"{{":d": {{"N": "{delta}"}}}}"#),
-            "--table",
-            "Videos",
-            "--key",
-            "PK=VID#9f3a",
-            "--key",
-            "SK=STATS#TOTAL",
-            "--as",
-            target,
-            "--endpoint-url",
-            &url,
-        ]);
-        code
-    };
+    let print = |target: &str, delta: &str| printed_add(target, delta, &url);
     let cli = print("cli", "2");
     assert!(cli.contains("--region us-east-1"), "{cli}");
     let out = paste_into_bash(&cli);
@@ -221,23 +226,7 @@ fn printed_javascript_for_a_local_endpoint_runs_with_no_aws_configuration() {
     let home = std::env::temp_dir().join(format!("dynoscope-empty-js-{}", std::process::id()));
     std::fs::create_dir_all(&home).unwrap();
     for (target, delta) in [("js", "2"), ("js-doc", "3")] {
-        let (code, _) = common::served::succeeded(&[
-            "expr",
-            "update",
-            "ADD play_count :d",
-            "--values",
-            &format!(r#"{{":d": {{"N": "{delta}"}}}}"#),
-            "--table",
-            "Videos",
-            "--key",
-            "PK=VID#9f3a",
-            "--key",
-            "SK=STATS#TOTAL",
-            "--as",
-            target,
-            "--endpoint-url",
-            &url,
-        ]);
+        let code = printed_add(target, delta, &url);
         let script = node.join(format!("copied-{target}.mjs"));
         std::fs::write(&script, &code).unwrap();
         let out = std::process::Command::new("node")
