@@ -16,16 +16,20 @@ use common::s;
 /// all: an empty environment (only `PATH`) and an empty home, so no credentials, region,
 /// profile or endpoint come from anywhere but the copied text.
 fn paste_into_bash(copied: &str) -> std::process::Output {
+    bare(std::process::Command::new("bash").arg("-c").arg(copied))
+}
+
+/// Run `command` with an empty environment (only `PATH`) and an empty home: no credentials,
+/// region, profile or endpoint but what the command itself carries.
+fn bare(command: &mut std::process::Command) -> std::process::Output {
     let home = std::env::temp_dir().join(format!("dynoscope-empty-home-{}", std::process::id()));
     std::fs::create_dir_all(&home).unwrap();
-    std::process::Command::new("bash")
-        .arg("-c")
-        .arg(copied)
+    command
         .env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
         .env("HOME", &home)
         .output()
-        .expect("bash runs")
+        .expect("the command runs")
 }
 
 /// The counter card's ADD of 1 to `play_count` of the item `key` of Videos, planned on
@@ -190,16 +194,7 @@ fn printed_cli_and_boto3_code_for_a_local_endpoint_run_with_no_aws_configuration
         String::from_utf8_lossy(&out.stderr)
     );
     let boto3 = print("boto3", "3");
-    let home = std::env::temp_dir().join(format!("dynoscope-empty-py-{}", std::process::id()));
-    std::fs::create_dir_all(&home).unwrap();
-    let out = std::process::Command::new("python3")
-        .arg("-c")
-        .arg(&boto3)
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", &home)
-        .output()
-        .unwrap();
+    let out = bare(std::process::Command::new("python3").arg("-c").arg(&boto3));
     assert!(
         out.status.success(),
         "{boto3}\n{}",
@@ -223,20 +218,15 @@ fn printed_javascript_for_a_local_endpoint_runs_with_no_aws_configuration() {
     );
     let served = common::served::Served::new();
     let url = served.url().replace("127.0.0.1", "localhost");
-    let home = std::env::temp_dir().join(format!("dynoscope-empty-js-{}", std::process::id()));
-    std::fs::create_dir_all(&home).unwrap();
     for (target, delta) in [("js", "2"), ("js-doc", "3")] {
         let code = printed_add(target, delta, &url);
         let script = node.join(format!("copied-{target}.mjs"));
         std::fs::write(&script, &code).unwrap();
-        let out = std::process::Command::new("node")
-            .arg(&script)
-            .current_dir(&node)
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", &home)
-            .output()
-            .unwrap();
+        let out = bare(
+            std::process::Command::new("node")
+                .arg(&script)
+                .current_dir(&node),
+        );
         assert!(
             out.status.success(),
             "{code}\n{}",
