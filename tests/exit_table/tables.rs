@@ -236,6 +236,20 @@ fn bulk_and_stream() -> Vec<Row> {
             ],
             Exit::Done,
         ),
+        // Turning the stream on goes through the gateway: throttled out is refused, an answer
+        // lost before it applied is unknown (not sent again); then it applies.
+        row(
+            "throttled out",
+            Proxy(&["UpdateTable"], THROTTLED),
+            &watch,
+            Exit::Refused,
+        ),
+        row(
+            "unknown",
+            Proxy(&["UpdateTable"], Fault::ResetBeforeApply),
+            &watch,
+            Exit::Unknown,
+        ),
         row("applied, stdout closed", ClosedStdout, &watch, Exit::Done),
     ]
 }
