@@ -7,7 +7,7 @@ use egui::Ui;
 use crate::core::cancel::CancelToken;
 use crate::core::error::Error;
 use crate::core::stream::{self, EnableReport, enable_plan};
-use crate::core::write::{Destination, WritePlan};
+use crate::core::write::{Destination, WriteOutcome, WritePlan};
 use crate::task::Pending;
 use crate::ui::widgets::{error_ui, labelled_text_ui, write_button_ui, writes_to_ui};
 use crate::ui::write_flow::WriteFlow;
@@ -55,6 +55,13 @@ impl EnableStream {
         };
         let report = match answer {
             Ok(report) => report,
+            // The task died: the change may have left, so its outcome is unknown, said so.
+            Err(error @ Error::TaskDied { .. }) => EnableReport {
+                table: sending.table.clone(),
+                outcome: WriteOutcome::lost(error),
+                listed: None,
+                wait_error: None,
+            },
             Err(error) => {
                 self.said = None;
                 self.error = Some(error);
@@ -63,8 +70,8 @@ impl EnableStream {
         };
         self.error = None;
         self.said = Some(report.lines().join("; "));
-        // The table changed, or may have: it is described again.
-        if report.outcome.attempts() > 0 {
+        // The table changed, or may have (sent, or lost with its task): it is described again.
+        if report.outcome.attempts() > 0 || matches!(report.outcome, WriteOutcome::Unknown { .. }) {
             intents.push(Intent::Written {
                 destination: Box::new(sending.destination),
                 table: sending.table,
