@@ -17,8 +17,7 @@ use std::time::Instant;
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, PutRequest, WriteRequest};
-use dynoscope::core::connection;
-use dynoscope::core::sandbox::Sandbox;
+use dynoscope_core::sandbox::Sandbox;
 
 /// Likes per post.
 const LIKES: usize = 100;
@@ -101,7 +100,7 @@ async fn every_item(client: &Client, table: &str) -> Vec<String> {
 /// `from_url`.
 fn fill_sources(runtime: &tokio::runtime::Runtime, from_url: &str, sizes: &[usize]) {
     runtime.block_on(async {
-        let client = connection::endpoint_client(from_url, "us-east-1").await;
+        let client = support::sdk_client(from_url);
         for (n, size) in sizes.iter().enumerate() {
             let table = format!("CloneBench{n}");
             support::create_table(&client, &table).await;
@@ -117,8 +116,8 @@ fn every_item_on_both(
     table: &str,
 ) -> (Vec<String>, Vec<String>) {
     runtime.block_on(async {
-        let from = connection::endpoint_client(from_url, "us-east-1").await;
-        let to = connection::endpoint_client(to_url, "us-east-1").await;
+        let from = support::sdk_client(from_url);
+        let to = support::sdk_client(to_url);
         (every_item(&from, table).await, every_item(&to, table).await)
     })
 }

@@ -12,9 +12,9 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use dynoscope::core::read::{BrowseMode, BrowseRequest, Page};
-use dynoscope::core::rows::{Finder, find_rows};
-use dynoscope::ui::browse::{FIND_TIME_PER_FRAME, Results, results_grid_ui};
+use dynoscope_app::browse::{FIND_TIME_PER_FRAME, Results, results_grid_ui};
+use dynoscope_core::read::{BrowseMode, BrowseRequest, Page};
+use dynoscope_core::rows::{Finder, find_rows};
 
 /// An item shaped like the sandbox's likes.
 fn like(i: usize) -> HashMap<String, AttributeValue> {
@@ -157,7 +157,7 @@ fn main() {
         let expected = find_rows(&results.rows, &order, &Finder::new(text).unwrap())
             .first()
             .and_then(|&r| results.rows.value(r as usize, "name"))
-            .map(|v| dynoscope::core::value::cell_text(&v));
+            .map(|v| dynoscope_core::value::cell_text(&v));
         let started = Instant::now();
         let (took, mut painted) = frame(&ctx, &mut results, Some(text));
         let mut slowest = took;

@@ -18,8 +18,7 @@ use support::run;
 use std::io::Write;
 use std::path::Path;
 
-use dynoscope::core::connection;
-use dynoscope::core::sandbox::Sandbox;
+use dynoscope_core::sandbox::Sandbox;
 
 /// Likes per post.
 const LIKES: usize = 100;
@@ -74,7 +73,7 @@ fn main() {
     let sandbox = runtime.block_on(Sandbox::start(None, 0)).expect("sandbox");
     let url = sandbox.endpoint().to_owned();
     runtime.block_on(async {
-        let client = connection::endpoint_client(&url, "us-east-1").await;
+        let client = support::sdk_client(&url);
         support::create_table(&client, "ImportBench").await;
     });
     let path = file.to_str().expect("path");

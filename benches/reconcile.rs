@@ -19,18 +19,18 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use dynoscope::core::cancel::CancelToken;
-use dynoscope::core::condition::ScalarType;
-use dynoscope::core::connection::{self, ConnectOptions, ConnectionSpec};
-use dynoscope::core::read;
-use dynoscope::core::report::capacity;
-use dynoscope::core::sandbox::Sandbox;
-use dynoscope::core::table::{KeyAttr, TableInfo};
-use dynoscope::core::tally::{
+use dynoscope_core::cancel::CancelToken;
+use dynoscope_core::condition::ScalarType;
+use dynoscope_core::connection::{self, ConnectOptions, ConnectionSpec};
+use dynoscope_core::read;
+use dynoscope_core::report::capacity;
+use dynoscope_core::sandbox::Sandbox;
+use dynoscope_core::table::{KeyAttr, TableInfo};
+use dynoscope_core::tally::{
     self, Checked, ChildSource, ParentMatch, ParentSource, ReconcileEvent, ReconcilePlan, TallyRule,
 };
-use dynoscope::core::transfer::{self, Format};
-use dynoscope::core::value::Item;
+use dynoscope_core::transfer::{self, Format};
+use dynoscope_core::value::Item;
 use std::io::Write;
 
 fn s(text: String) -> AttributeValue {
@@ -85,8 +85,8 @@ fn post(p: usize, likes: usize) -> Vec<Item> {
 /// 1,000 posts of 100 likes each written into `info`'s table as an import does: a file
 /// checked, then read again and sent.
 async fn seed_posts(
-    conn: &dynoscope::core::connection::Connection,
-    info: &dynoscope::core::table::TableInfo,
+    conn: &dynoscope_core::connection::Connection,
+    info: &dynoscope_core::table::TableInfo,
 ) {
     // The items go in as an import does: a file checked, then read again and sent.
     let file =
@@ -99,16 +99,17 @@ async fn seed_posts(
     drop(out);
     let loading = Instant::now();
     let never = CancelToken::default();
-    let checked = transfer::import::check_import(
+    let checked = dynoscope_core::import::check_import(
         (&file, Format::DynamoDbJsonLines, &HashMap::new()),
         info,
         &[],
-        transfer::import::CheckLimits::default(),
+        dynoscope_core::import::CheckLimits::default(),
         &never,
         |_| {},
     )
     .expect("checked");
-    let report = transfer::import::import(conn, info, &checked, 4, true, &never, |_| {}).await;
+    let report =
+        dynoscope_core::import::import(conn, info, &checked, 4, true, &never, |_| {}).await;
     let _ = std::fs::remove_file(&file);
     println!(
         "Bench: {} items written in {:.1} s",
@@ -131,8 +132,8 @@ async fn live() {
     let conn = connection::connect_with(spec, options)
         .await
         .expect("connects");
-    let client = &conn.client;
-    support::create_table(client, "Bench").await;
+    support::create_table(&support::sdk_client(&conn.target), "Bench").await;
+    let client = &conn.reader();
     let info = read::describe_table(client, "Bench")
         .await
         .expect("describe");

@@ -16,15 +16,18 @@ use std::sync::atomic::{AtomicIsize, Ordering};
 use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use dynoscope::core::read::{self, BrowseMode, BrowseRequest, Page, Until};
-use dynoscope::core::rows::{Finder, find_rows, sort_rows};
-use dynoscope::ui::browse::{Results, results_grid_ui};
+use dynoscope_app::browse::{Results, results_grid_ui};
+use dynoscope_core::read::{self, BrowseMode, BrowseRequest, Page, Until};
+use dynoscope_core::rows::{Finder, find_rows, sort_rows};
 
 /// Counts the bytes allocated and not yet freed.
 struct Counting;
 
 static HELD: AtomicIsize = AtomicIsize::new(0);
 
+// A global allocator is an unsafe trait: each method hands the call to the system allocator as
+// it came, and only counts.
+#[allow(unsafe_code)]
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         HELD.fetch_add(layout.size() as isize, Ordering::Relaxed);
@@ -221,18 +224,28 @@ fn main() {
     load_speed();
 }
 
+/// A connection to `url`, as the app makes one.
+async fn connect(url: &str) -> dynoscope_core::connection::Connection {
+    let spec = dynoscope_core::connection::ConnectionSpec::Endpoint {
+        url: url.to_owned(),
+        profile: None,
+        region: None,
+    };
+    dynoscope_core::connection::connect(spec)
+        .await
+        .expect("connects")
+}
+
 /// Items per second into a result tab from the sandbox's `Social` table, beside the AWS CLI and
 /// boto3 reading the same table through the same endpoint.
 fn load_speed() {
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     let sandbox = runtime
-        .block_on(dynoscope::core::sandbox::Sandbox::start(None, 0))
+        .block_on(dynoscope_core::sandbox::Sandbox::start(None, 0))
         .expect("sandbox");
     let endpoint = sandbox.endpoint().to_owned();
-    let client = runtime.block_on(dynoscope::core::connection::endpoint_client(
-        &endpoint,
-        "us-east-1",
-    ));
+    let connection = runtime.block_on(connect(&endpoint));
+    let client = connection.reader();
     let mut request = request();
     request.table = "Social".into();
     let started = Instant::now();

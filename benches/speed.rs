@@ -9,7 +9,7 @@ use std::time::Instant;
 fn main() {
     let db = dynoxide::Database::memory().expect("engine");
     let started = Instant::now();
-    let report = dynoscope::core::seed::seed(&db).expect("seed");
+    let report = dynoscope_core::seed::seed(&db).expect("seed");
     println!(
         "seed: {} items in {:.0} ms (goal < 2000 ms)",
         report.items,

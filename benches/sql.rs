@@ -10,9 +10,9 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use dynoscope::core::rows::Rows;
-use dynoscope::core::sql::{RECONCILE_LIKES, SqlSession};
-use dynoscope::core::value::{Item, item_to_plain_json};
+use dynoscope_core::rows::Rows;
+use dynoscope_core::sql::{RECONCILE_LIKES, SqlSession};
+use dynoscope_core::value::{Item, item_to_plain_json};
 
 const POSTS: usize = 5_000;
 const LIKES_PER_POST: usize = 200;

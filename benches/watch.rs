@@ -16,17 +16,17 @@
 use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use dynoscope::core::cancel::CancelToken;
-use dynoscope::core::condition::ScalarType;
-use dynoscope::core::connection::{self, ConnectOptions, ConnectionSpec};
-use dynoscope::core::likes::{self, LikeOp};
-use dynoscope::core::read;
-use dynoscope::core::spec::{LikeSpec, RuleSpec, WatchFrom, WatchSpec};
-use dynoscope::core::stream::{EventKind, SequenceNumber, StreamRecord, Until};
-use dynoscope::core::table::{KeyAttr, TableInfo};
-use dynoscope::core::tally::{ChildSource, ParentMatch, TallyRule};
-use dynoscope::core::value::Item;
-use dynoscope::core::watch::{self, CounterFold, FoldConfig, WatchEvent, WatchPlan, WatchProgress};
+use dynoscope_core::cancel::CancelToken;
+use dynoscope_core::condition::ScalarType;
+use dynoscope_core::connection::{self, ConnectOptions, ConnectionSpec};
+use dynoscope_core::likes::LikeOp;
+use dynoscope_core::read;
+use dynoscope_core::spec::{LikeSpec, RuleSpec, WatchFrom, WatchSpec};
+use dynoscope_core::stream::{EventKind, SequenceNumber, StreamRecord, Until};
+use dynoscope_core::table::{KeyAttr, TableInfo};
+use dynoscope_core::tally::{ChildSource, ParentMatch, TallyRule};
+use dynoscope_core::value::Item;
+use dynoscope_core::watch::{self, CounterFold, FoldConfig, WatchEvent, WatchPlan, WatchProgress};
 
 fn env(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -211,7 +211,7 @@ fn like_to_fold_delay() {
         .await
         .unwrap();
         let connection = opened.connection;
-        let info = read::describe_table(&connection.client, "Social")
+        let info = read::describe_table(&connection.reader(), "Social")
             .await
             .unwrap();
         let plan = post_likes_plan(&info);
@@ -248,15 +248,9 @@ fn like_to_fold_delay() {
                 create: false,
             };
             let sent = Instant::now();
-            likes::like(
-                &connection,
-                LikeOp::Like,
-                &spec,
-                false,
-                &CancelToken::default(),
-            )
-            .await
-            .unwrap();
+            spec.run(&connection, LikeOp::Like, false, &CancelToken::default())
+                .await
+                .unwrap();
             // The like path reads the tally and children back; the delay counts from the send.
             loop {
                 let (at, progress) = rx.recv().await.unwrap();

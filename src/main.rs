@@ -1,12 +1,16 @@
 //! dynoscope's entry point: the CLI twin when a subcommand is given, the desktop app otherwise.
 //!
-//! `main` owns the one multi-thread tokio runtime; eframe runs on the main thread.
+//! `main` owns the one multi-thread tokio runtime; eframe runs on the main thread. Built without
+//! the `gui` feature, the binary is the headless CLI and MCP server: it links no egui, winit or
+//! GL, and without a subcommand it says so.
 
 use std::process::ExitCode;
 
-use dynoscope::cli::Cli;
-use dynoscope::task::Spawner;
-use dynoscope::ui::{DynoscopeApp, Remembered};
+#[cfg(feature = "gui")]
+use dynoscope_app::{DynoscopeApp, Remembered};
+use dynoscope_cli::Cli;
+#[cfg(feature = "gui")]
+use dynoscope_core::task::Spawner;
 
 fn main() -> ExitCode {
     let cli = Cli::parse_checked();
@@ -17,15 +21,15 @@ fn main() -> ExitCode {
     {
         Ok(rt) => rt,
         Err(e) => {
-            dynoscope::cli::say(format_args!(
+            dynoscope_cli::say(format_args!(
                 "dynoscope: cannot start the async runtime: {e}"
             ));
-            return dynoscope::cli::Exit::Error.code();
+            return dynoscope_cli::Exit::Error.code();
         }
     };
     match cli.command {
         Some(command) => {
-            let code = runtime.block_on(dynoscope::cli::run(
+            let code = runtime.block_on(dynoscope_cli::run(
                 cli.connection.spec(),
                 &cli.connection,
                 command,
@@ -36,16 +40,30 @@ fn main() -> ExitCode {
             code
         }
         None => match cli.connection.check() {
-            Ok(()) => run_app(&runtime, &cli.connection),
+            Ok(()) => open_window(&runtime, &cli.connection),
             Err(error) => {
-                dynoscope::cli::say(format_args!("dynoscope: {error}"));
-                dynoscope::cli::Exit::Error.code()
+                dynoscope_cli::say(format_args!("dynoscope: {error}"));
+                dynoscope_cli::Exit::Error.code()
             }
         },
     }
 }
 
-fn run_app(runtime: &tokio::runtime::Runtime, flags: &dynoscope::cli::ConnectionFlags) -> ExitCode {
+/// The headless build has no window to open: it says so and what it can do instead.
+#[cfg(not(feature = "gui"))]
+fn open_window(_: &tokio::runtime::Runtime, _: &dynoscope_cli::ConnectionFlags) -> ExitCode {
+    dynoscope_cli::say(
+        "dynoscope: this is the headless build (no window); give a subcommand — `dynoscope --help` lists them",
+    );
+    dynoscope_cli::Exit::Error.code()
+}
+
+/// The desktop app, on the main thread.
+#[cfg(feature = "gui")]
+fn open_window(
+    runtime: &tokio::runtime::Runtime,
+    flags: &dynoscope_cli::ConnectionFlags,
+) -> ExitCode {
     let mut viewport = egui::ViewportBuilder::default()
         .with_title("dynoscope")
         .with_app_id("dynoscope")
@@ -88,8 +106,8 @@ fn run_app(runtime: &tokio::runtime::Runtime, flags: &dynoscope::cli::Connection
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            dynoscope::cli::say(format_args!("dynoscope: cannot open the window: {e}"));
-            dynoscope::cli::Exit::Error.code()
+            dynoscope_cli::say(format_args!("dynoscope: cannot open the window: {e}"));
+            dynoscope_cli::Exit::Error.code()
         }
     }
 }

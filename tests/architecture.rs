@@ -1,20 +1,53 @@
-//! The shape of the code, checked: the core never draws; no source, test or bench file is over
-//! 400 lines; the README names every test file; no
+//! The shape of the code, checked: the core never draws, and the headless build links no GUI
+//! crate; no source, test or bench file is over 400 lines; the README names every test file; no
 //! enum outside the core and the CLI grows past 10 variants; no two files import each other,
-//! directly or round about.
+//! directly or round about, inside a crate or across crates.
 
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
 
-fn src() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Every `.rs` file under `src/`, relative to it, with its text.
+/// The crates of the workspace: (folder of its sources, its name in code, the module it is
+/// read as). The binary's `src/` is the root; each library is read as the module it was before
+/// the workspace (`core`, `ui`, `cli`, `mcp`), so one import graph spans every crate.
+const CRATES: [(&str, &str, &str); 5] = [
+    ("src", "dynoscope", ""),
+    ("crates/core/src", "dynoscope_core", "core"),
+    ("crates/app/src", "dynoscope_app", "ui"),
+    ("crates/cli/src", "dynoscope_cli", "cli"),
+    ("crates/mcp/src", "dynoscope_mcp", "mcp"),
+];
+
+/// Every `.rs` file of every crate, as the module tree it would be in one crate: its path under
+/// the module it is read as (`core/counter/mod.rs`, a crate's `lib.rs` as `core/mod.rs`), and
+/// its text with `crate::` and the other crates' names written as paths from that one root.
 fn sources() -> Vec<(PathBuf, String)> {
-    rust_files(&src())
+    let mut all = Vec::new();
+    for (dir, _, module) in CRATES {
+        for (file, text) in rust_files(&root().join(dir)) {
+            let file = if file == Path::new("lib.rs") {
+                PathBuf::from("mod.rs")
+            } else {
+                file
+            };
+            let own = if module.is_empty() {
+                "crate::".to_owned()
+            } else {
+                format!("crate::{module}::")
+            };
+            let mut text = text.replace("crate::", &own);
+            for (_, name, other) in CRATES.iter().skip(1) {
+                text = text.replace(&format!("{name}::"), &format!("crate::{other}::"));
+            }
+            all.push((Path::new(module).join(file), text));
+        }
+    }
+    all
 }
 
 /// Every `.rs` file under `root`, relative to it, with its text.
@@ -87,8 +120,8 @@ fn the_check_flags_imports_and_paths_but_not_comments() {
 
 #[test]
 fn no_source_test_or_bench_file_is_over_400_lines() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let long: Vec<String> = ["src", "tests", "benches"]
+    let root = root();
+    let long: Vec<String> = ["src", "crates", "tests", "benches"]
         .into_iter()
         .flat_map(|dir| {
             rust_files(&root.join(dir))
@@ -96,7 +129,7 @@ fn no_source_test_or_bench_file_is_over_400_lines() {
                 .map(move |(file, text)| (Path::new(dir).join(file), text))
         })
         // The reserved-word list is a list.
-        .filter(|(file, _)| file != Path::new("src/core/expr/reserved.rs"))
+        .filter(|(file, _)| file != Path::new("crates/core/src/expr/reserved.rs"))
         .filter(|(_, text)| text.lines().count() > 400)
         .map(|(file, text)| format!("{}: {} lines", file.display(), text.lines().count()))
         .collect();
@@ -157,12 +190,60 @@ fn no_enum_outside_the_core_and_the_cli_has_more_than_10_variants() {
     assert!(big.is_empty(), "{}", big.join("\n"));
 }
 
-#[path = "architecture/imports.rs"]
 mod imports;
+
+/// The dependencies of the headless build, by name, as `cargo tree` resolves them.
+fn headless_dependencies() -> Vec<String> {
+    let out = std::process::Command::new(env!("CARGO"))
+        .current_dir(root())
+        .args([
+            "tree",
+            "--offline",
+            "-p",
+            "dynoscope",
+            "--no-default-features",
+        ])
+        .args(["--features", "sandbox", "-e", "normal", "--prefix", "none"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|line| line.split_whitespace().next().map(str::to_owned))
+        .collect()
+}
+
+#[test]
+fn the_headless_build_links_no_gui_crate() {
+    let names = headless_dependencies();
+    assert!(names.iter().any(|n| n == "dynoscope-cli"), "{names:?}");
+    assert!(names.iter().any(|n| n == "dynoxide-rs"), "{names:?}");
+    let gui: Vec<&String> = names
+        .iter()
+        .filter(|n| {
+            [
+                "egui",
+                "eframe",
+                "winit",
+                "glow",
+                "glutin",
+                "rfd",
+                "dynoscope-app",
+            ]
+            .iter()
+            .any(|g| n.starts_with(g))
+        })
+        .collect();
+    assert!(gui.is_empty(), "the headless build links {gui:?}");
+}
 
 #[test]
 fn the_readme_names_every_test_file() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = root();
     let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
     let mut missing = Vec::new();
     for entry in std::fs::read_dir(root.join("tests")).unwrap() {

@@ -8,24 +8,24 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
 use common::moto::{items, moto_connection, run, table_with};
 use common::{Fault, connect_to, table_name};
-use dynoscope::core::admin::{self, AdminEvent, BackupInfo};
-use dynoscope::core::connection::{self, ConnectOptions, Connection, ConnectionSpec};
-use dynoscope::core::ending::Ending;
-use dynoscope::core::schema::{TableChange, read_spec};
-use dynoscope::core::write::WriteOutcome;
+use dynoscope_core::admin::{self, AdminEvent, BackupInfo};
+use dynoscope_core::connection::{self, ConnectOptions, Connection, ConnectionSpec};
+use dynoscope_core::ending::Ending;
+use dynoscope_core::schema::{TableChange, read_spec};
+use dynoscope_core::write::WriteOutcome;
 
 #[tokio::test]
 async fn point_in_time_recovery_is_turned_on_and_off_and_described_back() {
     let (_moto, connection) = moto_connection().await;
     let table = table_with(&connection, "pitr", 0).await;
     for on in [true, false] {
-        let described = read_spec(&connection.client, &table).await.unwrap();
+        let described = read_spec(&connection.reader(), &table).await.unwrap();
         assert_eq!(described.spec.pitr, !on, "{:?}", described.unread);
         let plan = admin::change_plan(&connection, &described, TableChange::Pitr(on)).unwrap();
         let (report, events) = run(&connection, &plan).await;
@@ -42,7 +42,7 @@ async fn point_in_time_recovery_is_turned_on_and_off_and_described_back() {
             "described back"
         );
         // Already so: refused before sending.
-        let again = read_spec(&connection.client, &table).await.unwrap();
+        let again = read_spec(&connection.reader(), &table).await.unwrap();
         assert!(admin::change_plan(&connection, &again, TableChange::Pitr(on)).is_err());
     }
 }
@@ -89,7 +89,7 @@ async fn restored_with_the_same_items(connection: &Connection, made: &BackupInfo
 async fn a_backup_is_made_listed_restored_with_the_same_items_and_deleted() {
     let (_moto, connection) = moto_connection().await;
     let table = table_with(&connection, "bk", 7).await;
-    let described = read_spec(&connection.client, &table).await.unwrap();
+    let described = read_spec(&connection.reader(), &table).await.unwrap();
     for bad in ["ab", "a b c", &"x".repeat(256)] {
         let refused = admin::backup_plan(&connection, &described, bad).unwrap_err();
         assert!(refused.to_string().contains("backup name"), "{refused}");
@@ -121,7 +121,7 @@ async fn a_backup_is_made_listed_restored_with_the_same_items_and_deleted() {
         let plan = admin::backup_plan(&connection, &described, name).unwrap();
         assert!(run(&connection, &plan).await.0.writes[0].1.applied());
     }
-    let listed = admin::list_backups(&connection.client, &table)
+    let listed = admin::list_backups(&connection.reader(), &table)
         .await
         .unwrap();
     assert_eq!(listed.len(), 3, "{listed:?}");
@@ -144,11 +144,11 @@ async fn a_backup_is_made_listed_restored_with_the_same_items_and_deleted() {
         "{:?}",
         report.notes
     );
-    let listed = admin::list_backups(&connection.client, &table)
+    let listed = admin::list_backups(&connection.reader(), &table)
         .await
         .unwrap();
     assert!(listed.iter().all(|b| b.arn != made.arn) && listed.len() == 2);
-    let gone = admin::describe_backup(&connection.client, &made.arn).await;
+    let gone = admin::describe_backup(&connection.reader(), &made.arn).await;
     assert_eq!(gone.unwrap_err().code(), Some("BackupNotFoundException"));
 }
 
@@ -156,7 +156,7 @@ async fn a_backup_is_made_listed_restored_with_the_same_items_and_deleted() {
 async fn a_read_only_connection_sends_no_backup_restore_or_pitr_change() {
     let (moto, connection) = moto_connection().await;
     let table = table_with(&connection, "ro", 1).await;
-    let described = read_spec(&connection.client, &table).await.unwrap();
+    let described = read_spec(&connection.reader(), &table).await.unwrap();
     let plan = admin::backup_plan(&connection, &described, "kept").unwrap();
     let made = run(&connection, &plan).await.0.backup.unwrap();
     let writes = &[
@@ -197,7 +197,7 @@ async fn a_read_only_connection_sends_no_backup_restore_or_pitr_change() {
         assert!(events.is_empty() && report.writes[0].1.attempts() == 0);
     }
     assert_eq!(proxy.arrived(), 0, "nothing reached the server");
-    let listed = admin::list_backups(&connection.client, &table)
+    let listed = admin::list_backups(&connection.reader(), &table)
         .await
         .unwrap();
     assert_eq!(listed.len(), 1);
@@ -208,7 +208,7 @@ async fn a_read_only_connection_sends_no_backup_restore_or_pitr_change() {
 async fn lost_answers_are_unknown_and_described_again() {
     let (moto, connection) = moto_connection().await;
     let table = table_with(&connection, "lost", 3).await;
-    let described = read_spec(&connection.client, &table).await.unwrap();
+    let described = read_spec(&connection.reader(), &table).await.unwrap();
     let writes = &["CreateBackup", "RestoreTableFromBackup"];
     let proxy = common::fault_proxy(moto.addr(), writes, Fault::HtmlAfterApply).await;
     let through = connect_to(&proxy.url, Duration::from_secs(10)).await;
@@ -287,7 +287,9 @@ async fn every_page_of_backups_is_listed() {
         }
     });
     let connection = connect_to(&url, Duration::from_secs(10)).await;
-    let listed = admin::list_backups(&connection.client, "T").await.unwrap();
+    let listed = admin::list_backups(&connection.reader(), "T")
+        .await
+        .unwrap();
     let names: Vec<&str> = listed.iter().map(|b| b.name.as_str()).collect();
     assert_eq!(names, ["b1", "b2", "b3"]);
     assert_eq!(listed[2].size_bytes, Some(3));

@@ -6,13 +6,13 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use common::files::dynoscope;
 use common::moto::{items, moto_connection, run, table_with};
 use common::{Fault, table_name};
-use dynoscope::core::admin;
-use dynoscope::core::schema::read_spec;
+use dynoscope_core::admin;
+use dynoscope_core::schema::read_spec;
 
 #[tokio::test]
 async fn point_in_time_recovery_is_turned_on_and_off_by_the_cli() {
@@ -115,7 +115,7 @@ async fn the_cli_backs_up_lists_restores_and_deletes() {
 async fn read_only_the_cli_sends_nothing() {
     let (moto, connection) = moto_connection().await;
     let table = table_with(&connection, "ro-cli", 1).await;
-    let described = read_spec(&connection.client, &table).await.unwrap();
+    let described = read_spec(&connection.reader(), &table).await.unwrap();
     let plan = admin::backup_plan(&connection, &described, "kept").unwrap();
     let made = run(&connection, &plan).await.0.backup.unwrap();
     let writes = &[
@@ -155,12 +155,12 @@ async fn read_only_the_cli_sends_nothing() {
         assert!(stderr.contains("read-only"), "{stderr}");
     }
     assert_eq!(proxy.arrived(), 0, "nothing reached the server");
-    let listed = admin::list_backups(&connection.client, table)
+    let listed = admin::list_backups(&connection.reader(), table)
         .await
         .unwrap();
     assert_eq!(listed.len(), 1);
     assert!(
-        read_spec(&connection.client, &restored).await.is_err(),
+        read_spec(&connection.reader(), &restored).await.is_err(),
         "not restored"
     );
 }

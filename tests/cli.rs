@@ -3,16 +3,14 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-#[path = "cli/dry_runs.rs"]
+use crate::common;
 mod dry_runs;
-#[path = "cli/profiles.rs"]
 mod profiles;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
-use dynoscope::core::value;
+use dynoscope_core::value;
 
 use common::served::succeeded as dynoscope;
 
@@ -223,7 +221,7 @@ fn add_refuses_bad_input_before_sending() {
 fn add_exits_3_when_the_outcome_is_unknown_and_does_not_resend() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let (sandbox, proxy) = runtime.block_on(async {
-        let sandbox = dynoscope::core::sandbox::Sandbox::start(None, 0)
+        let sandbox = dynoscope_core::sandbox::Sandbox::start(None, 0)
             .await
             .unwrap();
         let proxy = common::response_dropping_proxy(sandbox.addr(), "UpdateItem").await;

@@ -6,7 +6,7 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 fn check_all(url: &str, extra: &[&str]) -> std::process::Output {
     let mut args = vec!["--endpoint-url", url, "check", "--table", "Social"];

@@ -4,8 +4,6 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-
 use std::process::Command;
 
 fn check_command(args: &[&str]) -> std::process::Output {

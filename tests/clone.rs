@@ -7,10 +7,8 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-#[path = "common/clones.rs"]
-mod clones;
-mod common;
-#[path = "clone/identity.rs"]
+use crate::common;
+use crate::common::clones;
 mod identity;
 
 use std::time::Duration;
@@ -20,12 +18,12 @@ use clones::{
 };
 use common::files::scan;
 use common::{Fault, empty_engine, table_name};
-use dynoscope::core::cancel::CancelToken;
-use dynoscope::core::clone::{CloneEvent, PAGE_ITEMS, PartAsked, SchemaStep};
-use dynoscope::core::connection::{self, ConnectOptions, ConnectionSpec};
-use dynoscope::core::ending::Ending;
-use dynoscope::core::error::Error;
-use dynoscope::core::schema::read_spec;
+use dynoscope_core::cancel::CancelToken;
+use dynoscope_core::clone::{CloneEvent, PAGE_ITEMS, PartAsked, SchemaStep};
+use dynoscope_core::connection::{self, ConnectOptions, ConnectionSpec};
+use dynoscope_core::ending::Ending;
+use dynoscope_core::error::Error;
+use dynoscope_core::schema::read_spec;
 
 /// Items in the whole-table clone: 20,000 keeps a debug test within a minute on two cores
 /// (`cargo bench --bench clone` clones 100,000).
@@ -92,8 +90,8 @@ async fn the_schema_is_cloned_and_a_partition_alone_or_again_into_the_same_keys(
     );
     // The schema: keys, both indexes, billing, stream, TTL, tags — the source's, renamed.
     let (mut there, here) = (
-        read_spec(&a.client, &from).await.unwrap().spec,
-        read_spec(&b.client, &to).await.unwrap().spec,
+        read_spec(&a.connection.reader(), &from).await.unwrap().spec,
+        read_spec(&b.connection.reader(), &to).await.unwrap().spec,
     );
     there.name = to.clone();
     assert_eq!(here, there);
@@ -227,7 +225,7 @@ async fn a_read_only_destination_is_sent_nothing() {
     assert!(matches!(refused, Error::ReadOnly { .. }), "{refused}");
     assert_eq!(proxy.arrived(), 0, "nothing sent");
     assert!(
-        dynoscope::core::read::list_tables(&b.client)
+        dynoscope_core::read::list_tables(&b.connection.reader())
             .await
             .unwrap()
             .is_empty()
@@ -239,13 +237,13 @@ async fn an_existing_table_with_other_keys_is_refused() {
     let (a, b) = (empty_engine().await, empty_engine().await);
     let from = source(&a, plain_spec, 10).await;
     let to = table_name("clone-other");
-    let spec = dynoscope::core::schema::TableSpec::new(
+    let spec = dynoscope_core::schema::TableSpec::new(
         &to,
-        dynoscope::core::schema::parse_key("id:S").unwrap(),
+        dynoscope_core::schema::parse_key("id:S").unwrap(),
         None,
     );
-    let plan = dynoscope::core::admin::create_plan(&b.connection, &spec).unwrap();
-    dynoscope::core::admin::run(
+    let plan = dynoscope_core::admin::create_plan(&b.connection, &spec).unwrap();
+    dynoscope_core::admin::run(
         &b.connection,
         &plan,
         false,

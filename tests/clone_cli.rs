@@ -7,9 +7,8 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-#[path = "common/clones.rs"]
-mod clones;
-mod common;
+use crate::common;
+use crate::common::clones;
 
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;
@@ -19,10 +18,10 @@ use clones::{fill, plain_spec, run, run_confirmed, same_items, source, whole};
 use common::files::{cli, dynoscope, scan};
 use common::through::{faults, proxied};
 use common::{Fault, empty_engine, table_name};
-use dynoscope::core::cancel::CancelToken;
-use dynoscope::core::clone::PartAsked;
-use dynoscope::core::ending::Ending;
-use dynoscope::core::expr::codegen::shell_words;
+use dynoscope_core::cancel::CancelToken;
+use dynoscope_core::clone::PartAsked;
+use dynoscope_core::ending::Ending;
+use dynoscope_core::expr::codegen::shell_words;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_cli_clones_and_exits_by_the_table() {
@@ -48,7 +47,7 @@ async fn the_cli_clones_and_exits_by_the_table() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("name the destination"), "{err}");
     assert!(
-        dynoscope::core::read::list_tables(&b.client)
+        dynoscope_core::read::list_tables(&b.connection.reader())
             .await
             .unwrap()
             .is_empty()
@@ -157,8 +156,7 @@ async fn an_interrupted_clone_says_where_to_go_on_and_goes_on() {
             while proxy_arrived.load(std::sync::atomic::Ordering::SeqCst) < 1 {
                 std::thread::yield_now();
             }
-            // SAFETY: kill(2) with a valid pid and signal has no memory effects here.
-            assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+            common::files::interrupt(pid);
             while !said.lock().unwrap().contains("interrupted") {
                 std::thread::yield_now();
             }

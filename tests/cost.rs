@@ -5,20 +5,20 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::str::FromStr;
 use std::time::Duration;
 
 use bigdecimal::BigDecimal;
-use dynoscope::core::cancel::CancelToken;
-use dynoscope::core::cost::{Class, Kind, Mode};
-use dynoscope::core::likes::{self, LikeOp, LikeOutcome};
-use dynoscope::core::read as ops;
-use dynoscope::core::sandbox::Sandbox;
-use dynoscope::core::spec::{LikeSpec, StormSpec};
-use dynoscope::core::tally::{self, ParentSource};
-use dynoscope::core::write::Destination;
+use dynoscope_core::cancel::CancelToken;
+use dynoscope_core::cost::{Class, Kind, Mode};
+use dynoscope_core::likes::{self, LikeOp, LikeOutcome};
+use dynoscope_core::read as ops;
+use dynoscope_core::sandbox::Sandbox;
+use dynoscope_core::spec::{LikeSpec, StormSpec};
+use dynoscope_core::tally::{self, ParentSource};
+use dynoscope_core::write::Destination;
 
 fn d(text: &str) -> BigDecimal {
     BigDecimal::from_str(text).unwrap()
@@ -43,27 +43,22 @@ fn like_spec(user: &str) -> LikeSpec {
 async fn a_like_says_what_it_cost() {
     let sandbox = Sandbox::start(None, 0).await.unwrap();
     let connection = common::connect_to(sandbox.endpoint(), Duration::from_secs(10)).await;
-    let report = likes::like(
-        &connection,
-        LikeOp::Like,
-        &like_spec("USER#cost1"),
-        false,
-        &CancelToken::default(),
-    )
-    .await
-    .unwrap();
+    let report = like_spec("USER#cost1")
+        .run(&connection, LikeOp::Like, false, &CancelToken::default())
+        .await
+        .unwrap();
     let LikeOutcome::Committed { consumed_wcu } = report.sent.outcome else {
         panic!("{:?}", report.sent.outcome);
     };
-    let units = dynoscope::core::cost::units_of(consumed_wcu);
+    let units = dynoscope_core::cost::units_of(consumed_wcu);
     let usd = &units * d("0.625") / d("1000000");
     let line = &report.lines()[0].text;
     assert_eq!(
         line,
         &format!(
             "Committed · {} WCU ≈ {} on demand",
-            dynoscope::core::report::capacity_exact(&units),
-            dynoscope::core::cost::money(&usd, "$")
+            dynoscope_core::report::capacity_exact(&units),
+            dynoscope_core::cost::money(&usd, "$")
         )
     );
     let json = report.to_json();
@@ -81,7 +76,7 @@ async fn a_like_says_what_it_cost() {
 async fn a_storm_is_estimated_then_costed_and_its_load_said() {
     let sandbox = Sandbox::start(None, 0).await.unwrap();
     let connection = common::connect_to(sandbox.endpoint(), Duration::from_secs(10)).await;
-    let info = ops::describe_table(&connection.client, "Social")
+    let info = ops::describe_table(&connection.reader(), "Social")
         .await
         .unwrap();
     let plan = StormSpec {
@@ -143,7 +138,7 @@ async fn a_storm_is_estimated_then_costed_and_its_load_said() {
 async fn a_reconcile_estimate_is_in_dollars() {
     let sandbox = Sandbox::start(None, 0).await.unwrap();
     let connection = common::connect_to(sandbox.endpoint(), Duration::from_secs(10)).await;
-    let info = ops::describe_table(&connection.client, "Social")
+    let info = ops::describe_table(&connection.reader(), "Social")
         .await
         .unwrap();
     let estimate = tally::estimate(&info, &ParentSource::Scan);
@@ -190,7 +185,9 @@ async fn a_provisioned_table_is_said_as_a_share_of_its_capacity() {
         .send()
         .await
         .unwrap();
-    let info = ops::describe_table(client, "Provisioned").await.unwrap();
+    let info = ops::describe_table(&engine.connection.reader(), "Provisioned")
+        .await
+        .unwrap();
     assert_eq!(
         info.charged.mode,
         Mode::Provisioned {

@@ -4,16 +4,16 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 
 use common::{create_table, empty_engine, n, put_all, s, table_name};
-use dynoscope::core::connection::Connection;
-use dynoscope::core::counter::{self, Change, EditMode, Outcome, UpdatePlan};
-use dynoscope::core::read as ops;
-use dynoscope::core::value::Item;
-use dynoscope::core::write::Destination;
+use dynoscope_core::connection::Connection;
+use dynoscope_core::counter::{self, Change, EditMode, Outcome, UpdatePlan};
+use dynoscope_core::read as ops;
+use dynoscope_core::value::Item;
+use dynoscope_core::write::Destination;
 
 fn key(pk: &str) -> Item {
     HashMap::from([
@@ -54,7 +54,7 @@ fn edit_on(
 }
 
 async fn stored(engine: &common::Engine, table: &str, pk: &str, attr: &str) -> Option<String> {
-    ops::read_number(&engine.client, table, &key(pk), attr)
+    ops::read_number(&engine.connection.reader(), table, &key(pk), attr)
         .await
         .unwrap()
 }
@@ -281,7 +281,7 @@ async fn a_missing_item_is_refused_with_nothing_written_unless_created() {
         );
         let outcome = counter::update_counter(&engine.connection, &plan, false).await;
         assert_eq!(outcome, Outcome::Missing, "{mode:?}");
-        let read = ops::get_item(&engine.client, &table, key("VID#nope"))
+        let read = ops::get_item(&engine.connection.reader(), &table, key("VID#nope"))
             .await
             .unwrap();
         assert_eq!(read, None, "{mode:?}: no item was created");

@@ -6,9 +6,9 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
-use dynoscope::cli::Exit;
+use dynoscope_cli::Exit;
 
 use common::Fault;
 use common::served::{Served, dynoscope, text};
@@ -259,7 +259,7 @@ fn a_like_on_a_table_keyed_by_numbers_is_bad_input_caught_before_sending() {
     };
     let served = Served::new();
     served.runtime.block_on(async {
-        let client = dynoscope::core::connection::endpoint_client(served.url(), "us-east-1").await;
+        let client = common::sdk_client(served.url());
         let def = |name: &str| {
             AttributeDefinition::builder()
                 .attribute_name(name)

@@ -4,12 +4,12 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 
-use dynoscope::core::transfer::{self, Format};
-use dynoscope::core::value::Item;
+use dynoscope_core::transfer::{self, Format};
+use dynoscope_core::value::Item;
 
 use common::empty_engine;
 use common::files::{dynoscope, scratch, table};

@@ -4,14 +4,14 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use dynoscope::core::expr::parser::{Maps, parse_condition, parse_update};
-use dynoscope::core::expr::{printer, reserved};
-use dynoscope::core::value::Item;
+use dynoscope_core::expr::parser::{Maps, parse_condition, parse_update};
+use dynoscope_core::expr::{printer, reserved};
+use dynoscope_core::value::Item;
 
 use common::{create_table, empty_engine, n, put_all, s, table_name};
 
@@ -97,7 +97,7 @@ async fn printed_expressions_do_what_the_tree_says() {
     )
     .unwrap();
     // Both share one set of placeholders, as a request does.
-    let mut p = dynoscope::core::condition::Placeholders::default();
+    let mut p = dynoscope_core::condition::Placeholders::default();
     let update_text = printer::update_text(&mut p, &update);
     let condition_text = printer::condition_text(&mut p, &condition);
     let expr = p.finish(update_text);
@@ -131,8 +131,8 @@ async fn printed_expressions_do_what_the_tree_says() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_generated_json_runs_through_the_sdk_and_does_what_the_builder_says() {
-    use dynoscope::core::condition::Placeholders;
-    use dynoscope::core::expr::codegen::{Operation, Request, Target};
+    use dynoscope_core::condition::Placeholders;
+    use dynoscope_core::expr::codegen::{Operation, Request, Target};
     let engine = empty_engine().await;
     let table = table_name("json");
     create_table(&engine.client, &table).await;
@@ -180,13 +180,13 @@ async fn the_generated_json_runs_through_the_sdk_and_does_what_the_builder_says(
             .update_item()
             .table_name(text("TableName"))
             .set_key(Some(
-                dynoscope::core::value::item_from_json_value(&json["Key"]).unwrap(),
+                dynoscope_core::value::item_from_json_value(&json["Key"]).unwrap(),
             ))
             .update_expression(text("UpdateExpression"))
             .condition_expression(text("ConditionExpression"))
             .set_expression_attribute_names(Some(names.clone()))
             .set_expression_attribute_values(Some(
-                dynoscope::core::value::item_from_json_value(&json["ExpressionAttributeValues"])
+                dynoscope_core::value::item_from_json_value(&json["ExpressionAttributeValues"])
                     .unwrap(),
             ))
             .return_values(aws_sdk_dynamodb::types::ReturnValue::UpdatedNew)
@@ -197,7 +197,7 @@ async fn the_generated_json_runs_through_the_sdk_and_does_what_the_builder_says(
     // The condition said likeTally = 3: sent again, it refuses.
     let again = send().await.unwrap_err();
     assert_eq!(
-        dynoscope::core::error::Error::from_sdk("UpdateItem", again).code(),
+        dynoscope_core::error::Error::from_sdk("UpdateItem", again).code(),
         Some("ConditionalCheckFailedException")
     );
 }
@@ -221,7 +221,7 @@ async fn a_built_add_is_not_re_sent_when_its_answer_is_lost() {
     )
     .await;
     let request = common::builder_add(&table, &key, "plays");
-    let result = dynoscope::core::run::run(&through, &request, vec![], false)
+    let result = dynoscope_core::run::run(&through, &request, vec![], false)
         .await
         .unwrap();
     assert!(
@@ -234,9 +234,10 @@ async fn a_built_add_is_not_re_sent_when_its_answer_is_lost() {
         n("42"),
         "the item as stored now is shown"
     );
-    let stored = dynoscope::core::read::read_number(&engine.client, &table, &key, "plays")
-        .await
-        .unwrap();
+    let stored =
+        dynoscope_core::read::read_number(&engine.connection.reader(), &table, &key, "plays")
+            .await
+            .unwrap();
     assert_eq!(stored.as_deref(), Some("42"), "applied once, not re-sent");
 }
 
@@ -319,7 +320,7 @@ fn filter(r: &mut Lcg, depth: usize) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_builder_takes_everyday_names_and_the_engine_takes_what_it_builds() {
-    use dynoscope::core::expr::builder::{Field, Input, Kind, compile};
+    use dynoscope_core::expr::builder::{Field, Input, Kind, compile};
     let engine = empty_engine().await;
     let table = table_name("everyday");
     create_table(&engine.client, &table).await;
@@ -376,7 +377,7 @@ async fn the_builder_takes_everyday_names_and_the_engine_takes_what_it_builds() 
                 request.filter,
                 request.names,
                 request.values,
-                dynoscope::core::error::Error::from_sdk("Scan", e)
+                dynoscope_core::error::Error::from_sdk("Scan", e)
             );
         }
     }

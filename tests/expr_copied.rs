@@ -4,11 +4,11 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 
-use dynoscope::core::value::Item;
+use dynoscope_core::value::Item;
 
 use common::s;
 
@@ -35,16 +35,16 @@ fn bare(command: &mut std::process::Command) -> std::process::Output {
 /// The counter card's ADD of 1 to `play_count` of the item `key` of Videos, planned on
 /// `connection`.
 async fn card_add_plan(
-    connection: &dynoscope::core::connection::Connection,
+    connection: &dynoscope_core::connection::Connection,
     key: &Item,
-) -> dynoscope::core::counter::UpdatePlan {
-    use dynoscope::core::counter::{Change, EditMode, EditRequest, plan_edit};
-    use dynoscope::core::read;
-    use dynoscope::core::write::Destination;
-    let info = read::describe_table(&connection.client, "Videos")
+) -> dynoscope_core::counter::UpdatePlan {
+    use dynoscope_core::counter::{Change, EditMode, EditRequest, plan_edit};
+    use dynoscope_core::read;
+    use dynoscope_core::write::Destination;
+    let info = read::describe_table(&connection.reader(), "Videos")
         .await
         .unwrap();
-    let item = read::get_item(&connection.client, "Videos", key.clone())
+    let item = read::get_item(&connection.reader(), "Videos", key.clone())
         .await
         .unwrap()
         .unwrap();
@@ -66,10 +66,10 @@ async fn card_add_plan(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn copied_aws_cli_commands_run_on_the_connection_they_were_made_on() {
-    use dynoscope::core::connection::{ConnectionSpec, connect};
-    use dynoscope::core::expr::builder::{Field, Input, Kind, compile};
-    use dynoscope::core::expr::codegen::{ClientSetup, Target};
-    use dynoscope::core::read;
+    use dynoscope_core::connection::{ConnectionSpec, connect};
+    use dynoscope_core::expr::builder::{Field, Input, Kind, compile};
+    use dynoscope_core::expr::codegen::{ClientSetup, Target};
+    use dynoscope_core::read;
     let aws = std::process::Command::new("aws").arg("--version").output();
     assert!(
         aws.is_ok_and(|out| out.status.success()),
@@ -78,7 +78,7 @@ async fn copied_aws_cli_commands_run_on_the_connection_they_were_made_on() {
     let connection = connect(ConnectionSpec::Sandbox { db_path: None })
         .await
         .unwrap();
-    let client = &connection.client;
+    let client = &connection.reader();
     let setup = connection.client_setup();
     let key: Item = HashMap::from([
         ("PK".to_owned(), s("VID#9f3a")),

@@ -6,11 +6,11 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
-use dynoscope::core::counter::{self, Change, EditMode, Outcome};
-use dynoscope::core::tally::{self, ChildSource, ParentMatch, TallyRule};
-use dynoscope::core::write::Destination;
+use dynoscope_core::counter::{self, Change, EditMode, Outcome};
+use dynoscope_core::tally::{self, ChildSource, ParentMatch, TallyRule};
+use dynoscope_core::write::Destination;
 
 use common::through::{engine_with_table, faults, key, number, proxied};
 use common::{Fault, n, put_all, s};
@@ -153,7 +153,7 @@ async fn repairs_through_faults() {
             vec![parent, key(&pk, "LIKE#USER#1"), key(&pk, "LIKE#USER#2")],
         )
         .await;
-        let (check, _) = tally::check_partition(&engine.client, &info, &rule, s(&pk))
+        let (check, _) = tally::check_partition(&engine.connection.reader(), &info, &rule, s(&pk))
             .await
             .unwrap();
         let (proxy, through) = proxied(&engine, &["UpdateItem"], fault).await;
@@ -202,7 +202,7 @@ async fn builder_runs_through_faults() {
         put_all(&engine.client, &info.name, vec![item]).await;
         let (proxy, through) = proxied(&engine, &["UpdateItem"], fault).await;
         let request = common::builder_add(&info.name, &key, "plays");
-        let result = dynoscope::core::run::run(&through, &request, info.key_names(), false)
+        let result = dynoscope_core::run::run(&through, &request, info.key_names(), false)
             .await
             .unwrap();
         assert_eq!(

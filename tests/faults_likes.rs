@@ -5,13 +5,13 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
-use dynoscope::core::cancel::CancelToken;
-use dynoscope::core::lab;
-use dynoscope::core::likes::{self, LikeOp, LikeOutcome, LikeTarget, StormPlan};
-use dynoscope::core::table::TableInfo;
-use dynoscope::core::write::Destination;
+use dynoscope_core::cancel::CancelToken;
+use dynoscope_core::lab;
+use dynoscope_core::likes::{self, LikeOp, LikeOutcome, LikeTarget, StormPlan};
+use dynoscope_core::table::TableInfo;
+use dynoscope_core::write::Destination;
 
 use common::through::{engine_with_table, faults, key, proxied};
 use common::{Fault, n, put_all};
@@ -54,11 +54,11 @@ async fn likes_through_faults(op: LikeOp, token: bool) {
             &info,
             request,
             false,
-            &dynoscope::core::cancel::CancelToken::default(),
+            &dynoscope_core::cancel::CancelToken::default(),
         )
         .await
         .expect("not cancelled");
-        let after = likes::snapshot(&engine.client, &info, &target)
+        let after = likes::snapshot(&engine.connection.reader(), &info, &target)
             .await
             .unwrap();
         let expected = if op == LikeOp::Like { 2 } else { 0 };

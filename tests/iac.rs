@@ -19,12 +19,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use dynoscope::core::schema::{
+use dynoscope_core::schema::{
     BillingSpec, ClassSpec, IacFormat, StreamView, TableSpec, parse_index, parse_key, render_iac,
 };
 use serde_json::Value;
 
-#[path = "iac/terraform.rs"]
 mod terraform;
 
 fn rich() -> TableSpec {

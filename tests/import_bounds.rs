@@ -5,7 +5,7 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::Path;
@@ -170,9 +170,7 @@ async fn a_folder_reads_regular_files_and_follows_no_link_to_a_folder() {
     std::os::unix::fs::symlink(".", data.join("x")).unwrap();
     std::os::unix::fs::symlink(".", data.join("y")).unwrap();
     // A FIFO named like data: opened, the read would wait for ever.
-    let fifo = std::ffi::CString::new(data.join("p.json").to_str().unwrap()).unwrap();
-    // SAFETY: a valid NUL-terminated path.
-    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+    common::files::mkfifo(&data.join("p.json"));
     let folder = dir.join("export");
     let folder = folder.to_str().unwrap();
 

@@ -7,7 +7,7 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use common::empty_engine;
 use common::files::{dynoscope, like, likes, scan, scratch, table};

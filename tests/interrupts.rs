@@ -6,7 +6,7 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Stdio};
@@ -71,9 +71,7 @@ impl Watched {
     /// Send SIGINT, and wait until the process says it heard it.
     fn interrupt(&mut self) {
         let pid = i32::try_from(self.child.id()).unwrap();
-        // SAFETY: kill(2) with a valid pid and signal has no memory effects on this process.
-        let sent = unsafe { libc::kill(pid, libc::SIGINT) };
-        assert_eq!(sent, 0, "SIGINT sent");
+        common::files::interrupt(pid);
         self.until("it heard the interrupt", |w| {
             w.said.lock().unwrap().contains("interrupted")
         });

@@ -6,20 +6,20 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::time::Duration;
 
 use aws_sdk_dynamodb::types::AttributeValue as V;
 use common::{Fault, create_table, empty_engine, n, put_all, s, table_name};
-use dynoscope::core::connection::Connection;
-use dynoscope::core::items::{
+use dynoscope_core::connection::Connection;
+use dynoscope_core::items::{
     Change, CommitMode, CommitReport, ItemOutcome, Staging, commit, plan_commit,
 };
-use dynoscope::core::read;
-use dynoscope::core::table::TableInfo;
-use dynoscope::core::value::Item;
+use dynoscope_core::read;
+use dynoscope_core::table::TableInfo;
+use dynoscope_core::value::Item;
 
 fn post(pk: &str, tally: &str) -> Item {
     HashMap::from([
@@ -40,10 +40,16 @@ async fn table(engine: &common::Engine, items: Vec<Item>) -> TableInfo {
     let name = table_name("items");
     create_table(&engine.client, &name).await;
     put_all(&engine.client, &name, items).await;
-    read::describe_table(&engine.client, &name).await.unwrap()
+    read::describe_table(&engine.connection.reader(), &name)
+        .await
+        .unwrap()
 }
 
-async fn stored(client: &aws_sdk_dynamodb::Client, info: &TableInfo, pk: &str) -> Option<Item> {
+async fn stored(
+    client: &dynoscope_core::connection::Reader,
+    info: &TableInfo,
+    pk: &str,
+) -> Option<Item> {
     let key = HashMap::from([("PK".to_owned(), s(pk)), ("SK".to_owned(), s("META"))]);
     read::get_item(client, &info.name, key).await.unwrap()
 }
@@ -109,7 +115,7 @@ async fn a_concurrent_change_refuses_only_its_item_item_by_item() {
         lines[1].starts_with("PK = POST#2 · SK = META: changed since it was read"),
         "{lines:?}"
     );
-    let c = &engine.client;
+    let c = &engine.connection.reader();
     assert_eq!(
         stored(c, &info, "POST#1").await.unwrap()["likeTally"],
         n("10")
@@ -163,7 +169,7 @@ async fn a_transaction_writes_all_or_nothing_and_names_the_conflict() {
     assert!(
         matches!(&report.items[1].outcome, ItemOutcome::Conflict { server: Some(s) } if s["likeTally"] == n("7"))
     );
-    let c = &engine.client;
+    let c = &engine.connection.reader();
     assert_eq!(
         stored(c, &info, "POST#1").await.unwrap()["likeTally"],
         n("1"),
@@ -213,7 +219,9 @@ async fn read_only_refuses_every_item_and_writes_nothing() {
         }
     }
     assert_eq!(
-        stored(&engine.client, &info, "POST#1").await.unwrap()["likeTally"],
+        stored(&engine.connection.reader(), &info, "POST#1")
+            .await
+            .unwrap()["likeTally"],
         n("1")
     );
 }
@@ -230,7 +238,9 @@ async fn a_lost_answer_is_reported_as_what_the_server_stored() {
             let proxy = common::fault_proxy(engine.sandbox.addr(), targets, fault).await;
             let through = common::connect_to(&proxy.url, Duration::from_secs(2)).await;
             let report = commit_all(&through, &info, &staging, mode).await;
-            let now = stored(&engine.client, &info, "POST#1").await.unwrap();
+            let now = stored(&engine.connection.reader(), &info, "POST#1")
+                .await
+                .unwrap();
             assert_eq!(
                 now["likeTally"],
                 n("10"),

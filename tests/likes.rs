@@ -4,25 +4,25 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::Ordering;
 
 use std::time::Duration;
 
-use dynoscope::core::cancel::CancelToken;
-use dynoscope::core::connection::Connection;
-use dynoscope::core::lab::{self, LabMethod};
-use dynoscope::core::likes::{self, LikeOp, LikeOutcome, LikeTarget, StormPlan};
-use dynoscope::core::read as ops;
-use dynoscope::core::sandbox::Sandbox;
-use dynoscope::core::table::TableInfo;
-use dynoscope::core::write::{CancelReason, Destination};
+use dynoscope_core::cancel::CancelToken;
+use dynoscope_core::connection::Connection;
+use dynoscope_core::lab::{self, LabMethod};
+use dynoscope_core::likes::{self, LikeOp, LikeOutcome, LikeTarget, StormPlan};
+use dynoscope_core::read as ops;
+use dynoscope_core::sandbox::Sandbox;
+use dynoscope_core::table::TableInfo;
+use dynoscope_core::write::{CancelReason, Destination};
 
 struct Lab {
     sandbox: Sandbox,
     connection: Connection,
-    client: aws_sdk_dynamodb::Client,
+    client: dynoscope_core::connection::Reader,
     info: TableInfo,
     target: LikeTarget,
 }
@@ -30,7 +30,7 @@ struct Lab {
 async fn lab() -> Lab {
     let sandbox = Sandbox::start(None, 0).await.unwrap();
     let connection = common::connect_to(sandbox.endpoint(), Duration::from_secs(10)).await;
-    let client = connection.client.clone();
+    let client = connection.reader();
     let info = ops::describe_table(&client, "Social").await.unwrap();
     let target = LikeTarget {
         table: "Social".into(),
@@ -80,7 +80,7 @@ async fn like_duplicate_unlike_and_double_unlike() {
         &lab.info,
         like.clone(),
         false,
-        &dynoscope::core::cancel::CancelToken::default(),
+        &dynoscope_core::cancel::CancelToken::default(),
     )
     .await
     .expect("not cancelled");
@@ -222,7 +222,7 @@ async fn the_lab_loses_updates_only_with_the_naive_method() {
     assert_eq!(conditional.conditional_failures, failures as u64);
     // Scratch items are gone.
     let scan = ops::fetch_page(
-        &lab.client,
+        &lab.connection.reader(),
         &ops::BrowseRequest::scan(&lab.info, None).unwrap(),
         None,
     )
@@ -231,7 +231,7 @@ async fn the_lab_loses_updates_only_with_the_naive_method() {
     assert!(
         scan.items
             .iter()
-            .all(|i| !dynoscope::core::value::cell_text(&i["PK"]).starts_with("SCRATCH#"))
+            .all(|i| !dynoscope_core::value::cell_text(&i["PK"]).starts_with("SCRATCH#"))
     );
 }
 

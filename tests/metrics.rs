@@ -7,7 +7,8 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
+use crate::common::Sdk as _;
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -21,9 +22,9 @@ use aws_sdk_dynamodb::types::{
 use bigdecimal::BigDecimal;
 use common::moto::moto;
 use common::served::{Served, command, text};
-use dynoscope::core::connection::Connection;
-use dynoscope::core::metrics;
-use dynoscope::core::read as ops;
+use dynoscope_core::connection::Connection;
+use dynoscope_core::metrics;
+use dynoscope_core::read as ops;
 
 fn d(text: &str) -> BigDecimal {
     BigDecimal::from_str(text).unwrap()
@@ -59,7 +60,7 @@ async fn create_metered(connection: &Connection) {
             .unwrap()
     };
     connection
-        .client
+        .sdk()
         .create_table()
         .table_name("Metered")
         .attribute_definitions(attribute("PK"))
@@ -145,7 +146,7 @@ fn metrics_put_into_cloudwatch_are_read_back_exactly() {
     let moto = moto();
     let runtime = tokio::runtime::Runtime::new().unwrap();
     // Whole five-minute periods before now, so each datum falls in a period of its own.
-    let now = dynoscope::core::stream::now_ms();
+    let now = dynoscope_core::stream::now_ms();
     let period = 300_000;
     let base = (now / period) * period;
     runtime.block_on(async {
@@ -153,7 +154,7 @@ fn metrics_put_into_cloudwatch_are_read_back_exactly() {
         create_metered(&connection).await;
         put_metered_data(&connection, base, period).await;
 
-        let info = ops::describe_table(&connection.client, "Metered")
+        let info = ops::describe_table(&connection.reader(), "Metered")
             .await
             .unwrap();
         let got = metrics::read_metrics(&connection, &info, 3, now)

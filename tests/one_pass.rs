@@ -5,24 +5,24 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::collections::HashMap;
 
 use common::{create_table, empty_engine, n, put_all, s, table_name};
-use dynoscope::core::cancel::CancelToken;
-use dynoscope::core::condition::ScalarType;
-use dynoscope::core::connection::{self, ConnectionSpec};
-use dynoscope::core::read as ops;
-use dynoscope::core::seed;
-use dynoscope::core::table::{KeyAttr, TableInfo};
-use dynoscope::core::tally::{
+use dynoscope_core::cancel::CancelToken;
+use dynoscope_core::condition::ScalarType;
+use dynoscope_core::connection::{self, ConnectionSpec};
+use dynoscope_core::read as ops;
+use dynoscope_core::seed;
+use dynoscope_core::table::{KeyAttr, TableInfo};
+use dynoscope_core::tally::{
     self, Cheaper, Checked, ChildSource, ParentMatch, ParentSource, ReconcileEvent, ReconcilePlan,
     TallyRule,
 };
-use dynoscope::core::transfer::{self, Format};
-use dynoscope::core::value::Item;
+use dynoscope_core::transfer::{self, Format};
+use dynoscope_core::value::Item;
 
 fn likes_rule() -> TallyRule {
     TallyRule {
@@ -36,7 +36,7 @@ fn likes_rule() -> TallyRule {
 }
 
 async fn run(
-    client: &aws_sdk_dynamodb::Client,
+    client: &dynoscope_core::connection::Reader,
     info: &TableInfo,
     rule: &TallyRule,
     source: &ParentSource,
@@ -79,7 +79,7 @@ async fn the_sandbox_reconciles_alike_per_parent_in_one_pass_and_from_its_export
     let conn = connection::connect(ConnectionSpec::Sandbox { db_path: None })
         .await
         .unwrap();
-    let client = &conn.client;
+    let client = &conn.reader();
     let info = ops::describe_table(client, seed::SOCIAL).await.unwrap();
     let rule = likes_rule();
 
@@ -133,7 +133,7 @@ async fn the_sandbox_reconciles_alike_per_parent_in_one_pass_and_from_its_export
     let half = scan.rows.len() / 2;
     let all: Vec<Item> = scan.rows.items().collect();
     for (name, part) in [("a.json.gz", &all[..half]), ("b.json.gz", &all[half..])] {
-        let rows = dynoscope::core::rows::Rows::from_items(part);
+        let rows = dynoscope_core::rows::Rows::from_items(part);
         transfer::write_rows_file(
             &dir.join("data").join(name),
             &rows,
@@ -196,7 +196,9 @@ async fn children_in_an_index_and_parents_from_the_loaded_rows_in_one_pass() {
         ("owner".to_owned(), s("USER#ana")),
     ]));
     put_all(&engine.client, &name, items.clone()).await;
-    let info = ops::describe_table(&engine.client, &name).await.unwrap();
+    let info = ops::describe_table(&engine.connection.reader(), &name)
+        .await
+        .unwrap();
     let rule = TallyRule {
         parents: ParentMatch {
             sort_key: "META".into(),
@@ -209,7 +211,7 @@ async fn children_in_an_index_and_parents_from_the_loaded_rows_in_one_pass() {
             sort_prefix: String::new(),
         },
     };
-    let c = &engine.client;
+    let c = &engine.connection.reader();
     let per = ReconcilePlan::PerParent { concurrency: 2 };
     let one = ReconcilePlan::OnePass { segments: 3 };
     let a = run(c, &info, &rule, &ParentSource::Scan, per).await;
@@ -227,7 +229,7 @@ async fn children_in_an_index_and_parents_from_the_loaded_rows_in_one_pass() {
         .into_iter()
         .filter(|i| i["PK"] != s("USER#cy"))
         .collect();
-    let source = ParentSource::Loaded(dynoscope::core::rows::Rows::from_items(&loaded));
+    let source = ParentSource::Loaded(dynoscope_core::rows::Rows::from_items(&loaded));
     let only = run(c, &info, &rule, &source, one).await;
     let names: Vec<String> = verdicts(&only).into_keys().collect();
     assert_eq!(names, ["USER#ana", "USER#bruno"]);

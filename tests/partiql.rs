@@ -6,22 +6,23 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
+use crate::common::Sdk as _;
 
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use common::{Engine, Fault, create_table, empty_engine, n, put_all, s, table_name};
-use dynoscope::core::cancel::CancelToken;
-use dynoscope::core::connection::{self, ConnectOptions, Connection, ConnectionSpec};
-use dynoscope::core::error::Error;
-use dynoscope::core::partiql::{
+use dynoscope_core::cancel::CancelToken;
+use dynoscope_core::connection::{self, ConnectOptions, Connection, ConnectionSpec};
+use dynoscope_core::error::Error;
+use dynoscope_core::partiql::{
     self, PartiqlPage, Statement, StatementOutcome, execute_page, read_statement,
 };
-use dynoscope::core::read::{self, Stopped, Until};
-use dynoscope::core::value::Item;
-use dynoscope::core::write::Destination;
+use dynoscope_core::read::{self, Stopped, Until};
+use dynoscope_core::value::Item;
+use dynoscope_core::write::Destination;
 
 fn key(pk: &str, sk: &str) -> Item {
     HashMap::from([("PK".to_owned(), s(pk)), ("SK".to_owned(), s(sk))])
@@ -46,7 +47,9 @@ async fn write(
 }
 
 async fn stored(engine: &Engine, table: &str, key: Item) -> Option<Item> {
-    read::get_item(&engine.client, table, key).await.unwrap()
+    read::get_item(&engine.connection.reader(), table, key)
+        .await
+        .unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -65,7 +68,7 @@ async fn a_select_pages_over_more_than_a_megabyte_and_returns_each_item_once() {
 
     let mut pages: Vec<PartiqlPage> = Vec::new();
     let stopped = read_statement(
-        &engine.client,
+        &engine.connection.reader(),
         &statement,
         None,
         Some(700),
@@ -101,7 +104,7 @@ async fn a_select_pages_over_more_than_a_megabyte_and_returns_each_item_once() {
     // either way every item comes back once.
     let mut all = 0;
     read_statement(
-        &engine.client,
+        &engine.connection.reader(),
         &statement,
         None,
         None,
@@ -121,7 +124,7 @@ async fn a_select_pages_over_more_than_a_megabyte_and_returns_each_item_once() {
     let token = first.next_token.clone().expect("more pages");
     let mut rest = 0;
     let stopped = read_statement(
-        &engine.client,
+        &engine.connection.reader(),
         &statement,
         Some(token),
         Some(1000),
@@ -158,7 +161,7 @@ async fn a_cancel_interrupts_the_select_in_flight() {
     });
     let mut pages = 0;
     let stopped = read_statement(
-        &through.client,
+        &through.reader(),
         &statement,
         None,
         None,
@@ -315,7 +318,7 @@ async fn a_read_only_connection_refuses_every_statement_write() {
     // Reading still works.
     let select = Statement::new(format!("SELECT * FROM \"{table}\""), vec![]);
     assert!(
-        execute_page(&read_only.client, &select, None, None)
+        execute_page(&read_only.sdk(), &select, None, None)
             .await
             .is_ok()
     );

@@ -5,12 +5,12 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Output};
 
 use common::Fault;
-use dynoscope::core::sandbox::Sandbox;
+use dynoscope_core::sandbox::Sandbox;
 
 fn dynoscope(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_dynoscope"))

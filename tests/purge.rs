@@ -7,19 +7,19 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 
 use common::files::{dynoscope, scan};
 use common::through::{engine_with_table, proxied};
 use common::{Engine, Fault, n, s};
-use dynoscope::core::cancel::CancelToken;
-use dynoscope::core::ending::Ending;
-use dynoscope::core::purge::{self, PurgeSource};
-use dynoscope::core::spec::ReadSpec;
-use dynoscope::core::table::TableInfo;
-use dynoscope::core::value::Item;
+use dynoscope_core::cancel::CancelToken;
+use dynoscope_core::ending::Ending;
+use dynoscope_core::purge::{self, PurgeSource};
+use dynoscope_core::spec::ReadSpec;
+use dynoscope_core::table::TableInfo;
+use dynoscope_core::value::Item;
 
 fn item(pk: &str, sk: &str) -> Item {
     HashMap::from([("PK".to_owned(), s(pk)), ("SK".to_owned(), s(sk))])
@@ -98,7 +98,7 @@ async fn a_truncate_counts_first_then_deletes_every_item_and_adds_up() {
     assert_eq!(report.requests, 10);
     assert!(scan(&engine, &info.name).await.is_empty());
     // The table is kept.
-    dynoscope::core::read::describe_table(&engine.client, &info.name)
+    dynoscope_core::read::describe_table(&engine.connection.reader(), &info.name)
         .await
         .unwrap();
 }
@@ -241,8 +241,8 @@ async fn the_cli_refuses_counted_children_without_a_choice_and_repairs_with_one(
     let report: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(report["deleted"], 10);
     assert_eq!(report["ending"], "done");
-    let meta = dynoscope::core::read::read_number(
-        &engine.client,
+    let meta = dynoscope_core::read::read_number(
+        &engine.connection.reader(),
         &info.name,
         &item("POST#000", "META"),
         "likeTally",
@@ -278,13 +278,13 @@ async fn a_read_only_connection_deletes_nothing_and_sends_nothing() {
         Fault::HtmlAfterApply,
     )
     .await;
-    let read_only = dynoscope::core::connection::connect_with(
-        dynoscope::core::connection::ConnectionSpec::Endpoint {
+    let read_only = dynoscope_core::connection::connect_with(
+        dynoscope_core::connection::ConnectionSpec::Endpoint {
             url: proxy.url.clone(),
             profile: None,
             region: None,
         },
-        dynoscope::core::connection::ConnectOptions {
+        dynoscope_core::connection::ConnectOptions {
             timeout: std::time::Duration::from_secs(5),
             read_only: true,
         },

@@ -6,17 +6,17 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use dynoscope::core::cancel::CancelToken;
-use dynoscope::core::condition::{FilterClause, FilterOp, SortOp};
-use dynoscope::core::read::{
+use dynoscope_core::cancel::CancelToken;
+use dynoscope_core::condition::{FilterClause, FilterOp, SortOp};
+use dynoscope_core::read::{
     self, Backoff, BrowseRequest, ReadEvent, SegmentEvent, SegmentStarts, Stopped, Until,
 };
-use dynoscope::core::value::{self};
+use dynoscope_core::value::{self};
 
 use common::tables::{every, once, proxy, sk, table_of};
 use common::{Fault, s};
@@ -110,7 +110,7 @@ async fn a_few_items_send_limit_and_page_on_past_a_filter() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn segments_stream_every_item_once_and_resume_where_they_stopped() {
     let (engine, info) = table_of(400, 10).await;
-    let client = engine.client.clone();
+    let client = engine.connection.reader();
     let mut request = BrowseRequest::scan(&info, None).unwrap();
     request.page_size = Some(20);
     let cancel = CancelToken::default();

@@ -5,11 +5,11 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Output};
 
-use dynoscope::core::value::{self};
+use dynoscope_core::value::{self};
 
 use common::Fault;
 use common::tables::{every, once, proxy, sk, table_of};

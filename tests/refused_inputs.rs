@@ -5,8 +5,7 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-#[path = "refused_inputs/hostile.rs"]
+use crate::common;
 mod hostile;
 
 use std::process::Output;

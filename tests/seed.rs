@@ -3,14 +3,15 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use dynoscope::core::condition::{SortCondition, SortOp};
-use dynoscope::core::connection::{self, ConnectionSpec};
-use dynoscope::core::read::{self as ops, BrowseRequest};
-use dynoscope::core::seed;
-use dynoscope::core::value::{self, Item};
+use crate::common::Sdk as _;
+use dynoscope_core::condition::{SortCondition, SortOp};
+use dynoscope_core::connection::{self, ConnectionSpec};
+use dynoscope_core::read::{self as ops, BrowseRequest};
+use dynoscope_core::seed;
+use dynoscope_core::value::{self, Item};
 
 async fn collection(
-    client: &aws_sdk_dynamodb::Client,
+    client: &dynoscope_core::connection::Reader,
     table: &str,
     pk: &str,
     prefix: Option<&str>,
@@ -58,7 +59,7 @@ async fn the_seeded_sandbox_holds_the_articles_examples() {
         .and_then(|s| s.seeded().cloned())
         .unwrap();
     println!("seeded {} items in {} ms", report.items, report.elapsed_ms);
-    let client = &conn.client;
+    let client = &conn.reader();
 
     let (likes, _) = collection(client, seed::SOCIAL, seed::SAMPLE_POST, Some("LIKE#")).await;
     assert_eq!(likes.len(), 3);
@@ -130,7 +131,7 @@ async fn a_sandbox_file_is_seeded_once_and_survives_restarts() {
         let first = connection::connect(spec.clone()).await.unwrap();
         assert!(first.sandbox.as_ref().unwrap().seeded().is_some());
         first
-            .client
+            .sdk()
             .delete_item()
             .table_name(seed::SOCIAL)
             .key(
@@ -152,7 +153,7 @@ async fn a_sandbox_file_is_seeded_once_and_survives_restarts() {
         "not seeded again"
     );
     let (likes, _) = collection(
-        &second.client,
+        &second.reader(),
         seed::SOCIAL,
         seed::SAMPLE_POST,
         Some("LIKE#"),
@@ -188,7 +189,7 @@ async fn the_first_request_on_a_fresh_port_sees_the_whole_seed() {
         std::thread::sleep(std::time::Duration::from_millis(2));
     }
     let url = format!("http://127.0.0.1:{port}");
-    let client = dynoscope::core::connection::endpoint_client(&url, "us-east-1").await;
+    let client = crate::common::sdk_client(&url);
     let got = client
         .get_item()
         .table_name(seed::VIDEOS)

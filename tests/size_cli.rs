@@ -5,15 +5,16 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
+use crate::common::Sdk as _;
 
 use std::collections::HashMap;
 use std::time::Duration;
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, Put, ReturnConsumedCapacity, TransactWriteItem};
-use dynoscope::core::cost::size::SizeReport;
-use dynoscope::core::cost::units::{ReadKind, WriteKind};
+use dynoscope_core::cost::size::SizeReport;
+use dynoscope_core::cost::units::{ReadKind, WriteKind};
 
 use common::served::{Served, dynoscope, text};
 use common::{n, s};
@@ -55,7 +56,7 @@ fn units(consumed: Option<&aws_sdk_dynamodb::types::ConsumedCapacity>) -> String
     let units = consumed
         .and_then(|c| c.capacity_units())
         .expect("consumed capacity");
-    dynoscope::core::cost::units_of(units)
+    dynoscope_core::cost::units_of(units)
         .normalized()
         .to_string()
 }
@@ -207,7 +208,7 @@ fn the_engine_charges_what_the_size_module_predicts() {
     let connection = served
         .runtime
         .block_on(common::connect_to(served.url(), Duration::from_secs(10)));
-    let client = connection.client.clone();
+    let client = connection.sdk().clone();
     let table = common::table_name("Size");
     served
         .runtime

@@ -5,20 +5,23 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::process::{Command, Output};
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use dynoscope::core::connection::{self, ConnectionSpec};
-use dynoscope::core::read::{self, BrowseRequest};
-use dynoscope::core::seed;
-use dynoscope::core::sql::{RECONCILE_LIKES, SqlSession};
-use dynoscope::core::value::Item;
+use dynoscope_core::connection::{self, ConnectionSpec};
+use dynoscope_core::read::{self, BrowseRequest};
+use dynoscope_core::seed;
+use dynoscope_core::sql::{RECONCILE_LIKES, SqlSession};
+use dynoscope_core::value::Item;
 
 /// Every item of `table`, read as the CLI's `--load` reads it.
-async fn scan(client: &aws_sdk_dynamodb::Client, table: &str) -> (Vec<Item>, Vec<String>) {
+async fn scan(
+    client: &dynoscope_core::connection::Reader,
+    table: &str,
+) -> (Vec<Item>, Vec<String>) {
     let info = read::describe_table(client, table).await.unwrap();
     let request = BrowseRequest::scan(&info, None).unwrap();
     let mut items = Vec::new();
@@ -58,8 +61,8 @@ async fn the_shipped_reconciliation_finds_exactly_the_drifted_posts() {
     let conn = connection::connect(ConnectionSpec::Sandbox { db_path: None })
         .await
         .unwrap();
-    let (social, keys) = scan(&conn.client, seed::SOCIAL).await;
-    let (videos, video_keys) = scan(&conn.client, seed::VIDEOS).await;
+    let (social, keys) = scan(&conn.reader(), seed::SOCIAL).await;
+    let (videos, video_keys) = scan(&conn.reader(), seed::VIDEOS).await;
     let mut session = SqlSession::new().unwrap();
     let loaded = session.load("social", &keys, &social).unwrap();
     assert_eq!(loaded.rows, social.len());

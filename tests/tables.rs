@@ -7,14 +7,14 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use common::moto::run;
 use common::{Engine, empty_engine, table_name};
-use dynoscope::core::admin::{self, AdminEvent};
-use dynoscope::core::connection::Connection;
-use dynoscope::core::ending::Ending;
-use dynoscope::core::schema::{
+use dynoscope_core::admin::{self, AdminEvent};
+use dynoscope_core::connection::Connection;
+use dynoscope_core::ending::Ending;
+use dynoscope_core::schema::{
     BillingSpec, ClassSpec, Described, StreamView, TableChange, TableSpec, parse_index, parse_key,
     read_spec,
 };
@@ -72,10 +72,7 @@ async fn a_table_with_every_option_is_described_back_as_asked() {
         after.unread
     );
     // Read again from scratch, the same.
-    assert_eq!(
-        read_spec(&engine.client, &spec.name).await.unwrap().spec,
-        spec
-    );
+    assert_eq!(described_now(&engine, &spec.name).await.spec, spec);
 
     // What DynamoDB would refuse is refused before anything is sent.
     let mut bad = spec.clone();
@@ -95,7 +92,7 @@ async fn the_copied_aws_cli_commands_create_the_same_table() {
     spec.deletion_protection = false;
     let commands = spec.cli_commands(&engine.connection.client_setup());
     for command in commands.lines() {
-        let words = dynoscope::core::expr::codegen::shell_words(command).unwrap();
+        let words = dynoscope_core::expr::codegen::shell_words(command).unwrap();
         // `VAR=value … aws dynamodb …`: the environment, then the command.
         let at = words.iter().position(|w| w == "aws").unwrap();
         let mut aws = std::process::Command::new("aws");
@@ -113,10 +110,12 @@ async fn the_copied_aws_cli_commands_create_the_same_table() {
             String::from_utf8_lossy(&out.stderr)
         );
     }
-    assert_eq!(
-        read_spec(&engine.client, &spec.name).await.unwrap().spec,
-        spec
-    );
+    assert_eq!(described_now(&engine, &spec.name).await.spec, spec);
+}
+
+/// The table `table` of `engine` as it is described now.
+async fn described_now(engine: &Engine, table: &str) -> Described {
+    read_spec(&engine.connection.reader(), table).await.unwrap()
 }
 
 /// What the table `now` already is, or cannot take, is refused in words before sending.
@@ -156,31 +155,31 @@ async fn turned_back_off(engine: &Engine, table: &str) {
         },
         TableChange::DeleteGlobal("ByUser".into()),
     ] {
-        let described = read_spec(&engine.client, table).await.unwrap();
+        let described = described_now(engine, table).await;
         let plan = admin::change_plan(&engine.connection, &described, change).unwrap();
         assert_eq!(
             run(&engine.connection, &plan).await.0.ending().unwrap(),
             Ending::Done
         );
     }
-    let now = read_spec(&engine.client, table).await.unwrap().spec;
+    let now = described_now(engine, table).await.spec;
     assert_eq!((now.stream, now.ttl, now.global.len()), (None, None, 0));
 }
 
 #[tokio::test]
 async fn a_table_is_changed_one_setting_at_a_time_and_described_again() {
     let engine = empty_engine().await;
+    let reader = engine.connection.reader();
     let mut spec = TableSpec::new(
         &table_name("change"),
         parse_key("PK:S").unwrap(),
         Some(parse_key("SK:S").unwrap()),
     );
-    let (report, _) = run(
-        &engine.connection,
-        &admin::create_plan(&engine.connection, &spec).unwrap(),
-    )
-    .await;
-    assert_eq!(report.ending().unwrap(), Ending::Done);
+    let created = admin::create_plan(&engine.connection, &spec).unwrap();
+    assert_eq!(
+        run(&engine.connection, &created).await.0.ending().unwrap(),
+        Ending::Done
+    );
     // Items for the new index to backfill.
     for i in 0..30 {
         engine
@@ -213,7 +212,7 @@ async fn a_table_is_changed_one_setting_at_a_time_and_described_again() {
         },
     ];
     for change in changes {
-        let described = read_spec(&engine.client, &spec.name).await.unwrap();
+        let described = read_spec(&reader, &spec.name).await.unwrap();
         let plan = admin::change_plan(&engine.connection, &described, change.clone()).unwrap();
         let (report, _) = run(&engine.connection, &plan).await;
         assert_eq!(
@@ -234,7 +233,7 @@ async fn a_table_is_changed_one_setting_at_a_time_and_described_again() {
     spec.deletion_protection = true;
     spec.class = ClassSpec::StandardIa;
     spec.billing = BillingSpec::Provisioned { rcu: 3, wcu: 4 };
-    let now = read_spec(&engine.client, &spec.name).await.unwrap();
+    let now = read_spec(&reader, &spec.name).await.unwrap();
     assert_eq!(now.spec, spec);
     // The index was backfilled: ana's 10 posts are found through it.
     let found = engine
@@ -264,7 +263,7 @@ async fn a_delete_needs_the_name_typed_and_respects_deletion_protection() {
         &admin::create_plan(&engine.connection, &spec).unwrap(),
     )
     .await;
-    let described = read_spec(&engine.client, &spec.name).await.unwrap();
+    let described = described_now(&engine, &spec.name).await;
     let error = admin::delete_plan(&engine.connection, &described, "drop").unwrap_err();
     assert!(
         error.to_string().contains("type its name exactly"),
@@ -294,7 +293,7 @@ async fn a_delete_needs_the_name_typed_and_respects_deletion_protection() {
         run(&engine.connection, &off).await.0.ending().unwrap(),
         Ending::Done
     );
-    let described = read_spec(&engine.client, &spec.name).await.unwrap();
+    let described = described_now(&engine, &spec.name).await;
     let plan = admin::delete_plan(&engine.connection, &described, &spec.name).unwrap();
     let (report, _) = run(&engine.connection, &plan).await;
     assert_eq!(report.ending().unwrap(), Ending::Done);
@@ -304,7 +303,11 @@ async fn a_delete_needs_the_name_typed_and_respects_deletion_protection() {
         "{:?}",
         report.lines()
     );
-    assert!(read_spec(&engine.client, &spec.name).await.is_err());
+    assert!(
+        read_spec(&engine.connection.reader(), &spec.name)
+            .await
+            .is_err()
+    );
 }
 
 #[tokio::test]
@@ -384,6 +387,6 @@ async fn an_update_that_stops_after_a_change_applied_says_both() {
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("a stream with NEW_IMAGE turned on"), "{out}");
     assert!(err.contains("its class is already STANDARD"), "{err}");
-    let now = read_spec(&engine.client, &name).await.unwrap().spec;
+    let now = described_now(&engine, &name).await.spec;
     assert_eq!(now.stream, Some(StreamView::NewImage));
 }

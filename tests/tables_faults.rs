@@ -6,18 +6,18 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
 use common::moto::run;
 use common::through::proxied;
 use common::{Fault, empty_engine, table_name};
-use dynoscope::core::admin;
-use dynoscope::core::connection::{self, ConnectOptions, ConnectionSpec};
-use dynoscope::core::ending::Ending;
-use dynoscope::core::schema::{StreamView, TableChange, TableSpec, parse_key, read_spec};
-use dynoscope::core::write::WriteOutcome;
+use dynoscope_core::admin;
+use dynoscope_core::connection::{self, ConnectOptions, ConnectionSpec};
+use dynoscope_core::ending::Ending;
+use dynoscope_core::schema::{StreamView, TableChange, TableSpec, parse_key, read_spec};
+use dynoscope_core::write::WriteOutcome;
 
 #[tokio::test]
 async fn a_read_only_connection_sends_no_change_at_all() {
@@ -52,7 +52,7 @@ async fn a_read_only_connection_sends_no_change_at_all() {
     )
     .await
     .unwrap();
-    let described = read_spec(&read_only.client, &spec.name).await.unwrap();
+    let described = read_spec(&read_only.reader(), &spec.name).await.unwrap();
     let other = TableSpec::new(&table_name("ro-new"), parse_key("PK:S").unwrap(), None);
     let plans = [
         admin::create_plan(&read_only, &other).unwrap(),
@@ -90,6 +90,7 @@ async fn a_read_only_connection_sends_no_change_at_all() {
 async fn configuration_writes_through_faults_report_what_the_table_shows() {
     for fault in common::through::faults() {
         let engine = empty_engine().await;
+        let reader = engine.connection.reader();
         let (proxy, connection) = proxied(
             &engine,
             &["CreateTable", "UpdateTable", "DeleteTable"],
@@ -99,7 +100,7 @@ async fn configuration_writes_through_faults_report_what_the_table_shows() {
         let spec = TableSpec::new(&table_name("fault"), parse_key("PK:S").unwrap(), None);
         let plan = admin::create_plan(&connection, &spec).unwrap();
         let (report, _) = run(&connection, &plan).await;
-        let exists = read_spec(&engine.client, &spec.name).await.is_ok();
+        let exists = read_spec(&reader, &spec.name).await.is_ok();
         let outcome = &report.writes[0].1;
         match fault {
             Fault::Throttle(_) => {
@@ -128,7 +129,7 @@ async fn configuration_writes_through_faults_report_what_the_table_shows() {
         assert_eq!(proxy.forwarded(), 1, "{fault:?}: forwarded once");
 
         // A change through the same fault.
-        let described = read_spec(&engine.client, &spec.name).await.unwrap();
+        let described = read_spec(&reader, &spec.name).await.unwrap();
         let plan = admin::change_plan(
             &connection,
             &described,
@@ -136,7 +137,7 @@ async fn configuration_writes_through_faults_report_what_the_table_shows() {
         )
         .unwrap();
         let (report, _) = run(&connection, &plan).await;
-        let on = read_spec(&engine.client, &spec.name)
+        let on = read_spec(&reader, &spec.name)
             .await
             .unwrap()
             .spec
@@ -152,16 +153,16 @@ async fn configuration_writes_through_faults_report_what_the_table_shows() {
         // again is gone, whatever answer the proxy gave, so the delete is known to have applied.
         let off = admin::change_plan(
             &engine.connection,
-            &read_spec(&engine.client, &spec.name).await.unwrap(),
+            &read_spec(&reader, &spec.name).await.unwrap(),
             TableChange::DeletionProtection(false),
         )
         .unwrap();
         run(&engine.connection, &off).await;
-        let described = read_spec(&engine.client, &spec.name).await.unwrap();
+        let described = read_spec(&reader, &spec.name).await.unwrap();
         let plan = admin::delete_plan(&connection, &described, &spec.name).unwrap();
         let (report, _) = run(&connection, &plan).await;
         assert!(
-            read_spec(&engine.client, &spec.name).await.is_err(),
+            read_spec(&reader, &spec.name).await.is_err(),
             "{fault:?}: deleted"
         );
         // Its answer lost or not, the table described again is gone: the delete applied.
@@ -186,7 +187,9 @@ async fn a_change_planned_from_an_old_read_is_held_to_the_table_as_it_is_now() {
         &admin::create_plan(&engine.connection, &spec).unwrap(),
     )
     .await;
-    let seen = read_spec(&engine.client, &spec.name).await.unwrap();
+    let seen = read_spec(&engine.connection.reader(), &spec.name)
+        .await
+        .unwrap();
     let stream = admin::change_plan(
         &engine.connection,
         &seen,
@@ -199,7 +202,9 @@ async fn a_change_planned_from_an_old_read_is_held_to_the_table_as_it_is_now() {
         TableChange::Stream(Some(StreamView::NewImage)),
         TableChange::DeletionProtection(true),
     ] {
-        let now = read_spec(&engine.client, &spec.name).await.unwrap();
+        let now = read_spec(&engine.connection.reader(), &spec.name)
+            .await
+            .unwrap();
         let plan = admin::change_plan(&engine.connection, &now, change).unwrap();
         assert_eq!(
             run(&engine.connection, &plan).await.0.ending().unwrap(),
@@ -222,7 +227,10 @@ async fn a_change_planned_from_an_old_read_is_held_to_the_table_as_it_is_now() {
         error.to_string().contains("deletion protection on now"),
         "{error}"
     );
-    let now = read_spec(&engine.client, &spec.name).await.unwrap().spec;
+    let now = read_spec(&engine.connection.reader(), &spec.name)
+        .await
+        .unwrap()
+        .spec;
     assert_eq!(now.stream, Some(StreamView::NewImage), "nothing sent");
 }
 
@@ -249,7 +257,9 @@ async fn a_refused_or_lost_table_write_ends_within_its_timeout() {
         let spec = TableSpec::new(&table_name("stuck"), parse_key("PK:S").unwrap(), None);
         let made = admin::create_plan(&engine.connection, &spec).unwrap();
         run(&engine.connection, &made).await;
-        let described = read_spec(&engine.client, &spec.name).await.unwrap();
+        let described = read_spec(&engine.connection.reader(), &spec.name)
+            .await
+            .unwrap();
         let other = TableSpec::new(&table_name("stuck-new"), parse_key("PK:S").unwrap(), None);
         let plans = [
             ("create", admin::create_plan(&connection, &other).unwrap()),
@@ -271,7 +281,9 @@ async fn a_refused_or_lost_table_write_ends_within_its_timeout() {
             // A deadline for the test, ten times the connection's: it never waits forever.
             let ran = tokio::time::timeout(connection.timeout * 10, run(&connection, plan)).await;
             let (report, events) = ran.unwrap_or_else(|_| panic!("{fault:?} {what}: never ended"));
-            let exists = read_spec(&engine.client, &spec.name).await.is_ok();
+            let exists = read_spec(&engine.connection.reader(), &spec.name)
+                .await
+                .is_ok();
             match fault {
                 Fault::Throttle(_) => {
                     let error = report.ending().unwrap_err();

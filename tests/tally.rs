@@ -3,21 +3,21 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeSet, HashMap};
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use common::{create_table, empty_engine, n, put_all, s, table_name};
-use dynoscope::core::cancel::CancelToken;
-use dynoscope::core::counter;
-use dynoscope::core::counter::Outcome;
-use dynoscope::core::read as ops;
-use dynoscope::core::table::TableInfo;
-use dynoscope::core::tally::{self as tally_ops, ParentSource, ReconcileEvent, ReconcilePlan};
-use dynoscope::core::tally::{ChildSource, ParentMatch, ShardRule, TallyRule};
-use dynoscope::core::value::Item;
-use dynoscope::core::write::Destination;
+use dynoscope_core::cancel::CancelToken;
+use dynoscope_core::counter;
+use dynoscope_core::counter::Outcome;
+use dynoscope_core::read as ops;
+use dynoscope_core::table::TableInfo;
+use dynoscope_core::tally::{self as tally_ops, ParentSource, ReconcileEvent, ReconcilePlan};
+use dynoscope_core::tally::{ChildSource, ParentMatch, ShardRule, TallyRule};
+use dynoscope_core::value::Item;
+use dynoscope_core::write::Destination;
 
 fn item(pk: &str, sk: &str) -> Item {
     HashMap::from([("PK".to_owned(), s(pk)), ("SK".to_owned(), s(sk))])
@@ -59,7 +59,9 @@ async fn table_with(items: Vec<Item>) -> (common::Engine, TableInfo) {
     let name = table_name("tally");
     create_table(&engine.client, &name).await;
     put_all(&engine.client, &name, items).await;
-    let info = ops::describe_table(&engine.client, &name).await.unwrap();
+    let info = ops::describe_table(&engine.connection.reader(), &name)
+        .await
+        .unwrap();
     (engine, info)
 }
 
@@ -224,7 +226,7 @@ async fn reconcile_finds_exactly_the_drifted_parents() {
     let mut checks = Vec::new();
     let mut found = None;
     let cancelled = tally_ops::reconcile(
-        &engine.client,
+        &engine.connection.reader(),
         &info,
         &r,
         &ParentSource::Scan,
@@ -252,7 +254,7 @@ async fn reconcile_finds_exactly_the_drifted_parents() {
     let cancel = CancelToken::default();
     let mut seen = 0;
     let cancelled = tally_ops::reconcile(
-        &engine.client,
+        &engine.connection.reader(),
         &info,
         &r,
         &ParentSource::Scan,
@@ -301,9 +303,14 @@ async fn a_guarded_repair_refuses_when_the_tally_moved_meanwhile() {
         Outcome::ConditionFailed { current } => assert_eq!(current.as_deref(), Some("6")),
         other => panic!("{other:?}"),
     }
-    let stored = ops::read_number(&engine.client, &info.name, &check.key, "likeTally")
-        .await
-        .unwrap();
+    let stored = ops::read_number(
+        &engine.connection.reader(),
+        &info.name,
+        &check.key,
+        "likeTally",
+    )
+    .await
+    .unwrap();
     assert_eq!(stored.as_deref(), Some("6"), "not overwritten");
 }
 
@@ -319,7 +326,7 @@ async fn shards_are_summed_exactly_and_the_hot_one_named() {
     items.push(item("VID#s", "STATS#TOTAL#10")); // a shard without a value yet
     let (engine, info) = table_with(items).await;
     let total = tally_ops::sum_shards(
-        &engine.client,
+        &engine.connection.reader(),
         &info,
         AttributeValue::S("VID#s".into()),
         &ShardRule {
@@ -331,10 +338,7 @@ async fn shards_are_summed_exactly_and_the_hot_one_named() {
     .unwrap();
     assert_eq!(total.shards.len(), 6);
     assert_eq!(total.shards[5].0, "STATS#TOTAL#10", "numeric order");
-    assert_eq!(
-        dynoscope::core::number::to_dynamodb(&total.total),
-        "10032.5"
-    );
+    assert_eq!(dynoscope_core::number::to_dynamodb(&total.total), "10032.5");
     assert_eq!(total.hot, Some(2));
 }
 
@@ -361,24 +365,32 @@ async fn parents_from_an_index_query_or_the_loaded_rows() {
         .unwrap();
     let names: BTreeSet<String> = parents
         .iter()
-        .map(|p| dynoscope::core::value::cell_text(&p["PK"]))
+        .map(|p| dynoscope_core::value::cell_text(&p["PK"]))
         .collect();
     assert_eq!(names, ["POST#0", "POST#1"].map(String::from).into());
     let mut drifted = Vec::new();
     let plan = ReconcilePlan::PerParent { concurrency: 2 };
-    tally_ops::reconcile(&engine.client, &info, &r, &by_ana, plan, &never, |event| {
-        if let ReconcileEvent::Checked(c) = event {
-            let c = c.unwrap();
-            if c.drifted() {
-                drifted.push(c.partition);
+    tally_ops::reconcile(
+        &engine.connection.reader(),
+        &info,
+        &r,
+        &by_ana,
+        plan,
+        &never,
+        |event| {
+            if let ReconcileEvent::Checked(c) = event {
+                let c = c.unwrap();
+                if c.drifted() {
+                    drifted.push(c.partition);
+                }
             }
-        }
-    })
+        },
+    )
     .await
     .unwrap();
     assert_eq!(drifted, ["POST#1"]);
     // The rows loaded in the grid: only the parents among them.
-    let loaded = ParentSource::Loaded(dynoscope::core::rows::Rows::from_items(&items));
+    let loaded = ParentSource::Loaded(dynoscope_core::rows::Rows::from_items(&items));
     let (parents, _) = tally_ops::find_parents(&engine.client, &info, &r, &loaded, &never)
         .await
         .unwrap();

@@ -7,11 +7,11 @@
 use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use dynoscope::core::connection::{self, Connection, ConnectionSpec};
-use dynoscope::core::read::{self, BrowseRequest, Page, Stopped, Until};
-use dynoscope::core::seed;
-use dynoscope::core::table::TableInfo;
-use dynoscope::task::{Job, Pending, Spawner};
+use dynoscope_core::connection::{self, Connection, ConnectionSpec};
+use dynoscope_core::read::{self, BrowseRequest, Page, Stopped, Until};
+use dynoscope_core::seed;
+use dynoscope_core::table::TableInfo;
+use dynoscope_core::task::{Job, Pending, Spawner};
 
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()
@@ -39,14 +39,14 @@ fn connected(spawner: &Spawner) -> (Connection, TableInfo) {
         connection::connect(ConnectionSpec::Sandbox { db_path: None }),
     ));
     let connection = wait_for("the connection", || Pending::take_ready(&mut connecting)).unwrap();
-    let client = connection.client.clone();
+    let client = connection.reader();
     let mut listing = Some(spawner.spawn(
         "ListTables",
         async move { read::list_tables(&client).await },
     ));
     let tables = wait_for("the tables", || Pending::take_ready(&mut listing)).unwrap();
     assert_eq!(tables, [seed::SOCIAL, seed::VIDEOS]);
-    let client = connection.client.clone();
+    let client = connection.reader();
     let mut describing = Some(spawner.spawn("DescribeTable", async move {
         read::describe_table(&client, seed::SOCIAL).await
     }));
@@ -72,7 +72,7 @@ fn load_all(
     connection: &Connection,
     request: BrowseRequest,
 ) -> Option<Job<Page, Stopped>> {
-    let client = connection.client.clone();
+    let client = connection.reader();
     Some(spawner.spawn_job("Query", move |pages, cancel| async move {
         read::read_pages(&client, &request, None, Until::LastPage, &cancel, |page| {
             pages.send(page)
@@ -153,15 +153,14 @@ fn profiles_are_read_off_the_ui_thread_and_unreadable_files_are_reported() {
     // A directory where the credentials file should be: it exists and cannot be read.
     let credentials = dir.join("credentials");
     std::fs::create_dir_all(&credentials).unwrap();
-    // SAFETY: no other test in this binary reads these variables.
-    unsafe {
-        std::env::set_var("AWS_CONFIG_FILE", &config);
-        std::env::set_var("AWS_SHARED_CREDENTIALS_FILE", &credentials);
-    }
     let rt = runtime();
     let spawner = Spawner::new(rt.handle().clone(), || {});
-    let mut reading =
-        Some(spawner.spawn_blocking("ListProfiles", || Ok(connection::read_profiles())));
+    let mut reading = Some(spawner.spawn_blocking("ListProfiles", move || {
+        Ok(connection::read_profiles_from(
+            Some(config),
+            Some(credentials),
+        ))
+    }));
     let profiles = wait_for("the profiles", || Pending::take_ready(&mut reading)).unwrap();
     assert_eq!(profiles.names, ["default", "dev"]);
     assert_eq!(profiles.problems.len(), 1, "{:?}", profiles.problems);

@@ -5,14 +5,14 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
-use dynoscope::core::cancel::CancelToken;
-use dynoscope::core::counter::{self, Change, EditMode, Outcome};
-use dynoscope::core::read::{self, Backoff, BrowseRequest, ReadEvent, Stopped, Until};
-use dynoscope::core::write::Destination;
+use dynoscope_core::cancel::CancelToken;
+use dynoscope_core::counter::{self, Change, EditMode, Outcome};
+use dynoscope_core::read::{self, Backoff, BrowseRequest, ReadEvent, Stopped, Until};
+use dynoscope_core::write::Destination;
 
 use common::served::{Served, dynoscope, text};
 use common::tables::{proxy, table_of};

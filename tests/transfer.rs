@@ -7,9 +7,9 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
-use dynoscope::core::value::{Item, item_to_dynamodb_json};
+use dynoscope_core::value::{Item, item_to_dynamodb_json};
 
 use common::files::{dynoscope, scratch};
 use common::roundtrip::{exported, import_into_new, items, scan, source};

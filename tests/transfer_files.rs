@@ -6,7 +6,7 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::io::BufRead;
 use std::process::Stdio;
@@ -16,10 +16,10 @@ use common::files::{cli, dynoscope, likes, scan, scratch, table};
 use common::{Fault, empty_engine};
 
 const INVALID: Fault = Fault::Refuse("ValidationException");
-use dynoscope::core::cancel::CancelToken;
-use dynoscope::core::read::{self};
-use dynoscope::core::transfer::Format;
-use dynoscope::core::transfer::import::{self, CheckLimits};
+use dynoscope_core::cancel::CancelToken;
+use dynoscope_core::import::{self, CheckLimits};
+use dynoscope_core::read::{self};
+use dynoscope_core::transfer::Format;
 
 /// Wait until `ready` holds, looking again every few milliseconds (a condition, not a time).
 async fn until(what: &str, ready: impl Fn() -> bool, seen: impl Fn() -> String) {
@@ -76,11 +76,7 @@ async fn ctrl_c_sends_no_new_batch_and_waits_for_those_in_flight() {
     // Four batches are in flight, held at the proxy; then Ctrl-C.
     let so_far = || said.lock().unwrap().clone();
     until("four batches in flight", || proxy.arrived() == 4, so_far).await;
-    // SAFETY: a signal to our own child.
-    assert_eq!(
-        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) },
-        0
-    );
+    common::files::interrupt(i32::try_from(child.id()).unwrap());
     until(
         "the import stopping",
         || so_far().contains("stopping: nothing more is sent, waiting for 4 batches"),
@@ -151,7 +147,9 @@ async fn the_exit_status_of_an_import_follows_the_table() {
 async fn a_file_changed_after_its_check_is_not_imported() {
     let engine = empty_engine().await;
     let to = table(&engine, "files-changed").await;
-    let info = read::describe_table(&engine.client, &to).await.unwrap();
+    let info = read::describe_table(&engine.connection.reader(), &to)
+        .await
+        .unwrap();
     let dir = scratch("changed");
     let file = dir.join("likes.jsonl");
     std::fs::write(&file, likes(60)).unwrap();

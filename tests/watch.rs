@@ -6,22 +6,23 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
+use crate::common::Sdk as _;
 
 use std::time::Duration;
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use dynoscope::core::cancel::CancelToken;
-use dynoscope::core::connection::Connection;
-use dynoscope::core::items::{self, CommitMode};
-use dynoscope::core::likes::LikeOp;
-use dynoscope::core::read;
-use dynoscope::core::sandbox::Sandbox;
-use dynoscope::core::seed;
-use dynoscope::core::spec::WatchFrom;
-use dynoscope::core::stream::Until;
-use dynoscope::core::table::TableInfo;
-use dynoscope::core::watch::{self, WatchEvent, WatchProgress, Watched};
+use dynoscope_core::cancel::CancelToken;
+use dynoscope_core::connection::Connection;
+use dynoscope_core::items::{self, CommitMode};
+use dynoscope_core::likes::LikeOp;
+use dynoscope_core::read;
+use dynoscope_core::sandbox::Sandbox;
+use dynoscope_core::seed;
+use dynoscope_core::spec::WatchFrom;
+use dynoscope_core::stream::Until;
+use dynoscope_core::table::TableInfo;
+use dynoscope_core::watch::{self, WatchEvent, WatchProgress, Watched};
 
 use common::watching::{like, spec, stream_table};
 use common::{connect_to, n, s};
@@ -55,7 +56,7 @@ async fn likes_unlikes_a_storm_and_a_staged_commit_stay_consistent() {
     like(connection, &info.name, "USER#a", LikeOp::Unlike).await;
     // A staged commit: a child and the tally's +1 in one transaction.
     let meta = read::get_item(
-        &connection.client,
+        &connection.reader(),
         &info.name,
         [("PK".to_owned(), s("POST#1")), ("SK".to_owned(), s("META"))].into(),
     )
@@ -86,7 +87,7 @@ async fn likes_unlikes_a_storm_and_a_staged_commit_stay_consistent() {
         "every child and tally record: {}",
         parent.records
     );
-    assert_eq!(watched.ending(), dynoscope::core::ending::Ending::Done);
+    assert_eq!(watched.ending(), dynoscope_core::ending::Ending::Done);
 }
 
 #[tokio::test]
@@ -96,7 +97,7 @@ async fn a_bare_child_an_add_alone_and_a_child_removed_twice_are_each_named() {
     let info = stream_table(connection).await;
     let put = |sk: &'static str| {
         connection
-            .client
+            .sdk()
             .put_item()
             .table_name(&info.name)
             .item("PK", s("POST#1"))
@@ -105,7 +106,7 @@ async fn a_bare_child_an_add_alone_and_a_child_removed_twice_are_each_named() {
     };
     let delete = |sk: &'static str| {
         connection
-            .client
+            .sdk()
             .delete_item()
             .table_name(&info.name)
             .key("PK", s("POST#1"))
@@ -128,13 +129,13 @@ async fn a_bare_child_an_add_alone_and_a_child_removed_twice_are_each_named() {
     );
     let sequence = &open[0].causes[0].sequence;
     assert!(line.contains(&format!("(sequence {sequence})")), "{line}");
-    assert_eq!(watched.ending(), dynoscope::core::ending::Ending::Refused);
+    assert_eq!(watched.ending(), dynoscope_core::ending::Ending::Refused);
 
     // The tally ADDed alone: the gap closes (-1 + 1), long after it opened? Not here: same
     // second, so it is a gap that closed; then another ADD alone opens +1.
     for _ in 0..2 {
         connection
-            .client
+            .sdk()
             .update_item()
             .table_name(&info.name)
             .key("PK", s("POST#1"))
@@ -183,7 +184,7 @@ async fn a_bare_child_an_add_alone_and_a_child_removed_twice_are_each_named() {
 async fn the_seeded_drifts_are_found_from_the_start_of_the_stream() {
     let sandbox = Sandbox::start(None, 0).await.unwrap();
     let connection = connect_to(sandbox.endpoint(), Duration::from_secs(10)).await;
-    let info = read::describe_table(&connection.client, seed::SOCIAL)
+    let info = read::describe_table(&connection.reader(), seed::SOCIAL)
         .await
         .unwrap();
     assert_eq!(info.stream.as_deref(), Some("NEW_AND_OLD_IMAGES"));

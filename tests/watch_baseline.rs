@@ -5,21 +5,22 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
+use crate::common::Sdk as _;
 
 use std::time::Duration;
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use dynoscope::core::cancel::CancelToken;
-use dynoscope::core::connection::Connection;
-use dynoscope::core::likes::{self, LikeOp};
-use dynoscope::core::read;
-use dynoscope::core::sandbox::Sandbox;
-use dynoscope::core::seed;
-use dynoscope::core::spec::{LikeSpec, WatchFrom};
-use dynoscope::core::stream::Until;
-use dynoscope::core::table::TableInfo;
-use dynoscope::core::watch::{self, WatchEvent, WatchProgress, Watched};
+use dynoscope_core::cancel::CancelToken;
+use dynoscope_core::connection::Connection;
+use dynoscope_core::likes::{self, LikeOp};
+use dynoscope_core::read;
+use dynoscope_core::sandbox::Sandbox;
+use dynoscope_core::seed;
+use dynoscope_core::spec::{LikeSpec, WatchFrom};
+use dynoscope_core::stream::Until;
+use dynoscope_core::table::TableInfo;
+use dynoscope_core::watch::{self, WatchEvent, WatchProgress, Watched};
 
 use common::watching::{like, spec, stream_table};
 use common::{connect_to, n, s};
@@ -27,7 +28,7 @@ use common::{connect_to, n, s};
 /// Parent `pk`'s stored tally and its children counted, as the table holds them now.
 async fn stored(connection: &Connection, table: &str, pk: &str) -> (String, usize) {
     let meta = read::get_item(
-        &connection.client,
+        &connection.reader(),
         table,
         [("PK".to_owned(), s(pk)), ("SK".to_owned(), s("META"))].into(),
     )
@@ -38,7 +39,7 @@ async fn stored(connection: &Connection, table: &str, pk: &str) -> (String, usiz
         panic!("{meta:?}")
     };
     let children = connection
-        .client
+        .sdk()
         .query()
         .table_name(table)
         .key_condition_expression("PK = :p AND begins_with(SK, :c)")
@@ -137,7 +138,7 @@ fn said(events: &[WatchEvent]) -> Vec<String> {
 
 async fn set_meta(connection: &Connection, table: &str, tally: &str, children: usize) {
     connection
-        .client
+        .sdk()
         .put_item()
         .table_name(table)
         .item("PK", s("POST#1"))
@@ -149,7 +150,7 @@ async fn set_meta(connection: &Connection, table: &str, tally: &str, children: u
         .unwrap();
     for i in 0..children {
         connection
-            .client
+            .sdk()
             .put_item()
             .table_name(table)
             .item("PK", s("POST#1"))
@@ -161,7 +162,7 @@ async fn set_meta(connection: &Connection, table: &str, tally: &str, children: u
 }
 
 async fn storm_on(connection: &Connection, info: &TableInfo, pk: &str, users: usize) {
-    let plan = dynoscope::core::spec::StormSpec {
+    let plan = dynoscope_core::spec::StormSpec {
         target: LikeSpec {
             table: info.name.clone(),
             pk: pk.to_owned(),
@@ -177,7 +178,7 @@ async fn storm_on(connection: &Connection, info: &TableInfo, pk: &str, users: us
     }
     .plan(
         info,
-        &dynoscope::core::write::Destination::of(connection),
+        &dynoscope_core::write::Destination::of(connection),
         "w",
     )
     .unwrap();
@@ -199,7 +200,7 @@ async fn on_a_parent_already_at_plus_7_likes_and_a_storm_are_not_named_and_a_bar
         }
         storm_on(connection, &info, "POST#1", 150).await;
         connection
-            .client
+            .sdk()
             .update_item()
             .table_name(&info.name)
             .key("PK", s("POST#1"))
@@ -259,7 +260,7 @@ async fn on_a_parent_at_minus_1_likes_are_never_named() {
 async fn the_seeded_drifted_post_then_a_storm_names_nothing() {
     let sandbox = Sandbox::start(None, 0).await.unwrap();
     let connection = connect_to(sandbox.endpoint(), Duration::from_secs(10)).await;
-    let info = read::describe_table(&connection.client, seed::SOCIAL)
+    let info = read::describe_table(&connection.reader(), seed::SOCIAL)
         .await
         .unwrap();
     let (events, watched) = watch_around(

@@ -6,7 +6,7 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use common::served::{Served, dynoscope, text};
 
@@ -86,7 +86,7 @@ fn a_stormed_parent_is_consistent(served: &Served) {
 fn read_only_turns_no_stream_on(served: &Served) {
     let other = common::table_name("readonly");
     served.runtime.block_on(async {
-        let client = dynoscope::core::connection::endpoint_client(served.url(), "us-east-1").await;
+        let client = common::sdk_client(served.url());
         common::create_table(&client, &other).await;
     });
     let out = dynoscope(&[
@@ -166,7 +166,7 @@ fn a_table_without_a_stream_is_refused_with_the_ways_out_then_turned_on_or_polle
     let served = Served::new();
     let table = common::table_name("nostream");
     served.runtime.block_on(async {
-        let client = dynoscope::core::connection::endpoint_client(served.url(), "us-east-1").await;
+        let client = common::sdk_client(served.url());
         common::create_table(&client, &table).await;
         client
             .put_item()

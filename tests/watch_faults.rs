@@ -8,15 +8,16 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
+use crate::common::Sdk as _;
 
 use std::time::Duration;
 
-use dynoscope::core::cancel::CancelToken;
-use dynoscope::core::connection::Connection;
-use dynoscope::core::read;
-use dynoscope::core::stream::{self, StartAt, StreamEvent, Tuning, Until};
-use dynoscope::core::write::{self, WriteOutcome};
+use dynoscope_core::cancel::CancelToken;
+use dynoscope_core::connection::Connection;
+use dynoscope_core::read;
+use dynoscope_core::stream::{self, StartAt, StreamEvent, Tuning, Until};
+use dynoscope_core::write::{self, WriteOutcome};
 
 use common::{Fault, connect_to, fault_proxy, n, s};
 
@@ -87,15 +88,15 @@ async fn a_faulty_stream_read_gives_exactly_the_records_of_a_clean_one() {
     let engine = common::empty_engine().await;
     let connection = &engine.connection;
     let table = common::table_name("faults");
-    common::create_table(&connection.client, &table).await;
-    let info = read::describe_table(&connection.client, &table)
+    common::create_table(&connection.sdk(), &table).await;
+    let info = read::describe_table(&connection.reader(), &table)
         .await
         .unwrap();
     let enabled = write::send(connection, &stream::enable_plan(connection, &info), false).await;
     assert!(matches!(enabled, WriteOutcome::Applied { .. }));
     for i in 0..9 {
         connection
-            .client
+            .sdk()
             .put_item()
             .table_name(&table)
             .item("PK", s("POST#1"))
@@ -105,7 +106,7 @@ async fn a_faulty_stream_read_gives_exactly_the_records_of_a_clean_one() {
             .await
             .unwrap();
     }
-    let info = read::describe_table(&connection.client, &table)
+    let info = read::describe_table(&connection.reader(), &table)
         .await
         .unwrap();
     let arn = info.stream_arn.clone().unwrap();
@@ -139,14 +140,14 @@ async fn a_faulty_stream_read_gives_exactly_the_records_of_a_clean_one() {
     )
     .await;
     let through = connect_to(&proxy.url, Duration::from_secs(5)).await;
-    let after = StartAt::After(dynoscope::core::stream::SequenceNumber(clean[0].clone()));
+    let after = StartAt::After(dynoscope_core::stream::SequenceNumber(clean[0].clone()));
     let (sequences, notes) = read_from(&through, &arn, after).await;
     assert_eq!(sequences, clean, "from the oldest record");
     assert!(notes.iter().any(|n| n.contains("trimmed")), "{notes:?}");
     let (sequences, _) = read_from(
         connection,
         &arn,
-        StartAt::After(dynoscope::core::stream::SequenceNumber(clean[0].clone())),
+        StartAt::After(dynoscope_core::stream::SequenceNumber(clean[0].clone())),
     )
     .await;
     assert_eq!(sequences, clean[1..], "after the first, untrimmed");
@@ -157,14 +158,14 @@ async fn a_stream_that_keeps_resetting_is_waited_for_then_given_up_with_its_erro
     let engine = common::empty_engine().await;
     let connection = &engine.connection;
     let table = common::table_name("reset");
-    common::create_table(&connection.client, &table).await;
-    let info = read::describe_table(&connection.client, &table)
+    common::create_table(&connection.sdk(), &table).await;
+    let info = read::describe_table(&connection.reader(), &table)
         .await
         .unwrap();
     let _ = write::send(connection, &stream::enable_plan(connection, &info), false).await;
     for i in 0..4 {
         connection
-            .client
+            .sdk()
             .put_item()
             .table_name(&table)
             .item("PK", s("P"))
@@ -173,7 +174,7 @@ async fn a_stream_that_keeps_resetting_is_waited_for_then_given_up_with_its_erro
             .await
             .unwrap();
     }
-    let arn = read::describe_table(&connection.client, &table)
+    let arn = read::describe_table(&connection.reader(), &table)
         .await
         .unwrap()
         .stream_arn
@@ -217,7 +218,7 @@ async fn a_stream_that_keeps_resetting_is_waited_for_then_given_up_with_its_erro
 async fn turning_a_stream_on_is_sent_once_and_an_answer_lost_is_unknown() {
     let engine = common::empty_engine().await;
     let describe = |table: String| {
-        let client = engine.client.clone();
+        let client = engine.connection.reader();
         async move { read::describe_table(&client, &table).await.unwrap() }
     };
     // The answer lost after the server applied it: unknown, not sent again, and the stream is on.

@@ -1,6 +1,10 @@
 //! What the benches share: an empty table keyed `PK` and `SK` (both strings), on demand, and
 //! the release CLI run as a child process, measured.
 
+#[path = "../../tests/common/sdk.rs"]
+mod sdk;
+
+pub use sdk::sdk_client;
 use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
@@ -49,7 +53,10 @@ pub struct Run {
 }
 
 /// Run the release CLI with `args` against `url`, measured.
-#[allow(dead_code)] // Not every bench runs the CLI.
+#[allow(dead_code)]
+// Not every bench runs the CLI.
+// wait4(2) is foreign code: it writes the child's status and usage into the two locals given.
+#[allow(unsafe_code)]
 pub fn run(url: &str, args: &[&str], dir: &Path) -> Run {
     let (out_path, err_path) = (dir.join("stdout"), dir.join("stderr"));
     let started = Instant::now();

@@ -184,13 +184,15 @@ fn statements(text: &str, start: &str) -> Vec<String> {
     found
 }
 
-#[test]
-fn no_two_files_import_each_other() {
+type Graph = BTreeMap<PathBuf, BTreeSet<PathBuf>>;
+
+/// Which file imports which, across every crate read as one module tree.
+fn file_imports() -> Graph {
     let sources = sources();
     let files: BTreeSet<PathBuf> = sources.iter().map(|(f, _)| f.clone()).collect();
     let texts: BTreeMap<PathBuf, String> = sources.iter().cloned().collect();
     let reexports = reexports(&sources, &files);
-    let mut imports: BTreeMap<PathBuf, BTreeSet<PathBuf>> = BTreeMap::new();
+    let mut imports = Graph::new();
     for (file, text) in &sources {
         // A module file and the files of its own submodules are one module, not two.
         let own = file.parent().filter(|_| file.ends_with("mod.rs"));
@@ -211,7 +213,11 @@ fn no_two_files_import_each_other() {
             }
         }
     }
-    // A circle is an import that can be followed back to where it started.
+    imports
+}
+
+/// The edges of `graph` that can be followed back to where they started, as `a -> b`.
+fn circles(graph: &Graph) -> Vec<String> {
     let reaches = |from: &PathBuf, to: &PathBuf| {
         let mut seen = BTreeSet::new();
         let mut stack = vec![from.clone()];
@@ -220,17 +226,23 @@ fn no_two_files_import_each_other() {
                 return true;
             }
             if seen.insert(at.clone()) {
-                stack.extend(imports.get(&at).into_iter().flatten().cloned());
+                stack.extend(graph.get(&at).into_iter().flatten().cloned());
             }
         }
         false
     };
-    let circles: Vec<String> = imports
+    graph
         .iter()
         .flat_map(|(file, targets)| targets.iter().map(move |t| (file, t)))
         .filter(|(file, target)| reaches(target, file))
         .map(|(file, target)| format!("{} -> {}", file.display(), target.display()))
-        .collect();
+        .collect()
+}
+
+#[test]
+fn no_two_files_import_each_other() {
+    let imports = file_imports();
+    let circles = circles(&imports);
     assert!(
         circles.is_empty(),
         "import circles:\n{}",
@@ -240,4 +252,41 @@ fn no_two_files_import_each_other() {
         imports.values().map(BTreeSet::len).sum::<usize>() > 100,
         "the imports were read"
     );
+}
+
+/// The module of core a file belongs to: `core/counter/plan.rs` → `core/counter`.
+fn core_module(file: &std::path::Path) -> Option<PathBuf> {
+    let mut parts = file.iter();
+    (parts.next()? == "core").then_some(())?;
+    let top = parts
+        .next()?
+        .to_string_lossy()
+        .trim_end_matches(".rs")
+        .to_owned();
+    (top != "mod").then(|| PathBuf::from("core").join(top))
+}
+
+/// Core's modules are layers: vocabulary (values, numbers, the table), under infrastructure
+/// (connections, the one reader, the one gateway), under the domains (counters, tallies, likes,
+/// watching), under the specs and their runs. No module reaches back up to one that uses it.
+#[test]
+fn no_two_modules_of_core_import_each_other() {
+    let mut modules = Graph::new();
+    for (file, targets) in file_imports() {
+        let Some(from) = core_module(&file) else {
+            continue;
+        };
+        for to in targets.iter().filter_map(|t| core_module(t)) {
+            if to != from {
+                modules.entry(from.clone()).or_default().insert(to);
+            }
+        }
+    }
+    let circles = circles(&modules);
+    assert!(
+        circles.is_empty(),
+        "modules of core in a circle:\n{}",
+        circles.join("\n")
+    );
+    assert!(modules.len() > 30, "the modules were read: {modules:?}");
 }

@@ -142,7 +142,7 @@ async fn no_dry_run_sends_a_write() {
     assert_eq!(stored.len(), 3, "nothing deleted");
 
     let mut found = Vec::new();
-    takes_dry_run(&dynoscope::cli::Cli::command(), "", &mut found);
+    takes_dry_run(&dynoscope_cli::Cli::command(), "", &mut found);
     found.sort();
     found.dedup();
     let mut tried: Vec<String> = runs.iter().map(|(name, _)| (*name).to_owned()).collect();

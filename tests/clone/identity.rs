@@ -4,6 +4,7 @@
 //! apart by a probe that leaves nothing behind; a destination that holds items is asked about,
 //! even on this machine, and nothing is replaced until it is confirmed.
 
+use crate::common::Sdk as _;
 use std::time::Duration;
 
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -11,13 +12,13 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use super::clones::{item, plain_spec, run, run_confirmed, source, whole};
 use super::common::files::scan;
 use super::common::{Fault, connect_to, empty_engine, fault_proxy, n};
-use dynoscope::core::cancel::CancelToken;
-use dynoscope::core::ending::Ending;
-use dynoscope::core::error::Error;
-use dynoscope::core::sandbox::Sandbox;
-use dynoscope::core::schema::read_spec;
+use dynoscope_core::cancel::CancelToken;
+use dynoscope_core::ending::Ending;
+use dynoscope_core::error::Error;
+use dynoscope_core::sandbox::Sandbox;
+use dynoscope_core::schema::read_spec;
 
-fn no_probe_left(items: &[dynoscope::core::value::Item]) -> bool {
+fn no_probe_left(items: &[dynoscope_core::value::Item]) -> bool {
     !items
         .iter()
         .any(|i| format!("{:?}", i["PK"]).contains("dynoscope-clone-probe"))
@@ -59,7 +60,7 @@ async fn the_source_reached_another_way_is_never_written_over() {
 }
 
 /// Start a sandbox in the file `path` (seeded when new).
-async fn sandbox_at(path: &std::path::Path) -> (Sandbox, dynoscope::core::connection::Connection) {
+async fn sandbox_at(path: &std::path::Path) -> (Sandbox, dynoscope_core::connection::Connection) {
     let sandbox = Sandbox::start(Some(path), 0).await.unwrap();
     let connection = connect_to(sandbox.endpoint(), Duration::from_secs(10)).await;
     (sandbox, connection)
@@ -79,13 +80,13 @@ async fn tables_alike_in_arn_and_creation_time_are_told_apart_by_a_probe() {
     }
     let (_b, there) = sandbox_at(&path_b).await;
     let (one, other) = (
-        read_spec(&here.client, "Videos").await.unwrap(),
-        read_spec(&there.client, "Videos").await.unwrap(),
+        read_spec(&here.reader(), "Videos").await.unwrap(),
+        read_spec(&there.reader(), "Videos").await.unwrap(),
     );
     assert_eq!((&one.arn, &one.created), (&other.arn, &other.created));
     assert!(one.created.is_some());
-    let count = |c: &dynoscope::core::connection::Connection| {
-        let client = c.client.clone();
+    let count = |c: &dynoscope_core::connection::Connection| {
+        let client = c.sdk().clone();
         async move {
             let out = client.scan().table_name("Videos").send().await.unwrap();
             out.items().to_vec()

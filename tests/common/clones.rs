@@ -1,21 +1,21 @@
 //! Tables to clone: a source with a global and a local index, TTL, a stream and tags, filled
-//! with items of every kind of value, and the two sides compared item by item. Included by the
-//! clone tests alone (`#[path]`), beside `common`.
+//! with items of every kind of value, and the two sides compared item by item. Used by the
+//! clone tests.
 
 #![allow(dead_code)]
 
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use dynoscope::core::admin;
-use dynoscope::core::cancel::CancelToken;
-use dynoscope::core::clone::{self, CloneEvent, ClonePlan, CloneReport, PartAsked};
-use dynoscope::core::connection::Connection;
-use dynoscope::core::error::Result;
-use dynoscope::core::items::same_item;
-use dynoscope::core::read::SegmentStarts;
-use dynoscope::core::schema::{BillingSpec, StreamView, TableSpec, parse_index, parse_key};
-use dynoscope::core::value::{self, Item};
+use dynoscope_core::admin;
+use dynoscope_core::cancel::CancelToken;
+use dynoscope_core::clone::{self, CloneEvent, ClonePlan, CloneReport, PartAsked};
+use dynoscope_core::connection::Connection;
+use dynoscope_core::error::Result;
+use dynoscope_core::read::SegmentStarts;
+use dynoscope_core::schema::{BillingSpec, StreamView, TableSpec, parse_index, parse_key};
+use dynoscope_core::value::same_item;
+use dynoscope_core::value::{self, Item};
 
 use crate::common::files::scan;
 use crate::common::{Engine, n, s, table_name};

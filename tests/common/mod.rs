@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 #![allow(dead_code)]
 
+pub mod clones;
 mod fault_answers;
 mod faults;
 pub mod files;
@@ -11,6 +12,7 @@ pub mod moto;
 pub mod npm;
 mod proxy;
 pub mod roundtrip;
+mod sdk;
 pub mod served;
 pub mod tables;
 pub mod through;
@@ -18,6 +20,7 @@ pub mod watching;
 
 pub use faults::*;
 pub use proxy::*;
+pub use sdk::sdk_client;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -29,8 +32,8 @@ use aws_sdk_dynamodb::types::{
 };
 use std::time::Duration;
 
-use dynoscope::core::connection::{self, ConnectOptions, Connection, ConnectionSpec};
-use dynoscope::core::sandbox::Sandbox;
+use dynoscope_core::connection::{self, ConnectOptions, Connection, ConnectionSpec};
+use dynoscope_core::sandbox::Sandbox;
 
 /// An empty engine, a connection to it (what the write gateway sends on) and its client.
 pub struct Engine {
@@ -42,11 +45,22 @@ pub struct Engine {
 pub async fn empty_engine() -> Engine {
     let sandbox = Sandbox::start_empty().await.expect("sandbox starts");
     let connection = connect_to(sandbox.endpoint(), Duration::from_secs(10)).await;
-    let client = connection.client.clone();
+    let client = connection.sdk();
     Engine {
         sandbox,
         connection,
         client,
+    }
+}
+
+/// A test's own SDK client to where a connection sends ([`sdk_client`]).
+pub trait Sdk {
+    fn sdk(&self) -> Client;
+}
+
+impl Sdk for Connection {
+    fn sdk(&self) -> Client {
+        sdk_client(&self.target)
     }
 }
 
@@ -139,8 +153,8 @@ pub fn builder_add(
     table: &str,
     key: &HashMap<String, AttributeValue>,
     attribute: &str,
-) -> dynoscope::core::expr::codegen::Request {
-    use dynoscope::core::expr::codegen::{Operation, Request};
+) -> dynoscope_core::expr::codegen::Request {
+    use dynoscope_core::expr::codegen::{Operation, Request};
     Request {
         table: table.to_owned(),
         operation: Operation::Update(key.clone()),

@@ -5,13 +5,13 @@
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use dynoscope::core::admin::{self, AdminEvent, AdminReport};
-use dynoscope::core::cancel::CancelToken;
-use dynoscope::core::connection::Connection;
-use dynoscope::core::ending::Ending;
-use dynoscope::core::schema::{TableSpec, parse_key};
-use dynoscope::core::value::Item;
-use dynoscope::core::write::WritePlan;
+use dynoscope_core::admin::{self, AdminEvent, AdminReport};
+use dynoscope_core::cancel::CancelToken;
+use dynoscope_core::connection::Connection;
+use dynoscope_core::ending::Ending;
+use dynoscope_core::schema::{TableSpec, parse_key};
+use dynoscope_core::value::Item;
+use dynoscope_core::write::WritePlan;
 
 use crate::common::{connect_to, s, table_name};
 
@@ -95,13 +95,14 @@ pub async fn table_with(connection: &Connection, prefix: &str, count: usize) -> 
         "{:?}",
         report.lines()
     );
+    let client = crate::common::Sdk::sdk(connection);
     for i in 0..count {
         let item = Item::from([
             ("PK".to_owned(), s(&format!("POST#{}", i % 2))),
             ("SK".to_owned(), s(&format!("LIKE#{i:03}"))),
             ("title".to_owned(), s(&format!("post {i}"))),
         ]);
-        let put = connection.client.put_item().table_name(&name);
+        let put = client.put_item().table_name(&name);
         put.set_item(Some(item)).send().await.unwrap();
     }
     name
@@ -109,7 +110,11 @@ pub async fn table_with(connection: &Connection, prefix: &str, count: usize) -> 
 
 /// Every item of `table`, in key order.
 pub async fn items(connection: &Connection, table: &str) -> Vec<Item> {
-    let out = connection.client.scan().table_name(table).send().await;
+    let out = crate::common::Sdk::sdk(connection)
+        .scan()
+        .table_name(table)
+        .send()
+        .await;
     let mut items = out.unwrap().items.unwrap_or_default();
     let key = |i: &Item| format!("{:?}{:?}", i["PK"], i["SK"]);
     items.sort_by_key(key);

@@ -6,8 +6,8 @@ use std::collections::HashMap;
 
 use aws_sdk_dynamodb::primitives::Blob;
 use aws_sdk_dynamodb::types::AttributeValue as V;
-use dynoscope::core::read::{self, BrowseRequest};
-use dynoscope::core::value::{Item, item_to_dynamodb_json};
+use dynoscope_core::read::{self, BrowseRequest};
+use dynoscope_core::value::{Item, item_to_dynamodb_json};
 
 use crate::common::files::{dynoscope, scratch};
 use crate::common::{Engine, create_table, n, put_all, s, table_name};
@@ -51,12 +51,16 @@ pub fn items() -> Vec<Item> {
 
 /// Every item of `table`, in key order.
 pub async fn scan(engine: &Engine, table: &str) -> Vec<Item> {
-    let info = read::describe_table(&engine.client, table).await.unwrap();
-    let request = BrowseRequest::scan(&info, None).unwrap();
-    let mut all = Vec::new();
-    read::read_all(&engine.client, &request, |page| all.extend(page.items))
+    let info = read::describe_table(&engine.connection.reader(), table)
         .await
         .unwrap();
+    let request = BrowseRequest::scan(&info, None).unwrap();
+    let mut all = Vec::new();
+    read::read_all(&engine.connection.reader(), &request, |page| {
+        all.extend(page.items)
+    })
+    .await
+    .unwrap();
     let keys = ["PK".to_owned(), "SK".to_owned()];
     all.sort_by_key(|i| item_to_dynamodb_json(i, &keys, false));
     all

@@ -2,7 +2,7 @@
 
 use std::process::{Command, Output};
 
-use dynoscope::core::sandbox::Sandbox;
+use dynoscope_core::sandbox::Sandbox;
 
 use crate::common::{self, Fault};
 

@@ -4,9 +4,10 @@
 use std::collections::{BTreeSet, HashMap};
 use std::time::Duration;
 
-use dynoscope::core::read;
-use dynoscope::core::table::TableInfo;
-use dynoscope::core::value::{self, Item};
+use dynoscope_core::connection::Reader;
+use dynoscope_core::read;
+use dynoscope_core::table::TableInfo;
+use dynoscope_core::value::{self, Item};
 
 use crate::common::{
     self, Engine, Fault, FaultProxy, create_table, empty_engine, put_all, s, table_name,
@@ -32,15 +33,17 @@ pub async fn table_of(count: usize, pad_bytes: usize) -> (Engine, TableInfo) {
         })
         .collect();
     put_all(&engine.client, &name, items).await;
-    let info = read::describe_table(&engine.client, &name).await.unwrap();
+    let info = read::describe_table(&engine.connection.reader(), &name)
+        .await
+        .unwrap();
     (engine, info)
 }
 
 /// A proxy with `fault` on Scan and Query in front of `engine`, and a client through it.
-pub async fn proxy(engine: &Engine, fault: Fault) -> (FaultProxy, aws_sdk_dynamodb::Client) {
+pub async fn proxy(engine: &Engine, fault: Fault) -> (FaultProxy, Reader) {
     let proxy = common::fault_proxy(engine.sandbox.addr(), &["Scan", "Query"], fault).await;
     let connection = common::connect_to(&proxy.url, Duration::from_secs(10)).await;
-    (proxy, connection.client)
+    (proxy, connection.reader())
 }
 
 /// The sort key of `item`, as text.

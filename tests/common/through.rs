@@ -4,10 +4,10 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use dynoscope::core::connection::Connection;
-use dynoscope::core::read as ops;
-use dynoscope::core::table::TableInfo;
-use dynoscope::core::value::Item;
+use dynoscope_core::connection::Connection;
+use dynoscope_core::read as ops;
+use dynoscope_core::table::TableInfo;
+use dynoscope_core::value::Item;
 
 use crate::common::{self, Engine, Fault, FaultProxy, create_table, empty_engine, s, table_name};
 
@@ -34,7 +34,7 @@ pub fn key(pk: &str, sk: &str) -> Item {
 }
 
 pub async fn number(engine: &Engine, table: &str, key: &Item, attr: &str) -> Option<String> {
-    ops::read_number(&engine.client, table, key, attr)
+    ops::read_number(&engine.connection.reader(), table, key, attr)
         .await
         .unwrap()
 }
@@ -43,6 +43,8 @@ pub async fn engine_with_table() -> (Engine, TableInfo) {
     let engine = empty_engine().await;
     let name = table_name("faults");
     create_table(&engine.client, &name).await;
-    let info = ops::describe_table(&engine.client, &name).await.unwrap();
+    let info = ops::describe_table(&engine.connection.reader(), &name)
+        .await
+        .unwrap();
     (engine, info)
 }

@@ -1,16 +1,16 @@
 //! Watching counters in tests: a watch spec on the posts' rule, a table with a stream turned
 //! on through the write gateway, a like through the core.
 
-use dynoscope::core::cancel::CancelToken;
-use dynoscope::core::connection::Connection;
-use dynoscope::core::likes::{self, LikeOp};
-use dynoscope::core::read;
-use dynoscope::core::spec::{LikeSpec, RuleSpec, WatchFrom, WatchSpec};
-use dynoscope::core::stream;
-use dynoscope::core::table::TableInfo;
-use dynoscope::core::write::{self, WriteOutcome};
+use dynoscope_core::cancel::CancelToken;
+use dynoscope_core::connection::Connection;
+use dynoscope_core::likes::LikeOp;
+use dynoscope_core::read;
+use dynoscope_core::spec::{LikeSpec, RuleSpec, WatchFrom, WatchSpec};
+use dynoscope_core::stream;
+use dynoscope_core::table::TableInfo;
+use dynoscope_core::write::{self, WriteOutcome};
 
-use crate::common::{self, n, s};
+use crate::common::{self, Sdk as _, n, s};
 
 pub fn spec(table: &str, pk: Option<&str>, from: WatchFrom) -> WatchSpec {
     WatchSpec {
@@ -31,8 +31,8 @@ pub fn spec(table: &str, pk: Option<&str>, from: WatchFrom) -> WatchSpec {
 /// A table with a stream turned on through the write gateway, and one post with tally 0.
 pub async fn stream_table(connection: &Connection) -> TableInfo {
     let table = common::table_name("watch");
-    common::create_table(&connection.client, &table).await;
-    let info = read::describe_table(&connection.client, &table)
+    common::create_table(&common::Sdk::sdk(connection), &table).await;
+    let info = read::describe_table(&connection.reader(), &table)
         .await
         .unwrap();
     assert!(stream::StreamSource::of(&info).is_err(), "no stream yet");
@@ -42,7 +42,7 @@ pub async fn stream_table(connection: &Connection) -> TableInfo {
         "{outcome:?}"
     );
     connection
-        .client
+        .sdk()
         .put_item()
         .table_name(&table)
         .item("PK", s("POST#1"))
@@ -51,7 +51,7 @@ pub async fn stream_table(connection: &Connection) -> TableInfo {
         .send()
         .await
         .unwrap();
-    read::describe_table(&connection.client, &table)
+    read::describe_table(&connection.reader(), &table)
         .await
         .unwrap()
 }
@@ -67,7 +67,8 @@ pub async fn like(connection: &Connection, table: &str, user: &str, op: LikeOp) 
         token: None,
         create: false,
     };
-    let report = likes::like(connection, op, &spec, false, &CancelToken::default())
+    let report = spec
+        .run(connection, op, false, &CancelToken::default())
         .await
         .unwrap();
     assert!(

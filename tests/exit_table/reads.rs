@@ -1,11 +1,11 @@
 //! The rows of the reads and the checks: tables, describe, items, scan, check, size,
 //! shards-advice.
 
-use dynoscope::cli::Exit::{Done, Error as Bad, Refused};
+use dynoscope_cli::Exit::{Done, Error as Bad, Refused};
 
-use crate::Via::{Direct, Proxy};
+use super::Via::{Direct, Proxy};
+use super::{INVALID, Row, THROTTLED, row};
 use crate::common::Fault;
-use crate::{INVALID, Row, THROTTLED, row};
 
 pub fn rows() -> Vec<Row> {
     let mut rows = tables_describe_get_rows();

@@ -3,9 +3,9 @@
 //! server's validation), throttled out, an answer lost before or after the server applied it,
 //! and a write that applied while stdout was closed.
 
+use super::{INVALID, Row, THROTTLED, Via, row};
 use crate::common::Fault;
-use crate::{INVALID, Row, THROTTLED, Via, row};
-use dynoscope::cli::Exit;
+use dynoscope_cli::Exit;
 
 pub fn rows() -> Vec<Row> {
     let mut rows = create_rows();

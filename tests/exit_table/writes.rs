@@ -1,10 +1,10 @@
 //! The rows of the writes: add, like and unlike, storm, put, delete.
 
-use dynoscope::cli::Exit::{Done, Error as Bad, Refused, Unknown};
+use dynoscope_cli::Exit::{Done, Error as Bad, Refused, Unknown};
 
-use crate::Via::{Direct, Proxy};
+use super::Via::{Direct, Proxy};
+use super::{INVALID, Row, THROTTLED, row};
 use crate::common::Fault;
-use crate::{INVALID, Row, THROTTLED, row};
 
 pub fn rows() -> Vec<Row> {
     let mut rows = add_rows();

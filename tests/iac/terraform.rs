@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use dynoscope::core::schema::{IacFormat, render_iac};
+use dynoscope_core::schema::{IacFormat, render_iac};
 use serde_json::Value;
 
 use super::{folder, node_modules, rich, runs, skipped, specs, succeeds, tags};

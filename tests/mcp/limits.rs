@@ -2,11 +2,11 @@
 //! the server's loop (other calls are answered while it runs), and stopped by the client's
 //! cancel or by the client leaving.
 
-use dynoscope::core::sandbox::Sandbox;
+use dynoscope_core::sandbox::Sandbox;
 use serde_json::json;
 
-use crate::probe::{DEADLINE, Raw};
-use crate::{Agent, audit_lines, audit_path};
+use super::probe::{DEADLINE, Raw};
+use super::{Agent, audit_lines, audit_path};
 
 const FOREVER: &str =
     "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c";

@@ -6,12 +6,12 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
-use dynoscope::core::sandbox::Sandbox;
+use dynoscope_core::sandbox::Sandbox;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader};
 use tokio::process::{Child, ChildStdin, ChildStdout};
 
-use crate::{Agent, audit_lines, audit_path, mcp_command};
+use super::{Agent, audit_lines, audit_path, mcp_command};
 
 /// Every wait here ends within this.
 pub const DEADLINE: Duration = Duration::from_secs(60);

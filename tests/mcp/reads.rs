@@ -1,10 +1,10 @@
 //! Every read tool on the seeded sandbox: what it returns, bounded, and audited.
 
-use dynoscope::core::sandbox::Sandbox;
-use dynoscope::core::seed::{DRIFTED, SAMPLE_POST};
+use dynoscope_core::sandbox::Sandbox;
+use dynoscope_core::seed::{DRIFTED, SAMPLE_POST};
 use serde_json::json;
 
-use crate::{Agent, audit_lines, audit_path};
+use super::{Agent, audit_lines, audit_path};
 
 const READS: [&str; 10] = [
     "list_tables",
@@ -139,7 +139,7 @@ async fn every_tool_is_listed_with_what_it_costs_and_every_read_answers() {
         .await;
     assert_eq!(
         item["item"]["bytes_served"],
-        json!({"N": dynoscope::core::seed::BIG_NUMBER}),
+        json!({"N": dynoscope_core::seed::BIG_NUMBER}),
         "the number is the server's, exactly"
     );
 

@@ -1,11 +1,11 @@
 //! For the same bad input, the MCP server's error is the CLI's stderr word for word: both check
 //! it with the same spec.
 
-use dynoscope::core::seed::SAMPLE_POST;
+use dynoscope_core::seed::SAMPLE_POST;
 use serde_json::{Value, json};
 
+use super::{Agent, audit_path};
 use crate::common::served::{Served, dynoscope, text};
-use crate::{Agent, audit_path};
 
 /// (CLI arguments after the connection, MCP tool, its arguments).
 fn cases() -> Vec<(Vec<&'static str>, &'static str, Value)> {

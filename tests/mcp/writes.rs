@@ -2,12 +2,12 @@
 //! through the gateway, also when the answer is lost; never off this machine without `--yes`,
 //! nor on a read-only connection.
 
-use dynoscope::core::sandbox::Sandbox;
-use dynoscope::core::seed::{DRIFTED, SAMPLE_POST};
+use dynoscope_core::sandbox::Sandbox;
+use dynoscope_core::seed::{DRIFTED, SAMPLE_POST};
 use serde_json::{Value, json};
 
+use super::{Agent, audit_lines, audit_path};
 use crate::common::{self, Fault};
-use crate::{Agent, audit_lines, audit_path};
 
 const WRITE_TARGETS: &[&str] = &[
     "UpdateItem",
@@ -53,13 +53,13 @@ fn calls() -> Vec<(&'static str, Value)> {
     ]
 }
 
-async fn play_count(client: &aws_sdk_dynamodb::Client) -> String {
+async fn play_count(client: &dynoscope_core::connection::Reader) -> String {
     let key = common::through::key("VID#9f3a", "STATS#TOTAL");
-    let item = dynoscope::core::read::get_item(client, "Videos", key)
+    let item = dynoscope_core::read::get_item(client, "Videos", key)
         .await
         .unwrap()
         .unwrap();
-    dynoscope::core::value::cell_text(&item["play_count"])
+    dynoscope_core::value::cell_text(&item["play_count"])
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -84,7 +84,7 @@ async fn with_allow_writes_each_write_applies_once() {
     let sandbox = Sandbox::start(None, 0).await.unwrap();
     let connection =
         common::connect_to(sandbox.endpoint(), std::time::Duration::from_secs(10)).await;
-    let client = &connection.client;
+    let client = &connection.reader();
     let audit = audit_path("writes-on");
     let agent = Agent::start(sandbox.endpoint(), &["--allow-writes"], &audit).await;
     let before = play_count(client).await;
@@ -130,11 +130,11 @@ async fn an_answer_lost_after_the_add_applied_is_unknown_and_not_sent_again() {
     ] {
         let proxy = common::fault_proxy(sandbox.addr(), &["UpdateItem"], fault).await;
         let agent = Agent::start(&proxy.url, &["--allow-writes"], &audit_path("lost")).await;
-        let before = play_count(&connection.client).await;
+        let before = play_count(&connection.reader()).await;
         let (tool, arguments) = calls().remove(0);
         let answer = agent.ok(tool, arguments).await;
         assert_eq!(answer["ending"], "unknown", "{answer}");
-        let after = play_count(&connection.client).await;
+        let after = play_count(&connection.reader()).await;
         assert_eq!(
             after.parse::<i64>().unwrap(),
             before.parse::<i64>().unwrap() + 1,
@@ -175,13 +175,13 @@ fn writes_off_this_machine_need_yes_and_never_go_to_a_read_only_connection() {
     assert!(common::served::text(&out.stderr).contains("read-only connection writes nothing"));
 }
 
-async fn tally(client: &aws_sdk_dynamodb::Client, post: &str) -> i64 {
+async fn tally(client: &dynoscope_core::connection::Reader, post: &str) -> i64 {
     let key = common::through::key(post, "META");
-    let item = dynoscope::core::read::get_item(client, "Social", key)
+    let item = dynoscope_core::read::get_item(client, "Social", key)
         .await
         .unwrap()
         .unwrap();
-    dynoscope::core::value::cell_text(&item["likeTally"])
+    dynoscope_core::value::cell_text(&item["likeTally"])
         .parse()
         .unwrap()
 }
@@ -206,7 +206,7 @@ async fn a_like_or_a_put_whose_answer_is_garbled_is_said_as_the_server_stored_it
     let sandbox = Sandbox::start(None, 0).await.unwrap();
     let connection =
         common::connect_to(sandbox.endpoint(), std::time::Duration::from_secs(10)).await;
-    let client = &connection.client;
+    let client = &connection.reader();
 
     // Without a token a like is sent once: its outcome is unknown, and it applied once.
     let before = tally(client, SAMPLE_POST).await;
@@ -231,9 +231,9 @@ async fn a_like_or_a_put_whose_answer_is_garbled_is_said_as_the_server_stored_it
         "{answer}"
     );
     let key = common::through::key("VID#resent", "META");
-    let stored = dynoscope::core::read::get_item(client, "Videos", key)
+    let stored = dynoscope_core::read::get_item(client, "Videos", key)
         .await
         .unwrap()
         .expect("the put is stored");
-    assert_eq!(dynoscope::core::value::cell_text(&stored["n"]), "1");
+    assert_eq!(dynoscope_core::value::cell_text(&stored["n"]), "1");
 }

@@ -1,6 +1,6 @@
 //! Browsing: a Query and its rows, every page, an index, invalid input, exports.
 
-use dynoscope::core::connection::ConnectionSpec;
+use dynoscope_core::connection::ConnectionSpec;
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
 
@@ -165,7 +165,7 @@ fn exports_the_loaded_rows_as_dynamodb_json_lines() {
     let text = std::fs::read_to_string(&path).unwrap();
     let items: Vec<_> = text
         .lines()
-        .map(|l| dynoscope::core::value::item_from_dynamodb_json(l).unwrap())
+        .map(|l| dynoscope_core::value::item_from_dynamodb_json(l).unwrap())
         .collect();
     assert_eq!(items.len(), 4);
     assert!(items.iter().any(

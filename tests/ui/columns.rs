@@ -1,7 +1,7 @@
 //! The grid's layout and its refresh: columns moved, hidden and dated kept for the table after
 //! a reconnect; an auto-refresh's Refresh now tinting the rows another writer added and changed.
 
-use dynoscope::core::connection::ConnectionSpec;
+use dynoscope_core::connection::ConnectionSpec;
 use egui::Key;
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
@@ -16,7 +16,7 @@ fn columns_moved_hidden_and_dated_stay_for_the_table_after_a_reconnect() {
     h.set_size(egui::vec2(2600.0, 900.0));
     query_partition(h, "POST#a91f");
     step_until(h, "the results", |h| has_label(h, "LIKE#USER#7c20"));
-    let left_of = |h: &egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>, a: &str, b: &str| {
+    let left_of = |h: &egui_kittest::Harness<'_, dynoscope_app::DynoscopeApp>, a: &str, b: &str| {
         h.get_by_role_and_label(Role::Button, a).rect().left()
             < h.get_by_role_and_label(Role::Button, b).rect().left()
     };
@@ -131,7 +131,7 @@ fn counted_attributes_come_first_and_a_header_drags_to_its_place() {
     h.set_size(egui::vec2(2600.0, 900.0));
     query_partition(h, "POST#a91f");
     step_until(h, "the results", |h| has_label(h, "LIKE#USER#7c20"));
-    let left = |h: &egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>, name: &str| {
+    let left = |h: &egui_kittest::Harness<'_, dynoscope_app::DynoscopeApp>, name: &str| {
         h.get_by_role_and_label(Role::Button, name).rect().left()
     };
     step_until(h, "likeTally first", |h| {

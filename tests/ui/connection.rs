@@ -1,6 +1,6 @@
 //! Connecting: an unreachable endpoint, a failed connect, no connection.
 
-use dynoscope::core::connection::ConnectionSpec;
+use dynoscope_core::connection::ConnectionSpec;
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
 
@@ -33,6 +33,7 @@ fn a_failed_connect_keeps_the_previous_connection_working() {
         runtime: engine_runtime,
         sandbox,
         client,
+        ..
     } = outside_sandbox();
     let url = sandbox.endpoint().to_owned();
     let spec = endpoint(&url);

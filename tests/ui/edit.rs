@@ -1,6 +1,6 @@
 //! Editing a number: the server's value in the cell and the card, a race, the exact mode.
 
-use dynoscope::core::connection::ConnectionSpec;
+use dynoscope_core::connection::ConnectionSpec;
 use egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT as _, Queryable};
 
@@ -57,6 +57,7 @@ fn a_race_is_shown_and_the_exact_mode_retries_from_the_servers_value() {
         runtime: engine_runtime,
         sandbox,
         client,
+        ..
     } = outside_sandbox();
     let set_play_count = |value: &str| {
         engine_runtime.block_on(async {
@@ -195,7 +196,8 @@ fn an_edit_to_an_endpoint_not_on_this_machine_waits_for_confirmation() {
     let Outside {
         runtime: engine_runtime,
         sandbox,
-        client,
+        connection,
+        ..
     } = outside_sandbox();
     // The same server under an address not recognised as this machine's.
     let remote = format!("http://0.0.0.0:{}", sandbox.addr().port());
@@ -213,8 +215,8 @@ fn an_edit_to_an_endpoint_not_on_this_machine_waits_for_confirmation() {
     });
     let stored = || {
         engine_runtime
-            .block_on(dynoscope::core::read::read_number(
-                &client,
+            .block_on(dynoscope_core::read::read_number(
+                &connection.reader(),
                 "Videos",
                 &common_key(),
                 "play_count",
@@ -239,9 +241,9 @@ fn an_edit_to_an_endpoint_not_on_this_machine_waits_for_confirmation() {
     assert_eq!(stored().as_deref(), Some("42"));
 }
 
-fn common_key() -> dynoscope::core::value::Item {
+fn common_key() -> dynoscope_core::value::Item {
     use aws_sdk_dynamodb::types::AttributeValue;
-    dynoscope::core::value::Item::from([
+    dynoscope_core::value::Item::from([
         ("PK".to_owned(), AttributeValue::S("VID#9f3a".into())),
         ("SK".to_owned(), AttributeValue::S("STATS#TOTAL".into())),
     ])

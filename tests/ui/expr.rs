@@ -1,6 +1,6 @@
 //! The expression builder: compose, copy, run, open the app's writes, paste back.
 
-use dynoscope::core::connection::ConnectionSpec;
+use dynoscope_core::connection::ConnectionSpec;
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
 

@@ -1,7 +1,7 @@
 //! The grid and result tabs: sort by a header, find, keyboard and copy, tabs that keep their
 //! rows across table switches, and a PartiQL tab.
 
-use dynoscope::core::connection::ConnectionSpec;
+use dynoscope_core::connection::ConnectionSpec;
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::kittest::Queryable;
@@ -10,7 +10,7 @@ use crate::*;
 
 /// A key pressed with `modifiers` in one frame, so that what it copies is that frame's output.
 fn press(
-    h: &egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>,
+    h: &egui_kittest::Harness<'_, dynoscope_app::DynoscopeApp>,
     modifiers: Modifiers,
     key: Key,
 ) {
@@ -23,7 +23,7 @@ fn press(
     });
 }
 
-fn top_of(h: &egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>, label: &str) -> f32 {
+fn top_of(h: &egui_kittest::Harness<'_, dynoscope_app::DynoscopeApp>, label: &str) -> f32 {
     h.get_by_label(label).rect().top()
 }
 
@@ -296,7 +296,7 @@ fn a_parallel_scan_reads_every_segment_once() {
 
 /// Whether the label `text` is drawn wholly inside the window (the grid's rows and columns are
 /// virtual: a cell far down or far right is not drawn at all until scrolled to).
-fn in_view(h: &egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>, text: &str) -> bool {
+fn in_view(h: &egui_kittest::Harness<'_, dynoscope_app::DynoscopeApp>, text: &str) -> bool {
     h.query_all_by_label(text).any(|n| {
         let r = n.rect();
         r.left() >= 0.0 && r.right() <= 1280.0 && r.top() >= 0.0 && r.bottom() <= 800.0

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue as V;
-use dynoscope::core::connection::ConnectionSpec;
+use dynoscope_core::connection::ConnectionSpec;
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::kittest::{NodeT as _, Queryable};
@@ -12,7 +12,7 @@ use egui_kittest::kittest::{NodeT as _, Queryable};
 use crate::*;
 
 /// Query POST#a91f in Social and open its META item in the editor.
-fn edit_sample_post(h: &mut egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>) {
+fn edit_sample_post(h: &mut egui_kittest::Harness<'_, dynoscope_app::DynoscopeApp>) {
     query_partition(h, "POST#a91f");
     step_until(h, "the META row", |h| has_label(h, "META"));
     h.get_by_label("META").click();
@@ -25,7 +25,7 @@ fn edit_sample_post(h: &mut egui_kittest::Harness<'_, dynoscope::ui::DynoscopeAp
 
 /// Replace the whole text of the text field labelled `label`.
 pub(crate) fn set_field(
-    h: &mut egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>,
+    h: &mut egui_kittest::Harness<'_, dynoscope_app::DynoscopeApp>,
     label: &str,
     text: &str,
 ) {
@@ -42,14 +42,14 @@ pub(crate) fn set_field(
     h.step();
 }
 
-fn disabled(h: &egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>, label: &str) -> bool {
+fn disabled(h: &egui_kittest::Harness<'_, dynoscope_app::DynoscopeApp>, label: &str) -> bool {
     h.get_by_role_and_label(Role::Button, label)
         .accesskit_node()
         .is_disabled()
 }
 
 /// The likeTally set to 4 and a note added in the form, staged with their diff.
-fn stage_a_tally_and_a_note(h: &mut egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>) {
+fn stage_a_tally_and_a_note(h: &mut egui_kittest::Harness<'_, dynoscope_app::DynoscopeApp>) {
     // Every type of the seeded item is in the form; the key is fixed.
     assert!(has_label(h, "hashtags") && has_label(h, "checksums") && has_label(h, "archivedAt"));
     set_field(h, "likeTally", "4");
@@ -75,6 +75,7 @@ fn an_edit_is_staged_with_its_diff_and_a_conflict_shows_the_servers_item() {
         runtime: engine_runtime,
         sandbox,
         client,
+        ..
     } = outside_sandbox();
     let mut app = start(endpoint(sandbox.endpoint()), Some("Social"));
     let h = &mut app.harness;
@@ -259,17 +260,17 @@ fn a_staged_delete_of_a_like_says_its_tally_would_drift_and_stages_the_unlike_wh
         has_label_containing(h, "Committed 2 of 2 items in one transaction")
     });
     let (tally, child) = outside.runtime.block_on(async {
-        let client = &outside.client;
+        let client = &outside.connection.reader();
         let key = |sk: &str| {
-            dynoscope::core::value::Item::from([
+            dynoscope_core::value::Item::from([
                 ("PK".to_owned(), common::s("POST#a91f")),
                 ("SK".to_owned(), common::s(sk)),
             ])
         };
-        let tally = dynoscope::core::read::read_number(client, "Social", &key("META"), "likeTally")
+        let tally = dynoscope_core::read::read_number(client, "Social", &key("META"), "likeTally")
             .await
             .unwrap();
-        let child = dynoscope::core::read::get_item(client, "Social", key("LIKE#USER#7c20"))
+        let child = dynoscope_core::read::get_item(client, "Social", key("LIKE#USER#7c20"))
             .await
             .unwrap();
         (tally, child)

@@ -1,6 +1,6 @@
 //! The like lab: by hand, send again, storm, counter lab, confirmation, conflicts.
 
-use dynoscope::core::connection::ConnectionSpec;
+use dynoscope_core::connection::ConnectionSpec;
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
 
@@ -91,7 +91,7 @@ fn writes_to_an_endpoint_not_on_this_machine_need_confirmation() {
     remote_credentials();
     let engine_runtime = tokio::runtime::Runtime::new().unwrap();
     let sandbox = engine_runtime
-        .block_on(dynoscope::core::sandbox::Sandbox::start(None, 0))
+        .block_on(dynoscope_core::sandbox::Sandbox::start(None, 0))
         .unwrap();
     // The same server under an address not recognised as this machine's.
     let remote = format!("http://0.0.0.0:{}", sandbox.addr().port());
@@ -119,7 +119,7 @@ fn writes_to_an_endpoint_not_on_this_machine_need_confirmation() {
 fn the_panel_reports_and_retries_transaction_conflicts() {
     let engine_runtime = tokio::runtime::Runtime::new().unwrap();
     let (sandbox, proxy) = engine_runtime.block_on(async {
-        let sandbox = dynoscope::core::sandbox::Sandbox::start(None, 0)
+        let sandbox = dynoscope_core::sandbox::Sandbox::start(None, 0)
             .await
             .unwrap();
         let (proxy, _) = common::conflicting_proxy(sandbox.addr(), 2).await;
@@ -202,7 +202,7 @@ fn the_parent_picked_is_carried_through_the_views() {
     let h = &mut app.harness;
     query_partition(h, "POST#a91f");
     step_until(h, "the results", |h| has_label(h, "LIKE#USER#7c20"));
-    let value = |h: &egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>, label: &str| {
+    let value = |h: &egui_kittest::Harness<'_, dynoscope_app::DynoscopeApp>, label: &str| {
         h.get_by_label(label)
             .accesskit_node()
             .value()

@@ -27,10 +27,10 @@ mod watch;
 
 use std::time::{Duration, Instant};
 
-use dynoscope::core::connection::ConnectionSpec;
-use dynoscope::core::saved::QueryStore;
-use dynoscope::task::Spawner;
-use dynoscope::ui::{DynoscopeApp, Remembered, SavePicker, Saver};
+use dynoscope_app::{DynoscopeApp, Remembered, SavePicker, Saver};
+use dynoscope_core::connection::ConnectionSpec;
+use dynoscope_core::saved::QueryStore;
+use dynoscope_core::task::Spawner;
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
@@ -47,7 +47,7 @@ pub fn start(spec: ConnectionSpec, remembered_table: Option<&str>) -> App {
 
 /// The app as `dynoscope --read-only` starts it.
 pub fn start_read_only(spec: ConnectionSpec, remembered_table: Option<&str>) -> App {
-    let options = dynoscope::core::connection::ConnectOptions {
+    let options = dynoscope_core::connection::ConnectOptions {
         read_only: true,
         ..Default::default()
     };
@@ -66,7 +66,7 @@ fn start_with(
     spec: ConnectionSpec,
     remembered_table: Option<&str>,
     picker: Option<std::sync::Arc<dyn SavePicker>>,
-    options: dynoscope::core::connection::ConnectOptions,
+    options: dynoscope_core::connection::ConnectOptions,
 ) -> App {
     let remembered = Remembered {
         table: remembered_table.map(str::to_owned),
@@ -80,7 +80,7 @@ pub fn start_remembering(
     spec: ConnectionSpec,
     remembered: Remembered,
     picker: Option<std::sync::Arc<dyn SavePicker>>,
-    options: dynoscope::core::connection::ConnectOptions,
+    options: dynoscope_core::connection::ConnectOptions,
 ) -> App {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -226,24 +226,28 @@ pub fn type_into(h: &mut Harness<'_, DynoscopeApp>, label: &str, text: &str) {
 /// and must outlive the app.
 pub struct Outside {
     pub runtime: tokio::runtime::Runtime,
-    pub sandbox: dynoscope::core::sandbox::Sandbox,
+    pub sandbox: dynoscope_core::sandbox::Sandbox,
     pub client: aws_sdk_dynamodb::Client,
+    /// A connection of the test's own to it, for core's reads.
+    pub connection: dynoscope_core::connection::Connection,
 }
 
 pub fn outside_sandbox() -> Outside {
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    let (sandbox, client) = runtime.block_on(async {
-        let sandbox = dynoscope::core::sandbox::Sandbox::start(None, 0)
+    let (sandbox, client, connection) = runtime.block_on(async {
+        let sandbox = dynoscope_core::sandbox::Sandbox::start(None, 0)
             .await
             .unwrap();
-        let client =
-            dynoscope::core::connection::endpoint_client(sandbox.endpoint(), "us-east-1").await;
-        (sandbox, client)
+        let client = common::sdk_client(sandbox.endpoint());
+        let connection =
+            common::connect_to(sandbox.endpoint(), std::time::Duration::from_secs(10)).await;
+        (sandbox, client, connection)
     });
     Outside {
         runtime,
         sandbox,
         client,
+        connection,
     }
 }
 
@@ -307,6 +311,8 @@ pub fn silent_endpoint() -> (String, std::sync::Arc<std::sync::atomic::AtomicUsi
 /// Credentials for endpoints not on this machine, which get no dummy ones: set once, before
 /// any app of this process resolves credentials. The SDK reads the environment through
 /// `std::env`, whose lock makes this safe against its readers.
+// set_var is unsafe where another thread may read the environment; see SAFETY below.
+#[allow(unsafe_code)]
 pub fn remote_credentials() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {

@@ -1,7 +1,7 @@
 //! What the app offers where a newcomer looks: the sample on the sandbox's first screen, and
 //! ±1 on a counter but not on a time.
 
-use dynoscope::core::connection::ConnectionSpec;
+use dynoscope_core::connection::ConnectionSpec;
 use egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT as _, Queryable};
 

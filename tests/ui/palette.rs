@@ -2,7 +2,7 @@
 //! palette with the variable asked for and run in a tab of its own; the history of what ran
 //! found by a word.
 
-use dynoscope::core::connection::ConnectionSpec;
+use dynoscope_core::connection::ConnectionSpec;
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::kittest::Queryable;
@@ -11,7 +11,7 @@ use crate::*;
 
 const SEARCH: &str = "Tables, views, saved queries and what ran: type a few letters";
 
-fn palette(h: &mut egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>, text: &str) {
+fn palette(h: &mut egui_kittest::Harness<'_, dynoscope_app::DynoscopeApp>, text: &str) {
     h.key_press_modifiers(Modifiers::COMMAND, Key::K);
     step_until(h, "the palette", |h| has_label(h, SEARCH));
     h.get_by_label(SEARCH).type_text(text);

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue as V;
-use dynoscope::core::cost::size::SizeReport;
+use dynoscope_core::cost::size::SizeReport;
 
 use egui::accesskit::Role;
 
@@ -17,6 +17,7 @@ fn the_item_view_and_the_editor_say_the_items_size() {
         runtime,
         sandbox,
         client,
+        ..
     } = outside_sandbox();
     // The seeded item as the server holds it, sized by the core.
     let key = HashMap::from([

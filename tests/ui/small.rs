@@ -2,14 +2,14 @@
 //! taller than the window scrolls; none is cut at its right edge), and Browse keeps rows of
 //! its grid in view with an item open.
 
-use dynoscope::core::connection::ConnectionSpec;
+use dynoscope_core::connection::ConnectionSpec;
 use egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT as _, Queryable};
 
 use crate::*;
 
 /// The controls (buttons, fields, boxes) whose right edge is past `width`, by label.
-fn cut(h: &egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>, width: f32) -> Vec<String> {
+fn cut(h: &egui_kittest::Harness<'_, dynoscope_app::DynoscopeApp>, width: f32) -> Vec<String> {
     let controls = [
         Role::Button,
         Role::TextInput,
@@ -88,7 +88,7 @@ fn at_900_by_600_no_control_is_cut_in_any_view() {
 
 /// Where the grid's first row (of the post's collection) starts: what is above it takes the
 /// grid's rows.
-fn first_row_top(h: &egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>) -> f32 {
+fn first_row_top(h: &egui_kittest::Harness<'_, dynoscope_app::DynoscopeApp>) -> f32 {
     h.query_all_by(|n| {
         n.value()
             .is_some_and(|v| v == "META" || v.starts_with("LIKE#USER#"))

@@ -9,7 +9,7 @@ use crate::*;
 
 /// Whether a label says how old something is: `read just now`, `read 3 s ago` (whatever the
 /// machine's speed made it).
-fn says_age(h: &egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>, what: &str) -> bool {
+fn says_age(h: &egui_kittest::Harness<'_, dynoscope_app::DynoscopeApp>, what: &str) -> bool {
     h.query_all_by(|n| n.label().is_some() || n.value().is_some())
         .filter_map(|n| {
             let node = n.accesskit_node();
@@ -39,7 +39,7 @@ fn stored_play_count(outside: &Outside) -> String {
             .unwrap()
             .item
             .unwrap();
-        dynoscope::core::value::cell_text(&item["play_count"])
+        dynoscope_core::value::cell_text(&item["play_count"])
     })
 }
 
@@ -115,7 +115,7 @@ fn the_table_facts_are_described_again_on_demand_and_after_a_write_of_ours() {
     let mut app = start(endpoint(outside.sandbox.endpoint()), Some("Videos"));
     let h = &mut app.harness;
     open_stats_row(h);
-    let count = |h: &egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>| -> Option<String> {
+    let count = |h: &egui_kittest::Harness<'_, dynoscope_app::DynoscopeApp>| -> Option<String> {
         // The Items fact follows its name in the describe panel.
         let labels: Vec<String> = h
             .query_all_by(|n| n.label().is_some() || n.value().is_some())
@@ -183,7 +183,7 @@ fn the_table_facts_are_described_again_on_demand_and_after_a_write_of_ours() {
 /// and said so until dismissed: no dead end on a table that is not there.
 #[test]
 fn a_tab_on_a_deleted_table_is_closed_and_said_so() {
-    use dynoscope::ui::browse::{TabKind, TabSpec};
+    use dynoscope_app::browse::{TabKind, TabSpec};
     let tab = |name: &str| TabSpec {
         name: name.to_owned(),
         kind: TabKind::Table {
@@ -191,13 +191,13 @@ fn a_tab_on_a_deleted_table_is_closed_and_said_so() {
             form: Box::default(),
         },
     };
-    let remembered = dynoscope::ui::Remembered {
+    let remembered = dynoscope_app::Remembered {
         table: Some("Social".to_owned()),
         tabs: vec![tab("Posts"), tab("Social")],
         ..Default::default()
     };
     let mut app = start_remembering(
-        dynoscope::core::connection::ConnectionSpec::Sandbox { db_path: None },
+        dynoscope_core::connection::ConnectionSpec::Sandbox { db_path: None },
         remembered,
         None,
         Default::default(),

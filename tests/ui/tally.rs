@@ -1,13 +1,13 @@
 //! The tally check: a suggestion used, one parent, reconcile, shards, a guarded repair.
 
-use dynoscope::core::connection::ConnectionSpec;
+use dynoscope_core::connection::ConnectionSpec;
 use egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT, Queryable};
 
 use crate::*;
 
 /// Open Tally check and use the first rule suggested by the rows loaded.
-fn use_suggested_rule(h: &mut egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>) {
+fn use_suggested_rule(h: &mut egui_kittest::Harness<'_, dynoscope_app::DynoscopeApp>) {
     h.get_by_role_and_label(Role::Button, "Tally check").click();
     step_until(h, "the suggestion", |h| has_label(h, "Use"));
     h.get_by_role_and_label(Role::Button, "Use").click();
@@ -16,7 +16,7 @@ fn use_suggested_rule(h: &mut egui_kittest::Harness<'_, dynoscope::ui::Dynoscope
 
 /// One check's result: stored, counted and drift side by side, how it was counted and how old
 /// it is.
-fn one_check_side_by_side(h: &mut egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>) {
+fn one_check_side_by_side(h: &mut egui_kittest::Harness<'_, dynoscope_app::DynoscopeApp>) {
     // Stored | counted | drift, side by side.
     let values: Vec<String> = ["Stored tally", "Counted children", "Drift"]
         .iter()
@@ -43,7 +43,7 @@ fn one_check_side_by_side(h: &mut egui_kittest::Harness<'_, dynoscope::ui::Dynos
 }
 
 /// The reconcile's parents listed top first: the drifted ones, and only them.
-fn the_drifted_parents_on_top(h: &mut egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>) {
+fn the_drifted_parents_on_top(h: &mut egui_kittest::Harness<'_, dynoscope_app::DynoscopeApp>) {
     // Parents listed in the results, top first.
     // Texts in tree order; a plain label carries its text as the node's value.
     let all: Vec<String> = h
@@ -214,20 +214,20 @@ fn reconcile_shows_its_estimate_and_reads_an_export_and_copies_athena_sql() {
     let dir = std::env::temp_dir().join(format!("dynoscope-ui-export-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("data")).unwrap();
     outside.runtime.block_on(async {
-        let info = dynoscope::core::read::describe_table(&outside.client, "Social")
+        let info = dynoscope_core::read::describe_table(&outside.connection.reader(), "Social")
             .await
             .unwrap();
-        let read = dynoscope::core::read::read_table(&outside.client, &info, None)
+        let read = dynoscope_core::read::read_table(&outside.connection.reader(), &info, None)
             .await
             .unwrap();
-        dynoscope::core::transfer::write_rows_file(
+        dynoscope_core::transfer::write_rows_file(
             &dir.join("data").join("part-0.json.gz"),
             &read.rows,
             &info.key_names(),
-            dynoscope::core::transfer::Format::S3Export,
+            dynoscope_core::transfer::Format::S3Export,
             true,
             // A run before with the same process id may have left it.
-            dynoscope::core::transfer::IfExists::Replace,
+            dynoscope_core::transfer::IfExists::Replace,
         )
         .unwrap();
     });

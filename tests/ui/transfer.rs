@@ -4,13 +4,13 @@
 //! files read and left out, and exports (a tab's, a whole table's) that ask before replacing a
 //! file.
 
-use dynoscope::core::connection::ConnectionSpec;
+use dynoscope_core::connection::ConnectionSpec;
 use egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT as _, Queryable};
 
 use crate::*;
 
-fn open_transfer(h: &mut egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>) {
+fn open_transfer(h: &mut egui_kittest::Harness<'_, dynoscope_app::DynoscopeApp>) {
     step_until(h, "the views", |h| has_label(h, "Import / Export"));
     h.get_by_role_and_label(Role::Button, "Import / Export")
         .click();
@@ -20,7 +20,7 @@ fn open_transfer(h: &mut egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>)
 /// A malformed line in a file in `dir`: named, and nothing written; skipped, the file is read
 /// again, the line listed and kept aside, and the other item imported.
 fn a_malformed_line_is_named_then_skipped(
-    h: &mut egui_kittest::Harness<'_, dynoscope::ui::DynoscopeApp>,
+    h: &mut egui_kittest::Harness<'_, dynoscope_app::DynoscopeApp>,
     dir: &std::path::Path,
 ) {
     // A malformed line: named, and nothing written.

@@ -2,7 +2,7 @@
 //! table from the start of the stream finds POST#d71e's retried ADD; a table without a stream
 //! is polled (RCU per poll), then its stream is turned on through the write flow.
 
-use dynoscope::core::connection::ConnectionSpec;
+use dynoscope_core::connection::ConnectionSpec;
 use egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT as _, Queryable};
 

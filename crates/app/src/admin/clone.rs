@@ -1,0 +1,262 @@
+//! Cloning the open table from its Table view: to another table on this connection, to an
+//! endpoint (DynamoDB Local, `dynoscope sandbox`) or to an AWS profile and region. The core's
+//! clone does it all — the schema, the items in a parallel scan with bounded memory, the check at
+//! the end — and this shows its progress with Cancel, the destination's question when it asks
+//! one, and the report.
+
+use egui::Ui;
+
+use crate::Scope;
+use crate::widgets::{confirm_ui, error_ui};
+use dynoscope_core::admin::AdminEvent;
+use dynoscope_core::clone::{self, CloneEvent, ClonePlan, CloneReport, PartAsked};
+use dynoscope_core::connection::{self, ConnectOptions, Connection, ConnectionSpec};
+use dynoscope_core::error::{Error, Result};
+use dynoscope_core::import::BATCHES_AT_ONCE;
+use dynoscope_core::limits;
+use dynoscope_core::read::SegmentStarts;
+use dynoscope_core::task::Job;
+
+/// Where the clone goes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum To {
+    /// Another table on this connection.
+    #[default]
+    Here,
+    /// A DynamoDB-compatible endpoint.
+    Endpoint,
+    /// An AWS profile (and region).
+    Profile,
+}
+
+/// The form, the run and what it said.
+#[derive(Default)]
+pub struct CloneForm {
+    to: To,
+    url: String,
+    profile: String,
+    region: String,
+    to_table: String,
+    pk: String,
+    segments: String,
+    running: Option<Job<CloneEvent, CloneReport>>,
+    /// The last thing the run said, and its latest progress line.
+    said: Vec<String>,
+    progress: Option<String>,
+    /// The destination's question, asked before anything was written: the same run again,
+    /// confirmed, answers it.
+    question: Option<String>,
+    ended: Option<Vec<String>>,
+    error: Option<Error>,
+}
+
+impl CloneForm {
+    /// Another table: forget the form's last run (one under way goes on and reports).
+    pub fn forget(&mut self) {
+        self.to_table.clear();
+        self.question = None;
+        self.ended = None;
+        self.error = None;
+    }
+
+    /// Take in what arrived; whether a clone into this connection ended (the list changed).
+    pub fn poll(&mut self) -> bool {
+        let polled = Job::poll_slot(&mut self.running);
+        for event in polled.progress {
+            match event {
+                CloneEvent::Progress(progress) => self.progress = Some(progress.line()),
+                CloneEvent::Note(note) | CloneEvent::Verifying(note) => self.said.push(note),
+                CloneEvent::Admin(AdminEvent::Applied(what)) => {
+                    self.said.push(format!("applied: {what}"));
+                }
+                CloneEvent::Admin(AdminEvent::State(state)) => {
+                    self.said.push(format!("waiting: {state}"));
+                }
+            }
+        }
+        match polled.done {
+            None => false,
+            Some(Ok(report)) => {
+                // The report says again what was said on the way.
+                self.said.clear();
+                self.ended = Some(report.lines());
+                self.to == To::Here
+            }
+            Some(Err(Error::NotConfirmed { question })) => {
+                self.question = Some(question);
+                false
+            }
+            Some(Err(error)) => {
+                self.error = Some(error);
+                false
+            }
+        }
+    }
+
+    fn plan(&self, scope: &Scope<'_>) -> Result<ClonePlan> {
+        let to_table = match self.to_table.trim() {
+            "" => clone::default_to_table(&scope.table.name, self.to == To::Here),
+            name => name.to_owned(),
+        };
+        let part = match self.pk.trim() {
+            "" => {
+                let segments = limits::segments_typed(&self.segments, 4)?;
+                limits::check_segments(segments, scope.table, false)?;
+                PartAsked::Table(SegmentStarts::all(segments)?)
+            }
+            pk => PartAsked::Partition(pk.to_owned(), None),
+        };
+        Ok(ClonePlan {
+            table: scope.table.name.clone(),
+            to_table,
+            part,
+            batches_at_once: BATCHES_AT_ONCE,
+            sample: Some(clone::SAMPLE),
+        })
+    }
+
+    fn destination(&self, here: &Connection) -> Option<ConnectionSpec> {
+        let region = (!self.region.trim().is_empty()).then(|| self.region.trim().to_owned());
+        match self.to {
+            To::Here => None,
+            To::Endpoint => Some(ConnectionSpec::Endpoint {
+                url: self.url.trim().to_owned(),
+                profile: None,
+                region,
+            }),
+            To::Profile => Some(ConnectionSpec::Aws {
+                profile: (!self.profile.trim().is_empty()).then(|| self.profile.trim().to_owned()),
+                region: region.or_else(|| here.aws_region().map(str::to_owned)),
+            }),
+        }
+    }
+
+    fn start(&mut self, scope: &Scope<'_>, confirmed: bool) {
+        self.error = None;
+        self.ended = None;
+        self.question = None;
+        self.said.clear();
+        self.progress = None;
+        let plan = match self.plan(scope) {
+            Ok(plan) => plan,
+            Err(error) => {
+                self.error = Some(error);
+                return;
+            }
+        };
+        let source = scope.connection.clone();
+        let to = self.destination(scope.connection);
+        self.running = Some(
+            scope
+                .spawner
+                .spawn_job("Clone", move |progress, stop| async move {
+                    let target = match to {
+                        None => source.clone(),
+                        // As the CLI does: the app's timeout, and read-only stays read-only.
+                        Some(spec) => {
+                            let options = ConnectOptions {
+                                timeout: source.timeout,
+                                read_only: source.is_read_only(),
+                            };
+                            connection::connect_with(spec, options).await?
+                        }
+                    };
+                    let mut tell = |event| progress.send(event);
+                    clone::run(&source, &target, &plan, confirmed, &stop, &mut tell).await
+                }),
+        );
+    }
+
+    /// Where the copy goes: this connection, an endpoint or a profile, and the table's name.
+    fn destination_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) {
+        ui.horizontal(|ui| {
+            ui.radio_value(&mut self.to, To::Here, "This connection");
+            ui.radio_value(&mut self.to, To::Endpoint, "An endpoint");
+            ui.radio_value(&mut self.to, To::Profile, "An AWS profile");
+        });
+        ui.horizontal_wrapped(|ui| {
+            let field = |ui: &mut Ui, label: &str, text: &mut String, hint: &str| {
+                let label = ui.label(label);
+                ui.add(
+                    egui::TextEdit::singleline(text)
+                        .hint_text(hint)
+                        .desired_width(150.0),
+                )
+                .labelled_by(label.id);
+            };
+            match self.to {
+                To::Here => {}
+                To::Endpoint => field(ui, "URL", &mut self.url, "http://127.0.0.1:8001"),
+                To::Profile => field(ui, "Profile", &mut self.profile, "default"),
+            }
+            if self.to != To::Here {
+                field(ui, "Region", &mut self.region, "us-east-1");
+            }
+            let copy = clone::default_to_table(&scope.table.name, self.to == To::Here);
+            field(ui, "Into table", &mut self.to_table, &copy);
+        });
+    }
+
+    /// Draw the section.
+    pub fn clone_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) {
+        self.destination_ui(ui, scope);
+        ui.horizontal(|ui| {
+            let label = ui.label(format!(
+                "Only the partition {} =",
+                scope.table.partition.name
+            ));
+            ui.add(
+                egui::TextEdit::singleline(&mut self.pk)
+                    .hint_text("the whole table")
+                    .desired_width(140.0),
+            )
+            .labelled_by(label.id);
+            let label = ui.label("Segments");
+            ui.add(
+                egui::TextEdit::singleline(&mut self.segments)
+                    .hint_text("4")
+                    .desired_width(30.0),
+            )
+            .labelled_by(label.id);
+        });
+        let running = self.running.is_some();
+        if ui
+            .add_enabled(!running, egui::Button::new("Clone"))
+            .clicked()
+        {
+            self.start(scope, false);
+        }
+        if let Some(question) = self.question.clone()
+            && let Some(yes) = confirm_ui(ui, &question)
+        {
+            self.question = None;
+            if yes {
+                self.start(scope, true);
+            }
+        }
+        for line in &self.said {
+            ui.weak(line);
+        }
+        if let Some(job) = &self.running {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label(self.progress.as_deref().unwrap_or("Reading the source…"));
+                if ui
+                    .button("Cancel")
+                    .on_hover_text("Send no other batch; wait for those in flight")
+                    .clicked()
+                {
+                    job.cancel();
+                }
+            });
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_millis(250));
+        }
+        for line in self.ended.iter().flatten() {
+            ui.label(line);
+        }
+        if let Some(error) = &self.error {
+            error_ui(ui, error);
+        }
+    }
+}

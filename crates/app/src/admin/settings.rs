@@ -1,0 +1,249 @@
+//! The open table's settings, changed one at a time: stream, TTL, deletion protection, class,
+//! billing, a global index added or deleted. Each change is planned from the table as last read
+//! (said how long ago) and held against it by the core before it is sent.
+
+use egui::{RichText, Ui};
+
+use crate::admin::fields::{IndexRow, index_ui};
+use crate::widgets::error_ui;
+use dynoscope_core::schema::{
+    BillingSpec, ClassSpec, Described, StreamView, TableChange, TableSpec,
+};
+
+/// What the settings form holds between frames.
+pub struct SettingsForm {
+    view: StreamView,
+    ttl: String,
+    rcu: String,
+    wcu: String,
+    index: IndexRow,
+    drop_index: String,
+}
+
+impl Default for SettingsForm {
+    fn default() -> Self {
+        Self {
+            view: StreamView::NewAndOldImages,
+            ttl: String::new(),
+            rcu: "5".into(),
+            wcu: "5".into(),
+            // Empty, with examples as hints: nothing is one click from a change nobody typed.
+            index: IndexRow::new("", "", ""),
+            drop_index: String::new(),
+        }
+    }
+}
+
+impl SettingsForm {
+    /// Draw the settings of `table`; the change asked for, if any. `ready`: no other change
+    /// is under way.
+    pub fn settings_ui(
+        &mut self,
+        ui: &mut Ui,
+        table: &Described,
+        ready: bool,
+    ) -> Option<TableChange> {
+        let spec = &table.spec;
+        let mut change = None;
+        let mut ask = |ui: &mut Ui, text: &str, c: TableChange| {
+            if ui.add_enabled(ready, egui::Button::new(text)).clicked() {
+                change = Some(c);
+            }
+        };
+        egui::Grid::new("table-settings")
+            .num_columns(2)
+            .striped(true)
+            .show(ui, |ui| {
+                ui.weak("Stream");
+                ui.horizontal(|ui| self.stream_ui(ui, spec, &mut ask));
+                ui.end_row();
+                ui.weak("TTL");
+                ui.horizontal(|ui| self.ttl_ui(ui, spec, &mut ask));
+                ui.end_row();
+                ui.weak("Deletion protection");
+                ui.horizontal(|ui| {
+                    let on = spec.deletion_protection;
+                    ui.label(if on { "on" } else { "off" });
+                    let text = if on {
+                        "Turn protection off"
+                    } else {
+                        "Turn protection on"
+                    };
+                    ask(ui, text, TableChange::DeletionProtection(!on));
+                });
+                ui.end_row();
+                ui.weak("Class");
+                ui.horizontal(|ui| {
+                    ui.label(spec.class.name());
+                    let other = match spec.class {
+                        ClassSpec::Standard => ClassSpec::StandardIa,
+                        ClassSpec::StandardIa => ClassSpec::Standard,
+                    };
+                    ask(
+                        ui,
+                        &format!("Change to {}", other.name()),
+                        TableChange::Class(other),
+                    );
+                });
+                ui.end_row();
+                ui.weak("Billing");
+                ui.horizontal(|ui| self.billing_ui(ui, spec, &mut ask));
+                ui.end_row();
+            });
+        ui.add_space(4.0);
+        self.indexes_ui(ui, spec, &mut ask);
+        change
+    }
+
+    /// The stream's row: its view with a way to turn it off, or a view to pick and turn it on.
+    fn stream_ui(
+        &mut self,
+        ui: &mut Ui,
+        spec: &TableSpec,
+        ask: &mut impl FnMut(&mut Ui, &str, TableChange),
+    ) {
+        match spec.stream {
+            Some(view) => {
+                ui.label(view.name());
+                ask(ui, "Turn off", TableChange::Stream(None));
+            }
+            None => {
+                ui.label("off");
+                egui::ComboBox::from_id_salt("settings-stream")
+                    .selected_text(self.view.name())
+                    .show_ui(ui, |ui| {
+                        for view in StreamView::ALL {
+                            ui.selectable_value(&mut self.view, view, view.name());
+                        }
+                    });
+                ask(ui, "Turn on", TableChange::Stream(Some(self.view)));
+            }
+        }
+    }
+
+    /// The TTL's row: its attribute with a way to turn it off, or an attribute to type and turn
+    /// it on.
+    fn ttl_ui(
+        &mut self,
+        ui: &mut Ui,
+        spec: &TableSpec,
+        ask: &mut impl FnMut(&mut Ui, &str, TableChange),
+    ) {
+        match &spec.ttl {
+            Some(attribute) => {
+                ui.label(format!("on `{attribute}`"));
+                let off = TableChange::Ttl {
+                    attribute: attribute.clone(),
+                    enabled: false,
+                };
+                ask(ui, "Turn TTL off", off);
+            }
+            None => {
+                ui.label("off");
+                let label = ui.label("attribute");
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.ttl)
+                        .hint_text("expiresAt")
+                        .desired_width(90.0),
+                )
+                .labelled_by(label.id);
+                if self.ttl.trim().is_empty() {
+                    ui.weak("type the attribute to turn TTL on");
+                } else {
+                    let on = TableChange::Ttl {
+                        attribute: self.ttl.trim().to_owned(),
+                        enabled: true,
+                    };
+                    ask(ui, "Turn TTL on", on);
+                }
+            }
+        }
+    }
+
+    /// A global index to add (typed), and one to delete (picked) when the table has any.
+    fn indexes_ui(
+        &mut self,
+        ui: &mut Ui,
+        spec: &TableSpec,
+        ask: &mut impl FnMut(&mut Ui, &str, TableChange),
+    ) {
+        ui.label(RichText::new("Add a global index").strong());
+        index_ui(ui, "settings-new-index", &mut self.index, false);
+        let typed =
+            !self.index.name.trim().is_empty() && !self.index.partition.name.trim().is_empty();
+        if typed {
+            ask(
+                ui,
+                "Add index",
+                TableChange::AddGlobal {
+                    index: self.index.spec(),
+                    billing: spec.billing,
+                },
+            );
+        } else {
+            ui.weak("Type the index's name and its partition key to add it.");
+        }
+        if !spec.global.is_empty() {
+            ui.horizontal(|ui| {
+                let label = ui.label("Delete the global index");
+                egui::ComboBox::from_id_salt("settings-drop-index")
+                    .selected_text(&self.drop_index)
+                    .show_ui(ui, |ui| {
+                        for index in &spec.global {
+                            ui.selectable_value(
+                                &mut self.drop_index,
+                                index.name.clone(),
+                                &index.name,
+                            );
+                        }
+                    })
+                    .response
+                    .labelled_by(label.id);
+                if !self.drop_index.is_empty() {
+                    ask(
+                        ui,
+                        "Delete index",
+                        TableChange::DeleteGlobal(self.drop_index.clone()),
+                    );
+                }
+            });
+        }
+    }
+
+    fn billing_ui(
+        &mut self,
+        ui: &mut Ui,
+        spec: &TableSpec,
+        ask: &mut impl FnMut(&mut Ui, &str, TableChange),
+    ) {
+        ui.label(spec.billing.words());
+        let indexes = spec
+            .global
+            .iter()
+            .map(|g| g.name.clone())
+            .collect::<Vec<_>>();
+        match spec.billing {
+            BillingSpec::Provisioned { .. } => {
+                let to = TableChange::Billing {
+                    billing: BillingSpec::OnDemand,
+                    indexes,
+                };
+                ask(ui, "Change to on demand", to);
+            }
+            BillingSpec::OnDemand => {
+                for (label, text) in [("RCU", &mut self.rcu), ("WCU", &mut self.wcu)] {
+                    let label = ui.label(label);
+                    ui.add(egui::TextEdit::singleline(text).desired_width(40.0))
+                        .labelled_by(label.id);
+                }
+                match BillingSpec::provisioned(&self.rcu, &self.wcu) {
+                    Ok(billing) => {
+                        let to = TableChange::Billing { billing, indexes };
+                        ask(ui, "Change to provisioned", to);
+                    }
+                    Err(error) => error_ui(ui, &error),
+                }
+            }
+        }
+    }
+}

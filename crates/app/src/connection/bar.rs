@@ -1,0 +1,318 @@
+//! The connection bar: what is connected now, and where to connect next.
+
+use std::path::PathBuf;
+
+use egui::{Color32, RichText, Ui};
+
+use crate::widgets::{error_ui, labelled_text_ui};
+use dynoscope_core::connection::{
+    ConnectOptions, ConnectionSpec, DEFAULT_TIMEOUT, Profiles, REGIONS,
+};
+use dynoscope_core::error::Error;
+
+/// Which kind of connection the form is set to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// The embedded sandbox.
+    Sandbox,
+    /// AWS via profiles / the default chain.
+    Aws,
+    /// A custom endpoint.
+    Endpoint,
+}
+
+/// Where the form says to connect.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConnectionForm {
+    /// The kind of connection chosen in the form.
+    pub mode: Mode,
+    /// The chosen profile (`None`: the default chain).
+    pub profile: Option<String>,
+    /// The chosen region (`None`: the profile's).
+    pub region: Option<String>,
+    /// The endpoint URL typed in.
+    pub endpoint: String,
+    /// The sandbox file typed in (empty: in memory).
+    pub sandbox_db: String,
+    /// The request timeout typed in, in seconds.
+    pub timeout: String,
+    /// Open the connection read-only.
+    pub read_only: bool,
+}
+
+/// How the active connection is doing, as the dot shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Health {
+    /// Not connected.
+    None,
+    /// Connected, and the last request answered.
+    Good,
+    /// The last attempt or request failed.
+    Failing,
+}
+
+/// What the user asked of the bar.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Asked {
+    /// Connect there, so.
+    Connect(ConnectionSpec, ConnectOptions),
+    /// Stop the attempt under way.
+    Cancel,
+}
+
+impl ConnectionForm {
+    /// A form showing `spec`.
+    pub fn new(spec: &ConnectionSpec) -> Self {
+        let mut bar = Self {
+            mode: Mode::Sandbox,
+            profile: None,
+            region: None,
+            endpoint: "http://localhost:8000".to_owned(),
+            sandbox_db: String::new(),
+            timeout: DEFAULT_TIMEOUT.as_secs().to_string(),
+            read_only: false,
+        };
+        match spec {
+            ConnectionSpec::Sandbox { db_path } => {
+                bar.sandbox_db = db_path
+                    .as_ref()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_default();
+            }
+            ConnectionSpec::Aws { profile, region } => {
+                bar.mode = Mode::Aws;
+                bar.profile.clone_from(profile);
+                bar.region.clone_from(region);
+            }
+            ConnectionSpec::Endpoint {
+                url,
+                profile,
+                region,
+            } => {
+                bar.mode = Mode::Endpoint;
+                bar.endpoint.clone_from(url);
+                bar.profile.clone_from(profile);
+                bar.region.clone_from(region);
+            }
+        }
+        bar
+    }
+
+    /// The timeout and read-only choice, or why the timeout is not one.
+    pub fn options(&self) -> Result<ConnectOptions, Error> {
+        Ok(ConnectOptions {
+            timeout: ConnectOptions::parse_timeout(&self.timeout)?,
+            read_only: self.read_only,
+        })
+    }
+
+    /// The connection the form describes.
+    pub fn spec(&self) -> ConnectionSpec {
+        match self.mode {
+            Mode::Sandbox => ConnectionSpec::Sandbox {
+                db_path: (!self.sandbox_db.trim().is_empty())
+                    .then(|| PathBuf::from(self.sandbox_db.trim())),
+            },
+            Mode::Aws => ConnectionSpec::Aws {
+                profile: self.profile.clone(),
+                region: self.region.clone(),
+            },
+            Mode::Endpoint => ConnectionSpec::Endpoint {
+                url: self.endpoint.trim().to_owned(),
+                profile: self.profile.clone(),
+                region: self.region.clone(),
+            },
+        }
+    }
+}
+
+/// Draw the bar: the active connection (`active`, its label, and its `health`), the form, and
+/// the attempt under way (with Cancel) or why the last one failed. Returns what the user asked.
+#[must_use]
+pub fn connection_bar_ui(
+    ui: &mut Ui,
+    form: &mut ConnectionForm,
+    profiles: &Profiles,
+    active: Option<&str>,
+    health: Health,
+    connecting: bool,
+    (error, attempt): (Option<&Error>, Option<&str>),
+) -> Option<Asked> {
+    let mut asked = None;
+    if ui.ctx().content_rect().width() >= WIDE_WINDOW {
+        // Room enough: the form in the bar, wrapping onto a second row when a mode needs it.
+        ui.horizontal_wrapped(|ui| {
+            active_ui(ui, active, health);
+            ui.separator();
+            asked = form_ui(ui, form, profiles, connecting);
+        });
+    } else {
+        // A narrow window: the form folds into one control instead of wrapping and clipping
+        // its last fields.
+        ui.horizontal(|ui| {
+            active_ui(ui, active, health);
+            ui.separator();
+            let config = egui::containers::menu::MenuConfig::new()
+                .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
+            egui::containers::menu::MenuButton::new("Connection…")
+                .config(config)
+                .ui(ui, |ui| {
+                    // A menu draws buttons without frames; Connect is a button here too.
+                    crate::widgets::framed_buttons(ui);
+                    ui.horizontal_wrapped(|ui| {
+                        ui.set_max_width(560.0);
+                        asked = form_ui(ui, form, profiles, connecting);
+                    });
+                    if asked.is_some() {
+                        ui.close();
+                    }
+                });
+            if connecting {
+                ui.spinner();
+                if ui.button("Cancel").clicked() {
+                    asked = Some(Asked::Cancel);
+                }
+            }
+        });
+    }
+    if let Some(error) = error {
+        error_ui(ui, error);
+    }
+    if let Some(attempt) = attempt {
+        ui.weak(attempt);
+    }
+    for problem in &profiles.problems {
+        error_ui(ui, problem);
+    }
+    asked
+}
+
+/// From this window width on the connection form sits in the bar; below it, in a menu.
+const WIDE_WINDOW: f32 = 1100.0;
+
+/// The form: mode, its fields, timeout, read-only, Connect; labels before their fields.
+fn form_ui(
+    ui: &mut Ui,
+    form: &mut ConnectionForm,
+    profiles: &Profiles,
+    connecting: bool,
+) -> Option<Asked> {
+    let mut asked = None;
+    {
+        ui.selectable_value(&mut form.mode, Mode::Sandbox, "Sandbox");
+        ui.selectable_value(&mut form.mode, Mode::Aws, "AWS");
+        ui.selectable_value(&mut form.mode, Mode::Endpoint, "Endpoint");
+        match form.mode {
+            Mode::Sandbox => {
+                labelled_text_ui(ui, "File", &mut form.sandbox_db, 160.0, "in memory");
+            }
+            Mode::Aws => {
+                profile_ui(ui, form, &profiles.names);
+                region_ui(ui, form, "(profile region)");
+            }
+            Mode::Endpoint => {
+                labelled_text_ui(
+                    ui,
+                    "URL",
+                    &mut form.endpoint,
+                    150.0,
+                    "http://localhost:8000",
+                );
+                profile_ui(ui, form, &profiles.names);
+                region_ui(ui, form, "us-east-1");
+            }
+        }
+        labelled_text_ui(ui, "Timeout (s)", &mut form.timeout, 32.0, "10");
+        ui.checkbox(&mut form.read_only, "Read-only").on_hover_text(
+            "Refuse every write on this connection; switched on the connected one, it applies \
+             at once, and it is remembered for this connection",
+        );
+        let options = form.options();
+        let button = ui.add_enabled(!connecting && options.is_ok(), egui::Button::new("Connect"));
+        if button.clicked()
+            && let Ok(options) = &options
+        {
+            asked = Some(Asked::Connect(form.spec(), *options));
+        }
+        if connecting {
+            ui.spinner();
+            ui.label("Connecting…");
+            if ui.button("Cancel").clicked() {
+                asked = Some(Asked::Cancel);
+            }
+        }
+        if let Err(error) = &options {
+            error_ui(ui, error);
+        }
+    }
+    asked
+}
+
+fn active_ui(ui: &mut Ui, active: Option<&str>, health: Health) {
+    let (color, says) = match health {
+        Health::Good => (Color32::from_rgb(80, 180, 90), "The last request answered"),
+        Health::Failing => (Color32::from_rgb(210, 70, 60), "The last request failed"),
+        Health::None => (Color32::GRAY, "Not connected"),
+    };
+    let dot = dot_ui(ui, color);
+    // The dot's meaning for assistive technology (and tests), not only its colour.
+    dot.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, says));
+    dot.on_hover_text(says);
+    match active {
+        Some(label) => {
+            // At most a sixth of the window: a long endpoint is shortened, whole on hover.
+            let most = (ui.ctx().content_rect().width() / 6.0).max(160.0);
+            ui.scope(|ui| {
+                ui.set_max_width(most);
+                ui.add(egui::Label::new(RichText::new(label).strong()).truncate())
+                    .on_hover_text(format!("The active connection: {label}"));
+            });
+        }
+        None => {
+            ui.label("Not connected");
+        }
+    }
+}
+
+fn dot_ui(ui: &mut Ui, color: Color32) -> egui::Response {
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+    ui.painter().circle_filled(rect.center(), 4.5, color);
+    response
+}
+
+fn profile_ui(ui: &mut Ui, bar: &mut ConnectionForm, profiles: &[String]) {
+    let shown = bar
+        .profile
+        .clone()
+        .unwrap_or_else(|| "(default chain)".to_owned());
+    let label = ui.label("Profile");
+    egui::ComboBox::from_id_salt("profile")
+        .selected_text(shown)
+        .show_ui(ui, |ui| {
+            ui.selectable_value(&mut bar.profile, None, "(default chain)");
+            for name in profiles {
+                ui.selectable_value(&mut bar.profile, Some(name.clone()), name);
+            }
+        })
+        .response
+        .labelled_by(label.id);
+}
+
+fn region_ui(ui: &mut Ui, bar: &mut ConnectionForm, default_text: &str) {
+    let shown = bar
+        .region
+        .clone()
+        .unwrap_or_else(|| default_text.to_owned());
+    let label = ui.label("Region");
+    egui::ComboBox::from_id_salt("region")
+        .selected_text(shown)
+        .height(300.0)
+        .show_ui(ui, |ui| {
+            ui.selectable_value(&mut bar.region, None, default_text);
+            for region in REGIONS {
+                ui.selectable_value(&mut bar.region, Some((*region).to_owned()), *region);
+            }
+        })
+        .response
+        .labelled_by(label.id);
+}

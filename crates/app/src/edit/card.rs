@@ -1,0 +1,41 @@
+//! The result card: the edit's report in the core's words, Retry from the server's value, and
+//! the request with Copy as JSON and Copy as AWS CLI.
+
+use egui::{RichText, Ui};
+
+use crate::widgets::{lines_ui, write_button_ui};
+use dynoscope_core::connection::Connection;
+use dynoscope_core::counter::EditReport;
+
+/// Draw the card; returns the server's value when the user asks to retry from it. Copied code
+/// connects where the edit was sent.
+pub(super) fn card_ui(ui: &mut Ui, report: &EditReport, connection: &Connection) -> Option<String> {
+    let mut retry = None;
+    egui::Frame::group(ui.style()).show(ui, |ui| {
+        lines_ui(ui, &report.lines());
+        if let Some(server) = report.retry_from()
+            && write_button_ui(ui, connection, true, &format!("Retry from {server}")).clicked()
+        {
+            retry = Some(server.to_owned());
+        }
+        request_ui(ui, report);
+    });
+    retry
+}
+
+fn request_ui(ui: &mut Ui, report: &EditReport) {
+    let plan = &report.plan;
+    egui::CollapsingHeader::new("Request")
+        .default_open(false)
+        .show(ui, |ui| {
+            ui.label(RichText::new(plan.request_lines().join("\n")).monospace());
+        });
+    ui.horizontal(|ui| {
+        if ui.button("Copy as JSON").clicked() {
+            ui.ctx().copy_text(plan.to_json());
+        }
+        if ui.button("Copy as AWS CLI").clicked() {
+            ui.ctx().copy_text(plan.to_aws_cli());
+        }
+    });
+}

@@ -1,0 +1,143 @@
+//! Small drawing helpers shared by the features.
+
+use egui::{Color32, RichText, Ui};
+
+use dynoscope_core::connection::Connection;
+use dynoscope_core::error::Error;
+use dynoscope_core::report::{Line, Tone};
+use dynoscope_core::value::AttrType;
+use dynoscope_core::write::Destination;
+
+/// A labelled single-line text field; the label is its accessible name.
+pub fn labelled_text_ui(
+    ui: &mut Ui,
+    label: &str,
+    text: &mut String,
+    width: f32,
+    hint: &str,
+) -> egui::Response {
+    let label_id = ui.label(label).id;
+    ui.add(
+        egui::TextEdit::singleline(text)
+            .desired_width(width)
+            .hint_text(hint),
+    )
+    .labelled_by(label_id)
+}
+
+/// An error shown inline, once, with the operation and the server's code: its headline on one
+/// line, and the whole chain behind "details" when there is more to it.
+pub fn error_ui(ui: &mut Ui, error: &Error) {
+    let color = ui.visuals().error_fg_color;
+    let (headline, full) = (error.headline(), error.to_string());
+    ui.label(RichText::new(&headline).color(color));
+    if headline != full {
+        egui::CollapsingHeader::new("details")
+            .id_salt(("error details", &full))
+            .show(ui, |ui| {
+                ui.label(RichText::new(full).small());
+            });
+    }
+}
+
+/// A small type tag such as `N` or `SS` in front of a value.
+pub fn type_tag_ui(ui: &mut Ui, kind: AttrType) {
+    let color = match kind {
+        AttrType::S => Color32::from_rgb(80, 140, 200),
+        AttrType::N => Color32::from_rgb(90, 170, 90),
+        AttrType::Bool | AttrType::Null => Color32::from_rgb(170, 120, 200),
+        _ => Color32::from_rgb(190, 150, 70),
+    };
+    ui.label(RichText::new(kind.tag()).small().monospace().color(color));
+}
+
+/// The colour of a good outcome.
+pub const GOOD: Color32 = Color32::from_rgb(90, 180, 90);
+
+/// One line of a core report, styled by its tone.
+pub fn line_ui(ui: &mut Ui, line: &Line) {
+    let mut text = RichText::new(&line.text);
+    if line.text.contains('→') {
+        // The proportional font has no arrow glyph; the monospace one has.
+        text = text.monospace();
+    }
+    let text = match line.tone {
+        Tone::Title => text.strong(),
+        // Monospace: the proportional font has no arrow glyph.
+        Tone::Figure => text.monospace().size(16.0),
+        Tone::Plain => text,
+        Tone::Quiet => text.weak(),
+        Tone::Good => text.color(GOOD),
+        Tone::Warn => text.color(ui.visuals().warn_fg_color),
+        Tone::Bad => text.color(ui.visuals().error_fg_color),
+    };
+    ui.label(text);
+}
+
+/// Every line of a core report, one under the other.
+pub fn lines_ui(ui: &mut Ui, lines: &[Line]) {
+    for line in lines {
+        line_ui(ui, line);
+    }
+}
+
+/// Where the button next to it writes: table, item and connection, always in view; on a
+/// read-only connection, that writes are off and why. Returns whether writes are on.
+pub fn writes_to_ui(ui: &mut Ui, text: &str, connection: &Connection) -> bool {
+    match Destination::writes_off(connection) {
+        None => {
+            ui.label(RichText::new(format!("Writes to {text}")).weak());
+            true
+        }
+        Some(reason) => {
+            ui.colored_label(ui.visuals().warn_fg_color, reason);
+            false
+        }
+    }
+}
+
+/// A button that writes: disabled, saying why, on a read-only connection.
+pub fn write_button_ui(
+    ui: &mut Ui,
+    connection: &Connection,
+    enabled: bool,
+    text: &str,
+) -> egui::Response {
+    let off = Destination::writes_off(connection);
+    let button = ui.add_enabled(enabled && off.is_none(), egui::Button::new(text));
+    match off {
+        Some(reason) => button.on_disabled_hover_text(reason),
+        None => button,
+    }
+}
+
+/// The write gateway's question for a write waiting on the user: `Some(true)` when confirmed,
+/// `Some(false)` when declined.
+#[must_use]
+pub fn confirm_ui(ui: &mut Ui, question: &str) -> Option<bool> {
+    let mut answer = None;
+    ui.group(|ui| {
+        ui.colored_label(ui.visuals().warn_fg_color, question);
+        ui.horizontal(|ui| {
+            if ui.button("Confirm write").clicked() {
+                answer = Some(true);
+            }
+            if ui.button("Don't write").clicked() {
+                answer = Some(false);
+            }
+        });
+    });
+    answer
+}
+
+/// Buttons drawn in a menu or popup look like buttons again (a menu draws them as items,
+/// without a fill or a frame): for forms and actions placed in one.
+pub fn framed_buttons(ui: &mut Ui) {
+    let global = ui.ctx().global_style();
+    let visuals = &mut ui.style_mut().visuals;
+    visuals.button_frame = true;
+    visuals.widgets.inactive = global.visuals.widgets.inactive;
+    visuals.widgets.hovered = global.visuals.widgets.hovered;
+    visuals.widgets.active = global.visuals.widgets.active;
+    ui.style_mut().spacing.button_padding = global.spacing.button_padding;
+}

@@ -1,0 +1,302 @@
+//! `dynoscope check`: stored tallies beside counted children, from the shell, checked and summed
+//! up by the same core code as the app's tally check.
+
+use std::path::Path;
+use std::time::Instant;
+
+use serde_json::json;
+
+use crate::args::CheckArgs;
+use crate::exit::Exit;
+use crate::interrupt::{describe, unless_stopped};
+use crate::output::Output;
+use dynoscope_core::cancel::CancelToken;
+use dynoscope_core::connection::{Connection, Reader};
+use dynoscope_core::cost::Pricing;
+use dynoscope_core::ending::Ending;
+use dynoscope_core::error::{Error, Result};
+use dynoscope_core::number::to_dynamodb;
+use dynoscope_core::table::{TableInfo, human_bytes};
+use dynoscope_core::tally::{self, ParentSource, Reconciled, RepairReport, TallyRule};
+use dynoscope_core::transfer::Format;
+
+/// Run the check; exit 0 when every parent matches, 1 when any drifted or could not be
+/// checked. With `--repair` (and `--all`), every drifted parent is then repaired.
+pub async fn check(
+    connection: &Connection,
+    args: CheckArgs,
+    confirmed: bool,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
+    let client = &connection.reader();
+    let info = describe(client, &args.table, stop).await?;
+    if args.shards.is_some() {
+        let pricing = connection.pricing(&info);
+        let sum = shards((client, &pricing), &info, &args, out);
+        return unless_stopped(stop, "Query", sum).await;
+    }
+    let spec = args.spec();
+    let rule = spec.rule.tally_rule()?;
+    let started = Instant::now();
+    let pricing = connection.pricing(&info);
+    let mut all = Reconciled::default();
+    if let Some(location) = &args.athena {
+        out.text(tally::athena_sql(
+            &info,
+            &rule,
+            location,
+            &tally::athena_table(&info.name),
+        )?);
+        out.flush();
+        // The SQL printed is all it does: unread, it failed.
+        out.failure().map_or(Ok(()), Err)?;
+        return Ok(Exit::Done);
+    }
+    match (&args.pk, args.all, &args.from_export) {
+        (_, _, Some(path)) => all = check_from_export(&info, &rule, &args, path, out, stop)?,
+        (Some(_), _, None) => {
+            let partition = spec.one_partition(&info)?;
+            let (check, _) = unless_stopped(
+                stop,
+                "Query",
+                tally::check_partition(client, &info, &rule, partition),
+            )
+            .await?;
+            all.add(Ok(check));
+        }
+        (None, true, None) => {
+            all = check_all(client, &info, &rule, &args, &pricing, out, stop).await?;
+        }
+        (None, false, None) => {
+            return Err(Error::Invalid(
+                "give --pk VALUE, --all or --from-export PATH".into(),
+            ));
+        }
+    }
+    print_checks(&all, (args.json, &pricing), out);
+    print_totals(&all, args.json, &pricing, started, out);
+    let totals = &all.checked.totals;
+    let checked = Exit::from(all.ending());
+    if !args.repair || totals.drifted == 0 {
+        return Ok(checked);
+    }
+    let repaired = tally::repair_all(
+        connection,
+        &info,
+        &rule,
+        &all.checked.checks,
+        confirmed,
+        stop,
+        |partition, report| print_repair(partition, report, (args.json, &pricing), out),
+    )
+    .await?;
+    out.note(format_args!("Repair: {}.", repaired.summary()));
+    // Parents that could not be checked are still unrepaired: the data still disagrees.
+    let unchecked = if all.failures.is_empty() {
+        Ending::Done
+    } else {
+        all.ending()
+    };
+    Ok(Exit::from(repaired.ending().graver(unchecked)))
+}
+
+/// Check every parent, after noting what the scan will read and cost and the plan it runs on;
+/// when interrupted, what was checked is printed before the run is said cancelled.
+async fn check_all(
+    client: &Reader,
+    info: &TableInfo,
+    rule: &TallyRule,
+    args: &CheckArgs,
+    pricing: &Pricing,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Reconciled> {
+    let spec = args.spec();
+    let at_once = spec.at_once()?;
+    let estimate = tally::estimate(info, &ParentSource::Scan);
+    let plan = args.plan.plan(at_once, estimate.plan(at_once));
+    for line in estimate.lines(&info.name, pricing) {
+        out.note(line);
+    }
+    out.note(format_args!("Plan: {}.", plan.label()));
+    let all = tally::reconcile_checked(client, info, rule, plan, stop).await?;
+    if all.cancelled {
+        // What was checked before the interrupt is printed; the run did not finish.
+        print_checks(&all, (args.json, pricing), out);
+        return Err(Error::Cancelled { op: "reconcile" });
+    }
+    Ok(all)
+}
+
+/// Check every parent in the export files at `path` (their names noted first); no item is read
+/// from the table.
+fn check_from_export(
+    info: &TableInfo,
+    rule: &TallyRule,
+    args: &CheckArgs,
+    path: &Path,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Reconciled> {
+    let mut all = Reconciled::default();
+    let format = Format::parse(&args.export_format)?;
+    let data = dynoscope_core::transfer::export_files(path)?;
+    for skipped in &data.skipped {
+        out.note(format_args!("dynoscope: {skipped}"));
+    }
+    out.note(format_args!(
+        "dynoscope: reading {} from {}:",
+        dynoscope_core::report::plural(data.files.len(), "file"),
+        path.display()
+    ));
+    for file in &data.files {
+        out.note(format_args!("  {}", file.display()));
+    }
+    let (checks, read) = tally::check_export(info, rule, &data.files, format, stop, |_| {})?;
+    let checks = checks.ok_or(Error::Cancelled {
+        op: "reading the export",
+    })?;
+    for check in checks {
+        all.add(check);
+    }
+    out.note(format_args!(
+        "Read {} items ({}) from the export; no item read from the table.",
+        read.items,
+        human_bytes(i64::try_from(read.bytes).unwrap_or(i64::MAX))
+    ));
+    Ok(all)
+}
+
+/// The totals of a finished check: as JSON when asked, then the summary line, and a word when no
+/// parent matched the rule.
+fn print_totals(
+    all: &Reconciled,
+    json: bool,
+    pricing: &Pricing,
+    started: Instant,
+    out: &mut Output,
+) {
+    let totals = &all.checked.totals;
+    if json {
+        out.line(json!({"totals": all.totals_json(pricing)}));
+    }
+    out.note(format_args!(
+        "{} · {} · {} ms",
+        all.summary(),
+        pricing.read(totals.rcu),
+        started.elapsed().as_millis()
+    ));
+    if all.checked.checks.is_empty() && all.failures.is_empty() {
+        // Nothing matched the rule (a typo in a prefix or a sort key): no drift found is not a
+        // tally that matches.
+        out.note(
+            "dynoscope: no parent matched the rule, so nothing was checked (look at --parent-sk, --parent-prefix and --tally)",
+        );
+    }
+}
+
+/// How one repair ended: a failure by its error's class (throttled beyond the re-sends is the
+/// server refusing, nothing written).
+fn repair_ending(report: &RepairReport) -> Ending {
+    report
+        .outcome
+        .ending()
+        .unwrap_or_else(|error| Ending::of_error(&error))
+}
+
+/// One line per repair as it ends: the parent and what happened, with the check made after.
+fn print_repair(
+    partition: &str,
+    report: &RepairReport,
+    (json, pricing): (bool, &Pricing),
+    out: &mut Output,
+) {
+    let line = report.line();
+    if json {
+        let after = report
+            .recheck
+            .as_ref()
+            .map_or(serde_json::Value::Null, |(check, _)| check.to_json(pricing));
+        let ending = repair_ending(report);
+        out.line(json!({"repair": partition, "ending": ending.word(), "line": line.text, "after": after}));
+    } else {
+        out.line(format_args!("{partition}\trepair: {}", line.text));
+    }
+}
+
+/// One line per parent checked (JSON, or pk, stored, counted and drift), then one per parent
+/// that could not be checked, with why.
+fn print_checks(all: &Reconciled, (json, pricing): (bool, &Pricing), out: &mut Output) {
+    for check in &all.checked.checks {
+        if json {
+            out.line(check.to_json(pricing));
+        } else {
+            out.line(format_args!(
+                "{}\tstored {}\tcounted {}\tdrift {}",
+                check.partition,
+                check.stored_text(),
+                check.count.count,
+                check.drift_text()
+            ));
+        }
+    }
+    for failure in &all.failures {
+        if json {
+            out.line(failure.to_json());
+        } else {
+            out.line(format_args!("error\t{failure}"));
+        }
+    }
+}
+
+/// `--shards`: sum a sharded counter, one line per shard, the hot one marked.
+async fn shards(
+    (client, pricing): (&Reader, &Pricing),
+    info: &TableInfo,
+    args: &CheckArgs,
+    out: &mut Output,
+) -> Result<Exit> {
+    let pk = args.pk.as_deref().unwrap_or_default();
+    let spec = args.spec();
+    let rule = spec.rule.shard_rule()?;
+    let total = tally::sum_shards(client, info, spec.one_partition(info)?, &rule).await?;
+    let prefix = &rule.prefix;
+    for (i, (sk, value)) in total.shards.iter().enumerate() {
+        let hot = total.hot == Some(i);
+        if args.json {
+            out.line(json!({"shard": sk, "value": value.as_ref().map(to_dynamodb), "hot": hot}));
+        } else {
+            let shown = value.as_ref().map_or("(missing)".to_owned(), to_dynamodb);
+            out.line(format_args!(
+                "{sk}\t{shown}{}",
+                if hot { "  <- hot" } else { "" }
+            ));
+        }
+    }
+    if args.json {
+        out.line(
+            json!({"summary": {"total": to_dynamodb(&total.total), "shards": total.shards.len(),
+                "rcu": total.consumed_rcu, "usd": pricing.read(total.consumed_rcu).usd_json()}}),
+        );
+    }
+    out.note(total.summary(pricing));
+    // No shard, or none holding the number: nothing was summed (a typo in the prefix or the
+    // attribute), which is not a total of 0.
+    if total.shards.iter().all(|(_, value)| value.is_none()) {
+        out.note(format!(
+            "dynoscope: {}",
+            if total.shards.is_empty() {
+                format!("no item of {pk} has a sort key beginning with `{prefix}`")
+            } else {
+                format!(
+                    "none of the {} shards holds `{}` as a number",
+                    total.shards.len(),
+                    args.rule.tally
+                )
+            }
+        ));
+        return Ok(Exit::Refused);
+    }
+    Ok(Exit::Done)
+}

@@ -1,0 +1,213 @@
+//! `dynoscope clone`: a table copied from the connection the global flags choose to the one the
+//! `--to-…` flags choose — its schema, its items, then the check — by `core::clone`, with
+//! progress on stderr and, when it stops early, the arguments that go on from there.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::exit::Exit;
+use crate::flags::{ConnectionFlags, count, positive};
+use crate::interrupt::unless_stopped;
+use crate::output::Output;
+use crate::resume;
+use dynoscope_core::admin::AdminEvent;
+use dynoscope_core::cancel::CancelToken;
+use dynoscope_core::clone::{self, CloneEvent, ClonePlan, CloneReport, PartAsked};
+use dynoscope_core::connection::{self, ConnectOptions, Connection, ConnectionSpec};
+use dynoscope_core::error::{Error, Result};
+use dynoscope_core::import::BATCHES_AT_ONCE;
+use dynoscope_core::limits::AtOnce;
+use dynoscope_core::read::SegmentStart;
+use dynoscope_core::terminal::say;
+
+/// `dynoscope clone`.
+#[derive(Debug, Args)]
+pub struct CloneArgs {
+    /// The table to clone, on the connection the global flags choose (--profile, --region,
+    /// --endpoint-url, --sandbox-db).
+    #[arg(long)]
+    pub table: String,
+    /// The destination table's name (default: the source's).
+    #[arg(long, value_name = "NAME")]
+    pub to_table: Option<String>,
+    /// The destination: a DynamoDB-compatible endpoint (DynamoDB Local, `dynoscope sandbox`).
+    #[arg(long, value_name = "URL")]
+    pub to_endpoint: Option<String>,
+    /// The destination: a named AWS profile (another account).
+    #[arg(long, value_name = "PROFILE")]
+    pub to_profile: Option<String>,
+    /// The destination's region (with --to-profile, --to-endpoint, or alone: the default
+    /// credentials in another region).
+    #[arg(long, value_name = "REGION")]
+    pub to_region: Option<String>,
+    /// The destination: a sandbox kept in this SQLite file (seeded when the file is new).
+    #[arg(long, value_name = "PATH")]
+    pub to_sandbox_db: Option<PathBuf>,
+    /// Refuse every write to the destination (the global --read-only does too).
+    #[arg(long)]
+    pub to_read_only: bool,
+    /// Clone one partition only: the items with this partition key value (a Query).
+    #[arg(long, value_name = "VALUE")]
+    pub pk: Option<String>,
+    /// Read the source in this many parallel scan segments.
+    #[arg(long, default_value_t = 4, allow_negative_numbers = true, value_parser = positive)]
+    pub segments: usize,
+    /// Go on where a stopped clone left off, as it printed: `SEGMENT=JSON` once per segment
+    /// to go on with (`FIRST-LAST={}` from their beginning); with --pk, the key JSON alone.
+    #[arg(long = "start-key", value_name = "[SEGMENT=]JSON")]
+    pub start_keys: Vec<String>,
+    /// Batches of 25 items in flight at once.
+    #[arg(long, default_value_t = BATCHES_AT_ONCE, allow_negative_numbers = true, value_parser = positive)]
+    pub concurrency: usize,
+    /// Items compared one by one at the end (consistent reads on both sides).
+    #[arg(long, default_value_t = clone::SAMPLE, allow_negative_numbers = true, value_parser = count)]
+    pub sample: usize,
+    /// Skip the check at the end (counts per partition, the sample).
+    #[arg(long)]
+    pub no_check: bool,
+    /// Print the report as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl CloneArgs {
+    /// The destination connection these flags choose; one must be named.
+    fn destination(&self) -> Result<ConnectionSpec> {
+        let named = [
+            self.to_endpoint.is_some(),
+            self.to_profile.is_some(),
+            self.to_region.is_some(),
+            self.to_sandbox_db.is_some(),
+        ];
+        if !named.contains(&true) {
+            return Err(Error::Invalid(
+                "name the destination: --to-endpoint URL, --to-profile PROFILE, --to-region \
+                 REGION or --to-sandbox-db PATH"
+                    .into(),
+            ));
+        }
+        if self.to_sandbox_db.is_some() && named.iter().filter(|n| **n).count() > 1 {
+            return Err(Error::Invalid(
+                "--to-sandbox-db and the other --to-… flags choose different destinations: give \
+                 one of them"
+                    .into(),
+            ));
+        }
+        Ok(ConnectionSpec::from_flags(
+            false,
+            self.to_sandbox_db.clone(),
+            self.to_profile.clone(),
+            self.to_region.clone(),
+            self.to_endpoint.clone(),
+        ))
+    }
+
+    /// What is read: a partition (from `--start-key JSON`), or the table's segments.
+    fn part(&self) -> Result<PartAsked> {
+        match &self.pk {
+            Some(pk) => {
+                let after = match self.start_keys.as_slice() {
+                    [] => None,
+                    [key] => resume::parse_key(key)?,
+                    _ => {
+                        return Err(Error::Invalid("--start-key is given once with --pk".into()));
+                    }
+                };
+                Ok(PartAsked::Partition(pk.clone(), after))
+            }
+            None => Ok(PartAsked::Table(resume::parse_segment_keys(
+                self.segments,
+                &self.start_keys,
+            )?)),
+        }
+    }
+}
+
+/// Clone `args.table` from `source` to the destination the `--to-…` flags name.
+pub async fn clone(
+    source: &Connection,
+    flags: &ConnectionFlags,
+    args: CloneArgs,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
+    let spec = args.destination()?;
+    let part = args.part()?;
+    let at_once = AtOnce::new(args.concurrency, "concurrency")?;
+    if let Some(note) = at_once.note("batches") {
+        say(format_args!("dynoscope: {note}"));
+    }
+    let options = ConnectOptions {
+        read_only: flags.read_only || args.to_read_only,
+        ..flags.options()
+    };
+    let target = unless_stopped(stop, "connect", connection::connect_with(spec, options)).await?;
+    let to_table = args
+        .to_table
+        .clone()
+        .unwrap_or_else(|| clone::default_to_table(&args.table, false));
+    let plan = ClonePlan {
+        table: args.table.clone(),
+        to_table: to_table.clone(),
+        part,
+        batches_at_once: at_once.at_once,
+        sample: (!args.no_check).then_some(args.sample),
+    };
+    // A few progress lines a second at most, and always the one that says it is stopping.
+    let mut said_at: Option<std::time::Instant> = None;
+    let mut on_event = |event: CloneEvent| match event {
+        CloneEvent::Note(note) => say(format_args!("dynoscope: {note}")),
+        CloneEvent::Admin(AdminEvent::Applied(what)) => {
+            say(format_args!("dynoscope: applied: {what}"));
+        }
+        CloneEvent::Admin(AdminEvent::State(state)) => {
+            say(format_args!("dynoscope: table {to_table}: {state}"));
+        }
+        CloneEvent::Progress(progress) => {
+            let due = said_at.is_none_or(|at| at.elapsed().as_millis() >= 500);
+            if due || progress.stopping || progress.note.is_some() {
+                said_at = Some(std::time::Instant::now());
+                say(format_args!("dynoscope: {}", progress.line()));
+            }
+        }
+        CloneEvent::Verifying(what) => say(format_args!("dynoscope: {what}")),
+    };
+    let confirmed = flags.yes;
+    let report = clone::run(source, &target, &plan, confirmed, stop, &mut on_event).await?;
+    let resume = resume_args(&report);
+    if args.json {
+        let mut json = report.to_json();
+        json["resume"] = serde_json::json!(resume);
+        out.line(json);
+    } else {
+        for line in report.lines() {
+            out.line(line);
+        }
+        if let Some(args) = resume.as_deref() {
+            out.note(format_args!(
+                "dynoscope: stopped early; to go on from here, run the same clone again with: {}",
+                resume::shell_words(args)
+            ));
+        }
+    }
+    Ok(Exit::from(report.ending()?))
+}
+
+/// The arguments that go on where the copy stopped, when it stopped before its end: `--yes`
+/// first, since the destination now holds items and writing into it again is asked.
+fn resume_args(report: &CloneReport) -> Option<Vec<String>> {
+    let copy = report.copy.as_ref()?;
+    if copy.left.finished() {
+        return None;
+    }
+    let mut args = vec!["--yes".to_owned()];
+    if copy.partition {
+        if let Some(SegmentStart::After(key)) = copy.left.get(0) {
+            args.extend(resume::key_args(key, &copy.key_names));
+        }
+        return Some(args);
+    }
+    args.extend(resume::segment_args(&copy.left, &copy.key_names));
+    Some(args)
+}

@@ -1,0 +1,69 @@
+//! `dynoscope cost`: what a table's reads and writes cost on this connection, as the app's
+//! table panel says it.
+
+use crate::exit::Exit;
+use crate::interrupt::describe;
+use crate::output::Output;
+use dynoscope_core::cancel::{CancelToken, unless_stopped};
+use dynoscope_core::connection::Connection;
+use dynoscope_core::cost::card;
+use dynoscope_core::error::{Error, Result};
+use dynoscope_core::report::Lines;
+
+/// The arguments of `dynoscope cost`.
+#[derive(Debug, clap::Args)]
+pub struct CostArgs {
+    /// The table.
+    #[arg(long)]
+    pub table: String,
+    /// Print JSON (dollar figures as exact decimal numbers).
+    #[arg(long)]
+    pub json: bool,
+    /// Read this region's prices from AWS's live price list first (AWS only; needs
+    /// `pricing:GetProducts`). When they cannot be read, the shipped prices are used.
+    #[arg(long)]
+    pub live: bool,
+}
+
+/// Describe the table and print its prices card.
+pub async fn cost(
+    connection: &Connection,
+    args: &CostArgs,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
+    if args.live {
+        live_prices(connection, out, stop).await?;
+    }
+    let info = describe(&connection.reader(), &args.table, stop).await?;
+    let pricing = connection.pricing(&info);
+    if args.json {
+        out.line(card::card_json(&pricing, info.size_bytes, info.item_count));
+    } else {
+        out.line(Lines(&card::card(
+            &pricing,
+            info.size_bytes,
+            info.item_count,
+        )));
+    }
+    out.flush();
+    out.failure().map_or(Ok(()), Err)?;
+    Ok(Exit::Done)
+}
+
+/// Read the live prices, saying on stderr what was read, or once why not (the shipped prices
+/// are used then, and the exit status does not change). Only a stop ends the run.
+async fn live_prices(connection: &Connection, out: &Output, stop: &CancelToken) -> Result<()> {
+    match unless_stopped(stop, "GetProducts", connection.load_live_prices()).await {
+        Err(error @ Error::Cancelled { .. }) => return Err(error),
+        Ok(Some(note)) => out.note(format_args!("dynoscope: {note}")),
+        Ok(None) => out.note(
+            "dynoscope: live prices are only read on AWS; this connection has no AWS region of \
+             its own, so the shipped prices are used",
+        ),
+        Err(error) => out.note(format_args!(
+            "dynoscope: live prices could not be read: {error}; the shipped prices are used"
+        )),
+    }
+    Ok(())
+}

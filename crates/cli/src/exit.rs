@@ -1,0 +1,82 @@
+//! The one exit-code table of every subcommand, and how errors are printed: on stderr, once,
+//! as a JSON object with `--json`.
+
+use std::process::ExitCode;
+
+use serde_json::json;
+
+use crate::output::Output;
+use dynoscope_core::ending::Ending;
+use dynoscope_core::error::Error;
+
+/// How a subcommand ended, as its exit status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// 0: done — applied, or no drift.
+    Done,
+    /// 1: the server refused or the data disagrees — a failed condition, a cancelled
+    /// transaction, a missing item or parent, drift found, throttled beyond the retries.
+    Refused,
+    /// 2: bad input (the server's `ValidationException` included), usage, or a connection or
+    /// server error before anything could apply.
+    Error,
+    /// 3: the outcome is unknown — it may have been applied; it was not sent again.
+    Unknown,
+}
+
+/// The table, as `--help` and the README print it.
+pub const EXIT_TABLE: &str = "Exit status (every subcommand):
+  0  done: applied, or no drift
+  1  the server refused or the data disagrees: condition failed, transaction cancelled,
+     item or parent missing, drift found, throttled beyond the retries (nothing applied),
+     or an import or storm of which some writes applied and others were refused
+  2  bad input (the server's ValidationException too), usage, or a connection or server
+     error, before anything could apply
+  3  outcome unknown: it may have been applied, and was not sent again";
+
+impl Exit {
+    /// The status of a run that ended in `error`: a missing item or parent is the data
+    /// disagreeing, and throttling beyond the retries the server refusing; every other error
+    /// (a `ValidationException` included) came before anything could apply.
+    pub fn of_error(error: &Error) -> Self {
+        Self::from(Ending::of_error(error))
+    }
+
+    /// The exit status.
+    pub fn status(self) -> u8 {
+        match self {
+            Self::Done => 0,
+            Self::Refused => 1,
+            Self::Error => 2,
+            Self::Unknown => 3,
+        }
+    }
+
+    /// The process exit code.
+    pub fn code(self) -> ExitCode {
+        ExitCode::from(self.status())
+    }
+}
+
+/// The one mapping of a run's class to the table.
+impl From<Ending> for Exit {
+    fn from(ending: Ending) -> Self {
+        match ending {
+            Ending::Done => Self::Done,
+            Ending::Refused => Self::Refused,
+            Ending::BadInput => Self::Error,
+            Ending::Unknown => Self::Unknown,
+        }
+    }
+}
+
+/// Print `error` on stderr, once: a line of text, or with `json` one JSON object.
+pub fn print_error(out: &Output, error: &Error, json: bool) {
+    if json {
+        let mut object = error.to_json();
+        object["exit"] = json!(Exit::of_error(error).status());
+        out.note(object);
+    } else {
+        out.note(format_args!("dynoscope: {error}"));
+    }
+}

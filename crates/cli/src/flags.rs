@@ -1,0 +1,214 @@
+//! Where to connect and how, as the AWS CLI spells it: flags every subcommand takes.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use dynoscope_core::connection::{ConnectOptions, ConnectionSpec};
+use dynoscope_core::error::{Error, Result};
+use dynoscope_core::spec;
+
+/// Where to connect, as the AWS CLI spells it.
+#[derive(Debug, Clone, Default, Args)]
+pub struct ConnectionFlags {
+    /// Use a named profile from ~/.aws/config or ~/.aws/credentials (SSO profiles work).
+    #[arg(long, global = true)]
+    pub profile: Option<String>,
+    /// The AWS region.
+    #[arg(long, global = true)]
+    pub region: Option<String>,
+    /// A DynamoDB-compatible endpoint (DynamoDB Local, LocalStack, moto, `dynoscope sandbox`).
+    #[arg(long, global = true)]
+    pub endpoint_url: Option<String>,
+    /// Use the embedded sandbox seeded with sample data (the default when no AWS
+    /// configuration is found).
+    #[arg(long, global = true)]
+    pub sandbox: bool,
+    /// Keep the sandbox in this SQLite file; it is seeded only when the file is new.
+    #[arg(long, global = true, value_name = "PATH")]
+    pub sandbox_db: Option<PathBuf>,
+    /// Give up on a request after this many seconds, all attempts included (default 10).
+    #[arg(
+        long,
+        global = true,
+        value_name = "SECONDS",
+        allow_negative_numbers = true,
+        value_parser = parse_timeout
+    )]
+    pub timeout: Option<std::time::Duration>,
+    /// Refuse every write on this connection.
+    #[arg(long, global = true)]
+    pub read_only: bool,
+    /// Confirm writes to an endpoint that is not on this machine (AWS, a remote endpoint).
+    #[arg(long, global = true)]
+    pub yes: bool,
+    /// Price consumed capacity as this region (the sandbox and endpoints are priced as
+    /// us-east-1 unless one is given; AWS as its own region).
+    #[arg(long, global = true, value_name = "REGION")]
+    pub price_region: Option<String>,
+}
+
+fn parse_timeout(text: &str) -> Result<std::time::Duration, String> {
+    ConnectOptions::parse_timeout(text).map_err(|e| e.to_string())
+}
+
+impl ConnectionFlags {
+    /// The connection these flags choose.
+    pub fn spec(&self) -> ConnectionSpec {
+        ConnectionSpec::from_flags(
+            self.sandbox,
+            self.sandbox_db.clone(),
+            self.profile.clone(),
+            self.region.clone(),
+            self.endpoint_url.clone(),
+        )
+    }
+
+    /// The timeout and read-only choice.
+    pub fn options(&self) -> ConnectOptions {
+        ConnectOptions {
+            timeout: self
+                .timeout
+                .unwrap_or(dynoscope_core::connection::DEFAULT_TIMEOUT),
+            read_only: self.read_only,
+        }
+    }
+
+    /// Refuse flags that name two connections at once (`--sandbox` with `--endpoint-url`): one
+    /// of them would be ignored without a word, and a write would go where it was not meant to.
+    pub fn check(&self) -> Result<()> {
+        let sandbox = match (&self.sandbox_db, self.sandbox) {
+            (Some(_), _) => Some("--sandbox-db"),
+            (None, true) => Some("--sandbox"),
+            (None, false) => None,
+        };
+        let elsewhere = [
+            ("--endpoint-url", self.endpoint_url.is_some()),
+            ("--profile", self.profile.is_some()),
+            ("--region", self.region.is_some()),
+        ]
+        .into_iter()
+        .find(|(_, given)| *given);
+        match (sandbox, elsewhere) {
+            (Some(sandbox), Some((other, _))) => Err(Error::Invalid(format!(
+                "{sandbox} and {other} choose different connections: give one of them"
+            ))),
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether any connection flag was given.
+    pub fn any(&self) -> bool {
+        ConnectionSpec::flags_given(
+            self.sandbox,
+            self.sandbox_db.as_deref(),
+            self.profile.as_deref(),
+            self.region.as_deref(),
+            self.endpoint_url.as_deref(),
+        )
+    }
+}
+
+/// A count from 1 typed on the command line (`--limit`, `--segments`, `--users`): `0`, `-1`
+/// and `ten` are bad input, said in the specs' words.
+pub(crate) fn positive(text: &str) -> Result<usize, String> {
+    spec::count_from_one(text)
+}
+
+/// [`positive`] as a `u64` (`--shards`).
+pub(crate) fn positive_u64(text: &str) -> Result<u64, String> {
+    spec::count_from_one(text).map(|n| u64::try_from(n).unwrap_or(u64::MAX))
+}
+
+/// A whole number from 0 as a `u64` (`--item-bytes`, `--rcu`): `-1` is said to be negative.
+pub(crate) fn whole_u64(text: &str) -> Result<u64, String> {
+    spec::count(text).map(|n| u64::try_from(n).unwrap_or(u64::MAX))
+}
+
+/// A whole number from 0 as a `u32` (`--hours`), refused past what a `u32` holds.
+pub(crate) fn whole_u32(text: &str) -> Result<u32, String> {
+    u32::try_from(spec::count(text)?).map_err(|_| format!("`{text}` is too large"))
+}
+
+/// A count from 0 typed on the command line (`--preview`).
+pub(crate) fn count(text: &str) -> Result<usize, String> {
+    spec::count(text)
+}
+
+/// [`positive`] for a request's `Limit`, which DynamoDB takes as a 32-bit number.
+pub(crate) fn page_size(text: &str) -> Result<i32, String> {
+    spec::page_size(text)
+}
+
+/// `--key NAME=VALUE` texts as a key spec.
+pub(crate) fn key_spec<'a>(pairs: impl IntoIterator<Item = &'a str>) -> Result<spec::KeySpec> {
+    let pairs = pairs
+        .into_iter()
+        .map(|pair| {
+            pair.split_once('=')
+                .ok_or_else(|| Error::Invalid(format!("--key `{pair}` is not NAME=VALUE")))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(spec::KeySpec::new(pairs))
+}
+
+/// `command` and its subcommands, each `--table` and `--to-table` parsed by [`table_name`].
+pub(crate) fn with_table_names_checked(command: clap::Command) -> clap::Command {
+    let mut command = command;
+    for id in ["table", "to_table"] {
+        if command.get_arguments().any(|arg| arg.get_id() == id) {
+            command = command.mut_arg(id, |arg| arg.value_parser(table_name));
+        }
+    }
+    command.mut_subcommands(with_table_names_checked)
+}
+
+/// A table name as DynamoDB takes one (3 to 255 of `a-z A-Z 0-9 _ - .`), or why not.
+fn table_name(text: &str) -> Result<String, String> {
+    let mut problems = Vec::new();
+    dynoscope_core::schema::name_problem("table", text, &mut problems);
+    if problems.is_empty() {
+        Ok(text.to_owned())
+    } else {
+        Err(problems.join("; "))
+    }
+}
+
+/// A tally rule by flags: `check` and `watch` take the same ones, with the same defaults.
+#[derive(Debug, Args)]
+pub struct RuleFlags {
+    /// The sort key of parent items.
+    #[arg(long, default_value = "META")]
+    pub parent_sk: String,
+    /// Only partitions beginning with this are parents, e.g. `POST#` (check --all and a watch
+    /// without --pk: every parent of the rule).
+    #[arg(long, default_value = "")]
+    pub parent_prefix: String,
+    /// The tally attribute (check --shards: the attribute summed on each shard).
+    #[arg(long)]
+    pub tally: String,
+    /// Children's sort keys begin with this (or, with --index, the index sort keys).
+    #[arg(long, default_value = "")]
+    pub child_prefix: String,
+    /// Children are in this index, queried with the parent's id.
+    #[arg(long)]
+    pub index: Option<String>,
+    /// With --index: the parent attribute holding the id (default: its partition key).
+    #[arg(long, requires = "index")]
+    pub child_key: Option<String>,
+}
+
+impl RuleFlags {
+    /// The rule the flags describe, for the rule spec to check; `shards` from check --shards.
+    pub fn spec(&self, shards: Option<String>) -> spec::RuleSpec {
+        spec::RuleSpec {
+            parent_sk: self.parent_sk.clone(),
+            parent_prefix: self.parent_prefix.clone(),
+            tally: self.tally.clone(),
+            child_prefix: self.child_prefix.clone(),
+            index: self.index.clone(),
+            child_key: self.child_key.clone(),
+            shards,
+        }
+    }
+}

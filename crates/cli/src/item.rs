@@ -1,0 +1,174 @@
+//! `dynoscope get`, `put` and `delete`: one item read by its key, or written or removed through
+//! the write gateway in the builder Run's words.
+
+use crate::args::{DeleteArgs, GetArgs, PutArgs};
+use crate::exit::Exit;
+use crate::interrupt::{describe, not_stopped, unless_stopped};
+use crate::output::Output;
+use dynoscope_core::cancel::CancelToken;
+use dynoscope_core::connection::Connection;
+use dynoscope_core::cost::Pricing;
+use dynoscope_core::error::{Error, Result};
+use dynoscope_core::expr::codegen::Request;
+use dynoscope_core::read;
+use dynoscope_core::run;
+use dynoscope_core::spec::{DeleteSpec, GetSpec, PutSpec};
+use dynoscope_core::value;
+use dynoscope_core::write;
+
+/// Put the item of `--item` (DynamoDB JSON), only when no item has its key with
+/// `--create-only`.
+pub async fn put(
+    connection: &Connection,
+    args: PutArgs,
+    confirmed: bool,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
+    let spec = PutSpec {
+        table: args.table.clone(),
+        item: args.item.clone(),
+        create_only: args.create_only,
+    };
+    // What DynamoDB would refuse of the item alone is said before anything is read.
+    spec.item()?;
+    let info = describe(&connection.reader(), &args.table, stop).await?;
+    let request = spec.plan(&info)?;
+    send(
+        (connection, &connection.pricing(&info)),
+        &info.key_names(),
+        request,
+        confirmed,
+        (out, stop),
+    )
+    .await
+}
+
+/// Print the item with the key of `--key`, read consistently: plain JSON (DynamoDB JSON with
+/// `--json`), numbers exact; no such item is exit 1.
+pub async fn get(
+    connection: &Connection,
+    args: GetArgs,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
+    let client = &connection.reader();
+    let info = describe(client, &args.table, stop).await?;
+    let key = GetSpec {
+        table: args.table.clone(),
+        key: crate::flags::key_spec(args.keys.iter().map(String::as_str))?,
+    }
+    .key
+    .plan(&info)?;
+    let (item, rcu) =
+        unless_stopped(stop, "GetItem", read::get_existing(client, &info, key)).await?;
+    let keys = info.key_names();
+    out.line(if args.json {
+        value::item_to_dynamodb_json(&item, &keys, false)
+    } else {
+        value::item_to_plain_json(&item, &keys, false)
+    });
+    out.flush();
+    out.failure().map_or(Ok(()), Err)?;
+    out.note(format_args!(
+        "1 item · {}",
+        connection.pricing(&info).read(rcu)
+    ));
+    Ok(Exit::Done)
+}
+
+/// Delete the item with the key of `--key`.
+pub async fn delete(
+    connection: &Connection,
+    args: DeleteArgs,
+    confirmed: bool,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
+    if args.from_query {
+        return crate::purge::from_query(connection, &args, confirmed, out, stop).await;
+    }
+    refuse_bulk_flags(&args)?;
+    let info = describe(&connection.reader(), &args.table, stop).await?;
+    let spec = DeleteSpec {
+        table: args.table.clone(),
+        key: crate::flags::key_spec(args.keys.iter().map(String::as_str))?,
+    };
+    let request = spec.plan(&info)?;
+    if args.purge.dry_run {
+        let key = spec.key.plan(&info)?;
+        let found = unless_stopped(
+            stop,
+            "GetItem",
+            read::get_item(&connection.reader(), &info.name, key),
+        )
+        .await?;
+        let what = run::plan_write(connection, &request, info.key_names())?.what();
+        out.line(format_args!(
+            "dry run: {what} — {}; nothing was sent",
+            match found {
+                Some(_) => "it would delete the item stored now",
+                None => "no item has this key now, so it would delete nothing",
+            }
+        ));
+        return Ok(Exit::Done);
+    }
+    send(
+        (connection, &connection.pricing(&info)),
+        &info.key_names(),
+        request,
+        confirmed,
+        (out, stop),
+    )
+    .await
+}
+
+/// A delete by `--key` takes none of the flags of a delete of many items: each is refused in
+/// words rather than ignored.
+fn refuse_bulk_flags(args: &DeleteArgs) -> Result<()> {
+    let purge = &args.purge;
+    let given = [
+        ("--pk", args.pk.is_some()),
+        ("--sk-begins-with", args.sk_begins_with.is_some()),
+        ("--tally", purge.counters.tally.is_some()),
+        ("--tallies", purge.tallies.is_some()),
+        ("--json", purge.json),
+    ];
+    let named: Vec<&str> = given
+        .iter()
+        .filter(|(_, on)| *on)
+        .map(|(n, _)| *n)
+        .collect();
+    if named.is_empty() {
+        return Ok(());
+    }
+    Err(Error::Invalid(format!(
+        "{} belong{} to a delete of many items (--from-query); a delete by --key takes its key \
+         and --dry-run: nothing was sent",
+        named.join(", "),
+        if named.len() == 1 { "s" } else { "" }
+    )))
+}
+
+/// Plan and send `request` through the gateway, print how it ended, and say its exit status.
+async fn send(
+    (connection, pricing): (&Connection, &Pricing),
+    key_names: &[String],
+    request: Request,
+    confirmed: bool,
+    (out, stop): (&mut Output, &CancelToken),
+) -> Result<Exit> {
+    let op = request.operation_name();
+    let plan = run::plan_write(connection, &request, key_names.to_vec())?;
+    not_stopped(stop, op)?;
+    let outcome = write::send(connection, &plan, confirmed).await;
+    // Refused before anything could apply (read-only, not confirmed, the server's
+    // validation): said once, on stderr.
+    let exit = Exit::from(outcome.ending()?);
+    let result = run::written(op, outcome, true, Some(pricing));
+    out.line(format_args!("{} — {}", plan.what(), result.summary));
+    for item in &result.items {
+        out.line(value::item_to_dynamodb_json(item, key_names, false));
+    }
+    Ok(exit)
+}

@@ -1,0 +1,145 @@
+//! `dynoscope like|unlike|storm`: the like lab from the shell, built, sent and reported by the
+//! same core code as the app's.
+
+use serde_json::json;
+
+use crate::args::{LikeArgs, LikeTargetArgs, StormArgs};
+use crate::exit::Exit;
+use crate::interrupt::{describe, not_stopped};
+use crate::output::Output;
+use dynoscope_core::cancel::CancelToken;
+use dynoscope_core::connection::Connection;
+use dynoscope_core::cost::{Kind, decimal_json};
+use dynoscope_core::error::Result;
+use dynoscope_core::likes::{self, LikeOp};
+use dynoscope_core::number::to_dynamodb;
+use dynoscope_core::report::Lines;
+use dynoscope_core::spec::{LikeSpec, StormSpec};
+use dynoscope_core::write::Destination;
+
+fn spec(args: &LikeTargetArgs, user: &str) -> LikeSpec {
+    LikeSpec {
+        table: args.table.clone(),
+        pk: args.pk.clone(),
+        parent_sk: args.parent_sk.clone(),
+        tally: args.tally.clone(),
+        child_prefix: args.child_prefix.clone(),
+        user: user.to_owned(),
+        token: None,
+        create: args.create,
+    }
+}
+
+/// Like or unlike (`confirmed`: `--yes`), with the tally and the children before and after.
+pub async fn like(
+    connection: &Connection,
+    op: LikeOp,
+    args: LikeArgs,
+    confirmed: bool,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
+    let mut spec = spec(&args.target, &args.user);
+    spec.token.clone_from(&args.token);
+    let report = spec.run(connection, op, confirmed, stop).await?;
+    // Nothing applied: said once, on stderr.
+    let exit = Exit::from(report.sent.outcome.ending()?);
+    if args.target.json {
+        out.line(report.to_json());
+    } else {
+        // The outcome first: it is what happened, whatever the reads around it did.
+        out.line(report.title());
+        out.line(format_args!(
+            "tally {} · children {}",
+            report.tally_change(),
+            report.children_change()
+        ));
+        out.line(Lines(&report.lines()));
+    }
+    Ok(exit)
+}
+
+/// A storm (`confirmed`: `--yes`), then what it changed and the drift before and after.
+pub async fn storm(
+    connection: &Connection,
+    args: StormArgs,
+    confirmed: bool,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
+    let info = describe(&connection.reader(), &args.target.table, stop).await?;
+    let plan = StormSpec {
+        target: spec(&args.target, ""),
+        users: args.users,
+        concurrency: args.concurrency,
+    }
+    .plan(&info, &Destination::of(connection), &likes::run_id())?;
+    plan.confirmation().check(confirmed)?;
+    if let Some(note) = plan.at_once.note("concurrency") {
+        out.note(note);
+    }
+    let pricing = connection.pricing(&info);
+    if !args.target.json {
+        out.note(Lines(&plan.estimate(&pricing)));
+    }
+    not_stopped(stop, "TransactWriteItems")?;
+    // An interrupt stops new likes; those in flight are waited for, and all is counted.
+    let report = likes::run_storm(connection, &info, &plan, confirmed, stop, |_| {}).await?;
+    let (stats, before, after) = (&report.stats, &report.before, &report.after);
+    // Writes whose outcome is unknown, or a storm whose result could not be read again: what it
+    // did is not known, so 3.
+    let nothing_applied = stats.committed == 0 && stats.cancelled.is_empty();
+    let exit = if stats.unknown > 0 || after.is_err() {
+        Exit::Unknown
+    } else if let Some(error) = stats.first_failure.as_ref().filter(|_| nothing_applied) {
+        // Every write refused, none applied: the refusal's own status (bad input: 2).
+        Exit::of_error(error)
+    } else if !report.storm_consistent() || stats.failed > 0 || stats.done < stats.planned {
+        // Refused in part, inconsistent, or interrupted before every like was sent.
+        Exit::Refused
+    } else {
+        Exit::Done
+    };
+    if args.target.json {
+        let changes = report.changes();
+        out.line(json!({
+                "users": args.users, "operations": stats.done, "committed": stats.committed,
+                "cancelled": stats.cancelled, "resent": stats.resent, "failed": stats.failed,
+                "unknown": stats.unknown,
+                "consumedWCU": stats.consumed_wcu, "opsPerSec": stats.ops_per_sec(),
+                "usd": pricing.charge_reported(Kind::Write, stats.consumed_wcu).usd_json(),
+                "wcuPerSecond": stats.load(&plan.target.parent).per_second().map(|r| decimal_json(&r)),
+                "tallyBefore": before.tally, "tallyAfter": after.as_ref().ok().map(|a| a.tally.clone()),
+                "childrenBefore": before.children.to_string(),
+                "childrenAfter": after.as_ref().ok().map(|a| a.children.to_string()),
+                "afterError": after.as_ref().err().map(ToString::to_string),
+                "stormTallyChange": changes.as_ref().map(|(t, _)| to_dynamodb(t)),
+                "stormChildrenChange": changes.as_ref().map(|(_, c)| to_dynamodb(c)),
+                "stormConsistent": report.storm_consistent(), "equal": report.equal(),
+        }));
+    } else {
+        out.line(format_args!(
+            "{} users in {} ms: {}",
+            args.users,
+            stats.elapsed_ms,
+            stats.progress(&pricing)
+        ));
+        let details = stats.details();
+        if !details.is_empty() {
+            out.line(Lines(&details));
+        }
+        out.line(Lines(&report.verdict()));
+        out.line(Lines(&report.cost()));
+    }
+    if stats.done < stats.planned {
+        out.note(format_args!(
+            "dynoscope: interrupted: {} of {} operations were not sent",
+            stats.planned - stats.done,
+            stats.planned
+        ));
+    }
+    if let Some(error) = &stats.first_failure {
+        out.note(format_args!("dynoscope: the first refusal: {error}"));
+    }
+    Ok(exit)
+}

@@ -1,0 +1,138 @@
+//! `dynoscope metrics` and `dynoscope insights`: a table's own CloudWatch metrics (consumed
+//! capacity and throttles, for the table and each global index), and Contributor Insights (its
+//! status, its top keys, switching it through the write gateway).
+
+use serde_json::json;
+
+use crate::exit::Exit;
+use crate::flags::whole_u32;
+use crate::interrupt::{describe, unless_stopped};
+use crate::output::Output;
+use dynoscope_core::cancel::CancelToken;
+use dynoscope_core::connection::Connection;
+use dynoscope_core::cost::decimal_json;
+use dynoscope_core::error::Result;
+use dynoscope_core::metrics::{self, insights};
+use dynoscope_core::stream::now_ms;
+use dynoscope_core::write::{self, Destination, WriteOutcome};
+
+/// The arguments of `dynoscope metrics`.
+#[derive(Debug, clap::Args)]
+pub struct MetricsArgs {
+    /// The table.
+    #[arg(long)]
+    pub table: String,
+    /// How many hours back (1 to 24).
+    #[arg(long, default_value_t = 3, allow_negative_numbers = true, value_parser = whole_u32)]
+    pub hours: u32,
+    /// One JSON object: each series with its points (sums as exact decimal numbers).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The arguments of `dynoscope insights`.
+#[derive(Debug, clap::Args)]
+pub struct InsightsArgs {
+    /// The table.
+    #[arg(long)]
+    pub table: String,
+    /// Turn Contributor Insights on (a change to the table's settings: --yes off this machine).
+    #[arg(long, conflicts_with = "disable")]
+    pub enable: bool,
+    /// Turn it off.
+    #[arg(long)]
+    pub disable: bool,
+    /// How many hours back the top keys are counted (1 to 24).
+    #[arg(long, default_value_t = 3, allow_negative_numbers = true, value_parser = whole_u32)]
+    pub hours: u32,
+}
+
+/// Print the table's metrics over the last hours.
+pub async fn metrics(
+    connection: &Connection,
+    args: &MetricsArgs,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
+    let info = describe(&connection.reader(), &args.table, stop).await?;
+    let read = metrics::read_metrics(connection, &info, args.hours, now_ms());
+    let got = unless_stopped(stop, "GetMetricData", read).await?;
+    if args.json {
+        let series: Vec<_> = got
+            .series
+            .iter()
+            .map(|s| {
+                let points: Vec<_> = s
+                    .points
+                    .iter()
+                    .map(|p| json!({"at": p.at_ms, "sum": decimal_json(&p.sum)}))
+                    .collect();
+                json!({"metric": s.metric, "index": s.index, "total": decimal_json(&s.total()), "points": points})
+            })
+            .collect();
+        out.line(
+            json!({"table": got.table, "from": got.from_ms, "to": got.to_ms,
+            "periodSeconds": metrics::PERIOD_SECONDS, "series": series}),
+        );
+    } else {
+        for line in got.lines() {
+            out.line(line);
+        }
+    }
+    out.flush();
+    out.failure().map_or(Ok(()), Err)?;
+    Ok(Exit::Done)
+}
+
+/// Say whether Contributor Insights is on and its top keys, or switch it (`confirmed`: --yes).
+pub async fn insights(
+    connection: &Connection,
+    args: &InsightsArgs,
+    confirmed: bool,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
+    let info = describe(&connection.reader(), &args.table, stop).await?;
+    if args.enable || args.disable {
+        let plan = insights::switch_plan(Destination::of(connection), &info.name, args.enable);
+        match write::send(connection, &plan, confirmed).await {
+            WriteOutcome::Applied { .. } => {
+                out.line(format_args!("{} on {}", plan.what(), info.name));
+                return Ok(Exit::Done);
+            }
+            WriteOutcome::Unknown { .. } => {
+                out.line(format_args!(
+                    "outcome unknown: {} on {} may have been applied; it was not sent again",
+                    plan.what(),
+                    info.name
+                ));
+                return Ok(Exit::Unknown);
+            }
+            outcome => return Ok(Exit::from(outcome.ending()?)),
+        }
+    }
+    let now = unless_stopped(
+        stop,
+        "DescribeContributorInsights",
+        insights::describe(connection, &info.name),
+    )
+    .await?;
+    out.line(format_args!(
+        "Contributor Insights on {}: {}",
+        info.name, now.status
+    ));
+    if let Some(failure) = &now.failure {
+        out.line(format_args!("failed: {failure}"));
+    }
+    if now.enabled() {
+        let reports = insights::reports(connection, &now.rules, args.hours, now_ms());
+        for report in unless_stopped(stop, "GetInsightRuleReport", reports).await? {
+            for line in insights::report_lines(&report) {
+                out.line(line);
+            }
+        }
+    }
+    out.flush();
+    out.failure().map_or(Ok(()), Err)?;
+    Ok(Exit::Done)
+}

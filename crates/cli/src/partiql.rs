@@ -1,0 +1,130 @@
+//! `dynoscope partiql`: one PartiQL statement from the shell. A SELECT is read page by page by
+//! the same core code as the app's; a write is planned, sent once through the write gateway and
+//! reported in the same words.
+
+use crate::args::PartiqlArgs;
+use crate::exit::Exit;
+use crate::interrupt::not_stopped;
+use crate::output::Output;
+use dynoscope_core::cancel::CancelToken;
+use dynoscope_core::connection::Connection;
+use dynoscope_core::error::{Error, Result};
+use dynoscope_core::partiql::{self, Statement, StatementReport};
+use dynoscope_core::read::{Stopped, Until};
+use dynoscope_core::report::{Lines, read_summary};
+use dynoscope_core::spec::{StatementPlan, StatementSpec};
+use dynoscope_core::value;
+use dynoscope_core::write::Destination;
+
+/// Run the statement (`confirmed`: `--yes`): a read prints items on stdout and a summary on
+/// stderr; a write prints its report. An error before anything could apply is returned, to be
+/// printed once on stderr.
+pub async fn partiql(
+    connection: &Connection,
+    args: PartiqlArgs,
+    confirmed: bool,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
+    let params = args.params.iter().cloned().map(serde_json::Value::String);
+    let plan = StatementSpec {
+        statement: args.statement.clone(),
+        params: params.collect(),
+        limit: args.limit,
+        page_size: args.page_size.and_then(|n| usize::try_from(n).ok()),
+    }
+    .plan()?;
+    if plan.writes {
+        return write(
+            connection,
+            plan.statement,
+            args.json,
+            confirmed,
+            (out, stop),
+        )
+        .await;
+    }
+    read(connection, &plan, args.json, out, stop).await?;
+    Ok(Exit::Done)
+}
+
+async fn write(
+    connection: &Connection,
+    statement: Statement,
+    json: bool,
+    confirmed: bool,
+    (out, stop): (&mut Output, &CancelToken),
+) -> Result<Exit> {
+    let plan = partiql::plan_write(Destination::of(connection), statement)?;
+    // Refused before anything is sent when a confirmation is needed and not given.
+    plan.confirmation().check(confirmed)?;
+    not_stopped(stop, "ExecuteStatement")?;
+    let outcome = partiql::write(connection, &plan, confirmed).await;
+    // Nothing applied: said once, on stderr.
+    let exit = Exit::from(outcome.ending()?);
+    let report = StatementReport {
+        plan,
+        outcome,
+        pricing: connection.pricing_undescribed(),
+    };
+    if json {
+        out.line(report.to_json());
+    } else {
+        out.line(Lines(&report.lines()));
+    }
+    Ok(exit)
+}
+
+/// A SELECT, every page printed as it arrives; a closed stdout or an interrupt stops it.
+async fn read(
+    connection: &Connection,
+    plan: &StatementPlan,
+    json: bool,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<()> {
+    let (mut items, mut pages, mut rcu) = (0usize, 0usize, 0.0);
+    let until = plan.limit.map_or(Until::LastPage, Until::Items);
+    let stopped = partiql::read_statement(
+        &connection.reader(),
+        &plan.statement,
+        None,
+        plan.page_size,
+        until,
+        stop,
+        |page| {
+            pages += 1;
+            rcu += page.consumed_rcu;
+            for item in page.items {
+                if plan.limit.is_some_and(|l| items >= l) || !out.open() {
+                    break;
+                }
+                out.line(if json {
+                    value::item_to_dynamodb_json(&item, &[], false)
+                } else {
+                    value::item_to_plain_json(&item, &[], false)
+                });
+                items += 1;
+            }
+            // Nobody reads on: the run stops, as after an interrupt.
+            if !out.open() {
+                stop.cancel();
+            }
+        },
+    )
+    .await?;
+    out.note(read_summary(
+        items,
+        pages,
+        &connection.pricing_undescribed().read(rcu),
+    ));
+    if let Some(error) = out.failure() {
+        return Err(error);
+    }
+    match stopped {
+        Stopped::Cancelled => Err(Error::Cancelled {
+            op: "ExecuteStatement",
+        }),
+        Stopped::LastPage | Stopped::Reached => Ok(()),
+    }
+}

@@ -1,0 +1,244 @@
+//! Arguments of the subcommands that read: `items`, `scan`, `partiql`, `sql`, `check`.
+
+use std::time::Duration;
+
+use clap::Args;
+
+use crate::flags::{RuleFlags, page_size, positive};
+use dynoscope_core::spec::{PlanChoice, ReadSpec, RuleSpec, TallySpec};
+
+/// `dynoscope items`.
+#[derive(Debug, Args)]
+pub struct ItemsArgs {
+    /// The table.
+    #[arg(long)]
+    pub table: String,
+    /// The partition key value.
+    #[arg(long)]
+    pub pk: String,
+    /// Query this index instead of the table.
+    #[arg(long)]
+    pub index: Option<String>,
+    /// Sort key equals.
+    #[arg(long, group = "sk")]
+    pub sk_eq: Option<String>,
+    /// Sort key less than.
+    #[arg(long, group = "sk")]
+    pub sk_lt: Option<String>,
+    /// Sort key less than or equal.
+    #[arg(long, group = "sk")]
+    pub sk_le: Option<String>,
+    /// Sort key greater than.
+    #[arg(long, group = "sk")]
+    pub sk_gt: Option<String>,
+    /// Sort key greater than or equal.
+    #[arg(long, group = "sk")]
+    pub sk_ge: Option<String>,
+    /// Sort key begins with.
+    #[arg(long, group = "sk")]
+    pub sk_begins_with: Option<String>,
+    /// Sort key between two values (inclusive).
+    #[arg(long, group = "sk", num_args = 2, value_names = ["LOW", "HIGH"])]
+    pub sk_between: Option<Vec<String>>,
+    /// Descending sort-key order.
+    #[arg(long)]
+    pub desc: bool,
+    /// Stop after this many items (sent to the server as each request's Limit).
+    #[arg(long, allow_negative_numbers = true, value_parser = positive)]
+    pub limit: Option<usize>,
+    /// Go on after this key (DynamoDB JSON), as printed when a read stopped early.
+    #[arg(long, value_name = "JSON")]
+    pub start_key: Option<String>,
+    /// How long a throttled page is waited for.
+    #[command(flatten)]
+    pub throttle: ThrottleWait,
+    /// Print DynamoDB JSON, one item per line (plain JSON otherwise).
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl ItemsArgs {
+    /// The read the arguments describe, for the read spec to check.
+    pub fn spec(&self) -> ReadSpec {
+        ReadSpec {
+            table: self.table.clone(),
+            index: self.index.clone(),
+            pk: Some(self.pk.clone()),
+            sk_eq: self.sk_eq.clone(),
+            sk_lt: self.sk_lt.clone(),
+            sk_le: self.sk_le.clone(),
+            sk_gt: self.sk_gt.clone(),
+            sk_ge: self.sk_ge.clone(),
+            sk_begins_with: self.sk_begins_with.clone(),
+            sk_between: self.sk_between.clone(),
+            descending: self.desc,
+            limit: self.limit,
+            page_size: None,
+            start_key: self.start_key.clone(),
+            max_pages: None,
+            filters: Vec::new(),
+            any_filter: false,
+        }
+    }
+}
+
+/// `dynoscope scan`.
+#[derive(Debug, Args)]
+pub struct ScanArgs {
+    /// The table.
+    #[arg(long)]
+    pub table: String,
+    /// Scan this index instead of the table.
+    #[arg(long)]
+    pub index: Option<String>,
+    /// Parallel scan with this many segments (at most 64 are read at a time, at most 1,000 in
+    /// all; more than 64 and than the table's size can use only with --yes); items are printed
+    /// as each segment's pages arrive, so segments interleave.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = positive)]
+    pub segments: usize,
+    /// Stop after this many items (sent to the server as each request's Limit).
+    #[arg(long, allow_negative_numbers = true, value_parser = positive)]
+    pub limit: Option<usize>,
+    /// Go on after this key (DynamoDB JSON), as printed when a scan stopped early. With
+    /// --segments: SEGMENT=JSON, once per segment to go on with (`SEGMENT={}` or
+    /// `FIRST-LAST={}` from the beginning); segments not given are done.
+    #[arg(long = "start-key", value_name = "[SEGMENT=]JSON")]
+    pub start_keys: Vec<String>,
+    /// How long a throttled page is waited for.
+    #[command(flatten)]
+    pub throttle: ThrottleWait,
+    /// Print DynamoDB JSON, one item per line (plain JSON otherwise).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `dynoscope partiql`.
+#[derive(Debug, Args)]
+pub struct PartiqlArgs {
+    /// The statement, e.g. 'SELECT * FROM "Videos" WHERE PK = ?'.
+    pub statement: String,
+    /// The value of the next `?`, as DynamoDB JSON: '{"S": "VID#9f3a"}'. Once per `?`, in order.
+    #[arg(long = "param", value_name = "DDB-JSON", allow_hyphen_values = true)]
+    pub params: Vec<String>,
+    /// SELECT: stop after this many items.
+    #[arg(long, allow_negative_numbers = true, value_parser = positive)]
+    pub limit: Option<usize>,
+    /// SELECT: evaluate at most this many items per request (ExecuteStatement's Limit).
+    #[arg(long, allow_negative_numbers = true, value_parser = page_size)]
+    pub page_size: Option<i32>,
+    /// Print DynamoDB JSON, one item per line (plain JSON otherwise); a write's report as one
+    /// JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `dynoscope sql`.
+#[derive(Debug, Args)]
+pub struct SqlArgs {
+    /// Read TABLE (a Scan) or one partition of it (a Query) into the SQL table NAME; repeat for
+    /// more tables.
+    #[arg(long = "load", value_name = "NAME=TABLE[:PARTITION]")]
+    pub loads: Vec<String>,
+    /// The SQL text (it may begin with a `--` comment).
+    #[arg(allow_hyphen_values = true)]
+    pub sql: String,
+    /// Print at most this many rows.
+    #[arg(long, default_value_t = dynoscope_core::sql::MAX_ROWS, allow_negative_numbers = true, value_parser = positive)]
+    pub max_rows: usize,
+    /// Errors as a JSON object (rows are always JSON).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A throttling budget in seconds: 0 (give up at the first throttle) to an hour.
+fn parse_throttle_wait(text: &str) -> Result<Duration, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|secs| (0.0..=3600.0).contains(secs))
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| format!("`{text}` is not a number of seconds from 0 to 3600"))
+}
+
+/// `dynoscope check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The table.
+    #[arg(long)]
+    pub table: String,
+    /// The tally rule.
+    #[command(flatten)]
+    pub rule: RuleFlags,
+    /// Check this parent (partition key value).
+    #[arg(long, conflicts_with = "all")]
+    pub pk: Option<String>,
+    /// Check every parent (a Scan with the parent filter).
+    #[arg(long)]
+    pub all: bool,
+    /// Parents counted at once (at most 64 run at a time).
+    #[arg(long, default_value_t = 8, allow_negative_numbers = true, value_parser = positive)]
+    pub concurrency: usize,
+    /// Sum the shards whose sort key begins with this prefix (with --pk).
+    #[arg(long, requires = "pk", conflicts_with = "all")]
+    pub shards: Option<String>,
+    /// With --all: `one-pass` (a parallel scan reading each item once), `per-parent` (a COUNT
+    /// query per parent) or `auto` (the cheaper by the estimate printed first).
+    #[arg(long, default_value = "auto", value_parser = plan_choice)]
+    pub plan: PlanChoice,
+    /// Reconcile every parent from this DynamoDB export (an S3 export's folder or file, or
+    /// DynamoDB JSON lines), read locally: no read capacity used.
+    #[arg(long, conflicts_with_all = ["pk", "all", "shards"])]
+    pub from_export: Option<std::path::PathBuf>,
+    /// The export's format: s3-export or ddb-json.
+    #[arg(long, default_value = "s3-export", requires = "from_export")]
+    pub export_format: String,
+    /// Print the Athena SQL reconciling the export at this S3 location (its data/ folder), and
+    /// read nothing.
+    #[arg(long, conflicts_with_all = ["pk", "all", "shards", "from_export"])]
+    pub athena: Option<String>,
+    /// With --all: repair every drifted parent afterwards, a guarded SET each (the tally set
+    /// to the children counted, on the condition it is still what was read), through the write
+    /// gateway; one confirmation for all (--yes off this machine). Not from an export: its
+    /// counts are as old as the export.
+    #[arg(long, requires = "all", conflicts_with_all = ["pk", "shards", "athena", "from_export"])]
+    pub repair: bool,
+    /// One JSON object per line.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl CheckArgs {
+    /// The check the arguments describe, for the tally spec to check.
+    pub fn spec(&self) -> TallySpec {
+        TallySpec {
+            table: self.table.clone(),
+            pk: self.pk.clone(),
+            rule: self.rule(),
+            plan: self.plan,
+            concurrency: self.concurrency,
+        }
+    }
+
+    /// The rule the arguments describe, for the rule spec to check.
+    pub fn rule(&self) -> RuleSpec {
+        self.rule.spec(self.shards.clone())
+    }
+}
+
+fn plan_choice(text: &str) -> Result<PlanChoice, String> {
+    PlanChoice::parse(text).map_err(|e| e.reason)
+}
+
+/// How long the reads of `items` and `scan` wait out throttling.
+#[derive(Debug, Args)]
+pub struct ThrottleWait {
+    /// Give up when one page request has been throttled for this many seconds in all.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value = "120",
+        allow_negative_numbers = true,
+        value_parser = parse_throttle_wait
+    )]
+    pub max_throttle_wait: Duration,
+}

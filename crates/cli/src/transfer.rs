@@ -1,0 +1,240 @@
+//! `dynoscope export` and `dynoscope import`: items to and from files in DynamoDB's formats,
+//! read through the one reader and written through the write gateway, as the app does.
+
+use std::collections::HashMap;
+
+use crate::args::{ExportArgs, ImportArgs};
+use crate::exit::Exit;
+use crate::interrupt::{describe, unless_stopped};
+use crate::output::Output;
+use dynoscope_core::cancel::CancelToken;
+use dynoscope_core::connection::Connection;
+use dynoscope_core::error::{Error, Result};
+use dynoscope_core::import::{self, CheckLimits, ImportCheck};
+use dynoscope_core::read;
+use dynoscope_core::report::{plural, read_summary};
+use dynoscope_core::spec::{ExportSpec, ImportSpec};
+use dynoscope_core::table::{TableInfo, human_bytes};
+use dynoscope_core::tally::TallyRule;
+use dynoscope_core::terminal::say;
+use dynoscope_core::transfer::{self, CellType, Format};
+use dynoscope_core::value;
+
+/// Read the table (Scan) or one partition (Query) and write it to `--out`: a new file, put in
+/// place when complete; an existing one only with `--force`.
+pub async fn export(
+    connection: &Connection,
+    args: ExportArgs,
+    confirmed: bool,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
+    let client = &connection.reader();
+    let plan = ExportSpec {
+        table: args.table.clone(),
+        pk: args.pk.clone(),
+        format: args.format.clone(),
+        gzip: args.gzip,
+        out: args.out.clone(),
+        force: args.force,
+        segments: args.segments,
+    }
+    .plan()?;
+    let (format, if_exists) = (plan.format, plan.if_exists);
+    // Before the table is read: a refusal should not wait for the scan.
+    transfer::check_target(&args.out, if_exists)?;
+    let info = describe(client, &args.table, stop).await?;
+    if args.pk.is_none() {
+        dynoscope_core::limits::check_segments(args.segments, &info, confirmed)?;
+        out.note(dynoscope_core::cost::whole_read(
+            info.size_bytes,
+            info.item_count,
+            &connection.pricing(&info),
+        ));
+    }
+    let read = match &args.pk {
+        Some(_) => {
+            unless_stopped(
+                stop,
+                "Query",
+                read::read_table(client, &info, args.pk.as_deref()),
+            )
+            .await?
+        }
+        None => read::scan_table(client, &info, plan.segments.at_once, stop, |_| {})
+            .await?
+            .ok_or(Error::Cancelled { op: "Scan" })?,
+    };
+    let written = transfer::write_rows_file(
+        &args.out,
+        &read.rows,
+        &info.key_names(),
+        format,
+        args.gzip,
+        if_exists,
+    )?;
+    out.note(format_args!(
+        "exported {written} items to {} as {}{} ({} of {}: {})",
+        args.out.display(),
+        format.name(),
+        if args.gzip { ", gzipped" } else { "" },
+        read.request.op(),
+        info.name,
+        read_summary(
+            read.rows.len(),
+            read.pages,
+            &connection.pricing(&info).read(read.rcu)
+        )
+    ));
+    Ok(Exit::Done)
+}
+
+/// Read and check every item of the file(s) against the table, then (unless `--dry-run`) read
+/// them again and put them in batches of 25 through the write gateway.
+pub async fn import(
+    connection: &Connection,
+    args: ImportArgs,
+    confirmed: bool,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
+    let plan = ImportSpec {
+        table: args.table.clone(),
+        path: args.path.clone(),
+        format: args.format.clone(),
+        types: args.types.clone(),
+        dry_run: args.dry_run,
+        concurrency: args.concurrency,
+    }
+    .plan()?;
+    let (format, types) = (plan.format, plan.types);
+    let rules = args.counters.rules()?;
+    let info = describe(&connection.reader(), &args.table, stop).await?;
+    let checked = check_files(&info, &args, format, types, rules, stop).await?;
+    tell_files(&checked);
+    print_check(&checked, &info, out);
+    let pricing = connection.pricing(&info);
+    out.line(checked.estimate(&pricing));
+    if args.dry_run {
+        let report = import::ImportReport::dry_run(&checked);
+        out.line(report.summary(&pricing));
+        return Ok(Exit::from(report.end()));
+    }
+    import::check_rejected_free(&checked)?;
+    import::confirmation(connection, &info, checked.items).check(confirmed)?;
+    out.flush();
+    let at_once = plan.batches;
+    if let Some(note) = at_once.note("batches") {
+        out.note(format_args!("dynoscope: {note}"));
+    }
+    let at_once = at_once.at_once;
+    // A few progress lines a second at most (a batch is 25 items: a million would be 40,000
+    // lines), and always the one that says it is stopping.
+    let said_at = std::cell::Cell::new(None::<std::time::Instant>);
+    let report = import::import(
+        connection,
+        &info,
+        &checked,
+        at_once,
+        true,
+        stop,
+        |progress| {
+            let due = said_at
+                .get()
+                .is_none_or(|at| at.elapsed() >= std::time::Duration::from_millis(500));
+            if due || progress.stopping || progress.done == progress.total {
+                said_at.set(Some(std::time::Instant::now()));
+                say(progress.line(&pricing));
+            }
+        },
+    )
+    .await;
+    out.line(report.summary(&pricing));
+    for line in report.details() {
+        out.line(line);
+    }
+    Ok(Exit::from(report.end()))
+}
+
+/// Read and check every item of the import's files against the table `info`, on a blocking
+/// thread (the reading is file work).
+async fn check_files(
+    info: &TableInfo,
+    args: &ImportArgs,
+    format: Format,
+    types: HashMap<String, CellType>,
+    rules: Vec<TallyRule>,
+    stop: &CancelToken,
+) -> Result<ImportCheck> {
+    let (info, stop) = (info.clone(), stop.clone());
+    let limits = CheckLimits {
+        preview: args.preview,
+        skip_invalid: args.skip_invalid,
+        ..CheckLimits::default()
+    };
+    let path = args.path.clone();
+    tokio::task::spawn_blocking(move || {
+        import::check_import(
+            (&path, format, &types),
+            &info,
+            &rules,
+            limits,
+            &stop,
+            |_| {},
+        )
+    })
+    .await
+    .map_err(|e| Error::TaskDied {
+        op: "checking the import",
+        detail: e.to_string(),
+    })?
+}
+
+/// What the check read: the first items, the columns and their types, the lines refused and the
+/// counters found.
+fn print_check(checked: &ImportCheck, info: &TableInfo, out: &mut Output) {
+    out.line(format_args!(
+        "{} read; first items:",
+        dynoscope_core::report::plural(checked.items, "item")
+    ));
+    for read in &checked.preview {
+        let line = value::item_to_plain_json(&read.item, &info.key_names(), false);
+        out.line(format_args!("  {}: {line}", read.place()));
+    }
+    out.line("columns (types seen):");
+    for (name, kinds) in checked.columns.list() {
+        out.line(format_args!("  {name}: {}", kinds.join(", ")));
+    }
+    if checked.columns.more {
+        out.line(format_args!(
+            "  … (more names than the {} listed)",
+            import::MAX_COLUMNS
+        ));
+    }
+    for line in checked.invalid.lines() {
+        out.line(line);
+    }
+    for line in checked.tallies.lines() {
+        out.line(format!("counters: {line}"));
+    }
+}
+
+/// The files read and the entries left out, on stderr.
+fn tell_files(checked: &ImportCheck) {
+    for skipped in &checked.skipped {
+        say(format_args!("dynoscope: {skipped}"));
+    }
+    say(format_args!(
+        "dynoscope: read {} from {}:",
+        plural(checked.files.len(), "file"),
+        checked.path.display()
+    ));
+    for file in &checked.files {
+        say(format_args!(
+            "  {} ({}, {} of text)",
+            file.path.display(),
+            plural(file.items, "item"),
+            human_bytes(i64::try_from(file.text_bytes).unwrap_or(i64::MAX))
+        ));
+    }
+}

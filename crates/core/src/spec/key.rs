@@ -1,0 +1,121 @@
+//! One item's key, given attribute by attribute as text.
+
+use serde::{Deserialize, Serialize};
+
+use crate::spec::InputError;
+use crate::table::TableInfo;
+use crate::value::{self, Item};
+
+/// One item's key: each key attribute's value as text (`PK` = `POST#a91f`), parsed as that
+/// attribute's type. Every key attribute is given, once, and only those.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(transparent)]
+pub struct KeySpec {
+    /// `(attribute, value)` in the order given.
+    #[schemars(with = "std::collections::BTreeMap<String, String>")]
+    #[serde(
+        deserialize_with = "pairs::deserialize",
+        serialize_with = "pairs::serialize"
+    )]
+    pub pairs: Vec<(String, String)>,
+}
+
+impl KeySpec {
+    /// The key of `pairs`.
+    pub fn new<N: Into<String>, V: Into<String>>(pairs: impl IntoIterator<Item = (N, V)>) -> Self {
+        Self {
+            pairs: pairs
+                .into_iter()
+                .map(|(n, v)| (n.into(), v.into()))
+                .collect(),
+        }
+    }
+
+    /// The key as DynamoDB takes it, checked against `info`'s key attributes.
+    pub fn plan(&self, info: &TableInfo) -> Result<Item, InputError> {
+        let mut key = Item::new();
+        for (name, text) in &self.pairs {
+            let kind = [Some(&info.partition), info.sort.as_ref()]
+                .into_iter()
+                .flatten()
+                .find(|k| &k.name == name)
+                .map(|k| k.kind)
+                .ok_or_else(|| {
+                    InputError::new(
+                        "key",
+                        format!("`{name}` is not a key attribute of {}", info.name),
+                    )
+                })?;
+            let value = kind
+                .parse(text)
+                .map_err(|e| InputError::from_error("key", e.at(&format!("key `{name}`"))))?;
+            if let Some(before) = key.insert(name.clone(), value) {
+                return Err(InputError::new(
+                    "key",
+                    format!(
+                        "`{name}` is given twice ({name}={} and {name}={text}); give each key attribute once",
+                        value::cell_text(&before)
+                    ),
+                ));
+            }
+        }
+        for name in info.key_names() {
+            if !key.contains_key(&name) {
+                return Err(InputError::new(
+                    "key",
+                    format!("the key of {} needs `{name}` too", info.name),
+                ));
+            }
+        }
+        crate::validate::check_key(&key, info).map_err(|e| InputError::from_error("key", e))?;
+        Ok(key)
+    }
+}
+
+/// A key as a JSON object of texts (numbers are taken as their text), in the order given.
+mod pairs {
+    use serde::de::{MapAccess, Visitor};
+    use serde::ser::SerializeMap as _;
+    use serde::{Deserializer, Serializer};
+
+    #[allow(clippy::ptr_arg)] // serde's `serialize_with` hands over the field as it is.
+    pub fn serialize<S: Serializer>(
+        pairs: &Vec<(String, String)>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(pairs.len()))?;
+        for (name, value) in pairs {
+            map.serialize_entry(name, value)?;
+        }
+        map.end()
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Vec<(String, String)>, D::Error> {
+        struct Pairs;
+        impl<'de> Visitor<'de> for Pairs {
+            type Value = Vec<(String, String)>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object of key attribute names and values")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut pairs = Vec::new();
+                while let Some((name, value)) = map.next_entry::<String, serde_json::Value>()? {
+                    let text = match value {
+                        serde_json::Value::String(s) => s,
+                        serde_json::Value::Number(n) => n.to_string(),
+                        other => {
+                            return Err(serde::de::Error::custom(format!(
+                                "key `{name}`: give its value as text or a number, not {other}"
+                            )));
+                        }
+                    };
+                    pairs.push((name, text));
+                }
+                Ok(pairs)
+            }
+        }
+        deserializer.deserialize_map(Pairs)
+    }
+}

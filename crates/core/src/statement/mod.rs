@@ -1,0 +1,8 @@
+//! A PartiQL statement as words: its tokens, what kind it is (a read or a write), the table it
+//! names and its typed `?` parameters. The vocabulary `partiql` runs and the write gateway sends;
+//! nothing here reads or writes.
+
+mod lexer;
+mod text;
+
+pub use text::{Classified, Kind, Statement, parse_param};

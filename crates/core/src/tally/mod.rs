@@ -1,0 +1,61 @@
+//! Reference counters: rules that say where a parent's tally and its children are, suggestions
+//! of rules from a loaded collection, the arithmetic of drift, counting children exactly,
+//! reconciling many parents, guarded repairs, sharded counters, and rules saved per connection.
+
+mod athena;
+mod checked;
+mod count;
+mod deleted;
+mod drift;
+mod imported;
+mod one_pass;
+mod plan;
+mod reconcile;
+mod repair;
+mod rule;
+mod rulebook;
+mod shards;
+mod suggest;
+
+pub use athena::{athena_sql, athena_table};
+pub use checked::{Checked, Totals};
+pub use count::{
+    ChildQuery, Count, ParentCheck, check_parent, check_partition, count_children, load_parent,
+    load_parent_costed, missing_parent,
+};
+pub use drift::{drift, epoch_text, last_touched, stored_tally};
+pub use imported::ImportTallies;
+pub use one_pass::OnePass;
+pub use plan::{
+    Cheaper, Estimate, ParentSource, PassRead, ReconcilePlan, check_export, estimate,
+    estimate_loaded, scan_method, scan_pass,
+};
+pub use reconcile::{ReconcileEvent, Reconciled, find_parents, reconcile, reconcile_checked};
+pub use repair::{
+    RepairAll, RepairReport, repair, repair_all, repair_all_confirmation, repair_plan,
+};
+pub use rule::{ChildSource, ParentMatch, Rule, ShardRule, TallyRule};
+pub use rulebook::{RuleBook, SavedRules};
+pub use shards::{ShardTotal, sum_shards};
+pub use suggest::suggest;
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use std::collections::HashMap;
+
+    use aws_sdk_dynamodb::types::AttributeValue;
+
+    use crate::value::Item;
+
+    /// An item keyed `PK`/`SK` with number attributes.
+    pub(crate) fn item(pk: &str, sk: &str, numbers: &[(&str, &str)]) -> Item {
+        let mut item = HashMap::from([
+            ("PK".to_owned(), AttributeValue::S(pk.into())),
+            ("SK".to_owned(), AttributeValue::S(sk.into())),
+        ]);
+        for (k, v) in numbers {
+            item.insert((*k).to_owned(), AttributeValue::N((*v).into()));
+        }
+        item
+    }
+}

@@ -1,0 +1,267 @@
+//! Reading a large export without holding it: the files are gunzipped on a second thread in
+//! blocks of whole lines while this thread parses each line, keeping only the attributes the
+//! caller names (the rest of each line is skipped, not built). What a reconcile from an export
+//! reads.
+
+use std::collections::HashSet;
+use std::fmt;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
+
+use crate::cancel::CancelToken;
+use crate::error::{Error, Result};
+use crate::transfer::cut::{BLOCK, Cutter};
+use crate::transfer::{Format, file_error, line_item, open_text};
+use crate::value::strict::{Name, message_of, twice};
+use crate::value::{Item, value_from_json};
+
+/// How far a streamed read has come.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct StreamProgress {
+    /// Files opened so far (the current one included).
+    pub files: usize,
+    /// Items read.
+    pub items: u64,
+    /// Bytes of text read (after gunzipping).
+    pub bytes: u64,
+}
+
+/// One block of whole lines of one file.
+struct Block {
+    file: usize,
+    /// The line number of the block's first line, from 1.
+    first_line: usize,
+    text: Vec<u8>,
+}
+
+/// Read every item of `files` (each plain or gzipped, in `format`: DynamoDB JSON lines or the
+/// S3 export's), keeping only the attributes in `wanted`, handing each to `on_item` in file
+/// order. A malformed line ends the read with an error naming the file and the line; `cancel`
+/// ends it with `Ok` and what was read so far. `on_progress` hears about every block (about
+/// 1 MiB of text).
+pub fn stream_items(
+    files: &[PathBuf],
+    format: Format,
+    wanted: &HashSet<String>,
+    cancel: &CancelToken,
+    mut on_item: impl FnMut(Item),
+    mut on_progress: impl FnMut(StreamProgress),
+) -> Result<StreamProgress> {
+    if !matches!(
+        format,
+        Format::S3Export | Format::DynamoDbJsonLines | Format::JsonLines
+    ) {
+        return Err(Error::Invalid(
+            "an export is read as JSON lines (s3-export, ddb-json or jsonl), not CSV".into(),
+        ));
+    }
+    let (tx, rx) = mpsc::sync_channel::<Result<Block>>(4);
+    let owned: Vec<PathBuf> = files.to_vec();
+    let stop = cancel.clone();
+    let reader = std::thread::spawn(move || read_blocks(&owned, &tx, &stop));
+    let mut progress = StreamProgress::default();
+    let mut result = Ok(());
+    for block in &rx {
+        let block = match block {
+            Ok(block) => block,
+            Err(e) => {
+                result = Err(e);
+                break;
+            }
+        };
+        if cancel.is_cancelled() {
+            break;
+        }
+        progress.files = block.file + 1;
+        progress.bytes += block.text.len() as u64;
+        let path = files.get(block.file).map(PathBuf::as_path);
+        if let Err(e) = parse_block(&block, format, wanted, &mut progress.items, &mut on_item) {
+            result = Err(match path {
+                Some(path) => e.at(&path.display().to_string()),
+                None => e,
+            });
+            break;
+        }
+        on_progress(progress);
+    }
+    // Dropping the receiver stops the reader at its next block.
+    drop(rx);
+    if reader.join().is_err() {
+        result = result.and(Err(Error::TaskDied {
+            op: "reading the export",
+            detail: "the gunzipping thread panicked".into(),
+        }));
+    }
+    result.map(|()| progress)
+}
+
+/// Gunzip (when the file starts as gzip) and cut each file into blocks of whole lines.
+fn read_blocks(files: &[PathBuf], tx: &mpsc::SyncSender<Result<Block>>, cancel: &CancelToken) {
+    for (file, path) in files.iter().enumerate() {
+        if let Err(e) = read_one(file, path, tx, cancel) {
+            let _ = tx.send(Err(e));
+            return;
+        }
+        if cancel.is_cancelled() {
+            return;
+        }
+    }
+}
+
+fn read_one(
+    file: usize,
+    path: &Path,
+    tx: &mpsc::SyncSender<Result<Block>>,
+    cancel: &CancelToken,
+) -> Result<()> {
+    let (mut input, action) = open_text(path)?;
+    let mut cutter = Cutter::default();
+    loop {
+        let mut text = cutter.buffer();
+        let start = text.len();
+        let read = (&mut input)
+            .take(BLOCK as u64)
+            .read_to_end(&mut text)
+            .map_err(|e| file_error(path, action, &e))?;
+        let cut = if read == 0 {
+            cutter.carry = text;
+            cutter.finish()
+        } else {
+            cutter
+                .cut(text, start)
+                .map_err(|e| e.at(&path.display().to_string()))?
+        };
+        let Some((first_line, text)) = cut else {
+            if read == 0 {
+                return Ok(());
+            }
+            continue;
+        };
+        if tx
+            .send(Ok(Block {
+                file,
+                first_line,
+                text,
+            }))
+            .is_err()
+            || cancel.is_cancelled()
+        {
+            return Ok(());
+        }
+    }
+}
+
+fn parse_block(
+    block: &Block,
+    format: Format,
+    wanted: &HashSet<String>,
+    items: &mut u64,
+    on_item: &mut impl FnMut(Item),
+) -> Result<()> {
+    for (i, line) in block.text.split(|b| *b == b'\n').enumerate() {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let at = |why: String| Error::Invalid(format!("line {}: {why}", block.first_line + i));
+        let item = match format {
+            Format::S3Export => slim(line, true, wanted),
+            Format::DynamoDbJsonLines => slim(line, false, wanted),
+            _ => std::str::from_utf8(line)
+                .map_err(|e| e.to_string())
+                .and_then(|text| line_item(text, format).map_err(|e| e.to_string()))
+                .map(|mut item| {
+                    item.retain(|name, _| wanted.contains(name));
+                    item
+                }),
+        }
+        .map_err(at)?;
+        *items += 1;
+        on_item(item);
+    }
+    Ok(())
+}
+
+/// The wanted attributes of one line: `{"Item": {…}}` when `wrapped`, else the item itself.
+fn slim(line: &[u8], wrapped: bool, wanted: &HashSet<String>) -> std::result::Result<Item, String> {
+    crate::validate::check_item_text_bound(line)?;
+    let mut de = serde_json::Deserializer::from_slice(line);
+    let item = if wrapped {
+        Wrapped(Wanted(wanted)).deserialize(&mut de)
+    } else {
+        Wanted(wanted).deserialize(&mut de)
+    }
+    .map_err(|e| positioned(&e))?;
+    de.end().map_err(|e| positioned(&e))?;
+    Ok(item)
+}
+
+/// serde's message with the column in the line (its "line 1" is always 1 here).
+fn positioned(e: &serde_json::Error) -> String {
+    format!("{} (column {})", message_of(e), e.column())
+}
+
+/// An item's map, keeping the wanted attributes.
+struct Wanted<'a>(&'a HashSet<String>);
+
+impl<'de> DeserializeSeed<'de> for Wanted<'_> {
+    type Value = Item;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> std::result::Result<Item, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Wanted<'_> {
+    type Value = Item;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a DynamoDB JSON item (an object of typed values)")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Item, A::Error> {
+        let mut item = Item::new();
+        while let Some(name) = map.next_key::<Name<'de>>()? {
+            if self.0.contains(name.as_str()) {
+                let json: serde_json::Value = map.next_value()?;
+                let value = value_from_json(&json)
+                    .map_err(|e| de::Error::custom(format!("{}: {e}", name.as_str())))?;
+                if item.insert(name.as_str().to_owned(), value).is_some() {
+                    return Err(twice(name.as_str()));
+                }
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(item)
+    }
+}
+
+/// `{"Item": {…}}` and nothing else.
+struct Wrapped<'a>(Wanted<'a>);
+
+impl<'de> DeserializeSeed<'de> for Wrapped<'_> {
+    type Value = Item;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> std::result::Result<Item, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Wrapped<'_> {
+    type Value = Item;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an S3 export line, {\"Item\": {…}}")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Item, A::Error> {
+        let wrong = || de::Error::custom("an S3 export line is {\"Item\": {…}}, with nothing else");
+        match map.next_key::<Name<'de>>()? {
+            Some(name) if name.as_str() == "Item" => {}
+            _ => return Err(wrong()),
+        }
+        let item = map.next_value_seed(self.0)?;
+        if map.next_key::<Name<'de>>()?.is_some() {
+            return Err(wrong());
+        }
+        Ok(item)
+    }
+}

@@ -1,0 +1,92 @@
+//! A watch without a stream: the parent read and its children counted every few seconds, each
+//! poll a sample of the fold (a divergence it finds names no write).
+
+use std::time::Duration;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::cancel::CancelToken;
+use crate::connection::Connection;
+use crate::error::Result;
+use crate::stream::{Until, now_ms};
+use crate::table::TableInfo;
+use crate::watch::check::start_check;
+use crate::watch::plan::start_lines;
+use crate::watch::{CounterFold, FoldConfig, WatchPlan, WatchProgress, Watched};
+
+/// What a watch runs over: where, what, until when, and what stops it.
+pub(super) struct Over<'a> {
+    pub connection: &'a Connection,
+    pub info: &'a TableInfo,
+    pub plan: &'a WatchPlan,
+    pub until: Until,
+    pub for_time: Option<Duration>,
+    pub cancel: &'a CancelToken,
+}
+
+/// Poll one parent (`id`, its partition key `pk` and value) every `every`, as `over` says.
+pub(super) async fn poll(
+    over: &Over<'_>,
+    config: FoldConfig,
+    (id, pk, partition): (&str, &str, AttributeValue),
+    every: Duration,
+    mut on: impl FnMut(WatchProgress),
+) -> Result<Watched> {
+    let Over {
+        connection,
+        info,
+        plan,
+        until,
+        for_time,
+        cancel,
+    } = *over;
+    let started_ms = now_ms();
+    let mut fold = CounterFold::new(config);
+    let mut consumed_rcu = 0.0;
+    let mut polls = 0u64;
+    let began = tokio::time::Instant::now();
+    loop {
+        // Stopped during a poll: the watch ends with what it saw, as a stream watch does.
+        let (tally, count, used) = tokio::select! {
+            read = start_check(connection, info, plan, pk, partition.clone()) => read?,
+            () = cancel.cancelled() => break,
+        };
+        polls += 1;
+        consumed_rcu += used;
+        if polls == 1 {
+            on(WatchProgress::Started(start_lines(
+                info,
+                plan,
+                "",
+                &plan.rule.tally,
+            )));
+        }
+        for event in fold.sample(id, pk, tally, count, now_ms(), polls) {
+            on(WatchProgress::Event(event));
+        }
+        on(WatchProgress::Polled {
+            poll: polls,
+            consumed_rcu: used,
+        });
+        let time_up = for_time.is_none_or(|t| began.elapsed() + every > t);
+        if until == Until::CaughtUp || (for_time.is_some() && time_up) {
+            break;
+        }
+        tokio::select! {
+            () = tokio::time::sleep(every) => {}
+            () = cancel.cancelled() => break,
+        }
+    }
+    for event in fold.finish(now_ms()) {
+        on(WatchProgress::Event(event));
+    }
+    Ok(Watched {
+        fold,
+        followed: None,
+        polls,
+        consumed_rcu,
+        started_ms,
+        ended_ms: now_ms(),
+        pricing: connection.pricing(info),
+    })
+}

@@ -1,0 +1,140 @@
+//! The end of a watch in words, for the app's card and the CLI's last lines.
+
+use crate::report::{Line, Tone, plural};
+use crate::stream::time_text;
+use crate::watch::{CounterFold, Watched};
+
+/// The end of a watch in lines: what was read, what is open (each named), what closed.
+pub fn summary(watched: &Watched) -> Vec<Line> {
+    let fold = &watched.fold;
+    let tally = fold.tally_name().to_owned();
+    let mut lines = Vec::new();
+    lines.push(title_line(watched));
+    let open = fold.open();
+    if open.is_empty() {
+        lines.push(Line::new(
+            Tone::Good,
+            format!("No divergence open: every {tally} watched moved as its children did."),
+        ));
+    } else {
+        lines.push(Line::new(
+            Tone::Bad,
+            format!("{} open:", plural(open.len(), "divergence")),
+        ));
+        for divergence in open {
+            for text in divergence.lines(&tally) {
+                lines.push(Line::new(Tone::Bad, format!("  {text}")));
+            }
+        }
+    }
+    lines.extend(unsettled_lines(fold, &tally));
+    let closed: Vec<_> = fold.parents().flat_map(|p| p.closed.iter()).collect();
+    let settled: u64 = fold.parents().map(|p| p.settled).sum();
+    if !closed.is_empty() {
+        let longest = closed
+            .iter()
+            .filter_map(|d| d.open_for_ms())
+            .max()
+            .unwrap_or(0);
+        lines.push(Line::new(
+            Tone::Warn,
+            format!(
+                "{} closed again (open {}.{:03} s at most)",
+                plural(closed.len(), "divergence"),
+                longest / 1000,
+                longest % 1000
+            ),
+        ));
+    }
+    if settled > 0 {
+        lines.push(Line::new(
+            Tone::Quiet,
+            format!(
+                "{} matched by their counterpart within the settle window ({tally} and \
+                 children moved together: consistent writes, never named)",
+                plural(settled as usize, "change")
+            ),
+        ));
+    }
+    lines.extend(busiest(watched));
+    lines
+}
+
+/// The first line: how many parents were watched for how long, and what was read.
+fn title_line(watched: &Watched) -> Line {
+    let fold = &watched.fold;
+    let seconds = (watched.ended_ms - watched.started_ms).max(0);
+    let read = match (&watched.followed, watched.polls) {
+        (Some(f), _) => format!(
+            "{} read from the stream in {} ({} records outside the rule), from {} to {}",
+            plural(f.records as usize, "record"),
+            plural(f.requests as usize, "request"),
+            fold.ignored,
+            time_text(watched.started_ms, false),
+            time_text(watched.ended_ms, false)
+        ),
+        (None, polls) => format!(
+            "{} of the parent ({} in all), polling: the write that drifted cannot be named",
+            plural(polls as usize, "poll"),
+            watched.pricing.read(watched.consumed_rcu)
+        ),
+    };
+    Line::new(
+        Tone::Title,
+        format!(
+            "Watched {} for {}.{:03} s: {read}",
+            plural(fold.parents().count(), "parent"),
+            seconds / 1000,
+            seconds % 1000
+        ),
+    )
+}
+
+/// The changes still waiting for their counterpart at the end (the first 20 named).
+fn unsettled_lines(fold: &CounterFold, tally: &str) -> Vec<Line> {
+    let mut lines = Vec::new();
+    let unsettled = fold.unsettled();
+    if !unsettled.is_empty() {
+        lines.push(Line::new(
+            Tone::Warn,
+            format!(
+                "{} waiting at the end for less than the settle window for its counterpart (a \
+                 write may have been in flight; not counted as divergences):",
+                plural(unsettled.len(), "change")
+            ),
+        ));
+        for change in unsettled.iter().take(20) {
+            lines.push(Line::new(
+                Tone::Warn,
+                format!(
+                    "  {} {} at {}",
+                    change.parent,
+                    change.what(tally),
+                    time_text(change.at_ms, false)
+                ),
+            ));
+        }
+    }
+    lines
+}
+
+/// The parent whose partition took the most write units in one second of stream time, against
+/// one partition's ceiling (a stream only; units from the items' sizes in the records).
+fn busiest(watched: &Watched) -> Option<Line> {
+    watched.followed.as_ref()?;
+    let parent = watched
+        .fold
+        .parents()
+        .filter(|p| p.load.peak_units > 0)
+        .max_by_key(|p| p.load.peak_units)?;
+    let line = parent.load.peak(&parent.pk).line();
+    Some(Line::new(
+        line.tone,
+        format!(
+            "Busiest second ({}): {} (write units from the item sizes in the records; a \
+             transaction's writes cost twice)",
+            time_text(parent.load.peak_ms, false),
+            line.text
+        ),
+    ))
+}

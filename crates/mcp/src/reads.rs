@@ -1,0 +1,358 @@
+//! The tools that only read. Each takes a spec, checks it as every front end does, and reads
+//! through the one reader, bounded: a limit and a page cap, with where to go on.
+
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::CallToolResult;
+use rmcp::service::RequestContext;
+use rmcp::{RoleServer, tool, tool_router};
+use serde_json::{Value, json};
+
+use crate::server::{Answer, Server};
+use dynoscope_core::ending::Ending;
+use dynoscope_core::error::{Error, Result};
+use dynoscope_core::number::to_dynamodb;
+use dynoscope_core::partiql;
+use dynoscope_core::read::{self, Stopped, Until};
+use dynoscope_core::spec::{GetSpec, ReadSpec, SqlSpec, StatementSpec, TableSpec, TallySpec};
+use dynoscope_core::table::TableInfo;
+use dynoscope_core::tally::{self, ParentSource};
+use dynoscope_core::value::{self, Item, Style};
+
+/// Page requests a read sends unless told fewer: each reads at most 1 MB.
+pub const MAX_PAGES: usize = 10;
+
+/// Items a read returns unless told otherwise.
+pub const DEFAULT_LIMIT: usize = 100;
+
+/// Drifted parents a reconcile lists (the worst first); its totals count them all.
+pub const MAX_DRIFTED: usize = 100;
+
+#[tool_router(router = read_tools, vis = "pub(super)")]
+impl Server {
+    /// List the tables.
+    #[tool(
+        description = "List every table on the connection (ListTables, all pages). Costs no read capacity. Never writes.",
+        annotations(read_only_hint = true)
+    )]
+    async fn list_tables(&self) -> CallToolResult {
+        self.answer("list_tables", &json!({}), async {
+            let tables = self
+                .read("ListTables", read::list_tables(&self.reader()))
+                .await?;
+            Ok(Answer::done(json!({"tables": tables})))
+        })
+        .await
+    }
+
+    /// Describe one table.
+    #[tool(
+        description = "Describe a table: keys and their types, indexes, item count, size, billing, stream, TTL (DescribeTable). Costs no read capacity. Never writes.",
+        annotations(read_only_hint = true)
+    )]
+    async fn describe_table(&self, Parameters(spec): Parameters<TableSpec>) -> CallToolResult {
+        self.answer("describe_table", &spec.table, async {
+            let info = self.describe_again(&spec.table).await?;
+            Ok(Answer::done(describe_json(&info)))
+        })
+        .await
+    }
+
+    /// Query one item collection.
+    #[tool(
+        description = "Query one item collection (pk required), with an optional sort-key condition (sk_eq, sk_lt, sk_le, sk_gt, sk_ge, sk_begins_with, sk_between), on the table or an index. Returns at most `limit` items (default 100) in DynamoDB JSON, after at most `max_pages` requests (default and most 10), and `next_start_key` to go on. Costs read capacity for what it reads: 0.5 RCU per 4 KB (eventually consistent), summed per page; the answer says what it consumed. Never writes.",
+        annotations(read_only_hint = true)
+    )]
+    async fn query(&self, Parameters(spec): Parameters<ReadSpec>) -> CallToolResult {
+        self.answer("query", &spec, async {
+            if spec.pk.is_none() {
+                return Err(Error::Invalid(
+                    "a query reads one item collection: give pk (scan reads every partition)"
+                        .into(),
+                ));
+            }
+            self.bounded(&spec).await
+        })
+        .await
+    }
+
+    /// Scan a table or index.
+    #[tool(
+        description = "Scan a table or index (no pk). Returns at most `limit` items (default 100) in DynamoDB JSON after at most `max_pages` requests (default and most 10), and `next_start_key` to go on. Costs read capacity for every item evaluated, matched or not: 0.5 RCU per 4 KB (eventually consistent); the answer says what it consumed. Never writes.",
+        annotations(read_only_hint = true)
+    )]
+    async fn scan(&self, Parameters(spec): Parameters<ReadSpec>) -> CallToolResult {
+        self.answer("scan", &spec, async {
+            if spec.pk.is_some() {
+                return Err(Error::Invalid(
+                    "a scan reads every partition: leave pk out (query reads one)".into(),
+                ));
+            }
+            self.bounded(&spec).await
+        })
+        .await
+    }
+
+    /// Read one item.
+    #[tool(
+        description = "Read one item by its whole key (GetItem, strongly consistent): `key` names every key attribute, e.g. {\"PK\": \"POST#a91f\", \"SK\": \"META\"}. Costs 1 RCU per 4 KB of the item. Never writes.",
+        annotations(read_only_hint = true)
+    )]
+    async fn get_item(&self, Parameters(spec): Parameters<GetSpec>) -> CallToolResult {
+        self.answer("get_item", &spec, async {
+            let info = self.describe(&spec.table).await?;
+            let key = spec.key.plan(&info)?;
+            let (item, rcu) = self
+                .read(
+                    "GetItem",
+                    read::get_item_costed(&self.reader(), &info.name, key),
+                )
+                .await?;
+            let keys = info.key_names();
+            Ok(Answer::done(json!({
+                "item": item.as_ref().map(|i| value::json::item_to_json(i, &keys, Style::Typed)),
+                "found": item.is_some(),
+                "consumedRCU": rcu, "usd": self.connection().pricing(&info).read(rcu).usd_json(),
+            })))
+        })
+        .await
+    }
+
+    /// Check one parent's tally.
+    #[tool(
+        description = "Check one parent's stored tally against its counted children: `pk` and `rule` (tally, child_prefix or index, parent_sk default META). Reads the parent (GetItem) and COUNTs its children (Query, Select COUNT): about 0.5 RCU per 4 KB of children scanned, plus 1 for the parent. Ending `refused` when the tally drifted. Never writes; repair does.",
+        annotations(read_only_hint = true)
+    )]
+    async fn check_tally(&self, Parameters(spec): Parameters<TallySpec>) -> CallToolResult {
+        self.answer("check_tally", &spec, async {
+            let info = self.describe(&spec.table).await?;
+            let rule = spec.rule.tally_rule()?;
+            let partition = spec.one_partition(&info)?;
+            let (check, _) = self
+                .read(
+                    "Query",
+                    tally::check_partition(&self.reader(), &info, &rule, partition),
+                )
+                .await?;
+            let drifted = check.drifted();
+            let mut value = check.to_json(&self.connection().pricing(&info));
+            value["verdict"] = json!(check.verdict());
+            Ok(Answer {
+                value,
+                ending: if drifted {
+                    Ending::Refused
+                } else {
+                    Ending::Done
+                },
+            })
+        })
+        .await
+    }
+
+    /// Reconcile every parent.
+    #[tool(
+        description = "Reconcile every parent of a rule (no pk): each stored tally against its counted children, `concurrency` at a time (default 8, at most 64 run at once). `plan`: one-pass (a parallel Scan reading each item once), per-parent (a Scan for parents, then a COUNT Query each) or auto (the cheaper by the estimate, which the answer includes). Costs about a whole Scan of the table (0.5 RCU per 4 KB) or more. Returns the drifted parents (the worst 100), the parents that could not be checked (`not_checked`, each with why; the others are still checked) and the totals; ending `refused` when any drifted or could not be checked. Never writes.",
+        annotations(read_only_hint = true)
+    )]
+    async fn reconcile(&self, Parameters(spec): Parameters<TallySpec>) -> CallToolResult {
+        self.answer("reconcile", &spec, async {
+            if spec.pk.is_some() {
+                return Err(Error::Invalid(
+                    "reconcile checks every parent: leave pk out (check_tally checks one)".into(),
+                ));
+            }
+            let info = self.describe(&spec.table).await?;
+            let rule = spec.rule.tally_rule()?;
+            let at_once = spec.at_once()?;
+            let estimate = tally::estimate(&info, &ParentSource::Scan);
+            let plan = spec.plan.plan(at_once, estimate.plan(at_once));
+            let reader = self.reader();
+            let reconciled =
+                tally::reconcile_checked(&reader, &info, &rule, plan, &self.shared.stop);
+            let all = reconciled.await?;
+            if all.cancelled {
+                return Err(Error::Cancelled { op: "reconcile" });
+            }
+            let checked = &all.checked;
+            // The worst first (as checked sorts them), at most 100: the totals count them all.
+            let pricing = self.connection().pricing(&info);
+            let drifted: Vec<Value> = checked
+                .checks
+                .iter()
+                .filter(|c| c.drifted())
+                .take(MAX_DRIFTED)
+                .map(|c| c.to_json(&pricing))
+                .collect();
+            let not_checked: Vec<Value> = all
+                .failures
+                .iter()
+                .take(MAX_DRIFTED)
+                .map(Error::to_json)
+                .collect();
+            Ok(Answer {
+                value: json!({
+                    "plan": plan.label(),
+                    "estimate": estimate.lines(&info.name, &pricing),
+                    "parents": checked.checks.len(),
+                    "drifted": drifted,
+                    "not_checked": not_checked,
+                    "totals": all.totals_json(&pricing),
+                    "summary": all.summary(),
+                }),
+                ending: all.ending(),
+            })
+        })
+        .await
+    }
+
+    /// Sum a sharded counter.
+    #[tool(
+        description = "Sum a sharded counter: the items of partition `pk` whose sort key begins with `rule.shards` (e.g. STATS#TOTAL#), adding `rule.tally` on each; the hottest shard is marked. One Query: 0.5 RCU per 4 KB of shards. Never writes.",
+        annotations(read_only_hint = true)
+    )]
+    async fn sum_shards(&self, Parameters(spec): Parameters<TallySpec>) -> CallToolResult {
+        self.answer("sum_shards", &spec, async {
+            let info = self.describe(&spec.table).await?;
+            let rule = spec.rule.shard_rule()?;
+            let partition = spec.one_partition(&info)?;
+            let total = self
+                .read(
+                    "Query",
+                    tally::sum_shards(&self.reader(), &info, partition, &rule),
+                )
+                .await?;
+            let shards: Vec<Value> = total
+                .shards
+                .iter()
+                .enumerate()
+                .map(|(i, (sk, value))| {
+                    json!({"shard": sk, "value": value.as_ref().map(to_dynamodb), "hot": total.hot == Some(i)})
+                })
+                .collect();
+            let summed = total.shards.iter().any(|(_, value)| value.is_some());
+            Ok(Answer {
+                value: json!({
+                    "shards": shards, "total": to_dynamodb(&total.total),
+                    "consumedRCU": total.consumed_rcu,
+                    "usd": self.connection().pricing(&info).read(total.consumed_rcu).usd_json(),
+                    "summary": total.summary(&self.connection().pricing(&info)),
+                }),
+                ending: if summed { Ending::Done } else { Ending::Refused },
+            })
+        })
+        .await
+    }
+
+    /// SQL over rows read.
+    #[tool(
+        description = "Read tables (NAME=TABLE, a whole Scan) or partitions (NAME=TABLE:PARTITION, a Query) into SQL tables, then run SQLite SQL over them on this machine; rows as JSON (numbers exact), at most max_rows and 16 MiB. The SQL stops at the server's --timeout (default 10 s) or when the call is cancelled; one value holds at most 32 MiB. Costs the read capacity of every load (0.5 RCU per 4 KB read); the SQL itself costs nothing. Never writes to DynamoDB.",
+        annotations(read_only_hint = true)
+    )]
+    async fn sql(
+        &self,
+        Parameters(spec): Parameters<SqlSpec>,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let cancelled = context.ct.cancelled_owned();
+        self.answer("sql", &spec, self.run_sql(&spec, cancelled))
+            .await
+    }
+
+    /// A PartiQL SELECT.
+    #[tool(
+        description = "Run one PartiQL SELECT (ExecuteStatement) with `?` parameters as DynamoDB JSON. Returns at most `limit` items (default 100) after at most 10 requests. A SELECT without a key condition is a full Scan: 0.5 RCU per 4 KB evaluated. INSERT, UPDATE and DELETE are refused here (partiql_write sends them). Never writes.",
+        annotations(read_only_hint = true)
+    )]
+    async fn partiql_select(&self, Parameters(spec): Parameters<StatementSpec>) -> CallToolResult {
+        self.answer("partiql_select", &spec, async {
+            let plan = spec.plan()?;
+            if plan.writes {
+                return Err(Error::Invalid(
+                    "partiql_select only reads: this statement writes (partiql_write sends it); nothing was sent".into(),
+                ));
+            }
+            let limit = plan.limit.unwrap_or(DEFAULT_LIMIT);
+            let cap = dynoscope_core::cancel::CancelToken::default();
+            let (mut items, mut pages, mut rcu) = (Vec::<Item>::new(), 0usize, 0.0);
+            let reader = self.reader();
+            let stopped = partiql::read_statement(
+                &reader,
+                &plan.statement,
+                None,
+                plan.page_size,
+                Until::Items(limit),
+                &cap,
+                |page| {
+                    pages += 1;
+                    rcu += page.consumed_rcu;
+                    let room = limit.saturating_sub(items.len());
+                    items.extend(page.items.into_iter().take(room));
+                    if pages >= MAX_PAGES {
+                        cap.cancel();
+                    }
+                },
+            );
+            let stopped = self.read("ExecuteStatement", stopped).await?;
+            let shown: Vec<Value> = items
+                .iter()
+                .map(|i| value::json::item_to_json(i, &[], Style::Typed))
+                .collect();
+            Ok(Answer::done(json!({
+                "items": shown, "count": items.len(), "pages": pages, "consumedRCU": rcu,
+                "usd": self.connection().pricing_undescribed().read(rcu).usd_json(),
+                "complete": stopped == Stopped::LastPage,
+            })))
+        })
+        .await
+    }
+}
+
+impl Server {
+    /// A Query or Scan read as far as its bounds.
+    async fn bounded(&self, spec: &ReadSpec) -> Result<Answer> {
+        let info = self.describe(&spec.table).await?;
+        let mut plan = spec.plan(&info)?;
+        plan.limit = Some(plan.limit.unwrap_or(DEFAULT_LIMIT));
+        let keys = info.grid_key_names(spec.index.as_deref());
+        let read = self
+            .read(
+                plan.request.op(),
+                read::read_bounded(&self.reader(), &plan, &keys, MAX_PAGES),
+            )
+            .await?;
+        let items: Vec<Value> = read
+            .items
+            .iter()
+            .map(|i| value::json::item_to_json(i, &keys, Style::Typed))
+            .collect();
+        let next = read
+            .next
+            .as_ref()
+            .map(|k| value::item_to_dynamodb_json(k, &keys, false));
+        Ok(Answer::done(json!({
+            "items": items, "count": items.len(), "pages": read.pages,
+            "consumedRCU": read.consumed_rcu,
+            "usd": self.connection().pricing(&info).read(read.consumed_rcu).usd_json(),
+            "next_start_key": next,
+        })))
+    }
+}
+
+/// A table's description as JSON: the facts the app's describe panel shows.
+fn describe_json(info: &TableInfo) -> Value {
+    let key = |k: &dynoscope_core::table::KeyAttr| json!({"name": k.name, "type": k.kind.attr_type().tag()});
+    let facts: serde_json::Map<String, Value> = info
+        .facts()
+        .into_iter()
+        .map(|(name, value)| (name.to_owned(), json!(value)))
+        .collect();
+    json!({
+        "table": info.name,
+        "partitionKey": key(&info.partition),
+        "sortKey": info.sort.as_ref().map(key),
+        "indexes": info.indexes.iter().map(|i| json!({
+            "name": i.name, "kind": i.kind_name(), "keys": i.keys_text(), "projection": i.projection,
+        })).collect::<Vec<_>>(),
+        "facts": facts,
+        "arn": info.arn,
+    })
+}

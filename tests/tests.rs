@@ -1,0 +1,64 @@
+//! dynoscope's integration tests, in one binary (as ripgrep keeps them): the embedded engine
+//! over HTTP through the real SDK client, the CLI and the MCP server as child processes, the
+//! fault-injecting proxy, moto's server and the real tools that check generated artefacts. The
+//! shared helpers in `common` are compiled once. The app's kittest journeys are the `ui` binary
+//! beside this one: they set the process's AWS credentials for endpoints not on this machine.
+
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+mod architecture;
+mod backups;
+mod backups_cli;
+mod browse;
+mod cli;
+mod cli_expr;
+mod cli_repair;
+mod cli_tally;
+mod clone;
+mod clone_cli;
+mod cost;
+mod cost_cli;
+mod counter;
+mod exit_table;
+mod exits;
+mod exits_bounds;
+mod export_files;
+mod expr;
+mod expr_copied;
+mod faults;
+mod faults_likes;
+mod iac;
+mod import_bounds;
+mod import_check;
+mod import_skip;
+mod interrupts;
+mod items;
+mod likes;
+mod mcp;
+mod metrics;
+mod one_pass;
+mod output;
+mod partiql;
+mod partiql_cli;
+mod purge;
+mod reads;
+mod reads_cli;
+mod refused_inputs;
+mod seed;
+mod size_cli;
+mod sql;
+mod tables;
+mod tables_faults;
+mod tally;
+mod task;
+mod throttle_reasons;
+mod transfer;
+mod transfer_files;
+mod transfer_gateway;
+mod watch;
+mod watch_baseline;
+mod watch_cli;
+mod watch_faults;
