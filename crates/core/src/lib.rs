@@ -25,6 +25,8 @@ pub mod placeholders;
 pub mod position;
 pub mod purge;
 pub mod read;
+#[cfg(test)]
+mod replay;
 pub mod report;
 pub mod retry;
 pub mod rows;

@@ -330,7 +330,7 @@ pub async fn connect_with(spec: ConnectionSpec, options: ConnectOptions) -> Resu
 
 /// The connection to an engine the SDK reaches through `conf` (AWS or an endpoint, not the
 /// sandbox), as `spec` says, named `target`.
-fn connection_of(
+pub(crate) fn connection_of(
     conf: aws_config::SdkConfig,
     target: String,
     region: String,

@@ -32,14 +32,8 @@ pub(super) async fn poll(
     every: Duration,
     mut on: impl FnMut(WatchProgress),
 ) -> Result<Watched> {
-    let Over {
-        connection,
-        info,
-        plan,
-        until,
-        for_time,
-        cancel,
-    } = *over;
+    let (connection, info, plan, cancel) = (over.connection, over.info, over.plan, over.cancel);
+    let (until, for_time) = (over.until, over.for_time);
     let started_ms = now_ms();
     let mut fold = CounterFold::new(config);
     let mut consumed_rcu = 0.0;
