@@ -290,3 +290,52 @@ fn no_two_modules_of_core_import_each_other() {
     );
     assert!(modules.len() > 30, "the modules were read: {modules:?}");
 }
+
+/// Core's rows, top first, as ARCHITECTURE.md draws them; a module not named is vocabulary.
+const ROWS: [&[&str]; 3] = [
+    &["spec", "clone"],
+    &[
+        "counter", "tally", "likes", "lab", "watch", "purge", "import", "items", "admin",
+        "metrics", "partiql", "stream", "run", "replay",
+    ],
+    &[
+        "connection",
+        "read",
+        "write",
+        "expr",
+        "schema",
+        "transfer",
+        "statement",
+        "validate",
+        "limits",
+    ],
+];
+
+/// How high `module` (`core/counter`) sits: 3 for the runs, 0 for vocabulary.
+fn row(module: &std::path::Path) -> usize {
+    let name = module.file_name().unwrap_or_default().to_string_lossy();
+    ROWS.iter()
+        .position(|row| row.contains(&name.as_ref()))
+        .map_or(0, |i| ROWS.len() - i)
+}
+
+#[test]
+fn no_module_of_core_uses_one_of_a_row_above_it() {
+    let mut upward = Vec::new();
+    for (file, targets) in file_imports() {
+        let Some(from) = core_module(&file) else {
+            continue;
+        };
+        for to in targets.iter().filter_map(|t| core_module(t)) {
+            if row(&to) > row(&from) {
+                upward.push(format!("{} -> {}", file.display(), to.display()));
+            }
+        }
+    }
+    assert!(
+        upward.is_empty(),
+        "imports up a row:\n{}",
+        upward.join("\n")
+    );
+    assert_eq!(row(std::path::Path::new("core/spec")), 3);
+}

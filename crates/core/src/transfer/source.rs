@@ -18,7 +18,7 @@ use crate::value::Item;
 type Input = Box<dyn BufRead + Send>;
 
 /// How a file's text is cut into items.
-enum Parser {
+enum Splitter {
     /// One JSON object per line, in `Format`.
     Lines(Lines<Input>, Format),
     /// CSV records under a header (boxed: it carries the line being fed).
@@ -28,7 +28,7 @@ enum Parser {
 /// The items of one file, in order.
 pub struct FileItems {
     path: PathBuf,
-    reader: Parser,
+    reader: Splitter,
     /// Lines beginning with `#` are not items (a `.rejected` file).
     comments: bool,
 }
@@ -70,14 +70,14 @@ impl FileItems {
         let (input, action) = open_text(path)?;
         let comments = has_comments(path);
         let reader = match format {
-            Format::Csv => Parser::Csv(Box::new(
+            Format::Csv => Splitter::Csv(Box::new(
                 CsvItems::new(
                     Records::new(input, path, action).with_comments(comments),
                     types,
                 )
                 .map_err(|e| at(path, e))?,
             )),
-            _ => Parser::Lines(Lines::new(input, path, action), format),
+            _ => Splitter::Lines(Lines::new(input, path, action), format),
         };
         Ok(Self {
             path: path.to_owned(),
@@ -91,7 +91,7 @@ impl FileItems {
     /// was read whole (a quote never closed, a line too long).
     pub fn last_text(&self) -> Option<String> {
         match &self.reader {
-            Parser::Lines(lines, _) => {
+            Splitter::Lines(lines, _) => {
                 let line = lines.last();
                 let line = line.strip_suffix(b"\r").unwrap_or(line);
                 let text = String::from_utf8_lossy(line);
@@ -102,7 +102,7 @@ impl FileItems {
                     false => text.into_owned(),
                 })
             }
-            Parser::Csv(csv) => {
+            Splitter::Csv(csv) => {
                 let fields = csv.last_fields();
                 (!fields.is_empty()).then(|| csv_line(fields))
             }
@@ -112,8 +112,8 @@ impl FileItems {
     /// A CSV file's header as a line, to head a file of its records.
     pub fn header_text(&self) -> Option<String> {
         match &self.reader {
-            Parser::Csv(csv) => Some(csv_line(csv.header())),
-            Parser::Lines(..) => None,
+            Splitter::Csv(csv) => Some(csv_line(csv.header())),
+            Splitter::Lines(..) => None,
         }
     }
 
@@ -125,8 +125,8 @@ impl FileItems {
     /// Bytes of text read so far (after gunzipping).
     pub fn examined_bytes(&self) -> u64 {
         match &self.reader {
-            Parser::Lines(lines, _) => lines.examined_bytes(),
-            Parser::Csv(csv) => csv.examined_bytes(),
+            Splitter::Lines(lines, _) => lines.examined_bytes(),
+            Splitter::Csv(csv) => csv.examined_bytes(),
         }
     }
 
@@ -134,8 +134,8 @@ impl FileItems {
     /// end of the file. Blank lines hold no item.
     pub fn next_item(&mut self) -> Result<Option<(usize, Item)>> {
         let next = match &mut self.reader {
-            Parser::Csv(csv) => csv.next_item(),
-            Parser::Lines(lines, format) => next_line_item(lines, *format, self.comments),
+            Splitter::Csv(csv) => csv.next_item(),
+            Splitter::Lines(lines, format) => next_line_item(lines, *format, self.comments),
         };
         next.map_err(|e| at(&self.path, e))
     }
