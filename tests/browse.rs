@@ -43,7 +43,7 @@ async fn table_with(items: Vec<Item>) -> (common::Engine, TableInfo) {
     let name = table_name("browse");
     create_table(&engine.client, &name).await;
     put_all(&engine.client, &name, items).await;
-    let info = ops::describe_table(&engine.connection.reader(), &name)
+    let info = ops::describe_table(&engine.reader(), &name)
         .await
         .expect("describe");
     (engine, info)
@@ -61,7 +61,7 @@ async fn a_partition_larger_than_1_mb_is_read_in_several_pages() {
         .collect();
     let (engine, info) = table_with(items).await;
     let request = BrowseRequest::query(&info, None, s("BIG"), None, true).unwrap();
-    let (items, pages) = all_pages(&engine.connection.reader(), &request).await;
+    let (items, pages) = all_pages(&engine.reader(), &request).await;
     assert_eq!(items.len(), 2_600);
     assert!(
         pages >= 3,
@@ -97,12 +97,12 @@ async fn every_sort_key_condition() {
             upper: upper.map(s),
         };
         let request = BrowseRequest::query(&info, None, s("P"), Some(cond), true).unwrap();
-        let (found, _) = all_pages(&engine.connection.reader(), &request).await;
+        let (found, _) = all_pages(&engine.reader(), &request).await;
         assert_eq!(found.len(), expected, "{op:?} {value}");
     }
     // Descending order.
     let request = BrowseRequest::query(&info, None, s("P"), None, false).unwrap();
-    let (found, _) = all_pages(&engine.connection.reader(), &request).await;
+    let (found, _) = all_pages(&engine.reader(), &request).await;
     assert_eq!(value::cell_text(&found[0]["SK"]), "B#1");
 }
 
@@ -124,7 +124,7 @@ async fn queries_an_index_with_a_number_sort_key() {
         upper: None,
     };
     let request = BrowseRequest::query(&info, Some("ByOwner"), s("ana"), Some(cond), true).unwrap();
-    let (found, _) = all_pages(&engine.connection.reader(), &request).await;
+    let (found, _) = all_pages(&engine.reader(), &request).await;
     let ranks: Vec<String> = found.iter().map(|i| value::cell_text(&i["rank"])).collect();
     assert_eq!(ranks, ["40", "60"]);
     assert_eq!(
@@ -150,7 +150,7 @@ async fn scan_with_a_filter_on_a_reserved_word() {
         values: vec![n("7")],
     });
     request.page_size = Some(4);
-    let (found, pages) = all_pages(&engine.connection.reader(), &request).await;
+    let (found, pages) = all_pages(&engine.reader(), &request).await;
     assert_eq!(found.len(), 3);
     assert!(
         pages >= 3,
@@ -167,7 +167,7 @@ async fn a_38_digit_number_round_trips_exactly() {
     item.insert("small".into(), n(small));
     let (engine, info) = table_with(vec![item]).await;
     let request = BrowseRequest::query(&info, None, s("NUM"), None, true).unwrap();
-    let (found, _) = all_pages(&engine.connection.reader(), &request).await;
+    let (found, _) = all_pages(&engine.reader(), &request).await;
     assert_eq!(value::cell_text(&found[0]["big"]), big);
     let plain = value::item_to_plain_json(&found[0], &info.key_names(), false);
     assert!(plain.contains(&format!("\"big\":{big}")), "{plain}");
@@ -178,7 +178,7 @@ async fn a_38_digit_number_round_trips_exactly() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn errors_carry_the_operation_and_the_server_code() {
     let engine = empty_engine().await;
-    let err = ops::describe_table(&engine.connection.reader(), "NoSuchTable")
+    let err = ops::describe_table(&engine.reader(), "NoSuchTable")
         .await
         .unwrap_err();
     assert_eq!(err.op(), Some("DescribeTable"));
@@ -199,7 +199,7 @@ async fn list_tables_follows_every_page() {
         create_table(&engine.client, &name).await;
         names.push(name);
     }
-    let listed = ops::list_tables(&engine.connection.reader()).await.unwrap();
+    let listed = ops::list_tables(&engine.reader()).await.unwrap();
     assert_eq!(
         listed.len(),
         105,

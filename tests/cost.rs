@@ -185,7 +185,7 @@ async fn a_provisioned_table_is_said_as_a_share_of_its_capacity() {
         .send()
         .await
         .unwrap();
-    let info = ops::describe_table(&engine.connection.reader(), "Provisioned")
+    let info = ops::describe_table(&engine.reader(), "Provisioned")
         .await
         .unwrap();
     assert_eq!(

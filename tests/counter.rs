@@ -54,7 +54,7 @@ fn edit_on(
 }
 
 async fn stored(engine: &common::Engine, table: &str, pk: &str, attr: &str) -> Option<String> {
-    ops::read_number(&engine.connection.reader(), table, &key(pk), attr)
+    ops::read_number(&engine.reader(), table, &key(pk), attr)
         .await
         .unwrap()
 }
@@ -281,7 +281,7 @@ async fn a_missing_item_is_refused_with_nothing_written_unless_created() {
         );
         let outcome = counter::update_counter(&engine.connection, &plan, false).await;
         assert_eq!(outcome, Outcome::Missing, "{mode:?}");
-        let read = ops::get_item(&engine.connection.reader(), &table, key("VID#nope"))
+        let read = ops::get_item(&engine.reader(), &table, key("VID#nope"))
             .await
             .unwrap();
         assert_eq!(read, None, "{mode:?}: no item was created");

@@ -234,10 +234,9 @@ async fn a_built_add_is_not_re_sent_when_its_answer_is_lost() {
         n("42"),
         "the item as stored now is shown"
     );
-    let stored =
-        dynoscope_core::read::read_number(&engine.connection.reader(), &table, &key, "plays")
-            .await
-            .unwrap();
+    let stored = dynoscope_core::read::read_number(&engine.reader(), &table, &key, "plays")
+        .await
+        .unwrap();
     assert_eq!(stored.as_deref(), Some("42"), "applied once, not re-sent");
 }
 

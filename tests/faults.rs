@@ -153,7 +153,7 @@ async fn repairs_through_faults() {
             vec![parent, key(&pk, "LIKE#USER#1"), key(&pk, "LIKE#USER#2")],
         )
         .await;
-        let (check, _) = tally::check_partition(&engine.connection.reader(), &info, &rule, s(&pk))
+        let (check, _) = tally::check_partition(&engine.reader(), &info, &rule, s(&pk))
             .await
             .unwrap();
         let (proxy, through) = proxied(&engine, &["UpdateItem"], fault).await;

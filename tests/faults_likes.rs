@@ -58,7 +58,7 @@ async fn likes_through_faults(op: LikeOp, token: bool) {
         )
         .await
         .expect("not cancelled");
-        let after = likes::snapshot(&engine.connection.reader(), &info, &target)
+        let after = likes::snapshot(&engine.reader(), &info, &target)
             .await
             .unwrap();
         let expected = if op == LikeOp::Like { 2 } else { 0 };

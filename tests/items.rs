@@ -40,9 +40,7 @@ async fn table(engine: &common::Engine, items: Vec<Item>) -> TableInfo {
     let name = table_name("items");
     create_table(&engine.client, &name).await;
     put_all(&engine.client, &name, items).await;
-    read::describe_table(&engine.connection.reader(), &name)
-        .await
-        .unwrap()
+    read::describe_table(&engine.reader(), &name).await.unwrap()
 }
 
 async fn stored(
@@ -115,7 +113,7 @@ async fn a_concurrent_change_refuses_only_its_item_item_by_item() {
         lines[1].starts_with("PK = POST#2 · SK = META: changed since it was read"),
         "{lines:?}"
     );
-    let c = &engine.connection.reader();
+    let c = &engine.reader();
     assert_eq!(
         stored(c, &info, "POST#1").await.unwrap()["likeTally"],
         n("10")
@@ -169,7 +167,7 @@ async fn a_transaction_writes_all_or_nothing_and_names_the_conflict() {
     assert!(
         matches!(&report.items[1].outcome, ItemOutcome::Conflict { server: Some(s) } if s["likeTally"] == n("7"))
     );
-    let c = &engine.connection.reader();
+    let c = &engine.reader();
     assert_eq!(
         stored(c, &info, "POST#1").await.unwrap()["likeTally"],
         n("1"),
@@ -219,9 +217,7 @@ async fn read_only_refuses_every_item_and_writes_nothing() {
         }
     }
     assert_eq!(
-        stored(&engine.connection.reader(), &info, "POST#1")
-            .await
-            .unwrap()["likeTally"],
+        stored(&engine.reader(), &info, "POST#1").await.unwrap()["likeTally"],
         n("1")
     );
 }
@@ -238,9 +234,7 @@ async fn a_lost_answer_is_reported_as_what_the_server_stored() {
             let proxy = common::fault_proxy(engine.sandbox.addr(), targets, fault).await;
             let through = common::connect_to(&proxy.url, Duration::from_secs(2)).await;
             let report = commit_all(&through, &info, &staging, mode).await;
-            let now = stored(&engine.connection.reader(), &info, "POST#1")
-                .await
-                .unwrap();
+            let now = stored(&engine.reader(), &info, "POST#1").await.unwrap();
             assert_eq!(
                 now["likeTally"],
                 n("10"),

@@ -196,9 +196,7 @@ async fn children_in_an_index_and_parents_from_the_loaded_rows_in_one_pass() {
         ("owner".to_owned(), s("USER#ana")),
     ]));
     put_all(&engine.client, &name, items.clone()).await;
-    let info = ops::describe_table(&engine.connection.reader(), &name)
-        .await
-        .unwrap();
+    let info = ops::describe_table(&engine.reader(), &name).await.unwrap();
     let rule = TallyRule {
         parents: ParentMatch {
             sort_key: "META".into(),
@@ -211,7 +209,7 @@ async fn children_in_an_index_and_parents_from_the_loaded_rows_in_one_pass() {
             sort_prefix: String::new(),
         },
     };
-    let c = &engine.connection.reader();
+    let c = &engine.reader();
     let per = ReconcilePlan::PerParent { concurrency: 2 };
     let one = ReconcilePlan::OnePass { segments: 3 };
     let a = run(c, &info, &rule, &ParentSource::Scan, per).await;

@@ -47,9 +47,7 @@ async fn write(
 }
 
 async fn stored(engine: &Engine, table: &str, key: Item) -> Option<Item> {
-    read::get_item(&engine.connection.reader(), table, key)
-        .await
-        .unwrap()
+    read::get_item(&engine.reader(), table, key).await.unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -68,7 +66,7 @@ async fn a_select_pages_over_more_than_a_megabyte_and_returns_each_item_once() {
 
     let mut pages: Vec<PartiqlPage> = Vec::new();
     let stopped = read_statement(
-        &engine.connection.reader(),
+        &engine.reader(),
         &statement,
         None,
         Some(700),
@@ -104,7 +102,7 @@ async fn a_select_pages_over_more_than_a_megabyte_and_returns_each_item_once() {
     // either way every item comes back once.
     let mut all = 0;
     read_statement(
-        &engine.connection.reader(),
+        &engine.reader(),
         &statement,
         None,
         None,
@@ -124,7 +122,7 @@ async fn a_select_pages_over_more_than_a_megabyte_and_returns_each_item_once() {
     let token = first.next_token.clone().expect("more pages");
     let mut rest = 0;
     let stopped = read_statement(
-        &engine.connection.reader(),
+        &engine.reader(),
         &statement,
         Some(token),
         Some(1000),

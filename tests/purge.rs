@@ -98,7 +98,7 @@ async fn a_truncate_counts_first_then_deletes_every_item_and_adds_up() {
     assert_eq!(report.requests, 10);
     assert!(scan(&engine, &info.name).await.is_empty());
     // The table is kept.
-    dynoscope_core::read::describe_table(&engine.connection.reader(), &info.name)
+    dynoscope_core::read::describe_table(&engine.reader(), &info.name)
         .await
         .unwrap();
 }
@@ -242,7 +242,7 @@ async fn the_cli_refuses_counted_children_without_a_choice_and_repairs_with_one(
     assert_eq!(report["deleted"], 10);
     assert_eq!(report["ending"], "done");
     let meta = dynoscope_core::read::read_number(
-        &engine.connection.reader(),
+        &engine.reader(),
         &info.name,
         &item("POST#000", "META"),
         "likeTally",

@@ -110,7 +110,7 @@ async fn a_few_items_send_limit_and_page_on_past_a_filter() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn segments_stream_every_item_once_and_resume_where_they_stopped() {
     let (engine, info) = table_of(400, 10).await;
-    let client = engine.connection.reader();
+    let client = engine.reader();
     let mut request = BrowseRequest::scan(&info, None).unwrap();
     request.page_size = Some(20);
     let cancel = CancelToken::default();

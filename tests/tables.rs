@@ -115,7 +115,7 @@ async fn the_copied_aws_cli_commands_create_the_same_table() {
 
 /// The table `table` of `engine` as it is described now.
 async fn described_now(engine: &Engine, table: &str) -> Described {
-    read_spec(&engine.connection.reader(), table).await.unwrap()
+    read_spec(&engine.reader(), table).await.unwrap()
 }
 
 /// What the table `now` already is, or cannot take, is refused in words before sending.
@@ -169,7 +169,7 @@ async fn turned_back_off(engine: &Engine, table: &str) {
 #[tokio::test]
 async fn a_table_is_changed_one_setting_at_a_time_and_described_again() {
     let engine = empty_engine().await;
-    let reader = engine.connection.reader();
+    let reader = engine.reader();
     let mut spec = TableSpec::new(
         &table_name("change"),
         parse_key("PK:S").unwrap(),
@@ -303,11 +303,7 @@ async fn a_delete_needs_the_name_typed_and_respects_deletion_protection() {
         "{:?}",
         report.lines()
     );
-    assert!(
-        read_spec(&engine.connection.reader(), &spec.name)
-            .await
-            .is_err()
-    );
+    assert!(read_spec(&engine.reader(), &spec.name).await.is_err());
 }
 
 #[tokio::test]

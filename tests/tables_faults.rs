@@ -90,7 +90,7 @@ async fn a_read_only_connection_sends_no_change_at_all() {
 async fn configuration_writes_through_faults_report_what_the_table_shows() {
     for fault in common::through::faults() {
         let engine = empty_engine().await;
-        let reader = engine.connection.reader();
+        let reader = engine.reader();
         let (proxy, connection) = proxied(
             &engine,
             &["CreateTable", "UpdateTable", "DeleteTable"],
@@ -187,9 +187,7 @@ async fn a_change_planned_from_an_old_read_is_held_to_the_table_as_it_is_now() {
         &admin::create_plan(&engine.connection, &spec).unwrap(),
     )
     .await;
-    let seen = read_spec(&engine.connection.reader(), &spec.name)
-        .await
-        .unwrap();
+    let seen = read_spec(&engine.reader(), &spec.name).await.unwrap();
     let stream = admin::change_plan(
         &engine.connection,
         &seen,
@@ -202,9 +200,7 @@ async fn a_change_planned_from_an_old_read_is_held_to_the_table_as_it_is_now() {
         TableChange::Stream(Some(StreamView::NewImage)),
         TableChange::DeletionProtection(true),
     ] {
-        let now = read_spec(&engine.connection.reader(), &spec.name)
-            .await
-            .unwrap();
+        let now = read_spec(&engine.reader(), &spec.name).await.unwrap();
         let plan = admin::change_plan(&engine.connection, &now, change).unwrap();
         assert_eq!(
             run(&engine.connection, &plan).await.0.ending().unwrap(),
@@ -227,10 +223,7 @@ async fn a_change_planned_from_an_old_read_is_held_to_the_table_as_it_is_now() {
         error.to_string().contains("deletion protection on now"),
         "{error}"
     );
-    let now = read_spec(&engine.connection.reader(), &spec.name)
-        .await
-        .unwrap()
-        .spec;
+    let now = read_spec(&engine.reader(), &spec.name).await.unwrap().spec;
     assert_eq!(now.stream, Some(StreamView::NewImage), "nothing sent");
 }
 
@@ -257,9 +250,7 @@ async fn a_refused_or_lost_table_write_ends_within_its_timeout() {
         let spec = TableSpec::new(&table_name("stuck"), parse_key("PK:S").unwrap(), None);
         let made = admin::create_plan(&engine.connection, &spec).unwrap();
         run(&engine.connection, &made).await;
-        let described = read_spec(&engine.connection.reader(), &spec.name)
-            .await
-            .unwrap();
+        let described = read_spec(&engine.reader(), &spec.name).await.unwrap();
         let other = TableSpec::new(&table_name("stuck-new"), parse_key("PK:S").unwrap(), None);
         let plans = [
             ("create", admin::create_plan(&connection, &other).unwrap()),
@@ -281,9 +272,7 @@ async fn a_refused_or_lost_table_write_ends_within_its_timeout() {
             // A deadline for the test, ten times the connection's: it never waits forever.
             let ran = tokio::time::timeout(connection.timeout * 10, run(&connection, plan)).await;
             let (report, events) = ran.unwrap_or_else(|_| panic!("{fault:?} {what}: never ended"));
-            let exists = read_spec(&engine.connection.reader(), &spec.name)
-                .await
-                .is_ok();
+            let exists = read_spec(&engine.reader(), &spec.name).await.is_ok();
             match fault {
                 Fault::Throttle(_) => {
                     let error = report.ending().unwrap_err();

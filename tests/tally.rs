@@ -59,9 +59,7 @@ async fn table_with(items: Vec<Item>) -> (common::Engine, TableInfo) {
     let name = table_name("tally");
     create_table(&engine.client, &name).await;
     put_all(&engine.client, &name, items).await;
-    let info = ops::describe_table(&engine.connection.reader(), &name)
-        .await
-        .unwrap();
+    let info = ops::describe_table(&engine.reader(), &name).await.unwrap();
     (engine, info)
 }
 
@@ -73,11 +71,11 @@ async fn counts_are_exact_across_many_pages_and_skip_likes_prefix() {
     items.extend(likes("POST#big", 50, "LIKES#", 0));
     let (engine, info) = table_with(items).await;
     let r = rule("likeTally", "LIKE#");
-    let p = tally_ops::load_parent(&engine.client, &info, &r, s("POST#big"))
+    let p = tally_ops::load_parent(&engine.reader(), &info, &r, s("POST#big"))
         .await
         .unwrap()
         .unwrap();
-    let check = tally_ops::check_parent(&engine.client, &info, &r, &p)
+    let check = tally_ops::check_parent(&engine.reader(), &info, &r, &p)
         .await
         .unwrap();
     assert_eq!(check.count.count, 6_000, "LIKES# items are not counted");
@@ -111,19 +109,19 @@ async fn a_reserved_word_tally_and_a_missing_tally() {
     items.extend(likes("POST#m", 4, "LIKE#", 0));
     let (engine, info) = table_with(items).await;
     let r = rule("count", "LIKE#");
-    let reserved = tally_ops::load_parent(&engine.client, &info, &r, s("POST#r"))
+    let reserved = tally_ops::load_parent(&engine.reader(), &info, &r, s("POST#r"))
         .await
         .unwrap()
         .unwrap();
-    let check = tally_ops::check_parent(&engine.client, &info, &r, &reserved)
+    let check = tally_ops::check_parent(&engine.reader(), &info, &r, &reserved)
         .await
         .unwrap();
     assert_eq!((check.stored.as_deref(), check.count.count), (Some("2"), 2));
-    let missing = tally_ops::load_parent(&engine.client, &info, &r, s("POST#m"))
+    let missing = tally_ops::load_parent(&engine.reader(), &info, &r, s("POST#m"))
         .await
         .unwrap()
         .unwrap();
-    let check = tally_ops::check_parent(&engine.client, &info, &r, &missing)
+    let check = tally_ops::check_parent(&engine.reader(), &info, &r, &missing)
         .await
         .unwrap();
     assert_eq!(check.stored, None, "missing, not 0");
@@ -142,10 +140,10 @@ async fn a_reserved_word_tally_and_a_missing_tally() {
         Outcome::Applied { .. }
     ));
     let check = tally_ops::check_parent(
-        &engine.client,
+        &engine.reader(),
         &info,
         &r,
-        &tally_ops::load_parent(&engine.client, &info, &r, s("POST#m"))
+        &tally_ops::load_parent(&engine.reader(), &info, &r, s("POST#m"))
             .await
             .unwrap()
             .unwrap(),
@@ -181,11 +179,11 @@ async fn children_held_in_an_index() {
             sort_prefix: String::new(),
         },
     };
-    let p = tally_ops::load_parent(&engine.client, &info, &r, s("USER#ana"))
+    let p = tally_ops::load_parent(&engine.reader(), &info, &r, s("USER#ana"))
         .await
         .unwrap()
         .unwrap();
-    let check = tally_ops::check_parent(&engine.client, &info, &r, &p)
+    let check = tally_ops::check_parent(&engine.reader(), &info, &r, &p)
         .await
         .unwrap();
     assert_eq!(check.count.count, 3);
@@ -218,7 +216,7 @@ async fn reconcile_finds_exactly_the_drifted_parents() {
     let (engine, info) = table_with(items).await;
     let r = rule("likeTally", "LIKE#");
     let never = CancelToken::default();
-    let parents = tally_ops::find_parents(&engine.client, &info, &r, &ParentSource::Scan, &never)
+    let parents = tally_ops::find_parents(&engine.reader(), &info, &r, &ParentSource::Scan, &never)
         .await
         .unwrap()
         .0;
@@ -226,7 +224,7 @@ async fn reconcile_finds_exactly_the_drifted_parents() {
     let mut checks = Vec::new();
     let mut found = None;
     let cancelled = tally_ops::reconcile(
-        &engine.connection.reader(),
+        &engine.reader(),
         &info,
         &r,
         &ParentSource::Scan,
@@ -254,7 +252,7 @@ async fn reconcile_finds_exactly_the_drifted_parents() {
     let cancel = CancelToken::default();
     let mut seen = 0;
     let cancelled = tally_ops::reconcile(
-        &engine.connection.reader(),
+        &engine.reader(),
         &info,
         &r,
         &ParentSource::Scan,
@@ -281,11 +279,11 @@ async fn a_guarded_repair_refuses_when_the_tally_moved_meanwhile() {
     items.extend(likes("POST#x", 3, "LIKE#", 0));
     let (engine, info) = table_with(items).await;
     let r = rule("likeTally", "LIKE#");
-    let p = tally_ops::load_parent(&engine.client, &info, &r, s("POST#x"))
+    let p = tally_ops::load_parent(&engine.reader(), &info, &r, s("POST#x"))
         .await
         .unwrap()
         .unwrap();
-    let check = tally_ops::check_parent(&engine.client, &info, &r, &p)
+    let check = tally_ops::check_parent(&engine.reader(), &info, &r, &p)
         .await
         .unwrap();
     assert_eq!(check.drift_text(), "+2");
@@ -303,14 +301,9 @@ async fn a_guarded_repair_refuses_when_the_tally_moved_meanwhile() {
         Outcome::ConditionFailed { current } => assert_eq!(current.as_deref(), Some("6")),
         other => panic!("{other:?}"),
     }
-    let stored = ops::read_number(
-        &engine.connection.reader(),
-        &info.name,
-        &check.key,
-        "likeTally",
-    )
-    .await
-    .unwrap();
+    let stored = ops::read_number(&engine.reader(), &info.name, &check.key, "likeTally")
+        .await
+        .unwrap();
     assert_eq!(stored.as_deref(), Some("6"), "not overwritten");
 }
 
@@ -326,7 +319,7 @@ async fn shards_are_summed_exactly_and_the_hot_one_named() {
     items.push(item("VID#s", "STATS#TOTAL#10")); // a shard without a value yet
     let (engine, info) = table_with(items).await;
     let total = tally_ops::sum_shards(
-        &engine.connection.reader(),
+        &engine.reader(),
         &info,
         AttributeValue::S("VID#s".into()),
         &ShardRule {
@@ -360,7 +353,7 @@ async fn parents_from_an_index_query_or_the_loaded_rows() {
         partition: s("ana"),
     };
     let never = CancelToken::default();
-    let (parents, _) = tally_ops::find_parents(&engine.client, &info, &r, &by_ana, &never)
+    let (parents, _) = tally_ops::find_parents(&engine.reader(), &info, &r, &by_ana, &never)
         .await
         .unwrap();
     let names: BTreeSet<String> = parents
@@ -371,7 +364,7 @@ async fn parents_from_an_index_query_or_the_loaded_rows() {
     let mut drifted = Vec::new();
     let plan = ReconcilePlan::PerParent { concurrency: 2 };
     tally_ops::reconcile(
-        &engine.connection.reader(),
+        &engine.reader(),
         &info,
         &r,
         &by_ana,
@@ -391,7 +384,7 @@ async fn parents_from_an_index_query_or_the_loaded_rows() {
     assert_eq!(drifted, ["POST#1"]);
     // The rows loaded in the grid: only the parents among them.
     let loaded = ParentSource::Loaded(dynoscope_core::rows::Rows::from_items(&items));
-    let (parents, _) = tally_ops::find_parents(&engine.client, &info, &r, &loaded, &never)
+    let (parents, _) = tally_ops::find_parents(&engine.reader(), &info, &r, &loaded, &never)
         .await
         .unwrap();
     assert_eq!(parents.len(), 3);

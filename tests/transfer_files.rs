@@ -147,9 +147,7 @@ async fn the_exit_status_of_an_import_follows_the_table() {
 async fn a_file_changed_after_its_check_is_not_imported() {
     let engine = empty_engine().await;
     let to = table(&engine, "files-changed").await;
-    let info = read::describe_table(&engine.connection.reader(), &to)
-        .await
-        .unwrap();
+    let info = read::describe_table(&engine.reader(), &to).await.unwrap();
     let dir = scratch("changed");
     let file = dir.join("likes.jsonl");
     std::fs::write(&file, likes(60)).unwrap();

@@ -218,7 +218,7 @@ async fn a_stream_that_keeps_resetting_is_waited_for_then_given_up_with_its_erro
 async fn turning_a_stream_on_is_sent_once_and_an_answer_lost_is_unknown() {
     let engine = common::empty_engine().await;
     let describe = |table: String| {
-        let client = engine.connection.reader();
+        let client = engine.reader();
         async move { read::describe_table(&client, &table).await.unwrap() }
     };
     // The answer lost after the server applied it: unknown, not sent again, and the stream is on.

@@ -124,16 +124,12 @@ pub fn likes(n: usize) -> String {
 
 /// Every item of `table`.
 pub async fn scan(engine: &Engine, table: &str) -> Vec<Item> {
-    let info = read::describe_table(&engine.connection.reader(), table)
-        .await
-        .unwrap();
+    let info = read::describe_table(&engine.reader(), table).await.unwrap();
     let request = BrowseRequest::scan(&info, None).unwrap();
     let mut all = Vec::new();
-    read::read_all(&engine.connection.reader(), &request, |page| {
-        all.extend(page.items)
-    })
-    .await
-    .unwrap();
+    read::read_all(&engine.reader(), &request, |page| all.extend(page.items))
+        .await
+        .unwrap();
     all
 }
 

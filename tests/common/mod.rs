@@ -42,6 +42,13 @@ pub struct Engine {
     pub client: Client,
 }
 
+impl Engine {
+    /// What core reads this engine through.
+    pub fn reader(&self) -> dynoscope_core::connection::Reader {
+        self.connection.reader()
+    }
+}
+
 pub async fn empty_engine() -> Engine {
     let sandbox = Sandbox::start_empty().await.expect("sandbox starts");
     let connection = connect_to(sandbox.endpoint(), Duration::from_secs(10)).await;

@@ -51,16 +51,12 @@ pub fn items() -> Vec<Item> {
 
 /// Every item of `table`, in key order.
 pub async fn scan(engine: &Engine, table: &str) -> Vec<Item> {
-    let info = read::describe_table(&engine.connection.reader(), table)
-        .await
-        .unwrap();
+    let info = read::describe_table(&engine.reader(), table).await.unwrap();
     let request = BrowseRequest::scan(&info, None).unwrap();
     let mut all = Vec::new();
-    read::read_all(&engine.connection.reader(), &request, |page| {
-        all.extend(page.items)
-    })
-    .await
-    .unwrap();
+    read::read_all(&engine.reader(), &request, |page| all.extend(page.items))
+        .await
+        .unwrap();
     let keys = ["PK".to_owned(), "SK".to_owned()];
     all.sort_by_key(|i| item_to_dynamodb_json(i, &keys, false));
     all

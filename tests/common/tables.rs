@@ -33,9 +33,7 @@ pub async fn table_of(count: usize, pad_bytes: usize) -> (Engine, TableInfo) {
         })
         .collect();
     put_all(&engine.client, &name, items).await;
-    let info = read::describe_table(&engine.connection.reader(), &name)
-        .await
-        .unwrap();
+    let info = read::describe_table(&engine.reader(), &name).await.unwrap();
     (engine, info)
 }
 

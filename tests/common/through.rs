@@ -34,7 +34,7 @@ pub fn key(pk: &str, sk: &str) -> Item {
 }
 
 pub async fn number(engine: &Engine, table: &str, key: &Item, attr: &str) -> Option<String> {
-    ops::read_number(&engine.connection.reader(), table, key, attr)
+    ops::read_number(&engine.reader(), table, key, attr)
         .await
         .unwrap()
 }
@@ -43,8 +43,6 @@ pub async fn engine_with_table() -> (Engine, TableInfo) {
     let engine = empty_engine().await;
     let name = table_name("faults");
     create_table(&engine.client, &name).await;
-    let info = ops::describe_table(&engine.connection.reader(), &name)
-        .await
-        .unwrap();
+    let info = ops::describe_table(&engine.reader(), &name).await.unwrap();
     (engine, info)
 }

@@ -16,7 +16,6 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::condition::ScalarType;
 use crate::connection::Connection;
-use crate::connection::Reader;
 use crate::error::{Error, Result};
 use crate::read;
 use crate::schema::Described;
@@ -94,12 +93,7 @@ pub async fn refuse_self(
             )));
         }
     }
-    let seen = read::get_item(
-        &Reader::of(&source.client),
-        &described.spec.name,
-        key.clone(),
-    )
-    .await;
+    let seen = read::get_item(&source.reader(), &described.spec.name, key.clone()).await;
     let delete = WritePlan::batch(destination.clone(), Batch::delete(table, vec![key]), names)?;
     let deleted = write::send(target, &delete, confirmed).await;
     // A probe left behind is said before anything else, wherever it is.

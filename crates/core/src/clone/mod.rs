@@ -23,7 +23,6 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::admin::{self, AdminEvent};
 use crate::cancel::{CancelToken, unless_stopped};
 use crate::connection::Connection;
-use crate::connection::Reader;
 use crate::error::{Error, Result};
 use crate::read::{self, SegmentStarts};
 use crate::schema::{Described, StreamView, TableChange, read_spec};
@@ -124,11 +123,10 @@ pub async fn run(
     let described = unless_stopped(
         stop,
         "DescribeTable",
-        read_spec(&Reader::of(&source.client), &plan.table),
+        read_spec(&source.reader(), &plan.table),
     )
     .await?;
-    let from =
-        read::describe_unless_stopped(&Reader::of(&source.client), &plan.table, stop).await?;
+    let from = read::describe_unless_stopped(&source.reader(), &plan.table, stop).await?;
     let part = match &plan.part {
         PartAsked::Table(starts) => {
             crate::limits::check_segments(starts.total(), &from, confirmed)?;
@@ -147,8 +145,7 @@ pub async fn run(
     if !settled {
         return Ok(report);
     }
-    let to =
-        read::describe_unless_stopped(&Reader::of(&target.client), &plan.to_table, stop).await?;
+    let to = read::describe_unless_stopped(&target.reader(), &plan.to_table, stop).await?;
     let progress = |progress| on_event(CloneEvent::Progress(progress));
     let copied = copy(
         (source, &from),
@@ -276,12 +273,7 @@ async fn stream_on(
     stop: &CancelToken,
     said: &mut (dyn FnMut(AdminEvent) + Send),
 ) -> StreamStep {
-    let described = unless_stopped(
-        stop,
-        "DescribeTable",
-        read_spec(&Reader::of(&target.client), table),
-    )
-    .await;
+    let described = unless_stopped(stop, "DescribeTable", read_spec(&target.reader(), table)).await;
     let plan =
         described.and_then(|d| admin::change_plan(target, &d, TableChange::Stream(Some(view))));
     let plan = match plan {
@@ -299,11 +291,11 @@ async fn first_held(
     table: &str,
     stop: &CancelToken,
 ) -> Result<Option<String>> {
-    let info = read::describe_unless_stopped(&Reader::of(&target.client), table, stop).await?;
+    let info = read::describe_unless_stopped(&target.reader(), table, stop).await?;
     let request = read::BrowseRequest::scan(&info, None)?;
     let mut first = None;
     read::read_pages(
-        &Reader::of(&target.client),
+        &target.reader(),
         &request,
         None,
         read::Until::Items(1),

@@ -147,11 +147,10 @@ impl Snapshot {
 
 /// Read the tally and count the children (consistent read, `Select: COUNT`).
 pub async fn snapshot(reader: &Reader, info: &TableInfo, target: &LikeTarget) -> Result<Snapshot> {
-    let client = reader.sdk();
     let rule = target.rule();
     let parent_key = target.parent_key();
     let stored = read::read_number(reader, &target.table, &parent_key, &target.tally).await?;
-    let count = tally::count_children(client, info, &parent_key, &rule).await?;
+    let count = tally::count_children(reader, info, &parent_key, &rule).await?;
     Ok(Snapshot {
         tally: stored,
         children: count.count,

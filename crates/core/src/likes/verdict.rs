@@ -5,7 +5,6 @@ use bigdecimal::BigDecimal;
 
 use crate::cancel::CancelToken;
 use crate::connection::Connection;
-use crate::connection::Reader;
 use crate::cost::{Kind, Pricing};
 use crate::error::{Error, Result};
 use crate::likes::{Snapshot, StormPlan, StormStats, snapshot, storm};
@@ -162,10 +161,10 @@ pub async fn run_storm(
     cancel: &CancelToken,
     progress: impl FnMut(&StormStats),
 ) -> Result<StormReport> {
-    let client = &connection.client;
+    let reader = connection.reader();
     let target = &plan.target;
     if !target.create_parent
-        && read::get_item(&Reader::of(client), &target.table, target.parent_key())
+        && read::get_item(&reader, &target.table, target.parent_key())
             .await?
             .is_none()
     {
@@ -174,7 +173,6 @@ pub async fn run_storm(
             kind: "parent",
         });
     }
-    let reader = Reader::of(client);
     // The read before the storm ends with a cancel, and then nothing is sent.
     let observe = || async {
         tokio::select! {

@@ -3,7 +3,6 @@
 
 use std::time::Instant;
 
-use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 use bigdecimal::BigDecimal;
 
@@ -170,7 +169,7 @@ impl TallyRule {
 
 /// Count the children of `parent` under `rule`, exactly: `Select: COUNT`, every page followed.
 pub async fn count_children(
-    client: &Client,
+    reader: &Reader,
     info: &TableInfo,
     parent: &Item,
     rule: &TallyRule,
@@ -189,7 +188,7 @@ pub async fn count_children(
     let mut request = BrowseRequest::query(info, index.as_deref(), partition.clone(), sort, true)?;
     request.count_only = true;
     let (mut count, mut pages, mut rcu) = (0u64, 0u32, 0.0);
-    read::read_all(&Reader::of(client), &request, |page| {
+    read::read_all(reader, &request, |page| {
         count += u64::try_from(page.count).unwrap_or_default();
         pages += 1;
         rcu += page.consumed_rcu;
@@ -215,17 +214,17 @@ pub async fn count_children(
 
 /// The parent item of partition `partition` under `rule` (consistent read); `None` if absent.
 pub async fn load_parent(
-    client: &Client,
+    reader: &Reader,
     info: &TableInfo,
     rule: &TallyRule,
     partition: AttributeValue,
 ) -> Result<Option<Item>> {
-    Ok(load_parent_costed(client, info, rule, partition).await?.0)
+    Ok(load_parent_costed(reader, info, rule, partition).await?.0)
 }
 
 /// [`load_parent`], with the read capacity it consumed.
 pub async fn load_parent_costed(
-    client: &Client,
+    reader: &Reader,
     info: &TableInfo,
     rule: &TallyRule,
     partition: AttributeValue,
@@ -237,12 +236,12 @@ pub async fn load_parent_costed(
             AttributeValue::S(rule.parents.sort_key.clone()),
         );
     }
-    read::get_item_costed(&Reader::of(client), &info.name, key).await
+    read::get_item_costed(reader, &info.name, key).await
 }
 
 /// Check one loaded parent: read its stored tally and count its children.
 pub async fn check_parent(
-    client: &Client,
+    reader: &Reader,
     info: &TableInfo,
     rule: &TallyRule,
     parent: &Item,
@@ -253,7 +252,7 @@ pub async fn check_parent(
         .unwrap_or_default();
     let named = |e: Error| e.at(&shown);
     let stored = stored_tally(parent, &rule.tally).map_err(named)?;
-    let count = count_children(client, info, parent, rule)
+    let count = count_children(reader, info, parent, rule)
         .await
         .map_err(named)?;
     let drift = drift(stored.as_deref(), count.count)?;
@@ -288,11 +287,10 @@ pub async fn check_partition(
     rule: &TallyRule,
     partition: AttributeValue,
 ) -> Result<(ParentCheck, Item)> {
-    let client = reader.sdk();
     let shown = cell_text(&partition);
-    let parent = load_parent(client, info, rule, partition)
+    let parent = load_parent(reader, info, rule, partition)
         .await?
         .ok_or_else(|| missing_parent(info, rule, &shown))?;
-    let check = check_parent(client, info, rule, &parent).await?;
+    let check = check_parent(reader, info, rule, &parent).await?;
     Ok((check, parent))
 }

@@ -4,7 +4,6 @@
 
 use std::path::PathBuf;
 
-use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::cancel::CancelToken;
@@ -218,7 +217,7 @@ pub struct PassRead {
 /// cost to `on_page`; returns the pass over them, or `None` when cancelled (a partial pass
 /// counts nothing reliably).
 pub async fn scan_pass(
-    client: &Client,
+    reader: &Reader,
     info: &TableInfo,
     rule: &TallyRule,
     segments: usize,
@@ -226,7 +225,7 @@ pub async fn scan_pass(
     mut on_page: impl FnMut(PassRead),
 ) -> Result<Option<OnePass>> {
     let mut pass = OnePass::new(info, rule)?;
-    let read = read::scan_whole(&Reader::of(client), info, segments, cancel, |page, _| {
+    let read = read::scan_whole(reader, info, segments, cancel, |page, _| {
         let (items, rcu) = (page.items.len() as u64, page.consumed_rcu);
         for item in page.items {
             pass.add(item);

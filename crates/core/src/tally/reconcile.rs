@@ -4,7 +4,6 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 use tokio::sync::Semaphore;
 
@@ -23,7 +22,7 @@ use crate::value::{Item, whole_text};
 
 /// The parents `rule` names, from `source`, and what reading them cost.
 pub async fn find_parents(
-    client: &Client,
+    reader: &Reader,
     info: &TableInfo,
     rule: &TallyRule,
     source: &ParentSource,
@@ -61,20 +60,13 @@ pub async fn find_parents(
         }
     };
     let (mut parents, mut cost) = (Vec::new(), PassRead::default());
-    read::read_pages(
-        &Reader::of(client),
-        &request,
-        None,
-        Until::LastPage,
-        cancel,
-        |page| {
-            // Items read, the ones a filter dropped included.
-            cost.items += u64::try_from(page.scanned_count).unwrap_or_default();
-            cost.pages += 1;
-            cost.rcu += page.consumed_rcu;
-            parents.extend(page.items.into_iter().filter(|i| is_parent(i)));
-        },
-    )
+    read::read_pages(reader, &request, None, Until::LastPage, cancel, |page| {
+        // Items read, the ones a filter dropped included.
+        cost.items += u64::try_from(page.scanned_count).unwrap_or_default();
+        cost.pages += 1;
+        cost.rcu += page.consumed_rcu;
+        parents.extend(page.items.into_iter().filter(|i| is_parent(i)));
+    })
     .await?;
     // An index may hold only keys: read each parent for its tally.
     if matches!(request.mode, BrowseMode::Query { .. })
@@ -84,7 +76,7 @@ pub async fn find_parents(
         for parent in parents {
             match parent.get(&info.partition.name).cloned() {
                 Some(pk) => {
-                    let (read, rcu) = load_parent_costed(client, info, rule, pk).await?;
+                    let (read, rcu) = load_parent_costed(reader, info, rule, pk).await?;
                     cost.rcu += rcu;
                     full.extend(read);
                 }
@@ -121,15 +113,14 @@ pub async fn reconcile(
     cancel: &CancelToken,
     mut on_event: impl FnMut(ReconcileEvent),
 ) -> Result<bool> {
-    let client = reader.sdk();
     let concurrency = match plan {
         ReconcilePlan::PerParent { concurrency } => concurrency,
         ReconcilePlan::OnePass { segments } => {
-            return reconcile_in_one_pass(client, info, rule, source, segments, cancel, on_event)
+            return reconcile_in_one_pass(reader, info, rule, source, segments, cancel, on_event)
                 .await;
         }
     };
-    let (parents, cost) = find_parents(client, info, rule, source, cancel).await?;
+    let (parents, cost) = find_parents(reader, info, rule, source, cancel).await?;
     on_event(ReconcileEvent::Read(cost));
     on_event(ReconcileEvent::Found(parents.len()));
     let permits = Arc::new(Semaphore::new(concurrency.max(1)));
@@ -154,10 +145,10 @@ pub async fn reconcile(
                 }
             }
         };
-        let (client, info, rule) = (client.clone(), info.clone(), rule.clone());
+        let (reader, info, rule) = (reader.clone(), info.clone(), rule.clone());
         tasks.spawn(async move {
             let _permit = permit;
-            check_parent(&client, &info, &rule, &parent).await
+            check_parent(&reader, &info, &rule, &parent).await
         });
     }
     while let Some(done) = tasks.join_next().await {
@@ -168,7 +159,7 @@ pub async fn reconcile(
 
 /// The one-pass plan of [`reconcile`].
 async fn reconcile_in_one_pass(
-    client: &Client,
+    reader: &Reader,
     info: &TableInfo,
     rule: &TallyRule,
     source: &ParentSource,
@@ -180,13 +171,13 @@ async fn reconcile_in_one_pass(
     let only: Option<HashSet<String>> = match source {
         ParentSource::Scan => None,
         other => {
-            let (parents, cost) = find_parents(client, info, rule, other, cancel).await?;
+            let (parents, cost) = find_parents(reader, info, rule, other, cancel).await?;
             on_event(ReconcileEvent::Read(cost));
             let keys = parents.iter().filter_map(|p| p.get(&info.partition.name));
             Some(keys.map(whole_text).collect())
         }
     };
-    let pass = scan_pass(client, info, rule, segments, cancel, |read| {
+    let pass = scan_pass(reader, info, rule, segments, cancel, |read| {
         on_event(ReconcileEvent::Read(read));
     })
     .await?;
@@ -294,10 +285,9 @@ pub async fn reconcile_checked(
     plan: ReconcilePlan,
     cancel: &CancelToken,
 ) -> Result<Reconciled> {
-    let client = reader.sdk();
     let mut all = Reconciled::default();
     all.cancelled = reconcile(
-        &Reader::of(client),
+        reader,
         info,
         rule,
         &ParentSource::Scan,

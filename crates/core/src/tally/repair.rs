@@ -5,7 +5,6 @@ use bigdecimal::BigDecimal;
 
 use crate::cancel::CancelToken;
 use crate::connection::Connection;
-use crate::connection::Reader;
 use crate::cost::Pricing;
 use crate::counter::{self, EditMode, Outcome, Planned, UpdatePlan};
 use crate::ending::Ending;
@@ -150,10 +149,9 @@ pub async fn repair(
     confirmed: bool,
 ) -> RepairReport {
     let outcome = counter::update_counter(connection, plan, confirmed).await;
-    let client = &connection.client;
     let recheck = match plan.key.get(&info.partition.name) {
         Some(partition) => {
-            check_partition(&Reader::of(client), info, rule, partition.clone()).await
+            check_partition(&connection.reader(), info, rule, partition.clone()).await
         }
         None => Err(Error::Invalid("the repair had no partition key".into())),
     };

@@ -121,7 +121,6 @@ pub async fn sum_shards(
     partition: AttributeValue,
     rule: &ShardRule,
 ) -> Result<ShardTotal> {
-    let client = reader.sdk();
     let sort = info.sort.as_ref().ok_or_else(|| {
         Error::Invalid(format!(
             "{} has no sort key, so it has no shards",
@@ -135,7 +134,7 @@ pub async fn sum_shards(
     };
     let request = BrowseRequest::query(info, None, partition, Some(cond), true)?;
     let (mut items, mut pages, mut rcu) = (Vec::new(), 0u32, 0.0);
-    read::read_all(&Reader::of(client), &request, |page| {
+    read::read_all(reader, &request, |page| {
         pages += 1;
         rcu += page.consumed_rcu;
         items.extend(page.items);

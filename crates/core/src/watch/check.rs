@@ -20,9 +20,9 @@ pub(super) async fn start_check(
     partition: AttributeValue,
 ) -> Result<(Option<bigdecimal::BigDecimal>, u64, f64)> {
     let (parent, rcu) =
-        tally::load_parent_costed(&connection.client, info, &plan.rule, partition).await?;
+        tally::load_parent_costed(&connection.reader(), info, &plan.rule, partition).await?;
     let parent = parent.ok_or_else(|| tally::missing_parent(info, &plan.rule, pk))?;
-    let check = tally::check_parent(&connection.client, info, &plan.rule, &parent).await?;
+    let check = tally::check_parent(&connection.reader(), info, &plan.rule, &parent).await?;
     let tally = match check.stored.as_deref() {
         None => None,
         Some(text) => Some(parse(text).map_err(|e| {

@@ -33,7 +33,7 @@ async fn one_id(
             id_attribute: Some(attr),
             ..
         } => {
-            let parent = tally::load_parent(&connection.client, info, rule, partition.clone())
+            let parent = tally::load_parent(&connection.reader(), info, rule, partition.clone())
                 .await?
                 .ok_or_else(|| tally::missing_parent(info, rule, &cell_text(partition)))?;
             parent
