@@ -12,6 +12,7 @@ use crate::common;
 
 use std::time::Duration;
 
+use crate::common::Said;
 use common::moto::{items, moto_connection, run, table_with};
 use common::{Fault, connect_to, table_name};
 use dynoscope_core::admin::{self, AdminEvent, BackupInfo};
@@ -30,10 +31,10 @@ async fn point_in_time_recovery_is_turned_on_and_off_and_described_back() {
         let plan = admin::change_plan(&connection, &described, TableChange::Pitr(on)).unwrap();
         let (report, events) = run(&connection, &plan).await;
         assert_eq!(
-            report.ending().unwrap(),
+            report.ended().unwrap(),
             Ending::Done,
             "{:?}",
-            report.lines()
+            report.texts()
         );
         assert!(matches!(&events[0], AdminEvent::Applied(w) if w.contains("point-in-time")));
         assert_eq!(
@@ -57,10 +58,10 @@ async fn restored_with_the_same_items(connection: &Connection, made: &BackupInfo
         .unwrap();
     let (report, _) = run(connection, &plan).await;
     assert_eq!(
-        report.ending().unwrap(),
+        report.ended().unwrap(),
         Ending::Done,
         "{:?}",
-        report.lines()
+        report.texts()
     );
     let after = report.after.clone().unwrap();
     assert!(after.settled() && after.spec.name == restored);
@@ -68,7 +69,7 @@ async fn restored_with_the_same_items(connection: &Connection, made: &BackupInfo
     assert!(
         report.notes.iter().any(|n| n.contains("holds 7 items")),
         "{:?}",
-        report.lines()
+        report.texts()
     );
     let (source, copy) = (
         items(connection, table).await,
@@ -97,10 +98,10 @@ async fn a_backup_is_made_listed_restored_with_the_same_items_and_deleted() {
     let plan = admin::backup_plan(&connection, &described, "before-v2.1").unwrap();
     let (report, events) = run(&connection, &plan).await;
     assert_eq!(
-        report.ending().unwrap(),
+        report.ended().unwrap(),
         Ending::Done,
         "{:?}",
-        report.lines()
+        report.texts()
     );
     assert!(matches!(&events[0], AdminEvent::Applied(w) if w.contains("backup named before-v2.1")));
     let made = report.backup.clone().expect("the backup described again");
@@ -112,7 +113,7 @@ async fn a_backup_is_made_listed_restored_with_the_same_items_and_deleted() {
     assert!(made.created.is_some() && made.kind == "USER", "{made:?}");
     assert!(
         report
-            .lines()
+            .texts()
             .iter()
             .any(|l| l.starts_with("backup: before-v2.1"))
     );
@@ -133,10 +134,10 @@ async fn a_backup_is_made_listed_restored_with_the_same_items_and_deleted() {
     let plan = admin::delete_backup_plan(&connection, &made).unwrap();
     let (report, _) = run(&connection, &plan).await;
     assert_eq!(
-        report.ending().unwrap(),
+        report.ended().unwrap(),
         Ending::Done,
         "{:?}",
-        report.lines()
+        report.texts()
     );
     assert_eq!(report.backup, None);
     assert!(
@@ -189,7 +190,7 @@ async fn a_read_only_connection_sends_no_backup_restore_or_pitr_change() {
     ];
     for plan in &plans {
         let (report, events) = run(&read_only, plan).await;
-        let error = report.ending().unwrap_err();
+        let error = report.ended().unwrap_err();
         assert!(
             error.to_string().to_lowercase().contains("read-only"),
             "{error}"
@@ -215,10 +216,10 @@ async fn lost_answers_are_unknown_and_described_again() {
     let plan = admin::backup_plan(&through, &described, "lost-answer").unwrap();
     let (report, _) = run(&through, &plan).await;
     assert_eq!(
-        report.ending().unwrap(),
+        report.ended().unwrap(),
         Ending::Unknown,
         "{:?}",
-        report.lines()
+        report.texts()
     );
     assert!(matches!(
         report.writes[0].1,
@@ -237,10 +238,10 @@ async fn lost_answers_are_unknown_and_described_again() {
         .unwrap();
     let (report, _) = run(&through, &plan).await;
     assert_eq!(
-        report.ending().unwrap(),
+        report.ended().unwrap(),
         Ending::Unknown,
         "{:?}",
-        report.lines()
+        report.texts()
     );
     assert!(
         report.after.as_ref().unwrap().settled(),

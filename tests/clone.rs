@@ -13,6 +13,7 @@ mod identity;
 
 use std::time::Duration;
 
+use crate::common::Said;
 use clones::{
     PER_PARTITION, fill, plain_spec, run, run_confirmed, same_items, source, source_spec, whole,
 };
@@ -50,8 +51,8 @@ async fn a_whole_table_is_cloned_equal_item_by_item() {
     )
     .await
     .unwrap();
-    let lines = report.lines().join("\n");
-    assert_eq!(report.ending().unwrap(), Ending::Done, "{lines}");
+    let lines = report.texts().join("\n");
+    assert_eq!(report.ended().unwrap(), Ending::Done, "{lines}");
     assert!(progress > 0);
     let copy = report.copy.as_ref().unwrap();
     assert_eq!((copy.items.read, copy.items.written), (total, total));
@@ -77,8 +78,8 @@ async fn the_schema_is_cloned_and_a_partition_alone_or_again_into_the_same_keys(
     )
     .await
     .unwrap();
-    let lines = report.lines().join("\n");
-    assert_eq!(report.ending().unwrap(), Ending::Done, "{lines}");
+    let lines = report.texts().join("\n");
+    assert_eq!(report.ended().unwrap(), Ending::Done, "{lines}");
     // What the engine keeps no continuous backups of is said, not guessed.
     assert!(lines.contains("not read from the source"), "{lines}");
     // The stream comes on once the items are in, so the copy's own puts are not in it.
@@ -103,8 +104,8 @@ async fn the_schema_is_cloned_and_a_partition_alone_or_again_into_the_same_keys(
         .await
         .unwrap();
     assert!(matches!(again.schema, SchemaStep::Existing { .. }));
-    assert!(again.lines().join("\n").contains("already exists"));
-    assert_eq!(again.ending().unwrap(), Ending::Done);
+    assert!(again.texts().join("\n").contains("already exists"));
+    assert_eq!(again.ended().unwrap(), Ending::Done);
 
     // One partition alone: a Query, checked by its own counts.
     let part = table_name("clone-pk");
@@ -119,8 +120,8 @@ async fn the_schema_is_cloned_and_a_partition_alone_or_again_into_the_same_keys(
     )
     .await
     .unwrap();
-    let lines = report.lines().join("\n");
-    assert_eq!(report.ending().unwrap(), Ending::Done, "{lines}");
+    let lines = report.texts().join("\n");
+    assert_eq!(report.ended().unwrap(), Ending::Done, "{lines}");
     let verified = report.verified.clone().unwrap().unwrap();
     assert_eq!(verified.items, (100, 100));
     assert_eq!(verified.partitions, 1);
@@ -154,8 +155,8 @@ async fn a_cancelled_clone_goes_on_from_where_its_writes_stopped() {
     )
     .await
     .unwrap();
-    let lines = first.lines().join("\n");
-    assert_eq!(first.ending().unwrap(), Ending::Refused, "{lines}");
+    let lines = first.texts().join("\n");
+    assert_eq!(first.ended().unwrap(), Ending::Refused, "{lines}");
     assert!(lines.contains("stopped: cancelled"), "{lines}");
     assert!(lines.contains("check: not made"), "{lines}");
     let copy = first.copy.clone().unwrap();
@@ -170,10 +171,10 @@ async fn a_cancelled_clone_goes_on_from_where_its_writes_stopped() {
         .await
         .unwrap();
     assert_eq!(
-        second.ending().unwrap(),
+        second.ended().unwrap(),
         Ending::Done,
         "{:?}",
-        second.lines()
+        second.texts()
     );
     let read_again = second.copy.as_ref().unwrap().items.read;
     assert!(read_again < total, "only what was left: {read_again}");

@@ -14,6 +14,7 @@ use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 
+use crate::common::Said;
 use clones::{fill, plain_spec, run, run_confirmed, same_items, source, whole};
 use common::files::{cli, dynoscope, scan};
 use common::through::{faults, proxied};
@@ -205,18 +206,18 @@ async fn through_every_fault_the_report_matches_the_destination() {
         let report = run(&a.connection, &to_proxy, &plan, &stop, |_| {})
             .await
             .unwrap();
-        let lines = report.lines().join("\n");
+        let lines = report.texts().join("\n");
         let copy = report.copy.clone().unwrap();
         let stored = scan(&b, &to).await.len();
         if let Fault::Throttle(_) = fault {
-            assert_eq!(report.ending().unwrap(), Ending::Done, "{fault:?}: {lines}");
+            assert_eq!(report.ended().unwrap(), Ending::Done, "{fault:?}: {lines}");
             assert_eq!((copy.items.written, stored), (60, 60), "{fault:?}");
             continue;
         }
         // Every answer lost: the first batch is unknown after its re-sends, read again, and
         // nothing more is sent; the destination holds it (it was applied), nothing else.
         assert_eq!(
-            report.ending().unwrap(),
+            report.ended().unwrap(),
             Ending::Unknown,
             "{fault:?}: {lines}"
         );
@@ -237,7 +238,7 @@ async fn through_every_fault_the_report_matches_the_destination() {
         let report = run_confirmed(&a.connection, &b.connection, &plan, |_| {})
             .await
             .unwrap();
-        assert_eq!(report.ending().unwrap(), Ending::Done, "{fault:?}");
+        assert_eq!(report.ended().unwrap(), Ending::Done, "{fault:?}");
         assert_eq!(same_items(&a, &from, &b, &to).await, 60, "{fault:?}");
     }
 }

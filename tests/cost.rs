@@ -15,6 +15,7 @@ use dynoscope_core::cancel::CancelToken;
 use dynoscope_core::cost::{Class, Kind, Mode};
 use dynoscope_core::likes::{self, LikeOp, LikeOutcome};
 use dynoscope_core::read as ops;
+use dynoscope_core::report::Report;
 use dynoscope_core::sandbox::Sandbox;
 use dynoscope_core::spec::{LikeSpec, StormSpec};
 use dynoscope_core::tally::{self, ParentSource};

@@ -59,9 +59,9 @@ async fn a_truncate_counts_first_then_deletes_every_item_and_adds_up() {
     assert_eq!(counted.first.len(), purge::FIRST_KEYS);
     assert!(counted.rcu > 0.0);
     assert!(
-        counted.lines(&info)[0].starts_with("246 items in"),
+        counted.lines(&info.name, &info.key_names())[0].starts_with("246 items in"),
         "{:?}",
-        counted.lines(&info)
+        counted.lines(&info.name, &info.key_names())
     );
     assert_eq!(
         scan(&engine, &info.name).await.len(),
@@ -226,7 +226,10 @@ async fn the_cli_refuses_counted_children_without_a_choice_and_repairs_with_one(
     assert!(out.contains("POST#000 / META: -10"), "{out}");
     let (code, _, err) = run(query(&["--yes"])).await;
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("choose --tallies repair"), "{err}");
+    assert!(
+        err.contains("choose what becomes of their parents' tallies, repair"),
+        "{err}"
+    );
     // Without --yes, even on this machine, nothing is deleted.
     let (code, _, err) = run(query(&["--tallies", "repair"])).await;
     assert_eq!(code, 2, "{err}");

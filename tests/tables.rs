@@ -9,6 +9,7 @@
 
 use crate::common;
 
+use crate::common::Said;
 use common::moto::run;
 use common::{Engine, empty_engine, table_name};
 use dynoscope_core::admin::{self, AdminEvent};
@@ -52,13 +53,13 @@ async fn a_table_with_every_option_is_described_back_as_asked() {
     let plan = admin::create_plan(&engine.connection, &spec).unwrap();
     let (report, events) = run(&engine.connection, &plan).await;
     assert_eq!(
-        report.ending().unwrap(),
+        report.ended().unwrap(),
         Ending::Done,
         "{:?}",
-        report.lines()
+        report.texts()
     );
     // CreateTable, then TTL once the table is active.
-    assert_eq!(report.writes.len(), 2, "{:?}", report.lines());
+    assert_eq!(report.writes.len(), 2, "{:?}", report.texts());
     assert!(matches!(&events[0], AdminEvent::Applied(w) if w.starts_with("a new table")));
     let after = report.after.clone().unwrap();
     assert_eq!(after.spec, spec, "described back");
@@ -158,7 +159,7 @@ async fn turned_back_off(engine: &Engine, table: &str) {
         let described = described_now(engine, table).await;
         let plan = admin::change_plan(&engine.connection, &described, change).unwrap();
         assert_eq!(
-            run(&engine.connection, &plan).await.0.ending().unwrap(),
+            run(&engine.connection, &plan).await.0.ended().unwrap(),
             Ending::Done
         );
     }
@@ -177,7 +178,7 @@ async fn a_table_is_changed_one_setting_at_a_time_and_described_again() {
     );
     let created = admin::create_plan(&engine.connection, &spec).unwrap();
     assert_eq!(
-        run(&engine.connection, &created).await.0.ending().unwrap(),
+        run(&engine.connection, &created).await.0.ended().unwrap(),
         Ending::Done
     );
     // Items for the new index to backfill.
@@ -216,15 +217,15 @@ async fn a_table_is_changed_one_setting_at_a_time_and_described_again() {
         let plan = admin::change_plan(&engine.connection, &described, change.clone()).unwrap();
         let (report, _) = run(&engine.connection, &plan).await;
         assert_eq!(
-            report.ending().unwrap(),
+            report.ended().unwrap(),
             Ending::Done,
             "{change:?}: {:?}",
-            report.lines()
+            report.texts()
         );
         assert!(
-            report.lines()[0].contains(&change.words()),
+            report.texts()[0].contains(&change.words()),
             "{:?}",
-            report.lines()
+            report.texts()
         );
     }
     spec.global = vec![index];
@@ -290,18 +291,18 @@ async fn a_delete_needs_the_name_typed_and_respects_deletion_protection() {
     )
     .unwrap();
     assert_eq!(
-        run(&engine.connection, &off).await.0.ending().unwrap(),
+        run(&engine.connection, &off).await.0.ended().unwrap(),
         Ending::Done
     );
     let described = described_now(&engine, &spec.name).await;
     let plan = admin::delete_plan(&engine.connection, &described, &spec.name).unwrap();
     let (report, _) = run(&engine.connection, &plan).await;
-    assert_eq!(report.ending().unwrap(), Ending::Done);
+    assert_eq!(report.ended().unwrap(), Ending::Done);
     assert!(report.after.is_none());
     assert!(
-        report.lines().last().unwrap().ends_with("is gone"),
+        report.texts().last().unwrap().ends_with("is gone"),
         "{:?}",
-        report.lines()
+        report.texts()
     );
     assert!(read_spec(&engine.reader(), &spec.name).await.is_err());
 }
@@ -359,7 +360,7 @@ async fn the_cli_creates_a_table_and_writes_it_as_code() {
 }
 
 /// Several changes in one `table update`: one applied, the next refused — the applied one is
-/// said, then why it stopped, and the exit is refused (1), not an error before anything (2).
+/// said, then why it stopped (both in the report, on stdout), and the exit is refused (1), not an error before anything (2).
 #[tokio::test]
 async fn an_update_that_stops_after_a_change_applied_says_both() {
     let engine = empty_engine().await;
@@ -382,7 +383,11 @@ async fn an_update_that_stops_after_a_change_applied_says_both() {
     let (code, out, err) = common::files::dynoscope(&url, &args).await;
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("a stream with NEW_IMAGE turned on"), "{out}");
-    assert!(err.contains("its class is already STANDARD"), "{err}");
+    // Why it stopped is part of the report, after what applied.
+    assert!(
+        out.contains("stopped: ") && out.contains("its class is already STANDARD"),
+        "{out}"
+    );
     let now = described_now(&engine, &name).await.spec;
     assert_eq!(now.stream, Some(StreamView::NewImage));
 }

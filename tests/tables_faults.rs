@@ -10,6 +10,7 @@ use crate::common;
 
 use std::time::Duration;
 
+use crate::common::Said;
 use common::moto::run;
 use common::through::proxied;
 use common::{Fault, empty_engine, table_name};
@@ -75,7 +76,7 @@ async fn a_read_only_connection_sends_no_change_at_all() {
     ];
     for plan in &plans {
         let (report, events) = run(&read_only, plan).await;
-        let error = report.ending().unwrap_err();
+        let error = report.ended().unwrap_err();
         assert!(
             error.to_string().to_lowercase().contains("read-only"),
             "{error}"
@@ -117,7 +118,7 @@ async fn configuration_writes_through_faults_report_what_the_table_shows() {
                     matches!(outcome, WriteOutcome::Unknown { attempts: 1, .. }),
                     "{fault:?}: {outcome:?}"
                 );
-                assert_eq!(report.ending().unwrap(), Ending::Unknown);
+                assert_eq!(report.ended().unwrap(), Ending::Unknown);
                 assert!(exists, "{fault:?}");
                 assert_eq!(
                     report.after.as_ref().map(|d| &d.spec),
@@ -144,8 +145,8 @@ async fn configuration_writes_through_faults_report_what_the_table_shows() {
             .deletion_protection;
         assert!(on, "{fault:?}");
         match fault {
-            Fault::Throttle(_) => assert_eq!(report.ending().unwrap(), Ending::Done),
-            _ => assert_eq!(report.ending().unwrap(), Ending::Unknown, "{fault:?}"),
+            Fault::Throttle(_) => assert_eq!(report.ended().unwrap(), Ending::Done),
+            _ => assert_eq!(report.ended().unwrap(), Ending::Unknown, "{fault:?}"),
         }
         assert_eq!(proxy.forwarded(), 2, "{fault:?}");
 
@@ -166,11 +167,11 @@ async fn configuration_writes_through_faults_report_what_the_table_shows() {
             "{fault:?}: deleted"
         );
         // Its answer lost or not, the table described again is gone: the delete applied.
-        assert_eq!(report.ending().unwrap(), Ending::Done, "{fault:?}");
+        assert_eq!(report.ended().unwrap(), Ending::Done, "{fault:?}");
         assert!(
-            report.lines().iter().any(|l| l.ends_with("is gone")),
+            report.texts().iter().any(|l| l.ends_with("is gone")),
             "{fault:?}: {:?}",
-            report.lines()
+            report.texts()
         );
         assert_eq!(proxy.forwarded(), 3, "{fault:?}");
     }
@@ -203,14 +204,14 @@ async fn a_change_planned_from_an_old_read_is_held_to_the_table_as_it_is_now() {
         let now = read_spec(&engine.reader(), &spec.name).await.unwrap();
         let plan = admin::change_plan(&engine.connection, &now, change).unwrap();
         assert_eq!(
-            run(&engine.connection, &plan).await.0.ending().unwrap(),
+            run(&engine.connection, &plan).await.0.ended().unwrap(),
             Ending::Done
         );
     }
     let error = run(&engine.connection, &stream)
         .await
         .0
-        .ending()
+        .ended()
         .unwrap_err();
     assert!(
         error
@@ -218,7 +219,7 @@ async fn a_change_planned_from_an_old_read_is_held_to_the_table_as_it_is_now() {
             .contains("already has a stream (NEW_IMAGE)"),
         "{error}"
     );
-    let error = run(&engine.connection, &drop).await.0.ending().unwrap_err();
+    let error = run(&engine.connection, &drop).await.0.ended().unwrap_err();
     assert!(
         error.to_string().contains("deletion protection on now"),
         "{error}"
@@ -275,28 +276,28 @@ async fn a_refused_or_lost_table_write_ends_within_its_timeout() {
             let exists = read_spec(&engine.reader(), &spec.name).await.is_ok();
             match fault {
                 Fault::Throttle(_) => {
-                    let error = report.ending().unwrap_err();
+                    let error = report.ended().unwrap_err();
                     assert_eq!(Ending::of_error(&error), Ending::Refused, "{what}: {error}");
                     assert!(events.is_empty(), "{what}: not followed: {events:?}");
                     assert!(report.after.is_none(), "{what}");
                 }
                 Fault::ResetBeforeApply | Fault::SilentBeforeApply => {
-                    assert_eq!(report.ending().unwrap(), Ending::Unknown, "{what}");
+                    assert_eq!(report.ended().unwrap(), Ending::Unknown, "{what}");
                     if *what == "delete" {
                         assert!(exists, "{fault:?}: never reached the server");
-                        let lines = report.lines().join("\n");
+                        let lines = report.texts().join("\n");
                         assert!(lines.contains("still there"), "{fault:?}: {lines}");
                     }
                 }
                 _ => {
-                    let lines = report.lines().join("\n");
+                    let lines = report.texts().join("\n");
                     if *what == "delete" {
                         assert!(!exists);
                         // Described again and gone: the delete applied.
-                        assert_eq!(report.ending().unwrap(), Ending::Done, "{lines}");
+                        assert_eq!(report.ended().unwrap(), Ending::Done, "{lines}");
                         assert!(lines.contains("is gone"), "{lines}");
                     } else {
-                        assert_eq!(report.ending().unwrap(), Ending::Unknown, "{what}: {lines}");
+                        assert_eq!(report.ended().unwrap(), Ending::Unknown, "{what}: {lines}");
                     }
                 }
             }

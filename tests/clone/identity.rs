@@ -12,6 +12,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use super::clones::{item, plain_spec, run, run_confirmed, source, whole};
 use super::common::files::scan;
 use super::common::{Fault, connect_to, empty_engine, fault_proxy, n};
+use crate::common::Said;
 use dynoscope_core::cancel::CancelToken;
 use dynoscope_core::ending::Ending;
 use dynoscope_core::error::Error;
@@ -98,10 +99,10 @@ async fn tables_alike_in_arn_and_creation_time_are_told_apart_by_a_probe() {
         .await
         .unwrap();
     assert_eq!(
-        report.ending().unwrap(),
+        report.ended().unwrap(),
         Ending::Done,
         "{:?}",
-        report.lines()
+        report.texts()
     );
     let (source_now, destination_now) = (count(&here).await, count(&there).await);
     assert_eq!(
@@ -161,10 +162,10 @@ async fn a_destination_that_holds_items_is_asked_about_even_here() {
         .await
         .unwrap();
     assert_eq!(
-        report.ending().unwrap(),
+        report.ended().unwrap(),
         Ending::Done,
         "{:?}",
-        report.lines()
+        report.texts()
     );
     let stored = scan(&b, &to).await;
     assert_eq!(stored.len(), 50);

@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 
+use crate::common::Said;
 use aws_sdk_dynamodb::types::AttributeValue;
 use dynoscope_core::admin;
 use dynoscope_core::cancel::CancelToken;
@@ -94,7 +95,7 @@ pub async fn source(engine: &Engine, spec: fn(&str) -> TableSpec, items: usize) 
         &mut |_| {},
     )
     .await;
-    assert!(report.after.is_some(), "{:?}", report.lines());
+    assert!(report.after.is_some(), "{:?}", report.texts());
     fill(engine, &name, 0..items).await;
     name
 }

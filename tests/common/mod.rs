@@ -12,6 +12,7 @@ pub mod moto;
 pub mod npm;
 mod proxy;
 pub mod roundtrip;
+mod said;
 mod sdk;
 pub mod served;
 pub mod tables;
@@ -20,6 +21,7 @@ pub mod watching;
 
 pub use faults::*;
 pub use proxy::*;
+pub use said::Said;
 pub use sdk::sdk_client;
 
 use std::collections::HashMap;

@@ -5,6 +5,7 @@
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
+use crate::common::Said;
 use dynoscope_core::admin::{self, AdminEvent, AdminReport};
 use dynoscope_core::cancel::CancelToken;
 use dynoscope_core::connection::Connection;
@@ -90,10 +91,10 @@ pub async fn table_with(connection: &Connection, prefix: &str, count: usize) -> 
     let spec = TableSpec::new(&name, parse_key("PK:S").unwrap(), parse_key("SK:S").ok());
     let (report, _) = run(connection, &admin::create_plan(connection, &spec).unwrap()).await;
     assert_eq!(
-        report.ending().unwrap(),
+        report.ended().unwrap(),
         Ending::Done,
         "{:?}",
-        report.lines()
+        report.texts()
     );
     let client = crate::common::Sdk::sdk(connection);
     for i in 0..count {

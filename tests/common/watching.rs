@@ -5,6 +5,7 @@ use dynoscope_core::cancel::CancelToken;
 use dynoscope_core::connection::Connection;
 use dynoscope_core::likes::LikeOp;
 use dynoscope_core::read;
+use dynoscope_core::report::Report;
 use dynoscope_core::spec::{LikeSpec, RuleSpec, WatchFrom, WatchSpec};
 use dynoscope_core::stream;
 use dynoscope_core::table::TableInfo;

@@ -1,6 +1,7 @@
 //! `dynoscope check`: stored tallies beside counted children, from the shell, checked and summed
 //! up by the same core code as the app's tally check.
 
+use crate::context::Ctx;
 use std::path::Path;
 use std::time::Instant;
 
@@ -11,7 +12,7 @@ use crate::exit::Exit;
 use crate::interrupt::{describe, unless_stopped};
 use crate::output::Output;
 use dynoscope_core::cancel::CancelToken;
-use dynoscope_core::connection::{Connection, Reader};
+use dynoscope_core::connection::Reader;
 use dynoscope_core::cost::Pricing;
 use dynoscope_core::ending::Ending;
 use dynoscope_core::error::{Error, Result};
@@ -22,13 +23,9 @@ use dynoscope_core::transfer::Format;
 
 /// Run the check; exit 0 when every parent matches, 1 when any drifted or could not be
 /// checked. With `--repair` (and `--all`), every drifted parent is then repaired.
-pub async fn check(
-    connection: &Connection,
-    args: CheckArgs,
-    confirmed: bool,
-    out: &mut Output,
-    stop: &CancelToken,
-) -> Result<Exit> {
+pub async fn check(cx: &mut Ctx<'_>, args: CheckArgs) -> Result<Exit> {
+    let (connection, confirmed, stop) = (cx.connection, cx.confirmed, cx.stop);
+    let out = &mut *cx.out;
     let client = &connection.reader();
     let info = describe(client, &args.table, stop).await?;
     if args.shards.is_some() {
@@ -199,10 +196,7 @@ fn print_totals(
 /// How one repair ended: a failure by its error's class (throttled beyond the re-sends is the
 /// server refusing, nothing written).
 fn repair_ending(report: &RepairReport) -> Ending {
-    report
-        .outcome
-        .ending()
-        .unwrap_or_else(|error| Ending::of_error(&error))
+    report.outcome.ending()
 }
 
 /// One line per repair as it ends: the parent and what happened, with the check made after.

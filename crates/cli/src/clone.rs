@@ -2,23 +2,23 @@
 //! `--to-…` flags choose — its schema, its items, then the check — by `core::clone`, with
 //! progress on stderr and, when it stops early, the arguments that go on from there.
 
+use crate::context::Ctx;
 use std::path::PathBuf;
 
 use clap::Args;
 
 use crate::exit::Exit;
-use crate::flags::{ConnectionFlags, count, positive};
+use crate::flags::{count, positive};
 use crate::interrupt::unless_stopped;
-use crate::output::Output;
 use crate::resume;
 use dynoscope_core::admin::AdminEvent;
-use dynoscope_core::cancel::CancelToken;
 use dynoscope_core::clone::{self, CloneEvent, ClonePlan, CloneReport, PartAsked};
-use dynoscope_core::connection::{self, ConnectOptions, Connection, ConnectionSpec};
+use dynoscope_core::connection::{self, ConnectOptions, ConnectionSpec};
 use dynoscope_core::error::{Error, Result};
 use dynoscope_core::import::BATCHES_AT_ONCE;
 use dynoscope_core::limits::AtOnce;
 use dynoscope_core::read::SegmentStart;
+use dynoscope_core::report::Report;
 use dynoscope_core::terminal::say;
 
 /// `dynoscope clone`.
@@ -125,13 +125,9 @@ impl CloneArgs {
 }
 
 /// Clone `args.table` from `source` to the destination the `--to-…` flags name.
-pub async fn clone(
-    source: &Connection,
-    flags: &ConnectionFlags,
-    args: CloneArgs,
-    out: &mut Output,
-    stop: &CancelToken,
-) -> Result<Exit> {
+pub async fn clone(cx: &mut Ctx<'_>, args: CloneArgs) -> Result<Exit> {
+    let (source, flags, stop) = (cx.connection, cx.flags, cx.stop);
+    let out = &mut *cx.out;
     let spec = args.destination()?;
     let part = args.part()?;
     let at_once = AtOnce::new(args.concurrency, "concurrency")?;
@@ -175,15 +171,16 @@ pub async fn clone(
     };
     let confirmed = flags.yes;
     let report = clone::run(source, &target, &plan, confirmed, stop, &mut on_event).await?;
+    if let Some(error) = report.failure() {
+        return Err(error.clone());
+    }
     let resume = resume_args(&report);
     if args.json {
-        let mut json = report.to_json();
+        let mut json = dynoscope_core::report::document(&report);
         json["resume"] = serde_json::json!(resume);
         out.line(json);
     } else {
-        for line in report.lines() {
-            out.line(line);
-        }
+        out.line(dynoscope_core::report::Lines(&report.lines()));
         if let Some(args) = resume.as_deref() {
             out.note(format_args!(
                 "dynoscope: stopped early; to go on from here, run the same clone again with: {}",
@@ -191,7 +188,7 @@ pub async fn clone(
             ));
         }
     }
-    Ok(Exit::from(report.ending()?))
+    Ok(Exit::from(report.ending()))
 }
 
 /// The arguments that go on where the copy stopped, when it stopped before its end: `--yes`

@@ -1,6 +1,7 @@
 //! `dynoscope cost`: what a table's reads and writes cost on this connection, as the app's
 //! table panel says it.
 
+use crate::context::Ctx;
 use crate::exit::Exit;
 use crate::interrupt::describe;
 use crate::output::Output;
@@ -26,12 +27,9 @@ pub struct CostArgs {
 }
 
 /// Describe the table and print its prices card.
-pub async fn cost(
-    connection: &Connection,
-    args: &CostArgs,
-    out: &mut Output,
-    stop: &CancelToken,
-) -> Result<Exit> {
+pub async fn cost(cx: &mut Ctx<'_>, args: &CostArgs) -> Result<Exit> {
+    let (connection, stop) = (cx.connection, cx.stop);
+    let out = &mut *cx.out;
     if args.live {
         live_prices(connection, out, stop).await?;
     }

@@ -7,7 +7,8 @@ use serde_json::json;
 
 use crate::output::Output;
 use dynoscope_core::ending::Ending;
-use dynoscope_core::error::Error;
+use dynoscope_core::error::{Error, Result};
+use dynoscope_core::report::{self, Lines, Report};
 
 /// How a subcommand ended, as its exit status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,4 +80,19 @@ pub fn print_error(out: &Output, error: &Error, json: bool) {
     } else {
         out.note(format_args!("dynoscope: {error}"));
     }
+}
+
+/// Say `report` on stdout, as its lines or (`json`) its one JSON document, and exit by its
+/// ending; a run that applied nothing and failed is handed back, to be said once on stderr.
+/// Stdout's failure, after a write, is said when the output ends and changes no exit status.
+pub fn said(out: &mut Output, report: &(impl Report + ?Sized), json: bool) -> Result<Exit> {
+    if let Some(error) = report.failure() {
+        return Err(error.clone());
+    }
+    if json {
+        out.line(report::document(report));
+    } else {
+        out.line(Lines(&report.lines()));
+    }
+    Ok(Exit::from(report.ending()))
 }

@@ -2,29 +2,20 @@
 //! the write gateway in the builder Run's words.
 
 use crate::args::{DeleteArgs, GetArgs, PutArgs};
-use crate::exit::Exit;
-use crate::interrupt::{describe, not_stopped, unless_stopped};
-use crate::output::Output;
-use dynoscope_core::cancel::CancelToken;
-use dynoscope_core::connection::Connection;
-use dynoscope_core::cost::Pricing;
+use crate::context::Ctx;
+use crate::exit::{Exit, said};
+use crate::interrupt::{describe, unless_stopped};
 use dynoscope_core::error::{Error, Result};
-use dynoscope_core::expr::codegen::Request;
 use dynoscope_core::read;
 use dynoscope_core::run;
 use dynoscope_core::spec::{DeleteSpec, GetSpec, PutSpec};
 use dynoscope_core::value;
-use dynoscope_core::write;
 
 /// Put the item of `--item` (DynamoDB JSON), only when no item has its key with
 /// `--create-only`.
-pub async fn put(
-    connection: &Connection,
-    args: PutArgs,
-    confirmed: bool,
-    out: &mut Output,
-    stop: &CancelToken,
-) -> Result<Exit> {
+pub async fn put(cx: &mut Ctx<'_>, args: PutArgs) -> Result<Exit> {
+    let (connection, confirmed, stop) = (cx.connection, cx.confirmed, cx.stop);
+    let out = &mut *cx.out;
     let spec = PutSpec {
         table: args.table.clone(),
         item: args.item.clone(),
@@ -33,25 +24,15 @@ pub async fn put(
     // What DynamoDB would refuse of the item alone is said before anything is read.
     spec.item()?;
     let info = describe(&connection.reader(), &args.table, stop).await?;
-    let request = spec.plan(&info)?;
-    send(
-        (connection, &connection.pricing(&info)),
-        &info.key_names(),
-        request,
-        confirmed,
-        (out, stop),
-    )
-    .await
+    let written = spec.run(connection, &info, confirmed, stop).await?;
+    said(out, &written, false)
 }
 
 /// Print the item with the key of `--key`, read consistently: plain JSON (DynamoDB JSON with
 /// `--json`), numbers exact; no such item is exit 1.
-pub async fn get(
-    connection: &Connection,
-    args: GetArgs,
-    out: &mut Output,
-    stop: &CancelToken,
-) -> Result<Exit> {
+pub async fn get(cx: &mut Ctx<'_>, args: GetArgs) -> Result<Exit> {
+    let (connection, stop) = (cx.connection, cx.stop);
+    let out = &mut *cx.out;
     let client = &connection.reader();
     let info = describe(client, &args.table, stop).await?;
     let key = GetSpec {
@@ -78,16 +59,12 @@ pub async fn get(
 }
 
 /// Delete the item with the key of `--key`.
-pub async fn delete(
-    connection: &Connection,
-    args: DeleteArgs,
-    confirmed: bool,
-    out: &mut Output,
-    stop: &CancelToken,
-) -> Result<Exit> {
+pub async fn delete(cx: &mut Ctx<'_>, args: DeleteArgs) -> Result<Exit> {
     if args.from_query {
-        return crate::purge::from_query(connection, &args, confirmed, out, stop).await;
+        return crate::purge::from_query(cx, &args).await;
     }
+    let (connection, confirmed, stop) = (cx.connection, cx.confirmed, cx.stop);
+    let out = &mut *cx.out;
     refuse_bulk_flags(&args)?;
     let info = describe(&connection.reader(), &args.table, stop).await?;
     let spec = DeleteSpec {
@@ -113,14 +90,8 @@ pub async fn delete(
         ));
         return Ok(Exit::Done);
     }
-    send(
-        (connection, &connection.pricing(&info)),
-        &info.key_names(),
-        request,
-        confirmed,
-        (out, stop),
-    )
-    .await
+    let written = spec.run(connection, &info, confirmed, stop).await?;
+    said(out, &written, false)
 }
 
 /// A delete by `--key` takes none of the flags of a delete of many items: each is refused in
@@ -148,27 +119,4 @@ fn refuse_bulk_flags(args: &DeleteArgs) -> Result<()> {
         named.join(", "),
         if named.len() == 1 { "s" } else { "" }
     )))
-}
-
-/// Plan and send `request` through the gateway, print how it ended, and say its exit status.
-async fn send(
-    (connection, pricing): (&Connection, &Pricing),
-    key_names: &[String],
-    request: Request,
-    confirmed: bool,
-    (out, stop): (&mut Output, &CancelToken),
-) -> Result<Exit> {
-    let op = request.operation_name();
-    let plan = run::plan_write(connection, &request, key_names.to_vec())?;
-    not_stopped(stop, op)?;
-    let outcome = write::send(connection, &plan, confirmed).await;
-    // Refused before anything could apply (read-only, not confirmed, the server's
-    // validation): said once, on stderr.
-    let exit = Exit::from(outcome.ending()?);
-    let result = run::written(op, outcome, true, Some(pricing));
-    out.line(format_args!("{} — {}", plan.what(), result.summary));
-    for item in &result.items {
-        out.line(value::item_to_dynamodb_json(item, key_names, false));
-    }
-    Ok(exit)
 }

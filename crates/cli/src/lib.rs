@@ -5,6 +5,7 @@ mod args;
 mod backup_args;
 mod check;
 mod clone;
+mod context;
 mod cost;
 mod cost_args;
 mod exit;

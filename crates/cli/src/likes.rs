@@ -1,14 +1,12 @@
 //! `dynoscope like|unlike|storm`: the like lab from the shell, built, sent and reported by the
 //! same core code as the app's.
 
+use crate::context::Ctx;
 use serde_json::json;
 
 use crate::args::{LikeArgs, LikeTargetArgs, StormArgs};
-use crate::exit::Exit;
+use crate::exit::{Exit, said};
 use crate::interrupt::{describe, not_stopped};
-use crate::output::Output;
-use dynoscope_core::cancel::CancelToken;
-use dynoscope_core::connection::Connection;
 use dynoscope_core::cost::{Kind, decimal_json};
 use dynoscope_core::error::Result;
 use dynoscope_core::likes::{self, LikeOp};
@@ -31,42 +29,29 @@ fn spec(args: &LikeTargetArgs, user: &str) -> LikeSpec {
 }
 
 /// Like or unlike (`confirmed`: `--yes`), with the tally and the children before and after.
-pub async fn like(
-    connection: &Connection,
-    op: LikeOp,
-    args: LikeArgs,
-    confirmed: bool,
-    out: &mut Output,
-    stop: &CancelToken,
-) -> Result<Exit> {
+pub async fn like(cx: &mut Ctx<'_>, args: LikeArgs) -> Result<Exit> {
+    like_as(cx, LikeOp::Like, args).await
+}
+
+/// Unlike (`--yes` confirms), with the tally and the children before and after.
+pub async fn unlike(cx: &mut Ctx<'_>, args: LikeArgs) -> Result<Exit> {
+    like_as(cx, LikeOp::Unlike, args).await
+}
+
+/// Like or unlike, as `op` says.
+async fn like_as(cx: &mut Ctx<'_>, op: LikeOp, args: LikeArgs) -> Result<Exit> {
+    let (connection, confirmed, stop) = (cx.connection, cx.confirmed, cx.stop);
+    let out = &mut *cx.out;
     let mut spec = spec(&args.target, &args.user);
     spec.token.clone_from(&args.token);
     let report = spec.run(connection, op, confirmed, stop).await?;
-    // Nothing applied: said once, on stderr.
-    let exit = Exit::from(report.sent.outcome.ending()?);
-    if args.target.json {
-        out.line(report.to_json());
-    } else {
-        // The outcome first: it is what happened, whatever the reads around it did.
-        out.line(report.title());
-        out.line(format_args!(
-            "tally {} · children {}",
-            report.tally_change(),
-            report.children_change()
-        ));
-        out.line(Lines(&report.lines()));
-    }
-    Ok(exit)
+    said(out, &report, args.target.json)
 }
 
 /// A storm (`confirmed`: `--yes`), then what it changed and the drift before and after.
-pub async fn storm(
-    connection: &Connection,
-    args: StormArgs,
-    confirmed: bool,
-    out: &mut Output,
-    stop: &CancelToken,
-) -> Result<Exit> {
+pub async fn storm(cx: &mut Ctx<'_>, args: StormArgs) -> Result<Exit> {
+    let (connection, confirmed, stop) = (cx.connection, cx.confirmed, cx.stop);
+    let out = &mut *cx.out;
     let info = describe(&connection.reader(), &args.target.table, stop).await?;
     let plan = StormSpec {
         target: spec(&args.target, ""),

@@ -2,14 +2,12 @@
 //! capacity and throttles, for the table and each global index), and Contributor Insights (its
 //! status, its top keys, switching it through the write gateway).
 
+use crate::context::Ctx;
 use serde_json::json;
 
 use crate::exit::Exit;
 use crate::flags::whole_u32;
 use crate::interrupt::{describe, unless_stopped};
-use crate::output::Output;
-use dynoscope_core::cancel::CancelToken;
-use dynoscope_core::connection::Connection;
 use dynoscope_core::cost::decimal_json;
 use dynoscope_core::error::Result;
 use dynoscope_core::metrics::{self, insights};
@@ -48,12 +46,9 @@ pub struct InsightsArgs {
 }
 
 /// Print the table's metrics over the last hours.
-pub async fn metrics(
-    connection: &Connection,
-    args: &MetricsArgs,
-    out: &mut Output,
-    stop: &CancelToken,
-) -> Result<Exit> {
+pub async fn metrics(cx: &mut Ctx<'_>, args: &MetricsArgs) -> Result<Exit> {
+    let (connection, stop) = (cx.connection, cx.stop);
+    let out = &mut *cx.out;
     let info = describe(&connection.reader(), &args.table, stop).await?;
     let read = metrics::read_metrics(connection, &info, args.hours, now_ms());
     let got = unless_stopped(stop, "GetMetricData", read).await?;
@@ -85,13 +80,9 @@ pub async fn metrics(
 }
 
 /// Say whether Contributor Insights is on and its top keys, or switch it (`confirmed`: --yes).
-pub async fn insights(
-    connection: &Connection,
-    args: &InsightsArgs,
-    confirmed: bool,
-    out: &mut Output,
-    stop: &CancelToken,
-) -> Result<Exit> {
+pub async fn insights(cx: &mut Ctx<'_>, args: &InsightsArgs) -> Result<Exit> {
+    let (connection, confirmed, stop) = (cx.connection, cx.confirmed, cx.stop);
+    let out = &mut *cx.out;
     let info = describe(&connection.reader(), &args.table, stop).await?;
     if args.enable || args.disable {
         let plan = insights::switch_plan(Destination::of(connection), &info.name, args.enable);
@@ -108,7 +99,12 @@ pub async fn insights(
                 ));
                 return Ok(Exit::Unknown);
             }
-            outcome => return Ok(Exit::from(outcome.ending()?)),
+            outcome => {
+                return match outcome.failure() {
+                    Some(error) => Err(error.clone()),
+                    None => Ok(Exit::from(outcome.ending())),
+                };
+            }
         }
     }
     let now = unless_stopped(

@@ -3,7 +3,8 @@
 //! reported in the same words.
 
 use crate::args::PartiqlArgs;
-use crate::exit::Exit;
+use crate::context::Ctx;
+use crate::exit::{Exit, said};
 use crate::interrupt::not_stopped;
 use crate::output::Output;
 use dynoscope_core::cancel::CancelToken;
@@ -11,7 +12,7 @@ use dynoscope_core::connection::Connection;
 use dynoscope_core::error::{Error, Result};
 use dynoscope_core::partiql::{self, Statement, StatementReport};
 use dynoscope_core::read::{Stopped, Until};
-use dynoscope_core::report::{Lines, read_summary};
+use dynoscope_core::report::read_summary;
 use dynoscope_core::spec::{StatementPlan, StatementSpec};
 use dynoscope_core::value;
 use dynoscope_core::write::Destination;
@@ -19,13 +20,9 @@ use dynoscope_core::write::Destination;
 /// Run the statement (`confirmed`: `--yes`): a read prints items on stdout and a summary on
 /// stderr; a write prints its report. An error before anything could apply is returned, to be
 /// printed once on stderr.
-pub async fn partiql(
-    connection: &Connection,
-    args: PartiqlArgs,
-    confirmed: bool,
-    out: &mut Output,
-    stop: &CancelToken,
-) -> Result<Exit> {
+pub async fn partiql(cx: &mut Ctx<'_>, args: PartiqlArgs) -> Result<Exit> {
+    let (connection, confirmed, stop) = (cx.connection, cx.confirmed, cx.stop);
+    let out = &mut *cx.out;
     let params = args.params.iter().cloned().map(serde_json::Value::String);
     let plan = StatementSpec {
         statement: args.statement.clone(),
@@ -44,7 +41,7 @@ pub async fn partiql(
         )
         .await;
     }
-    read(connection, &plan, args.json, out, stop).await?;
+    read(cx, &plan, args.json).await?;
     Ok(Exit::Done)
 }
 
@@ -60,29 +57,18 @@ async fn write(
     plan.confirmation().check(confirmed)?;
     not_stopped(stop, "ExecuteStatement")?;
     let outcome = partiql::write(connection, &plan, confirmed).await;
-    // Nothing applied: said once, on stderr.
-    let exit = Exit::from(outcome.ending()?);
     let report = StatementReport {
         plan,
         outcome,
         pricing: connection.pricing_undescribed(),
     };
-    if json {
-        out.line(report.to_json());
-    } else {
-        out.line(Lines(&report.lines()));
-    }
-    Ok(exit)
+    said(out, &report, json)
 }
 
 /// A SELECT, every page printed as it arrives; a closed stdout or an interrupt stops it.
-async fn read(
-    connection: &Connection,
-    plan: &StatementPlan,
-    json: bool,
-    out: &mut Output,
-    stop: &CancelToken,
-) -> Result<()> {
+async fn read(cx: &mut Ctx<'_>, plan: &StatementPlan, json: bool) -> Result<()> {
+    let (connection, stop) = (cx.connection, cx.stop);
+    let out = &mut *cx.out;
     let (mut items, mut pages, mut rcu) = (0usize, 0usize, 0.0);
     let until = plan.limit.map_or(Until::LastPage, Until::Items);
     let stopped = partiql::read_statement(

@@ -2,18 +2,16 @@
 //! (the first keys and what it does to the counters shown), then deleted in batches of 25
 //! through the gateway. It destroys, so `--yes` is asked for even on this machine.
 
+use crate::context::Ctx;
 use clap::Args;
-use serde_json::json;
 
-use crate::exit::{EXIT_TABLE, Exit};
+use crate::exit::{EXIT_TABLE, Exit, said};
 use crate::interrupt::describe;
-use crate::output::Output;
 use crate::write_args::{DeleteArgs, PurgeFlags};
-use dynoscope_core::cancel::CancelToken;
 use dynoscope_core::connection::Connection;
-use dynoscope_core::ending::Ending;
 use dynoscope_core::error::{Error, Result};
-use dynoscope_core::purge::{self, PurgeCount, PurgeSource, TallyChoice};
+use dynoscope_core::purge::{self, Counted, PurgeSource};
+use dynoscope_core::report::{Lines, Report};
 use dynoscope_core::spec::ReadSpec;
 use dynoscope_core::table::TableInfo;
 
@@ -30,140 +28,64 @@ pub struct TruncateArgs {
 }
 
 /// Delete every item of the table.
-pub async fn truncate(
-    connection: &Connection,
-    args: &TruncateArgs,
-    confirmed: bool,
-    out: &mut Output,
-    stop: &CancelToken,
-) -> Result<Exit> {
+pub async fn truncate(cx: &mut Ctx<'_>, args: &TruncateArgs) -> Result<Exit> {
     let spec = ReadSpec::scan(args.table.clone());
-    read_then_run(connection, spec, &args.purge, confirmed, out, stop).await
+    read_then_run(cx, spec, &args.purge).await
 }
 
 /// Delete what a Query of one partition reads.
-pub async fn from_query(
-    connection: &Connection,
-    args: &DeleteArgs,
-    confirmed: bool,
-    out: &mut Output,
-    stop: &CancelToken,
-) -> Result<Exit> {
+pub async fn from_query(cx: &mut Ctx<'_>, args: &DeleteArgs) -> Result<Exit> {
     let mut spec = ReadSpec::scan(args.table.clone());
     spec.pk.clone_from(&args.pk);
     spec.sk_begins_with.clone_from(&args.sk_begins_with);
-    read_then_run(connection, spec, &args.purge, confirmed, out, stop).await
+    read_then_run(cx, spec, &args.purge).await
 }
 
 /// Describe the table, plan `spec` on it, and delete what it reads.
-async fn read_then_run(
-    connection: &Connection,
-    spec: ReadSpec,
-    flags: &PurgeFlags,
-    confirmed: bool,
-    out: &mut Output,
-    stop: &CancelToken,
-) -> Result<Exit> {
-    let info = describe(&connection.reader(), &spec.table, stop).await?;
+async fn read_then_run(cx: &mut Ctx<'_>, spec: ReadSpec, flags: &PurgeFlags) -> Result<Exit> {
+    let info = describe(&cx.connection.reader(), &spec.table, cx.stop).await?;
     let plan = spec.plan(&info)?;
     let source = PurgeSource::Read(Box::new(plan));
-    run(connection, &info, source, flags, confirmed, out, stop).await
-}
-
-fn json_of(key: &dynoscope_core::value::Item, names: &[String]) -> serde_json::Value {
-    dynoscope_core::value::json::item_to_json(key, names, dynoscope_core::value::Style::Typed)
+    run(cx, &info, source, flags).await
 }
 
 async fn run(
-    connection: &Connection,
+    cx: &mut Ctx<'_>,
     info: &TableInfo,
     source: PurgeSource,
     flags: &PurgeFlags,
-    confirmed: bool,
-    out: &mut Output,
-    stop: &CancelToken,
 ) -> Result<Exit> {
-    let choice = tally_choice(flags)?;
+    let (connection, confirmed, stop) = (cx.connection, cx.confirmed, cx.stop);
+    let out = &mut *cx.out;
+    let choice = flags.tallies.as_deref().map(str::parse).transpose()?;
     let rules = flags.counters.rules()?;
-    let counted = purge::count(connection, info, &source, &rules, stop, |_| {}).await?;
-    let pricing = connection.pricing(info);
-    let keys: Vec<_> = counted
-        .first
-        .iter()
-        .map(|k| json_of(k, &info.key_names()))
-        .collect();
-    let read_text = format!(
-        "counting read {} RCU ({})",
-        dynoscope_core::report::capacity(counted.rcu),
-        pricing.read(counted.rcu).money_text()
-    );
-    if !flags.json {
-        for line in counted.lines(info) {
-            out.line(line);
-        }
-        out.line(&read_text);
-    }
+    let count = purge::count(connection, info, &source, &rules, stop, |_| {}).await?;
+    let counted = Counted::new(count, info, connection);
     if flags.dry_run {
-        if flags.json {
-            out.line(json!({"items": counted.items, "first": keys, "rcu": counted.rcu, "tallies": counted.tallies.deleted_lines()}));
-        }
         // A dry run only reads: what it could not print, it did not do.
+        let exit = said(out, &counted, flags.json)?;
         out.flush();
-        return out.failure().map_or(Ok(Exit::Done), Err);
+        return out.failure().map_or(Ok(exit), Err);
     }
-    if counted.drifts() && choice.is_none() {
-        return Err(Error::Invalid(
-            "these items are counted children: choose --tallies repair (count each parent again \
-             and set its tally after) or --tallies leave (they stay too high); nothing was deleted"
-                .to_owned(),
-        ));
+    if !flags.json {
+        out.line(Lines(&counted.lines()));
     }
+    counted.check_choice(choice)?;
     if !confirmed {
-        return Err(not_confirmed(connection, info, counted.items));
+        return Err(not_confirmed(connection, info, counted.count.items));
     }
-    let report = purge::purge(connection, info, &source, counted.items, true, stop, |_| {}).await;
-    let mut ending = report.ending();
-    let mut repaired = Vec::new();
-    if choice == Some(TallyChoice::Repair) && report.deleted > 0 && report.unknown == 0 {
-        repaired = repair_after(connection, info, &counted, stop, &mut ending).await;
-    }
-    if flags.json {
-        out.line(json!({
-            "items": counted.items,
-            "first": keys,
-            "deleted": report.deleted,
-            "not_deleted": report.not_deleted,
-            "unknown": report.unknown,
-            "wcu": report.wcu,
-            "rcu": report.rcu + counted.rcu,
-            "usd": pricing.write(report.wcu).usd_json(),
-            "tallies": repaired,
-            "ending": ending.word(),
-        }));
-    } else {
-        for line in report.lines(&info.name, &pricing) {
-            out.line(line);
-        }
-        for line in repaired {
-            out.line(format!("tally repaired: {line}"));
-        }
-    }
+    let run = purge::delete_counted(
+        connection,
+        (info, &source),
+        counted,
+        choice,
+        true,
+        stop,
+        |_| {},
+    )
+    .await?;
     // Items were deleted: a closed stdout is said when the output ends and changes no exit.
-    Ok(Exit::from(ending))
-}
-
-/// What `--tallies` chose for the counters of the deleted children, if given.
-fn tally_choice(flags: &PurgeFlags) -> Result<Option<TallyChoice>> {
-    Ok(match flags.tallies.as_deref() {
-        None => None,
-        Some("repair") => Some(TallyChoice::Repair),
-        Some("leave") => Some(TallyChoice::Leave),
-        Some(other) => {
-            return Err(Error::Invalid(format!(
-                "--tallies `{other}`: repair or leave"
-            )));
-        }
-    })
+    said(out, &run, flags.json)
 }
 
 /// The question a purge of `items` items asks before anything is deleted, even on this machine.
@@ -177,29 +99,4 @@ fn not_confirmed(connection: &Connection, info: &TableInfo, items: u64) -> Error
             dynoscope_core::write::Destination::of(connection).place()
         ),
     }
-}
-
-/// Count each drifted parent again and set its tally, after the children were deleted: a line
-/// per tally, and `ending` made graver by what did not go well.
-async fn repair_after(
-    connection: &Connection,
-    info: &TableInfo,
-    counted: &PurgeCount,
-    stop: &CancelToken,
-    ending: &mut Ending,
-) -> Vec<String> {
-    let mut repaired = Vec::new();
-    for (tally, run) in purge::repair_tallies(connection, info, counted, true, stop).await {
-        match run {
-            Ok(all) => {
-                *ending = ending.graver(all.ending());
-                repaired.push(format!("`{tally}`: {}", all.summary()));
-            }
-            Err(error) => {
-                *ending = ending.graver(Ending::of_error(&error));
-                repaired.push(format!("`{tally}`: not repaired: {error}"));
-            }
-        }
-    }
-    repaired
 }

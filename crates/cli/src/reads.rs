@@ -2,7 +2,8 @@
 //! waited out (each wait on stderr), and a read that stops early (an error, throttled for too
 //! long, Ctrl-C) keeps what it printed and says on stderr how to go on (`--start-key`).
 
-use dynoscope_core::connection::{Connection, Reader};
+use crate::context::Ctx;
+use dynoscope_core::connection::Reader;
 use dynoscope_core::cost::Pricing;
 
 use crate::args::{ItemsArgs, ScanArgs};
@@ -19,12 +20,9 @@ use dynoscope_core::table::TableInfo;
 use dynoscope_core::value::{self, Item};
 
 /// `dynoscope items`: Query one item collection.
-pub async fn items(
-    connection: &Connection,
-    args: ItemsArgs,
-    out: &mut Output,
-    stop: &CancelToken,
-) -> Result<()> {
+pub async fn items(cx: &mut Ctx<'_>, args: ItemsArgs) -> Result<()> {
+    let (connection, stop) = (cx.connection, cx.stop);
+    let out = &mut *cx.out;
     let client = &connection.reader();
     let info = describe(client, &args.table, stop).await?;
     let plan = args.spec().plan(&info)?;
@@ -45,13 +43,9 @@ pub async fn items(
 
 /// `dynoscope scan`: Scan a table or index, in parallel segments with `--segments` (more than
 /// the table's size can use only with `confirmed`, `--yes`).
-pub async fn scan(
-    connection: &Connection,
-    args: ScanArgs,
-    out: &mut Output,
-    stop: &CancelToken,
-    confirmed: bool,
-) -> Result<()> {
+pub async fn scan(cx: &mut Ctx<'_>, args: ScanArgs) -> Result<()> {
+    let (connection, confirmed, stop) = (cx.connection, cx.confirmed, cx.stop);
+    let out = &mut *cx.out;
     let client = &connection.reader();
     let info = describe(client, &args.table, stop).await?;
     limits::check_segments(args.segments, &info, confirmed)?;

@@ -4,14 +4,13 @@
 use std::process::ExitCode;
 
 use crate::args::{ConnectionFlags, Subcommand};
+use crate::context::Ctx;
 use crate::exit::{Exit, print_error};
 use crate::interrupt::{Interrupt, describe, unless_stopped};
 use crate::output::Output;
-use crate::reads;
 use dynoscope_core::cancel::CancelToken;
 use dynoscope_core::connection::{self, Connection, ConnectionSpec};
 use dynoscope_core::error::{Error, Result};
-use dynoscope_core::likes::LikeOp;
 use dynoscope_core::read;
 use dynoscope_core::table::TableInfo;
 
@@ -84,8 +83,7 @@ async fn run_inner(
     run_connected(connection, flags, command, out, stop).await
 }
 
-/// Run `command` through `connection`: the table list, a table's description, reads and the
-/// MCP server here, the rest in [`run_table_command`].
+/// Run `command` through `connection`: one handler per subcommand, each with the one context.
 async fn run_connected(
     connection: Connection,
     flags: &ConnectionFlags,
@@ -93,100 +91,76 @@ async fn run_connected(
     out: &mut Output,
     stop: &CancelToken,
 ) -> Result<Exit> {
-    let client = &connection.reader();
-    let confirmed = flags.yes;
-    match command {
-        Subcommand::Tables => {
-            for name in unless_stopped(stop, "ListTables", read::list_tables(client)).await? {
-                out.line(name);
-            }
-            // What was read is all it does: unread, it failed.
-            out.failure().map_or(Ok(()), Err)?;
-        }
-        Subcommand::Describe { table } => {
-            let info = describe(client, &table, stop).await?;
-            out.text(describe_text(&info));
-            out.flush();
-            out.failure().map_or(Ok(()), Err)?;
-        }
-        Subcommand::Items(args) => reads::items(&connection, args, out, stop).await?,
-        Subcommand::Scan(args) => reads::scan(&connection, args, out, stop, confirmed).await?,
-        Subcommand::Mcp(args) => {
-            crate::mcp::mcp(connection, flags, &args, out, stop).await?;
-        }
-        Subcommand::Sandbox { .. } | Subcommand::Expr(_) | Subcommand::Sql(_) => {}
-        other => return run_table_command(&connection, flags, other, out, stop).await,
+    if let Subcommand::Mcp(args) = command {
+        crate::mcp::mcp(connection, flags, &args, out, stop).await?;
+        return Ok(Exit::Done);
     }
-    Ok(Exit::Done)
+    let mut cx = Ctx {
+        connection: &connection,
+        flags,
+        confirmed: flags.yes,
+        out,
+        stop,
+    };
+    run_command(&mut cx, command).await
 }
 
-/// Run a `command` on one table or its items through `connection`, saying how it ended.
-async fn run_table_command(
-    connection: &Connection,
-    flags: &ConnectionFlags,
-    command: Subcommand,
-    out: &mut Output,
-    stop: &CancelToken,
-) -> Result<Exit> {
-    let confirmed = flags.yes;
+/// Run one subcommand with its context, saying how it ended.
+async fn run_command(cx: &mut Ctx<'_>, command: Subcommand) -> Result<Exit> {
     match command {
-        Subcommand::Add(args) => crate::add::add(connection, args, confirmed, out, stop).await,
-        Subcommand::Get(args) => crate::item::get(connection, args, out, stop).await,
-        Subcommand::Check(args) => {
-            crate::check::check(connection, args, confirmed, out, stop).await
+        Subcommand::Tables => tables(cx).await,
+        Subcommand::Describe { table } => describe_table(cx, &table).await,
+        Subcommand::Items(args) => crate::reads::items(cx, args).await.map(|()| Exit::Done),
+        Subcommand::Scan(args) => crate::reads::scan(cx, args).await.map(|()| Exit::Done),
+        Subcommand::Add(args) => crate::add::add(cx, args).await,
+        Subcommand::Get(args) => crate::item::get(cx, args).await,
+        Subcommand::Check(args) => crate::check::check(cx, args).await,
+        Subcommand::Like(args) => crate::likes::like(cx, args).await,
+        Subcommand::Unlike(args) => crate::likes::unlike(cx, args).await,
+        Subcommand::Storm(args) => crate::likes::storm(cx, args).await,
+        Subcommand::Partiql(args) => crate::partiql::partiql(cx, args).await,
+        Subcommand::Export(args) => crate::transfer::export(cx, args).await,
+        Subcommand::Import(args) => crate::transfer::import(cx, args).await,
+        Subcommand::Put(args) => crate::item::put(cx, args).await,
+        Subcommand::Delete(args) => crate::item::delete(cx, args).await,
+        Subcommand::Truncate(args) => crate::purge::truncate(cx, &args).await,
+        Subcommand::CloneTable(args) => crate::clone::clone(cx, args).await,
+        Subcommand::Table(command) => crate::table::table(cx, &command).await,
+        Subcommand::Metrics(args) => crate::metrics::metrics(cx, &args).await,
+        Subcommand::Insights(args) => crate::metrics::insights(cx, &args).await,
+        Subcommand::Cost(args) => crate::cost::cost(cx, &args).await,
+        Subcommand::Watch(args) => crate::watch::watch(cx, args).await,
+        Subcommand::Size(args) => {
+            crate::size::size(Some(cx.connection), args, cx.out, cx.stop).await
         }
-        Subcommand::Like(args) => {
-            crate::likes::like(connection, LikeOp::Like, args, confirmed, out, stop).await
-        }
-        Subcommand::Unlike(args) => {
-            crate::likes::like(connection, LikeOp::Unlike, args, confirmed, out, stop).await
-        }
-        Subcommand::Storm(args) => {
-            crate::likes::storm(connection, args, confirmed, out, stop).await
-        }
-        Subcommand::Partiql(args) => {
-            crate::partiql::partiql(connection, args, confirmed, out, stop).await
-        }
-        Subcommand::Export(args) => {
-            crate::transfer::export(connection, args, confirmed, out, stop).await
-        }
-        Subcommand::Import(args) => {
-            crate::transfer::import(connection, args, confirmed, out, stop).await
-        }
-        Subcommand::Put(args) => crate::item::put(connection, args, confirmed, out, stop).await,
-        Subcommand::Delete(args) => {
-            crate::item::delete(connection, args, confirmed, out, stop).await
-        }
-        Subcommand::Truncate(args) => {
-            crate::purge::truncate(connection, &args, confirmed, out, stop).await
-        }
-        Subcommand::CloneTable(args) => {
-            crate::clone::clone(connection, flags, args, out, stop).await
-        }
-        Subcommand::Table(command) => {
-            crate::table::table(connection, &command, confirmed, out, stop).await
-        }
-        Subcommand::Metrics(args) => crate::metrics::metrics(connection, &args, out, stop).await,
-        Subcommand::Insights(args) => {
-            crate::metrics::insights(connection, &args, confirmed, out, stop).await
-        }
-        Subcommand::Cost(args) => crate::cost::cost(connection, &args, out, stop).await,
-        Subcommand::Watch(args) => {
-            crate::watch::watch(connection, args, confirmed, out, stop).await
-        }
-        Subcommand::Size(args) => crate::size::size(Some(connection), args, out, stop).await,
         Subcommand::ShardsAdvice(args) => {
-            crate::size::shards_advice(Some(connection), args, out, stop).await
+            crate::size::shards_advice(Some(cx.connection), args, cx.out, cx.stop).await
         }
-        Subcommand::Tables
-        | Subcommand::Describe { .. }
-        | Subcommand::Items(_)
-        | Subcommand::Scan(_)
-        | Subcommand::Mcp(_)
+        // Run before a connection is made (`run_inner`).
+        Subcommand::Mcp(_)
         | Subcommand::Sandbox { .. }
         | Subcommand::Expr(_)
         | Subcommand::Sql(_) => Ok(Exit::Done),
     }
+}
+
+/// `dynoscope tables`: every table's name, a line each.
+async fn tables(cx: &mut Ctx<'_>) -> Result<Exit> {
+    let reader = cx.connection.reader();
+    let listed = read::list_tables(&reader);
+    for name in unless_stopped(cx.stop, "ListTables", listed).await? {
+        cx.out.line(name);
+    }
+    // What was read is all it does: unread, it failed.
+    cx.out.failure().map_or(Ok(Exit::Done), Err)
+}
+
+/// `dynoscope describe`: the table's facts, a line each.
+async fn describe_table(cx: &mut Ctx<'_>, table: &str) -> Result<Exit> {
+    let info = describe(&cx.connection.reader(), table, cx.stop).await?;
+    cx.out.text(describe_text(&info));
+    cx.out.flush();
+    cx.out.failure().map_or(Ok(Exit::Done), Err)
 }
 
 /// The describe panel as text: the same facts, a line each.

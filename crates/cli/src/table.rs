@@ -3,50 +3,38 @@
 //! off this machine), followed until the table settles; the table (and a backup) is described
 //! again at the end.
 
+use crate::context::Ctx;
 use serde_json::{Value, json};
 
 use crate::backup_args::{BackupArgs, BackupsArgs, DeleteBackupArgs, RestoreArgs};
-use crate::exit::Exit;
+use crate::exit::{Exit, said};
 use crate::interrupt::unless_stopped;
-use crate::output::Output;
 use crate::table_args::{CreateArgs, DropArgs, IacArgs, TableCommand, UpdateArgs};
-use dynoscope_core::admin::{self, AdminEvent, AdminReport, BackupInfo};
+use dynoscope_core::admin::{self, AdminEvent, AdminReport, BackupInfo, ChangeRun};
 use dynoscope_core::cancel::CancelToken;
 use dynoscope_core::connection::Connection;
-use dynoscope_core::ending::Ending;
-use dynoscope_core::error::{Error, Result};
+use dynoscope_core::error::Result;
 use dynoscope_core::schema::{Described, IacFormat, create_input_json, read_spec, render_iac};
-use dynoscope_core::write::{WriteOutcome, WritePlan};
+use dynoscope_core::terminal::say;
+use dynoscope_core::write::WritePlan;
 
 /// Run `command` on `connection`.
-pub async fn table(
-    connection: &Connection,
-    command: &TableCommand,
-    confirmed: bool,
-    out: &mut Output,
-    stop: &CancelToken,
-) -> Result<Exit> {
+pub async fn table(cx: &mut Ctx<'_>, command: &TableCommand) -> Result<Exit> {
     match command {
-        TableCommand::Create(args) => create(connection, args, confirmed, out, stop).await,
-        TableCommand::Update(args) => update(connection, args, confirmed, out, stop).await,
-        TableCommand::Delete(args) => drop(connection, args, confirmed, out, stop).await,
-        TableCommand::Iac(args) => iac(connection, args, out, stop).await,
-        TableCommand::Backup(args) => backup(connection, args, confirmed, out, stop).await,
-        TableCommand::Backups(args) => backups(connection, args, out, stop).await,
-        TableCommand::Restore(args) => restore(connection, args, confirmed, out, stop).await,
-        TableCommand::DeleteBackup(args) => {
-            delete_backup(connection, args, confirmed, out, stop).await
-        }
+        TableCommand::Create(args) => create(cx, args).await,
+        TableCommand::Update(args) => update(cx, args).await,
+        TableCommand::Delete(args) => drop(cx, args).await,
+        TableCommand::Iac(args) => iac(cx, args).await,
+        TableCommand::Backup(args) => backup(cx, args).await,
+        TableCommand::Backups(args) => backups(cx, args).await,
+        TableCommand::Restore(args) => restore(cx, args).await,
+        TableCommand::DeleteBackup(args) => delete_backup(cx, args).await,
     }
 }
 
-async fn create(
-    connection: &Connection,
-    args: &CreateArgs,
-    confirmed: bool,
-    out: &mut Output,
-    stop: &CancelToken,
-) -> Result<Exit> {
+async fn create(cx: &mut Ctx<'_>, args: &CreateArgs) -> Result<Exit> {
+    let (connection, confirmed, stop) = (cx.connection, cx.confirmed, cx.stop);
+    let out = &mut *cx.out;
     let spec = args.spec()?;
     let plan = admin::create_plan(connection, &spec)?;
     if args.dry_run {
@@ -59,71 +47,42 @@ async fn create(
         out.flush();
         return out.failure().map_or(Ok(Exit::Done), Err);
     }
-    let reports = vec![send(connection, &plan, confirmed, out, stop).await];
-    finish(&reports, args.json, out)
+    let run = ChangeRun::one(send(connection, &plan, confirmed, stop).await);
+    said(out, &run, args.json)
 }
 
-async fn update(
-    connection: &Connection,
-    args: &UpdateArgs,
-    confirmed: bool,
-    out: &mut Output,
-    stop: &CancelToken,
-) -> Result<Exit> {
-    let mut table = read(connection, &args.table, stop).await?;
+async fn update(cx: &mut Ctx<'_>, args: &UpdateArgs) -> Result<Exit> {
+    let (connection, confirmed, stop) = (cx.connection, cx.confirmed, cx.stop);
+    let out = &mut *cx.out;
+    let table = read(connection, &args.table, stop).await?;
     let changes = args.changes(&table)?;
-    let mut reports = Vec::new();
-    for change in changes {
-        // Each change is held against the table as it is after the one before.
-        let plan = match admin::change_plan(connection, &table, change) {
-            Ok(plan) => plan,
-            Err(error) => return finish_after(&reports, Some(error), args.json, out),
-        };
-        let report = send(connection, &plan, confirmed, out, stop).await;
-        let settled = report.after.clone();
-        let ending = report.ending();
-        reports.push(report);
-        match (ending, settled) {
-            (Ok(Ending::Done), Some(after)) => table = after,
-            _ => break,
-        }
-    }
-    finish_after(&reports, None, args.json, out)
+    let mut say = say_events();
+    let run = admin::change_all(connection, table, changes, confirmed, stop, &mut say).await;
+    said(out, &run, args.json)
 }
 
-async fn drop(
-    connection: &Connection,
-    args: &DropArgs,
-    confirmed: bool,
-    out: &mut Output,
-    stop: &CancelToken,
-) -> Result<Exit> {
+async fn drop(cx: &mut Ctx<'_>, args: &DropArgs) -> Result<Exit> {
+    let (connection, confirmed, stop) = (cx.connection, cx.confirmed, cx.stop);
+    let out = &mut *cx.out;
     let table = read(connection, &args.table, stop).await?;
     let plan = admin::delete_plan(connection, &table, &args.confirm)?;
-    let reports = vec![send(connection, &plan, confirmed, out, stop).await];
-    finish(&reports, args.json, out)
+    let run = ChangeRun::one(send(connection, &plan, confirmed, stop).await);
+    said(out, &run, args.json)
 }
 
-async fn backup(
-    connection: &Connection,
-    args: &BackupArgs,
-    confirmed: bool,
-    out: &mut Output,
-    stop: &CancelToken,
-) -> Result<Exit> {
+async fn backup(cx: &mut Ctx<'_>, args: &BackupArgs) -> Result<Exit> {
+    let (connection, confirmed, stop) = (cx.connection, cx.confirmed, cx.stop);
+    let out = &mut *cx.out;
     let table = read(connection, &args.table, stop).await?;
     let plan = admin::backup_plan(connection, &table, &args.name)?;
-    let reports = vec![send(connection, &plan, confirmed, out, stop).await];
-    finish(&reports, args.json, out)
+    let run = ChangeRun::one(send(connection, &plan, confirmed, stop).await);
+    said(out, &run, args.json)
 }
 
 /// Every backup of the table, a line each (or one JSON object).
-async fn backups(
-    connection: &Connection,
-    args: &BackupsArgs,
-    out: &mut Output,
-    stop: &CancelToken,
-) -> Result<Exit> {
+async fn backups(cx: &mut Ctx<'_>, args: &BackupsArgs) -> Result<Exit> {
+    let (connection, stop) = (cx.connection, cx.stop);
+    let out = &mut *cx.out;
     let reader = connection.reader();
     let listed = admin::list_backups(&reader, &args.table);
     let backups = unless_stopped(stop, "ListBackups", listed).await?;
@@ -145,46 +104,35 @@ async fn backups(
     out.failure().map_or(Ok(Exit::Done), Err)
 }
 
-async fn restore(
-    connection: &Connection,
-    args: &RestoreArgs,
-    confirmed: bool,
-    out: &mut Output,
-    stop: &CancelToken,
-) -> Result<Exit> {
+async fn restore(cx: &mut Ctx<'_>, args: &RestoreArgs) -> Result<Exit> {
+    let (connection, confirmed, stop) = (cx.connection, cx.confirmed, cx.stop);
+    let out = &mut *cx.out;
     let reader = connection.reader();
     let described = admin::describe_backup(&reader, &args.backup_arn);
     let backup = unless_stopped(stop, "DescribeBackup", described).await?;
     let planned = admin::restore_plan(connection, &backup, &args.to_table);
     let plan = unless_stopped(stop, "DescribeTable", planned).await?;
-    let reports = vec![send(connection, &plan, confirmed, out, stop).await];
-    finish(&reports, args.json, out)
+    let run = ChangeRun::one(send(connection, &plan, confirmed, stop).await);
+    said(out, &run, args.json)
 }
 
-async fn delete_backup(
-    connection: &Connection,
-    args: &DeleteBackupArgs,
-    confirmed: bool,
-    out: &mut Output,
-    stop: &CancelToken,
-) -> Result<Exit> {
+async fn delete_backup(cx: &mut Ctx<'_>, args: &DeleteBackupArgs) -> Result<Exit> {
+    let (connection, confirmed, stop) = (cx.connection, cx.confirmed, cx.stop);
+    let out = &mut *cx.out;
     let reader = connection.reader();
     let described = admin::describe_backup(&reader, &args.backup_arn);
     let backup = unless_stopped(stop, "DescribeBackup", described).await?;
     admin::check_backup_named(&backup, &args.confirm)?;
     let plan = admin::delete_backup_plan(connection, &backup)?;
-    let reports = vec![send(connection, &plan, confirmed, out, stop).await];
-    finish(&reports, args.json, out)
+    let run = ChangeRun::one(send(connection, &plan, confirmed, stop).await);
+    said(out, &run, args.json)
 }
 
 /// Print the table as infrastructure code; what the server did not describe (the engine's
 /// continuous backups) is said on stderr, since the code then leaves it out.
-async fn iac(
-    connection: &Connection,
-    args: &IacArgs,
-    out: &mut Output,
-    stop: &CancelToken,
-) -> Result<Exit> {
+async fn iac(cx: &mut Ctx<'_>, args: &IacArgs) -> Result<Exit> {
+    let (connection, stop) = (cx.connection, cx.stop);
+    let out = &mut *cx.out;
     let format = IacFormat::parse(&args.format)?;
     let table = read(connection, &args.table, stop).await?;
     for unread in &table.unread {
@@ -211,89 +159,15 @@ async fn send(
     connection: &Connection,
     plan: &WritePlan,
     confirmed: bool,
-    out: &Output,
     stop: &CancelToken,
 ) -> AdminReport {
-    let mut say = |event: AdminEvent| match event {
-        AdminEvent::Applied(what) => out.note(format_args!("dynoscope: applied: {what}")),
-        AdminEvent::State(state) => out.note(format_args!("dynoscope: waiting: {state}")),
-    };
-    admin::run(connection, plan, confirmed, stop, &mut say).await
+    admin::run(connection, plan, confirmed, stop, &mut say_events()).await
 }
 
-/// Print the reports, and exit by the gravest ending (an error that applied nothing is said
-/// once, as the error).
-fn finish(reports: &[AdminReport], json: bool, out: &mut Output) -> Result<Exit> {
-    finish_after(reports, None, json, out)
-}
-
-/// [`finish`], with `stopped`: why a run of several changes stopped before its next one. Once
-/// something was applied, an error is said after what was applied and the run is refused
-/// (exit 1), not an error before anything applied; and stdout's failure, after a write, is said
-/// by the output's end and changes no exit status.
-fn finish_after(
-    reports: &[AdminReport],
-    stopped: Option<Error>,
-    json: bool,
-    out: &mut Output,
-) -> Result<Exit> {
-    let mut ending = Ending::Done;
-    let mut error = stopped;
-    for report in reports {
-        match report.ending() {
-            Ok(e) => ending = ending.graver(e),
-            Err(e) => error = Some(e),
-        }
+/// Each state of a run said on stderr as it comes.
+fn say_events() -> impl FnMut(AdminEvent) + Send {
+    |event: AdminEvent| match event {
+        AdminEvent::Applied(what) => say(format_args!("dynoscope: applied: {what}")),
+        AdminEvent::State(state) => say(format_args!("dynoscope: waiting: {state}")),
     }
-    let applied = reports
-        .iter()
-        .flat_map(|r| &r.writes)
-        .any(|(_, outcome)| !matches!(outcome, WriteOutcome::Refused { .. }));
-    let error = match error {
-        Some(error) if !applied => return Err(error),
-        other => other,
-    };
-    if json {
-        let mut value = reports_json(reports);
-        if let Some(error) = &error {
-            value["error"] = json!(error.to_string());
-        }
-        out.line(value);
-    } else {
-        for line in reports.iter().flat_map(AdminReport::lines) {
-            out.line(line);
-        }
-        if let Some(error) = &error {
-            out.note(format_args!("dynoscope: stopped: {error}"));
-        }
-    }
-    if error.is_some() {
-        ending = ending.graver(Ending::Refused);
-    }
-    Ok(Exit::from(ending))
-}
-
-fn reports_json(reports: &[AdminReport]) -> Value {
-    let writes: Vec<Value> = reports
-        .iter()
-        .flat_map(|r| &r.writes)
-        .map(|(what, outcome)| json!({"what": what, "outcome": outcome.name()}))
-        .collect();
-    let after = reports.last().and_then(|r| r.after.as_ref()).map(|t| {
-        json!({
-            "table": create_input_json(&t.spec),
-            "status": t.status,
-            "state": t.state(),
-            "ttl": t.spec.ttl,
-            "pitr": t.spec.pitr,
-            "item_count": t.item_count,
-            "not_read": t.unread,
-        })
-    });
-    let backup = reports
-        .last()
-        .and_then(|r| r.backup.as_ref())
-        .map(BackupInfo::json);
-    let notes: Vec<&String> = reports.iter().flat_map(|r| &r.notes).collect();
-    json!({"writes": writes, "after": after, "backup": backup, "notes": notes})
 }

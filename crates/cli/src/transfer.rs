@@ -1,16 +1,16 @@
 //! `dynoscope export` and `dynoscope import`: items to and from files in DynamoDB's formats,
 //! read through the one reader and written through the write gateway, as the app does.
 
+use crate::context::Ctx;
 use std::collections::HashMap;
 
 use crate::args::{ExportArgs, ImportArgs};
-use crate::exit::Exit;
+use crate::exit::{Exit, said};
 use crate::interrupt::{describe, unless_stopped};
 use crate::output::Output;
 use dynoscope_core::cancel::CancelToken;
-use dynoscope_core::connection::Connection;
 use dynoscope_core::error::{Error, Result};
-use dynoscope_core::import::{self, CheckLimits, ImportCheck};
+use dynoscope_core::import::{self, CheckLimits, ImportCheck, ImportRun};
 use dynoscope_core::read;
 use dynoscope_core::report::{plural, read_summary};
 use dynoscope_core::spec::{ExportSpec, ImportSpec};
@@ -22,13 +22,9 @@ use dynoscope_core::value;
 
 /// Read the table (Scan) or one partition (Query) and write it to `--out`: a new file, put in
 /// place when complete; an existing one only with `--force`.
-pub async fn export(
-    connection: &Connection,
-    args: ExportArgs,
-    confirmed: bool,
-    out: &mut Output,
-    stop: &CancelToken,
-) -> Result<Exit> {
+pub async fn export(cx: &mut Ctx<'_>, args: ExportArgs) -> Result<Exit> {
+    let (connection, confirmed, stop) = (cx.connection, cx.confirmed, cx.stop);
+    let out = &mut *cx.out;
     let client = &connection.reader();
     let plan = ExportSpec {
         table: args.table.clone(),
@@ -91,13 +87,9 @@ pub async fn export(
 
 /// Read and check every item of the file(s) against the table, then (unless `--dry-run`) read
 /// them again and put them in batches of 25 through the write gateway.
-pub async fn import(
-    connection: &Connection,
-    args: ImportArgs,
-    confirmed: bool,
-    out: &mut Output,
-    stop: &CancelToken,
-) -> Result<Exit> {
+pub async fn import(cx: &mut Ctx<'_>, args: ImportArgs) -> Result<Exit> {
+    let (connection, confirmed, stop) = (cx.connection, cx.confirmed, cx.stop);
+    let out = &mut *cx.out;
     let plan = ImportSpec {
         table: args.table.clone(),
         path: args.path.clone(),
@@ -117,8 +109,7 @@ pub async fn import(
     out.line(checked.estimate(&pricing));
     if args.dry_run {
         let report = import::ImportReport::dry_run(&checked);
-        out.line(report.summary(&pricing));
-        return Ok(Exit::from(report.end()));
+        return said(out, &ImportRun { report, pricing }, false);
     }
     import::check_rejected_free(&checked)?;
     import::confirmation(connection, &info, checked.items).check(confirmed)?;
@@ -149,11 +140,7 @@ pub async fn import(
         },
     )
     .await;
-    out.line(report.summary(&pricing));
-    for line in report.details() {
-        out.line(line);
-    }
-    Ok(Exit::from(report.end()))
+    said(out, &ImportRun { report, pricing }, false)
 }
 
 /// Read and check every item of the import's files against the table `info`, on a blocking

@@ -1,6 +1,7 @@
 //! `dynoscope watch`: a tally and its children followed through the table's stream (or polled
 //! without one), records and divergences printed as they happen, a summary at the end.
 
+use crate::context::Ctx;
 use std::time::Duration;
 
 use serde_json::json;
@@ -10,10 +11,10 @@ use crate::flags::RuleFlags;
 use crate::interrupt::describe;
 use crate::output::Output;
 use dynoscope_core::cancel::CancelToken;
-use dynoscope_core::connection::Connection;
 use dynoscope_core::cost::Pricing;
 use dynoscope_core::error::{Error, Result};
 use dynoscope_core::report::Lines;
+use dynoscope_core::report::Report;
 use dynoscope_core::spec::{WatchFrom, WatchSpec};
 use dynoscope_core::stream::{self, StreamSource, Until, time_text};
 use dynoscope_core::watch::{self, Change, Divergence, WatchEvent, WatchProgress, gap_text};
@@ -83,13 +84,9 @@ impl WatchArgs {
 
 /// Run the watch: exit 0 when no divergence is open at the end, 1 when one is (each named), 2
 /// on bad input or a table without a stream (the ways out said).
-pub async fn watch(
-    connection: &Connection,
-    args: WatchArgs,
-    confirmed: bool,
-    out: &mut Output,
-    stop: &CancelToken,
-) -> Result<Exit> {
+pub async fn watch(cx: &mut Ctx<'_>, args: WatchArgs) -> Result<Exit> {
+    let (connection, confirmed, stop) = (cx.connection, cx.confirmed, cx.stop);
+    let out = &mut *cx.out;
     let spec = args.spec()?;
     if let Some(secs) = args.for_seconds
         && !(0.0..=86_400.0).contains(&secs)
@@ -106,7 +103,7 @@ pub async fn watch(
         let enabling = stream::enable_plan(connection, &info);
         let report = stream::enable(connection, &enabling, &info.name, confirmed, stop).await?;
         for line in report.lines() {
-            out.note(format_args!("dynoscope: {line}"));
+            out.note(format_args!("dynoscope: {}", line.text));
         }
         match report.listed {
             Some(table) => info = table,

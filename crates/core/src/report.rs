@@ -3,6 +3,9 @@
 
 use std::fmt;
 
+use crate::ending::Ending;
+use crate::error::Error;
+
 /// How a line of a report is meant to be read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tone {
@@ -39,6 +42,48 @@ impl Line {
             text: text.into(),
         }
     }
+}
+
+/// What every finished run hands every front end: its lines in words (the app styles them by
+/// tone, the CLI prints them), one JSON object (the CLI's `--json` and the MCP server's
+/// structured content, through [`document`]), and how it ended. A run that failed before
+/// anything applied hands its error back in [`failure`](Report::failure), to be said once, as
+/// an error, instead of the report.
+pub trait Report {
+    /// The report in words, one line each.
+    fn lines(&self) -> Vec<Line>;
+    /// The report as one JSON object; numbers stay exact (strings where DynamoDB's are).
+    fn to_json(&self) -> serde_json::Value;
+    /// How it ended.
+    fn ending(&self) -> Ending;
+    /// The error of a run that applied nothing, said instead of the report.
+    fn failure(&self) -> Option<&Error> {
+        None
+    }
+}
+
+/// The one JSON document of a report, as the CLI prints it with `--json` and the MCP server
+/// answers it: the report's object with its `ending` (`done`, `refused`, `error`, `unknown`).
+pub fn document(report: &(impl Report + ?Sized)) -> serde_json::Value {
+    let mut value = report.to_json();
+    if !value.is_object() {
+        value = serde_json::json!({ "result": value });
+    }
+    if let serde_json::Value::Object(object) = &mut value {
+        object.insert(
+            "ending".to_owned(),
+            serde_json::Value::from(report.ending().word()),
+        );
+    }
+    value
+}
+
+/// Plain lines, each of `tone`: for a report whose words carry no other emphasis.
+pub fn plain(tone: Tone, texts: impl IntoIterator<Item = String>) -> Vec<Line> {
+    texts
+        .into_iter()
+        .map(|text| Line::new(tone, text))
+        .collect()
 }
 
 /// Lines printed one under the other, as the CLI shows a report.

@@ -25,6 +25,7 @@ use dynoscope_core::connection::Connection;
 use dynoscope_core::ending::Ending;
 use dynoscope_core::error::{Error, Result};
 use dynoscope_core::read;
+use dynoscope_core::report::{self, Report};
 use dynoscope_core::table::TableInfo;
 
 /// Whether the write tools may write.
@@ -49,6 +50,18 @@ pub(super) struct Answer {
 }
 
 impl Answer {
+    /// The answer of a finished run: its report's JSON object and ending, the same object the
+    /// CLI prints with `--json`; a run that failed before anything applied is the error.
+    pub fn of(report: &impl Report) -> Result<Self> {
+        if let Some(error) = report.failure() {
+            return Err(error.clone());
+        }
+        Ok(Self {
+            value: report::document(report),
+            ending: report.ending(),
+        })
+    }
+
     /// A call that did what was asked.
     pub fn done(value: Value) -> Self {
         Self {

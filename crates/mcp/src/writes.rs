@@ -5,19 +5,14 @@
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
 use rmcp::{tool, tool_router};
-use serde_json::json;
 
 use crate::server::{Answer, Server};
 use dynoscope_core::cancel::not_stopped;
-use dynoscope_core::counter::EditReport;
 use dynoscope_core::error::Result;
-use dynoscope_core::expr::codegen::Request;
 use dynoscope_core::likes::LikeOp;
 use dynoscope_core::partiql::{self, StatementReport};
 use dynoscope_core::spec::{AddSpec, DeleteSpec, LikeSpec, PutSpec, StatementSpec, TallySpec};
-use dynoscope_core::tally;
-use dynoscope_core::write::{self, Destination};
-use dynoscope_core::{run, value};
+use dynoscope_core::write::Destination;
 
 #[tool_router(router = write_tools, vis = "pub(super)")]
 impl Server {
@@ -34,7 +29,7 @@ impl Server {
         self.answer("add", &spec, async {
             let (connection, confirmed) = self.writer()?;
             let report = spec.run(connection, confirmed, &self.shared.stop).await?;
-            edit_answer(report)
+            Answer::of(&report)
         })
         .await
     }
@@ -80,36 +75,8 @@ impl Server {
         self.answer("repair", &spec, async {
             let (connection, confirmed) = self.writer()?;
             let info = self.describe(&spec.table).await?;
-            let rule = spec.rule.tally_rule()?;
-            let partition = spec.one_partition(&info)?;
-            let (check, _) = self
-                .read(
-                    "Query",
-                    tally::check_partition(&connection.reader(), &info, &rule, partition),
-                )
-                .await?;
-            if !check.drifted() {
-                // Done already (a repair asked again, or no drift): nothing is sent.
-                let mut value = check.to_json(&connection.pricing(&info));
-                value["repaired"] = json!(false);
-                value["line"] = json!("The tally equals the children: nothing to repair.");
-                return Ok(Answer::done(value));
-            }
-            let plan = tally::repair_plan(&Destination::of(connection), &info, &rule, &check)?;
-            not_stopped(&self.shared.stop, "UpdateItem")?;
-            let report = tally::repair(connection, &info, &rule, &plan, confirmed).await;
-            let ending = report.outcome.ending()?;
-            let edit = EditReport {
-                plan,
-                outcome: report.outcome.clone(),
-                pricing: connection.pricing(&info),
-            };
-            let mut value = edit.to_json();
-            value["line"] = json!(report.line().text);
-            value["after"] = report.recheck.as_ref().map_or(json!(null), |(check, _)| {
-                check.to_json(&connection.pricing(&info))
-            });
-            Ok(Answer { value, ending })
+            let stop = &self.shared.stop;
+            Answer::of(&spec.repair(connection, &info, confirmed, stop).await?)
         })
         .await
     }
@@ -128,9 +95,8 @@ impl Server {
             let (connection, confirmed) = self.writer()?;
             spec.item()?;
             let info = self.describe(&spec.table).await?;
-            let request = spec.plan(&info)?;
-            self.send(connection, &info.key_names(), &request, confirmed)
-                .await
+            let written = spec.run(connection, &info, confirmed, &self.shared.stop);
+            Answer::of(&written.await?)
         })
         .await
     }
@@ -148,9 +114,8 @@ impl Server {
         self.answer("delete_item", &spec, async {
             let (connection, confirmed) = self.writer()?;
             let info = self.describe(&spec.table).await?;
-            let request = spec.plan(&info)?;
-            self.send(connection, &info.key_names(), &request, confirmed)
-                .await
+            let written = spec.run(connection, &info, confirmed, &self.shared.stop);
+            Answer::of(&written.await?)
         })
         .await
     }
@@ -177,15 +142,10 @@ impl Server {
             plan.confirmation().check(confirmed)?;
             not_stopped(&self.shared.stop, "ExecuteStatement")?;
             let outcome = partiql::write(connection, &plan, confirmed).await;
-            let ending = outcome.ending()?;
-            Ok(Answer {
-                value: StatementReport {
-                    plan,
-                    outcome,
-                    pricing: connection.pricing_undescribed(),
-                }
-                .to_json(),
-                ending,
+            Answer::of(&StatementReport {
+                plan,
+                outcome,
+                pricing: connection.pricing_undescribed(),
             })
         })
         .await
@@ -198,44 +158,6 @@ impl Server {
         let report = spec
             .run(connection, op, confirmed, &self.shared.stop)
             .await?;
-        let ending = report.sent.outcome.ending()?;
-        Ok(Answer {
-            value: report.to_json(),
-            ending,
-        })
+        Answer::of(&report)
     }
-
-    /// Plan `request` as one write and send it through the gateway.
-    async fn send(
-        &self,
-        connection: &dynoscope_core::connection::Connection,
-        key_names: &[String],
-        request: &Request,
-        confirmed: bool,
-    ) -> Result<Answer> {
-        let op = request.operation_name();
-        let plan = run::plan_write(connection, request, key_names.to_vec())?;
-        not_stopped(&self.shared.stop, op)?;
-        let outcome = write::send(connection, &plan, confirmed).await;
-        let ending = outcome.ending()?;
-        let pricing = connection.pricing_undescribed();
-        let result = run::written(op, outcome, true, Some(&pricing));
-        let items: Vec<_> = result
-            .items
-            .iter()
-            .map(|item| value::json::item_to_json(item, key_names, value::Style::Typed))
-            .collect();
-        Ok(Answer {
-            value: json!({"write": plan.what(), "summary": result.summary, "consumedWCU": result.consumed, "usd": pricing.write(result.consumed).usd_json(), "items": items}),
-            ending,
-        })
-    }
-}
-
-fn edit_answer(report: EditReport) -> Result<Answer> {
-    let ending = report.outcome.ending()?;
-    Ok(Answer {
-        value: report.to_json(),
-        ending,
-    })
 }

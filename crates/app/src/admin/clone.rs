@@ -15,6 +15,7 @@ use dynoscope_core::error::{Error, Result};
 use dynoscope_core::import::BATCHES_AT_ONCE;
 use dynoscope_core::limits;
 use dynoscope_core::read::SegmentStarts;
+use dynoscope_core::report::Report;
 use dynoscope_core::task::Job;
 
 /// Where the clone goes.
@@ -79,7 +80,7 @@ impl CloneForm {
             Some(Ok(report)) => {
                 // The report says again what was said on the way.
                 self.said.clear();
-                self.ended = Some(report.lines());
+                self.ended = Some(report.lines().into_iter().map(|l| l.text).collect());
                 self.to == To::Here
             }
             Some(Err(Error::NotConfirmed { question })) => {

@@ -10,7 +10,7 @@ use egui::{RichText, Ui};
 use crate::widgets::{error_ui, write_button_ui};
 use crate::{Intent, Loaded, Scope};
 use dynoscope_core::purge::{self, PurgeCount, PurgeReport, PurgeSource, TallyChoice, check_typed};
-use dynoscope_core::report::age_text;
+use dynoscope_core::report::{Report, age_text};
 use dynoscope_core::rows::RowSet;
 use dynoscope_core::spec::ReadSpec;
 use dynoscope_core::tally::TallyRule;
@@ -284,7 +284,11 @@ impl PurgeForm {
             return;
         };
         ui.group(|ui| {
-            for (i, line) in counted.lines(scope.table).iter().enumerate() {
+            for (i, line) in counted
+                .lines(&scope.table.name, &scope.table.key_names())
+                .iter()
+                .enumerate()
+            {
                 if i == 0 {
                     ui.label(RichText::new(line).strong());
                 } else {
@@ -348,38 +352,24 @@ fn delete_job(
     choice: Option<TallyChoice>,
 ) -> Job<PurgeReport, Ended> {
     let (connection, info) = (scope.connection.clone(), scope.table.clone());
-    let pricing = scope.connection.pricing(scope.table);
     scope
         .spawner
         .spawn_job("BatchWriteItem", move |progress, stop| async move {
             // The count typed back is the confirmation, here and elsewhere alike.
-            let report = purge::purge(
+            let counted = purge::Counted::new(counted, &info, &connection);
+            let run = purge::delete_counted(
                 &connection,
-                &info,
-                &source,
-                counted.items,
+                (&info, &source),
+                counted,
+                choice,
                 true,
                 &stop,
                 |r| {
                     progress.send(r.clone());
                 },
             )
-            .await;
-            let mut repaired = Vec::new();
-            if choice == Some(TallyChoice::Repair) && report.deleted > 0 && report.unknown == 0 {
-                for (tally, run) in
-                    purge::repair_tallies(&connection, &info, &counted, true, &stop).await
-                {
-                    repaired.push(match run {
-                        Ok(all) => {
-                            format!("tally `{tally}` repaired: {}", all.summary())
-                        }
-                        Err(error) => format!("tally `{tally}` not repaired: {error}"),
-                    });
-                }
-            }
-            let mut lines = report.lines(&info.name, &pricing);
-            lines.extend(repaired);
-            Ok((lines, report.gone))
+            .await?;
+            let lines = run.lines().into_iter().map(|l| l.text).collect();
+            Ok((lines, run.report.gone))
         })
 }

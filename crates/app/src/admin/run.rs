@@ -10,6 +10,7 @@ use dynoscope_core::admin::{self, AdminEvent, AdminReport};
 use dynoscope_core::connection::Connection;
 use dynoscope_core::ending::Ending;
 use dynoscope_core::error::Error;
+use dynoscope_core::report::Report;
 use dynoscope_core::report::Tone;
 use dynoscope_core::task::{Job, Spawner};
 use dynoscope_core::write::WritePlan;
@@ -70,15 +71,16 @@ impl AdminRun {
         }
         match polled.done? {
             Ok(report) => {
-                let tone = match report.ending() {
-                    Ok(Ending::Done) => Tone::Good,
-                    Ok(_) => Tone::Warn,
-                    Err(error) => {
-                        self.error = Some(error);
+                let tone = match (report.failure(), report.ending()) {
+                    (None, Ending::Done) => Tone::Good,
+                    (None, _) => Tone::Warn,
+                    (Some(error), _) => {
+                        self.error = Some(error.clone());
                         Tone::Warn
                     }
                 };
-                self.ended = Some((report.lines(), tone));
+                let texts = report.lines().into_iter().map(|l| l.text).collect();
+                self.ended = Some((texts, tone));
                 Some(report)
             }
             Err(error) => {

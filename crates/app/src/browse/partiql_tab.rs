@@ -12,6 +12,7 @@ use crate::{Intent, Scope};
 use dynoscope_core::error::Error;
 use dynoscope_core::partiql::{self, PartiqlPage, Statement, StatementReport};
 use dynoscope_core::read::{Stopped, Until};
+use dynoscope_core::report::Report;
 use dynoscope_core::spec::{self, StatementSpec};
 use dynoscope_core::task::{Job, Pending};
 use dynoscope_core::write::{Destination, WritePlan, WriteRequest};

@@ -6,6 +6,7 @@ use egui::{RichText, Ui};
 use crate::widgets::{lines_ui, write_button_ui};
 use dynoscope_core::connection::Connection;
 use dynoscope_core::counter::EditReport;
+use dynoscope_core::report::Report;
 
 /// Draw the card; returns the server's value when the user asks to retry from it. Copied code
 /// connects where the edit was sent.

@@ -306,7 +306,7 @@ fn report_ui(ui: &mut Ui, report: &LikeReport, replayed: bool) {
                 ui.label(big(report.children_change()));
                 ui.end_row();
             });
-        lines_ui(ui, &report.lines());
+        lines_ui(ui, &report.details());
         let json = report.request.to_json();
         egui::CollapsingHeader::new("Request").show(ui, |ui| {
             ui.label(RichText::new(&json).monospace());

@@ -53,9 +53,9 @@ impl MetricsPanel {
         if let Some(done) = Pending::take_ready(self.switch.sending()) {
             // The task died: the request may have left, so the outcome is unknown.
             let outcome = done.unwrap_or_else(WriteOutcome::lost);
-            match outcome.ending() {
-                Ok(_) => self.said = Some(format!("Contributor Insights: {}.", outcome.name())),
-                Err(e) => self.error = Some(e),
+            match outcome.failure() {
+                None => self.said = Some(format!("Contributor Insights: {}.", outcome.name())),
+                Some(e) => self.error = Some(e.clone()),
             }
         }
     }

@@ -301,7 +301,7 @@ impl FileImport {
             ui.spinner();
         }
         if let Some(report) = &self.report {
-            let tone = if report.end() == dynoscope_core::ending::Ending::Done {
+            let tone = if report.ending() == dynoscope_core::ending::Ending::Done {
                 widgets::GOOD
             } else {
                 ui.visuals().warn_fg_color

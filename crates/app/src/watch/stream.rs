@@ -9,6 +9,7 @@ use crate::write_flow::WriteFlow;
 use crate::{Intent, Scope};
 use dynoscope_core::cancel::CancelToken;
 use dynoscope_core::error::Error;
+use dynoscope_core::report::Report;
 use dynoscope_core::stream::{self, EnableReport, enable_plan};
 use dynoscope_core::task::Pending;
 use dynoscope_core::write::{Destination, WriteOutcome, WritePlan};
@@ -69,7 +70,14 @@ impl EnableStream {
             }
         };
         self.error = None;
-        self.said = Some(report.lines().join("; "));
+        self.said = Some(
+            report
+                .lines()
+                .into_iter()
+                .map(|l| l.text)
+                .collect::<Vec<_>>()
+                .join("; "),
+        );
         // The table changed, or may have (sent, or lost with its task): it is described again.
         if report.outcome.attempts() > 0 || matches!(report.outcome, WriteOutcome::Unknown { .. }) {
             intents.push(Intent::Written {

@@ -6,23 +6,24 @@
 
 mod backups;
 mod follow;
+mod report;
 
 use aws_sdk_dynamodb::Client;
 
 use crate::cancel::CancelToken;
 use crate::connection::Connection;
 use crate::connection::Reader;
-use crate::ending::Ending;
 use crate::error::{Error, Result};
 use crate::schema::{Described, TableChange, TableSpec, read_spec};
 use crate::throttle::Deadline;
-use crate::write::{self, Destination, Refusal, TableSetting, WriteOutcome, WritePlan};
+use crate::write::{self, Destination, TableSetting, WriteOutcome, WritePlan};
 
 pub use backups::{
     BackupInfo, backup_plan, check_backup_named, delete_backup_plan, describe_backup, list_backups,
     restore_plan,
 };
 pub use follow::{POLL, follow};
+pub use report::{ChangeRun, change_all};
 
 use follow::{Followed, Within, follow_within};
 
@@ -118,53 +119,6 @@ impl AdminReport {
                 throttled: Vec::new(),
             };
         }
-    }
-
-    /// The graver of the writes' endings; an error that applied nothing is handed back.
-    pub fn ending(&self) -> Result<Ending> {
-        let mut ending = Ending::Done;
-        for (_, outcome) in &self.writes {
-            ending = ending.graver(outcome.ending()?);
-        }
-        Ok(ending)
-    }
-
-    /// The report in lines: each write and how it ended, then the table as it is now. A
-    /// refusal with an error is left to [`ending`](Self::ending), to be said once.
-    pub fn lines(&self) -> Vec<String> {
-        let mut lines: Vec<String> = self
-            .writes
-            .iter()
-            .filter_map(|(what, outcome)| match outcome {
-                WriteOutcome::Applied { .. } => Some(format!("applied: {what}")),
-                WriteOutcome::Refused {
-                    refusal: Refusal::Error(_),
-                    ..
-                } => None,
-                WriteOutcome::Refused { .. } => Some(format!("refused: {what}")),
-                WriteOutcome::Unknown { error, .. } => Some(format!(
-                    "outcome unknown: {what} may have been applied; it was not sent again \
-                     ({error})"
-                )),
-            })
-            .collect();
-        match (&self.after, &self.unread) {
-            (Some(table), _) => {
-                lines.push(format!("now: {} ({})", table.spec.summary(), table.state()));
-                lines.extend(table.unread.iter().map(|u| format!("not read: {u}")));
-            }
-            (None, Some(why)) => lines.push(why.clone()),
-            (None, None) => {}
-        }
-        lines.extend(self.backup.iter().map(|b| format!("backup: {}", b.line())));
-        lines.extend(self.notes.iter().cloned());
-        if self.stopped_following {
-            lines.push(
-                "stopped waiting: the change goes on on the server; describe the table to see"
-                    .to_owned(),
-            );
-        }
-        lines
     }
 }
 

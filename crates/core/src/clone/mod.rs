@@ -25,6 +25,7 @@ use crate::cancel::{CancelToken, unless_stopped};
 use crate::connection::Connection;
 use crate::error::{Error, Result};
 use crate::read::{self, SegmentStarts};
+use crate::report::Report;
 use crate::schema::{Described, StreamView, TableChange, read_spec};
 use crate::value::Item;
 use crate::value::key_shown;
@@ -252,7 +253,9 @@ async fn schema_step(
             let mut said = |e| on_event(CloneEvent::Admin(e));
             let report = admin::run(target, &create, confirmed, stop, &mut said).await;
             // A refusal before anything applied is an error said once.
-            report.ending()?;
+            if let Some(error) = report.failure() {
+                return Err(error.clone());
+            }
             let settled = report.after.as_ref().is_some_and(|d| d.settled());
             let step = SchemaStep::Created {
                 report: Box::new(report),

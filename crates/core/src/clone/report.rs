@@ -11,7 +11,7 @@ use crate::ending::Ending;
 use crate::error::{Error, Result};
 use crate::import::ImportReport;
 use crate::read::SegmentStarts;
-use crate::report::plural;
+use crate::report::{Line, Report, Tone, plain, plural};
 use crate::schema::StreamView;
 use crate::write::Destination;
 
@@ -185,14 +185,14 @@ impl StreamStep {
             Self::Sent(report) => report
                 .lines()
                 .into_iter()
-                .map(|l| format!("stream: {l}"))
+                .map(|l| format!("stream: {}", l.text))
                 .collect(),
         }
     }
 
     fn to_json(&self, to: &str) -> Value {
         json!({
-            "turned_on": matches!(self, Self::Sent(r) if r.ending().is_ok_and(|e| e == Ending::Done)),
+            "turned_on": matches!(self, Self::Sent(r) if r.failure().is_none() && r.ending() == Ending::Done),
             "lines": self.lines(to),
         })
     }
@@ -233,30 +233,39 @@ impl CloneReport {
             prices: None,
         }
     }
+}
 
+impl Report for CloneReport {
     /// Its class: unknown if any write's outcome is; done when every item was copied and the
     /// check (when asked) found the two sides equal; refused otherwise — a clone stopped
     /// part-way, a difference found, or a check that could not be made.
-    pub fn ending(&self) -> Result<Ending> {
+    fn ending(&self) -> Ending {
+        if let Some(error) = self.failure() {
+            return Ending::of_error(error);
+        }
         let mut ending = match &self.schema {
-            SchemaStep::Created { report, .. } => report.ending()?,
+            SchemaStep::Created { report, .. } => report.ending(),
             SchemaStep::Existing { .. } => Ending::Done,
         };
         let Some(copy) = &self.copy else {
             // The table was not followed to active: nothing was copied.
-            return Ok(ending.graver(Ending::Refused));
+            return ending.graver(Ending::Refused);
         };
         if copy.items.unknown_count() > 0 {
-            return Ok(Ending::Unknown);
+            return Ending::Unknown;
         }
         if !copy.complete() {
-            return Ok(ending.graver(Ending::Refused));
+            return ending.graver(Ending::Refused);
         }
         // Items were written by then: a stream that could not be turned on is a refusal, never
         // an error before anything applied.
         match &self.stream {
             Some(StreamStep::Sent(report)) => {
-                ending = ending.graver(report.ending().unwrap_or(Ending::Refused));
+                ending = ending.graver(if report.failure().is_some() {
+                    Ending::Refused
+                } else {
+                    report.ending()
+                });
             }
             Some(StreamStep::Failed(..)) => ending = ending.graver(Ending::Refused),
             Some(StreamStep::Waiting(_)) | None => {}
@@ -267,18 +276,31 @@ impl CloneReport {
                 ending = ending.graver(Ending::Refused);
             }
         }
-        Ok(ending)
+        ending
+    }
+
+    /// The schema step's error when it applied nothing: said once, as the error.
+    fn failure(&self) -> Option<&Error> {
+        match &self.schema {
+            SchemaStep::Created { report, .. } => report.failure(),
+            SchemaStep::Existing { .. } => None,
+        }
     }
 
     /// Every line to print: the schema step, the items, the check.
-    pub fn lines(&self) -> Vec<String> {
+    fn lines(&self) -> Vec<Line> {
         let mut lines = vec![format!(
             "clone of {} into {} at {}",
             self.from, self.to, self.place
         )];
         match &self.schema {
             SchemaStep::Created { report, adjusted } => {
-                lines.extend(report.lines().into_iter().map(|l| format!("schema: {l}")));
+                lines.extend(
+                    report
+                        .lines()
+                        .into_iter()
+                        .map(|l| format!("schema: {}", l.text)),
+                );
                 lines.extend(adjusted.iter().map(|a| format!("schema: adjusted: {a}")));
             }
             SchemaStep::Existing { note } => lines.push(format!("schema: {note}")),
@@ -316,16 +338,20 @@ impl CloneReport {
         if let Some(stream) = &self.stream {
             lines.extend(stream.lines(&self.to));
         }
+        let mut lines = plain(Tone::Plain, lines);
+        if let Some(title) = lines.first_mut() {
+            title.tone = Tone::Title;
+        }
         lines
     }
 
     /// The report as one JSON object.
-    pub fn to_json(&self) -> Value {
-        let ending = self.ending().map_or("error", Ending::word);
+    fn to_json(&self) -> Value {
+        let ending = self.ending().word();
         let schema = match &self.schema {
             SchemaStep::Created { report, adjusted } => json!({
                 "created": true,
-                "lines": report.lines(),
+                "lines": report.lines().into_iter().map(|l| l.text).collect::<Vec<_>>(),
                 "adjusted": adjusted,
             }),
             SchemaStep::Existing { note } => json!({ "created": false, "note": note }),

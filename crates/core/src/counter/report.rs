@@ -9,7 +9,7 @@ use crate::counter::UpdatePlan;
 use crate::ending::Ending;
 use crate::error::Error;
 use crate::number::{self, to_dynamodb};
-use crate::report::{Line, Tone};
+use crate::report::{Line, Report, Tone};
 use crate::value::key_shown;
 
 /// How a counter edit ended.
@@ -49,14 +49,22 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// Its class: done, refused (a condition, a missing item) or unknown; a failure that
-    /// applied nothing is handed back, to be said once as an error.
-    pub fn ending(&self) -> Result<Ending, Error> {
+    /// Its class: done, refused (a condition, a missing item), unknown, or the class of the
+    /// failure that applied nothing ([`failure`](Self::failure)).
+    pub fn ending(&self) -> Ending {
         match self {
-            Self::Applied { .. } => Ok(Ending::Done),
-            Self::Unknown { .. } => Ok(Ending::Unknown),
-            Self::ConditionFailed { .. } | Self::Missing => Ok(Ending::Refused),
-            Self::Failed(error) => Err(error.clone()),
+            Self::Applied { .. } => Ending::Done,
+            Self::Unknown { .. } => Ending::Unknown,
+            Self::ConditionFailed { .. } | Self::Missing => Ending::Refused,
+            Self::Failed(error) => Ending::of_error(error),
+        }
+    }
+
+    /// The failure that applied nothing, to be said once as an error.
+    pub fn failure(&self) -> Option<&Error> {
+        match self {
+            Self::Failed(error) => Some(error),
+            _ => None,
         }
     }
 }
@@ -116,57 +124,6 @@ impl EditReport {
             .current
             .as_ref()
             .map_or("(missing)".to_owned(), to_dynamodb)
-    }
-
-    /// What the edit did, in words: a title, the change, and what to know about it.
-    pub fn lines(&self) -> Vec<Line> {
-        let plan = &self.plan;
-        let old = self.old_text();
-        let expected = to_dynamodb(&plan.planned.expected);
-        let mut lines = vec![
-            Line::new(
-                Tone::Title,
-                format!("{} on {}", plan.update_expression, plan.attribute),
-            ),
-            Line::new(
-                Tone::Quiet,
-                format!(
-                    "table {} · {} · {}",
-                    plan.table,
-                    key_shown(&plan.key, &[]),
-                    plan.destination.place()
-                ),
-            ),
-        ];
-        match &self.outcome {
-            Outcome::Applied { .. } => lines.extend(self.applied_lines(&old, &expected)),
-            Outcome::Missing if plan.create => lines.push(Line::new(
-                Tone::Warn,
-                "The item does not exist (any more), so the condition on the value seen failed and nothing was written.",
-            )),
-            Outcome::Missing => lines.push(Line::new(
-                Tone::Warn,
-                Error::Missing {
-                    what: "The item".into(),
-                    kind: "item",
-                }
-                .to_string(),
-            )),
-            Outcome::ConditionFailed { current } => lines.push(Line::new(
-                Tone::Warn,
-                format!(
-                    "Condition failed: the server has {} now, not {old}. Nothing was written.",
-                    current.as_deref().unwrap_or("(missing)")
-                ),
-            )),
-            Outcome::Unknown {
-                error,
-                stored_now,
-                attempts,
-            } => lines.extend(self.unknown_lines(error, *attempts, stored_now, &expected)),
-            Outcome::Failed(error) => lines.push(Line::new(Tone::Bad, error.to_string())),
-        }
-        lines
     }
 
     /// The lines of an applied edit: the change, what it cost, and what to know about it (re-sends,
@@ -265,9 +222,62 @@ impl EditReport {
         ));
         lines
     }
+}
+
+impl Report for EditReport {
+    /// What the edit did, in words: a title, the change, and what to know about it.
+    fn lines(&self) -> Vec<Line> {
+        let plan = &self.plan;
+        let old = self.old_text();
+        let expected = to_dynamodb(&plan.planned.expected);
+        let mut lines = vec![
+            Line::new(
+                Tone::Title,
+                format!("{} on {}", plan.update_expression, plan.attribute),
+            ),
+            Line::new(
+                Tone::Quiet,
+                format!(
+                    "table {} · {} · {}",
+                    plan.table,
+                    key_shown(&plan.key, &[]),
+                    plan.destination.place()
+                ),
+            ),
+        ];
+        match &self.outcome {
+            Outcome::Applied { .. } => lines.extend(self.applied_lines(&old, &expected)),
+            Outcome::Missing if plan.create => lines.push(Line::new(
+                Tone::Warn,
+                "The item does not exist (any more), so the condition on the value seen failed and nothing was written.",
+            )),
+            Outcome::Missing => lines.push(Line::new(
+                Tone::Warn,
+                Error::Missing {
+                    what: "The item".into(),
+                    kind: "item",
+                }
+                .to_string(),
+            )),
+            Outcome::ConditionFailed { current } => lines.push(Line::new(
+                Tone::Warn,
+                format!(
+                    "Condition failed: the server has {} now, not {old}. Nothing was written.",
+                    current.as_deref().unwrap_or("(missing)")
+                ),
+            )),
+            Outcome::Unknown {
+                error,
+                stored_now,
+                attempts,
+            } => lines.extend(self.unknown_lines(error, *attempts, stored_now, &expected)),
+            Outcome::Failed(error) => lines.push(Line::new(Tone::Bad, error.to_string())),
+        }
+        lines
+    }
 
     /// The report as one JSON object; numbers are strings so they stay exact.
-    pub fn to_json(&self) -> serde_json::Value {
+    fn to_json(&self) -> serde_json::Value {
         let plan = &self.plan;
         let mut out = json!({
             "endpoint": plan.destination.place(),
@@ -327,5 +337,13 @@ impl EditReport {
             }
         }
         out
+    }
+
+    fn ending(&self) -> Ending {
+        self.outcome.ending()
+    }
+
+    fn failure(&self) -> Option<&Error> {
+        self.outcome.failure()
     }
 }

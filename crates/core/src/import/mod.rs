@@ -16,6 +16,7 @@
 mod batches;
 mod check;
 mod feed;
+mod priced;
 mod send;
 
 use std::path::Path;
@@ -35,6 +36,7 @@ pub use check::{
 };
 pub(crate) use feed::Places;
 pub use feed::check_rejected_free;
+pub use priced::ImportRun;
 pub(crate) use send::count;
 pub use send::{BATCHES_AT_ONCE, import};
 
@@ -208,7 +210,7 @@ impl ImportReport {
     /// What the end means: unknown if any outcome is; done when all was written and no line
     /// skipped (or a dry run); bad input when nothing was written and every refusal was about
     /// the input; refused otherwise (lines skipped are lines refused).
-    pub fn end(&self) -> Ending {
+    pub fn ending(&self) -> Ending {
         if self.unknown_count() > 0 {
             Ending::Unknown
         } else if self.dry_run || (self.written == self.read && self.skipped == 0) {

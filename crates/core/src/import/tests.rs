@@ -25,7 +25,7 @@ fn places_run_together_into_ranges_and_the_end_follows_the_table() {
         "a.jsonl: lines 26–28, a.jsonl: line 30, b.jsonl: lines 31–32"
     );
     assert_eq!(report.refused_count(), 6);
-    assert_eq!(report.end(), Ending::Refused);
+    assert_eq!(report.ending(), Ending::Refused);
     let bad = |written| ImportReport {
         read: 10,
         written,
@@ -38,13 +38,13 @@ fn places_run_together_into_ranges_and_the_end_follows_the_table() {
         }],
         ..ImportReport::default()
     };
-    assert_eq!(bad(0).end(), Ending::BadInput);
-    assert_eq!(bad(4).end(), Ending::Refused, "some were written");
+    assert_eq!(bad(0).ending(), Ending::BadInput);
+    assert_eq!(bad(4).ending(), Ending::Refused, "some were written");
     let dry = ImportReport {
         dry_run: true,
         ..bad(0)
     };
-    assert_eq!(dry.end(), Ending::Done);
+    assert_eq!(dry.ending(), Ending::Done);
     let skipped = ImportReport {
         read: 8,
         written: 8,
@@ -52,11 +52,11 @@ fn places_run_together_into_ranges_and_the_end_follows_the_table() {
         ..ImportReport::default()
     };
     assert_eq!(
-        skipped.end(),
+        skipped.ending(),
         Ending::Refused,
         "lines skipped are lines refused"
     );
     let mut unknown = bad(4);
     unknown.unknown = unknown.refused.clone();
-    assert_eq!(unknown.end(), Ending::Unknown);
+    assert_eq!(unknown.ending(), Ending::Unknown);
 }

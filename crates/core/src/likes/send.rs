@@ -9,7 +9,7 @@ use crate::ending::Ending;
 use crate::error::{Error, Result};
 use crate::likes::{LikeRequest, LikeTarget};
 use crate::read;
-use crate::report::{Line, Tone};
+use crate::report::{Line, Report, Tone};
 use crate::table::TableInfo;
 use crate::tally;
 use crate::write::{self, CancelReason, Refusal, WriteOutcome};
@@ -37,17 +37,25 @@ impl LikeOutcome {
     /// Its class: done, refused (cancelled), bad input (cancelled only because the server found
     /// the request invalid), or unknown; a failure that applied nothing is handed back, to be
     /// said once as an error.
-    pub fn ending(&self) -> Result<Ending, Error> {
+    pub fn ending(&self) -> Ending {
         match self {
-            Self::Committed { .. } => Ok(Ending::Done),
+            Self::Committed { .. } => Ending::Done,
             Self::Cancelled { reasons }
                 if CancelReason::only(reasons, &CancelReason::ValidationError) =>
             {
-                Ok(Ending::BadInput)
+                Ending::BadInput
             }
-            Self::Cancelled { .. } => Ok(Ending::Refused),
-            Self::Unknown(_) => Ok(Ending::Unknown),
-            Self::Failed(error) => Err(error.clone()),
+            Self::Cancelled { .. } => Ending::Refused,
+            Self::Unknown(_) => Ending::Unknown,
+            Self::Failed(error) => Ending::of_error(error),
+        }
+    }
+
+    /// The failure that applied nothing, to be said once as an error.
+    pub fn failure(&self) -> Option<&Error> {
+        match self {
+            Self::Failed(error) => Some(error),
+            _ => None,
         }
     }
 
@@ -183,33 +191,6 @@ pub struct LikeReport {
 }
 
 impl LikeReport {
-    /// The report as one JSON object: the outcome, the reasons of a cancel, the tally and the
-    /// children before and after, and the lines the app shows.
-    pub fn to_json(&self) -> serde_json::Value {
-        let (outcome, reasons, wcu) = match &self.sent.outcome {
-            LikeOutcome::Committed { consumed_wcu } => ("committed", vec![], *consumed_wcu),
-            LikeOutcome::Cancelled { reasons } => (
-                "cancelled",
-                reasons.iter().map(CancelReason::code).collect(),
-                0.0,
-            ),
-            LikeOutcome::Failed(_) => ("failed", vec![], 0.0),
-            LikeOutcome::Unknown(_) => ("unknown", vec![], 0.0),
-        };
-        let tally = |s: &Result<Snapshot>| s.as_ref().ok().map(|s| s.tally.clone());
-        let children = |s: &Result<Snapshot>| s.as_ref().ok().map(|s| s.children.to_string());
-        serde_json::json!({
-            "op": self.request.op.name(), "user": self.request.user, "outcome": outcome,
-            "reasons": reasons, "consumedWCU": wcu,
-            "usd": self.pricing.charge_reported(Kind::Write, wcu).usd_json(),
-            "attempts": self.sent.attempts,
-            "replayed": self.replayed(),
-            "tallyBefore": tally(&self.before), "tallyAfter": tally(&self.after),
-            "childrenBefore": children(&self.before), "childrenAfter": children(&self.after),
-            "lines": self.lines().into_iter().map(|l| l.text).collect::<Vec<_>>(),
-        })
-    }
-
     /// A like whose task stopped before it answered: whether it was sent is not known.
     pub fn lost(request: LikeRequest, pricing: Pricing, error: Error) -> Self {
         Self {
@@ -251,10 +232,12 @@ impl LikeReport {
             && self.request.token.is_some()
             && matches!((&self.before, &self.after), (Ok(b), Ok(a)) if b == a)
     }
+}
 
+impl LikeReport {
     /// What to know besides the figures: the outcome, what a cancellation means, conflicts
     /// retried, and snapshots that could not be taken.
-    pub fn lines(&self) -> Vec<Line> {
+    pub fn details(&self) -> Vec<Line> {
         let plan = self.request.write_plan();
         let mut lines = vec![match &self.sent.outcome {
             // The child's own condition: said as what it means for this user and post.
@@ -311,6 +294,61 @@ impl LikeReport {
             }
         }
         lines
+    }
+}
+
+impl Report for LikeReport {
+    /// The outcome first (it is what happened, whatever the reads around it did), the tally
+    /// and the children before and after, then the details.
+    fn lines(&self) -> Vec<Line> {
+        let mut lines = vec![
+            Line::new(Tone::Title, self.title()),
+            Line::new(
+                Tone::Figure,
+                format!(
+                    "tally {} · children {}",
+                    self.tally_change(),
+                    self.children_change()
+                ),
+            ),
+        ];
+        lines.extend(self.details());
+        lines
+    }
+
+    /// The report as one JSON object: the outcome, the reasons of a cancel, the tally and the
+    /// children before and after, and the lines the app shows.
+    fn to_json(&self) -> serde_json::Value {
+        let (outcome, reasons, wcu) = match &self.sent.outcome {
+            LikeOutcome::Committed { consumed_wcu } => ("committed", vec![], *consumed_wcu),
+            LikeOutcome::Cancelled { reasons } => (
+                "cancelled",
+                reasons.iter().map(CancelReason::code).collect(),
+                0.0,
+            ),
+            LikeOutcome::Failed(_) => ("failed", vec![], 0.0),
+            LikeOutcome::Unknown(_) => ("unknown", vec![], 0.0),
+        };
+        let tally = |s: &Result<Snapshot>| s.as_ref().ok().map(|s| s.tally.clone());
+        let children = |s: &Result<Snapshot>| s.as_ref().ok().map(|s| s.children.to_string());
+        serde_json::json!({
+            "op": self.request.op.name(), "user": self.request.user, "outcome": outcome,
+            "reasons": reasons, "consumedWCU": wcu,
+            "usd": self.pricing.charge_reported(Kind::Write, wcu).usd_json(),
+            "attempts": self.sent.attempts,
+            "replayed": self.replayed(),
+            "tallyBefore": tally(&self.before), "tallyAfter": tally(&self.after),
+            "childrenBefore": children(&self.before), "childrenAfter": children(&self.after),
+            "lines": self.details().into_iter().map(|l| l.text).collect::<Vec<_>>(),
+        })
+    }
+
+    fn ending(&self) -> Ending {
+        self.sent.outcome.ending()
+    }
+
+    fn failure(&self) -> Option<&Error> {
+        self.sent.outcome.failure()
     }
 }
 

@@ -7,7 +7,7 @@ use crate::connection::Connection;
 use crate::cost::Pricing;
 use crate::ending::Ending;
 use crate::error::{Error, Result};
-use crate::report::{Line, Tone};
+use crate::report::{Line, Report, Tone};
 use crate::statement::Statement;
 use crate::value::{self, Item};
 use crate::write::{self, Destination, Refusal, WriteOutcome, WritePlan, WriteRequest};
@@ -64,12 +64,20 @@ pub enum StatementOutcome {
 impl StatementOutcome {
     /// Its class: done, refused by the data, or unknown; a failure that applied nothing is
     /// handed back, to be said once as an error.
-    pub fn ending(&self) -> Result<Ending, Error> {
+    pub fn ending(&self) -> Ending {
         match self {
-            Self::Applied { .. } => Ok(Ending::Done),
-            Self::Refused { .. } => Ok(Ending::Refused),
-            Self::Unknown { .. } => Ok(Ending::Unknown),
-            Self::Failed(error) => Err(error.clone()),
+            Self::Applied { .. } => Ending::Done,
+            Self::Refused { .. } => Ending::Refused,
+            Self::Unknown { .. } => Ending::Unknown,
+            Self::Failed(error) => Ending::of_error(error),
+        }
+    }
+
+    /// The failure that applied nothing, to be said once as an error.
+    pub fn failure(&self) -> Option<&Error> {
+        match self {
+            Self::Failed(error) => Some(error),
+            _ => None,
         }
     }
 
@@ -148,8 +156,20 @@ impl StatementReport {
         }
     }
 
+    /// The item the outcome carries: returned by an applied write, or as stored after a
+    /// refused one.
+    pub fn item(&self) -> Option<&Item> {
+        match &self.outcome {
+            StatementOutcome::Applied { returned, .. } => returned.as_ref(),
+            StatementOutcome::Refused { stored, .. } => stored.as_ref(),
+            _ => None,
+        }
+    }
+}
+
+impl Report for StatementReport {
     /// What the write did, in words: the outcome first, then what was sent and where.
-    pub fn lines(&self) -> Vec<Line> {
+    fn lines(&self) -> Vec<Line> {
         let keyword = self
             .statement()
             .and_then(|s| s.classify().ok())
@@ -206,18 +226,8 @@ impl StatementReport {
         lines
     }
 
-    /// The item the outcome carries: returned by an applied write, or as stored after a
-    /// refused one.
-    pub fn item(&self) -> Option<&Item> {
-        match &self.outcome {
-            StatementOutcome::Applied { returned, .. } => returned.as_ref(),
-            StatementOutcome::Refused { stored, .. } => stored.as_ref(),
-            _ => None,
-        }
-    }
-
     /// The report as one JSON object.
-    pub fn to_json(&self) -> serde_json::Value {
+    fn to_json(&self) -> serde_json::Value {
         let (code, wcu, attempts) = match &self.outcome {
             StatementOutcome::Applied {
                 consumed_wcu,
@@ -242,6 +252,14 @@ impl StatementReport {
             "item": self.item().map(|i| value::json::item_to_json(i, &[], value::Style::Typed)),
             "lines": self.lines().into_iter().map(|l| l.text).collect::<Vec<_>>(),
         })
+    }
+
+    fn ending(&self) -> Ending {
+        self.outcome.ending()
+    }
+
+    fn failure(&self) -> Option<&Error> {
+        self.outcome.failure()
     }
 }
 

@@ -4,11 +4,13 @@
 //! then the delete pass reads them again and deletes them in `BatchWriteItem`s of 25 through the
 //! gateway, stopping at the count that was confirmed.
 
+mod done;
 mod report;
 mod run;
 
+pub use done::{Counted, PurgeRun, TallyChoice, delete_counted};
 pub use report::{PurgeProgress, PurgeReport};
-pub use run::{TallyChoice, purge, repair_tallies};
+pub use run::{purge, repair_tallies};
 
 use crate::cancel::CancelToken;
 use crate::connection::Connection;
@@ -51,12 +53,10 @@ pub struct PurgeCount {
 
 impl PurgeCount {
     /// The dry run in lines: the count, the first keys, the counters.
-    pub fn lines(&self, info: &TableInfo) -> Vec<String> {
-        let names = info.key_names();
+    pub fn lines(&self, table: &str, names: &[String]) -> Vec<String> {
         let mut lines = vec![format!(
-            "{} in {} would be deleted{}",
+            "{} in {table} would be deleted{}",
             plural(usize::try_from(self.items).unwrap_or(usize::MAX), "item"),
-            info.name,
             if self.cancelled {
                 " (counted until stopped: more may follow)"
             } else {
@@ -66,7 +66,7 @@ impl PurgeCount {
         lines.extend(
             self.first
                 .iter()
-                .map(|k| format!("  {}", key_shown(k, &names))),
+                .map(|k| format!("  {}", key_shown(k, names))),
         );
         if self.items > self.first.len() as u64 {
             lines.push(format!(

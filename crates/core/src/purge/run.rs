@@ -19,16 +19,6 @@ use crate::write::{self, Batch, Destination, WriteOutcome, WritePlan};
 /// Batches in flight at once.
 const BATCHES_AT_ONCE: usize = 4;
 
-/// What to do about tallies a delete leaves too high.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TallyChoice {
-    /// After the delete, count each parent's children again and set its tally (the guarded
-    /// repair).
-    Repair,
-    /// Leave the tallies as they are (they drift; `check` finds them).
-    Leave,
-}
-
 /// Delete what `source` holds from `info`'s table, at most `confirmed_count` items (the count
 /// the user confirmed; more found means the table changed since: it stops there and says so).
 /// `confirmed`: the user said yes to the question off this machine. `progress` hears the report

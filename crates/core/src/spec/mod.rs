@@ -17,12 +17,14 @@
 //! - [`count_from_one`], [`page_size`]: the whole numbers every form and flag takes.
 
 mod item;
+mod item_runs;
 mod key;
 mod read;
 mod rule;
 mod runs;
 mod sql;
 mod statement;
+mod tally_runs;
 #[cfg(test)]
 mod tests;
 mod transfer;
@@ -32,11 +34,13 @@ mod write;
 mod write_tests;
 
 pub use item::{DeleteSpec, GetSpec, PutSpec};
+pub use item_runs::ItemWrite;
 pub use key::KeySpec;
 pub use read::{FilterSpec, ReadSpec};
 pub use rule::{PlanChoice, RuleSpec, TallySpec};
 pub use sql::{SqlLoad, SqlSpec};
 pub use statement::{StatementPlan, StatementSpec};
+pub use tally_runs::TallyRepair;
 pub use transfer::{ExportPlan, ExportSpec, ImportPlan, ImportSpec};
 pub use watch::{DEFAULT_SETTLE_SECONDS, WatchFrom, WatchSpec};
 pub use write::{AddSpec, LikeSpec, StormSpec};

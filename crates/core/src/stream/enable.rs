@@ -10,6 +10,7 @@ use crate::connection::Connection;
 use crate::ending::Ending;
 use crate::error::{Error, Result};
 use crate::read::describe_unless_stopped;
+use crate::report::{Line, Report, Tone, plain};
 use crate::schema::{StreamView, TableChange};
 use crate::table::TableInfo;
 use crate::write::{self, Destination, TableSetting, WriteOutcome, WritePlan};
@@ -48,8 +49,8 @@ pub struct EnableReport {
 }
 
 impl EnableReport {
-    /// What happened, in lines.
-    pub fn lines(&self) -> Vec<String> {
+    /// What happened, in words.
+    fn texts(&self) -> Vec<String> {
         let table = &self.table;
         let turned = format!("turned on a stream (NEW_AND_OLD_IMAGES) on {table}");
         match (&self.outcome, &self.listed) {
@@ -77,10 +78,29 @@ impl EnableReport {
             }
         }
     }
+}
+
+impl Report for EnableReport {
+    fn lines(&self) -> Vec<Line> {
+        let tone = match self.ending() {
+            Ending::Done => Tone::Good,
+            _ => Tone::Warn,
+        };
+        plain(tone, self.texts())
+    }
+
+    fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "table": self.table,
+            "outcome": self.outcome.name(),
+            "listed": self.listed.is_some(),
+            "lines": self.texts(),
+        })
+    }
 
     /// Done once the stream is listed; unknown when it may be on but is not listed; refused
     /// when the server refused the change.
-    pub fn ending(&self) -> Ending {
+    fn ending(&self) -> Ending {
         match (&self.outcome, &self.listed) {
             (WriteOutcome::Applied { .. }, Some(_)) => Ending::Done,
             (WriteOutcome::Refused { .. }, _) => Ending::Refused,
@@ -101,7 +121,9 @@ pub async fn enable(
 ) -> Result<EnableReport> {
     not_stopped(stop, "UpdateTable")?;
     let outcome = write::send(connection, plan, confirmed).await;
-    outcome.ending()?;
+    if let Some(error) = outcome.failure() {
+        return Err(error.clone());
+    }
     // Once applied, the change stands: a failed or stopped wait is said, never the run's error.
     let (listed, wait_error) = if outcome.applied() {
         match listed_within(connection, table, stop).await {
@@ -172,12 +194,12 @@ mod tests {
         let listed = report(applied(), true, None);
         assert_eq!(listed.ending(), Ending::Done);
         assert_eq!(
-            listed.lines(),
+            listed.texts(),
             ["turned on a stream (NEW_AND_OLD_IMAGES) on Social"]
         );
         let late = report(applied(), false, None);
         assert_eq!(late.ending(), Ending::Unknown);
-        assert!(late.lines()[1].ends_with("not listed after 30 s; watch again shortly"));
+        assert!(late.texts()[1].ends_with("not listed after 30 s; watch again shortly"));
         // A stop while waiting does not undo what applied: said, and unknown.
         let stopped = report(
             applied(),
@@ -187,13 +209,13 @@ mod tests {
             }),
         );
         assert_eq!(stopped.ending(), Ending::Unknown);
-        assert!(stopped.lines()[1].contains("whether it is listed is not known"));
+        assert!(stopped.texts()[1].contains("whether it is listed is not known"));
         let lost = report(
             WriteOutcome::lost(Error::Invalid("reset".into())),
             false,
             None,
         );
         assert_eq!(lost.ending(), Ending::Unknown);
-        assert!(lost.lines()[0].starts_with("outcome unknown"));
+        assert!(lost.texts()[0].starts_with("outcome unknown"));
     }
 }

@@ -180,8 +180,7 @@ impl RepairAll {
         let mut ending = Ending::Done;
         for (_, report) in &self.reports {
             // A failure by its error's class: throttled out is a refusal, not bad input.
-            let one = report.outcome.ending();
-            ending = ending.graver(one.unwrap_or_else(|e| Ending::of_error(&e)));
+            ending = ending.graver(report.outcome.ending());
         }
         if self.stopped.is_some() {
             ending = ending.graver(Ending::Refused);

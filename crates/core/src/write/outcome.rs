@@ -199,15 +199,26 @@ impl WriteOutcome {
     /// Its class: done, refused by the data or the server, or unknown; a refusal before
     /// anything could apply (read-only, not confirmed, the server's validation) is handed back,
     /// to be said once as an error.
-    pub fn ending(&self) -> Result<Ending> {
+    pub fn ending(&self) -> Ending {
         match self {
-            Self::Applied { .. } => Ok(Ending::Done),
-            Self::Unknown { .. } => Ok(Ending::Unknown),
+            Self::Applied { .. } => Ending::Done,
+            Self::Unknown { .. } => Ending::Unknown,
             Self::Refused {
                 refusal: Refusal::Error(error),
                 ..
-            } => Err(error.clone()),
-            Self::Refused { .. } => Ok(Ending::Refused),
+            } => Ending::of_error(error),
+            Self::Refused { .. } => Ending::Refused,
+        }
+    }
+
+    /// The error of a refusal before anything could apply, to be said once as an error.
+    pub fn failure(&self) -> Option<&Error> {
+        match self {
+            Self::Refused {
+                refusal: Refusal::Error(error),
+                ..
+            } => Some(error),
+            _ => None,
         }
     }
 

@@ -1,0 +1,227 @@
+//! How a table management run is said: one write and its table described again
+//! ([`AdminReport`]), or several changes to one table sent one after another, each held against
+//! the table as the one before left it ([`ChangeRun`]) — in the same lines and JSON keys in the
+//! CLI, the app and an agent's answer.
+
+use serde_json::{Value, json};
+
+use crate::admin::{AdminEvent, AdminReport, BackupInfo, change_plan, run};
+use crate::cancel::CancelToken;
+use crate::connection::Connection;
+use crate::ending::Ending;
+use crate::error::Error;
+use crate::report::{Line, Report, Tone};
+use crate::schema::{Described, TableChange, create_input_json};
+use crate::write::{Refusal, WriteOutcome};
+
+impl Report for AdminReport {
+    /// Each write and how it ended, then the table as it is now. A refusal with an error is
+    /// left to [`failure`](Report::failure), to be said once.
+    fn lines(&self) -> Vec<Line> {
+        let mut lines: Vec<Line> = self
+            .writes
+            .iter()
+            .filter_map(|(what, outcome)| match outcome {
+                WriteOutcome::Applied { .. } => {
+                    Some(Line::new(Tone::Good, format!("applied: {what}")))
+                }
+                WriteOutcome::Refused {
+                    refusal: Refusal::Error(_),
+                    ..
+                } => None,
+                WriteOutcome::Refused { .. } => {
+                    Some(Line::new(Tone::Warn, format!("refused: {what}")))
+                }
+                WriteOutcome::Unknown { error, .. } => Some(Line::new(
+                    Tone::Warn,
+                    format!(
+                        "outcome unknown: {what} may have been applied; it was not sent again \
+                         ({error})"
+                    ),
+                )),
+            })
+            .collect();
+        let mut plain = |text: String| lines.push(Line::new(Tone::Plain, text));
+        match (&self.after, &self.unread) {
+            (Some(table), _) => {
+                plain(format!("now: {} ({})", table.spec.summary(), table.state()));
+                table
+                    .unread
+                    .iter()
+                    .for_each(|u| plain(format!("not read: {u}")));
+            }
+            (None, Some(why)) => plain(why.clone()),
+            (None, None) => {}
+        }
+        self.backup
+            .iter()
+            .for_each(|b| plain(format!("backup: {}", b.line())));
+        self.notes.iter().for_each(|note| plain(note.clone()));
+        if self.stopped_following {
+            plain(
+                "stopped waiting: the change goes on on the server; describe the table to see"
+                    .to_owned(),
+            );
+        }
+        lines
+    }
+
+    fn to_json(&self) -> Value {
+        reports_json(std::slice::from_ref(self))
+    }
+
+    /// The graver of the writes' endings.
+    fn ending(&self) -> Ending {
+        self.writes
+            .iter()
+            .fold(Ending::Done, |ending, (_, outcome)| {
+                ending.graver(outcome.ending())
+            })
+    }
+
+    fn failure(&self) -> Option<&Error> {
+        self.writes
+            .iter()
+            .find_map(|(_, outcome)| outcome.failure())
+    }
+}
+
+/// Several table management writes, one after another, and why the run stopped before the
+/// next one, if it did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChangeRun {
+    /// Each write's report, in the order sent.
+    pub reports: Vec<AdminReport>,
+    /// Why the run stopped before its next change (a change the table as it now is refuses).
+    pub stopped: Option<Error>,
+}
+
+impl ChangeRun {
+    /// The run of one write.
+    pub fn one(report: AdminReport) -> Self {
+        Self {
+            reports: vec![report],
+            stopped: None,
+        }
+    }
+
+    fn applied(&self) -> bool {
+        self.reports
+            .iter()
+            .flat_map(|r| &r.writes)
+            .any(|(_, outcome)| !matches!(outcome, WriteOutcome::Refused { .. }))
+    }
+
+    /// The error that stopped the run once something had applied: said after what applied.
+    fn error_after(&self) -> Option<&Error> {
+        let error = self
+            .stopped
+            .as_ref()
+            .or_else(|| self.reports.iter().find_map(Report::failure))?;
+        self.applied().then_some(error)
+    }
+}
+
+impl Report for ChangeRun {
+    fn lines(&self) -> Vec<Line> {
+        let mut lines: Vec<Line> = self.reports.iter().flat_map(Report::lines).collect();
+        if let Some(error) = self.error_after() {
+            lines.push(Line::new(Tone::Bad, format!("stopped: {error}")));
+        }
+        lines
+    }
+
+    fn to_json(&self) -> Value {
+        let mut value = reports_json(&self.reports);
+        if let Some(error) = self.error_after() {
+            value["error"] = json!(error.to_string());
+        }
+        value
+    }
+
+    /// The graver of the writes' endings; once something applied, an error after it makes the
+    /// run refused (what applied stands), never an error before anything applied.
+    fn ending(&self) -> Ending {
+        if let Some(error) = self.failure() {
+            return Ending::of_error(error);
+        }
+        let ending = self.reports.iter().fold(Ending::Done, |ending, report| {
+            ending.graver(report.ending())
+        });
+        if self.error_after().is_some() {
+            ending.graver(Ending::Refused)
+        } else {
+            ending
+        }
+    }
+
+    /// An error before anything applied.
+    fn failure(&self) -> Option<&Error> {
+        if self.applied() {
+            return None;
+        }
+        self.stopped
+            .as_ref()
+            .or_else(|| self.reports.iter().find_map(Report::failure))
+    }
+}
+
+/// Send `changes` to `table` one after another, each planned and checked against the table
+/// as the one before left it (settled), stopping at the first that does not end done.
+pub async fn change_all(
+    connection: &Connection,
+    mut table: Described,
+    changes: Vec<TableChange>,
+    confirmed: bool,
+    stop: &CancelToken,
+    on_event: &mut (dyn FnMut(AdminEvent) + Send),
+) -> ChangeRun {
+    let mut done = ChangeRun {
+        reports: Vec::new(),
+        stopped: None,
+    };
+    for change in changes {
+        let plan = match change_plan(connection, &table, change) {
+            Ok(plan) => plan,
+            Err(error) => {
+                done.stopped = Some(error);
+                break;
+            }
+        };
+        let report = run(connection, &plan, confirmed, stop, on_event).await;
+        let settled = report.after.clone();
+        let ending = (report.failure().is_none()).then(|| report.ending());
+        done.reports.push(report);
+        match (ending, settled) {
+            (Some(Ending::Done), Some(after)) => table = after,
+            _ => break,
+        }
+    }
+    done
+}
+
+/// The writes, the table as it is at the end, a backup, and the notes, as one JSON object.
+fn reports_json(reports: &[AdminReport]) -> Value {
+    let writes: Vec<Value> = reports
+        .iter()
+        .flat_map(|r| &r.writes)
+        .map(|(what, outcome)| json!({"what": what, "outcome": outcome.name()}))
+        .collect();
+    let after = reports.last().and_then(|r| r.after.as_ref()).map(|t| {
+        json!({
+            "table": create_input_json(&t.spec),
+            "status": t.status,
+            "state": t.state(),
+            "ttl": t.spec.ttl,
+            "pitr": t.spec.pitr,
+            "item_count": t.item_count,
+            "not_read": t.unread,
+        })
+    });
+    let backup = reports
+        .last()
+        .and_then(|r| r.backup.as_ref())
+        .map(BackupInfo::json);
+    let notes: Vec<&String> = reports.iter().flat_map(|r| &r.notes).collect();
+    json!({"writes": writes, "after": after, "backup": backup, "notes": notes})
+}

@@ -1,0 +1,228 @@
+//! A delete of many items as one run, the same for the app and the CLI: what the dry run counted
+//! ([`Counted`]), and then the delete with, when chosen, the repair of the tallies the deleted
+//! children leave too high ([`PurgeRun`]) — said in one set of words and JSON keys.
+
+use std::str::FromStr;
+
+use serde_json::{Value, json};
+
+use crate::cancel::CancelToken;
+use crate::connection::Connection;
+use crate::cost::Pricing;
+use crate::ending::Ending;
+use crate::error::{Error, Result};
+use crate::purge::{PurgeCount, PurgeReport, PurgeSource, purge, repair_tallies};
+use crate::report::{Line, Report, Tone, capacity};
+use crate::table::TableInfo;
+use crate::tally::RepairAll;
+use crate::value;
+
+/// What happens to the tallies of parents whose counted children are deleted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TallyChoice {
+    /// Count each parent again after the delete and set its tally (the guarded repair).
+    Repair,
+    /// Leave them too high.
+    Leave,
+}
+
+impl FromStr for TallyChoice {
+    type Err = Error;
+
+    fn from_str(text: &str) -> Result<Self> {
+        match text.trim() {
+            "repair" => Ok(Self::Repair),
+            "leave" => Ok(Self::Leave),
+            other => Err(Error::Invalid(format!(
+                "`{other}` is not a choice for the tallies: repair or leave"
+            ))),
+        }
+    }
+}
+
+/// What a dry run counted on a table, priced.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Counted {
+    /// The count.
+    pub count: PurgeCount,
+    /// The table counted.
+    pub table: String,
+    /// Its key attributes, to show the first keys.
+    pub key_names: Vec<String>,
+    /// What its reads cost.
+    pub pricing: Pricing,
+}
+
+impl Counted {
+    /// The count `count` of `info`'s table, priced by `connection`.
+    pub fn new(count: PurgeCount, info: &TableInfo, connection: &Connection) -> Self {
+        Self {
+            count,
+            table: info.name.clone(),
+            key_names: info.key_names(),
+            pricing: connection.pricing(info),
+        }
+    }
+
+    /// The first keys as typed JSON.
+    fn first_json(&self) -> Vec<Value> {
+        self.count
+            .first
+            .iter()
+            .map(|key| value::json::item_to_json(key, &self.key_names, value::Style::Typed))
+            .collect()
+    }
+
+    /// Refused when the items are counted children and nothing says what becomes of their
+    /// parents' tallies; nothing is deleted.
+    pub fn check_choice(&self, choice: Option<TallyChoice>) -> Result<()> {
+        if self.count.drifts() && choice.is_none() {
+            return Err(Error::Invalid(
+                "these items are counted children: choose what becomes of their parents' \
+                 tallies, repair (count each parent again and set its tally after) or leave \
+                 (they stay too high); nothing was deleted"
+                    .to_owned(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl Report for Counted {
+    /// The count, the first keys, the counters, and what counting read.
+    fn lines(&self) -> Vec<Line> {
+        let mut lines: Vec<Line> = self
+            .count
+            .lines(&self.table, &self.key_names)
+            .into_iter()
+            .map(|text| Line::new(Tone::Plain, text))
+            .collect();
+        if let Some(first) = lines.first_mut() {
+            first.tone = Tone::Title;
+        }
+        lines.push(Line::new(
+            Tone::Quiet,
+            format!(
+                "counting read {} RCU ({})",
+                capacity(self.count.rcu),
+                self.pricing.read(self.count.rcu).money_text()
+            ),
+        ));
+        lines
+    }
+
+    fn to_json(&self) -> Value {
+        json!({
+            "items": self.count.items,
+            "first": self.first_json(),
+            "rcu": self.count.rcu,
+            "tallies": self.count.tallies.deleted_lines(),
+        })
+    }
+
+    fn ending(&self) -> Ending {
+        Ending::Done
+    }
+}
+
+/// A delete of what was counted, and the tallies repaired after it when chosen.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PurgeRun {
+    /// What was counted and confirmed.
+    pub counted: Counted,
+    /// The delete pass.
+    pub report: PurgeReport,
+    /// Each tally attribute repaired after it, with how its repair went.
+    pub repaired: Vec<(String, Result<RepairAll>)>,
+}
+
+/// Delete what `counted` counted from `info`'s table (never more than its count; `confirmed`:
+/// the count was typed back or `--yes` given), then, when `choice` is repair and something was
+/// deleted with no outcome unknown, repair the tallies of the parents whose children went.
+/// `progress` hears the delete pass after each batch.
+pub async fn delete_counted(
+    connection: &Connection,
+    (info, source): (&TableInfo, &PurgeSource),
+    counted: Counted,
+    choice: Option<TallyChoice>,
+    confirmed: bool,
+    stop: &CancelToken,
+    progress: impl FnMut(&PurgeReport),
+) -> Result<PurgeRun> {
+    counted.check_choice(choice)?;
+    let items = counted.count.items;
+    let report = purge(connection, info, source, items, confirmed, stop, progress).await;
+    let mut repaired = Vec::new();
+    if choice == Some(TallyChoice::Repair) && report.deleted > 0 && report.unknown == 0 {
+        repaired = repair_tallies(connection, info, &counted.count, confirmed, stop).await;
+    }
+    Ok(PurgeRun {
+        counted,
+        report,
+        repaired,
+    })
+}
+
+impl PurgeRun {
+    /// Each tally's repair in words.
+    fn repair_lines(&self) -> Vec<String> {
+        self.repaired
+            .iter()
+            .map(|(tally, run)| match run {
+                Ok(all) => format!("tally `{tally}` repaired: {}", all.summary()),
+                Err(error) => format!("tally `{tally}` not repaired: {error}"),
+            })
+            .collect()
+    }
+}
+
+impl Report for PurgeRun {
+    /// What the delete did and cost, then each tally's repair.
+    fn lines(&self) -> Vec<Line> {
+        let tone = match self.ending() {
+            Ending::Done => Tone::Good,
+            _ => Tone::Warn,
+        };
+        let c = &self.counted;
+        let mut lines: Vec<Line> = self
+            .report
+            .lines(&c.table, &c.pricing)
+            .into_iter()
+            .map(|text| Line::new(Tone::Plain, text))
+            .collect();
+        if let Some(first) = lines.first_mut() {
+            first.tone = tone;
+        }
+        lines.extend(
+            self.repair_lines()
+                .into_iter()
+                .map(|text| Line::new(Tone::Plain, text)),
+        );
+        lines
+    }
+
+    fn to_json(&self) -> Value {
+        let (c, r) = (&self.counted, &self.report);
+        json!({
+            "items": c.count.items,
+            "first": c.first_json(),
+            "deleted": r.deleted,
+            "not_deleted": r.not_deleted,
+            "unknown": r.unknown,
+            "wcu": r.wcu,
+            "rcu": r.rcu + c.count.rcu,
+            "usd": c.pricing.write(r.wcu).usd_json(),
+            "tallies": self.repair_lines(),
+        })
+    }
+
+    /// The delete's ending, made graver by each repair that did not end done.
+    fn ending(&self) -> Ending {
+        self.repaired
+            .iter()
+            .fold(self.report.ending(), |ending, (_, run)| match run {
+                Ok(all) => ending.graver(all.ending()),
+                Err(error) => ending.graver(Ending::of_error(error)),
+            })
+    }
+}

@@ -1,0 +1,126 @@
+//! One item put or deleted from its spec, through the write gateway, and said the same way by
+//! the CLI and the MCP server: what was sent, how it ended, what it cost at the table's price,
+//! and the item as it came back.
+
+use serde_json::{Value, json};
+
+use crate::cancel::{CancelToken, not_stopped};
+use crate::connection::Connection;
+use crate::cost::Pricing;
+use crate::ending::Ending;
+use crate::error::{Error, Result};
+use crate::expr::codegen::Request;
+use crate::report::{Line, Report, Tone};
+use crate::run::{self, RunResult};
+use crate::spec::{DeleteSpec, PutSpec};
+use crate::table::TableInfo;
+use crate::value::{self, json::item_to_json};
+use crate::write;
+
+/// A finished write of one item.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ItemWrite {
+    /// What was sent, where: `PutItem on table Social at …`.
+    pub what: String,
+    /// How it ended, in a line, with the items to show (returned, or stored now).
+    pub result: RunResult,
+    /// The table's key attributes, listed first in an item shown.
+    pub key_names: Vec<String>,
+    /// What the table's writes cost.
+    pub pricing: Pricing,
+    ending: Ending,
+    failure: Option<Error>,
+}
+
+impl PutSpec {
+    /// Put the item on `info`'s table (`confirmed`: the user said yes beforehand).
+    pub async fn run(
+        &self,
+        connection: &Connection,
+        info: &TableInfo,
+        confirmed: bool,
+        stop: &CancelToken,
+    ) -> Result<ItemWrite> {
+        send_item(connection, info, &self.plan(info)?, confirmed, stop).await
+    }
+}
+
+impl DeleteSpec {
+    /// Delete the item from `info`'s table (`confirmed`: the user said yes beforehand).
+    pub async fn run(
+        &self,
+        connection: &Connection,
+        info: &TableInfo,
+        confirmed: bool,
+        stop: &CancelToken,
+    ) -> Result<ItemWrite> {
+        send_item(connection, info, &self.plan(info)?, confirmed, stop).await
+    }
+}
+
+/// Plan `request` as one write on `info`'s table and send it through the gateway; stopped
+/// before it is sent, nothing is sent.
+async fn send_item(
+    connection: &Connection,
+    info: &TableInfo,
+    request: &Request,
+    confirmed: bool,
+    stop: &CancelToken,
+) -> Result<ItemWrite> {
+    let op = request.operation_name();
+    let plan = run::plan_write(connection, request, info.key_names())?;
+    not_stopped(stop, op)?;
+    let outcome = write::send(connection, &plan, confirmed).await;
+    let (ending, failure) = (outcome.ending(), outcome.failure().cloned());
+    let pricing = connection.pricing(info);
+    let result = run::written(op, outcome, true, Some(&pricing));
+    Ok(ItemWrite {
+        what: plan.what(),
+        result,
+        key_names: info.key_names(),
+        pricing,
+        ending,
+        failure,
+    })
+}
+
+impl Report for ItemWrite {
+    /// What was sent and how it ended, then each item shown as DynamoDB JSON.
+    fn lines(&self) -> Vec<Line> {
+        let mut lines = vec![Line::new(
+            self.result.tone,
+            format!("{} — {}", self.what, self.result.summary),
+        )];
+        lines.extend(self.result.items.iter().map(|item| {
+            Line::new(
+                Tone::Plain,
+                value::item_to_dynamodb_json(item, &self.key_names, false),
+            )
+        }));
+        lines
+    }
+
+    fn to_json(&self) -> Value {
+        let items: Vec<Value> = self
+            .result
+            .items
+            .iter()
+            .map(|item| item_to_json(item, &self.key_names, value::Style::Typed))
+            .collect();
+        json!({
+            "write": self.what,
+            "summary": self.result.summary,
+            "consumedWCU": self.result.consumed,
+            "usd": self.pricing.write(self.result.consumed).usd_json(),
+            "items": items,
+        })
+    }
+
+    fn ending(&self) -> Ending {
+        self.ending
+    }
+
+    fn failure(&self) -> Option<&Error> {
+        self.failure.as_ref()
+    }
+}
