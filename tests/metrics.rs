@@ -22,6 +22,7 @@ use aws_sdk_dynamodb::types::{
 use bigdecimal::BigDecimal;
 use common::moto::moto;
 use common::served::{Served, command, text};
+use crate::common::Said;
 use dynoscope_core::connection::Connection;
 use dynoscope_core::metrics;
 use dynoscope_core::read as ops;
@@ -175,10 +176,10 @@ fn metrics_put_into_cloudwatch_are_read_back_exactly() {
         assert_eq!(writes.points.len(), 2, "{writes:?}");
         assert_eq!(writes.peak_per_second(), Some(d("4")), "1,200 over 300 s");
         assert!(
-            got.lines()
+            got.texts()
                 .contains(&"Metered: ConsumedWriteCapacityUnits: 1,260.5 in all, busiest 5 minutes 4/s, 2 points".to_owned()),
             "{:?}",
-            got.lines()
+            got.texts()
         );
         assert!(
             metrics::read_metrics(&connection, &info, 0, now)

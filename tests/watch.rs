@@ -12,6 +12,7 @@ use crate::common::Sdk as _;
 use std::time::Duration;
 
 use aws_sdk_dynamodb::types::AttributeValue;
+use dynoscope_core::report::Report;
 use dynoscope_core::cancel::CancelToken;
 use dynoscope_core::connection::Connection;
 use dynoscope_core::items::{self, CommitMode};

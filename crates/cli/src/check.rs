@@ -8,7 +8,7 @@ use std::time::Instant;
 use serde_json::json;
 
 use crate::args::CheckArgs;
-use crate::exit::Exit;
+use crate::exit::{Exit, said};
 use crate::interrupt::{describe, unless_stopped};
 use crate::output::Output;
 use dynoscope_core::cancel::CancelToken;
@@ -16,23 +16,20 @@ use dynoscope_core::connection::Reader;
 use dynoscope_core::cost::Pricing;
 use dynoscope_core::ending::Ending;
 use dynoscope_core::error::{Error, Result};
-use dynoscope_core::number::to_dynamodb;
 use dynoscope_core::table::{TableInfo, human_bytes};
-use dynoscope_core::tally::{self, ParentSource, Reconciled, RepairReport, TallyRule};
+use dynoscope_core::tally::{self, Reconciled, RepairReport, TallyRule};
 use dynoscope_core::transfer::Format;
 
 /// Run the check; exit 0 when every parent matches, 1 when any drifted or could not be
 /// checked. With `--repair` (and `--all`), every drifted parent is then repaired.
 pub async fn check(cx: &mut Ctx<'_>, args: CheckArgs) -> Result<Exit> {
     let (connection, confirmed, stop) = (cx.connection, cx.confirmed, cx.stop);
-    let out = &mut *cx.out;
     let client = &connection.reader();
     let info = describe(client, &args.table, stop).await?;
     if args.shards.is_some() {
-        let pricing = connection.pricing(&info);
-        let sum = shards((client, &pricing), &info, &args, out);
-        return unless_stopped(stop, "Query", sum).await;
+        return shards(cx, &info, &args).await;
     }
+    let out = &mut *cx.out;
     let spec = args.spec();
     let rule = spec.rule.tally_rule()?;
     let started = Instant::now();
@@ -109,10 +106,7 @@ async fn check_all(
     out: &mut Output,
     stop: &CancelToken,
 ) -> Result<Reconciled> {
-    let spec = args.spec();
-    let at_once = spec.at_once()?;
-    let estimate = tally::estimate(info, &ParentSource::Scan);
-    let plan = args.plan.plan(at_once, estimate.plan(at_once));
+    let (estimate, plan) = args.spec().reconcile_plan(info)?;
     for line in estimate.lines(&info.name, pricing) {
         out.note(line);
     }
@@ -245,52 +239,7 @@ fn print_checks(all: &Reconciled, (json, pricing): (bool, &Pricing), out: &mut O
 }
 
 /// `--shards`: sum a sharded counter, one line per shard, the hot one marked.
-async fn shards(
-    (client, pricing): (&Reader, &Pricing),
-    info: &TableInfo,
-    args: &CheckArgs,
-    out: &mut Output,
-) -> Result<Exit> {
-    let pk = args.pk.as_deref().unwrap_or_default();
-    let spec = args.spec();
-    let rule = spec.rule.shard_rule()?;
-    let total = tally::sum_shards(client, info, spec.one_partition(info)?, &rule).await?;
-    let prefix = &rule.prefix;
-    for (i, (sk, value)) in total.shards.iter().enumerate() {
-        let hot = total.hot == Some(i);
-        if args.json {
-            out.line(json!({"shard": sk, "value": value.as_ref().map(to_dynamodb), "hot": hot}));
-        } else {
-            let shown = value.as_ref().map_or("(missing)".to_owned(), to_dynamodb);
-            out.line(format_args!(
-                "{sk}\t{shown}{}",
-                if hot { "  <- hot" } else { "" }
-            ));
-        }
-    }
-    if args.json {
-        out.line(
-            json!({"summary": {"total": to_dynamodb(&total.total), "shards": total.shards.len(),
-                "rcu": total.consumed_rcu, "usd": pricing.read(total.consumed_rcu).usd_json()}}),
-        );
-    }
-    out.note(total.summary(pricing));
-    // No shard, or none holding the number: nothing was summed (a typo in the prefix or the
-    // attribute), which is not a total of 0.
-    if total.shards.iter().all(|(_, value)| value.is_none()) {
-        out.note(format!(
-            "dynoscope: {}",
-            if total.shards.is_empty() {
-                format!("no item of {pk} has a sort key beginning with `{prefix}`")
-            } else {
-                format!(
-                    "none of the {} shards holds `{}` as a number",
-                    total.shards.len(),
-                    args.rule.tally
-                )
-            }
-        ));
-        return Ok(Exit::Refused);
-    }
-    Ok(Exit::Done)
+async fn shards(cx: &mut Ctx<'_>, info: &TableInfo, args: &CheckArgs) -> Result<Exit> {
+    let sum = args.spec().sum_shards(cx.connection, info, cx.stop).await?;
+    said(cx.out, &sum, args.json)
 }

@@ -2,14 +2,13 @@
 //! table panel says it.
 
 use crate::context::Ctx;
-use crate::exit::Exit;
+use crate::exit::{Exit, said};
 use crate::interrupt::describe;
 use crate::output::Output;
 use dynoscope_core::cancel::{CancelToken, unless_stopped};
 use dynoscope_core::connection::Connection;
-use dynoscope_core::cost::card;
+use dynoscope_core::cost::reports::PriceCard;
 use dynoscope_core::error::{Error, Result};
-use dynoscope_core::report::Lines;
 
 /// The arguments of `dynoscope cost`.
 #[derive(Debug, clap::Args)]
@@ -34,19 +33,14 @@ pub async fn cost(cx: &mut Ctx<'_>, args: &CostArgs) -> Result<Exit> {
         live_prices(connection, out, stop).await?;
     }
     let info = describe(&connection.reader(), &args.table, stop).await?;
-    let pricing = connection.pricing(&info);
-    if args.json {
-        out.line(card::card_json(&pricing, info.size_bytes, info.item_count));
-    } else {
-        out.line(Lines(&card::card(
-            &pricing,
-            info.size_bytes,
-            info.item_count,
-        )));
-    }
+    let card = PriceCard {
+        pricing: connection.pricing(&info),
+        size_bytes: info.size_bytes,
+        items: info.item_count,
+    };
+    let exit = said(out, &card, args.json)?;
     out.flush();
-    out.failure().map_or(Ok(()), Err)?;
-    Ok(Exit::Done)
+    out.failure().map_or(Ok(exit), Err)
 }
 
 /// Read the live prices, saying on stderr what was read, or once why not (the shipped prices

@@ -3,12 +3,10 @@
 //! status, its top keys, switching it through the write gateway).
 
 use crate::context::Ctx;
-use serde_json::json;
 
-use crate::exit::Exit;
+use crate::exit::{Exit, said};
 use crate::flags::whole_u32;
 use crate::interrupt::{describe, unless_stopped};
-use dynoscope_core::cost::decimal_json;
 use dynoscope_core::error::Result;
 use dynoscope_core::metrics::{self, insights};
 use dynoscope_core::stream::now_ms;
@@ -52,31 +50,10 @@ pub async fn metrics(cx: &mut Ctx<'_>, args: &MetricsArgs) -> Result<Exit> {
     let info = describe(&connection.reader(), &args.table, stop).await?;
     let read = metrics::read_metrics(connection, &info, args.hours, now_ms());
     let got = unless_stopped(stop, "GetMetricData", read).await?;
-    if args.json {
-        let series: Vec<_> = got
-            .series
-            .iter()
-            .map(|s| {
-                let points: Vec<_> = s
-                    .points
-                    .iter()
-                    .map(|p| json!({"at": p.at_ms, "sum": decimal_json(&p.sum)}))
-                    .collect();
-                json!({"metric": s.metric, "index": s.index, "total": decimal_json(&s.total()), "points": points})
-            })
-            .collect();
-        out.line(
-            json!({"table": got.table, "from": got.from_ms, "to": got.to_ms,
-            "periodSeconds": metrics::PERIOD_SECONDS, "series": series}),
-        );
-    } else {
-        for line in got.lines() {
-            out.line(line);
-        }
-    }
+    let exit = said(out, &got, args.json)?;
+    // What it read is all it does: unprinted, it failed.
     out.flush();
-    out.failure().map_or(Ok(()), Err)?;
-    Ok(Exit::Done)
+    out.failure().map_or(Ok(exit), Err)
 }
 
 /// Say whether Contributor Insights is on and its top keys, or switch it (`confirmed`: --yes).

@@ -2,11 +2,12 @@
 //! core's words, priced by the table named or, without one, as us-east-1 on demand.
 
 use crate::args::{ShardsAdviceArgs, SizeArgs};
-use crate::exit::Exit;
+use crate::exit::{Exit, said};
 use crate::interrupt::{describe, unless_stopped};
 use crate::output::Output;
 use dynoscope_core::cancel::CancelToken;
 use dynoscope_core::connection::Connection;
+use dynoscope_core::cost::reports::{PricedAdvice, PricedSize};
 use dynoscope_core::cost::shards::ShardAdvice;
 use dynoscope_core::cost::size::SizeReport;
 use dynoscope_core::cost::units::WriteKind;
@@ -18,9 +19,6 @@ use dynoscope_core::spec::KeySpec;
 use dynoscope_core::table::{IndexKind, TableInfo};
 use dynoscope_core::validate::item_input::{item_of_file, item_of_text};
 use dynoscope_core::value::Item;
-
-/// Top-level attributes listed by size in the words.
-const LARGEST_SHOWN: usize = 10;
 
 /// Size the item of `--item`, `--item-file`, or `--table` and `--pk`/`--sk`, and print the
 /// report: words, or one JSON object with `--json`. `connection` is `None` when no table was
@@ -42,20 +40,11 @@ pub async fn size(
         }
         _ => (given(&args)?, bare_pricing()?),
     };
-    let report = SizeReport::of(&item);
-    if args.json {
-        let mut json = report.to_json();
-        json["usd"] = report.usd_json(&pricing);
-        out.line(json);
-    } else {
-        for line in report.lines(LARGEST_SHOWN) {
-            out.line(line);
-        }
-        out.line(report.money_line(&pricing));
-        out.line(pricing.note());
-    }
+    let size = SizeReport::of(&item);
+    let exit = said(out, &PricedSize { size, pricing }, args.json)?;
+    // What it read is all it does: unprinted, it failed.
     out.flush();
-    out.failure().map_or(Ok(Exit::Done), Err)
+    out.failure().map_or(Ok(exit), Err)
 }
 
 /// The item typed or in a file.
@@ -138,13 +127,16 @@ pub async fn shards_advice(
         }
         _ => bare_pricing()?,
     };
-    if args.json {
-        out.line(advice.to_json(args.shards, &pricing));
-    } else {
-        for line in advice.lines(args.shards, &pricing) {
-            out.line(line);
-        }
-    }
+    let shards = args.shards;
+    let exit = said(
+        out,
+        &PricedAdvice {
+            advice,
+            shards,
+            pricing,
+        },
+        args.json,
+    )?;
     out.flush();
-    out.failure().map_or(Ok(Exit::Done), Err)
+    out.failure().map_or(Ok(exit), Err)
 }

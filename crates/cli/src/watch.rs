@@ -17,7 +17,7 @@ use dynoscope_core::report::Lines;
 use dynoscope_core::report::Report;
 use dynoscope_core::spec::{WatchFrom, WatchSpec};
 use dynoscope_core::stream::{self, StreamSource, Until, time_text};
-use dynoscope_core::watch::{self, Change, Divergence, WatchEvent, WatchProgress, gap_text};
+use dynoscope_core::watch::{self, Change, WatchEvent, WatchProgress, gap_text};
 
 /// `dynoscope watch`.
 #[derive(Debug, clap::Args)]
@@ -160,7 +160,7 @@ pub async fn watch(cx: &mut Ctx<'_>, args: WatchArgs) -> Result<Exit> {
         }
         Err(error) => return Err(error),
     };
-    print_summary(out, &watched, &tally, json);
+    print_summary(out, &watched, json);
     if !wrote && let Some(error) = out.failure() {
         return Err(error);
     }
@@ -184,23 +184,11 @@ fn run_length(for_seconds: Option<f64>) -> (Until, Option<Duration>) {
 }
 
 /// The watch's summary: its lines, or one JSON object with the divergences still open.
-fn print_summary(out: &mut Output, watched: &watch::Watched, tally: &str, json: bool) {
-    let summary = watch::summary(watched);
+fn print_summary(out: &mut Output, watched: &watch::Watched, json: bool) {
     if json {
-        let open: Vec<serde_json::Value> = watched
-            .fold
-            .open()
-            .into_iter()
-            .map(|d| divergence_json(d, tally))
-            .collect();
-        out.line(json!({
-            "type": "summary",
-            "summary": summary.iter().map(|l| l.text.clone()).collect::<Vec<_>>(),
-            "open": open,
-            "ending": watched.ending().word(),
-        }));
+        out.line(dynoscope_core::report::document(watched));
     } else {
-        out.line(Lines(&summary));
+        out.line(Lines(&watched.lines()));
     }
     out.flush();
 }
@@ -222,14 +210,14 @@ fn print_progress(
         }
         WatchProgress::Event(WatchEvent::Change(change)) => out.line(change_line(&change, tally)),
         WatchProgress::Event(WatchEvent::Diverged(d)) if json => {
-            out.line(divergence_json(&d, tally));
+            out.line(d.to_json(tally));
         }
         // Each event is one write that changed the gap (or the start's gap): its headline.
         WatchProgress::Event(WatchEvent::Diverged(d)) => {
             out.line(format_args!("DRIFT   {}", d.headline(tally)));
         }
         WatchProgress::Event(WatchEvent::Closed(d)) if json => {
-            let mut object = divergence_json(&d, tally);
+            let mut object = d.to_json(tally);
             object["type"] = json!("closed");
             out.line(object);
         }
@@ -298,23 +286,5 @@ fn change_json(change: &Change, tally: &str) -> serde_json::Value {
         "children": change.children_after.as_ref().map(dynoscope_core::number::to_dynamodb),
         "drift": gap_text(change.gap_after.as_ref()),
         "evidence": change.evidence.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<String, serde_json::Value>>(),
-    })
-}
-
-fn divergence_json(d: &Divergence, tally: &str) -> serde_json::Value {
-    json!({
-        "type": "divergence",
-        "parent": d.parent,
-        "drift": gap_text(d.gap.as_ref()),
-        "opened_ms": d.opened_ms,
-        "before_watch": d.before_watch,
-        "start_drift": d.before_watch.then(|| gap_text(d.start_gap.as_ref())),
-        "closed_after_ms": d.open_for_ms(),
-        "headline": d.headline(tally),
-        "causes": d.causes.iter().map(|c| json!({
-            "sequence": c.sequence,
-            "at_ms": c.at_ms,
-            "cause": c.cause(tally),
-        })).collect::<Vec<_>>(),
     })
 }

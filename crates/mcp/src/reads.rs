@@ -8,14 +8,11 @@ use rmcp::{RoleServer, tool, tool_router};
 use serde_json::{Value, json};
 
 use crate::server::{Answer, Server};
-use dynoscope_core::ending::Ending;
 use dynoscope_core::error::{Error, Result};
-use dynoscope_core::number::to_dynamodb;
 use dynoscope_core::partiql;
 use dynoscope_core::read::{self, Stopped, Until};
 use dynoscope_core::spec::{GetSpec, ReadSpec, SqlSpec, StatementSpec, TableSpec, TallySpec};
 use dynoscope_core::table::TableInfo;
-use dynoscope_core::tally::{self, ParentSource};
 use dynoscope_core::value::{self, Item, Style};
 
 /// Page requests a read sends unless told fewer: each reads at most 1 MB.
@@ -23,9 +20,6 @@ pub const MAX_PAGES: usize = 10;
 
 /// Items a read returns unless told otherwise.
 pub const DEFAULT_LIMIT: usize = 100;
-
-/// Drifted parents a reconcile lists (the worst first); its totals count them all.
-pub const MAX_DRIFTED: usize = 100;
 
 #[tool_router(router = read_tools, vis = "pub(super)")]
 impl Server {
@@ -125,25 +119,8 @@ impl Server {
     async fn check_tally(&self, Parameters(spec): Parameters<TallySpec>) -> CallToolResult {
         self.answer("check_tally", &spec, async {
             let info = self.describe(&spec.table).await?;
-            let rule = spec.rule.tally_rule()?;
-            let partition = spec.one_partition(&info)?;
-            let (check, _) = self
-                .read(
-                    "Query",
-                    tally::check_partition(&self.reader(), &info, &rule, partition),
-                )
-                .await?;
-            let drifted = check.drifted();
-            let mut value = check.to_json(&self.connection().pricing(&info));
-            value["verdict"] = json!(check.verdict());
-            Ok(Answer {
-                value,
-                ending: if drifted {
-                    Ending::Refused
-                } else {
-                    Ending::Done
-                },
-            })
+            let stop = &self.shared.stop;
+            Answer::of(&spec.check(self.connection(), &info, stop).await?)
         })
         .await
     }
@@ -155,51 +132,9 @@ impl Server {
     )]
     async fn reconcile(&self, Parameters(spec): Parameters<TallySpec>) -> CallToolResult {
         self.answer("reconcile", &spec, async {
-            if spec.pk.is_some() {
-                return Err(Error::Invalid(
-                    "reconcile checks every parent: leave pk out (check_tally checks one)".into(),
-                ));
-            }
             let info = self.describe(&spec.table).await?;
-            let rule = spec.rule.tally_rule()?;
-            let at_once = spec.at_once()?;
-            let estimate = tally::estimate(&info, &ParentSource::Scan);
-            let plan = spec.plan.plan(at_once, estimate.plan(at_once));
-            let reader = self.reader();
-            let reconciled =
-                tally::reconcile_checked(&reader, &info, &rule, plan, &self.shared.stop);
-            let all = reconciled.await?;
-            if all.cancelled {
-                return Err(Error::Cancelled { op: "reconcile" });
-            }
-            let checked = &all.checked;
-            // The worst first (as checked sorts them), at most 100: the totals count them all.
-            let pricing = self.connection().pricing(&info);
-            let drifted: Vec<Value> = checked
-                .checks
-                .iter()
-                .filter(|c| c.drifted())
-                .take(MAX_DRIFTED)
-                .map(|c| c.to_json(&pricing))
-                .collect();
-            let not_checked: Vec<Value> = all
-                .failures
-                .iter()
-                .take(MAX_DRIFTED)
-                .map(Error::to_json)
-                .collect();
-            Ok(Answer {
-                value: json!({
-                    "plan": plan.label(),
-                    "estimate": estimate.lines(&info.name, &pricing),
-                    "parents": checked.checks.len(),
-                    "drifted": drifted,
-                    "not_checked": not_checked,
-                    "totals": all.totals_json(&pricing),
-                    "summary": all.summary(),
-                }),
-                ending: all.ending(),
-            })
+            let stop = &self.shared.stop;
+            Answer::of(&spec.reconcile(self.connection(), &info, stop).await?)
         })
         .await
     }
@@ -212,32 +147,8 @@ impl Server {
     async fn sum_shards(&self, Parameters(spec): Parameters<TallySpec>) -> CallToolResult {
         self.answer("sum_shards", &spec, async {
             let info = self.describe(&spec.table).await?;
-            let rule = spec.rule.shard_rule()?;
-            let partition = spec.one_partition(&info)?;
-            let total = self
-                .read(
-                    "Query",
-                    tally::sum_shards(&self.reader(), &info, partition, &rule),
-                )
-                .await?;
-            let shards: Vec<Value> = total
-                .shards
-                .iter()
-                .enumerate()
-                .map(|(i, (sk, value))| {
-                    json!({"shard": sk, "value": value.as_ref().map(to_dynamodb), "hot": total.hot == Some(i)})
-                })
-                .collect();
-            let summed = total.shards.iter().any(|(_, value)| value.is_some());
-            Ok(Answer {
-                value: json!({
-                    "shards": shards, "total": to_dynamodb(&total.total),
-                    "consumedRCU": total.consumed_rcu,
-                    "usd": self.connection().pricing(&info).read(total.consumed_rcu).usd_json(),
-                    "summary": total.summary(&self.connection().pricing(&info)),
-                }),
-                ending: if summed { Ending::Done } else { Ending::Refused },
-            })
+            let stop = &self.shared.stop;
+            Answer::of(&spec.sum_shards(self.connection(), &info, stop).await?)
         })
         .await
     }

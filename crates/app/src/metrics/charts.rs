@@ -6,6 +6,7 @@ use egui_plot::{HLine, Legend, Line, Plot, PlotPoints};
 
 use dynoscope_core::cost::Mode;
 use dynoscope_core::metrics::{PERIOD_SECONDS, Series, TableMetrics};
+use dynoscope_core::report::Report;
 use dynoscope_core::table::TableInfo;
 
 /// A series as drawing points: minutes before the end, and the sum per second (or per period
@@ -93,7 +94,7 @@ pub(super) fn charts_ui(ui: &mut Ui, metrics: &TableMetrics, info: &TableInfo) {
                 ));
             }
         });
-    for line in metrics.lines() {
-        ui.weak(line);
+    for line in Report::lines(metrics) {
+        ui.weak(line.text);
     }
 }

@@ -12,6 +12,7 @@ pub mod hot;
 pub mod live;
 pub mod money;
 pub mod prices;
+pub mod reports;
 pub mod shards;
 pub mod size;
 pub mod units;

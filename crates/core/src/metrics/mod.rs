@@ -8,10 +8,13 @@ pub mod insights;
 use aws_sdk_cloudwatch::primitives::DateTime;
 use aws_sdk_cloudwatch::types::{Dimension, Metric, MetricDataQuery, MetricStat};
 use bigdecimal::BigDecimal;
+use serde_json::json;
 
 use crate::connection::Connection;
-use crate::cost::units_of;
+use crate::cost::{decimal_json, units_of};
+use crate::ending::Ending;
 use crate::error::{Error, Result};
+use crate::report::{Line, Report, Tone, plain};
 use crate::table::{IndexKind, TableInfo};
 
 /// DynamoDB's namespace in CloudWatch.
@@ -108,26 +111,48 @@ impl TableMetrics {
             .iter()
             .find(|s| s.metric == metric && s.index.as_deref() == index)
     }
+}
 
+impl Report for TableMetrics {
     /// The metrics in lines, a series each: its total and its busiest five minutes per second.
-    pub fn lines(&self) -> Vec<String> {
-        self.series
+    fn lines(&self) -> Vec<Line> {
+        let texts = self.series.iter().map(|s| {
+            let total = crate::report::capacity_exact(&s.total());
+            match s.peak_per_second() {
+                Some(peak) => format!(
+                    "{}: {total} in all, busiest 5 minutes {}/s, {} points",
+                    s.name(&self.table),
+                    crate::report::capacity_exact(
+                        &peak.with_scale_round(3, bigdecimal::RoundingMode::HalfUp)
+                    ),
+                    s.points.len()
+                ),
+                None => format!("{}: no data", s.name(&self.table)),
+            }
+        });
+        plain(Tone::Plain, texts)
+    }
+
+    /// Each series with its total and points, numbers exact.
+    fn to_json(&self) -> serde_json::Value {
+        let series: Vec<_> = self
+            .series
             .iter()
             .map(|s| {
-                let total = crate::report::capacity_exact(&s.total());
-                match s.peak_per_second() {
-                    Some(peak) => format!(
-                        "{}: {total} in all, busiest 5 minutes {}/s, {} points",
-                        s.name(&self.table),
-                        crate::report::capacity_exact(
-                            &peak.with_scale_round(3, bigdecimal::RoundingMode::HalfUp)
-                        ),
-                        s.points.len()
-                    ),
-                    None => format!("{}: no data", s.name(&self.table)),
-                }
+                let points: Vec<_> = s
+                    .points
+                    .iter()
+                    .map(|p| json!({"at": p.at_ms, "sum": decimal_json(&p.sum)}))
+                    .collect();
+                json!({"metric": s.metric, "index": s.index, "total": decimal_json(&s.total()), "points": points})
             })
-            .collect()
+            .collect();
+        json!({"table": self.table, "from": self.from_ms, "to": self.to_ms,
+            "periodSeconds": PERIOD_SECONDS, "series": series})
+    }
+
+    fn ending(&self) -> Ending {
+        Ending::Done
     }
 }
 

@@ -91,9 +91,10 @@ impl Report for TallyRepair {
             Some((edit, repair)) => {
                 let mut value = edit.to_json();
                 value["line"] = json!(repair.line().text);
-                value["after"] = repair.recheck.as_ref().map_or(json!(null), |(check, _)| {
-                    check.to_json(&self.pricing)
-                });
+                value["after"] = repair
+                    .recheck
+                    .as_ref()
+                    .map_or(json!(null), |(check, _)| check.to_json(&self.pricing));
                 value
             }
         }
@@ -107,5 +108,70 @@ impl Report for TallyRepair {
 
     fn failure(&self) -> Option<&Error> {
         self.sent.as_ref().and_then(|(edit, _)| edit.failure())
+    }
+}
+
+/// One parent's tally checked against its counted children.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TallyCheck {
+    /// The check.
+    pub check: ParentCheck,
+    /// What the table's reads cost.
+    pub pricing: Pricing,
+}
+
+impl TallySpec {
+    /// Check the tally of the one parent of `pk` on `info`'s table; nothing is written.
+    pub async fn check(
+        &self,
+        connection: &Connection,
+        info: &TableInfo,
+        stop: &CancelToken,
+    ) -> Result<TallyCheck> {
+        let rule = self.rule.tally_rule()?;
+        let partition = self.one_partition(info)?;
+        let reader = connection.reader();
+        let checked = tally::check_partition(&reader, info, &rule, partition);
+        let (check, _) = unless_stopped(stop, "Query", checked).await?;
+        Ok(TallyCheck {
+            check,
+            pricing: connection.pricing(info),
+        })
+    }
+}
+
+impl Report for TallyCheck {
+    /// `POST#a91f\tstored 3\tcounted 3\tdrift 0`, then the verdict.
+    fn lines(&self) -> Vec<Line> {
+        let c = &self.check;
+        let tone = if c.drifted() { Tone::Warn } else { Tone::Good };
+        vec![
+            Line::new(
+                Tone::Figure,
+                format!(
+                    "{}\tstored {}\tcounted {}\tdrift {}",
+                    c.partition,
+                    c.stored_text(),
+                    c.count.count,
+                    c.drift_text()
+                ),
+            ),
+            Line::new(tone, c.verdict()),
+        ]
+    }
+
+    fn to_json(&self) -> Value {
+        let mut value = self.check.to_json(&self.pricing);
+        value["verdict"] = json!(self.check.verdict());
+        value
+    }
+
+    /// Refused when the tally drifted.
+    fn ending(&self) -> Ending {
+        if self.check.drifted() {
+            Ending::Refused
+        } else {
+            Ending::Done
+        }
     }
 }

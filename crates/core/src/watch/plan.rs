@@ -5,7 +5,6 @@ use std::time::Duration;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::ending::Ending;
 use crate::stream::{Followed, StartAt, StreamEvent};
 use crate::table::TableInfo;
 use crate::tally::TallyRule;
@@ -77,17 +76,6 @@ pub struct Watched {
     pub ended_ms: i64,
     /// What the table's reads cost (the checks and the polls).
     pub pricing: crate::cost::Pricing,
-}
-
-impl Watched {
-    /// Done when no divergence is open at the end; refused (the data disagrees) when one is.
-    pub fn ending(&self) -> Ending {
-        if self.fold.open().is_empty() {
-            Ending::Done
-        } else {
-            Ending::Refused
-        }
-    }
 }
 
 pub(super) fn start_lines(

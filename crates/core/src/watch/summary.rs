@@ -1,8 +1,11 @@
 //! The end of a watch in words, for the app's card and the CLI's last lines.
 
-use crate::report::{Line, Tone, plural};
+use serde_json::json;
+
+use crate::ending::Ending;
+use crate::report::{Line, Report, Tone, plural};
 use crate::stream::time_text;
-use crate::watch::{CounterFold, Watched};
+use crate::watch::{CounterFold, Divergence, Watched, gap_text};
 
 /// The end of a watch in lines: what was read, what is open (each named), what closed.
 pub fn summary(watched: &Watched) -> Vec<Line> {
@@ -137,4 +140,57 @@ fn busiest(watched: &Watched) -> Option<Line> {
             line.text
         ),
     ))
+}
+
+impl Divergence {
+    /// The divergence as one JSON object: the parent, its drift, when it opened, the writes
+    /// named, and the gap it already had when the watch began.
+    pub fn to_json(&self, tally: &str) -> serde_json::Value {
+        json!({
+            "type": "divergence",
+            "parent": self.parent,
+            "drift": gap_text(self.gap.as_ref()),
+            "opened_ms": self.opened_ms,
+            "before_watch": self.before_watch,
+            "start_drift": self.before_watch.then(|| gap_text(self.start_gap.as_ref())),
+            "closed_after_ms": self.open_for_ms(),
+            "headline": self.headline(tally),
+            "causes": self.causes.iter().map(|c| json!({
+                "sequence": c.sequence,
+                "at_ms": c.at_ms,
+                "cause": c.cause(tally),
+            })).collect::<Vec<_>>(),
+        })
+    }
+}
+
+impl Report for Watched {
+    fn lines(&self) -> Vec<Line> {
+        summary(self)
+    }
+
+    /// The summary's words and the divergences still open.
+    fn to_json(&self) -> serde_json::Value {
+        let tally = self.fold.tally_name();
+        let open: Vec<serde_json::Value> = self
+            .fold
+            .open()
+            .into_iter()
+            .map(|d| d.to_json(tally))
+            .collect();
+        json!({
+            "type": "summary",
+            "summary": summary(self).into_iter().map(|l| l.text).collect::<Vec<_>>(),
+            "open": open,
+        })
+    }
+
+    /// Done when no divergence is open at the end; refused (the data disagrees) when one is.
+    fn ending(&self) -> Ending {
+        if self.fold.open().is_empty() {
+            Ending::Done
+        } else {
+            Ending::Refused
+        }
+    }
 }
