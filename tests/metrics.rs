@@ -13,6 +13,7 @@ use crate::common::Sdk as _;
 use std::str::FromStr;
 use std::time::Duration;
 
+use crate::common::Said;
 use aws_sdk_cloudwatch::primitives::DateTime;
 use aws_sdk_cloudwatch::types::{Dimension, MetricDatum};
 use aws_sdk_dynamodb::types::{
@@ -22,7 +23,6 @@ use aws_sdk_dynamodb::types::{
 use bigdecimal::BigDecimal;
 use common::moto::moto;
 use common::served::{Served, command, text};
-use crate::common::Said;
 use dynoscope_core::connection::Connection;
 use dynoscope_core::metrics;
 use dynoscope_core::read as ops;

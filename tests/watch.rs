@@ -12,12 +12,12 @@ use crate::common::Sdk as _;
 use std::time::Duration;
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use dynoscope_core::report::Report;
 use dynoscope_core::cancel::CancelToken;
 use dynoscope_core::connection::Connection;
 use dynoscope_core::items::{self, CommitMode};
 use dynoscope_core::likes::LikeOp;
 use dynoscope_core::read;
+use dynoscope_core::report::Report;
 use dynoscope_core::sandbox::Sandbox;
 use dynoscope_core::seed;
 use dynoscope_core::spec::WatchFrom;

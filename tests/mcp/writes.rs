@@ -237,3 +237,106 @@ async fn a_like_or_a_put_whose_answer_is_garbled_is_said_as_the_server_stored_it
         .expect("the put is stored");
     assert_eq!(dynoscope_core::value::cell_text(&stored["n"]), "1");
 }
+
+/// The keys of a JSON object, sorted.
+fn keys(value: &Value) -> Vec<String> {
+    let mut keys: Vec<String> = value
+        .as_object()
+        .unwrap_or_else(|| panic!("an object: {value}"))
+        .keys()
+        .cloned()
+        .collect();
+    keys.sort();
+    keys
+}
+
+/// The runs compared: CLI arguments (without `--json`), the tool, its arguments.
+fn one_document_cases() -> Vec<(Vec<&'static str>, &'static str, Value)> {
+    vec![
+        (
+            vec![
+                "add",
+                "--table",
+                "Videos",
+                "--key",
+                "PK=VID#9f3a",
+                "--key",
+                "SK=STATS#TOTAL",
+                "--attr",
+                "play_count",
+                "--delta",
+                "1",
+            ],
+            "add",
+            json!({"table": "Videos", "key": {"PK": "VID#9f3a", "SK": "STATS#TOTAL"}, "attribute": "play_count", "delta": "1"}),
+        ),
+        (
+            vec![
+                "like",
+                "--table",
+                "Social",
+                "--pk",
+                SAMPLE_POST,
+                "--user",
+                "USER#cli1",
+            ],
+            "like",
+            json!({"table": "Social", "pk": SAMPLE_POST, "user": "USER#mcp1"}),
+        ),
+        (
+            vec![
+                "put",
+                "--table",
+                "Videos",
+                "--item",
+                r#"{"PK":{"S":"VID#one"},"SK":{"S":"META"}}"#,
+            ],
+            "put_item",
+            json!({"table": "Videos", "item": r#"{"PK":{"S":"VID#two"},"SK":{"S":"META"}}"#}),
+        ),
+        (
+            vec![
+                "partiql",
+                "UPDATE \"Videos\" SET play_count = play_count + 1 WHERE PK = 'VID#9f3a' AND SK = 'STATS#TOTAL'",
+            ],
+            "partiql_write",
+            json!({"statement": "UPDATE \"Videos\" SET play_count = play_count + 1 WHERE PK = 'VID#9f3a' AND SK = 'STATS#TOTAL'"}),
+        ),
+        (
+            vec![
+                "check",
+                "--table",
+                "Videos",
+                "--tally",
+                "play_count",
+                "--pk",
+                "VID#c0de",
+                "--shards",
+                "STATS#TOTAL#",
+            ],
+            "sum_shards",
+            json!({"table": "Videos", "pk": "VID#c0de", "rule": {"tally": "play_count", "shards": "STATS#TOTAL#"}}),
+        ),
+    ]
+}
+
+/// Each run the CLI prints with `--json` and an agent calls as a tool is one report: the same
+/// object, with the same keys, and the same ending, from either front end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_clis_json_and_the_agents_answer_are_one_document() {
+    let sandbox = Sandbox::start(None, 0).await.unwrap();
+    let url = sandbox.endpoint().to_owned();
+    let agent = Agent::start(&url, &["--allow-writes"], &audit_path("one-document")).await;
+    for (mut args, tool, arguments) in one_document_cases() {
+        args.push("--json");
+        let (code, out, err) = common::files::dynoscope(&url, &args).await;
+        assert_eq!(code, 0, "{args:?}: {err}");
+        let printed: Value =
+            serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{out}: {e}"));
+        let answered = agent.ok(tool, arguments).await;
+        assert_eq!(keys(&printed), keys(&answered), "{tool}");
+        assert_eq!(printed["ending"], "done", "{tool}: {printed}");
+        assert_eq!(printed["ending"], answered["ending"], "{tool}");
+    }
+    agent.client.cancel().await.unwrap();
+}

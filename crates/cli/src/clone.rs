@@ -12,11 +12,10 @@ use crate::flags::{count, positive};
 use crate::interrupt::unless_stopped;
 use crate::resume;
 use dynoscope_core::admin::AdminEvent;
-use dynoscope_core::clone::{self, CloneEvent, ClonePlan, CloneReport, PartAsked};
+use dynoscope_core::clone::{self, CloneEvent, CloneReport, CloneSpec};
 use dynoscope_core::connection::{self, ConnectOptions, ConnectionSpec};
 use dynoscope_core::error::{Error, Result};
 use dynoscope_core::import::BATCHES_AT_ONCE;
-use dynoscope_core::limits::AtOnce;
 use dynoscope_core::read::SegmentStart;
 use dynoscope_core::report::Report;
 use dynoscope_core::terminal::say;
@@ -103,24 +102,26 @@ impl CloneArgs {
         ))
     }
 
-    /// What is read: a partition (from `--start-key JSON`), or the table's segments.
-    fn part(&self) -> Result<PartAsked> {
-        match &self.pk {
-            Some(pk) => {
-                let after = match self.start_keys.as_slice() {
-                    [] => None,
-                    [key] => resume::parse_key(key)?,
-                    _ => {
-                        return Err(Error::Invalid("--start-key is given once with --pk".into()));
-                    }
-                };
-                Ok(PartAsked::Partition(pk.clone(), after))
+    /// The clone asked: where it goes on from `--start-key` (a key with `--pk`, else one per
+    /// segment), parsed here; the rest checked by the spec.
+    fn spec(&self) -> Result<CloneSpec> {
+        let mut spec = CloneSpec::new(&self.table, false);
+        spec.to_table.clone_from(&self.to_table);
+        spec.pk.clone_from(&self.pk);
+        spec.segments = self.segments;
+        spec.concurrency = self.concurrency;
+        spec.sample = (!self.no_check).then_some(self.sample);
+        match (&self.pk, self.start_keys.as_slice()) {
+            (_, []) => {}
+            (Some(_), [key]) => spec.resume_after = resume::parse_key(key)?,
+            (Some(_), _) => {
+                return Err(Error::Invalid("--start-key is given once with --pk".into()));
             }
-            None => Ok(PartAsked::Table(resume::parse_segment_keys(
-                self.segments,
-                &self.start_keys,
-            )?)),
+            (None, keys) => {
+                spec.resume_segments = Some(resume::parse_segment_keys(self.segments, keys)?);
+            }
         }
+        Ok(spec)
     }
 }
 
@@ -129,9 +130,8 @@ pub async fn clone(cx: &mut Ctx<'_>, args: CloneArgs) -> Result<Exit> {
     let (source, flags, stop) = (cx.connection, cx.flags, cx.stop);
     let out = &mut *cx.out;
     let spec = args.destination()?;
-    let part = args.part()?;
-    let at_once = AtOnce::new(args.concurrency, "concurrency")?;
-    if let Some(note) = at_once.note("batches") {
+    let (plan, note) = args.spec()?.plan()?;
+    if let Some(note) = note {
         say(format_args!("dynoscope: {note}"));
     }
     let options = ConnectOptions {
@@ -139,17 +139,7 @@ pub async fn clone(cx: &mut Ctx<'_>, args: CloneArgs) -> Result<Exit> {
         ..flags.options()
     };
     let target = unless_stopped(stop, "connect", connection::connect_with(spec, options)).await?;
-    let to_table = args
-        .to_table
-        .clone()
-        .unwrap_or_else(|| clone::default_to_table(&args.table, false));
-    let plan = ClonePlan {
-        table: args.table.clone(),
-        to_table: to_table.clone(),
-        part,
-        batches_at_once: at_once.at_once,
-        sample: (!args.no_check).then_some(args.sample),
-    };
+    let to_table = plan.to_table.clone();
     // A few progress lines a second at most, and always the one that says it is stopping.
     let mut said_at: Option<std::time::Instant> = None;
     let mut on_event = |event: CloneEvent| match event {

@@ -25,7 +25,7 @@ pub async fn put(cx: &mut Ctx<'_>, args: PutArgs) -> Result<Exit> {
     spec.item()?;
     let info = describe(&connection.reader(), &args.table, stop).await?;
     let written = spec.run(connection, &info, confirmed, stop).await?;
-    said(out, &written, false)
+    said(out, &written, args.json)
 }
 
 /// Print the item with the key of `--key`, read consistently: plain JSON (DynamoDB JSON with

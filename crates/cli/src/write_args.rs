@@ -17,6 +17,9 @@ pub struct PutArgs {
     /// Only when no item has this key (attribute_not_exists): never replace one.
     #[arg(long)]
     pub create_only: bool,
+    /// Print the report as one JSON object (the MCP server's `put_item` answer).
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `dynoscope get`.

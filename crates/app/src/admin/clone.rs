@@ -9,12 +9,10 @@ use egui::Ui;
 use crate::Scope;
 use crate::widgets::{confirm_ui, error_ui};
 use dynoscope_core::admin::AdminEvent;
-use dynoscope_core::clone::{self, CloneEvent, ClonePlan, CloneReport, PartAsked};
+use dynoscope_core::clone::{self, CloneEvent, ClonePlan, CloneReport, CloneSpec};
 use dynoscope_core::connection::{self, ConnectOptions, Connection, ConnectionSpec};
 use dynoscope_core::error::{Error, Result};
-use dynoscope_core::import::BATCHES_AT_ONCE;
 use dynoscope_core::limits;
-use dynoscope_core::read::SegmentStarts;
 use dynoscope_core::report::Report;
 use dynoscope_core::task::Job;
 
@@ -95,25 +93,15 @@ impl CloneForm {
     }
 
     fn plan(&self, scope: &Scope<'_>) -> Result<ClonePlan> {
-        let to_table = match self.to_table.trim() {
-            "" => clone::default_to_table(&scope.table.name, self.to == To::Here),
-            name => name.to_owned(),
-        };
-        let part = match self.pk.trim() {
-            "" => {
-                let segments = limits::segments_typed(&self.segments, 4)?;
-                limits::check_segments(segments, scope.table, false)?;
-                PartAsked::Table(SegmentStarts::all(segments)?)
-            }
-            pk => PartAsked::Partition(pk.to_owned(), None),
-        };
-        Ok(ClonePlan {
-            table: scope.table.name.clone(),
-            to_table,
-            part,
-            batches_at_once: BATCHES_AT_ONCE,
-            sample: Some(clone::SAMPLE),
-        })
+        let mut spec = CloneSpec::new(&scope.table.name, self.to == To::Here);
+        spec.to_table = Some(self.to_table.clone());
+        spec.pk = Some(self.pk.clone());
+        if self.pk.trim().is_empty() {
+            spec.segments = limits::segments_typed(&self.segments, clone::SEGMENTS)?;
+            limits::check_segments(spec.segments, scope.table, false)?;
+        }
+        let (plan, _) = spec.plan()?;
+        Ok(plan)
     }
 
     fn destination(&self, here: &Connection) -> Option<ConnectionSpec> {

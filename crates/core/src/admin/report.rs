@@ -225,3 +225,67 @@ fn reports_json(reports: &[AdminReport]) -> Value {
     let notes: Vec<&String> = reports.iter().flat_map(|r| &r.notes).collect();
     json!({"writes": writes, "after": after, "backup": backup, "notes": notes})
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn applied(what: &str) -> AdminReport {
+        AdminReport::of(
+            what.to_owned(),
+            WriteOutcome::Applied {
+                returned: None,
+                consumed_wcu: 0.0,
+                attempts: 1,
+                unwritten: None,
+                throttled: Vec::new(),
+            },
+        )
+    }
+
+    fn refused_before(error: &str) -> Error {
+        Error::Invalid(error.to_owned())
+    }
+
+    #[test]
+    fn a_run_that_applied_nothing_is_its_error_and_one_that_did_is_refused_after_it() {
+        let nothing = ChangeRun {
+            reports: Vec::new(),
+            stopped: Some(refused_before("its class is already STANDARD")),
+        };
+        assert!(nothing.failure().is_some());
+        assert_eq!(nothing.ending(), Ending::BadInput);
+        let not_sent = ChangeRun::one(AdminReport::of(
+            "a stream".into(),
+            WriteOutcome::not_sent(refused_before("read-only")),
+        ));
+        assert_eq!(
+            not_sent.failure().map(ToString::to_string).as_deref(),
+            Some("read-only")
+        );
+        let partial = ChangeRun {
+            reports: vec![applied("a stream with NEW_IMAGE turned on")],
+            stopped: Some(refused_before("its class is already STANDARD")),
+        };
+        assert!(partial.failure().is_none(), "something applied");
+        assert_eq!(partial.ending(), Ending::Refused);
+        let texts: Vec<String> = partial.lines().into_iter().map(|l| l.text).collect();
+        assert_eq!(
+            texts,
+            [
+                "applied: a stream with NEW_IMAGE turned on",
+                "stopped: its class is already STANDARD"
+            ]
+        );
+        assert_eq!(
+            partial.to_json()["error"],
+            "its class is already STANDARD",
+            "the JSON says it too"
+        );
+        let whole = ChangeRun::one(applied("table T deleted"));
+        assert_eq!(
+            (whole.failure().is_none(), whole.ending()),
+            (true, Ending::Done)
+        );
+    }
+}

@@ -15,6 +15,7 @@ mod copy;
 mod identity;
 mod report;
 mod schema;
+mod spec;
 mod track;
 mod verify;
 
@@ -34,6 +35,7 @@ use crate::write::{Confirmation, Destination};
 pub use copy::{CopyProgress, CopyReport, PAGE_ITEMS, copy};
 pub use report::{CloneReport, SchemaStep, StreamStep};
 pub use schema::{Target, target_of};
+pub use spec::{CloneSpec, SEGMENTS};
 pub use verify::{PartitionCount, Verified, verify};
 
 /// Items compared one by one at the end unless told otherwise.
