@@ -11,6 +11,7 @@ use dynoscope_core::schema::{
     BillingSpec, ClassSpec, Described, StreamView, TableChange, TableSpec, parse_index, parse_key,
     parse_tag,
 };
+use dynoscope_core::spec::TableChangeSpec;
 
 /// `dynoscope table …`.
 #[derive(Debug, Subcommand)]
@@ -270,63 +271,26 @@ pub struct UpdateArgs {
 impl UpdateArgs {
     /// The changes asked for, against the table as described.
     pub fn changes(&self, table: &Described) -> Result<Vec<TableChange>> {
-        let spec = &table.spec;
-        let mut changes = Vec::new();
-        if let Some(billing) = self.billing.billing()? {
-            changes.push(TableChange::Billing {
-                billing,
-                indexes: spec.global.iter().map(|g| g.name.clone()).collect(),
-            });
+        let on_off = |on: bool, off: bool| (on || off).then_some(on);
+        TableChangeSpec {
+            billing: self.billing.billing()?,
+            add_global: self.add_gsi.as_deref().map(parse_index).transpose()?,
+            delete_global: self.delete_gsi.clone(),
+            ttl: match (&self.ttl, self.no_ttl) {
+                (Some(attribute), _) => Some(Some(attribute.clone())),
+                (None, true) => Some(None),
+                (None, false) => None,
+            },
+            stream: match (&self.stream, self.no_stream) {
+                (Some(view), _) => Some(Some(stream_view(view)?)),
+                (None, true) => Some(None),
+                (None, false) => None,
+            },
+            deletion_protection: on_off(self.deletion_protection, self.no_deletion_protection),
+            class: self.class.as_deref().map(table_class).transpose()?,
+            pitr: on_off(self.pitr, self.no_pitr),
         }
-        if let Some(index) = &self.add_gsi {
-            changes.push(TableChange::AddGlobal {
-                index: parse_index(index)?,
-                billing: spec.billing,
-            });
-        }
-        if let Some(name) = &self.delete_gsi {
-            changes.push(TableChange::DeleteGlobal(name.clone()));
-        }
-        if let Some(attribute) = &self.ttl {
-            changes.push(TableChange::Ttl {
-                attribute: attribute.clone(),
-                enabled: true,
-            });
-        }
-        if self.no_ttl {
-            let attribute = spec
-                .ttl
-                .clone()
-                .ok_or_else(|| Error::Invalid(format!("{}: TTL is not on", spec.name)))?;
-            changes.push(TableChange::Ttl {
-                attribute,
-                enabled: false,
-            });
-        }
-        if let Some(view) = &self.stream {
-            changes.push(TableChange::Stream(Some(stream_view(view)?)));
-        }
-        if self.no_stream {
-            changes.push(TableChange::Stream(None));
-        }
-        if self.deletion_protection || self.no_deletion_protection {
-            changes.push(TableChange::DeletionProtection(self.deletion_protection));
-        }
-        if let Some(class) = &self.class {
-            changes.push(TableChange::Class(table_class(class)?));
-        }
-        if self.pitr || self.no_pitr {
-            changes.push(TableChange::Pitr(self.pitr));
-        }
-        if changes.is_empty() {
-            return Err(Error::Invalid(
-                "nothing to change: give --billing, --add-gsi, --delete-gsi, --ttl/--no-ttl, \
-                 --stream/--no-stream, --deletion-protection/--no-deletion-protection, --class \
-                 or --pitr/--no-pitr"
-                    .to_owned(),
-            ));
-        }
-        Ok(changes)
+        .plan(&table.spec)
     }
 }
 

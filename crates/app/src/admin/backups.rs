@@ -12,7 +12,8 @@ use crate::admin::run::AdminRun;
 use crate::widgets::{error_ui, write_button_ui};
 use dynoscope_core::admin::{self, BackupInfo};
 use dynoscope_core::report::age_text;
-use dynoscope_core::schema::{Described, TableChange};
+use dynoscope_core::schema::{Described};
+use dynoscope_core::spec::TableChangeSpec;
 use dynoscope_core::task::Pending;
 use dynoscope_core::write::WritePlan;
 
@@ -117,7 +118,14 @@ impl BackupsForm {
                 ui.label(if on { "on" } else { "off" });
                 let text = if on { "Turn PITR off" } else { "Turn PITR on" };
                 if write_button_ui(ui, scope.connection, ready, text).clicked() {
-                    match admin::change_plan(scope.connection, described, TableChange::Pitr(!on)) {
+                    let wish = TableChangeSpec {
+                        pitr: Some(!on),
+                        ..TableChangeSpec::default()
+                    };
+                    let planned = wish
+                        .one(&described.spec)
+                        .and_then(|change| admin::change_plan(scope.connection, described, change));
+                    match planned {
                         Ok(plan) => run.begin(scope.spawner, scope.connection, plan),
                         Err(error) => run.refuse(error),
                     }

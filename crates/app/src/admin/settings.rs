@@ -6,9 +6,11 @@ use egui::{RichText, Ui};
 
 use crate::admin::fields::{IndexRow, index_ui};
 use crate::widgets::error_ui;
+use dynoscope_core::error::Result;
 use dynoscope_core::schema::{
     BillingSpec, ClassSpec, Described, StreamView, TableChange, TableSpec,
 };
+use dynoscope_core::spec::TableChangeSpec;
 
 /// What the settings form holds between frames.
 pub struct SettingsForm {
@@ -42,12 +44,13 @@ impl SettingsForm {
         ui: &mut Ui,
         table: &Described,
         ready: bool,
-    ) -> Option<TableChange> {
+    ) -> Option<Result<TableChange>> {
         let spec = &table.spec;
         let mut change = None;
-        let mut ask = |ui: &mut Ui, text: &str, c: TableChange| {
+        // Each button asks one change, made against the table as described by the core's spec.
+        let mut ask = |ui: &mut Ui, text: &str, wish: TableChangeSpec| {
             if ui.add_enabled(ready, egui::Button::new(text)).clicked() {
-                change = Some(c);
+                change = Some(wish.one(spec));
             }
         };
         egui::Grid::new("table-settings")
@@ -69,7 +72,7 @@ impl SettingsForm {
                     } else {
                         "Turn protection on"
                     };
-                    ask(ui, text, TableChange::DeletionProtection(!on));
+                    ask(ui, text, wish(|w| w.deletion_protection = Some(!on)));
                 });
                 ui.end_row();
                 ui.weak("Class");
@@ -82,7 +85,7 @@ impl SettingsForm {
                     ask(
                         ui,
                         &format!("Change to {}", other.name()),
-                        TableChange::Class(other),
+                        wish(|w| w.class = Some(other)),
                     );
                 });
                 ui.end_row();
@@ -100,12 +103,12 @@ impl SettingsForm {
         &mut self,
         ui: &mut Ui,
         spec: &TableSpec,
-        ask: &mut impl FnMut(&mut Ui, &str, TableChange),
+        ask: &mut impl FnMut(&mut Ui, &str, TableChangeSpec),
     ) {
         match spec.stream {
             Some(view) => {
                 ui.label(view.name());
-                ask(ui, "Turn off", TableChange::Stream(None));
+                ask(ui, "Turn off", wish(|w| w.stream = Some(None)));
             }
             None => {
                 ui.label("off");
@@ -116,7 +119,8 @@ impl SettingsForm {
                             ui.selectable_value(&mut self.view, view, view.name());
                         }
                     });
-                ask(ui, "Turn on", TableChange::Stream(Some(self.view)));
+                let view = self.view;
+                ask(ui, "Turn on", wish(|w| w.stream = Some(Some(view))));
             }
         }
     }
@@ -127,16 +131,12 @@ impl SettingsForm {
         &mut self,
         ui: &mut Ui,
         spec: &TableSpec,
-        ask: &mut impl FnMut(&mut Ui, &str, TableChange),
+        ask: &mut impl FnMut(&mut Ui, &str, TableChangeSpec),
     ) {
         match &spec.ttl {
             Some(attribute) => {
                 ui.label(format!("on `{attribute}`"));
-                let off = TableChange::Ttl {
-                    attribute: attribute.clone(),
-                    enabled: false,
-                };
-                ask(ui, "Turn TTL off", off);
+                ask(ui, "Turn TTL off", wish(|w| w.ttl = Some(None)));
             }
             None => {
                 ui.label("off");
@@ -150,11 +150,8 @@ impl SettingsForm {
                 if self.ttl.trim().is_empty() {
                     ui.weak("type the attribute to turn TTL on");
                 } else {
-                    let on = TableChange::Ttl {
-                        attribute: self.ttl.trim().to_owned(),
-                        enabled: true,
-                    };
-                    ask(ui, "Turn TTL on", on);
+                    let attribute = self.ttl.trim().to_owned();
+                    ask(ui, "Turn TTL on", wish(|w| w.ttl = Some(Some(attribute))));
                 }
             }
         }
@@ -165,7 +162,7 @@ impl SettingsForm {
         &mut self,
         ui: &mut Ui,
         spec: &TableSpec,
-        ask: &mut impl FnMut(&mut Ui, &str, TableChange),
+        ask: &mut impl FnMut(&mut Ui, &str, TableChangeSpec),
     ) {
         ui.label(RichText::new("Add a global index").strong());
         index_ui(ui, "settings-new-index", &mut self.index, false);
@@ -175,10 +172,7 @@ impl SettingsForm {
             ask(
                 ui,
                 "Add index",
-                TableChange::AddGlobal {
-                    index: self.index.spec(),
-                    billing: spec.billing,
-                },
+                wish(|w| w.add_global = Some(self.index.spec())),
             );
         } else {
             ui.weak("Type the index's name and its partition key to add it.");
@@ -203,7 +197,7 @@ impl SettingsForm {
                     ask(
                         ui,
                         "Delete index",
-                        TableChange::DeleteGlobal(self.drop_index.clone()),
+                        wish(|w| w.delete_global = Some(self.drop_index.clone())),
                     );
                 }
             });
@@ -214,20 +208,12 @@ impl SettingsForm {
         &mut self,
         ui: &mut Ui,
         spec: &TableSpec,
-        ask: &mut impl FnMut(&mut Ui, &str, TableChange),
+        ask: &mut impl FnMut(&mut Ui, &str, TableChangeSpec),
     ) {
         ui.label(spec.billing.words());
-        let indexes = spec
-            .global
-            .iter()
-            .map(|g| g.name.clone())
-            .collect::<Vec<_>>();
         match spec.billing {
             BillingSpec::Provisioned { .. } => {
-                let to = TableChange::Billing {
-                    billing: BillingSpec::OnDemand,
-                    indexes,
-                };
+                let to = wish(|w| w.billing = Some(BillingSpec::OnDemand));
                 ask(ui, "Change to on demand", to);
             }
             BillingSpec::OnDemand => {
@@ -238,7 +224,7 @@ impl SettingsForm {
                 }
                 match BillingSpec::provisioned(&self.rcu, &self.wcu) {
                     Ok(billing) => {
-                        let to = TableChange::Billing { billing, indexes };
+                        let to = wish(|w| w.billing = Some(billing));
                         ask(ui, "Change to provisioned", to);
                     }
                     Err(error) => error_ui(ui, &error),
@@ -246,4 +232,11 @@ impl SettingsForm {
             }
         }
     }
+}
+
+/// A change spec asking only what `set` sets.
+fn wish(set: impl FnOnce(&mut TableChangeSpec)) -> TableChangeSpec {
+    let mut wish = TableChangeSpec::default();
+    set(&mut wish);
+    wish
 }

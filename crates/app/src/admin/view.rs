@@ -147,7 +147,9 @@ impl Feature for AdminFeature {
                     let ready =
                         !self.run.busy() && Destination::writes_off(scope.connection).is_none();
                     if let Some(change) = self.settings.settings_ui(ui, &described, ready) {
-                        match admin::change_plan(scope.connection, &described, change) {
+                        let planned = change
+                            .and_then(|c| admin::change_plan(scope.connection, &described, c));
+                        match planned {
                             Ok(plan) => self.run.begin(scope.spawner, scope.connection, plan),
                             Err(error) => self.run.refuse(error),
                         }

@@ -26,6 +26,7 @@ mod runs;
 mod shard_runs;
 mod sql;
 mod statement;
+mod table_change;
 mod tally_runs;
 #[cfg(test)]
 mod tests;
@@ -44,6 +45,7 @@ pub use rule::{PlanChoice, RuleSpec, TallySpec};
 pub use shard_runs::ShardSum;
 pub use sql::{SqlLoad, SqlSpec};
 pub use statement::{StatementPlan, StatementSpec};
+pub use table_change::TableChangeSpec;
 pub use tally_runs::{TallyCheck, TallyRepair};
 pub use transfer::{ExportPlan, ExportSpec, ImportPlan, ImportSpec};
 pub use watch::{DEFAULT_SETTLE_SECONDS, WatchFrom, WatchSpec};
