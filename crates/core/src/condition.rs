@@ -48,7 +48,7 @@ impl ScalarType {
     pub const ALL: [Self; 5] = [Self::S, Self::N, Self::B, Self::Bool, Self::Null];
 
     /// From a key schema's `AttributeType` letter.
-    pub fn from_key_letter(letter: &str) -> Option<Self> {
+    pub(crate) fn from_key_letter(letter: &str) -> Option<Self> {
         match letter {
             "S" => Some(Self::S),
             "N" => Some(Self::N),
@@ -255,7 +255,7 @@ pub fn key_condition(
 
 /// Add `clauses` to placeholders `p`, joined with `AND`, or with `OR` when `any` (each clause
 /// then in parentheses); `None` when there are none.
-pub fn filter_expression(
+pub(crate) fn filter_expression(
     p: &mut Placeholders,
     clauses: &[FilterClause],
     any: bool,

@@ -8,7 +8,7 @@ use crate::table::{TableInfo, human_bytes};
 
 /// The most segments a parallel scan is cut into (DynamoDB would take a million; each is at
 /// least one request).
-pub const MAX_SEGMENTS: usize = 1000;
+pub(crate) const MAX_SEGMENTS: usize = 1000;
 
 /// Segments a scan may have without a question however small the table: as many as run at
 /// once.

@@ -9,7 +9,7 @@ use std::str::FromStr;
 use bigdecimal::BigDecimal;
 
 /// The most significant digits a DynamoDB number may have.
-pub const MAX_SIGNIFICANT_DIGITS: u64 = 38;
+pub(crate) const MAX_SIGNIFICANT_DIGITS: u64 = 38;
 
 /// Why a string is not a DynamoDB number.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -48,14 +48,6 @@ pub fn parse(text: &str) -> Result<BigDecimal, NumberError> {
         BigDecimal::from_str(trimmed).map_err(|_| NumberError::NotANumber(trimmed.to_owned()))?;
     check_range(trimmed, &value)?;
     Ok(value)
-}
-
-/// The number of significant digits of `value` (zero has one).
-pub fn significant_digits(value: &BigDecimal) -> u64 {
-    if is_zero(value) {
-        return 1;
-    }
-    value.normalized().digits()
 }
 
 fn is_zero(value: &BigDecimal) -> bool {
@@ -145,7 +137,6 @@ mod tests {
         let text = "12345678901234567890123456789012345678";
         let value = parse(text).unwrap();
         assert_eq!(value.to_string(), text);
-        assert_eq!(significant_digits(&value), 38);
     }
 
     #[test]

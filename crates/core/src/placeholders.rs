@@ -82,7 +82,7 @@ impl Placeholders {
 
     /// The placeholder for `value`, which the text wrote as `written`: kept when it is one of
     /// the person's own placeholders for this value, otherwise a fresh one.
-    pub fn value_written(&mut self, written: Option<&str>, value: AttributeValue) -> String {
+    pub(crate) fn value_written(&mut self, written: Option<&str>, value: AttributeValue) -> String {
         if let Some(own) = written
             && self.own_values.get(own) == Some(&value)
         {
@@ -98,7 +98,7 @@ impl Placeholders {
     }
 
     /// Whether `placeholder` is one the person wrote themselves.
-    pub fn is_own(&self, placeholder: &str) -> bool {
+    pub(crate) fn is_own(&self, placeholder: &str) -> bool {
         self.own_names.iter().any(|(own, _)| own == placeholder)
             || self.own_values.contains_key(placeholder)
     }

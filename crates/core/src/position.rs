@@ -14,7 +14,7 @@ pub struct TextPosition {
 
 impl TextPosition {
     /// The position of byte `offset` in `text` (clamped to its end and to a character start).
-    pub fn in_text(text: &str, offset: usize) -> Self {
+    pub(crate) fn in_text(text: &str, offset: usize) -> Self {
         let mut at = offset.min(text.len());
         while !text.is_char_boundary(at) {
             at -= 1;

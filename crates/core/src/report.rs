@@ -157,7 +157,7 @@ pub fn capacity_exact(units: &bigdecimal::BigDecimal) -> String {
 }
 
 /// A wait, the way a progress line says it: `50 ms` under a second, `1.6 s` from one.
-pub fn wait_text(wait: std::time::Duration) -> String {
+pub(crate) fn wait_text(wait: std::time::Duration) -> String {
     let ms = wait.as_millis();
     if ms < 1000 {
         format!("{ms} ms")
@@ -171,7 +171,7 @@ pub fn wait_text(wait: std::time::Duration) -> String {
 /// How often a write whose outcome is unknown was sent, in words: `attempts` counts every
 /// request that left (throttled ones, which wrote nothing, and re-sends of a repeatable write
 /// after a lost answer), so a report never says "not sent again" of a request sent three times.
-pub fn sent_unknown(attempts: u32) -> String {
+pub(crate) fn sent_unknown(attempts: u32) -> String {
     match attempts {
         0 | 1 => "not sent again".to_owned(),
         n => format!(
@@ -186,7 +186,7 @@ pub fn sent_unknown(attempts: u32) -> String {
 /// when the server said (`by`, from `error::throttle_words`): `throttled by this key range's
 /// write limit (1,000 WCU/s per partition) on table Social, waiting 800 ms before attempt 3`,
 /// or `throttled, waiting 800 ms before attempt 3`.
-pub fn throttled_note(attempt: u32, wait: std::time::Duration, by: Option<&str>) -> String {
+pub(crate) fn throttled_note(attempt: u32, wait: std::time::Duration, by: Option<&str>) -> String {
     let by = by.map(|words| format!(" by {words}")).unwrap_or_default();
     format!(
         "throttled{by}, waiting {} before attempt {attempt}",
@@ -195,7 +195,7 @@ pub fn throttled_note(attempt: u32, wait: std::time::Duration, by: Option<&str>)
 }
 
 /// A page request that failed on the way, sent again after `wait`.
-pub fn resending_note(attempt: u32, wait: std::time::Duration, headline: &str) -> String {
+pub(crate) fn resending_note(attempt: u32, wait: std::time::Duration, headline: &str) -> String {
     format!(
         "{headline}; sending again in {} (attempt {attempt})",
         wait_text(wait)

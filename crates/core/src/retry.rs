@@ -9,7 +9,7 @@ use std::time::Duration;
 
 /// A failed attempt, as far as sending it again goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Failure {
+pub(crate) enum Failure {
     /// The server refused with a throttling code: nothing was applied or read.
     Throttled,
     /// A transaction cancelled for conflicts with other transactions alone: nothing written.
@@ -67,7 +67,7 @@ pub struct Rule {
 
 impl Rule {
     /// Never sent again.
-    pub const NEVER: Self = Self {
+    pub(crate) const NEVER: Self = Self {
         first: Duration::ZERO,
         longest: Duration::ZERO,
         times: 0,
@@ -86,7 +86,7 @@ impl Rule {
 
 /// A rule for each kind of failure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Policy {
+pub(crate) struct Policy {
     pub throttled: Rule,
     pub conflict: Rule,
     pub unprocessed: Rule,
@@ -147,7 +147,7 @@ pub fn fits(left: Duration, wait: Duration, timeout: Duration) -> bool {
 
 /// One operation's re-sends so far, under one [`Policy`] and one timeout.
 #[derive(Debug, Clone)]
-pub struct Retries {
+pub(crate) struct Retries {
     policy: Policy,
     timeout: Duration,
     resent: [u32; 4],
@@ -199,7 +199,7 @@ impl Retries {
     }
 
     /// Whether `failure`'s waits count against the operation's timeout.
-    pub fn on_the_clock(&self, failure: Failure) -> bool {
+    pub(crate) fn on_the_clock(&self, failure: Failure) -> bool {
         self.policy.rule(failure).on_the_clock
     }
 }

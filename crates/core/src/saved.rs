@@ -15,16 +15,16 @@ use crate::files::{IfExists, write_file};
 
 /// The environment variable naming the folder dynoscope keeps its files in, instead of the
 /// system's config folder.
-pub const DIR_ENV: &str = "DYNOSCOPE_CONFIG_DIR";
+pub(crate) const DIR_ENV: &str = "DYNOSCOPE_CONFIG_DIR";
 
 /// Saved query files read at most (the others are said to be left out).
-pub const MAX_FILES: usize = 1_000;
+pub(crate) const MAX_FILES: usize = 1_000;
 
 /// The largest saved query file read: 1 MiB.
 const MAX_FILE_BYTES: u64 = 1 << 20;
 
 /// History entries kept.
-pub const HISTORY: usize = 200;
+pub(crate) const HISTORY: usize = 200;
 
 /// The folder dynoscope keeps its own files in: `$DYNOSCOPE_CONFIG_DIR`, else the system's
 /// config folder's `dynoscope` (`$XDG_CONFIG_HOME` or `~/.config` on Linux, `~/Library/

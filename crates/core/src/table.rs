@@ -108,7 +108,7 @@ impl TableInfo {
     }
 
     /// Build from a `DescribeTable` answer. `None` when the key schema is missing.
-    pub fn from_description(desc: &TableDescription) -> Option<Self> {
+    pub(crate) fn from_description(desc: &TableDescription) -> Option<Self> {
         let defs = desc.attribute_definitions();
         let (partition, sort) = keys(desc.key_schema(), defs)?;
         let mut indexes = Vec::new();

@@ -21,13 +21,13 @@ const THROTTLED: [&str; 4] = [
 /// A config override that turns the SDK's automatic retries off for one request: the caller
 /// decides re-sends itself (a write that is not idempotent must never be sent twice after it
 /// may have reached the server; a throttled read backs off on the reader's own schedule).
-pub fn without_retries() -> aws_sdk_dynamodb::config::Builder {
+pub(crate) fn without_retries() -> aws_sdk_dynamodb::config::Builder {
     aws_sdk_dynamodb::Config::builder().retry_config(RetryConfig::disabled())
 }
 
 /// [`without_retries`], and the attempt given at most `budget` (what is left of its operation's
 /// deadline), connecting within 3 s of it.
-pub fn one_attempt_within(budget: Duration) -> aws_sdk_dynamodb::config::Builder {
+pub(crate) fn one_attempt_within(budget: Duration) -> aws_sdk_dynamodb::config::Builder {
     without_retries().timeout_config(
         TimeoutConfig::builder()
             .connect_timeout(budget.min(Duration::from_secs(3)))
@@ -40,7 +40,7 @@ pub fn one_attempt_within(budget: Duration) -> aws_sdk_dynamodb::config::Builder
 /// When one operation's time is up: its start plus the connection's timeout, covering every
 /// attempt and every wait between them.
 #[derive(Debug, Clone, Copy)]
-pub struct Deadline {
+pub(crate) struct Deadline {
     at: tokio::time::Instant,
     timeout: Duration,
 }
@@ -74,7 +74,7 @@ impl Deadline {
 }
 
 /// Whether the server refused with a throttling code: nothing was applied or read.
-pub fn is_throttled(error: &Error) -> bool {
+pub(crate) fn is_throttled(error: &Error) -> bool {
     // A 4xx refusal only: a 5xx may have been applied, whatever its code says.
     matches!(error, Error::Service { code, .. } if THROTTLED.contains(&code.as_str()))
 }

@@ -106,10 +106,10 @@ impl Audit {
 pub const MAX_LINE_BYTES: usize = 64 << 10;
 
 /// The longest string (or number) a line keeps whole.
-pub const MAX_STRING_BYTES: usize = 1024;
+pub(crate) const MAX_STRING_BYTES: usize = 1024;
 
 /// The members of one array or object a line keeps.
-pub const MAX_MEMBERS: usize = 64;
+pub(crate) const MAX_MEMBERS: usize = 64;
 
 /// `value` as a log line holds it, spending `budget` bytes: a string past
 /// [`MAX_STRING_BYTES`] (or past the budget) keeps its start and says how many bytes were left

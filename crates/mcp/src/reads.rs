@@ -19,7 +19,7 @@ use dynoscope_core::value::{self, Item, Style};
 pub const MAX_PAGES: usize = 10;
 
 /// Items a read returns unless told otherwise.
-pub const DEFAULT_LIMIT: usize = 100;
+pub(crate) const DEFAULT_LIMIT: usize = 100;
 
 #[tool_router(router = read_tools, vis = "pub(super)")]
 impl Server {

@@ -176,7 +176,7 @@ impl Server {
 
     /// Wait until no call is under way: a write in flight has its answer, said and audited,
     /// before the server stops (each ends within the connection's timeout).
-    pub async fn drained(&self) {
+    pub(crate) async fn drained(&self) {
         loop {
             let ended = self.shared.ended.notified();
             if self.shared.in_flight.load(Ordering::SeqCst) == 0 {

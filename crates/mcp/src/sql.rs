@@ -16,7 +16,7 @@ use dynoscope_core::value::{self, Style};
 
 /// The bytes of rows one answer holds (the cells' text and blobs): an answer is one line of
 /// JSON the client reads whole, so it is kept far below the rows the app's grid may hold.
-pub const MAX_SQL_BYTES: usize = 16 << 20;
+pub(crate) const MAX_SQL_BYTES: usize = 16 << 20;
 
 /// Aborts a task when dropped: the watch over a call's cancels ends with the call.
 struct AbortOnDrop(tokio::task::JoinHandle<()>);

@@ -12,7 +12,7 @@ use crate::admin::run::AdminRun;
 use crate::widgets::{error_ui, write_button_ui};
 use dynoscope_core::admin::{self, BackupInfo};
 use dynoscope_core::report::age_text;
-use dynoscope_core::schema::{Described};
+use dynoscope_core::schema::Described;
 use dynoscope_core::spec::TableChangeSpec;
 use dynoscope_core::task::Pending;
 use dynoscope_core::write::WritePlan;

@@ -168,11 +168,6 @@ impl BrowseFeature {
             .collect()
     }
 
-    /// How the item view shows items.
-    pub fn item_format(&self) -> ItemFormat {
-        self.item_format
-    }
-
     fn tab(&self) -> Option<&TabBody> {
         self.tabs.get(self.active).map(|t| &t.body)
     }

@@ -15,7 +15,7 @@ use crate::schema::{Described, read_spec};
 use crate::throttle::Deadline;
 
 /// How often a table is described again while it settles.
-pub const POLL: Duration = Duration::from_secs(2);
+pub(crate) const POLL: Duration = Duration::from_secs(2);
 
 /// How far following a table got.
 #[derive(Debug)]

@@ -22,7 +22,7 @@ pub use backups::{
     BackupInfo, backup_plan, check_backup_named, delete_backup_plan, describe_backup, list_backups,
     restore_plan,
 };
-pub use follow::{POLL, follow};
+pub use follow::follow;
 pub use report::{ChangeRun, change_all};
 
 use follow::{Followed, Within, follow_within};

@@ -26,7 +26,7 @@ use crate::write::{self, Batch, Destination, WriteOutcome, WritePlan};
 
 /// What the servers say of the two tables.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Sameness {
+pub(crate) enum Sameness {
     /// Different tables: another ARN or another creation time.
     Different,
     /// They may be one table: the same ARN and creation time (or neither said), so a probe
@@ -51,7 +51,7 @@ pub fn compare(source: &Described, destination: &Described) -> Sameness {
 /// (`from` on `source`, described as `described`): compared by ARN and creation time, then, if
 /// those cannot tell, by a probe item put into the destination and looked for in the source.
 /// `confirmed`: the user said yes to writes into the destination.
-pub async fn refuse_self(
+pub(crate) async fn refuse_self(
     (source, described): (&Connection, &Described),
     (target, found): (&Connection, &Described),
     confirmed: bool,

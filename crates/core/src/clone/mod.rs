@@ -32,11 +32,16 @@ use crate::value::Item;
 use crate::value::key_shown;
 use crate::write::{Confirmation, Destination};
 
-pub use copy::{CopyProgress, CopyReport, PAGE_ITEMS, copy};
-pub use report::{CloneReport, SchemaStep, StreamStep};
-pub use schema::{Target, target_of};
+pub use copy::{CopyProgress, CopyReport};
+pub use copy::{PAGE_ITEMS, copy};
+pub use report::StreamStep;
+pub use report::{CloneReport, SchemaStep};
+pub use schema::Target;
+pub(crate) use schema::target_of;
 pub use spec::{CloneSpec, SEGMENTS};
-pub use verify::{PartitionCount, Verified, verify};
+pub use verify::PartitionCount;
+pub use verify::Verified;
+pub use verify::verify;
 
 /// Items compared one by one at the end unless told otherwise.
 pub const SAMPLE: usize = 100;

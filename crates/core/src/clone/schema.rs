@@ -57,7 +57,7 @@ fn is_aws(connection: &Connection) -> bool {
 /// What a clone of `source` named `to` on `target` writes into: `found` (the destination as
 /// described, if it exists) when its keys are the source's, refused when they are not; else the
 /// source's spec renamed and adjusted.
-pub fn target_of(
+pub(crate) fn target_of(
     source: &Described,
     to: &str,
     target: &Connection,
@@ -94,7 +94,7 @@ pub fn target_of(
 
 /// Refused when `found`, the destination as described, has other keys than `source`: said
 /// before anything is read from it or written into it.
-pub fn check_keys(source: &Described, found: &Described, target: &Connection) -> Result<()> {
+pub(crate) fn check_keys(source: &Described, found: &Described, target: &Connection) -> Result<()> {
     let keys = |spec: &TableSpec| (spec.partition.clone(), spec.sort.clone());
     if keys(&found.spec) == keys(&source.spec) {
         return Ok(());

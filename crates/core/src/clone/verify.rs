@@ -20,7 +20,7 @@ use crate::table::TableInfo;
 use crate::value::{self, Item};
 
 /// Partitions counted by name; beyond them, counted in [`BUCKETS`] buckets by a hash of the key.
-pub const NAMED: usize = 100_000;
+pub(crate) const NAMED: usize = 100_000;
 const BUCKETS: u64 = 4096;
 /// Differences listed by name (the rest counted).
 const LISTED: usize = 20;

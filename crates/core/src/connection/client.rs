@@ -86,7 +86,7 @@ pub(crate) async fn endpoint_clients_with(
 
 /// The region the AWS Price List API answers in (it also answers in ap-south-1 and
 /// eu-central-1; us-east-1 is the one every account reaches).
-pub const PRICE_LIST_REGION: &str = "us-east-1";
+pub(crate) const PRICE_LIST_REGION: &str = "us-east-1";
 
 /// The Price List API client of a connection: its configuration (credentials, HTTP client,
 /// timeouts) in [`PRICE_LIST_REGION`], whatever the connection's own region.
@@ -133,7 +133,7 @@ fn timeouts(timeout: Duration) -> TimeoutConfig {
 }
 
 /// `loader` signing with the named `profile`'s credentials alone ([`profile_credentials`]).
-pub async fn signed_by(
+pub(crate) async fn signed_by(
     loader: aws_config::ConfigLoader,
     profile: &str,
     region: Option<Region>,
@@ -149,7 +149,7 @@ pub async fn signed_by(
 /// keys in the profile, a role it assumes, SSO, a `credential_process`. The default chain would
 /// look at `AWS_ACCESS_KEY_ID` first and sign with whatever account the environment holds.
 /// `region`: the one chosen, else the profile's (for SSO and STS).
-pub async fn profile_credentials(
+pub(crate) async fn profile_credentials(
     profile: &str,
     region: Option<Region>,
     timeout: Duration,
@@ -179,7 +179,7 @@ pub async fn profile_credentials(
 /// Whether `url` points at this machine: `localhost`, or a loopback IP address (`127.x.x.x`,
 /// `[::1]`). Anything else — a name that merely starts with `127.`, a host after user info
 /// (`http://127.0.0.1@example.com`) — is treated as elsewhere, so writes there are confirmed.
-pub fn is_loopback(url: &str) -> bool {
+pub(crate) fn is_loopback(url: &str) -> bool {
     let rest = url
         .strip_prefix("http://")
         .or_else(|| url.strip_prefix("https://"))

@@ -22,7 +22,7 @@ impl Connection {
     }
 
     /// Whether this connection holds an embedded sandbox.
-    pub fn has_sandbox(&self) -> bool {
+    pub(crate) fn has_sandbox(&self) -> bool {
         #[cfg(feature = "sandbox")]
         return self.sandbox.is_some();
         #[cfg(not(feature = "sandbox"))]

@@ -16,16 +16,18 @@ use aws_sdk_dynamodb::Client;
 
 use crate::error::{Error, Result};
 
-pub use client::{ClientSetup, PRICE_LIST_REGION, REGIONS, is_loopback};
+pub(crate) use client::is_loopback;
+pub use client::{ClientSetup, REGIONS};
 pub(crate) use client::{base_loader, endpoint_clients_with, pricing_client};
 use client::{local_credentials, signed_by};
 pub(crate) use open::ReadOnly;
-pub use open::{ConnectOptions, DEFAULT_TIMEOUT, MAX_TIMEOUT, Opened, open};
-pub use profiles::{Profiles, aws_configuration_present, read_profiles, read_profiles_from};
+pub use open::{ConnectOptions, DEFAULT_TIMEOUT, Opened, open};
+pub(crate) use profiles::aws_configuration_present;
+pub use profiles::{Profiles, read_profiles, read_profiles_from};
 pub use reader::Reader;
 
 /// The region used when an endpoint or the sandbox is given none.
-pub const DEFAULT_LOCAL_REGION: &str = "us-east-1";
+pub(crate) const DEFAULT_LOCAL_REGION: &str = "us-east-1";
 
 /// What to connect to. Holds no secrets, so it is safe to remember between runs.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

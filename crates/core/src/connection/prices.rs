@@ -99,7 +99,7 @@ impl Connection {
     }
 
     /// Prices read live (AWS's price list) for their region, over the shipped ones.
-    pub fn add_live_prices(&self, prices: RegionPrices) {
+    pub(crate) fn add_live_prices(&self, prices: RegionPrices) {
         self.prices.write(|c| c.book.replace(prices));
     }
 

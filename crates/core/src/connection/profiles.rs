@@ -19,7 +19,7 @@ pub struct Profiles {
 impl Profiles {
     /// The files looked in, in words: `/tmp/cfg (AWS_CONFIG_FILE, no such file) or
     /// ~/.aws/credentials`.
-    pub fn searched_text(&self) -> String {
+    pub(crate) fn searched_text(&self) -> String {
         let words: Vec<String> = self
             .searched
             .iter()
@@ -103,7 +103,7 @@ fn profile_sections(text: &str, config_file: bool) -> Vec<String> {
 
 /// Whether any AWS configuration is present: credentials, profile, region or endpoint in the
 /// environment, or a config or credentials file with a profile in it.
-pub fn aws_configuration_present() -> bool {
+pub(crate) fn aws_configuration_present() -> bool {
     const VARS: [&str; 10] = [
         "AWS_ACCESS_KEY_ID",
         "AWS_PROFILE",
@@ -127,7 +127,7 @@ pub fn aws_configuration_present() -> bool {
 
 /// Refuse a `profile` that is in no configuration file, naming the files looked in (or what
 /// kept one from being read, which says more than "not found").
-pub fn check_known(profile: &str) -> Result<()> {
+pub(crate) fn check_known(profile: &str) -> Result<()> {
     let profiles = read_profiles();
     if profiles.names.iter().any(|name| name == profile) {
         return Ok(());

@@ -86,7 +86,7 @@ fn storage(pricing: &Pricing, size_bytes: Option<i64>) -> Option<String> {
 
 /// The card as JSON: the region, why it, the billing, the source, and each figure in dollars
 /// as exact decimal numbers (`null` when unknown or in another currency).
-pub fn card_json(
+pub(crate) fn card_json(
     pricing: &Pricing,
     size_bytes: Option<i64>,
     items: Option<i64>,

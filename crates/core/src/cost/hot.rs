@@ -48,7 +48,7 @@ impl KeyRate {
     }
 
     /// The rate as a share of one partition's ceiling, in whole percent.
-    pub fn percent(&self) -> Option<BigDecimal> {
+    pub(crate) fn percent(&self) -> Option<BigDecimal> {
         self.per_second().map(|rate| {
             (rate * BigDecimal::from(100) / BigDecimal::from(ceiling(self.kind)))
                 .with_scale_round(0, RoundingMode::HalfUp)

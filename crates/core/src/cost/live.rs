@@ -19,7 +19,7 @@ use crate::cost::{Class, Kind};
 use crate::error::{Error, Result};
 
 /// DynamoDB's service code in the price list.
-pub const SERVICE_CODE: &str = "AmazonDynamoDB";
+pub(crate) const SERVICE_CODE: &str = "AmazonDynamoDB";
 
 /// The most pages read: a region's DynamoDB products fit in one (a few dozen of them).
 pub const MAX_PAGES: usize = 20;
@@ -30,7 +30,7 @@ const PAGE_SIZE: i32 = 100;
 /// The prices of `region` from the live price list, through `client` (which must reach the
 /// Price List API: us-east-1); `None` when it lists none of the prices dynoscope uses.
 /// Reads at most [`MAX_PAGES`] pages. A refusal (no `pricing:GetProducts`) is an error.
-pub async fn region_prices(
+pub(crate) async fn region_prices(
     client: &aws_sdk_pricing::Client,
     region: &str,
 ) -> Result<Option<RegionPrices>> {

@@ -20,7 +20,9 @@ pub mod units;
 use bigdecimal::BigDecimal;
 
 pub use money::{count, money};
-pub use prices::{ClassPrices, FALLBACK_REGION, PriceBook, RegionPrices};
+pub use prices::ClassPrices;
+pub use prices::RegionPrices;
+pub use prices::{FALLBACK_REGION, PriceBook};
 
 /// How a table's reads and writes are billed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -189,7 +191,7 @@ pub fn whole_read(size_bytes: Option<i64>, items: Option<i64>, pricing: &Pricing
 
 /// What `charges` (reads and writes alike) cost together: `≈ $0.0000031`, or `—` when one of
 /// them has no price.
-pub fn sum_text(charges: &[Charge]) -> String {
+pub(crate) fn sum_text(charges: &[Charge]) -> String {
     let mut total = BigDecimal::default();
     for charge in charges {
         match &charge.amount {
@@ -232,7 +234,7 @@ impl Pricing {
     /// A table on a connection whose `aws_region` is its own (`None` for the sandbox and an
     /// endpoint) priced as `picked` when the user picked a region, else as the connection's
     /// region, else as us-east-1, saying so.
-    pub fn for_connection(
+    pub(crate) fn for_connection(
         book: &PriceBook,
         aws_region: Option<&str>,
         picked: Option<&str>,
@@ -359,7 +361,7 @@ impl Pricing {
     }
 
     /// Where the prices come from: `Prices: AWS …, as of 2026-12-02`, or that none are known.
-    pub fn source_text(&self) -> String {
+    pub(crate) fn source_text(&self) -> String {
         match &self.prices {
             Some(p) => format!("Prices: {}, as of {}", p.source, p.as_of),
             None => format!(

@@ -15,7 +15,7 @@ use crate::files;
 const SHIPPED: &str = include_str!("../../../../assets/prices.json");
 
 /// The name of a user's price file in the config folder.
-pub const USER_FILE: &str = "prices.json";
+pub(crate) const USER_FILE: &str = "prices.json";
 
 /// The largest user price file read: 1 MiB, some hundred times every region's prices, so a
 /// file this large is not a price file (and is not read into memory whole).
@@ -59,7 +59,7 @@ pub struct RegionPrices {
 
 impl RegionPrices {
     /// The currency's sign: `$` for USD, `¥` for CNY, else the code and a space.
-    pub fn sign(&self) -> String {
+    pub(crate) fn sign(&self) -> String {
         match self.currency.as_str() {
             "USD" => "$".to_owned(),
             "CNY" => "¥".to_owned(),

@@ -12,7 +12,7 @@ use crate::ending::Ending;
 use crate::report::{Line, Report, Tone, plain};
 
 /// The largest attributes an item's size report names.
-pub const LARGEST_SHOWN: usize = 10;
+pub(crate) const LARGEST_SHOWN: usize = 10;
 
 /// An item's size, priced.
 #[derive(Debug, Clone, PartialEq)]

@@ -15,7 +15,7 @@ use crate::report::capacity_exact;
 
 /// The share of a partition's ceiling the suggested count leaves each shard at most, in
 /// percent: room for a burst above the average.
-pub const SUGGESTED_LOAD_PERCENT: u64 = 80;
+pub(crate) const SUGGESTED_LOAD_PERCENT: u64 = 80;
 
 /// The advice for one counter: its write rate, its item, and the shards that rate needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,14 +72,14 @@ impl ShardAdvice {
     }
 
     /// The write units one write costs.
-    pub fn units_per_write(&self) -> u64 {
+    pub(crate) fn units_per_write(&self) -> u64 {
         write_units(self.item_bytes, self.kind)
             .to_u64()
             .unwrap_or(u64::MAX)
     }
 
     /// The write units a second all writes take.
-    pub fn wcu_per_second(&self) -> u64 {
+    pub(crate) fn wcu_per_second(&self) -> u64 {
         self.writes_per_second
             .saturating_mul(self.units_per_write())
     }
@@ -113,13 +113,13 @@ impl ShardAdvice {
 
     /// Reading the total back from `shards` items by one `GetItem` each: every item rounded up
     /// to 4 KB on its own.
-    pub fn get_items_units(&self, shards: u64, kind: ReadKind) -> BigDecimal {
+    pub(crate) fn get_items_units(&self, shards: u64, kind: ReadKind) -> BigDecimal {
         read_units(self.item_bytes, kind) * BigDecimal::from(shards)
     }
 
     /// Reading the total back by one `Query` over the shards' shared partition key: the items'
     /// bytes summed, then rounded up to 4 KB once.
-    pub fn query_units(&self, shards: u64, kind: ReadKind) -> BigDecimal {
+    pub(crate) fn query_units(&self, shards: u64, kind: ReadKind) -> BigDecimal {
         read_units(self.item_bytes.saturating_mul(shards), kind)
     }
 
@@ -309,11 +309,6 @@ pub fn shares(values: &[Option<BigDecimal>]) -> Vec<Option<BigDecimal>> {
             })
         })
         .collect()
-}
-
-/// A shard's write units a second when it takes `share_percent` of `wcu_per_second`.
-pub fn shard_wcu(share_percent: &BigDecimal, wcu_per_second: u64) -> BigDecimal {
-    rounded(&(share_percent * BigDecimal::from(wcu_per_second) / BigDecimal::from(100)))
 }
 
 /// One decimal, for rates said in words.

@@ -126,7 +126,6 @@ fn shares_and_rates_of_observed_shards() {
     assert_eq!(shares[0], Some(d("30.0")));
     assert_eq!(shares[2], None);
     assert_eq!(shares[3], Some(d("60.0")));
-    assert_eq!(shard_wcu(&d("60.0"), 1_000), d("600.0"));
     assert_eq!(super::shares(&[Some(d("0"))]), vec![None]);
 }
 

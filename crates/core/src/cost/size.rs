@@ -31,7 +31,7 @@ pub fn item_size(item: &Item) -> usize {
 }
 
 /// The size of one value (see the module's rules).
-pub fn value_size(value: &AttributeValue) -> usize {
+pub(crate) fn value_size(value: &AttributeValue) -> usize {
     match value {
         AttributeValue::S(s) => s.len(),
         AttributeValue::N(n) => number_size(n),
@@ -54,7 +54,7 @@ pub fn value_size(value: &AttributeValue) -> usize {
 /// A number's size: its significant digits split at the decimal point, each side one byte per
 /// two digits (rounded up), one byte more, and one for a minus sign (zero has none). Text that
 /// is not a number is counted as well as it can be, never refused here (the validator does).
-pub fn number_size(text: &str) -> usize {
+pub(crate) fn number_size(text: &str) -> usize {
     let text = text.trim();
     let negative = text.starts_with('-');
     let body = text.trim_start_matches(['-', '+']);
@@ -132,19 +132,19 @@ impl SizeReport {
     }
 
     /// The bytes still free under 400 KB (0 when over).
-    pub fn bytes_left(&self) -> u64 {
+    pub(crate) fn bytes_left(&self) -> u64 {
         MAX_ITEM_BYTES.saturating_sub(self.bytes)
     }
 
     /// The share of 400 KB used, in percent, exact (409,600 bytes divide into a finite
     /// decimal).
-    pub fn percent_used(&self) -> BigDecimal {
+    pub(crate) fn percent_used(&self) -> BigDecimal {
         (BigDecimal::from(self.bytes) * BigDecimal::from(100) / BigDecimal::from(MAX_ITEM_BYTES))
             .normalized()
     }
 
     /// `0.3%` (one decimal, `< 0.1%` for a sliver).
-    pub fn percent_text(&self) -> String {
+    pub(crate) fn percent_text(&self) -> String {
         let percent = self.percent_used();
         let shown = percent.with_scale_round(1, RoundingMode::HalfUp);
         if self.bytes > 0 && shown == BigDecimal::default() {
@@ -251,7 +251,7 @@ impl SizeReport {
 impl SizeReport {
     /// What one put and one read of this item cost on `pricing`'s table: `put ≈ $0.00000125
     /// on demand (tx ≈ $0.0000025) · read strong ≈ … / eventual ≈ …`.
-    pub fn money_line(&self, pricing: &Pricing) -> String {
+    pub(crate) fn money_line(&self, pricing: &Pricing) -> String {
         let [put, put_tx, eventual, strong, _] = self.charges(pricing);
         format!(
             "put {} (tx {}) · read strong {} / eventual {}",

@@ -4,15 +4,15 @@
 use bigdecimal::BigDecimal;
 
 /// One write unit's bytes.
-pub const WRITE_UNIT_BYTES: u64 = 1024;
+pub(crate) const WRITE_UNIT_BYTES: u64 = 1024;
 /// One read unit's bytes.
-pub const READ_UNIT_BYTES: u64 = 4096;
+pub(crate) const READ_UNIT_BYTES: u64 = 4096;
 /// The largest item DynamoDB stores: 400 KB.
-pub const MAX_ITEM_BYTES: u64 = 400 * 1024;
+pub(crate) const MAX_ITEM_BYTES: u64 = 400 * 1024;
 /// What one partition serves at most each second: write units.
-pub const PARTITION_WCU_PER_SECOND: u64 = 1_000;
+pub(crate) const PARTITION_WCU_PER_SECOND: u64 = 1_000;
 /// What one partition serves at most each second: read units (strongly consistent).
-pub const PARTITION_RCU_PER_SECOND: u64 = 3_000;
+pub(crate) const PARTITION_RCU_PER_SECOND: u64 = 3_000;
 
 /// How a read is made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

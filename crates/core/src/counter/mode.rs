@@ -56,12 +56,12 @@ impl EditMode {
     }
 
     /// Whether the SDK may retry the request by itself.
-    pub fn retry_is_safe(self) -> bool {
+    pub(crate) fn retry_is_safe(self) -> bool {
         self == Self::Exact
     }
 
     /// The CLI spelling.
-    pub fn cli_name(self) -> &'static str {
+    pub(crate) fn cli_name(self) -> &'static str {
         match self {
             Self::Add => "add",
             Self::SetFromZero => "set",

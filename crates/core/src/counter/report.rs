@@ -97,7 +97,7 @@ impl EditReport {
 
     /// When the server's new value differs from the one expected: by how much (someone else
     /// changed the value in between).
-    pub fn interference(&self) -> Option<BigDecimal> {
+    pub(crate) fn interference(&self) -> Option<BigDecimal> {
         let Outcome::Applied {
             new_value: Some(new),
             ..

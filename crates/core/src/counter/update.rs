@@ -44,7 +44,7 @@ pub struct UpdatePlan {
 }
 
 /// Refuse key attributes: changing one would address a different item.
-pub fn check_editable(key: &Item, attribute: &str) -> Result<()> {
+pub(crate) fn check_editable(key: &Item, attribute: &str) -> Result<()> {
     if attribute.trim().is_empty() {
         return Err(Error::Invalid(
             "type the name of the number attribute to change".into(),
@@ -60,7 +60,10 @@ pub fn check_editable(key: &Item, attribute: &str) -> Result<()> {
 
 /// The stored number of `attribute` (`None` when missing); other types are refused, since ADD
 /// works only on numbers (and sets).
-pub fn stored_number(attribute: &str, stored: Option<&AttributeValue>) -> Result<Option<String>> {
+pub(crate) fn stored_number(
+    attribute: &str,
+    stored: Option<&AttributeValue>,
+) -> Result<Option<String>> {
     match stored {
         None => Ok(None),
         Some(AttributeValue::N(n)) => Ok(Some(n.clone())),
@@ -235,7 +238,7 @@ pub struct EditRequest {
 
 /// Check `request` on the item at `key` before anything is read or sent: not a key attribute,
 /// and an amount that is a DynamoDB number (a delta that is not 0).
-pub fn check_request(key: &Item, request: &EditRequest) -> Result<()> {
+pub(crate) fn check_request(key: &Item, request: &EditRequest) -> Result<()> {
     check_editable(key, &request.attribute)?;
     match &request.change {
         Change::By(_) => plan(Some("0"), &request.change).map(|_| ()),

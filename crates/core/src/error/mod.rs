@@ -12,7 +12,8 @@ pub use crate::position::TextPosition;
 mod source;
 mod throttling;
 
-pub use throttling::{ThrottleReason, in_words as throttle_words};
+pub use throttling::ThrottleReason;
+pub(crate) use throttling::in_words as throttle_words;
 
 use source::{body_excerpt, connection_refused, credentials_detail, error_chain, find_source};
 
@@ -195,7 +196,11 @@ pub enum Error {
 }
 
 /// A file that could not be `action`ed (creating, reading, writing).
-pub fn file_error(path: &std::path::Path, action: &'static str, e: &std::io::Error) -> Error {
+pub(crate) fn file_error(
+    path: &std::path::Path,
+    action: &'static str,
+    e: &std::io::Error,
+) -> Error {
     Error::File {
         action,
         path: path.display().to_string(),

@@ -24,7 +24,7 @@ struct Body {
 }
 
 /// The reasons in an error answer's JSON body; none when it has no list or is not JSON.
-pub fn reasons_in(body: &[u8]) -> Vec<ThrottleReason> {
+pub(crate) fn reasons_in(body: &[u8]) -> Vec<ThrottleReason> {
     serde_json::from_slice::<Body>(body)
         .map(|body| body.reasons)
         .unwrap_or_default()
@@ -77,7 +77,7 @@ impl ThrottleReason {
 
     /// The table and, for an index, the index its resource ARN names
     /// (`…:table/Social/index/GSI1`).
-    pub fn table_and_index(&self) -> Option<(&str, Option<&str>)> {
+    pub(crate) fn table_and_index(&self) -> Option<(&str, Option<&str>)> {
         let path = self.resource.split_once(":table/")?.1;
         let mut parts = path.split('/');
         let table = parts.next().filter(|t| !t.is_empty())?;
@@ -130,7 +130,7 @@ impl ThrottleReason {
 }
 
 /// Every reason in words, joined by `and`; `None` when there are none.
-pub fn in_words(reasons: &[ThrottleReason]) -> Option<String> {
+pub(crate) fn in_words(reasons: &[ThrottleReason]) -> Option<String> {
     (!reasons.is_empty()).then(|| {
         reasons
             .iter()

@@ -32,7 +32,7 @@ impl Path {
 
     /// Whether one path is a prefix of the other (DynamoDB refuses overlapping paths in one
     /// update).
-    pub fn overlaps(&self, other: &Self) -> bool {
+    pub(crate) fn overlaps(&self, other: &Self) -> bool {
         self.0.iter().zip(&other.0).all(|(a, b)| a == b)
     }
 

@@ -4,7 +4,7 @@
 use crate::expr::error::{ExprError, err};
 
 /// DynamoDB's limit on the length of one expression: 4 KB (4096 bytes of UTF-8).
-pub const MAX_EXPRESSION_BYTES: usize = 4096;
+pub(crate) const MAX_EXPRESSION_BYTES: usize = 4096;
 
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum Tok {

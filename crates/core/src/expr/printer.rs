@@ -185,7 +185,7 @@ pub fn update(u: &Update) -> Expression {
 }
 
 /// One projected path, with placeholders taken from `p`.
-pub fn projection_path(p: &mut Placeholders, x: &Path) -> String {
+pub(crate) fn projection_path(p: &mut Placeholders, x: &Path) -> String {
     path(p, x)
 }
 

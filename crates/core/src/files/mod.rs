@@ -16,7 +16,11 @@ pub use atomic::{IfExists, check_target, write_file};
 /// The file at `path`, whole, when it is a regular file of at most `max_bytes`; `None` when
 /// nothing is there. `too_big` follows the path in the refusal of a larger file
 /// (`is over 1 MiB; a price file is at most that`).
-pub fn read_small_if_there(path: &Path, max_bytes: u64, too_big: &str) -> Result<Option<Vec<u8>>> {
+pub(crate) fn read_small_if_there(
+    path: &Path,
+    max_bytes: u64,
+    too_big: &str,
+) -> Result<Option<Vec<u8>>> {
     let file = match open_without_waiting(path) {
         Ok(file) => file,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -45,7 +49,7 @@ pub fn read_small_if_there(path: &Path, max_bytes: u64, too_big: &str) -> Result
 }
 
 /// The file at `path` as [`read_small_if_there`] reads it; nothing there is an error.
-pub fn read_small(path: &Path, max_bytes: u64, too_big: &str) -> Result<Vec<u8>> {
+pub(crate) fn read_small(path: &Path, max_bytes: u64, too_big: &str) -> Result<Vec<u8>> {
     match read_small_if_there(path, max_bytes, too_big)? {
         Some(bytes) => Ok(bytes),
         None => Err(file_error(

@@ -31,9 +31,8 @@ use crate::table::TableInfo;
 use crate::write::{self, Destination, Refusal, WriteOutcome};
 
 pub(crate) use batches::{Batches, Feed, send_batches};
-pub use check::{
-    CheckLimits, CheckedFile, Columns, ImportCheck, InvalidLines, MAX_COLUMNS, check_import,
-};
+pub use check::{CheckLimits, Columns, ImportCheck, MAX_COLUMNS, check_import};
+pub use check::{CheckedFile, InvalidLines};
 pub(crate) use feed::Places;
 pub use feed::check_rejected_free;
 pub use priced::ImportRun;
@@ -198,7 +197,7 @@ impl ImportReport {
     }
 
     /// Items refused or left unprocessed.
-    pub fn refused_count(&self) -> usize {
+    pub(crate) fn refused_count(&self) -> usize {
         Self::count(&self.refused)
     }
 

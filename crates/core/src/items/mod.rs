@@ -8,9 +8,9 @@ mod edit;
 mod stage;
 mod staging;
 
+pub use commit::ItemResult;
 pub use commit::{
-    CommitMode, CommitPlan, CommitReport, ItemOutcome, ItemResult, MAX_TRANSACTION, commit,
-    plan_commit,
+    CommitMode, CommitPlan, CommitReport, ItemOutcome, MAX_TRANSACTION, commit, plan_commit,
 };
 pub use counters::{TallyEffect, tally_effects};
 pub use edit::{

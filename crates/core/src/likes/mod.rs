@@ -8,8 +8,10 @@ mod storm;
 mod verdict;
 
 pub use request::{LikeOp, LikeRequest, LikeTarget, fresh_token, like_request, now_secs};
-pub use send::{LikeOutcome, LikeReport, Sent, Snapshot, like_and_observe, send, snapshot};
-pub use storm::{MAX_STORM_USERS, StormPlan, StormStats, run_id, storm, storm_plan};
+pub use send::Snapshot;
+pub use send::{LikeOutcome, LikeReport, Sent, like_and_observe, send, snapshot};
+pub(crate) use storm::MAX_STORM_USERS;
+pub use storm::{StormPlan, StormStats, run_id, storm, storm_plan};
 pub use verdict::{StormReport, run_storm};
 
 #[cfg(test)]

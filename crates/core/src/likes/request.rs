@@ -131,7 +131,7 @@ impl LikeTarget {
     }
 
     /// The parent in words: `POST#a91f / META`.
-    pub fn parent_shown(&self) -> String {
+    pub(crate) fn parent_shown(&self) -> String {
         format!("{} / {}", self.parent, self.parent_sk)
     }
 }
@@ -298,13 +298,13 @@ impl LikeRequest {
 
     /// Whether `reasons` say the child's own condition failed: for a like, the user already
     /// likes the parent; for an unlike, the user has no like on it.
-    pub fn child_refused(&self, reasons: &[CancelReason]) -> bool {
+    pub(crate) fn child_refused(&self, reasons: &[CancelReason]) -> bool {
         reasons.first() == Some(&CancelReason::ConditionalCheckFailed)
     }
 
     /// What a refused child condition means, in the user's words: `USER#new1 has no like on
     /// POST#a91f; nothing was written`.
-    pub fn child_refused_words(&self) -> String {
+    pub(crate) fn child_refused_words(&self) -> String {
         let parent = &self.target.parent;
         match self.op {
             LikeOp::Like => format!("{} already likes {parent}; nothing was written", self.user),
@@ -314,7 +314,7 @@ impl LikeRequest {
 
     /// Whether cancellation `reasons` say the parent does not exist: its update, the second
     /// write, failed its only condition.
-    pub fn parent_missing(&self, reasons: &[CancelReason]) -> bool {
+    pub(crate) fn parent_missing(&self, reasons: &[CancelReason]) -> bool {
         !self.target.create_parent && reasons.get(1) == Some(&CancelReason::ConditionalCheckFailed)
     }
 

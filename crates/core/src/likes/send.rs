@@ -143,7 +143,7 @@ pub struct Snapshot {
 
 impl Snapshot {
     /// The stored tally as shown: its exact text, or `missing`.
-    pub fn tally_text(&self) -> &str {
+    pub(crate) fn tally_text(&self) -> &str {
         self.tally.as_deref().unwrap_or("missing")
     }
 

@@ -16,7 +16,7 @@ use crate::report::{Line, Tone};
 use crate::write::{Confirmation, Destination};
 
 /// Tenths of a second a storm's load is kept in (its first 10 s).
-pub const TENTHS_KEPT: usize = 100;
+pub(crate) const TENTHS_KEPT: usize = 100;
 
 /// A storm's progress or result.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -135,7 +135,7 @@ pub fn run_id() -> String {
 }
 
 /// The most users a storm simulates.
-pub const MAX_STORM_USERS: usize = 10_000;
+pub(crate) const MAX_STORM_USERS: usize = 10_000;
 
 /// The operations of user `i` of a storm: a like; every fifth user sends it twice (a client
 /// retry, cancelled by the condition); every seventh user then unlikes.

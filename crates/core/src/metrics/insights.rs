@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use crate::write::{Destination, TableSetting, WritePlan};
 
 /// The most keys a report lists.
-pub const TOP: i32 = 10;
+pub(crate) const TOP: i32 = 10;
 
 /// Contributor Insights of one table, as DescribeContributorInsights says.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -122,7 +122,7 @@ pub fn switch_plan(destination: Destination, table: &str, enable: bool) -> Write
 }
 
 /// A report's keys, most first, as CloudWatch's `GetInsightRuleReport` answers them.
-pub fn contributors(out: &GetInsightRuleReportOutput) -> Vec<Contributor> {
+pub(crate) fn contributors(out: &GetInsightRuleReportOutput) -> Vec<Contributor> {
     let mut list: Vec<Contributor> = out
         .contributors()
         .iter()

@@ -22,9 +22,9 @@ pub const NAMESPACE: &str = "AWS/DynamoDB";
 /// The period of each point: five minutes.
 pub const PERIOD_SECONDS: i32 = 300;
 /// The longest look back: 24 hours.
-pub const MAX_HOURS: u32 = 24;
+pub(crate) const MAX_HOURS: u32 = 24;
 /// The metrics read for the table and each global secondary index.
-pub const METRICS: [&str; 4] = [
+pub(crate) const METRICS: [&str; 4] = [
     "ConsumedReadCapacityUnits",
     "ConsumedWriteCapacityUnits",
     "ReadThrottleEvents",
@@ -32,7 +32,7 @@ pub const METRICS: [&str; 4] = [
 ];
 /// The operations `ThrottledRequests` is read for (its dimensions are the table and the
 /// operation); their sums are added into one series.
-pub const OPERATIONS: [&str; 10] = [
+pub(crate) const OPERATIONS: [&str; 10] = [
     "GetItem",
     "BatchGetItem",
     "Query",

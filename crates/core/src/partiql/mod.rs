@@ -6,7 +6,8 @@
 mod page;
 mod write;
 
-pub use crate::statement::{Classified, Kind, Statement, parse_param};
+pub use crate::statement::Classified;
+pub use crate::statement::{Kind, Statement};
 pub use page::{PartiqlPage, execute_page, read_statement};
 pub use write::{StatementOutcome, StatementReport, plan_write, write};
 

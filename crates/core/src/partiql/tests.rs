@@ -1,3 +1,4 @@
+use crate::statement::text::parse_param;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::*;

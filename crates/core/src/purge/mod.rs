@@ -8,9 +8,11 @@ mod done;
 mod report;
 mod run;
 
-pub use done::{Counted, PurgeRun, TallyChoice, delete_counted};
-pub use report::{PurgeProgress, PurgeReport};
-pub use run::{purge, repair_tallies};
+pub use done::PurgeRun;
+pub use done::{Counted, TallyChoice, delete_counted};
+pub use report::PurgeReport;
+pub use run::purge;
+pub(crate) use run::repair_tallies;
 
 use crate::cancel::CancelToken;
 use crate::connection::Connection;

@@ -6,9 +6,6 @@ use crate::report::plural;
 use crate::value::Item;
 use crate::write::{self, WriteOutcome};
 
-/// How far a delete pass got.
-pub type PurgeProgress = PurgeReport;
-
 /// How a delete pass ended.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PurgeReport {
@@ -40,7 +37,7 @@ pub struct PurgeReport {
 }
 
 /// The deleted keys a report keeps, at most.
-pub const MAX_GONE_KEPT: usize = 100_000;
+pub(crate) const MAX_GONE_KEPT: usize = 100_000;
 
 impl PurgeReport {
     /// Done when everything read was deleted; unknown when an outcome is; refused when items

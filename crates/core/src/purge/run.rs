@@ -243,7 +243,7 @@ impl Pass<'_> {
 /// After a delete, update the tallies `counted` said it would leave too high: each parent's
 /// children counted again and its tally set by the guarded repair (one question for all, off
 /// this machine). Per rule, the repair's run, or why it could not be made.
-pub async fn repair_tallies(
+pub(crate) async fn repair_tallies(
     connection: &Connection,
     info: &TableInfo,
     counted: &PurgeCount,

@@ -20,20 +20,23 @@ use crate::error::{Error, Result};
 use crate::table::TableInfo;
 use crate::value::{Item, cell_text};
 
-pub use bounded::{Bounded, ReadPlan, read_bounded};
+pub use bounded::Bounded;
+pub use bounded::{ReadPlan, read_bounded};
 pub use browse::{BrowseMode, BrowseRequest, Page, fetch_page};
 pub use events::ReadEvent;
 pub use load::{Halt, Load};
-pub use pages::{Stopped, TableRead, Until, read_all, read_events, read_pages, read_table};
+pub use pages::TableRead;
+pub use pages::{Stopped, Until, read_all, read_events, read_pages, read_table};
 pub use retry::Backoff;
 pub(crate) use retry::failed_on_the_way;
-pub use segments::{
-    SegmentEvent, SegmentStart, SegmentStarts, SegmentsStopped, scan_segments, scan_segments_into,
-};
-pub use whole::{ScanProgress, scan_table, scan_whole};
+pub use segments::SegmentsStopped;
+pub(crate) use segments::scan_segments_into;
+pub use segments::{SegmentEvent, SegmentStart, SegmentStarts, scan_segments};
+pub(crate) use whole::scan_whole;
+pub use whole::{ScanProgress, scan_table};
 
 /// The capacity units a request reports it consumed (0 when it reports none).
-pub fn consumed_units(consumed: Option<&ConsumedCapacity>) -> f64 {
+pub(crate) fn consumed_units(consumed: Option<&ConsumedCapacity>) -> f64 {
     consumed
         .and_then(|c| c.capacity_units())
         .unwrap_or_default()
@@ -119,7 +122,7 @@ pub async fn read_number(
 }
 
 /// Read one attribute of one item with a consistent read.
-pub async fn read_attribute(
+pub(crate) async fn read_attribute(
     reader: &Reader,
     table: &str,
     key: &Item,

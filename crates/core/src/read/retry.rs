@@ -59,7 +59,7 @@ impl Backoff {
 
     /// As the one retry policy: throttling off the clock within `throttled_for`, a failure on
     /// the way `resends` times on it; nothing else is sent again.
-    pub fn policy(&self) -> Policy {
+    pub(crate) fn policy(&self) -> Policy {
         let rule = |times, budget, on_the_clock| Rule {
             first: self.first,
             longest: self.longest,

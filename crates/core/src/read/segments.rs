@@ -194,7 +194,7 @@ pub async fn scan_segments(
 /// a full channel holds the scan up (the segments wait, as they do for a slow `on_event`), so
 /// memory holds the pages in flight however slowly they are taken. A closed channel stops the
 /// scan, as a cancel does.
-pub async fn scan_segments_into(
+pub(crate) async fn scan_segments_into(
     client: &Client,
     request: &BrowseRequest,
     starts: SegmentStarts,

@@ -25,7 +25,7 @@ pub struct ScanProgress {
 /// Read every item of table `info` once, in a parallel scan of `segments`, handing each page
 /// to `on_page` with the progress after it. `None` when cancelled: part of a table is neither
 /// an export of it nor a count over it.
-pub async fn scan_whole(
+pub(crate) async fn scan_whole(
     reader: &Reader,
     info: &TableInfo,
     segments: usize,

@@ -10,14 +10,14 @@ pub(crate) mod tag {
     pub const S: u8 = 1;
     pub const N: u8 = 2;
     pub const B: u8 = 3;
-    pub const FALSE: u8 = 4;
-    pub const TRUE: u8 = 5;
+    pub(crate) const FALSE: u8 = 4;
+    pub(crate) const TRUE: u8 = 5;
     pub const NULL: u8 = 6;
     pub const M: u8 = 7;
     pub const L: u8 = 8;
     pub const SS: u8 = 9;
-    pub const NS: u8 = 10;
-    pub const BS: u8 = 11;
+    pub(crate) const NS: u8 = 10;
+    pub(crate) const BS: u8 = 11;
 }
 
 /// Append `n` as a LEB128 varint.

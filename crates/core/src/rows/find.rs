@@ -42,7 +42,7 @@ impl Finder {
 
     /// Whether every row holding this text also holds `other`'s (this text contains it), so
     /// that this text's matches are found among `other`'s.
-    pub fn narrows(&self, other: &Finder) -> bool {
+    pub(crate) fn narrows(&self, other: &Finder) -> bool {
         memchr::memmem::find(&self.needle, &other.needle).is_some()
     }
 
@@ -80,7 +80,7 @@ impl Finder {
     }
 
     /// Whether row `row` has the text in any attribute.
-    pub fn row_matches(&self, rows: &Rows, row: usize) -> bool {
+    pub(crate) fn row_matches(&self, rows: &Rows, row: usize) -> bool {
         Fields::new(rows.bytes(row)).any(|(_, body)| self.value_matches(body))
     }
 

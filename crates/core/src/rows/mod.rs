@@ -28,7 +28,7 @@ pub use changes::{MAX_COMPARED, RowChanges};
 pub use copy::{CopyFormat, copy_text};
 pub use find::{FindScan, Finder, RowSet, find_rows};
 pub use layout::ColumnLayout;
-pub use sort::{SortKey, merge_sorted, sort_rows};
+pub use sort::{merge_sorted, sort_rows};
 
 use encode::Fields;
 
@@ -93,7 +93,7 @@ impl Rows {
     }
 
     /// The id of attribute `name`, if any row has it.
-    pub fn id_of(&self, name: &str) -> Option<usize> {
+    pub(crate) fn id_of(&self, name: &str) -> Option<usize> {
         self.ids.get(name).copied()
     }
 
@@ -233,8 +233,9 @@ impl Rows {
         }
     }
 
+    #[cfg(test)]
     /// The bytes this store holds: chunks, row addresses and names.
-    pub fn held_bytes(&self) -> usize {
+    pub(crate) fn held_bytes(&self) -> usize {
         let chunks: usize = self.chunks.iter().map(|c| c.capacity()).sum();
         let names: usize = self.names.iter().map(|n| n.len() + 48).sum();
         chunks

@@ -101,7 +101,7 @@ impl<'a> Number<'a> {
 
 /// What a row is sorted by.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SortKey<'a> {
+pub(crate) enum SortKey<'a> {
     /// A number (text that does not parse as one sorts with strings).
     Number(NumberKey<'a>),
     /// A string, by its UTF-8 bytes.
@@ -120,7 +120,7 @@ pub enum SortKey<'a> {
 
 /// A number, ready to compare.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NumberKey<'a>(Number<'a>);
+pub(crate) struct NumberKey<'a>(Number<'a>);
 
 impl<'a> SortKey<'a> {
     fn of(body: Option<&'a [u8]>) -> Self {

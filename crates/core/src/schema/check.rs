@@ -5,11 +5,11 @@ use crate::error::{Error, Result};
 use crate::schema::{BillingSpec, IndexSpec, ProjectionSpec, TableSpec, type_letter};
 
 /// Global secondary indexes a table may have (the default quota).
-pub const MAX_GSIS: usize = 20;
+pub(crate) const MAX_GSIS: usize = 20;
 /// Local secondary indexes a table may have.
-pub const MAX_LSIS: usize = 5;
+pub(crate) const MAX_LSIS: usize = 5;
 /// Non-key attributes projected with `INCLUDE`, summed over every index of a table.
-pub const MAX_PROJECTED: usize = 100;
+pub(crate) const MAX_PROJECTED: usize = 100;
 /// Tags on one resource.
 const MAX_TAGS: usize = 50;
 

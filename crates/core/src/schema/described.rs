@@ -92,7 +92,7 @@ fn projection(p: Option<&Projection>) -> ProjectionSpec {
 }
 
 /// The spec of a described table, its TTL attribute, tags and point-in-time recovery given.
-pub fn spec_of(
+pub(crate) fn spec_of(
     desc: &TableDescription,
     ttl: Option<String>,
     tags: Vec<(String, String)>,

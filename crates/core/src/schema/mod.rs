@@ -13,9 +13,9 @@ pub(crate) mod request;
 mod tests;
 
 pub use change::TableChange;
+pub(crate) use check::MAX_GSIS;
 pub use check::name_problem;
-pub use check::{MAX_GSIS, MAX_LSIS, MAX_PROJECTED};
-pub use described::{Described, read_spec, spec_of};
+pub use described::{Described, read_spec};
 pub use iac::{IacFormat, render as render_iac};
 pub use parse::{parse_index, parse_key, parse_tag};
 pub use request::create_input_json;
@@ -287,7 +287,7 @@ impl TableSpec {
 }
 
 /// `PK (S)`.
-pub fn key_words(key: &KeyAttr) -> String {
+pub(crate) fn key_words(key: &KeyAttr) -> String {
     format!("{} ({})", key.name, type_letter(key.kind))
 }
 

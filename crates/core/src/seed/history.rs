@@ -14,10 +14,10 @@ pub(super) const HISTORY_CHILDREN: [(&str, usize); 2] = [("POST#d71e", 1), ("POS
 pub const RETRIED_REQUEST: &str = "req-5d1e";
 
 /// The child put on POST#3b0c without its tally (twice).
-pub const BARE_LIKES: [&str; 2] = ["LIKE#USER#bare1", "LIKE#USER#bare2"];
+pub(crate) const BARE_LIKES: [&str; 2] = ["LIKE#USER#bare1", "LIKE#USER#bare2"];
 
 /// The user whose like of POST#d71e had its ADD retried.
-pub const RETRIED_LIKER: &str = "r3try";
+pub(crate) const RETRIED_LIKER: &str = "r3try";
 
 /// Which request a history write is.
 #[derive(Clone, Copy)]

@@ -18,7 +18,7 @@ use crate::error::{Error, Result};
 mod history;
 mod samples;
 
-pub use history::{BARE_LIKES, RETRIED_LIKER, RETRIED_REQUEST};
+pub use history::RETRIED_REQUEST;
 use history::{HISTORY_CHILDREN, history};
 pub use samples::{SAMPLES, Sample};
 
@@ -41,7 +41,7 @@ pub const DRIFTED: [(&str, Option<i64>); 3] = [
 /// The 38-significant-digit number stored on `VID#9f3a` / `META` as `bytes_served`.
 pub const BIG_NUMBER: &str = "98765432109876543210987654321098765432";
 /// Shards of the sharded counter on `VID#c0de`, the hot one being shard 3.
-pub const SHARD_COUNTS: [u64; 8] = [1203, 1187, 1241, 9876, 1195, 1222, 1178, 1210];
+pub(crate) const SHARD_COUNTS: [u64; 8] = [1203, 1187, 1241, 9876, 1195, 1222, 1178, 1210];
 
 /// What seeding wrote.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -79,7 +79,7 @@ mod pairs {
     use serde::{Deserializer, Serializer};
 
     #[allow(clippy::ptr_arg)] // serde's `serialize_with` hands over the field as it is.
-    pub fn serialize<S: Serializer>(
+    pub(crate) fn serialize<S: Serializer>(
         pairs: &Vec<(String, String)>,
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
@@ -90,7 +90,7 @@ mod pairs {
         map.end()
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Vec<(String, String)>, D::Error> {
         struct Pairs;

@@ -43,11 +43,13 @@ pub use read::{FilterSpec, ReadSpec};
 pub use reconcile_runs::ReconcileRun;
 pub use rule::{PlanChoice, RuleSpec, TallySpec};
 pub use shard_runs::ShardSum;
-pub use sql::{SqlLoad, SqlSpec};
+pub use sql::SqlLoad;
+pub use sql::SqlSpec;
 pub use statement::{StatementPlan, StatementSpec};
 pub use table_change::TableChangeSpec;
 pub use tally_runs::{TallyCheck, TallyRepair};
-pub use transfer::{ExportPlan, ExportSpec, ImportPlan, ImportSpec};
+pub use transfer::{ExportPlan, ImportPlan};
+pub use transfer::{ExportSpec, ImportSpec};
 pub use watch::{DEFAULT_SETTLE_SECONDS, WatchFrom, WatchSpec};
 pub use write::{AddSpec, LikeSpec, StormSpec};
 
@@ -86,7 +88,7 @@ impl InputError {
     }
 
     /// A core error met while checking `field` (a value that does not parse, say), in its words.
-    pub fn from_error(field: &'static str, error: Error) -> Self {
+    pub(crate) fn from_error(field: &'static str, error: Error) -> Self {
         Self::new(field, error.reason())
     }
 }
@@ -128,7 +130,7 @@ pub fn page_size(text: &str) -> Result<i32, String> {
 }
 
 /// A page size given as a number, within what DynamoDB takes.
-pub fn page_size_of(n: usize) -> Result<i32, String> {
+pub(crate) fn page_size_of(n: usize) -> Result<i32, String> {
     if n == 0 {
         return Err("0: give a whole number from 1".to_owned());
     }

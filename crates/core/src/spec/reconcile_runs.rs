@@ -17,7 +17,7 @@ use crate::tally::{self, Estimate, ParentSource, ReconcilePlan, Reconciled};
 
 /// The drifted parents (and those not checked) an answer lists, the worst first; the totals
 /// count them all.
-pub const MAX_LISTED: usize = 100;
+pub(crate) const MAX_LISTED: usize = 100;
 
 /// A reconcile of every parent, finished.
 #[derive(Debug)]

@@ -206,9 +206,6 @@ pub enum PlanChoice {
 }
 
 impl PlanChoice {
-    /// Every choice, as typed.
-    pub const NAMES: [&str; 3] = ["auto", "one-pass", "per-parent"];
-
     /// The choice typed as `text`.
     pub fn parse(text: &str) -> Result<Self, InputError> {
         match text.trim() {

@@ -24,9 +24,6 @@ pub enum WatchFrom {
 }
 
 impl WatchFrom {
-    /// The choices, as typed.
-    pub const NAMES: [&str; 2] = ["latest", "trim-horizon"];
-
     /// The choice typed as `text`.
     pub fn parse(text: &str) -> Result<Self, InputError> {
         match text.trim() {

@@ -15,7 +15,7 @@ use crate::sql::schema::ColumnKind;
 
 /// `text` as an `i64` when it is written exactly as that integer prints (no `+`, no leading
 /// zeros, not `-0`, no exponent), so that storing the integer loses nothing of the text.
-pub fn plain_integer(text: &str) -> Option<i64> {
+pub(crate) fn plain_integer(text: &str) -> Option<i64> {
     let digits = text.strip_prefix('-').unwrap_or(text);
     let canonical = !digits.is_empty()
         && digits.bytes().all(|b| b.is_ascii_digit())
@@ -26,7 +26,7 @@ pub fn plain_integer(text: &str) -> Option<i64> {
 
 /// The SQLite value of one stored attribute value (as the row store encodes it): scalars as
 /// themselves, sets, maps and lists as NULL (they are in the whole-item JSON).
-pub fn to_sql(body: &[u8]) -> ToSqlOutput<'_> {
+pub(crate) fn to_sql(body: &[u8]) -> ToSqlOutput<'_> {
     let (&t, rest) = body.split_first().unwrap_or((&0, &[]));
     let cell = match t {
         tag::S => ValueRef::Text(rest),
@@ -45,7 +45,7 @@ pub fn to_sql(body: &[u8]) -> ToSqlOutput<'_> {
 /// A value SQLite returned, as a DynamoDB value, knowing what the column it came from holds
 /// (`Other` for computed values); `true` when it is a REAL, computed by SQLite in floating
 /// point and so not exact.
-pub fn from_sql(value: ValueRef<'_>, kind: ColumnKind) -> (AttributeValue, bool) {
+pub(crate) fn from_sql(value: ValueRef<'_>, kind: ColumnKind) -> (AttributeValue, bool) {
     match value {
         ValueRef::Null => (AttributeValue::Null(true), false),
         ValueRef::Integer(i) if kind == ColumnKind::Bool && (i == 0 || i == 1) => {

@@ -9,10 +9,10 @@ use crate::value::json::{self, Layout, Style};
 /// One attribute of a stored row: its place in the JSON (key attributes first, in the keys'
 /// order, then the rest by name), its name already written as a JSON key (`"likeTally":`),
 /// and its encoded value.
-pub type Entry<'a> = (u32, &'a str, &'a [u8]);
+pub(crate) type Entry<'a> = (u32, &'a str, &'a [u8]);
 
 /// Write the item whose `entries` these are (sorted by place) into `out` (cleared first).
-pub fn write_item(out: &mut String, entries: &[Entry<'_>]) {
+pub(crate) fn write_item(out: &mut String, entries: &[Entry<'_>]) {
     out.clear();
     out.push('{');
     for (i, (_, key, body)) in entries.iter().enumerate() {
@@ -26,7 +26,7 @@ pub fn write_item(out: &mut String, entries: &[Entry<'_>]) {
 }
 
 /// `name` as a JSON object key with its colon, written once per loaded attribute.
-pub fn json_key(name: &str) -> String {
+pub(crate) fn json_key(name: &str) -> String {
     let mut key = String::with_capacity(name.len() + 3);
     push_string(&mut key, name);
     key.push(':');

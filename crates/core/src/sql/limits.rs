@@ -16,11 +16,11 @@ use crate::error::Error;
 /// 400 KB, so its whole-item JSON fits many times over; `randomblob(1000000000)` or a
 /// `group_concat` of a whole table is refused before SQLite allocates it. Per connection: the
 /// embedded engine's own SQLite connections keep their limits.
-pub const MAX_VALUE_BYTES: usize = 32 << 20;
+pub(crate) const MAX_VALUE_BYTES: usize = 32 << 20;
 
 /// The bytes a result keeps (its cells' text and blobs, 8 per number) unless told otherwise:
 /// the rows stop there, said as a note, as they do at the row bound.
-pub const MAX_RESULT_BYTES: usize = 256 << 20;
+pub(crate) const MAX_RESULT_BYTES: usize = 256 << 20;
 
 /// SQLite's virtual-machine steps between two looks at the deadline and the cancels: a few
 /// milliseconds at most.

@@ -25,11 +25,14 @@ use crate::rows::Rows;
 use crate::rows::encode::Fields;
 use crate::value::Item;
 
-pub use cells::plain_integer;
-pub use examples::{RECONCILE_LIKES, SqlExample, examples};
-pub use limits::{MAX_RESULT_BYTES, MAX_VALUE_BYTES, SqlLimits};
+pub use examples::SqlExample;
+pub use examples::{RECONCILE_LIKES, examples};
+pub use limits::SqlLimits;
 pub use rows::SqlRows;
-pub use schema::{ColumnKind, SqlColumn, check_table_name, quoted};
+pub use schema::ColumnKind;
+pub use schema::SqlColumn;
+pub(crate) use schema::check_table_name;
+pub use schema::quoted;
 
 use json_batches::{JsonBatch, write_json_batches};
 use rows::sql_error;
@@ -50,8 +53,9 @@ pub struct Loaded {
 }
 
 impl Loaded {
+    #[cfg(test)]
     /// The whole-item JSON column's name (`item`, unless an attribute took it).
-    pub fn item_column(&self) -> &str {
+    pub(crate) fn item_column(&self) -> &str {
         self.columns
             .iter()
             .find(|c| c.kind == ColumnKind::ItemJson)
@@ -326,7 +330,7 @@ impl SqlSession {
     }
 
     /// [`query`](Self::query), keeping at most `max_rows` rows.
-    pub fn query_bounded(&self, sql: &str, max_rows: usize) -> Result<SqlRows> {
+    pub(crate) fn query_bounded(&self, sql: &str, max_rows: usize) -> Result<SqlRows> {
         self.query_limited(sql, &SqlLimits::rows(max_rows))
     }
 

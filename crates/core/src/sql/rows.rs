@@ -197,7 +197,7 @@ fn unique_columns(statement: &Statement<'_>) -> Vec<String> {
 
 /// A SQLite error while doing `op` on `sql`, with the position in `sql` when SQLite gives one.
 /// An interrupted statement is a cancel.
-pub fn sql_error(op: &'static str, sql: &str, error: rusqlite::Error) -> Error {
+pub(crate) fn sql_error(op: &'static str, sql: &str, error: rusqlite::Error) -> Error {
     if let rusqlite::Error::SqliteFailure(failure, _) = &error
         && failure.code == rusqlite::ErrorCode::OperationInterrupted
     {

@@ -171,7 +171,7 @@ pub fn quoted(name: &str) -> String {
 /// Check that `name` can be a loaded table's name and be written bare in a query: a letter or
 /// `_`, then letters, digits or `_`, at most 64 characters, and not SQLite's own `sqlite_…`.
 /// (Whether SQLite takes it bare — not a keyword such as `select` — is checked when loading.)
-pub fn check_table_name(name: &str) -> Result<()> {
+pub(crate) fn check_table_name(name: &str) -> Result<()> {
     let mut chars = name.chars();
     let plain = chars
         .next()

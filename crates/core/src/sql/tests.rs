@@ -1,3 +1,4 @@
+use crate::sql::cells::plain_integer;
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::primitives::Blob;

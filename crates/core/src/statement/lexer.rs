@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 
 /// What a token is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TokenKind {
+pub(crate) enum TokenKind {
     /// A bare word: a keyword, a name, a number.
     Word,
     /// A `"double-quoted"` name (its text is the name, unquoted).
@@ -32,7 +32,7 @@ pub struct Token {
 
 impl Token {
     /// Whether it is the bare keyword `keyword`, in any case.
-    pub fn is_keyword(&self, keyword: &str) -> bool {
+    pub(crate) fn is_keyword(&self, keyword: &str) -> bool {
         self.kind == TokenKind::Word && self.text.eq_ignore_ascii_case(keyword)
     }
 }

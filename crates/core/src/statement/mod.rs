@@ -3,6 +3,7 @@
 //! nothing here reads or writes.
 
 mod lexer;
-mod text;
+pub(crate) mod text;
 
-pub use text::{Classified, Kind, Statement, parse_param};
+pub use text::Classified;
+pub use text::{Kind, Statement};

@@ -33,7 +33,7 @@ pub enum Kind {
 
 impl Kind {
     /// The keyword, in capitals.
-    pub fn keyword(self) -> &'static str {
+    pub(crate) fn keyword(self) -> &'static str {
         match self {
             Self::Select => "SELECT",
             Self::Insert => "INSERT",
@@ -223,7 +223,7 @@ fn is_name(token: &Token) -> bool {
 
 /// Parameter `number` (from 1) from DynamoDB JSON text such as `{"N": "42"}`; an error names
 /// the parameter and, for bad JSON, the line and column.
-pub fn parse_param(text: &str, number: usize) -> Result<AttributeValue> {
+pub(crate) fn parse_param(text: &str, number: usize) -> Result<AttributeValue> {
     let json = value::strict::parse(text).map_err(|e| {
         Error::Invalid(format!(
             "parameter {number}: {}",

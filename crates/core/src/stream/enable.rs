@@ -16,7 +16,7 @@ use crate::table::TableInfo;
 use crate::write::{self, Destination, TableSetting, WriteOutcome, WritePlan};
 
 /// How long a stream turned on is waited for before the run says it is not listed yet.
-pub const LISTED_WITHIN: Duration = Duration::from_secs(30);
+pub(crate) const LISTED_WITHIN: Duration = Duration::from_secs(30);
 
 /// How often the table is described while its stream is waited for.
 const EVERY: Duration = Duration::from_millis(500);

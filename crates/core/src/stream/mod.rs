@@ -10,11 +10,11 @@ pub mod record;
 pub mod shards;
 pub mod walk;
 
-pub use enable::{EnableReport, LISTED_WITHIN, enable, enable_plan};
+pub use enable::{EnableReport, enable, enable_plan};
 pub use reader::follow;
 pub use record::{EventKind, SequenceNumber, StreamRecord, time_text};
-pub use shards::{ShardInfo, ShardWalk};
-pub use walk::{Followed, StartAt, StreamEvent, Tuning, Until, now_ms};
+pub use walk::Followed;
+pub use walk::{StartAt, StreamEvent, Tuning, Until, now_ms};
 
 use crate::error::{Error, Result};
 use crate::table::TableInfo;

@@ -129,7 +129,7 @@ impl StreamRecord {
 }
 
 /// A Streams attribute value as the table client's: the same DynamoDB value.
-pub fn value_of(value: &streams::AttributeValue) -> AttributeValue {
+pub(crate) fn value_of(value: &streams::AttributeValue) -> AttributeValue {
     use streams::AttributeValue as S;
     match value {
         S::S(s) => AttributeValue::S(s.clone()),

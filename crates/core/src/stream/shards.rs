@@ -9,7 +9,7 @@ use crate::stream::record::SequenceNumber;
 
 /// One shard as DescribeStream lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ShardInfo {
+pub(crate) struct ShardInfo {
     /// Its id.
     pub id: String,
     /// The shard it was split from, if any.
@@ -22,7 +22,7 @@ pub struct ShardInfo {
 
 /// Where a shard is in the walk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ShardState {
+pub(crate) enum ShardState {
     /// Waiting for its parent to be finished.
     Waiting,
     /// Being read.
@@ -33,7 +33,7 @@ pub enum ShardState {
 
 /// Every shard of a stream that the walk knows, with where each is.
 #[derive(Debug, Clone, Default)]
-pub struct ShardWalk {
+pub(crate) struct ShardWalk {
     shards: BTreeMap<String, (ShardInfo, ShardState)>,
 }
 
@@ -45,7 +45,7 @@ impl ShardWalk {
 
     /// Learn the shards of one DescribeStream page; a shard already known keeps its state (its
     /// ending sequence number is updated once it closes).
-    pub fn learn(&mut self, page: impl IntoIterator<Item = ShardInfo>) {
+    pub(crate) fn learn(&mut self, page: impl IntoIterator<Item = ShardInfo>) {
         for shard in page {
             match self.shards.get_mut(&shard.id) {
                 Some((known, _)) => *known = shard,
@@ -70,7 +70,7 @@ impl ShardWalk {
 
     /// Mark as finished every closed shard that ends before `sequence` (where a walk resumes:
     /// they were read already).
-    pub fn skip_before(&mut self, sequence: &SequenceNumber) {
+    pub(crate) fn skip_before(&mut self, sequence: &SequenceNumber) {
         let done: Vec<String> = self
             .shards
             .values()
@@ -85,7 +85,7 @@ impl ShardWalk {
 
     /// Mark as finished every closed shard (a walk from the latest records reads only the open
     /// ones).
-    pub fn skip_closed(&mut self) {
+    pub(crate) fn skip_closed(&mut self) {
         let done: Vec<String> = self
             .shards
             .values()
@@ -128,6 +128,7 @@ impl ShardWalk {
         }
     }
 
+    #[cfg(test)]
     /// Where shard `id` is, when it is known.
     pub fn state(&self, id: &str) -> Option<ShardState> {
         self.shards.get(id).map(|(_, s)| *s)
@@ -144,18 +145,14 @@ impl ShardWalk {
     }
 
     /// Every shard the walk knows, to learn into another walk (a re-describe).
-    pub fn into_shards(self) -> Vec<ShardInfo> {
+    pub(crate) fn into_shards(self) -> Vec<ShardInfo> {
         self.shards.into_values().map(|(info, _)| info).collect()
     }
 
+    #[cfg(test)]
     /// How many shards are known.
     pub fn len(&self) -> usize {
         self.shards.len()
-    }
-
-    /// Whether no shard is known.
-    pub fn is_empty(&self) -> bool {
-        self.shards.is_empty()
     }
 }
 

@@ -168,7 +168,7 @@ impl TallyRule {
 }
 
 /// Count the children of `parent` under `rule`, exactly: `Select: COUNT`, every page followed.
-pub async fn count_children(
+pub(crate) async fn count_children(
     reader: &Reader,
     info: &TableInfo,
     parent: &Item,
@@ -223,7 +223,7 @@ pub async fn load_parent(
 }
 
 /// [`load_parent`], with the read capacity it consumed.
-pub async fn load_parent_costed(
+pub(crate) async fn load_parent_costed(
     reader: &Reader,
     info: &TableInfo,
     rule: &TallyRule,
@@ -270,7 +270,7 @@ pub async fn check_parent(
 }
 
 /// The error of a parent that is not there: `there is no parent item POST#x / META in Social`.
-pub fn missing_parent(info: &TableInfo, rule: &TallyRule, partition: &str) -> Error {
+pub(crate) fn missing_parent(info: &TableInfo, rule: &TallyRule, partition: &str) -> Error {
     Error::NotFound {
         what: format!(
             "parent item {partition} / {} in {}",

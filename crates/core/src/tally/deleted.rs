@@ -9,7 +9,7 @@ use crate::tally::{ChildSource, ImportTallies, TallyRule};
 impl ImportTallies {
     /// The parents whose tallies deleting the counted items leaves too high: each rule with the
     /// partition of a parent that is not itself deleted and the children deleted under it.
-    pub fn drifting(&self) -> Vec<(&TallyRule, &str, u64)> {
+    pub(crate) fn drifting(&self) -> Vec<(&TallyRule, &str, u64)> {
         self.parents
             .iter()
             .filter(|(_, p)| p.children > 0 && p.tally.is_none())
@@ -20,7 +20,7 @@ impl ImportTallies {
     /// The words for a delete, per rule with children among the items: `40 `LIKE#` children
     /// of 2 parents deleted, their tallies `likeTally` left as they are: too high by up to 40`,
     /// the first parents with theirs, and the parents deleted themselves.
-    pub fn deleted_lines(&self) -> Vec<String> {
+    pub(crate) fn deleted_lines(&self) -> Vec<String> {
         let mut lines = Vec::new();
         for (r, rule) in self.rules.iter().enumerate() {
             let ChildSource::SortKeyPrefix(prefix) = &rule.children else {

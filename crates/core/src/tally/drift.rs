@@ -19,7 +19,7 @@ pub fn drift(stored: Option<&str>, counted: u64) -> Result<Option<BigDecimal>> {
 }
 
 /// The stored tally of `parent` as text; refuses a tally that is not a number.
-pub fn stored_tally(parent: &Item, tally: &str) -> Result<Option<String>> {
+pub(crate) fn stored_tally(parent: &Item, tally: &str) -> Result<Option<String>> {
     match parent.get(tally) {
         None => Ok(None),
         Some(AttributeValue::N(n)) => Ok(Some(n.clone())),
@@ -30,7 +30,7 @@ pub fn stored_tally(parent: &Item, tally: &str) -> Result<Option<String>> {
     }
 }
 
-pub use crate::value::epoch_text;
+pub(crate) use crate::value::epoch_text;
 
 /// The attributes [`last_touched`] looks at, in order.
 pub(super) const TOUCHED: [&str; 6] = [

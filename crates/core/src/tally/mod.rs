@@ -18,24 +18,26 @@ mod shards;
 mod suggest;
 
 pub use athena::{athena_sql, athena_table};
-pub use checked::{Checked, Totals};
-pub use count::{
-    ChildQuery, Count, ParentCheck, check_parent, check_partition, count_children, load_parent,
-    load_parent_costed, missing_parent,
-};
-pub use drift::{drift, epoch_text, last_touched, stored_tally};
+pub use checked::Checked;
+pub use checked::Totals;
+pub use count::ChildQuery;
+pub use count::{Count, ParentCheck, check_parent, check_partition, load_parent};
+pub(crate) use count::{count_children, load_parent_costed, missing_parent};
+pub(crate) use drift::stored_tally;
+pub use drift::{drift, last_touched};
 pub use imported::ImportTallies;
 pub use one_pass::OnePass;
 pub use plan::{
     Cheaper, Estimate, ParentSource, PassRead, ReconcilePlan, check_export, estimate,
-    estimate_loaded, scan_method, scan_pass,
+    estimate_loaded,
 };
 pub use reconcile::{ReconcileEvent, Reconciled, find_parents, reconcile, reconcile_checked};
 pub use repair::{
     RepairAll, RepairReport, repair, repair_all, repair_all_confirmation, repair_plan,
 };
 pub use rule::{ChildSource, ParentMatch, Rule, ShardRule, TallyRule};
-pub use rulebook::{RuleBook, SavedRules};
+pub use rulebook::RuleBook;
+pub use rulebook::SavedRules;
 pub use shards::{ShardTotal, sum_shards};
 pub use suggest::suggest;
 

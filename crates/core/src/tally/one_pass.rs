@@ -134,7 +134,7 @@ impl OnePass {
 
     /// Keep only the parents whose partition key (as text) `keep` says: a reconcile of some
     /// parents reports nothing about the others.
-    pub fn keep_parents(&mut self, keep: impl Fn(&str) -> bool) {
+    pub(crate) fn keep_parents(&mut self, keep: impl Fn(&str) -> bool) {
         let partition = self.partition.clone();
         let kept = |p: &Item| keep(&p.get(&partition).map(whole_text).unwrap_or_default());
         for parents in self.parents.values_mut() {

@@ -216,7 +216,7 @@ pub struct PassRead {
 /// Read every item of table `info` once in a parallel scan of `segments`, handing each page's
 /// cost to `on_page`; returns the pass over them, or `None` when cancelled (a partial pass
 /// counts nothing reliably).
-pub async fn scan_pass(
+pub(crate) async fn scan_pass(
     reader: &Reader,
     info: &TableInfo,
     rule: &TallyRule,
@@ -284,7 +284,7 @@ pub fn check_export(
 }
 
 /// The method words of a live one pass.
-pub fn scan_method(info: &TableInfo, segments: usize) -> String {
+pub(crate) fn scan_method(info: &TableInfo, segments: usize) -> String {
     format!(
         "counted in one pass over a {}-segment Scan of {}",
         segments, info.name

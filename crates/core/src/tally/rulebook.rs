@@ -35,8 +35,9 @@ impl RuleBook {
         self.legacy.extend(legacy);
     }
 
+    #[cfg(test)]
     /// The rules of `table` on `spec` (see [`rules_mut`](Self::rules_mut)).
-    pub fn rules_for(&mut self, spec: &ConnectionSpec, table: &str) -> Vec<Rule> {
+    pub(crate) fn rules_for(&mut self, spec: &ConnectionSpec, table: &str) -> Vec<Rule> {
         self.rules_mut(spec, table).clone()
     }
 

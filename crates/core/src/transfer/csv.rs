@@ -99,7 +99,7 @@ pub(crate) fn shaped_as_number(text: &str) -> bool {
 }
 
 /// The value of a non-empty cell `text` read as `kind`.
-pub fn read_cell(text: &str, kind: CellType) -> Result<AttributeValue> {
+pub(crate) fn read_cell(text: &str, kind: CellType) -> Result<AttributeValue> {
     match kind {
         CellType::S => Ok(AttributeValue::S(text.to_owned())),
         CellType::N if is_number(text) => Ok(AttributeValue::N(text.to_owned())),
@@ -131,7 +131,7 @@ pub fn read_cell(text: &str, kind: CellType) -> Result<AttributeValue> {
 }
 
 /// Append one record (a line) of `fields` to `out`, each quoted when it needs to be.
-pub fn push_record<'a>(out: &mut String, fields: impl IntoIterator<Item = &'a str>) {
+pub(crate) fn push_record<'a>(out: &mut String, fields: impl IntoIterator<Item = &'a str>) {
     for (i, field) in fields.into_iter().enumerate() {
         if i > 0 {
             out.push(',');

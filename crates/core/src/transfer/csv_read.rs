@@ -13,7 +13,7 @@ use crate::value::Item;
 
 /// One record of a CSV text and the line it starts on (from 1).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Record {
+pub(crate) struct Record {
     /// Its line.
     pub line: usize,
     /// Its fields, unquoted.
@@ -161,19 +161,19 @@ impl<R: BufRead> Records<R> {
 
     /// The same, with lines beginning with `#` between records left out, as a `.rejected`
     /// file's reasons are.
-    pub fn with_comments(mut self, comments: bool) -> Self {
+    pub(crate) fn with_comments(mut self, comments: bool) -> Self {
         self.comments = comments;
         self
     }
 
     /// Bytes of the text read so far.
-    pub fn examined_bytes(&self) -> u64 {
+    pub(crate) fn examined_bytes(&self) -> u64 {
         self.lines.examined_bytes()
     }
 
     /// The next record, or `None` at the end. A quote left open is an error at the line it
     /// opened on; a record longer than 16 MiB one at the line it starts on.
-    pub fn next_record(&mut self) -> Result<Option<Record>> {
+    pub(crate) fn next_record(&mut self) -> Result<Option<Record>> {
         loop {
             if let Some(line) = self.parser.too_many {
                 return Err(Error::Invalid(format!(
@@ -233,7 +233,7 @@ impl<R: BufRead> Records<R> {
 }
 
 /// The items of a CSV text whose first record names the attributes.
-pub struct CsvItems<R> {
+pub(crate) struct CsvItems<R> {
     records: Records<R>,
     header: Vec<String>,
     kinds: Vec<CellType>,
@@ -287,17 +287,17 @@ impl<R: BufRead> CsvItems<R> {
     }
 
     /// The fields of the record last read (an item or a record refused), until the next is read.
-    pub fn last_fields(&self) -> &[String] {
+    pub(crate) fn last_fields(&self) -> &[String] {
         &self.last
     }
 
     /// Bytes of the text read so far.
-    pub fn examined_bytes(&self) -> u64 {
+    pub(crate) fn examined_bytes(&self) -> u64 {
         self.records.examined_bytes()
     }
 
     /// The next item and the line its record starts on, or `None` at the end.
-    pub fn next_item(&mut self) -> Result<Option<(usize, Item)>> {
+    pub(crate) fn next_item(&mut self) -> Result<Option<(usize, Item)>> {
         self.last.clear();
         let Some(record) = self.records.next_record()? else {
             return Ok(None);

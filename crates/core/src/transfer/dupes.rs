@@ -20,7 +20,7 @@ use crate::table::TableInfo;
 use crate::value::Item;
 
 /// Keys held in memory before a run is spilled: 512 Ki of 32 bytes, 16 MiB.
-pub const KEYS_IN_MEMORY: usize = 512 << 10;
+pub(crate) const KEYS_IN_MEMORY: usize = 512 << 10;
 
 /// Runs merged at once: each reads through a buffer of [`RUN_BUFFER`] bytes.
 const FAN_IN: usize = 64;
@@ -68,7 +68,7 @@ impl Entry {
 }
 
 /// The keys seen so far.
-pub struct KeysSeen {
+pub(crate) struct KeysSeen {
     hashers: (std::hash::RandomState, std::hash::RandomState),
     entries: Vec<Entry>,
     cap: usize,

@@ -57,7 +57,7 @@ pub fn write_items(
 }
 
 /// The CSV columns of `rows`: every attribute name, the key attributes first, then by name.
-pub fn columns_of(rows: &Rows, key_names: &[String]) -> Vec<String> {
+pub(crate) fn columns_of(rows: &Rows, key_names: &[String]) -> Vec<String> {
     let mut names: Vec<String> = rows.names().iter().map(|n| n.to_string()).collect();
     names.sort_by_key(|n| {
         (

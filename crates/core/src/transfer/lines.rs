@@ -49,7 +49,7 @@ impl<R: BufRead> Lines<R> {
 
     /// The same with another longest line (tests use a small one).
     #[cfg(test)]
-    pub fn with_max(mut self, max_bytes: usize) -> Self {
+    pub(crate) fn with_max(mut self, max_bytes: usize) -> Self {
         self.max_bytes = max_bytes;
         self
     }
@@ -60,7 +60,7 @@ impl<R: BufRead> Lines<R> {
     }
 
     /// Bytes of the input looked at so far (every byte once, its newline included).
-    pub fn examined_bytes(&self) -> u64 {
+    pub(crate) fn examined_bytes(&self) -> u64 {
         self.examined_bytes
     }
 
@@ -73,7 +73,7 @@ impl<R: BufRead> Lines<R> {
     /// strip it), or `None` at the end of the text. A byte-order mark at the start of the text
     /// is left out. A line longer than the longest allowed is an error naming it, found having
     /// buffered no more than that.
-    pub fn next_raw(&mut self) -> Result<Option<&[u8]>> {
+    pub(crate) fn next_raw(&mut self) -> Result<Option<&[u8]>> {
         self.buf.clear();
         let mut any = false;
         loop {
@@ -114,7 +114,7 @@ impl<R: BufRead> Lines<R> {
     }
 
     /// The next line without its end (`\n` or `\r\n`).
-    pub fn next_line(&mut self) -> Result<Option<&[u8]>> {
+    pub(crate) fn next_line(&mut self) -> Result<Option<&[u8]>> {
         Ok(self
             .next_raw()?
             .map(|line| line.strip_suffix(b"\r").unwrap_or(line)))

@@ -23,12 +23,17 @@ use crate::value::{self, Item};
 
 pub use crate::files::{IfExists, check_target, write_file};
 pub use csv::CellType;
-pub use dupes::{KEYS_IN_MEMORY, KeysSeen, Place};
-pub use export::{columns_of, suggested_file_name, write_items, write_rows_file, write_text_file};
-pub use files::{DataFiles, Fingerprint, export_files};
+pub use dupes::Place;
+pub(crate) use dupes::{KEYS_IN_MEMORY, KeysSeen};
+pub use export::{suggested_file_name, write_items, write_rows_file, write_text_file};
+pub use files::DataFiles;
+pub use files::Fingerprint;
+pub use files::export_files;
 pub use lines::MAX_LINE_BYTES;
-pub use source::{FileItems, REJECTED, rejected_path};
-pub use stream::{StreamProgress, stream_items};
+pub(crate) use source::FileItems;
+pub use source::rejected_path;
+pub use stream::StreamProgress;
+pub(crate) use stream::stream_items;
 
 /// A file format for items.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -134,7 +139,7 @@ pub fn guess_format(path: &Path) -> Result<Format> {
     Ok(Format::JsonLines)
 }
 
-pub use crate::error::file_error;
+pub(crate) use crate::error::file_error;
 
 /// One item read from a file, with where it came from.
 #[derive(Debug, Clone, PartialEq)]
@@ -202,7 +207,7 @@ pub fn read_file(
 }
 
 /// One line's item.
-pub fn line_item(line: &str, format: Format) -> Result<Item> {
+pub(crate) fn line_item(line: &str, format: Format) -> Result<Item> {
     crate::validate::check_item_text_bound(line.as_bytes()).map_err(Error::Invalid)?;
     let json =
         value::strict::parse(line).map_err(|e| Error::Invalid(value::strict::error_text(&e)))?;

@@ -26,7 +26,7 @@ enum Splitter {
 }
 
 /// The items of one file, in order.
-pub struct FileItems {
+pub(crate) struct FileItems {
     path: PathBuf,
     reader: Splitter,
     /// Lines beginning with `#` are not items (a `.rejected` file).
@@ -35,13 +35,13 @@ pub struct FileItems {
 
 /// Whether the file at `path` is one an import's skipped lines were written to, whose lines
 /// beginning with `#` are their reasons.
-pub fn has_comments(path: &Path) -> bool {
+pub(crate) fn has_comments(path: &Path) -> bool {
     path.file_name()
         .is_some_and(|n| n.to_string_lossy().ends_with(REJECTED))
 }
 
 /// What the name of a file of skipped lines ends with.
-pub const REJECTED: &str = ".rejected";
+pub(crate) const REJECTED: &str = ".rejected";
 
 /// Where the lines an import of `path` (a file or a folder) skipped are written: beside it,
 /// `FILE.rejected`; a folder's beside the folder, named after it (`fold/` → `fold.rejected`,
@@ -89,7 +89,7 @@ impl FileItems {
     /// The text of the line or record last read, item or not, as it would be written to be read
     /// again: a JSON line as it was, a CSV record's fields quoted as needed. `None` when none
     /// was read whole (a quote never closed, a line too long).
-    pub fn last_text(&self) -> Option<String> {
+    pub(crate) fn last_text(&self) -> Option<String> {
         match &self.reader {
             Splitter::Lines(lines, _) => {
                 let line = lines.last();
@@ -110,7 +110,7 @@ impl FileItems {
     }
 
     /// A CSV file's header as a line, to head a file of its records.
-    pub fn header_text(&self) -> Option<String> {
+    pub(crate) fn header_text(&self) -> Option<String> {
         match &self.reader {
             Splitter::Csv(csv) => Some(csv_line(csv.header())),
             Splitter::Lines(..) => None,
@@ -123,7 +123,7 @@ impl FileItems {
     }
 
     /// Bytes of text read so far (after gunzipping).
-    pub fn examined_bytes(&self) -> u64 {
+    pub(crate) fn examined_bytes(&self) -> u64 {
         match &self.reader {
             Splitter::Lines(lines, _) => lines.examined_bytes(),
             Splitter::Csv(csv) => csv.examined_bytes(),
@@ -132,7 +132,7 @@ impl FileItems {
 
     /// The next item and its line (for CSV, the line its record starts on), or `None` at the
     /// end of the file. Blank lines hold no item.
-    pub fn next_item(&mut self) -> Result<Option<(usize, Item)>> {
+    pub(crate) fn next_item(&mut self) -> Result<Option<(usize, Item)>> {
         let next = match &mut self.reader {
             Splitter::Csv(csv) => csv.next_item(),
             Splitter::Lines(lines, format) => next_line_item(lines, *format, self.comments),

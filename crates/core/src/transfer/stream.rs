@@ -42,7 +42,7 @@ struct Block {
 /// order. A malformed line ends the read with an error naming the file and the line; `cancel`
 /// ends it with `Ok` and what was read so far. `on_progress` hears about every block (about
 /// 1 MiB of text).
-pub fn stream_items(
+pub(crate) fn stream_items(
     files: &[PathBuf],
     format: Format,
     wanted: &HashSet<String>,

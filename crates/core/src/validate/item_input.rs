@@ -10,7 +10,7 @@ use crate::value::{self, Item};
 
 /// The most a file holding one item may be: ten times the largest item, room for the JSON's
 /// quotes and type tags, and not a whole table read into memory by mistake.
-pub const MAX_ITEM_FILE_BYTES: u64 = 4 * 1024 * 1024;
+pub(crate) const MAX_ITEM_FILE_BYTES: u64 = 4 * 1024 * 1024;
 
 /// The item of `text` (DynamoDB JSON), its values checked as DynamoDB would (sets, nesting,
 /// numbers) but not its size: an item over 400 KB is sized and said, not refused.

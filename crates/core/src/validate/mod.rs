@@ -21,24 +21,24 @@ use crate::value::{Item, type_tag};
 
 pub mod item_input;
 
-pub use crate::cost::size::{item_size, value_size};
+pub use crate::cost::size::item_size;
 
 /// The largest item DynamoDB stores: 400 KB, names and values counted.
-pub const MAX_ITEM_BYTES: usize = 400 * 1024;
+pub(crate) const MAX_ITEM_BYTES: usize = 400 * 1024;
 
 /// How deep values may nest: a value 32 levels down (the top-level value being level 1) is
 /// refused.
-pub const MAX_NESTING: usize = 32;
+pub(crate) const MAX_NESTING: usize = 32;
 
 /// The largest partition key value.
-pub const MAX_PARTITION_KEY_BYTES: usize = 2048;
+pub(crate) const MAX_PARTITION_KEY_BYTES: usize = 2048;
 
 /// The largest sort key value.
-pub const MAX_SORT_KEY_BYTES: usize = 1024;
+pub(crate) const MAX_SORT_KEY_BYTES: usize = 1024;
 
 /// Check `value` on its own, as DynamoDB checks any value it is sent (an item's, a key's, an
 /// expression's or a statement's parameter): `what` names it in the error (`parameter 2`).
-pub fn check_value(what: &str, value: &AttributeValue) -> Result<()> {
+pub(crate) fn check_value(what: &str, value: &AttributeValue) -> Result<()> {
     check_at(&Place::Value(what), "", value, 0)
 }
 
@@ -159,7 +159,7 @@ pub fn check_values(item: &Item) -> Result<()> {
 /// Check `item` as a whole item to be written to the table `info` describes: its values, its
 /// size, the table's key attributes (present, typed, not empty, within their sizes) and the
 /// indexes' key attributes it has (typed, not empty).
-pub fn check_item(item: &Item, info: &TableInfo) -> Result<()> {
+pub(crate) fn check_item(item: &Item, info: &TableInfo) -> Result<()> {
     check_values(item)?;
     let size = item_size(item);
     if size > MAX_ITEM_BYTES {
@@ -187,7 +187,7 @@ pub fn check_item(item: &Item, info: &TableInfo) -> Result<()> {
 
 /// Check `key` as the key of an item of the table `info` describes: exactly its key attributes
 /// when `whole_item` is false, typed, not empty, within their sizes.
-pub fn check_key(key: &Item, info: &TableInfo) -> Result<()> {
+pub(crate) fn check_key(key: &Item, info: &TableInfo) -> Result<()> {
     check_key_of(key, info, false)
 }
 
@@ -249,7 +249,11 @@ fn check_key_value(key: &KeyAttr, value: &AttributeValue, of: &str) -> Result<()
 /// Check one key value typed on its own (a Query's partition key value): of `key`'s type, not
 /// empty, and within the size of a partition key (`partition`) or a sort key. DynamoDB refuses
 /// such a value, or no item could have it.
-pub fn check_key_value_alone(key: &KeyAttr, value: &AttributeValue, partition: bool) -> Result<()> {
+pub(crate) fn check_key_value_alone(
+    key: &KeyAttr,
+    value: &AttributeValue,
+    partition: bool,
+) -> Result<()> {
     check_key_value(key, value, "")?;
     let (limit, which) = if partition {
         (MAX_PARTITION_KEY_BYTES, "partition")
@@ -279,7 +283,7 @@ fn key_bytes(value: &AttributeValue) -> usize {
 /// size; at most one element of a set can be empty, and a set's elements are distinct): a line of
 /// 16 MiB of `[0,0,0,…]` would otherwise build millions of values before the size rule sees
 /// them. Counts the separators outside strings, in one pass, building nothing.
-pub fn check_item_text_bound(bytes: &[u8]) -> Result<(), String> {
+pub(crate) fn check_item_text_bound(bytes: &[u8]) -> Result<(), String> {
     // Each separator starts one more value of at least one byte (a list's element costs its
     // byte of overhead, a map's entry its name and a byte, an attribute its name), give or take
     // the one empty element of a set: an item of 400 KB has fewer, with room to spare.

@@ -1,5 +1,6 @@
 //! The validator's rules, each at its boundary.
 
+use crate::cost::size::value_size;
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::primitives::Blob;

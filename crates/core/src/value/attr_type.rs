@@ -64,8 +64,9 @@ impl AttrType {
         }
     }
 
+    #[cfg(test)]
     /// The type a descriptor names (`S`, `BOOL`, …), as DynamoDB spells it.
-    pub fn from_tag(tag: &str) -> Option<Self> {
+    pub(crate) fn from_tag(tag: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|t| t.tag() == tag)
     }
 
@@ -110,7 +111,7 @@ impl AttrType {
     /// `NULL`, and the JSON of the contents for `M`, `L` and the sets. Never cut (a grid cell's
     /// [`value::cell_text`] is, at 200 characters), so a value opened in the editor, the
     /// builder or a key field comes back exactly.
-    pub fn text_of(value: &AttributeValue) -> (Self, String) {
+    pub(crate) fn text_of(value: &AttributeValue) -> (Self, String) {
         let kind = Self::of(value).unwrap_or(Self::S);
         let text = match value {
             AttributeValue::S(s) => s.clone(),

@@ -2,7 +2,7 @@
 //! them (never instead of them: the value stays the server's text).
 
 /// An epoch-seconds number as `YYYY-MM-DD HH:MM:SS UTC`, when it looks like one.
-pub fn epoch_text(text: &str) -> Option<String> {
+pub(crate) fn epoch_text(text: &str) -> Option<String> {
     let secs: i64 = text.parse().ok()?;
     if !(946_684_800..=4_102_444_800).contains(&secs) {
         return None; // not between 2000 and 2100: probably not a timestamp
@@ -18,7 +18,7 @@ pub fn epoch_text(text: &str) -> Option<String> {
 }
 
 /// The calendar date of `days` since 1970-01-01 (Howard Hinnant's civil-from-days).
-pub fn civil_date(days: i64) -> (i64, i64, i64) {
+pub(crate) fn civil_date(days: i64) -> (i64, i64, i64) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;

@@ -40,7 +40,7 @@ pub enum Layout {
 }
 
 /// `value` as a JSON value in `style`.
-pub fn value_to_json(value: &AttributeValue, style: Style) -> Value {
+pub(crate) fn value_to_json(value: &AttributeValue, style: Style) -> Value {
     let number = |n: &String| match style {
         Style::Typed => Value::String(n.clone()),
         Style::Plain => exact_number(n),
@@ -238,7 +238,7 @@ impl serde_json::ser::Formatter for LayoutFormatter {
 
 /// A plain JSON value as DynamoDB's: strings `S`, numbers `N` (every digit), booleans, null,
 /// arrays `L`, objects `M`.
-pub fn plain_value(json: &serde_json::Value) -> Result<AttributeValue> {
+pub(crate) fn plain_value(json: &serde_json::Value) -> Result<AttributeValue> {
     Ok(match json {
         Value::String(s) => AttributeValue::S(s.clone()),
         Value::Number(n) => {

@@ -19,7 +19,8 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use crate::error::{Error, Result};
 
 pub use attr_type::AttrType;
-pub use epoch::{civil_date, date_of, epoch_text};
+pub use epoch::date_of;
+pub(crate) use epoch::{civil_date, epoch_text};
 pub use json::{Layout, Style};
 pub use same::{same, same_item};
 
@@ -28,7 +29,7 @@ pub type Item = HashMap<String, AttributeValue>;
 
 /// The DynamoDB type descriptor of a value: `S`, `N`, `B`, `BOOL`, `NULL`, `M`, `L`, `SS`, `NS`, `BS`
 /// (`?` for a type this SDK version does not know).
-pub fn type_tag(value: &AttributeValue) -> &'static str {
+pub(crate) fn type_tag(value: &AttributeValue) -> &'static str {
     AttrType::of(value).map_or("?", AttrType::tag)
 }
 
@@ -69,7 +70,7 @@ pub fn cell_text(value: &AttributeValue) -> String {
 
 /// Attribute names of `item` with the key attributes first (in `key_names` order), then the rest
 /// sorted.
-pub fn ordered_names<'a>(item: &'a Item, key_names: &[String]) -> Vec<&'a str> {
+pub(crate) fn ordered_names<'a>(item: &'a Item, key_names: &[String]) -> Vec<&'a str> {
     let mut names: Vec<&str> = key_names
         .iter()
         .filter_map(|k| item.get_key_value(k.as_str()).map(|(k, _)| k.as_str()))
@@ -102,7 +103,7 @@ pub fn item_to_plain_json(item: &Item, key_names: &[String], pretty: bool) -> St
 }
 
 /// One value as DynamoDB JSON (`{"N": "3"}`).
-pub fn dynamodb_json(value: &AttributeValue) -> String {
+pub(crate) fn dynamodb_json(value: &AttributeValue) -> String {
     json::text(&json::value_to_json(value, Style::Typed), Layout::Compact)
 }
 
@@ -137,7 +138,7 @@ pub fn item_from_json_value(json: &serde_json::Value) -> Result<Item> {
 }
 
 /// Parse one typed value (`{"N": "3"}`) from DynamoDB JSON.
-pub fn value_from_json(json: &serde_json::Value) -> Result<AttributeValue> {
+pub(crate) fn value_from_json(json: &serde_json::Value) -> Result<AttributeValue> {
     let invalid = |msg: &str| Error::Invalid(msg.to_owned());
     let object = json.as_object().filter(|o| o.len() == 1).ok_or_else(|| {
         invalid("a typed value must be an object with one type key, like {\"S\": \"x\"}")

@@ -20,17 +20,8 @@ pub fn parse(text: &str) -> serde_json::Result<Value> {
     Ok(value)
 }
 
-/// [`parse`] of bytes (a line of a file).
-pub fn parse_slice(bytes: &[u8]) -> serde_json::Result<Value> {
-    let bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
-    let value: Value = serde_json::from_slice(bytes)?;
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    Members.deserialize(&mut de)?;
-    Ok(value)
-}
-
 /// Check JSON text without building it: well formed, and every object names each member once
-/// at any depth (as [`parse_slice`] would accept it). For a whole message checked before a
+/// at any depth (as [`parse`] would accept it). For a whole message checked before a
 /// parser that keeps the last of two members reads it (the MCP server's transport).
 pub fn check_slice(bytes: &[u8]) -> serde_json::Result<()> {
     let bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
@@ -41,7 +32,7 @@ pub fn check_slice(bytes: &[u8]) -> serde_json::Result<()> {
 
 /// serde_json's message without its "at line 1 column 9", and the line and column apart; a
 /// lone surrogate escape said in words (serde_json names only the escape's shape).
-pub fn message_of(error: &serde_json::Error) -> String {
+pub(crate) fn message_of(error: &serde_json::Error) -> String {
     let text = error.to_string();
     let suffix = format!(" at line {} column {}", error.line(), error.column());
     let why = text.strip_suffix(&suffix).unwrap_or(&text);

@@ -93,7 +93,7 @@ const EVIDENCE: [&str; 7] = [
 ];
 
 /// The attributes of `item` that tell who or when wrote it, by name, as shown.
-pub fn evidence_of(item: Option<&Item>) -> Vec<(String, String)> {
+pub(crate) fn evidence_of(item: Option<&Item>) -> Vec<(String, String)> {
     let Some(item) = item else {
         return Vec::new();
     };
@@ -127,7 +127,7 @@ fn contains_ignoring_case(name: &str, word: &str) -> bool {
 /// The evidence `record` wrote itself: of its new image, the attributes it changed (all of
 /// them for an item it put where none was). An attribute an earlier write left on the item is
 /// not its evidence, so a record without its old image (or a removal) has none.
-pub fn evidence_of_record(record: &crate::stream::StreamRecord) -> Vec<(String, String)> {
+pub(crate) fn evidence_of_record(record: &crate::stream::StreamRecord) -> Vec<(String, String)> {
     let Some(new) = record.new.as_ref() else {
         return Vec::new();
     };
@@ -146,7 +146,7 @@ pub fn evidence_of_record(record: &crate::stream::StreamRecord) -> Vec<(String, 
 }
 
 /// Every attribute that differs between `old` and `new`, by name; values cut at 200 characters.
-pub fn diff_of(old: Option<&Item>, new: Option<&Item>) -> Vec<AttrDiff> {
+pub(crate) fn diff_of(old: Option<&Item>, new: Option<&Item>) -> Vec<AttrDiff> {
     let shown = |v: Option<&AttributeValue>| {
         v.map(|v| {
             let text = cell_text(v);

@@ -91,8 +91,9 @@ impl CounterFold {
         &self.config
     }
 
+    #[cfg(test)]
     /// Watch only parent `id` (its partition key, or the rule's id attribute's value).
-    pub fn config_only(&mut self, id: &str) {
+    pub(crate) fn config_only(&mut self, id: &str) {
         self.config.only = Some(id.to_owned());
     }
 
@@ -113,7 +114,7 @@ impl CounterFold {
 
     /// Start parent `id` (partition key `pk`) from one exact check at `at_ms`; a gap found by
     /// it is the parent's baseline, said at once as there before the watch.
-    pub fn start_checked(
+    pub(crate) fn start_checked(
         &mut self,
         id: &str,
         pk: &str,
@@ -292,7 +293,7 @@ impl CounterFold {
 
     /// Stream time moved to `now_ms` (a record's time, or this machine's clock while the
     /// stream is idle): every move of a gap that waited longer than the settle window settles.
-    pub fn advance(&mut self, now_ms: i64) -> Vec<WatchEvent> {
+    pub(crate) fn advance(&mut self, now_ms: i64) -> Vec<WatchEvent> {
         self.now_ms = self.now_ms.max(now_ms);
         let mut events = Vec::new();
         while let Some((at, token, id)) = self.pending.first().cloned() {
@@ -306,7 +307,7 @@ impl CounterFold {
 
     /// Records are about to be folded, read at `now_wall_ms` by this machine's clock: what
     /// waits for its counterpart waits from then.
-    pub fn note_wall(&mut self, now_wall_ms: i64) {
+    pub(crate) fn note_wall(&mut self, now_wall_ms: i64) {
         self.wall_ms = self.wall_ms.max(now_wall_ms);
     }
 

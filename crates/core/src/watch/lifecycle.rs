@@ -66,7 +66,7 @@ impl CounterFold {
 
     /// Moves of a gap waiting at the end for less than the settle window: not divergences
     /// (yet), each with its record.
-    pub fn unsettled(&self) -> Vec<&Change> {
+    pub(crate) fn unsettled(&self) -> Vec<&Change> {
         let mut waiting: Vec<&Change> = self
             .parents
             .values()

@@ -15,10 +15,12 @@ pub mod run;
 mod samples;
 mod summary;
 
-pub use change::{AttrDiff, Change, Effect, gap_text};
+pub use change::{AttrDiff, Effect};
+pub use change::{Change, gap_text};
 pub use config::FoldConfig;
 pub use fold::{CounterFold, WatchEvent};
-pub use parent::{Base, Divergence, ParentWatch};
+pub use parent::ParentWatch;
+pub use parent::{Base, Divergence};
 pub use plan::{WatchPlan, WatchProgress, WatchScope, Watched};
 pub use run::watch;
 pub use summary::summary;

@@ -61,11 +61,11 @@ pub struct Divergence {
 }
 
 /// The most causes a divergence keeps.
-pub const MAX_CAUSES: usize = 20;
+pub(crate) const MAX_CAUSES: usize = 20;
 
 impl Divergence {
     /// How long it stayed open, in ms, when it closed.
-    pub fn open_for_ms(&self) -> Option<i64> {
+    pub(crate) fn open_for_ms(&self) -> Option<i64> {
         self.closed_ms.map(|c| c - self.opened_ms)
     }
 
@@ -223,7 +223,7 @@ impl Load {
 }
 
 /// Children whose inserts and removes are told apart per parent, at most.
-pub const MAX_TRACKED_CHILDREN: usize = 1000;
+pub(crate) const MAX_TRACKED_CHILDREN: usize = 1000;
 
 impl ParentWatch {
     pub(super) fn new(pk: String, base: Base) -> Self {
@@ -346,7 +346,7 @@ impl ParentWatch {
     }
 
     /// The start, in words: `tally 227 and 226 children counted when the watch started`.
-    pub fn start_text(&self, tally: &str) -> String {
+    pub(crate) fn start_text(&self, tally: &str) -> String {
         match &self.base {
             Base::Checked { tally: t, children } => format!(
                 "{tally} {} and {children} children counted when the watch started",

@@ -13,19 +13,24 @@ mod sendable;
 mod setting;
 mod single;
 
-pub use outcome::{CancelReason, Refusal, Unwritten, WriteOutcome};
-pub use plan::{Batch, BatchKind, Confirmation, Destination, Idempotency, WritePlan, WriteRequest};
-pub use send::{send, send_until};
+pub use outcome::{CancelReason, WriteOutcome};
+pub use outcome::{Refusal, Unwritten};
+pub use plan::BatchKind;
+pub use plan::{Batch, Idempotency};
+pub use plan::{Confirmation, Destination, WritePlan, WriteRequest};
+pub use send::send;
+pub(crate) use send::send_until;
 pub use setting::TableSetting;
-pub use single::{SingleWrite, WriteOp};
+pub use single::SingleWrite;
+pub use single::WriteOp;
 
 use crate::error::Error;
-pub use crate::throttle::{Deadline, is_throttled, one_attempt_within, without_retries};
+pub(crate) use crate::throttle::{Deadline, is_throttled, one_attempt_within};
 
 /// Whether a write that failed this way may still have been applied: a timeout, a connection
 /// lost after the request left (not a refused connection), a 5xx the server answered with, or
 /// an answer that could not be read (an HTML error page, a garbled or cut body).
-pub fn may_have_been_applied(error: &Error) -> bool {
+pub(crate) fn may_have_been_applied(error: &Error) -> bool {
     match error {
         Error::Unreachable { never_sent, .. } => !never_sent,
         Error::Timeout { .. } | Error::TaskDied { .. } => true,

@@ -46,7 +46,7 @@ pub enum CancelReason {
 
 impl CancelReason {
     /// The reason for DynamoDB's `code` (`None` when it sent no code).
-    pub fn from_code(code: Option<&str>) -> Self {
+    pub(crate) fn from_code(code: Option<&str>) -> Self {
         match code {
             None | Some("None") => Self::Fine,
             Some("ConditionalCheckFailed") => Self::ConditionalCheckFailed,
@@ -115,7 +115,7 @@ impl CancelReason {
     /// its key when `keys` (the writes' keys in words, in order) holds it, and that none was
     /// written: `item 2 (PK = POST#a91f · SK = LIKE#u1): its condition failed; none of the 2
     /// items was written`.
-    pub fn cancelled_words(reasons: &[Self], keys: &[String]) -> String {
+    pub(crate) fn cancelled_words(reasons: &[Self], keys: &[String]) -> String {
         let why: Vec<String> = reasons
             .iter()
             .enumerate()

@@ -272,7 +272,7 @@ impl WritePlan {
 
     /// A change to a table's settings, sent once: enabling a stream twice is refused the second
     /// time, so a lost answer is left unknown and the table is described again instead.
-    pub fn table_setting(destination: Destination, setting: TableSetting) -> Self {
+    pub(crate) fn table_setting(destination: Destination, setting: TableSetting) -> Self {
         Self {
             destination,
             request: WriteRequest::Table(setting),
@@ -357,7 +357,7 @@ impl WritePlan {
 
     /// This plan's transaction cancelled for `reasons`, in words, each write named by its key
     /// ([`CancelReason::cancelled_words`]).
-    pub fn cancelled_words(&self, reasons: &[CancelReason]) -> String {
+    pub(crate) fn cancelled_words(&self, reasons: &[CancelReason]) -> String {
         let keys: Vec<String> = self
             .targets()
             .iter()

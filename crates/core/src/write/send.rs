@@ -58,7 +58,7 @@ async fn wait_unless_stopped(wait: Duration, stop: &CancelToken) -> bool {
 /// come is not made, and the write ends as its last attempt says (refused after throttling or a
 /// conflict, unknown after a lost answer, applied with a batch's unprocessed items left). An
 /// attempt under way is never cut short: its answer decides.
-pub async fn send_until(
+pub(crate) async fn send_until(
     connection: &Connection,
     plan: &WritePlan,
     confirmed: bool,

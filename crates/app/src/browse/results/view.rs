@@ -123,6 +123,7 @@ impl Results {
     }
 
     /// Whether the other end of a range is set.
+    #[cfg(test)]
     pub fn has_anchor(&self) -> bool {
         self.anchor.is_some()
     }

@@ -60,7 +60,7 @@ impl Input {
 
     /// Parse a pasted low-level request (`{"TableName": …, "UpdateExpression": …,
     /// "ExpressionAttributeNames": …, "ExpressionAttributeValues": …}`) back into the builder.
-    pub fn from_request_json(text: &str) -> Result<Self> {
+    pub(crate) fn from_request_json(text: &str) -> Result<Self> {
         let json = crate::value::strict::parse(text).map_err(|e| {
             Error::Invalid(format!(
                 "not a JSON request (nor an `aws dynamodb` command): {}",
@@ -74,7 +74,7 @@ impl Input {
     /// update-item|put-item|delete-item|query|scan --table-name … --key '…' …`, quoted for bash,
     /// with line continuations. Where it connects is set aside; an option the builder does not
     /// hold is refused, by name.
-    pub fn from_aws_cli(text: &str) -> Result<Self> {
+    pub(crate) fn from_aws_cli(text: &str) -> Result<Self> {
         let mut words = shell_words(text).map_err(Error::Invalid)?.into_iter();
         let mut positional = Vec::new();
         let mut options = Vec::new();

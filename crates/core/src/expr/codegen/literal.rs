@@ -7,7 +7,7 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use crate::value::Item;
 
 /// Quote `text` for bash: single quotes, with embedded single quotes closed and escaped.
-pub fn shell_quote(text: &str) -> String {
+pub(crate) fn shell_quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
 }
 

@@ -14,7 +14,8 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::value::{Item, Style, json};
 
 pub use crate::connection::ClientSetup;
-pub use literal::{shell_quote, shell_words};
+pub(crate) use literal::shell_quote;
+pub use literal::shell_words;
 
 /// What the request does.
 #[derive(Debug, Clone, PartialEq)]
@@ -244,12 +245,12 @@ struct Call {
 impl Request {
     /// `ExpressionAttributeNames` as sent: none when there are none (DynamoDB refuses an empty
     /// map).
-    pub fn names_sent(&self) -> Option<HashMap<String, String>> {
+    pub(crate) fn names_sent(&self) -> Option<HashMap<String, String>> {
         (!self.names.is_empty()).then(|| self.names.clone())
     }
 
     /// `ExpressionAttributeValues` as sent: none when there are none.
-    pub fn values_sent(&self) -> Option<HashMap<String, AttributeValue>> {
+    pub(crate) fn values_sent(&self) -> Option<HashMap<String, AttributeValue>> {
         (!self.values.is_empty()).then(|| self.values.clone())
     }
 

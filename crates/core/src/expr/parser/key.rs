@@ -18,7 +18,7 @@ pub struct QueryKeys {
 /// `AND` one condition (`=`, `<`, `<=`, `>`, `>=`, `BETWEEN`, `begins_with`) on the sort key.
 /// Without them (no table at hand), the partition key is the attribute compared with `=` and
 /// the other condition must be on another attribute.
-pub fn parse_key_condition(
+pub(crate) fn parse_key_condition(
     text: &str,
     maps: Maps<'_>,
     keys: Option<&QueryKeys>,

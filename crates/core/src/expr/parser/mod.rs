@@ -10,7 +10,7 @@ use crate::expr::error::{ExprError, err};
 use crate::expr::lexer::{SYMBOLS, Tok, Token, tokenize};
 use crate::expr::reserved;
 
-pub use crate::expr::lexer::MAX_EXPRESSION_BYTES;
+pub(crate) use crate::expr::lexer::MAX_EXPRESSION_BYTES;
 
 /// How deeply parentheses, `NOT` and function calls may nest inside one another, and how many
 /// steps a document path may have. DynamoDB nests attributes at most 32 levels deep, and no
@@ -52,7 +52,8 @@ mod condition;
 mod key;
 mod update;
 
-pub use key::{QueryKeys, parse_key_condition};
+pub use key::QueryKeys;
+pub(crate) use key::parse_key_condition;
 pub use update::parse_update;
 
 struct Parser<'a> {
@@ -294,7 +295,7 @@ pub fn parse_condition(text: &str, maps: Maps<'_>) -> Result<Condition, ExprErro
 }
 
 /// Parse a `ProjectionExpression`.
-pub fn parse_projection(text: &str, maps: Maps<'_>) -> Result<Vec<Path>, ExprError> {
+pub(crate) fn parse_projection(text: &str, maps: Maps<'_>) -> Result<Vec<Path>, ExprError> {
     let mut p = Parser::new(text, maps)?;
     let mut paths = vec![p.path()?.0];
     while p.is_sym(",") {
