@@ -53,7 +53,7 @@ async fn a_like_says_what_it_cost() {
     };
     let units = dynoscope_core::cost::units_of(consumed_wcu);
     let usd = &units * d("0.625") / d("1000000");
-    let line = &report.lines()[0].text;
+    let line = &report.details()[0].text;
     assert_eq!(
         line,
         &format!(

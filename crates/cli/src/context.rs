@@ -2,7 +2,7 @@
 //! was made from, whether the user confirmed beforehand (`--yes`), the one output, and the stop
 //! that Ctrl-C and SIGTERM trigger.
 
-use crate::args::ConnectionFlags;
+use crate::flags::ConnectionFlags;
 use crate::output::Output;
 use dynoscope_core::cancel::CancelToken;
 use dynoscope_core::connection::Connection;

@@ -10,7 +10,7 @@ use crate::interrupt::describe;
 use crate::write_args::{DeleteArgs, PurgeFlags};
 use dynoscope_core::connection::Connection;
 use dynoscope_core::error::{Error, Result};
-use dynoscope_core::purge::{self, Counted, PurgeSource};
+use dynoscope_core::purge::{self, CountedPurge, PurgeSource};
 use dynoscope_core::report::{Lines, Report};
 use dynoscope_core::spec::ReadSpec;
 use dynoscope_core::table::TableInfo;
@@ -60,7 +60,7 @@ async fn run(
     let choice = flags.tallies.as_deref().map(str::parse).transpose()?;
     let rules = flags.counters.rules()?;
     let count = purge::count(connection, info, &source, &rules, stop, |_| {}).await?;
-    let counted = Counted::new(count, info, connection);
+    let counted = CountedPurge::new(count, info, connection);
     if flags.dry_run {
         // A dry run only reads: what it could not print, it did not do.
         let exit = said(out, &counted, flags.json)?;

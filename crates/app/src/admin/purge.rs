@@ -356,7 +356,7 @@ fn delete_job(
         .spawner
         .spawn_job("BatchWriteItem", move |progress, stop| async move {
             // The count typed back is the confirmation, here and elsewhere alike.
-            let counted = purge::Counted::new(counted, &info, &connection);
+            let counted = purge::CountedPurge::new(counted, &info, &connection);
             let run = purge::delete_counted(
                 &connection,
                 (&info, &source),

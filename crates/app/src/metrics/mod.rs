@@ -11,7 +11,7 @@ use crate::widgets::{error_ui, write_button_ui, writes_to_ui};
 use crate::write_flow::WriteFlow;
 use dynoscope_core::connection::Connection;
 use dynoscope_core::error::Error;
-use dynoscope_core::metrics::insights::{self, Insights, Report};
+use dynoscope_core::metrics::insights::{self, Insights, InsightsReport};
 use dynoscope_core::metrics::{self, TableMetrics};
 use dynoscope_core::stream::now_ms;
 use dynoscope_core::table::TableInfo;
@@ -28,8 +28,8 @@ pub struct MetricsPanel {
     table: String,
     loading: Option<Pending<TableMetrics>>,
     metrics: Option<TableMetrics>,
-    checking: Option<Pending<(Insights, Vec<Report>)>>,
-    insights: Option<(Insights, Vec<Report>)>,
+    checking: Option<Pending<(Insights, Vec<InsightsReport>)>>,
+    insights: Option<(Insights, Vec<InsightsReport>)>,
     switch: WriteFlow<WritePlan, Pending<WriteOutcome>>,
     said: Option<String>,
     error: Option<Error>,

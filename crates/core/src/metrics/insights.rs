@@ -79,7 +79,7 @@ pub struct Contributor {
 
 /// One rule's report: what it counts and its top keys, most first.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Report {
+pub struct InsightsReport {
     /// The rule.
     pub rule: String,
     /// What it counts.
@@ -141,7 +141,7 @@ pub async fn reports(
     rules: &[String],
     hours: u32,
     now_ms: i64,
-) -> Result<Vec<Report>> {
+) -> Result<Vec<InsightsReport>> {
     let client = connection.cloudwatch();
     let mut out = Vec::with_capacity(rules.len());
     for rule in rules {
@@ -158,7 +158,7 @@ pub async fn reports(
             .send()
             .await
             .map_err(|e| Error::from_sdk("GetInsightRuleReport", e))?;
-        out.push(Report {
+        out.push(InsightsReport {
             rule: rule.clone(),
             kind: RuleKind::of(rule),
             contributors: contributors(&answer),
@@ -168,7 +168,7 @@ pub async fn reports(
 }
 
 /// A report in lines: its title, then `POST#f00d: 18,200` a key each.
-pub fn report_lines(report: &Report) -> Vec<String> {
+pub fn report_lines(report: &InsightsReport) -> Vec<String> {
     let mut lines = vec![
         report
             .kind
@@ -226,7 +226,7 @@ mod tests {
             Some(RuleKind::ThrottledItems)
         );
         assert_eq!(RuleKind::of("MyOwnRule"), None);
-        let report = Report {
+        let report = InsightsReport {
             rule: rule.to_owned(),
             kind: RuleKind::of(rule),
             contributors: list,

@@ -1,5 +1,5 @@
 //! A delete of many items as one run, the same for the app and the CLI: what the dry run counted
-//! ([`Counted`]), and then the delete with, when chosen, the repair of the tallies the deleted
+//! ([`CountedPurge`]), and then the delete with, when chosen, the repair of the tallies the deleted
 //! children leave too high ([`PurgeRun`]) — said in one set of words and JSON keys.
 
 use std::str::FromStr;
@@ -42,7 +42,7 @@ impl FromStr for TallyChoice {
 
 /// What a dry run counted on a table, priced.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Counted {
+pub struct CountedPurge {
     /// The count.
     pub count: PurgeCount,
     /// The table counted.
@@ -53,7 +53,7 @@ pub struct Counted {
     pub pricing: Pricing,
 }
 
-impl Counted {
+impl CountedPurge {
     /// The count `count` of `info`'s table, priced by `connection`.
     pub fn new(count: PurgeCount, info: &TableInfo, connection: &Connection) -> Self {
         Self {
@@ -88,7 +88,7 @@ impl Counted {
     }
 }
 
-impl Report for Counted {
+impl Report for CountedPurge {
     /// The count, the first keys, the counters, and what counting read.
     fn lines(&self) -> Vec<Line> {
         let mut lines: Vec<Line> = self
@@ -129,7 +129,7 @@ impl Report for Counted {
 #[derive(Debug, Clone, PartialEq)]
 pub struct PurgeRun {
     /// What was counted and confirmed.
-    pub counted: Counted,
+    pub counted: CountedPurge,
     /// The delete pass.
     pub report: PurgeReport,
     /// Each tally attribute repaired after it, with how its repair went.
@@ -143,7 +143,7 @@ pub struct PurgeRun {
 pub async fn delete_counted(
     connection: &Connection,
     (info, source): (&TableInfo, &PurgeSource),
-    counted: Counted,
+    counted: CountedPurge,
     choice: Option<TallyChoice>,
     confirmed: bool,
     stop: &CancelToken,

@@ -9,7 +9,7 @@ mod report;
 mod run;
 
 pub use done::PurgeRun;
-pub use done::{Counted, TallyChoice, delete_counted};
+pub use done::{CountedPurge, TallyChoice, delete_counted};
 pub use report::PurgeReport;
 pub use run::purge;
 pub(crate) use run::repair_tallies;
