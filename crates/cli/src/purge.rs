@@ -70,7 +70,10 @@ async fn run(
     if !flags.json {
         out.line(Lines(&counted.lines()));
     }
-    counted.check_choice(choice)?;
+    if let Err(error) = counted.check_choice(choice) {
+        out.note("dynoscope: choose with --tallies repair or --tallies leave");
+        return Err(error);
+    }
     if !confirmed {
         return Err(not_confirmed(connection, info, counted.count.items));
     }

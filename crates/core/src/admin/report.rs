@@ -15,9 +15,11 @@ use crate::schema::{Described, TableChange, create_input_json};
 use crate::write::{Refusal, WriteOutcome};
 
 impl Report for AdminReport {
-    /// Each write and how it ended, then the table as it is now. A refusal with an error is
-    /// left to [`failure`](Report::failure), to be said once.
+    /// Each write and how it ended, then the table as it is now. A refusal with an error before
+    /// anything applied is left to [`failure`](Report::failure), to be said once; after a
+    /// write that applied, it is said here.
     fn lines(&self) -> Vec<Line> {
+        let applied = self.applied();
         let mut lines: Vec<Line> = self
             .writes
             .iter()
@@ -26,9 +28,9 @@ impl Report for AdminReport {
                     Some(Line::new(Tone::Good, format!("applied: {what}")))
                 }
                 WriteOutcome::Refused {
-                    refusal: Refusal::Error(_),
+                    refusal: Refusal::Error(error),
                     ..
-                } => None,
+                } => applied.then(|| Line::new(Tone::Bad, format!("refused: {what}: {error}"))),
                 WriteOutcome::Refused { .. } => {
                     Some(Line::new(Tone::Warn, format!("refused: {what}")))
                 }
@@ -70,19 +72,39 @@ impl Report for AdminReport {
         reports_json(std::slice::from_ref(self))
     }
 
-    /// The graver of the writes' endings.
+    /// The graver of the writes' endings; an error after a write that applied is a refusal
+    /// (what applied stands), never an error before anything applied.
     fn ending(&self) -> Ending {
+        if let Some(error) = self.failure() {
+            return Ending::of_error(error);
+        }
         self.writes
             .iter()
             .fold(Ending::Done, |ending, (_, outcome)| {
-                ending.graver(outcome.ending())
+                ending.graver(match outcome.failure() {
+                    Some(_) => Ending::Refused,
+                    None => outcome.ending(),
+                })
             })
     }
 
+    /// The error of a run none of whose writes applied.
     fn failure(&self) -> Option<&Error> {
+        if self.applied() {
+            return None;
+        }
         self.writes
             .iter()
             .find_map(|(_, outcome)| outcome.failure())
+    }
+}
+
+impl AdminReport {
+    /// Whether any write applied, or may have (its outcome unknown).
+    fn applied(&self) -> bool {
+        self.writes
+            .iter()
+            .any(|(_, outcome)| !matches!(outcome, WriteOutcome::Refused { .. }))
     }
 }
 
@@ -106,10 +128,7 @@ impl ChangeRun {
     }
 
     fn applied(&self) -> bool {
-        self.reports
-            .iter()
-            .flat_map(|r| &r.writes)
-            .any(|(_, outcome)| !matches!(outcome, WriteOutcome::Refused { .. }))
+        self.reports.iter().any(AdminReport::applied)
     }
 
     /// The error that stopped the run once something had applied: said after what applied.
@@ -145,9 +164,14 @@ impl Report for ChangeRun {
         if let Some(error) = self.failure() {
             return Ending::of_error(error);
         }
-        let ending = self.reports.iter().fold(Ending::Done, |ending, report| {
-            ending.graver(report.ending())
-        });
+        // A report that applied nothing is said by `error_after`: a refusal after the others.
+        let ending = self
+            .reports
+            .iter()
+            .filter(|report| report.failure().is_none())
+            .fold(Ending::Done, |ending, report| {
+                ending.graver(report.ending())
+            });
         if self.error_after().is_some() {
             ending.graver(Ending::Refused)
         } else {
@@ -281,6 +305,35 @@ mod tests {
             partial.to_json()["error"],
             "its class is already STANDARD",
             "the JSON says it too"
+        );
+        // A create whose TTL write is then refused: the create stands, the run is refused.
+        let mut create = applied("table T created");
+        create.writes.push((
+            "TTL on expiresAt".into(),
+            WriteOutcome::not_sent(refused_before("ValidationException")),
+        ));
+        assert!(create.failure().is_none());
+        assert_eq!(create.ending(), Ending::Refused);
+        assert!(
+            create
+                .lines()
+                .iter()
+                .any(|l| l.text == "refused: TTL on expiresAt: ValidationException")
+        );
+        // A second change refused by the server after the first applied: refused, not an error.
+        let second = ChangeRun {
+            reports: vec![
+                applied("a stream turned on"),
+                AdminReport::of(
+                    "class changed".into(),
+                    WriteOutcome::not_sent(refused_before("ValidationException")),
+                ),
+            ],
+            stopped: None,
+        };
+        assert_eq!(
+            (second.failure().is_none(), second.ending()),
+            (true, Ending::Refused)
         );
         let whole = ChangeRun::one(applied("table T deleted"));
         assert_eq!(

@@ -216,13 +216,19 @@ impl Report for PurgeRun {
         })
     }
 
-    /// The delete's ending, made graver by each repair that did not end done.
+    /// The delete's ending, made graver by each repair that did not end done. Repairs run only
+    /// after items were deleted, so one refused with an error is a refusal, never an error
+    /// before anything applied.
     fn ending(&self) -> Ending {
+        let after_deleting = |ending: Ending| match ending {
+            Ending::BadInput => Ending::Refused,
+            other => other,
+        };
         self.repaired
             .iter()
             .fold(self.report.ending(), |ending, (_, run)| match run {
-                Ok(all) => ending.graver(all.ending()),
-                Err(error) => ending.graver(Ending::of_error(error)),
+                Ok(all) => ending.graver(after_deleting(all.ending())),
+                Err(error) => ending.graver(after_deleting(Ending::of_error(error))),
             })
     }
 }

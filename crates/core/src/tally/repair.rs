@@ -178,9 +178,17 @@ impl RepairAll {
     /// last.
     pub fn ending(&self) -> Ending {
         let mut ending = Ending::Done;
+        let applied = self
+            .reports
+            .iter()
+            .any(|(_, r)| matches!(r.outcome, Outcome::Applied { .. } | Outcome::Unknown { .. }));
         for (_, report) in &self.reports {
-            // A failure by its error's class: throttled out is a refusal, not bad input.
-            ending = ending.graver(report.outcome.ending());
+            // A failure by its error's class (throttled out is a refusal, not bad input); once
+            // another repair applied (or may have), a failure is a refusal after it.
+            ending = ending.graver(match report.outcome.ending() {
+                Ending::BadInput if applied => Ending::Refused,
+                other => other,
+            });
         }
         if self.stopped.is_some() {
             ending = ending.graver(Ending::Refused);
