@@ -241,5 +241,8 @@ fn print_checks(all: &Reconciled, (json, pricing): (bool, &Pricing), out: &mut O
 /// `--shards`: sum a sharded counter, one line per shard, the hot one marked.
 async fn shards(cx: &mut Ctx<'_>, info: &TableInfo, args: &CheckArgs) -> Result<Exit> {
     let sum = args.spec().sum_shards(cx.connection, info, cx.stop).await?;
-    said(cx.out, &sum, args.json)
+    let exit = said(cx.out, &sum, args.json)?;
+    // What it read is all it does: unprinted, it failed.
+    cx.out.flush();
+    cx.out.failure().map_or(Ok(exit), Err)
 }

@@ -10,9 +10,9 @@ use crate::interrupt::describe;
 use crate::write_args::{DeleteArgs, PurgeFlags};
 use dynoscope_core::connection::Connection;
 use dynoscope_core::error::{Error, Result};
-use dynoscope_core::purge::{self, CountedPurge, PurgeSource};
+use dynoscope_core::purge::{self, CountedPurge};
 use dynoscope_core::report::{Lines, Report};
-use dynoscope_core::spec::ReadSpec;
+use dynoscope_core::spec::{PurgeScope, PurgeSpec};
 use dynoscope_core::table::TableInfo;
 
 /// `dynoscope truncate`.
@@ -29,36 +29,36 @@ pub struct TruncateArgs {
 
 /// Delete every item of the table.
 pub async fn truncate(cx: &mut Ctx<'_>, args: &TruncateArgs) -> Result<Exit> {
-    let spec = ReadSpec::scan(args.table.clone());
-    read_then_run(cx, spec, &args.purge).await
+    run(cx, &args.purge, args.table.clone(), PurgeScope::Table).await
 }
 
 /// Delete what a Query of one partition reads.
 pub async fn from_query(cx: &mut Ctx<'_>, args: &DeleteArgs) -> Result<Exit> {
-    let mut spec = ReadSpec::scan(args.table.clone());
-    spec.pk.clone_from(&args.pk);
-    spec.sk_begins_with.clone_from(&args.sk_begins_with);
-    read_then_run(cx, spec, &args.purge).await
+    let scope = PurgeScope::Partition {
+        pk: args.pk.clone().unwrap_or_default(),
+        sk_prefix: args.sk_begins_with.clone(),
+    };
+    run(cx, &args.purge, args.table.clone(), scope).await
 }
 
-/// Describe the table, plan `spec` on it, and delete what it reads.
-async fn read_then_run(cx: &mut Ctx<'_>, spec: ReadSpec, flags: &PurgeFlags) -> Result<Exit> {
-    let info = describe(&cx.connection.reader(), &spec.table, cx.stop).await?;
-    let plan = spec.plan(&info)?;
-    let source = PurgeSource::Read(Box::new(plan));
-    run(cx, &info, source, flags).await
-}
-
+/// Describe the table, count what the spec takes, and (confirmed) delete it.
 async fn run(
     cx: &mut Ctx<'_>,
-    info: &TableInfo,
-    source: PurgeSource,
     flags: &PurgeFlags,
+    table: String,
+    scope: PurgeScope,
 ) -> Result<Exit> {
     let (connection, confirmed, stop) = (cx.connection, cx.confirmed, cx.stop);
-    let out = &mut *cx.out;
-    let choice = flags.tallies.as_deref().map(str::parse).transpose()?;
+    let spec = PurgeSpec {
+        table,
+        scope,
+        tallies: flags.tallies.as_deref().map(str::parse).transpose()?,
+    };
     let rules = flags.counters.rules()?;
+    let info = &describe(&connection.reader(), &spec.table, stop).await?;
+    let source = spec.plan(info)?;
+    let out = &mut *cx.out;
+    let choice = spec.tallies;
     let count = purge::count(connection, info, &source, &rules, stop, |_| {}).await?;
     let counted = CountedPurge::new(count, info, connection);
     if flags.dry_run {

@@ -12,7 +12,7 @@ use crate::{Intent, Loaded, Scope};
 use dynoscope_core::purge::{self, PurgeCount, PurgeReport, PurgeSource, TallyChoice, check_typed};
 use dynoscope_core::report::{Report, age_text};
 use dynoscope_core::rows::RowSet;
-use dynoscope_core::spec::ReadSpec;
+use dynoscope_core::spec::{PurgeScope, PurgeSpec};
 use dynoscope_core::tally::TallyRule;
 use dynoscope_core::task::{Job, Pending};
 
@@ -35,8 +35,8 @@ enum Take {
 
 /// What a count is asked to count, as it leaves the UI thread.
 enum Asked {
-    /// A Query or Scan.
-    Read(Box<dynoscope_core::read::ReadPlan>),
+    /// A Query or Scan, planned by the purge's spec.
+    Read(PurgeSource),
     /// The grid's rows (all, or those in `chosen`), turned into keys by the count's task.
     Rows {
         rows: dynoscope_core::rows::Rows,
@@ -51,7 +51,7 @@ impl Asked {
         info: &dynoscope_core::table::TableInfo,
     ) -> dynoscope_core::error::Result<PurgeSource> {
         match self {
-            Self::Read(plan) => Ok(PurgeSource::Read(plan)),
+            Self::Read(source) => Ok(source),
             Self::Rows { rows, chosen } => {
                 let mut keys = Vec::new();
                 for row in 0..rows.len() {
@@ -265,13 +265,18 @@ impl PurgeForm {
             ))),
             Take::Loaded => Ok(rows(None)),
             Take::Table | Take::Partition => {
-                let mut spec = ReadSpec::scan(scope.table.name.clone());
-                if self.take == Take::Partition {
-                    spec.pk = Some(self.pk.clone());
-                    let prefix = self.sk_prefix.trim();
-                    spec.sk_begins_with = (!prefix.is_empty()).then(|| prefix.to_owned());
-                }
-                Ok(Asked::Read(Box::new(spec.plan(scope.table)?)))
+                let spec = PurgeSpec {
+                    table: scope.table.name.clone(),
+                    scope: match self.take {
+                        Take::Partition => PurgeScope::Partition {
+                            pk: self.pk.clone(),
+                            sk_prefix: Some(self.sk_prefix.clone()),
+                        },
+                        _ => PurgeScope::Table,
+                    },
+                    tallies: self.choice,
+                };
+                Ok(Asked::Read(spec.plan(scope.table)?))
             }
         }
     }

@@ -19,6 +19,7 @@
 mod item;
 mod item_runs;
 mod key;
+mod purge;
 mod read;
 mod reconcile_runs;
 mod rule;
@@ -39,6 +40,7 @@ mod write_tests;
 pub use item::{DeleteSpec, GetSpec, PutSpec};
 pub use item_runs::ItemWrite;
 pub use key::KeySpec;
+pub use purge::{PurgeScope, PurgeSpec};
 pub use read::{FilterSpec, ReadSpec};
 pub use reconcile_runs::ReconcileRun;
 pub use rule::{PlanChoice, RuleSpec, TallySpec};
