@@ -220,13 +220,7 @@ fn print_checks(all: &Reconciled, (json, pricing): (bool, &Pricing), out: &mut O
         if json {
             out.line(check.to_json(pricing));
         } else {
-            out.line(format_args!(
-                "{}\tstored {}\tcounted {}\tdrift {}",
-                check.partition,
-                check.stored_text(),
-                check.count.count,
-                check.drift_text()
-            ));
+            out.line(check.line());
         }
     }
     for failure in &all.failures {

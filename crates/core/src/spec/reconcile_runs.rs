@@ -94,18 +94,7 @@ impl Report for ReconcileRun {
                 .iter()
                 .filter(|c| c.drifted())
                 .take(MAX_LISTED)
-                .map(|c| {
-                    Line::new(
-                        Tone::Warn,
-                        format!(
-                            "{}\tstored {}\tcounted {}\tdrift {}",
-                            c.partition,
-                            c.stored_text(),
-                            c.count.count,
-                            c.drift_text()
-                        ),
-                    )
-                }),
+                .map(|c| Line::new(Tone::Warn, c.line())),
         );
         let failures = self.all.failures.iter().take(MAX_LISTED);
         lines.extend(failures.map(|f| Line::new(Tone::Bad, format!("error\t{f}"))));

@@ -146,16 +146,7 @@ impl Report for TallyCheck {
         let c = &self.check;
         let tone = if c.drifted() { Tone::Warn } else { Tone::Good };
         vec![
-            Line::new(
-                Tone::Figure,
-                format!(
-                    "{}\tstored {}\tcounted {}\tdrift {}",
-                    c.partition,
-                    c.stored_text(),
-                    c.count.count,
-                    c.drift_text()
-                ),
-            ),
+            Line::new(Tone::Figure, c.line()),
             Line::new(tone, c.verdict()),
         ]
     }

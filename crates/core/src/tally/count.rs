@@ -79,6 +79,17 @@ impl ParentCheck {
         self.stored.as_deref().unwrap_or("missing")
     }
 
+    /// The check as one tab-separated line: `POST#a91f\tstored 3\tcounted 3\tdrift 0`.
+    pub fn line(&self) -> String {
+        format!(
+            "{}\tstored {}\tcounted {}\tdrift {}",
+            self.partition,
+            self.stored_text(),
+            self.count.count,
+            self.drift_text()
+        )
+    }
+
     /// The comparison in one sentence.
     pub fn verdict(&self) -> String {
         let children = format!("{} children", self.count.count);
