@@ -177,3 +177,70 @@ fn a_value_dynamodb_would_refuse_is_named_not_the_expression_using_it() {
         );
     }
 }
+
+/// The tally-rule flags are declared once for check, watch, a delete of many items and an
+/// import: a rule without its tally is the rule spec's refusal, and a rule flag a run cannot use
+/// is refused in words, never ignored — all before anything is read.
+#[test]
+fn a_rule_flag_without_its_tally_or_where_it_cannot_count_is_refused() {
+    let served = Served::new();
+    let url = served.url();
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &[
+                "check",
+                "--table",
+                "Social",
+                "--pk",
+                "POST#a91f",
+                "--child-prefix",
+                "LIKE#",
+            ],
+            "a rule needs the tally attribute",
+        ),
+        (
+            &[
+                "delete",
+                "--table",
+                "Social",
+                "--from-query",
+                "--pk",
+                "POST#a91f",
+                "--parent-sk",
+                "X",
+                "--dry-run",
+            ],
+            "--parent-sk goes with --tally",
+        ),
+        (
+            &[
+                "truncate",
+                "--table",
+                "Social",
+                "--tally",
+                "likeTally",
+                "--index",
+                "GSI1",
+                "--dry-run",
+            ],
+            "--index is for check and watch",
+        ),
+        (
+            &[
+                "delete",
+                "--table",
+                "Social",
+                "--key",
+                "PK=x",
+                "--key",
+                "SK=y",
+                "--child-prefix",
+                "LIKE#",
+            ],
+            "--child-prefix belongs to a delete of many items",
+        ),
+    ];
+    for (args, words) in cases {
+        refused_with(&on(url, args), 2, words);
+    }
+}

@@ -7,6 +7,7 @@ use clap::Args;
 use dynoscope_core::connection::{ConnectOptions, ConnectionSpec};
 use dynoscope_core::error::{Error, Result};
 use dynoscope_core::spec;
+use dynoscope_core::tally::TallyRule;
 
 /// Where to connect, as the AWS CLI spells it.
 #[derive(Debug, Clone, Default, Args)]
@@ -174,7 +175,9 @@ fn table_name(text: &str) -> Result<String, String> {
     }
 }
 
-/// A tally rule by flags: `check` and `watch` take the same ones, with the same defaults.
+/// A tally rule by flags, declared once: `check` and `watch` take it whole; a delete of many
+/// items and an import take it to say first what the items do to the tally (children by their
+/// sort-key prefix).
 #[derive(Debug, Args)]
 pub struct RuleFlags {
     /// The sort key of parent items.
@@ -184,13 +187,16 @@ pub struct RuleFlags {
     /// without --pk: every parent of the rule).
     #[arg(long, default_value = "")]
     pub parent_prefix: String,
-    /// The tally attribute (check --shards: the attribute summed on each shard).
+    /// The tally attribute: check and watch need it (check --shards: the attribute summed on
+    /// each shard); a delete of many items or an import with it says first what the items do
+    /// to this tally, and the tallies they leave behind.
     #[arg(long)]
-    pub tally: String,
-    /// Children's sort keys begin with this (or, with --index, the index sort keys).
+    pub tally: Option<String>,
+    /// Children's sort keys begin with this, e.g. `LIKE#` (or, with --index, the index sort
+    /// keys).
     #[arg(long, default_value = "")]
     pub child_prefix: String,
-    /// Children are in this index, queried with the parent's id.
+    /// Children are in this index, queried with the parent's id (check and watch).
     #[arg(long)]
     pub index: Option<String>,
     /// With --index: the parent attribute holding the id (default: its partition key).
@@ -199,16 +205,44 @@ pub struct RuleFlags {
 }
 
 impl RuleFlags {
-    /// The rule the flags describe, for the rule spec to check; `shards` from check --shards.
+    /// The rule the flags describe, for the rule spec to check (a missing --tally is the
+    /// spec's refusal); `shards` from check --shards.
     pub fn spec(&self, shards: Option<String>) -> spec::RuleSpec {
         spec::RuleSpec {
             parent_sk: self.parent_sk.clone(),
             parent_prefix: self.parent_prefix.clone(),
-            tally: self.tally.clone(),
+            tally: self.tally.clone().unwrap_or_default(),
             child_prefix: self.child_prefix.clone(),
             index: self.index.clone(),
             child_key: self.child_key.clone(),
             shards,
+        }
+    }
+
+    /// The rule of a run that writes or deletes counted children: none without --tally (then
+    /// no other rule flag belongs); children are counted by their sort-key prefix.
+    pub fn counted(&self) -> Result<Vec<TallyRule>> {
+        let given = [
+            ("--parent-sk", self.parent_sk != "META"),
+            ("--parent-prefix", !self.parent_prefix.is_empty()),
+            ("--child-prefix", !self.child_prefix.is_empty()),
+        ];
+        if self.index.is_some() {
+            return Err(Error::Invalid(
+                "children are counted here by their sort-key prefix (--child-prefix): --index \
+                 is for check and watch; nothing was read"
+                    .into(),
+            ));
+        }
+        match &self.tally {
+            Some(_) => Ok(vec![self.spec(None).tally_rule()?]),
+            None => match given.iter().find(|(_, on)| *on) {
+                Some((flag, _)) => Err(Error::Invalid(format!(
+                    "{flag} goes with --tally (the counter the items are children of); nothing \
+                     was read"
+                ))),
+                None => Ok(Vec::new()),
+            },
         }
     }
 }

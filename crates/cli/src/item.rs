@@ -102,6 +102,10 @@ fn refuse_bulk_flags(args: &DeleteArgs) -> Result<()> {
         ("--pk", args.pk.is_some()),
         ("--sk-begins-with", args.sk_begins_with.is_some()),
         ("--tally", purge.counters.tally.is_some()),
+        ("--parent-sk", purge.counters.parent_sk != "META"),
+        ("--parent-prefix", !purge.counters.parent_prefix.is_empty()),
+        ("--child-prefix", !purge.counters.child_prefix.is_empty()),
+        ("--index", purge.counters.index.is_some()),
         ("--tallies", purge.tallies.is_some()),
         ("--json", purge.json),
     ];

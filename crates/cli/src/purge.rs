@@ -54,7 +54,7 @@ async fn run(
         scope,
         tallies: flags.tallies.as_deref().map(str::parse).transpose()?,
     };
-    let rules = flags.counters.rules()?;
+    let rules = flags.counters.counted()?;
     let info = &describe(&connection.reader(), &spec.table, stop).await?;
     let source = spec.plan(info)?;
     let out = &mut *cx.out;

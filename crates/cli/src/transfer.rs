@@ -100,7 +100,7 @@ pub async fn import(cx: &mut Ctx<'_>, args: ImportArgs) -> Result<Exit> {
     }
     .plan()?;
     let (format, types) = (plan.format, plan.types);
-    let rules = args.counters.rules()?;
+    let rules = args.counters.counted()?;
     let info = describe(&connection.reader(), &args.table, stop).await?;
     let checked = check_files(&info, &args, format, types, rules, stop).await?;
     tell_files(&checked);

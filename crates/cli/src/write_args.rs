@@ -3,7 +3,7 @@
 
 use clap::Args;
 
-use crate::flags::{count, positive};
+use crate::flags::{RuleFlags, count, positive};
 
 /// `dynoscope put`.
 #[derive(Debug, Args)]
@@ -122,48 +122,10 @@ pub struct ImportArgs {
     pub preview: usize,
     /// The counters the file's items are children of (--tally and its rule).
     #[command(flatten)]
-    pub counters: CounterFlags,
+    pub counters: RuleFlags,
     /// The file, or a folder (an S3 export: every .json and .json.gz regular file under it;
     /// links to folders are not followed).
     pub path: std::path::PathBuf,
-}
-
-/// A tally rule by flags, for a run that writes or deletes counted children: what it does to
-/// their parents' tallies is said first.
-#[derive(Debug, Args)]
-pub struct CounterFlags {
-    /// Say first what the items do to this tally: its children (sort keys beginning with
-    /// --child-prefix) counted per parent, and the tallies they leave behind.
-    #[arg(long)]
-    pub tally: Option<String>,
-    /// With --tally: the sort key of parent items.
-    #[arg(long, default_value = "META", requires = "tally")]
-    pub parent_sk: String,
-    /// With --tally: only partitions beginning with this are parents, e.g. `POST#`.
-    #[arg(long, default_value = "", requires = "tally")]
-    pub parent_prefix: String,
-    /// With --tally: children's sort keys begin with this, e.g. `LIKE#`.
-    #[arg(long, default_value = "", requires = "tally")]
-    pub child_prefix: String,
-}
-
-impl CounterFlags {
-    /// The rule, when --tally is given.
-    pub fn rules(&self) -> dynoscope_core::error::Result<Vec<dynoscope_core::tally::TallyRule>> {
-        match &self.tally {
-            Some(tally) => Ok(vec![
-                dynoscope_core::spec::RuleSpec {
-                    parent_sk: self.parent_sk.clone(),
-                    parent_prefix: self.parent_prefix.clone(),
-                    tally: tally.clone(),
-                    child_prefix: self.child_prefix.clone(),
-                    ..dynoscope_core::spec::RuleSpec::default()
-                }
-                .tally_rule()?,
-            ]),
-            None => Ok(Vec::new()),
-        }
-    }
 }
 
 /// How a delete of many items is counted, confirmed and told.
@@ -179,7 +141,7 @@ pub struct PurgeFlags {
     pub tallies: Option<String>,
     /// The counters the items are children of.
     #[command(flatten)]
-    pub counters: CounterFlags,
+    pub counters: RuleFlags,
     /// One JSON object: the count, the first keys, and how the delete ended.
     #[arg(long)]
     pub json: bool,
