@@ -22,6 +22,7 @@ mod clone_cli;
 mod cost;
 mod cost_cli;
 mod counter;
+mod diff;
 mod exit_table;
 mod exits;
 mod exits_bounds;

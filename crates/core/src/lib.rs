@@ -9,6 +9,7 @@ pub mod condition;
 pub mod connection;
 pub mod cost;
 pub mod counter;
+pub mod diff;
 pub mod ending;
 pub mod error;
 pub mod expr;

@@ -1,0 +1,158 @@
+//! Two tables compared by key — on one connection or two, under one name or two — as DynamoDB
+//! compares values (numbers as numbers, sets as sets, maps and lists in depth): the items only
+//! on one side, and those that differ, attribute by attribute. Each side is read once, through
+//! the one reader (its retries and Cancel); side A is kept as a digest per key, side B is read
+//! against it page by page, and the items that differ are read again by key to say how.
+
+mod canon;
+mod report;
+
+pub use canon::AttrChange;
+pub use report::{MAX_LISTED, TableDiff};
+
+use std::collections::HashMap;
+
+use crate::cancel::CancelToken;
+use crate::connection::Connection;
+use crate::error::{Error, Result};
+use crate::read::{self, BrowseRequest, Stopped, Until, read_pages};
+use crate::table::{TableInfo, key_text as key_attr_text};
+use crate::value::Item;
+use crate::write::Destination;
+
+use canon::{changes, digest, key_text};
+use report::{Listed, Side};
+
+/// What is compared.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DiffScope {
+    /// One partition's items, by its key value as typed (a Query on each side).
+    Partition(String),
+    /// Every item (a Scan on each side).
+    Table,
+}
+
+/// Compare `a`'s table with `b`'s (each a connection and its table, described) over `scope`.
+/// Refused before anything is read when the two tables' keys differ.
+pub async fn diff(
+    a: (&Connection, &TableInfo),
+    b: (&Connection, &TableInfo),
+    scope: &DiffScope,
+    stop: &CancelToken,
+) -> Result<TableDiff> {
+    same_keys(a.1, b.1)?;
+    let (request_a, request_b) = (request(a.1, scope)?, request(b.1, scope)?);
+    let key_names = a.1.key_names();
+    let mut diff = TableDiff::new(side(a), side(b), scope);
+    let mut kept: HashMap<String, (u128, Item)> = HashMap::new();
+    let (reader_a, reader_b) = (a.0.reader(), b.0.reader());
+    let read_a = read_pages(&reader_a, &request_a, None, Until::LastPage, stop, |page| {
+        diff.a.rcu += page.consumed_rcu;
+        for item in page.items {
+            diff.a.read += 1;
+            let key = key_of(&item, &key_names);
+            kept.insert(key_text(&item, &key_names), (digest(&item), key));
+        }
+    });
+    finished(read_a.await?, "Scan")?;
+    let mut differing = Vec::new();
+    let read_b = read_pages(&reader_b, &request_b, None, Until::LastPage, stop, |page| {
+        diff.b.rcu += page.consumed_rcu;
+        for item in page.items {
+            diff.b.read += 1;
+            match kept.remove(&key_text(&item, &key_names)) {
+                None => diff.only_b.push(key_of(&item, &key_names)),
+                Some((d, _)) if d == digest(&item) => diff.same += 1,
+                Some((_, key)) => {
+                    diff.changed_count += 1;
+                    if differing.len() < MAX_LISTED {
+                        differing.push(key);
+                    }
+                }
+            }
+        }
+    });
+    finished(read_b.await?, "Scan")?;
+    let mut left: Vec<Item> = kept.into_values().map(|(_, key)| key).collect();
+    left.sort_by_cached_key(|key| key_text(key, &key_names));
+    left.into_iter().for_each(|key| diff.only_a.push(key));
+    for key in differing {
+        let (item_a, rcu_a) = read::get_item_costed(&reader_a, &a.1.name, key.clone()).await?;
+        let (item_b, rcu_b) = read::get_item_costed(&reader_b, &b.1.name, key.clone()).await?;
+        (diff.a.rcu, diff.b.rcu) = (diff.a.rcu + rcu_a, diff.b.rcu + rcu_b);
+        let (item_a, item_b) = (item_a.unwrap_or_default(), item_b.unwrap_or_default());
+        diff.changed.push((key, changes(&item_a, &item_b)));
+    }
+    Ok(diff)
+}
+
+/// The two tables' keys are the same names and types, or the comparison is refused.
+fn same_keys(a: &TableInfo, b: &TableInfo) -> Result<()> {
+    if a.partition == b.partition && a.sort == b.sort {
+        return Ok(());
+    }
+    Err(Error::Invalid(format!(
+        "the tables' keys differ ({} has {}, {} has {}): items are compared by key; nothing was read",
+        a.name,
+        keys_text(a),
+        b.name,
+        keys_text(b)
+    )))
+}
+
+/// A table's keys: `PK (S) / SK (S)`.
+fn keys_text(info: &TableInfo) -> String {
+    let mut text = key_attr_text(&info.partition);
+    if let Some(sort) = &info.sort {
+        text = format!("{text} / {}", key_attr_text(sort));
+    }
+    text
+}
+
+/// The read of `scope` on `info`'s table.
+fn request(info: &TableInfo, scope: &DiffScope) -> Result<BrowseRequest> {
+    match scope {
+        DiffScope::Table => BrowseRequest::scan(info, None),
+        DiffScope::Partition(pk) => {
+            let value = info.partition.kind.parse(pk)?;
+            BrowseRequest::query(info, None, value, None, true)
+        }
+    }
+}
+
+/// A read that ended before its last page was stopped: the comparison is not made.
+fn finished(stopped: Stopped, op: &'static str) -> Result<()> {
+    match stopped {
+        Stopped::LastPage => Ok(()),
+        Stopped::Cancelled | Stopped::Reached => Err(Error::Cancelled { op }),
+    }
+}
+
+/// The key attributes of `item`.
+fn key_of(item: &Item, key_names: &[String]) -> Item {
+    key_names
+        .iter()
+        .filter_map(|name| Some((name.clone(), item.get(name)?.clone())))
+        .collect()
+}
+
+fn side((connection, info): (&Connection, &TableInfo)) -> Side {
+    Side {
+        table: info.name.clone(),
+        place: Destination::of(connection).place(),
+        key_names: info.key_names(),
+        pricing: connection.pricing(info),
+        read: 0,
+        rcu: 0.0,
+    }
+}
+
+impl Listed {
+    /// Keep `key` among the first [`MAX_LISTED`], counting it in any case.
+    fn push(&mut self, key: Item) {
+        self.count += 1;
+        if self.keys.len() < MAX_LISTED {
+            self.keys.push(key);
+        }
+    }
+}

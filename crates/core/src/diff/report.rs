@@ -1,0 +1,188 @@
+//! How a comparison ended, in words and as one JSON object: each side read and what it cost, the
+//! items only on one side, the items that differ with their attributes, and a count of the rest.
+
+use serde_json::{Value, json};
+
+use crate::cost::Pricing;
+use crate::diff::{AttrChange, DiffScope};
+use crate::ending::Ending;
+use crate::report::{Line, Report, Tone, capacity, plural};
+use crate::value::json::item_to_json;
+use crate::value::{Item, Style, key_shown};
+
+/// The differences listed one by one; past it, counted.
+pub const MAX_LISTED: usize = 1000;
+
+/// One side of a comparison.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Side {
+    /// The table.
+    pub table: String,
+    /// Where it is.
+    pub place: String,
+    /// Its key attributes.
+    pub key_names: Vec<String>,
+    /// What its reads cost.
+    pub pricing: Pricing,
+    /// Items read.
+    pub read: u64,
+    /// Read capacity consumed.
+    pub rcu: f64,
+}
+
+/// Keys of one kind of difference: the first [`MAX_LISTED`], and how many in all.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Listed {
+    /// The first keys.
+    pub keys: Vec<Item>,
+    /// How many in all.
+    pub count: u64,
+}
+
+/// Two tables compared by key.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableDiff {
+    /// Side A.
+    pub a: Side,
+    /// Side B.
+    pub b: Side,
+    /// What was compared, in words.
+    pub scope: String,
+    /// Items only on side A.
+    pub only_a: Listed,
+    /// Items only on side B.
+    pub only_b: Listed,
+    /// The first items that differ, with their attributes that differ.
+    pub changed: Vec<(Item, Vec<AttrChange>)>,
+    /// How many items differ in all.
+    pub changed_count: u64,
+    /// Items the same on both sides.
+    pub same: u64,
+}
+
+impl TableDiff {
+    pub(super) fn new(a: Side, b: Side, scope: &DiffScope) -> Self {
+        Self {
+            scope: match scope {
+                DiffScope::Table => "every item".to_owned(),
+                DiffScope::Partition(pk) => format!("partition {pk}"),
+            },
+            a,
+            b,
+            only_a: Listed::default(),
+            only_b: Listed::default(),
+            changed: Vec::new(),
+            changed_count: 0,
+            same: 0,
+        }
+    }
+
+    /// Whether the two sides hold the same items.
+    pub fn agrees(&self) -> bool {
+        self.only_a.count == 0 && self.only_b.count == 0 && self.changed_count == 0
+    }
+
+    fn count(n: u64) -> usize {
+        usize::try_from(n).unwrap_or(usize::MAX)
+    }
+
+    fn side_line(side: &Side, name: &str) -> String {
+        format!(
+            "{name}: {} at {} · {} read · {} RCU ({})",
+            side.table,
+            side.place,
+            plural(Self::count(side.read), "item"),
+            capacity(side.rcu),
+            side.pricing.read(side.rcu).money_text()
+        )
+    }
+
+    fn more(listed: usize, count: u64) -> Option<String> {
+        (count > listed as u64).then(|| format!("  … and {} more", count - listed as u64))
+    }
+}
+
+impl Report for TableDiff {
+    fn lines(&self) -> Vec<Line> {
+        let names = &self.a.key_names;
+        let tone = if self.agrees() {
+            Tone::Good
+        } else {
+            Tone::Warn
+        };
+        let mut lines = vec![
+            Line::new(
+                tone,
+                format!(
+                    "{}: {} only in A, {} only in B, {} different, {} the same",
+                    self.scope, self.only_a.count, self.only_b.count, self.changed_count, self.same
+                ),
+            ),
+            Line::new(Tone::Quiet, Self::side_line(&self.a, "A")),
+            Line::new(Tone::Quiet, Self::side_line(&self.b, "B")),
+        ];
+        let mut plain = |text: String| lines.push(Line::new(Tone::Plain, text));
+        for (label, listed) in [("only in A", &self.only_a), ("only in B", &self.only_b)] {
+            listed
+                .keys
+                .iter()
+                .for_each(|k| plain(format!("{label}: {}", key_shown(k, names))));
+            Self::more(listed.keys.len(), listed.count)
+                .into_iter()
+                .for_each(&mut plain);
+        }
+        for (key, attrs) in &self.changed {
+            plain(format!("different: {}", key_shown(key, names)));
+            for change in attrs {
+                let shown = |v: &Option<String>| v.clone().unwrap_or_else(|| "(absent)".into());
+                plain(format!(
+                    "  {}: {} → {}",
+                    change.name,
+                    shown(&change.a),
+                    shown(&change.b)
+                ));
+            }
+        }
+        Self::more(self.changed.len(), self.changed_count)
+            .into_iter()
+            .for_each(&mut plain);
+        lines
+    }
+
+    fn to_json(&self) -> Value {
+        let key = |k: &Item| item_to_json(k, &self.a.key_names, Style::Typed);
+        let side = |s: &Side| {
+            json!({"table": s.table, "place": s.place, "read": s.read, "consumedRCU": s.rcu,
+                "usd": s.pricing.read(s.rcu).usd_json()})
+        };
+        let changed: Vec<Value> = self
+            .changed
+            .iter()
+            .map(|(k, attrs)| {
+                let attrs: Vec<Value> = attrs
+                    .iter()
+                    .map(|c| json!({"attribute": c.name, "a": c.a, "b": c.b}))
+                    .collect();
+                json!({"key": key(k), "attributes": attrs})
+            })
+            .collect();
+        json!({
+            "scope": self.scope,
+            "a": side(&self.a),
+            "b": side(&self.b),
+            "same": self.same,
+            "only_in_a": {"count": self.only_a.count, "keys": self.only_a.keys.iter().map(key).collect::<Vec<_>>()},
+            "only_in_b": {"count": self.only_b.count, "keys": self.only_b.keys.iter().map(key).collect::<Vec<_>>()},
+            "different": {"count": self.changed_count, "items": changed},
+        })
+    }
+
+    /// Done when the two sides hold the same items; refused (the data disagrees) otherwise.
+    fn ending(&self) -> Ending {
+        if self.agrees() {
+            Ending::Done
+        } else {
+            Ending::Refused
+        }
+    }
+}
