@@ -295,7 +295,7 @@ fn no_two_modules_of_core_import_each_other() {
 const ROWS: [&[&str]; 3] = [
     &["spec", "clone"],
     &[
-        "counter", "tally", "likes", "lab", "watch", "purge", "import", "items", "admin",
+        "counter", "diff", "tally", "likes", "lab", "watch", "purge", "import", "items", "admin",
         "metrics", "partiql", "stream", "run", "replay",
     ],
     &[
