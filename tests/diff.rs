@@ -224,3 +224,52 @@ async fn throttled_and_reset_pages_find_the_same_differences() {
         assert!(proxy.arrived() >= 1);
     }
 }
+
+/// `dynoscope diff` from the shell: side B on another endpoint, read only; exit 1 with every
+/// difference in the one JSON document, 0 for a table against itself.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_cli_lists_the_differences_and_exits_by_them() {
+    let (a, b) = planted().await;
+    let (url_a, url_b) = (a.0.sandbox.endpoint(), b.0.sandbox.endpoint());
+    let args = [
+        "diff",
+        "--table",
+        TABLE,
+        "--to-endpoint",
+        url_b,
+        "--all",
+        "--json",
+    ];
+    let (code, out, err) = common::files::dynoscope(url_a, &args).await;
+    assert_eq!(code, 1, "{out}{err}");
+    let json: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(json["different"]["count"], 2, "{json}");
+    assert_eq!(json["only_in_b"]["keys"][0]["SK"]["S"], "LIKE#007");
+    assert_eq!(json["same"], ITEMS - 4);
+    assert_eq!(json["ending"], "refused");
+    let args = [
+        "diff",
+        "--table",
+        TABLE,
+        "--to-endpoint",
+        url_b,
+        "--pk",
+        "POST#0",
+    ];
+    let (code, out, _) = common::files::dynoscope(url_a, &args).await;
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("partition POST#0: 0 only in A, 0 only in B, 1 different, 29 the same"),
+        "{out}"
+    );
+    assert!(out.contains("  title: title 20 → changed"), "{out}");
+    let args = ["diff", "--table", TABLE, "--to-table", TABLE, "--all"];
+    let (code, out, err) = common::files::dynoscope(url_a, &args).await;
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("0 only in A, 0 only in B, 0 different, 119 the same"),
+        "{out}"
+    );
+    let (code, _, err) = common::files::dynoscope(url_a, &["diff", "--table", TABLE]).await;
+    assert_eq!(code, 2, "one of --pk or --all: {err}");
+}

@@ -214,6 +214,13 @@ pub enum Subcommand {
     /// not confirmed, other keys), 3 some outcomes unknown.
     #[command(name = "clone", after_help = EXIT_TABLE)]
     CloneTable(crate::clone::CloneArgs),
+    /// Compare two tables by key: this one and one on another connection (--to-endpoint,
+    /// --to-profile, --to-region, --to-sandbox-db) or another on this one (--to-table).
+    ///
+    /// One partition (--pk) or every item (--all); each side read once. Numbers compare as
+    /// numbers (1 = 1.0), sets as sets. Exit status: 0 the same, 1 they differ (each
+    /// difference listed), 2 bad input (the tables' keys differ).
+    Diff(crate::diff::DiffArgs),
     /// Manage tables: create, update, delete; back up, list backups, restore, delete a backup.
     #[command(subcommand)]
     Table(crate::table_args::TableCommand),
@@ -269,14 +276,15 @@ impl Subcommand {
             Self::Truncate(a) => a.purge.json,
             Self::Delete(a) => a.purge.json,
             Self::CloneTable(a) => a.json,
+            Self::Diff(a) => a.json,
+            Self::Put(a) => a.json,
             Self::Tables
             | Self::Describe { .. }
             | Self::Expr(_)
             | Self::Sandbox { .. }
             | Self::Mcp(_)
             | Self::Export(_)
-            | Self::Import(_)
-            | Self::Put(_) => false,
+            | Self::Import(_) => false,
         }
     }
 }

@@ -3,7 +3,7 @@
 //! progress on stderr and, when it stops early, the arguments that go on from there.
 
 use crate::context::Ctx;
-use std::path::PathBuf;
+use crate::flags::ToConnectionFlags;
 
 use clap::Args;
 
@@ -13,7 +13,7 @@ use crate::interrupt::unless_stopped;
 use crate::resume;
 use dynoscope_core::admin::AdminEvent;
 use dynoscope_core::clone::{self, CloneEvent, CloneReport, CloneSpec};
-use dynoscope_core::connection::{self, ConnectOptions, ConnectionSpec};
+use dynoscope_core::connection::{self, ConnectOptions};
 use dynoscope_core::error::{Error, Result};
 use dynoscope_core::import::BATCHES_AT_ONCE;
 use dynoscope_core::read::SegmentStart;
@@ -30,22 +30,9 @@ pub struct CloneArgs {
     /// The destination table's name (default: the source's).
     #[arg(long, value_name = "NAME")]
     pub to_table: Option<String>,
-    /// The destination: a DynamoDB-compatible endpoint (DynamoDB Local, `dynoscope sandbox`).
-    #[arg(long, value_name = "URL")]
-    pub to_endpoint: Option<String>,
-    /// The destination: a named AWS profile (another account).
-    #[arg(long, value_name = "PROFILE")]
-    pub to_profile: Option<String>,
-    /// The destination's region (with --to-profile, --to-endpoint, or alone: the default
-    /// credentials in another region).
-    #[arg(long, value_name = "REGION")]
-    pub to_region: Option<String>,
-    /// The destination: a sandbox kept in this SQLite file (seeded when the file is new).
-    #[arg(long, value_name = "PATH")]
-    pub to_sandbox_db: Option<PathBuf>,
-    /// Refuse every write to the destination (the global --read-only does too).
-    #[arg(long)]
-    pub to_read_only: bool,
+    /// The destination connection.
+    #[command(flatten)]
+    pub to: ToConnectionFlags,
     /// Clone one partition only: the items with this partition key value (a Query).
     #[arg(long, value_name = "VALUE")]
     pub pk: Option<String>,
@@ -71,37 +58,6 @@ pub struct CloneArgs {
 }
 
 impl CloneArgs {
-    /// The destination connection these flags choose; one must be named.
-    fn destination(&self) -> Result<ConnectionSpec> {
-        let named = [
-            self.to_endpoint.is_some(),
-            self.to_profile.is_some(),
-            self.to_region.is_some(),
-            self.to_sandbox_db.is_some(),
-        ];
-        if !named.contains(&true) {
-            return Err(Error::Invalid(
-                "name the destination: --to-endpoint URL, --to-profile PROFILE, --to-region \
-                 REGION or --to-sandbox-db PATH"
-                    .into(),
-            ));
-        }
-        if self.to_sandbox_db.is_some() && named.iter().filter(|n| **n).count() > 1 {
-            return Err(Error::Invalid(
-                "--to-sandbox-db and the other --to-… flags choose different destinations: give \
-                 one of them"
-                    .into(),
-            ));
-        }
-        Ok(ConnectionSpec::from_flags(
-            false,
-            self.to_sandbox_db.clone(),
-            self.to_profile.clone(),
-            self.to_region.clone(),
-            self.to_endpoint.clone(),
-        ))
-    }
-
     /// The clone asked: where it goes on from `--start-key` (a key with `--pk`, else one per
     /// segment), parsed here; the rest checked by the spec.
     fn spec(&self) -> Result<CloneSpec> {
@@ -129,13 +85,13 @@ impl CloneArgs {
 pub async fn clone(cx: &mut Ctx<'_>, args: CloneArgs) -> Result<Exit> {
     let (source, flags, stop) = (cx.connection, cx.flags, cx.stop);
     let out = &mut *cx.out;
-    let spec = args.destination()?;
+    let spec = args.to.named()?;
     let (plan, note) = args.spec()?.plan()?;
     if let Some(note) = note {
         say(format_args!("dynoscope: {note}"));
     }
     let options = ConnectOptions {
-        read_only: flags.read_only || args.to_read_only,
+        read_only: flags.read_only || args.to.to_read_only,
         ..flags.options()
     };
     let target = unless_stopped(stop, "connect", connection::connect_with(spec, options)).await?;

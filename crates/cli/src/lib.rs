@@ -8,6 +8,7 @@ mod clone;
 mod context;
 mod cost;
 mod cost_args;
+mod diff;
 mod exit;
 mod expr;
 mod expr_args;
