@@ -273,3 +273,24 @@ async fn the_cli_lists_the_differences_and_exits_by_them() {
     let (code, _, err) = common::files::dynoscope(url_a, &["diff", "--table", TABLE]).await;
     assert_eq!(code, 2, "one of --pk or --all: {err}");
 }
+
+/// A comparison stopped before a side is read whole is not made on part of it: it is cancelled.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stopped_comparison_is_cancelled_not_partial() {
+    let a = filled().await;
+    let stop = CancelToken::default();
+    stop.cancel();
+    for scope in [DiffScope::Table, DiffScope::Partition("POST#0".into())] {
+        let got = diff(
+            (&a.0.connection, &a.1),
+            (&a.0.connection, &a.1),
+            &scope,
+            &stop,
+        )
+        .await;
+        assert!(
+            matches!(got, Err(dynoscope_core::error::Error::Cancelled { .. })),
+            "{scope:?}: {got:?}"
+        );
+    }
+}

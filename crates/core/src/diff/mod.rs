@@ -14,13 +14,20 @@ use std::collections::HashMap;
 
 use crate::cancel::CancelToken;
 use crate::connection::Connection;
+use crate::connection::Reader;
 use crate::error::{Error, Result};
-use crate::read::{self, BrowseRequest, Stopped, Until, read_pages};
+use crate::read::{
+    self, Backoff, BrowseRequest, Page, ReadEvent, SegmentEvent, SegmentStarts, Stopped, Until,
+    read_pages, scan_segments,
+};
 use crate::table::{TableInfo, key_text as key_attr_text};
 use crate::value::Item;
 use crate::write::Destination;
 
 use canon::{changes, digest, key_text};
+
+/// The segments each side of a whole-table comparison is scanned in.
+pub const SEGMENTS: usize = 4;
 use report::{Listed, Side};
 
 /// What is compared.
@@ -46,7 +53,7 @@ pub async fn diff(
     let mut diff = TableDiff::new(side(a), side(b), scope);
     let mut kept: HashMap<String, (u128, Item)> = HashMap::new();
     let (reader_a, reader_b) = (a.0.reader(), b.0.reader());
-    let read_a = read_pages(&reader_a, &request_a, None, Until::LastPage, stop, |page| {
+    let read_a = read_side(&reader_a, &request_a, scope, stop, |page| {
         diff.a.rcu += page.consumed_rcu;
         for item in page.items {
             diff.a.read += 1;
@@ -54,9 +61,9 @@ pub async fn diff(
             kept.insert(key_text(&item, &key_names), (digest(&item), key));
         }
     });
-    finished(read_a.await?, "Scan")?;
+    read_a.await?;
     let mut differing = Vec::new();
-    let read_b = read_pages(&reader_b, &request_b, None, Until::LastPage, stop, |page| {
+    let read_b = read_side(&reader_b, &request_b, scope, stop, |page| {
         diff.b.rcu += page.consumed_rcu;
         for item in page.items {
             diff.b.read += 1;
@@ -72,7 +79,7 @@ pub async fn diff(
             }
         }
     });
-    finished(read_b.await?, "Scan")?;
+    read_b.await?;
     let mut left: Vec<Item> = kept.into_values().map(|(_, key)| key).collect();
     left.sort_by_cached_key(|key| key_text(key, &key_names));
     left.into_iter().for_each(|key| diff.only_a.push(key));
@@ -120,11 +127,46 @@ fn request(info: &TableInfo, scope: &DiffScope) -> Result<BrowseRequest> {
     }
 }
 
-/// A read that ended before its last page was stopped: the comparison is not made.
-fn finished(stopped: Stopped, op: &'static str) -> Result<()> {
+/// Read one side whole, each page handed to `on_page`: one partition by a Query; every item by
+/// a parallel scan in [`SEGMENTS`] segments, with the one reader's retries. A read stopped
+/// before its last page is an error: the comparison is not made on part of a side.
+async fn read_side(
+    reader: &Reader,
+    request: &BrowseRequest,
+    scope: &DiffScope,
+    stop: &CancelToken,
+    mut on_page: impl FnMut(Page),
+) -> Result<()> {
+    let stopped = match scope {
+        DiffScope::Partition(_) => {
+            read_pages(reader, request, None, Until::LastPage, stop, on_page).await?
+        }
+        DiffScope::Table => {
+            let starts = SegmentStarts::all(SEGMENTS)?;
+            let backoff = Backoff::default();
+            let scanned = scan_segments(
+                reader,
+                request,
+                starts,
+                Until::LastPage,
+                &backoff,
+                stop,
+                |event| {
+                    if let SegmentEvent::Read {
+                        event: ReadEvent::Page(page),
+                        ..
+                    } = event
+                    {
+                        on_page(page);
+                    }
+                },
+            );
+            scanned.await.result?
+        }
+    };
     match stopped {
         Stopped::LastPage => Ok(()),
-        Stopped::Cancelled | Stopped::Reached => Err(Error::Cancelled { op }),
+        Stopped::Cancelled | Stopped::Reached => Err(Error::Cancelled { op: "Scan" }),
     }
 }
 
