@@ -8,7 +8,7 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 use std::time::Duration;
 
-use crate::common::{self, Engine, Fault, n, s};
+use crate::common::{self, Engine, Fault, Said, n, s};
 use dynoscope_core::cancel::CancelToken;
 use dynoscope_core::diff::{DiffScope, TableDiff, diff};
 use dynoscope_core::ending::Ending;
@@ -137,16 +137,6 @@ fn check_planted(found: &TableDiff) {
     assert_eq!(found.changed_count, 2);
     assert_eq!(found.same, ITEMS as u64 - 4, "every other item the same");
     assert_eq!(found.ending(), Ending::Refused);
-}
-
-trait Texts {
-    fn texts(&self) -> Vec<String>;
-}
-
-impl Texts for TableDiff {
-    fn texts(&self) -> Vec<String> {
-        self.lines().into_iter().map(|l| l.text).collect()
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -293,4 +283,108 @@ async fn a_stopped_comparison_is_cancelled_not_partial() {
             "{scope:?}: {got:?}"
         );
     }
+}
+
+/// Two copies of the seeded Social table, B with POST#d71e's extra ADD taken back: compared
+/// under the likes rule, POST#d71e differs (+1 on A, 0 on B) and the two other drifted posts are
+/// named as drifted on both; from the shell, exit 1, and `--tally` needs `--all`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_counters_of_two_copies_are_compared_by_parent() {
+    use dynoscope_core::diff::compare_tallies;
+    use dynoscope_core::sandbox::Sandbox;
+    use dynoscope_core::spec::{PlanChoice, RuleSpec, TallySpec};
+    let (sa, sb) = (
+        Sandbox::start(None, 0).await.unwrap(),
+        Sandbox::start(None, 0).await.unwrap(),
+    );
+    let a = common::connect_to(sa.endpoint(), Duration::from_secs(10)).await;
+    let b = common::connect_to(sb.endpoint(), Duration::from_secs(10)).await;
+    common::sdk_client(sb.endpoint())
+        .update_item()
+        .table_name("Social")
+        .set_key(Some(Item::from([
+            ("PK".to_owned(), s("POST#d71e")),
+            ("SK".to_owned(), s("META")),
+        ])))
+        .update_expression("ADD likeTally :d")
+        .expression_attribute_values(":d", n("-1"))
+        .send()
+        .await
+        .unwrap();
+    let info_a = read::describe_table(&a.reader(), "Social").await.unwrap();
+    let info_b = read::describe_table(&b.reader(), "Social").await.unwrap();
+    let spec = TallySpec {
+        table: "Social".into(),
+        pk: None,
+        rule: RuleSpec {
+            tally: "likeTally".into(),
+            child_prefix: "LIKE#".into(),
+            parent_prefix: "POST#".into(),
+            ..RuleSpec::default()
+        },
+        plan: PlanChoice::Auto,
+        concurrency: 8,
+    };
+    let rule = spec.rule.tally_rule().unwrap();
+    let (_, plan) = spec.reconcile_plan(&info_a).unwrap();
+    let stop = CancelToken::default();
+    let found = compare_tallies((&a, &info_a), (&b, &info_b), &rule, plan, &stop)
+        .await
+        .unwrap();
+    let parents: Vec<&str> = found.pairs.iter().map(|p| p.parent.as_str()).collect();
+    assert_eq!(
+        parents,
+        ["POST#3b0c", "POST#77f1", "POST#d71e"],
+        "{:?}",
+        found.texts()
+    );
+    let words = found.texts().join("\n");
+    assert!(
+        words.starts_with("45 parents of `likeTally`: 1 differ between the sides, 3 drifted"),
+        "{words}"
+    );
+    let d71e = words.lines().find(|l| l.starts_with("POST#d71e")).unwrap();
+    assert!(
+        d71e.contains("children (+1), B ") && d71e.ends_with("children (0)"),
+        "{d71e}"
+    );
+    assert_eq!(found.ending(), Ending::Refused);
+
+    counters_from_the_shell(sa.endpoint(), sb.endpoint()).await;
+}
+
+/// `diff --tally … --all` between the two copies: exit 1 with the counts; `--tally` with `--pk`
+/// refused.
+async fn counters_from_the_shell(url_a: &str, url_b: &str) {
+    let rule_flags = [
+        "--tally",
+        "likeTally",
+        "--child-prefix",
+        "LIKE#",
+        "--parent-prefix",
+        "POST#",
+    ];
+    let mut args = vec![
+        "diff",
+        "--table",
+        "Social",
+        "--to-endpoint",
+        url_b,
+        "--all",
+        "--json",
+    ];
+    args.extend(rule_flags);
+    let (code, out, err) = common::files::dynoscope(url_a, &args).await;
+    assert_eq!(code, 1, "{out}{err}");
+    let json: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(
+        (json["parents"].as_u64(), json["differ"].as_u64()),
+        (Some(45), Some(1)),
+        "{json}"
+    );
+    let mut args = vec!["diff", "--table", "Social", "--pk", "POST#d71e"];
+    args.extend(rule_flags);
+    let (code, _, err) = common::files::dynoscope(url_a, &args).await;
+    assert_eq!(code, 2);
+    assert!(err.contains("give --all with --tally"), "{err}");
 }

@@ -5,11 +5,12 @@ use clap::Args;
 
 use crate::context::Ctx;
 use crate::exit::{EXIT_TABLE, Exit, said};
-use crate::flags::ToConnectionFlags;
+use crate::flags::{RuleFlags, ToConnectionFlags};
 use crate::interrupt::{describe, unless_stopped};
 use dynoscope_core::connection::{self, ConnectOptions};
-use dynoscope_core::diff::{DiffScope, diff as compare};
-use dynoscope_core::error::Result;
+use dynoscope_core::diff::{DiffScope, compare_tallies, diff as compare};
+use dynoscope_core::error::{Error, Result};
+use dynoscope_core::spec::{PlanChoice, TallySpec};
 
 /// `dynoscope diff`.
 #[derive(Debug, Args)]
@@ -31,6 +32,10 @@ pub struct DiffArgs {
     /// Compare every item (a Scan of each side).
     #[arg(long)]
     pub all: bool,
+    /// With --tally (and --all): compare the counters instead of the items — every parent's
+    /// stored tally and counted children on each side, and how each side drifted.
+    #[command(flatten)]
+    pub rule: RuleFlags,
     /// Print the report as one JSON object: every difference kept (the first 1,000 of each kind).
     #[arg(long)]
     pub json: bool,
@@ -58,9 +63,33 @@ pub async fn diff(cx: &mut Ctx<'_>, args: DiffArgs) -> Result<Exit> {
     let to_table = args.to_table.as_deref().unwrap_or(&args.table);
     let info_a = describe(&cx.connection.reader(), &args.table, cx.stop).await?;
     let info_b = describe(&b_connection.reader(), to_table, cx.stop).await?;
-    let a = (cx.connection, &info_a);
-    let found = compare(a, (b_connection, &info_b), &scope, cx.stop).await?;
-    let exit = said(cx.out, &found, args.json)?;
+    let (a, b) = ((cx.connection, &info_a), (b_connection, &info_b));
+    let exit = match &args.rule.tally {
+        None => {
+            // No stray rule flag: without --tally they would say nothing.
+            args.rule.counted()?;
+            let found = compare(a, b, &scope, cx.stop).await?;
+            said(cx.out, &found, args.json)?
+        }
+        Some(_) => {
+            if scope != DiffScope::Table {
+                return Err(Error::Invalid(
+                    "counters are compared over every parent: give --all with --tally".into(),
+                ));
+            }
+            let spec = TallySpec {
+                table: args.table.clone(),
+                pk: None,
+                rule: args.rule.spec(None),
+                plan: PlanChoice::Auto,
+                concurrency: 8,
+            };
+            let rule = spec.rule.tally_rule()?;
+            let (_, plan) = spec.reconcile_plan(&info_a)?;
+            let found = compare_tallies(a, b, &rule, plan, cx.stop).await?;
+            said(cx.out, &found, args.json)?
+        }
+    };
     // What it read is all it does: unprinted, it failed.
     cx.out.flush();
     cx.out.failure().map_or(Ok(exit), Err)

@@ -6,9 +6,11 @@
 
 mod canon;
 mod report;
+mod tallies;
 
 pub use canon::AttrChange;
 pub use report::{MAX_LISTED, TableDiff};
+pub use tallies::{TallyDiff, TallyPair, compare_tallies};
 
 use std::collections::HashMap;
 

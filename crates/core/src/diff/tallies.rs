@@ -1,0 +1,199 @@
+//! Two tables' counters compared under one tally rule: every parent's stored tally and counted
+//! children on each side, and how each side drifted — `POST#d71e: A tally 226 / 225 children
+//! (+1), B 226 / 226 (0)` — so a copy that lost an ADD, or one side drifted where the other is
+//! not, is named by parent.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use crate::cancel::CancelToken;
+use crate::connection::Connection;
+use crate::ending::Ending;
+use crate::error::{Error, Result};
+use crate::report::{Line, Report, Tone};
+use crate::table::TableInfo;
+use crate::tally::{ParentCheck, ReconcilePlan, Reconciled, TallyRule, reconcile_checked};
+
+/// One parent as each side holds it (`None`: not a parent there).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TallyPair {
+    /// The parent's partition key, as text.
+    pub parent: String,
+    /// Side A's check.
+    pub a: Option<ParentCheck>,
+    /// Side B's check.
+    pub b: Option<ParentCheck>,
+}
+
+impl TallyPair {
+    /// Whether the two sides hold the same tally over the same number of children.
+    fn agree(&self) -> bool {
+        match (&self.a, &self.b) {
+            (Some(a), Some(b)) => a.stored == b.stored && a.count.count == b.count.count,
+            _ => false,
+        }
+    }
+
+    /// Whether either side's tally disagrees with its children.
+    fn drifted(&self) -> bool {
+        [&self.a, &self.b]
+            .into_iter()
+            .flatten()
+            .any(ParentCheck::drifted)
+    }
+
+    fn side_text(check: Option<&ParentCheck>) -> String {
+        check.map_or("not a parent".to_owned(), |c| {
+            format!(
+                "{} / {} children ({})",
+                c.stored_text(),
+                c.count.count,
+                c.drift_text()
+            )
+        })
+    }
+}
+
+/// Two tables' counters compared, parent by parent.
+#[derive(Debug)]
+pub struct TallyDiff {
+    /// The tally attribute.
+    pub tally: String,
+    /// The parents that differ between the sides or drifted on either, by parent.
+    pub pairs: Vec<TallyPair>,
+    /// Parents compared in all.
+    pub parents: usize,
+    /// Parents that could not be checked, on A and on B.
+    pub failures: (Vec<Error>, Vec<Error>),
+}
+
+/// Check every parent of `rule` on both sides (each a reconcile by `plan`) and pair them.
+pub async fn compare_tallies(
+    a: (&Connection, &TableInfo),
+    b: (&Connection, &TableInfo),
+    rule: &TallyRule,
+    plan: ReconcilePlan,
+    stop: &CancelToken,
+) -> Result<TallyDiff> {
+    let side = |all: Reconciled| {
+        if all.cancelled {
+            return Err(Error::Cancelled { op: "reconcile" });
+        }
+        Ok(all)
+    };
+    let all_a = side(reconcile_checked(&a.0.reader(), a.1, rule, plan, stop).await?)?;
+    let all_b = side(reconcile_checked(&b.0.reader(), b.1, rule, plan, stop).await?)?;
+    let mut by_parent: BTreeMap<String, TallyPair> = BTreeMap::new();
+    for (check, on_a) in all_a
+        .checked
+        .checks
+        .into_iter()
+        .map(|c| (c, true))
+        .chain(all_b.checked.checks.into_iter().map(|c| (c, false)))
+    {
+        let pair = by_parent
+            .entry(check.partition.clone())
+            .or_insert_with(|| TallyPair {
+                parent: check.partition.clone(),
+                a: None,
+                b: None,
+            });
+        if on_a {
+            pair.a = Some(check);
+        } else {
+            pair.b = Some(check);
+        }
+    }
+    let parents = by_parent.len();
+    let pairs = by_parent
+        .into_values()
+        .filter(|p| !p.agree() || p.drifted())
+        .collect();
+    Ok(TallyDiff {
+        tally: rule.tally.clone(),
+        pairs,
+        parents,
+        failures: (all_a.failures, all_b.failures),
+    })
+}
+
+impl TallyDiff {
+    fn differing(&self) -> usize {
+        self.pairs.iter().filter(|p| !p.agree()).count()
+    }
+}
+
+impl Report for TallyDiff {
+    /// A summary, then a line per parent that differs or drifted.
+    fn lines(&self) -> Vec<Line> {
+        let tone = match self.ending() {
+            Ending::Done => Tone::Good,
+            _ => Tone::Warn,
+        };
+        let mut lines = vec![Line::new(
+            tone,
+            format!(
+                "{} parents of `{}`: {} differ between the sides, {} drifted on either; {} not \
+                 checked on A, {} on B",
+                self.parents,
+                self.tally,
+                self.differing(),
+                self.pairs.iter().filter(|p| p.drifted()).count(),
+                self.failures.0.len(),
+                self.failures.1.len()
+            ),
+        )];
+        lines.extend(self.pairs.iter().map(|p| {
+            Line::new(
+                Tone::Plain,
+                format!(
+                    "{}: A tally {}, B {}",
+                    p.parent,
+                    TallyPair::side_text(p.a.as_ref()),
+                    TallyPair::side_text(p.b.as_ref())
+                ),
+            )
+        }));
+        let failures = self.failures.0.iter().map(|e| ("A", e));
+        let failures = failures.chain(self.failures.1.iter().map(|e| ("B", e)));
+        lines.extend(
+            failures.map(|(side, e)| Line::new(Tone::Bad, format!("not checked on {side}: {e}"))),
+        );
+        lines
+    }
+
+    fn to_json(&self) -> Value {
+        let side = |c: &Option<ParentCheck>| {
+            c.as_ref().map(|c| {
+                json!({"stored": c.stored, "counted": c.count.count.to_string(),
+                    "drift": c.drift.as_ref().map(crate::number::to_dynamodb)})
+            })
+        };
+        let pairs: Vec<Value> = self
+            .pairs
+            .iter()
+            .map(|p| json!({"parent": p.parent, "a": side(&p.a), "b": side(&p.b), "same": p.agree()}))
+            .collect();
+        json!({
+            "tally": self.tally,
+            "parents": self.parents,
+            "differ": self.differing(),
+            "pairs": pairs,
+            "not_checked": {
+                "a": self.failures.0.iter().map(Error::to_json).collect::<Vec<_>>(),
+                "b": self.failures.1.iter().map(Error::to_json).collect::<Vec<_>>(),
+            },
+        })
+    }
+
+    /// Done when every parent holds the same tally over the same children on both sides with
+    /// no drift, and every parent was checked; refused otherwise.
+    fn ending(&self) -> Ending {
+        if self.pairs.is_empty() && self.failures.0.is_empty() && self.failures.1.is_empty() {
+            Ending::Done
+        } else {
+            Ending::Refused
+        }
+    }
+}
