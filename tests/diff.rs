@@ -386,5 +386,8 @@ async fn counters_from_the_shell(url_a: &str, url_b: &str) {
     args.extend(rule_flags);
     let (code, _, err) = common::files::dynoscope(url_a, &args).await;
     assert_eq!(code, 2);
-    assert!(err.contains("give --all with --tally"), "{err}");
+    assert!(
+        err.contains("counters are compared over every parent"),
+        "{err}"
+    );
 }

@@ -6,7 +6,7 @@ use serde_json::json;
 
 use super::{Agent, audit_lines, audit_path};
 
-const READS: [&str; 10] = [
+const READS: [&str; 11] = [
     "list_tables",
     "describe_table",
     "query",
@@ -15,6 +15,7 @@ const READS: [&str; 10] = [
     "check_tally",
     "reconcile",
     "sum_shards",
+    "diff",
     "sql",
     "partiql_select",
 ];
@@ -58,6 +59,37 @@ async fn every_tool_says_what_it_costs(agent: &Agent) {
             tool.name
         );
     }
+}
+
+/// A table against itself: one partition the same; its counters the same on both sides, the
+/// seeded drifts named as drifted on each.
+async fn diff_compares_a_table_with_itself(agent: &Agent) {
+    let same = agent
+        .ok(
+            "diff",
+            json!({"table": "Social", "to_table": "Social", "pk": SAMPLE_POST}),
+        )
+        .await;
+    assert_eq!(
+        (same["ending"].as_str(), same["different"]["count"].as_u64()),
+        (Some("done"), Some(0)),
+        "{same}"
+    );
+    let counters = agent
+        .ok(
+            "diff",
+            json!({"table": "Social", "to_table": "Social", "rule": likes_rule()}),
+        )
+        .await;
+    assert_eq!(
+        (counters["differ"].as_u64(), counters["ending"].as_str()),
+        (Some(0), Some("refused")),
+        "{counters}"
+    );
+    assert_eq!(
+        counters["pairs"].as_array().map(Vec::len),
+        Some(DRIFTED.len())
+    );
 }
 
 /// A query cut at 2 items says where to go on, and going on returns the next ones; a scan sends
@@ -170,6 +202,8 @@ async fn every_tool_is_listed_with_what_it_costs_and_every_read_answers() {
     assert_eq!(shards["total"], "18312");
     assert_eq!(shards["shards"][3]["hot"], true);
 
+    diff_compares_a_table_with_itself(&agent).await;
+
     let sql = agent
         .ok(
             "sql",
@@ -197,7 +231,7 @@ async fn every_tool_is_listed_with_what_it_costs_and_every_read_answers() {
     for read in READS {
         assert!(tools_called.contains(&read), "{read} audited");
     }
-    assert_eq!(lines.len(), 1 + 12);
+    assert_eq!(lines.len(), 1 + 14);
     agent.client.cancel().await.unwrap();
 }
 

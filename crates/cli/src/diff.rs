@@ -8,9 +8,8 @@ use crate::exit::{EXIT_TABLE, Exit, said};
 use crate::flags::{RuleFlags, ToConnectionFlags};
 use crate::interrupt::{describe, unless_stopped};
 use dynoscope_core::connection::{self, ConnectOptions};
-use dynoscope_core::diff::{DiffScope, compare_tallies, diff as compare};
-use dynoscope_core::error::{Error, Result};
-use dynoscope_core::spec::{PlanChoice, TallySpec};
+use dynoscope_core::error::Result;
+use dynoscope_core::spec::DiffSpec;
 
 /// `dynoscope diff`.
 #[derive(Debug, Args)]
@@ -43,10 +42,6 @@ pub struct DiffArgs {
 
 /// Compare, and exit 0 when the two sides hold the same items, 1 when they differ.
 pub async fn diff(cx: &mut Ctx<'_>, args: DiffArgs) -> Result<Exit> {
-    let scope = match &args.pk {
-        Some(pk) => DiffScope::Partition(pk.clone()),
-        None => DiffScope::Table,
-    };
     let other = match args.to.chosen()? {
         Some(spec) => {
             // Side B is only read: its connection refuses every write.
@@ -64,32 +59,21 @@ pub async fn diff(cx: &mut Ctx<'_>, args: DiffArgs) -> Result<Exit> {
     let info_a = describe(&cx.connection.reader(), &args.table, cx.stop).await?;
     let info_b = describe(&b_connection.reader(), to_table, cx.stop).await?;
     let (a, b) = ((cx.connection, &info_a), (b_connection, &info_b));
-    let exit = match &args.rule.tally {
-        None => {
-            // No stray rule flag: without --tally they would say nothing.
-            args.rule.counted()?;
-            let found = compare(a, b, &scope, cx.stop).await?;
-            said(cx.out, &found, args.json)?
-        }
-        Some(_) => {
-            if scope != DiffScope::Table {
-                return Err(Error::Invalid(
-                    "counters are compared over every parent: give --all with --tally".into(),
-                ));
+    let spec = DiffSpec {
+        table: args.table.clone(),
+        to_table: to_table.to_owned(),
+        pk: args.pk.clone(),
+        rule: match &args.rule.tally {
+            Some(_) => Some(args.rule.spec(None)),
+            None => {
+                // No stray rule flag: without --tally it would say nothing.
+                args.rule.counted()?;
+                None
             }
-            let spec = TallySpec {
-                table: args.table.clone(),
-                pk: None,
-                rule: args.rule.spec(None),
-                plan: PlanChoice::Auto,
-                concurrency: 8,
-            };
-            let rule = spec.rule.tally_rule()?;
-            let (_, plan) = spec.reconcile_plan(&info_a)?;
-            let found = compare_tallies(a, b, &rule, plan, cx.stop).await?;
-            said(cx.out, &found, args.json)?
-        }
+        },
     };
+    let found = spec.run(a, b, cx.stop).await?;
+    let exit = said(cx.out, found.as_ref(), args.json)?;
     // What it read is all it does: unprinted, it failed.
     cx.out.flush();
     cx.out.failure().map_or(Ok(exit), Err)

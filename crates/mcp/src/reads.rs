@@ -11,7 +11,9 @@ use crate::server::{Answer, Server};
 use dynoscope_core::error::{Error, Result};
 use dynoscope_core::partiql;
 use dynoscope_core::read::{self, Stopped, Until};
-use dynoscope_core::spec::{GetSpec, ReadSpec, SqlSpec, StatementSpec, TableSpec, TallySpec};
+use dynoscope_core::spec::{
+    DiffSpec, GetSpec, ReadSpec, SqlSpec, StatementSpec, TableSpec, TallySpec,
+};
 use dynoscope_core::table::TableInfo;
 use dynoscope_core::value::{self, Item, Style};
 
@@ -135,6 +137,22 @@ impl Server {
             let info = self.describe(&spec.table).await?;
             let stop = &self.shared.stop;
             Answer::of(&spec.reconcile(self.connection(), &info, stop).await?)
+        })
+        .await
+    }
+
+    /// Compare two tables by key.
+    #[tool(
+        description = "Compare two tables on this connection by key (`table` as side A, `to_table` as side B, both read once): one partition (`pk`, a Query each side) or every item (a parallel Scan of each, about a whole Scan's RCU per side). Values compare as DynamoDB compares them (1 = 1.0, sets as sets). Returns what is only on one side and what differs, attribute by attribute (the first 1,000 of each, all counted); ending `refused` when they differ. With `rule` (a tally rule, no pk): every parent's stored tally and counted children on each side instead, each parent that differs or drifted named with both. Never writes.",
+        annotations(read_only_hint = true)
+    )]
+    async fn diff(&self, Parameters(spec): Parameters<DiffSpec>) -> CallToolResult {
+        self.answer("diff", &spec, async {
+            let info_a = self.describe(&spec.table).await?;
+            let info_b = self.describe(&spec.to_table).await?;
+            let connection = self.connection();
+            let (a, b) = ((connection, &info_a), (connection, &info_b));
+            Answer::of(spec.run(a, b, &self.shared.stop).await?.as_ref())
         })
         .await
     }

@@ -52,7 +52,7 @@ pub(super) struct Answer {
 impl Answer {
     /// The answer of a finished run: its report's JSON object and ending, the same object the
     /// CLI prints with `--json`; a run that failed before anything applied is the error.
-    pub fn of(report: &impl Report) -> Result<Self> {
+    pub fn of(report: &(impl Report + ?Sized)) -> Result<Self> {
         if let Some(error) = report.failure() {
             return Err(error.clone());
         }

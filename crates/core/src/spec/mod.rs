@@ -16,6 +16,7 @@
 //! - [`WatchSpec`]: a watch of counters moving (a stream, or polling).
 //! - [`count_from_one`], [`page_size`]: the whole numbers every form and flag takes.
 
+mod diff;
 mod item;
 mod item_runs;
 mod key;
@@ -37,6 +38,7 @@ mod write;
 #[cfg(test)]
 mod write_tests;
 
+pub use diff::DiffSpec;
 pub use item::{DeleteSpec, GetSpec, PutSpec};
 pub use item_runs::ItemWrite;
 pub use key::KeySpec;
