@@ -8,7 +8,7 @@ use std::time::Instant;
 use serde_json::json;
 
 use crate::args::CheckArgs;
-use crate::exit::{Exit, said};
+use crate::exit::{Exit, said_read};
 use crate::interrupt::{describe, unless_stopped};
 use crate::output::Output;
 use dynoscope_core::cancel::CancelToken;
@@ -187,12 +187,6 @@ fn print_totals(
     }
 }
 
-/// How one repair ended: a failure by its error's class (throttled beyond the re-sends is the
-/// server refusing, nothing written).
-fn repair_ending(report: &RepairReport) -> Ending {
-    report.outcome.ending()
-}
-
 /// One line per repair as it ends: the parent and what happened, with the check made after.
 fn print_repair(
     partition: &str,
@@ -206,7 +200,8 @@ fn print_repair(
             .recheck
             .as_ref()
             .map_or(serde_json::Value::Null, |(check, _)| check.to_json(pricing));
-        let ending = repair_ending(report);
+        // A failure by its error's class (throttled out is the server refusing).
+        let ending = report.outcome.ending();
         out.line(json!({"repair": partition, "ending": ending.word(), "line": line.text, "after": after}));
     } else {
         out.line(format_args!("{partition}\trepair: {}", line.text));
@@ -235,8 +230,5 @@ fn print_checks(all: &Reconciled, (json, pricing): (bool, &Pricing), out: &mut O
 /// `--shards`: sum a sharded counter, one line per shard, the hot one marked.
 async fn shards(cx: &mut Ctx<'_>, info: &TableInfo, args: &CheckArgs) -> Result<Exit> {
     let sum = args.spec().sum_shards(cx.connection, info, cx.stop).await?;
-    let exit = said(cx.out, &sum, args.json)?;
-    // What it read is all it does: unprinted, it failed.
-    cx.out.flush();
-    cx.out.failure().map_or(Ok(exit), Err)
+    said_read(cx.out, &sum, args.json)
 }

@@ -2,7 +2,7 @@
 //! table panel says it.
 
 use crate::context::Ctx;
-use crate::exit::{Exit, said};
+use crate::exit::{Exit, said_read};
 use crate::interrupt::describe;
 use crate::output::Output;
 use dynoscope_core::cancel::{CancelToken, unless_stopped};
@@ -38,9 +38,7 @@ pub async fn cost(cx: &mut Ctx<'_>, args: &CostArgs) -> Result<Exit> {
         size_bytes: info.size_bytes,
         items: info.item_count,
     };
-    let exit = said(out, &card, args.json)?;
-    out.flush();
-    out.failure().map_or(Ok(exit), Err)
+    said_read(out, &card, args.json)
 }
 
 /// Read the live prices, saying on stderr what was read, or once why not (the shipped prices

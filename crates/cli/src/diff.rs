@@ -4,7 +4,7 @@
 use clap::Args;
 
 use crate::context::Ctx;
-use crate::exit::{EXIT_TABLE, Exit, said};
+use crate::exit::{EXIT_TABLE, Exit, said_read};
 use crate::flags::{RuleFlags, ToConnectionFlags};
 use crate::interrupt::{describe, unless_stopped};
 use dynoscope_core::connection::{self, ConnectOptions};
@@ -73,8 +73,5 @@ pub async fn diff(cx: &mut Ctx<'_>, args: DiffArgs) -> Result<Exit> {
         },
     };
     let found = spec.run(a, b, cx.stop).await?;
-    let exit = said(cx.out, found.as_ref(), args.json)?;
-    // What it read is all it does: unprinted, it failed.
-    cx.out.flush();
-    cx.out.failure().map_or(Ok(exit), Err)
+    said_read(cx.out, found.as_ref(), args.json)
 }

@@ -96,3 +96,11 @@ pub fn said(out: &mut Output, report: &(impl Report + ?Sized), json: bool) -> Re
     }
     Ok(Exit::from(report.ending()))
 }
+
+/// [`said`] for a run that only reads: what it read is all it does, so output it could not
+/// print fails it.
+pub fn said_read(out: &mut Output, report: &(impl Report + ?Sized), json: bool) -> Result<Exit> {
+    let exit = said(out, report, json)?;
+    out.flush();
+    out.failure().map_or(Ok(exit), Err)
+}

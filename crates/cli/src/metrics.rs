@@ -4,7 +4,7 @@
 
 use crate::context::Ctx;
 
-use crate::exit::{Exit, said};
+use crate::exit::{Exit, said_read};
 use crate::flags::whole_u32;
 use crate::interrupt::{describe, unless_stopped};
 use dynoscope_core::error::Result;
@@ -50,10 +50,7 @@ pub async fn metrics(cx: &mut Ctx<'_>, args: &MetricsArgs) -> Result<Exit> {
     let info = describe(&connection.reader(), &args.table, stop).await?;
     let read = metrics::read_metrics(connection, &info, args.hours, now_ms());
     let got = unless_stopped(stop, "GetMetricData", read).await?;
-    let exit = said(out, &got, args.json)?;
-    // What it read is all it does: unprinted, it failed.
-    out.flush();
-    out.failure().map_or(Ok(exit), Err)
+    said_read(out, &got, args.json)
 }
 
 /// Say whether Contributor Insights is on and its top keys, or switch it (`confirmed`: --yes).

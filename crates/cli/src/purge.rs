@@ -5,7 +5,7 @@
 use crate::context::Ctx;
 use clap::Args;
 
-use crate::exit::{EXIT_TABLE, Exit, said};
+use crate::exit::{EXIT_TABLE, Exit, said, said_read};
 use crate::interrupt::describe;
 use crate::write_args::{DeleteArgs, PurgeFlags};
 use dynoscope_core::connection::Connection;
@@ -63,9 +63,7 @@ async fn run(
     let counted = CountedPurge::new(count, info, connection);
     if flags.dry_run {
         // A dry run only reads: what it could not print, it did not do.
-        let exit = said(out, &counted, flags.json)?;
-        out.flush();
-        return out.failure().map_or(Ok(exit), Err);
+        return said_read(out, &counted, flags.json);
     }
     if !flags.json {
         out.line(Lines(&counted.lines()));

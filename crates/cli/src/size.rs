@@ -2,7 +2,7 @@
 //! core's words, priced by the table named or, without one, as us-east-1 on demand.
 
 use crate::args::{ShardsAdviceArgs, SizeArgs};
-use crate::exit::{Exit, said};
+use crate::exit::{Exit, said_read};
 use crate::interrupt::{describe, unless_stopped};
 use crate::output::Output;
 use dynoscope_core::cancel::CancelToken;
@@ -41,10 +41,7 @@ pub async fn size(
         _ => (given(&args)?, bare_pricing()?),
     };
     let size = SizeReport::of(&item);
-    let exit = said(out, &PricedSize { size, pricing }, args.json)?;
-    // What it read is all it does: unprinted, it failed.
-    out.flush();
-    out.failure().map_or(Ok(exit), Err)
+    said_read(out, &PricedSize { size, pricing }, args.json)
 }
 
 /// The item typed or in a file.
@@ -128,7 +125,7 @@ pub async fn shards_advice(
         _ => bare_pricing()?,
     };
     let shards = args.shards;
-    let exit = said(
+    said_read(
         out,
         &PricedAdvice {
             advice,
@@ -136,7 +133,5 @@ pub async fn shards_advice(
             pricing,
         },
         args.json,
-    )?;
-    out.flush();
-    out.failure().map_or(Ok(exit), Err)
+    )
 }

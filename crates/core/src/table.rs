@@ -214,6 +214,14 @@ impl TableInfo {
             .collect()
     }
 
+    /// The table's keys: `PK (S) / SK (S)`.
+    pub fn keys_text(&self) -> String {
+        match &self.sort {
+            Some(sort) => format!("{} / {}", key_text(&self.partition), key_text(sort)),
+            None => key_text(&self.partition),
+        }
+    }
+
     /// The keys to query with: the table's, or those of index `index`.
     pub fn keys_of(&self, index: Option<&str>) -> Option<(&KeyAttr, Option<&KeyAttr>)> {
         match index {

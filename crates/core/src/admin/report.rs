@@ -133,11 +133,15 @@ impl ChangeRun {
 
     /// The error that stopped the run once something had applied: said after what applied.
     fn error_after(&self) -> Option<&Error> {
-        let error = self
-            .stopped
+        self.first_error().filter(|_| self.applied())
+    }
+
+    /// Why the run stopped: the change the table refused before it was sent, or the first
+    /// write that applied nothing.
+    fn first_error(&self) -> Option<&Error> {
+        self.stopped
             .as_ref()
-            .or_else(|| self.reports.iter().find_map(Report::failure))?;
-        self.applied().then_some(error)
+            .or_else(|| self.reports.iter().find_map(Report::failure))
     }
 }
 
@@ -181,12 +185,7 @@ impl Report for ChangeRun {
 
     /// An error before anything applied.
     fn failure(&self) -> Option<&Error> {
-        if self.applied() {
-            return None;
-        }
-        self.stopped
-            .as_ref()
-            .or_else(|| self.reports.iter().find_map(Report::failure))
+        self.first_error().filter(|_| !self.applied())
     }
 }
 

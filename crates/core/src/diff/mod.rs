@@ -22,7 +22,7 @@ use crate::read::{
     self, Backoff, BrowseRequest, Page, ReadEvent, SegmentEvent, SegmentStarts, Stopped, Until,
     read_pages, scan_segments,
 };
-use crate::table::{TableInfo, key_text as key_attr_text};
+use crate::table::TableInfo;
 use crate::value::Item;
 use crate::write::Destination;
 
@@ -55,12 +55,20 @@ pub async fn diff(
     let mut diff = TableDiff::new(side(a), side(b), scope);
     let mut kept: HashMap<String, (u128, Item)> = HashMap::new();
     let (reader_a, reader_b) = (a.0.reader(), b.0.reader());
+    // An item read without the whole key (never from a table's own Query or Scan) stops it.
+    let mut keyless = None;
     let read_a = read_side(&reader_a, &request_a, scope, stop, |page| {
         diff.a.rcu += page.consumed_rcu;
         for item in page.items {
             diff.a.read += 1;
-            let key = key_of(&item, &key_names);
-            kept.insert(key_text(&item, &key_names), (digest(&item), key));
+            match a.1.key_of(&item) {
+                Ok(key) => {
+                    kept.insert(key_text(&item, &key_names), (digest(&item), key));
+                }
+                Err(error) => {
+                    keyless.get_or_insert(error);
+                }
+            }
         }
     });
     read_a.await?;
@@ -70,7 +78,12 @@ pub async fn diff(
         for item in page.items {
             diff.b.read += 1;
             match kept.remove(&key_text(&item, &key_names)) {
-                None => diff.only_b.push(key_of(&item, &key_names)),
+                None => match b.1.key_of(&item) {
+                    Ok(key) => diff.only_b.push(key),
+                    Err(error) => {
+                        keyless.get_or_insert(error);
+                    }
+                },
                 Some((d, _)) if d == digest(&item) => diff.same += 1,
                 Some((_, key)) => {
                     diff.changed_count += 1;
@@ -82,6 +95,9 @@ pub async fn diff(
         }
     });
     read_b.await?;
+    if let Some(error) = keyless {
+        return Err(error);
+    }
     let mut left: Vec<Item> = kept.into_values().map(|(_, key)| key).collect();
     left.sort_by_cached_key(|key| key_text(key, &key_names));
     left.into_iter().for_each(|key| diff.only_a.push(key));
@@ -103,19 +119,10 @@ fn same_keys(a: &TableInfo, b: &TableInfo) -> Result<()> {
     Err(Error::Invalid(format!(
         "the tables' keys differ ({} has {}, {} has {}): items are compared by key; nothing was read",
         a.name,
-        keys_text(a),
+        a.keys_text(),
         b.name,
-        keys_text(b)
+        b.keys_text()
     )))
-}
-
-/// A table's keys: `PK (S) / SK (S)`.
-fn keys_text(info: &TableInfo) -> String {
-    let mut text = key_attr_text(&info.partition);
-    if let Some(sort) = &info.sort {
-        text = format!("{text} / {}", key_attr_text(sort));
-    }
-    text
 }
 
 /// The read of `scope` on `info`'s table.
@@ -170,14 +177,6 @@ async fn read_side(
         Stopped::LastPage => Ok(()),
         Stopped::Cancelled | Stopped::Reached => Err(Error::Cancelled { op: "Scan" }),
     }
-}
-
-/// The key attributes of `item`.
-fn key_of(item: &Item, key_names: &[String]) -> Item {
-    key_names
-        .iter()
-        .filter_map(|name| Some((name.clone(), item.get(name)?.clone())))
-        .collect()
 }
 
 fn side((connection, info): (&Connection, &TableInfo)) -> Side {
