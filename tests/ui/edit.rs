@@ -259,7 +259,7 @@ fn a_read_only_connection_refuses_every_edit() {
     // Every write control is off, and says why; the gateway would refuse anyway.
     assert!(has_label_containing(
         h,
-        "Read-only: writes to http://127.0.0.1"
+        "Read-only: writes to sandbox · http://127.0.0.1"
     ));
     for label in ["+1", "-1", "Send"] {
         let disabled = h

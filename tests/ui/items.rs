@@ -194,7 +194,7 @@ fn read_only_switches_every_write_off_with_the_reason() {
     assert!(!disabled(h, "Commit 1 staged"));
     h.get_by_role_and_label(Role::CheckBox, "Read-only").click();
     step_until(h, "the reason", |h| {
-        has_label_containing(h, "Read-only: writes to http://127.0.0.1")
+        has_label_containing(h, "Read-only: writes to sandbox · http://127.0.0.1")
     });
     assert!(disabled(h, "Commit 1 staged"), "the commit is off");
     h.get_by_role_and_label(Role::Button, "Browse").click();

@@ -12,6 +12,7 @@ mod browse;
 mod columns;
 mod connection;
 mod edit;
+mod environments;
 mod expr;
 mod grid;
 mod items;

@@ -1,10 +1,11 @@
 //! The desktop app: one folder per feature — connection, tables, browse, edit, items, tally,
-//! likes, watch, expr, transfer — each owning its state, its panels and the work it starts; the [`shell`] lays them out
+//! likes, watch, expr, transfer, compare — each owning its state, its panels and the work it starts; the [`shell`] lays them out
 //! and carries [`Intent`]s between them; each keeps the one [`Feature`] contract (poll, draw,
 //! start afresh on a changed [`Subject`]). Drawing functions take `&mut Ui` and end in `_ui`.
 
 pub mod admin;
 pub mod browse;
+pub mod compare;
 pub mod connection;
 pub mod edit;
 pub mod expr;
@@ -48,6 +49,19 @@ pub struct Scope<'a> {
     pub table: &'a TableInfo,
     /// Asks where to save and writes files.
     pub saver: &'a Saver,
+    /// The other open connections (to run the same read on, and compare).
+    pub others: &'a [OpenConnection],
+}
+
+/// An open connection as the others see it: its name, colour and connection.
+#[derive(Debug, Clone)]
+pub struct OpenConnection {
+    /// What the user calls it.
+    pub name: String,
+    /// Its colour, an index into `COLOURS`.
+    pub colour: usize,
+    /// The connection.
+    pub connection: Connection,
 }
 
 impl Scope<'_> {

@@ -6,7 +6,7 @@ use dynoscope_core::connection::Connection;
 use dynoscope_core::error::Error;
 use dynoscope_core::report::{Line, Tone};
 use dynoscope_core::value::AttrType;
-use dynoscope_core::write::Destination;
+use dynoscope_core::write::{Confirmation, Destination};
 
 /// A labelled single-line text field; the label is its accessible name.
 pub fn labelled_text_ui(
@@ -114,12 +114,26 @@ pub fn write_button_ui(
 /// The write gateway's question for a write waiting on the user: `Some(true)` when confirmed,
 /// `Some(false)` when declined.
 #[must_use]
-pub fn confirm_ui(ui: &mut Ui, question: &str) -> Option<bool> {
+pub fn confirm_ui(ui: &mut Ui, question: &mut Question) -> Option<bool> {
     let mut answer = None;
     ui.group(|ui| {
-        ui.colored_label(ui.visuals().warn_fg_color, question);
+        ui.colored_label(ui.visuals().warn_fg_color, &question.text);
+        if let Some(name) = &question.name {
+            let hint = name.clone();
+            labelled_text_ui(
+                ui,
+                "Type the connection's name",
+                &mut question.typed,
+                120.0,
+                &hint,
+            );
+        }
+        let answers = Confirmation::typed_answers(question.name.as_deref(), &question.typed);
         ui.horizontal(|ui| {
-            if ui.button("Confirm write").clicked() {
+            if ui
+                .add_enabled(answers, egui::Button::new("Confirm write"))
+                .clicked()
+            {
                 answer = Some(true);
             }
             if ui.button("Don't write").clicked() {
@@ -128,6 +142,39 @@ pub fn confirm_ui(ui: &mut Ui, question: &str) -> Option<bool> {
         });
     });
     answer
+}
+
+/// A question of the write gateway waiting for its answer: its words, and for a protected
+/// connection the name to type and what was typed so far.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Question {
+    /// What is asked.
+    pub text: String,
+    /// The connection's name, to type before the write can be confirmed.
+    pub name: Option<String>,
+    /// What was typed.
+    pub typed: String,
+}
+
+impl Question {
+    /// The question `confirmation` asks, if it asks one.
+    pub fn of(confirmation: &Confirmation) -> Option<Self> {
+        let (text, name) = confirmation.question()?;
+        Some(Self {
+            text: text.to_owned(),
+            name: name.map(str::to_owned),
+            typed: String::new(),
+        })
+    }
+
+    /// `text` asked of a write on `connection`: its name is typed when it is protected.
+    pub fn on(text: String, connection: &Connection) -> Self {
+        Self {
+            text,
+            name: connection.name().filter(|_| connection.is_protected()),
+            typed: String::new(),
+        }
+    }
 }
 
 /// Buttons drawn in a menu or popup look like buttons again (a menu draws them as items,

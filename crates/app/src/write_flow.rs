@@ -5,7 +5,7 @@
 
 use egui::Ui;
 
-use crate::widgets;
+use crate::widgets::{self, Question};
 use dynoscope_core::error::{Error, Result};
 use dynoscope_core::write::Confirmation;
 
@@ -14,7 +14,7 @@ use dynoscope_core::write::Confirmation;
 #[derive(Debug)]
 pub struct WriteFlow<P, H> {
     /// A plan waiting for the user's answer to the gateway's question.
-    asking: Option<(P, String)>,
+    asking: Option<(P, Question)>,
     /// The write under way.
     sending: Option<H>,
 }
@@ -46,8 +46,10 @@ impl<P, H> WriteFlow<P, H> {
         }
         match confirmation {
             Confirmation::NotNeeded => self.sending = Some(send(plan, false)),
-            Confirmation::Ask(question) => self.asking = Some((plan, question)),
             Confirmation::Refused(error) => return Err(error),
+            asked @ (Confirmation::Ask(_) | Confirmation::Typed { .. }) => {
+                self.asking = Question::of(&asked).map(|question| (plan, question));
+            }
         }
         Ok(())
     }
@@ -64,7 +66,7 @@ impl<P, H> WriteFlow<P, H> {
 
     /// Draw the question waiting, if any, and act on the answer (see [`Self::answered`]).
     pub fn question_ui(&mut self, ui: &mut Ui, send: impl FnOnce(P, bool) -> H) {
-        let Some((_, question)) = &self.asking else {
+        let Some((_, question)) = &mut self.asking else {
             return;
         };
         if let Some(yes) = widgets::confirm_ui(ui, question) {
@@ -80,7 +82,14 @@ impl<P, H> WriteFlow<P, H> {
     /// The question waiting, for a feature that draws it inside its own panel and hands the
     /// answer to [`Self::answered`].
     pub fn question(&self) -> Option<&str> {
-        self.asking.as_ref().map(|(_, question)| question.as_str())
+        self.asking
+            .as_ref()
+            .map(|(_, question)| question.text.as_str())
+    }
+
+    /// The question waiting, to draw (and type a protected connection's name into).
+    pub fn question_mut(&mut self) -> Option<&mut Question> {
+        self.asking.as_mut().map(|(_, question)| question)
     }
 
     /// The write under way, to poll (and to take when it has answered).
@@ -122,6 +131,13 @@ pub fn typed_confirmation_ui(
             ui.colored_label(ui.visuals().warn_fg_color, question);
             widgets::labelled_text_ui(ui, "Type the table name to allow", typed, 120.0, name);
             let allowed = typed.trim() == name;
+            (allowed, allowed)
+        }
+        // A protected connection: its name, not the table's, is what is typed.
+        Confirmation::Typed { question, name } => {
+            ui.colored_label(ui.visuals().warn_fg_color, question);
+            widgets::labelled_text_ui(ui, "Type the connection's name", typed, 120.0, &name);
+            let allowed = Confirmation::typed_answers(Some(&name), typed);
             (allowed, allowed)
         }
     }

@@ -7,7 +7,7 @@
 use egui::Ui;
 
 use crate::Scope;
-use crate::widgets::{confirm_ui, error_ui};
+use crate::widgets::{Question, confirm_ui, error_ui};
 use dynoscope_core::admin::AdminEvent;
 use dynoscope_core::clone::{self, CloneEvent, ClonePlan, CloneReport, CloneSpec};
 use dynoscope_core::connection::{self, ConnectOptions, Connection, ConnectionSpec};
@@ -44,7 +44,7 @@ pub struct CloneForm {
     progress: Option<String>,
     /// The destination's question, asked before anything was written: the same run again,
     /// confirmed, answers it.
-    question: Option<String>,
+    question: Option<Question>,
     ended: Option<Vec<String>>,
     error: Option<Error>,
 }
@@ -82,7 +82,11 @@ impl CloneForm {
                 self.to == To::Here
             }
             Some(Err(Error::NotConfirmed { question })) => {
-                self.question = Some(question);
+                self.question = Some(Question {
+                    text: question,
+                    name: None,
+                    typed: String::new(),
+                });
                 false
             }
             Some(Err(error)) => {
@@ -215,8 +219,17 @@ impl CloneForm {
         {
             self.start(scope, false);
         }
-        if let Some(question) = self.question.clone()
-            && let Some(yes) = confirm_ui(ui, &question)
+        if let Some(question) = &mut self.question
+            && question.name.is_none()
+            && let Some(name) = scope
+                .connection
+                .name()
+                .filter(|_| scope.connection.is_protected())
+        {
+            question.name = Some(name);
+        }
+        if let Some(question) = &mut self.question
+            && let Some(yes) = confirm_ui(ui, question)
         {
             self.question = None;
             if yes {

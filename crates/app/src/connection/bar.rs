@@ -2,11 +2,14 @@
 
 use std::path::PathBuf;
 
-use egui::{Color32, RichText, Ui};
+use egui::{Color32, Ui};
 
+use crate::connection::asked::{Asked, Health};
+use crate::connection::fields::{colour32, naming_ui, profile_ui, region_ui};
+use crate::connection::strip::{Chip, Strip, strip_ui};
 use crate::widgets::{error_ui, labelled_text_ui};
 use dynoscope_core::connection::{
-    ConnectOptions, ConnectionSpec, DEFAULT_TIMEOUT, Profiles, REGIONS,
+    ConnectOptions, ConnectionSpec, DEFAULT_TIMEOUT, Profiles, SavedConnection, SavedConnections,
 };
 use dynoscope_core::error::Error;
 
@@ -38,26 +41,12 @@ pub struct ConnectionForm {
     pub timeout: String,
     /// Open the connection read-only.
     pub read_only: bool,
-}
-
-/// How the active connection is doing, as the dot shows it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Health {
-    /// Not connected.
-    None,
-    /// Connected, and the last request answered.
-    Good,
-    /// The last attempt or request failed.
-    Failing,
-}
-
-/// What the user asked of the bar.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Asked {
-    /// Connect there, so.
-    Connect(ConnectionSpec, ConnectOptions),
-    /// Stop the attempt under way.
-    Cancel,
+    /// The name typed (empty: the default name of where it connects).
+    pub name: String,
+    /// Its colour, an index into `COLOURS`.
+    pub colour: usize,
+    /// A write there needs its name typed.
+    pub protected: bool,
 }
 
 impl ConnectionForm {
@@ -71,6 +60,9 @@ impl ConnectionForm {
             sandbox_db: String::new(),
             timeout: DEFAULT_TIMEOUT.as_secs().to_string(),
             read_only: false,
+            name: String::new(),
+            colour: 0,
+            protected: false,
         };
         match spec {
             ConnectionSpec::Sandbox { db_path } => {
@@ -106,6 +98,35 @@ impl ConnectionForm {
         })
     }
 
+    /// The connection as it will be saved: its name (checked, or the default one), colour,
+    /// read-only and protection.
+    pub fn saved(&self) -> Result<SavedConnection, Error> {
+        let spec = self.spec();
+        let name = if self.name.trim().is_empty() {
+            SavedConnection::default_name(&spec)
+        } else {
+            SavedConnection::check_name(&self.name)?
+        };
+        Ok(SavedConnection {
+            name,
+            spec,
+            colour: self.colour,
+            read_only: self.read_only,
+            protected: self.protected,
+        })
+    }
+
+    /// Show `saved` in the form.
+    pub fn show_saved(&mut self, saved: &SavedConnection) {
+        let timeout = std::mem::take(&mut self.timeout);
+        *self = Self::new(&saved.spec);
+        self.timeout = timeout;
+        self.name.clone_from(&saved.name);
+        self.colour = saved.colour;
+        self.read_only = saved.read_only;
+        self.protected = saved.protected;
+    }
+
     /// The connection the form describes.
     pub fn spec(&self) -> ConnectionSpec {
         match self.mode {
@@ -126,25 +147,34 @@ impl ConnectionForm {
     }
 }
 
-/// Draw the bar: the active connection (`active`, its label, and its `health`), the form, and
-/// the attempt under way (with Cancel) or why the last one failed. Returns what the user asked.
+/// Draw the bar: the open connections (`strip`: the active one with its label and health),
+/// the form (with the saved connections to pick from), and the attempt under way (with
+/// Cancel) or why the last one failed. Returns what the user asked.
 #[must_use]
 pub fn connection_bar_ui(
     ui: &mut Ui,
-    form: &mut ConnectionForm,
-    profiles: &Profiles,
-    active: Option<&str>,
-    health: Health,
+    (form, profiles, saved): (&mut ConnectionForm, &Profiles, &SavedConnections),
+    strip: &Strip<'_>,
     connecting: bool,
     (error, attempt): (Option<&Error>, Option<&str>),
 ) -> Option<Asked> {
-    let mut asked = None;
+    let mut asked = strip_ui(ui, strip);
+    let active = strip.active.and_then(|at| strip.chips.get(at));
+    let health = active.map_or(Health::None, |c| c.health);
+    // An attempt that failed with no connection open: the dot says so.
+    let health = if active.is_none() && error.is_some() {
+        Health::Failing
+    } else {
+        health
+    };
     if ui.ctx().content_rect().width() >= WIDE_WINDOW {
         // Room enough: the form in the bar, wrapping onto a second row when a mode needs it.
         ui.horizontal_wrapped(|ui| {
             active_ui(ui, active, health);
             ui.separator();
-            asked = form_ui(ui, form, profiles, connecting);
+            asked = asked
+                .take()
+                .or(form_ui(ui, form, (profiles, saved), connecting));
         });
     } else {
         // A narrow window: the form folds into one control instead of wrapping and clipping
@@ -161,7 +191,9 @@ pub fn connection_bar_ui(
                     crate::widgets::framed_buttons(ui);
                     ui.horizontal_wrapped(|ui| {
                         ui.set_max_width(560.0);
-                        asked = form_ui(ui, form, profiles, connecting);
+                        asked = asked
+                            .take()
+                            .or(form_ui(ui, form, (profiles, saved), connecting));
                     });
                     if asked.is_some() {
                         ui.close();
@@ -194,7 +226,7 @@ const WIDE_WINDOW: f32 = 1100.0;
 fn form_ui(
     ui: &mut Ui,
     form: &mut ConnectionForm,
-    profiles: &Profiles,
+    (profiles, saved): (&Profiles, &SavedConnections),
     connecting: bool,
 ) -> Option<Asked> {
     let mut asked = None;
@@ -207,8 +239,8 @@ fn form_ui(
                 labelled_text_ui(ui, "File", &mut form.sandbox_db, 160.0, "in memory");
             }
             Mode::Aws => {
-                profile_ui(ui, form, &profiles.names);
-                region_ui(ui, form, "(profile region)");
+                profile_ui(ui, &mut form.profile, &profiles.names);
+                region_ui(ui, &mut form.region, "(profile region)");
             }
             Mode::Endpoint => {
                 labelled_text_ui(
@@ -218,21 +250,28 @@ fn form_ui(
                     150.0,
                     "http://localhost:8000",
                 );
-                profile_ui(ui, form, &profiles.names);
-                region_ui(ui, form, "us-east-1");
+                profile_ui(ui, &mut form.profile, &profiles.names);
+                region_ui(ui, &mut form.region, "us-east-1");
             }
         }
         labelled_text_ui(ui, "Timeout (s)", &mut form.timeout, 32.0, "10");
+        let default_name = SavedConnection::default_name(&form.spec());
+        let naming = (&mut form.name, &mut form.colour, &mut form.protected);
+        if let Some(picked) = naming_ui(ui, naming, saved, &default_name) {
+            form.show_saved(&picked);
+        }
         ui.checkbox(&mut form.read_only, "Read-only").on_hover_text(
             "Refuse every write on this connection; switched on the connected one, it applies \
              at once, and it is remembered for this connection",
         );
         let options = form.options();
-        let button = ui.add_enabled(!connecting && options.is_ok(), egui::Button::new("Connect"));
+        let named = form.saved();
+        let ready = options.is_ok() && named.is_ok();
+        let button = ui.add_enabled(!connecting && ready, egui::Button::new("Connect"));
         if button.clicked()
-            && let Ok(options) = &options
+            && let (Ok(options), Ok(named)) = (&options, &named)
         {
-            asked = Some(Asked::Connect(form.spec(), *options));
+            asked = Some(Asked::Connect(form.spec(), *options, named.clone()));
         }
         if connecting {
             ui.spinner();
@@ -241,14 +280,14 @@ fn form_ui(
                 asked = Some(Asked::Cancel);
             }
         }
-        if let Err(error) = &options {
+        if let Err(error) = options.as_ref().and(named.as_ref()) {
             error_ui(ui, error);
         }
     }
     asked
 }
 
-fn active_ui(ui: &mut Ui, active: Option<&str>, health: Health) {
+fn active_ui(ui: &mut Ui, active: Option<&Chip>, health: Health) {
     let (color, says) = match health {
         Health::Good => (Color32::from_rgb(80, 180, 90), "The last request answered"),
         Health::Failing => (Color32::from_rgb(210, 70, 60), "The last request failed"),
@@ -259,13 +298,33 @@ fn active_ui(ui: &mut Ui, active: Option<&str>, health: Health) {
     dot.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, says));
     dot.on_hover_text(says);
     match active {
-        Some(label) => {
-            // At most a sixth of the window: a long endpoint is shortened, whole on hover.
-            let most = (ui.ctx().content_rect().width() / 6.0).max(160.0);
+        Some(chip) => {
+            let mut label = chip.label.clone();
+            if chip.read_only {
+                label.push_str(" · read-only");
+            }
+            if chip.protected {
+                label.push_str(" · protected");
+            }
+            // The name in its colour, then where: together at most an eighth of the window (a
+            // long endpoint is shortened, whole on hover).
+            let most = (ui.ctx().content_rect().width() / 8.0).max(150.0);
             ui.scope(|ui| {
                 ui.set_max_width(most);
-                ui.add(egui::Label::new(RichText::new(label).strong()).truncate())
-                    .on_hover_text(format!("The active connection: {label}"));
+                let mut job = egui::text::LayoutJob::default();
+                let font = egui::TextStyle::Body.resolve(ui.style());
+                let strong = ui.visuals().strong_text_color();
+                let format = |color| egui::TextFormat::simple(font.clone(), color);
+                job.append(&chip.name, 0.0, format(colour32(chip.colour)));
+                // A name that only repeats the place is not said twice.
+                if !label.to_lowercase().contains(&chip.name.to_lowercase()) {
+                    job.append(&format!(" · {label}"), 0.0, format(strong));
+                } else {
+                    job = egui::text::LayoutJob::default();
+                    job.append(&label, 0.0, format(strong));
+                }
+                ui.add(egui::Label::new(job).truncate())
+                    .on_hover_text(format!("The active connection, {}: {label}", chip.name));
             });
         }
         None => {
@@ -278,41 +337,4 @@ fn dot_ui(ui: &mut Ui, color: Color32) -> egui::Response {
     let (rect, response) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
     ui.painter().circle_filled(rect.center(), 4.5, color);
     response
-}
-
-fn profile_ui(ui: &mut Ui, bar: &mut ConnectionForm, profiles: &[String]) {
-    let shown = bar
-        .profile
-        .clone()
-        .unwrap_or_else(|| "(default chain)".to_owned());
-    let label = ui.label("Profile");
-    egui::ComboBox::from_id_salt("profile")
-        .selected_text(shown)
-        .show_ui(ui, |ui| {
-            ui.selectable_value(&mut bar.profile, None, "(default chain)");
-            for name in profiles {
-                ui.selectable_value(&mut bar.profile, Some(name.clone()), name);
-            }
-        })
-        .response
-        .labelled_by(label.id);
-}
-
-fn region_ui(ui: &mut Ui, bar: &mut ConnectionForm, default_text: &str) {
-    let shown = bar
-        .region
-        .clone()
-        .unwrap_or_else(|| default_text.to_owned());
-    let label = ui.label("Region");
-    egui::ComboBox::from_id_salt("region")
-        .selected_text(shown)
-        .height(300.0)
-        .show_ui(ui, |ui| {
-            ui.selectable_value(&mut bar.region, None, default_text);
-            for region in REGIONS {
-                ui.selectable_value(&mut bar.region, Some((*region).to_owned()), *region);
-            }
-        })
-        .response
-        .labelled_by(label.id);
 }

@@ -1,9 +1,13 @@
-//! The connection: the form that chooses where to connect (with its timeout and read-only
-//! choice), the profiles it offers, the attempt under way (with Cancel), and the active
-//! connection. A new connection replaces the active one only once it has answered; a failed or
-//! cancelled attempt leaves the active one working.
+//! The connections: the form that chooses where to connect (with its name, colour, timeout,
+//! read-only and protected choices), the saved connections and profiles it offers, and the
+//! attempt under way (with Cancel). A connection that answers is handed to the shell, which
+//! opens it beside the others (or in place of the one it reconnects); a failed or cancelled
+//! attempt leaves every open connection working.
 
+mod asked;
 mod bar;
+mod fields;
+mod strip;
 
 use std::collections::BTreeSet;
 
@@ -11,24 +15,40 @@ use egui::Ui;
 
 use dynoscope_core::connection::{
     self, ConnectOptions, Connection, ConnectionId, ConnectionSpec, Opened, Profiles,
+    SavedConnection, SavedConnections,
 };
 use dynoscope_core::error::Error;
 use dynoscope_core::task::{Pending, Spawner};
 
+pub use asked::{Asked, Health};
 pub use bar::ConnectionForm;
+pub use fields::colour32;
+pub use strip::{Chip, Strip};
+
+/// A connection that has just answered, with the name and colour it was opened under.
+pub struct Arrived {
+    /// How it is named and shown.
+    pub named: SavedConnection,
+    /// The connection.
+    pub connection: Connection,
+    /// What to know about it: the in-memory sandbox kept on reconnecting.
+    pub note: Option<String>,
+}
 
 /// The connection feature's state.
 pub struct ConnectionFeature {
     form: ConnectionForm,
     profiles: Profiles,
     reading_profiles: Option<Pending<Profiles>>,
-    active: Option<Connection>,
+    /// The connections saved by name.
+    saved: SavedConnections,
+    /// The attempt under way.
     connecting: Option<Pending<Opened>>,
+    /// How the connection of the attempt is to be named.
+    naming: Option<SavedConnection>,
     error: Option<Error>,
-    /// What to know about the active connection (the sandbox kept on reconnecting).
-    note: Option<String>,
-    /// How the last attempt ended when it did not connect: failed or cancelled, and whether
-    /// the active connection is still the one in use.
+    /// How the last attempt ended when it did not connect: failed or cancelled, and that the
+    /// open connections are still the ones in use.
     attempt: Option<String>,
     /// The connections switched to read-only, remembered.
     read_only: BTreeSet<ConnectionId>,
@@ -38,41 +58,60 @@ pub struct ConnectionFeature {
 
 impl ConnectionFeature {
     /// Read the profiles and connect to `spec` with `options` (the command line's timeout and
-    /// read-only choice, which the form then shows); `read_only` names the connections
-    /// switched to read-only in earlier runs.
+    /// read-only choice, which the form then shows), named as the saved connection of that
+    /// place is; `read_only` names the connections switched to read-only in earlier runs.
     pub fn new(
         spawner: &Spawner,
-        spec: &ConnectionSpec,
-        mut options: ConnectOptions,
+        (spec, mut options): (&ConnectionSpec, ConnectOptions),
         read_only: BTreeSet<ConnectionId>,
+        saved: SavedConnections,
     ) -> Self {
         let mut form = ConnectionForm::new(spec);
+        let named = saved.0.iter().find(|c| &c.spec == spec).cloned();
+        if let Some(named) = &named {
+            form.show_saved(named);
+            options.read_only |= named.read_only;
+        } else {
+            form.colour = saved.free_colour();
+        }
         form.timeout = format!("{}", options.timeout.as_secs_f64());
         let memory = ConnectionSpec::Sandbox { db_path: None }.identity();
         options.read_only |= spec.identity() != memory && read_only.contains(&spec.identity());
         form.read_only = options.read_only;
         let mut feature = Self {
-            form,
-            profiles: Profiles::default(),
             // Reading the AWS config files is I/O: never on the UI thread.
             reading_profiles: Some(
                 spawner.spawn_blocking("ListProfiles", || Ok(connection::read_profiles())),
             ),
-            active: None,
+            profiles: Profiles::default(),
+            saved,
             connecting: None,
+            naming: None,
             error: None,
-            note: None,
             attempt: None,
             read_only,
             form_shows: spec.identity(),
+            form,
         };
-        feature.connect(spawner, spec.clone(), options);
+        let named = feature.form.saved().unwrap_or_else(|_| SavedConnection {
+            name: SavedConnection::default_name(spec),
+            spec: spec.clone(),
+            colour: 0,
+            read_only: options.read_only,
+            protected: false,
+        });
+        feature.connect(spawner, (spec.clone(), options, named), None);
         feature
     }
 
     /// The connections switched to read-only, to remember.
     pub fn read_only_connections(&self) -> BTreeSet<ConnectionId> {
         self.read_only.clone()
+    }
+
+    /// The connections saved by name, to remember.
+    pub fn saved_connections(&self) -> SavedConnections {
+        self.saved.clone()
     }
 
     fn remember_read_only(&mut self, id: ConnectionId, on: bool) {
@@ -87,117 +126,110 @@ impl ConnectionFeature {
         }
     }
 
-    fn connect(&mut self, spawner: &Spawner, spec: ConnectionSpec, options: ConnectOptions) {
+    /// Connect as asked; `current`: the open connection to that place, whose in-memory
+    /// sandbox is kept.
+    fn connect(
+        &mut self,
+        spawner: &Spawner,
+        (spec, options, named): (ConnectionSpec, ConnectOptions, SavedConnection),
+        current: Option<Connection>,
+    ) {
         self.remember_read_only(spec.identity(), options.read_only);
+        self.saved.save(named.clone());
         self.error = None;
         self.attempt = None;
-        let current = self.active.clone();
         self.connecting = Some(spawner.spawn("Connect", connection::open(spec, options, current)));
+        self.naming = Some(named);
     }
 
-    /// Take in what arrived; `true` when a new connection has just replaced the active one.
+    /// Take in what arrived: a connection that has just answered, named.
     #[must_use]
-    pub fn poll(&mut self) -> bool {
+    pub fn poll(&mut self, open: &[String]) -> Option<Arrived> {
         if let Some(read) = Pending::take_ready(&mut self.reading_profiles) {
             match read {
                 Ok(profiles) => self.profiles = profiles,
                 Err(error) => self.profiles.problems.push(error),
             }
         }
-        match Pending::take_ready(&mut self.connecting) {
-            Some(Ok(opened)) => {
-                self.note = opened.kept_sandbox.then(|| {
+        let arrived = Pending::take_ready(&mut self.connecting)?;
+        let named = self.naming.take()?;
+        match arrived {
+            Ok(opened) => {
+                let note = opened.kept_sandbox.then(|| {
                     "Reconnected to the same in-memory sandbox: your changes are kept.".to_owned()
                 });
-                self.active = Some(opened.connection);
-                true
+                opened.connection.set_naming(&named.name, named.protected);
+                Some(Arrived {
+                    named,
+                    connection: opened.connection,
+                    note,
+                })
             }
-            Some(Err(Error::Cancelled { .. })) => {
-                self.attempt = Some(format!("Connection attempt cancelled; {}", self.still()));
-                false
+            Err(Error::Cancelled { .. }) => {
+                self.attempt = Some(format!("Connection attempt cancelled; {}", still(open)));
+                None
             }
-            Some(Err(error)) => {
+            Err(error) => {
                 self.error = Some(error);
-                self.attempt = self
-                    .active
-                    .as_ref()
-                    .map(|_| format!("That attempt did not connect; {}", self.still()));
-                false
+                self.attempt = (!open.is_empty())
+                    .then(|| format!("That attempt did not connect; {}", still(open)));
+                None
             }
-            None => false,
         }
     }
 
-    /// What the app is connected to after an attempt that did not connect.
-    fn still(&self) -> String {
-        match &self.active {
-            Some(active) => format!("still connected to {}.", active.label()),
-            None => "not connected.".to_owned(),
-        }
-    }
-
-    /// The active connection.
-    pub fn active(&self) -> Option<&Connection> {
-        self.active.as_ref()
-    }
-
-    /// For a freshly seeded sandbox, what seeding did; for a sandbox kept on reconnecting,
-    /// that its data is still there.
-    pub fn seeded_note(&self) -> Option<String> {
-        self.note
-            .clone()
-            .or_else(|| self.active.as_ref().and_then(Connection::seeded_note))
-    }
-
-    /// Draw the connection bar; a Connect starts an attempt, Cancel stops it. `trouble`: the
-    /// last request on the active connection failed.
-    pub fn bar_ui(&mut self, ui: &mut Ui, spawner: &Spawner, trouble: bool) {
+    /// Draw the connection bar over the open connections (`strip`, and `open`, the same in
+    /// order): a Connect starts an attempt, Cancel stops it; a tab picked or closed is
+    /// returned for the shell.
+    #[must_use]
+    pub fn bar_ui(
+        &mut self,
+        ui: &mut Ui,
+        spawner: &Spawner,
+        strip: &Strip<'_>,
+        open: &[&Connection],
+    ) -> Option<Asked> {
         let connecting = self.connecting.is_some();
-        let active = self.active.as_ref().map(|c| {
-            let mut label = c.label();
-            if c.is_read_only() {
-                label.push_str(" · read-only");
-            }
-            label
-        });
-        // The dot is the active connection's: a failed attempt at another is the attempt's.
-        let health = match (&active, trouble, self.error.is_some()) {
-            (Some(_), true, _) | (None, _, true) => bar::Health::Failing,
-            (Some(_), false, _) => bar::Health::Good,
-            (None, _, false) => bar::Health::None,
-        };
         let was_read_only = self.form.read_only;
         let asked = bar::connection_bar_ui(
             ui,
-            &mut self.form,
-            &self.profiles,
-            active.as_deref(),
-            health,
+            (&mut self.form, &self.profiles, &self.saved),
+            strip,
             connecting,
             (self.error.as_ref(), self.attempt.as_deref()),
         );
-        self.follow_read_only(was_read_only);
+        self.follow_read_only(was_read_only, open);
         match asked {
-            Some(bar::Asked::Connect(spec, options)) => self.connect(spawner, spec, options),
-            Some(bar::Asked::Cancel) => {
+            Some(Asked::Connect(spec, options, named)) => {
+                let identity = spec.identity();
+                let current = open.iter().find(|c| c.spec.identity() == identity);
+                let current = current.map(|c| (*c).clone());
+                self.connect(spawner, (spec, options, named), current);
+                None
+            }
+            Some(Asked::Cancel) => {
                 if let Some(attempt) = self.connecting.take() {
                     attempt.abort();
-                    self.attempt = Some(format!("Connection attempt cancelled; {}", self.still()));
+                    self.attempt = Some(format!(
+                        "Connection attempt cancelled; {}",
+                        still_open(open)
+                    ));
                 }
+                None
             }
-            None => {}
+            other => other,
         }
     }
 
     /// The form's Read-only switch: it shows the remembered choice of the connection the form
-    /// names; switched on the active connection, it applies at once (to writes already planned
+    /// names; switched on an open connection, it applies at once (to writes already planned
     /// too) and is remembered.
-    fn follow_read_only(&mut self, was: bool) {
+    fn follow_read_only(&mut self, was: bool, open: &[&Connection]) {
         let shown = self.form.spec().identity();
-        let active = self.active.as_ref().filter(|c| c.spec.identity() == shown);
+        let active = open.iter().find(|c| c.spec.identity() == shown);
         if shown != self.form_shows {
             self.form.read_only =
-                self.read_only.contains(&shown) || active.is_some_and(Connection::is_read_only);
+                self.read_only.contains(&shown) || active.is_some_and(|c| c.is_read_only());
             self.form_shows = shown;
             return;
         }
@@ -209,4 +241,18 @@ impl ConnectionFeature {
             self.remember_read_only(shown, on);
         }
     }
+}
+
+/// What stays open after an attempt that did not connect, by the labels of the open ones.
+fn still(open: &[String]) -> String {
+    if open.is_empty() {
+        "not connected.".to_owned()
+    } else {
+        format!("still connected to {}.", open.join(", "))
+    }
+}
+
+/// [`still`], of the open connections themselves.
+fn still_open(open: &[&Connection]) -> String {
+    still(&open.iter().map(|c| c.label()).collect::<Vec<_>>())
 }

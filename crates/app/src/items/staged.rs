@@ -173,7 +173,7 @@ impl ItemsFeature {
             "Each item is written only if the attributes you changed still hold what was read \
              (a new one: only if its key is free; a delete: only if nothing it had changed).",
         );
-        if let Some(question) = self.write.question()
+        if let Some(question) = self.write.question_mut()
             && let Some(answer) = widgets::confirm_ui(ui, question)
         {
             action = Some(StagedAction::Confirmed(answer));

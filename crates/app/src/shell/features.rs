@@ -2,6 +2,7 @@
 //! for it.
 
 use crate::browse::{BrowseFeature, ItemFormat};
+use crate::compare::CompareFeature;
 use crate::edit::EditFeature;
 use crate::expr::ExprFeature;
 use crate::items::ItemsFeature;
@@ -11,7 +12,7 @@ use crate::shell::remembered::Remembered;
 use crate::tally::TallyFeature;
 use crate::transfer::TransferFeature;
 use crate::watch::WatchFeature;
-use crate::{Feature, Intent, Scope, Subject};
+use crate::{Context, Feature, Intent, Scope, Subject};
 
 /// The features that work on the open table; opening another table starts them afresh.
 pub(super) struct TableFeatures {
@@ -24,6 +25,7 @@ pub(super) struct TableFeatures {
     pub(super) transfer: TransferFeature,
     pub(super) watch: WatchFeature,
     pub(super) admin: crate::admin::AdminFeature,
+    pub(super) compare: CompareFeature,
 }
 
 impl TableFeatures {
@@ -43,11 +45,12 @@ impl TableFeatures {
             transfer: TransferFeature::default(),
             watch: WatchFeature::default(),
             admin: crate::admin::AdminFeature::default(),
+            compare: CompareFeature::default(),
         }
     }
 
     /// Every feature, as the shell knows it.
-    fn all(&mut self) -> [&mut dyn Feature; 9] {
+    fn all(&mut self) -> [&mut dyn Feature; 10] {
         [
             &mut self.browse,
             &mut self.transfer,
@@ -58,6 +61,7 @@ impl TableFeatures {
             &mut self.items,
             &mut self.watch,
             &mut self.admin,
+            &mut self.compare,
         ]
     }
 
@@ -69,6 +73,48 @@ impl TableFeatures {
     pub(super) fn subject_changed(&mut self, subject: Subject<'_>) {
         for feature in self.all() {
             feature.subject_changed(subject);
+        }
+    }
+
+    /// Draw `view` of the table in `context`: the tally check and the Table view also see the
+    /// rows of the table's tab.
+    pub(super) fn view_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        view: View,
+        context: Context<'_>,
+        intents: &mut Vec<Intent>,
+    ) {
+        let table = &context.scope.table.name;
+        match view {
+            View::Browse => self.browse.view_ui(ui, &context, intents),
+            View::Tally => {
+                let loaded = Some(self.browse.loaded(table));
+                let context = Context { loaded, ..context };
+                self.tally.view_ui(ui, &context, intents);
+            }
+            View::Items => {
+                // The counter rules of the table, so staged children say their tally.
+                self.items.rules = self.tally.tally_rules();
+                self.items.view_ui(ui, &context, intents);
+            }
+            View::Likes => self.likes.view_ui(ui, &context, intents),
+            View::Watch => self.watch.view_ui(ui, &context, intents),
+            View::Transfer => {
+                self.transfer.rules = self.tally.tally_rules();
+                self.transfer.view_ui(ui, &context, intents);
+            }
+            View::Expr => self.expr.view_ui(ui, &context, intents),
+            View::Table => {
+                self.admin.rules = self.tally.tally_rules();
+                let loaded = Some(self.browse.loaded(table));
+                let context = Context { loaded, ..context };
+                self.admin.view_ui(ui, &context, intents);
+            }
+            View::Compare => {
+                self.compare.rule = self.tally.rule_in_use();
+                self.compare.view_ui(ui, &context, intents);
+            }
         }
     }
 

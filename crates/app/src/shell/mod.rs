@@ -7,25 +7,27 @@ mod palette;
 mod panels;
 mod remembered;
 mod views;
+mod workspace;
+
+use std::collections::BTreeMap;
 
 use egui::Ui;
 
-use crate::connection::ConnectionFeature;
+use crate::OpenConnection;
+use crate::connection::{Asked, ConnectionFeature, Strip};
 use crate::palette::Palette;
 use crate::save::Saver;
 use crate::tables::TablesFeature;
 use crate::tally::TallyFeature;
-use crate::{Context, Feature, Intent, QueryPreset, Scope, Subject};
 use dynoscope_core::connection::{ConnectOptions, ConnectionSpec};
+use dynoscope_core::tally::RuleBook;
 use dynoscope_core::task::Spawner;
-use dynoscope_core::value::Item;
 
 use features::TableFeatures;
 use panels::{Panels, WIDE};
+use workspace::{Frame, Workspace};
 
 pub use remembered::{Remembered, Theme};
-
-use views::view_tabs_ui;
 
 /// The central view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,6 +40,7 @@ enum View {
     Expr,
     Transfer,
     Table,
+    Compare,
 }
 
 /// The dynoscope desktop app.
@@ -45,21 +48,24 @@ pub struct DynoscopeApp {
     spawner: Spawner,
     saver: Saver,
     connection: ConnectionFeature,
-    tables: TablesFeature,
-    features: TableFeatures,
-    view: View,
-    /// What to remember: the last connection made (or asked for) and the last table opened.
+    /// The open connections, each with its tables and tabs, in the order opened.
+    workspaces: Vec<Workspace>,
+    /// The one shown.
+    active: usize,
+    /// What the first connection to answer starts with: the remembered table, tabs, columns
+    /// and history.
+    restore: Option<(TablesFeature, TableFeatures)>,
+    /// The counter rules as remembered, the base of every connection's.
+    rule_book: RuleBook,
+    /// What to remember: the last connection made (or asked for).
     last_connection: ConnectionSpec,
+    /// The last table opened (remembered while no connection is open).
     last_table: Option<String>,
     /// Settings saved by an earlier run that could not be read; kept aside when saving.
     unreadable: Option<String>,
     /// The theme chosen, and whether it still has to be applied.
     theme: Theme,
     theme_applied: bool,
-    /// The tables list the browse tabs were last checked against.
-    listed_seen: u64,
-    /// A sample place picked on the first screen: its table, opening, then its partition read.
-    sample: Option<(String, String)>,
     /// The side panels, as the user set them or as the window's width has them.
     panels: Panels,
     /// Ctrl+K: tables, views, saved queries, history.
@@ -78,24 +84,27 @@ impl DynoscopeApp {
         options: ConnectOptions,
         mut remembered: Remembered,
     ) -> Self {
-        let tally = TallyFeature::new(remembered.take_rule_book());
+        let rule_book = remembered.take_rule_book();
+        let tally = TallyFeature::new(rule_book.clone());
         Self {
             connection: ConnectionFeature::new(
                 &spawner,
-                &spec,
-                options,
+                (&spec, options),
                 std::mem::take(&mut remembered.read_only),
+                std::mem::take(&mut remembered.connections),
             ),
-            tables: TablesFeature::new(remembered.table.clone()),
-            features: TableFeatures::new(tally, &mut remembered),
-            view: View::Browse,
+            workspaces: Vec::new(),
+            active: 0,
+            restore: Some((
+                TablesFeature::new(remembered.table.clone()),
+                TableFeatures::new(tally, &mut remembered),
+            )),
+            rule_book,
             last_connection: spec,
             last_table: remembered.table,
             unreadable: None,
             theme: remembered.theme,
             theme_applied: false,
-            listed_seen: 0,
-            sample: None,
             panels: Panels::default(),
             palette: Palette::default(),
             saver: Saver::default(),
@@ -117,59 +126,98 @@ impl DynoscopeApp {
         self
     }
 
-    /// What to remember when the app closes.
+    /// What to remember when the app closes: the shown connection's tabs and history, every
+    /// connection's rules and column layouts.
     pub fn remembered(&self) -> Remembered {
+        let mut rule_book = self.rule_book.clone();
+        let mut columns = BTreeMap::new();
+        for workspace in &self.workspaces {
+            let identity = workspace.connection.spec.identity();
+            rule_book.take_from(&workspace.features.tally.rule_book(), &identity);
+            columns.extend(workspace.features.browse.layouts());
+        }
+        rule_book.prune();
+        let shown = self.workspaces.get(self.active);
+        let features = shown
+            .map(|w| &w.features)
+            .or(self.restore.as_ref().map(|(_, f)| f));
+        if let Some(features) = features {
+            columns.extend(features.browse.layouts());
+        }
         Remembered {
             connection: Some(self.last_connection.clone()),
-            table: self.last_table.clone(),
+            table: shown
+                .and_then(Workspace::last_table)
+                .or(self.last_table.clone()),
             rules: Default::default(),
-            rule_book: self.features.tally.rule_book(),
-            tabs: self.features.browse.specs(),
-            columns: self.features.browse.layouts(),
-            history: self.features.browse.history().clone(),
+            rule_book,
+            tabs: features.map(|f| f.browse.specs()).unwrap_or_default(),
+            columns,
+            history: features
+                .map(|f| f.browse.history().clone())
+                .unwrap_or_default(),
             theme: self.theme,
             read_only: self.connection.read_only_connections(),
+            connections: self.connection.saved_connections(),
         }
     }
 
-    /// Start the table features afresh on the open table.
-    fn table_opened(&mut self, table: &str) {
-        self.features.subject_changed(Subject {
-            connection: self.connection.active().map(|c| &c.spec),
-            table: Some(table),
-        });
-        self.view = View::Browse;
-        self.last_table = Some(table.to_owned());
-    }
-
-    /// Open `table` as if chosen in the list.
-    fn open_table(&mut self, table: &str) {
-        if let Some(connection) = self.connection.active() {
-            self.tables.open(&self.spawner, connection, table);
-            self.table_opened(table);
+    /// Take in everything that arrived, on every connection: a connection that answered opens
+    /// beside the others (or in place of the one to the same place, reconnected) and is shown.
+    fn poll(&mut self) {
+        let labels: Vec<_> = self
+            .workspaces
+            .iter()
+            .map(|w| w.connection.label())
+            .collect();
+        if let Some(arrived) = self.connection.poll(&labels) {
+            self.last_connection = arrived.connection.spec.clone();
+            let identity = arrived.connection.spec.identity();
+            let same = self
+                .workspaces
+                .iter()
+                .position(|w| w.connection.spec.identity() == identity);
+            match same {
+                Some(at) => {
+                    self.workspaces[at].reconnected(&self.spawner, arrived);
+                    self.active = at;
+                }
+                None => {
+                    let (tables, features) = self.restore.take().unwrap_or_else(|| {
+                        let tally = TallyFeature::new(self.remembered().rule_book);
+                        let mut none = Remembered::default();
+                        (
+                            TablesFeature::new(None),
+                            TableFeatures::new(tally, &mut none),
+                        )
+                    });
+                    let workspace = Workspace::new(&self.spawner, arrived, tables, features);
+                    self.workspaces.push(workspace);
+                    self.active = self.workspaces.len() - 1;
+                }
+            }
+        }
+        for workspace in &mut self.workspaces {
+            workspace.poll(&self.spawner);
         }
     }
 
-    /// Take in everything that arrived; intents the features returned.
-    fn poll(&mut self) -> Vec<Intent> {
-        if self.connection.poll()
-            && let Some(connection) = self.connection.active()
-        {
-            self.last_connection = connection.spec.clone();
-            self.tables.connected(&self.spawner, connection);
-            self.features.subject_changed(Subject {
-                connection: Some(&connection.spec),
-                table: None,
-            });
+    /// Close the open connection at `at`; its neighbour is shown.
+    fn close(&mut self, at: usize) {
+        if at >= self.workspaces.len() {
+            return;
         }
-        if let Some(table) = self.tables.poll(&self.spawner, self.connection.active()) {
-            self.table_opened(&table);
+        let closed = self.workspaces.remove(at);
+        self.rule_book.take_from(
+            &closed.features.tally.rule_book(),
+            &closed.connection.spec.identity(),
+        );
+        if self.active >= at && self.active > 0 {
+            self.active -= 1;
         }
-        if self.tables.listed() != self.listed_seen {
-            self.listed_seen = self.tables.listed();
-            self.features.browse.tables_listed(self.tables.names());
+        if let Some(shown) = self.workspaces.get(self.active) {
+            self.last_connection = shown.connection.spec.clone();
         }
-        self.features.poll()
     }
 
     /// Draw the whole app into `ui` (also what the UI tests drive).
@@ -177,219 +225,69 @@ impl DynoscopeApp {
         if !std::mem::replace(&mut self.theme_applied, true) {
             ui.ctx().set_theme(self.theme.preference());
         }
-        let mut intents = self.poll();
-        // A sample place picked: once its table is described, its partition is read.
-        if let Some((table, _)) = &self.sample
-            && self.tables.open_info().is_some_and(|i| &i.name == table)
-            && let Some((_, partition)) = self.sample.take()
-        {
-            intents.push(Intent::ShowQuery(QueryPreset {
-                partition,
-                ..QueryPreset::default()
-            }));
-        }
+        self.poll();
         self.palette_ui(ui);
         egui::Panel::top("connection_bar").show(ui, |ui| {
             ui.add_space(4.0);
-            let trouble = self.tables.failing();
-            self.connection.bar_ui(ui, &self.spawner, trouble);
+            self.connection_bar_ui(ui);
             ui.add_space(2.0);
         });
         self.status_bar_ui(ui);
-        let wide = ui.available_width() >= WIDE;
-        let opened = if self.panels.tables_shown() {
+        self.panels.wide = ui.available_width() >= WIDE;
+        if self.workspaces.is_empty() {
+            self.unconnected_ui(ui);
+            return;
+        }
+        let others: Vec<OpenConnection> = (self.workspaces.iter().enumerate())
+            .filter(|(at, _)| *at != self.active)
+            .map(|(_, w)| w.open_connection())
+            .collect();
+        let mut frame = Frame {
+            spawner: &self.spawner,
+            saver: &self.saver,
+            panels: &mut self.panels,
+            others: &others,
+        };
+        if let Some(workspace) = self.workspaces.get_mut(self.active) {
+            workspace.ui(ui, &mut frame);
+        }
+    }
+
+    /// No connection open yet: the tables list says so (Refresh says why), and the middle
+    /// where to connect.
+    fn unconnected_ui(&mut self, ui: &mut Ui) {
+        if let Some((tables, _)) = &mut self.restore
+            && self.panels.tables_shown()
+        {
             egui::Panel::left("tables")
                 .resizable(true)
                 .default_size(190.0)
                 .show(ui, |ui| {
-                    self.tables
-                        .list_ui(ui, &self.spawner, self.connection.active())
-                })
-                .inner
-        } else {
-            None
-        };
-        self.panels.wide = wide;
-        if let Some(table) = opened {
-            self.table_opened(&table);
-        }
-        self.table_panels_ui(ui, &mut intents);
-        let (open, intents): (Vec<Intent>, Vec<Intent>) = intents
-            .into_iter()
-            .partition(|i| matches!(i, Intent::OpenTable(_) | Intent::ListTables));
-        for intent in open {
-            match intent {
-                Intent::OpenTable(table) => self.open_table(&table),
-                Intent::ListTables => self
-                    .tables
-                    .list_again(&self.spawner, self.connection.active()),
-                _ => {}
-            }
-        }
-        // A write of ours to the open table changes its facts (item count, size).
-        let wrote_open_table = intents.iter().any(|i| match i {
-            Intent::Written {
-                destination, table, ..
-            }
-            | Intent::Deleted {
-                destination, table, ..
-            } => {
-                self.connection.active().is_some_and(|c| destination.is(c))
-                    && self.tables.open_name() == Some(table.as_str())
-            }
-            _ => false,
-        });
-        if wrote_open_table && let Some(connection) = self.connection.active() {
-            self.tables.refresh(&self.spawner, connection);
-        }
-        let Some(scope) = scope(&self.spawner, &self.saver, &self.connection, &self.tables) else {
-            return;
-        };
-        for intent in intents {
-            if let Some(view) = self.features.route(intent, &scope) {
-                self.view = view;
-            }
-        }
-    }
-
-    /// The description, the item view and the central view.
-    fn table_panels_ui(&mut self, ui: &mut Ui, intents: &mut Vec<Intent>) {
-        // The description first: picking the region it is priced as changes the scope.
-        if self.tables.open_name().is_some() && self.panels.details_shown() {
-            egui::Panel::right("describe")
-                .resizable(true)
-                .default_size(260.0)
-                .show(ui, |ui| {
-                    egui::ScrollArea::vertical().show(ui, |ui| {
-                        intents.extend(self.tables.describe_ui(
-                            ui,
-                            &self.spawner,
-                            self.connection.active(),
-                        ));
-                    });
+                    // Nothing to open without a connection: a choice is not taken.
+                    let _ = tables.list_ui(ui, &self.spawner, None);
                 });
         }
-        let scope = scope(&self.spawner, &self.saver, &self.connection, &self.tables);
-        let features = &mut self.features;
-        // The selected row, decoded once a frame for every panel that shows it.
-        let selected = features.browse.selected_item();
-        // The item view serves the grid, in Browse only: the builder has its own key fields,
-        // and the other views no use for it.
-        if let Some(scope) = &scope
-            && self.view == View::Browse
-            && let Some(item) = &selected
-        {
-            item_view_ui(ui, features, scope, item, intents);
-        }
-        egui::CentralPanel::default().show(ui, |ui| match &scope {
-            Some(scope) => {
-                let features = &mut self.features;
-                ui.horizontal_wrapped(|ui| {
-                    view_tabs_ui(ui, &mut self.view, features, scope);
-                });
-                ui.separator();
-                let context = |loaded| Context {
-                    scope,
-                    loaded,
-                    selected: selected.as_ref(),
-                };
-                match self.view {
-                    View::Browse => features.browse.view_ui(ui, &context(None), intents),
-                    View::Tally => {
-                        let loaded = features.browse.loaded(&scope.table.name);
-                        features.tally.view_ui(ui, &context(Some(loaded)), intents);
-                    }
-                    View::Items => {
-                        // The counter rules of the table, so staged children say their tally.
-                        features.items.rules = features.tally.tally_rules();
-                        features.items.view_ui(ui, &context(None), intents);
-                    }
-                    View::Likes => features.likes.view_ui(ui, &context(None), intents),
-                    View::Watch => features.watch.view_ui(ui, &context(None), intents),
-                    View::Transfer => {
-                        features.transfer.rules = features.tally.tally_rules();
-                        features.transfer.view_ui(ui, &context(None), intents);
-                    }
-                    View::Expr => features.expr.view_ui(ui, &context(None), intents),
-                    View::Table => {
-                        features.admin.rules = features.tally.tally_rules();
-                        let loaded = features.browse.loaded(&scope.table.name);
-                        features.admin.view_ui(ui, &context(Some(loaded)), intents);
-                    }
-                }
-            }
-            None => {
-                let sandbox = self
-                    .connection
-                    .active()
-                    .is_some_and(|c| matches!(c.spec, ConnectionSpec::Sandbox { .. }));
-                if let Some((table, partition)) = self.tables.placeholder_ui(ui, sandbox) {
-                    self.sample = Some((table.clone(), partition));
-                    intents.push(Intent::OpenTable(table));
-                }
-            }
+        egui::CentralPanel::default().show(ui, |ui| {
+            ui.weak("Not connected: connect with the bar above.");
         });
     }
-}
 
-/// The context of the table features, when a connection is active and a table described.
-/// Borrows the fields it needs, not the app, so the features can be changed meanwhile.
-fn scope<'a>(
-    spawner: &'a Spawner,
-    saver: &'a Saver,
-    connection: &'a ConnectionFeature,
-    tables: &'a TablesFeature,
-) -> Option<Scope<'a>> {
-    Some(Scope {
-        spawner,
-        connection: connection.active()?,
-        table: tables.open_info()?,
-        saver,
-    })
-}
-
-/// The item view under the grid: the selected row, and the counter editor beside it when the
-/// row is from a table tab on the open table.
-fn item_view_ui(
-    ui: &mut Ui,
-    features: &mut TableFeatures,
-    scope: &Scope<'_>,
-    item: &Item,
-    intents: &mut Vec<Intent>,
-) {
-    // In a small window two fifths of it: the grid keeps rows in view.
-    let tall = ui.available_height() >= 700.0;
-    let height = if tall {
-        360.0
-    } else {
-        ui.available_height() * 0.4
-    };
-    egui::Panel::bottom("item_view")
-        .resizable(true)
-        .default_size(height)
-        .show(ui, |ui| {
-            let editable = features.browse.editable(&scope.table.name);
-            intents.extend(features.browse.item_header_ui(ui, scope, editable, item));
-            ui.columns(2, |columns| {
-                features.browse.item_ui(&mut columns[0], item);
-                egui::ScrollArea::vertical().id_salt("counter_editor").show(
-                    &mut columns[1],
-                    |ui| {
-                        if features.browse.editable(&scope.table.name) {
-                            let context = Context {
-                                scope,
-                                loaded: None,
-                                selected: Some(item),
-                            };
-                            features.edit.view_ui(ui, &context, intents);
-                        } else {
-                            ui.weak(
-                                "This row is not from a table tab on the open table: \
-                                 edit it from such a tab.",
-                            );
-                        }
-                    },
-                );
-            });
-        });
+    /// The connection bar over the open connections; a tab picked is shown, one closed goes.
+    fn connection_bar_ui(&mut self, ui: &mut Ui) {
+        let chips: Vec<_> = self.workspaces.iter().map(Workspace::chip).collect();
+        let open: Vec<_> = self.workspaces.iter().map(|w| &w.connection).collect();
+        let active = (!chips.is_empty()).then_some(self.active);
+        let strip = Strip {
+            chips: &chips,
+            active,
+        };
+        match self.connection.bar_ui(ui, &self.spawner, &strip, &open) {
+            Some(Asked::Show(at)) if at < self.workspaces.len() => {
+                self.active = at;
+                self.last_connection = self.workspaces[at].connection.spec.clone();
+            }
+            Some(Asked::Close(at)) => self.close(at),
+            _ => {}
+        }
+    }
 }

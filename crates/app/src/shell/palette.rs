@@ -10,12 +10,13 @@ use crate::shell::View;
 use crate::shell::views::go_to;
 
 /// The views the palette goes to, in its order, with their words.
-const VIEWS: [(View, &str); 8] = [
+const VIEWS: [(View, &str); 9] = [
     (View::Browse, "Go to Browse"),
     (View::Items, "Go to Items (staged changes)"),
     (View::Tally, "Go to Tally check"),
     (View::Watch, "Go to Watch"),
     (View::Likes, "Go to Like lab"),
+    (View::Compare, "Go to Compare (another connection)"),
     (View::Expr, "Go to Expressions"),
     (View::Transfer, "Go to Import / Export"),
     (
@@ -36,18 +37,21 @@ impl DynoscopeApp {
         let mut actions: Vec<String> = VIEWS.iter().map(|(_, words)| (*words).to_owned()).collect();
         actions.push("New PartiQL tab".to_owned());
         actions.push("New SQL tab (over the other tabs' rows)".to_owned());
+        let Some(workspace) = self.workspaces.get_mut(self.active) else {
+            return;
+        };
         let choice = self.palette.ui(
             ui,
-            self.tables.names(),
+            workspace.tables.names(),
             &actions,
-            self.features.browse.history(),
+            workspace.features.browse.history(),
         );
         match choice {
-            Some(Choice::Table(table)) => self.open_table(&table),
+            Some(Choice::Table(table)) => workspace.open_table(&self.spawner, &table),
             Some(Choice::Action(i)) => match VIEWS.get(i) {
                 Some((view, _)) => {
-                    let from = self.view;
-                    go_to(&mut self.view, from, *view, &mut self.features);
+                    let from = workspace.view;
+                    go_to(&mut workspace.view, from, *view, &mut workspace.features);
                 }
                 None => {
                     let kind = if i == VIEWS.len() {
@@ -55,18 +59,18 @@ impl DynoscopeApp {
                     } else {
                         TabKind::Sql(SqlForm::default())
                     };
-                    self.features.browse.open_query(kind, false);
-                    self.view = View::Browse;
+                    workspace.features.browse.open_query(kind, false);
+                    workspace.view = View::Browse;
                 }
             },
             Some(Choice::Query(kind)) => {
                 if let TabKind::Table { table, .. } = &kind
-                    && self.tables.open_name() != Some(table.as_str())
+                    && workspace.tables.open_name() != Some(table.as_str())
                 {
-                    self.open_table(table);
+                    workspace.open_table(&self.spawner, table);
                 }
-                self.features.browse.open_query(kind, true);
-                self.view = View::Browse;
+                workspace.features.browse.open_query(kind, true);
+                workspace.view = View::Browse;
             }
             None => {}
         }

@@ -3,8 +3,9 @@
 
 use egui::Ui;
 
+use crate::Scope;
 use crate::shell::views::theme_ui;
-use crate::shell::{DynoscopeApp, UNREADABLE_KEY, scope};
+use crate::shell::{DynoscopeApp, UNREADABLE_KEY};
 
 /// A window at least this wide shows the table's details beside the view by default.
 pub(super) const WIDE: f32 = 1100.0;
@@ -59,10 +60,25 @@ impl Panels {
 impl DynoscopeApp {
     /// The status bar: what loaded, and notes on the connection and the saved settings.
     pub(super) fn status_bar_ui(&mut self, ui: &mut Ui) {
-        let scope = scope(&self.spawner, &self.saver, &self.connection, &self.tables);
+        let others = [];
+        let shown = self.workspaces.get_mut(self.active);
+        let (mut browse, mut note) = (None, None);
+        if let Some(workspace) = shown {
+            note = workspace.seeded_note();
+            let scope = workspace.tables.open_info().map(|table| Scope {
+                spawner: &self.spawner,
+                connection: &workspace.connection,
+                table,
+                saver: &self.saver,
+                others: &others,
+            });
+            browse = Some((&mut workspace.features.browse, scope));
+        }
         egui::Panel::bottom("status_bar").show(ui, |ui| {
             ui.add_space(2.0);
-            self.features.browse.status_ui(ui, scope.as_ref());
+            if let Some((browse, scope)) = browse {
+                browse.status_ui(ui, scope.as_ref());
+            }
             // The side panels' toggles and the theme on a row of their own: the view's row
             // above stays whole at any width.
             ui.horizontal_wrapped(|ui| {
@@ -71,7 +87,7 @@ impl DynoscopeApp {
                 if theme_ui(ui, &mut self.theme) {
                     self.theme_applied = false;
                 }
-                if let Some(note) = self.connection.seeded_note() {
+                if let Some(note) = note {
                     ui.separator();
                     ui.weak(note);
                 }

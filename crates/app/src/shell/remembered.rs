@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::browse::TabSpec;
 use crate::shell::{DynoscopeApp, UNREADABLE_KEY};
-use dynoscope_core::connection::{ConnectionId, ConnectionSpec};
+use dynoscope_core::connection::{ConnectionId, ConnectionSpec, SavedConnections};
 use dynoscope_core::rows::ColumnLayout;
 use dynoscope_core::saved::History;
 use dynoscope_core::tally::{Rule, RuleBook};
@@ -40,6 +40,9 @@ pub struct Remembered {
     /// The queries the tabs ran, searchable from Ctrl+K.
     #[serde(default)]
     pub history: History,
+    /// The connections saved by name (never a secret).
+    #[serde(default)]
+    pub connections: SavedConnections,
 }
 
 impl Remembered {

@@ -35,7 +35,7 @@ pub(super) fn go_to(view: &mut View, from: View, to: View, features: &mut TableF
         View::Tally => features.tally.partition().to_owned(),
         View::Likes => features.likes.parent().to_owned(),
         View::Watch => features.watch.parent().to_owned(),
-        View::Items | View::Expr | View::Transfer | View::Table => String::new(),
+        View::Items | View::Expr | View::Transfer | View::Table | View::Compare => String::new(),
     };
     let parent = parent.trim();
     match to {
@@ -52,6 +52,7 @@ pub(super) fn go_to(view: &mut View, from: View, to: View, features: &mut TableF
                 .watch
                 .carry(parent, features.browse.partition(), rule);
         }
+        View::Compare => features.compare.carry(features.browse.partition()),
         View::Browse | View::Items | View::Expr | View::Transfer | View::Table => {}
     }
 }
@@ -76,6 +77,7 @@ pub(super) fn view_tabs_ui(
     ui.selectable_value(view, View::Tally, "Tally check");
     ui.selectable_value(view, View::Watch, "Watch");
     ui.selectable_value(view, View::Likes, "Like lab");
+    ui.selectable_value(view, View::Compare, "Compare");
     if *view != before {
         let chosen = *view;
         go_to(view, before, chosen, features);

@@ -338,9 +338,13 @@ fn question(
     let Some(first) = holds else {
         return confirmation;
     };
-    let asked = match confirmation {
-        Confirmation::Ask(question) => question,
-        Confirmation::NotNeeded => format!("This writes to {what} at {}.", destination.place()),
+    let (asked, name) = match confirmation {
+        Confirmation::Ask(question) => (question, None),
+        Confirmation::Typed { question, name } => (question, Some(name)),
+        Confirmation::NotNeeded => (
+            format!("This writes to {what} at {}.", destination.place()),
+            None,
+        ),
         refused @ Confirmation::Refused(_) => return refused,
     };
     let probe = if maybe_self {
@@ -350,11 +354,15 @@ fn question(
     } else {
         ""
     };
-    Confirmation::Ask(format!(
+    let question = format!(
         "{asked} Table {} already holds items (the first read: {first}): each item of the \
          source replaces the item with its key there, and the others are kept.{probe}",
         plan.to_table
-    ))
+    );
+    match name {
+        Some(name) => Confirmation::Typed { question, name },
+        None => Confirmation::Ask(question),
+    }
 }
 
 #[cfg(test)]

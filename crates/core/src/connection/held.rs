@@ -1,6 +1,13 @@
 //! What a connection holds besides its clients: the embedded sandbox, when it is one.
 
-use crate::connection::Connection;
+use std::path::PathBuf;
+
+use crate::connection::{ConnectOptions, Connection, ConnectionSpec};
+#[cfg(feature = "sandbox")]
+use crate::connection::{DEFAULT_LOCAL_REGION, Naming, ReadOnly, endpoint_clients_with, prices};
+#[cfg(not(feature = "sandbox"))]
+use crate::error::Error;
+use crate::error::Result;
 
 impl Connection {
     /// A CloudWatch client of the connection's configuration (its region, credentials and
@@ -28,4 +35,41 @@ impl Connection {
         #[cfg(not(feature = "sandbox"))]
         return false;
     }
+}
+
+#[cfg(feature = "sandbox")]
+pub(super) async fn connect_sandbox(
+    spec: ConnectionSpec,
+    db_path: Option<PathBuf>,
+    options: ConnectOptions,
+) -> Result<Connection> {
+    let sandbox = crate::sandbox::Sandbox::start(db_path.as_deref(), 0).await?;
+    let url = sandbox.endpoint().to_owned();
+    let (client, streams, pricing, sdk) =
+        endpoint_clients_with(&url, DEFAULT_LOCAL_REGION, options.timeout).await;
+    Ok(Connection {
+        client,
+        streams,
+        sdk,
+        pricing,
+        target: url,
+        region: DEFAULT_LOCAL_REGION.to_owned(),
+        spec,
+        read_only: ReadOnly::new(options.read_only),
+        naming: Naming::default(),
+        prices: prices::Prices::load(),
+        timeout: options.timeout,
+        sandbox: Some(std::sync::Arc::new(sandbox)),
+    })
+}
+
+#[cfg(not(feature = "sandbox"))]
+pub(super) async fn connect_sandbox(
+    _spec: ConnectionSpec,
+    _db_path: Option<PathBuf>,
+    _options: ConnectOptions,
+) -> Result<Connection> {
+    Err(Error::Connect(
+        "this build has no sandbox (built without the `sandbox` feature)".into(),
+    ))
 }

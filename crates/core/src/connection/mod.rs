@@ -3,6 +3,7 @@
 
 mod client;
 mod held;
+mod named;
 mod open;
 pub(crate) mod prices;
 mod profiles;
@@ -20,6 +21,9 @@ pub(crate) use client::is_loopback;
 pub use client::{ClientSetup, REGIONS};
 pub(crate) use client::{base_loader, endpoint_clients_with, pricing_client};
 use client::{local_credentials, signed_by};
+use held::connect_sandbox;
+pub(crate) use named::Naming;
+pub use named::{COLOURS, SavedConnection, SavedConnections};
 pub(crate) use open::ReadOnly;
 pub use open::{ConnectOptions, DEFAULT_TIMEOUT, Opened, open};
 pub(crate) use profiles::aws_configuration_present;
@@ -185,6 +189,8 @@ pub struct Connection {
     /// Read-only: the write gateway refuses every write. Shared by every clone of the
     /// connection, so switching it applies to writes already planned.
     pub(crate) read_only: ReadOnly,
+    /// The name the user gave it, and whether it is protected; shared by its clones.
+    pub(crate) naming: Naming,
     /// What its tables are priced at; shared by every clone.
     pub(crate) prices: prices::Prices,
     /// How long a request may take before it is given up on.
@@ -348,47 +354,12 @@ pub(crate) fn connection_of(
         region,
         spec,
         read_only: ReadOnly::new(options.read_only),
+        naming: Naming::default(),
         prices: prices::Prices::load(),
         timeout: options.timeout,
         #[cfg(feature = "sandbox")]
         sandbox: None,
     }
-}
-
-#[cfg(feature = "sandbox")]
-async fn connect_sandbox(
-    spec: ConnectionSpec,
-    db_path: Option<PathBuf>,
-    options: ConnectOptions,
-) -> Result<Connection> {
-    let sandbox = crate::sandbox::Sandbox::start(db_path.as_deref(), 0).await?;
-    let url = sandbox.endpoint().to_owned();
-    let (client, streams, pricing, sdk) =
-        endpoint_clients_with(&url, DEFAULT_LOCAL_REGION, options.timeout).await;
-    Ok(Connection {
-        client,
-        streams,
-        sdk,
-        pricing,
-        target: url,
-        region: DEFAULT_LOCAL_REGION.to_owned(),
-        spec,
-        read_only: ReadOnly::new(options.read_only),
-        prices: prices::Prices::load(),
-        timeout: options.timeout,
-        sandbox: Some(std::sync::Arc::new(sandbox)),
-    })
-}
-
-#[cfg(not(feature = "sandbox"))]
-async fn connect_sandbox(
-    _spec: ConnectionSpec,
-    _db_path: Option<PathBuf>,
-    _options: ConnectOptions,
-) -> Result<Connection> {
-    Err(Error::Connect(
-        "this build has no sandbox (built without the `sandbox` feature)".into(),
-    ))
 }
 
 #[cfg(test)]

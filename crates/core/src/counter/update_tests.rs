@@ -10,6 +10,8 @@ fn here() -> Destination {
         setup: Default::default(),
         local: true,
         read_only: false,
+        name: None,
+        protected: false,
     }
 }
 

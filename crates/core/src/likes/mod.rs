@@ -38,6 +38,8 @@ mod tests {
             setup: Default::default(),
             local: true,
             read_only: false,
+            name: None,
+            protected: false,
         }
     }
 

@@ -164,6 +164,8 @@ fn destination(local: bool, read_only: bool) -> Destination {
         setup: ClientSetup::default(),
         local,
         read_only,
+        name: None,
+        protected: false,
     }
 }
 

@@ -5,8 +5,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::cancel::CancelToken;
 use crate::connection::Connection;
-use crate::diff::{DiffScope, compare_tallies, diff};
+use crate::diff::{DiffScope, TableDiff, TallyDiff, compare_tallies, diff};
 use crate::error::{Error, Result};
+use crate::read::describe_table;
 use crate::report::Report;
 use crate::spec::{PlanChoice, RuleSpec, TallySpec};
 use crate::table::TableInfo;
@@ -45,8 +46,37 @@ impl DiffSpec {
         b: (&Connection, &TableInfo),
         stop: &CancelToken,
     ) -> Result<Box<dyn Report + Send>> {
+        Ok(match self.compare(a, b, stop).await? {
+            Compared::Items(diff) => diff,
+            Compared::Tallies(diff) => Box::new(diff),
+        })
+    }
+
+    /// Compare this spec's table on `a` with its `to_table` on `b`, each described first (one
+    /// DescribeTable a side), for a front end holding only the two connections.
+    pub async fn compare_on(
+        &self,
+        a: &Connection,
+        b: &Connection,
+        stop: &CancelToken,
+    ) -> Result<Compared> {
+        let info_a = describe_table(&a.reader(), &self.table).await?;
+        let info_b = describe_table(&b.reader(), &self.to_table).await?;
+        self.compare((a, &info_a), (b, &info_b), stop).await
+    }
+
+    /// [`run`](Self::run), its result kept as what it is (for a front end that lays the two
+    /// sides out side by side).
+    pub async fn compare(
+        &self,
+        a: (&Connection, &TableInfo),
+        b: (&Connection, &TableInfo),
+        stop: &CancelToken,
+    ) -> Result<Compared> {
         let Some(rule) = &self.rule else {
-            return Ok(Box::new(diff(a, b, &self.scope(), stop).await?));
+            return Ok(Compared::Items(Box::new(
+                diff(a, b, &self.scope(), stop).await?,
+            )));
         };
         if self.pk.is_some() {
             return Err(Error::Invalid(
@@ -62,8 +92,17 @@ impl DiffSpec {
         };
         let tally_rule = spec.rule.tally_rule()?;
         let (_, plan) = spec.reconcile_plan(a.1)?;
-        Ok(Box::new(
+        Ok(Compared::Tallies(
             compare_tallies(a, b, &tally_rule, plan, stop).await?,
         ))
     }
+}
+
+/// What a comparison found: two tables' items, or their counters.
+#[derive(Debug)]
+pub enum Compared {
+    /// The items compared by key.
+    Items(Box<TableDiff>),
+    /// The counters compared by parent.
+    Tallies(TallyDiff),
 }

@@ -38,7 +38,7 @@ mod write;
 #[cfg(test)]
 mod write_tests;
 
-pub use diff::DiffSpec;
+pub use diff::{Compared, DiffSpec};
 pub use item::{DeleteSpec, GetSpec, PutSpec};
 pub use item_runs::ItemWrite;
 pub use key::KeySpec;

@@ -51,6 +51,31 @@ impl Default for RuleSpec {
 }
 
 impl RuleSpec {
+    /// The spec of a tally rule already checked (one saved in the app): its inverse.
+    pub fn of(rule: &TallyRule) -> Self {
+        let (child_prefix, index, child_key) = match &rule.children {
+            ChildSource::SortKeyPrefix(prefix) => (prefix.clone(), None, None),
+            ChildSource::Index {
+                index,
+                id_attribute,
+                sort_prefix,
+            } => (
+                sort_prefix.clone(),
+                Some(index.clone()),
+                id_attribute.clone(),
+            ),
+        };
+        Self {
+            parent_sk: rule.parents.sort_key.clone(),
+            parent_prefix: rule.parents.partition_prefix.clone(),
+            tally: rule.tally.clone(),
+            child_prefix,
+            index,
+            child_key,
+            shards: None,
+        }
+    }
+
     /// The rule, checked: every part it needs is given.
     pub fn plan(&self) -> Result<Rule, InputError> {
         let need = |field: &'static str, value: &str, what: &str| {

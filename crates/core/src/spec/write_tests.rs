@@ -88,6 +88,8 @@ fn a_storm_has_users_from_one_and_a_target_with_a_sort_key() {
         setup: Default::default(),
         local: true,
         read_only: false,
+        name: None,
+        protected: false,
     };
     let storm = |users: usize| StormSpec {
         target: like.clone(),

@@ -78,6 +78,14 @@ impl RuleBook {
         *self.rules_mut(spec, table) = rules;
     }
 
+    /// Take `connection`'s rules as `other` has them (a book kept by another window onto that
+    /// connection), keeping every other connection's.
+    pub fn take_from(&mut self, other: &RuleBook, connection: &ConnectionId) {
+        self.saved.retain(|s| &s.connection != connection);
+        let theirs = other.saved.iter().filter(|s| &s.connection == connection);
+        self.saved.extend(theirs.cloned());
+    }
+
     fn position(&self, connection: &ConnectionId, table: &str) -> Option<usize> {
         self.saved
             .iter()

@@ -5,6 +5,7 @@
 //! the server's reason, or [`Unknown`](WriteOutcome::Unknown) with what is stored now.
 
 mod attempt;
+mod confirm;
 mod many;
 mod outcome;
 mod plan;
@@ -13,11 +14,12 @@ mod sendable;
 mod setting;
 mod single;
 
+pub use confirm::Confirmation;
 pub use outcome::{CancelReason, WriteOutcome};
 pub use outcome::{Refusal, Unwritten};
 pub use plan::BatchKind;
 pub use plan::{Batch, Idempotency};
-pub use plan::{Confirmation, Destination, WritePlan, WriteRequest};
+pub use plan::{Destination, WritePlan, WriteRequest};
 pub use send::send;
 pub(crate) use send::send_until;
 pub use setting::TableSetting;

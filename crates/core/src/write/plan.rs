@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use crate::expr::codegen::{ClientSetup, Operation, Request, Transaction};
 use crate::statement::Statement;
 use crate::value::{Item, key_shown};
-use crate::write::{CancelReason, SingleWrite, TableSetting};
+use crate::write::{CancelReason, Confirmation, SingleWrite, TableSetting};
 
 /// Where a write goes: the connection it was planned on. A write is only ever sent on the
 /// connection it names, never on whichever connection happens to be active when it is sent.
@@ -22,6 +22,10 @@ pub struct Destination {
     pub local: bool,
     /// The connection was opened read-only: every write is refused.
     pub read_only: bool,
+    /// The name the user gave the connection (`prod`), said first wherever the place is.
+    pub name: Option<String>,
+    /// A write needs the connection's name typed.
+    pub protected: bool,
 }
 
 impl Destination {
@@ -38,14 +42,22 @@ impl Destination {
             setup: connection.client_setup(),
             local,
             read_only: connection.is_read_only(),
+            name: connection.name(),
+            protected: connection.is_protected(),
         }
     }
 
-    /// Where, in words: `http://127.0.0.1:8000`, `dynamodb.eu-west-1 (profile prod)`.
+    /// Where, in words: `http://127.0.0.1:8000`, `dynamodb.eu-west-1 (profile prod)`, and the
+    /// connection's name first when it has one: `prod · dynamodb.eu-west-1 (profile prod)`.
     pub fn place(&self) -> String {
-        match &self.setup.profile {
+        let place = match &self.setup.profile {
             Some(profile) => format!("{} (profile {profile})", self.endpoint),
             None => self.endpoint.clone(),
+        };
+        // A name that only repeats the place (`localhost:8000`) is not said twice.
+        match &self.name {
+            Some(name) if !place.contains(name.as_str()) => format!("{name} · {place}"),
+            _ => place,
         }
     }
 
@@ -78,34 +90,18 @@ impl Destination {
             Confirmation::Refused(Error::ReadOnly {
                 place: self.place(),
             })
+        } else if let Some(name) = self.name.as_ref().filter(|_| self.protected) {
+            Confirmation::Typed {
+                question: format!(
+                    "This writes to {what} at {}. {name} is protected: type its name to write.",
+                    self.place()
+                ),
+                name: name.clone(),
+            }
         } else if self.local {
             Confirmation::NotNeeded
         } else {
             Confirmation::Ask(format!("This writes to {what} at {}.", self.place()))
-        }
-    }
-}
-
-/// What a write needs before it may be sent.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Confirmation {
-    /// Nothing: the sandbox, or an endpoint on this machine.
-    NotNeeded,
-    /// One confirmation; the question names the table, the item and the endpoint.
-    Ask(String),
-    /// Never: the connection is read-only.
-    Refused(Error),
-}
-
-impl Confirmation {
-    /// Whether the write may be sent, given whether the user `confirmed` it: the one reading of
-    /// a confirmation, for the gateway and for runs (storms, the lab, the CLI) that ask once.
-    pub fn check(self, confirmed: bool) -> Result<()> {
-        match self {
-            Self::NotNeeded => Ok(()),
-            Self::Ask(_) if confirmed => Ok(()),
-            Self::Ask(question) => Err(Error::NotConfirmed { question }),
-            Self::Refused(error) => Err(error),
         }
     }
 }

@@ -90,6 +90,7 @@ fn connection(spec: crate::connection::ConnectionSpec, target: &str) -> Connecti
         target: target.to_owned(),
         region: "eu-west-2".to_owned(),
         read_only: crate::connection::ReadOnly::new(false),
+        naming: crate::connection::Naming::default(),
         prices: crate::connection::prices::Prices::load(),
         timeout: crate::connection::DEFAULT_TIMEOUT,
         #[cfg(feature = "sandbox")]
