@@ -345,7 +345,7 @@ async fn the_counters_of_two_copies_are_compared_by_parent() {
     );
     let d71e = words.lines().find(|l| l.starts_with("POST#d71e")).unwrap();
     assert!(
-        d71e.contains("children (+1), B ") && d71e.ends_with("children (0)"),
+        d71e.contains("children (+1), B ") && d71e.ends_with("children (0) — A has an extra ADD"),
         "{d71e}"
     );
     assert_eq!(found.ending(), Ending::Refused);

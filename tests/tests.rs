@@ -23,6 +23,7 @@ mod cost;
 mod cost_cli;
 mod counter;
 mod diff;
+mod diff_over_time;
 mod exit_table;
 mod exits;
 mod exits_bounds;

@@ -6,7 +6,7 @@ use serde_json::json;
 
 use super::{Agent, audit_lines, audit_path};
 
-const READS: [&str; 11] = [
+const READS: [&str; 12] = [
     "list_tables",
     "describe_table",
     "query",
@@ -16,6 +16,7 @@ const READS: [&str; 11] = [
     "reconcile",
     "sum_shards",
     "diff",
+    "compare_tallies",
     "sql",
     "partiql_select",
 ];
@@ -89,6 +90,18 @@ async fn diff_compares_a_table_with_itself(agent: &Agent) {
     assert_eq!(
         counters["pairs"].as_array().map(Vec::len),
         Some(DRIFTED.len())
+    );
+    // compare_tallies: the same comparison asked by its own tool, each pair with its verdict.
+    let compared = agent
+        .ok(
+            "compare_tallies",
+            json!({"table": "Social", "to_table": "Social", "rule": likes_rule()}),
+        )
+        .await;
+    assert_eq!(compared["pairs"], counters["pairs"], "{compared}");
+    assert_eq!(
+        compared["pairs"][0]["verdict"], "both drifted",
+        "{compared}"
     );
 }
 
@@ -231,7 +244,7 @@ async fn every_tool_is_listed_with_what_it_costs_and_every_read_answers() {
     for read in READS {
         assert!(tools_called.contains(&read), "{read} audited");
     }
-    assert_eq!(lines.len(), 1 + 14);
+    assert_eq!(lines.len(), 1 + 15);
     agent.client.cancel().await.unwrap();
 }
 

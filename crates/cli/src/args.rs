@@ -221,6 +221,9 @@ pub enum Subcommand {
     /// numbers (1 = 1.0), sets as sets. Exit status: 0 the same, 1 they differ (each
     /// difference listed), 2 bad input (the tables' keys differ).
     Diff(crate::diff::DiffArgs),
+    /// Write a tally snapshot: every parent's stored tally and counted children under a rule,
+    /// with the table, the place and the time (compared later by diff --snapshot).
+    Snapshot(crate::snapshot::SnapshotArgs),
     /// Manage tables: create, update, delete; back up, list backups, restore, delete a backup.
     #[command(subcommand)]
     Table(crate::table_args::TableCommand),
@@ -277,6 +280,7 @@ impl Subcommand {
             Self::Delete(a) => a.purge.json,
             Self::CloneTable(a) => a.json,
             Self::Diff(a) => a.json,
+            Self::Snapshot(a) => a.json,
             Self::Put(a) => a.json,
             Self::Tables
             | Self::Describe { .. }

@@ -8,17 +8,19 @@ use crate::exit::{EXIT_TABLE, Exit, said_read};
 use crate::flags::{RuleFlags, ToConnectionFlags};
 use crate::interrupt::{describe, unless_stopped};
 use dynoscope_core::connection::{self, ConnectOptions};
-use dynoscope_core::error::Result;
-use dynoscope_core::spec::DiffSpec;
+use dynoscope_core::diff::TallySnapshot;
+use dynoscope_core::error::{Error, Result};
+use dynoscope_core::spec::{DiffSpec, KeySpec, SnapshotSpec};
 
 /// `dynoscope diff`.
 #[derive(Debug, Args)]
 #[command(after_help = EXIT_TABLE)]
-#[command(group = clap::ArgGroup::new("scope").required(true).args(["pk", "all"]))]
+#[command(group = clap::ArgGroup::new("scope").required(true).args(["pk", "all", "key", "snapshot"]))]
 pub struct DiffArgs {
-    /// Side A: the table, on the connection the global flags choose.
-    #[arg(long)]
-    pub table: String,
+    /// Side A: the table, on the connection the global flags choose (with --snapshot: the
+    /// snapshot's own).
+    #[arg(long, required_unless_present = "snapshot")]
+    pub table: Option<String>,
     /// Side B's table (default: the same name).
     #[arg(long, value_name = "NAME")]
     pub to_table: Option<String>,
@@ -31,6 +33,17 @@ pub struct DiffArgs {
     /// Compare every item (a Scan of each side).
     #[arg(long)]
     pub all: bool,
+    /// Compare only this item, by its key as a JSON object of texts
+    /// (`{"PK":"POST#a91f","SK":"META"}`): each read by key on both sides. Repeat it (at most
+    /// 100).
+    #[arg(long, value_name = "JSON")]
+    pub key: Vec<String>,
+    /// Compare counters over time: a tally snapshot (`dynoscope snapshot`) with a newer one
+    /// (a second --snapshot) or, given once, with the table's counters now on this connection.
+    /// Exit 1 when a parent started drifting between them.
+    #[arg(long, value_name = "FILE", num_args = 1, action = clap::ArgAction::Append,
+        conflicts_with_all = ["to_table", "pk", "all", "key"])]
+    pub snapshot: Vec<std::path::PathBuf>,
     /// With --tally (and --all): compare the counters instead of the items — every parent's
     /// stored tally and counted children on each side, and how each side drifted.
     #[command(flatten)]
@@ -42,6 +55,19 @@ pub struct DiffArgs {
 
 /// Compare, and exit 0 when the two sides hold the same items, 1 when they differ.
 pub async fn diff(cx: &mut Ctx<'_>, args: DiffArgs) -> Result<Exit> {
+    if !args.snapshot.is_empty() {
+        return over_time(cx, &args).await;
+    }
+    let table = args.table.clone().unwrap_or_default();
+    let keys = (args.key.iter())
+        .map(|k| {
+            serde_json::from_str::<KeySpec>(k).map_err(|e| {
+                Error::Invalid(format!(
+                    "--key `{k}` is not a key as a JSON object of texts ({e})"
+                ))
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
     let other = match args.to.chosen()? {
         Some(spec) => {
             // Side B is only read: its connection refuses every write.
@@ -55,14 +81,15 @@ pub async fn diff(cx: &mut Ctx<'_>, args: DiffArgs) -> Result<Exit> {
         None => None,
     };
     let b_connection = other.as_ref().unwrap_or(cx.connection);
-    let to_table = args.to_table.as_deref().unwrap_or(&args.table);
-    let info_a = describe(&cx.connection.reader(), &args.table, cx.stop).await?;
+    let to_table = args.to_table.as_deref().unwrap_or(&table);
+    let info_a = describe(&cx.connection.reader(), &table, cx.stop).await?;
     let info_b = describe(&b_connection.reader(), to_table, cx.stop).await?;
     let (a, b) = ((cx.connection, &info_a), (b_connection, &info_b));
     let spec = DiffSpec {
-        table: args.table.clone(),
+        table: table.clone(),
         to_table: to_table.to_owned(),
         pk: args.pk.clone(),
+        keys,
         rule: match &args.rule.tally {
             Some(_) => Some(args.rule.spec(None)),
             None => {
@@ -74,4 +101,34 @@ pub async fn diff(cx: &mut Ctx<'_>, args: DiffArgs) -> Result<Exit> {
     };
     let found = spec.run(a, b, cx.stop).await?;
     said_read(cx.out, found.as_ref(), args.json)
+}
+
+/// `diff --snapshot OLD [--snapshot NEW]`: counters over time; without NEW, the table's now.
+async fn over_time(cx: &mut Ctx<'_>, args: &DiffArgs) -> Result<Exit> {
+    if args.to.chosen()?.is_some() || args.rule.tally.is_some() {
+        return Err(Error::Invalid(
+            "--snapshot compares snapshots of one table under their own rule: give no --to-… \
+             connection and no rule flags"
+                .into(),
+        ));
+    }
+    let (old, new) = match args.snapshot.as_slice() {
+        [old] => (old, None),
+        [old, new] => (old, Some(new.as_path())),
+        _ => {
+            return Err(Error::Invalid(
+                "--snapshot is given once (then now) or twice (older, newer)".into(),
+            ));
+        }
+    };
+    let info = match new {
+        Some(_) => None,
+        None => {
+            let table = TallySnapshot::read(old)?.table;
+            Some(describe(&cx.connection.reader(), &table, cx.stop).await?)
+        }
+    };
+    let now = info.as_ref().map(|info| (cx.connection, info));
+    let found = SnapshotSpec::compare(old, new, now, cx.stop).await?;
+    said_read(cx.out, &found, args.json)
 }

@@ -26,6 +26,7 @@ mod reads;
 mod resume;
 mod run;
 mod size;
+mod snapshot;
 mod sql;
 mod table;
 mod table_args;

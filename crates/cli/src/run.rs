@@ -126,6 +126,7 @@ async fn run_command(cx: &mut Ctx<'_>, command: Subcommand) -> Result<Exit> {
         Subcommand::Truncate(args) => crate::purge::truncate(cx, &args).await,
         Subcommand::CloneTable(args) => crate::clone::clone(cx, args).await,
         Subcommand::Diff(args) => crate::diff::diff(cx, args).await,
+        Subcommand::Snapshot(args) => crate::snapshot::snapshot(cx, args).await,
         Subcommand::Table(command) => crate::table::table(cx, &command).await,
         Subcommand::Metrics(args) => crate::metrics::metrics(cx, &args).await,
         Subcommand::Insights(args) => crate::metrics::insights(cx, &args).await,

@@ -12,7 +12,7 @@ use dynoscope_core::error::{Error, Result};
 use dynoscope_core::partiql;
 use dynoscope_core::read::{self, Stopped, Until};
 use dynoscope_core::spec::{
-    DiffSpec, GetSpec, ReadSpec, SqlSpec, StatementSpec, TableSpec, TallySpec,
+    CompareTalliesSpec, DiffSpec, GetSpec, ReadSpec, SqlSpec, StatementSpec, TableSpec, TallySpec,
 };
 use dynoscope_core::table::TableInfo;
 use dynoscope_core::value::{self, Item, Style};
@@ -153,6 +153,26 @@ impl Server {
             let connection = self.connection();
             let (a, b) = ((connection, &info_a), (connection, &info_b));
             Answer::of(spec.run(a, b, &self.shared.stop).await?.as_ref())
+        })
+        .await
+    }
+
+    /// Compare two tables' counters.
+    #[tool(
+        description = "Compare two tables' counters on this connection under one tally `rule` (`table` as side A, `to_table` as side B): every parent's stored tally and counted children on each side, each parent that differs or drifted named with both sides and which one drifted how (`A has an extra ADD`: its tally is one more than B's over the same children). Each side is reconciled once (a Scan or the parents' Queries). Ending `refused` when any parent differs or drifted. Never writes.",
+        annotations(read_only_hint = true)
+    )]
+    async fn compare_tallies(
+        &self,
+        Parameters(spec): Parameters<CompareTalliesSpec>,
+    ) -> CallToolResult {
+        self.answer("compare_tallies", &spec, async {
+            let info_a = self.describe(&spec.table).await?;
+            let info_b = self.describe(&spec.to_table).await?;
+            let connection = self.connection();
+            let (a, b) = ((connection, &info_a), (connection, &info_b));
+            let diff = spec.diff_spec();
+            Answer::of(diff.run(a, b, &self.shared.stop).await?.as_ref())
         })
         .await
     }

@@ -95,6 +95,7 @@ impl CompareFeature {
             table: table.to_owned(),
             to_table,
             pk,
+            keys: Vec::new(),
             rule,
         })
     }

@@ -6,10 +6,12 @@
 
 mod canon;
 mod report;
+mod snapshot;
 mod tallies;
 
 pub use canon::AttrChange;
 pub use report::{MAX_LISTED, TableDiff};
+pub use snapshot::{Moved, SnapParent, SnapshotDiff, TallySnapshot, compare_snapshots};
 pub use tallies::{TallyDiff, TallyPair, compare_tallies};
 
 use std::collections::HashMap;
@@ -33,12 +35,14 @@ pub const SEGMENTS: usize = 4;
 use report::{Listed, Side};
 
 /// What is compared.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum DiffScope {
     /// One partition's items, by its key value as typed (a Query on each side).
     Partition(String),
     /// Every item (a Scan on each side).
     Table,
+    /// Only these items, each read by key on both sides.
+    Keys(Vec<Item>),
 }
 
 /// Compare `a`'s table with `b`'s (each a connection and its table, described) over `scope`.
@@ -50,6 +54,9 @@ pub async fn diff(
     stop: &CancelToken,
 ) -> Result<TableDiff> {
     same_keys(a.1, b.1)?;
+    if let DiffScope::Keys(keys) = scope {
+        return by_keys(a, b, keys, scope, stop).await;
+    }
     let (request_a, request_b) = (request(a.1, scope)?, request(b.1, scope)?);
     let key_names = a.1.key_names();
     let mut diff = TableDiff::new(side(a), side(b), scope);
@@ -111,6 +118,39 @@ pub async fn diff(
     Ok(diff)
 }
 
+/// Compare only `keys`: each item read by key (consistently) on both sides.
+async fn by_keys(
+    a: (&Connection, &TableInfo),
+    b: (&Connection, &TableInfo),
+    keys: &[Item],
+    scope: &DiffScope,
+    stop: &CancelToken,
+) -> Result<TableDiff> {
+    let mut diff = TableDiff::new(side(a), side(b), scope);
+    let (reader_a, reader_b) = (a.0.reader(), b.0.reader());
+    for key in keys {
+        if stop.is_cancelled() {
+            return Err(Error::Cancelled { op: "GetItem" });
+        }
+        let (item_a, rcu_a) = read::get_item_costed(&reader_a, &a.1.name, key.clone()).await?;
+        let (item_b, rcu_b) = read::get_item_costed(&reader_b, &b.1.name, key.clone()).await?;
+        (diff.a.rcu, diff.b.rcu) = (diff.a.rcu + rcu_a, diff.b.rcu + rcu_b);
+        diff.a.read += u64::from(item_a.is_some());
+        diff.b.read += u64::from(item_b.is_some());
+        match (item_a, item_b) {
+            (None, None) => diff.absent += 1,
+            (Some(_), None) => diff.only_a.push(key.clone()),
+            (None, Some(_)) => diff.only_b.push(key.clone()),
+            (Some(x), Some(y)) if digest(&x) == digest(&y) => diff.same += 1,
+            (Some(x), Some(y)) => {
+                diff.changed_count += 1;
+                diff.changed.push((key.clone(), changes(&x, &y)));
+            }
+        }
+    }
+    Ok(diff)
+}
+
 /// The two tables' keys are the same names and types, or the comparison is refused.
 fn same_keys(a: &TableInfo, b: &TableInfo) -> Result<()> {
     if a.partition == b.partition && a.sort == b.sort {
@@ -128,7 +168,7 @@ fn same_keys(a: &TableInfo, b: &TableInfo) -> Result<()> {
 /// The read of `scope` on `info`'s table.
 fn request(info: &TableInfo, scope: &DiffScope) -> Result<BrowseRequest> {
     match scope {
-        DiffScope::Table => BrowseRequest::scan(info, None),
+        DiffScope::Table | DiffScope::Keys(_) => BrowseRequest::scan(info, None),
         DiffScope::Partition(pk) => {
             let value = info.partition.kind.parse(pk)?;
             BrowseRequest::query(info, None, value, None, true)
@@ -147,7 +187,7 @@ async fn read_side(
     mut on_page: impl FnMut(Page),
 ) -> Result<()> {
     let stopped = match scope {
-        DiffScope::Partition(_) => {
+        DiffScope::Partition(_) | DiffScope::Keys(_) => {
             read_pages(reader, request, None, Until::LastPage, stop, on_page).await?
         }
         DiffScope::Table => {

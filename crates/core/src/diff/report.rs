@@ -58,6 +58,8 @@ pub struct TableDiff {
     pub changed_count: u64,
     /// Items the same on both sides.
     pub same: u64,
+    /// Keys asked for that neither side holds.
+    pub absent: u64,
 }
 
 impl TableDiff {
@@ -66,6 +68,7 @@ impl TableDiff {
             scope: match scope {
                 DiffScope::Table => "every item".to_owned(),
                 DiffScope::Partition(pk) => format!("partition {pk}"),
+                DiffScope::Keys(keys) => plural(keys.len(), "key"),
             },
             a,
             b,
@@ -74,6 +77,7 @@ impl TableDiff {
             changed: Vec::new(),
             changed_count: 0,
             same: 0,
+            absent: 0,
         }
     }
 
@@ -114,8 +118,17 @@ impl Report for TableDiff {
             Line::new(
                 tone,
                 format!(
-                    "{}: {} only in A, {} only in B, {} different, {} the same",
-                    self.scope, self.only_a.count, self.only_b.count, self.changed_count, self.same
+                    "{}: {} only in A, {} only in B, {} different, {} the same{}",
+                    self.scope,
+                    self.only_a.count,
+                    self.only_b.count,
+                    self.changed_count,
+                    self.same,
+                    if self.absent > 0 {
+                        format!(", {} on neither side", self.absent)
+                    } else {
+                        String::new()
+                    }
                 ),
             ),
             Line::new(Tone::Quiet, Self::side_line(&self.a, "A")),
@@ -171,6 +184,7 @@ impl Report for TableDiff {
             "a": side(&self.a),
             "b": side(&self.b),
             "same": self.same,
+            "absent": self.absent,
             "only_in_a": {"count": self.only_a.count, "keys": self.only_a.keys.iter().map(key).collect::<Vec<_>>()},
             "only_in_b": {"count": self.only_b.count, "keys": self.only_b.keys.iter().map(key).collect::<Vec<_>>()},
             "different": {"count": self.changed_count, "items": changed},

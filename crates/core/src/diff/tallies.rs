@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use bigdecimal::BigDecimal;
 use serde_json::{Value, json};
 
 use crate::cancel::CancelToken;
@@ -41,6 +42,38 @@ impl TallyPair {
             .into_iter()
             .flatten()
             .any(ParentCheck::drifted)
+    }
+
+    /// What the two sides say about each other: which one drifted, and how (`A has an extra
+    /// ADD`: its tally is one more than B's over the same children).
+    pub fn verdict(&self) -> Option<String> {
+        let (a, b) = (self.a.as_ref()?, self.b.as_ref()?);
+        let explain = |side: &str, drifted: &ParentCheck, other: &ParentCheck| {
+            let zero = BigDecimal::default();
+            let up = drifted.drift.as_ref().map(|d| *d > zero);
+            let same_children = drifted.count.count == other.count.count;
+            let same_tally = drifted.stored == other.stored;
+            match (up, same_children, same_tally) {
+                (Some(true), true, _) => format!("{side} has an extra ADD"),
+                (Some(false), true, _) => format!("{side} is missing an ADD"),
+                (Some(true), false, true) => {
+                    format!("{side} lost a child its tally still counts")
+                }
+                (Some(false), false, true) => {
+                    format!("{side} has a child written without its ADD")
+                }
+                _ => format!("{side} drifted"),
+            }
+        };
+        match (a.drifted(), b.drifted()) {
+            (true, false) => Some(explain("A", a, b)),
+            (false, true) => Some(explain("B", b, a)),
+            (true, true) => Some("both drifted".to_owned()),
+            (false, false) if !self.agree() => {
+                Some("each agrees with its children: the data moved on one side".to_owned())
+            }
+            (false, false) => None,
+        }
     }
 
     fn side_text(check: Option<&ParentCheck>) -> String {
@@ -148,10 +181,11 @@ impl Report for TallyDiff {
             Line::new(
                 Tone::Plain,
                 format!(
-                    "{}: A tally {}, B {}",
+                    "{}: A tally {}, B {}{}",
                     p.parent,
                     TallyPair::side_text(p.a.as_ref()),
-                    TallyPair::side_text(p.b.as_ref())
+                    TallyPair::side_text(p.b.as_ref()),
+                    p.verdict().map(|v| format!(" — {v}")).unwrap_or_default()
                 ),
             )
         }));
@@ -173,7 +207,10 @@ impl Report for TallyDiff {
         let pairs: Vec<Value> = self
             .pairs
             .iter()
-            .map(|p| json!({"parent": p.parent, "a": side(&p.a), "b": side(&p.b), "same": p.agree()}))
+            .map(|p| {
+                json!({"parent": p.parent, "a": side(&p.a), "b": side(&p.b), "same": p.agree(),
+                    "verdict": p.verdict()})
+            })
             .collect();
         json!({
             "tally": self.tally,

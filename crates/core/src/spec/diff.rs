@@ -9,7 +9,7 @@ use crate::diff::{DiffScope, TableDiff, TallyDiff, compare_tallies, diff};
 use crate::error::{Error, Result};
 use crate::read::describe_table;
 use crate::report::Report;
-use crate::spec::{PlanChoice, RuleSpec, TallySpec};
+use crate::spec::{KeySpec, PlanChoice, RuleSpec, TallySpec};
 use crate::table::TableInfo;
 
 /// Two tables to compare.
@@ -20,20 +20,35 @@ pub struct DiffSpec {
     pub table: String,
     /// Side B's table.
     pub to_table: String,
-    /// One partition's key value; absent: every item.
+    /// One partition's key value; absent (and no keys): every item.
     #[serde(default)]
     pub pk: Option<String>,
+    /// Only these items, by key (at most 100): each read by key on both sides.
+    #[serde(default)]
+    pub keys: Vec<KeySpec>,
     /// A tally rule: compare every parent's tally and counted children instead of the items.
     #[serde(default)]
     pub rule: Option<RuleSpec>,
 }
 
 impl DiffSpec {
-    /// What is compared.
-    pub fn scope(&self) -> DiffScope {
-        match &self.pk {
-            Some(pk) => DiffScope::Partition(pk.clone()),
-            None => DiffScope::Table,
+    /// What is compared, the keys checked against side A's table: one scope at most.
+    pub fn scope(&self, info: &TableInfo) -> Result<DiffScope> {
+        match (&self.pk, self.keys.as_slice()) {
+            (Some(_), [_, ..]) => Err(Error::Invalid(
+                "compare one partition or a list of keys, not both".into(),
+            )),
+            (Some(pk), []) => Ok(DiffScope::Partition(pk.clone())),
+            (None, []) => Ok(DiffScope::Table),
+            (None, keys) if keys.len() > MAX_KEYS => Err(Error::Invalid(format!(
+                "at most {MAX_KEYS} keys are compared by key ({} given): compare the partition \
+                 or the whole table instead",
+                keys.len()
+            ))),
+            (None, keys) => {
+                let planned = keys.iter().map(|k| k.plan(info).map_err(Error::from));
+                Ok(DiffScope::Keys(planned.collect::<Result<_>>()?))
+            }
         }
     }
 
@@ -74,11 +89,10 @@ impl DiffSpec {
         stop: &CancelToken,
     ) -> Result<Compared> {
         let Some(rule) = &self.rule else {
-            return Ok(Compared::Items(Box::new(
-                diff(a, b, &self.scope(), stop).await?,
-            )));
+            let scope = self.scope(a.1)?;
+            return Ok(Compared::Items(Box::new(diff(a, b, &scope, stop).await?)));
         };
-        if self.pk.is_some() {
+        if self.pk.is_some() || !self.keys.is_empty() {
             return Err(Error::Invalid(
                 "counters are compared over every parent: leave the partition key out".into(),
             ));
@@ -95,6 +109,34 @@ impl DiffSpec {
         Ok(Compared::Tallies(
             compare_tallies(a, b, &tally_rule, plan, stop).await?,
         ))
+    }
+}
+
+/// The most keys one comparison reads by key.
+pub const MAX_KEYS: usize = 100;
+
+/// Two tables' counters to compare, parent by parent, under one tally rule.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CompareTalliesSpec {
+    /// Side A's table.
+    pub table: String,
+    /// Side B's table.
+    pub to_table: String,
+    /// The tally rule.
+    pub rule: RuleSpec,
+}
+
+impl CompareTalliesSpec {
+    /// The comparison it asks for.
+    pub fn diff_spec(&self) -> DiffSpec {
+        DiffSpec {
+            table: self.table.clone(),
+            to_table: self.to_table.clone(),
+            pk: None,
+            keys: Vec::new(),
+            rule: Some(self.rule.clone()),
+        }
     }
 }
 

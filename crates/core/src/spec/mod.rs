@@ -26,6 +26,7 @@ mod reconcile_runs;
 mod rule;
 mod runs;
 mod shard_runs;
+mod snapshot;
 mod sql;
 mod statement;
 mod table_change;
@@ -38,7 +39,7 @@ mod write;
 #[cfg(test)]
 mod write_tests;
 
-pub use diff::{Compared, DiffSpec};
+pub use diff::{CompareTalliesSpec, Compared, DiffSpec};
 pub use item::{DeleteSpec, GetSpec, PutSpec};
 pub use item_runs::ItemWrite;
 pub use key::KeySpec;
@@ -47,6 +48,7 @@ pub use read::{FilterSpec, ReadSpec};
 pub use reconcile_runs::ReconcileRun;
 pub use rule::{PlanChoice, RuleSpec, TallySpec};
 pub use shard_runs::ShardSum;
+pub use snapshot::{SnapshotSpec, SnapshotWritten};
 pub use sql::SqlLoad;
 pub use sql::SqlSpec;
 pub use statement::{StatementPlan, StatementSpec};
