@@ -47,7 +47,7 @@ impl SnapParent {
     fn drift_text(&self) -> String {
         match self.drift() {
             None => "missing tally".to_owned(),
-            Some(d) if d > BigDecimal::from(0) => format!("+{}", to_dynamodb(&d)),
+            Some(d) if d > 0 => format!("+{}", to_dynamodb(&d)),
             Some(d) => to_dynamodb(&d),
         }
     }
