@@ -20,6 +20,7 @@ use clones::{
 use common::files::scan;
 use common::{Fault, empty_engine, table_name};
 use dynoscope_core::cancel::CancelToken;
+use dynoscope_core::clone::Check;
 use dynoscope_core::clone::{CloneEvent, PAGE_ITEMS, PartAsked, SchemaStep};
 use dynoscope_core::connection::{self, ConnectOptions, ConnectionSpec};
 use dynoscope_core::ending::Ending;
@@ -56,7 +57,9 @@ async fn a_whole_table_is_cloned_equal_item_by_item() {
     assert!(progress > 0);
     let copy = report.copy.as_ref().unwrap();
     assert_eq!((copy.items.read, copy.items.written), (total, total));
-    let verified = report.verified.clone().unwrap().unwrap();
+    let Check::Sampled(verified) = report.verified.clone().unwrap().unwrap() else {
+        panic!("the sampled check: {lines}");
+    };
     assert!(verified.agrees(), "{lines}");
     assert_eq!(verified.items, (total as u64, total as u64));
     assert_eq!(verified.partitions, total.div_ceil(PER_PARTITION));
@@ -122,7 +125,9 @@ async fn the_schema_is_cloned_and_a_partition_alone_or_again_into_the_same_keys(
     .unwrap();
     let lines = report.texts().join("\n");
     assert_eq!(report.ended().unwrap(), Ending::Done, "{lines}");
-    let verified = report.verified.clone().unwrap().unwrap();
+    let Check::Sampled(verified) = report.verified.clone().unwrap().unwrap() else {
+        panic!("the sampled check: {lines}");
+    };
     assert_eq!(verified.items, (100, 100));
     assert_eq!(verified.partitions, 1);
     let copied = scan(&b, &part).await;

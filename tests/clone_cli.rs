@@ -99,6 +99,14 @@ async fn the_cli_clones_and_exits_by_the_table() {
         out.contains(r#"{"S":"P#00050"}: 0 at the source, 1 at the destination"#),
         "{out}"
     );
+    // --check full: every item compared by key, the extra one named.
+    let (code, out, err) = run_cli(args(&["--to-table", &to, "--yes", "--check", "full"])).await;
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("check: every item compared by key"), "{out}");
+    assert!(
+        out.contains("every item: 0 only in A, 1 only in B, 0 different, 1000 the same"),
+        "{out}"
+    );
 
     // A destination of that name with other keys: 2, nothing written.
     let other = table_name("cli-other");

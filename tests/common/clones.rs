@@ -121,6 +121,7 @@ pub fn whole(table: &str, to: &str, segments: usize) -> ClonePlan {
         part: PartAsked::Table(SegmentStarts::all(segments).unwrap()),
         batches_at_once: 4,
         sample: Some(clone::SAMPLE),
+        full_check: false,
     }
 }
 

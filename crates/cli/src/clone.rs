@@ -50,8 +50,12 @@ pub struct CloneArgs {
     #[arg(long, default_value_t = clone::SAMPLE, allow_negative_numbers = true, value_parser = count)]
     pub sample: usize,
     /// Skip the check at the end (counts per partition, the sample).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "check")]
     pub no_check: bool,
+    /// The check at the end: `sample` (counts per partition and --sample items compared) or
+    /// `full` (every item compared by key, each side read once more).
+    #[arg(long, value_name = "sample|full", value_parser = ["sample", "full"])]
+    pub check: Option<String>,
     /// Print the report as one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -67,6 +71,7 @@ impl CloneArgs {
         spec.segments = self.segments;
         spec.concurrency = self.concurrency;
         spec.sample = (!self.no_check).then_some(self.sample);
+        spec.full_check = self.check.as_deref() == Some("full");
         match (&self.pk, self.start_keys.as_slice()) {
             (_, []) => {}
             (Some(_), [key]) => spec.resume_after = resume::parse_key(key)?,

@@ -12,6 +12,7 @@
 //! nothing).
 
 mod copy;
+mod full;
 mod identity;
 mod report;
 mod schema;
@@ -34,6 +35,7 @@ use crate::write::{Confirmation, Destination};
 
 pub use copy::{CopyProgress, CopyReport};
 pub use copy::{PAGE_ITEMS, copy};
+pub use full::Check;
 pub use report::StreamStep;
 pub use report::{CloneReport, SchemaStep};
 pub use schema::Target;
@@ -83,6 +85,8 @@ pub struct ClonePlan {
     pub batches_at_once: usize,
     /// Items compared one by one at the end (0: none); `None`: no check at all.
     pub sample: Option<usize>,
+    /// Compare every item at the end instead (when a check is asked).
+    pub full_check: bool,
 }
 
 /// What is read, as asked: before the source's key type is known.
@@ -186,7 +190,13 @@ pub async fn run(
             Part::Partition { .. } => 1,
         };
         let sides = ((source, &from), (target, &to));
-        report.verified = Some(verify(sides, &part, segments, sample, stop).await);
+        report.verified = Some(if plan.full_check {
+            full::full(sides, &part, stop).await
+        } else {
+            verify(sides, &part, segments, sample, stop)
+                .await
+                .map(Check::Sampled)
+        });
     }
     Ok(report)
 }

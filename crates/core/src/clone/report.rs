@@ -5,7 +5,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::admin::AdminReport;
-use crate::clone::{ClonePlan, Verified};
+use crate::clone::{Check, ClonePlan};
 use crate::connection::Connection;
 use crate::ending::Ending;
 use crate::error::{Error, Result};
@@ -212,7 +212,7 @@ pub struct CloneReport {
     /// The items; `None` when the schema step stopped the clone before them.
     pub copy: Option<CopyReport>,
     /// The check at the end; `None` when the items were not all copied, or no check was asked.
-    pub verified: Option<Result<Verified>>,
+    pub verified: Option<Result<Check>>,
     /// The source's stream on a created copy; `None` when there is none to turn on.
     pub stream: Option<StreamStep>,
     /// How the source's reads and the destination's writes are priced, once both are known.
@@ -271,7 +271,7 @@ impl Report for CloneReport {
             Some(StreamStep::Waiting(_)) | None => {}
         }
         if let Some(verified) = &self.verified {
-            let agrees = verified.as_ref().is_ok_and(Verified::agrees);
+            let agrees = verified.as_ref().is_ok_and(Check::agrees);
             if !agrees {
                 ending = ending.graver(Ending::Refused);
             }

@@ -33,6 +33,8 @@ pub struct CloneSpec {
     pub concurrency: usize,
     /// Items compared one by one at the end; `None`: no check at all.
     pub sample: Option<usize>,
+    /// With a check: every item compared by key instead of counts and a sample.
+    pub full_check: bool,
 }
 
 impl CloneSpec {
@@ -49,6 +51,7 @@ impl CloneSpec {
             resume_after: None,
             concurrency: BATCHES_AT_ONCE,
             sample: Some(SAMPLE),
+            full_check: false,
         }
     }
 
@@ -66,6 +69,7 @@ impl CloneSpec {
             part: self.part()?,
             batches_at_once: at_once.at_once,
             sample: self.sample,
+            full_check: self.full_check,
         };
         Ok((plan, at_once.note("batches")))
     }
