@@ -24,6 +24,46 @@ use dynoscope_core::clone::PartAsked;
 use dynoscope_core::ending::Ending;
 use dynoscope_core::expr::codegen::shell_words;
 
+/// `--check full`: every item compared by key by the one comparison of two tables; an item at
+/// the destination the source lacks is named, exit 1.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_check_compares_every_item() {
+    let (a, b) = (empty_engine().await, empty_engine().await);
+    let (src, dst) = (a.sandbox.endpoint(), b.sandbox.endpoint());
+    let from = source(&a, plain_spec, 300).await;
+    let to = table_name("cli-full");
+    let base = [
+        "clone",
+        "--table",
+        &from,
+        "--to-endpoint",
+        dst,
+        "--to-table",
+        &to,
+    ];
+    let mut args = base.to_vec();
+    args.extend(["--check", "full"]);
+    let (code, out, err) = dynoscope(src, &args).await;
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("every item: 0 only in A, 0 only in B, 0 different, 300 the same"),
+        "{out}"
+    );
+    fill(&b, &to, 5_000..5_001).await;
+    args.push("--yes");
+    let (code, out, err) = dynoscope(src, &args).await;
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("check: every item compared by key"), "{out}");
+    assert!(
+        out.contains("every item: 0 only in A, 1 only in B, 0 different, 300 the same"),
+        "{out}"
+    );
+    let mut both = base.to_vec();
+    both.extend(["--check", "full", "--no-check"]);
+    let (code, _, err) = dynoscope(src, &both).await;
+    assert_eq!(code, 2, "--check and --no-check: {err}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_cli_clones_and_exits_by_the_table() {
     let (a, b) = (empty_engine().await, empty_engine().await);
@@ -99,15 +139,6 @@ async fn the_cli_clones_and_exits_by_the_table() {
         out.contains(r#"{"S":"P#00050"}: 0 at the source, 1 at the destination"#),
         "{out}"
     );
-    // --check full: every item compared by key, the extra one named.
-    let (code, out, err) = run_cli(args(&["--to-table", &to, "--yes", "--check", "full"])).await;
-    assert_eq!(code, 1, "{out}{err}");
-    assert!(out.contains("check: every item compared by key"), "{out}");
-    assert!(
-        out.contains("every item: 0 only in A, 1 only in B, 0 different, 1000 the same"),
-        "{out}"
-    );
-
     // A destination of that name with other keys: 2, nothing written.
     let other = table_name("cli-other");
     let (code, _, err) =
