@@ -12,63 +12,10 @@ mod support;
 
 use support::run;
 
-use std::collections::HashMap;
 use std::time::Instant;
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::types::{AttributeValue, PutRequest, WriteRequest};
 use dynoscope_core::sandbox::Sandbox;
-
-/// Likes per post.
-const LIKES: usize = 100;
-
-/// Put `items` likes into `table`, 16 batches of 25 at a time.
-async fn fill(client: &Client, table: &str, items: usize) {
-    let like = |i: usize| {
-        let (post, user) = (i / LIKES, i % LIKES);
-        let s = |t: String| AttributeValue::S(t);
-        HashMap::from([
-            ("PK".to_owned(), s(format!("POST#{post:06}"))),
-            ("SK".to_owned(), s(format!("LIKE#USER#{user:06}"))),
-            ("userId".to_owned(), s(format!("USER#{user:06}"))),
-            (
-                "likedAt".to_owned(),
-                AttributeValue::N(format!("17{post:06}{user:04}")),
-            ),
-            ("device".to_owned(), s("ios-17.4.1/app-5.12.0".to_owned())),
-        ])
-    };
-    let batches: Vec<Vec<usize>> = (0..items)
-        .collect::<Vec<_>>()
-        .chunks(25)
-        .map(<[usize]>::to_vec)
-        .collect();
-    for wave in batches.chunks(16) {
-        let mut tasks = tokio::task::JoinSet::new();
-        for batch in wave {
-            let requests: Vec<WriteRequest> = batch
-                .iter()
-                .map(|&i| {
-                    let put = PutRequest::builder().set_item(Some(like(i))).build();
-                    WriteRequest::builder().put_request(put.unwrap()).build()
-                })
-                .collect();
-            let (client, table) = (client.clone(), table.to_owned());
-            tasks.spawn(async move {
-                let out = client
-                    .batch_write_item()
-                    .request_items(table, requests)
-                    .send()
-                    .await
-                    .expect("batch write");
-                assert!(out.unprocessed_items().is_none_or(|u| u.is_empty()));
-            });
-        }
-        while let Some(done) = tasks.join_next().await {
-            done.expect("batch");
-        }
-    }
-}
 
 /// Every item of `table` as sorted text, to compare two tables item by item.
 async fn every_item(client: &Client, table: &str) -> Vec<String> {
@@ -104,7 +51,7 @@ fn fill_sources(runtime: &tokio::runtime::Runtime, from_url: &str, sizes: &[usiz
         for (n, size) in sizes.iter().enumerate() {
             let table = format!("CloneBench{n}");
             support::create_table(&client, &table).await;
-            fill(&client, &table, *size).await;
+            support::fill_likes(&client, &table, 0..*size).await;
         }
     });
 }
@@ -145,7 +92,7 @@ fn main() {
         "source: {} and {} likes ({} per post) put in {:.1} s",
         sizes[0],
         sizes[1],
-        LIKES,
+        support::LIKES,
         started.elapsed().as_secs_f64()
     );
 

@@ -9,9 +9,12 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
+use std::collections::HashMap;
+
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{
-    AttributeDefinition, BillingMode, KeySchemaElement, KeyType, ScalarAttributeType,
+    AttributeDefinition, AttributeValue, BillingMode, KeySchemaElement, KeyType, PutRequest,
+    ScalarAttributeType, WriteRequest,
 };
 
 /// Create `name`, keyed `PK` (partition) and `SK` (sort), both `S`, paid per request.
@@ -55,19 +58,27 @@ pub struct Run {
 /// Run the release CLI with `args` against `url`, measured.
 #[allow(dead_code)]
 // Not every bench runs the CLI.
-// wait4(2) is foreign code: it writes the child's status and usage into the two locals given.
-#[allow(unsafe_code)]
 pub fn run(url: &str, args: &[&str], dir: &Path) -> Run {
-    let (out_path, err_path) = (dir.join("stdout"), dir.join("stderr"));
-    let started = Instant::now();
-    // Reaped by wait4 below, which also gives its resource use.
-    #[allow(clippy::zombie_processes)]
-    let child = Command::new(env!("CARGO_BIN_EXE_dynoscope"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_dynoscope"));
+    command
         .arg("--endpoint-url")
         .arg(url)
         .arg("--timeout")
         .arg("60")
-        .args(args)
+        .args(args);
+    measured(command, dir)
+}
+
+/// Run `command` (a child process), measured: its peak RSS from `wait4`, its wall time.
+#[allow(dead_code)]
+// wait4(2) is foreign code: it writes the child's status and usage into the two locals given.
+#[allow(unsafe_code)]
+pub fn measured(mut command: Command, dir: &Path) -> Run {
+    let (out_path, err_path) = (dir.join("stdout"), dir.join("stderr"));
+    let started = Instant::now();
+    // Reaped by wait4 below, which also gives its resource use.
+    #[allow(clippy::zombie_processes)]
+    let child = command
         .env("AWS_EC2_METADATA_DISABLED", "true")
         .env("AWS_ACCESS_KEY_ID", "test")
         .env("AWS_SECRET_ACCESS_KEY", "test")
@@ -93,12 +104,69 @@ pub fn run(url: &str, args: &[&str], dir: &Path) -> Run {
     if code != 0 {
         let stderr = std::fs::read_to_string(&err_path).unwrap_or_default();
         let tail: Vec<&str> = stderr.lines().rev().take(5).collect();
-        println!("exit {code}: {stdout}\n{}", tail.join("\n"));
+        let head: String = stdout.chars().take(400).collect();
+        println!("exit {code}: {head}\n{}", tail.join("\n"));
     }
     Run {
         code,
         peak_kb: usage.ru_maxrss,
         wall_s,
         stdout,
+    }
+}
+
+/// Likes per post.
+#[allow(dead_code)] // Not every bench fills likes.
+pub const LIKES: usize = 100;
+
+/// The like numbered `i`: post `i / LIKES`, user `i % LIKES`.
+#[allow(dead_code)] // Not every bench fills likes.
+pub fn like(i: usize) -> HashMap<String, AttributeValue> {
+    let (post, user) = (i / LIKES, i % LIKES);
+    let s = |t: String| AttributeValue::S(t);
+    HashMap::from([
+        ("PK".to_owned(), s(format!("POST#{post:06}"))),
+        ("SK".to_owned(), s(format!("LIKE#USER#{user:06}"))),
+        ("userId".to_owned(), s(format!("USER#{user:06}"))),
+        (
+            "likedAt".to_owned(),
+            AttributeValue::N(format!("17{post:06}{user:04}")),
+        ),
+        ("device".to_owned(), s("ios-17.4.1/app-5.12.0".to_owned())),
+    ])
+}
+
+/// Put the likes numbered `items` into `table`, 16 batches of 25 at a time.
+#[allow(dead_code)] // Not every bench fills likes.
+pub async fn fill_likes(client: &Client, table: &str, items: std::ops::Range<usize>) {
+    let batches: Vec<Vec<usize>> = items
+        .collect::<Vec<_>>()
+        .chunks(25)
+        .map(<[usize]>::to_vec)
+        .collect();
+    for wave in batches.chunks(16) {
+        let mut tasks = tokio::task::JoinSet::new();
+        for batch in wave {
+            let requests: Vec<WriteRequest> = batch
+                .iter()
+                .map(|&i| {
+                    let put = PutRequest::builder().set_item(Some(like(i))).build();
+                    WriteRequest::builder().put_request(put.unwrap()).build()
+                })
+                .collect();
+            let (client, table) = (client.clone(), table.to_owned());
+            tasks.spawn(async move {
+                let out = client
+                    .batch_write_item()
+                    .request_items(table, requests)
+                    .send()
+                    .await
+                    .expect("batch write");
+                assert!(out.unprocessed_items().is_none_or(|u| u.is_empty()));
+            });
+        }
+        while let Some(done) = tasks.join_next().await {
+            done.expect("batch");
+        }
     }
 }

@@ -5,6 +5,7 @@
 //! against it page by page, and the items that differ are read again by key to say how.
 
 mod canon;
+mod packed;
 mod report;
 mod snapshot;
 mod tallies;
@@ -15,6 +16,7 @@ pub use snapshot::{Moved, SnapParent, SnapshotDiff, TallySnapshot, compare_snaps
 pub use tallies::{TallyDiff, TallyPair, compare_tallies};
 
 use std::collections::HashMap;
+use std::sync::{Mutex, PoisonError};
 
 use crate::cancel::CancelToken;
 use crate::connection::Connection;
@@ -29,6 +31,7 @@ use crate::value::Item;
 use crate::write::Destination;
 
 use canon::{changes, digest, key_text};
+use packed::{key_hash, pack, unpack};
 
 /// The segments each side of a whole-table comparison is scanned in.
 pub const SEGMENTS: usize = 4;
@@ -58,57 +61,42 @@ pub async fn diff(
         return by_keys(a, b, keys, scope, stop).await;
     }
     let (request_a, request_b) = (request(a.1, scope)?, request(b.1, scope)?);
-    let key_names = a.1.key_names();
     let mut diff = TableDiff::new(side(a), side(b), scope);
-    let mut kept: HashMap<String, (u128, Item)> = HashMap::new();
+    let pairing = Mutex::new(Pairing::new(a.1));
     let (reader_a, reader_b) = (a.0.reader(), b.0.reader());
-    // An item read without the whole key (never from a table's own Query or Scan) stops it.
-    let mut keyless = None;
+    // Both sides at once: an item waits only until its key arrives from the other side, so
+    // two copies scanned in the same order hold little at any moment.
+    let (side_a, side_b) = (&mut diff.a, &mut diff.b);
     let read_a = read_side(&reader_a, &request_a, scope, stop, |page| {
-        diff.a.rcu += page.consumed_rcu;
-        for item in page.items {
-            diff.a.read += 1;
-            match a.1.key_of(&item) {
-                Ok(key) => {
-                    kept.insert(key_text(&item, &key_names), (digest(&item), key));
-                }
-                Err(error) => {
-                    keyless.get_or_insert(error);
-                }
-            }
-        }
+        side_a.rcu += page.consumed_rcu;
+        side_a.read += page.items.len() as u64;
+        lock(&pairing).arrive(On::A, page.items);
     });
-    read_a.await?;
-    let mut differing = Vec::new();
     let read_b = read_side(&reader_b, &request_b, scope, stop, |page| {
-        diff.b.rcu += page.consumed_rcu;
-        for item in page.items {
-            diff.b.read += 1;
-            match kept.remove(&key_text(&item, &key_names)) {
-                None => match b.1.key_of(&item) {
-                    Ok(key) => diff.only_b.push(key),
-                    Err(error) => {
-                        keyless.get_or_insert(error);
-                    }
-                },
-                Some((d, _)) if d == digest(&item) => diff.same += 1,
-                Some((_, key)) => {
-                    diff.changed_count += 1;
-                    if differing.len() < MAX_LISTED {
-                        differing.push(key);
-                    }
-                }
-            }
-        }
+        side_b.rcu += page.consumed_rcu;
+        side_b.read += page.items.len() as u64;
+        lock(&pairing).arrive(On::B, page.items);
     });
-    read_b.await?;
-    if let Some(error) = keyless {
+    let (read_a, read_b) = tokio::join!(read_a, read_b);
+    read_a?;
+    read_b?;
+    let pairing = pairing.into_inner().unwrap_or_else(PoisonError::into_inner);
+    if let Some(error) = pairing.keyless {
         return Err(error);
     }
-    let mut left: Vec<Item> = kept.into_values().map(|(_, key)| key).collect();
-    left.sort_by_cached_key(|key| key_text(key, &key_names));
-    left.into_iter().for_each(|key| diff.only_a.push(key));
-    for key in differing {
+    (diff.same, diff.changed_count) = (pairing.same, pairing.changed);
+    let key_names = &pairing.key_names;
+    let mut left: Vec<(On, Item)> = (pairing.waiting.into_values())
+        .map(|(on, _, packed)| (on, unpack(&packed, key_names)))
+        .collect();
+    left.sort_by_cached_key(|(_, key)| key_text(key, key_names));
+    for (on, key) in left {
+        match on {
+            On::A => diff.only_a.push(key),
+            On::B => diff.only_b.push(key),
+        }
+    }
+    for key in pairing.differing {
         let (item_a, rcu_a) = read::get_item_costed(&reader_a, &a.1.name, key.clone()).await?;
         let (item_b, rcu_b) = read::get_item_costed(&reader_b, &b.1.name, key.clone()).await?;
         (diff.a.rcu, diff.b.rcu) = (diff.a.rcu + rcu_a, diff.b.rcu + rcu_b);
@@ -116,6 +104,78 @@ pub async fn diff(
         diff.changed.push((key, changes(&item_a, &item_b)));
     }
     Ok(diff)
+}
+
+/// The side an item was read on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum On {
+    A,
+    B,
+}
+
+/// Items of the two sides paired by key as they arrive: each waits (as its digest and key)
+/// until the other side's item of its key arrives; what still waits at the end is on one side
+/// only.
+struct Pairing<'a> {
+    info: &'a TableInfo,
+    key_names: Vec<String>,
+    /// By key hash: the side, the item's digest and its key packed.
+    waiting: HashMap<u128, (On, u128, Box<[u8]>)>,
+    same: u64,
+    changed: u64,
+    /// The first keys whose items differ, to read again and say how.
+    differing: Vec<Item>,
+    /// An item read without the whole key (never from a table's own Query or Scan) stops it.
+    keyless: Option<Error>,
+}
+
+impl<'a> Pairing<'a> {
+    fn new(info: &'a TableInfo) -> Self {
+        Self {
+            info,
+            key_names: info.key_names(),
+            waiting: HashMap::new(),
+            same: 0,
+            changed: 0,
+            differing: Vec::new(),
+            keyless: None,
+        }
+    }
+
+    fn arrive(&mut self, on: On, items: Vec<Item>) {
+        for item in items {
+            let hash = key_hash(&item, &self.key_names);
+            let found = digest(&item);
+            match self.waiting.remove(&hash) {
+                Some((other, theirs, packed)) if other != on => {
+                    if theirs == found {
+                        self.same += 1;
+                    } else {
+                        self.changed += 1;
+                        if self.differing.len() < MAX_LISTED {
+                            self.differing.push(unpack(&packed, &self.key_names));
+                        }
+                    }
+                }
+                _ => match pack(&item, &self.key_names) {
+                    Some(packed) => {
+                        self.waiting.insert(hash, (on, found, packed));
+                    }
+                    None => {
+                        let error = self.info.key_of(&item).err();
+                        self.keyless.get_or_insert(error.unwrap_or_else(|| {
+                            Error::Invalid("an item's key is not a string, number or binary".into())
+                        }));
+                    }
+                },
+            }
+        }
+    }
+}
+
+/// The pairing, whoever held it last (a callback never panics while holding it).
+fn lock<'m, 'a>(pairing: &'m Mutex<Pairing<'a>>) -> std::sync::MutexGuard<'m, Pairing<'a>> {
+    pairing.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// Compare only `keys`: each item read by key (consistently) on both sides.
