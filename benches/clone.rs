@@ -17,32 +17,6 @@ use std::time::Instant;
 use aws_sdk_dynamodb::Client;
 use dynoscope_core::sandbox::Sandbox;
 
-/// Every item of `table` as sorted text, to compare two tables item by item.
-async fn every_item(client: &Client, table: &str) -> Vec<String> {
-    let mut all = Vec::new();
-    let mut start = None;
-    loop {
-        let out = client
-            .scan()
-            .table_name(table)
-            .set_exclusive_start_key(start.take())
-            .send()
-            .await
-            .expect("scan");
-        for item in out.items() {
-            let mut pairs: Vec<String> = item.iter().map(|(k, v)| format!("{k}={v:?}")).collect();
-            pairs.sort();
-            all.push(pairs.join(","));
-        }
-        match out.last_evaluated_key {
-            Some(key) => start = Some(key),
-            None => break,
-        }
-    }
-    all.sort();
-    all
-}
-
 /// The source tables, one of each size in `sizes`, created and filled on the engine at
 /// `from_url`.
 fn fill_sources(runtime: &tokio::runtime::Runtime, from_url: &str, sizes: &[usize]) {
@@ -65,7 +39,10 @@ fn every_item_on_both(
     runtime.block_on(async {
         let from = support::sdk_client(from_url);
         let to = support::sdk_client(to_url);
-        (every_item(&from, table).await, every_item(&to, table).await)
+        (
+            support::every_item(&from, table).await,
+            support::every_item(&to, table).await,
+        )
     })
 }
 

@@ -65,32 +65,6 @@ async fn plant(b: &Client, items: usize) -> (usize, usize, usize) {
     (deleted, changed, added)
 }
 
-/// Every item of `table` as one line of text each, sorted: the naive side.
-async fn every_item_sorted(client: &Client) -> Vec<String> {
-    let mut all = Vec::new();
-    let mut start = None;
-    loop {
-        let out = client
-            .scan()
-            .table_name(TABLE)
-            .set_exclusive_start_key(start.take())
-            .send()
-            .await
-            .expect("scan");
-        for item in out.items() {
-            let mut pairs: Vec<String> = item.iter().map(|(k, v)| format!("{k}={v:?}")).collect();
-            pairs.sort();
-            all.push(pairs.join(","));
-        }
-        match out.last_evaluated_key {
-            Some(key) => start = Some(key),
-            None => break,
-        }
-    }
-    all.sort();
-    all
-}
-
 /// The naive comparison, in this process (run as a child): scan, sort, walk together; prints
 /// how many lines are only on one side.
 fn naive(urls: &str) {
@@ -98,7 +72,10 @@ fn naive(urls: &str) {
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     let (a, b) = runtime.block_on(async {
         let (a, b) = (support::sdk_client(from), support::sdk_client(to));
-        tokio::join!(every_item_sorted(&a), every_item_sorted(&b))
+        tokio::join!(
+            support::every_item(&a, TABLE),
+            support::every_item(&b, TABLE)
+        )
     });
     let (mut i, mut j, mut differ) = (0, 0, 0);
     while i < a.len() || j < b.len() {

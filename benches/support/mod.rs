@@ -170,3 +170,30 @@ pub async fn fill_likes(client: &Client, table: &str, items: std::ops::Range<usi
         }
     }
 }
+
+/// Every item of `table` as sorted text, to compare two tables item by item.
+#[allow(dead_code)] // Not every bench compares tables whole.
+pub async fn every_item(client: &Client, table: &str) -> Vec<String> {
+    let mut all = Vec::new();
+    let mut start = None;
+    loop {
+        let out = client
+            .scan()
+            .table_name(table)
+            .set_exclusive_start_key(start.take())
+            .send()
+            .await
+            .expect("scan");
+        for item in out.items() {
+            let mut pairs: Vec<String> = item.iter().map(|(k, v)| format!("{k}={v:?}")).collect();
+            pairs.sort();
+            all.push(pairs.join(","));
+        }
+        match out.last_evaluated_key {
+            Some(key) => start = Some(key),
+            None => break,
+        }
+    }
+    all.sort();
+    all
+}

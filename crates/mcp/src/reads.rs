@@ -159,7 +159,7 @@ impl Server {
 
     /// Compare two tables' counters.
     #[tool(
-        description = "Compare two tables' counters on this connection under one tally `rule` (`table` as side A, `to_table` as side B): every parent's stored tally and counted children on each side, each parent that differs or drifted named with both sides and which one drifted how (`A has an extra ADD`: its tally is one more than B's over the same children). Each side is reconciled once (a Scan or the parents' Queries). Ending `refused` when any parent differs or drifted. Never writes.",
+        description = "Compare two tables' counters on this connection under one tally `rule` (`table` as side A, `to_table` as side B): every parent's stored tally and counted children on each side, each parent that differs or drifted named with both sides and which one drifted how (`A has an extra ADD`: its tally is one more than B's over the same children). Each side is reconciled once (a Scan of the table, about a whole Scan's RCU, or the parents' Queries). Ending `refused` when any parent differs or drifted. Never writes.",
         annotations(read_only_hint = true)
     )]
     async fn compare_tallies(

@@ -231,6 +231,7 @@ impl ConnectionFeature {
             self.form.read_only =
                 self.read_only.contains(&shown) || active.is_some_and(|c| c.is_read_only());
             self.form_shows = shown;
+            self.name_for_place();
             return;
         }
         if self.form.read_only != was
@@ -239,6 +240,41 @@ impl ConnectionFeature {
             active.set_read_only(self.form.read_only);
             let on = self.form.read_only;
             self.remember_read_only(shown, on);
+        }
+    }
+}
+
+impl ConnectionFeature {
+    /// The form names another place: its saved name, colour and protection when it was saved;
+    /// otherwise a name or colour that belongs to another saved place is let go (a name typed
+    /// for this new one is kept).
+    fn name_for_place(&mut self) {
+        let spec = self.form.spec();
+        if let Some(saved) = self.saved.0.iter().find(|c| c.spec == spec) {
+            self.form.name.clone_from(&saved.name);
+            self.form.colour = saved.colour;
+            self.form.protected = saved.protected;
+            return;
+        }
+        let others = |c: &&SavedConnection| c.spec != spec;
+        if self
+            .saved
+            .0
+            .iter()
+            .filter(others)
+            .any(|c| c.name == self.form.name.trim())
+        {
+            self.form.name.clear();
+            self.form.protected = false;
+        }
+        if self
+            .saved
+            .0
+            .iter()
+            .filter(others)
+            .any(|c| c.colour == self.form.colour)
+        {
+            self.form.colour = self.saved.free_colour();
         }
     }
 }

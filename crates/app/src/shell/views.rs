@@ -77,7 +77,11 @@ pub(super) fn view_tabs_ui(
     ui.selectable_value(view, View::Tally, "Tally check");
     ui.selectable_value(view, View::Watch, "Watch");
     ui.selectable_value(view, View::Likes, "Like lab");
-    ui.selectable_value(view, View::Compare, "Compare");
+    // Compare runs on another open connection: its tab shows once there is one (Ctrl+K's Go
+    // to Compare says how to open one).
+    if !scope.others.is_empty() || *view == View::Compare {
+        ui.selectable_value(view, View::Compare, "Compare");
+    }
     if *view != before {
         let chosen = *view;
         go_to(view, before, chosen, features);

@@ -16,8 +16,7 @@ use crate::error::{Error, Result};
 use crate::files::{self, IfExists};
 use crate::number::to_dynamodb;
 use crate::report::{Line, Report, Tone, plural};
-use crate::spec::RuleSpec;
-use crate::tally::ParentCheck;
+use crate::tally::{ParentCheck, TallyRule};
 use crate::value::epoch_text;
 
 /// The format's version, written in every snapshot.
@@ -63,7 +62,7 @@ pub struct TallySnapshot {
     /// Where it was read (the connection's place).
     pub place: String,
     /// The rule the parents were counted under.
-    pub rule: RuleSpec,
+    pub rule: TallyRule,
     /// When it was taken, in seconds since 1970.
     pub taken_at: u64,
     /// Every parent, by partition key.
@@ -72,7 +71,7 @@ pub struct TallySnapshot {
 
 impl TallySnapshot {
     /// A snapshot of `checks` (one reconcile's parents) taken now.
-    pub fn of(table: &str, place: &str, rule: RuleSpec, checks: &[ParentCheck]) -> Self {
+    pub fn of(table: &str, place: &str, rule: TallyRule, checks: &[ParentCheck]) -> Self {
         let mut parents: Vec<SnapParent> = checks
             .iter()
             .map(|c| SnapParent {

@@ -61,7 +61,7 @@ impl SnapshotSpec {
         Ok(TallySnapshot::of(
             &self.table,
             &place,
-            self.rule.clone(),
+            rule,
             &all.checked.checks,
         ))
     }
@@ -94,7 +94,7 @@ impl SnapshotSpec {
             (None, Some((connection, info))) => {
                 let spec = Self {
                     table: old.table.clone(),
-                    rule: old.rule.clone(),
+                    rule: RuleSpec::of(&old.rule),
                 };
                 spec.take(connection, info, stop).await?
             }
