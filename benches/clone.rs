@@ -14,7 +14,6 @@ use support::run;
 
 use std::time::Instant;
 
-use aws_sdk_dynamodb::Client;
 use dynoscope_core::sandbox::Sandbox;
 
 /// The source tables, one of each size in `sizes`, created and filled on the engine at
