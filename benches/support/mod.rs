@@ -59,7 +59,15 @@ pub struct Run {
 #[allow(dead_code)]
 // Not every bench runs the CLI.
 pub fn run(url: &str, args: &[&str], dir: &Path) -> Run {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_dynoscope"));
+    // `BENCH_WRAP=heaptrack` runs the CLI under a profiler (its memory is then the profiler's).
+    let mut command = match std::env::var("BENCH_WRAP") {
+        Ok(wrapper) => {
+            let mut wrapped = Command::new(wrapper);
+            wrapped.arg(env!("CARGO_BIN_EXE_dynoscope"));
+            wrapped
+        }
+        Err(_) => Command::new(env!("CARGO_BIN_EXE_dynoscope")),
+    };
     command
         .arg("--endpoint-url")
         .arg(url)
