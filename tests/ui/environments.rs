@@ -131,4 +131,25 @@ fn two_connections_compared_side_by_side_and_the_protected_one_asks_for_its_name
     });
     click_shown(h, "Confirm write");
     step_until(h, "the result card", |h| has_label(h, "41 → 42"));
+
+    // Closing a connection asks first; kept, both stay; closed, the sandbox alone is left.
+    h.get_by_role_and_label(Role::Button, "Close staging")
+        .click();
+    step_until(h, "the question", |h| has_label(h, "Keep it open"));
+    h.get_by_role_and_label(Role::Button, "Keep it open")
+        .click();
+    step_until(h, "kept", |h| !has_label(h, "Keep it open"));
+    assert!(has_label(h, "staging · protected"));
+    h.get_by_role_and_label(Role::Button, "Close staging")
+        .click();
+    step_until(h, "the question", |h| has_label(h, "Close staging now"));
+    h.get_by_role_and_label(Role::Button, "Close staging now")
+        .click();
+    step_until(h, "staging closed", |h| {
+        !has_label(h, "staging · protected")
+    });
+    assert!(
+        h.query_by_label("Close sandbox").is_none(),
+        "one open: no strip"
+    );
 }

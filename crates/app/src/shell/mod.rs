@@ -52,6 +52,8 @@ pub struct DynoscopeApp {
     workspaces: Vec<Workspace>,
     /// The one shown.
     active: usize,
+    /// The connection asked to be closed, by name, until the user says yes or no.
+    closing: Option<String>,
     /// What the first connection to answer starts with: the remembered table, tabs, columns
     /// and history.
     restore: Option<(TablesFeature, TableFeatures)>,
@@ -95,6 +97,7 @@ impl DynoscopeApp {
             ),
             workspaces: Vec::new(),
             active: 0,
+            closing: None,
             restore: Some((
                 TablesFeature::new(remembered.table.clone()),
                 TableFeatures::new(tally, &mut remembered),
@@ -286,8 +289,39 @@ impl DynoscopeApp {
                 self.active = at;
                 self.last_connection = self.workspaces[at].connection.spec.clone();
             }
-            Some(Asked::Close(at)) => self.close(at),
+            Some(Asked::Close(at)) => {
+                self.closing = self.workspaces.get(at).map(|w| w.named.name.clone());
+            }
             _ => {}
         }
+        self.closing_ui(ui);
+    }
+
+    /// The question before a connection is closed: its tabs, rows and anything still running
+    /// on it (a write's outcome not yet seen included) go with it.
+    fn closing_ui(&mut self, ui: &mut Ui) {
+        let Some(name) = self.closing.clone() else {
+            return;
+        };
+        let Some(at) = self.workspaces.iter().position(|w| w.named.name == name) else {
+            self.closing = None;
+            return;
+        };
+        ui.horizontal_wrapped(|ui| {
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                format!(
+                    "Close {name}? Its tabs and rows go, and so does anything still running on \
+                     it: a write's outcome not yet shown would not be shown."
+                ),
+            );
+            if ui.button(format!("Close {name} now")).clicked() {
+                self.closing = None;
+                self.close(at);
+            }
+            if ui.button("Keep it open").clicked() {
+                self.closing = None;
+            }
+        });
     }
 }
