@@ -104,8 +104,13 @@ fn two_connections_compared_side_by_side_and_the_protected_one_asks_for_its_name
     );
     h.set_size(egui::vec2(1280.0, 800.0));
 
-    // On staging, a write needs its name typed (a taller window: the item view shows the
-    // question whole, the name field and both buttons).
+    protected_write_needs_its_name(h);
+    closing_asks_first(h);
+}
+
+/// On staging, a write needs its name typed.
+fn protected_write_needs_its_name(h: &mut Harness<'_, DynoscopeApp>) {
+    // A taller window: the item view shows the question whole, the name field and both buttons.
     h.set_size(egui::vec2(1280.0, 1000.0));
     h.get_by_label("staging · protected").click();
     step_until(h, "staging shown", |h| has_label(h, "Videos"));
@@ -131,8 +136,10 @@ fn two_connections_compared_side_by_side_and_the_protected_one_asks_for_its_name
     });
     click_shown(h, "Confirm write");
     step_until(h, "the result card", |h| has_label(h, "41 → 42"));
+}
 
-    // Closing a connection asks first; kept, both stay; closed, the sandbox alone is left.
+/// Closing a connection asks first; kept, both stay; closed, the sandbox alone is left.
+fn closing_asks_first(h: &mut Harness<'_, DynoscopeApp>) {
     h.get_by_role_and_label(Role::Button, "Close staging")
         .click();
     step_until(h, "the question", |h| has_label(h, "Keep it open"));
