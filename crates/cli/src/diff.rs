@@ -48,6 +48,14 @@ pub struct DiffArgs {
     /// stored tally and counted children on each side, and how each side drifted.
     #[command(flatten)]
     pub rule: RuleFlags,
+    /// Side A is this DynamoDB export (a file or folder in the S3 export format, gzipped or
+    /// not) instead of the table: read from disk, no read units; --table gives the key. With
+    /// --all.
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["pk", "key", "snapshot"])]
+    pub from_export: Option<std::path::PathBuf>,
+    /// Side B is this DynamoDB export instead of a table. With --all.
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["pk", "key", "snapshot", "to_table"])]
+    pub to_export: Option<std::path::PathBuf>,
     /// Print the report as one JSON object: every difference kept (the first 1,000 of each kind).
     #[arg(long)]
     pub json: bool,
@@ -68,6 +76,11 @@ pub async fn diff(cx: &mut Ctx<'_>, args: DiffArgs) -> Result<Exit> {
             })
         })
         .collect::<Result<Vec<_>>>()?;
+    if args.to_export.is_some() && args.to.chosen()?.is_some() {
+        return Err(Error::Invalid(
+            "side B is the export (--to-export) or another connection's table, not both".into(),
+        ));
+    }
     let other = match args.to.chosen()? {
         Some(spec) => {
             // Side B is only read: its connection refuses every write.
@@ -90,6 +103,8 @@ pub async fn diff(cx: &mut Ctx<'_>, args: DiffArgs) -> Result<Exit> {
         to_table: to_table.to_owned(),
         pk: args.pk.clone(),
         keys,
+        from_export: args.from_export.clone(),
+        to_export: args.to_export.clone(),
         rule: match &args.rule.tally {
             Some(_) => Some(args.rule.spec(None)),
             None => {

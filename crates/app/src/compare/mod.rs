@@ -97,6 +97,8 @@ impl CompareFeature {
             pk,
             keys: Vec::new(),
             rule,
+            from_export: None,
+            to_export: None,
         })
     }
 

@@ -5,12 +5,14 @@
 //! against it page by page, and the items that differ are read again by key to say how.
 
 mod canon;
+mod exported;
 mod packed;
 mod report;
 mod snapshot;
 mod tallies;
 
 pub use canon::AttrChange;
+pub use exported::Source;
 pub use report::{MAX_LISTED, TableDiff};
 pub use snapshot::{Moved, SnapParent, SnapshotDiff, TallySnapshot, compare_snapshots};
 pub use tallies::{TallyDiff, TallyPair, compare_tallies};
@@ -60,22 +62,48 @@ pub async fn diff(
     if let DiffScope::Keys(keys) = scope {
         return by_keys(a, b, keys, scope, stop).await;
     }
-    let (request_a, request_b) = (request(a.1, scope)?, request(b.1, scope)?);
-    let mut diff = TableDiff::new(side(a), side(b), scope);
-    let pairing = Mutex::new(Pairing::new(a.1));
-    let (reader_a, reader_b) = (a.0.reader(), b.0.reader());
+    let sources = (Source::Live(a.0, a.1), Source::Live(b.0, b.1));
+    compare_sources(sources, a.1, scope, stop).await
+}
+
+/// Compare two sides, either of them an export's files (S3 export format): every item, by key;
+/// `info` gives the key (a live side's table, or the table the export is of, described). An
+/// export is read from disk and spends no read unit.
+pub async fn diff_sources(
+    a: Source<'_>,
+    b: Source<'_>,
+    info: &TableInfo,
+    stop: &CancelToken,
+) -> Result<TableDiff> {
+    for source in [&a, &b] {
+        if let Source::Live(_, table) = source {
+            same_keys(info, table)?;
+        }
+    }
+    compare_sources((a, b), info, &DiffScope::Table, stop).await
+}
+
+/// Read both sides at once, pair their items by key, then read the differing ones again.
+async fn compare_sources(
+    (a, b): (Source<'_>, Source<'_>),
+    info: &TableInfo,
+    scope: &DiffScope,
+    stop: &CancelToken,
+) -> Result<TableDiff> {
+    let mut diff = TableDiff::new(a.side(info), b.side(info), scope);
+    let pairing = Mutex::new(Pairing::new(info));
     // Both sides at once: an item waits only until its key arrives from the other side, so
     // two copies scanned in the same order hold little at any moment.
     let (side_a, side_b) = (&mut diff.a, &mut diff.b);
-    let read_a = read_side(&reader_a, &request_a, scope, stop, |page| {
-        side_a.rcu += page.consumed_rcu;
-        side_a.read += page.items.len() as u64;
-        lock(&pairing).arrive(On::A, page.items);
+    let read_a = a.read_all(scope, stop, |items, rcu| {
+        side_a.rcu += rcu;
+        side_a.read += items.len() as u64;
+        lock(&pairing).arrive(On::A, items);
     });
-    let read_b = read_side(&reader_b, &request_b, scope, stop, |page| {
-        side_b.rcu += page.consumed_rcu;
-        side_b.read += page.items.len() as u64;
-        lock(&pairing).arrive(On::B, page.items);
+    let read_b = b.read_all(scope, stop, |items, rcu| {
+        side_b.rcu += rcu;
+        side_b.read += items.len() as u64;
+        lock(&pairing).arrive(On::B, items);
     });
     let (read_a, read_b) = tokio::join!(read_a, read_b);
     read_a?;
@@ -96,10 +124,11 @@ pub async fn diff(
             On::B => diff.only_b.push(key),
         }
     }
-    for key in pairing.differing {
-        let (item_a, rcu_a) = read::get_item_costed(&reader_a, &a.1.name, key.clone()).await?;
-        let (item_b, rcu_b) = read::get_item_costed(&reader_b, &b.1.name, key.clone()).await?;
-        (diff.a.rcu, diff.b.rcu) = (diff.a.rcu + rcu_a, diff.b.rcu + rcu_b);
+    let keys = pairing.differing;
+    let (items_a, rcu_a) = a.items_of(&keys, key_names).await?;
+    let (items_b, rcu_b) = b.items_of(&keys, key_names).await?;
+    (diff.a.rcu, diff.b.rcu) = (diff.a.rcu + rcu_a, diff.b.rcu + rcu_b);
+    for ((key, item_a), item_b) in keys.into_iter().zip(items_a).zip(items_b) {
         let (item_a, item_b) = (item_a.unwrap_or_default(), item_b.unwrap_or_default());
         diff.changed.push((key, changes(&item_a, &item_b)));
     }

@@ -1,11 +1,13 @@
 //! A comparison of two tables as asked, the same for the CLI and the MCP server: one partition
 //! or every item, and, under a tally rule, the counters instead of the items.
 
+use std::path::PathBuf;
+
 use serde::{Deserialize, Serialize};
 
 use crate::cancel::CancelToken;
 use crate::connection::Connection;
-use crate::diff::{DiffScope, TableDiff, TallyDiff, compare_tallies, diff};
+use crate::diff::{DiffScope, Source, TableDiff, TallyDiff, compare_tallies, diff, diff_sources};
 use crate::error::{Error, Result};
 use crate::read::describe_table;
 use crate::report::Report;
@@ -29,6 +31,15 @@ pub struct DiffSpec {
     /// A tally rule: compare every parent's tally and counted children instead of the items.
     #[serde(default)]
     pub rule: Option<RuleSpec>,
+    /// Side A is this export's file or folder (S3 export format) instead of the table (the
+    /// table gives the key). The shell's alone: an agent does not name files to read.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub from_export: Option<PathBuf>,
+    /// Side B is this export's file or folder instead of `to_table`.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub to_export: Option<PathBuf>,
 }
 
 impl DiffSpec {
@@ -88,6 +99,9 @@ impl DiffSpec {
         b: (&Connection, &TableInfo),
         stop: &CancelToken,
     ) -> Result<Compared> {
+        if self.from_export.is_some() || self.to_export.is_some() {
+            return self.compare_exports(a, b, stop).await;
+        }
         let Some(rule) = &self.rule else {
             let scope = self.scope(a.1)?;
             return Ok(Compared::Items(Box::new(diff(a, b, &scope, stop).await?)));
@@ -109,6 +123,35 @@ impl DiffSpec {
         Ok(Compared::Tallies(
             compare_tallies(a, b, &tally_rule, plan, stop).await?,
         ))
+    }
+}
+
+impl DiffSpec {
+    /// Either side an export's files: every item compared, the export read from disk.
+    async fn compare_exports(
+        &self,
+        a: (&Connection, &TableInfo),
+        b: (&Connection, &TableInfo),
+        stop: &CancelToken,
+    ) -> Result<Compared> {
+        if self.pk.is_some() || !self.keys.is_empty() || self.rule.is_some() {
+            return Err(Error::Invalid(
+                "an export is compared whole, item by item: leave the partition, the keys and \
+                 the rule out (check --from-export reconciles an export's counters)"
+                    .into(),
+            ));
+        }
+        let pricing = a.0.pricing(a.1);
+        let side_a = match &self.from_export {
+            Some(path) => Source::Export(path, &pricing),
+            None => Source::Live(a.0, a.1),
+        };
+        let side_b = match &self.to_export {
+            Some(path) => Source::Export(path, &pricing),
+            None => Source::Live(b.0, b.1),
+        };
+        let found = diff_sources(side_a, side_b, a.1, stop).await?;
+        Ok(Compared::Items(Box::new(found)))
     }
 }
 
@@ -136,6 +179,8 @@ impl CompareTalliesSpec {
             pk: None,
             keys: Vec::new(),
             rule: Some(self.rule.clone()),
+            from_export: None,
+            to_export: None,
         }
     }
 }

@@ -1,0 +1,172 @@
+//! A side of a comparison: a live table (read through the one reader, read units spent) or a
+//! DynamoDB export's files in the S3 export format (a file or a folder, gzipped or not; read
+//! from disk, no read unit spent), each read whole in batches, and the items of the keys that
+//! differ fetched again — by key from a table, by a second pass over an export's files.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use tokio::sync::mpsc;
+
+use crate::cancel::CancelToken;
+use crate::connection::Connection;
+use crate::cost::Pricing;
+use crate::diff::packed::key_hash;
+use crate::diff::report::Side;
+use crate::diff::{DiffScope, read_side, request};
+use crate::error::{Error, Result};
+use crate::read;
+use crate::table::TableInfo;
+use crate::transfer::{FileItems, Format, export_files};
+use crate::value::Item;
+use crate::write::Destination;
+
+/// Items handed over from an export's files at a time.
+const BATCH: usize = 1000;
+
+/// One side of a comparison.
+#[derive(Debug, Clone, Copy)]
+pub enum Source<'a> {
+    /// A table on a connection, described.
+    Live(&'a Connection, &'a TableInfo),
+    /// An export's file or folder (S3 export format), priced as the live table it is compared
+    /// with (it spends nothing itself).
+    Export(&'a Path, &'a Pricing),
+}
+
+impl Source<'_> {
+    /// The side as the report shows it; `info` gives the keys.
+    pub(super) fn side(&self, info: &TableInfo) -> Side {
+        let (table, place, pricing) = match self {
+            Self::Live(connection, table) => (
+                table.name.clone(),
+                Destination::of(connection).place(),
+                connection.pricing(table),
+            ),
+            Self::Export(path, pricing) => (
+                info.name.clone(),
+                format!("the export at {}", path.display()),
+                (*pricing).clone(),
+            ),
+        };
+        Side {
+            table,
+            place,
+            key_names: info.key_names(),
+            pricing,
+            read: 0,
+            rcu: 0.0,
+        }
+    }
+
+    /// Read every item of `scope` (an export: every item, always), each batch handed to
+    /// `on_batch` with the read units it spent.
+    pub(super) async fn read_all(
+        &self,
+        scope: &DiffScope,
+        stop: &CancelToken,
+        mut on_batch: impl FnMut(Vec<Item>, f64),
+    ) -> Result<()> {
+        match self {
+            Self::Live(connection, info) => {
+                let request = request(info, scope)?;
+                let reader = connection.reader();
+                read_side(&reader, &request, scope, stop, |page| {
+                    on_batch(page.items, page.consumed_rcu);
+                })
+                .await
+            }
+            Self::Export(path, _) => {
+                let files = export_files(path)?.files;
+                let (tx, mut rx) = mpsc::channel::<Vec<Item>>(4);
+                let reading = tokio::task::spawn_blocking(move || feed(&files, &tx));
+                while let Some(batch) = rx.recv().await {
+                    if stop.is_cancelled() {
+                        return Err(Error::Cancelled {
+                            op: "reading the export",
+                        });
+                    }
+                    on_batch(batch, 0.0);
+                }
+                reading.await.map_err(|e| Error::TaskDied {
+                    op: "reading the export",
+                    detail: e.to_string(),
+                })?
+            }
+        }
+    }
+
+    /// The items of `keys` on this side (`None`: not there) and the read units spent: by key
+    /// from a table, by one more pass over an export's files.
+    pub(super) async fn items_of(
+        &self,
+        keys: &[Item],
+        key_names: &[String],
+    ) -> Result<(Vec<Option<Item>>, f64)> {
+        match self {
+            Self::Live(connection, info) => {
+                let reader = connection.reader();
+                let (mut items, mut rcu) = (Vec::with_capacity(keys.len()), 0.0);
+                for key in keys {
+                    let (item, spent) =
+                        read::get_item_costed(&reader, &info.name, key.clone()).await?;
+                    items.push(item);
+                    rcu += spent;
+                }
+                Ok((items, rcu))
+            }
+            Self::Export(path, _) => {
+                let files = export_files(path)?.files;
+                let wanted: HashSet<u128> = keys.iter().map(|k| key_hash(k, key_names)).collect();
+                let names = key_names.to_vec();
+                let found = tokio::task::spawn_blocking(move || gather(&files, &wanted, &names))
+                    .await
+                    .map_err(|e| Error::TaskDied {
+                        op: "reading the export",
+                        detail: e.to_string(),
+                    })??;
+                let items = keys
+                    .iter()
+                    .map(|k| found.get(&key_hash(k, key_names)).cloned());
+                Ok((items.collect(), 0.0))
+            }
+        }
+    }
+}
+
+/// Every item of `files` sent in batches; a closed channel (the comparison gone) stops it.
+fn feed(files: &[PathBuf], tx: &mpsc::Sender<Vec<Item>>) -> Result<()> {
+    let mut batch = Vec::with_capacity(BATCH);
+    for file in files {
+        let mut source = FileItems::open(file, Format::S3Export, &HashMap::new())?;
+        while let Some((_, item)) = source.next_item()? {
+            batch.push(item);
+            if batch.len() == BATCH && tx.blocking_send(std::mem::take(&mut batch)).is_err() {
+                return Ok(());
+            }
+        }
+    }
+    if !batch.is_empty() {
+        let _gone = tx.blocking_send(batch);
+    }
+    Ok(())
+}
+
+/// The items of `files` whose key hash is `wanted`, by key hash.
+fn gather(
+    files: &[PathBuf],
+    wanted: &HashSet<u128>,
+    key_names: &[String],
+) -> Result<HashMap<u128, Item>> {
+    let mut found = HashMap::new();
+    for file in files {
+        let mut source = FileItems::open(file, Format::S3Export, &HashMap::new())?;
+        while let Some((_, item)) = source.next_item()? {
+            let hash = key_hash(&item, key_names);
+            if wanted.contains(&hash) {
+                found.insert(hash, item);
+            }
+        }
+    }
+    Ok(found)
+}
