@@ -105,6 +105,7 @@ fn two_connections_compared_side_by_side_and_the_protected_one_asks_for_its_name
     h.set_size(egui::vec2(1280.0, 800.0));
 
     protected_write_needs_its_name(h);
+    protected_repair_needs_its_name(h);
     closing_asks_first(h);
 }
 
@@ -136,6 +137,36 @@ fn protected_write_needs_its_name(h: &mut Harness<'_, DynoscopeApp>) {
     });
     click_shown(h, "Confirm write");
     step_until(h, "the result card", |h| has_label(h, "41 → 42"));
+}
+
+/// On staging, the tally check's guarded repair (its own Confirm button) needs the name too.
+fn protected_repair_needs_its_name(h: &mut Harness<'_, DynoscopeApp>) {
+    h.get_by_label("Social").click();
+    query_partition(h, "POST#d71e");
+    step_until(h, "the results", |h| has_label_containing(h, "items ·"));
+    h.get_by_role_and_label(Role::Button, "Tally check").click();
+    step_until(h, "the check form", |h| {
+        has_label(h, "Check") || has_label(h, "Use")
+    });
+    if has_label(h, "Use") {
+        h.get_by_role_and_label(Role::Button, "Use").click();
+        step_until(h, "the check form", |h| has_label(h, "Check"));
+    }
+    h.get_by_role_and_label(Role::Button, "Check").click();
+    step_until(h, "the drift", |h| has_label(h, "+1"));
+    h.get_by_role_and_label(Role::Button, "Repair…").click();
+    step_until(h, "the proposal", |h| has_label(h, "Confirm repair"));
+    let confirm = h.get_by_role_and_label(Role::Button, "Confirm repair");
+    assert!(
+        confirm.accesskit_node().is_disabled(),
+        "not before the name"
+    );
+    type_into(h, "Type the connection's name", "staging");
+    step_until(h, "the repair allowed", |h| {
+        !h.get_by_role_and_label(Role::Button, "Confirm repair")
+            .accesskit_node()
+            .is_disabled()
+    });
 }
 
 /// Closing a connection asks first; kept, both stay; closed, the sandbox alone is left.

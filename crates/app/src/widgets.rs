@@ -144,6 +144,17 @@ pub fn confirm_ui(ui: &mut Ui, question: &mut Question) -> Option<bool> {
     answer
 }
 
+/// On a protected connection, the field its name is typed into before a write the feature
+/// confirms its own way (a count typed back, a repair's button): `true` once it is typed, and
+/// always `true` on a connection that is not protected.
+pub fn protected_name_ui(ui: &mut Ui, connection: &Connection, typed: &mut String) -> bool {
+    let Some(name) = connection.name().filter(|_| connection.is_protected()) else {
+        return true;
+    };
+    labelled_text_ui(ui, "Type the connection's name", typed, 120.0, &name);
+    Confirmation::typed_answers(Some(&name), typed)
+}
+
 /// A question of the write gateway waiting for its answer: its words, and for a protected
 /// connection the name to type and what was typed so far.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use egui::{RichText, Ui};
 
-use crate::widgets::{error_ui, write_button_ui};
+use crate::widgets::{error_ui, protected_name_ui, write_button_ui};
 use crate::{Intent, Loaded, Scope};
 use dynoscope_core::purge::{self, PurgeCount, PurgeReport, PurgeSource, TallyChoice, check_typed};
 use dynoscope_core::report::{Report, age_text};
@@ -81,6 +81,8 @@ pub struct PurgeForm {
     /// The last count, with what it counted and when.
     counted: Option<(PurgeCount, PurgeSource, Instant)>,
     typed: String,
+    /// A protected connection's name, typed too.
+    typed_name: String,
     choice: Option<TallyChoice>,
     /// The delete under way: its progress, and at the end its report with the tallies' lines.
     deleting: Option<Job<PurgeReport, Ended>>,
@@ -329,7 +331,8 @@ impl PurgeForm {
                 ui.add(egui::TextEdit::singleline(&mut self.typed).desired_width(80.0))
                     .labelled_by(label.id);
             });
-            let typed = check_typed(counted.items, &self.typed).is_ok();
+            let named = protected_name_ui(ui, scope.connection, &mut self.typed_name);
+            let typed = check_typed(counted.items, &self.typed).is_ok() && named;
             let chosen = !counted.drifts() || self.choice.is_some();
             let text = format!("Delete {} items", counted.items);
             if write_button_ui(

@@ -198,6 +198,11 @@ impl Feature for CompareFeature {
     fn subject_changed(&mut self, subject: Subject<'_>) {
         // Another table or connection: a comparison of the last one is not this one's.
         if subject.table.is_some() || subject.connection.is_some() {
+            // A comparison of the last one under way is stopped: its answer is not this one's.
+            self.stop.cancel();
+            if let Some(running) = self.running.take() {
+                running.abort();
+            }
             self.done = None;
             self.error = None;
             self.to_table.clear();

@@ -135,7 +135,9 @@ impl ConnectionFeature {
         current: Option<Connection>,
     ) {
         self.remember_read_only(spec.identity(), options.read_only);
-        self.saved.save(named.clone());
+        let mut named = named;
+        // Saved by its place; a name another place has gets a number, and is the one shown.
+        named.name = self.saved.save(named.clone());
         self.error = None;
         self.attempt = None;
         self.connecting = Some(spawner.spawn("Connect", connection::open(spec, options, current)));

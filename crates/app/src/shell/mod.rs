@@ -52,8 +52,9 @@ pub struct DynoscopeApp {
     workspaces: Vec<Workspace>,
     /// The one shown.
     active: usize,
-    /// The connection asked to be closed, by name, until the user says yes or no.
-    closing: Option<String>,
+    /// The connection asked to be closed (its place in the strip and its name, both checked
+    /// again before it goes), until the user says yes or no.
+    closing: Option<(usize, String)>,
     /// What the first connection to answer starts with: the remembered table, tabs, columns
     /// and history.
     restore: Option<(TablesFeature, TableFeatures)>,
@@ -290,7 +291,7 @@ impl DynoscopeApp {
                 self.last_connection = self.workspaces[at].connection.spec.clone();
             }
             Some(Asked::Close(at)) => {
-                self.closing = self.workspaces.get(at).map(|w| w.named.name.clone());
+                self.closing = self.workspaces.get(at).map(|w| (at, w.named.name.clone()));
             }
             _ => {}
         }
@@ -300,13 +301,13 @@ impl DynoscopeApp {
     /// The question before a connection is closed: its tabs, rows and anything still running
     /// on it (a write's outcome not yet seen included) go with it.
     fn closing_ui(&mut self, ui: &mut Ui) {
-        let Some(name) = self.closing.clone() else {
+        let Some((at, name)) = self.closing.clone() else {
             return;
         };
-        let Some(at) = self.workspaces.iter().position(|w| w.named.name == name) else {
+        if self.workspaces.get(at).is_none_or(|w| w.named.name != name) {
             self.closing = None;
             return;
-        };
+        }
         ui.horizontal_wrapped(|ui| {
             ui.colored_label(
                 ui.visuals().warn_fg_color,

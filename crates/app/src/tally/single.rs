@@ -4,7 +4,7 @@
 use egui::{RichText, Ui};
 
 use crate::tally::TallyFeature;
-use crate::widgets::{labelled_text_ui, line_ui, write_button_ui, writes_to_ui};
+use crate::widgets::{labelled_text_ui, line_ui, protected_name_ui, write_button_ui, writes_to_ui};
 use crate::{Intent, Scope};
 use dynoscope_core::connection::Connection;
 use dynoscope_core::counter::UpdatePlan;
@@ -67,7 +67,7 @@ pub(super) fn single_ui(
     }
     let (check, _) = tally.check.as_ref()?;
     let mut intent = None;
-    if let Some(repair) = &tally.repair {
+    if let Some(repair) = &mut tally.repair {
         match repair_ui(ui, repair, check, scope.connection) {
             Some(RepairAction::Confirm) => tally.confirm_repair(scope, rule),
             Some(RepairAction::OpenInBuilder) => intent = tally.repair_in_builder(),
@@ -120,7 +120,7 @@ enum RepairAction {
 
 fn repair_ui(
     ui: &mut Ui,
-    repair: &Repair,
+    repair: &mut Repair,
     check: &ParentCheck,
     connection: &Connection,
 ) -> Option<RepairAction> {
@@ -160,8 +160,9 @@ fn repair_ui(
                 ui.spinner();
             }
             (None, None) => {
+                let named = protected_name_ui(ui, connection, &mut repair.typed_name);
                 ui.horizontal(|ui| {
-                    if write_button_ui(ui, connection, true, "Confirm repair").clicked() {
+                    if write_button_ui(ui, connection, named, "Confirm repair").clicked() {
                         action = Some(RepairAction::Confirm);
                     }
                     if ui.button("Open in builder").clicked() {
@@ -188,6 +189,8 @@ pub(super) struct Repair {
     pub(super) moved: bool,
     /// Why the last proposal was not applied, shown above the new one.
     pub(super) refused: Option<Line>,
+    /// A protected connection's name, typed before Confirm repair.
+    pub(super) typed_name: String,
 }
 
 impl TallyFeature {
@@ -204,6 +207,7 @@ impl TallyFeature {
                     result: None,
                     moved: false,
                     refused: None,
+                    typed_name: String::new(),
                 });
             }
             Err(error) => self.error = Some(error),

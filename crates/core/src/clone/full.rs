@@ -11,7 +11,7 @@ use crate::diff::{DiffScope, TableDiff, diff};
 use crate::error::Result;
 use crate::report::Report;
 use crate::table::TableInfo;
-use crate::value::cell_text;
+use crate::value::whole_text;
 
 /// The check made at the end of a clone.
 #[derive(Debug, Clone, PartialEq)]
@@ -64,7 +64,7 @@ pub(super) async fn full(
 ) -> Result<Check> {
     let scope = match part {
         Part::Table(_) => DiffScope::Table,
-        Part::Partition { value, .. } => DiffScope::Partition(cell_text(value)),
+        Part::Partition { value, .. } => DiffScope::Partition(whole_text(value)),
     };
     let found = diff(sides.0, sides.1, &scope, stop).await?;
     Ok(Check::Full(Box::new(found)))

@@ -87,12 +87,26 @@ impl SavedConnection {
 pub struct SavedConnections(pub Vec<SavedConnection>);
 
 impl SavedConnections {
-    /// Save `connection`, replacing the one of its name.
-    pub fn save(&mut self, connection: SavedConnection) {
-        match self.0.iter_mut().find(|c| c.name == connection.name) {
+    /// Save `connection`, replacing the one of its place; a name another place already has
+    /// gets a number (`prod 2`), so no saved place is overwritten. Returns the name it is saved
+    /// under.
+    pub fn save(&mut self, mut connection: SavedConnection) -> String {
+        let taken = |name: &str, all: &[SavedConnection]| {
+            all.iter()
+                .any(|c| c.name == name && c.spec != connection.spec)
+        };
+        let base = connection.name.clone();
+        let mut n = 2;
+        while taken(&connection.name, &self.0) {
+            connection.name = format!("{base} {n}");
+            n += 1;
+        }
+        let name = connection.name.clone();
+        match self.0.iter_mut().find(|c| c.spec == connection.spec) {
             Some(kept) => *kept = connection,
             None => self.0.push(connection),
         }
+        name
     }
 
     /// Forget the one named `name`.
@@ -185,9 +199,26 @@ mod tests {
             protected: true,
             ..one("a", 0)
         });
-        assert_eq!(saved.0.len(), 2);
+        assert_eq!(
+            saved.0.len(),
+            1,
+            "one place: saved once, under its last name"
+        );
+        assert!(saved.named("a").unwrap().protected);
+        let elsewhere = SavedConnection {
+            spec: ConnectionSpec::Sandbox {
+                db_path: Some("other.db".into()),
+            },
+            ..one("a", 1)
+        };
+        assert_eq!(
+            saved.save(elsewhere),
+            "a 2",
+            "another place never overwrites it"
+        );
         assert!(saved.named("a").unwrap().protected);
         saved.remove("a");
+        saved.remove("a 2");
         assert_eq!(saved.free_colour(), 0);
     }
 }

@@ -115,6 +115,7 @@ impl Source<'_> {
                 }
                 Ok((items, rcu))
             }
+            Self::Export(_, _) if keys.is_empty() => Ok((Vec::new(), 0.0)),
             Self::Export(path, _) => {
                 let files = export_files(path)?.files;
                 let wanted: HashSet<u128> = keys.iter().map(|k| key_hash(k, key_names)).collect();

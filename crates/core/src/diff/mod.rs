@@ -105,24 +105,32 @@ async fn compare_sources(
         side_b.read += items.len() as u64;
         lock(&pairing).arrive(On::B, items);
     });
-    let (read_a, read_b) = tokio::join!(read_a, read_b);
-    read_a?;
-    read_b?;
+    // The first side to fail stops the other: no read is spent on a comparison already lost.
+    tokio::try_join!(read_a, read_b)?;
     let pairing = pairing.into_inner().unwrap_or_else(PoisonError::into_inner);
     if let Some(error) = pairing.keyless {
         return Err(error);
     }
     (diff.same, diff.changed_count) = (pairing.same, pairing.changed);
     let key_names = &pairing.key_names;
-    let mut left: Vec<(On, Item)> = (pairing.waiting.into_values())
-        .map(|(on, _, packed)| (on, unpack(&packed, key_names)))
+    // Only the keys listed are unpacked: the first of each side in packed order, then sorted
+    // as keys; the rest are counted.
+    let mut left: Vec<(On, Box<[u8]>)> = (pairing.waiting.into_values())
+        .map(|(on, _, packed)| (on, packed))
         .collect();
-    left.sort_by_cached_key(|(_, key)| key_text(key, key_names));
-    for (on, key) in left {
-        match on {
-            On::A => diff.only_a.push(key),
-            On::B => diff.only_b.push(key),
-        }
+    left.sort_unstable_by(|x, y| (x.0 as u8, &x.1).cmp(&(y.0 as u8, &y.1)));
+    for on in [On::A, On::B] {
+        let mine = left.iter().filter(|(side, _)| *side == on);
+        let count = mine.clone().count() as u64;
+        let mut keys: Vec<Item> = (mine.take(MAX_LISTED))
+            .map(|(_, packed)| unpack(packed, key_names))
+            .collect();
+        keys.sort_by_cached_key(|key| key_text(key, key_names));
+        let listed = match on {
+            On::A => &mut diff.only_a,
+            On::B => &mut diff.only_b,
+        };
+        (listed.keys, listed.count) = (keys, count);
     }
     let keys = pairing.differing;
     let (items_a, rcu_a) = a.items_of(&keys, key_names).await?;

@@ -143,11 +143,30 @@ impl Moved {
         side.and_then(SnapParent::drift)
     }
 
-    /// Its drift changed for the worse: it drifts now, and not as it did.
+    /// Whether a side of it drifts (a missing or unreadable tally drifts).
+    fn drifts(side: Option<&SnapParent>) -> bool {
+        side.is_some_and(|s| s.drift().is_none_or(|d| d != 0))
+    }
+
+    /// It drifts now and did not then (or was not a parent then).
     pub fn started_drifting(&self) -> bool {
-        let new = Self::drift(self.new.as_ref());
-        let drifts = self.new.is_some() && new != Some(BigDecimal::from(0));
-        drifts && Self::drift(self.old.as_ref()) != new
+        Self::drifts(self.new.as_ref()) && !Self::drifts(self.old.as_ref())
+    }
+
+    /// It drifted then and drifts further now (its drift grew in size).
+    pub fn drifted_further(&self) -> bool {
+        let (Some(old), Some(new)) = (
+            Self::drift(self.old.as_ref()),
+            Self::drift(self.new.as_ref()),
+        ) else {
+            return false;
+        };
+        old != 0 && new.abs() > old.abs()
+    }
+
+    /// It got worse between the two: started drifting, or drifted further.
+    pub fn worse(&self) -> bool {
+        self.started_drifting() || self.drifted_further()
     }
 
     fn words(&self) -> String {
@@ -163,6 +182,8 @@ impl Moved {
         };
         let what = if self.started_drifting() {
             "started drifting"
+        } else if self.drifted_further() {
+            "drifted further"
         } else if self.new.as_ref().and_then(SnapParent::drift) == Some(BigDecimal::from(0))
             && self.old.as_ref().and_then(SnapParent::drift) != Some(BigDecimal::from(0))
         {
@@ -236,13 +257,21 @@ impl SnapshotDiff {
     fn started(&self) -> usize {
         self.moved.iter().filter(|m| m.started_drifting()).count()
     }
+
+    fn worse(&self) -> usize {
+        self.moved.iter().filter(|m| m.worse()).count()
+    }
 }
 
 impl Report for SnapshotDiff {
     /// A summary, then each parent that moved: started drifting first.
     fn lines(&self) -> Vec<Line> {
         let started = self.started();
-        let tone = if started == 0 { Tone::Good } else { Tone::Warn };
+        let tone = if self.worse() == 0 {
+            Tone::Good
+        } else {
+            Tone::Warn
+        };
         let [(old, old_place), (new, new_place)] = &self.moments;
         let mut lines = vec![Line::new(
             tone,
@@ -256,13 +285,9 @@ impl Report for SnapshotDiff {
             ),
         )];
         let mut moved: Vec<&Moved> = self.moved.iter().collect();
-        moved.sort_by_key(|m| !m.started_drifting());
+        moved.sort_by_key(|m| (!m.started_drifting(), !m.drifted_further()));
         lines.extend(moved.into_iter().map(|m| {
-            let tone = if m.started_drifting() {
-                Tone::Bad
-            } else {
-                Tone::Plain
-            };
+            let tone = if m.worse() { Tone::Bad } else { Tone::Plain };
             Line::new(tone, m.words())
         }));
         lines
@@ -278,7 +303,8 @@ impl Report for SnapshotDiff {
         let moved: Vec<Value> = (self.moved.iter())
             .map(|m| {
                 json!({"parent": m.parent, "old": side(&m.old), "new": side(&m.new),
-                    "started_drifting": m.started_drifting()})
+                    "started_drifting": m.started_drifting(),
+                    "drifted_further": m.drifted_further()})
             })
             .collect();
         let [(old, old_place), (new, new_place)] = &self.moments;
@@ -293,9 +319,10 @@ impl Report for SnapshotDiff {
         })
     }
 
-    /// Done when no parent started drifting between the two; refused when one did.
+    /// Done when no parent started drifting or drifted further between the two; refused when
+    /// one did.
     fn ending(&self) -> Ending {
-        if self.started() == 0 {
+        if self.worse() == 0 {
             Ending::Done
         } else {
             Ending::Refused
