@@ -108,6 +108,19 @@ impl CloneForm {
         Ok(plan)
     }
 
+    /// The destination when it is a connection open in the app (this one, or another open
+    /// connection to the place the form names).
+    fn open_destination<'s>(&self, scope: &'s Scope<'_>) -> Option<&'s Connection> {
+        match self.destination(scope.connection) {
+            None => Some(scope.connection),
+            Some(spec) => scope
+                .others
+                .iter()
+                .map(|o| &o.connection)
+                .find(|c| c.spec.identity() == spec.identity()),
+        }
+    }
+
     fn destination(&self, here: &Connection) -> Option<ConnectionSpec> {
         let region = (!self.region.trim().is_empty()).then(|| self.region.trim().to_owned());
         match self.to {
@@ -139,14 +152,18 @@ impl CloneForm {
         };
         let source = scope.connection.clone();
         let to = self.destination(scope.connection);
+        // A destination open in the app is written through that connection: its read-only
+        // switch and its protection hold.
+        let open = self.open_destination(scope).cloned();
         self.running = Some(
             scope
                 .spawner
                 .spawn_job("Clone", move |progress, stop| async move {
-                    let target = match to {
-                        None => source.clone(),
+                    let target = match (to, open) {
+                        (None, _) => source.clone(),
+                        (Some(_), Some(open)) => open,
                         // As the CLI does: the app's timeout, and read-only stays read-only.
-                        Some(spec) => {
+                        (Some(spec), None) => {
                             let options = ConnectOptions {
                                 timeout: source.timeout,
                                 read_only: source.is_read_only(),
@@ -219,14 +236,14 @@ impl CloneForm {
         {
             self.start(scope, false);
         }
+        // The name to type is the destination's, when it is a protected connection.
+        let protected = self
+            .open_destination(scope)
+            .and_then(|c| c.name().filter(|_| c.is_protected()));
         if let Some(question) = &mut self.question
             && question.name.is_none()
-            && let Some(name) = scope
-                .connection
-                .name()
-                .filter(|_| scope.connection.is_protected())
         {
-            question.name = Some(name);
+            question.name = protected;
         }
         if let Some(question) = &mut self.question
             && let Some(yes) = confirm_ui(ui, question)
