@@ -34,6 +34,18 @@ async fn add_to_tally(client: &Client, pk: &str, delta: &str) {
         .unwrap();
 }
 
+/// Behind everyone's back: POST#a91f loses its like by USER#7c20 and its tally gains 1.
+async fn lose_a_like_and_bump(client: &Client) {
+    client
+        .delete_item()
+        .table_name("Social")
+        .set_key(Some(key("POST#a91f", "LIKE#USER#7c20")))
+        .send()
+        .await
+        .unwrap();
+    add_to_tally(client, "POST#a91f", "1").await;
+}
+
 const RULE: [&str; 6] = [
     "--tally",
     "likeTally",
@@ -54,15 +66,7 @@ async fn a_list_of_keys_is_compared_by_key_and_nothing_else_is_read() {
     );
     let a = common::connect_to(sa.endpoint(), Duration::from_secs(10)).await;
     let b = common::connect_to(sb.endpoint(), Duration::from_secs(10)).await;
-    let client_b = common::sdk_client(sb.endpoint());
-    client_b
-        .delete_item()
-        .table_name("Social")
-        .set_key(Some(key("POST#a91f", "LIKE#USER#7c20")))
-        .send()
-        .await
-        .unwrap();
-    add_to_tally(&client_b, "POST#a91f", "1").await;
+    lose_a_like_and_bump(&common::sdk_client(sb.endpoint())).await;
     let info_a = read::describe_table(&a.reader(), "Social").await.unwrap();
     let info_b = read::describe_table(&b.reader(), "Social").await.unwrap();
     let keys = vec![
@@ -248,15 +252,7 @@ async fn a_table_is_compared_with_its_export_and_two_exports_with_each_other() {
     let sandbox = Sandbox::start(None, 0).await.unwrap();
     let url = sandbox.endpoint();
     let (dir, file) = exported(url).await;
-    let client = common::sdk_client(url);
-    client
-        .delete_item()
-        .table_name("Social")
-        .set_key(Some(key("POST#a91f", "LIKE#USER#7c20")))
-        .send()
-        .await
-        .unwrap();
-    add_to_tally(&client, "POST#a91f", "1").await;
+    lose_a_like_and_bump(&common::sdk_client(url)).await;
 
     let args = [
         "diff",

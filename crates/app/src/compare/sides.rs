@@ -111,12 +111,7 @@ fn side_ui(ui: &mut Ui, check: Option<&ParentCheck>, pair: &TallyPair) {
         ui.colored_label(REMOVED, "not a parent");
         return;
     };
-    let text = format!(
-        "{} / {} children ({})",
-        check.stored_text(),
-        check.count.count,
-        check.drift_text()
-    );
+    let text = TallyPair::side_text(Some(check));
     let colour = if check.drifted() {
         REMOVED
     } else if pair.a.is_some() && pair.b.is_some() {

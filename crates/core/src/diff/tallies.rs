@@ -76,7 +76,8 @@ impl TallyPair {
         }
     }
 
-    fn side_text(check: Option<&ParentCheck>) -> String {
+    /// One side in words: `226 / 225 children (+1)`, or `not a parent`.
+    pub fn side_text(check: Option<&ParentCheck>) -> String {
         check.map_or("not a parent".to_owned(), |c| {
             format!(
                 "{} / {} children ({})",
