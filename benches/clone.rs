@@ -46,6 +46,7 @@ fn every_item_on_both(
 }
 
 fn main() {
+    support::start_launcher();
     let items: usize = std::env::var("ITEMS")
         .ok()
         .and_then(|n| n.parse().ok())

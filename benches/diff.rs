@@ -5,7 +5,10 @@
 //! second per side and peak memory (the kernel's `ru_maxrss` of the child, from `wait4`) —
 //! goals ≤ 200 MB and ≥ 100,000 items/s per side — beside the naive way measured in the same
 //! run on the same tables: scan both sides whole, sort each, and walk them together (this
-//! bench run again as a child, so its memory is measured alone too).
+//! bench run again as a child, so its memory is measured alone too). Then both tables are
+//! exported (S3 export format) and the two files compared: the comparison's own speed, with no
+//! engine serving pages. Every child is started by a small launcher (see `support`), so its
+//! peak is its own, never this process's two engines.
 
 // Bench code: a failed unwrap is a failed measurement.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -13,6 +16,7 @@
 mod support;
 
 use std::collections::HashMap;
+use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
@@ -94,11 +98,60 @@ fn naive(urls: &str) {
     );
 }
 
+/// The same two tables written out as S3 exports (gzipped), then compared as files: the
+/// comparison's own speed, with no engine serving pages while it runs.
+fn exports(url_a: &str, url_b: &str, items: usize, planted: (usize, usize, usize), dir: &Path) {
+    let files = [dir.join("a.json.gz"), dir.join("b.json.gz")];
+    for (url, file) in [url_a, url_b].into_iter().zip(&files) {
+        let out = file.to_string_lossy();
+        let args = [
+            "export",
+            "--table",
+            TABLE,
+            "--format",
+            "s3-export",
+            "--gzip",
+            "--out",
+            &out,
+        ];
+        let written = support::run(url, &args, dir);
+        assert_eq!(written.code, 0, "the export of {url}");
+    }
+    let (from, to) = (files[0].to_string_lossy(), files[1].to_string_lossy());
+    let args = [
+        "diff",
+        "--table",
+        TABLE,
+        "--all",
+        "--from-export",
+        &from,
+        "--to-export",
+        &to,
+        "--json",
+    ];
+    let done = support::run(url_a, &args, dir);
+    assert_eq!(done.code, 1, "the two exports differ");
+    let json: HashMap<String, serde_json::Value> = serde_json::from_str(&done.stdout).unwrap();
+    let count = |key: &str| json[key]["count"].as_u64().unwrap() as usize;
+    let found = (count("only_in_a"), count("different"), count("only_in_b"));
+    assert_eq!(found, planted, "the exports' differences are the tables'");
+    println!(
+        "dynoscope diff of the two exports: {:.1} s, {:.0} items/s per side, peak RSS {} kB \
+         ({:.0} MB), CPU {:.1} s",
+        done.wall_s,
+        items as f64 / done.wall_s,
+        done.peak_kb,
+        done.peak_kb as f64 / 1024.0,
+        done.cpu_s,
+    );
+}
+
 fn main() {
     if let Ok(urls) = std::env::var(NAIVE) {
         naive(&urls);
         return;
     }
+    support::start_launcher();
     let items: usize = std::env::var("ITEMS")
         .ok()
         .and_then(|n| n.parse().ok())
@@ -147,13 +200,17 @@ fn main() {
         "every planted difference found, nothing else"
     );
     println!(
-        "dynoscope diff: {:.1} s, {:.0} items/s per side, peak RSS {} kB ({:.0} MB): {found:?} \
-         only in A / different / only in B",
+        "dynoscope diff: {:.1} s, {:.0} items/s per side, peak RSS {} kB ({:.0} MB), CPU {:.1} s \
+         ({:.0} items per side per CPU-second): {found:?} only in A / different / only in B",
         done.wall_s,
         items as f64 / done.wall_s,
         done.peak_kb,
-        done.peak_kb as f64 / 1024.0
+        done.peak_kb as f64 / 1024.0,
+        done.cpu_s,
+        items as f64 / done.cpu_s,
     );
+
+    exports(&url_a, &url_b, items, planted, &dir);
 
     let mut command = Command::new(std::env::current_exe().expect("this bench"));
     command.env(NAIVE, format!("{url_a} {url_b}"));
@@ -161,11 +218,12 @@ fn main() {
     assert_eq!(naive.code, 0, "the naive comparison");
     println!(
         "naive (scan both, sort, walk): {:.1} s, {:.0} items/s per side, peak RSS {} kB ({:.0} \
-         MB); {}",
+         MB), CPU {:.1} s; {}",
         naive.wall_s,
         items as f64 / naive.wall_s,
         naive.peak_kb,
         naive.peak_kb as f64 / 1024.0,
+        naive.cpu_s,
         naive.stdout.trim()
     );
     let _ = std::fs::remove_dir_all(&dir);

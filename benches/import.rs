@@ -51,6 +51,7 @@ fn write_file(items: usize, path: &Path) -> u64 {
 }
 
 fn main() {
+    support::start_launcher();
     let items: usize = std::env::var("ITEMS")
         .ok()
         .and_then(|n| n.parse().ok())

@@ -5,8 +5,10 @@
 mod sdk;
 
 pub use sdk::sdk_client;
+use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::Command;
+use std::process::{ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
 use std::collections::HashMap;
@@ -47,11 +49,13 @@ pub async fn create_table(client: &Client, name: &str) {
 }
 
 #[allow(dead_code)] // Not every bench runs the CLI.
-/// What one run of the CLI took: exit status, peak RSS (kB), wall time (s), its stdout.
+/// What one run of the CLI took: exit status, peak RSS (kB), wall time (s), CPU time (user and
+/// system, s), its stdout.
 pub struct Run {
     pub code: i32,
     pub peak_kb: i64,
     pub wall_s: f64,
+    pub cpu_s: f64,
     pub stdout: String,
 }
 
@@ -77,11 +81,94 @@ pub fn run(url: &str, args: &[&str], dir: &Path) -> Run {
     measured(command, dir)
 }
 
-/// Run `command` (a child process), measured: its peak RSS from `wait4`, its wall time.
-#[allow(dead_code)]
+/// The launcher's environment variable: set, this bench runs as the launcher instead.
+const LAUNCHER: &str = "DYNOSCOPE_BENCH_LAUNCHER";
+
+/// The launcher every measured child is started by, and how to talk to it.
+static LAUNCHED: OnceLock<Mutex<(ChildStdin, BufReader<ChildStdout>)>> = OnceLock::new();
+
+/// Call first in a bench's `main`. Linux counts the RSS a process had before `exec` in its
+/// `ru_maxrss` — a child forked from a bench holding two engines would be charged with their
+/// memory. So children are started by a launcher: this bench run again at once, while it is
+/// still small, which starts each child it is asked for and says what it used. Run as that
+/// launcher, this serves the requests and exits.
+#[allow(dead_code)] // Not every bench runs a measured child.
+pub fn start_launcher() {
+    if std::env::var_os(LAUNCHER).is_some() {
+        serve_launches();
+        std::process::exit(0);
+    }
+    // Never waited for: it ends when its stdin closes, as this bench exits.
+    #[allow(clippy::zombie_processes)]
+    let mut child = Command::new(std::env::current_exe().expect("this bench"))
+        .env(LAUNCHER, "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the launcher");
+    let stdin = child.stdin.take().expect("stdin");
+    let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    // The launcher ends when its stdin closes, with this bench.
+    let _ = LAUNCHED.set(Mutex::new((stdin, stdout)));
+}
+
+/// The launcher: one request per line (a command as JSON), one result per line.
+fn serve_launches() {
+    for line in std::io::stdin().lines() {
+        let asked: serde_json::Value = serde_json::from_str(&line.expect("a request")).unwrap();
+        let text = |v: &serde_json::Value| v.as_str().expect("text").to_owned();
+        let mut command = Command::new(text(&asked["program"]));
+        command.env_remove(LAUNCHER);
+        for arg in asked["args"].as_array().expect("args") {
+            command.arg(text(arg));
+        }
+        for pair in asked["env"].as_array().expect("env") {
+            command.env(text(&pair[0]), text(&pair[1]));
+        }
+        let run = measure(command, Path::new(&text(&asked["dir"])));
+        let answer = serde_json::json!({
+            "code": run.code, "peak_kb": run.peak_kb, "wall_s": run.wall_s,
+            "cpu_s": run.cpu_s, "stdout": run.stdout,
+        });
+        println!("{answer}");
+    }
+}
+
+/// Run `command` (a child process) through the launcher, measured: its own peak RSS and CPU
+/// time from `wait4`, its wall time.
+#[allow(dead_code)] // Not every bench runs a measured child.
+pub fn measured(command: Command, dir: &Path) -> Run {
+    let launched = LAUNCHED
+        .get()
+        .expect("support::start_launcher() first in main");
+    let mut launched = launched.lock().expect("launcher");
+    let text = |s: &std::ffi::OsStr| s.to_string_lossy().into_owned();
+    let env: Vec<[String; 2]> = (command.get_envs())
+        .filter_map(|(k, v)| Some([text(k), text(v?)]))
+        .collect();
+    let asked = serde_json::json!({
+        "program": text(command.get_program()),
+        "args": command.get_args().map(text).collect::<Vec<_>>(),
+        "env": env,
+        "dir": dir.to_string_lossy(),
+    });
+    writeln!(launched.0, "{asked}").expect("to the launcher");
+    let mut line = String::new();
+    launched.1.read_line(&mut line).expect("from the launcher");
+    let run: serde_json::Value = serde_json::from_str(&line).expect("the launcher's answer");
+    Run {
+        code: run["code"].as_i64().expect("code") as i32,
+        peak_kb: run["peak_kb"].as_i64().expect("peak"),
+        wall_s: run["wall_s"].as_f64().expect("wall"),
+        cpu_s: run["cpu_s"].as_f64().expect("cpu"),
+        stdout: run["stdout"].as_str().expect("stdout").to_owned(),
+    }
+}
+
+/// Run `command` from this process, measured by `wait4`.
 // wait4(2) is foreign code: it writes the child's status and usage into the two locals given.
 #[allow(unsafe_code)]
-pub fn measured(mut command: Command, dir: &Path) -> Run {
+fn measure(mut command: Command, dir: &Path) -> Run {
     let (out_path, err_path) = (dir.join("stdout"), dir.join("stderr"));
     let started = Instant::now();
     // Reaped by wait4 below, which also gives its resource use.
@@ -94,7 +181,7 @@ pub fn measured(mut command: Command, dir: &Path) -> Run {
         .stdout(std::fs::File::create(&out_path).expect("stdout"))
         .stderr(std::fs::File::create(&err_path).expect("stderr"))
         .spawn()
-        .expect("the release CLI runs");
+        .expect("the measured child runs");
     let pid = child.id() as libc::pid_t;
     let mut status = 0;
     // SAFETY: a zeroed rusage is a valid value for wait4 to fill in.
@@ -109,16 +196,19 @@ pub fn measured(mut command: Command, dir: &Path) -> Run {
         -1
     };
     let stdout = std::fs::read_to_string(&out_path).unwrap_or_default();
-    if code != 0 {
+    // Exit 1 is a finding (two sides differ), said by the bench itself.
+    if code != 0 && code != 1 {
         let stderr = std::fs::read_to_string(&err_path).unwrap_or_default();
         let tail: Vec<&str> = stderr.lines().rev().take(5).collect();
         let head: String = stdout.chars().take(400).collect();
-        println!("exit {code}: {head}\n{}", tail.join("\n"));
+        eprintln!("exit {code}: {head}\n{}", tail.join("\n"));
     }
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
     Run {
         code,
         peak_kb: usage.ru_maxrss,
         wall_s,
+        cpu_s: seconds(usage.ru_utime) + seconds(usage.ru_stime),
         stdout,
     }
 }

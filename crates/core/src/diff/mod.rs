@@ -1,12 +1,15 @@
 //! Two tables compared by key — on one connection or two, under one name or two — as DynamoDB
 //! compares values (numbers as numbers, sets as sets, maps and lists in depth): the items only
 //! on one side, and those that differ, attribute by attribute. Each side is read once, through
-//! the one reader (its retries and Cancel); side A is kept as a digest per key, side B is read
-//! against it page by page, and the items that differ are read again by key to say how.
+//! the one reader (its retries and Cancel), both sides at once; an item waits, as its key's
+//! hash, its digest and its packed key (about 80 bytes, whatever the item's size), only until
+//! the other side's item of that key arrives, and the items that differ are read again by key
+//! to say how.
 
 mod canon;
 mod exported;
 mod packed;
+mod pairing;
 mod report;
 mod snapshot;
 mod tallies;
@@ -17,7 +20,6 @@ pub use report::{MAX_LISTED, TableDiff};
 pub use snapshot::{Moved, SnapParent, SnapshotDiff, TallySnapshot, compare_snapshots};
 pub use tallies::{TallyDiff, TallyPair, compare_tallies};
 
-use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
 
 use crate::cancel::CancelToken;
@@ -33,7 +35,8 @@ use crate::value::Item;
 use crate::write::Destination;
 
 use canon::{changes, digest, key_text};
-use packed::{key_hash, pack, unpack};
+use packed::unpack;
+use pairing::{On, Pairing};
 
 /// The segments each side of a whole-table comparison is scanned in.
 pub const SEGMENTS: usize = 4;
@@ -115,10 +118,7 @@ async fn compare_sources(
     let key_names = &pairing.key_names;
     // Only the keys listed are unpacked: the first of each side in packed order, then sorted
     // as keys; the rest are counted.
-    let mut left: Vec<(On, Box<[u8]>)> = (pairing.waiting.into_values())
-        .map(|(on, _, packed)| (on, packed))
-        .collect();
-    left.sort_unstable_by(|x, y| (x.0 as u8, &x.1).cmp(&(y.0 as u8, &y.1)));
+    let left = pairing.left();
     for on in [On::A, On::B] {
         let mine = left.iter().filter(|(side, _)| *side == on);
         let count = mine.clone().count() as u64;
@@ -132,6 +132,7 @@ async fn compare_sources(
         };
         (listed.keys, listed.count) = (keys, count);
     }
+    drop(left);
     let keys = pairing.differing;
     let (items_a, rcu_a) = a.items_of(&keys, key_names).await?;
     let (items_b, rcu_b) = b.items_of(&keys, key_names).await?;
@@ -141,73 +142,6 @@ async fn compare_sources(
         diff.changed.push((key, changes(&item_a, &item_b)));
     }
     Ok(diff)
-}
-
-/// The side an item was read on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum On {
-    A,
-    B,
-}
-
-/// Items of the two sides paired by key as they arrive: each waits (as its digest and key)
-/// until the other side's item of its key arrives; what still waits at the end is on one side
-/// only.
-struct Pairing<'a> {
-    info: &'a TableInfo,
-    key_names: Vec<String>,
-    /// By key hash: the side, the item's digest and its key packed.
-    waiting: HashMap<u128, (On, u128, Box<[u8]>)>,
-    same: u64,
-    changed: u64,
-    /// The first keys whose items differ, to read again and say how.
-    differing: Vec<Item>,
-    /// An item read without the whole key (never from a table's own Query or Scan) stops it.
-    keyless: Option<Error>,
-}
-
-impl<'a> Pairing<'a> {
-    fn new(info: &'a TableInfo) -> Self {
-        Self {
-            info,
-            key_names: info.key_names(),
-            waiting: HashMap::new(),
-            same: 0,
-            changed: 0,
-            differing: Vec::new(),
-            keyless: None,
-        }
-    }
-
-    fn arrive(&mut self, on: On, items: Vec<Item>) {
-        for item in items {
-            let hash = key_hash(&item, &self.key_names);
-            let found = digest(&item);
-            match self.waiting.remove(&hash) {
-                Some((other, theirs, packed)) if other != on => {
-                    if theirs == found {
-                        self.same += 1;
-                    } else {
-                        self.changed += 1;
-                        if self.differing.len() < MAX_LISTED {
-                            self.differing.push(unpack(&packed, &self.key_names));
-                        }
-                    }
-                }
-                _ => match pack(&item, &self.key_names) {
-                    Some(packed) => {
-                        self.waiting.insert(hash, (on, found, packed));
-                    }
-                    None => {
-                        let error = self.info.key_of(&item).err();
-                        self.keyless.get_or_insert(error.unwrap_or_else(|| {
-                            Error::Invalid("an item's key is not a string, number or binary".into())
-                        }));
-                    }
-                },
-            }
-        }
-    }
 }
 
 /// The pairing, whoever held it last (a callback never panics while holding it).
