@@ -73,7 +73,7 @@ async fn copied_aws_cli_commands_run_on_the_connection_they_were_made_on() {
     let aws = std::process::Command::new("aws").arg("--version").output();
     assert!(
         aws.is_ok_and(|out| out.status.success()),
-        "the AWS CLI is needed (.ci/run installs it)"
+        "the AWS CLI is needed (scripts/test.sh, the README's test command, installs it into target/test-tools)"
     );
     let connection = connect(ConnectionSpec::Sandbox { db_path: None })
         .await
@@ -181,7 +181,7 @@ fn printed_cli_and_boto3_code_for_a_local_endpoint_run_with_no_aws_configuration
         .output();
     assert!(
         python.is_ok_and(|out| out.status.success()),
-        "python3 and boto3 are needed (.ci/run installs moto, which brings boto3)"
+        "python3 and boto3 are needed (scripts/test.sh, the README's test command, installs moto, which brings boto3)"
     );
     let url = served.url().replace("127.0.0.1", "localhost");
     let print = |target: &str, delta: &str| printed_add(target, delta, &url);

@@ -6,11 +6,11 @@
 //!
 //! A rich table (two global indexes, one INCLUDE; a local index; provisioned; stream, TTL,
 //! point-in-time recovery, deletion protection, STANDARD_INFREQUENT_ACCESS; tags with quotes,
-//! backslashes, newlines, `${` and non-ASCII) and a minimal one. Where a tool is missing, the
-//! check says why on stderr and is skipped, except in CI (`CI=true`) for the tools `.ci/run`
-//! installs (cfn-lint, node and npm): there a missing one fails, and so does a Node.js too old
-//! for `cdk synth`. Terraform itself is in none of the registries CI installs from: its own
-//! check runs only where it is installed, and HashiCorp's parser reads the files everywhere.
+//! backslashes, newlines, `${` and non-ASCII) and a minimal one. A missing validator (cfn-lint,
+//! node, npm, a Node.js too old for `cdk synth`) fails its test, never skips it: the README's
+//! test command (`scripts/test.sh`) brings them. Terraform itself is in none of the registries
+//! the project installs from: its own check runs only where it is installed, and HashiCorp's
+//! parser reads the files everywhere.
 
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -90,15 +90,13 @@ fn runs(tool: &str, args: &[&str]) -> bool {
         .is_ok_and(|s| s.success())
 }
 
-/// A check that cannot run here: said on stderr, and a failure in CI when `.ci/run` installs
-/// the tool.
-fn skipped(check: &str, why: &str, ci_installs: bool) {
-    if ci_installs && std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("{check} cannot run in CI: {why} (.ci/run installs it)");
-    }
-    // Straight to stderr, past the test harness's capture, so that a passing run shows it.
-    let line = format!("SKIPPED {check}: {why}\n");
-    let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
+/// A check that cannot run here fails, saying what to install: a validator that cannot be had
+/// is never counted as passed.
+fn cannot_run(check: &str, why: &str) -> ! {
+    panic!(
+        "{check} cannot run: {why}. The README's test command, scripts/test.sh, names the Debian \
+         packages missing and installs cfn-lint into target/test-tools"
+    );
 }
 
 /// Runs `command`, and fails with what it printed unless it exits 0.
@@ -125,12 +123,7 @@ fn cfn_lint(what: &str, files: &[PathBuf]) {
 #[test]
 fn cloudformation_passes_cfn_lint() {
     if !runs("cfn-lint", &["--version"]) {
-        skipped(
-            "cfn-lint",
-            "`cfn-lint` is not installed (PyPI cfn-lint)",
-            true,
-        );
-        return;
+        cannot_run("cfn-lint", "`cfn-lint` is not installed (PyPI cfn-lint)");
     }
     let dir = folder("cloudformation");
     let mut files = Vec::new();
@@ -169,12 +162,7 @@ fn node_modules() -> Option<PathBuf> {
 
 fn install_node_modules() -> Option<PathBuf> {
     if !runs("node", &["--version"]) || !runs("npm", &["--version"]) {
-        skipped(
-            "tsc and cdk synth",
-            "`node` or `npm` is not installed",
-            true,
-        );
-        return None;
+        cannot_run("tsc and cdk synth", "`node` or `npm` is not installed");
     }
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("iac-node");
     let installed = ["aws-cdk-lib", "constructs", "typescript", "@cdktf/hcl2json"]
@@ -242,13 +230,11 @@ fn cdk_compiles_under_strict_typescript_and_synthesizes_the_table() {
             .current_dir(&node),
     );
     if node_major() < 20 {
-        // CI's machines have Node.js 20: there a skip would hide a failure, so it fails.
-        skipped(
+        // A skip would hide a failure: it fails.
+        cannot_run(
             "cdk synth",
             "aws-cdk-lib runs on Node.js 20 or later, and this node is older",
-            true,
         );
-        return;
     }
     let mut templates = Vec::new();
     for (name, spec) in specs() {
@@ -274,10 +260,9 @@ fn cdk_compiles_under_strict_typescript_and_synthesizes_the_table() {
     if runs("cfn-lint", &["--version"]) {
         cfn_lint("on the synthesized templates", &templates);
     } else {
-        skipped(
+        cannot_run(
             "cfn-lint on the synthesized templates",
             "`cfn-lint` is not installed",
-            true,
         );
     }
 }

@@ -1,5 +1,5 @@
 //! A table's CloudWatch metrics read from a CloudWatch that is not ours: moto's server (PyPI
-//! `moto[server]`, which `.ci/run` installs), started by the test, fed with `PutMetricData`
+//! `moto[server]`, which the README's test command, `scripts/test.sh`, installs), started by the test, fed with `PutMetricData`
 //! through the real `aws-sdk-cloudwatch` client, then read back by the core and by `dynoscope
 //! metrics`. Contributor Insights switched through the gateway is refused on a read-only
 //! connection and asked about off this machine, before anything is sent.

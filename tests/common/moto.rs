@@ -1,4 +1,4 @@
-//! moto's server (PyPI `moto[server]`, which `.ci/run` installs) started on a free port for
+//! moto's server (PyPI `moto[server]`, which the README's test command, `scripts/test.sh`, installs) started on a free port for
 //! one test: what the embedded engine lacks (CloudWatch, backups) tried against a server that
 //! is not ours.
 
@@ -39,7 +39,7 @@ pub fn moto() -> Moto {
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("python3 runs (CI installs moto[server] from PyPI)");
+        .expect("python3 runs (scripts/test.sh, the README's test command, brings moto[server])");
     let stderr = child.stderr.take().unwrap();
     let (said, url) = std::sync::mpsc::channel();
     // Reads stderr to its end, so that moto never blocks on a full pipe.
@@ -62,7 +62,8 @@ pub fn moto() -> Moto {
         Ok(url) => moto.url = url,
         Err(_) => match moto.child.try_wait() {
             Ok(Some(status)) => panic!(
-                "moto's server ended ({status}): install it with `pip install 'moto[server]'`"
+                "moto's server ended ({status}): run the suite with scripts/test.sh, which installs \
+                 moto[server] into target/test-tools"
             ),
             _ => panic!("moto's server did not say its port within a minute"),
         },

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# The README's test command: on a Debian or Ubuntu machine with Rust installed, bring what the
+# tests need, then run the whole suite (`cargo test`, with any arguments given here).
+#
+# - Debian packages (a C compiler for the bundled SQLite, CA certificates, Python with venv,
+#   Node.js and npm) are checked first; missing ones are named with the line that installs
+#   them, and nothing runs. With --install-system (as root, as CI) that line is run instead.
+# - moto's server, cfn-lint and the AWS CLI come from PyPI into a virtual environment under
+#   the target folder (scripts/test-tools.txt), once; the tests install their npm packages
+#   into the target folder themselves. Nothing is installed outside the target folder.
+# - With the tools already there, no network is needed: run this again, offline.
+# - --system-tools uses moto, cfn-lint and aws from the PATH instead of the virtual environment.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+install_system=false
+system_tools=false
+args=()
+for arg in "$@"; do
+  case "$arg" in
+    --install-system) install_system=true ;;
+    --system-tools) system_tools=true ;;
+    *) args+=("$arg") ;;
+  esac
+done
+
+say() { printf 'scripts/test.sh: %s\n' "$*" >&2; }
+
+# Debian packages: each with the check that tells whether what it brings is here.
+missing=()
+command -v cargo >/dev/null 2>&1 || { say "cargo is not on the PATH: install Rust (rustup.rs) first"; exit 2; }
+printf 'int main(void){return 0;}\n' | cc -x c - -o /dev/null >/dev/null 2>&1 || missing+=(gcc libc6-dev)
+[ -s /etc/ssl/certs/ca-certificates.crt ] || missing+=(ca-certificates)
+if ! $system_tools; then
+  command -v python3 >/dev/null 2>&1 || missing+=(python3)
+  if command -v python3 >/dev/null 2>&1 && ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
+    missing+=(python3-venv)
+  fi
+fi
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
+if [ "${#missing[@]}" -gt 0 ]; then
+  line="apt-get install -y --no-install-recommends ${missing[*]}"
+  if $install_system; then
+    say "installing Debian packages: ${missing[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $line -qq
+  else
+    say "the tests need Debian packages that are missing: ${missing[*]}"
+    say "install them with:  sudo apt-get update && sudo $line"
+    say "(or run this with --install-system as root), then run scripts/test.sh again"
+    exit 2
+  fi
+fi
+
+target="${CARGO_TARGET_DIR:-target}"
+tools="$target/test-tools"
+venv="$tools/venv"
+have_tools() {
+  "$1" -c 'import moto, flask, flask_cors' >/dev/null 2>&1 \
+    && command -v "$2/cfn-lint" >/dev/null 2>&1 && command -v "$2/aws" >/dev/null 2>&1
+}
+if $system_tools; then
+  for tool in python3 cfn-lint aws; do
+    command -v "$tool" >/dev/null 2>&1 || { say "--system-tools: $tool is not on the PATH"; exit 2; }
+  done
+  python3 -c 'import moto, flask, flask_cors' >/dev/null 2>&1 \
+    || { say "--system-tools: python3 has no moto[server] (pip install -r scripts/test-tools.txt)"; exit 2; }
+else
+  wanted="$(cat scripts/test-tools.txt)"
+  if [ ! -x "$venv/bin/python" ] || ! have_tools "$venv/bin/python" "$venv/bin" \
+     || [ "$(cat "$tools/installed.txt" 2>/dev/null)" != "$wanted" ]; then
+    started=$(date +%s)
+    say "installing moto[server], cfn-lint and the AWS CLI from PyPI into $venv"
+    rm -rf "$venv" "$tools/installed.txt"
+    mkdir -p "$tools"
+    python3 -m venv "$venv"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r scripts/test-tools.txt
+    have_tools "$venv/bin/python" "$venv/bin" || { say "the tools did not install whole into $venv"; exit 2; }
+    printf '%s' "$wanted" > "$tools/installed.txt"
+    say "installed in $(( $(date +%s) - started )) s"
+  fi
+  PATH="$(cd "$venv/bin" && pwd):$PATH"
+  export PATH
+fi
+
+# Never wait on the EC2 metadata service while resolving credentials.
+export AWS_EC2_METADATA_DISABLED=true
+say "python3 $(command -v python3), cfn-lint $(cfn-lint --version 2>&1 | head -1), $(aws --version 2>&1 | head -1), node $(node --version), npm $(npm --version)"
+exec cargo test ${args[@]+"${args[@]}"}
