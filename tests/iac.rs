@@ -9,8 +9,8 @@
 //! backslashes, newlines, `${` and non-ASCII) and a minimal one. A missing validator (cfn-lint,
 //! node, npm, a Node.js too old for `cdk synth`) fails its test, never skips it: the README's
 //! test command (`scripts/test.sh`) brings them. Terraform itself is in none of the registries
-//! the project installs from: its own check runs only where it is installed, and HashiCorp's
-//! parser reads the files everywhere.
+//! the project installs from: its own check is marked ignored (run it with `--ignored` where it is
+//! installed), and HashiCorp's parser reads the files everywhere.
 
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
