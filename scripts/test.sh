@@ -54,7 +54,10 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 
 target="${CARGO_TARGET_DIR:-target}"
-tools="$target/test-tools"
+mkdir -p "$target/test-tools"
+tools="$(cd "$target/test-tools" && pwd)"
+# npm's and pip's caches kept in the target folder too, never in the user's home.
+export npm_config_cache="$tools/npm-cache" PIP_CACHE_DIR="$tools/pip-cache"
 venv="$tools/venv"
 have_tools() {
   "$1" -c 'import moto, flask, flask_cors' >/dev/null 2>&1 \
