@@ -67,8 +67,8 @@ fn terraform_is_read_back_by_hashicorps_hcl_parser() {
 }
 
 #[test]
-#[ignore = "needs terraform, which is in no registry the project installs from: where it is \
-            installed, run `scripts/test.sh --test tests -- --ignored terraform_is`"]
+#[ignore = "needs terraform, which is in no registry the project installs from: scripts/test.sh \
+            runs it where terraform is installed"]
 fn terraform_is_as_terraform_fmt_lays_it_out_and_its_tags_read_back() {
     if !runs("terraform", &["version"]) {
         cannot_run("terraform fmt -check", "`terraform` is not installed");
