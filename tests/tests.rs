@@ -64,3 +64,4 @@ mod watch;
 mod watch_baseline;
 mod watch_cli;
 mod watch_faults;
+mod window;

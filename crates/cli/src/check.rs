@@ -16,6 +16,7 @@ use dynoscope_core::connection::Reader;
 use dynoscope_core::cost::Pricing;
 use dynoscope_core::ending::Ending;
 use dynoscope_core::error::{Error, Result};
+use dynoscope_core::spec::WindowSpec;
 use dynoscope_core::table::{TableInfo, human_bytes};
 use dynoscope_core::tally::{self, Reconciled, RepairReport, TallyRule};
 use dynoscope_core::transfer::Format;
@@ -31,6 +32,14 @@ pub async fn check(cx: &mut Ctx<'_>, args: CheckArgs) -> Result<Exit> {
     }
     let out = &mut *cx.out;
     let spec = args.spec();
+    if let Some(export) = &args.incremental_export {
+        let window = WindowSpec {
+            table: args.table.clone(),
+            rule: spec.rule.clone(),
+            export: export.clone(),
+        };
+        return said_read(out, &window.run(&info, stop)?, args.json);
+    }
     let rule = spec.rule.tally_rule()?;
     let started = Instant::now();
     let pricing = connection.pricing(&info);

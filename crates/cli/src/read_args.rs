@@ -189,6 +189,11 @@ pub struct CheckArgs {
     /// DynamoDB JSON lines), read locally: no read capacity used.
     #[arg(long, conflicts_with_all = ["pk", "all", "shards"])]
     pub from_export: Option<std::path::PathBuf>,
+    /// Check a window's writes from this incremental export (its folder or a data file, made
+    /// with the new-and-old-images view): per parent, the children inserted minus removed
+    /// against the tally's move; the parents that gained a drift, with the records that did it.
+    #[arg(long, conflicts_with_all = ["pk", "all", "shards", "from_export", "athena"])]
+    pub incremental_export: Option<std::path::PathBuf>,
     /// The export's format: s3-export or ddb-json.
     #[arg(long, default_value = "s3-export", requires = "from_export")]
     pub export_format: String,

@@ -35,6 +35,7 @@ mod tally_runs;
 mod tests;
 mod transfer;
 mod watch;
+mod window;
 mod write;
 #[cfg(test)]
 mod write_tests;
@@ -57,6 +58,7 @@ pub use tally_runs::{TallyCheck, TallyRepair};
 pub use transfer::{ExportPlan, ImportPlan};
 pub use transfer::{ExportSpec, ImportSpec};
 pub use watch::{DEFAULT_SETTLE_SECONDS, WatchFrom, WatchSpec};
+pub use window::{WindowReport, WindowSpec};
 pub use write::{AddSpec, LikeSpec, StormSpec};
 
 use aws_sdk_dynamodb::types::AttributeValue;

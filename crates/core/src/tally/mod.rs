@@ -16,6 +16,7 @@ mod rule;
 mod rulebook;
 mod shards;
 mod suggest;
+mod window;
 
 pub use athena::{athena_sql, athena_table};
 pub use checked::Checked;
@@ -40,6 +41,7 @@ pub use rulebook::RuleBook;
 pub use rulebook::SavedRules;
 pub use shards::{ShardTotal, sum_shards};
 pub use suggest::suggest;
+pub use window::{MAX_RECORDS_NAMED, RecordAt, Window, WindowParent, read_window};
 
 #[cfg(test)]
 pub(crate) mod tests {

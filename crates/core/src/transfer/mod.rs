@@ -29,6 +29,7 @@ pub use export::{suggested_file_name, write_items, write_rows_file, write_text_f
 pub use files::DataFiles;
 pub use files::Fingerprint;
 pub use files::export_files;
+pub(crate) use lines::Lines;
 pub use lines::MAX_LINE_BYTES;
 pub(crate) use source::FileItems;
 pub use source::rejected_path;

@@ -1,0 +1,311 @@
+//! A window's writes from an incremental export (DynamoDB's export of what changed between two
+//! times, one record per changed item: `Metadata.WriteTimestampMicros`, `Keys`, and `OldImage`
+//! and `NewImage` as they were at the window's ends). Per parent under a tally rule: the
+//! children inserted minus removed against the tally's move (new image − old image); a parent
+//! whose tally moved by another amount gained a drift in the window, and its records are the
+//! writes that did it.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use bigdecimal::{BigDecimal, Zero};
+
+use crate::cancel::CancelToken;
+use crate::error::{Error, Result};
+use crate::number;
+use crate::table::TableInfo;
+use crate::tally::rule::{ChildSource, TallyRule};
+use crate::transfer::{Lines, open_text};
+use crate::value::{self, Item};
+
+/// The records of one parent kept to name: beyond these, counted.
+pub const MAX_RECORDS_NAMED: usize = 20;
+
+/// Where a record is: its file and line, and when its item was last written in the window.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordAt {
+    /// The file.
+    pub file: PathBuf,
+    /// The line (from 1).
+    pub line: usize,
+    /// `Metadata.WriteTimestampMicros`, as written.
+    pub micros: Option<String>,
+    /// What it was: `tally 3 → 4`, `child inserted`, `child removed`.
+    pub what: String,
+}
+
+/// One parent's window: its tally's move and its children's.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct WindowParent {
+    /// The parent's partition key value.
+    pub partition: String,
+    /// Whether a record of the parent itself is in the window (else its tally did not move).
+    pub seen: bool,
+    /// The tally before the window and after it (`None`: absent there).
+    pub tally: (Option<String>, Option<String>),
+    /// Children inserted in the window (a record with a new image only).
+    pub inserted: u64,
+    /// Children removed in the window (a record with an old image only).
+    pub removed: u64,
+    /// The parent's records and its children's, the first [`MAX_RECORDS_NAMED`].
+    pub records: Vec<RecordAt>,
+    /// All of them.
+    pub record_count: u64,
+}
+
+impl WindowParent {
+    /// The tally's move in the window (an absent tally counts as 0).
+    pub fn tally_moved(&self) -> BigDecimal {
+        let value = |t: &Option<String>| {
+            t.as_deref()
+                .and_then(|t| number::parse(t).ok())
+                .unwrap_or_default()
+        };
+        value(&self.tally.1) - value(&self.tally.0)
+    }
+
+    /// The children's move: inserted minus removed.
+    pub fn children_moved(&self) -> i128 {
+        i128::from(self.inserted) - i128::from(self.removed)
+    }
+
+    /// The drift gained in the window: the tally's move less the children's.
+    pub fn gained(&self) -> BigDecimal {
+        self.tally_moved() - BigDecimal::from(self.children_moved())
+    }
+
+    fn note(&mut self, at: RecordAt) {
+        self.record_count += 1;
+        if self.records.len() < MAX_RECORDS_NAMED {
+            self.records.push(at);
+        }
+    }
+}
+
+/// What an incremental export's records said, per parent.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Window {
+    /// The files read.
+    pub files: Vec<PathBuf>,
+    /// Records read.
+    pub records: u64,
+    /// Records of items that are neither a parent nor a child under the rule.
+    pub others: u64,
+    /// The earliest and latest write time of a record (micros), when said.
+    pub span: Option<(u128, u128)>,
+    /// Every parent a record touched, by partition key value.
+    pub parents: BTreeMap<String, WindowParent>,
+}
+
+impl Window {
+    /// The parents that gained a drift in the window.
+    pub fn drifted(&self) -> impl Iterator<Item = &WindowParent> {
+        self.parents.values().filter(|p| !p.gained().is_zero())
+    }
+}
+
+/// One record of an incremental export.
+struct Record {
+    keys: Item,
+    old: Option<Item>,
+    new: Option<Item>,
+    micros: Option<String>,
+}
+
+/// Read `files` (an incremental export's data files, gzipped or not) and sum each parent's
+/// window under `rule`, its children in its own partition (`ChildSource::SortKeyPrefix`).
+pub fn read_window(
+    info: &TableInfo,
+    rule: &TallyRule,
+    files: &[PathBuf],
+    stop: &CancelToken,
+) -> Result<Window> {
+    let ChildSource::SortKeyPrefix(child_prefix) = &rule.children else {
+        return Err(Error::Invalid(
+            "a window is summed for children in the parent's partition (a child sort-key \
+             prefix), not in an index: an export's record does not say which parent an index \
+             puts it under"
+                .into(),
+        ));
+    };
+    let sort = info.sort.as_ref().ok_or_else(|| {
+        Error::Invalid(format!(
+            "table {} has no sort key: a tally rule needs one",
+            info.name
+        ))
+    })?;
+    let names = (info.partition.name.as_str(), sort.name.as_str());
+    let mut window = Window {
+        files: files.to_vec(),
+        ..Window::default()
+    };
+    let mut any_old = false;
+    for file in files {
+        let (input, action) = open_text(file)?;
+        let mut lines = Lines::new(input, file, action);
+        while let Some(text) = lines.next_line()? {
+            if stop.is_cancelled() {
+                return Err(Error::Cancelled {
+                    op: "reading the export",
+                });
+            }
+            let parsed = parse_record(text);
+            let line = lines.line();
+            let record = parsed.map_err(|e| located(file, line, &e))?;
+            any_old |= record.old.is_some();
+            window.records += 1;
+            add(
+                &mut window,
+                rule,
+                child_prefix,
+                names,
+                &record,
+                (file, line),
+            );
+        }
+    }
+    if window.records > 0 && !any_old {
+        return Err(Error::Invalid(
+            "no record of the export has an old image: a window is summed from an export made \
+             with the new-and-old-images view (ExportViewType NEW_AND_OLD_IMAGES)"
+                .into(),
+        ));
+    }
+    Ok(window)
+}
+
+fn located(file: &Path, line: usize, why: &Error) -> Error {
+    let why = match why {
+        Error::Invalid(text) => text.clone(),
+        other => other.to_string(),
+    };
+    Error::Invalid(format!("{}, line {line}: {why}", file.display()))
+}
+
+/// One line as a record: `{"Metadata": …, "Keys": {…}, "OldImage": {…}, "NewImage": {…}}`.
+fn parse_record(text: &[u8]) -> Result<Record> {
+    crate::validate::check_item_text_bound(text).map_err(Error::Invalid)?;
+    let text = std::str::from_utf8(text).map_err(|_| Error::Invalid("not UTF-8".into()))?;
+    let json =
+        value::strict::parse(text).map_err(|e| Error::Invalid(value::strict::error_text(&e)))?;
+    let object = json
+        .as_object()
+        .ok_or_else(|| Error::Invalid("a record is a JSON object".into()))?;
+    if object.contains_key("Item") {
+        return Err(Error::Invalid(
+            "this is a full export's line ({\"Item\": …}); a window is read from an incremental \
+             export's records"
+                .into(),
+        ));
+    }
+    for name in object.keys() {
+        if !matches!(name.as_str(), "Metadata" | "Keys" | "OldImage" | "NewImage") {
+            return Err(Error::Invalid(format!(
+                "`{name}` is not part of an incremental export's record (Metadata, Keys, \
+                 OldImage, NewImage)"
+            )));
+        }
+    }
+    let image = |name: &str| {
+        object
+            .get(name)
+            .map(value::item_from_json_value)
+            .transpose()
+    };
+    let keys = image("Keys")?.ok_or_else(|| Error::Invalid("a record without its Keys".into()))?;
+    // `{"N": "…"}` as documented; a bare number or string read as well.
+    let micros = object
+        .get("Metadata")
+        .and_then(|m| m.get("WriteTimestampMicros"))
+        .and_then(|t| match t.get("N") {
+            Some(n) => n.as_str().map(str::to_owned),
+            None => t
+                .as_str()
+                .map(str::to_owned)
+                .or_else(|| Some(t.to_string())),
+        });
+    Ok(Record {
+        keys,
+        old: image("OldImage")?,
+        new: image("NewImage")?,
+        micros,
+    })
+}
+
+/// Count `record` into its parent's window, when it is a parent's or a child's.
+fn add(
+    window: &mut Window,
+    rule: &TallyRule,
+    child_prefix: &str,
+    (pk, sk): (&str, &str),
+    record: &Record,
+    (file, line): (&Path, usize),
+) {
+    let text = |name: &str| match record.keys.get(name) {
+        Some(AttributeValue::S(s)) => Some(s.clone()),
+        _ => None,
+    };
+    let (Some(partition), Some(sort)) = (text(pk), text(sk)) else {
+        window.others += 1;
+        return;
+    };
+    if let Some(at) = record
+        .micros
+        .as_deref()
+        .and_then(|m| m.parse::<u128>().ok())
+    {
+        let (first, last) = window.span.unwrap_or((at, at));
+        window.span = Some((first.min(at), last.max(at)));
+    }
+    let is_parent =
+        sort == rule.parents.sort_key && partition.starts_with(&rule.parents.partition_prefix);
+    let is_child = !is_parent
+        && sort.starts_with(child_prefix)
+        && partition.starts_with(&rule.parents.partition_prefix);
+    if !is_parent && !is_child {
+        window.others += 1;
+        return;
+    }
+    let parent = window
+        .parents
+        .entry(partition.clone())
+        .or_insert_with(|| WindowParent {
+            partition,
+            ..WindowParent::default()
+        });
+    let what = if is_parent {
+        let tally = |image: &Option<Item>| match image.as_ref().and_then(|i| i.get(&rule.tally)) {
+            Some(AttributeValue::N(n)) => Some(n.clone()),
+            _ => None,
+        };
+        parent.tally = (tally(&record.old), tally(&record.new));
+        parent.seen = true;
+        let shown = |t: &Option<String>| t.clone().unwrap_or_else(|| "absent".into());
+        format!(
+            "{} {} → {}",
+            rule.tally,
+            shown(&parent.tally.0),
+            shown(&parent.tally.1)
+        )
+    } else {
+        match (&record.old, &record.new) {
+            (None, Some(_)) => {
+                parent.inserted += 1;
+                format!("{sort} inserted")
+            }
+            (Some(_), None) => {
+                parent.removed += 1;
+                format!("{sort} removed")
+            }
+            _ => format!("{sort} changed"),
+        }
+    };
+    let micros = record.micros.clone();
+    parent.note(RecordAt {
+        file: file.to_owned(),
+        line,
+        micros,
+        what,
+    });
+}
