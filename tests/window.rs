@@ -53,7 +53,7 @@ fn present() -> Option<Value> {
 }
 
 /// An export folder `AWSDynamoDB/<id>/` with its records gzipped in `data/`, and a manifest.
-fn export(name: &str, records: &[Value]) -> PathBuf {
+pub(crate) fn export(name: &str, records: &[Value]) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("window-{name}-{}", std::process::id()))
         .join("AWSDynamoDB/01764547200000-a1b2c3d4");
@@ -99,7 +99,7 @@ fn window(dir: &Path, json: bool) -> Output {
     command.output().unwrap()
 }
 
-fn the_window() -> Vec<Value> {
+pub(crate) fn the_window() -> Vec<Value> {
     vec![
         // A like: its child and its ADD.
         record(

@@ -6,7 +6,7 @@ use serde_json::json;
 
 use super::{Agent, audit_lines, audit_path};
 
-const READS: [&str; 12] = [
+const READS: [&str; 13] = [
     "list_tables",
     "describe_table",
     "query",
@@ -17,6 +17,7 @@ const READS: [&str; 12] = [
     "sum_shards",
     "diff",
     "compare_tallies",
+    "check_window",
     "sql",
     "partiql_select",
 ];
@@ -103,6 +104,20 @@ async fn diff_compares_a_table_with_itself(agent: &Agent) {
         compared["pairs"][0]["verdict"], "both drifted",
         "{compared}"
     );
+    // check_window: the CLI's window, the same keys and the same two drifts.
+    let export = crate::window::export("mcp", &crate::window::the_window());
+    let rule = json!({"tally": "likeTally", "child_prefix": "LIKE#", "parent_prefix": "POST#"});
+    let window = agent
+        .ok(
+            "check_window",
+            json!({"table": "Social", "rule": rule, "export": export}),
+        )
+        .await;
+    assert_eq!(window["ending"], "refused", "{window}");
+    let gained: Vec<&str> = (window["drifted"].as_array().unwrap().iter())
+        .map(|p| p["gained"].as_str().unwrap())
+        .collect();
+    assert_eq!(gained, ["-1", "1"], "{window}");
 }
 
 /// A query cut at 2 items says where to go on, and going on returns the next ones; a scan sends
@@ -244,7 +259,7 @@ async fn every_tool_is_listed_with_what_it_costs_and_every_read_answers() {
     for read in READS {
         assert!(tools_called.contains(&read), "{read} audited");
     }
-    assert_eq!(lines.len(), 1 + 15);
+    assert_eq!(lines.len(), 1 + 16);
     agent.client.cancel().await.unwrap();
 }
 

@@ -13,6 +13,7 @@ use dynoscope_core::partiql;
 use dynoscope_core::read::{self, Stopped, Until};
 use dynoscope_core::spec::{
     CompareTalliesSpec, DiffSpec, GetSpec, ReadSpec, SqlSpec, StatementSpec, TableSpec, TallySpec,
+    WindowSpec,
 };
 use dynoscope_core::table::TableInfo;
 use dynoscope_core::value::{self, Item, Style};
@@ -173,6 +174,26 @@ impl Server {
             let (a, b) = ((connection, &info_a), (connection, &info_b));
             let diff = spec.diff_spec();
             Answer::of(diff.run(a, b, &self.shared.stop).await?.as_ref())
+        })
+        .await
+    }
+
+    /// A window's writes from an incremental export.
+    #[tool(
+        description = "Check a window's writes from an incremental export on this machine (`export`: the export's folder or one data file, made with the new-and-old-images view): per parent of `table` under the tally `rule`, the children inserted minus removed against the tally's move (new image − old image); the parents that gained a drift in the window, each with the export's records (file and line) that did it. Reads files only: no read capacity (one DescribeTable for the keys). Ending `refused` when a parent gained a drift. Never writes.",
+        annotations(read_only_hint = true)
+    )]
+    async fn check_window(&self, Parameters(spec): Parameters<WindowSpec>) -> CallToolResult {
+        self.answer("check_window", &spec, async {
+            let info = self.describe(&spec.table).await?;
+            let (stop, spec) = (self.shared.stop.clone(), spec.clone());
+            let report = tokio::task::spawn_blocking(move || spec.run(&info, &stop))
+                .await
+                .map_err(|e| Error::TaskDied {
+                    op: "reading the export",
+                    detail: e.to_string(),
+                })??;
+            Answer::of(&report)
         })
         .await
     }
