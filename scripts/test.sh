@@ -17,10 +17,12 @@ cd "$(dirname "$0")/.."
 install_system=false
 system_tools=false
 args=()
+after_dashes=false
 for arg in "$@"; do
-  case "$arg" in
-    --install-system) install_system=true ;;
-    --system-tools) system_tools=true ;;
+  case "$after_dashes:$arg" in
+    false:--install-system) install_system=true ;;
+    false:--system-tools) system_tools=true ;;
+    false:--) after_dashes=true; args+=("$arg") ;;
     *) args+=("$arg") ;;
   esac
 done
@@ -29,12 +31,12 @@ say() { printf 'scripts/test.sh: %s\n' "$*" >&2; }
 
 # Debian packages: each with the check that tells whether what it brings is here.
 missing=()
-command -v cargo >/dev/null 2>&1 || { say "cargo is not on the PATH: install Rust (rustup.rs) first"; exit 2; }
 printf 'int main(void){return 0;}\n' | cc -x c - -o /dev/null >/dev/null 2>&1 || missing+=(gcc libc6-dev)
 [ -s /etc/ssl/certs/ca-certificates.crt ] || missing+=(ca-certificates)
 if ! $system_tools; then
-  command -v python3 >/dev/null 2>&1 || missing+=(python3)
-  if command -v python3 >/dev/null 2>&1 && ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
+  if ! command -v python3 >/dev/null 2>&1; then
+    missing+=(python3 python3-venv)
+  elif ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
     missing+=(python3-venv)
   fi
 fi
@@ -49,10 +51,19 @@ if [ "${#missing[@]}" -gt 0 ]; then
   else
     say "the tests need Debian packages that are missing: ${missing[*]}"
     say "install them with:  sudo apt-get update && sudo $line"
-    say "(or run this with --install-system as root), then run scripts/test.sh again"
+    say "then run scripts/test.sh again (as yourself; --install-system runs that line when root)"
     exit 2
   fi
 fi
+# The CDK synth test needs Node.js 20 or later (aws-cdk-lib): Debian 12's and Ubuntu 24.04's
+# nodejs is 18.
+node_major="$(node --version 2>/dev/null | sed -n 's/^v\([0-9]*\).*/\1/p')"
+if [ -z "$node_major" ] || [ "$node_major" -lt 20 ]; then
+  say "Node.js 20 or later is needed (this node says $(node --version 2>&1)): the distribution's"
+  say "nodejs may be older; install Node.js 20 from NodeSource or nvm, then run this again"
+  exit 2
+fi
+command -v cargo >/dev/null 2>&1 || { say "cargo is not on the PATH: install Rust (rustup.rs) first"; exit 2; }
 
 target="${CARGO_TARGET_DIR:-target}"
 mkdir -p "$target/test-tools"
@@ -93,8 +104,11 @@ export AWS_EC2_METADATA_DISABLED=true
 say "python3 $(command -v python3), cfn-lint $(cfn-lint --version 2>&1 | head -1), $(aws --version 2>&1 | head -1), node $(node --version), npm $(npm --version)"
 # Terraform is in no registry the project installs from: where it is installed, its own check
 # (marked ignored in the suite) runs too; where it is not, that is said here, once.
+# (`--include-ignored` takes in every ignored test; terraform's is the suite's only one.)
 if command -v terraform >/dev/null 2>&1; then
+  export CHECKPOINT_DISABLE=1 TF_CLI_CONFIG_FILE=/dev/null
   case " ${args[*]-} " in
+    *" --ignored "* | *" --include-ignored "*) ;;
     *" -- "*) args+=(--include-ignored) ;;
     *) args+=(-- --include-ignored) ;;
   esac

@@ -52,25 +52,44 @@ fn present() -> Option<Value> {
     Some(json!({ "likedAt": n("1764547200") }))
 }
 
-/// An export folder `AWSDynamoDB/<id>/` with its records gzipped in `data/`, and a manifest.
-pub(crate) fn export(name: &str, records: &[Value]) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+/// An incremental export as DynamoDB lays it out under a prefix: `AWSDynamoDB/<id>/` with its
+/// summary (`view`, when given) and `manifest-files.json`, its records gzipped in the shared
+/// `AWSDynamoDB/data/` — beside another window's file, which its manifest does not name. The
+/// export's folder.
+pub(crate) fn export(name: &str, records: &[Value], view: Option<&str>) -> PathBuf {
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("window-{name}-{}", std::process::id()))
-        .join("AWSDynamoDB/01764547200000-a1b2c3d4");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("data")).unwrap();
-    std::fs::write(
-        dir.join("manifest-summary.json"),
-        r#"{"exportType": "INCREMENTAL_EXPORT"}"#,
-    )
-    .unwrap();
-    let file = std::fs::File::create(dir.join("data/part-0001.json.gz")).unwrap();
-    let mut gz = flate2::write::GzEncoder::new(file, flate2::Compression::default());
-    for record in records {
-        writeln!(gz, "{record}").unwrap();
+        .join("AWSDynamoDB");
+    let _ = std::fs::remove_dir_all(&root);
+    let dir = root.join("01764547200000-a1b2c3d4");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::create_dir_all(root.join("data")).unwrap();
+    let mut summary = json!({"exportType": "INCREMENTAL_EXPORT"});
+    if let Some(view) = view {
+        summary["outputView"] = json!(view);
     }
-    gz.finish().unwrap();
+    std::fs::write(dir.join("manifest-summary.json"), summary.to_string()).unwrap();
+    let files = [
+        ("part-0001", records.to_vec()),
+        ("other-window", other_window()),
+    ];
+    for (file, lines) in files {
+        let data = std::fs::File::create(root.join(format!("data/{file}.json.gz"))).unwrap();
+        let mut gz = flate2::write::GzEncoder::new(data, flate2::Compression::default());
+        for record in lines {
+            writeln!(gz, "{record}").unwrap();
+        }
+        gz.finish().unwrap();
+    }
+    let listed = json!({"itemCount": records.len(), "md5Checksum": "x", "etag": "y",
+        "dataFileS3Key": "exports/AWSDynamoDB/data/part-0001.json.gz"});
+    std::fs::write(dir.join("manifest-files.json"), format!("{listed}\n")).unwrap();
     dir
+}
+
+/// Another window's records in the shared folder: a lone ADD that must not be counted.
+fn other_window() -> Vec<Value> {
+    vec![record("POST#w1", "META", 1, tally("5"), tally("9"))]
 }
 
 fn window(dir: &Path, json: bool) -> Output {
@@ -160,7 +179,7 @@ pub(crate) fn the_window() -> Vec<Value> {
 
 #[test]
 fn a_windows_two_drifts_are_named_with_their_records() {
-    let dir = export("drifts", &the_window());
+    let dir = export("drifts", &the_window(), Some("NEW_AND_OLD_IMAGES"));
     let out = window(&dir, false);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(
@@ -169,7 +188,7 @@ fn a_windows_two_drifts_are_named_with_their_records() {
         "{stdout}{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let data = dir.join("data/part-0001.json.gz");
+    let data = dir.parent().unwrap().join("data/part-0001.json.gz");
     let expected = format!(
         "Read 7 records of an incremental export of Social (1 file), written \
          2025-12-01T00:00:01Z to 2025-12-01T00:00:05Z: 4 parents touched, 2 gained a drift in \
@@ -209,7 +228,7 @@ fn a_windows_two_drifts_are_named_with_their_records() {
 #[test]
 fn a_window_with_no_drift_says_so_and_exits_0() {
     let records = the_window();
-    let dir = export("clean", &records[..4]);
+    let dir = export("clean", &records[..4], Some("NEW_AND_OLD_IMAGES"));
     let out = window(&dir, false);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
@@ -227,26 +246,51 @@ fn a_window_with_no_drift_says_so_and_exits_0() {
 }
 
 #[test]
-fn a_full_export_or_one_without_old_images_is_refused_with_the_way_out() {
-    let full = export(
-        "full",
-        &[json!({"Item": {"PK": s("POST#w1"), "SK": s("META")}})],
+fn what_is_not_one_incremental_export_with_old_images_is_refused_with_the_way_out() {
+    let refused = |dir: &Path, says: &str| {
+        let out = window(dir, false);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(says), "{says}: {stderr}");
+        assert!(out.stdout.is_empty());
+    };
+    let full = [json!({"Item": {"PK": s("POST#w1"), "SK": s("META")}})];
+    refused(
+        &export("full", &full, None),
+        "line 1: this is a full export's line",
     );
-    let out = window(&full, false);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(
-        stderr.contains("line 1: this is a full export's line"),
-        "{stderr}"
+    let records = the_window();
+    refused(
+        &export("new-images", &records, Some("NEW_IMAGE")),
+        "the new-images view",
     );
+    // Another table's export: its keys are not the table's.
+    let other = [json!({"Keys": {"id": n("7")}, "NewImage": {"id": n("7")}})];
+    refused(
+        &export("other-table", &other, None),
+        "the record's Keys have no PK",
+    );
+    // The prefix's folder holds the exports' folders, not one export.
+    refused(
+        &export("prefix", &records, None).join(".."),
+        "give one export's folder",
+    );
+    // Two records of one parent: two exports mixed.
+    let twice = [records[1].clone(), records[1].clone()];
+    refused(
+        &export("twice", &twice, None),
+        "a second record of parent POST#w1 META",
+    );
+}
 
-    let new_only = vec![
-        record("POST#w1", "LIKE#USER#aa", 1, None, present()),
-        record("POST#w1", "META", 2, None, tally("5")),
+#[test]
+fn a_window_of_inserts_only_is_summed_and_its_missing_old_images_said() {
+    let inserts = vec![
+        record("POST#w5", "LIKE#USER#aa", 1, None, present()),
+        record("POST#w5", "META", 2, None, tally("1")),
     ];
-    let out = window(&export("new-images", &new_only), false);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("new-and-old-images view"), "{stderr}");
-    assert!(out.stdout.is_empty());
+    let out = window(&export("inserts", &inserts, None), false);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("No record has an old image"), "{stdout}");
 }

@@ -178,6 +178,7 @@ fn measure(mut command: Command, dir: &Path) -> Run {
         .env("AWS_ACCESS_KEY_ID", "test")
         .env("AWS_SECRET_ACCESS_KEY", "test")
         .env("AWS_REGION", "us-east-1")
+        .stdin(Stdio::null())
         .stdout(std::fs::File::create(&out_path).expect("stdout"))
         .stderr(std::fs::File::create(&err_path).expect("stderr"))
         .spawn()

@@ -105,7 +105,7 @@ async fn diff_compares_a_table_with_itself(agent: &Agent) {
         "{compared}"
     );
     // check_window: the CLI's window, the same keys and the same two drifts.
-    let export = crate::window::export("mcp", &crate::window::the_window());
+    let export = crate::window::export("mcp", &crate::window::the_window(), None);
     let rule = json!({"tally": "likeTally", "child_prefix": "LIKE#", "parent_prefix": "POST#"});
     let window = agent
         .ok(
@@ -118,6 +118,14 @@ async fn diff_compares_a_table_with_itself(agent: &Agent) {
         .map(|p| p["gained"].as_str().unwrap())
         .collect();
     assert_eq!(gained, ["-1", "1"], "{window}");
+    // Nothing outside the folder the server was started with.
+    let outside = agent
+        .refused(
+            "check_window",
+            json!({"table": "Social", "rule": rule, "export": "/etc/passwd"}),
+        )
+        .await;
+    assert!(outside.contains("is not under"), "{outside}");
 }
 
 /// A query cut at 2 items says where to go on, and going on returns the next ones; a scan sends
@@ -177,7 +185,8 @@ async fn reconcile_names_the_seeded_drifts(agent: &Agent) {
 async fn every_tool_is_listed_with_what_it_costs_and_every_read_answers() {
     let sandbox = Sandbox::start(None, 0).await.unwrap();
     let audit = audit_path("reads");
-    let agent = Agent::start(sandbox.endpoint(), &[], &audit).await;
+    let exports = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).to_string_lossy();
+    let agent = Agent::start(sandbox.endpoint(), &["--exports", &exports], &audit).await;
 
     every_tool_says_what_it_costs(&agent).await;
 
@@ -259,7 +268,7 @@ async fn every_tool_is_listed_with_what_it_costs_and_every_read_answers() {
     for read in READS {
         assert!(tools_called.contains(&read), "{read} audited");
     }
-    assert_eq!(lines.len(), 1 + 16);
+    assert_eq!(lines.len(), 1 + 17);
     agent.client.cancel().await.unwrap();
 }
 

@@ -303,6 +303,10 @@ pub struct McpArgs {
     /// `mcp-audit.jsonl` in dynoscope's data folder (~/.local/share/dynoscope).
     #[arg(long, value_name = "FILE")]
     pub audit: Option<std::path::PathBuf>,
+    /// Let `check_window` read incremental exports under this folder (and nowhere else); without
+    /// it, the tool reads no file.
+    #[arg(long, value_name = "DIR")]
+    pub exports: Option<std::path::PathBuf>,
 }
 
 /// `dynoscope add`.

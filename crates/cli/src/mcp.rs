@@ -62,5 +62,5 @@ pub async fn mcp(
         },
         path.display()
     ));
-    mcp::serve(connection, writes, audit, stop).await
+    mcp::serve(connection, writes, audit, stop, args.exports.clone()).await
 }

@@ -33,10 +33,11 @@ pub async fn serve(
     writes: Writes,
     audit: Audit,
     stop: &CancelToken,
+    exports: Option<std::path::PathBuf>,
 ) -> Result<()> {
     let audit = std::sync::Arc::new(audit);
     let (pipes, relay) = relay::Relay::start(std::sync::Arc::clone(&audit));
-    let server = Server::new(connection, writes, audit, stop.clone());
+    let server = Server::new(connection, writes, audit, stop.clone(), exports);
     let running = server
         .clone()
         .serve(pipes)

@@ -180,11 +180,12 @@ impl Server {
 
     /// A window's writes from an incremental export.
     #[tool(
-        description = "Check a window's writes from an incremental export on this machine (`export`: the export's folder or one data file, made with the new-and-old-images view): per parent of `table` under the tally `rule`, the children inserted minus removed against the tally's move (new image − old image); the parents that gained a drift in the window, each with the export's records (file and line) that did it. Reads files only: no read capacity (one DescribeTable for the keys). Ending `refused` when a parent gained a drift. Never writes.",
+        description = "Check a window's writes from an incremental export on this machine (`export`: the export's folder or one data file, made with the new-and-old-images view; only under the folder the server was started with, `--exports DIR`): per parent of `table` under the tally `rule`, the children inserted minus removed against the tally's move (new image − old image); the parents that gained a drift in the window, each with the export's records (file and line) that did it. Reads files only: no read capacity (one DescribeTable for the keys). Ending `refused` when a parent gained a drift. Never writes.",
         annotations(read_only_hint = true)
     )]
     async fn check_window(&self, Parameters(spec): Parameters<WindowSpec>) -> CallToolResult {
         self.answer("check_window", &spec, async {
+            self.inside_exports(&spec.export)?;
             let info = self.describe(&spec.table).await?;
             let (stop, spec) = (self.shared.stop.clone(), spec.clone());
             let report = tokio::task::spawn_blocking(move || spec.run(&info, &stop))
@@ -325,4 +326,30 @@ fn describe_json(info: &TableInfo) -> Value {
         "facts": facts,
         "arn": info.arn,
     })
+}
+
+impl Server {
+    /// Whether `path` lies in the folder the server may read exports from (`--exports`): an
+    /// agent names files, but only there.
+    fn inside_exports(&self, path: &std::path::Path) -> Result<()> {
+        let Some(root) = &self.shared.exports else {
+            return Err(Error::Invalid(
+                "this server reads no export: start it with --exports DIR to let check_window \
+                 read the exports under DIR"
+                    .into(),
+            ));
+        };
+        let real = |p: &std::path::Path| {
+            p.canonicalize()
+                .map_err(|e| Error::Invalid(format!("{}: {e}", p.display())))
+        };
+        if real(path)?.starts_with(real(root)?) {
+            return Ok(());
+        }
+        Err(Error::Invalid(format!(
+            "{} is not under {}, the folder this server reads exports from",
+            path.display(),
+            root.display()
+        )))
+    }
 }

@@ -79,6 +79,8 @@ pub(super) struct Shared {
     /// Stopped when the server is asked to stop: reads give up, no new write is sent, and the
     /// calls in flight are waited for ([`Server::drained`]).
     pub stop: CancelToken,
+    /// The folder whose exports `check_window` may read (`--exports`); none without it.
+    pub exports: Option<std::path::PathBuf>,
     /// Calls under way, and a wake-up when one ends.
     in_flight: AtomicUsize,
     ended: Notify,
@@ -114,6 +116,7 @@ impl Server {
         writes: Writes,
         audit: Arc<Audit>,
         stop: CancelToken,
+        exports: Option<std::path::PathBuf>,
     ) -> Self {
         Self {
             shared: Arc::new(Shared {
@@ -121,6 +124,7 @@ impl Server {
                 writes,
                 audit,
                 stop,
+                exports,
                 in_flight: AtomicUsize::new(0),
                 ended: Notify::new(),
                 described: std::sync::Mutex::new(HashMap::new()),

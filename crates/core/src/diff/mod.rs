@@ -2,7 +2,8 @@
 //! compares values (numbers as numbers, sets as sets, maps and lists in depth): the items only
 //! on one side, and those that differ, attribute by attribute. Each side is read once, through
 //! the one reader (its retries and Cancel), both sides at once; an item waits, as its key's
-//! hash, its digest and its packed key (about 80 bytes, whatever the item's size), only until
+//! hash, its digest and its packed key (a 40-byte slot, about twice that with the table's spare
+//! room, and the key's bytes, whatever the item's size), only until
 //! the other side's item of that key arrives, and the items that differ are read again by key
 //! to say how.
 

@@ -1,10 +1,11 @@
 //! Items of the two sides paired by key as they arrive: each waits until the other side's item
-//! of its key arrives; what still waits at the end is on one side only. A waiting item costs a
-//! fixed 40 bytes in one table (its key's 128-bit hash, its digest, where its key lies) and its
-//! packed key in one arena of bytes — never the item, and never a small allocation per item.
+//! of its key arrives; what still waits at the end is on one side only. A waiting item is a
+//! 40-byte slot in one table (its key's 128-bit hash, its digest, where its key lies; the
+//! table keeps spare room, so about twice that) and its packed key in one arena of bytes —
+//! never the item, and never a small allocation per item.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::{BuildHasher, Hash, Hasher, RandomState};
 
 use crate::diff::canon::digest;
 use crate::diff::packed::{key_hash, pack, unpack};
@@ -20,15 +21,19 @@ pub(super) enum On {
     B,
 }
 
-/// One waiting item: its digest, and where its packed key starts in the arena (its top bit
-/// says the side: set for B).
+/// One waiting item: its digest (as two halves, so that a slot is 8-byte aligned), and where its
+/// packed key starts in the arena (its top bit says the side: set for B).
 #[derive(Clone, Copy)]
 struct Slot {
-    digest: u128,
+    digest: [u64; 2],
     at: u64,
 }
 
 const ON_B: u64 = 1 << 63;
+
+fn halves(value: u128) -> [u64; 2] {
+    [(value >> 64) as u64, value as u64]
+}
 
 impl Slot {
     fn on(self) -> On {
@@ -40,24 +45,52 @@ impl Slot {
     }
 }
 
-/// The key hashes are already uniform: the table uses their low 64 bits as they are, instead
-/// of hashing them again.
-#[derive(Default)]
-struct Uniform(u64);
+/// A key's 128-bit hash, as the table's key: hashed by its low half alone.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct KeyHash([u64; 2]);
 
-impl Hasher for Uniform {
+impl Hash for KeyHash {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.0[1]);
+    }
+}
+
+/// The key hashes are already uniform, but fixed (SipHash with zero keys): mixed with a seed
+/// drawn for each comparison, so that keys written to collide cannot slow the table down.
+#[derive(Clone, Copy)]
+struct Seeded(u64);
+
+impl Default for Seeded {
+    fn default() -> Self {
+        Self(RandomState::new().hash_one(0u64) | 1)
+    }
+}
+
+impl BuildHasher for Seeded {
+    type Hasher = Mixed;
+
+    fn build_hasher(&self) -> Mixed {
+        Mixed(self.0, 0)
+    }
+}
+
+/// A hasher of one `u64`: multiplied by the (odd) seed, its high bits folded in.
+struct Mixed(u64, u64);
+
+impl Hasher for Mixed {
     fn finish(&self) -> u64 {
-        self.0
+        self.1
     }
 
     fn write(&mut self, bytes: &[u8]) {
         for &byte in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(byte);
+            self.write_u64(self.1.rotate_left(8) ^ u64::from(byte));
         }
     }
 
-    fn write_u128(&mut self, value: u128) {
-        self.0 = value as u64;
+    fn write_u64(&mut self, value: u64) {
+        let mixed = (value ^ self.1).wrapping_mul(self.0);
+        self.1 = mixed ^ (mixed >> 29);
     }
 }
 
@@ -67,7 +100,7 @@ const COMPACT_FROM: usize = 1 << 20;
 pub(super) struct Pairing<'a> {
     info: &'a TableInfo,
     pub(super) key_names: Vec<String>,
-    waiting: HashMap<u128, Slot, BuildHasherDefault<Uniform>>,
+    waiting: HashMap<KeyHash, Slot, Seeded>,
     /// The waiting items' packed keys, each after its length (4 bytes).
     arena: Vec<u8>,
     /// Bytes of the arena whose item has been paired since (reclaimed when half is dead).
@@ -97,8 +130,8 @@ impl<'a> Pairing<'a> {
 
     pub(super) fn arrive(&mut self, on: On, items: Vec<Item>) {
         for item in items {
-            let hash = key_hash(&item, &self.key_names);
-            let found = digest(&item);
+            let hash = KeyHash(halves(key_hash(&item, &self.key_names)));
+            let found = halves(digest(&item));
             match self.waiting.get(&hash).copied() {
                 Some(slot) if slot.on() != on => {
                     self.waiting.remove(&hash);
@@ -121,7 +154,7 @@ impl<'a> Pairing<'a> {
 
     /// Keep `item` waiting for the other side (or stop the comparison when its key is not
     /// whole).
-    fn wait(&mut self, on: On, hash: u128, found: u128, item: &Item) {
+    fn wait(&mut self, on: On, hash: KeyHash, found: [u64; 2], item: &Item) {
         let Some(packed) = pack(item, &self.key_names) else {
             let error = self.info.key_of(item).err();
             self.keyless.get_or_insert(error.unwrap_or_else(|| {
@@ -134,8 +167,13 @@ impl<'a> Pairing<'a> {
             digest: found,
             at: self.arena.len() as u64 | side,
         };
-        self.arena
-            .extend_from_slice(&(packed.len() as u32).to_le_bytes());
+        let Ok(len) = u32::try_from(packed.len()) else {
+            // No DynamoDB key is over 3 KB: a key this long is not a table's.
+            let error = Error::Invalid("an item's key is over 4 GiB".into());
+            self.keyless.get_or_insert(error);
+            return;
+        };
+        self.arena.extend_from_slice(&len.to_le_bytes());
         self.arena.extend_from_slice(&packed);
         // The same key twice on one side (never from one scan) keeps the later item.
         if let Some(old) = self.waiting.insert(hash, slot) {

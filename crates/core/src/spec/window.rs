@@ -15,8 +15,7 @@ use crate::number;
 use crate::report::{Line, Report, Tone, plural};
 use crate::spec::RuleSpec;
 use crate::table::TableInfo;
-use crate::tally::{Window, WindowParent, read_window};
-use crate::transfer::export_files;
+use crate::tally::{Window, WindowParent, read_window, window_files};
 
 /// An incremental export's window to check: `table`'s parents under `rule`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -34,11 +33,12 @@ impl WindowSpec {
     /// Read the export's records and sum each parent's window (`info`: the table, described).
     pub fn run(&self, info: &TableInfo, stop: &CancelToken) -> Result<WindowReport> {
         let rule = self.rule.tally_rule()?;
-        let data = export_files(&self.export)?;
+        let data = window_files(&self.export)?;
         let window = read_window(info, &rule, &data.files, stop)?;
         Ok(WindowReport {
             table: self.table.clone(),
             tally: rule.tally,
+            view: data.view,
             window,
         })
     }
@@ -51,6 +51,8 @@ pub struct WindowReport {
     pub table: String,
     /// The tally attribute.
     pub tally: String,
+    /// The export's view, when its summary says (`NEW_AND_OLD_IMAGES`).
+    pub view: Option<String>,
     /// The window, per parent.
     pub window: Window,
 }
@@ -159,6 +161,14 @@ impl Report for WindowReport {
                 ),
             ));
         }
+        if self.window.no_old_image && self.view.is_none() {
+            lines.push(Line::new(
+                Tone::Warn,
+                "No record has an old image: right for a window of inserts only; an export made \
+                 with the new-images view reads its updates as inserts, and its sums are wrong."
+                    .to_owned(),
+            ));
+        }
         if self.window.others > 0 {
             lines.push(Line::new(
                 Tone::Plain,
@@ -183,6 +193,8 @@ impl Report for WindowReport {
             "from": w.span.map(|s| time_text(s.0)),
             "to": w.span.map(|s| time_text(s.1)),
             "parents_touched": w.parents.len(),
+            "view": self.view,
+            "no_old_image": w.no_old_image,
             "drifted": drifted,
         })
     }

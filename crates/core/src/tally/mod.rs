@@ -17,6 +17,7 @@ mod rulebook;
 mod shards;
 mod suggest;
 mod window;
+mod window_files;
 
 pub use athena::{athena_sql, athena_table};
 pub use checked::Checked;
@@ -42,6 +43,7 @@ pub use rulebook::SavedRules;
 pub use shards::{ShardTotal, sum_shards};
 pub use suggest::suggest;
 pub use window::{MAX_RECORDS_NAMED, RecordAt, Window, WindowParent, read_window};
+pub use window_files::{WindowFiles, window_files};
 
 #[cfg(test)]
 pub(crate) mod tests {

@@ -2,8 +2,8 @@
 //! times, one record per changed item: `Metadata.WriteTimestampMicros`, `Keys`, and `OldImage`
 //! and `NewImage` as they were at the window's ends). Per parent under a tally rule: the
 //! children inserted minus removed against the tally's move (new image − old image); a parent
-//! whose tally moved by another amount gained a drift in the window, and its records are the
-//! writes that did it.
+//! whose tally moved by another amount gained a drift in the window, and its records in the
+//! window (its own and its children's) are named: among them are the writes that did not add up.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -21,6 +21,12 @@ use crate::value::{self, Item};
 
 /// The records of one parent kept to name: beyond these, counted.
 pub const MAX_RECORDS_NAMED: usize = 20;
+
+/// DynamoDB's longest partition key value (bytes) and sort key value.
+const MAX_KEY_BYTES: (usize, usize) = (2048, 1024);
+
+/// The digits of a write time in microseconds: 20 hold any `u64`.
+const MAX_MICROS_DIGITS: usize = 20;
 
 /// Where a record is: its file and line, and when its item was last written in the window.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -96,6 +102,9 @@ pub struct Window {
     pub span: Option<(u128, u128)>,
     /// Every parent a record touched, by partition key value.
     pub parents: BTreeMap<String, WindowParent>,
+    /// No record had an old image: right for a window of inserts only, wrong for an export
+    /// made with the new-images view (its updates read as inserts), so it is said.
+    pub no_old_image: bool,
 }
 
 impl Window {
@@ -144,6 +153,7 @@ pub fn read_window(
     for file in files {
         let (input, action) = open_text(file)?;
         let mut lines = Lines::new(input, file, action);
+        // A line too long is said with its file and line by the reader itself.
         while let Some(text) = lines.next_line()? {
             if stop.is_cancelled() {
                 return Err(Error::Cancelled {
@@ -155,23 +165,12 @@ pub fn read_window(
             let record = parsed.map_err(|e| located(file, line, &e))?;
             any_old |= record.old.is_some();
             window.records += 1;
-            add(
-                &mut window,
-                rule,
-                child_prefix,
-                names,
-                &record,
-                (file, line),
-            );
+            let at = (file.as_path(), line);
+            add(&mut window, rule, child_prefix, names, &record, at)
+                .map_err(|e| located(file, line, &e))?;
         }
     }
-    if window.records > 0 && !any_old {
-        return Err(Error::Invalid(
-            "no record of the export has an old image: a window is summed from an export made \
-             with the new-and-old-images view (ExportViewType NEW_AND_OLD_IMAGES)"
-                .into(),
-        ));
-    }
+    window.no_old_image = window.records > 0 && !any_old;
     Ok(window)
 }
 
@@ -214,17 +213,11 @@ fn parse_record(text: &[u8]) -> Result<Record> {
             .transpose()
     };
     let keys = image("Keys")?.ok_or_else(|| Error::Invalid("a record without its Keys".into()))?;
-    // `{"N": "…"}` as documented; a bare number or string read as well.
-    let micros = object
-        .get("Metadata")
-        .and_then(|m| m.get("WriteTimestampMicros"))
-        .and_then(|t| match t.get("N") {
-            Some(n) => n.as_str().map(str::to_owned),
-            None => t
-                .as_str()
-                .map(str::to_owned)
-                .or_else(|| Some(t.to_string())),
-        });
+    // `{"N": "…"}` as documented; a bare number or string read as well; digits only.
+    let micros = match (object.get("Metadata")).and_then(|m| m.get("WriteTimestampMicros")) {
+        None => None,
+        Some(t) => Some(micros_of(t)?),
+    };
     Ok(Record {
         keys,
         old: image("OldImage")?,
@@ -233,61 +226,68 @@ fn parse_record(text: &[u8]) -> Result<Record> {
     })
 }
 
-/// Count `record` into its parent's window, when it is a parent's or a child's.
+/// A write time in microseconds: `{"N": "…"}`, a string or a number, of digits only.
+fn micros_of(t: &serde_json::Value) -> Result<String> {
+    let text = match t.get("N") {
+        Some(n) => n.as_str().map(str::to_owned),
+        None => (t.as_str().map(str::to_owned)).or_else(|| t.as_u64().map(|n| n.to_string())),
+    };
+    match text {
+        Some(text)
+            if !text.is_empty()
+                && text.len() <= MAX_MICROS_DIGITS
+                && text.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            Ok(text)
+        }
+        _ => Err(Error::Invalid(
+            "Metadata.WriteTimestampMicros is not a time in microseconds".into(),
+        )),
+    }
+}
+
+/// Count `record` into its parent's window, when it is a parent's or a child's. A record
+/// without the table's string keys is refused: an export of another table (or keys that are
+/// not strings, which no tally rule reads) would otherwise say "no drift" over records it never
+/// counted.
 fn add(
     window: &mut Window,
     rule: &TallyRule,
     child_prefix: &str,
     (pk, sk): (&str, &str),
     record: &Record,
-    (file, line): (&Path, usize),
-) {
-    let text = |name: &str| match record.keys.get(name) {
-        Some(AttributeValue::S(s)) => Some(s.clone()),
-        _ => None,
+    at: (&Path, usize),
+) -> Result<()> {
+    let text = |name: &str, most: usize| match record.keys.get(name) {
+        Some(AttributeValue::S(s)) if s.len() <= most => Ok(s.clone()),
+        Some(AttributeValue::S(_)) => Err(Error::Invalid(format!(
+            "key {name} is longer than DynamoDB allows ({most} bytes)"
+        ))),
+        Some(_) => Err(Error::Invalid(format!(
+            "key {name} is not a string: a tally rule reads string keys"
+        ))),
+        None => Err(Error::Invalid(format!(
+            "the record's Keys have no {name}: is this an export of the table given?"
+        ))),
     };
-    let (Some(partition), Some(sort)) = (text(pk), text(sk)) else {
-        window.others += 1;
-        return;
-    };
-    if let Some(at) = record
-        .micros
-        .as_deref()
-        .and_then(|m| m.parse::<u128>().ok())
-    {
+    let (partition, sort) = (text(pk, MAX_KEY_BYTES.0)?, text(sk, MAX_KEY_BYTES.1)?);
+    if let Some(at) = (record.micros.as_deref()).and_then(|m| m.parse::<u128>().ok()) {
         let (first, last) = window.span.unwrap_or((at, at));
         window.span = Some((first.min(at), last.max(at)));
     }
-    let is_parent =
-        sort == rule.parents.sort_key && partition.starts_with(&rule.parents.partition_prefix);
-    let is_child = !is_parent
-        && sort.starts_with(child_prefix)
-        && partition.starts_with(&rule.parents.partition_prefix);
+    let prefix = &rule.parents.partition_prefix;
+    let is_parent = sort == rule.parents.sort_key && partition.starts_with(prefix);
+    let is_child = !is_parent && sort.starts_with(child_prefix) && partition.starts_with(prefix);
     if !is_parent && !is_child {
         window.others += 1;
-        return;
+        return Ok(());
     }
-    let parent = window
-        .parents
-        .entry(partition.clone())
-        .or_insert_with(|| WindowParent {
-            partition,
-            ..WindowParent::default()
-        });
+    let parent = (window.parents.entry(partition.clone())).or_insert_with(|| WindowParent {
+        partition,
+        ..WindowParent::default()
+    });
     let what = if is_parent {
-        let tally = |image: &Option<Item>| match image.as_ref().and_then(|i| i.get(&rule.tally)) {
-            Some(AttributeValue::N(n)) => Some(n.clone()),
-            _ => None,
-        };
-        parent.tally = (tally(&record.old), tally(&record.new));
-        parent.seen = true;
-        let shown = |t: &Option<String>| t.clone().unwrap_or_else(|| "absent".into());
-        format!(
-            "{} {} → {}",
-            rule.tally,
-            shown(&parent.tally.0),
-            shown(&parent.tally.1)
-        )
+        parent_moved(parent, rule, record, &sort)?
     } else {
         match (&record.old, &record.new) {
             (None, Some(_)) => {
@@ -298,14 +298,49 @@ fn add(
                 parent.removed += 1;
                 format!("{sort} removed")
             }
-            _ => format!("{sort} changed"),
+            (Some(_), Some(_)) => format!("{sort} changed"),
+            (None, None) => format!("{sort} (no image)"),
         }
     };
-    let micros = record.micros.clone();
     parent.note(RecordAt {
-        file: file.to_owned(),
-        line,
-        micros,
+        file: at.0.to_owned(),
+        line: at.1,
+        micros: record.micros.clone(),
         what,
     });
+    Ok(())
+}
+
+/// The parent's own record: its tally at the window's two ends. A second record of the same
+/// parent, or a tally that is not a number, is refused.
+fn parent_moved(
+    parent: &mut WindowParent,
+    rule: &TallyRule,
+    record: &Record,
+    sort: &str,
+) -> Result<String> {
+    if parent.seen {
+        return Err(Error::Invalid(format!(
+            "a second record of parent {} {sort}: an incremental export has one record per item \
+             (are two exports' files mixed?)",
+            parent.partition
+        )));
+    }
+    let tally = |image: &Option<Item>| match image.as_ref().and_then(|i| i.get(&rule.tally)) {
+        Some(AttributeValue::N(n)) => Ok(Some(n.clone())),
+        None => Ok(None),
+        Some(_) => Err(Error::Invalid(format!(
+            "parent {}'s {} is not a number",
+            parent.partition, rule.tally
+        ))),
+    };
+    parent.tally = (tally(&record.old)?, tally(&record.new)?);
+    parent.seen = true;
+    let shown = |t: &Option<String>| t.clone().unwrap_or_else(|| "absent".into());
+    Ok(format!(
+        "{} {} → {}",
+        rule.tally,
+        shown(&parent.tally.0),
+        shown(&parent.tally.1)
+    ))
 }
