@@ -49,6 +49,7 @@ mod purge;
 mod reads;
 mod reads_cli;
 mod refused_inputs;
+mod s3_export;
 mod seed;
 mod size_cli;
 mod sql;

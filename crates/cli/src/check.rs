@@ -12,14 +12,14 @@ use crate::exit::{Exit, said_read};
 use crate::interrupt::{describe, unless_stopped};
 use crate::output::Output;
 use dynoscope_core::cancel::CancelToken;
-use dynoscope_core::connection::Reader;
+use dynoscope_core::connection::{Connection, Reader};
 use dynoscope_core::cost::Pricing;
 use dynoscope_core::ending::Ending;
 use dynoscope_core::error::{Error, Result};
 use dynoscope_core::spec::WindowSpec;
 use dynoscope_core::table::{TableInfo, human_bytes};
 use dynoscope_core::tally::{self, Reconciled, RepairReport, TallyRule};
-use dynoscope_core::transfer::Format;
+use dynoscope_core::transfer::{Format, S3Location};
 
 /// Run the check; exit 0 when every parent matches, 1 when any drifted or could not be
 /// checked. With `--repair` (and `--all`), every drifted parent is then repaired.
@@ -45,19 +45,15 @@ pub async fn check(cx: &mut Ctx<'_>, args: CheckArgs) -> Result<Exit> {
     let pricing = connection.pricing(&info);
     let mut all = Reconciled::default();
     if let Some(location) = &args.athena {
-        out.text(tally::athena_sql(
-            &info,
-            &rule,
-            location,
-            &tally::athena_table(&info.name),
-        )?);
-        out.flush();
-        // The SQL printed is all it does: unread, it failed.
-        out.failure().map_or(Ok(()), Err)?;
-        return Ok(Exit::Done);
+        return print_athena(&info, &rule, location, out);
     }
     match (&args.pk, args.all, &args.from_export) {
-        (_, _, Some(path)) => all = check_from_export(&info, &rule, &args, path, out, stop)?,
+        (_, _, Some(path)) => {
+            all = match S3Location::parse(&path.to_string_lossy())? {
+                Some(at) => check_from_s3(connection, &info, &rule, &at, out, stop).await?,
+                None => check_from_export(&info, &rule, &args, path, out, stop)?,
+            };
+        }
         (Some(_), _, None) => {
             let partition = spec.one_partition(&info)?;
             let (check, _) = unless_stopped(
@@ -102,6 +98,25 @@ pub async fn check(cx: &mut Ctx<'_>, args: CheckArgs) -> Result<Exit> {
         all.ending()
     };
     Ok(Exit::from(repaired.ending().graver(unchecked)))
+}
+
+/// Print the Athena SQL reconciling the export at `location`: all it does, so unprinted, it
+/// failed.
+fn print_athena(
+    info: &TableInfo,
+    rule: &TallyRule,
+    location: &str,
+    out: &mut Output,
+) -> Result<Exit> {
+    out.text(tally::athena_sql(
+        info,
+        rule,
+        location,
+        &tally::athena_table(&info.name),
+    )?);
+    out.flush();
+    out.failure().map_or(Ok(()), Err)?;
+    Ok(Exit::Done)
 }
 
 /// Check every parent, after noting what the scan will read and cost and the plan it runs on;
@@ -162,6 +177,40 @@ fn check_from_export(
     }
     out.note(format_args!(
         "Read {} items ({}) from the export; no item read from the table.",
+        read.items,
+        human_bytes(i64::try_from(read.bytes).unwrap_or(i64::MAX))
+    ));
+    Ok(all)
+}
+
+/// Check every parent in the export at `at` in S3, each data object streamed (their names
+/// noted first); no item is read from the table.
+async fn check_from_s3(
+    connection: &Connection,
+    info: &TableInfo,
+    rule: &TallyRule,
+    at: &S3Location,
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Reconciled> {
+    let client = connection.s3();
+    let (checks, read, objects) = tally::check_s3_export(info, rule, &client, at, stop).await?;
+    out.note(format_args!(
+        "dynoscope: read {} from {at}:",
+        dynoscope_core::report::plural(objects.len(), "object")
+    ));
+    for object in &objects {
+        out.note(format_args!("  {object}"));
+    }
+    let checks = checks.ok_or(Error::Cancelled {
+        op: "reading the export",
+    })?;
+    let mut all = Reconciled::default();
+    for check in checks {
+        all.add(check);
+    }
+    out.note(format_args!(
+        "Read {} items ({}) from the export in S3; no item read from the table.",
         read.items,
         human_bytes(i64::try_from(read.bytes).unwrap_or(i64::MAX))
     ));

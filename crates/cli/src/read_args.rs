@@ -186,7 +186,8 @@ pub struct CheckArgs {
     #[arg(long, default_value = "auto", value_parser = plan_choice)]
     pub plan: PlanChoice,
     /// Reconcile every parent from this DynamoDB export (an S3 export's folder or file, or
-    /// DynamoDB JSON lines), read locally: no read capacity used.
+    /// DynamoDB JSON lines), read locally, or from `s3://BUCKET/PREFIX` (the export's folder,
+    /// its data objects streamed): no read capacity used.
     #[arg(long, conflicts_with_all = ["pk", "all", "shards"])]
     pub from_export: Option<std::path::PathBuf>,
     /// Check a window's writes from this incremental export (its folder or a data file, made

@@ -16,6 +16,17 @@ impl Connection {
         aws_sdk_cloudwatch::Client::new(&self.sdk)
     }
 
+    /// An S3 client of the connection's configuration (region, credentials); against an
+    /// endpoint URL, that endpoint with path-style addressing (as moto and other stand-ins
+    /// serve S3 on the same port).
+    pub fn s3(&self) -> aws_sdk_s3::Client {
+        let mut config = aws_sdk_s3::config::Builder::from(&self.sdk);
+        if self.sdk.endpoint_url().is_some() {
+            config = config.force_path_style(true);
+        }
+        aws_sdk_s3::Client::from_conf(config.build())
+    }
+
     /// For a sandbox seeded when it started: how many items, how fast.
     pub fn seeded_note(&self) -> Option<String> {
         #[cfg(feature = "sandbox")]

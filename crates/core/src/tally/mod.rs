@@ -14,6 +14,7 @@ mod reconcile;
 mod repair;
 mod rule;
 mod rulebook;
+mod s3_export;
 mod shards;
 mod suggest;
 mod window;
@@ -40,6 +41,7 @@ pub use repair::{
 pub use rule::{ChildSource, ParentMatch, Rule, ShardRule, TallyRule};
 pub use rulebook::RuleBook;
 pub use rulebook::SavedRules;
+pub use s3_export::{S3Checked, check_s3_export};
 pub use shards::{ShardTotal, sum_shards};
 pub use suggest::suggest;
 pub use window::{MAX_RECORDS_NAMED, RecordAt, Window, WindowParent, read_window};

@@ -265,22 +265,23 @@ pub fn check_export(
     if cancel.is_cancelled() {
         return Ok((None, read));
     }
-    // Which files were read, so that an export's folder says what it held.
-    let mut names: Vec<String> = files
-        .iter()
-        .take(5)
-        .map(|f| f.display().to_string())
-        .collect();
-    if files.len() > names.len() {
-        names.push(format!("and {} more", files.len() - names.len()));
-    }
-    let method = format!(
-        "counted in one pass over the export ({}: {}; {} items)",
-        plural(files.len(), "file"),
-        names.join(", "),
-        read.items
-    );
+    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    let method = export_method(&names, read.items);
     Ok((Some(pass.finish(info, &method)), read))
+}
+
+/// The method words of a pass over an export's files (or objects): which were read, so that an
+/// export's folder says what it held.
+pub(crate) fn export_method(names: &[String], items: u64) -> String {
+    let mut shown: Vec<String> = names.iter().take(5).cloned().collect();
+    if names.len() > shown.len() {
+        shown.push(format!("and {} more", names.len() - shown.len()));
+    }
+    format!(
+        "counted in one pass over the export ({}: {}; {items} items)",
+        plural(names.len(), "file"),
+        shown.join(", "),
+    )
 }
 
 /// The method words of a live one pass.

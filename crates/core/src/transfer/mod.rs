@@ -12,6 +12,7 @@ mod export;
 mod files;
 
 mod lines;
+mod s3;
 mod source;
 mod stream;
 
@@ -31,10 +32,13 @@ pub use files::Fingerprint;
 pub use files::export_files;
 pub(crate) use lines::Lines;
 pub use lines::MAX_LINE_BYTES;
+pub(crate) use s3::S3Object;
+pub use s3::{S3Location, data_objects};
 pub(crate) use source::FileItems;
 pub use source::rejected_path;
 pub use stream::StreamProgress;
 pub(crate) use stream::stream_items;
+pub(crate) use stream::{TextSource, stream_sources};
 
 /// A file format for items.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

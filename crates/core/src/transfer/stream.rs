@@ -47,8 +47,40 @@ pub(crate) fn stream_items(
     format: Format,
     wanted: &HashSet<String>,
     cancel: &CancelToken,
-    mut on_item: impl FnMut(Item),
-    mut on_progress: impl FnMut(StreamProgress),
+    on_item: impl FnMut(Item),
+    on_progress: impl FnMut(StreamProgress),
+) -> Result<StreamProgress> {
+    let sources: Vec<Box<dyn TextSource>> = (files.iter())
+        .map(|f| Box::new(f.clone()) as Box<dyn TextSource>)
+        .collect();
+    stream_sources(sources, format, wanted, cancel, (on_item, on_progress))
+}
+
+/// Where the text of one file of an export comes from: a file here, or an object in S3.
+pub(crate) trait TextSource: Send {
+    /// Its name in words and errors: a path, or `s3://bucket/key`.
+    fn name(&self) -> String;
+    /// Its text, gunzipped on the way when it is gzip, and what reading it is called.
+    fn open(&self) -> Result<(Box<dyn std::io::BufRead + Send>, &'static str)>;
+}
+
+impl TextSource for PathBuf {
+    fn name(&self) -> String {
+        self.display().to_string()
+    }
+
+    fn open(&self) -> Result<(Box<dyn std::io::BufRead + Send>, &'static str)> {
+        open_text(self)
+    }
+}
+
+/// [`stream_items`] over any sources, read one after another on a thread of their own.
+pub(crate) fn stream_sources(
+    sources: Vec<Box<dyn TextSource>>,
+    format: Format,
+    wanted: &HashSet<String>,
+    cancel: &CancelToken,
+    (mut on_item, mut on_progress): (impl FnMut(Item), impl FnMut(StreamProgress)),
 ) -> Result<StreamProgress> {
     if !matches!(
         format,
@@ -59,9 +91,9 @@ pub(crate) fn stream_items(
         ));
     }
     let (tx, rx) = mpsc::sync_channel::<Result<Block>>(4);
-    let owned: Vec<PathBuf> = files.to_vec();
+    let names: Vec<String> = sources.iter().map(|s| s.name()).collect();
     let stop = cancel.clone();
-    let reader = std::thread::spawn(move || read_blocks(&owned, &tx, &stop));
+    let reader = std::thread::spawn(move || read_blocks(&sources, &tx, &stop));
     let mut progress = StreamProgress::default();
     let mut result = Ok(());
     for block in &rx {
@@ -77,10 +109,9 @@ pub(crate) fn stream_items(
         }
         progress.files = block.file + 1;
         progress.bytes += block.text.len() as u64;
-        let path = files.get(block.file).map(PathBuf::as_path);
         if let Err(e) = parse_block(&block, format, wanted, &mut progress.items, &mut on_item) {
-            result = Err(match path {
-                Some(path) => e.at(&path.display().to_string()),
+            result = Err(match names.get(block.file) {
+                Some(name) => e.at(name),
                 None => e,
             });
             break;
@@ -99,9 +130,13 @@ pub(crate) fn stream_items(
 }
 
 /// Gunzip (when the file starts as gzip) and cut each file into blocks of whole lines.
-fn read_blocks(files: &[PathBuf], tx: &mpsc::SyncSender<Result<Block>>, cancel: &CancelToken) {
-    for (file, path) in files.iter().enumerate() {
-        if let Err(e) = read_one(file, path, tx, cancel) {
+fn read_blocks(
+    sources: &[Box<dyn TextSource>],
+    tx: &mpsc::SyncSender<Result<Block>>,
+    cancel: &CancelToken,
+) {
+    for (file, source) in sources.iter().enumerate() {
+        if let Err(e) = read_one(file, source.as_ref(), tx, cancel) {
             let _ = tx.send(Err(e));
             return;
         }
@@ -113,11 +148,13 @@ fn read_blocks(files: &[PathBuf], tx: &mpsc::SyncSender<Result<Block>>, cancel: 
 
 fn read_one(
     file: usize,
-    path: &Path,
+    source: &dyn TextSource,
     tx: &mpsc::SyncSender<Result<Block>>,
     cancel: &CancelToken,
 ) -> Result<()> {
-    let (mut input, action) = open_text(path)?;
+    let (mut input, action) = source.open()?;
+    let name = source.name();
+    let path = Path::new(&name);
     let mut cutter = Cutter::default();
     loop {
         let mut text = cutter.buffer();
@@ -130,9 +167,7 @@ fn read_one(
             cutter.carry = text;
             cutter.finish()
         } else {
-            cutter
-                .cut(text, start)
-                .map_err(|e| e.at(&path.display().to_string()))?
+            cutter.cut(text, start).map_err(|e| e.at(&name))?
         };
         let Some((first_line, text)) = cut else {
             if read == 0 {

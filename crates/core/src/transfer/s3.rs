@@ -1,0 +1,194 @@
+//! An export's files read where DynamoDB wrote them: `s3://BUCKET/PREFIX`, the export's folder
+//! (`…/AWSDynamoDB/<ExportId>/`, whose `manifest-files.json` names its data files) or a folder
+//! of data files. Each object is streamed — gunzipped on the way, one at a time, never copied to
+//! disk — through the same line reader as a file here.
+
+use std::io::{BufRead, BufReader};
+
+use aws_sdk_s3::Client;
+
+use crate::error::{Error, Result};
+use crate::transfer::stream::TextSource;
+
+/// The largest manifest read: 64 MiB, some hundred thousand data files.
+const MAX_MANIFEST_BYTES: i64 = 64 << 20;
+
+/// Where in S3: a bucket and a key prefix (no leading or trailing `/`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct S3Location {
+    /// The bucket.
+    pub bucket: String,
+    /// The key prefix, without its trailing `/`.
+    pub prefix: String,
+}
+
+impl S3Location {
+    /// `s3://bucket/prefix` read; `None` for text that is not an `s3://` address.
+    pub fn parse(text: &str) -> Result<Option<Self>> {
+        let Some(rest) = text.strip_prefix("s3://") else {
+            return Ok(None);
+        };
+        let (bucket, prefix) = rest.split_once('/').unwrap_or((rest, ""));
+        let valid = (3..=63).contains(&bucket.len())
+            && (bucket.bytes())
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'.' || b == b'-');
+        if !valid {
+            return Err(Error::Invalid(format!(
+                "{text}: `{bucket}` is not a bucket name (3 to 63 lowercase letters, digits, dots \
+                 and hyphens)"
+            )));
+        }
+        Ok(Some(Self {
+            bucket: bucket.to_owned(),
+            prefix: prefix.trim_matches('/').to_owned(),
+        }))
+    }
+
+    fn key(&self, name: &str) -> String {
+        if self.prefix.is_empty() {
+            name.to_owned()
+        } else {
+            format!("{}/{name}", self.prefix)
+        }
+    }
+}
+
+impl std::fmt::Display for S3Location {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "s3://{}/{}", self.bucket, self.prefix)
+    }
+}
+
+fn s3_error<E, R>(op: &'static str, at: &str, e: aws_sdk_s3::error::SdkError<E, R>) -> Error
+where
+    E: std::error::Error + Send + Sync + 'static,
+    R: std::fmt::Debug + Send + Sync + 'static,
+{
+    let text = aws_sdk_s3::error::DisplayErrorContext(&e).to_string();
+    Error::Invalid(format!("{op} {at}: {text}"))
+}
+
+/// The export's data objects at `at`: the ones its `manifest-files.json` names when the prefix
+/// holds one, else every `.json` and `.json.gz` object under it (manifests left out).
+pub async fn data_objects(client: &Client, at: &S3Location) -> Result<Vec<String>> {
+    let manifest = at.key("manifest-files.json");
+    let got = client
+        .get_object()
+        .bucket(&at.bucket)
+        .key(&manifest)
+        .send()
+        .await;
+    match got {
+        Ok(out) => {
+            if out.content_length().unwrap_or(0) > MAX_MANIFEST_BYTES {
+                return Err(Error::Invalid(format!(
+                    "s3://{}/{manifest} is over 64 MiB: not an export's manifest",
+                    at.bucket
+                )));
+            }
+            let body = (out.body.collect().await).map_err(|e| {
+                Error::Invalid(format!("reading s3://{}/{manifest}: {e}", at.bucket))
+            })?;
+            manifest_keys(&String::from_utf8_lossy(&body.into_bytes()), &manifest)
+        }
+        Err(e) if e.as_service_error().is_some_and(|s| s.is_no_such_key()) => {
+            listed(client, at).await
+        }
+        Err(e) => Err(s3_error(
+            "GetObject",
+            &format!("s3://{}/{manifest}", at.bucket),
+            e,
+        )),
+    }
+}
+
+/// The `dataFileS3Key` of each line of a manifest.
+fn manifest_keys(text: &str, manifest: &str) -> Result<Vec<String>> {
+    let mut keys = Vec::new();
+    for (n, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let entry: serde_json::Value = serde_json::from_str(line).map_err(|_| {
+            Error::Invalid(format!("{manifest}, line {}: not a JSON object", n + 1))
+        })?;
+        let key = (entry.get("dataFileS3Key").and_then(|k| k.as_str())).ok_or_else(|| {
+            Error::Invalid(format!("{manifest}, line {}: no dataFileS3Key", n + 1))
+        })?;
+        keys.push(key.to_owned());
+    }
+    Ok(keys)
+}
+
+/// Every data object under the prefix, page after page.
+async fn listed(client: &Client, at: &S3Location) -> Result<Vec<String>> {
+    let mut keys = Vec::new();
+    let prefix = if at.prefix.is_empty() {
+        String::new()
+    } else {
+        format!("{}/", at.prefix)
+    };
+    let mut pages = client
+        .list_objects_v2()
+        .bucket(&at.bucket)
+        .prefix(&prefix)
+        .into_paginator()
+        .send();
+    while let Some(page) = pages.next().await {
+        let page = page.map_err(|e| s3_error("ListObjectsV2", &at.to_string(), e))?;
+        for object in page.contents() {
+            let key = object.key().unwrap_or_default();
+            let name = key.rsplit('/').next().unwrap_or_default();
+            if (name.ends_with(".json.gz") || name.ends_with(".json"))
+                && !name.starts_with("manifest-")
+            {
+                keys.push(key.to_owned());
+            }
+        }
+    }
+    if keys.is_empty() {
+        return Err(Error::Invalid(format!(
+            "{at} holds no .json or .json.gz objects (an export keeps its items in data/)"
+        )));
+    }
+    keys.sort();
+    Ok(keys)
+}
+
+/// One object, opened by the export reader's thread: its body streamed, never held whole.
+pub(crate) struct S3Object {
+    pub client: Client,
+    pub bucket: String,
+    pub key: String,
+    pub runtime: tokio::runtime::Handle,
+}
+
+impl TextSource for S3Object {
+    fn name(&self) -> String {
+        format!("s3://{}/{}", self.bucket, self.key)
+    }
+
+    fn open(&self) -> Result<(Box<dyn BufRead + Send>, &'static str)> {
+        let request = self.client.get_object().bucket(&self.bucket).key(&self.key);
+        let out = (self.runtime.block_on(request.send()))
+            .map_err(|e| s3_error("GetObject", &self.name(), e))?;
+        let body = tokio_util::io::SyncIoBridge::new_with_handle(
+            out.body.into_async_read(),
+            self.runtime.clone(),
+        );
+        let mut raw = BufReader::with_capacity(1 << 16, body);
+        let gzipped = (raw.fill_buf())
+            .map_err(|e| Error::Invalid(format!("reading {}: {e}", self.name())))?
+            .starts_with(&[0x1f, 0x8b]);
+        Ok(if gzipped {
+            let gz = flate2::bufread::MultiGzDecoder::new(raw);
+            (
+                Box::new(BufReader::with_capacity(1 << 16, gz)),
+                "gunzipping",
+            )
+        } else {
+            (Box::new(raw), "reading")
+        })
+    }
+}

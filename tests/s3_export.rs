@@ -1,0 +1,144 @@
+//! A reconcile straight from an export in S3 (`check --from-export s3://…`), against moto's
+//! server (its DynamoDB for the table's keys, its S3 for the export): the sandbox's Social
+//! exported (gzipped S3 export format) and put where DynamoDB puts a full export's files, with
+//! its `manifest-files.json`, beside a stray object the manifest does not name. The same drifts
+//! as from the downloaded file, the stray left out; a prefix without a manifest is listed.
+
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use crate::common::files::dynoscope;
+use crate::common::moto::{moto_connection, table_with};
+
+const RULE: [&str; 8] = [
+    "--tally",
+    "likeTally",
+    "--parent-prefix",
+    "POST#",
+    "--child-prefix",
+    "LIKE#",
+    "--json",
+    "--from-export",
+];
+
+/// The sandbox's Social, exported as DynamoDB's export to S3 writes its data files.
+fn social_export(dir: &Path) -> Vec<u8> {
+    let file = dir.join("social.json.gz");
+    let _ = std::fs::remove_file(&file);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dynoscope"))
+        .args([
+            "--sandbox",
+            "export",
+            "--table",
+            "Social",
+            "--format",
+            "s3-export",
+        ])
+        .arg("--gzip")
+        .arg("--out")
+        .arg(&file)
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::read(&file).unwrap()
+}
+
+/// Each parent's line of a check's JSON: its partition, stored tally, counted children, drift.
+fn parents(stdout: &str) -> BTreeSet<String> {
+    stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v.get("pk").is_some())
+        .map(|v| {
+            format!(
+                "{} {} {} {}",
+                v["pk"], v["stored"], v["counted"], v["drift"]
+            )
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reconcile_from_s3_finds_what_the_downloaded_export_does() {
+    let (moto, connection) = moto_connection().await;
+    let table = table_with(&connection, "Social", 0).await;
+    let dir =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("s3-export-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let gz = social_export(&dir);
+    let s3 = connection.s3();
+    s3.create_bucket().bucket("exports").send().await.unwrap();
+    let put = |key: &'static str, body: Vec<u8>| {
+        let request = s3.put_object().bucket("exports").key(key).body(body.into());
+        async move { request.send().await.unwrap() }
+    };
+    let data = "nightly/AWSDynamoDB/01764547200000-a1b2c3d4/data/part-0001.json.gz";
+    put(data, gz.clone()).await;
+    let manifest = format!("{{\"itemCount\": 1, \"dataFileS3Key\": \"{data}\"}}\n");
+    put(
+        "nightly/AWSDynamoDB/01764547200000-a1b2c3d4/manifest-files.json",
+        manifest.into_bytes(),
+    )
+    .await;
+    // A stray file beside it, not the export's: a parent whose tally nobody counted.
+    let stray =
+        br#"{"Item": {"PK": {"S": "POST#stray"}, "SK": {"S": "META"}, "likeTally": {"N": "9"}}}"#;
+    put(
+        "nightly/AWSDynamoDB/01764547200000-a1b2c3d4/data/stray.json",
+        stray.to_vec(),
+    )
+    .await;
+    // The same file, with no manifest: listed under its prefix.
+    put("plain/part.json.gz", gz).await;
+
+    let local = dir.join("social.json.gz");
+    let run = |from: String| {
+        let mut args = vec!["check".to_owned(), "--table".to_owned(), table.clone()];
+        args.extend(RULE.iter().map(|s| (*s).to_owned()));
+        args.push(from);
+        let url = moto.url.clone();
+        async move {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            dynoscope(&url, &args).await
+        }
+    };
+    let (code, from_file, stderr) = run(local.display().to_string()).await;
+    assert_eq!(code, 1, "the seeded drifts: {stderr}");
+    let expected = parents(&from_file);
+    assert!(!expected.is_empty(), "{from_file}");
+
+    let export = "s3://exports/nightly/AWSDynamoDB/01764547200000-a1b2c3d4/".to_owned();
+    let (code, from_s3, stderr) = run(export).await;
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(parents(&from_s3), expected, "{stderr}");
+    assert!(
+        stderr.contains("read 1 object from s3://exports/"),
+        "{stderr}"
+    );
+    assert!(
+        !from_s3.contains("POST#stray"),
+        "the stray file is not the export's"
+    );
+
+    let (code, listed, stderr) = run("s3://exports/plain".to_owned()).await;
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(parents(&listed), expected);
+
+    let (code, _, stderr) = run("s3://exports/nothing-here".to_owned()).await;
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("holds no .json or .json.gz objects"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = run("s3://Not_A_Bucket/x".to_owned()).await;
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("is not a bucket name"), "{stderr}");
+}
