@@ -142,3 +142,76 @@ async fn a_reconcile_from_s3_finds_what_the_downloaded_export_does() {
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("is not a bucket name"), "{stderr}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_windows_drifts_are_found_in_an_incremental_export_in_s3() {
+    let (moto, connection) = moto_connection().await;
+    let table = table_with(&connection, "Social", 0).await;
+    // The window's export as DynamoDB lays it out, then put in S3 at the same keys.
+    let records = crate::window::the_window();
+    let dir = crate::window::export("s3", &records, Some("NEW_AND_OLD_IMAGES"));
+    let root = dir.parent().unwrap();
+    let s3 = connection.s3();
+    s3.create_bucket()
+        .bucket("increments")
+        .send()
+        .await
+        .unwrap();
+    let id = dir.file_name().unwrap().to_string_lossy().into_owned();
+    let files = [
+        format!("{id}/manifest-summary.json"),
+        format!("{id}/manifest-files.json"),
+        "data/part-0001.json.gz".to_owned(),
+        "data/other-window.json.gz".to_owned(),
+    ];
+    for file in &files {
+        let mut body = std::fs::read(root.join(file)).unwrap();
+        if file.ends_with("manifest-files.json") {
+            // The manifest names its objects by their whole key in the bucket.
+            let text = String::from_utf8(body).unwrap();
+            body = text
+                .replace("exports/AWSDynamoDB/", "day/AWSDynamoDB/")
+                .into_bytes();
+        }
+        let key = format!("day/AWSDynamoDB/{file}");
+        let put = s3
+            .put_object()
+            .bucket("increments")
+            .key(key)
+            .body(body.into());
+        put.send().await.unwrap();
+    }
+    let export = format!("s3://increments/day/AWSDynamoDB/{id}/");
+    let args = [
+        "check",
+        "--table",
+        &table,
+        "--tally",
+        "likeTally",
+        "--parent-prefix",
+        "POST#",
+        "--child-prefix",
+        "LIKE#",
+        "--incremental-export",
+        &export,
+        "--json",
+    ];
+    let (code, stdout, stderr) = dynoscope(&moto.url, &args).await;
+    assert_eq!(code, 1, "{stderr}");
+    let doc: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    let gained: Vec<(&str, &str)> = (doc["drifted"].as_array().unwrap().iter())
+        .map(|p| {
+            (
+                p["partition"].as_str().unwrap(),
+                p["gained"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(gained, [("POST#w3", "-1"), ("POST#w4", "1")], "{stdout}");
+    assert_eq!(doc["view"], "NEW_AND_OLD_IMAGES");
+    let file = doc["drifted"][0]["records"][0]["file"].as_str().unwrap();
+    assert_eq!(
+        file,
+        "s3://increments/day/AWSDynamoDB/data/part-0001.json.gz"
+    );
+}

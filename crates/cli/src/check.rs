@@ -38,7 +38,7 @@ pub async fn check(cx: &mut Ctx<'_>, args: CheckArgs) -> Result<Exit> {
             rule: spec.rule.clone(),
             export: export.clone(),
         };
-        return said_read(out, &window.run(&info, stop)?, args.json);
+        return said_read(out, &window.run(connection, &info, stop).await?, args.json);
     }
     let rule = spec.rule.tally_rule()?;
     let started = Instant::now();

@@ -187,13 +187,9 @@ impl Server {
         self.answer("check_window", &spec, async {
             self.inside_exports(&spec.export)?;
             let info = self.describe(&spec.table).await?;
-            let (stop, spec) = (self.shared.stop.clone(), spec.clone());
-            let report = tokio::task::spawn_blocking(move || spec.run(&info, &stop))
-                .await
-                .map_err(|e| Error::TaskDied {
-                    op: "reading the export",
-                    detail: e.to_string(),
-                })??;
+            let report = spec
+                .run(self.connection(), &info, &self.shared.stop)
+                .await?;
             Answer::of(&report)
         })
         .await

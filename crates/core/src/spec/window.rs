@@ -9,13 +9,15 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::cancel::CancelToken;
+use crate::connection::Connection;
 use crate::ending::Ending;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::number;
 use crate::report::{Line, Report, Tone, plural};
 use crate::spec::RuleSpec;
 use crate::table::TableInfo;
-use crate::tally::{Window, WindowParent, read_window, window_files};
+use crate::tally::{Window, WindowParent, read_window, view_of_summary, window_files};
+use crate::transfer::{S3Location, S3Object, TextSource, data_objects, manifest_text};
 
 /// An incremental export's window to check: `table`'s parents under `rule`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -25,23 +27,70 @@ pub struct WindowSpec {
     pub table: String,
     /// The tally rule.
     pub rule: RuleSpec,
-    /// The export: its folder (`AWSDynamoDB/ID/`, or its `data/` folder) or one data file.
+    /// The export: its folder (`AWSDynamoDB/<ExportId>/`) or one data file, here or in S3
+    /// (`s3://BUCKET/PREFIX/AWSDynamoDB/<ExportId>/`).
     pub export: PathBuf,
 }
 
 impl WindowSpec {
-    /// Read the export's records and sum each parent's window (`info`: the table, described).
-    pub fn run(&self, info: &TableInfo, stop: &CancelToken) -> Result<WindowReport> {
+    /// Read the export's records and sum each parent's window (`info`: the table, described):
+    /// files here, or `s3://…` read with `connection`'s S3 client.
+    pub async fn run(
+        &self,
+        connection: &Connection,
+        info: &TableInfo,
+        stop: &CancelToken,
+    ) -> Result<WindowReport> {
         let rule = self.rule.tally_rule()?;
-        let data = window_files(&self.export)?;
-        let window = read_window(info, &rule, &data.files, stop)?;
+        let (sources, view) = match S3Location::parse(&self.export.to_string_lossy())? {
+            Some(at) => s3_sources(&connection.s3(), &at).await?,
+            None => {
+                let data = window_files(&self.export)?;
+                let files = (data.files.into_iter())
+                    .map(|f| Box::new(f) as Box<dyn TextSource>)
+                    .collect();
+                (files, data.view)
+            }
+        };
+        let (owned, tally_rule, stop) = (info.clone(), rule.clone(), stop.clone());
+        // Objects are read by blocking calls: off the runtime, as files are.
+        let window =
+            tokio::task::spawn_blocking(move || read_window(&owned, &tally_rule, &sources, &stop))
+                .await
+                .map_err(|e| Error::TaskDied {
+                    op: "reading the export",
+                    detail: e.to_string(),
+                })??;
         Ok(WindowReport {
             table: self.table.clone(),
             tally: rule.tally,
-            view: data.view,
+            view,
             window,
         })
     }
+}
+
+/// The incremental export at `at` in S3: the objects its manifest names, and its view.
+async fn s3_sources(
+    client: &aws_sdk_s3::Client,
+    at: &S3Location,
+) -> Result<(Vec<Box<dyn TextSource>>, Option<String>)> {
+    let view = match manifest_text(client, at, "manifest-summary.json").await? {
+        Some(text) => view_of_summary(&text, &format!("{at}/manifest-summary.json"))?,
+        None => None,
+    };
+    let runtime = tokio::runtime::Handle::current();
+    let sources = (data_objects(client, at).await?.into_iter())
+        .map(|key| {
+            Box::new(S3Object {
+                client: client.clone(),
+                bucket: at.bucket.clone(),
+                key,
+                runtime: runtime.clone(),
+            }) as Box<dyn TextSource>
+        })
+        .collect();
+    Ok((sources, view))
 }
 
 /// What a window's records said: the parents that gained a drift in it, each with its records.

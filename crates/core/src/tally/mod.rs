@@ -44,7 +44,9 @@ pub use rulebook::SavedRules;
 pub use s3_export::{S3Checked, check_s3_export};
 pub use shards::{ShardTotal, sum_shards};
 pub use suggest::suggest;
-pub use window::{MAX_RECORDS_NAMED, RecordAt, Window, WindowParent, read_window};
+pub(crate) use window::read_window;
+pub use window::{MAX_RECORDS_NAMED, RecordAt, Window, WindowParent};
+pub(crate) use window_files::view_of_summary;
 pub use window_files::{WindowFiles, window_files};
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ use crate::error::{Error, Result};
 use crate::number;
 use crate::table::TableInfo;
 use crate::tally::rule::{ChildSource, TallyRule};
-use crate::transfer::{Lines, open_text};
+use crate::transfer::{Lines, TextSource};
 use crate::value::{self, Item};
 
 /// The records of one parent kept to name: beyond these, counted.
@@ -122,12 +122,12 @@ struct Record {
     micros: Option<String>,
 }
 
-/// Read `files` (an incremental export's data files, gzipped or not) and sum each parent's
+/// Read `sources` (an incremental export's data files or objects, gzipped or not) and sum each parent's
 /// window under `rule`, its children in its own partition (`ChildSource::SortKeyPrefix`).
-pub fn read_window(
+pub(crate) fn read_window(
     info: &TableInfo,
     rule: &TallyRule,
-    files: &[PathBuf],
+    sources: &[Box<dyn TextSource>],
     stop: &CancelToken,
 ) -> Result<Window> {
     let ChildSource::SortKeyPrefix(child_prefix) = &rule.children else {
@@ -146,13 +146,13 @@ pub fn read_window(
     })?;
     let names = (info.partition.name.as_str(), sort.name.as_str());
     let mut window = Window {
-        files: files.to_vec(),
+        files: sources.iter().map(|s| PathBuf::from(s.name())).collect(),
         ..Window::default()
     };
     let mut any_old = false;
-    for file in files {
-        let (input, action) = open_text(file)?;
-        let mut lines = Lines::new(input, file, action);
+    for (source, file) in sources.iter().zip(window.files.clone()) {
+        let (input, action) = source.open()?;
+        let mut lines = Lines::new(input, &file, action);
         // A line too long is said with its file and line by the reader itself.
         while let Some(text) = lines.next_line()? {
             if stop.is_cancelled() {
@@ -162,12 +162,12 @@ pub fn read_window(
             }
             let parsed = parse_record(text);
             let line = lines.line();
-            let record = parsed.map_err(|e| located(file, line, &e))?;
+            let record = parsed.map_err(|e| located(&file, line, &e))?;
             any_old |= record.old.is_some();
             window.records += 1;
             let at = (file.as_path(), line);
             add(&mut window, rule, child_prefix, names, &record, at)
-                .map_err(|e| located(file, line, &e))?;
+                .map_err(|e| located(&file, line, &e))?;
         }
     }
     window.no_old_image = window.records > 0 && !any_old;

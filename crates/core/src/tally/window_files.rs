@@ -99,21 +99,25 @@ fn summary_view(path: &Path) -> Result<Option<String>> {
     if !summary.is_file() {
         return Ok(None);
     }
-    let json: serde_json::Value = serde_json::from_str(&read_small(&summary)?)
-        .map_err(|_| Error::Invalid(format!("{} is not JSON", summary.display())))?;
-    let text = |name: &str| json.get(name).and_then(|v| v.as_str()).map(str::to_owned);
+    view_of_summary(&read_small(&summary)?, &summary.display().to_string())
+}
+
+/// The view a `manifest-summary.json` (`text`, at `name`) says, when it does; a full export's
+/// summary or one of the new-images view is refused.
+pub(crate) fn view_of_summary(text: &str, name: &str) -> Result<Option<String>> {
+    let json: serde_json::Value =
+        serde_json::from_str(text).map_err(|_| Error::Invalid(format!("{name} is not JSON")))?;
+    let text = |key: &str| json.get(key).and_then(|v| v.as_str()).map(str::to_owned);
     if text("exportType").is_some_and(|t| t != "INCREMENTAL_EXPORT") {
         return Err(Error::Invalid(format!(
-            "{} is a full export's: a window is read from an incremental export",
-            summary.display()
+            "{name} is a full export's: a window is read from an incremental export"
         )));
     }
     let view = text("outputView").or_else(|| text("exportViewType"));
     if view.as_deref().is_some_and(|v| v.starts_with("NEW_IMAGE")) {
         return Err(Error::Invalid(format!(
-            "the export was made with the new-images view ({}): a window is summed from an \
-             export with old images too (NEW_AND_OLD_IMAGES)",
-            summary.display()
+            "the export was made with the new-images view ({name}): a window is summed from an \
+             export with old images too (NEW_AND_OLD_IMAGES)"
         )));
     }
     Ok(view)

@@ -33,7 +33,7 @@ pub use files::export_files;
 pub(crate) use lines::Lines;
 pub use lines::MAX_LINE_BYTES;
 pub(crate) use s3::S3Object;
-pub use s3::{S3Location, data_objects};
+pub use s3::{S3Location, data_objects, manifest_text};
 pub(crate) use source::FileItems;
 pub use source::rejected_path;
 pub use stream::StreamProgress;

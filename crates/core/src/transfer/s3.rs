@@ -72,34 +72,38 @@ where
 /// holds one, else every `.json` and `.json.gz` object under it (manifests left out).
 pub async fn data_objects(client: &Client, at: &S3Location) -> Result<Vec<String>> {
     let manifest = at.key("manifest-files.json");
+    match manifest_text(client, at, "manifest-files.json").await? {
+        Some(text) => manifest_keys(&text, &manifest),
+        None => listed(client, at).await,
+    }
+}
+
+/// The text of the manifest `name` beside the export at `at` (at most 64 MiB); `None` when
+/// there is none.
+pub async fn manifest_text(client: &Client, at: &S3Location, name: &str) -> Result<Option<String>> {
+    let key = at.key(name);
+    let place = format!("s3://{}/{key}", at.bucket);
     let got = client
         .get_object()
         .bucket(&at.bucket)
-        .key(&manifest)
+        .key(&key)
         .send()
         .await;
-    match got {
-        Ok(out) => {
-            if out.content_length().unwrap_or(0) > MAX_MANIFEST_BYTES {
-                return Err(Error::Invalid(format!(
-                    "s3://{}/{manifest} is over 64 MiB: not an export's manifest",
-                    at.bucket
-                )));
-            }
-            let body = (out.body.collect().await).map_err(|e| {
-                Error::Invalid(format!("reading s3://{}/{manifest}: {e}", at.bucket))
-            })?;
-            manifest_keys(&String::from_utf8_lossy(&body.into_bytes()), &manifest)
-        }
-        Err(e) if e.as_service_error().is_some_and(|s| s.is_no_such_key()) => {
-            listed(client, at).await
-        }
-        Err(e) => Err(s3_error(
-            "GetObject",
-            &format!("s3://{}/{manifest}", at.bucket),
-            e,
-        )),
+    let out = match got {
+        Ok(out) => out,
+        Err(e) if e.as_service_error().is_some_and(|s| s.is_no_such_key()) => return Ok(None),
+        Err(e) => return Err(s3_error("GetObject", &place, e)),
+    };
+    if out.content_length().unwrap_or(0) > MAX_MANIFEST_BYTES {
+        return Err(Error::Invalid(format!(
+            "{place} is over 64 MiB: not an export's manifest"
+        )));
     }
+    let body =
+        (out.body.collect().await).map_err(|e| Error::Invalid(format!("reading {place}: {e}")))?;
+    Ok(Some(
+        String::from_utf8_lossy(&body.into_bytes()).into_owned(),
+    ))
 }
 
 /// The `dataFileS3Key` of each line of a manifest.
