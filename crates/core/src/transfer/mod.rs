@@ -172,13 +172,17 @@ impl ReadItem {
 /// The file at `path` to read as text, gunzipped on the way when it is gzip (by its first
 /// bytes), and what reading it is called in an error (`reading` or `gunzipping`).
 pub(crate) fn open_text(path: &Path) -> Result<(Box<dyn std::io::BufRead + Send>, &'static str)> {
-    use std::io::{BufRead, BufReader};
     let opened = std::fs::File::open(path).map_err(|e| file_error(path, "reading", &e))?;
-    let mut raw = BufReader::with_capacity(1 << 16, opened);
-    let gzipped = raw
-        .fill_buf()
-        .map_err(|e| file_error(path, "reading", &e))?
-        .starts_with(&[0x1f, 0x8b]);
+    gunzipped(opened).map_err(|e| file_error(path, "reading", &e))
+}
+
+/// `input` as text, gunzipped on the way when it starts as gzip, and what reading it is called.
+pub(crate) fn gunzipped(
+    input: impl std::io::Read + Send + 'static,
+) -> std::io::Result<(Box<dyn std::io::BufRead + Send>, &'static str)> {
+    use std::io::{BufRead, BufReader};
+    let mut raw = BufReader::with_capacity(1 << 16, input);
+    let gzipped = raw.fill_buf()?.starts_with(&[0x1f, 0x8b]);
     Ok(if gzipped {
         let gz = flate2::bufread::MultiGzDecoder::new(raw);
         (

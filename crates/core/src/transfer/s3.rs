@@ -3,11 +3,12 @@
 //! of data files. Each object is streamed — gunzipped on the way, one at a time, never copied to
 //! disk — through the same line reader as a file here.
 
-use std::io::{BufRead, BufReader};
+use std::io::BufRead;
 
 use aws_sdk_s3::Client;
 
 use crate::error::{Error, Result};
+use crate::transfer::gunzipped;
 use crate::transfer::stream::TextSource;
 
 /// The largest manifest read: 64 MiB, some hundred thousand data files.
@@ -181,18 +182,6 @@ impl TextSource for S3Object {
             out.body.into_async_read(),
             self.runtime.clone(),
         );
-        let mut raw = BufReader::with_capacity(1 << 16, body);
-        let gzipped = (raw.fill_buf())
-            .map_err(|e| Error::Invalid(format!("reading {}: {e}", self.name())))?
-            .starts_with(&[0x1f, 0x8b]);
-        Ok(if gzipped {
-            let gz = flate2::bufread::MultiGzDecoder::new(raw);
-            (
-                Box::new(BufReader::with_capacity(1 << 16, gz)),
-                "gunzipping",
-            )
-        } else {
-            (Box::new(raw), "reading")
-        })
+        gunzipped(body).map_err(|e| Error::Invalid(format!("reading {}: {e}", self.name())))
     }
 }
