@@ -11,12 +11,13 @@ use crate::tally::repair_all::RepairAllFlow;
 use crate::{Intent, Loaded, Scope};
 use dynoscope_core::error::Error;
 use dynoscope_core::number;
+use dynoscope_core::table::TableInfo;
 use dynoscope_core::tally::{
     self, Checked, Estimate, ParentCheck, ParentSource, PassRead, ReconcileEvent, ReconcilePlan,
     Reconciled, TallyRule,
 };
-use dynoscope_core::task::Job;
-use dynoscope_core::transfer::{self, Format};
+use dynoscope_core::task::{Job, Progress};
+use dynoscope_core::transfer::{self, Format, S3Location};
 
 /// Where the parents come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -211,40 +212,7 @@ impl Reconcile {
         let (rule, info) = (rule.clone(), scope.table.clone());
         let table_items = info.item_count.and_then(|n| u64::try_from(n).ok());
         if self.source == SourceChoice::Export {
-            let path = PathBuf::from(self.export_path.trim());
-            if self.export_path.trim().is_empty() {
-                return Err(Error::Invalid("give the export's folder or file".into()));
-            }
-            let job = scope
-                .spawner
-                .spawn_blocking_job("Reconcile", move |events, cancel| {
-                    let mut seen = 0;
-                    let data = transfer::export_files(&path)?;
-                    let (checks, _) = tally::check_export(
-                        &info,
-                        &rule,
-                        &data.files,
-                        Format::S3Export,
-                        &cancel,
-                        |progress| {
-                            let items = progress.items - seen;
-                            seen = progress.items;
-                            events.send(ReconcileEvent::Read(PassRead {
-                                items,
-                                ..PassRead::default()
-                            }));
-                        },
-                    )?;
-                    let Some(checks) = checks else {
-                        return Ok(true);
-                    };
-                    events.send(ReconcileEvent::Found(checks.len()));
-                    for check in checks {
-                        events.send(ReconcileEvent::Checked(Box::new(check)));
-                    }
-                    Ok(false)
-                });
-            return Ok(self.new_run(job, "one pass over the export's files".into(), table_items));
+            return self.export_run(scope, info, rule, table_items);
         }
         let source = self.source(scope, loaded)?;
         let plan = match self.plan {
@@ -264,6 +232,66 @@ impl Reconcile {
                 .await
             });
         Ok(self.new_run(job, plan.label(), table_items))
+    }
+
+    /// A reconcile from an export's files here, or from its objects in S3 (`s3://…`, read with
+    /// the connection's S3 client): no request to the table, no read capacity.
+    fn export_run(
+        &self,
+        scope: &Scope<'_>,
+        info: TableInfo,
+        rule: TallyRule,
+        table_items: Option<u64>,
+    ) -> Result<Run, Error> {
+        let typed = self.export_path.trim();
+        if typed.is_empty() {
+            return Err(Error::Invalid(
+                "give the export's folder or file, or its s3:// location".into(),
+            ));
+        }
+        if let Some(at) = S3Location::parse(typed)? {
+            let s3 = scope.connection.s3();
+            let job = scope
+                .spawner
+                .spawn_job("Reconcile", move |events, cancel| async move {
+                    let (checks, read, _) =
+                        tally::check_s3_export(&info, &rule, &s3, &at, &cancel).await?;
+                    events.send(ReconcileEvent::Read(PassRead {
+                        items: read.items,
+                        ..PassRead::default()
+                    }));
+                    Ok(send_checks(&events, checks))
+                });
+            return Ok(self.new_run(
+                job,
+                "one pass over the export's objects in S3".into(),
+                table_items,
+            ));
+        }
+        let path = PathBuf::from(typed);
+        let job = scope
+            .spawner
+            .spawn_blocking_job("Reconcile", move |events, cancel| {
+                let mut seen = 0;
+                let data = transfer::export_files(&path)?;
+                let (checks, _) = tally::check_export(
+                    &info,
+                    &rule,
+                    &data.files,
+                    Format::S3Export,
+                    &cancel,
+                    |progress| {
+                        let items = progress.items - seen;
+                        seen = progress.items;
+                        events.send(ReconcileEvent::Read(PassRead {
+                            items,
+                            ..PassRead::default()
+                        }));
+                    },
+                )?;
+                Ok(send_checks(&events, checks))
+            });
+        Ok(self.new_run(job, "one pass over the export's files".into(), table_items))
     }
 
     fn new_run(
@@ -317,4 +345,19 @@ impl Reconcile {
         let table = tally::athena_table(&scope.table.name);
         tally::athena_sql(scope.table, rule, self.s3_location.trim(), &table)
     }
+}
+
+/// Every parent's check of a pass over an export handed to the view; whether it was cancelled.
+fn send_checks(
+    events: &Progress<ReconcileEvent>,
+    checks: Option<Vec<dynoscope_core::error::Result<ParentCheck>>>,
+) -> bool {
+    let Some(checks) = checks else {
+        return true;
+    };
+    events.send(ReconcileEvent::Found(checks.len()));
+    for check in checks {
+        events.send(ReconcileEvent::Checked(Box::new(check)));
+    }
+    false
 }

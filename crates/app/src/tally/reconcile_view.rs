@@ -177,10 +177,13 @@ impl Reconcile {
                 "Export path",
                 &mut self.export_path,
                 320.0,
-                "a folder of .json.gz files (the export's data/), or one file",
+                "a folder of .json.gz files (the export's data/), one file, or s3://bucket/prefix",
             );
         });
-        ui.weak("Read here, line by line: no request is sent and no read capacity used.");
+        ui.weak(
+            "Read line by line, here or streamed from S3: no request to the table, no read \
+             capacity used.",
+        );
         ui.horizontal(|ui| {
             labelled_text_ui(
                 ui,

@@ -1,0 +1,103 @@
+//! The Tally check's Reconcile "from an export" given an `s3://` location: on a connection to
+//! moto's server (its DynamoDB holds the table, its S3 an export holding one like more), the
+//! export's objects are streamed and the parents reconciled from them — the extra like seen, no
+//! read capacity used.
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use egui::accesskit::Role;
+use egui_kittest::kittest::Queryable;
+
+use crate::common::Sdk as _;
+use crate::common::moto::{moto_connection, table_with};
+use crate::{
+    endpoint, has_label, has_label_containing, query_partition, start, step_until, type_into,
+};
+
+/// `(pk, sk, likeTally)`: two posts, one drifted (3 stored, 1 child).
+const ITEMS: [(&str, &str, Option<&str>); 5] = [
+    ("POST#s1", "META", Some("2")),
+    ("POST#s1", "LIKE#USER#a", None),
+    ("POST#s1", "LIKE#USER#b", None),
+    ("POST#s2", "META", Some("3")),
+    ("POST#s2", "LIKE#USER#c", None),
+];
+
+fn item(
+    pk: &str,
+    sk: &str,
+    tally: Option<&str>,
+) -> std::collections::HashMap<String, AttributeValue> {
+    let mut item = std::collections::HashMap::from([
+        ("PK".to_owned(), AttributeValue::S(pk.to_owned())),
+        ("SK".to_owned(), AttributeValue::S(sk.to_owned())),
+    ]);
+    if let Some(tally) = tally {
+        item.insert("likeTally".to_owned(), AttributeValue::N(tally.to_owned()));
+    }
+    item
+}
+
+/// The same item as a line of DynamoDB's export to S3.
+fn line(pk: &str, sk: &str, tally: Option<&str>) -> String {
+    let tally = tally.map_or(String::new(), |t| {
+        format!(r#", "likeTally": {{"N": "{t}"}}"#)
+    });
+    format!(r#"{{"Item": {{"PK": {{"S": "{pk}"}}, "SK": {{"S": "{sk}"}}{tally}}}}}"#)
+}
+
+#[test]
+fn reconcile_reads_an_export_straight_from_s3() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let (moto, table) = runtime.block_on(async {
+        let (moto, connection) = moto_connection().await;
+        let table = table_with(&connection, "Social", 0).await;
+        let client = connection.sdk();
+        for (pk, sk, tally) in ITEMS {
+            let put = client
+                .put_item()
+                .table_name(&table)
+                .set_item(Some(item(pk, sk, tally)));
+            put.send().await.unwrap();
+        }
+        let s3 = connection.s3();
+        s3.create_bucket().bucket("exports").send().await.unwrap();
+        // The export holds a like the table does not: only a read of the export sees POST#s1
+        // drifted too.
+        let mut lines: Vec<String> = ITEMS.iter().map(|(p, s, t)| line(p, s, *t)).collect();
+        lines.push(line("POST#s1", "LIKE#USER#z", None));
+        let body = (lines.join("\n") + "\n").into_bytes();
+        let put = s3
+            .put_object()
+            .bucket("exports")
+            .key("ui/data/part.json")
+            .body(body.into());
+        put.send().await.unwrap();
+        (moto, table)
+    });
+    let mut app = start(endpoint(&moto.url), Some(&table));
+    let h = &mut app.harness;
+    h.set_size(egui::vec2(1280.0, 1600.0));
+    query_partition(h, "POST#s1");
+    step_until(h, "the results", |h| has_label(h, "LIKE#USER#a"));
+    h.get_by_role_and_label(Role::Button, "Tally check").click();
+    step_until(h, "the suggestion", |h| has_label(h, "Use"));
+    h.get_by_role_and_label(Role::Button, "Use").click();
+    step_until(h, "the reconcile form", |h| has_label(h, "Reconcile"));
+    h.get_by_role_and_label(Role::RadioButton, "An export's files")
+        .click();
+    step_until(h, "the export form", |h| has_label(h, "Export path"));
+    type_into(h, "Export path", "s3://exports/ui");
+    h.get_by_role_and_label(Role::Button, "Reconcile").click();
+    step_until(h, "the reconciliation", |h| {
+        has_label_containing(h, "2 parents checked · 2 drifted")
+    });
+    assert!(
+        has_label_containing(h, "· 0 RCU ≈ $0 on demand in all"),
+        "no read capacity used"
+    );
+    assert!(
+        has_label(h, "POST#s1") && has_label(h, "POST#s2"),
+        "both listed"
+    );
+    drop(moto);
+}
