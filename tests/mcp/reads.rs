@@ -126,6 +126,16 @@ async fn diff_compares_a_table_with_itself(agent: &Agent) {
         )
         .await;
     assert!(outside.contains("is not under"), "{outside}");
+    let in_s3 = agent
+        .refused(
+            "check_window",
+            json!({"table": "Social", "rule": rule, "export": "s3://bucket/AWSDynamoDB/01/"}),
+        )
+        .await;
+    assert!(
+        in_s3.contains("reads exports on this machine only"),
+        "{in_s3}"
+    );
 }
 
 /// A query cut at 2 items says where to go on, and going on returns the next ones; a scan sends
@@ -268,7 +278,7 @@ async fn every_tool_is_listed_with_what_it_costs_and_every_read_answers() {
     for read in READS {
         assert!(tools_called.contains(&read), "{read} audited");
     }
-    assert_eq!(lines.len(), 1 + 17);
+    assert_eq!(lines.len(), 1 + 18);
     agent.client.cancel().await.unwrap();
 }
 

@@ -328,6 +328,13 @@ impl Server {
     /// Whether `path` lies in the folder the server may read exports from (`--exports`): an
     /// agent names files, but only there.
     fn inside_exports(&self, path: &std::path::Path) -> Result<()> {
+        if path.to_string_lossy().starts_with("s3://") {
+            return Err(Error::Invalid(
+                "check_window reads exports on this machine only (under --exports DIR); an export \
+                 in S3 is read by `dynoscope check --incremental-export s3://…`"
+                    .into(),
+            ));
+        }
         let Some(root) = &self.shared.exports else {
             return Err(Error::Invalid(
                 "this server reads no export: start it with --exports DIR to let check_window \
