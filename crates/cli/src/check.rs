@@ -17,9 +17,9 @@ use dynoscope_core::cost::Pricing;
 use dynoscope_core::ending::Ending;
 use dynoscope_core::error::{Error, Result};
 use dynoscope_core::spec::WindowSpec;
-use dynoscope_core::table::{TableInfo, human_bytes};
+use dynoscope_core::table::TableInfo;
 use dynoscope_core::tally::{self, Reconciled, RepairReport, TallyRule};
-use dynoscope_core::transfer::{Format, S3Location};
+use dynoscope_core::transfer::Format;
 
 /// Run the check; exit 0 when every parent matches, 1 when any drifted or could not be
 /// checked. With `--repair` (and `--all`), every drifted parent is then repaired.
@@ -49,10 +49,7 @@ pub async fn check(cx: &mut Ctx<'_>, args: CheckArgs) -> Result<Exit> {
     }
     match (&args.pk, args.all, &args.from_export) {
         (_, _, Some(path)) => {
-            all = match S3Location::parse(&path.to_string_lossy())? {
-                Some(at) => check_from_s3(connection, &info, &rule, &at, out, stop).await?,
-                None => check_from_export(&info, &rule, &args, path, out, stop)?,
-            };
+            all = check_from_export(connection, (&info, &rule), &args, path, out, stop).await?;
         }
         (Some(_), _, None) => {
             let partition = spec.one_partition(&info)?;
@@ -144,76 +141,35 @@ async fn check_all(
     Ok(all)
 }
 
-/// Check every parent in the export files at `path` (their names noted first); no item is read
-/// from the table.
-fn check_from_export(
-    info: &TableInfo,
-    rule: &TallyRule,
+/// Check every parent in the export at `path` (files here, or `s3://…`; their names noted
+/// first); no item is read from the table.
+async fn check_from_export(
+    connection: &Connection,
+    rule: (&TableInfo, &TallyRule),
     args: &CheckArgs,
     path: &Path,
     out: &mut Output,
     stop: &CancelToken,
 ) -> Result<Reconciled> {
-    let mut all = Reconciled::default();
     let format = Format::parse(&args.export_format)?;
-    let data = dynoscope_core::transfer::export_files(path)?;
-    for skipped in &data.skipped {
+    let location = path.to_string_lossy();
+    let read = tally::check_export_at(connection, rule, (&location, format), stop, |_| {}).await?;
+    for skipped in &read.skipped {
         out.note(format_args!("dynoscope: {skipped}"));
     }
-    out.note(format_args!(
-        "dynoscope: reading {} from {}:",
-        dynoscope_core::report::plural(data.files.len(), "file"),
-        path.display()
-    ));
-    for file in &data.files {
-        out.note(format_args!("  {}", file.display()));
+    out.note(format_args!("dynoscope: {}", read.source_line()));
+    for source in &read.sources {
+        out.note(format_args!("  {source}"));
     }
-    let (checks, read) = tally::check_export(info, rule, &data.files, format, stop, |_| {})?;
-    let checks = checks.ok_or(Error::Cancelled {
-        op: "reading the export",
-    })?;
-    for check in checks {
-        all.add(check);
-    }
-    out.note(format_args!(
-        "Read {} items ({}) from the export; no item read from the table.",
-        read.items,
-        human_bytes(i64::try_from(read.bytes).unwrap_or(i64::MAX))
-    ));
-    Ok(all)
-}
-
-/// Check every parent in the export at `at` in S3, each data object streamed (their names
-/// noted first); no item is read from the table.
-async fn check_from_s3(
-    connection: &Connection,
-    info: &TableInfo,
-    rule: &TallyRule,
-    at: &S3Location,
-    out: &mut Output,
-    stop: &CancelToken,
-) -> Result<Reconciled> {
-    let client = connection.s3();
-    let (checks, read, objects) = tally::check_s3_export(info, rule, &client, at, stop).await?;
-    out.note(format_args!(
-        "dynoscope: read {} from {at}:",
-        dynoscope_core::report::plural(objects.len(), "object")
-    ));
-    for object in &objects {
-        out.note(format_args!("  {object}"));
-    }
-    let checks = checks.ok_or(Error::Cancelled {
+    let read_line = read.read_line();
+    let checks = read.checks.ok_or(Error::Cancelled {
         op: "reading the export",
     })?;
     let mut all = Reconciled::default();
     for check in checks {
         all.add(check);
     }
-    out.note(format_args!(
-        "Read {} items ({}) from the export in S3; no item read from the table.",
-        read.items,
-        human_bytes(i64::try_from(read.bytes).unwrap_or(i64::MAX))
-    ));
+    out.note(read_line);
     Ok(all)
 }
 

@@ -3,7 +3,6 @@
 //! or the user's), check them with progress and Cancel, list them by severity with totals, and
 //! export the result. The panel is drawn in `reconcile_view.rs`.
 
-use std::path::PathBuf;
 use std::time::Instant;
 
 use crate::save::{SaveEnd, Saving};
@@ -17,7 +16,7 @@ use dynoscope_core::tally::{
     Reconciled, TallyRule,
 };
 use dynoscope_core::task::{Job, Progress};
-use dynoscope_core::transfer::{self, Format, S3Location};
+use dynoscope_core::transfer::{self, Format, S3Location, StreamProgress};
 
 /// Where the parents come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -249,49 +248,32 @@ impl Reconcile {
                 "give the export's folder or file, or its s3:// location".into(),
             ));
         }
-        if let Some(at) = S3Location::parse(typed)? {
-            let s3 = scope.connection.s3();
-            let job = scope
-                .spawner
-                .spawn_job("Reconcile", move |events, cancel| async move {
-                    let (checks, read, _) =
-                        tally::check_s3_export(&info, &rule, &s3, &at, &cancel).await?;
-                    events.send(ReconcileEvent::Read(PassRead {
-                        items: read.items,
-                        ..PassRead::default()
-                    }));
-                    Ok(send_checks(&events, checks))
-                });
-            return Ok(self.new_run(
-                job,
-                "one pass over the export's objects in S3".into(),
-                table_items,
-            ));
-        }
-        let path = PathBuf::from(typed);
+        let (connection, location) = (scope.connection.clone(), typed.to_owned());
+        let plan = if matches!(S3Location::parse(&location), Ok(Some(_))) {
+            "one pass over the export's objects in S3"
+        } else {
+            "one pass over the export's files"
+        };
         let job = scope
             .spawner
-            .spawn_blocking_job("Reconcile", move |events, cancel| {
+            .spawn_job("Reconcile", move |events, cancel| async move {
                 let mut seen = 0;
-                let data = transfer::export_files(&path)?;
-                let (checks, _) = tally::check_export(
-                    &info,
-                    &rule,
-                    &data.files,
-                    Format::S3Export,
-                    &cancel,
-                    |progress| {
-                        let items = progress.items - seen;
-                        seen = progress.items;
-                        events.send(ReconcileEvent::Read(PassRead {
-                            items,
-                            ..PassRead::default()
-                        }));
-                    },
-                )?;
-                Ok(send_checks(&events, checks))
+                let progress = events.clone();
+                let on_progress = move |read: StreamProgress| {
+                    let items = read.items - seen;
+                    seen = read.items;
+                    progress.send(ReconcileEvent::Read(PassRead {
+                        items,
+                        ..PassRead::default()
+                    }));
+                };
+                let at = (location.as_str(), Format::S3Export);
+                let read =
+                    tally::check_export_at(&connection, (&info, &rule), at, &cancel, on_progress)
+                        .await?;
+                Ok(send_checks(&events, read.checks))
             });
-        Ok(self.new_run(job, "one pass over the export's files".into(), table_items))
+        Ok(self.new_run(job, plan.into(), table_items))
     }
 
     fn new_run(

@@ -17,7 +17,7 @@ use crate::report::{Line, Report, Tone, plural};
 use crate::spec::RuleSpec;
 use crate::table::TableInfo;
 use crate::tally::{Window, WindowParent, read_window, view_of_summary, window_files};
-use crate::transfer::{S3Location, S3Object, TextSource, data_objects, manifest_text};
+use crate::transfer::{S3Location, TextSource, manifest_text, object_sources};
 
 /// An incremental export's window to check: `table`'s parents under `rule`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -79,17 +79,7 @@ async fn s3_sources(
         Some(text) => view_of_summary(&text, &format!("{at}/manifest-summary.json"))?,
         None => None,
     };
-    let runtime = tokio::runtime::Handle::current();
-    let sources = (data_objects(client, at).await?.into_iter())
-        .map(|key| {
-            Box::new(S3Object {
-                client: client.clone(),
-                bucket: at.bucket.clone(),
-                key,
-                runtime: runtime.clone(),
-            }) as Box<dyn TextSource>
-        })
-        .collect();
+    let sources = object_sources(client, at).await?;
     Ok((sources, view))
 }
 

@@ -7,10 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::transfer::{export_files, file_error};
-
-/// The largest manifest read: 64 MiB, some hundred thousand data files.
-const MAX_MANIFEST_BYTES: u64 = 64 << 20;
+use crate::transfer::{MAX_MANIFEST_BYTES, export_files, file_error, manifest_keys};
 
 /// One incremental export's data files, and its view when its summary says.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -54,27 +51,16 @@ pub fn window_files(path: &Path) -> Result<WindowFiles> {
     let view = summary_view(path)?;
     let root = path.parent().unwrap_or(path);
     let mut files = Vec::new();
-    for (n, line) in read_small(&manifest)?.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let at =
-            |why: &str| Error::Invalid(format!("{}, line {}: {why}", manifest.display(), n + 1));
-        let entry: serde_json::Value =
-            serde_json::from_str(line).map_err(|_| at("not a JSON object"))?;
-        let key = (entry.get("dataFileS3Key").and_then(|k| k.as_str()))
-            .ok_or_else(|| at("no dataFileS3Key"))?;
-        let below = key
-            .rsplit_once("AWSDynamoDB/")
-            .map(|(_, rest)| rest)
+    let name = manifest.display().to_string();
+    for key in manifest_keys(&read_small(&manifest)?, &name)? {
+        let below = (key.rsplit_once("AWSDynamoDB/").map(|(_, rest)| rest))
             .filter(|rest| !rest.split('/').any(|part| part == ".." || part.is_empty()))
-            .ok_or_else(|| at("its dataFileS3Key is not under AWSDynamoDB/"))?;
+            .ok_or_else(|| Error::Invalid(format!("{name}: {key} is not under AWSDynamoDB/")))?;
         let file = root.join(below);
         if !file.is_file() {
             return Err(Error::Invalid(format!(
-                "{} names {below}, which is not at {}: download the export's data files \
+                "{name} names {below}, which is not at {}: download the export's data files \
                  (AWSDynamoDB/data/) beside its folder",
-                manifest.display(),
                 file.display()
             )));
         }

@@ -8,11 +8,11 @@ use std::io::BufRead;
 use aws_sdk_s3::Client;
 
 use crate::error::{Error, Result};
-use crate::transfer::gunzipped;
 use crate::transfer::stream::TextSource;
+use crate::transfer::{export_files, gunzipped};
 
 /// The largest manifest read: 64 MiB, some hundred thousand data files.
-const MAX_MANIFEST_BYTES: i64 = 64 << 20;
+pub(crate) const MAX_MANIFEST_BYTES: u64 = 64 << 20;
 
 /// Where in S3: a bucket and a key prefix (no leading or trailing `/`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,7 +95,7 @@ pub async fn manifest_text(client: &Client, at: &S3Location, name: &str) -> Resu
         Err(e) if e.as_service_error().is_some_and(|s| s.is_no_such_key()) => return Ok(None),
         Err(e) => return Err(s3_error("GetObject", &place, e)),
     };
-    if out.content_length().unwrap_or(0) > MAX_MANIFEST_BYTES {
+    if u64::try_from(out.content_length().unwrap_or(0)).unwrap_or(0) > MAX_MANIFEST_BYTES {
         return Err(Error::Invalid(format!(
             "{place} is over 64 MiB: not an export's manifest"
         )));
@@ -107,8 +107,8 @@ pub async fn manifest_text(client: &Client, at: &S3Location, name: &str) -> Resu
     ))
 }
 
-/// The `dataFileS3Key` of each line of a manifest.
-fn manifest_keys(text: &str, manifest: &str) -> Result<Vec<String>> {
+/// The `dataFileS3Key` of each line of a manifest (`text`, at `manifest`).
+pub(crate) fn manifest_keys(text: &str, manifest: &str) -> Result<Vec<String>> {
     let mut keys = Vec::new();
     for (n, line) in text
         .lines()
@@ -184,4 +184,55 @@ impl TextSource for S3Object {
         );
         gunzipped(body).map_err(|e| Error::Invalid(format!("reading {}: {e}", self.name())))
     }
+}
+
+/// Every data object of the export at `at`, as sources the export reader opens one at a time.
+pub(crate) async fn object_sources(
+    client: &Client,
+    at: &S3Location,
+) -> Result<Vec<Box<dyn TextSource>>> {
+    let runtime = tokio::runtime::Handle::current();
+    let keys = data_objects(client, at).await?;
+    Ok(keys
+        .into_iter()
+        .map(|key| {
+            Box::new(S3Object {
+                client: client.clone(),
+                bucket: at.bucket.clone(),
+                key,
+                runtime: runtime.clone(),
+            }) as Box<dyn TextSource>
+        })
+        .collect())
+}
+
+/// An export's data, wherever it is: its sources, their names, what was skipped, and where.
+pub(crate) struct ExportSources {
+    pub sources: Vec<Box<dyn TextSource>>,
+    pub names: Vec<String>,
+    pub skipped: Vec<String>,
+    /// In S3 (objects), or on this machine (files).
+    pub in_s3: bool,
+}
+
+/// The data of the export at `location`: `s3://…` objects (read with `s3`), or the files
+/// [`export_files`] finds here.
+pub(crate) async fn export_sources(s3: &Client, location: &str) -> Result<ExportSources> {
+    let (sources, skipped, in_s3) = match S3Location::parse(location)? {
+        Some(at) => (object_sources(s3, &at).await?, Vec::new(), true),
+        None => {
+            let data = export_files(std::path::Path::new(location))?;
+            let files = (data.files.into_iter())
+                .map(|f| Box::new(f) as Box<dyn TextSource>)
+                .collect();
+            (files, data.skipped, false)
+        }
+    };
+    let names = sources.iter().map(|s| s.name()).collect();
+    Ok(ExportSources {
+        sources,
+        names,
+        skipped,
+        in_s3,
+    })
 }

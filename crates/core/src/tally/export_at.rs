@@ -1,0 +1,95 @@
+//! Reconcile from an export wherever it is: its files here, or its objects in S3 (found by its
+//! manifest, or under its prefix) — each streamed and gunzipped on the way, one at a time, no
+//! temporary copy — through the one pass, on a thread of its own (off the runtime and off any
+//! UI thread). The words of what was read are said here once, for the CLI and the app.
+
+use crate::cancel::CancelToken;
+use crate::connection::Connection;
+use crate::error::{Error, Result};
+use crate::report::plural;
+use crate::table::{TableInfo, human_bytes};
+use crate::tally::one_pass::OnePass;
+use crate::tally::plan::export_method;
+use crate::tally::{ParentCheck, TallyRule};
+use crate::transfer::{Format, StreamProgress, export_sources, stream_sources};
+
+/// What a reconcile from an export read: every parent's check (`None` when cancelled), how much
+/// was read, the files or objects it read and what it skipped.
+#[derive(Debug)]
+pub struct ExportChecked {
+    /// Every parent's check; `None` when cancelled.
+    pub checks: Option<Vec<Result<ParentCheck>>>,
+    /// How much was read.
+    pub read: StreamProgress,
+    /// The files or objects read, by name.
+    pub sources: Vec<String>,
+    /// What was skipped (links not followed), each said.
+    pub skipped: Vec<String>,
+    /// Where: the location as given.
+    pub location: String,
+    /// In S3 (objects), or on this machine (files).
+    pub in_s3: bool,
+}
+
+impl ExportChecked {
+    /// What was read, before the checks: `reading 2 files from ./export:` or `read 1 object
+    /// from s3://…:`.
+    pub fn source_line(&self) -> String {
+        let (verb, noun) = if self.in_s3 {
+            ("read", "object")
+        } else {
+            ("reading", "file")
+        };
+        let count = plural(self.sources.len(), noun);
+        format!("{verb} {count} from {}:", self.location)
+    }
+
+    /// How much, after: `Read 26524 items (2.0 MB) from the export; no item read from the table.`
+    pub fn read_line(&self) -> String {
+        let bytes = human_bytes(i64::try_from(self.read.bytes).unwrap_or(i64::MAX));
+        let place = if self.in_s3 {
+            "the export in S3"
+        } else {
+            "the export"
+        };
+        let items = self.read.items;
+        format!("Read {items} items ({bytes}) from {place}; no item read from the table.")
+    }
+}
+
+/// Reconcile `rule` from the export of table `info` at `location` (a file or folder here, or
+/// `s3://BUCKET/PREFIX` read with `connection`'s S3 client), in `format`: no DynamoDB request is
+/// sent (`info` gives the keys). `on_progress` hears about every block read.
+pub async fn check_export_at(
+    connection: &Connection,
+    (info, rule): (&TableInfo, &TallyRule),
+    (location, format): (&str, Format),
+    cancel: &CancelToken,
+    mut on_progress: impl FnMut(StreamProgress) + Send + 'static,
+) -> Result<ExportChecked> {
+    let data = export_sources(&connection.s3(), location).await?;
+    let (owned, rule, stop) = (info.clone(), rule.clone(), cancel.clone());
+    let sources = data.sources;
+    // Files and objects are read by blocking calls (a body bridged to a `Read`): off the runtime.
+    let (pass, read) = tokio::task::spawn_blocking(move || -> Result<_> {
+        let mut pass = OnePass::new(&owned, &rule)?;
+        let wanted = pass.wanted();
+        let on = (|item| pass.add(item), |p| on_progress(p));
+        let read = stream_sources(sources, format, &wanted, &stop, on)?;
+        Ok(((!stop.is_cancelled()).then_some(pass), read))
+    })
+    .await
+    .map_err(|e| Error::TaskDied {
+        op: "reading the export",
+        detail: e.to_string(),
+    })??;
+    let method = export_method(&data.names, read.items);
+    Ok(ExportChecked {
+        checks: pass.map(|pass| pass.finish(info, &method)),
+        read,
+        sources: data.names,
+        skipped: data.skipped,
+        location: location.to_owned(),
+        in_s3: data.in_s3,
+    })
+}
