@@ -28,6 +28,7 @@ mod exit_table;
 mod exits;
 mod exits_bounds;
 mod export_files;
+mod export_start;
 mod expr;
 mod expr_copied;
 mod faults;

@@ -1,4 +1,5 @@
-//! `dynoscope table create|update|delete|iac|backup|backups|restore|delete-backup`: the core's
+//! `dynoscope table create|update|delete|iac|backup|backups|restore|delete-backup` (and
+//! `export|exports`, in `s3_export.rs`): the core's
 //! table management, printed. Each change is a configuration write through the gateway (--yes
 //! off this machine), followed until the table settles; the table (and a backup) is described
 //! again at the end.
@@ -9,6 +10,7 @@ use serde_json::{Value, json};
 use crate::backup_args::{BackupArgs, BackupsArgs, DeleteBackupArgs, RestoreArgs};
 use crate::exit::{Exit, said};
 use crate::interrupt::unless_stopped;
+use crate::s3_export;
 use crate::table_args::{CreateArgs, DropArgs, IacArgs, TableCommand, UpdateArgs};
 use dynoscope_core::admin::{self, AdminEvent, AdminReport, BackupInfo, ChangeRun};
 use dynoscope_core::cancel::CancelToken;
@@ -29,6 +31,8 @@ pub async fn table(cx: &mut Ctx<'_>, command: &TableCommand) -> Result<Exit> {
         TableCommand::Backups(args) => backups(cx, args).await,
         TableCommand::Restore(args) => restore(cx, args).await,
         TableCommand::DeleteBackup(args) => delete_backup(cx, args).await,
+        TableCommand::Export(args) => s3_export::export(cx, args).await,
+        TableCommand::Exports(args) => s3_export::list(cx, args).await,
     }
 }
 

@@ -5,6 +5,7 @@ use clap::{Args, Subcommand};
 
 use crate::backup_args::{BackupArgs, BackupsArgs, DeleteBackupArgs, RestoreArgs};
 use crate::exit::EXIT_TABLE;
+use crate::export_args::{ExportToArgs, ExportsArgs};
 use crate::flags::whole_u64;
 use dynoscope_core::error::{Error, Result};
 use dynoscope_core::schema::{
@@ -49,6 +50,16 @@ pub enum TableCommand {
     /// Delete a backup for good: only with --confirm, its name or ARN typed again.
     #[command(after_help = EXIT_TABLE)]
     DeleteBackup(DeleteBackupArgs),
+    /// Export the table to S3 with DynamoDB's own export (ExportTableToPointInTime): a full
+    /// snapshot, or --incremental for a window of writes. Point-in-time recovery is checked
+    /// first (--enable-pitr turns it on), the price is said before it starts, the start carries
+    /// one ClientToken (a re-send cannot start two), and it is followed until COMPLETED or
+    /// FAILED; Ctrl-C stops following, not the export. Asked off this machine (--yes).
+    #[command(after_help = EXIT_TABLE)]
+    Export(ExportToArgs),
+    /// List the table's exports to S3 (ListExports, every page): ID, status, type, ARN.
+    #[command(after_help = EXIT_TABLE)]
+    Exports(ExportsArgs),
 }
 
 impl TableCommand {
@@ -60,8 +71,9 @@ impl TableCommand {
             | Self::Delete(_)
             | Self::Backup(_)
             | Self::Restore(_)
-            | Self::DeleteBackup(_) => true,
-            Self::Iac(_) | Self::Backups(_) => false,
+            | Self::DeleteBackup(_)
+            | Self::Export(_) => true,
+            Self::Iac(_) | Self::Backups(_) | Self::Exports(_) => false,
         }
     }
 
@@ -75,6 +87,8 @@ impl TableCommand {
             Self::Backups(a) => a.json,
             Self::Restore(a) => a.json,
             Self::DeleteBackup(a) => a.json,
+            Self::Export(a) => a.json,
+            Self::Exports(a) => a.json,
             Self::Iac(_) => false,
         }
     }

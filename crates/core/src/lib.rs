@@ -12,6 +12,7 @@ pub mod counter;
 pub mod diff;
 pub mod ending;
 pub mod error;
+pub mod exports;
 pub mod expr;
 pub mod files;
 pub mod import;

@@ -152,6 +152,7 @@ mod tests {
             arn: arn.map(str::to_owned),
             created: created.map(str::to_owned),
             item_count: None,
+            size_bytes: None,
             unread: Vec::new(),
         }
     }

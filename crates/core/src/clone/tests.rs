@@ -15,6 +15,7 @@ fn described(spec: TableSpec, unread: Vec<String>) -> Described {
         arn: None,
         created: None,
         item_count: None,
+        size_bytes: None,
         unread,
     }
 }

@@ -58,6 +58,19 @@ impl Connection {
             .read(|c| info.pricing(&c.book, self.aws_region(), c.picked.as_deref()))
     }
 
+    /// The prices of the region this connection is priced as (its own, the one picked, or
+    /// us-east-1, said in `assumed`), for what is billed by the table's size, not its class.
+    pub fn region_pricing(&self) -> Pricing {
+        self.prices.read(|c| {
+            Pricing::for_connection(
+                &c.book,
+                self.aws_region(),
+                c.picked.as_deref(),
+                Billing::default(),
+            )
+        })
+    }
+
     /// What reads and writes cost on this connection when the table was not described (a
     /// PartiQL statement names it in its text): priced on demand, Standard, and said so.
     pub fn pricing_undescribed(&self) -> Pricing {

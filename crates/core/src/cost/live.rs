@@ -14,7 +14,7 @@ use aws_sdk_pricing::types::{Filter, FilterType};
 use bigdecimal::BigDecimal;
 use serde_json::Value;
 
-use crate::cost::prices::{ClassPrices, RegionPrices};
+use crate::cost::prices::{BeyondPrices, ClassPrices, RegionPrices};
 use crate::cost::{Class, Kind};
 use crate::error::{Error, Result};
 
@@ -240,6 +240,7 @@ pub fn parse(region: &str, price_list: &[String], today: &str) -> Option<RegionP
         as_of: today.to_owned(),
         standard,
         standard_ia,
+        beyond: BeyondPrices::default(),
     })
 }
 

@@ -20,7 +20,7 @@ pub mod units;
 use bigdecimal::BigDecimal;
 
 pub use money::{count, money};
-pub use prices::ClassPrices;
+pub use prices::{BeyondPrices, ClassPrices};
 pub use prices::RegionPrices;
 pub use prices::{FALLBACK_REGION, PriceBook};
 

@@ -55,6 +55,26 @@ pub struct RegionPrices {
     pub standard: ClassPrices,
     /// The Standard-Infrequent Access table class.
     pub standard_ia: ClassPrices,
+    /// Past one machine: an export to S3, reading it out of AWS, Athena over it.
+    pub beyond: BeyondPrices,
+}
+
+/// What the routes past one machine cost: DynamoDB's export to S3, S3's transfer out of AWS,
+/// Athena's scan; each `None` when not shipped for the region.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BeyondPrices {
+    /// A full export: one GB of the table's size at the export's moment.
+    pub export_full_gb: Option<BigDecimal>,
+    /// An incremental export: one GB of changed data processed.
+    pub export_incremental_gb: Option<BigDecimal>,
+    /// One GB read out of S3 to the internet (to this machine, outside AWS).
+    pub s3_out_gb: Option<BigDecimal>,
+    /// Athena: one TB scanned.
+    pub athena_tb: Option<BigDecimal>,
+    /// Athena: the least a query is billed for, in MB.
+    pub athena_min_mb: Option<BigDecimal>,
+    /// Where these figures come from, when it is not the region's own source.
+    pub source: Option<String>,
 }
 
 impl RegionPrices {
@@ -89,6 +109,36 @@ struct RegionShape {
     standard: ClassShape,
     #[serde(default)]
     standard_ia: ClassShape,
+    #[serde(default)]
+    beyond: BeyondShape,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct BeyondShape {
+    export_full_gb: Option<String>,
+    export_incremental_gb: Option<String>,
+    s3_out_gb: Option<String>,
+    athena_tb: Option<String>,
+    athena_min_mb: Option<String>,
+    source: Option<String>,
+}
+
+impl BeyondShape {
+    fn into_prices(self, origin: &str) -> Result<BeyondPrices> {
+        Ok(BeyondPrices {
+            export_full_gb: price(origin, "export_full_gb", self.export_full_gb)?,
+            export_incremental_gb: price(
+                origin,
+                "export_incremental_gb",
+                self.export_incremental_gb,
+            )?,
+            s3_out_gb: price(origin, "s3_out_gb", self.s3_out_gb)?,
+            athena_tb: price(origin, "athena_tb", self.athena_tb)?,
+            athena_min_mb: price(origin, "athena_min_mb", self.athena_min_mb)?,
+            source: self.source,
+        })
+    }
 }
 
 #[derive(Deserialize, Default)]
@@ -157,6 +207,7 @@ impl PriceBook {
                 Ok(RegionPrices {
                     standard: r.standard.into_prices(&origin)?,
                     standard_ia: r.standard_ia.into_prices(&origin)?,
+                    beyond: r.beyond.into_prices(&origin)?,
                     region: r.region,
                     currency: r.currency,
                     source: r.source,
@@ -200,10 +251,16 @@ impl PriceBook {
         }
     }
 
-    /// Put `region` in, replacing the one of the same code.
-    pub fn replace(&mut self, region: RegionPrices) {
+    /// A region's prices replaced; the routes past one machine (`beyond`) kept when the new
+    /// ones name none of them (AWS's price list read live has DynamoDB's figures only).
+    pub fn replace(&mut self, mut region: RegionPrices) {
         match self.regions.iter_mut().find(|r| r.region == region.region) {
-            Some(slot) => *slot = region,
+            Some(slot) => {
+                if region.beyond == BeyondPrices::default() {
+                    region.beyond = std::mem::take(&mut slot.beyond);
+                }
+                *slot = region;
+            }
             None => self.regions.push(region),
         }
     }

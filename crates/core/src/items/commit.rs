@@ -3,8 +3,6 @@
 //! Each item's outcome is said on its own; an item whose condition failed is shown with what
 //! the server holds now, and stays staged with every change not written.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-
 use crate::connection::Connection;
 use crate::error::{Error, Result};
 use crate::expr::codegen::Transaction;
@@ -40,18 +38,6 @@ pub struct CommitPlan {
     pub plans: Vec<WritePlan>,
 }
 
-static TOKENS: AtomicU64 = AtomicU64::new(0);
-
-/// A `ClientRequestToken` no other commit of this process uses (at most 36 characters).
-fn token() -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or_default();
-    let n = TOKENS.fetch_add(1, Ordering::SeqCst);
-    format!("dynoscope-{:x}-{n:x}", nanos & 0xffff_ffff_ffff_ffff)
-}
-
 /// Plan the commit of `changes` to table `info` on `connection`.
 pub fn plan_commit(
     connection: &Connection,
@@ -78,7 +64,7 @@ pub fn plan_commit(
             }
             let transaction = Transaction {
                 writes: requests,
-                token: Some(token()),
+                token: Some(write::fresh_token("dynoscope")),
                 consumed_capacity: true,
             };
             vec![WritePlan::transaction(destination, transaction, key_names)]

@@ -13,7 +13,7 @@ use crate::table::{KeyAttr, TableInfo};
 use crate::tally::{ChildSource, ParentMatch, TallyRule};
 use crate::validate;
 use crate::value::Item;
-use crate::write::{CancelReason, Destination, WritePlan};
+use crate::write::{self, CancelReason, Destination, WritePlan};
 
 /// Like or unlike.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -161,16 +161,10 @@ pub fn now_secs() -> u64 {
         .unwrap_or_default()
 }
 
-/// A ClientRequestToken no other request of this process uses: `like-` and the time in
-/// microseconds and a counter, in hex (at most 36 characters, as DynamoDB takes).
+/// A ClientRequestToken no other request of this process uses: `like-`, the time in
+/// microseconds and a counter, in hex.
 pub fn fresh_token() -> String {
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let micros = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_micros() as u64)
-        .unwrap_or_default();
-    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    format!("like-{micros:x}-{n:x}")
+    write::fresh_token("like")
 }
 
 /// Build the transaction for `user`, sent to `destination`; `now_secs` stamps a like's

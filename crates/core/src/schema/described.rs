@@ -29,6 +29,8 @@ pub struct Described {
     pub created: Option<String>,
     /// Items, as last reported.
     pub item_count: Option<i64>,
+    /// Its size in bytes, as last reported (DynamoDB refreshes it about every six hours).
+    pub size_bytes: Option<i64>,
     /// Parts of the table the server did not describe, each with why.
     pub unread: Vec<String>,
 }
@@ -296,6 +298,7 @@ pub async fn read_spec(reader: &Reader, table: &str) -> Result<Described> {
             .creation_date_time()
             .map(|t| format!("{}.{:09}", t.secs(), t.subsec_nanos())),
         item_count: desc.item_count(),
+        size_bytes: desc.table_size_bytes(),
         unread,
     })
 }

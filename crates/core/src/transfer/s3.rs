@@ -107,6 +107,32 @@ pub async fn manifest_text(client: &Client, at: &S3Location, name: &str) -> Resu
     ))
 }
 
+/// The folders directly under `at` (`…/AWSDynamoDB/` holds one per export), each as its full
+/// key prefix with its trailing `/`, at most `most` of them.
+pub async fn folders(client: &Client, at: &S3Location, most: usize) -> Result<Vec<String>> {
+    let mut found = Vec::new();
+    let mut pages = client
+        .list_objects_v2()
+        .bucket(&at.bucket)
+        .prefix(at.key(""))
+        .delimiter("/")
+        .into_paginator()
+        .send();
+    while let Some(page) = pages.next().await {
+        let page = page.map_err(|e| s3_error("ListObjectsV2", &at.to_string(), e))?;
+        found.extend(
+            page.common_prefixes()
+                .iter()
+                .filter_map(|p| p.prefix().map(str::to_owned)),
+        );
+        if found.len() >= most {
+            found.truncate(most);
+            break;
+        }
+    }
+    Ok(found)
+}
+
 /// The `dataFileS3Key` of each line of a manifest (`text`, at `manifest`).
 pub(crate) fn manifest_keys(text: &str, manifest: &str) -> Result<Vec<String>> {
     let mut keys = Vec::new();
@@ -145,7 +171,10 @@ async fn listed(client: &Client, at: &S3Location) -> Result<Vec<String>> {
         for object in page.contents() {
             let key = object.key().unwrap_or_default();
             let name = key.rsplit('/').next().unwrap_or_default();
-            if (name.ends_with(".json.gz") || name.ends_with(".json"))
+            // An export's `data/` folder holds only its data files, whatever their suffix
+            // (moto's are `<uuid>.gz`).
+            let in_data = key.contains("/data/") && name.ends_with(".gz");
+            if (name.ends_with(".json.gz") || name.ends_with(".json") || in_data)
                 && !name.starts_with("manifest-")
             {
                 keys.push(key.to_owned());

@@ -6,20 +6,23 @@
 
 mod attempt;
 mod confirm;
+mod export;
 mod many;
 mod outcome;
 mod plan;
 mod send;
 mod sendable;
 mod setting;
+mod setting_change;
 mod single;
 
 pub use confirm::Confirmation;
+pub use export::{ExportKind, ExportRequest};
 pub use outcome::{CancelReason, WriteOutcome};
 pub use outcome::{Refusal, Unwritten};
 pub use plan::BatchKind;
 pub use plan::{Batch, Idempotency};
-pub use plan::{Destination, WritePlan, WriteRequest};
+pub use plan::{Destination, WritePlan, WriteRequest, fresh_token};
 pub use send::send;
 pub(crate) use send::send_until;
 pub use setting::TableSetting;

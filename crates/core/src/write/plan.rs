@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use crate::expr::codegen::{ClientSetup, Operation, Request, Transaction};
 use crate::statement::Statement;
 use crate::value::{Item, key_shown};
-use crate::write::{CancelReason, Confirmation, SingleWrite, TableSetting};
+use crate::write::{CancelReason, Confirmation, ExportRequest, SingleWrite, TableSetting};
 
 /// Where a write goes: the connection it was planned on. A write is only ever sent on the
 /// connection it names, never on whichever connection happens to be active when it is sent.
@@ -277,6 +277,17 @@ impl WritePlan {
         }
     }
 
+    /// A table's export to S3: repeatable, since its `ClientToken` makes a re-send after a lost
+    /// answer name the export the first attempt started.
+    pub(crate) fn export(destination: Destination, export: ExportRequest) -> Self {
+        Self {
+            destination,
+            request: WriteRequest::Table(TableSetting::Export(Box::new(export))),
+            idempotency: Idempotency::Repeatable,
+            key_names: Vec::new(),
+        }
+    }
+
     /// The items written, as `(table, key)`: none for a statement, whose items only the server
     /// finds, nor for a table's settings.
     pub fn targets(&self) -> Vec<(&str, &Item)> {
@@ -361,4 +372,16 @@ impl WritePlan {
             .collect();
         CancelReason::cancelled_words(reasons, &keys)
     }
+}
+
+/// A client token no other request of this process uses, for an idempotent re-send:
+/// `{kind}-`, the time in microseconds and a counter, in hex (at most 36 characters for a
+/// `kind` of up to 9, as DynamoDB takes).
+pub fn fresh_token(kind: &str) -> String {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let micros = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX));
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    format!("{kind}-{micros:x}-{n:x}")
 }

@@ -7,18 +7,15 @@
 use std::time::Duration;
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::types::{
-    AttributeValue, BackupDetails, BillingMode, ContributorInsightsAction,
-    DeleteGlobalSecondaryIndexAction, GlobalSecondaryIndexUpdate, PointInTimeRecoverySpecification,
-    ProvisionedThroughput, StreamSpecification, StreamViewType, TableClass,
-    TimeToLiveSpecification, UpdateGlobalSecondaryIndexAction,
-};
+use aws_sdk_dynamodb::types::{AttributeValue, BackupDetails, ContributorInsightsAction};
 
 use crate::error::Error;
-use crate::schema::{BillingSpec, TableChange, TableSpec, request};
+use crate::schema::{TableChange, TableSpec, request};
 use crate::throttle::one_attempt_within;
 use crate::value::Item;
 use crate::write::attempt::Failure;
+use crate::write::export::{ExportRequest, start_export};
+use crate::write::setting_change::change_setting;
 
 /// A change to a table itself rather than to its items.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,6 +69,9 @@ pub enum TableSetting {
         /// The new table.
         table: String,
     },
+    /// The table exported to S3 (`ExportTableToPointInTime`), with a token that makes a
+    /// re-send name the export already started.
+    Export(Box<ExportRequest>),
 }
 
 impl TableSetting {
@@ -85,6 +85,7 @@ impl TableSetting {
             | Self::CreateBackup { table, .. }
             | Self::DeleteBackup { table, .. }
             | Self::Restore { table, .. } => table,
+            Self::Export(export) => &export.table,
         }
     }
 
@@ -121,6 +122,12 @@ impl TableSetting {
                 "a new table {table}, restored from backup {backup} of table {source} \
                  ({backup_arn})"
             ),
+            Self::Export(export) => format!(
+                "table {}, {} to {} (billed by the GB)",
+                export.table,
+                export.kind.words(),
+                export.destination()
+            ),
         }
     }
 }
@@ -136,18 +143,6 @@ fn backup_item(details: &BackupDetails) -> Item {
             s(details.backup_status().as_str()),
         ),
     ])
-}
-
-fn invalid(what: &str) -> impl Fn(aws_sdk_dynamodb::error::BuildError) -> Failure + '_ {
-    move |e| Failure::Error(Error::Invalid(format!("{what}: {e}")))
-}
-
-fn throughput(rcu: u64, wcu: u64) -> Result<ProvisionedThroughput, Failure> {
-    ProvisionedThroughput::builder()
-        .read_capacity_units(i64::try_from(rcu).unwrap_or(i64::MAX))
-        .write_capacity_units(i64::try_from(wcu).unwrap_or(i64::MAX))
-        .build()
-        .map_err(invalid("provisioned throughput"))
 }
 
 /// Send `setting` once, within `budget`: what the server answered, as an item, for a backup
@@ -190,6 +185,7 @@ pub(super) async fn table_setting(
             .await
             .map(|_| None)
             .map_err(|e| Failure::Error(Error::from_sdk("RestoreTableFromBackup", e))),
+        TableSetting::Export(export) => start_export(client, export, budget).await,
         other => other_setting(client, other, budget).await.map(|()| None),
     }
 }
@@ -204,8 +200,9 @@ async fn other_setting(
     match setting {
         TableSetting::CreateBackup { .. }
         | TableSetting::DeleteBackup { .. }
-        | TableSetting::Restore { .. } => Err(Failure::Error(Error::Invalid(
-            "a backup is not a setting of a table".to_owned(),
+        | TableSetting::Restore { .. }
+        | TableSetting::Export(_) => Err(Failure::Error(Error::Invalid(
+            "a backup or an export is not a setting of a table".to_owned(),
         ))),
         TableSetting::Create(spec) => request::create_table(client, spec)
             .map_err(Failure::Error)?
@@ -242,128 +239,4 @@ async fn other_setting(
             change_setting(client, table, change, budget).await
         }
     }
-}
-
-/// Send a change of the table `table` once, within `budget`: its TTL, its point-in-time
-/// recovery, or an `UpdateTable`.
-async fn change_setting(
-    client: &Client,
-    table: &str,
-    change: &TableChange,
-    budget: Duration,
-) -> std::result::Result<(), Failure> {
-    let once = || one_attempt_within(budget);
-    match change {
-        TableChange::Ttl { attribute, enabled } => client
-            .update_time_to_live()
-            .table_name(table)
-            .time_to_live_specification(
-                TimeToLiveSpecification::builder()
-                    .attribute_name(attribute)
-                    .enabled(*enabled)
-                    .build()
-                    .map_err(invalid("a TTL specification"))?,
-            )
-            .customize()
-            .config_override(once())
-            .send()
-            .await
-            .map(|_| ())
-            .map_err(|e| Failure::Error(Error::from_sdk("UpdateTimeToLive", e))),
-        TableChange::Pitr(on) => client
-            .update_continuous_backups()
-            .table_name(table)
-            .point_in_time_recovery_specification(
-                PointInTimeRecoverySpecification::builder()
-                    .point_in_time_recovery_enabled(*on)
-                    .build()
-                    .map_err(invalid("a point-in-time recovery specification"))?,
-            )
-            .customize()
-            .config_override(once())
-            .send()
-            .await
-            .map(|_| ())
-            .map_err(|e| Failure::Error(Error::from_sdk("UpdateContinuousBackups", e))),
-        change => update_table(client, table, change)?
-            .customize()
-            .config_override(once())
-            .send()
-            .await
-            .map(|_| ())
-            .map_err(|e| Failure::Error(Error::from_sdk("UpdateTable", e))),
-    }
-}
-
-/// The `UpdateTable` request making `change`.
-fn update_table(
-    client: &Client,
-    table: &str,
-    change: &TableChange,
-) -> Result<aws_sdk_dynamodb::operation::update_table::builders::UpdateTableFluentBuilder, Failure>
-{
-    let update = client.update_table().table_name(table);
-    Ok(match change {
-        TableChange::Billing {
-            billing: BillingSpec::OnDemand,
-            ..
-        } => update.billing_mode(BillingMode::PayPerRequest),
-        TableChange::Billing {
-            billing: BillingSpec::Provisioned { rcu, wcu },
-            indexes,
-        } => {
-            let mut updates = Vec::new();
-            for name in indexes {
-                let action = UpdateGlobalSecondaryIndexAction::builder()
-                    .index_name(name)
-                    .provisioned_throughput(throughput(*rcu, *wcu)?)
-                    .build()
-                    .map_err(invalid("an index's capacity"))?;
-                updates.push(GlobalSecondaryIndexUpdate::builder().update(action).build());
-            }
-            update
-                .billing_mode(BillingMode::Provisioned)
-                .provisioned_throughput(throughput(*rcu, *wcu)?)
-                .set_global_secondary_index_updates((!updates.is_empty()).then_some(updates))
-        }
-        TableChange::AddGlobal { index, billing } => {
-            let definitions = [Some(&index.partition), index.sort.as_ref()]
-                .into_iter()
-                .flatten()
-                .map(request::definition)
-                .collect::<crate::error::Result<Vec<_>>>()
-                .map_err(Failure::Error)?;
-            let action = request::create_global(index, *billing).map_err(Failure::Error)?;
-            update
-                .set_attribute_definitions(Some(definitions))
-                .global_secondary_index_updates(
-                    GlobalSecondaryIndexUpdate::builder().create(action).build(),
-                )
-        }
-        TableChange::DeleteGlobal(name) => update.global_secondary_index_updates(
-            GlobalSecondaryIndexUpdate::builder()
-                .delete(
-                    DeleteGlobalSecondaryIndexAction::builder()
-                        .index_name(name)
-                        .build()
-                        .map_err(invalid("an index to delete"))?,
-                )
-                .build(),
-        ),
-        TableChange::Stream(view) => update.stream_specification(
-            StreamSpecification::builder()
-                .stream_enabled(view.is_some())
-                .set_stream_view_type(view.map(|v| StreamViewType::from(v.name())))
-                .build()
-                .map_err(invalid("a stream specification"))?,
-        ),
-        TableChange::DeletionProtection(on) => update.deletion_protection_enabled(*on),
-        TableChange::Class(class) => update.table_class(TableClass::from(class.name())),
-        TableChange::Ttl { .. } | TableChange::Pitr(_) => {
-            return Err(Failure::Error(Error::Invalid(format!(
-                "{} is not made by UpdateTable",
-                change.words()
-            ))));
-        }
-    })
 }
