@@ -93,8 +93,10 @@ async fn an_export_started_here_is_followed_and_reconciled_from_s3() {
             "--json",
         ];
         args.extend(extra);
-        let (url, args): (String, Vec<String>) =
-            (moto.url.clone(), args.iter().map(|a| (*a).to_owned()).collect());
+        let (url, args): (String, Vec<String>) = (
+            moto.url.clone(),
+            args.iter().map(|a| (*a).to_owned()).collect(),
+        );
         async move {
             let args: Vec<&str> = args.iter().map(String::as_str).collect();
             dynoscope(&url, &args).await
@@ -105,8 +107,11 @@ async fn an_export_started_here_is_followed_and_reconciled_from_s3() {
     assert_eq!(code, 2, "{stdout}{stderr}");
     assert!(stderr.contains("point-in-time recovery off"), "{stderr}");
     assert!(stderr.contains("--enable-pitr"), "{stderr}");
-    let (code, listed, stderr) =
-        dynoscope(&moto.url, &["table", "exports", "--table", &table, "--json"]).await;
+    let (code, listed, stderr) = dynoscope(
+        &moto.url,
+        &["table", "exports", "--table", &table, "--json"],
+    )
+    .await;
     assert_eq!(code, 0, "{stderr}");
     let listed: Value = serde_json::from_str(listed.trim()).unwrap();
     assert_eq!(listed["exports"], serde_json::json!([]), "nothing started");
@@ -119,8 +124,14 @@ async fn an_export_started_here_is_followed_and_reconciled_from_s3() {
     assert_eq!(run["attempts"], 1, "{run}");
     assert_eq!(run["export"]["status"], "COMPLETED", "{run}");
     assert_eq!(run["export"]["items"], 7, "{run}");
-    assert!(run["price"].as_str().unwrap().starts_with("price: "), "{run}");
-    assert!(stderr.contains("dynoscope: price: "), "said before: {stderr}");
+    assert!(
+        run["price"].as_str().unwrap().starts_with("price: "),
+        "{run}"
+    );
+    assert!(
+        stderr.contains("dynoscope: price: "),
+        "said before: {stderr}"
+    );
     let location = run["location"].as_str().unwrap().to_owned();
     assert!(
         location.starts_with("s3://exports/nightly/AWSDynamoDB/"),
@@ -144,7 +155,13 @@ async fn a_lost_answer_is_sent_again_with_its_token_and_read_only_sends_none() {
     let (moto, connection) = moto_connection().await;
     let table = table_with(&connection, "Lost", 0).await;
     likes(&connection, &table).await;
-    connection.s3().create_bucket().bucket("lost").send().await.unwrap();
+    connection
+        .s3()
+        .create_bucket()
+        .bucket("lost")
+        .send()
+        .await
+        .unwrap();
     let proxy = fault_proxy(
         moto.addr(),
         &["ExportTableToPointInTime"],

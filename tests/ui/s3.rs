@@ -101,3 +101,56 @@ fn reconcile_reads_an_export_straight_from_s3() {
     );
     drop(moto);
 }
+
+/// The Table view's Export to S3 on moto's server (whose DynamoDB exports into its own S3):
+/// refused while point-in-time recovery is off, with the way on; with it turned on first, the
+/// export is started, followed to COMPLETED and its files' address said; the exports listed.
+#[test]
+fn the_table_view_exports_to_s3_and_says_where_the_files_are() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let (moto, table) = runtime.block_on(async {
+        let (moto, connection) = moto_connection().await;
+        let table = table_with(&connection, "ui-export", 4).await;
+        let s3 = connection.s3();
+        s3.create_bucket().bucket("snapshots").send().await.unwrap();
+        (moto, table)
+    });
+    let mut app = start(endpoint(&moto.url), Some(&table));
+    let h = &mut app.harness;
+    h.set_size(egui::vec2(1280.0, 1400.0));
+    step_until(h, "the table", |h| has_label(h, "Table"));
+    h.get_by_role_and_label(Role::Button, "Table").click();
+    step_until(h, "the table read", |h| has_label(h, "Export to S3"));
+    h.get_by_label("Settings").click();
+    h.step();
+    h.step();
+    h.get_by_label("Export to S3").click();
+    step_until(h, "the export form", |h| has_label(h, "Export to"));
+    type_into(h, "Export to", "s3://snapshots/ui");
+    h.get_by_role_and_label(Role::Button, "Start export")
+        .click();
+    step_until(h, "the refusal", |h| {
+        has_label_containing(h, "has point-in-time recovery off")
+    });
+    h.get_by_label("Turn point-in-time recovery on first (it is off; billed per GB-month)")
+        .click();
+    h.step();
+    h.get_by_role_and_label(Role::Button, "Start export")
+        .click();
+    step_until(h, "the export followed to its end", |h| {
+        has_label_containing(h, "its files: s3://snapshots/ui/AWSDynamoDB/")
+    });
+    assert!(has_label_containing(
+        h,
+        "point-in-time recovery turned on: applied"
+    ));
+    assert!(has_label_containing(h, ": COMPLETED, FULL_EXPORT, 4 items"));
+    assert!(has_label_containing(h, "price: "));
+    h.get_by_role_and_label(Role::Button, "List exports")
+        .click();
+    step_until(h, "the exports listed", |h| {
+        has_label_containing(h, "listed ")
+    });
+    drop(app);
+    drop(moto);
+}

@@ -29,7 +29,12 @@ pub struct ExportToArgs {
     #[arg(long, value_name = "TIME", requires = "incremental")]
     pub until: Option<String>,
     /// An incremental export's images: new-and-old (what a tally's change needs) or new.
-    #[arg(long, value_name = "VIEW", default_value = "new-and-old", requires = "incremental")]
+    #[arg(
+        long,
+        value_name = "VIEW",
+        default_value = "new-and-old",
+        requires = "incremental"
+    )]
     pub view: String,
     /// The files' format: dynamodb-json (the one dynoscope reads back).
     #[arg(long, value_name = "FORMAT", default_value = "dynamodb-json")]

@@ -19,8 +19,7 @@ pub async fn export(cx: &mut Ctx<'_>, args: &ExportToArgs) -> Result<Exit> {
     let (connection, confirmed, stop) = (cx.connection, cx.confirmed, cx.stop);
     let spec = args.spec()?;
     let reader = connection.reader();
-    let described =
-        unless_stopped(stop, "DescribeTable", read_spec(&reader, &spec.table)).await?;
+    let described = unless_stopped(stop, "DescribeTable", read_spec(&reader, &spec.table)).await?;
     let plan = spec.plan(connection, &described)?;
     say(format_args!("dynoscope: {}", plan.price));
     let mut on_event = |event: ExportEvent| match event {
@@ -37,9 +36,9 @@ pub async fn list(cx: &mut Ctx<'_>, args: &ExportsArgs) -> Result<Exit> {
     let out = &mut *cx.out;
     let reader = connection.reader();
     let described = unless_stopped(stop, "DescribeTable", read_spec(&reader, &args.table)).await?;
-    let arn = described.arn.ok_or_else(|| {
-        Error::Invalid(format!("table {}: the server named no ARN", args.table))
-    })?;
+    let arn = described
+        .arn
+        .ok_or_else(|| Error::Invalid(format!("table {}: the server named no ARN", args.table)))?;
     let listed = exports::list_exports(&reader, &arn);
     let found = unless_stopped(stop, "ListExports", listed).await?;
     if args.json {

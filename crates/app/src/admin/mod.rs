@@ -6,6 +6,7 @@
 mod backups;
 mod clone;
 mod create;
+mod export;
 mod fields;
 mod purge;
 mod run;

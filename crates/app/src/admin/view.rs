@@ -31,6 +31,7 @@ pub struct AdminFeature {
     run: AdminRun,
     purge: PurgeForm,
     backups: crate::admin::backups::BackupsForm,
+    export: crate::admin::export::ExportForm,
     clone: crate::admin::clone::CloneForm,
     format: Option<IacFormat>,
     typed_name: String,
@@ -99,6 +100,7 @@ impl Feature for AdminFeature {
             self.run.forget();
             self.purge.forget();
             self.backups.forget();
+            self.export.forget();
             self.clone.forget();
             self.table = subject.table.unwrap_or_default().to_owned();
         }
@@ -158,6 +160,12 @@ impl Feature for AdminFeature {
             egui::CollapsingHeader::new("Backups").show(ui, |ui| {
                 self.backups
                     .backups_ui(ui, scope, &described, &mut self.run);
+            });
+            egui::CollapsingHeader::new("Export to S3").show(ui, |ui| {
+                if self.export.export_ui(ui, scope, &described) {
+                    // Point-in-time recovery was turned on: the settings shown are read again.
+                    self.read(context);
+                }
             });
             egui::CollapsingHeader::new("Clone").show(ui, |ui| {
                 self.clone.clone_ui(ui, scope);

@@ -20,8 +20,8 @@ pub mod units;
 use bigdecimal::BigDecimal;
 
 pub use money::{count, money};
-pub use prices::{BeyondPrices, ClassPrices};
 pub use prices::RegionPrices;
+pub use prices::{BeyondPrices, ClassPrices};
 pub use prices::{FALLBACK_REGION, PriceBook};
 
 /// How a table's reads and writes are billed.

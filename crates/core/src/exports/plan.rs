@@ -92,23 +92,26 @@ fn now() -> i64 {
 
 impl WindowSpec {
     fn kind(&self) -> Result<ExportKind> {
-        let (from, to) = (moment("from", &self.from)?, moment("to", &self.to)?);
+        let (from, to) = (
+            moment("window's start", &self.from)?,
+            moment("window's end", &self.to)?,
+        );
         let (least, most) = WINDOW_SECS;
         if to <= from {
             return Err(Error::Invalid(format!(
-                "to: the window ends ({}) before it begins ({})",
+                "window: it ends ({}) before it begins ({})",
                 self.to, self.from
             )));
         }
         if !(least..=most).contains(&(to - from)) {
             return Err(Error::Invalid(format!(
-                "to: an incremental export's window is 15 minutes to 24 hours, not {} minutes",
+                "window: an incremental export's window is 15 minutes to 24 hours, not {} minutes",
                 (to - from) / 60
             )));
         }
         if to > now() {
             return Err(Error::Invalid(format!(
-                "to: {} is still to come: a window ends in the past",
+                "window: its end, {}, is still to come: a window ends in the past",
                 self.to
             )));
         }
@@ -206,7 +209,10 @@ fn price_words(pricing: &Pricing, request: &ExportRequest, size: Option<i64>) ->
             (Some(per_gb), Some(bytes)) => format!(
                 "price: ≈ {} ({bytes} bytes, DescribeTable's size, at {} per GB of 2^30 bytes; \
                  billed on the table's size at the export's moment){assumed}",
-                money(&(BigDecimal::from(bytes) * per_gb / BigDecimal::from(GB)), &sign),
+                money(
+                    &(BigDecimal::from(bytes) * per_gb / BigDecimal::from(GB)),
+                    &sign
+                ),
                 money(per_gb, &sign)
             ),
             (Some(per_gb), None) => format!(

@@ -91,13 +91,17 @@ pub async fn run(
     let before = folders(&connection.s3(), &at, MOST_FOLDERS).await.ok();
     report.start = write::send(connection, &plan.export, confirmed).await;
     let arn = match &report.start {
-        WriteOutcome::Applied { returned, .. } => match returned.as_ref().map(|r| r.get("ExportArn")) {
-            Some(Some(AttributeValue::S(arn))) => arn.clone(),
-            _ => {
-                report.notes.push("the server named no export ARN".to_owned());
-                return report;
+        WriteOutcome::Applied { returned, .. } => {
+            match returned.as_ref().map(|r| r.get("ExportArn")) {
+                Some(Some(AttributeValue::S(arn))) => arn.clone(),
+                _ => {
+                    report
+                        .notes
+                        .push("the server named no export ARN".to_owned());
+                    return report;
+                }
             }
-        },
+        }
         WriteOutcome::Unknown { .. } => {
             report.notes.push(format!(
                 "whether the export started is unknown: list the table's exports to see (a \
@@ -110,7 +114,11 @@ pub async fn run(
     };
     on_event(ExportEvent::Applied(plan.export.what()));
     follow(connection, &arn, stop, on_event, &mut report).await;
-    if report.export.as_ref().is_some_and(|e| e.status == "COMPLETED") {
+    if report
+        .export
+        .as_ref()
+        .is_some_and(|e| e.status == "COMPLETED")
+    {
         report.location = located(connection, &at, before, &mut report).await;
     }
     report
@@ -220,7 +228,11 @@ impl Report for ExportRun {
         ];
         if let Some(pitr) = &self.pitr {
             lines.push(Line::new(
-                if pitr.applied() { Tone::Good } else { Tone::Bad },
+                if pitr.applied() {
+                    Tone::Good
+                } else {
+                    Tone::Bad
+                },
                 format!("point-in-time recovery turned on: {}", pitr.name()),
             ));
         }
