@@ -198,3 +198,43 @@ async fn a_lost_answer_is_sent_again_with_its_token_and_read_only_sends_none() {
     assert_eq!(tokens[0], tokens[1], "one token for both attempts");
     assert_eq!(tokens[0], run["token"].to_string());
 }
+
+/// `dynoscope plan`: the 10,000,000 posts and 1,000,000,000 likes (135 bytes each) with
+/// no connection at all, and the sandbox's Social as DynamoDB describes it.
+#[test]
+fn the_planner_prices_every_route_and_recommends_one() {
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_dynoscope"))
+            .args(args)
+            .env("AWS_EC2_METADATA_DISABLED", "true")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+        serde_json::from_str::<Value>(stdout.trim()).unwrap()
+    };
+    let big = run(&[
+        "plan",
+        "--items",
+        "1010000000",
+        "--bytes",
+        "136350000000",
+        "--json",
+    ]);
+    assert_eq!(big["recommended"], "export, then Athena", "{big}");
+    let dollars: Vec<&str> = big["routes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["dollars"].as_str().unwrap())
+        .collect();
+    assert_eq!(dollars.len(), 3);
+    assert!(dollars[0].starts_with("2.08"), "{dollars:?}");
+    assert!(big["assumed"].as_str().unwrap().contains("us-east-1"));
+
+    let social = run(&["--sandbox", "plan", "--table", "Social", "--json"]);
+    assert_eq!(social["items"], 26_524, "{social}");
+    assert_eq!(social["recommended"], "scan from here", "{social}");
+    assert!(social["source"].as_str().unwrap().contains("DescribeTable"));
+}

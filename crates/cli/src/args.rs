@@ -6,7 +6,7 @@ pub use crate::cost_args::{ShardsAdviceArgs, SizeArgs};
 use crate::exit::EXIT_TABLE;
 pub use crate::expr_args::{ExprArgs, ExprKind};
 pub use crate::flags::ConnectionFlags;
-use crate::flags::positive;
+pub use crate::like_args::{LikeArgs, LikeTargetArgs, StormArgs};
 pub use crate::read_args::{CheckArgs, ItemsArgs, PartiqlArgs, ScanArgs, SqlArgs};
 pub use crate::write_args::{DeleteArgs, ExportArgs, GetArgs, ImportArgs, PutArgs};
 use dynoscope_core::counter::EditMode;
@@ -224,7 +224,12 @@ pub enum Subcommand {
     /// Write a tally snapshot: every parent's stored tally and counted children under a rule,
     /// with the table, the place and the time (compared later by diff --snapshot).
     Snapshot(crate::snapshot::SnapshotArgs),
-    /// Manage tables: create, update, delete; back up, list backups, restore, delete a backup.
+    /// Which way to reconcile a table, each priced and timed: a scan from here, an export then a
+    /// reconcile from S3 here, an export then Athena, an incremental export; one recommended.
+    #[command(after_help = EXIT_TABLE)]
+    Plan(crate::export_args::PlanArgs),
+    /// Manage tables: create, update, delete; back up, list backups, restore, delete a backup;
+    /// export to S3 and list exports.
     #[command(subcommand)]
     Table(crate::table_args::TableCommand),
     /// Serve the seeded sandbox on a local port for other tools, until Ctrl-C.
@@ -281,6 +286,7 @@ impl Subcommand {
             Self::CloneTable(a) => a.json,
             Self::Diff(a) => a.json,
             Self::Snapshot(a) => a.json,
+            Self::Plan(a) => a.json,
             Self::Put(a) => a.json,
             Self::Tables
             | Self::Describe { .. }
@@ -334,60 +340,6 @@ pub struct AddArgs {
     /// Print the result as one JSON object.
     #[arg(long)]
     pub json: bool,
-}
-
-/// Where likes go.
-#[derive(Debug, Args)]
-pub struct LikeTargetArgs {
-    /// The table.
-    #[arg(long)]
-    pub table: String,
-    /// The parent's partition key value.
-    #[arg(long)]
-    pub pk: String,
-    /// The parent's sort key.
-    #[arg(long, default_value = "META")]
-    pub parent_sk: String,
-    /// The tally attribute.
-    #[arg(long, default_value = "likeTally")]
-    pub tally: String,
-    /// Children's sort keys are this prefix followed by the user.
-    #[arg(long, default_value = "LIKE#")]
-    pub child_prefix: String,
-    /// Create the parent when it does not exist (without: a missing parent is refused).
-    #[arg(long)]
-    pub create: bool,
-    /// One JSON object as output.
-    #[arg(long)]
-    pub json: bool,
-}
-
-/// `dynoscope like` / `unlike`.
-#[derive(Debug, Args)]
-pub struct LikeArgs {
-    /// Where.
-    #[command(flatten)]
-    pub target: LikeTargetArgs,
-    /// The user (the child's sort key is the child prefix followed by this).
-    #[arg(long)]
-    pub user: String,
-    /// A ClientRequestToken (1–36 characters) to make a retry idempotent.
-    #[arg(long)]
-    pub token: Option<String>,
-}
-
-/// `dynoscope storm`.
-#[derive(Debug, Args)]
-pub struct StormArgs {
-    /// Where.
-    #[command(flatten)]
-    pub target: LikeTargetArgs,
-    /// Simulated users (1–10000).
-    #[arg(long, default_value_t = 100, allow_negative_numbers = true, value_parser = positive)]
-    pub users: usize,
-    /// Users acting at once (at least 1; at most 64 run at a time).
-    #[arg(long, default_value_t = 16, allow_negative_numbers = true, value_parser = positive)]
-    pub concurrency: usize,
 }
 
 /// `--mode`'s value: `add`, `set` or `exact`, the core's spelling.

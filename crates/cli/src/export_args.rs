@@ -3,8 +3,9 @@
 
 use clap::Args;
 
+use crate::flags::{positive_u64, whole_u64};
 use dynoscope_core::error::{Error, Result};
-use dynoscope_core::exports::{ExportWindow, S3ExportSpec};
+use dynoscope_core::exports::{ExportWindow, PlanSpec, S3ExportSpec};
 
 /// `dynoscope table export`.
 #[derive(Debug, Args)]
@@ -92,4 +93,44 @@ pub struct ExportsArgs {
     /// One JSON object: the table and its exports.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `dynoscope plan`.
+#[derive(Debug, Args)]
+pub struct PlanArgs {
+    /// The table whose size and items DescribeTable says (without: give --items and --bytes).
+    #[arg(long, required_unless_present_all = ["items", "bytes"])]
+    pub table: Option<String>,
+    /// Items, instead of what DescribeTable says.
+    #[arg(long, value_name = "N", value_parser = whole_u64)]
+    pub items: Option<u64>,
+    /// Bytes, instead of what DescribeTable says.
+    #[arg(long, value_name = "N", value_parser = whole_u64)]
+    pub bytes: Option<u64>,
+    /// The download rate from S3 to this machine, in megabits a second.
+    #[arg(long, value_name = "MBPS", default_value_t = 100, value_parser = positive_u64)]
+    pub download_mbps: u64,
+    /// Also price an incremental export of the last this many hours (1 to 24).
+    #[arg(long, value_name = "H", value_parser = positive_u64)]
+    pub hours: Option<u64>,
+    /// The bytes written in those hours (what an incremental export is billed by).
+    #[arg(long, value_name = "N", requires = "hours", value_parser = whole_u64)]
+    pub changed_bytes: Option<u64>,
+    /// One JSON object: each route's dollars (exact), seconds and arithmetic.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl PlanArgs {
+    /// The core's spec.
+    pub fn spec(&self) -> PlanSpec {
+        PlanSpec {
+            table: self.table.clone(),
+            items: self.items,
+            bytes: self.bytes,
+            download_mbps: Some(self.download_mbps),
+            hours: self.hours,
+            changed_bytes: self.changed_bytes,
+        }
+    }
 }

@@ -58,6 +58,9 @@ async fn run_inner(
         Subcommand::ShardsAdvice(args) if args.table.is_none() => {
             return crate::size::shards_advice(None, args, out, stop).await;
         }
+        Subcommand::Plan(args) if args.table.is_none() => {
+            return crate::plan::plan(None, &args, out, stop).await;
+        }
         other => other,
     };
     flags.check()?;
@@ -131,6 +134,9 @@ async fn run_command(cx: &mut Ctx<'_>, command: Subcommand) -> Result<Exit> {
         Subcommand::Metrics(args) => crate::metrics::metrics(cx, &args).await,
         Subcommand::Insights(args) => crate::metrics::insights(cx, &args).await,
         Subcommand::Cost(args) => crate::cost::cost(cx, &args).await,
+        Subcommand::Plan(args) => {
+            crate::plan::plan(Some(cx.connection), &args, cx.out, cx.stop).await
+        }
         Subcommand::Watch(args) => crate::watch::watch(cx, args).await,
         Subcommand::Size(args) => {
             crate::size::size(Some(cx.connection), args, cx.out, cx.stop).await

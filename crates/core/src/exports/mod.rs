@@ -5,8 +5,12 @@
 
 mod info;
 mod plan;
+mod route_report;
+mod routes;
 mod run;
 
 pub use info::{ExportInfo, describe_export, list_exports};
 pub use plan::{ExportPlan, S3ExportSpec, WindowSpec as ExportWindow};
+pub use route_report::{Route, RoutePlan, Sized, duration};
+pub use routes::{EXPORT_ITEMS_PER_S, PlanSpec, SCAN_ITEMS_PER_S};
 pub use run::{ExportEvent, ExportRun, run};

@@ -1,0 +1,196 @@
+//! The route planner's report: each route with its dollars, its time here and its arithmetic,
+//! and the one recommended with why.
+
+use bigdecimal::BigDecimal;
+use serde_json::{Value, json};
+
+use crate::cost::{Pricing, count, money};
+use crate::ending::Ending;
+use crate::report::{Line, Report, Tone};
+
+/// A scan from here is recommended only while it ends within this many seconds: a longer scan
+/// is a long way from a snapshot.
+const SCAN_AT_MOST: u64 = 3600;
+
+/// The table's size as read, or as given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sized {
+    /// Items.
+    pub items: u64,
+    /// Bytes.
+    pub bytes: u64,
+    /// Where the figures come from, in words.
+    pub source: String,
+}
+
+/// `seconds` in words: `45 s`, `12 min`, `2 h 35 min`.
+pub fn duration(seconds: u64) -> String {
+    match seconds {
+        0..=119 => format!("{seconds} s"),
+        120..=7199 => format!("{} min", seconds.div_ceil(60)),
+        _ => format!("{} h {} min", seconds / 3600, (seconds % 3600) / 60),
+    }
+}
+
+/// One way to reconcile.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Route {
+    /// Its name.
+    pub name: &'static str,
+    /// What it costs, when the prices are known.
+    pub dollars: Option<BigDecimal>,
+    /// Its time here, when it takes any.
+    pub seconds: Option<u64>,
+    /// How the figures were reached, in words.
+    pub arithmetic: Vec<String>,
+    /// What to know about it.
+    pub caveat: String,
+}
+
+/// Every route, and the one recommended.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RoutePlan {
+    /// The size priced.
+    pub size: Sized,
+    /// The region priced as, and why when not the connection's own.
+    pub region: String,
+    /// Why that region, when assumed.
+    pub assumed: Option<String>,
+    /// The prices' source and date.
+    pub source: String,
+    /// The currency's sign.
+    sign: String,
+    /// The routes.
+    pub routes: Vec<Route>,
+    /// The index of the one recommended, when any is priced.
+    pub recommended: Option<usize>,
+    /// Why.
+    pub why: String,
+}
+
+impl RoutePlan {
+    /// The plan of `routes`: the cheapest priced route recommended, a scan from here only when
+    /// it ends within the hour.
+    pub(crate) fn of(size: Sized, pricing: &Pricing, routes: Vec<Route>) -> Self {
+        let eligible = |r: &Route| r.name != "scan from here" || r.seconds <= Some(SCAN_AT_MOST);
+        let recommended = routes
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.dollars.is_some() && eligible(r) && !r.name.starts_with("incr"))
+            .min_by(|(_, a), (_, b)| a.dollars.cmp(&b.dollars))
+            .map(|(i, _)| i);
+        let scan_too_long = routes
+            .first()
+            .is_some_and(|r| r.seconds > Some(SCAN_AT_MOST));
+        let why = match recommended {
+            None => "no route is priced: the region's prices are not known".to_owned(),
+            Some(i) if scan_too_long => format!(
+                "{}: the cheapest of the whole-table routes that is a snapshot; a scan from here \
+                 would take over an hour, and the table changes meanwhile",
+                routes[i].name
+            ),
+            Some(i) => format!("{}: the cheapest whole-table route", routes[i].name),
+        };
+        let (source, sign) = pricing.prices.as_ref().map_or_else(
+            || (String::new(), "$".to_owned()),
+            |p| {
+                let beyond = p.beyond.source.clone().unwrap_or_default();
+                (format!("{} ({}); {beyond}", p.source, p.as_of), p.sign())
+            },
+        );
+        Self {
+            size,
+            region: pricing.region.clone(),
+            assumed: pricing.assumed.clone(),
+            source,
+            sign,
+            routes,
+            recommended,
+            why,
+        }
+    }
+}
+
+impl Report for RoutePlan {
+    fn lines(&self) -> Vec<Line> {
+        let mut lines = vec![Line::new(
+            Tone::Title,
+            format!(
+                "{} items, {} bytes: {}; priced as {}",
+                count(self.size.items),
+                count(self.size.bytes),
+                self.size.source,
+                self.region
+            ),
+        )];
+        if let Some(assumed) = &self.assumed {
+            lines.push(Line::new(Tone::Quiet, assumed.clone()));
+        }
+        for (i, route) in self.routes.iter().enumerate() {
+            let dollars = route
+                .dollars
+                .as_ref()
+                .map_or("not priced".to_owned(), |d| money(d, &self.sign));
+            let time = route.seconds.map_or("no time here".to_owned(), |s| {
+                format!("{} here", duration(s))
+            });
+            let mark = if self.recommended == Some(i) {
+                " ← recommended"
+            } else {
+                ""
+            };
+            lines.push(Line::new(
+                if mark.is_empty() {
+                    Tone::Figure
+                } else {
+                    Tone::Good
+                },
+                format!("{}: {dollars}, {time}{mark}", route.name),
+            ));
+            for step in &route.arithmetic {
+                lines.push(Line::new(Tone::Plain, format!("  {step}")));
+            }
+            lines.push(Line::new(Tone::Quiet, format!("  {}", route.caveat)));
+        }
+        lines.push(Line::new(Tone::Plain, format!("recommended: {}", self.why)));
+        lines.push(Line::new(
+            Tone::Quiet,
+            format!(
+                "prices: {}; never billed on AWS by dynoscope's tests",
+                self.source
+            ),
+        ));
+        lines
+    }
+
+    fn to_json(&self) -> Value {
+        let routes: Vec<Value> = self
+            .routes
+            .iter()
+            .map(|r| {
+                json!({
+                    "route": r.name,
+                    "dollars": r.dollars.as_ref().map(|d| d.normalized().to_string()),
+                    "seconds": r.seconds,
+                    "arithmetic": r.arithmetic,
+                    "caveat": r.caveat,
+                })
+            })
+            .collect();
+        json!({
+            "items": self.size.items,
+            "bytes": self.size.bytes,
+            "source": self.size.source,
+            "region": self.region,
+            "assumed": self.assumed,
+            "routes": routes,
+            "recommended": self.recommended.map(|i| self.routes[i].name),
+            "why": self.why,
+            "prices": self.source,
+        })
+    }
+
+    fn ending(&self) -> Ending {
+        Ending::Done
+    }
+}
