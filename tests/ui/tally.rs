@@ -245,6 +245,17 @@ fn reconcile_shows_its_estimate_and_reads_an_export_and_copies_athena_sql() {
         h,
         "One pass: a parallel scan of Social ("
     ));
+    // Beside it, the routes for the whole table: a table this small is scanned from here.
+    h.get_by_label("Which route? (scan, export, Athena)")
+        .click();
+    step_until(h, "the routes", |h| {
+        has_label_containing(h, "recommended: scan from here")
+    });
+    assert!(has_label_containing(h, "scan from here: $"));
+    assert!(has_label_containing(h, "export, then Athena: $"));
+    h.get_by_label("Which route? (scan, export, Athena)")
+        .click();
+    h.step();
     h.get_by_role_and_label(Role::RadioButton, "An export's files")
         .click();
     step_until(h, "the export form", |h| has_label(h, "Export path"));

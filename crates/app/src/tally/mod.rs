@@ -5,6 +5,7 @@
 mod reconcile;
 mod reconcile_view;
 mod repair_all;
+mod routes;
 mod rule_form;
 mod rules;
 mod shards;

@@ -7,6 +7,7 @@ use egui::{Color32, RichText, Ui};
 use egui_extras::{Column, TableBuilder};
 
 use crate::tally::reconcile::{PlanChoice, Reconcile, Run, SourceChoice};
+use crate::tally::routes::routes_ui;
 use crate::widgets::{error_ui, labelled_text_ui};
 use crate::{Loaded, Scope};
 use dynoscope_core::cost::Pricing;
@@ -150,6 +151,9 @@ impl Reconcile {
             for line in estimate.lines(&scope.table.name, &scope.connection.pricing(scope.table)) {
                 ui.weak(line);
             }
+        }
+        if self.source == SourceChoice::Table {
+            routes_ui(ui, scope);
         }
         ui.horizontal(|ui| {
             labelled_text_ui(ui, "Concurrency", &mut self.concurrency, 40.0, "8");

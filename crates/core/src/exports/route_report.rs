@@ -135,7 +135,7 @@ impl Report for RoutePlan {
                 format!("{} here", duration(s))
             });
             let mark = if self.recommended == Some(i) {
-                " ← recommended"
+                " (recommended)"
             } else {
                 ""
             };
