@@ -10,6 +10,7 @@
 mod common;
 
 mod architecture;
+mod athena_sql;
 mod backups;
 mod backups_cli;
 mod browse;

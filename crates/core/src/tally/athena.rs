@@ -152,6 +152,19 @@ fn parents_where(rule: &TallyRule, pk: &KeyAttr, sort: &KeyAttr) -> String {
     parent_where
 }
 
+/// The two statements Athena runs, each without its `;`: the export's items as an external
+/// table, and the query of the drifted parents.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AthenaStatements {
+    /// `CREATE EXTERNAL TABLE … LOCATION '…'`.
+    pub ddl: String,
+    /// `WITH parents AS (…) … ORDER BY …`: `pk`, `stored`, `counted`, `drift` of each drifted
+    /// parent.
+    pub query: String,
+    /// The rule in words, for the header.
+    rule: String,
+}
+
 /// The Athena SQL reconciling `rule` over the export of table `info` at `location` (the
 /// export's `data/` folder in S3, e.g. `s3://bucket/AWSDynamoDB/0169…/data/`), as table
 /// `athena_table`.
@@ -161,6 +174,40 @@ pub fn athena_sql(
     location: &str,
     athena_table: &str,
 ) -> Result<String> {
+    let statements = athena_statements(info, rule, location, athena_table)?;
+    Ok(format!(
+        "-- {rule} over the DynamoDB export of {name}, in Amazon Athena.\n\
+-- 1. The export's items as a table (only the attributes the check reads):\n\
+{ddl};\n\n\
+-- 2. Every parent whose stored tally is not its count of children (a missing tally is not 0):\n\
+{query};\n",
+        rule = statements.rule,
+        name = info.name,
+        ddl = statements.ddl,
+        query = statements.query,
+    ))
+}
+
+/// The export's folder or its `data/` folder, as the `data/` folder with its `/`: an export's
+/// folder (`…/AWSDynamoDB/<ExportId>/`) holds its manifests beside `data/`, and a table over
+/// the whole folder would read the manifests as items.
+pub fn data_folder(location: &str) -> String {
+    let trimmed = location.trim_end_matches('/');
+    let parent = trimmed.rsplit_once('/').map_or("", |(p, _)| p);
+    if parent.ends_with("/AWSDynamoDB") {
+        format!("{trimmed}/data/")
+    } else {
+        format!("{trimmed}/")
+    }
+}
+
+/// [`athena_sql`]'s two statements.
+pub fn athena_statements(
+    info: &TableInfo,
+    rule: &TallyRule,
+    location: &str,
+    athena_table: &str,
+) -> Result<AthenaStatements> {
     if !location.starts_with("s3://") {
         return Err(Error::Invalid(format!(
             "`{location}` is not an S3 location (s3://bucket/…/data/)"
@@ -189,21 +236,18 @@ pub fn athena_sql(
         .map(|(name, tag)| format!("{}:struct<{tag}:string>", ddl_name(name)))
         .collect();
     let parent_where = parents_where(rule, pk, sort);
-    let location = if location.ends_with('/') {
-        location.to_owned()
-    } else {
-        format!("{location}/")
-    };
     let tally = field(&rule.tally, "N");
     let table = query_name(athena_table);
-    Ok(format!(
-        "-- {rule} over the DynamoDB export of {name}, in Amazon Athena.\n\
--- 1. The export's items as a table (only the attributes the check reads):\n\
-CREATE EXTERNAL TABLE {ddl_table} (\n  item struct<{fields}>\n)\n\
+    let ddl = format!(
+        "CREATE EXTERNAL TABLE {ddl_table} (\n  item struct<{fields}>\n)\n\
 ROW FORMAT SERDE 'org.openx.data.jsonserde.JsonSerDe'\n\
-LOCATION {location};\n\n\
--- 2. Every parent whose stored tally is not its count of children (a missing tally is not 0):\n\
-WITH parents AS (\n  SELECT {parent_id} AS id, {pk_field} AS pk, {tally} AS stored\n  FROM {table}\n  WHERE {parent_where}\n),\n\
+LOCATION {location}",
+        ddl_table = ddl_name(athena_table),
+        fields = fields.join(", "),
+        location = literal(&data_folder(location)),
+    );
+    let query = format!(
+        "WITH parents AS (\n  SELECT {parent_id} AS id, {pk_field} AS pk, {tally} AS stored\n  FROM {table}\n  WHERE {parent_where}\n),\n\
 children AS (\n  SELECT {child_id} AS id, COUNT(*) AS counted\n  FROM {table}\n  WHERE {child_where}\n  GROUP BY {child_id}\n)\n\
 SELECT p.pk, p.stored, COALESCE(c.counted, 0) AS counted,\n  \
 TRY_CAST(p.stored AS DECIMAL(38, 0)) - COALESCE(c.counted, 0) AS drift\n\
@@ -211,12 +255,12 @@ FROM parents p LEFT JOIN children c ON c.id = p.id\n\
 -- DynamoDB keeps a number's text canonical (no leading or trailing zeros), so the exact test is\n\
 -- on the text: 2.4 is not 2, and no digit is lost to a cast.\n\
 WHERE p.stored IS NULL OR p.stored <> CAST(COALESCE(c.counted, 0) AS VARCHAR)\n\
-ORDER BY p.stored IS NULL DESC, abs(TRY_CAST(p.stored AS DECIMAL(38, 0)) - COALESCE(c.counted, 0)) DESC NULLS FIRST, p.pk;\n",
-        rule = crate::tally::Rule::Tally(rule.clone()).describe(),
-        name = info.name,
-        ddl_table = ddl_name(athena_table),
-        fields = fields.join(", "),
-        location = literal(&location),
+ORDER BY p.stored IS NULL DESC, abs(TRY_CAST(p.stored AS DECIMAL(38, 0)) - COALESCE(c.counted, 0)) DESC NULLS FIRST, p.pk",
         pk_field = field(&pk.name, pk.kind.tag()),
-    ))
+    );
+    Ok(AthenaStatements {
+        ddl,
+        query,
+        rule: crate::tally::Rule::Tally(rule.clone()).describe(),
+    })
 }

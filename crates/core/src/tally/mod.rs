@@ -20,7 +20,7 @@ mod suggest;
 mod window;
 mod window_files;
 
-pub use athena::{athena_sql, athena_table};
+pub use athena::{AthenaStatements, athena_sql, athena_statements, athena_table, data_folder};
 pub use checked::Checked;
 pub use checked::Totals;
 pub use count::ChildQuery;
