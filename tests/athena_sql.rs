@@ -121,3 +121,142 @@ async fn duckdb_running_the_athena_sql_finds_the_drifts_the_reconcile_does() {
         "DuckDB and dynoscope find the same drifts"
     );
 }
+
+/// Queue `results` (JSON, moto's documented shape) as the answers of Athena's next queries.
+fn queue_athena_results(moto_url: &str, results: &Value) {
+    let script = "import sys, urllib.request\n\
+        r = urllib.request.Request(sys.argv[1] + '/moto-api/static/athena/query-results', \
+        data=sys.argv[2].encode(), headers={'Content-Type': 'application/json'})\n\
+        assert urllib.request.urlopen(r).status == 201\n";
+    let out = std::process::Command::new("python3")
+        .args(["-c", script, moto_url, &results.to_string()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// `check --athena … --run` against moto's Athena (which runs no SQL, but answers what it is
+/// given in Athena's documented result shape): the DDL and the query are sent in that order with
+/// the workgroup, database and output location, the header row is left out, and the rows are the
+/// drifted parents as every route gives them, the drift worked out exactly here.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reconcile_run_in_athena_reads_its_rows_as_parent_checks() {
+    use crate::common::files::dynoscope;
+    use crate::common::moto::{moto_connection, table_with};
+    let (moto, connection) = moto_connection().await;
+    let table = table_with(&connection, "Athena", 0).await;
+    let cell = |v: &str| serde_json::json!({"VarCharValue": v});
+    let row = |cells: [&str; 4]| serde_json::json!({"Data": cells.map(cell)});
+    let columns: Vec<Value> = ["pk", "stored", "counted", "drift"]
+        .iter()
+        .map(|n| serde_json::json!({"Name": n, "Type": "varchar"}))
+        .collect();
+    let ddl = serde_json::json!({"rows": [], "column_info": []});
+    let query = serde_json::json!({
+        "rows": [
+            row(["pk", "stored", "counted", "drift"]),
+            row(["POST#b", "3", "1", "2"]),
+            row(["POST#c", "0", "1", "-1"]),
+        ],
+        "column_info": columns,
+    });
+    queue_athena_results(&moto.url, &serde_json::json!({"results": [ddl, query]}));
+    let args = [
+        "check",
+        "--table",
+        &table,
+        "--tally",
+        "likeTally",
+        "--parent-prefix",
+        "POST#",
+        "--child-prefix",
+        "LIKE#",
+        "--athena",
+        "s3://exports/nightly/AWSDynamoDB/01764547200000-a1b2c3d4/",
+        "--run",
+        "--athena-output",
+        "s3://results/dynoscope/",
+        "--workgroup",
+        "analysts",
+        "--json",
+    ];
+    // A workgroup that does not exist: refused by Athena, said in its words, exit 2.
+    let (code, _, stderr) = dynoscope(&moto.url, &args).await;
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("StartQueryExecution: InvalidRequestException: WorkGroup does not exist"),
+        "{stderr}"
+    );
+    let athena = connection.athena();
+    athena
+        .create_work_group()
+        .name("analysts")
+        .send()
+        .await
+        .unwrap();
+    let (code, stdout, stderr) = dynoscope(&moto.url, &args).await;
+    assert_eq!(code, 1, "drifted parents found: {stdout}{stderr}");
+    let run: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(run["drifted"], 2, "{run}");
+    let checks: Vec<String> = run["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {} {} {}",
+                c["pk"], c["stored"], c["counted"], c["drift"]
+            )
+        })
+        .collect();
+    assert_eq!(
+        checks,
+        [r#""POST#b" "3" "1" "2""#, r#""POST#c" "0" "1" "-1""#],
+        "the header row left out"
+    );
+    assert!(
+        run["price"].as_str().unwrap().contains("at least 10 MB"),
+        "{run}"
+    );
+    assert_eq!(
+        run["location"],
+        "s3://exports/nightly/AWSDynamoDB/01764547200000-a1b2c3d4/data/"
+    );
+    // What Athena was sent: the DDL, then the query, in the workgroup with the output given.
+    let listed = athena.list_query_executions().send().await.unwrap();
+    let mut sent = Vec::new();
+    for id in listed.query_execution_ids() {
+        let got = athena
+            .get_query_execution()
+            .query_execution_id(id)
+            .send()
+            .await
+            .unwrap();
+        let execution = got.query_execution().unwrap();
+        assert_eq!(execution.work_group(), Some("analysts"));
+        let output = execution
+            .result_configuration()
+            .unwrap()
+            .output_location()
+            .unwrap();
+        assert!(output.starts_with("s3://results/dynoscope/"), "{output}");
+        sent.push(execution.query().unwrap().to_owned());
+    }
+    assert_eq!(sent.len(), 2, "{sent:?}");
+    let ddl = sent
+        .iter()
+        .find(|q| q.starts_with("CREATE EXTERNAL TABLE IF NOT EXISTS `athena"));
+    assert!(
+        ddl.is_some_and(|d| d
+            .contains("LOCATION 's3://exports/nightly/AWSDynamoDB/01764547200000-a1b2c3d4/data/'")),
+        "{sent:?}"
+    );
+    assert!(
+        sent.iter().any(|q| q.starts_with("WITH parents AS (")),
+        "{sent:?}"
+    );
+}

@@ -18,7 +18,7 @@ use dynoscope_core::ending::Ending;
 use dynoscope_core::error::{Error, Result};
 use dynoscope_core::spec::WindowSpec;
 use dynoscope_core::table::TableInfo;
-use dynoscope_core::tally::{self, Reconciled, RepairReport, TallyRule};
+use dynoscope_core::tally::{self, AthenaRunSpec, Reconciled, RepairReport, TallyRule};
 use dynoscope_core::transfer::Format;
 
 /// Run the check; exit 0 when every parent matches, 1 when any drifted or could not be
@@ -44,6 +44,16 @@ pub async fn check(cx: &mut Ctx<'_>, args: CheckArgs) -> Result<Exit> {
     let started = Instant::now();
     let pricing = connection.pricing(&info);
     let mut all = Reconciled::default();
+    if let (Some(location), true) = (&args.athena, args.run) {
+        let spec = AthenaRunSpec {
+            location: location.clone(),
+            output: args.athena_output.clone().unwrap_or_default(),
+            workgroup: args.workgroup.clone(),
+            database: args.database.clone(),
+        };
+        let run = tally::run_in_athena(connection, (&info, &rule), &spec, stop).await?;
+        return said_read(out, &run, args.json);
+    }
     if let Some(location) = &args.athena {
         return print_athena(&info, &rule, location, out);
     }

@@ -198,10 +198,23 @@ pub struct CheckArgs {
     /// The export's format: s3-export or ddb-json.
     #[arg(long, default_value = "s3-export", requires = "from_export")]
     pub export_format: String,
-    /// Print the Athena SQL reconciling the export at this S3 location (its data/ folder), and
-    /// read nothing.
+    /// Print the Athena SQL reconciling the export at this S3 location (its folder or its data/
+    /// folder), and read nothing; with --run, run it in Athena.
     #[arg(long, conflicts_with_all = ["pk", "all", "shards", "from_export"])]
     pub athena: Option<String>,
+    /// Run the --athena SQL in Athena (StartQueryExecution, followed, every result page read):
+    /// the drifted parents as every route gives them, the bytes scanned priced.
+    #[arg(long, requires_all = ["athena", "athena_output"])]
+    pub run: bool,
+    /// Where Athena writes the query's results (s3://BUCKET/PREFIX/), with --run.
+    #[arg(long, value_name = "S3_URL", requires = "run")]
+    pub athena_output: Option<String>,
+    /// The Athena workgroup, with --run.
+    #[arg(long, default_value = "primary", requires = "run")]
+    pub workgroup: String,
+    /// The Glue database the export's table is made in, with --run.
+    #[arg(long, default_value = "default", requires = "run")]
+    pub database: String,
     /// With --all: repair every drifted parent afterwards, a guarded SET each (the tally set
     /// to the children counted, on the condition it is still what was read), through the write
     /// gateway; one confirmation for all (--yes off this machine). Not from an export: its

@@ -27,6 +27,12 @@ impl Connection {
         aws_sdk_s3::Client::from_conf(config.build())
     }
 
+    /// An Athena client of the connection's configuration (region, credentials, and an
+    /// endpoint URL when given: moto serves Athena on its one port).
+    pub fn athena(&self) -> aws_sdk_athena::Client {
+        aws_sdk_athena::Client::new(&self.sdk)
+    }
+
     /// For a sandbox seeded when it started: how many items, how fast.
     pub fn seeded_note(&self) -> Option<String> {
         #[cfg(feature = "sandbox")]

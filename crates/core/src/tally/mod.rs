@@ -3,6 +3,8 @@
 //! reconciling many parents, guarded repairs, sharded counters, and rules saved per connection.
 
 mod athena;
+mod athena_report;
+mod athena_run;
 mod checked;
 mod count;
 mod deleted;
@@ -21,6 +23,8 @@ mod window;
 mod window_files;
 
 pub use athena::{AthenaStatements, athena_sql, athena_statements, athena_table, data_folder};
+pub use athena_report::AthenaRun;
+pub use athena_run::{AthenaRunSpec, run_in_athena};
 pub use checked::Checked;
 pub use checked::Totals;
 pub use count::ChildQuery;
