@@ -97,7 +97,30 @@ async fn a_reconcile_from_s3_finds_what_the_downloaded_export_does() {
     )
     .await;
     // The same file, with no manifest: listed under its prefix.
-    put("plain/part.json.gz", gz).await;
+    put("plain/part.json.gz", gz.clone()).await;
+    // The same items in five objects, read several at once; and among five good ones, one
+    // that is not an export's, named when it is read.
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&gz[..]), &mut text).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    for (i, part) in lines.chunks(lines.len().div_ceil(5)).enumerate() {
+        let body = (part.join("\n") + "\n").into_bytes();
+        let (split, broken) = (
+            format!("split/data/part-{i}.json"),
+            format!("broken/data/part-{i}.json"),
+        );
+        let (split, broken): (&'static str, &'static str) = (
+            Box::leak(split.into_boxed_str()),
+            Box::leak(broken.into_boxed_str()),
+        );
+        put(split, body.clone()).await;
+        put(broken, body).await;
+    }
+    put(
+        "broken/data/part-9.json",
+        b"{\"Item\": not json}\n".to_vec(),
+    )
+    .await;
 
     let local = dir.join("social.json.gz");
     let run = |from: String| {
@@ -131,6 +154,24 @@ async fn a_reconcile_from_s3_finds_what_the_downloaded_export_does() {
     let (code, listed, stderr) = run("s3://exports/plain".to_owned()).await;
     assert_eq!(code, 1, "{stderr}");
     assert_eq!(parents(&listed), expected);
+
+    let (code, split, stderr) = run("s3://exports/split".to_owned()).await;
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(
+        parents(&split),
+        expected,
+        "five objects read at once: {stderr}"
+    );
+    assert!(
+        stderr.contains("read 5 objects from s3://exports/"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = run("s3://exports/broken".to_owned()).await;
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("s3://exports/broken/data/part-9.json"),
+        "{stderr}"
+    );
 
     let (code, _, stderr) = run("s3://exports/nothing-here".to_owned()).await;
     assert_eq!(code, 2, "{stderr}");

@@ -57,6 +57,9 @@ impl ExportChecked {
     }
 }
 
+/// Objects read from S3 at a time: each mostly waits on the network.
+const S3_AT_ONCE: usize = 4;
+
 /// Reconcile `rule` from the export of table `info` at `location` (a file or folder here, or
 /// `s3://BUCKET/PREFIX` read with `connection`'s S3 client), in `format`: no DynamoDB request is
 /// sent (`info` gives the keys). `on_progress` hears about every block read.
@@ -70,12 +73,13 @@ pub async fn check_export_at(
     let data = export_sources(&connection.s3(), location).await?;
     let (owned, rule, stop) = (info.clone(), rule.clone(), cancel.clone());
     let sources = data.sources;
+    let at_once = if data.in_s3 { S3_AT_ONCE } else { 1 };
     // Files and objects are read by blocking calls (a body bridged to a `Read`): off the runtime.
     let (pass, read) = tokio::task::spawn_blocking(move || -> Result<_> {
         let mut pass = OnePass::new(&owned, &rule)?;
         let wanted = pass.wanted();
         let on = (|item| pass.add(item), |p| on_progress(p));
-        let read = stream_sources(sources, format, &wanted, &stop, on)?;
+        let read = stream_sources(sources, format, &wanted, &stop, on, at_once)?;
         Ok(((!stop.is_cancelled()).then_some(pass), read))
     })
     .await

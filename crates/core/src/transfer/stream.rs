@@ -7,6 +7,7 @@ use std::collections::HashSet;
 use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
@@ -53,11 +54,11 @@ pub(crate) fn stream_items(
     let sources: Vec<Box<dyn TextSource>> = (files.iter())
         .map(|f| Box::new(f.clone()) as Box<dyn TextSource>)
         .collect();
-    stream_sources(sources, format, wanted, cancel, (on_item, on_progress))
+    stream_sources(sources, format, wanted, cancel, (on_item, on_progress), 1)
 }
 
 /// Where the text of one file of an export comes from: a file here, or an object in S3.
-pub(crate) trait TextSource: Send {
+pub(crate) trait TextSource: Send + Sync {
     /// Its name in words and errors: a path, or `s3://bucket/key`.
     fn name(&self) -> String;
     /// Its text, gunzipped on the way when it is gzip, and what reading it is called.
@@ -74,13 +75,17 @@ impl TextSource for PathBuf {
     }
 }
 
-/// [`stream_items`] over any sources, read one after another on a thread of their own.
+/// [`stream_items`] over any sources, read on threads of their own: one after another when
+/// `at_once` is 1 (items in file order), else up to `at_once` sources at a time (objects in S3,
+/// each waiting on the network; items then come in no set order). Memory stays bounded: a few
+/// blocks of about 1 MiB queued, and one being read per source open.
 pub(crate) fn stream_sources(
     sources: Vec<Box<dyn TextSource>>,
     format: Format,
     wanted: &HashSet<String>,
     cancel: &CancelToken,
     (mut on_item, mut on_progress): (impl FnMut(Item), impl FnMut(StreamProgress)),
+    at_once: usize,
 ) -> Result<StreamProgress> {
     if !matches!(
         format,
@@ -93,7 +98,7 @@ pub(crate) fn stream_sources(
     let (tx, rx) = mpsc::sync_channel::<Result<Block>>(4);
     let names: Vec<String> = sources.iter().map(|s| s.name()).collect();
     let stop = cancel.clone();
-    let reader = std::thread::spawn(move || read_blocks(&sources, &tx, &stop));
+    let reader = std::thread::spawn(move || read_blocks(&sources, &tx, &stop, at_once));
     let mut progress = StreamProgress::default();
     let mut result = Ok(());
     for block in &rx {
@@ -107,7 +112,7 @@ pub(crate) fn stream_sources(
         if cancel.is_cancelled() {
             break;
         }
-        progress.files = block.file + 1;
+        progress.files = progress.files.max(block.file + 1);
         progress.bytes += block.text.len() as u64;
         if let Err(e) = parse_block(&block, format, wanted, &mut progress.items, &mut on_item) {
             result = Err(match names.get(block.file) {
@@ -129,21 +134,38 @@ pub(crate) fn stream_sources(
     result.map(|()| progress)
 }
 
-/// Gunzip (when the file starts as gzip) and cut each file into blocks of whole lines.
+/// Gunzip (when the file starts as gzip) and cut each file into blocks of whole lines, `at_once`
+/// files at a time; the first error is sent and ends the reading of the others.
 fn read_blocks(
     sources: &[Box<dyn TextSource>],
     tx: &mpsc::SyncSender<Result<Block>>,
     cancel: &CancelToken,
+    at_once: usize,
 ) {
-    for (file, source) in sources.iter().enumerate() {
-        if let Err(e) = read_one(file, source.as_ref(), tx, cancel) {
-            let _ = tx.send(Err(e));
-            return;
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let work = || {
+        loop {
+            let file = next.fetch_add(1, Ordering::Relaxed);
+            let Some(source) = sources.get(file) else {
+                return;
+            };
+            if cancel.is_cancelled() || failed.load(Ordering::Relaxed) {
+                return;
+            }
+            if let Err(e) = read_one(file, source.as_ref(), tx, cancel) {
+                failed.store(true, Ordering::Relaxed);
+                let _ = tx.send(Err(e));
+                return;
+            }
         }
-        if cancel.is_cancelled() {
-            return;
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..at_once.clamp(1, sources.len().max(1)) {
+            scope.spawn(work);
         }
-    }
+        work();
+    });
 }
 
 fn read_one(
