@@ -6,7 +6,7 @@ use serde_json::json;
 
 use super::{Agent, audit_lines, audit_path};
 
-const READS: [&str; 13] = [
+const READS: [&str; 14] = [
     "list_tables",
     "describe_table",
     "query",
@@ -18,6 +18,7 @@ const READS: [&str; 13] = [
     "diff",
     "compare_tallies",
     "check_window",
+    "plan_routes",
     "sql",
     "partiql_select",
 ];
@@ -251,6 +252,12 @@ async fn every_tool_is_listed_with_what_it_costs_and_every_read_answers() {
 
     diff_compares_a_table_with_itself(&agent).await;
 
+    // plan_routes: the same plan, the same keys, as `dynoscope plan --json`.
+    let plan = agent.ok("plan_routes", json!({"table": "Social"})).await;
+    assert_eq!(plan["items"], 26_524, "{plan}");
+    assert_eq!(plan["recommended"], "scan from here", "{plan}");
+    assert_eq!(plan["routes"].as_array().unwrap().len(), 3);
+
     let sql = agent
         .ok(
             "sql",
@@ -278,7 +285,7 @@ async fn every_tool_is_listed_with_what_it_costs_and_every_read_answers() {
     for read in READS {
         assert!(tools_called.contains(&read), "{read} audited");
     }
-    assert_eq!(lines.len(), 1 + 18);
+    assert_eq!(lines.len(), 1 + 19);
     agent.client.cancel().await.unwrap();
 }
 

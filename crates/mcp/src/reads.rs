@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 
 use crate::server::{Answer, Server};
 use dynoscope_core::error::{Error, Result};
+use dynoscope_core::exports::PlanSpec;
 use dynoscope_core::partiql;
 use dynoscope_core::read::{self, Stopped, Until};
 use dynoscope_core::spec::{
@@ -191,6 +192,27 @@ impl Server {
                 .run(self.connection(), &info, &self.shared.stop)
                 .await?;
             Answer::of(&report)
+        })
+        .await
+    }
+
+    /// Which route to reconcile a table.
+    #[tool(
+        description = "Which way to reconcile a whole table, each route priced and timed from the table's size and items as DynamoDB last described them (or `items` and `bytes` given): a scan from this machine, an export to S3 then a reconcile of its files here, an export then Athena, and with `hours` an incremental export; the arithmetic of each, and the cheapest recommended (a scan only when it ends within the hour). Reads nothing but DescribeTable: no read capacity. Never writes.",
+        annotations(read_only_hint = true)
+    )]
+    async fn plan_routes(&self, Parameters(spec): Parameters<PlanSpec>) -> CallToolResult {
+        self.answer("plan_routes", &spec, async {
+            let described = match &spec.table {
+                Some(table) => {
+                    let info = self.describe(table).await?;
+                    Some((info.item_count, info.size_bytes))
+                }
+                None => None,
+            };
+            let sized = spec.sized(described)?;
+            let pricing = self.connection().region_pricing();
+            Answer::of(&spec.routes(&sized, &pricing))
         })
         .await
     }

@@ -6,7 +6,7 @@
 use aws_sdk_dynamodb::primitives::{DateTime, DateTimeFormat};
 use bigdecimal::BigDecimal;
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::admin;
 use crate::connection::Connection;
@@ -23,7 +23,7 @@ const WINDOW_SECS: (i64, i64) = (15 * 60, 24 * 60 * 60);
 const GB: i64 = 1 << 30;
 
 /// A window of writes: from, to (RFC 3339, `2026-12-05T01:00:00Z`, or seconds since the epoch).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct WindowSpec {
     /// From.
     pub from: String,
@@ -36,7 +36,7 @@ pub struct WindowSpec {
 }
 
 /// An export of a table to S3, as asked.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct S3ExportSpec {
     /// The table.
     pub table: String,

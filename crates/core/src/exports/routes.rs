@@ -6,7 +6,7 @@
 
 use bigdecimal::BigDecimal;
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::cost::{Pricing, count, money};
 use crate::error::{Error, Result};
@@ -27,7 +27,7 @@ const TB: u64 = 1 << 40;
 
 /// The routes asked about: the table's size and items (as described, or given), the download
 /// rate from S3 here, and an incremental window.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct PlanSpec {
     /// The table, when its size is read from DynamoDB.
     #[serde(default)]

@@ -13,7 +13,7 @@ use aws_sdk_athena::types::{QueryExecutionContext, QueryExecutionState, ResultCo
 use aws_sdk_dynamodb::types::AttributeValue;
 use bigdecimal::BigDecimal;
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::cancel::{CancelToken, not_stopped};
 use crate::condition::ScalarType;
@@ -41,7 +41,7 @@ fn default_database() -> String {
 }
 
 /// Where and how Athena runs the reconcile.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct AthenaRunSpec {
     /// The export: its folder (`s3://…/AWSDynamoDB/<ExportId>/`) or its `data/` folder.
     pub location: String,
