@@ -106,7 +106,10 @@ async fn an_export_started_here_is_followed_and_reconciled_from_s3() {
     let (code, stdout, stderr) = export(&[]).await;
     assert_eq!(code, 2, "{stdout}{stderr}");
     assert!(stderr.contains("point-in-time recovery off"), "{stderr}");
-    assert!(stderr.contains("--enable-pitr"), "{stderr}");
+    assert!(
+        stderr.contains("turn it on first (enable PITR)"),
+        "{stderr}"
+    );
     let (code, listed, stderr) = dynoscope(
         &moto.url,
         &["table", "exports", "--table", &table, "--json"],

@@ -40,7 +40,7 @@ pub struct ExportToArgs {
     /// The files' format: dynamodb-json (the one dynoscope reads back).
     #[arg(long, value_name = "FORMAT", default_value = "dynamodb-json")]
     pub format: String,
-    /// Turn point-in-time recovery on first when it is off (billed per GB-month).
+    /// Turn point-in-time recovery on first when it is off ("enable PITR"; billed per GB-month).
     #[arg(long)]
     pub enable_pitr: bool,
     /// One JSON object: what was sent, how it ended, the export as last described.

@@ -192,8 +192,8 @@ fn pitr_off(table: &str, described: &Described) -> Error {
         .map_or(String::new(), |why| format!(" ({why})"));
     Error::Invalid(format!(
         "table {table} has point-in-time recovery off{engine}: DynamoDB exports only a table \
-         that has it on. Turn it on first (--enable-pitr here, or `dynoscope table update \
-         --table {table} --pitr on`; billed per GB-month of the table); nothing was sent"
+         that has it on. Have the export turn it on first (enable PITR), or turn it on in the \
+         table's settings; it is billed per GB-month of the table. Nothing was sent"
     ))
 }
 

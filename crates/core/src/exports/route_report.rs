@@ -141,7 +141,7 @@ impl Report for RoutePlan {
             };
             lines.push(Line::new(
                 if mark.is_empty() {
-                    Tone::Figure
+                    Tone::Title
                 } else {
                     Tone::Good
                 },

@@ -224,7 +224,7 @@ impl Report for ExportRun {
     fn lines(&self) -> Vec<Line> {
         let mut lines = vec![
             Line::new(Tone::Title, format!("export: {}", self.what)),
-            Line::new(Tone::Figure, self.price.clone()),
+            Line::new(Tone::Plain, self.price.clone()),
         ];
         if let Some(pitr) = &self.pitr {
             lines.push(Line::new(

@@ -52,7 +52,7 @@ impl Report for AthenaRun {
                 format!("scanned {b} bytes")
             });
         let price = self.price.as_deref().unwrap_or("no Athena price known");
-        lines.push(Line::new(Tone::Figure, format!("{scanned}: {price}")));
+        lines.push(Line::new(Tone::Plain, format!("{scanned}: {price}")));
         lines
     }
 
