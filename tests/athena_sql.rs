@@ -139,16 +139,9 @@ fn queue_athena_results(moto_url: &str, results: &Value) {
     );
 }
 
-/// `check --athena … --run` against moto's Athena (which runs no SQL, but answers what it is
-/// given in Athena's documented result shape): the DDL and the query are sent in that order with
-/// the workgroup, database and output location, the header row is left out, and the rows are the
-/// drifted parents as every route gives them, the drift worked out exactly here.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_reconcile_run_in_athena_reads_its_rows_as_parent_checks() {
-    use crate::common::files::dynoscope;
-    use crate::common::moto::{moto_connection, table_with};
-    let (moto, connection) = moto_connection().await;
-    let table = table_with(&connection, "Athena", 0).await;
+/// What moto's Athena answers next: nothing for the DDL; for the query, a header row and two
+/// drifted parents.
+fn drifted_rows() -> Value {
     let cell = |v: &str| serde_json::json!({"VarCharValue": v});
     let row = |cells: [&str; 4]| serde_json::json!({"Data": cells.map(cell)});
     let columns: Vec<Value> = ["pk", "stored", "counted", "drift"]
@@ -164,7 +157,46 @@ async fn a_reconcile_run_in_athena_reads_its_rows_as_parent_checks() {
         ],
         "column_info": columns,
     });
-    queue_athena_results(&moto.url, &serde_json::json!({"results": [ddl, query]}));
+    serde_json::json!({"results": [ddl, query]})
+}
+
+/// Every query moto's Athena was sent, each checked to have run in workgroup `analysts` with
+/// its results under `s3://results/dynoscope/`.
+async fn sent_to(connection: &dynoscope_core::connection::Connection) -> Vec<String> {
+    let athena = connection.athena();
+    let listed = athena.list_query_executions().send().await.unwrap();
+    let mut sent = Vec::new();
+    for id in listed.query_execution_ids() {
+        let got = athena
+            .get_query_execution()
+            .query_execution_id(id)
+            .send()
+            .await
+            .unwrap();
+        let execution = got.query_execution().unwrap();
+        assert_eq!(execution.work_group(), Some("analysts"));
+        let output = execution
+            .result_configuration()
+            .unwrap()
+            .output_location()
+            .unwrap();
+        assert!(output.starts_with("s3://results/dynoscope/"), "{output}");
+        sent.push(execution.query().unwrap().to_owned());
+    }
+    sent
+}
+
+/// `check --athena … --run` against moto's Athena (which runs no SQL, but answers what it is
+/// given in Athena's documented result shape): the DDL and the query are sent in that order with
+/// the workgroup, database and output location, the header row is left out, and the rows are the
+/// drifted parents as every route gives them, the drift worked out exactly here.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reconcile_run_in_athena_reads_its_rows_as_parent_checks() {
+    use crate::common::files::dynoscope;
+    use crate::common::moto::{moto_connection, table_with};
+    let (moto, connection) = moto_connection().await;
+    let table = table_with(&connection, "Athena", 0).await;
+    queue_athena_results(&moto.url, &drifted_rows());
     let args = [
         "check",
         "--table",
@@ -227,25 +259,7 @@ async fn a_reconcile_run_in_athena_reads_its_rows_as_parent_checks() {
         "s3://exports/nightly/AWSDynamoDB/01764547200000-a1b2c3d4/data/"
     );
     // What Athena was sent: the DDL, then the query, in the workgroup with the output given.
-    let listed = athena.list_query_executions().send().await.unwrap();
-    let mut sent = Vec::new();
-    for id in listed.query_execution_ids() {
-        let got = athena
-            .get_query_execution()
-            .query_execution_id(id)
-            .send()
-            .await
-            .unwrap();
-        let execution = got.query_execution().unwrap();
-        assert_eq!(execution.work_group(), Some("analysts"));
-        let output = execution
-            .result_configuration()
-            .unwrap()
-            .output_location()
-            .unwrap();
-        assert!(output.starts_with("s3://results/dynoscope/"), "{output}");
-        sent.push(execution.query().unwrap().to_owned());
-    }
+    let sent = sent_to(&connection).await;
     assert_eq!(sent.len(), 2, "{sent:?}");
     let ddl = sent
         .iter()

@@ -66,6 +66,27 @@ fn parents(stdout: &str) -> BTreeSet<String> {
         .collect()
 }
 
+/// The export `gz` put again: whole under `plain/`, as five objects under `split/data/`, and
+/// under `broken/data/` with a sixth that is not an export's.
+async fn put_split_and_broken(connection: &dynoscope_core::connection::Connection, gz: &[u8]) {
+    let s3 = connection.s3();
+    let put = |key: String, body: Vec<u8>| {
+        let request = s3.put_object().bucket("exports").key(key).body(body.into());
+        async move { request.send().await.unwrap() }
+    };
+    put("plain/part.json.gz".to_owned(), gz.to_vec()).await;
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(gz), &mut text).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    for (i, part) in lines.chunks(lines.len().div_ceil(5)).enumerate() {
+        let body = (part.join("\n") + "\n").into_bytes();
+        put(format!("split/data/part-{i}.json"), body.clone()).await;
+        put(format!("broken/data/part-{i}.json"), body).await;
+    }
+    let bad = b"{\"Item\": not json}\n".to_vec();
+    put("broken/data/part-9.json".to_owned(), bad).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reconcile_from_s3_finds_what_the_downloaded_export_does() {
     let (moto, connection) = moto_connection().await;
@@ -96,31 +117,7 @@ async fn a_reconcile_from_s3_finds_what_the_downloaded_export_does() {
         stray.to_vec(),
     )
     .await;
-    // The same file, with no manifest: listed under its prefix.
-    put("plain/part.json.gz", gz.clone()).await;
-    // The same items in five objects, read several at once; and among five good ones, one
-    // that is not an export's, named when it is read.
-    let mut text = String::new();
-    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&gz[..]), &mut text).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
-    for (i, part) in lines.chunks(lines.len().div_ceil(5)).enumerate() {
-        let body = (part.join("\n") + "\n").into_bytes();
-        let (split, broken) = (
-            format!("split/data/part-{i}.json"),
-            format!("broken/data/part-{i}.json"),
-        );
-        let (split, broken): (&'static str, &'static str) = (
-            Box::leak(split.into_boxed_str()),
-            Box::leak(broken.into_boxed_str()),
-        );
-        put(split, body.clone()).await;
-        put(broken, body).await;
-    }
-    put(
-        "broken/data/part-9.json",
-        b"{\"Item\": not json}\n".to_vec(),
-    )
-    .await;
+    put_split_and_broken(&connection, &gz).await;
 
     let local = dir.join("social.json.gz");
     let run = |from: String| {
@@ -151,21 +148,14 @@ async fn a_reconcile_from_s3_finds_what_the_downloaded_export_does() {
         "the stray file is not the export's"
     );
 
-    let (code, listed, stderr) = run("s3://exports/plain".to_owned()).await;
-    assert_eq!(code, 1, "{stderr}");
-    assert_eq!(parents(&listed), expected);
-
-    let (code, split, stderr) = run("s3://exports/split".to_owned()).await;
-    assert_eq!(code, 1, "{stderr}");
-    assert_eq!(
-        parents(&split),
-        expected,
-        "five objects read at once: {stderr}"
-    );
-    assert!(
-        stderr.contains("read 5 objects from s3://exports/"),
-        "{stderr}"
-    );
+    // The same file with no manifest, listed under its prefix; the same items in five objects,
+    // read several at once.
+    for (prefix, objects) in [("plain", "1 object"), ("split", "5 objects")] {
+        let (code, read, stderr) = run(format!("s3://exports/{prefix}")).await;
+        assert_eq!(code, 1, "{stderr}");
+        assert_eq!(parents(&read), expected, "{prefix}: {stderr}");
+        assert!(stderr.contains(&format!("read {objects} from")), "{stderr}");
+    }
     let (code, _, stderr) = run("s3://exports/broken".to_owned()).await;
     assert_eq!(code, 2, "{stderr}");
     assert!(

@@ -44,18 +44,8 @@ pub async fn check(cx: &mut Ctx<'_>, args: CheckArgs) -> Result<Exit> {
     let started = Instant::now();
     let pricing = connection.pricing(&info);
     let mut all = Reconciled::default();
-    if let (Some(location), true) = (&args.athena, args.run) {
-        let spec = AthenaRunSpec {
-            location: location.clone(),
-            output: args.athena_output.clone().unwrap_or_default(),
-            workgroup: args.workgroup.clone(),
-            database: args.database.clone(),
-        };
-        let run = tally::run_in_athena(connection, (&info, &rule), &spec, stop).await?;
-        return said_read(out, &run, args.json);
-    }
     if let Some(location) = &args.athena {
-        return print_athena(&info, &rule, location, out);
+        return athena(connection, (&info, &rule), &args, location, (out, stop)).await;
     }
     match (&args.pk, args.all, &args.from_export) {
         (_, _, Some(path)) => {
@@ -105,6 +95,27 @@ pub async fn check(cx: &mut Ctx<'_>, args: CheckArgs) -> Result<Exit> {
         all.ending()
     };
     Ok(Exit::from(repaired.ending().graver(unchecked)))
+}
+
+/// `--athena`: its SQL printed, or with `--run` run in Athena and its report said.
+async fn athena(
+    connection: &Connection,
+    (info, rule): (&TableInfo, &TallyRule),
+    args: &CheckArgs,
+    location: &str,
+    (out, stop): (&mut Output, &CancelToken),
+) -> Result<Exit> {
+    if !args.run {
+        return print_athena(info, rule, location, out);
+    }
+    let spec = AthenaRunSpec {
+        location: location.to_owned(),
+        output: args.athena_output.clone().unwrap_or_default(),
+        workgroup: args.workgroup.clone(),
+        database: args.database.clone(),
+    };
+    let run = tally::run_in_athena(connection, (info, rule), &spec, stop).await?;
+    said_read(out, &run, args.json)
 }
 
 /// Print the Athena SQL reconciling the export at `location`: all it does, so unprinted, it

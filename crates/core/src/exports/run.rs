@@ -30,7 +30,7 @@ pub enum ExportEvent {
     /// A write applied: what it did.
     Applied(String),
     /// The export as described again while it runs.
-    State(ExportInfo),
+    State(Box<ExportInfo>),
 }
 
 /// How an export run ended: one report for the app, the CLI and the MCP server.
@@ -150,7 +150,7 @@ async fn follow(
     loop {
         match describe_export(&connection.reader(), arn).await {
             Ok(info) => {
-                on_event(ExportEvent::State(info.clone()));
+                on_event(ExportEvent::State(Box::new(info.clone())));
                 let running = info.status == "IN_PROGRESS";
                 report.export = Some(info);
                 if !running {
