@@ -296,7 +296,7 @@ const ROWS: [&[&str]; 3] = [
     &["spec", "clone"],
     &[
         "counter", "diff", "tally", "likes", "lab", "watch", "purge", "import", "items", "admin",
-        "metrics", "partiql", "stream", "run", "replay",
+        "metrics", "partiql", "stream", "run", "replay", "exports",
     ],
     &[
         "connection",
