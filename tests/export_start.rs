@@ -2,7 +2,8 @@
 //! server (its DynamoDB exports into its own S3): refused while point-in-time recovery is off,
 //! with the way on and nothing sent; started with `--enable-pitr`, followed to COMPLETED, its
 //! files found, and a reconcile from there finds exactly the planted drifts, as the live table
-//! does. Through the fault proxy: a lost answer is re-sent with the same ClientToken; a
+//! does, and a diff of the export in S3 against the table finds the like added after it. Through
+//! the fault proxy: a lost answer is re-sent with the same ClientToken; a
 //! read-only connection sends nothing.
 
 // Test code: a failed unwrap is a failed test.
@@ -51,6 +52,27 @@ async fn likes(connection: &Connection, table: &str) {
         let put = client.put_item().table_name(table).set_item(Some(item));
         put.send().await.unwrap();
     }
+}
+
+/// The export in S3 compared with the table: the same items, until a like is added.
+async fn diff_finds_the_late_like(url: &str, connection: &Connection, table: &str, location: &str) {
+    let diff = ["diff", "--table", table, "--all", "--from-export", location];
+    let (code, same, stderr) = dynoscope(url, &diff).await;
+    assert_eq!(code, 0, "{same}{stderr}");
+    likes_one_more(connection, table).await;
+    let (code, differ, stderr) = dynoscope(url, &diff).await;
+    assert_eq!(code, 1, "{differ}{stderr}");
+    assert!(differ.contains("1 only in B"), "{differ}");
+}
+
+/// One like more on `POST#a`, behind the export's back.
+async fn likes_one_more(connection: &Connection, table: &str) {
+    let item = Item::from([
+        ("PK".to_owned(), s("POST#a")),
+        ("SK".to_owned(), s("LIKE#USER#late")),
+    ]);
+    let put = connection.sdk().put_item().table_name(table);
+    put.set_item(Some(item)).send().await.unwrap();
 }
 
 /// The drifted parents a check's JSON names: `pk stored counted`.
@@ -145,6 +167,8 @@ async fn an_export_started_here_is_followed_and_reconciled_from_s3() {
     assert_eq!(live.len(), 2, "{live:?}");
     assert!(live.contains(r#""POST#b" "3" "1""#), "{live:?}");
     assert_eq!(check(&moto.url, &table, Some(&location)).await, live);
+
+    diff_finds_the_late_like(&moto.url, &connection, &table, &location).await;
 
     let (code, listed, stderr) =
         dynoscope(&moto.url, &["table", "exports", "--table", &table]).await;

@@ -49,8 +49,8 @@ pub struct DiffArgs {
     #[command(flatten)]
     pub rule: RuleFlags,
     /// Side A is this DynamoDB export (a file or folder in the S3 export format, gzipped or
-    /// not) instead of the table: read from disk, no read units; --table gives the key. With
-    /// --all.
+    /// not, or its folder in S3: s3://BUCKET/…/AWSDynamoDB/<ExportId>/) instead of the table:
+    /// no read units; --table gives the key. With --all.
     #[arg(long, value_name = "PATH", conflicts_with_all = ["pk", "key", "snapshot"])]
     pub from_export: Option<std::path::PathBuf>,
     /// Side B is this DynamoDB export instead of a table. With --all.

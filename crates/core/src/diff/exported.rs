@@ -4,7 +4,7 @@
 //! differ fetched again — by key from a table, by a second pass over an export's files.
 
 use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use tokio::sync::mpsc;
 
@@ -17,7 +17,7 @@ use crate::diff::{DiffScope, read_side, request};
 use crate::error::{Error, Result};
 use crate::read;
 use crate::table::TableInfo;
-use crate::transfer::{FileItems, Format, export_files};
+use crate::transfer::{FileItems, Format, TextSource, export_sources};
 use crate::value::Item;
 use crate::write::Destination;
 
@@ -29,9 +29,10 @@ const BATCH: usize = 1000;
 pub enum Source<'a> {
     /// A table on a connection, described.
     Live(&'a Connection, &'a TableInfo),
-    /// An export's file or folder (S3 export format), priced as the live table it is compared
-    /// with (it spends nothing itself).
-    Export(&'a Path, &'a Pricing),
+    /// An export's file or folder (S3 export format) here, or its folder in S3 (`s3://…`, read
+    /// with the connection's S3 client), priced as the live table it is compared with (it
+    /// spends nothing itself).
+    Export(&'a Path, &'a Pricing, &'a Connection),
 }
 
 impl Source<'_> {
@@ -43,7 +44,7 @@ impl Source<'_> {
                 Destination::of(connection).place(),
                 connection.pricing(table),
             ),
-            Self::Export(path, pricing) => (
+            Self::Export(path, pricing, _) => (
                 info.name.clone(),
                 format!("the export at {}", path.display()),
                 (*pricing).clone(),
@@ -76,8 +77,8 @@ impl Source<'_> {
                 })
                 .await
             }
-            Self::Export(path, _) => {
-                let files = export_files(path)?.files;
+            Self::Export(path, _, connection) => {
+                let files = sources(path, connection).await?;
                 let (tx, mut rx) = mpsc::channel::<Vec<Item>>(4);
                 let reading = tokio::task::spawn_blocking(move || feed(&files, &tx));
                 while let Some(batch) = rx.recv().await {
@@ -115,9 +116,9 @@ impl Source<'_> {
                 }
                 Ok((items, rcu))
             }
-            Self::Export(_, _) if keys.is_empty() => Ok((Vec::new(), 0.0)),
-            Self::Export(path, _) => {
-                let files = export_files(path)?.files;
+            Self::Export(..) if keys.is_empty() => Ok((Vec::new(), 0.0)),
+            Self::Export(path, _, connection) => {
+                let files = sources(path, connection).await?;
                 let wanted: HashSet<u128> = keys.iter().map(|k| key_hash(k, key_names)).collect();
                 let names = key_names.to_vec();
                 let found = tokio::task::spawn_blocking(move || gather(&files, &wanted, &names))
@@ -135,11 +136,17 @@ impl Source<'_> {
     }
 }
 
+/// The export's files here, or its objects in S3 (`s3://…`), each opened when read.
+async fn sources(path: &Path, connection: &Connection) -> Result<Vec<Box<dyn TextSource>>> {
+    let location = path.to_string_lossy();
+    Ok(export_sources(&connection.s3(), &location).await?.sources)
+}
+
 /// Every item of `files` sent in batches; a closed channel (the comparison gone) stops it.
-fn feed(files: &[PathBuf], tx: &mpsc::Sender<Vec<Item>>) -> Result<()> {
+fn feed(files: &[Box<dyn TextSource>], tx: &mpsc::Sender<Vec<Item>>) -> Result<()> {
     let mut batch = Vec::with_capacity(BATCH);
     for file in files {
-        let mut source = FileItems::open(file, Format::S3Export, &HashMap::new())?;
+        let mut source = FileItems::of_source(file.as_ref(), Format::S3Export)?;
         while let Some((_, item)) = source.next_item()? {
             batch.push(item);
             if batch.len() == BATCH && tx.blocking_send(std::mem::take(&mut batch)).is_err() {
@@ -155,13 +162,13 @@ fn feed(files: &[PathBuf], tx: &mpsc::Sender<Vec<Item>>) -> Result<()> {
 
 /// The items of `files` whose key hash is `wanted`, by key hash.
 fn gather(
-    files: &[PathBuf],
+    files: &[Box<dyn TextSource>],
     wanted: &HashSet<u128>,
     key_names: &[String],
 ) -> Result<HashMap<u128, Item>> {
     let mut found = HashMap::new();
     for file in files {
-        let mut source = FileItems::open(file, Format::S3Export, &HashMap::new())?;
+        let mut source = FileItems::of_source(file.as_ref(), Format::S3Export)?;
         while let Some((_, item)) = source.next_item()? {
             let hash = key_hash(&item, key_names);
             if wanted.contains(&hash) {

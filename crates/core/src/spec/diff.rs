@@ -143,11 +143,11 @@ impl DiffSpec {
         }
         let pricing = a.0.pricing(a.1);
         let side_a = match &self.from_export {
-            Some(path) => Source::Export(path, &pricing),
+            Some(path) => Source::Export(path, &pricing, a.0),
             None => Source::Live(a.0, a.1),
         };
         let side_b = match &self.to_export {
-            Some(path) => Source::Export(path, &pricing),
+            Some(path) => Source::Export(path, &pricing, b.0),
             None => Source::Live(b.0, b.1),
         };
         let found = diff_sources(side_a, side_b, a.1, stop).await?;

@@ -12,6 +12,7 @@ use crate::error::{Error, Result};
 use crate::transfer::csv::CellType;
 use crate::transfer::csv_read::{CsvItems, Records};
 use crate::transfer::lines::Lines;
+use crate::transfer::stream::TextSource;
 use crate::transfer::{Format, line_item, open_text};
 use crate::value::Item;
 
@@ -60,6 +61,19 @@ pub fn rejected_path(path: &Path) -> PathBuf {
         }
         // The root: nothing beside it.
         None => named.join(REJECTED),
+    }
+}
+
+impl FileItems {
+    /// The items of one export's file or object (`source`), JSON lines in `format`.
+    pub(crate) fn of_source(source: &dyn TextSource, format: Format) -> Result<Self> {
+        let (input, action) = source.open()?;
+        let path = PathBuf::from(source.name());
+        Ok(Self {
+            reader: Splitter::Lines(Lines::new(input, &path, action), format),
+            path,
+            comments: false,
+        })
     }
 }
 
