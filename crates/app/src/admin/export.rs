@@ -103,9 +103,12 @@ impl ExportForm {
         );
         self.fields_ui(ui, described);
         let ready = !self.flow.busy() && !self.to.trim().is_empty();
-        if write_button_ui(ui, scope.connection, ready, "Start export").clicked() {
-            self.begin(scope, described);
-        }
+        ui.horizontal(|ui| {
+            if write_button_ui(ui, scope.connection, ready, "Start export").clicked() {
+                self.begin(scope, described);
+            }
+            self.list_button_ui(ui, scope, described);
+        });
         if self.flow.question().is_some()
             && let Some(price) = &self.price
         {
@@ -118,7 +121,7 @@ impl ExportForm {
         if let Some(error) = &self.error {
             error_ui(ui, error);
         }
-        self.listed_ui(ui, scope, described);
+        self.listed_ui(ui);
         changed
     }
 
@@ -199,25 +202,27 @@ impl ExportForm {
         }
     }
 
-    fn listed_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, described: &Described) {
-        ui.horizontal(|ui| {
-            let can = self.listing.is_none() && described.arn.is_some();
-            if ui
-                .add_enabled(can, egui::Button::new("List exports"))
-                .clicked()
-                && let Some(arn) = described.arn.clone()
-            {
-                let reader = scope.connection.reader();
-                self.listing = Some(scope.spawner.spawn("ListExports", async move {
-                    exports::list_exports(&reader, &arn).await
-                }));
-            }
-            if self.listing.is_some() {
-                ui.spinner();
-            } else if let Some((_, at)) = &self.listed {
-                ui.weak(format!("listed {}", age_text(at.elapsed())));
-            }
-        });
+    /// List exports, beside Start export (the list itself under the run's report).
+    fn list_button_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, described: &Described) {
+        let can = self.listing.is_none() && described.arn.is_some();
+        if ui
+            .add_enabled(can, egui::Button::new("List exports"))
+            .clicked()
+            && let Some(arn) = described.arn.clone()
+        {
+            let reader = scope.connection.reader();
+            self.listing = Some(scope.spawner.spawn("ListExports", async move {
+                exports::list_exports(&reader, &arn).await
+            }));
+        }
+        if self.listing.is_some() {
+            ui.spinner();
+        } else if let Some((_, at)) = &self.listed {
+            ui.weak(format!("listed {}", age_text(at.elapsed())));
+        }
+    }
+
+    fn listed_ui(&self, ui: &mut Ui) {
         match &self.listed {
             Some((list, _)) if list.is_empty() => {
                 ui.weak("no exports");

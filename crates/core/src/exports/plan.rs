@@ -233,3 +233,105 @@ fn price_words(pricing: &Pricing, request: &ExportRequest, size: Option<i64>) ->
         (_, None) => format!("price: no prices are known for {}", pricing.region),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cost::{Billing, PriceBook};
+
+    fn spec(at: Option<&str>, window: Option<(&str, &str)>) -> S3ExportSpec {
+        S3ExportSpec {
+            table: "Social".to_owned(),
+            to: "s3://b/p".to_owned(),
+            at: at.map(str::to_owned),
+            window: window.map(|(from, to)| WindowSpec {
+                from: from.to_owned(),
+                to: to.to_owned(),
+                new_images_only: false,
+            }),
+            enable_pitr: false,
+        }
+    }
+
+    fn refused(spec: &S3ExportSpec) -> String {
+        spec.kind().unwrap_err().to_string()
+    }
+
+    #[test]
+    fn a_window_is_15_minutes_to_24_hours_in_the_past_and_a_moment_is_past() {
+        let hour = "2026-12-05T01:00:00Z";
+        assert!(
+            refused(&spec(None, Some((hour, "2026-12-05T01:05:00Z")))).contains("not 5 minutes")
+        );
+        assert!(
+            refused(&spec(None, Some((hour, "2026-12-06T02:00:00Z")))).contains("not 1500 minutes")
+        );
+        assert!(
+            refused(&spec(None, Some((hour, "2026-12-05T00:00:00Z")))).contains("before it begins")
+        );
+        assert!(refused(&spec(None, Some((hour, "2999-01-01T00:00:00Z")))).contains("15 minutes"));
+        assert!(
+            refused(&spec(None, Some(("yesterday", hour)))).contains("window's start: `yesterday`")
+        );
+        assert!(
+            refused(&spec(Some(hour), Some((hour, hour))))
+                .contains("a moment is for a full export")
+        );
+        assert!(refused(&spec(Some("2999-01-01T00:00:00Z"), None)).contains("not to come"));
+        let window = spec(None, Some(("1764896400", "1764900000")))
+            .kind()
+            .unwrap();
+        assert_eq!(
+            window,
+            ExportKind::Incremental {
+                from: 1_764_896_400,
+                to: 1_764_900_000,
+                old_images: true
+            }
+        );
+        assert_eq!(
+            spec(None, None).kind().unwrap(),
+            ExportKind::Full { at: None }
+        );
+    }
+
+    #[test]
+    fn the_price_is_the_tables_size_at_the_export_price() {
+        let pricing = Pricing::new(&PriceBook::shipped(), "us-east-1", None, Billing::default());
+        let request = ExportRequest {
+            table: "Social".to_owned(),
+            table_arn: "arn".to_owned(),
+            bucket: "b".to_owned(),
+            prefix: String::new(),
+            kind: ExportKind::Full { at: None },
+            token: "t".to_owned(),
+        };
+        // 10 GiB at $0.10.
+        let words = price_words(&pricing, &request, Some(10 << 30));
+        assert!(
+            words.starts_with("price: ≈ $1.00 (10737418240 bytes"),
+            "{words}"
+        );
+        let incremental = ExportRequest {
+            kind: ExportKind::Incremental {
+                from: 0,
+                to: 900,
+                old_images: true,
+            },
+            ..request
+        };
+        let words = price_words(&pricing, &incremental, Some(1));
+        assert!(
+            words.contains("$0.1 per GB of changed data processed"),
+            "{words}"
+        );
+        let nowhere = Pricing::new(
+            &PriceBook::shipped(),
+            "cn-north-1",
+            None,
+            Billing::default(),
+        );
+        let words = price_words(&nowhere, &incremental, None);
+        assert_eq!(words, "price: no export price is known for cn-north-1");
+    }
+}
