@@ -198,7 +198,7 @@ impl Server {
 
     /// Which route to reconcile a table.
     #[tool(
-        description = "Which way to reconcile a whole table, each route priced and timed from the table's size and items as DynamoDB last described them (or `items` and `bytes` given): a scan from this machine, an export to S3 then a reconcile of its files here, an export then Athena, and with `hours` an incremental export; the arithmetic of each, and the cheapest recommended (a scan only when it ends within the hour). Reads nothing but DescribeTable: no read capacity. Never writes.",
+        description = "Which way to reconcile a whole table, each route priced and timed from the table's size and items as DynamoDB last described them (or `items` and `bytes` given): a scan from this machine, an export to S3 then a reconcile of its files here, an export then Athena, and with `hours` an incremental export; the arithmetic of each, and one recommended (a scan when it ends within the hour, else the cheapest export route). Reads nothing but DescribeTable: no read capacity. Never writes.",
         annotations(read_only_hint = true)
     )]
     async fn plan_routes(&self, Parameters(spec): Parameters<PlanSpec>) -> CallToolResult {

@@ -69,27 +69,34 @@ pub struct RoutePlan {
 }
 
 impl RoutePlan {
-    /// The plan of `routes`: the cheapest priced route recommended, a scan from here only when
-    /// it ends within the hour.
+    /// The plan of `routes`: a scan from here when it ends within the hour, else the cheapest
+    /// export route.
     pub(crate) fn of(size: Sized, pricing: &Pricing, routes: Vec<Route>) -> Self {
-        let eligible = |r: &Route| r.name != "scan from here" || r.seconds <= Some(SCAN_AT_MOST);
-        let recommended = routes
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| r.dollars.is_some() && eligible(r) && !r.name.starts_with("incr"))
-            .min_by(|(_, a), (_, b)| a.dollars.cmp(&b.dollars))
-            .map(|(i, _)| i);
-        let scan_too_long = routes
+        let scan_in_time = routes
             .first()
-            .is_some_and(|r| r.seconds > Some(SCAN_AT_MOST));
+            .is_some_and(|r| r.name == "scan from here" && r.seconds <= Some(SCAN_AT_MOST));
+        // A scan ends within the hour: no export to wait for and no S3 to read (and on demand
+        // it costs less a GB than an export). Else the cheapest snapshot of the whole table.
+        let recommended = if scan_in_time {
+            Some(0)
+        } else {
+            routes
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| r.dollars.is_some() && r.name.starts_with("export"))
+                .min_by(|(_, a), (_, b)| a.dollars.cmp(&b.dollars))
+                .map(|(i, _)| i)
+        };
         let why = match recommended {
             None => "no route is priced: the region's prices are not known".to_owned(),
-            Some(i) if scan_too_long => format!(
+            Some(0) if scan_in_time => "scan from here: it ends within the hour, with no export \
+                                         to wait for and no S3 to read"
+                .to_owned(),
+            Some(i) => format!(
                 "{}: the cheapest of the whole-table routes that is a snapshot; a scan from here \
                  would take over an hour, and the table changes meanwhile",
                 routes[i].name
             ),
-            Some(i) => format!("{}: the cheapest whole-table route", routes[i].name),
         };
         let (source, sign) = pricing.prices.as_ref().map_or_else(
             || (String::new(), "$".to_owned()),

@@ -332,6 +332,11 @@ mod tests {
         assert_eq!(recommended, Some("scan from here"));
         // 3,580,000 ÷ 4096 → 875 reads of 4 KB ÷ 2 = 437.5 units × $0.125 per million.
         assert_eq!(dollars(&small, "scan from here"), "$0.0000547");
+        // A hundred bytes cost less to export than to scan, on paper: the scan, within the
+        // hour, is still the way (no export to wait for).
+        let tiny = planned(5, 100);
+        assert_eq!(tiny.recommended, Some(0), "{}", tiny.why);
+        assert!(tiny.why.contains("within the hour"), "{}", tiny.why);
     }
 
     #[test]
