@@ -7,7 +7,8 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::transfer::{MAX_MANIFEST_BYTES, export_files, file_error, manifest_keys};
+use crate::files;
+use crate::transfer::{MAX_MANIFEST_BYTES, export_files, manifest_keys};
 
 /// One incremental export's data files, and its view when its summary says.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -18,16 +19,11 @@ pub struct WindowFiles {
     pub view: Option<String>,
 }
 
+/// A manifest or summary here: a regular file of at most 64 MiB (a FIFO or a device refused,
+/// never waited on), as UTF-8 text.
 fn read_small(path: &Path) -> Result<String> {
-    let meta = std::fs::metadata(path).map_err(|e| file_error(path, "reading", &e))?;
-    if meta.len() > MAX_MANIFEST_BYTES {
-        return Err(Error::Invalid(format!(
-            "{} is over {} MiB: not an export's manifest",
-            path.display(),
-            MAX_MANIFEST_BYTES >> 20
-        )));
-    }
-    std::fs::read_to_string(path).map_err(|e| file_error(path, "reading", &e))
+    let too_big = "is over 64 MiB: not an export's manifest";
+    files::utf8(path, files::read_small(path, MAX_MANIFEST_BYTES, too_big)?)
 }
 
 /// The data files of the incremental export at `path`: one data file; an export's folder
