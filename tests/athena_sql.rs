@@ -12,20 +12,10 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use crate::common::{LIKES_RULE, likes_rule};
 use dynoscope_core::connection::{self, ConnectionSpec};
-use dynoscope_core::tally::{self, ChildSource, ParentMatch, TallyRule};
+use dynoscope_core::tally;
 use dynoscope_core::transfer::{Format, IfExists, write_rows_file};
-
-fn likes_rule() -> TallyRule {
-    TallyRule {
-        parents: ParentMatch {
-            sort_key: "META".into(),
-            partition_prefix: "POST#".into(),
-        },
-        tally: "likeTally".into(),
-        children: ChildSource::SortKeyPrefix("LIKE#".into()),
-    }
-}
 
 /// `pk stored counted drift` of each row.
 fn rows(lines: &str) -> BTreeSet<String> {
@@ -90,21 +80,8 @@ async fn duckdb_running_the_athena_sql_finds_the_drifts_the_reconcile_does() {
 
     // dynoscope's own reconcile of the same file: its drifted parents.
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_dynoscope"))
-        .args([
-            "--sandbox",
-            "check",
-            "--table",
-            "Social",
-            "--tally",
-            "likeTally",
-        ])
-        .args([
-            "--parent-prefix",
-            "POST#",
-            "--child-prefix",
-            "LIKE#",
-            "--json",
-        ])
+        .args(["--sandbox", "check", "--table", "Social", "--json"])
+        .args(LIKES_RULE)
         .arg("--from-export")
         .arg(dir.join("data"))
         .env("AWS_EC2_METADATA_DISABLED", "true")
@@ -197,16 +174,9 @@ async fn a_reconcile_run_in_athena_reads_its_rows_as_parent_checks() {
     let (moto, connection) = moto_connection().await;
     let table = table_with(&connection, "Athena", 0).await;
     queue_athena_results(&moto.url, &drifted_rows());
-    let args = [
-        "check",
-        "--table",
-        &table,
-        "--tally",
-        "likeTally",
-        "--parent-prefix",
-        "POST#",
-        "--child-prefix",
-        "LIKE#",
+    let mut args = vec!["check", "--table", &table];
+    args.extend(LIKES_RULE);
+    args.extend([
         "--athena",
         "s3://exports/nightly/AWSDynamoDB/01764547200000-a1b2c3d4/",
         "--run",
@@ -215,7 +185,7 @@ async fn a_reconcile_run_in_athena_reads_its_rows_as_parent_checks() {
         "--workgroup",
         "analysts",
         "--json",
-    ];
+    ]);
     // A workgroup that does not exist: refused by Athena, said in its words, exit 2.
     let (code, _, stderr) = dynoscope(&moto.url, &args).await;
     assert_eq!(code, 2, "{stderr}");

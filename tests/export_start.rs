@@ -15,18 +15,9 @@ use serde_json::Value;
 
 use crate::common::files::dynoscope;
 use crate::common::moto::{moto_connection, table_with};
-use crate::common::{Fault, Sdk, fault_proxy, n, s};
+use crate::common::{Fault, LIKES_RULE, Sdk, fault_proxy, n, s};
 use dynoscope_core::connection::Connection;
 use dynoscope_core::value::Item;
-
-const RULE: [&str; 6] = [
-    "--tally",
-    "likeTally",
-    "--parent-prefix",
-    "POST#",
-    "--child-prefix",
-    "LIKE#",
-];
 
 /// Three posts: `POST#a` right (2 of 2), `POST#b` over (3 stored, 1 liked), `POST#c` under
 /// (0 stored, 1 liked).
@@ -87,7 +78,7 @@ fn drifted(stdout: &str) -> BTreeSet<String> {
 
 async fn check(url: &str, table: &str, from: Option<&str>) -> BTreeSet<String> {
     let mut args = vec!["check", "--table", table, "--json"];
-    args.extend(RULE);
+    args.extend(LIKES_RULE);
     match from {
         Some(from) => args.extend(["--from-export", from]),
         None => args.push("--all"),

@@ -10,7 +10,7 @@ use crate::common;
 use std::collections::BTreeMap;
 use std::collections::HashMap;
 
-use common::{create_table, empty_engine, n, put_all, s, table_name};
+use common::{create_table, empty_engine, likes_rule, n, put_all, s, table_name};
 use dynoscope_core::cancel::CancelToken;
 use dynoscope_core::condition::ScalarType;
 use dynoscope_core::connection::{self, ConnectionSpec};
@@ -23,17 +23,6 @@ use dynoscope_core::tally::{
 };
 use dynoscope_core::transfer::{self, Format};
 use dynoscope_core::value::Item;
-
-fn likes_rule() -> TallyRule {
-    TallyRule {
-        parents: ParentMatch {
-            sort_key: "META".into(),
-            partition_prefix: "POST#".into(),
-        },
-        tally: "likeTally".into(),
-        children: ChildSource::SortKeyPrefix("LIKE#".into()),
-    }
-}
 
 async fn run(
     client: &dynoscope_core::connection::Reader,

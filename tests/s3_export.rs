@@ -10,19 +10,9 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
+use crate::common::LIKES_RULE;
 use crate::common::files::dynoscope;
 use crate::common::moto::{moto_connection, table_with};
-
-const RULE: [&str; 8] = [
-    "--tally",
-    "likeTally",
-    "--parent-prefix",
-    "POST#",
-    "--child-prefix",
-    "LIKE#",
-    "--json",
-    "--from-export",
-];
 
 /// The sandbox's Social, exported as DynamoDB's export to S3 writes its data files.
 fn social_export(dir: &Path) -> Vec<u8> {
@@ -122,7 +112,8 @@ async fn a_reconcile_from_s3_finds_what_the_downloaded_export_does() {
     let local = dir.join("social.json.gz");
     let run = |from: String| {
         let mut args = vec!["check".to_owned(), "--table".to_owned(), table.clone()];
-        args.extend(RULE.iter().map(|s| (*s).to_owned()));
+        args.extend(LIKES_RULE.iter().map(|s| (*s).to_owned()));
+        args.extend(["--json".to_owned(), "--from-export".to_owned()]);
         args.push(from);
         let url = moto.url.clone();
         async move {

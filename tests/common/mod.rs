@@ -105,6 +105,29 @@ pub fn table_name(prefix: &str) -> String {
     )
 }
 
+/// The sandbox's likes rule as CLI flags: `likeTally` on `POST#…`/`META`, children `LIKE#…`.
+pub const LIKES_RULE: [&str; 6] = [
+    "--tally",
+    "likeTally",
+    "--parent-prefix",
+    "POST#",
+    "--child-prefix",
+    "LIKE#",
+];
+
+/// The same rule as the core's [`TallyRule`](dynoscope_core::tally::TallyRule).
+pub fn likes_rule() -> dynoscope_core::tally::TallyRule {
+    use dynoscope_core::tally::{ChildSource, ParentMatch, TallyRule};
+    TallyRule {
+        parents: ParentMatch {
+            sort_key: "META".into(),
+            partition_prefix: "POST#".into(),
+        },
+        tally: "likeTally".into(),
+        children: ChildSource::SortKeyPrefix("LIKE#".into()),
+    }
+}
+
 pub fn s(text: &str) -> AttributeValue {
     AttributeValue::S(text.to_owned())
 }
