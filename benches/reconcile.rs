@@ -105,8 +105,9 @@ async fn seed_posts(
     drop(out);
     let loading = Instant::now();
     let never = CancelToken::default();
+    let sources = dynoscope_core::import::import_sources(&file, conn).expect("sources");
     let checked = dynoscope_core::import::check_import(
-        (&file, Format::DynamoDbJsonLines, &HashMap::new()),
+        (&sources, Format::DynamoDbJsonLines, &HashMap::new()),
         info,
         &[],
         dynoscope_core::import::CheckLimits::default(),

@@ -15,7 +15,7 @@ use crate::common::files::dynoscope;
 use crate::common::moto::{moto_connection, table_with};
 
 /// The sandbox's Social, exported as DynamoDB's export to S3 writes its data files.
-fn social_export(dir: &Path) -> Vec<u8> {
+pub(crate) fn social_export(dir: &Path) -> Vec<u8> {
     let file = dir.join("social.json.gz");
     let _ = std::fs::remove_file(&file);
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_dynoscope"))
@@ -42,7 +42,7 @@ fn social_export(dir: &Path) -> Vec<u8> {
 }
 
 /// Each parent's line of a check's JSON: its partition, stored tally, counted children, drift.
-fn parents(stdout: &str) -> BTreeSet<String> {
+pub(crate) fn parents(stdout: &str) -> BTreeSet<String> {
     stdout
         .lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())

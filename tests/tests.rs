@@ -52,6 +52,7 @@ mod reads;
 mod reads_cli;
 mod refused_inputs;
 mod s3_export;
+mod s3_import;
 mod seed;
 mod size_cli;
 mod sql;

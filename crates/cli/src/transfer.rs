@@ -9,6 +9,7 @@ use crate::exit::{Exit, said};
 use crate::interrupt::{describe, unless_stopped};
 use crate::output::Output;
 use dynoscope_core::cancel::CancelToken;
+use dynoscope_core::connection::Connection;
 use dynoscope_core::error::{Error, Result};
 use dynoscope_core::import::{self, CheckLimits, ImportCheck, ImportRun};
 use dynoscope_core::read;
@@ -92,8 +93,8 @@ pub async fn import(cx: &mut Ctx<'_>, args: ImportArgs) -> Result<Exit> {
     let out = &mut *cx.out;
     let plan = ImportSpec {
         table: args.table.clone(),
-        path: args.path.clone(),
-        format: args.format.clone(),
+        path: args.source(),
+        format: args.format(),
         types: args.types.clone(),
         dry_run: args.dry_run,
         concurrency: args.concurrency,
@@ -102,7 +103,7 @@ pub async fn import(cx: &mut Ctx<'_>, args: ImportArgs) -> Result<Exit> {
     let (format, types) = (plan.format, plan.types);
     let rules = args.counters.counted()?;
     let info = describe(&connection.reader(), &args.table, stop).await?;
-    let checked = check_files(&info, &args, format, types, rules, stop).await?;
+    let checked = check_files(connection, &info, &args, (format, types), rules, stop).await?;
     tell_files(&checked);
     print_check(&checked, &info, out);
     let pricing = connection.pricing(&info);
@@ -146,10 +147,10 @@ pub async fn import(cx: &mut Ctx<'_>, args: ImportArgs) -> Result<Exit> {
 /// Read and check every item of the import's files against the table `info`, on a blocking
 /// thread (the reading is file work).
 async fn check_files(
+    connection: &Connection,
     info: &TableInfo,
     args: &ImportArgs,
-    format: Format,
-    types: HashMap<String, CellType>,
+    (format, types): (Format, HashMap<String, CellType>),
     rules: Vec<TallyRule>,
     stop: &CancelToken,
 ) -> Result<ImportCheck> {
@@ -159,10 +160,11 @@ async fn check_files(
         skip_invalid: args.skip_invalid,
         ..CheckLimits::default()
     };
-    let path = args.path.clone();
+    let (path, connection) = (args.source(), connection.clone());
     tokio::task::spawn_blocking(move || {
+        let sources = import::import_sources(&path, &connection)?;
         import::check_import(
-            (&path, format, &types),
+            (&sources, format, &types),
             &info,
             &rules,
             limits,
@@ -211,9 +213,10 @@ fn tell_files(checked: &ImportCheck) {
     for skipped in &checked.skipped {
         say(format_args!("dynoscope: {skipped}"));
     }
+    let in_s3 = checked.path.to_string_lossy().starts_with("s3://");
     say(format_args!(
         "dynoscope: read {} from {}:",
-        plural(checked.files.len(), "file"),
+        plural(checked.files.len(), if in_s3 { "object" } else { "file" }),
         checked.path.display()
     ));
     for file in &checked.files {

@@ -100,12 +100,18 @@ pub struct ImportArgs {
     /// The table to put the items into.
     #[arg(long)]
     pub table: String,
-    /// csv, jsonl, ddb-json or s3-export (each plain or gzipped).
-    #[arg(long)]
-    pub format: String,
+    /// csv, jsonl, ddb-json or s3-export (each plain or gzipped); s3-export when not given
+    /// with --from-export.
+    #[arg(long, required_unless_present = "from_export")]
+    pub format: Option<String>,
     /// Read and check everything, print the preview, write nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// An export of DynamoDB's to S3 instead of PATH: `s3://BUCKET/PREFIX/AWSDynamoDB/ID/`
+    /// (its manifest names the data objects; each is streamed twice, checked then written,
+    /// never copied here) or its download's folder here.
+    #[arg(long, value_name = "LOCATION", conflicts_with = "path")]
+    pub from_export: Option<std::path::PathBuf>,
     /// Skip the lines that are not items DynamoDB would take and import the others; the
     /// skipped lines are written to FILE.rejected, each after a `#` line saying why (fix them
     /// there and import that file). Exit 1 when any was skipped.
@@ -124,8 +130,21 @@ pub struct ImportArgs {
     #[command(flatten)]
     pub counters: RuleFlags,
     /// The file, or a folder (an S3 export: every .json and .json.gz regular file under it;
-    /// links to folders are not followed).
-    pub path: std::path::PathBuf,
+    /// links to folders are not followed), or an export in S3 (`s3://…`).
+    #[arg(required_unless_present = "from_export")]
+    pub path: Option<std::path::PathBuf>,
+}
+
+impl ImportArgs {
+    /// What is read: PATH, or the export given with --from-export.
+    pub fn source(&self) -> std::path::PathBuf {
+        (self.from_export.clone().or_else(|| self.path.clone())).unwrap_or_default()
+    }
+
+    /// The format named, or the export's.
+    pub fn format(&self) -> String {
+        (self.format.clone()).unwrap_or_else(|| "s3-export".to_owned())
+    }
 }
 
 /// How a delete of many items is counted, confirmed and told.

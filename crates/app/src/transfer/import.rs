@@ -127,6 +127,7 @@ impl FileImport {
             .map(|(name, kind)| (name.clone(), *kind))
             .collect();
         let (info, rules) = (scope.table.clone(), rules.to_vec());
+        let connection = scope.connection.clone();
         let limits = CheckLimits {
             skip_invalid: self.skip_invalid,
             ..CheckLimits::default()
@@ -144,8 +145,9 @@ impl FileImport {
                     } else {
                         HashMap::new()
                     };
+                    let sources = import::import_sources(&path, &connection)?;
                     import::check_import(
-                        (&path, format, &types),
+                        (&sources, format, &types),
                         &info,
                         &rules,
                         limits,
@@ -166,7 +168,7 @@ impl FileImport {
                 "File to import",
                 &mut self.path,
                 320.0,
-                "a .csv, .jsonl or .json file (plain or .gz), or an export's folder",
+                "a .csv, .jsonl or .json file (plain or .gz), an export's folder, or s3://… of one",
             );
             if ui
                 .add_enabled(self.choosing.is_none(), egui::Button::new("Choose file…"))

@@ -146,7 +146,7 @@ async fn sources(path: &Path, connection: &Connection) -> Result<Vec<Box<dyn Tex
 fn feed(files: &[Box<dyn TextSource>], tx: &mpsc::Sender<Vec<Item>>) -> Result<()> {
     let mut batch = Vec::with_capacity(BATCH);
     for file in files {
-        let mut source = FileItems::of_source(file.as_ref(), Format::S3Export)?;
+        let mut source = FileItems::of_source(file.as_ref(), Format::S3Export, &HashMap::new())?;
         while let Some((_, item)) = source.next_item()? {
             batch.push(item);
             if batch.len() == BATCH && tx.blocking_send(std::mem::take(&mut batch)).is_err() {
@@ -168,7 +168,7 @@ fn gather(
 ) -> Result<HashMap<u128, Item>> {
     let mut found = HashMap::new();
     for file in files {
-        let mut source = FileItems::of_source(file.as_ref(), Format::S3Export)?;
+        let mut source = FileItems::of_source(file.as_ref(), Format::S3Export, &HashMap::new())?;
         while let Some((_, item)) = source.next_item()? {
             let hash = key_hash(&item, key_names);
             if wanted.contains(&hash) {

@@ -9,11 +9,11 @@ use bigdecimal::BigDecimal;
 use crate::cancel::CancelToken;
 use crate::cost::{Kind, Pricing, units};
 use crate::error::{Error, Result};
+use crate::import::{DataSource, ImportSources};
 use crate::table::TableInfo;
 use crate::tally::{ImportTallies, TallyRule};
 use crate::transfer::{
-    CellType, FileItems, Fingerprint, Format, KEYS_IN_MEMORY, KeysSeen, Place, ReadItem,
-    StreamProgress, export_files,
+    CellType, Fingerprint, Format, KEYS_IN_MEMORY, KeysSeen, Place, ReadItem, StreamProgress,
 };
 use crate::validate;
 use crate::value::key_shown;
@@ -47,11 +47,13 @@ impl Default for CheckLimits {
     }
 }
 
-/// One file read and checked.
+/// One file (or object) read and checked.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CheckedFile {
-    /// The file.
+    /// The file, or the object's `s3://` name.
     pub path: PathBuf,
+    /// Where it is read from again.
+    pub source: DataSource,
     /// Items it holds.
     pub items: usize,
     /// Bytes of text read (after gunzipping).
@@ -103,8 +105,10 @@ impl Columns {
 /// What a check found: what an import of it would put.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ImportCheck {
-    /// The file or folder given.
+    /// The file, folder or `s3://` location given.
     pub path: PathBuf,
+    /// Where the lines an import skips are written.
+    pub rejected: PathBuf,
     /// The format it was read as.
     pub format: Format,
     /// How CSV columns were read.
@@ -128,6 +132,28 @@ pub struct ImportCheck {
 }
 
 impl ImportCheck {
+    /// A check of `sources` before its first item is read.
+    fn begun(
+        (sources, format, types): (&ImportSources, Format, &HashMap<String, CellType>),
+        info: &TableInfo,
+        rules: &[TallyRule],
+    ) -> Self {
+        Self {
+            path: sources.path.clone(),
+            rejected: sources.rejected.clone(),
+            format,
+            types: types.clone(),
+            files: Vec::new(),
+            skipped: sources.skipped.clone(),
+            items: 0,
+            write_units: 0,
+            preview: Vec::new(),
+            columns: Columns::default(),
+            invalid: InvalidLines::default(),
+            tallies: ImportTallies::new(info, rules),
+        }
+    }
+
     /// Count one item DynamoDB would take: its write units, its columns and tallies, and a place
     /// in the preview while that holds fewer than `preview`.
     fn count(&mut self, item: Item, file: &Path, line: usize, preview: usize) {
@@ -166,12 +192,12 @@ pub struct InvalidLines {
     pub total: usize,
 }
 
-/// An error unless the file at `file` is as it was (`before`) when its reading began.
-fn unchanged(file: &Path, before: &Fingerprint) -> Result<()> {
-    if Fingerprint::of(file)? != *before {
+/// An error unless `file` is as it was (`before`) when its reading began.
+fn unchanged(file: &DataSource, before: &Fingerprint) -> Result<()> {
+    if file.fingerprint()? != *before {
         return Err(Error::Invalid(format!(
             "{}: the file changed while it was read; read and check it again",
-            file.display()
+            file.name()
         )));
     }
     Ok(())
@@ -193,39 +219,27 @@ fn nothing_to_import(path: &Path, format: Format, invalid: usize) -> Error {
     ))
 }
 
-/// Read and check every item of the file or folder at `path` in `format` (CSV columns read as
-/// `types` says) for the table `info`: each line parsed, each item as DynamoDB would check it,
+/// Read and check every item of the files or objects `sources` found, in `format` (CSV columns
+/// read as `types` says) for the table `info`: each line parsed, each item as DynamoDB would check it,
 /// no key twice, keeping what `limits` says, and the children counted under `rules` found. The first problem is an error naming its file
 /// and line; a path without items is "nothing to import"; `cancel` ends it with
 /// [`Error::Cancelled`]. Nothing is written.
 pub fn check_import(
-    (path, format, types): (&Path, Format, &HashMap<String, CellType>),
+    (sources, format, types): (&ImportSources, Format, &HashMap<String, CellType>),
     info: &TableInfo,
     rules: &[TallyRule],
     limits: CheckLimits,
     cancel: &CancelToken,
     mut on_progress: impl FnMut(StreamProgress),
 ) -> Result<ImportCheck> {
-    let data = export_files(path)?;
-    let mut check = ImportCheck {
-        path: path.to_owned(),
-        format,
-        types: types.clone(),
-        files: Vec::new(),
-        skipped: data.skipped,
-        items: 0,
-        write_units: 0,
-        preview: Vec::new(),
-        columns: Columns::default(),
-        invalid: InvalidLines::default(),
-        tallies: ImportTallies::new(info, rules),
-    };
+    let mut check = ImportCheck::begun((sources, format, types), info, rules);
     let mut keys = KeysSeen::new(limits.keys_in_memory);
     let mut progress = StreamProgress::default();
     let mut reported_bytes = 0;
-    for (number, file) in data.files.iter().enumerate() {
-        let before = Fingerprint::of(file)?;
-        let mut source = FileItems::open(file, format, types)?;
+    for (number, file) in sources.files.iter().enumerate() {
+        let before = file.fingerprint()?;
+        let mut source = file.items(format, types)?;
+        let name = PathBuf::from(file.name());
         let (mut items, invalid_before) = (0, check.invalid.total);
         progress.files = number + 1;
         loop {
@@ -244,11 +258,11 @@ pub fn check_import(
             if let Err(error) = validate::check_item(&item, info) {
                 check
                     .invalid
-                    .add(error.at(&format!("{}: line {line}", file.display())));
+                    .add(error.at(&format!("{}: line {line}", name.display())));
                 continue;
             }
             keys.add(&item, info, (number as u32, line as u64))?;
-            check.count(item, file, line, limits.preview);
+            check.count(item, &name, line, limits.preview);
             items += 1;
             // Every few thousand items, or every 16 MiB of text (large items come slowly).
             let read_bytes = progress.bytes + source.examined_bytes();
@@ -269,7 +283,8 @@ pub fn check_import(
         progress.bytes += source.examined_bytes();
         unchanged(file, &before)?;
         check.files.push(CheckedFile {
-            path: file.clone(),
+            path: name,
+            source: file.clone(),
             items,
             text_bytes: source.examined_bytes(),
             fingerprint: before,
@@ -282,7 +297,11 @@ pub fn check_import(
         check.invalid.refusal()?;
     }
     if check.items == 0 {
-        return Err(nothing_to_import(path, format, check.invalid.total));
+        return Err(nothing_to_import(
+            &sources.path,
+            format,
+            check.invalid.total,
+        ));
     }
     if let Some((first, second)) = keys.finish()? {
         return Err(twice(&check, info, first, second));
@@ -292,28 +311,28 @@ pub fn check_import(
 
 /// The error of a key given twice, with both places (and the key, read again from the second).
 fn twice(check: &ImportCheck, info: &TableInfo, first: Place, second: Place) -> Error {
-    let file = |n: u32| check.files.get(n as usize).map(|f| f.path.as_path());
+    let file = |n: u32| check.files.get(n as usize);
     let (Some(first_file), Some(second_file)) = (file(first.0), file(second.0)) else {
         return Error::Invalid("a key is there twice; an import puts each item once".into());
     };
-    let key = item_at(second_file, check, second.1 as usize)
+    let key = item_at(&second_file.source, check, second.1 as usize)
         .map(|item| format!("the key {}", key_shown(&item, &info.key_names())))
         .unwrap_or_else(|| "its key".to_owned());
     let also = if first.0 == second.0 {
         format!("line {}", first.1)
     } else {
-        format!("{} line {}", first_file.display(), first.1)
+        format!("{} line {}", first_file.path.display(), first.1)
     };
     Error::Invalid(format!(
         "{}: line {}: {key} is there twice (also at {also}); an import puts each item once",
-        second_file.display(),
+        second_file.path.display(),
         second.1
     ))
 }
 
-/// The item at `line` of `path`, read again (only to name a key in an error).
-fn item_at(path: &Path, check: &ImportCheck, line: usize) -> Option<Item> {
-    let mut source = FileItems::open(path, check.format, &check.types).ok()?;
+/// The item at `line` of `file`, read again (only to name a key in an error).
+fn item_at(file: &DataSource, check: &ImportCheck, line: usize) -> Option<Item> {
+    let mut source = file.items(check.format, &check.types).ok()?;
     while let Ok(Some((at, item))) = source.next_item() {
         if at == line {
             return Some(item);

@@ -12,7 +12,7 @@ use crate::cancel::CancelToken;
 use crate::error::{Error, Result};
 use crate::import::{CheckedFile, ImportCheck, batches};
 use crate::table::TableInfo;
-use crate::transfer::{FileItems, Fingerprint, IfExists, rejected_path, write_file};
+use crate::transfer::{FileItems, IfExists, write_file};
 use crate::validate;
 use crate::value::Item;
 use crate::write::Batch;
@@ -35,8 +35,8 @@ enum Read {
 /// (an earlier import's, perhaps fixed by hand since): said before anything is sent, and that
 /// file left as it is.
 pub fn check_rejected_free(checked: &ImportCheck) -> Result<()> {
-    let path = rejected_path(&checked.path);
-    if checked.invalid.total == 0 || std::fs::symlink_metadata(&path).is_err() {
+    let path = &checked.rejected;
+    if checked.invalid.total == 0 || std::fs::symlink_metadata(path).is_err() {
         return Ok(());
     }
     Err(Error::Invalid(format!(
@@ -62,7 +62,7 @@ pub(super) fn feed(
         let _ = read(checked, info, tx, cancel, None);
         return None;
     }
-    let path = rejected_path(&checked.path);
+    let path = checked.rejected.clone();
     let mut stopped = false;
     // A reading stopped before its end leaves no file (nor a part of one): the error here only
     // says so to `write_file`.
@@ -92,16 +92,15 @@ pub(super) fn feed(
 /// words a change).
 fn reopen(
     file: &CheckedFile,
-    path: &Path,
     checked: &ImportCheck,
     changed: &impl Fn(&str) -> String,
 ) -> std::result::Result<FileItems, String> {
-    match Fingerprint::of(path) {
+    match file.source.fingerprint() {
         Ok(now) if now == file.fingerprint => {}
-        Ok(_) => return Err(changed("its size or time")),
+        Ok(_) => return Err(changed("its size, time or ETag")),
         Err(e) => return Err(e.to_string()),
     }
-    FileItems::open(path, checked.format, &checked.types).map_err(|e| e.to_string())
+    (file.source.items(checked.format, &checked.types)).map_err(|e| e.to_string())
 }
 
 /// The batch being filled: its items, their places and their size.
@@ -162,7 +161,7 @@ fn read(
                 path.display()
             )
         };
-        let mut source = match reopen(file, &path, checked, &changed) {
+        let mut source = match reopen(file, checked, &changed) {
             Ok(source) => source,
             Err(why) => return stop(why),
         };
@@ -204,7 +203,7 @@ fn read(
         if read < file.items || skipped < file.skipped_lines {
             return stop(changed("it holds fewer items"));
         }
-        if Fingerprint::of(&path).ok() != Some(file.fingerprint) {
+        if file.source.fingerprint().ok().as_ref() != Some(&file.fingerprint) {
             return stop(changed("while it was imported"));
         }
     }

@@ -18,6 +18,7 @@ mod check;
 mod feed;
 mod priced;
 mod send;
+mod sources;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -38,6 +39,7 @@ pub use feed::check_rejected_free;
 pub use priced::ImportRun;
 pub(crate) use send::count;
 pub use send::{BATCHES_AT_ONCE, import};
+pub use sources::{DataSource, ImportSources, import_sources};
 
 /// How far an import is.
 #[derive(Debug, Clone, Copy, PartialEq)]

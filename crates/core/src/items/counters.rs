@@ -183,9 +183,7 @@ pub fn tally_effects(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::condition::ScalarType;
-    use crate::table::{KeyAttr, TableInfo};
-    use crate::tally::ParentMatch;
+    use crate::tally::tests::{likes_rule as rule, social_info as info};
 
     fn s(text: &str) -> AttributeValue {
         AttributeValue::S(text.into())
@@ -193,22 +191,6 @@ mod tests {
 
     fn key(pk: &str, sk: &str) -> Item {
         Item::from([("PK".to_owned(), s(pk)), ("SK".to_owned(), s(sk))])
-    }
-
-    fn info() -> TableInfo {
-        let key = |name: &str| KeyAttr::new(name, ScalarType::S);
-        TableInfo::with_keys("Social", key("PK"), Some(key("SK")))
-    }
-
-    fn rule() -> TallyRule {
-        TallyRule {
-            parents: ParentMatch {
-                sort_key: "META".into(),
-                partition_prefix: "POST#".into(),
-            },
-            tally: "likeTally".into(),
-            children: ChildSource::SortKeyPrefix("LIKE#".into()),
-        }
     }
 
     #[test]

@@ -9,7 +9,9 @@ use std::time::Duration;
 
 use aws_sdk_athena::Client;
 use aws_sdk_athena::error::ProvideErrorMetadata;
-use aws_sdk_athena::types::{QueryExecutionContext, QueryExecutionState, ResultConfiguration, Row};
+use aws_sdk_athena::types::{
+    QueryExecutionContext, QueryExecutionState, ResultConfiguration, ResultSet, Row,
+};
 use aws_sdk_dynamodb::types::AttributeValue;
 use bigdecimal::BigDecimal;
 use schemars::JsonSchema;
@@ -220,29 +222,25 @@ where
     }
 }
 
-/// Every row of query `id`, page after page, by column name; the header row left out.
-async fn results(
-    client: &Client,
-    id: &str,
-    stop: &CancelToken,
-) -> Result<(Vec<Vec<(String, Option<String>)>>, u32)> {
-    let mut rows = Vec::new();
-    let mut next: Option<String> = None;
-    let mut names: Vec<String> = Vec::new();
-    for page in 1..=MOST_PAGES {
-        not_stopped(stop, "GetQueryResults")?;
-        let out = client
-            .get_query_results()
-            .query_execution_id(id)
-            .max_results(1000)
-            .set_next_token(next.clone())
-            .send()
-            .await
-            .map_err(|e| Error::Invalid(format!("GetQueryResults: {}", sdk_words(&e))))?;
-        let set = out.result_set();
-        if names.is_empty() {
-            names = set
-                .and_then(|s| s.result_set_metadata())
+/// One result row, by column name.
+type NamedRow = Vec<(String, Option<String>)>;
+
+/// A query's rows gathered from its `GetQueryResults` pages: the column names from the
+/// result's metadata, the first page's header row (a `SELECT`'s column names) left out, and no
+/// other row, whatever it holds.
+#[derive(Debug, Default)]
+struct Pages {
+    names: Vec<String>,
+    rows: Vec<NamedRow>,
+    read: u32,
+}
+
+impl Pages {
+    /// Add one page's result set.
+    fn add(&mut self, set: Option<&ResultSet>) {
+        self.read += 1;
+        if self.names.is_empty() {
+            self.names = (set.and_then(|s| s.result_set_metadata()))
                 .map(|m| {
                     m.column_info()
                         .iter()
@@ -253,20 +251,36 @@ async fn results(
         }
         for (i, row) in set.map(|s| s.rows()).unwrap_or_default().iter().enumerate() {
             let values = cells(row);
-            // A SELECT's first page begins with its column names.
-            let header = page == 1
+            let header = self.read == 1
                 && i == 0
-                && values
-                    .iter()
-                    .map(|v| v.as_deref())
-                    .eq(names.iter().map(|n| Some(n.as_str())));
+                && (values.iter().map(|v| v.as_deref()))
+                    .eq(self.names.iter().map(|n| Some(n.as_str())));
             if !header {
-                rows.push(names.iter().cloned().zip(values).collect());
+                self.rows
+                    .push(self.names.iter().cloned().zip(values).collect());
             }
         }
+    }
+}
+
+/// Every row of query `id`, page after page, by column name; the header row left out.
+async fn results(client: &Client, id: &str, stop: &CancelToken) -> Result<(Vec<NamedRow>, u32)> {
+    let mut pages = Pages::default();
+    let mut next: Option<String> = None;
+    while pages.read < MOST_PAGES {
+        not_stopped(stop, "GetQueryResults")?;
+        let out = client
+            .get_query_results()
+            .query_execution_id(id)
+            .max_results(1000)
+            .set_next_token(next.clone())
+            .send()
+            .await
+            .map_err(|e| Error::Invalid(format!("GetQueryResults: {}", sdk_words(&e))))?;
+        pages.add(out.result_set());
         match out.next_token() {
             Some(token) if next.as_deref() != Some(token) => next = Some(token.to_owned()),
-            _ => return Ok((rows, page)),
+            _ => return Ok((pages.rows, pages.read)),
         }
     }
     Err(Error::Invalid(format!(
@@ -325,3 +339,7 @@ fn parent_check(
         last_touched: None,
     })
 }
+
+#[cfg(test)]
+#[path = "athena_run_tests.rs"]
+mod tests;

@@ -184,9 +184,7 @@ impl ImportTallies {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::condition::ScalarType;
-    use crate::table::KeyAttr;
-    use crate::tally::ParentMatch;
+    use crate::tally::tests::{likes_rule, social_info};
 
     fn item(pk: &str, sk: &str, tally: Option<&str>) -> Item {
         let mut item = Item::from([
@@ -200,17 +198,7 @@ mod tests {
     }
 
     fn tallies() -> ImportTallies {
-        let key = |name: &str| KeyAttr::new(name, ScalarType::S);
-        let info = TableInfo::with_keys("Social", key("PK"), Some(key("SK")));
-        let rule = TallyRule {
-            parents: ParentMatch {
-                partition_prefix: "POST#".into(),
-                sort_key: "META".into(),
-            },
-            tally: "likeTally".into(),
-            children: ChildSource::SortKeyPrefix("LIKE#".into()),
-        };
-        ImportTallies::new(&info, &[rule])
+        ImportTallies::new(&social_info(), &[likes_rule()])
     }
 
     #[test]

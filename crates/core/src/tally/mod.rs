@@ -59,7 +59,28 @@ pub(crate) mod tests {
 
     use aws_sdk_dynamodb::types::AttributeValue;
 
+    use crate::condition::ScalarType;
+    use crate::table::{KeyAttr, TableInfo};
+    use crate::tally::{ChildSource, ParentMatch, TallyRule};
     use crate::value::Item;
+
+    /// The sample `Social` table's keys: `PK` and `SK`, both strings.
+    pub(crate) fn social_info() -> TableInfo {
+        let key = |name: &str| KeyAttr::new(name, ScalarType::S);
+        TableInfo::with_keys("Social", key("PK"), Some(key("SK")))
+    }
+
+    /// The likes rule: `likeTally` on `POST#…`/`META` counts the partition's `LIKE#…` items.
+    pub(crate) fn likes_rule() -> TallyRule {
+        TallyRule {
+            parents: ParentMatch {
+                sort_key: "META".into(),
+                partition_prefix: "POST#".into(),
+            },
+            tally: "likeTally".into(),
+            children: ChildSource::SortKeyPrefix("LIKE#".into()),
+        }
+    }
 
     /// An item keyed `PK`/`SK` with number attributes.
     pub(crate) fn item(pk: &str, sk: &str, numbers: &[(&str, &str)]) -> Item {

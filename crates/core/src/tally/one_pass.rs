@@ -242,7 +242,7 @@ mod tests {
     use crate::condition::ScalarType;
     use crate::table::KeyAttr;
     use crate::tally::ParentMatch;
-    use crate::tally::tests::item;
+    use crate::tally::tests::{item, likes_rule};
 
     fn info() -> TableInfo {
         let key = |name: &str| KeyAttr::new(name, ScalarType::S);
@@ -251,14 +251,7 @@ mod tests {
 
     #[test]
     fn children_count_by_partition_whatever_the_order() {
-        let rule = TallyRule {
-            parents: ParentMatch {
-                sort_key: "META".into(),
-                partition_prefix: "POST#".into(),
-            },
-            tally: "likeTally".into(),
-            children: ChildSource::SortKeyPrefix("LIKE#".into()),
-        };
+        let rule = likes_rule();
         let mut pass = OnePass::new(&info(), &rule).unwrap();
         // Children before their parent, a look-alike prefix, a parent of another kind, a
         // partition with children and no parent.
@@ -287,14 +280,7 @@ mod tests {
 
     #[test]
     fn parents_alike_in_their_first_200_characters_are_counted_apart() {
-        let rule = TallyRule {
-            parents: ParentMatch {
-                sort_key: "META".into(),
-                partition_prefix: "POST#".into(),
-            },
-            tally: "likeTally".into(),
-            children: ChildSource::SortKeyPrefix("LIKE#".into()),
-        };
+        let rule = likes_rule();
         let long = |end: &str| format!("POST#{}{end}", "x".repeat(300));
         let mut pass = OnePass::new(&info(), &rule).unwrap();
         pass.add(item(&long("a"), "META", &[("likeTally", "1")]));

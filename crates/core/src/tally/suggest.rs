@@ -171,7 +171,7 @@ fn parent_rules(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tally::tests::item;
+    use crate::tally::tests::{item, likes_rule};
 
     #[test]
     fn suggests_tally_and_prefix_by_name() {
@@ -187,14 +187,7 @@ mod tests {
         let rules = suggest(&items, "PK", "SK");
         assert_eq!(
             rules[0],
-            Rule::Tally(TallyRule {
-                parents: ParentMatch {
-                    sort_key: "META".into(),
-                    partition_prefix: "POST#".into()
-                },
-                tally: "likeTally".into(),
-                children: ChildSource::SortKeyPrefix("LIKE#".into()),
-            })
+            Rule::Tally(likes_rule())
         );
         assert_eq!(rules[0].describe(), "POST#…/META.likeTally = count(LIKE#…)");
     }

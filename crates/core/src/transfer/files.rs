@@ -109,14 +109,17 @@ pub(crate) fn not_a_file(path: &Path, meta: &std::fs::Metadata) -> Error {
     ))
 }
 
-/// What a file was when it was read: its size and when it last changed. A file whose
-/// fingerprint moved between the check and the write was changed meanwhile.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What a file (or an object in S3) was when it was read: its size, when it last changed, and
+/// an object's ETag. One whose fingerprint moved between the check and the write was changed
+/// meanwhile.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fingerprint {
     /// Its size in bytes.
     pub size_bytes: u64,
     /// When it last changed, when the system says.
     pub modified: Option<SystemTime>,
+    /// An S3 object's ETag (a new one for every write of the object).
+    pub etag: Option<String>,
 }
 
 impl Fingerprint {
@@ -126,6 +129,7 @@ impl Fingerprint {
         Ok(Self {
             size_bytes: meta.len(),
             modified: meta.modified().ok(),
+            etag: None,
         })
     }
 }

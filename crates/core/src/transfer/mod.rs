@@ -107,12 +107,16 @@ impl Format {
     }
 }
 
-/// The format of the file or folder at `path`: a folder is an S3 export; `.csv` (or
+/// The format of the file or folder at `path`: a folder (or `s3://…`) is an S3 export; `.csv` (or
 /// `.csv.gz`) is CSV; otherwise the first line says: `{"Item": …}` an S3 export, typed values
 /// DynamoDB JSON lines, anything else plain JSON lines. Only a regular file is opened (a FIFO
 /// would wait for ever), and only its first line is read, at most 16 MiB of it.
 pub fn guess_format(path: &Path) -> Result<Format> {
     let name = path.to_string_lossy().to_ascii_lowercase();
+    // An export in S3 is read as DynamoDB wrote it.
+    if name.starts_with("s3://") {
+        return Ok(Format::S3Export);
+    }
     // A file of skipped lines is in the format of the file they came from.
     let name = name.strip_suffix(source::REJECTED).unwrap_or(&name);
     let comments = source::has_comments(path);

@@ -6,10 +6,11 @@
 use std::io::BufRead;
 
 use aws_sdk_s3::Client;
+use aws_sdk_s3::error::ProvideErrorMetadata;
 
 use crate::error::{Error, Result};
 use crate::transfer::stream::TextSource;
-use crate::transfer::{export_files, gunzipped};
+use crate::transfer::{Fingerprint, export_files, gunzipped};
 
 /// The largest manifest read: 64 MiB, some hundred thousand data files.
 pub(crate) const MAX_MANIFEST_BYTES: u64 = 64 << 20;
@@ -60,12 +61,18 @@ impl std::fmt::Display for S3Location {
     }
 }
 
+/// What S3 refused, in its own words: `GetObject s3://b/k: NoSuchBucket: The specified bucket
+/// does not exist`; a failure without S3's words (no answer) with its chain of causes.
 fn s3_error<E, R>(op: &'static str, at: &str, e: aws_sdk_s3::error::SdkError<E, R>) -> Error
 where
-    E: std::error::Error + Send + Sync + 'static,
+    E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
     R: std::fmt::Debug + Send + Sync + 'static,
 {
-    let text = aws_sdk_s3::error::DisplayErrorContext(&e).to_string();
+    let text = match (e.code(), e.message()) {
+        (Some(code), Some(message)) => format!("{code}: {message}"),
+        (Some(code), None) => code.to_owned(),
+        _ => aws_sdk_s3::error::DisplayErrorContext(&e).to_string(),
+    };
     Error::Invalid(format!("{op} {at}: {text}"))
 }
 
@@ -212,6 +219,21 @@ impl TextSource for S3Object {
             self.runtime.clone(),
         );
         gunzipped(body).map_err(|e| Error::Invalid(format!("reading {}: {e}", self.name())))
+    }
+
+    fn fingerprint(&self) -> Result<Fingerprint> {
+        let request = self
+            .client
+            .head_object()
+            .bucket(&self.bucket)
+            .key(&self.key);
+        let out = (self.runtime.block_on(request.send()))
+            .map_err(|e| s3_error("HeadObject", &self.name(), e))?;
+        Ok(Fingerprint {
+            size_bytes: u64::try_from(out.content_length().unwrap_or(0)).unwrap_or(0),
+            modified: (out.last_modified()).and_then(|t| std::time::SystemTime::try_from(*t).ok()),
+            etag: out.e_tag().map(str::to_owned),
+        })
     }
 }
 

@@ -65,36 +65,46 @@ pub fn rejected_path(path: &Path) -> PathBuf {
 }
 
 impl FileItems {
-    /// The items of one export's file or object (`source`), JSON lines in `format`.
-    pub(crate) fn of_source(source: &dyn TextSource, format: Format) -> Result<Self> {
+    /// The items of one file or object (`source`) in `format`: a file here as [`Self::open`]
+    /// reads it, an object's text likewise (CSV with `types` too).
+    pub(crate) fn of_source(
+        source: &dyn TextSource,
+        format: Format,
+        types: &HashMap<String, CellType>,
+    ) -> Result<Self> {
+        if let Some(path) = source.path() {
+            return Self::open(path, format, types);
+        }
         let (input, action) = source.open()?;
-        let path = PathBuf::from(source.name());
-        Ok(Self {
-            reader: Splitter::Lines(Lines::new(input, &path, action), format),
-            path,
-            comments: false,
-        })
+        Self::of_text(PathBuf::from(source.name()), (input, action), format, types)
     }
-}
 
-impl FileItems {
     /// Open the file at `path` in `format` (`types` applies to CSV columns; a CSV header is read
     /// here).
     pub fn open(path: &Path, format: Format, types: &HashMap<String, CellType>) -> Result<Self> {
-        let (input, action) = open_text(path)?;
-        let comments = has_comments(path);
+        Self::of_text(path.to_owned(), open_text(path)?, format, types)
+    }
+
+    /// The items of the text `input` (read by `action`), named `path`.
+    fn of_text(
+        path: PathBuf,
+        (input, action): (Input, &'static str),
+        format: Format,
+        types: &HashMap<String, CellType>,
+    ) -> Result<Self> {
+        let comments = has_comments(&path);
         let reader = match format {
             Format::Csv => Splitter::Csv(Box::new(
                 CsvItems::new(
-                    Records::new(input, path, action).with_comments(comments),
+                    Records::new(input, &path, action).with_comments(comments),
                     types,
                 )
-                .map_err(|e| at(path, e))?,
+                .map_err(|e| at(&path, e))?,
             )),
-            _ => Splitter::Lines(Lines::new(input, path, action), format),
+            _ => Splitter::Lines(Lines::new(input, &path, action), format),
         };
         Ok(Self {
-            path: path.to_owned(),
+            path,
             reader,
             comments,
         })

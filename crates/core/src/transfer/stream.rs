@@ -15,7 +15,7 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 use crate::cancel::CancelToken;
 use crate::error::{Error, Result};
 use crate::transfer::cut::{BLOCK, Cutter};
-use crate::transfer::{Format, file_error, line_item, open_text};
+use crate::transfer::{Fingerprint, Format, file_error, line_item, open_text};
 use crate::value::strict::{Name, message_of, twice};
 use crate::value::{Item, value_from_json};
 
@@ -63,6 +63,12 @@ pub(crate) trait TextSource: Send + Sync {
     fn name(&self) -> String;
     /// Its text, gunzipped on the way when it is gzip, and what reading it is called.
     fn open(&self) -> Result<(Box<dyn std::io::BufRead + Send>, &'static str)>;
+    /// What it is now, to tell whether it changed between two readings.
+    fn fingerprint(&self) -> Result<Fingerprint>;
+    /// The file here, when it is one (a CSV file, a file of skipped lines).
+    fn path(&self) -> Option<&Path> {
+        None
+    }
 }
 
 impl TextSource for PathBuf {
@@ -72,6 +78,14 @@ impl TextSource for PathBuf {
 
     fn open(&self) -> Result<(Box<dyn std::io::BufRead + Send>, &'static str)> {
         open_text(self)
+    }
+
+    fn fingerprint(&self) -> Result<Fingerprint> {
+        Fingerprint::of(self)
+    }
+
+    fn path(&self) -> Option<&Path> {
+        Some(self)
     }
 }
 
