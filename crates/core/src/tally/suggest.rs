@@ -185,10 +185,7 @@ mod tests {
             item("POST#a91f", "LIKE#USER#19be", &[]),
         ];
         let rules = suggest(&items, "PK", "SK");
-        assert_eq!(
-            rules[0],
-            Rule::Tally(likes_rule())
-        );
+        assert_eq!(rules[0], Rule::Tally(likes_rule()));
         assert_eq!(rules[0].describe(), "POST#…/META.likeTally = count(LIKE#…)");
     }
 

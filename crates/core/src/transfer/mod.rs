@@ -232,9 +232,14 @@ pub(crate) fn line_item(line: &str, format: Format) -> Result<Item> {
                 .filter(|o| o.len() == 1)
                 .and_then(|o| o.get("Item"))
                 .ok_or_else(|| {
-                    Error::Invalid(
-                        "an S3 export line is {\"Item\": {…}}, with nothing else".to_owned(),
-                    )
+                    let record = json.get("Keys").is_some() && json.get("Metadata").is_some();
+                    Error::Invalid(if record {
+                        "an incremental export's record (Keys, NewImage, OldImage) is a write \
+                         in a window, not an item: check the window with --incremental-export"
+                            .to_owned()
+                    } else {
+                        "an S3 export line is {\"Item\": {…}}, with nothing else".to_owned()
+                    })
                 })?;
             value::item_from_json_value(item)
         }

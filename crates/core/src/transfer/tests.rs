@@ -138,6 +138,16 @@ fn a_malformed_line_is_named_and_nothing_is_returned() {
 }
 
 #[test]
+fn an_incremental_exports_record_is_told_from_an_item() {
+    let record = r#"{"Metadata":{"WriteTimestampMicros":{"N":"1"}},"Keys":{"PK":{"S":"a"}},"NewImage":{"PK":{"S":"a"}}}"#;
+    let err = line_item(record, Format::S3Export).unwrap_err().to_string();
+    assert!(
+        err.contains("check the window with --incremental-export"),
+        "{err}"
+    );
+}
+
+#[test]
 fn an_export_folder_gives_its_data_files_in_order() {
     let dir = scratch("folder");
     let data = dir.join("AWSDynamoDB/0166-abc/data");
