@@ -40,6 +40,8 @@ if ! $system_tools; then
     missing+=(python3-venv)
   fi
 fi
+# The man page test renders `dynoscope man` with man -l.
+command -v man >/dev/null 2>&1 || missing+=(man-db)
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
 command -v npm >/dev/null 2>&1 || missing+=(npm)
 if [ "${#missing[@]}" -gt 0 ]; then

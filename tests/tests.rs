@@ -25,6 +25,7 @@ mod cost_cli;
 mod counter;
 mod diff;
 mod diff_over_time;
+mod docs;
 mod exit_table;
 mod exits;
 mod exits_bounds;

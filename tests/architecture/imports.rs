@@ -308,6 +308,7 @@ const ROWS: [&[&str]; 3] = [
         "statement",
         "validate",
         "limits",
+        "places",
     ],
 ];
 

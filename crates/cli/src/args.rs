@@ -11,11 +11,26 @@ pub use crate::read_args::{CheckArgs, ItemsArgs, PartiqlArgs, ScanArgs, SqlArgs}
 pub use crate::write_args::{DeleteArgs, ExportArgs, GetArgs, ImportArgs, PutArgs};
 use dynoscope_core::counter::EditMode;
 
+/// The version `--version` says: the crate's, and the commit it was built from.
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("DYNOSCOPE_COMMIT"),
+    ")"
+);
+
 /// dynoscope: inspect DynamoDB item collections and verify counters.
 ///
-/// Without a subcommand, opens the desktop app.
+/// Without a subcommand, opens the desktop app (a headless build says it has none). `dynoscope
+/// paths` says where it keeps things; `dynoscope man` and `dynoscope completions` make its man
+/// pages and shell completions.
 #[derive(Debug, Parser)]
-#[command(name = "dynoscope", version, about, after_help = EXIT_TABLE)]
+#[command(
+    name = "dynoscope",
+    version = VERSION,
+    about = "A DynamoDB table inspector for people who keep counters: the desktop app, its CLI twin and an MCP server",
+    after_help = EXIT_TABLE
+)]
 pub struct Cli {
     /// Where to connect.
     #[command(flatten)]
@@ -238,6 +253,15 @@ pub enum Subcommand {
         #[arg(long, default_value_t = 8000)]
         port: u16,
     },
+    /// The shell completion script for bash, zsh, fish, powershell or elvish, on stdout
+    /// (`dynoscope completions bash > ~/.local/share/bash-completion/completions/dynoscope`).
+    Completions(crate::docs::CompletionsArgs),
+    /// A man page, made from this binary's own options: `dynoscope man | man -l -`, `dynoscope
+    /// man table export`, or every page with --out DIR.
+    Man(crate::docs::ManArgs),
+    /// Where dynoscope keeps things on this machine: its settings, saved queries, price table,
+    /// audit log, and the AWS configuration it reads.
+    Paths(crate::paths::PathsArgs),
 }
 
 impl Subcommand {
@@ -288,10 +312,13 @@ impl Subcommand {
             Self::Snapshot(a) => a.json,
             Self::Plan(a) => a.json,
             Self::Put(a) => a.json,
+            Self::Paths(a) => a.json,
             Self::Tables
             | Self::Describe { .. }
             | Self::Expr(_)
             | Self::Sandbox { .. }
+            | Self::Completions(_)
+            | Self::Man(_)
             | Self::Mcp(_)
             | Self::Export(_)
             | Self::Import(_) => false,

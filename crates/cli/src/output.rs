@@ -52,6 +52,16 @@ impl Output {
         self.write(format_args!("{text}\n"));
     }
 
+    /// A generated file on stdout, byte for byte (a completion script, a man page).
+    pub fn bytes(&mut self, bytes: &[u8]) {
+        if self.failed.is_some() {
+            return;
+        }
+        if let Err(e) = io::stdout().lock().write_all(bytes) {
+            self.failed = Some(e.kind());
+        }
+    }
+
     fn write(&mut self, args: std::fmt::Arguments<'_>) {
         if self.failed.is_some() {
             return;

@@ -47,8 +47,13 @@ async fn run_inner(
     out: &mut Output,
     stop: &CancelToken,
 ) -> Result<Exit> {
-    if let Subcommand::Expr(args) = command {
-        return crate::expr::expr(args, out);
+    // What needs no connection at all.
+    match command {
+        Subcommand::Expr(args) => return crate::expr::expr(args, out),
+        Subcommand::Completions(args) => return crate::docs::completions(&args, out),
+        Subcommand::Man(args) => return crate::docs::man(&args, out),
+        Subcommand::Paths(args) => return crate::paths::paths(&args, flags, out),
+        _ => {}
     }
     // Without a table, what an item or a counter costs needs no connection.
     let command = match command {
@@ -148,6 +153,9 @@ async fn run_command(cx: &mut Ctx<'_>, command: Subcommand) -> Result<Exit> {
         Subcommand::Mcp(_)
         | Subcommand::Sandbox { .. }
         | Subcommand::Expr(_)
+        | Subcommand::Completions(_)
+        | Subcommand::Man(_)
+        | Subcommand::Paths(_)
         | Subcommand::Sql(_) => Ok(Exit::Done),
     }
 }

@@ -24,6 +24,7 @@ pub mod metrics;
 pub mod number;
 pub mod partiql;
 pub mod placeholders;
+pub mod places;
 pub mod position;
 pub mod purge;
 pub mod read;

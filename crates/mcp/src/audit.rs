@@ -180,21 +180,9 @@ fn cut(text: String, budget: &mut usize, unit: &str) -> String {
 }
 
 /// The default audit log: `mcp-audit.jsonl` in dynoscope's data folder
-/// (`$XDG_DATA_HOME/dynoscope`, else `~/.local/share/dynoscope`; on macOS
-/// `~/Library/Application Support/dynoscope`).
+/// ([`dynoscope_core::places::data_dir`]).
 pub fn default_path() -> Option<PathBuf> {
-    let home = || std::env::var_os("HOME").map(PathBuf::from);
-    let folder = if cfg!(target_os = "macos") {
-        home()?.join("Library/Application Support")
-    } else if cfg!(windows) {
-        PathBuf::from(std::env::var_os("APPDATA")?)
-    } else {
-        std::env::var_os("XDG_DATA_HOME")
-            .map(PathBuf::from)
-            .filter(|p| p.is_absolute())
-            .or_else(|| home().map(|h| h.join(".local/share")))?
-    };
-    Some(folder.join("dynoscope").join("mcp-audit.jsonl"))
+    dynoscope_core::places::default_audit_log()
 }
 
 #[cfg(test)]

@@ -26,8 +26,8 @@ pub(crate) use named::Naming;
 pub use named::{COLOURS, SavedConnection, SavedConnections};
 pub(crate) use open::ReadOnly;
 pub use open::{ConnectOptions, DEFAULT_TIMEOUT, Opened, open};
-pub(crate) use profiles::aws_configuration_present;
 pub use profiles::{Profiles, read_profiles, read_profiles_from};
+pub(crate) use profiles::{aws_configuration_present, aws_files};
 pub use reader::Reader;
 
 /// The region used when an endpoint or the sandbox is given none.

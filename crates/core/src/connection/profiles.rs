@@ -41,6 +41,27 @@ impl Profiles {
     }
 }
 
+/// The AWS config and credentials files, each with what names it (its variable, or `~/.aws`).
+pub(crate) fn aws_files() -> [(Option<PathBuf>, &'static str); 2] {
+    let from = |var: &'static str| {
+        if std::env::var_os(var).is_some() {
+            var
+        } else {
+            "~/.aws, the AWS CLI's default"
+        }
+    };
+    [
+        (
+            aws_dir_file("AWS_CONFIG_FILE", "config"),
+            from("AWS_CONFIG_FILE"),
+        ),
+        (
+            aws_dir_file("AWS_SHARED_CREDENTIALS_FILE", "credentials"),
+            from("AWS_SHARED_CREDENTIALS_FILE"),
+        ),
+    ]
+}
+
 fn aws_dir_file(env_var: &str, name: &str) -> Option<PathBuf> {
     if let Some(path) = std::env::var_os(env_var) {
         return Some(PathBuf::from(path));

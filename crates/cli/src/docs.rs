@@ -1,0 +1,116 @@
+//! Shell completions and man pages, made from the command line's own definition (as ripgrep
+//! makes its own from its binary), so they never disagree with what the binary takes:
+//! `dynoscope completions bash|zsh|fish|powershell|elvish` and `dynoscope man [SUBCOMMAND…]`
+//! (one page, on stdout) or `dynoscope man --out DIR` (a page for every command, written there,
+//! as a package installs them).
+
+use std::io::Write as _;
+use std::path::PathBuf;
+
+use clap::{Command, CommandFactory};
+use clap_complete::Shell;
+
+use crate::args::Cli;
+use crate::exit::Exit;
+use crate::output::Output;
+use dynoscope_core::error::{Error, Result};
+use dynoscope_core::files::{IfExists, write_file};
+
+/// `dynoscope completions`.
+#[derive(Debug, clap::Args)]
+pub struct CompletionsArgs {
+    /// The shell: bash, zsh, fish, powershell or elvish.
+    pub shell: Shell,
+}
+
+/// `dynoscope man`.
+#[derive(Debug, clap::Args)]
+pub struct ManArgs {
+    /// The subcommand whose page is printed (`check`, `table export`); the whole command's when
+    /// none is given.
+    pub subcommand: Vec<String>,
+    /// Write every command's page into this folder instead (`dynoscope.1`,
+    /// `dynoscope-check.1`, `dynoscope-table-export.1`, …), as a package installs them.
+    #[arg(long, value_name = "DIR", conflicts_with = "subcommand")]
+    pub out: Option<PathBuf>,
+    /// Replace pages already in the folder.
+    #[arg(long, requires = "out")]
+    pub force: bool,
+}
+
+/// The command line as the binary parses it, its name `dynoscope`.
+fn command() -> Command {
+    let mut command = Cli::command();
+    command.build();
+    command
+}
+
+/// The completion script for `args.shell`, on stdout.
+pub fn completions(args: &CompletionsArgs, out: &mut Output) -> Result<Exit> {
+    let mut command = command();
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut command, "dynoscope", &mut script);
+    out.bytes(&script);
+    Ok(Exit::Done)
+}
+
+/// One man page on stdout, or every page into a folder.
+pub fn man(args: &ManArgs, out: &mut Output) -> Result<Exit> {
+    let command = command();
+    if let Some(dir) = &args.out {
+        let written = write_pages(&command, dir, args.force)?;
+        out.note(format_args!(
+            "dynoscope: {} man pages written to {}",
+            written,
+            dir.display()
+        ));
+        return Ok(Exit::Done);
+    }
+    let mut page = &command;
+    for word in &args.subcommand {
+        let name = title(page).replace('-', " ");
+        page = page.find_subcommand(word).ok_or_else(|| {
+            Error::Invalid(format!(
+                "`{name}` has no subcommand `{word}`; `{name} --help` lists them"
+            ))
+        })?;
+    }
+    out.bytes(&render(page)?);
+    Ok(Exit::Done)
+}
+
+/// The name of `page` as its man page is titled: `dynoscope-table-export` (a built command's
+/// subcommands carry their parents' names).
+fn title(page: &Command) -> String {
+    (page.get_display_name()).map_or_else(|| page.get_name().to_owned(), str::to_owned)
+}
+
+/// The roff of `page`.
+fn render(page: &Command) -> Result<Vec<u8>> {
+    let mut roff = Vec::new();
+    clap_mangen::Man::new(page.clone())
+        .render(&mut roff)
+        .map_err(|e| Error::Invalid(format!("the man page of {}: {e}", title(page))))?;
+    Ok(roff)
+}
+
+/// Every page of `top` and its subcommands (help left out) written into `dir`; how many.
+fn write_pages(top: &Command, dir: &std::path::Path, force: bool) -> Result<usize> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::Invalid(format!("{}: cannot make the folder: {e}", dir.display())))?;
+    let if_exists = if force {
+        IfExists::Replace
+    } else {
+        IfExists::Refuse
+    };
+    let mut pages = vec![top];
+    let mut written = 0;
+    while let Some(page) = pages.pop() {
+        let roff = render(page)?;
+        let file = dir.join(format!("{}.1", title(page)));
+        write_file(&file, if_exists, |out| out.write_all(&roff))?;
+        written += 1;
+        pages.extend(page.get_subcommands().filter(|s| s.get_name() != "help"));
+    }
+    Ok(written)
+}

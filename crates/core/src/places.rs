@@ -1,0 +1,153 @@
+//! Where dynoscope keeps things on this machine, and where it reads the AWS configuration, in one
+//! report (`dynoscope paths`): each place with what decided it (an environment variable or the
+//! system's default) and whether it is there yet.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+
+use crate::connection::aws_files;
+use crate::cost::prices::USER_FILE;
+use crate::ending::Ending;
+use crate::report::{Line, Report, Tone};
+use crate::saved::{DIR_ENV, config_dir};
+
+/// The folder dynoscope keeps its data in (the app's window state, the MCP audit log):
+/// `$XDG_DATA_HOME/dynoscope`, else `~/.local/share/dynoscope`; on macOS `~/Library/Application
+/// Support/dynoscope`; on Windows `%APPDATA%\dynoscope` — where eframe keeps the app's state.
+pub fn data_dir() -> Option<PathBuf> {
+    let home = || std::env::var_os("HOME").map(PathBuf::from);
+    let folder = if cfg!(target_os = "macos") {
+        home()?.join("Library/Application Support")
+    } else if cfg!(windows) {
+        PathBuf::from(std::env::var_os("APPDATA")?)
+    } else {
+        std::env::var_os("XDG_DATA_HOME")
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+            .or_else(|| home().map(|h| h.join(".local/share")))?
+    };
+    Some(folder.join("dynoscope"))
+}
+
+/// The MCP server's audit log when `--audit` names none: `mcp-audit.jsonl` in [`data_dir`].
+pub fn default_audit_log() -> Option<PathBuf> {
+    data_dir().map(|d| d.join("mcp-audit.jsonl"))
+}
+
+/// One place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Place {
+    /// What is kept there, in words.
+    pub what: &'static str,
+    /// Where; `None` when nothing says (no `HOME`).
+    pub path: Option<PathBuf>,
+    /// What decided it: an environment variable, or the system's default.
+    pub from: &'static str,
+    /// Whether it is there now.
+    pub exists: bool,
+}
+
+/// Every place, in the order a user looks for them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Places {
+    /// The places.
+    pub places: Vec<Place>,
+}
+
+fn set(name: &str) -> bool {
+    std::env::var_os(name).is_some_and(|v| !v.is_empty())
+}
+
+fn place(what: &'static str, path: Option<PathBuf>, from: &'static str) -> Place {
+    let exists = path.as_deref().is_some_and(Path::exists);
+    Place {
+        what,
+        path,
+        from,
+        exists,
+    }
+}
+
+/// Where everything is now, as this process's environment says.
+pub fn places() -> Places {
+    let config = config_dir();
+    let config_from = if set(DIR_ENV) {
+        "$DYNOSCOPE_CONFIG_DIR"
+    } else if set("XDG_CONFIG_HOME") && cfg!(all(unix, not(target_os = "macos"))) {
+        "$XDG_CONFIG_HOME/dynoscope"
+    } else {
+        "the system's config folder"
+    };
+    let data_from = if set("XDG_DATA_HOME") && cfg!(all(unix, not(target_os = "macos"))) {
+        "$XDG_DATA_HOME/dynoscope"
+    } else {
+        "the system's data folder"
+    };
+    let in_config = |name: &str| config.as_ref().map(|d| d.join(name));
+    let [(aws_config, config_env), (credentials, credentials_env)] = aws_files();
+    Places {
+        places: vec![
+            place("settings", config.clone(), config_from),
+            place(
+                "saved queries and history",
+                in_config("queries"),
+                config_from,
+            ),
+            place(
+                "your price table (over the built-in one)",
+                in_config(USER_FILE),
+                config_from,
+            ),
+            place(
+                "the app's window state",
+                data_dir().map(|d| d.join("app.ron")),
+                data_from,
+            ),
+            place("the MCP audit log", default_audit_log(), data_from),
+            place("AWS config (profiles, SSO)", aws_config, config_env),
+            place("AWS credentials", credentials, credentials_env),
+        ],
+    }
+}
+
+impl Report for Places {
+    fn lines(&self) -> Vec<Line> {
+        let width = self.places.iter().map(|p| p.what.len()).max().unwrap_or(0);
+        (self.places.iter())
+            .map(|p| {
+                let path = p.path.as_ref().map_or_else(
+                    || "(none: HOME is not set)".to_owned(),
+                    |p| p.display().to_string(),
+                );
+                let there = match (&p.path, p.exists) {
+                    (Some(_), false) => ", not there yet",
+                    _ => "",
+                };
+                let tone = if p.exists { Tone::Plain } else { Tone::Quiet };
+                Line::new(
+                    tone,
+                    format!("{:width$}  {path}  ({}{there})", p.what, p.from),
+                )
+            })
+            .collect()
+    }
+
+    fn to_json(&self) -> serde_json::Value {
+        let places: Vec<serde_json::Value> = (self.places.iter())
+            .map(|p| {
+                json!({
+                    "what": p.what,
+                    "path": p.path.as_ref().map(|p| p.display().to_string()),
+                    "from": p.from,
+                    "exists": p.exists,
+                })
+            })
+            .collect();
+        json!({ "places": places })
+    }
+
+    fn ending(&self) -> Ending {
+        Ending::Done
+    }
+}
