@@ -40,8 +40,12 @@ if ! $system_tools; then
     missing+=(python3-venv)
   fi
 fi
-# The man page test renders `dynoscope man` with man -l.
+# The man page test renders `dynoscope man` with man -l; the package test builds a .deb
+# (dpkg-deb, binutils' strip and objdump) and checks its desktop entry and AppStream metainfo.
 command -v man >/dev/null 2>&1 || missing+=(man-db)
+command -v desktop-file-validate >/dev/null 2>&1 || missing+=(desktop-file-utils)
+command -v appstreamcli >/dev/null 2>&1 || missing+=(appstream)
+command -v objdump >/dev/null 2>&1 || missing+=(binutils)
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
 command -v npm >/dev/null 2>&1 || missing+=(npm)
 if [ "${#missing[@]}" -gt 0 ]; then

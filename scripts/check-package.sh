@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# The release packages checked as a user meets them, on a Debian machine, as root (CI runs it
+# after scripts/package.sh):
+#
+#   scripts/check-package.sh target/package/dynoscope_*.deb target/package/dynoscope-*.tar.gz
+#
+# The .deb is installed with apt-get (which pulls its Depends), the installed binary says its
+# version and checks the sandbox's tallies, and the installed app opens its window under Xvfb:
+# the screen is taken (target/package/first-window.png) and its size and colours checked. Every
+# library the running app loaded must come from a package its Depends pull in, or from one a bare
+# Debian has (Priority required): a library missing from Depends fails here, by name. The
+# tarball is installed under a prefix of its own and its binary run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+deb="$(realpath "$1")"
+tarball="$(realpath "$2")"
+out="$(dirname "$deb")"
+say() { printf 'scripts/check-package.sh: %s\n' "$*" >&2; }
+fail() { say "$*"; exit 1; }
+export DEBIAN_FRONTEND=noninteractive
+
+# What the window check needs, none of it the package's.
+need=()
+for tool in Xvfb:xvfb import:imagemagick xdotool:xdotool; do
+  command -v "${tool%%:*}" >/dev/null 2>&1 || need+=("${tool#*:}")
+done
+apt-get update -qq
+if [ "${#need[@]}" -gt 0 ]; then
+  apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+apt-get install -y -qq --no-install-recommends "$deb" >/dev/null
+[ "$(command -v dynoscope)" = /usr/bin/dynoscope ] || fail "dynoscope is not /usr/bin/dynoscope"
+say "installed: $(dynoscope --version)"
+home="$(mktemp -d)"
+status=0
+HOME="$home" dynoscope --sandbox check --table Social --tally likeTally --child-prefix 'LIKE#' \
+  --parent-prefix 'POST#' --all >/dev/null || status=$?
+# The seeded sandbox holds drifted parents on purpose: the check says so with exit 1.
+[ "$status" -eq 1 ] || fail "the installed CLI's check ended $status, not 1"
+man -l /usr/share/man/man1/dynoscope-check.1.gz 2>/dev/null | grep -q -- '--tally' \
+  || fail "the installed man page does not render"
+
+# The installed app's first window, under Xvfb.
+display=:97
+Xvfb "$display" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
+xvfb=$!
+libs="$(mktemp -d)"
+HOME="$home" DISPLAY="$display" LD_DEBUG=libs LD_DEBUG_OUTPUT="$libs/ld" \
+  /usr/bin/dynoscope --sandbox >/dev/null 2>&1 &
+app=$!
+cleanup() { kill "$app" "$xvfb" 2>/dev/null || true; }
+trap cleanup EXIT
+DISPLAY="$display" timeout 60 xdotool search --sync --name '^dynoscope' >/dev/null \
+  || fail "no dynoscope window within 60 s"
+# The window is mapped; its first frames take a moment more. Look until the sandbox's tables
+# are drawn (many colours), for at most 30 s.
+shot="$out/first-window.png"
+for _ in $(seq 30); do
+  sleep 1
+  DISPLAY="$display" import -window root "$shot"
+  colours="$(convert "$shot" -format %k info:)"
+  [ "$colours" -gt 50 ] && break
+done
+size="$(identify -format %wx%h "$shot")"
+[ "$size" = 1280x800 ] || fail "the screenshot is $size, not 1280x800"
+[ "$colours" -gt 50 ] || fail "the window drew $colours colours: nothing drawn"
+say "first window: $shot ($size, $colours colours)"
+kill "$app"
+wait "$app" 2>/dev/null || true
+
+# Every library the app loaded, against what its Depends pull in.
+allowed="$(mktemp)"
+apt-cache depends --recurse --installed --no-recommends --no-suggests --no-conflicts \
+  --no-breaks --no-replaces --no-enhances dynoscope | grep -v '^ ' | tr -d '<>' >"$allowed"
+dpkg-query -W -f='${Package} ${Priority}\n' | awk '$2 == "required" {print $1}' >>"$allowed"
+missing=()
+for lib in $(grep -ho 'calling init: [^ ]*' "$libs"/ld.* | awk '{print $3}' | sort -u); do
+  owner="$(dpkg -S "$(realpath "$lib")" 2>/dev/null || dpkg -S "$lib" 2>/dev/null \
+    || dpkg -S "/usr$lib" 2>/dev/null || true)"
+  package="${owner%%:*}"
+  [ -n "$package" ] || { missing+=("$lib (no package)"); continue; }
+  grep -qx "$package" "$allowed" || missing+=("$lib ($package)")
+done
+[ "${#missing[@]}" -eq 0 ] || fail "loaded from packages Depends does not pull in: ${missing[*]}"
+say "every library the app loaded comes from its Depends or a required package"
+
+# The tarball, under a prefix of its own.
+unpacked="$(mktemp -d)"
+tar -xzf "$tarball" -C "$unpacked"
+PREFIX="$unpacked/prefix" "$unpacked"/dynoscope-*/install.sh
+"$unpacked/prefix/bin/dynoscope" --version
+say "the .deb and the tarball install and run"

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# dynoscope's packages, from the release build: a .deb and a tar.gz folder, in target/package/.
+#
+#   scripts/package.sh                  # cargo build --release, then both packages
+#   scripts/package.sh --binary PATH    # package that binary instead (the tests package theirs)
+#   scripts/package.sh --out DIR        # write the packages there
+#   scripts/package.sh --fast           # gzip at level 1 instead of xz (the tests' packages)
+#
+# Both hold the binary, its desktop entry, the icon in the hicolor sizes, the AppStream
+# metainfo, a man page for every command and the bash, zsh and fish completions — the man pages
+# and completions made by the binary itself (`dynoscope man`, `dynoscope completions`). The
+# .deb's Depends are written here by hand: eframe and winit load the window system and GL with
+# dlopen at run time, so no tool can read them off the binary (scripts/check-package.sh checks
+# every library the running app loads against them). The tarball's install.sh puts the same
+# files under ~/.local (or $PREFIX).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+binary=""
+out=target/package
+compress=(-Zxz)
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --binary) binary="$2"; shift 2 ;;
+    --out) out="$2"; shift 2 ;;
+    --fast) compress=(-Zgzip -z1); shift ;;
+    *) echo "scripts/package.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+say() { printf 'scripts/package.sh: %s\n' "$*" >&2; }
+
+if [ -z "$binary" ]; then
+  cargo build --release --locked -p dynoscope
+  binary=target/release/dynoscope
+fi
+[ -x "$binary" ] || { say "$binary is not an executable"; exit 2; }
+version="$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)"
+arch="$(dpkg --print-architecture)"
+machine="$(uname -m)"
+mkdir -p "$out"
+stage="$(mktemp -d)"
+trap 'rm -rf "$stage"' EXIT
+
+# The files every package holds, under $1 (a prefix: usr/ in the .deb, the folder's root in the
+# tarball).
+lay_out() {
+  local root="$1"
+  install -Dm755 "$binary" "$root/bin/dynoscope"
+  # A release build is stripped by its profile; a debug build given here is stripped now.
+  if readelf -S "$root/bin/dynoscope" | grep -q '\.symtab'; then
+    strip "$root/bin/dynoscope"
+  fi
+  install -Dm644 assets/dynoscope.desktop "$root/share/applications/dynoscope.desktop"
+  for icon in packaging/icons/*/dynoscope.png; do
+    local size
+    size="$(basename "$(dirname "$icon")")"
+    install -Dm644 "$icon" "$root/share/icons/hicolor/$size/apps/dynoscope.png"
+  done
+  install -Dm644 packaging/dynoscope.metainfo.xml \
+    "$root/share/metainfo/io.github.dynoscope.dynoscope.metainfo.xml"
+  "$root/bin/dynoscope" man --out "$root/share/man/man1" 2>/dev/null
+  gzip -9n "$root"/share/man/man1/*.1
+  install -d "$root/share/bash-completion/completions" "$root/share/zsh/vendor-completions" \
+    "$root/share/fish/vendor_completions.d"
+  "$root/bin/dynoscope" completions bash >"$root/share/bash-completion/completions/dynoscope"
+  "$root/bin/dynoscope" completions zsh >"$root/share/zsh/vendor-completions/_dynoscope"
+  "$root/bin/dynoscope" completions fish >"$root/share/fish/vendor_completions.d/dynoscope.fish"
+  install -Dm644 packaging/copyright "$root/share/doc/dynoscope/copyright"
+}
+
+# The .deb.
+deb_root="$stage/deb"
+lay_out "$deb_root/usr"
+glibc="$(objdump -T "$deb_root/usr/bin/dynoscope" | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1)"
+install -d "$deb_root/DEBIAN"
+sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@GLIBC@/${glibc#GLIBC_}/" \
+  -e "s/@SIZE@/$(du -sk "$deb_root/usr" | cut -f1)/" packaging/control >"$deb_root/DEBIAN/control"
+deb="$out/dynoscope_${version}_${arch}.deb"
+dpkg-deb --root-owner-group "${compress[@]}" --build "$deb_root" "$deb" >/dev/null
+
+# The tarball: the same files in a folder, with install.sh.
+name="dynoscope-$version-$machine-linux"
+tar_root="$stage/$name"
+lay_out "$tar_root"
+install -m755 packaging/install.sh "$tar_root/install.sh"
+tarball="$out/$name.tar.gz"
+gzip_level=9
+[ "${compress[0]}" = "-Zgzip" ] && gzip_level=1
+tar -C "$stage" --owner=0 --group=0 --numeric-owner -cf - "$name" | gzip -"$gzip_level" -n >"$tarball"
+
+for file in "$deb" "$tarball"; do
+  say "$(du -h "$file" | cut -f1)	$file"
+done
