@@ -100,12 +100,17 @@ fn the_deb_and_the_tarball_hold_what_a_user_installs() {
     let version = run(Command::new(root.join("usr/bin/dynoscope")).arg("--version"));
     assert!(version.starts_with("dynoscope "), "{version}");
 
-    // The tarball, installed under a prefix of its own.
+    the_tarball_installs_under_a_prefix(&dir, &tarball, &version);
+}
+
+/// The tarball, installed under a prefix of its own: its binary says `version`, its launcher
+/// names the binary in full, and `--uninstall` takes it away.
+fn the_tarball_installs_under_a_prefix(dir: &Path, tarball: &Path, version: &str) {
     run(Command::new("tar")
         .arg("-xzf")
-        .arg(&tarball)
+        .arg(tarball)
         .arg("-C")
-        .arg(&dir));
+        .arg(dir));
     let folder = dir.join(
         tarball
             .file_name()
