@@ -255,13 +255,13 @@ pub enum Subcommand {
     },
     /// The shell completion script for bash, zsh, fish, powershell or elvish, on stdout
     /// (`dynoscope completions bash > ~/.local/share/bash-completion/completions/dynoscope`).
-    Completions(crate::docs::CompletionsArgs),
+    Completions(crate::docs_args::CompletionsArgs),
     /// A man page, made from this binary's own options: `dynoscope man | man -l -`, `dynoscope
     /// man table export`, or every page with --out DIR.
-    Man(crate::docs::ManArgs),
+    Man(crate::docs_args::ManArgs),
     /// Where dynoscope keeps things on this machine: its settings, saved queries, price table,
     /// audit log, and the AWS configuration it reads.
-    Paths(crate::paths::PathsArgs),
+    Paths(crate::docs_args::PathsArgs),
 }
 
 impl Subcommand {

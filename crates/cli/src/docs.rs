@@ -5,38 +5,15 @@
 //! as a package installs them).
 
 use std::io::Write as _;
-use std::path::PathBuf;
 
 use clap::{Command, CommandFactory};
-use clap_complete::Shell;
 
 use crate::args::Cli;
+use crate::docs_args::{CompletionsArgs, ManArgs};
 use crate::exit::Exit;
 use crate::output::Output;
 use dynoscope_core::error::{Error, Result};
 use dynoscope_core::files::{IfExists, write_file};
-
-/// `dynoscope completions`.
-#[derive(Debug, clap::Args)]
-pub struct CompletionsArgs {
-    /// The shell: bash, zsh, fish, powershell or elvish.
-    pub shell: Shell,
-}
-
-/// `dynoscope man`.
-#[derive(Debug, clap::Args)]
-pub struct ManArgs {
-    /// The subcommand whose page is printed (`check`, `table export`); the whole command's when
-    /// none is given.
-    pub subcommand: Vec<String>,
-    /// Write every command's page into this folder instead (`dynoscope.1`,
-    /// `dynoscope-check.1`, `dynoscope-table-export.1`, …), as a package installs them.
-    #[arg(long, value_name = "DIR", conflicts_with = "subcommand")]
-    pub out: Option<PathBuf>,
-    /// Replace pages already in the folder.
-    #[arg(long, requires = "out")]
-    pub force: bool,
-}
 
 /// The command line as the binary parses it, its name `dynoscope`.
 fn command() -> Command {

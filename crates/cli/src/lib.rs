@@ -10,6 +10,7 @@ mod cost;
 mod cost_args;
 mod diff;
 mod docs;
+mod docs_args;
 mod exit;
 mod export_args;
 mod expr;
