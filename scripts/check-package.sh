@@ -11,12 +11,13 @@
 # Debian has (Priority required): a library missing from Depends fails here, by name. The
 # tarball is installed under a prefix of its own and its binary run.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-deb="$(realpath "$1")"
-tarball="$(realpath "$2")"
-out="$(dirname "$deb")"
 say() { printf 'scripts/check-package.sh: %s\n' "$*" >&2; }
 fail() { say "$*"; exit 1; }
+[ $# -eq 2 ] || { say "give the .deb and the tarball"; exit 2; }
+deb="$(realpath "$1")"
+tarball="$(realpath "$2")"
+cd "$(dirname "$0")/.."
+out="$(dirname "$deb")"
 export DEBIAN_FRONTEND=noninteractive
 
 # What the window check needs, none of it the package's.
@@ -38,13 +39,20 @@ HOME="$home" dynoscope --sandbox check --table Social --tally likeTally --child-
   --parent-prefix 'POST#' --all >/dev/null || status=$?
 # The seeded sandbox holds drifted parents on purpose: the check says so with exit 1.
 [ "$status" -eq 1 ] || fail "the installed CLI's check ended $status, not 1"
-man -l /usr/share/man/man1/dynoscope-check.1.gz 2>/dev/null | grep -q -- '--tally' \
-  || fail "the installed man page does not render"
+page="$(MANPAGER=cat man -l /usr/share/man/man1/dynoscope-check.1.gz 2>/dev/null || true)"
+[[ "$page" == *--tally* ]] || fail "the installed man page does not render"
 
 # The installed app's first window, under Xvfb.
 display=:97
-Xvfb "$display" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
+[ ! -e /tmp/.X11-unix/X97 ] || fail "display $display is taken"
+Xvfb "$display" -screen 0 1280x800x24 -nolisten tcp >"$out/xvfb.log" 2>&1 &
 xvfb=$!
+# The app starts only once the display listens (at most 20 s).
+for _ in $(seq 200); do
+  [ -e /tmp/.X11-unix/X97 ] && break
+  sleep 0.1
+done
+[ -e /tmp/.X11-unix/X97 ] || fail "Xvfb did not start: $(cat "$out/xvfb.log")"
 libs="$(mktemp -d)"
 HOME="$home" DISPLAY="$display" LD_DEBUG=libs LD_DEBUG_OUTPUT="$libs/ld" \
   /usr/bin/dynoscope --sandbox >/dev/null 2>&1 &
@@ -66,7 +74,7 @@ size="$(identify -format %wx%h "$shot")"
 [ "$size" = 1280x800 ] || fail "the screenshot is $size, not 1280x800"
 [ "$colours" -gt 50 ] || fail "the window drew $colours colours: nothing drawn"
 say "first window: $shot ($size, $colours colours)"
-kill "$app"
+kill "$app" 2>/dev/null || true
 wait "$app" 2>/dev/null || true
 
 # Every library the app loaded, against what its Depends pull in.
@@ -75,7 +83,9 @@ apt-cache depends --recurse --installed --no-recommends --no-suggests --no-confl
   --no-breaks --no-replaces --no-enhances dynoscope | grep -v '^ ' | tr -d '<>' >"$allowed"
 dpkg-query -W -f='${Package} ${Priority}\n' | awk '$2 == "required" {print $1}' >>"$allowed"
 missing=()
-for lib in $(grep -ho 'calling init: [^ ]*' "$libs"/ld.* | awk '{print $3}' | sort -u); do
+loaded="$(cat "$libs"/ld.* 2>/dev/null | grep -o 'calling init: [^ ]*' | awk '{print $3}' | sort -u || true)"
+[ "$(wc -l <<<"$loaded")" -gt 10 ] || fail "the app's loaded libraries were not seen (LD_DEBUG)"
+for lib in $loaded; do
   owner="$(dpkg -S "$(realpath "$lib")" 2>/dev/null || dpkg -S "$lib" 2>/dev/null \
     || dpkg -S "/usr$lib" 2>/dev/null || true)"
   package="${owner%%:*}"

@@ -14,20 +14,29 @@
 # every library the running app loads against them). The tarball's install.sh puts the same
 # files under ~/.local (or $PREFIX).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+# The packages' files are everyone's to read, whatever the caller's umask.
+umask 022
+say() { printf 'scripts/package.sh: %s\n' "$*" >&2; }
 
 binary=""
 out=target/package
 compress=(-Zxz)
 while [ $# -gt 0 ]; do
   case "$1" in
-    --binary) binary="$2"; shift 2 ;;
-    --out) out="$2"; shift 2 ;;
+    --binary | --out)
+      [ $# -ge 2 ] || { say "$1 needs a value"; exit 2; }
+      # Paths given are the caller's, made absolute before the cd below.
+      value="$(realpath -m -- "$2")"
+      if [ "$1" = --binary ]; then binary="$value"; else out="$value"; fi
+      shift 2 ;;
     --fast) compress=(-Zgzip -z1); shift ;;
-    *) echo "scripts/package.sh: unknown argument $1" >&2; exit 2 ;;
+    *) say "unknown argument $1"; exit 2 ;;
   esac
 done
-say() { printf 'scripts/package.sh: %s\n' "$*" >&2; }
+cd "$(dirname "$0")/.."
+for tool in dpkg-deb:dpkg readelf:binutils strip:binutils objdump:binutils gzip:gzip; do
+  command -v "${tool%%:*}" >/dev/null 2>&1 || { say "${tool%%:*} is missing: apt-get install ${tool#*:}"; exit 2; }
+done
 
 if [ -z "$binary" ]; then
   cargo build --release --locked -p dynoscope
@@ -47,7 +56,8 @@ lay_out() {
   local root="$1"
   install -Dm755 "$binary" "$root/bin/dynoscope"
   # A release build is stripped by its profile; a debug build given here is stripped now.
-  if readelf -S "$root/bin/dynoscope" | grep -q '\.symtab'; then
+  sections="$(readelf -S "$root/bin/dynoscope")"
+  if [[ "$sections" == *.symtab* ]]; then
     strip "$root/bin/dynoscope"
   fi
   install -Dm644 assets/dynoscope.desktop "$root/share/applications/dynoscope.desktop"
@@ -58,7 +68,7 @@ lay_out() {
   done
   install -Dm644 packaging/dynoscope.metainfo.xml \
     "$root/share/metainfo/io.github.dynoscope.dynoscope.metainfo.xml"
-  "$root/bin/dynoscope" man --out "$root/share/man/man1" 2>/dev/null
+  "$root/bin/dynoscope" man --out "$root/share/man/man1" >/dev/null
   gzip -9n "$root"/share/man/man1/*.1
   install -d "$root/share/bash-completion/completions" "$root/share/zsh/vendor-completions" \
     "$root/share/fish/vendor_completions.d"
@@ -66,6 +76,8 @@ lay_out() {
   "$root/bin/dynoscope" completions zsh >"$root/share/zsh/vendor-completions/_dynoscope"
   "$root/bin/dynoscope" completions fish >"$root/share/fish/vendor_completions.d/dynoscope.fish"
   install -Dm644 packaging/copyright "$root/share/doc/dynoscope/copyright"
+  install -Dm644 LICENSE-MIT "$root/share/doc/dynoscope/LICENSE-MIT"
+  install -Dm644 LICENSE-APACHE "$root/share/doc/dynoscope/LICENSE-APACHE"
 }
 
 # The .deb.

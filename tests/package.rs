@@ -79,6 +79,8 @@ fn the_deb_and_the_tarball_hold_what_a_user_installs() {
         "./usr/share/zsh/vendor-completions/_dynoscope",
         "./usr/share/fish/vendor_completions.d/dynoscope.fish",
         "./usr/share/doc/dynoscope/copyright",
+        "./usr/share/doc/dynoscope/LICENSE-MIT",
+        "./usr/share/doc/dynoscope/LICENSE-APACHE",
     ] {
         assert!(listed.contains(path), "{path} in {listed}");
     }
@@ -118,14 +120,15 @@ fn the_tarball_installs_under_a_prefix(dir: &Path, tarball: &Path, version: &str
             .to_string_lossy()
             .trim_end_matches(".tar.gz"),
     );
-    let prefix = dir.join("prefix");
+    // A prefix with a space: the launcher quotes it.
+    let prefix = dir.join("a prefix");
     let said = run(Command::new(folder.join("install.sh")).env("PREFIX", &prefix));
     assert!(said.contains("installed into"), "{said}");
     let installed = run(Command::new(prefix.join("bin/dynoscope")).arg("--version"));
     assert_eq!(installed, version);
     let entry =
         std::fs::read_to_string(prefix.join("share/applications/dynoscope.desktop")).unwrap();
-    let exec = format!("Exec={}\n", prefix.join("bin/dynoscope").display());
+    let exec = format!("Exec=\"{}\"\n", prefix.join("bin/dynoscope").display());
     assert!(
         entry.contains(&exec),
         "the launcher names the binary in full: {entry}"

@@ -3,7 +3,8 @@
 //! exported as DynamoDB writes a full export, with its manifest and a stray object beside it.
 //! The import puts exactly the export's items (the stray left out), its drifts come over as they
 //! were, read-only writes nothing, an object replaced between the check and the write stops the
-//! import before a batch of it is sent, and the lines the table cannot take are written here.
+//! import before a batch of it is sent, and the lines the table cannot take are written to the
+//! data folder.
 
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -236,7 +237,7 @@ async fn an_object_replaced_after_its_check_is_not_imported() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn lines_the_table_cannot_take_are_written_here() {
+async fn lines_the_table_cannot_take_are_written_to_the_data_folder() {
     let (moto, connection) = moto_connection().await;
     let dir = scratch("rejected");
     let s3 = connection.s3();
@@ -258,11 +259,15 @@ async fn lines_the_table_cannot_take_are_written_here() {
         "--from-export",
         &location,
     ];
-    let out = cli(&moto.url, &args).current_dir(&dir).output().unwrap();
+    let data = dir.join("data");
+    let out = cli(&moto.url, &args)
+        .env("XDG_DATA_HOME", &data)
+        .output()
+        .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "a line was skipped: {stdout}");
     assert_eq!(items(&connection, &table).await.len(), 2);
-    let rejected = dir.join("01764547200000-e5f6a7b8.rejected");
+    let rejected = data.join("dynoscope/rejected/01764547200000-e5f6a7b8.rejected");
     let text = std::fs::read_to_string(&rejected).unwrap();
     assert!(
         text.contains(&format!("# skipped from s3://exports/{key}")),
@@ -271,7 +276,10 @@ async fn lines_the_table_cannot_take_are_written_here() {
     assert!(text.contains(lines[1]), "{text}");
     assert!(stdout.contains(&rejected.display().to_string()), "{stdout}");
     // A second import would not replace that file (perhaps fixed by hand): refused, none sent.
-    let out = cli(&moto.url, &args).current_dir(&dir).output().unwrap();
+    let out = cli(&moto.url, &args)
+        .env("XDG_DATA_HOME", &data)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("is not replaced"), "{stderr}");

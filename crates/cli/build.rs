@@ -13,13 +13,20 @@ fn git(args: &[&str]) -> Option<String> {
 
 fn main() {
     println!("cargo:rerun-if-env-changed=DYNOSCOPE_COMMIT");
-    // A new commit or a checkout moves HEAD or the ref it names.
+    // A new commit or a checkout moves HEAD or the ref it names (a loose ref in the common
+    // folder of a worktree, or packed-refs); a change staged moves the index.
     if let Some(dir) = git(&["rev-parse", "--absolute-git-dir"]) {
         println!("cargo:rerun-if-changed={dir}/HEAD");
-        if let Some(head) = git(&["symbolic-ref", "-q", "HEAD"]) {
-            println!("cargo:rerun-if-changed={dir}/{head}");
-        }
         println!("cargo:rerun-if-changed={dir}/index");
+        let common = git(&["rev-parse", "--path-format=absolute", "--git-common-dir"]);
+        let common = common.unwrap_or(dir);
+        println!("cargo:rerun-if-changed={common}/packed-refs");
+        if let Some(head) = git(&["symbolic-ref", "-q", "HEAD"]) {
+            let loose = format!("{common}/{head}");
+            if std::path::Path::new(&loose).exists() {
+                println!("cargo:rerun-if-changed={loose}");
+            }
+        }
     }
     let commit = std::env::var("DYNOSCOPE_COMMIT")
         .ok()

@@ -35,6 +35,17 @@ pub fn default_audit_log() -> Option<PathBuf> {
     data_dir().map(|d| d.join("mcp-audit.jsonl"))
 }
 
+/// Where eframe keeps the app's window state: `app.ron` in [`data_dir`] (on Windows in its
+/// `data` folder).
+fn app_state() -> Option<PathBuf> {
+    let folder = data_dir()?;
+    Some(if cfg!(windows) {
+        folder.join("data").join("app.ron")
+    } else {
+        folder.join("app.ron")
+    })
+}
+
 /// One place.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Place {
@@ -79,7 +90,8 @@ pub fn places() -> Places {
     } else {
         "the system's config folder"
     };
-    let data_from = if set("XDG_DATA_HOME") && cfg!(all(unix, not(target_os = "macos"))) {
+    let absolute = |name: &str| std::env::var_os(name).is_some_and(|v| Path::new(&v).is_absolute());
+    let data_from = if absolute("XDG_DATA_HOME") && cfg!(all(unix, not(target_os = "macos"))) {
         "$XDG_DATA_HOME/dynoscope"
     } else {
         "the system's data folder"
@@ -99,12 +111,13 @@ pub fn places() -> Places {
                 in_config(USER_FILE),
                 config_from,
             ),
+            place("the app's window state", app_state(), data_from),
+            place("the MCP audit log", default_audit_log(), data_from),
             place(
-                "the app's window state",
-                data_dir().map(|d| d.join("app.ron")),
+                "lines an import from S3 skipped",
+                data_dir().map(|d| d.join("rejected")),
                 data_from,
             ),
-            place("the MCP audit log", default_audit_log(), data_from),
             place("AWS config (profiles, SSO)", aws_config, config_env),
             place("AWS credentials", credentials, credentials_env),
         ],

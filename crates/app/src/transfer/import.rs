@@ -333,7 +333,7 @@ fn invalid_ui(ui: &mut Ui, checked: &ImportCheck) {
         });
     ui.weak(format!(
         "An import writes them, each after a # line saying why, to {} (fix them there and import that file).",
-        transfer::rejected_path(&checked.path).display()
+        checked.rejected.display()
     ));
 }
 

@@ -66,7 +66,11 @@ pub(super) fn feed(
     let mut stopped = false;
     // A reading stopped before its end leaves no file (nor a part of one): the error here only
     // says so to `write_file`.
-    // Never over a file that appeared since [`check_rejected_free`] found none.
+    // Never over a file that appeared since [`check_rejected_free`] found none. Its folder (an
+    // S3 import's, in the data folder) is made when missing; if it cannot be, the write says so.
+    if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        let _ = std::fs::create_dir_all(folder);
+    }
     let written = write_file(&path, IfExists::Refuse, |out| {
         match read(checked, info, tx, cancel, Some(out))? {
             Read::Whole => Ok(()),
@@ -100,7 +104,8 @@ fn reopen(
         Ok(_) => return Err(changed("its size, time or ETag")),
         Err(e) => return Err(e.to_string()),
     }
-    (file.source.items(checked.format, &checked.types)).map_err(|e| e.to_string())
+    let format = (checked.format, &checked.types);
+    (file.source.items_as_checked(format, &file.fingerprint)).map_err(|e| e.to_string())
 }
 
 /// The batch being filled: its items, their places and their size.

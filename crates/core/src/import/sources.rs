@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use crate::connection::Connection;
 use crate::error::{Error, Result};
+use crate::places::data_dir;
 use crate::transfer::{
     CellType, FileItems, Fingerprint, Format, S3Location, TextSource, export_files, object_sources,
     rejected_path,
@@ -37,6 +38,19 @@ impl DataSource {
     ) -> Result<FileItems> {
         FileItems::of_source(self.0.as_ref(), format, types)
     }
+
+    /// Its items again, read only while it is as `checked` (an object in S3 is read with
+    /// `If-Match` on the ETag it had when checked, so a replacement is refused by S3 itself).
+    pub(crate) fn items_as_checked(
+        &self,
+        (format, types): (Format, &HashMap<String, CellType>),
+        checked: &Fingerprint,
+    ) -> Result<FileItems> {
+        match self.0.pinned(checked) {
+            Some(pinned) => FileItems::of_source(pinned.as_ref(), format, types),
+            None => self.items(format, types),
+        }
+    }
 }
 
 impl std::fmt::Debug for DataSource {
@@ -61,7 +75,8 @@ pub struct ImportSources {
     /// Entries of a folder here left out, each with why.
     pub skipped: Vec<String>,
     /// Where the lines an import skips are written: beside a file or folder here; for an
-    /// export in S3, in the current folder, named after the export's folder.
+    /// export in S3, in dynoscope's data folder's `rejected/`, named after the export's folder
+    /// (the same place whichever front end, or folder, the import is run from).
     pub rejected: PathBuf,
 }
 
@@ -96,14 +111,17 @@ pub fn import_sources(path: &Path, connection: &Connection) -> Result<ImportSour
     })
 }
 
-/// Where the skipped lines of an import from S3 go: `<folder>.rejected` in the current folder
-/// (the export's folder, `AWSDynamoDB/01234…` → `01234….rejected`).
+/// Where the skipped lines of an import from S3 go: `rejected/<folder>.rejected` in dynoscope's
+/// data folder (the export's folder, `AWSDynamoDB/01234…` → `01234….rejected`); without a data
+/// folder (no `HOME`), the current folder.
 fn rejected_here(at: &S3Location) -> PathBuf {
     let name = (at.prefix.rsplit('/'))
         .find(|part| !part.is_empty() && *part != "data")
         .unwrap_or(&at.bucket);
-    let here = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    here.join(format!("{name}.rejected"))
+    let folder = (data_dir().map(|d| d.join("rejected")))
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_else(|| PathBuf::from("."));
+    folder.join(format!("{name}.rejected"))
 }
 
 #[cfg(test)]
@@ -111,9 +129,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn an_exports_skipped_lines_go_here_named_after_its_folder() {
+    fn an_exports_skipped_lines_go_to_the_data_folder_named_after_its_folder() {
         let at = |text: &str| S3Location::parse(text).unwrap().unwrap();
-        let here = std::env::current_dir().unwrap();
+        let here = data_dir().unwrap().join("rejected");
         assert_eq!(
             rejected_here(&at("s3://b-1/x/AWSDynamoDB/0170-abc/")),
             here.join("0170-abc.rejected")

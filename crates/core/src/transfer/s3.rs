@@ -198,11 +198,14 @@ async fn listed(client: &Client, at: &S3Location) -> Result<Vec<String>> {
 }
 
 /// One object, opened by the export reader's thread: its body streamed, never held whole.
+#[derive(Clone)]
 pub(crate) struct S3Object {
     pub client: Client,
     pub bucket: String,
     pub key: String,
     pub runtime: tokio::runtime::Handle,
+    /// Read only while its ETag is this one (S3 refuses the read otherwise: `If-Match`).
+    pub if_match: Option<String>,
 }
 
 impl TextSource for S3Object {
@@ -211,7 +214,8 @@ impl TextSource for S3Object {
     }
 
     fn open(&self) -> Result<(Box<dyn BufRead + Send>, &'static str)> {
-        let request = self.client.get_object().bucket(&self.bucket).key(&self.key);
+        let request = (self.client.get_object().bucket(&self.bucket).key(&self.key))
+            .set_if_match(self.if_match.clone());
         let out = (self.runtime.block_on(request.send()))
             .map_err(|e| s3_error("GetObject", &self.name(), e))?;
         let body = tokio_util::io::SyncIoBridge::new_with_handle(
@@ -235,6 +239,13 @@ impl TextSource for S3Object {
             etag: out.e_tag().map(str::to_owned),
         })
     }
+
+    fn pinned(&self, fingerprint: &Fingerprint) -> Option<Box<dyn TextSource>> {
+        Some(Box::new(Self {
+            if_match: fingerprint.etag.clone(),
+            ..self.clone()
+        }))
+    }
 }
 
 /// Every data object of the export at `at`, as sources the export reader opens one at a time.
@@ -252,6 +263,7 @@ pub(crate) async fn object_sources(
                 bucket: at.bucket.clone(),
                 key,
                 runtime: runtime.clone(),
+                if_match: None,
             }) as Box<dyn TextSource>
         })
         .collect())

@@ -69,6 +69,11 @@ pub(crate) trait TextSource: Send + Sync {
     fn path(&self) -> Option<&Path> {
         None
     }
+    /// The same source read only while it is as `fingerprint` says, when the place it is in can
+    /// hold a read to that (S3's `If-Match` on the object's ETag); `None` where it cannot.
+    fn pinned(&self, _fingerprint: &Fingerprint) -> Option<Box<dyn TextSource>> {
+        None
+    }
 }
 
 impl TextSource for PathBuf {
