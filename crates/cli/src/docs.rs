@@ -73,6 +73,12 @@ fn render(page: &Command) -> Result<Vec<u8>> {
 
 /// Every page of `top` and its subcommands (help left out) written into `dir`; how many.
 fn write_pages(top: &Command, dir: &std::path::Path, force: bool) -> Result<usize> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(Error::Invalid(format!(
+            "{} is not a folder: the man pages go into a folder (it is made when missing)",
+            dir.display()
+        )));
+    }
     std::fs::create_dir_all(dir)
         .map_err(|e| Error::Invalid(format!("{}: cannot make the folder: {e}", dir.display())))?;
     let if_exists = if force {
