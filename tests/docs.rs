@@ -9,6 +9,8 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+use crate::common::run_ok;
+
 fn dynoscope(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_dynoscope"))
         .args(args)
@@ -39,18 +41,7 @@ fn completed(script: &Path, line: &[&str]) -> Vec<String> {
         line[cword],
         line[cword - 1],
     );
-    let out = Command::new("bash")
-        .arg("--norc")
-        .arg("-c")
-        .arg(program)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout)
+    run_ok(Command::new("bash").arg("--norc").arg("-c").arg(program))
         .lines()
         .map(str::to_owned)
         .collect()
@@ -90,21 +81,15 @@ fn the_bash_completion_completes_a_subcommand_and_a_flag() {
 
 /// `file` rendered by man, as a user reads it.
 fn rendered(file: &Path) -> String {
-    let out = Command::new("man")
-        .arg("-l")
-        .arg(file)
-        .env("MANWIDTH", "100")
-        .env("MAN_KEEP_FORMATTING", "0")
-        .env("MANPAGER", "cat")
-        .env("PAGER", "cat")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    run_ok(
+        Command::new("man")
+            .arg("-l")
+            .arg(file)
+            .env("MANWIDTH", "100")
+            .env("MAN_KEEP_FORMATTING", "0")
+            .env("MANPAGER", "cat")
+            .env("PAGER", "cat"),
+    )
 }
 
 #[test]

@@ -10,15 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn run(command: &mut Command) -> String {
-    let out = command.output().unwrap();
-    assert!(
-        out.status.success(),
-        "{command:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+use crate::common::run_ok as run;
 
 /// The packages of this build, made once into a folder of this test's.
 fn packages() -> (PathBuf, PathBuf, PathBuf) {

@@ -92,6 +92,17 @@ pub async fn connect_to(url: &str, timeout: Duration) -> Connection {
 }
 
 /// A table name no other test uses.
+/// Run `command` to its end: its stdout, once it succeeded (its stderr said when it did not).
+pub fn run_ok(command: &mut std::process::Command) -> String {
+    let out = command.output().expect("runs");
+    assert!(
+        out.status.success(),
+        "{command:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 pub fn table_name(prefix: &str) -> String {
     static NEXT: AtomicU32 = AtomicU32::new(0);
     let nanos = std::time::SystemTime::now()
