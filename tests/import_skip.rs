@@ -8,6 +8,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common;
+use crate::common::LIKES_RULE;
 
 use common::empty_engine;
 use common::files::{dynoscope, like, likes, scan, scratch, table};
@@ -191,21 +192,9 @@ async fn an_import_of_children_says_the_tallies_it_leaves_behind_before_writing(
     text += &like(1).replace("POST#a91f", "POST#d4");
     std::fs::write(&file, text + "\n").unwrap();
     let path = file.to_str().unwrap();
-    let args = [
-        "import",
-        "--table",
-        &to,
-        "--format",
-        "ddb-json",
-        "--tally",
-        "likeTally",
-        "--parent-prefix",
-        "POST#",
-        "--child-prefix",
-        "LIKE#",
-        "--dry-run",
-        path,
-    ];
+    let mut args = vec!["import", "--table", &to, "--format", "ddb-json"];
+    args.extend(LIKES_RULE);
+    args.extend(["--dry-run", path]);
     let (code, out, err) = dynoscope(&url, &args).await;
     assert_eq!(code, 0, "{out}{err}");
     for line in [

@@ -8,6 +8,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common;
+use crate::common::LIKES_RULE;
 
 use std::collections::HashMap;
 
@@ -187,14 +188,7 @@ async fn the_cli_refuses_counted_children_without_a_choice_and_repairs_with_one(
     let (engine, info) = engine_with_table().await;
     seeded(&engine, &info, 2, 30).await;
     let url = engine.sandbox.endpoint().to_owned();
-    let counters = [
-        "--tally",
-        "likeTally",
-        "--parent-prefix",
-        "POST#",
-        "--child-prefix",
-        "LIKE#",
-    ];
+    let counters = LIKES_RULE;
     let query = |extra: &[&'static str]| {
         let mut args = vec![
             "delete",

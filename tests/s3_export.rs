@@ -204,20 +204,9 @@ async fn a_windows_drifts_are_found_in_an_incremental_export_in_s3() {
         put.send().await.unwrap();
     }
     let export = format!("s3://increments/day/AWSDynamoDB/{id}/");
-    let args = [
-        "check",
-        "--table",
-        &table,
-        "--tally",
-        "likeTally",
-        "--parent-prefix",
-        "POST#",
-        "--child-prefix",
-        "LIKE#",
-        "--incremental-export",
-        &export,
-        "--json",
-    ];
+    let mut args = vec!["check", "--table", &table];
+    args.extend(LIKES_RULE);
+    args.extend(["--incremental-export", &export, "--json"]);
     let (code, stdout, stderr) = dynoscope(&moto.url, &args).await;
     assert_eq!(code, 1, "{stderr}");
     let doc: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();

@@ -13,6 +13,8 @@ use std::process::{Command, Output};
 
 use serde_json::{Value, json};
 
+use crate::common::LIKES_RULE;
+
 fn s(text: &str) -> Value {
     json!({ "S": text })
 }
@@ -95,21 +97,9 @@ fn other_window() -> Vec<Value> {
 fn window(dir: &Path, json: bool) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_dynoscope"));
     command
-        .args([
-            "--sandbox",
-            "check",
-            "--table",
-            "Social",
-            "--tally",
-            "likeTally",
-        ])
-        .args([
-            "--parent-prefix",
-            "POST#",
-            "--child-prefix",
-            "LIKE#",
-            "--incremental-export",
-        ])
+        .args(["--sandbox", "check", "--table", "Social"])
+        .args(LIKES_RULE)
+        .arg("--incremental-export")
         .arg(dir)
         .env("AWS_EC2_METADATA_DISABLED", "true");
     if json {

@@ -213,7 +213,10 @@ fn tell_files(checked: &ImportCheck) {
     for skipped in &checked.skipped {
         say(format_args!("dynoscope: {skipped}"));
     }
-    let in_s3 = checked.path.to_string_lossy().starts_with("s3://");
+    let in_s3 = matches!(
+        transfer::S3Location::parse(&checked.path.to_string_lossy()),
+        Ok(Some(_))
+    );
     say(format_args!(
         "dynoscope: read {} from {}:",
         plural(checked.files.len(), if in_s3 { "object" } else { "file" }),

@@ -112,11 +112,11 @@ impl Format {
 /// DynamoDB JSON lines, anything else plain JSON lines. Only a regular file is opened (a FIFO
 /// would wait for ever), and only its first line is read, at most 16 MiB of it.
 pub fn guess_format(path: &Path) -> Result<Format> {
-    let name = path.to_string_lossy().to_ascii_lowercase();
-    // An export in S3 is read as DynamoDB wrote it.
-    if name.starts_with("s3://") {
+    // An export in S3 is read as DynamoDB wrote it (a bad bucket name is said when it is read).
+    if !matches!(S3Location::parse(&path.to_string_lossy()), Ok(None)) {
         return Ok(Format::S3Export);
     }
+    let name = path.to_string_lossy().to_ascii_lowercase();
     // A file of skipped lines is in the format of the file they came from.
     let name = name.strip_suffix(source::REJECTED).unwrap_or(&name);
     let comments = source::has_comments(path);
