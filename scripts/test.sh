@@ -107,6 +107,8 @@ fi
 
 # Never wait on the EC2 metadata service while resolving credentials.
 export AWS_EC2_METADATA_DISABLED=true
+# The suite checks each output as asked for, not as a developer's shell prefers it.
+unset DYNOSCOPE_OUTPUT COLUMNS NO_COLOR
 say "python3 $(command -v python3), cfn-lint $(cfn-lint --version 2>&1 | head -1), $(aws --version 2>&1 | head -1), node $(node --version), npm $(npm --version)"
 # Terraform is in no registry the project installs from: where it is installed, its own check
 # (marked ignored in the suite) runs too; where it is not, that is said here, once.

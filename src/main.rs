@@ -32,6 +32,7 @@ fn main() -> ExitCode {
             let code = runtime.block_on(dynoscope_cli::run(
                 cli.connection.spec(),
                 &cli.connection,
+                cli.output,
                 command,
             ));
             // Everything was said and the outcome is known; a read of stdin that cannot be

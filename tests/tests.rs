@@ -46,6 +46,7 @@ mod mcp;
 mod metrics;
 mod one_pass;
 mod output;
+mod output_forms;
 mod package;
 mod partiql;
 mod partiql_cli;

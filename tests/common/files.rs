@@ -19,7 +19,8 @@ pub fn cli(url: &str, args: &[&str]) -> Command {
         .env("AWS_EC2_METADATA_DISABLED", "true")
         .env("AWS_ACCESS_KEY_ID", "test")
         .env("AWS_SECRET_ACCESS_KEY", "test")
-        .env("AWS_REGION", "us-east-1");
+        .env("AWS_REGION", "us-east-1")
+        .env_remove("DYNOSCOPE_OUTPUT");
     command
 }
 

@@ -14,6 +14,7 @@ pub fn dynoscope(args: &[&str]) -> Output {
         .env("AWS_ACCESS_KEY_ID", "test")
         .env("AWS_SECRET_ACCESS_KEY", "test")
         .env_remove("AWS_PROFILE")
+        .env_remove("DYNOSCOPE_OUTPUT")
         .output()
         .expect("runs")
 }
@@ -83,7 +84,8 @@ pub fn command(args: &[&str]) -> Command {
     command
         .args(args)
         .env("AWS_EC2_METADATA_DISABLED", "true")
-        .env_remove("AWS_PROFILE");
+        .env_remove("AWS_PROFILE")
+        .env_remove("DYNOSCOPE_OUTPUT");
     command
 }
 

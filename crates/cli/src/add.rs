@@ -22,5 +22,5 @@ pub async fn add(cx: &mut Ctx<'_>, args: AddArgs) -> Result<Exit> {
         create: args.create,
     };
     let report = spec.run(connection, confirmed, stop).await?;
-    said(out, &report, args.json)
+    said(out, &report)
 }

@@ -5,7 +5,7 @@ use clap::{Args, Parser};
 pub use crate::cost_args::{ShardsAdviceArgs, SizeArgs};
 use crate::exit::EXIT_TABLE;
 pub use crate::expr_args::{ExprArgs, ExprKind};
-pub use crate::flags::ConnectionFlags;
+pub use crate::flags::{ConnectionFlags, OutputFlags};
 pub use crate::like_args::{LikeArgs, LikeTargetArgs, StormArgs};
 pub use crate::read_args::{CheckArgs, ItemsArgs, PartiqlArgs, ScanArgs, SqlArgs};
 pub use crate::write_args::{DeleteArgs, ExportArgs, GetArgs, ImportArgs, PutArgs};
@@ -35,6 +35,9 @@ pub struct Cli {
     /// Where to connect.
     #[command(flatten)]
     pub connection: ConnectionFlags,
+    /// How results are shown.
+    #[command(flatten)]
+    pub output: OutputFlags,
     /// What to do; the desktop app when none.
     #[command(subcommand)]
     pub command: Option<Subcommand>,
@@ -284,6 +287,19 @@ impl Subcommand {
             || matches!(self, Self::Check(a) if a.repair)
             || matches!(self, Self::Table(t) if t.writes())
             || matches!(self, Self::Truncate(a) if !a.purge.dry_run)
+    }
+
+    /// The word of a subcommand whose output is not a read or a report (code, a script, a page,
+    /// a server), which `--output` does not apply to.
+    pub fn unshaped(&self) -> Option<&'static str> {
+        match self {
+            Self::Expr(_) => Some("expr prints code"),
+            Self::Completions(_) => Some("completions prints a script"),
+            Self::Man(_) => Some("man prints a page"),
+            Self::Sandbox { .. } => Some("sandbox prints its endpoint"),
+            Self::Mcp(_) => Some("mcp speaks MCP on stdout"),
+            _ => None,
+        }
     }
 
     /// Whether the output is JSON (so errors are printed as JSON too).

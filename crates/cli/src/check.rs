@@ -11,6 +11,7 @@ use crate::args::CheckArgs;
 use crate::exit::{Exit, said_read};
 use crate::interrupt::{describe, unless_stopped};
 use crate::output::Output;
+use crate::style::Form;
 use dynoscope_core::cancel::CancelToken;
 use dynoscope_core::connection::{Connection, Reader};
 use dynoscope_core::cost::Pricing;
@@ -38,7 +39,7 @@ pub async fn check(cx: &mut Ctx<'_>, args: CheckArgs) -> Result<Exit> {
             rule: spec.rule.clone(),
             export: export.clone(),
         };
-        return said_read(out, &window.run(connection, &info, stop).await?, args.json);
+        return said_read(out, &window.run(connection, &info, stop).await?);
     }
     let rule = spec.rule.tally_rule()?;
     let started = Instant::now();
@@ -70,8 +71,8 @@ pub async fn check(cx: &mut Ctx<'_>, args: CheckArgs) -> Result<Exit> {
             ));
         }
     }
-    print_checks(&all, (args.json, &pricing), out);
-    print_totals(&all, args.json, &pricing, started, out);
+    print_checks(&all, &pricing, out);
+    print_totals(&all, &pricing, started, out);
     let totals = &all.checked.totals;
     let checked = Exit::from(all.ending());
     if !args.repair || totals.drifted == 0 {
@@ -84,7 +85,7 @@ pub async fn check(cx: &mut Ctx<'_>, args: CheckArgs) -> Result<Exit> {
         &all.checked.checks,
         confirmed,
         stop,
-        |partition, report| print_repair(partition, report, (args.json, &pricing), out),
+        |partition, report| print_repair(partition, report, &pricing, out),
     )
     .await?;
     out.note(format_args!("Repair: {}.", repaired.summary()));
@@ -115,7 +116,7 @@ async fn athena(
         database: args.database.clone(),
     };
     let run = tally::run_in_athena(connection, (info, rule), &spec, stop).await?;
-    said_read(out, &run, args.json)
+    said_read(out, &run)
 }
 
 /// Print the Athena SQL reconciling the export at `location`: all it does, so unprinted, it
@@ -156,7 +157,7 @@ async fn check_all(
     let all = tally::reconcile_checked(client, info, rule, plan, stop).await?;
     if all.cancelled {
         // What was checked before the interrupt is printed; the run did not finish.
-        print_checks(&all, (args.json, pricing), out);
+        print_checks(&all, pricing, out);
         return Err(Error::Cancelled { op: "reconcile" });
     }
     Ok(all)
@@ -194,17 +195,11 @@ async fn check_from_export(
     Ok(all)
 }
 
-/// The totals of a finished check: as JSON when asked, then the summary line, and a word when no
-/// parent matched the rule.
-fn print_totals(
-    all: &Reconciled,
-    json: bool,
-    pricing: &Pricing,
-    started: Instant,
-    out: &mut Output,
-) {
+/// The totals of a finished check: as JSON with `--json`, then the summary line, and a word
+/// when no parent matched the rule.
+fn print_totals(all: &Reconciled, pricing: &Pricing, started: Instant, out: &mut Output) {
     let totals = &all.checked.totals;
-    if json {
+    if out.form() == Some(Form::Json) {
         out.line(json!({"totals": all.totals_json(pricing)}));
     }
     out.note(format_args!(
@@ -223,14 +218,9 @@ fn print_totals(
 }
 
 /// One line per repair as it ends: the parent and what happened, with the check made after.
-fn print_repair(
-    partition: &str,
-    report: &RepairReport,
-    (json, pricing): (bool, &Pricing),
-    out: &mut Output,
-) {
+fn print_repair(partition: &str, report: &RepairReport, pricing: &Pricing, out: &mut Output) {
     let line = report.line();
-    if json {
+    if out.json() {
         let after = report
             .recheck
             .as_ref()
@@ -243,18 +233,20 @@ fn print_repair(
     }
 }
 
-/// One line per parent checked (JSON, or pk, stored, counted and drift), then one per parent
-/// that could not be checked, with why.
-fn print_checks(all: &Reconciled, (json, pricing): (bool, &Pricing), out: &mut Output) {
-    for check in &all.checked.checks {
-        if json {
-            out.line(check.to_json(pricing));
-        } else {
-            out.line(check.line());
-        }
+/// One row per parent checked (pk, stored, counted and drift; a JSON object each with JSON
+/// output, in words without `--output`), then one line per parent that could not be checked,
+/// with why.
+fn print_checks(all: &Reconciled, pricing: &Pricing, out: &mut Output) {
+    if out.form().is_some() {
+        out.listing(&all.listing(pricing));
+    } else {
+        all.checked
+            .checks
+            .iter()
+            .for_each(|check| out.line(check.line()));
     }
     for failure in &all.failures {
-        if json {
+        if out.json() {
             out.line(failure.to_json());
         } else {
             out.line(format_args!("error\t{failure}"));
@@ -265,5 +257,5 @@ fn print_checks(all: &Reconciled, (json, pricing): (bool, &Pricing), out: &mut O
 /// `--shards`: sum a sharded counter, one line per shard, the hot one marked.
 async fn shards(cx: &mut Ctx<'_>, info: &TableInfo, args: &CheckArgs) -> Result<Exit> {
     let sum = args.spec().sum_shards(cx.connection, info, cx.stop).await?;
-    said_read(cx.out, &sum, args.json)
+    said_read(cx.out, &sum)
 }

@@ -18,7 +18,6 @@ use dynoscope_core::error::{Error, Result};
 use dynoscope_core::import::BATCHES_AT_ONCE;
 use dynoscope_core::read::SegmentStart;
 use dynoscope_core::report::Report;
-use dynoscope_core::terminal::say;
 
 /// `dynoscope clone`.
 #[derive(Debug, Args)]
@@ -90,10 +89,11 @@ impl CloneArgs {
 pub async fn clone(cx: &mut Ctx<'_>, args: CloneArgs) -> Result<Exit> {
     let (source, flags, stop) = (cx.connection, cx.flags, cx.stop);
     let out = &mut *cx.out;
+    let notes = out.notes();
     let spec = args.to.named()?;
     let (plan, note) = args.spec()?.plan()?;
     if let Some(note) = note {
-        say(format_args!("dynoscope: {note}"));
+        notes.say(format_args!("dynoscope: {note}"));
     }
     let options = ConnectOptions {
         read_only: flags.read_only || args.to.to_read_only,
@@ -104,21 +104,21 @@ pub async fn clone(cx: &mut Ctx<'_>, args: CloneArgs) -> Result<Exit> {
     // A few progress lines a second at most, and always the one that says it is stopping.
     let mut said_at: Option<std::time::Instant> = None;
     let mut on_event = |event: CloneEvent| match event {
-        CloneEvent::Note(note) => say(format_args!("dynoscope: {note}")),
+        CloneEvent::Note(note) => notes.say(format_args!("dynoscope: {note}")),
         CloneEvent::Admin(AdminEvent::Applied(what)) => {
-            say(format_args!("dynoscope: applied: {what}"));
+            notes.say(format_args!("dynoscope: applied: {what}"));
         }
         CloneEvent::Admin(AdminEvent::State(state)) => {
-            say(format_args!("dynoscope: table {to_table}: {state}"));
+            notes.say(format_args!("dynoscope: table {to_table}: {state}"));
         }
         CloneEvent::Progress(progress) => {
             let due = said_at.is_none_or(|at| at.elapsed().as_millis() >= 500);
             if due || progress.stopping || progress.note.is_some() {
                 said_at = Some(std::time::Instant::now());
-                say(format_args!("dynoscope: {}", progress.line()));
+                notes.say(format_args!("dynoscope: {}", progress.line()));
             }
         }
-        CloneEvent::Verifying(what) => say(format_args!("dynoscope: {what}")),
+        CloneEvent::Verifying(what) => notes.say(format_args!("dynoscope: {what}")),
     };
     let confirmed = flags.yes;
     let report = clone::run(source, &target, &plan, confirmed, stop, &mut on_event).await?;
@@ -126,14 +126,14 @@ pub async fn clone(cx: &mut Ctx<'_>, args: CloneArgs) -> Result<Exit> {
         return Err(error.clone());
     }
     let resume = resume_args(&report);
-    if args.json {
+    if out.json() {
         let mut json = dynoscope_core::report::document(&report);
         json["resume"] = serde_json::json!(resume);
         out.line(json);
     } else {
-        out.line(dynoscope_core::report::Lines(&report.lines()));
+        out.words(&report.lines());
         if let Some(args) = resume.as_deref() {
-            out.note(format_args!(
+            out.error(format_args!(
                 "dynoscope: stopped early; to go on from here, run the same clone again with: {}",
                 resume::shell_words(args)
             ));

@@ -38,7 +38,7 @@ pub async fn cost(cx: &mut Ctx<'_>, args: &CostArgs) -> Result<Exit> {
         size_bytes: info.size_bytes,
         items: info.item_count,
     };
-    said_read(out, &card, args.json)
+    said_read(out, &card)
 }
 
 /// Read the live prices, saying on stderr what was read, or once why not (the shipped prices

@@ -115,7 +115,7 @@ pub async fn diff(cx: &mut Ctx<'_>, args: DiffArgs) -> Result<Exit> {
         },
     };
     let found = spec.run(a, b, cx.stop).await?;
-    said_read(cx.out, found.as_ref(), args.json)
+    said_read(cx.out, found.as_ref())
 }
 
 /// `diff --snapshot OLD [--snapshot NEW]`: counters over time; without NEW, the table's now.
@@ -145,5 +145,5 @@ async fn over_time(cx: &mut Ctx<'_>, args: &DiffArgs) -> Result<Exit> {
     };
     let now = info.as_ref().map(|info| (cx.connection, info));
     let found = SnapshotSpec::compare(old, new, now, cx.stop).await?;
-    said_read(cx.out, &found, args.json)
+    said_read(cx.out, &found)
 }

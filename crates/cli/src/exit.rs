@@ -6,9 +6,10 @@ use std::process::ExitCode;
 use serde_json::json;
 
 use crate::output::Output;
+use crate::style::Form;
 use dynoscope_core::ending::Ending;
 use dynoscope_core::error::{Error, Result};
-use dynoscope_core::report::{self, Lines, Report};
+use dynoscope_core::report::{self, Report};
 
 /// How a subcommand ended, as its exit status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,36 +72,45 @@ impl From<Ending> for Exit {
     }
 }
 
-/// Print `error` on stderr, once: a line of text, or with `json` one JSON object.
-pub fn print_error(out: &Output, error: &Error, json: bool) {
-    if json {
+/// Print `error` on stderr, once: a line of text, or with JSON output one JSON object; said
+/// even with --quiet.
+pub fn print_error(out: &Output, error: &Error) {
+    if out.json() {
         let mut object = error.to_json();
         object["exit"] = json!(Exit::of_error(error).status());
-        out.note(object);
+        out.error(object);
     } else {
-        out.note(format_args!("dynoscope: {error}"));
+        out.error(format_args!("dynoscope: {error}"));
     }
 }
 
-/// Say `report` on stdout, as its lines or (`json`) its one JSON document, and exit by its
-/// ending; a run that applied nothing and failed is handed back, to be said once on stderr.
-/// Stdout's failure, after a write, is said when the output ends and changes no exit status.
-pub fn said(out: &mut Output, report: &(impl Report + ?Sized), json: bool) -> Result<Exit> {
+/// Say `report` on stdout in the output asked for, and exit by its ending: JSON its one
+/// document; a list (`jsonl`, `table`, `text`) its rows; otherwise its lines in words, or with
+/// --quiet its result alone. A run that applied nothing and failed is handed back, to be said
+/// once on stderr. Stdout's failure, after a write, is said when the output ends and changes no
+/// exit status.
+pub fn said(out: &mut Output, report: &(impl Report + ?Sized)) -> Result<Exit> {
     if let Some(error) = report.failure() {
         return Err(error.clone());
     }
-    if json {
-        out.line(report::document(report));
-    } else {
-        out.line(Lines(&report.lines()));
+    let listing = report.listing();
+    match (out.form(), listing) {
+        (Some(Form::Json), _) | (Some(Form::Jsonl), None) => {
+            out.line(report::document(report));
+        }
+        (Some(Form::Jsonl | Form::Table | Form::Text), Some(listing)) => out.listing(&listing),
+        // Quiet, a list is its rows, unheaded.
+        (None, Some(listing)) if out.style().quiet => out.listing(&listing),
+        _ if out.style().quiet => report.result().iter().for_each(|line| out.line(line)),
+        _ => out.words(&report.lines()),
     }
     Ok(Exit::from(report.ending()))
 }
 
 /// [`said`] for a run that only reads: what it read is all it does, so output it could not
 /// print fails it.
-pub fn said_read(out: &mut Output, report: &(impl Report + ?Sized), json: bool) -> Result<Exit> {
-    let exit = said(out, report, json)?;
+pub fn said_read(out: &mut Output, report: &(impl Report + ?Sized)) -> Result<Exit> {
+    let exit = said(out, report)?;
     out.flush();
     out.failure().map_or(Ok(exit), Err)
 }

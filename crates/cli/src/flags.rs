@@ -9,6 +9,47 @@ use dynoscope_core::error::{Error, Result};
 use dynoscope_core::spec;
 use dynoscope_core::tally::TallyRule;
 
+use crate::style::{Form, Style};
+
+/// How results are shown, for every subcommand.
+#[derive(Debug, Clone, Copy, Default, Args)]
+pub struct OutputFlags {
+    /// Show results as json, jsonl, table (aligned to the terminal's width) or text
+    /// (tab-separated); default: DYNOSCOPE_OUTPUT, else each subcommand's own (a report in
+    /// words, items as JSON lines). --json is --output json.
+    #[arg(long, global = true, value_name = "FORMAT")]
+    pub output: Option<Form>,
+    /// Print only the result: no header, summary, progress or hint (errors are still said).
+    #[arg(long, short = 'q', global = true)]
+    pub quiet: bool,
+}
+
+impl OutputFlags {
+    /// The style of this run: `--output`, or a subcommand's `--json` (`json`), which must not
+    /// disagree, else `DYNOSCOPE_OUTPUT`; `--output` refused for a subcommand whose output is
+    /// not a read or a report (`unshaped` says what it prints), which `DYNOSCOPE_OUTPUT` does
+    /// not change either.
+    pub fn style(self, json: bool, unshaped: Option<&str>) -> Result<Style> {
+        if let (Some(form), Some(what)) = (self.output, unshaped) {
+            return Err(Error::Invalid(format!(
+                "{what}: --output {} does not apply",
+                form.word()
+            )));
+        }
+        let form = match (self.output, json) {
+            (Some(form), true) if form != Form::Json => {
+                return Err(Error::Invalid(format!(
+                    "--json and --output {} disagree: give one of them",
+                    form.word()
+                )));
+            }
+            (None, true) => Some(Form::Json),
+            (form, _) => form,
+        };
+        Style::of_process(form, self.quiet, unshaped.is_none())
+    }
+}
+
 /// Where to connect, as the AWS CLI spells it.
 #[derive(Debug, Clone, Default, Args)]
 pub struct ConnectionFlags {

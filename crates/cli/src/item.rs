@@ -5,11 +5,11 @@ use crate::args::{DeleteArgs, GetArgs, PutArgs};
 use crate::context::Ctx;
 use crate::exit::{Exit, said};
 use crate::interrupt::{describe, unless_stopped};
+use crate::item_rows::ItemRows;
 use dynoscope_core::error::{Error, Result};
 use dynoscope_core::read;
 use dynoscope_core::run;
 use dynoscope_core::spec::{DeleteSpec, GetSpec, PutSpec};
-use dynoscope_core::value;
 
 /// Put the item of `--item` (DynamoDB JSON), only when no item has its key with
 /// `--create-only`.
@@ -25,7 +25,7 @@ pub async fn put(cx: &mut Ctx<'_>, args: PutArgs) -> Result<Exit> {
     spec.item()?;
     let info = describe(&connection.reader(), &args.table, stop).await?;
     let written = spec.run(connection, &info, confirmed, stop).await?;
-    said(out, &written, args.json)
+    said(out, &written)
 }
 
 /// Print the item with the key of `--key`, read consistently: plain JSON (DynamoDB JSON with
@@ -43,12 +43,7 @@ pub async fn get(cx: &mut Ctx<'_>, args: GetArgs) -> Result<Exit> {
     .plan(&info)?;
     let (item, rcu) =
         unless_stopped(stop, "GetItem", read::get_existing(client, &info, key)).await?;
-    let keys = info.key_names();
-    out.line(if args.json {
-        value::item_to_dynamodb_json(&item, &keys, false)
-    } else {
-        value::item_to_plain_json(&item, &keys, false)
-    });
+    ItemRows::new(info.key_names()).block(out, std::slice::from_ref(&item));
     out.flush();
     out.failure().map_or(Ok(()), Err)?;
     out.note(format_args!(
@@ -91,7 +86,7 @@ pub async fn delete(cx: &mut Ctx<'_>, args: DeleteArgs) -> Result<Exit> {
         return Ok(Exit::Done);
     }
     let written = spec.run(connection, &info, confirmed, stop).await?;
-    said(out, &written, false)
+    said(out, &written)
 }
 
 /// A delete by `--key` takes none of the flags of a delete of many items: each is refused in

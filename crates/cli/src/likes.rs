@@ -45,7 +45,7 @@ async fn like_as(cx: &mut Ctx<'_>, op: LikeOp, args: LikeArgs) -> Result<Exit> {
     let mut spec = spec(&args.target, &args.user);
     spec.token.clone_from(&args.token);
     let report = spec.run(connection, op, confirmed, stop).await?;
-    said(out, &report, args.target.json)
+    said(out, &report)
 }
 
 /// A storm (`confirmed`: `--yes`), then what it changed and the drift before and after.
@@ -64,7 +64,7 @@ pub async fn storm(cx: &mut Ctx<'_>, args: StormArgs) -> Result<Exit> {
         out.note(note);
     }
     let pricing = connection.pricing(&info);
-    if !args.target.json {
+    if !out.json() {
         out.note(Lines(&plan.estimate(&pricing)));
     }
     not_stopped(stop, "TransactWriteItems")?;
@@ -85,7 +85,7 @@ pub async fn storm(cx: &mut Ctx<'_>, args: StormArgs) -> Result<Exit> {
     } else {
         Exit::Done
     };
-    if args.target.json {
+    if out.json() {
         let changes = report.changes();
         out.line(json!({
                 "users": args.users, "operations": stats.done, "committed": stats.committed,

@@ -4,13 +4,12 @@
 
 use crate::context::Ctx;
 
-use crate::exit::{Exit, said_read};
+use crate::exit::{Exit, said, said_read};
 use crate::flags::whole_u32;
 use crate::interrupt::{describe, unless_stopped};
 use dynoscope_core::error::Result;
-use dynoscope_core::metrics::{self, insights};
+use dynoscope_core::metrics::{self, insights_read};
 use dynoscope_core::stream::now_ms;
-use dynoscope_core::write::{self, Destination, WriteOutcome};
 
 /// The arguments of `dynoscope metrics`.
 #[derive(Debug, clap::Args)]
@@ -50,7 +49,7 @@ pub async fn metrics(cx: &mut Ctx<'_>, args: &MetricsArgs) -> Result<Exit> {
     let info = describe(&connection.reader(), &args.table, stop).await?;
     let read = metrics::read_metrics(connection, &info, args.hours, now_ms());
     let got = unless_stopped(stop, "GetMetricData", read).await?;
-    said_read(out, &got, args.json)
+    said_read(out, &got)
 }
 
 /// Say whether Contributor Insights is on and its top keys, or switch it (`confirmed`: --yes).
@@ -59,50 +58,10 @@ pub async fn insights(cx: &mut Ctx<'_>, args: &InsightsArgs) -> Result<Exit> {
     let out = &mut *cx.out;
     let info = describe(&connection.reader(), &args.table, stop).await?;
     if args.enable || args.disable {
-        let plan = insights::switch_plan(Destination::of(connection), &info.name, args.enable);
-        match write::send(connection, &plan, confirmed).await {
-            WriteOutcome::Applied { .. } => {
-                out.line(format_args!("{} on {}", plan.what(), info.name));
-                return Ok(Exit::Done);
-            }
-            WriteOutcome::Unknown { .. } => {
-                out.line(format_args!(
-                    "outcome unknown: {} on {} may have been applied; it was not sent again",
-                    plan.what(),
-                    info.name
-                ));
-                return Ok(Exit::Unknown);
-            }
-            outcome => {
-                return match outcome.failure() {
-                    Some(error) => Err(error.clone()),
-                    None => Ok(Exit::from(outcome.ending())),
-                };
-            }
-        }
+        let switched = insights_read::switch(connection, &info.name, args.enable, confirmed).await;
+        return said(out, &switched);
     }
-    let now = unless_stopped(
-        stop,
-        "DescribeContributorInsights",
-        insights::describe(connection, &info.name),
-    )
-    .await?;
-    out.line(format_args!(
-        "Contributor Insights on {}: {}",
-        info.name, now.status
-    ));
-    if let Some(failure) = &now.failure {
-        out.line(format_args!("failed: {failure}"));
-    }
-    if now.enabled() {
-        let reports = insights::reports(connection, &now.rules, args.hours, now_ms());
-        for report in unless_stopped(stop, "GetInsightRuleReport", reports).await? {
-            for line in insights::report_lines(&report) {
-                out.line(line);
-            }
-        }
-    }
-    out.flush();
-    out.failure().map_or(Ok(()), Err)?;
-    Ok(Exit::Done)
+    let read = insights_read::read(connection, &info.name, args.hours, now_ms());
+    let read = unless_stopped(stop, "DescribeContributorInsights", read).await?;
+    said_read(out, &read)
 }

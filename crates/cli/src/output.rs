@@ -17,7 +17,10 @@ use std::fmt::Display;
 use std::io::{self, Write as _};
 
 use dynoscope_core::error::Error;
+use dynoscope_core::report::{Line, Listing};
 use dynoscope_core::terminal::{escape_controls, say};
+
+use crate::style::{self, Form, Style};
 
 /// Where a subcommand's words go.
 #[derive(Debug, Default)]
@@ -26,12 +29,99 @@ pub struct Output {
     failed: Option<io::ErrorKind>,
     /// The failure was already said (a read ended with it as its error).
     said: bool,
+    /// How results are shown.
+    style: Style,
 }
 
 impl Output {
     /// Output on this process's stdout and stderr.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Output shown in `style`.
+    pub fn with_style(style: Style) -> Self {
+        Self {
+            style,
+            ..Self::default()
+        }
+    }
+
+    /// How results are shown.
+    pub fn style(&self) -> Style {
+        self.style
+    }
+
+    /// The output asked for, if any.
+    pub fn form(&self) -> Option<Form> {
+        self.style.form
+    }
+
+    /// Whether results are JSON (`--json`, `--output json` or `jsonl`).
+    pub fn json(&self) -> bool {
+        self.style.form.is_some_and(Form::is_json)
+    }
+
+    /// A report's lines on stdout, each escaped, then coloured by its tone on a terminal.
+    pub fn words(&mut self, lines: &[Line]) {
+        for line in lines {
+            let text = escape_controls(&line.text);
+            let text = style::paint(line.tone, &text, self.style.colour);
+            self.write(format_args!("{text}\n"));
+        }
+    }
+
+    /// A list in the form asked for: `jsonl` (or `json`) an object a line, else its rows as
+    /// [`rows`](Self::rows) shows them (headed unless --quiet); its summary as notes.
+    pub fn listing(&mut self, listing: &Listing) {
+        if self.json() {
+            listing.objects.iter().for_each(|object| self.data(object));
+        } else {
+            self.rows(&listing.columns, &listing.rows, !self.style.quiet);
+        }
+        for line in &listing.summary {
+            self.note(&line.text);
+        }
+    }
+
+    /// Rows under `columns`: tab-separated with `text`, else aligned and fitted to the width;
+    /// the header first when `head`.
+    pub fn rows(&mut self, columns: &[String], rows: &[Vec<String>], head: bool) {
+        if self.style.form == Some(Form::Text) {
+            if head {
+                self.text_row(columns);
+            }
+            rows.iter().for_each(|row| self.text_row(row));
+            return;
+        }
+        let style = (head, self.style.colour);
+        let (lines, left_out) = style::table(columns, rows, self.style.width, style);
+        for line in lines {
+            self.write(format_args!("{line}\n"));
+        }
+        if left_out > 0 {
+            self.note(format_args!(
+                "dynoscope: {left_out} more column(s) did not fit in {} characters: {} (--output text or jsonl shows every one)",
+                self.style.width.unwrap_or_default(),
+                columns[columns.len() - left_out..].join(", ")
+            ));
+        }
+    }
+
+    /// One row of `text`: its cells tab-separated, each one line.
+    fn text_row(&mut self, cells: &[String]) {
+        let row = style::text_row(cells);
+        self.write(format_args!("{row}\n"));
+    }
+
+    /// A line of words beside a result (an import's preview): on stdout without `--output`, as
+    /// a note on stderr with one, so that stdout holds the result alone in the form asked for.
+    pub fn aside(&mut self, text: impl Display) {
+        if self.style.form.is_some() {
+            self.note(text);
+        } else {
+            self.line(text);
+        }
     }
 
     /// One line of results on stdout, its control characters escaped.
@@ -72,8 +162,23 @@ impl Output {
         }
     }
 
-    /// A note on stderr: progress, a summary, a hint.
+    /// A note on stderr: progress, a summary, a hint; none with --quiet.
     pub fn note(&self, text: impl Display) {
+        if !self.style.quiet {
+            say(text);
+        }
+    }
+
+    /// A handle that says notes (progress, a state, a hint) on stderr as this output would: none
+    /// with --quiet. For a callback that cannot hold the output.
+    pub fn notes(&self) -> Notes {
+        Notes {
+            quiet: self.style.quiet,
+        }
+    }
+
+    /// An error, or what to do about one, on stderr: said even with --quiet.
+    pub fn error(&self, text: impl Display) {
         say(text);
     }
 
@@ -108,6 +213,21 @@ impl Output {
                 "dynoscope: {}; the exit status still says how it ended",
                 output_error(kind)
             ));
+        }
+    }
+}
+
+/// Notes on stderr, none with --quiet: [`Output::notes`].
+#[derive(Debug, Clone, Copy)]
+pub struct Notes {
+    quiet: bool,
+}
+
+impl Notes {
+    /// Say `text` on stderr, unless quiet.
+    pub fn say(self, text: impl Display) {
+        if !self.quiet {
+            say(text);
         }
     }
 }

@@ -6,6 +6,7 @@ use crate::args::PartiqlArgs;
 use crate::context::Ctx;
 use crate::exit::{Exit, said};
 use crate::interrupt::not_stopped;
+use crate::item_rows::ItemRows;
 use crate::output::Output;
 use dynoscope_core::cancel::CancelToken;
 use dynoscope_core::connection::Connection;
@@ -14,7 +15,6 @@ use dynoscope_core::partiql::{self, Statement, StatementReport};
 use dynoscope_core::read::{Stopped, Until};
 use dynoscope_core::report::read_summary;
 use dynoscope_core::spec::{StatementPlan, StatementSpec};
-use dynoscope_core::value;
 use dynoscope_core::write::Destination;
 
 /// Run the statement (`confirmed`: `--yes`): a read prints items on stdout and a summary on
@@ -32,23 +32,15 @@ pub async fn partiql(cx: &mut Ctx<'_>, args: PartiqlArgs) -> Result<Exit> {
     }
     .plan()?;
     if plan.writes {
-        return write(
-            connection,
-            plan.statement,
-            args.json,
-            confirmed,
-            (out, stop),
-        )
-        .await;
+        return write(connection, plan.statement, confirmed, (out, stop)).await;
     }
-    read(cx, &plan, args.json).await?;
+    read(cx, &plan).await?;
     Ok(Exit::Done)
 }
 
 async fn write(
     connection: &Connection,
     statement: Statement,
-    json: bool,
     confirmed: bool,
     (out, stop): (&mut Output, &CancelToken),
 ) -> Result<Exit> {
@@ -62,14 +54,15 @@ async fn write(
         outcome,
         pricing: connection.pricing_undescribed(),
     };
-    said(out, &report, json)
+    said(out, &report)
 }
 
 /// A SELECT, every page printed as it arrives; a closed stdout or an interrupt stops it.
-async fn read(cx: &mut Ctx<'_>, plan: &StatementPlan, json: bool) -> Result<()> {
+async fn read(cx: &mut Ctx<'_>, plan: &StatementPlan) -> Result<()> {
     let (connection, stop) = (cx.connection, cx.stop);
     let out = &mut *cx.out;
     let (mut items, mut pages, mut rcu) = (0usize, 0usize, 0.0);
+    let mut rows = ItemRows::new(Vec::new());
     let until = plan.limit.map_or(Until::LastPage, Until::Items);
     let stopped = partiql::read_statement(
         &connection.reader(),
@@ -81,16 +74,10 @@ async fn read(cx: &mut Ctx<'_>, plan: &StatementPlan, json: bool) -> Result<()> 
         |page| {
             pages += 1;
             rcu += page.consumed_rcu;
-            for item in page.items {
-                if plan.limit.is_some_and(|l| items >= l) || !out.open() {
-                    break;
-                }
-                out.line(if json {
-                    value::item_to_dynamodb_json(&item, &[], false)
-                } else {
-                    value::item_to_plain_json(&item, &[], false)
-                });
-                items += 1;
+            let room = plan.limit.map_or(usize::MAX, |l| l.saturating_sub(items));
+            let page_items: Vec<_> = page.items.into_iter().take(room).collect();
+            if out.open() && rows.block(out, &page_items) {
+                items += page_items.len();
             }
             // Nobody reads on: the run stops, as after an interrupt.
             if !out.open() {

@@ -34,7 +34,7 @@ pub async fn plan(
         _ => (None, bare_pricing()?),
     };
     let sized = spec.sized(described)?;
-    said_read(out, &spec.routes(&sized, &pricing), args.json)
+    said_read(out, &spec.routes(&sized, &pricing))
 }
 
 /// No table: priced as us-east-1 (the user's price file over the shipped prices), said so.

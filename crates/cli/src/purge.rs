@@ -11,7 +11,7 @@ use crate::write_args::{DeleteArgs, PurgeFlags};
 use dynoscope_core::connection::Connection;
 use dynoscope_core::error::{Error, Result};
 use dynoscope_core::purge::{self, CountedPurge};
-use dynoscope_core::report::{Lines, Report};
+use dynoscope_core::report::Report;
 use dynoscope_core::spec::{PurgeScope, PurgeSpec};
 use dynoscope_core::table::TableInfo;
 
@@ -63,10 +63,10 @@ async fn run(
     let counted = CountedPurge::new(count, info, connection);
     if flags.dry_run {
         // A dry run only reads: what it could not print, it did not do.
-        return said_read(out, &counted, flags.json);
+        return said_read(out, &counted);
     }
-    if !flags.json {
-        out.line(Lines(&counted.lines()));
+    if !out.json() {
+        out.words(&counted.lines());
     }
     if let Err(error) = counted.check_choice(choice) {
         out.note("dynoscope: choose with --tallies repair or --tallies leave");
@@ -86,7 +86,7 @@ async fn run(
     )
     .await?;
     // Items were deleted: a closed stdout is said when the output ends and changes no exit.
-    said(out, &run, flags.json)
+    said(out, &run)
 }
 
 /// The question a purge of `items` items asks before anything is deleted, even on this machine.

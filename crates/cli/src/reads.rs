@@ -8,8 +8,10 @@ use dynoscope_core::cost::Pricing;
 
 use crate::args::{ItemsArgs, ScanArgs};
 use crate::interrupt::describe;
+use crate::item_rows::ItemRows;
 use crate::output::Output;
 use crate::resume;
+use crate::style::Form;
 use dynoscope_core::cancel::CancelToken;
 use dynoscope_core::error::{Error, Result};
 use dynoscope_core::limits::{self, AtOnce};
@@ -17,7 +19,7 @@ use dynoscope_core::read::{self, Backoff, BrowseRequest, Page, ReadEvent, Stoppe
 use dynoscope_core::report::read_summary;
 use dynoscope_core::spec;
 use dynoscope_core::table::TableInfo;
-use dynoscope_core::value::{self, Item};
+use dynoscope_core::value::Item;
 
 /// `dynoscope items`: Query one item collection.
 pub async fn items(cx: &mut Ctx<'_>, args: ItemsArgs) -> Result<()> {
@@ -27,7 +29,7 @@ pub async fn items(cx: &mut Ctx<'_>, args: ItemsArgs) -> Result<()> {
     let info = describe(client, &args.table, stop).await?;
     let plan = args.spec().plan(&info)?;
     let pricing = connection.pricing(&info);
-    let shown = (args.index.as_deref(), plan.limit, args.json);
+    let shown = (args.index.as_deref(), plan.limit);
     let mut printer = Printer::new(&info, shown, pricing, out);
     let backoff = backoff(args.throttle.max_throttle_wait);
     read_one(
@@ -51,7 +53,7 @@ pub async fn scan(cx: &mut Ctx<'_>, args: ScanArgs) -> Result<()> {
     limits::check_segments(args.segments, &info, confirmed)?;
     let request = BrowseRequest::scan(&info, args.index.as_deref())?;
     let pricing = connection.pricing(&info);
-    let shown = (args.index.as_deref(), args.limit, args.json);
+    let shown = (args.index.as_deref(), args.limit);
     let mut printer = Printer::new(&info, shown, pricing, out);
     let backoff = backoff(args.throttle.max_throttle_wait);
     if args.segments == 1 {
@@ -106,14 +108,13 @@ pub async fn scan(cx: &mut Ctx<'_>, args: ScanArgs) -> Result<()> {
     let result = printer.finish(stopped.result, "Scan");
     if printer.cut_short {
         // Pages of other segments arrived meanwhile: where each stands is not what was printed.
-        printer.out.note(
+        printer.out.error(
             "dynoscope: the output failed part-way through a page, so a parallel scan has no exact place to go on from; run it again (one segment goes on exactly)",
         );
     } else if result.is_err() && !stopped.left.finished() {
         print_resume(
             printer.out,
             &resume::segment_args(&stopped.left, &printer.keys),
-            args.json,
         );
     }
     result
@@ -152,11 +153,7 @@ async fn read_one(
     if result.is_err()
         && let Some(key) = go_on_after
     {
-        print_resume(
-            printer.out,
-            &resume::key_args(&key, &printer.keys),
-            printer.json,
-        );
+        print_resume(printer.out, &resume::key_args(&key, &printer.keys));
     }
     result
 }
@@ -169,13 +166,13 @@ fn backoff(max_throttle_wait: std::time::Duration) -> Backoff {
     }
 }
 
-/// On stderr: the arguments that go on where the read stopped.
-fn print_resume(out: &Output, args: &[String], json: bool) {
-    if json {
-        out.note(serde_json::json!({ "resume": args }));
+/// On stderr, even with --quiet: the arguments that go on where the read stopped.
+fn print_resume(out: &Output, args: &[String]) {
+    if out.json() {
+        out.error(serde_json::json!({ "resume": args }));
     } else {
         let words = resume::shell_words(args);
-        out.note(format_args!(
+        out.error(format_args!(
             "dynoscope: stopped early; to go on from here, run it again with: {words}"
         ));
     }
@@ -185,7 +182,8 @@ fn print_resume(out: &Output, args: &[String], json: bool) {
 struct Printer<'a> {
     out: &'a mut Output,
     keys: Vec<String>,
-    json: bool,
+    /// The items in the output asked for.
+    rows: ItemRows,
     limit: Option<usize>,
     items: usize,
     pages: usize,
@@ -199,17 +197,18 @@ struct Printer<'a> {
 }
 
 impl<'a> Printer<'a> {
-    /// A printer of `info`'s items, `(index, limit, json)` as asked, priced by `pricing`.
+    /// A printer of `info`'s items, `(index, limit)` as asked, priced by `pricing`.
     fn new(
         info: &TableInfo,
-        (index, limit, json): (Option<&str>, Option<usize>, bool),
+        (index, limit): (Option<&str>, Option<usize>),
         pricing: Pricing,
         out: &'a mut Output,
     ) -> Self {
+        let keys = info.grid_key_names(index);
         Self {
             out,
-            keys: info.grid_key_names(index),
-            json,
+            rows: ItemRows::new(keys.clone()),
+            keys,
             limit,
             items: 0,
             pages: 0,
@@ -220,36 +219,34 @@ impl<'a> Printer<'a> {
         }
     }
 
-    /// Print a page's items (as many as the limit leaves); an output nobody reads stops the
-    /// run.
+    /// Print a page's items (as many as the limit leaves): an item a line, or a table's or
+    /// text's rows as one block; an output nobody reads stops the run.
     fn page(&mut self, page: Page, stop: &CancelToken) {
         self.pages += 1;
         self.consumed_rcu += page.consumed_rcu;
-        for item in page.items {
-            if self.limit.is_some_and(|l| self.items >= l) {
-                break;
-            }
-            if !self.out.open() {
+        let room = self
+            .limit
+            .map_or(usize::MAX, |l| l.saturating_sub(self.items));
+        let items: Vec<Item> = page.items.into_iter().take(room).collect();
+        let blocks: Vec<&[Item]> = match self.out.form() {
+            Some(Form::Table | Form::Text) => vec![&items[..]],
+            _ => items.chunks(1).collect(),
+        };
+        for block in blocks {
+            if !self.out.open() || !self.rows.block(self.out, block) {
+                // This block did not all get out.
                 self.cut_short = true;
                 break;
             }
-            // Data, not words: each item exactly as a program reading JSON lines takes it.
-            self.out.data(if self.json {
-                value::item_to_dynamodb_json(&item, &self.keys, false)
-            } else {
-                value::item_to_plain_json(&item, &self.keys, false)
-            });
-            if !self.out.open() {
-                // This line did not get out either.
-                self.cut_short = true;
-                break;
+            self.items += block.len();
+            if let Some(last) = block.last() {
+                self.last_printed = Some(
+                    (last.iter())
+                        .filter(|(name, _)| self.keys.contains(name))
+                        .map(|(name, value)| (name.clone(), value.clone()))
+                        .collect(),
+                );
             }
-            self.items += 1;
-            self.last_printed = Some(
-                item.into_iter()
-                    .filter(|(name, _)| self.keys.contains(name))
-                    .collect(),
-            );
         }
         if !self.out.open() {
             stop.cancel();

@@ -3,35 +3,45 @@
 
 use std::process::ExitCode;
 
-use crate::args::{ConnectionFlags, Subcommand};
+use crate::args::{ConnectionFlags, OutputFlags, Subcommand};
 use crate::context::Ctx;
-use crate::exit::{Exit, print_error};
+use crate::exit::{Exit, print_error, said_read};
 use crate::interrupt::{Interrupt, describe, unless_stopped};
 use crate::output::Output;
 use dynoscope_core::cancel::CancelToken;
 use dynoscope_core::connection::{self, Connection, ConnectionSpec};
 use dynoscope_core::error::{Error, Result};
+use dynoscope_core::listed::{TableFacts, TableNames};
 use dynoscope_core::read;
-use dynoscope_core::table::TableInfo;
 
 /// Run `command` against the connection `spec`, with the `--timeout`, `--read-only` and `--yes`
 /// of `flags`; prints results on stdout and errors on stderr (once), and returns the exit status
 /// of the one table ([`EXIT_TABLE`](crate::EXIT_TABLE)). A closed stdout or a signal
 /// changes neither what was sent nor the status that says how it ended.
-pub async fn run(spec: ConnectionSpec, flags: &ConnectionFlags, command: Subcommand) -> ExitCode {
-    let json = command.json();
-    let mut out = Output::new();
+pub async fn run(
+    spec: ConnectionSpec,
+    flags: &ConnectionFlags,
+    shown: OutputFlags,
+    command: Subcommand,
+) -> ExitCode {
+    let mut out = match shown.style(command.json(), command.unshaped()) {
+        Ok(style) => Output::with_style(style),
+        Err(error) => {
+            print_error(&Output::new(), &error);
+            return Exit::of_error(&error).code();
+        }
+    };
     let interrupt = Interrupt::listen(command.writes());
     let exit = match run_inner(spec, flags, command, &mut out, interrupt.token()).await {
         Ok(exit) => exit,
         Err(error) => {
-            print_error(&out, &error, json);
+            print_error(&out, &error);
             // One message: the way to confirm is said once, where the question does not say it.
             if let Error::NotConfirmed { question } = &error
-                && !json
+                && !out.json()
                 && !question.contains("--yes")
             {
-                out.note("dynoscope: add --yes to confirm it");
+                out.error("dynoscope: add --yes to confirm it");
             }
             Exit::of_error(&error)
         }
@@ -52,7 +62,7 @@ async fn run_inner(
         Subcommand::Expr(args) => return crate::expr::expr(args, out),
         Subcommand::Completions(args) => return crate::docs::completions(&args, out),
         Subcommand::Man(args) => return crate::docs::man(&args, out),
-        Subcommand::Paths(args) => return crate::paths::paths(&args, flags, out),
+        Subcommand::Paths(_) => return crate::paths::paths(out),
         _ => {}
     }
     // Without a table, what an item or a counter costs needs no connection.
@@ -160,44 +170,18 @@ async fn run_command(cx: &mut Ctx<'_>, command: Subcommand) -> Result<Exit> {
     }
 }
 
-/// `dynoscope tables`: every table's name, a line each.
+/// `dynoscope tables`: every table's name.
 async fn tables(cx: &mut Ctx<'_>) -> Result<Exit> {
     let reader = cx.connection.reader();
     let listed = read::list_tables(&reader);
-    for name in unless_stopped(cx.stop, "ListTables", listed).await? {
-        cx.out.line(name);
-    }
-    // What was read is all it does: unread, it failed.
-    cx.out.failure().map_or(Ok(Exit::Done), Err)
+    let names = TableNames(unless_stopped(cx.stop, "ListTables", listed).await?);
+    said_read(cx.out, &names)
 }
 
-/// `dynoscope describe`: the table's facts, a line each.
+/// `dynoscope describe`: the table's facts.
 async fn describe_table(cx: &mut Ctx<'_>, table: &str) -> Result<Exit> {
     let info = describe(&cx.connection.reader(), table, cx.stop).await?;
-    cx.out.text(describe_text(&info));
-    cx.out.flush();
-    cx.out.failure().map_or(Ok(Exit::Done), Err)
-}
-
-/// The describe panel as text: the same facts, a line each.
-pub fn describe_text(info: &TableInfo) -> String {
-    let mut text = format!("{:<14} {}\n", "Table", info.name);
-    for (name, value) in info.facts() {
-        text += &format!("{name:<14} {value}\n");
-    }
-    for index in &info.indexes {
-        text += &format!(
-            "{:<14} {}: {} · projection {}\n",
-            index.kind_name(),
-            index.name,
-            index.keys_text(),
-            index.projection
-        );
-    }
-    if let Some(arn) = &info.arn {
-        text += &format!("{:<14} {arn}\n", "ARN");
-    }
-    text
+    said_read(cx.out, &TableFacts(&info))
 }
 
 #[cfg(feature = "sandbox")]

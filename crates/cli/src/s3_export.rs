@@ -3,31 +3,29 @@
 //! said before, one ClientToken), followed until done (Ctrl-C stops following, not the export);
 //! and the table's exports listed.
 
-use serde_json::{Value, json};
-
 use crate::context::Ctx;
-use crate::exit::{Exit, said};
+use crate::exit::{Exit, said, said_read};
 use crate::export_args::{ExportToArgs, ExportsArgs};
 use crate::interrupt::unless_stopped;
 use dynoscope_core::error::{Error, Result};
 use dynoscope_core::exports::{self, ExportEvent, ExportInfo};
 use dynoscope_core::schema::read_spec;
-use dynoscope_core::terminal::say;
 
 /// Start the export, say its price first, follow it, and print its report.
 pub async fn export(cx: &mut Ctx<'_>, args: &ExportToArgs) -> Result<Exit> {
     let (connection, confirmed, stop) = (cx.connection, cx.confirmed, cx.stop);
+    let notes = cx.out.notes();
     let spec = args.spec()?;
     let reader = connection.reader();
     let described = unless_stopped(stop, "DescribeTable", read_spec(&reader, &spec.table)).await?;
     let plan = spec.plan(connection, &described)?;
-    say(format_args!("dynoscope: {}", plan.price));
+    notes.say(format_args!("dynoscope: {}", plan.price));
     let mut on_event = |event: ExportEvent| match event {
-        ExportEvent::Applied(what) => say(format_args!("dynoscope: applied: {what}")),
-        ExportEvent::State(info) => say(format_args!("dynoscope: export {}", info.line())),
+        ExportEvent::Applied(what) => notes.say(format_args!("dynoscope: applied: {what}")),
+        ExportEvent::State(info) => notes.say(format_args!("dynoscope: export {}", info.line())),
     };
     let run = exports::run(connection, &plan, confirmed, stop, &mut on_event).await;
-    said(cx.out, &run, args.json)
+    said(cx.out, &run)
 }
 
 /// Every export of the table, a line each (or one JSON object).
@@ -41,18 +39,5 @@ pub async fn list(cx: &mut Ctx<'_>, args: &ExportsArgs) -> Result<Exit> {
         .ok_or_else(|| Error::Invalid(format!("table {}: the server named no ARN", args.table)))?;
     let listed = exports::list_exports(&reader, &arn);
     let found = unless_stopped(stop, "ListExports", listed).await?;
-    if args.json {
-        let list: Vec<Value> = found.iter().map(ExportInfo::json).collect();
-        out.line(json!({"table": args.table, "exports": list}));
-    } else {
-        found.iter().for_each(|e| out.line(e.line()));
-        if found.is_empty() {
-            out.note(format_args!(
-                "dynoscope: table {} has no exports",
-                args.table
-            ));
-        }
-    }
-    out.flush();
-    out.failure().map_or(Ok(Exit::Done), Err)
+    said_read(out, &ExportInfo::listed(&args.table, &found))
 }

@@ -41,7 +41,7 @@ pub async fn size(
         _ => (given(&args)?, bare_pricing()?),
     };
     let size = SizeReport::of(&item);
-    said_read(out, &PricedSize { size, pricing }, args.json)
+    said_read(out, &PricedSize { size, pricing })
 }
 
 /// The item typed or in a file.
@@ -132,6 +132,5 @@ pub async fn shards_advice(
             shards,
             pricing,
         },
-        args.json,
     )
 }

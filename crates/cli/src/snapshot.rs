@@ -56,5 +56,5 @@ pub async fn snapshot(cx: &mut Ctx<'_>, args: SnapshotArgs) -> Result<Exit> {
     let written = spec
         .write_to((cx.connection, &info), target, cx.stop)
         .await?;
-    said_read(cx.out, &written, args.json)
+    said_read(cx.out, &written)
 }

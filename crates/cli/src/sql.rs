@@ -4,13 +4,13 @@
 use crate::args::{ConnectionFlags, SqlArgs};
 use crate::exit::Exit;
 use crate::interrupt::unless_stopped;
+use crate::item_rows::ItemRows;
 use crate::output::Output;
 use dynoscope_core::cancel::CancelToken;
 use dynoscope_core::connection::{self, ConnectionSpec};
 use dynoscope_core::error::Result;
 use dynoscope_core::spec::SqlSpec;
 use dynoscope_core::sql::{SqlLimits, SqlSession};
-use dynoscope_core::value;
 
 /// Load every `--load`, run the SQL, print the rows; the notes and a summary go to stderr.
 pub async fn sql(
@@ -51,12 +51,7 @@ pub async fn sql(
     // SQL runs until it ends or Ctrl-C.
     let limits = SqlLimits::rows(args.max_rows).within(flags.timeout);
     let rows = session.query_limited(&args.sql, &limits)?;
-    for row in &rows.rows {
-        if !out.open() {
-            break;
-        }
-        out.data(value::item_to_plain_json(row, &rows.columns, false));
-    }
+    ItemRows::sql(rows.columns.clone()).block(out, &rows.rows);
     out.flush();
     if let Some(error) = out.failure() {
         return Err(error);

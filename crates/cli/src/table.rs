@@ -5,10 +5,10 @@
 //! again at the end.
 
 use crate::context::Ctx;
-use serde_json::{Value, json};
+use crate::output::Notes;
 
 use crate::backup_args::{BackupArgs, BackupsArgs, DeleteBackupArgs, RestoreArgs};
-use crate::exit::{Exit, said};
+use crate::exit::{Exit, said, said_read};
 use crate::interrupt::unless_stopped;
 use crate::s3_export;
 use crate::table_args::{CreateArgs, DropArgs, IacArgs, TableCommand, UpdateArgs};
@@ -17,7 +17,6 @@ use dynoscope_core::cancel::CancelToken;
 use dynoscope_core::connection::Connection;
 use dynoscope_core::error::Result;
 use dynoscope_core::schema::{Described, IacFormat, create_input_json, read_spec, render_iac};
-use dynoscope_core::terminal::say;
 use dynoscope_core::write::WritePlan;
 
 /// Run `command` on `connection`.
@@ -42,7 +41,7 @@ async fn create(cx: &mut Ctx<'_>, args: &CreateArgs) -> Result<Exit> {
     let spec = args.spec()?;
     let plan = admin::create_plan(connection, &spec)?;
     if args.dry_run {
-        if args.json {
+        if out.json() {
             out.line(create_input_json(&spec));
         } else {
             out.text(spec.cli_commands(&connection.client_setup()));
@@ -51,8 +50,8 @@ async fn create(cx: &mut Ctx<'_>, args: &CreateArgs) -> Result<Exit> {
         out.flush();
         return out.failure().map_or(Ok(Exit::Done), Err);
     }
-    let run = ChangeRun::one(send(connection, &plan, confirmed, stop).await);
-    said(out, &run, args.json)
+    let run = ChangeRun::one(send(connection, &plan, confirmed, (stop, out.notes())).await);
+    said(out, &run)
 }
 
 async fn update(cx: &mut Ctx<'_>, args: &UpdateArgs) -> Result<Exit> {
@@ -60,9 +59,9 @@ async fn update(cx: &mut Ctx<'_>, args: &UpdateArgs) -> Result<Exit> {
     let out = &mut *cx.out;
     let table = read(connection, &args.table, stop).await?;
     let changes = args.changes(&table)?;
-    let mut say = say_events();
+    let mut say = say_events(out.notes());
     let run = admin::change_all(connection, table, changes, confirmed, stop, &mut say).await;
-    said(out, &run, args.json)
+    said(out, &run)
 }
 
 async fn drop(cx: &mut Ctx<'_>, args: &DropArgs) -> Result<Exit> {
@@ -70,8 +69,8 @@ async fn drop(cx: &mut Ctx<'_>, args: &DropArgs) -> Result<Exit> {
     let out = &mut *cx.out;
     let table = read(connection, &args.table, stop).await?;
     let plan = admin::delete_plan(connection, &table, &args.confirm)?;
-    let run = ChangeRun::one(send(connection, &plan, confirmed, stop).await);
-    said(out, &run, args.json)
+    let run = ChangeRun::one(send(connection, &plan, confirmed, (stop, out.notes())).await);
+    said(out, &run)
 }
 
 async fn backup(cx: &mut Ctx<'_>, args: &BackupArgs) -> Result<Exit> {
@@ -79,8 +78,8 @@ async fn backup(cx: &mut Ctx<'_>, args: &BackupArgs) -> Result<Exit> {
     let out = &mut *cx.out;
     let table = read(connection, &args.table, stop).await?;
     let plan = admin::backup_plan(connection, &table, &args.name)?;
-    let run = ChangeRun::one(send(connection, &plan, confirmed, stop).await);
-    said(out, &run, args.json)
+    let run = ChangeRun::one(send(connection, &plan, confirmed, (stop, out.notes())).await);
+    said(out, &run)
 }
 
 /// Every backup of the table, a line each (or one JSON object).
@@ -90,22 +89,7 @@ async fn backups(cx: &mut Ctx<'_>, args: &BackupsArgs) -> Result<Exit> {
     let reader = connection.reader();
     let listed = admin::list_backups(&reader, &args.table);
     let backups = unless_stopped(stop, "ListBackups", listed).await?;
-    if args.json {
-        let list: Vec<Value> = backups.iter().map(BackupInfo::json).collect();
-        out.line(json!({"table": args.table, "backups": list}));
-    } else {
-        for backup in &backups {
-            out.line(backup.line());
-        }
-        if backups.is_empty() {
-            out.note(format_args!(
-                "dynoscope: table {} has no backups",
-                args.table
-            ));
-        }
-    }
-    out.flush();
-    out.failure().map_or(Ok(Exit::Done), Err)
+    said_read(out, &BackupInfo::listed(&args.table, &backups))
 }
 
 async fn restore(cx: &mut Ctx<'_>, args: &RestoreArgs) -> Result<Exit> {
@@ -116,8 +100,8 @@ async fn restore(cx: &mut Ctx<'_>, args: &RestoreArgs) -> Result<Exit> {
     let backup = unless_stopped(stop, "DescribeBackup", described).await?;
     let planned = admin::restore_plan(connection, &backup, &args.to_table);
     let plan = unless_stopped(stop, "DescribeTable", planned).await?;
-    let run = ChangeRun::one(send(connection, &plan, confirmed, stop).await);
-    said(out, &run, args.json)
+    let run = ChangeRun::one(send(connection, &plan, confirmed, (stop, out.notes())).await);
+    said(out, &run)
 }
 
 async fn delete_backup(cx: &mut Ctx<'_>, args: &DeleteBackupArgs) -> Result<Exit> {
@@ -128,8 +112,8 @@ async fn delete_backup(cx: &mut Ctx<'_>, args: &DeleteBackupArgs) -> Result<Exit
     let backup = unless_stopped(stop, "DescribeBackup", described).await?;
     admin::check_backup_named(&backup, &args.confirm)?;
     let plan = admin::delete_backup_plan(connection, &backup)?;
-    let run = ChangeRun::one(send(connection, &plan, confirmed, stop).await);
-    said(out, &run, args.json)
+    let run = ChangeRun::one(send(connection, &plan, confirmed, (stop, out.notes())).await);
+    said(out, &run)
 }
 
 /// Print the table as infrastructure code; what the server did not describe (the engine's
@@ -163,15 +147,15 @@ async fn send(
     connection: &Connection,
     plan: &WritePlan,
     confirmed: bool,
-    stop: &CancelToken,
+    (stop, notes): (&CancelToken, Notes),
 ) -> AdminReport {
-    admin::run(connection, plan, confirmed, stop, &mut say_events()).await
+    admin::run(connection, plan, confirmed, stop, &mut say_events(notes)).await
 }
 
 /// Each state of a run said on stderr as it comes.
-fn say_events() -> impl FnMut(AdminEvent) + Send {
-    |event: AdminEvent| match event {
-        AdminEvent::Applied(what) => say(format_args!("dynoscope: applied: {what}")),
-        AdminEvent::State(state) => say(format_args!("dynoscope: waiting: {state}")),
+fn say_events(notes: Notes) -> impl FnMut(AdminEvent) + Send {
+    move |event: AdminEvent| match event {
+        AdminEvent::Applied(what) => notes.say(format_args!("dynoscope: applied: {what}")),
+        AdminEvent::State(state) => notes.say(format_args!("dynoscope: waiting: {state}")),
     }
 }

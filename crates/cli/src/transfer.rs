@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use crate::args::{ExportArgs, ImportArgs};
 use crate::exit::{Exit, said};
 use crate::interrupt::{describe, unless_stopped};
-use crate::output::Output;
+use crate::output::{Notes, Output};
 use dynoscope_core::cancel::CancelToken;
 use dynoscope_core::connection::Connection;
 use dynoscope_core::error::{Error, Result};
@@ -17,7 +17,6 @@ use dynoscope_core::report::{plural, read_summary};
 use dynoscope_core::spec::{ExportSpec, ImportSpec};
 use dynoscope_core::table::{TableInfo, human_bytes};
 use dynoscope_core::tally::TallyRule;
-use dynoscope_core::terminal::say;
 use dynoscope_core::transfer::{self, CellType, Format};
 use dynoscope_core::value;
 
@@ -104,13 +103,13 @@ pub async fn import(cx: &mut Ctx<'_>, args: ImportArgs) -> Result<Exit> {
     let rules = args.counters.counted()?;
     let info = describe(&connection.reader(), &args.table, stop).await?;
     let checked = check_files(connection, &info, &args, (format, types), rules, stop).await?;
-    tell_files(&checked);
+    tell_files(&checked, out.notes());
     print_check(&checked, &info, out);
     let pricing = connection.pricing(&info);
-    out.line(checked.estimate(&pricing));
+    out.aside(checked.estimate(&pricing));
     if args.dry_run {
         let report = import::ImportReport::dry_run(&checked);
-        return said(out, &ImportRun { report, pricing }, false);
+        return said(out, &ImportRun { report, pricing });
     }
     import::check_rejected_free(&checked)?;
     import::confirmation(connection, &info, checked.items).check(confirmed)?;
@@ -123,6 +122,7 @@ pub async fn import(cx: &mut Ctx<'_>, args: ImportArgs) -> Result<Exit> {
     // A few progress lines a second at most (a batch is 25 items: a million would be 40,000
     // lines), and always the one that says it is stopping.
     let said_at = std::cell::Cell::new(None::<std::time::Instant>);
+    let notes = out.notes();
     let report = import::import(
         connection,
         &info,
@@ -136,12 +136,12 @@ pub async fn import(cx: &mut Ctx<'_>, args: ImportArgs) -> Result<Exit> {
                 .is_none_or(|at| at.elapsed() >= std::time::Duration::from_millis(500));
             if due || progress.stopping || progress.done == progress.total {
                 said_at.set(Some(std::time::Instant::now()));
-                say(progress.line(&pricing));
+                notes.say(progress.line(&pricing));
             }
         },
     )
     .await;
-    said(out, &ImportRun { report, pricing }, false)
+    said(out, &ImportRun { report, pricing })
 }
 
 /// Read and check every item of the import's files against the table `info`, on a blocking
@@ -180,50 +180,50 @@ async fn check_files(
 }
 
 /// What the check read: the first items, the columns and their types, the lines refused and the
-/// counters found.
+/// counters found (beside the result: on stderr with `--output`).
 fn print_check(checked: &ImportCheck, info: &TableInfo, out: &mut Output) {
-    out.line(format_args!(
+    out.aside(format_args!(
         "{} read; first items:",
         dynoscope_core::report::plural(checked.items, "item")
     ));
     for read in &checked.preview {
         let line = value::item_to_plain_json(&read.item, &info.key_names(), false);
-        out.line(format_args!("  {}: {line}", read.place()));
+        out.aside(format_args!("  {}: {line}", read.place()));
     }
-    out.line("columns (types seen):");
+    out.aside("columns (types seen):");
     for (name, kinds) in checked.columns.list() {
-        out.line(format_args!("  {name}: {}", kinds.join(", ")));
+        out.aside(format_args!("  {name}: {}", kinds.join(", ")));
     }
     if checked.columns.more {
-        out.line(format_args!(
+        out.aside(format_args!(
             "  … (more names than the {} listed)",
             import::MAX_COLUMNS
         ));
     }
     for line in checked.invalid.lines() {
-        out.line(line);
+        out.aside(line);
     }
     for line in checked.tallies.lines() {
-        out.line(format!("counters: {line}"));
+        out.aside(format!("counters: {line}"));
     }
 }
 
 /// The files read and the entries left out, on stderr.
-fn tell_files(checked: &ImportCheck) {
+fn tell_files(checked: &ImportCheck, notes: Notes) {
     for skipped in &checked.skipped {
-        say(format_args!("dynoscope: {skipped}"));
+        notes.say(format_args!("dynoscope: {skipped}"));
     }
     let in_s3 = matches!(
         transfer::S3Location::parse(&checked.path.to_string_lossy()),
         Ok(Some(_))
     );
-    say(format_args!(
+    notes.say(format_args!(
         "dynoscope: read {} from {}:",
         plural(checked.files.len(), if in_s3 { "object" } else { "file" }),
         checked.path.display()
     ));
     for file in &checked.files {
-        say(format_args!(
+        notes.say(format_args!(
             "  {} ({}, {} of text)",
             file.path.display(),
             plural(file.items, "item"),

@@ -13,7 +13,6 @@ use crate::output::Output;
 use dynoscope_core::cancel::CancelToken;
 use dynoscope_core::cost::Pricing;
 use dynoscope_core::error::{Error, Result};
-use dynoscope_core::report::Lines;
 use dynoscope_core::report::Report;
 use dynoscope_core::spec::{WatchFrom, WatchSpec};
 use dynoscope_core::stream::{self, StreamSource, Until, time_text};
@@ -131,7 +130,7 @@ pub async fn watch(cx: &mut Ctx<'_>, args: WatchArgs) -> Result<Exit> {
         })
     };
     let tally = plan.rule.tally.clone();
-    let json = args.json;
+    let json = out.json();
     let pricing = connection.pricing(&info);
     let watched = watch::watch(
         connection,
@@ -155,7 +154,7 @@ pub async fn watch(cx: &mut Ctx<'_>, args: WatchArgs) -> Result<Exit> {
         // The stream was turned on: an error after it is said after that, and refused (1),
         // not an error before anything applied.
         Err(error) if wrote => {
-            out.note(format_args!("dynoscope: stopped: {error}"));
+            out.error(format_args!("dynoscope: stopped: {error}"));
             return Ok(Exit::Refused);
         }
         Err(error) => return Err(error),
@@ -188,7 +187,7 @@ fn print_summary(out: &mut Output, watched: &watch::Watched, json: bool) {
     if json {
         out.line(dynoscope_core::report::document(watched));
     } else {
-        out.line(Lines(&watched.lines()));
+        out.words(&watched.lines());
     }
     out.flush();
 }

@@ -20,6 +20,7 @@ pub mod items;
 pub mod lab;
 pub mod likes;
 pub mod limits;
+pub mod listed;
 pub mod metrics;
 pub mod number;
 pub mod partiql;

@@ -9,7 +9,7 @@ use serde_json::json;
 use crate::connection::aws_files;
 use crate::cost::prices::USER_FILE;
 use crate::ending::Ending;
-use crate::report::{Line, Report, Tone};
+use crate::report::{Line, Listing, Report, Tone};
 use crate::saved::{DIR_ENV, config_dir};
 
 /// The folder dynoscope keeps its data in (the app's window state, the MCP audit log):
@@ -162,5 +162,10 @@ impl Report for Places {
 
     fn ending(&self) -> Ending {
         Ending::Done
+    }
+
+    fn listing(&self) -> Option<Listing> {
+        let keys = ["what", "path", "exists", "from"];
+        Some(Listing::of(&self.to_json(), "places", &keys, Vec::new()))
     }
 }

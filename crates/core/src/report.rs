@@ -60,6 +60,71 @@ pub trait Report {
     fn failure(&self) -> Option<&Error> {
         None
     }
+    /// The report's result as rows under named columns, when it is a list (parents, shards,
+    /// routes, places): what the CLI's `--output table` aligns, `text` separates by tabs and
+    /// `jsonl` prints an object a line.
+    fn listing(&self) -> Option<Listing> {
+        None
+    }
+    /// The result alone, as `--quiet` prints it: by default the report's figure lines (a
+    /// report without one prints nothing, its exit status being its result).
+    fn result(&self) -> Vec<String> {
+        (self.lines().into_iter())
+            .filter(|line| line.tone == Tone::Figure)
+            .map(|line| line.text)
+            .collect()
+    }
+}
+
+/// A list as rows under named columns, each row also the JSON object the report's document
+/// holds for it, so every output of one run names the same keys and the same values.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Listing {
+    /// The columns, named as the rows' JSON keys.
+    pub columns: Vec<String>,
+    /// A cell per column, each whole (a table on a terminal cuts it to fit, marked).
+    pub rows: Vec<Vec<String>>,
+    /// Each row as its JSON object.
+    pub objects: Vec<serde_json::Value>,
+    /// The report's other lines (its summary), said beside the rows.
+    pub summary: Vec<Line>,
+}
+
+impl Listing {
+    /// The rows of `objects`, a column for each of `keys`, beside `summary`.
+    pub fn of_objects(objects: Vec<serde_json::Value>, keys: &[&str], summary: Vec<Line>) -> Self {
+        let rows = (objects.iter())
+            .map(|object| keys.iter().map(|k| cell(&object[*k])).collect())
+            .collect();
+        Self {
+            columns: keys.iter().map(|k| (*k).to_owned()).collect(),
+            rows,
+            objects,
+            summary,
+        }
+    }
+
+    /// The rows of the array `document[array]` (a report's [`Report::to_json`]), a column for
+    /// each of `keys`.
+    pub fn of(
+        document: &serde_json::Value,
+        array: &str,
+        keys: &[&str],
+        summary: Vec<Line>,
+    ) -> Self {
+        let objects = document[array].as_array().cloned().unwrap_or_default();
+        Self::of_objects(objects, keys, summary)
+    }
+}
+
+/// A JSON value as a cell: a string as it is, a number exactly as written, nothing for null,
+/// an array or object as compact JSON.
+pub fn cell(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::Null => String::new(),
+        serde_json::Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
 }
 
 /// The one JSON document of a report, as the CLI prints it with `--json` and the MCP server

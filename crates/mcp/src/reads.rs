@@ -10,13 +10,14 @@ use serde_json::{Value, json};
 use crate::server::{Answer, Server};
 use dynoscope_core::error::{Error, Result};
 use dynoscope_core::exports::PlanSpec;
+use dynoscope_core::listed::{TableFacts, TableNames};
 use dynoscope_core::partiql;
 use dynoscope_core::read::{self, Stopped, Until};
+use dynoscope_core::report::Report as _;
 use dynoscope_core::spec::{
     CompareTalliesSpec, DiffSpec, GetSpec, ReadSpec, SqlSpec, StatementSpec, TableSpec, TallySpec,
     WindowSpec,
 };
-use dynoscope_core::table::TableInfo;
 use dynoscope_core::value::{self, Item, Style};
 
 /// Page requests a read sends unless told fewer: each reads at most 1 MB.
@@ -37,7 +38,7 @@ impl Server {
             let tables = self
                 .read("ListTables", read::list_tables(&self.reader()))
                 .await?;
-            Ok(Answer::done(json!({"tables": tables})))
+            Ok(Answer::done(TableNames(tables).to_json()))
         })
         .await
     }
@@ -50,7 +51,7 @@ impl Server {
     async fn describe_table(&self, Parameters(spec): Parameters<TableSpec>) -> CallToolResult {
         self.answer("describe_table", &spec.table, async {
             let info = self.describe_again(&spec.table).await?;
-            Ok(Answer::done(describe_json(&info)))
+            Ok(Answer::done(TableFacts(&info).to_json()))
         })
         .await
     }
@@ -324,26 +325,6 @@ impl Server {
             "next_start_key": next,
         })))
     }
-}
-
-/// A table's description as JSON: the facts the app's describe panel shows.
-fn describe_json(info: &TableInfo) -> Value {
-    let key = |k: &dynoscope_core::table::KeyAttr| json!({"name": k.name, "type": k.kind.attr_type().tag()});
-    let facts: serde_json::Map<String, Value> = info
-        .facts()
-        .into_iter()
-        .map(|(name, value)| (name.to_owned(), json!(value)))
-        .collect();
-    json!({
-        "table": info.name,
-        "partitionKey": key(&info.partition),
-        "sortKey": info.sort.as_ref().map(key),
-        "indexes": info.indexes.iter().map(|i| json!({
-            "name": i.name, "kind": i.kind_name(), "keys": i.keys_text(), "projection": i.projection,
-        })).collect::<Vec<_>>(),
-        "facts": facts,
-        "arn": info.arn,
-    })
 }
 
 impl Server {

@@ -49,6 +49,17 @@ impl BackupInfo {
         )
     }
 
+    /// The backups of `table` as one report.
+    pub fn listed(table: &str, backups: &[Self]) -> crate::listed::Listed {
+        crate::listed::Listed {
+            table: table.to_owned(),
+            noun: "backups",
+            lines: backups.iter().map(Self::line).collect(),
+            objects: backups.iter().map(Self::json).collect(),
+            columns: &["name", "status", "created", "size_bytes", "type", "arn"],
+        }
+    }
+
     /// As JSON: `name`, `arn`, `table`, `status`, `created`, `size_bytes`, `type`.
     pub fn json(&self) -> Value {
         json!({

@@ -276,6 +276,15 @@ impl Report for EditReport {
         lines
     }
 
+    /// The server's new value, when applied and returned; else nothing (the exit status and
+    /// stderr say why).
+    fn result(&self) -> Vec<String> {
+        match &self.outcome {
+            Outcome::Applied { new_value, .. } => new_value.iter().cloned().collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// The report as one JSON object; numbers are strings so they stay exact.
     fn to_json(&self) -> serde_json::Value {
         let plan = &self.plan;

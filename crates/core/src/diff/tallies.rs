@@ -12,7 +12,7 @@ use crate::cancel::CancelToken;
 use crate::connection::Connection;
 use crate::ending::Ending;
 use crate::error::{Error, Result};
-use crate::report::{Line, Report, Tone};
+use crate::report::{Line, Listing, Report, Tone};
 use crate::table::TableInfo;
 use crate::tally::{ParentCheck, ReconcilePlan, Reconciled, TallyRule, reconcile_checked};
 
@@ -233,5 +233,11 @@ impl Report for TallyDiff {
         } else {
             Ending::Refused
         }
+    }
+
+    /// A row per parent: whether both sides agree and the verdict.
+    fn listing(&self) -> Option<Listing> {
+        let keys = ["parent", "same", "verdict"];
+        Some(Listing::of(&self.to_json(), "pairs", &keys, Vec::new()))
     }
 }

@@ -111,6 +111,17 @@ impl ExportInfo {
         format!("{}: {} ({})", self.id(), parts.join(", "), self.arn)
     }
 
+    /// The exports of `table` as one report.
+    pub fn listed(table: &str, exports: &[Self]) -> crate::listed::Listed {
+        crate::listed::Listed {
+            table: table.to_owned(),
+            noun: "exports",
+            lines: exports.iter().map(Self::line).collect(),
+            objects: exports.iter().map(Self::json).collect(),
+            columns: &["status", "type", "items", "started", "ended", "arn"],
+        }
+    }
+
     /// As JSON: `arn`, `status`, `type`, `bucket`, `prefix`, `manifest`, `items`,
     /// `billed_bytes`, `started`, `ended`, `failure`.
     pub fn json(&self) -> Value {

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::cost::{Pricing, count, money};
 use crate::ending::Ending;
-use crate::report::{Line, Report, Tone};
+use crate::report::{Line, Listing, Report, Tone};
 
 /// A scan from here is recommended only while it ends within this many seconds: a longer scan
 /// is a long way from a snapshot.
@@ -199,5 +199,15 @@ impl Report for RoutePlan {
 
     fn ending(&self) -> Ending {
         Ending::Done
+    }
+
+    /// A row per route; the recommendation and why beside them.
+    fn listing(&self) -> Option<Listing> {
+        let keys = ["route", "dollars", "seconds", "caveat"];
+        let recommended = self.recommended.map(|i| self.routes[i].name);
+        let summary = (recommended.iter())
+            .map(|name| Line::new(Tone::Good, format!("recommended: {name} — {}", self.why)))
+            .collect();
+        Some(Listing::of(&self.to_json(), "routes", &keys, summary))
     }
 }

@@ -4,6 +4,7 @@
 //! ([`insights`]): its status, switching it, and its most-accessed and most-throttled keys.
 
 pub mod insights;
+pub mod insights_read;
 
 use aws_sdk_cloudwatch::primitives::DateTime;
 use aws_sdk_cloudwatch::types::{Dimension, Metric, MetricDataQuery, MetricStat};

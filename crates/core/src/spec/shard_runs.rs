@@ -10,7 +10,7 @@ use crate::cost::Pricing;
 use crate::ending::Ending;
 use crate::error::Result;
 use crate::number::to_dynamodb;
-use crate::report::{Line, Report, Tone};
+use crate::report::{Line, Listing, Report, Tone};
 use crate::spec::TallySpec;
 use crate::table::TableInfo;
 use crate::tally::{self, ShardRule, ShardTotal};
@@ -125,5 +125,16 @@ impl Report for ShardSum {
         } else {
             Ending::Refused
         }
+    }
+
+    /// A row per shard; the total beside them.
+    fn listing(&self) -> Option<Listing> {
+        let summary = vec![Line::new(Tone::Figure, self.total.summary(&self.pricing))];
+        Some(Listing::of(
+            &self.to_json(),
+            "shards",
+            &["shard", "value", "hot"],
+            summary,
+        ))
     }
 }

@@ -262,6 +262,16 @@ impl Reconciled {
         })
     }
 
+    /// Every parent checked as a row: `pk`, `stored`, `counted`, `drift` (each row's object the
+    /// one the CLI's `--json` prints a line of, and the MCP server answers in its list).
+    pub fn listing(&self, pricing: &Pricing) -> crate::report::Listing {
+        let objects = (self.checked.checks.iter())
+            .map(|check| check.to_json(pricing))
+            .collect();
+        let keys = ["pk", "stored", "counted", "drift"];
+        crate::report::Listing::of_objects(objects, &keys, Vec::new())
+    }
+
     /// The totals in one line, the parents that could not be checked included.
     pub fn summary(&self) -> String {
         let summary = self.checked.summary();
