@@ -40,6 +40,12 @@ fn main() -> ExitCode {
             runtime.shutdown_timeout(std::time::Duration::from_secs(1));
             code
         }
+        None if cli.output.output.is_some() => {
+            dynoscope_cli::say(
+                "dynoscope: --output shapes a subcommand's results; give a subcommand",
+            );
+            dynoscope_cli::Exit::Error.code()
+        }
         None => match cli.connection.check() {
             Ok(()) => open_window(&runtime, &cli.connection),
             Err(error) => {

@@ -15,7 +15,7 @@ use unicode_width::UnicodeWidthStr as _;
 use crate::common::{LIKES_RULE, served::Served, served::command, served::text};
 
 /// Run the CLI on `served` with `args` and the environment `env`.
-fn run(served: &Served, args: &[&str], env: &[(&str, &str)]) -> Output {
+pub(crate) fn run(served: &Served, args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut command = command(&["--endpoint-url", served.url()]);
     command
         .args(args)
@@ -30,7 +30,7 @@ fn run(served: &Served, args: &[&str], env: &[(&str, &str)]) -> Output {
 }
 
 /// (status, stdout, stderr).
-fn ran(served: &Served, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+pub(crate) fn ran(served: &Served, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
     let out = run(served, args, env);
     (
         out.status.code().unwrap_or(-1),
@@ -40,7 +40,7 @@ fn ran(served: &Served, args: &[&str], env: &[(&str, &str)]) -> (i32, String, St
 }
 
 /// `add` of `delta` to the seeded `VID#9f3a` play_count.
-fn add_play_count(delta: &'static str) -> Vec<&'static str> {
+pub(crate) fn add_play_count(delta: &'static str) -> Vec<&'static str> {
     let key = ["--key", "PK=VID#9f3a", "--key", "SK=STATS#TOTAL"];
     let attr = ["--attr", "play_count", "--delta", delta];
     ["add", "--table", "Videos"]
@@ -50,7 +50,7 @@ fn add_play_count(delta: &'static str) -> Vec<&'static str> {
         .collect()
 }
 
-fn json_lines(stdout: &str) -> Vec<Value> {
+pub(crate) fn json_lines(stdout: &str) -> Vec<Value> {
     stdout
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -199,78 +199,6 @@ fn a_table_fits_its_width_with_each_cut_marked_and_text_keeps_every_cell_whole()
     let (_, jsonl, _) = ran(&served, &with(&["--output", "jsonl"]), &[]);
     let (_, plain, _) = ran(&served, &items, &[]);
     assert_eq!(jsonl, plain);
-}
-
-#[test]
-fn quiet_prints_the_result_alone() {
-    let served = Served::new();
-    let add = add_play_count("5");
-    let before: Value =
-        serde_json::from_str(served.item("Videos", "VID#9f3a", "STATS#TOTAL").trim()).unwrap();
-    let before: i128 = before["play_count"].to_string().parse().unwrap();
-    let args: Vec<&str> = add.iter().copied().chain(["--quiet"]).collect();
-    let (status, stdout, stderr) = ran(&served, &args, &[]);
-    assert_eq!((status, stderr.as_str()), (0, ""));
-    assert_eq!(
-        stdout,
-        format!("{}\n", before + 5),
-        "the server's new value alone"
-    );
-    // An error is still said, in JSON with JSON output.
-    let (status, stdout, stderr) = ran(
-        &served,
-        &["describe", "--table", "Nope", "-q", "--output", "jsonl"],
-        &[],
-    );
-    assert_eq!((status, stdout.as_str()), (2, ""));
-    let error: Value = serde_json::from_str(stderr.trim()).unwrap();
-    assert_eq!(error["exit"], 2);
-}
-
-#[test]
-fn a_bad_output_is_refused_before_anything_is_sent() {
-    let served = Served::new();
-    let add = add_play_count("5");
-    let before = served.item("Videos", "VID#9f3a", "STATS#TOTAL");
-    let (status, stdout, stderr) = ran(&served, &add, &[("DYNOSCOPE_OUTPUT", "yaml")]);
-    assert_eq!((status, stdout.as_str()), (2, ""));
-    assert!(
-        stderr.contains(
-            r#"DYNOSCOPE_OUTPUT="yaml" is not an output: give json, jsonl, table or text"#
-        ),
-        "{stderr}"
-    );
-    let args: Vec<&str> = add
-        .iter()
-        .copied()
-        .chain(["--json", "--output", "table"])
-        .collect();
-    let (status, _, stderr) = ran(&served, &args, &[]);
-    assert_eq!(status, 2);
-    assert!(
-        stderr.contains("--json and --output table disagree"),
-        "{stderr}"
-    );
-    let (status, _, stderr) = ran(&served, &["tables", "--output", "yaml"], &[]);
-    assert_eq!(status, 2, "{stderr}");
-    // What prints no read or report refuses --output, and DYNOSCOPE_OUTPUT leaves it alone.
-    let (status, _, stderr) = ran(&served, &["completions", "bash", "--output", "json"], &[]);
-    assert_eq!(status, 2);
-    assert!(
-        stderr.contains("completions prints a script: --output json does not apply"),
-        "{stderr}"
-    );
-    let (status, script, _) = ran(
-        &served,
-        &["completions", "bash"],
-        &[("DYNOSCOPE_OUTPUT", "yaml")],
-    );
-    assert!(status == 0 && script.contains("_dynoscope"), "{status}");
-    assert_eq!(
-        served.item("Videos", "VID#9f3a", "STATS#TOTAL"),
-        before,
-        "nothing was written"
-    );
 }
 
 /// Run `args` on a pseudo-terminal `cols` wide (util-linux's `script`), with `env`; what the

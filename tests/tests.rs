@@ -47,6 +47,7 @@ mod metrics;
 mod one_pass;
 mod output;
 mod output_forms;
+mod output_quiet;
 mod package;
 mod partiql;
 mod partiql_cli;

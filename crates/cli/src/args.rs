@@ -298,6 +298,8 @@ impl Subcommand {
             Self::Man(_) => Some("man prints a page"),
             Self::Sandbox { .. } => Some("sandbox prints its endpoint"),
             Self::Mcp(_) => Some("mcp speaks MCP on stdout"),
+            Self::Table(t) if t.prints_code() => Some("table iac prints code"),
+            Self::Check(a) if a.athena.is_some() && !a.run => Some("check --athena prints SQL"),
             _ => None,
         }
     }

@@ -228,6 +228,9 @@ fn print_repair(partition: &str, report: &RepairReport, pricing: &Pricing, out: 
         // A failure by its error's class (throttled out is the server refusing).
         let ending = report.outcome.ending();
         out.line(json!({"repair": partition, "ending": ending.word(), "line": line.text, "after": after}));
+    } else if out.form().is_some() {
+        // Beside the rows of a table or text, never among them.
+        out.aside(format_args!("{partition}\trepair: {}", line.text));
     } else {
         out.line(format_args!("{partition}\trepair: {}", line.text));
     }
@@ -246,10 +249,13 @@ fn print_checks(all: &Reconciled, pricing: &Pricing, out: &mut Output) {
             .for_each(|check| out.line(check.line()));
     }
     for failure in &all.failures {
-        if out.json() {
-            out.line(failure.to_json());
-        } else {
-            out.line(format_args!("error\t{failure}"));
+        match out.form() {
+            Some(Form::Json | Form::Jsonl) => out.line(failure.to_json()),
+            // Beside the rows of a table or text, never among them; said even with --quiet.
+            Some(Form::Table | Form::Text) => {
+                out.error(format_args!("dynoscope: not checked: {failure}"))
+            }
+            None => out.line(format_args!("error\t{failure}")),
         }
     }
 }

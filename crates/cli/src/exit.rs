@@ -85,8 +85,8 @@ pub fn print_error(out: &Output, error: &Error) {
 }
 
 /// Say `report` on stdout in the output asked for, and exit by its ending: JSON its one
-/// document; a list (`jsonl`, `table`, `text`) its rows; otherwise its lines in words, or with
-/// --quiet its result alone. A run that applied nothing and failed is handed back, to be said
+/// document; a list (`jsonl`, `table`, `text`) its rows (unheaded with --quiet); otherwise its
+/// lines in words, or with --quiet its result alone. A run that applied nothing and failed is handed back, to be said
 /// once on stderr. Stdout's failure, after a write, is said when the output ends and changes no
 /// exit status.
 pub fn said(out: &mut Output, report: &(impl Report + ?Sized)) -> Result<Exit> {
@@ -99,8 +99,6 @@ pub fn said(out: &mut Output, report: &(impl Report + ?Sized)) -> Result<Exit> {
             out.line(report::document(report));
         }
         (Some(Form::Jsonl | Form::Table | Form::Text), Some(listing)) => out.listing(&listing),
-        // Quiet, a list is its rows, unheaded.
-        (None, Some(listing)) if out.style().quiet => out.listing(&listing),
         _ if out.style().quiet => report.result().iter().for_each(|line| out.line(line)),
         _ => out.words(&report.lines()),
     }

@@ -3,12 +3,11 @@
 
 use crate::args::{DeleteArgs, GetArgs, PutArgs};
 use crate::context::Ctx;
-use crate::exit::{Exit, said};
+use crate::exit::{Exit, said, said_read};
 use crate::interrupt::{describe, unless_stopped};
 use crate::item_rows::ItemRows;
 use dynoscope_core::error::{Error, Result};
 use dynoscope_core::read;
-use dynoscope_core::run;
 use dynoscope_core::spec::{DeleteSpec, GetSpec, PutSpec};
 
 /// Put the item of `--item` (DynamoDB JSON), only when no item has its key with
@@ -66,24 +65,9 @@ pub async fn delete(cx: &mut Ctx<'_>, args: DeleteArgs) -> Result<Exit> {
         table: args.table.clone(),
         key: crate::flags::key_spec(args.keys.iter().map(String::as_str))?,
     };
-    let request = spec.plan(&info)?;
     if args.purge.dry_run {
-        let key = spec.key.plan(&info)?;
-        let found = unless_stopped(
-            stop,
-            "GetItem",
-            read::get_item(&connection.reader(), &info.name, key),
-        )
-        .await?;
-        let what = run::plan_write(connection, &request, info.key_names())?.what();
-        out.line(format_args!(
-            "dry run: {what} — {}; nothing was sent",
-            match found {
-                Some(_) => "it would delete the item stored now",
-                None => "no item has this key now, so it would delete nothing",
-            }
-        ));
-        return Ok(Exit::Done);
+        let planned = unless_stopped(stop, "GetItem", spec.dry_run(connection, &info)).await?;
+        return said_read(out, &planned);
     }
     let written = spec.run(connection, &info, confirmed, stop).await?;
     said(out, &written)
@@ -102,7 +86,6 @@ fn refuse_bulk_flags(args: &DeleteArgs) -> Result<()> {
         ("--child-prefix", !purge.counters.child_prefix.is_empty()),
         ("--index", purge.counters.index.is_some()),
         ("--tallies", purge.tallies.is_some()),
-        ("--json", purge.json),
     ];
     let named: Vec<&str> = given
         .iter()

@@ -62,6 +62,6 @@ pub async fn insights(cx: &mut Ctx<'_>, args: &InsightsArgs) -> Result<Exit> {
         return said(out, &switched);
     }
     let read = insights_read::read(connection, &info.name, args.hours, now_ms());
-    let read = unless_stopped(stop, "DescribeContributorInsights", read).await?;
+    let read = unless_stopped(stop, "Contributor Insights", read).await?;
     said_read(out, &read)
 }

@@ -34,11 +34,6 @@ pub struct Output {
 }
 
 impl Output {
-    /// Output on this process's stdout and stderr.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
     /// Output shown in `style`.
     pub fn with_style(style: Style) -> Self {
         Self {
@@ -75,7 +70,8 @@ impl Output {
     /// [`rows`](Self::rows) shows them (headed unless --quiet); its summary as notes.
     pub fn listing(&mut self, listing: &Listing) {
         if self.json() {
-            listing.objects.iter().for_each(|object| self.data(object));
+            // Words, not an item's data: escaped as every report's JSON is (the same value).
+            listing.objects.iter().for_each(|object| self.line(object));
         } else {
             self.rows(&listing.columns, &listing.rows, !self.style.quiet);
         }
@@ -100,10 +96,14 @@ impl Output {
             self.write(format_args!("{line}\n"));
         }
         if left_out > 0 {
-            self.note(format_args!(
+            // Data not shown is said even with --quiet.
+            let names: Vec<String> = (columns[columns.len() - left_out..].iter())
+                .map(|name| style::one_line(name))
+                .collect();
+            self.error(format_args!(
                 "dynoscope: {left_out} more column(s) did not fit in {} characters: {} (--output text or jsonl shows every one)",
                 self.style.width.unwrap_or_default(),
-                columns[columns.len() - left_out..].join(", ")
+                names.join(", ")
             ));
         }
     }
@@ -115,8 +115,12 @@ impl Output {
     }
 
     /// A line of words beside a result (an import's preview): on stdout without `--output`, as
-    /// a note on stderr with one, so that stdout holds the result alone in the form asked for.
+    /// a note on stderr with one, so that stdout holds the result alone in the form asked for;
+    /// nowhere with --quiet.
     pub fn aside(&mut self, text: impl Display) {
+        if self.style.quiet {
+            return;
+        }
         if self.style.form.is_some() {
             self.note(text);
         } else {

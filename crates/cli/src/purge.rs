@@ -66,10 +66,14 @@ async fn run(
         return said_read(out, &counted);
     }
     if !out.json() {
-        out.words(&counted.lines());
+        // What is about to be deleted, beside the report (none with --quiet).
+        counted
+            .lines()
+            .into_iter()
+            .for_each(|line| out.aside(line.text));
     }
     if let Err(error) = counted.check_choice(choice) {
-        out.note("dynoscope: choose with --tallies repair or --tallies leave");
+        out.error("dynoscope: choose with --tallies repair or --tallies leave");
         return Err(error);
     }
     if !confirmed {

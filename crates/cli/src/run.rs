@@ -8,6 +8,7 @@ use crate::context::Ctx;
 use crate::exit::{Exit, print_error, said_read};
 use crate::interrupt::{Interrupt, describe, unless_stopped};
 use crate::output::Output;
+use crate::style::{Form, Style};
 use dynoscope_core::cancel::CancelToken;
 use dynoscope_core::connection::{self, Connection, ConnectionSpec};
 use dynoscope_core::error::{Error, Result};
@@ -27,7 +28,16 @@ pub async fn run(
     let mut out = match shown.style(command.json(), command.unshaped()) {
         Ok(style) => Output::with_style(style),
         Err(error) => {
-            print_error(&Output::new(), &error);
+            // Said as JSON when JSON was asked for, by either spelling.
+            let json = command.json() || shown.output.is_some_and(Form::is_json);
+            let form = json.then_some(Form::Json);
+            print_error(
+                &Output::with_style(Style {
+                    form,
+                    ..Style::default()
+                }),
+                &error,
+            );
             return Exit::of_error(&error).code();
         }
     };
@@ -94,7 +104,8 @@ async fn run_inner(
     .await?;
     connection.pick_price_region(flags.price_region.clone());
     if let Some(warning) = connection.price_warning() {
-        out.note(format_args!(
+        // A warning about the figures printed: said even with --quiet.
+        out.error(format_args!(
             "dynoscope: {warning}; the shipped prices are used"
         ));
     }

@@ -39,5 +39,11 @@ pub async fn list(cx: &mut Ctx<'_>, args: &ExportsArgs) -> Result<Exit> {
         .ok_or_else(|| Error::Invalid(format!("table {}: the server named no ARN", args.table)))?;
     let listed = exports::list_exports(&reader, &arn);
     let found = unless_stopped(stop, "ListExports", listed).await?;
+    if found.is_empty() {
+        out.note(format_args!(
+            "dynoscope: table {} has no exports",
+            args.table
+        ));
+    }
     said_read(out, &ExportInfo::listed(&args.table, &found))
 }

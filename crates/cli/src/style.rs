@@ -75,9 +75,11 @@ impl Style {
     /// The style of this process: `form` (from `--output` or `--json`) else, when `from_env`,
     /// `DYNOSCOPE_OUTPUT`; colour and width from the environment and stdout.
     pub fn of_process(form: Option<Form>, quiet: bool, from_env: bool) -> Result<Self> {
-        let form = match (form, std::env::var(OUTPUT_VAR)) {
+        let form = match (form, std::env::var_os(OUTPUT_VAR)) {
             (Some(form), _) => Some(form),
-            (None, Ok(text)) if from_env && !text.is_empty() => Some(Form::parse(&text)?),
+            (None, Some(text)) if from_env && !text.is_empty() => {
+                Some(Form::parse(&text.to_string_lossy())?)
+            }
             (None, _) => None,
         };
         let terminal = std::io::stdout().is_terminal();
@@ -210,16 +212,23 @@ pub fn fit(natural: &[usize], width: Option<usize>) -> Vec<usize> {
 /// A row's cells, each cut to its width and padded to it (the last not padded).
 fn aligned(cells: &[String], widths: &[usize]) -> String {
     let mut line = String::new();
+    // Where the last cell with something in it ends: padding after it is dropped, a cell's own
+    // spaces never.
+    let mut end = 0;
     for (i, width) in widths.iter().enumerate() {
         let cell = cells.get(i).map_or("", String::as_str);
         let cut = cut(cell, *width);
         line.push_str(&cut);
+        if !cut.is_empty() {
+            end = line.len();
+        }
         if i + 1 < widths.len() {
             let pad = width.saturating_sub(cut.width()) + GAP;
             line.extend(std::iter::repeat_n(' ', pad));
         }
     }
-    line.trim_end().to_owned()
+    line.truncate(end);
+    line
 }
 
 /// `text` in at most `width` columns: whole when it fits, else its start and `…`.
@@ -308,6 +317,9 @@ mod tests {
     fn a_cell_is_one_line_and_cannot_steer_the_terminal() {
         assert_eq!(one_line("a\tb\nc\\d\re"), r"a\tb\nc\\d\re");
         assert_eq!(one_line("\u{1b}[2J"), r"\u001b[2J");
+        // A cell's own trailing spaces are kept; the padding after the last one is not.
+        assert_eq!(aligned(&strings(&["a ", ""]), &[3, 4]), "a ");
+        assert_eq!(aligned(&strings(&["a", "b  "]), &[3, 4]), "a    b  ");
         assert_eq!(
             text_row(&strings(&["LIKE#USER#7c20", "x\ty"])),
             "LIKE#USER#7c20\tx\\ty"

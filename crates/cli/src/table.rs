@@ -89,6 +89,12 @@ async fn backups(cx: &mut Ctx<'_>, args: &BackupsArgs) -> Result<Exit> {
     let reader = connection.reader();
     let listed = admin::list_backups(&reader, &args.table);
     let backups = unless_stopped(stop, "ListBackups", listed).await?;
+    if backups.is_empty() {
+        out.note(format_args!(
+            "dynoscope: table {} has no backups",
+            args.table
+        ));
+    }
     said_read(out, &BackupInfo::listed(&args.table, &backups))
 }
 

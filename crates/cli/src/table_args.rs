@@ -77,6 +77,11 @@ impl TableCommand {
         }
     }
 
+    /// Whether it prints code (`iac`), which `--output` does not apply to.
+    pub fn prints_code(&self) -> bool {
+        matches!(self, Self::Iac(_))
+    }
+
     /// Whether the output is JSON.
     pub fn json(&self) -> bool {
         match self {

@@ -114,11 +114,8 @@ pub struct Listed {
 }
 
 impl Report for Listed {
+    /// A line each (none for none: stdout holds only what there is).
     fn lines(&self) -> Vec<Line> {
-        if self.lines.is_empty() {
-            let none = format!("table {} has no {}", self.table, self.noun);
-            return vec![Line::new(Tone::Quiet, none)];
-        }
         plain(Tone::Plain, self.lines.iter().cloned())
     }
 

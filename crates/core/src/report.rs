@@ -66,13 +66,19 @@ pub trait Report {
     fn listing(&self) -> Option<Listing> {
         None
     }
-    /// The result alone, as `--quiet` prints it: by default the report's figure lines (a
-    /// report without one prints nothing, its exit status being its result).
+    /// The result alone, as `--quiet` prints it: by default the report's figure lines, or all
+    /// its lines when none is a figure (a report of words has no part to leave out).
     fn result(&self) -> Vec<String> {
-        (self.lines().into_iter())
+        let lines = self.lines();
+        let figures: Vec<String> = (lines.iter())
             .filter(|line| line.tone == Tone::Figure)
-            .map(|line| line.text)
-            .collect()
+            .map(|line| line.text.clone())
+            .collect();
+        if figures.is_empty() {
+            lines.into_iter().map(|line| line.text).collect()
+        } else {
+            figures
+        }
     }
 }
 

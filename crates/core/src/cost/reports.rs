@@ -65,6 +65,11 @@ impl Report for PricedAdvice {
     fn ending(&self) -> Ending {
         Ending::Done
     }
+
+    /// The number of shards advised (or the one given).
+    fn result(&self) -> Vec<String> {
+        vec![self.advice.shards_or_suggested(self.shards).to_string()]
+    }
 }
 
 /// A table's prices card: what a write, a read and a like cost, and its storage.

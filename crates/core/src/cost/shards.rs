@@ -102,7 +102,7 @@ impl ShardAdvice {
     }
 
     /// The shards a report is about: those asked for, else the suggested count.
-    fn shards_or_suggested(&self, shards: Option<u64>) -> u64 {
+    pub(crate) fn shards_or_suggested(&self, shards: Option<u64>) -> u64 {
         shards.unwrap_or_else(|| self.suggested_shards()).max(1)
     }
 

@@ -8,7 +8,7 @@ use super::insights::{self, Insights, InsightsReport};
 use crate::connection::Connection;
 use crate::ending::Ending;
 use crate::error::{Error, Result};
-use crate::report::{Line, Listing, Report, Tone, capacity_exact};
+use crate::report::{Line, Listing, Report, Tone};
 use crate::write::{self, Destination, WriteOutcome};
 
 /// Whether Contributor Insights is on for a table, and its reports when it is.
@@ -99,7 +99,8 @@ impl Report for InsightsRead {
         Ending::Done
     }
 
-    /// A row per key counted: the report it is in, the key, its count.
+    /// A row per key counted: the report it is in, the key (its values joined by ` / `, and
+    /// as the document's `keys`), its count exactly as the document has it.
     fn listing(&self) -> Option<Listing> {
         let objects = (self.reports.iter())
             .flat_map(|report| {
@@ -107,16 +108,18 @@ impl Report for InsightsRead {
                     json!({
                         "report": title(report),
                         "key": c.keys.join(" / "),
-                        "value": capacity_exact(&c.value),
+                        "keys": c.keys,
+                        "value": c.value.normalized().to_plain_string(),
                     })
                 })
             })
             .collect();
-        let status = format!(
-            "Contributor Insights on {}: {}",
-            self.table, self.now.status
-        );
-        let summary = vec![Line::new(Tone::Title, status)];
+        // The status, and a failure, beside the rows.
+        let lines = self.lines();
+        let summary = lines
+            .into_iter()
+            .take_while(|l| l.tone != Tone::Plain)
+            .collect();
         Some(Listing::of_objects(
             objects,
             &["report", "key", "value"],
@@ -229,8 +232,8 @@ mod tests {
         assert_eq!(
             listing.rows,
             [
-                ["Most-accessed partition keys", "POST#f00d", "28,200"],
-                ["Most-accessed partition keys", "POST#a91f", "1,900.5"],
+                ["Most-accessed partition keys", "POST#f00d", "28200"],
+                ["Most-accessed partition keys", "POST#a91f", "1900.5"],
             ]
         );
         let texts: Vec<String> = read.lines().into_iter().map(|l| l.text).collect();
@@ -244,7 +247,12 @@ mod tests {
             ]
         );
         let json = read.to_json();
-        assert_eq!(json["reports"][0]["contributors"][1]["value"], "1900.5");
+        let contributor = &json["reports"][0]["contributors"][1];
+        assert_eq!(contributor["value"], listing.objects[1]["value"]);
+        assert_eq!(contributor["keys"], listing.objects[1]["keys"]);
+        assert_eq!(contributor["value"], "1900.5");
+        // The status (and a failure) are said beside the rows.
+        assert_eq!(listing.summary.len(), 1);
         assert_eq!(json["status"], "ENABLED");
         assert_eq!(read.ending(), Ending::Done);
     }

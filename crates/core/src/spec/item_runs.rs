@@ -45,6 +45,35 @@ impl PutSpec {
     }
 }
 
+/// A delete not sent: what it would do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeleteDryRun {
+    /// The write planned, in words.
+    pub what: String,
+    /// Whether an item has the key now.
+    pub exists: bool,
+}
+
+impl Report for DeleteDryRun {
+    fn lines(&self) -> Vec<Line> {
+        let now = if self.exists {
+            "it would delete the item stored now"
+        } else {
+            "no item has this key now, so it would delete nothing"
+        };
+        let text = format!("dry run: {} — {now}; nothing was sent", self.what);
+        vec![Line::new(Tone::Plain, text)]
+    }
+
+    fn to_json(&self) -> Value {
+        json!({ "dry_run": true, "write": self.what, "exists": self.exists })
+    }
+
+    fn ending(&self) -> Ending {
+        Ending::Done
+    }
+}
+
 impl DeleteSpec {
     /// Delete the item from `info`'s table (`confirmed`: the user said yes beforehand).
     pub async fn run(
@@ -55,6 +84,19 @@ impl DeleteSpec {
         stop: &CancelToken,
     ) -> Result<ItemWrite> {
         send_item(connection, info, &self.plan(info)?, confirmed, stop).await
+    }
+
+    /// What the delete would do, sending nothing: the write planned, and whether an item has
+    /// the key now (one consistent GetItem).
+    pub async fn dry_run(&self, connection: &Connection, info: &TableInfo) -> Result<DeleteDryRun> {
+        let request = self.plan(info)?;
+        let what = run::plan_write(connection, &request, info.key_names())?.what();
+        let key = self.key.plan(info)?;
+        let found = crate::read::get_item(&connection.reader(), &info.name, key).await?;
+        Ok(DeleteDryRun {
+            what,
+            exists: found.is_some(),
+        })
     }
 }
 

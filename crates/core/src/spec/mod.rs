@@ -42,7 +42,7 @@ mod write_tests;
 
 pub use diff::{CompareTalliesSpec, Compared, DiffSpec};
 pub use item::{DeleteSpec, GetSpec, PutSpec};
-pub use item_runs::ItemWrite;
+pub use item_runs::{DeleteDryRun, ItemWrite};
 pub use key::KeySpec;
 pub use purge::{PurgeScope, PurgeSpec};
 pub use read::{FilterSpec, ReadSpec};

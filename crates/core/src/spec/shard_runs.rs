@@ -127,6 +127,11 @@ impl Report for ShardSum {
         }
     }
 
+    /// The counter's total, exactly as summed.
+    fn result(&self) -> Vec<String> {
+        vec![to_dynamodb(&self.total.total)]
+    }
+
     /// A row per shard; the total beside them.
     fn listing(&self) -> Option<Listing> {
         let summary = vec![Line::new(Tone::Figure, self.total.summary(&self.pricing))];
