@@ -181,7 +181,6 @@ async fn a_delete_by_key_refuses_the_flags_of_a_bulk_delete() {
         (&["--pk", "P#1"][..], "--pk"),
         (&["--tally", "likeTally"][..], "--tally"),
         (&["--tallies", "repair"][..], "--tallies"),
-        (&["--json"][..], "--json"),
     ] {
         let args = [&key[..], extra].concat();
         let (code, out, err) = dynoscope(&proxy.url, &args).await;
@@ -192,6 +191,12 @@ async fn a_delete_by_key_refuses_the_flags_of_a_bulk_delete() {
     let args = [&key[..], &["--sk-begins-with", "M"][..]].concat();
     let (code, _, err) = dynoscope(&proxy.url, &args).await;
     assert_eq!(code, 2, "{err}");
+    // --json is every subcommand's JSON output, a single delete's too: its dry run, as JSON.
+    let args = [&key[..], &["--dry-run", "--json"][..]].concat();
+    let (code, out, err) = dynoscope(&proxy.url, &args).await;
+    assert_eq!(code, 0, "{err}");
+    let planned: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(planned["exists"], true, "{out}");
     assert_eq!(proxy.arrived(), 0, "nothing sent");
     assert_eq!(super::common::files::scan(&engine, &table).await.len(), 1);
 }
