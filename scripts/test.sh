@@ -43,6 +43,8 @@ fi
 # The man page test renders `dynoscope man` with man -l; the package test builds a .deb
 # (dpkg-deb, binutils' strip and objdump) and checks its desktop entry and AppStream metainfo.
 command -v man >/dev/null 2>&1 || missing+=(man-db)
+# `script` gives the output tests a real pseudo-terminal (colour and width).
+command -v script >/dev/null 2>&1 || missing+=(bsdutils)
 command -v desktop-file-validate >/dev/null 2>&1 || missing+=(desktop-file-utils)
 command -v appstreamcli >/dev/null 2>&1 || missing+=(appstream)
 command -v objdump >/dev/null 2>&1 || missing+=(binutils)
