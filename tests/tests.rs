@@ -51,6 +51,7 @@ mod output_quiet;
 mod package;
 mod partiql;
 mod partiql_cli;
+mod programs;
 mod purge;
 mod reads;
 mod reads_cli;

@@ -136,5 +136,14 @@ fn build(args: &ExprArgs) -> Result<(String, Vec<String>)> {
         region: args.region.clone(),
         profile: args.profile.clone(),
     };
-    Ok((request.render(target, &setup), compiled.notes))
+    if !args.program {
+        return Ok((request.render(target, &setup), compiled.notes));
+    }
+    let program = request.counter_program(target, &setup)?;
+    let mut notes = compiled.notes;
+    notes.push(format!(
+        "save it as {} and run: {}",
+        program.file, program.run
+    ));
+    Ok((program.code, notes))
 }

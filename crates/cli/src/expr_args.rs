@@ -50,6 +50,11 @@ pub struct ExprArgs {
     /// How to print it: json, cli, boto3, js, js-doc, rust.
     #[arg(long = "as", default_value = "json")]
     pub target: String,
+    /// Print a whole program that runs as it is (update; --as boto3 or js): the server's new
+    /// value printed, a failed condition reported with the item as it is (ALL_OLD, exit 1), and
+    /// a write that is not safe to repeat sent once (an unknown outcome exits 3).
+    #[arg(long)]
+    pub program: bool,
     /// The endpoint the printed code sends to (nothing is connected to here). The same flag as
     /// every command's, given before or after `expr`.
     #[arg(long)]

@@ -3,6 +3,7 @@
 //! — built ones, ADD edits, repairs, like transactions — is written here, numbers exact in each.
 
 mod literal;
+mod program;
 mod render;
 mod setup;
 mod statement;
@@ -16,6 +17,7 @@ use crate::value::{Item, Style, json};
 pub use crate::connection::ClientSetup;
 pub(crate) use literal::shell_quote;
 pub use literal::shell_words;
+pub use program::{PROGRAM_TARGETS, Program};
 
 /// What the request does.
 #[derive(Debug, Clone, PartialEq)]

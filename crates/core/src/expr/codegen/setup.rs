@@ -75,6 +75,11 @@ impl ClientSetup {
 
     /// The lines that make boto3's `client`.
     pub(super) fn boto3_client(&self) -> String {
+        self.boto3_client_with(&[])
+    }
+
+    /// The lines that make boto3's `client`, with `extra` arguments (`config=…`).
+    pub(super) fn boto3_client_with(&self, extra: &[&str]) -> String {
         let mut arguments = vec![quoted("dynamodb")];
         if let Some(url) = &self.endpoint_url {
             arguments.push(format!("endpoint_url={}", quoted(url)));
@@ -89,6 +94,7 @@ impl ClientSetup {
                 quoted(LOCAL_KEY.1)
             ));
         }
+        arguments.extend(extra.iter().map(|e| (*e).to_owned()));
         let arguments = arguments.join(", ");
         match &self.profile {
             Some(profile) => format!(
@@ -102,7 +108,12 @@ impl ClientSetup {
     /// The JavaScript SDK's client configuration (`{ endpoint: …, region: … }`), and the import
     /// it needs for a profile.
     pub(super) fn js_config(&self) -> (String, Option<&'static str>) {
-        let mut fields = Vec::new();
+        self.js_config_with(&[])
+    }
+
+    /// [`js_config`](Self::js_config) with `extra` fields (`maxAttempts: 1`).
+    pub(super) fn js_config_with(&self, extra: &[&str]) -> (String, Option<&'static str>) {
+        let mut fields: Vec<String> = extra.iter().map(|e| (*e).to_owned()).collect();
         if let Some(url) = &self.endpoint_url {
             fields.push(format!("endpoint: {}", quoted(url)));
         }

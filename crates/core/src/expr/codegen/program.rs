@@ -1,0 +1,205 @@
+//! Whole programs: a request wrapped in what makes it right to run, not only to send. The
+//! counter write asks for `UPDATED_NEW` and prints the server's new value; a failed condition
+//! is reported with the item as it is (`ALL_OLD`, exit 1); a write that is not safe to repeat
+//! (an `ADD`, a `SET x = x + :d`, a `list_append`) is sent once, the SDK's own retries turned
+//! off, so a lost answer is said as unknown (exit 3) instead of counted twice. User text
+//! (tables, names, values) appears only inside string literals, never in a comment.
+
+use crate::error::{Error, Result};
+use crate::expr::codegen::literal::python;
+use crate::expr::codegen::{ClientSetup, Operation, Request, ReturnValues, Target};
+use crate::value::{Layout, json};
+
+/// A program that runs as it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Program {
+    /// Its language.
+    pub target: Target,
+    /// The code.
+    pub code: String,
+    /// The file it is meant to be saved as.
+    pub file: &'static str,
+    /// What it needs installed, and the command that runs it.
+    pub run: String,
+}
+
+/// The targets a whole program is written in, as `--as` spells them.
+pub const PROGRAM_TARGETS: &str = "boto3 or js";
+
+/// Whether sending `update` again after a lost answer would change the item again: it adds
+/// (`ADD`, `+`, `-`) or appends.
+fn not_repeatable(update: &str) -> bool {
+    let upper = update.to_uppercase();
+    upper.split_whitespace().any(|word| word == "ADD")
+        || update.contains('+')
+        || update.contains('-')
+        || upper.contains("LIST_APPEND")
+}
+
+impl Request {
+    /// The counter write as a whole program in `target`, connecting as `setup` says: an
+    /// update, its new value printed, a failed condition with the item as it is, and sent once
+    /// when it is not safe to repeat.
+    pub fn counter_program(&self, target: Target, setup: &ClientSetup) -> Result<Program> {
+        let Operation::Update(_) = self.operation else {
+            return Err(Error::Invalid(format!(
+                "a whole program is written for a counter write (an update); this is a {}",
+                self.operation_name()
+            )));
+        };
+        let mut request = self.clone();
+        request.returns.values = Some(ReturnValues::UpdatedNew);
+        request.returns.old_item_on_condition_failure = true;
+        let once = self.update.as_deref().is_some_and(not_repeatable);
+        match target {
+            Target::Boto3 => Ok(request.boto3_program(setup, once)),
+            Target::JsClient => Ok(request.js_program(setup, once)),
+            other => Err(Error::Invalid(format!(
+                "a whole program is written in {PROGRAM_TARGETS}; {} prints the request alone \
+                 (drop --program)",
+                other.label()
+            ))),
+        }
+    }
+
+    fn boto3_program(&self, setup: &ClientSetup, once: bool) -> Program {
+        let call = self.call();
+        let args: Vec<String> = (call.fields.iter())
+            .map(|(name, field)| format!("        {name}={},", python(&field.json())))
+            .collect();
+        let (note, config) = if once {
+            (
+                NOT_REPEATABLE_PY,
+                vec!["config=Config(retries={\"total_max_attempts\": 1})"],
+            )
+        } else {
+            ("", Vec::new())
+        };
+        let client = setup.boto3_client_with(&config);
+        let code = format!(
+            "{PY_HEAD}{note}{client}\n\ntry:\n    response = client.{}(\n{}\n    )\n{PY_TAIL}",
+            call.api.snake,
+            args.join("\n")
+        );
+        Program {
+            target: Target::Boto3,
+            code,
+            file: "counter_write.py",
+            run: "pip install boto3 && python3 counter_write.py".to_owned(),
+        }
+    }
+
+    fn js_program(&self, setup: &ClientSetup, once: bool) -> Program {
+        let call = self.call();
+        let body: Vec<String> = (call.fields.iter())
+            .map(|(name, field)| {
+                let value = json::text(&field.json(), Layout::Compact);
+                format!("      {name}: {value},")
+            })
+            .collect();
+        let (note, extra) = if once {
+            (NOT_REPEATABLE_JS, vec!["maxAttempts: 1"])
+        } else {
+            ("", Vec::new())
+        };
+        let (config, profile_import) = setup.js_config_with(&extra);
+        let code = format!(
+            "{JS_HEAD}{}{note}const client = new DynamoDBClient({config});\n\ntry {{\n  const response = await client.send(\n    new UpdateItemCommand({{\n{}\n    }}),\n  );\n{JS_TAIL}",
+            profile_import.unwrap_or_default(),
+            body.join("\n")
+        );
+        Program {
+            target: Target::JsClient,
+            code,
+            file: "counter_write.mjs",
+            run: "npm install @aws-sdk/client-dynamodb@3 && node counter_write.mjs".to_owned(),
+        }
+    }
+}
+
+const PY_HEAD: &str = "\
+# A counter write, whole: the server's new value printed (exit 0); a failed condition
+# reported with the item as it is (exit 1); refused (exit 1, bad input 2); an outcome that
+# cannot be known (exit 3).
+import json
+import sys
+
+import boto3
+from botocore.config import Config
+from botocore.exceptions import BotoCoreError, ClientError
+
+";
+
+const NOT_REPEATABLE_PY: &str = "\
+# This write is not safe to repeat: sent again after a lost answer, it would count twice.
+# boto3 retries on its own, so it is sent once; on an unknown outcome, read the item first.
+";
+
+const PY_TAIL: &str = "\
+except client.exceptions.ConditionalCheckFailedException as error:
+    item = error.response.get(\"Item\")
+    print(\"condition failed, nothing written; the item now:\", json.dumps(item), file=sys.stderr)
+    sys.exit(1)
+except ClientError as error:
+    status = error.response.get(\"ResponseMetadata\", {}).get(\"HTTPStatusCode\", 0)
+    code = error.response.get(\"Error\", {}).get(\"Code\", \"\")
+    if 400 <= status < 500:
+        print(\"refused:\", code, error, file=sys.stderr)
+        sys.exit(2 if code == \"ValidationException\" else 1)
+    print(\"outcome unknown (it may have been applied; not sent again):\", error, file=sys.stderr)
+    sys.exit(3)
+except BotoCoreError as error:
+    print(\"outcome unknown (it may have been applied; not sent again):\", error, file=sys.stderr)
+    sys.exit(3)
+print(json.dumps(response[\"Attributes\"]))
+";
+
+const JS_HEAD: &str = "\
+// A counter write, whole: the server's new value printed (exit 0); a failed condition
+// reported with the item as it is (exit 1); refused (exit 1, bad input 2); an outcome that
+// cannot be known (exit 3).
+import {
+  ConditionalCheckFailedException,
+  DynamoDBClient,
+  UpdateItemCommand,
+} from \"@aws-sdk/client-dynamodb\";
+";
+
+const NOT_REPEATABLE_JS: &str = "\
+// This write is not safe to repeat: sent again after a lost answer, it would count twice.
+// The SDK retries on its own, so it is sent once; on an unknown outcome, read the item first.
+";
+
+const JS_TAIL: &str = "\
+  console.log(JSON.stringify(response.Attributes));
+} catch (error) {
+  if (error instanceof ConditionalCheckFailedException) {
+    console.error(\"condition failed, nothing written; the item now:\", JSON.stringify(error.Item));
+    process.exit(1);
+  }
+  const status = error.$metadata?.httpStatusCode ?? 0;
+  if (status >= 400 && status < 500) {
+    console.error(\"refused:\", error.name, error.message);
+    process.exit(error.name === \"ValidationException\" ? 2 : 1);
+  }
+  console.error(\"outcome unknown (it may have been applied; not sent again):\", error.name, error.message);
+  process.exit(3);
+}
+";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_adds_or_appends_is_not_repeatable() {
+        assert!(not_repeatable("ADD #c :d"));
+        assert!(not_repeatable("SET #c = if_not_exists(#c, :z) + :d"));
+        assert!(not_repeatable("SET #l = list_append(#l, :x)"));
+        assert!(!not_repeatable("SET #s = :v REMOVE #t"));
+        assert!(
+            !not_repeatable("SET #address = :v"),
+            "a word holding `add` is not ADD"
+        );
+    }
+}

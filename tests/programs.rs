@@ -1,0 +1,222 @@
+//! Whole programs run as they are (`dynoscope expr update … --program`), with boto3 under
+//! Python and the AWS SDK for JavaScript v3 under Node.js, against the sandbox over HTTP, with
+//! an empty environment and an empty home: the counter write moves the value by exactly its
+//! delta and prints the server's value; a failed condition exits 1 with the item as it is
+//! (ALL_OLD) and writes nothing; an answer lost after the write applied is said unknown
+//! (exit 3) and the write counted once, where the single request, retried by its SDK, counts
+//! it every time it is sent.
+
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+use crate::common::{self, Fault, served::Served, served::succeeded};
+
+/// `expr update 'ADD play_count :d'` on the seeded `VID#9f3a` under the condition
+/// `play_count < :max`, printed `--as target` for `url` (a whole program with `program`).
+fn printed(target: &str, (delta, max): (&str, &str), url: &str, program: bool) -> String {
+    let values = format!(r#"{{":d": {{"N": "{delta}"}}, ":max": {{"N": "{max}"}}}}"#);
+    let mut args = vec![
+        "expr",
+        "update",
+        "ADD play_count :d",
+        "--condition",
+        "play_count < :max",
+        "--values",
+        &values,
+        "--table",
+        "Videos",
+        "--key",
+        "PK=VID#9f3a",
+        "--key",
+        "SK=STATS#TOTAL",
+        "--as",
+        target,
+        "--endpoint-url",
+        url,
+    ];
+    if program {
+        args.push("--program");
+    }
+    succeeded(&args).0
+}
+
+/// The two runtimes: where a program is written and how it runs.
+struct Runtime {
+    target: &'static str,
+    dir: PathBuf,
+    file: &'static str,
+    command: &'static str,
+}
+
+fn runtimes() -> [Runtime; 2] {
+    let python = Command::new("python3")
+        .args(["-c", "import boto3"])
+        .output();
+    assert!(
+        python.is_ok_and(|out| out.status.success()),
+        "python3 and boto3 are needed (scripts/test.sh installs moto, which brings boto3)"
+    );
+    let node = common::npm::installed("expr-node", &["@aws-sdk/client-dynamodb@3"]);
+    let python_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("programs-python");
+    std::fs::create_dir_all(&python_dir).unwrap();
+    [
+        Runtime {
+            target: "boto3",
+            dir: python_dir,
+            file: "counter_write.py",
+            command: "python3",
+        },
+        Runtime {
+            target: "js",
+            dir: node,
+            file: "counter_write.mjs",
+            command: "node",
+        },
+    ]
+}
+
+impl Runtime {
+    /// Run `code`, saved under a name starting `name`, with an empty environment and home
+    /// (only `PATH`, and `extra`).
+    fn run(&self, name: &str, code: &str, extra: &[(&str, &str)]) -> Output {
+        let script = self.dir.join(format!("{name}-{}", self.file));
+        std::fs::write(&script, code).unwrap();
+        let home = Path::new(env!("CARGO_TARGET_TMPDIR")).join("programs-empty-home");
+        std::fs::create_dir_all(&home).unwrap();
+        let mut command = Command::new(self.command);
+        command
+            .arg(&script)
+            .current_dir(&self.dir)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", &home);
+        for (name, value) in extra {
+            command.env(name, value);
+        }
+        command.output().unwrap()
+    }
+}
+
+fn play_count(served: &Served) -> i64 {
+    common::served::play_count(served).parse().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn the_counter_write_prints_the_servers_value_and_a_failed_condition_the_item() {
+    let served = Served::new();
+    let url = served.url().replace("127.0.0.1", "localhost");
+    for runtime in runtimes() {
+        let before = play_count(&served);
+        let program = printed(runtime.target, ("5", "1000000"), &url, true);
+        let out = runtime.run("prints", &program, &[]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{program}\n{}",
+            text(&out.stderr)
+        );
+        let said: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let after = play_count(&served);
+        assert_eq!(
+            after,
+            before + 5,
+            "{}: moved by exactly its delta",
+            runtime.target
+        );
+        assert_eq!(
+            said["play_count"]["N"],
+            after.to_string(),
+            "the server's value"
+        );
+        // The condition fails: exit 1, the item as it is, nothing written.
+        let program = printed(runtime.target, ("5", "10"), &url, true);
+        let out = runtime.run("prints", &program, &[]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.contains("condition failed, nothing written"),
+            "{stderr}"
+        );
+        let shown = format!(r#""play_count": {{"N": "{after}"}}"#).replace(": ", ":");
+        assert!(
+            stderr.replace(": ", ":").contains(&shown),
+            "ALL_OLD: {stderr}"
+        );
+        assert_eq!(play_count(&served), after, "nothing written");
+    }
+}
+
+#[test]
+fn a_lost_answer_is_unknown_and_counted_once_where_the_sdks_retry_counts_it_again() {
+    let served = Served::new();
+    // Even where the environment asks an SDK for three attempts.
+    let three = [("AWS_MAX_ATTEMPTS", "3")];
+    for runtime in runtimes() {
+        let proxy = served.fault(&["UpdateItem"], Fault::HtmlAfterApply);
+        let url = proxy.url.replace("127.0.0.1", "localhost");
+        let before = play_count(&served);
+        let program = printed(runtime.target, ("5", "1000000"), &url, true);
+        let out = runtime.run("lost", &program, &three);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{}: {stderr}", runtime.target);
+        assert!(stderr.contains("outcome unknown"), "{stderr}");
+        assert_eq!(proxy.arrived(), 1, "{}: sent once", runtime.target);
+        assert_eq!(play_count(&served), before + 5, "counted once");
+        // The single request, as copied, is retried by its SDK: each attempt applied.
+        let proxy = served.fault(&["UpdateItem"], Fault::HtmlAfterApply);
+        let url = proxy.url.replace("127.0.0.1", "localhost");
+        let before = play_count(&served);
+        let snippet = printed(runtime.target, ("5", "1000000"), &url, false);
+        let out = runtime.run("snippet", &snippet, &three);
+        assert!(!out.status.success());
+        assert_eq!(
+            proxy.arrived(),
+            3,
+            "{}: {}",
+            runtime.target,
+            text(&out.stderr)
+        );
+        assert_eq!(play_count(&served), before + 15, "counted three times");
+    }
+}
+
+#[test]
+fn a_program_is_written_for_an_update_in_python_or_javascript_only() {
+    let out = common::served::dynoscope(&[
+        "expr",
+        "query",
+        "PK = :p",
+        "--values",
+        r#"{":p":{"S":"x"}}"#,
+        "--as",
+        "boto3",
+        "--program",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("a whole program is written for a counter write"));
+    let out = common::served::dynoscope(&[
+        "expr",
+        "update",
+        "ADD c :d",
+        "--values",
+        r#"{":d":{"N":"1"}}"#,
+        "--as",
+        "rust",
+        "--program",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("written in boto3 or js"),
+        "{}",
+        text(&out.stderr)
+    );
+}
