@@ -299,6 +299,9 @@ impl Subcommand {
             Self::Sandbox { .. } => Some("sandbox prints its endpoint"),
             Self::Mcp(_) => Some("mcp speaks MCP on stdout"),
             Self::Table(t) if t.prints_code() => Some("table iac prints code"),
+            Self::Like(a) | Self::Unlike(a) if a.program.is_some() => {
+                Some("a like's --program prints code")
+            }
             Self::Check(a) if a.athena.is_some() && !a.run => Some("check --athena prints SQL"),
             _ => None,
         }

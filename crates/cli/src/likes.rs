@@ -8,7 +8,8 @@ use crate::args::{LikeArgs, LikeTargetArgs, StormArgs};
 use crate::exit::{Exit, said};
 use crate::interrupt::{describe, not_stopped};
 use dynoscope_core::cost::{Kind, decimal_json};
-use dynoscope_core::error::Result;
+use dynoscope_core::error::{Error, Result};
+use dynoscope_core::expr::codegen::{PROGRAM_TARGETS, Target};
 use dynoscope_core::likes::{self, LikeOp};
 use dynoscope_core::number::to_dynamodb;
 use dynoscope_core::report::Lines;
@@ -44,6 +45,19 @@ async fn like_as(cx: &mut Ctx<'_>, op: LikeOp, args: LikeArgs) -> Result<Exit> {
     let out = &mut *cx.out;
     let mut spec = spec(&args.target, &args.user);
     spec.token.clone_from(&args.token);
+    if let Some(name) = &args.program {
+        let target = Target::from_name(name)
+            .ok_or_else(|| Error::Invalid(format!("--program {name}: use {PROGRAM_TARGETS}")))?;
+        let program = spec.program(connection, op, target, stop).await?;
+        out.text(&program.code);
+        out.flush();
+        out.failure().map_or(Ok(()), Err)?;
+        out.note(format_args!(
+            "note: save it as {} and run: {}",
+            program.file, program.run
+        ));
+        return Ok(Exit::Done);
+    }
     let report = spec.run(connection, op, confirmed, stop).await?;
     said(out, &report)
 }

@@ -6,6 +6,7 @@ use crate::cancel::{CancelToken, not_stopped, unless_stopped};
 use crate::connection::Connection;
 use crate::counter::{EditReport, plan_edit, update_counter};
 use crate::error::Result;
+use crate::expr::codegen::{Program, Target};
 use crate::likes::{LikeOp, LikeReport, like_and_observe, like_request, now_secs};
 use crate::read;
 use crate::spec::{AddSpec, LikeSpec, SqlLoad};
@@ -73,6 +74,29 @@ impl LikeSpec {
         request.write_plan().confirmation().check(confirmed)?;
         not_stopped(stop, "TransactWriteItems")?;
         like_and_observe(connection, &info, request, confirmed, stop).await
+    }
+
+    /// The like or unlike `op` as a whole program in `target`, for the connection it is made
+    /// on; nothing is sent (one DescribeTable reads the key names).
+    pub async fn program(
+        &self,
+        connection: &Connection,
+        op: LikeOp,
+        target: Target,
+        stop: &CancelToken,
+    ) -> Result<Program> {
+        let info = read::describe_unless_stopped(&connection.reader(), &self.table, stop).await?;
+        let (like_target, user) = self.plan(&info)?;
+        let destination = Destination::of(connection);
+        let token = self.token.clone();
+        let request = like_request(&destination, op, &like_target, &user, token, now_secs())?;
+        let refused = match op {
+            LikeOp::Like => "already liked",
+            LikeOp::Unlike => "no like to take back",
+        };
+        request
+            .transaction()
+            .like_program(target, &destination.client_setup(), refused)
     }
 }
 

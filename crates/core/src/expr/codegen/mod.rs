@@ -4,6 +4,7 @@
 
 mod literal;
 mod program;
+mod program_like;
 mod render;
 mod setup;
 mod statement;

@@ -170,8 +170,7 @@ const NOT_REPEATABLE_JS: &str = "\
 // The SDK retries on its own, so it is sent once; on an unknown outcome, read the item first.
 ";
 
-const JS_TAIL: &str = "\
-  console.log(JSON.stringify(response.Attributes));
+const JS_TAIL: &str = "  console.log(JSON.stringify(response.Attributes));
 } catch (error) {
   if (error instanceof ConditionalCheckFailedException) {
     console.error(\"condition failed, nothing written; the item now:\", JSON.stringify(error.Item));

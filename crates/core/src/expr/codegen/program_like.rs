@@ -1,0 +1,172 @@
+//! The like and the unlike as whole programs: one `TransactWriteItems` with a
+//! `ClientRequestToken` made fresh for the run (or the one given), sent again with the same
+//! token after a lost answer — DynamoDB applies a token's transaction once within ten minutes,
+//! so a resend never counts twice — and a cancellation's reasons read and said (exit 1). The
+//! SDK's own retries are off: the program resends itself, saying so. User text appears only
+//! inside string literals.
+
+use crate::error::{Error, Result};
+use crate::expr::codegen::literal::python;
+use crate::expr::codegen::program::{PROGRAM_TARGETS, Program};
+use crate::expr::codegen::{ClientSetup, Field, Target, Transaction};
+use crate::value::{Layout, json};
+
+/// How often a program sends its transaction before it says the outcome is unknown.
+const SENDS: u32 = 3;
+
+impl Transaction {
+    /// The like (or unlike, as `refused` words a refused child) as a whole program in
+    /// `target`, connecting as `setup` says. `refused` is what a failed child condition means,
+    /// in words (`already liked`).
+    pub fn like_program(
+        &self,
+        target: Target,
+        setup: &ClientSetup,
+        refused: &str,
+    ) -> Result<Program> {
+        let mut transaction = self.clone();
+        // The token is the program's: given, or made fresh each run.
+        let given = transaction.token.take();
+        let call = transaction.call();
+        let token = |fresh: &str| {
+            given.as_ref().map_or_else(
+                || fresh.to_owned(),
+                |t| json::text(&serde_json::json!(t), Layout::Compact),
+            )
+        };
+        let refused = json::text(&serde_json::json!(refused), Layout::Compact);
+        match target {
+            Target::Boto3 => {
+                let fields: Vec<String> = (call.fields.iter())
+                    .map(|(name, field)| format!("            {name}={},", python(&field.json())))
+                    .collect();
+                let client = setup.boto3_client_with(&[ONE_SEND_PY]);
+                let code = format!(
+                    "{LIKE_PY_HEAD}{client}\nTOKEN = {}\nREFUSED = {refused}\nlast = None\nfor attempt in range(1, {SENDS} + 1):\n    try:\n        client.transact_write_items(\n{}\n            ClientRequestToken=TOKEN,\n        )\n{LIKE_PY_TAIL}",
+                    token("str(uuid.uuid4())"),
+                    fields.join("\n")
+                );
+                Ok(program(Target::Boto3, code))
+            }
+            Target::JsClient => {
+                let fields: Vec<String> = (call.fields.iter())
+                    .map(|(name, field)| js_field(name, field))
+                    .collect();
+                let (config, profile_import) = setup.js_config_with(&["maxAttempts: 1"]);
+                let code = format!(
+                    "{LIKE_JS_HEAD}{}const client = new DynamoDBClient({config});\nconst TOKEN = {};\nconst REFUSED = {refused};\nlet last;\nfor (let attempt = 1; attempt <= {SENDS}; attempt++) {{\n  try {{\n    await client.send(\n      new TransactWriteItemsCommand({{\n{}\n        ClientRequestToken: TOKEN,\n      }}),\n    );\n{LIKE_JS_TAIL}",
+                    profile_import.unwrap_or_default(),
+                    token("randomUUID()"),
+                    fields.join("\n")
+                );
+                Ok(program(Target::JsClient, code))
+            }
+            other => Err(Error::Invalid(format!(
+                "a whole program is written in {PROGRAM_TARGETS}; {} prints the request alone",
+                other.label()
+            ))),
+        }
+    }
+}
+
+fn js_field(name: &str, field: &Field) -> String {
+    format!(
+        "        {name}: {},",
+        json::text(&field.json(), Layout::Compact)
+    )
+}
+
+fn program(target: Target, code: String) -> Program {
+    let (file, run) = match target {
+        Target::JsClient => (
+            "like.mjs",
+            "npm install @aws-sdk/client-dynamodb@3 && node like.mjs",
+        ),
+        _ => ("like.py", "pip install boto3 && python3 like.py"),
+    };
+    Program {
+        target,
+        code,
+        file,
+        run: run.to_owned(),
+    }
+}
+
+const ONE_SEND_PY: &str = "config=Config(retries={\"total_max_attempts\": 1})";
+
+const LIKE_PY_HEAD: &str = "\
+# A like, whole: one TransactWriteItems with a ClientRequestToken. A lost answer is sent again
+# with the same token, which DynamoDB applies once within ten minutes, so it never counts twice.
+# Applied: exit 0. Cancelled (its reasons said): exit 1. Refused: exit 1 (bad input 2). Still no
+# answer after the last send: the outcome is unknown, exit 3.
+import json
+import sys
+import time
+import uuid
+
+import boto3
+from botocore.config import Config
+from botocore.exceptions import BotoCoreError, ClientError
+
+# The SDK does not resend on its own: this program does, with the same token, and says so.
+";
+
+const LIKE_PY_TAIL: &str = "        print(json.dumps({\"applied\": True, \"token\": TOKEN, \"sends\": attempt}))
+        sys.exit(0)
+    except client.exceptions.TransactionCanceledException as error:
+        reasons = [r.get(\"Code\", \"None\") for r in error.response.get(\"CancellationReasons\", [])]
+        why = REFUSED if reasons[:1] == [\"ConditionalCheckFailed\"] else \"cancelled\"
+        print(why + \"; nothing was written; reasons:\", json.dumps(reasons), file=sys.stderr)
+        sys.exit(1)
+    except ClientError as error:
+        status = error.response.get(\"ResponseMetadata\", {}).get(\"HTTPStatusCode\", 0)
+        code = error.response.get(\"Error\", {}).get(\"Code\", \"\")
+        if 400 <= status < 500:
+            print(\"refused:\", code, error, file=sys.stderr)
+            sys.exit(2 if code == \"ValidationException\" else 1)
+        last = error
+    except BotoCoreError as error:
+        last = error
+    print(\"send\", attempt, \"had no answer:\", last, \"- sending again with the same token\", file=sys.stderr)
+    time.sleep(0.2 * attempt)
+print(\"outcome unknown (it may have been applied once, never twice):\", last, file=sys.stderr)
+sys.exit(3)
+";
+
+const LIKE_JS_HEAD: &str = "\
+// A like, whole: one TransactWriteItems with a ClientRequestToken. A lost answer is sent again
+// with the same token, which DynamoDB applies once within ten minutes, so it never counts twice.
+// Applied: exit 0. Cancelled (its reasons said): exit 1. Refused: exit 1 (bad input 2). Still no
+// answer after the last send: the outcome is unknown, exit 3.
+import { randomUUID } from \"node:crypto\";
+import {
+  DynamoDBClient,
+  TransactionCanceledException,
+  TransactWriteItemsCommand,
+} from \"@aws-sdk/client-dynamodb\";
+
+// The SDK does not resend on its own: this program does, with the same token, and says so.
+";
+
+const LIKE_JS_TAIL: &str = "    console.log(JSON.stringify({ applied: true, token: TOKEN, sends: attempt }));
+    process.exit(0);
+  } catch (error) {
+    if (error instanceof TransactionCanceledException) {
+      const reasons = (error.CancellationReasons ?? []).map((r) => r.Code ?? \"None\");
+      const why = reasons[0] === \"ConditionalCheckFailed\" ? REFUSED : \"cancelled\";
+      console.error(`${why}; nothing was written; reasons:`, JSON.stringify(reasons));
+      process.exit(1);
+    }
+    const status = error.$metadata?.httpStatusCode ?? 0;
+    if (status >= 400 && status < 500) {
+      console.error(\"refused:\", error.name, error.message);
+      process.exit(error.name === \"ValidationException\" ? 2 : 1);
+    }
+    last = error;
+  }
+  console.error(`send ${attempt} had no answer: ${last?.name} - sending again with the same token`);
+  await new Promise((done) => setTimeout(done, 200 * attempt));
+}
+console.error(\"outcome unknown (it may have been applied once, never twice):\", last?.name, last?.message);
+process.exit(3);
+";
