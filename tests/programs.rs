@@ -18,7 +18,12 @@ use crate::common::{self, Fault, served::Served, served::succeeded};
 
 /// `expr update 'ADD play_count :d'` on the seeded `VID#9f3a` under the condition
 /// `play_count < :max`, printed `--as target` for `url` (a whole program with `program`).
-fn printed(target: &str, (delta, max): (&str, &str), url: &str, program: bool) -> String {
+pub(crate) fn printed(
+    target: &str,
+    (delta, max): (&str, &str),
+    url: &str,
+    program: bool,
+) -> String {
     let values = format!(r#"{{":d": {{"N": "{delta}"}}, ":max": {{"N": "{max}"}}}}"#);
     let mut args = vec![
         "expr",
@@ -46,14 +51,14 @@ fn printed(target: &str, (delta, max): (&str, &str), url: &str, program: bool) -
 }
 
 /// The two runtimes: where a program is written and how it runs.
-struct Runtime {
-    target: &'static str,
+pub(crate) struct Runtime {
+    pub(crate) target: &'static str,
     dir: PathBuf,
     file: &'static str,
     command: &'static str,
 }
 
-fn runtimes() -> [Runtime; 2] {
+pub(crate) fn runtimes() -> [Runtime; 2] {
     let python = Command::new("python3")
         .args(["-c", "import boto3"])
         .output();
@@ -83,7 +88,7 @@ fn runtimes() -> [Runtime; 2] {
 impl Runtime {
     /// Run `code`, saved under a name starting `name`, with an empty environment and home
     /// (only `PATH`, and `extra`).
-    fn run(&self, name: &str, code: &str, extra: &[(&str, &str)]) -> Output {
+    pub(crate) fn run(&self, name: &str, code: &str, extra: &[(&str, &str)]) -> Output {
         let script = self.dir.join(format!("{name}-{}", self.file));
         std::fs::write(&script, code).unwrap();
         let home = Path::new(env!("CARGO_TARGET_TMPDIR")).join("programs-empty-home");
@@ -106,7 +111,7 @@ fn play_count(served: &Served) -> i64 {
     common::served::play_count(served).parse().unwrap()
 }
 
-fn text(bytes: &[u8]) -> String {
+pub(crate) fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
@@ -219,105 +224,4 @@ fn a_program_is_written_for_an_update_in_python_or_javascript_only() {
         "{}",
         text(&out.stderr)
     );
-}
-
-/// `like --program` on `POST#a91f` for `user` at `url`, with `token` when given.
-fn printed_like(target: &str, user: &str, url: &str, token: Option<&str>) -> String {
-    let mut args = vec![
-        "--endpoint-url",
-        url,
-        "like",
-        "--table",
-        "Social",
-        "--pk",
-        "POST#a91f",
-        "--user",
-        user,
-        "--program",
-        target,
-    ];
-    if let Some(token) = token {
-        args.extend(["--token", token]);
-    }
-    succeeded(&args).0
-}
-
-fn like_tally(served: &Served) -> i64 {
-    let item = served.item("Social", "POST#a91f", "META");
-    let json: Value = serde_json::from_str(item.trim()).unwrap();
-    json["likeTally"].as_i64().unwrap()
-}
-
-#[test]
-fn a_like_sent_again_with_its_token_counts_once_and_a_second_like_is_cancelled_with_reasons() {
-    let served = Served::new();
-    let url = served.url().replace("127.0.0.1", "localhost");
-    for runtime in runtimes() {
-        let before = like_tally(&served);
-        // The same token twice: applied once.
-        let user = format!("USER#p-{}", runtime.target);
-        let token = format!("token-{}", runtime.target);
-        let program = printed_like(runtime.target, &user, &url, Some(&token));
-        for _ in 0..2 {
-            let out = runtime.run("like-token", &program, &[]);
-            assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-            let said: Value = serde_json::from_slice(&out.stdout).unwrap();
-            assert_eq!(said["token"], token.as_str());
-        }
-        assert_eq!(
-            like_tally(&served),
-            before + 1,
-            "{}: counted once",
-            runtime.target
-        );
-        // A fresh token each run: the second like of the same user is cancelled, its reasons said.
-        let program = printed_like(runtime.target, &user, &url, None);
-        let out = runtime.run("like-fresh", &program, &[]);
-        let stderr = text(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{stderr}");
-        assert!(
-            stderr.contains(
-                r#"already liked; nothing was written; reasons: ["ConditionalCheckFailed","#
-            ),
-            "{stderr}"
-        );
-        assert_eq!(like_tally(&served), before + 1);
-    }
-}
-
-#[test]
-fn a_like_whose_answer_is_lost_is_sent_again_with_its_token_and_counted_once() {
-    let served = Served::new();
-    for runtime in runtimes() {
-        let proxy = served.fault(&["TransactWriteItems"], Fault::HtmlAfterApplyOnce);
-        let url = proxy.url.replace("127.0.0.1", "localhost");
-        let before = like_tally(&served);
-        let user = format!("USER#lost-{}", runtime.target);
-        let program = printed_like(runtime.target, &user, &url, None);
-        let out = runtime.run("like-lost", &program, &[("AWS_MAX_ATTEMPTS", "5")]);
-        let stderr = text(&out.stderr);
-        assert_eq!(out.status.code(), Some(0), "{stderr}");
-        assert!(
-            stderr.contains("sending again with the same token"),
-            "{stderr}"
-        );
-        let said: Value = serde_json::from_slice(&out.stdout).unwrap();
-        assert_eq!(said["sends"], 2);
-        assert_eq!(
-            proxy.arrived(),
-            2,
-            "sent twice, by the program, with one token"
-        );
-        assert_eq!(
-            like_tally(&served),
-            before + 1,
-            "{}: counted once",
-            runtime.target
-        );
-        assert!(
-            served
-                .item("Social", "POST#a91f", &format!("LIKE#{user}"))
-                .contains(&user)
-        );
-    }
 }

@@ -303,6 +303,7 @@ impl Subcommand {
                 Some("a like's --program prints code")
             }
             Self::Check(a) if a.athena.is_some() && !a.run => Some("check --athena prints SQL"),
+            Self::Check(a) if a.program.is_some() => Some("check --program prints code"),
             _ => None,
         }
     }

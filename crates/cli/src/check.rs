@@ -17,7 +17,8 @@ use dynoscope_core::connection::{Connection, Reader};
 use dynoscope_core::cost::Pricing;
 use dynoscope_core::ending::Ending;
 use dynoscope_core::error::{Error, Result};
-use dynoscope_core::spec::WindowSpec;
+use dynoscope_core::expr::codegen::{PROGRAM_TARGETS, Target};
+use dynoscope_core::spec::{TallySpec, WindowSpec};
 use dynoscope_core::table::TableInfo;
 use dynoscope_core::tally::{self, AthenaRunSpec, Reconciled, RepairReport, TallyRule};
 use dynoscope_core::transfer::Format;
@@ -33,6 +34,12 @@ pub async fn check(cx: &mut Ctx<'_>, args: CheckArgs) -> Result<Exit> {
     }
     let out = &mut *cx.out;
     let spec = args.spec();
+    if let Some(name) = &args.program {
+        if args.pk.is_none() && !args.all {
+            return Err(Error::Invalid("--program: give --pk VALUE or --all".into()));
+        }
+        return program(connection, (&spec, name), out, stop).await;
+    }
     if let Some(export) = &args.incremental_export {
         let window = WindowSpec {
             table: args.table.clone(),
@@ -96,6 +103,27 @@ pub async fn check(cx: &mut Ctx<'_>, args: CheckArgs) -> Result<Exit> {
         all.ending()
     };
     Ok(Exit::from(repaired.ending().graver(unchecked)))
+}
+
+/// `--program`: the reconcile of `spec` as a whole program, printed; nothing read but the
+/// table's description.
+async fn program(
+    connection: &Connection,
+    (spec, name): (&TallySpec, &str),
+    out: &mut Output,
+    stop: &CancelToken,
+) -> Result<Exit> {
+    let target = Target::from_name(name)
+        .ok_or_else(|| Error::Invalid(format!("--program {name}: use {PROGRAM_TARGETS}")))?;
+    let program = spec.program(connection, target, stop).await?;
+    out.text(&program.code);
+    out.flush();
+    out.failure().map_or(Ok(()), Err)?;
+    out.note(format_args!(
+        "note: save it as {} and run: {}",
+        program.file, program.run
+    ));
+    Ok(Exit::Done)
 }
 
 /// `--athena`: its SQL printed, or with `--run` run in Athena and its report said.

@@ -221,6 +221,15 @@ pub struct CheckArgs {
     /// counts are as old as the export.
     #[arg(long, requires = "all", conflicts_with_all = ["pk", "shards", "athena", "from_export"])]
     pub repair: bool,
+    /// Read nothing: print the reconcile (of --pk, or of every parent with --all) as a whole
+    /// program in TARGET (boto3 or js): every page read, the drifted parents printed as JSON
+    /// lines, exit 1 when any.
+    #[arg(
+        long,
+        value_name = "TARGET",
+        conflicts_with_all = ["repair", "shards", "athena", "from_export", "incremental_export"]
+    )]
+    pub program: Option<String>,
     /// One JSON object per line.
     #[arg(long)]
     pub json: bool,

@@ -3,14 +3,16 @@
 //! domains they call, so that no domain module needs the specs.
 
 use crate::cancel::{CancelToken, not_stopped, unless_stopped};
+use crate::condition::ScalarType;
 use crate::connection::Connection;
 use crate::counter::{EditReport, plan_edit, update_counter};
-use crate::error::Result;
-use crate::expr::codegen::{Program, Target};
+use crate::error::{Error, Result};
+use crate::expr::codegen::{Program, ReconcileShape, Target};
 use crate::likes::{LikeOp, LikeReport, like_and_observe, like_request, now_secs};
 use crate::read;
-use crate::spec::{AddSpec, LikeSpec, SqlLoad};
+use crate::spec::{AddSpec, LikeSpec, SqlLoad, TallySpec};
 use crate::sql::SqlSession;
+use crate::tally::ChildSource;
 use crate::write::Destination;
 
 impl AddSpec {
@@ -97,6 +99,49 @@ impl LikeSpec {
         request
             .transaction()
             .like_program(target, &destination.client_setup(), refused)
+    }
+}
+
+impl TallySpec {
+    /// The reconcile (of `pk`, or of every parent) as a whole program in `target`, for the
+    /// connection it is made on; nothing is read but the table's description. Written for
+    /// string keys and children in the parent's partition.
+    pub async fn program(
+        &self,
+        connection: &Connection,
+        target: Target,
+        stop: &CancelToken,
+    ) -> Result<Program> {
+        let info = read::describe_unless_stopped(&connection.reader(), &self.table, stop).await?;
+        let rule = self.rule.tally_rule()?;
+        let ChildSource::SortKeyPrefix(child_prefix) = rule.children else {
+            return Err(Error::Invalid(
+                "a reconcile program counts children in the parent's partition (--child-prefix), not in an index".into(),
+            ));
+        };
+        let (Some(sort), ScalarType::S) = (&info.sort, info.partition.kind) else {
+            return Err(Error::Invalid(format!(
+                "a reconcile program is written for a table with string partition and sort keys; {} has not",
+                info.name
+            )));
+        };
+        if sort.kind != ScalarType::S {
+            return Err(Error::Invalid(format!(
+                "a reconcile program is written for a string sort key; {}'s is {}",
+                info.name,
+                sort.kind.attr_type().tag()
+            )));
+        }
+        let shape = ReconcileShape {
+            table: info.name.clone(),
+            keys: (info.partition.name.clone(), sort.name.clone()),
+            tally: rule.tally,
+            parent_sk: rule.parents.sort_key,
+            parent_prefix: rule.parents.partition_prefix,
+            child_prefix,
+            only: self.pk.clone(),
+        };
+        shape.program(target, &connection.client_setup())
     }
 }
 

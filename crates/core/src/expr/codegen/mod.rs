@@ -4,7 +4,6 @@
 
 mod literal;
 mod program;
-mod program_like;
 mod render;
 mod setup;
 mod statement;
@@ -18,7 +17,7 @@ use crate::value::{Item, Style, json};
 pub use crate::connection::ClientSetup;
 pub(crate) use literal::shell_quote;
 pub use literal::shell_words;
-pub use program::{PROGRAM_TARGETS, Program};
+pub use program::{PROGRAM_TARGETS, Program, ReconcileShape};
 
 /// What the request does.
 #[derive(Debug, Clone, PartialEq)]

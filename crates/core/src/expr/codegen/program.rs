@@ -5,6 +5,11 @@
 //! off, so a lost answer is said as unknown (exit 3) instead of counted twice. User text
 //! (tables, names, values) appears only inside string literals, never in a comment.
 
+mod like;
+mod reconcile;
+
+pub use reconcile::ReconcileShape;
+
 use crate::error::{Error, Result};
 use crate::expr::codegen::literal::python;
 use crate::expr::codegen::{ClientSetup, Operation, Request, ReturnValues, Target};

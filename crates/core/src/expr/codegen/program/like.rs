@@ -5,9 +5,9 @@
 //! SDK's own retries are off: the program resends itself, saying so. User text appears only
 //! inside string literals.
 
+use super::{PROGRAM_TARGETS, Program};
 use crate::error::{Error, Result};
 use crate::expr::codegen::literal::python;
-use crate::expr::codegen::program::{PROGRAM_TARGETS, Program};
 use crate::expr::codegen::{ClientSetup, Field, Target, Transaction};
 use crate::value::{Layout, json};
 

@@ -1,0 +1,271 @@
+//! The reconcile as a whole program: every parent's stored tally beside its counted children,
+//! the drifted parents printed, a JSON line each (`pk`, `stored`, `counted`, `drift` = stored −
+//! counted, as `dynoscope check` says them), exit 1 when any drifted. Every parent: one Scan,
+//! every page followed (`LastEvaluatedKey`). One parent: a consistent GetItem of the parent and
+//! a `Select: COUNT` Query of its children, every page summed. Reads are safe to repeat, so the
+//! SDK's own retries stay on. The shape's text appears only in the constants at the top, as
+//! string literals; numbers are compared exactly (Python's `Decimal`, JavaScript's `BigInt`).
+
+use super::{PROGRAM_TARGETS, Program};
+use crate::error::{Error, Result};
+use crate::expr::codegen::{ClientSetup, Target};
+
+/// What a reconcile reads: a table whose string keys are `pk`/`sk`, parents with sort key
+/// `parent_sk` (and partition keys beginning `parent_prefix`) holding `tally`, children in the
+/// parent's partition with sort keys beginning `child_prefix`; `only` one parent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReconcileShape {
+    /// The table.
+    pub table: String,
+    /// The partition and sort key attributes.
+    pub keys: (String, String),
+    /// The tally attribute.
+    pub tally: String,
+    /// A parent's sort key.
+    pub parent_sk: String,
+    /// A parent's partition key prefix (empty: any).
+    pub parent_prefix: String,
+    /// A child's sort key prefix.
+    pub child_prefix: String,
+    /// One parent's partition key, or every parent.
+    pub only: Option<String>,
+}
+
+/// A string literal in Python and JavaScript alike (JSON's quoting is valid in both).
+fn quoted(text: &str) -> String {
+    serde_json::Value::String(text.to_owned()).to_string()
+}
+
+impl ReconcileShape {
+    /// The reconcile as a whole program in `target`, connecting as `setup` says.
+    pub fn program(&self, target: Target, setup: &ClientSetup) -> Result<Program> {
+        let only = self.only.as_deref().map_or_else(
+            || {
+                if target == Target::Boto3 {
+                    "None"
+                } else {
+                    "null"
+                }
+                .to_owned()
+            },
+            quoted,
+        );
+        let constants = [
+            ("TABLE", quoted(&self.table)),
+            ("PK", quoted(&self.keys.0)),
+            ("SK", quoted(&self.keys.1)),
+            ("TALLY", quoted(&self.tally)),
+            ("PARENT_SK", quoted(&self.parent_sk)),
+            ("PARENT_PREFIX", quoted(&self.parent_prefix)),
+            ("CHILD_PREFIX", quoted(&self.child_prefix)),
+            ("ONLY", only),
+        ];
+        match target {
+            Target::Boto3 => {
+                let lines: Vec<String> = constants
+                    .iter()
+                    .map(|(n, v)| format!("{n} = {v}"))
+                    .collect();
+                let code = format!(
+                    "{RECONCILE_PY_HEAD}{}\n\n{}\n{RECONCILE_PY_BODY}",
+                    setup.boto3_client(),
+                    lines.join("\n")
+                );
+                Ok(program(target, code))
+            }
+            Target::JsClient => {
+                let lines: Vec<String> = (constants.iter())
+                    .map(|(n, v)| format!("const {n} = {v};"))
+                    .collect();
+                let (config, profile_import) = setup.js_config();
+                let code = format!(
+                    "{RECONCILE_JS_HEAD}{}const client = new DynamoDBClient({config});\n\n{}\n{RECONCILE_JS_BODY}",
+                    profile_import.unwrap_or_default(),
+                    lines.join("\n")
+                );
+                Ok(program(target, code))
+            }
+            other => Err(Error::Invalid(format!(
+                "a whole program is written in {PROGRAM_TARGETS}; {} is not one",
+                other.label()
+            ))),
+        }
+    }
+}
+
+fn program(target: Target, code: String) -> Program {
+    let (file, run) = match target {
+        Target::JsClient => (
+            "reconcile.mjs",
+            "npm install @aws-sdk/client-dynamodb@3 && node reconcile.mjs",
+        ),
+        _ => ("reconcile.py", "pip install boto3 && python3 reconcile.py"),
+    };
+    Program {
+        target,
+        code,
+        file,
+        run: run.to_owned(),
+    }
+}
+
+const RECONCILE_PY_HEAD: &str = "\
+# The reconcile, whole: each parent's stored tally beside its counted children; the drifted
+# parents printed, a JSON line each (drift = stored - counted; a missing tally has none), exit 1
+# when any drifted. Every parent: one Scan, every page. One parent (ONLY): a consistent GetItem
+# and a COUNT Query, every page. Numbers compared exactly.
+import json
+import sys
+from decimal import Decimal
+
+import boto3
+
+";
+
+const RECONCILE_PY_BODY: &str = "
+def text(item, name, kind):
+    return item.get(name, {}).get(kind)
+
+
+def count_children(pk):
+    args = {
+        \"TableName\": TABLE,
+        \"KeyConditionExpression\": \"#pk = :p AND begins_with(#sk, :c)\",
+        \"ExpressionAttributeNames\": {\"#pk\": PK, \"#sk\": SK},
+        \"ExpressionAttributeValues\": {\":p\": {\"S\": pk}, \":c\": {\"S\": CHILD_PREFIX}},
+        \"Select\": \"COUNT\",
+    }
+    counted = 0
+    while True:
+        page = client.query(**args)
+        counted += page[\"Count\"]
+        if \"LastEvaluatedKey\" not in page:
+            return counted
+        args[\"ExclusiveStartKey\"] = page[\"LastEvaluatedKey\"]
+
+
+def every_parent():
+    tallies, counted = {}, {}
+    args = {
+        \"TableName\": TABLE,
+        \"ProjectionExpression\": \"#pk, #sk, #t\",
+        \"ExpressionAttributeNames\": {\"#pk\": PK, \"#sk\": SK, \"#t\": TALLY},
+    }
+    while True:
+        page = client.scan(**args)
+        for item in page[\"Items\"]:
+            pk, sk = text(item, PK, \"S\"), text(item, SK, \"S\")
+            if pk is None or sk is None:
+                continue
+            if sk == PARENT_SK and pk.startswith(PARENT_PREFIX):
+                tallies[pk] = text(item, TALLY, \"N\")
+            elif sk.startswith(CHILD_PREFIX):
+                counted[pk] = counted.get(pk, 0) + 1
+        if \"LastEvaluatedKey\" not in page:
+            return [(pk, tallies[pk], counted.get(pk, 0)) for pk in sorted(tallies)]
+        args[\"ExclusiveStartKey\"] = page[\"LastEvaluatedKey\"]
+
+
+def one_parent(pk):
+    key = {PK: {\"S\": pk}, SK: {\"S\": PARENT_SK}}
+    found = client.get_item(TableName=TABLE, Key=key, ConsistentRead=True).get(\"Item\")
+    if found is None:
+        print(\"no parent\", json.dumps(pk), \"in\", TABLE, file=sys.stderr)
+        sys.exit(1)
+    return [(pk, text(found, TALLY, \"N\"), count_children(pk))]
+
+
+parents = one_parent(ONLY) if ONLY is not None else every_parent()
+drifted = 0
+for pk, stored, counted in parents:
+    if stored is not None and Decimal(stored) == counted:
+        continue
+    drifted += 1
+    drift = None if stored is None else str(Decimal(stored) - counted)
+    print(json.dumps({\"pk\": pk, \"stored\": stored, \"counted\": str(counted), \"drift\": drift}))
+print(len(parents), \"parents checked,\", drifted, \"drifted\", file=sys.stderr)
+sys.exit(1 if drifted else 0)
+";
+
+const RECONCILE_JS_HEAD: &str = "\
+// The reconcile, whole: each parent's stored tally beside its counted children; the drifted
+// parents printed, a JSON line each (drift = stored - counted; a missing tally has none), exit 1
+// when any drifted. Every parent: one Scan, every page. One parent (ONLY): a consistent GetItem
+// and a COUNT Query, every page. Tallies compared exactly (a whole number as a BigInt).
+import {
+  DynamoDBClient,
+  GetItemCommand,
+  QueryCommand,
+  ScanCommand,
+} from \"@aws-sdk/client-dynamodb\";
+
+";
+
+const RECONCILE_JS_BODY: &str = "
+const text = (item, name, kind) => item?.[name]?.[kind];
+// Drift as text, exactly: stored - counted for a whole number; a fraction never equals a count.
+const driftOf = (stored, counted) =>
+  /^-?\\d+$/.test(stored) ? (BigInt(stored) - BigInt(counted)).toString() : `${stored} - ${counted}`;
+
+async function countChildren(pk) {
+  const input = {
+    TableName: TABLE,
+    KeyConditionExpression: \"#pk = :p AND begins_with(#sk, :c)\",
+    ExpressionAttributeNames: { \"#pk\": PK, \"#sk\": SK },
+    ExpressionAttributeValues: { \":p\": { S: pk }, \":c\": { S: CHILD_PREFIX } },
+    Select: \"COUNT\",
+  };
+  let counted = 0;
+  for (;;) {
+    const page = await client.send(new QueryCommand(input));
+    counted += page.Count;
+    if (!page.LastEvaluatedKey) return counted;
+    input.ExclusiveStartKey = page.LastEvaluatedKey;
+  }
+}
+
+async function everyParent() {
+  const tallies = new Map();
+  const counted = new Map();
+  const input = {
+    TableName: TABLE,
+    ProjectionExpression: \"#pk, #sk, #t\",
+    ExpressionAttributeNames: { \"#pk\": PK, \"#sk\": SK, \"#t\": TALLY },
+  };
+  for (;;) {
+    const page = await client.send(new ScanCommand(input));
+    for (const item of page.Items ?? []) {
+      const pk = text(item, PK, \"S\");
+      const sk = text(item, SK, \"S\");
+      if (pk === undefined || sk === undefined) continue;
+      if (sk === PARENT_SK && pk.startsWith(PARENT_PREFIX)) tallies.set(pk, text(item, TALLY, \"N\"));
+      else if (sk.startsWith(CHILD_PREFIX)) counted.set(pk, (counted.get(pk) ?? 0) + 1);
+    }
+    if (!page.LastEvaluatedKey) break;
+    input.ExclusiveStartKey = page.LastEvaluatedKey;
+  }
+  const pks = [...tallies.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return pks.map((pk) => [pk, tallies.get(pk), counted.get(pk) ?? 0]);
+}
+
+async function oneParent(pk) {
+  const Key = { [PK]: { S: pk }, [SK]: { S: PARENT_SK } };
+  const found = (await client.send(new GetItemCommand({ TableName: TABLE, Key, ConsistentRead: true }))).Item;
+  if (!found) {
+    console.error(\"no parent\", JSON.stringify(pk), \"in\", TABLE);
+    process.exit(1);
+  }
+  return [[pk, text(found, TALLY, \"N\"), await countChildren(pk)]];
+}
+
+const parents = ONLY !== null ? await oneParent(ONLY) : await everyParent();
+let drifted = 0;
+for (const [pk, stored, counted] of parents) {
+  const drift = stored === undefined ? null : driftOf(stored, counted);
+  if (drift === \"0\") continue;
+  drifted += 1;
+  console.log(JSON.stringify({ pk, stored: stored ?? null, counted: String(counted), drift }));
+}
+console.error(`${parents.length} parents checked, ${drifted} drifted`);
+process.exit(drifted ? 1 : 0);
+";

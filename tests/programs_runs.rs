@@ -1,0 +1,235 @@
+//! Whole programs of the like and the reconcile, run as they are by Python and Node.js against
+//! the sandbox (`programs.rs` has the runtimes): a like sent again with its token counts once,
+//! a second like is cancelled with its reasons, a lost answer is sent again with the same
+//! token; the reconcile prints exactly the drifts `dynoscope check` finds; hostile keys and
+//! names stay inside their strings.
+
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::common::{self, Fault, served::Served, served::succeeded};
+use crate::programs::{runtimes, text};
+
+/// `like --program` on `POST#a91f` for `user` at `url`, with `token` when given.
+fn printed_like(target: &str, user: &str, url: &str, token: Option<&str>) -> String {
+    let mut args = vec![
+        "--endpoint-url",
+        url,
+        "like",
+        "--table",
+        "Social",
+        "--pk",
+        "POST#a91f",
+        "--user",
+        user,
+        "--program",
+        target,
+    ];
+    if let Some(token) = token {
+        args.extend(["--token", token]);
+    }
+    succeeded(&args).0
+}
+
+fn like_tally(served: &Served) -> i64 {
+    let item = served.item("Social", "POST#a91f", "META");
+    let json: Value = serde_json::from_str(item.trim()).unwrap();
+    json["likeTally"].as_i64().unwrap()
+}
+
+#[test]
+fn a_like_sent_again_with_its_token_counts_once_and_a_second_like_is_cancelled_with_reasons() {
+    let served = Served::new();
+    let url = served.url().replace("127.0.0.1", "localhost");
+    for runtime in runtimes() {
+        let before = like_tally(&served);
+        // The same token twice: applied once.
+        let user = format!("USER#p-{}", runtime.target);
+        let token = format!("token-{}", runtime.target);
+        let program = printed_like(runtime.target, &user, &url, Some(&token));
+        for _ in 0..2 {
+            let out = runtime.run("like-token", &program, &[]);
+            assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+            let said: Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(said["token"], token.as_str());
+        }
+        assert_eq!(
+            like_tally(&served),
+            before + 1,
+            "{}: counted once",
+            runtime.target
+        );
+        // A fresh token each run: the second like of the same user is cancelled, its reasons said.
+        let program = printed_like(runtime.target, &user, &url, None);
+        let out = runtime.run("like-fresh", &program, &[]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.contains(
+                r#"already liked; nothing was written; reasons: ["ConditionalCheckFailed","#
+            ),
+            "{stderr}"
+        );
+        assert_eq!(like_tally(&served), before + 1);
+    }
+}
+
+#[test]
+fn a_like_whose_answer_is_lost_is_sent_again_with_its_token_and_counted_once() {
+    let served = Served::new();
+    for runtime in runtimes() {
+        let proxy = served.fault(&["TransactWriteItems"], Fault::HtmlAfterApplyOnce);
+        let url = proxy.url.replace("127.0.0.1", "localhost");
+        let before = like_tally(&served);
+        let user = format!("USER#lost-{}", runtime.target);
+        let program = printed_like(runtime.target, &user, &url, None);
+        let out = runtime.run("like-lost", &program, &[("AWS_MAX_ATTEMPTS", "5")]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{stderr}");
+        assert!(
+            stderr.contains("sending again with the same token"),
+            "{stderr}"
+        );
+        let said: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(said["sends"], 2);
+        assert_eq!(
+            proxy.arrived(),
+            2,
+            "sent twice, by the program, with one token"
+        );
+        assert_eq!(
+            like_tally(&served),
+            before + 1,
+            "{}: counted once",
+            runtime.target
+        );
+        assert!(
+            served
+                .item("Social", "POST#a91f", &format!("LIKE#{user}"))
+                .contains(&user)
+        );
+    }
+}
+
+#[test]
+fn the_reconcile_prints_exactly_the_drifts_dynoscope_finds() {
+    let served = Served::new();
+    let url = served.url().replace("127.0.0.1", "localhost");
+    let rule = common::LIKES_RULE;
+    let check = |extra: &[&str], code: i32| -> Vec<String> {
+        let mut args = vec!["--endpoint-url", &url, "check", "--table", "Social"];
+        args.extend(rule);
+        args.extend(extra);
+        let out = common::served::dynoscope(&args);
+        assert_eq!(out.status.code(), Some(code), "{}", text(&out.stderr));
+        text(&out.stdout).lines().map(str::to_owned).collect()
+    };
+    // dynoscope's own drifted parents, as JSON objects of the same four keys.
+    let found: Vec<Value> = (check(&["--all", "--output", "jsonl"], 1).iter())
+        .map(|line| serde_json::from_str::<Value>(line).unwrap())
+        .filter(|p| p["drift"] != "0")
+        .map(|p| serde_json::json!({"pk": p["pk"], "stored": p["stored"], "counted": p["counted"], "drift": p["drift"]}))
+        .collect();
+    let mut found = found;
+    // The programs print parents in key order.
+    found.sort_by(|a, b| a["pk"].as_str().cmp(&b["pk"].as_str()));
+    let pks: Vec<&str> = found.iter().map(|p| p["pk"].as_str().unwrap()).collect();
+    assert_eq!(
+        pks,
+        ["POST#3b0c", "POST#77f1", "POST#d71e"],
+        "the sandbox's three seeded drifts"
+    );
+    for runtime in runtimes() {
+        let program = check(&["--all", "--program", runtime.target], 0).join("\n");
+        let out = runtime.run("reconcile", &program, &[]);
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        let printed: Vec<Value> = (text(&out.stdout).lines())
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect();
+        assert_eq!(printed, found, "{}", runtime.target);
+        assert!(
+            text(&out.stderr).contains("45 parents checked, 3 drifted"),
+            "{}",
+            text(&out.stderr)
+        );
+        // One parent: its COUNT query, every page.
+        let program = check(&["--pk", "POST#d71e", "--program", runtime.target], 0).join("\n");
+        let out = runtime.run("reconcile-one", &program, &[]);
+        assert_eq!(out.status.code(), Some(1));
+        let printed: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(printed, found[2], "{}", runtime.target);
+    }
+}
+
+#[test]
+fn hostile_keys_and_names_stay_inside_their_strings() {
+    let served = Served::new();
+    let url = served.url().replace("127.0.0.1", "localhost");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("programs-canary");
+    std::fs::create_dir_all(&dir).unwrap();
+    let canary = dir.join("touched");
+    let _ = std::fs::remove_file(&canary);
+    let c = canary.display();
+    let hostile = format!(
+        "K'\"\\\" $(touch {c}) `touch {c}` ${{x}} #{{}}\u{2028}\\n\n\"); require('fs').writeFileSync('{c}', ''); //"
+    );
+    let names = serde_json::json!({"#h": format!("n\"'); import os; os.system('touch {c}') #")})
+        .to_string();
+    for runtime in runtimes() {
+        let key = format!("PK={hostile}{}", runtime.target);
+        let args = [
+            "expr",
+            "update",
+            "ADD #h :d",
+            "--names",
+            &names,
+            "--values",
+            r#"{":d":{"N":"7"}}"#,
+            "--table",
+            "Videos",
+            "--key",
+            &key,
+            "--key",
+            "SK=x",
+            "--as",
+            runtime.target,
+            "--program",
+            "--endpoint-url",
+            &url,
+        ];
+        let program = succeeded(&args).0;
+        let out = runtime.run("hostile", &program, &[]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{program}\n{}",
+            text(&out.stderr)
+        );
+        assert!(
+            !canary.exists(),
+            "{}: the canary was touched",
+            runtime.target
+        );
+        let pk = format!("{hostile}{}", runtime.target);
+        let get = common::served::dynoscope(&[
+            "--endpoint-url",
+            &url,
+            "get",
+            "--table",
+            "Videos",
+            "--key",
+            &format!("PK={pk}"),
+            "--key",
+            "SK=x",
+            "--json",
+        ]);
+        let item: Value = serde_json::from_slice(&get.stdout).unwrap();
+        assert_eq!(item["PK"]["S"], pk.as_str(), "the key written exactly");
+        let name = format!("n\"'); import os; os.system('touch {c}') #");
+        assert_eq!(item[&name]["N"], "7", "the name written exactly: {item}");
+    }
+}
