@@ -225,3 +225,40 @@ fn a_program_is_written_for_an_update_in_python_or_javascript_only() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn a_failed_condition_shows_binary_values_in_base64() {
+    let served = Served::new();
+    let url = served.url().replace("127.0.0.1", "localhost");
+    for runtime in runtimes() {
+        let args = [
+            "expr",
+            "update",
+            "ADD likeTally :d",
+            "--condition",
+            "attribute_not_exists(PK)",
+            "--values",
+            r#"{":d":{"N":"1"}}"#,
+            "--table",
+            "Social",
+            "--key",
+            "PK=POST#a91f",
+            "--key",
+            "SK=META",
+            "--as",
+            runtime.target,
+            "--program",
+            "--endpoint-url",
+            &url,
+        ];
+        let program = succeeded(&args).0;
+        let out = runtime.run("binary", &program, &[]);
+        let stderr = text(&out.stderr).replace(": ", ":");
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.contains(r#""thumbnail":{"B":"iVBORw=="}"#),
+            "{}: {stderr}",
+            runtime.target
+        );
+    }
+}

@@ -226,3 +226,49 @@ fn the_builder_takes_a_typed_key_with_no_row_opened() {
         "{generated}"
     );
 }
+
+/// An update shown as a whole program: chosen in boto3, coloured, copied, and the copy run by
+/// Python against the app's sandbox does what it says — here the condition fails (META
+/// exists), so it exits 1 with the item as the server holds it, and writes nothing.
+#[test]
+fn an_update_shows_as_a_whole_program_that_python_runs() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    let h = &mut app.harness;
+    h.set_size(egui::vec2(1280.0, 1400.0));
+    query_partition(h, "POST#a91f");
+    step_until(h, "the results", |h| has_label(h, "META"));
+    h.get_by_label("META").click();
+    step_until(h, "the item", |h| has_label(h, "Item JSON"));
+    h.get_by_role_and_label(Role::Button, "Expressions").click();
+    step_until(h, "the builder", |h| has_label(h, "Expression builder"));
+    type_the_update_and_its_condition(h);
+    step_until(h, "the request", |h| has_label(h, "Generated request"));
+    h.get_by_role_and_label(Role::Button, "boto3").click();
+    h.step();
+    h.get_by_label("Whole program").click();
+    step_until(h, "the program", |h| {
+        has_label_containing(h, "Save as counter_write.py — run: pip install boto3")
+    });
+    assert!(
+        has_label_containing(h, "total_max_attempts"),
+        "the code is shown"
+    );
+    h.get_by_role_and_label(Role::Button, "Copy program")
+        .click();
+    h.step();
+    let texts = copied(h);
+    assert_eq!(texts.len(), 1, "{texts:?}");
+    let out = std::process::Command::new("python3")
+        .args(["-c", &texts[0]])
+        .env_remove("AWS_PROFILE")
+        .output()
+        .expect("python3 runs (scripts/test.sh puts boto3 on the PATH)");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{}\n{stderr}", texts[0]);
+    assert!(
+        stderr.contains("condition failed, nothing written; the item now:")
+            && stderr.contains("likeTally"),
+        "{}\n{stderr}",
+        texts[0]
+    );
+}

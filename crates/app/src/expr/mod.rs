@@ -3,6 +3,7 @@
 //! and run it; requests the app made open here too.
 
 mod fields;
+mod program;
 
 use egui::{RichText, Ui};
 
@@ -36,6 +37,8 @@ pub struct ExprFeature {
     result: Option<Result<RunResult, Error>>,
     /// Where the builder's content came from, when the app opened it.
     origin: Option<String>,
+    /// An update shown as a whole program.
+    program: bool,
     /// The item's key, typed or filled from the grid's cursor row.
     keys: KeyFields,
     /// Why the key typed is not one (shown beside the fields, so nothing below moves).
@@ -54,6 +57,7 @@ impl ExprFeature {
             write: WriteFlow::default(),
             result: None,
             origin: None,
+            program: false,
             keys: KeyFields::default(),
             key_error: None,
         }
@@ -204,6 +208,8 @@ impl ExprFeature {
                 .desired_width(f32::INFINITY),
         )
         .labelled_by(label_id);
+        let setup = scope.connection.client_setup();
+        program::program_ui(ui, request, (self.target, &setup), &mut self.program);
         if request.operation.is_write() {
             let key = request
                 .operation

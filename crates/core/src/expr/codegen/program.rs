@@ -126,12 +126,19 @@ const PY_HEAD: &str = "\
 # A counter write, whole: the server's new value printed (exit 0); a failed condition
 # reported with the item as it is (exit 1); refused (exit 1, bad input 2); an outcome that
 # cannot be known (exit 3).
+import base64
 import json
 import sys
 
 import boto3
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
+
+
+def shown(value):
+    # DynamoDB JSON as the server sent it, binary values in base64 as the API writes them.
+    return json.dumps(value, default=lambda b: base64.b64encode(b).decode(\"ascii\"))
+
 
 ";
 
@@ -143,7 +150,7 @@ const NOT_REPEATABLE_PY: &str = "\
 const PY_TAIL: &str = "\
 except client.exceptions.ConditionalCheckFailedException as error:
     item = error.response.get(\"Item\")
-    print(\"condition failed, nothing written; the item now:\", json.dumps(item), file=sys.stderr)
+    print(\"condition failed, nothing written; the item now:\", shown(item), file=sys.stderr)
     sys.exit(1)
 except ClientError as error:
     status = error.response.get(\"ResponseMetadata\", {}).get(\"HTTPStatusCode\", 0)
@@ -156,7 +163,7 @@ except ClientError as error:
 except BotoCoreError as error:
     print(\"outcome unknown (it may have been applied; not sent again):\", error, file=sys.stderr)
     sys.exit(3)
-print(json.dumps(response[\"Attributes\"]))
+print(shown(response[\"Attributes\"]))
 ";
 
 const JS_HEAD: &str = "\
@@ -168,6 +175,11 @@ import {
   DynamoDBClient,
   UpdateItemCommand,
 } from \"@aws-sdk/client-dynamodb\";
+
+// DynamoDB JSON as the server sent it, binary values in base64 as the API writes them.
+const shown = (value) =>
+  JSON.stringify(value, (_, v) => (v instanceof Uint8Array ? Buffer.from(v).toString(\"base64\") : v));
+
 ";
 
 const NOT_REPEATABLE_JS: &str = "\
@@ -175,10 +187,10 @@ const NOT_REPEATABLE_JS: &str = "\
 // The SDK retries on its own, so it is sent once; on an unknown outcome, read the item first.
 ";
 
-const JS_TAIL: &str = "  console.log(JSON.stringify(response.Attributes));
+const JS_TAIL: &str = "  console.log(shown(response.Attributes));
 } catch (error) {
   if (error instanceof ConditionalCheckFailedException) {
-    console.error(\"condition failed, nothing written; the item now:\", JSON.stringify(error.Item));
+    console.error(\"condition failed, nothing written; the item now:\", shown(error.Item));
     process.exit(1);
   }
   const status = error.$metadata?.httpStatusCode ?? 0;

@@ -1,0 +1,69 @@
+//! A request as a whole program (the counter write, in boto3 or the JavaScript SDK v3):
+//! shown in its language with syntax colouring, copied whole, with the command that runs it.
+
+use egui::Ui;
+
+use dynoscope_core::expr::codegen::{ClientSetup, Operation, Request, Target};
+
+/// The highlighter's name of the language a program in `target` is written in, when whole
+/// programs are written in it.
+pub fn language(target: Target) -> Option<&'static str> {
+    match target {
+        Target::Boto3 => Some("py"),
+        Target::JsClient => Some("js"),
+        _ => None,
+    }
+}
+
+/// For an update: the "Whole program" switch and, when on, the program (or why `target` has
+/// none), its Copy button and how to run it.
+pub fn program_ui(
+    ui: &mut Ui,
+    request: &Request,
+    (target, setup): (Target, &ClientSetup),
+    on: &mut bool,
+) {
+    if !matches!(request.operation, Operation::Update(_)) {
+        return;
+    }
+    ui.checkbox(on, "Whole program").on_hover_text(
+        "The update as a program that runs as it is: the server's new value printed, a failed \
+         condition with the item as it is, and a write that is not safe to repeat sent once.",
+    );
+    if !*on {
+        return;
+    }
+    let (program, language) = match (request.counter_program(target, setup), language(target)) {
+        (Ok(program), Some(language)) => (program, language),
+        (Err(error), _) => {
+            ui.weak(error.to_string());
+            return;
+        }
+        (Ok(_), None) => return,
+    };
+    ui.horizontal_wrapped(|ui| {
+        if ui.button("Copy program").clicked() {
+            ui.ctx().copy_text(program.code.clone());
+        }
+        ui.weak(format!("Save as {} — run: {}", program.file, program.run));
+    });
+    let theme = egui_extras::syntax_highlighting::CodeTheme::from_style(ui.style());
+    egui::ScrollArea::vertical()
+        .id_salt("whole program")
+        .max_height(360.0)
+        .show(ui, |ui| {
+            egui_extras::syntax_highlighting::code_view_ui(ui, &theme, &program.code, language);
+        });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn programs_are_written_in_python_and_javascript() {
+        assert_eq!(language(Target::Boto3), Some("py"));
+        assert_eq!(language(Target::JsClient), Some("js"));
+        assert_eq!(language(Target::Rust), None);
+    }
+}
