@@ -200,16 +200,18 @@ impl ExprFeature {
                 ui.spinner();
             }
         });
-        let code = request.render(self.target, &scope.connection.client_setup());
-        let label_id = ui.weak("Generated request").id;
-        ui.add(
-            egui::TextEdit::multiline(&mut code.as_str())
-                .code_editor()
-                .desired_width(f32::INFINITY),
-        )
-        .labelled_by(label_id);
         let setup = scope.connection.client_setup();
-        program::program_ui(ui, request, (self.target, &setup), &mut self.program);
+        // An update shown as a whole program, in place of the single request.
+        if !program::program_ui(ui, request, (self.target, &setup), &mut self.program) {
+            let code = request.render(self.target, &setup);
+            let label_id = ui.weak("Generated request").id;
+            ui.add(
+                egui::TextEdit::multiline(&mut code.as_str())
+                    .code_editor()
+                    .desired_width(f32::INFINITY),
+            )
+            .labelled_by(label_id);
+        }
         if request.operation.is_write() {
             let key = request
                 .operation

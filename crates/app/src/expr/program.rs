@@ -16,30 +16,31 @@ pub fn language(target: Target) -> Option<&'static str> {
 }
 
 /// For an update: the "Whole program" switch and, when on, the program (or why `target` has
-/// none), its Copy button and how to run it.
+/// none), its Copy button and how to run it. Whether the program was shown (in place of the
+/// single request).
 pub fn program_ui(
     ui: &mut Ui,
     request: &Request,
     (target, setup): (Target, &ClientSetup),
     on: &mut bool,
-) {
+) -> bool {
     if !matches!(request.operation, Operation::Update(_)) {
-        return;
+        return false;
     }
     ui.checkbox(on, "Whole program").on_hover_text(
         "The update as a program that runs as it is: the server's new value printed, a failed \
          condition with the item as it is, and a write that is not safe to repeat sent once.",
     );
     if !*on {
-        return;
+        return false;
     }
     let (program, language) = match (request.counter_program(target, setup), language(target)) {
         (Ok(program), Some(language)) => (program, language),
         (Err(error), _) => {
             ui.weak(error.to_string());
-            return;
+            return false;
         }
-        (Ok(_), None) => return,
+        (Ok(_), None) => return false,
     };
     ui.horizontal_wrapped(|ui| {
         if ui.button("Copy program").clicked() {
@@ -54,6 +55,7 @@ pub fn program_ui(
         .show(ui, |ui| {
             egui_extras::syntax_highlighting::code_view_ui(ui, &theme, &program.code, language);
         });
+    true
 }
 
 #[cfg(test)]
