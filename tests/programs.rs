@@ -195,13 +195,13 @@ fn a_lost_answer_is_unknown_and_counted_once_where_the_sdks_retry_counts_it_agai
 }
 
 #[test]
-fn a_program_is_written_for_an_update_in_python_or_javascript_only() {
+fn a_program_is_written_for_an_update_or_a_read_in_python_or_javascript_only() {
     let out = common::served::dynoscope(&[
         "expr",
-        "query",
-        "PK = :p",
-        "--values",
-        r#"{":p":{"S":"x"}}"#,
+        "delete",
+        "attribute_exists(PK)",
+        "--key",
+        "PK=x",
         "--as",
         "boto3",
         "--program",

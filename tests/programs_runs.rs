@@ -233,3 +233,59 @@ fn hostile_keys_and_names_stay_inside_their_strings() {
         assert_eq!(item[&name]["N"], "7", "the name written exactly: {item}");
     }
 }
+
+#[test]
+fn a_read_program_follows_every_page() {
+    let served = Served::new();
+    let url = served.url().replace("127.0.0.1", "localhost");
+    let collection = common::served::dynoscope(&[
+        "--endpoint-url",
+        &url,
+        "items",
+        "--table",
+        "Social",
+        "--pk",
+        "POST#a91f",
+    ]);
+    let expected = text(&collection.stdout).lines().count();
+    assert!(expected > 3, "{expected}");
+    for runtime in runtimes() {
+        let read = |args: &[&str]| -> String {
+            let base = ["expr"].iter().chain(args).copied();
+            let tail = ["--as", runtime.target, "--program", "--endpoint-url", &url];
+            let all: Vec<&str> = base.chain(tail).collect();
+            succeeded(&all).0
+        };
+        // The whole table: 2 MB, so more than one page.
+        let program = read(&["scan", "", "--table", "Social"]);
+        let out = runtime.run("scan", &program, &[]);
+        let stderr = text(&out.stderr);
+        assert!(out.status.success(), "{stderr}");
+        let lines: Vec<&str> = std::str::from_utf8(&out.stdout).unwrap().lines().collect();
+        assert_eq!(
+            lines.len(),
+            26_524,
+            "{}: every item of Social",
+            runtime.target
+        );
+        let pages: usize = stderr
+            .rsplit_once("items, ")
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        assert!(pages >= 2, "{}: {stderr}", runtime.target);
+        let first: Value = serde_json::from_str(lines[0]).unwrap();
+        assert!(first["PK"]["S"].is_string(), "DynamoDB JSON: {first}");
+        // One collection, as `dynoscope items` reads it.
+        let values = r#"{":p":{"S":"POST#a91f"}}"#;
+        let program = read(&["query", "PK = :p", "--values", values, "--table", "Social"]);
+        let out = runtime.run("query", &program, &[]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert_eq!(
+            text(&out.stdout).lines().count(),
+            expected,
+            "{}",
+            runtime.target
+        );
+    }
+}

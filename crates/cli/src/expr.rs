@@ -139,7 +139,7 @@ fn build(args: &ExprArgs) -> Result<(String, Vec<String>)> {
     if !args.program {
         return Ok((request.render(target, &setup), compiled.notes));
     }
-    let program = request.counter_program(target, &setup)?;
+    let program = request.program(target, &setup)?;
     let mut notes = compiled.notes;
     notes.push(format!(
         "save it as {} and run: {}",

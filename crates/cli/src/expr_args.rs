@@ -50,9 +50,10 @@ pub struct ExprArgs {
     /// How to print it: json, cli, boto3, js, js-doc, rust.
     #[arg(long = "as", default_value = "json")]
     pub target: String,
-    /// Print a whole program that runs as it is (update; --as boto3 or js): the server's new
-    /// value printed, a failed condition reported with the item as it is (ALL_OLD, exit 1), and
-    /// a write that is not safe to repeat sent once (an unknown outcome exits 3).
+    /// Print a whole program that runs as it is (--as boto3 or js): an update prints the
+    /// server's new value, reports a failed condition with the item as it is (ALL_OLD, exit 1)
+    /// and is sent once when not safe to repeat (an unknown outcome exits 3); a query or a scan
+    /// reads every page, an item a line.
     #[arg(long)]
     pub program: bool,
     /// The endpoint the printed code sends to (nothing is connected to here). The same flag as

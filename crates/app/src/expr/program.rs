@@ -1,4 +1,5 @@
-//! A request as a whole program (the counter write, in boto3 or the JavaScript SDK v3):
+//! A request as a whole program (the counter write, or a read with its paging loop, in boto3
+//! or the JavaScript SDK v3):
 //! shown in its language with syntax colouring, copied whole, with the command that runs it.
 
 use egui::Ui;
@@ -15,7 +16,7 @@ pub fn language(target: Target) -> Option<&'static str> {
     }
 }
 
-/// For an update: the "Whole program" switch and, when on, the program (or why `target` has
+/// For an update, a query or a scan: the "Whole program" switch and, when on, the program (or why `target` has
 /// none), its Copy button and how to run it. Whether the program was shown (in place of the
 /// single request).
 pub fn program_ui(
@@ -24,17 +25,21 @@ pub fn program_ui(
     (target, setup): (Target, &ClientSetup),
     on: &mut bool,
 ) -> bool {
-    if !matches!(request.operation, Operation::Update(_)) {
+    if !matches!(
+        request.operation,
+        Operation::Update(_) | Operation::Query(_) | Operation::Scan(_)
+    ) {
         return false;
     }
     ui.checkbox(on, "Whole program").on_hover_text(
-        "The update as a program that runs as it is: the server's new value printed, a failed \
-         condition with the item as it is, and a write that is not safe to repeat sent once.",
+        "The request as a program that runs as it is: an update prints the server's new value, \
+         reports a failed condition with the item as it is, and is sent once when it is not safe \
+         to repeat; a query or a scan reads every page.",
     );
     if !*on {
         return false;
     }
-    let (program, language) = match (request.counter_program(target, setup), language(target)) {
+    let (program, language) = match (request.program(target, setup), language(target)) {
         (Ok(program), Some(language)) => (program, language),
         (Err(error), _) => {
             ui.weak(error.to_string());

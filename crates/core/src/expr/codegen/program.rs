@@ -6,6 +6,7 @@
 //! (tables, names, values) appears only inside string literals, never in a comment.
 
 mod like;
+mod paged;
 mod reconcile;
 
 pub use reconcile::ReconcileShape;
@@ -42,13 +43,33 @@ fn not_repeatable(update: &str) -> bool {
 }
 
 impl Request {
+    /// The request as a whole program in `target`, connecting as `setup` says: an update as
+    /// [`counter_program`](Self::counter_program) writes it, a query or a scan with its paging
+    /// loop, every page printed.
+    pub fn program(&self, target: Target, setup: &ClientSetup) -> Result<Program> {
+        match (&self.operation, target) {
+            (Operation::Query(_) | Operation::Scan(_), Target::Boto3) => {
+                Ok(self.paged_boto3(setup))
+            }
+            (Operation::Query(_) | Operation::Scan(_), Target::JsClient) => {
+                Ok(self.paged_js(setup))
+            }
+            (Operation::Query(_) | Operation::Scan(_), other) => Err(Error::Invalid(format!(
+                "a whole program is written in {PROGRAM_TARGETS}; {} prints the request alone \
+                 (drop --program)",
+                other.label()
+            ))),
+            _ => self.counter_program(target, setup),
+        }
+    }
+
     /// The counter write as a whole program in `target`, connecting as `setup` says: an
     /// update, its new value printed, a failed condition with the item as it is, and sent once
     /// when it is not safe to repeat.
     pub fn counter_program(&self, target: Target, setup: &ClientSetup) -> Result<Program> {
         let Operation::Update(_) = self.operation else {
             return Err(Error::Invalid(format!(
-                "a whole program is written for a counter write (an update); this is a {}",
+                "a whole program is written for a counter write (an update), a query or a scan; this is a {}",
                 self.operation_name()
             )));
         };
