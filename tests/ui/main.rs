@@ -19,6 +19,7 @@ mod items;
 mod likes;
 mod offers;
 mod palette;
+mod programs;
 mod s3;
 mod size;
 mod small;

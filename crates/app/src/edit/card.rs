@@ -1,11 +1,12 @@
 //! The result card: the edit's report in the core's words, Retry from the server's value, and
-//! the request with Copy as JSON and Copy as AWS CLI.
+//! the request with Copy as JSON, Copy as AWS CLI and Copy as a whole program.
 
 use egui::{RichText, Ui};
 
 use crate::widgets::{lines_ui, write_button_ui};
 use dynoscope_core::connection::Connection;
 use dynoscope_core::counter::EditReport;
+use dynoscope_core::expr::codegen::Target;
 use dynoscope_core::report::Report;
 
 /// Draw the card; returns the server's value when the user asks to retry from it. Copied code
@@ -37,6 +38,17 @@ fn request_ui(ui: &mut Ui, report: &EditReport) {
         }
         if ui.button("Copy as AWS CLI").clicked() {
             ui.ctx().copy_text(plan.to_aws_cli());
+        }
+        // A whole program: the new value printed, sent once when not safe to repeat.
+        for (target, label) in [
+            (Target::Boto3, "Copy as boto3 program"),
+            (Target::JsClient, "Copy as JS program"),
+        ] {
+            if ui.button(label).clicked()
+                && let Ok(program) = plan.program(target)
+            {
+                ui.ctx().copy_text(program.code);
+            }
         }
     });
 }

@@ -74,6 +74,8 @@ pub(super) struct Reconcile {
     /// Why the run could not start, or failed.
     pub(super) error: Option<Error>,
     pub(super) note: Option<String>,
+    /// What the last copied program is and how to run it.
+    pub(super) program_note: Option<String>,
     export: Option<Saving>,
     /// Where to save the results, as typed (empty: ask with the dialog).
     pub(super) export_to: String,
@@ -95,6 +97,7 @@ impl Default for Reconcile {
             run: None,
             error: None,
             note: None,
+            program_note: None,
             export: None,
             export_to: String::new(),
             export_note: None,

@@ -11,8 +11,9 @@ use crate::tally::routes::routes_ui;
 use crate::widgets::{error_ui, labelled_text_ui};
 use crate::{Loaded, Scope};
 use dynoscope_core::cost::Pricing;
+use dynoscope_core::expr::codegen::Target;
 use dynoscope_core::report::capacity;
-use dynoscope_core::tally::{ParentCheck, TallyRule};
+use dynoscope_core::tally::{self, ParentCheck, TallyRule};
 
 impl Reconcile {
     /// Draw the panel; returns a parent the user chose to check on its own.
@@ -154,6 +155,7 @@ impl Reconcile {
         }
         if self.source == SourceChoice::Table {
             routes_ui(ui, scope);
+            self.program_ui(ui, scope, rule);
         }
         ui.horizontal(|ui| {
             labelled_text_ui(ui, "Concurrency", &mut self.concurrency, 40.0, "8");
@@ -172,6 +174,34 @@ impl Reconcile {
                 job.cancel();
             }
         });
+    }
+
+    /// The reconcile of the whole table as a whole program, copied.
+    fn program_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, rule: &TallyRule) {
+        ui.horizontal_wrapped(|ui| {
+            for (target, label) in [
+                (Target::Boto3, "Copy as boto3 program"),
+                (Target::JsClient, "Copy as JS program"),
+            ] {
+                if ui.button(label).clicked() {
+                    let setup = (target, &scope.connection.client_setup());
+                    match tally::program(scope.table, rule, None, setup) {
+                        Ok(program) => {
+                            ui.ctx().copy_text(program.code);
+                            self.program_note = Some(format!(
+                                "Copied: the reconcile as a program; save it as {} and run: {}",
+                                program.file, program.run
+                            ));
+                            self.error = None;
+                        }
+                        Err(error) => self.error = Some(error),
+                    }
+                }
+            }
+        });
+        if let Some(note) = &self.program_note {
+            ui.weak(note);
+        }
     }
 
     fn export_form_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, rule: &TallyRule) {

@@ -9,7 +9,9 @@ use bigdecimal::BigDecimal;
 
 use crate::counter::{Change, EditMode, Planned, plan};
 use crate::error::{Error, Result};
-use crate::expr::codegen::{ClientSetup, Operation, Request, ReturnOptions, ReturnValues, Target};
+use crate::expr::codegen::{
+    ClientSetup, Operation, Program, Request, ReturnOptions, ReturnValues, Target,
+};
 use crate::number::{self, to_dynamodb};
 use crate::table::TableInfo;
 use crate::value::{self, Item};
@@ -219,6 +221,14 @@ impl UpdatePlan {
     pub fn to_aws_cli(&self) -> String {
         self.request()
             .render(Target::Cli, &self.destination.client_setup())
+    }
+
+    /// The edit as a whole program in `target` (boto3 or JavaScript), aimed at the connection
+    /// it was planned on: the server's new value printed, a failed condition with the item, sent
+    /// once when not safe to repeat.
+    pub fn program(&self, target: Target) -> Result<Program> {
+        self.request()
+            .counter_program(target, &self.destination.client_setup())
     }
 }
 

@@ -8,7 +8,9 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::condition::ScalarType;
 use crate::error::{Error, Result};
-use crate::expr::codegen::{ClientSetup, Operation, Request, ReturnOptions, Target, Transaction};
+use crate::expr::codegen::{
+    ClientSetup, Operation, Program, Request, ReturnOptions, Target, Transaction,
+};
 use crate::table::{KeyAttr, TableInfo};
 use crate::tally::{ChildSource, ParentMatch, TallyRule};
 use crate::validate;
@@ -310,6 +312,21 @@ impl LikeRequest {
     /// write, failed its only condition.
     pub(crate) fn parent_missing(&self, reasons: &[CancelReason]) -> bool {
         !self.target.create_parent && reasons.get(1) == Some(&CancelReason::ConditionalCheckFailed)
+    }
+
+    /// The like (or unlike) as a whole program in `target`, aimed at the connection it was
+    /// built for: with its own token when `keep_token` (one given to be used), else a fresh
+    /// token each run.
+    pub fn program(&self, target: Target, keep_token: bool) -> Result<Program> {
+        let refused = match self.op {
+            LikeOp::Like => "already liked",
+            LikeOp::Unlike => "no like to take back",
+        };
+        let mut transaction = self.transaction();
+        if !keep_token {
+            transaction.token = None;
+        }
+        transaction.like_program(target, &self.destination.client_setup(), refused)
     }
 
     /// The request as low-level JSON (`TransactItems`), as the article shows it.

@@ -3,16 +3,15 @@
 //! domains they call, so that no domain module needs the specs.
 
 use crate::cancel::{CancelToken, not_stopped, unless_stopped};
-use crate::condition::ScalarType;
 use crate::connection::Connection;
 use crate::counter::{EditReport, plan_edit, update_counter};
-use crate::error::{Error, Result};
-use crate::expr::codegen::{Program, ReconcileShape, Target};
+use crate::error::Result;
+use crate::expr::codegen::{Program, Target};
 use crate::likes::{LikeOp, LikeReport, like_and_observe, like_request, now_secs};
 use crate::read;
 use crate::spec::{AddSpec, LikeSpec, SqlLoad, TallySpec};
 use crate::sql::SqlSession;
-use crate::tally::ChildSource;
+use crate::tally;
 use crate::write::Destination;
 
 impl AddSpec {
@@ -92,13 +91,7 @@ impl LikeSpec {
         let destination = Destination::of(connection);
         let token = self.token.clone();
         let request = like_request(&destination, op, &like_target, &user, token, now_secs())?;
-        let refused = match op {
-            LikeOp::Like => "already liked",
-            LikeOp::Unlike => "no like to take back",
-        };
-        request
-            .transaction()
-            .like_program(target, &destination.client_setup(), refused)
+        request.program(target, true)
     }
 }
 
@@ -114,34 +107,8 @@ impl TallySpec {
     ) -> Result<Program> {
         let info = read::describe_unless_stopped(&connection.reader(), &self.table, stop).await?;
         let rule = self.rule.tally_rule()?;
-        let ChildSource::SortKeyPrefix(child_prefix) = rule.children else {
-            return Err(Error::Invalid(
-                "a reconcile program counts children in the parent's partition (--child-prefix), not in an index".into(),
-            ));
-        };
-        let (Some(sort), ScalarType::S) = (&info.sort, info.partition.kind) else {
-            return Err(Error::Invalid(format!(
-                "a reconcile program is written for a table with string partition and sort keys; {} has not",
-                info.name
-            )));
-        };
-        if sort.kind != ScalarType::S {
-            return Err(Error::Invalid(format!(
-                "a reconcile program is written for a string sort key; {}'s is {}",
-                info.name,
-                sort.kind.attr_type().tag()
-            )));
-        }
-        let shape = ReconcileShape {
-            table: info.name.clone(),
-            keys: (info.partition.name.clone(), sort.name.clone()),
-            tally: rule.tally,
-            parent_sk: rule.parents.sort_key,
-            parent_prefix: rule.parents.partition_prefix,
-            child_prefix,
-            only: self.pk.clone(),
-        };
-        shape.program(target, &connection.client_setup())
+        let setup = connection.client_setup();
+        tally::program(&info, &rule, self.pk.clone(), (target, &setup))
     }
 }
 

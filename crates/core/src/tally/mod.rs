@@ -13,6 +13,7 @@ mod export_at;
 mod imported;
 mod one_pass;
 mod plan;
+mod program;
 mod reconcile;
 mod repair;
 mod rule;
@@ -39,6 +40,7 @@ pub use plan::{
     Cheaper, Estimate, ParentSource, PassRead, ReconcilePlan, check_export, estimate,
     estimate_loaded,
 };
+pub use program::program;
 pub use reconcile::{ReconcileEvent, Reconciled, find_parents, reconcile, reconcile_checked};
 pub use repair::{
     RepairAll, RepairReport, repair, repair_all, repair_all_confirmation, repair_plan,

@@ -1,0 +1,107 @@
+//! Whole programs copied from the app and run as they are by Python against the app's own
+//! sandbox: the like from the Like lab, the reconcile from the Tally check, the Numbers panel's
+//! ADD.
+
+use dynoscope_core::connection::ConnectionSpec;
+use egui::accesskit::Role;
+use egui_kittest::kittest::Queryable;
+
+use crate::*;
+
+/// Run `code` with Python (boto3 from the test tools on the PATH): (exit status, stdout,
+/// stderr).
+fn python(code: &str) -> (Option<i32>, String, String) {
+    let out = std::process::Command::new("python3")
+        .args(["-c", code])
+        .env_remove("AWS_PROFILE")
+        .output()
+        .expect("python3 runs (scripts/test.sh puts boto3 on the PATH)");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code(), text(&out.stdout), text(&out.stderr))
+}
+
+/// The like just sent, copied as a program: a fresh token, so run again it is a second like
+/// of the same user, cancelled with its reasons; the tally does not move.
+#[test]
+fn the_like_lab_copies_a_like_as_a_program_that_runs() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    let h = &mut app.harness;
+    h.set_size(egui::vec2(1280.0, 1400.0));
+    query_partition(h, "POST#a91f");
+    step_until(h, "the results", |h| has_label_containing(h, "items ·"));
+    h.get_by_role_and_label(Role::Button, "Like lab").click();
+    step_until(h, "the like lab", |h| {
+        has_label(h, "Like and unlike by hand")
+    });
+    h.get_by_role_and_label(Role::Button, "Like").click();
+    step_until(h, "the like", |h| has_label_containing(h, "Committed · "));
+    h.get_by_role_and_label(Role::Button, "Copy as boto3 program")
+        .click();
+    h.step();
+    let texts = copied(h);
+    assert_eq!(texts.len(), 1, "{texts:?}");
+    assert!(
+        texts[0].contains("TOKEN = str(uuid.uuid4())"),
+        "{}",
+        texts[0]
+    );
+    let (status, _, stderr) = python(&texts[0]);
+    assert_eq!(status, Some(1), "{stderr}");
+    assert!(
+        stderr.contains(
+            r#"already liked; nothing was written; reasons: ["ConditionalCheckFailed", "None"]"#
+        ),
+        "{stderr}"
+    );
+}
+
+/// The reconcile of the whole table, copied from the Tally check as a program: run, it prints
+/// the sandbox's seeded drifts and exits 1.
+#[test]
+fn the_tally_check_copies_the_reconcile_as_a_program_that_runs() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    let h = &mut app.harness;
+    h.set_size(egui::vec2(1280.0, 1600.0));
+    query_partition(h, "POST#a91f");
+    step_until(h, "the results", |h| has_label(h, "LIKE#USER#7c20"));
+    h.get_by_role_and_label(Role::Button, "Tally check").click();
+    step_until(h, "the suggestion", |h| has_label(h, "Use"));
+    h.get_by_role_and_label(Role::Button, "Use").click();
+    step_until(h, "the reconcile form", |h| has_label(h, "Reconcile"));
+    h.get_by_role_and_label(Role::Button, "Copy as boto3 program")
+        .click();
+    h.step();
+    let texts = copied(h);
+    assert_eq!(texts.len(), 1, "{texts:?}");
+    step_until(h, "the note", |h| {
+        has_label_containing(h, "save it as reconcile.py and run: pip install boto3")
+    });
+    let (status, stdout, stderr) = python(&texts[0]);
+    assert_eq!(status, Some(1), "{stderr}");
+    for drift in [
+        r#"{"pk": "POST#3b0c", "stored": "272", "counted": "274", "drift": "-2"}"#,
+        r#"{"pk": "POST#77f1", "stored": null, "counted": "298", "drift": null}"#,
+        r#"{"pk": "POST#d71e", "stored": "226", "counted": "225", "drift": "1"}"#,
+    ] {
+        assert!(stdout.lines().any(|l| l == drift), "{drift} in {stdout}");
+    }
+}
+
+/// The Numbers panel's +1, copied as a program: run, it adds 1 again and prints the server's
+/// new value.
+#[test]
+fn the_numbers_panel_copies_its_add_as_a_program_that_runs() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Videos"));
+    let h = &mut app.harness;
+    open_stats_row(h);
+    h.get_by_role_and_label(Role::Button, "+1").click();
+    step_until(h, "the result card", |h| has_label(h, "41 → 42"));
+    click_shown(h, "Copy as boto3 program");
+    h.step();
+    let texts = copied(h);
+    assert_eq!(texts.len(), 1, "{texts:?}");
+    assert!(texts[0].contains("total_max_attempts"), "{}", texts[0]);
+    let (status, stdout, stderr) = python(&texts[0]);
+    assert_eq!(status, Some(0), "{stderr}");
+    assert_eq!(stdout.trim(), r#"{"play_count": {"N": "43"}}"#);
+}
