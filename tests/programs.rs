@@ -262,3 +262,39 @@ fn a_failed_condition_shows_binary_values_in_base64() {
         );
     }
 }
+
+/// The DocumentClient's counter write keeps a 20-digit delta and the new value exact, where a
+/// JavaScript number would round them.
+#[test]
+fn the_document_client_program_keeps_numbers_exact() {
+    let served = Served::new();
+    let url = served.url().replace("127.0.0.1", "localhost");
+    let dir = common::npm::installed(
+        "expr-node",
+        &["@aws-sdk/client-dynamodb@3", "@aws-sdk/lib-dynamodb@3"],
+    );
+    let runtime = Runtime {
+        target: "js-doc",
+        dir,
+        file: "counter_write_doc.mjs",
+        command: "node",
+    };
+    let before = play_count(&served);
+    let program = printed("js-doc", ("12345678901234567890", "1e30"), &url, true);
+    assert!(
+        program.contains("NumberValue") && program.contains("maxAttempts: 1"),
+        "{program}"
+    );
+    let out = runtime.run("doc", &program, &[]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{program}\n{}",
+        text(&out.stderr)
+    );
+    let expected = (12_345_678_901_234_567_890_i128 + i128::from(before)).to_string();
+    let said: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(said["play_count"], expected.as_str(), "printed exactly");
+    let stored = common::served::play_count(&served);
+    assert_eq!(stored, expected, "stored exactly");
+}

@@ -11,7 +11,7 @@ use dynoscope_core::expr::codegen::{ClientSetup, Operation, Request, Target};
 pub fn language(target: Target) -> Option<&'static str> {
     match target {
         Target::Boto3 => Some("py"),
-        Target::JsClient => Some("js"),
+        Target::JsClient | Target::JsDocument => Some("js"),
         _ => None,
     }
 }
@@ -71,6 +71,7 @@ mod tests {
     fn programs_are_written_in_python_and_javascript() {
         assert_eq!(language(Target::Boto3), Some("py"));
         assert_eq!(language(Target::JsClient), Some("js"));
+        assert_eq!(language(Target::JsDocument), Some("js"));
         assert_eq!(language(Target::Rust), None);
     }
 }

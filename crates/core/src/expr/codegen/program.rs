@@ -5,6 +5,7 @@
 //! off, so a lost answer is said as unknown (exit 3) instead of counted twice. User text
 //! (tables, names, values) appears only inside string literals, never in a comment.
 
+mod document;
 mod like;
 mod paged;
 mod reconcile;
@@ -30,7 +31,7 @@ pub struct Program {
 }
 
 /// The targets a whole program is written in, as `--as` spells them.
-pub const PROGRAM_TARGETS: &str = "boto3 or js";
+pub const PROGRAM_TARGETS: &str = "boto3 or js (an update also js-doc)";
 
 /// Whether sending `update` again after a lost answer would change the item again: it adds
 /// (`ADD`, `+`, `-`) or appends.
@@ -80,6 +81,7 @@ impl Request {
         match target {
             Target::Boto3 => Ok(request.boto3_program(setup, once)),
             Target::JsClient => Ok(request.js_program(setup, once)),
+            Target::JsDocument => Ok(request.js_document_program(setup, once)),
             other => Err(Error::Invalid(format!(
                 "a whole program is written in {PROGRAM_TARGETS}; {} prints the request alone \
                  (drop --program)",

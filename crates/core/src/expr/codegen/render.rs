@@ -118,7 +118,7 @@ impl Call {
 }
 
 /// A field as the DocumentClient takes it: items as native JavaScript values.
-fn js_document_field(field: &Field, number_value: &mut bool) -> String {
+pub(super) fn js_document_field(field: &Field, number_value: &mut bool) -> String {
     match field {
         Field::Item(item) => js_native_item(item, number_value),
         Field::Values(values) => format!(
