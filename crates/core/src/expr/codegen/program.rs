@@ -105,7 +105,7 @@ impl Request {
         };
         let client = setup.boto3_client_with(&config);
         let code = format!(
-            "{PY_HEAD}{note}{client}\n\ntry:\n    response = client.{}(\n{}\n    )\n{PY_TAIL}",
+            "{PY_HEAD}{SHOWN_PY}{note}{client}\n\ntry:\n    response = client.{}(\n{}\n    )\n{PY_TAIL}",
             call.api.snake,
             args.join("\n")
         );
@@ -132,7 +132,7 @@ impl Request {
         };
         let (config, profile_import) = setup.js_config_with(&extra);
         let code = format!(
-            "{JS_HEAD}{}{note}const client = new DynamoDBClient({config});\n\ntry {{\n  const response = await client.send(\n    new UpdateItemCommand({{\n{}\n    }}),\n  );\n{JS_TAIL}",
+            "{JS_HEAD}{SHOWN_JS}{}{note}const client = new DynamoDBClient({config});\n\ntry {{\n  const response = await client.send(\n    new UpdateItemCommand({{\n{}\n    }}),\n  );\n{JS_TAIL}",
             profile_import.unwrap_or_default(),
             body.join("\n")
         );
@@ -157,7 +157,10 @@ import boto3
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
+";
 
+/// How a Python program prints what the server sent: DynamoDB JSON, binary in base64.
+pub(super) const SHOWN_PY: &str = "
 def shown(value):
     # DynamoDB JSON as the server sent it, binary values in base64 as the API writes them.
     return json.dumps(value, default=lambda b: base64.b64encode(b).decode(\"ascii\"))
@@ -198,19 +201,22 @@ import {
   DynamoDBClient,
   UpdateItemCommand,
 } from \"@aws-sdk/client-dynamodb\";
+";
 
+/// How a JavaScript program prints what the server sent: DynamoDB JSON, binary in base64.
+pub(super) const SHOWN_JS: &str = "
 // DynamoDB JSON as the server sent it, binary values in base64 as the API writes them.
 const shown = (value) =>
   JSON.stringify(value, (_, v) => (v instanceof Uint8Array ? Buffer.from(v).toString(\"base64\") : v));
 
 ";
 
-const NOT_REPEATABLE_JS: &str = "\
+pub(super) const NOT_REPEATABLE_JS: &str = "\
 // This write is not safe to repeat: sent again after a lost answer, it would count twice.
 // The SDK retries on its own, so it is sent once; on an unknown outcome, read the item first.
 ";
 
-const JS_TAIL: &str = "  console.log(shown(response.Attributes));
+pub(super) const JS_TAIL: &str = "  console.log(shown(response.Attributes));
 } catch (error) {
   if (error instanceof ConditionalCheckFailedException) {
     console.error(\"condition failed, nothing written; the item now:\", shown(error.Item));

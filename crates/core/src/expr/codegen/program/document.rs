@@ -1,10 +1,10 @@
 //! The counter write as a whole program with the JavaScript SDK v3's DocumentClient
 //! (`@aws-sdk/lib-dynamodb`): native values in, numbers kept exact both ways (`NumberValue`
 //! for a value that a JavaScript number would round, `wrapNumbers` for what comes back), and
-//! otherwise as the low-level client's program: the new value printed, a failed condition
-//! with the item, sent once when not safe to repeat.
+//! otherwise as the low-level client's program (its ending is that program's): the new value
+//! printed, a failed condition with the item, sent once when not safe to repeat.
 
-use super::Program;
+use super::{JS_TAIL, NOT_REPEATABLE_JS, Program};
 use crate::expr::codegen::render::js_document_field;
 use crate::expr::codegen::{ClientSetup, Request, Target};
 
@@ -22,13 +22,13 @@ impl Request {
             })
             .collect();
         let (note, extra) = if once {
-            (DOC_NOT_REPEATABLE, vec!["maxAttempts: 1"])
+            (NOT_REPEATABLE_JS, vec!["maxAttempts: 1"])
         } else {
             ("", Vec::new())
         };
         let (config, profile_import) = setup.js_config_with(&extra);
         let code = format!(
-            "{DOC_HEAD}{}{note}const doc = DynamoDBDocumentClient.from(new DynamoDBClient({config}), {{\n  unmarshallOptions: {{ wrapNumbers: true }},\n}});\n\ntry {{\n  const response = await doc.send(\n    new UpdateCommand({{\n{}\n    }}),\n  );\n{DOC_TAIL}",
+            "{DOC_HEAD}{}{note}const doc = DynamoDBDocumentClient.from(new DynamoDBClient({config}), {{\n  unmarshallOptions: {{ wrapNumbers: true }},\n}});\n\ntry {{\n  const response = await doc.send(\n    new UpdateCommand({{\n{}\n    }}),\n  );\n{JS_TAIL}",
             profile_import.unwrap_or_default(),
             body.join("\n")
         );
@@ -59,25 +59,4 @@ const shown = (value) =>
         : v,
   );
 
-";
-
-const DOC_NOT_REPEATABLE: &str = "\
-// This write is not safe to repeat: sent again after a lost answer, it would count twice.
-// The SDK retries on its own, so it is sent once; on an unknown outcome, read the item first.
-";
-
-const DOC_TAIL: &str = "  console.log(shown(response.Attributes));
-} catch (error) {
-  if (error instanceof ConditionalCheckFailedException) {
-    console.error(\"condition failed, nothing written; the item now:\", shown(error.Item));
-    process.exit(1);
-  }
-  const status = error.$metadata?.httpStatusCode ?? 0;
-  if (status >= 400 && status < 500) {
-    console.error(\"refused:\", error.name, error.message);
-    process.exit(error.name === \"ValidationException\" ? 2 : 1);
-  }
-  console.error(\"outcome unknown (it may have been applied; not sent again):\", error.name, error.message);
-  process.exit(3);
-}
 ";

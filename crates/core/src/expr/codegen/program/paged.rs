@@ -3,7 +3,7 @@
 //! (binary values in base64), and the items and pages counted on stderr. Reads are safe to
 //! repeat, so the SDK's own retries stay on.
 
-use super::Program;
+use super::{Program, SHOWN_JS, SHOWN_PY};
 use crate::expr::codegen::literal::python;
 use crate::expr::codegen::{ClientSetup, Request, Target};
 use crate::value::{Layout, json};
@@ -22,7 +22,7 @@ impl Request {
             })
             .collect();
         let code = format!(
-            "{PAGED_PY_HEAD}{}\n\nrequest = {{\n{}\n}}\n{PAGED_PY_LOOP}",
+            "{PAGED_PY_HEAD}{SHOWN_PY}{}\n\nrequest = {{\n{}\n}}\n{PAGED_PY_LOOP}",
             setup.boto3_client(),
             fields.join("\n")
         )
@@ -46,7 +46,7 @@ impl Request {
             .collect();
         let (config, profile_import) = setup.js_config();
         let code = format!(
-            "{PAGED_JS_HEAD}{}const client = new DynamoDBClient({config});\n\nconst input = {{\n{}\n}};\n{PAGED_JS_LOOP}",
+            "{PAGED_JS_HEAD}{SHOWN_JS}{}const client = new DynamoDBClient({config});\n\nconst input = {{\n{}\n}};\n{PAGED_JS_LOOP}",
             profile_import.unwrap_or_default(),
             fields.join("\n")
         )
@@ -69,12 +69,6 @@ import sys
 
 import boto3
 
-
-def shown(value):
-    # DynamoDB JSON as the server sent it, binary values in base64 as the API writes them.
-    return json.dumps(value, default=lambda b: base64.b64encode(b).decode(\"ascii\"))
-
-
 ";
 
 const PAGED_PY_LOOP: &str = "
@@ -95,11 +89,6 @@ const PAGED_JS_HEAD: &str = "\
 // A read, whole: every page (LastEvaluatedKey given back as ExclusiveStartKey until there is
 // none), each item printed as a line of DynamoDB JSON; the items and pages counted on stderr.
 import { DynamoDBClient, COMMAND } from \"@aws-sdk/client-dynamodb\";
-
-// DynamoDB JSON as the server sent it, binary values in base64 as the API writes them.
-const shown = (value) =>
-  JSON.stringify(value, (_, v) => (v instanceof Uint8Array ? Buffer.from(v).toString(\"base64\") : v));
-
 ";
 
 const PAGED_JS_LOOP: &str = "
