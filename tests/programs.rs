@@ -298,3 +298,88 @@ fn the_document_client_program_keeps_numbers_exact() {
     let stored = common::served::play_count(&served);
     assert_eq!(stored, expected, "stored exactly");
 }
+
+/// Binary values reach the server as the bytes they stand for; a conditional write is sent
+/// once (resent after a lost answer, its own change would fail its condition); the user's text
+/// is never rewritten by the program's own template (a value holding `COMMAND`).
+#[test]
+fn binary_values_conditional_writes_and_template_words_are_kept() {
+    let served = Served::new();
+    let url = served.url().replace("127.0.0.1", "localhost");
+    let expr = |args: &[&str]| -> String {
+        let tail = ["--endpoint-url", url.as_str(), "--program"];
+        let all: Vec<&str> = ["expr"]
+            .into_iter()
+            .chain(args.iter().copied())
+            .chain(tail)
+            .collect();
+        succeeded(&all).0
+    };
+    let key = [
+        "--table",
+        "Videos",
+        "--key",
+        "PK=VID#9f3a",
+        "--key",
+        "SK=STATS#TOTAL",
+    ];
+    let mut args = vec![
+        "update",
+        "SET bin = :b",
+        "--values",
+        r#"{":b":{"B":"aGVsbG8="}}"#,
+    ];
+    args.extend(key);
+    args.extend(["--as", "boto3"]);
+    let program = expr(&args);
+    let runtime = &runtimes()[0];
+    let out = runtime.run("binary-set", &program, &[]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{program}\n{}",
+        text(&out.stderr)
+    );
+    let item = common::served::dynoscope(&[
+        "--endpoint-url",
+        &url,
+        "get",
+        "--table",
+        "Videos",
+        "--key",
+        "PK=VID#9f3a",
+        "--key",
+        "SK=STATS#TOTAL",
+        "--json",
+    ]);
+    let item: Value = serde_json::from_slice(&item.stdout).unwrap();
+    assert_eq!(
+        item["bin"]["B"], "aGVsbG8=",
+        "the bytes of `hello`, not its base64 encoded again"
+    );
+    // A SET of a fixed value under a condition: one send.
+    let mut args = vec![
+        "update",
+        "SET title = :t",
+        "--condition",
+        "attribute_exists(PK)",
+    ];
+    args.extend(["--values", r#"{":t":{"S":"x"}}"#]);
+    args.extend(key);
+    for target in ["boto3", "js"] {
+        let mut with = args.clone();
+        with.extend(["--as", target]);
+        let program = expr(&with);
+        assert!(
+            program.contains("total_max_attempts") || program.contains("maxAttempts: 1"),
+            "{program}"
+        );
+    }
+    for target in ["boto3", "js"] {
+        let values = r#"{":p":{"S":"COMMAND client.OPERATION"}}"#;
+        let program = expr(&[
+            "query", "PK = :p", "--values", values, "--table", "Things", "--as", target,
+        ]);
+        assert!(program.contains("COMMAND client.OPERATION"), "{program}");
+    }
+}

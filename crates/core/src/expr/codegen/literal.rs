@@ -111,7 +111,27 @@ pub(super) fn snake_case(name: &str) -> String {
     kebab(name).replace('-', "_")
 }
 
+/// `v` as a Python literal for boto3's low-level client. A typed binary value (`{"B": "…"}`,
+/// `{"BS": […]}`, base64 in DynamoDB JSON) becomes `base64.b64decode("…")` bytes, which the
+/// code must import: boto3 takes bytes and would encode a base64 string once more.
 pub(super) fn python(v: &serde_json::Value) -> String {
+    let bytes = |b: &serde_json::Value| format!("base64.b64decode({b})");
+    if let serde_json::Value::Object(map) = v
+        && map.len() == 1
+    {
+        match map.iter().next() {
+            Some((k, b @ serde_json::Value::String(_))) if k == "B" => {
+                return format!("{{\"B\": {}}}", bytes(b));
+            }
+            Some((k, serde_json::Value::Array(items)))
+                if k == "BS" && items.iter().all(serde_json::Value::is_string) =>
+            {
+                let items: Vec<String> = items.iter().map(bytes).collect();
+                return format!("{{\"BS\": [{}]}}", items.join(", "));
+            }
+            _ => {}
+        }
+    }
     match v {
         serde_json::Value::Null => "None".into(),
         serde_json::Value::Bool(b) => if *b { "True" } else { "False" }.into(),

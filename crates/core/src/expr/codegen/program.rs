@@ -37,10 +37,14 @@ pub const PROGRAM_TARGETS: &str = "boto3 or js (an update also js-doc)";
 /// (`ADD`, `+`, `-`) or appends.
 fn not_repeatable(update: &str) -> bool {
     let upper = update.to_uppercase();
-    upper.split_whitespace().any(|word| word == "ADD")
+    let words: Vec<&str> = upper.split_whitespace().collect();
+    // REMOVE of a list element by its index removes the next one when sent again.
+    let removes_by_index = words.contains(&"REMOVE") && update.contains('[');
+    words.contains(&"ADD")
         || update.contains('+')
         || update.contains('-')
         || upper.contains("LIST_APPEND")
+        || removes_by_index
 }
 
 impl Request {
@@ -77,7 +81,9 @@ impl Request {
         let mut request = self.clone();
         request.returns.values = Some(ReturnValues::UpdatedNew);
         request.returns.old_item_on_condition_failure = true;
-        let once = self.update.as_deref().is_some_and(not_repeatable);
+        // A conditional write is sent once too: resent after its answer was lost, its own
+        // change fails the condition, and "condition failed, nothing written" would be false.
+        let once = self.update.as_deref().is_some_and(not_repeatable) || self.condition.is_some();
         match target {
             Target::Boto3 => Ok(request.boto3_program(setup, once)),
             Target::JsClient => Ok(request.js_program(setup, once)),
@@ -155,7 +161,7 @@ import sys
 
 import boto3
 from botocore.config import Config
-from botocore.exceptions import BotoCoreError, ClientError
+from botocore.exceptions import BotoCoreError, ClientError, NoCredentialsError, ParamValidationError
 
 ";
 
@@ -186,10 +192,13 @@ except ClientError as error:
         sys.exit(2 if code == \"ValidationException\" else 1)
     print(\"outcome unknown (it may have been applied; not sent again):\", error, file=sys.stderr)
     sys.exit(3)
+except (NoCredentialsError, ParamValidationError) as error:
+    print(\"not sent:\", error, file=sys.stderr)
+    sys.exit(2)
 except BotoCoreError as error:
     print(\"outcome unknown (it may have been applied; not sent again):\", error, file=sys.stderr)
     sys.exit(3)
-print(shown(response[\"Attributes\"]))
+print(shown(response.get(\"Attributes\", {})))
 ";
 
 const JS_HEAD: &str = "\
@@ -216,11 +225,15 @@ pub(super) const NOT_REPEATABLE_JS: &str = "\
 // The SDK retries on its own, so it is sent once; on an unknown outcome, read the item first.
 ";
 
-pub(super) const JS_TAIL: &str = "  console.log(shown(response.Attributes));
+pub(super) const JS_TAIL: &str = "  console.log(shown(response.Attributes ?? {}));
 } catch (error) {
   if (error instanceof ConditionalCheckFailedException) {
     console.error(\"condition failed, nothing written; the item now:\", shown(error.Item));
     process.exit(1);
+  }
+  if (error.name === \"CredentialsProviderError\") {
+    console.error(\"not sent:\", error.message);
+    process.exit(2);
   }
   const status = error.$metadata?.httpStatusCode ?? 0;
   if (status >= 400 && status < 500) {

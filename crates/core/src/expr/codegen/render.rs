@@ -43,11 +43,18 @@ impl Call {
             .iter()
             .map(|(name, field)| format!("    {name}={},", python(&field.json())))
             .collect();
+        let args = args.join("\n");
+        // Binary values are written as bytes decoded from base64.
+        let base64 = if args.contains("base64.b64decode(") {
+            "import base64\n\n"
+        } else {
+            ""
+        };
         format!(
-            "import boto3\n\n{}\nresponse = client.{}(\n{}\n)\n",
+            "{base64}import boto3\n\n{}\nresponse = client.{}(\n{}\n)\n",
             setup.boto3_client(),
             self.api.snake,
-            args.join("\n")
+            args
         )
     }
 

@@ -42,7 +42,7 @@ impl Transaction {
                     .collect();
                 let client = setup.boto3_client_with(&[ONE_SEND_PY]);
                 let code = format!(
-                    "{LIKE_PY_HEAD}{client}\nTOKEN = {}\nREFUSED = {refused}\nlast = None\nfor attempt in range(1, {SENDS} + 1):\n    try:\n        client.transact_write_items(\n{}\n            ClientRequestToken=TOKEN,\n        )\n{LIKE_PY_TAIL}",
+                    "{LIKE_PY_HEAD}{client}\nTOKEN = {}\nREFUSED = {refused}\nlast = None\nSENDS = {SENDS}\nfor attempt in range(1, SENDS + 1):\n    try:\n        client.transact_write_items(\n{}\n            ClientRequestToken=TOKEN,\n        )\n{LIKE_PY_TAIL}",
                     token("str(uuid.uuid4())"),
                     fields.join("\n")
                 );
@@ -54,7 +54,7 @@ impl Transaction {
                     .collect();
                 let (config, profile_import) = setup.js_config_with(&["maxAttempts: 1"]);
                 let code = format!(
-                    "{LIKE_JS_HEAD}{}const client = new DynamoDBClient({config});\nconst TOKEN = {};\nconst REFUSED = {refused};\nlet last;\nfor (let attempt = 1; attempt <= {SENDS}; attempt++) {{\n  try {{\n    await client.send(\n      new TransactWriteItemsCommand({{\n{}\n        ClientRequestToken: TOKEN,\n      }}),\n    );\n{LIKE_JS_TAIL}",
+                    "{LIKE_JS_HEAD}{}const client = new DynamoDBClient({config});\nconst TOKEN = {};\nconst REFUSED = {refused};\nlet last;\nconst SENDS = {SENDS};\nfor (let attempt = 1; attempt <= SENDS; attempt++) {{\n  try {{\n    await client.send(\n      new TransactWriteItemsCommand({{\n{}\n        ClientRequestToken: TOKEN,\n      }}),\n    );\n{LIKE_JS_TAIL}",
                     profile_import.unwrap_or_default(),
                     token("randomUUID()"),
                     fields.join("\n")
@@ -99,6 +99,7 @@ const LIKE_PY_HEAD: &str = "\
 # with the same token, which DynamoDB applies once within ten minutes, so it never counts twice.
 # Applied: exit 0. Cancelled (its reasons said): exit 1. Refused: exit 1 (bad input 2). Still no
 # answer after the last send: the outcome is unknown, exit 3.
+import base64
 import json
 import sys
 import time
@@ -106,9 +107,13 @@ import uuid
 
 import boto3
 from botocore.config import Config
-from botocore.exceptions import BotoCoreError, ClientError
+from botocore.exceptions import BotoCoreError, ClientError, NoCredentialsError
 
-# The SDK does not resend on its own: this program does, with the same token, and says so.
+# The SDK does not resend on its own: this program does, with the same token, and says so;
+# also when the server asks for a wait (throttled) or the same token is still in progress.
+RESEND = (\"ThrottlingException\", \"ProvisionedThroughputExceededException\",
+          \"RequestLimitExceeded\", \"TransactionInProgressException\")
+unanswered = False
 ";
 
 const LIKE_PY_TAIL: &str = "        print(json.dumps({\"applied\": True, \"token\": TOKEN, \"sends\": attempt}))
@@ -121,14 +126,24 @@ const LIKE_PY_TAIL: &str = "        print(json.dumps({\"applied\": True, \"token
     except ClientError as error:
         status = error.response.get(\"ResponseMetadata\", {}).get(\"HTTPStatusCode\", 0)
         code = error.response.get(\"Error\", {}).get(\"Code\", \"\")
-        if 400 <= status < 500:
+        if 400 <= status < 500 and code not in RESEND:
+            # After a send with no answer, a refusal does not say the first did not apply.
+            if unanswered:
+                print(\"outcome unknown (it may have been applied once, never twice):\", error, file=sys.stderr)
+                sys.exit(3)
             print(\"refused:\", code, error, file=sys.stderr)
             sys.exit(2 if code == \"ValidationException\" else 1)
+        unanswered = unanswered or status >= 500
         last = error
+    except NoCredentialsError as error:
+        print(\"not sent:\", error, file=sys.stderr)
+        sys.exit(2)
     except BotoCoreError as error:
+        unanswered = True
         last = error
-    print(\"send\", attempt, \"had no answer:\", last, \"- sending again with the same token\", file=sys.stderr)
-    time.sleep(0.2 * attempt)
+    if attempt < SENDS:
+        print(\"send\", attempt, \"ended without an answer:\", last, \"- sending again with the same token\", file=sys.stderr)
+        time.sleep(0.2 * attempt)
 print(\"outcome unknown (it may have been applied once, never twice):\", last, file=sys.stderr)
 sys.exit(3)
 ";
@@ -145,7 +160,15 @@ import {
   TransactWriteItemsCommand,
 } from \"@aws-sdk/client-dynamodb\";
 
-// The SDK does not resend on its own: this program does, with the same token, and says so.
+// The SDK does not resend on its own: this program does, with the same token, and says so;
+// also when the server asks for a wait (throttled) or the same token is still in progress.
+const RESEND = [
+  \"ThrottlingException\",
+  \"ProvisionedThroughputExceededException\",
+  \"RequestLimitExceeded\",
+  \"TransactionInProgressException\",
+];
+let unanswered = false;
 ";
 
 const LIKE_JS_TAIL: &str = "    console.log(JSON.stringify({ applied: true, token: TOKEN, sends: attempt }));
@@ -157,15 +180,27 @@ const LIKE_JS_TAIL: &str = "    console.log(JSON.stringify({ applied: true, toke
       console.error(`${why}; nothing was written; reasons:`, JSON.stringify(reasons));
       process.exit(1);
     }
+    if (error.name === \"CredentialsProviderError\") {
+      console.error(\"not sent:\", error.message);
+      process.exit(2);
+    }
     const status = error.$metadata?.httpStatusCode ?? 0;
-    if (status >= 400 && status < 500) {
+    if (status >= 400 && status < 500 && !RESEND.includes(error.name)) {
+      // After a send with no answer, a refusal does not say the first did not apply.
+      if (unanswered) {
+        console.error(\"outcome unknown (it may have been applied once, never twice):\", error.name, error.message);
+        process.exit(3);
+      }
       console.error(\"refused:\", error.name, error.message);
       process.exit(error.name === \"ValidationException\" ? 2 : 1);
     }
+    unanswered = unanswered || status === 0 || status >= 500;
     last = error;
   }
-  console.error(`send ${attempt} had no answer: ${last?.name} - sending again with the same token`);
-  await new Promise((done) => setTimeout(done, 200 * attempt));
+  if (attempt < SENDS) {
+    console.error(`send ${attempt} ended without an answer: ${last?.name} - sending again with the same token`);
+    await new Promise((done) => setTimeout(done, 200 * attempt));
+  }
 }
 console.error(\"outcome unknown (it may have been applied once, never twice):\", last?.name, last?.message);
 process.exit(3);

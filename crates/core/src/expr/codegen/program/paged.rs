@@ -22,11 +22,11 @@ impl Request {
             })
             .collect();
         let code = format!(
-            "{PAGED_PY_HEAD}{SHOWN_PY}{}\n\nrequest = {{\n{}\n}}\n{PAGED_PY_LOOP}",
+            "{PAGED_PY_HEAD}{SHOWN_PY}{}\n\nrequest = {{\n{}\n}}\n{PAGED_PY_LOOP_START}    page = client.{}(**request)\n{PAGED_PY_LOOP}",
             setup.boto3_client(),
-            fields.join("\n")
-        )
-        .replace("client.OPERATION", &format!("client.{}", call.api.snake));
+            fields.join("\n"),
+            call.api.snake
+        );
         Program {
             target: Target::Boto3,
             code,
@@ -46,11 +46,10 @@ impl Request {
             .collect();
         let (config, profile_import) = setup.js_config();
         let code = format!(
-            "{PAGED_JS_HEAD}{SHOWN_JS}{}const client = new DynamoDBClient({config});\n\nconst input = {{\n{}\n}};\n{PAGED_JS_LOOP}",
+            "{PAGED_JS_HEAD}import {{ DynamoDBClient, {command} }} from \"@aws-sdk/client-dynamodb\";\n{SHOWN_JS}{}const client = new DynamoDBClient({config});\n\nconst input = {{\n{}\n}};\n{PAGED_JS_LOOP_START}  const page = await client.send(new {command}(input));\n{PAGED_JS_LOOP}",
             profile_import.unwrap_or_default(),
             fields.join("\n")
-        )
-        .replace("COMMAND", &command);
+        );
         Program {
             target: Target::JsClient,
             code,
@@ -71,11 +70,12 @@ import boto3
 
 ";
 
-const PAGED_PY_LOOP: &str = "
+const PAGED_PY_LOOP_START: &str = "
 items = pages = 0
 while True:
-    page = client.OPERATION(**request)
-    pages += 1
+";
+
+const PAGED_PY_LOOP: &str = "    pages += 1
     for item in page.get(\"Items\", []):
         print(shown(item))
         items += 1
@@ -88,15 +88,15 @@ print(items, \"items,\", pages, \"pages\", file=sys.stderr)
 const PAGED_JS_HEAD: &str = "\
 // A read, whole: every page (LastEvaluatedKey given back as ExclusiveStartKey until there is
 // none), each item printed as a line of DynamoDB JSON; the items and pages counted on stderr.
-import { DynamoDBClient, COMMAND } from \"@aws-sdk/client-dynamodb\";
 ";
 
-const PAGED_JS_LOOP: &str = "
+const PAGED_JS_LOOP_START: &str = "
 let items = 0;
 let pages = 0;
 for (;;) {
-  const page = await client.send(new COMMAND(input));
-  pages += 1;
+";
+
+const PAGED_JS_LOOP: &str = "  pages += 1;
   for (const item of page.Items ?? []) {
     console.log(shown(item));
     items += 1;

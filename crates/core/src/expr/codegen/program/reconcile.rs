@@ -112,13 +112,17 @@ fn program(target: Target, code: String) -> Program {
 const RECONCILE_PY_HEAD: &str = "\
 # The reconcile, whole: each parent's stored tally beside its counted children; the drifted
 # parents printed, a JSON line each (drift = stored - counted; a missing tally has none), exit 1
-# when any drifted. Every parent: one Scan, every page. One parent (ONLY): a consistent GetItem
-# and a COUNT Query, every page. Numbers compared exactly.
+# when any drifted, 2 when the read failed. Every parent: one Scan, every page. One parent
+# (ONLY): a consistent GetItem and a COUNT Query, every page. Numbers compared exactly.
 import json
 import sys
-from decimal import Decimal
+from decimal import Decimal, getcontext
 
 import boto3
+from botocore.exceptions import BotoCoreError, ClientError
+
+# DynamoDB's numbers have up to 38 digits: drifts are computed with room to spare.
+getcontext().prec = 100
 
 ";
 
@@ -159,7 +163,7 @@ def every_parent():
                 continue
             if sk == PARENT_SK and pk.startswith(PARENT_PREFIX):
                 tallies[pk] = text(item, TALLY, \"N\")
-            elif sk.startswith(CHILD_PREFIX):
+            if sk.startswith(CHILD_PREFIX):
                 counted[pk] = counted.get(pk, 0) + 1
         if \"LastEvaluatedKey\" not in page:
             return [(pk, tallies[pk], counted.get(pk, 0)) for pk in sorted(tallies)]
@@ -175,7 +179,11 @@ def one_parent(pk):
     return [(pk, text(found, TALLY, \"N\"), count_children(pk))]
 
 
-parents = one_parent(ONLY) if ONLY is not None else every_parent()
+try:
+    parents = one_parent(ONLY) if ONLY is not None else every_parent()
+except (BotoCoreError, ClientError) as error:
+    print(\"the read failed, nothing was checked:\", error, file=sys.stderr)
+    sys.exit(2)
 drifted = 0
 for pk, stored, counted in parents:
     if stored is not None and Decimal(stored) == counted:
@@ -190,8 +198,9 @@ sys.exit(1 if drifted else 0)
 const RECONCILE_JS_HEAD: &str = "\
 // The reconcile, whole: each parent's stored tally beside its counted children; the drifted
 // parents printed, a JSON line each (drift = stored - counted; a missing tally has none), exit 1
-// when any drifted. Every parent: one Scan, every page. One parent (ONLY): a consistent GetItem
-// and a COUNT Query, every page. Tallies compared exactly (a whole number as a BigInt).
+// when any drifted, 2 when the read failed. Every parent: one Scan, every page. One parent
+// (ONLY): a consistent GetItem and a COUNT Query, every page. Tallies compared exactly (a whole
+// number as a BigInt; a fraction, which never equals a count, is said as text).
 import {
   DynamoDBClient,
   GetItemCommand,
@@ -239,7 +248,7 @@ async function everyParent() {
       const sk = text(item, SK, \"S\");
       if (pk === undefined || sk === undefined) continue;
       if (sk === PARENT_SK && pk.startsWith(PARENT_PREFIX)) tallies.set(pk, text(item, TALLY, \"N\"));
-      else if (sk.startsWith(CHILD_PREFIX)) counted.set(pk, (counted.get(pk) ?? 0) + 1);
+      if (sk.startsWith(CHILD_PREFIX)) counted.set(pk, (counted.get(pk) ?? 0) + 1);
     }
     if (!page.LastEvaluatedKey) break;
     input.ExclusiveStartKey = page.LastEvaluatedKey;
@@ -258,7 +267,13 @@ async function oneParent(pk) {
   return [[pk, text(found, TALLY, \"N\"), await countChildren(pk)]];
 }
 
-const parents = ONLY !== null ? await oneParent(ONLY) : await everyParent();
+let parents;
+try {
+  parents = ONLY !== null ? await oneParent(ONLY) : await everyParent();
+} catch (error) {
+  console.error(\"the read failed, nothing was checked:\", error.name, error.message);
+  process.exit(2);
+}
 let drifted = 0;
 for (const [pk, stored, counted] of parents) {
   const drift = stored === undefined ? null : driftOf(stored, counted);
