@@ -247,7 +247,7 @@ fn an_update_shows_as_a_whole_program_that_python_runs() {
     h.step();
     h.get_by_label("Whole program").click();
     step_until(h, "the program", |h| {
-        has_label_containing(h, "Save as counter_write.py — run: pip install boto3")
+        has_label_containing(h, "save it as counter_write.py and run: pip install boto3")
     });
     assert!(
         has_label_containing(h, "total_max_attempts"),

@@ -4,6 +4,7 @@ use egui::{Color32, RichText, Ui};
 
 use dynoscope_core::connection::Connection;
 use dynoscope_core::error::Error;
+use dynoscope_core::expr::codegen::Target;
 use dynoscope_core::report::{Line, Tone};
 use dynoscope_core::value::AttrType;
 use dynoscope_core::write::{Confirmation, Destination};
@@ -199,3 +200,10 @@ pub fn framed_buttons(ui: &mut Ui) {
     visuals.widgets.active = global.visuals.widgets.active;
     ui.style_mut().spacing.button_padding = global.spacing.button_padding;
 }
+
+/// The whole programs a request can be copied as (Like lab, Tally check, Numbers panel), each
+/// with its button's words.
+pub const PROGRAM_COPIES: [(Target, &str); 2] = [
+    (Target::Boto3, "Copy as boto3 program"),
+    (Target::JsClient, "Copy as JS program"),
+];

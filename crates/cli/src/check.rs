@@ -8,7 +8,7 @@ use std::time::Instant;
 use serde_json::json;
 
 use crate::args::CheckArgs;
-use crate::exit::{Exit, said_read};
+use crate::exit::{Exit, said_program, said_read};
 use crate::interrupt::{describe, unless_stopped};
 use crate::output::Output;
 use crate::style::Form;
@@ -17,7 +17,7 @@ use dynoscope_core::connection::{Connection, Reader};
 use dynoscope_core::cost::Pricing;
 use dynoscope_core::ending::Ending;
 use dynoscope_core::error::{Error, Result};
-use dynoscope_core::expr::codegen::{PROGRAM_TARGETS, Target};
+use dynoscope_core::expr::codegen::Program;
 use dynoscope_core::spec::{TallySpec, WindowSpec};
 use dynoscope_core::table::TableInfo;
 use dynoscope_core::tally::{self, AthenaRunSpec, Reconciled, RepairReport, TallyRule};
@@ -113,17 +113,8 @@ async fn program(
     out: &mut Output,
     stop: &CancelToken,
 ) -> Result<Exit> {
-    let target = Target::from_name(name)
-        .ok_or_else(|| Error::Invalid(format!("--program {name}: use {PROGRAM_TARGETS}")))?;
-    let program = spec.program(connection, target, stop).await?;
-    out.text(&program.code);
-    out.flush();
-    out.failure().map_or(Ok(()), Err)?;
-    out.note(format_args!(
-        "note: save it as {} and run: {}",
-        program.file, program.run
-    ));
-    Ok(Exit::Done)
+    let target = Program::target_named(name)?;
+    said_program(out, &spec.program(connection, target, stop).await?)
 }
 
 /// `--athena`: its SQL printed, or with `--run` run in Athena and its report said.

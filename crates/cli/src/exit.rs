@@ -9,6 +9,7 @@ use crate::output::Output;
 use crate::style::Form;
 use dynoscope_core::ending::Ending;
 use dynoscope_core::error::{Error, Result};
+use dynoscope_core::expr::codegen::Program;
 use dynoscope_core::report::{self, Report};
 
 /// How a subcommand ended, as its exit status.
@@ -111,4 +112,14 @@ pub fn said_read(out: &mut Output, report: &(impl Report + ?Sized)) -> Result<Ex
     let exit = said(out, report)?;
     out.flush();
     out.failure().map_or(Ok(exit), Err)
+}
+
+/// A whole program on stdout, and how to run it as a note: printing it is all the run does, so
+/// a program that could not be printed fails it.
+pub fn said_program(out: &mut Output, program: &Program) -> Result<Exit> {
+    out.text(&program.code);
+    out.flush();
+    out.failure().map_or(Ok(()), Err)?;
+    out.note(format_args!("note: {}", program.how_to_run()));
+    Ok(Exit::Done)
 }

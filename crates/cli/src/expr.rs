@@ -141,9 +141,6 @@ fn build(args: &ExprArgs) -> Result<(String, Vec<String>)> {
     }
     let program = request.program(target, &setup)?;
     let mut notes = compiled.notes;
-    notes.push(format!(
-        "save it as {} and run: {}",
-        program.file, program.run
-    ));
+    notes.push(program.how_to_run());
     Ok((program.code, notes))
 }

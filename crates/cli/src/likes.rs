@@ -5,11 +5,11 @@ use crate::context::Ctx;
 use serde_json::json;
 
 use crate::args::{LikeArgs, LikeTargetArgs, StormArgs};
-use crate::exit::{Exit, said};
+use crate::exit::{Exit, said, said_program};
 use crate::interrupt::{describe, not_stopped};
 use dynoscope_core::cost::{Kind, decimal_json};
-use dynoscope_core::error::{Error, Result};
-use dynoscope_core::expr::codegen::{PROGRAM_TARGETS, Target};
+use dynoscope_core::error::Result;
+use dynoscope_core::expr::codegen::Program;
 use dynoscope_core::likes::{self, LikeOp};
 use dynoscope_core::number::to_dynamodb;
 use dynoscope_core::report::Lines;
@@ -46,17 +46,8 @@ async fn like_as(cx: &mut Ctx<'_>, op: LikeOp, args: LikeArgs) -> Result<Exit> {
     let mut spec = spec(&args.target, &args.user);
     spec.token.clone_from(&args.token);
     if let Some(name) = &args.program {
-        let target = Target::from_name(name)
-            .ok_or_else(|| Error::Invalid(format!("--program {name}: use {PROGRAM_TARGETS}")))?;
-        let program = spec.program(connection, op, target, stop).await?;
-        out.text(&program.code);
-        out.flush();
-        out.failure().map_or(Ok(()), Err)?;
-        out.note(format_args!(
-            "note: save it as {} and run: {}",
-            program.file, program.run
-        ));
-        return Ok(Exit::Done);
+        let target = Program::target_named(name)?;
+        return said_program(out, &spec.program(connection, op, target, stop).await?);
     }
     let report = spec.run(connection, op, confirmed, stop).await?;
     said(out, &report)

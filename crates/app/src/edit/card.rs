@@ -3,10 +3,9 @@
 
 use egui::{RichText, Ui};
 
-use crate::widgets::{lines_ui, write_button_ui};
+use crate::widgets::{self, lines_ui, write_button_ui};
 use dynoscope_core::connection::Connection;
 use dynoscope_core::counter::EditReport;
-use dynoscope_core::expr::codegen::Target;
 use dynoscope_core::report::Report;
 
 /// Draw the card; returns the server's value when the user asks to retry from it. Copied code
@@ -40,10 +39,7 @@ fn request_ui(ui: &mut Ui, report: &EditReport) {
             ui.ctx().copy_text(plan.to_aws_cli());
         }
         // A whole program: the new value printed, sent once when not safe to repeat.
-        for (target, label) in [
-            (Target::Boto3, "Copy as boto3 program"),
-            (Target::JsClient, "Copy as JS program"),
-        ] {
+        for (target, label) in widgets::PROGRAM_COPIES {
             if ui.button(label).clicked()
                 && let Ok(program) = plan.program(target)
             {

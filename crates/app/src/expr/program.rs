@@ -51,7 +51,7 @@ pub fn program_ui(
         if ui.button("Copy program").clicked() {
             ui.ctx().copy_text(program.code.clone());
         }
-        ui.weak(format!("Save as {} — run: {}", program.file, program.run));
+        ui.weak(program.how_to_run());
     });
     let theme = egui_extras::syntax_highlighting::CodeTheme::from_style(ui.style());
     egui::ScrollArea::vertical()

@@ -11,7 +11,6 @@ use crate::{Intent, Scope};
 use dynoscope_core::cancel::CancelToken;
 use dynoscope_core::error::Error;
 use dynoscope_core::expr::builder::Input;
-use dynoscope_core::expr::codegen::Target;
 use dynoscope_core::likes::{self, LikeOp, LikeReport, LikeRequest};
 use dynoscope_core::spec::LikeSpec;
 use dynoscope_core::task::Pending;
@@ -320,10 +319,7 @@ fn report_ui(ui: &mut Ui, report: &LikeReport, replayed: bool) {
                 ui.ctx().copy_text(report.request.to_aws_cli());
             }
             // A whole program: a fresh token each run, resent with it after a lost answer.
-            for (target, label) in [
-                (Target::Boto3, "Copy as boto3 program"),
-                (Target::JsClient, "Copy as JS program"),
-            ] {
+            for (target, label) in widgets::PROGRAM_COPIES {
                 if ui.button(label).clicked()
                     && let Ok(program) = report.request.program(target, false)
                 {

@@ -8,10 +8,9 @@ use egui_extras::{Column, TableBuilder};
 
 use crate::tally::reconcile::{PlanChoice, Reconcile, Run, SourceChoice};
 use crate::tally::routes::routes_ui;
-use crate::widgets::{error_ui, labelled_text_ui};
+use crate::widgets::{self, error_ui, labelled_text_ui};
 use crate::{Loaded, Scope};
 use dynoscope_core::cost::Pricing;
-use dynoscope_core::expr::codegen::Target;
 use dynoscope_core::report::capacity;
 use dynoscope_core::tally::{self, ParentCheck, TallyRule};
 
@@ -179,19 +178,16 @@ impl Reconcile {
     /// The reconcile of the whole table as a whole program, copied.
     fn program_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, rule: &TallyRule) {
         ui.horizontal_wrapped(|ui| {
-            for (target, label) in [
-                (Target::Boto3, "Copy as boto3 program"),
-                (Target::JsClient, "Copy as JS program"),
-            ] {
+            for (target, label) in widgets::PROGRAM_COPIES {
                 if ui.button(label).clicked() {
                     let setup = (target, &scope.connection.client_setup());
                     match tally::program(scope.table, rule, None, setup) {
                         Ok(program) => {
-                            ui.ctx().copy_text(program.code);
                             self.program_note = Some(format!(
-                                "Copied: the reconcile as a program; save it as {} and run: {}",
-                                program.file, program.run
+                                "Copied: the reconcile as a program; {}",
+                                program.how_to_run()
                             ));
+                            ui.ctx().copy_text(program.code);
                             self.error = None;
                         }
                         Err(error) => self.error = Some(error),

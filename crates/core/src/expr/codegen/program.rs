@@ -30,6 +30,35 @@ pub struct Program {
     pub run: String,
 }
 
+/// A JavaScript counter write's client: its note and `maxAttempts: 1` when it is sent `once`,
+/// its configuration, and the import a profile needs.
+pub(super) fn js_once(
+    setup: &ClientSetup,
+    once: bool,
+) -> (&'static str, String, Option<&'static str>) {
+    let (note, extra) = if once {
+        (NOT_REPEATABLE_JS, vec!["maxAttempts: 1"])
+    } else {
+        ("", Vec::new())
+    };
+    let (config, profile_import) = setup.js_config_with(&extra);
+    (note, config, profile_import)
+}
+
+impl Program {
+    /// How to keep and run it, in words: `save it as counter_write.py and run: …`.
+    pub fn how_to_run(&self) -> String {
+        format!("save it as {} and run: {}", self.file, self.run)
+    }
+
+    /// The target `--program NAME` names (`boto3`, `js`), refused in words otherwise.
+    pub fn target_named(name: &str) -> Result<Target> {
+        Target::from_name(name)
+            .filter(|t| matches!(t, Target::Boto3 | Target::JsClient))
+            .ok_or_else(|| Error::Invalid(format!("--program {name}: use boto3 or js")))
+    }
+}
+
 /// The targets a whole program is written in, as `--as` spells them.
 pub const PROGRAM_TARGETS: &str = "boto3 or js (an update also js-doc)";
 
@@ -131,12 +160,7 @@ impl Request {
                 format!("      {name}: {value},")
             })
             .collect();
-        let (note, extra) = if once {
-            (NOT_REPEATABLE_JS, vec!["maxAttempts: 1"])
-        } else {
-            ("", Vec::new())
-        };
-        let (config, profile_import) = setup.js_config_with(&extra);
+        let (note, config, profile_import) = js_once(setup, once);
         let code = format!(
             "{JS_HEAD}{SHOWN_JS}{}{note}const client = new DynamoDBClient({config});\n\ntry {{\n  const response = await client.send(\n    new UpdateItemCommand({{\n{}\n    }}),\n  );\n{JS_TAIL}",
             profile_import.unwrap_or_default(),
@@ -220,7 +244,7 @@ const shown = (value) =>
 
 ";
 
-pub(super) const NOT_REPEATABLE_JS: &str = "\
+const NOT_REPEATABLE_JS: &str = "\
 // This write is not safe to repeat: sent again after a lost answer, it would count twice.
 // The SDK retries on its own, so it is sent once; on an unknown outcome, read the item first.
 ";

@@ -4,7 +4,7 @@
 //! otherwise as the low-level client's program (its ending is that program's): the new value
 //! printed, a failed condition with the item, sent once when not safe to repeat.
 
-use super::{JS_TAIL, NOT_REPEATABLE_JS, Program};
+use super::{JS_TAIL, Program, js_once};
 use crate::expr::codegen::render::js_document_field;
 use crate::expr::codegen::{ClientSetup, Request, Target};
 
@@ -21,12 +21,7 @@ impl Request {
                 )
             })
             .collect();
-        let (note, extra) = if once {
-            (NOT_REPEATABLE_JS, vec!["maxAttempts: 1"])
-        } else {
-            ("", Vec::new())
-        };
-        let (config, profile_import) = setup.js_config_with(&extra);
+        let (note, config, profile_import) = js_once(setup, once);
         let code = format!(
             "{DOC_HEAD}{}{note}const doc = DynamoDBDocumentClient.from(new DynamoDBClient({config}), {{\n  unmarshallOptions: {{ wrapNumbers: true }},\n}});\n\ntry {{\n  const response = await doc.send(\n    new UpdateCommand({{\n{}\n    }}),\n  );\n{JS_TAIL}",
             profile_import.unwrap_or_default(),
