@@ -3,7 +3,7 @@
 # tests need, then run the whole suite (`cargo test`, with any arguments given here).
 #
 # - Debian packages (a C compiler for the bundled SQLite, CA certificates, Python with venv,
-#   Node.js and npm) are checked first; missing ones are named with the line that installs
+#   Node.js and npm, Go and Debian's AWS SDK for Go v2) are checked first; missing ones are named with the line that installs
 #   them, and nothing runs. With --install-system (as root, as CI) that line is run instead.
 # - moto's server, cfn-lint and the AWS CLI come from PyPI into a virtual environment under
 #   the target folder (scripts/test-tools.txt), once; the tests install their npm packages
@@ -50,6 +50,10 @@ command -v appstreamcli >/dev/null 2>&1 || missing+=(appstream)
 command -v objdump >/dev/null 2>&1 || missing+=(binutils)
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
 command -v npm >/dev/null 2>&1 || missing+=(npm)
+# The generated Go programs are built and run offline in GOPATH mode against Debian's SDK.
+command -v go >/dev/null 2>&1 || missing+=(golang-go)
+[ -d /usr/share/gocode/src/github.com/aws/aws-sdk-go-v2/service/dynamodb ] \
+  || missing+=(golang-github-aws-aws-sdk-go-v2-dev)
 if [ "${#missing[@]}" -gt 0 ]; then
   line="apt-get install -y --no-install-recommends ${missing[*]}"
   if $install_system; then

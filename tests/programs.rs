@@ -1,5 +1,6 @@
 //! Whole programs run as they are (`dynoscope expr update … --program`), with boto3 under
-//! Python and the AWS SDK for JavaScript v3 under Node.js, against the sandbox over HTTP, with
+//! Python, the AWS SDK for JavaScript v3 under Node.js and the AWS SDK for Go v2 (Debian's,
+//! built offline in GOPATH mode), against the sandbox over HTTP, with
 //! an empty environment and an empty home: the counter write moves the value by exactly its
 //! delta and prints the server's value; a failed condition exits 1 with the item as it is
 //! (ALL_OLD) and writes nothing; an answer lost after the write applied is said unknown
@@ -50,15 +51,44 @@ pub(crate) fn printed(
     succeeded(&args).0
 }
 
-/// The two runtimes: where a program is written and how it runs.
+/// The runtimes: where a program is written and how it runs.
 pub(crate) struct Runtime {
     pub(crate) target: &'static str,
     dir: PathBuf,
     file: &'static str,
-    command: &'static str,
+    command: &'static [&'static str],
+    env: &'static [(&'static str, &'static str)],
 }
 
-pub(crate) fn runtimes() -> [Runtime; 2] {
+/// Go in GOPATH mode, offline, with Debian's SDK (`golang-github-aws-aws-sdk-go-v2-dev`).
+const GO_ENV: &[(&str, &str)] = &[
+    ("GO111MODULE", "off"),
+    ("GOPATH", "/usr/share/gocode"),
+    ("GOFLAGS", ""),
+    ("GOPROXY", "off"),
+    ("GOTOOLCHAIN", "local"),
+];
+
+/// A Go runtime, checked: `go` and the SDK's source are there.
+pub(crate) fn go_runtime() -> Runtime {
+    let sdk = Path::new("/usr/share/gocode/src/github.com/aws/aws-sdk-go-v2/service/dynamodb");
+    assert!(
+        Command::new("go").arg("version").output().is_ok_and(|o| o.status.success()) && sdk.is_dir(),
+        "go and Debian's AWS SDK for Go v2 are needed (scripts/test.sh names the packages)"
+    );
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("programs-go");
+    std::fs::create_dir_all(&dir).unwrap();
+    Runtime {
+        target: "go",
+        dir,
+        file: "main.go",
+        // Built, then run: `go run` says every failure as exit 1.
+        command: &["sh", "-c", "go build -o \"$0.bin\" \"$0\" && exec \"$0.bin\""],
+        env: GO_ENV,
+    }
+}
+
+pub(crate) fn runtimes() -> [Runtime; 3] {
     let python = Command::new("python3")
         .args(["-c", "import boto3"])
         .output();
@@ -74,14 +104,17 @@ pub(crate) fn runtimes() -> [Runtime; 2] {
             target: "boto3",
             dir: python_dir,
             file: "counter_write.py",
-            command: "python3",
+            command: &["python3"],
+            env: &[],
         },
         Runtime {
             target: "js",
             dir: node,
             file: "counter_write.mjs",
-            command: "node",
+            command: &["node"],
+            env: &[],
         },
+        go_runtime(),
     ]
 }
 
@@ -91,16 +124,22 @@ impl Runtime {
     pub(crate) fn run(&self, name: &str, code: &str, extra: &[(&str, &str)]) -> Output {
         let script = self.dir.join(format!("{name}-{}", self.file));
         std::fs::write(&script, code).unwrap();
+        if self.target == "go" {
+            // As gofmt writes it: nothing to reformat.
+            let gofmt = Command::new("gofmt").arg("-l").arg(&script).output().unwrap();
+            assert!(gofmt.status.success() && gofmt.stdout.is_empty(), "gofmt: {code}");
+        }
         let home = Path::new(env!("CARGO_TARGET_TMPDIR")).join("programs-empty-home");
         std::fs::create_dir_all(&home).unwrap();
-        let mut command = Command::new(self.command);
+        let mut command = Command::new(self.command[0]);
         command
+            .args(&self.command[1..])
             .arg(&script)
             .current_dir(&self.dir)
             .env_clear()
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .env("HOME", &home);
-        for (name, value) in extra {
+        for (name, value) in self.env.iter().chain(extra) {
             command.env(name, value);
         }
         command.output().unwrap()
@@ -195,7 +234,7 @@ fn a_lost_answer_is_unknown_and_counted_once_where_the_sdks_retry_counts_it_agai
 }
 
 #[test]
-fn a_program_is_written_for_an_update_or_a_read_in_python_or_javascript_only() {
+fn a_program_is_written_for_an_update_or_a_read_in_python_javascript_or_go_only() {
     let out = common::served::dynoscope(&[
         "expr",
         "delete",
@@ -220,7 +259,7 @@ fn a_program_is_written_for_an_update_or_a_read_in_python_or_javascript_only() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        text(&out.stderr).contains("written in boto3 or js"),
+        text(&out.stderr).contains("written in boto3, js or go"),
         "{}",
         text(&out.stderr)
     );
@@ -277,7 +316,8 @@ fn the_document_client_program_keeps_numbers_exact() {
         target: "js-doc",
         dir,
         file: "counter_write_doc.mjs",
-        command: "node",
+        command: &["node"],
+        env: &[],
     };
     let before = play_count(&served);
     let program = printed("js-doc", ("12345678901234567890", "1e30"), &url, true);

@@ -99,7 +99,12 @@ fn input(args: &ExprArgs) -> Result<Input> {
 /// go wrong here is bad input, refused before anything is sent (exit 2, said by `run`).
 pub fn expr(args: ExprArgs, out: &mut Output) -> Result<Exit> {
     let (text, notes) = build(&args)?;
-    out.line(text);
+    // Code ends its own last line; a JSON body does not.
+    if text.ends_with('\n') {
+        out.text(text);
+    } else {
+        out.line(text);
+    }
     out.flush();
     // The request printed is all it does: unread, it failed.
     out.failure().map_or(Ok(()), Err)?;
@@ -113,8 +118,9 @@ pub fn expr(args: ExprArgs, out: &mut Output) -> Result<Exit> {
 fn build(args: &ExprArgs) -> Result<(String, Vec<String>)> {
     let target = Target::from_name(&args.target).ok_or_else(|| {
         Error::Invalid(format!(
-            "--as {}: use json, cli, boto3, js, js-doc or rust",
-            args.target
+            "--as {}: use {}",
+            args.target,
+            Target::NAMES
         ))
     })?;
     let input = input(args)?;

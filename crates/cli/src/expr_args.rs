@@ -47,7 +47,7 @@ pub struct ExprArgs {
     /// Value placeholders used in the expressions, as DynamoDB JSON: '{":one": {"N": "1"}}'.
     #[arg(long)]
     pub values: Option<String>,
-    /// How to print it: json, cli, boto3, js, js-doc, rust.
+    /// How to print it: json, cli, boto3, js, js-doc, rust, go, java, dotnet, kotlin, php.
     #[arg(long = "as", default_value = "json")]
     pub target: String,
     /// Print a whole program that runs as it is (--as boto3 or js): an update prints the

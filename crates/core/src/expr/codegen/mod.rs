@@ -2,11 +2,13 @@
 //! (client and DocumentClient) and Rust `aws-sdk-dynamodb`. Every request the app shows or copies
 //! — built ones, ADD edits, repairs, like transactions — is written here, numbers exact in each.
 
+mod langs;
 mod literal;
 mod program;
 mod render;
 mod setup;
 mod statement;
+mod target;
 
 use std::collections::HashMap;
 
@@ -18,6 +20,7 @@ pub use crate::connection::ClientSetup;
 pub(crate) use literal::shell_quote;
 pub use literal::shell_words;
 pub use program::{PROGRAM_TARGETS, Program, ReconcileShape};
+pub use target::Target;
 
 /// What the request does.
 #[derive(Debug, Clone, PartialEq)]
@@ -116,60 +119,6 @@ pub struct Transaction {
     pub token: Option<String>,
     /// `ReturnConsumedCapacity: TOTAL`.
     pub consumed_capacity: bool,
-}
-
-/// The languages a request can be copied as.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Target {
-    /// The low-level JSON request body.
-    Json,
-    /// `aws dynamodb …` for bash.
-    Cli,
-    /// Python, boto3's client.
-    Boto3,
-    /// JavaScript SDK v3, `@aws-sdk/client-dynamodb`.
-    JsClient,
-    /// JavaScript SDK v3, `@aws-sdk/lib-dynamodb` DocumentClient.
-    JsDocument,
-    /// Rust, `aws-sdk-dynamodb`.
-    Rust,
-}
-
-impl Target {
-    /// Every target, in the order offered.
-    pub const ALL: [Self; 6] = [
-        Self::Json,
-        Self::Cli,
-        Self::Boto3,
-        Self::JsClient,
-        Self::JsDocument,
-        Self::Rust,
-    ];
-
-    /// The menu label.
-    pub fn label(self) -> &'static str {
-        match self {
-            Self::Json => "JSON",
-            Self::Cli => "AWS CLI",
-            Self::Boto3 => "boto3",
-            Self::JsClient => "JS v3 client",
-            Self::JsDocument => "JS v3 DocumentClient",
-            Self::Rust => "Rust",
-        }
-    }
-
-    /// From the CLI's `--as` word.
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "json" => Some(Self::Json),
-            "cli" => Some(Self::Cli),
-            "boto3" => Some(Self::Boto3),
-            "js" => Some(Self::JsClient),
-            "js-doc" => Some(Self::JsDocument),
-            "rust" => Some(Self::Rust),
-            _ => None,
-        }
-    }
 }
 
 /// The names of one API operation in each language.

@@ -6,6 +6,9 @@
 //! (tables, names, values) appears only inside string literals, never in a comment.
 
 mod document;
+mod go;
+mod go_like;
+mod go_reconcile;
 mod like;
 mod paged;
 mod reconcile;
@@ -51,16 +54,16 @@ impl Program {
         format!("save it as {} and run: {}", self.file, self.run)
     }
 
-    /// The target `--program NAME` names (`boto3`, `js`), refused in words otherwise.
+    /// The target `--program NAME` names (`boto3`, `js`, `go`), refused in words otherwise.
     pub fn target_named(name: &str) -> Result<Target> {
         Target::from_name(name)
-            .filter(|t| matches!(t, Target::Boto3 | Target::JsClient))
-            .ok_or_else(|| Error::Invalid(format!("--program {name}: use boto3 or js")))
+            .filter(|t| matches!(t, Target::Boto3 | Target::JsClient | Target::Go))
+            .ok_or_else(|| Error::Invalid(format!("--program {name}: use boto3, js or go")))
     }
 }
 
 /// The targets a whole program is written in, as `--as` spells them.
-pub const PROGRAM_TARGETS: &str = "boto3 or js (an update also js-doc)";
+pub const PROGRAM_TARGETS: &str = "boto3, js or go (an update also js-doc)";
 
 /// Whether sending `update` again after a lost answer would change the item again: it adds
 /// (`ADD`, `+`, `-`) or appends.
@@ -88,6 +91,7 @@ impl Request {
             (Operation::Query(_) | Operation::Scan(_), Target::JsClient) => {
                 Ok(self.paged_js(setup))
             }
+            (Operation::Query(_) | Operation::Scan(_), Target::Go) => Ok(self.paged_go(setup)),
             (Operation::Query(_) | Operation::Scan(_), other) => Err(Error::Invalid(format!(
                 "a whole program is written in {PROGRAM_TARGETS}; {} prints the request alone \
                  (drop --program)",
@@ -117,6 +121,12 @@ impl Request {
             Target::Boto3 => Ok(request.boto3_program(setup, once)),
             Target::JsClient => Ok(request.js_program(setup, once)),
             Target::JsDocument => Ok(request.js_document_program(setup, once)),
+            Target::Go => {
+                // The Go SDK as old as Debian's has no ALL_OLD on a single write: the
+                // program reads the item again after a failed condition instead.
+                request.returns.old_item_on_condition_failure = false;
+                Ok(request.counter_go(setup, once))
+            }
             other => Err(Error::Invalid(format!(
                 "a whole program is written in {PROGRAM_TARGETS}; {} prints the request alone \
                  (drop --program)",

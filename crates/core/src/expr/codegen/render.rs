@@ -16,6 +16,11 @@ impl Call {
             Target::JsClient => self.js_client(setup),
             Target::JsDocument => self.js_document(setup),
             Target::Rust => self.rust(setup),
+            Target::Go => self.go(setup),
+            Target::Java => self.java(setup),
+            Target::DotNet => self.dotnet(setup),
+            Target::Kotlin => self.kotlin(setup),
+            Target::Php => self.php(setup),
         }
     }
 

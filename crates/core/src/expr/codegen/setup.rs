@@ -24,13 +24,13 @@ fn shell_word(text: &str) -> String {
 }
 
 /// The stand-in key id and secret for an endpoint on this machine (local emulators accept any).
-const LOCAL_KEY: (&str, &str) = ("dynoscope", "dynoscope-local");
+pub(super) const LOCAL_KEY: (&str, &str) = ("dynoscope", "dynoscope-local");
 
 impl ClientSetup {
     /// An endpoint on this machine reached without a profile: generated code carries stand-in
     /// credentials and a region, so it runs on a machine with no AWS configuration at all.
     /// They open nothing elsewhere.
-    fn local_without_profile(&self) -> bool {
+    pub(super) fn local_without_profile(&self) -> bool {
         self.profile.is_none()
             && self
                 .endpoint_url
@@ -41,7 +41,7 @@ impl ClientSetup {
     /// The region generated code names: the connection's, else for an endpoint on this machine
     /// the one the app uses there (an emulator takes any, but every SDK and the AWS CLI need
     /// one).
-    fn region_named(&self) -> Option<String> {
+    pub(super) fn region_named(&self) -> Option<String> {
         self.region.clone().or_else(|| {
             self.endpoint_url
                 .as_deref()

@@ -5,8 +5,10 @@
 //! SDK's own retries are off: the program resends itself, saying so. User text appears only
 //! inside string literals.
 
+use super::go_like::like_go;
 use super::{PROGRAM_TARGETS, Program};
 use crate::error::{Error, Result};
+use crate::expr::codegen::langs::go_str;
 use crate::expr::codegen::literal::python;
 use crate::expr::codegen::{ClientSetup, Field, Target, Transaction};
 use crate::value::{Layout, json};
@@ -34,6 +36,7 @@ impl Transaction {
                 |t| json::text(&serde_json::json!(t), Layout::Compact),
             )
         };
+        let refused_words = refused;
         let refused = json::text(&serde_json::json!(refused), Layout::Compact);
         match target {
             Target::Boto3 => {
@@ -60,6 +63,11 @@ impl Transaction {
                     fields.join("\n")
                 );
                 Ok(program(Target::JsClient, code))
+            }
+            Target::Go => {
+                let token = given.as_deref().map_or_else(|| "fresh()".to_owned(), go_str);
+                let refused = go_str(&refused_words);
+                Ok(like_go(setup, &call.fields, &token, (&refused, SENDS)))
             }
             other => Err(Error::Invalid(format!(
                 "a whole program is written in {PROGRAM_TARGETS}; {} prints the request alone",

@@ -85,6 +85,7 @@ impl ReconcileShape {
                 );
                 Ok(program(target, code))
             }
+            Target::Go => Ok(self.reconcile_go(setup)),
             other => Err(Error::Invalid(format!(
                 "a whole program is written in {PROGRAM_TARGETS}; {} is not one",
                 other.label()
