@@ -73,7 +73,11 @@ const GO_ENV: &[(&str, &str)] = &[
 pub(crate) fn go_runtime() -> Runtime {
     let sdk = Path::new("/usr/share/gocode/src/github.com/aws/aws-sdk-go-v2/service/dynamodb");
     assert!(
-        Command::new("go").arg("version").output().is_ok_and(|o| o.status.success()) && sdk.is_dir(),
+        Command::new("go")
+            .arg("version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+            && sdk.is_dir(),
         "go and Debian's AWS SDK for Go v2 are needed (scripts/test.sh names the packages)"
     );
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("programs-go");
@@ -83,7 +87,11 @@ pub(crate) fn go_runtime() -> Runtime {
         dir,
         file: "main.go",
         // Built, then run: `go run` says every failure as exit 1.
-        command: &["sh", "-c", "go build -o \"$0.bin\" \"$0\" && exec \"$0.bin\""],
+        command: &[
+            "sh",
+            "-c",
+            "go build -o \"$0.bin\" \"$0\" && exec \"$0.bin\"",
+        ],
         env: GO_ENV,
     }
 }
@@ -126,8 +134,15 @@ impl Runtime {
         std::fs::write(&script, code).unwrap();
         if self.target == "go" {
             // As gofmt writes it: nothing to reformat.
-            let gofmt = Command::new("gofmt").arg("-l").arg(&script).output().unwrap();
-            assert!(gofmt.status.success() && gofmt.stdout.is_empty(), "gofmt: {code}");
+            let gofmt = Command::new("gofmt")
+                .arg("-l")
+                .arg(&script)
+                .output()
+                .unwrap();
+            assert!(
+                gofmt.status.success() && gofmt.stdout.is_empty(),
+                "gofmt: {code}"
+            );
         }
         let home = Path::new(env!("CARGO_TARGET_TMPDIR")).join("programs-empty-home");
         std::fs::create_dir_all(&home).unwrap();

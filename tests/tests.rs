@@ -65,6 +65,7 @@ mod sql;
 mod tables;
 mod tables_faults;
 mod tally;
+mod targets;
 mod task;
 mod throttle_reasons;
 mod transfer;

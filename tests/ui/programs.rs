@@ -1,6 +1,6 @@
-//! Whole programs copied from the app and run as they are by Python against the app's own
-//! sandbox: the like from the Like lab, the reconcile from the Tally check, the Numbers panel's
-//! ADD.
+//! Whole programs copied from the app and run as they are by Python (and Go) against the app's
+//! own sandbox: the like from the Like lab, the reconcile from the Tally check, the Numbers
+//! panel's ADD.
 
 use dynoscope_core::connection::ConnectionSpec;
 use egui::accesskit::Role;
@@ -16,6 +16,35 @@ fn python(code: &str) -> (Option<i32>, String, String) {
         .env_remove("AWS_PROFILE")
         .output()
         .expect("python3 runs (scripts/test.sh puts boto3 on the PATH)");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code(), text(&out.stdout), text(&out.stderr))
+}
+
+/// Build and run Go `code` offline with Debian's SDK (GOPATH mode), as gofmt writes it:
+/// (exit status, stdout, stderr).
+fn go(name: &str, code: &str) -> (Option<i32>, String, String) {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("ui-programs-go");
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let file = dir.join(format!("{name}.go"));
+    std::fs::write(&file, code).expect("written");
+    let gofmt = std::process::Command::new("gofmt")
+        .arg("-l")
+        .arg(&file)
+        .output();
+    assert!(
+        gofmt.is_ok_and(|o| o.status.success() && o.stdout.is_empty()),
+        "gofmt: {code}"
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", "go build -o \"$0.bin\" \"$0\" && exec \"$0.bin\""])
+        .arg(&file)
+        .env("GO111MODULE", "off")
+        .env("GOPATH", "/usr/share/gocode")
+        .env("GOPROXY", "off")
+        .env("GOCACHE", dir.join("cache"))
+        .env_remove("AWS_PROFILE")
+        .output()
+        .expect("go runs (scripts/test.sh names golang-go and Debian's SDK)");
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     (out.status.code(), text(&out.stdout), text(&out.stderr))
 }
@@ -85,6 +114,22 @@ fn the_tally_check_copies_the_reconcile_as_a_program_that_runs() {
     ] {
         assert!(stdout.lines().any(|l| l == drift), "{drift} in {stdout}");
     }
+    // The same reconcile in Go: the same three parents, the same exit.
+    h.get_by_role_and_label(Role::Button, "Copy as Go program")
+        .click();
+    h.step();
+    let texts = copied(h);
+    assert_eq!(texts.len(), 1, "{texts:?}");
+    let (status, go_out, stderr) = go("reconcile", &texts[0]);
+    assert_eq!(status, Some(1), "{stderr}");
+    let go_lines: Vec<String> = go_out
+        .lines()
+        .map(|l| l.replace(",\"", ", \"").replace("\":", "\": "))
+        .collect();
+    assert_eq!(
+        go_lines,
+        stdout.lines().map(str::to_owned).collect::<Vec<_>>()
+    );
 }
 
 /// The Numbers panel's +1, copied as a program: run, it adds 1 again and prints the server's

@@ -116,13 +116,8 @@ pub fn expr(args: ExprArgs, out: &mut Output) -> Result<Exit> {
 
 /// The request the arguments describe, as code, and the notes on how it was written.
 fn build(args: &ExprArgs) -> Result<(String, Vec<String>)> {
-    let target = Target::from_name(&args.target).ok_or_else(|| {
-        Error::Invalid(format!(
-            "--as {}: use {}",
-            args.target,
-            Target::NAMES
-        ))
-    })?;
+    let target = Target::from_name(&args.target)
+        .ok_or_else(|| Error::Invalid(format!("--as {}: use {}", args.target, Target::NAMES)))?;
     let input = input(args)?;
     let key_names: Vec<String> = input
         .item

@@ -1,6 +1,6 @@
-//! A request as a whole program (the counter write, or a read with its paging loop, in boto3
-//! or the JavaScript SDK v3):
-//! shown in its language with syntax colouring, copied whole, with the command that runs it.
+//! A request as a whole program (the counter write, or a read with its paging loop, in boto3,
+//! the JavaScript SDK v3 or Go): shown in its language with syntax colouring, copied whole,
+//! with the command that runs it. A target whose code is not compiled here says so.
 
 use egui::Ui;
 
@@ -12,6 +12,8 @@ pub fn language(target: Target) -> Option<&'static str> {
     match target {
         Target::Boto3 => Some("py"),
         Target::JsClient | Target::JsDocument => Some("js"),
+        // egui_extras has no Go grammar: C's colours its strings, comments and numbers.
+        Target::Go => Some("c"),
         _ => None,
     }
 }
@@ -25,6 +27,9 @@ pub fn program_ui(
     (target, setup): (Target, &ClientSetup),
     on: &mut bool,
 ) -> bool {
+    if let Some(note) = target.not_compiled_note() {
+        ui.weak(format!("{}: {note}", target.label()));
+    }
     if !matches!(
         request.operation,
         Operation::Update(_) | Operation::Query(_) | Operation::Scan(_)
@@ -68,10 +73,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn programs_are_written_in_python_and_javascript() {
+    fn programs_are_written_in_python_javascript_and_go() {
         assert_eq!(language(Target::Boto3), Some("py"));
         assert_eq!(language(Target::JsClient), Some("js"));
         assert_eq!(language(Target::JsDocument), Some("js"));
+        assert_eq!(language(Target::Go), Some("c"));
         assert_eq!(language(Target::Rust), None);
+        assert_eq!(language(Target::Java), None);
     }
 }

@@ -4,6 +4,8 @@ use crate::expr::codegen::literal::{
     js_native, js_native_item, kebab, python, rust_str, rust_value, shell_quote, snake_case,
 };
 use crate::expr::codegen::{Call, ClientSetup, Field, Target, fields_json};
+use aws_sdk_dynamodb::types::AttributeValue;
+
 use crate::value::{Layout, json};
 
 impl Call {
@@ -31,6 +33,12 @@ impl Call {
             .unwrap_or_default();
         let mut lines = vec![format!("{environment}aws dynamodb {}", self.api.cli)];
         lines.extend(setup.cli_options());
+        // AWS CLI v2 reads a binary value's base64 as the bytes it stands for (its default,
+        // said here); v1 would send the base64 text itself as the bytes, and refuses the flag
+        // instead of writing the wrong value.
+        if self.fields.iter().any(|(_, field)| field_has_binary(field)) {
+            lines.push("--cli-binary-format base64".to_owned());
+        }
         for (name, field) in &self.fields {
             let arg = match field {
                 Field::Text(t) => shell_quote(t),
@@ -126,6 +134,26 @@ impl Call {
             setup.rust_client(),
             calls.join("\n")
         )
+    }
+}
+
+/// Whether `field` holds a binary value (B or BS) anywhere.
+fn field_has_binary(field: &Field) -> bool {
+    fn binary(v: &AttributeValue) -> bool {
+        match v {
+            AttributeValue::B(_) | AttributeValue::Bs(_) => true,
+            AttributeValue::L(items) => items.iter().any(binary),
+            AttributeValue::M(map) => map.values().any(binary),
+            _ => false,
+        }
+    }
+    match field {
+        Field::Item(item) => item.values().any(binary),
+        Field::Values(values) => values.iter().any(binary),
+        Field::Writes(writes) => writes
+            .iter()
+            .any(|(_, fields)| fields.iter().any(|(_, f)| field_has_binary(f))),
+        _ => false,
     }
 }
 

@@ -44,7 +44,8 @@ impl Target {
     ];
 
     /// The words `--as` takes, in the order offered.
-    pub const NAMES: &'static str = "json, cli, boto3, js, js-doc, rust, go, java, dotnet, kotlin or php";
+    pub const NAMES: &'static str =
+        "json, cli, boto3, js, js-doc, rust, go, java, dotnet, kotlin or php";
 
     /// The menu label.
     pub fn label(self) -> &'static str {

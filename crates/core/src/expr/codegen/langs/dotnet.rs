@@ -19,7 +19,10 @@ fn bytes(b: &[u8]) -> String {
 }
 
 fn list(kind: &str, items: impl Iterator<Item = String>) -> String {
-    format!("new List<{kind}> {{ {} }}", items.collect::<Vec<_>>().join(", "))
+    format!(
+        "new List<{kind}> {{ {} }}",
+        items.collect::<Vec<_>>().join(", ")
+    )
 }
 
 /// A value as an object initializer: `new AttributeValue { N = "5" }`.
@@ -37,7 +40,9 @@ fn value(v: &AttributeValue) -> String {
         ),
         // An empty list or map is sent only when marked as set.
         AttributeValue::L(items) if items.is_empty() => "IsLSet = true".to_owned(),
-        AttributeValue::L(items) => format!("L = {}", list("AttributeValue", items.iter().map(value))),
+        AttributeValue::L(items) => {
+            format!("L = {}", list("AttributeValue", items.iter().map(value)))
+        }
         AttributeValue::M(map) if map.is_empty() => "IsMSet = true".to_owned(),
         AttributeValue::M(map) => {
             let mut entries: Vec<_> = map.iter().collect();
@@ -76,7 +81,13 @@ fn assignments(fields: &[(&'static str, Field)]) -> Vec<String> {
                     let parts: Vec<String> = (entries.into_iter())
                         .map(|(k, v)| format!("[{}] = {}", s(k), value(v)))
                         .collect();
-                    block("new Dictionary<string, AttributeValue>\n{", &parts, "}", unit, "")
+                    block(
+                        "new Dictionary<string, AttributeValue>\n{",
+                        &parts,
+                        "}",
+                        unit,
+                        "",
+                    )
                 }
                 Field::Values(values) => {
                     let parts: Vec<String> = values.iter().map(value).collect();
@@ -85,7 +96,13 @@ fn assignments(fields: &[(&'static str, Field)]) -> Vec<String> {
                 Field::Writes(writes) => {
                     let parts: Vec<String> = (writes.iter())
                         .map(|(kind, inner)| {
-                            let body = block(&format!("new {kind}\n{{"), &assignments(inner), "}", unit, "");
+                            let body = block(
+                                &format!("new {kind}\n{{"),
+                                &assignments(inner),
+                                "}",
+                                unit,
+                                "",
+                            );
                             format!("new TransactWriteItem {{ {kind} = {body} }}")
                         })
                         .collect();
@@ -113,7 +130,10 @@ fn client(setup: &ClientSetup) -> String {
         )),
         (None, None) => {}
     }
-    let config = format!("var config = new AmazonDynamoDBConfig {{ {} }};", config.join(", "));
+    let config = format!(
+        "var config = new AmazonDynamoDBConfig {{ {} }};",
+        config.join(", ")
+    );
     if let Some(profile) = &setup.profile {
         format!(
             "{config}\nif (!new CredentialProfileStoreChain().TryGetAWSCredentials({}, out var credentials))\n{{\n    throw new InvalidOperationException(\"no such profile\");\n}}\nusing var client = new AmazonDynamoDBClient(credentials, config);",

@@ -90,9 +90,9 @@ pub(crate) fn pairs(fields: &[(&'static str, Field)]) -> Vec<(String, String)> {
 }
 
 /// `key: value` entries a line each, the values of a run of one-line entries in one column,
-/// as gofmt lays out a composite literal: an entry of several lines stands alone, and a key
-/// longer than 40 whose size is far from the run's (2.5 times its geometric mean, either way)
-/// starts a new run.
+/// as gofmt lays out a composite literal (go/printer's exprList): an entry of several lines
+/// stands alone, and past 40 characters a key whose size is far from the run's (2.5 times
+/// the geometric mean of the run's keys, either way) starts a new run.
 pub(crate) fn aligned(pairs: Vec<(String, String)>) -> Vec<String> {
     let mut runs: Vec<Vec<(String, String)>> = Vec::new();
     let (mut log_sum, mut count, mut previous) = (0.0_f64, 0_u32, 0_usize);
@@ -106,7 +106,11 @@ pub(crate) fn aligned(pairs: Vec<(String, String)>) -> Vec<String> {
             });
         match runs.last_mut() {
             Some(run) if joins => run.push((key, value)),
-            _ => runs.push(vec![(key, value)]),
+            _ => {
+                // A new run starts the geometric mean anew.
+                runs.push(vec![(key, value)]);
+                (log_sum, count) = (0.0, 0);
+            }
         }
         if size > 0 {
             log_sum += (size as f64).ln();
@@ -134,7 +138,11 @@ fn field_value(name: &str, field: &Field) -> String {
         Field::Item(item) => {
             let mut entries: Vec<_> = item.iter().collect();
             entries.sort_by(|a, b| a.0.cmp(b.0));
-            let parts = aligned((entries.into_iter()).map(|(k, v)| (s(k), value(v))).collect());
+            let parts = aligned(
+                (entries.into_iter())
+                    .map(|(k, v)| (s(k), value(v)))
+                    .collect(),
+            );
             block("map[string]types.AttributeValue{", &parts, "}", "\t", "nil")
         }
         Field::Values(values) => {
@@ -204,9 +212,8 @@ pub(crate) fn imports(paths: &[&str]) -> String {
     standard.dedup();
     other.sort_unstable();
     other.dedup();
-    let group = |paths: &[&str]| -> String {
-        paths.iter().map(|p| format!("\t\"{p}\"\n")).collect()
-    };
+    let group =
+        |paths: &[&str]| -> String { paths.iter().map(|p| format!("\t\"{p}\"\n")).collect() };
     format!("import (\n{}\n{})\n", group(&standard), group(&other))
 }
 
@@ -216,7 +223,13 @@ impl Call {
         let client = GoClient::new(setup, &[]);
         let body = fields(&self.fields);
         let input = indented(
-            &block(&format!("&dynamodb.{}Input{{", self.api.name), &body, "}", "\t", ""),
+            &block(
+                &format!("&dynamodb.{}Input{{", self.api.name),
+                &body,
+                "}",
+                "\t",
+                "",
+            ),
             "\t",
         );
         let text = format!("{input}{}", client.lines);

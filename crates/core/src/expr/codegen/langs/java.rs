@@ -36,7 +36,9 @@ fn value(v: &AttributeValue) -> String {
             "AttributeValue.fromBs({})",
             list(v.iter().map(|b| bytes(b.as_ref())))
         ),
-        AttributeValue::L(items) => format!("AttributeValue.fromL({})", list(items.iter().map(value))),
+        AttributeValue::L(items) => {
+            format!("AttributeValue.fromL({})", list(items.iter().map(value)))
+        }
         AttributeValue::M(map) => format!("AttributeValue.fromM({})", value_map(map.iter())),
         _ => "AttributeValue.fromNul(true)".to_owned(),
     }

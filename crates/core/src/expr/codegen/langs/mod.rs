@@ -10,7 +10,8 @@ mod kotlin;
 mod php;
 
 pub(super) use go::{
-    GoClient, s as go_str, aligned as go_aligned, fields as go_fields, imports as go_imports, pairs as go_pairs,
+    GoClient, aligned as go_aligned, fields as go_fields, imports as go_imports, pairs as go_pairs,
+    s as go_str,
 };
 
 use std::fmt::Write as _;
@@ -116,9 +117,12 @@ pub(super) fn block(open: &str, parts: &[String], close: &str, unit: &str, empty
         .iter()
         .map(|p| format!("{unit}{},", indented(p, unit)))
         .collect();
-    format!("{open}
+    format!(
+        "{open}
 {}
-{close}", lines.join("\n"))
+{close}",
+        lines.join("\n")
+    )
 }
 
 /// `text` with every line after its first indented by `by`.

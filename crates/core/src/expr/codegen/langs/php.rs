@@ -22,7 +22,10 @@ fn literal(v: &serde_json::Value) -> String {
         serde_json::Value::Number(n) => n.to_string(),
         serde_json::Value::String(text) => s(text),
         serde_json::Value::Array(items) => {
-            format!("[{}]", items.iter().map(literal).collect::<Vec<_>>().join(", "))
+            format!(
+                "[{}]",
+                items.iter().map(literal).collect::<Vec<_>>().join(", ")
+            )
         }
         serde_json::Value::Object(map) => {
             let entries: Vec<String> = map
@@ -59,7 +62,13 @@ fn client(setup: &ClientSetup) -> String {
             s(LOCAL_KEY.1)
         ));
     }
-    block("$client = new DynamoDbClient([", &options, "]);", "    ", "$client = new DynamoDbClient([]);")
+    block(
+        "$client = new DynamoDbClient([",
+        &options,
+        "]);",
+        "    ",
+        "$client = new DynamoDbClient([]);",
+    )
 }
 
 impl Call {
@@ -69,7 +78,13 @@ impl Call {
             .map(|(name, field)| format!("'{name}' => {}", literal(&field.json())))
             .collect();
         let method = lower_camel(self.api.name);
-        let request = block(&format!("$response = $client->{method}(["), &fields, "]);", "    ", "");
+        let request = block(
+            &format!("$response = $client->{method}(["),
+            &fields,
+            "]);",
+            "    ",
+            "",
+        );
         let note = Target::Php.not_compiled_note().unwrap_or_default();
         format!(
             "<?php\n// AWS SDK for PHP 3 (composer require aws/aws-sdk-php); {note}.\nrequire __DIR__ . '/vendor/autoload.php';\n\nuse Aws\\DynamoDb\\DynamoDbClient;\n\n{}\n{request}\nprint_r($response->toArray());\n",

@@ -107,11 +107,10 @@ pub(super) fn go_head(client: &GoClient, extra: &[&'static str]) -> String {
     let mut paths: Vec<&str> = GO_HELPER_IMPORTS.to_vec();
     paths.extend(client.imports.iter().copied());
     paths.extend(extra.iter().copied());
-    let imports = go_imports(&paths)
-        .replace(
-            "\t\"github.com/aws/aws-sdk-go-v2/aws/transport/http\"",
-            "\tawshttp \"github.com/aws/aws-sdk-go-v2/aws/transport/http\"",
-        );
+    let imports = go_imports(&paths).replace(
+        "\t\"github.com/aws/aws-sdk-go-v2/aws/transport/http\"",
+        "\tawshttp \"github.com/aws/aws-sdk-go-v2/aws/transport/http\"",
+    );
     format!("package main\n\n{imports}{GO_HELPERS}")
 }
 
@@ -222,7 +221,8 @@ const GO_COUNTER_HEAD: &str = "\
 // outcome that cannot be known (exit 3).
 ";
 
-const GO_ONCE: &str = "	// This write is not safe to repeat: sent again after a lost answer, it would count twice.
+const GO_ONCE: &str =
+    "	// This write is not safe to repeat: sent again after a lost answer, it would count twice.
 	// The SDK retries on its own, so it is sent once; on an unknown outcome, read the item first.
 ";
 

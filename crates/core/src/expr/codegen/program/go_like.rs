@@ -1,8 +1,8 @@
 //! The like and the unlike in Go: the same transaction, token and resends as the boto3 and
 //! JavaScript programs (see `like.rs`), the SDK's own retries off.
 
-use super::go::{go_head, go_program};
 use super::Program;
+use super::go::{go_head, go_program};
 use crate::expr::codegen::langs::{GoClient, block as go_block, go_aligned, go_pairs, indented};
 use crate::expr::codegen::{ClientSetup, Field};
 
@@ -16,18 +16,17 @@ pub(super) fn like_go(
 ) -> Program {
     let client = GoClient::new(setup, &["config.WithRetryMaxAttempts(1)"]);
     let mut pairs = go_pairs(fields);
-    pairs.push(("ClientRequestToken".to_owned(), "aws.String(token)".to_owned()));
+    pairs.push((
+        "ClientRequestToken".to_owned(),
+        "aws.String(token)".to_owned(),
+    ));
     let body = go_aligned(pairs);
     let input = go_block("&dynamodb.TransactWriteItemsInput{", &body, "}", "\t", "");
     let code = format!(
         "{GO_LIKE_HEAD}{}{GO_FRESH}\nfunc main() {{\n{}\ttoken := {token}\n\trefused := {refused}\n\tconst sends = {sends}\n\tunanswered := false\n\tvar last error\n\tfor attempt := 1; attempt <= sends; attempt++ {{\n\t\t_, err := client.TransactWriteItems(ctx, {})\n{GO_LIKE_TAIL}",
         go_head(
             &client,
-            &[
-                "crypto/rand",
-                "github.com/aws/aws-sdk-go-v2/aws",
-                "time",
-            ],
+            &["crypto/rand", "github.com/aws/aws-sdk-go-v2/aws", "time",],
         ),
         client.lines,
         indented(&input, "\t\t")

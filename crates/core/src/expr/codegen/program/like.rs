@@ -65,7 +65,9 @@ impl Transaction {
                 Ok(program(Target::JsClient, code))
             }
             Target::Go => {
-                let token = given.as_deref().map_or_else(|| "fresh()".to_owned(), go_str);
+                let token = given
+                    .as_deref()
+                    .map_or_else(|| "fresh()".to_owned(), go_str);
                 let refused = go_str(&refused_words);
                 Ok(like_go(setup, &call.fields, &token, (&refused, SENDS)))
             }

@@ -1,0 +1,50 @@
+// AWS SDK for Java 2.x (software.amazon.awssdk:dynamodb); not compiled here: its SDK is in none of the registries dynoscope's tests reach; checked against golden files and for its structure.
+import java.net.URI;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.ProfileCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.*;
+
+public class Request {
+    public static void main(String[] args) {
+        try (DynamoDbClient client = DynamoDbClient.builder()
+                .endpointOverride(URI.create("http://localhost:8000"))
+                .region(Region.of("us-east-1"))
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("dynoscope", "dynoscope-local")))
+                .build()) {
+            TransactWriteItemsResponse response = client.transactWriteItems(
+                TransactWriteItemsRequest.builder()
+                    .transactItems(
+                        TransactWriteItem.builder().update(Update.builder()
+                            .tableName("Social")
+                            .key(Map.ofEntries(
+                                Map.entry("PK", AttributeValue.fromS("POST#a91f")),
+                                Map.entry("SK", AttributeValue.fromS("META"))))
+                            .updateExpression("ADD #t :one")
+                            .expressionAttributeNames(Map.ofEntries(
+                                Map.entry("#t", "likeTally")))
+                            .expressionAttributeValues(Map.ofEntries(
+                                Map.entry(":one", AttributeValue.fromN("1"))))
+                            .build()).build(),
+                        TransactWriteItem.builder().put(Put.builder()
+                            .tableName("Social")
+                            .item(Map.ofEntries(
+                                Map.entry("PK", AttributeValue.fromS("POST#a91f")),
+                                Map.entry("SK", AttributeValue.fromS("LIKE#USER#7c20"))))
+                            .conditionExpression("attribute_not_exists(#sk)")
+                            .expressionAttributeNames(Map.ofEntries(
+                                Map.entry("#sk", "SK")))
+                            .build()).build())
+                    .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
+                    .clientRequestToken("tok-1")
+                    .build());
+            System.out.println(response);
+        }
+    }
+}
