@@ -10,11 +10,9 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
 use serde_json::Value;
 
+use crate::common::runtimes::{Runtime, runtimes, text};
 use crate::common::{self, Fault, served::Served, served::succeeded};
 
 /// `expr update 'ADD play_count :d'` on the seeded `VID#9f3a` under the condition
@@ -51,122 +49,8 @@ pub(crate) fn printed(
     succeeded(&args).0
 }
 
-/// The runtimes: where a program is written and how it runs.
-pub(crate) struct Runtime {
-    pub(crate) target: &'static str,
-    dir: PathBuf,
-    file: &'static str,
-    command: &'static [&'static str],
-    env: &'static [(&'static str, &'static str)],
-}
-
-/// Go in GOPATH mode, offline, with Debian's SDK (`golang-github-aws-aws-sdk-go-v2-dev`).
-const GO_ENV: &[(&str, &str)] = &[
-    ("GO111MODULE", "off"),
-    ("GOPATH", "/usr/share/gocode"),
-    ("GOFLAGS", ""),
-    ("GOPROXY", "off"),
-    ("GOTOOLCHAIN", "local"),
-];
-
-/// A Go runtime, checked: `go` and the SDK's source are there.
-pub(crate) fn go_runtime() -> Runtime {
-    let sdk = Path::new("/usr/share/gocode/src/github.com/aws/aws-sdk-go-v2/service/dynamodb");
-    assert!(
-        Command::new("go")
-            .arg("version")
-            .output()
-            .is_ok_and(|o| o.status.success())
-            && sdk.is_dir(),
-        "go and Debian's AWS SDK for Go v2 are needed (scripts/test.sh names the packages)"
-    );
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("programs-go");
-    std::fs::create_dir_all(&dir).unwrap();
-    Runtime {
-        target: "go",
-        dir,
-        file: "main.go",
-        // Built, then run: `go run` says every failure as exit 1.
-        command: &[
-            "sh",
-            "-c",
-            "go build -o \"$0.bin\" \"$0\" && exec \"$0.bin\"",
-        ],
-        env: GO_ENV,
-    }
-}
-
-pub(crate) fn runtimes() -> [Runtime; 3] {
-    let python = Command::new("python3")
-        .args(["-c", "import boto3"])
-        .output();
-    assert!(
-        python.is_ok_and(|out| out.status.success()),
-        "python3 and boto3 are needed (scripts/test.sh installs moto, which brings boto3)"
-    );
-    let node = common::npm::installed("expr-node", &["@aws-sdk/client-dynamodb@3"]);
-    let python_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("programs-python");
-    std::fs::create_dir_all(&python_dir).unwrap();
-    [
-        Runtime {
-            target: "boto3",
-            dir: python_dir,
-            file: "counter_write.py",
-            command: &["python3"],
-            env: &[],
-        },
-        Runtime {
-            target: "js",
-            dir: node,
-            file: "counter_write.mjs",
-            command: &["node"],
-            env: &[],
-        },
-        go_runtime(),
-    ]
-}
-
-impl Runtime {
-    /// Run `code`, saved under a name starting `name`, with an empty environment and home
-    /// (only `PATH`, and `extra`).
-    pub(crate) fn run(&self, name: &str, code: &str, extra: &[(&str, &str)]) -> Output {
-        let script = self.dir.join(format!("{name}-{}", self.file));
-        std::fs::write(&script, code).unwrap();
-        if self.target == "go" {
-            // As gofmt writes it: nothing to reformat.
-            let gofmt = Command::new("gofmt")
-                .arg("-l")
-                .arg(&script)
-                .output()
-                .unwrap();
-            assert!(
-                gofmt.status.success() && gofmt.stdout.is_empty(),
-                "gofmt: {code}"
-            );
-        }
-        let home = Path::new(env!("CARGO_TARGET_TMPDIR")).join("programs-empty-home");
-        std::fs::create_dir_all(&home).unwrap();
-        let mut command = Command::new(self.command[0]);
-        command
-            .args(&self.command[1..])
-            .arg(&script)
-            .current_dir(&self.dir)
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", &home);
-        for (name, value) in self.env.iter().chain(extra) {
-            command.env(name, value);
-        }
-        command.output().unwrap()
-    }
-}
-
 fn play_count(served: &Served) -> i64 {
     common::served::play_count(served).parse().unwrap()
-}
-
-pub(crate) fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 #[test]

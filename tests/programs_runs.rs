@@ -11,8 +11,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use crate::common::runtimes::{runtimes, text};
 use crate::common::{self, Fault, served::Served, served::succeeded};
-use crate::programs::{runtimes, text};
 
 /// `like --program` on `POST#a91f` for `user` at `url`, with `token` when given.
 fn printed_like(target: &str, user: &str, url: &str, token: Option<&str>) -> String {
@@ -144,7 +144,7 @@ fn the_reconcile_prints_exactly_the_drifts_dynoscope_finds() {
         "the sandbox's three seeded drifts"
     );
     for runtime in runtimes() {
-        let program = check(&["--all", "--program", runtime.target], 0).join("\n");
+        let program = check(&["--all", "--program", runtime.target], 0).join("\n") + "\n";
         let out = runtime.run("reconcile", &program, &[]);
         assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
         let printed: Vec<Value> = (text(&out.stdout).lines())
@@ -157,7 +157,8 @@ fn the_reconcile_prints_exactly_the_drifts_dynoscope_finds() {
             text(&out.stderr)
         );
         // One parent: its COUNT query, every page.
-        let program = check(&["--pk", "POST#d71e", "--program", runtime.target], 0).join("\n");
+        let program =
+            check(&["--pk", "POST#d71e", "--program", runtime.target], 0).join("\n") + "\n";
         let out = runtime.run("reconcile-one", &program, &[]);
         assert_eq!(out.status.code(), Some(1));
         let printed: Value = serde_json::from_slice(&out.stdout).unwrap();

@@ -12,6 +12,7 @@ pub mod moto;
 pub mod npm;
 mod proxy;
 pub mod roundtrip;
+pub mod runtimes;
 mod said;
 mod sdk;
 pub mod served;

@@ -68,7 +68,7 @@ impl Transaction {
                 let token = given
                     .as_deref()
                     .map_or_else(|| "fresh()".to_owned(), go_str);
-                let refused = go_str(&refused_words);
+                let refused = go_str(refused_words);
                 Ok(like_go(setup, &call.fields, &token, (&refused, SENDS)))
             }
             other => Err(Error::Invalid(format!(

@@ -1,0 +1,126 @@
+//! The runtimes generated programs run under: Python with boto3, Node.js with the AWS SDK for
+//! JavaScript v3, and Go with Debian's AWS SDK for Go v2 in GOPATH mode, each with an empty
+//! environment and home, so a program connects only as its own text says.
+
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use crate::common;
+
+/// The runtimes: where a program is written and how it runs.
+pub struct Runtime {
+    pub target: &'static str,
+    pub dir: PathBuf,
+    pub file: &'static str,
+    pub command: &'static [&'static str],
+    pub env: &'static [(&'static str, &'static str)],
+}
+
+/// Go in GOPATH mode, offline, with Debian's SDK (`golang-github-aws-aws-sdk-go-v2-dev`).
+const GO_ENV: &[(&str, &str)] = &[
+    ("GO111MODULE", "off"),
+    ("GOPATH", "/usr/share/gocode"),
+    ("GOFLAGS", ""),
+    ("GOPROXY", "off"),
+    ("GOTOOLCHAIN", "local"),
+];
+
+/// A Go runtime, checked: `go` and the SDK's source are there.
+pub fn go_runtime() -> Runtime {
+    let sdk = Path::new("/usr/share/gocode/src/github.com/aws/aws-sdk-go-v2/service/dynamodb");
+    assert!(
+        Command::new("go")
+            .arg("version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+            && sdk.is_dir(),
+        "go and Debian's AWS SDK for Go v2 are needed (scripts/test.sh names the packages)"
+    );
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("programs-go");
+    std::fs::create_dir_all(&dir).unwrap();
+    Runtime {
+        target: "go",
+        dir,
+        file: "main.go",
+        // Built, then run: `go run` says every failure as exit 1.
+        command: &[
+            "sh",
+            "-c",
+            "go build -o \"$0.bin\" \"$0\" && exec \"$0.bin\"",
+        ],
+        env: GO_ENV,
+    }
+}
+
+pub fn runtimes() -> [Runtime; 3] {
+    let python = Command::new("python3")
+        .args(["-c", "import boto3"])
+        .output();
+    assert!(
+        python.is_ok_and(|out| out.status.success()),
+        "python3 and boto3 are needed (scripts/test.sh installs moto, which brings boto3)"
+    );
+    let node = common::npm::installed("expr-node", &["@aws-sdk/client-dynamodb@3"]);
+    let python_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("programs-python");
+    std::fs::create_dir_all(&python_dir).unwrap();
+    [
+        Runtime {
+            target: "boto3",
+            dir: python_dir,
+            file: "counter_write.py",
+            command: &["python3"],
+            env: &[],
+        },
+        Runtime {
+            target: "js",
+            dir: node,
+            file: "counter_write.mjs",
+            command: &["node"],
+            env: &[],
+        },
+        go_runtime(),
+    ]
+}
+
+impl Runtime {
+    /// Run `code`, saved under a name starting `name`, with an empty environment and home
+    /// (only `PATH`, and `extra`).
+    pub fn run(&self, name: &str, code: &str, extra: &[(&str, &str)]) -> Output {
+        let script = self.dir.join(format!("{name}-{}", self.file));
+        std::fs::write(&script, code).unwrap();
+        if self.target == "go" {
+            // As gofmt writes it: nothing to reformat.
+            let gofmt = Command::new("gofmt")
+                .arg("-l")
+                .arg(&script)
+                .output()
+                .unwrap();
+            assert!(
+                gofmt.status.success() && gofmt.stdout.is_empty(),
+                "gofmt: {code}"
+            );
+        }
+        let home = Path::new(env!("CARGO_TARGET_TMPDIR")).join("programs-empty-home");
+        std::fs::create_dir_all(&home).unwrap();
+        let mut command = Command::new(self.command[0]);
+        command
+            .args(&self.command[1..])
+            .arg(&script)
+            .current_dir(&self.dir)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", &home);
+        for (name, value) in self.env.iter().chain(extra) {
+            command.env(name, value);
+        }
+        command.output().unwrap()
+    }
+}
+
+/// Bytes as text, lossily.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
