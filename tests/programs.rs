@@ -133,7 +133,7 @@ fn a_lost_answer_is_unknown_and_counted_once_where_the_sdks_retry_counts_it_agai
 }
 
 #[test]
-fn a_program_is_written_for_an_update_or_a_read_in_python_javascript_or_go_only() {
+fn a_program_is_written_for_an_update_or_a_read_in_python_javascript_typescript_or_go_only() {
     let out = common::served::dynoscope(&[
         "expr",
         "delete",
@@ -158,7 +158,7 @@ fn a_program_is_written_for_an_update_or_a_read_in_python_javascript_or_go_only(
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        text(&out.stderr).contains("written in boto3, js or go"),
+        text(&out.stderr).contains("written in boto3, js, ts or go"),
         "{}",
         text(&out.stderr)
     );

@@ -232,6 +232,47 @@ fn hostile_keys_and_names_stay_inside_their_strings() {
         assert_eq!(item["PK"]["S"], pk.as_str(), "the key written exactly");
         let name = format!("n\"'); import os; os.system('touch {c}') #");
         assert_eq!(item[&name]["N"], "7", "the name written exactly: {item}");
+        // A map key named __proto__ is a key, not the object's prototype (JavaScript).
+        let values = r#"{":m":{"M":{"__proto__":{"S":"kept"},"a":{"N":"1"}}},":d":{"N":"1"}}"#;
+        let args = [
+            "expr",
+            "update",
+            "SET proto = :m ADD n :d",
+            "--values",
+            values,
+            "--table",
+            "Videos",
+            "--key",
+            &key,
+            "--key",
+            "SK=x",
+            "--as",
+            runtime.target,
+            "--program",
+            "--endpoint-url",
+            &url,
+        ];
+        let program = succeeded(&args).0;
+        let out = runtime.run("proto", &program, &[]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let get = common::served::dynoscope(&[
+            "--endpoint-url",
+            &url,
+            "get",
+            "--table",
+            "Videos",
+            "--key",
+            &format!("PK={pk}"),
+            "--key",
+            "SK=x",
+            "--json",
+        ]);
+        let item: Value = serde_json::from_slice(&get.stdout).unwrap();
+        assert_eq!(
+            item["proto"]["M"]["__proto__"]["S"], "kept",
+            "{}: {item}",
+            runtime.target
+        );
     }
 }
 

@@ -55,7 +55,30 @@ pub fn go_runtime() -> Runtime {
     }
 }
 
-pub fn runtimes() -> [Runtime; 3] {
+/// TypeScript: checked by `tsc --strict` and compiled next to itself, then run by Node.js.
+pub fn ts_runtime() -> Runtime {
+    let dir = common::npm::installed(
+        "expr-ts",
+        &[
+            "@aws-sdk/client-dynamodb@3",
+            "typescript@5",
+            "@types/node@22",
+        ],
+    );
+    Runtime {
+        target: "ts",
+        dir,
+        file: "counter_write.mts",
+        command: &["sh", "-c", TSC],
+        env: &[],
+    }
+}
+
+/// `tsc` as the programs' own run line has it, then Node.js on what it wrote.
+const TSC: &str = "./node_modules/.bin/tsc --strict --target es2022 --module nodenext \
+                   --skipLibCheck \"$0\" && exec node \"${0%.mts}.mjs\"";
+
+pub fn runtimes() -> [Runtime; 4] {
     let python = Command::new("python3")
         .args(["-c", "import boto3"])
         .output();
@@ -81,6 +104,7 @@ pub fn runtimes() -> [Runtime; 3] {
             command: &["node"],
             env: &[],
         },
+        ts_runtime(),
         go_runtime(),
     ]
 }

@@ -4,7 +4,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 
-use crate::value::Item;
+use crate::value::{Item, Layout, json};
 
 /// Quote `text` for bash: single quotes, with embedded single quotes closed and escaped.
 pub(crate) fn shell_quote(text: &str) -> String {
@@ -150,6 +150,24 @@ pub(super) fn python(v: &serde_json::Value) -> String {
     }
 }
 
+/// A field as a JavaScript object literal: its JSON, with a key named `__proto__` written as a
+/// computed key (`["__proto__"]:`), which makes an own property where the plain one would set
+/// the object's prototype. In JSON text `"__proto__":` is only ever a key: a quote inside a
+/// string is escaped.
+pub(super) fn js_literal(value: &serde_json::Value) -> String {
+    json::text(value, Layout::Compact).replace("\"__proto__\":", "[\"__proto__\"]:")
+}
+
+/// A key of a JavaScript object literal, `__proto__` as a computed key.
+fn js_key(key: &str) -> String {
+    let quoted = serde_json::Value::String(key.to_owned()).to_string();
+    if key == "__proto__" {
+        format!("[{quoted}]")
+    } else {
+        quoted
+    }
+}
+
 /// Whether a JavaScript number (an IEEE double) holds `text` exactly: small integers, and short
 /// decimals that print back the same.
 fn js_number_is_exact(text: &str) -> bool {
@@ -217,13 +235,7 @@ pub(super) fn js_native_item(item: &Item, number_value: &mut bool) -> String {
     entries.sort_by(|a, b| a.0.cmp(b.0));
     let body: Vec<String> = entries
         .into_iter()
-        .map(|(k, v)| {
-            format!(
-                "{}: {}",
-                serde_json::Value::String(k.clone()),
-                js_native(v, number_value)
-            )
-        })
+        .map(|(k, v)| format!("{}: {}", js_key(k), js_native(v, number_value)))
         .collect();
     format!("{{ {} }}", body.join(", "))
 }
@@ -296,6 +308,11 @@ mod tests {
             "expression-attribute-names"
         );
         assert_eq!(shell_quote("it's"), r"'it'\''s'");
+        let item = serde_json::json!({"__proto__": {"S": "__proto__\":"}, "a": 1});
+        assert_eq!(
+            js_literal(&item),
+            r#"{["__proto__"]:{"S":"__proto__\":"},"a":1}"#
+        );
     }
 
     #[test]

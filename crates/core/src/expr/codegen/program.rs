@@ -16,9 +16,8 @@ mod reconcile;
 pub use reconcile::ReconcileShape;
 
 use crate::error::{Error, Result};
-use crate::expr::codegen::literal::python;
+use crate::expr::codegen::literal::{js_literal, python};
 use crate::expr::codegen::{ClientSetup, Operation, Request, ReturnValues, Target};
-use crate::value::{Layout, json};
 
 /// A program that runs as it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,7 +27,7 @@ pub struct Program {
     /// The code.
     pub code: String,
     /// The file it is meant to be saved as.
-    pub file: &'static str,
+    pub file: String,
     /// What it needs installed, and the command that runs it.
     pub run: String,
 }
@@ -48,22 +47,65 @@ pub(super) fn js_once(
     (note, config, profile_import)
 }
 
+/// A JavaScript template whose TypeScript annotations are marked `«…»`: kept (unmarked) for
+/// TypeScript, dropped for JavaScript. Only templates are marked, never user text.
+pub(super) fn marked(template: &str, ts: bool) -> String {
+    if ts {
+        return template.replace(['«', '»'], "");
+    }
+    let mut out = String::with_capacity(template.len());
+    let mut inside = false;
+    for c in template.chars() {
+        match c {
+            '«' => inside = true,
+            '»' => inside = false,
+            c if !inside => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The file and the command of a Node.js program named `stem` that needs `packages`: an ES
+/// module, or TypeScript checked by `tsc --strict` and compiled next to it.
+pub(super) fn node_file(stem: &str, packages: &str, ts: bool) -> (String, String) {
+    if ts {
+        (
+            format!("{stem}.mts"),
+            format!(
+                "npm install {packages} typescript @types/node && npx tsc --strict --target es2022 --module nodenext --skipLibCheck {stem}.mts && node {stem}.mjs"
+            ),
+        )
+    } else {
+        (
+            format!("{stem}.mjs"),
+            format!("npm install {packages} && node {stem}.mjs"),
+        )
+    }
+}
+
 impl Program {
     /// How to keep and run it, in words: `save it as counter_write.py and run: …`.
     pub fn how_to_run(&self) -> String {
         format!("save it as {} and run: {}", self.file, self.run)
     }
 
-    /// The target `--program NAME` names (`boto3`, `js`, `go`), refused in words otherwise.
+    /// The target `--program NAME` names (`boto3`, `js`, `ts`, `go`), refused in words
+    /// otherwise.
     pub fn target_named(name: &str) -> Result<Target> {
         Target::from_name(name)
-            .filter(|t| matches!(t, Target::Boto3 | Target::JsClient | Target::Go))
-            .ok_or_else(|| Error::Invalid(format!("--program {name}: use boto3, js or go")))
+            .filter(|t| {
+                matches!(
+                    t,
+                    Target::Boto3 | Target::JsClient | Target::TypeScript | Target::Go
+                )
+            })
+            .ok_or_else(|| Error::Invalid(format!("--program {name}: use boto3, js, ts or go")))
     }
 }
 
 /// The targets a whole program is written in, as `--as` spells them.
-pub const PROGRAM_TARGETS: &str = "boto3, js or go (an update also js-doc)";
+pub const PROGRAM_TARGETS: &str = "boto3, js, ts or go (an update also js-doc)";
 
 /// Whether sending `update` again after a lost answer would change the item again: it adds
 /// (`ADD`, `+`, `-`) or appends.
@@ -89,7 +131,10 @@ impl Request {
                 Ok(self.paged_boto3(setup))
             }
             (Operation::Query(_) | Operation::Scan(_), Target::JsClient) => {
-                Ok(self.paged_js(setup))
+                Ok(self.paged_js(setup, false))
+            }
+            (Operation::Query(_) | Operation::Scan(_), Target::TypeScript) => {
+                Ok(self.paged_js(setup, true))
             }
             (Operation::Query(_) | Operation::Scan(_), Target::Go) => Ok(self.paged_go(setup)),
             (Operation::Query(_) | Operation::Scan(_), other) => Err(Error::Invalid(format!(
@@ -119,7 +164,8 @@ impl Request {
         let once = self.update.as_deref().is_some_and(not_repeatable) || self.condition.is_some();
         match target {
             Target::Boto3 => Ok(request.boto3_program(setup, once)),
-            Target::JsClient => Ok(request.js_program(setup, once)),
+            Target::JsClient => Ok(request.js_program(setup, once, false)),
+            Target::TypeScript => Ok(request.js_program(setup, once, true)),
             Target::JsDocument => Ok(request.js_document_program(setup, once)),
             Target::Go => {
                 // The Go SDK as old as Debian's has no ALL_OLD on a single write: the
@@ -157,30 +203,37 @@ impl Request {
         Program {
             target: Target::Boto3,
             code,
-            file: "counter_write.py",
+            file: "counter_write.py".to_owned(),
             run: "pip install boto3 && python3 counter_write.py".to_owned(),
         }
     }
 
-    fn js_program(&self, setup: &ClientSetup, once: bool) -> Program {
+    fn js_program(&self, setup: &ClientSetup, once: bool, ts: bool) -> Program {
         let call = self.call();
         let body: Vec<String> = (call.fields.iter())
             .map(|(name, field)| {
-                let value = json::text(&field.json(), Layout::Compact);
+                let value = js_literal(&field.json());
                 format!("      {name}: {value},")
             })
             .collect();
         let (note, config, profile_import) = js_once(setup, once);
         let code = format!(
-            "{JS_HEAD}{SHOWN_JS}{}{note}const client = new DynamoDBClient({config});\n\ntry {{\n  const response = await client.send(\n    new UpdateItemCommand({{\n{}\n    }}),\n  );\n{JS_TAIL}",
+            "{JS_HEAD}{}{}{note}const client = new DynamoDBClient({config});\n\ntry {{\n  const response = await client.send(\n    new UpdateItemCommand({{\n{}\n    }}),\n  );\n{}",
+            marked(SHOWN_JS, ts),
             profile_import.unwrap_or_default(),
-            body.join("\n")
+            body.join("\n"),
+            marked(JS_TAIL, ts)
         );
+        let (file, run) = node_file("counter_write", "@aws-sdk/client-dynamodb@3", ts);
         Program {
-            target: Target::JsClient,
+            target: if ts {
+                Target::TypeScript
+            } else {
+                Target::JsClient
+            },
             code,
-            file: "counter_write.mjs",
-            run: "npm install @aws-sdk/client-dynamodb@3 && node counter_write.mjs".to_owned(),
+            file,
+            run,
         }
     }
 }
@@ -249,7 +302,7 @@ import {
 /// How a JavaScript program prints what the server sent: DynamoDB JSON, binary in base64.
 pub(super) const SHOWN_JS: &str = "
 // DynamoDB JSON as the server sent it, binary values in base64 as the API writes them.
-const shown = (value) =>
+const shown = (value«: unknown») =>
   JSON.stringify(value, (_, v) => (v instanceof Uint8Array ? Buffer.from(v).toString(\"base64\") : v));
 
 ";
@@ -260,7 +313,7 @@ const NOT_REPEATABLE_JS: &str = "\
 ";
 
 pub(super) const JS_TAIL: &str = "  console.log(shown(response.Attributes ?? {}));
-} catch (error) {
+} catch (error«: any») {
   if (error instanceof ConditionalCheckFailedException) {
     console.error(\"condition failed, nothing written; the item now:\", shown(error.Item));
     process.exit(1);
@@ -282,6 +335,16 @@ pub(super) const JS_TAIL: &str = "  console.log(shown(response.Attributes ?? {})
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn typescript_annotations_are_kept_or_dropped() {
+        let template = "const f = (x«: string») => x;«\nimport type { T } from \"m\";»";
+        assert_eq!(marked(template, false), "const f = (x) => x;");
+        assert_eq!(
+            marked(template, true),
+            "const f = (x: string) => x;\nimport type { T } from \"m\";"
+        );
+    }
 
     #[test]
     fn what_adds_or_appends_is_not_repeatable() {

@@ -1,7 +1,8 @@
 //! Writing a call in each language.
 
 use crate::expr::codegen::literal::{
-    js_native, js_native_item, kebab, python, rust_str, rust_value, shell_quote, snake_case,
+    js_literal, js_native, js_native_item, kebab, python, rust_str, rust_value, shell_quote,
+    snake_case,
 };
 use crate::expr::codegen::{Call, ClientSetup, Field, Target, fields_json};
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -15,7 +16,8 @@ impl Call {
             Target::Json => json::text(&fields_json(&self.fields), Layout::Request),
             Target::Cli => self.cli(setup),
             Target::Boto3 => self.boto3(setup),
-            Target::JsClient => self.js_client(setup),
+            // The client code is TypeScript as it is: every literal typed by its context.
+            Target::JsClient | Target::TypeScript => self.js_client(setup),
             Target::JsDocument => self.js_document(setup),
             Target::Rust => self.rust(setup),
             Target::Go => self.go(setup),
@@ -76,12 +78,7 @@ impl Call {
         let body: Vec<String> = self
             .fields
             .iter()
-            .map(|(name, field)| {
-                format!(
-                    "    {name}: {},",
-                    json::text(&field.json(), Layout::Compact)
-                )
-            })
+            .map(|(name, field)| format!("    {name}: {},", js_literal(&field.json())))
             .collect();
         let (config, profile_import) = setup.js_config();
         format!(
@@ -182,7 +179,7 @@ pub(super) fn js_document_field(field: &Field, number_value: &mut bool) -> Strin
                 .collect();
             format!("[{}]", parts.join(", "))
         }
-        other => json::text(&other.json(), Layout::Compact),
+        other => js_literal(&other.json()),
     }
 }
 

@@ -13,6 +13,8 @@ pub enum Target {
     JsClient,
     /// JavaScript SDK v3, `@aws-sdk/lib-dynamodb` DocumentClient.
     JsDocument,
+    /// TypeScript, the JavaScript SDK v3 client, checked by `tsc --strict`.
+    TypeScript,
     /// Rust, `aws-sdk-dynamodb`.
     Rust,
     /// Go, the AWS SDK for Go v2.
@@ -29,12 +31,13 @@ pub enum Target {
 
 impl Target {
     /// Every target, in the order offered.
-    pub const ALL: [Self; 11] = [
+    pub const ALL: [Self; 12] = [
         Self::Json,
         Self::Cli,
         Self::Boto3,
         Self::JsClient,
         Self::JsDocument,
+        Self::TypeScript,
         Self::Rust,
         Self::Go,
         Self::Java,
@@ -45,7 +48,7 @@ impl Target {
 
     /// The words `--as` takes, in the order offered.
     pub const NAMES: &'static str =
-        "json, cli, boto3, js, js-doc, rust, go, java, dotnet, kotlin or php";
+        "json, cli, boto3, js, js-doc, ts, rust, go, java, dotnet, kotlin or php";
 
     /// The menu label.
     pub fn label(self) -> &'static str {
@@ -55,6 +58,7 @@ impl Target {
             Self::Boto3 => "boto3",
             Self::JsClient => "JS v3 client",
             Self::JsDocument => "JS v3 DocumentClient",
+            Self::TypeScript => "TypeScript",
             Self::Rust => "Rust",
             Self::Go => "Go v2",
             Self::Java => "Java v2",
@@ -72,6 +76,7 @@ impl Target {
             Self::Boto3 => "boto3",
             Self::JsClient => "js",
             Self::JsDocument => "js-doc",
+            Self::TypeScript => "ts",
             Self::Rust => "rust",
             Self::Go => "go",
             Self::Java => "java",

@@ -4,7 +4,7 @@
 //! otherwise as the low-level client's program (its ending is that program's): the new value
 //! printed, a failed condition with the item, sent once when not safe to repeat.
 
-use super::{JS_TAIL, Program, js_once};
+use super::{JS_TAIL, Program, js_once, marked};
 use crate::expr::codegen::render::js_document_field;
 use crate::expr::codegen::{ClientSetup, Request, Target};
 
@@ -23,14 +23,15 @@ impl Request {
             .collect();
         let (note, config, profile_import) = js_once(setup, once);
         let code = format!(
-            "{DOC_HEAD}{}{note}const doc = DynamoDBDocumentClient.from(new DynamoDBClient({config}), {{\n  unmarshallOptions: {{ wrapNumbers: true }},\n}});\n\ntry {{\n  const response = await doc.send(\n    new UpdateCommand({{\n{}\n    }}),\n  );\n{JS_TAIL}",
+            "{DOC_HEAD}{}{note}const doc = DynamoDBDocumentClient.from(new DynamoDBClient({config}), {{\n  unmarshallOptions: {{ wrapNumbers: true }},\n}});\n\ntry {{\n  const response = await doc.send(\n    new UpdateCommand({{\n{}\n    }}),\n  );\n{}",
             profile_import.unwrap_or_default(),
-            body.join("\n")
+            body.join("\n"),
+            marked(JS_TAIL, false)
         );
         Program {
             target: Target::JsDocument,
             code,
-            file: "counter_write.mjs",
+            file: "counter_write.mjs".to_owned(),
             run: "npm install @aws-sdk/client-dynamodb@3 @aws-sdk/lib-dynamodb@3 && node counter_write.mjs"
                 .to_owned(),
         }

@@ -121,7 +121,7 @@ pub(super) fn go_program(file: &'static str, code: String) -> Program {
     Program {
         target: Target::Go,
         code,
-        file,
+        file: file.to_owned(),
         run: format!(
             "go mod init example && go mod tidy && go build -o {binary} {file} && ./{binary}   (with Debian's golang-github-aws-aws-sdk-go-v2-dev instead: GO111MODULE=off GOPATH=/usr/share/gocode go build -o {binary} {file} && ./{binary})"
         ),

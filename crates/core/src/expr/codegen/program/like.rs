@@ -6,10 +6,10 @@
 //! inside string literals.
 
 use super::go_like::like_go;
-use super::{PROGRAM_TARGETS, Program};
+use super::{PROGRAM_TARGETS, Program, marked, node_file};
 use crate::error::{Error, Result};
 use crate::expr::codegen::langs::go_str;
-use crate::expr::codegen::literal::python;
+use crate::expr::codegen::literal::{js_literal, python};
 use crate::expr::codegen::{ClientSetup, Field, Target, Transaction};
 use crate::value::{Layout, json};
 
@@ -51,18 +51,21 @@ impl Transaction {
                 );
                 Ok(program(Target::Boto3, code))
             }
-            Target::JsClient => {
+            Target::JsClient | Target::TypeScript => {
+                let ts = target == Target::TypeScript;
                 let fields: Vec<String> = (call.fields.iter())
                     .map(|(name, field)| js_field(name, field))
                     .collect();
                 let (config, profile_import) = setup.js_config_with(&["maxAttempts: 1"]);
                 let code = format!(
-                    "{LIKE_JS_HEAD}{}const client = new DynamoDBClient({config});\nconst TOKEN = {};\nconst REFUSED = {refused};\nlet last;\nconst SENDS = {SENDS};\nfor (let attempt = 1; attempt <= SENDS; attempt++) {{\n  try {{\n    await client.send(\n      new TransactWriteItemsCommand({{\n{}\n        ClientRequestToken: TOKEN,\n      }}),\n    );\n{LIKE_JS_TAIL}",
+                    "{LIKE_JS_HEAD}{}const client = new DynamoDBClient({config});\nconst TOKEN = {};\nconst REFUSED = {refused};\n{}\nconst SENDS = {SENDS};\nfor (let attempt = 1; attempt <= SENDS; attempt++) {{\n  try {{\n    await client.send(\n      new TransactWriteItemsCommand({{\n{}\n        ClientRequestToken: TOKEN,\n      }}),\n    );\n{}",
                     profile_import.unwrap_or_default(),
                     token("randomUUID()"),
-                    fields.join("\n")
+                    marked("let last«: any»;", ts),
+                    fields.join("\n"),
+                    marked(LIKE_JS_TAIL, ts)
                 );
-                Ok(program(Target::JsClient, code))
+                Ok(program(target, code))
             }
             Target::Go => {
                 let token = given
@@ -80,25 +83,26 @@ impl Transaction {
 }
 
 fn js_field(name: &str, field: &Field) -> String {
-    format!(
-        "        {name}: {},",
-        json::text(&field.json(), Layout::Compact)
-    )
+    format!("        {name}: {},", js_literal(&field.json()))
 }
 
 fn program(target: Target, code: String) -> Program {
     let (file, run) = match target {
-        Target::JsClient => (
-            "like.mjs",
-            "npm install @aws-sdk/client-dynamodb@3 && node like.mjs",
+        Target::JsClient | Target::TypeScript => node_file(
+            "like",
+            "@aws-sdk/client-dynamodb@3",
+            target == Target::TypeScript,
         ),
-        _ => ("like.py", "pip install boto3 && python3 like.py"),
+        _ => (
+            "like.py".to_owned(),
+            "pip install boto3 && python3 like.py".to_owned(),
+        ),
     };
     Program {
         target,
         code,
         file,
-        run: run.to_owned(),
+        run,
     }
 }
 
@@ -183,7 +187,7 @@ let unanswered = false;
 
 const LIKE_JS_TAIL: &str = "    console.log(JSON.stringify({ applied: true, token: TOKEN, sends: attempt }));
     process.exit(0);
-  } catch (error) {
+  } catch (error«: any») {
     if (error instanceof TransactionCanceledException) {
       const reasons = (error.CancellationReasons ?? []).map((r) => r.Code ?? \"None\");
       const why = reasons[0] === \"ConditionalCheckFailed\" ? REFUSED : \"cancelled\";

@@ -3,10 +3,9 @@
 //! (binary values in base64), and the items and pages counted on stderr. Reads are safe to
 //! repeat, so the SDK's own retries stay on.
 
-use super::{Program, SHOWN_JS, SHOWN_PY};
-use crate::expr::codegen::literal::python;
+use super::{Program, SHOWN_JS, SHOWN_PY, marked, node_file};
+use crate::expr::codegen::literal::{js_literal, python};
 use crate::expr::codegen::{ClientSetup, Request, Target};
-use crate::value::{Layout, json};
 
 impl Request {
     /// The paging loop in boto3.
@@ -30,31 +29,44 @@ impl Request {
         Program {
             target: Target::Boto3,
             code,
-            file: "read_pages.py",
+            file: "read_pages.py".to_owned(),
             run: "pip install boto3 && python3 read_pages.py".to_owned(),
         }
     }
 
-    /// The paging loop in the JavaScript SDK v3.
-    pub(super) fn paged_js(&self, setup: &ClientSetup) -> Program {
+    /// The paging loop in the JavaScript SDK v3, or in TypeScript (`ts`).
+    pub(super) fn paged_js(&self, setup: &ClientSetup, ts: bool) -> Program {
         let call = self.call();
         let command = format!("{}Command", call.api.name);
         let fields: Vec<String> = (call.fields.iter())
-            .map(|(name, field)| {
-                format!("  {name}: {},", json::text(&field.json(), Layout::Compact))
-            })
+            .map(|(name, field)| format!("  {name}: {},", js_literal(&field.json())))
             .collect();
         let (config, profile_import) = setup.js_config();
+        // TypeScript types the input, whose ExclusiveStartKey the loop sets.
+        let (type_import, annotation) = if ts {
+            (
+                format!("import type {{ {command}Input }} from \"@aws-sdk/client-dynamodb\";\n"),
+                format!(": {command}Input"),
+            )
+        } else {
+            (String::new(), String::new())
+        };
         let code = format!(
-            "{PAGED_JS_HEAD}import {{ DynamoDBClient, {command} }} from \"@aws-sdk/client-dynamodb\";\n{SHOWN_JS}{}const client = new DynamoDBClient({config});\n\nconst input = {{\n{}\n}};\n{PAGED_JS_LOOP_START}  const page = await client.send(new {command}(input));\n{PAGED_JS_LOOP}",
+            "{PAGED_JS_HEAD}import {{ DynamoDBClient, {command} }} from \"@aws-sdk/client-dynamodb\";\n{type_import}{}{}const client = new DynamoDBClient({config});\n\nconst input{annotation} = {{\n{}\n}};\n{PAGED_JS_LOOP_START}  const page = await client.send(new {command}(input));\n{PAGED_JS_LOOP}",
+            marked(SHOWN_JS, ts),
             profile_import.unwrap_or_default(),
             fields.join("\n")
         );
+        let (file, run) = node_file("read_pages", "@aws-sdk/client-dynamodb@3", ts);
         Program {
-            target: Target::JsClient,
+            target: if ts {
+                Target::TypeScript
+            } else {
+                Target::JsClient
+            },
             code,
-            file: "read_pages.mjs",
-            run: "npm install @aws-sdk/client-dynamodb@3 && node read_pages.mjs".to_owned(),
+            file,
+            run,
         }
     }
 }

@@ -6,7 +6,7 @@
 //! SDK's own retries stay on. The shape's text appears only in the constants at the top, as
 //! string literals; numbers are compared exactly (Python's `Decimal`, JavaScript's `BigInt`).
 
-use super::{PROGRAM_TARGETS, Program};
+use super::{PROGRAM_TARGETS, Program, marked, node_file};
 use crate::error::{Error, Result};
 use crate::expr::codegen::{ClientSetup, Target};
 
@@ -73,15 +73,21 @@ impl ReconcileShape {
                 );
                 Ok(program(target, code))
             }
-            Target::JsClient => {
+            Target::JsClient | Target::TypeScript => {
+                let ts = target == Target::TypeScript;
                 let lines: Vec<String> = (constants.iter())
-                    .map(|(n, v)| format!("const {n} = {v};"))
+                    .map(|(n, v)| match (*n, ts) {
+                        ("ONLY", true) => format!("const ONLY: string | null = {v};"),
+                        _ => format!("const {n} = {v};"),
+                    })
                     .collect();
                 let (config, profile_import) = setup.js_config();
                 let code = format!(
-                    "{RECONCILE_JS_HEAD}{}const client = new DynamoDBClient({config});\n\n{}\n{RECONCILE_JS_BODY}",
+                    "{}{}const client = new DynamoDBClient({config});\n\n{}\n{}",
+                    marked(RECONCILE_JS_HEAD, ts),
                     profile_import.unwrap_or_default(),
-                    lines.join("\n")
+                    lines.join("\n"),
+                    marked(RECONCILE_JS_BODY, ts)
                 );
                 Ok(program(target, code))
             }
@@ -96,17 +102,21 @@ impl ReconcileShape {
 
 fn program(target: Target, code: String) -> Program {
     let (file, run) = match target {
-        Target::JsClient => (
-            "reconcile.mjs",
-            "npm install @aws-sdk/client-dynamodb@3 && node reconcile.mjs",
+        Target::JsClient | Target::TypeScript => node_file(
+            "reconcile",
+            "@aws-sdk/client-dynamodb@3",
+            target == Target::TypeScript,
         ),
-        _ => ("reconcile.py", "pip install boto3 && python3 reconcile.py"),
+        _ => (
+            "reconcile.py".to_owned(),
+            "pip install boto3 && python3 reconcile.py".to_owned(),
+        ),
     };
     Program {
         target,
         code,
         file,
-        run: run.to_owned(),
+        run,
     }
 }
 
@@ -208,17 +218,20 @@ import {
   QueryCommand,
   ScanCommand,
 } from \"@aws-sdk/client-dynamodb\";
-
+«import type { QueryCommandInput, ScanCommandInput } from \"@aws-sdk/client-dynamodb\";
+»
 ";
 
 const RECONCILE_JS_BODY: &str = "
-const text = (item, name, kind) => item?.[name]?.[kind];
+«// A parent: its key, its stored tally (none when missing), its counted children.
+type Parent = [string, string | undefined, number];
+»const text = (item«: any», name«: string», kind«: string»)«: string | undefined» => item?.[name]?.[kind];
 // Drift as text, exactly: stored - counted for a whole number; a fraction never equals a count.
-const driftOf = (stored, counted) =>
+const driftOf = (stored«: string», counted«: number») =>
   /^-?\\d+$/.test(stored) ? (BigInt(stored) - BigInt(counted)).toString() : `${stored} - ${counted}`;
 
-async function countChildren(pk) {
-  const input = {
+async function countChildren(pk«: string») {
+  const input«: QueryCommandInput» = {
     TableName: TABLE,
     KeyConditionExpression: \"#pk = :p AND begins_with(#sk, :c)\",
     ExpressionAttributeNames: { \"#pk\": PK, \"#sk\": SK },
@@ -228,16 +241,16 @@ async function countChildren(pk) {
   let counted = 0;
   for (;;) {
     const page = await client.send(new QueryCommand(input));
-    counted += page.Count;
+    counted += page.Count ?? 0;
     if (!page.LastEvaluatedKey) return counted;
     input.ExclusiveStartKey = page.LastEvaluatedKey;
   }
 }
 
 async function everyParent() {
-  const tallies = new Map();
-  const counted = new Map();
-  const input = {
+  const tallies = new Map«<string, string | undefined>»();
+  const counted = new Map«<string, number>»();
+  const input«: ScanCommandInput» = {
     TableName: TABLE,
     ProjectionExpression: \"#pk, #sk, #t\",
     ExpressionAttributeNames: { \"#pk\": PK, \"#sk\": SK, \"#t\": TALLY },
@@ -255,10 +268,10 @@ async function everyParent() {
     input.ExclusiveStartKey = page.LastEvaluatedKey;
   }
   const pks = [...tallies.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return pks.map((pk) => [pk, tallies.get(pk), counted.get(pk) ?? 0]);
+  return pks.map((pk)«: Parent» => [pk, tallies.get(pk), counted.get(pk) ?? 0]);
 }
 
-async function oneParent(pk) {
+async function oneParent(pk«: string»)«: Promise<Parent[]>» {
   const Key = { [PK]: { S: pk }, [SK]: { S: PARENT_SK } };
   const found = (await client.send(new GetItemCommand({ TableName: TABLE, Key, ConsistentRead: true }))).Item;
   if (!found) {
@@ -268,10 +281,10 @@ async function oneParent(pk) {
   return [[pk, text(found, TALLY, \"N\"), await countChildren(pk)]];
 }
 
-let parents;
+let parents«: Parent[]»;
 try {
   parents = ONLY !== null ? await oneParent(ONLY) : await everyParent();
-} catch (error) {
+} catch (error«: any») {
   console.error(\"the read failed, nothing was checked:\", error.name, error.message);
   process.exit(2);
 }
