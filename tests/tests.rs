@@ -52,6 +52,7 @@ mod package;
 mod partiql;
 mod partiql_cli;
 mod programs;
+mod programs_cli;
 mod programs_runs;
 mod purge;
 mod reads;

@@ -1,5 +1,5 @@
 //! A request as a whole program (the counter write, or a read with its paging loop, in boto3,
-//! the JavaScript SDK v3, TypeScript or Go): shown in its language with syntax colouring, copied whole,
+//! the JavaScript SDK v3, TypeScript, Go or bash with the AWS CLI): shown in its language with syntax colouring, copied whole,
 //! with the command that runs it. A target whose code is not compiled here says so.
 
 use egui::Ui;
@@ -13,6 +13,7 @@ pub fn language(target: Target) -> Option<&'static str> {
         Target::Boto3 => Some("py"),
         Target::JsClient | Target::JsDocument => Some("js"),
         Target::TypeScript => Some("ts"),
+        Target::Cli => Some("sh"),
         // egui_extras has no Go grammar: C's colours its strings, comments and numbers.
         Target::Go => Some("c"),
         _ => None,
@@ -80,6 +81,7 @@ mod tests {
         assert_eq!(language(Target::JsDocument), Some("js"));
         assert_eq!(language(Target::Go), Some("c"));
         assert_eq!(language(Target::TypeScript), Some("ts"));
+        assert_eq!(language(Target::Cli), Some("sh"));
         assert_eq!(language(Target::Rust), None);
         assert_eq!(language(Target::Java), None);
     }

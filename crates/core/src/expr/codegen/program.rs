@@ -5,6 +5,7 @@
 //! off, so a lost answer is said as unknown (exit 3) instead of counted twice. User text
 //! (tables, names, values) appears only inside string literals, never in a comment.
 
+mod cli;
 mod document;
 mod go;
 mod go_like;
@@ -90,22 +91,28 @@ impl Program {
         format!("save it as {} and run: {}", self.file, self.run)
     }
 
-    /// The target `--program NAME` names (`boto3`, `js`, `ts`, `go`), refused in words
+    /// The target `--program NAME` names (`boto3`, `js`, `ts`, `go`, `cli`), refused in words
     /// otherwise.
     pub fn target_named(name: &str) -> Result<Target> {
         Target::from_name(name)
             .filter(|t| {
                 matches!(
                     t,
-                    Target::Boto3 | Target::JsClient | Target::TypeScript | Target::Go
+                    Target::Boto3
+                        | Target::JsClient
+                        | Target::TypeScript
+                        | Target::Go
+                        | Target::Cli
                 )
             })
-            .ok_or_else(|| Error::Invalid(format!("--program {name}: use boto3, js, ts or go")))
+            .ok_or_else(|| {
+                Error::Invalid(format!("--program {name}: use boto3, js, ts, go or cli"))
+            })
     }
 }
 
 /// The targets a whole program is written in, as `--as` spells them.
-pub const PROGRAM_TARGETS: &str = "boto3, js, ts or go (an update also js-doc)";
+pub const PROGRAM_TARGETS: &str = "boto3, js, ts, go or cli (an update also js-doc)";
 
 /// Whether sending `update` again after a lost answer would change the item again: it adds
 /// (`ADD`, `+`, `-`) or appends.
@@ -137,6 +144,7 @@ impl Request {
                 Ok(self.paged_js(setup, true))
             }
             (Operation::Query(_) | Operation::Scan(_), Target::Go) => Ok(self.paged_go(setup)),
+            (Operation::Query(_) | Operation::Scan(_), Target::Cli) => Ok(self.paged_cli(setup)),
             (Operation::Query(_) | Operation::Scan(_), other) => Err(Error::Invalid(format!(
                 "a whole program is written in {PROGRAM_TARGETS}; {} prints the request alone \
                  (drop --program)",
@@ -167,6 +175,11 @@ impl Request {
             Target::JsClient => Ok(request.js_program(setup, once, false)),
             Target::TypeScript => Ok(request.js_program(setup, once, true)),
             Target::JsDocument => Ok(request.js_document_program(setup, once)),
+            Target::Cli => {
+                // The CLI prints no item with a failed condition: the script reads it again.
+                request.returns.old_item_on_condition_failure = false;
+                Ok(request.counter_cli(setup, once))
+            }
             Target::Go => {
                 // The Go SDK as old as Debian's has no ALL_OLD on a single write: the
                 // program reads the item again after a failed condition instead.

@@ -67,6 +67,9 @@ impl Transaction {
                 );
                 Ok(program(target, code))
             }
+            Target::Cli => {
+                Ok(transaction.like_cli(setup, given.as_deref(), (refused_words, SENDS)))
+            }
             Target::Go => {
                 let token = given
                     .as_deref()

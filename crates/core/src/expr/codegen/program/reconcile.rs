@@ -92,6 +92,11 @@ impl ReconcileShape {
                 Ok(program(target, code))
             }
             Target::Go => Ok(self.reconcile_go(setup)),
+            Target::Cli => Err(Error::Invalid(
+                "the reconcile is written in boto3, js, ts or go: the AWS CLI alone cannot add \
+                 up the pages of a scan it prints"
+                    .into(),
+            )),
             other => Err(Error::Invalid(format!(
                 "a whole program is written in {PROGRAM_TARGETS}; {} is not one",
                 other.label()

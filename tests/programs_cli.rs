@@ -1,0 +1,257 @@
+//! Whole programs for the AWS CLI (`--as cli --program`, `like --program cli`), bash scripts
+//! run by bash with the real `aws` (v1 from PyPI) against the sandbox, under an empty
+//! environment and home: the counter write moves the value by exactly its delta and prints
+//! the server's value, a failed condition exits 1 with the item read again, a lost answer is
+//! unknown (exit 3) and counted once; a like with one token counts once, a second like is
+//! cancelled with its reasons, a lost answer is sent again with the same token; a read prints
+//! every page merged; hostile text stays inside its quotes.
+
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::common::runtimes::{Runtime, text};
+use crate::common::{self, Fault, served::Served, served::succeeded};
+use crate::programs::printed;
+
+fn bash() -> Runtime {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("programs-cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    Runtime {
+        target: "cli",
+        dir,
+        file: "program.sh",
+        command: &["bash"],
+        env: &[],
+    }
+}
+
+fn play_count(served: &Served) -> i64 {
+    common::served::play_count(served).parse().unwrap()
+}
+
+/// `text` without white space: the CLI prints JSON indented.
+fn squeezed(text: &str) -> String {
+    text.split_whitespace().collect()
+}
+
+#[test]
+fn the_cli_counter_write_prints_the_value_says_a_failed_condition_and_a_lost_answer() {
+    let served = Served::new();
+    let url = served.url().replace("127.0.0.1", "localhost");
+    let bash = bash();
+    let before = play_count(&served);
+    let program = printed("cli", ("5", "1000000"), &url, true);
+    assert!(program.contains("export AWS_MAX_ATTEMPTS=1"), "{program}");
+    let out = bash.run("prints", &program, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let said: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        play_count(&served),
+        before + 5,
+        "moved by exactly its delta"
+    );
+    assert_eq!(said["play_count"]["N"], (before + 5).to_string());
+    // The condition fails: exit 1, the item as read again, nothing written.
+    let out = bash.run("fails", &printed("cli", ("5", "10"), &url, true), &[]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("condition failed, nothing written"),
+        "{stderr}"
+    );
+    let shown = format!(r#""play_count":{{"N":"{}"}}"#, before + 5);
+    assert!(squeezed(&stderr).contains(&shown), "{stderr}");
+    assert_eq!(play_count(&served), before + 5, "nothing written");
+    // The answer lost after the write applied, the environment asking for three attempts.
+    let proxy = served.fault(&["UpdateItem"], Fault::HtmlAfterApply);
+    let url = proxy.url.replace("127.0.0.1", "localhost");
+    let program = printed("cli", ("5", "1000000"), &url, true);
+    let out = bash.run("lost", &program, &[("AWS_MAX_ATTEMPTS", "3")]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("outcome unknown"), "{stderr}");
+    assert_eq!(proxy.arrived(), 1, "sent once");
+    assert_eq!(play_count(&served), before + 10, "counted once");
+}
+
+/// `like --program cli` on `POST#a91f` for `user` at `url`, with `token` when given.
+fn printed_like(user: &str, url: &str, token: Option<&str>) -> String {
+    let mut args = vec![
+        "--endpoint-url",
+        url,
+        "like",
+        "--table",
+        "Social",
+        "--pk",
+        "POST#a91f",
+        "--user",
+        user,
+        "--program",
+        "cli",
+    ];
+    if let Some(token) = token {
+        args.extend(["--token", token]);
+    }
+    succeeded(&args).0
+}
+
+fn like_tally(served: &Served) -> i64 {
+    let item = served.item("Social", "POST#a91f", "META");
+    let json: Value = serde_json::from_str(item.trim()).unwrap();
+    json["likeTally"].as_i64().unwrap()
+}
+
+#[test]
+fn the_cli_like_counts_once_per_token_says_its_reasons_and_resends_a_lost_answer() {
+    let served = Served::new();
+    let url = served.url().replace("127.0.0.1", "localhost");
+    let bash = bash();
+    let before = like_tally(&served);
+    let program = printed_like("USER#cli", &url, Some("tok \"cli\" $(x)"));
+    for _ in 0..2 {
+        let out = bash.run("like-token", &program, &[]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let said: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(said["token"], "tok \"cli\" $(x)");
+        assert_eq!(said["sends"], 1);
+    }
+    assert_eq!(like_tally(&served), before + 1, "counted once");
+    let out = bash.run("like-fresh", &printed_like("USER#cli", &url, None), &[]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(
+            r#"already liked; nothing was written; reasons: ["ConditionalCheckFailed","None"]"#
+        ),
+        "{stderr}"
+    );
+    // The first answer lost after the like applied: sent again with its token, counted once.
+    let proxy = served.fault(&["TransactWriteItems"], Fault::HtmlAfterApplyOnce);
+    let url = proxy.url.replace("127.0.0.1", "localhost");
+    let out = bash.run("like-lost", &printed_like("USER#cli-lost", &url, None), &[]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("sending again with the same token"),
+        "{stderr}"
+    );
+    let said: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(said["sends"], 2);
+    assert_eq!(proxy.arrived(), 2);
+    assert_eq!(
+        like_tally(&served),
+        before + 2,
+        "the second user's like, once"
+    );
+}
+
+#[test]
+fn the_cli_read_prints_every_page_and_the_reconcile_is_refused_in_words() {
+    let served = Served::new();
+    let url = served.url().replace("127.0.0.1", "localhost");
+    let bash = bash();
+    let program = succeeded(&[
+        "expr",
+        "scan",
+        "",
+        "--table",
+        "Social",
+        "--as",
+        "cli",
+        "--program",
+        "--endpoint-url",
+        &url,
+    ])
+    .0;
+    let out = bash.run("scan", &program, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let read: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        read["Items"].as_array().unwrap().len(),
+        26_524,
+        "every item"
+    );
+    assert_eq!(read["Count"], 26_524);
+    let out = common::served::dynoscope(&[
+        "--endpoint-url",
+        &url,
+        "check",
+        "--table",
+        "Social",
+        "--tally",
+        "likeTally",
+        "--child-prefix",
+        "LIKE#",
+        "--all",
+        "--program",
+        "cli",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("the reconcile is written in boto3, js, ts or go"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn the_cli_program_keeps_hostile_keys_and_names_inside_their_quotes() {
+    let served = Served::new();
+    let url = served.url().replace("127.0.0.1", "localhost");
+    let bash = bash();
+    let canary = bash.dir.join("touched");
+    let _ = std::fs::remove_file(&canary);
+    let c = canary.display();
+    let pk = format!("K'\"\\\" $(touch {c}) `touch {c}` ${{x}} #{{}}\u{2028}\\n\n'; touch {c}; '");
+    let name = format!("n'$(touch {c})");
+    let names = serde_json::json!({ "#h": name }).to_string();
+    let key = format!("PK={pk}");
+    let program = succeeded(&[
+        "expr",
+        "update",
+        "ADD #h :d",
+        "--names",
+        &names,
+        "--values",
+        r#"{":d":{"N":"7"}}"#,
+        "--table",
+        "Videos",
+        "--key",
+        &key,
+        "--key",
+        "SK=x",
+        "--as",
+        "cli",
+        "--program",
+        "--endpoint-url",
+        &url,
+    ])
+    .0;
+    let out = bash.run("hostile", &program, &[]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{program}\n{}",
+        text(&out.stderr)
+    );
+    assert!(!canary.exists(), "the canary was touched");
+    let get = common::served::dynoscope(&[
+        "--endpoint-url",
+        &url,
+        "get",
+        "--table",
+        "Videos",
+        "--key",
+        &key,
+        "--key",
+        "SK=x",
+        "--json",
+    ]);
+    let item: Value = serde_json::from_slice(&get.stdout).unwrap();
+    assert_eq!(item["PK"]["S"], pk.as_str());
+    assert_eq!(item[&name]["N"], "7");
+}
