@@ -262,40 +262,52 @@ fn binary_values_conditional_writes_and_template_words_are_kept() {
         "--key",
         "SK=STATS#TOTAL",
     ];
-    let mut args = vec![
-        "update",
-        "SET bin = :b",
-        "--values",
-        r#"{":b":{"B":"aGVsbG8="}}"#,
-    ];
-    args.extend(key);
-    args.extend(["--as", "boto3"]);
-    let program = expr(&args);
-    let runtime = &runtimes()[0];
-    let out = runtime.run("binary-set", &program, &[]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{program}\n{}",
-        text(&out.stderr)
-    );
-    let item = common::served::dynoscope(&[
-        "--endpoint-url",
-        &url,
-        "get",
-        "--table",
-        "Videos",
-        "--key",
-        "PK=VID#9f3a",
-        "--key",
-        "SK=STATS#TOTAL",
-        "--json",
-    ]);
-    let item: Value = serde_json::from_slice(&item.stdout).unwrap();
-    assert_eq!(
-        item["bin"]["B"], "aGVsbG8=",
-        "the bytes of `hello`, not its base64 encoded again"
-    );
+    for runtime in runtimes() {
+        let mut args = vec![
+            "update",
+            "SET bin = :b, bset = :s REMOVE gone",
+            "--values",
+            r#"{":b":{"B":"aGVsbG8="},":s":{"BS":["aGVsbG8=","AA=="]}}"#,
+        ];
+        args.extend(key);
+        args.extend(["--as", runtime.target]);
+        let program = expr(&args);
+        let out = runtime.run("binary-set", &program, &[]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{program}\n{}",
+            text(&out.stderr)
+        );
+        let item = common::served::dynoscope(&[
+            "--endpoint-url",
+            &url,
+            "get",
+            "--table",
+            "Videos",
+            "--key",
+            "PK=VID#9f3a",
+            "--key",
+            "SK=STATS#TOTAL",
+            "--json",
+        ]);
+        let item: Value = serde_json::from_slice(&item.stdout).unwrap();
+        assert_eq!(
+            item["bin"]["B"], "aGVsbG8=",
+            "{}: the bytes of `hello`, not its base64 encoded again",
+            runtime.target
+        );
+        let mut set: Vec<String> = (item["bset"]["BS"].as_array().unwrap().iter())
+            .map(|b| b.as_str().unwrap().to_owned())
+            .collect();
+        set.sort();
+        assert_eq!(
+            set,
+            ["AA==", "aGVsbG8="],
+            "{}: a binary set too",
+            runtime.target
+        );
+    }
     // A SET of a fixed value under a condition: one send.
     let mut args = vec![
         "update",

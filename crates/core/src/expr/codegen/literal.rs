@@ -150,12 +150,38 @@ pub(super) fn python(v: &serde_json::Value) -> String {
     }
 }
 
-/// A field as a JavaScript object literal: its JSON, with a key named `__proto__` written as a
-/// computed key (`["__proto__"]:`), which makes an own property where the plain one would set
-/// the object's prototype. In JSON text `"__proto__":` is only ever a key: a quote inside a
-/// string is escaped.
+/// A field as a JavaScript object literal for the low-level client: its JSON, written compact;
+/// a typed binary value (`{"B": "…"}`, `{"BS": […]}`, base64 in DynamoDB JSON) as the bytes,
+/// `Buffer.from("…", "base64")` (the SDK would encode a string of a set once more); a key
+/// named `__proto__` as a computed key (`["__proto__"]:`), an own property where the plain one
+/// would set the object's prototype.
 pub(super) fn js_literal(value: &serde_json::Value) -> String {
-    json::text(value, Layout::Compact).replace("\"__proto__\":", "[\"__proto__\"]:")
+    let bytes = |b: &serde_json::Value| format!("Buffer.from({b}, \"base64\")");
+    match value {
+        serde_json::Value::Object(map) => {
+            let entries: Vec<String> = map
+                .iter()
+                .map(|(k, v)| match (k.as_str(), v) {
+                    ("B", serde_json::Value::String(_)) if map.len() == 1 => {
+                        format!("\"B\":{}", bytes(v))
+                    }
+                    ("BS", serde_json::Value::Array(items))
+                        if map.len() == 1 && items.iter().all(serde_json::Value::is_string) =>
+                    {
+                        let items: Vec<String> = items.iter().map(bytes).collect();
+                        format!("\"BS\":[{}]", items.join(","))
+                    }
+                    _ => format!("{}:{}", js_key(k), js_literal(v)),
+                })
+                .collect();
+            format!("{{{}}}", entries.join(","))
+        }
+        serde_json::Value::Array(items) => format!(
+            "[{}]",
+            items.iter().map(js_literal).collect::<Vec<_>>().join(",")
+        ),
+        other => json::text(other, Layout::Compact),
+    }
 }
 
 /// A key of a JavaScript object literal, `__proto__` as a computed key.
@@ -308,10 +334,10 @@ mod tests {
             "expression-attribute-names"
         );
         assert_eq!(shell_quote("it's"), r"'it'\''s'");
-        let item = serde_json::json!({"__proto__": {"S": "__proto__\":"}, "a": 1});
+        let item = serde_json::json!({"__proto__": {"S": "__proto__\":"}, "a": {"BS": ["AA=="]}});
         assert_eq!(
             js_literal(&item),
-            r#"{["__proto__"]:{"S":"__proto__\":"},"a":1}"#
+            r#"{["__proto__"]:{"S":"__proto__\":"},"a":{"BS":[Buffer.from("AA==", "base64")]}}"#
         );
     }
 

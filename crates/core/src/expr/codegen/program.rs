@@ -146,8 +146,8 @@ impl Request {
             (Operation::Query(_) | Operation::Scan(_), Target::Go) => Ok(self.paged_go(setup)),
             (Operation::Query(_) | Operation::Scan(_), Target::Cli) => Ok(self.paged_cli(setup)),
             (Operation::Query(_) | Operation::Scan(_), other) => Err(Error::Invalid(format!(
-                "a whole program is written in {PROGRAM_TARGETS}; {} prints the request alone \
-                 (drop --program)",
+                "a whole program is written in {PROGRAM_TARGETS}; {} is written as the request \
+                 alone",
                 other.label()
             ))),
             _ => self.counter_program(target, setup),
@@ -187,8 +187,8 @@ impl Request {
                 Ok(request.counter_go(setup, once))
             }
             other => Err(Error::Invalid(format!(
-                "a whole program is written in {PROGRAM_TARGETS}; {} prints the request alone \
-                 (drop --program)",
+                "a whole program is written in {PROGRAM_TARGETS}; {} is written as the request \
+                 alone",
                 other.label()
             ))),
         }

@@ -78,7 +78,7 @@ impl Transaction {
                 Ok(like_go(setup, &call.fields, &token, (&refused, SENDS)))
             }
             other => Err(Error::Invalid(format!(
-                "a whole program is written in {PROGRAM_TARGETS}; {} prints the request alone",
+                "a whole program is written in {PROGRAM_TARGETS}; {} is written as the request alone",
                 other.label()
             ))),
         }
