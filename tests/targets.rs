@@ -10,6 +10,7 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod partiql;
 mod requests;
 
 use std::path::{Path, PathBuf};

@@ -137,6 +137,10 @@ fn build(args: &ExprArgs) -> Result<(String, Vec<String>)> {
         region: args.region.clone(),
         profile: args.profile.clone(),
     };
+    if target == Target::PartiQl {
+        // What PartiQL cannot say is refused, not printed as a comment.
+        request.partiql()?;
+    }
     if !args.program {
         return Ok((request.render(target, &setup), compiled.notes));
     }

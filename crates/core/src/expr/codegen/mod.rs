@@ -4,6 +4,7 @@
 
 mod langs;
 mod literal;
+mod partiql;
 mod program;
 mod render;
 mod setup;
@@ -292,7 +293,11 @@ impl Request {
     /// Render as `target`, connecting as `setup` says (see [`ClientSetup`]; JSON, the request
     /// body alone, leaves it out).
     pub fn render(&self, target: Target, setup: &ClientSetup) -> String {
-        self.call().render(target, setup)
+        match target {
+            // PartiQL is written from the expressions themselves, not from the call.
+            Target::PartiQl => self.partiql_text(),
+            _ => self.call().render(target, setup),
+        }
     }
 
     /// The low-level request body as JSON (what `--cli-input-json` and the HTTP API take).
@@ -335,7 +340,10 @@ impl Transaction {
 
     /// Render as `target`, connecting as `setup` says (JSON leaves it out).
     pub fn render(&self, target: Target, setup: &ClientSetup) -> String {
-        self.call().render(target, setup)
+        match target {
+            Target::PartiQl => self.partiql_text(),
+            _ => self.call().render(target, setup),
+        }
     }
 
     /// The low-level request body as JSON.

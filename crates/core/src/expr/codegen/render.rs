@@ -25,6 +25,9 @@ impl Call {
             Target::DotNet => self.dotnet(setup),
             Target::Kotlin => self.kotlin(setup),
             Target::Php => self.php(setup),
+            // Requests, transactions and statements write their own PartiQL before a call is
+            // made: a call has no expressions left to read. Its body is what it sends.
+            Target::PartiQl => json::text(&fields_json(&self.fields), Layout::Request),
         }
     }
 

@@ -1,6 +1,7 @@
 //! A PartiQL statement as code: `ExecuteStatement` with its `Statement` and typed `Parameters`,
 //! in every language the other requests are copied as.
 
+use crate::expr::codegen::partiql::statement_text;
 use crate::expr::codegen::{Api, Call, ClientSetup, Field, Target, fields_json};
 use crate::statement::Statement;
 
@@ -24,7 +25,10 @@ impl Statement {
     /// Render as `target`, connecting as `setup` says (JSON, the request body alone, leaves it
     /// out).
     pub fn render(&self, target: Target, setup: &ClientSetup) -> String {
-        self.call().render(target, setup)
+        match target {
+            Target::PartiQl => statement_text(self),
+            _ => self.call().render(target, setup),
+        }
     }
 
     /// The low-level request body as JSON.

@@ -27,11 +27,13 @@ pub enum Target {
     Kotlin,
     /// PHP, the AWS SDK for PHP 3.
     Php,
+    /// One PartiQL statement with its `?` parameters, for `ExecuteStatement`.
+    PartiQl,
 }
 
 impl Target {
     /// Every target, in the order offered.
-    pub const ALL: [Self; 12] = [
+    pub const ALL: [Self; 13] = [
         Self::Json,
         Self::Cli,
         Self::Boto3,
@@ -44,11 +46,12 @@ impl Target {
         Self::DotNet,
         Self::Kotlin,
         Self::Php,
+        Self::PartiQl,
     ];
 
     /// The words `--as` takes, in the order offered.
     pub const NAMES: &'static str =
-        "json, cli, boto3, js, js-doc, ts, rust, go, java, dotnet, kotlin or php";
+        "json, cli, boto3, js, js-doc, ts, rust, go, java, dotnet, kotlin, php or partiql";
 
     /// The menu label.
     pub fn label(self) -> &'static str {
@@ -65,6 +68,7 @@ impl Target {
             Self::DotNet => ".NET",
             Self::Kotlin => "Kotlin",
             Self::Php => "PHP",
+            Self::PartiQl => "PartiQL",
         }
     }
 
@@ -83,6 +87,7 @@ impl Target {
             Self::DotNet => "dotnet",
             Self::Kotlin => "kotlin",
             Self::Php => "php",
+            Self::PartiQl => "partiql",
         }
     }
 
