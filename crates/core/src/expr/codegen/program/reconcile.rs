@@ -216,7 +216,7 @@ const RECONCILE_JS_HEAD: &str = "\
 // parents printed, a JSON line each (drift = stored - counted; a missing tally has none), exit 1
 // when any drifted, 2 when the read failed. Every parent: one Scan, every page. One parent
 // (ONLY): a consistent GetItem and a COUNT Query, every page. Tallies compared exactly (a whole
-// number as a BigInt; a fraction, which never equals a count, is said as text).
+// number as a BigInt; a fraction in whole units of its decimals, as BigInts too).
 import {
   DynamoDBClient,
   GetItemCommand,
@@ -231,9 +231,18 @@ const RECONCILE_JS_BODY: &str = "
 «// A parent: its key, its stored tally (none when missing), its counted children.
 type Parent = [string, string | undefined, number];
 »const text = (item«: any», name«: string», kind«: string»)«: string | undefined» => item?.[name]?.[kind];
-// Drift as text, exactly: stored - counted for a whole number; a fraction never equals a count.
-const driftOf = (stored«: string», counted«: number») =>
-  /^-?\\d+$/.test(stored) ? (BigInt(stored) - BigInt(counted)).toString() : `${stored} - ${counted}`;
+// Drift as text, exactly: stored - counted, in whole units of the stored number's decimals.
+const driftOf = (stored«: string», counted«: number») => {
+  const match = /^(-?)(\\d+)(?:\\.(\\d+))?$/.exec(stored);
+  if (!match) return `${stored} - ${counted}`;
+  const [, minus, whole, fraction = \"\"] = match;
+  const scale = 10n ** BigInt(fraction.length);
+  let units = BigInt(whole + fraction) * (minus ? -1n : 1n) - BigInt(counted) * scale;
+  const sign = units < 0n ? \"-\" : \"\";
+  if (units < 0n) units = -units;
+  const rest = (units % scale).toString().padStart(fraction.length, \"0\").replace(/0+$/, \"\");
+  return sign + (units / scale).toString() + (rest ? \".\" + rest : \"\");
+};
 
 async function countChildren(pk«: string») {
   const input«: QueryCommandInput» = {
@@ -301,5 +310,6 @@ for (const [pk, stored, counted] of parents) {
   console.log(JSON.stringify({ pk, stored: stored ?? null, counted: String(counted), drift }));
 }
 console.error(`${parents.length} parents checked, ${drifted} drifted`);
-process.exit(drifted ? 1 : 0);
+// Ended by itself, not by process.exit: every line printed reaches a pipe first.
+process.exitCode = drifted ? 1 : 0;
 ";
