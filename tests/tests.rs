@@ -53,6 +53,7 @@ mod partiql;
 mod partiql_cli;
 mod programs;
 mod programs_cli;
+mod programs_outcomes;
 mod programs_runs;
 mod purge;
 mod reads;

@@ -18,9 +18,11 @@ fn partiql_of(args: &[&str]) -> (String, Vec<String>) {
     let out = dynoscope(&all);
     assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
     let printed = text(&out.stdout);
-    let mut lines = printed.lines();
-    let statement = lines.next().unwrap().to_owned();
-    let params = lines
+    let statement = (printed.lines())
+        .find(|l| !l.starts_with("--"))
+        .unwrap()
+        .to_owned();
+    let params = (printed.lines())
         .filter_map(|l| l.strip_prefix("-- ? "))
         .map(|l| l.split_once(": ").unwrap().1.to_owned())
         .collect();
@@ -170,4 +172,41 @@ fn what_partiql_cannot_say_is_refused_before_anything_in_words() {
         assert_eq!(out.status.code(), Some(2));
         assert!(text(&out.stderr).contains(words), "{}", text(&out.stderr));
     }
+    // An update that may create its item: refused when its condition asks for a new item,
+    // said in a comment otherwise (UPDATE leaves a missing item missing).
+    let create = |condition: &[&str]| {
+        let mut args = vec![
+            "expr",
+            "update",
+            "SET title = :t",
+            "--values",
+            r#"{":t":{"S":"x"}}"#,
+        ];
+        args.extend(condition);
+        args.extend(STATS);
+        args.extend(["--as", "partiql"]);
+        dynoscope(&args)
+    };
+    let out = create(&["--condition", "attribute_not_exists(PK)"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("never creates an item"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = create(&[]);
+    assert!(text(&out.stdout).starts_with("-- applies to an existing item only"));
+    // A name PartiQL cannot write (a bidirectional override): refused, never printed escaped.
+    let mut args = vec![
+        "expr",
+        "update",
+        "SET #a = :t",
+        "--names",
+        "{\"#a\":\"x\u{202e}y\"}",
+    ];
+    args.extend(["--values", r#"{":t":{"S":"x"}}"#]);
+    args.extend(STATS);
+    args.extend(["--as", "partiql"]);
+    let out = dynoscope(&args);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
 }

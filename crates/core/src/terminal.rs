@@ -18,7 +18,7 @@ pub fn say(text: impl Display) {
 
 /// Whether `c` would steer a terminal rather than show: C0 but a newline and a tab, DEL, C1,
 /// and the marks and overrides that reorder text (Trojan Source's).
-fn steers(c: char) -> bool {
+pub(crate) fn steers(c: char) -> bool {
     matches!(c,
         '\0'..='\u{8}' | '\u{b}'..='\u{1f}' | '\u{7f}'..='\u{9f}'
         | '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')

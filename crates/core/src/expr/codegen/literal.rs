@@ -4,11 +4,30 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 
+use crate::terminal::steers;
 use crate::value::{Item, Layout, json};
 
-/// Quote `text` for bash: single quotes, with embedded single quotes closed and escaped.
+/// Quote `text` for bash: single quotes, with embedded single quotes closed and escaped; a
+/// text holding a new line or a character that steers a terminal (which a terminal would not
+/// show, and which the CLI prints escaped) in ANSI-C quotes, `$'…\u202e…'`, so the command
+/// holds no such character raw and means the same wherever it is printed.
 pub(crate) fn shell_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
+    if !text.chars().any(|c| c == '\n' || steers(c)) {
+        return format!("'{}'", text.replace('\'', r"'\''"));
+    }
+    let mut out = String::from("$'");
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\'' => out.push_str("\\'"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if steers(c) => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
 }
 
 /// Split a bash command line into its words, as bash would without expanding anything: single
@@ -51,6 +70,9 @@ pub fn shell_words(text: &str) -> Result<Vec<String>, String> {
                 }
             }
             '"' => double_quoted(&mut chars, word.get_or_insert_default())?,
+            '$' if chars.next_if_eq(&'\'').is_some() => {
+                ansi_c_quoted(&mut chars, word.get_or_insert_default())?;
+            }
             '$' | '`' => return Err(expansion(c)),
             ';' | '|' | '&' | '<' | '>' | '(' | ')' => {
                 return Err(format!(
@@ -84,6 +106,59 @@ fn double_quoted(
             Some(c @ ('$' | '`')) => return Err(expansion(c)),
             Some(c) => part.push(c),
             None => return Err("a double quote is not closed".into()),
+        }
+    }
+}
+
+/// The rest of an ANSI-C quoted part (`$'…'`), after its opening quote, onto `part`: the
+/// escapes bash reads there (`\n`, `\t`, `\\`, `\'`, `\uXXXX`, …).
+fn ansi_c_quoted(
+    chars: &mut std::iter::Peekable<std::str::Chars<'_>>,
+    part: &mut String,
+) -> Result<(), String> {
+    let open = || "an ANSI-C quote ($'…') is not closed".to_owned();
+    loop {
+        match chars.next().ok_or_else(open)? {
+            '\'' => return Ok(()),
+            '\\' => {
+                let escaped = chars.next().ok_or_else(open)?;
+                let simple = match escaped {
+                    'n' => Some('\n'),
+                    't' => Some('\t'),
+                    'r' => Some('\r'),
+                    'a' => Some('\u{7}'),
+                    'b' => Some('\u{8}'),
+                    'e' | 'E' => Some('\u{1b}'),
+                    'f' => Some('\u{c}'),
+                    'v' => Some('\u{b}'),
+                    '\\' | '\'' | '"' | '?' => Some(escaped),
+                    _ => None,
+                };
+                let c = match (simple, escaped) {
+                    (Some(c), _) => c,
+                    (None, 'u' | 'U' | 'x') => {
+                        let most = match escaped {
+                            'u' => 4,
+                            'U' => 8,
+                            _ => 2,
+                        };
+                        let mut hex = String::new();
+                        while hex.len() < most {
+                            match chars.next_if(char::is_ascii_hexdigit) {
+                                Some(h) => hex.push(h),
+                                None => break,
+                            }
+                        }
+                        u32::from_str_radix(&hex, 16)
+                            .ok()
+                            .and_then(char::from_u32)
+                            .ok_or_else(|| format!("`\\{escaped}{hex}` is not a character"))?
+                    }
+                    (None, other) => return Err(format!("`\\{other}` in $'…' is not read here")),
+                };
+                part.push(c);
+            }
+            c => part.push(c),
         }
     }
 }
@@ -353,6 +428,7 @@ mod tests {
             "\"q\"",
             "#n0 = :v0",
             "é",
+            "bidi \u{202e} and \u{1b}[2J, 'quoted' \\ \n new line",
         ] {
             let line = format!("aws {} \\\n  --x", shell_quote(text));
             assert_eq!(shell_words(&line).unwrap(), ["aws", text, "--x"], "{line}");

@@ -13,6 +13,7 @@ use crate::expr::codegen::{Operation, Request, ReturnValues, Transaction};
 use crate::expr::parser::{Maps, parse_condition, parse_projection, parse_update};
 use crate::expr::reserved::is_reserved;
 use crate::statement::Statement;
+use crate::terminal::steers;
 use crate::value::{Item, Layout, Style, json};
 
 /// A statement being written: its text's parameters, in order.
@@ -177,10 +178,33 @@ fn returning(values: Option<ReturnValues>) -> &'static str {
     }
 }
 
+/// Whether PartiQL can write `name` as an identifier: it has no escapes, so a name holding a
+/// new line or a character that steers a terminal cannot be shown as what it is.
+fn writable(name: &str) -> bool {
+    !name.chars().any(|c| c == '\n' || c == '\t' || steers(c))
+}
+
+/// Whether `condition` asks, as a whole, that an attribute of `key` exist or not exist: the
+/// first, an item that exists; the second, one that does not.
+fn asks_key(condition: &Condition, key: &Item, exists: bool) -> bool {
+    match condition {
+        Condition::Exists(p) if exists => p.0.len() == 1 && key.contains_key(p.root()),
+        Condition::NotExists(p) if !exists => p.0.len() == 1 && key.contains_key(p.root()),
+        Condition::And(a, b) => asks_key(a, key, exists) || asks_key(b, key, exists),
+        _ => false,
+    }
+}
+
 impl Request {
     /// The request as one PartiQL statement, its values `?` parameters in order; refused in
     /// words where PartiQL cannot say what the request does.
     pub fn partiql(&self) -> Result<Statement> {
+        let key_names = self.operation.item().into_iter().flat_map(|k| k.keys());
+        if let Some(name) = (self.names.values().chain(key_names)).find(|n| !writable(n)) {
+            return Err(refused(&format!(
+                "the name {name:?} holds a character PartiQL cannot write in an identifier"
+            )));
+        }
         let maps = Maps::strict(&self.names, &self.values);
         let read = |text: &Option<String>| -> Result<Option<Condition>> {
             (text.as_deref())
@@ -212,6 +236,14 @@ impl Request {
             }
         };
         if let Some(condition) = read(&self.condition)? {
+            if let Operation::Update(key) = &self.operation
+                && asks_key(&condition, key, false)
+            {
+                return Err(refused(
+                    "its condition asks that the item not exist, and PartiQL's UPDATE never \
+                     creates an item (UpdateItem does)",
+                ));
+            }
             text.push_str(&format!(" AND ({})", w.condition(&condition)));
         }
         text.push_str(returning(self.returns.values));
@@ -262,8 +294,25 @@ impl Request {
     /// PartiQL cannot say, in words.
     pub(super) fn partiql_text(&self) -> String {
         match self.partiql() {
-            Ok(statement) => statement_text(&statement),
-            Err(error) => format!("-- {error}"),
+            Ok(statement) => format!("{}{}", self.partiql_caveat(), statement_text(&statement)),
+            Err(error) => commented(&error.to_string()),
+        }
+    }
+
+    /// What an UPDATE does otherwise than UpdateItem, when its condition does not say the item
+    /// exists: it leaves a missing item missing, where UpdateItem would create it.
+    fn partiql_caveat(&self) -> &'static str {
+        let Operation::Update(key) = &self.operation else {
+            return "";
+        };
+        let maps = Maps::strict(&self.names, &self.values);
+        let exists = (self.condition.as_deref())
+            .and_then(|t| parse_condition(t, maps).ok())
+            .is_some_and(|c| asks_key(&c, key, true));
+        if exists {
+            ""
+        } else {
+            "-- applies to an existing item only: PartiQL's UPDATE never creates one (UpdateItem does)\n"
         }
     }
 }
@@ -300,9 +349,17 @@ impl Transaction {
                     texts.join("\n")
                 )
             }
-            Err(error) => format!("-- {error}"),
+            Err(error) => commented(&error.to_string()),
         }
     }
+}
+
+/// `text` as PartiQL comments, every line of it.
+fn commented(text: &str) -> String {
+    text.lines()
+        .map(|line| format!("-- {line}"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 #[cfg(test)]
@@ -375,5 +432,28 @@ mod tests {
         let put = request(Operation::Put(key));
         assert!(put.partiql().unwrap_err().to_string().contains("INSERT"));
         assert!(put.partiql_text().starts_with("-- PartiQL cannot say"));
+        let mut create = request(Operation::Update(key.clone()));
+        create.update = Some("SET #c = :d".into());
+        create.condition = Some("attribute_not_exists(PK)".into());
+        create.names = HashMap::from([("#c".into(), "c".into())]);
+        create.values = HashMap::from([(":d".into(), AttributeValue::N("1".into()))]);
+        assert!(
+            create
+                .partiql()
+                .unwrap_err()
+                .to_string()
+                .contains("never creates")
+        );
+        create.condition = None;
+        assert!(
+            create
+                .partiql_text()
+                .starts_with("-- applies to an existing item only")
+        );
+        create.condition = Some("attribute_exists(PK)".into());
+        assert!(create.partiql_text().starts_with("UPDATE"));
+        create.names = HashMap::from([("#c".into(), "c\nDELETE FROM x".into())]);
+        let text = create.partiql_text();
+        assert!(text.lines().all(|l| l.starts_with("-- ")), "{text}");
     }
 }

@@ -67,7 +67,7 @@ impl Request {
         let code = format!(
             "{}\nif {write} \\\n  --query Attributes \\\n  --output json 2>\"$error\"; then\n  exit 0\nfi\ncode=$(code_said)\ncase \"$code\" in\n  ConditionalCheckFailedException)\n    echo \"condition failed, nothing written; the item now (read after):\" >&2\n    {} \\\n      --consistent-read \\\n      --query Item \\\n      --output json >&2\n    exit 1\n    ;;\n{COUNTER_CASES}",
             head(COUNTER_HEAD, once),
-            read.replace("\n", "\n    ")
+            read
         );
         program("counter_write.sh", code)
     }
@@ -75,7 +75,9 @@ impl Request {
     /// A query or a scan through the CLI's own paging: every page read and merged.
     pub(super) fn paged_cli(&self, setup: &ClientSetup) -> Program {
         let read = self.call().render(Target::Cli, setup);
-        let code = format!("#!/usr/bin/env bash\n{PAGED_HEAD}set -u\n{read} \\\n  --output json\n");
+        let code = format!(
+            "#!/usr/bin/env bash\n{PAGED_HEAD}set -u\nif {read} \\\n  --output json; then\n  exit 0\nfi\necho \"the read failed (the CLI said why above)\" >&2\nexit 2\n"
+        );
         program("read_pages.sh", code)
     }
 }
@@ -100,7 +102,7 @@ impl Transaction {
             "{}\nTOKEN={token}\nREFUSED={}\nSENDS={sends}\nunanswered=false\nlast=\nfor ((attempt = 1; attempt <= SENDS; attempt++)); do\n  if {} \\\n    --client-request-token \"$TOKEN\" >/dev/null 2>\"$error\"; then\n{LIKE_CASES}",
             head(LIKE_HEAD, true),
             shell_quote(refused),
-            write.replace("\n", "\n  ")
+            write
         );
         program("like.sh", code)
     }
@@ -133,7 +135,8 @@ esac
 
 const PAGED_HEAD: &str = "\
 # A read, whole: the CLI follows every page itself (LastEvaluatedKey given back until there is
-# none) and prints them merged as one JSON document: Items, Count, ScannedCount.
+# none) and prints them merged as one JSON document: Items, Count, ScannedCount. A failed
+# read exits 2.
 ";
 
 const LIKE_HEAD: &str = "\
@@ -160,13 +163,16 @@ const LIKE_CASES: &str = "    token=${TOKEN//\\\\/\\\\\\\\}
       exit 1
       ;;
     ThrottlingException | ProvisionedThroughputExceededException | RequestLimitExceeded | \\
-      TransactionInProgressException) ;;
+      TransactionInProgressException)
+      why=\"was answered $code:\"
+      ;;
     \"\" | [0-9]* | InternalServerError | ServiceUnavailable)
-      if not_sent; then
+      if not_sent && ! $unanswered; then
         echo \"not sent: $last\" >&2
         exit 2
       fi
       unanswered=true
+      why=\"ended without an answer:\"
       ;;
     *)
       # After a send with no answer, a refusal does not say the first did not apply.
@@ -180,10 +186,15 @@ const LIKE_CASES: &str = "    token=${TOKEN//\\\\/\\\\\\\\}
       ;;
   esac
   if ((attempt < SENDS)); then
-    echo \"send $attempt ended without an answer: $last - sending again with the same token\" >&2
+    echo \"send $attempt $why $last - sending again with the same token\" >&2
     sleep \"0.$((2 * attempt))\"
   fi
 done
+# Every send answered, throttled: nothing was applied.
+if ! $unanswered && [ \"$code\" != TransactionInProgressException ]; then
+  echo \"throttled, nothing was written: $last\" >&2
+  exit 1
+fi
 echo \"outcome unknown (it may have been applied once, never twice): $last\" >&2
 exit 3
 ";

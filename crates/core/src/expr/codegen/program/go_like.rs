@@ -23,7 +23,7 @@ pub(super) fn like_go(
     let body = go_aligned(pairs);
     let input = go_block("&dynamodb.TransactWriteItemsInput{", &body, "}", "\t", "");
     let code = format!(
-        "{GO_LIKE_HEAD}{}{GO_FRESH}\nfunc main() {{\n{}\ttoken := {token}\n\trefused := {refused}\n\tconst sends = {sends}\n\tunanswered := false\n\tvar last error\n\tfor attempt := 1; attempt <= sends; attempt++ {{\n\t\t_, err := client.TransactWriteItems(ctx, {})\n{GO_LIKE_TAIL}",
+        "{GO_LIKE_HEAD}{}{GO_FRESH}\nfunc main() {{\n{}\ttoken := {token}\n\trefused := {refused}\n\tconst sends = {sends}\n\tunanswered := false\n\tvar last error\n\tlastCode := \"\"\n\tfor attempt := 1; attempt <= sends; attempt++ {{\n\t\t_, err := client.TransactWriteItems(ctx, {})\n{GO_LIKE_TAIL}",
         go_head(
             &client,
             &["crypto/rand", "github.com/aws/aws-sdk-go-v2/aws", "time",],
@@ -104,12 +104,22 @@ const GO_LIKE_TAIL: &str = "\t\tif err == nil {
 			}
 			os.Exit(1)
 		}
-		unanswered = unanswered || status == 0 || status >= 500
-		last = err
+		lost := status == 0 || status >= 500
+		unanswered = unanswered || lost
+		last, lastCode = err, code
 		if attempt < sends {
-			fmt.Fprintln(os.Stderr, \"send\", attempt, \"ended without an answer:\", err, \"- sending again with the same token\")
+			why := \"ended without an answer:\"
+			if !lost {
+				why = \"was answered \" + code + \":\"
+			}
+			fmt.Fprintln(os.Stderr, \"send\", attempt, why, err, \"- sending again with the same token\")
 			time.Sleep(time.Duration(200*attempt) * time.Millisecond)
 		}
+	}
+	// Every send answered, throttled: nothing was applied.
+	if !unanswered && lastCode != \"TransactionInProgressException\" {
+		fmt.Fprintln(os.Stderr, \"throttled, nothing was written:\", last)
+		os.Exit(1)
 	}
 	fmt.Fprintln(os.Stderr, \"outcome unknown (it may have been applied once, never twice):\", last)
 	os.Exit(3)

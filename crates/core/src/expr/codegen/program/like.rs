@@ -131,6 +131,7 @@ from botocore.exceptions import BotoCoreError, ClientError, NoCredentialsError
 RESEND = (\"ThrottlingException\", \"ProvisionedThroughputExceededException\",
           \"RequestLimitExceeded\", \"TransactionInProgressException\")
 unanswered = False
+last_code = None
 ";
 
 const LIKE_PY_TAIL: &str = "        print(json.dumps({\"applied\": True, \"token\": TOKEN, \"sends\": attempt}))
@@ -150,17 +151,23 @@ const LIKE_PY_TAIL: &str = "        print(json.dumps({\"applied\": True, \"token
                 sys.exit(3)
             print(\"refused:\", code, error, file=sys.stderr)
             sys.exit(2 if code == \"ValidationException\" else 1)
-        unanswered = unanswered or status >= 500
-        last = error
+        lost = status >= 500
+        unanswered = unanswered or lost
+        last, last_code = error, code
     except NoCredentialsError as error:
         print(\"not sent:\", error, file=sys.stderr)
         sys.exit(2)
     except BotoCoreError as error:
-        unanswered = True
-        last = error
+        lost = unanswered = True
+        last, last_code = error, None
     if attempt < SENDS:
-        print(\"send\", attempt, \"ended without an answer:\", last, \"- sending again with the same token\", file=sys.stderr)
+        why = \"ended without an answer:\" if lost else \"was answered \" + str(last_code) + \":\"
+        print(\"send\", attempt, why, last, \"- sending again with the same token\", file=sys.stderr)
         time.sleep(0.2 * attempt)
+# Every send answered, throttled: nothing was applied.
+if not unanswered and last_code != \"TransactionInProgressException\":
+    print(\"throttled, nothing was written:\", last, file=sys.stderr)
+    sys.exit(1)
 print(\"outcome unknown (it may have been applied once, never twice):\", last, file=sys.stderr)
 sys.exit(3)
 ";
@@ -186,6 +193,7 @@ const RESEND = [
   \"TransactionInProgressException\",
 ];
 let unanswered = false;
+let lost = false;
 ";
 
 const LIKE_JS_TAIL: &str = "    console.log(JSON.stringify({ applied: true, token: TOKEN, sends: attempt }));
@@ -211,13 +219,20 @@ const LIKE_JS_TAIL: &str = "    console.log(JSON.stringify({ applied: true, toke
       console.error(\"refused:\", error.name, error.message);
       process.exit(error.name === \"ValidationException\" ? 2 : 1);
     }
-    unanswered = unanswered || status === 0 || status >= 500;
+    lost = status === 0 || status >= 500;
+    unanswered = unanswered || lost;
     last = error;
   }
   if (attempt < SENDS) {
-    console.error(`send ${attempt} ended without an answer: ${last?.name} - sending again with the same token`);
+    const why = lost ? \"ended without an answer\" : `was answered ${last?.name}`;
+    console.error(`send ${attempt} ${why}: ${last?.message} - sending again with the same token`);
     await new Promise((done) => setTimeout(done, 200 * attempt));
   }
+}
+// Every send answered, throttled: nothing was applied.
+if (!unanswered && last?.name !== \"TransactionInProgressException\") {
+  console.error(\"throttled, nothing was written:\", last?.name, last?.message);
+  process.exit(1);
 }
 console.error(\"outcome unknown (it may have been applied once, never twice):\", last?.name, last?.message);
 process.exit(3);

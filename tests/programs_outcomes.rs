@@ -1,0 +1,127 @@
+//! Outcomes every whole program must say as `dynoscope` says them, in every runtime (Python,
+//! JavaScript, TypeScript, Go, and bash with the AWS CLI for the like): a fractional tally's
+//! exact drift; a like whose every send is throttled wrote nothing (exit 1, not unknown), and
+//! one throttled once is sent again with its token and counted once.
+
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::common::runtimes::{Runtime, runtimes, text};
+use crate::common::{self, Fault, served::Served, served::succeeded};
+
+/// A tally stored as a fraction drifts by the same exact decimal in every program as in
+/// `dynoscope check` (`225.25` beside 225 children: `0.25`).
+#[test]
+fn a_fractional_tally_drifts_by_the_same_exact_decimal_everywhere() {
+    let served = Served::new();
+    let url = served.url().replace("127.0.0.1", "localhost");
+    let set = common::served::dynoscope(&[
+        "--endpoint-url",
+        &url,
+        "partiql",
+        "UPDATE \"Social\" SET likeTally = ? WHERE PK = ? AND SK = ?",
+        "--param",
+        r#"{"N":"225.25"}"#,
+        "--param",
+        r#"{"S":"POST#d71e"}"#,
+        "--param",
+        r#"{"S":"META"}"#,
+    ]);
+    assert!(set.status.success(), "{}", text(&set.stderr));
+    let mut args = vec!["--endpoint-url", &url, "check", "--table", "Social"];
+    args.extend(common::LIKES_RULE);
+    args.extend(["--pk", "POST#d71e", "--output", "jsonl"]);
+    let checked: Value = serde_json::from_slice(&common::served::dynoscope(&args).stdout).unwrap();
+    assert_eq!(checked["drift"], "0.25");
+    for runtime in runtimes() {
+        let mut args = vec!["--endpoint-url", &url, "check", "--table", "Social"];
+        args.extend(common::LIKES_RULE);
+        args.extend(["--pk", "POST#d71e", "--program", runtime.target]);
+        let program = succeeded(&args).0;
+        let out = runtime.run("fraction", &program, &[]);
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        let printed: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(printed["drift"], checked["drift"], "{}", runtime.target);
+        assert_eq!(printed["stored"], "225.25", "{}", runtime.target);
+    }
+}
+
+fn like_tally(served: &Served) -> i64 {
+    let item = served.item("Social", "POST#a91f", "META");
+    let json: Value = serde_json::from_str(item.trim()).unwrap();
+    json["likeTally"].as_i64().unwrap()
+}
+
+#[test]
+fn a_like_throttled_at_every_send_wrote_nothing_and_one_throttled_once_counts_once() {
+    let served = Served::new();
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("programs-cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    let bash = Runtime {
+        target: "cli",
+        dir,
+        file: "program.sh",
+        command: &["bash"],
+        env: &[],
+    };
+    for runtime in runtimes().into_iter().chain([bash]) {
+        let before = like_tally(&served);
+        let user = format!("USER#throttled-{}", runtime.target);
+        let like = |url: &str| {
+            succeeded(&[
+                "--endpoint-url",
+                url,
+                "like",
+                "--table",
+                "Social",
+                "--pk",
+                "POST#a91f",
+                "--user",
+                &user,
+                "--program",
+                runtime.target,
+            ])
+            .0
+        };
+        let proxy = served.fault(&["TransactWriteItems"], Fault::Throttle(3));
+        let out = runtime.run(
+            "throttled",
+            &like(&proxy.url.replace("127.0.0.1", "localhost")),
+            &[],
+        );
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{}: {stderr}", runtime.target);
+        assert!(
+            stderr.contains("throttled, nothing was written"),
+            "{stderr}"
+        );
+        assert_eq!(
+            like_tally(&served),
+            before,
+            "{}: nothing written",
+            runtime.target
+        );
+        let proxy = served.fault(&["TransactWriteItems"], Fault::Throttle(1));
+        let out = runtime.run(
+            "throttled-once",
+            &like(&proxy.url.replace("127.0.0.1", "localhost")),
+            &[],
+        );
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{}: {stderr}", runtime.target);
+        assert!(
+            stderr.contains("was answered ThrottlingException"),
+            "{stderr}"
+        );
+        assert_eq!(
+            like_tally(&served),
+            before + 1,
+            "{}: counted once",
+            runtime.target
+        );
+    }
+}
