@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use crate::common::runtimes::{Runtime, runtimes, text};
 use crate::common::{self, Fault, served::Served, served::succeeded};
+use crate::programs::printed;
 
 /// A tally stored as a fraction drifts by the same exact decimal in every program as in
 /// `dynoscope check` (`225.25` beside 225 children: `0.25`).
@@ -123,5 +124,62 @@ fn a_like_throttled_at_every_send_wrote_nothing_and_one_throttled_once_counts_on
             "{}: counted once",
             runtime.target
         );
+    }
+}
+
+/// An endpoint where nothing listens: every program says nothing was sent (exit 2), never an
+/// unknown outcome.
+#[test]
+fn a_program_that_cannot_connect_says_nothing_was_sent() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("http://localhost:{port}");
+    // The like is written where its table can be described, then aimed where nothing listens.
+    let served = Served::new();
+    let live = served.url().replace("127.0.0.1", "localhost");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("programs-cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    let bash = Runtime {
+        target: "cli",
+        dir,
+        file: "program.sh",
+        command: &["bash"],
+        env: &[],
+    };
+    for runtime in runtimes().into_iter().chain([bash]) {
+        let counter = printed(runtime.target, ("1", "1000000"), &url, true);
+        let like = succeeded(&[
+            "--endpoint-url",
+            &live,
+            "like",
+            "--table",
+            "Social",
+            "--pk",
+            "POST#a91f",
+            "--user",
+            "USER#nobody",
+            "--program",
+            runtime.target,
+        ])
+        .0
+        .replace(&live, &url);
+        for (name, program) in [("dead-counter", counter), ("dead-like", like)] {
+            let out = runtime.run(name, &program, &[]);
+            let stderr = text(&out.stderr);
+            assert_eq!(
+                out.status.code(),
+                Some(2),
+                "{} {name}: {stderr}",
+                runtime.target
+            );
+            assert!(
+                stderr.contains("not sent"),
+                "{} {name}: {stderr}",
+                runtime.target
+            );
+        }
     }
 }

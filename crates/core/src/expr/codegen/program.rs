@@ -261,7 +261,13 @@ import sys
 
 import boto3
 from botocore.config import Config
-from botocore.exceptions import BotoCoreError, ClientError, NoCredentialsError, ParamValidationError
+from botocore.exceptions import (
+    BotoCoreError,
+    ClientError,
+    EndpointConnectionError,
+    NoCredentialsError,
+    ParamValidationError,
+)
 
 ";
 
@@ -292,7 +298,8 @@ except ClientError as error:
         sys.exit(2 if code == \"ValidationException\" else 1)
     print(\"outcome unknown (it may have been applied; not sent again):\", error, file=sys.stderr)
     sys.exit(3)
-except (NoCredentialsError, ParamValidationError) as error:
+except (NoCredentialsError, ParamValidationError, EndpointConnectionError) as error:
+    # No credentials, a parameter refused, no connection made: nothing was sent.
     print(\"not sent:\", error, file=sys.stderr)
     sys.exit(2)
 except BotoCoreError as error:
@@ -331,7 +338,8 @@ pub(super) const JS_TAIL: &str = "  console.log(shown(response.Attributes ?? {})
     console.error(\"condition failed, nothing written; the item now:\", shown(error.Item));
     process.exit(1);
   }
-  if (error.name === \"CredentialsProviderError\") {
+  // No credentials, or no connection made: nothing was sent.
+  if (error.name === \"CredentialsProviderError\" || error.code === \"ECONNREFUSED\") {
     console.error(\"not sent:\", error.message);
     process.exit(2);
   }

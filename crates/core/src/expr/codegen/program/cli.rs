@@ -30,10 +30,11 @@ code_said() {
   sed -n 's/.*An error occurred (\\([^)]*\\)).*/\\1/p' \"$error\" | head -n 1
 }
 
-# Whether the CLI refused before sending: no credentials, or a parameter it does not take.
+# Whether nothing was sent: no credentials, a parameter the CLI does not take, no connection.
 not_sent() {
   grep -q -e 'Unable to locate credentials' -e 'Partial credentials' -e 'Parameter validation failed' \\
-    -e 'Error parsing parameter' -e 'Unknown options' -e 'usage: aws' \"$error\"
+    -e 'Error parsing parameter' -e 'Unknown options' -e 'usage: aws' \\
+    -e 'Could not connect to the endpoint URL' \"$error\"
 }
 ";
 

@@ -80,20 +80,21 @@ func failure(err error) (int, string) {
 	return status, code
 }
 
-// unsigned is whether err is a request never sent for want of credentials.
+// unsigned is whether err is a request never sent: no credentials, or no connection made.
 func unsigned(err error) bool {
 	var signing *v4.SigningError
-	return errors.As(err, &signing)
+	return errors.As(err, &signing) || errors.Is(err, syscall.ECONNREFUSED)
 }
 ";
 
 /// The imports every program with [`GO_HELPERS`] needs, besides the client's.
-pub(super) const GO_HELPER_IMPORTS: [&str; 10] = [
+pub(super) const GO_HELPER_IMPORTS: [&str; 11] = [
     "context",
     "encoding/json",
     "errors",
     "fmt",
     "os",
+    "syscall",
     "github.com/aws/aws-sdk-go-v2/aws/signer/v4",
     "github.com/aws/aws-sdk-go-v2/aws/transport/http",
     "github.com/aws/aws-sdk-go-v2/service/dynamodb",

@@ -87,7 +87,7 @@ const GO_LIKE_TAIL: &str = "\t\tif err == nil {
 			fmt.Fprintln(os.Stderr, why+\"; nothing was written; reasons:\", text(reasons))
 			os.Exit(1)
 		}
-		if unsigned(err) {
+		if unsigned(err) && !unanswered {
 			fmt.Fprintln(os.Stderr, \"not sent:\", err)
 			os.Exit(2)
 		}

@@ -124,7 +124,7 @@ import uuid
 
 import boto3
 from botocore.config import Config
-from botocore.exceptions import BotoCoreError, ClientError, NoCredentialsError
+from botocore.exceptions import BotoCoreError, ClientError, EndpointConnectionError, NoCredentialsError
 
 # The SDK does not resend on its own: this program does, with the same token, and says so;
 # also when the server asks for a wait (throttled) or the same token is still in progress.
@@ -158,6 +158,9 @@ const LIKE_PY_TAIL: &str = "        print(json.dumps({\"applied\": True, \"token
         print(\"not sent:\", error, file=sys.stderr)
         sys.exit(2)
     except BotoCoreError as error:
+        if isinstance(error, EndpointConnectionError) and not unanswered:
+            print(\"not sent:\", error, file=sys.stderr)
+            sys.exit(2)
         lost = unanswered = True
         last, last_code = error, None
     if attempt < SENDS:
@@ -205,7 +208,8 @@ const LIKE_JS_TAIL: &str = "    console.log(JSON.stringify({ applied: true, toke
       console.error(`${why}; nothing was written; reasons:`, JSON.stringify(reasons));
       process.exit(1);
     }
-    if (error.name === \"CredentialsProviderError\") {
+    // No credentials, or no connection made before any unanswered send: nothing was sent.
+    if (error.name === \"CredentialsProviderError\" || (error.code === \"ECONNREFUSED\" && !unanswered)) {
       console.error(\"not sent:\", error.message);
       process.exit(2);
     }
