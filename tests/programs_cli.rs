@@ -192,7 +192,7 @@ fn the_cli_read_prints_every_page_and_the_reconcile_is_refused_in_words() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        text(&out.stderr).contains("the reconcile is written in boto3, js, ts or go"),
+        text(&out.stderr).contains("the reconcile is written in boto3, js, ts, go or rust"),
         "{}",
         text(&out.stderr)
     );

@@ -1,6 +1,7 @@
 //! The runtimes generated programs run under: Python with boto3, Node.js with the AWS SDK for
-//! JavaScript v3, and Go with Debian's AWS SDK for Go v2 in GOPATH mode, each with an empty
-//! environment and home, so a program connects only as its own text says.
+//! JavaScript v3, TypeScript through tsc, Go with Debian's AWS SDK for Go v2 in GOPATH mode,
+//! and Rust with the AWS SDK for Rust, each with an empty environment and home, so a program
+//! connects only as its own text says.
 
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -78,7 +79,51 @@ pub fn ts_runtime() -> Runtime {
 const TSC: &str = "./node_modules/.bin/tsc --strict --target es2022 --module nodenext \
                    --skipLibCheck \"$0\" && exec node \"${0%.mts}.mjs\"";
 
-pub fn runtimes() -> [Runtime; 4] {
+/// Rust: a Cargo package of the SDK's crates (`aws-config`, `aws-sdk-dynamodb`,
+/// `aws-smithy-types`, `serde_json`, `tokio`), each program one of its binaries, built with
+/// warnings denied, then run.
+pub fn rust_runtime() -> Runtime {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("programs-rust");
+    std::fs::create_dir_all(dir.join("src/bin")).unwrap();
+    let manifest = dir.join("Cargo.toml");
+    if !manifest.exists() {
+        std::fs::write(&manifest, RUST_MANIFEST).unwrap();
+        // The versions this project builds with, where the programs use the same crates.
+        let lock = Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.lock");
+        std::fs::copy(lock, dir.join("Cargo.lock")).unwrap();
+    }
+    Runtime {
+        target: "rust",
+        dir,
+        file: "main.rs",
+        command: &["sh", "-c", CARGO_RUN],
+        env: &[("RUSTFLAGS", "-D warnings")],
+    }
+}
+
+const RUST_MANIFEST: &str = r#"[package]
+name = "programs"
+version = "0.1.0"
+edition = "2024"
+publish = false
+
+# Not a member of the project's workspace, above it.
+[workspace]
+
+[dependencies]
+aws-config = { version = "1", features = ["behavior-version-latest"] }
+aws-sdk-dynamodb = "1"
+aws-smithy-types = "1"
+serde_json = "1"
+tokio = { version = "1", features = ["full"] }
+"#;
+
+/// The program as one binary of the package (copied only when it changed), built, then run.
+const CARGO_RUN: &str = r#"n=$(basename "$0" -main.rs)
+cmp -s "$0" "src/bin/$n.rs" || cp "$0" "src/bin/$n.rs"
+cargo build -q --bin "$n" && exec "target/debug/$n""#;
+
+pub fn runtimes() -> [Runtime; 5] {
     let python = Command::new("python3")
         .args(["-c", "import boto3"])
         .output();
@@ -106,6 +151,7 @@ pub fn runtimes() -> [Runtime; 4] {
         },
         ts_runtime(),
         go_runtime(),
+        rust_runtime(),
     ]
 }
 
@@ -139,6 +185,16 @@ impl Runtime {
             .env("HOME", &home);
         for (name, value) in self.env.iter().chain(extra) {
             command.env(name, value);
+        }
+        if self.target == "rust" {
+            // Cargo's registry and the toolchain are the tests' own (the home is empty).
+            let home = std::env::var("HOME").unwrap_or_default();
+            let cargo = std::env::var("CARGO_HOME").unwrap_or(format!("{home}/.cargo"));
+            let rustup = std::env::var("RUSTUP_HOME").unwrap_or(format!("{home}/.rustup"));
+            command.env("CARGO_HOME", cargo).env("RUSTUP_HOME", rustup);
+            if let Ok(toolchain) = std::env::var("RUSTUP_TOOLCHAIN") {
+                command.env("RUSTUP_TOOLCHAIN", toolchain);
+            }
         }
         command.output().unwrap()
     }

@@ -1,5 +1,5 @@
 //! A request as a whole program (the counter write, or a read with its paging loop, in boto3,
-//! the JavaScript SDK v3, TypeScript, Go or bash with the AWS CLI): shown in its language with syntax colouring, copied whole,
+//! the JavaScript SDK v3, TypeScript, Go, Rust or bash with the AWS CLI): shown in its language with syntax colouring, copied whole,
 //! with the command that runs it. A target whose code is not compiled here says so.
 
 use egui::Ui;
@@ -14,6 +14,7 @@ pub fn language(target: Target) -> Option<&'static str> {
         Target::JsClient | Target::JsDocument => Some("js"),
         Target::TypeScript => Some("ts"),
         Target::Cli => Some("sh"),
+        Target::Rust => Some("rs"),
         // egui_extras has no Go grammar: C's colours its strings, comments and numbers.
         Target::Go => Some("c"),
         _ => None,
@@ -82,7 +83,7 @@ mod tests {
         assert_eq!(language(Target::Go), Some("c"));
         assert_eq!(language(Target::TypeScript), Some("ts"));
         assert_eq!(language(Target::Cli), Some("sh"));
-        assert_eq!(language(Target::Rust), None);
+        assert_eq!(language(Target::Rust), Some("rs"));
         assert_eq!(language(Target::Java), None);
     }
 }

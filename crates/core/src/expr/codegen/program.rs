@@ -13,6 +13,8 @@ mod go_reconcile;
 mod like;
 mod paged;
 mod reconcile;
+mod rust;
+mod rust_reconcile;
 
 pub use reconcile::ReconcileShape;
 
@@ -91,8 +93,8 @@ impl Program {
         format!("save it as {} and run: {}", self.file, self.run)
     }
 
-    /// The target `--program NAME` names (`boto3`, `js`, `ts`, `go`, `cli`), refused in words
-    /// otherwise.
+    /// The target `--program NAME` names (`boto3`, `js`, `ts`, `go`, `rust`, `cli`), refused
+    /// in words otherwise.
     pub fn target_named(name: &str) -> Result<Target> {
         Target::from_name(name)
             .filter(|t| {
@@ -102,17 +104,20 @@ impl Program {
                         | Target::JsClient
                         | Target::TypeScript
                         | Target::Go
+                        | Target::Rust
                         | Target::Cli
                 )
             })
             .ok_or_else(|| {
-                Error::Invalid(format!("--program {name}: use boto3, js, ts, go or cli"))
+                Error::Invalid(format!(
+                    "--program {name}: use boto3, js, ts, go, rust or cli"
+                ))
             })
     }
 }
 
 /// The targets a whole program is written in, as `--as` spells them.
-pub const PROGRAM_TARGETS: &str = "boto3, js, ts, go or cli (an update also js-doc)";
+pub const PROGRAM_TARGETS: &str = "boto3, js, ts, go, rust or cli (an update also js-doc)";
 
 /// Whether sending `update` again after a lost answer would change the item again: it adds
 /// (`ADD`, `+`, `-`) or appends.
@@ -145,6 +150,7 @@ impl Request {
             }
             (Operation::Query(_) | Operation::Scan(_), Target::Go) => Ok(self.paged_go(setup)),
             (Operation::Query(_) | Operation::Scan(_), Target::Cli) => Ok(self.paged_cli(setup)),
+            (Operation::Query(_) | Operation::Scan(_), Target::Rust) => Ok(self.paged_rust(setup)),
             (Operation::Query(_) | Operation::Scan(_), other) => Err(Error::Invalid(format!(
                 "a whole program is written in {PROGRAM_TARGETS}; {} is written as the request \
                  alone",
@@ -175,6 +181,7 @@ impl Request {
             Target::JsClient => Ok(request.js_program(setup, once, false)),
             Target::TypeScript => Ok(request.js_program(setup, once, true)),
             Target::JsDocument => Ok(request.js_document_program(setup, once)),
+            Target::Rust => Ok(request.counter_rust(setup, once)),
             Target::Cli => {
                 // The CLI prints no item with a failed condition: the script reads it again.
                 request.returns.old_item_on_condition_failure = false;

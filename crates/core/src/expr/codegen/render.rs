@@ -187,7 +187,7 @@ pub(super) fn js_document_field(field: &Field, number_value: &mut bool) -> Strin
 }
 
 /// Builder calls for `fields`, one per line at `indent`; `types` collects the SDK types used.
-fn rust_chain(
+pub(super) fn rust_chain(
     fields: &[(&'static str, Field)],
     indent: &str,
     calls: &mut Vec<String>,

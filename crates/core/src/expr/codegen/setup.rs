@@ -144,6 +144,11 @@ impl ClientSetup {
 
     /// The lines that make the Rust SDK's `client`.
     pub(super) fn rust_client(&self) -> String {
+        self.rust_client_with(&[])
+    }
+
+    /// [`rust_client`](Self::rust_client) with `extra` loader calls (`.retry_config(…)`).
+    pub(super) fn rust_client_with(&self, extra: &[&str]) -> String {
         let mut lines = vec![
             "let config = aws_config::defaults(aws_config::BehaviorVersion::latest())".to_owned(),
         ];
@@ -167,6 +172,7 @@ impl ClientSetup {
         if let Some(profile) = &self.profile {
             lines.push(format!("    .profile_name({})", rust_str(profile)));
         }
+        lines.extend(extra.iter().map(|e| format!("    {e}")));
         lines.push("    .load()\n    .await;".to_owned());
         lines.push("let client = aws_sdk_dynamodb::Client::new(&config);".to_owned());
         lines.join("\n")

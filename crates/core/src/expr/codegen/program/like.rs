@@ -13,6 +13,9 @@ use crate::expr::codegen::literal::{js_literal, python};
 use crate::expr::codegen::{ClientSetup, Field, Target, Transaction};
 use crate::value::{Layout, json};
 
+/// A fresh token in Rust, unique to the run: its time in nanoseconds and its process.
+const RUST_FRESH: &str = "format!(\n        \"dynoscope-{:x}-{:x}\",\n        std::time::SystemTime::now()\n            .duration_since(std::time::UNIX_EPOCH)\n            .map(|d| d.as_nanos())\n            .unwrap_or_default(),\n        std::process::id()\n    )";
+
 /// How often a program sends its transaction before it says the outcome is unknown.
 const SENDS: u32 = 3;
 
@@ -69,6 +72,12 @@ impl Transaction {
             }
             Target::Cli => {
                 Ok(transaction.like_cli(setup, given.as_deref(), (refused_words, SENDS)))
+            }
+            Target::Rust => {
+                let token = given
+                    .as_deref()
+                    .map_or_else(|| RUST_FRESH.to_owned(), |t| format!("{t:?}.to_owned()"));
+                Ok(transaction.like_rust(setup, &token, (refused_words, SENDS)))
             }
             Target::Go => {
                 let token = given

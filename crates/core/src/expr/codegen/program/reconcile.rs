@@ -93,10 +93,11 @@ impl ReconcileShape {
             }
             Target::Go => Ok(self.reconcile_go(setup)),
             Target::Cli => Err(Error::Invalid(
-                "the reconcile is written in boto3, js, ts or go: the AWS CLI alone cannot add \
-                 up the pages of a scan it prints"
+                "the reconcile is written in boto3, js, ts, go or rust: the AWS CLI alone \
+                 cannot add up the pages of a scan it prints"
                     .into(),
             )),
+            Target::Rust => Ok(self.reconcile_rust(setup)),
             other => Err(Error::Invalid(format!(
                 "a whole program is written in {PROGRAM_TARGETS}; {} is not one",
                 other.label()
