@@ -429,7 +429,7 @@ mod tests {
                 .to_string()
                 .contains("if_not_exists")
         );
-        let put = request(Operation::Put(key));
+        let put = request(Operation::Put(key.clone()));
         assert!(put.partiql().unwrap_err().to_string().contains("INSERT"));
         assert!(put.partiql_text().starts_with("-- PartiQL cannot say"));
         let mut create = request(Operation::Update(key.clone()));
