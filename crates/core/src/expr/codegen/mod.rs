@@ -8,6 +8,7 @@ mod partiql;
 mod program;
 mod render;
 mod setup;
+mod shell;
 mod statement;
 mod target;
 
@@ -18,9 +19,9 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::value::{Item, Style, json};
 
 pub use crate::connection::ClientSetup;
-pub(crate) use literal::shell_quote;
-pub use literal::shell_words;
 pub use program::{PROGRAM_TARGETS, Program, ReconcileShape};
+pub(crate) use shell::shell_quote;
+pub use shell::shell_words;
 pub use target::Target;
 
 /// What the request does.

@@ -1,12 +1,12 @@
 //! Writing a call in each language.
 
-use crate::expr::codegen::literal::{
-    js_literal, js_native, js_native_item, kebab, python, rust_str, rust_value, shell_quote,
-    snake_case,
-};
-use crate::expr::codegen::{Call, ClientSetup, Field, Target, fields_json};
 use aws_sdk_dynamodb::types::AttributeValue;
 
+use crate::expr::codegen::literal::{
+    js_literal, js_native, js_native_item, kebab, python, rust_str, rust_value, snake_case,
+};
+use crate::expr::codegen::shell::shell_quote;
+use crate::expr::codegen::{Call, ClientSetup, Field, Target, fields_json};
 use crate::value::{Layout, json};
 
 impl Call {

@@ -3,7 +3,8 @@
 //! run against whatever AWS account that shell is signed in to.
 
 use crate::connection::ClientSetup;
-use crate::expr::codegen::literal::{rust_str, shell_quote};
+use crate::expr::codegen::literal::rust_str;
+use crate::expr::codegen::shell::shell_quote;
 
 /// A string literal in Python and JavaScript (JSON's quoting is valid in both).
 fn quoted(text: &str) -> String {

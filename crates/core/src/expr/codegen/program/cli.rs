@@ -7,7 +7,7 @@
 //! pages as one JSON document. Every user word is inside single quotes.
 
 use super::Program;
-use crate::expr::codegen::literal::shell_quote;
+use crate::expr::codegen::shell::shell_quote;
 use crate::expr::codegen::{Api, Call, ClientSetup, Field, Request, Target, Transaction};
 
 /// The script's head: what it does, in words; bash's strictness; a file for the CLI's errors.
