@@ -51,7 +51,7 @@ pub struct ExprArgs {
     /// partiql (java, dotnet, kotlin and php are not compiled by dynoscope's tests).
     #[arg(long = "as", default_value = "json")]
     pub target: String,
-    /// Print a whole program that runs as it is (--as boto3, js, js-doc, ts, go or cli): an
+    /// Print a whole program that runs as it is (--as boto3, js, js-doc, ts, go, rust or cli): an
     /// update prints the server's new value, reports a failed condition with the item as it is
     /// (ALL_OLD; Go and the CLI read it again, exit 1)
     /// and is sent once when not safe to repeat (an unknown outcome exits 3); a query or a scan

@@ -222,7 +222,7 @@ pub struct CheckArgs {
     #[arg(long, requires = "all", conflicts_with_all = ["pk", "shards", "athena", "from_export"])]
     pub repair: bool,
     /// Read nothing: print the reconcile (of --pk, or of every parent with --all) as a whole
-    /// program in TARGET (boto3, js, ts or go): every page read, the drifted parents printed as JSON
+    /// program in TARGET (boto3, js, ts, go or rust): every page read, the drifted parents printed as JSON
     /// lines, exit 1 when any.
     #[arg(
         long,

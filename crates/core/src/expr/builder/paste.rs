@@ -32,9 +32,11 @@ const REQUEST_OPTIONS: [(&str, &str, bool); 11] = [
     ),
 ];
 
-/// Options taken and set aside: where to connect (the builder runs on the app's connection) and
-/// what to ask back (the builder asks what it always does for the operation).
-const SET_ASIDE: [&str; 7] = [
+/// Options taken and set aside: where to connect (the builder runs on the app's connection),
+/// what to ask back (the builder asks what it always does for the operation), and binary values
+/// in base64 (as the builder holds them; checked below).
+const SET_ASIDE: [&str; 8] = [
+    "cli-binary-format",
     "endpoint-url",
     "region",
     "profile",
@@ -43,6 +45,16 @@ const SET_ASIDE: [&str; 7] = [
     "return-consumed-capacity",
     "return-values-on-condition-check-failure",
 ];
+
+/// Whether an option set aside can be: binary values are read here in base64 only.
+fn readable(option: &str, value: &str) -> Result<()> {
+    if option == "cli-binary-format" && value != "base64" {
+        return Err(Error::Invalid(format!(
+            "--cli-binary-format {value}: binary values are read here in base64 only"
+        )));
+    }
+    Ok(())
+}
 
 impl Input {
     /// Parse a pasted request: an `aws dynamodb …` command (see [`from_aws_cli`]
@@ -110,6 +122,7 @@ impl Input {
             let value = inline
                 .or_else(|| words.next())
                 .ok_or_else(|| Error::Invalid(format!("--{option} needs a value")))?;
+            readable(&option, &value)?;
             options.push((option, value));
         }
         let kind = match positional

@@ -26,6 +26,11 @@ fn identifier(name: &str) -> String {
     format!("\"{}\"", name.replace('"', "\"\""))
 }
 
+/// PartiQL's own keywords that DynamoDB's list of reserved words does not hold: quoted too.
+const PARTIQL_WORDS: [&str; 10] = [
+    "BAG", "EXCLUDE", "LET", "MODIFIED", "NOTHING", "NULLS", "PIVOT", "SEXP", "UNPIVOT", "UPSERT",
+];
+
 /// An attribute name in a path: bare where PartiQL reads it as a name (letters, digits and
 /// `_`, not a reserved word), quoted otherwise — some engines take a quoted name only where a
 /// name is written to, not inside arithmetic.
@@ -35,7 +40,7 @@ fn name(name: &str) -> String {
         .next()
         .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if plain && !is_reserved(name) {
+    if plain && !is_reserved(name) && !PARTIQL_WORDS.contains(&name.to_uppercase().as_str()) {
         name.to_owned()
     } else {
         identifier(name)
@@ -191,6 +196,12 @@ fn asks_key(condition: &Condition, key: &Item, exists: bool) -> bool {
         Condition::Exists(p) if exists => p.0.len() == 1 && key.contains_key(p.root()),
         Condition::NotExists(p) if !exists => p.0.len() == 1 && key.contains_key(p.root()),
         Condition::And(a, b) => asks_key(a, key, exists) || asks_key(b, key, exists),
+        // `NOT attribute_exists(k)` asks what `attribute_not_exists(k)` asks, and the reverse.
+        Condition::Not(inner) => match &**inner {
+            Condition::Exists(p) => asks_key(&Condition::NotExists(p.clone()), key, exists),
+            Condition::NotExists(p) => asks_key(&Condition::Exists(p.clone()), key, exists),
+            _ => false,
+        },
         _ => false,
     }
 }

@@ -5,7 +5,7 @@ use crate::terminal::steers;
 
 /// Quote `text` for bash: single quotes, with embedded single quotes closed and escaped; a
 /// text holding a new line or a character that steers a terminal (which a terminal would not
-/// show, and which the CLI prints escaped) in ANSI-C quotes, `$'…\u202e…'`, so the command
+/// show, and which the CLI prints escaped) in ANSI-C quotes, `$'…\xe2\x80\xae…'`, so the command
 /// holds no such character raw and means the same wherever it is printed.
 pub(crate) fn shell_quote(text: &str) -> String {
     if !text.chars().any(|c| c == '\n' || steers(c)) {
@@ -18,7 +18,14 @@ pub(crate) fn shell_quote(text: &str) -> String {
             '\'' => out.push_str("\\'"),
             '\n' => out.push_str("\\n"),
             '\t' => out.push_str("\\t"),
-            c if steers(c) => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            // As UTF-8 bytes: bash reads `\xHH` the same in any locale, `\uXXXX` only in a
+            // UTF-8 one.
+            c if steers(c) => {
+                let mut bytes = [0; 4];
+                for byte in c.encode_utf8(&mut bytes).bytes() {
+                    out.push_str(&format!("\\x{byte:02x}"));
+                }
+            }
             c => out.push(c),
         }
     }
@@ -107,55 +114,73 @@ fn double_quoted(
 }
 
 /// The rest of an ANSI-C quoted part (`$'…'`), after its opening quote, onto `part`: the
-/// escapes bash reads there (`\n`, `\t`, `\\`, `\'`, `\uXXXX`, …).
+/// escapes bash reads there (`\n`, `\t`, `\\`, `\'`, `\uXXXX`, …); `\xHH` escapes are bytes,
+/// read together as UTF-8.
 fn ansi_c_quoted(
     chars: &mut std::iter::Peekable<std::str::Chars<'_>>,
     part: &mut String,
 ) -> Result<(), String> {
     let open = || "an ANSI-C quote ($'…') is not closed".to_owned();
+    let mut bytes: Vec<u8> = Vec::new();
+    let flush = |bytes: &mut Vec<u8>, part: &mut String| -> Result<(), String> {
+        if !bytes.is_empty() {
+            let text = String::from_utf8(std::mem::take(bytes))
+                .map_err(|_| "`\\x` escapes that are not UTF-8".to_owned())?;
+            part.push_str(&text);
+        }
+        Ok(())
+    };
     loop {
-        match chars.next().ok_or_else(open)? {
+        let c = chars.next().ok_or_else(open)?;
+        if c == '\\' && chars.next_if_eq(&'x').is_some() {
+            let hex: String = std::iter::from_fn(|| chars.next_if(char::is_ascii_hexdigit))
+                .take(2)
+                .collect();
+            let byte =
+                u8::from_str_radix(&hex, 16).map_err(|_| format!("`\\x{hex}` is not a byte"))?;
+            bytes.push(byte);
+            continue;
+        }
+        flush(&mut bytes, part)?;
+        match c {
             '\'' => return Ok(()),
-            '\\' => {
-                let escaped = chars.next().ok_or_else(open)?;
-                let simple = match escaped {
-                    'n' => Some('\n'),
-                    't' => Some('\t'),
-                    'r' => Some('\r'),
-                    'a' => Some('\u{7}'),
-                    'b' => Some('\u{8}'),
-                    'e' | 'E' => Some('\u{1b}'),
-                    'f' => Some('\u{c}'),
-                    'v' => Some('\u{b}'),
-                    '\\' | '\'' | '"' | '?' => Some(escaped),
-                    _ => None,
-                };
-                let c = match (simple, escaped) {
-                    (Some(c), _) => c,
-                    (None, 'u' | 'U' | 'x') => {
-                        let most = match escaped {
-                            'u' => 4,
-                            'U' => 8,
-                            _ => 2,
-                        };
-                        let mut hex = String::new();
-                        while hex.len() < most {
-                            match chars.next_if(char::is_ascii_hexdigit) {
-                                Some(h) => hex.push(h),
-                                None => break,
-                            }
-                        }
-                        u32::from_str_radix(&hex, 16)
-                            .ok()
-                            .and_then(char::from_u32)
-                            .ok_or_else(|| format!("`\\{escaped}{hex}` is not a character"))?
-                    }
-                    (None, other) => return Err(format!("`\\{other}` in $'…' is not read here")),
-                };
-                part.push(c);
-            }
+            '\\' => part.push(escaped(chars, &open)?),
             c => part.push(c),
         }
+    }
+}
+
+/// The character an escape in `$'…'` stands for, after its backslash (not `\x`, read as bytes).
+fn escaped(
+    chars: &mut std::iter::Peekable<std::str::Chars<'_>>,
+    open: &dyn Fn() -> String,
+) -> Result<char, String> {
+    let escaped = chars.next().ok_or_else(open)?;
+    let simple = match escaped {
+        'n' => Some('\n'),
+        't' => Some('\t'),
+        'r' => Some('\r'),
+        'a' => Some('\u{7}'),
+        'b' => Some('\u{8}'),
+        'e' | 'E' => Some('\u{1b}'),
+        'f' => Some('\u{c}'),
+        'v' => Some('\u{b}'),
+        '\\' | '\'' | '"' | '?' => Some(escaped),
+        _ => None,
+    };
+    match (simple, escaped) {
+        (Some(c), _) => Ok(c),
+        (None, 'u' | 'U') => {
+            let most = if escaped == 'u' { 4 } else { 8 };
+            let hex: String = std::iter::from_fn(|| chars.next_if(char::is_ascii_hexdigit))
+                .take(most)
+                .collect();
+            u32::from_str_radix(&hex, 16)
+                .ok()
+                .and_then(char::from_u32)
+                .ok_or_else(|| format!("`\\{escaped}{hex}` is not a character"))
+        }
+        (None, other) => Err(format!("`\\{other}` in $'…' is not read here")),
     }
 }
 
@@ -181,11 +206,17 @@ mod tests {
             "\"q\"",
             "#n0 = :v0",
             "é",
-            "bidi \u{202e} and \u{1b}[2J, 'quoted' \\ \n new line",
+            "bidi \u{202e} and \u{1b}[2J, 'quoted' \\ \n new line, C1 \u{9b} é",
         ] {
             let line = format!("aws {} \\\n  --x", shell_quote(text));
             assert_eq!(shell_words(&line).unwrap(), ["aws", text, "--x"], "{line}");
         }
+        // Bytes in \x escapes are UTF-8, as bash reads them.
+        assert_eq!(
+            shell_words("a $'\\xe2\\x80\\xae\\u00e9'").unwrap(),
+            ["a", "\u{202e}é"]
+        );
+        assert!(shell_words("a $'\\xff'").is_err());
         assert_eq!(
             shell_words("\n a\\ b \"c \\\"d\\$\\e\" f\\\r\ng # comment\n\n").unwrap(),
             ["a b", "c \"d$\\e", "fg"]

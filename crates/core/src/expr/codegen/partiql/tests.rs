@@ -80,6 +80,16 @@ fn what_partiql_cannot_say_is_refused_in_words() {
             .to_string()
             .contains("never creates")
     );
+    create.condition = Some("NOT attribute_exists(PK)".into());
+    assert!(
+        create
+            .partiql()
+            .unwrap_err()
+            .to_string()
+            .contains("never creates")
+    );
+    create.condition = Some("NOT attribute_not_exists(PK)".into());
+    assert!(create.partiql_text().starts_with("UPDATE"));
     create.condition = None;
     assert!(
         create

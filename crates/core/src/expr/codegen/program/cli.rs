@@ -66,9 +66,10 @@ impl Request {
         }
         .render(Target::Cli, setup);
         let code = format!(
-            "{}\nif {write} \\\n  --query Attributes \\\n  --output json 2>\"$error\"; then\n  exit 0\nfi\ncode=$(code_said)\ncase \"$code\" in\n  ConditionalCheckFailedException)\n    echo \"condition failed, nothing written; the item now (read after):\" >&2\n    {} \\\n      --consistent-read \\\n      --query Item \\\n      --output json >&2\n    exit 1\n    ;;\n{COUNTER_CASES}",
+            "{}\nif {write} \\\n  --query Attributes \\\n  --output json 2>\"$error\"; then\n  exit 0\nfi\ncode=$(code_said)\ncase \"$code\" in\n  ConditionalCheckFailedException)\n    echo \"condition failed, nothing written; the item now (read after):\" >&2\n    {} \\\n      --consistent-read \\\n      --query Item \\\n      --output json >&2\n    exit 1\n    ;;\n{}",
             head(COUNTER_HEAD, once),
-            read
+            read,
+            COUNTER_CASES.replace("REFUSALS", REFUSALS)
         );
         program("counter_write.sh", code)
     }
@@ -100,10 +101,11 @@ impl Transaction {
             shell_quote,
         );
         let code = format!(
-            "{}\nTOKEN={token}\nREFUSED={}\nSENDS={sends}\nunanswered=false\nlast=\nfor ((attempt = 1; attempt <= SENDS; attempt++)); do\n  if {} \\\n    --client-request-token \"$TOKEN\" >/dev/null 2>\"$error\"; then\n{LIKE_CASES}",
+            "{}\nTOKEN={token}\nREFUSED={}\nSENDS={sends}\nunanswered=false\nlast=\nfor ((attempt = 1; attempt <= SENDS; attempt++)); do\n  if {} \\\n    --client-request-token \"$TOKEN\" >/dev/null 2>\"$error\"; then\n{}",
             head(LIKE_HEAD, true),
             shell_quote(refused),
-            write
+            write,
+            LIKE_CASES.replace("REFUSALS", REFUSALS)
         );
         program("like.sh", code)
     }
@@ -115,21 +117,30 @@ const COUNTER_HEAD: &str = "\
 # outcome that cannot be known (exit 3).
 ";
 
+/// The error codes DynamoDB answers with 4xx for a request it did not apply (besides a failed
+/// condition and a cancelled transaction, said apart): any other code, or none, may have
+/// applied. The CLI says a code, never its HTTP status.
+const REFUSALS: &str = "ResourceNotFoundException | AccessDeniedException | UnrecognizedClientException \\
+    | IncompleteSignature* | InvalidSignatureException | MissingAuthenticationToken* | ExpiredToken* \\
+    | IdempotentParameterMismatchException | ItemCollectionSizeLimitExceededException \\
+    | TransactionConflictException | LimitExceededException | ReplicatedWriteConflictException";
+
 const COUNTER_CASES: &str = "  ValidationException | SerializationException)
     echo \"refused: $(cat \"$error\")\" >&2
     exit 2
     ;;
-  \"\" | [0-9]* | InternalServerError | ServiceUnavailable)
+  ThrottlingException | ProvisionedThroughputExceededException | RequestLimitExceeded | \\
+    REFUSALS)
+    echo \"refused: $(cat \"$error\")\" >&2
+    exit 1
+    ;;
+  *)
     if not_sent; then
       echo \"not sent: $(cat \"$error\")\" >&2
       exit 2
     fi
     echo \"outcome unknown (it may have been applied; not sent again): $(cat \"$error\")\" >&2
     exit 3
-    ;;
-  *)
-    echo \"refused: $(cat \"$error\")\" >&2
-    exit 1
     ;;
 esac
 ";
@@ -167,23 +178,23 @@ const LIKE_CASES: &str = "    token=${TOKEN//\\\\/\\\\\\\\}
       TransactionInProgressException)
       why=\"was answered $code:\"
       ;;
-    \"\" | [0-9]* | InternalServerError | ServiceUnavailable)
-      if not_sent && ! $unanswered; then
-        echo \"not sent: $last\" >&2
-        exit 2
-      fi
-      unanswered=true
-      why=\"ended without an answer:\"
-      ;;
-    *)
+    ValidationException | SerializationException | REFUSALS)
       # After a send with no answer, a refusal does not say the first did not apply.
       if $unanswered; then
         echo \"outcome unknown (it may have been applied once, never twice): $last\" >&2
         exit 3
       fi
       echo \"refused: $last\" >&2
-      if [ \"$code\" = ValidationException ]; then exit 2; fi
+      case \"$code\" in ValidationException | SerializationException) exit 2 ;; esac
       exit 1
+      ;;
+    *)
+      if not_sent && ! $unanswered; then
+        echo \"not sent: $last\" >&2
+        exit 2
+      fi
+      unanswered=true
+      why=\"ended without an answer:\"
       ;;
   esac
   if ((attempt < SENDS)); then

@@ -138,8 +138,8 @@ from decimal import Decimal, getcontext
 import boto3
 from botocore.exceptions import BotoCoreError, ClientError
 
-# DynamoDB's numbers have up to 38 digits: drifts are computed with room to spare.
-getcontext().prec = 100
+# DynamoDB's numbers span 1E+125 to 1E-130: drifts are computed with every digit kept.
+getcontext().prec = 300
 
 ";
 
@@ -232,16 +232,23 @@ const RECONCILE_JS_BODY: &str = "
 «// A parent: its key, its stored tally (none when missing), its counted children.
 type Parent = [string, string | undefined, number];
 »const text = (item«: any», name«: string», kind«: string»)«: string | undefined» => item?.[name]?.[kind];
-// Drift as text, exactly: stored - counted, in whole units of the stored number's decimals.
+// Drift as text, exactly: stored - counted, in whole units of the stored number's decimals
+// (its exponent, if any, applied first).
 const driftOf = (stored«: string», counted«: number») => {
-  const match = /^(-?)(\\d+)(?:\\.(\\d+))?$/.exec(stored);
+  const match = /^(-?)(\\d+)(?:\\.(\\d+))?(?:[eE]([+-]?\\d+))?$/.exec(stored);
   if (!match) return `${stored} - ${counted}`;
-  const [, minus, whole, fraction = \"\"] = match;
-  const scale = 10n ** BigInt(fraction.length);
-  let units = BigInt(whole + fraction) * (minus ? -1n : 1n) - BigInt(counted) * scale;
+  const [, minus, whole, fraction = \"\", exponent = \"0\"] = match;
+  let digits = BigInt(whole + fraction);
+  let places = fraction.length - Number(exponent);
+  if (places < 0) {
+    digits *= 10n ** BigInt(-places);
+    places = 0;
+  }
+  const scale = 10n ** BigInt(places);
+  let units = (minus ? -digits : digits) - BigInt(counted) * scale;
   const sign = units < 0n ? \"-\" : \"\";
   if (units < 0n) units = -units;
-  const rest = (units % scale).toString().padStart(fraction.length, \"0\").replace(/0+$/, \"\");
+  const rest = (units % scale).toString().padStart(places, \"0\").replace(/0+$/, \"\");
   return sign + (units / scale).toString() + (rest ? \".\" + rest : \"\");
 };
 

@@ -1,6 +1,6 @@
 //! The reconcile in Rust: the same reads and the same JSON lines as the other programs (see
-//! `reconcile.rs`); drifts computed exactly in `i128` units of the stored number's decimals
-//! (DynamoDB's 38 digits fit).
+//! `reconcile.rs`); drifts computed exactly, digit by digit, whatever the stored number's
+//! exponent.
 
 use super::Program;
 use super::rust::{indent, rust_program};
@@ -135,26 +135,93 @@ async fn one_parent(client: &Client, pk: &str) -> Result<Vec<Parent>, Error> {
     Ok(vec![(pk.to_owned(), stored, count_children(client, pk).await?)])
 }
 
-/// stored - counted as exact decimal text, in whole units of the stored number's decimals.
+/// stored - counted as exact decimal text: the stored number's digits (any exponent DynamoDB
+/// keeps, 1E+125 to 1E-130) lined up with the count's and subtracted digit by digit.
 fn drift(stored: &str, counted: u64) -> String {
-    let exact = || -> Option<String> {
-        let (negative, digits) = match stored.strip_prefix('-') {
-            Some(digits) => (true, digits),
-            None => (false, stored),
-        };
-        let (whole, fraction) = digits.split_once('.').unwrap_or((digits, \"\"));
-        let units: i128 = format!(\"{whole}{fraction}\").parse().ok()?;
-        let scale = 10_i128.checked_pow(u32::try_from(fraction.len()).ok()?)?;
-        let units = if negative { -units } else { units };
-        let units = units.checked_sub(i128::from(counted).checked_mul(scale)?)?;
-        let sign = if units < 0 { \"-\" } else { \"\" };
-        let (units, scale) = (units.unsigned_abs(), scale.unsigned_abs());
-        let rest = format!(\"{:0width$}\", units % scale, width = fraction.len());
-        let rest = rest.trim_end_matches('0');
-        let point = if rest.is_empty() { \"\" } else { \".\" };
-        Some(format!(\"{sign}{}{point}{rest}\", units / scale))
+    exact(stored, counted).unwrap_or_else(|| format!(\"{stored} - {counted}\"))
+}
+
+fn exact(stored: &str, counted: u64) -> Option<String> {
+    let (mantissa, exponent) = match stored.split_once(['e', 'E']) {
+        Some((mantissa, exponent)) => (mantissa, exponent.parse::<i64>().ok()?),
+        None => (stored, 0),
     };
-    exact().unwrap_or_else(|| format!(\"{stored} - {counted}\"))
+    let (negative, mantissa) = match mantissa.strip_prefix('-') {
+        Some(mantissa) => (true, mantissa),
+        None => (false, mantissa),
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, \"\"));
+    let all = || whole.bytes().chain(fraction.bytes());
+    if whole.is_empty() || !all().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let mut digits: Vec<u8> = all().map(|b| b - b'0').collect();
+    let mut places = i64::try_from(fraction.len()).ok()? - exponent;
+    if places < 0 {
+        digits.extend(std::iter::repeat_n(0, usize::try_from(-places).ok()?));
+        places = 0;
+    }
+    let places = usize::try_from(places).ok()?;
+    let mut count: Vec<u8> = counted.to_string().bytes().map(|b| b - b'0').collect();
+    count.extend(std::iter::repeat_n(0, places));
+    let (below, units) = if negative {
+        (true, add(&digits, &count))
+    } else if compare(&digits, &count).is_ge() {
+        (false, subtract(&digits, &count))
+    } else {
+        (true, subtract(&count, &digits))
+    };
+    let text: String = trimmed(&units).iter().map(|d| char::from(b'0' + d)).collect();
+    if text.is_empty() {
+        return Some(\"0\".to_owned());
+    }
+    let padded = format!(\"{text:0>width$}\", width = places + 1);
+    let (int, fraction) = padded.split_at(padded.len() - places);
+    let fraction = fraction.trim_end_matches('0');
+    let sign = if below { \"-\" } else { \"\" };
+    let point = if fraction.is_empty() { \"\" } else { \".\" };
+    Some(format!(\"{sign}{int}{point}{fraction}\"))
+}
+
+/// Digits, most significant first, without their leading zeros.
+fn trimmed(digits: &[u8]) -> &[u8] {
+    let first = digits.iter().position(|&d| d != 0).unwrap_or(digits.len());
+    &digits[first..]
+}
+
+fn compare(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+    let (a, b) = (trimmed(a), trimmed(b));
+    a.len().cmp(&b.len()).then_with(|| a.cmp(b))
+}
+
+fn add(a: &[u8], b: &[u8]) -> Vec<u8> {
+    let (mut a, mut b) = (a.iter().rev(), b.iter().rev());
+    let (mut sum, mut carry) = (Vec::new(), 0);
+    loop {
+        let (x, y) = (a.next(), b.next());
+        if x.is_none() && y.is_none() && carry == 0 {
+            break;
+        }
+        let s = x.unwrap_or(&0) + y.unwrap_or(&0) + carry;
+        sum.push(s % 10);
+        carry = s / 10;
+    }
+    sum.reverse();
+    sum
+}
+
+/// a - b, where a is at least b.
+fn subtract(a: &[u8], b: &[u8]) -> Vec<u8> {
+    let mut b = b.iter().rev();
+    let (mut difference, mut borrow) = (Vec::new(), 0);
+    for &x in a.iter().rev() {
+        let y = b.next().copied().unwrap_or(0) + borrow;
+        let (d, next) = if x >= y { (x - y, 0) } else { (x + 10 - y, 1) };
+        difference.push(d);
+        borrow = next;
+    }
+    difference.reverse();
+    difference
 }
 ";
 
