@@ -199,3 +199,61 @@ fn a_program_that_cannot_connect_says_nothing_was_sent() {
         }
     }
 }
+
+/// A like program stamps `likedAt` with the moment it runs, not the moment it was written.
+#[test]
+fn a_like_program_stamps_liked_at_when_it_runs() {
+    let served = Served::new();
+    let url = served.url().replace("127.0.0.1", "localhost");
+    let secs = || {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs()
+    };
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("programs-cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    let bash = Runtime {
+        target: "cli",
+        dir,
+        file: "program.sh",
+        command: &["bash"],
+        env: &[],
+    };
+    for runtime in runtimes().into_iter().chain([bash]) {
+        let user = format!("USER#stamped-{}", runtime.target);
+        let program = succeeded(&[
+            "--endpoint-url",
+            &url,
+            "like",
+            "--table",
+            "Social",
+            "--pk",
+            "POST#a91f",
+            "--user",
+            &user,
+            "--program",
+            runtime.target,
+        ])
+        .0;
+        let written = secs();
+        // The next second at least: a stamp of the moment of writing is then told apart.
+        std::thread::sleep(std::time::Duration::from_millis(1100));
+        let out = runtime.run("stamped", &program, &[]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}: {}",
+            runtime.target,
+            text(&out.stderr)
+        );
+        let child = served.item("Social", "POST#a91f", &format!("LIKE#{user}"));
+        let child: Value = serde_json::from_str(child.trim()).unwrap();
+        let liked_at = child["likedAt"].as_u64().unwrap();
+        assert!(
+            liked_at > written,
+            "{}: likedAt {liked_at}, written at {written}",
+            runtime.target
+        );
+    }
+}

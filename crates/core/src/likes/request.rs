@@ -326,7 +326,13 @@ impl LikeRequest {
         if !keep_token {
             transaction.token = None;
         }
-        transaction.like_program(target, &self.destination.client_setup(), refused)
+        // A like's likedAt is the moment the program runs, not the moment it was written.
+        let liked_at = match self.child.get("likedAt") {
+            Some(AttributeValue::N(secs)) if self.op == LikeOp::Like => Some(secs.as_str()),
+            _ => None,
+        };
+        let now = liked_at.map(|secs| ("likedAt", secs));
+        transaction.like_program(target, &self.destination.client_setup(), (refused, now))
     }
 
     /// The request as low-level JSON (`TransactItems`), as the article shows it.

@@ -23,7 +23,22 @@ impl Transaction {
     /// The like (or unlike, as `refused` words a refused child) as a whole program in
     /// `target`, connecting as `setup` says. `refused` is what a failed child condition means,
     /// in words (`already liked`).
+    /// `now`: an attribute whose value is the moment the program runs (a like's `likedAt`), by
+    /// its name and the value the request holds — the program stamps it when it runs.
     pub fn like_program(
+        &self,
+        target: Target,
+        setup: &ClientSetup,
+        (refused, now): (&str, Option<(&str, &str)>),
+    ) -> Result<Program> {
+        let program = self.like_program_as_built(target, setup, refused)?;
+        Ok(match now {
+            Some(now) => stamped(program, now),
+            None => program,
+        })
+    }
+
+    fn like_program_as_built(
         &self,
         target: Target,
         setup: &ClientSetup,
@@ -92,6 +107,47 @@ impl Transaction {
             ))),
         }
     }
+}
+
+/// `program` with the attribute `name`, written as `value`, set to the moment it runs instead,
+/// in its language: the value as each language writes it is replaced where it stands once,
+/// beside its name, and left as written (the moment of writing) where it does not.
+fn stamped(mut program: Program, (name, value): (&str, &str)) -> Program {
+    let key = serde_json::Value::String(name.to_owned()).to_string();
+    let (written, now) = match program.target {
+        Target::Boto3 => (
+            format!("{key}: {{\"N\": \"{value}\"}}"),
+            format!("{key}: {{\"N\": str(int(time.time()))}}"),
+        ),
+        Target::JsClient | Target::TypeScript => (
+            format!("{key}:{{\"N\":\"{value}\"}}"),
+            format!("{key}:{{\"N\":String(Math.floor(Date.now() / 1000))}}"),
+        ),
+        Target::Go => (
+            format!("&types.AttributeValueMemberN{{Value: \"{value}\"}}"),
+            "&types.AttributeValueMemberN{Value: strconv.FormatInt(time.Now().Unix(), 10)}"
+                .to_owned(),
+        ),
+        Target::Rust => (
+            format!("AttributeValue::N({value:?}.into())"),
+            "AttributeValue::N(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or_default().to_string())".to_owned(),
+        ),
+        // Inside a single-quoted word only: an ANSI-C quoted one reads `'` otherwise.
+        Target::Cli if !program.code.contains("--transact-items $'") => (
+            format!("{key}:{{\"N\":\"{value}\"}}"),
+            format!("{key}:{{\"N\":\"'\"$(date +%s)\"'\"}}"),
+        ),
+        _ => return program,
+    };
+    if program.code.matches(&written).count() == 1 && program.code.contains(&key) {
+        program.code = program.code.replace(&written, &now);
+        if program.target == Target::Go {
+            program.code = program
+                .code
+                .replacen("\t\"os\"\n", "\t\"os\"\n\t\"strconv\"\n", 1);
+        }
+    }
+    program
 }
 
 fn js_field(name: &str, field: &Field) -> String {
