@@ -326,9 +326,15 @@ impl LikeRequest {
         if !keep_token {
             transaction.token = None;
         }
-        // A like's likedAt is the moment the program runs, not the moment it was written.
+        // A like's likedAt is the moment the program runs, not the moment it was written —
+        // with a fresh token each run. A token kept sends the same request every time (DynamoDB
+        // refuses a token reused for another request).
         let liked_at = match self.child.get("likedAt") {
-            Some(AttributeValue::N(secs)) if self.op == LikeOp::Like => Some(secs.as_str()),
+            Some(AttributeValue::N(secs))
+                if self.op == LikeOp::Like && (self.token.is_none() || !keep_token) =>
+            {
+                Some(secs.as_str())
+            }
             _ => None,
         };
         let now = liked_at.map(|secs| ("likedAt", secs));

@@ -24,7 +24,8 @@ impl Transaction {
     /// `target`, connecting as `setup` says. `refused` is what a failed child condition means,
     /// in words (`already liked`).
     /// `now`: an attribute whose value is the moment the program runs (a like's `likedAt`), by
-    /// its name and the value the request holds — the program stamps it when it runs.
+    /// its name and the value the request holds — the program stamps it when it starts (only
+    /// with a fresh token each run: a token given must send the same request every time).
     pub fn like_program(
         &self,
         target: Target,
@@ -109,38 +110,55 @@ impl Transaction {
     }
 }
 
-/// `program` with the attribute `name`, written as `value`, set to the moment it runs instead,
-/// in its language: the value as each language writes it is replaced where it stands once,
-/// beside its name, and left as written (the moment of writing) where it does not.
+/// `program` with the attribute `name`, written as `value`, set to the moment the program
+/// starts instead: read once into `NOW` before the first send, so a resend with the same token
+/// sends the same request. The value as each language writes it is replaced where it stands
+/// once, beside its name, and left as written where it does not.
 fn stamped(mut program: Program, (name, value): (&str, &str)) -> Program {
     let key = serde_json::Value::String(name.to_owned()).to_string();
-    let (written, now) = match program.target {
+    // (the value as written, what stands for it, where NOW is read, how it is read)
+    let (written, now, anchor, read) = match program.target {
         Target::Boto3 => (
             format!("{key}: {{\"N\": \"{value}\"}}"),
-            format!("{key}: {{\"N\": str(int(time.time()))}}"),
+            format!("{key}: {{\"N\": NOW}}"),
+            "TOKEN = ",
+            "NOW = str(int(time.time()))\n",
         ),
         Target::JsClient | Target::TypeScript => (
             format!("{key}:{{\"N\":\"{value}\"}}"),
-            format!("{key}:{{\"N\":String(Math.floor(Date.now() / 1000))}}"),
+            format!("{key}:{{\"N\":NOW}}"),
+            "const TOKEN = ",
+            "const NOW = String(Math.floor(Date.now() / 1000));\n",
         ),
         Target::Go => (
             format!("&types.AttributeValueMemberN{{Value: \"{value}\"}}"),
-            "&types.AttributeValueMemberN{Value: strconv.FormatInt(time.Now().Unix(), 10)}"
-                .to_owned(),
+            "&types.AttributeValueMemberN{Value: now}".to_owned(),
+            "\ttoken := ",
+            "\tnow := strconv.FormatInt(time.Now().Unix(), 10)\n",
         ),
         Target::Rust => (
             format!("AttributeValue::N({value:?}.into())"),
-            "AttributeValue::N(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or_default().to_string())".to_owned(),
+            "AttributeValue::N(now.clone())".to_owned(),
+            "    for attempt in 1..=sends {",
+            "    let now = std::time::SystemTime::now()\n        .duration_since(std::time::UNIX_EPOCH)\n        .map(|d| d.as_secs())\n        .unwrap_or_default()\n        .to_string();\n",
         ),
         // Inside a single-quoted word only: an ANSI-C quoted one reads `'` otherwise.
         Target::Cli if !program.code.contains("--transact-items $'") => (
             format!("{key}:{{\"N\":\"{value}\"}}"),
-            format!("{key}:{{\"N\":\"'\"$(date +%s)\"'\"}}"),
+            format!("{key}:{{\"N\":\"'\"$NOW\"'\"}}"),
+            "TOKEN=",
+            "NOW=$(date +%s)\n",
         ),
         _ => return program,
     };
-    if program.code.matches(&written).count() == 1 && program.code.contains(&key) {
-        program.code = program.code.replace(&written, &now);
+    let once =
+        program.code.matches(&written).count() == 1 && program.code.matches(anchor).count() == 1;
+    if once && program.code.contains(&key) {
+        program.code =
+            program
+                .code
+                .replace(&written, &now)
+                .replacen(anchor, &format!("{read}{anchor}"), 1);
         if program.target == Target::Go {
             program.code = program
                 .code
