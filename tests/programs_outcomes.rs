@@ -257,3 +257,55 @@ fn a_like_program_stamps_liked_at_when_it_runs() {
         );
     }
 }
+
+/// A write whose program's reader stopped reading (stdout closed before it prints): the write
+/// applied once, and the program says so by its exit status (0), never a crash or a signal.
+#[test]
+fn a_closed_stdout_never_changes_an_applied_write() {
+    let served = Served::new();
+    let url = served.url().replace("127.0.0.1", "localhost");
+    for runtime in runtimes() {
+        let before = common::served::play_count(&served).parse::<i64>().unwrap();
+        let counter = printed(runtime.target, ("5", "1000000"), &url, true);
+        let out = runtime.run_unread("unread-counter", &counter);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}: {}",
+            runtime.target,
+            text(&out.stderr)
+        );
+        let after = common::served::play_count(&served).parse::<i64>().unwrap();
+        assert_eq!(after, before + 5, "{}: applied once", runtime.target);
+        let likes = like_tally(&served);
+        let user = format!("USER#unread-{}", runtime.target);
+        let like = succeeded(&[
+            "--endpoint-url",
+            &url,
+            "like",
+            "--table",
+            "Social",
+            "--pk",
+            "POST#a91f",
+            "--user",
+            &user,
+            "--program",
+            runtime.target,
+        ])
+        .0;
+        let out = runtime.run_unread("unread-like", &like);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}: {}",
+            runtime.target,
+            text(&out.stderr)
+        );
+        assert_eq!(
+            like_tally(&served),
+            likes + 1,
+            "{}: liked once",
+            runtime.target
+        );
+    }
+}

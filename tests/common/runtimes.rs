@@ -7,7 +7,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 use crate::common;
 
@@ -159,6 +159,21 @@ impl Runtime {
     /// Run `code`, saved under a name starting `name`, with an empty environment and home
     /// (only `PATH`, and `extra`).
     pub fn run(&self, name: &str, code: &str, extra: &[(&str, &str)]) -> Output {
+        self.command(name, code, extra).output().unwrap()
+    }
+
+    /// Run `code` as [`run`](Self::run) does, its standard output a pipe nobody reads: closed
+    /// before the program writes anything (`| head -0`).
+    pub fn run_unread(&self, name: &str, code: &str) -> Output {
+        let mut command = self.command(name, code, &[]);
+        command.stdout(Stdio::piped()).stderr(Stdio::piped());
+        let mut child = command.spawn().unwrap();
+        drop(child.stdout.take());
+        child.wait_with_output().unwrap()
+    }
+
+    /// The command that runs `code`, saved under a name starting `name`.
+    fn command(&self, name: &str, code: &str, extra: &[(&str, &str)]) -> Command {
         let script = self.dir.join(format!("{name}-{}", self.file));
         std::fs::write(&script, code).unwrap();
         if self.target == "go" {
@@ -196,7 +211,7 @@ impl Runtime {
                 command.env("RUSTUP_TOOLCHAIN", toolchain);
             }
         }
-        command.output().unwrap()
+        command
     }
 }
 

@@ -264,6 +264,7 @@ const PY_HEAD: &str = "\
 # cannot be known (exit 3).
 import base64
 import json
+import os
 import sys
 
 import boto3
@@ -312,7 +313,11 @@ except (NoCredentialsError, ParamValidationError, EndpointConnectionError) as er
 except BotoCoreError as error:
     print(\"outcome unknown (it may have been applied; not sent again):\", error, file=sys.stderr)
     sys.exit(3)
-print(shown(response.get(\"Attributes\", {})))
+try:
+    print(shown(response.get(\"Attributes\", {})), flush=True)
+except BrokenPipeError:
+    # The write applied: a reader that stopped reading does not change that.
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 ";
 
 const JS_HEAD: &str = "\
@@ -328,6 +333,8 @@ import {
 
 /// How a JavaScript program prints what the server sent: DynamoDB JSON, binary in base64.
 pub(super) const SHOWN_JS: &str = "
+// A reader that stops reading (`| head`) changes nothing of what was done.
+process.stdout.on(\"error\", () => {});
 // DynamoDB JSON as the server sent it, binary values in base64 as the API writes them.
 const shown = (value«: unknown») =>
   JSON.stringify(value, (_, v) => (v instanceof Uint8Array ? Buffer.from(v).toString(\"base64\") : v));

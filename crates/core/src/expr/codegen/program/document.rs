@@ -45,6 +45,9 @@ const DOC_HEAD: &str = "\
 import { ConditionalCheckFailedException, DynamoDBClient } from \"@aws-sdk/client-dynamodb\";
 import { DynamoDBDocumentClient, NumberValue, UpdateCommand } from \"@aws-sdk/lib-dynamodb\";
 
+// A reader that stops reading (`| head`) changes nothing of what was done.
+process.stdout.on(\"error\", () => {});
+
 // Numbers as text (NumberValue), binary values in base64.
 const shown = (value) =>
   JSON.stringify(value, (_, v) =>

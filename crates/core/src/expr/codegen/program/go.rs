@@ -17,6 +17,12 @@ use crate::expr::codegen::{ClientSetup, Request, Target};
 /// `shown` and `failure`: DynamoDB JSON of what the server sent, and an error's HTTP status
 /// and code. Shared by every Go program.
 pub(super) const GO_HELPERS: &str = "
+// A reader that stops reading (`| head`) changes nothing of what was done: a write to a closed
+// pipe fails quietly instead of ending the program.
+func init() {
+	signal.Ignore(syscall.SIGPIPE)
+}
+
 // shown is a value as DynamoDB JSON, binary values in base64 as the API writes them.
 func shown(value types.AttributeValue) map[string]any {
 	switch v := value.(type) {
@@ -88,12 +94,13 @@ func unsigned(err error) bool {
 ";
 
 /// The imports every program with [`GO_HELPERS`] needs, besides the client's.
-pub(super) const GO_HELPER_IMPORTS: [&str; 11] = [
+pub(super) const GO_HELPER_IMPORTS: [&str; 12] = [
     "context",
     "encoding/json",
     "errors",
     "fmt",
     "os",
+    "os/signal",
     "syscall",
     "github.com/aws/aws-sdk-go-v2/aws/signer/v4",
     "github.com/aws/aws-sdk-go-v2/aws/transport/http",

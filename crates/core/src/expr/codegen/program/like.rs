@@ -160,9 +160,10 @@ fn stamped(mut program: Program, (name, value): (&str, &str)) -> Program {
                 .replace(&written, &now)
                 .replacen(anchor, &format!("{read}{anchor}"), 1);
         if program.target == Target::Go {
-            program.code = program
-                .code
-                .replacen("\t\"os\"\n", "\t\"os\"\n\t\"strconv\"\n", 1);
+            program.code =
+                program
+                    .code
+                    .replacen("\t\"os/signal\"\n", "\t\"os/signal\"\n\t\"strconv\"\n", 1);
         }
     }
     program
@@ -201,6 +202,7 @@ const LIKE_PY_HEAD: &str = "\
 # answer after the last send: the outcome is unknown, exit 3.
 import base64
 import json
+import os
 import sys
 import time
 import uuid
@@ -217,7 +219,11 @@ unanswered = False
 last_code = None
 ";
 
-const LIKE_PY_TAIL: &str = "        print(json.dumps({\"applied\": True, \"token\": TOKEN, \"sends\": attempt}))
+const LIKE_PY_TAIL: &str = "        try:
+            print(json.dumps({\"applied\": True, \"token\": TOKEN, \"sends\": attempt}), flush=True)
+        except BrokenPipeError:
+            # Applied: a reader that stopped reading does not change that.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(0)
     except client.exceptions.TransactionCanceledException as error:
         reasons = [r.get(\"Code\", \"None\") for r in error.response.get(\"CancellationReasons\", [])]
@@ -280,6 +286,8 @@ const RESEND = [
 ];
 let unanswered = false;
 let lost = false;
+// A reader that stops reading changes nothing of what was done.
+process.stdout.on(\"error\", () => {});
 ";
 
 const LIKE_JS_TAIL: &str = "    console.log(JSON.stringify({ applied: true, token: TOKEN, sends: attempt }));

@@ -43,7 +43,7 @@ impl Request {
         let client = indent(&setup.rust_client_with(&extra), "    ");
         let (calls, types) = chain("update_item", &self.call().fields, "        ");
         let code = format!(
-            "{RUST_COUNTER_HEAD}{note}use std::collections::HashMap;\nuse std::process::ExitCode;\n\nuse aws_sdk_dynamodb::error::{{DisplayErrorContext, ProvideErrorMetadata, SdkError}};\nuse aws_sdk_dynamodb::operation::update_item::UpdateItemError;\nuse aws_sdk_dynamodb::types::{{{types}}};\n{RUST_SHOWN}{RUST_FAILURE}\n#[tokio::main]\nasync fn main() -> ExitCode {{\n{client}\n    let sent = client\n{calls}\n        .send()\n        .await;\n{RUST_COUNTER_TAIL}"
+            "{RUST_COUNTER_HEAD}{note}use std::collections::HashMap;\nuse std::io::Write as _;\nuse std::process::ExitCode;\n\nuse aws_sdk_dynamodb::error::{{DisplayErrorContext, ProvideErrorMetadata, SdkError}};\nuse aws_sdk_dynamodb::operation::update_item::UpdateItemError;\nuse aws_sdk_dynamodb::types::{{{types}}};\n{RUST_SHOWN}{RUST_FAILURE}\n#[tokio::main]\nasync fn main() -> ExitCode {{\n{client}\n    let sent = client\n{calls}\n        .send()\n        .await;\n{RUST_COUNTER_TAIL}"
         );
         rust_program("counter_write", code)
     }
@@ -78,7 +78,7 @@ impl Transaction {
             "            ",
         );
         let code = format!(
-            "{RUST_LIKE_HEAD}use std::process::ExitCode;\nuse std::time::Duration;\n\nuse aws_sdk_dynamodb::error::{{BuildError, DisplayErrorContext, ProvideErrorMetadata, SdkError}};\nuse aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;\nuse aws_sdk_dynamodb::types::{{{types}}};\n{RUST_FAILURE}\n#[tokio::main]\nasync fn main() -> ExitCode {{\n{client}\n    let token: String = {token};\n    match like(&client, &token).await {{\n        Ok(code) => code,\n        Err(error) => {{\n            eprintln!(\"not sent: {{error}}\");\n            ExitCode::from(2)\n        }}\n    }}\n}}\n\n/// The like sent up to {sends} times with `token`; the exit status that says its outcome.\nasync fn like(client: &aws_sdk_dynamodb::Client, token: &str) -> Result<ExitCode, BuildError> {{\n    let refused = {refused:?};\n    let sends: u32 = {sends};\n    let mut unanswered = false;\n    let mut last = String::new();\n    let mut last_code = String::new();\n    for attempt in 1..=sends {{\n        let sent = client\n{calls}\n            .client_request_token(token)\n            .send()\n            .await;\n{RUST_LIKE_TAIL}"
+            "{RUST_LIKE_HEAD}use std::io::Write as _;\nuse std::process::ExitCode;\nuse std::time::Duration;\n\nuse aws_sdk_dynamodb::error::{{BuildError, DisplayErrorContext, ProvideErrorMetadata, SdkError}};\nuse aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;\nuse aws_sdk_dynamodb::types::{{{types}}};\n{RUST_FAILURE}\n#[tokio::main]\nasync fn main() -> ExitCode {{\n{client}\n    let token: String = {token};\n    match like(&client, &token).await {{\n        Ok(code) => code,\n        Err(error) => {{\n            eprintln!(\"not sent: {{error}}\");\n            ExitCode::from(2)\n        }}\n    }}\n}}\n\n/// The like sent up to {sends} times with `token`; the exit status that says its outcome.\nasync fn like(client: &aws_sdk_dynamodb::Client, token: &str) -> Result<ExitCode, BuildError> {{\n    let refused = {refused:?};\n    let sends: u32 = {sends};\n    let mut unanswered = false;\n    let mut last = String::new();\n    let mut last_code = String::new();\n    for attempt in 1..=sends {{\n        let sent = client\n{calls}\n            .client_request_token(token)\n            .send()\n            .await;\n{RUST_LIKE_TAIL}"
         );
         rust_program("like", code)
     }
@@ -163,7 +163,8 @@ fn unsent(error: &(dyn std::error::Error + 'static)) -> bool {
 const RUST_COUNTER_TAIL: &str = "    match sent {
         Ok(answer) => {
             let none = HashMap::new();
-            println!(\"{}\", shown_item(answer.attributes().unwrap_or(&none)));
+            // The write applied: a reader that stopped reading does not change that.
+            let _ = writeln!(std::io::stdout(), \"{}\", shown_item(answer.attributes().unwrap_or(&none)));
             ExitCode::SUCCESS
         }
         Err(error) => failed(&error),
@@ -226,7 +227,8 @@ const RUST_PAGED_TAIL: &str = "        let page = match read {
 const RUST_LIKE_TAIL: &str = "        let error = match sent {
             Ok(_) => {
                 let said = serde_json::json!({ \"applied\": true, \"token\": token, \"sends\": attempt });
-                println!(\"{said}\");
+                // Applied: a reader that stopped reading does not change that.
+                let _ = writeln!(std::io::stdout(), \"{said}\");
                 return Ok(ExitCode::SUCCESS);
             }
             Err(error) => error,
