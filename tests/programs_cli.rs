@@ -9,25 +9,11 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::Path;
-
 use serde_json::Value;
 
-use crate::common::runtimes::{Runtime, text};
+use crate::common::runtimes::{bash_runtime, like_tally, printed_like, text};
 use crate::common::{self, Fault, served::Served, served::succeeded};
 use crate::programs::printed;
-
-fn bash() -> Runtime {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("programs-cli");
-    std::fs::create_dir_all(&dir).unwrap();
-    Runtime {
-        target: "cli",
-        dir,
-        file: "program.sh",
-        command: &["bash"],
-        env: &[],
-    }
-}
 
 fn play_count(served: &Served) -> i64 {
     common::served::play_count(served).parse().unwrap()
@@ -42,7 +28,7 @@ fn squeezed(text: &str) -> String {
 fn the_cli_counter_write_prints_the_value_says_a_failed_condition_and_a_lost_answer() {
     let served = Served::new();
     let url = served.url().replace("127.0.0.1", "localhost");
-    let bash = bash();
+    let bash = bash_runtime();
     let before = play_count(&served);
     let program = printed("cli", ("5", "1000000"), &url, true);
     assert!(program.contains("export AWS_MAX_ATTEMPTS=1"), "{program}");
@@ -78,40 +64,13 @@ fn the_cli_counter_write_prints_the_value_says_a_failed_condition_and_a_lost_ans
     assert_eq!(play_count(&served), before + 10, "counted once");
 }
 
-/// `like --program cli` on `POST#a91f` for `user` at `url`, with `token` when given.
-fn printed_like(user: &str, url: &str, token: Option<&str>) -> String {
-    let mut args = vec![
-        "--endpoint-url",
-        url,
-        "like",
-        "--table",
-        "Social",
-        "--pk",
-        "POST#a91f",
-        "--user",
-        user,
-        "--program",
-        "cli",
-    ];
-    if let Some(token) = token {
-        args.extend(["--token", token]);
-    }
-    succeeded(&args).0
-}
-
-fn like_tally(served: &Served) -> i64 {
-    let item = served.item("Social", "POST#a91f", "META");
-    let json: Value = serde_json::from_str(item.trim()).unwrap();
-    json["likeTally"].as_i64().unwrap()
-}
-
 #[test]
 fn the_cli_like_counts_once_per_token_says_its_reasons_and_resends_a_lost_answer() {
     let served = Served::new();
     let url = served.url().replace("127.0.0.1", "localhost");
-    let bash = bash();
+    let bash = bash_runtime();
     let before = like_tally(&served);
-    let program = printed_like("USER#cli", &url, Some("tok \"cli\" $(x)"));
+    let program = printed_like("cli", "USER#cli", &url, Some("tok \"cli\" $(x)"));
     for _ in 0..2 {
         let out = bash.run("like-token", &program, &[]);
         assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
@@ -120,7 +79,11 @@ fn the_cli_like_counts_once_per_token_says_its_reasons_and_resends_a_lost_answer
         assert_eq!(said["sends"], 1);
     }
     assert_eq!(like_tally(&served), before + 1, "counted once");
-    let out = bash.run("like-fresh", &printed_like("USER#cli", &url, None), &[]);
+    let out = bash.run(
+        "like-fresh",
+        &printed_like("cli", "USER#cli", &url, None),
+        &[],
+    );
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(
@@ -132,7 +95,11 @@ fn the_cli_like_counts_once_per_token_says_its_reasons_and_resends_a_lost_answer
     // The first answer lost after the like applied: sent again with its token, counted once.
     let proxy = served.fault(&["TransactWriteItems"], Fault::HtmlAfterApplyOnce);
     let url = proxy.url.replace("127.0.0.1", "localhost");
-    let out = bash.run("like-lost", &printed_like("USER#cli-lost", &url, None), &[]);
+    let out = bash.run(
+        "like-lost",
+        &printed_like("cli", "USER#cli-lost", &url, None),
+        &[],
+    );
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(
@@ -153,7 +120,7 @@ fn the_cli_like_counts_once_per_token_says_its_reasons_and_resends_a_lost_answer
 fn the_cli_read_prints_every_page_and_the_reconcile_is_refused_in_words() {
     let served = Served::new();
     let url = served.url().replace("127.0.0.1", "localhost");
-    let bash = bash();
+    let bash = bash_runtime();
     let program = succeeded(&[
         "expr",
         "scan",
@@ -202,7 +169,7 @@ fn the_cli_read_prints_every_page_and_the_reconcile_is_refused_in_words() {
 fn the_cli_program_keeps_hostile_keys_and_names_inside_their_quotes() {
     let served = Served::new();
     let url = served.url().replace("127.0.0.1", "localhost");
-    let bash = bash();
+    let bash = bash_runtime();
     let canary = bash.dir.join("touched");
     let _ = std::fs::remove_file(&canary);
     let c = canary.display();

@@ -6,11 +6,9 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::Path;
-
 use serde_json::Value;
 
-use crate::common::runtimes::{Runtime, runtimes, text};
+use crate::common::runtimes::{Runtime, bash_runtime, like_tally, printed_like, runtimes, text};
 use crate::common::{self, Fault, served::Served, served::succeeded};
 use crate::programs::printed;
 
@@ -67,43 +65,14 @@ fn a_fractional_tally_drifts_by_the_same_exact_decimal_everywhere() {
     }
 }
 
-fn like_tally(served: &Served) -> i64 {
-    let item = served.item("Social", "POST#a91f", "META");
-    let json: Value = serde_json::from_str(item.trim()).unwrap();
-    json["likeTally"].as_i64().unwrap()
-}
-
 #[test]
 fn a_like_throttled_at_every_send_wrote_nothing_and_one_throttled_once_counts_once() {
     let served = Served::new();
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("programs-cli");
-    std::fs::create_dir_all(&dir).unwrap();
-    let bash = Runtime {
-        target: "cli",
-        dir,
-        file: "program.sh",
-        command: &["bash"],
-        env: &[],
-    };
+    let bash = bash_runtime();
     for runtime in runtimes().into_iter().chain([bash]) {
         let before = like_tally(&served);
         let user = format!("USER#throttled-{}", runtime.target);
-        let like = |url: &str| {
-            succeeded(&[
-                "--endpoint-url",
-                url,
-                "like",
-                "--table",
-                "Social",
-                "--pk",
-                "POST#a91f",
-                "--user",
-                &user,
-                "--program",
-                runtime.target,
-            ])
-            .0
-        };
+        let like = |url: &str| printed_like(runtime.target, &user, url, None);
         let proxy = served.fault(&["TransactWriteItems"], Fault::Throttle(3));
         let out = runtime.run(
             "throttled",
@@ -156,32 +125,10 @@ fn a_program_that_cannot_connect_says_nothing_was_sent() {
     // The like is written where its table can be described, then aimed where nothing listens.
     let served = Served::new();
     let live = served.url().replace("127.0.0.1", "localhost");
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("programs-cli");
-    std::fs::create_dir_all(&dir).unwrap();
-    let bash = Runtime {
-        target: "cli",
-        dir,
-        file: "program.sh",
-        command: &["bash"],
-        env: &[],
-    };
+    let bash = bash_runtime();
     for runtime in runtimes().into_iter().chain([bash]) {
         let counter = printed(runtime.target, ("1", "1000000"), &url, true);
-        let like = succeeded(&[
-            "--endpoint-url",
-            &live,
-            "like",
-            "--table",
-            "Social",
-            "--pk",
-            "POST#a91f",
-            "--user",
-            "USER#nobody",
-            "--program",
-            runtime.target,
-        ])
-        .0
-        .replace(&live, &url);
+        let like = printed_like(runtime.target, "USER#nobody", &live, None).replace(&live, &url);
         for (name, program) in [("dead-counter", counter), ("dead-like", like)] {
             let out = runtime.run(name, &program, &[]);
             let stderr = text(&out.stderr);
@@ -211,31 +158,10 @@ fn a_like_program_stamps_liked_at_when_it_runs() {
             .unwrap()
             .as_secs()
     };
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("programs-cli");
-    std::fs::create_dir_all(&dir).unwrap();
-    let bash = Runtime {
-        target: "cli",
-        dir,
-        file: "program.sh",
-        command: &["bash"],
-        env: &[],
-    };
+    let bash = bash_runtime();
     for runtime in runtimes().into_iter().chain([bash]) {
         let user = format!("USER#stamped-{}", runtime.target);
-        let program = succeeded(&[
-            "--endpoint-url",
-            &url,
-            "like",
-            "--table",
-            "Social",
-            "--pk",
-            "POST#a91f",
-            "--user",
-            &user,
-            "--program",
-            runtime.target,
-        ])
-        .0;
+        let program = printed_like(runtime.target, &user, &url, None);
         let written = secs();
         // The next second at least: a stamp of the moment of writing is then told apart.
         std::thread::sleep(std::time::Duration::from_millis(1100));
@@ -279,20 +205,7 @@ fn a_closed_stdout_never_changes_an_applied_write() {
         assert_eq!(after, before + 5, "{}: applied once", runtime.target);
         let likes = like_tally(&served);
         let user = format!("USER#unread-{}", runtime.target);
-        let like = succeeded(&[
-            "--endpoint-url",
-            &url,
-            "like",
-            "--table",
-            "Social",
-            "--pk",
-            "POST#a91f",
-            "--user",
-            &user,
-            "--program",
-            runtime.target,
-        ])
-        .0;
+        let like = printed_like(runtime.target, &user, &url, None);
         let out = runtime.run_unread("unread-like", &like);
         assert_eq!(
             out.status.code(),

@@ -11,35 +11,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::common::runtimes::{runtimes, text};
+use crate::common::runtimes::{like_tally, printed_like, runtimes, text};
 use crate::common::{self, Fault, served::Served, served::succeeded};
-
-/// `like --program` on `POST#a91f` for `user` at `url`, with `token` when given.
-fn printed_like(target: &str, user: &str, url: &str, token: Option<&str>) -> String {
-    let mut args = vec![
-        "--endpoint-url",
-        url,
-        "like",
-        "--table",
-        "Social",
-        "--pk",
-        "POST#a91f",
-        "--user",
-        user,
-        "--program",
-        target,
-    ];
-    if let Some(token) = token {
-        args.extend(["--token", token]);
-    }
-    succeeded(&args).0
-}
-
-fn like_tally(served: &Served) -> i64 {
-    let item = served.item("Social", "POST#a91f", "META");
-    let json: Value = serde_json::from_str(item.trim()).unwrap();
-    json["likeTally"].as_i64().unwrap()
-}
 
 #[test]
 fn a_like_sent_again_with_its_token_counts_once_and_a_second_like_is_cancelled_with_reasons() {

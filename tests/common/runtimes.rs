@@ -215,6 +215,47 @@ impl Runtime {
     }
 }
 
+/// Bash with the AWS CLI: the scripts `--as cli --program` and `like --program cli` print.
+pub fn bash_runtime() -> Runtime {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("programs-cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    Runtime {
+        target: "cli",
+        dir,
+        file: "program.sh",
+        command: &["bash"],
+        env: &[],
+    }
+}
+
+/// `like --program target` on `POST#a91f` for `user` at `url`, with `token` when given.
+pub fn printed_like(target: &str, user: &str, url: &str, token: Option<&str>) -> String {
+    let mut args = vec![
+        "--endpoint-url",
+        url,
+        "like",
+        "--table",
+        "Social",
+        "--pk",
+        "POST#a91f",
+        "--user",
+        user,
+        "--program",
+        target,
+    ];
+    if let Some(token) = token {
+        args.extend(["--token", token]);
+    }
+    common::served::succeeded(&args).0
+}
+
+/// `POST#a91f`'s stored likeTally.
+pub fn like_tally(served: &common::served::Served) -> i64 {
+    let item = served.item("Social", "POST#a91f", "META");
+    let json: serde_json::Value = serde_json::from_str(item.trim()).unwrap();
+    json["likeTally"].as_i64().unwrap()
+}
+
 /// Bytes as text, lossily.
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
