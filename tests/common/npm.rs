@@ -2,10 +2,16 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Mutex;
+
+/// One install at a time: tests running side by side on a fresh machine ask for the same
+/// folder, and two `npm install`s in one folder undo each other's work.
+static INSTALLING: Mutex<()> = Mutex::new(());
 
 /// `packages` (npm specs such as `@aws-sdk/client-dynamodb@3`) installed into
-/// `target/tmp/<folder>`; the folder, whose `node_modules` a script written there imports from.
-/// Node.js and npm must be installed: generated code that cannot be run fails the test.
+/// `target/tmp/<folder>`, beside whatever an earlier call installed there; the folder, whose
+/// `node_modules` a script written there imports from. Node.js and npm must be installed:
+/// generated code that cannot be run fails the test.
 pub fn installed(folder: &str, packages: &[&str]) -> PathBuf {
     for tool in ["node", "npm"] {
         let runs = Command::new(tool)
@@ -17,6 +23,11 @@ pub fn installed(folder: &str, packages: &[&str]) -> PathBuf {
             "`{tool}` is needed to run generated JavaScript (apt-get install nodejs npm)"
         );
     }
+    // A test that failed while holding the lock leaves nothing half-done that matters here:
+    // the next call looks at the folder again.
+    let _one_at_a_time = INSTALLING
+        .lock()
+        .unwrap_or_else(|poison| poison.into_inner());
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(folder);
     let name = |spec: &str| match spec.rfind('@') {
         Some(at) if at > 0 => spec[..at].to_owned(),
@@ -30,11 +41,14 @@ pub fn installed(folder: &str, packages: &[&str]) -> PathBuf {
     });
     if !present {
         std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(
-            dir.join("package.json"),
-            format!("{{\"name\": \"{folder}\", \"private\": true, \"type\": \"module\"}}\n"),
-        )
-        .unwrap();
+        // Kept when there: it lists what earlier calls installed, which `npm install` would
+        // otherwise remove as extraneous.
+        let manifest = dir.join("package.json");
+        if !manifest.exists() {
+            let text =
+                format!("{{\"name\": \"{folder}\", \"private\": true, \"type\": \"module\"}}\n");
+            std::fs::write(&manifest, text).unwrap();
+        }
         eprintln!("installing {} from npm into {dir:?}", packages.join(", "));
         let out = Command::new("npm")
             .args(["install", "--no-audit", "--no-fund", "--loglevel=error"])

@@ -8,6 +8,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::sync::Mutex;
 
 use crate::common;
 
@@ -84,13 +85,16 @@ const TSC: &str = "./node_modules/.bin/tsc --strict --target es2022 --module nod
 /// warnings denied, then run.
 pub fn rust_runtime() -> Runtime {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("programs-rust");
+    // Tests side by side on a fresh machine make the package once: its lock file is there
+    // before its manifest, so no build resolves versions of its own first.
+    let _one_at_a_time = MAKING.lock().unwrap_or_else(|poison| poison.into_inner());
     std::fs::create_dir_all(dir.join("src/bin")).unwrap();
     let manifest = dir.join("Cargo.toml");
     if !manifest.exists() {
-        std::fs::write(&manifest, RUST_MANIFEST).unwrap();
         // The versions this project builds with, where the programs use the same crates.
         let lock = Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.lock");
         std::fs::copy(lock, dir.join("Cargo.lock")).unwrap();
+        std::fs::write(&manifest, RUST_MANIFEST).unwrap();
     }
     Runtime {
         target: "rust",
@@ -100,6 +104,8 @@ pub fn rust_runtime() -> Runtime {
         env: &[("RUSTFLAGS", "-D warnings")],
     }
 }
+
+static MAKING: Mutex<()> = Mutex::new(());
 
 const RUST_MANIFEST: &str = r#"[package]
 name = "programs"
@@ -116,6 +122,11 @@ aws-sdk-dynamodb = "1"
 aws-smithy-types = "1"
 serde_json = "1"
 tokio = { version = "1", features = ["full"] }
+
+# Each program is a binary of its own: without debug information the package stays a few
+# hundred megabytes, not gigabytes.
+[profile.dev]
+debug = false
 "#;
 
 /// The program as one binary of the package (copied only when it changed), built, then run.
