@@ -70,6 +70,7 @@ mod tally;
 mod targets;
 mod task;
 mod throttle_reasons;
+mod toolbox;
 mod transfer;
 mod transfer_files;
 mod transfer_gateway;

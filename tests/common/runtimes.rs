@@ -271,3 +271,22 @@ pub fn like_tally(served: &common::served::Served) -> i64 {
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
+
+/// dynamodb-toolbox v2 over the DocumentClient, under Node.js.
+pub fn toolbox_runtime() -> Runtime {
+    let dir = common::npm::installed(
+        "expr-toolbox",
+        &[
+            "@aws-sdk/client-dynamodb@3",
+            "@aws-sdk/lib-dynamodb@3",
+            "dynamodb-toolbox@2",
+        ],
+    );
+    Runtime {
+        target: "toolbox",
+        dir,
+        file: "program.mjs",
+        command: &["node"],
+        env: &[],
+    }
+}

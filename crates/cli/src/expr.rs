@@ -137,10 +137,8 @@ fn build(args: &ExprArgs) -> Result<(String, Vec<String>)> {
         region: args.region.clone(),
         profile: args.profile.clone(),
     };
-    if target == Target::PartiQl {
-        // What PartiQL cannot say is refused, not printed as a comment.
-        request.partiql()?;
-    }
+    // What PartiQL or dynamodb-toolbox cannot say is refused, not printed as a comment.
+    request.sayable_in(target)?;
     if !args.program {
         return Ok((request.render(target, &setup), compiled.notes));
     }

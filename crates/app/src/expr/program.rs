@@ -1,5 +1,6 @@
 //! A request as a whole program (the counter write, or a read with its paging loop, in boto3,
-//! the JavaScript SDK v3, TypeScript, Go, Rust or bash with the AWS CLI): shown in its language with syntax colouring, copied whole,
+//! the JavaScript SDK v3, TypeScript, Go, Rust or bash with the AWS CLI; the counter write also
+//! with the DocumentClient and dynamodb-toolbox): shown in its language with syntax colouring, copied whole,
 //! with the command that runs it. A target whose code is not compiled here says so.
 
 use egui::Ui;
@@ -11,7 +12,7 @@ use dynoscope_core::expr::codegen::{ClientSetup, Operation, Request, Target};
 pub fn language(target: Target) -> Option<&'static str> {
     match target {
         Target::Boto3 => Some("py"),
-        Target::JsClient | Target::JsDocument => Some("js"),
+        Target::JsClient | Target::JsDocument | Target::Toolbox => Some("js"),
         Target::TypeScript => Some("ts"),
         Target::Cli => Some("sh"),
         Target::Rust => Some("rs"),
@@ -80,6 +81,7 @@ mod tests {
         assert_eq!(language(Target::Boto3), Some("py"));
         assert_eq!(language(Target::JsClient), Some("js"));
         assert_eq!(language(Target::JsDocument), Some("js"));
+        assert_eq!(language(Target::Toolbox), Some("js"));
         assert_eq!(language(Target::Go), Some("c"));
         assert_eq!(language(Target::TypeScript), Some("ts"));
         assert_eq!(language(Target::Cli), Some("sh"));

@@ -11,11 +11,13 @@ mod setup;
 mod shell;
 mod statement;
 mod target;
+mod toolbox;
 
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
+use crate::error::Result;
 use crate::value::{Item, Style, json};
 
 pub use crate::connection::ClientSetup;
@@ -295,9 +297,21 @@ impl Request {
     /// body alone, leaves it out).
     pub fn render(&self, target: Target, setup: &ClientSetup) -> String {
         match target {
-            // PartiQL is written from the expressions themselves, not from the call.
+            // PartiQL and dynamodb-toolbox are written from the expressions themselves, not
+            // from the call.
             Target::PartiQl => self.partiql_text(),
+            Target::Toolbox => self.toolbox_text(setup),
             _ => self.call().render(target, setup),
+        }
+    }
+
+    /// Whether `target` can say this request: PartiQL and dynamodb-toolbox refuse, in words,
+    /// what they cannot write (their code shows the words as a comment).
+    pub fn sayable_in(&self, target: Target) -> Result<()> {
+        match target {
+            Target::PartiQl => self.partiql().map(|_| ()),
+            Target::Toolbox => self.toolbox(&ClientSetup::default(), false).map(|_| ()),
+            _ => Ok(()),
         }
     }
 
@@ -343,6 +357,7 @@ impl Transaction {
     pub fn render(&self, target: Target, setup: &ClientSetup) -> String {
         match target {
             Target::PartiQl => self.partiql_text(),
+            Target::Toolbox => self.toolbox_text(setup),
             _ => self.call().render(target, setup),
         }
     }

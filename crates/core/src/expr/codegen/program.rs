@@ -15,6 +15,8 @@ mod paged;
 mod reconcile;
 mod rust;
 mod rust_reconcile;
+mod toolbox;
+mod toolbox_like;
 
 pub use reconcile::ReconcileShape;
 
@@ -106,18 +108,20 @@ impl Program {
                         | Target::Go
                         | Target::Rust
                         | Target::Cli
+                        | Target::Toolbox
                 )
             })
             .ok_or_else(|| {
                 Error::Invalid(format!(
-                    "--program {name}: use boto3, js, ts, go, rust or cli"
+                    "--program {name}: use boto3, js, ts, go, rust, cli or toolbox"
                 ))
             })
     }
 }
 
 /// The targets a whole program is written in, as `--as` spells them.
-pub const PROGRAM_TARGETS: &str = "boto3, js, ts, go, rust or cli (an update also js-doc)";
+pub const PROGRAM_TARGETS: &str =
+    "boto3, js, ts, go, rust or cli (an update also js-doc or toolbox)";
 
 /// Whether sending `update` again after a lost answer would change the item again: it adds
 /// (`ADD`, `+`, `-`) or appends.
@@ -181,6 +185,7 @@ impl Request {
             Target::JsClient => Ok(request.js_program(setup, once, false)),
             Target::TypeScript => Ok(request.js_program(setup, once, true)),
             Target::JsDocument => Ok(request.js_document_program(setup, once)),
+            Target::Toolbox => request.toolbox_program(setup, once),
             Target::Rust => Ok(request.counter_rust(setup, once)),
             Target::Cli => {
                 // The CLI prints no item with a failed condition: the script reads it again.

@@ -28,6 +28,12 @@ impl Call {
             // Requests, transactions and statements write their own PartiQL before a call is
             // made: a call has no expressions left to read. Its body is what it sends.
             Target::PartiQl => json::text(&fields_json(&self.fields), Layout::Request),
+            // A request is written from its expressions; a call left is one dynamodb-toolbox
+            // has no command for (a PartiQL statement).
+            Target::Toolbox => format!(
+                "// dynamodb-toolbox has no {} command: copy it as the JS v3 DocumentClient\n",
+                self.api.name
+            ),
         }
     }
 

@@ -29,11 +29,13 @@ pub enum Target {
     Php,
     /// One PartiQL statement with its `?` parameters, for `ExecuteStatement`.
     PartiQl,
+    /// JavaScript, dynamodb-toolbox v2 over the DocumentClient.
+    Toolbox,
 }
 
 impl Target {
     /// Every target, in the order offered.
-    pub const ALL: [Self; 13] = [
+    pub const ALL: [Self; 14] = [
         Self::Json,
         Self::Cli,
         Self::Boto3,
@@ -47,11 +49,12 @@ impl Target {
         Self::Kotlin,
         Self::Php,
         Self::PartiQl,
+        Self::Toolbox,
     ];
 
     /// The words `--as` takes, in the order offered.
     pub const NAMES: &'static str =
-        "json, cli, boto3, js, js-doc, ts, rust, go, java, dotnet, kotlin, php or partiql";
+        "json, cli, boto3, js, js-doc, ts, rust, go, java, dotnet, kotlin, php, partiql or toolbox";
 
     /// The menu label.
     pub fn label(self) -> &'static str {
@@ -69,6 +72,7 @@ impl Target {
             Self::Kotlin => "Kotlin",
             Self::Php => "PHP",
             Self::PartiQl => "PartiQL",
+            Self::Toolbox => "dynamodb-toolbox",
         }
     }
 
@@ -88,6 +92,7 @@ impl Target {
             Self::Kotlin => "kotlin",
             Self::Php => "php",
             Self::PartiQl => "partiql",
+            Self::Toolbox => "toolbox",
         }
     }
 

@@ -37,8 +37,10 @@ fn every_target_names_the_expression_and_keeps_numbers_exact() {
     let r = like_tally();
     let big = "12345678901234567890123456789012345678";
     let render = |target| r.render(target, &ClientSetup::default());
-    // PartiQL has no ADD: it says so instead (crates/core/src/expr/codegen/partiql.rs).
-    for target in Target::ALL.into_iter().filter(|t| *t != Target::PartiQl) {
+    // PartiQL has no ADD: it says so instead (crates/core/src/expr/codegen/partiql.rs);
+    // dynamodb-toolbox writes it as `$add`, from which it sends an ADD.
+    let expressions = |t: &Target| !matches!(t, Target::PartiQl | Target::Toolbox);
+    for target in Target::ALL.into_iter().filter(expressions) {
         let code = render(target);
         assert!(code.contains("ADD #n0 :v0"), "{target:?}: {code}");
         assert!(code.contains(big), "{target:?} keeps the 38 digits: {code}");
@@ -53,6 +55,15 @@ fn every_target_names_the_expression_and_keeps_numbers_exact() {
     assert!(render(Target::Cli).contains("--condition-expression 'attribute_not_exists(#n1)'"));
     assert!(render(Target::Boto3).contains("client.update_item("));
     assert!(render(Target::PartiQl).starts_with("-- PartiQL cannot say this request"));
+    let toolbox = render(Target::Toolbox);
+    assert!(
+        toolbox.contains(&format!("\"likeTally\": $add({big}n)")),
+        "{toolbox}"
+    );
+    assert!(
+        toolbox.contains("condition: { attr: \"SK\", exists: false }") && !toolbox.contains("any"),
+        "{toolbox}"
+    );
     assert!(render(Target::JsClient).contains("new UpdateItemCommand({"));
     let doc = render(Target::JsDocument);
     assert!(doc.contains("new UpdateCommand({"), "{doc}");

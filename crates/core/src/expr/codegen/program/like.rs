@@ -17,7 +17,7 @@ use crate::value::{Layout, json};
 const RUST_FRESH: &str = "format!(\n        \"dynoscope-{:x}-{:x}\",\n        std::time::SystemTime::now()\n            .duration_since(std::time::UNIX_EPOCH)\n            .map(|d| d.as_nanos())\n            .unwrap_or_default(),\n        std::process::id()\n    )";
 
 /// How often a program sends its transaction before it says the outcome is unknown.
-const SENDS: u32 = 3;
+pub(super) const SENDS: u32 = 3;
 
 impl Transaction {
     /// The like (or unlike, as `refused` words a refused child) as a whole program in
@@ -77,7 +77,7 @@ impl Transaction {
                     .collect();
                 let (config, profile_import) = setup.js_config_with(&["maxAttempts: 1"]);
                 let code = format!(
-                    "{LIKE_JS_HEAD}{}const client = new DynamoDBClient({config});\nconst TOKEN = {};\nconst REFUSED = {refused};\n{}\nconst SENDS = {SENDS};\nfor (let attempt = 1; attempt <= SENDS; attempt++) {{\n  try {{\n    await client.send(\n      new TransactWriteItemsCommand({{\n{}\n        ClientRequestToken: TOKEN,\n      }}),\n    );\n{}",
+                    "{LIKE_JS_WORDS}{LIKE_JS_IMPORTS}{LIKE_JS_STATE}{}const client = new DynamoDBClient({config});\nconst TOKEN = {};\nconst REFUSED = {refused};\n{}\nconst SENDS = {SENDS};\nfor (let attempt = 1; attempt <= SENDS; attempt++) {{\n  try {{\n    await client.send(\n      new TransactWriteItemsCommand({{\n{}\n        ClientRequestToken: TOKEN,\n      }}),\n    );\n{}",
                     profile_import.unwrap_or_default(),
                     token("randomUUID()"),
                     marked("let last«: any»;", ts),
@@ -102,6 +102,7 @@ impl Transaction {
                 let refused = go_str(refused_words);
                 Ok(like_go(setup, &call.fields, &token, (&refused, SENDS)))
             }
+            Target::Toolbox => transaction.like_toolbox(setup, &token("randomUUID()"), &refused),
             other => Err(Error::Invalid(format!(
                 "a whole program is written in {PROGRAM_TARGETS}; {} is written as the request alone",
                 other.label()
@@ -129,6 +130,12 @@ fn stamped(mut program: Program, (name, value): (&str, &str)) -> Program {
             format!("{key}:{{\"N\":NOW}}"),
             "const TOKEN = ",
             "const NOW = String(Math.floor(Date.now() / 1000));\n",
+        ),
+        Target::Toolbox => (
+            format!("{key}: {value}"),
+            format!("{key}: NOW"),
+            "const TOKEN = ",
+            "const NOW = Math.floor(Date.now() / 1000);\n",
         ),
         Target::Go => (
             format!("&types.AttributeValueMemberN{{Value: \"{value}\"}}"),
@@ -264,18 +271,24 @@ print(\"outcome unknown (it may have been applied once, never twice):\", last, f
 sys.exit(3)
 ";
 
-const LIKE_JS_HEAD: &str = "\
+pub(super) const LIKE_JS_WORDS: &str = "\
 // A like, whole: one TransactWriteItems with a ClientRequestToken. A lost answer is sent again
 // with the same token, which DynamoDB applies once within ten minutes, so it never counts twice.
 // Applied: exit 0. Cancelled (its reasons said): exit 1. Refused: exit 1 (bad input 2). Still no
 // answer after the last send: the outcome is unknown, exit 3.
+";
+
+const LIKE_JS_IMPORTS: &str = "\
 import { randomUUID } from \"node:crypto\";
 import {
   DynamoDBClient,
   TransactionCanceledException,
   TransactWriteItemsCommand,
 } from \"@aws-sdk/client-dynamodb\";
+";
 
+/// What a JavaScript like program keeps between its sends.
+pub(super) const LIKE_JS_STATE: &str = "\
 // The SDK does not resend on its own: this program does, with the same token, and says so;
 // also when the server asks for a wait (throttled) or the same token is still in progress.
 const RESEND = [
@@ -290,7 +303,7 @@ let lost = false;
 process.stdout.on(\"error\", () => {});
 ";
 
-const LIKE_JS_TAIL: &str = "    console.log(JSON.stringify({ applied: true, token: TOKEN, sends: attempt }));
+pub(super) const LIKE_JS_TAIL: &str = "    console.log(JSON.stringify({ applied: true, token: TOKEN, sends: attempt }));
     process.exit(0);
   } catch (error«: any») {
     if (error instanceof TransactionCanceledException) {
