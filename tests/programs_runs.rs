@@ -11,7 +11,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::common::runtimes::{like_tally, printed_like, runtimes, text};
+use crate::common::runtimes::{like_tally, printed_like, runtimes, text, toolbox_runtime};
 use crate::common::{self, Fault, served::Served, served::succeeded};
 
 #[test]
@@ -116,7 +116,7 @@ fn the_reconcile_prints_exactly_the_drifts_dynoscope_finds() {
         ["POST#3b0c", "POST#77f1", "POST#d71e"],
         "the sandbox's three seeded drifts"
     );
-    for runtime in runtimes() {
+    for runtime in runtimes().into_iter().chain([toolbox_runtime()]) {
         let program = check(&["--all", "--program", runtime.target], 0).join("\n") + "\n";
         let out = runtime.run("reconcile", &program, &[]);
         assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
@@ -153,7 +153,7 @@ fn hostile_keys_and_names_stay_inside_their_strings() {
     );
     let names = serde_json::json!({"#h": format!("n\"'); import os; os.system('touch {c}') #")})
         .to_string();
-    for runtime in runtimes() {
+    for runtime in runtimes().into_iter().chain([toolbox_runtime()]) {
         let key = format!("PK={hostile}{}", runtime.target);
         let args = [
             "expr",

@@ -394,3 +394,49 @@ fn the_toolbox_like_counts_once_per_token_says_its_reasons_and_resends_a_lost_an
         "{liked_at} vs {started}"
     );
 }
+
+/// A query program prints the collection `dynoscope items` reads, item for item (numbers
+/// exact; the reconcile's scan, in `programs_runs.rs`, follows pages past the first).
+#[test]
+fn the_toolbox_query_program_prints_the_collection() {
+    let runtime = toolbox_runtime();
+    let served = Served::new();
+    let url = served.url().replace("127.0.0.1", "localhost");
+    let values = r#"{":p":{"S":"POST#a91f"}}"#;
+    let args = [
+        "query",
+        "PK = :p",
+        "--values",
+        values,
+        "--table",
+        "Social",
+        "--program",
+    ];
+    let program = written("toolbox", &url, &args);
+    let out = runtime.run("query", &program, &[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let read = |bytes: &[u8]| -> Vec<Value> {
+        let mut items: Vec<Value> = (text(bytes).lines())
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect();
+        items.sort_by_key(|item| item["SK"].to_string());
+        items
+    };
+    let collection = dynoscope(&[
+        "--endpoint-url",
+        served.url(),
+        "items",
+        "--table",
+        "Social",
+        "--pk",
+        "POST#a91f",
+    ]);
+    let items = read(&collection.stdout);
+    assert_eq!(read(&out.stdout), items);
+    let counted = format!("{} items in 1 pages", items.len());
+    assert!(
+        text(&out.stderr).contains(&counted),
+        "{}",
+        text(&out.stderr)
+    );
+}

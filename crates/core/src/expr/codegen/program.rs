@@ -17,6 +17,7 @@ mod rust;
 mod rust_reconcile;
 mod toolbox;
 mod toolbox_like;
+mod toolbox_read;
 
 pub use reconcile::ReconcileShape;
 
@@ -120,8 +121,7 @@ impl Program {
 }
 
 /// The targets a whole program is written in, as `--as` spells them.
-pub const PROGRAM_TARGETS: &str =
-    "boto3, js, ts, go, rust or cli (an update also js-doc or toolbox)";
+pub const PROGRAM_TARGETS: &str = "boto3, js, ts, go, rust, cli or toolbox (an update also js-doc)";
 
 /// Whether sending `update` again after a lost answer would change the item again: it adds
 /// (`ADD`, `+`, `-`) or appends.
@@ -155,6 +155,9 @@ impl Request {
             (Operation::Query(_) | Operation::Scan(_), Target::Go) => Ok(self.paged_go(setup)),
             (Operation::Query(_) | Operation::Scan(_), Target::Cli) => Ok(self.paged_cli(setup)),
             (Operation::Query(_) | Operation::Scan(_), Target::Rust) => Ok(self.paged_rust(setup)),
+            (Operation::Query(_) | Operation::Scan(_), Target::Toolbox) => {
+                self.paged_toolbox(setup)
+            }
             (Operation::Query(_) | Operation::Scan(_), other) => Err(Error::Invalid(format!(
                 "a whole program is written in {PROGRAM_TARGETS}; {} is written as the request \
                  alone",

@@ -32,7 +32,7 @@ pub struct ReconcileShape {
 }
 
 /// A string literal in Python and JavaScript alike (JSON's quoting is valid in both).
-fn quoted(text: &str) -> String {
+pub(super) fn quoted(text: &str) -> String {
     serde_json::Value::String(text.to_owned()).to_string()
 }
 
@@ -87,7 +87,10 @@ impl ReconcileShape {
                     marked(RECONCILE_JS_HEAD, ts),
                     profile_import.unwrap_or_default(),
                     lines.join("\n"),
-                    marked(RECONCILE_JS_BODY, ts)
+                    marked(
+                        &format!("{RECONCILE_JS_DRIFT}{RECONCILE_JS_READS}{RECONCILE_JS_END}"),
+                        ts
+                    )
                 );
                 Ok(program(target, code))
             }
@@ -98,6 +101,7 @@ impl ReconcileShape {
                     .into(),
             )),
             Target::Rust => Ok(self.reconcile_rust(setup)),
+            Target::Toolbox => Ok(self.reconcile_toolbox(setup)),
             other => Err(Error::Invalid(format!(
                 "a whole program is written in {PROGRAM_TARGETS}; {} is not one",
                 other.label()
@@ -228,11 +232,11 @@ import {
 »
 ";
 
-const RECONCILE_JS_BODY: &str = "
+/// A parent's type (TypeScript) and the exact drift, as text.
+pub(super) const RECONCILE_JS_DRIFT: &str = "
 «// A parent: its key, its stored tally (none when missing), its counted children.
 type Parent = [string, string | undefined, number];
-»const text = (item«: any», name«: string», kind«: string»)«: string | undefined» => item?.[name]?.[kind];
-// Drift as text, exactly: stored - counted, in whole units of the stored number's decimals
+»// Drift as text, exactly: stored - counted, in whole units of the stored number's decimals
 // (its exponent, if any, applied first).
 const driftOf = (stored«: string», counted«: number») => {
   const match = /^(-?)(\\d+)(?:\\.(\\d+))?(?:[eE]([+-]?\\d+))?$/.exec(stored);
@@ -252,6 +256,10 @@ const driftOf = (stored«: string», counted«: number») => {
   return sign + (units / scale).toString() + (rest ? \".\" + rest : \"\");
 };
 
+";
+
+const RECONCILE_JS_READS: &str = "
+const text = (item«: any», name«: string», kind«: string»)«: string | undefined» => item?.[name]?.[kind];
 async function countChildren(pk«: string») {
   const input«: QueryCommandInput» = {
     TableName: TABLE,
@@ -303,7 +311,10 @@ async function oneParent(pk«: string»)«: Promise<Parent[]>» {
   return [[pk, text(found, TALLY, \"N\"), await countChildren(pk)]];
 }
 
-let parents«: Parent[]»;
+";
+
+/// The drifted parents printed, and the exit.
+pub(super) const RECONCILE_JS_END: &str = "let parents«: Parent[]»;
 try {
   parents = ONLY !== null ? await oneParent(ONLY) : await everyParent();
 } catch (error«: any») {
