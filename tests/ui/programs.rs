@@ -1,6 +1,6 @@
-//! Whole programs copied from the app and run as they are by Python (and Go) against the app's
-//! own sandbox: the like from the Like lab, the reconcile from the Tally check, the Numbers
-//! panel's ADD.
+//! Whole programs copied from the app and run as they are by Python (and Go, and Node.js with
+//! dynamodb-toolbox) against the app's own sandbox: the like from the Like lab, the reconcile
+//! from the Tally check, the Numbers panel's ADD.
 
 use dynoscope_core::connection::ConnectionSpec;
 use egui::accesskit::Role;
@@ -45,6 +45,29 @@ fn go(name: &str, code: &str) -> (Option<i32>, String, String) {
         .env_remove("AWS_PROFILE")
         .output()
         .expect("go runs (scripts/test.sh names golang-go and Debian's SDK)");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code(), text(&out.stdout), text(&out.stderr))
+}
+
+/// Run `code` with Node.js and dynamodb-toolbox from npm (installed under the target folder):
+/// (exit status, stdout, stderr).
+fn toolbox(code: &str) -> (Option<i32>, String, String) {
+    let dir = common::npm::installed(
+        "expr-toolbox",
+        &[
+            "@aws-sdk/client-dynamodb@3",
+            "@aws-sdk/lib-dynamodb@3",
+            "dynamodb-toolbox@2",
+        ],
+    );
+    let file = dir.join("ui-program.mjs");
+    std::fs::write(&file, code).expect("written");
+    let out = std::process::Command::new("node")
+        .arg(&file)
+        .current_dir(&dir)
+        .env_remove("AWS_PROFILE")
+        .output()
+        .expect("node runs");
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     (out.status.code(), text(&out.stdout), text(&out.stderr))
 }
@@ -149,4 +172,13 @@ fn the_numbers_panel_copies_its_add_as_a_program_that_runs() {
     let (status, stdout, stderr) = python(&texts[0]);
     assert_eq!(status, Some(0), "{stderr}");
     assert_eq!(stdout.trim(), r#"{"play_count": {"N": "43"}}"#);
+    // The same ADD with dynamodb-toolbox: `$add(1)`, the server's value printed.
+    click_shown(h, "Copy as dynamodb-toolbox program");
+    h.step();
+    let texts = copied(h);
+    assert_eq!(texts.len(), 1, "{texts:?}");
+    assert!(texts[0].contains("$add(1)"), "{}", texts[0]);
+    let (status, stdout, stderr) = toolbox(&texts[0]);
+    assert_eq!(status, Some(0), "{stderr}");
+    assert_eq!(stdout.trim(), r#"{"play_count":44}"#);
 }

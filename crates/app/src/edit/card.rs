@@ -31,7 +31,7 @@ fn request_ui(ui: &mut Ui, report: &EditReport) {
         .show(ui, |ui| {
             ui.label(RichText::new(plan.request_lines().join("\n")).monospace());
         });
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         if ui.button("Copy as JSON").clicked() {
             ui.ctx().copy_text(plan.to_json());
         }

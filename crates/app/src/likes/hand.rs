@@ -311,7 +311,7 @@ fn report_ui(ui: &mut Ui, report: &LikeReport, replayed: bool) {
         egui::CollapsingHeader::new("Request").show(ui, |ui| {
             ui.label(RichText::new(&json).monospace());
         });
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             if ui.button("Copy as JSON").clicked() {
                 ui.ctx().copy_text(json.clone());
             }
