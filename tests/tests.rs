@@ -26,6 +26,7 @@ mod counter;
 mod diff;
 mod diff_over_time;
 mod docs;
+mod electrodb;
 mod exit_table;
 mod exits;
 mod exits_bounds;

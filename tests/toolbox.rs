@@ -19,7 +19,7 @@ use crate::common::served::{Served, dynoscope, play_count, succeeded};
 use crate::programs::printed;
 
 /// `dynoscope expr ARGS --as target` for `url`.
-fn written(target: &str, url: &str, args: &[&str]) -> String {
+pub(crate) fn written(target: &str, url: &str, args: &[&str]) -> String {
     let mut all = vec!["--endpoint-url", url, "expr"];
     all.extend(args);
     all.extend(["--as", target]);
@@ -27,7 +27,7 @@ fn written(target: &str, url: &str, args: &[&str]) -> String {
 }
 
 /// The low-level JavaScript client, whose requests the toolbox's are held to.
-fn js() -> Runtime {
+pub(crate) fn js() -> Runtime {
     runtimes().into_iter().find(|r| r.target == "js").unwrap()
 }
 

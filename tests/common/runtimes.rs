@@ -290,3 +290,22 @@ pub fn toolbox_runtime() -> Runtime {
         env: &[],
     }
 }
+
+/// ElectroDB 3 over the DocumentClient, under Node.js.
+pub fn electrodb_runtime() -> Runtime {
+    let dir = common::npm::installed(
+        "expr-electrodb",
+        &[
+            "@aws-sdk/client-dynamodb@3",
+            "@aws-sdk/lib-dynamodb@3",
+            "electrodb@3",
+        ],
+    );
+    Runtime {
+        target: "electrodb",
+        dir,
+        file: "program.mjs",
+        command: &["node"],
+        env: &[],
+    }
+}

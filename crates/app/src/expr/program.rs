@@ -12,7 +12,7 @@ use dynoscope_core::expr::codegen::{ClientSetup, Operation, Request, Target};
 pub fn language(target: Target) -> Option<&'static str> {
     match target {
         Target::Boto3 => Some("py"),
-        Target::JsClient | Target::JsDocument | Target::Toolbox => Some("js"),
+        Target::JsClient | Target::JsDocument | Target::Toolbox | Target::ElectroDb => Some("js"),
         Target::TypeScript => Some("ts"),
         Target::Cli => Some("sh"),
         Target::Rust => Some("rs"),
@@ -82,6 +82,7 @@ mod tests {
         assert_eq!(language(Target::JsClient), Some("js"));
         assert_eq!(language(Target::JsDocument), Some("js"));
         assert_eq!(language(Target::Toolbox), Some("js"));
+        assert_eq!(language(Target::ElectroDb), Some("js"));
         assert_eq!(language(Target::Go), Some("c"));
         assert_eq!(language(Target::TypeScript), Some("ts"));
         assert_eq!(language(Target::Cli), Some("sh"));

@@ -2,6 +2,7 @@
 //! (client and DocumentClient) and Rust `aws-sdk-dynamodb`. Every request the app shows or copies
 //! — built ones, ADD edits, repairs, like transactions — is written here, numbers exact in each.
 
+mod electro;
 mod langs;
 mod literal;
 mod partiql;
@@ -301,6 +302,7 @@ impl Request {
             // from the call.
             Target::PartiQl => self.partiql_text(),
             Target::Toolbox => self.toolbox_text(setup),
+            Target::ElectroDb => self.electro_text(setup),
             _ => self.call().render(target, setup),
         }
     }
@@ -311,6 +313,7 @@ impl Request {
         match target {
             Target::PartiQl => self.partiql().map(|_| ()),
             Target::Toolbox => self.toolbox(&ClientSetup::default(), false).map(|_| ()),
+            Target::ElectroDb => (self.electro(&ClientSetup::default(), false, None)).map(|_| ()),
             _ => Ok(()),
         }
     }

@@ -7,6 +7,8 @@
 
 mod cli;
 mod document;
+mod electro;
+mod electro_like;
 mod go;
 mod go_like;
 mod go_reconcile;
@@ -110,18 +112,19 @@ impl Program {
                         | Target::Rust
                         | Target::Cli
                         | Target::Toolbox
+                        | Target::ElectroDb
                 )
             })
             .ok_or_else(|| {
                 Error::Invalid(format!(
-                    "--program {name}: use boto3, js, ts, go, rust, cli or toolbox"
+                    "--program {name}: use boto3, js, ts, go, rust, cli, toolbox or electrodb"
                 ))
             })
     }
 }
 
 /// The targets a whole program is written in, as `--as` spells them.
-pub const PROGRAM_TARGETS: &str = "boto3, js, ts, go, rust, cli or toolbox (an update also js-doc)";
+pub const PROGRAM_TARGETS: &str = "boto3, js, ts, go, rust, cli or toolbox (an update also js-doc; an update or a like also electrodb)";
 
 /// Whether sending `update` again after a lost answer would change the item again: it adds
 /// (`ADD`, `+`, `-`) or appends.
@@ -189,6 +192,7 @@ impl Request {
             Target::TypeScript => Ok(request.js_program(setup, once, true)),
             Target::JsDocument => Ok(request.js_document_program(setup, once)),
             Target::Toolbox => request.toolbox_program(setup, once),
+            Target::ElectroDb => request.electro_program(setup, once),
             Target::Rust => Ok(request.counter_rust(setup, once)),
             Target::Cli => {
                 // The CLI prints no item with a failed condition: the script reads it again.

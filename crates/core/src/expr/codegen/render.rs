@@ -30,8 +30,9 @@ impl Call {
             Target::PartiQl => json::text(&fields_json(&self.fields), Layout::Request),
             // A request is written from its expressions; a call left is one dynamodb-toolbox
             // has no command for (a PartiQL statement).
-            Target::Toolbox => format!(
-                "// dynamodb-toolbox has no {} command: copy it as the JS v3 DocumentClient\n",
+            Target::Toolbox | Target::ElectroDb => format!(
+                "// {} has no {} command here: copy it as the JS v3 DocumentClient\n",
+                target.label(),
                 self.api.name
             ),
         }

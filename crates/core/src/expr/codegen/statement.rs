@@ -75,12 +75,15 @@ mod tests {
     fn every_language_carries_the_parameters() {
         let digits = "12345678901234567890123456789012345678";
         // dynamodb-toolbox has no PartiQL command, and says so.
-        for target in Target::ALL.into_iter().filter(|t| *t != Target::Toolbox) {
+        let libraries = [Target::Toolbox, Target::ElectroDb];
+        for target in Target::ALL.into_iter().filter(|t| !libraries.contains(t)) {
             let code = statement().render(target, &sandbox());
             assert!(code.contains(digits), "{target:?}: {code}");
         }
         let toolbox = statement().render(Target::Toolbox, &sandbox());
         assert!(toolbox.starts_with("// dynamodb-toolbox has no ExecuteStatement"));
+        let electro = statement().render(Target::ElectroDb, &sandbox());
+        assert!(electro.starts_with("// ElectroDB has no ExecuteStatement"));
         let rust = statement().render(Target::Rust, &sandbox());
         assert!(rust.contains(".execute_statement()"), "{rust}");
         assert!(rust.contains(".parameters(AttributeValue::N("), "{rust}");

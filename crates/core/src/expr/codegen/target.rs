@@ -31,11 +31,13 @@ pub enum Target {
     PartiQl,
     /// JavaScript, dynamodb-toolbox v2 over the DocumentClient.
     Toolbox,
+    /// JavaScript, ElectroDB 3 over the DocumentClient.
+    ElectroDb,
 }
 
 impl Target {
     /// Every target, in the order offered.
-    pub const ALL: [Self; 14] = [
+    pub const ALL: [Self; 15] = [
         Self::Json,
         Self::Cli,
         Self::Boto3,
@@ -50,11 +52,11 @@ impl Target {
         Self::Php,
         Self::PartiQl,
         Self::Toolbox,
+        Self::ElectroDb,
     ];
 
     /// The words `--as` takes, in the order offered.
-    pub const NAMES: &'static str =
-        "json, cli, boto3, js, js-doc, ts, rust, go, java, dotnet, kotlin, php, partiql or toolbox";
+    pub const NAMES: &'static str = "json, cli, boto3, js, js-doc, ts, rust, go, java, dotnet, kotlin, php, partiql, toolbox or electrodb";
 
     /// The menu label.
     pub fn label(self) -> &'static str {
@@ -73,6 +75,7 @@ impl Target {
             Self::Php => "PHP",
             Self::PartiQl => "PartiQL",
             Self::Toolbox => "dynamodb-toolbox",
+            Self::ElectroDb => "ElectroDB",
         }
     }
 
@@ -93,6 +96,7 @@ impl Target {
             Self::Php => "php",
             Self::PartiQl => "partiql",
             Self::Toolbox => "toolbox",
+            Self::ElectroDb => "electrodb",
         }
     }
 

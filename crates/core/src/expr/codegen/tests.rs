@@ -39,7 +39,8 @@ fn every_target_names_the_expression_and_keeps_numbers_exact() {
     let render = |target| r.render(target, &ClientSetup::default());
     // PartiQL has no ADD: it says so instead (crates/core/src/expr/codegen/partiql.rs);
     // dynamodb-toolbox writes it as `$add`, from which it sends an ADD.
-    let expressions = |t: &Target| !matches!(t, Target::PartiQl | Target::Toolbox);
+    let expressions =
+        |t: &Target| !matches!(t, Target::PartiQl | Target::Toolbox | Target::ElectroDb);
     for target in Target::ALL.into_iter().filter(expressions) {
         let code = render(target);
         assert!(code.contains("ADD #n0 :v0"), "{target:?}: {code}");
@@ -55,6 +56,16 @@ fn every_target_names_the_expression_and_keeps_numbers_exact() {
     assert!(render(Target::Cli).contains("--condition-expression 'attribute_not_exists(#n1)'"));
     assert!(render(Target::Boto3).contains("client.update_item("));
     assert!(render(Target::PartiQl).starts_with("-- PartiQL cannot say this request"));
+    // ElectroDB takes a number only as a JavaScript number: 38 digits are refused in words.
+    let electro = render(Target::ElectroDb);
+    assert!(
+        electro.starts_with("// ElectroDB cannot say this request"),
+        "{electro}"
+    );
+    assert!(
+        electro.contains("not exact as a JavaScript number"),
+        "{electro}"
+    );
     let toolbox = render(Target::Toolbox);
     assert!(
         toolbox.contains(&format!("\"likeTally\": $add({big}n)")),

@@ -9,7 +9,7 @@
 mod query;
 mod transaction;
 mod update;
-mod words;
+pub(super) mod words;
 
 use std::collections::BTreeSet;
 

@@ -103,6 +103,7 @@ impl Transaction {
                 Ok(like_go(setup, &call.fields, &token, (&refused, SENDS)))
             }
             Target::Toolbox => transaction.like_toolbox(setup, &token("randomUUID()"), &refused),
+            Target::ElectroDb => transaction.like_electro(setup, &token("randomUUID()"), &refused),
             other => Err(Error::Invalid(format!(
                 "a whole program is written in {PROGRAM_TARGETS}; {} is written as the request alone",
                 other.label()
@@ -131,7 +132,7 @@ fn stamped(mut program: Program, (name, value): (&str, &str)) -> Program {
             "const TOKEN = ",
             "const NOW = String(Math.floor(Date.now() / 1000));\n",
         ),
-        Target::Toolbox => (
+        Target::Toolbox | Target::ElectroDb => (
             format!("{key}: {value}"),
             format!("{key}: NOW"),
             "const TOKEN = ",

@@ -15,13 +15,13 @@ use crate::error::{Error, Result};
 use crate::expr::ast::{Comparator, Condition, Operand, Path, Step};
 
 /// What dynamodb-toolbox cannot say, in words.
-pub(super) fn refused(what: &str) -> Error {
+pub(in crate::expr::codegen) fn refused(what: &str) -> Error {
     Error::Invalid(format!("dynamodb-toolbox cannot say this request: {what}"))
 }
 
 /// The schema type of an attribute, as the request uses it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Kind {
+pub(in crate::expr::codegen) enum Kind {
     /// Used without a type (`attribute_exists`, `REMOVE`, a whole list or map).
     Any,
     String,
@@ -35,7 +35,7 @@ pub(super) enum Kind {
 }
 
 impl Kind {
-    pub(super) fn of(value: &AttributeValue) -> Self {
+    pub(in crate::expr::codegen) fn of(value: &AttributeValue) -> Self {
         match value {
             AttributeValue::S(_) => Self::String,
             AttributeValue::N(_) => Self::Number,
@@ -50,7 +50,7 @@ impl Kind {
     }
 
     /// The schema builder call; numbers take a `BigInt` too (`.big()`), past 2^53.
-    pub(super) fn schema(self) -> &'static str {
+    pub(in crate::expr::codegen) fn schema(self) -> &'static str {
         match self {
             Self::Any => "any()",
             Self::String => "string()",
@@ -65,7 +65,7 @@ impl Kind {
     }
 
     /// The key type a table declares (`"string"`, `"number"`, `"binary"`).
-    pub(super) fn key_type(self) -> Result<&'static str> {
+    pub(in crate::expr::codegen) fn key_type(self) -> Result<&'static str> {
         match self {
             Self::String => Ok("string"),
             Self::Number => Ok("number"),
@@ -77,14 +77,14 @@ impl Kind {
 
 /// Every attribute the request touches, with its kind, and the helpers (`$add`, …) used.
 #[derive(Debug, Default)]
-pub(super) struct Schema {
-    pub(super) attributes: BTreeMap<String, Kind>,
-    pub(super) uses: BTreeSet<&'static str>,
+pub(in crate::expr::codegen) struct Schema {
+    pub(in crate::expr::codegen) attributes: BTreeMap<String, Kind>,
+    pub(in crate::expr::codegen) uses: BTreeSet<&'static str>,
 }
 
 impl Schema {
     /// `name` used as `kind`: a kind already known stays; two different ones are refused.
-    pub(super) fn note(&mut self, name: &str, kind: Kind) -> Result<()> {
+    pub(in crate::expr::codegen) fn note(&mut self, name: &str, kind: Kind) -> Result<()> {
         let known = self.attributes.entry(name.to_owned()).or_insert(kind);
         match (*known, kind) {
             (_, Kind::Any) => Ok(()),
@@ -103,7 +103,7 @@ impl Schema {
 }
 
 /// A top-level attribute's name, refused for a nested path.
-pub(super) fn root(path: &Path) -> Result<&str> {
+pub(in crate::expr::codegen) fn root(path: &Path) -> Result<&str> {
     match path.0.as_slice() {
         [Step::Name(name)] => checked_key(name),
         _ => Err(refused(&format!(
@@ -116,7 +116,7 @@ pub(super) fn root(path: &Path) -> Result<&str> {
 
 /// A name kept as an object key: dynamodb-toolbox copies an item by assignment, so an
 /// attribute named `__proto__` would vanish without a word.
-pub(super) fn checked_key(name: &str) -> Result<&str> {
+pub(in crate::expr::codegen) fn checked_key(name: &str) -> Result<&str> {
     if name == "__proto__" {
         return Err(refused(
             "an attribute named __proto__ is dropped by dynamodb-toolbox's item copy",
@@ -127,7 +127,7 @@ pub(super) fn checked_key(name: &str) -> Result<&str> {
 
 /// A name as dynamodb-toolbox reads an attribute path (`attr:`, `$get`): plain only, since it
 /// reads `['a b']` as `b` and skips characters it does not expect.
-pub(super) fn path_text(path: &Path) -> Result<String> {
+pub(in crate::expr::codegen) fn path_text(path: &Path) -> Result<String> {
     let name = root(path)?;
     let plain = !name.is_empty()
         && (name.chars()).all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '#' | '@' | '-'));
@@ -141,12 +141,12 @@ pub(super) fn path_text(path: &Path) -> Result<String> {
 }
 
 /// A JavaScript string literal.
-pub(super) fn string(text: &str) -> String {
+pub(in crate::expr::codegen) fn string(text: &str) -> String {
     serde_json::Value::String(text.to_owned()).to_string()
 }
 
 /// An object literal's key, quoted.
-pub(super) fn key(name: &str) -> Result<String> {
+pub(in crate::expr::codegen) fn key(name: &str) -> Result<String> {
     Ok(string(checked_key(name)?))
 }
 
@@ -156,7 +156,7 @@ const SAFE_INTEGER: u64 = 9_007_199_254_740_991;
 /// A number as dynamodb-toolbox takes it: a JavaScript number where it is exact (an integer
 /// up to 2^53, a decimal of at most 15 digits), a `BigInt` for a larger integer; refused
 /// otherwise, since it would be rounded.
-pub(super) fn number(text: &str) -> Result<String> {
+pub(in crate::expr::codegen) fn number(text: &str) -> Result<String> {
     let value = BigDecimal::from_str(text.trim())
         .map_err(|_| refused(&format!("{text:?} is not a number")))?
         .normalized();
@@ -180,7 +180,7 @@ pub(super) fn number(text: &str) -> Result<String> {
 }
 
 /// A value as dynamodb-toolbox takes it (the DocumentClient's native values).
-pub(super) fn value(v: &AttributeValue) -> Result<String> {
+pub(in crate::expr::codegen) fn value(v: &AttributeValue) -> Result<String> {
     let bytes = |b: &[u8]| format!("Buffer.from({}, \"base64\")", string(&BASE64.encode(b)));
     let list = |items: Vec<String>| items.join(", ");
     Ok(match v {
@@ -273,7 +273,7 @@ fn subject(operand: &Operand, with: Option<&Operand>, schema: &mut Schema) -> Re
 }
 
 /// A condition as a dynamodb-toolbox condition object.
-pub(super) fn condition(c: &Condition, schema: &mut Schema) -> Result<String> {
+pub(in crate::expr::codegen) fn condition(c: &Condition, schema: &mut Schema) -> Result<String> {
     let on = |p: &Path, with: Kind, schema: &mut Schema| -> Result<String> {
         schema.note(root(p)?, with)?;
         path_text(p)

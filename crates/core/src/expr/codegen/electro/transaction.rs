@@ -1,0 +1,51 @@
+//! A transaction as ElectroDB writes it: one entity for its table in a `Service`, each write
+//! `item.put(…)`, `item.update(…)` or `item.delete(…)` ending `.commit()`, sent by
+//! `service.transaction.write(…).go({ token })`.
+
+use crate::error::Result;
+use crate::expr::codegen::electro::{
+    Attributes, Electro, WRITES_MORE, client, entity, key_names, refused,
+};
+use crate::expr::codegen::{ClientSetup, Operation, Transaction};
+
+impl Transaction {
+    /// The head (imports, client, entity, service) and the writes, a `.commit()`ed call each
+    /// (the `Electro`'s call: them, comma-separated, a line each).
+    pub(crate) fn electro(&self, setup: &ClientSetup, once: bool) -> Result<Electro> {
+        let Some(first) = self.writes.first() else {
+            return Err(refused("a transaction without a write"));
+        };
+        if self.writes.iter().any(|w| w.table != first.table) {
+            return Err(refused(
+                "a transaction over more than one table: dynoscope writes one entity",
+            ));
+        }
+        let key = (self.writes.iter())
+            .find_map(|w| match &w.operation {
+                Operation::Update(key) | Operation::Delete(key) => Some(key),
+                _ => None,
+            })
+            .ok_or_else(|| {
+                refused("puts alone: which attributes are the table's key is not in the request")
+            })?;
+        let keys = key_names(key);
+        let mut attributes = Attributes::default();
+        let mut calls = Vec::new();
+        for write in &self.writes {
+            let (method, object, chain) = write.electro_write(&keys, &mut attributes)?;
+            let mut lines = vec![format!("item\n  .{method}({object})")];
+            lines.extend(chain.iter().map(|c| format!("  {c}")));
+            lines.push("  .commit()".to_owned());
+            calls.push(lines.join("\n"));
+        }
+        let head = format!(
+            "{WRITES_MORE}{}{}const service = new Service({{ item: entity }});\n",
+            client(setup, once, ", Service"),
+            entity(&first.table, &attributes, &keys)
+        );
+        Ok(Electro {
+            head,
+            call: calls.join(",\n"),
+        })
+    }
+}
