@@ -95,7 +95,18 @@ fn an_update_written_for_electrodb_leaves_the_item_as_the_request_does_and_says_
 }
 
 /// Requests ElectroDB cannot say (after `expr`), and the words that say why.
-const REFUSED: [(&[&str], &str); 8] = [
+const REFUSED: [(&[&str], &str); 9] = [
+    (
+        &[
+            "update",
+            "SET n = :new",
+            "--condition",
+            "n_u = :old",
+            "--values",
+            r#"{":new":{"S":"a"},":old":{"S":"b"}}"#,
+        ],
+        "share a placeholder",
+    ),
     (
         &[
             "update",

@@ -48,12 +48,12 @@ pub struct ExprArgs {
     #[arg(long)]
     pub values: Option<String>,
     /// How to print it: json, cli, boto3, js, js-doc, ts, rust, go, java, dotnet, kotlin, php,
-    /// partiql, toolbox (dynamodb-toolbox v2; java, dotnet, kotlin and php are not compiled by
-    /// dynoscope's tests).
+    /// partiql, toolbox (dynamodb-toolbox v2), electrodb (ElectroDB 3; java, dotnet, kotlin and
+    /// php are not compiled by dynoscope's tests).
     #[arg(long = "as", default_value = "json")]
     pub target: String,
-    /// Print a whole program that runs as it is (--as boto3, js, js-doc, ts, go, rust, cli or
-    /// toolbox): an update prints the server's new value, reports a failed condition with the item as it is
+    /// Print a whole program that runs as it is (--as boto3, js, js-doc, ts, go, rust, cli,
+    /// toolbox or electrodb): an update prints the server's new value, reports a failed condition with the item as it is
     /// (ALL_OLD; Go and the CLI read it again, exit 1)
     /// and is sent once when not safe to repeat (an unknown outcome exits 3); a query or a scan
     /// reads every page, an item a line.

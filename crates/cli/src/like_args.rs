@@ -42,8 +42,8 @@ pub struct LikeArgs {
     /// A ClientRequestToken (1–36 characters) to make a retry idempotent.
     #[arg(long)]
     pub token: Option<String>,
-    /// Send nothing: print the like (or unlike) as a whole program in TARGET (boto3, js, ts, go, rust, cli or
-    /// toolbox),
+    /// Send nothing: print the like (or unlike) as a whole program in TARGET (boto3, js, ts, go, rust, cli,
+    /// toolbox or electrodb),
     /// with a fresh ClientRequestToken each run (or --token), sent again with the same token
     /// after a lost answer, and a cancellation's reasons said.
     #[arg(long, value_name = "TARGET")]

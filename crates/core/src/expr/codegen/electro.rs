@@ -45,6 +45,42 @@ pub(crate) struct Electro {
 struct Attributes(Vec<(String, Kind)>);
 
 impl Attributes {
+    /// Refused when two names could share a placeholder: ElectroDB writes a name as its word
+    /// characters only (`a-b` and `ab` are both `#ab`), and a value as that word and a count
+    /// (`:a10`, or `:a_u0` in an update), in separate counts for the update and the condition.
+    fn distinct(&self) -> Result<()> {
+        let word = |name: &str| -> String {
+            let w: String = name
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            let numeric = |t: &str| !t.is_empty() && t.chars().all(|c| c.is_ascii_digit());
+            if w.is_empty() || (numeric(&w) && !numeric(name)) {
+                format!("p{w}")
+            } else {
+                w
+            }
+        };
+        let words: Vec<(String, &str)> =
+            self.0.iter().map(|(n, _)| (word(n), n.as_str())).collect();
+        for (a, name_a) in &words {
+            for (b, name_b) in &words {
+                let shared = name_a != name_b
+                    && b.strip_prefix(a.as_str()).is_some_and(|rest| {
+                        rest.is_empty()
+                            || rest.replace("_u", "").chars().all(|c| c.is_ascii_digit())
+                    });
+                if shared {
+                    return Err(refused(&format!(
+                        "{name_a:?} and {name_b:?} could share a placeholder in ElectroDB's \
+                         expressions (it keeps only a name's letters, digits and _)"
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn note(&mut self, name: &str, kind: Kind) -> Result<()> {
         match self.0.iter_mut().find(|(n, _)| n == name) {
             None => self.0.push((name.to_owned(), kind)),
@@ -192,7 +228,7 @@ fn client(setup: &ClientSetup, once: bool, also: &str) -> String {
     let extra: &[&str] = if once { &["maxAttempts: 1"] } else { &[] };
     let (config, profile_import) = setup.js_config_with(extra);
     format!(
-        "import {{ DynamoDBClient }} from \"@aws-sdk/client-dynamodb\";\nimport {{ DynamoDBDocumentClient, NumberValue }} from \"@aws-sdk/lib-dynamodb\";\nimport {{ Entity{also} }} from \"electrodb\";\n{}\n// Numbers as the server holds them: a JavaScript number where one is exact, a NumberValue\n// (its text) otherwise.\nconst exact = (text) => (String(Number(text)) === text ? Number(text) : NumberValue.from(text));\nconst documentClient = DynamoDBDocumentClient.from(new DynamoDBClient({config}), {{\n  unmarshallOptions: {{ wrapNumbers: exact }},\n}});\n",
+        "import {{ DynamoDBClient }} from \"@aws-sdk/client-dynamodb\";\nimport {{ DynamoDBDocumentClient }} from \"@aws-sdk/lib-dynamodb\";\nimport {{ Entity{also} }} from \"electrodb\";\n{}\n// Numbers as the server holds them: a JavaScript number where one is exact, its digits as a\n// string otherwise (ElectroDB reads a NumberValue into a plain object).\nconst exact = (text) => (String(Number(text)) === text ? Number(text) : text);\nconst documentClient = DynamoDBDocumentClient.from(new DynamoDBClient({config}), {{\n  unmarshallOptions: {{ wrapNumbers: exact }},\n}});\n",
         profile_import.unwrap_or_default()
     )
 }
@@ -242,6 +278,7 @@ impl Request {
             None => "",
         };
         chain.push(format!(".go({response})"));
+        attributes.distinct()?;
         let head = format!(
             "{WRITES_MORE}{}{}",
             client(setup, once, ""),
@@ -312,4 +349,10 @@ impl Request {
             .collect(),
         }
     }
+}
+
+/// `text` as JavaScript line comments, split wherever JavaScript ends a line.
+fn commented(text: &str) -> String {
+    let lines = text.split(['\n', '\r', '\u{2028}', '\u{2029}']);
+    lines.map(|line| format!("// {line}\n")).collect()
 }

@@ -361,6 +361,7 @@ impl Transaction {
         match target {
             Target::PartiQl => self.partiql_text(),
             Target::Toolbox => self.toolbox_text(setup),
+            Target::ElectroDb => self.electro_text(setup),
             _ => self.call().render(target, setup),
         }
     }

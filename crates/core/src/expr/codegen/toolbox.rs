@@ -46,7 +46,8 @@ impl Toolbox {
 /// How the DocumentClient reads numbers back: exact, whatever their size.
 const EXACT: &str = "\
 // Numbers as the server holds them: a JavaScript number where one is exact, a BigInt past
-// 2^53, a NumberValue (its text) otherwise.
+// 2^53, a NumberValue (its text) otherwise — which an entity's number attribute refuses to
+// show: such a value (a decimal of more than 15 digits) is written, then not shown.
 const exact = (text) =>
   String(Number(text)) === text ? Number(text) : /^-?\\d+$/.test(text) ? BigInt(text) : NumberValue.from(text);
 ";
@@ -186,7 +187,7 @@ impl Request {
     /// own retries off); refused in words where dynamodb-toolbox cannot say it.
     pub(crate) fn toolbox(&self, setup: &ClientSetup, once: bool) -> Result<Toolbox> {
         let key = match &self.operation {
-            Operation::Query(None) => return self.toolbox_query(setup, once),
+            Operation::Query(None) => return self.toolbox_query(setup, once, false),
             Operation::Query(Some(_)) => {
                 return Err(refused(
                     "a query of an index: dynamodb-toolbox declares an index beside the \
@@ -226,6 +227,15 @@ impl Request {
         );
         let names = imports(&["Entity", "Table", class], &keys, &schema);
         Ok(Toolbox { names, body, call })
+    }
+
+    /// A query as [`toolbox`](Self::toolbox) writes it, its options beginning with
+    /// `exclusiveStartKey` (a variable its paging loop keeps); what it cannot read, refused.
+    pub(crate) fn toolbox_paged(&self, setup: &ClientSetup) -> Result<Toolbox> {
+        match &self.operation {
+            Operation::Query(None) => self.toolbox_query(setup, false, true),
+            _ => self.toolbox(setup, false),
+        }
     }
 
     /// The write's fields (the key's `keys`, or a put's whole item) and its condition, every

@@ -6,6 +6,7 @@ use crate::error::Result;
 use crate::expr::codegen::electro::{
     Attributes, Electro, WRITES_MORE, client, entity, key_names, refused,
 };
+use crate::expr::codegen::toolbox::words::string;
 use crate::expr::codegen::{ClientSetup, Operation, Transaction};
 
 impl Transaction {
@@ -38,6 +39,7 @@ impl Transaction {
             lines.push("  .commit()".to_owned());
             calls.push(lines.join("\n"));
         }
+        attributes.distinct()?;
         let head = format!(
             "{WRITES_MORE}{}{}const service = new Service({{ item: entity }});\n",
             client(setup, once, ", Service"),
@@ -47,5 +49,23 @@ impl Transaction {
             head,
             call: calls.join(",\n"),
         })
+    }
+}
+
+impl Transaction {
+    /// The transaction as the ElectroDB target shows it; what it cannot say, in words.
+    pub(in crate::expr::codegen) fn electro_text(&self, setup: &ClientSetup) -> String {
+        let code = match self.electro(setup, false) {
+            Ok(code) => code,
+            Err(error) => return super::commented(&error.to_string()),
+        };
+        let token = (self.token.as_deref())
+            .map(|t| format!("{{ token: {} }}", string(t)))
+            .unwrap_or_default();
+        format!(
+            "{}\nconst response = await service.transaction\n  .write(({{ item }}) => [\n    {},\n  ])\n  .go({token});\n",
+            code.head,
+            code.call.replace('\n', "\n    ")
+        )
     }
 }

@@ -36,19 +36,13 @@ const HEAD: &str = "\
 // 2); an outcome that cannot be known (exit 3).
 ";
 
-/// How an ElectroDB program prints: a number past what JavaScript holds as its digits.
+/// How an ElectroDB program prints: JSON, a number JavaScript cannot hold exactly as a string of
+/// its digits (as the client reads it).
 pub(super) const SHOWN: &str = "
 // A reader that stops reading (`| head`) changes nothing of what was done.
 process.stdout.on(\"error\", () => {});
-// A NumberValue (or ElectroDB's copy of one, { value }) as its digits.
-const shown = (value) =>
-  JSON.stringify(value, (_, v) =>
-    v instanceof NumberValue
-      ? v.toString()
-      : v !== null && typeof v === \"object\" && Object.keys(v).length === 1 && typeof v.value === \"string\"
-        ? v.value
-        : v,
-  );
+// JSON; a number a JavaScript number cannot hold exactly is a string of its digits.
+const shown = (value) => JSON.stringify(value);
 ";
 
 const NOT_REPEATABLE: &str = "\

@@ -45,7 +45,8 @@ const HEAD: &str = "\
 pub(super) const SHOWN: &str = "
 // A reader that stops reading (`| head`) changes nothing of what was done.
 process.stdout.on(\"error\", () => {});
-// Numbers as their digits (a BigInt or a NumberValue as text), binary values in base64.
+// JSON; a number a JavaScript number cannot hold exactly (a BigInt, a NumberValue) is a
+// string of its digits; binary values in base64.
 const shown = (value) =>
   JSON.stringify(value, (_, v) =>
     typeof v === \"bigint\" || v instanceof NumberValue

@@ -51,18 +51,8 @@ impl ReconcileShape {
 impl Request {
     /// A query with dynamodb-toolbox, every page read, an item a line.
     pub(super) fn paged_toolbox(&self, setup: &ClientSetup) -> Result<Program> {
-        let code = self.toolbox(setup, false)?;
-        let call = (code.call.replace('\n', "\n    "))
-            .replacen(".options({ ", ".options({ exclusiveStartKey, ", 1)
-            .replacen(
-                "\n    .send()",
-                if code.call.contains(".options(") {
-                    "\n    .send()"
-                } else {
-                    "\n    .options({ exclusiveStartKey })\n    .send()"
-                },
-                1,
-            );
+        let code = self.toolbox_paged(setup)?;
+        let call = code.call.replace('\n', "\n    ");
         let code = format!(
             "{PAGED_HEAD}{}\n{SHOWN}let exclusiveStartKey;\nlet items = 0;\nlet pages = 0;\ntry {{\n  do {{\n    const page = await {call};\n{PAGED_TAIL}",
             code.head(&[]),

@@ -73,7 +73,13 @@ fn key_condition(c: &Condition) -> Result<(String, String, Kind, Option<KeyPart>
 
 impl Request {
     /// A query of the table: its partition, its sort key's range, its filter and projection.
-    pub(super) fn toolbox_query(&self, setup: &ClientSetup, once: bool) -> Result<Toolbox> {
+    /// `paged`: its options begin with `exclusiveStartKey`, a variable the program keeps.
+    pub(super) fn toolbox_query(
+        &self,
+        setup: &ClientSetup,
+        once: bool,
+        paged: bool,
+    ) -> Result<Toolbox> {
         let maps = Maps::strict(&self.names, &self.values);
         let read = |text: &Option<String>| -> Result<Option<Condition>> {
             (text.as_deref())
@@ -91,6 +97,9 @@ impl Request {
             query.push(format!("range: {text}"));
         }
         let mut fields = Vec::new();
+        if paged {
+            fields.push("exclusiveStartKey".to_owned());
+        }
         if let Some(filter) = read(&self.filter)? {
             let mut unused = Schema::default();
             fields.push(format!("filter: {}", condition(&filter, &mut unused)?));

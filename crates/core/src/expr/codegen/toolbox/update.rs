@@ -2,6 +2,8 @@
 //! is, `ADD` as `$add`, `SET x = x + :d` as `$sum($get("x"), d)`, `if_not_exists` as
 //! `$get("x", default)`, `REMOVE` as `$remove()`, a set's `DELETE` as `$delete`.
 
+use aws_sdk_dynamodb::types::AttributeValue;
+
 use crate::error::Result;
 use crate::expr::ast::{SetOperand, SetValue, Update};
 use crate::expr::codegen::toolbox::words::{Kind, Schema, key, path_text, refused, root, value};
@@ -18,6 +20,12 @@ fn no_append() -> crate::error::Error {
 /// A plain SET operand: a value, another attribute (`$get`), or `if_not_exists` of one.
 fn operand(operand: &SetOperand, kind: Kind, schema: &mut Schema) -> Result<(String, Kind)> {
     match operand {
+        // A list or a map is set whole (`$set`): given bare, dynamodb-toolbox would merge it
+        // into the one stored, element by element.
+        SetOperand::Value(v) if matches!(v.value, AttributeValue::L(_) | AttributeValue::M(_)) => {
+            schema.uses.insert("$set");
+            Ok((format!("$set({})", value(&v.value)?), Kind::Any))
+        }
         SetOperand::Value(v) => Ok((value(&v.value)?, Kind::of(&v.value))),
         SetOperand::Path(p) => {
             schema.note(root(p)?, kind)?;

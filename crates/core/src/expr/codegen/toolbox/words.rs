@@ -203,19 +203,39 @@ pub(in crate::expr::codegen) fn value(v: &AttributeValue) -> Result<String> {
             )
         }
         AttributeValue::L(items) => {
-            let items: Result<Vec<String>> = items.iter().map(value).collect();
+            let items: Result<Vec<String>> = items.iter().map(nested).collect();
             format!("[{}]", list(items?))
         }
         AttributeValue::M(map) => {
             let mut names: Vec<&String> = map.keys().collect();
             names.sort();
             let fields: Result<Vec<String>> = (names.into_iter())
-                .map(|name| Ok(format!("{}: {}", key(name)?, value(&map[name])?)))
+                .map(|name| Ok(format!("{}: {}", key(name)?, nested(&map[name])?)))
                 .collect();
             format!("{{ {} }}", list(fields?))
         }
         _ => return Err(refused("a value of a type DynamoDB does not have")),
     })
+}
+
+/// A value inside a list or a map: a number past 2^53 is refused there, as the DocumentClient
+/// refuses a BigInt it finds inside one.
+fn nested(v: &AttributeValue) -> Result<String> {
+    let text = value(v)?;
+    let big = match v {
+        AttributeValue::N(n) => number(n)?.ends_with('n'),
+        AttributeValue::Ns(set) => set
+            .iter()
+            .any(|n| number(n).is_ok_and(|t| t.ends_with('n'))),
+        _ => false,
+    };
+    if big {
+        return Err(refused(
+            "a number past 2^53 inside a list or a map: dynamodb-toolbox writes it as a BigInt, \
+             which the DocumentClient refuses there",
+        ));
+    }
+    Ok(text)
 }
 
 /// The condition operator's word.
@@ -272,6 +292,44 @@ fn subject(operand: &Operand, with: Option<&Operand>, schema: &mut Schema) -> Re
     }
 }
 
+/// Values compared with one attribute are of one type: dynamodb-toolbox checks each against
+/// the attribute's schema, and drops (from an `in`) or refuses the others.
+fn same_kind(values: &[Operand]) -> Result<()> {
+    let kinds: BTreeSet<String> = (values.iter())
+        .filter_map(|o| match o {
+            Operand::Value(v) => Some(format!("{:?}", Kind::of(&v.value))),
+            _ => None,
+        })
+        .collect();
+    if kinds.len() > 1 {
+        return Err(refused(
+            "values of more than one type compared with one attribute: dynamodb-toolbox checks \
+             each against the attribute's one type",
+        ));
+    }
+    Ok(())
+}
+
+/// `contains(a, v)` where `a`'s type is known: `v` is what it holds (a string in a string,
+/// an element of the set's type); dynamodb-toolbox refuses another.
+fn contained(p: &Path, v: &Operand, schema: &Schema) -> Result<()> {
+    let (Ok(name), Operand::Value(v)) = (root(p), v) else {
+        return Ok(());
+    };
+    let holds = match schema.attributes.get(name) {
+        Some(Kind::String | Kind::StringSet) => Kind::String,
+        Some(Kind::NumberSet) => Kind::Number,
+        Some(Kind::BinarySet | Kind::Binary) => Kind::Binary,
+        _ => return Ok(()),
+    };
+    if Kind::of(&v.value) != holds {
+        return Err(refused(&format!(
+            "contains({name}, …) with a value of another type than {name} holds"
+        )));
+    }
+    Ok(())
+}
+
 /// A condition as a dynamodb-toolbox condition object.
 pub(in crate::expr::codegen) fn condition(c: &Condition, schema: &mut Schema) -> Result<String> {
     let on = |p: &Path, with: Kind, schema: &mut Schema| -> Result<String> {
@@ -279,20 +337,24 @@ pub(in crate::expr::codegen) fn condition(c: &Condition, schema: &mut Schema) ->
         path_text(p)
     };
     Ok(match c {
-        Condition::Compare(a @ Operand::Value(_), op, b) => condition(
-            &Condition::Compare(b.clone(), flipped(*op), a.clone()),
-            schema,
-        )?,
+        Condition::Compare(a @ Operand::Value(_), op, b) if !matches!(b, Operand::Value(_)) => {
+            condition(
+                &Condition::Compare(b.clone(), flipped(*op), a.clone()),
+                schema,
+            )?
+        }
         Condition::Compare(a, op, b) => {
             let subject = subject(a, Some(b), schema)?;
             format!("{{ {subject}, {}: {} }}", word(*op), right(b, schema)?)
         }
         Condition::Between(a, low, high) => {
+            same_kind(&[low.clone(), high.clone()])?;
             let subject = subject(a, Some(low), schema)?;
             let (low, high) = (right(low, schema)?, right(high, schema)?);
             format!("{{ {subject}, between: [{low}, {high}] }}")
         }
         Condition::In(a, list) => {
+            same_kind(list)?;
             let subject = subject(a, list.first(), schema)?;
             let list: Result<Vec<String>> = list.iter().map(|o| right(o, schema)).collect();
             format!("{{ {subject}, in: [{}] }}", list?.join(", "))
@@ -315,6 +377,7 @@ pub(in crate::expr::codegen) fn condition(c: &Condition, schema: &mut Schema) ->
             format!("{{ attr: {attr}, beginsWith: {} }}", right(v, schema)?)
         }
         Condition::Contains(p, v) => {
+            contained(p, v, schema)?;
             let attr = on(p, Kind::Any, schema)?;
             format!("{{ attr: {attr}, contains: {} }}", right(v, schema)?)
         }
