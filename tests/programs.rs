@@ -159,7 +159,7 @@ fn a_program_is_written_for_an_update_or_a_read_in_a_language_that_runs_here() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        text(&out.stderr).contains("written in boto3, js, ts, go, rust, cli or toolbox"),
+        text(&out.stderr).contains("written in boto3, js, js-doc, ts, go, rust, cli or toolbox"),
         "{}",
         text(&out.stderr)
     );

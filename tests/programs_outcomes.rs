@@ -9,8 +9,8 @@
 use serde_json::Value;
 
 use crate::common::runtimes::{
-    Runtime, bash_runtime, electrodb_runtime, like_tally, printed_like, runtimes, text,
-    toolbox_runtime,
+    Runtime, bash_runtime, document_runtime, electrodb_runtime, like_tally, printed_like, runtimes,
+    text, toolbox_runtime,
 };
 use crate::common::{self, Fault, served::Served, served::succeeded};
 use crate::programs::printed;
@@ -24,7 +24,7 @@ fn a_fractional_tally_drifts_by_the_same_exact_decimal_everywhere() {
     let url = served.url().replace("127.0.0.1", "localhost");
     let programs: Vec<(Runtime, String)> = runtimes()
         .into_iter()
-        .chain([toolbox_runtime()])
+        .chain([document_runtime(), toolbox_runtime(), electrodb_runtime()])
         .map(|runtime| {
             let mut args = vec!["--endpoint-url", &url, "check", "--table", "Social"];
             args.extend(common::LIKES_RULE);
@@ -73,7 +73,7 @@ fn a_fractional_tally_drifts_by_the_same_exact_decimal_everywhere() {
 fn a_like_throttled_at_every_send_wrote_nothing_and_one_throttled_once_counts_once() {
     let served = Served::new();
     let bash = bash_runtime();
-    let libraries = [toolbox_runtime(), electrodb_runtime()];
+    let libraries = [document_runtime(), toolbox_runtime(), electrodb_runtime()];
     for runtime in runtimes().into_iter().chain([bash]).chain(libraries) {
         let before = like_tally(&served);
         let user = format!("USER#throttled-{}", runtime.target);
@@ -131,7 +131,7 @@ fn a_program_that_cannot_connect_says_nothing_was_sent() {
     let served = Served::new();
     let live = served.url().replace("127.0.0.1", "localhost");
     let bash = bash_runtime();
-    let libraries = [toolbox_runtime(), electrodb_runtime()];
+    let libraries = [document_runtime(), toolbox_runtime(), electrodb_runtime()];
     for runtime in runtimes().into_iter().chain([bash]).chain(libraries) {
         let counter = printed(runtime.target, ("1", "1000000"), &url, true);
         let like = printed_like(runtime.target, "USER#nobody", &live, None).replace(&live, &url);
@@ -165,7 +165,7 @@ fn a_like_program_stamps_liked_at_when_it_runs() {
             .as_secs()
     };
     let bash = bash_runtime();
-    let libraries = [toolbox_runtime(), electrodb_runtime()];
+    let libraries = [document_runtime(), toolbox_runtime(), electrodb_runtime()];
     for runtime in runtimes().into_iter().chain([bash]).chain(libraries) {
         let user = format!("USER#stamped-{}", runtime.target);
         let program = printed_like(runtime.target, &user, &url, None);
@@ -197,9 +197,10 @@ fn a_like_program_stamps_liked_at_when_it_runs() {
 fn a_closed_stdout_never_changes_an_applied_write() {
     let served = Served::new();
     let url = served.url().replace("127.0.0.1", "localhost");
-    for runtime in runtimes()
-        .into_iter()
-        .chain([toolbox_runtime(), electrodb_runtime()])
+    for runtime in
+        runtimes()
+            .into_iter()
+            .chain([document_runtime(), toolbox_runtime(), electrodb_runtime()])
     {
         let before = common::served::play_count(&served).parse::<i64>().unwrap();
         let counter = printed(runtime.target, ("5", "1000000"), &url, true);

@@ -11,14 +11,16 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::common::runtimes::{like_tally, printed_like, runtimes, text, toolbox_runtime};
+use crate::common::runtimes::{
+    document_runtime, electrodb_runtime, like_tally, printed_like, runtimes, text, toolbox_runtime,
+};
 use crate::common::{self, Fault, served::Served, served::succeeded};
 
 #[test]
 fn a_like_sent_again_with_its_token_counts_once_and_a_second_like_is_cancelled_with_reasons() {
     let served = Served::new();
     let url = served.url().replace("127.0.0.1", "localhost");
-    for runtime in runtimes() {
+    for runtime in runtimes().into_iter().chain([document_runtime()]) {
         let before = like_tally(&served);
         // The same token twice: applied once.
         let user = format!("USER#p-{}", runtime.target);
@@ -54,7 +56,7 @@ fn a_like_sent_again_with_its_token_counts_once_and_a_second_like_is_cancelled_w
 #[test]
 fn a_like_whose_answer_is_lost_is_sent_again_with_its_token_and_counted_once() {
     let served = Served::new();
-    for runtime in runtimes() {
+    for runtime in runtimes().into_iter().chain([document_runtime()]) {
         let proxy = served.fault(&["TransactWriteItems"], Fault::HtmlAfterApplyOnce);
         let url = proxy.url.replace("127.0.0.1", "localhost");
         let before = like_tally(&served);
@@ -116,7 +118,8 @@ fn the_reconcile_prints_exactly_the_drifts_dynoscope_finds() {
         ["POST#3b0c", "POST#77f1", "POST#d71e"],
         "the sandbox's three seeded drifts"
     );
-    for runtime in runtimes().into_iter().chain([toolbox_runtime()]) {
+    let libraries = [document_runtime(), toolbox_runtime(), electrodb_runtime()];
+    for runtime in runtimes().into_iter().chain(libraries) {
         let program = check(&["--all", "--program", runtime.target], 0).join("\n") + "\n";
         let out = runtime.run("reconcile", &program, &[]);
         assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
@@ -274,7 +277,7 @@ fn a_read_program_follows_every_page() {
     ]);
     let expected = text(&collection.stdout).lines().count();
     assert!(expected > 3, "{expected}");
-    for runtime in runtimes() {
+    for runtime in runtimes().into_iter().chain([document_runtime()]) {
         let read = |args: &[&str]| -> String {
             let base = ["expr"].iter().chain(args).copied();
             let tail = ["--as", runtime.target, "--program", "--endpoint-url", &url];
@@ -300,7 +303,13 @@ fn a_read_program_follows_every_page() {
             .unwrap_or(0);
         assert!(pages >= 2, "{}: {stderr}", runtime.target);
         let first: Value = serde_json::from_str(lines[0]).unwrap();
-        assert!(first["PK"]["S"].is_string(), "DynamoDB JSON: {first}");
+        // DynamoDB JSON, or the DocumentClient's plain JSON.
+        let plain = runtime.target == "js-doc";
+        assert!(
+            plain || first["PK"]["S"].is_string(),
+            "DynamoDB JSON: {first}"
+        );
+        assert!(!plain || first["PK"].is_string(), "plain JSON: {first}");
         // One collection, as `dynoscope items` reads it.
         let values = r#"{":p":{"S":"POST#a91f"}}"#;
         let program = read(&["query", "PK = :p", "--values", values, "--table", "Social"]);

@@ -309,3 +309,18 @@ pub fn electrodb_runtime() -> Runtime {
         env: &[],
     }
 }
+
+/// The JavaScript SDK v3's DocumentClient (`@aws-sdk/lib-dynamodb`), under Node.js.
+pub fn document_runtime() -> Runtime {
+    let dir = common::npm::installed(
+        "expr-node",
+        &["@aws-sdk/client-dynamodb@3", "@aws-sdk/lib-dynamodb@3"],
+    );
+    Runtime {
+        target: "js-doc",
+        dir,
+        file: "program_doc.mjs",
+        command: &["node"],
+        env: &[],
+    }
+}

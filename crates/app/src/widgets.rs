@@ -203,9 +203,10 @@ pub fn framed_buttons(ui: &mut Ui) {
 
 /// The whole programs a request can be copied as (Like lab, Tally check, Numbers panel), each
 /// with its button's words.
-pub const PROGRAM_COPIES: [(Target, &str); 4] = [
+pub const PROGRAM_COPIES: [(Target, &str); 5] = [
     (Target::Boto3, "Copy as boto3 program"),
     (Target::JsClient, "Copy as JS program"),
     (Target::Go, "Copy as Go program"),
     (Target::Toolbox, "Copy as dynamodb-toolbox program"),
+    (Target::ElectroDb, "Copy as ElectroDB program"),
 ];

@@ -7,8 +7,10 @@
 
 mod cli;
 mod document;
+mod document_more;
 mod electro;
 mod electro_like;
+mod electro_read;
 mod go;
 mod go_like;
 mod go_reconcile;
@@ -111,20 +113,21 @@ impl Program {
                         | Target::Go
                         | Target::Rust
                         | Target::Cli
+                        | Target::JsDocument
                         | Target::Toolbox
                         | Target::ElectroDb
                 )
             })
             .ok_or_else(|| {
                 Error::Invalid(format!(
-                    "--program {name}: use boto3, js, ts, go, rust, cli, toolbox or electrodb"
+                    "--program {name}: use boto3, js, js-doc, ts, go, rust, cli, toolbox or electrodb"
                 ))
             })
     }
 }
 
 /// The targets a whole program is written in, as `--as` spells them.
-pub const PROGRAM_TARGETS: &str = "boto3, js, ts, go, rust, cli or toolbox (an update also js-doc; an update or a like also electrodb)";
+pub const PROGRAM_TARGETS: &str = "boto3, js, js-doc, ts, go, rust, cli or toolbox (an update, a like or a reconcile also electrodb)";
 
 /// Whether sending `update` again after a lost answer would change the item again: it adds
 /// (`ADD`, `+`, `-`) or appends.
@@ -158,6 +161,9 @@ impl Request {
             (Operation::Query(_) | Operation::Scan(_), Target::Go) => Ok(self.paged_go(setup)),
             (Operation::Query(_) | Operation::Scan(_), Target::Cli) => Ok(self.paged_cli(setup)),
             (Operation::Query(_) | Operation::Scan(_), Target::Rust) => Ok(self.paged_rust(setup)),
+            (Operation::Query(_) | Operation::Scan(_), Target::JsDocument) => {
+                Ok(self.paged_document(setup))
+            }
             (Operation::Query(_) | Operation::Scan(_), Target::Toolbox) => {
                 self.paged_toolbox(setup)
             }

@@ -102,6 +102,9 @@ impl Transaction {
                 let refused = go_str(refused_words);
                 Ok(like_go(setup, &call.fields, &token, (&refused, SENDS)))
             }
+            Target::JsDocument => {
+                Ok(transaction.like_document(setup, &token("randomUUID()"), &refused))
+            }
             Target::Toolbox => transaction.like_toolbox(setup, &token("randomUUID()"), &refused),
             Target::ElectroDb => transaction.like_electro(setup, &token("randomUUID()"), &refused),
             other => Err(Error::Invalid(format!(
@@ -132,7 +135,7 @@ fn stamped(mut program: Program, (name, value): (&str, &str)) -> Program {
             "const TOKEN = ",
             "const NOW = String(Math.floor(Date.now() / 1000));\n",
         ),
-        Target::Toolbox | Target::ElectroDb => (
+        Target::JsDocument | Target::Toolbox | Target::ElectroDb => (
             format!("{key}: {value}"),
             format!("{key}: NOW"),
             "const TOKEN = ",

@@ -97,18 +97,18 @@ const PAGED_PY_LOOP: &str = "    pages += 1
 print(items, \"items,\", pages, \"pages\", file=sys.stderr)
 ";
 
-const PAGED_JS_HEAD: &str = "\
+pub(super) const PAGED_JS_HEAD: &str = "\
 // A read, whole: every page (LastEvaluatedKey given back as ExclusiveStartKey until there is
 // none), each item printed as a line of DynamoDB JSON; the items and pages counted on stderr.
 ";
 
-const PAGED_JS_LOOP_START: &str = "
+pub(super) const PAGED_JS_LOOP_START: &str = "
 let items = 0;
 let pages = 0;
 for (;;) {
 ";
 
-const PAGED_JS_LOOP: &str = "  pages += 1;
+pub(super) const PAGED_JS_LOOP: &str = "  pages += 1;
   for (const item of page.Items ?? []) {
     console.log(shown(item));
     items += 1;

@@ -102,6 +102,8 @@ impl ReconcileShape {
             )),
             Target::Rust => Ok(self.reconcile_rust(setup)),
             Target::Toolbox => Ok(self.reconcile_toolbox(setup)),
+            Target::JsDocument => Ok(self.reconcile_document(setup)),
+            Target::ElectroDb => self.reconcile_electro(setup),
             other => Err(Error::Invalid(format!(
                 "a whole program is written in {PROGRAM_TARGETS}; {} is not one",
                 other.label()
