@@ -24,7 +24,12 @@ fn a_fractional_tally_drifts_by_the_same_exact_decimal_everywhere() {
     let url = served.url().replace("127.0.0.1", "localhost");
     let programs: Vec<(Runtime, String)> = runtimes()
         .into_iter()
-        .chain([document_runtime(), toolbox_runtime(), electrodb_runtime()])
+        .chain([
+            bash_runtime(),
+            document_runtime(),
+            toolbox_runtime(),
+            electrodb_runtime(),
+        ])
         .map(|runtime| {
             let mut args = vec!["--endpoint-url", &url, "check", "--table", "Social"];
             args.extend(common::LIKES_RULE);

@@ -12,7 +12,8 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::common::runtimes::{
-    document_runtime, electrodb_runtime, like_tally, printed_like, runtimes, text, toolbox_runtime,
+    bash_runtime, document_runtime, electrodb_runtime, like_tally, printed_like, runtimes, text,
+    toolbox_runtime,
 };
 use crate::common::{self, Fault, served::Served, served::succeeded};
 
@@ -118,8 +119,13 @@ fn the_reconcile_prints_exactly_the_drifts_dynoscope_finds() {
         ["POST#3b0c", "POST#77f1", "POST#d71e"],
         "the sandbox's three seeded drifts"
     );
-    let libraries = [document_runtime(), toolbox_runtime(), electrodb_runtime()];
-    for runtime in runtimes().into_iter().chain(libraries) {
+    let others = [
+        bash_runtime(),
+        document_runtime(),
+        toolbox_runtime(),
+        electrodb_runtime(),
+    ];
+    for runtime in runtimes().into_iter().chain(others) {
         let program = check(&["--all", "--program", runtime.target], 0).join("\n") + "\n";
         let out = runtime.run("reconcile", &program, &[]);
         assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));

@@ -72,6 +72,14 @@ fn toolbox(code: &str) -> (Option<i32>, String, String) {
     (out.status.code(), text(&out.stdout), text(&out.stderr))
 }
 
+/// The Numbers panel card's "Copy as program" menu, open, until it shows `label`.
+fn open_program_menu(h: &mut Harness<'_, DynoscopeApp>, label: &str) {
+    click_shown(h, "Copy as program");
+    step_until(h, "the menu", |h| {
+        h.query_by_role_and_label(Role::Button, label).is_some()
+    });
+}
+
 /// The like just sent, copied as a program: a fresh token, so run again it is a second like
 /// of the same user, cancelled with its reasons; the tally does not move.
 #[test]
@@ -164,7 +172,9 @@ fn the_numbers_panel_copies_its_add_as_a_program_that_runs() {
     open_stats_row(h);
     h.get_by_role_and_label(Role::Button, "+1").click();
     step_until(h, "the result card", |h| has_label(h, "41 → 42"));
-    click_shown(h, "Copy as boto3 program");
+    open_program_menu(h, "Copy as boto3 program");
+    h.get_by_role_and_label(Role::Button, "Copy as boto3 program")
+        .click();
     h.step();
     let texts = copied(h);
     assert_eq!(texts.len(), 1, "{texts:?}");
@@ -173,7 +183,9 @@ fn the_numbers_panel_copies_its_add_as_a_program_that_runs() {
     assert_eq!(status, Some(0), "{stderr}");
     assert_eq!(stdout.trim(), r#"{"play_count": {"N": "43"}}"#);
     // The same ADD with dynamodb-toolbox: `$add(1)`, the server's value printed.
-    click_shown(h, "Copy as dynamodb-toolbox program");
+    open_program_menu(h, "Copy as dynamodb-toolbox program");
+    h.get_by_role_and_label(Role::Button, "Copy as dynamodb-toolbox program")
+        .click();
     h.step();
     let texts = copied(h);
     assert_eq!(texts.len(), 1, "{texts:?}");

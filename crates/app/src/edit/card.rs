@@ -31,20 +31,24 @@ fn request_ui(ui: &mut Ui, report: &EditReport) {
         .show(ui, |ui| {
             ui.label(RichText::new(plan.request_lines().join("\n")).monospace());
         });
-    ui.horizontal_wrapped(|ui| {
+    ui.horizontal(|ui| {
         if ui.button("Copy as JSON").clicked() {
             ui.ctx().copy_text(plan.to_json());
         }
         if ui.button("Copy as AWS CLI").clicked() {
             ui.ctx().copy_text(plan.to_aws_cli());
         }
-        // A whole program: the new value printed, sent once when not safe to repeat.
-        for (target, label) in widgets::PROGRAM_COPIES {
-            if ui.button(label).clicked()
-                && let Ok(program) = plan.program(target)
-            {
-                ui.ctx().copy_text(program.code);
+        // A whole program: the new value printed, sent once when not safe to repeat. A menu,
+        // so that the row fits the panel's narrow column.
+        ui.menu_button("Copy as program", |ui| {
+            for (target, label) in widgets::PROGRAM_COPIES {
+                if ui.button(label).clicked()
+                    && let Ok(program) = plan.program(target)
+                {
+                    ui.ctx().copy_text(program.code);
+                    ui.close();
+                }
             }
-        }
+        });
     });
 }

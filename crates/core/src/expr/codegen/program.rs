@@ -6,6 +6,7 @@
 //! (tables, names, values) appears only inside string literals, never in a comment.
 
 mod cli;
+mod cli_reconcile;
 mod document;
 mod document_more;
 mod electro;

@@ -95,11 +95,7 @@ impl ReconcileShape {
                 Ok(program(target, code))
             }
             Target::Go => Ok(self.reconcile_go(setup)),
-            Target::Cli => Err(Error::Invalid(
-                "the reconcile is written in boto3, js, ts, go or rust: the AWS CLI alone \
-                 cannot add up the pages of a scan it prints"
-                    .into(),
-            )),
+            Target::Cli => Ok(self.reconcile_cli(setup)),
             Target::Rust => Ok(self.reconcile_rust(setup)),
             Target::Toolbox => Ok(self.reconcile_toolbox(setup)),
             Target::JsDocument => Ok(self.reconcile_document(setup)),
