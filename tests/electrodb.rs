@@ -15,7 +15,7 @@ use crate::common::Fault;
 use crate::common::runtimes::{electrodb_runtime, like_tally, printed_like, text};
 use crate::common::served::{Served, dynoscope, play_count};
 use crate::programs::printed;
-use crate::toolbox::{js, written};
+use crate::toolbox::{js, refused_in_words, run_written, written};
 
 /// The updates, each sent by ElectroDB's code to one sandbox and by the low-level client's to
 /// another: `ADD` of a number and of a set, `SET` of a value, `if_not_exists(x, 0) - d`,
@@ -53,10 +53,7 @@ fn an_update_written_for_electrodb_leaves_the_item_as_the_request_does_and_says_
             "SK=META",
         ];
         for (runtime, served) in [(&electro, &ours), (&js, &theirs)] {
-            let url = served.url().replace("127.0.0.1", "localhost");
-            let code = written(runtime.target, &url, &args);
-            let out = runtime.run("update", &code, &[]);
-            assert!(out.status.success(), "{code}\n{}", text(&out.stderr));
+            run_written(runtime, served, &args);
         }
     }
     let item = |served: &Served| -> Value {
@@ -177,31 +174,7 @@ const REFUSED: [(&[&str], &str); 9] = [
 
 #[test]
 fn what_electrodb_cannot_say_is_refused_in_words_before_anything() {
-    let key = [
-        "--table",
-        "Social",
-        "--key",
-        "PK=POST#a91f",
-        "--key",
-        "SK=META",
-    ];
-    for (args, words) in REFUSED {
-        let mut all = vec!["expr"];
-        all.extend(args);
-        all.extend(if args[0] == "query" {
-            &key[..2]
-        } else {
-            &key[..]
-        });
-        all.extend(["--as", "electrodb"]);
-        let out = dynoscope(&all);
-        let stderr = text(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{all:?}: {stderr}");
-        assert!(
-            stderr.contains("ElectroDB cannot say this request") && stderr.contains(words),
-            "{all:?}: {stderr}"
-        );
-    }
+    refused_in_words("electrodb", "ElectroDB", &REFUSED);
 }
 
 #[test]

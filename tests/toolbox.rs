@@ -21,6 +21,14 @@ pub(crate) fn written(target: &str, url: &str, args: &[&str]) -> String {
     succeeded(&all).0
 }
 
+/// `args` written `--as runtime.target` for `served`, and run: it must succeed.
+pub(crate) fn run_written(runtime: &Runtime, served: &Served, args: &[&str]) {
+    let url = served.url().replace("127.0.0.1", "localhost");
+    let code = written(runtime.target, &url, args);
+    let out = runtime.run("written", &code, &[]);
+    assert!(out.status.success(), "{code}\n{}", text(&out.stderr));
+}
+
 /// The low-level JavaScript client, whose requests the toolbox's are held to.
 pub(crate) fn js() -> Runtime {
     runtimes().into_iter().find(|r| r.target == "js").unwrap()
@@ -75,10 +83,7 @@ fn a_request_written_for_dynamodb_toolbox_leaves_the_item_as_the_request_does() 
     for args in updates() {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         for (runtime, served) in [(&toolbox, &ours), (&js, &theirs)] {
-            let url = served.url().replace("127.0.0.1", "localhost");
-            let code = written(runtime.target, &url, &args);
-            let out = runtime.run("update", &code, &[]);
-            assert!(out.status.success(), "{code}\n{}", text(&out.stderr));
+            run_written(runtime, served, &args);
         }
         let item = |served: &Served| served.item("Social", "POST#a91f", "META");
         assert_eq!(item(&ours), item(&theirs), "{args:?}");
@@ -257,8 +262,10 @@ const REFUSED: [(&[&str], &str); 9] = [
     (&["scan", "attribute_exists(PK)"], "a scan"),
 ];
 
-#[test]
-fn what_dynamodb_toolbox_cannot_say_is_refused_in_words_before_anything() {
+/// Each of `cases` (`expr` arguments, the words that say why) printed `--as target` for
+/// `POST#a91f`'s META (a query or a scan for the table alone) exits 2, saying that `library`
+/// cannot say it and why, and prints nothing.
+pub(crate) fn refused_in_words(target: &str, library: &str, cases: &[(&[&str], &str)]) {
     let key = [
         "--table",
         "Social",
@@ -267,24 +274,27 @@ fn what_dynamodb_toolbox_cannot_say_is_refused_in_words_before_anything() {
         "--key",
         "SK=META",
     ];
-    for (args, words) in REFUSED {
+    for (args, words) in cases {
         let mut all = vec!["expr"];
-        all.extend(args);
-        all.extend(if args[0] == "scan" {
-            &key[..2]
-        } else {
-            &key[..]
-        });
-        all.extend(["--as", "toolbox"]);
+        all.extend(*args);
+        let read = matches!(args[0], "query" | "scan");
+        all.extend(if read { &key[..2] } else { &key[..] });
+        all.extend(["--as", target]);
         let out = dynoscope(&all);
         let stderr = text(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{all:?}: {stderr}");
+        let said = format!("{library} cannot say this request");
         assert!(
-            stderr.contains("dynamodb-toolbox cannot say this request") && stderr.contains(words),
+            stderr.contains(&said) && stderr.contains(words),
             "{all:?}: {stderr}"
         );
         assert!(out.stdout.is_empty());
     }
+}
+
+#[test]
+fn what_dynamodb_toolbox_cannot_say_is_refused_in_words_before_anything() {
+    refused_in_words("toolbox", "dynamodb-toolbox", &REFUSED);
 }
 
 mod programs;

@@ -5,7 +5,7 @@
 
 use super::like::{LIKE_JS_STATE, LIKE_JS_TAIL, LIKE_JS_WORDS, SENDS};
 use super::paged::{PAGED_JS_HEAD, PAGED_JS_LOOP, PAGED_JS_LOOP_START};
-use super::reconcile::{RECONCILE_JS_DRIFT, RECONCILE_JS_END, quoted};
+use super::reconcile::{RECONCILE_JS_DRIFT, RECONCILE_JS_END};
 use super::{Program, marked};
 use crate::expr::codegen::render::js_document_field;
 use crate::expr::codegen::{ClientSetup, ReconcileShape, Request, Target, Transaction};
@@ -98,28 +98,11 @@ const shown = (value) =>
 impl ReconcileShape {
     /// The reconcile with the DocumentClient, connecting as `setup` says.
     pub(super) fn reconcile_document(&self, setup: &ClientSetup) -> Program {
-        let only = self
-            .only
-            .as_deref()
-            .map_or_else(|| "null".to_owned(), quoted);
-        let constants = [
-            ("TABLE", quoted(&self.table)),
-            ("PK", quoted(&self.keys.0)),
-            ("SK", quoted(&self.keys.1)),
-            ("TALLY", quoted(&self.tally)),
-            ("PARENT_SK", quoted(&self.parent_sk)),
-            ("PARENT_PREFIX", quoted(&self.parent_prefix)),
-            ("CHILD_PREFIX", quoted(&self.child_prefix)),
-            ("ONLY", only),
-        ];
-        let lines: Vec<String> = (constants.iter())
-            .map(|(name, value)| format!("const {name} = {value};"))
-            .collect();
         let (config, profile_import) = setup.js_config();
         let code = format!(
             "{RECONCILE_HEAD}{}\n{}\n\nconst client = DynamoDBDocumentClient.from(new DynamoDBClient({config}), {{\n  unmarshallOptions: {{ wrapNumbers: true }},\n}});\n{}{RECONCILE_READS}{}",
             profile_import.unwrap_or_default(),
-            lines.join("\n"),
+            self.js_constants(),
             marked(RECONCILE_JS_DRIFT, false),
             marked(RECONCILE_JS_END, false)
         );

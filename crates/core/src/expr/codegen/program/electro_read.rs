@@ -7,7 +7,7 @@
 //! `Count` (a read costs the same).
 
 use super::electro::PACKAGES;
-use super::reconcile::{RECONCILE_JS_DRIFT, RECONCILE_JS_END, quoted};
+use super::reconcile::{RECONCILE_JS_DRIFT, RECONCILE_JS_END};
 use super::{Program, marked};
 use crate::error::{Error, Result};
 use crate::expr::codegen::{ClientSetup, ReconcileShape, Target};
@@ -24,28 +24,11 @@ impl ReconcileShape {
                 )));
             }
         }
-        let only = self
-            .only
-            .as_deref()
-            .map_or_else(|| "null".to_owned(), quoted);
-        let constants = [
-            ("TABLE", quoted(&self.table)),
-            ("PK", quoted(&self.keys.0)),
-            ("SK", quoted(&self.keys.1)),
-            ("TALLY", quoted(&self.tally)),
-            ("PARENT_SK", quoted(&self.parent_sk)),
-            ("PARENT_PREFIX", quoted(&self.parent_prefix)),
-            ("CHILD_PREFIX", quoted(&self.child_prefix)),
-            ("ONLY", only),
-        ];
-        let lines: Vec<String> = (constants.iter())
-            .map(|(name, value)| format!("const {name} = {value};"))
-            .collect();
         let (config, profile_import) = setup.js_config();
         let code = format!(
             "{HEAD}{}\n{}\n\nconst documentClient = DynamoDBDocumentClient.from(new DynamoDBClient({config}), {{\n  unmarshallOptions: {{ wrapNumbers: true }},\n}});\n{ENTITY}{}{READS}{}",
             profile_import.unwrap_or_default(),
-            lines.join("\n"),
+            self.js_constants(),
             marked(RECONCILE_JS_DRIFT, false),
             marked(RECONCILE_JS_END, false)
         );

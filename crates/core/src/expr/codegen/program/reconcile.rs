@@ -37,20 +37,11 @@ pub(super) fn quoted(text: &str) -> String {
 }
 
 impl ReconcileShape {
-    /// The reconcile as a whole program in `target`, connecting as `setup` says.
-    pub fn program(&self, target: Target, setup: &ClientSetup) -> Result<Program> {
-        let only = self.only.as_deref().map_or_else(
-            || {
-                if target == Target::Boto3 {
-                    "None"
-                } else {
-                    "null"
-                }
-                .to_owned()
-            },
-            quoted,
-        );
-        let constants = [
+    /// The shape's words as string literals, by their constants' names (`ONLY` Python's `None`
+    /// or JavaScript's `null` when every parent is read).
+    fn constants(&self, python: bool) -> [(&'static str, String); 8] {
+        let none = if python { "None" } else { "null" };
+        [
             ("TABLE", quoted(&self.table)),
             ("PK", quoted(&self.keys.0)),
             ("SK", quoted(&self.keys.1)),
@@ -58,8 +49,24 @@ impl ReconcileShape {
             ("PARENT_SK", quoted(&self.parent_sk)),
             ("PARENT_PREFIX", quoted(&self.parent_prefix)),
             ("CHILD_PREFIX", quoted(&self.child_prefix)),
-            ("ONLY", only),
-        ];
+            (
+                "ONLY",
+                self.only.as_deref().map_or_else(|| none.to_owned(), quoted),
+            ),
+        ]
+    }
+
+    /// The constants as JavaScript: `const TABLE = "…";`, a line each.
+    pub(super) fn js_constants(&self) -> String {
+        let lines: Vec<String> = (self.constants(false).iter())
+            .map(|(name, value)| format!("const {name} = {value};"))
+            .collect();
+        lines.join("\n")
+    }
+
+    /// The reconcile as a whole program in `target`, connecting as `setup` says.
+    pub fn program(&self, target: Target, setup: &ClientSetup) -> Result<Program> {
+        let constants = self.constants(target == Target::Boto3);
         match target {
             Target::Boto3 => {
                 let lines: Vec<String> = constants

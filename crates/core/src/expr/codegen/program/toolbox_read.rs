@@ -5,7 +5,7 @@
 //! `exclusiveStartKey` — ending as the JavaScript reconcile does; and a query with its paging
 //! loop, an item a line.
 
-use super::reconcile::{RECONCILE_JS_DRIFT, RECONCILE_JS_END, quoted};
+use super::reconcile::{RECONCILE_JS_DRIFT, RECONCILE_JS_END};
 use super::toolbox::{PACKAGES, SHOWN};
 use super::{Program, marked};
 use crate::error::Result;
@@ -14,28 +14,11 @@ use crate::expr::codegen::{ClientSetup, ReconcileShape, Request, Target};
 impl ReconcileShape {
     /// The reconcile with dynamodb-toolbox, connecting as `setup` says.
     pub(super) fn reconcile_toolbox(&self, setup: &ClientSetup) -> Program {
-        let only = self
-            .only
-            .as_deref()
-            .map_or_else(|| "null".to_owned(), quoted);
-        let constants = [
-            ("TABLE", quoted(&self.table)),
-            ("PK", quoted(&self.keys.0)),
-            ("SK", quoted(&self.keys.1)),
-            ("TALLY", quoted(&self.tally)),
-            ("PARENT_SK", quoted(&self.parent_sk)),
-            ("PARENT_PREFIX", quoted(&self.parent_prefix)),
-            ("CHILD_PREFIX", quoted(&self.child_prefix)),
-            ("ONLY", only),
-        ];
-        let lines: Vec<String> = (constants.iter())
-            .map(|(name, value)| format!("const {name} = {value};"))
-            .collect();
         let (config, profile_import) = setup.js_config();
         let code = format!(
             "{RECONCILE_HEAD}{}\n{}\n\nconst documentClient = DynamoDBDocumentClient.from(new DynamoDBClient({config}), {{\n  unmarshallOptions: {{ wrapNumbers: true }},\n}});\nconst table = new Table({{\n  name: TABLE,\n  partitionKey: {{ name: PK, type: \"string\" }},\n  sortKey: {{ name: SK, type: \"string\" }},\n  documentClient,\n}});\n{}{RECONCILE_READS}{}",
             profile_import.unwrap_or_default(),
-            lines.join("\n"),
+            self.js_constants(),
             marked(RECONCILE_JS_DRIFT, false),
             marked(RECONCILE_JS_END, false)
         );
