@@ -30,7 +30,9 @@ pub fn item_view_ui(ui: &mut Ui, item: &Item, key_names: &[String], format: &mut
         ItemFormat::DynamoDb => value::item_to_dynamodb_json(item, key_names, true),
         ItemFormat::Plain => value::item_to_plain_json(item, key_names, true),
     };
-    ui.horizontal(|ui| {
+    // Wrapped: in a small window the item's column is narrow, and a row that does not fit
+    // would draw over the Numbers column beside it.
+    ui.horizontal_wrapped(|ui| {
         ui.selectable_value(format, ItemFormat::DynamoDb, "DynamoDB JSON");
         ui.selectable_value(format, ItemFormat::Plain, "JSON");
         ui.separator();
