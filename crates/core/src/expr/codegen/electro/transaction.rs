@@ -7,28 +7,13 @@ use crate::expr::codegen::electro::{
     Attributes, Electro, WRITES_MORE, client, entity, key_names, refused,
 };
 use crate::expr::codegen::toolbox::words::string;
-use crate::expr::codegen::{ClientSetup, Operation, Transaction};
+use crate::expr::codegen::{ClientSetup, Transaction};
 
 impl Transaction {
     /// The head (imports, client, entity, service) and the writes, a `.commit()`ed call each
     /// (the `Electro`'s call: them, comma-separated, a line each).
     pub(crate) fn electro(&self, setup: &ClientSetup, once: bool) -> Result<Electro> {
-        let Some(first) = self.writes.first() else {
-            return Err(refused("a transaction without a write"));
-        };
-        if self.writes.iter().any(|w| w.table != first.table) {
-            return Err(refused(
-                "a transaction over more than one table: dynoscope writes one entity",
-            ));
-        }
-        let key = (self.writes.iter())
-            .find_map(|w| match &w.operation {
-                Operation::Update(key) | Operation::Delete(key) => Some(key),
-                _ => None,
-            })
-            .ok_or_else(|| {
-                refused("puts alone: which attributes are the table's key is not in the request")
-            })?;
+        let (first, key) = self.one_table().map_err(refused)?;
         let keys = key_names(key);
         let mut attributes = Attributes::default();
         let mut calls = Vec::new();

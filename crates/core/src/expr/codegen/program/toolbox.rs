@@ -5,7 +5,7 @@
 //! the request is before anything is sent (exit 2); its formatter failing on the answer is
 //! after the write applied (exit 0, said so), never an unknown outcome.
 
-use super::Program;
+use super::{JS_TAIL, Program, marked};
 use crate::error::Result;
 use crate::expr::codegen::{ClientSetup, Request, Target};
 
@@ -15,11 +15,15 @@ impl Request {
         let code = self.toolbox(setup, once)?;
         let call = code.call.replace('\n', "\n  ");
         let note = if once { NOT_REPEATABLE } else { "" };
+        let tail = marked(JS_TAIL, false)
+            .replace(
+                "error instanceof ConditionalCheckFailedException",
+                "error.name === \"ConditionalCheckFailedException\"",
+            )
+            .replacen("} catch (error) {\n", CAUGHT, 1);
         let code = format!(
-            "{HEAD}{}\n{SHOWN}{note}try {{\n  const response = await {call};\n{}{}",
+            "{HEAD}{}\n{SHOWN}{note}try {{\n  const response = await {call};\n{tail}",
             code.head(&["DynamoDBToolboxError"]),
-            PRINTED,
-            TAIL
         );
         Ok(Program {
             target: Target::Toolbox,
@@ -65,10 +69,10 @@ const NOT_REPEATABLE: &str = "\
 // The SDK retries on its own, so it is sent once; on an unknown outcome, read the item first.
 ";
 
-const PRINTED: &str = "  console.log(shown(response.Attributes ?? {}));\n";
-
-/// The ending: dynamodb-toolbox's own errors sorted by when they are raised, then the SDK's.
-pub(super) const TAIL: &str = "} catch (error) {
+/// The start of the ending's `catch`: dynamodb-toolbox's own errors, sorted by when they are
+/// raised; the JavaScript program's ending follows (the SDK's errors told by name, since the
+/// toolbox's DocumentClient may carry its own copy of them).
+const CAUGHT: &str = "} catch (error) {
   if (error instanceof DynamoDBToolboxError) {
     if (error.code.startsWith(\"formatter.\")) {
       // Raised reading the answer: the write applied.
@@ -79,21 +83,4 @@ pub(super) const TAIL: &str = "} catch (error) {
     console.error(\"not sent:\", error.message);
     process.exit(2);
   }
-  if (error.name === \"ConditionalCheckFailedException\") {
-    console.error(\"condition failed, nothing written; the item now:\", shown(error.Item));
-    process.exit(1);
-  }
-  // No credentials, or no connection made: nothing was sent.
-  if (error.name === \"CredentialsProviderError\" || error.code === \"ECONNREFUSED\") {
-    console.error(\"not sent:\", error.message);
-    process.exit(2);
-  }
-  const status = error.$metadata?.httpStatusCode ?? 0;
-  if (status >= 400 && status < 500) {
-    console.error(\"refused:\", error.name, error.message);
-    process.exit(error.name === \"ValidationException\" ? 2 : 1);
-  }
-  console.error(\"outcome unknown (it may have been applied; not sent again):\", error.name, error.message);
-  process.exit(3);
-}
 ";

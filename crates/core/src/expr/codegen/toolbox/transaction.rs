@@ -8,28 +8,32 @@ use crate::expr::codegen::toolbox::words::{Schema, refused, string};
 use crate::expr::codegen::toolbox::{
     Toolbox, client, entity, imports, key_kinds, key_order, table,
 };
-use crate::expr::codegen::{ClientSetup, Operation, Transaction};
+use crate::expr::codegen::{ClientSetup, Operation, Request, Transaction};
+use crate::value::Item;
 
 impl Transaction {
-    /// The writes as dynamodb-toolbox transactions (the `Toolbox`'s call is them, a line each,
-    /// comma-separated), connecting as `setup` says; refused in words where it cannot.
-    pub(crate) fn toolbox(&self, setup: &ClientSetup, once: bool) -> Result<Toolbox> {
-        let Some(first) = self.writes.first() else {
-            return Err(refused("a transaction without a write"));
-        };
+    /// The first write (its table every write's) and the key an update or a delete names, as a
+    /// library writing one entity needs them; what is missing, in words.
+    pub(in crate::expr::codegen) fn one_table(
+        &self,
+    ) -> std::result::Result<(&Request, &Item), &'static str> {
+        let first = self.writes.first().ok_or("a transaction without a write")?;
         if self.writes.iter().any(|w| w.table != first.table) {
-            return Err(refused(
-                "a transaction over more than one table: dynoscope writes one entity",
-            ));
+            return Err("a transaction over more than one table: dynoscope writes one entity");
         }
         let key = (self.writes.iter())
             .find_map(|w| match &w.operation {
                 Operation::Update(key) | Operation::Delete(key) => Some(key),
                 _ => None,
             })
-            .ok_or_else(|| {
-                refused("puts alone: which attributes are the table's key is not in the request")
-            })?;
+            .ok_or("puts alone: which attributes are the table's key is not in the request")?;
+        Ok((first, key))
+    }
+
+    /// The writes as dynamodb-toolbox transactions (the `Toolbox`'s call is them, a line each,
+    /// comma-separated), connecting as `setup` says; refused in words where it cannot.
+    pub(crate) fn toolbox(&self, setup: &ClientSetup, once: bool) -> Result<Toolbox> {
+        let (first, key) = self.one_table().map_err(refused)?;
         let (names, guessed) = key_order(key);
         let keys = key_kinds(key, &names)?;
         let mut schema = Schema::default();
