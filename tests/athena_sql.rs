@@ -56,14 +56,14 @@ async fn duckdb_running_the_athena_sql_finds_the_drifts_the_reconcile_does() {
     let statements = tally::athena_statements(
         &info,
         &likes_rule(),
-        "s3://b/AWSDynamoDB/01/",
+        "s3://bkt/AWSDynamoDB/01/",
         "social_export",
     )
     .unwrap();
     assert!(
         statements
             .ddl
-            .ends_with("LOCATION 's3://b/AWSDynamoDB/01/data/'")
+            .ends_with("LOCATION 's3://bkt/AWSDynamoDB/01/data/'")
     );
     std::fs::write(dir.join("ddl.sql"), &statements.ddl).unwrap();
     std::fs::write(dir.join("query.sql"), &statements.query).unwrap();

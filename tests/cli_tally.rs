@@ -175,7 +175,7 @@ fn check_all_estimates_first_and_reconciles_from_an_export_alike() {
     assert_eq!(rcu(&offline), 0.0);
     std::fs::remove_dir_all(&dir).unwrap();
 
-    let sql = check_command(&[&rule[..], &["--athena", "s3://b/AWSDynamoDB/x/data/"]].concat());
+    let sql = check_command(&[&rule[..], &["--athena", "s3://bkt/AWSDynamoDB/x/data/"]].concat());
     assert_eq!(sql.status.code(), Some(0));
     let text = String::from_utf8_lossy(&sql.stdout);
     assert!(

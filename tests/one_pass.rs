@@ -254,6 +254,6 @@ fn the_athena_sql_reads_the_export_and_groups_children_by_parent() {
         KeyAttr::new("PK", ScalarType::S),
         Some(KeyAttr::new("SK", ScalarType::N)),
     );
-    let error = tally::athena_sql(&numeric, &likes_rule(), "s3://b/d/", "t").unwrap_err();
+    let error = tally::athena_sql(&numeric, &likes_rule(), "s3://bkt/d/", "t").unwrap_err();
     assert!(error.to_string().contains("`SK` is N"), "{error}");
 }

@@ -97,8 +97,8 @@ async fn throttled_out_keeps_its_items_and_start_key_goes_on_exactly() {
     let out = cli(first).await;
     let err = text(&out.stderr);
     eprintln!("{err}");
-    // Throttled beyond the retries: the server refused, nothing is wrong with the input.
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    // Throttled beyond the retries: the read could not finish (2), never "the data disagrees".
+    assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(
         err.contains("throttled, waiting 50 ms before attempt 2"),
         "{err}"
@@ -152,8 +152,8 @@ async fn a_parallel_scan_throttled_out_goes_on_with_its_unfinished_segments() {
     let out = cli(first).await;
     let err = text(&out.stderr);
     eprintln!("{err}");
-    // Throttled beyond the retries: the server refused, nothing is wrong with the input.
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    // Throttled beyond the retries: the read could not finish (2), never "the data disagrees".
+    assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains(": throttled, waiting 50 ms"), "{err}");
     assert!(err.contains(" · 4 segments"), "{err}");
     let before = plain_keys(&out);

@@ -87,7 +87,9 @@ async fn count(connection: &Connection, table: &str) -> usize {
 async fn checked(url: &str, table: &str) -> std::collections::BTreeSet<String> {
     let mut args = vec!["check", "--table", table];
     args.extend(LIKES_RULE);
-    args.extend(["--all", "--json"]);
+    // moto's Scan answers a page of 26,524 items in seconds, eight segments at once: the
+    // check is given time for that (its correctness, not moto's speed, is under test).
+    args.extend(["--all", "--json", "--timeout", "120"]);
     let (code, stdout, stderr) = dynoscope(url, &args).await;
     assert_eq!(code, 1, "the seeded drifts come over: {stderr}");
     parents(&stdout)

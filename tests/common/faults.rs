@@ -61,6 +61,10 @@ pub enum Fault {
     ResetBeforeApply,
     /// Never forward it, never answer (the client's timeout must give up): nothing was applied.
     SilentBeforeApply,
+    /// Forward it; answer with the server's answer whose first number (`"N":"…`) has its first
+    /// digit changed, its headers (`x-amz-crc32` among them) as the server sent them: still
+    /// JSON, still the length it says, but not what the server said.
+    DigitChangedAfterApply,
 }
 
 impl Fault {
@@ -364,6 +368,9 @@ async fn answer_client(
         Fault::SilentAfterApply => {
             tokio::time::sleep(Duration::from_secs(120)).await;
         }
+        Fault::DigitChangedAfterApply => {
+            let _ = client.write_all(&digit_changed(answer)).await;
+        }
         Fault::Throttle(_)
         | Fault::ThrottleBecause { .. }
         | Fault::ThrottleReads { .. }
@@ -375,4 +382,16 @@ async fn answer_client(
         | Fault::ResetBeforeApply
         | Fault::SilentBeforeApply => {}
     }
+}
+
+/// `answer` with the first digit of its first number changed (9 for 3, 0 for 9 …).
+fn digit_changed(mut answer: Vec<u8>) -> Vec<u8> {
+    let marker = br#""N":""#;
+    if let Some(at) = answer.windows(marker.len()).position(|w| w == marker)
+        && let Some(digit) = answer.get_mut(at + marker.len())
+        && digit.is_ascii_digit()
+    {
+        *digit = b'0' + (*digit - b'0' + 6) % 10;
+    }
+    answer
 }

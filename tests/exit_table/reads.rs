@@ -23,7 +23,7 @@ fn tables_describe_get_rows() -> Vec<Row> {
             "throttled out",
             Proxy(&["ListTables"], THROTTLED),
             &["tables"],
-            Refused,
+            Bad,
         ),
         row("bad input", Direct, &["--timeout", "0", "tables"], Bad),
         row("done", Direct, &["describe", "--table", "Social"], Done),
@@ -112,7 +112,7 @@ fn items_scan_rows() -> Vec<Row> {
                 "--max-throttle-wait",
                 "0",
             ],
-            Refused,
+            Bad,
         ),
         row(
             "validation error",
@@ -137,7 +137,7 @@ fn items_scan_rows() -> Vec<Row> {
                 },
             ),
             &["scan", "--table", "Videos", "--max-throttle-wait", "0"],
-            Refused,
+            Bad,
         ),
         row(
             "validation error",
@@ -204,7 +204,7 @@ fn check_rows() -> Vec<Row> {
             class: "throttled out",
             via: Proxy(&["GetItem"], THROTTLED),
             args: check("POST#a91f"),
-            expect: Refused,
+            expect: Bad,
         },
         Row {
             class: "validation error",
@@ -262,7 +262,7 @@ fn size_rows() -> Vec<Row> {
             class: "throttled out",
             via: Proxy(&["GetItem"], THROTTLED),
             args: size("POST#a91f"),
-            expect: Refused,
+            expect: Bad,
         },
         row(
             "done",

@@ -10,6 +10,7 @@ use crate::common;
 mod limits;
 mod probe;
 mod reads;
+mod received;
 mod words;
 mod writes;
 
@@ -101,8 +102,17 @@ pub fn audit_path(name: &str) -> PathBuf {
     common::files::scratch(name).join("audit.jsonl")
 }
 
-/// The audit log's lines as JSON.
+/// The audit log's lines as JSON, but those of messages that were not tool calls (received:
+/// `initialize`, notifications, what rmcp answers by itself).
 pub fn audit_lines(path: &Path) -> Vec<Value> {
+    every_audit_line(path)
+        .into_iter()
+        .filter(|l| l["event"] != "received")
+        .collect()
+}
+
+/// Every line of the audit log as JSON.
+pub fn every_audit_line(path: &Path) -> Vec<Value> {
     std::fs::read_to_string(path)
         .unwrap()
         .lines()

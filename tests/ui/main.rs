@@ -15,6 +15,7 @@ mod edit;
 mod environments;
 mod expr;
 mod grid;
+mod in_step;
 mod items;
 mod likes;
 mod offers;

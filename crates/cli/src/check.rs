@@ -133,6 +133,7 @@ async fn athena(
         output: args.athena_output.clone().unwrap_or_default(),
         workgroup: args.workgroup.clone(),
         database: args.database.clone(),
+        wait_seconds: args.athena_wait,
     };
     let run = tally::run_in_athena(connection, (info, rule), &spec, stop).await?;
     said_read(out, &run)

@@ -33,7 +33,7 @@ pub struct CloneArgs {
     #[command(flatten)]
     pub to: ToConnectionFlags,
     /// Clone one partition only: the items with this partition key value (a Query).
-    #[arg(long, value_name = "VALUE")]
+    #[arg(long, allow_hyphen_values = true, value_name = "VALUE")]
     pub pk: Option<String>,
     /// Read the source in this many parallel scan segments.
     #[arg(long, default_value_t = 4, allow_negative_numbers = true, value_parser = positive)]

@@ -18,10 +18,10 @@ pub struct SizeArgs {
     #[arg(long, required_unless_present_any = ["item", "item_file"])]
     pub table: Option<String>,
     /// The item's partition key value (read with one consistent GetItem).
-    #[arg(long, requires = "table")]
+    #[arg(long, allow_hyphen_values = true, requires = "table")]
     pub pk: Option<String>,
     /// The item's sort key value, when the table has a sort key.
-    #[arg(long, requires = "pk")]
+    #[arg(long, allow_hyphen_values = true, requires = "pk")]
     pub sk: Option<String>,
     /// One JSON object, every number exact, with US dollar figures.
     #[arg(long)]

@@ -28,7 +28,7 @@ pub struct DiffArgs {
     #[command(flatten)]
     pub to: ToConnectionFlags,
     /// Compare one partition: the items with this partition key value (a Query on each side).
-    #[arg(long, value_name = "VALUE")]
+    #[arg(long, allow_hyphen_values = true, value_name = "VALUE")]
     pub pk: Option<String>,
     /// Compare every item (a Scan of each side).
     #[arg(long)]

@@ -31,15 +31,16 @@ pub enum Exit {
 pub const EXIT_TABLE: &str = "Exit status (every subcommand):
   0  done: applied, or no drift
   1  the server refused or the data disagrees: condition failed, transaction cancelled,
-     item or parent missing, drift found, throttled beyond the retries (nothing applied),
-     or an import or storm of which some writes applied and others were refused
-  2  bad input (the server's ValidationException too), usage, or a connection or server
-     error, before anything could apply
+     item or parent missing, drift found, a write throttled beyond the retries (nothing
+     applied), or an import or storm of which some writes applied and others were refused
+  2  bad input (the server's ValidationException too), usage, a connection or server
+     error before anything could apply, or a read throttled beyond its retries (it could
+     not finish: nothing is known to disagree)
   3  outcome unknown: it may have been applied, and was not sent again";
 
 impl Exit {
     /// The status of a run that ended in `error`: a missing item or parent is the data
-    /// disagreeing, and throttling beyond the retries the server refusing; every other error
+    /// disagreeing, and a write throttled beyond the retries the server refusing; every other error
     /// (a `ValidationException` included) came before anything could apply.
     pub fn of_error(error: &Error) -> Self {
         Self::from(Ending::of_error(error))

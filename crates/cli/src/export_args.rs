@@ -102,7 +102,7 @@ pub struct PlanArgs {
     #[arg(long, required_unless_present_all = ["items", "bytes"])]
     pub table: Option<String>,
     /// Items, instead of what DescribeTable says.
-    #[arg(long, value_name = "N", value_parser = whole_u64)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_u64)]
     pub items: Option<u64>,
     /// Bytes, instead of what DescribeTable says.
     #[arg(long, value_name = "N", value_parser = whole_u64)]

@@ -11,7 +11,7 @@ pub struct LikeTargetArgs {
     #[arg(long)]
     pub table: String,
     /// The parent's partition key value.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub pk: String,
     /// The parent's sort key.
     #[arg(long, default_value = "META")]

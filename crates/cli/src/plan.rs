@@ -8,9 +8,8 @@ use crate::interrupt::unless_stopped;
 use crate::output::Output;
 use dynoscope_core::cancel::CancelToken;
 use dynoscope_core::connection::Connection;
-use dynoscope_core::cost::{Billing, FALLBACK_REGION, PriceBook, Pricing};
+use dynoscope_core::cost::Pricing;
 use dynoscope_core::error::Result;
-use dynoscope_core::saved;
 use dynoscope_core::schema::read_spec;
 
 /// Plan the routes for the table on `connection`, or for the figures given when there is none.
@@ -31,18 +30,20 @@ pub async fn plan(
                 connection.region_pricing(),
             )
         }
-        _ => (None, bare_pricing()?),
+        _ => (None, bare_pricing(out)),
     };
     let sized = spec.sized(described)?;
     said_read(out, &spec.routes(&sized, &pricing))
 }
 
-/// No table: priced as us-east-1 (the user's price file over the shipped prices), said so.
-fn bare_pricing() -> Result<Pricing> {
-    Ok(Pricing::new(
-        &PriceBook::with_user_file(saved::config_dir().as_deref())?,
-        FALLBACK_REGION,
-        Some(format!("no table given, so priced as {FALLBACK_REGION}")),
-        Billing::default(),
-    ))
+/// No table (`plan`, `size`, `shards-advice`): priced as us-east-1 (the user's price file over the shipped prices; the shipped
+/// ones, said once, when that file cannot be used), said so.
+pub(crate) fn bare_pricing(out: &mut Output) -> Pricing {
+    let (pricing, unusable) = Pricing::without_table("no table given");
+    if let Some(error) = unusable {
+        out.note(format_args!(
+            "dynoscope: {error}; the shipped prices are used"
+        ));
+    }
+    pricing
 }

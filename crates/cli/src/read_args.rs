@@ -14,31 +14,31 @@ pub struct ItemsArgs {
     #[arg(long)]
     pub table: String,
     /// The partition key value.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub pk: String,
     /// Query this index instead of the table.
     #[arg(long)]
     pub index: Option<String>,
     /// Sort key equals.
-    #[arg(long, group = "sk")]
+    #[arg(long, allow_hyphen_values = true, group = "sk")]
     pub sk_eq: Option<String>,
     /// Sort key less than.
-    #[arg(long, group = "sk")]
+    #[arg(long, allow_hyphen_values = true, group = "sk")]
     pub sk_lt: Option<String>,
     /// Sort key less than or equal.
-    #[arg(long, group = "sk")]
+    #[arg(long, allow_hyphen_values = true, group = "sk")]
     pub sk_le: Option<String>,
     /// Sort key greater than.
-    #[arg(long, group = "sk")]
+    #[arg(long, allow_hyphen_values = true, group = "sk")]
     pub sk_gt: Option<String>,
     /// Sort key greater than or equal.
-    #[arg(long, group = "sk")]
+    #[arg(long, allow_hyphen_values = true, group = "sk")]
     pub sk_ge: Option<String>,
     /// Sort key begins with.
-    #[arg(long, group = "sk")]
+    #[arg(long, allow_hyphen_values = true, group = "sk")]
     pub sk_begins_with: Option<String>,
     /// Sort key between two values (inclusive).
-    #[arg(long, group = "sk", num_args = 2, value_names = ["LOW", "HIGH"])]
+    #[arg(long, allow_hyphen_values = true, group = "sk", num_args = 2, value_names = ["LOW", "HIGH"])]
     pub sk_between: Option<Vec<String>>,
     /// Descending sort-key order.
     #[arg(long)]
@@ -170,7 +170,7 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub rule: RuleFlags,
     /// Check this parent (partition key value).
-    #[arg(long, conflicts_with = "all")]
+    #[arg(long, allow_hyphen_values = true, conflicts_with = "all")]
     pub pk: Option<String>,
     /// Check every parent (a Scan with the parent filter).
     #[arg(long)]
@@ -215,6 +215,11 @@ pub struct CheckArgs {
     /// The Glue database the export's table is made in, with --run.
     #[arg(long, default_value = "default", requires = "run")]
     pub database: String,
+    /// How long each Athena query is followed before it is stopped, in seconds (1 to 86400;
+    /// 600 when not given), with --run.
+    #[arg(long, value_name = "SECONDS", requires = "run",
+        value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub athena_wait: Option<u64>,
     /// With --all: repair every drifted parent afterwards, a guarded SET each (the tally set
     /// to the children counted, on the condition it is still what was read), through the write
     /// gateway; one confirmation for all (--yes off this machine). Not from an export: its

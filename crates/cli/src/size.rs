@@ -5,16 +5,15 @@ use crate::args::{ShardsAdviceArgs, SizeArgs};
 use crate::exit::{Exit, said_read};
 use crate::interrupt::{describe, unless_stopped};
 use crate::output::Output;
+use crate::plan::bare_pricing;
 use dynoscope_core::cancel::CancelToken;
 use dynoscope_core::connection::Connection;
 use dynoscope_core::cost::reports::{PricedAdvice, PricedSize};
 use dynoscope_core::cost::shards::ShardAdvice;
 use dynoscope_core::cost::size::SizeReport;
 use dynoscope_core::cost::units::WriteKind;
-use dynoscope_core::cost::{Billing, FALLBACK_REGION, PriceBook, Pricing};
 use dynoscope_core::error::{Error, Result};
 use dynoscope_core::read;
-use dynoscope_core::saved;
 use dynoscope_core::spec::KeySpec;
 use dynoscope_core::table::{IndexKind, TableInfo};
 use dynoscope_core::validate::item_input::{item_of_file, item_of_text};
@@ -38,7 +37,7 @@ pub async fn size(
             };
             (item, connection.pricing(&info))
         }
-        _ => (given(&args)?, bare_pricing()?),
+        _ => (given(&args)?, bare_pricing(out)),
     };
     let size = SizeReport::of(&item);
     said_read(out, &PricedSize { size, pricing })
@@ -91,17 +90,6 @@ async fn read_item(
     Ok(item)
 }
 
-/// No table named: us-east-1 on demand, Standard, and said so (the user's price file over the
-/// shipped prices, as a connection's).
-fn bare_pricing() -> Result<Pricing> {
-    Ok(Pricing::new(
-        &PriceBook::with_user_file(saved::config_dir().as_deref())?,
-        FALLBACK_REGION,
-        Some("no table given, so on demand in us-east-1".to_owned()),
-        Billing::default(),
-    ))
-}
-
 /// Print the shard advice for `--writes-per-second` writes of `--item-bytes`, priced by
 /// `--table` (and checked for local secondary indexes) when `connection` is given.
 pub async fn shards_advice(
@@ -122,7 +110,7 @@ pub async fn shards_advice(
             advice.has_lsi = Some(info.indexes.iter().any(|i| i.kind == IndexKind::Local));
             connection.pricing(&info)
         }
-        _ => bare_pricing()?,
+        _ => bare_pricing(out),
     };
     let shards = args.shards;
     said_read(

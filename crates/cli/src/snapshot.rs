@@ -5,7 +5,7 @@
 use clap::Args;
 
 use crate::context::Ctx;
-use crate::exit::{EXIT_TABLE, Exit, said_read};
+use crate::exit::{EXIT_TABLE, Exit, said};
 use crate::flags::RuleFlags;
 use crate::interrupt::describe;
 use dynoscope_core::error::{Error, Result};
@@ -56,5 +56,7 @@ pub async fn snapshot(cx: &mut Ctx<'_>, args: SnapshotArgs) -> Result<Exit> {
     let written = spec
         .write_to((cx.connection, &info), target, cx.stop)
         .await?;
-    said_read(cx.out, &written)
+    // What the run does is the file, written whole: a reader of its words that left (`| true`)
+    // changes nothing of that, and is said at the end.
+    said(cx.out, &written)
 }

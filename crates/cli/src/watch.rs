@@ -28,7 +28,7 @@ pub struct WatchArgs {
     #[command(flatten)]
     pub rule: RuleFlags,
     /// Watch this parent (partition key value); without it, every parent of the rule.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub pk: Option<String>,
     /// `latest` (the writes from now on, after one exact check of --pk) or `trim-horizon` (the
     /// stream from its oldest record, up to 24 hours back: find yesterday's drift).

@@ -55,10 +55,10 @@ pub struct DeleteArgs {
     #[arg(long, requires = "pk")]
     pub from_query: bool,
     /// With --from-query: the partition key value.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub pk: Option<String>,
     /// With --from-query: only sort keys beginning with this.
-    #[arg(long, requires = "from_query")]
+    #[arg(long, allow_hyphen_values = true, requires = "from_query")]
     pub sk_begins_with: Option<String>,
     /// With --from-query: how it is counted and confirmed.
     #[command(flatten)]
@@ -72,7 +72,7 @@ pub struct ExportArgs {
     #[arg(long)]
     pub table: String,
     /// Only this partition (partition key value): a Query instead of a Scan.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub pk: Option<String>,
     /// csv, jsonl, ddb-json or s3-export.
     #[arg(long, default_value = "ddb-json")]

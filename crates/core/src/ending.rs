@@ -18,12 +18,17 @@ pub enum Ending {
 }
 
 impl Ending {
-    /// The class of a run that ended with `error`: a missing item or throttled out is refused,
-    /// an unknown outcome unknown, anything else an error before anything applied.
+    /// The class of a run that ended with `error`: a missing item, or a write throttled out, is
+    /// refused; an unknown outcome unknown; anything else — a read throttled out among them: it
+    /// could not finish, which must not read as data that disagrees — an error before anything
+    /// applied.
     pub fn of_error(error: &crate::error::Error) -> Self {
         use crate::error::Error;
         match error {
             Error::Missing { .. } | Error::NotFound { .. } => Self::Refused,
+            Error::Service { op, .. } if crate::throttle::is_throttled(error) && is_read(op) => {
+                Self::BadInput
+            }
             error if crate::throttle::is_throttled(error) => Self::Refused,
             Error::OutcomeUnknown(_) => Self::Unknown,
             _ => Self::BadInput,
@@ -56,4 +61,26 @@ impl Ending {
             Self::Unknown => "unknown",
         }
     }
+}
+
+/// Whether the operation `op` only reads (DynamoDB's, DynamoDB Streams').
+fn is_read(op: &str) -> bool {
+    matches!(
+        op,
+        "GetItem"
+            | "BatchGetItem"
+            | "Query"
+            | "Scan"
+            | "TransactGetItems"
+            | "DescribeTable"
+            | "ListTables"
+            | "DescribeStream"
+            | "GetShardIterator"
+            | "GetRecords"
+            | "DescribeTimeToLive"
+            | "DescribeContinuousBackups"
+            | "ListBackups"
+            | "ListExports"
+            | "DescribeExport"
+    )
 }

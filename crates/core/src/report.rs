@@ -177,6 +177,10 @@ impl fmt::Display for Lines<'_> {
 pub fn plural(count: usize, noun: &str) -> String {
     if count == 1 {
         format!("1 {noun}")
+    } else if noun == "child" {
+        format!("{count} children")
+    } else if ["s", "x", "ch", "sh"].iter().any(|end| noun.ends_with(end)) {
+        format!("{count} {noun}es")
     } else {
         format!("{count} {noun}s")
     }

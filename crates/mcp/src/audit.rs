@@ -68,6 +68,16 @@ impl Audit {
         if !file.metadata().map_err(failed)?.is_file() {
             return Err(not_a_file());
         }
+        // A log that was there before keeps what it holds but becomes the user's alone too.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            let mode = file.metadata().map_err(failed)?.permissions().mode();
+            if mode & 0o077 != 0 {
+                file.set_permissions(std::fs::Permissions::from_mode(0o600))
+                    .map_err(failed)?;
+            }
+        }
         Ok(Self {
             path: path.to_owned(),
             file: Mutex::new(file),
@@ -232,6 +242,12 @@ mod tests {
         audit.append(json!({"event": "start"})).unwrap();
         let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode(&path), 0o600);
+        // One made readable by others before is made the user's alone, its lines kept.
+        drop(audit);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        Audit::open(&path).unwrap();
+        assert_eq!(mode(&path), 0o600);
+        assert!(std::fs::read_to_string(&path).unwrap().contains("start"));
         assert_eq!(mode(path.parent().unwrap()), 0o700);
         let link = dir.join("link.jsonl");
         std::os::unix::fs::symlink(&path, &link).unwrap();

@@ -13,6 +13,7 @@
 pub mod audit;
 mod reads;
 mod relay;
+mod relay_audit;
 mod server;
 mod sql;
 mod writes;

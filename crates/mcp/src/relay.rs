@@ -9,19 +9,15 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt as _, AsyncRead, AsyncWrite, AsyncWriteExt as _, BufReader};
 use tokio::io::{DuplexStream, duplex};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use crate::audit::Audit;
+pub use crate::relay_audit::MAX_LINE_BYTES;
+use crate::relay_audit::{INVALID_REQUEST, Refused, received};
 use dynoscope_core::value::strict;
-
-/// The longest line (one JSON-RPC message) read: a request's arguments are specs, keys and an
-/// item's text (DynamoDB items are at most 400 KB), so 4 MiB is room to spare, while a 50 MB
-/// line is answered as refused without being held (the rest of it is read and dropped).
-pub const MAX_LINE_BYTES: usize = 4 << 20;
 
 /// The deepest nesting of arrays and objects a message may have: MCP's are a few levels, and
 /// the limit comes before serde_json's own (128), so the words are ours.
@@ -29,9 +25,6 @@ pub const MAX_DEPTH: usize = 64;
 
 /// JSON-RPC's "Invalid JSON was received".
 const PARSE_ERROR: i64 = -32700;
-
-/// JSON-RPC's "The JSON sent is not a valid Request object".
-const INVALID_REQUEST: i64 = -32600;
 
 /// Bytes buffered in each pipe between the relay and rmcp.
 const PIPE_BYTES: usize = 64 << 10;
@@ -239,6 +232,7 @@ async fn read_requests(
                 match check(text) {
                     Ok(()) if text.is_empty() => continue,
                     Ok(()) => {
+                        received(text, &audit);
                         if Head::of(text).is_some_and(|h| h.id.is_some() && h.method.is_some()) {
                             calls
                                 .asked
@@ -308,82 +302,6 @@ fn deeper_than(text: &[u8], most: usize) -> bool {
         }
     }
     false
-}
-
-/// A line refused before rmcp saw it: its answer and its audit line.
-struct Refused {
-    code: i64,
-    why: String,
-    bytes: usize,
-    /// The line as far as it can be read (serde_json's, the last of two members kept): for
-    /// its id, and for the audit log's method, tool and arguments.
-    message: Option<Value>,
-}
-
-impl Refused {
-    fn new(code: i64, why: String) -> Self {
-        Self {
-            code,
-            why,
-            bytes: 0,
-            message: None,
-        }
-    }
-
-    fn too_long(bytes: usize) -> Self {
-        Self {
-            bytes,
-            ..Self::new(
-                INVALID_REQUEST,
-                format!(
-                    "the line is {bytes} bytes, longer than the {MAX_LINE_BYTES} bytes a message may have here"
-                ),
-            )
-        }
-    }
-
-    fn of_line(self, text: &[u8]) -> Self {
-        let message = serde_json::from_slice::<Value>(text).ok();
-        Self {
-            bytes: text.len(),
-            message,
-            ..self
-        }
-    }
-
-    /// Answer the line with a JSON-RPC error and append it to the audit log.
-    async fn say(self, answers: &mpsc::Sender<Vec<u8>>, audit: &Audit) {
-        let field = |name: &str| self.message.as_ref().and_then(|m| m.get(name));
-        let id = field("id")
-            .filter(|id| id.is_string() || id.is_number())
-            .cloned()
-            .unwrap_or(Value::Null);
-        let text = format!(
-            "dynoscope refused this message before reading it: {}; nothing of it ran",
-            self.why
-        );
-        let answer = json!({
-            "jsonrpc": "2.0", "id": id, "error": {"code": self.code, "message": text},
-        });
-        let mut line = answer.to_string().into_bytes();
-        line.push(b'\n');
-        let _sent = answers.send(line).await;
-        let mut entry = json!({
-            "event": "refused", "code": self.code, "error": text, "id": id, "bytes": self.bytes,
-        });
-        if let Some(method) = field("method") {
-            entry["method"] = method.clone();
-        }
-        if field("method").and_then(Value::as_str) == Some("tools/call") {
-            let params = field("params");
-            entry["tool"] = params.and_then(|p| p.get("name")).cloned().into();
-            entry["arguments"] = params.and_then(|p| p.get("arguments")).cloned().into();
-            entry["ending"] = json!("error");
-        }
-        if let Err(error) = audit.append(entry) {
-            dynoscope_core::terminal::say(format_args!("dynoscope: {error}"));
-        }
-    }
 }
 
 #[cfg(test)]

@@ -37,6 +37,8 @@ pub struct CreateForm {
     /// The table the last Create was for (its summary): a result shown beside another table
     /// typed since would be a result of the wrong table, so it is forgotten then.
     made_for: Option<String>,
+    /// A table was created from what the form holds: the next New table… starts empty.
+    created: bool,
 }
 
 impl Default for CreateForm {
@@ -59,6 +61,7 @@ impl Default for CreateForm {
             tags: String::new(),
             run: AdminRun::default(),
             made_for: None,
+            created: false,
         }
     }
 }
@@ -94,7 +97,18 @@ impl CreateForm {
     /// Take in what arrived; the name of a table just created.
     pub fn poll(&mut self) -> Option<String> {
         let report = self.run.poll()?;
-        report.after.map(|table| table.spec.name)
+        let created = report.after.map(|table| table.spec.name);
+        self.created |= created.is_some();
+        created
+    }
+
+    /// Show the window again (New table…): after a table was created from it, empty, so that
+    /// nothing of the last table is one click from being created again; else as it was left.
+    pub fn reopen(&mut self) {
+        if self.created && !self.run.busy() {
+            *self = Self::default();
+        }
+        self.open = true;
     }
 
     /// Draw the window.
@@ -139,8 +153,13 @@ impl CreateForm {
             Ok(spec) => spec.problems(),
             Err(error) => vec![error.to_string()],
         };
-        for problem in &problems {
-            ui.colored_label(ui.visuals().warn_fg_color, problem);
+        // Nothing typed yet is not a mistake: the first thing to type is said instead.
+        if self.name.trim().is_empty() {
+            ui.weak("Type the table's name to create it.");
+        } else {
+            for problem in &problems {
+                ui.colored_label(ui.visuals().warn_fg_color, problem);
+            }
         }
         if let Ok(spec) = &spec
             && problems.is_empty()

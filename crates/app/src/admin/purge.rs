@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use egui::{RichText, Ui};
 
-use crate::widgets::{error_ui, protected_name_ui, write_button_ui};
+use crate::widgets::{error_ui, line_ui, protected_name_ui, write_button_ui};
 use crate::{Intent, Loaded, Scope};
 use dynoscope_core::purge::{self, PurgeCount, PurgeReport, PurgeSource, TallyChoice, check_typed};
 use dynoscope_core::report::{Report, age_text};
@@ -17,7 +17,12 @@ use dynoscope_core::tally::TallyRule;
 use dynoscope_core::task::{Job, Pending};
 
 /// How a delete ended: its lines, and the keys it deleted (what leaves the grid).
-type Ended = (Vec<String>, Vec<dynoscope_core::value::Item>);
+/// A delete's words, the keys it deleted and the parents whose tallies it repaired.
+type Ended = (
+    Vec<dynoscope_core::report::Line>,
+    Vec<dynoscope_core::value::Item>,
+    Vec<dynoscope_core::value::Item>,
+);
 
 /// Which items a delete takes.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -87,7 +92,7 @@ pub struct PurgeForm {
     /// The delete under way: its progress, and at the end its report with the tallies' lines.
     deleting: Option<Job<PurgeReport, Ended>>,
     progress: Option<PurgeReport>,
-    ended: Option<Vec<String>>,
+    ended: Option<Vec<dynoscope_core::report::Line>>,
     error: Option<dynoscope_core::error::Error>,
 }
 
@@ -116,15 +121,23 @@ impl PurgeForm {
             self.progress = None;
             self.counted = None;
             self.typed.clear();
-            let mut gone = Vec::new();
+            let (mut gone, mut repaired) = (Vec::new(), Vec::new());
             match done {
-                Ok((lines, deleted)) => {
+                Ok((lines, deleted, parents)) => {
                     self.ended = Some(lines);
-                    gone = deleted;
+                    (gone, repaired) = (deleted, parents);
                 }
                 Err(error) => self.error = Some(error),
             }
             if let Some(destination) = destination {
+                // Every item the run wrote is read back: the repaired parents too.
+                if !repaired.is_empty() {
+                    intents.push(Intent::Written {
+                        destination: Box::new(destination.clone()),
+                        table: table.to_owned(),
+                        keys: repaired,
+                    });
+                }
                 intents.push(Intent::Deleted {
                     destination: Box::new(destination),
                     table: table.to_owned(),
@@ -222,7 +235,7 @@ impl PurgeForm {
             });
         }
         for line in self.ended.iter().flatten() {
-            ui.label(line);
+            line_ui(ui, line);
         }
     }
 
@@ -377,7 +390,8 @@ fn delete_job(
                 },
             )
             .await?;
-            let lines = run.lines().into_iter().map(|l| l.text).collect();
-            Ok((lines, run.report.gone))
+            let lines = run.lines();
+            let parents = run.parents_written();
+            Ok((lines, run.report.gone, parents))
         })
 }

@@ -37,6 +37,17 @@ impl Default for SettingsForm {
 }
 
 impl SettingsForm {
+    /// A change was applied: the typed index, the index picked to delete and the TTL attribute
+    /// are emptied (billing's units are kept: they are a setting's value, not a request).
+    pub fn applied(&mut self) {
+        let (rcu, wcu) = (std::mem::take(&mut self.rcu), std::mem::take(&mut self.wcu));
+        *self = Self {
+            rcu,
+            wcu,
+            ..Self::default()
+        };
+    }
+
     /// Draw the settings of `table`; the change asked for, if any. `ready`: no other change
     /// is under way.
     pub fn settings_ui(
@@ -171,7 +182,7 @@ impl SettingsForm {
         if typed {
             ask(
                 ui,
-                "Add index",
+                &format!("Add index to {}", spec.name),
                 wish(|w| w.add_global = Some(self.index.spec())),
             );
         } else {
@@ -196,7 +207,7 @@ impl SettingsForm {
                 if !self.drop_index.is_empty() {
                     ask(
                         ui,
-                        "Delete index",
+                        &format!("Delete index from {}", spec.name),
                         wish(|w| w.delete_global = Some(self.drop_index.clone())),
                     );
                 }

@@ -12,7 +12,7 @@ use crate::admin::settings::SettingsForm;
 use crate::widgets::{error_ui, write_button_ui};
 use crate::{Context, Feature, Intent, Subject};
 use dynoscope_core::admin;
-use dynoscope_core::report::age_text;
+use dynoscope_core::report::{Report as _, age_text};
 use dynoscope_core::schema::{Described, IacFormat, read_spec, render_iac};
 use dynoscope_core::tally::TallyRule;
 use dynoscope_core::task::Pending;
@@ -63,6 +63,10 @@ impl Feature for AdminFeature {
         }
         if let Some(report) = self.run.poll() {
             self.backups.changed();
+            if report.ending() == dynoscope_core::ending::Ending::Done {
+                // Applied: what was typed for it is done, and is not one click from again.
+                self.settings.applied();
+            }
             // A restore describes its new table: this one is read again instead.
             let elsewhere = report
                 .after
@@ -92,6 +96,8 @@ impl Feature for AdminFeature {
 
     fn subject_changed(&mut self, subject: Subject<'_>) {
         if subject.table != Some(self.table.as_str()) {
+            // A form belongs to its table: nothing typed for one is offered to another.
+            self.settings = SettingsForm::default();
             self.described = None;
             self.describing = None;
             self.error = None;

@@ -14,6 +14,8 @@ pub struct RowTimes {
     again: HashMap<usize, Instant>,
     /// Rows the server no longer had when read again.
     gone: HashSet<usize>,
+    /// The last write of ours to the table, when one came after rows were read.
+    written: Option<Instant>,
 }
 
 impl RowTimes {
@@ -44,7 +46,10 @@ impl RowTimes {
     /// The times of the rows kept when rows are taken out: `moved[old]` is the old row's new
     /// place (`None`: taken out). Each kept row keeps when it was read.
     pub fn kept(&self, moved: &[Option<u32>]) -> Self {
-        let mut times = Self::default();
+        let mut times = Self {
+            written: self.written,
+            ..Self::default()
+        };
         for (old, new) in moved.iter().enumerate() {
             let (Some(new), Some(at)) = (new, self.read_at(old)) else {
                 continue;
@@ -58,6 +63,25 @@ impl RowTimes {
             }
         }
         times
+    }
+
+    /// When the oldest row shown was read (the first page, unless every row since was read
+    /// again).
+    pub fn oldest(&self) -> Option<Instant> {
+        self.pages.first().map(|(_, at)| *at)
+    }
+
+    /// A write of ours to the table went out `at`.
+    pub fn written(&mut self, at: Instant) {
+        self.written = Some(at);
+    }
+
+    /// When a write of ours went out after the oldest row was read: rows older than it may
+    /// not be what the server holds (each row the write touched was read back; others a
+    /// trigger or a repair changed may not be).
+    pub fn written_since_read(&self) -> Option<Instant> {
+        let written = self.written?;
+        (self.oldest()? < written).then_some(written)
     }
 
     /// Whether the server no longer had row `row` when it was last read.
@@ -91,5 +115,13 @@ mod tests {
         times.read_again(7, again, true);
         assert!(!times.gone(7), "back on the server");
         assert_eq!(times.read_at(8), Some(start), "only that row");
+        assert_eq!(times.oldest(), Some(start));
+        assert_eq!(times.written_since_read(), None);
+        times.written(later);
+        assert_eq!(
+            times.written_since_read(),
+            Some(later),
+            "older rows than the write"
+        );
     }
 }

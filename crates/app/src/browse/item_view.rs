@@ -183,6 +183,7 @@ impl BrowseFeature {
     /// A write of ours to `table` ended: read again the rows at `keys` shown in its tabs (at
     /// most [`MAX_AT_ONCE`]; more, as an import's, are left to a run of the query).
     pub fn reread_written(&mut self, scope: &Scope<'_>, table: &str, keys: &[Item]) {
+        self.note_write(table);
         if keys.len() > MAX_AT_ONCE {
             return;
         }
@@ -198,8 +199,21 @@ impl BrowseFeature {
         }
     }
 
+    /// A write of ours went to `table` now: every tab on it knows its rows may be older.
+    fn note_write(&mut self, table: &str) {
+        let now = std::time::Instant::now();
+        for tab in &mut self.tabs {
+            if let TabBody::Table(t) = &mut tab.body
+                && t.table == table
+            {
+                t.results.times.written(now);
+            }
+        }
+    }
+
     /// Items of `table` deleted by a write of ours: their rows leave every tab on it.
     pub fn remove_deleted(&mut self, table: &str, keys: &[Item]) {
+        self.note_write(table);
         for tab in &mut self.tabs {
             if let TabBody::Table(t) = &mut tab.body
                 && t.table == table

@@ -86,7 +86,8 @@ pub fn page_buttons_ui(ui: &mut Ui, scan: bool, results: &ResultsState) -> Optio
     {
         action = Some(FormAction::LoadMore);
     }
-    let all_label = if results.stopped {
+    // Resume only where there is something to go on from.
+    let all_label = if results.stopped && results.has_more {
         "Resume"
     } else {
         "Load all"

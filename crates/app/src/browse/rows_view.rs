@@ -12,6 +12,7 @@ use crate::browse::results::Results;
 use crate::save::{SaveEnd, Saving};
 use crate::widgets::error_ui;
 use dynoscope_core::error::Error;
+use dynoscope_core::report::age_text;
 use dynoscope_core::transfer::{self, Format};
 
 /// Draw the rows of a tab; a number edit asked for in the grid (only when `editable`: rows of
@@ -52,13 +53,19 @@ pub struct Export {
     pub path: String,
     saving: Option<Saving>,
     note: Option<Result<String, Error>>,
+    /// Said beside the export's outcome: its rows are older than a write of ours.
+    older: Option<String>,
 }
 
 impl Export {
     /// Take in a finished export.
     pub fn poll(&mut self) {
         if let Some(end) = Saving::take_ended(&mut self.saving) {
-            self.note = Some(SaveEnd::note(end, "items"));
+            let older = self.older.take();
+            self.note = Some(SaveEnd::note(end, "items").map(|note| match older {
+                Some(older) => format!("{note} {older}"),
+                None => note,
+            }));
         }
     }
 
@@ -70,6 +77,13 @@ impl Export {
         let rows = results.rows.clone();
         let keys = results.key_names().to_vec();
         self.note = None;
+        self.older = results.times.written_since_read().map(|written| {
+            format!(
+                "Some rows were read before a write of ours {}: they may not be what the \
+                 server holds now.",
+                age_text(written.elapsed())
+            )
+        });
         self.saving = Some(scope.saver.save(
             scope.spawner,
             name,

@@ -6,7 +6,7 @@ use egui::Ui;
 use crate::browse::progress::segments_ui;
 use crate::browse::results::Results;
 use dynoscope_core::cost::Pricing;
-use dynoscope_core::report::{capacity, read_summary};
+use dynoscope_core::report::{age_text, capacity, read_summary};
 use dynoscope_core::transfer::Format;
 
 /// What the user asked for in the status bar.
@@ -68,15 +68,7 @@ pub fn status_bar_ui(
                 ui.colored_label(ui.visuals().warn_fg_color, note);
             }
             segments_ui(ui, &results.progress, false);
-            if results.load.cancelled {
-                ui.weak("· cancelled, loaded rows kept; Resume goes on from the last key");
-            } else if results.load.error.is_some() && results.load.has_more() {
-                ui.weak("· stopped, loaded rows kept; Resume goes on from the last key");
-            } else if results.load.has_more() {
-                ui.weak("· more pages available");
-            } else if loading == Loading::Idle && !computed {
-                ui.weak("· all pages loaded");
-            }
+            where_it_stands_ui(ui, results, loading, computed);
             if results.filtering() {
                 ui.weak(format!("· {} shown (find filter)", results.view().len()));
             }
@@ -110,6 +102,48 @@ pub fn status_bar_ui(
         }
     });
     action
+}
+
+/// How far the rows go and how current they are: not current after a failed run, cancelled,
+/// stopped, more pages, or all loaded; how old the oldest row is, and a write of ours newer
+/// than it.
+fn where_it_stands_ui(ui: &mut Ui, results: &Results, loading: Loading, computed: bool) {
+    if results.failed_run.is_some() {
+        ui.colored_label(
+            ui.visuals().warn_fg_color,
+            "· not current: the last run failed before its first page, so these are the \
+             rows of the run before",
+        );
+    }
+    if results.load.cancelled {
+        ui.weak("· cancelled, loaded rows kept; Resume goes on from the last key");
+    } else if results.load.error.is_some() && results.load.has_more() {
+        ui.weak("· stopped, loaded rows kept; Resume goes on from the last key");
+    } else if results.load.has_more() {
+        ui.weak("· more pages available");
+    } else if loading == Loading::Idle
+        && !computed
+        && results.load.error.is_none()
+        && results.failed_run.is_none()
+    {
+        ui.weak("· all pages loaded");
+    }
+    if let Some(read) = results.times.oldest() {
+        // As the item view says its age: how old the oldest row shown is.
+        ui.weak(format!("· read {}", age_text(read.elapsed())))
+            .on_hover_text("When the oldest row shown was read (its page)");
+        ui.ctx()
+            .request_repaint_after(std::time::Duration::from_secs(1));
+        if let Some(written) = results.times.written_since_read() {
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                format!(
+                    "· a write of ours {} is newer than some rows: Run again to be sure",
+                    age_text(written.elapsed())
+                ),
+            );
+        }
+    }
 }
 
 /// The words of the status: rows, pages and what reading them cost (or that they were computed

@@ -359,6 +359,9 @@ impl TableTab {
         if let Some(error) = &self.results.load.error {
             error_ui(ui, error);
         }
+        if let Some(error) = &self.results.failed_run {
+            error_ui(ui, error);
+        }
         ui.separator();
         let editable = scope.table.name == self.table;
         rows_ui(ui, &mut self.results, self.load.is_some(), editable)

@@ -149,7 +149,9 @@ impl DynoscopeApp {
             columns.extend(features.browse.layouts());
         }
         Remembered {
-            connection: Some(self.last_connection.clone()),
+            // Never a password typed into an endpoint's URL (it is not used: requests are
+            // signed).
+            connection: Some(self.last_connection.clone().without_userinfo()),
             table: shown
                 .and_then(Workspace::last_table)
                 .or(self.last_table.clone()),

@@ -84,10 +84,13 @@ impl Workspace {
 
     /// Its tab in the connection strip.
     pub(super) fn chip(&self) -> Chip {
-        let health = if self.tables.failing() {
-            Health::Failing
-        } else {
-            Health::Good
+        // The dot follows the last request on the connection, whatever sent it (a query, a
+        // like, the table list): no answer is failing, any answer (an error code too) is good.
+        let health = match self.connection.last_answered() {
+            Some(false) => Health::Failing,
+            Some(true) => Health::Good,
+            None if self.tables.failing() => Health::Failing,
+            None => Health::Good,
         };
         Chip {
             name: self.named.name.clone(),

@@ -249,7 +249,7 @@ impl TablesFeature {
         }
         match list::tables_ui(ui, &view, &mut self.filter)? {
             list::ListAction::NewTable => {
-                self.create.open = true;
+                self.create.reopen();
                 None
             }
             list::ListAction::Refresh => {

@@ -69,6 +69,7 @@ pub(crate) async fn endpoint_clients_with(
     url: &str,
     region: &str,
     timeout: Duration,
+    answers: &super::LastAnswer,
 ) -> (Client, StreamsClient, PricingClient, aws_config::SdkConfig) {
     let conf = base_loader(timeout)
         .endpoint_url(url)
@@ -76,12 +77,8 @@ pub(crate) async fn endpoint_clients_with(
         .credentials_provider(local_credentials())
         .load()
         .await;
-    (
-        Client::new(&conf),
-        StreamsClient::new(&conf),
-        pricing_client(&conf),
-        conf.clone(),
-    )
+    let (client, streams) = super::watched_clients(&conf, answers);
+    (client, streams, pricing_client(&conf), conf.clone())
 }
 
 /// The region the AWS Price List API answers in (it also answers in ap-south-1 and
@@ -176,6 +173,21 @@ pub(crate) async fn profile_credentials(
         .build()
 }
 
+/// `url` without the user information of its authority (`http://user:pw@host` → `http://host`):
+/// DynamoDB's requests are signed, so a user and password in an endpoint URL are never used,
+/// and dropped they can be neither printed nor stored.
+pub(crate) fn without_userinfo(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_owned();
+    };
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let (authority, path) = rest.split_at(end);
+    match authority.rsplit_once('@') {
+        Some((_, host)) => format!("{scheme}://{host}{path}"),
+        None => url.to_owned(),
+    }
+}
+
 /// Whether `url` points at this machine: `localhost`, or a loopback IP address (`127.x.x.x`,
 /// `[::1]`). Anything else — a name that merely starts with `127.`, a host after user info
 /// (`http://127.0.0.1@example.com`) — is treated as elsewhere, so writes there are confirmed.
@@ -201,6 +213,24 @@ pub(crate) fn is_loopback(url: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn user_information_is_dropped_from_an_endpoint_url() {
+        assert_eq!(
+            without_userinfo("http://user:pw@127.0.0.1:8000/x?y=1"),
+            "http://127.0.0.1:8000/x?y=1"
+        );
+        assert_eq!(
+            without_userinfo("https://a@b:p@ss@example.com"),
+            "https://example.com"
+        );
+        // An @ after the authority is the path's, not user information.
+        assert_eq!(
+            without_userinfo("http://localhost:8000/a@b"),
+            "http://localhost:8000/a@b"
+        );
+        assert_eq!(without_userinfo("localhost:8000"), "localhost:8000");
+    }
 
     #[test]
     fn loopback_hosts() {

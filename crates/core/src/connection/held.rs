@@ -62,11 +62,13 @@ pub(super) async fn connect_sandbox(
 ) -> Result<Connection> {
     let sandbox = crate::sandbox::Sandbox::start(db_path.as_deref(), 0).await?;
     let url = sandbox.endpoint().to_owned();
+    let answers = super::LastAnswer::default();
     let (client, streams, pricing, sdk) =
-        endpoint_clients_with(&url, DEFAULT_LOCAL_REGION, options.timeout).await;
+        endpoint_clients_with(&url, DEFAULT_LOCAL_REGION, options.timeout, &answers).await;
     Ok(Connection {
         client,
         streams,
+        answers,
         sdk,
         pricing,
         target: url,

@@ -1,6 +1,7 @@
 //! Where dynoscope connects: AWS (profiles, SSO, regions, as the AWS CLI resolves them), any
 //! DynamoDB-compatible endpoint, or the embedded sandbox. One SDK `Client` per connection.
 
+mod answers;
 mod client;
 mod held;
 mod named;
@@ -17,6 +18,8 @@ use aws_sdk_dynamodb::Client;
 
 use crate::error::{Error, Result};
 
+pub use answers::LastAnswer;
+pub(crate) use answers::watched_clients;
 pub(crate) use client::is_loopback;
 pub use client::{ClientSetup, REGIONS};
 pub(crate) use client::{base_loader, endpoint_clients_with, pricing_client};
@@ -76,7 +79,7 @@ impl ConnectionSpec {
         }
         if let Some(url) = endpoint_url {
             return Self::Endpoint {
-                url,
+                url: client::without_userinfo(&url),
                 profile,
                 region,
             };
@@ -85,6 +88,24 @@ impl ConnectionSpec {
             return Self::Aws { profile, region };
         }
         Self::Sandbox { db_path: None }
+    }
+
+    /// The same place with no user information in an endpoint's URL (never used: requests are
+    /// signed), so that no password is printed or stored wherever the place is said.
+    #[must_use]
+    pub fn without_userinfo(self) -> Self {
+        match self {
+            Self::Endpoint {
+                url,
+                profile,
+                region,
+            } => Self::Endpoint {
+                url: client::without_userinfo(&url),
+                profile,
+                region,
+            },
+            other => other,
+        }
     }
 
     /// Whether any connection flag was given (so a remembered connection should not be used).
@@ -195,6 +216,8 @@ pub struct Connection {
     pub(crate) prices: prices::Prices,
     /// How long a request may take before it is given up on.
     pub timeout: Duration,
+    /// How the last request on it ended (answered or not), shared by its clones.
+    pub(crate) answers: LastAnswer,
     /// Keeps the embedded engine alive as long as a clone of this connection exists.
     #[cfg(feature = "sandbox")]
     pub sandbox: Option<std::sync::Arc<crate::sandbox::Sandbox>>,
@@ -212,6 +235,12 @@ impl std::fmt::Debug for Connection {
 }
 
 impl Connection {
+    /// How the last request on this connection ended: answered (`Some(true)`, an error code
+    /// included), not answered (`Some(false)`: refused, timed out, cut off), or none yet.
+    pub fn last_answered(&self) -> Option<bool> {
+        self.answers.answered()
+    }
+
     /// What reads go through: the connection's client, usable only by core's reads.
     pub fn reader(&self) -> Reader {
         Reader::of(&self.client)
@@ -272,6 +301,7 @@ pub async fn connect(spec: ConnectionSpec) -> Result<Connection> {
 
 /// Connect as `spec` says, with `options`.
 pub async fn connect_with(spec: ConnectionSpec, options: ConnectOptions) -> Result<Connection> {
+    let spec = spec.without_userinfo();
     if let ConnectionSpec::Aws {
         profile: Some(profile),
         ..
@@ -345,9 +375,12 @@ pub(crate) fn connection_of(
     spec: ConnectionSpec,
     options: ConnectOptions,
 ) -> Connection {
+    let answers = LastAnswer::default();
+    let (client, streams) = watched_clients(&conf, &answers);
     Connection {
-        client: Client::new(&conf),
-        streams: aws_sdk_dynamodbstreams::Client::new(&conf),
+        client,
+        streams,
+        answers,
         pricing: pricing_client(&conf),
         sdk: conf,
         target,

@@ -91,6 +91,7 @@ impl SavedConnections {
     /// gets a number (`prod 2`), so no saved place is overwritten. Returns the name it is saved
     /// under.
     pub fn save(&mut self, mut connection: SavedConnection) -> String {
+        connection.spec = connection.spec.without_userinfo();
         let taken = |name: &str, all: &[SavedConnection]| {
             all.iter()
                 .any(|c| c.name == name && c.spec != connection.spec)

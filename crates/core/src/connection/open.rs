@@ -57,14 +57,21 @@ pub async fn open(
     options: ConnectOptions,
     current: Option<Connection>,
 ) -> Result<Opened> {
+    // The sandbox shown is kept when it is the one asked for again: an in-memory one keeps its
+    // data, and a file one its hold on the file (a second engine on it would be refused).
     let reused = current.filter(|c| {
-        spec == ConnectionSpec::Sandbox { db_path: None } && c.spec == spec && c.has_sandbox()
+        matches!(spec, ConnectionSpec::Sandbox { .. }) && c.spec == spec && c.has_sandbox()
     });
     let kept_sandbox = reused.is_some();
     let connection = match reused {
         Some(current) => {
-            let (client, streams, pricing, sdk) =
-                endpoint_clients_with(&current.target, &current.region, options.timeout).await;
+            let (client, streams, pricing, sdk) = endpoint_clients_with(
+                &current.target,
+                &current.region,
+                options.timeout,
+                &current.answers,
+            )
+            .await;
             Connection {
                 client,
                 streams,

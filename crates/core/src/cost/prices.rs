@@ -276,6 +276,22 @@ impl PriceBook {
     }
 }
 
+impl super::Pricing {
+    /// No table named: on demand in us-east-1 from the shipped prices with the user's price file
+    /// over them, `why` said as the reason; a user's file that cannot be used falls back to the
+    /// shipped prices, as a connection's does, and its error comes back to be said once.
+    pub fn without_table(why: &str) -> (Self, Option<Error>) {
+        let (book, unusable) = PriceBook::load(crate::saved::config_dir().as_deref());
+        let pricing = Self::new(
+            &book,
+            FALLBACK_REGION,
+            Some(format!("{why}, so priced as {FALLBACK_REGION}")),
+            super::Billing::default(),
+        );
+        (pricing, unusable)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

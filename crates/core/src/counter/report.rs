@@ -271,7 +271,7 @@ impl Report for EditReport {
                 stored_now,
                 attempts,
             } => lines.extend(self.unknown_lines(error, *attempts, stored_now, &expected)),
-            Outcome::Failed(error) => lines.push(Line::new(Tone::Bad, error.to_string())),
+            Outcome::Failed(error) => lines.push(Line::new(Tone::Bad, error.write_words())),
         }
         lines
     }

@@ -17,7 +17,9 @@ use crate::diff::{DiffScope, read_side, request};
 use crate::error::{Error, Result};
 use crate::read;
 use crate::table::TableInfo;
-use crate::transfer::{FileItems, Format, TextSource, export_sources};
+use crate::transfer::{
+    FileItems, Format, KEYS_IN_MEMORY, KeysSeen, TextSource, export_sources, twice_in_export,
+};
 use crate::value::Item;
 use crate::write::Destination;
 
@@ -64,6 +66,7 @@ impl Source<'_> {
     /// `on_batch` with the read units it spent.
     pub(super) async fn read_all(
         &self,
+        info: &TableInfo,
         scope: &DiffScope,
         stop: &CancelToken,
         mut on_batch: impl FnMut(Vec<Item>, f64),
@@ -80,19 +83,33 @@ impl Source<'_> {
             Self::Export(path, _, connection) => {
                 let files = sources(path, connection).await?;
                 let (tx, mut rx) = mpsc::channel::<Vec<Item>>(4);
-                let reading = tokio::task::spawn_blocking(move || feed(&files, &tx));
-                while let Some(batch) = rx.recv().await {
-                    if stop.is_cancelled() {
-                        return Err(Error::Cancelled {
-                            op: "reading the export",
-                        });
-                    }
+                let info = info.clone();
+                let reading = tokio::task::spawn_blocking(move || feed(&files, &info, &tx));
+                let mut stopped = false;
+                loop {
+                    let batch = tokio::select! {
+                        batch = rx.recv() => batch,
+                        () = stop.cancelled() => None,
+                    };
+                    let Some(batch) = batch else { break };
                     on_batch(batch, 0.0);
                 }
-                reading.await.map_err(|e| Error::TaskDied {
+                if stop.is_cancelled() {
+                    stopped = true;
+                }
+                // The reader's thread ends at its next batch once nobody receives: waited
+                // for, so no read of it is left running after the comparison.
+                drop(rx);
+                let read = reading.await.map_err(|e| Error::TaskDied {
                     op: "reading the export",
                     detail: e.to_string(),
-                })?
+                })?;
+                if stopped && read.is_ok() {
+                    return Err(Error::Cancelled {
+                        op: "reading the export",
+                    });
+                }
+                read
             }
         }
     }
@@ -142,17 +159,32 @@ async fn sources(path: &Path, connection: &Connection) -> Result<Vec<Box<dyn Tex
     Ok(export_sources(&connection.s3(), &location).await?.sources)
 }
 
-/// Every item of `files` sent in batches; a closed channel (the comparison gone) stops it.
-fn feed(files: &[Box<dyn TextSource>], tx: &mpsc::Sender<Vec<Item>>) -> Result<()> {
+/// Every item of `files` sent in batches; a closed channel (the comparison gone) stops it. A key
+/// met twice (two exports in one folder, an object named twice) ends it with an error, found in
+/// bounded memory: a key on both sides is then never said to be on one.
+fn feed(
+    files: &[Box<dyn TextSource>],
+    info: &TableInfo,
+    tx: &mpsc::Sender<Vec<Item>>,
+) -> Result<()> {
     let mut batch = Vec::with_capacity(BATCH);
-    for file in files {
+    let mut keys = KeysSeen::new(KEYS_IN_MEMORY);
+    for (number, file) in files.iter().enumerate() {
         let mut source = FileItems::of_source(file.as_ref(), Format::S3Export, &HashMap::new())?;
-        while let Some((_, item)) = source.next_item()? {
+        if tx.is_closed() {
+            return Ok(());
+        }
+        while let Some((line, item)) = source.next_item()? {
+            keys.add(&item, info, (number as u32, line as u64))?;
             batch.push(item);
             if batch.len() == BATCH && tx.blocking_send(std::mem::take(&mut batch)).is_err() {
                 return Ok(());
             }
         }
+    }
+    if let Some(twice) = keys.finish()? {
+        let names: Vec<String> = files.iter().map(|f| f.name()).collect();
+        return Err(twice_in_export(&names, twice));
     }
     if !batch.is_empty() {
         let _gone = tx.blocking_send(batch);

@@ -9,6 +9,7 @@
 
 mod canon;
 mod exported;
+mod over_time;
 mod packed;
 mod pairing;
 mod report;
@@ -17,8 +18,9 @@ mod tallies;
 
 pub use canon::AttrChange;
 pub use exported::Source;
+pub use over_time::{Moved, SnapshotDiff, compare_snapshots};
 pub use report::{MAX_LISTED, TableDiff};
-pub use snapshot::{Moved, SnapParent, SnapshotDiff, TallySnapshot, compare_snapshots};
+pub use snapshot::{SnapParent, TallySnapshot};
 pub use tallies::{TallyDiff, TallyPair, compare_tallies};
 
 use std::sync::{Mutex, PoisonError};
@@ -99,18 +101,38 @@ async fn compare_sources(
     // Both sides at once: an item waits only until its key arrives from the other side, so
     // two copies scanned in the same order hold little at any moment.
     let (side_a, side_b) = (&mut diff.a, &mut diff.b);
-    let read_a = a.read_all(scope, stop, |items, rcu| {
-        side_a.rcu += rcu;
-        side_a.read += items.len() as u64;
-        lock(&pairing).arrive(On::A, items);
-    });
-    let read_b = b.read_all(scope, stop, |items, rcu| {
-        side_b.rcu += rcu;
-        side_b.read += items.len() as u64;
-        lock(&pairing).arrive(On::B, items);
-    });
-    // The first side to fail stops the other: no read is spent on a comparison already lost.
-    tokio::try_join!(read_a, read_b)?;
+    // The first side to fail stops the other (no read is spent on a comparison already lost),
+    // and both are waited for: a side reading an export on a thread of its own has ended
+    // before the comparison answers, so nothing of it outlives the run.
+    let halt = CancelToken::default();
+    let read_a = async {
+        let read = a.read_all(info, scope, &halt, |items, rcu| {
+            side_a.rcu += rcu;
+            side_a.read += items.len() as u64;
+            lock(&pairing).arrive(On::A, items);
+        });
+        read.await.inspect_err(|_| halt.cancel())
+    };
+    let read_b = async {
+        let read = b.read_all(info, scope, &halt, |items, rcu| {
+            side_b.rcu += rcu;
+            side_b.read += items.len() as u64;
+            lock(&pairing).arrive(On::B, items);
+        });
+        read.await.inspect_err(|_| halt.cancel())
+    };
+    let (read_a, read_b) = {
+        let both = async { tokio::join!(read_a, read_b) };
+        tokio::pin!(both);
+        tokio::select! {
+            read = &mut both => read,
+            () = stop.cancelled() => {
+                halt.cancel();
+                both.await
+            }
+        }
+    };
+    first_failure(read_a, read_b)?;
     let pairing = pairing.into_inner().unwrap_or_else(PoisonError::into_inner);
     if let Some(error) = pairing.keyless {
         return Err(error);
@@ -143,6 +165,16 @@ async fn compare_sources(
         diff.changed.push((key, changes(&item_a, &item_b)));
     }
     Ok(diff)
+}
+
+/// The first of two sides' failures that is not only the other's stop (a side halted because
+/// the other failed says `Cancelled`).
+fn first_failure(a: Result<()>, b: Result<()>) -> Result<()> {
+    match (a, b) {
+        (Err(e), _) | (_, Err(e)) if !matches!(e, Error::Cancelled { .. }) => Err(e),
+        (Err(e), _) | (_, Err(e)) => Err(e),
+        _ => Ok(()),
+    }
 }
 
 /// The pairing, whoever held it last (a callback never panics while holding it).

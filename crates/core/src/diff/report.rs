@@ -109,7 +109,7 @@ impl TableDiff {
 impl Report for TableDiff {
     fn lines(&self) -> Vec<Line> {
         let names = &self.a.key_names;
-        let tone = if self.agrees() {
+        let tone = if self.ending() == Ending::Done {
             Tone::Good
         } else {
             Tone::Warn
@@ -191,9 +191,11 @@ impl Report for TableDiff {
         })
     }
 
-    /// Done when the two sides hold the same items; refused (the data disagrees) otherwise.
+    /// Done when the two sides hold the same items; refused (the data disagrees) otherwise, and
+    /// when a key asked for is on neither side (it was compared with nothing: a mistyped key
+    /// must not pass).
     fn ending(&self) -> Ending {
-        if self.agrees() {
+        if self.agrees() && self.absent == 0 {
             Ending::Done
         } else {
             Ending::Refused

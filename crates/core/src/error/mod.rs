@@ -11,6 +11,7 @@ pub use crate::position::TextPosition;
 
 mod source;
 mod throttling;
+mod words;
 
 pub use throttling::ThrottleReason;
 pub(crate) use throttling::in_words as throttle_words;
@@ -293,36 +294,6 @@ impl Error {
                 detail,
             },
             _ => Self::Request { op, detail },
-        }
-    }
-
-    /// The error in a few words, for a status line: which operation, and the cause at the end
-    /// of the chain (`ListTables failed: timed out after 10s`). The whole chain is
-    /// [`to_string`](ToString::to_string).
-    pub fn headline(&self) -> String {
-        let last = |detail: &str| detail.rsplit(": ").next().unwrap_or(detail).to_owned();
-        match self {
-            Self::Timeout { op, detail } => {
-                let after = detail
-                    .find("after ")
-                    .map(|at| {
-                        let rest = &detail[at..];
-                        let end = rest.find([':', ',', ')']).unwrap_or(rest.len());
-                        format!(" {}", rest[..end].trim_end())
-                    })
-                    .unwrap_or_default();
-                format!("{op} failed: timed out{after}")
-            }
-            Self::Unreachable { op, detail, .. } => {
-                format!(
-                    "{op} failed: could not reach the endpoint: {}",
-                    last(detail)
-                )
-            }
-            Self::Credentials { op, detail } => {
-                format!("{op} failed: no usable credentials: {}", last(detail))
-            }
-            _ => self.to_string(),
         }
     }
 

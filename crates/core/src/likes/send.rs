@@ -75,7 +75,7 @@ impl LikeOutcome {
                 Tone::Warn,
                 format!("Cancelled: {}", plan.cancelled_words(reasons)),
             ),
-            Self::Failed(error) => Line::new(Tone::Bad, error.to_string()),
+            Self::Failed(error) => Line::new(Tone::Bad, error.write_words()),
             Self::Unknown(error) => Line::new(
                 Tone::Warn,
                 format!(

@@ -208,7 +208,7 @@ impl Report for StatementReport {
                     resent(*attempts)
                 ),
             ),
-            StatementOutcome::Failed(error) => Line::new(Tone::Bad, error.to_string()),
+            StatementOutcome::Failed(error) => Line::new(Tone::Bad, error.write_words()),
         }];
         if let StatementOutcome::Applied { throttled, .. } = &self.outcome {
             lines.extend(throttled.iter().map(|note| Line::new(Tone::Quiet, note)));

@@ -11,11 +11,13 @@ use crate::connection::Connection;
 use crate::cost::Pricing;
 use crate::ending::Ending;
 use crate::error::{Error, Result};
-use crate::purge::{PurgeCount, PurgeReport, PurgeSource, purge, repair_tallies};
+use crate::purge::{
+    ParentRepaired, PurgeCount, PurgeReport, PurgeSource, purge, repair_tallies, repaired,
+};
 use crate::report::{Line, Report, Tone, capacity};
 use crate::table::TableInfo;
 use crate::tally::RepairAll;
-use crate::value;
+use crate::value::{self, Item};
 
 /// What happens to the tallies of parents whose counted children are deleted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -134,6 +136,8 @@ pub struct PurgeRun {
     pub report: PurgeReport,
     /// Each tally attribute repaired after it, with how its repair went.
     pub repaired: Vec<(String, Result<RepairAll>)>,
+    /// Each parent a repair was sent for: before and after.
+    pub parents: Vec<ParentRepaired>,
 }
 
 /// Delete what `counted` counted from `info`'s table (never more than its count; `confirmed`:
@@ -152,14 +156,16 @@ pub async fn delete_counted(
     counted.check_choice(choice)?;
     let items = counted.count.items;
     let report = purge(connection, info, source, items, confirmed, stop, progress).await;
-    let mut repaired = Vec::new();
+    let (mut repaired, mut parents) = (Vec::new(), Vec::new());
     if choice == Some(TallyChoice::Repair) && report.deleted > 0 && report.unknown == 0 {
-        repaired = repair_tallies(connection, info, &counted.count, confirmed, stop).await;
+        (repaired, parents) =
+            repair_tallies(connection, info, &counted.count, confirmed, stop).await;
     }
     Ok(PurgeRun {
         counted,
         report,
         repaired,
+        parents,
     })
 }
 
@@ -173,6 +179,12 @@ impl PurgeRun {
                 Err(error) => format!("tally `{tally}` not repaired: {error}"),
             })
             .collect()
+    }
+
+    /// Every item the run wrote to besides the deleted ones: the parents whose tallies a repair
+    /// was sent for, to be read back into what is shown.
+    pub fn parents_written(&self) -> Vec<Item> {
+        self.parents.iter().map(|p| p.key.clone()).collect()
     }
 }
 
@@ -198,6 +210,11 @@ impl Report for PurgeRun {
                 .into_iter()
                 .map(|text| Line::new(Tone::Plain, text)),
         );
+        lines.extend(
+            repaired::lines(&self.parents)
+                .into_iter()
+                .map(|text| Line::new(Tone::Plain, text)),
+        );
         lines
     }
 
@@ -213,6 +230,7 @@ impl Report for PurgeRun {
             "rcu": r.rcu + c.count.rcu,
             "usd": c.pricing.write(r.wcu).usd_json(),
             "tallies": self.repair_lines(),
+            "parents_repaired": self.parents.iter().map(ParentRepaired::to_json).collect::<Vec<_>>(),
         })
     }
 

@@ -5,11 +5,13 @@
 //! gateway, stopping at the count that was confirmed.
 
 mod done;
+mod repaired;
 mod report;
 mod run;
 
 pub use done::PurgeRun;
 pub use done::{CountedPurge, TallyChoice, delete_counted};
+pub use repaired::ParentRepaired;
 pub use report::PurgeReport;
 pub use run::purge;
 pub(crate) use run::repair_tallies;

@@ -7,7 +7,7 @@ use tokio::task::JoinSet;
 use crate::cancel::CancelToken;
 use crate::connection::Connection;
 use crate::error::{Error, Result};
-use crate::purge::{PurgeCount, PurgeReport, PurgeSource};
+use crate::purge::{ParentRepaired, PurgeCount, PurgeReport, PurgeSource};
 use crate::read::ReadPlan;
 use crate::read::{Until, read_pages};
 use crate::report::plural;
@@ -249,8 +249,9 @@ pub(crate) async fn repair_tallies(
     counted: &PurgeCount,
     confirmed: bool,
     stop: &CancelToken,
-) -> Vec<(String, Result<RepairAll>)> {
+) -> (Vec<(String, Result<RepairAll>)>, Vec<ParentRepaired>) {
     let drifting = counted.tallies.drifting();
+    let mut parents = Vec::new();
     let mut rules: Vec<&tally::TallyRule> = Vec::new();
     for (rule, _, _) in &drifting {
         if !rules.contains(rule) {
@@ -282,7 +283,15 @@ pub(crate) async fn repair_tallies(
                 tally::repair_all(connection, info, rule, &checks, confirmed, stop, |_, _| {}).await
             }
         };
+        if let Ok(all) = &run {
+            let deleted_of = |pk: &str| {
+                (drifting.iter())
+                    .find(|(r, p, _)| *r == rule && *p == pk)
+                    .map_or(0, |(_, _, n)| *n)
+            };
+            parents.extend(ParentRepaired::of(&rule.tally, all, deleted_of));
+        }
         runs.push((rule.tally.clone(), run));
     }
-    runs
+    (runs, parents)
 }

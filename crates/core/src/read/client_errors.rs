@@ -14,7 +14,8 @@ async fn an_unreachable_endpoint_is_an_error_not_a_hang() {
         listener.local_addr().unwrap().port()
     };
     let url = format!("http://127.0.0.1:{port}");
-    let client = endpoint_clients_with(&url, "us-east-1", DEFAULT_TIMEOUT)
+    let answers = crate::connection::LastAnswer::default();
+    let client = endpoint_clients_with(&url, "us-east-1", DEFAULT_TIMEOUT, &answers)
         .await
         .0;
     let err = tokio::time::timeout(

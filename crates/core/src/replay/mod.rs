@@ -24,14 +24,14 @@ const URL: &str = "http://replay.invalid";
 
 /// A server that answers from a list and keeps what it was sent.
 #[derive(Debug, Clone, Default)]
-struct Replay {
+pub(crate) struct Replay {
     answers: Arc<Mutex<VecDeque<(u16, String)>>>,
     sent: Arc<Mutex<Vec<(String, String)>>>,
 }
 
 impl Replay {
     /// A server that gives `answers` (status, JSON body) in order, one per request.
-    fn new(answers: &[(u16, &str)]) -> Self {
+    pub(crate) fn new(answers: &[(u16, &str)]) -> Self {
         let replay = Self::default();
         replay
             .answers
@@ -47,7 +47,7 @@ impl Replay {
     }
 
     /// The operations sent, in order.
-    fn operations(&self) -> Vec<String> {
+    pub(crate) fn operations(&self) -> Vec<String> {
         self.sent().into_iter().map(|(op, _)| op).collect()
     }
 
@@ -57,7 +57,7 @@ impl Replay {
     }
 
     /// A connection as `connect` makes one, whose requests reach this server.
-    async fn connection(&self) -> Connection {
+    pub(crate) async fn connection(&self) -> Connection {
         let conf = aws_config::defaults(BehaviorVersion::latest())
             .http_client(self.http_client())
             .region(Region::new("us-east-1"))

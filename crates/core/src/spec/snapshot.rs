@@ -57,6 +57,16 @@ impl SnapshotSpec {
                 plural(all.failures.len(), "parent")
             )));
         }
+        if all.checked.checks.is_empty() {
+            return Err(Error::NotFound {
+                what: format!(
+                    "parent of {} under the rule (`{}`) at {}; no snapshot was taken",
+                    self.table,
+                    rule.tally,
+                    Destination::of(connection).place()
+                ),
+            });
+        }
         let place = Destination::of(connection).place();
         Ok(TallySnapshot::of(
             &self.table,
@@ -104,7 +114,7 @@ impl SnapshotSpec {
                 ));
             }
         };
-        compare_snapshots(&old, &new)
+        compare_snapshots(&old, &new, stop)
     }
 }
 

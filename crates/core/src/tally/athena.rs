@@ -181,11 +181,54 @@ pub fn athena_sql(
 {ddl};\n\n\
 -- 2. Every parent whose stored tally is not its count of children (a missing tally is not 0):\n\
 {query};\n",
-        rule = statements.rule,
-        name = info.name,
+        rule = comment_text(&statements.rule),
+        name = comment_text(&info.name),
         ddl = statements.ddl,
         query = statements.query,
     ))
+}
+
+/// `text` as it may stand inside a `--` comment: a line break (or any control character, or a
+/// Unicode line or paragraph separator) would end the comment and leave the rest of the text
+/// live SQL, so each is written as `\uXXXX`.
+fn comment_text(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') {
+                format!("\\u{:04x}", u32::from(c))
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// An S3 location Athena may be pointed at: an `s3://` address of a bucket (as the export
+/// readers take it), no `.` or `..` part, no control character.
+fn check_location(location: &str) -> Result<()> {
+    let refused = |why: &str| {
+        Err(Error::Invalid(format!(
+            "`{}` is not an S3 location of an export ({why}): give s3://bucket/…/data/",
+            location.escape_debug()
+        )))
+    };
+    if location
+        .chars()
+        .any(|c| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}'))
+    {
+        return refused("it holds a control character");
+    }
+    let Some(parsed) = crate::transfer::S3Location::parse(location)? else {
+        return refused("it does not start with s3://");
+    };
+    if parsed
+        .prefix
+        .split('/')
+        .any(|part| part == "." || part == "..")
+    {
+        return refused("a part of it is `.` or `..`");
+    }
+    Ok(())
 }
 
 /// The export's folder or its `data/` folder, as the `data/` folder with its `/`: an export's
@@ -208,11 +251,7 @@ pub fn athena_statements(
     location: &str,
     athena_table: &str,
 ) -> Result<AthenaStatements> {
-    if !location.starts_with("s3://") {
-        return Err(Error::Invalid(format!(
-            "`{location}` is not an S3 location (s3://bucket/…/data/)"
-        )));
-    }
+    check_location(location)?;
     let sort = info.sort.as_ref().ok_or_else(|| {
         Error::Invalid(format!(
             "{} has no sort key, so it has no parent items",

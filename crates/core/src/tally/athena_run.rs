@@ -9,24 +9,20 @@ use std::time::Duration;
 
 use aws_sdk_athena::Client;
 use aws_sdk_athena::error::ProvideErrorMetadata;
-use aws_sdk_athena::types::{
-    QueryExecutionContext, QueryExecutionState, ResultConfiguration, ResultSet, Row,
-};
-use aws_sdk_dynamodb::types::AttributeValue;
+use aws_sdk_athena::types::{QueryExecutionContext, QueryExecutionState, ResultConfiguration};
 use bigdecimal::BigDecimal;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::cancel::{CancelToken, not_stopped};
-use crate::condition::ScalarType;
 use crate::connection::Connection;
 use crate::cost::{Pricing, money};
 use crate::error::{Error, Result};
 use crate::table::TableInfo;
+use crate::tally::TallyRule;
 use crate::tally::athena::{athena_statements, athena_table, data_folder};
 use crate::tally::athena_report::AthenaRun;
-use crate::tally::{Count, ParentCheck, TallyRule, drift};
-use crate::value::Item;
+use crate::tally::athena_rows::{NamedRow, Pages, drifted_checks};
 
 /// The longest wait between two `GetQueryExecution`s.
 const MOST_WAIT: Duration = Duration::from_secs(5);
@@ -55,9 +51,23 @@ pub struct AthenaRunSpec {
     /// The Glue database the export's table is made in (`default` when not given).
     #[serde(default = "default_database")]
     pub database: String,
+    /// How long a query is followed before it is stopped, in seconds (10 minutes when not
+    /// given; 1 to 86,400).
+    #[serde(default)]
+    pub wait_seconds: Option<u64>,
 }
 
+/// How long a query is followed when the spec does not say.
+const DEFAULT_FOLLOWING: Duration = Duration::from_secs(600);
+
 impl AthenaRunSpec {
+    /// How long each query is followed before it is stopped.
+    fn following(&self) -> Duration {
+        self.wait_seconds.map_or(DEFAULT_FOLLOWING, |s| {
+            Duration::from_secs(s.clamp(1, 86_400))
+        })
+    }
+
     fn check(&self) -> Result<()> {
         if !self.output.starts_with("s3://") {
             return Err(Error::Invalid(format!(
@@ -103,6 +113,17 @@ pub async fn run_in_athena(
     stop: &CancelToken,
 ) -> Result<AthenaRun> {
     spec.check()?;
+    if connection.is_read_only() {
+        // Not a read: Athena makes a Glue table and writes the query's results to S3.
+        return Err(Error::ReadOnly {
+            place: format!(
+                "{} (a run in Athena creates a Glue table in `{}` and writes its results to {})",
+                crate::write::Destination::of(connection).place(),
+                spec.database,
+                spec.output
+            ),
+        });
+    }
     let table = table_for(info, &spec.location);
     let statements = athena_statements(info, rule, &spec.location, &table)?;
     let ddl = statements.ddl.replacen(
@@ -114,10 +135,7 @@ pub async fn run_in_athena(
     execute(&client, &ddl, spec, stop).await?;
     let (query_id, scanned) = execute(&client, &statements.query, spec, stop).await?;
     let (rows, pages) = results(&client, &query_id, stop).await?;
-    let checks = rows
-        .iter()
-        .map(|row| parent_check(info, rule, row))
-        .collect::<Result<Vec<_>>>()?;
+    let checks = drifted_checks(info, rule, &rows)?;
     let pricing = connection.region_pricing();
     Ok(AthenaRun {
         table: info.name.clone(),
@@ -172,6 +190,7 @@ async fn execute(
         .map_err(|e| Error::Invalid(format!("StartQueryExecution: {}", sdk_words(&e))))?;
     let id = started.query_execution_id().unwrap_or_default().to_owned();
     let mut wait = Duration::from_millis(200);
+    let deadline = tokio::time::Instant::now() + spec.following();
     loop {
         let out = client
             .get_query_execution()
@@ -199,6 +218,25 @@ async fn execute(
             }
             _ => {}
         }
+        if tokio::time::Instant::now() + wait > deadline {
+            // Followed as long as it may be: stopped, as a Cancel would, so its bill stops.
+            let _ = client
+                .stop_query_execution()
+                .query_execution_id(&id)
+                .send()
+                .await;
+            return Err(Error::Timeout {
+                op: "GetQueryExecution",
+                detail: format!(
+                    "Athena query {id} was still {} after {} s; it was stopped (give more with \
+                     --athena-wait)",
+                    status
+                        .and_then(|s| s.state())
+                        .map_or("not finished", |s| s.as_str()),
+                    spec.following().as_secs()
+                ),
+            });
+        }
         tokio::select! {
             () = tokio::time::sleep(wait) => {}
             () = stop.cancelled() => {
@@ -219,47 +257,6 @@ where
     match (error.code(), error.message()) {
         (Some(code), Some(message)) => format!("{code}: {message}"),
         _ => aws_sdk_athena::error::DisplayErrorContext(error).to_string(),
-    }
-}
-
-/// One result row, by column name.
-type NamedRow = Vec<(String, Option<String>)>;
-
-/// A query's rows gathered from its `GetQueryResults` pages: the column names from the
-/// result's metadata, the first page's header row (a `SELECT`'s column names) left out, and no
-/// other row, whatever it holds.
-#[derive(Debug, Default)]
-struct Pages {
-    names: Vec<String>,
-    rows: Vec<NamedRow>,
-    read: u32,
-}
-
-impl Pages {
-    /// Add one page's result set.
-    fn add(&mut self, set: Option<&ResultSet>) {
-        self.read += 1;
-        if self.names.is_empty() {
-            self.names = (set.and_then(|s| s.result_set_metadata()))
-                .map(|m| {
-                    m.column_info()
-                        .iter()
-                        .map(|c| c.name().to_owned())
-                        .collect()
-                })
-                .unwrap_or_default();
-        }
-        for (i, row) in set.map(|s| s.rows()).unwrap_or_default().iter().enumerate() {
-            let values = cells(row);
-            let header = self.read == 1
-                && i == 0
-                && (values.iter().map(|v| v.as_deref()))
-                    .eq(self.names.iter().map(|n| Some(n.as_str())));
-            if !header {
-                self.rows
-                    .push(self.names.iter().cloned().zip(values).collect());
-            }
-        }
     }
 }
 
@@ -286,58 +283,6 @@ async fn results(client: &Client, id: &str, stop: &CancelToken) -> Result<(Vec<N
     Err(Error::Invalid(format!(
         "Athena query {id}: over {MOST_PAGES} pages of results"
     )))
-}
-
-fn cells(row: &Row) -> Vec<Option<String>> {
-    row.data()
-        .iter()
-        .map(|d| d.var_char_value().map(str::to_owned))
-        .collect()
-}
-
-/// One row (`pk`, `stored`, `counted`) as the parent check every route gives; the drift worked
-/// out here, exactly.
-fn parent_check(
-    info: &TableInfo,
-    rule: &TallyRule,
-    row: &[(String, Option<String>)],
-) -> Result<ParentCheck> {
-    let get = |name: &str| {
-        row.iter()
-            .find(|(n, _)| n == name)
-            .and_then(|(_, v)| v.clone())
-    };
-    let pk = get("pk").ok_or_else(|| Error::Invalid("an Athena row without its pk".to_owned()))?;
-    let stored = get("stored");
-    let counted: u64 = get("counted")
-        .and_then(|c| c.parse().ok())
-        .ok_or_else(|| Error::Invalid(format!("Athena's row of {pk}: no count of children")))?;
-    let mut key = Item::new();
-    let value = match info.partition.kind {
-        ScalarType::N => AttributeValue::N(pk.clone()),
-        _ => AttributeValue::S(pk.clone()),
-    };
-    key.insert(info.partition.name.clone(), value);
-    if let Some(sort) = &info.sort {
-        key.insert(
-            sort.name.clone(),
-            AttributeValue::S(rule.parents.sort_key.clone()),
-        );
-    }
-    Ok(ParentCheck {
-        key,
-        partition: pk,
-        drift: drift(stored.as_deref(), counted)?,
-        stored,
-        count: Count {
-            count: counted,
-            pages: 0,
-            consumed_rcu: 0.0,
-            elapsed_ms: 0,
-            method: "counted by Athena over the export".to_owned(),
-        },
-        last_touched: None,
-    })
 }
 
 #[cfg(test)]

@@ -6,7 +6,10 @@
 use aws_sdk_athena::types::{ColumnInfo, Datum, ResultSet, ResultSetMetadata, Row};
 
 use super::*;
+use crate::tally::ParentCheck;
+use crate::tally::athena_rows::parent_check;
 use crate::tally::tests::{likes_rule, social_info};
+use aws_sdk_dynamodb::types::AttributeValue;
 
 fn row(values: &[Option<&str>]) -> Row {
     let data = values.iter().map(|v| {
@@ -115,4 +118,82 @@ fn a_pages_rows_are_the_parent_checks_with_their_exact_drift() {
     // A row without its count is refused, never read as 0.
     let broken = vec![("pk".to_owned(), Some("POST#x".to_owned()))];
     assert!(parent_check(&info, &rule, &broken).is_err());
+}
+
+#[test]
+fn a_parent_in_two_rows_is_refused_and_a_row_in_step_is_no_drift() {
+    let (info, rule) = (social_info(), likes_rule());
+    let mut pages = Pages::default();
+    pages.add(Some(&page(
+        true,
+        &[
+            &HEADER,
+            &[Some("POST#a91f"), Some("3"), Some("2")],
+            &[Some("POST#in-step"), Some("4"), Some("4")],
+        ],
+    )));
+    let checks = drifted_checks(&info, &rule, &pages.rows).unwrap();
+    let parents: Vec<&str> = checks.iter().map(|c| c.partition.as_str()).collect();
+    assert_eq!(
+        parents,
+        ["POST#a91f"],
+        "a row at drift 0 is not a drifted parent"
+    );
+    pages.add(Some(&page(
+        false,
+        &[&[Some("POST#a91f"), Some("3"), Some("2")]],
+    )));
+    let error = drifted_checks(&info, &rule, &pages.rows)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("name the parent `POST#a91f` twice"),
+        "{error}"
+    );
+}
+
+/// Athena answering RUNNING to every `GetQueryExecution`: the query is followed for its wait,
+/// then stopped (its bill with it) and the run ends as timed out, on a clock that does not
+/// count real seconds.
+#[tokio::test(start_paused = true)]
+async fn a_query_that_stays_running_is_stopped_after_its_wait() {
+    let running = r#"{"QueryExecution":{"QueryExecutionId":"q1","Status":{"State":"RUNNING"}}}"#;
+    let mut answers = vec![(200, r#"{"QueryExecutionId":"q1"}"#)];
+    answers.extend(std::iter::repeat_n((200, running), 8));
+    answers.push((200, "{}"));
+    let replay = crate::replay::Replay::new(&answers);
+    let connection = replay.connection().await;
+    let spec = AthenaRunSpec {
+        location: "s3://exports/AWSDynamoDB/01/".to_owned(),
+        output: "s3://results/".to_owned(),
+        workgroup: primary(),
+        database: default_database(),
+        wait_seconds: Some(2),
+    };
+    let error = execute(
+        &connection.athena(),
+        "SELECT 1",
+        &spec,
+        &CancelToken::default(),
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        matches!(&error, Error::Timeout { detail, .. } if detail.contains("still RUNNING after 2 s")),
+        "{error}"
+    );
+    let sent = replay.operations();
+    assert_eq!(
+        sent.first().map(String::as_str),
+        Some("StartQueryExecution")
+    );
+    assert_eq!(
+        sent.last().map(String::as_str),
+        Some("StopQueryExecution"),
+        "{sent:?}"
+    );
+    assert!(
+        sent.len() < 10,
+        "followed a few times, not forever: {sent:?}"
+    );
 }

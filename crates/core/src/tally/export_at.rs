@@ -11,7 +11,10 @@ use crate::table::{TableInfo, human_bytes};
 use crate::tally::one_pass::OnePass;
 use crate::tally::plan::export_method;
 use crate::tally::{ParentCheck, TallyRule};
-use crate::transfer::{Format, StreamProgress, export_sources, stream_sources};
+use crate::transfer::{
+    Format, KEYS_IN_MEMORY, KeysSeen, StreamProgress, export_sources, stream_sources,
+    twice_in_export,
+};
 
 /// What a reconcile from an export read: every parent's check (`None` when cancelled), how much
 /// was read, the files or objects it read and what it skipped.
@@ -68,19 +71,45 @@ pub async fn check_export_at(
     (info, rule): (&TableInfo, &TallyRule),
     (location, format): (&str, Format),
     cancel: &CancelToken,
-    mut on_progress: impl FnMut(StreamProgress) + Send + 'static,
+    on_progress: impl FnMut(StreamProgress) + Send + 'static,
 ) -> Result<ExportChecked> {
     let data = export_sources(&connection.s3(), location).await?;
     let (owned, rule, stop) = (info.clone(), rule.clone(), cancel.clone());
     let sources = data.sources;
     let at_once = if data.in_s3 { S3_AT_ONCE } else { 1 };
     // Files and objects are read by blocking calls (a body bridged to a `Read`): off the runtime.
+    let names = data.names.clone();
     let (pass, read) = tokio::task::spawn_blocking(move || -> Result<_> {
         let mut pass = OnePass::new(&owned, &rule)?;
         let wanted = pass.wanted();
-        let on = (|item| pass.add(item), |p| on_progress(p));
-        let read = stream_sources(sources, format, &wanted, &stop, on, at_once)?;
-        Ok(((!stop.is_cancelled()).then_some(pass), read))
+        // A key twice (two exports under one prefix, an object named twice) is refused, found
+        // in bounded memory.
+        let mut keys = KeysSeen::new(KEYS_IN_MEMORY);
+        let mut failed = None;
+        let on_item = |item, place| {
+            if let Err(e) = keys.add(&item, &owned, place) {
+                failed.get_or_insert(e);
+            }
+            pass.add(item);
+        };
+        let read = stream_sources(
+            sources,
+            format,
+            &wanted,
+            &stop,
+            (on_item, on_progress),
+            at_once,
+        )?;
+        if stop.is_cancelled() {
+            return Ok((None, read));
+        }
+        if let Some(error) = failed {
+            return Err(error);
+        }
+        if let Some(twice) = keys.finish()? {
+            return Err(twice_in_export(&names, twice));
+        }
+        Ok((Some(pass), read))
     })
     .await
     .map_err(|e| Error::TaskDied {

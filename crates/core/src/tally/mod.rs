@@ -4,6 +4,7 @@
 
 mod athena;
 mod athena_report;
+mod athena_rows;
 mod athena_run;
 mod checked;
 mod count;

@@ -254,18 +254,31 @@ pub fn check_export(
 ) -> Result<(Option<Vec<Result<ParentCheck>>>, StreamProgress)> {
     let mut pass = OnePass::new(info, rule)?;
     let wanted = pass.wanted();
+    let mut keys = transfer::KeysSeen::new(transfer::KEYS_IN_MEMORY);
+    let mut failed = None;
     let read = transfer::stream_items(
         files,
         format,
         &wanted,
         cancel,
-        |item| pass.add(item),
+        |item, place| {
+            if let Err(e) = keys.add(&item, info, place) {
+                failed.get_or_insert(e);
+            }
+            pass.add(item);
+        },
         on_progress,
     )?;
     if cancel.is_cancelled() {
         return Ok((None, read));
     }
     let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    if let Some(error) = failed {
+        return Err(error);
+    }
+    if let Some(twice) = keys.finish()? {
+        return Err(transfer::twice_in_export(&names, twice));
+    }
     let method = export_method(&names, read.items);
     Ok((Some(pass.finish(info, &method)), read))
 }

@@ -64,6 +64,11 @@ pub struct RepairReport {
     /// What the table's writes cost (none for a repair that was never answered: it reported
     /// no units).
     pub pricing: Option<Pricing>,
+    /// The parent's key (`None`: the repair's task was lost before it said).
+    pub key: Option<Item>,
+    /// The tally it was planned from, as stored before the repair (`None`: missing, or not
+    /// known).
+    pub before: Option<String>,
 }
 
 impl RepairReport {
@@ -77,6 +82,8 @@ impl RepairReport {
             },
             recheck: Err(error),
             pricing: None,
+            key: None,
+            before: None,
         }
     }
 
@@ -133,7 +140,7 @@ impl RepairReport {
                     sent_unknown(*attempts)
                 ),
             ),
-            Outcome::Failed(error) => Line::new(Tone::Bad, error.to_string()),
+            Outcome::Failed(error) => Line::new(Tone::Bad, error.write_words()),
         }
     }
 }
@@ -159,6 +166,8 @@ pub async fn repair(
         outcome,
         recheck,
         pricing: Some(connection.pricing(info)),
+        key: Some(plan.key.clone()),
+        before: plan.planned.current.as_ref().map(number::to_dynamodb),
     }
 }
 
@@ -270,6 +279,8 @@ pub async fn repair_all(
                 outcome: Outcome::Failed(error.clone()),
                 recheck: Err(error),
                 pricing: None,
+                key: Some(check.key.clone()),
+                before: check.stored.clone(),
             },
         };
         on_report(&check.partition, &report);

@@ -160,6 +160,25 @@ impl KeysSeen {
     }
 }
 
+/// The error of a key met twice in an export's files or objects named `names` (by number, as
+/// the places count them): an export holds each item once, so a folder holding two exports, or a
+/// manifest naming one object twice, would count every item twice.
+pub(crate) fn twice_in_export(names: &[String], (first, second): (Place, Place)) -> Error {
+    let name = |n: u32| names.get(n as usize).map_or("the export", String::as_str);
+    let also = if first.0 == second.0 {
+        format!("line {}", first.1)
+    } else {
+        format!("{} line {}", name(first.0), first.1)
+    };
+    Error::Invalid(format!(
+        "{}: line {}: a key is there twice (also at {also}); an export holds each item once, so \
+         these are two exports (or one object named twice) and every item would be counted \
+         twice: point at one export",
+        name(second.0),
+        second.1
+    ))
+}
+
 /// The canonical bytes of a key value: its type, its length and its bytes, a number by its
 /// value (`1` and `1.0` are one key to DynamoDB).
 fn canonical(value: Option<&AttributeValue>, out: &mut Vec<u8>) {

@@ -25,7 +25,7 @@ use crate::value::{self, Item};
 pub use crate::files::{IfExists, check_target, write_file};
 pub use csv::CellType;
 pub use dupes::Place;
-pub(crate) use dupes::{KEYS_IN_MEMORY, KeysSeen};
+pub(crate) use dupes::{KEYS_IN_MEMORY, KeysSeen, twice_in_export};
 pub use export::{suggested_file_name, write_items, write_rows_file, write_text_file};
 pub use files::DataFiles;
 pub use files::Fingerprint;

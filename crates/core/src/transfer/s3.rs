@@ -79,7 +79,7 @@ where
 /// The export's data objects at `at`: the ones its `manifest-files.json` names when the prefix
 /// holds one, else every `.json` and `.json.gz` object under it (manifests left out).
 pub async fn data_objects(client: &Client, at: &S3Location) -> Result<Vec<String>> {
-    let manifest = at.key("manifest-files.json");
+    let manifest = format!("s3://{}/{}", at.bucket, at.key("manifest-files.json"));
     match manifest_text(client, at, "manifest-files.json").await? {
         Some(text) => manifest_keys(&text, &manifest),
         None => listed(client, at).await,
@@ -140,9 +140,11 @@ pub async fn folders(client: &Client, at: &S3Location, most: usize) -> Result<Ve
     Ok(found)
 }
 
-/// The `dataFileS3Key` of each line of a manifest (`text`, at `manifest`).
+/// The `dataFileS3Key` of each line of a manifest (`text`, at `manifest`); a key named twice is
+/// refused (its items would be read, and counted, twice).
 pub(crate) fn manifest_keys(text: &str, manifest: &str) -> Result<Vec<String>> {
     let mut keys = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for (n, line) in text
         .lines()
         .enumerate()
@@ -154,6 +156,13 @@ pub(crate) fn manifest_keys(text: &str, manifest: &str) -> Result<Vec<String>> {
         let key = (entry.get("dataFileS3Key").and_then(|k| k.as_str())).ok_or_else(|| {
             Error::Invalid(format!("{manifest}, line {}: no dataFileS3Key", n + 1))
         })?;
+        if !seen.insert(key.to_owned()) {
+            return Err(Error::Invalid(format!(
+                "{manifest}, line {}: it names {key} again: a manifest names each data object \
+                 once, and read twice its items would be counted twice",
+                n + 1
+            )));
+        }
         keys.push(key.to_owned());
     }
     Ok(keys)

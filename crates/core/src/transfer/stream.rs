@@ -15,6 +15,7 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 use crate::cancel::CancelToken;
 use crate::error::{Error, Result};
 use crate::transfer::cut::{BLOCK, Cutter};
+use crate::transfer::dupes::Place;
 use crate::transfer::{Fingerprint, Format, file_error, line_item, open_text};
 use crate::value::strict::{Name, message_of, twice};
 use crate::value::{Item, value_from_json};
@@ -40,7 +41,7 @@ struct Block {
 
 /// Read every item of `files` (each plain or gzipped, in `format`: DynamoDB JSON lines or the
 /// S3 export's), keeping only the attributes in `wanted`, handing each to `on_item` in file
-/// order. A malformed line ends the read with an error naming the file and the line; `cancel`
+/// order with its place (the file's number in `files`, the line). A malformed line ends the read with an error naming the file and the line; `cancel`
 /// ends it with `Ok` and what was read so far. `on_progress` hears about every block (about
 /// 1 MiB of text).
 pub(crate) fn stream_items(
@@ -48,7 +49,7 @@ pub(crate) fn stream_items(
     format: Format,
     wanted: &HashSet<String>,
     cancel: &CancelToken,
-    on_item: impl FnMut(Item),
+    on_item: impl FnMut(Item, Place),
     on_progress: impl FnMut(StreamProgress),
 ) -> Result<StreamProgress> {
     let sources: Vec<Box<dyn TextSource>> = (files.iter())
@@ -103,7 +104,7 @@ pub(crate) fn stream_sources(
     format: Format,
     wanted: &HashSet<String>,
     cancel: &CancelToken,
-    (mut on_item, mut on_progress): (impl FnMut(Item), impl FnMut(StreamProgress)),
+    (mut on_item, mut on_progress): (impl FnMut(Item, Place), impl FnMut(StreamProgress)),
     at_once: usize,
 ) -> Result<StreamProgress> {
     if !matches!(
@@ -235,7 +236,7 @@ fn parse_block(
     format: Format,
     wanted: &HashSet<String>,
     items: &mut u64,
-    on_item: &mut impl FnMut(Item),
+    on_item: &mut impl FnMut(Item, Place),
 ) -> Result<()> {
     for (i, line) in block.text.split(|b| *b == b'\n').enumerate() {
         let line = line.strip_suffix(b"\r").unwrap_or(line);
@@ -256,7 +257,7 @@ fn parse_block(
         }
         .map_err(at)?;
         *items += 1;
-        on_item(item);
+        on_item(item, (block.file as u32, (block.first_line + i) as u64));
     }
     Ok(())
 }

@@ -184,7 +184,7 @@ fn a_stream_keeps_the_wanted_attributes_and_names_a_bad_line() {
         Format::S3Export,
         &wanted,
         &never,
-        |i| items.push(i),
+        |i, _| items.push(i),
         |_| {},
     )
     .unwrap();
@@ -208,7 +208,7 @@ fn a_stream_keeps_the_wanted_attributes_and_names_a_bad_line() {
         Format::S3Export,
         &wanted,
         &never,
-        |_| {},
+        |_, _| {},
         |_| {},
     )
     .unwrap_err()
@@ -225,7 +225,7 @@ fn a_stream_keeps_the_wanted_attributes_and_names_a_bad_line() {
         Format::S3Export,
         &wanted,
         &never,
-        |_| {},
+        |_, _| {},
         |_| {},
     )
     .unwrap_err()
@@ -271,7 +271,7 @@ fn an_export_line_over_16_mib_is_refused_with_its_file_and_line() {
         Format::S3Export,
         &wanted,
         &never,
-        |_| {},
+        |_, _| {},
         |_| {},
     )
     .unwrap_err()

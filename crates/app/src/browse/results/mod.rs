@@ -73,6 +73,11 @@ pub struct Results {
     changes: Option<RowChanges>,
     /// Which grid shows these rows: each tab's its own scroll and column widths.
     grid: GridId,
+    /// The rows of the run before, while this run has no page yet: shown again when it fails.
+    earlier: Option<Box<Results>>,
+    /// A run after these rows failed before its first page (why): these rows are the run
+    /// before's, not what the server holds now.
+    pub failed_run: Option<Error>,
 }
 
 /// A grid's own identity, new for each result set made (kept across a tab's runs).
@@ -98,17 +103,24 @@ pub enum RowChange {
 impl Results {
     /// Start a new run: clear the rows, keep the column layout and the find text.
     pub fn start(&mut self, request: BrowseRequest, key_names: Vec<String>, estimate: Option<i64>) {
-        let previous = std::mem::take(self);
+        let mut previous = std::mem::take(self);
+        let (run, layout, grid) = (previous.run, previous.layout.clone(), previous.grid);
+        let find = std::mem::take(&mut previous.find).restarted();
+        // Kept until this run's first page: a run that fails before it shows them again.
+        previous.earlier = None;
+        let earlier = (previous.load.request.is_some() && !previous.rows.is_empty())
+            .then(|| Box::new(previous));
         *self = Self {
-            run: previous.run + 1,
+            run: run + 1,
             load: Load::of(request, estimate),
             columns: key_names.clone(),
             known: key_names.iter().cloned().collect(),
             key_names,
-            layout: previous.layout,
-            grid: previous.grid,
-            find: previous.find.restarted(),
+            layout,
+            grid,
+            find,
             scroll_to: Some((0, None)),
+            earlier,
             ..Self::default()
         };
     }
@@ -133,6 +145,7 @@ impl Results {
 
     /// Append a page, adding any new attribute names as columns.
     pub fn add_page(&mut self, page: Page) {
+        self.earlier = None;
         self.load.count(&page, true);
         self.add_items(&page.items);
     }
@@ -188,6 +201,7 @@ impl Results {
             } => {
                 self.progress.page(segment, page.items.len());
                 if segmented {
+                    self.earlier = None;
                     // Each segment has its own last key; `left` keeps them at the end.
                     self.load.count(&page, false);
                     self.add_items(&page.items);
@@ -210,6 +224,20 @@ impl Results {
     /// The load ended with `result`; `left` is what a parallel scan did not read.
     pub fn ended(&mut self, result: Result<Stopped, Error>, left: Option<SegmentStarts>) {
         self.progress.note = None;
+        // A failure never wipes what was shown: a run that failed before its first page gives
+        // the rows of the run before back, marked as not current.
+        if let Err(error) = &result
+            && !matches!(error, Error::Cancelled { .. })
+            && self.load.pages == 0
+            && let Some(mut earlier) = self.earlier.take()
+        {
+            earlier.run = self.run;
+            earlier.failed_run = Some(error.clone());
+            earlier.scroll_to = None;
+            *self = *earlier;
+            return;
+        }
+        self.earlier = None;
         self.load.ended(result, left);
     }
 
@@ -348,41 +376,5 @@ impl Results {
     /// Whether row `row` is selected.
     pub fn is_chosen(&self, row: u32) -> bool {
         self.chosen.contains(row)
-    }
-
-    /// Which grid shows these rows (its scroll and widths are its own).
-    pub fn grid_id(&self) -> GridId {
-        self.grid
-    }
-
-    /// What a refresh found changed, shown on the rows.
-    pub fn set_changes(&mut self, changes: Option<RowChanges>) {
-        self.changes = changes;
-    }
-
-    /// How row `row` differs from the read before, when a refresh compared them.
-    pub fn change_of(&self, row: u32) -> Option<RowChange> {
-        let changes = self.changes.as_ref()?;
-        if changes.added.contains(row) {
-            Some(RowChange::Added)
-        } else if changes.changed.contains(row) {
-            Some(RowChange::Changed)
-        } else {
-            None
-        }
-    }
-
-    /// Sort by `sort` as the rows arrive (a refresh keeps the sort of the read before).
-    pub fn restore_sort(&mut self, sort: Option<Sort>) {
-        self.sort = sort;
-    }
-
-    /// How many rows are selected (among those shown, when a find filters).
-    pub fn selected_count(&self) -> usize {
-        if self.filtering() {
-            self.selected_rows().len()
-        } else {
-            self.chosen.len()
-        }
     }
 }

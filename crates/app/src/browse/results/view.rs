@@ -3,8 +3,8 @@
 //! to scroll. Its fields are private to the results, so that every change keeps them together
 //! (a hidden column moves no cursor onto it, a click sets the anchor and the cursor at once).
 
-use crate::browse::results::{Find, Results, Sort};
-use dynoscope_core::rows::ColumnLayout;
+use crate::browse::results::{Find, GridId, Results, RowChange, Sort};
+use dynoscope_core::rows::{ColumnLayout, RowChanges};
 
 impl Results {
     /// The key attribute names of the table or index.
@@ -227,5 +227,41 @@ impl Results {
     /// shown when it should come into view sideways.
     pub fn take_scroll(&mut self) -> Option<(usize, Option<usize>)> {
         self.scroll_to.take()
+    }
+
+    /// Which grid shows these rows (its scroll and widths are its own).
+    pub fn grid_id(&self) -> GridId {
+        self.grid
+    }
+
+    /// What a refresh found changed, shown on the rows.
+    pub fn set_changes(&mut self, changes: Option<RowChanges>) {
+        self.changes = changes;
+    }
+
+    /// How row `row` differs from the read before, when a refresh compared them.
+    pub fn change_of(&self, row: u32) -> Option<RowChange> {
+        let changes = self.changes.as_ref()?;
+        if changes.added.contains(row) {
+            Some(RowChange::Added)
+        } else if changes.changed.contains(row) {
+            Some(RowChange::Changed)
+        } else {
+            None
+        }
+    }
+
+    /// Sort by `sort` as the rows arrive (a refresh keeps the sort of the read before).
+    pub fn restore_sort(&mut self, sort: Option<Sort>) {
+        self.sort = sort;
+    }
+
+    /// How many rows are selected (among those shown, when a find filters).
+    pub fn selected_count(&self) -> usize {
+        if self.filtering() {
+            self.selected_rows().len()
+        } else {
+            self.chosen.len()
+        }
     }
 }

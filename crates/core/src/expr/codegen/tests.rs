@@ -117,6 +117,7 @@ fn connection(spec: crate::connection::ConnectionSpec, target: &str) -> Connecti
         naming: crate::connection::Naming::default(),
         prices: crate::connection::prices::Prices::load(),
         timeout: crate::connection::DEFAULT_TIMEOUT,
+        answers: crate::connection::LastAnswer::default(),
         #[cfg(feature = "sandbox")]
         sandbox: None,
     }

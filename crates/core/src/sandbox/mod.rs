@@ -10,8 +10,12 @@ use std::path::Path;
 use tokio::sync::oneshot;
 
 use crate::error::{Error, Result};
-use crate::files;
 use crate::seed;
+
+mod file;
+
+pub use file::lock_path;
+use file::{index_memory_stream, open_db};
 
 /// A running embedded DynamoDB engine. Dropping it stops the server.
 pub struct Sandbox {
@@ -22,6 +26,8 @@ pub struct Sandbox {
     shutdown: Option<oneshot::Sender<()>>,
     /// Disconnected once the server's thread has ended (and let go of the database).
     stopped: Option<std::sync::Mutex<std::sync::mpsc::Receiver<()>>>,
+    /// A file sandbox's hold on its file ([`hold`]): let go of last, after the server.
+    _held: Option<std::fs::File>,
 }
 
 /// How long dropping a sandbox waits for its server to let go of the database.
@@ -39,7 +45,7 @@ impl Sandbox {
     /// Start an engine on `127.0.0.1:port` (`0` picks a free port), in memory or in the file at
     /// `db_path`, and seed it with the sample data when it is new.
     pub async fn start(db_path: Option<&Path>, port: u16) -> Result<Self> {
-        let (db, fresh) = open_db(db_path)?;
+        let (db, fresh, held) = open_db(db_path)?;
         if db_path.is_some() {
             // `synchronous = NORMAL` (what the engine calls the end of bulk loading) instead of
             // FULL: in the engine's WAL mode a commit no longer waits for the disk, so a file
@@ -53,6 +59,7 @@ impl Sandbox {
         // for the port never sees a half-seeded engine; its requests wait until then.
         let (open_tx, open_rx) = oneshot::channel::<()>();
         let mut sandbox = Self::serve(db, port, open_rx).await?;
+        sandbox._held = held;
         if db_path.is_none() {
             // Nothing to let go of: an in-memory sandbox's drop never waits (it may be the UI
             // thread's, on a switch of connection).
@@ -72,6 +79,7 @@ impl Sandbox {
     /// Start an empty in-memory engine (tests create their own tables).
     pub async fn start_empty() -> Result<Self> {
         let db = dynoxide::Database::memory().map_err(|e| Error::Sandbox(e.to_string()))?;
+        index_memory_stream(&db)?;
         let (open_tx, open_rx) = oneshot::channel::<()>();
         let _ = open_tx.send(());
         Self::serve(db, 0, open_rx).await
@@ -136,6 +144,7 @@ impl Sandbox {
             seeded: None,
             shutdown: Some(shutdown_tx),
             stopped: Some(std::sync::Mutex::new(stopped_rx)),
+            _held: None,
         })
     }
 
@@ -168,60 +177,41 @@ impl Drop for Sandbox {
     }
 }
 
-fn open_db(db_path: Option<&Path>) -> Result<(dynoxide::Database, bool)> {
-    match db_path {
-        None => dynoxide::Database::memory()
-            .map(|db| (db, true))
-            .map_err(|e| Error::Sandbox(e.to_string())),
-        Some(path) => {
-            let fresh = db_file_is_new(path)?;
-            let text = path
-                .to_str()
-                .ok_or_else(|| Error::Sandbox(format!("{} is not a UTF-8 path", path.display())))?;
-            dynoxide::Database::new(text)
-                .map(|db| (db, fresh))
-                .map_err(|e| Error::Sandbox(format!("cannot open {}: {e}", path.display())))
-        }
-    }
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// The first bytes of every SQLite database file.
-const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
-
-/// Whether nothing is at `path` yet (a new database, to be seeded), refusing what the engine
-/// must not open: anything but a regular file (a device such as `/dev/null` would be opened,
-/// and a `-journal` file left beside it), and a file that is not SQLite.
-fn db_file_is_new(path: &Path) -> Result<bool> {
-    let meta = match std::fs::metadata(path) {
-        Ok(meta) => meta,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(true),
-        Err(e) => {
-            return Err(Error::Sandbox(format!(
-                "cannot open {}: {e}",
-                path.display()
-            )));
+    /// A sandbox file holds the stream's index once the engine has let go of it, and a second
+    /// start on it keeps it (and its data).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_sandbox_files_stream_is_indexed() {
+        let dir =
+            std::env::temp_dir().join(format!("dynoscope-sandbox-index-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("sandbox.db");
+        for _ in 0..2 {
+            let sandbox = Sandbox::start(Some(&path), 0).await.unwrap();
+            drop(sandbox);
+            let conn = rusqlite::Connection::open(&path).unwrap();
+            let indexed: bool = conn
+                .query_row(
+                    "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'dynoscope_stream_sequence')",
+                    [],
+                    |row| row.get(0),
+                )
+                .unwrap();
+            assert!(indexed);
+            let plan: String = conn
+                .query_row(
+                    "EXPLAIN QUERY PLAN SELECT COALESCE(MAX(CAST(sequence_number AS INTEGER)), 0) + 1 \
+                     FROM _stream_records WHERE table_name = 'Social'",
+                    [],
+                    |row| row.get(3),
+                )
+                .unwrap();
+            assert!(plan.contains("dynoscope_stream_sequence"), "{plan}");
         }
-    };
-    if !meta.is_file() {
-        return Err(Error::Sandbox(format!(
-            "{} is {}, not a regular file: a sandbox database is a file (name a new one to start \
-             a sandbox there)",
-            path.display(),
-            files::kind_of(&meta.file_type())
-        )));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
-    let mut header = Vec::with_capacity(SQLITE_HEADER.len());
-    let file = std::fs::File::open(path)
-        .map_err(|e| Error::Sandbox(format!("cannot open {}: {e}", path.display())))?;
-    std::io::Read::read_to_end(&mut std::io::Read::take(file, 16), &mut header)
-        .map_err(|e| Error::Sandbox(format!("cannot read {}: {e}", path.display())))?;
-    // An empty file is what SQLite takes as a database with nothing in it yet.
-    if !header.is_empty() && header != SQLITE_HEADER {
-        return Err(Error::Sandbox(format!(
-            "{} is not a dynoscope sandbox database (not SQLite); name a new file, or one a \
-             sandbox made",
-            path.display()
-        )));
-    }
-    Ok(false)
 }

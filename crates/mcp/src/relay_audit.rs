@@ -1,0 +1,124 @@
+//! What the relay writes to the audit log for the lines it reads: a line refused before rmcp saw
+//! it (its JSON-RPC error answer and its audit line), and every clean line that is not a tool
+//! call (the server audits those with their outcome), so that whatever rmcp answers by itself
+//! is in the log too.
+
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+
+use crate::audit::Audit;
+
+/// The longest line (one JSON-RPC message) read: a request's arguments are specs, keys and an
+/// item's text (DynamoDB items are at most 400 KB), so 4 MiB is room to spare, while a 50 MB
+/// line is answered as refused without being held (the rest of it is read and dropped).
+pub const MAX_LINE_BYTES: usize = 4 << 20;
+
+/// JSON-RPC's "The JSON sent is not a valid Request object".
+pub(crate) const INVALID_REQUEST: i64 = -32600;
+
+/// Audit a clean line handed to rmcp, unless it is a tool call, which the server audits with its
+/// outcome: whatever rmcp answers by itself (an unknown method, a `tools/call` whose `params`
+/// are not an object naming a tool, a batch, a notification, `initialize`) is in the log too,
+/// with its id when it has one.
+pub(crate) fn received(text: &[u8], audit: &Audit) {
+    let message = serde_json::from_slice::<Value>(text).ok();
+    let field = |name: &str| message.as_ref().and_then(|m| m.get(name));
+    let tool_call = field("method").and_then(Value::as_str) == Some("tools/call")
+        && field("params")
+            .and_then(|p| p.get("name"))
+            .is_some_and(Value::is_string);
+    if tool_call {
+        return;
+    }
+    let mut entry = json!({"event": "received", "bytes": text.len()});
+    for name in ["id", "method"] {
+        if let Some(value) = field(name) {
+            entry[name] = value.clone();
+        }
+    }
+    if let Some(params) = field("params") {
+        entry["params"] = params.clone();
+    }
+    if let Some(Value::Array(batch)) = &message {
+        entry["batch"] = json!(batch.len());
+    }
+    if let Err(error) = audit.append(entry) {
+        dynoscope_core::terminal::say(format_args!("dynoscope: {error}"));
+    }
+}
+
+/// A line refused before rmcp saw it: its answer and its audit line.
+pub(crate) struct Refused {
+    pub(crate) code: i64,
+    pub(crate) why: String,
+    bytes: usize,
+    /// The line as far as it can be read (serde_json's, the last of two members kept): for
+    /// its id, and for the audit log's method, tool and arguments.
+    message: Option<Value>,
+}
+
+impl Refused {
+    pub(crate) fn new(code: i64, why: String) -> Self {
+        Self {
+            code,
+            why,
+            bytes: 0,
+            message: None,
+        }
+    }
+
+    pub(crate) fn too_long(bytes: usize) -> Self {
+        Self {
+            bytes,
+            ..Self::new(
+                INVALID_REQUEST,
+                format!(
+                    "the line is {bytes} bytes, longer than the {MAX_LINE_BYTES} bytes a message may have here"
+                ),
+            )
+        }
+    }
+
+    pub(crate) fn of_line(self, text: &[u8]) -> Self {
+        let message = serde_json::from_slice::<Value>(text).ok();
+        Self {
+            bytes: text.len(),
+            message,
+            ..self
+        }
+    }
+
+    /// Answer the line with a JSON-RPC error and append it to the audit log.
+    pub(crate) async fn say(self, answers: &mpsc::Sender<Vec<u8>>, audit: &Audit) {
+        let field = |name: &str| self.message.as_ref().and_then(|m| m.get(name));
+        let id = field("id")
+            .filter(|id| id.is_string() || id.is_number())
+            .cloned()
+            .unwrap_or(Value::Null);
+        let text = format!(
+            "dynoscope refused this message before reading it: {}; nothing of it ran",
+            self.why
+        );
+        let answer = json!({
+            "jsonrpc": "2.0", "id": id, "error": {"code": self.code, "message": text},
+        });
+        let mut line = answer.to_string().into_bytes();
+        line.push(b'\n');
+        let _sent = answers.send(line).await;
+        let mut entry = json!({
+            "event": "refused", "code": self.code, "error": text, "id": id, "bytes": self.bytes,
+        });
+        if let Some(method) = field("method") {
+            entry["method"] = method.clone();
+        }
+        if field("method").and_then(Value::as_str) == Some("tools/call") {
+            let params = field("params");
+            entry["tool"] = params.and_then(|p| p.get("name")).cloned().into();
+            entry["arguments"] = params.and_then(|p| p.get("arguments")).cloned().into();
+            entry["ending"] = json!("error");
+        }
+        if let Err(error) = audit.append(entry) {
+            dynoscope_core::terminal::say(format_args!("dynoscope: {error}"));
+        }
+    }
+}
