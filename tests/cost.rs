@@ -113,17 +113,20 @@ async fn a_storm_is_estimated_then_costed_and_its_load_said() {
     let cost = report.cost();
     let spent = pricing.write(report.stats.consumed_wcu);
     assert_eq!(cost[0].text, format!("Cost: {spent}"));
+    // Each rate said over its window: the whole storm's average, then its busiest second.
     assert!(
-        cost[1].text.starts_with("POST#a91f: ")
+        cost[1]
+            .text
+            .starts_with("On average over the whole storm: POST#a91f: ")
             && cost[1].text.contains("of one partition's 1,000 WCU/s")
-            || cost[1]
-                .text
-                .starts_with("At this rate POST#a91f would be throttled"),
+            || cost[1].text.starts_with(
+                "On average over the whole storm: At this rate POST#a91f would be throttled"
+            ),
         "{}",
         cost[1].text
     );
     assert!(
-        cost[2].text.starts_with("Busiest second (second "),
+        cost[2].text.starts_with("In its busiest second (second "),
         "{}",
         cost[2].text
     );

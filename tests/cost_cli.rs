@@ -261,3 +261,30 @@ fn cost_prints_the_tables_card() {
     assert!(text(&out.stdout).contains("1 WCU ≈ $0.000000625 on demand"));
     std::fs::remove_dir_all(&config).unwrap();
 }
+
+/// With no table, `plan` and `size` price by the shipped prices when the user's price file
+/// cannot be used, and say so once, as every subcommand with a connection does; a negative
+/// count is a value refused in words, not a flag.
+#[test]
+fn a_broken_price_file_falls_back_for_plan_too() {
+    let config = config_dir("broken-plan");
+    std::fs::write(config.join("prices.json"), "{not json").unwrap();
+    let out = run(&config, &["plan", "--items", "1000", "--bytes", "100000"]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("the shipped prices are used"), "{stderr}");
+    assert!(
+        text(&out.stdout).contains("no table given, so priced on demand in us-east-1"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = run(&config, &["plan", "--items", "-1", "--bytes", "100000"]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        !stderr.contains("unexpected argument"),
+        "a value, not a flag: {stderr}"
+    );
+    assert!(stderr.contains("-1"), "{stderr}");
+    std::fs::remove_dir_all(&config).unwrap();
+}

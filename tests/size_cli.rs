@@ -279,7 +279,7 @@ fn a_bare_item_needs_no_connection_and_a_huge_file_is_refused() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(words.starts_with("8 B · put 1 WCU (tx 2)"), "{words}");
     assert!(
-        words.contains("no table given, so on demand in us-east-1"),
+        words.contains("no table given, so priced on demand in us-east-1"),
         "{words}"
     );
 

@@ -164,3 +164,17 @@ async fn an_answer_changed_on_the_way_is_garbled_not_a_drift() {
         "no drift is said from a changed answer: {out}"
     );
 }
+
+/// A key value that begins with `-` is a value, as the user gave it: `items --pk -5` queries
+/// the partition `-5`, `diff --pk -1` compares it; neither is taken for a flag.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_value_beginning_with_a_dash_is_a_value() {
+    let sandbox = Sandbox::start(None, 0).await.unwrap();
+    let url = sandbox.endpoint();
+    let (code, out, err) = dynoscope(url, &["items", "--table", "Social", "--pk", "-5"]).await;
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.is_empty(), "no partition -5: {out}");
+    let (code, out, err) = dynoscope(url, &["diff", "--table", "Social", "--pk", "-1"]).await;
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!err.contains("unexpected argument"), "{err}");
+}

@@ -76,7 +76,7 @@ fn like_by_hand_then_send_again_then_storm_and_lab() {
     step_until(h, "the storm", |h| has_label_containing(h, "· EQUAL"));
     assert!(has_label_containing(
         h,
-        "Cancelled [ConditionalCheckFailed, None]: 10"
+        "10 cancelled — item 1 (the like): its condition failed; none of the 2 items was written"
     ));
 
     h.get_by_role_and_label(Role::Button, "Run counter lab")

@@ -26,12 +26,16 @@ enum To {
     Endpoint,
     /// An AWS profile (and region).
     Profile,
+    /// Another connection open in the app, by its name.
+    Open,
 }
 
 /// The form, the run and what it said.
 #[derive(Default)]
 pub struct CloneForm {
     to: To,
+    /// The open connection chosen, with [`To::Open`].
+    open_name: String,
     url: String,
     profile: String,
     region: String,
@@ -111,6 +115,11 @@ impl CloneForm {
     /// The destination when it is a connection open in the app (this one, or another open
     /// connection to the place the form names).
     fn open_destination<'s>(&self, scope: &'s Scope<'_>) -> Option<&'s Connection> {
+        if self.to == To::Open {
+            return (scope.others.iter())
+                .find(|o| o.name == self.open_name)
+                .map(|o| &o.connection);
+        }
         match self.destination(scope.connection) {
             None => Some(scope.connection),
             Some(spec) => scope
@@ -124,7 +133,8 @@ impl CloneForm {
     fn destination(&self, here: &Connection) -> Option<ConnectionSpec> {
         let region = (!self.region.trim().is_empty()).then(|| self.region.trim().to_owned());
         match self.to {
-            To::Here => None,
+            // An open connection is found by its name ([`open_destination`]).
+            To::Here | To::Open => None,
             To::Endpoint => Some(ConnectionSpec::Endpoint {
                 url: self.url.trim().to_owned(),
                 profile: None,
@@ -151,10 +161,22 @@ impl CloneForm {
             }
         };
         let source = scope.connection.clone();
-        let to = self.destination(scope.connection);
+        let open = self.open_destination(scope).cloned();
+        let to = match self.to {
+            To::Open => match &open {
+                Some(open) => Some(open.spec.clone()),
+                None => {
+                    self.error = Some(Error::Invalid(format!(
+                        "the connection {} is not open any more: pick another",
+                        self.open_name
+                    )));
+                    return;
+                }
+            },
+            _ => self.destination(scope.connection),
+        };
         // A destination open in the app is written through that connection: its read-only
         // switch and its protection hold.
-        let open = self.open_destination(scope).cloned();
         self.running = Some(
             scope
                 .spawner
@@ -184,6 +206,26 @@ impl CloneForm {
             ui.radio_value(&mut self.to, To::Endpoint, "An endpoint");
             ui.radio_value(&mut self.to, To::Profile, "An AWS profile");
         });
+        if !scope.others.is_empty() {
+            // The connections already open, each written through as it is (its read-only
+            // switch and protection hold).
+            ui.horizontal_wrapped(|ui| {
+                ui.weak("Open:");
+                for other in scope.others {
+                    let chosen = self.to == To::Open && self.open_name == other.name;
+                    if ui
+                        .radio(
+                            chosen,
+                            format!("{} · {}", other.name, other.connection.label()),
+                        )
+                        .clicked()
+                    {
+                        self.to = To::Open;
+                        self.open_name.clone_from(&other.name);
+                    }
+                }
+            });
+        }
         ui.horizontal_wrapped(|ui| {
             let field = |ui: &mut Ui, label: &str, text: &mut String, hint: &str| {
                 let label = ui.label(label);
@@ -195,11 +237,11 @@ impl CloneForm {
                 .labelled_by(label.id);
             };
             match self.to {
-                To::Here => {}
+                To::Here | To::Open => {}
                 To::Endpoint => field(ui, "URL", &mut self.url, "http://127.0.0.1:8001"),
                 To::Profile => field(ui, "Profile", &mut self.profile, "default"),
             }
-            if self.to != To::Here {
+            if matches!(self.to, To::Endpoint | To::Profile) {
                 field(ui, "Region", &mut self.region, "us-east-1");
             }
             let copy = clone::default_to_table(&scope.table.name, self.to == To::Here);

@@ -9,6 +9,7 @@ mod create;
 mod export;
 mod fields;
 mod purge;
+mod purge_job;
 mod run;
 mod settings;
 mod view;

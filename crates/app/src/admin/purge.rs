@@ -7,28 +7,21 @@ use std::time::Instant;
 
 use egui::{RichText, Ui};
 
+use crate::admin::purge_job::{Ended, delete_job};
 use crate::widgets::{error_ui, line_ui, protected_name_ui, write_button_ui};
 use crate::{Intent, Loaded, Scope};
 use dynoscope_core::purge::{self, PurgeCount, PurgeReport, PurgeSource, TallyChoice, check_typed};
-use dynoscope_core::report::{Report, age_text};
+use dynoscope_core::report::age_text;
 use dynoscope_core::rows::RowSet;
 use dynoscope_core::spec::{PurgeScope, PurgeSpec};
 use dynoscope_core::tally::TallyRule;
 use dynoscope_core::task::{Job, Pending};
 
-/// How a delete ended: its lines, and the keys it deleted (what leaves the grid).
-/// A delete's words, the keys it deleted and the parents whose tallies it repaired.
-type Ended = (
-    Vec<dynoscope_core::report::Line>,
-    Vec<dynoscope_core::value::Item>,
-    Vec<dynoscope_core::value::Item>,
-);
-
-/// Which items a delete takes.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// Which items a delete takes (none chosen when the section opens: the widest is never the
+/// default).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Take {
     /// Every item of the table.
-    #[default]
     Table,
     /// One partition's, by the key below.
     Partition,
@@ -77,7 +70,7 @@ impl Asked {
 /// What is deleted, as chosen.
 #[derive(Default)]
 pub struct PurgeForm {
-    take: Take,
+    take: Option<Take>,
     pk: String,
     sk_prefix: String,
     /// The count under way, with what it counts (the grid's rows turned into keys there, off
@@ -170,26 +163,26 @@ impl PurgeForm {
         ui.horizontal_wrapped(|ui| {
             ui.radio_value(
                 &mut self.take,
-                Take::Table,
+                Some(Take::Table),
                 "Every item (the table is kept)",
             );
-            ui.radio_value(&mut self.take, Take::Partition, "One partition");
+            ui.radio_value(&mut self.take, Some(Take::Partition), "One partition");
             if chosen > 0 {
                 ui.radio_value(
                     &mut self.take,
-                    Take::Selected,
+                    Some(Take::Selected),
                     format!("The {chosen} selected rows"),
                 );
             }
             if rows > 0 {
                 ui.radio_value(
                     &mut self.take,
-                    Take::Loaded,
+                    Some(Take::Loaded),
                     format!("The {rows} rows of the Browse tab"),
                 );
             }
         });
-        if self.take == Take::Partition {
+        if self.take == Some(Take::Partition) {
             ui.horizontal(|ui| {
                 let label = ui.label(format!("{} =", scope.table.partition.name));
                 ui.add(egui::TextEdit::singleline(&mut self.pk).desired_width(120.0))
@@ -201,8 +194,14 @@ impl PurgeForm {
                 }
             });
         }
+        if self.take.is_none() {
+            ui.weak("Choose which items to delete, then count them.");
+        }
         if ui
-            .add_enabled(!busy, egui::Button::new("Count (dry run)"))
+            .add_enabled(
+                !busy && self.take.is_some(),
+                egui::Button::new("Count (dry run)"),
+            )
             .clicked()
         {
             self.count(scope, loaded, rules);
@@ -274,7 +273,12 @@ impl PurgeForm {
             rows: loaded.map(|l| l.rows.clone()).unwrap_or_default(),
             chosen,
         };
-        match self.take {
+        let Some(take) = self.take else {
+            return Err(dynoscope_core::error::Error::Invalid(
+                "choose which items to delete".into(),
+            ));
+        };
+        match take {
             Take::Selected => Ok(rows(Some(
                 loaded.and_then(|l| l.chosen).cloned().unwrap_or_default(),
             ))),
@@ -282,7 +286,7 @@ impl PurgeForm {
             Take::Table | Take::Partition => {
                 let spec = PurgeSpec {
                     table: scope.table.name.clone(),
-                    scope: match self.take {
+                    scope: match take {
                         Take::Partition => PurgeScope::Partition {
                             pk: self.pk.clone(),
                             sk_prefix: Some(self.sk_prefix.clone()),
@@ -362,36 +366,4 @@ impl PurgeForm {
             }
         });
     }
-}
-
-/// Delete what was counted (the count typed back is the confirmation), then repair the
-/// tallies when `choice` says so; the lines to show and what is gone come back when it ends.
-fn delete_job(
-    scope: &Scope<'_>,
-    counted: PurgeCount,
-    source: PurgeSource,
-    choice: Option<TallyChoice>,
-) -> Job<PurgeReport, Ended> {
-    let (connection, info) = (scope.connection.clone(), scope.table.clone());
-    scope
-        .spawner
-        .spawn_job("BatchWriteItem", move |progress, stop| async move {
-            // The count typed back is the confirmation, here and elsewhere alike.
-            let counted = purge::CountedPurge::new(counted, &info, &connection);
-            let run = purge::delete_counted(
-                &connection,
-                (&info, &source),
-                counted,
-                choice,
-                true,
-                &stop,
-                |r| {
-                    progress.send(r.clone());
-                },
-            )
-            .await?;
-            let lines = run.lines();
-            let parents = run.parents_written();
-            Ok((lines, run.report.gone, parents))
-        })
 }

@@ -24,6 +24,9 @@ use target::TargetForm;
 /// The like lab's three features and their shared target.
 #[derive(Default)]
 pub struct LikesFeature {
+    /// The connection and table the tools are on: the same again (a table reopened, a
+    /// connection switched back to) keeps their forms and results.
+    subject: Option<(dynoscope_core::connection::ConnectionId, String)>,
     target: TargetForm,
     hand: HandFeature,
     storm: StormFeature,
@@ -52,7 +55,17 @@ impl Feature for LikesFeature {
 
     /// Each tool starts afresh, keeping the writes under way — a like, a storm, a lab run — so
     /// that their outcome is still shown when it arrives.
-    fn subject_changed(&mut self, _subject: Subject<'_>) {
+    fn subject_changed(&mut self, subject: Subject<'_>) {
+        let now = subject.connection.map(|spec| {
+            (
+                spec.identity(),
+                subject.table.unwrap_or_default().to_owned(),
+            )
+        });
+        if now.is_some() && now == self.subject {
+            return;
+        }
+        self.subject = now;
         self.target = TargetForm::default();
         self.hand.subject_changed();
         self.storm.subject_changed();

@@ -2,6 +2,7 @@
 //! rows), one parent's stored tally beside its counted children, a guarded repair, sharded
 //! counters, and reconciling many parents.
 
+mod kept;
 mod reconcile;
 mod reconcile_view;
 mod repair_all;
@@ -60,6 +61,8 @@ pub struct TallyFeature {
     reconcile: Reconcile,
     /// Rules suggested by the loaded rows, for (run, rows): computed once per change.
     suggestions: (u64, usize, Vec<Rule>),
+    /// Other tables' results, given back when they are opened again.
+    kept: kept::Kept,
 }
 
 impl TallyFeature {
@@ -82,19 +85,25 @@ impl TallyFeature {
     /// that its outcome is still shown (its card names its table and item).
     fn afresh(&mut self) {
         let book = std::mem::take(&mut self.book);
+        let kept = std::mem::take(&mut self.kept);
         let repair = self.repair.take().filter(|r| r.sending.is_some());
         *self = Self::new(book);
+        self.kept = kept;
         self.repair = repair;
     }
 
-    /// A table was opened on `spec`: its rules, nothing checked yet (a repair under way kept).
+    /// A table was opened on `spec`: its rules, and its results when it was open before (the
+    /// table left keeps its own; a repair under way kept).
     fn open(&mut self, spec: &ConnectionSpec, table: &str) {
+        self.keep_results();
         self.afresh();
         self.place = Some(Place {
             spec: spec.clone(),
             table: table.to_owned(),
         });
-        self.selected = (!self.rules().is_empty()).then_some(0);
+        if !self.results_back() {
+            self.selected = (!self.rules().is_empty()).then_some(0);
+        }
     }
 
     /// The rules of the open table, edited in place in the book.

@@ -17,6 +17,26 @@ pub(super) fn rules_ui(
 ) {
     ui.heading("Counter rules");
     let rules = tally.rules().clone();
+    // A table of the same name on another connection (staging beside prod) may have its rules
+    // already: offered, never applied unasked.
+    let elsewhere: Vec<Rule> = match (&tally.place, rules.is_empty()) {
+        (Some(place), true) => tally.book.elsewhere(&place.spec, &place.table),
+        _ => Vec::new(),
+    };
+    if !elsewhere.is_empty() {
+        ui.label(format!(
+            "Rules of {} on another connection:",
+            scope.table.name
+        ));
+        for rule in elsewhere {
+            ui.horizontal(|ui| {
+                ui.label(RichText::new(rule.describe()).monospace());
+                if ui.small_button("Use here").clicked() {
+                    tally.add_rule(rule.clone());
+                }
+            });
+        }
+    }
     let new: Vec<&Rule> = suggested.iter().filter(|r| !rules.contains(r)).collect();
     if !new.is_empty() {
         ui.label("Suggested from the loaded rows:");

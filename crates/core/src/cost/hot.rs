@@ -56,8 +56,14 @@ impl KeyRate {
     }
 
     /// `POST#a91f: 440 WCU in 0.9 s = 489 WCU/s, 49% of one partition's 1,000 WCU/s`, or, at
-    /// or past the ceiling, that the key would be throttled at this rate.
+    /// or past the ceiling, that the key would be throttled at this rate: shard the counter.
     pub fn line(&self) -> Line {
+        self.line_advising("Shard the counter.")
+    }
+
+    /// [`line`](Self::line) with `advice` for a key at or past the ceiling (a counter already
+    /// sharded is not told to shard).
+    pub fn line_advising(&self, advice: &str) -> Line {
         let unit = self.kind.unit();
         let ceiling = count(ceiling(self.kind));
         let (Some(rate), Some(percent)) = (self.per_second(), self.percent()) else {
@@ -83,7 +89,7 @@ impl KeyRate {
                 Tone::Warn,
                 format!(
                     "At this rate {} would be throttled: {arithmetic}, {}% of one partition's \
-                     {ceiling} {unit}/s. Shard the counter.",
+                     {ceiling} {unit}/s. {advice}",
                     self.key,
                     capacity_exact(&percent)
                 ),

@@ -285,7 +285,7 @@ impl super::Pricing {
         let pricing = Self::new(
             &book,
             FALLBACK_REGION,
-            Some(format!("{why}, so priced as {FALLBACK_REGION}")),
+            Some(format!("{why}, so priced on demand in {FALLBACK_REGION}")),
             super::Billing::default(),
         );
         (pricing, unusable)

@@ -2,6 +2,7 @@
 //! copied through the code generator, sent with conflict retries, observed before and after,
 //! and storms of simulated users.
 
+mod report;
 mod request;
 mod send;
 mod storm;

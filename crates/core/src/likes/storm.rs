@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::likes::{LikeOp, LikeOutcome, LikeTarget, Sent, like_request, send};
 use crate::limits::AtOnce;
 use crate::report::{Line, Tone};
-use crate::write::{Confirmation, Destination};
+use crate::write::{CancelReason, Confirmation, Destination};
 
 /// Tenths of a second a storm's load is kept in (its first 10 s).
 pub(crate) const TENTHS_KEPT: usize = 100;
@@ -86,7 +86,11 @@ impl StormStats {
         let line = KeyRate::new(key, Kind::Write, *units, 1000).line();
         Some(Line::new(
             line.tone,
-            format!("Busiest second (second {}): {}", second + 1, line.text),
+            format!(
+                "In its busiest second (second {}), not on average: {}",
+                second + 1,
+                line.text
+            ),
         ))
     }
 
@@ -97,10 +101,19 @@ impl StormStats {
 
     /// Cancellations by reason, conflicts retried and failures, a line each.
     pub fn details(&self) -> Vec<Line> {
+        // Each kind of cancellation in words (its codes stay the key of the JSON): a like or
+        // an unlike writes the child first, the tally second.
+        let writes = ["the like".to_owned(), "the tally".to_owned()];
         let mut lines: Vec<Line> = self
             .cancelled
             .iter()
-            .map(|(reasons, count)| Line::new(Tone::Plain, format!("Cancelled {reasons}: {count}")))
+            .map(|(reasons, count)| {
+                let reasons: Vec<CancelReason> = (reasons.trim_matches(['[', ']']).split(", "))
+                    .map(|code| CancelReason::from_code(Some(code)))
+                    .collect();
+                let words = CancelReason::cancelled_words(&reasons, &writes);
+                Line::new(Tone::Plain, format!("{count} cancelled — {words}"))
+            })
             .collect();
         if self.resent > 0 {
             lines.push(Line::new(

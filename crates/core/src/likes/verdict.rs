@@ -44,7 +44,14 @@ impl StormReport {
                         .text()
                 ),
             ),
-            self.stats.load(&self.parent).line(),
+            {
+                // Said over its window, beside the busiest second's: the two rates differ.
+                let line = self.stats.load(&self.parent).line();
+                Line::new(
+                    line.tone,
+                    format!("On average over the whole storm: {}", line.text),
+                )
+            },
         ]
         .into_iter()
         .chain(self.stats.busiest(&self.parent))

@@ -63,6 +63,23 @@ impl RuleBook {
         &mut self.saved[at].rules
     }
 
+    /// The rules saved for a table named `table` on connections other than `spec`'s (the same
+    /// table at staging and at prod): offered where this one has none.
+    pub fn elsewhere(&self, spec: &ConnectionSpec, table: &str) -> Vec<Rule> {
+        let here = spec.identity();
+        let mut found: Vec<Rule> = Vec::new();
+        for saved in &self.saved {
+            if saved.table == table && saved.connection != here {
+                for rule in &saved.rules {
+                    if !found.contains(rule) {
+                        found.push(rule.clone());
+                    }
+                }
+            }
+        }
+        found
+    }
+
     /// Every table's rules.
     pub fn saved(&self) -> &[SavedRules] {
         &self.saved

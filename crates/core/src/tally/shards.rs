@@ -63,13 +63,18 @@ impl ShardTotal {
                     _ => zero.clone(),
                 };
                 let rate = (&total_units * &share).with_scale_round(0, RoundingMode::HalfUp);
+                // Already sharded: the advice is more shards (or an even spread), not sharding.
+                let advice = format!(
+                    "Spread the writes evenly, or use more than its {} shards.",
+                    self.shards.len()
+                );
                 let line = KeyRate {
                     key: sk.clone(),
                     kind: Kind::Write,
                     units: rate.clone(),
                     millis: 1000,
                 }
-                .line();
+                .line_advising(&advice);
                 let text = format!(
                     "{} of the writes · {}",
                     percent(value.as_ref().unwrap_or(&zero), &self.total)

@@ -160,9 +160,17 @@ fn parent_rules(
             matches!(item.get(n.as_str()), Some(AttributeValue::N(v))
                 if loaded.is_some_and(|c| v.trim() == c.to_string()))
         });
+        // Children that are all numbered shards (`STATS#TOTAL#0` … `#7`) are a sharded
+        // counter's: a parent's number equal to how many there are is its shard count, a
+        // setting, not a tally of them (the shard rule is suggested on its own).
+        let shards = seen.bases.iter().any(|(base, (total, numbered))| {
+            base.starts_with(prefix.as_str()) && total == numbered && *numbered >= 2
+        });
         if let Some(tally) = matching.first() {
             named.push(rule(tally));
-        } else if let Some(tally) = equal {
+        } else if let Some(tally) = equal
+            && !shards
+        {
             unnamed.push(rule(tally));
         }
     }
@@ -209,6 +217,26 @@ mod tests {
                 prefix: "STATS#TOTAL#".into(),
                 attribute: "play_count".into()
             }))
+        );
+    }
+
+    #[test]
+    fn a_shard_count_is_not_suggested_as_a_tally_of_its_shards() {
+        let mut items = vec![item("VID#9f3a", "META", &[("shards", "3")])];
+        for n in 0..3 {
+            let sk = format!("STATS#TOTAL#{n}");
+            items.push(item("VID#9f3a", &sk, &[("play_count", "7")]));
+        }
+        let rules = suggest(&items, "PK", "SK");
+        assert!(
+            rules
+                .iter()
+                .all(|r| !matches!(r, Rule::Tally(t) if t.tally == "shards")),
+            "{rules:?}"
+        );
+        assert!(
+            rules.iter().any(|r| matches!(r, Rule::Shards(_))),
+            "{rules:?}"
         );
     }
 
