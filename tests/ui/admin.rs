@@ -243,18 +243,7 @@ fn the_grid_s_selected_rows_and_a_tab_s_rows_are_deleted() {
     h.set_size(egui::vec2(1400.0, 1100.0));
     query_partition(h, "POST#a91f");
     step_until(h, "the likes", |h| has_label(h, "LIKE#USER#7c20"));
-    h.get_by_label("LIKE#USER#7c20").click();
-    h.step();
-    h.get_by_role_and_label(Role::Button, "Table").click();
-    step_until(h, "the table read", |h| has_label(h, "Delete items"));
-    h.get_by_label("Delete items").click();
-    step_until(h, "the selected row offered", |h| {
-        has_label(h, "The 1 selected rows")
-    });
-    h.get_by_label("The 1 selected rows").click();
-    h.step();
-    h.get_by_role_and_label(Role::Button, "Count (dry run)")
-        .click();
+    count_the_selected_row(h, "LIKE#USER#7c20");
     step_until(h, "the count", |h| {
         has_label(h, "1 item in Social would be deleted")
     });

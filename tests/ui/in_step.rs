@@ -37,28 +37,6 @@ fn last_like(outside: &Outside, pk: &str) -> String {
     })
 }
 
-/// `likeTally` of `pk`'s META on the server.
-fn stored_tally(outside: &Outside, pk: &str) -> String {
-    outside.runtime.block_on(async {
-        let item = outside
-            .client
-            .get_item()
-            .table_name("Social")
-            .key("PK", aws_sdk_dynamodb::types::AttributeValue::S(pk.into()))
-            .key(
-                "SK",
-                aws_sdk_dynamodb::types::AttributeValue::S("META".into()),
-            )
-            .consistent_read(true)
-            .send()
-            .await
-            .unwrap()
-            .item
-            .unwrap();
-        dynoscope_core::value::cell_text(&item["likeTally"])
-    })
-}
-
 #[test]
 fn a_repaired_tally_is_read_back_into_the_grid_and_said_old_to_new() {
     let outside = outside_sandbox();
@@ -85,18 +63,7 @@ fn a_repaired_tally_is_read_back_into_the_grid_and_said_old_to_new() {
     step_until(h, "the post's META", |h| has_label(h, "META"));
     assert!(has_label(h, "226"), "the stored tally shown");
     let like = last_like(&outside, "POST#d71e");
-    h.get_by_label(&like).click();
-    h.step();
-    h.get_by_role_and_label(Role::Button, "Table").click();
-    step_until(h, "the table read", |h| has_label(h, "Delete items"));
-    h.get_by_label("Delete items").click();
-    step_until(h, "the selected row offered", |h| {
-        has_label(h, "The 1 selected rows")
-    });
-    h.get_by_label("The 1 selected rows").click();
-    h.step();
-    h.get_by_role_and_label(Role::Button, "Count (dry run)")
-        .click();
+    count_the_selected_row(h, &like);
     step_until(h, "the count", |h| has_label(h, "Repair the tallies after"));
     h.get_by_label("Repair the tallies after").click();
     h.step();
@@ -113,7 +80,10 @@ fn a_repaired_tally_is_read_back_into_the_grid_and_said_old_to_new() {
         ),
         "the drift the repair erased is said"
     );
-    assert_eq!(stored_tally(&outside, "POST#d71e"), "224");
+    assert_eq!(
+        stored(&outside, "Social", ("POST#d71e", "META"), "likeTally"),
+        "224"
+    );
     // The grid shows what the server holds: the META read back, the like gone.
     h.get_by_role_and_label(Role::Button, "Browse").click();
     step_until(h, "the repaired tally in the grid", |h| {

@@ -337,3 +337,41 @@ pub fn click_shown(h: &mut Harness<'_, DynoscopeApp>, label: &str) {
     h.step();
     h.get_by_role_and_label(Role::Button, label).click();
 }
+
+/// Select the row labelled `row` in the grid, open the Table view's Delete items on the one
+/// selected row and count it (a dry run).
+pub fn count_the_selected_row(h: &mut Harness<'_, DynoscopeApp>, row: &str) {
+    h.get_by_label(row).click();
+    h.step();
+    h.get_by_role_and_label(Role::Button, "Table").click();
+    step_until(h, "the table read", |h| has_label(h, "Delete items"));
+    h.get_by_label("Delete items").click();
+    step_until(h, "the selected row offered", |h| {
+        has_label(h, "The 1 selected rows")
+    });
+    h.get_by_label("The 1 selected rows").click();
+    h.step();
+    h.get_by_role_and_label(Role::Button, "Count (dry run)")
+        .click();
+}
+
+/// The attribute `name` of the item at `pk` / `sk` in `table`, as the server holds it (a
+/// consistent read), in text.
+pub fn stored(outside: &Outside, table: &str, (pk, sk): (&str, &str), name: &str) -> String {
+    use aws_sdk_dynamodb::types::AttributeValue;
+    outside.runtime.block_on(async {
+        let item = outside
+            .client
+            .get_item()
+            .table_name(table)
+            .key("PK", AttributeValue::S(pk.into()))
+            .key("SK", AttributeValue::S(sk.into()))
+            .consistent_read(true)
+            .send()
+            .await
+            .unwrap()
+            .item
+            .unwrap();
+        dynoscope_core::value::cell_text(&item[name])
+    })
+}

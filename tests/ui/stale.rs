@@ -18,29 +18,9 @@ fn says_age(h: &egui_kittest::Harness<'_, dynoscope_app::DynoscopeApp>, what: &s
         .any(|l| l.starts_with(what) && (l.ends_with("just now") || l.ends_with(" ago")))
 }
 
-/// `play_count` of VID#9f3a / STATS#TOTAL as `client` reads it.
+/// `play_count` of VID#9f3a / STATS#TOTAL as the server holds it.
 fn stored_play_count(outside: &Outside) -> String {
-    outside.runtime.block_on(async {
-        let item = outside
-            .client
-            .get_item()
-            .table_name("Videos")
-            .key(
-                "PK",
-                aws_sdk_dynamodb::types::AttributeValue::S("VID#9f3a".into()),
-            )
-            .key(
-                "SK",
-                aws_sdk_dynamodb::types::AttributeValue::S("STATS#TOTAL".into()),
-            )
-            .consistent_read(true)
-            .send()
-            .await
-            .unwrap()
-            .item
-            .unwrap();
-        dynoscope_core::value::cell_text(&item["play_count"])
-    })
+    stored(outside, "Videos", ("VID#9f3a", "STATS#TOTAL"), "play_count")
 }
 
 fn set_stored_play_count(outside: &Outside, value: &str) {
