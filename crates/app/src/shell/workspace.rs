@@ -297,15 +297,16 @@ fn item_view_ui(
     item: &Item,
     intents: &mut Vec<Intent>,
 ) {
-    // At first under two fifths of the room, so the grid keeps its rows in view at 1280×800
-    // as at 900×600; dragged to any size between a few lines and most of the room, and kept
-    // (egui remembers a panel's size with the app's settings).
-    let room = ui.available_height();
+    // In a small window two fifths of it: the grid keeps rows in view.
+    let tall = ui.available_height() >= 700.0;
+    let height = if tall {
+        360.0
+    } else {
+        ui.available_height() * 0.4
+    };
     egui::Panel::bottom("item_view")
         .resizable(true)
-        .default_size((room * 0.38).clamp(140.0, 320.0))
-        .min_size(100.0)
-        .max_size((room * 0.8).max(140.0))
+        .default_size(height)
         .show(ui, |ui| {
             let editable = features.browse.editable(&scope.table.name);
             intents.extend(features.browse.item_header_ui(ui, scope, editable, item));
