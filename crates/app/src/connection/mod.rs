@@ -104,18 +104,6 @@ impl ConnectionFeature {
         feature
     }
 
-    /// The form shows `connection`, the tab picked: what was typed for another connection is
-    /// not offered beside it (the colour last picked in the form is kept).
-    pub fn show(&mut self, connection: &dynoscope_core::connection::Connection) {
-        let colour = self.form.colour;
-        self.form = ConnectionForm::new(&connection.spec);
-        self.form.read_only = connection.is_read_only();
-        self.form.timeout = connection.timeout.as_secs().to_string();
-        self.form.name = connection.name().unwrap_or_default();
-        self.form.protected = connection.is_protected();
-        self.form.colour = colour;
-    }
-
     /// The connections switched to read-only, to remember.
     pub fn read_only_connections(&self) -> BTreeSet<ConnectionId> {
         self.read_only.clone()

@@ -291,7 +291,6 @@ impl DynoscopeApp {
             Some(Asked::Show(at)) if at < self.workspaces.len() => {
                 self.active = at;
                 self.last_connection = self.workspaces[at].connection.spec.clone();
-                self.connection.show(&self.workspaces[at].connection);
             }
             Some(Asked::Close(at)) => {
                 self.closing = self.workspaces.get(at).map(|w| (at, w.named.name.clone()));
