@@ -85,7 +85,6 @@ impl Source<'_> {
                 let (tx, mut rx) = mpsc::channel::<Vec<Item>>(4);
                 let info = info.clone();
                 let reading = tokio::task::spawn_blocking(move || feed(&files, &info, &tx));
-                let mut stopped = false;
                 loop {
                     let batch = tokio::select! {
                         batch = rx.recv() => batch,
@@ -94,9 +93,7 @@ impl Source<'_> {
                     let Some(batch) = batch else { break };
                     on_batch(batch, 0.0);
                 }
-                if stop.is_cancelled() {
-                    stopped = true;
-                }
+                let stopped = stop.is_cancelled();
                 // The reader's thread ends at its next batch once nobody receives: waited
                 // for, so no read of it is left running after the comparison.
                 drop(rx);

@@ -136,14 +136,13 @@ impl TallySnapshot {
                 ));
             }
             let Some(tally) = &parent.tally else { continue };
-            let exact = tally.trim() == tally;
-            if let Err(e) = number::parse(tally).and_then(|n| {
-                if exact {
-                    Ok(n)
-                } else {
-                    Err(number::NumberError::NotANumber(tally.clone()))
-                }
-            }) {
+            // As DynamoDB writes a number: no white space around it (which `parse` forgives).
+            let checked = if tally.trim() == tally {
+                number::parse(tally).map(drop)
+            } else {
+                Err(number::NumberError::NotANumber(tally.clone()))
+            };
+            if let Err(e) = checked {
                 return Err(format!(
                     "the tally of `{}`: {e}",
                     crate::terminal::escape_controls(&parent.parent)
