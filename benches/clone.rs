@@ -5,8 +5,11 @@
 //! them. Memory stays bounded when the peak does not grow with the table: the pages and batches
 //! on their way are held, never the table.
 
-// Bench code: a failed unwrap is a failed measurement.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![expect(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "bench code: a failed unwrap is a failed measurement"
+)]
 
 mod support;
 

@@ -10,8 +10,11 @@
 //! engine serving pages. Every child is started by a small launcher (see `support`), so its
 //! peak is its own, never this process's two engines.
 
-// Bench code: a failed unwrap is a failed measurement.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![expect(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "bench code: a failed unwrap is a failed measurement"
+)]
 
 mod support;
 

@@ -5,8 +5,10 @@
 //! (its cell's text among the frame's shapes: scrolled into view), and the slowest single frame
 //! meanwhile (goal ≤ 50 ms each: the first match in view, and typing never waiting).
 
-// Bench code: a failed unwrap is a failed measurement.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![expect(
+    clippy::unwrap_used,
+    reason = "bench code: a failed unwrap is a failed measurement"
+)]
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};

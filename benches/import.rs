@@ -8,9 +8,16 @@
 //! took 265,212 kB at peak, 8.6 s writing and 9.8 s in all (20,400 items/s). Goals: a peak of
 //! at most 100 MB and at least 15,000 items/s for 1,000,000 items from a gzipped file.
 
-// Bench code: a failed unwrap is a failed measurement.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![expect(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "bench code: a failed unwrap is a failed measurement"
+)]
 
+#[expect(
+    dead_code,
+    reason = "the benches share this module, each using a part of it"
+)]
 mod support;
 
 use support::run;

@@ -15,10 +15,17 @@
 //!    (`SKIP_S3=1` leaves it out). Never measured against AWS's S3.
 //! 4. The route planner's estimate for 10,000,000 posts and 1,000,000,000 likes, printed.
 
-// Bench code: a failed unwrap is a failed measurement.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![expect(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "bench code: a failed unwrap is a failed measurement"
+)]
 
 mod from_s3;
+#[expect(
+    dead_code,
+    reason = "the benches share this module, each using a part of it"
+)]
 mod support;
 
 use std::collections::HashMap;

@@ -6,8 +6,10 @@
 //!   paginator scanning the same table (goal: 3× the AWS CLI, 1.5× boto3). The AWS CLI and
 //!   boto3 run when they are installed; otherwise their line says so.
 
-// Bench code: a failed unwrap is a failed measurement.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![expect(
+    clippy::expect_used,
+    reason = "bench code: a failed unwrap is a failed measurement"
+)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::HashMap;
@@ -25,9 +27,10 @@ struct Counting;
 
 static HELD: AtomicIsize = AtomicIsize::new(0);
 
-// A global allocator is an unsafe trait: each method hands the call to the system allocator as
-// it came, and only counts.
-#[allow(unsafe_code)]
+#[expect(
+    unsafe_code,
+    reason = "a global allocator is an unsafe trait: each method hands the call to the system allocator as it came, and only counts"
+)]
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         HELD.fetch_add(layout.size() as isize, Ordering::Relaxed);

@@ -1,8 +1,10 @@
 //! The sandbox seeds in under 2 s (run with `cargo bench --bench speed`). The grid, the row
 //! store, sorting, find and loading speed are measured by `cargo bench --bench rows`.
 
-// Bench code: a failed unwrap is a failed measurement.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![expect(
+    clippy::expect_used,
+    reason = "bench code: a failed unwrap is a failed measurement"
+)]
 
 use std::time::Instant;
 

@@ -3,8 +3,10 @@
 //!   into SQLite in ≤ 2 s;
 //! - the shipped reconciliation (LEFT JOIN of parents to children, GROUP BY) over them in ≤ 1 s.
 
-// Bench code: a failed unwrap is a failed measurement.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![expect(
+    clippy::expect_used,
+    reason = "bench code: a failed unwrap is a failed measurement"
+)]
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};

@@ -6,8 +6,10 @@
 //! before (the engine numbers every stream record by the largest so far, and without the index
 //! the sandbox adds, that read the whole stream).
 
-// Bench code: a failed unwrap is a failed measurement.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![expect(
+    clippy::expect_used,
+    reason = "bench code: a failed expect is a failed measurement"
+)]
 
 use std::time::{Duration, Instant};
 
@@ -68,6 +70,15 @@ fn main() {
         (wcu_end - wcu_start) / end.duration_since(start).as_secs_f64().max(1e-9)
     };
     let last = marks.len() - 1;
+    // The rate along the run, a tenth at a time: a slope shows where writes get slower.
+    let tenth = last / 10;
+    let along: Vec<String> = (0..10)
+        .map(|k| format!("{:.0}", rate(k * tenth, (k + 1) * tenth)))
+        .collect();
+    println!(
+        "write rate by tenth of the users (WCU/s): {}",
+        along.join(" ")
+    );
     let (first, later) = (rate(0, END), rate(last - END, last));
     let apart = (first - later).abs() / first.max(later) * 100.0;
     println!(

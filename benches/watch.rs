@@ -10,8 +10,10 @@
 //! 3. The delay from a like sent through the like path to its record reaching the fold, on the
 //!    sandbox (a watch from now on POST#a91f; goal ≤ 1.5 s), over 10 likes.
 
-// Bench code: a failed unwrap is a failed measurement.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![expect(
+    clippy::unwrap_used,
+    reason = "bench code: a failed unwrap is a failed measurement"
+)]
 
 use std::time::{Duration, Instant};
 

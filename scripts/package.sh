@@ -44,6 +44,10 @@ if [ -z "$binary" ]; then
 fi
 [ -x "$binary" ] || { say "$binary is not an executable"; exit 2; }
 version="$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)"
+# The changelog's newest entry is this version's (the .deb's changelog.gz is that file).
+changelog_version="$(sed -n '1s/^dynoscope (\(.*\)) .*/\1/p' packaging/changelog)"
+[ "$changelog_version" = "$version" ] \
+  || { say "packaging/changelog's newest entry is $changelog_version, Cargo.toml says $version: add an entry"; exit 2; }
 arch="$(dpkg --print-architecture)"
 machine="$(uname -m)"
 mkdir -p "$out"
@@ -76,6 +80,9 @@ lay_out() {
   "$root/bin/dynoscope" completions zsh >"$root/share/zsh/vendor-completions/_dynoscope"
   "$root/bin/dynoscope" completions fish >"$root/share/fish/vendor_completions.d/dynoscope.fish"
   install -Dm644 packaging/copyright "$root/share/doc/dynoscope/copyright"
+  # A native package's changelog, in Debian's format (lintian reads it).
+  gzip -9n <packaging/changelog >"$root/share/doc/dynoscope/changelog.gz"
+  chmod 644 "$root/share/doc/dynoscope/changelog.gz"
   install -Dm644 LICENSE-MIT "$root/share/doc/dynoscope/LICENSE-MIT"
   install -Dm644 LICENSE-APACHE "$root/share/doc/dynoscope/LICENSE-APACHE"
 }
@@ -85,6 +92,8 @@ deb_root="$stage/deb"
 lay_out "$deb_root/usr"
 glibc="$(objdump -T "$deb_root/usr/bin/dynoscope" | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1)"
 install -d "$deb_root/DEBIAN"
+# Each file's checksum, for `dpkg --verify` (dpkg-deb does not write them).
+(cd "$deb_root" && find usr -type f -print0 | sort -z | xargs -0 md5sum) >"$deb_root/DEBIAN/md5sums"
 sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@GLIBC@/${glibc#GLIBC_}/" \
   -e "s/@SIZE@/$(du -sk "$deb_root/usr" | cut -f1)/" packaging/control >"$deb_root/DEBIAN/control"
 deb="$out/dynoscope_${version}_${arch}.deb"

@@ -47,6 +47,8 @@ command -v man >/dev/null 2>&1 || missing+=(man-db)
 command -v script >/dev/null 2>&1 || missing+=(bsdutils)
 command -v desktop-file-validate >/dev/null 2>&1 || missing+=(desktop-file-utils)
 command -v appstreamcli >/dev/null 2>&1 || missing+=(appstream)
+# Debian's package checker reads the .deb the package test builds.
+command -v lintian >/dev/null 2>&1 || missing+=(lintian)
 command -v objdump >/dev/null 2>&1 || missing+=(binutils)
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
 command -v npm >/dev/null 2>&1 || missing+=(npm)

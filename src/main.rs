@@ -80,6 +80,16 @@ fn open_window(
     if let Ok(icon) = eframe::icon_data::from_png_bytes(include_bytes!("../assets/dynoscope.png")) {
         viewport = viewport.with_icon(std::sync::Arc::new(icon));
     }
+    // The app's state (saved connections among it) is the user's alone; a window still opens
+    // when the folder cannot be narrowed, with the reason said.
+    if let Some(folder) = dynoscope_core::places::data_dir()
+        && let Err(e) = dynoscope_core::places::keep_to_owner(&folder)
+    {
+        dynoscope_cli::say(format_args!(
+            "dynoscope: {}: cannot keep the app's folder to its owner: {e}",
+            folder.display()
+        ));
+    }
     let options = eframe::NativeOptions {
         renderer: eframe::Renderer::Glow,
         viewport,

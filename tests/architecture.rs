@@ -3,9 +3,6 @@
 //! enum outside the core and the CLI grows past 10 variants; no two files import each other,
 //! directly or round about, inside a crate or across crates.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use std::path::{Path, PathBuf};
 
 fn root() -> &'static Path {

@@ -4,9 +4,6 @@
 //! format. It finds exactly the drifted parents dynoscope's own reconcile of the same files finds.
 //! (Athena itself is never run by the suite: moto's Athena does not execute SQL.)
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use std::collections::BTreeSet;
 use std::path::Path;
 

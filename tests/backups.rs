@@ -5,9 +5,6 @@
 //! described again. moto answers `ListBackups` in one page whatever its `Limit`, so paging is
 //! tried against a stub that answers two pages. `backups_cli.rs` has `dynoscope table`.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 
 use std::time::Duration;

@@ -3,9 +3,6 @@
 //! question off this machine, bad input, read-only (nothing reaching a proxy), a lost answer
 //! and throttled out, each by the one exit table.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 
 use common::files::dynoscope;

@@ -1,9 +1,6 @@
 //! Browsing against an embedded engine through the real SDK: paging, every sort-key condition,
 //! index queries, filters, exact numbers and error mapping.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 
 use std::collections::HashMap;

@@ -1,8 +1,5 @@
 //! The CLI twin, run as a real process against its own sandbox.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 mod dry_runs;
 mod profiles;

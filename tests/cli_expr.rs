@@ -1,9 +1,6 @@
 //! The CLI's `expr`, run as a real process: the request printed and errors pointed at, a deep
 //! expression refused, the connection flags written into the code.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use std::process::Command;
 
 #[test]

@@ -3,9 +3,6 @@
 //! tally once, through the fault proxy too; `get` opens one item by its key; a token reused for
 //! another request is said in words.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 
 fn check_all(url: &str, extra: &[&str]) -> std::process::Output {

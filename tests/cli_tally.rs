@@ -1,9 +1,6 @@
 //! The CLI's counters, run as a real process against its own sandbox: `check` of one parent,
 //! all parents (estimated first, from an export alike) and shards; `like` twice, then a storm.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use std::process::Command;
 
 fn check_command(args: &[&str]) -> std::process::Output {

@@ -4,9 +4,6 @@
 //! existing table with other keys refused. `clone_cli.rs` has the CLI as a process and the
 //! faults.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 use crate::common::clones;
 mod identity;

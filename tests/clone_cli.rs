@@ -4,9 +4,6 @@
 //! with from the arguments it printed. And through every fault of the proxy, the reported
 //! outcome matching what the destination holds.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 use crate::common::clones;
 

@@ -2,9 +2,6 @@
 //! dollars, a storm's estimate and its partition load, a reconcile's plan estimate, an
 //! import's estimate from its file, and a provisioned table said as a share of its capacity.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 
 use std::str::FromStr;

@@ -3,9 +3,6 @@
 //! over the shipped one, a price file that cannot be used said once without changing the exit
 //! status, and `cost --live` off AWS (a note: live prices are only read on AWS).
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 
 use std::path::Path;

@@ -1,9 +1,6 @@
 //! Counter edits against an embedded engine: ADD from nothing, exactness, concurrency, the exact
 //! mode's condition, and a lost response that must not be re-sent.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 
 use std::collections::HashMap;

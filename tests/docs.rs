@@ -3,9 +3,6 @@
 //! page is written by `man --out` (and none replaced without --force), `--version` names the
 //! commit, and `paths` follows the environment that decides each place.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use std::path::Path;
 use std::process::{Command, Output};
 

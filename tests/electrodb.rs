@@ -6,9 +6,6 @@
 //! other programs do (the like's other runs are in `programs_runs.rs` and
 //! `programs_outcomes.rs`).
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use serde_json::Value;
 
 use crate::common::Fault;

@@ -2,9 +2,6 @@
 //! or error before anything applied, 3 outcome unknown), errors on stderr once, `--yes` for
 //! every write to an endpoint not on this machine, and bounds that hold however much is asked.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 
 use std::process::Output;

@@ -3,9 +3,6 @@
 //! sends (a count of arrivals), segments bounded and a costly scan asked about with its cost, a
 //! missing profile named with the files looked in, a name given twice, a number-keyed like.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 
 use dynoscope_cli::Exit;

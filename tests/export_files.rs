@@ -1,9 +1,6 @@
 //! An export never destroys, through the CLI as a real process: an existing file or a link is
 //! refused unless --force, never written through, and the file lands whole or not at all.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 
 use std::path::Path;

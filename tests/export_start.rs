@@ -6,9 +6,6 @@
 //! the fault proxy: a lost answer is re-sent with the same ClientToken; a
 //! read-only connection sends nothing.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use std::collections::BTreeSet;
 
 use serde_json::Value;

@@ -5,9 +5,6 @@
 //! part-way ends with the error, its other side stopped and waited for (no reader left to
 //! meet a runtime shutting down).
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use std::path::Path;
 
 use crate::common::LIKES_RULE;

@@ -1,9 +1,6 @@
 //! Expressions against the embedded engine: the reserved words agree with the engine's, and
 //! printed expressions run and do what the tree says.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 
 use std::collections::HashMap;

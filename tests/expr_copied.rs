@@ -1,9 +1,6 @@
 //! Code copied from the builder runs where it was made: the AWS CLI command, pasted into bash,
 //! reaches the connection it was built on and does what the builder says.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 
 use std::collections::HashMap;

@@ -3,9 +3,6 @@
 //! must report the outcome that matches what the server stored, send a request that is not
 //! idempotent exactly once, and move the stored value by exactly what the outcome says.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 
 use dynoscope_core::counter::{self, Change, EditMode, Outcome};

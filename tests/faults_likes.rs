@@ -2,9 +2,6 @@
 //! write was applied, throttling): the outcome reported matches what the server stored, and a
 //! like that is not idempotent is sent exactly once.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 
 use dynoscope_core::cancel::CancelToken;

@@ -12,9 +12,6 @@
 //! the project installs from: its own check is marked ignored (run it with `--ignored` where it is
 //! installed), and HashiCorp's parser reads the files everywhere.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

@@ -2,9 +2,6 @@
 //! huge gzip in bounded peak RSS (the child's, as the kernel counts it) and endless input
 //! refused; folders read regular files only and never follow a link to a folder.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 
 use std::io::Write;

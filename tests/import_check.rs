@@ -3,9 +3,6 @@
 //! is refused with the way out; a byte-order mark is ignored in every format; nothing to import
 //! is bad input, dry run too. (Skipping bad lines: `import_skip.rs`.)
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 
 use std::io::Write;

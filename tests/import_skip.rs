@@ -4,9 +4,6 @@
 //! `FILE.rejected`, which imports once fixed (a CSV file's under its header); `--tally` says per
 //! parent how far the children of a file would move a tally the file leaves as it is.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 use crate::common::LIKES_RULE;
 

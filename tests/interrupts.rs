@@ -3,9 +3,6 @@
 //! interrupted before a write leaves, nothing is sent; without an answer, the outcome is
 //! unknown (3). Each test waits for the process to say it heard the signal: no sleeps.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 
 use std::io::{BufRead, BufReader};

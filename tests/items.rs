@@ -3,9 +3,6 @@
 //! writes all or nothing, nested values are conditions too, read-only refuses, and a lost
 //! answer is reported as what the server stored.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 
 use std::collections::HashMap;

@@ -1,9 +1,6 @@
 //! Like/unlike transactions, replays, tokens, a storm and the counter lab, against the sandbox;
 //! and conflict cancellations, which the engine never produces, injected by a local proxy.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 
 use std::sync::atomic::Ordering;

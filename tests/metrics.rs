@@ -4,9 +4,6 @@
 //! metrics`. Contributor Insights switched through the gateway is refused on a read-only
 //! connection and asked about off this machine, before anything is sent.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 use crate::common::Sdk as _;
 

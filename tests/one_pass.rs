@@ -2,9 +2,6 @@
 //! export give the same checks as a COUNT query per parent, and every request's cost is in the
 //! totals.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 
 use std::collections::BTreeMap;

@@ -2,9 +2,6 @@
 //! script's `| true`). A write that applied is said on stderr as applied, never turned into a
 //! panic (101) or another status. (Signals: `interrupts.rs`.)
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 
 use std::process::{Output, Stdio};

@@ -4,9 +4,6 @@
 //! `--quiet` the result alone; colour only on a terminal (a pseudo-terminal made by `script`),
 //! never with `NO_COLOR` or `TERM=dumb`.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use std::process::Output;
 
 use serde_json::Value;

@@ -2,9 +2,6 @@
 //! output; an output that does not apply, or disagrees, is refused before anything is sent, and
 //! said as JSON when JSON was asked for.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use serde_json::Value;
 
 use crate::common::{LIKES_RULE, served::Served};

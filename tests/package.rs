@@ -4,9 +4,6 @@
 //! `desktop-file-validate` and its metainfo `appstreamcli validate`, its man page renders; the
 //! tarball's install.sh puts the same files under a prefix, and the binary installed runs.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -71,6 +68,7 @@ fn the_deb_and_the_tarball_hold_what_a_user_installs() {
         "./usr/share/zsh/vendor-completions/_dynoscope",
         "./usr/share/fish/vendor_completions.d/dynoscope.fish",
         "./usr/share/doc/dynoscope/copyright",
+        "./usr/share/doc/dynoscope/changelog.gz",
         "./usr/share/doc/dynoscope/LICENSE-MIT",
         "./usr/share/doc/dynoscope/LICENSE-APACHE",
     ] {
@@ -91,6 +89,18 @@ fn the_deb_and_the_tarball_hold_what_a_user_installs() {
         .env("MANPAGER", "cat")
         .env("MANWIDTH", "100"));
     assert!(page.contains("--tally"), "{page}");
+    // Every page's footer names dynoscope and its version, a subcommand's too.
+    let roff = run(Command::new("zcat").arg(root.join("usr/share/man/man1/dynoscope-export.1.gz")));
+    let th = format!(
+        ".TH dynoscope-export 1  \"dynoscope {}\" \"dynoscope manual\"",
+        env!("CARGO_PKG_VERSION")
+    );
+    assert!(roff.contains(&th), "{th} in {roff}");
+    // Debian's own checker: no error, no warning (a maintainer with an address, a changelog,
+    // a copyright notice).
+    run(Command::new("lintian")
+        .args(["--fail-on", "error,warning"])
+        .arg(&deb));
     let version = run(Command::new(root.join("usr/bin/dynoscope")).arg("--version"));
     assert!(version.starts_with("dynoscope "), "{version}");
 

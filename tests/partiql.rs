@@ -3,9 +3,6 @@
 //! the write gateway (refusals with the server's code, read-only), and every write through the
 //! fault proxy: the outcome matches what the server stored, and the statement is sent once.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 use crate::common::Sdk as _;
 

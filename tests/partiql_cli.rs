@@ -2,9 +2,6 @@
 //! and the one exit-code table (0 read or applied, 1 refused, 2 bad input or error before
 //! sending, 3 outcome unknown), `--yes` off this machine.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 
 use std::process::{Command, Output};

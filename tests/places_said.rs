@@ -4,9 +4,6 @@
 //! Glue table and writes results to S3) before anything is sent; the printed Athena SQL cannot
 //! be broken out of by a rule's text, and takes only what the export readers take as a place.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use std::process::Stdio;
 
 use crate::common::LIKES_RULE;

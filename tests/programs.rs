@@ -7,9 +7,6 @@
 //! (exit 3) and the write counted once, where the single request, retried by its SDK, counts
 //! it every time it is sent.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use serde_json::Value;
 
 use crate::common::runtimes::{Runtime, runtimes, text};

@@ -7,9 +7,6 @@
 //! every page merged; hostile text stays inside its quotes (the reconcile is run beside the
 //! other runtimes' in `programs_runs.rs` and `programs_outcomes.rs`).
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use serde_json::Value;
 
 use crate::common::runtimes::{bash_runtime, like_tally, printed_like, text};

@@ -3,9 +3,6 @@
 //! exact drift; a like whose every send is throttled wrote nothing (exit 1, not unknown), and
 //! one throttled once is sent again with its token and counted once.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use serde_json::Value;
 
 use crate::common::runtimes::{

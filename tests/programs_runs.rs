@@ -4,9 +4,6 @@
 //! token; the reconcile prints exactly the drifts `dynoscope check` finds; hostile keys and
 //! names stay inside their strings.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use std::path::Path;
 
 use serde_json::Value;

@@ -4,9 +4,6 @@
 //! exceeded; selected keys; a read-only connection sending nothing; every fault of the proxy,
 //! the report matching what the table holds.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 use crate::common::LIKES_RULE;
 

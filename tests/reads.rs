@@ -3,9 +3,6 @@
 //! against an embedded engine behind a proxy that refuses page requests as a provisioned table
 //! does (HTTP 400 ProvisionedThroughputExceededException).
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 
 use std::collections::BTreeSet;

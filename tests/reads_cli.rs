@@ -2,9 +2,6 @@
 //! out, a read keeps its items and its start key goes on exactly; a parallel scan throttled out
 //! goes on with its unfinished segments.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 
 use std::process::{Command, Output};

@@ -2,9 +2,6 @@
 //! connections at once, `-` as a file, a rule that matches nothing, a flag given twice, an empty
 //! partition value.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 mod hostile;
 

@@ -4,9 +4,6 @@
 //! its `manifest-files.json`, beside a stray object the manifest does not name. The same drifts
 //! as from the downloaded file, the stray left out; a prefix without a manifest is listed.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use std::collections::BTreeSet;
 use std::path::Path;
 

@@ -6,9 +6,6 @@
 //! import before a batch of it is sent, and the lines the table cannot take are written to the
 //! data folder.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use std::path::{Path, PathBuf};
 
 use aws_sdk_dynamodb::types::{AttributeValue, Select};

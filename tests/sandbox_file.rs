@@ -3,9 +3,6 @@
 //! second one is refused in words naming the holder and the way to share it (connect to the
 //! one that serves it); once the first has ended, the file opens again, its data kept.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use std::io::BufRead as _;
 use std::process::{Command, Stdio};
 

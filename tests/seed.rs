@@ -1,8 +1,5 @@
 //! The sandbox's sample data holds what the articles describe, including the traps.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common::Sdk as _;
 use dynoscope_core::condition::{SortCondition, SortOp};
 use dynoscope_core::connection::{self, ConnectionSpec};

@@ -2,9 +2,6 @@
 //! item's bytes as counted by hand, and the engine's own ConsumedCapacity for a put, a
 //! transactional put and reads of that item equal to the units the size module predicts.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 use crate::common::Sdk as _;
 

@@ -7,9 +7,6 @@
 //! changed on the way (one digit of a GetItem's body, its `x-amz-crc32` as the server sent it)
 //! is garbled, never a drift.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use std::path::Path;
 
 use serde_json::Value;

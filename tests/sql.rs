@@ -2,9 +2,6 @@
 //! the one reader, the shipped reconciliation finding exactly the posts the seed drifted, and
 //! the CLI twin's output and exit codes.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 
 use std::collections::BTreeMap;

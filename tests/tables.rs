@@ -4,9 +4,6 @@
 //! switched; a delete that needs the name typed and is refused while protected
 //! (`tables_faults.rs` has the read-only connection and the faults).
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 
 use crate::common::Said;

@@ -3,9 +3,6 @@
 //! every configuration write (create, change, delete) through every fault of the proxy, its
 //! outcome matching what the table shows.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 
 use std::time::Duration;

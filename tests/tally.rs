@@ -1,8 +1,5 @@
 //! Tally checks against an embedded engine, on generated data.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 
 use std::collections::{BTreeSet, HashMap};

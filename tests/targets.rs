@@ -7,9 +7,6 @@
 //! string literals, escapes decoded by the language's rules. A shell command holding quotes,
 //! `$(…)`, backquotes, new lines and unicode runs in bash and touches no canary.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 mod partiql;
 mod requests;
 

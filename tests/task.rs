@@ -1,9 +1,6 @@
 //! Work started from the UI: a load-all job pages through the one reader, Cancel keeps what
 //! loaded, and profiles are read off the UI thread — on a runtime the test owns.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::types::AttributeValue;

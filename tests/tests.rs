@@ -4,9 +4,16 @@
 //! shared helpers in `common` are compiled once. The app's kittest journeys are the `ui` binary
 //! beside this one: they set the process's AWS credentials for endpoints not on this machine.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![expect(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "test code: a failed unwrap is a failed test"
+)]
 
+#[expect(
+    dead_code,
+    reason = "the test binaries share these helpers, each using a part"
+)]
 mod common;
 
 mod architecture;

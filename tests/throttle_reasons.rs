@@ -2,9 +2,6 @@
 //! carrying `ThrottlingReasons`, as DynamoDB does, and every wait the gateway, the reader and
 //! the CLI report names the limit that was hit; so does the error once the waits run out.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 
 use std::time::Duration;

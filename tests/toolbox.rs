@@ -5,9 +5,6 @@
 //! cannot say is refused in words before anything; the counter program moves the value by its
 //! delta, a 20-digit one too, and says each outcome as the other programs do.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use serde_json::Value;
 
 use crate::common::runtimes::{Runtime, runtimes, text, toolbox_runtime};

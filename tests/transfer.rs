@@ -4,9 +4,6 @@
 //! again, and those refused after a round are reported not written. (Lost answers and single
 //! items: `transfer_gateway.rs`.)
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 
 use dynoscope_core::value::{Item, item_to_dynamodb_json};

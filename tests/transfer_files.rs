@@ -3,9 +3,6 @@
 //! changed between the passes is said. (Checked before writing: `import_check.rs`; bounded:
 //! `import_bounds.rs`; export: `export_files.rs`.)
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 
 use std::io::BufRead;

@@ -2,9 +2,6 @@
 //! reported unknown and matches what the server stored; put and delete of one item, refused on
 //! a read-only connection.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 
 use common::files::dynoscope;

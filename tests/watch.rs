@@ -3,9 +3,6 @@
 //! back as consistent; a bare child, an ADD alone and a child removed twice each named; the
 //! sandbox's seeded drifts found from the start of its stream; a watch from now.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 use crate::common::Sdk as _;
 

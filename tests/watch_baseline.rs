@@ -2,9 +2,6 @@
 //! the real SDK clients: the start's gap is the baseline, said once; likes and a storm are never
 //! named, whatever the baseline; a bare ADD is, and only it.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 use crate::common::Sdk as _;
 

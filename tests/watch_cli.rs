@@ -3,9 +3,6 @@
 //! stream refused with its two ways out (exit 2), then its stream turned on with
 //! --enable-stream, and polling.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 
 use common::served::{Served, dynoscope, text};

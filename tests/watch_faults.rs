@@ -5,9 +5,6 @@
 //! proxy: sent once, unknown when its answer is lost, sent again only after throttling, refused
 //! when read-only.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 use crate::common::Sdk as _;
 

@@ -4,9 +4,6 @@
 //! an unlike, a bare child and a lone ADD. Exactly the two drifts are named, each with its
 //! record; a full export's line and an export without old images are refused before anything.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

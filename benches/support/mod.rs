@@ -48,7 +48,6 @@ pub async fn create_table(client: &Client, name: &str) {
         .expect("create table");
 }
 
-#[allow(dead_code)] // Not every bench runs the CLI.
 /// What one run of the CLI took: exit status, peak RSS (kB), wall time (s), CPU time (user and
 /// system, s), its stdout.
 pub struct Run {
@@ -60,8 +59,6 @@ pub struct Run {
 }
 
 /// Run the release CLI with `args` against `url`, measured.
-#[allow(dead_code)]
-// Not every bench runs the CLI.
 pub fn run(url: &str, args: &[&str], dir: &Path) -> Run {
     // `BENCH_WRAP=heaptrack` runs the CLI under a profiler (its memory is then the profiler's).
     let mut command = match std::env::var("BENCH_WRAP") {
@@ -92,14 +89,15 @@ static LAUNCHED: OnceLock<Mutex<(ChildStdin, BufReader<ChildStdout>)>> = OnceLoc
 /// memory. So children are started by a launcher: this bench run again at once, while it is
 /// still small, which starts each child it is asked for and says what it used. Run as that
 /// launcher, this serves the requests and exits.
-#[allow(dead_code)] // Not every bench runs a measured child.
 pub fn start_launcher() {
     if std::env::var_os(LAUNCHER).is_some() {
         serve_launches();
         std::process::exit(0);
     }
-    // Never waited for: it ends when its stdin closes, as this bench exits.
-    #[allow(clippy::zombie_processes)]
+    #[expect(
+        clippy::zombie_processes,
+        reason = "never waited for: it ends when its stdin closes, as this bench exits"
+    )]
     let mut child = Command::new(std::env::current_exe().expect("this bench"))
         .env(LAUNCHER, "1")
         .stdin(Stdio::piped())
@@ -136,7 +134,6 @@ fn serve_launches() {
 
 /// Run `command` (a child process) through the launcher, measured: its own peak RSS and CPU
 /// time from `wait4`, its wall time.
-#[allow(dead_code)] // Not every bench runs a measured child.
 pub fn measured(command: Command, dir: &Path) -> Run {
     let launched = LAUNCHED
         .get()
@@ -166,13 +163,17 @@ pub fn measured(command: Command, dir: &Path) -> Run {
 }
 
 /// Run `command` from this process, measured by `wait4`.
-// wait4(2) is foreign code: it writes the child's status and usage into the two locals given.
-#[allow(unsafe_code)]
+#[expect(
+    unsafe_code,
+    reason = "wait4(2) is foreign code: it writes the child's status and usage into the two locals given"
+)]
 fn measure(mut command: Command, dir: &Path) -> Run {
     let (out_path, err_path) = (dir.join("stdout"), dir.join("stderr"));
     let started = Instant::now();
-    // Reaped by wait4 below, which also gives its resource use.
-    #[allow(clippy::zombie_processes)]
+    #[expect(
+        clippy::zombie_processes,
+        reason = "reaped by wait4 below, which also gives its resource use"
+    )]
     let child = command
         .env("AWS_EC2_METADATA_DISABLED", "true")
         .env("AWS_ACCESS_KEY_ID", "test")
@@ -215,11 +216,9 @@ fn measure(mut command: Command, dir: &Path) -> Run {
 }
 
 /// Likes per post.
-#[allow(dead_code)] // Not every bench fills likes.
 pub const LIKES: usize = 100;
 
 /// The like numbered `i`: post `i / LIKES`, user `i % LIKES`.
-#[allow(dead_code)] // Not every bench fills likes.
 pub fn like(i: usize) -> HashMap<String, AttributeValue> {
     let (post, user) = (i / LIKES, i % LIKES);
     let s = |t: String| AttributeValue::S(t);
@@ -236,7 +235,6 @@ pub fn like(i: usize) -> HashMap<String, AttributeValue> {
 }
 
 /// Put the likes numbered `items` into `table`, 16 batches of 25 at a time.
-#[allow(dead_code)] // Not every bench fills likes.
 pub async fn fill_likes(client: &Client, table: &str, items: std::ops::Range<usize>) {
     let batches: Vec<Vec<usize>> = items
         .collect::<Vec<_>>()
@@ -271,7 +269,6 @@ pub async fn fill_likes(client: &Client, table: &str, items: std::ops::Range<usi
 }
 
 /// Every item of `table` as sorted text, to compare two tables item by item.
-#[allow(dead_code)] // Not every bench compares tables whole.
 pub async fn every_item(client: &Client, table: &str) -> Vec<String> {
     let mut all = Vec::new();
     let mut start = None;

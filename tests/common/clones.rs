@@ -2,8 +2,6 @@
 //! with items of every kind of value, and the two sides compared item by item. Used by the
 //! clone tests.
 
-#![allow(dead_code)]
-
 use std::collections::HashMap;
 
 use crate::common::Said;

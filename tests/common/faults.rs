@@ -294,7 +294,7 @@ async fn refused_unsent(
         if fault == Fault::SilentBeforeApply {
             tokio::time::sleep(Duration::from_secs(120)).await;
         }
-        #[allow(deprecated)] // A zero linger makes the close a reset (RST).
+        #[expect(deprecated, reason = "a zero linger makes the close a reset (RST)")]
         let _ = client.set_linger(Some(Duration::ZERO));
         return true;
     }
@@ -360,8 +360,10 @@ async fn answer_client(
             let _ = client.shutdown().await;
         }
         Fault::ResetAfterApply | Fault::ResetAfterApplySecond => {
-            // A zero linger makes the close a reset (RST), which is the point here.
-            #[allow(deprecated)]
+            #[expect(
+                deprecated,
+                reason = "a zero linger makes the close a reset (RST), the point here"
+            )]
             let _ = client.set_linger(Some(Duration::ZERO));
             drop(client);
         }

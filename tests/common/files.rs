@@ -86,16 +86,20 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 ";
 
 /// Ctrl-C to a child: SIGINT to `pid`.
-// kill(2) is foreign code; with a valid pid and signal it touches no memory of this process.
-#[allow(unsafe_code)]
+#[expect(
+    unsafe_code,
+    reason = "kill(2) is foreign code; with a valid pid and signal it touches no memory of this process"
+)]
 pub fn interrupt(pid: i32) {
     // SAFETY: see above.
     assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0, "SIGINT sent");
 }
 
 /// A FIFO at `path` (a file that would block a reader).
-// mkfifo(3) is foreign code; it reads only the NUL-terminated path it is given.
-#[allow(unsafe_code)]
+#[expect(
+    unsafe_code,
+    reason = "mkfifo(3) is foreign code; it reads only the NUL-terminated path it is given"
+)]
 pub fn mkfifo(path: &Path) {
     let fifo = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
     // SAFETY: see above.

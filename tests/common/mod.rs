@@ -1,9 +1,5 @@
 //! Shared set-up: an embedded dynoxide per test, reached over HTTP by the real SDK client.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-#![allow(dead_code)]
-
 pub mod clones;
 mod fault_answers;
 mod faults;

@@ -3,9 +3,6 @@
 //! and Rust with the AWS SDK for Rust, each with an empty environment and home, so a program
 //! connects only as its own text says.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::Mutex;

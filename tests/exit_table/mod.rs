@@ -3,9 +3,6 @@
 //! validation error, unknown), its status checked against `cli::Exit`. A class that cannot
 //! happen to a subcommand (a read has no unknown outcome) has no row.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 mod files;
 mod reads;

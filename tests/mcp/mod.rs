@@ -3,8 +3,6 @@
 //! `--allow-writes` (nothing reaches the server), sent once with it (also through faults), and a
 //! bad input gets the words the CLI prints.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use crate::common;
 
 mod limits;

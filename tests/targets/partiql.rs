@@ -2,9 +2,6 @@
 //! parameters, `dynoscope partiql` sends them, and the item ends as the request would leave
 //! it; what PartiQL cannot say (an ADD, `if_not_exists`) is refused in words.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use serde_json::Value;
 
 use super::requests::stored;

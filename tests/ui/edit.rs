@@ -17,13 +17,23 @@ fn plus_one_on_play_count_shows_the_servers_new_value() {
         "play_count 41 in the cell and the editor"
     );
 
+    let plus = h.get_by_role_and_label(Role::Button, "+1").rect();
     h.get_by_role_and_label(Role::Button, "+1").click();
     step_until(h, "the result card", |h| has_label(h, "41 → 42"));
-    // The card is brought into view in the item panel, not left below its fold.
-    step_until(h, "the card in view", |h| {
-        h.query_all_by_label("expected 42 · 1 WCU ≈ $0.000000625 on demand")
+    // The outcome is said in one line at the head of the Numbers panel, in view, and nothing
+    // scrolls: the next +1 is where the last one was.
+    step_until(h, "the outcome in view", |h| {
+        h.query_all_by_label("play_count: 41 → 42")
             .any(|n| n.rect().bottom() <= 800.0)
     });
+    for _ in 0..3 {
+        h.step();
+    }
+    assert_eq!(
+        h.get_by_role_and_label(Role::Button, "+1").rect(),
+        plus,
+        "the +1 button has not moved"
+    );
     assert!(
         has_label(h, "ADD #a :d on play_count"),
         "the card names the expression"
@@ -101,11 +111,7 @@ fn a_race_is_shown_and_the_exact_mode_retries_from_the_servers_value() {
 
     // Exact mode with a stale value: refused, then retried from the server's value.
     set_play_count("60");
-    // The card came into view below the Numbers panel: back up to the mode.
-    h.get_by_label("Numbers").scroll_to_me();
-    for _ in 0..3 {
-        h.step();
-    }
+    // Nothing scrolled away: the mode is where it was.
     h.get_by_label("Mode").click();
     step_until(h, "the modes", |h| has_label(h, "Exact (conditional SET)"));
     h.get_by_label("Exact (conditional SET)").click();
@@ -119,6 +125,13 @@ fn a_race_is_shown_and_the_exact_mode_retries_from_the_servers_value() {
     // The row is read back from the server: its value in the cell and the editor.
     step_until(h, "the server's value read back", |h| {
         h.query_all_by_label("60").count() == 2
+    });
+    // A refusal that offers a retry brings its card into view: the next step is there.
+    step_until(h, "the retry in view", |h| {
+        h.get_by_role_and_label(Role::Button, "Retry from 60")
+            .rect()
+            .bottom()
+            <= 800.0
     });
     h.get_by_role_and_label(Role::Button, "Retry from 60")
         .click();
@@ -137,6 +150,10 @@ fn an_add_edit_opens_in_the_builder() {
     open_stats_row(h);
     h.get_by_role_and_label(Role::Button, "+1").click();
     step_until(h, "the result card", |h| has_label(h, "41 → 42"));
+    step_until(h, "the server's value read back", |h| {
+        h.query_all_by_label("42").count() == 2
+    });
+    // The card stays below the Numbers (nothing scrolls by itself): scrolled to, as a user does.
     click_shown(h, "Open in builder");
     step_until(h, "the builder", |h| {
         has_label(h, "Opened from the ADD edit")

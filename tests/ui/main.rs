@@ -1,9 +1,16 @@
 //! UI tests: the real app on the embedded sandbox, driven by role and label with egui_kittest,
 //! one module per feature; the harness and its helpers are here.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![expect(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "test code: a failed unwrap is a failed test"
+)]
 
+#[expect(
+    dead_code,
+    reason = "the test binaries share these helpers, each using a part"
+)]
 #[path = "../common/mod.rs"]
 mod common;
 
@@ -315,8 +322,10 @@ pub fn silent_endpoint() -> (String, std::sync::Arc<std::sync::atomic::AtomicUsi
 /// Credentials for endpoints not on this machine, which get no dummy ones: set once, before
 /// any app of this process resolves credentials. The SDK reads the environment through
 /// `std::env`, whose lock makes this safe against its readers.
-// set_var is unsafe where another thread may read the environment; see SAFETY below.
-#[allow(unsafe_code)]
+#[expect(
+    unsafe_code,
+    reason = "set_var is unsafe where another thread may read the environment; see SAFETY below"
+)]
 pub fn remote_credentials() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
@@ -333,8 +342,11 @@ pub fn remote_credentials() {
 /// Scroll the button `label` into view (as a user scrolls up to it), then click it.
 pub fn click_shown(h: &mut Harness<'_, DynoscopeApp>, label: &str) {
     h.get_by_role_and_label(Role::Button, label).scroll_to_me();
-    h.step();
-    h.step();
+    // The scroll area takes the request in one pass and moves in a later one (in an inner
+    // scroll area, the third): four passes, then the button is where it is drawn.
+    for _ in 0..4 {
+        h.step();
+    }
     h.get_by_role_and_label(Role::Button, label).click();
 }
 

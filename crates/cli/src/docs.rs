@@ -62,10 +62,13 @@ fn title(page: &Command) -> String {
     (page.get_display_name()).map_or_else(|| page.get_name().to_owned(), str::to_owned)
 }
 
-/// The roff of `page`.
+/// The roff of `page`. Every page's footer names dynoscope and its version (a subcommand has
+/// none of its own: its `.TH` would read `"export "`).
 fn render(page: &Command) -> Result<Vec<u8>> {
     let mut roff = Vec::new();
     clap_mangen::Man::new(page.clone())
+        .source(format!("dynoscope {}", env!("CARGO_PKG_VERSION")))
+        .manual("dynoscope manual")
         .render(&mut roff)
         .map_err(|e| Error::Invalid(format!("the man page of {}: {e}", title(page))))?;
     Ok(roff)

@@ -30,6 +30,44 @@ pub fn data_dir() -> Option<PathBuf> {
     Some(folder.join("dynoscope"))
 }
 
+/// Keep `folder` (the app's [`data_dir`]) its owner's alone, before the app writes into it: made
+/// 0700 when missing, narrowed to 0700 when it is wider, and every file already in it narrowed to
+/// 0600 — the app's state holds the saved connections (their places, profiles and names), and
+/// eframe writes it with the umask's mode. Elsewhere than Unix the folder is the user's
+/// profile's already.
+///
+/// # Errors
+/// When the folder cannot be made or its mode set.
+pub fn keep_to_owner(folder: &Path) -> std::io::Result<()> {
+    let mut folders = std::fs::DirBuilder::new();
+    folders.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt as _;
+        folders.mode(0o700);
+    }
+    folders.create(folder)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let narrow = |path: &Path, mode: u32| -> std::io::Result<()> {
+            // The link itself is never followed: only what is the user's own is changed.
+            let meta = std::fs::symlink_metadata(path)?;
+            if !meta.file_type().is_symlink() && meta.permissions().mode() & 0o077 != 0 {
+                std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))?;
+            }
+            Ok(())
+        };
+        narrow(folder, 0o700)?;
+        for entry in std::fs::read_dir(folder)?.flatten() {
+            if entry.file_type().is_ok_and(|t| t.is_file()) {
+                narrow(&entry.path(), 0o600)?;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The MCP server's audit log when `--audit` names none: `mcp-audit.jsonl` in [`data_dir`].
 pub fn default_audit_log() -> Option<PathBuf> {
     data_dir().map(|d| d.join("mcp-audit.jsonl"))
@@ -167,5 +205,33 @@ impl Report for Places {
     fn listing(&self) -> Option<Listing> {
         let keys = ["what", "path", "exists", "from"];
         Some(Listing::of(&self.to_json(), "places", &keys, Vec::new()))
+    }
+}
+
+#[cfg(test)]
+#[cfg(unix)]
+mod tests {
+    use std::os::unix::fs::PermissionsExt as _;
+
+    use super::*;
+
+    fn mode(path: &Path) -> u32 {
+        std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+    }
+
+    #[test]
+    fn the_data_folder_is_made_and_kept_the_owners() {
+        let root = std::env::temp_dir().join(format!("dynoscope-places-{}", std::process::id()));
+        let folder = root.join("share/dynoscope");
+        keep_to_owner(&folder).unwrap();
+        assert_eq!(mode(&folder), 0o700);
+        // A folder and a state file left wider by an earlier version are narrowed.
+        std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let state = folder.join("app.ron");
+        std::fs::write(&state, "()").unwrap();
+        std::fs::set_permissions(&state, std::fs::Permissions::from_mode(0o644)).unwrap();
+        keep_to_owner(&folder).unwrap();
+        assert_eq!((mode(&folder), mode(&state)), (0o700, 0o600));
+        std::fs::remove_dir_all(&root).unwrap();
     }
 }

@@ -43,8 +43,9 @@ pub struct EditFeature {
     /// The last change asked for (to retry it from the server's value).
     last_change: Option<Change>,
     report: Option<EditReport>,
-    /// A new card arrived: scroll it into view once.
-    show_card: bool,
+    /// A card arrived that offers a retry: scroll it into view once (the next step is there;
+    /// any other card stays where it is, below the Numbers, and nothing moves).
+    show_retry: bool,
 }
 
 impl Default for EditFeature {
@@ -60,7 +61,7 @@ impl Default for EditFeature {
             error: None,
             last_change: None,
             report: None,
-            show_card: false,
+            show_retry: false,
         }
     }
 }
@@ -88,8 +89,8 @@ impl EditFeature {
             table: report.plan.table.clone(),
             keys: vec![report.plan.key.clone()],
         });
+        self.show_retry = report.retry_from().is_some();
         self.report = Some(report);
-        self.show_card = true;
         intent
     }
 
@@ -199,10 +200,9 @@ impl EditFeature {
                 }
                 retry
             });
-            // The outcome of a send is brought into view at once when it is not (nothing moves
-            // when it is already in view).
-            let hidden = !ui.clip_rect().contains_rect(shown.response.rect);
-            if std::mem::take(&mut self.show_card) && hidden {
+            if std::mem::take(&mut self.show_retry)
+                && !ui.clip_rect().contains_rect(shown.response.rect)
+            {
                 shown
                     .response
                     .scroll_to_me_animation(None, egui::style::ScrollAnimation::none());

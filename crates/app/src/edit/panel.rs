@@ -9,6 +9,7 @@ use crate::edit::EditFeature;
 use crate::widgets::{error_ui, labelled_text_ui, write_button_ui, writes_to_ui};
 use dynoscope_core::counter::{Change, EditMode, EditRequest};
 use dynoscope_core::number;
+use dynoscope_core::report::Tone;
 use dynoscope_core::value::key_shown;
 use dynoscope_core::value::{Item, date_of};
 use dynoscope_core::write::Destination;
@@ -25,6 +26,9 @@ pub(super) fn numbers_ui(
     busy: bool,
 ) -> Option<EditRequest> {
     ui.strong("Numbers");
+    // The last edit's outcome in one line, always on this line: the rows under it never move
+    // when an answer comes, so the next +1 is where the last one was.
+    headline_ui(ui, editor);
     ui.horizontal(|ui| {
         egui::ComboBox::from_label("Mode")
             .selected_text(editor.mode.label())
@@ -60,6 +64,29 @@ pub(super) fn numbers_ui(
         error_ui(ui, error);
     }
     request
+}
+
+/// The last edit's outcome on one line of the panel's own height (cut short with the whole on
+/// hover), or that none was sent yet.
+fn headline_ui(ui: &mut Ui, editor: &EditFeature) {
+    let Some(report) = &editor.report else {
+        ui.weak("Last edit: none sent from here yet");
+        return;
+    };
+    let line = report.headline();
+    let visuals = ui.visuals();
+    let colour = match line.tone {
+        Tone::Good => Some(crate::widgets::GOOD),
+        Tone::Warn => Some(visuals.warn_fg_color),
+        Tone::Bad => Some(visuals.error_fg_color),
+        Tone::Title | Tone::Figure | Tone::Plain | Tone::Quiet => None,
+    };
+    // Monospace: the proportional font has no arrow glyph.
+    let mut text = RichText::new(&line.text).monospace();
+    if let Some(colour) = colour {
+        text = text.color(colour);
+    }
+    ui.add(egui::Label::new(text).truncate());
 }
 
 /// The item's number attributes, a row each with −1, +1 and Edit (a key attribute is not

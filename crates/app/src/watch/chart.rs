@@ -55,17 +55,20 @@ pub(super) fn chart_ui(ui: &mut Ui, log: &WatchLog, parent: Option<&str>) {
         ui.colored_label(Color32::from_rgb(60, 160, 90), "| closed");
     });
     let height = (ui.available_height() - 130.0).clamp(160.0, 400.0);
-    Plot::new(("watch_chart", parent))
+    count_plot(("watch_chart", parent), "count")
         .height(height)
-        .x_axis_label("seconds (stream time)")
-        .y_axis_label("count")
         .show(ui, |plot| {
+            // A count holds its value until the next record changes it: steps, not slopes.
             plot.line(
-                Line::new(format!("stored {}", log.tally), PlotPoints::new(tally))
-                    .color(tally_color),
+                Line::new(
+                    format!("stored {}", log.tally),
+                    PlotPoints::new(steps(&tally)),
+                )
+                .color(tally_color),
             );
             plot.line(
-                Line::new("counted children", PlotPoints::new(children)).color(children_color),
+                Line::new("counted children", PlotPoints::new(steps(&children)))
+                    .color(children_color),
             );
             for at in &chart.diverged_at {
                 plot.vline(VLine::new("diverged", seconds(*at, origin)).color(diverged));
@@ -81,15 +84,50 @@ pub(super) fn chart_ui(ui: &mut Ui, log: &WatchLog, parent: Option<&str>) {
         gap_color,
         format!("— gap: stored {} minus counted children", log.tally),
     );
-    Plot::new(("watch_gap", parent))
+    count_plot(("watch_gap", parent), "gap")
         .height(100.0)
         .include_y(-1.0)
         .include_y(1.0)
-        .x_axis_label("seconds (stream time)")
-        .y_axis_label("gap")
         .show(ui, |plot| {
-            plot.line(Line::new("gap", PlotPoints::new(gap)).color(gap_color));
+            plot.line(Line::new("gap", PlotPoints::new(steps(&gap))).color(gap_color));
         });
+}
+
+/// A plot of whole counts over stream time: its y-axis labels whole numbers only, spaced so
+/// they can be read, and the mouse wheel scrolls the page under it (drag pans, and a double
+/// click resets).
+fn count_plot<'a>(id: impl egui::AsIdSalt, y_label: &'a str) -> Plot<'a> {
+    Plot::new(id)
+        .x_axis_label("seconds (stream time)")
+        .y_axis_label(y_label)
+        .allow_scroll(false)
+        .grid_spacing(egui::Rangef::new(20.0, 300.0))
+        .y_axis_formatter(|mark, _range| whole_label(mark.value))
+}
+
+/// The label of a y grid line: a whole number, or none (a count is never 2.5).
+fn whole_label(value: f64) -> String {
+    if value.fract() == 0.0 {
+        format!("{value:.0}")
+    } else {
+        String::new()
+    }
+}
+
+/// `points` as steps: each value held until the next point, where it changes at once.
+fn steps(points: &[[f64; 2]]) -> Vec<[f64; 2]> {
+    let mut out = Vec::with_capacity(points.len() * 2);
+    for pair in points.windows(2) {
+        if out.is_empty() {
+            out.push(pair[0]);
+        }
+        out.push([pair[1][0], pair[0][1]]);
+        out.push(pair[1]);
+    }
+    if out.is_empty() {
+        out.extend(points.first());
+    }
+    out
 }
 
 /// Tally minus children at each point both are known (the two series share their x's).
@@ -197,5 +235,18 @@ mod tests {
         assert_eq!(load_bars(&load, 0), [[1.5, 3.0], [4.5, 2.0]]);
         let gap = gap_series(&[[0.0, 8.0], [1.0, 9.0]], &[[0.0, 7.0], [1.0, 8.0]]);
         assert_eq!(gap, [[0.0, 1.0], [1.0, 1.0]]);
+    }
+
+    #[test]
+    fn a_count_is_drawn_as_steps_with_whole_labels() {
+        // 3 until the record at 2 s made it 4: flat, then straight up.
+        assert_eq!(
+            steps(&[[0.0, 3.0], [2.0, 4.0], [5.0, 2.0]]),
+            [[0.0, 3.0], [2.0, 3.0], [2.0, 4.0], [5.0, 4.0], [5.0, 2.0]]
+        );
+        assert_eq!(steps(&[[1.0, 7.0]]), [[1.0, 7.0]]);
+        assert!(steps(&[]).is_empty());
+        assert_eq!(whole_label(12.0), "12");
+        assert_eq!(whole_label(12.5), "");
     }
 }

@@ -81,6 +81,17 @@ pub struct EditReport {
 }
 
 impl EditReport {
+    /// The outcome in one line, for a place with room for one (the head of the Numbers panel,
+    /// always where it was): `likeTally: 41 → 42`, or what happened to the write.
+    pub fn headline(&self) -> Line {
+        // The card's lines are the title, the place, then the outcome.
+        let outcome = self.lines().into_iter().nth(2);
+        match outcome {
+            Some(line) => Line::new(line.tone, format!("{}: {}", self.plan.attribute, line.text)),
+            None => Line::new(Tone::Plain, format!("{}: sent", self.plan.attribute)),
+        }
+    }
+
     /// An edit whose task stopped before it answered: it may have been sent, so its outcome is
     /// unknown, and nothing was left to read the value again.
     pub fn lost(plan: UpdatePlan, pricing: Pricing, error: Error) -> Self {

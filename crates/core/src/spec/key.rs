@@ -78,7 +78,6 @@ mod pairs {
     use serde::ser::SerializeMap as _;
     use serde::{Deserializer, Serializer};
 
-    #[allow(clippy::ptr_arg)] // serde's `serialize_with` hands over the field as it is.
     pub(crate) fn serialize<S: Serializer>(
         pairs: &Vec<(String, String)>,
         serializer: S,

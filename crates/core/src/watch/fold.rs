@@ -20,8 +20,6 @@ use crate::watch::parent::{Base, Divergence, ParentWatch, Unpaired};
 const MAX_UNPAIRED: usize = 10_000;
 
 /// What the fold says as records arrive.
-// A record's change is the common event: boxing it would allocate once more per record.
-#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum WatchEvent {
     /// A record changed a watched parent's counter.

@@ -41,8 +41,10 @@ pub struct WatchPlan {
 
 /// What a watch reports as it goes.
 #[derive(Debug, Clone, PartialEq)]
-// A record's change is the common event: boxing it would allocate once more per record.
-#[allow(clippy::large_enum_variant)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "a record's change is the common event: boxing it would allocate once more per record"
+)]
 pub enum WatchProgress {
     /// It started: what it watches and from where, in words. Writes from now on are seen.
     Started(Vec<String>),

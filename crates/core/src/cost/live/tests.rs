@@ -11,9 +11,6 @@
 //! provisioned capacity begin with a free tier at 0 (25 GB-Mo, 18,600 unit-hours). The
 //! figures are illustrative, not a claim about today's prices. Never checked against AWS here.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use std::str::FromStr;
 
 use bigdecimal::BigDecimal;
