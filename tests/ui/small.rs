@@ -134,3 +134,27 @@ fn at_900_by_600_the_query_form_folds_to_one_line_once_rows_are_read() {
     // Folded, the grid's rows start above the window's first 230 points: 16 rows in view.
     assert!(folded < 230.0, "the first row at {folded}, folded");
 }
+
+#[test]
+fn at_1280_by_800_an_open_item_leaves_its_collection_in_view() {
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
+    let h = &mut app.harness;
+    query_partition(h, "POST#d71e");
+    step_until(h, "the results", |h| has_label(h, "LIKE#USER#0228"));
+    h.get_by_label("LIKE#USER#0228").click();
+    step_until(h, "the item open", |h| has_label(h, "Item JSON"));
+    for _ in 0..5 {
+        h.step();
+    }
+    // The item view starts where its header does; the grid's rows above it are in view.
+    let item_top = h.get_by_role_and_label(Role::Button, "Reload").rect().top();
+    let rows = h
+        .query_all_by(|n| n.value().is_some_and(|v| v.starts_with("LIKE#USER#")))
+        .filter(|n| n.rect().bottom() <= item_top)
+        .count();
+    eprintln!("{rows} rows of POST#d71e in view above the item at {item_top}");
+    assert!(
+        rows >= 8,
+        "an open item leaves {rows} rows of its collection in view (the item view at {item_top})"
+    );
+}

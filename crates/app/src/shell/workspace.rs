@@ -297,13 +297,10 @@ fn item_view_ui(
     item: &Item,
     intents: &mut Vec<Intent>,
 ) {
-    // In a small window two fifths of it: the grid keeps rows in view.
-    let tall = ui.available_height() >= 700.0;
-    let height = if tall {
-        360.0
-    } else {
-        ui.available_height() * 0.4
-    };
+    // Two fifths of the room at first (at 1280×800 the grid keeps nine rows of the
+    // collection beside its item); the split is dragged from there and remembered with the
+    // window's state.
+    let height = ui.available_height() * 0.4;
     egui::Panel::bottom("item_view")
         .resizable(true)
         .default_size(height)
