@@ -77,6 +77,23 @@ say "first window: $shot ($size, $colours colours)"
 kill "$app" 2>/dev/null || true
 wait "$app" 2>/dev/null || true
 
+# The window destroyed by another program: said in words (exit 1), never a panic's backtrace.
+gone_home="$(mktemp -d)"
+HOME="$gone_home" DISPLAY="$display" /usr/bin/dynoscope --sandbox >/dev/null 2>"$out/window-gone.err" &
+app=$!
+window="$(DISPLAY="$display" timeout 60 xdotool search --sync --name '^dynoscope' | head -1)" \
+  || fail "no second dynoscope window within 60 s"
+sleep 2
+DISPLAY="$display" xdotool windowclose "$window"
+status=0
+timeout 30 tail --pid="$app" -f /dev/null || fail "the app did not end once its window was destroyed"
+wait "$app" || status=$?
+[ "$status" -eq 1 ] || fail "a destroyed window ended the app with $status, not 1: $(cat "$out/window-gone.err")"
+grep -q "the window was destroyed by another program" "$out/window-gone.err" \
+  || fail "a destroyed window was not said in words: $(cat "$out/window-gone.err")"
+! grep -q "panicked" "$out/window-gone.err" || fail "a destroyed window printed a panic: $(cat "$out/window-gone.err")"
+say "a window destroyed from outside: said in words, exit 1"
+
 # Every library the app loaded, against what its Depends pull in.
 allowed="$(mktemp)"
 apt-cache depends --recurse --installed --no-recommends --no-suggests --no-conflicts \

@@ -97,7 +97,71 @@ fn open_window(
     };
     let handle = runtime.handle().clone();
     let flags = flags.clone();
-    let result = eframe::run_native(
+    // winit unwraps the X server's answer about its window: when another program destroys the
+    // window (`xdotool windowclose`, a crashed window manager), that is a panic on this thread.
+    // It is caught and said in words, not as a backtrace.
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let on_main = std::thread::current().name() == Some("main");
+        if !(on_main && window_gone(&panic_text(info.payload()))) {
+            default_hook(info);
+        }
+    }));
+    let run = std::panic::AssertUnwindSafe(|| run_app(options, &handle, flags));
+    let result = match std::panic::catch_unwind(run) {
+        Ok(result) => result,
+        Err(payload) => {
+            let text = panic_text(payload.as_ref());
+            if !window_gone(&text) {
+                std::panic::resume_unwind(payload);
+            }
+            dynoscope_cli::say(format_args!(
+                "dynoscope: the window was destroyed by another program ({text}); dynoscope \
+                 stopped. Writes it had sent before are on the server (the CLI's `get` reads \
+                 them); what the window showed since its last autosave (every 30 s) is not kept."
+            ));
+            return ExitCode::FAILURE;
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            dynoscope_cli::say(format_args!("dynoscope: cannot open the window: {e}"));
+            dynoscope_cli::Exit::Error.code()
+        }
+    }
+}
+
+/// A panic's message, when it has one.
+#[cfg(feature = "gui")]
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_default()
+}
+
+/// Whether a panic's message is the X server refusing a request about the app's window: once
+/// another program destroyed it, winit's next request about it (`TranslateCoordinates`,
+/// `GetGeometry`, …) is answered BadWindow or BadDrawable, and unwrapped.
+#[cfg(feature = "gui")]
+fn window_gone(text: &str) -> bool {
+    text.contains("X11(X11Error")
+        && ["error_kind: Window", "error_kind: Drawable"]
+            .iter()
+            .any(|kind| text.contains(kind))
+}
+
+/// The window's event loop, until it closes.
+#[cfg(feature = "gui")]
+fn run_app(
+    options: eframe::NativeOptions,
+    handle: &tokio::runtime::Handle,
+    flags: dynoscope_cli::ConnectionFlags,
+) -> eframe::Result {
+    let handle = handle.clone();
+    eframe::run_native(
         "dynoscope",
         options,
         Box::new(move |cc| {
@@ -119,12 +183,5 @@ fn open_window(
                 .with_unreadable(unreadable);
             Ok(Box::new(app))
         }),
-    );
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            dynoscope_cli::say(format_args!("dynoscope: cannot open the window: {e}"));
-            dynoscope_cli::Exit::Error.code()
-        }
-    }
+    )
 }
