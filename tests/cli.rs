@@ -244,3 +244,39 @@ fn add_exits_3_when_the_outcome_is_unknown_and_does_not_resend() {
         .unwrap();
     assert!(String::from_utf8_lossy(&direct.stdout).contains(r#""play_count":42"#));
 }
+
+#[test]
+fn a_protected_connection_writes_only_when_its_name_is_given() {
+    let served = common::served::Served::new();
+    let connection = ["--endpoint-url", served.url(), "--protected", "prod"];
+    // --yes is not enough: refused before anything is sent, saying what to give.
+    let out = add_command(&connection, &["--delta", "1", "--yes"]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(said.contains("prod is protected"), "{said}");
+    assert!(said.contains("add --confirm-name prod"), "{said}");
+    // Nor is another name.
+    let out = add_command(&connection, &["--delta", "1", "--confirm-name", "prd"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        common::served::play_count(&served),
+        "41",
+        "nothing was sent"
+    );
+    // Its name is.
+    let out = add_command(&connection, &["--delta", "1", "--confirm-name", "prod"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("prod · "));
+    assert_eq!(common::served::play_count(&served), "42");
+    // --confirm-name alone names no connection.
+    let out = add_command(
+        &["--endpoint-url", served.url()],
+        &["--delta", "1", "--confirm-name", "prod"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("give --protected NAME too"));
+}

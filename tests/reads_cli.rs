@@ -173,3 +173,63 @@ async fn a_parallel_scan_throttled_out_goes_on_with_its_unfinished_segments() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(once(before.into_iter().chain(plain_keys(&out))), every(36));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_reading_subcommand_takes_the_throttling_budget() {
+    let (engine, info) = table_of(16, 10).await;
+    let (proxy, _) = proxy(
+        &engine,
+        Fault::ThrottleReads {
+            pass: 0,
+            refuse: usize::MAX,
+        },
+    )
+    .await;
+    let table = info.name.as_str();
+    for (what, words) in [
+        (
+            "check",
+            &[
+                "check",
+                "--table",
+                table,
+                "--tally",
+                "n",
+                "--child-prefix",
+                "I#",
+                "--parent-prefix",
+                "P#",
+                "--all",
+            ][..],
+        ),
+        (
+            "diff",
+            &["diff", "--table", table, "--to-table", table, "--all"][..],
+        ),
+    ] {
+        let mut line = args(&["--endpoint-url", &proxy.url]);
+        line.extend(args(words));
+        line.extend(args(&["--max-throttle-wait", "0.2"]));
+        let child = Command::new(env!("CARGO_BIN_EXE_dynoscope"))
+            .args(&line)
+            .env("AWS_EC2_METADATA_DISABLED", "true")
+            .env_remove("AWS_PROFILE")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Given up after its 0.2 s of throttling: it ends long before the standard 120 s
+        // budget would, and could not finish (2), saying why.
+        let deadline = std::time::Duration::from_secs(60);
+        let out =
+            tokio::task::spawn_blocking(move || common::served::ended_within(child, deadline))
+                .await
+                .unwrap();
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{what}: {err}");
+        assert!(
+            err.contains("ProvisionedThroughputExceededException"),
+            "{what}: {err}"
+        );
+    }
+}

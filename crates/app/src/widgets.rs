@@ -117,7 +117,7 @@ pub fn write_button_ui(
 #[must_use]
 pub fn confirm_ui(ui: &mut Ui, question: &mut Question) -> Option<bool> {
     let mut answer = None;
-    ui.group(|ui| {
+    let group = ui.group(|ui| {
         ui.colored_label(ui.visuals().warn_fg_color, &question.text);
         if let Some(name) = &question.name {
             let hint = name.clone();
@@ -142,6 +142,15 @@ pub fn confirm_ui(ui: &mut Ui, question: &mut Question) -> Option<bool> {
             }
         });
     });
+    // A question that appears below the fold is brought into view once, never again (a user
+    // who scrolls away from it keeps where they scrolled to).
+    if !std::mem::replace(&mut question.seen, true)
+        && !ui.clip_rect().contains_rect(group.response.rect)
+    {
+        group
+            .response
+            .scroll_to_me_animation(None, egui::style::ScrollAnimation::none());
+    }
     answer
 }
 
@@ -166,6 +175,9 @@ pub struct Question {
     pub name: Option<String>,
     /// What was typed.
     pub typed: String,
+    /// Whether it has been brought into view: once, when it first appears (it is the next
+    /// step, and may appear below a panel's fold).
+    pub seen: bool,
 }
 
 impl Question {
@@ -176,6 +188,7 @@ impl Question {
             text: text.to_owned(),
             name: name.map(str::to_owned),
             typed: String::new(),
+            seen: false,
         })
     }
 
@@ -185,6 +198,7 @@ impl Question {
             text,
             name: connection.name().filter(|_| connection.is_protected()),
             typed: String::new(),
+            seen: false,
         }
     }
 }

@@ -120,7 +120,7 @@ pub async fn clone(cx: &mut Ctx<'_>, args: CloneArgs) -> Result<Exit> {
         }
         CloneEvent::Verifying(what) => notes.say(format_args!("dynoscope: {what}")),
     };
-    let confirmed = flags.yes;
+    let confirmed = flags.confirmed();
     let report = clone::run(source, &target, &plan, confirmed, stop, &mut on_event).await?;
     if let Some(error) = report.failure() {
         return Err(error.clone());

@@ -9,6 +9,7 @@ use dynoscope_core::error::{Error, Result};
 use dynoscope_core::spec;
 use dynoscope_core::tally::TallyRule;
 
+use crate::seconds;
 use crate::style::{Form, Style};
 
 /// How results are shown, for every subcommand.
@@ -75,23 +76,36 @@ pub struct ConnectionFlags {
         global = true,
         value_name = "SECONDS",
         allow_negative_numbers = true,
-        value_parser = parse_timeout
+        value_parser = seconds::timeout
     )]
     pub timeout: Option<std::time::Duration>,
+    /// Give up a page read once it has been throttled for this many seconds in all (0 to 3600,
+    /// default 120), in every subcommand that reads pages (items, scan, check, diff, export…).
+    #[arg(
+        long,
+        global = true,
+        value_name = "SECONDS",
+        allow_negative_numbers = true,
+        value_parser = seconds::throttle_wait
+    )]
+    pub max_throttle_wait: Option<std::time::Duration>,
     /// Refuse every write on this connection.
     #[arg(long, global = true)]
     pub read_only: bool,
     /// Confirm writes to an endpoint that is not on this machine (AWS, a remote endpoint).
     #[arg(long, global = true)]
     pub yes: bool,
+    /// Name this connection NAME and protect it, as the app's Protected does: a write is sent
+    /// only with --confirm-name NAME as well (--yes is not enough), wherever it goes.
+    #[arg(long, global = true, value_name = "NAME")]
+    pub protected: Option<String>,
+    /// Confirm writes to a --protected connection by its name.
+    #[arg(long, global = true, value_name = "NAME")]
+    pub confirm_name: Option<String>,
     /// Price consumed capacity as this region (the sandbox and endpoints are priced as
     /// us-east-1 unless one is given; AWS as its own region).
     #[arg(long, global = true, value_name = "REGION")]
     pub price_region: Option<String>,
-}
-
-fn parse_timeout(text: &str) -> Result<std::time::Duration, String> {
-    ConnectOptions::parse_timeout(text).map_err(|e| e.to_string())
 }
 
 impl ConnectionFlags {
@@ -116,6 +130,23 @@ impl ConnectionFlags {
         }
     }
 
+    /// Whether a write the gateway asks about is confirmed: on a --protected connection by
+    /// its name given with --confirm-name (surrounding spaces aside), elsewhere by --yes.
+    pub fn confirmed(&self) -> bool {
+        match &self.protected {
+            Some(name) => self
+                .confirm_name
+                .as_deref()
+                .is_some_and(|typed| typed.trim() == name.trim()),
+            None => self.yes,
+        }
+    }
+
+    /// The name of a --protected connection.
+    pub fn protected_name(&self) -> Option<&str> {
+        self.protected.as_deref().map(str::trim)
+    }
+
     /// Refuse flags that name two connections at once (`--sandbox` with `--endpoint-url`): one
     /// of them would be ignored without a word, and a write would go where it was not meant to.
     pub fn check(&self) -> Result<()> {
@@ -131,10 +162,20 @@ impl ConnectionFlags {
         ]
         .into_iter()
         .find(|(_, given)| *given);
-        match (sandbox, elsewhere) {
-            (Some(sandbox), Some((other, _))) => Err(Error::Invalid(format!(
+        if let (Some(sandbox), Some((other, _))) = (sandbox, elsewhere) {
+            return Err(Error::Invalid(format!(
                 "{sandbox} and {other} choose different connections: give one of them"
-            ))),
+            )));
+        }
+        match (self.protected_name(), &self.confirm_name) {
+            (Some(""), _) => Err(Error::Invalid(
+                "--protected needs the connection's name (`--protected prod`)".into(),
+            )),
+            (None, Some(_)) => Err(Error::Invalid(
+                "--confirm-name confirms a write to a --protected connection: give --protected \
+                 NAME too, or --yes"
+                    .into(),
+            )),
             _ => Ok(()),
         }
     }

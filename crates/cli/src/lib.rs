@@ -33,6 +33,7 @@ mod reads;
 mod resume;
 mod run;
 mod s3_export;
+mod seconds;
 mod size;
 mod snapshot;
 mod sql;

@@ -25,14 +25,21 @@ pub async fn mcp(
                 "--allow-writes on a read-only connection: a read-only connection writes nothing; leave one of them out".into(),
             ));
         }
-        (true, false) if !destination.local && !flags.yes => {
+        (true, false) if !destination.local && !destination.protected && !flags.yes => {
             return Err(Error::Invalid(format!(
                 "{} is not on this machine: writes there need --allow-writes --yes",
                 destination.place()
             )));
         }
+        (true, false) if destination.protected && !flags.confirmed() => {
+            return Err(Error::Invalid(format!(
+                "{} is protected: writes there need --allow-writes --confirm-name {}",
+                destination.place(),
+                flags.protected_name().unwrap_or_default()
+            )));
+        }
         (true, false) => Writes::On {
-            confirmed: flags.yes,
+            confirmed: flags.confirmed(),
         },
     };
     let path = match &args.audit {

@@ -1,7 +1,5 @@
 //! Arguments of the subcommands that read: `items`, `scan`, `partiql`, `sql`, `check`.
 
-use std::time::Duration;
-
 use clap::Args;
 
 use crate::flags::{RuleFlags, page_size, positive};
@@ -49,9 +47,6 @@ pub struct ItemsArgs {
     /// Go on after this key (DynamoDB JSON), as printed when a read stopped early.
     #[arg(long, value_name = "JSON")]
     pub start_key: Option<String>,
-    /// How long a throttled page is waited for.
-    #[command(flatten)]
-    pub throttle: ThrottleWait,
     /// Print DynamoDB JSON, one item per line (plain JSON otherwise).
     #[arg(long)]
     pub json: bool,
@@ -104,9 +99,6 @@ pub struct ScanArgs {
     /// `FIRST-LAST={}` from the beginning); segments not given are done.
     #[arg(long = "start-key", value_name = "[SEGMENT=]JSON")]
     pub start_keys: Vec<String>,
-    /// How long a throttled page is waited for.
-    #[command(flatten)]
-    pub throttle: ThrottleWait,
     /// Print DynamoDB JSON, one item per line (plain JSON otherwise).
     #[arg(long)]
     pub json: bool,
@@ -148,16 +140,6 @@ pub struct SqlArgs {
     /// Errors as a JSON object (rows are always JSON).
     #[arg(long)]
     pub json: bool,
-}
-
-/// A throttling budget in seconds: 0 (give up at the first throttle) to an hour.
-fn parse_throttle_wait(text: &str) -> Result<Duration, String> {
-    text.trim()
-        .parse::<f64>()
-        .ok()
-        .filter(|secs| (0.0..=3600.0).contains(secs))
-        .map(Duration::from_secs_f64)
-        .ok_or_else(|| format!("`{text}` is not a number of seconds from 0 to 3600"))
 }
 
 /// `dynoscope check`.
@@ -260,18 +242,4 @@ impl CheckArgs {
 
 fn plan_choice(text: &str) -> Result<PlanChoice, String> {
     PlanChoice::parse(text).map_err(|e| e.reason)
-}
-
-/// How long the reads of `items` and `scan` wait out throttling.
-#[derive(Debug, Args)]
-pub struct ThrottleWait {
-    /// Give up when one page request has been throttled for this many seconds in all.
-    #[arg(
-        long,
-        value_name = "SECONDS",
-        default_value = "120",
-        allow_negative_numbers = true,
-        value_parser = parse_throttle_wait
-    )]
-    pub max_throttle_wait: Duration,
 }

@@ -31,7 +31,7 @@ pub async fn items(cx: &mut Ctx<'_>, args: ItemsArgs) -> Result<()> {
     let pricing = connection.pricing(&info);
     let shown = (args.index.as_deref(), plan.limit);
     let mut printer = Printer::new(&info, shown, pricing, out);
-    let backoff = backoff(args.throttle.max_throttle_wait);
+    let backoff = client.backoff();
     read_one(
         client,
         &plan.request,
@@ -55,7 +55,7 @@ pub async fn scan(cx: &mut Ctx<'_>, args: ScanArgs) -> Result<()> {
     let pricing = connection.pricing(&info);
     let shown = (args.index.as_deref(), args.limit);
     let mut printer = Printer::new(&info, shown, pricing, out);
-    let backoff = backoff(args.throttle.max_throttle_wait);
+    let backoff = client.backoff();
     if args.segments == 1 {
         let start_key = match args.start_keys.as_slice() {
             [] => None,
@@ -156,14 +156,6 @@ async fn read_one(
         print_resume(printer.out, &resume::key_args(&key, &printer.keys));
     }
     result
-}
-
-/// The reader's backoff, giving up after `max_throttle_wait` of throttling on one page.
-fn backoff(max_throttle_wait: std::time::Duration) -> Backoff {
-    Backoff {
-        throttled_for: max_throttle_wait,
-        ..Backoff::default()
-    }
 }
 
 /// On stderr, even with --quiet: the arguments that go on where the read stopped.

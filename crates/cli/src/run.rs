@@ -49,9 +49,17 @@ pub async fn run(
             // One message: the way to confirm is said once, where the question does not say it.
             if let Error::NotConfirmed { question } = &error
                 && !out.json()
-                && !question.contains("--yes")
             {
-                out.error("dynoscope: add --yes to confirm it");
+                match flags.protected_name() {
+                    Some(name) => out.error(format_args!(
+                        "dynoscope: add --confirm-name {name} to confirm it (--yes is not enough \
+                         on a protected connection)"
+                    )),
+                    None if !question.contains("--yes") => {
+                        out.error("dynoscope: add --yes to confirm it");
+                    }
+                    None => {}
+                }
             }
             Exit::of_error(&error)
         }
@@ -103,6 +111,13 @@ async fn run_inner(
     )
     .await?;
     connection.pick_price_region(flags.price_region.clone());
+    if let Some(wait) = flags.max_throttle_wait {
+        connection.set_max_throttle_wait(wait);
+    }
+    // Protected: every write's question is the gateway's typed one, answered by the name.
+    if let Some(name) = flags.protected_name() {
+        connection.set_naming(name, true);
+    }
     if let Some(warning) = connection.price_warning() {
         // A warning about the figures printed: said even with --quiet.
         out.error(format_args!(
@@ -127,7 +142,7 @@ async fn run_connected(
     let mut cx = Ctx {
         connection: &connection,
         flags,
-        confirmed: flags.yes,
+        confirmed: flags.confirmed(),
         out,
         stop,
     };

@@ -90,6 +90,7 @@ impl CloneForm {
                     text: question,
                     name: None,
                     typed: String::new(),
+                    seen: false,
                 });
                 false
             }

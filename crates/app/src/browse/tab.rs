@@ -14,8 +14,7 @@ use crate::browse::status::{Loading, StatusAction, status_bar_ui};
 use crate::widgets::error_ui;
 use crate::{QueryPreset, Scope};
 use dynoscope_core::read::{
-    self, Backoff, BrowseMode, BrowseRequest, Halt, Page, SegmentEvent, SegmentStarts, Stopped,
-    Until,
+    self, BrowseMode, BrowseRequest, Halt, Page, SegmentEvent, SegmentStarts, Stopped, Until,
 };
 use dynoscope_core::task::Job;
 use dynoscope_core::transfer::{self, Format};
@@ -222,7 +221,7 @@ impl TableTab {
         let job = scope
             .spawner
             .spawn_job(request.op(), move |events, cancel| async move {
-                let backoff = Backoff::default();
+                let backoff = client.backoff();
                 let stopped =
                     read::read_events(&client, &request, start, until, &backoff, &cancel, |e| {
                         events.send(SegmentEvent::Read {
@@ -241,7 +240,7 @@ impl TableTab {
         let job = scope
             .spawner
             .spawn_job("Scan", move |events, cancel| async move {
-                let backoff = Backoff::default();
+                let backoff = client.backoff();
                 let stopped = read::scan_segments(
                     &client,
                     &request,

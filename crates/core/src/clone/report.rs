@@ -338,7 +338,7 @@ impl Report for CloneReport {
         if let Some(stream) = &self.stream {
             lines.extend(stream.lines(&self.to));
         }
-        let mut lines = plain(Tone::Plain, lines);
+        let mut lines = plain(Tone::Plain, super::schema::said_once(lines));
         if let Some(title) = lines.first_mut() {
             title.tone = Tone::Title;
         }

@@ -95,3 +95,24 @@ fn a_check_agrees_only_when_counts_and_sample_do() {
         "{lines}"
     );
 }
+
+#[test]
+fn what_was_not_read_is_said_once_in_a_clone_report() {
+    let pitr = "not read: point-in-time recovery (DescribeContinuousBackups: not supported)";
+    let lines = super::schema::said_once(vec![
+        "clone of Social into Copy at http://127.0.0.1:8000".to_owned(),
+        format!("schema: {pitr}"),
+        "schema: adjusted: not read from the source, so not set on the copy: TTL".to_owned(),
+        format!("stream: {pitr}"),
+        "stream: now: Copy (ACTIVE)".to_owned(),
+    ]);
+    assert_eq!(
+        lines,
+        [
+            "clone of Social into Copy at http://127.0.0.1:8000".to_owned(),
+            format!("schema: {pitr}"),
+            "schema: adjusted: not read from the source, so not set on the copy: TTL".to_owned(),
+            "stream: now: Copy (ACTIVE)".to_owned(),
+        ]
+    );
+}

@@ -76,6 +76,7 @@ pub(super) async fn connect_sandbox(
         spec,
         read_only: ReadOnly::new(options.read_only),
         naming: Naming::default(),
+        throttle_wait: crate::connection::ThrottleWait::default(),
         prices: prices::Prices::load(),
         timeout: options.timeout,
         sandbox: Some(std::sync::Arc::new(sandbox)),

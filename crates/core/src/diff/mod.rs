@@ -30,8 +30,8 @@ use crate::connection::Connection;
 use crate::connection::Reader;
 use crate::error::{Error, Result};
 use crate::read::{
-    self, Backoff, BrowseRequest, Page, ReadEvent, SegmentEvent, SegmentStarts, Stopped, Until,
-    read_pages, scan_segments,
+    self, BrowseRequest, Page, ReadEvent, SegmentEvent, SegmentStarts, Stopped, Until, read_pages,
+    scan_segments,
 };
 use crate::table::TableInfo;
 use crate::value::Item;
@@ -256,7 +256,7 @@ async fn read_side(
         }
         DiffScope::Table => {
             let starts = SegmentStarts::all(SEGMENTS)?;
-            let backoff = Backoff::default();
+            let backoff = reader.backoff();
             let scanned = scan_segments(
                 reader,
                 request,

@@ -110,7 +110,7 @@ pub async fn read_pages(
             on_page(page);
         }
     };
-    let backoff = Backoff::default();
+    let backoff = reader.backoff();
     read_events(reader, request, start, until, &backoff, cancel, forward).await
 }
 

@@ -50,6 +50,18 @@ impl Default for Backoff {
     }
 }
 
+impl crate::connection::Reader {
+    /// How its page reads wait: the standard backoff, giving a page up after the connection's
+    /// throttling budget (`--max-throttle-wait`, every reading subcommand's).
+    pub fn backoff(&self) -> Backoff {
+        let standard = Backoff::default();
+        Backoff {
+            throttled_for: self.max_throttle_wait().unwrap_or(standard.throttled_for),
+            ..standard
+        }
+    }
+}
+
 impl Backoff {
     /// The wait after the `failures`-th failure (1 for the first): `first · 2^(failures-1)`, at
     /// most `longest`.

@@ -5,8 +5,8 @@ use crate::cancel::CancelToken;
 use crate::connection::Reader;
 use crate::error::Result;
 use crate::read::{
-    Backoff, BrowseRequest, Page, ReadEvent, SegmentEvent, SegmentStarts, Stopped, TableRead,
-    Until, scan_segments,
+    BrowseRequest, Page, ReadEvent, SegmentEvent, SegmentStarts, Stopped, TableRead, Until,
+    scan_segments,
 };
 use crate::rows::Rows;
 use crate::table::TableInfo;
@@ -39,7 +39,7 @@ pub(crate) async fn scan_whole(
         &request,
         SegmentStarts::all(segments)?,
         Until::LastPage,
-        &Backoff::default(),
+        &reader.backoff(),
         cancel,
         |event| {
             if let SegmentEvent::Read {
