@@ -181,14 +181,20 @@ pub(crate) fn adjusted(
 
 /// `lines` with each thing not read said once: the new table is described after its creation
 /// and again after its stream is turned on, and a setting its engine does not answer (point-in-
-/// time recovery on an emulator) would otherwise be said by each.
+/// time recovery on an emulator) would otherwise be said by each, and again after the source's
+/// own line (`not read from the source, so not set on the copy: …`), which says the most and is
+/// the one kept.
 pub(crate) fn said_once(lines: Vec<String>) -> Vec<String> {
-    let mut said = std::collections::HashSet::new();
+    const NOT_SET: &str = "not read from the source, so not set on the copy: ";
+    let mut said: std::collections::HashSet<String> = lines
+        .iter()
+        .filter_map(|line| line.split_once(NOT_SET).map(|(_, what)| what.to_owned()))
+        .collect();
     lines
         .into_iter()
         .filter(|line| match line.split_once("not read: ") {
-            Some((_, what)) => said.insert(what.to_owned()),
-            None => true,
+            Some((_, what)) if !line.contains(NOT_SET) => said.insert(what.to_owned()),
+            _ => true,
         })
         .collect()
 }

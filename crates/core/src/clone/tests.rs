@@ -98,20 +98,22 @@ fn a_check_agrees_only_when_counts_and_sample_do() {
 
 #[test]
 fn what_was_not_read_is_said_once_in_a_clone_report() {
-    let pitr = "not read: point-in-time recovery (DescribeContinuousBackups: not supported)";
+    let pitr = "point-in-time recovery: this engine has no backups";
     let lines = super::schema::said_once(vec![
         "clone of Social into Copy at http://127.0.0.1:8000".to_owned(),
-        format!("schema: {pitr}"),
-        "schema: adjusted: not read from the source, so not set on the copy: TTL".to_owned(),
-        format!("stream: {pitr}"),
+        format!("schema: not read: {pitr}"),
+        format!("schema: adjusted: not read from the source, so not set on the copy: {pitr}"),
+        "schema: not read: TTL: refused".to_owned(),
+        format!("stream: not read: {pitr}"),
+        "stream: not read: TTL: refused".to_owned(),
         "stream: now: Copy (ACTIVE)".to_owned(),
     ]);
     assert_eq!(
         lines,
         [
             "clone of Social into Copy at http://127.0.0.1:8000".to_owned(),
-            format!("schema: {pitr}"),
-            "schema: adjusted: not read from the source, so not set on the copy: TTL".to_owned(),
+            format!("schema: adjusted: not read from the source, so not set on the copy: {pitr}"),
+            "schema: not read: TTL: refused".to_owned(),
             "stream: now: Copy (ACTIVE)".to_owned(),
         ]
     );
