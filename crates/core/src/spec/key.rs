@@ -1,6 +1,6 @@
 //! One item's key, given attribute by attribute as text.
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::spec::InputError;
 use crate::table::TableInfo;
@@ -8,16 +8,28 @@ use crate::value::{self, Item};
 
 /// One item's key: each key attribute's value as text (`PK` = `POST#a91f`), parsed as that
 /// attribute's type. Every key attribute is given, once, and only those.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(transparent)]
 pub struct KeySpec {
     /// `(attribute, value)` in the order given.
     #[schemars(with = "std::collections::BTreeMap<String, String>")]
-    #[serde(
-        deserialize_with = "pairs::deserialize",
-        serialize_with = "pairs::serialize"
-    )]
+    #[serde(serialize_with = "pairs::serialize")]
     pub pairs: Vec<(String, String)>,
+    /// The attributes whose value was given as a JSON number (`{"PK": 5}`): taken for a number
+    /// attribute only, as DynamoDB takes no number for a string key.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub given_as_numbers: Vec<String>,
+}
+
+impl<'de> Deserialize<'de> for KeySpec {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let (pairs, given_as_numbers) = pairs::deserialize(deserializer)?;
+        Ok(Self {
+            pairs,
+            given_as_numbers,
+        })
+    }
 }
 
 impl KeySpec {
@@ -28,6 +40,7 @@ impl KeySpec {
                 .into_iter()
                 .map(|(n, v)| (n.into(), v.into()))
                 .collect(),
+            given_as_numbers: Vec::new(),
         }
     }
 
@@ -46,6 +59,20 @@ impl KeySpec {
                         format!("`{name}` is not a key attribute of {}", info.name),
                     )
                 })?;
+            if kind != crate::condition::ScalarType::N && self.given_as_numbers.contains(name) {
+                return Err(InputError::new(
+                    "key",
+                    format!(
+                        "key `{name}` of {} is a {} attribute: give its value as text \
+                         (\"{text}\"), not the number {text}",
+                        info.name,
+                        match kind {
+                            crate::condition::ScalarType::B => "binary (B)",
+                            _ => "string (S)",
+                        }
+                    ),
+                ));
+            }
             let value = kind
                 .parse(text)
                 .map_err(|e| InputError::from_error("key", e.at(&format!("key `{name}`"))))?;
@@ -89,21 +116,26 @@ mod pairs {
         map.end()
     }
 
+    /// The pairs, and the names whose value was a JSON number.
     pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Vec<(String, String)>, D::Error> {
+    ) -> Result<(Vec<(String, String)>, Vec<String>), D::Error> {
         struct Pairs;
         impl<'de> Visitor<'de> for Pairs {
-            type Value = Vec<(String, String)>;
+            type Value = (Vec<(String, String)>, Vec<String>);
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("an object of key attribute names and values")
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
                 let mut pairs = Vec::new();
+                let mut numbers = Vec::new();
                 while let Some((name, value)) = map.next_entry::<String, serde_json::Value>()? {
                     let text = match value {
                         serde_json::Value::String(s) => s,
-                        serde_json::Value::Number(n) => n.to_string(),
+                        serde_json::Value::Number(n) => {
+                            numbers.push(name.clone());
+                            n.to_string()
+                        }
                         other => {
                             return Err(serde::de::Error::custom(format!(
                                 "key `{name}`: give its value as text or a number, not {other}"
@@ -112,7 +144,7 @@ mod pairs {
                     };
                     pairs.push((name, text));
                 }
-                Ok(pairs)
+                Ok((pairs, numbers))
             }
         }
         deserializer.deserialize_map(Pairs)

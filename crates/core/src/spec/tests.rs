@@ -214,7 +214,17 @@ fn a_key_object_keeps_its_order_and_takes_numbers_as_text() {
     assert_eq!(key.pairs[0], ("SK".to_owned(), "META".to_owned()));
     let key: KeySpec = serde_json::from_str(r#"{"id": 12.50}"#).expect("json");
     assert_eq!(key.pairs[0].1, "12.50");
+    assert_eq!(key.plan(&numbers()).expect("a number key")["id"], {
+        aws_sdk_dynamodb::types::AttributeValue::N("12.50".into())
+    });
     assert!(serde_json::from_str::<KeySpec>(r#"{"id": [1]}"#).is_err());
+    // A number for a string key is refused, as DynamoDB refuses it: never read as "5".
+    let key: KeySpec = serde_json::from_str(r#"{"PK": 5, "SK": "META"}"#).expect("json");
+    let error = key.plan(&social()).expect_err("a number for PK (S)");
+    assert_eq!(
+        error.reason,
+        "key `PK` of Social is a string (S) attribute: give its value as text (\"5\"), not the number 5"
+    );
 }
 
 #[test]
