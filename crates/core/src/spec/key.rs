@@ -116,13 +116,17 @@ mod pairs {
         map.end()
     }
 
+    /// A key's `(attribute, text)` pairs in the order given, and the attributes whose value was
+    /// a JSON number.
+    pub(crate) type Given = (Vec<(String, String)>, Vec<String>);
+
     /// The pairs, and the names whose value was a JSON number.
     pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<(Vec<(String, String)>, Vec<String>), D::Error> {
+    ) -> Result<Given, D::Error> {
         struct Pairs;
         impl<'de> Visitor<'de> for Pairs {
-            type Value = (Vec<(String, String)>, Vec<String>);
+            type Value = Given;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("an object of key attribute names and values")
             }
