@@ -107,7 +107,7 @@ fn open_window(
             default_hook(info);
         }
     }));
-    let run = std::panic::AssertUnwindSafe(|| run_app(options, &handle, flags));
+    let run = std::panic::AssertUnwindSafe(|| run_app(options, handle, flags));
     let result = match std::panic::catch_unwind(run) {
         Ok(result) => result,
         Err(payload) => {
@@ -115,12 +115,14 @@ fn open_window(
             if !window_gone(&text) {
                 std::panic::resume_unwind(payload);
             }
+            // A write may have been on its way when the window went: its outcome is unknown.
             dynoscope_cli::say(format_args!(
                 "dynoscope: the window was destroyed by another program ({text}); dynoscope \
-                 stopped. Writes it had sent before are on the server (the CLI's `get` reads \
-                 them); what the window showed since its last autosave (every 30 s) is not kept."
+                 stopped. A write on its way then may or may not have been applied: read it \
+                 back (`dynoscope get …`); what the window showed since its last autosave \
+                 (every 30 s) is not kept."
             ));
-            return ExitCode::FAILURE;
+            return dynoscope_cli::Exit::Unknown.code();
         }
     };
     match result {
@@ -157,10 +159,9 @@ fn window_gone(text: &str) -> bool {
 #[cfg(feature = "gui")]
 fn run_app(
     options: eframe::NativeOptions,
-    handle: &tokio::runtime::Handle,
+    handle: tokio::runtime::Handle,
     flags: dynoscope_cli::ConnectionFlags,
 ) -> eframe::Result {
-    let handle = handle.clone();
     eframe::run_native(
         "dynoscope",
         options,

@@ -152,7 +152,6 @@ fn at_1280_by_800_an_open_item_leaves_its_collection_in_view() {
         .query_all_by(|n| n.value().is_some_and(|v| v.starts_with("LIKE#USER#")))
         .filter(|n| n.rect().bottom() <= item_top)
         .count();
-    eprintln!("{rows} rows of POST#d71e in view above the item at {item_top}");
     assert!(
         rows >= 8,
         "an open item leaves {rows} rows of its collection in view (the item view at {item_top})"

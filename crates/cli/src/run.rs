@@ -104,7 +104,7 @@ async fn run_inner(
         serve_sandbox(spec, port, out, stop).await?;
         return Ok(Exit::Done);
     }
-    let connection = unless_stopped(
+    let mut connection = unless_stopped(
         stop,
         "connect",
         connection::connect_with(spec, flags.options()),

@@ -76,7 +76,7 @@ pub(super) async fn connect_sandbox(
         spec,
         read_only: ReadOnly::new(options.read_only),
         naming: Naming::default(),
-        throttle_wait: crate::connection::ThrottleWait::default(),
+        throttle_wait: None,
         prices: prices::Prices::load(),
         timeout: options.timeout,
         sandbox: Some(std::sync::Arc::new(sandbox)),

@@ -27,8 +27,8 @@ use client::{local_credentials, signed_by};
 use held::connect_sandbox;
 pub(crate) use named::Naming;
 pub use named::{COLOURS, SavedConnection, SavedConnections};
+pub(crate) use open::ReadOnly;
 pub use open::{ConnectOptions, DEFAULT_TIMEOUT, Opened, open};
-pub(crate) use open::{ReadOnly, ThrottleWait};
 pub use profiles::{Profiles, read_profiles, read_profiles_from};
 pub(crate) use profiles::{aws_configuration_present, aws_files};
 pub use reader::Reader;
@@ -216,8 +216,8 @@ pub struct Connection {
     pub(crate) prices: prices::Prices,
     /// How long a request may take before it is given up on.
     pub timeout: Duration,
-    /// How long one page read may wait out throttling in all, shared by its clones.
-    pub(crate) throttle_wait: ThrottleWait,
+    /// How long one page read may wait out throttling in all; `None`: the reader's standard.
+    pub(crate) throttle_wait: Option<Duration>,
     /// How the last request on it ended (answered or not), shared by its clones.
     pub(crate) answers: LastAnswer,
     /// Keeps the embedded engine alive as long as a clone of this connection exists.
@@ -245,7 +245,7 @@ impl Connection {
 
     /// What reads go through: the connection's client, usable only by core's reads.
     pub fn reader(&self) -> Reader {
-        Reader::of(&self.client).throttled_for(self.throttle_wait.get())
+        Reader::of(&self.client).throttled_for(self.throttle_wait)
     }
 
     /// The label shown in the connection bar.
@@ -380,7 +380,7 @@ pub(crate) fn connection_of(
         spec,
         read_only: ReadOnly::new(options.read_only),
         naming: Naming::default(),
-        throttle_wait: ThrottleWait::default(),
+        throttle_wait: None,
         prices: prices::Prices::load(),
         timeout: options.timeout,
         #[cfg(feature = "sandbox")]

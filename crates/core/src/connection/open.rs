@@ -133,38 +133,11 @@ impl ReadOnly {
     }
 }
 
-/// How long a page read waits out throttling, shared by a connection's clones (milliseconds;
-/// `u64::MAX`: the reader's standard budget).
-#[derive(Debug, Clone)]
-pub(crate) struct ThrottleWait(std::sync::Arc<std::sync::atomic::AtomicU64>);
-
-impl Default for ThrottleWait {
-    fn default() -> Self {
-        Self(std::sync::Arc::new(std::sync::atomic::AtomicU64::new(
-            u64::MAX,
-        )))
-    }
-}
-
-impl ThrottleWait {
-    /// The budget chosen, if one was.
-    pub(crate) fn get(&self) -> Option<Duration> {
-        let millis = self.0.load(std::sync::atomic::Ordering::SeqCst);
-        (millis != u64::MAX).then(|| Duration::from_millis(millis))
-    }
-
-    /// Choose it.
-    pub(crate) fn set(&self, wait: Duration) {
-        let millis = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX - 1);
-        self.0.store(millis, std::sync::atomic::Ordering::SeqCst);
-    }
-}
-
 impl super::Connection {
     /// Give a page read up after `wait` of throttling (default 120 s), for this connection and
-    /// every clone of it.
-    pub fn set_max_throttle_wait(&self, wait: Duration) {
-        self.throttle_wait.set(wait);
+    /// every clone made of it afterwards.
+    pub fn set_max_throttle_wait(&mut self, wait: Duration) {
+        self.throttle_wait = Some(wait);
     }
 
     /// Whether writes are refused on this connection now.

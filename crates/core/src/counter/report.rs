@@ -84,12 +84,48 @@ impl EditReport {
     /// The outcome in one line, for a place with room for one (the head of the Numbers panel,
     /// always where it was): `likeTally: 41 → 42`, or what happened to the write.
     pub fn headline(&self) -> Line {
-        // The card's lines are the title, the place, then the outcome.
-        let outcome = self.lines().into_iter().nth(2);
-        match outcome {
+        match self.outcome_lines().into_iter().next() {
             Some(line) => Line::new(line.tone, format!("{}: {}", self.plan.attribute, line.text)),
             None => Line::new(Tone::Plain, format!("{}: sent", self.plan.attribute)),
         }
+    }
+
+    /// What became of the edit, in words: the card's lines after its title and place, and the
+    /// head of the Numbers panel's first.
+    fn outcome_lines(&self) -> Vec<Line> {
+        let plan = &self.plan;
+        let old = self.old_text();
+        let expected = to_dynamodb(&plan.planned.expected);
+        let mut lines = Vec::new();
+        match &self.outcome {
+            Outcome::Applied { .. } => lines.extend(self.applied_lines(&old, &expected)),
+            Outcome::Missing if plan.create => lines.push(Line::new(
+                Tone::Warn,
+                "The item does not exist (any more), so the condition on the value seen failed and nothing was written.",
+            )),
+            Outcome::Missing => lines.push(Line::new(
+                Tone::Warn,
+                Error::Missing {
+                    what: "The item".into(),
+                    kind: "item",
+                }
+                .to_string(),
+            )),
+            Outcome::ConditionFailed { current } => lines.push(Line::new(
+                Tone::Warn,
+                format!(
+                    "Condition failed: the server has {} now, not {old}. Nothing was written.",
+                    current.as_deref().unwrap_or("(missing)")
+                ),
+            )),
+            Outcome::Unknown {
+                error,
+                stored_now,
+                attempts,
+            } => lines.extend(self.unknown_lines(error, *attempts, stored_now, &expected)),
+            Outcome::Failed(error) => lines.push(Line::new(Tone::Bad, error.write_words())),
+        }
+        lines
     }
 
     /// An edit whose task stopped before it answered: it may have been sent, so its outcome is
@@ -239,8 +275,6 @@ impl Report for EditReport {
     /// What the edit did, in words: a title, the change, and what to know about it.
     fn lines(&self) -> Vec<Line> {
         let plan = &self.plan;
-        let old = self.old_text();
-        let expected = to_dynamodb(&plan.planned.expected);
         let mut lines = vec![
             Line::new(
                 Tone::Title,
@@ -256,34 +290,7 @@ impl Report for EditReport {
                 ),
             ),
         ];
-        match &self.outcome {
-            Outcome::Applied { .. } => lines.extend(self.applied_lines(&old, &expected)),
-            Outcome::Missing if plan.create => lines.push(Line::new(
-                Tone::Warn,
-                "The item does not exist (any more), so the condition on the value seen failed and nothing was written.",
-            )),
-            Outcome::Missing => lines.push(Line::new(
-                Tone::Warn,
-                Error::Missing {
-                    what: "The item".into(),
-                    kind: "item",
-                }
-                .to_string(),
-            )),
-            Outcome::ConditionFailed { current } => lines.push(Line::new(
-                Tone::Warn,
-                format!(
-                    "Condition failed: the server has {} now, not {old}. Nothing was written.",
-                    current.as_deref().unwrap_or("(missing)")
-                ),
-            )),
-            Outcome::Unknown {
-                error,
-                stored_now,
-                attempts,
-            } => lines.extend(self.unknown_lines(error, *attempts, stored_now, &expected)),
-            Outcome::Failed(error) => lines.push(Line::new(Tone::Bad, error.write_words())),
-        }
+        lines.extend(self.outcome_lines());
         lines
     }
 

@@ -115,7 +115,7 @@ fn connection(spec: crate::connection::ConnectionSpec, target: &str) -> Connecti
         region: "eu-west-2".to_owned(),
         read_only: crate::connection::ReadOnly::new(false),
         naming: crate::connection::Naming::default(),
-        throttle_wait: crate::connection::ThrottleWait::default(),
+        throttle_wait: None,
         prices: crate::connection::prices::Prices::load(),
         timeout: crate::connection::DEFAULT_TIMEOUT,
         answers: crate::connection::LastAnswer::default(),
