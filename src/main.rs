@@ -46,7 +46,7 @@ fn main() -> ExitCode {
             );
             dynoscope_cli::Exit::Error.code()
         }
-        None => match cli.connection.check() {
+        None => match cli.connection.check(false) {
             Ok(()) => open_window(&runtime, &cli.connection),
             Err(error) => {
                 dynoscope_cli::say(format_args!("dynoscope: {error}"));
@@ -172,7 +172,12 @@ fn run_app(
                 .and_then(|s| eframe::get_value(s, eframe::APP_KEY));
             // Settings that no longer read are kept aside, never overwritten in silence.
             let unreadable = saved.filter(|_| read.is_none());
-            let remembered = read.unwrap_or_default();
+            let mut remembered = read.unwrap_or_default();
+            // The connections' marks, kept where the command line reads them too.
+            let marks = dynoscope_core::connection::Marks::path().map(|path| {
+                let read = dynoscope_core::connection::Marks::read(&path);
+                (path, read)
+            });
             // Flags win; otherwise the last connection; otherwise AWS if configured, else sandbox.
             let spec = match (&remembered.connection, flags.any()) {
                 (Some(spec), false) => spec.clone(),
@@ -180,8 +185,16 @@ fn run_app(
             };
             let ctx = cc.egui_ctx.clone();
             let spawner = Spawner::new(handle, move || ctx.request_repaint());
-            let app = DynoscopeApp::new(spawner, spec, flags.options(), remembered)
+            if let Some((_, Ok(Some(stored)))) = &marks {
+                remembered.take_marks(stored.clone());
+            }
+            let mut app = DynoscopeApp::new(spawner, spec, flags.options(), remembered)
                 .with_unreadable(unreadable);
+            match marks {
+                Some((path, Ok(stored))) => app = app.with_marks_file(path, stored),
+                Some((path, Err(error))) => app = app.with_unreadable_marks(path, &error),
+                None => {}
+            }
             Ok(Box::new(app))
         }),
     )

@@ -2,6 +2,7 @@
 
 use crate::common;
 mod dry_runs;
+mod marks;
 mod profiles;
 
 use std::io::{BufRead, BufReader};
@@ -148,7 +149,7 @@ fn sandbox_serves_other_clients_until_stopped() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), "Social\nVideos\n");
 }
 
-const STATS_KEY: [&str; 4] = ["--key", "PK=VID#9f3a", "--key", "SK=STATS#TOTAL"];
+pub(crate) const STATS_KEY: [&str; 4] = ["--key", "PK=VID#9f3a", "--key", "SK=STATS#TOTAL"];
 
 fn add_command(connection: &[&str], extra: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_dynoscope"))

@@ -177,6 +177,10 @@ fn the_version_names_the_commit_and_paths_follow_the_environment() {
         at("saved queries")["path"],
         cfg.join("queries").display().to_string()
     );
+    assert_eq!(
+        at("saved connections")["path"],
+        cfg.join("connections.json").display().to_string()
+    );
     let audit = dir.join("data/dynoscope/mcp-audit.jsonl");
     assert_eq!(at("the MCP audit log")["path"], audit.display().to_string());
     assert_eq!(at("AWS config")["exists"], true);

@@ -161,3 +161,45 @@ fn reconnecting_to_the_in_memory_sandbox_keeps_its_data() {
     step_until(h, "the counter editor", |h| has_label(h, "Numbers"));
     assert!(has_label(h, "42"), "the +1 is still there");
 }
+
+/// A connection protected in the app is protected for the command line: the app keeps its
+/// marks in `connections.json` as they change, and the CLI reads them there.
+#[test]
+fn a_connection_protected_in_the_app_is_protected_for_the_command_line() {
+    let outside = outside_sandbox();
+    let url = outside.sandbox.endpoint().to_owned();
+    let config = query_dir();
+    let file = config.join("connections.json");
+    let mut app = start(ConnectionSpec::Sandbox { db_path: None }, None);
+    app.harness.state_mut().keep_marks_in(file.clone(), None);
+    let h = &mut app.harness;
+    step_until(h, "the sandbox tables", |h| has_label(h, "Videos"));
+    crate::environments::connect_protected(h, &url, "staging");
+    step_until(h, "staging", |h| has_label(h, "staging · protected"));
+    step_until(h, "the marks kept", |_| {
+        std::fs::read_to_string(&file).is_ok_and(|t| t.contains("\"staging\""))
+    });
+    let add = |extra: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_dynoscope"))
+            .args(["--endpoint-url", &url, "add", "--table", "Videos", "--attr"])
+            .args(["play_count", "--delta", "1", "--key", "PK=VID#9f3a"])
+            .args(["--key", "SK=STATS#TOTAL"])
+            .args(extra)
+            .env("DYNOSCOPE_CONFIG_DIR", &config)
+            .env("AWS_EC2_METADATA_DISABLED", "true")
+            .output()
+            .unwrap()
+    };
+    let out = add(&["--yes"]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(said.contains("staging is protected"), "{said}");
+    let out = add(&["--confirm-name", "staging", "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (report["old"].as_str(), report["new"].as_str()),
+        (Some("41"), Some("42"))
+    );
+    std::fs::remove_dir_all(&config).unwrap();
+}

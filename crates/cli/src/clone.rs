@@ -95,11 +95,17 @@ pub async fn clone(cx: &mut Ctx<'_>, args: CloneArgs) -> Result<Exit> {
     if let Some(note) = note {
         notes.say(format_args!("dynoscope: {note}"));
     }
+    // The destination is marked as the app marks it; --read-only (typed, not the source's
+    // mark) holds for it too.
+    let mark = crate::marks::mark_of(&spec, true, out)?;
     let options = ConnectOptions {
-        read_only: flags.read_only || args.to.to_read_only,
+        read_only: flags.read_only || args.to.to_read_only || mark.read_only,
         ..flags.options()
     };
     let target = unless_stopped(stop, "connect", connection::connect_with(spec, options)).await?;
+    if let Some(name) = &mark.protected {
+        target.set_naming(name, true);
+    }
     let to_table = plan.to_table.clone();
     // A few progress lines a second at most, and always the one that says it is stopping.
     let mut said_at: Option<std::time::Instant> = None;
@@ -120,7 +126,10 @@ pub async fn clone(cx: &mut Ctx<'_>, args: CloneArgs) -> Result<Exit> {
         }
         CloneEvent::Verifying(what) => notes.say(format_args!("dynoscope: {what}")),
     };
-    let confirmed = flags.confirmed();
+    let confirmed = match &mark.protected {
+        Some(name) => flags.confirmed_for(Some(name)),
+        None => flags.confirmed(),
+    };
     let report = clone::run(source, &target, &plan, confirmed, stop, &mut on_event).await?;
     if let Some(error) = report.failure() {
         return Err(error.clone());

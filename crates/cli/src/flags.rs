@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use dynoscope_core::connection::{ConnectOptions, ConnectionSpec};
+use dynoscope_core::connection::{ConnectOptions, ConnectionSpec, Mark};
 use dynoscope_core::error::{Error, Result};
 use dynoscope_core::spec;
 use dynoscope_core::tally::TallyRule;
@@ -106,6 +106,10 @@ pub struct ConnectionFlags {
     /// us-east-1 unless one is given; AWS as its own region).
     #[arg(long, global = true, value_name = "REGION")]
     pub price_region: Option<String>,
+    /// How the app marks this connection (read-only, protected by a name), taken in by
+    /// [`marked`](Self::marked); never a flag.
+    #[arg(skip)]
+    pub mark: Mark,
 }
 
 impl ConnectionFlags {
@@ -120,20 +124,35 @@ impl ConnectionFlags {
         )
     }
 
-    /// The timeout and read-only choice.
+    /// These flags with `mark` taken in: how the app marks their connection (read-only,
+    /// protected by a name), which no flag can lift.
+    #[must_use]
+    pub fn marked(&self, mark: Mark) -> Self {
+        Self {
+            mark,
+            ..self.clone()
+        }
+    }
+
+    /// The timeout and read-only choice (`--read-only`, or the app's mark).
     pub fn options(&self) -> ConnectOptions {
         ConnectOptions {
             timeout: self
                 .timeout
                 .unwrap_or(dynoscope_core::connection::DEFAULT_TIMEOUT),
-            read_only: self.read_only,
+            read_only: self.read_only || self.mark.read_only,
         }
     }
 
-    /// Whether a write the gateway asks about is confirmed: on a --protected connection by
+    /// Whether a write the gateway asks about is confirmed: on a protected connection by
     /// its name given with --confirm-name (surrounding spaces aside), elsewhere by --yes.
     pub fn confirmed(&self) -> bool {
-        match &self.protected {
+        self.confirmed_for(self.protected_name())
+    }
+
+    /// Whether a write to a connection protected by `name` (none: not protected) is confirmed.
+    pub fn confirmed_for(&self, name: Option<&str>) -> bool {
+        match name {
             Some(name) => self
                 .confirm_name
                 .as_deref()
@@ -142,14 +161,17 @@ impl ConnectionFlags {
         }
     }
 
-    /// The name of a --protected connection.
+    /// The name of a protected connection: `--protected NAME`, else the name the app protects
+    /// it by.
     pub fn protected_name(&self) -> Option<&str> {
-        self.protected.as_deref().map(str::trim)
+        (self.protected.as_deref().or(self.mark.protected.as_deref())).map(str::trim)
     }
 
     /// Refuse flags that name two connections at once (`--sandbox` with `--endpoint-url`): one
-    /// of them would be ignored without a word, and a write would go where it was not meant to.
-    pub fn check(&self) -> Result<()> {
+    /// of them would be ignored without a word, and a write would go where it was not meant to;
+    /// and --confirm-name when no connection of the run is protected (`elsewhere_protected`:
+    /// another one, a clone's destination, is).
+    pub fn check(&self, elsewhere_protected: bool) -> Result<()> {
         let sandbox = match (&self.sandbox_db, self.sandbox) {
             (Some(_), _) => Some("--sandbox-db"),
             (None, true) => Some("--sandbox"),
@@ -171,9 +193,9 @@ impl ConnectionFlags {
             (Some(""), _) => Err(Error::Invalid(
                 "--protected needs the connection's name (`--protected prod`)".into(),
             )),
-            (None, Some(_)) => Err(Error::Invalid(
-                "--confirm-name confirms a write to a --protected connection: give --protected \
-                 NAME too, or --yes"
+            (None, Some(_)) if !elsewhere_protected => Err(Error::Invalid(
+                "--confirm-name confirms a write to a protected connection (--protected NAME, or \
+                 one the app protects): give --protected NAME too, or --yes"
                     .into(),
             )),
             _ => Ok(()),

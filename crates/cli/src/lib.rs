@@ -21,6 +21,7 @@ mod item;
 mod item_rows;
 mod like_args;
 mod likes;
+mod marks;
 mod mcp;
 mod metrics;
 mod output;

@@ -96,7 +96,16 @@ async fn run_inner(
         }
         other => other,
     };
-    flags.check()?;
+    // The app's marks on this connection (and on a clone's destination) hold here too.
+    let marked = flags.marked(crate::marks::mark_of(&spec, command.writes(), out)?);
+    let flags = &marked;
+    let destination_protected = match &command {
+        Subcommand::CloneTable(args) => args.to.chosen().ok().flatten().is_some_and(|to| {
+            crate::marks::mark_of(&to, false, out).is_ok_and(|m| m.protected.is_some())
+        }),
+        _ => false,
+    };
+    flags.check(destination_protected)?;
     if let Subcommand::Sql(args) = command {
         return crate::sql::sql(spec, flags, args, out, stop).await;
     }

@@ -145,6 +145,11 @@ pub fn places() -> Places {
                 config_from,
             ),
             place(
+                "saved connections (read-only, protected)",
+                in_config(crate::connection::MARKS_FILE),
+                config_from,
+            ),
+            place(
                 "your price table (over the built-in one)",
                 in_config(USER_FILE),
                 config_from,

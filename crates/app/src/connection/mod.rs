@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 use egui::Ui;
 
 use dynoscope_core::connection::{
-    self, ConnectOptions, Connection, ConnectionId, ConnectionSpec, Opened, Profiles,
+    self, ConnectOptions, Connection, ConnectionId, ConnectionSpec, Marks, Opened, Profiles,
     SavedConnection, SavedConnections,
 };
 use dynoscope_core::error::Error;
@@ -104,6 +104,20 @@ impl ConnectionFeature {
         feature
     }
 
+    /// The form shows `connection`, the tab picked: what was typed for another connection is
+    /// not offered beside it.
+    pub fn show(&mut self, connection: &Connection) {
+        self.form = ConnectionForm::new(&connection.spec);
+        self.form.read_only = connection.is_read_only();
+        self.form.timeout = format!("{}", connection.timeout.as_secs_f64());
+        self.form.name = connection.name().unwrap_or_default();
+        self.form.protected = connection.is_protected();
+        if let Some(saved) = self.saved.0.iter().find(|c| c.spec == connection.spec) {
+            self.form.colour = saved.colour;
+        }
+        self.form_shows = connection.spec.identity();
+    }
+
     /// The connections switched to read-only, to remember.
     pub fn read_only_connections(&self) -> BTreeSet<ConnectionId> {
         self.read_only.clone()
@@ -112,6 +126,14 @@ impl ConnectionFeature {
     /// The connections saved by name, to remember.
     pub fn saved_connections(&self) -> SavedConnections {
         self.saved.clone()
+    }
+
+    /// Every mark on the connections, as the marks file keeps them.
+    pub fn marks(&self) -> Marks {
+        Marks {
+            saved: self.saved.clone(),
+            read_only: self.read_only.clone(),
+        }
     }
 
     fn remember_read_only(&mut self, id: ConnectionId, on: bool) {

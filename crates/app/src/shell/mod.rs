@@ -3,6 +3,7 @@
 //! decides nothing about DynamoDB and formats nothing a feature shows.
 
 mod features;
+mod marks;
 mod palette;
 mod panels;
 mod remembered;
@@ -10,6 +11,7 @@ mod views;
 mod workspace;
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 use egui::Ui;
 
@@ -19,11 +21,13 @@ use crate::palette::Palette;
 use crate::save::Saver;
 use crate::tables::TablesFeature;
 use crate::tally::TallyFeature;
-use dynoscope_core::connection::{ConnectOptions, ConnectionSpec};
+use dynoscope_core::connection::{ConnectOptions, ConnectionSpec, Marks};
+use dynoscope_core::error::Error;
 use dynoscope_core::tally::RuleBook;
 use dynoscope_core::task::Spawner;
 
 use features::TableFeatures;
+use marks::MarksFile;
 use panels::{Panels, WIDE};
 use workspace::{Frame, Workspace};
 
@@ -73,6 +77,8 @@ pub struct DynoscopeApp {
     panels: Panels,
     /// Ctrl+K: tables, views, saved queries, history.
     palette: Palette,
+    /// The file the connections' marks are kept in for the command line (none in the tests).
+    marks: Option<MarksFile>,
 }
 
 /// Where settings that could not be read are kept.
@@ -112,8 +118,31 @@ impl DynoscopeApp {
             panels: Panels::default(),
             palette: Palette::default(),
             saver: Saver::default(),
+            marks: None,
             spawner,
         }
+    }
+
+    /// Keep the connections' marks in the file at `path`, which holds `stored` (`None`: not
+    /// there yet): written whenever they change. (The app starts with the file's marks:
+    /// [`Remembered::take_marks`].)
+    #[must_use]
+    pub fn with_marks_file(mut self, path: PathBuf, stored: Option<Marks>) -> Self {
+        self.keep_marks_in(path, stored);
+        self
+    }
+
+    /// From now on, keep the connections' marks in the file at `path`, which holds `stored`.
+    pub fn keep_marks_in(&mut self, path: PathBuf, stored: Option<Marks>) {
+        self.marks = Some(MarksFile::new(path, stored));
+    }
+
+    /// Start knowing that the marks file at `path` could not be read (`error`): say so, and
+    /// never write over it.
+    #[must_use]
+    pub fn with_unreadable_marks(mut self, path: PathBuf, error: &Error) -> Self {
+        self.marks = Some(MarksFile::unreadable(path, error));
+        self
     }
 
     /// Save files through `saver` (tests give one that never opens a dialog).
@@ -206,6 +235,9 @@ impl DynoscopeApp {
         for workspace in &mut self.workspaces {
             workspace.poll(&self.spawner);
         }
+        if let Some(file) = &mut self.marks {
+            file.keep(&self.spawner, self.connection.marks());
+        }
     }
 
     /// Close the open connection at `at`; its neighbour is shown.
@@ -291,6 +323,7 @@ impl DynoscopeApp {
             Some(Asked::Show(at)) if at < self.workspaces.len() => {
                 self.active = at;
                 self.last_connection = self.workspaces[at].connection.spec.clone();
+                self.connection.show(&self.workspaces[at].connection);
             }
             Some(Asked::Close(at)) => {
                 self.closing = self.workspaces.get(at).map(|w| (at, w.named.name.clone()));

@@ -92,6 +92,9 @@ impl DynoscopeApp {
                     ui.weak(note);
                 }
             });
+            if let Some(error) = self.marks.as_ref().and_then(|m| m.error.as_deref()) {
+                ui.colored_label(ui.visuals().warn_fg_color, error);
+            }
             if self.unreadable.is_some() {
                 ui.colored_label(
                     ui.visuals().warn_fg_color,

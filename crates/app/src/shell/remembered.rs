@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::browse::TabSpec;
 use crate::shell::{DynoscopeApp, UNREADABLE_KEY};
-use dynoscope_core::connection::{ConnectionId, ConnectionSpec, SavedConnections};
+use dynoscope_core::connection::{ConnectionId, ConnectionSpec, Marks, SavedConnections};
 use dynoscope_core::rows::ColumnLayout;
 use dynoscope_core::saved::History;
 use dynoscope_core::tally::{Rule, RuleBook};
@@ -46,6 +46,13 @@ pub struct Remembered {
 }
 
 impl Remembered {
+    /// Start with `marks` (the marks file's, which the command line reads too) in place of the
+    /// saved connections and read-only switches remembered with the window.
+    pub fn take_marks(&mut self, marks: Marks) {
+        self.connections = marks.saved;
+        self.read_only = marks.read_only;
+    }
+
     /// The rule book with the rules of earlier versions taken in.
     pub fn take_rule_book(&mut self) -> RuleBook {
         let mut book = std::mem::take(&mut self.rule_book);

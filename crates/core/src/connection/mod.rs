@@ -4,6 +4,7 @@
 mod answers;
 mod client;
 mod held;
+mod marks;
 mod named;
 mod open;
 pub(crate) mod prices;
@@ -25,6 +26,7 @@ pub use client::{ClientSetup, REGIONS};
 pub(crate) use client::{base_loader, endpoint_clients_with, pricing_client};
 use client::{local_credentials, signed_by};
 use held::connect_sandbox;
+pub use marks::{MARKS_FILE, Mark, Marks};
 pub(crate) use named::Naming;
 pub use named::{COLOURS, SavedConnection, SavedConnections};
 pub(crate) use open::ReadOnly;
