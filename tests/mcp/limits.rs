@@ -100,3 +100,24 @@ async fn a_query_under_way_stops_when_the_client_leaves() {
     assert!(exited.expect("the server ends").unwrap().success());
     assert_eq!(cancelled_sql(&audit), 1, "{:?}", audit_lines(&audit));
 }
+
+/// A client whose process ended closes the server's stdout too: the query stops then, even
+/// with stdin still open (so not the end of input that a script's last request makes).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_query_under_way_stops_when_the_client_stops_reading() {
+    let sandbox = Sandbox::start(None, 0).await.unwrap();
+    let audit = audit_path("mcp-sql-gone");
+    let mut raw = Raw::start(sandbox.endpoint(), &["--timeout", "600"], &audit).await;
+    let sql = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "sql", "arguments": {"loads": [], "sql": FOREVER}}});
+    raw.send(sql.to_string().as_bytes()).await;
+    raw.send(br#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#)
+        .await;
+    assert_eq!(raw.answer().await["id"], 2, "the query is under way");
+    let (mut child, _stdin) = raw.stop_reading();
+    let exited = tokio::time::timeout(DEADLINE, child.wait()).await;
+    assert!(exited.expect("the server ends").unwrap().success());
+    assert_eq!(cancelled_sql(&audit), 1, "{:?}", audit_lines(&audit));
+    let gone = super::every_audit_line(&audit);
+    assert!(gone.iter().any(|l| l["event"] == "client-gone"), "{gone:?}");
+}

@@ -51,6 +51,12 @@ impl Raw {
         raw
     }
 
+    /// Stop reading the answers (the client's end of stdout closed, as when its process
+    /// ends), keeping stdin open; the server and its stdin.
+    pub fn stop_reading(self) -> (Child, Option<ChildStdin>) {
+        (self.child, self.stdin)
+    }
+
     /// Send `line` and its newline.
     pub async fn send(&mut self, line: &[u8]) {
         let stdin = self.stdin.as_mut().unwrap();

@@ -38,6 +38,7 @@ pub async fn serve(
 ) -> Result<()> {
     let audit = std::sync::Arc::new(audit);
     let (pipes, relay) = relay::Relay::start(std::sync::Arc::clone(&audit));
+    let gone_audit = std::sync::Arc::clone(&audit);
     let server = Server::new(connection, writes, audit, stop.clone(), exports);
     let running = server
         .clone()
@@ -45,6 +46,8 @@ pub async fn serve(
         .await
         .map_err(|e| Error::Mcp(format!("the client did not start a session: {e}")))?;
     let cancel = running.cancellation_token();
+    // A client that left (its end of stdout closed) is not waited for: what it asked stops.
+    let gone = tokio::spawn(relay::when_client_gone(stop.clone(), gone_audit));
     let ended = tokio::select! {
         ended = running.waiting() => {
             ended.map(|_| ()).map_err(|e| Error::Mcp(format!("the server stopped: {e}")))
@@ -62,5 +65,6 @@ pub async fn serve(
     relay.answered(std::time::Duration::from_secs(2)).await;
     cancel.cancel();
     relay.finish(std::time::Duration::from_secs(2)).await;
+    gone.abort();
     ended
 }

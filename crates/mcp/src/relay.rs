@@ -122,6 +122,49 @@ impl Relay {
     }
 }
 
+/// Cancel `stop` once the client has left: the reading end of our stdout closed (a client
+/// process that ended, not one that only closed our stdin to say it has no more requests and
+/// still reads the answers). Checked five times a second; said in the audit log.
+pub(super) async fn when_client_gone(stop: dynoscope_core::cancel::CancelToken, audit: Arc<Audit>) {
+    let mut every = tokio::time::interval(Duration::from_millis(200));
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    loop {
+        every.tick().await;
+        if stop.is_cancelled() {
+            return;
+        }
+        if stdout_gone() {
+            let _said = audit.append(serde_json::json!({"event": "client-gone"}));
+            stop.cancel();
+            return;
+        }
+    }
+}
+
+/// Whether stdout is a pipe whose reading end has closed: poll(2) reports POLLERR (or POLLHUP)
+/// on such a pipe whatever is asked; a terminal or a file never does.
+#[cfg(unix)]
+fn stdout_gone() -> bool {
+    let mut out = libc::pollfd {
+        fd: libc::STDOUT_FILENO,
+        events: 0,
+        revents: 0,
+    };
+    // SAFETY: one valid pollfd of our own, a count of 1, and no wait.
+    #[expect(
+        unsafe_code,
+        reason = "poll(2) on stdout, with no wait: no safe call tells a closed pipe"
+    )]
+    let ready = unsafe { libc::poll(&raw mut out, 1, 0) };
+    ready == 1 && out.revents & (libc::POLLERR | libc::POLLHUP) != 0
+}
+
+/// Elsewhere a client that left is seen when an answer cannot be written.
+#[cfg(not(unix))]
+fn stdout_gone() -> bool {
+    false
+}
+
 /// Write each line to `output` whole, flushing when none is waiting.
 async fn write_lines(mut output: impl AsyncWrite + Unpin, mut lines: mpsc::Receiver<Vec<u8>>) {
     while let Some(line) = lines.recv().await {
