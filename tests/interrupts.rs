@@ -14,7 +14,7 @@ use common::served::{Served, command, play_count};
 
 /// A CLI process whose stderr is read as it comes (to know what it said, and when) and whose
 /// stdout is read to its end.
-struct Watched {
+pub(crate) struct Watched {
     child: Child,
     said: Arc<Mutex<String>>,
     stderr: std::thread::JoinHandle<()>,
@@ -23,7 +23,12 @@ struct Watched {
 
 impl Watched {
     fn spawn(args: &[&str]) -> Self {
-        let mut child = command(args)
+        Self::of(command(args))
+    }
+
+    /// `command`, started and watched.
+    pub(crate) fn of(mut command: std::process::Command) -> Self {
+        let mut child = command
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -49,7 +54,7 @@ impl Watched {
 
     /// Wait until `ready` holds (a condition, never a time); a process that ended first is a
     /// failure with what it said.
-    fn until(&mut self, what: &str, ready: impl Fn(&Self) -> bool) {
+    pub(crate) fn until(&mut self, what: &str, ready: impl Fn(&Self) -> bool) {
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
         while !ready(self) {
             if std::time::Instant::now() > deadline {
@@ -66,7 +71,7 @@ impl Watched {
     }
 
     /// Send SIGINT, and wait until the process says it heard it.
-    fn interrupt(&mut self) {
+    pub(crate) fn interrupt(&mut self) {
         let pid = i32::try_from(self.child.id()).unwrap();
         common::files::interrupt(pid);
         self.until("it heard the interrupt", |w| {
@@ -74,8 +79,21 @@ impl Watched {
         });
     }
 
+    /// Whether it ends within `deadline` (a bound, not a measure: it is killed if not).
+    pub(crate) fn ends_within(&mut self, deadline: std::time::Duration) -> bool {
+        let until = std::time::Instant::now() + deadline;
+        while std::time::Instant::now() < until {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return true;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        false
+    }
+
     /// Its status, stdout and stderr once it ended.
-    fn finish(mut self) -> (Option<i32>, String, String) {
+    pub(crate) fn finish(mut self) -> (Option<i32>, String, String) {
         let status = self.child.wait().unwrap();
         self.stderr.join().unwrap();
         let stdout = self.stdout.join().unwrap();

@@ -49,6 +49,7 @@ mod import_bounds;
 mod import_check;
 mod import_skip;
 mod interrupts;
+mod interrupts_s3;
 mod items;
 mod likes;
 mod mcp;

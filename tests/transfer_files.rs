@@ -150,7 +150,7 @@ async fn a_file_changed_after_its_check_is_not_imported() {
     std::fs::write(&file, likes(60)).unwrap();
     let never = CancelToken::default();
     let types = Default::default();
-    let sources = import::import_sources(&file, &engine.connection).unwrap();
+    let sources = import::import_sources(&file, &engine.connection, &Default::default()).unwrap();
     let check = |limits| {
         import::check_import(
             (&sources, Format::DynamoDbJsonLines, &types),

@@ -2,6 +2,25 @@
 //! reason, an error page, a garbled body, an unprocessed item) and the batch it holds an item
 //! back from.
 
+/// Whether the request `head` has a target ending in one of `writes`.
+pub fn has_target(head: &str, writes: &[&str]) -> bool {
+    let lower = head.to_lowercase();
+    let target = lower
+        .lines()
+        .find_map(|l| l.strip_prefix("x-amz-target:"))
+        .map(|t| t.trim().to_owned())
+        .unwrap_or_default();
+    writes
+        .iter()
+        .any(|w| target.ends_with(&format!(".{}", w.to_lowercase())))
+}
+
+/// Hold `client`'s connection open for two minutes without a word.
+pub async fn never_answer(client: tokio::net::TcpStream) {
+    tokio::time::sleep(std::time::Duration::from_secs(120)).await;
+    drop(client);
+}
+
 /// An HTTP 400 answer carrying `body`, as DynamoDB refuses.
 pub fn refusal(body: &str) -> String {
     format!(

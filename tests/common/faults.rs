@@ -9,8 +9,8 @@ use std::time::Duration;
 use tokio::net::TcpStream;
 
 use crate::common::fault_answers::{
-    READS_EXCEEDED, THROTTLED, cut_point, garbage_200, hold_back_last, html_500, refusal,
-    throttled_because, unprocessed,
+    READS_EXCEEDED, THROTTLED, cut_point, garbage_200, has_target, hold_back_last, html_500,
+    never_answer, refusal, throttled_because, unprocessed,
 };
 use crate::common::read_request;
 
@@ -65,6 +65,9 @@ pub enum Fault {
     /// digit changed, its headers (`x-amz-crc32` among them) as the server sent them: still
     /// JSON, still the length it says, but not what the server said.
     DigitChangedAfterApply,
+    /// For a request whose request line holds this text (an S3 object's key): not forwarded,
+    /// not answered for two minutes; counted as arrived. Every other request is forwarded.
+    NeverAnswer(&'static str),
 }
 
 impl Fault {
@@ -191,6 +194,12 @@ async fn serve(
     let now = seen.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
     seen.most_at_once.fetch_max(now, Ordering::SeqCst);
     let _counted = InFlight(Arc::clone(&seen.in_flight));
+    if let Fault::NeverAnswer(part) = fault
+        && head.lines().next().is_some_and(|line| line.contains(part))
+    {
+        seen.arrived.fetch_add(1, Ordering::SeqCst);
+        return never_answer(client).await;
+    }
     let is_write = has_target(&head, writes);
     let nth = if is_write {
         let mut bodies = seen.bodies.lock().unwrap();
@@ -228,19 +237,6 @@ async fn serve(
         &seen.released,
     )
     .await;
-}
-
-/// Whether the request `head` has a target ending in one of `writes`.
-fn has_target(head: &str, writes: &[&str]) -> bool {
-    let lower = head.to_lowercase();
-    let target = lower
-        .lines()
-        .find_map(|l| l.strip_prefix("x-amz-target:"))
-        .map(|t| t.trim().to_owned())
-        .unwrap_or_default();
-    writes
-        .iter()
-        .any(|w| target.ends_with(&format!(".{}", w.to_lowercase())))
 }
 
 /// Refuse, throttle, reset or ignore the `nth` write as `fault` says, without forwarding it;
@@ -382,7 +378,8 @@ async fn answer_client(
         | Fault::RefuseThese(..)
         | Fault::Hold
         | Fault::ResetBeforeApply
-        | Fault::SilentBeforeApply => {}
+        | Fault::SilentBeforeApply
+        | Fault::NeverAnswer(_) => {}
     }
 }
 

@@ -162,7 +162,7 @@ async fn check_files(
     };
     let (path, connection) = (args.source(), connection.clone());
     tokio::task::spawn_blocking(move || {
-        let sources = import::import_sources(&path, &connection)?;
+        let sources = import::import_sources(&path, &connection, &stop)?;
         import::check_import(
             (&sources, format, &types),
             &info,

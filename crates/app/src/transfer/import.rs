@@ -145,7 +145,7 @@ impl FileImport {
                     } else {
                         HashMap::new()
                     };
-                    let sources = import::import_sources(&path, &connection)?;
+                    let sources = import::import_sources(&path, &connection, &cancel)?;
                     import::check_import(
                         (&sources, format, &types),
                         &info,

@@ -81,7 +81,7 @@ impl Source<'_> {
                 .await
             }
             Self::Export(path, _, connection) => {
-                let files = sources(path, connection).await?;
+                let files = sources(path, connection, stop).await?;
                 let (tx, mut rx) = mpsc::channel::<Vec<Item>>(4);
                 let info = info.clone();
                 let reading = tokio::task::spawn_blocking(move || feed(&files, &info, &tx));
@@ -101,7 +101,8 @@ impl Source<'_> {
                     op: "reading the export",
                     detail: e.to_string(),
                 })?;
-                if stopped && read.is_ok() {
+                // Stopped: a read given up on mid-object fails, and is said as stopped.
+                if stopped {
                     return Err(Error::Cancelled {
                         op: "reading the export",
                     });
@@ -117,6 +118,7 @@ impl Source<'_> {
         &self,
         keys: &[Item],
         key_names: &[String],
+        stop: &CancelToken,
     ) -> Result<(Vec<Option<Item>>, f64)> {
         match self {
             Self::Live(connection, info) => {
@@ -132,7 +134,7 @@ impl Source<'_> {
             }
             Self::Export(..) if keys.is_empty() => Ok((Vec::new(), 0.0)),
             Self::Export(path, _, connection) => {
-                let files = sources(path, connection).await?;
+                let files = sources(path, connection, stop).await?;
                 let wanted: HashSet<u128> = keys.iter().map(|k| key_hash(k, key_names)).collect();
                 let names = key_names.to_vec();
                 let found = tokio::task::spawn_blocking(move || gather(&files, &wanted, &names))
@@ -151,9 +153,15 @@ impl Source<'_> {
 }
 
 /// The export's files here, or its objects in S3 (`s3://…`), each opened when read.
-async fn sources(path: &Path, connection: &Connection) -> Result<Vec<Box<dyn TextSource>>> {
+async fn sources(
+    path: &Path,
+    connection: &Connection,
+    stop: &CancelToken,
+) -> Result<Vec<Box<dyn TextSource>>> {
     let location = path.to_string_lossy();
-    Ok(export_sources(&connection.s3(), &location).await?.sources)
+    Ok(export_sources(&connection.s3(), &location, stop)
+        .await?
+        .sources)
 }
 
 /// Every item of `files` sent in batches; a closed channel (the comparison gone) stops it. A key

@@ -157,8 +157,8 @@ async fn compare_sources(
     }
     drop(left);
     let keys = pairing.differing;
-    let (items_a, rcu_a) = a.items_of(&keys, key_names).await?;
-    let (items_b, rcu_b) = b.items_of(&keys, key_names).await?;
+    let (items_a, rcu_a) = a.items_of(&keys, key_names, stop).await?;
+    let (items_b, rcu_b) = b.items_of(&keys, key_names, stop).await?;
     (diff.a.rcu, diff.b.rcu) = (diff.a.rcu + rcu_a, diff.b.rcu + rcu_b);
     for ((key, item_a), item_b) in keys.into_iter().zip(items_a).zip(items_b) {
         let (item_a, item_b) = (item_a.unwrap_or_default(), item_b.unwrap_or_default());

@@ -148,7 +148,16 @@ async fn follow(
 ) {
     let mut wait = Duration::from_secs(1);
     loop {
-        match describe_export(&connection.reader(), arn).await {
+        // A DescribeExport that hangs is given up on at once when the run is stopped.
+        let reader = connection.reader();
+        let described = tokio::select! {
+            described = describe_export(&reader, arn) => described,
+            () = stop.cancelled() => {
+                report.stopped_following = true;
+                return;
+            }
+        };
+        match described {
             Ok(info) => {
                 on_event(ExportEvent::State(Box::new(info.clone())));
                 let running = info.status == "IN_PROGRESS";

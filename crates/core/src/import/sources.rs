@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::cancel::CancelToken;
 use crate::connection::Connection;
 use crate::error::{Error, Result};
 use crate::places::data_dir;
@@ -82,8 +83,13 @@ pub struct ImportSources {
 
 /// The files or objects an import of `path` reads: a file or folder here, or, for `s3://…`, the
 /// export's data objects through `connection`'s S3 client. Call it on a blocking thread of the
-/// runtime (the app's and the CLI's check does): S3's answers are waited for here.
-pub fn import_sources(path: &Path, connection: &Connection) -> Result<ImportSources> {
+/// runtime (the app's and the CLI's check does): S3's answers are waited for here. An object's
+/// read is given up on when `stop` is cancelled.
+pub fn import_sources(
+    path: &Path,
+    connection: &Connection,
+    stop: &CancelToken,
+) -> Result<ImportSources> {
     let text = path.to_string_lossy();
     let Some(at) = S3Location::parse(&text)? else {
         let data = export_files(path)?;
@@ -100,7 +106,7 @@ pub fn import_sources(path: &Path, connection: &Connection) -> Result<ImportSour
         op: "finding the export's objects",
         detail: e.to_string(),
     })?;
-    let objects = runtime.block_on(object_sources(&connection.s3(), &at))?;
+    let objects = runtime.block_on(object_sources(&connection.s3(), &at, stop))?;
     Ok(ImportSources {
         path: path.to_owned(),
         files: (objects.into_iter())

@@ -43,7 +43,7 @@ impl WindowSpec {
     ) -> Result<WindowReport> {
         let rule = self.rule.tally_rule()?;
         let (sources, view) = match S3Location::parse(&self.export.to_string_lossy())? {
-            Some(at) => s3_sources(&connection.s3(), &at).await?,
+            Some(at) => s3_sources(&connection.s3(), &at, stop).await?,
             None => {
                 let data = window_files(&self.export)?;
                 let files = (data.files.into_iter())
@@ -74,12 +74,13 @@ impl WindowSpec {
 async fn s3_sources(
     client: &aws_sdk_s3::Client,
     at: &S3Location,
+    stop: &CancelToken,
 ) -> Result<(Vec<Box<dyn TextSource>>, Option<String>)> {
     let view = match manifest_text(client, at, "manifest-summary.json").await? {
         Some(text) => view_of_summary(&text, &format!("{at}/manifest-summary.json"))?,
         None => None,
     };
-    let sources = object_sources(client, at).await?;
+    let sources = object_sources(client, at, stop).await?;
     Ok((sources, view))
 }
 

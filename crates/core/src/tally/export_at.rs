@@ -73,7 +73,7 @@ pub async fn check_export_at(
     cancel: &CancelToken,
     on_progress: impl FnMut(StreamProgress) + Send + 'static,
 ) -> Result<ExportChecked> {
-    let data = export_sources(&connection.s3(), location).await?;
+    let data = export_sources(&connection.s3(), location, cancel).await?;
     let (owned, rule, stop) = (info.clone(), rule.clone(), cancel.clone());
     let sources = data.sources;
     let at_once = if data.in_s3 { S3_AT_ONCE } else { 1 };

@@ -8,6 +8,7 @@ use std::io::BufRead;
 use aws_sdk_s3::Client;
 use aws_sdk_s3::error::ProvideErrorMetadata;
 
+use crate::cancel::{CancelToken, unless_stopped};
 use crate::error::{Error, Result};
 use crate::transfer::stream::TextSource;
 use crate::transfer::{Fingerprint, export_files, gunzipped};
@@ -215,6 +216,8 @@ pub(crate) struct S3Object {
     pub runtime: tokio::runtime::Handle,
     /// Read only while its ETag is this one (S3 refuses the read otherwise: `If-Match`).
     pub if_match: Option<String>,
+    /// The run's stop: a request or a body stalled on the network is given up on at once.
+    pub stop: CancelToken,
 }
 
 impl TextSource for S3Object {
@@ -225,10 +228,13 @@ impl TextSource for S3Object {
     fn open(&self) -> Result<(Box<dyn BufRead + Send>, &'static str)> {
         let request = (self.client.get_object().bucket(&self.bucket).key(&self.key))
             .set_if_match(self.if_match.clone());
-        let out = (self.runtime.block_on(request.send()))
-            .map_err(|e| s3_error("GetObject", &self.name(), e))?;
+        let sent =
+            async { (request.send().await).map_err(|e| s3_error("GetObject", &self.name(), e)) };
+        let out = self
+            .runtime
+            .block_on(unless_stopped(&self.stop, "GetObject", sent))?;
         let body = tokio_util::io::SyncIoBridge::new_with_handle(
-            out.body.into_async_read(),
+            UntilStopped::new(out.body.into_async_read(), self.stop.clone()),
             self.runtime.clone(),
         );
         gunzipped(body).map_err(|e| Error::Invalid(format!("reading {}: {e}", self.name())))
@@ -240,8 +246,11 @@ impl TextSource for S3Object {
             .head_object()
             .bucket(&self.bucket)
             .key(&self.key);
-        let out = (self.runtime.block_on(request.send()))
-            .map_err(|e| s3_error("HeadObject", &self.name(), e))?;
+        let sent =
+            async { (request.send().await).map_err(|e| s3_error("HeadObject", &self.name(), e)) };
+        let out = self
+            .runtime
+            .block_on(unless_stopped(&self.stop, "HeadObject", sent))?;
         Ok(Fingerprint {
             size_bytes: u64::try_from(out.content_length().unwrap_or(0)).unwrap_or(0),
             modified: (out.last_modified()).and_then(|t| std::time::SystemTime::try_from(*t).ok()),
@@ -257,10 +266,42 @@ impl TextSource for S3Object {
     }
 }
 
-/// Every data object of the export at `at`, as sources the export reader opens one at a time.
+/// A body that fails once the run is stopped, even while it waits on a server that has
+/// stopped sending: the thread reading it is let go at once.
+struct UntilStopped<R> {
+    body: R,
+    stopped: std::pin::Pin<Box<dyn Future<Output = ()> + Send>>,
+}
+
+impl<R> UntilStopped<R> {
+    fn new(body: R, stop: CancelToken) -> Self {
+        Self {
+            body,
+            stopped: Box::pin(async move { stop.cancelled().await }),
+        }
+    }
+}
+
+impl<R: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for UntilStopped<R> {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        if self.stopped.as_mut().poll(cx).is_ready() {
+            // Not `Interrupted`, which a reader would try again.
+            return std::task::Poll::Ready(Err(std::io::Error::other("stopped")));
+        }
+        std::pin::Pin::new(&mut self.body).poll_read(cx, buf)
+    }
+}
+
+/// Every data object of the export at `at`, as sources the export reader opens one at a time;
+/// each given up on when `stop` is cancelled.
 pub(crate) async fn object_sources(
     client: &Client,
     at: &S3Location,
+    stop: &CancelToken,
 ) -> Result<Vec<Box<dyn TextSource>>> {
     let runtime = tokio::runtime::Handle::current();
     let keys = data_objects(client, at).await?;
@@ -273,6 +314,7 @@ pub(crate) async fn object_sources(
                 key,
                 runtime: runtime.clone(),
                 if_match: None,
+                stop: stop.clone(),
             }) as Box<dyn TextSource>
         })
         .collect())
@@ -288,10 +330,14 @@ pub(crate) struct ExportSources {
 }
 
 /// The data of the export at `location`: `s3://…` objects (read with `s3`), or the files
-/// [`export_files`] finds here.
-pub(crate) async fn export_sources(s3: &Client, location: &str) -> Result<ExportSources> {
+/// [`export_files`] finds here; an object's read given up on when `stop` is cancelled.
+pub(crate) async fn export_sources(
+    s3: &Client,
+    location: &str,
+    stop: &CancelToken,
+) -> Result<ExportSources> {
     let (sources, skipped, in_s3) = match S3Location::parse(location)? {
-        Some(at) => (object_sources(s3, &at).await?, Vec::new(), true),
+        Some(at) => (object_sources(s3, &at, stop).await?, Vec::new(), true),
         None => {
             let data = export_files(std::path::Path::new(location))?;
             let files = (data.files.into_iter())

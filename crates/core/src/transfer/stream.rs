@@ -204,7 +204,13 @@ fn read_one(
         let read = (&mut input)
             .take(BLOCK as u64)
             .read_to_end(&mut text)
-            .map_err(|e| file_error(path, action, &e))?;
+            .map_err(|e| match cancel.is_cancelled() {
+                // A body given up on because the run stopped: stopped, not a broken file.
+                true => Error::Cancelled {
+                    op: "reading the export",
+                },
+                false => file_error(path, action, &e),
+            })?;
         let cut = if read == 0 {
             cutter.carry = text;
             cutter.finish()
