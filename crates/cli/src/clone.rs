@@ -3,7 +3,7 @@
 //! progress on stderr and, when it stops early, the arguments that go on from there.
 
 use crate::context::Ctx;
-use crate::flags::ToConnectionFlags;
+use crate::to_flags::ToConnectionFlags;
 
 use clap::Args;
 

@@ -5,8 +5,9 @@ use clap::Args;
 
 use crate::context::Ctx;
 use crate::exit::{EXIT_TABLE, Exit, said_read};
-use crate::flags::{RuleFlags, ToConnectionFlags};
+use crate::flags::RuleFlags;
 use crate::interrupt::{describe, unless_stopped};
+use crate::to_flags::ToConnectionFlags;
 use dynoscope_core::connection::{self, ConnectOptions};
 use dynoscope_core::diff::TallySnapshot;
 use dynoscope_core::error::{Error, Result};

@@ -41,6 +41,7 @@ mod sql;
 mod style;
 mod table;
 mod table_args;
+mod to_flags;
 mod transfer;
 mod watch;
 mod write_args;
