@@ -112,7 +112,7 @@ async fn seed_posts(
     drop(out);
     let loading = Instant::now();
     let never = CancelToken::default();
-    let sources = dynoscope_core::import::import_sources(&file, conn).expect("sources");
+    let sources = dynoscope_core::import::import_sources(&file, conn, &never).expect("sources");
     let checked = dynoscope_core::import::check_import(
         (&sources, Format::DynamoDbJsonLines, &HashMap::new()),
         info,
