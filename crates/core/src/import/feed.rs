@@ -10,7 +10,7 @@ use tokio::sync::mpsc;
 
 use crate::cancel::CancelToken;
 use crate::error::{Error, Result};
-use crate::import::{CheckedFile, ImportCheck, batches};
+use crate::import::{CheckedFile, DataSource, ImportCheck, batches};
 use crate::table::TableInfo;
 use crate::transfer::{FileItems, IfExists, write_file};
 use crate::validate;
@@ -95,17 +95,17 @@ pub(super) fn feed(
 /// The items of `file` opened again, when it is as it was checked; else why not (`changed`
 /// words a change).
 fn reopen(
-    file: &CheckedFile,
+    (file, source): (&CheckedFile, &DataSource),
     checked: &ImportCheck,
     changed: &impl Fn(&str) -> String,
 ) -> std::result::Result<FileItems, String> {
-    match file.source.fingerprint() {
+    match source.fingerprint() {
         Ok(now) if now == file.fingerprint => {}
         Ok(_) => return Err(changed("its size, time or ETag")),
         Err(e) => return Err(e.to_string()),
     }
     let format = (checked.format, &checked.types);
-    (file.source.items_as_checked(format, &file.fingerprint)).map_err(|e| e.to_string())
+    (source.items_as_checked(format, &file.fingerprint)).map_err(|e| e.to_string())
 }
 
 /// The batch being filled: its items, their places and their size.
@@ -166,7 +166,9 @@ fn read(
                 path.display()
             )
         };
-        let mut source = match reopen(file, checked, &changed) {
+        // Read under this run's stop: the check that found the source has ended.
+        let again = file.source.stopped_by(cancel);
+        let mut source = match reopen((file, &again), checked, &changed) {
             Ok(source) => source,
             Err(why) => return stop(why),
         };
@@ -208,7 +210,7 @@ fn read(
         if read < file.items || skipped < file.skipped_lines {
             return stop(changed("it holds fewer items"));
         }
-        if file.source.fingerprint().ok().as_ref() != Some(&file.fingerprint) {
+        if again.fingerprint().ok().as_ref() != Some(&file.fingerprint) {
             return stop(changed("while it was imported"));
         }
     }

@@ -26,6 +26,16 @@ impl DataSource {
         self.0.name()
     }
 
+    /// The same source read for a later run, given up on when `stop` (that run's) is cancelled:
+    /// a source is found by one job (the check) and read again by another (the import), and the
+    /// first's stop has ended with it.
+    pub(crate) fn stopped_by(&self, stop: &CancelToken) -> Self {
+        match self.0.stopped_by(stop) {
+            Some(source) => Self(Arc::from(source)),
+            None => self.clone(),
+        }
+    }
+
     /// What it is now (a file's size and time, an object's size and ETag).
     pub(crate) fn fingerprint(&self) -> Result<Fingerprint> {
         self.0.fingerprint()

@@ -264,6 +264,13 @@ impl TextSource for S3Object {
             ..self.clone()
         }))
     }
+
+    fn stopped_by(&self, stop: &CancelToken) -> Option<Box<dyn TextSource>> {
+        Some(Box::new(Self {
+            stop: stop.clone(),
+            ..self.clone()
+        }))
+    }
 }
 
 /// A body that fails once the run is stopped, even while it waits on a server that has

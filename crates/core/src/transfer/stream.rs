@@ -75,6 +75,11 @@ pub(crate) trait TextSource: Send + Sync {
     fn pinned(&self, _fingerprint: &Fingerprint) -> Option<Box<dyn TextSource>> {
         None
     }
+    /// The same source, its reads given up on when `stop` (a later run's) is cancelled, where a
+    /// read can stall on the network (an object in S3); `None` where nothing is to be stopped.
+    fn stopped_by(&self, _stop: &CancelToken) -> Option<Box<dyn TextSource>> {
+        None
+    }
 }
 
 impl TextSource for PathBuf {
