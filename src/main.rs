@@ -71,6 +71,8 @@ fn open_window(
     runtime: &tokio::runtime::Runtime,
     flags: &dynoscope_cli::ConnectionFlags,
 ) -> ExitCode {
+    #[cfg(windows)]
+    let_go_of_own_console();
     let mut viewport = egui::ViewportBuilder::default()
         .with_title("dynoscope")
         .with_app_id("dynoscope")
@@ -131,6 +133,27 @@ fn open_window(
             dynoscope_cli::say(format_args!("dynoscope: cannot open the window: {e}"));
             dynoscope_cli::Exit::Error.code()
         }
+    }
+}
+
+/// dynoscope.exe is a console program, so that cmd and PowerShell wait for a subcommand, show
+/// what it prints and take its exit code. Opened from Explorer or the Start menu, Windows gives
+/// it a console of its own, which only the window's user would see: it is let go (and closes)
+/// before the window opens. From a shell, the console is the shell's too, and is kept.
+#[cfg(all(feature = "gui", windows))]
+#[expect(
+    unsafe_code,
+    reason = "the console's processes and letting it go are Win32 calls with no safe wrapper"
+)]
+fn let_go_of_own_console() {
+    use windows_sys::Win32::System::Console::{FreeConsole, GetConsoleProcessList};
+    let mut attached = [0u32; 2];
+    // SAFETY: a buffer of our own, with its true length.
+    let ours_alone = unsafe { GetConsoleProcessList(attached.as_mut_ptr(), 2) } == 1;
+    if ours_alone {
+        // SAFETY: takes nothing; what this process prints after it goes nowhere, as from
+        // Explorer it would have anyway.
+        unsafe { FreeConsole() };
     }
 }
 

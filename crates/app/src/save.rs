@@ -159,8 +159,11 @@ pub fn typed_path(typed: &str, suggested_name: &str) -> Option<PathBuf> {
     if typed.is_empty() {
         return None;
     }
-    let path = match (typed.strip_prefix("~/"), std::env::var_os("HOME")) {
-        (Some(rest), Some(home)) => PathBuf::from(home).join(rest),
+    let home = typed
+        .strip_prefix("~/")
+        .or_else(|| typed.strip_prefix("~\\"));
+    let path = match (home, dynoscope_core::files::home_dir()) {
+        (Some(rest), Some(home)) => home.join(rest),
         _ => PathBuf::from(typed),
     };
     Some(if path.is_dir() {

@@ -64,8 +64,8 @@ pub(crate) use dynoscope_core::cancel::{not_stopped, unless_stopped};
 /// reads first.
 pub(crate) use dynoscope_core::read::describe_unless_stopped as describe;
 
-/// SIGINT and SIGTERM as one stream; `None` when they cannot be listened for (then they end
-/// the process as usual).
+/// SIGINT and SIGTERM as one stream (Ctrl-C and Ctrl-Break on Windows); `None` when they cannot
+/// be listened for (then they end the process as usual).
 #[cfg(unix)]
 fn signals() -> Option<Signals> {
     use tokio::signal::unix::{SignalKind, signal};
@@ -92,15 +92,42 @@ impl Signals {
     }
 }
 
-#[cfg(not(unix))]
+/// On Windows, Ctrl-C and Ctrl-Break in the console, as SIGINT on Linux.
+#[cfg(windows)]
+fn signals() -> Option<Signals> {
+    use tokio::signal::windows::{ctrl_break, ctrl_c};
+    Some(Signals {
+        c: ctrl_c().ok()?,
+        brk: ctrl_break().ok()?,
+    })
+}
+
+#[cfg(windows)]
+struct Signals {
+    c: tokio::signal::windows::CtrlC,
+    brk: tokio::signal::windows::CtrlBreak,
+}
+
+#[cfg(windows)]
+impl Signals {
+    /// Wait for the next Ctrl-C or Ctrl-Break; `false` when no more can come.
+    async fn next(&mut self) -> bool {
+        tokio::select! {
+            got = self.c.recv() => got.is_some(),
+            got = self.brk.recv() => got.is_some(),
+        }
+    }
+}
+
+#[cfg(not(any(unix, windows)))]
 fn signals() -> Option<Signals> {
     Some(Signals)
 }
 
-#[cfg(not(unix))]
+#[cfg(not(any(unix, windows)))]
 struct Signals;
 
-#[cfg(not(unix))]
+#[cfg(not(any(unix, windows)))]
 impl Signals {
     async fn next(&mut self) -> bool {
         tokio::signal::ctrl_c().await.is_ok()

@@ -16,7 +16,7 @@ use crate::saved::{DIR_ENV, config_dir};
 /// `$XDG_DATA_HOME/dynoscope`, else `~/.local/share/dynoscope`; on macOS `~/Library/Application
 /// Support/dynoscope`; on Windows `%APPDATA%\dynoscope` — where eframe keeps the app's state.
 pub fn data_dir() -> Option<PathBuf> {
-    let home = || std::env::var_os("HOME").map(PathBuf::from);
+    let home = crate::files::home_dir;
     let folder = if cfg!(target_os = "macos") {
         home()?.join("Library/Application Support")
     } else if cfg!(windows) {

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use crate::error::{Error, Result};
+use crate::files::{home_dir, home_words};
 
 /// The profiles found, and the files that could not be read (a missing file is not a problem).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -25,9 +26,14 @@ impl Profiles {
             .iter()
             .map(|(path, exists)| {
                 let shown = path.display().to_string();
-                let home = std::env::var_os("HOME").map(PathBuf::from);
+                let home = home_dir();
                 let shown = match home.as_deref().and_then(|h| path.strip_prefix(h).ok()) {
-                    Some(rest) => format!("~/{}", rest.display()),
+                    Some(rest) => format!(
+                        "{}{}{}",
+                        home_words(),
+                        std::path::MAIN_SEPARATOR,
+                        rest.display()
+                    ),
                     None => shown,
                 };
                 if *exists {
@@ -46,6 +52,8 @@ pub(crate) fn aws_files() -> [(Option<PathBuf>, &'static str); 2] {
     let from = |var: &'static str| {
         if std::env::var_os(var).is_some() {
             var
+        } else if cfg!(windows) {
+            "%USERPROFILE%\\.aws, the AWS CLI's default"
         } else {
             "~/.aws, the AWS CLI's default"
         }
@@ -66,7 +74,7 @@ fn aws_dir_file(env_var: &str, name: &str) -> Option<PathBuf> {
     if let Some(path) = std::env::var_os(env_var) {
         return Some(PathBuf::from(path));
     }
-    std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".aws").join(name))
+    home_dir().map(|home| home.join(".aws").join(name))
 }
 
 /// Profile names from `~/.aws/config` and `~/.aws/credentials` (or the files named by

@@ -5,13 +5,34 @@
 
 use std::fs::{File, FileType};
 use std::io::Read as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result, file_error};
 
 mod atomic;
 
 pub use atomic::{IfExists, check_target, write_file};
+
+/// The user's home folder as the AWS SDK and CLI find it: `HOME`, and on Windows, where `HOME`
+/// is rarely set, `USERPROFILE`, then `HOMEDRIVE` + `HOMEPATH`.
+pub fn home_dir() -> Option<PathBuf> {
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    if let Some(home) = var("HOME") {
+        return Some(PathBuf::from(home));
+    }
+    if !cfg!(windows) {
+        return None;
+    }
+    var("USERPROFILE").map(PathBuf::from).or_else(|| {
+        let (drive, path) = (var("HOMEDRIVE")?, var("HOMEPATH")?);
+        Some(PathBuf::from(drive).join(path))
+    })
+}
+
+/// How the home folder is written in words: `~` (`%USERPROFILE%` on Windows).
+pub fn home_words() -> &'static str {
+    if cfg!(windows) { "%USERPROFILE%" } else { "~" }
+}
 
 /// The file at `path`, whole, when it is a regular file of at most `max_bytes`; `None` when
 /// nothing is there. `too_big` follows the path in the refusal of a larger file
