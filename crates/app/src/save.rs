@@ -159,9 +159,8 @@ pub fn typed_path(typed: &str, suggested_name: &str) -> Option<PathBuf> {
     if typed.is_empty() {
         return None;
     }
-    let home = typed
-        .strip_prefix("~/")
-        .or_else(|| typed.strip_prefix("~\\"));
+    let home =
+        (typed.strip_prefix("~/")).or_else(|| typed.strip_prefix("~\\").filter(|_| cfg!(windows)));
     let path = match (home, dynoscope_core::files::home_dir()) {
         (Some(rest), Some(home)) => home.join(rest),
         _ => PathBuf::from(typed),

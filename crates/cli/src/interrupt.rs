@@ -118,18 +118,3 @@ impl Signals {
         }
     }
 }
-
-#[cfg(not(any(unix, windows)))]
-fn signals() -> Option<Signals> {
-    Some(Signals)
-}
-
-#[cfg(not(any(unix, windows)))]
-struct Signals;
-
-#[cfg(not(any(unix, windows)))]
-impl Signals {
-    async fn next(&mut self) -> bool {
-        tokio::signal::ctrl_c().await.is_ok()
-    }
-}

@@ -21,12 +21,12 @@ impl Profiles {
     /// The files looked in, in words: `/tmp/cfg (AWS_CONFIG_FILE, no such file) or
     /// ~/.aws/credentials`.
     pub(crate) fn searched_text(&self) -> String {
+        let home = home_dir();
         let words: Vec<String> = self
             .searched
             .iter()
             .map(|(path, exists)| {
                 let shown = path.display().to_string();
-                let home = home_dir();
                 let shown = match home.as_deref().and_then(|h| path.strip_prefix(h).ok()) {
                     Some(rest) => format!(
                         "{}{}{}",

@@ -92,10 +92,11 @@ pub(super) fn feed(
     }
 }
 
-/// The items of `file` opened again, when it is as it was checked; else why not (`changed`
-/// words a change).
+/// The items of `source` (`file`'s, read under this run's stop) opened again, when it is as it
+/// was checked; else why not (`changed` words a change).
 fn reopen(
-    (file, source): (&CheckedFile, &DataSource),
+    source: &DataSource,
+    file: &CheckedFile,
     checked: &ImportCheck,
     changed: &impl Fn(&str) -> String,
 ) -> std::result::Result<FileItems, String> {
@@ -168,7 +169,7 @@ fn read(
         };
         // Read under this run's stop: the check that found the source has ended.
         let again = file.source.stopped_by(cancel);
-        let mut source = match reopen((file, &again), checked, &changed) {
+        let mut source = match reopen(&again, file, checked, &changed) {
             Ok(source) => source,
             Err(why) => return stop(why),
         };
