@@ -134,6 +134,21 @@ s="$(status_of run "${b[@]}" diff --table Social --to-table Copy --pk 'POST#a91f
 [ "$s" = 0 ] || fail "the imported copy differs (exit $s): $(cat "$work/out" "$work/err")"
 say "export to C:\\exports\\likes.json.gz and import: equal"
 
+# The same file again: refused while it is there (exit 2, left as it was); with --force written
+# whole beside it and renamed over it, with no part file left in the folder.
+sum_before="$(md5sum <"$c/exports/likes.json.gz")"
+s="$(status_of run "${b[@]}" export --table Social --pk 'POST#a91f' --format ddb-json \
+  --out 'C:\exports\likes.json.gz')"
+[ "$s" = 2 ] || fail "an export over an existing file exited $s, not 2: $(cat "$work/err")"
+[ "$(md5sum <"$c/exports/likes.json.gz")" = "$sum_before" ] || fail "a refused export changed the file"
+s="$(status_of run "${b[@]}" export --table Social --format ddb-json --force \
+  --out 'C:\exports\likes.json.gz')"
+[ "$s" = 0 ] || fail "export --force exited $s: $(cat "$work/err")"
+[ "$(md5sum <"$c/exports/likes.json.gz")" != "$sum_before" ] || fail "export --force left the old file"
+gzip -t "$c/exports/likes.json.gz" || fail "the replaced file is not whole"
+[ "$(find "$c/exports" -type f | wc -l)" = 1 ] || fail "files left beside it: $(ls -a "$c/exports")"
+say "export over an existing file: refused (exit 2), then replaced whole with --force"
+
 # The MCP server lists its tools.
 printf '%s\n' \
   '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"check","version":"1"}}}' \

@@ -134,9 +134,9 @@ pub enum Subcommand {
     Sql(SqlArgs),
     /// Write a table (Scan) or one partition (--pk) to a file: csv, jsonl (plain JSON),
     /// ddb-json (DynamoDB JSON) or s3-export (`{"Item": …}` per line, as DynamoDB's export to
-    /// S3 writes), gzipped with --gzip. Numbers exact in all of them. The file is written
-    /// beside --out and takes its name only when complete; an existing file is left as it is
-    /// unless --force.
+    /// S3 writes), gzipped with --gzip or an --out ending in .gz. Numbers exact in all of them.
+    /// The file is written beside --out and takes its name only when complete; an existing file
+    /// is left as it is unless --force.
     ///
     /// Exit status: 0 written, 2 bad input (the file exists), or a read or file error.
     #[command(after_help = EXIT_TABLE)]

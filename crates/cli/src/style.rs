@@ -65,7 +65,8 @@ pub struct Style {
     pub form: Option<Form>,
     /// Only the result on stdout, and no notes on stderr (errors are still said).
     pub quiet: bool,
-    /// Colour on stdout: a terminal, `NO_COLOR` unset or empty, `TERM` not `dumb`.
+    /// Colour on stdout: a terminal that takes colour codes (on Windows, a console that accepts
+    /// virtual terminal sequences), `NO_COLOR` unset or empty, `TERM` not `dumb`.
     pub colour: bool,
     /// The width a table fits: `COLUMNS`, else the terminal's; none when neither says.
     pub width: Option<usize>,
@@ -93,10 +94,45 @@ impl Style {
         Ok(Self {
             form,
             quiet,
-            colour: terminal && !no_colour && !dumb,
+            colour: terminal && !no_colour && !dumb && console_takes_colour(),
             width,
         })
     }
+}
+
+/// Whether stdout's console shows colour codes rather than printing them. A Windows console
+/// does once asked to (`ENABLE_VIRTUAL_TERMINAL_PROCESSING`, Windows 10 and later); one that
+/// refuses, or a stdout that is no console, is given plain text.
+#[cfg(windows)]
+#[expect(
+    unsafe_code,
+    reason = "a console's mode is read and set by Win32 calls with no safe wrapper"
+)]
+fn console_takes_colour() -> bool {
+    use std::os::windows::io::AsRawHandle as _;
+    use windows_sys::Win32::System::Console::{
+        ENABLE_VIRTUAL_TERMINAL_PROCESSING, GetConsoleMode, SetConsoleMode,
+    };
+    let handle = std::io::stdout().as_raw_handle();
+    if handle.is_null() {
+        return false;
+    }
+    let mut mode = 0;
+    // SAFETY: stdout's own handle, and a mode of our own to write to.
+    if unsafe { GetConsoleMode(handle, &raw mut mode) } == 0 {
+        return false;
+    }
+    if mode & ENABLE_VIRTUAL_TERMINAL_PROCESSING != 0 {
+        return true;
+    }
+    // SAFETY: the same handle, with the mode it had plus one flag.
+    (unsafe { SetConsoleMode(handle, mode | ENABLE_VIRTUAL_TERMINAL_PROCESSING) }) != 0
+}
+
+/// Any terminal outside Windows takes colour codes.
+#[cfg(not(windows))]
+fn console_takes_colour() -> bool {
+    true
 }
 
 /// `text` in the colour of `tone`, when `colour`.

@@ -36,7 +36,7 @@ pub async fn export(cx: &mut Ctx<'_>, args: ExportArgs) -> Result<Exit> {
         segments: args.segments,
     }
     .plan()?;
-    let (format, if_exists) = (plan.format, plan.if_exists);
+    let (format, if_exists, gzip) = (plan.format, plan.if_exists, plan.gzip);
     // Before the table is read: a refusal should not wait for the scan.
     transfer::check_target(&args.out, if_exists)?;
     let info = describe(client, &args.table, stop).await?;
@@ -66,14 +66,14 @@ pub async fn export(cx: &mut Ctx<'_>, args: ExportArgs) -> Result<Exit> {
         &read.rows,
         &info.key_names(),
         format,
-        args.gzip,
+        gzip,
         if_exists,
     )?;
     out.note(format_args!(
         "exported {written} items to {} as {}{} ({} of {}: {})",
         args.out.display(),
         format.name(),
-        if args.gzip { ", gzipped" } else { "" },
+        if gzip { ", gzipped" } else { "" },
         read.request.op(),
         info.name,
         read_summary(

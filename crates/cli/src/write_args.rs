@@ -77,7 +77,7 @@ pub struct ExportArgs {
     /// csv, jsonl, ddb-json or s3-export.
     #[arg(long, default_value = "ddb-json")]
     pub format: String,
-    /// Compress the file with gzip.
+    /// Compress the file with gzip (an --out ending in .gz always is).
     #[arg(long)]
     pub gzip: bool,
     /// The file to write: a new file, written beside it first and given this name only when

@@ -21,7 +21,7 @@ pub struct ExportSpec {
     pub pk: Option<String>,
     /// `csv`, `jsonl`, `ddb-json` or `s3-export`.
     pub format: String,
-    /// Gzip the file.
+    /// Gzip the file (as when `out` ends in `.gz`).
     #[serde(default)]
     pub gzip: bool,
     /// The file: written beside it first, given this name only when complete.
@@ -39,6 +39,9 @@ pub struct ExportSpec {
 pub struct ExportPlan {
     /// The file's format.
     pub format: Format,
+    /// Gzipped: asked for, or the file's name ends in `.gz` (a name that says gzip is never
+    /// given plain text).
+    pub gzip: bool,
     /// Refuse or replace a file already there.
     pub if_exists: IfExists,
     /// Segments read at once.
@@ -50,6 +53,11 @@ impl ExportSpec {
     pub fn plan(&self) -> Result<ExportPlan, InputError> {
         Ok(ExportPlan {
             format: Format::parse(&self.format).map_err(|e| InputError::from_error("format", e))?,
+            gzip: self.gzip
+                || self
+                    .out
+                    .extension()
+                    .is_some_and(|e| e.eq_ignore_ascii_case("gz")),
             if_exists: if self.force {
                 IfExists::Replace
             } else {
@@ -174,5 +182,28 @@ mod tests {
         assert_eq!(spec.plan().expect("planned").if_exists, IfExists::Replace);
         spec.format = "yaml".into();
         assert_eq!(spec.plan().expect_err("no such format").field, "format");
+    }
+
+    #[test]
+    fn an_export_to_a_gz_name_is_gzipped_whether_asked_or_not() {
+        let spec = |out: &str, gzip: bool| ExportSpec {
+            table: "Social".into(),
+            pk: None,
+            format: "ddb-json".into(),
+            gzip,
+            out: out.into(),
+            force: false,
+            segments: 4,
+        };
+        for (out, gzip, gzipped) in [
+            ("likes.json.gz", false, true),
+            ("C:\\exports\\LIKES.JSON.GZ", false, true),
+            ("likes.json", true, true),
+            ("likes.json", false, false),
+            ("likes.gzip", false, false),
+        ] {
+            let plan = spec(out, gzip).plan().expect("planned");
+            assert_eq!(plan.gzip, gzipped, "{out} with gzip {gzip}");
+        }
     }
 }
