@@ -8,9 +8,12 @@
 # two `add --delta 1` on VID#9f3a moving play_count by exactly 2 (a sandbox file at a C:\ path
 # with a space and a non-ASCII name); a diff of two sandboxes served on two ports finding a
 # planted difference (exit 1); an export to C:\…\likes.json.gz imported back into an empty table
-# and compared equal; the MCP server answering tools/list. The .msi installed with msiexec /qn
-# for the user, its installed .exe run, then uninstalled with nothing left. The app's first
-# window under Xvfb, mapped, its screen saved (target/package/windows-first-window.png).
+# and compared equal; a second export to it refused, a third with --force replacing it whole;
+# check --from-export of that file (the seeded three drifts); the MCP server answering
+# tools/list. The .msi installed with msiexec /qn for the user and listed once in Settings →
+# Apps, its installed .exe run, upgraded in place by a newer .msi made from the same files,
+# then uninstalled with nothing left. The app's first window under Xvfb, mapped, its screen
+# saved (target/package/windows-first-window.png).
 #
 # Wine is not Windows: what this proves and what it cannot is in the README ("Windows").
 # Wine 8 lacks bcryptprimitives.dll!ProcessPrng, which Rust's standard library calls: a shim
@@ -26,7 +29,7 @@ root="$(pwd)"
 out="$(dirname "$zip_file")"
 wine=/usr/lib/wine/wine64
 for tool in "$wine":wine64 Xvfb:xvfb import:imagemagick xdotool:xdotool unzip:unzip \
-            x86_64-w64-mingw32-gcc:gcc-mingw-w64-x86-64; do
+            x86_64-w64-mingw32-gcc:gcc-mingw-w64-x86-64 wixl:wixl python3:python3; do
   command -v "${tool%%:*}" >/dev/null 2>&1 \
     || { say "${tool%%:*} is missing: apt-get install ${tool#*:}"; exit 2; }
 done
@@ -141,13 +144,22 @@ s="$(status_of run "${b[@]}" export --table Social --pk 'POST#a91f' --format ddb
   --out 'C:\exports\likes.json.gz')"
 [ "$s" = 2 ] || fail "an export over an existing file exited $s, not 2: $(cat "$work/err")"
 [ "$(md5sum <"$c/exports/likes.json.gz")" = "$sum_before" ] || fail "a refused export changed the file"
-s="$(status_of run "${b[@]}" export --table Social --format ddb-json --force \
+a=(--endpoint-url "http://127.0.0.1:$port_a")
+s="$(status_of run "${a[@]}" export --table Social --format s3-export --force \
   --out 'C:\exports\likes.json.gz')"
 [ "$s" = 0 ] || fail "export --force exited $s: $(cat "$work/err")"
 [ "$(md5sum <"$c/exports/likes.json.gz")" != "$sum_before" ] || fail "export --force left the old file"
 gzip -t "$c/exports/likes.json.gz" || fail "the replaced file is not whole"
 [ "$(find "$c/exports" -type f | wc -l)" = 1 ] || fail "files left beside it: $(ls -a "$c/exports")"
 say "export over an existing file: refused (exit 2), then replaced whole with --force"
+
+# That file (the whole of A's Social, as DynamoDB's export writes it) reconciled offline: the
+# seeded three drifted parents, exit 1.
+s="$(status_of run "${a[@]}" check --table Social "${rule[@]}" --from-export 'C:\exports\likes.json.gz' --json)"
+[ "$s" = 1 ] || fail "check --from-export exited $s: $(cat "$work/err")"
+drifted="$(tr -d '\r' <"$work/out" | tail -1 | python3 -c 'import json,sys; print(json.load(sys.stdin)["totals"]["drifted"])')"
+[ "$drifted" = 3 ] || fail "check --from-export found $drifted drifted parents, not 3"
+say "check --from-export C:\exports\likes.json.gz: 3 drifted parents, exit 1"
 
 # The MCP server lists its tools.
 printf '%s\n' \
@@ -167,10 +179,32 @@ cp "$dir/bcryptprimitives.dll" "$(dirname "$installed")/"
 timeout 120 "$wine" "$installed" --version >/dev/null || fail "the installed dynoscope.exe did not run"
 find "$c/users" -name 'dynoscope.lnk' | grep -q . || fail "no Start-menu shortcut"
 rm "$(dirname "$installed")/bcryptprimitives.dll"
-timeout 300 "$wine" msiexec /x "$msi_file" /qn || fail "msiexec /x failed"
+# Settings → Apps lists what the Uninstall keys hold: dynoscope once, at the version installed.
+listed() {
+  for key in 'HKCU\Software\Microsoft\Windows\CurrentVersion\Uninstall' \
+             'HKLM\Software\Microsoft\Windows\CurrentVersion\Uninstall'; do
+    timeout 60 "$wine" reg query "$key" /s 2>/dev/null | tr -d '\r'
+  done | awk 'function flush() { if (name == "dynoscope") print version; name = version = "" }
+               /^HKEY_/ { flush() } $1 == "DisplayName" { name = $3 }
+               $1 == "DisplayVersion" { version = $3 } END { flush() }'
+}
+package_version="$(basename "$dir" | sed -n 's/^dynoscope-\(.*\)-x86_64-windows$/\1/p')"
+[ -n "$package_version" ] || fail "no version in the zip's folder name $(basename "$dir")"
+[ "$(listed)" = "$package_version" ] || fail "Settings → Apps does not list dynoscope $package_version once: $(listed)"
+# A newer version, made by wixl from the same files, replaces it in place.
+newer="$(awk -F. -v OFS=. '{ $NF = $NF + 1; print }' <<<"$package_version")"
+cp packaging/windows/dynoscope.ico "$dir/"
+(cd "$dir" && wixl -a x64 -o "$work/newer.msi" -D Version="$newer" -D Exe=dynoscope.exe \
+  -D Readme=README.txt -D LicenseMit=LICENSE-MIT.txt -D LicenseApache=LICENSE-APACHE.txt \
+  -D Icon=dynoscope.ico "$root/packaging/windows/dynoscope.wxs") || fail "wixl could not make $newer"
+timeout 300 "$wine" msiexec /i "$work/newer.msi" /qn || fail "msiexec /i of $newer failed"
+[ "$(listed)" = "$newer" ] || fail "after the upgrade Settings → Apps lists: $(listed | tr '\n' ' ')"
+[ -f "$installed" ] || fail "the upgrade left no dynoscope.exe"
+timeout 300 "$wine" msiexec /x "$work/newer.msi" /qn || fail "msiexec /x failed"
 [ ! -e "$installed" ] || fail "uninstalling left $installed"
 ! find "$c/users" -name 'dynoscope.lnk' | grep -q . || fail "uninstalling left the shortcut"
-say "msi: installed, ran, uninstalled clean"
+[ -z "$(listed)" ] || fail "uninstalling left dynoscope in Settings → Apps: $(listed)"
+say "msi: installed ($package_version listed once), ran, upgraded in place to $newer, uninstalled clean"
 
 # The first window, under Xvfb.
 started=$(date +%s%N)

@@ -105,6 +105,10 @@ fn the_index_form_belongs_to_its_table_and_new_table_starts_empty() {
     let h = &mut app.harness;
     h.set_size(egui::vec2(1400.0, 1100.0));
     step_until(h, "the tables", |h| has_label(h, "New table…"));
+    // The tables may be listed before Videos' tab is open (whose Table button this clicks).
+    step_until(h, "Videos opened", |h| {
+        h.query_by_role_and_label(Role::Button, "Table").is_some()
+    });
     h.get_by_role_and_label(Role::Button, "Table").click();
     step_until(h, "Videos' Table view", |h| has_label(h, "Table Videos"));
     step_until(h, "the table read", |h| has_label(h, "Delete items"));

@@ -100,9 +100,10 @@ impl Style {
     }
 }
 
-/// Whether stdout's console shows colour codes rather than printing them. A Windows console
-/// does once asked to (`ENABLE_VIRTUAL_TERMINAL_PROCESSING`, Windows 10 and later); one that
-/// refuses, or a stdout that is no console, is given plain text.
+/// Whether stdout's terminal shows colour codes rather than printing them (asked only of a
+/// terminal). A Windows console does once asked to (`ENABLE_VIRTUAL_TERMINAL_PROCESSING`,
+/// Windows 10 and later); one that refuses is given plain text. A terminal that is no console
+/// (Git Bash's mintty, an MSYS or Cygwin pty) reads the codes itself.
 #[cfg(windows)]
 #[expect(
     unsafe_code,
@@ -120,7 +121,7 @@ fn console_takes_colour() -> bool {
     let mut mode = 0;
     // SAFETY: stdout's own handle, and a mode of our own to write to.
     if unsafe { GetConsoleMode(handle, &raw mut mode) } == 0 {
-        return false;
+        return true;
     }
     if mode & ENABLE_VIRTUAL_TERMINAL_PROCESSING != 0 {
         return true;

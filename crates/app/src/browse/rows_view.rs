@@ -89,9 +89,7 @@ impl Export {
             name,
             &self.path,
             move |path, if_exists| {
-                let gzip = path
-                    .extension()
-                    .is_some_and(|e| e.eq_ignore_ascii_case("gz"));
+                let gzip = transfer::gzipped(path, false);
                 transfer::write_rows_file(path, &rows, &keys, format, gzip, if_exists)
             },
         ));

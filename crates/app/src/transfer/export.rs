@@ -1,5 +1,5 @@
 //! Export the whole open table: a parallel scan with progress and Cancel, then the file in the
-//! format chosen (gzipped when asked).
+//! format chosen (gzipped when asked, or when the file name ends in `.gz`).
 
 use std::path::PathBuf;
 
@@ -113,7 +113,7 @@ impl TableExport {
             }
         };
         let (client, info) = (scope.connection.reader(), scope.table.clone());
-        let (format, gzip) = (self.format, self.gzip);
+        let (format, gzip) = (self.format, transfer::gzipped(&path, self.gzip));
         self.pricing = Some(scope.connection.pricing(scope.table));
         self.progress = None;
         self.note = None;

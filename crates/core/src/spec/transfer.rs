@@ -53,11 +53,7 @@ impl ExportSpec {
     pub fn plan(&self) -> Result<ExportPlan, InputError> {
         Ok(ExportPlan {
             format: Format::parse(&self.format).map_err(|e| InputError::from_error("format", e))?,
-            gzip: self.gzip
-                || self
-                    .out
-                    .extension()
-                    .is_some_and(|e| e.eq_ignore_ascii_case("gz")),
+            gzip: crate::transfer::gzipped(&self.out, self.gzip),
             if_exists: if self.force {
                 IfExists::Replace
             } else {

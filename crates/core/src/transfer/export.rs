@@ -103,6 +103,16 @@ pub fn write_text_file(
     write_file(path, if_exists, |out| out.write_all(contents.as_bytes())).map(|()| records)
 }
 
+/// Whether a file written to `path` is gzipped: asked for, or its name ends in `.gz` (any
+/// case) — a name that says gzip is never given plain text. The CLI's export, the app's table
+/// export and a result tab's export all ask this.
+pub fn gzipped(path: &Path, asked: bool) -> bool {
+    asked
+        || path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("gz"))
+}
+
 /// A file name to suggest: the table, the partition when there is one, and the format's
 /// ending (`.gz` added when gzipped).
 pub fn suggested_file_name(

@@ -26,7 +26,7 @@ pub use crate::files::{IfExists, check_target, write_file};
 pub use csv::CellType;
 pub use dupes::Place;
 pub(crate) use dupes::{KEYS_IN_MEMORY, KeysSeen, twice_in_export};
-pub use export::{suggested_file_name, write_items, write_rows_file, write_text_file};
+pub use export::{gzipped, suggested_file_name, write_items, write_rows_file, write_text_file};
 pub use files::DataFiles;
 pub use files::Fingerprint;
 pub use files::export_files;
