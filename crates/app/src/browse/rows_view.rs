@@ -89,8 +89,8 @@ impl Export {
             name,
             &self.path,
             move |path, if_exists| {
-                let gzip = transfer::gzipped(path, false);
-                transfer::write_rows_file(path, &rows, &keys, format, gzip, if_exists)
+                // Gzipped when the name ends in `.gz` (the writer's rule).
+                transfer::write_rows_file(path, &rows, &keys, format, false, if_exists)
             },
         ));
     }

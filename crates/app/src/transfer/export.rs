@@ -113,7 +113,7 @@ impl TableExport {
             }
         };
         let (client, info) = (scope.connection.reader(), scope.table.clone());
-        let (format, gzip) = (self.format, transfer::gzipped(&path, self.gzip));
+        let (format, gzip) = (self.format, self.gzip);
         self.pricing = Some(scope.connection.pricing(scope.table));
         self.progress = None;
         self.note = None;

@@ -68,8 +68,8 @@ pub(crate) fn columns_of(rows: &Rows, key_names: &[String]) -> Vec<String> {
     names
 }
 
-/// Write the loaded `rows` to a new file at `path` in `format`, gzip-compressed when `gzip`;
-/// returns how many were written. An existing file is replaced only when `if_exists` says so,
+/// Write the loaded `rows` to a new file at `path` in `format`, gzip-compressed when `gzip` or
+/// when `path` ends in `.gz` ([`gzipped`]); returns how many were written. An existing file is replaced only when `if_exists` says so,
 /// and only once the new one is complete ([`write_file`]).
 pub fn write_rows_file(
     path: &Path,
@@ -80,6 +80,7 @@ pub fn write_rows_file(
     if_exists: IfExists,
 ) -> Result<usize> {
     let columns = columns_of(rows, key_names);
+    let gzip = gzipped(path, gzip);
     write_file(path, if_exists, |out| {
         if gzip {
             let mut gz = flate2::write::GzEncoder::new(out, flate2::Compression::default());
@@ -104,8 +105,8 @@ pub fn write_text_file(
 }
 
 /// Whether a file written to `path` is gzipped: asked for, or its name ends in `.gz` (any
-/// case) — a name that says gzip is never given plain text. The CLI's export, the app's table
-/// export and a result tab's export all ask this.
+/// case) — a name that says gzip is never given plain text. The one file writer of rows,
+/// [`write_rows_file`], asks it; an export's plan asks it to say what it will write.
 pub fn gzipped(path: &Path, asked: bool) -> bool {
     asked
         || path
