@@ -17,7 +17,7 @@ fn main() -> Result<(), String> {
     }
     if var("CARGO_CFG_TARGET_ENV") != "gnu" {
         // MSVC's resource compiler is not wired here: the .exe still builds and runs, without
-        // its icon (the README says the Windows build is made with MinGW).
+        // its icon (docs/install.md says the Windows build is made with MinGW).
         println!(
             "cargo:warning=the icon and version information are embedded only with MinGW (x86_64-pc-windows-gnu)"
         );

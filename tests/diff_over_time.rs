@@ -276,7 +276,7 @@ async fn a_table_is_compared_with_its_export_and_two_exports_with_each_other() {
         "likeTally"
     );
     assert_eq!(
-        json["b"]["consumedRCU"], 0.0,
+        json["b"]["consumed_rcu"], 0.0,
         "the export spends no read unit"
     );
     assert_eq!(json["a"]["read"], json["b"]["read"].as_u64().unwrap() - 1);

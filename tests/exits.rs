@@ -209,9 +209,12 @@ fn storm_exit_codes_and_its_own_change_apart_from_earlier_drift() {
     let out = storm(&url, "POST#d71e", &[]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(report["stormConsistent"], true);
+    assert_eq!(report["storm_consistent"], true);
     assert_eq!(report["equal"], false, "the earlier drift is still there");
-    assert_eq!(report["stormTallyChange"], report["stormChildrenChange"]);
+    assert_eq!(
+        report["storm_tally_change"],
+        report["storm_children_change"]
+    );
     // Words: the storm's change first (10 likes, 2 repeats cancelled, 2 unlikes: +8), then
     // the drift it found and left.
     let mut args = vec!["--endpoint-url", url.as_str(), "storm", "--table", "Social"];

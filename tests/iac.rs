@@ -9,8 +9,8 @@
 //! backslashes, newlines, `${` and non-ASCII) and a minimal one. A missing validator (cfn-lint,
 //! node, npm, a Node.js too old for `cdk synth`) fails its test, never skips it: the README's
 //! test command (`scripts/test.sh`) brings them. Terraform itself is in none of the registries
-//! the project installs from: its own check is marked ignored (run it with `--ignored` where it is
-//! installed), and HashiCorp's parser reads the files everywhere.
+//! the project installs from: its own check is marked ignored (scripts/test.sh runs it with
+//! `--run-ignored all` where it is installed), and HashiCorp's parser reads the files everywhere.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -161,6 +161,8 @@ fn install_node_modules() -> Option<PathBuf> {
     if !runs("node", &["--version"]) || !runs("npm", &["--version"]) {
         cannot_run("tsc and cdk synth", "`node` or `npm` is not installed");
     }
+    // One install at a time, in this process or another.
+    let _one_at_a_time = crate::common::one_at_a_time("iac-node");
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("iac-node");
     let installed = ["aws-cdk-lib", "constructs", "typescript", "@cdktf/hcl2json"]
         .iter()

@@ -282,7 +282,7 @@ fn an_interrupted_storm_starts_no_one_more_and_counts_what_it_sent() {
     // neither likes again nor unlikes.
     assert_eq!(report["operations"], 4, "{report}");
     assert_eq!(proxy.forwarded(), 4);
-    assert_eq!(report["stormConsistent"], true, "{report}");
+    assert_eq!(report["storm_consistent"], true, "{report}");
     assert!(stderr.contains("operations were not sent"), "{stderr}");
 }
 

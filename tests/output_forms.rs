@@ -97,7 +97,10 @@ fn a_list_is_the_same_rows_in_every_form() {
         &[],
     );
     let document: Value = serde_json::from_str(&json).unwrap();
-    assert_eq!(document["partitionKey"]["name"], "PK");
+    assert_eq!(document["partition_key"]["name"], "PK");
+    // The facts keyed in the one casing, their words the rows' values.
+    assert_eq!(document["facts"]["partition_key"], "PK (S)", "{document}");
+    assert_eq!(document["facts"]["status"], "ACTIVE", "{document}");
 }
 
 #[test]

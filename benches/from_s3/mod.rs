@@ -69,7 +69,7 @@ fn parts(path: &std::path::Path, n: usize) -> Vec<Vec<u8>> {
 
 /// The export of part 2, in eight objects, put in moto's S3 and reconciled from there by the
 /// CLI (three runs), beside nothing read from the table.
-pub async fn from_s3(export: fn(usize, &std::path::Path) -> usize) {
+pub(crate) async fn from_s3(export: fn(usize, &std::path::Path) -> usize) {
     let wanted: usize = std::env::var("ITEMS")
         .ok()
         .and_then(|n| n.parse().ok())

@@ -4,7 +4,7 @@
 #[path = "../../tests/common/sdk.rs"]
 mod sdk;
 
-pub use sdk::sdk_client;
+pub(crate) use sdk::sdk_client;
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{ChildStdin, ChildStdout, Command, Stdio};
@@ -20,7 +20,7 @@ use aws_sdk_dynamodb::types::{
 };
 
 /// Create `name`, keyed `PK` (partition) and `SK` (sort), both `S`, paid per request.
-pub async fn create_table(client: &Client, name: &str) {
+pub(crate) async fn create_table(client: &Client, name: &str) {
     let def = |n: &str| {
         AttributeDefinition::builder()
             .attribute_name(n)
@@ -50,7 +50,7 @@ pub async fn create_table(client: &Client, name: &str) {
 
 /// What one run of the CLI took: exit status, peak RSS (kB), wall time (s), CPU time (user and
 /// system, s), its stdout.
-pub struct Run {
+pub(crate) struct Run {
     pub code: i32,
     pub peak_kb: i64,
     pub wall_s: f64,
@@ -59,7 +59,7 @@ pub struct Run {
 }
 
 /// Run the release CLI with `args` against `url`, measured.
-pub fn run(url: &str, args: &[&str], dir: &Path) -> Run {
+pub(crate) fn run(url: &str, args: &[&str], dir: &Path) -> Run {
     // `BENCH_WRAP=heaptrack` runs the CLI under a profiler (its memory is then the profiler's).
     let mut command = match std::env::var("BENCH_WRAP") {
         Ok(wrapper) => {
@@ -89,7 +89,7 @@ static LAUNCHED: OnceLock<Mutex<(ChildStdin, BufReader<ChildStdout>)>> = OnceLoc
 /// memory. So children are started by a launcher: this bench run again at once, while it is
 /// still small, which starts each child it is asked for and says what it used. Run as that
 /// launcher, this serves the requests and exits.
-pub fn start_launcher() {
+pub(crate) fn start_launcher() {
     if std::env::var_os(LAUNCHER).is_some() {
         serve_launches();
         std::process::exit(0);
@@ -134,7 +134,7 @@ fn serve_launches() {
 
 /// Run `command` (a child process) through the launcher, measured: its own peak RSS and CPU
 /// time from `wait4`, its wall time.
-pub fn measured(command: Command, dir: &Path) -> Run {
+pub(crate) fn measured(command: Command, dir: &Path) -> Run {
     let launched = LAUNCHED
         .get()
         .expect("support::start_launcher() first in main");
@@ -216,10 +216,10 @@ fn measure(mut command: Command, dir: &Path) -> Run {
 }
 
 /// Likes per post.
-pub const LIKES: usize = 100;
+pub(crate) const LIKES: usize = 100;
 
 /// The like numbered `i`: post `i / LIKES`, user `i % LIKES`.
-pub fn like(i: usize) -> HashMap<String, AttributeValue> {
+pub(crate) fn like(i: usize) -> HashMap<String, AttributeValue> {
     let (post, user) = (i / LIKES, i % LIKES);
     let s = |t: String| AttributeValue::S(t);
     HashMap::from([
@@ -235,7 +235,7 @@ pub fn like(i: usize) -> HashMap<String, AttributeValue> {
 }
 
 /// Put the likes numbered `items` into `table`, 16 batches of 25 at a time.
-pub async fn fill_likes(client: &Client, table: &str, items: std::ops::Range<usize>) {
+pub(crate) async fn fill_likes(client: &Client, table: &str, items: std::ops::Range<usize>) {
     let batches: Vec<Vec<usize>> = items
         .collect::<Vec<_>>()
         .chunks(25)
@@ -269,7 +269,7 @@ pub async fn fill_likes(client: &Client, table: &str, items: std::ops::Range<usi
 }
 
 /// Every item of `table` as sorted text, to compare two tables item by item.
-pub async fn every_item(client: &Client, table: &str) -> Vec<String> {
+pub(crate) async fn every_item(client: &Client, table: &str) -> Vec<String> {
     let mut all = Vec::new();
     let mut start = None;
     loop {

@@ -20,11 +20,11 @@ use crate::common::files::scan;
 use crate::common::{Engine, n, s, table_name};
 
 /// Items per partition.
-pub const PER_PARTITION: usize = 100;
+pub(crate) const PER_PARTITION: usize = 100;
 
 /// The source's spec: `PK`/`SK`, a global index `ByOwner` (`owner`/`rank`), a local index
 /// `ByRank`, provisioned, a stream, TTL on `expiresAt`, two tags.
-pub fn source_spec(name: &str) -> TableSpec {
+pub(crate) fn source_spec(name: &str) -> TableSpec {
     let mut spec = TableSpec::new(
         name,
         parse_key("PK:S").unwrap(),
@@ -40,7 +40,7 @@ pub fn source_spec(name: &str) -> TableSpec {
 }
 
 /// Item `i`: its partition is `P#` and `i / 100`; numbers past 64 bits, a set, a map, a list.
-pub fn item(i: usize) -> Item {
+pub(crate) fn item(i: usize) -> Item {
     let doc = AttributeValue::M(HashMap::from([
         ("seen".to_owned(), n(&format!("{}.25", i % 1000))),
         (
@@ -71,7 +71,7 @@ pub fn item(i: usize) -> Item {
 }
 
 /// A table keyed `PK`/`SK` and nothing else: each item one write, so big clones stay quick.
-pub fn plain_spec(name: &str) -> TableSpec {
+pub(crate) fn plain_spec(name: &str) -> TableSpec {
     TableSpec::new(
         name,
         parse_key("PK:S").unwrap(),
@@ -81,7 +81,7 @@ pub fn plain_spec(name: &str) -> TableSpec {
 
 /// A source table of `spec` (given its name) with `items` items on `engine`, created through
 /// the core; its name.
-pub async fn source(engine: &Engine, spec: fn(&str) -> TableSpec, items: usize) -> String {
+pub(crate) async fn source(engine: &Engine, spec: fn(&str) -> TableSpec, items: usize) -> String {
     let name = table_name("clone-src");
     let spec = spec(&name);
     let plan = admin::create_plan(&engine.connection, &spec).unwrap();
@@ -99,7 +99,7 @@ pub async fn source(engine: &Engine, spec: fn(&str) -> TableSpec, items: usize) 
 }
 
 /// Put items `range` into `table`, 8 batches at a time.
-pub async fn fill(engine: &Engine, table: &str, range: std::ops::Range<usize>) {
+pub(crate) async fn fill(engine: &Engine, table: &str, range: std::ops::Range<usize>) {
     let all: Vec<Item> = range.map(item).collect();
     let mut tasks = tokio::task::JoinSet::new();
     for part in all.chunks(all.len().div_ceil(8).max(1)) {
@@ -112,7 +112,7 @@ pub async fn fill(engine: &Engine, table: &str, range: std::ops::Range<usize>) {
 }
 
 /// A plan cloning all of `table` into `to` in `segments`.
-pub fn whole(table: &str, to: &str, segments: usize) -> ClonePlan {
+pub(crate) fn whole(table: &str, to: &str, segments: usize) -> ClonePlan {
     ClonePlan {
         table: table.to_owned(),
         to_table: to.to_owned(),
@@ -124,7 +124,7 @@ pub fn whole(table: &str, to: &str, segments: usize) -> ClonePlan {
 }
 
 /// Clone as `plan` says from `from` to `to`, with events to `on_event`.
-pub async fn run(
+pub(crate) async fn run(
     from: &Connection,
     to: &Connection,
     plan: &ClonePlan,
@@ -135,7 +135,7 @@ pub async fn run(
 }
 
 /// [`run`], confirmed (`--yes`): what writing into a destination that holds items needs.
-pub async fn run_confirmed(
+pub(crate) async fn run_confirmed(
     from: &Connection,
     to: &Connection,
     plan: &ClonePlan,
@@ -146,7 +146,7 @@ pub async fn run_confirmed(
 
 /// Every item of `a`'s `table_a` equals one of `b`'s `table_b`, and there are as many: compared
 /// by key, sets as sets.
-pub async fn same_items(a: &Engine, table_a: &str, b: &Engine, table_b: &str) -> usize {
+pub(crate) async fn same_items(a: &Engine, table_a: &str, b: &Engine, table_b: &str) -> usize {
     let names = ["PK".to_owned(), "SK".to_owned()];
     let key = |i: &Item| {
         let k: Item = names

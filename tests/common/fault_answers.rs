@@ -3,7 +3,7 @@
 //! back from.
 
 /// Whether the request `head` has a target ending in one of `writes`.
-pub fn has_target(head: &str, writes: &[&str]) -> bool {
+pub(super) fn has_target(head: &str, writes: &[&str]) -> bool {
     let lower = head.to_lowercase();
     let target = lower
         .lines()
@@ -16,13 +16,13 @@ pub fn has_target(head: &str, writes: &[&str]) -> bool {
 }
 
 /// Hold `client`'s connection open for two minutes without a word.
-pub async fn never_answer(client: tokio::net::TcpStream) {
+pub(super) async fn never_answer(client: tokio::net::TcpStream) {
     tokio::time::sleep(std::time::Duration::from_secs(120)).await;
     drop(client);
 }
 
 /// An HTTP 400 answer carrying `body`, as DynamoDB refuses.
-pub fn refusal(body: &str) -> String {
+pub(super) fn refusal(body: &str) -> String {
     format!(
         "HTTP/1.1 400 Bad Request\r\ncontent-type: application/x-amz-json-1.0\r\nx-amzn-requestid: proxy\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
         body.len()
@@ -31,7 +31,7 @@ pub fn refusal(body: &str) -> String {
 
 /// A ThrottlingException's body as DynamoDB sends it with its reason, on the table (and index)
 /// `request` names.
-pub fn throttled_because(reason: &str, request: &[u8]) -> String {
+pub(super) fn throttled_because(reason: &str, request: &[u8]) -> String {
     let request: serde_json::Value = serde_json::from_slice(request).unwrap_or_default();
     let table = request["TableName"].as_str().unwrap_or("Unnamed");
     let mut resource = format!("arn:aws:dynamodb:us-east-1:123456789012:table/{table}");
@@ -48,7 +48,7 @@ pub fn throttled_because(reason: &str, request: &[u8]) -> String {
 
 /// A BatchWriteItem request without the last item of its table's list (kept in `held_back`)
 /// when it has more than one, its content-length set to the new body's.
-pub fn hold_back_last(
+pub(super) fn hold_back_last(
     head: String,
     body: Vec<u8>,
     held_back: &mut Option<(String, serde_json::Value)>,
@@ -76,14 +76,14 @@ pub fn hold_back_last(
 }
 
 /// A ThrottlingException's body, as DynamoDB refuses a write beyond its rate.
-pub const THROTTLED: &str = r#"{"__type":"com.amazonaws.dynamodb.v20120810#ThrottlingException","message":"Rate of requests exceeds the allowed throughput."}"#;
+pub(super) const THROTTLED: &str = r#"{"__type":"com.amazonaws.dynamodb.v20120810#ThrottlingException","message":"Rate of requests exceeds the allowed throughput."}"#;
 
 /// A ProvisionedThroughputExceededException's body, as DynamoDB refuses a read beyond the
 /// table's capacity.
-pub const READS_EXCEEDED: &str = r#"{"__type":"com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException","message":"The level of configured provisioned throughput for the table was exceeded."}"#;
+pub(super) const READS_EXCEEDED: &str = r#"{"__type":"com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException","message":"The level of configured provisioned throughput for the table was exceeded."}"#;
 
 /// An HTML 500 page, as a proxy in front of the server answers.
-pub fn html_500() -> String {
+pub(super) fn html_500() -> String {
     let page = "<html><body><h1>500 Internal Server Error</h1>nginx</body></html>";
     format!(
         "HTTP/1.1 500 Internal Server Error\r\ncontent-type: text/html\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{page}",
@@ -92,7 +92,7 @@ pub fn html_500() -> String {
 }
 
 /// A 200 whose body is not JSON.
-pub fn garbage_200() -> String {
+pub(super) fn garbage_200() -> String {
     let junk = "\u{1}\u{2}not json at all {{{";
     format!(
         "HTTP/1.1 200 OK\r\ncontent-type: application/x-amz-json-1.0\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{junk}",
@@ -101,7 +101,7 @@ pub fn garbage_200() -> String {
 }
 
 /// A BatchWriteItem's answer that left `item` of `table` unprocessed.
-pub fn unprocessed(table: &str, item: serde_json::Value) -> String {
+pub(super) fn unprocessed(table: &str, item: serde_json::Value) -> String {
     let body = serde_json::json!({ "UnprocessedItems": { table: [item] } }).to_string();
     format!(
         "HTTP/1.1 200 OK\r\ncontent-type: application/x-amz-json-1.0\r\nx-amzn-requestid: proxy\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
@@ -110,7 +110,7 @@ pub fn unprocessed(table: &str, item: serde_json::Value) -> String {
 }
 
 /// Where to cut `answer`: half way through its body (half way, without a body).
-pub fn cut_point(answer: &[u8]) -> usize {
+pub(super) fn cut_point(answer: &[u8]) -> usize {
     answer
         .windows(4)
         .position(|w| w == b"\r\n\r\n")

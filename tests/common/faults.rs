@@ -16,7 +16,7 @@ use crate::common::read_request;
 
 /// What the fault proxy does to a write (a request whose target is one of the proxy's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Fault {
+pub(crate) enum Fault {
     /// Forward it; answer with an HTML 500 page instead of the server's answer.
     HtmlAfterApply,
     /// Forward it; answer 200 with a body that is not JSON.
@@ -72,7 +72,7 @@ pub enum Fault {
 
 impl Fault {
     /// Every fault that lets the write reach the server and hides the answer.
-    pub const AFTER_APPLY: [Fault; 5] = [
+    pub(crate) const AFTER_APPLY: [Fault; 5] = [
         Fault::HtmlAfterApply,
         Fault::GarbageAfterApply,
         Fault::CutAfterApply,
@@ -82,7 +82,7 @@ impl Fault {
 }
 
 /// A proxy in front of an engine that injects `fault` into writes, and counts them.
-pub struct FaultProxy {
+pub(crate) struct FaultProxy {
     /// `http://127.0.0.1:port`.
     pub url: String,
     /// Writes that arrived at the proxy.
@@ -98,31 +98,31 @@ pub struct FaultProxy {
 }
 
 impl FaultProxy {
-    pub fn forwarded(&self) -> usize {
+    pub(crate) fn forwarded(&self) -> usize {
         self.forwarded.load(Ordering::SeqCst)
     }
 
-    pub fn arrived(&self) -> usize {
+    pub(crate) fn arrived(&self) -> usize {
         self.arrived.load(Ordering::SeqCst)
     }
 
-    pub fn most_at_once(&self) -> usize {
+    pub(crate) fn most_at_once(&self) -> usize {
         self.most_at_once.load(Ordering::SeqCst)
     }
 
     /// The bodies of the requests with one of the proxy's targets, so far.
-    pub fn bodies(&self) -> Vec<String> {
+    pub(crate) fn bodies(&self) -> Vec<String> {
         self.bodies.lock().unwrap().clone()
     }
 
     /// Let held answers go ([`Fault::Hold`]).
-    pub fn release(&self) {
+    pub(crate) fn release(&self) {
         self.released.store(true, Ordering::SeqCst);
     }
 
     /// Wait (on this thread) until `n` writes have arrived: a count, not a time (a minute at
     /// most, then the test fails).
-    pub fn wait_for_arrivals(&self, n: usize) {
+    pub(crate) fn wait_for_arrivals(&self, n: usize) {
         let deadline = std::time::Instant::now() + Duration::from_secs(60);
         while self.arrived() < n && std::time::Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(5));
@@ -144,7 +144,7 @@ impl Drop for InFlight {
 /// `writes` (e.g. `UpdateItem`, or `Scan` for [`Fault::ThrottleReads`]) get `fault` and are
 /// counted and recorded; everything else is forwarded untouched. Each
 /// connection carries one request.
-pub async fn fault_proxy(
+pub(crate) async fn fault_proxy(
     upstream: SocketAddr,
     writes: &'static [&'static str],
     fault: Fault,

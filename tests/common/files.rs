@@ -10,7 +10,7 @@ use dynoscope_core::value::Item;
 use crate::common::{Engine, create_table, table_name};
 
 /// The CLI's arguments to reach `url`, then `args`.
-pub fn cli(url: &str, args: &[&str]) -> Command {
+pub(crate) fn cli(url: &str, args: &[&str]) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_dynoscope"));
     command
         .arg("--endpoint-url")
@@ -25,7 +25,7 @@ pub fn cli(url: &str, args: &[&str]) -> Command {
 }
 
 /// Run the CLI against `url`; (exit status, stdout, stderr).
-pub async fn dynoscope(url: &str, args: &[&str]) -> (i32, String, String) {
+pub(crate) async fn dynoscope(url: &str, args: &[&str]) -> (i32, String, String) {
     let mut command = cli(url, args);
     let out = tokio::task::spawn_blocking(move || command.output().expect("runs"))
         .await
@@ -45,7 +45,7 @@ pub async fn dynoscope(url: &str, args: &[&str]) -> (i32, String, String) {
 /// mark of the address space it had before `exec`), and this test process, running every test
 /// at once, holds hundreds of MB. Python's own ~10 MB is counted instead, so the figure is an
 /// upper bound.
-pub async fn measured(url: &str, args: &[&str], dir: &Path) -> (i32, String, String, i64) {
+pub(crate) async fn measured(url: &str, args: &[&str], dir: &Path) -> (i32, String, String, i64) {
     let inner = cli(url, args);
     let (out_path, err_path) = (dir.join("stdout"), dir.join("stderr"));
     let mut command = Command::new("python3");
@@ -90,7 +90,7 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
     unsafe_code,
     reason = "kill(2) is foreign code; with a valid pid and signal it touches no memory of this process"
 )]
-pub fn interrupt(pid: i32) {
+pub(crate) fn interrupt(pid: i32) {
     // SAFETY: see above.
     assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0, "SIGINT sent");
 }
@@ -100,13 +100,13 @@ pub fn interrupt(pid: i32) {
     unsafe_code,
     reason = "mkfifo(3) is foreign code; it reads only the NUL-terminated path it is given"
 )]
-pub fn mkfifo(path: &Path) {
+pub(crate) fn mkfifo(path: &Path) {
     let fifo = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
     // SAFETY: see above.
     assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
 }
 
-pub fn scratch(name: &str) -> PathBuf {
+pub(crate) fn scratch(name: &str) -> PathBuf {
     let dir =
         std::env::temp_dir().join(format!("dynoscope-files-it-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -115,7 +115,7 @@ pub fn scratch(name: &str) -> PathBuf {
 }
 
 /// Like `i` as a DynamoDB JSON line.
-pub fn like(i: usize) -> String {
+pub(crate) fn like(i: usize) -> String {
     format!(
         r#"{{"PK":{{"S":"POST#a91f"}},"SK":{{"S":"LIKE#USER#{i:06}"}},"likedAt":{{"N":"{}"}}}}"#,
         1_750_636_800 + i
@@ -123,12 +123,12 @@ pub fn like(i: usize) -> String {
 }
 
 /// `n` likes, a line each.
-pub fn likes(n: usize) -> String {
+pub(crate) fn likes(n: usize) -> String {
     (0..n).map(|i| like(i) + "\n").collect()
 }
 
 /// Every item of `table`.
-pub async fn scan(engine: &Engine, table: &str) -> Vec<Item> {
+pub(crate) async fn scan(engine: &Engine, table: &str) -> Vec<Item> {
     let info = read::describe_table(&engine.reader(), table).await.unwrap();
     let request = BrowseRequest::scan(&info, None).unwrap();
     let mut all = Vec::new();
@@ -139,7 +139,7 @@ pub async fn scan(engine: &Engine, table: &str) -> Vec<Item> {
 }
 
 /// A new empty table's name.
-pub async fn table(engine: &Engine, prefix: &str) -> String {
+pub(crate) async fn table(engine: &Engine, prefix: &str) -> String {
     let name = table_name(prefix);
     create_table(&engine.client, &name).await;
     name

@@ -1,25 +1,25 @@
 //! Shared set-up: an embedded dynoxide per test, reached over HTTP by the real SDK client.
 
-pub mod clones;
+pub(crate) mod clones;
 mod fault_answers;
 mod faults;
-pub mod files;
-pub mod moto;
-pub mod npm;
+pub(crate) mod files;
+pub(crate) mod moto;
+pub(crate) mod npm;
 mod proxy;
-pub mod roundtrip;
-pub mod runtimes;
+pub(crate) mod roundtrip;
+pub(crate) mod runtimes;
 mod said;
 mod sdk;
-pub mod served;
-pub mod tables;
-pub mod through;
-pub mod watching;
+pub(crate) mod served;
+pub(crate) mod tables;
+pub(crate) mod through;
+pub(crate) mod watching;
 
-pub use faults::*;
-pub use proxy::*;
-pub use said::Said;
-pub use sdk::sdk_client;
+pub(crate) use faults::*;
+pub(crate) use proxy::*;
+pub(crate) use said::Said;
+pub(crate) use sdk::sdk_client;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -35,7 +35,7 @@ use dynoscope_core::connection::{self, ConnectOptions, Connection, ConnectionSpe
 use dynoscope_core::sandbox::Sandbox;
 
 /// An empty engine, a connection to it (what the write gateway sends on) and its client.
-pub struct Engine {
+pub(crate) struct Engine {
     pub sandbox: Sandbox,
     pub connection: Connection,
     pub client: Client,
@@ -43,12 +43,12 @@ pub struct Engine {
 
 impl Engine {
     /// What core reads this engine through.
-    pub fn reader(&self) -> dynoscope_core::connection::Reader {
+    pub(crate) fn reader(&self) -> dynoscope_core::connection::Reader {
         self.connection.reader()
     }
 }
 
-pub async fn empty_engine() -> Engine {
+pub(crate) async fn empty_engine() -> Engine {
     let sandbox = Sandbox::start_empty().await.expect("sandbox starts");
     // A request here is never meant to time out: 60 s, not the app's 10, so a loaded machine
     // (a 20,000-item scan page beside other tests' engines) is slow, never a failure.
@@ -62,7 +62,7 @@ pub async fn empty_engine() -> Engine {
 }
 
 /// A test's own SDK client to where a connection sends ([`sdk_client`]).
-pub trait Sdk {
+pub(crate) trait Sdk {
     fn sdk(&self) -> Client;
 }
 
@@ -74,7 +74,7 @@ impl Sdk for Connection {
 
 /// A connection to `url` (an engine or a proxy on this machine), as the app and the CLI make
 /// one, giving up on a request after `timeout`.
-pub async fn connect_to(url: &str, timeout: Duration) -> Connection {
+pub(crate) async fn connect_to(url: &str, timeout: Duration) -> Connection {
     connection::connect_with(
         ConnectionSpec::Endpoint {
             url: url.to_owned(),
@@ -92,7 +92,7 @@ pub async fn connect_to(url: &str, timeout: Duration) -> Connection {
 
 /// A table name no other test uses.
 /// Run `command` to its end: its stdout, once it succeeded (its stderr said when it did not).
-pub fn run_ok(command: &mut std::process::Command) -> String {
+pub(crate) fn run_ok(command: &mut std::process::Command) -> String {
     let out = command.output().expect("runs");
     assert!(
         out.status.success(),
@@ -102,7 +102,18 @@ pub fn run_ok(command: &mut std::process::Command) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-pub fn table_name(prefix: &str) -> String {
+/// An exclusive lock named `name` under the target folder, held until the file is dropped: one
+/// test at a time does what it guards, in this process or another (nextest runs each test in a
+/// process of its own), and a test that failed holding it lets go when its process ends.
+pub(crate) fn one_at_a_time(name: &str) -> std::fs::File {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("locks");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = std::fs::File::create(dir.join(format!("{name}.lock"))).unwrap();
+    file.lock().unwrap();
+    file
+}
+
+pub(crate) fn table_name(prefix: &str) -> String {
     static NEXT: AtomicU32 = AtomicU32::new(0);
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -116,7 +127,7 @@ pub fn table_name(prefix: &str) -> String {
 }
 
 /// The sandbox's likes rule as CLI flags: `likeTally` on `POST#…`/`META`, children `LIKE#…`.
-pub const LIKES_RULE: [&str; 6] = [
+pub(crate) const LIKES_RULE: [&str; 6] = [
     "--tally",
     "likeTally",
     "--parent-prefix",
@@ -126,7 +137,7 @@ pub const LIKES_RULE: [&str; 6] = [
 ];
 
 /// The same rule as the core's [`TallyRule`](dynoscope_core::tally::TallyRule).
-pub fn likes_rule() -> dynoscope_core::tally::TallyRule {
+pub(crate) fn likes_rule() -> dynoscope_core::tally::TallyRule {
     use dynoscope_core::tally::{ChildSource, ParentMatch, TallyRule};
     TallyRule {
         parents: ParentMatch {
@@ -138,16 +149,16 @@ pub fn likes_rule() -> dynoscope_core::tally::TallyRule {
     }
 }
 
-pub fn s(text: &str) -> AttributeValue {
+pub(crate) fn s(text: &str) -> AttributeValue {
     AttributeValue::S(text.to_owned())
 }
 
-pub fn n(text: &str) -> AttributeValue {
+pub(crate) fn n(text: &str) -> AttributeValue {
     AttributeValue::N(text.to_owned())
 }
 
 /// A table keyed `PK`/`SK` (strings) with a GSI `ByOwner` on `owner`/`rank` (string/number).
-pub async fn create_table(client: &Client, name: &str) {
+pub(crate) async fn create_table(client: &Client, name: &str) {
     let def = |n: &str, t: ScalarAttributeType| {
         AttributeDefinition::builder()
             .attribute_name(n)
@@ -191,7 +202,7 @@ pub async fn create_table(client: &Client, name: &str) {
 }
 
 /// The builder's `ADD #n0 :v0` of 1 to `attribute` of the item at `key`, as Run sends it.
-pub fn builder_add(
+pub(crate) fn builder_add(
     table: &str,
     key: &HashMap<String, AttributeValue>,
     attribute: &str,
@@ -212,7 +223,11 @@ pub fn builder_add(
 }
 
 /// Write `items` with BatchWriteItem, 25 at a time.
-pub async fn put_all(client: &Client, table: &str, items: Vec<HashMap<String, AttributeValue>>) {
+pub(crate) async fn put_all(
+    client: &Client,
+    table: &str,
+    items: Vec<HashMap<String, AttributeValue>>,
+) {
     for chunk in items.chunks(25) {
         let requests: Vec<WriteRequest> = chunk
             .iter()

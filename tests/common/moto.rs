@@ -17,7 +17,7 @@ use dynoscope_core::write::WritePlan;
 use crate::common::{connect_to, s, table_name};
 
 /// moto's server on a free port, stopped when dropped.
-pub struct Moto {
+pub(crate) struct Moto {
     child: Child,
     /// `http://127.0.0.1:port`.
     pub url: String,
@@ -33,7 +33,7 @@ impl Drop for Moto {
 /// moto's server on a port of its own choosing: it binds port 0 and says the port it got on
 /// stderr (`Running on http://127.0.0.1:PORT`), so no port picked here can be taken by another
 /// test's server meanwhile, and the server is ready once it has said so.
-pub fn moto() -> Moto {
+pub(crate) fn moto() -> Moto {
     let mut child = Command::new("python3")
         .args(["-m", "moto.server", "-H", "127.0.0.1", "-p", "0"])
         .stdout(Stdio::null())
@@ -73,13 +73,16 @@ pub fn moto() -> Moto {
 
 impl Moto {
     /// Its address, for a proxy in front of it.
-    pub fn addr(&self) -> std::net::SocketAddr {
+    pub(crate) fn addr(&self) -> std::net::SocketAddr {
         self.url.trim_start_matches("http://").parse().unwrap()
     }
 }
 
 /// Run `plan` through `admin::run`, without confirmation: (the report, its events).
-pub async fn run(connection: &Connection, plan: &WritePlan) -> (AdminReport, Vec<AdminEvent>) {
+pub(crate) async fn run(
+    connection: &Connection,
+    plan: &WritePlan,
+) -> (AdminReport, Vec<AdminEvent>) {
     let mut events = Vec::new();
     let stop = CancelToken::default();
     let report = admin::run(connection, plan, false, &stop, &mut |e| events.push(e)).await;
@@ -87,7 +90,7 @@ pub async fn run(connection: &Connection, plan: &WritePlan) -> (AdminReport, Vec
 }
 
 /// A `PK`/`SK` table on `connection`, made through the gateway, holding `count` items.
-pub async fn table_with(connection: &Connection, prefix: &str, count: usize) -> String {
+pub(crate) async fn table_with(connection: &Connection, prefix: &str, count: usize) -> String {
     let name = table_name(prefix);
     let spec = TableSpec::new(&name, parse_key("PK:S").unwrap(), parse_key("SK:S").ok());
     let (report, _) = run(connection, &admin::create_plan(connection, &spec).unwrap()).await;
@@ -111,7 +114,7 @@ pub async fn table_with(connection: &Connection, prefix: &str, count: usize) -> 
 }
 
 /// Every item of `table`, in key order.
-pub async fn items(connection: &Connection, table: &str) -> Vec<Item> {
+pub(crate) async fn items(connection: &Connection, table: &str) -> Vec<Item> {
     let out = crate::common::Sdk::sdk(connection)
         .scan()
         .table_name(table)
@@ -124,7 +127,7 @@ pub async fn items(connection: &Connection, table: &str) -> Vec<Item> {
 }
 
 /// moto's server and a connection to it.
-pub async fn moto_connection() -> (Moto, Connection) {
+pub(crate) async fn moto_connection() -> (Moto, Connection) {
     let moto = moto();
     let connection = connect_to(&moto.url, Duration::from_secs(10)).await;
     (moto, connection)

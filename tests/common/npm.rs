@@ -2,17 +2,12 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::Mutex;
-
-/// One install at a time: tests running side by side on a fresh machine ask for the same
-/// folder, and two `npm install`s in one folder undo each other's work.
-static INSTALLING: Mutex<()> = Mutex::new(());
 
 /// `packages` (npm specs such as `@aws-sdk/client-dynamodb@3`) installed into
 /// `target/tmp/<folder>`, beside whatever an earlier call installed there; the folder, whose
 /// `node_modules` a script written there imports from. Node.js and npm must be installed:
 /// generated code that cannot be run fails the test.
-pub fn installed(folder: &str, packages: &[&str]) -> PathBuf {
+pub(crate) fn installed(folder: &str, packages: &[&str]) -> PathBuf {
     for tool in ["node", "npm"] {
         let runs = Command::new(tool)
             .arg("--version")
@@ -23,11 +18,11 @@ pub fn installed(folder: &str, packages: &[&str]) -> PathBuf {
             "`{tool}` is needed to run generated JavaScript (apt-get install nodejs npm)"
         );
     }
-    // A test that failed while holding the lock leaves nothing half-done that matters here:
-    // the next call looks at the folder again.
-    let _one_at_a_time = INSTALLING
-        .lock()
-        .unwrap_or_else(|poison| poison.into_inner());
+    // One install at a time: tests running side by side on a fresh machine ask for the same
+    // folder, and two `npm install`s in one folder undo each other's work. A test that failed
+    // while holding the lock leaves nothing half-done that matters here: the next call looks
+    // at the folder again.
+    let _one_at_a_time = super::one_at_a_time(&format!("npm-{folder}"));
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(folder);
     let name = |spec: &str| match spec.rfind('@') {
         Some(at) if at > 0 => spec[..at].to_owned(),

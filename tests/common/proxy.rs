@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// A proxy in front of `upstream` that forwards every request, and every response except those
 /// to a request naming `drop_target` (e.g. `UpdateItem`): those reach the server, but their answer
 /// never reaches the client, whose connection is closed instead.
-pub async fn response_dropping_proxy(
+pub(crate) async fn response_dropping_proxy(
     upstream: SocketAddr,
     drop_target: &'static str,
 ) -> SocketAddr {
@@ -56,7 +56,7 @@ pub async fn response_dropping_proxy(
 
 /// A proxy that answers the first `conflicts` TransactWriteItems with a TransactionConflict
 /// cancellation (without forwarding them) and forwards everything else.
-pub async fn conflicting_proxy(
+pub(crate) async fn conflicting_proxy(
     upstream: std::net::SocketAddr,
     conflicts: usize,
 ) -> (std::net::SocketAddr, Arc<std::sync::atomic::AtomicUsize>) {
@@ -133,7 +133,7 @@ pub async fn conflicting_proxy(
 }
 
 /// One HTTP request: its head (through the blank line) and its body.
-pub async fn read_request(client: &mut tokio::net::TcpStream) -> Option<(String, Vec<u8>)> {
+pub(crate) async fn read_request(client: &mut tokio::net::TcpStream) -> Option<(String, Vec<u8>)> {
     use tokio::io::AsyncReadExt;
     let mut buf = Vec::new();
     let mut chunk = [0u8; 16 * 1024];

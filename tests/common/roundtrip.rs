@@ -13,7 +13,7 @@ use crate::common::files::{dynoscope, scratch};
 use crate::common::{Engine, create_table, n, put_all, s, table_name};
 
 /// 60 items: one with every awkward value, the rest likes.
-pub fn items() -> Vec<Item> {
+pub(crate) fn items() -> Vec<Item> {
     let mut awkward = HashMap::from([
         ("PK".to_owned(), s("POST#a91f")),
         ("SK".to_owned(), s("META")),
@@ -50,7 +50,7 @@ pub fn items() -> Vec<Item> {
 }
 
 /// Every item of `table`, in key order.
-pub async fn scan(engine: &Engine, table: &str) -> Vec<Item> {
+pub(crate) async fn scan(engine: &Engine, table: &str) -> Vec<Item> {
     let info = read::describe_table(&engine.reader(), table).await.unwrap();
     let request = BrowseRequest::scan(&info, None).unwrap();
     let mut all = Vec::new();
@@ -62,7 +62,7 @@ pub async fn scan(engine: &Engine, table: &str) -> Vec<Item> {
     all
 }
 
-pub async fn source(engine: &Engine) -> String {
+pub(crate) async fn source(engine: &Engine) -> String {
     let table = table_name("xfer-src");
     create_table(&engine.client, &table).await;
     put_all(&engine.client, &table, items()).await;
@@ -70,7 +70,7 @@ pub async fn source(engine: &Engine) -> String {
 }
 
 /// A source table of [`items`] exported as DynamoDB JSON lines: its name and the file.
-pub async fn exported(engine: &Engine, name: &str) -> (String, String) {
+pub(crate) async fn exported(engine: &Engine, name: &str) -> (String, String) {
     let from = source(engine).await;
     let file = scratch(name).join("all.jsonl");
     let file = file.to_str().unwrap().to_owned();
@@ -85,7 +85,7 @@ pub async fn exported(engine: &Engine, name: &str) -> (String, String) {
 
 /// Import `file` (DynamoDB JSON lines) into a new empty table through `url`, with `extra`
 /// arguments; the table and the CLI's (exit status, stdout, stderr).
-pub async fn import_into_new(
+pub(crate) async fn import_into_new(
     engine: &Engine,
     url: &str,
     prefix: &str,

@@ -5,12 +5,11 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::sync::Mutex;
 
 use crate::common;
 
 /// The runtimes: where a program is written and how it runs.
-pub struct Runtime {
+pub(crate) struct Runtime {
     pub target: &'static str,
     pub dir: PathBuf,
     pub file: &'static str,
@@ -28,7 +27,7 @@ const GO_ENV: &[(&str, &str)] = &[
 ];
 
 /// A Go runtime, checked: `go` and the SDK's source are there.
-pub fn go_runtime() -> Runtime {
+pub(crate) fn go_runtime() -> Runtime {
     let sdk = Path::new("/usr/share/gocode/src/github.com/aws/aws-sdk-go-v2/service/dynamodb");
     assert!(
         Command::new("go")
@@ -55,7 +54,7 @@ pub fn go_runtime() -> Runtime {
 }
 
 /// TypeScript: checked by `tsc --strict` and compiled next to itself, then run by Node.js.
-pub fn ts_runtime() -> Runtime {
+pub(crate) fn ts_runtime() -> Runtime {
     let dir = common::npm::installed(
         "expr-ts",
         &[
@@ -80,11 +79,11 @@ const TSC: &str = "./node_modules/.bin/tsc --strict --target es2022 --module nod
 /// Rust: a Cargo package of the SDK's crates (`aws-config`, `aws-sdk-dynamodb`,
 /// `aws-smithy-types`, `serde_json`, `tokio`), each program one of its binaries, built with
 /// warnings denied, then run.
-pub fn rust_runtime() -> Runtime {
+pub(crate) fn rust_runtime() -> Runtime {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("programs-rust");
     // Tests side by side on a fresh machine make the package once: its lock file is there
     // before its manifest, so no build resolves versions of its own first.
-    let _one_at_a_time = MAKING.lock().unwrap_or_else(|poison| poison.into_inner());
+    let _one_at_a_time = super::one_at_a_time("programs-rust");
     std::fs::create_dir_all(dir.join("src/bin")).unwrap();
     let manifest = dir.join("Cargo.toml");
     if !manifest.exists() {
@@ -101,8 +100,6 @@ pub fn rust_runtime() -> Runtime {
         env: &[("RUSTFLAGS", "-D warnings")],
     }
 }
-
-static MAKING: Mutex<()> = Mutex::new(());
 
 const RUST_MANIFEST: &str = r#"[package]
 name = "programs"
@@ -131,7 +128,7 @@ const CARGO_RUN: &str = r#"n=$(basename "$0" -main.rs)
 cmp -s "$0" "src/bin/$n.rs" || cp "$0" "src/bin/$n.rs"
 cargo build -q --bin "$n" && exec "target/debug/$n""#;
 
-pub fn runtimes() -> [Runtime; 5] {
+pub(crate) fn runtimes() -> [Runtime; 5] {
     let python = Command::new("python3")
         .args(["-c", "import boto3"])
         .output();
@@ -139,7 +136,12 @@ pub fn runtimes() -> [Runtime; 5] {
         python.is_ok_and(|out| out.status.success()),
         "python3 and boto3 are needed (scripts/test.sh installs moto, which brings boto3)"
     );
-    let node = common::npm::installed("expr-node", &["@aws-sdk/client-dynamodb@3"]);
+    // The folder's one list of packages (as every test that asks for it): a test asking for
+    // fewer would install while another runs node from it.
+    let node = common::npm::installed(
+        "expr-node",
+        &["@aws-sdk/client-dynamodb@3", "@aws-sdk/lib-dynamodb@3"],
+    );
     let python_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("programs-python");
     std::fs::create_dir_all(&python_dir).unwrap();
     [
@@ -166,13 +168,13 @@ pub fn runtimes() -> [Runtime; 5] {
 impl Runtime {
     /// Run `code`, saved under a name starting `name`, with an empty environment and home
     /// (only `PATH`, and `extra`).
-    pub fn run(&self, name: &str, code: &str, extra: &[(&str, &str)]) -> Output {
+    pub(crate) fn run(&self, name: &str, code: &str, extra: &[(&str, &str)]) -> Output {
         self.command(name, code, extra).output().unwrap()
     }
 
     /// Run `code` as [`run`](Self::run) does, its standard output a pipe nobody reads: closed
     /// before the program writes anything (`| head -0`).
-    pub fn run_unread(&self, name: &str, code: &str) -> Output {
+    pub(crate) fn run_unread(&self, name: &str, code: &str) -> Output {
         let mut command = self.command(name, code, &[]);
         command.stdout(Stdio::piped()).stderr(Stdio::piped());
         let mut child = command.spawn().unwrap();
@@ -182,8 +184,18 @@ impl Runtime {
 
     /// The command that runs `code`, saved under a name starting `name`.
     fn command(&self, name: &str, code: &str, extra: &[(&str, &str)]) -> Command {
-        let script = self.dir.join(format!("{name}-{}", self.file));
-        std::fs::write(&script, code).unwrap();
+        // Named by its code too: two tests (two processes under nextest) that save different
+        // code under one name never run each other's, and the same code is written once, whole
+        // (beside, then renamed in), so a Rust program's binary is built once.
+        let mut hasher = std::hash::DefaultHasher::new();
+        std::hash::Hash::hash(code, &mut hasher);
+        let hash = std::hash::Hasher::finish(&hasher);
+        let script = self.dir.join(format!("{name}-{hash:016x}-{}", self.file));
+        let partial = self
+            .dir
+            .join(format!(".{name}-{}-{}", std::process::id(), self.file));
+        std::fs::write(&partial, code).unwrap();
+        std::fs::rename(&partial, &script).unwrap();
         if self.target == "go" {
             // As gofmt writes it: nothing to reformat.
             let gofmt = Command::new("gofmt")
@@ -224,7 +236,7 @@ impl Runtime {
 }
 
 /// Bash with the AWS CLI: the scripts `--as cli --program` and `like --program cli` print.
-pub fn bash_runtime() -> Runtime {
+pub(crate) fn bash_runtime() -> Runtime {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("programs-cli");
     std::fs::create_dir_all(&dir).unwrap();
     Runtime {
@@ -237,7 +249,7 @@ pub fn bash_runtime() -> Runtime {
 }
 
 /// `like --program target` on `POST#a91f` for `user` at `url`, with `token` when given.
-pub fn printed_like(target: &str, user: &str, url: &str, token: Option<&str>) -> String {
+pub(crate) fn printed_like(target: &str, user: &str, url: &str, token: Option<&str>) -> String {
     let mut args = vec![
         "--endpoint-url",
         url,
@@ -258,19 +270,19 @@ pub fn printed_like(target: &str, user: &str, url: &str, token: Option<&str>) ->
 }
 
 /// `POST#a91f`'s stored likeTally.
-pub fn like_tally(served: &common::served::Served) -> i64 {
+pub(crate) fn like_tally(served: &common::served::Served) -> i64 {
     let item = served.item("Social", "POST#a91f", "META");
     let json: serde_json::Value = serde_json::from_str(item.trim()).unwrap();
     json["likeTally"].as_i64().unwrap()
 }
 
 /// Bytes as text, lossily.
-pub fn text(bytes: &[u8]) -> String {
+pub(crate) fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// dynamodb-toolbox v2 over the DocumentClient, under Node.js.
-pub fn toolbox_runtime() -> Runtime {
+pub(crate) fn toolbox_runtime() -> Runtime {
     let dir = common::npm::installed(
         "expr-toolbox",
         &[
@@ -289,7 +301,7 @@ pub fn toolbox_runtime() -> Runtime {
 }
 
 /// ElectroDB 3 over the DocumentClient, under Node.js.
-pub fn electrodb_runtime() -> Runtime {
+pub(crate) fn electrodb_runtime() -> Runtime {
     let dir = common::npm::installed(
         "expr-electrodb",
         &[
@@ -308,7 +320,7 @@ pub fn electrodb_runtime() -> Runtime {
 }
 
 /// The JavaScript SDK v3's DocumentClient (`@aws-sdk/lib-dynamodb`), under Node.js.
-pub fn document_runtime() -> Runtime {
+pub(crate) fn document_runtime() -> Runtime {
     let dir = common::npm::installed(
         "expr-node",
         &["@aws-sdk/client-dynamodb@3", "@aws-sdk/lib-dynamodb@3"],

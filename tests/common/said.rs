@@ -6,7 +6,7 @@ use dynoscope_core::error::Error;
 use dynoscope_core::report::Report;
 
 /// Any report, read by a test.
-pub trait Said {
+pub(crate) trait Said {
     /// The ending, or the error it failed with before anything applied.
     fn ended(&self) -> Result<Ending, Error>;
     /// The lines' words.

@@ -7,7 +7,7 @@ use aws_sdk_dynamodb::Client;
 /// An SDK client of its own to `url` (an engine or a proxy on this machine), with dummy
 /// credentials: what a test writes with behind the app's back. Core hands out no client (its
 /// connection's is private to it), so this one is made here.
-pub fn sdk_client(url: &str) -> Client {
+pub(crate) fn sdk_client(url: &str) -> Client {
     use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
     use aws_smithy_http_client::tls::{self, rustls_provider::CryptoMode};
     let http = aws_smithy_http_client::Builder::new()

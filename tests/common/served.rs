@@ -6,7 +6,7 @@ use dynoscope_core::sandbox::Sandbox;
 
 use crate::common::{self, Fault};
 
-pub fn dynoscope(args: &[&str]) -> Output {
+pub(crate) fn dynoscope(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_dynoscope"))
         .args(args)
         .env("AWS_EC2_METADATA_DISABLED", "true")
@@ -19,40 +19,44 @@ pub fn dynoscope(args: &[&str]) -> Output {
         .expect("runs")
 }
 
-pub fn text(bytes: &[u8]) -> String {
+pub(crate) fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// A sandbox served over HTTP for the CLI processes of one test, with the runtime that keeps
 /// its proxies running.
-pub struct Served {
+pub(crate) struct Served {
     pub runtime: tokio::runtime::Runtime,
     pub sandbox: Sandbox,
 }
 
 impl Served {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         let runtime = tokio::runtime::Runtime::new().unwrap();
         let sandbox = runtime.block_on(Sandbox::start(None, 0)).unwrap();
         Self { runtime, sandbox }
     }
 
-    pub fn url(&self) -> &str {
+    pub(crate) fn url(&self) -> &str {
         self.sandbox.endpoint()
     }
 
     /// The same server under an address that is not recognised as this machine's: writes to
     /// it need `--yes`, as for AWS.
-    pub fn remote_url(&self) -> String {
+    pub(crate) fn remote_url(&self) -> String {
         format!("http://0.0.0.0:{}", self.sandbox.addr().port())
     }
 
-    pub fn fault(&self, writes: &'static [&'static str], fault: Fault) -> common::FaultProxy {
+    pub(crate) fn fault(
+        &self,
+        writes: &'static [&'static str],
+        fault: Fault,
+    ) -> common::FaultProxy {
         self.runtime
             .block_on(common::fault_proxy(self.sandbox.addr(), writes, fault))
     }
 
-    pub fn item(&self, table: &str, pk: &str, sk: &str) -> String {
+    pub(crate) fn item(&self, table: &str, pk: &str, sk: &str) -> String {
         text(
             &dynoscope(&[
                 "--endpoint-url",
@@ -71,7 +75,7 @@ impl Served {
 }
 
 /// Run the CLI with `args`, which must succeed; (stdout, stderr).
-pub fn succeeded(args: &[&str]) -> (String, String) {
+pub(crate) fn succeeded(args: &[&str]) -> (String, String) {
     let out = dynoscope(args);
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     assert!(out.status.success(), "{args:?} failed: {stderr}");
@@ -79,7 +83,7 @@ pub fn succeeded(args: &[&str]) -> (String, String) {
 }
 
 /// The CLI as a command to spawn, with no credentials or profile from the environment.
-pub fn command(args: &[&str]) -> Command {
+pub(crate) fn command(args: &[&str]) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_dynoscope"));
     command
         .args(args)
@@ -90,14 +94,14 @@ pub fn command(args: &[&str]) -> Command {
 }
 
 /// The seeded `VID#9f3a` counter's play_count, as stored.
-pub fn play_count(served: &Served) -> String {
+pub(crate) fn play_count(served: &Served) -> String {
     let item = served.item("Videos", "VID#9f3a", "STATS#TOTAL");
     let json: serde_json::Value = serde_json::from_str(item.trim()).expect("one item");
     json["play_count"].to_string()
 }
 
 /// `child`'s output once it ends, or a failed test when it has not ended by the deadline.
-pub fn ended_within(
+pub(crate) fn ended_within(
     mut child: std::process::Child,
     deadline: std::time::Duration,
 ) -> std::process::Output {

@@ -15,7 +15,7 @@ use crate::common::{
 
 /// A table of `count` items in 8 partitions (`SK` = `I#00000`…), each padded with `pad_bytes`,
 /// every fourth one of a partition with `kind = keep`.
-pub async fn table_of(count: usize, pad_bytes: usize) -> (Engine, TableInfo) {
+pub(crate) async fn table_of(count: usize, pad_bytes: usize) -> (Engine, TableInfo) {
     let engine = empty_engine().await;
     let name = table_name("reads");
     create_table(&engine.client, &name).await;
@@ -38,19 +38,19 @@ pub async fn table_of(count: usize, pad_bytes: usize) -> (Engine, TableInfo) {
 }
 
 /// A proxy with `fault` on Scan and Query in front of `engine`, and a client through it.
-pub async fn proxy(engine: &Engine, fault: Fault) -> (FaultProxy, Reader) {
+pub(crate) async fn proxy(engine: &Engine, fault: Fault) -> (FaultProxy, Reader) {
     let proxy = common::fault_proxy(engine.sandbox.addr(), &["Scan", "Query"], fault).await;
     let connection = common::connect_to(&proxy.url, Duration::from_secs(10)).await;
     (proxy, connection.reader())
 }
 
 /// The sort key of `item`, as text.
-pub fn sk(item: &Item) -> String {
+pub(crate) fn sk(item: &Item) -> String {
     value::cell_text(&item["SK"])
 }
 
 /// Each key once: a key read twice fails the test.
-pub fn once(keys: impl IntoIterator<Item = String>) -> BTreeSet<String> {
+pub(crate) fn once(keys: impl IntoIterator<Item = String>) -> BTreeSet<String> {
     let mut seen = BTreeSet::new();
     for key in keys {
         assert!(seen.insert(key.clone()), "{key} read twice");
@@ -59,6 +59,6 @@ pub fn once(keys: impl IntoIterator<Item = String>) -> BTreeSet<String> {
 }
 
 /// The sort keys of a [`table_of`] `count` items.
-pub fn every(count: usize) -> BTreeSet<String> {
+pub(crate) fn every(count: usize) -> BTreeSet<String> {
     (0..count).map(|i| format!("I#{i:05}")).collect()
 }

@@ -12,14 +12,14 @@ use dynoscope_core::value::Item;
 use crate::common::{self, Engine, Fault, FaultProxy, create_table, empty_engine, s, table_name};
 
 /// Every fault each path is tried with.
-pub fn faults() -> Vec<Fault> {
+pub(crate) fn faults() -> Vec<Fault> {
     let mut all = Fault::AFTER_APPLY.to_vec();
     all.push(Fault::Throttle(2));
     all
 }
 
 /// A proxy with `fault` on `writes`, and a connection through it that gives up after 1 s.
-pub async fn proxied(
+pub(crate) async fn proxied(
     engine: &Engine,
     writes: &'static [&'static str],
     fault: Fault,
@@ -29,17 +29,17 @@ pub async fn proxied(
     (proxy, connection)
 }
 
-pub fn key(pk: &str, sk: &str) -> Item {
+pub(crate) fn key(pk: &str, sk: &str) -> Item {
     HashMap::from([("PK".to_owned(), s(pk)), ("SK".to_owned(), s(sk))])
 }
 
-pub async fn number(engine: &Engine, table: &str, key: &Item, attr: &str) -> Option<String> {
+pub(crate) async fn number(engine: &Engine, table: &str, key: &Item, attr: &str) -> Option<String> {
     ops::read_number(&engine.reader(), table, key, attr)
         .await
         .unwrap()
 }
 
-pub async fn engine_with_table() -> (Engine, TableInfo) {
+pub(crate) async fn engine_with_table() -> (Engine, TableInfo) {
     let engine = empty_engine().await;
     let name = table_name("faults");
     create_table(&engine.client, &name).await;

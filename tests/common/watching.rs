@@ -13,7 +13,7 @@ use dynoscope_core::write::{self, WriteOutcome};
 
 use crate::common::{self, Sdk as _, n, s};
 
-pub fn spec(table: &str, pk: Option<&str>, from: WatchFrom) -> WatchSpec {
+pub(crate) fn spec(table: &str, pk: Option<&str>, from: WatchFrom) -> WatchSpec {
     WatchSpec {
         table: table.to_owned(),
         pk: pk.map(str::to_owned),
@@ -30,7 +30,7 @@ pub fn spec(table: &str, pk: Option<&str>, from: WatchFrom) -> WatchSpec {
 }
 
 /// A table with a stream turned on through the write gateway, and one post with tally 0.
-pub async fn stream_table(connection: &Connection) -> TableInfo {
+pub(crate) async fn stream_table(connection: &Connection) -> TableInfo {
     let table = common::table_name("watch");
     common::create_table(&common::Sdk::sdk(connection), &table).await;
     let info = read::describe_table(&connection.reader(), &table)
@@ -57,7 +57,7 @@ pub async fn stream_table(connection: &Connection) -> TableInfo {
         .unwrap()
 }
 
-pub async fn like(connection: &Connection, table: &str, user: &str, op: LikeOp) {
+pub(crate) async fn like(connection: &Connection, table: &str, user: &str, op: LikeOp) {
     let spec = LikeSpec {
         table: table.to_owned(),
         pk: "POST#1".into(),

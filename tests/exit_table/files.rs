@@ -6,7 +6,7 @@ use super::Via::{Direct, Proxy};
 use super::{INVALID, Row, THROTTLED, row};
 use crate::common::Fault;
 
-pub fn rows(dir: &std::path::Path) -> Vec<Row> {
+pub(super) fn rows(dir: &std::path::Path) -> Vec<Row> {
     let mut rows = statement_rows();
     rows.extend(export_import_rows(dir));
     rows.extend(import_fault_rows(dir));

@@ -110,7 +110,7 @@ fn run_within_deadline(args: &[&str], closed_stdout: bool) -> std::process::Outp
 
 #[test]
 fn every_subcommand_exits_by_the_one_table() {
-    // The table as the README and --help print it: the statuses below are these numbers.
+    // The table as docs/cli.md and --help print it: the statuses below are these numbers.
     let statuses = [Exit::Done, Exit::Refused, Exit::Error, Exit::Unknown].map(Exit::status);
     assert_eq!(statuses, [0, 1, 2, 3]);
     let served = Served::new();

@@ -7,7 +7,7 @@ use super::Via::{Direct, Proxy};
 use super::{INVALID, Row, THROTTLED, row};
 use crate::common::Fault;
 
-pub fn rows() -> Vec<Row> {
+pub(super) fn rows() -> Vec<Row> {
     let mut rows = tables_describe_get_rows();
     rows.extend(items_scan_rows());
     rows.extend(check_rows());

@@ -7,7 +7,7 @@ use super::{INVALID, Row, THROTTLED, Via, row};
 use crate::common::Fault;
 use dynoscope_cli::Exit;
 
-pub fn rows() -> Vec<Row> {
+pub(super) fn rows() -> Vec<Row> {
     let mut rows = create_rows();
     rows.extend(update_rows());
     rows.extend(lost_and_refused());

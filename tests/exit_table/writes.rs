@@ -6,7 +6,7 @@ use super::Via::{Direct, Proxy};
 use super::{INVALID, Row, THROTTLED, row};
 use crate::common::Fault;
 
-pub fn rows() -> Vec<Row> {
+pub(super) fn rows() -> Vec<Row> {
     let mut rows = add_rows();
     rows.extend(like_rows());
     rows.extend(storm_rows());

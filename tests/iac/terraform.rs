@@ -13,7 +13,7 @@ use super::{cannot_run, folder, node_modules, rich, runs, specs, succeeds, tags}
 
 /// HashiCorp's own HCL parser (hcl2json, compiled to WebAssembly) from npm: Terraform's files
 /// are read by it where `terraform` itself is not installed.
-pub const HCL2JSON: &str = "@cdktf/hcl2json@0.21";
+pub(super) const HCL2JSON: &str = "@cdktf/hcl2json@0.21";
 
 /// `text` (an HCL file) as HashiCorp's parser reads it, as JSON.
 fn hcl_as_json(node: &Path, name: &str, text: &str) -> Value {

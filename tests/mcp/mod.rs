@@ -22,7 +22,7 @@ use rmcp::{RoleClient, ServiceExt};
 use serde_json::Value;
 
 /// `dynoscope --endpoint-url URL mcp --audit AUDIT ARGS`, with test credentials and no profile.
-pub fn mcp_command(url: &str, args: &[&str], audit: &Path) -> tokio::process::Command {
+pub(crate) fn mcp_command(url: &str, args: &[&str], audit: &Path) -> tokio::process::Command {
     let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_dynoscope"));
     command
         .arg("--endpoint-url")
@@ -40,12 +40,12 @@ pub fn mcp_command(url: &str, args: &[&str], audit: &Path) -> tokio::process::Co
 }
 
 /// A client talking to `dynoscope --endpoint-url URL mcp ARGS`, its audit log in `audit`.
-pub struct Agent {
+pub(crate) struct Agent {
     pub client: RunningService<RoleClient, ()>,
 }
 
 impl Agent {
-    pub async fn start(url: &str, args: &[&str], audit: &Path) -> Self {
+    pub(crate) async fn start(url: &str, args: &[&str], audit: &Path) -> Self {
         let (transport, _stderr) = TokioChildProcess::builder(mcp_command(url, args, audit))
             .stderr(Stdio::null())
             .spawn()
@@ -55,7 +55,7 @@ impl Agent {
     }
 
     /// Call `tool` with `arguments` (a JSON object).
-    pub async fn call(&self, tool: &'static str, arguments: Value) -> CallToolResult {
+    pub(crate) async fn call(&self, tool: &'static str, arguments: Value) -> CallToolResult {
         let Value::Object(arguments) = arguments else {
             panic!("arguments are an object");
         };
@@ -66,14 +66,14 @@ impl Agent {
     }
 
     /// Call `tool`, which must succeed; its structured result.
-    pub async fn ok(&self, tool: &'static str, arguments: Value) -> Value {
+    pub(crate) async fn ok(&self, tool: &'static str, arguments: Value) -> Value {
         let answer = self.call(tool, arguments).await;
         assert_ne!(answer.is_error, Some(true), "{tool}: {}", text(&answer));
         answer.structured_content.expect("structured content")
     }
 
     /// Call `tool`, which must fail; the error's text.
-    pub async fn refused(&self, tool: &'static str, arguments: Value) -> String {
+    pub(crate) async fn refused(&self, tool: &'static str, arguments: Value) -> String {
         let answer = self.call(tool, arguments).await;
         assert_eq!(
             answer.is_error,
@@ -86,7 +86,7 @@ impl Agent {
 }
 
 /// The text of an answer's first content block.
-pub fn text(answer: &CallToolResult) -> String {
+pub(crate) fn text(answer: &CallToolResult) -> String {
     answer
         .content
         .first()
@@ -96,13 +96,13 @@ pub fn text(answer: &CallToolResult) -> String {
 }
 
 /// A fresh audit log path.
-pub fn audit_path(name: &str) -> PathBuf {
+pub(crate) fn audit_path(name: &str) -> PathBuf {
     common::files::scratch(name).join("audit.jsonl")
 }
 
 /// The audit log's lines as JSON, but those of messages that were not tool calls (received:
 /// `initialize`, notifications, what rmcp answers by itself).
-pub fn audit_lines(path: &Path) -> Vec<Value> {
+pub(crate) fn audit_lines(path: &Path) -> Vec<Value> {
     every_audit_line(path)
         .into_iter()
         .filter(|l| l["event"] != "received")
@@ -110,7 +110,7 @@ pub fn audit_lines(path: &Path) -> Vec<Value> {
 }
 
 /// Every line of the audit log as JSON.
-pub fn every_audit_line(path: &Path) -> Vec<Value> {
+pub(crate) fn every_audit_line(path: &Path) -> Vec<Value> {
     std::fs::read_to_string(path)
         .unwrap()
         .lines()

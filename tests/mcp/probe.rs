@@ -14,10 +14,10 @@ use tokio::process::{Child, ChildStdin, ChildStdout};
 use super::{Agent, audit_lines, audit_path, mcp_command};
 
 /// Every wait here ends within this.
-pub const DEADLINE: Duration = Duration::from_secs(60);
+pub(super) const DEADLINE: Duration = Duration::from_secs(60);
 
 /// `dynoscope mcp` spoken to line by line.
-pub struct Raw {
+pub(super) struct Raw {
     pub child: Child,
     pub stdin: Option<ChildStdin>,
     stdout: BufReader<ChildStdout>,
@@ -25,7 +25,7 @@ pub struct Raw {
 
 impl Raw {
     /// Start the server and open a session (initialize, initialized).
-    pub async fn start(url: &str, args: &[&str], audit: &Path) -> Self {
+    pub(super) async fn start(url: &str, args: &[&str], audit: &Path) -> Self {
         let mut child = mcp_command(url, args, audit)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -53,12 +53,12 @@ impl Raw {
 
     /// Stop reading the answers (the client's end of stdout closed, as when its process
     /// ends), keeping stdin open; the server and its stdin.
-    pub fn stop_reading(self) -> (Child, Option<ChildStdin>) {
+    pub(super) fn stop_reading(self) -> (Child, Option<ChildStdin>) {
         (self.child, self.stdin)
     }
 
     /// Send `line` and its newline.
-    pub async fn send(&mut self, line: &[u8]) {
+    pub(super) async fn send(&mut self, line: &[u8]) {
         let stdin = self.stdin.as_mut().unwrap();
         stdin.write_all(line).await.unwrap();
         stdin.write_all(b"\n").await.unwrap();
@@ -66,7 +66,7 @@ impl Raw {
     }
 
     /// The next line the server writes, as JSON.
-    pub async fn answer(&mut self) -> Value {
+    pub(super) async fn answer(&mut self) -> Value {
         let mut line = String::new();
         let read = tokio::time::timeout(DEADLINE, self.stdout.read_line(&mut line)).await;
         assert!(
@@ -77,7 +77,7 @@ impl Raw {
     }
 
     /// Call `tool` with `arguments` as request `id`; its answer.
-    pub async fn call(&mut self, id: u64, tool: &str, arguments: Value) -> Value {
+    pub(super) async fn call(&mut self, id: u64, tool: &str, arguments: Value) -> Value {
         let request = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
             "params": {"name": tool, "arguments": arguments}});
         self.send(request.to_string().as_bytes()).await;

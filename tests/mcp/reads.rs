@@ -37,6 +37,66 @@ fn likes_rule() -> serde_json::Value {
     json!({"tally": "likeTally", "child_prefix": "LIKE#", "parent_prefix": "POST#"})
 }
 
+/// An item is read exactly; a missing item is refused, as the CLI's `get` exits 1: the same
+/// report (core's `Got`).
+async fn get_item_answers_found_or_refused(agent: &Agent) {
+    let item = agent
+        .ok(
+            "get_item",
+            json!({"table": "Videos", "key": {"PK": "VID#9f3a", "SK": "META"}}),
+        )
+        .await;
+    assert_eq!(
+        item["item"]["bytes_served"],
+        json!({"N": dynoscope_core::seed::BIG_NUMBER}),
+        "the number is the server's, exactly"
+    );
+    assert_eq!(
+        (&item["found"], &item["ending"]),
+        (&json!(true), &json!("done"))
+    );
+    let missing = agent
+        .ok(
+            "get_item",
+            json!({"table": "Videos", "key": {"PK": "VID#none", "SK": "META"}}),
+        )
+        .await;
+    assert_eq!(
+        (&missing["item"], &missing["found"], &missing["ending"]),
+        (&json!(null), &json!(false), &json!("refused")),
+        "{missing}"
+    );
+    // Both answers are what the tool's published output schema says, by a real validator.
+    let tools = agent.client.list_all_tools().await.unwrap();
+    let get = tools.iter().find(|t| t.name == "get_item").unwrap();
+    let schema = serde_json::Value::Object((*get.output_schema.clone().unwrap()).clone());
+    for answer in [&item, &missing] {
+        valid_by(&schema, answer);
+    }
+}
+
+/// `document` is valid by `schema` (JSON Schema 2020-12) as Python's `jsonschema` judges it
+/// (in target/test-tools, with cfn-lint).
+fn valid_by(schema: &serde_json::Value, document: &serde_json::Value) {
+    use std::io::Write as _;
+    let check = "import json, sys\nfrom jsonschema import Draft202012Validator as V\n\
+                 s, d = json.load(sys.stdin)\nV.check_schema(s)\nV(s).validate(d)\n";
+    let mut python = std::process::Command::new("python3")
+        .args(["-c", check])
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3 with jsonschema (scripts/test.sh installs it with cfn-lint)");
+    let input = serde_json::to_vec(&json!([schema, document])).unwrap();
+    python.stdin.take().unwrap().write_all(&input).unwrap();
+    let out = python.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{document} is not valid by the schema: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// Every tool is listed, says what it costs, and is marked read-only when it only reads.
 async fn every_tool_says_what_it_costs(agent: &Agent) {
     let tools = agent.client.list_all_tools().await.unwrap();
@@ -156,7 +216,7 @@ async fn query_and_scan_go_on(agent: &Agent) {
     let second = agent.ok("query", again).await;
     assert!(second["count"].as_u64().unwrap() >= 1, "{second}");
     assert_ne!(first["items"][0], second["items"][0]);
-    assert!(first["consumedRCU"].as_f64().unwrap() > 0.0);
+    assert!(first["consumed_rcu"].as_f64().unwrap() > 0.0);
 
     // A scan sends no more page requests than its cap, and says where to go on.
     let scan = agent
@@ -205,23 +265,13 @@ async fn every_tool_is_listed_with_what_it_costs_and_every_read_answers() {
     assert_eq!(tables["tables"], json!(["Social", "Videos"]));
     let described = agent.ok("describe_table", json!({"table": "Social"})).await;
     assert_eq!(
-        described["partitionKey"],
+        described["partition_key"],
         json!({"name": "PK", "type": "S"})
     );
 
     query_and_scan_go_on(&agent).await;
 
-    let item = agent
-        .ok(
-            "get_item",
-            json!({"table": "Videos", "key": {"PK": "VID#9f3a", "SK": "META"}}),
-        )
-        .await;
-    assert_eq!(
-        item["item"]["bytes_served"],
-        json!({"N": dynoscope_core::seed::BIG_NUMBER}),
-        "the number is the server's, exactly"
-    );
+    get_item_answers_found_or_refused(&agent).await;
 
     let check = agent
         .ok(
@@ -285,7 +335,7 @@ async fn every_tool_is_listed_with_what_it_costs_and_every_read_answers() {
     for read in READS {
         assert!(tools_called.contains(&read), "{read} audited");
     }
-    assert_eq!(lines.len(), 1 + 19);
+    assert_eq!(lines.len(), 1 + 20);
     agent.client.cancel().await.unwrap();
 }
 

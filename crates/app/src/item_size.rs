@@ -8,14 +8,14 @@ use dynoscope_core::value::Item;
 
 /// `Size: 1,234 B · put 2 WCU (tx 4) · read 1 RCU strong / 0.5 eventual · 0.3% of 400 KB`, for
 /// an item with any attribute.
-pub fn item_size_ui(ui: &mut Ui, item: &Item) {
+pub(crate) fn item_size_ui(ui: &mut Ui, item: &Item) {
     if let Some(line) = size_line(item) {
         size_text_ui(ui, &line);
     }
 }
 
 /// The line as the app shows it.
-pub fn size_text_ui(ui: &mut Ui, line: &str) {
+pub(crate) fn size_text_ui(ui: &mut Ui, line: &str) {
     ui.weak(format!("Size: {line}")).on_hover_text(
         "As DynamoDB counts it: names and values; units rounded up per 1 KB written, 4 KB read",
     );
@@ -24,7 +24,7 @@ pub fn size_text_ui(ui: &mut Ui, line: &str) {
 /// The size line of what is being typed, made again only when the typing changes: an editor
 /// holds text, not an item, and parsing it every frame would be work for nothing.
 #[derive(Debug, Default)]
-pub struct SizeMemo {
+pub(crate) struct SizeMemo {
     /// What the line was made from (a hash of the typed text); `None` before the first.
     made_from: Option<u64>,
     /// The line, or `None` while the text is not a whole item.
@@ -34,7 +34,7 @@ pub struct SizeMemo {
 impl SizeMemo {
     /// The line of the item `item` makes of what is typed, whose hash is `typed`; `item` is
     /// called only when `typed` changed.
-    pub fn line(&mut self, typed: u64, item: impl FnOnce() -> Option<Item>) -> Option<&str> {
+    pub(crate) fn line(&mut self, typed: u64, item: impl FnOnce() -> Option<Item>) -> Option<&str> {
         if self.made_from != Some(typed) {
             self.made_from = Some(typed);
             self.line = item().as_ref().and_then(size_line);
@@ -44,7 +44,7 @@ impl SizeMemo {
 }
 
 /// A hash of `parts`, for [`SizeMemo::line`].
-pub fn typed_hash<'a>(parts: impl IntoIterator<Item = &'a str>) -> u64 {
+pub(crate) fn typed_hash<'a>(parts: impl IntoIterator<Item = &'a str>) -> u64 {
     use std::hash::{Hash as _, Hasher as _};
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     for part in parts {

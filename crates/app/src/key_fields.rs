@@ -11,13 +11,13 @@ use dynoscope_core::value::{Item, whole_text};
 
 /// The key's fields, in the table's key order.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct KeyFields {
+pub(crate) struct KeyFields {
     texts: Vec<String>,
 }
 
 impl KeyFields {
     /// Fill the fields from `item`'s key attributes (a row, or a key).
-    pub fn fill(&mut self, info: &TableInfo, item: &Item) {
+    pub(crate) fn fill(&mut self, info: &TableInfo, item: &Item) {
         self.texts = info
             .key_names()
             .iter()
@@ -26,7 +26,7 @@ impl KeyFields {
     }
 
     /// The key typed, checked as the table's key.
-    pub fn key(&self, info: &TableInfo) -> Result<Item, InputError> {
+    pub(crate) fn key(&self, info: &TableInfo) -> Result<Item, InputError> {
         let names = info.key_names();
         let texts = self
             .texts
@@ -37,7 +37,7 @@ impl KeyFields {
     }
 
     /// Draw a field per key attribute; whether any was changed.
-    pub fn key_fields_ui(&mut self, ui: &mut Ui, info: &TableInfo) -> bool {
+    pub(crate) fn key_fields_ui(&mut self, ui: &mut Ui, info: &TableInfo) -> bool {
         let keys = [Some(&info.partition), info.sort.as_ref()];
         self.texts
             .resize(keys.iter().flatten().count(), String::new());

@@ -3,28 +3,28 @@
 //! and carries [`Intent`]s between them; each keeps the one [`Feature`] contract (poll, draw,
 //! start afresh on a changed [`Subject`]). Drawing functions take `&mut Ui` and end in `_ui`.
 
-pub mod admin;
+mod admin;
 pub mod browse;
-pub mod compare;
-pub mod connection;
-pub mod edit;
-pub mod expr;
-pub mod feature;
+mod compare;
+mod connection;
+mod edit;
+mod expr;
+mod feature;
 mod intent;
-pub mod item_size;
-pub mod items;
-pub mod key_fields;
-pub mod likes;
-pub mod metrics;
-pub mod palette;
-pub mod save;
-pub mod shell;
-pub mod tables;
-pub mod tally;
-pub mod transfer;
-pub mod watch;
+mod item_size;
+mod items;
+mod key_fields;
+mod likes;
+mod metrics;
+mod palette;
+mod save;
+mod shell;
+mod tables;
+mod tally;
+mod transfer;
+mod watch;
 mod widgets;
-pub mod write_flow;
+mod write_flow;
 
 use dynoscope_core::connection::Connection;
 use dynoscope_core::read::BrowseRequest;

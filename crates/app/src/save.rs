@@ -76,7 +76,7 @@ impl SaveEnd {
 }
 
 /// Writes a file at a path, replacing what is there only when told to.
-pub type WriteFn = Box<dyn FnOnce(&Path, IfExists) -> Result<usize> + Send>;
+pub(crate) type WriteFn = Box<dyn FnOnce(&Path, IfExists) -> Result<usize> + Send>;
 
 /// Saves files through a picker.
 #[derive(Clone)]
@@ -154,7 +154,7 @@ impl Saver {
 
 /// The file a path typed names: `~/` is the home folder, and a folder that exists gets
 /// `suggested_name` in it; `None` when nothing is typed.
-pub fn typed_path(typed: &str, suggested_name: &str) -> Option<PathBuf> {
+pub(crate) fn typed_path(typed: &str, suggested_name: &str) -> Option<PathBuf> {
     let typed = typed.trim();
     if typed.is_empty() {
         return None;
@@ -271,14 +271,14 @@ impl Saving {
 }
 
 /// Whether something is at `path` (a link too, even a broken one).
-pub fn exists(path: &Path) -> bool {
+pub(crate) fn exists(path: &Path) -> bool {
     std::fs::symlink_metadata(path).is_ok()
 }
 
 /// "Replace …?" with **Replace** and **Cancel**: `Some(true)` to replace, `Some(false)` to keep
 /// the file, `None` while unanswered.
 #[must_use]
-pub fn replace_question_ui(ui: &mut Ui, path: &Path) -> Option<bool> {
+pub(crate) fn replace_question_ui(ui: &mut Ui, path: &Path) -> Option<bool> {
     let mut answer = None;
     ui.group(|ui| {
         ui.label(format!("Replace {}?", path.display()));

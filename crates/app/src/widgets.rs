@@ -10,7 +10,7 @@ use dynoscope_core::value::AttrType;
 use dynoscope_core::write::{Confirmation, Destination};
 
 /// A labelled single-line text field; the label is its accessible name.
-pub fn labelled_text_ui(
+pub(crate) fn labelled_text_ui(
     ui: &mut Ui,
     label: &str,
     text: &mut String,
@@ -28,7 +28,7 @@ pub fn labelled_text_ui(
 
 /// An error shown inline, once, with the operation and the server's code: its headline on one
 /// line, and the whole chain behind "details" when there is more to it.
-pub fn error_ui(ui: &mut Ui, error: &Error) {
+pub(crate) fn error_ui(ui: &mut Ui, error: &Error) {
     let color = ui.visuals().error_fg_color;
     let (headline, full) = (error.headline(), error.to_string());
     ui.label(RichText::new(&headline).color(color));
@@ -42,7 +42,7 @@ pub fn error_ui(ui: &mut Ui, error: &Error) {
 }
 
 /// A small type tag such as `N` or `SS` in front of a value.
-pub fn type_tag_ui(ui: &mut Ui, kind: AttrType) {
+pub(crate) fn type_tag_ui(ui: &mut Ui, kind: AttrType) {
     let color = match kind {
         AttrType::S => Color32::from_rgb(80, 140, 200),
         AttrType::N => Color32::from_rgb(90, 170, 90),
@@ -53,10 +53,10 @@ pub fn type_tag_ui(ui: &mut Ui, kind: AttrType) {
 }
 
 /// The colour of a good outcome.
-pub const GOOD: Color32 = Color32::from_rgb(90, 180, 90);
+pub(crate) const GOOD: Color32 = Color32::from_rgb(90, 180, 90);
 
 /// One line of a core report, styled by its tone.
-pub fn line_ui(ui: &mut Ui, line: &Line) {
+pub(crate) fn line_ui(ui: &mut Ui, line: &Line) {
     let mut text = RichText::new(&line.text);
     if line.text.contains('→') {
         // The proportional font has no arrow glyph; the monospace one has.
@@ -76,7 +76,7 @@ pub fn line_ui(ui: &mut Ui, line: &Line) {
 }
 
 /// Every line of a core report, one under the other.
-pub fn lines_ui(ui: &mut Ui, lines: &[Line]) {
+pub(crate) fn lines_ui(ui: &mut Ui, lines: &[Line]) {
     for line in lines {
         line_ui(ui, line);
     }
@@ -84,7 +84,7 @@ pub fn lines_ui(ui: &mut Ui, lines: &[Line]) {
 
 /// Where the button next to it writes: table, item and connection, always in view; on a
 /// read-only connection, that writes are off and why. Returns whether writes are on.
-pub fn writes_to_ui(ui: &mut Ui, text: &str, connection: &Connection) -> bool {
+pub(crate) fn writes_to_ui(ui: &mut Ui, text: &str, connection: &Connection) -> bool {
     match Destination::writes_off(connection) {
         None => {
             ui.label(RichText::new(format!("Writes to {text}")).weak());
@@ -98,7 +98,7 @@ pub fn writes_to_ui(ui: &mut Ui, text: &str, connection: &Connection) -> bool {
 }
 
 /// A button that writes: disabled, saying why, on a read-only connection.
-pub fn write_button_ui(
+pub(crate) fn write_button_ui(
     ui: &mut Ui,
     connection: &Connection,
     enabled: bool,
@@ -115,7 +115,7 @@ pub fn write_button_ui(
 /// The write gateway's question for a write waiting on the user: `Some(true)` when confirmed,
 /// `Some(false)` when declined.
 #[must_use]
-pub fn confirm_ui(ui: &mut Ui, question: &mut Question) -> Option<bool> {
+pub(crate) fn confirm_ui(ui: &mut Ui, question: &mut Question) -> Option<bool> {
     let mut answer = None;
     let group = ui.group(|ui| {
         ui.colored_label(ui.visuals().warn_fg_color, &question.text);
@@ -157,7 +157,7 @@ pub fn confirm_ui(ui: &mut Ui, question: &mut Question) -> Option<bool> {
 /// On a protected connection, the field its name is typed into before a write the feature
 /// confirms its own way (a count typed back, a repair's button): `true` once it is typed, and
 /// always `true` on a connection that is not protected.
-pub fn protected_name_ui(ui: &mut Ui, connection: &Connection, typed: &mut String) -> bool {
+pub(crate) fn protected_name_ui(ui: &mut Ui, connection: &Connection, typed: &mut String) -> bool {
     let Some(name) = connection.name().filter(|_| connection.is_protected()) else {
         return true;
     };
@@ -168,7 +168,7 @@ pub fn protected_name_ui(ui: &mut Ui, connection: &Connection, typed: &mut Strin
 /// A question of the write gateway waiting for its answer: its words, and for a protected
 /// connection the name to type and what was typed so far.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Question {
+pub(crate) struct Question {
     /// What is asked.
     pub text: String,
     /// The connection's name, to type before the write can be confirmed.
@@ -182,7 +182,7 @@ pub struct Question {
 
 impl Question {
     /// The question `confirmation` asks, if it asks one.
-    pub fn of(confirmation: &Confirmation) -> Option<Self> {
+    pub(crate) fn of(confirmation: &Confirmation) -> Option<Self> {
         let (text, name) = confirmation.question()?;
         Some(Self {
             text: text.to_owned(),
@@ -191,21 +191,11 @@ impl Question {
             seen: false,
         })
     }
-
-    /// `text` asked of a write on `connection`: its name is typed when it is protected.
-    pub fn on(text: String, connection: &Connection) -> Self {
-        Self {
-            text,
-            name: connection.name().filter(|_| connection.is_protected()),
-            typed: String::new(),
-            seen: false,
-        }
-    }
 }
 
 /// Buttons drawn in a menu or popup look like buttons again (a menu draws them as items,
 /// without a fill or a frame): for forms and actions placed in one.
-pub fn framed_buttons(ui: &mut Ui) {
+pub(crate) fn framed_buttons(ui: &mut Ui) {
     let global = ui.ctx().global_style();
     let visuals = &mut ui.style_mut().visuals;
     visuals.button_frame = true;
@@ -217,7 +207,7 @@ pub fn framed_buttons(ui: &mut Ui) {
 
 /// The whole programs a request can be copied as (Like lab, Tally check, Numbers panel), each
 /// with its button's words.
-pub const PROGRAM_COPIES: [(Target, &str); 5] = [
+pub(crate) const PROGRAM_COPIES: [(Target, &str); 5] = [
     (Target::Boto3, "Copy as boto3 program"),
     (Target::JsClient, "Copy as JS program"),
     (Target::Go, "Copy as Go program"),

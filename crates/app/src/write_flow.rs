@@ -12,7 +12,7 @@ use dynoscope_core::write::Confirmation;
 /// One feature's write, from the plan to the answer. `P` is what is sent (a plan and whatever
 /// the feature needs with it), `H` the handle of the work under way (a `Pending`, a `Job`).
 #[derive(Debug)]
-pub struct WriteFlow<P, H> {
+pub(crate) struct WriteFlow<P, H> {
     /// A plan waiting for the user's answer to the gateway's question.
     asking: Option<(P, Question)>,
     /// The write under way.
@@ -33,7 +33,7 @@ impl<P, H> WriteFlow<P, H> {
     /// `confirmed` false) when nothing is to be asked, kept to ask about when the gateway asks,
     /// and refused with its reason (read-only) without sending. A write under way or a question
     /// waiting refuses another.
-    pub fn begin(
+    pub(crate) fn begin(
         &mut self,
         plan: P,
         confirmation: Confirmation,
@@ -56,7 +56,7 @@ impl<P, H> WriteFlow<P, H> {
 
     /// The user's answer to the question waiting: yes sends the plan by `send` (with
     /// `confirmed` true), no drops it, nothing sent. Without a question, nothing happens.
-    pub fn answered(&mut self, yes: bool, send: impl FnOnce(P, bool) -> H) {
+    pub(crate) fn answered(&mut self, yes: bool, send: impl FnOnce(P, bool) -> H) {
         if let Some((plan, _)) = self.asking.take()
             && yes
         {
@@ -65,7 +65,7 @@ impl<P, H> WriteFlow<P, H> {
     }
 
     /// Draw the question waiting, if any, and act on the answer (see [`Self::answered`]).
-    pub fn question_ui(&mut self, ui: &mut Ui, send: impl FnOnce(P, bool) -> H) {
+    pub(crate) fn question_ui(&mut self, ui: &mut Ui, send: impl FnOnce(P, bool) -> H) {
         let Some((_, question)) = &mut self.asking else {
             return;
         };
@@ -75,40 +75,40 @@ impl<P, H> WriteFlow<P, H> {
     }
 
     /// The plan a question waits on (what the form must not change meanwhile).
-    pub fn asking(&self) -> Option<&P> {
+    pub(crate) fn asking(&self) -> Option<&P> {
         self.asking.as_ref().map(|(plan, _)| plan)
     }
 
     /// The question waiting, for a feature that draws it inside its own panel and hands the
     /// answer to [`Self::answered`].
-    pub fn question(&self) -> Option<&str> {
+    pub(crate) fn question(&self) -> Option<&str> {
         self.asking
             .as_ref()
             .map(|(_, question)| question.text.as_str())
     }
 
     /// The question waiting, to draw (and type a protected connection's name into).
-    pub fn question_mut(&mut self) -> Option<&mut Question> {
+    pub(crate) fn question_mut(&mut self) -> Option<&mut Question> {
         self.asking.as_mut().map(|(_, question)| question)
     }
 
     /// The write under way, to poll (and to take when it has answered).
-    pub fn sending(&mut self) -> &mut Option<H> {
+    pub(crate) fn sending(&mut self) -> &mut Option<H> {
         &mut self.sending
     }
 
     /// Whether a write is under way.
-    pub fn is_sending(&self) -> bool {
+    pub(crate) fn is_sending(&self) -> bool {
         self.sending.is_some()
     }
 
     /// Whether a question waits or a write is under way: a new write cannot begin.
-    pub fn busy(&self) -> bool {
+    pub(crate) fn busy(&self) -> bool {
         self.asking.is_some() || self.sending.is_some()
     }
 
     /// Forget the question waiting (its subject is gone); a write under way is left to answer.
-    pub fn drop_question(&mut self) {
+    pub(crate) fn drop_question(&mut self) {
         self.asking = None;
     }
 }
@@ -118,7 +118,7 @@ impl<P, H> WriteFlow<P, H> {
 /// is allowed and whether it was confirmed so. A read-only connection is not allowed, and
 /// says nothing here: the line of where the run writes already says why, once, and nothing
 /// was refused, as nothing was started.
-pub fn typed_confirmation_ui(
+pub(crate) fn typed_confirmation_ui(
     ui: &mut Ui,
     confirmation: Confirmation,
     typed: &mut String,

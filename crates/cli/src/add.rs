@@ -10,7 +10,7 @@ use dynoscope_core::spec::AddSpec;
 /// Run the edit (`confirmed`: `--yes`) and print the report on stdout; an error before
 /// anything could apply is returned, to be printed once on stderr. Interrupted before it is
 /// sent, nothing is sent; once sent, its answer is waited for and said.
-pub async fn add(cx: &mut Ctx<'_>, args: AddArgs) -> Result<Exit> {
+pub(crate) async fn add(cx: &mut Ctx<'_>, args: AddArgs) -> Result<Exit> {
     let (connection, confirmed, stop) = (cx.connection, cx.confirmed, cx.stop);
     let out = &mut *cx.out;
     let spec = AddSpec {

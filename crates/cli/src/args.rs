@@ -2,13 +2,13 @@
 
 use clap::{Args, Parser};
 
-pub use crate::cost_args::{ShardsAdviceArgs, SizeArgs};
+pub(crate) use crate::cost_args::{ShardsAdviceArgs, SizeArgs};
 use crate::exit::EXIT_TABLE;
-pub use crate::expr_args::{ExprArgs, ExprKind};
+pub(crate) use crate::expr_args::{ExprArgs, ExprKind};
 pub use crate::flags::{ConnectionFlags, OutputFlags};
-pub use crate::like_args::{LikeArgs, LikeTargetArgs, StormArgs};
-pub use crate::read_args::{CheckArgs, ItemsArgs, PartiqlArgs, ScanArgs, SqlArgs};
-pub use crate::write_args::{DeleteArgs, ExportArgs, GetArgs, ImportArgs, PutArgs};
+pub(crate) use crate::like_args::{LikeArgs, LikeTargetArgs, StormArgs};
+pub(crate) use crate::read_args::{CheckArgs, ItemsArgs, PartiqlArgs, ScanArgs, SqlArgs};
+pub(crate) use crate::write_args::{DeleteArgs, ExportArgs, GetArgs, ImportArgs, PutArgs};
 use dynoscope_core::counter::EditMode;
 
 /// The version `--version` says: the crate's, and the commit it was built from.
@@ -307,45 +307,6 @@ impl Subcommand {
             _ => None,
         }
     }
-
-    /// Whether the output is JSON (so errors are printed as JSON too).
-    pub fn json(&self) -> bool {
-        match self {
-            Self::Items(a) => a.json,
-            Self::Scan(a) => a.json,
-            Self::Add(a) => a.json,
-            Self::Check(a) => a.json,
-            Self::Like(a) | Self::Unlike(a) => a.target.json,
-            Self::Storm(a) => a.target.json,
-            Self::Partiql(a) => a.json,
-            Self::Sql(a) => a.json,
-            Self::Get(a) => a.json,
-            Self::Watch(a) => a.json,
-            Self::Cost(a) => a.json,
-            Self::Metrics(a) => a.json,
-            Self::Insights(_) => false,
-            Self::Size(a) => a.json,
-            Self::ShardsAdvice(a) => a.json,
-            Self::Table(t) => t.json(),
-            Self::Truncate(a) => a.purge.json,
-            Self::Delete(a) => a.purge.json,
-            Self::CloneTable(a) => a.json,
-            Self::Diff(a) => a.json,
-            Self::Snapshot(a) => a.json,
-            Self::Plan(a) => a.json,
-            Self::Put(a) => a.json,
-            Self::Paths(a) => a.json,
-            Self::Tables
-            | Self::Describe { .. }
-            | Self::Expr(_)
-            | Self::Sandbox { .. }
-            | Self::Completions(_)
-            | Self::Man(_)
-            | Self::Mcp(_)
-            | Self::Export(_)
-            | Self::Import(_) => false,
-        }
-    }
 }
 
 /// `dynoscope mcp`.
@@ -386,9 +347,6 @@ pub struct AddArgs {
     /// Create the item when it does not exist (without: a missing item is refused).
     #[arg(long)]
     pub create: bool,
-    /// Print the result as one JSON object.
-    #[arg(long)]
-    pub json: bool,
 }
 
 /// `--mode`'s value: `add`, `set` or `exact`, the core's spelling.

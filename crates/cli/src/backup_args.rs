@@ -12,9 +12,6 @@ pub struct BackupArgs {
     /// The backup's name: 3 to 255 letters, digits, `_`, `-` or `.`
     #[arg(long)]
     pub name: String,
-    /// One JSON object: what was sent and how it ended, the table and the backup after.
-    #[arg(long)]
-    pub json: bool,
 }
 
 /// `dynoscope table backups`.
@@ -23,9 +20,6 @@ pub struct BackupsArgs {
     /// The table.
     #[arg(long)]
     pub table: String,
-    /// One JSON object: the table and its backups.
-    #[arg(long)]
-    pub json: bool,
 }
 
 /// `dynoscope table restore`.
@@ -37,9 +31,6 @@ pub struct RestoreArgs {
     /// The new table: refused when a table of that name exists.
     #[arg(long, value_name = "NAME")]
     pub to_table: String,
-    /// One JSON object.
-    #[arg(long)]
-    pub json: bool,
 }
 
 /// `dynoscope table delete-backup`.
@@ -51,7 +42,4 @@ pub struct DeleteBackupArgs {
     /// The backup's name or ARN typed again: nothing is deleted without it.
     #[arg(long, value_name = "BACKUP_NAME_OR_ARN", default_value = "")]
     pub confirm: String,
-    /// One JSON object.
-    #[arg(long)]
-    pub json: bool,
 }

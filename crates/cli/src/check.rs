@@ -25,7 +25,7 @@ use dynoscope_core::transfer::Format;
 
 /// Run the check; exit 0 when every parent matches, 1 when any drifted or could not be
 /// checked. With `--repair` (and `--all`), every drifted parent is then repaired.
-pub async fn check(cx: &mut Ctx<'_>, args: CheckArgs) -> Result<Exit> {
+pub(crate) async fn check(cx: &mut Ctx<'_>, args: CheckArgs) -> Result<Exit> {
     let (connection, confirmed, stop) = (cx.connection, cx.confirmed, cx.stop);
     let client = &connection.reader();
     let info = describe(client, &args.table, stop).await?;

@@ -55,9 +55,6 @@ pub struct CloneArgs {
     /// `full` (every item compared by key, each side read once more).
     #[arg(long, value_name = "sample|full", value_parser = ["sample", "full"])]
     pub check: Option<String>,
-    /// Print the report as one JSON object.
-    #[arg(long)]
-    pub json: bool,
 }
 
 impl CloneArgs {
@@ -86,7 +83,7 @@ impl CloneArgs {
 }
 
 /// Clone `args.table` from `source` to the destination the `--to-…` flags name.
-pub async fn clone(cx: &mut Ctx<'_>, args: CloneArgs) -> Result<Exit> {
+pub(crate) async fn clone(cx: &mut Ctx<'_>, args: CloneArgs) -> Result<Exit> {
     let (source, flags, stop) = (cx.connection, cx.flags, cx.stop);
     let out = &mut *cx.out;
     let notes = out.notes();

@@ -8,7 +8,7 @@ use dynoscope_core::cancel::CancelToken;
 use dynoscope_core::connection::Connection;
 
 /// One subcommand's context.
-pub struct Ctx<'a> {
+pub(crate) struct Ctx<'a> {
     /// The connection the subcommand reads and writes through.
     pub connection: &'a Connection,
     /// The connection flags (a clone makes its destination's connection from them).

@@ -16,9 +16,6 @@ pub struct CostArgs {
     /// The table.
     #[arg(long)]
     pub table: String,
-    /// Print JSON (dollar figures as exact decimal numbers).
-    #[arg(long)]
-    pub json: bool,
     /// Read this region's prices from AWS's live price list first (AWS only; needs
     /// `pricing:GetProducts`). When they cannot be read, the shipped prices are used.
     #[arg(long)]
@@ -26,7 +23,7 @@ pub struct CostArgs {
 }
 
 /// Describe the table and print its prices card.
-pub async fn cost(cx: &mut Ctx<'_>, args: &CostArgs) -> Result<Exit> {
+pub(crate) async fn cost(cx: &mut Ctx<'_>, args: &CostArgs) -> Result<Exit> {
     let (connection, stop) = (cx.connection, cx.stop);
     let out = &mut *cx.out;
     if args.live {

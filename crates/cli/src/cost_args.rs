@@ -23,9 +23,6 @@ pub struct SizeArgs {
     /// The item's sort key value, when the table has a sort key.
     #[arg(long, allow_hyphen_values = true, requires = "pk")]
     pub sk: Option<String>,
-    /// One JSON object, every number exact, with US dollar figures.
-    #[arg(long)]
-    pub json: bool,
 }
 
 /// `dynoscope shards-advice`.
@@ -52,7 +49,4 @@ pub struct ShardsAdviceArgs {
     /// demand).
     #[arg(long)]
     pub table: Option<String>,
-    /// One JSON object, every number exact.
-    #[arg(long)]
-    pub json: bool,
 }

@@ -57,13 +57,10 @@ pub struct DiffArgs {
     /// Side B is this DynamoDB export instead of a table. With --all.
     #[arg(long, value_name = "PATH", conflicts_with_all = ["pk", "key", "snapshot", "to_table"])]
     pub to_export: Option<std::path::PathBuf>,
-    /// Print the report as one JSON object: every difference kept (the first 1,000 of each kind).
-    #[arg(long)]
-    pub json: bool,
 }
 
 /// Compare, and exit 0 when the two sides hold the same items, 1 when they differ.
-pub async fn diff(cx: &mut Ctx<'_>, args: DiffArgs) -> Result<Exit> {
+pub(crate) async fn diff(cx: &mut Ctx<'_>, args: DiffArgs) -> Result<Exit> {
     if !args.snapshot.is_empty() {
         return over_time(cx, &args).await;
     }

@@ -23,7 +23,7 @@ fn command() -> Command {
 }
 
 /// The completion script for `args.shell`, on stdout.
-pub fn completions(args: &CompletionsArgs, out: &mut Output) -> Result<Exit> {
+pub(crate) fn completions(args: &CompletionsArgs, out: &mut Output) -> Result<Exit> {
     let mut command = command();
     let mut script = Vec::new();
     clap_complete::generate(args.shell, &mut command, "dynoscope", &mut script);
@@ -32,7 +32,7 @@ pub fn completions(args: &CompletionsArgs, out: &mut Output) -> Result<Exit> {
 }
 
 /// One man page on stdout, or every page into a folder.
-pub fn man(args: &ManArgs, out: &mut Output) -> Result<Exit> {
+pub(crate) fn man(args: &ManArgs, out: &mut Output) -> Result<Exit> {
     let command = command();
     if let Some(dir) = &args.out {
         let written = write_pages(&command, dir, args.force)?;
@@ -99,4 +99,44 @@ fn write_pages(top: &Command, dir: &std::path::Path, force: bool) -> Result<usiz
         pages.extend(page.get_subcommands().filter(|s| s.get_name() != "help"));
     }
     Ok(written)
+}
+
+/// The whole CLI reference as a user reads it: every command's `--help`, parents first, in the
+/// order `--help` lists them (the `help` subcommands left out).
+#[cfg(test)]
+fn reference() -> String {
+    let mut text = String::new();
+    let mut pages = vec![(command().get_name().to_owned(), command())];
+    while let Some((name, mut page)) = pages.pop() {
+        let help = page.render_long_help().to_string();
+        text.push_str(&format!("## {name}\n\n"));
+        // Lines as printed, less the spaces clap leaves at the end of some.
+        for line in help.lines() {
+            text.push_str(line.trim_end());
+            text.push('\n');
+        }
+        text.push('\n');
+        let subcommands: Vec<_> = page
+            .get_subcommands()
+            .filter(|s| s.get_name() != "help")
+            .map(|s| (format!("{name} {}", s.get_name()), s.clone()))
+            .collect();
+        pages.extend(subcommands.into_iter().rev());
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    /// A change to anything a user reads in `--help` is a reviewed diff of
+    /// `snapshots/dynoscope_cli__docs__tests__cli_reference.snap` (`cargo insta review`).
+    #[test]
+    fn cli_reference() {
+        let reference = super::reference();
+        assert!(
+            reference.contains("## dynoscope table export\n"),
+            "subcommands walked"
+        );
+        insta::assert_snapshot!("cli_reference", reference);
+    }
 }

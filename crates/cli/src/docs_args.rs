@@ -28,8 +28,4 @@ pub struct ManArgs {
 
 /// `dynoscope paths`.
 #[derive(Debug, clap::Args)]
-pub struct PathsArgs {
-    /// One JSON object: every place with `what`, `path`, `from` and `exists`.
-    #[arg(long)]
-    pub json: bool,
-}
+pub struct PathsArgs {}

@@ -27,7 +27,7 @@ pub enum Exit {
     Unknown,
 }
 
-/// The table, as `--help` and the README print it.
+/// The table, as `--help` and the manual (docs/cli.md) print it.
 pub const EXIT_TABLE: &str = "Exit status (every subcommand):
   0  done: applied, or no drift
   1  the server refused or the data disagrees: condition failed, transaction cancelled,
@@ -76,7 +76,7 @@ impl From<Ending> for Exit {
 
 /// Print `error` on stderr, once: a line of text, or with JSON output one JSON object; said
 /// even with --quiet.
-pub fn print_error(out: &Output, error: &Error) {
+pub(crate) fn print_error(out: &Output, error: &Error) {
     if out.json() {
         let mut object = error.to_json();
         object["exit"] = json!(Exit::of_error(error).status());
@@ -91,7 +91,7 @@ pub fn print_error(out: &Output, error: &Error) {
 /// lines in words, or with --quiet its result alone. A run that applied nothing and failed is handed back, to be said
 /// once on stderr. Stdout's failure, after a write, is said when the output ends and changes no
 /// exit status.
-pub fn said(out: &mut Output, report: &(impl Report + ?Sized)) -> Result<Exit> {
+pub(crate) fn said(out: &mut Output, report: &(impl Report + ?Sized)) -> Result<Exit> {
     if let Some(error) = report.failure() {
         return Err(error.clone());
     }
@@ -109,7 +109,7 @@ pub fn said(out: &mut Output, report: &(impl Report + ?Sized)) -> Result<Exit> {
 
 /// [`said`] for a run that only reads: what it read is all it does, so output it could not
 /// print fails it.
-pub fn said_read(out: &mut Output, report: &(impl Report + ?Sized)) -> Result<Exit> {
+pub(crate) fn said_read(out: &mut Output, report: &(impl Report + ?Sized)) -> Result<Exit> {
     let exit = said(out, report)?;
     out.flush();
     out.failure().map_or(Ok(exit), Err)
@@ -117,7 +117,7 @@ pub fn said_read(out: &mut Output, report: &(impl Report + ?Sized)) -> Result<Ex
 
 /// A whole program on stdout, and how to run it as a note: printing it is all the run does, so
 /// a program that could not be printed fails it.
-pub fn said_program(out: &mut Output, program: &Program) -> Result<Exit> {
+pub(crate) fn said_program(out: &mut Output, program: &Program) -> Result<Exit> {
     out.text(&program.code);
     out.flush();
     out.failure().map_or(Ok(()), Err)?;

@@ -43,9 +43,6 @@ pub struct ExportToArgs {
     /// Turn point-in-time recovery on first when it is off ("enable PITR"; billed per GB-month).
     #[arg(long)]
     pub enable_pitr: bool,
-    /// One JSON object: what was sent, how it ended, the export as last described.
-    #[arg(long)]
-    pub json: bool,
 }
 
 impl ExportToArgs {
@@ -90,9 +87,6 @@ pub struct ExportsArgs {
     /// The table.
     #[arg(long)]
     pub table: String,
-    /// One JSON object: the table and its exports.
-    #[arg(long)]
-    pub json: bool,
 }
 
 /// `dynoscope plan`.
@@ -116,9 +110,6 @@ pub struct PlanArgs {
     /// The bytes written in those hours (what an incremental export is billed by).
     #[arg(long, value_name = "N", requires = "hours", value_parser = whole_u64)]
     pub changed_bytes: Option<u64>,
-    /// One JSON object: each route's dollars (exact), seconds and arithmetic.
-    #[arg(long)]
-    pub json: bool,
 }
 
 impl PlanArgs {

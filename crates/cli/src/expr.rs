@@ -97,7 +97,7 @@ fn input(args: &ExprArgs) -> Result<Input> {
 
 /// Build and print the request, with notes on how it was written on stderr. Everything that can
 /// go wrong here is bad input, refused before anything is sent (exit 2, said by `run`).
-pub fn expr(args: ExprArgs, out: &mut Output) -> Result<Exit> {
+pub(crate) fn expr(args: ExprArgs, out: &mut Output) -> Result<Exit> {
     let (text, notes) = build(&args)?;
     // Code ends its own last line; a JSON body does not.
     if text.ends_with('\n') {

@@ -20,24 +20,22 @@ pub struct OutputFlags {
     /// words, items as JSON lines). --json is --output json.
     #[arg(long, global = true, value_name = "FORMAT")]
     pub output: Option<Form>,
+    /// The result as JSON, every number exact: --output json (a report is one object, the
+    /// one the MCP server answers; items are DynamoDB JSON, one per line).
+    #[arg(long, global = true)]
+    pub json: bool,
     /// Print only the result: no header, summary, progress or hint (errors are still said).
     #[arg(long, short = 'q', global = true)]
     pub quiet: bool,
 }
 
 impl OutputFlags {
-    /// The style of this run: `--output`, or a subcommand's `--json` (`json`), which must not
-    /// disagree, else `DYNOSCOPE_OUTPUT`; `--output` refused for a subcommand whose output is
+    /// The style of this run: `--output` (`--json` is `--output json`; the two must not
+    /// disagree), else `DYNOSCOPE_OUTPUT`; either flag refused for a subcommand whose output is
     /// not a read or a report (`unshaped` says what it prints), which `DYNOSCOPE_OUTPUT` does
     /// not change either.
-    pub fn style(self, json: bool, unshaped: Option<&str>) -> Result<Style> {
-        if let (Some(form), Some(what)) = (self.output, unshaped) {
-            return Err(Error::Invalid(format!(
-                "{what}: --output {} does not apply",
-                form.word()
-            )));
-        }
-        let form = match (self.output, json) {
+    pub(crate) fn style(self, unshaped: Option<&str>) -> Result<Style> {
+        let form = match (self.output, self.json) {
             (Some(form), true) if form != Form::Json => {
                 return Err(Error::Invalid(format!(
                     "--json and --output {} disagree: give one of them",
@@ -47,6 +45,14 @@ impl OutputFlags {
             (None, true) => Some(Form::Json),
             (form, _) => form,
         };
+        if let (Some(form), Some(what)) = (form, unshaped) {
+            let flag = if self.output.is_some() {
+                format!("--output {}", form.word())
+            } else {
+                "--json".to_owned()
+            };
+            return Err(Error::Invalid(format!("{what}: {flag} does not apply")));
+        }
         Style::of_process(form, self.quiet, unshaped.is_none())
     }
 }

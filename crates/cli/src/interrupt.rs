@@ -7,7 +7,7 @@ use dynoscope_core::cancel::CancelToken;
 use dynoscope_core::terminal::say;
 
 /// The signals a run listens for, from the start of the run to its end.
-pub struct Interrupt {
+pub(crate) struct Interrupt {
     cancel: CancelToken,
     task: Option<tokio::task::JoinHandle<()>>,
 }
@@ -16,7 +16,7 @@ impl Interrupt {
     /// Listen for SIGINT and SIGTERM: the first cancels [`token`](Self::token) and says that
     /// the run is stopping; a second one ends the process at once, with status 3 when the run
     /// `writes` (a write in flight may have been applied) and 2 otherwise, saying so.
-    pub fn listen(writes: bool) -> Self {
+    pub(crate) fn listen(writes: bool) -> Self {
         let cancel = CancelToken::default();
         let stop = cancel.clone();
         let task = signals().map(|mut signals| {
@@ -45,7 +45,7 @@ impl Interrupt {
     }
 
     /// Cancelled by the first signal.
-    pub fn token(&self) -> &CancelToken {
+    pub(crate) fn token(&self) -> &CancelToken {
         &self.cancel
     }
 }

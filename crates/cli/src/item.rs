@@ -7,12 +7,12 @@ use crate::exit::{Exit, said, said_read};
 use crate::interrupt::{describe, unless_stopped};
 use crate::item_rows::ItemRows;
 use dynoscope_core::error::{Error, Result};
-use dynoscope_core::read;
+use dynoscope_core::report::Report as _;
 use dynoscope_core::spec::{DeleteSpec, GetSpec, PutSpec};
 
 /// Put the item of `--item` (DynamoDB JSON), only when no item has its key with
 /// `--create-only`.
-pub async fn put(cx: &mut Ctx<'_>, args: PutArgs) -> Result<Exit> {
+pub(crate) async fn put(cx: &mut Ctx<'_>, args: PutArgs) -> Result<Exit> {
     let (connection, confirmed, stop) = (cx.connection, cx.confirmed, cx.stop);
     let out = &mut *cx.out;
     let spec = PutSpec {
@@ -28,32 +28,31 @@ pub async fn put(cx: &mut Ctx<'_>, args: PutArgs) -> Result<Exit> {
 }
 
 /// Print the item with the key of `--key`, read consistently: plain JSON (DynamoDB JSON with
-/// `--json`), numbers exact; no such item is exit 1.
-pub async fn get(cx: &mut Ctx<'_>, args: GetArgs) -> Result<Exit> {
+/// `--json`), numbers exact. The read is core's (`GetSpec::read`, the MCP `get_item`'s too): no
+/// such item is its refusal, said once on stderr (exit 1).
+pub(crate) async fn get(cx: &mut Ctx<'_>, args: GetArgs) -> Result<Exit> {
     let (connection, stop) = (cx.connection, cx.stop);
     let out = &mut *cx.out;
-    let client = &connection.reader();
-    let info = describe(client, &args.table, stop).await?;
-    let key = GetSpec {
+    let info = describe(&connection.reader(), &args.table, stop).await?;
+    let spec = GetSpec {
         table: args.table.clone(),
         key: crate::flags::key_spec(args.keys.iter().map(String::as_str))?,
+    };
+    let got = spec.read(connection, &info, stop).await?;
+    if let Some(missing) = got.missing() {
+        return Err(missing);
     }
-    .key
-    .plan(&info)?;
-    let (item, rcu) =
-        unless_stopped(stop, "GetItem", read::get_existing(client, &info, key)).await?;
-    ItemRows::new(info.key_names()).block(out, std::slice::from_ref(&item));
+    ItemRows::new(info.key_names()).block(out, got.stored.as_slice());
     out.flush();
     out.failure().map_or(Ok(()), Err)?;
-    out.note(format_args!(
-        "1 item · {}",
-        connection.pricing(&info).read(rcu)
-    ));
-    Ok(Exit::Done)
+    for line in got.lines() {
+        out.note(line.text);
+    }
+    Ok(Exit::from(got.ending()))
 }
 
 /// Delete the item with the key of `--key`.
-pub async fn delete(cx: &mut Ctx<'_>, args: DeleteArgs) -> Result<Exit> {
+pub(crate) async fn delete(cx: &mut Ctx<'_>, args: DeleteArgs) -> Result<Exit> {
     if args.from_query {
         return crate::purge::from_query(cx, &args).await;
     }

@@ -14,7 +14,7 @@ use crate::style::Form;
 
 /// Prints items in the output asked for.
 #[derive(Debug)]
-pub struct ItemRows {
+pub(crate) struct ItemRows {
     /// The key attributes, first in every row and JSON object.
     keys: Vec<String>,
     /// Every column seen so far, in its place.
@@ -28,7 +28,7 @@ pub struct ItemRows {
 
 impl ItemRows {
     /// A printer of items keyed by `keys` (none for a statement's).
-    pub fn new(keys: Vec<String>) -> Self {
+    pub(crate) fn new(keys: Vec<String>) -> Self {
         Self {
             columns: keys.clone(),
             keys,
@@ -38,7 +38,7 @@ impl ItemRows {
     }
 
     /// A printer of SQL's rows, under its `columns`: plain JSON in either JSON output.
-    pub fn sql(columns: Vec<String>) -> Self {
+    pub(crate) fn sql(columns: Vec<String>) -> Self {
         Self {
             typed: false,
             ..Self::new(columns)
@@ -46,7 +46,7 @@ impl ItemRows {
     }
 
     /// Print `items` as one block; false when stdout stopped taking them (some may be out).
-    pub fn block(&mut self, out: &mut Output, items: &[Item]) -> bool {
+    pub(crate) fn block(&mut self, out: &mut Output, items: &[Item]) -> bool {
         match out.form() {
             Some(Form::Table | Form::Text) => return self.rows(out, items),
             form => {

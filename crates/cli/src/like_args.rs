@@ -25,9 +25,6 @@ pub struct LikeTargetArgs {
     /// Create the parent when it does not exist (without: a missing parent is refused).
     #[arg(long)]
     pub create: bool,
-    /// One JSON object as output.
-    #[arg(long)]
-    pub json: bool,
 }
 
 /// `dynoscope like` / `unlike`.

@@ -30,12 +30,12 @@ fn spec(args: &LikeTargetArgs, user: &str) -> LikeSpec {
 }
 
 /// Like or unlike (`confirmed`: `--yes`), with the tally and the children before and after.
-pub async fn like(cx: &mut Ctx<'_>, args: LikeArgs) -> Result<Exit> {
+pub(crate) async fn like(cx: &mut Ctx<'_>, args: LikeArgs) -> Result<Exit> {
     like_as(cx, LikeOp::Like, args).await
 }
 
 /// Unlike (`--yes` confirms), with the tally and the children before and after.
-pub async fn unlike(cx: &mut Ctx<'_>, args: LikeArgs) -> Result<Exit> {
+pub(crate) async fn unlike(cx: &mut Ctx<'_>, args: LikeArgs) -> Result<Exit> {
     like_as(cx, LikeOp::Unlike, args).await
 }
 
@@ -54,7 +54,7 @@ async fn like_as(cx: &mut Ctx<'_>, op: LikeOp, args: LikeArgs) -> Result<Exit> {
 }
 
 /// A storm (`confirmed`: `--yes`), then what it changed and the drift before and after.
-pub async fn storm(cx: &mut Ctx<'_>, args: StormArgs) -> Result<Exit> {
+pub(crate) async fn storm(cx: &mut Ctx<'_>, args: StormArgs) -> Result<Exit> {
     let (connection, confirmed, stop) = (cx.connection, cx.confirmed, cx.stop);
     let out = &mut *cx.out;
     let info = describe(&connection.reader(), &args.target.table, stop).await?;
@@ -96,16 +96,16 @@ pub async fn storm(cx: &mut Ctx<'_>, args: StormArgs) -> Result<Exit> {
                 "users": args.users, "operations": stats.done, "committed": stats.committed,
                 "cancelled": stats.cancelled, "resent": stats.resent, "failed": stats.failed,
                 "unknown": stats.unknown,
-                "consumedWCU": stats.consumed_wcu, "opsPerSec": stats.ops_per_sec(),
+                "consumed_wcu": stats.consumed_wcu, "ops_per_sec": stats.ops_per_sec(),
                 "usd": pricing.charge_reported(Kind::Write, stats.consumed_wcu).usd_json(),
-                "wcuPerSecond": stats.load(&plan.target.parent).per_second().map(|r| decimal_json(&r)),
-                "tallyBefore": before.tally, "tallyAfter": after.as_ref().ok().map(|a| a.tally.clone()),
-                "childrenBefore": before.children.to_string(),
-                "childrenAfter": after.as_ref().ok().map(|a| a.children.to_string()),
-                "afterError": after.as_ref().err().map(ToString::to_string),
-                "stormTallyChange": changes.as_ref().map(|(t, _)| to_dynamodb(t)),
-                "stormChildrenChange": changes.as_ref().map(|(_, c)| to_dynamodb(c)),
-                "stormConsistent": report.storm_consistent(), "equal": report.equal(),
+                "wcu_per_second": stats.load(&plan.target.parent).per_second().map(|r| decimal_json(&r)),
+                "tally_before": before.tally, "tally_after": after.as_ref().ok().map(|a| a.tally.clone()),
+                "children_before": before.children.to_string(),
+                "children_after": after.as_ref().ok().map(|a| a.children.to_string()),
+                "after_error": after.as_ref().err().map(ToString::to_string),
+                "storm_tally_change": changes.as_ref().map(|(t, _)| to_dynamodb(t)),
+                "storm_children_change": changes.as_ref().map(|(_, c)| to_dynamodb(c)),
+                "storm_consistent": report.storm_consistent(), "equal": report.equal(),
         }));
     } else {
         out.line(format_args!(

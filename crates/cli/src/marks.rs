@@ -11,7 +11,7 @@ use dynoscope_core::error::Result;
 ///
 /// # Errors
 /// When the marks cannot be read and the run writes.
-pub fn mark_of(spec: &ConnectionSpec, writes: bool, out: &Output) -> Result<Mark> {
+pub(crate) fn mark_of(spec: &ConnectionSpec, writes: bool, out: &Output) -> Result<Mark> {
     let Some(path) = Marks::path() else {
         return Ok(Mark::default());
     };

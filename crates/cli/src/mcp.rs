@@ -10,7 +10,7 @@ use dynoscope_core::write::Destination;
 use dynoscope_mcp::{self as mcp, Audit, Writes};
 
 /// Serve `connection` until the client leaves or the run is interrupted.
-pub async fn mcp(
+pub(crate) async fn mcp(
     connection: Connection,
     flags: &ConnectionFlags,
     args: &McpArgs,

@@ -20,9 +20,6 @@ pub struct MetricsArgs {
     /// How many hours back (1 to 24).
     #[arg(long, default_value_t = 3, allow_negative_numbers = true, value_parser = whole_u32)]
     pub hours: u32,
-    /// One JSON object: each series with its points (sums as exact decimal numbers).
-    #[arg(long)]
-    pub json: bool,
 }
 
 /// The arguments of `dynoscope insights`.
@@ -43,7 +40,7 @@ pub struct InsightsArgs {
 }
 
 /// Print the table's metrics over the last hours.
-pub async fn metrics(cx: &mut Ctx<'_>, args: &MetricsArgs) -> Result<Exit> {
+pub(crate) async fn metrics(cx: &mut Ctx<'_>, args: &MetricsArgs) -> Result<Exit> {
     let (connection, stop) = (cx.connection, cx.stop);
     let out = &mut *cx.out;
     let info = describe(&connection.reader(), &args.table, stop).await?;
@@ -53,7 +50,7 @@ pub async fn metrics(cx: &mut Ctx<'_>, args: &MetricsArgs) -> Result<Exit> {
 }
 
 /// Say whether Contributor Insights is on and its top keys, or switch it (`confirmed`: --yes).
-pub async fn insights(cx: &mut Ctx<'_>, args: &InsightsArgs) -> Result<Exit> {
+pub(crate) async fn insights(cx: &mut Ctx<'_>, args: &InsightsArgs) -> Result<Exit> {
     let (connection, confirmed, stop) = (cx.connection, cx.confirmed, cx.stop);
     let out = &mut *cx.out;
     let info = describe(&connection.reader(), &args.table, stop).await?;

@@ -24,7 +24,7 @@ use crate::style::{self, Form, Style};
 
 /// Where a subcommand's words go.
 #[derive(Debug, Default)]
-pub struct Output {
+pub(crate) struct Output {
     /// Why stdout stopped taking lines, when it did.
     failed: Option<io::ErrorKind>,
     /// The failure was already said (a read ended with it as its error).
@@ -35,7 +35,7 @@ pub struct Output {
 
 impl Output {
     /// Output shown in `style`.
-    pub fn with_style(style: Style) -> Self {
+    pub(crate) fn with_style(style: Style) -> Self {
         Self {
             style,
             ..Self::default()
@@ -43,22 +43,22 @@ impl Output {
     }
 
     /// How results are shown.
-    pub fn style(&self) -> Style {
+    pub(crate) fn style(&self) -> Style {
         self.style
     }
 
     /// The output asked for, if any.
-    pub fn form(&self) -> Option<Form> {
+    pub(crate) fn form(&self) -> Option<Form> {
         self.style.form
     }
 
     /// Whether results are JSON (`--json`, `--output json` or `jsonl`).
-    pub fn json(&self) -> bool {
+    pub(crate) fn json(&self) -> bool {
         self.style.form.is_some_and(Form::is_json)
     }
 
     /// A report's lines on stdout, each escaped, then coloured by its tone on a terminal.
-    pub fn words(&mut self, lines: &[Line]) {
+    pub(crate) fn words(&mut self, lines: &[Line]) {
         for line in lines {
             let text = escape_controls(&line.text);
             let text = style::paint(line.tone, &text, self.style.colour);
@@ -68,7 +68,7 @@ impl Output {
 
     /// A list in the form asked for: `jsonl` (or `json`) an object a line, else its rows as
     /// [`rows`](Self::rows) shows them (headed unless --quiet); its summary as notes.
-    pub fn listing(&mut self, listing: &Listing) {
+    pub(crate) fn listing(&mut self, listing: &Listing) {
         if self.json() {
             // Words, not an item's data: escaped as every report's JSON is (the same value).
             listing.objects.iter().for_each(|object| self.line(object));
@@ -82,7 +82,7 @@ impl Output {
 
     /// Rows under `columns`: tab-separated with `text`, else aligned and fitted to the width;
     /// the header first when `head`.
-    pub fn rows(&mut self, columns: &[String], rows: &[Vec<String>], head: bool) {
+    pub(crate) fn rows(&mut self, columns: &[String], rows: &[Vec<String>], head: bool) {
         if self.style.form == Some(Form::Text) {
             if head {
                 self.text_row(columns);
@@ -117,7 +117,7 @@ impl Output {
     /// A line of words beside a result (an import's preview): on stdout without `--output`, as
     /// a note on stderr with one, so that stdout holds the result alone in the form asked for;
     /// nowhere with --quiet.
-    pub fn aside(&mut self, text: impl Display) {
+    pub(crate) fn aside(&mut self, text: impl Display) {
         if self.style.quiet {
             return;
         }
@@ -129,25 +129,25 @@ impl Output {
     }
 
     /// One line of results on stdout, its control characters escaped.
-    pub fn line(&mut self, text: impl Display) {
+    pub(crate) fn line(&mut self, text: impl Display) {
         let text = text.to_string();
         self.write(format_args!("{}\n", escape_controls(&text)));
     }
 
     /// Results on stdout (text that ends its own lines), its control characters escaped.
-    pub fn text(&mut self, text: impl Display) {
+    pub(crate) fn text(&mut self, text: impl Display) {
         let text = text.to_string();
         self.write(format_args!("{}", escape_controls(&text)));
     }
 
     /// One line of data on stdout exactly as given: an item of a data format (JSON lines),
     /// which a program reads, never escaped.
-    pub fn data(&mut self, text: impl Display) {
+    pub(crate) fn data(&mut self, text: impl Display) {
         self.write(format_args!("{text}\n"));
     }
 
     /// A generated file on stdout, byte for byte (a completion script, a man page).
-    pub fn bytes(&mut self, bytes: &[u8]) {
+    pub(crate) fn bytes(&mut self, bytes: &[u8]) {
         if self.failed.is_some() {
             return;
         }
@@ -167,7 +167,7 @@ impl Output {
     }
 
     /// A note on stderr: progress, a summary, a hint; none with --quiet.
-    pub fn note(&self, text: impl Display) {
+    pub(crate) fn note(&self, text: impl Display) {
         if !self.style.quiet {
             say(text);
         }
@@ -175,24 +175,24 @@ impl Output {
 
     /// A handle that says notes (progress, a state, a hint) on stderr as this output would: none
     /// with --quiet. For a callback that cannot hold the output.
-    pub fn notes(&self) -> Notes {
+    pub(crate) fn notes(&self) -> Notes {
         Notes {
             quiet: self.style.quiet,
         }
     }
 
     /// An error, or what to do about one, on stderr: said even with --quiet.
-    pub fn error(&self, text: impl Display) {
+    pub(crate) fn error(&self, text: impl Display) {
         say(text);
     }
 
     /// Whether stdout still takes lines: a read stops when it does not.
-    pub fn open(&self) -> bool {
+    pub(crate) fn open(&self) -> bool {
         self.failed.is_none()
     }
 
     /// Push what stdout holds to its reader, so that a result is out before a long wait.
-    pub fn flush(&mut self) {
+    pub(crate) fn flush(&mut self) {
         if self.failed.is_none()
             && let Err(e) = io::stdout().lock().flush()
         {
@@ -202,14 +202,14 @@ impl Output {
 
     /// Stdout's failure as the error a read ends with (said once, by whoever prints errors;
     /// [`finish`](Self::finish) then says nothing more).
-    pub fn failure(&mut self) -> Option<Error> {
+    pub(crate) fn failure(&mut self) -> Option<Error> {
         let kind = self.failed?;
         self.said = true;
         Some(output_error(kind))
     }
 
     /// The end of a run: stdout flushed, and its failure said on stderr if nobody said it.
-    pub fn finish(&mut self) {
+    pub(crate) fn finish(&mut self) {
         self.flush();
         if let Some(kind) = self.failed.filter(|_| !self.said) {
             self.said = true;
@@ -223,13 +223,13 @@ impl Output {
 
 /// Notes on stderr, none with --quiet: [`Output::notes`].
 #[derive(Debug, Clone, Copy)]
-pub struct Notes {
+pub(crate) struct Notes {
     quiet: bool,
 }
 
 impl Notes {
     /// Say `text` on stderr, unless quiet.
-    pub fn say(self, text: impl Display) {
+    pub(crate) fn say(self, text: impl Display) {
         if !self.quiet {
             say(text);
         }

@@ -20,7 +20,7 @@ use dynoscope_core::write::Destination;
 /// Run the statement (`confirmed`: `--yes`): a read prints items on stdout and a summary on
 /// stderr; a write prints its report. An error before anything could apply is returned, to be
 /// printed once on stderr.
-pub async fn partiql(cx: &mut Ctx<'_>, args: PartiqlArgs) -> Result<Exit> {
+pub(crate) async fn partiql(cx: &mut Ctx<'_>, args: PartiqlArgs) -> Result<Exit> {
     let (connection, confirmed, stop) = (cx.connection, cx.confirmed, cx.stop);
     let out = &mut *cx.out;
     let params = args.params.iter().cloned().map(serde_json::Value::String);

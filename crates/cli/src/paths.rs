@@ -5,6 +5,6 @@ use crate::output::Output;
 use dynoscope_core::error::Result;
 
 /// Print every place.
-pub fn paths(out: &mut Output) -> Result<Exit> {
+pub(crate) fn paths(out: &mut Output) -> Result<Exit> {
     said(out, &dynoscope_core::places::places())
 }

@@ -13,7 +13,7 @@ use dynoscope_core::error::Result;
 use dynoscope_core::schema::read_spec;
 
 /// Plan the routes for the table on `connection`, or for the figures given when there is none.
-pub async fn plan(
+pub(crate) async fn plan(
     connection: Option<&Connection>,
     args: &PlanArgs,
     out: &mut Output,

@@ -28,12 +28,12 @@ pub struct TruncateArgs {
 }
 
 /// Delete every item of the table.
-pub async fn truncate(cx: &mut Ctx<'_>, args: &TruncateArgs) -> Result<Exit> {
+pub(crate) async fn truncate(cx: &mut Ctx<'_>, args: &TruncateArgs) -> Result<Exit> {
     run(cx, &args.purge, args.table.clone(), PurgeScope::Table).await
 }
 
 /// Delete what a Query of one partition reads.
-pub async fn from_query(cx: &mut Ctx<'_>, args: &DeleteArgs) -> Result<Exit> {
+pub(crate) async fn from_query(cx: &mut Ctx<'_>, args: &DeleteArgs) -> Result<Exit> {
     let scope = PurgeScope::Partition {
         pk: args.pk.clone().unwrap_or_default(),
         sk_prefix: args.sk_begins_with.clone(),

@@ -47,9 +47,6 @@ pub struct ItemsArgs {
     /// Go on after this key (DynamoDB JSON), as printed when a read stopped early.
     #[arg(long, value_name = "JSON")]
     pub start_key: Option<String>,
-    /// Print DynamoDB JSON, one item per line (plain JSON otherwise).
-    #[arg(long)]
-    pub json: bool,
 }
 
 impl ItemsArgs {
@@ -99,9 +96,6 @@ pub struct ScanArgs {
     /// `FIRST-LAST={}` from the beginning); segments not given are done.
     #[arg(long = "start-key", value_name = "[SEGMENT=]JSON")]
     pub start_keys: Vec<String>,
-    /// Print DynamoDB JSON, one item per line (plain JSON otherwise).
-    #[arg(long)]
-    pub json: bool,
 }
 
 /// `dynoscope partiql`.
@@ -118,10 +112,6 @@ pub struct PartiqlArgs {
     /// SELECT: evaluate at most this many items per request (ExecuteStatement's Limit).
     #[arg(long, allow_negative_numbers = true, value_parser = page_size)]
     pub page_size: Option<i32>,
-    /// Print DynamoDB JSON, one item per line (plain JSON otherwise); a write's report as one
-    /// JSON object.
-    #[arg(long)]
-    pub json: bool,
 }
 
 /// `dynoscope sql`.
@@ -137,9 +127,6 @@ pub struct SqlArgs {
     /// Print at most this many rows.
     #[arg(long, default_value_t = dynoscope_core::sql::MAX_ROWS, allow_negative_numbers = true, value_parser = positive)]
     pub max_rows: usize,
-    /// Errors as a JSON object (rows are always JSON).
-    #[arg(long)]
-    pub json: bool,
 }
 
 /// `dynoscope check`.
@@ -217,9 +204,6 @@ pub struct CheckArgs {
         conflicts_with_all = ["repair", "shards", "athena", "from_export", "incremental_export"]
     )]
     pub program: Option<String>,
-    /// One JSON object per line.
-    #[arg(long)]
-    pub json: bool,
 }
 
 impl CheckArgs {

@@ -22,7 +22,7 @@ use dynoscope_core::table::TableInfo;
 use dynoscope_core::value::Item;
 
 /// `dynoscope items`: Query one item collection.
-pub async fn items(cx: &mut Ctx<'_>, args: ItemsArgs) -> Result<()> {
+pub(crate) async fn items(cx: &mut Ctx<'_>, args: ItemsArgs) -> Result<()> {
     let (connection, stop) = (cx.connection, cx.stop);
     let out = &mut *cx.out;
     let client = &connection.reader();
@@ -45,7 +45,7 @@ pub async fn items(cx: &mut Ctx<'_>, args: ItemsArgs) -> Result<()> {
 
 /// `dynoscope scan`: Scan a table or index, in parallel segments with `--segments` (more than
 /// the table's size can use only with `confirmed`, `--yes`).
-pub async fn scan(cx: &mut Ctx<'_>, args: ScanArgs) -> Result<()> {
+pub(crate) async fn scan(cx: &mut Ctx<'_>, args: ScanArgs) -> Result<()> {
     let (connection, confirmed, stop) = (cx.connection, cx.confirmed, cx.stop);
     let out = &mut *cx.out;
     let client = &connection.reader();

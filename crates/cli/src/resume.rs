@@ -8,7 +8,7 @@ use dynoscope_core::read::SegmentStarts;
 use dynoscope_core::value::{self, Item};
 
 /// A start key given as DynamoDB JSON; `{}` is the beginning.
-pub fn parse_key(text: &str) -> Result<Option<Item>> {
+pub(crate) fn parse_key(text: &str) -> Result<Option<Item>> {
     let key = value::item_from_dynamodb_json(text)
         .map_err(|e| Error::Invalid(format!("--start-key: {e}")))?;
     Ok((!key.is_empty()).then_some(key))
@@ -16,7 +16,7 @@ pub fn parse_key(text: &str) -> Result<Option<Item>> {
 
 /// The starts of a scan of `total` segments: every segment from its beginning without
 /// `--start-key`, else the segments given.
-pub fn parse_segment_keys(total: usize, given: &[String]) -> Result<SegmentStarts> {
+pub(crate) fn parse_segment_keys(total: usize, given: &[String]) -> Result<SegmentStarts> {
     if given.is_empty() {
         return SegmentStarts::all(total);
     }
@@ -58,7 +58,7 @@ pub fn parse_segment_keys(total: usize, given: &[String]) -> Result<SegmentStart
 }
 
 /// The arguments that go on with a single read from `key`.
-pub fn key_args(key: &Item, key_names: &[String]) -> Vec<String> {
+pub(crate) fn key_args(key: &Item, key_names: &[String]) -> Vec<String> {
     vec![
         "--start-key".to_owned(),
         value::item_to_dynamodb_json(key, key_names, false),
@@ -67,7 +67,7 @@ pub fn key_args(key: &Item, key_names: &[String]) -> Vec<String> {
 
 /// The arguments that go on with a parallel scan: `--segments N` and one `--start-key` per
 /// unfinished segment, runs of segments from their beginning as one range.
-pub fn segment_args(left: &SegmentStarts, key_names: &[String]) -> Vec<String> {
+pub(crate) fn segment_args(left: &SegmentStarts, key_names: &[String]) -> Vec<String> {
     let mut args = vec!["--segments".to_owned(), left.total().to_string()];
     let mut run: Option<(usize, usize)> = None;
     let flush = |run: &mut Option<(usize, usize)>, args: &mut Vec<String>| {
@@ -102,7 +102,7 @@ pub fn segment_args(left: &SegmentStarts, key_names: &[String]) -> Vec<String> {
 }
 
 /// `args` as a shell would take them back: each quoted when it needs it.
-pub fn shell_words(args: &[String]) -> String {
+pub(crate) fn shell_words(args: &[String]) -> String {
     let quote = |arg: &String| {
         let plain = arg
             .chars()

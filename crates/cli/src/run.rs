@@ -25,11 +25,11 @@ pub async fn run(
     shown: OutputFlags,
     command: Subcommand,
 ) -> ExitCode {
-    let mut out = match shown.style(command.json(), command.unshaped()) {
+    let mut out = match shown.style(command.unshaped()) {
         Ok(style) => Output::with_style(style),
         Err(error) => {
             // Said as JSON when JSON was asked for, by either spelling.
-            let json = command.json() || shown.output.is_some_and(Form::is_json);
+            let json = shown.json || shown.output.is_some_and(Form::is_json);
             let form = json.then_some(Form::Json);
             print_error(
                 &Output::with_style(Style {

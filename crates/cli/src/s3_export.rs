@@ -12,7 +12,7 @@ use dynoscope_core::exports::{self, ExportEvent, ExportInfo};
 use dynoscope_core::schema::read_spec;
 
 /// Start the export, say its price first, follow it, and print its report.
-pub async fn export(cx: &mut Ctx<'_>, args: &ExportToArgs) -> Result<Exit> {
+pub(crate) async fn export(cx: &mut Ctx<'_>, args: &ExportToArgs) -> Result<Exit> {
     let (connection, confirmed, stop) = (cx.connection, cx.confirmed, cx.stop);
     let notes = cx.out.notes();
     let spec = args.spec()?;
@@ -29,7 +29,7 @@ pub async fn export(cx: &mut Ctx<'_>, args: &ExportToArgs) -> Result<Exit> {
 }
 
 /// Every export of the table, a line each (or one JSON object).
-pub async fn list(cx: &mut Ctx<'_>, args: &ExportsArgs) -> Result<Exit> {
+pub(crate) async fn list(cx: &mut Ctx<'_>, args: &ExportsArgs) -> Result<Exit> {
     let (connection, stop) = (cx.connection, cx.stop);
     let out = &mut *cx.out;
     let reader = connection.reader();

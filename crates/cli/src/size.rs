@@ -22,7 +22,7 @@ use dynoscope_core::value::Item;
 /// Size the item of `--item`, `--item-file`, or `--table` and `--pk`/`--sk`, and print the
 /// report: words, or one JSON object with `--json`. `connection` is `None` when no table was
 /// named (nothing is connected to then).
-pub async fn size(
+pub(crate) async fn size(
     connection: Option<&Connection>,
     args: SizeArgs,
     out: &mut Output,
@@ -92,7 +92,7 @@ async fn read_item(
 
 /// Print the shard advice for `--writes-per-second` writes of `--item-bytes`, priced by
 /// `--table` (and checked for local secondary indexes) when `connection` is given.
-pub async fn shards_advice(
+pub(crate) async fn shards_advice(
     connection: Option<&Connection>,
     args: ShardsAdviceArgs,
     out: &mut Output,

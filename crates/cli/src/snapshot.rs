@@ -29,13 +29,10 @@ pub struct SnapshotArgs {
     /// Replace the file at --out if there is one.
     #[arg(long)]
     pub force: bool,
-    /// Print what was written as one JSON object.
-    #[arg(long)]
-    pub json: bool,
 }
 
 /// Take the snapshot (one reconcile of every parent) and write it.
-pub async fn snapshot(cx: &mut Ctx<'_>, args: SnapshotArgs) -> Result<Exit> {
+pub(crate) async fn snapshot(cx: &mut Ctx<'_>, args: SnapshotArgs) -> Result<Exit> {
     if args.rule.tally.is_none() {
         return Err(Error::Invalid(
             "a snapshot needs the rule: give --tally (and --child-prefix or --index)".into(),

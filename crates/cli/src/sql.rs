@@ -13,7 +13,7 @@ use dynoscope_core::spec::SqlSpec;
 use dynoscope_core::sql::{SqlLimits, SqlSession};
 
 /// Load every `--load`, run the SQL, print the rows; the notes and a summary go to stderr.
-pub async fn sql(
+pub(crate) async fn sql(
     spec: ConnectionSpec,
     flags: &ConnectionFlags,
     args: SqlArgs,

@@ -14,7 +14,7 @@ use dynoscope_core::report::Tone;
 use dynoscope_core::terminal::escape_controls;
 
 /// The environment variable that chooses `--output` when it is not given.
-pub const OUTPUT_VAR: &str = "DYNOSCOPE_OUTPUT";
+pub(crate) const OUTPUT_VAR: &str = "DYNOSCOPE_OUTPUT";
 
 /// What `--output` names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -60,7 +60,7 @@ impl Form {
 
 /// How this run shows its results.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Style {
+pub(crate) struct Style {
     /// The output asked for; none for each subcommand's own (words, or items as JSON lines).
     pub form: Option<Form>,
     /// Only the result on stdout, and no notes on stderr (errors are still said).
@@ -75,7 +75,7 @@ pub struct Style {
 impl Style {
     /// The style of this process: `form` (from `--output` or `--json`) else, when `from_env`,
     /// `DYNOSCOPE_OUTPUT`; colour and width from the environment and stdout.
-    pub fn of_process(form: Option<Form>, quiet: bool, from_env: bool) -> Result<Self> {
+    pub(crate) fn of_process(form: Option<Form>, quiet: bool, from_env: bool) -> Result<Self> {
         let form = match (form, std::env::var_os(OUTPUT_VAR)) {
             (Some(form), _) => Some(form),
             (None, Some(text)) if from_env && !text.is_empty() => {
@@ -137,7 +137,7 @@ fn console_takes_colour() -> bool {
 }
 
 /// `text` in the colour of `tone`, when `colour`.
-pub fn paint(tone: Tone, text: &str, colour: bool) -> String {
+pub(crate) fn paint(tone: Tone, text: &str, colour: bool) -> String {
     let code = match tone {
         Tone::Title => "1",
         Tone::Good => "32",
@@ -155,7 +155,7 @@ pub fn paint(tone: Tone, text: &str, colour: bool) -> String {
 
 /// A cell as one line: a tab, newline, carriage return and backslash written `\t`, `\n`, `\r`,
 /// `\\`, and whatever else would steer a terminal escaped.
-pub fn one_line(cell: &str) -> String {
+pub(crate) fn one_line(cell: &str) -> String {
     let mut out = String::with_capacity(cell.len());
     for c in cell.chars() {
         match c {
@@ -170,7 +170,7 @@ pub fn one_line(cell: &str) -> String {
 }
 
 /// A row as `text` prints it: its cells, each one line, separated by tabs.
-pub fn text_row(cells: &[String]) -> String {
+pub(crate) fn text_row(cells: &[String]) -> String {
     let cells: Vec<String> = cells.iter().map(|c| one_line(c)).collect();
     cells.join("\t")
 }
@@ -185,7 +185,7 @@ const NARROWEST: usize = 10;
 /// until the table fits `width` (each cut cell ends in `…`), and the columns that cannot fit
 /// even cut left out at the end; the header first when `head`, bold when `colour`. Returns the
 /// lines and how many columns were left out.
-pub fn table(
+pub(crate) fn table(
     columns: &[String],
     rows: &[Vec<String>],
     width: Option<usize>,
@@ -218,7 +218,7 @@ pub fn table(
 /// Column widths from their `natural` ones fitting `width`: every column whole when they fit,
 /// else as many columns as fit at the narrowest width (the first one at least), each given its
 /// natural width or an even share of what is left, the narrow ones first.
-pub fn fit(natural: &[usize], width: Option<usize>) -> Vec<usize> {
+pub(crate) fn fit(natural: &[usize], width: Option<usize>) -> Vec<usize> {
     let gaps = |n: usize| GAP * n.saturating_sub(1);
     let Some(width) = width.filter(|w| natural.iter().sum::<usize>() + gaps(natural.len()) > *w)
     else {
@@ -269,7 +269,7 @@ fn aligned(cells: &[String], widths: &[usize]) -> String {
 }
 
 /// `text` in at most `width` columns: whole when it fits, else its start and `…`.
-pub fn cut(text: &str, width: usize) -> String {
+pub(crate) fn cut(text: &str, width: usize) -> String {
     if text.width() <= width {
         return text.to_owned();
     }

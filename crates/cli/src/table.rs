@@ -20,7 +20,7 @@ use dynoscope_core::schema::{Described, IacFormat, create_input_json, read_spec,
 use dynoscope_core::write::WritePlan;
 
 /// Run `command` on `connection`.
-pub async fn table(cx: &mut Ctx<'_>, command: &TableCommand) -> Result<Exit> {
+pub(crate) async fn table(cx: &mut Ctx<'_>, command: &TableCommand) -> Result<Exit> {
     match command {
         TableCommand::Create(args) => create(cx, args).await,
         TableCommand::Update(args) => update(cx, args).await,

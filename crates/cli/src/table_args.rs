@@ -81,22 +81,6 @@ impl TableCommand {
     pub fn prints_code(&self) -> bool {
         matches!(self, Self::Iac(_))
     }
-
-    /// Whether the output is JSON.
-    pub fn json(&self) -> bool {
-        match self {
-            Self::Create(a) => a.json,
-            Self::Update(a) => a.json,
-            Self::Delete(a) => a.json,
-            Self::Backup(a) => a.json,
-            Self::Backups(a) => a.json,
-            Self::Restore(a) => a.json,
-            Self::DeleteBackup(a) => a.json,
-            Self::Export(a) => a.json,
-            Self::Exports(a) => a.json,
-            Self::Iac(_) => false,
-        }
-    }
 }
 
 /// Billing, as given: `on-demand` or `provisioned` with --rcu and --wcu.
@@ -188,9 +172,6 @@ pub struct CreateArgs {
     /// Print the request as AWS CLI commands for this connection; send nothing.
     #[arg(long)]
     pub dry_run: bool,
-    /// One JSON object: the request, what was sent and how it ended, the table after.
-    #[arg(long)]
-    pub json: bool,
 }
 
 impl CreateArgs {
@@ -282,9 +263,6 @@ pub struct UpdateArgs {
     /// Turn point-in-time recovery off.
     #[arg(long)]
     pub no_pitr: bool,
-    /// One JSON object.
-    #[arg(long)]
-    pub json: bool,
 }
 
 impl UpdateArgs {
@@ -322,9 +300,6 @@ pub struct DropArgs {
     /// The table's name typed again: nothing is deleted without it.
     #[arg(long, value_name = "NAME", default_value = "")]
     pub confirm: String,
-    /// One JSON object.
-    #[arg(long)]
-    pub json: bool,
 }
 
 /// `dynoscope table iac`.

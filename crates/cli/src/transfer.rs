@@ -22,7 +22,7 @@ use dynoscope_core::value;
 
 /// Read the table (Scan) or one partition (Query) and write it to `--out`: a new file, put in
 /// place when complete; an existing one only with `--force`.
-pub async fn export(cx: &mut Ctx<'_>, args: ExportArgs) -> Result<Exit> {
+pub(crate) async fn export(cx: &mut Ctx<'_>, args: ExportArgs) -> Result<Exit> {
     let (connection, confirmed, stop) = (cx.connection, cx.confirmed, cx.stop);
     let out = &mut *cx.out;
     let client = &connection.reader();
@@ -87,7 +87,7 @@ pub async fn export(cx: &mut Ctx<'_>, args: ExportArgs) -> Result<Exit> {
 
 /// Read and check every item of the file(s) against the table, then (unless `--dry-run`) read
 /// them again and put them in batches of 25 through the write gateway.
-pub async fn import(cx: &mut Ctx<'_>, args: ImportArgs) -> Result<Exit> {
+pub(crate) async fn import(cx: &mut Ctx<'_>, args: ImportArgs) -> Result<Exit> {
     let (connection, confirmed, stop) = (cx.connection, cx.confirmed, cx.stop);
     let out = &mut *cx.out;
     let plan = ImportSpec {

@@ -62,9 +62,6 @@ pub struct WatchArgs {
     /// read-only).
     #[arg(long, conflicts_with = "poll")]
     pub enable_stream: bool,
-    /// One JSON object per line.
-    #[arg(long)]
-    pub json: bool,
 }
 
 impl WatchArgs {
@@ -83,7 +80,7 @@ impl WatchArgs {
 
 /// Run the watch: exit 0 when no divergence is open at the end, 1 when one is (each named), 2
 /// on bad input or a table without a stream (the ways out said).
-pub async fn watch(cx: &mut Ctx<'_>, args: WatchArgs) -> Result<Exit> {
+pub(crate) async fn watch(cx: &mut Ctx<'_>, args: WatchArgs) -> Result<Exit> {
     let (connection, confirmed, stop) = (cx.connection, cx.confirmed, cx.stop);
     let out = &mut *cx.out;
     let spec = args.spec()?;
@@ -238,7 +235,7 @@ fn print_progress(
 }
 
 /// A change as one line: time, sequence, kind, parent, what, and the counter after it.
-pub fn change_line(change: &Change, tally: &str) -> String {
+pub(crate) fn change_line(change: &Change, tally: &str) -> String {
     format!(
         "{}  {}  {:<6}  {}  {}  ({tally} {}, children {}, drift {})",
         time_text(change.at_ms, false),

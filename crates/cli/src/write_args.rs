@@ -17,9 +17,6 @@ pub struct PutArgs {
     /// Only when no item has this key (attribute_not_exists): never replace one.
     #[arg(long)]
     pub create_only: bool,
-    /// Print the report as one JSON object (the MCP server's `put_item` answer).
-    #[arg(long)]
-    pub json: bool,
 }
 
 /// `dynoscope get`.
@@ -31,9 +28,6 @@ pub struct GetArgs {
     /// A key attribute as NAME=VALUE; give each key attribute once.
     #[arg(long = "key", value_name = "NAME=VALUE", required = true)]
     pub keys: Vec<String>,
-    /// The item as DynamoDB JSON (types kept) rather than plain JSON.
-    #[arg(long)]
-    pub json: bool,
 }
 
 /// `dynoscope delete`.
@@ -161,7 +155,4 @@ pub struct PurgeFlags {
     /// The counters the items are children of.
     #[command(flatten)]
     pub counters: RuleFlags,
-    /// One JSON object: the count, the first keys, and how the delete ended.
-    #[arg(long)]
-    pub json: bool,
 }

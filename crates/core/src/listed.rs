@@ -69,13 +69,14 @@ impl Report for TableFacts<'_> {
     fn to_json(&self) -> Value {
         let info = self.0;
         let key = |k: &KeyAttr| json!({"name": k.name, "type": k.kind.attr_type().tag()});
+        // Each fact's name as a key, in the project's one casing: `Partition key` → `partition_key`.
         let facts: serde_json::Map<String, Value> = (info.facts().into_iter())
-            .map(|(name, value)| (name.to_owned(), json!(value)))
+            .map(|(name, value)| (name.to_ascii_lowercase().replace(' ', "_"), json!(value)))
             .collect();
         json!({
             "table": info.name,
-            "partitionKey": key(&info.partition),
-            "sortKey": info.sort.as_ref().map(key),
+            "partition_key": key(&info.partition),
+            "sort_key": info.sort.as_ref().map(key),
             "indexes": info.indexes.iter().map(|i| json!({
                 "name": i.name, "kind": i.kind_name(), "keys": i.keys_text(), "projection": i.projection,
             })).collect::<Vec<_>>(),

@@ -133,6 +133,32 @@ pub fn cell(value: &serde_json::Value) -> String {
     }
 }
 
+/// The one document of a typed report as its JSON Schema says it: the report's own keys, and
+/// `ending` beside them, as [`document`] writes it. What the MCP server publishes as a tool's
+/// output schema (`schema_for_output::<Answered<Got>>()`).
+#[derive(Debug, schemars::JsonSchema)]
+pub struct Answered<T> {
+    /// The report.
+    #[serde(flatten)]
+    pub report: T,
+    /// How the run ended: `done`, `refused`, `error` or `unknown` (the CLI's exit 0, 1, 2, 3).
+    pub ending: EndingWord,
+}
+
+/// How a run ended, in one word (`Ending::word`).
+#[derive(Debug, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum EndingWord {
+    /// What was asked was done.
+    Done,
+    /// The data or the server refused.
+    Refused,
+    /// Bad input, or an error before anything applied.
+    Error,
+    /// Whether it was applied is not known.
+    Unknown,
+}
+
 /// The one JSON document of a report, as the CLI prints it with `--json` and the MCP server
 /// answers it: the report's object with its `ending` (`done`, `refused`, `error`, `unknown`).
 pub fn document(report: &(impl Report + ?Sized)) -> serde_json::Value {

@@ -97,7 +97,7 @@ impl Policy {
     /// The write gateway's: throttling 100 ms doubling, 3 times; a transaction conflict 40 ms
     /// doubling, 5 times; unprocessed items 50 ms doubling to 1.6 s, 8 rounds; a lost answer of
     /// a repeatable write 200 ms doubling, 2 times. Every wait is on the write's one deadline.
-    pub const WRITES: Self = Self {
+    pub(crate) const WRITES: Self = Self {
         throttled: Rule {
             first: Duration::from_millis(100),
             longest: Duration::from_secs(60),
@@ -156,7 +156,7 @@ pub(crate) struct Retries {
 
 impl Retries {
     /// An operation not yet failed, given `timeout` in all.
-    pub fn new(policy: Policy, timeout: Duration) -> Self {
+    pub(crate) fn new(policy: Policy, timeout: Duration) -> Self {
         Self {
             policy,
             timeout,
@@ -167,7 +167,7 @@ impl Retries {
 
     /// After an attempt failed with `failure`, `left` of the operation's timeout left: send
     /// again after a wait (counted), or stop.
-    pub fn next(&mut self, failure: Failure, left: Duration) -> Next {
+    pub(crate) fn next(&mut self, failure: Failure, left: Duration) -> Next {
         let rule = *self.policy.rule(failure);
         let i = failure.index();
         if self.resent[i] >= rule.times {
@@ -189,12 +189,12 @@ impl Retries {
     }
 
     /// The re-sends made after `failure`.
-    pub fn resent(&self, failure: Failure) -> u32 {
+    pub(crate) fn resent(&self, failure: Failure) -> u32 {
         self.resent[failure.index()]
     }
 
     /// Attempts made so far, counting the one about to be sent after the last [`Next::Resend`].
-    pub fn attempts(&self) -> u32 {
+    pub(crate) fn attempts(&self) -> u32 {
         1 + Failure::ALL.iter().map(|f| self.resent(*f)).sum::<u32>()
     }
 

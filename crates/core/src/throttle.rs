@@ -47,7 +47,7 @@ pub(crate) struct Deadline {
 
 impl Deadline {
     /// An operation starting now, given `timeout` in all.
-    pub fn after(timeout: Duration) -> Self {
+    pub(crate) fn after(timeout: Duration) -> Self {
         Self {
             at: tokio::time::Instant::now() + timeout,
             timeout,
@@ -55,12 +55,12 @@ impl Deadline {
     }
 
     /// Move it `by` later: time that does not count against the operation.
-    pub fn extend(&mut self, by: Duration) {
+    pub(crate) fn extend(&mut self, by: Duration) {
         self.at += by;
     }
 
     /// What is left of it.
-    pub fn left(&self) -> Duration {
+    pub(crate) fn left(&self) -> Duration {
         self.at
             .saturating_duration_since(tokio::time::Instant::now())
     }
@@ -68,7 +68,7 @@ impl Deadline {
     /// Whether waiting `wait` and then sending again still leaves the attempt a fair share of
     /// the time (a quarter of the timeout): an attempt sure to time out is not worth sending,
     /// since its timeout would leave a refusal's outcome unknown.
-    pub fn fits(&self, wait: Duration) -> bool {
+    pub(crate) fn fits(&self, wait: Duration) -> bool {
         crate::retry::fits(self.left(), wait, self.timeout)
     }
 }

@@ -13,15 +13,15 @@ use dynoscope_core::exports::PlanSpec;
 use dynoscope_core::listed::{TableFacts, TableNames};
 use dynoscope_core::partiql;
 use dynoscope_core::read::{self, Stopped, Until};
-use dynoscope_core::report::Report as _;
+use dynoscope_core::report::{Answered, Report as _};
 use dynoscope_core::spec::{
-    CompareTalliesSpec, DiffSpec, GetSpec, ReadSpec, SqlSpec, StatementSpec, TableSpec, TallySpec,
-    WindowSpec,
+    CompareTalliesSpec, DiffSpec, GetSpec, Got, ReadSpec, SqlSpec, StatementSpec, TableSpec,
+    TallySpec, WindowSpec,
 };
 use dynoscope_core::value::{self, Item, Style};
 
 /// Page requests a read sends unless told fewer: each reads at most 1 MB.
-pub const MAX_PAGES: usize = 10;
+pub(crate) const MAX_PAGES: usize = 10;
 
 /// Items a read returns unless told otherwise.
 pub(crate) const DEFAULT_LIMIT: usize = 100;
@@ -93,25 +93,18 @@ impl Server {
 
     /// Read one item.
     #[tool(
-        description = "Read one item by its whole key (GetItem, strongly consistent): `key` names every key attribute, e.g. {\"PK\": \"POST#a91f\", \"SK\": \"META\"}. Costs 1 RCU per 4 KB of the item. Never writes.",
+        description = "Read one item by its whole key (GetItem, strongly consistent): `key` names every key attribute, e.g. {\"PK\": \"POST#a91f\", \"SK\": \"META\"}. Costs 1 RCU per 4 KB of the item. Answers `found` false and ending `refused` when no item has the key (the CLI's `get` exits 1). Never writes.",
+        output_schema = rmcp::handler::server::tool::schema_for_output::<Answered<Got>>(),
         annotations(read_only_hint = true)
     )]
     async fn get_item(&self, Parameters(spec): Parameters<GetSpec>) -> CallToolResult {
         self.answer("get_item", &spec, async {
             let info = self.describe(&spec.table).await?;
-            let key = spec.key.plan(&info)?;
-            let (item, rcu) = self
-                .read(
-                    "GetItem",
-                    read::get_item_costed(&self.reader(), &info.name, key),
-                )
-                .await?;
-            let keys = info.key_names();
-            Ok(Answer::done(json!({
-                "item": item.as_ref().map(|i| value::json::item_to_json(i, &keys, Style::Typed)),
-                "found": item.is_some(),
-                "consumedRCU": rcu, "usd": self.connection().pricing(&info).read(rcu).usd_json(),
-            })))
+            Answer::of(
+                &spec
+                    .read(self.connection(), &info, &self.shared.stop)
+                    .await?,
+            )
         })
         .await
     }
@@ -287,7 +280,7 @@ impl Server {
                 .map(|i| value::json::item_to_json(i, &[], Style::Typed))
                 .collect();
             Ok(Answer::done(json!({
-                "items": shown, "count": items.len(), "pages": pages, "consumedRCU": rcu,
+                "items": shown, "count": items.len(), "pages": pages, "consumed_rcu": rcu,
                 "usd": self.connection().pricing_undescribed().read(rcu).usd_json(),
                 "complete": stopped == Stopped::LastPage,
             })))
@@ -320,7 +313,7 @@ impl Server {
             .map(|k| value::item_to_dynamodb_json(k, &keys, false));
         Ok(Answer::done(json!({
             "items": items, "count": items.len(), "pages": read.pages,
-            "consumedRCU": read.consumed_rcu,
+            "consumed_rcu": read.consumed_rcu,
             "usd": self.connection().pricing(&info).read(read.consumed_rcu).usd_json(),
             "next_start_key": next,
         })))

@@ -15,13 +15,13 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use crate::audit::Audit;
-pub use crate::relay_audit::MAX_LINE_BYTES;
+pub(crate) use crate::relay_audit::MAX_LINE_BYTES;
 use crate::relay_audit::{INVALID_REQUEST, Refused, received};
 use dynoscope_core::value::strict;
 
 /// The deepest nesting of arrays and objects a message may have: MCP's are a few levels, and
 /// the limit comes before serde_json's own (128), so the words are ours.
-pub const MAX_DEPTH: usize = 64;
+pub(crate) const MAX_DEPTH: usize = 64;
 
 /// JSON-RPC's "Invalid JSON was received".
 const PARSE_ERROR: i64 = -32700;

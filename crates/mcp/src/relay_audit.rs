@@ -11,7 +11,7 @@ use crate::audit::Audit;
 /// The longest line (one JSON-RPC message) read: a request's arguments are specs, keys and an
 /// item's text (DynamoDB items are at most 400 KB), so 4 MiB is room to spare, while a 50 MB
 /// line is answered as refused without being held (the rest of it is read and dropped).
-pub const MAX_LINE_BYTES: usize = 4 << 20;
+pub(crate) const MAX_LINE_BYTES: usize = 4 << 20;
 
 /// JSON-RPC's "The JSON sent is not a valid Request object".
 pub(crate) const INVALID_REQUEST: i64 = -32600;

@@ -52,7 +52,7 @@ pub(super) struct Answer {
 impl Answer {
     /// The answer of a finished run: its report's JSON object and ending, the same object the
     /// CLI prints with `--json`; a run that failed before anything applied is the error.
-    pub fn of(report: &(impl Report + ?Sized)) -> Result<Self> {
+    pub(crate) fn of(report: &(impl Report + ?Sized)) -> Result<Self> {
         if let Some(error) = report.failure() {
             return Err(error.clone());
         }
@@ -63,7 +63,7 @@ impl Answer {
     }
 
     /// A call that did what was asked.
-    pub fn done(value: Value) -> Self {
+    pub(crate) fn done(value: Value) -> Self {
         Self {
             value,
             ending: Ending::Done,
@@ -313,5 +313,22 @@ impl Server {
         if let Ok(mut described) = self.shared.described.lock() {
             described.clear();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Server;
+
+    /// Every tool as a client lists it: its name, description, hints and the JSON Schema of
+    /// its arguments. A change to any of them is a reviewed diff of
+    /// `snapshots/dynoscope_mcp__server__tests__mcp_tools.snap` (`cargo insta review`).
+    #[test]
+    fn mcp_tools() {
+        let mut tools = (Server::read_tools() + Server::write_tools()).list_all();
+        tools.sort_by(|a, b| a.name.cmp(&b.name));
+        assert!(tools.len() > 10, "the tools were listed: {}", tools.len());
+        let listed = serde_json::to_string_pretty(&tools).unwrap_or_default();
+        insta::assert_snapshot!("mcp_tools", listed);
     }
 }

@@ -19,7 +19,7 @@ use dynoscope_core::write::WritePlan;
 
 /// What the section holds between frames.
 #[derive(Default)]
-pub struct BackupsForm {
+pub(super) struct BackupsForm {
     name: String,
     restore_to: String,
     /// A backup's name or ARN typed again: only that backup can be deleted for good.
@@ -34,12 +34,12 @@ pub struct BackupsForm {
 
 impl BackupsForm {
     /// A change ended: what is listed may be out of date.
-    pub fn changed(&mut self) {
+    pub(super) fn changed(&mut self) {
         self.stale = true;
     }
 
     /// Another table: forget its backups.
-    pub fn forget(&mut self) {
+    pub(super) fn forget(&mut self) {
         *self = Self::default();
     }
 
@@ -52,7 +52,7 @@ impl BackupsForm {
     }
 
     /// Draw the section; changes begin on `run`.
-    pub fn backups_ui(
+    pub(super) fn backups_ui(
         &mut self,
         ui: &mut Ui,
         scope: &Scope<'_>,

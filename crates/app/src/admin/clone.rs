@@ -32,7 +32,7 @@ enum To {
 
 /// The form, the run and what it said.
 #[derive(Default)]
-pub struct CloneForm {
+pub(super) struct CloneForm {
     to: To,
     /// The open connection chosen, with [`To::Open`].
     open_name: String,
@@ -55,7 +55,7 @@ pub struct CloneForm {
 
 impl CloneForm {
     /// Another table: forget the form's last run (one under way goes on and reports).
-    pub fn forget(&mut self) {
+    pub(super) fn forget(&mut self) {
         self.to_table.clear();
         self.question = None;
         self.ended = None;
@@ -63,7 +63,7 @@ impl CloneForm {
     }
 
     /// Take in what arrived; whether a clone into this connection ended (the list changed).
-    pub fn poll(&mut self) -> bool {
+    pub(super) fn poll(&mut self) -> bool {
         let polled = Job::poll_slot(&mut self.running);
         for event in polled.progress {
             match event {
@@ -251,7 +251,7 @@ impl CloneForm {
     }
 
     /// Draw the section.
-    pub fn clone_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) {
+    pub(super) fn clone_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) {
         self.destination_ui(ui, scope);
         ui.horizontal(|ui| {
             let label = ui.label(format!(

@@ -15,7 +15,7 @@ use dynoscope_core::schema::{BillingSpec, ClassSpec, StreamView, TableSpec, pars
 use dynoscope_core::task::Spawner;
 
 /// The form and its run.
-pub struct CreateForm {
+pub(crate) struct CreateForm {
     /// Whether the window is shown.
     pub open: bool,
     name: String,
@@ -68,7 +68,7 @@ impl Default for CreateForm {
 
 impl CreateForm {
     /// The table the form describes; what cannot be read as typed is an error in words.
-    pub fn spec(&self) -> Result<TableSpec> {
+    pub(crate) fn spec(&self) -> Result<TableSpec> {
         let partition = self
             .partition
             .key()
@@ -95,7 +95,7 @@ impl CreateForm {
     }
 
     /// Take in what arrived; the name of a table just created.
-    pub fn poll(&mut self) -> Option<String> {
+    pub(crate) fn poll(&mut self) -> Option<String> {
         let report = self.run.poll()?;
         let created = report.after.map(|table| table.spec.name);
         self.created |= created.is_some();
@@ -104,7 +104,7 @@ impl CreateForm {
 
     /// Show the window again (New table…): after a table was created from it, empty, so that
     /// nothing of the last table is one click from being created again; else as it was left.
-    pub fn reopen(&mut self) {
+    pub(crate) fn reopen(&mut self) {
         if self.created && !self.run.busy() {
             *self = Self::default();
         }
@@ -112,7 +112,12 @@ impl CreateForm {
     }
 
     /// Draw the window.
-    pub fn window_ui(&mut self, ctx: &egui::Context, spawner: &Spawner, connection: &Connection) {
+    pub(crate) fn window_ui(
+        &mut self,
+        ctx: &egui::Context,
+        spawner: &Spawner,
+        connection: &Connection,
+    ) {
         let mut open = self.open;
         egui::Window::new("Create table")
             .open(&mut open)

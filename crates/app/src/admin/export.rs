@@ -20,7 +20,7 @@ use dynoscope_core::task::{Job, Pending, Spawner};
 
 /// What the section holds between frames.
 #[derive(Default)]
-pub struct ExportForm {
+pub(super) struct ExportForm {
     to: String,
     incremental: bool,
     from: String,
@@ -40,7 +40,7 @@ pub struct ExportForm {
 
 impl ExportForm {
     /// Another table: forget its exports (a run under way still reports).
-    pub fn forget(&mut self) {
+    pub(super) fn forget(&mut self) {
         self.flow.drop_question();
         self.listed = None;
         self.ended = None;
@@ -48,7 +48,7 @@ impl ExportForm {
     }
 
     /// The spec the fields say.
-    pub fn spec(&self, table: &str) -> S3ExportSpec {
+    pub(super) fn spec(&self, table: &str) -> S3ExportSpec {
         S3ExportSpec {
             table: table.to_owned(),
             to: self.to.trim().to_owned(),
@@ -95,7 +95,12 @@ impl ExportForm {
     }
 
     /// Draw the section; true when the table's settings changed (to read it again).
-    pub fn export_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, described: &Described) -> bool {
+    pub(super) fn export_ui(
+        &mut self,
+        ui: &mut Ui,
+        scope: &Scope<'_>,
+        described: &Described,
+    ) -> bool {
         let changed = self.poll();
         ui.weak(
             "DynamoDB writes a consistent snapshot (or a window's writes) to S3 without reading \

@@ -10,7 +10,7 @@ use dynoscope_core::table::KeyAttr;
 
 /// A key attribute as typed: its name and type.
 #[derive(Debug, Clone, PartialEq)]
-pub struct KeyRow {
+pub(super) struct KeyRow {
     /// The attribute's name (empty: no such key).
     pub name: String,
     /// S, N or B.
@@ -19,7 +19,7 @@ pub struct KeyRow {
 
 impl KeyRow {
     /// A key named `name`, a string.
-    pub fn named(name: &str) -> Self {
+    pub(super) fn named(name: &str) -> Self {
         Self {
             name: name.to_owned(),
             kind: ScalarType::S,
@@ -27,7 +27,7 @@ impl KeyRow {
     }
 
     /// The key, `None` when no name is typed.
-    pub fn key(&self) -> Option<KeyAttr> {
+    pub(super) fn key(&self) -> Option<KeyAttr> {
         let name = self.name.trim();
         (!name.is_empty()).then(|| KeyAttr::new(name, self.kind))
     }
@@ -35,7 +35,7 @@ impl KeyRow {
 
 /// An index as typed.
 #[derive(Debug, Clone, PartialEq)]
-pub struct IndexRow {
+pub(super) struct IndexRow {
     /// Its name.
     pub name: String,
     /// Its partition key.
@@ -50,7 +50,7 @@ pub struct IndexRow {
 
 impl IndexRow {
     /// A new row: `GSI1` on `GSI1PK` / `GSI1SK`, projecting every attribute.
-    pub fn new(name: &str, partition: &str, sort: &str) -> Self {
+    pub(super) fn new(name: &str, partition: &str, sort: &str) -> Self {
         Self {
             name: name.to_owned(),
             partition: KeyRow::named(partition),
@@ -62,7 +62,7 @@ impl IndexRow {
 
     /// The index; a row without a partition key name gives one with an empty name, which the
     /// spec's check names.
-    pub fn spec(&self) -> IndexSpec {
+    pub(super) fn spec(&self) -> IndexSpec {
         let projection = match self.projection {
             1 => ProjectionSpec::KeysOnly,
             2 => ProjectionSpec::Include(
@@ -88,7 +88,7 @@ impl IndexRow {
 }
 
 /// A key's name and type side by side; `id` keeps the type menus apart.
-pub fn key_ui(
+pub(super) fn key_ui(
     ui: &mut Ui,
     id: impl std::hash::Hash + std::fmt::Debug,
     label: &str,
@@ -112,7 +112,7 @@ pub fn key_ui(
 }
 
 /// One index's row, with a Remove button when `removable`; `true` when it was clicked.
-pub fn index_ui(ui: &mut Ui, id: &str, row: &mut IndexRow, removable: bool) -> bool {
+pub(super) fn index_ui(ui: &mut Ui, id: &str, row: &mut IndexRow, removable: bool) -> bool {
     let mut remove = false;
     ui.group(|ui| {
         ui.horizontal_wrapped(|ui| {

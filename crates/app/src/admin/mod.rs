@@ -14,5 +14,5 @@ mod run;
 mod settings;
 mod view;
 
-pub use create::CreateForm;
-pub use view::AdminFeature;
+pub(crate) use create::CreateForm;
+pub(crate) use view::AdminFeature;

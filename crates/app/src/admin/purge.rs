@@ -69,7 +69,7 @@ impl Asked {
 
 /// What is deleted, as chosen.
 #[derive(Default)]
-pub struct PurgeForm {
+pub(super) struct PurgeForm {
     take: Option<Take>,
     pk: String,
     sk_prefix: String,
@@ -91,7 +91,7 @@ pub struct PurgeForm {
 
 impl PurgeForm {
     /// Take in what arrived; a write to the table when a delete ended.
-    pub fn poll(
+    pub(super) fn poll(
         &mut self,
         table: &str,
         intents: &mut Vec<Intent>,
@@ -141,7 +141,7 @@ impl PurgeForm {
     }
 
     /// Another table: forget the last count and report (a delete under way still reports).
-    pub fn forget(&mut self) {
+    pub(super) fn forget(&mut self) {
         self.counting = None;
         self.counted = None;
         self.typed.clear();
@@ -150,7 +150,7 @@ impl PurgeForm {
     }
 
     /// Draw the section.
-    pub fn purge_ui(
+    pub(super) fn purge_ui(
         &mut self,
         ui: &mut Ui,
         scope: &Scope<'_>,

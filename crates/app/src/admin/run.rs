@@ -17,7 +17,7 @@ use dynoscope_core::write::WritePlan;
 
 /// A change to a table, its question, its run and what it said.
 #[derive(Default)]
-pub struct AdminRun {
+pub(super) struct AdminRun {
     flow: WriteFlow<WritePlan, Job<AdminEvent, AdminReport>>,
     /// What the run said so far (applied, waiting).
     said: Vec<String>,
@@ -29,7 +29,7 @@ pub struct AdminRun {
 impl AdminRun {
     /// Begin `plan` on `connection`: sent at once here, asked about elsewhere, refused
     /// read-only.
-    pub fn begin(&mut self, spawner: &Spawner, connection: &Connection, plan: WritePlan) {
+    pub(super) fn begin(&mut self, spawner: &Spawner, connection: &Connection, plan: WritePlan) {
         self.error = None;
         self.ended = None;
         self.said.clear();
@@ -41,14 +41,14 @@ impl AdminRun {
     }
 
     /// A change could not be planned: say why.
-    pub fn refuse(&mut self, error: Error) {
+    pub(super) fn refuse(&mut self, error: Error) {
         self.ended = None;
         self.error = Some(error);
     }
 
     /// Another table: forget what the last run said and any question waiting (a change under
     /// way still reports when it ends).
-    pub fn forget(&mut self) {
+    pub(super) fn forget(&mut self) {
         self.flow.drop_question();
         self.said.clear();
         self.ended = None;
@@ -56,12 +56,12 @@ impl AdminRun {
     }
 
     /// Whether a question waits or a change is under way.
-    pub fn busy(&self) -> bool {
+    pub(super) fn busy(&self) -> bool {
         self.flow.busy()
     }
 
     /// Take in what arrived; the report, once the run ended.
-    pub fn poll(&mut self) -> Option<AdminReport> {
+    pub(super) fn poll(&mut self) -> Option<AdminReport> {
         let polled = Job::poll_slot(self.flow.sending());
         for event in polled.progress {
             self.said.push(match event {
@@ -91,7 +91,7 @@ impl AdminRun {
     }
 
     /// The question, the run's progress with Stop waiting, and the report.
-    pub fn status_ui(&mut self, ui: &mut Ui, spawner: &Spawner, connection: &Connection) {
+    pub(super) fn status_ui(&mut self, ui: &mut Ui, spawner: &Spawner, connection: &Connection) {
         self.flow.question_ui(ui, sender(spawner, connection));
         if let Some(job) = self.flow.sending() {
             ui.horizontal(|ui| {

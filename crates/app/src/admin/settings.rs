@@ -13,7 +13,7 @@ use dynoscope_core::schema::{
 use dynoscope_core::spec::TableChangeSpec;
 
 /// What the settings form holds between frames.
-pub struct SettingsForm {
+pub(super) struct SettingsForm {
     view: StreamView,
     ttl: String,
     rcu: String,
@@ -39,7 +39,7 @@ impl Default for SettingsForm {
 impl SettingsForm {
     /// A change was applied: the typed index, the index picked to delete and the TTL attribute
     /// are emptied (billing's units are kept: they are a setting's value, not a request).
-    pub fn applied(&mut self) {
+    pub(super) fn applied(&mut self) {
         let (rcu, wcu) = (std::mem::take(&mut self.rcu), std::mem::take(&mut self.wcu));
         *self = Self {
             rcu,
@@ -50,7 +50,7 @@ impl SettingsForm {
 
     /// Draw the settings of `table`; the change asked for, if any. `ready`: no other change
     /// is under way.
-    pub fn settings_ui(
+    pub(super) fn settings_ui(
         &mut self,
         ui: &mut Ui,
         table: &Described,

@@ -20,7 +20,7 @@ use dynoscope_core::write::Destination;
 
 /// The Table view's state.
 #[derive(Default)]
-pub struct AdminFeature {
+pub(crate) struct AdminFeature {
     /// The counter rules of the open table (set by the shell), for a bulk delete's tallies.
     pub rules: Vec<TallyRule>,
     table: String,

@@ -36,7 +36,7 @@ struct Refreshed {
 
 /// A tab's auto-refresh.
 #[derive(Default)]
-pub struct AutoRefresh {
+pub(super) struct AutoRefresh {
     /// Seconds between refreshes; `None`: off.
     every: Option<u64>,
     next_at: Option<Instant>,
@@ -48,29 +48,29 @@ pub struct AutoRefresh {
 
 impl AutoRefresh {
     /// Refresh every `secs` seconds from `now` (`None`: off).
-    pub fn set_every(&mut self, secs: Option<u64>, now: Instant) {
+    pub(super) fn set_every(&mut self, secs: Option<u64>, now: Instant) {
         self.every = secs;
         self.next_at = secs.map(|s| now + Duration::from_secs(s));
     }
 
     /// Whether a refresh is due at `now`.
-    pub fn due(&self, now: Instant) -> bool {
+    pub(super) fn due(&self, now: Instant) -> bool {
         self.every.is_some() && self.before.is_none() && self.next_at.is_some_and(|at| now >= at)
     }
 
     /// Forget a refresh under way: another read replaces it (a Run, a reconnect), so what it
     /// would compare with is not the rows it will bring.
-    pub fn reset(&mut self) {
+    pub(super) fn reset(&mut self) {
         self.before = None;
     }
 
     /// Whether a read under way is a refresh.
-    pub fn refreshing(&self) -> bool {
+    pub(super) fn refreshing(&self) -> bool {
         self.before.is_some()
     }
 
     /// A refresh of `results` is starting: what they hold now, to compare with.
-    pub fn started(&mut self, results: &Results) {
+    pub(super) fn started(&mut self, results: &Results) {
         let cursor = results.cursor().and_then(|(row, column)| {
             let item = results.rows.item(row as usize)?;
             let key: Item = results
@@ -90,7 +90,7 @@ impl AutoRefresh {
 
     /// Just after the refresh's read started on emptied `results`: the sort as it was, and
     /// the grid left where it is.
-    pub fn restarted(&self, results: &mut Results) {
+    pub(super) fn restarted(&self, results: &mut Results) {
         if let Some(before) = &self.before {
             results.restore_sort(before.sort.clone());
         }
@@ -99,7 +99,7 @@ impl AutoRefresh {
 
     /// A read of `results` ended at `now` (a refresh, or any other read while auto-refresh is
     /// on): the changes found, the cursor put back, the next refresh scheduled.
-    pub fn ended(&mut self, results: &mut Results, now: Instant) {
+    pub(super) fn ended(&mut self, results: &mut Results, now: Instant) {
         if let Some(before) = self.before.take() {
             let changes = RowChanges::between(&before.rows, &results.rows, &before.keys);
             if let Some((key, column, open)) = before.cursor
@@ -129,7 +129,7 @@ impl AutoRefresh {
     /// caller's row; `paused` says why refreshing waits (the form changed). `true` when Refresh
     /// now was clicked.
     #[must_use]
-    pub fn controls_ui(
+    pub(super) fn controls_ui(
         &mut self,
         ui: &mut Ui,
         results: &Results,
@@ -199,7 +199,7 @@ impl AutoRefresh {
 
     /// The changes found and not yet seen, on a line of their own (when there are any),
     /// each a jump to its row.
-    pub fn changes_ui(&mut self, ui: &mut Ui, results: &mut Results) {
+    pub(super) fn changes_ui(&mut self, ui: &mut Ui, results: &mut Results) {
         self.unseen.list_ui(ui, results);
     }
 }

@@ -14,7 +14,7 @@ enum Change {
 
 /// A "Columns" menu with a row per attribute (shown, **Up** / **Down**, **dates**), Show all,
 /// Hide all and Reset order.
-pub fn columns_menu_ui(ui: &mut Ui, results: &mut Results) {
+pub(super) fn columns_menu_ui(ui: &mut Ui, results: &mut Results) {
     let hidden = results.hidden_count();
     let title = match hidden {
         0 => "Columns".to_owned(),

@@ -8,7 +8,7 @@ use crate::browse::results::Results;
 
 /// Draw the find bar when it is open, and look through another slice of rows while the find
 /// is still searching (asking for the next frame).
-pub fn find_bar_ui(ui: &mut Ui, results: &mut Results) {
+pub(super) fn find_bar_ui(ui: &mut Ui, results: &mut Results) {
     if !results.find().open {
         return;
     }

@@ -13,7 +13,7 @@ use dynoscope_core::spec::{self, FilterSpec, ReadSpec};
 use dynoscope_core::table::TableInfo;
 use dynoscope_core::value::{self, Item};
 
-pub use crate::browse::filters::FilterRow;
+pub(super) use crate::browse::filters::FilterRow;
 use crate::widgets::{error_ui, labelled_text_ui};
 
 /// What the form is filled in with.
@@ -198,7 +198,7 @@ impl QueryForm {
 
 /// Draw the form for `info`; returns what the user asked for.
 #[must_use]
-pub fn query_form_ui(
+pub(super) fn query_form_ui(
     ui: &mut Ui,
     form: &mut QueryForm,
     info: &TableInfo,
@@ -284,7 +284,7 @@ pub fn query_form_ui(
 
 /// The form folded into one line: what it reads, a way to open it, and the page buttons.
 #[must_use]
-pub fn folded_form_ui(
+pub(super) fn folded_form_ui(
     ui: &mut Ui,
     form: &QueryForm,
     info: &TableInfo,

@@ -15,7 +15,7 @@ use dynoscope_core::value::Item;
 
 /// The Get item… form of a tab.
 #[derive(Default)]
-pub struct GetItem {
+pub(super) struct GetItem {
     /// Whether the form is shown.
     pub open: bool,
     keys: KeyFields,

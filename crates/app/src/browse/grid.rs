@@ -11,7 +11,7 @@ use crate::browse::cell_menu::{HeaderAction, cell_menu_ui, header_menu_ui};
 use crate::browse::results::{Results, RowChange};
 use dynoscope_core::value;
 
-pub use crate::browse::cell_menu::GridAction;
+pub(super) use crate::browse::cell_menu::GridAction;
 use crate::widgets::type_tag_ui;
 
 const ROW_NUMBER_WIDTH: f32 = 64.0;

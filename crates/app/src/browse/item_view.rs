@@ -25,7 +25,12 @@ pub enum ItemFormat {
 }
 
 /// Draw `item` with a format switch and a copy button.
-pub fn item_view_ui(ui: &mut Ui, item: &Item, key_names: &[String], format: &mut ItemFormat) {
+pub(super) fn item_view_ui(
+    ui: &mut Ui,
+    item: &Item,
+    key_names: &[String],
+    format: &mut ItemFormat,
+) {
     let text = match format {
         ItemFormat::DynamoDb => value::item_to_dynamodb_json(item, key_names, true),
         ItemFormat::Plain => value::item_to_plain_json(item, key_names, true),

@@ -13,7 +13,7 @@ use dynoscope_core::rows::{CopyFormat, copy_text};
 const PAGE_ROWS: usize = 20;
 
 /// Handle this frame's keys for `results`.
-pub fn grid_keys_ui(ui: &mut Ui, results: &mut Results) {
+pub(super) fn grid_keys_ui(ui: &mut Ui, results: &mut Results) {
     let command_f = ui.input_mut(|i| i.consume_key(Modifiers::COMMAND, Key::F));
     if command_f {
         results.open_find();
@@ -95,7 +95,7 @@ fn copy_asked(ui: &Ui) -> Option<bool> {
 }
 
 /// What the selection copies as: one cell alone, or whole rows with a header line.
-pub fn selection_text(results: &Results, json: bool) -> String {
+pub(super) fn selection_text(results: &Results, json: bool) -> String {
     let columns = results.shown_columns();
     let rows = results.selected_rows();
     let single_cell = rows.len() == 1 && !json;

@@ -5,7 +5,7 @@ use egui::Ui;
 
 /// What the user asked the form to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FormAction {
+pub(super) enum FormAction {
     /// Start over with the first page.
     Run,
     /// Fetch the next page.
@@ -24,7 +24,7 @@ pub enum FormAction {
 
 /// What the form needs to know about the results to enable its buttons.
 #[derive(Debug, Clone, Default)]
-pub struct ResultsState {
+pub(super) struct ResultsState {
     /// A page is being fetched.
     pub loading: bool,
     /// There is a next page.
@@ -46,7 +46,7 @@ pub struct ResultsState {
 const SHORT: f32 = 700.0;
 
 /// Whether the window is short enough for the form to fold (and to offer folding).
-pub fn short_window(ui: &Ui) -> bool {
+pub(super) fn short_window(ui: &Ui) -> bool {
     ui.ctx().content_rect().height() < SHORT
 }
 
@@ -64,7 +64,11 @@ fn page_why_not(results: &ResultsState, changed: &'static str) -> &'static str {
 
 /// Run, Load more, Load all (Resume after a stop) and Cancel, each off with why.
 #[must_use]
-pub fn page_buttons_ui(ui: &mut Ui, scan: bool, results: &ResultsState) -> Option<FormAction> {
+pub(super) fn page_buttons_ui(
+    ui: &mut Ui,
+    scan: bool,
+    results: &ResultsState,
+) -> Option<FormAction> {
     let mut action = None;
     let run_label = if scan { "Run scan" } else { "Run query" };
     if ui

@@ -31,7 +31,7 @@ pub struct PartiqlForm {
 
 /// A PartiQL tab's state.
 #[derive(Default)]
-pub struct PartiqlTab {
+pub(super) struct PartiqlTab {
     /// The form.
     pub form: PartiqlForm,
     /// The rows the last statement returned (a SELECT's, or a write's RETURNING item).
@@ -48,7 +48,7 @@ pub struct PartiqlTab {
 
 impl PartiqlTab {
     /// A tab with `form` and nothing run.
-    pub fn new(form: PartiqlForm) -> Self {
+    pub(super) fn new(form: PartiqlForm) -> Self {
         Self {
             form,
             ..Self::default()
@@ -56,13 +56,13 @@ impl PartiqlTab {
     }
 
     /// Whether a write has been sent and not answered yet.
-    pub fn writing(&self) -> bool {
+    pub(super) fn writing(&self) -> bool {
         self.write.is_sending()
     }
 
     /// Another connection: forget the rows, where the next page starts, a question waiting
     /// and the last outcome (a write under way still reports).
-    pub fn clear(&mut self) {
+    pub(super) fn clear(&mut self) {
         self.cancel();
         self.read = None;
         self.next = None;
@@ -73,13 +73,13 @@ impl PartiqlTab {
     }
 
     /// Whether a read or a write is under way.
-    pub fn busy(&self) -> bool {
+    pub(super) fn busy(&self) -> bool {
         self.read.is_some() || self.write.is_sending()
     }
 
     /// Take in pages and the write's outcome.
     #[must_use]
-    pub fn poll(&mut self) -> Option<Intent> {
+    pub(super) fn poll(&mut self) -> Option<Intent> {
         let mut written = None;
         if let Some(job) = &mut self.read {
             let polled = job.poll();
@@ -130,7 +130,7 @@ impl PartiqlTab {
     }
 
     /// Stop a read; keep what loaded.
-    pub fn cancel(&self) {
+    pub(super) fn cancel(&self) {
         if let Some(job) = &self.read {
             job.abort();
         }
@@ -163,7 +163,7 @@ impl PartiqlTab {
 
     /// Run the statement: a SELECT reads its first page; a write is planned and sent (or
     /// asked about) through the gateway.
-    pub fn run(&mut self, scope: &Scope<'_>) {
+    pub(super) fn run(&mut self, scope: &Scope<'_>) {
         self.error = None;
         self.report = None;
         self.write.drop_question();
@@ -262,7 +262,7 @@ impl PartiqlTab {
 
     /// Draw the statement, its parameters, Run / Load more / Load all / Cancel, and the
     /// outcome of a write.
-    pub fn form_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, rerun: bool, refresh: bool) {
+    pub(super) fn form_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, rerun: bool, refresh: bool) {
         self.statement_ui(ui);
         let has_more = self.next.as_ref().is_some_and(|(_, _, t)| !t.is_empty());
         let busy = self.busy();

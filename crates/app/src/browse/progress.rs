@@ -86,7 +86,7 @@ fn segment_counts(progress: &LoadProgress, running: bool) -> String {
 
 /// One small box per segment: green when done, amber while waiting, blue while reading; its
 /// tooltip says how many items it gave. Past [`BOXES`], the segments counted by state.
-pub fn segments_ui(ui: &mut Ui, progress: &LoadProgress, running: bool) {
+pub(super) fn segments_ui(ui: &mut Ui, progress: &LoadProgress, running: bool) {
     if progress.segments.is_empty() {
         return;
     }

@@ -12,7 +12,7 @@ use dynoscope_core::value::Item;
 
 /// The most rows read again for one write (a transaction's 100 items): a write of more (an
 /// import) leaves its rows to a run of the query, and their age says how old they are.
-pub const MAX_AT_ONCE: usize = 100;
+pub(super) const MAX_AT_ONCE: usize = 100;
 
 /// One row being read again.
 struct Reread {
@@ -23,7 +23,7 @@ struct Reread {
 
 /// A row read again: its table, its key, and the item as the server has it now (`None`: not
 /// any more).
-pub struct ReadAgain {
+pub(super) struct ReadAgain {
     /// The table.
     pub table: String,
     /// The row's key.
@@ -36,7 +36,7 @@ pub struct ReadAgain {
 
 /// Rows being read again, and the last that could not be.
 #[derive(Default)]
-pub struct Rereads {
+pub(super) struct Rereads {
     pending: Vec<Reread>,
     failed: Option<(String, Item, Error)>,
 }
@@ -45,7 +45,13 @@ impl Rereads {
     /// Read the item at `key` of `table` again on `connection`. A read of it already under
     /// way is stopped and sent again: it may have left before the write that asks for this one,
     /// and its answer would be shown as fresh.
-    pub fn start(&mut self, spawner: &Spawner, connection: &Connection, table: &str, key: Item) {
+    pub(super) fn start(
+        &mut self,
+        spawner: &Spawner,
+        connection: &Connection,
+        table: &str,
+        key: Item,
+    ) {
         if let Some(at) = self
             .pending
             .iter()
@@ -72,7 +78,7 @@ impl Rereads {
     }
 
     /// The rows read again since the last poll.
-    pub fn poll(&mut self) -> Vec<ReadAgain> {
+    pub(super) fn poll(&mut self) -> Vec<ReadAgain> {
         let mut done = Vec::new();
         let mut i = 0;
         while i < self.pending.len() {
@@ -95,14 +101,14 @@ impl Rereads {
     }
 
     /// Whether the row at `key` of `table` is being read again.
-    pub fn busy(&self, table: &str, key: &Item) -> bool {
+    pub(super) fn busy(&self, table: &str, key: &Item) -> bool {
         self.pending
             .iter()
             .any(|r| r.table == table && &r.key == key)
     }
 
     /// Why the row at `key` of `table` could not be read again, the last time it was tried.
-    pub fn failed_for(&self, table: &str, key: &Item) -> Option<&Error> {
+    pub(super) fn failed_for(&self, table: &str, key: &Item) -> Option<&Error> {
         self.failed
             .as_ref()
             .filter(|(t, k, _)| t == table && k == key)
@@ -110,7 +116,7 @@ impl Rereads {
     }
 
     /// Forget every read under way (another connection: their rows are gone).
-    pub fn clear(&mut self) {
+    pub(super) fn clear(&mut self) {
         for reread in self.pending.drain(..) {
             if let Some(answer) = &reread.answer {
                 answer.abort();

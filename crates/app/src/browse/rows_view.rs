@@ -18,7 +18,7 @@ use dynoscope_core::transfer::{self, Format};
 /// Draw the rows of a tab; a number edit asked for in the grid (only when `editable`: rows of
 /// the open table, whose keys the edit form can trust).
 #[must_use]
-pub fn rows_ui(
+pub(super) fn rows_ui(
     ui: &mut Ui,
     results: &mut Results,
     loading: bool,
@@ -48,7 +48,7 @@ pub fn rows_ui(
 /// A tab's export: the file being chosen, asked about or written, and what became of the last
 /// one.
 #[derive(Default)]
-pub struct Export {
+pub(super) struct Export {
     /// Where to save, as typed (empty: ask with the dialog).
     pub path: String,
     saving: Option<Saving>,
@@ -59,7 +59,7 @@ pub struct Export {
 
 impl Export {
     /// Take in a finished export.
-    pub fn poll(&mut self) {
+    pub(super) fn poll(&mut self) {
         if let Some(end) = Saving::take_ended(&mut self.saving) {
             let older = self.older.take();
             self.note = Some(SaveEnd::note(end, "items").map(|note| match older {
@@ -72,7 +72,13 @@ impl Export {
     /// At the path typed (or where the dialog says), write `results`' rows (all loaded, in server order) as `format`,
     /// gzipped when the file's name ends in `.gz`; a file that exists is replaced only when
     /// the user says so.
-    pub fn start(&mut self, scope: &Scope<'_>, results: &Results, name: String, format: Format) {
+    pub(super) fn start(
+        &mut self,
+        scope: &Scope<'_>,
+        results: &Results,
+        name: String,
+        format: Format,
+    ) {
         // A clone shares the row store's full chunks; the file is written on a worker.
         let rows = results.rows.clone();
         let keys = results.key_names().to_vec();
@@ -96,7 +102,7 @@ impl Export {
     }
 
     /// Draw the question when the file exists, the outcome, or that it is under way.
-    pub fn ui(&mut self, ui: &mut Ui) {
+    pub(super) fn ui(&mut self, ui: &mut Ui) {
         if let Some(saving) = &mut self.saving {
             saving.question_ui(ui);
         }

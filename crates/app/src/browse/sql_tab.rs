@@ -23,7 +23,7 @@ pub struct SqlForm {
 
 /// An SQL tab's state.
 #[derive(Default)]
-pub struct SqlTab {
+pub(super) struct SqlTab {
     /// The form.
     pub form: SqlForm,
     /// The rows of the last statement that returned rows.
@@ -38,7 +38,7 @@ pub struct SqlTab {
 
 impl SqlTab {
     /// A tab with `form` and nothing run.
-    pub fn new(form: SqlForm) -> Self {
+    pub(super) fn new(form: SqlForm) -> Self {
         Self {
             form,
             ..Self::default()
@@ -46,12 +46,12 @@ impl SqlTab {
     }
 
     /// Whether a run is under way.
-    pub fn busy(&self) -> bool {
+    pub(super) fn busy(&self) -> bool {
         self.running.is_some()
     }
 
     /// Take in a finished run.
-    pub fn poll(&mut self) {
+    pub(super) fn poll(&mut self) {
         let polled = Job::poll_slot(&mut self.running);
         if let Some(step) = polled.progress.into_iter().last() {
             self.step = Some(step);
@@ -74,7 +74,7 @@ impl SqlTab {
     }
 
     /// Run the SQL over `sources` on a worker.
-    pub fn run(&mut self, scope: &Scope<'_>, sources: Vec<SqlSource>) {
+    pub(super) fn run(&mut self, scope: &Scope<'_>, sources: Vec<SqlSource>) {
         self.error = None;
         self.summary = None;
         let text = self.form.sql.clone();
@@ -91,7 +91,7 @@ impl SqlTab {
     /// Draw the SQL, the tables it can read (`tables`: name and rows of each other tab), Run
     /// and Insert example; `true` when the SQL should run.
     #[must_use]
-    pub fn form_ui(&mut self, ui: &mut Ui, tables: &[(String, usize)], rerun: bool) -> bool {
+    pub(super) fn form_ui(&mut self, ui: &mut Ui, tables: &[(String, usize)], rerun: bool) -> bool {
         ui.horizontal_wrapped(|ui| {
             ui.label("Tables:");
             if tables.is_empty() {

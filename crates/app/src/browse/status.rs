@@ -11,7 +11,7 @@ use dynoscope_core::transfer::Format;
 
 /// What the user asked for in the status bar.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StatusAction {
+pub(super) enum StatusAction {
     /// Stop loading; keep what loaded.
     Cancel,
     /// Export the loaded rows in this format.
@@ -20,7 +20,7 @@ pub enum StatusAction {
 
 /// Whether pages are being fetched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Loading {
+pub(super) enum Loading {
     /// Nothing is being fetched.
     Idle,
     /// One page.
@@ -32,7 +32,7 @@ pub enum Loading {
 /// Draw the status of `results`, and the Export… menu with its path field (`export_to`: a
 /// file or folder, empty to ask with the dialog); returns what the user asked for.
 #[must_use]
-pub fn status_bar_ui(
+pub(super) fn status_bar_ui(
     ui: &mut Ui,
     results: &Results,
     (loading, pricing): (Loading, Option<&Pricing>),

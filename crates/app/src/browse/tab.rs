@@ -30,7 +30,7 @@ struct Load {
 }
 
 /// A result tab on one table.
-pub struct TableTab {
+pub(super) struct TableTab {
     /// The table its rows come from.
     pub table: String,
     /// The form.
@@ -52,7 +52,7 @@ pub struct TableTab {
 
 impl TableTab {
     /// A tab on `table` with `form` and nothing loaded.
-    pub fn new(table: &str, form: QueryForm) -> Self {
+    pub(super) fn new(table: &str, form: QueryForm) -> Self {
         Self {
             table: table.to_owned(),
             form,
@@ -88,7 +88,7 @@ impl TableTab {
     }
 
     /// Take in the pages and files that arrived.
-    pub fn poll(&mut self) {
+    pub(super) fn poll(&mut self) {
         if let Some(load) = &mut self.load {
             let polled = load.job.poll();
             for event in polled.progress {
@@ -109,7 +109,7 @@ impl TableTab {
     }
 
     /// Auto-refresh's controls, drawn into the caller's row (beside the tab's name).
-    pub fn auto_controls_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) {
+    pub(super) fn auto_controls_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>) {
         let form_changed = self.results.load.request.is_some()
             && self.form.request(scope.table).ok() != self.results.load.request;
         let paused =
@@ -119,17 +119,17 @@ impl TableTab {
     }
 
     /// Whether the read under way is an auto-refresh.
-    pub fn refreshing(&self) -> bool {
+    pub(super) fn refreshing(&self) -> bool {
         self.auto.refreshing()
     }
 
     /// Whether pages are being fetched.
-    pub fn busy(&self) -> bool {
+    pub(super) fn busy(&self) -> bool {
         self.load.is_some()
     }
 
     /// Forget the rows (another connection): the form stays.
-    pub fn clear(&mut self) {
+    pub(super) fn clear(&mut self) {
         self.cancel();
         self.load = None;
         self.auto.reset();
@@ -140,7 +140,7 @@ impl TableTab {
     }
 
     /// Start over with the first page of what the form describes.
-    pub fn run(&mut self, scope: &Scope<'_>) {
+    pub(super) fn run(&mut self, scope: &Scope<'_>) {
         self.auto.reset();
         self.run_to(scope, false);
     }
@@ -197,7 +197,6 @@ impl TableTab {
         }
     }
 
-    /// Fetch the next page, or every remaining page.
     /// Fetch the next page, or every remaining page; a stopped parallel scan goes on with
     /// each unfinished segment.
     fn load_more(&mut self, scope: &Scope<'_>, all: bool) {
@@ -281,7 +280,7 @@ impl TableTab {
     }
 
     /// Stop loading; keep what loaded.
-    pub fn cancel(&self) {
+    pub(super) fn cancel(&self) {
         if let Some(load) = &self.load {
             match Halt::for_segments(self.results.progress.segments.len()) {
                 Halt::Cancel => load.job.cancel(),
@@ -292,7 +291,12 @@ impl TableTab {
 
     /// Draw the form, the find bar and the grid; a number edit asked for in the grid.
     #[must_use]
-    pub fn view_ui(&mut self, ui: &mut Ui, scope: &Scope<'_>, rerun: bool) -> Option<GridAction> {
+    pub(super) fn view_ui(
+        &mut self,
+        ui: &mut Ui,
+        scope: &Scope<'_>,
+        rerun: bool,
+    ) -> Option<GridAction> {
         let state = ResultsState {
             loading: self.load.is_some(),
             has_more: self.results.load.has_more(),
@@ -367,7 +371,7 @@ impl TableTab {
     }
 
     /// Draw the status bar: what loaded, what it cost, Cancel, Export and its outcome.
-    pub fn status_ui(&mut self, ui: &mut Ui, scope: Option<&Scope<'_>>) {
+    pub(super) fn status_ui(&mut self, ui: &mut Ui, scope: Option<&Scope<'_>>) {
         // Priced by the open table's billing when the tab reads it (another table's is not
         // described: its units are shown alone).
         let pricing = scope
@@ -385,7 +389,7 @@ impl TableTab {
 
     /// Set the form up as `preset` says. A preset naming a partition is a query of its own
     /// (a fresh form, run at once); one naming only an index switches the form to it.
-    pub fn show(&mut self, scope: &Scope<'_>, preset: &QueryPreset) {
+    pub(super) fn show(&mut self, scope: &Scope<'_>, preset: &QueryPreset) {
         if preset.partition.is_empty() {
             self.form.query_index(preset.index.clone());
         } else {

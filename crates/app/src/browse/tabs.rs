@@ -77,7 +77,7 @@ pub struct TabSpec {
 }
 
 /// A tab's own state.
-pub enum TabBody {
+pub(super) enum TabBody {
     /// A table's Query or Scan.
     Table(Box<TableTab>),
     /// PartiQL, with its export.
@@ -88,7 +88,7 @@ pub enum TabBody {
 
 impl TabBody {
     /// A tab as `kind` says, nothing loaded.
-    pub fn new(kind: TabKind) -> Self {
+    pub(super) fn new(kind: TabKind) -> Self {
         match kind {
             TabKind::Table { table, form } => Self::Table(Box::new(TableTab::new(&table, *form))),
             TabKind::Partiql(form) => {
@@ -99,7 +99,7 @@ impl TabBody {
     }
 
     /// What to remember of it.
-    pub fn kind(&self) -> TabKind {
+    pub(super) fn kind(&self) -> TabKind {
         match self {
             Self::Table(t) => TabKind::Table {
                 table: t.table.clone(),
@@ -111,7 +111,7 @@ impl TabBody {
     }
 
     /// The table a table tab reads.
-    pub fn table(&self) -> Option<&str> {
+    pub(super) fn table(&self) -> Option<&str> {
         match self {
             Self::Table(t) => Some(&t.table),
             Self::Partiql(..) | Self::Sql(..) => None,
@@ -119,7 +119,7 @@ impl TabBody {
     }
 
     /// Its rows.
-    pub fn results(&self) -> &Results {
+    pub(super) fn results(&self) -> &Results {
         match self {
             Self::Table(t) => &t.results,
             Self::Partiql(p, _) => &p.results,
@@ -128,7 +128,7 @@ impl TabBody {
     }
 
     /// Its rows, to change.
-    pub fn results_mut(&mut self) -> &mut Results {
+    pub(super) fn results_mut(&mut self) -> &mut Results {
         match self {
             Self::Table(t) => &mut t.results,
             Self::Partiql(p, _) => &mut p.results,
@@ -137,17 +137,17 @@ impl TabBody {
     }
 
     /// Whether the read under way is an auto-refresh (of what already ran).
-    pub fn refreshing(&self) -> bool {
+    pub(super) fn refreshing(&self) -> bool {
         matches!(self, Self::Table(t) if t.refreshing())
     }
 
     /// Whether a write it sent has not answered yet.
-    pub fn writing(&self) -> bool {
+    pub(super) fn writing(&self) -> bool {
         matches!(self, Self::Partiql(p, _) if p.writing())
     }
 
     /// Whether work it started is under way.
-    pub fn busy(&self) -> bool {
+    pub(super) fn busy(&self) -> bool {
         match self {
             Self::Table(t) => t.busy(),
             Self::Partiql(p, _) => p.busy(),
@@ -157,7 +157,7 @@ impl TabBody {
 
     /// Take in what its work brought back.
     #[must_use]
-    pub fn poll(&mut self) -> Option<Intent> {
+    pub(super) fn poll(&mut self) -> Option<Intent> {
         match self {
             Self::Table(t) => {
                 t.poll();
@@ -176,7 +176,7 @@ impl TabBody {
     }
 
     /// Stop its reads.
-    pub fn cancel(&self) {
+    pub(super) fn cancel(&self) {
         match self {
             Self::Table(t) => t.cancel(),
             Self::Partiql(p, _) => p.cancel(),
@@ -186,7 +186,7 @@ impl TabBody {
     }
 
     /// Forget rows read on another connection.
-    pub fn clear(&mut self) {
+    pub(super) fn clear(&mut self) {
         match self {
             Self::Table(t) => t.clear(),
             Self::Partiql(p, _) => p.clear(),
@@ -196,7 +196,7 @@ impl TabBody {
     }
 
     /// Its status bar: what loaded, Cancel, Export.
-    pub fn status_ui(&mut self, ui: &mut Ui, scope: Option<&Scope<'_>>, name: &str) {
+    pub(super) fn status_ui(&mut self, ui: &mut Ui, scope: Option<&Scope<'_>>, name: &str) {
         match self {
             Self::Table(t) => t.status_ui(ui, scope),
             Self::Partiql(p, export) => {

@@ -20,7 +20,7 @@ const LISTED: usize = 8;
 
 /// What happened to a row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Seen {
+pub(super) enum Seen {
     /// A row whose key was not there.
     Added,
     /// A row whose item differs.
@@ -41,7 +41,7 @@ impl Seen {
 
 /// One change found by a refresh.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Noted {
+pub(super) struct Noted {
     /// The row's key.
     pub key: Item,
     /// What happened to it (the latest, when several refreshes found it).
@@ -52,20 +52,20 @@ pub struct Noted {
 
 /// The changes not yet seen, newest first.
 #[derive(Debug, Default)]
-pub struct Unseen {
+pub(super) struct Unseen {
     noted: Vec<Noted>,
 }
 
 impl Unseen {
     /// The changes kept, newest first.
     #[cfg(test)]
-    pub fn noted(&self) -> &[Noted] {
+    pub(super) fn noted(&self) -> &[Noted] {
         &self.noted
     }
 
     /// Keep what a refresh at `at` found in `results` (its rows after the refresh), and tint
     /// every unseen change still among the rows.
-    pub fn found(&mut self, changes: &RowChanges, results: &mut Results, at: Instant) {
+    pub(super) fn found(&mut self, changes: &RowChanges, results: &mut Results, at: Instant) {
         let keys = results.key_names().to_vec();
         let key_of = |row: u32| -> Option<Item> {
             let item = results.rows.item(row as usize)?;
@@ -117,14 +117,14 @@ impl Unseen {
     }
 
     /// The user has seen them: forgotten, and the tints with them.
-    pub fn seen(&mut self, results: &mut Results) {
+    pub(super) fn seen(&mut self, results: &mut Results) {
         self.noted.clear();
         results.set_changes(None);
     }
 
     /// The list: each change with its age, a jump to its row when it is there; **Seen**
     /// forgets them all.
-    pub fn list_ui(&mut self, ui: &mut Ui, results: &mut Results) {
+    pub(super) fn list_ui(&mut self, ui: &mut Ui, results: &mut Results) {
         if self.noted.is_empty() {
             return;
         }

@@ -21,7 +21,7 @@ use dynoscope_core::task::Pending;
 
 /// What is compared.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum What {
+pub(crate) enum What {
     /// One partition's items.
     #[default]
     Partition,
@@ -41,7 +41,7 @@ struct Done {
 
 /// The compare feature's state.
 #[derive(Default)]
-pub struct CompareFeature {
+pub(crate) struct CompareFeature {
     /// The other connection, by name.
     other: Option<String>,
     /// Side B's table (empty: the open table's name).
@@ -62,7 +62,7 @@ pub struct CompareFeature {
 
 impl CompareFeature {
     /// Start on the partition the view left showed.
-    pub fn carry(&mut self, partition: &str) {
+    pub(crate) fn carry(&mut self, partition: &str) {
         if !partition.trim().is_empty() {
             partition.trim().clone_into(&mut self.pk);
         }

@@ -4,7 +4,7 @@ use dynoscope_core::connection::{ConnectOptions, ConnectionSpec, SavedConnection
 
 /// How the active connection is doing, as the dot shows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Health {
+pub(crate) enum Health {
     /// Not connected.
     None,
     /// Connected, and the last request answered.
@@ -15,7 +15,7 @@ pub enum Health {
 
 /// What the user asked of the bar.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Asked {
+pub(crate) enum Asked {
     /// Connect there, so, named and shown as the form says.
     Connect(ConnectionSpec, ConnectOptions, SavedConnection),
     /// Stop the attempt under way.

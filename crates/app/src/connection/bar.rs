@@ -15,7 +15,7 @@ use dynoscope_core::error::Error;
 
 /// Which kind of connection the form is set to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
+pub(crate) enum Mode {
     /// The embedded sandbox.
     Sandbox,
     /// AWS via profiles / the default chain.
@@ -26,7 +26,7 @@ pub enum Mode {
 
 /// Where the form says to connect.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConnectionForm {
+pub(crate) struct ConnectionForm {
     /// The kind of connection chosen in the form.
     pub mode: Mode,
     /// The chosen profile (`None`: the default chain).
@@ -51,7 +51,7 @@ pub struct ConnectionForm {
 
 impl ConnectionForm {
     /// A form showing `spec`.
-    pub fn new(spec: &ConnectionSpec) -> Self {
+    pub(crate) fn new(spec: &ConnectionSpec) -> Self {
         let mut bar = Self {
             mode: Mode::Sandbox,
             profile: None,
@@ -91,7 +91,7 @@ impl ConnectionForm {
     }
 
     /// The timeout and read-only choice, or why the timeout is not one.
-    pub fn options(&self) -> Result<ConnectOptions, Error> {
+    pub(crate) fn options(&self) -> Result<ConnectOptions, Error> {
         Ok(ConnectOptions {
             timeout: ConnectOptions::parse_timeout(&self.timeout)?,
             read_only: self.read_only,
@@ -100,7 +100,7 @@ impl ConnectionForm {
 
     /// The connection as it will be saved: its name (checked, or the default one), colour,
     /// read-only and protection.
-    pub fn saved(&self) -> Result<SavedConnection, Error> {
+    pub(crate) fn saved(&self) -> Result<SavedConnection, Error> {
         let spec = self.spec();
         let name = if self.name.trim().is_empty() {
             SavedConnection::default_name(&spec)
@@ -117,7 +117,7 @@ impl ConnectionForm {
     }
 
     /// Show `saved` in the form.
-    pub fn show_saved(&mut self, saved: &SavedConnection) {
+    pub(crate) fn show_saved(&mut self, saved: &SavedConnection) {
         let timeout = std::mem::take(&mut self.timeout);
         *self = Self::new(&saved.spec);
         self.timeout = timeout;
@@ -128,7 +128,7 @@ impl ConnectionForm {
     }
 
     /// The connection the form describes.
-    pub fn spec(&self) -> ConnectionSpec {
+    pub(crate) fn spec(&self) -> ConnectionSpec {
         match self.mode {
             Mode::Sandbox => ConnectionSpec::Sandbox {
                 db_path: (!self.sandbox_db.trim().is_empty())
@@ -151,7 +151,7 @@ impl ConnectionForm {
 /// the form (with the saved connections to pick from), and the attempt under way (with
 /// Cancel) or why the last one failed. Returns what the user asked.
 #[must_use]
-pub fn connection_bar_ui(
+pub(super) fn connection_bar_ui(
     ui: &mut Ui,
     (form, profiles, saved): (&mut ConnectionForm, &Profiles, &SavedConnections),
     strip: &Strip<'_>,

@@ -59,7 +59,7 @@ pub(super) fn swatch_ui(ui: &mut Ui, colour: usize) {
 }
 
 /// A connection's colour for egui.
-pub fn colour32(colour: usize) -> Color32 {
+pub(crate) fn colour32(colour: usize) -> Color32 {
     let [r, g, b] = SavedConnection::rgb(colour);
     Color32::from_rgb(r, g, b)
 }

@@ -20,13 +20,13 @@ use dynoscope_core::connection::{
 use dynoscope_core::error::Error;
 use dynoscope_core::task::{Pending, Spawner};
 
-pub use asked::{Asked, Health};
-pub use bar::ConnectionForm;
-pub use fields::colour32;
-pub use strip::{Chip, Strip};
+pub(crate) use asked::{Asked, Health};
+pub(crate) use bar::ConnectionForm;
+pub(crate) use fields::colour32;
+pub(crate) use strip::{Chip, Strip};
 
 /// A connection that has just answered, with the name and colour it was opened under.
-pub struct Arrived {
+pub(crate) struct Arrived {
     /// How it is named and shown.
     pub named: SavedConnection,
     /// The connection.
@@ -36,7 +36,7 @@ pub struct Arrived {
 }
 
 /// The connection feature's state.
-pub struct ConnectionFeature {
+pub(crate) struct ConnectionFeature {
     form: ConnectionForm,
     profiles: Profiles,
     reading_profiles: Option<Pending<Profiles>>,
@@ -60,7 +60,7 @@ impl ConnectionFeature {
     /// Read the profiles and connect to `spec` with `options` (the command line's timeout and
     /// read-only choice, which the form then shows), named as the saved connection of that
     /// place is; `read_only` names the connections switched to read-only in earlier runs.
-    pub fn new(
+    pub(crate) fn new(
         spawner: &Spawner,
         (spec, mut options): (&ConnectionSpec, ConnectOptions),
         read_only: BTreeSet<ConnectionId>,
@@ -106,7 +106,7 @@ impl ConnectionFeature {
 
     /// The form shows `connection`, the tab picked: what was typed for another connection is
     /// not offered beside it.
-    pub fn show(&mut self, connection: &Connection) {
+    pub(crate) fn show(&mut self, connection: &Connection) {
         self.form = ConnectionForm::new(&connection.spec);
         self.form.read_only = connection.is_read_only();
         self.form.timeout = format!("{}", connection.timeout.as_secs_f64());
@@ -119,17 +119,17 @@ impl ConnectionFeature {
     }
 
     /// The connections switched to read-only, to remember.
-    pub fn read_only_connections(&self) -> BTreeSet<ConnectionId> {
+    pub(crate) fn read_only_connections(&self) -> BTreeSet<ConnectionId> {
         self.read_only.clone()
     }
 
     /// The connections saved by name, to remember.
-    pub fn saved_connections(&self) -> SavedConnections {
+    pub(crate) fn saved_connections(&self) -> SavedConnections {
         self.saved.clone()
     }
 
     /// Every mark on the connections, as the marks file keeps them.
-    pub fn marks(&self) -> Marks {
+    pub(crate) fn marks(&self) -> Marks {
         Marks {
             saved: self.saved.clone(),
             read_only: self.read_only.clone(),
@@ -168,7 +168,7 @@ impl ConnectionFeature {
 
     /// Take in what arrived: a connection that has just answered, named.
     #[must_use]
-    pub fn poll(&mut self, open: &[String]) -> Option<Arrived> {
+    pub(crate) fn poll(&mut self, open: &[String]) -> Option<Arrived> {
         if let Some(read) = Pending::take_ready(&mut self.reading_profiles) {
             match read {
                 Ok(profiles) => self.profiles = profiles,
@@ -206,7 +206,7 @@ impl ConnectionFeature {
     /// order): a Connect starts an attempt, Cancel stops it; a tab picked or closed is
     /// returned for the shell.
     #[must_use]
-    pub fn bar_ui(
+    pub(crate) fn bar_ui(
         &mut self,
         ui: &mut Ui,
         spawner: &Spawner,

@@ -8,7 +8,7 @@ use crate::connection::fields::{colour32, swatch_ui};
 
 /// One open connection as the strip shows it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Chip {
+pub(crate) struct Chip {
     /// Its name.
     pub name: String,
     /// Its colour, an index into `COLOURS`.
@@ -25,7 +25,7 @@ pub struct Chip {
 
 impl Chip {
     /// What its tab says: the name, and its guards.
-    pub fn title(&self) -> String {
+    pub(crate) fn title(&self) -> String {
         let mut title = self.name.clone();
         if self.read_only {
             title.push_str(" · read-only");
@@ -39,7 +39,7 @@ impl Chip {
 
 /// The open connections and the one shown.
 #[derive(Debug, Clone, Copy)]
-pub struct Strip<'a> {
+pub(crate) struct Strip<'a> {
     /// Every open connection, in the order opened.
     pub chips: &'a [Chip],
     /// The one shown, if any is open.
@@ -49,7 +49,7 @@ pub struct Strip<'a> {
 /// Draw the strip once two connections or more are open (one is named in the bar alone); a
 /// tab picked shows that connection, its × closes it.
 #[must_use]
-pub fn strip_ui(ui: &mut Ui, strip: &Strip<'_>) -> Option<Asked> {
+pub(super) fn strip_ui(ui: &mut Ui, strip: &Strip<'_>) -> Option<Asked> {
     if strip.chips.len() < 2 {
         return None;
     }

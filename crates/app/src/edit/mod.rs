@@ -27,7 +27,7 @@ struct Subject {
 }
 
 /// The edit feature's state: the form, the edit under way and the last result.
-pub struct EditFeature {
+pub(crate) struct EditFeature {
     /// What the form and the last card are about.
     subject: Option<Subject>,
     mode: EditMode,
@@ -136,7 +136,7 @@ impl EditFeature {
     }
 
     /// Open the editor on `attribute` of `item`; with a `change`, send it now.
-    pub fn start(
+    pub(crate) fn start(
         &mut self,
         scope: &Scope<'_>,
         item: &Item,

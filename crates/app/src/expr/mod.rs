@@ -24,7 +24,7 @@ use dynoscope_core::value::{self, Item};
 use dynoscope_core::write::{WritePlan, WriteRequest};
 
 /// The builder's state.
-pub struct ExprFeature {
+pub(crate) struct ExprFeature {
     input: Input,
     paste: String,
     paste_error: Option<Error>,
@@ -47,7 +47,7 @@ pub struct ExprFeature {
 
 impl ExprFeature {
     /// An empty builder for `table`.
-    pub fn new(table: &str) -> Self {
+    pub(crate) fn new(table: &str) -> Self {
         Self {
             input: Input::new(table),
             paste: String::new(),
@@ -73,7 +73,7 @@ impl ExprFeature {
     }
 
     /// Open a request the app made, saying where it came from.
-    pub fn open(&mut self, input: Input, origin: String) {
+    pub(crate) fn open(&mut self, input: Input, origin: String) {
         self.afresh(&input.table);
         self.input = input;
         self.origin = Some(origin);

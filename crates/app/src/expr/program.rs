@@ -9,7 +9,7 @@ use dynoscope_core::expr::codegen::{ClientSetup, Operation, Request, Target};
 
 /// The highlighter's name of the language a program in `target` is written in, when whole
 /// programs are written in it.
-pub fn language(target: Target) -> Option<&'static str> {
+pub(super) fn language(target: Target) -> Option<&'static str> {
     match target {
         Target::Boto3 => Some("py"),
         Target::JsClient | Target::JsDocument | Target::Toolbox | Target::ElectroDb => Some("js"),
@@ -25,7 +25,7 @@ pub fn language(target: Target) -> Option<&'static str> {
 /// For an update, a query or a scan: the "Whole program" switch and, when on, the program (or why `target` has
 /// none), its Copy button and how to run it. Whether the program was shown (in place of the
 /// single request).
-pub fn program_ui(
+pub(super) fn program_ui(
     ui: &mut Ui,
     request: &Request,
     (target, setup): (Target, &ClientSetup),

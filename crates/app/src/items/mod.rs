@@ -27,7 +27,7 @@ use editor::{Editor, EditorAction, Subject};
 use staged::StagedAction;
 
 /// The items feature's state.
-pub struct ItemsFeature {
+pub(crate) struct ItemsFeature {
     editor: Option<Editor>,
     /// Staged changes by connection and table.
     staged: HashMap<(ConnectionId, String), Staging>,
@@ -73,14 +73,14 @@ impl ItemsFeature {
     }
 
     /// Changes staged on the open table.
-    pub fn staged_count(&self, scope: Option<&Scope<'_>>) -> usize {
+    pub(crate) fn staged_count(&self, scope: Option<&Scope<'_>>) -> usize {
         scope
             .and_then(|s| self.staged.get(&Self::place(s)))
             .map_or(0, |s| s.changes().len())
     }
 
     /// Start on `item` (a row of the open table) as `start` says.
-    pub fn start(&mut self, scope: &Scope<'_>, item: &Item, start: EditStart) {
+    pub(crate) fn start(&mut self, scope: &Scope<'_>, item: &Item, start: EditStart) {
         let key_names = scope.key_names();
         self.error = None;
         self.note = None;

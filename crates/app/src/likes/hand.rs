@@ -47,7 +47,7 @@ impl Default for HandFeature {
 
 impl HandFeature {
     /// Take in the like's answer: its report, and the rows it wrote.
-    pub fn poll(&mut self, intents: &mut Vec<Intent>) {
+    pub(super) fn poll(&mut self, intents: &mut Vec<Intent>) {
         if let Some(answer) = self
             .like
             .sending()
@@ -72,7 +72,7 @@ impl HandFeature {
 
     /// Start afresh, keeping a like under way (its question is dropped: it was about the
     /// subject before).
-    pub fn subject_changed(&mut self) {
+    pub(super) fn subject_changed(&mut self) {
         let mut like = std::mem::take(&mut self.like);
         like.drop_question();
         *self = Self {

@@ -45,7 +45,7 @@ impl Default for LabFeature {
 
 impl LabFeature {
     /// Take in the run's end; then what it wrote.
-    pub fn poll(&mut self, intents: &mut Vec<Intent>) {
+    pub(super) fn poll(&mut self, intents: &mut Vec<Intent>) {
         if let Some(run) = Pending::take_ready(&mut self.lab) {
             self.lab_run = Some(run.unwrap_or_else(|error| LabRun {
                 error: Some(error),
@@ -58,7 +58,7 @@ impl LabFeature {
     }
 
     /// Start afresh, keeping a run under way.
-    pub fn subject_changed(&mut self) {
+    pub(super) fn subject_changed(&mut self) {
         *self = Self {
             lab: self.lab.take(),
             running_writes: std::mem::take(&mut self.running_writes),

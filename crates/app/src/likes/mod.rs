@@ -23,7 +23,7 @@ use target::TargetForm;
 
 /// The like lab's three features and their shared target.
 #[derive(Default)]
-pub struct LikesFeature {
+pub(crate) struct LikesFeature {
     /// The connection and table the tools are on: the same again (a table reopened, a
     /// connection switched back to) keeps their forms and results.
     subject: Option<(dynoscope_core::connection::ConnectionId, String)>,
@@ -36,12 +36,12 @@ pub struct LikesFeature {
 impl LikesFeature {
     /// The parent carried from the view left (else the partition queried in Browse, when
     /// nothing was typed here) and the tally rule in use.
-    pub fn carry(&mut self, parent: &str, queried: &str, rule: Option<TallyRule>) {
+    pub(crate) fn carry(&mut self, parent: &str, queried: &str, rule: Option<TallyRule>) {
         self.target.prefill(parent, queried, rule);
     }
 
     /// The parent liked.
-    pub fn parent(&self) -> &str {
+    pub(crate) fn parent(&self) -> &str {
         &self.target.parent
     }
 }

@@ -48,7 +48,7 @@ impl Default for StormFeature {
 
 impl StormFeature {
     /// Take in the storm's progress and its end; once it ended, the rows it wrote.
-    pub fn poll(&mut self, intents: &mut Vec<Intent>) {
+    pub(super) fn poll(&mut self, intents: &mut Vec<Intent>) {
         let polled = Job::poll_slot(&mut self.storm);
         if let Some(stats) = polled.progress.into_iter().last() {
             self.storm_stats = Some(stats);
@@ -65,7 +65,7 @@ impl StormFeature {
     }
 
     /// Start afresh, keeping a storm under way and its progress.
-    pub fn subject_changed(&mut self) {
+    pub(super) fn subject_changed(&mut self) {
         let running = self.storm.is_some();
         *self = Self {
             storm: self.storm.take(),

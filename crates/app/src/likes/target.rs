@@ -34,7 +34,7 @@ impl Default for TargetForm {
 impl TargetForm {
     /// Start from the parent checked in the tally check (else the partition queried in
     /// Browse) and the tally rule in use, when nothing was typed here.
-    pub fn prefill(&mut self, carried: &str, queried: &str, rule: Option<TallyRule>) {
+    pub(super) fn prefill(&mut self, carried: &str, queried: &str, rule: Option<TallyRule>) {
         if !carried.is_empty() {
             self.parent = carried.to_owned();
         } else if self.parent.is_empty() {
@@ -50,7 +50,7 @@ impl TargetForm {
     }
 
     /// The form as the like spec (no user: the like by hand and the storm add their own).
-    pub fn spec(&self, info: &TableInfo) -> LikeSpec {
+    pub(super) fn spec(&self, info: &TableInfo) -> LikeSpec {
         LikeSpec {
             table: info.name.clone(),
             pk: self.parent.clone(),
@@ -64,7 +64,7 @@ impl TargetForm {
     }
 
     /// The parent as typed, for where a write goes.
-    pub fn parent_text(&self) -> &str {
+    pub(super) fn parent_text(&self) -> &str {
         match self.parent.trim() {
             "" => "(type the parent)",
             parent => parent,

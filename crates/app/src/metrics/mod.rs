@@ -23,7 +23,7 @@ const HOURS: u32 = 3;
 
 /// What the panel read and is reading.
 #[derive(Default)]
-pub struct MetricsPanel {
+pub(crate) struct MetricsPanel {
     /// The table the figures are of.
     table: String,
     loading: Option<Pending<TableMetrics>>,
@@ -37,7 +37,7 @@ pub struct MetricsPanel {
 
 impl MetricsPanel {
     /// Take in what arrived.
-    pub fn poll(&mut self) {
+    pub(crate) fn poll(&mut self) {
         if let Some(done) = Pending::take_ready(&mut self.loading) {
             match done {
                 Ok(m) => self.metrics = Some(m),
@@ -61,7 +61,7 @@ impl MetricsPanel {
     }
 
     /// Draw the section for `info`'s table on `connection`.
-    pub fn metrics_ui(
+    pub(crate) fn metrics_ui(
         &mut self,
         ui: &mut Ui,
         spawner: &Spawner,

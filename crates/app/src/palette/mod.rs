@@ -17,7 +17,7 @@ const SHOWN: usize = 30;
 
 /// What the palette chose.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Choice {
+pub(crate) enum Choice {
     /// Open this table.
     Table(String),
     /// The caller's action at this place in the list it gave.
@@ -43,7 +43,7 @@ struct Asking {
 
 /// The palette's state.
 #[derive(Default)]
-pub struct Palette {
+pub(crate) struct Palette {
     open: bool,
     /// Focus the search field on the next frame.
     focus: bool,
@@ -58,7 +58,7 @@ pub struct Palette {
 
 impl Palette {
     /// Open it (reading the saved queries of `store` again, off the UI thread), or close it.
-    pub fn toggle(&mut self, spawner: &Spawner, store: Option<&QueryStore>) {
+    pub(crate) fn toggle(&mut self, spawner: &Spawner, store: Option<&QueryStore>) {
         self.open = !self.open;
         if !self.open {
             return;
@@ -75,14 +75,14 @@ impl Palette {
     }
 
     /// Whether it is shown.
-    pub fn is_open(&self) -> bool {
+    pub(crate) fn is_open(&self) -> bool {
         self.open
     }
 
     /// Draw it over the window when open: `tables` to open, `actions` by their words, the
     /// saved queries and `history`; what was chosen.
     #[must_use]
-    pub fn ui(
+    pub(crate) fn ui(
         &mut self,
         ui: &mut Ui,
         tables: &[String],

@@ -7,7 +7,7 @@ use dynoscope_core::connection::Marks;
 use dynoscope_core::task::{Pending, Spawner};
 
 /// The marks file, and what was last written to it.
-pub struct MarksFile {
+pub(super) struct MarksFile {
     path: PathBuf,
     /// What the file holds (or is being written with); `None` when there is no file yet.
     stored: Option<Marks>,
@@ -21,7 +21,7 @@ pub struct MarksFile {
 impl MarksFile {
     /// The file at `path`, holding `stored` (`None`: no file yet, so the marks are written
     /// once, the first time they are kept).
-    pub fn new(path: PathBuf, stored: Option<Marks>) -> Self {
+    pub(super) fn new(path: PathBuf, stored: Option<Marks>) -> Self {
         Self {
             path,
             writing: None,
@@ -33,7 +33,7 @@ impl MarksFile {
 
     /// The file at `path` that could not be read (`error`): it is never written over, and the
     /// app says so.
-    pub fn unreadable(path: PathBuf, error: &dynoscope_core::error::Error) -> Self {
+    pub(super) fn unreadable(path: PathBuf, error: &dynoscope_core::error::Error) -> Self {
         Self {
             error: Some(format!(
                 "{error}. This run keeps its marks on the connections to itself, and the command \
@@ -46,7 +46,7 @@ impl MarksFile {
 
     /// Keep `now` in the file: a write starts when it differs from what the file holds and no
     /// write is under way. A failed write is said and not retried until the marks change.
-    pub fn keep(&mut self, spawner: &Spawner, now: Marks) {
+    pub(super) fn keep(&mut self, spawner: &Spawner, now: Marks) {
         if let Some(result) = Pending::take_ready(&mut self.writing) {
             self.error = result.err().map(|e| {
                 format!(

@@ -31,7 +31,8 @@ use marks::MarksFile;
 use panels::{Panels, WIDE};
 use workspace::{Frame, Workspace};
 
-pub use remembered::{Remembered, Theme};
+pub use remembered::Remembered;
+pub(crate) use remembered::Theme;
 
 /// The central view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -30,7 +30,7 @@ struct OpenTable {
 }
 
 /// The tables feature's state.
-pub struct TablesFeature {
+pub(crate) struct TablesFeature {
     names: Vec<String>,
     filter: String,
     listing: Option<Pending<Vec<String>>>,
@@ -54,7 +54,7 @@ pub struct TablesFeature {
 impl TablesFeature {
     /// Whether the last request about tables failed (listing or describing): the connection
     /// is in trouble, whatever it answered before.
-    pub fn failing(&self) -> bool {
+    pub(crate) fn failing(&self) -> bool {
         let failed = |e: &Option<Error>| {
             e.as_ref()
                 .is_some_and(|e| !matches!(e, Error::Cancelled { .. }))
@@ -63,12 +63,12 @@ impl TablesFeature {
     }
 
     /// The tables listed.
-    pub fn names(&self) -> &[String] {
+    pub(crate) fn names(&self) -> &[String] {
         &self.names
     }
 
     /// No tables yet; `wanted` opens by itself once a list names it.
-    pub fn new(wanted: Option<String>) -> Self {
+    pub(crate) fn new(wanted: Option<String>) -> Self {
         Self {
             names: Vec::new(),
             filter: String::new(),
@@ -85,12 +85,12 @@ impl TablesFeature {
     }
 
     /// How many lists have arrived (the names are those of the last).
-    pub fn listed(&self) -> u64 {
+    pub(crate) fn listed(&self) -> u64 {
         self.listed
     }
 
     /// A new connection: forget the old one's tables (the filter stays) and list the new ones.
-    pub fn connected(&mut self, spawner: &Spawner, connection: &Connection) {
+    pub(crate) fn connected(&mut self, spawner: &Spawner, connection: &Connection) {
         if let Some(open) = self.open.take() {
             self.wanted = Some(open.name);
         }
@@ -120,13 +120,13 @@ impl TablesFeature {
 
     /// List the tables again (one was created, restored or deleted); the open table is
     /// closed once the list no longer names it.
-    pub fn list_again(&mut self, spawner: &Spawner, connection: Option<&Connection>) {
+    pub(crate) fn list_again(&mut self, spawner: &Spawner, connection: Option<&Connection>) {
         self.list(spawner, connection);
     }
 
     /// Open `table` and describe it.
     /// Open `table` (a result tab on it was chosen): describe it.
-    pub fn open(&mut self, spawner: &Spawner, connection: &Connection, table: &str) {
+    pub(crate) fn open(&mut self, spawner: &Spawner, connection: &Connection, table: &str) {
         self.open_table(spawner, connection, table.to_owned());
     }
 
@@ -149,7 +149,7 @@ impl TablesFeature {
 
     /// Describe the open table again (its item count and size move with every write), keeping
     /// what is shown until the new description arrives.
-    pub fn refresh(&mut self, spawner: &Spawner, connection: &Connection) {
+    pub(crate) fn refresh(&mut self, spawner: &Spawner, connection: &Connection) {
         let Some(open) = &mut self.open else {
             return;
         };
@@ -168,7 +168,11 @@ impl TablesFeature {
     /// Take in what arrived; the name of a table that has just been opened (the remembered one,
     /// once listed).
     #[must_use]
-    pub fn poll(&mut self, spawner: &Spawner, connection: Option<&Connection>) -> Option<String> {
+    pub(crate) fn poll(
+        &mut self,
+        spawner: &Spawner,
+        connection: Option<&Connection>,
+    ) -> Option<String> {
         self.metrics.poll();
         self.live.poll(spawner, connection);
         if let Some(created) = self.create.poll() {
@@ -218,18 +222,18 @@ impl TablesFeature {
     }
 
     /// The open table's name.
-    pub fn open_name(&self) -> Option<&str> {
+    pub(crate) fn open_name(&self) -> Option<&str> {
         self.open.as_ref().map(|o| o.name.as_str())
     }
 
     /// The open table's description, once it arrived.
-    pub fn open_info(&self) -> Option<&TableInfo> {
+    pub(crate) fn open_info(&self) -> Option<&TableInfo> {
         self.open.as_ref().and_then(|o| o.info.as_ref())
     }
 
     /// Draw the list; the name of a table the user opened.
     #[must_use]
-    pub fn list_ui(
+    pub(crate) fn list_ui(
         &mut self,
         ui: &mut Ui,
         spawner: &Spawner,
@@ -282,7 +286,7 @@ impl TablesFeature {
 
     /// Draw the description of the open table; "Browse GSI1" asks the browse form for it.
     #[must_use]
-    pub fn describe_ui(
+    pub(crate) fn describe_ui(
         &mut self,
         ui: &mut Ui,
         spawner: &Spawner,
@@ -320,7 +324,7 @@ impl TablesFeature {
     /// What the central view shows while no table is described: a hint (on the sandbox, the
     /// sample's places to start, one of which may be picked: its table and partition), the
     /// describe under way, or why it failed.
-    pub fn placeholder_ui(&self, ui: &mut Ui, sandbox: bool) -> Option<(String, String)> {
+    pub(crate) fn placeholder_ui(&self, ui: &mut Ui, sandbox: bool) -> Option<(String, String)> {
         if let (None, Some(gone)) = (&self.open, &self.gone) {
             ui.colored_label(
                 ui.visuals().warn_fg_color,

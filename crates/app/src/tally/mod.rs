@@ -37,7 +37,7 @@ struct Place {
 
 /// The tally feature's state.
 #[derive(Default)]
-pub struct TallyFeature {
+pub(crate) struct TallyFeature {
     /// Every saved rule; the open table's are edited in place.
     book: RuleBook,
     place: Option<Place>,
@@ -67,7 +67,7 @@ pub struct TallyFeature {
 
 impl TallyFeature {
     /// Start with the rules saved in `book`.
-    pub fn new(book: RuleBook) -> Self {
+    pub(crate) fn new(book: RuleBook) -> Self {
         Self {
             book,
             ..Self::default()
@@ -75,7 +75,7 @@ impl TallyFeature {
     }
 
     /// The saved rules, to remember.
-    pub fn rule_book(&self) -> RuleBook {
+    pub(crate) fn rule_book(&self) -> RuleBook {
         let mut book = self.book.clone();
         book.prune();
         book
@@ -134,17 +134,17 @@ impl TallyFeature {
     }
 
     /// The parent typed in, or the one checked; for the like lab.
-    pub fn partition(&self) -> &str {
+    pub(crate) fn partition(&self) -> &str {
         &self.partition
     }
 
     /// The tally rule in use, for the like lab.
-    pub fn rule_in_use(&mut self) -> Option<TallyRule> {
+    pub(crate) fn rule_in_use(&mut self) -> Option<TallyRule> {
         self.tally_rule()
     }
 
     /// Every tally rule saved for the open table, for the staging area.
-    pub fn tally_rules(&mut self) -> Vec<TallyRule> {
+    pub(crate) fn tally_rules(&mut self) -> Vec<TallyRule> {
         self.rules()
             .iter()
             .filter_map(|rule| match rule {
@@ -156,7 +156,7 @@ impl TallyFeature {
 
     /// The parent carried from the view left (`parent`, when it named one), else the
     /// partition queried in Browse when nothing was typed here.
-    pub fn carry(&mut self, parent: &str, queried: &str) {
+    pub(crate) fn carry(&mut self, parent: &str, queried: &str) {
         if !parent.is_empty() {
             self.partition = parent.to_owned();
         } else if self.partition.is_empty() {

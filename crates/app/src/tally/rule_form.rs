@@ -10,7 +10,7 @@ use dynoscope_core::tally::{ChildSource, Rule};
 
 /// The fields of a rule being written or edited.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RuleForm {
+pub(super) struct RuleForm {
     /// A sharded counter instead of a tally.
     pub shards: bool,
     /// Parent sort key.
@@ -46,7 +46,7 @@ impl Default for RuleForm {
 
 impl RuleForm {
     /// A form showing `rule`.
-    pub fn from_rule(rule: &Rule) -> Self {
+    pub(super) fn from_rule(rule: &Rule) -> Self {
         match rule {
             Rule::Tally(t) => {
                 let mut form = Self {
@@ -80,7 +80,7 @@ impl RuleForm {
     }
 
     /// The rule the form describes, as the rule spec every front end fills in.
-    pub fn spec(&self) -> RuleSpec {
+    pub(super) fn spec(&self) -> RuleSpec {
         RuleSpec {
             parent_sk: self.parent_sk.clone(),
             parent_prefix: self.partition_prefix.clone(),
@@ -95,7 +95,7 @@ impl RuleForm {
     }
 
     /// The rule the form describes, checked by the rule spec.
-    pub fn to_rule(&self) -> Result<Rule> {
+    pub(super) fn to_rule(&self) -> Result<Rule> {
         Ok(self.spec().plan()?)
     }
 }

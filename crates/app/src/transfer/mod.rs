@@ -17,7 +17,7 @@ use import::FileImport;
 
 /// The import and export feature's state.
 #[derive(Default)]
-pub struct TransferFeature {
+pub(crate) struct TransferFeature {
     export: TableExport,
     import: FileImport,
     /// The open table's counter rules (set by the shell), so an import says the tallies its

@@ -52,7 +52,7 @@ impl Default for WatchForm {
 
 impl WatchForm {
     /// Take the rule's fields from `rule` (the tally check's rule in use).
-    pub fn use_rule(&mut self, rule: &TallyRule) {
+    pub(super) fn use_rule(&mut self, rule: &TallyRule) {
         self.tally.clone_from(&rule.tally);
         self.parent_sk.clone_from(&rule.parents.sort_key);
         self.parent_prefix
@@ -76,7 +76,7 @@ impl WatchForm {
     }
 
     /// The rule, as the rule spec every front end fills in.
-    pub fn rule(&self) -> RuleSpec {
+    pub(super) fn rule(&self) -> RuleSpec {
         RuleSpec {
             parent_sk: self.parent_sk.trim().to_owned(),
             parent_prefix: self.parent_prefix.trim().to_owned(),
@@ -89,7 +89,7 @@ impl WatchForm {
     }
 
     /// The watch as a spec on `table`; `polling`: every few seconds instead of a stream.
-    pub fn spec(&self, table: &str, polling: bool) -> Result<WatchSpec, Error> {
+    pub(super) fn spec(&self, table: &str, polling: bool) -> Result<WatchSpec, Error> {
         let seconds = |text: &str, what: &str| {
             text.trim().parse::<f64>().map_err(|_| {
                 Error::Invalid(format!(

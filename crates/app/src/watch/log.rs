@@ -60,7 +60,7 @@ pub(super) struct WatchLog {
 
 impl WatchLog {
     /// A log of a watch of `tally`.
-    pub fn new(tally: &str) -> Self {
+    pub(super) fn new(tally: &str) -> Self {
         Self {
             tally: tally.to_owned(),
             ..Self::default()
@@ -68,7 +68,7 @@ impl WatchLog {
     }
 
     /// Take in one report of the watch.
-    pub fn take(&mut self, progress: WatchProgress) {
+    pub(super) fn take(&mut self, progress: WatchProgress) {
         match progress {
             WatchProgress::Started(lines) => self.started = lines,
             WatchProgress::Stream(event) => self.stream = stream_text(&event),
@@ -138,7 +138,7 @@ impl WatchLog {
 
     /// The parents whose tally diverged, worst first: open ones first, then a missing tally,
     /// then the widest gap; ties by name.
-    pub fn diverged(&self) -> Vec<&Divergence> {
+    pub(super) fn diverged(&self) -> Vec<&Divergence> {
         let mut all: Vec<&Divergence> = self.divergences.values().collect();
         all.sort_by(|a, b| {
             let open = |d: &Divergence| d.closed_ms.is_none();
@@ -157,7 +157,7 @@ impl WatchLog {
     }
 
     /// The divergences open now.
-    pub fn open_count(&self) -> usize {
+    pub(super) fn open_count(&self) -> usize {
         self.divergences
             .values()
             .filter(|d| d.closed_ms.is_none())

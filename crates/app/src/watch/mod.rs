@@ -33,7 +33,7 @@ const MAX_HELD: usize = 50_000;
 
 /// The watch view's state.
 #[derive(Default)]
-pub struct WatchFeature {
+pub(crate) struct WatchFeature {
     form: WatchForm,
     /// The watch under way; dropping it cancels it.
     job: Option<Job<WatchProgress, Watched>>,
@@ -62,7 +62,7 @@ impl WatchFeature {
     /// The parent carried from the view left (else the partition queried in Browse, when
     /// nothing was typed here) and the tally check's rule in use; a watch under way keeps its
     /// own.
-    pub fn carry(&mut self, carried: &str, queried: &str, rule: Option<TallyRule>) {
+    pub(crate) fn carry(&mut self, carried: &str, queried: &str, rule: Option<TallyRule>) {
         if self.job.is_some() {
             return;
         }
@@ -77,7 +77,7 @@ impl WatchFeature {
     }
 
     /// The parent watched (or to watch).
-    pub fn parent(&self) -> &str {
+    pub(crate) fn parent(&self) -> &str {
         &self.form.pk
     }
 

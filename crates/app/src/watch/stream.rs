@@ -33,7 +33,7 @@ pub(super) struct EnableStream {
 
 impl EnableStream {
     /// What is kept when the subject changes: a write under way (its outcome still said).
-    pub fn kept(mut self) -> Self {
+    pub(super) fn kept(mut self) -> Self {
         self.flow.drop_question();
         Self {
             flow: self.flow,
@@ -42,7 +42,7 @@ impl EnableStream {
     }
 
     /// Take in the answer; once the table changed (or may have), it is described again.
-    pub fn poll(&mut self, intents: &mut Vec<Intent>) {
+    pub(super) fn poll(&mut self, intents: &mut Vec<Intent>) {
         let Some(answer) = self
             .flow
             .sending()
@@ -90,7 +90,7 @@ impl EnableStream {
 
     /// What turning the stream on said, drawn once the table lists its stream (the offer that
     /// showed it is gone by then).
-    pub fn said_ui(&self, ui: &mut Ui) {
+    pub(super) fn said_ui(&self, ui: &mut Ui) {
         if let Some(said) = &self.said {
             ui.label(said);
         }

@@ -41,7 +41,7 @@ pub(super) struct Within {
 impl Within {
     /// Within `deadline`, for a connection whose timeout is `timeout`: a description every
     /// quarter of it (at most every [`POLL`]), each given at least that quarter.
-    pub fn new(deadline: Deadline, timeout: Duration) -> Self {
+    pub(super) fn new(deadline: Deadline, timeout: Duration) -> Self {
         Self {
             deadline,
             share: (timeout / 4).min(POLL),

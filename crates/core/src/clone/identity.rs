@@ -35,7 +35,7 @@ pub(crate) enum Sameness {
 }
 
 /// Whether `source` and `destination`, as described, may be one table.
-pub fn compare(source: &Described, destination: &Described) -> Sameness {
+pub(super) fn compare(source: &Described, destination: &Described) -> Sameness {
     let told = |a: &Option<String>, b: &Option<String>| match (a, b) {
         (Some(a), Some(b)) => a != b,
         _ => false,

@@ -32,7 +32,7 @@ pub enum Target {
 }
 
 /// The destination table as described, or `None` when there is none of that name.
-pub async fn existing(client: &Client, table: &str) -> Result<Option<Described>> {
+pub(super) async fn existing(client: &Client, table: &str) -> Result<Option<Described>> {
     match read_spec(&Reader::of(client), table).await {
         Ok(described) => Ok(Some(described)),
         Err(error) if error.code() == Some("ResourceNotFoundException") => Ok(None),

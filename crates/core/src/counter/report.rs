@@ -326,7 +326,7 @@ impl Report for EditReport {
                 out["outcome"] = json!("applied");
                 out["throttled"] = json!(throttled);
                 out["new"] = json!(new_value);
-                out["consumedWCU"] = json!(consumed_wcu);
+                out["consumed_wcu"] = json!(consumed_wcu);
                 out["usd"] = self
                     .pricing
                     .charge_reported(Kind::Write, *consumed_wcu)
@@ -352,8 +352,8 @@ impl Report for EditReport {
                 out["error"] = json!(error.to_string());
                 out["attempts"] = json!(attempts);
                 match stored_now {
-                    Ok(value) => out["storedNow"] = json!(value),
-                    Err(e) => out["storedNowError"] = json!(e.to_string()),
+                    Ok(value) => out["stored_now"] = json!(value),
+                    Err(e) => out["stored_now_error"] = json!(e.to_string()),
                 }
             }
             Outcome::Failed(error) => {

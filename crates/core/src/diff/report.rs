@@ -165,7 +165,7 @@ impl Report for TableDiff {
     fn to_json(&self) -> Value {
         let key = |k: &Item| item_to_json(k, &self.a.key_names, Style::Typed);
         let side = |s: &Side| {
-            json!({"table": s.table, "place": s.place, "read": s.read, "consumedRCU": s.rcu,
+            json!({"table": s.table, "place": s.place, "read": s.read, "consumed_rcu": s.rcu,
                 "usd": s.pricing.read(s.rcu).usd_json()})
         };
         let changed: Vec<Value> = self

@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::exports::route_report::{Route, RoutePlan, Sized, duration};
 
 /// Items a second a scan from this machine reads: the grid's load of the sandbox's `Social`
-/// (README, "Speed and memory"), a machine's ceiling, not AWS's throughput.
+/// (docs/browsing.md, "Speed and memory"), a machine's ceiling, not AWS's throughput.
 pub const SCAN_ITEMS_PER_S: u64 = 107_000;
 
 /// Items a second a reconcile reads from a gzipped export (`cargo bench --bench reconcile`).

@@ -131,12 +131,12 @@ impl Report for LikeReport {
         let children = |s: &Result<Snapshot>| s.as_ref().ok().map(|s| s.children.to_string());
         serde_json::json!({
             "op": self.request.op.name(), "user": self.request.user, "outcome": outcome,
-            "reasons": reasons, "consumedWCU": wcu,
+            "reasons": reasons, "consumed_wcu": wcu,
             "usd": self.pricing.charge_reported(Kind::Write, wcu).usd_json(),
             "attempts": self.sent.attempts,
             "replayed": self.replayed(),
-            "tallyBefore": tally(&self.before), "tallyAfter": tally(&self.after),
-            "childrenBefore": children(&self.before), "childrenAfter": children(&self.after),
+            "tally_before": tally(&self.before), "tally_after": tally(&self.after),
+            "children_before": children(&self.before), "children_after": children(&self.after),
             "lines": self.details().into_iter().map(|l| l.text).collect::<Vec<_>>(),
         })
     }

@@ -149,7 +149,7 @@ impl Report for TableMetrics {
             })
             .collect();
         json!({"table": self.table, "from": self.from_ms, "to": self.to_ms,
-            "periodSeconds": PERIOD_SECONDS, "series": series})
+            "period_seconds": PERIOD_SECONDS, "series": series})
     }
 
     fn ending(&self) -> Ending {

@@ -246,7 +246,7 @@ impl Report for StatementReport {
             "outcome": self.outcome.name(),
             "statement": self.statement().map(|s| s.text.clone()),
             "code": code,
-            "consumedWCU": wcu,
+            "consumed_wcu": wcu,
             "usd": self.pricing.write(wcu).usd_json(),
             "attempts": attempts,
             "item": self.item().map(|i| value::json::item_to_json(i, &[], value::Style::Typed)),

@@ -7,15 +7,15 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 /// The type tag of an encoded value.
 pub(crate) mod tag {
-    pub const S: u8 = 1;
-    pub const N: u8 = 2;
-    pub const B: u8 = 3;
+    pub(crate) const S: u8 = 1;
+    pub(crate) const N: u8 = 2;
+    pub(crate) const B: u8 = 3;
     pub(crate) const FALSE: u8 = 4;
     pub(crate) const TRUE: u8 = 5;
-    pub const NULL: u8 = 6;
-    pub const M: u8 = 7;
-    pub const L: u8 = 8;
-    pub const SS: u8 = 9;
+    pub(crate) const NULL: u8 = 6;
+    pub(crate) const M: u8 = 7;
+    pub(crate) const L: u8 = 8;
+    pub(crate) const SS: u8 = 9;
     pub(crate) const NS: u8 = 10;
     pub(crate) const BS: u8 = 11;
 }

@@ -154,7 +154,7 @@ impl<'a> SortKey<'a> {
     }
 
     /// Ascending order of two keys.
-    pub fn compare(&self, other: &Self) -> Ordering {
+    pub(super) fn compare(&self, other: &Self) -> Ordering {
         match (self, other) {
             (Self::Number(a), Self::Number(b)) => a.0.cmp(&b.0),
             (Self::Text(a), Self::Text(b))

@@ -156,7 +156,7 @@ impl DiffSpec {
 }
 
 /// The most keys one comparison reads by key.
-pub const MAX_KEYS: usize = 100;
+pub(super) const MAX_KEYS: usize = 100;
 
 /// Two tables' counters to compare, parent by parent, under one tally rule.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]

@@ -152,7 +152,7 @@ impl Report for ItemWrite {
         json!({
             "write": self.what,
             "summary": self.result.summary,
-            "consumedWCU": self.result.consumed,
+            "consumed_wcu": self.result.consumed,
             "usd": self.pricing.write(self.result.consumed).usd_json(),
             "items": items,
         })

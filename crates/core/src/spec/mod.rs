@@ -17,6 +17,7 @@
 //! - [`count_from_one`], [`page_size`]: the whole numbers every form and flag takes.
 
 mod diff;
+mod got;
 mod item;
 mod item_runs;
 mod key;
@@ -41,6 +42,7 @@ mod write;
 mod write_tests;
 
 pub use diff::{CompareTalliesSpec, Compared, DiffSpec};
+pub use got::Got;
 pub use item::{DeleteSpec, GetSpec, PutSpec};
 pub use item_runs::{DeleteDryRun, ItemWrite};
 pub use key::KeySpec;

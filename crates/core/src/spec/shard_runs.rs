@@ -111,7 +111,7 @@ impl Report for ShardSum {
         json!({
             "shards": shards,
             "total": to_dynamodb(&total.total),
-            "consumedRCU": total.consumed_rcu,
+            "consumed_rcu": total.consumed_rcu,
             "usd": self.pricing.read(total.consumed_rcu).usd_json(),
             "summary": total.summary(&self.pricing),
             "nothing_summed": self.nothing_summed(),

@@ -16,9 +16,9 @@ pub(super) struct JsonBatch {
 
 impl JsonBatch {
     /// Rows per batch: enough to keep both threads busy, few enough to hold little.
-    pub const ROWS: usize = 1024;
+    pub(super) const ROWS: usize = 1024;
 
-    pub fn texts(&self) -> impl Iterator<Item = &str> {
+    pub(super) fn texts(&self) -> impl Iterator<Item = &str> {
         let starts = std::iter::once(0).chain(self.ends.iter().copied());
         starts
             .zip(&self.ends)

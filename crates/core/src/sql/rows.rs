@@ -53,7 +53,7 @@ impl SqlRows {
 
 /// Run every statement of `sql` in order; the rows are those of the last statement that
 /// returns rows, at most `limits.max_rows` of them and `limits.max_bytes`.
-pub fn run(
+pub(super) fn run(
     conn: &Connection,
     loaded: &HashMap<String, Loaded>,
     sql: &str,

@@ -73,7 +73,7 @@ impl Seen {
 /// The plan of a load: the table's columns, and for each attribute name of the rows (by its
 /// id in the store) its column and its place in the whole-item JSON.
 #[derive(Debug)]
-pub struct Plan {
+pub(super) struct Plan {
     /// Key attributes first (always, in `key_names` order), then every attribute seen as a
     /// top-level scalar in any row, by name, then the whole item as JSON (`item`, or
     /// `item_2`… when an attribute took that name). SQL names are unique without regard to
@@ -86,7 +86,7 @@ pub struct Plan {
 }
 
 /// Plan the table for `rows`, reading each row's stored type tags (nothing is decoded).
-pub fn plan(key_names: &[String], rows: &Rows) -> Plan {
+pub(super) fn plan(key_names: &[String], rows: &Rows) -> Plan {
     let names = rows.names();
     let mut seen = vec![Seen::default(); names.len()];
     for row in 0..rows.len() {

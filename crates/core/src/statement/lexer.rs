@@ -21,7 +21,7 @@ pub(crate) enum TokenKind {
 
 /// One token and where it starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Token {
+pub(super) struct Token {
     /// What it is.
     pub kind: TokenKind,
     /// Its text (unquoted for names and strings).
@@ -38,7 +38,7 @@ impl Token {
 }
 
 /// `line L, column C` (both from 1) of byte offset `at` in `text`.
-pub fn position(text: &str, at: usize) -> String {
+pub(super) fn position(text: &str, at: usize) -> String {
     let before = text.get(..at).unwrap_or(text);
     let line = before.matches('\n').count() + 1;
     let column = before
@@ -53,7 +53,7 @@ pub fn position(text: &str, at: usize) -> String {
 
 /// The tokens of `text`, comments and white space left out. A name, string or comment left
 /// open is an error naming where it opened.
-pub fn tokens(text: &str) -> Result<Vec<Token>> {
+pub(super) fn tokens(text: &str) -> Result<Vec<Token>> {
     let mut found = Vec::new();
     let mut chars = text.char_indices().peekable();
     let unclosed = |what: &str, at: usize| {

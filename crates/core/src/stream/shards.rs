@@ -39,7 +39,7 @@ pub(crate) struct ShardWalk {
 
 impl ShardWalk {
     /// An empty walk.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
@@ -99,7 +99,7 @@ impl ShardWalk {
 
     /// The shards that may be started now: waiting, with no parent, a parent the stream no
     /// longer lists (trimmed after 24 hours), or a parent read to its end. In id order.
-    pub fn ready(&self) -> Vec<ShardInfo> {
+    pub(crate) fn ready(&self) -> Vec<ShardInfo> {
         self.shards
             .values()
             .filter(|(_, state)| *state == ShardState::Waiting)
@@ -115,14 +115,14 @@ impl ShardWalk {
     }
 
     /// The shard `id` is being read.
-    pub fn start(&mut self, id: &str) {
+    pub(crate) fn start(&mut self, id: &str) {
         if let Some((_, state)) = self.shards.get_mut(id) {
             *state = ShardState::Reading;
         }
     }
 
     /// The shard `id` was read to its end: its children may start.
-    pub fn finish(&mut self, id: &str) {
+    pub(crate) fn finish(&mut self, id: &str) {
         if let Some((_, state)) = self.shards.get_mut(id) {
             *state = ShardState::Finished;
         }
@@ -130,13 +130,13 @@ impl ShardWalk {
 
     #[cfg(test)]
     /// Where shard `id` is, when it is known.
-    pub fn state(&self, id: &str) -> Option<ShardState> {
+    pub(crate) fn state(&self, id: &str) -> Option<ShardState> {
         self.shards.get(id).map(|(_, s)| *s)
     }
 
     /// The shard whose records include `sequence` (started at or before it, not ended before
     /// it), where a walk resuming at that number starts.
-    pub fn holding(&self, sequence: &SequenceNumber) -> Option<&ShardInfo> {
+    pub(crate) fn holding(&self, sequence: &SequenceNumber) -> Option<&ShardInfo> {
         self.shards
             .values()
             .map(|(info, _)| info)
@@ -151,7 +151,7 @@ impl ShardWalk {
 
     #[cfg(test)]
     /// How many shards are known.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.shards.len()
     }
 }

@@ -257,7 +257,7 @@ impl Reconciled {
             "not_checked": self.failures.len(),
             "stored": to_dynamodb(&totals.stored),
             "counted": totals.counted.to_string(),
-            "consumedRCU": totals.rcu,
+            "consumed_rcu": totals.rcu,
             "usd": pricing.read(totals.rcu).usd_json(),
         })
     }

@@ -60,7 +60,7 @@ impl CellType {
 }
 
 /// `value` as one CSV cell's text (before quoting).
-pub fn cell(value: &AttributeValue) -> String {
+pub(super) fn cell(value: &AttributeValue) -> String {
     match value {
         AttributeValue::S(s) if reads_as_itself(s) => s.clone(),
         AttributeValue::N(n) => n.clone(),

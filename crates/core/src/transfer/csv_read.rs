@@ -25,7 +25,7 @@ pub(crate) struct Record {
 const MAX_FIELDS: usize = crate::validate::MAX_ITEM_BYTES / 2;
 
 /// The records of a CSV text, read a line at a time.
-pub struct Records<R> {
+pub(super) struct Records<R> {
     lines: Lines<R>,
     parser: Parser,
     done: bool,
@@ -145,7 +145,7 @@ impl Parser {
 
 impl<R: BufRead> Records<R> {
     /// The records of `input`, read from the file at `path` (`action` names how, in errors).
-    pub fn new(input: R, path: &Path, action: &'static str) -> Self {
+    pub(super) fn new(input: R, path: &Path, action: &'static str) -> Self {
         Self {
             lines: Lines::new(input, path, action),
             parser: Parser {
@@ -244,7 +244,7 @@ pub(crate) struct CsvItems<R> {
 impl<R: BufRead> CsvItems<R> {
     /// Read the header of `records`; `types` says how to read a column (by name), every other
     /// column is [`CellType::Auto`]. An empty text has no header and no items.
-    pub fn new(mut records: Records<R>, types: &HashMap<String, CellType>) -> Result<Self> {
+    pub(super) fn new(mut records: Records<R>, types: &HashMap<String, CellType>) -> Result<Self> {
         let (line, header) = match records.next_record()? {
             Some(record) => (record.line, record.fields),
             None => (1, Vec::new()),
@@ -282,7 +282,7 @@ impl<R: BufRead> CsvItems<R> {
     }
 
     /// The header's names.
-    pub fn header(&self) -> &[String] {
+    pub(super) fn header(&self) -> &[String] {
         &self.header
     }
 
@@ -337,7 +337,7 @@ impl<R: BufRead> CsvItems<R> {
 
 /// Every item of a CSV `text` (a test's), each with its line.
 #[cfg(test)]
-pub fn items(text: &str, types: &HashMap<String, CellType>) -> Result<Vec<(usize, Item)>> {
+pub(super) fn items(text: &str, types: &HashMap<String, CellType>) -> Result<Vec<(usize, Item)>> {
     let records = Records::new(text.as_bytes(), Path::new("text"), "reading");
     let mut items = CsvItems::new(records, types)?;
     let mut out = Vec::new();

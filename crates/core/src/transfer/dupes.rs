@@ -79,7 +79,7 @@ pub(crate) struct KeysSeen {
 
 impl KeysSeen {
     /// None seen yet; at most `cap` held in memory (at least 1).
-    pub fn new(cap: usize) -> Self {
+    pub(crate) fn new(cap: usize) -> Self {
         Self {
             hashers: Default::default(),
             entries: Vec::new(),
@@ -91,7 +91,7 @@ impl KeysSeen {
     }
 
     /// The key of `item` (the table's key attributes, already checked) read at `place`.
-    pub fn add(&mut self, item: &Item, info: &TableInfo, place: Place) -> Result<()> {
+    pub(crate) fn add(&mut self, item: &Item, info: &TableInfo, place: Place) -> Result<()> {
         self.bytes.clear();
         for key in [Some(&info.partition), info.sort.as_ref()]
             .into_iter()
@@ -131,7 +131,7 @@ impl KeysSeen {
     }
 
     /// The first key given twice, by where its second one is: `(first place, second place)`.
-    pub fn finish(mut self) -> Result<Option<(Place, Place)>> {
+    pub(crate) fn finish(mut self) -> Result<Option<(Place, Place)>> {
         if self.runs.is_empty() {
             self.entries.sort_unstable();
             return first_twice(self.entries.into_iter().map(Ok), Path::new("memory"));

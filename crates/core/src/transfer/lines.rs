@@ -17,7 +17,7 @@ pub const MAX_LINE_BYTES: usize = 16 << 20;
 const BOM: &[u8] = b"\xef\xbb\xbf";
 
 /// One line after another from `input`.
-pub struct Lines<R> {
+pub(crate) struct Lines<R> {
     input: R,
     /// The file, for I/O errors.
     path: PathBuf,
@@ -35,7 +35,7 @@ pub struct Lines<R> {
 
 impl<R: BufRead> Lines<R> {
     /// The lines of `input`, read from the file at `path` (`action` names how, in errors).
-    pub fn new(input: R, path: &Path, action: &'static str) -> Self {
+    pub(crate) fn new(input: R, path: &Path, action: &'static str) -> Self {
         Self {
             input,
             path: path.to_owned(),
@@ -55,7 +55,7 @@ impl<R: BufRead> Lines<R> {
     }
 
     /// The number of the line last returned (from 1; 0 before the first).
-    pub fn line(&self) -> usize {
+    pub(crate) fn line(&self) -> usize {
         self.line
     }
 
@@ -65,7 +65,7 @@ impl<R: BufRead> Lines<R> {
     }
 
     /// The line last returned, as it was read (until the next is read).
-    pub fn last(&self) -> &[u8] {
+    pub(crate) fn last(&self) -> &[u8] {
         &self.buf
     }
 

@@ -81,7 +81,11 @@ impl FileItems {
 
     /// Open the file at `path` in `format` (`types` applies to CSV columns; a CSV header is read
     /// here).
-    pub fn open(path: &Path, format: Format, types: &HashMap<String, CellType>) -> Result<Self> {
+    pub(crate) fn open(
+        path: &Path,
+        format: Format,
+        types: &HashMap<String, CellType>,
+    ) -> Result<Self> {
         Self::of_text(path.to_owned(), open_text(path)?, format, types)
     }
 
@@ -142,7 +146,7 @@ impl FileItems {
     }
 
     /// The file.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.path
     }
 

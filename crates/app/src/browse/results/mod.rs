@@ -14,7 +14,8 @@ use dynoscope_core::read::{
 use dynoscope_core::rows::{ColumnLayout, RowChanges, RowSet, Rows, merge_sorted, sort_rows};
 use dynoscope_core::value::Item;
 
-pub use find::{FIND_TIME_PER_FRAME, Find};
+pub use find::FIND_TIME_PER_FRAME;
+pub(super) use find::Find;
 
 mod find;
 #[cfg(test)]

@@ -112,7 +112,7 @@ impl Target {
         !matches!(self, Self::Java | Self::DotNet | Self::Kotlin | Self::Php)
     }
 
-    /// What the app and the README say beside a target that is not compiled here.
+    /// What the app and the manual (docs/expression-builder.md) say beside a target that is not compiled here.
     pub fn not_compiled_note(self) -> Option<&'static str> {
         (!self.compiled_here()).then_some(
             "not compiled here: its SDK is in none of the registries dynoscope's tests reach; \
