@@ -5,13 +5,14 @@
 
 use egui::Ui;
 
-use crate::{Intent, Loaded, Scope};
+use crate::intent::Intent;
+use crate::scope::{Loaded, Scope};
 use dynoscope_core::connection::ConnectionSpec;
 use dynoscope_core::value::Item;
 
 /// What the features work on: the active connection and the open table.
 #[derive(Debug, Clone, Copy)]
-pub struct Subject<'a> {
+pub(crate) struct Subject<'a> {
     /// The connection (`None`: none is active).
     pub connection: Option<&'a ConnectionSpec>,
     /// The open table (`None`: none is open yet on this connection).
@@ -20,7 +21,7 @@ pub struct Subject<'a> {
 
 /// What a view is drawn with: the scope, and what other features show (the rows of the shown
 /// tab for the tally check, the selected row for the builder and the number editor).
-pub struct Context<'a> {
+pub(crate) struct Context<'a> {
     /// The spawner, connection, table and saver.
     pub scope: &'a Scope<'a>,
     /// The rows of the shown tab on the open table, when a view reads them.
@@ -30,7 +31,7 @@ pub struct Context<'a> {
 }
 
 /// A feature of the open table, as the shell knows it.
-pub trait Feature {
+pub(crate) trait Feature {
     /// Take in what the feature's work brought back; what it asks of other features goes into
     /// `intents`.
     fn poll(&mut self, intents: &mut Vec<Intent>);

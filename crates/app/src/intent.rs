@@ -19,7 +19,7 @@ pub struct QueryPreset {
 
 /// How an item comes to the editor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EditStart {
+pub(crate) enum EditStart {
     /// Edit it (its key fixed).
     Edit,
     /// Copy it under a new key.
@@ -33,7 +33,7 @@ pub enum EditStart {
 /// A request from one feature to another, carried by the shell.
 #[must_use]
 #[derive(Debug, Clone, PartialEq)]
-pub enum Intent {
+pub(crate) enum Intent {
     /// Open the expression builder on `input` (a request the app made) and show it.
     OpenInBuilder {
         /// The request, in the builder's terms.

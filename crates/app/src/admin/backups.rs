@@ -7,8 +7,8 @@ use std::time::Instant;
 
 use egui::Ui;
 
-use crate::Scope;
 use crate::admin::run::AdminRun;
+use crate::scope::Scope;
 use crate::widgets::{error_ui, write_button_ui};
 use dynoscope_core::admin::{self, BackupInfo};
 use dynoscope_core::report::age_text;

@@ -6,7 +6,7 @@
 
 use egui::Ui;
 
-use crate::Scope;
+use crate::scope::Scope;
 use crate::widgets::{Question, confirm_ui, error_ui};
 use dynoscope_core::admin::AdminEvent;
 use dynoscope_core::clone::{self, CloneEvent, ClonePlan, CloneReport, CloneSpec};

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use egui::Ui;
 
-use crate::Scope;
+use crate::scope::Scope;
 use crate::widgets::{error_ui, labelled_text_ui, lines_ui, write_button_ui};
 use crate::write_flow::WriteFlow;
 use dynoscope_core::error::Error;

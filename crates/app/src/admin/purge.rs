@@ -8,8 +8,9 @@ use std::time::Instant;
 use egui::{RichText, Ui};
 
 use crate::admin::purge_job::{Ended, delete_job};
+use crate::intent::Intent;
+use crate::scope::{Loaded, Scope};
 use crate::widgets::{error_ui, line_ui, protected_name_ui, write_button_ui};
-use crate::{Intent, Loaded, Scope};
 use dynoscope_core::purge::{self, PurgeCount, PurgeReport, PurgeSource, TallyChoice, check_typed};
 use dynoscope_core::report::age_text;
 use dynoscope_core::rows::RowSet;

@@ -2,7 +2,7 @@
 //! confirmation), then the tallies repaired when chosen; its words, the keys it deleted and the
 //! parents it repaired come back to the form.
 
-use crate::Scope;
+use crate::scope::Scope;
 use dynoscope_core::purge::{self, PurgeCount, PurgeReport, PurgeSource, TallyChoice};
 use dynoscope_core::report::Report as _;
 use dynoscope_core::task::Job;

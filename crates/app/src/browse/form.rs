@@ -3,9 +3,9 @@
 
 use egui::Ui;
 
-use crate::QueryPreset;
 use crate::browse::filters::filter_ui;
 use crate::browse::pages::{FormAction, ResultsState, page_buttons_ui, short_window};
+use crate::intent::QueryPreset;
 use dynoscope_core::condition::SortOp;
 use dynoscope_core::error::{Error, Result};
 use dynoscope_core::read::BrowseRequest;

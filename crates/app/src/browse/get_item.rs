@@ -5,8 +5,8 @@
 
 use egui::Ui;
 
-use crate::Scope;
 use crate::key_fields::KeyFields;
+use crate::scope::Scope;
 use crate::widgets::error_ui;
 use dynoscope_core::error::Error;
 use dynoscope_core::read;

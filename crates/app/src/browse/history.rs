@@ -2,14 +2,14 @@
 //! palette), and tabs opened from the palette: a saved query or a history entry, run once its
 //! table is open.
 
-use crate::Scope;
 use crate::browse::tabs::{TabBody, TabKind};
 use crate::browse::{BrowseFeature, Tab};
+use crate::scope::Scope;
 use dynoscope_core::saved::{History, Ran, now_secs};
 
 impl BrowseFeature {
     /// The queries run, as remembered.
-    pub fn history(&self) -> &History {
+    pub(crate) fn history(&self) -> &History {
         &self.history
     }
 
@@ -38,7 +38,7 @@ impl BrowseFeature {
 
     /// Open a tab of `kind` (a saved query, a history entry, a new statement), to be run
     /// (`run`) as soon as its table is the open one.
-    pub fn open_query(&mut self, kind: TabKind, run: bool) {
+    pub(crate) fn open_query(&mut self, kind: TabKind, run: bool) {
         let base = match &kind {
             TabKind::Table { table, .. } => table.clone(),
             TabKind::Partiql(_) => "partiql".to_owned(),

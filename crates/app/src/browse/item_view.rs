@@ -8,9 +8,10 @@ use crate::browse::BrowseFeature;
 use crate::browse::reread::MAX_AT_ONCE;
 use crate::browse::results::Results;
 use crate::browse::tabs::TabBody;
+use crate::intent::{EditStart, Intent};
 use crate::item_size::item_size_ui;
+use crate::scope::Scope;
 use crate::widgets::error_ui;
-use crate::{EditStart, Intent, Scope};
 use dynoscope_core::report::age_text;
 use dynoscope_core::value::{self, Item};
 
@@ -86,7 +87,7 @@ impl BrowseFeature {
     /// pointer over the view), Edit / Duplicate / Delete, Close (or Esc outside a text field).
     /// `editable`: the row is of the open table (it can be edited, copied or deleted).
     #[must_use]
-    pub fn item_header_ui(
+    pub(crate) fn item_header_ui(
         &mut self,
         ui: &mut Ui,
         scope: &Scope<'_>,
@@ -177,7 +178,7 @@ impl BrowseFeature {
     }
 
     /// Draw the selected item (decoded once a frame, by the caller) as JSON.
-    pub fn item_ui(&mut self, ui: &mut Ui, item: &Item) {
+    pub(crate) fn item_ui(&mut self, ui: &mut Ui, item: &Item) {
         let Some(tab) = self.tabs.get(self.active) else {
             return;
         };
@@ -187,7 +188,7 @@ impl BrowseFeature {
 
     /// A write of ours to `table` ended: read again the rows at `keys` shown in its tabs (at
     /// most [`MAX_AT_ONCE`]; more, as an import's, are left to a run of the query).
-    pub fn reread_written(&mut self, scope: &Scope<'_>, table: &str, keys: &[Item]) {
+    pub(crate) fn reread_written(&mut self, scope: &Scope<'_>, table: &str, keys: &[Item]) {
         self.note_write(table);
         if keys.len() > MAX_AT_ONCE {
             return;
@@ -217,7 +218,7 @@ impl BrowseFeature {
     }
 
     /// Items of `table` deleted by a write of ours: their rows leave every tab on it.
-    pub fn remove_deleted(&mut self, table: &str, keys: &[Item]) {
+    pub(crate) fn remove_deleted(&mut self, table: &str, keys: &[Item]) {
         self.note_write(table);
         for tab in &mut self.tabs {
             if let TabBody::Table(t) = &mut tab.body

@@ -34,7 +34,9 @@ use std::collections::BTreeMap;
 
 use egui::{Key, Modifiers, Ui};
 
-use crate::{Context, Feature, Intent, Loaded, QueryPreset, Scope, Subject};
+use crate::feature::{Context, Feature, Subject};
+use crate::intent::{Intent, QueryPreset};
+use crate::scope::{Loaded, Scope};
 use dynoscope_core::counter::Change;
 use dynoscope_core::rows::{ColumnLayout, Rows};
 use dynoscope_core::saved::History;
@@ -70,7 +72,7 @@ struct Tab {
 
 /// The result tabs and which one is shown.
 #[derive(Default)]
-pub struct BrowseFeature {
+pub(crate) struct BrowseFeature {
     tabs: Vec<Tab>,
     active: usize,
     item_format: ItemFormat,
@@ -91,7 +93,7 @@ pub struct BrowseFeature {
 impl BrowseFeature {
     /// Tabs as a previous run left them (no rows loaded), the tables' column `layouts`; items
     /// shown as `format`.
-    pub fn restored(
+    pub(crate) fn restored(
         specs: Vec<TabSpec>,
         layouts: BTreeMap<String, ColumnLayout>,
         history: History,
@@ -122,7 +124,7 @@ impl BrowseFeature {
     }
 
     /// Each table's column layout, to remember (those left as they come are not kept).
-    pub fn layouts(&self) -> BTreeMap<String, ColumnLayout> {
+    pub(crate) fn layouts(&self) -> BTreeMap<String, ColumnLayout> {
         self.layouts
             .iter()
             .filter(|(_, l)| **l != ColumnLayout::default())
@@ -158,7 +160,7 @@ impl BrowseFeature {
     }
 
     /// What to remember of the tabs.
-    pub fn specs(&self) -> Vec<TabSpec> {
+    pub(crate) fn specs(&self) -> Vec<TabSpec> {
         self.tabs
             .iter()
             .map(|t| TabSpec {
@@ -173,7 +175,7 @@ impl BrowseFeature {
     }
 
     /// The table of the tab shown, when it reads one.
-    pub fn active_table(&self) -> Option<&str> {
+    pub(crate) fn active_table(&self) -> Option<&str> {
         self.tab().and_then(TabBody::table)
     }
 
@@ -296,7 +298,7 @@ impl BrowseFeature {
     }
 
     /// Draw the status bar of the tab shown.
-    pub fn status_ui(&mut self, ui: &mut Ui, scope: Option<&Scope<'_>>) {
+    pub(crate) fn status_ui(&mut self, ui: &mut Ui, scope: Option<&Scope<'_>>) {
         match self.tabs.get_mut(self.active) {
             Some(tab) => tab.body.status_ui(ui, scope, &tab.name),
             None => {
@@ -307,7 +309,7 @@ impl BrowseFeature {
 
     /// Set the shown table tab up as `preset` says (a tab on the open table is opened first
     /// when the shown one is not one).
-    pub fn show(&mut self, scope: &Scope<'_>, preset: &QueryPreset) {
+    pub(crate) fn show(&mut self, scope: &Scope<'_>, preset: &QueryPreset) {
         if self.active_table() != Some(scope.table.name.as_str()) {
             self.open_tab(&scope.table.name, new_table_kind(&scope.table.name));
         }
@@ -322,12 +324,12 @@ impl BrowseFeature {
 
     /// Whether the tab shown holds rows of `table` read as a Query or Scan (rows the counter
     /// editor and the tally checks may use with that table's keys).
-    pub fn editable(&self, table: &str) -> bool {
+    pub(crate) fn editable(&self, table: &str) -> bool {
         self.active_table() == Some(table)
     }
 
     /// The rows of the tab shown, when it is a table tab on `table`; none otherwise.
-    pub fn loaded(&self, table: &str) -> Loaded<'_> {
+    pub(crate) fn loaded(&self, table: &str) -> Loaded<'_> {
         match self.tab().filter(|_| self.editable(table)) {
             Some(tab) => Loaded {
                 run: tab.results().run,
@@ -345,12 +347,12 @@ impl BrowseFeature {
     }
 
     /// The row open in the item view.
-    pub fn selected_item(&self) -> Option<Item> {
+    pub(crate) fn selected_item(&self) -> Option<Item> {
         self.tab()?.results().selected_item()
     }
 
     /// The partition key value typed in the shown tab's form.
-    pub fn partition(&self) -> &str {
+    pub(crate) fn partition(&self) -> &str {
         match self.tab() {
             Some(TabBody::Table(t)) => t.form.partition.as_str(),
             _ => "",

@@ -6,9 +6,10 @@
 use egui::{RichText, Ui};
 
 use crate::browse::results::Results;
+use crate::intent::Intent;
+use crate::scope::Scope;
 use crate::widgets::{error_ui, lines_ui, writes_to_ui};
 use crate::write_flow::WriteFlow;
-use crate::{Intent, Scope};
 use dynoscope_core::error::Error;
 use dynoscope_core::partiql::{self, PartiqlPage, Statement, StatementReport};
 use dynoscope_core::read::{Stopped, Until};

@@ -3,13 +3,13 @@
 
 use egui::Ui;
 
-use crate::Scope;
 use crate::browse::columns::columns_menu_ui;
 use crate::browse::find::find_bar_ui;
 use crate::browse::grid::{GridAction, results_grid_ui};
 use crate::browse::keys::grid_keys_ui;
 use crate::browse::results::Results;
 use crate::save::{SaveEnd, Saving};
+use crate::scope::Scope;
 use crate::widgets::error_ui;
 use dynoscope_core::error::Error;
 use dynoscope_core::report::age_text;

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use egui::Ui;
 
-use crate::Scope;
 use crate::browse::tabs::TabKind;
+use crate::scope::Scope;
 use crate::widgets::{GOOD, error_ui, labelled_text_ui};
 use dynoscope_core::error::Error;
 use dynoscope_core::saved::{SavedQuery, variables};

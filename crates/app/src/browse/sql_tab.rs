@@ -6,8 +6,8 @@
 
 use egui::Ui;
 
-use crate::Scope;
 use crate::browse::results::Results;
+use crate::scope::Scope;
 use crate::widgets::error_ui;
 use dynoscope_core::error::Error;
 use dynoscope_core::sql::{self, SqlRun, SqlSource, SqlStep};

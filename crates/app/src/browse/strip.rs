@@ -7,7 +7,8 @@ use crate::browse::partiql_tab::PartiqlForm;
 use crate::browse::sql_tab::SqlForm;
 use crate::browse::tabs::{TabBody, TabKind};
 use crate::browse::{BrowseFeature, Tab, new_table_kind};
-use crate::{Intent, Scope};
+use crate::intent::Intent;
+use crate::scope::Scope;
 use dynoscope_core::sql::SqlSource;
 
 impl BrowseFeature {

@@ -11,8 +11,7 @@ use crate::browse::pages::{FormAction, ResultsState, short_window};
 use crate::browse::results::Results;
 use crate::browse::rows_view::{Export, rows_ui};
 use crate::browse::status::{Loading, StatusAction, status_bar_ui};
-use crate::widgets::error_ui;
-use crate::{QueryPreset, Scope};
+use crate::{intent::QueryPreset, scope::Scope, widgets::error_ui};
 use dynoscope_core::read::{
     self, BrowseMode, BrowseRequest, Halt, Page, SegmentEvent, SegmentStarts, Stopped, Until,
 };

@@ -11,7 +11,8 @@ use crate::browse::rows_view::Export;
 use crate::browse::sql_tab::{SqlForm, SqlTab};
 use crate::browse::status::{Loading, StatusAction, status_bar_ui};
 use crate::browse::tab::TableTab;
-use crate::{Intent, Scope};
+use crate::intent::Intent;
+use crate::scope::Scope;
 
 /// What a tab is, as remembered.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]

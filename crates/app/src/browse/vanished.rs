@@ -9,7 +9,7 @@ impl BrowseFeature {
     /// The connection's tables were listed: a tab on a table not among `names` (deleted, here
     /// or elsewhere, or gone since the last run) is closed, and said so until dismissed. A tab
     /// whose write has not answered stays.
-    pub fn tables_listed(&mut self, names: &[String]) {
+    pub(crate) fn tables_listed(&mut self, names: &[String]) {
         let mut at = 0;
         while at < self.tabs.len() {
             let gone = self.tabs[at]

@@ -10,8 +10,10 @@ use std::time::Instant;
 
 use egui::Ui;
 
+use crate::feature::{Context, Feature, Subject};
+use crate::intent::Intent;
+use crate::scope::OpenConnection;
 use crate::widgets::{error_ui, lines_ui};
-use crate::{Context, Feature, Intent, OpenConnection, Subject};
 use dynoscope_core::cancel::CancelToken;
 use dynoscope_core::error::Error;
 use dynoscope_core::report::Report;

@@ -4,8 +4,8 @@
 
 use egui::{Color32, RichText, Ui};
 
-use crate::OpenConnection;
 use crate::connection::colour32;
+use crate::scope::OpenConnection;
 use dynoscope_core::diff::{TableDiff, TallyDiff, TallyPair};
 use dynoscope_core::tally::ParentCheck;
 use dynoscope_core::value::key_shown;

@@ -6,8 +6,10 @@ mod panel;
 
 use egui::Ui;
 
+use crate::feature::{Context, Feature};
+use crate::intent::Intent;
+use crate::scope::Scope;
 use crate::write_flow::WriteFlow;
-use crate::{Context, Feature, Intent, Scope};
 use dynoscope_core::counter::{
     self, Change, EditMode, EditReport, EditRequest, Outcome, UpdatePlan,
 };
@@ -251,7 +253,7 @@ impl Feature for EditFeature {
 
     /// The form follows its own subject (connection, table, item key) each frame it is drawn,
     /// keeping only an edit under way, whose card names its own item.
-    fn subject_changed(&mut self, _subject: crate::Subject<'_>) {}
+    fn subject_changed(&mut self, _subject: crate::feature::Subject<'_>) {}
 
     /// The number editor of the selected row.
     fn view_ui(&mut self, ui: &mut Ui, context: &Context<'_>, intents: &mut Vec<Intent>) {

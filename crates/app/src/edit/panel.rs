@@ -4,8 +4,8 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 use egui::{RichText, Ui};
 
-use crate::Scope;
 use crate::edit::EditFeature;
+use crate::scope::Scope;
 use crate::widgets::{error_ui, labelled_text_ui, write_button_ui, writes_to_ui};
 use dynoscope_core::counter::{Change, EditMode, EditRequest};
 use dynoscope_core::number;

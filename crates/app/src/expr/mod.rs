@@ -7,11 +7,13 @@ mod program;
 
 use egui::{RichText, Ui};
 
+use crate::feature::{Context, Feature, Subject};
+use crate::intent::Intent;
 use crate::item_size::item_size_ui;
 use crate::key_fields::KeyFields;
+use crate::scope::Scope;
 use crate::widgets::{self, error_ui, writes_to_ui};
 use crate::write_flow::WriteFlow;
-use crate::{Context, Feature, Intent, Scope, Subject};
 use dynoscope_core::error::Error;
 use dynoscope_core::expr::builder::{self, Compiled, Input, Kind};
 use dynoscope_core::expr::codegen::{Request, Target};

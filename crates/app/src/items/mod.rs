@@ -9,8 +9,10 @@ use std::collections::HashMap;
 
 use egui::Ui;
 
+use crate::feature::{Context, Feature};
+use crate::intent::{EditStart, Intent};
+use crate::scope::Scope;
 use crate::write_flow::WriteFlow;
-use crate::{Context, EditStart, Feature, Intent, Scope};
 use dynoscope_core::connection::ConnectionId;
 use dynoscope_core::error::Error;
 use dynoscope_core::items::{
@@ -384,7 +386,7 @@ impl Feature for ItemsFeature {
         intents.extend(self.take_in());
     }
 
-    fn subject_changed(&mut self, _subject: crate::Subject<'_>) {
+    fn subject_changed(&mut self, _subject: crate::feature::Subject<'_>) {
         self.afresh();
     }
 

@@ -4,8 +4,8 @@
 
 use egui::{Color32, RichText, Ui};
 
-use crate::Scope;
 use crate::items::ItemsFeature;
+use crate::scope::Scope;
 use crate::widgets::{self, error_ui, lines_ui, write_button_ui, writes_to_ui};
 use dynoscope_core::items::{
     ChangeKind, CommitMode, Diff, ItemOutcome, MAX_TRANSACTION, TallyEffect, tally_effects,

@@ -4,10 +4,11 @@
 
 use egui::{RichText, Ui};
 
+use crate::intent::Intent;
 use crate::likes::target::{TargetForm, target_ui};
+use crate::scope::Scope;
 use crate::widgets::{self, error_ui, labelled_text_ui, lines_ui, writes_to_ui};
 use crate::write_flow::WriteFlow;
-use crate::{Intent, Scope};
 use dynoscope_core::cancel::CancelToken;
 use dynoscope_core::error::Error;
 use dynoscope_core::expr::builder::Input;

@@ -3,9 +3,10 @@
 
 use egui::{RichText, Ui};
 
+use crate::intent::Intent;
+use crate::scope::Scope;
 use crate::widgets::{error_ui, labelled_text_ui, lines_ui, writes_to_ui};
 use crate::write_flow::typed_confirmation_ui;
-use crate::{Intent, Scope};
 use dynoscope_core::cost::Pricing;
 use dynoscope_core::error::Error;
 use dynoscope_core::lab::{self, LabResult, LabRun};

@@ -13,7 +13,8 @@ mod target;
 
 use egui::Ui;
 
-use crate::{Context, Feature, Intent, Subject};
+use crate::feature::{Context, Feature, Subject};
+use crate::intent::Intent;
 use dynoscope_core::tally::TallyRule;
 
 use hand::HandFeature;

@@ -5,11 +5,12 @@ use std::time::{Duration, Instant};
 
 use egui::Ui;
 
+use crate::intent::Intent;
 use crate::likes::load::load_chart_ui;
 use crate::likes::target::TargetForm;
+use crate::scope::Scope;
 use crate::widgets::{error_ui, labelled_text_ui, lines_ui, writes_to_ui};
 use crate::write_flow::typed_confirmation_ui;
-use crate::{Intent, Scope};
 use dynoscope_core::error::Error;
 use dynoscope_core::likes::{self, StormPlan, StormReport, StormStats};
 use dynoscope_core::spec::{self, StormSpec};

@@ -5,14 +5,16 @@ use crate::browse::{BrowseFeature, ItemFormat};
 use crate::compare::CompareFeature;
 use crate::edit::EditFeature;
 use crate::expr::ExprFeature;
+use crate::feature::{Context, Feature, Subject};
+use crate::intent::Intent;
 use crate::items::ItemsFeature;
 use crate::likes::LikesFeature;
+use crate::scope::Scope;
 use crate::shell::View;
 use crate::shell::remembered::Remembered;
 use crate::tally::TallyFeature;
 use crate::transfer::TransferFeature;
 use crate::watch::WatchFeature;
-use crate::{Context, Feature, Intent, Scope, Subject};
 
 /// The features that work on the open table; opening another table starts them afresh.
 pub(super) struct TableFeatures {

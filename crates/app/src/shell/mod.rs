@@ -15,10 +15,10 @@ use std::path::PathBuf;
 
 use egui::Ui;
 
-use crate::OpenConnection;
 use crate::connection::{Asked, ConnectionFeature, Strip};
 use crate::palette::Palette;
 use crate::save::Saver;
+use crate::scope::OpenConnection;
 use crate::tables::TablesFeature;
 use crate::tally::TallyFeature;
 use dynoscope_core::connection::{ConnectOptions, ConnectionSpec, Marks};

@@ -3,7 +3,7 @@
 
 use egui::Ui;
 
-use crate::Scope;
+use crate::scope::Scope;
 use crate::shell::views::theme_ui;
 use crate::shell::{DynoscopeApp, UNREADABLE_KEY};
 

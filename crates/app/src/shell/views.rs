@@ -3,7 +3,7 @@
 
 use egui::Ui;
 
-use crate::Scope;
+use crate::scope::Scope;
 use crate::shell::{TableFeatures, Theme, View};
 
 /// The theme menu; `true` when the choice changed.

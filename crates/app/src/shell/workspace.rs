@@ -5,13 +5,15 @@
 use egui::Ui;
 
 use crate::connection::{Arrived, Chip, Health};
+use crate::feature::{Context, Feature, Subject};
+use crate::intent::{Intent, QueryPreset};
 use crate::save::Saver;
+use crate::scope::{OpenConnection, Scope};
 use crate::shell::View;
 use crate::shell::features::TableFeatures;
 use crate::shell::panels::Panels;
 use crate::shell::views::view_tabs_ui;
 use crate::tables::TablesFeature;
-use crate::{Context, Feature, Intent, OpenConnection, QueryPreset, Scope, Subject};
 use dynoscope_core::connection::{Connection, ConnectionSpec, SavedConnection};
 use dynoscope_core::task::Spawner;
 use dynoscope_core::value::Item;

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use egui::Ui;
 
-use crate::Intent;
+use crate::intent::Intent;
 use dynoscope_core::connection::Connection;
 use dynoscope_core::error::Error;
 use dynoscope_core::read;
@@ -313,7 +313,7 @@ impl TablesFeature {
                 None
             }
             describe::DescribeAction::Browse(index) => {
-                Some(Intent::ShowQuery(crate::QueryPreset {
+                Some(Intent::ShowQuery(crate::intent::QueryPreset {
                     index: Some(index),
                     ..Default::default()
                 }))

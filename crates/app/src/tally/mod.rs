@@ -15,7 +15,9 @@ mod single;
 use aws_sdk_dynamodb::types::AttributeValue;
 use egui::Ui;
 
-use crate::{Context, Feature, Intent, Loaded, QueryPreset, Scope, Subject};
+use crate::feature::{Context, Feature, Subject};
+use crate::intent::{Intent, QueryPreset};
+use crate::scope::{Loaded, Scope};
 use dynoscope_core::connection::ConnectionSpec;
 use dynoscope_core::error::Error;
 use dynoscope_core::table::TableInfo;

@@ -5,9 +5,10 @@
 
 use std::time::Instant;
 
+use crate::intent::Intent;
 use crate::save::{SaveEnd, Saving};
+use crate::scope::{Loaded, Scope};
 use crate::tally::repair_all::RepairAllFlow;
-use crate::{Intent, Loaded, Scope};
 use dynoscope_core::error::Error;
 use dynoscope_core::number;
 use dynoscope_core::table::TableInfo;

@@ -6,10 +6,10 @@ use std::time::Instant;
 use egui::{Color32, RichText, Ui};
 use egui_extras::{Column, TableBuilder};
 
+use crate::scope::{Loaded, Scope};
 use crate::tally::reconcile::{PlanChoice, Reconcile, Run, SourceChoice};
 use crate::tally::routes::routes_ui;
 use crate::widgets::{self, error_ui, labelled_text_ui};
-use crate::{Loaded, Scope};
 use dynoscope_core::cost::Pricing;
 use dynoscope_core::report::capacity;
 use dynoscope_core::tally::{self, ParentCheck, TallyRule};

@@ -4,9 +4,10 @@
 
 use egui::Ui;
 
+use crate::intent::Intent;
+use crate::scope::Scope;
 use crate::widgets::{error_ui, line_ui, write_button_ui};
 use crate::write_flow::WriteFlow;
-use crate::{Intent, Scope};
 use dynoscope_core::error::Error;
 use dynoscope_core::report::Line;
 use dynoscope_core::tally::{self, ParentCheck, RepairAll, RepairReport, TallyRule};

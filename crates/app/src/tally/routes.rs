@@ -4,7 +4,7 @@
 
 use egui::Ui;
 
-use crate::Scope;
+use crate::scope::Scope;
 use crate::widgets::{error_ui, lines_ui};
 use dynoscope_core::exports::PlanSpec;
 use dynoscope_core::report::Report;

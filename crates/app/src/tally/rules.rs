@@ -3,7 +3,7 @@
 
 use egui::{RichText, Ui};
 
-use crate::Scope;
+use crate::scope::Scope;
 use crate::tally::TallyFeature;
 use crate::tally::rule_form::{RuleForm, rule_editor_ui};
 use dynoscope_core::tally::Rule;

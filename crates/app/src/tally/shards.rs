@@ -4,7 +4,7 @@
 use egui::{Color32, RichText, Ui};
 use egui_plot::{Bar, BarChart, HLine, Plot};
 
-use crate::Scope;
+use crate::scope::Scope;
 use crate::tally::TallyFeature;
 use crate::widgets::{error_ui, labelled_text_ui, lines_ui};
 use dynoscope_core::cost::Kind;

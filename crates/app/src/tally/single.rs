@@ -3,9 +3,10 @@
 
 use egui::{RichText, Ui};
 
+use crate::intent::Intent;
+use crate::scope::Scope;
 use crate::tally::TallyFeature;
 use crate::widgets::{labelled_text_ui, line_ui, protected_name_ui, write_button_ui, writes_to_ui};
-use crate::{Intent, Scope};
 use dynoscope_core::connection::Connection;
 use dynoscope_core::counter::UpdatePlan;
 use dynoscope_core::expr::builder::Input;

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use egui::Ui;
 
-use crate::Scope;
 use crate::save::{self, SaveEnd};
+use crate::scope::Scope;
 use crate::widgets::{error_ui, labelled_text_ui};
 use dynoscope_core::error::Error;
 use dynoscope_core::limits::{self, AtOnce};

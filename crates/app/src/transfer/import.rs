@@ -10,10 +10,11 @@ use std::sync::Arc;
 
 use egui::{RichText, Ui};
 
+use crate::intent::Intent;
+use crate::scope::Scope;
 use crate::transfer::preview::{Shown, checking_ui, preview_ui};
 use crate::widgets::{self, error_ui, labelled_text_ui, write_button_ui, writes_to_ui};
 use crate::write_flow::WriteFlow;
-use crate::{Intent, Scope};
 use dynoscope_core::error::Error;
 use dynoscope_core::import::{self, CheckLimits, ImportCheck, ImportProgress, ImportReport};
 use dynoscope_core::tally::TallyRule;

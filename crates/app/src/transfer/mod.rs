@@ -9,7 +9,9 @@ mod preview;
 
 use egui::Ui;
 
-use crate::{Context, Feature, Intent, Scope, Subject};
+use crate::feature::{Context, Feature, Subject};
+use crate::intent::Intent;
+use crate::scope::Scope;
 use dynoscope_core::tally::TallyRule;
 
 use export::TableExport;

@@ -15,7 +15,9 @@ use std::collections::VecDeque;
 
 use egui::Ui;
 
-use crate::{Context, Feature, Intent, Scope, Subject};
+use crate::feature::{Context, Feature, Subject};
+use crate::intent::Intent;
+use crate::scope::Scope;
 use dynoscope_core::error::Error;
 use dynoscope_core::report::Line;
 use dynoscope_core::stream::Until;

@@ -4,7 +4,7 @@
 
 use egui::{RichText, Ui};
 
-use crate::Scope;
+use crate::scope::Scope;
 use crate::watch::log::WatchLog;
 use crate::watch::{WatchFeature, chart, form, records, stream};
 use crate::widgets::{error_ui, lines_ui};

@@ -4,9 +4,10 @@
 
 use egui::Ui;
 
+use crate::intent::Intent;
+use crate::scope::Scope;
 use crate::widgets::{error_ui, labelled_text_ui, write_button_ui, writes_to_ui};
 use crate::write_flow::WriteFlow;
-use crate::{Intent, Scope};
 use dynoscope_core::cancel::CancelToken;
 use dynoscope_core::error::Error;
 use dynoscope_core::report::Report;

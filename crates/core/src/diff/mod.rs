@@ -128,7 +128,12 @@ async fn compare_sources(
             read = &mut both => read,
             () = stop.cancelled() => {
                 halt.cancel();
-                both.await
+                // A side whose last page was on the wire when the stop came may end whole: the
+                // run was stopped all the same, and nothing is compared (a failure of a side's
+                // own is said first).
+                let (read_a, read_b) = both.await;
+                first_failure(read_a, read_b)?;
+                return Err(Error::Cancelled { op: "Scan" });
             }
         }
     };
