@@ -66,13 +66,18 @@ async fn get_item_answers_found_or_refused(agent: &Agent) {
         (&json!(null), &json!(false), &json!("refused")),
         "{missing}"
     );
-    // Both answers are what the tool's published output schema says, by a real validator.
+    // Both answers are what the tool's published output schema says, by a real validator; and
+    // so is list_tables', the other typed report so far.
     let tools = agent.client.list_all_tools().await.unwrap();
-    let get = tools.iter().find(|t| t.name == "get_item").unwrap();
-    let schema = serde_json::Value::Object((*get.output_schema.clone().unwrap()).clone());
+    let schema = |name: &str| {
+        let tool = tools.iter().find(|t| t.name == name).unwrap();
+        serde_json::Value::Object((*tool.output_schema.clone().unwrap()).clone())
+    };
     for answer in [&item, &missing] {
-        valid_by(&schema, answer);
+        valid_by(&schema("get_item"), answer);
     }
+    let tables = agent.ok("list_tables", json!({})).await;
+    valid_by(&schema("list_tables"), &tables);
 }
 
 /// `document` is valid by `schema` (JSON Schema 2020-12) as Python's `jsonschema` judges it
@@ -335,7 +340,7 @@ async fn every_tool_is_listed_with_what_it_costs_and_every_read_answers() {
     for read in READS {
         assert!(tools_called.contains(&read), "{read} audited");
     }
-    assert_eq!(lines.len(), 1 + 20);
+    assert_eq!(lines.len(), 1 + 21);
     agent.client.cancel().await.unwrap();
 }
 

@@ -209,7 +209,9 @@ async fn run_command(cx: &mut Ctx<'_>, command: Subcommand) -> Result<Exit> {
 async fn tables(cx: &mut Ctx<'_>) -> Result<Exit> {
     let reader = cx.connection.reader();
     let listed = read::list_tables(&reader);
-    let names = TableNames(unless_stopped(cx.stop, "ListTables", listed).await?);
+    let names = TableNames {
+        tables: unless_stopped(cx.stop, "ListTables", listed).await?,
+    };
     said_read(cx.out, &names)
 }
 

@@ -8,17 +8,20 @@ use crate::ending::Ending;
 use crate::report::{Line, Listing, Report, Tone, plain};
 use crate::table::{KeyAttr, TableInfo};
 
-/// Every table a connection lists.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TableNames(pub Vec<String>);
+/// Every table a connection lists: a typed report, its document made by serde alone.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+pub struct TableNames {
+    /// The tables' names, as ListTables gives them (every page).
+    pub tables: Vec<String>,
+}
 
 impl Report for TableNames {
     fn lines(&self) -> Vec<Line> {
-        plain(Tone::Plain, self.0.iter().cloned())
+        plain(Tone::Plain, self.tables.iter().cloned())
     }
 
     fn to_json(&self) -> Value {
-        json!({ "tables": self.0 })
+        serde_json::to_value(self).unwrap_or_default()
     }
 
     fn ending(&self) -> Ending {
@@ -26,7 +29,9 @@ impl Report for TableNames {
     }
 
     fn listing(&self) -> Option<Listing> {
-        let objects = self.0.iter().map(|name| json!({ "table": name })).collect();
+        let objects = (self.tables.iter())
+            .map(|name| json!({ "table": name }))
+            .collect();
         Some(Listing::of_objects(objects, &["table"], Vec::new()))
     }
 }
@@ -142,7 +147,9 @@ mod tests {
 
     #[test]
     fn the_names_are_rows() {
-        let names = TableNames(vec!["Social".into(), "Videos".into()]);
+        let names = TableNames {
+            tables: vec!["Social".into(), "Videos".into()],
+        };
         let listing = names.listing().unwrap();
         assert_eq!(listing.columns, ["table"]);
         assert_eq!(listing.rows, [["Social"], ["Videos"]]);

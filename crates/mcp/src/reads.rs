@@ -31,6 +31,7 @@ impl Server {
     /// List the tables.
     #[tool(
         description = "List every table on the connection (ListTables, all pages). Costs no read capacity. Never writes.",
+        output_schema = rmcp::handler::server::tool::schema_for_output::<Answered<TableNames>>(),
         annotations(read_only_hint = true)
     )]
     async fn list_tables(&self) -> CallToolResult {
@@ -38,7 +39,7 @@ impl Server {
             let tables = self
                 .read("ListTables", read::list_tables(&self.reader()))
                 .await?;
-            Ok(Answer::done(TableNames(tables).to_json()))
+            Answer::of(&TableNames { tables })
         })
         .await
     }
