@@ -27,17 +27,6 @@ const ATTRIBUTES: [&str; 12] = [
     "lastModified",
 ];
 
-fn sources(dir: &Path, found: &mut Vec<std::path::PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            sources(&path, found);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            found.push(path);
-        }
-    }
-}
-
 /// Whether `key` is snake_case: lower-case letters, digits and `_`.
 fn snake(key: &str) -> bool {
     key.chars()
@@ -89,22 +78,18 @@ fn dynamodbs(key: &str) -> bool {
 
 #[test]
 fn every_key_dynoscope_writes_is_snake_case() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
     for krate in ["core", "cli", "mcp"] {
-        sources(&root.join("crates").join(krate).join("src"), &mut files);
+        let src = super::root().join("crates").join(krate).join("src");
+        let read = super::rust_files(&src).into_iter();
+        files.extend(read.map(|(file, text)| (Path::new(krate).join(file), text)));
     }
     let mut wrong = Vec::new();
-    for file in &files {
-        let name = file
-            .strip_prefix(root)
-            .unwrap()
-            .to_string_lossy()
-            .replace('\\', "/");
+    for (file, text) in &files {
+        let name = file.to_string_lossy().replace('\\', "/");
         if NOT_OURS.iter().any(|n| name.contains(n)) || name.ends_with("tests.rs") {
             continue;
         }
-        let text = std::fs::read_to_string(file).unwrap();
         for (n, line) in text.lines().enumerate() {
             let code = line.trim_start();
             if code.starts_with("//") {

@@ -191,9 +191,10 @@ impl Runtime {
         std::hash::Hash::hash(code, &mut hasher);
         let hash = std::hash::Hasher::finish(&hasher);
         let script = self.dir.join(format!("{name}-{hash:016x}-{}", self.file));
-        let partial = self
-            .dir
-            .join(format!(".{name}-{}-{}", std::process::id(), self.file));
+        // Beside it under a name no other writer has (another process, or another thread here).
+        static WRITING: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let n = WRITING.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let partial = (self.dir).join(format!(".{name}-{}-{n}-{}", std::process::id(), self.file));
         std::fs::write(&partial, code).unwrap();
         std::fs::rename(&partial, &script).unwrap();
         if self.target == "go" {

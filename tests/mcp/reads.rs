@@ -40,12 +40,11 @@ fn likes_rule() -> serde_json::Value {
 /// An item is read exactly; a missing item is refused, as the CLI's `get` exits 1: the same
 /// report (core's `Got`).
 async fn get_item_answers_found_or_refused(agent: &Agent) {
-    let item = agent
-        .ok(
-            "get_item",
-            json!({"table": "Videos", "key": {"PK": "VID#9f3a", "SK": "META"}}),
-        )
-        .await;
+    let get = |pk: &str| {
+        let key = json!({"table": "Videos", "key": {"PK": pk, "SK": "META"}});
+        agent.ok("get_item", key)
+    };
+    let item = get("VID#9f3a").await;
     assert_eq!(
         item["item"]["bytes_served"],
         json!({"N": dynoscope_core::seed::BIG_NUMBER}),
@@ -55,12 +54,7 @@ async fn get_item_answers_found_or_refused(agent: &Agent) {
         (&item["found"], &item["ending"]),
         (&json!(true), &json!("done"))
     );
-    let missing = agent
-        .ok(
-            "get_item",
-            json!({"table": "Videos", "key": {"PK": "VID#none", "SK": "META"}}),
-        )
-        .await;
+    let missing = get("VID#none").await;
     assert_eq!(
         (&missing["item"], &missing["found"], &missing["ending"]),
         (&json!(null), &json!(false), &json!("refused")),

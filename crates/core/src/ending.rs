@@ -3,8 +3,10 @@
 //! server, bad input, or an outcome nobody can know. Every outcome type says its own class with
 //! an `ending()`; an error that applied nothing is handed back to be said once, as an error.
 
-/// The class of a run's end.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The class of a run's end; in a report's document (and its schema) its word: `done`,
+/// `refused`, `error` or `unknown`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum Ending {
     /// What was asked was done (a dry run included).
     Done,
@@ -12,6 +14,7 @@ pub enum Ending {
     /// what was not applied is said.
     Refused,
     /// The input was bad, found before anything applied (by us or by the server).
+    #[serde(rename = "error")]
     BadInput,
     /// Whether it was applied is not known.
     Unknown,

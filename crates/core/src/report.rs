@@ -142,21 +142,7 @@ pub struct Answered<T> {
     #[serde(flatten)]
     pub report: T,
     /// How the run ended: `done`, `refused`, `error` or `unknown` (the CLI's exit 0, 1, 2, 3).
-    pub ending: EndingWord,
-}
-
-/// How a run ended, in one word (`Ending::word`).
-#[derive(Debug, schemars::JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum EndingWord {
-    /// What was asked was done.
-    Done,
-    /// The data or the server refused.
-    Refused,
-    /// Bad input, or an error before anything applied.
-    Error,
-    /// Whether it was applied is not known.
-    Unknown,
+    pub ending: Ending,
 }
 
 /// The one JSON document of a report, as the CLI prints it with `--json` and the MCP server

@@ -156,12 +156,18 @@ pub async fn get_existing(
     info: &crate::table::TableInfo,
     key: Item,
 ) -> Result<(Item, f64)> {
-    let shown = crate::value::key_shown(&key, &info.key_names());
+    let missing = item_not_found(info, &key);
     let (item, rcu) = get_item_costed(reader, &info.name, key).await?;
-    let item = item.ok_or_else(|| Error::NotFound {
+    Ok((item.ok_or(missing)?, rcu))
+}
+
+/// No item of `info` has `key`: [`Error::NotFound`] naming the key and the table, the one
+/// wording of a missing item (`there is no item PK = … · SK = … in table …`).
+pub fn item_not_found(info: &crate::table::TableInfo, key: &Item) -> Error {
+    let shown = crate::value::key_shown(key, &info.key_names());
+    Error::NotFound {
         what: format!("item {shown} in table {}", info.name),
-    })?;
-    Ok((item, rcu))
+    }
 }
 
 /// [`get_item`], with the read capacity it consumed.

@@ -28,9 +28,9 @@ pub struct Got {
     /// The item as read, for a front end that shows it.
     #[serde(skip)]
     pub stored: Option<Item>,
-    /// The key and the table, in words.
+    /// No item has the key: the error saying so, key and table named (`read::item_not_found`).
     #[serde(skip)]
-    shown: String,
+    missing: Option<Error>,
     /// The read's price in words.
     #[serde(skip)]
     price: String,
@@ -45,7 +45,7 @@ impl GetSpec {
         stop: &CancelToken,
     ) -> Result<Got> {
         let key = self.key.plan(info)?;
-        let shown = value::key_shown(&key, &info.key_names());
+        let missing = read::item_not_found(info, &key);
         let reader = connection.reader();
         let read = read::get_item_costed(&reader, &info.name, key);
         let (stored, rcu) = unless_stopped(stop, "GetItem", read).await?;
@@ -56,8 +56,8 @@ impl GetSpec {
             found: stored.is_some(),
             consumed_rcu: rcu,
             usd: charge.usd_json(),
+            missing: stored.is_none().then_some(missing),
             stored,
-            shown: format!("item {shown} in table {}", info.name),
             price: charge.to_string(),
         })
     }
@@ -67,21 +67,18 @@ impl Got {
     /// A missing item as the error a front end that prints only the item says (the CLI's
     /// `get`): `there is no item … in table …`, refused (exit 1), as the report's ending.
     pub fn missing(&self) -> Option<Error> {
-        (!self.found).then(|| Error::NotFound {
-            what: self.shown.clone(),
-        })
+        self.missing.clone()
     }
 }
 
 impl Report for Got {
     fn lines(&self) -> Vec<Line> {
-        if self.found {
-            vec![Line::new(Tone::Quiet, format!("1 item · {}", self.price))]
-        } else {
-            vec![
-                Line::new(Tone::Warn, format!("there is no {}", self.shown)),
+        match &self.missing {
+            None => vec![Line::new(Tone::Quiet, format!("1 item · {}", self.price))],
+            Some(missing) => vec![
+                Line::new(Tone::Warn, missing.to_string()),
                 Line::new(Tone::Quiet, format!("0 items · {}", self.price)),
-            ]
+            ],
         }
     }
 
