@@ -10,6 +10,7 @@ pub mod connection;
 pub mod cost;
 pub mod counter;
 pub mod diff;
+pub mod document;
 pub mod ending;
 pub mod error;
 pub mod exports;

@@ -317,23 +317,7 @@ impl Error {
     /// were some, why it was throttled (`throttled`: each reason, resource and its words), and
     /// where in an SQL text it is.
     pub fn to_json(&self) -> serde_json::Value {
-        let mut object = serde_json::json!({
-            "error": self.to_string(),
-            "op": self.op(),
-            "code": self.code(),
-        });
-        if !self.throttle_reasons().is_empty() {
-            object["throttled"] = self
-                .throttle_reasons()
-                .iter()
-                .map(|r| serde_json::json!({"reason": r.reason, "resource": r.resource, "words": r.words()}))
-                .collect();
-        }
-        if let Self::Sql { at: Some(at), .. } = self {
-            object["at"] =
-                serde_json::json!({"line": at.line, "column": at.column, "offset": at.offset});
-        }
-        object
+        crate::document::Document::to_json(&crate::document::ErrorDocument::from(self))
     }
 
     /// The operation that failed, when there was one.
