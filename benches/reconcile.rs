@@ -174,8 +174,8 @@ async fn live() {
             &CancelToken::default(),
             |e| match e {
                 ReconcileEvent::Read(r) => checked.add_read(&r),
-                ReconcileEvent::Found(_) => {}
                 ReconcileEvent::Checked(c) => checked.add(c.expect("check")),
+                _ => {}
             },
         )
         .await

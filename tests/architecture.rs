@@ -189,6 +189,7 @@ fn no_enum_outside_the_core_and_the_cli_has_more_than_10_variants() {
 
 mod casing;
 mod imports;
+mod schemas;
 
 /// The dependencies of the headless build, by name, as `cargo tree` resolves them.
 fn headless_dependencies() -> Vec<String> {

@@ -77,7 +77,14 @@ async fn duckdb_running_the_athena_sql_finds_the_drifts_the_reconcile_does() {
 
     // dynoscope's own reconcile of the same file: its drifted parents.
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_dynoscope"))
-        .args(["--sandbox", "check", "--table", "Social", "--json"])
+        .args([
+            "--sandbox",
+            "check",
+            "--table",
+            "Social",
+            "--output",
+            "jsonl",
+        ])
         .args(LIKES_RULE)
         .arg("--from-export")
         .arg(dir.join("data"))

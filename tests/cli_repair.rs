@@ -41,37 +41,36 @@ fn check_all_lists_a_bad_parent_and_goes_on_then_repairs_every_drifted_parent() 
         stdout.contains("error\tPOST#c5v4: the tally `likeTally` is S, not a number"),
         "{stdout}"
     );
+    // The summary is the report's figure, its last line.
+    let last = stdout.lines().last().unwrap_or_default();
     assert!(
-        text(&out.stderr).contains("45 parents checked · 3 drifted (1 missing a tally)"),
-        "{}",
-        text(&out.stderr)
+        last.starts_with("45 parents checked · 3 drifted (1 missing a tally)"),
+        "{stdout}"
     );
-    assert!(text(&out.stderr).contains("1 parent not checked"));
+    assert!(last.ends_with("1 parent not checked"), "{stdout}");
 
     // Repair all: every drifted parent set to its count, each checked again; the bad parent
     // stays listed (exit 1), and a second check finds only it.
     let out = check_all(&url, &["--repair", "--json"]);
-    let lines: Vec<serde_json::Value> = text(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    let repairs: Vec<&serde_json::Value> =
-        lines.iter().filter(|l| l.get("repair").is_some()).collect();
-    assert_eq!(repairs.len(), 3, "{lines:?}");
+    let document: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let repairs = document["repair"]["repairs"].as_array().unwrap();
+    assert_eq!(repairs.len(), 3, "{document}");
     assert!(repairs.iter().all(|r| r["ending"] == "done"), "{repairs:?}");
     assert!(
         repairs.iter().all(|r| r["after"]["drift"] == "0"),
         "{repairs:?}"
     );
-    assert!(text(&out.stderr).contains("Repair: 3 parents repaired."));
+    assert_eq!(document["repair"]["summary"], "3 parents repaired");
+    // The parents as checked after the repairs: none drifted, the bad one still unchecked.
+    assert_eq!(document["totals"]["drifted"], 0, "{document}");
+    assert_eq!(document["not_checked"].as_array().unwrap().len(), 1);
     assert_eq!(
         out.status.code(),
         Some(1),
         "the bad parent is still unchecked"
     );
     let out = check_all(&url, &["--json"]);
-    let summary: serde_json::Value =
-        serde_json::from_str(text(&out.stdout).lines().last().unwrap()).unwrap();
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(summary["totals"]["drifted"], 0);
     assert_eq!(summary["totals"]["not_checked"], 1);
 }
@@ -106,15 +105,16 @@ fn repair_all_stops_at_an_unknown_outcome_and_asks_once_off_this_machine() {
         bodies.iter().all(|b| *b == bodies[0]),
         "one parent: {bodies:?}"
     );
+    let document: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(document["repair"]["not_sent"], 2, "{document}");
     assert!(
-        text(&out.stderr).contains("2 not sent (stopped after an unknown outcome)"),
-        "{}",
-        text(&out.stderr)
+        (document["repair"]["summary"].as_str().unwrap())
+            .contains("2 not sent (stopped after an unknown outcome)"),
+        "{document}"
     );
     // What the server holds: exactly one parent repaired.
     let out = check_all(served.url(), &["--json"]);
-    let summary: serde_json::Value =
-        serde_json::from_str(text(&out.stdout).lines().last().unwrap()).unwrap();
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(summary["totals"]["drifted"], 2);
 }
 

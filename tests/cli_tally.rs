@@ -25,9 +25,10 @@ fn check_one_parent_all_parents_and_shards() {
         "POST#a91f",
     ]);
     assert_eq!(out.status.code(), Some(0));
+    // One parent's check: its figures, then the verdict (the MCP check_tally's lines).
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
-        "POST#a91f\tstored 3\tcounted 3\tdrift 0\n"
+        "POST#a91f\tstored 3\tcounted 3\tdrift 0\nThe stored tally equals the 3 children.\n"
     );
 
     let out = check_command(&[
@@ -43,12 +44,9 @@ fn check_one_parent_all_parents_and_shards() {
         "--json",
     ]);
     assert_eq!(out.status.code(), Some(1), "drift found");
-    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    let top: Vec<&str> = lines[..3]
-        .iter()
+    // One document: the drifted parents, the worst first, and the totals over every parent.
+    let document: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let top: Vec<&str> = (document["drifted"].as_array().unwrap().iter())
         .map(|l| l["pk"].as_str().unwrap())
         .collect();
     assert_eq!(
@@ -56,10 +54,10 @@ fn check_one_parent_all_parents_and_shards() {
         ["POST#77f1", "POST#3b0c", "POST#d71e"],
         "missing first, then by |drift|"
     );
-    assert!(lines[3..lines.len() - 1].iter().all(|l| l["drift"] == "0"));
-    let summary = &lines[lines.len() - 1]["totals"];
-    assert_eq!(summary["parents"], 45);
-    assert_eq!(summary["drifted"], 3);
+    assert_eq!(document["parents"], 45);
+    assert_eq!(document["totals"]["parents"], 45);
+    assert_eq!(document["totals"]["drifted"], 3);
+    assert_eq!(document["ending"], "refused");
 
     let out = check_command(&[
         "--table",
@@ -90,18 +88,22 @@ fn check_one_parent_all_parents_and_shards() {
     assert_eq!(out.status.code(), Some(2), "errors are 2");
 }
 
-/// pk, stored, counted and drift of each parent line of `check --json`.
+/// What `check --json` found: each drifted parent's pk, stored, counted and drift, and the
+/// totals over every parent (what was read and what it cost left out).
 fn verdict_lines(out: &std::process::Output) -> Vec<String> {
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .filter(|l| l.get("pk").is_some())
+    let document: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let totals = &document["totals"];
+    (document["drifted"].as_array().unwrap().iter())
         .map(|l| {
             format!(
                 "{} {} {} {}",
                 l["pk"], l["stored"], l["counted"], l["drift"]
             )
         })
+        .chain([format!(
+            "{} parents, {} drifted, stored {}, counted {}",
+            totals["parents"], totals["drifted"], totals["stored"], totals["counted"]
+        )])
         .collect()
 }
 
@@ -132,9 +134,8 @@ fn check_all_estimates_first_and_reconciles_from_an_export_alike() {
     let per = check_command(&[&rule[..], &["--all", "--plan", "per-parent"]].concat());
     assert_eq!(verdict_lines(&per), verdict_lines(&live));
     let rcu = |out: &std::process::Output| {
-        let text = String::from_utf8_lossy(&out.stdout);
-        let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
-        last["totals"]["consumed_rcu"].as_f64().unwrap()
+        let document: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        document["totals"]["consumed_rcu"].as_f64().unwrap()
     };
     assert!(rcu(&live) > 0.0);
     assert!(

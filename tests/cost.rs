@@ -3,6 +3,7 @@
 //! import's estimate from its file, and a provisioned table said as a share of its capacity.
 
 use crate::common;
+use dynoscope_core::document::Document;
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -12,7 +13,6 @@ use dynoscope_core::cancel::CancelToken;
 use dynoscope_core::cost::{Class, Kind, Mode};
 use dynoscope_core::likes::{self, LikeOp, LikeOutcome};
 use dynoscope_core::read as ops;
-use dynoscope_core::report::Report;
 use dynoscope_core::sandbox::Sandbox;
 use dynoscope_core::spec::{LikeSpec, StormSpec};
 use dynoscope_core::tally::{self, ParentSource};

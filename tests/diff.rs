@@ -6,6 +6,7 @@
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
+use dynoscope_core::document::Document;
 use std::time::Duration;
 
 use crate::common::{self, Engine, Fault, Said, n, s};

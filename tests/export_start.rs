@@ -74,7 +74,8 @@ fn drifted(stdout: &str) -> BTreeSet<String> {
 }
 
 async fn check(url: &str, table: &str, from: Option<&str>) -> BTreeSet<String> {
-    let mut args = vec!["check", "--table", table, "--json"];
+    // Every parent checked, an object a line.
+    let mut args = vec!["check", "--table", table, "--output", "jsonl"];
     args.extend(LIKES_RULE);
     match from {
         Some(from) => args.extend(["--from-export", from]),

@@ -38,8 +38,8 @@ async fn run(
         &CancelToken::default(),
         |event| match event {
             ReconcileEvent::Read(read) => checked.add_read(&read),
-            ReconcileEvent::Found(_) => {}
             ReconcileEvent::Checked(c) => checked.add(c.unwrap()),
+            _ => {}
         },
     )
     .await

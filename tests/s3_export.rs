@@ -38,7 +38,7 @@ pub(crate) fn social_export(dir: &Path) -> Vec<u8> {
     std::fs::read(&file).unwrap()
 }
 
-/// Each parent's line of a check's JSON: its partition, stored tally, counted children, drift.
+/// Each parent's line of a check's JSON lines (`--output jsonl`): its partition, stored tally, counted children, drift.
 pub(crate) fn parents(stdout: &str) -> BTreeSet<String> {
     stdout
         .lines()
@@ -110,7 +110,8 @@ async fn a_reconcile_from_s3_finds_what_the_downloaded_export_does() {
     let run = |from: String| {
         let mut args = vec!["check".to_owned(), "--table".to_owned(), table.clone()];
         args.extend(LIKES_RULE.iter().map(|s| (*s).to_owned()));
-        args.extend(["--json".to_owned(), "--from-export".to_owned()]);
+        // Every parent checked, an object a line.
+        args.extend(["--output", "jsonl", "--from-export"].map(str::to_owned));
         args.push(from);
         let url = moto.url.clone();
         async move {

@@ -86,10 +86,12 @@ async fn checked(url: &str, table: &str) -> std::collections::BTreeSet<String> {
     args.extend(LIKES_RULE);
     // moto's Scan answers a page of 26,524 items in seconds, eight segments at once: the
     // check is given time for that (its correctness, not moto's speed, is under test).
-    args.extend(["--all", "--json", "--timeout", "120"]);
+    args.extend(["--all", "--output", "jsonl", "--timeout", "120"]);
     let (code, stdout, stderr) = dynoscope(url, &args).await;
     assert_eq!(code, 1, "the seeded drifts come over: {stderr}");
-    parents(&stdout)
+    let checked = parents(&stdout);
+    assert!(!checked.is_empty(), "{stdout}");
+    checked
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -149,7 +151,7 @@ async fn an_export_in_s3_is_imported_as_it_was() {
     // The export's drifts came over as they were: the same as read from the export itself.
     let mut from_export = vec!["check", "--table", &table];
     from_export.extend(LIKES_RULE);
-    from_export.extend(["--json", "--from-export", &location]);
+    from_export.extend(["--output", "jsonl", "--from-export", &location]);
     let (code, stdout, stderr) = dynoscope(&moto.url, &from_export).await;
     assert_eq!(code, 1, "{stderr}");
     assert_eq!(checked(&moto.url, &table).await, parents(&stdout));

@@ -230,7 +230,7 @@ async fn reconcile_finds_exactly_the_drifted_parents() {
         |event| match event {
             ReconcileEvent::Found(n) => found = Some(n),
             ReconcileEvent::Checked(c) => checks.push(c.unwrap()),
-            ReconcileEvent::Read(_) => {}
+            _ => {}
         },
     )
     .await

@@ -9,6 +9,7 @@ mod limits;
 mod probe;
 mod reads;
 mod received;
+mod same;
 mod words;
 mod writes;
 

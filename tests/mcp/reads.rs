@@ -76,7 +76,7 @@ async fn get_item_answers_found_or_refused(agent: &Agent) {
 
 /// `document` is valid by `schema` (JSON Schema 2020-12) as Python's `jsonschema` judges it
 /// (in target/test-tools, with cfn-lint).
-fn valid_by(schema: &serde_json::Value, document: &serde_json::Value) {
+pub(super) fn valid_by(schema: &serde_json::Value, document: &serde_json::Value) {
     use std::io::Write as _;
     let check = "import json, sys\nfrom jsonschema import Draft202012Validator as V\n\
                  s, d = json.load(sys.stdin)\nV.check_schema(s)\nV(s).validate(d)\n";

@@ -112,8 +112,8 @@ pub(crate) async fn diff(cx: &mut Ctx<'_>, args: DiffArgs) -> Result<Exit> {
             }
         },
     };
-    let found = spec.run(a, b, cx.stop).await?;
-    said_read(cx.out, found.as_ref())
+    let found = spec.compare(a, b, cx.stop).await?;
+    said_read(cx.out, &found)
 }
 
 /// `diff --snapshot OLD [--snapshot NEW]`: counters over time; without NEW, the table's now.

@@ -34,6 +34,7 @@ mod reads;
 mod resume;
 mod run;
 mod s3_export;
+mod schemas;
 mod seconds;
 mod size;
 mod snapshot;

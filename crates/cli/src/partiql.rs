@@ -5,17 +5,12 @@
 use crate::args::PartiqlArgs;
 use crate::context::Ctx;
 use crate::exit::{Exit, said};
-use crate::interrupt::not_stopped;
 use crate::item_rows::ItemRows;
-use crate::output::Output;
-use dynoscope_core::cancel::CancelToken;
-use dynoscope_core::connection::Connection;
 use dynoscope_core::error::{Error, Result};
-use dynoscope_core::partiql::{self, Statement, StatementReport};
+use dynoscope_core::partiql::{self};
 use dynoscope_core::read::{Stopped, Until};
 use dynoscope_core::report::read_summary;
 use dynoscope_core::spec::{StatementPlan, StatementSpec};
-use dynoscope_core::write::Destination;
 
 /// Run the statement (`confirmed`: `--yes`): a read prints items on stdout and a summary on
 /// stderr; a write prints its report. An error before anything could apply is returned, to be
@@ -24,37 +19,18 @@ pub(crate) async fn partiql(cx: &mut Ctx<'_>, args: PartiqlArgs) -> Result<Exit>
     let (connection, confirmed, stop) = (cx.connection, cx.confirmed, cx.stop);
     let out = &mut *cx.out;
     let params = args.params.iter().cloned().map(serde_json::Value::String);
-    let plan = StatementSpec {
+    let spec = StatementSpec {
         statement: args.statement.clone(),
         params: params.collect(),
         limit: args.limit,
         page_size: args.page_size.and_then(|n| usize::try_from(n).ok()),
-    }
-    .plan()?;
+    };
+    let plan = spec.plan()?;
     if plan.writes {
-        return write(connection, plan.statement, confirmed, (out, stop)).await;
+        return said(out, &spec.write(connection, confirmed, stop).await?);
     }
     read(cx, &plan).await?;
     Ok(Exit::Done)
-}
-
-async fn write(
-    connection: &Connection,
-    statement: Statement,
-    confirmed: bool,
-    (out, stop): (&mut Output, &CancelToken),
-) -> Result<Exit> {
-    let plan = partiql::plan_write(Destination::of(connection), statement)?;
-    // Refused before anything is sent when a confirmation is needed and not given.
-    plan.confirmation().check(confirmed)?;
-    not_stopped(stop, "ExecuteStatement")?;
-    let outcome = partiql::write(connection, &plan, confirmed).await;
-    let report = StatementReport {
-        plan,
-        outcome,
-        pricing: connection.pricing_undescribed(),
-    };
-    said(out, &report)
 }
 
 /// A SELECT, every page printed as it arrives; a closed stdout or an interrupt stops it.

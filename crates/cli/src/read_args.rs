@@ -189,11 +189,12 @@ pub struct CheckArgs {
     #[arg(long, value_name = "SECONDS", requires = "run",
         value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub athena_wait: Option<u64>,
-    /// With --all: repair every drifted parent afterwards, a guarded SET each (the tally set
-    /// to the children counted, on the condition it is still what was read), through the write
-    /// gateway; one confirmation for all (--yes off this machine). Not from an export: its
-    /// counts are as old as the export.
-    #[arg(long, requires = "all", conflicts_with_all = ["pk", "shards", "athena", "from_export"])]
+    /// Repair the drifted tally of --pk, or with --all every drifted parent afterwards: a
+    /// guarded SET each (the tally set to the children counted, on the condition it is still
+    /// what was read), through the write gateway, each parent checked again; one confirmation
+    /// for all (--yes off this machine). Not from an export: its counts are as old as the
+    /// export.
+    #[arg(long, conflicts_with_all = ["shards", "athena", "from_export"])]
     pub repair: bool,
     /// Read nothing: print the reconcile (of --pk, or of every parent with --all) as a whole
     /// program in TARGET (boto3, js, ts, go or rust): every page read, the drifted parents printed as JSON

@@ -5,7 +5,7 @@
 
 /// The class of a run's end; in a report's document (and its schema) its word: `done`,
 /// `refused`, `error` or `unknown`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, schemars::JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Ending {
     /// What was asked was done (a dry run included).

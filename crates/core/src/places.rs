@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::json;
+use serde::Serialize;
 
 use crate::connection::aws_files;
 use crate::cost::prices::USER_FILE;
@@ -167,6 +167,44 @@ pub fn places() -> Places {
     }
 }
 
+impl Places {
+    /// The places as their document.
+    fn document(&self) -> PlacesDocument {
+        PlacesDocument {
+            places: (self.places.iter())
+                .map(|p| PlaceDocument {
+                    what: p.what.to_owned(),
+                    path: p.path.as_ref().map(|p| p.display().to_string()),
+                    from: p.from.to_owned(),
+                    exists: p.exists,
+                })
+                .collect(),
+        }
+    }
+}
+
+crate::document_as!(Places => PlacesDocument, document);
+
+/// Where dynoscope keeps things on this machine, and where it reads the AWS configuration.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct PlacesDocument {
+    /// Every place, in the order a user looks for them.
+    pub places: Vec<PlaceDocument>,
+}
+
+/// One place.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct PlaceDocument {
+    /// What is kept there, in words.
+    pub what: String,
+    /// Where; `null` when nothing says (no `HOME`).
+    pub path: Option<String>,
+    /// What decided it: an environment variable, or the system's default.
+    pub from: String,
+    /// Whether it is there now.
+    pub exists: bool,
+}
+
 impl Report for Places {
     fn lines(&self) -> Vec<Line> {
         let width = self.places.iter().map(|p| p.what.len()).max().unwrap_or(0);
@@ -189,27 +227,14 @@ impl Report for Places {
             .collect()
     }
 
-    fn to_json(&self) -> serde_json::Value {
-        let places: Vec<serde_json::Value> = (self.places.iter())
-            .map(|p| {
-                json!({
-                    "what": p.what,
-                    "path": p.path.as_ref().map(|p| p.display().to_string()),
-                    "from": p.from,
-                    "exists": p.exists,
-                })
-            })
-            .collect();
-        json!({ "places": places })
-    }
-
     fn ending(&self) -> Ending {
         Ending::Done
     }
 
     fn listing(&self) -> Option<Listing> {
         let keys = ["what", "path", "exists", "from"];
-        Some(Listing::of(&self.to_json(), "places", &keys, Vec::new()))
+        let document = crate::document::Document::to_json(self);
+        Some(Listing::of(&document, "places", &keys, Vec::new()))
     }
 }
 

@@ -45,15 +45,14 @@ impl Line {
 }
 
 /// What every finished run hands every front end: its lines in words (the app styles them by
-/// tone, the CLI prints them), one JSON object (the CLI's `--json` and the MCP server's
-/// structured content, through [`document`]), and how it ended. A run that failed before
+/// tone, the CLI prints them), one JSON object made by serde from its typed document (a report
+/// is `Serialize` + `JsonSchema`: [`Document`](crate::document::Document); the CLI's `--json`
+/// and the MCP server's structured content, through [`document`]), and how it ended. A run that failed before
 /// anything applied hands its error back in [`failure`](Report::failure), to be said once, as
 /// an error, instead of the report.
-pub trait Report {
+pub trait Report: crate::document::Document {
     /// The report in words, one line each.
     fn lines(&self) -> Vec<Line>;
-    /// The report as one JSON object; numbers stay exact (strings where DynamoDB's are).
-    fn to_json(&self) -> serde_json::Value;
     /// How it ended.
     fn ending(&self) -> Ending;
     /// The error of a run that applied nothing, said instead of the report.

@@ -5,20 +5,20 @@ use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, tool, tool_router};
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::server::{Answer, Server};
 use dynoscope_core::error::{Error, Result};
 use dynoscope_core::exports::PlanSpec;
+use dynoscope_core::exports::RoutePlan;
 use dynoscope_core::listed::{TableFacts, TableNames};
-use dynoscope_core::partiql;
-use dynoscope_core::read::{self, Stopped, Until};
-use dynoscope_core::report::{Answered, Report as _};
+use dynoscope_core::read;
+use dynoscope_core::report::Answered;
 use dynoscope_core::spec::{
-    CompareTalliesSpec, DiffSpec, GetSpec, Got, ReadSpec, SqlSpec, StatementSpec, TableSpec,
-    TallySpec, WindowSpec,
+    CompareTalliesSpec, Compared, DiffSpec, GetSpec, Got, ItemsRead, ReadSpec, ReconcileRun,
+    ShardSum, SqlAnswer, SqlSpec, StatementRead, StatementSpec, TableSpec, TallyCheck, TallySpec,
+    WindowReport, WindowSpec,
 };
-use dynoscope_core::value::{self, Item, Style};
 
 /// Page requests a read sends unless told fewer: each reads at most 1 MB.
 pub(crate) const MAX_PAGES: usize = 10;
@@ -47,12 +47,13 @@ impl Server {
     /// Describe one table.
     #[tool(
         description = "Describe a table: keys and their types, indexes, item count, size, billing, stream, TTL (DescribeTable). Costs no read capacity. Never writes.",
+        output_schema = rmcp::handler::server::tool::schema_for_output::<Answered<TableFacts<'static>>>(),
         annotations(read_only_hint = true)
     )]
     async fn describe_table(&self, Parameters(spec): Parameters<TableSpec>) -> CallToolResult {
         self.answer("describe_table", &spec.table, async {
             let info = self.describe_again(&spec.table).await?;
-            Ok(Answer::done(TableFacts(&info).to_json()))
+            Answer::of(&TableFacts(&info))
         })
         .await
     }
@@ -60,6 +61,7 @@ impl Server {
     /// Query one item collection.
     #[tool(
         description = "Query one item collection (pk required), with an optional sort-key condition (sk_eq, sk_lt, sk_le, sk_gt, sk_ge, sk_begins_with, sk_between), on the table or an index. Returns at most `limit` items (default 100) in DynamoDB JSON, after at most `max_pages` requests (default and most 10), and `next_start_key` to go on. Costs read capacity for what it reads: 0.5 RCU per 4 KB (eventually consistent), summed per page; the answer says what it consumed. Never writes.",
+        output_schema = rmcp::handler::server::tool::schema_for_output::<Answered<ItemsRead>>(),
         annotations(read_only_hint = true)
     )]
     async fn query(&self, Parameters(spec): Parameters<ReadSpec>) -> CallToolResult {
@@ -70,7 +72,10 @@ impl Server {
                         .into(),
                 ));
             }
-            self.bounded(&spec).await
+            let info = self.describe(&spec.table).await?;
+            let stop = &self.shared.stop;
+            let read = spec.read_bounded(self.connection(), &info, DEFAULT_LIMIT, MAX_PAGES, stop);
+            Answer::of(&read.await?)
         })
         .await
     }
@@ -78,6 +83,7 @@ impl Server {
     /// Scan a table or index.
     #[tool(
         description = "Scan a table or index (no pk). Returns at most `limit` items (default 100) in DynamoDB JSON after at most `max_pages` requests (default and most 10), and `next_start_key` to go on. Costs read capacity for every item evaluated, matched or not: 0.5 RCU per 4 KB (eventually consistent); the answer says what it consumed. Never writes.",
+        output_schema = rmcp::handler::server::tool::schema_for_output::<Answered<ItemsRead>>(),
         annotations(read_only_hint = true)
     )]
     async fn scan(&self, Parameters(spec): Parameters<ReadSpec>) -> CallToolResult {
@@ -87,7 +93,10 @@ impl Server {
                     "a scan reads every partition: leave pk out (query reads one)".into(),
                 ));
             }
-            self.bounded(&spec).await
+            let info = self.describe(&spec.table).await?;
+            let stop = &self.shared.stop;
+            let read = spec.read_bounded(self.connection(), &info, DEFAULT_LIMIT, MAX_PAGES, stop);
+            Answer::of(&read.await?)
         })
         .await
     }
@@ -113,6 +122,7 @@ impl Server {
     /// Check one parent's tally.
     #[tool(
         description = "Check one parent's stored tally against its counted children: `pk` and `rule` (tally, child_prefix or index, parent_sk default META). Reads the parent (GetItem) and COUNTs its children (Query, Select COUNT): about 0.5 RCU per 4 KB of children scanned, plus 1 for the parent. Ending `refused` when the tally drifted. Never writes; repair does.",
+        output_schema = rmcp::handler::server::tool::schema_for_output::<Answered<TallyCheck>>(),
         annotations(read_only_hint = true)
     )]
     async fn check_tally(&self, Parameters(spec): Parameters<TallySpec>) -> CallToolResult {
@@ -127,6 +137,7 @@ impl Server {
     /// Reconcile every parent.
     #[tool(
         description = "Reconcile every parent of a rule (no pk): each stored tally against its counted children, `concurrency` at a time (default 8, at most 64 run at once). `plan`: one-pass (a parallel Scan reading each item once), per-parent (a Scan for parents, then a COUNT Query each) or auto (the cheaper by the estimate, which the answer includes). Costs about a whole Scan of the table (0.5 RCU per 4 KB) or more. Returns the drifted parents (the worst 100), the parents that could not be checked (`not_checked`, each with why; the others are still checked) and the totals; ending `refused` when any drifted or could not be checked. Never writes.",
+        output_schema = rmcp::handler::server::tool::schema_for_output::<Answered<ReconcileRun>>(),
         annotations(read_only_hint = true)
     )]
     async fn reconcile(&self, Parameters(spec): Parameters<TallySpec>) -> CallToolResult {
@@ -141,6 +152,7 @@ impl Server {
     /// Compare two tables by key.
     #[tool(
         description = "Compare two tables on this connection by key (`table` as side A, `to_table` as side B, both read once): one partition (`pk`, a Query each side) or every item (a parallel Scan of each, about a whole Scan's RCU per side). Values compare as DynamoDB compares them (1 = 1.0, sets as sets). Returns what is only on one side and what differs, attribute by attribute (the first 1,000 of each, all counted); ending `refused` when they differ. With `rule` (a tally rule, no pk): every parent's stored tally and counted children on each side instead, each parent that differs or drifted named with both. Never writes.",
+        output_schema = rmcp::handler::server::tool::schema_for_output::<Answered<Compared>>(),
         annotations(read_only_hint = true)
     )]
     async fn diff(&self, Parameters(spec): Parameters<DiffSpec>) -> CallToolResult {
@@ -149,7 +161,7 @@ impl Server {
             let info_b = self.describe(&spec.to_table).await?;
             let connection = self.connection();
             let (a, b) = ((connection, &info_a), (connection, &info_b));
-            Answer::of(spec.run(a, b, &self.shared.stop).await?.as_ref())
+            Answer::of(&spec.compare(a, b, &self.shared.stop).await?)
         })
         .await
     }
@@ -157,6 +169,7 @@ impl Server {
     /// Compare two tables' counters.
     #[tool(
         description = "Compare two tables' counters on this connection under one tally `rule` (`table` as side A, `to_table` as side B): every parent's stored tally and counted children on each side, each parent that differs or drifted named with both sides and which one drifted how (`A has an extra ADD`: its tally is one more than B's over the same children). Each side is reconciled once (a Scan of the table, about a whole Scan's RCU, or the parents' Queries). Ending `refused` when any parent differs or drifted. Never writes.",
+        output_schema = rmcp::handler::server::tool::schema_for_output::<Answered<Compared>>(),
         annotations(read_only_hint = true)
     )]
     async fn compare_tallies(
@@ -169,7 +182,7 @@ impl Server {
             let connection = self.connection();
             let (a, b) = ((connection, &info_a), (connection, &info_b));
             let diff = spec.diff_spec();
-            Answer::of(diff.run(a, b, &self.shared.stop).await?.as_ref())
+            Answer::of(&diff.compare(a, b, &self.shared.stop).await?)
         })
         .await
     }
@@ -177,6 +190,7 @@ impl Server {
     /// A window's writes from an incremental export.
     #[tool(
         description = "Check a window's writes from an incremental export on this machine (`export`: the export's folder or one data file, made with the new-and-old-images view; only under the folder the server was started with, `--exports DIR`): per parent of `table` under the tally `rule`, the children inserted minus removed against the tally's move (new image − old image); the parents that gained a drift in the window, each with the export's records (file and line) that did it. Reads files only: no read capacity (one DescribeTable for the keys). Ending `refused` when a parent gained a drift. Never writes.",
+        output_schema = rmcp::handler::server::tool::schema_for_output::<Answered<WindowReport>>(),
         annotations(read_only_hint = true)
     )]
     async fn check_window(&self, Parameters(spec): Parameters<WindowSpec>) -> CallToolResult {
@@ -194,6 +208,7 @@ impl Server {
     /// Which route to reconcile a table.
     #[tool(
         description = "Which way to reconcile a whole table, each route priced and timed from the table's size and items as DynamoDB last described them (or `items` and `bytes` given): a scan from this machine, an export to S3 then a reconcile of its files here, an export then Athena, and with `hours` an incremental export; the arithmetic of each, and one recommended (a scan when it ends within the hour, else the cheapest export route). Reads nothing but DescribeTable: no read capacity. Never writes.",
+        output_schema = rmcp::handler::server::tool::schema_for_output::<Answered<RoutePlan>>(),
         annotations(read_only_hint = true)
     )]
     async fn plan_routes(&self, Parameters(spec): Parameters<PlanSpec>) -> CallToolResult {
@@ -215,6 +230,7 @@ impl Server {
     /// Sum a sharded counter.
     #[tool(
         description = "Sum a sharded counter: the items of partition `pk` whose sort key begins with `rule.shards` (e.g. STATS#TOTAL#), adding `rule.tally` on each; the hottest shard is marked. One Query: 0.5 RCU per 4 KB of shards. Never writes.",
+        output_schema = rmcp::handler::server::tool::schema_for_output::<Answered<ShardSum>>(),
         annotations(read_only_hint = true)
     )]
     async fn sum_shards(&self, Parameters(spec): Parameters<TallySpec>) -> CallToolResult {
@@ -229,6 +245,7 @@ impl Server {
     /// SQL over rows read.
     #[tool(
         description = "Read tables (NAME=TABLE, a whole Scan) or partitions (NAME=TABLE:PARTITION, a Query) into SQL tables, then run SQLite SQL over them on this machine; rows as JSON (numbers exact), at most max_rows and 16 MiB. The SQL stops at the server's --timeout (default 10 s) or when the call is cancelled; one value holds at most 32 MiB. Costs the read capacity of every load (0.5 RCU per 4 KB read); the SQL itself costs nothing. Never writes to DynamoDB.",
+        output_schema = rmcp::handler::server::tool::schema_for_output::<Answered<SqlAnswer>>(),
         annotations(read_only_hint = true)
     )]
     async fn sql(
@@ -244,80 +261,16 @@ impl Server {
     /// A PartiQL SELECT.
     #[tool(
         description = "Run one PartiQL SELECT (ExecuteStatement) with `?` parameters as DynamoDB JSON. Returns at most `limit` items (default 100) after at most 10 requests. A SELECT without a key condition is a full Scan: 0.5 RCU per 4 KB evaluated. INSERT, UPDATE and DELETE are refused here (partiql_write sends them). Never writes.",
+        output_schema = rmcp::handler::server::tool::schema_for_output::<Answered<StatementRead>>(),
         annotations(read_only_hint = true)
     )]
     async fn partiql_select(&self, Parameters(spec): Parameters<StatementSpec>) -> CallToolResult {
         self.answer("partiql_select", &spec, async {
-            let plan = spec.plan()?;
-            if plan.writes {
-                return Err(Error::Invalid(
-                    "partiql_select only reads: this statement writes (partiql_write sends it); nothing was sent".into(),
-                ));
-            }
-            let limit = plan.limit.unwrap_or(DEFAULT_LIMIT);
-            let cap = dynoscope_core::cancel::CancelToken::default();
-            let (mut items, mut pages, mut rcu) = (Vec::<Item>::new(), 0usize, 0.0);
-            let reader = self.reader();
-            let stopped = partiql::read_statement(
-                &reader,
-                &plan.statement,
-                None,
-                plan.page_size,
-                Until::Items(limit),
-                &cap,
-                |page| {
-                    pages += 1;
-                    rcu += page.consumed_rcu;
-                    let room = limit.saturating_sub(items.len());
-                    items.extend(page.items.into_iter().take(room));
-                    if pages >= MAX_PAGES {
-                        cap.cancel();
-                    }
-                },
-            );
-            let stopped = self.read("ExecuteStatement", stopped).await?;
-            let shown: Vec<Value> = items
-                .iter()
-                .map(|i| value::json::item_to_json(i, &[], Style::Typed))
-                .collect();
-            Ok(Answer::done(json!({
-                "items": shown, "count": items.len(), "pages": pages, "consumed_rcu": rcu,
-                "usd": self.connection().pricing_undescribed().read(rcu).usd_json(),
-                "complete": stopped == Stopped::LastPage,
-            })))
+            let stop = &self.shared.stop;
+            let read = spec.select(self.connection(), DEFAULT_LIMIT, MAX_PAGES, stop);
+            Answer::of(&read.await?)
         })
         .await
-    }
-}
-
-impl Server {
-    /// A Query or Scan read as far as its bounds.
-    async fn bounded(&self, spec: &ReadSpec) -> Result<Answer> {
-        let info = self.describe(&spec.table).await?;
-        let mut plan = spec.plan(&info)?;
-        plan.limit = Some(plan.limit.unwrap_or(DEFAULT_LIMIT));
-        let keys = info.grid_key_names(spec.index.as_deref());
-        let read = self
-            .read(
-                plan.request.op(),
-                read::read_bounded(&self.reader(), &plan, &keys, MAX_PAGES),
-            )
-            .await?;
-        let items: Vec<Value> = read
-            .items
-            .iter()
-            .map(|i| value::json::item_to_json(i, &keys, Style::Typed))
-            .collect();
-        let next = read
-            .next
-            .as_ref()
-            .map(|k| value::item_to_dynamodb_json(k, &keys, false));
-        Ok(Answer::done(json!({
-            "items": items, "count": items.len(), "pages": read.pages,
-            "consumed_rcu": read.consumed_rcu,
-            "usd": self.connection().pricing(&info).read(read.consumed_rcu).usd_json(),
-            "next_start_key": next,
-        })))
     }
 }
 

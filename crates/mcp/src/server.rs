@@ -61,14 +61,6 @@ impl Answer {
             ending: report.ending(),
         })
     }
-
-    /// A call that did what was asked.
-    pub(crate) fn done(value: Value) -> Self {
-        Self {
-            value,
-            ending: Ending::Done,
-        }
-    }
 }
 
 /// What every call shares: the connection, the write setting, the audit log.

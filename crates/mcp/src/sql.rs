@@ -5,14 +5,10 @@
 
 use std::future::Future;
 
-use serde_json::{Value, json};
-
 use crate::server::{Answer, Server};
-use dynoscope_core::cancel::{CancelToken, unless_stopped};
-use dynoscope_core::error::{Error, Result};
+use dynoscope_core::cancel::CancelToken;
+use dynoscope_core::error::Result;
 use dynoscope_core::spec::SqlSpec;
-use dynoscope_core::sql::{SqlLimits, SqlSession};
-use dynoscope_core::value::{self, Style};
 
 /// The bytes of rows one answer holds (the cells' text and blobs): an answer is one line of
 /// JSON the client reads whole, so it is kept far below the rows the app's grid may hold.
@@ -35,7 +31,6 @@ impl Server {
         spec: &SqlSpec,
         cancelled: impl Future<Output = ()> + Send + 'static,
     ) -> Result<Answer> {
-        let loads = spec.plan()?;
         let stop = CancelToken::default();
         let _watch = {
             let (stop, server) = (stop.clone(), self.shared.stop.clone());
@@ -47,36 +42,7 @@ impl Server {
                 stop.cancel();
             }))
         };
-        let mut session = SqlSession::new()?;
-        session.stop_on(stop.clone());
-        let mut notes = Vec::new();
-        for load in &loads {
-            let op = if load.partition.is_some() {
-                "Query"
-            } else {
-                "Scan"
-            };
-            let note = load.load_into(self.connection(), &mut session);
-            notes.push(unless_stopped(&stop, op, note).await?);
-        }
-        let limits = SqlLimits::rows(spec.max_rows)
-            .bytes(MAX_SQL_BYTES)
-            .within(Some(self.connection().timeout));
-        let sql = spec.sql.clone();
-        let rows = tokio::task::spawn_blocking(move || session.query_limited(&sql, &limits))
-            .await
-            .map_err(|e| Error::TaskDied {
-                op: "SQL",
-                detail: e.to_string(),
-            })??;
-        let out: Vec<Value> = rows
-            .rows
-            .iter()
-            .map(|row| value::json::item_to_json(row, &rows.columns, Style::Plain))
-            .collect();
-        notes.extend(rows.notes.iter().map(|n| format!("note: {n}")));
-        Ok(Answer::done(json!({
-            "columns": rows.columns, "rows": out, "loaded": notes, "summary": rows.summary(),
-        })))
+        let report = spec.run(self.connection(), MAX_SQL_BYTES, &stop).await?;
+        Answer::of(&report)
     }
 }

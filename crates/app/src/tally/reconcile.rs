@@ -11,13 +11,15 @@ use crate::scope::{Loaded, Scope};
 use crate::tally::repair_all::RepairAllFlow;
 use dynoscope_core::error::Error;
 use dynoscope_core::number;
-use dynoscope_core::table::TableInfo;
-use dynoscope_core::tally::{
-    self, Checked, Estimate, ParentCheck, ParentSource, PassRead, ReconcileEvent, ReconcilePlan,
-    Reconciled, TallyRule,
+use dynoscope_core::spec::{
+    ExportAt, PlanChoice, ReconcileFrom, ReconcileRun, RuleSpec, TallySpec,
 };
-use dynoscope_core::task::{Job, Progress};
-use dynoscope_core::transfer::{self, Format, S3Location, StreamProgress};
+use dynoscope_core::tally::{
+    self, Checked, Estimate, ParentCheck, ParentSource, PassRead, ReconcileEvent, Reconciled,
+    TallyRule,
+};
+use dynoscope_core::task::Job;
+use dynoscope_core::transfer::{self, Format};
 
 /// Where the parents come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,22 +34,13 @@ pub(super) enum SourceChoice {
     Export,
 }
 
-/// How the children are read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum PlanChoice {
-    /// The cheaper by the estimate.
-    Cheaper,
-    /// A parallel scan, each item once.
-    OnePass,
-    /// A COUNT query per parent.
-    PerParent,
-}
-
 /// One reconcile run: its job while it goes, and its results.
 pub(super) struct Run {
-    pub(super) job: Option<Job<ReconcileEvent, bool>>,
-    /// How it reads, in words.
+    pub(super) job: Option<Job<ReconcileEvent, ReconcileRun>>,
+    /// How it reads, in words (once the job has planned it).
     pub(super) plan: String,
+    /// Words about what it read (an export's files), as they came.
+    pub(super) notes: Vec<String>,
     /// Parents to check, once found.
     pub(super) total: Option<usize>,
     /// Items read so far to find parents or in one pass, and their cost.
@@ -89,7 +82,7 @@ impl Default for Reconcile {
     fn default() -> Self {
         Self {
             source: SourceChoice::Table,
-            plan: PlanChoice::Cheaper,
+            plan: PlanChoice::Auto,
             index: String::new(),
             index_partition: String::new(),
             concurrency: "8".to_owned(),
@@ -131,12 +124,15 @@ impl Reconcile {
                     }
                     ReconcileEvent::Found(parents) => run.total = Some(parents),
                     ReconcileEvent::Checked(checked) => run.all.add(*checked),
+                    ReconcileEvent::Planned { plan, .. } => run.plan = plan,
+                    ReconcileEvent::Noted(words) => run.notes.push(words),
                 }
             }
             if let Some(done) = polled.done {
                 run.finished = Some(Instant::now());
                 match done {
-                    Ok(cancelled) => run.all.cancelled = cancelled,
+                    // The job's own result: what was checked, as the CLI and an agent get it.
+                    Ok(done) => run.all = done.all,
                     Err(error) => self.error = Some(error),
                 }
             }
@@ -212,94 +208,51 @@ impl Reconcile {
         loaded: Loaded<'_>,
     ) -> Result<Run, Error> {
         let concurrency = number::whole_in(&self.concurrency, 1, 64, "concurrency")?;
-        let (rule, info) = (rule.clone(), scope.table.clone());
-        let table_items = info.item_count.and_then(|n| u64::try_from(n).ok());
-        if self.source == SourceChoice::Export {
-            return self.export_run(scope, info, rule, table_items);
-        }
-        let source = self.source(scope, loaded)?;
-        let plan = match self.plan {
-            PlanChoice::Cheaper => tally::estimate(&info, &source).plan(concurrency),
-            PlanChoice::OnePass => ReconcilePlan::OnePass {
-                segments: concurrency,
-            },
-            PlanChoice::PerParent => ReconcilePlan::PerParent { concurrency },
-        };
-        let client = scope.connection.reader();
-        let job = scope
-            .spawner
-            .spawn_job("Reconcile", move |events, cancel| async move {
-                tally::reconcile(&client, &info, &rule, &source, plan, &cancel, |event| {
-                    events.send(event)
-                })
-                .await
-            });
-        Ok(self.new_run(job, plan.label(), table_items))
-    }
-
-    /// A reconcile from an export's files here, or from its objects in S3 (`s3://…`, read with
-    /// the connection's S3 client): no request to the table, no read capacity.
-    fn export_run(
-        &self,
-        scope: &Scope<'_>,
-        info: TableInfo,
-        rule: TallyRule,
-        table_items: Option<u64>,
-    ) -> Result<Run, Error> {
-        let typed = self.export_path.trim();
-        if typed.is_empty() {
-            return Err(Error::Invalid(
-                "give the export's folder or file, or its s3:// location".into(),
-            ));
-        }
-        let (connection, location) = (scope.connection.clone(), typed.to_owned());
-        let plan = if matches!(S3Location::parse(&location), Ok(Some(_))) {
-            "one pass over the export's objects in S3"
+        let info = scope.table.clone();
+        let from = if self.source == SourceChoice::Export {
+            let typed = self.export_path.trim();
+            if typed.is_empty() {
+                return Err(Error::Invalid(
+                    "give the export's folder or file, or its s3:// location".into(),
+                ));
+            }
+            ReconcileFrom::Export(ExportAt {
+                location: typed.to_owned(),
+                format: Format::S3Export,
+            })
         } else {
-            "one pass over the export's files"
+            ReconcileFrom::Table(self.source(scope, loaded)?)
         };
+        let spec = TallySpec {
+            table: info.name.clone(),
+            pk: None,
+            rule: RuleSpec::of(rule),
+            plan: self.plan,
+            concurrency,
+        };
+        let table_items = (self.source != SourceChoice::Export)
+            .then_some(info.item_count)
+            .flatten()
+            .and_then(|n| u64::try_from(n).ok());
+        let connection = scope.connection.clone();
         let job = scope
             .spawner
             .spawn_job("Reconcile", move |events, cancel| async move {
-                let mut seen = 0;
-                let progress = events.clone();
-                let on_progress = move |read: StreamProgress| {
-                    let items = read.items - seen;
-                    seen = read.items;
-                    progress.send(ReconcileEvent::Read(PassRead {
-                        items,
-                        ..PassRead::default()
-                    }));
-                };
-                let at = (location.as_str(), Format::S3Export);
-                let read =
-                    tally::check_export_at(&connection, (&info, &rule), at, &cancel, on_progress)
-                        .await?;
-                Ok(send_checks(&events, read.checks))
+                let on_event = |event| events.send(event);
+                spec.reconcile_job(&connection, &info, &from, &cancel, on_event)
+                    .await
             });
-        Ok(self.new_run(job, plan.into(), table_items))
-    }
-
-    fn new_run(
-        &self,
-        job: Job<ReconcileEvent, bool>,
-        plan: String,
-        table_items: Option<u64>,
-    ) -> Run {
-        Run {
+        Ok(Run {
             job: Some(job),
-            plan,
+            plan: "planning".to_owned(),
+            notes: Vec::new(),
             total: None,
             read: PassRead::default(),
-            table_items: if self.source == SourceChoice::Export {
-                None
-            } else {
-                table_items
-            },
+            table_items,
             all: Reconciled::default(),
             started: Instant::now(),
             finished: None,
-        }
+        })
     }
 
     pub(super) fn export(&mut self, scope: &Scope<'_>, checked: &Checked, csv: bool) {
@@ -331,19 +284,4 @@ impl Reconcile {
         let table = tally::athena_table(&scope.table.name);
         tally::athena_sql(scope.table, rule, self.s3_location.trim(), &table)
     }
-}
-
-/// Every parent's check of a pass over an export handed to the view; whether it was cancelled.
-fn send_checks(
-    events: &Progress<ReconcileEvent>,
-    checks: Option<Vec<dynoscope_core::error::Result<ParentCheck>>>,
-) -> bool {
-    let Some(checks) = checks else {
-        return true;
-    };
-    events.send(ReconcileEvent::Found(checks.len()));
-    for check in checks {
-        events.send(ReconcileEvent::Checked(Box::new(check)));
-    }
-    false
 }

@@ -7,11 +7,12 @@ use egui::{Color32, RichText, Ui};
 use egui_extras::{Column, TableBuilder};
 
 use crate::scope::{Loaded, Scope};
-use crate::tally::reconcile::{PlanChoice, Reconcile, Run, SourceChoice};
+use crate::tally::reconcile::{Reconcile, Run, SourceChoice};
 use crate::tally::routes::routes_ui;
 use crate::widgets::{self, error_ui, labelled_text_ui};
 use dynoscope_core::cost::Pricing;
 use dynoscope_core::report::capacity;
+use dynoscope_core::spec::PlanChoice;
 use dynoscope_core::tally::{self, ParentCheck, TallyRule};
 
 impl Reconcile {
@@ -136,7 +137,7 @@ impl Reconcile {
         if let Some(estimate) = self.estimate(scope, loaded) {
             ui.horizontal_wrapped(|ui| {
                 ui.label("Read by");
-                ui.radio_value(&mut self.plan, PlanChoice::Cheaper, "The cheaper plan");
+                ui.radio_value(&mut self.plan, PlanChoice::Auto, "The cheaper plan");
                 ui.radio_value(
                     &mut self.plan,
                     PlanChoice::OnePass,
@@ -274,6 +275,9 @@ fn progress_ui(ui: &mut Ui, run: &Run, pricing: &Pricing) {
         None => ("Finding parents…".to_owned(), 0.0),
     };
     ui.weak(format!("Plan: {}.", run.plan));
+    run.notes.iter().for_each(|note| {
+        ui.weak(note);
+    });
     if run.job.is_some() {
         ui.add(
             egui::ProgressBar::new(fraction.min(1.0))

@@ -5,6 +5,7 @@
 //! way: made, restored into a new table (followed until `ACTIVE`), deleted.
 
 mod backups;
+mod document;
 mod follow;
 mod report;
 

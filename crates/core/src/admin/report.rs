@@ -3,15 +3,14 @@
 //! the table as the one before left it ([`ChangeRun`]) — in the same lines and JSON keys in the
 //! CLI, the app and an agent's answer.
 
-use serde_json::{Value, json};
-
-use crate::admin::{AdminEvent, AdminReport, BackupInfo, change_plan, run};
+use crate::admin::document::{AdminDocument, ChangeRunDocument};
+use crate::admin::{AdminEvent, AdminReport, change_plan, run};
 use crate::cancel::CancelToken;
 use crate::connection::Connection;
 use crate::ending::Ending;
 use crate::error::Error;
 use crate::report::{Line, Report, Tone};
-use crate::schema::{Described, TableChange, create_input_json};
+use crate::schema::{Described, TableChange};
 use crate::write::{Refusal, WriteOutcome};
 
 impl Report for AdminReport {
@@ -66,10 +65,6 @@ impl Report for AdminReport {
             );
         }
         lines
-    }
-
-    fn to_json(&self) -> Value {
-        reports_json(std::slice::from_ref(self))
     }
 
     /// The graver of the writes' endings; an error after a write that applied is a refusal
@@ -145,6 +140,18 @@ impl ChangeRun {
     }
 }
 
+impl ChangeRun {
+    /// The run's document.
+    pub(crate) fn document(&self) -> ChangeRunDocument {
+        ChangeRunDocument {
+            run: AdminDocument::of(&self.reports),
+            error: self.error_after().map(ToString::to_string),
+        }
+    }
+}
+
+crate::document_as!(ChangeRun => ChangeRunDocument, document);
+
 impl Report for ChangeRun {
     fn lines(&self) -> Vec<Line> {
         let mut lines: Vec<Line> = self.reports.iter().flat_map(Report::lines).collect();
@@ -152,14 +159,6 @@ impl Report for ChangeRun {
             lines.push(Line::new(Tone::Bad, format!("stopped: {error}")));
         }
         lines
-    }
-
-    fn to_json(&self) -> Value {
-        let mut value = reports_json(&self.reports);
-        if let Some(error) = self.error_after() {
-            value["error"] = json!(error.to_string());
-        }
-        value
     }
 
     /// The graver of the writes' endings; once something applied, an error after it makes the
@@ -223,35 +222,10 @@ pub async fn change_all(
     done
 }
 
-/// The writes, the table as it is at the end, a backup, and the notes, as one JSON object.
-fn reports_json(reports: &[AdminReport]) -> Value {
-    let writes: Vec<Value> = reports
-        .iter()
-        .flat_map(|r| &r.writes)
-        .map(|(what, outcome)| json!({"what": what, "outcome": outcome.name()}))
-        .collect();
-    let after = reports.last().and_then(|r| r.after.as_ref()).map(|t| {
-        json!({
-            "table": create_input_json(&t.spec),
-            "status": t.status,
-            "state": t.state(),
-            "ttl": t.spec.ttl,
-            "pitr": t.spec.pitr,
-            "item_count": t.item_count,
-            "not_read": t.unread,
-        })
-    });
-    let backup = reports
-        .last()
-        .and_then(|r| r.backup.as_ref())
-        .map(BackupInfo::json);
-    let notes: Vec<&String> = reports.iter().flat_map(|r| &r.notes).collect();
-    json!({"writes": writes, "after": after, "backup": backup, "notes": notes})
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::document::Document;
 
     fn applied(what: &str) -> AdminReport {
         AdminReport::of(

@@ -2,8 +2,6 @@
 //! (`--check full`), every item of the destination compared with the source's by the one
 //! comparison of two tables (`core::diff`): each side read once more, in bounded memory.
 
-use serde_json::Value;
-
 use crate::cancel::CancelToken;
 use crate::clone::{Part, Verified};
 use crate::connection::Connection;
@@ -39,18 +37,6 @@ impl Check {
                 let mut lines = vec!["check: every item compared by key".to_owned()];
                 lines.extend(diff.lines().into_iter().map(|l| l.text));
                 lines
-            }
-        }
-    }
-
-    /// The check as JSON (the full one with `"full": true`).
-    pub fn to_json(&self) -> Value {
-        match self {
-            Self::Sampled(verified) => verified.to_json(),
-            Self::Full(diff) => {
-                let mut json = diff.to_json();
-                json["full"] = Value::Bool(true);
-                json
             }
         }
     }

@@ -12,6 +12,7 @@
 //! nothing).
 
 mod copy;
+mod document;
 mod full;
 mod identity;
 mod report;

@@ -2,8 +2,6 @@
 
 use std::time::Duration;
 
-use serde_json::{Value, json};
-
 use crate::admin::AdminReport;
 use crate::clone::{Check, ClonePlan};
 use crate::connection::Connection;
@@ -171,7 +169,7 @@ pub enum StreamStep {
 }
 
 impl StreamStep {
-    fn lines(&self, to: &str) -> Vec<String> {
+    pub(super) fn lines(&self, to: &str) -> Vec<String> {
         match self {
             Self::Waiting(view) => vec![format!(
                 "stream: not turned on, since not every item was copied: once the copy is \
@@ -188,13 +186,6 @@ impl StreamStep {
                 .map(|l| format!("stream: {}", l.text))
                 .collect(),
         }
-    }
-
-    fn to_json(&self, to: &str) -> Value {
-        json!({
-            "turned_on": matches!(self, Self::Sent(r) if r.failure().is_none() && r.ending() == Ending::Done),
-            "lines": self.lines(to),
-        })
     }
 }
 
@@ -343,50 +334,5 @@ impl Report for CloneReport {
             title.tone = Tone::Title;
         }
         lines
-    }
-
-    /// The report as one JSON object.
-    fn to_json(&self) -> Value {
-        let ending = self.ending().word();
-        let schema = match &self.schema {
-            SchemaStep::Created { report, adjusted } => json!({
-                "created": true,
-                "lines": report.lines().into_iter().map(|l| l.text).collect::<Vec<_>>(),
-                "adjusted": adjusted,
-            }),
-            SchemaStep::Existing { note } => json!({ "created": false, "note": note }),
-        };
-        let copy = self.copy.as_ref().map(|c| {
-            let i = &c.items;
-            json!({
-                "read": i.read,
-                "written": i.written,
-                "refused": i.refused_count(),
-                "unknown": i.unknown_count(),
-                "not_sent": i.not_sent,
-                "requests": i.requests,
-                "wcu": i.wcu,
-                "pages": c.pages,
-                "rcu": c.rcu,
-                "seconds": i.elapsed.as_secs_f64(),
-                "complete": c.complete(),
-                "details": c.details(),
-            })
-        });
-        let verified = match &self.verified {
-            None => Value::Null,
-            Some(Ok(v)) => v.to_json(),
-            Some(Err(e)) => json!({ "error": e.to_string() }),
-        };
-        json!({
-            "from": self.from,
-            "to": self.to,
-            "place": self.place,
-            "ending": ending,
-            "schema": schema,
-            "items": copy,
-            "check": verified,
-            "stream": self.stream.as_ref().map(|s| s.to_json(&self.to)),
-        })
     }
 }

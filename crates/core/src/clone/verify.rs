@@ -7,7 +7,7 @@
 use std::collections::{BinaryHeap, HashMap};
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::task::JoinSet;
 
 use crate::cancel::CancelToken;
@@ -102,23 +102,9 @@ impl Verified {
         lines
     }
 
-    /// The check as JSON.
+    /// The check as JSON: its document.
     pub fn to_json(&self) -> Value {
-        json!({
-            "agrees": self.agrees(),
-            "source_items": self.items.0,
-            "destination_items": self.items.1,
-            "partitions": self.partitions,
-            "bucketed": self.bucketed,
-            "partitions_differing": self.differing.1,
-            "differing": self.differing.0.iter().map(|p| json!({
-                "partition": p.key, "source": p.source, "destination": p.target,
-            })).collect::<Vec<_>>(),
-            "sampled": self.sampled,
-            "sample_differing": self.sample_differences.1,
-            "sample_differences": self.sample_differences.0,
-            "rcu": self.rcu,
-        })
+        crate::document::Document::to_json(self)
     }
 }
 

@@ -3,9 +3,8 @@
 //! these same lines.
 
 use bigdecimal::{BigDecimal, RoundingMode};
-use serde_json::json;
 
-use crate::cost::{Kind, Mode, Pricing, count, decimal_json, money, whole_read};
+use crate::cost::{Kind, Mode, Pricing, count, money, whole_read};
 use crate::report::{Line, Tone};
 
 /// One GB of storage as DynamoDB bills it: 2^30 bytes.
@@ -82,32 +81,4 @@ fn storage(pricing: &Pricing, size_bytes: Option<i64>) -> Option<String> {
         count(bytes),
         money(&month, &prices.sign())
     ))
-}
-
-/// The card as JSON: the region, why it, the billing, the source, and each figure in dollars
-/// as exact decimal numbers (`null` when unknown or in another currency).
-pub(crate) fn card_json(
-    pricing: &Pricing,
-    size_bytes: Option<i64>,
-    items: Option<i64>,
-) -> serde_json::Value {
-    let one = BigDecimal::from(1);
-    let scan_units = size_bytes.and_then(|b| u64::try_from(b).ok()).map(|b| {
-        BigDecimal::from(b.div_ceil(crate::cost::units::READ_UNIT_BYTES)) / BigDecimal::from(2)
-    });
-    json!({
-        "region": pricing.region,
-        "assumed": pricing.assumed,
-        "billing": pricing.billing.text(),
-        "currency": pricing.prices.as_ref().map(|p| p.currency.clone()),
-        "source": pricing.prices.as_ref().map(|p| p.source.clone()),
-        "as_of": pricing.prices.as_ref().map(|p| p.as_of.clone()),
-        "write_unit_usd": pricing.charge(Kind::Write, &one).usd_json(),
-        "read_unit_usd": pricing.charge(Kind::Read, &one).usd_json(),
-        "like_usd": pricing.charge(Kind::Write, &BigDecimal::from(4)).usd_json(),
-        "whole_read_rcu": scan_units.as_ref().map(decimal_json),
-        "whole_read_usd": scan_units.map(|u| pricing.charge(Kind::Read, &u).usd_json()),
-        "items": items,
-        "size_bytes": size_bytes,
-    })
 }

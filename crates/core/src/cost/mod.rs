@@ -14,8 +14,11 @@ pub mod money;
 pub mod prices;
 pub mod reports;
 pub mod shards;
+pub mod shards_document;
 pub mod size;
+pub mod size_document;
 pub mod units;
+pub mod usd;
 
 use bigdecimal::BigDecimal;
 

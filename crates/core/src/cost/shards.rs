@@ -5,11 +5,14 @@
 use bigdecimal::{BigDecimal, RoundingMode, ToPrimitive as _};
 
 use crate::cost::money::count;
+use crate::cost::shards_document::{AdviceDocument, ReadCostDocument, ReadTotalDocument};
 use crate::cost::units::{
     MAX_ITEM_BYTES, PARTITION_WCU_PER_SECOND, READ_UNIT_BYTES, ReadKind, WriteKind, read_units,
     write_units,
 };
-use crate::cost::{Kind, Pricing, decimal_json};
+use crate::cost::usd::ExactNumber;
+use crate::cost::usd::Usd;
+use crate::cost::{Kind, Pricing};
 use crate::error::{Error, Result};
 use crate::report::capacity_exact;
 
@@ -264,35 +267,37 @@ impl ShardAdvice {
         lines
     }
 
-    /// The advice as JSON, every number exact.
-    pub fn to_json(&self, shards: Option<u64>, pricing: &Pricing) -> serde_json::Value {
+    /// The advice as its document, every number exact.
+    pub fn document(&self, shards: Option<u64>, pricing: &Pricing) -> AdviceDocument {
         let n = self.shards_or_suggested(shards);
         let total = BigDecimal::from(self.wcu_per_second());
-        let read = |units: BigDecimal| {
-            let charge = pricing.charge(Kind::Read, &units);
-            serde_json::json!({ "rcu": decimal_json(&units), "usd": charge.usd_json() })
-        };
-        serde_json::json!({
-            "writes_per_second": self.writes_per_second,
-            "item_bytes": self.item_bytes,
-            "transactional": self.kind == WriteKind::Transactional,
-            "wcu_per_write": self.units_per_write(),
-            "wcu_per_second": self.wcu_per_second(),
-            "partition_wcu_per_second": PARTITION_WCU_PER_SECOND,
-            "minimum_shards": self.minimum_shards(),
-            "suggested_shards": self.suggested_shards(),
-            "shards": n,
-            "wcu_per_shard": decimal_json(&self.wcu_per_shard(n)),
-            "write_usd_per_second": pricing.charge(Kind::Write, &total).usd_json(),
-            "read_total": {
-                "get_items_strong": read(self.get_items_units(n, ReadKind::Strong)),
-                "get_items_eventual": read(self.get_items_units(n, ReadKind::Eventual)),
-                "query_strong": read(self.query_units(n, ReadKind::Strong)),
-                "query_eventual": read(self.query_units(n, ReadKind::Eventual)),
+        let read = |units: BigDecimal| ReadCostDocument::of(units, pricing);
+        AdviceDocument {
+            writes_per_second: self.writes_per_second,
+            item_bytes: self.item_bytes,
+            transactional: self.kind == WriteKind::Transactional,
+            wcu_per_write: self.units_per_write(),
+            wcu_per_second: self.wcu_per_second(),
+            partition_wcu_per_second: PARTITION_WCU_PER_SECOND,
+            minimum_shards: self.minimum_shards(),
+            suggested_shards: self.suggested_shards(),
+            shards: n,
+            wcu_per_shard: ExactNumber(self.wcu_per_shard(n)),
+            write_usd_per_second: Usd::from(pricing.charge(Kind::Write, &total)),
+            read_total: ReadTotalDocument {
+                get_items_strong: read(self.get_items_units(n, ReadKind::Strong)),
+                get_items_eventual: read(self.get_items_units(n, ReadKind::Eventual)),
+                query_strong: read(self.query_units(n, ReadKind::Strong)),
+                query_eventual: read(self.query_units(n, ReadKind::Eventual)),
             },
-            "has_local_secondary_index": self.has_lsi,
-            "priced_as": pricing.note(),
-        })
+            has_local_secondary_index: self.has_lsi,
+            priced_as: pricing.note(),
+        }
+    }
+
+    /// The advice as JSON: its [`document`](Self::document) through serde.
+    pub fn to_json(&self, shards: Option<u64>, pricing: &Pricing) -> serde_json::Value {
+        crate::document::Document::to_json(&self.document(shards, pricing))
     }
 }
 

@@ -17,8 +17,13 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use bigdecimal::{BigDecimal, RoundingMode};
 
 use crate::cost::money::count;
+use crate::cost::size_document::{
+    AttributeBytesDocument, ReadUnitsDocument, SizeDocument, SizeUsdDocument, WriteUnitsDocument,
+};
 use crate::cost::units::{MAX_ITEM_BYTES, ReadKind, WriteKind, read_units, write_units};
-use crate::cost::{Charge, Kind, Pricing, decimal_json};
+use crate::cost::usd::ExactNumber;
+use crate::cost::usd::Usd;
+use crate::cost::{Charge, Kind, Pricing};
 use crate::report::capacity_exact;
 use crate::value::Item;
 
@@ -222,29 +227,36 @@ impl SizeReport {
         lines
     }
 
-    /// The report as JSON, every number exact: bytes, units, room, attributes.
+    /// The report as its document, every number exact: bytes, units, room, attributes.
+    pub fn document(&self) -> SizeDocument {
+        let exact = ExactNumber;
+        SizeDocument {
+            bytes: self.bytes,
+            max_bytes: MAX_ITEM_BYTES,
+            bytes_left: self.bytes_left(),
+            fits: self.fits(),
+            percent_used: exact(self.percent_used()),
+            wcu: WriteUnitsDocument {
+                standard: exact(self.write_units(WriteKind::Standard)),
+                transactional: exact(self.write_units(WriteKind::Transactional)),
+            },
+            rcu: ReadUnitsDocument {
+                eventual: exact(self.read_units(ReadKind::Eventual)),
+                strong: exact(self.read_units(ReadKind::Strong)),
+                transactional: exact(self.read_units(ReadKind::Transactional)),
+            },
+            attributes: (self.attributes.iter())
+                .map(|a| AttributeBytesDocument {
+                    name: a.name.clone(),
+                    bytes: a.bytes,
+                })
+                .collect(),
+        }
+    }
+
+    /// The report as JSON: its [`document`](Self::document) through serde.
     pub fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({
-            "bytes": self.bytes,
-            "max_bytes": MAX_ITEM_BYTES,
-            "bytes_left": self.bytes_left(),
-            "fits": self.fits(),
-            "percent_used": decimal_json(&self.percent_used()),
-            "wcu": {
-                "standard": decimal_json(&self.write_units(WriteKind::Standard)),
-                "transactional": decimal_json(&self.write_units(WriteKind::Transactional)),
-            },
-            "rcu": {
-                "eventual": decimal_json(&self.read_units(ReadKind::Eventual)),
-                "strong": decimal_json(&self.read_units(ReadKind::Strong)),
-                "transactional": decimal_json(&self.read_units(ReadKind::Transactional)),
-            },
-            "attributes": self
-                .attributes
-                .iter()
-                .map(|a| serde_json::json!({ "name": a.name, "bytes": a.bytes }))
-                .collect::<Vec<_>>(),
-        })
+        crate::document::Document::to_json(&self.document())
     }
 }
 
@@ -264,16 +276,21 @@ impl SizeReport {
 
     /// The money of one put and one read, in US dollars (exact, `null` when unknown), and how
     /// it was priced.
+    pub fn usd(&self, pricing: &Pricing) -> SizeUsdDocument {
+        let [put, put_tx, eventual, strong, read_tx] = self.charges(pricing).map(Usd::from);
+        SizeUsdDocument {
+            priced_as: pricing.note(),
+            put,
+            put_transactional: put_tx,
+            read_eventual: eventual,
+            read_strong: strong,
+            read_transactional: read_tx,
+        }
+    }
+
+    /// [`usd`](Self::usd) as JSON, through serde.
     pub fn usd_json(&self, pricing: &Pricing) -> serde_json::Value {
-        let [put, put_tx, eventual, strong, read_tx] = self.charges(pricing);
-        serde_json::json!({
-            "priced_as": pricing.note(),
-            "put": put.usd_json(),
-            "put_transactional": put_tx.usd_json(),
-            "read_eventual": eventual.usd_json(),
-            "read_strong": strong.usd_json(),
-            "read_transactional": read_tx.usd_json(),
-        })
+        crate::document::Document::to_json(&self.usd(pricing))
     }
 
     /// Put, transactional put, eventual, strong and transactional read.

@@ -2,6 +2,7 @@
 //! `SET … if_not_exists(…) + :d`, or exactly with a condition on the value seen; and how each
 //! ended, in words.
 
+mod document;
 mod mode;
 mod plan;
 mod report;

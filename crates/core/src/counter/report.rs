@@ -2,7 +2,6 @@
 //! same lines) and as JSON.
 
 use bigdecimal::BigDecimal;
-use serde_json::json;
 
 use crate::cost::{Kind, Pricing};
 use crate::counter::UpdatePlan;
@@ -301,69 +300,6 @@ impl Report for EditReport {
             Outcome::Applied { new_value, .. } => new_value.iter().cloned().collect(),
             _ => Vec::new(),
         }
-    }
-
-    /// The report as one JSON object; numbers are strings so they stay exact.
-    fn to_json(&self) -> serde_json::Value {
-        let plan = &self.plan;
-        let mut out = json!({
-            "endpoint": plan.destination.place(),
-            "table": plan.table,
-            "attribute": plan.attribute,
-            "mode": plan.mode.cli_name(),
-            "old": plan.planned.current.as_ref().map(to_dynamodb),
-            "delta": to_dynamodb(&plan.planned.delta),
-            "expected": to_dynamodb(&plan.planned.expected),
-            "request": plan.request().json(),
-        });
-        match &self.outcome {
-            Outcome::Applied {
-                new_value,
-                consumed_wcu,
-                attempts,
-                throttled,
-            } => {
-                out["outcome"] = json!("applied");
-                out["throttled"] = json!(throttled);
-                out["new"] = json!(new_value);
-                out["consumed_wcu"] = json!(consumed_wcu);
-                out["usd"] = self
-                    .pricing
-                    .charge_reported(Kind::Write, *consumed_wcu)
-                    .usd_json();
-                out["attempts"] = json!(attempts);
-                out["interference"] = json!(self.interference().as_ref().map(to_dynamodb));
-            }
-            Outcome::Missing => {
-                out["outcome"] = json!("refused");
-                out["reason"] = json!("item_missing");
-            }
-            Outcome::ConditionFailed { current } => {
-                out["outcome"] = json!("refused");
-                out["reason"] = json!("condition_failed");
-                out["current"] = json!(current);
-            }
-            Outcome::Unknown {
-                error,
-                stored_now,
-                attempts,
-            } => {
-                out["outcome"] = json!("unknown");
-                out["error"] = json!(error.to_string());
-                out["attempts"] = json!(attempts);
-                match stored_now {
-                    Ok(value) => out["stored_now"] = json!(value),
-                    Err(e) => out["stored_now_error"] = json!(e.to_string()),
-                }
-            }
-            Outcome::Failed(error) => {
-                out["outcome"] = json!("refused");
-                out["reason"] = json!("error");
-                out["error"] = json!(error.to_string());
-                out["code"] = json!(error.code());
-            }
-        }
-        out
     }
 
     fn ending(&self) -> Ending {

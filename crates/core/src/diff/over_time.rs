@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use bigdecimal::BigDecimal;
-use serde_json::{Value, json};
+use serde::Serialize;
 
 use crate::cancel::CancelToken;
 use crate::diff::snapshot::{SnapParent, TallySnapshot};
@@ -171,6 +171,101 @@ impl SnapshotDiff {
     pub fn same_place(&self) -> bool {
         self.moments[0].1 == self.moments[1].1
     }
+
+    /// The comparison as its document.
+    fn document(&self) -> SnapshotDiffDocument {
+        let side = |s: &Option<SnapParent>| {
+            s.as_ref().map(|s| SnapSideDocument {
+                tally: s.tally.clone(),
+                children: s.children,
+                drift: s.drift().map(|d| to_dynamodb(&d)),
+            })
+        };
+        let moment = |(taken_at, place): &(String, String)| MomentDocument {
+            taken_at: taken_at.clone(),
+            place: place.clone(),
+        };
+        let [old, new] = &self.moments;
+        SnapshotDiffDocument {
+            table: self.table.clone(),
+            tally: self.tally.clone(),
+            old: moment(old),
+            new: moment(new),
+            parents: self.parents,
+            in_both: self.in_both,
+            same_place: self.same_place(),
+            started_drifting: self.started(),
+            moved: (self.moved.iter())
+                .map(|m| MovedDocument {
+                    parent: m.parent.clone(),
+                    old: side(&m.old),
+                    new: side(&m.new),
+                    started_drifting: m.started_drifting(),
+                    drifted_further: m.drifted_further(),
+                })
+                .collect(),
+        }
+    }
+}
+
+crate::document_as!(SnapshotDiff => SnapshotDiffDocument, document);
+
+/// Two tally snapshots of one table compared, parent by parent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub(crate) struct SnapshotDiffDocument {
+    /// The table.
+    pub(crate) table: String,
+    /// The tally attribute.
+    pub(crate) tally: String,
+    /// The older snapshot: when and where it was taken.
+    pub(crate) old: MomentDocument,
+    /// The newer snapshot.
+    pub(crate) new: MomentDocument,
+    /// Parents in either snapshot.
+    pub(crate) parents: usize,
+    /// Parents in both (none: the two are of different data, and nothing was compared).
+    pub(crate) in_both: usize,
+    /// Whether both were read at one place.
+    pub(crate) same_place: bool,
+    /// Parents that drift in the newer snapshot and did not in the older.
+    pub(crate) started_drifting: usize,
+    /// The parents whose tally or children moved between the two.
+    pub(crate) moved: Vec<MovedDocument>,
+}
+
+/// When and where a snapshot was taken.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub(crate) struct MomentDocument {
+    /// When it was taken, as a date and time.
+    pub(crate) taken_at: String,
+    /// Where it was read: the connection's place.
+    pub(crate) place: String,
+}
+
+/// A parent whose tally or children moved between the two snapshots.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub(crate) struct MovedDocument {
+    /// The parent's partition key, as text.
+    pub(crate) parent: String,
+    /// As the older snapshot holds it; `null` when it was not a parent then.
+    pub(crate) old: Option<SnapSideDocument>,
+    /// As the newer snapshot holds it; `null` when it is not a parent now.
+    pub(crate) new: Option<SnapSideDocument>,
+    /// It drifts now and did not then.
+    pub(crate) started_drifting: bool,
+    /// It drifted then and drifts further now.
+    pub(crate) drifted_further: bool,
+}
+
+/// A parent as one snapshot holds it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub(crate) struct SnapSideDocument {
+    /// The stored tally, exactly as DynamoDB held it; `null` when missing.
+    pub(crate) tally: Option<String>,
+    /// The children counted.
+    pub(crate) children: u64,
+    /// `tally − children`, exactly; `null` when the tally is missing or not a number.
+    pub(crate) drift: Option<String>,
 }
 
 impl Report for SnapshotDiff {
@@ -217,34 +312,6 @@ impl Report for SnapshotDiff {
             Line::new(tone, m.words())
         }));
         lines
-    }
-
-    fn to_json(&self) -> Value {
-        let side = |s: &Option<SnapParent>| {
-            s.as_ref().map(|s| {
-                json!({"tally": s.tally, "children": s.children,
-                    "drift": s.drift().map(|d| to_dynamodb(&d))})
-            })
-        };
-        let moved: Vec<Value> = (self.moved.iter())
-            .map(|m| {
-                json!({"parent": m.parent, "old": side(&m.old), "new": side(&m.new),
-                    "started_drifting": m.started_drifting(),
-                    "drifted_further": m.drifted_further()})
-            })
-            .collect();
-        let [(old, old_place), (new, new_place)] = &self.moments;
-        json!({
-            "table": self.table,
-            "tally": self.tally,
-            "old": {"taken_at": old, "place": old_place},
-            "new": {"taken_at": new, "place": new_place},
-            "parents": self.parents,
-            "in_both": self.in_both,
-            "same_place": self.same_place(),
-            "started_drifting": self.started(),
-            "moved": moved,
-        })
     }
 
     /// Done when no parent started drifting or drifted further between the two; refused when

@@ -1,9 +1,10 @@
 //! How a comparison ended, in words and as one JSON object: each side read and what it cost, the
 //! items only on one side, the items that differ with their attributes, and a count of the rest.
 
-use serde_json::{Value, json};
+use serde::Serialize;
 
 use crate::cost::Pricing;
+use crate::cost::usd::Usd;
 use crate::diff::{AttrChange, DiffScope};
 use crate::ending::Ending;
 use crate::report::{Line, Report, Tone, capacity, plural};
@@ -106,6 +107,130 @@ impl TableDiff {
     }
 }
 
+impl TableDiff {
+    /// The comparison as its document.
+    fn document(&self) -> TableDiffDocument {
+        let key = |k: &Item| item_to_json(k, &self.a.key_names, Style::Typed);
+        let keys = |listed: &Listed| KeysDocument {
+            count: listed.count,
+            keys: listed.keys.iter().map(key).collect(),
+        };
+        let items = (self.changed.iter())
+            .map(|(k, attrs)| ChangedDocument {
+                key: key(k),
+                attributes: (attrs.iter())
+                    .map(|c| AttributeDocument {
+                        attribute: c.name.clone(),
+                        a: c.a.clone(),
+                        b: c.b.clone(),
+                    })
+                    .collect(),
+            })
+            .collect();
+        TableDiffDocument {
+            scope: self.scope.clone(),
+            a: SideDocument::of(&self.a),
+            b: SideDocument::of(&self.b),
+            same: self.same,
+            absent: self.absent,
+            only_in_a: keys(&self.only_a),
+            only_in_b: keys(&self.only_b),
+            different: DifferentDocument {
+                count: self.changed_count,
+                items,
+            },
+        }
+    }
+}
+
+crate::document_as!(TableDiff => TableDiffDocument, document);
+
+/// Two tables compared by key: each side, and the items only on one side or different.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub(crate) struct TableDiffDocument {
+    /// What was compared, in words: `every item`, `partition …`, `3 keys`.
+    pub(crate) scope: String,
+    /// Side A: its table, where, and what reading it cost.
+    pub(crate) a: SideDocument,
+    /// Side B.
+    pub(crate) b: SideDocument,
+    /// Items the same on both sides.
+    pub(crate) same: u64,
+    /// Keys asked for that neither side holds.
+    pub(crate) absent: u64,
+    /// Items only on side A.
+    pub(crate) only_in_a: KeysDocument,
+    /// Items only on side B.
+    pub(crate) only_in_b: KeysDocument,
+    /// Items on both sides that differ.
+    pub(crate) different: DifferentDocument,
+}
+
+/// One side of a comparison.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub(crate) struct SideDocument {
+    /// The table.
+    pub(crate) table: String,
+    /// Where it is: the connection's place.
+    pub(crate) place: String,
+    /// Items read.
+    pub(crate) read: u64,
+    /// Read capacity units consumed.
+    pub(crate) consumed_rcu: f64,
+    /// What the reads cost in US dollars.
+    pub(crate) usd: Usd,
+}
+
+impl SideDocument {
+    fn of(side: &Side) -> Self {
+        Self {
+            table: side.table.clone(),
+            place: side.place.clone(),
+            read: side.read,
+            consumed_rcu: side.rcu,
+            usd: Usd::from(side.pricing.read(side.rcu)),
+        }
+    }
+}
+
+/// Items only on one side: how many, and the first keys.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub(crate) struct KeysDocument {
+    /// How many in all.
+    pub(crate) count: u64,
+    /// The first keys (at most 1,000), each in DynamoDB JSON.
+    pub(crate) keys: Vec<serde_json::Value>,
+}
+
+/// Items on both sides that differ: how many, and the first with their attributes.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub(crate) struct DifferentDocument {
+    /// How many in all.
+    pub(crate) count: u64,
+    /// The first items (at most 1,000).
+    pub(crate) items: Vec<ChangedDocument>,
+}
+
+/// One item that differs.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub(crate) struct ChangedDocument {
+    /// Its key, in DynamoDB JSON.
+    pub(crate) key: serde_json::Value,
+    /// Each attribute that differs.
+    pub(crate) attributes: Vec<AttributeDocument>,
+}
+
+/// One attribute that differs between the sides.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub(crate) struct AttributeDocument {
+    /// The attribute's name.
+    pub(crate) attribute: String,
+    /// Its value on side A, as text; `null` when absent there.
+    pub(crate) a: Option<String>,
+    /// Its value on side B, as text; `null` when absent there.
+    pub(crate) b: Option<String>,
+}
+
 impl Report for TableDiff {
     fn lines(&self) -> Vec<Line> {
         let names = &self.a.key_names;
@@ -160,35 +285,6 @@ impl Report for TableDiff {
             .into_iter()
             .for_each(&mut plain);
         lines
-    }
-
-    fn to_json(&self) -> Value {
-        let key = |k: &Item| item_to_json(k, &self.a.key_names, Style::Typed);
-        let side = |s: &Side| {
-            json!({"table": s.table, "place": s.place, "read": s.read, "consumed_rcu": s.rcu,
-                "usd": s.pricing.read(s.rcu).usd_json()})
-        };
-        let changed: Vec<Value> = self
-            .changed
-            .iter()
-            .map(|(k, attrs)| {
-                let attrs: Vec<Value> = attrs
-                    .iter()
-                    .map(|c| json!({"attribute": c.name, "a": c.a, "b": c.b}))
-                    .collect();
-                json!({"key": key(k), "attributes": attrs})
-            })
-            .collect();
-        json!({
-            "scope": self.scope,
-            "a": side(&self.a),
-            "b": side(&self.b),
-            "same": self.same,
-            "absent": self.absent,
-            "only_in_a": {"count": self.only_a.count, "keys": self.only_a.keys.iter().map(key).collect::<Vec<_>>()},
-            "only_in_b": {"count": self.only_b.count, "keys": self.only_b.keys.iter().map(key).collect::<Vec<_>>()},
-            "different": {"count": self.changed_count, "items": changed},
-        })
     }
 
     /// Done when the two sides hold the same items; refused (the data disagrees) otherwise, and

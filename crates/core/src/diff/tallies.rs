@@ -6,11 +6,12 @@
 use std::collections::BTreeMap;
 
 use bigdecimal::BigDecimal;
-use serde_json::{Value, json};
+use serde::Serialize;
 
 use crate::cancel::CancelToken;
 use crate::connection::Connection;
 use crate::ending::Ending;
+use crate::error::document::ErrorDocument;
 use crate::error::{Error, Result};
 use crate::report::{Line, Listing, Report, Tone};
 use crate::table::TableInfo;
@@ -156,6 +157,88 @@ impl TallyDiff {
     fn differing(&self) -> usize {
         self.pairs.iter().filter(|p| !p.agree()).count()
     }
+
+    /// The comparison as its document.
+    fn document(&self) -> TallyDiffDocument {
+        let side = |c: &Option<ParentCheck>| {
+            c.as_ref().map(|c| TallySideDocument {
+                stored: c.stored.clone(),
+                counted: c.count.count.to_string(),
+                drift: c.drift.as_ref().map(crate::number::to_dynamodb),
+            })
+        };
+        let errors = |all: &[Error]| all.iter().map(ErrorDocument::from).collect();
+        TallyDiffDocument {
+            tally: self.tally.clone(),
+            parents: self.parents,
+            differ: self.differing(),
+            pairs: (self.pairs.iter())
+                .map(|p| TallyPairDocument {
+                    parent: p.parent.clone(),
+                    a: side(&p.a),
+                    b: side(&p.b),
+                    same: p.agree(),
+                    verdict: p.verdict(),
+                })
+                .collect(),
+            not_checked: NotCheckedDocument {
+                a: errors(&self.failures.0),
+                b: errors(&self.failures.1),
+            },
+        }
+    }
+}
+
+crate::document_as!(TallyDiff => TallyDiffDocument, document);
+
+/// Two tables' counters compared under one tally rule, parent by parent.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub(crate) struct TallyDiffDocument {
+    /// The tally attribute.
+    pub(crate) tally: String,
+    /// Parents compared, on either side.
+    pub(crate) parents: usize,
+    /// Parents whose tally or children differ between the sides.
+    pub(crate) differ: usize,
+    /// The parents that differ between the sides or drifted on either.
+    pub(crate) pairs: Vec<TallyPairDocument>,
+    /// The parents that could not be checked, on each side.
+    pub(crate) not_checked: NotCheckedDocument,
+}
+
+/// One parent as each side holds it.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub(crate) struct TallyPairDocument {
+    /// The parent's partition key, as text.
+    pub(crate) parent: String,
+    /// The parent on side A; `null` when it is not a parent there.
+    pub(crate) a: Option<TallySideDocument>,
+    /// The parent on side B; `null` when it is not a parent there.
+    pub(crate) b: Option<TallySideDocument>,
+    /// Whether both sides hold the same tally over the same number of children.
+    pub(crate) same: bool,
+    /// Which side drifted and how, in words; `null` when the sides agree and neither drifted.
+    pub(crate) verdict: Option<String>,
+}
+
+/// A parent's tally and children on one side.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub(crate) struct TallySideDocument {
+    /// The stored tally, exactly as DynamoDB holds it; `null` when missing.
+    pub(crate) stored: Option<String>,
+    /// The children counted, as a DynamoDB number.
+    pub(crate) counted: String,
+    /// `stored − counted`, exactly; `null` when the tally is missing.
+    pub(crate) drift: Option<String>,
+}
+
+/// The errors of the parents that could not be checked, on each side.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub(crate) struct NotCheckedDocument {
+    /// On side A.
+    pub(crate) a: Vec<ErrorDocument>,
+    /// On side B.
+    pub(crate) b: Vec<ErrorDocument>,
 }
 
 impl Report for TallyDiff {
@@ -198,33 +281,6 @@ impl Report for TallyDiff {
         lines
     }
 
-    fn to_json(&self) -> Value {
-        let side = |c: &Option<ParentCheck>| {
-            c.as_ref().map(|c| {
-                json!({"stored": c.stored, "counted": c.count.count.to_string(),
-                    "drift": c.drift.as_ref().map(crate::number::to_dynamodb)})
-            })
-        };
-        let pairs: Vec<Value> = self
-            .pairs
-            .iter()
-            .map(|p| {
-                json!({"parent": p.parent, "a": side(&p.a), "b": side(&p.b), "same": p.agree(),
-                    "verdict": p.verdict()})
-            })
-            .collect();
-        json!({
-            "tally": self.tally,
-            "parents": self.parents,
-            "differ": self.differing(),
-            "pairs": pairs,
-            "not_checked": {
-                "a": self.failures.0.iter().map(Error::to_json).collect::<Vec<_>>(),
-                "b": self.failures.1.iter().map(Error::to_json).collect::<Vec<_>>(),
-            },
-        })
-    }
-
     /// Done when every parent holds the same tally over the same children on both sides with
     /// no drift, and every parent was checked; refused otherwise.
     fn ending(&self) -> Ending {
@@ -238,6 +294,7 @@ impl Report for TallyDiff {
     /// A row per parent: whether both sides agree and the verdict.
     fn listing(&self) -> Option<Listing> {
         let keys = ["parent", "same", "verdict"];
-        Some(Listing::of(&self.to_json(), "pairs", &keys, Vec::new()))
+        let document = crate::document::Document::to_json(self);
+        Some(Listing::of(&document, "pairs", &keys, Vec::new()))
     }
 }

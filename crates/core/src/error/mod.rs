@@ -9,6 +9,7 @@ use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 
 pub use crate::position::TextPosition;
 
+pub mod document;
 mod source;
 mod throttling;
 mod words;
@@ -311,13 +312,6 @@ impl Error {
             Self::Service { code, .. } | Self::ServerFault { code, .. } => Some(code),
             _ => None,
         }
-    }
-
-    /// The error as one JSON object: its words, the operation and the server's code when there
-    /// were some, why it was throttled (`throttled`: each reason, resource and its words), and
-    /// where in an SQL text it is.
-    pub fn to_json(&self) -> serde_json::Value {
-        crate::document::Document::to_json(&crate::document::ErrorDocument::from(self))
     }
 
     /// The operation that failed, when there was one.

@@ -2,7 +2,7 @@
 //! and the one recommended with why.
 
 use bigdecimal::BigDecimal;
-use serde_json::{Value, json};
+use serde::Serialize;
 
 use crate::cost::{Pricing, count, money};
 use crate::ending::Ending;
@@ -118,6 +118,73 @@ impl RoutePlan {
     }
 }
 
+impl RoutePlan {
+    /// The plan as its document.
+    fn document(&self) -> RoutePlanDocument {
+        RoutePlanDocument {
+            items: self.size.items,
+            bytes: self.size.bytes,
+            source: self.size.source.clone(),
+            region: self.region.clone(),
+            assumed: self.assumed.clone(),
+            routes: (self.routes.iter())
+                .map(|r| RouteDocument {
+                    route: r.name.to_owned(),
+                    dollars: r.dollars.as_ref().map(|d| d.normalized().to_string()),
+                    seconds: r.seconds,
+                    arithmetic: r.arithmetic.clone(),
+                    caveat: r.caveat.clone(),
+                })
+                .collect(),
+            recommended: (self.recommended)
+                .and_then(|i| self.routes.get(i))
+                .map(|r| r.name.to_owned()),
+            why: self.why.clone(),
+            prices: self.source.clone(),
+        }
+    }
+}
+
+crate::document_as!(RoutePlan => RoutePlanDocument, document);
+
+/// Every way to reconcile a table, priced, and the one recommended with why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub(crate) struct RoutePlanDocument {
+    /// The table's items, as read or given.
+    pub(crate) items: u64,
+    /// The table's bytes, as read or given.
+    pub(crate) bytes: u64,
+    /// Where the size comes from, in words.
+    pub(crate) source: String,
+    /// The region priced as.
+    pub(crate) region: String,
+    /// Why that region, when it is not the connection's own; `null` when it is.
+    pub(crate) assumed: Option<String>,
+    /// Each route.
+    pub(crate) routes: Vec<RouteDocument>,
+    /// The route recommended, by name; `null` when no route is priced.
+    pub(crate) recommended: Option<String>,
+    /// Why it is recommended.
+    pub(crate) why: String,
+    /// The prices' source and date, in words.
+    pub(crate) prices: String,
+}
+
+/// One way to reconcile.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub(crate) struct RouteDocument {
+    /// Its name: `scan from here`, `export, then Athena`, ….
+    pub(crate) route: String,
+    /// What it costs in the prices' currency, exactly, as text; `null` when not priced.
+    pub(crate) dollars: Option<String>,
+    /// Its time here in seconds; `null` when it takes none here.
+    pub(crate) seconds: Option<u64>,
+    /// How the figures were reached, a step each.
+    pub(crate) arithmetic: Vec<String>,
+    /// What to know about it.
+    pub(crate) caveat: String,
+}
+
 impl Report for RoutePlan {
     fn lines(&self) -> Vec<Line> {
         let mut lines = vec![Line::new(
@@ -170,33 +237,6 @@ impl Report for RoutePlan {
         lines
     }
 
-    fn to_json(&self) -> Value {
-        let routes: Vec<Value> = self
-            .routes
-            .iter()
-            .map(|r| {
-                json!({
-                    "route": r.name,
-                    "dollars": r.dollars.as_ref().map(|d| d.normalized().to_string()),
-                    "seconds": r.seconds,
-                    "arithmetic": r.arithmetic,
-                    "caveat": r.caveat,
-                })
-            })
-            .collect();
-        json!({
-            "items": self.size.items,
-            "bytes": self.size.bytes,
-            "source": self.size.source,
-            "region": self.region,
-            "assumed": self.assumed,
-            "routes": routes,
-            "recommended": self.recommended.map(|i| self.routes[i].name),
-            "why": self.why,
-            "prices": self.source,
-        })
-    }
-
     fn ending(&self) -> Ending {
         Ending::Done
     }
@@ -208,6 +248,7 @@ impl Report for RoutePlan {
         let summary = (recommended.iter())
             .map(|name| Line::new(Tone::Good, format!("recommended: {name} — {}", self.why)))
             .collect();
-        Some(Listing::of(&self.to_json(), "routes", &keys, summary))
+        let document = crate::document::Document::to_json(self);
+        Some(Listing::of(&document, "routes", &keys, summary))
     }
 }

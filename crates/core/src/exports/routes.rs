@@ -279,7 +279,7 @@ fn incremental(hours: u64, changed: Option<u64>, pricing: &Pricing) -> Route {
 mod tests {
     use super::*;
     use crate::cost::{Billing, PriceBook};
-    use crate::report::Report;
+    use crate::document::Document;
 
     fn us_east() -> Pricing {
         Pricing::new(&PriceBook::shipped(), "us-east-1", None, Billing::default())

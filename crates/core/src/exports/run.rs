@@ -5,7 +5,6 @@
 use std::time::Duration;
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use serde_json::{Value, json};
 
 use crate::cancel::CancelToken;
 use crate::connection::Connection;
@@ -17,6 +16,8 @@ use crate::report::{Line, Report, Tone};
 use crate::transfer::S3Location;
 use crate::transfer::folders;
 use crate::write::{self, Refusal, WriteOutcome};
+
+mod document;
 
 /// The longest wait between two `DescribeExport`s.
 const MOST_WAIT: Duration = Duration::from_secs(15);
@@ -280,21 +281,6 @@ impl Report for ExportRun {
             ));
         }
         lines
-    }
-
-    fn to_json(&self) -> Value {
-        json!({
-            "what": self.what,
-            "price": self.price,
-            "token": self.token,
-            "pitr": self.pitr.as_ref().map(WriteOutcome::name),
-            "start": self.start.name(),
-            "attempts": self.start.attempts(),
-            "export": self.export.as_ref().map(ExportInfo::json),
-            "location": self.location,
-            "stopped_following": self.stopped_following,
-            "notes": self.notes,
-        })
     }
 
     fn ending(&self) -> Ending {

@@ -1,13 +1,75 @@
 //! A like's report in words and JSON: its outcome first (a replay and a tally that was missing
 //! said as such), the tally and the children before and after, then the details.
 
+use schemars::JsonSchema;
+use serde::Serialize;
+
 use crate::cost::Kind;
+use crate::cost::usd::Usd;
 use crate::ending::Ending;
 use crate::error::{Error, Result};
 use crate::likes::send::LikeReport;
-use crate::likes::{LikeOutcome, Snapshot};
+use crate::likes::{LikeOp, LikeOutcome, Snapshot};
 use crate::report::{Line, Report, Tone};
 use crate::write::CancelReason;
+
+/// A like or an unlike: how it ended, what it cost, and the tally and the children before
+/// and after.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub(crate) struct LikeDocument {
+    /// `like` or `unlike`.
+    pub(crate) op: LikeOpWord,
+    /// The user who liked or unliked.
+    pub(crate) user: String,
+    /// How the transaction ended.
+    pub(crate) outcome: LikeOutcomeWord,
+    /// The server's cancellation code for each item of a cancelled transaction, in order
+    /// (`None`, `ConditionalCheckFailed`, …); empty otherwise.
+    pub(crate) reasons: Vec<String>,
+    /// The write capacity units the transaction consumed (0 unless it committed).
+    pub(crate) consumed_wcu: f64,
+    /// What the writes cost in US dollars.
+    pub(crate) usd: Usd,
+    /// Transactions sent (more than one after refusals that wrote nothing).
+    pub(crate) attempts: u32,
+    /// Whether the server answered a replay of an earlier committed transaction's token,
+    /// changing nothing.
+    pub(crate) replayed: bool,
+    /// The stored tally before, as a DynamoDB number; `null` when missing or not read.
+    pub(crate) tally_before: Option<String>,
+    /// The stored tally after, as a DynamoDB number; `null` when missing or not read.
+    pub(crate) tally_after: Option<String>,
+    /// The children counted before, as a number in text; `null` when not read.
+    pub(crate) children_before: Option<String>,
+    /// The children counted after, as a number in text; `null` when not read.
+    pub(crate) children_after: Option<String>,
+    /// What to know besides the figures, in words, as the app shows it.
+    pub(crate) lines: Vec<String>,
+}
+
+/// Like or unlike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum LikeOpWord {
+    /// The child put and the tally raised by 1.
+    Like,
+    /// The child deleted and the tally lowered by 1.
+    Unlike,
+}
+
+/// How a like's transaction ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum LikeOutcomeWord {
+    /// Both writes happened (or a replay of its token, which changed nothing).
+    Committed,
+    /// The transaction was cancelled: nothing was written.
+    Cancelled,
+    /// Refused before anything could apply.
+    Failed,
+    /// It may or may not have been applied.
+    Unknown,
+}
 
 impl LikeReport {
     /// What to know besides the figures: the outcome, what a cancellation means, conflicts
@@ -95,6 +157,48 @@ impl LikeReport {
     }
 }
 
+impl LikeReport {
+    /// The report's document.
+    pub(crate) fn document(&self) -> LikeDocument {
+        let (outcome, reasons, wcu) = match &self.sent.outcome {
+            LikeOutcome::Committed { consumed_wcu } => {
+                (LikeOutcomeWord::Committed, vec![], *consumed_wcu)
+            }
+            LikeOutcome::Cancelled { reasons } => (
+                LikeOutcomeWord::Cancelled,
+                (reasons.iter().map(CancelReason::code))
+                    .map(str::to_owned)
+                    .collect(),
+                0.0,
+            ),
+            LikeOutcome::Failed(_) => (LikeOutcomeWord::Failed, vec![], 0.0),
+            LikeOutcome::Unknown(_) => (LikeOutcomeWord::Unknown, vec![], 0.0),
+        };
+        let tally = |s: &Result<Snapshot>| s.as_ref().ok().and_then(|s| s.tally.clone());
+        let children = |s: &Result<Snapshot>| s.as_ref().ok().map(|s| s.children.to_string());
+        LikeDocument {
+            op: match self.request.op {
+                LikeOp::Like => LikeOpWord::Like,
+                LikeOp::Unlike => LikeOpWord::Unlike,
+            },
+            user: self.request.user.clone(),
+            outcome,
+            reasons,
+            consumed_wcu: wcu,
+            usd: Usd::from(self.pricing.charge_reported(Kind::Write, wcu)),
+            attempts: self.sent.attempts,
+            replayed: self.replayed(),
+            tally_before: tally(&self.before),
+            tally_after: tally(&self.after),
+            children_before: children(&self.before),
+            children_after: children(&self.after),
+            lines: self.details().into_iter().map(|l| l.text).collect(),
+        }
+    }
+}
+
+crate::document_as!(LikeReport => LikeDocument, document);
+
 impl Report for LikeReport {
     /// The outcome first (it is what happened, whatever the reads around it did), the tally
     /// and the children before and after, then the details.
@@ -112,33 +216,6 @@ impl Report for LikeReport {
         ];
         lines.extend(self.details());
         lines
-    }
-
-    /// The report as one JSON object: the outcome, the reasons of a cancel, the tally and the
-    /// children before and after, and the lines the app shows.
-    fn to_json(&self) -> serde_json::Value {
-        let (outcome, reasons, wcu) = match &self.sent.outcome {
-            LikeOutcome::Committed { consumed_wcu } => ("committed", vec![], *consumed_wcu),
-            LikeOutcome::Cancelled { reasons } => (
-                "cancelled",
-                reasons.iter().map(CancelReason::code).collect(),
-                0.0,
-            ),
-            LikeOutcome::Failed(_) => ("failed", vec![], 0.0),
-            LikeOutcome::Unknown(_) => ("unknown", vec![], 0.0),
-        };
-        let tally = |s: &Result<Snapshot>| s.as_ref().ok().map(|s| s.tally.clone());
-        let children = |s: &Result<Snapshot>| s.as_ref().ok().map(|s| s.children.to_string());
-        serde_json::json!({
-            "op": self.request.op.name(), "user": self.request.user, "outcome": outcome,
-            "reasons": reasons, "consumed_wcu": wcu,
-            "usd": self.pricing.charge_reported(Kind::Write, wcu).usd_json(),
-            "attempts": self.sent.attempts,
-            "replayed": self.replayed(),
-            "tally_before": tally(&self.before), "tally_after": tally(&self.after),
-            "children_before": children(&self.before), "children_after": children(&self.after),
-            "lines": self.details().into_iter().map(|l| l.text).collect::<Vec<_>>(),
-        })
     }
 
     fn ending(&self) -> Ending {

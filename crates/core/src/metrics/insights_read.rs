@@ -2,7 +2,8 @@
 //! switch on or off sent through the gateway ([`InsightsSwitch`]), so every output of the CLI
 //! says the same words and JSON.
 
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::json;
 
 use super::insights::{self, Insights, InsightsReport};
 use crate::connection::Connection;
@@ -50,6 +51,67 @@ fn title(report: &InsightsReport) -> String {
         .map_or(report.rule.clone(), |k| k.title().to_owned())
 }
 
+impl InsightsRead {
+    /// The status and reports as their document.
+    fn document(&self) -> InsightsReadDocument {
+        InsightsReadDocument {
+            table: self.table.clone(),
+            status: self.now.status.clone(),
+            failure: self.now.failure.clone(),
+            rules: self.now.rules.clone(),
+            reports: (self.reports.iter())
+                .map(|report| InsightsReportDocument {
+                    rule: report.rule.clone(),
+                    title: title(report),
+                    contributors: (report.contributors.iter())
+                        .map(|c| ContributorDocument {
+                            keys: c.keys.clone(),
+                            value: c.value.normalized().to_plain_string(),
+                        })
+                        .collect(),
+                })
+                .collect(),
+        }
+    }
+}
+
+crate::document_as!(InsightsRead => InsightsReadDocument, document);
+
+/// Whether Contributor Insights is on for a table, and its reports when it is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct InsightsReadDocument {
+    /// The table.
+    pub table: String,
+    /// `ENABLED`, `DISABLED`, `ENABLING`, `DISABLING` or `FAILED`.
+    pub status: String,
+    /// Why it failed; `null` when it did not.
+    pub failure: Option<String>,
+    /// The CloudWatch rules it writes.
+    pub rules: Vec<String>,
+    /// Each rule's top keys (none while it is off).
+    pub reports: Vec<InsightsReportDocument>,
+}
+
+/// One rule's report: what it counts and its top keys, most first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct InsightsReportDocument {
+    /// The rule's name.
+    pub rule: String,
+    /// What it counts, in words: its title, or the rule's name.
+    pub title: String,
+    /// The keys, most first.
+    pub contributors: Vec<ContributorDocument>,
+}
+
+/// One key of a report and its count.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct ContributorDocument {
+    /// The key's values, in the rule's order (partition, then sort).
+    pub keys: Vec<String>,
+    /// Its approximate count over the report's time range, exactly as CloudWatch gave it.
+    pub value: String,
+}
+
 impl Report for InsightsRead {
     fn lines(&self) -> Vec<Line> {
         let mut lines = vec![Line::new(
@@ -71,28 +133,6 @@ impl Report for InsightsRead {
             );
         }
         lines
-    }
-
-    fn to_json(&self) -> Value {
-        let reports: Vec<Value> = (self.reports.iter())
-            .map(|report| {
-                json!({
-                    "rule": report.rule,
-                    "title": title(report),
-                    "contributors": report.contributors.iter().map(|c| json!({
-                        "keys": c.keys,
-                        "value": c.value.normalized().to_plain_string(),
-                    })).collect::<Vec<_>>(),
-                })
-            })
-            .collect();
-        json!({
-            "table": self.table,
-            "status": self.now.status,
-            "failure": self.now.failure,
-            "rules": self.now.rules,
-            "reports": reports,
-        })
     }
 
     fn ending(&self) -> Ending {
@@ -128,14 +168,16 @@ impl Report for InsightsRead {
     }
 }
 
-/// Contributor Insights switched on or off.
-#[derive(Debug, Clone)]
+/// Contributor Insights switched on or off: a typed report, its document made by serde alone.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct InsightsSwitch {
     /// The table.
     pub table: String,
     /// The change, in words.
+    #[serde(rename = "change")]
     pub what: String,
     /// What the gateway said.
+    #[serde(skip)]
     pub outcome: WriteOutcome,
 }
 
@@ -177,10 +219,6 @@ impl Report for InsightsSwitch {
         }
     }
 
-    fn to_json(&self) -> Value {
-        json!({ "table": self.table, "change": self.what })
-    }
-
     fn ending(&self) -> Ending {
         self.outcome.ending()
     }
@@ -196,6 +234,7 @@ impl Report for InsightsSwitch {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::document::Document;
     use crate::metrics::insights::{Contributor, RuleKind};
 
     fn read() -> InsightsRead {

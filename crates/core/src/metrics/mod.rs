@@ -9,10 +9,11 @@ pub mod insights_read;
 use aws_sdk_cloudwatch::primitives::DateTime;
 use aws_sdk_cloudwatch::types::{Dimension, Metric, MetricDataQuery, MetricStat};
 use bigdecimal::BigDecimal;
-use serde_json::json;
+use serde::Serialize;
 
 use crate::connection::Connection;
-use crate::cost::{decimal_json, units_of};
+use crate::cost::units_of;
+use crate::cost::usd::ExactNumber;
 use crate::ending::Ending;
 use crate::error::{Error, Result};
 use crate::report::{Line, Report, Tone, plain};
@@ -114,6 +115,70 @@ impl TableMetrics {
     }
 }
 
+impl TableMetrics {
+    /// The metrics as their document.
+    fn document(&self) -> TableMetricsDocument {
+        TableMetricsDocument {
+            table: self.table.clone(),
+            from: self.from_ms,
+            to: self.to_ms,
+            period_seconds: PERIOD_SECONDS,
+            series: (self.series.iter())
+                .map(|s| SeriesDocument {
+                    metric: s.metric.clone(),
+                    index: s.index.clone(),
+                    total: ExactNumber(s.total()),
+                    points: (s.points.iter())
+                        .map(|p| PointDocument {
+                            at: p.at_ms,
+                            sum: ExactNumber(p.sum.clone()),
+                        })
+                        .collect(),
+                })
+                .collect(),
+        }
+    }
+}
+
+crate::document_as!(TableMetrics => TableMetricsDocument, document);
+
+/// A table's own metrics from CloudWatch over a time range, in five-minute sums.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct TableMetricsDocument {
+    /// The table.
+    pub table: String,
+    /// The range's start, in milliseconds since 1970.
+    pub from: i64,
+    /// The range's end, in milliseconds since 1970.
+    pub to: i64,
+    /// The seconds each point sums over.
+    pub period_seconds: i32,
+    /// Every series read (a metric with no data has no points).
+    pub series: Vec<SeriesDocument>,
+}
+
+/// One metric of the table or of one of its global secondary indexes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct SeriesDocument {
+    /// The metric, e.g. `ConsumedWriteCapacityUnits` or `ThrottledRequests`.
+    pub metric: String,
+    /// The index it is of; `null` for the table.
+    pub index: Option<String>,
+    /// The sum of every point, exactly.
+    pub total: ExactNumber,
+    /// Its points, oldest first.
+    pub points: Vec<PointDocument>,
+}
+
+/// One point: the sum over the period that starts at `at`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct PointDocument {
+    /// The period's start, in milliseconds since 1970.
+    pub at: i64,
+    /// The sum over the period, exactly as CloudWatch gave it.
+    pub sum: ExactNumber,
+}
+
 impl Report for TableMetrics {
     /// The metrics in lines, a series each: its total and its busiest five minutes per second.
     fn lines(&self) -> Vec<Line> {
@@ -132,24 +197,6 @@ impl Report for TableMetrics {
             }
         });
         plain(Tone::Plain, texts)
-    }
-
-    /// Each series with its total and points, numbers exact.
-    fn to_json(&self) -> serde_json::Value {
-        let series: Vec<_> = self
-            .series
-            .iter()
-            .map(|s| {
-                let points: Vec<_> = s
-                    .points
-                    .iter()
-                    .map(|p| json!({"at": p.at_ms, "sum": decimal_json(&p.sum)}))
-                    .collect();
-                json!({"metric": s.metric, "index": s.index, "total": decimal_json(&s.total()), "points": points})
-            })
-            .collect();
-        json!({"table": self.table, "from": self.from_ms, "to": self.to_ms,
-            "period_seconds": PERIOD_SECONDS, "series": series})
     }
 
     fn ending(&self) -> Ending {

@@ -1,10 +1,12 @@
 //! PartiQL writes through the write gateway: planned for a destination, sent once by
 //! [`write::send`], and what the gateway's outcome means for a statement, in words and JSON.
 
-use serde_json::json;
+use schemars::JsonSchema;
+use serde::Serialize;
 
 use crate::connection::Connection;
 use crate::cost::Pricing;
+use crate::cost::usd::Usd;
 use crate::ending::Ending;
 use crate::error::{Error, Result};
 use crate::report::{Line, Report, Tone};
@@ -167,6 +169,92 @@ impl StatementReport {
     }
 }
 
+/// A PartiQL write: how it ended, what it cost, and the item that came back.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub(crate) struct StatementDocument {
+    /// How it ended.
+    pub(crate) outcome: StatementOutcomeWord,
+    /// The statement sent, as typed; `null` when the write was not a statement.
+    pub(crate) statement: Option<String>,
+    /// The server's error code (`ConditionalCheckFailedException`,
+    /// `DuplicateItemException`, …), when there was one.
+    pub(crate) code: Option<String>,
+    /// The write capacity units consumed (0 unless applied).
+    pub(crate) consumed_wcu: f64,
+    /// What the write cost in US dollars (priced on demand).
+    pub(crate) usd: Usd,
+    /// Requests sent (more than one only after throttling refusals; 0 when none was sent).
+    pub(crate) attempts: u32,
+    /// The item returned by an applied write (`RETURNING …`), or as stored after a refused
+    /// one, in DynamoDB JSON; `null` when none came back.
+    pub(crate) item: Option<serde_json::Value>,
+    /// The report in words, one line each.
+    pub(crate) lines: Vec<String>,
+}
+
+/// How a PartiQL write ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum StatementOutcomeWord {
+    /// The server applied it.
+    Applied,
+    /// The data refused it (the `WHERE` did not hold, or the inserted item exists): nothing
+    /// was written.
+    Refused,
+    /// It may or may not have been applied, and was not sent again.
+    Unknown,
+    /// Refused before anything could apply.
+    Failed,
+}
+
+impl StatementReport {
+    /// The report's document.
+    pub(crate) fn document(&self) -> StatementDocument {
+        let (outcome, code, wcu, attempts) = match &self.outcome {
+            StatementOutcome::Applied {
+                consumed_wcu,
+                attempts,
+                ..
+            } => (
+                StatementOutcomeWord::Applied,
+                None,
+                *consumed_wcu,
+                *attempts,
+            ),
+            StatementOutcome::Refused { code, attempts, .. } => (
+                StatementOutcomeWord::Refused,
+                Some(code.clone()),
+                0.0,
+                *attempts,
+            ),
+            StatementOutcome::Unknown { error, attempts } => (
+                StatementOutcomeWord::Unknown,
+                error.code().map(str::to_owned),
+                0.0,
+                *attempts,
+            ),
+            StatementOutcome::Failed(error) => (
+                StatementOutcomeWord::Failed,
+                error.code().map(str::to_owned),
+                0.0,
+                0,
+            ),
+        };
+        StatementDocument {
+            outcome,
+            statement: self.statement().map(|s| s.text.clone()),
+            code,
+            consumed_wcu: wcu,
+            usd: Usd::from(self.pricing.write(wcu)),
+            attempts,
+            item: (self.item()).map(|i| value::json::item_to_json(i, &[], value::Style::Typed)),
+            lines: self.lines().into_iter().map(|l| l.text).collect(),
+        }
+    }
+}
+
+crate::document_as!(StatementReport => StatementDocument, document);
+
 impl Report for StatementReport {
     /// What the write did, in words: the outcome first, then what was sent and where.
     fn lines(&self) -> Vec<Line> {
@@ -224,34 +312,6 @@ impl Report for StatementReport {
             format!("{} at {}", self.plan.what(), self.plan.destination.place()),
         ));
         lines
-    }
-
-    /// The report as one JSON object.
-    fn to_json(&self) -> serde_json::Value {
-        let (code, wcu, attempts) = match &self.outcome {
-            StatementOutcome::Applied {
-                consumed_wcu,
-                attempts,
-                ..
-            } => (None, *consumed_wcu, *attempts),
-            StatementOutcome::Refused { code, attempts, .. } => {
-                (Some(code.clone()), 0.0, *attempts)
-            }
-            StatementOutcome::Unknown { error, attempts } => {
-                (error.code().map(str::to_owned), 0.0, *attempts)
-            }
-            StatementOutcome::Failed(error) => (error.code().map(str::to_owned), 0.0, 0),
-        };
-        json!({
-            "outcome": self.outcome.name(),
-            "statement": self.statement().map(|s| s.text.clone()),
-            "code": code,
-            "consumed_wcu": wcu,
-            "usd": self.pricing.write(wcu).usd_json(),
-            "attempts": attempts,
-            "item": self.item().map(|i| value::json::item_to_json(i, &[], value::Style::Typed)),
-            "lines": self.lines().into_iter().map(|l| l.text).collect::<Vec<_>>(),
-        })
     }
 
     fn ending(&self) -> Ending {

@@ -4,13 +4,17 @@
 
 use std::str::FromStr;
 
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::cancel::CancelToken;
 use crate::connection::Connection;
 use crate::cost::Pricing;
+use crate::cost::usd::Usd;
 use crate::ending::Ending;
 use crate::error::{Error, Result};
+use crate::purge::repaired::ParentRepairedDocument;
 use crate::purge::{
     ParentRepaired, PurgeCount, PurgeReport, PurgeSource, purge, repair_tallies, repaired,
 };
@@ -66,7 +70,7 @@ impl CountedPurge {
         }
     }
 
-    /// The first keys as typed JSON.
+    /// The first keys, each in DynamoDB JSON.
     fn first_json(&self) -> Vec<Value> {
         self.count
             .first
@@ -90,6 +94,33 @@ impl CountedPurge {
     }
 }
 
+/// What a purge's dry run counted.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub(crate) struct CountedPurgeDocument {
+    /// The items that would be deleted.
+    pub(crate) items: u64,
+    /// The first keys, each in DynamoDB JSON.
+    pub(crate) first: Vec<Value>,
+    /// The read capacity units counting consumed.
+    pub(crate) rcu: f64,
+    /// What deleting them does to the counters of the rules, a line each.
+    pub(crate) tallies: Vec<String>,
+}
+
+impl CountedPurge {
+    /// The count's document.
+    pub(crate) fn document(&self) -> CountedPurgeDocument {
+        CountedPurgeDocument {
+            items: self.count.items,
+            first: self.first_json(),
+            rcu: self.count.rcu,
+            tallies: self.count.tallies.deleted_lines(),
+        }
+    }
+}
+
+crate::document_as!(CountedPurge => CountedPurgeDocument, document);
+
 impl Report for CountedPurge {
     /// The count, the first keys, the counters, and what counting read.
     fn lines(&self) -> Vec<Line> {
@@ -111,15 +142,6 @@ impl Report for CountedPurge {
             ),
         ));
         lines
-    }
-
-    fn to_json(&self) -> Value {
-        json!({
-            "items": self.count.items,
-            "first": self.first_json(),
-            "rcu": self.count.rcu,
-            "tallies": self.count.tallies.deleted_lines(),
-        })
     }
 
     fn ending(&self) -> Ending {
@@ -188,6 +210,52 @@ impl PurgeRun {
     }
 }
 
+/// A purge: what was counted, what the delete did and cost, and the tallies repaired after it.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub(crate) struct PurgeDocument {
+    /// The items counted and confirmed.
+    pub(crate) items: u64,
+    /// The first keys counted, each in DynamoDB JSON.
+    pub(crate) first: Vec<Value>,
+    /// Items deleted.
+    pub(crate) deleted: u64,
+    /// Items the server did not delete (refused, or left unprocessed after the re-sends).
+    pub(crate) not_deleted: u64,
+    /// Items whose delete may or may not have happened.
+    pub(crate) unknown: u64,
+    /// The write capacity units the delete consumed.
+    pub(crate) wcu: f64,
+    /// The read capacity units counting and deleting consumed.
+    pub(crate) rcu: f64,
+    /// What the delete's writes cost in US dollars at the table's price.
+    pub(crate) usd: Usd,
+    /// Each tally attribute's repair, in words.
+    pub(crate) tallies: Vec<String>,
+    /// Each parent a repair was sent for: its tally before and after.
+    pub(crate) parents_repaired: Vec<ParentRepairedDocument>,
+}
+
+impl PurgeRun {
+    /// The run's document.
+    pub(crate) fn document(&self) -> PurgeDocument {
+        let (c, r) = (&self.counted, &self.report);
+        PurgeDocument {
+            items: c.count.items,
+            first: c.first_json(),
+            deleted: r.deleted,
+            not_deleted: r.not_deleted,
+            unknown: r.unknown,
+            wcu: r.wcu,
+            rcu: r.rcu + c.count.rcu,
+            usd: Usd::from(c.pricing.write(r.wcu)),
+            tallies: self.repair_lines(),
+            parents_repaired: self.parents.iter().map(ParentRepaired::document).collect(),
+        }
+    }
+}
+
+crate::document_as!(PurgeRun => PurgeDocument, document);
+
 impl Report for PurgeRun {
     /// What the delete did and cost, then each tally's repair.
     fn lines(&self) -> Vec<Line> {
@@ -216,22 +284,6 @@ impl Report for PurgeRun {
                 .map(|text| Line::new(Tone::Plain, text)),
         );
         lines
-    }
-
-    fn to_json(&self) -> Value {
-        let (c, r) = (&self.counted, &self.report);
-        json!({
-            "items": c.count.items,
-            "first": c.first_json(),
-            "deleted": r.deleted,
-            "not_deleted": r.not_deleted,
-            "unknown": r.unknown,
-            "wcu": r.wcu,
-            "rcu": r.rcu + c.count.rcu,
-            "usd": c.pricing.write(r.wcu).usd_json(),
-            "tallies": self.repair_lines(),
-            "parents_repaired": self.parents.iter().map(ParentRepaired::to_json).collect::<Vec<_>>(),
-        })
     }
 
     /// The delete's ending, made graver by each repair that did not end done. Repairs run only

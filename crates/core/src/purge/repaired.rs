@@ -3,7 +3,8 @@
 //! before the delete, which the repair erased too.
 
 use bigdecimal::BigDecimal;
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use serde::Serialize;
 
 use crate::counter::Outcome;
 use crate::number::{self, to_dynamodb};
@@ -92,17 +93,36 @@ impl ParentRepaired {
         )
     }
 
-    /// Its JSON object.
-    pub fn to_json(&self) -> Value {
-        json!({
-            "parent": self.partition,
-            "tally": self.tally,
-            "before": self.before,
-            "after": self.after,
-            "deleted_children": self.deleted,
-            "drift_before_delete": self.drift_before().map(|d| to_dynamodb(&d)),
-        })
+    /// Its document.
+    pub(crate) fn document(&self) -> ParentRepairedDocument {
+        ParentRepairedDocument {
+            parent: self.partition.clone(),
+            tally: self.tally.clone(),
+            before: self.before.clone(),
+            after: self.after.clone(),
+            deleted_children: self.deleted,
+            drift_before_delete: self.drift_before().map(|d| to_dynamodb(&d)),
+        }
     }
+}
+
+/// One parent whose tally a delete's repair set.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub(crate) struct ParentRepairedDocument {
+    /// The parent's partition key, as text.
+    pub(crate) parent: String,
+    /// The tally attribute.
+    pub(crate) tally: String,
+    /// The tally as read after the delete, before the repair, as a DynamoDB number; `null`
+    /// when missing.
+    pub(crate) before: Option<String>,
+    /// The tally the repair set, as a DynamoDB number; `null` when the repair did not apply.
+    pub(crate) after: Option<String>,
+    /// Its children the delete took.
+    pub(crate) deleted_children: u64,
+    /// The drift it had before the delete (what the repair took off beyond the children
+    /// deleted), as a DynamoDB number; `null` when not applied or the tally was missing.
+    pub(crate) drift_before_delete: Option<String>,
 }
 
 /// The lines of `parents`: the first [`LISTED`], then how many more.

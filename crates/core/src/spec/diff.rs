@@ -63,21 +63,6 @@ impl DiffSpec {
         }
     }
 
-    /// Compare side `a` (a connection and this spec's table, described) with side `b` (its
-    /// `to_table`), as the items or, under a rule, as the counters; refused in words before
-    /// anything is read when the asking does not hold together.
-    pub async fn run(
-        &self,
-        a: (&Connection, &TableInfo),
-        b: (&Connection, &TableInfo),
-        stop: &CancelToken,
-    ) -> Result<Box<dyn Report + Send>> {
-        Ok(match self.compare(a, b, stop).await? {
-            Compared::Items(diff) => diff,
-            Compared::Tallies(diff) => Box::new(diff),
-        })
-    }
-
     /// Compare this spec's table on `a` with its `to_table` on `b`, each described first (one
     /// DescribeTable a side), for a front end holding only the two connections.
     pub async fn compare_on(
@@ -91,8 +76,9 @@ impl DiffSpec {
         self.compare((a, &info_a), (b, &info_b), stop).await
     }
 
-    /// [`run`](Self::run), its result kept as what it is (for a front end that lays the two
-    /// sides out side by side).
+    /// Compare side `a` (a connection and this spec's table, described) with side `b` (its
+    /// `to_table`), as the items or, under a rule, as the counters; refused in words before
+    /// anything is read when the asking does not hold together.
     pub async fn compare(
         &self,
         a: (&Connection, &TableInfo),
@@ -185,11 +171,45 @@ impl CompareTalliesSpec {
     }
 }
 
-/// What a comparison found: two tables' items, or their counters.
-#[derive(Debug)]
+/// What a comparison found: two tables' items, or their counters; its document is the one
+/// it holds.
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+#[serde(untagged)]
 pub enum Compared {
     /// The items compared by key.
     Items(Box<TableDiff>),
     /// The counters compared by parent.
     Tallies(TallyDiff),
+}
+
+impl Compared {
+    /// The report it holds.
+    fn report(&self) -> &dyn Report {
+        match self {
+            Self::Items(diff) => diff.as_ref(),
+            Self::Tallies(diff) => diff,
+        }
+    }
+}
+
+impl Report for Compared {
+    fn lines(&self) -> Vec<crate::report::Line> {
+        self.report().lines()
+    }
+
+    fn ending(&self) -> crate::ending::Ending {
+        self.report().ending()
+    }
+
+    fn failure(&self) -> Option<&crate::error::Error> {
+        self.report().failure()
+    }
+
+    fn listing(&self) -> Option<crate::report::Listing> {
+        self.report().listing()
+    }
+
+    fn result(&self) -> Vec<String> {
+        self.report().result()
+    }
 }

@@ -82,10 +82,6 @@ impl Report for Got {
         }
     }
 
-    fn to_json(&self) -> serde_json::Value {
-        serde_json::to_value(self).unwrap_or_default()
-    }
-
     fn ending(&self) -> Ending {
         if self.found {
             Ending::Done

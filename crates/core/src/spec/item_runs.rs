@@ -2,11 +2,14 @@
 //! the CLI and the MCP server: what was sent, how it ended, what it cost at the table's price,
 //! and the item as it came back.
 
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::cancel::{CancelToken, not_stopped};
 use crate::connection::Connection;
 use crate::cost::Pricing;
+use crate::cost::usd::Usd;
 use crate::ending::Ending;
 use crate::error::{Error, Result};
 use crate::expr::codegen::Request;
@@ -54,6 +57,30 @@ pub struct DeleteDryRun {
     pub exists: bool,
 }
 
+/// A delete not sent: what it would do.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub(crate) struct DeleteDryRunDocument {
+    /// Always `true`: nothing was sent.
+    pub(crate) dry_run: bool,
+    /// The delete planned, in words: `DeleteItem on table Social at …`.
+    pub(crate) write: String,
+    /// Whether an item has the key now.
+    pub(crate) exists: bool,
+}
+
+impl DeleteDryRun {
+    /// The dry run's document.
+    pub(crate) fn document(&self) -> DeleteDryRunDocument {
+        DeleteDryRunDocument {
+            dry_run: true,
+            write: self.what.clone(),
+            exists: self.exists,
+        }
+    }
+}
+
+crate::document_as!(DeleteDryRun => DeleteDryRunDocument, document);
+
 impl Report for DeleteDryRun {
     fn lines(&self) -> Vec<Line> {
         let now = if self.exists {
@@ -63,10 +90,6 @@ impl Report for DeleteDryRun {
         };
         let text = format!("dry run: {} — {now}; nothing was sent", self.what);
         vec![Line::new(Tone::Plain, text)]
-    }
-
-    fn to_json(&self) -> Value {
-        json!({ "dry_run": true, "write": self.what, "exists": self.exists })
     }
 
     fn ending(&self) -> Ending {
@@ -126,6 +149,40 @@ async fn send_item(
     })
 }
 
+/// One item put or deleted: what was sent, how it ended, what it cost, and the items that
+/// came back.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub(crate) struct ItemWriteDocument {
+    /// What was sent, where: `PutItem on table Social at …`.
+    pub(crate) write: String,
+    /// How it ended, in one line.
+    pub(crate) summary: String,
+    /// The write capacity units consumed.
+    pub(crate) consumed_wcu: f64,
+    /// What the write cost in US dollars at the table's price.
+    pub(crate) usd: Usd,
+    /// The items to show (returned, or stored now), each in DynamoDB JSON, key attributes
+    /// first.
+    pub(crate) items: Vec<Value>,
+}
+
+impl ItemWrite {
+    /// The write's document.
+    pub(crate) fn document(&self) -> ItemWriteDocument {
+        ItemWriteDocument {
+            write: self.what.clone(),
+            summary: self.result.summary.clone(),
+            consumed_wcu: self.result.consumed,
+            usd: Usd::from(self.pricing.write(self.result.consumed)),
+            items: (self.result.items.iter())
+                .map(|item| item_to_json(item, &self.key_names, value::Style::Typed))
+                .collect(),
+        }
+    }
+}
+
+crate::document_as!(ItemWrite => ItemWriteDocument, document);
+
 impl Report for ItemWrite {
     /// What was sent and how it ended, then each item shown as DynamoDB JSON.
     fn lines(&self) -> Vec<Line> {
@@ -140,22 +197,6 @@ impl Report for ItemWrite {
             )
         }));
         lines
-    }
-
-    fn to_json(&self) -> Value {
-        let items: Vec<Value> = self
-            .result
-            .items
-            .iter()
-            .map(|item| item_to_json(item, &self.key_names, value::Style::Typed))
-            .collect();
-        json!({
-            "write": self.what,
-            "summary": self.result.summary,
-            "consumed_wcu": self.result.consumed,
-            "usd": self.pricing.write(self.result.consumed).usd_json(),
-            "items": items,
-        })
     }
 
     fn ending(&self) -> Ending {

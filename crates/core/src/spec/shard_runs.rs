@@ -2,11 +2,12 @@
 //! MCP server: each shard with its value (the hottest marked), the exact total, what it read,
 //! and a sum that found nothing to add said as refused, never as a total of 0.
 
-use serde_json::{Value, json};
+use serde::Serialize;
 
 use crate::cancel::{CancelToken, unless_stopped};
 use crate::connection::Connection;
 use crate::cost::Pricing;
+use crate::cost::usd::Usd;
 use crate::ending::Ending;
 use crate::error::Result;
 use crate::number::to_dynamodb;
@@ -77,6 +78,57 @@ impl ShardSum {
     }
 }
 
+impl ShardSum {
+    /// The sum as its document.
+    fn document(&self) -> ShardSumDocument {
+        let total = &self.total;
+        ShardSumDocument {
+            shards: (total.shards.iter().enumerate())
+                .map(|(i, (sk, value))| ShardDocument {
+                    shard: sk.clone(),
+                    value: value.as_ref().map(to_dynamodb),
+                    hot: total.hot == Some(i),
+                })
+                .collect(),
+            total: to_dynamodb(&total.total),
+            consumed_rcu: total.consumed_rcu,
+            usd: Usd::from(self.pricing.read(total.consumed_rcu)),
+            summary: total.summary(&self.pricing),
+            nothing_summed: self.nothing_summed(),
+        }
+    }
+}
+
+crate::document_as!(ShardSum => ShardSumDocument, document);
+
+/// A sharded counter summed on read.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub(crate) struct ShardSumDocument {
+    /// Each shard, in sort key order.
+    pub(crate) shards: Vec<ShardDocument>,
+    /// The shards' values summed, exactly, as a DynamoDB number.
+    pub(crate) total: String,
+    /// Read capacity units the Query consumed.
+    pub(crate) consumed_rcu: f64,
+    /// What the Query cost in US dollars.
+    pub(crate) usd: Usd,
+    /// The total and what it read, in words.
+    pub(crate) summary: String,
+    /// Why nothing was summed (no shard, or none holding the number); `null` when summed.
+    pub(crate) nothing_summed: Option<String>,
+}
+
+/// One shard of the counter.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub(crate) struct ShardDocument {
+    /// The shard's sort key.
+    pub(crate) shard: String,
+    /// Its value, exactly, as a DynamoDB number; `null` when it does not hold the number.
+    pub(crate) value: Option<String>,
+    /// Whether it is the hottest shard.
+    pub(crate) hot: bool,
+}
+
 impl Report for ShardSum {
     /// A line per shard (`STATS#TOTAL#3\t9876  <- hot`), then the total and what it read.
     fn lines(&self) -> Vec<Line> {
@@ -98,26 +150,6 @@ impl Report for ShardSum {
         lines
     }
 
-    fn to_json(&self) -> Value {
-        let total = &self.total;
-        let shards: Vec<Value> = total
-            .shards
-            .iter()
-            .enumerate()
-            .map(|(i, (sk, value))| {
-                json!({"shard": sk, "value": value.as_ref().map(to_dynamodb), "hot": total.hot == Some(i)})
-            })
-            .collect();
-        json!({
-            "shards": shards,
-            "total": to_dynamodb(&total.total),
-            "consumed_rcu": total.consumed_rcu,
-            "usd": self.pricing.read(total.consumed_rcu).usd_json(),
-            "summary": total.summary(&self.pricing),
-            "nothing_summed": self.nothing_summed(),
-        })
-    }
-
     /// Done when some shard held the number; refused when none did.
     fn ending(&self) -> Ending {
         if self.summed() {
@@ -136,7 +168,7 @@ impl Report for ShardSum {
     fn listing(&self) -> Option<Listing> {
         let summary = vec![Line::new(Tone::Figure, self.total.summary(&self.pricing))];
         Some(Listing::of(
-            &self.to_json(),
+            &crate::document::Document::to_json(self),
             "shards",
             &["shard", "value", "hot"],
             summary,

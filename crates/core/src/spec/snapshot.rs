@@ -4,7 +4,6 @@
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
 
 use crate::cancel::CancelToken;
 use crate::connection::Connection;
@@ -127,6 +126,40 @@ pub struct SnapshotWritten {
     pub path: PathBuf,
 }
 
+impl SnapshotWritten {
+    /// The snapshot written, as its document.
+    fn document(&self) -> SnapshotWrittenDocument {
+        let s = &self.snapshot;
+        SnapshotWrittenDocument {
+            table: s.table.clone(),
+            tally: s.rule.tally.clone(),
+            place: s.place.clone(),
+            taken_at: s.taken_at,
+            parents: s.parents.len(),
+            path: self.path.display().to_string(),
+        }
+    }
+}
+
+crate::document_as!(SnapshotWritten => SnapshotWrittenDocument, document);
+
+/// A tally snapshot written to a file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub(crate) struct SnapshotWrittenDocument {
+    /// The table.
+    pub(crate) table: String,
+    /// The tally attribute.
+    pub(crate) tally: String,
+    /// Where it was read: the connection's place.
+    pub(crate) place: String,
+    /// When it was taken, in seconds since 1970.
+    pub(crate) taken_at: u64,
+    /// Parents in it.
+    pub(crate) parents: usize,
+    /// The file written.
+    pub(crate) path: String,
+}
+
 impl Report for SnapshotWritten {
     fn lines(&self) -> Vec<Line> {
         let s = &self.snapshot;
@@ -141,13 +174,6 @@ impl Report for SnapshotWritten {
                 self.path.display()
             ),
         )]
-    }
-
-    fn to_json(&self) -> Value {
-        let s = &self.snapshot;
-        json!({"table": s.table, "tally": s.rule.tally, "place": s.place,
-            "taken_at": s.taken_at, "parents": s.parents.len(),
-            "path": self.path.display().to_string()})
     }
 
     fn ending(&self) -> Ending {

@@ -2,7 +2,8 @@
 //! server: its children counted, the tally set to the count only if it still holds the value
 //! read (a conditional `SET`, never sent blindly again), and the parent checked again.
 
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use serde::Serialize;
 
 use crate::cancel::{CancelToken, not_stopped, unless_stopped};
 use crate::connection::Connection;
@@ -13,7 +14,7 @@ use crate::error::{Error, Result};
 use crate::report::{Line, Report, Tone};
 use crate::spec::TallySpec;
 use crate::table::TableInfo;
-use crate::tally::{self, ParentCheck, RepairReport};
+use crate::tally::{self, ParentCheck, ParentDocument, RepairReport};
 use crate::write::Destination;
 
 /// How a repair of one parent ended.
@@ -79,27 +80,6 @@ impl Report for TallyRepair {
         }
     }
 
-    /// The check (nothing repaired), or the edit with the line and the check after it.
-    fn to_json(&self) -> Value {
-        match &self.sent {
-            None => {
-                let mut value = self.check.to_json(&self.pricing);
-                value["repaired"] = json!(false);
-                value["line"] = json!(AGREES);
-                value
-            }
-            Some((edit, repair)) => {
-                let mut value = edit.to_json();
-                value["line"] = json!(repair.line().text);
-                value["after"] = repair
-                    .recheck
-                    .as_ref()
-                    .map_or(json!(null), |(check, _)| check.to_json(&self.pricing));
-                value
-            }
-        }
-    }
-
     fn ending(&self) -> Ending {
         self.sent
             .as_ref()
@@ -151,12 +131,6 @@ impl Report for TallyCheck {
         ]
     }
 
-    fn to_json(&self) -> Value {
-        let mut value = self.check.to_json(&self.pricing);
-        value["verdict"] = json!(self.check.verdict());
-        value
-    }
-
     /// Refused when the tally drifted.
     fn ending(&self) -> Ending {
         if self.check.drifted() {
@@ -166,3 +140,73 @@ impl Report for TallyCheck {
         }
     }
 }
+
+/// One parent's check as a document: the parent, and the verdict in words.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct TallyCheckDocument {
+    /// The parent checked.
+    #[serde(flatten)]
+    pub parent: ParentDocument,
+    /// The verdict in words: whether the tally equals the children, or by how much it drifted.
+    pub verdict: String,
+}
+
+impl TallyCheck {
+    /// The check's document.
+    pub fn document(&self) -> TallyCheckDocument {
+        TallyCheckDocument {
+            parent: ParentDocument::of(&self.check, &self.pricing),
+            verdict: self.check.verdict(),
+        }
+    }
+}
+
+crate::document_as!(TallyCheck => TallyCheckDocument, document);
+
+/// One parent's repair as a document: the check when nothing was sent, else the guarded `SET`
+/// as a counter edit is said, with the repair in words and the check made after it.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum TallyRepairDocument {
+    /// The tally already equalled the children: nothing was sent.
+    Agrees {
+        /// The parent as checked.
+        #[serde(flatten)]
+        check: ParentDocument,
+        /// Always `false`: nothing was repaired.
+        repaired: bool,
+        /// The verdict in words.
+        line: String,
+    },
+    /// The guarded `SET` was sent.
+    Sent {
+        /// The edit sent, as `add` says an edit.
+        #[serde(flatten)]
+        edit: Box<EditReport>,
+        /// The repair in words, with the check made after it.
+        line: String,
+        /// The parent checked again after the repair; `null` when it could not be.
+        after: Option<ParentDocument>,
+    },
+}
+
+impl TallyRepair {
+    /// The repair's document.
+    pub fn document(&self) -> TallyRepairDocument {
+        match &self.sent {
+            None => TallyRepairDocument::Agrees {
+                check: ParentDocument::of(&self.check, &self.pricing),
+                repaired: false,
+                line: AGREES.to_owned(),
+            },
+            Some((edit, repair)) => TallyRepairDocument::Sent {
+                edit: Box::new(edit.clone()),
+                line: repair.line().text,
+                after: (repair.recheck.as_ref().ok())
+                    .map(|(check, _)| ParentDocument::of(check, &self.pricing)),
+            },
+        }
+    }
+}
+
+crate::document_as!(TallyRepair => TallyRepairDocument, document);

@@ -6,7 +6,6 @@ use std::path::PathBuf;
 use aws_sdk_dynamodb::primitives::{DateTime, DateTimeFormat};
 use bigdecimal::{BigDecimal, Zero};
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
 
 use crate::cancel::CancelToken;
 use crate::connection::Connection;
@@ -16,7 +15,7 @@ use crate::number;
 use crate::report::{Line, Report, Tone, plural};
 use crate::spec::RuleSpec;
 use crate::table::TableInfo;
-use crate::tally::{Window, WindowParent, read_window, view_of_summary, window_files};
+use crate::tally::{RecordAt, Window, WindowParent, read_window, view_of_summary, window_files};
 use crate::transfer::{S3Location, TextSource, manifest_text, object_sources};
 
 /// An incremental export's window to check: `table`'s parents under `rule`.
@@ -221,24 +220,6 @@ impl Report for WindowReport {
         lines
     }
 
-    fn to_json(&self) -> Value {
-        let w = &self.window;
-        let drifted: Vec<Value> = w.drifted().map(parent_json).collect();
-        json!({
-            "table": self.table,
-            "tally": self.tally,
-            "files": w.files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>(),
-            "records": w.records,
-            "others": w.others,
-            "from": w.span.map(|s| time_text(s.0)),
-            "to": w.span.map(|s| time_text(s.1)),
-            "parents_touched": w.parents.len(),
-            "view": self.view,
-            "no_old_image": w.no_old_image,
-            "drifted": drifted,
-        })
-    }
-
     fn ending(&self) -> Ending {
         if self.window.drifted().next().is_some() {
             Ending::Refused
@@ -248,23 +229,117 @@ impl Report for WindowReport {
     }
 }
 
-fn parent_json(p: &WindowParent) -> Value {
-    let records: Vec<Value> = (p.records.iter())
-        .map(|r| {
-            json!({"file": r.file.display().to_string(), "line": r.line,
-            "write_timestamp_micros": r.micros, "what": r.what})
-        })
-        .collect();
-    json!({
-        "partition": p.partition,
-        "parent_in_window": p.seen,
-        "tally_before": p.tally.0,
-        "tally_after": p.tally.1,
-        "tally_moved": number::to_dynamodb(&p.tally_moved()),
-        "inserted": p.inserted,
-        "removed": p.removed,
-        "gained": number::to_dynamodb(&p.gained()),
-        "records": records,
-        "record_count": p.record_count,
-    })
+impl WindowReport {
+    /// The window as its document.
+    fn document(&self) -> WindowDocument {
+        let w = &self.window;
+        WindowDocument {
+            table: self.table.clone(),
+            tally: self.tally.clone(),
+            files: w.files.iter().map(|f| f.display().to_string()).collect(),
+            records: w.records,
+            others: w.others,
+            from: w.span.map(|s| time_text(s.0)),
+            to: w.span.map(|s| time_text(s.1)),
+            parents_touched: w.parents.len(),
+            view: self.view.clone(),
+            no_old_image: w.no_old_image,
+            drifted: w.drifted().map(DriftedDocument::of).collect(),
+        }
+    }
+}
+
+crate::document_as!(WindowReport => WindowDocument, document);
+
+/// A window's writes checked from an incremental export.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub(crate) struct WindowDocument {
+    /// The table.
+    pub(crate) table: String,
+    /// The tally attribute.
+    pub(crate) tally: String,
+    /// The export's files read.
+    pub(crate) files: Vec<String>,
+    /// Records read.
+    pub(crate) records: u64,
+    /// Records of items that are neither a parent nor a child under the rule.
+    pub(crate) others: u64,
+    /// The earliest write time of a record, RFC 3339; `null` when no record says.
+    pub(crate) from: Option<String>,
+    /// The latest write time of a record, RFC 3339; `null` when no record says.
+    pub(crate) to: Option<String>,
+    /// Parents a record touched.
+    pub(crate) parents_touched: usize,
+    /// The export's view (`NEW_AND_OLD_IMAGES`); `null` when its summary does not say.
+    pub(crate) view: Option<String>,
+    /// Whether no record had an old image (right for inserts only).
+    pub(crate) no_old_image: bool,
+    /// The parents that gained a drift in the window.
+    pub(crate) drifted: Vec<DriftedDocument>,
+}
+
+/// A parent that gained a drift in the window, with its records.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub(crate) struct DriftedDocument {
+    /// The parent's partition key value.
+    pub(crate) partition: String,
+    /// Whether a record of the parent itself is in the window (else its tally did not move).
+    pub(crate) parent_in_window: bool,
+    /// The tally before the window, exactly; `null` when absent.
+    pub(crate) tally_before: Option<String>,
+    /// The tally after the window, exactly; `null` when absent.
+    pub(crate) tally_after: Option<String>,
+    /// The tally's move in the window, as a DynamoDB number.
+    pub(crate) tally_moved: String,
+    /// Children inserted in the window.
+    pub(crate) inserted: u64,
+    /// Children removed in the window.
+    pub(crate) removed: u64,
+    /// The drift gained in the window, as a DynamoDB number.
+    pub(crate) gained: String,
+    /// The first records of the parent and its children.
+    pub(crate) records: Vec<RecordDocument>,
+    /// The parent's records and its children's, all of them.
+    pub(crate) record_count: u64,
+}
+
+impl DriftedDocument {
+    fn of(p: &WindowParent) -> Self {
+        Self {
+            partition: p.partition.clone(),
+            parent_in_window: p.seen,
+            tally_before: p.tally.0.clone(),
+            tally_after: p.tally.1.clone(),
+            tally_moved: number::to_dynamodb(&p.tally_moved()),
+            inserted: p.inserted,
+            removed: p.removed,
+            gained: number::to_dynamodb(&p.gained()),
+            records: p.records.iter().map(RecordDocument::of).collect(),
+            record_count: p.record_count,
+        }
+    }
+}
+
+/// One record of the export.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub(crate) struct RecordDocument {
+    /// The file it is in.
+    pub(crate) file: String,
+    /// Its line in the file, from 1.
+    pub(crate) line: usize,
+    /// Its `Metadata.WriteTimestampMicros`, as written; `null` when absent.
+    pub(crate) write_timestamp_micros: Option<String>,
+    /// What it did: `tally 3 → 4`, `child inserted`, `child removed`.
+    pub(crate) what: String,
+}
+
+impl RecordDocument {
+    fn of(r: &RecordAt) -> Self {
+        Self {
+            file: r.file.display().to_string(),
+            line: r.line,
+            write_timestamp_micros: r.micros.clone(),
+            what: r.what.clone(),
+        }
+    }
 }

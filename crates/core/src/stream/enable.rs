@@ -5,6 +5,9 @@
 
 use std::time::Duration;
 
+use schemars::JsonSchema;
+use serde::Serialize;
+
 use crate::cancel::{CancelToken, not_stopped};
 use crate::connection::Connection;
 use crate::ending::Ending;
@@ -80,6 +83,49 @@ impl EnableReport {
     }
 }
 
+/// A stream turned on: how the change ended and whether the table lists its stream.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub(crate) struct EnableDocument {
+    /// The table.
+    pub(crate) table: String,
+    /// How the change ended.
+    pub(crate) outcome: EnableOutcome,
+    /// Whether the table, described again, lists its stream.
+    pub(crate) listed: bool,
+    /// What happened, in words, a line each.
+    pub(crate) lines: Vec<String>,
+}
+
+/// How the change turning the stream on ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum EnableOutcome {
+    /// The server applied it.
+    Applied,
+    /// The server refused it: nothing changed.
+    Refused,
+    /// It may or may not have been applied, and was not sent again.
+    Unknown,
+}
+
+impl EnableReport {
+    /// The report's document.
+    pub(crate) fn document(&self) -> EnableDocument {
+        EnableDocument {
+            table: self.table.clone(),
+            outcome: match self.outcome {
+                WriteOutcome::Applied { .. } => EnableOutcome::Applied,
+                WriteOutcome::Refused { .. } => EnableOutcome::Refused,
+                WriteOutcome::Unknown { .. } => EnableOutcome::Unknown,
+            },
+            listed: self.listed.is_some(),
+            lines: self.texts(),
+        }
+    }
+}
+
+crate::document_as!(EnableReport => EnableDocument, document);
+
 impl Report for EnableReport {
     fn lines(&self) -> Vec<Line> {
         let tone = match self.ending() {
@@ -87,15 +133,6 @@ impl Report for EnableReport {
             _ => Tone::Warn,
         };
         plain(tone, self.texts())
-    }
-
-    fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({
-            "table": self.table,
-            "outcome": self.outcome.name(),
-            "listed": self.listed.is_some(),
-            "lines": self.texts(),
-        })
     }
 
     /// Done once the stream is listed; unknown when it may be on but is not listed; refused

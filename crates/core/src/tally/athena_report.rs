@@ -1,12 +1,12 @@
 //! What a reconcile run in Athena found: the drifted parents as every route says them, the
 //! query, and what its scan cost.
 
-use serde_json::{Value, json};
+use serde::Serialize;
 
 use crate::cost::Pricing;
 use crate::ending::Ending;
 use crate::report::{Line, Report, Tone};
-use crate::tally::ParentCheck;
+use crate::tally::{ParentCheck, ParentDocument};
 
 /// A reconcile run in Athena.
 #[derive(Debug, Clone, PartialEq)]
@@ -56,25 +56,6 @@ impl Report for AthenaRun {
         lines
     }
 
-    fn to_json(&self) -> Value {
-        let checks: Vec<Value> = self
-            .checks
-            .iter()
-            .map(|c| c.to_json(&self.pricing))
-            .collect();
-        json!({
-            "table": self.table,
-            "athena_table": self.athena_table,
-            "location": self.location,
-            "query_id": self.query_id,
-            "pages": self.pages,
-            "checks": checks,
-            "drifted": self.checks.len(),
-            "scanned_bytes": self.scanned_bytes,
-            "price": self.price,
-        })
-    }
-
     /// Data that disagrees is refused (exit 1); none drifted is done.
     fn ending(&self) -> Ending {
         if self.checks.is_empty() {
@@ -83,4 +64,48 @@ impl Report for AthenaRun {
             Ending::Refused
         }
     }
+}
+
+impl AthenaRun {
+    /// The run as its document.
+    fn document(&self) -> AthenaDocument {
+        AthenaDocument {
+            table: self.table.clone(),
+            athena_table: self.athena_table.clone(),
+            location: self.location.clone(),
+            query_id: self.query_id.clone(),
+            pages: self.pages,
+            checks: (self.checks.iter())
+                .map(|c| ParentDocument::of(c, &self.pricing))
+                .collect(),
+            drifted: self.checks.len(),
+            scanned_bytes: self.scanned_bytes,
+            price: self.price.clone(),
+        }
+    }
+}
+
+crate::document_as!(AthenaRun => AthenaDocument, document);
+
+/// A reconcile run in Athena over a table's export: the drifted parents and what the query cost.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub(crate) struct AthenaDocument {
+    /// The DynamoDB table.
+    pub(crate) table: String,
+    /// The export's table in Athena.
+    pub(crate) athena_table: String,
+    /// The export's `data/` folder in S3.
+    pub(crate) location: String,
+    /// The Athena query's ID.
+    pub(crate) query_id: String,
+    /// Result pages read.
+    pub(crate) pages: u32,
+    /// Each drifted parent (the query returns only those).
+    pub(crate) checks: Vec<ParentDocument>,
+    /// How many parents drifted.
+    pub(crate) drifted: usize,
+    /// Bytes the query scanned, as Athena says; `null` when it does not.
+    pub(crate) scanned_bytes: Option<i64>,
+    /// What the scan cost, in words; `null` when no Athena price is known.
+    pub(crate) price: Option<String>,
 }

@@ -6,7 +6,6 @@ use bigdecimal::BigDecimal;
 use crate::number::{self, to_dynamodb};
 use crate::tally::ParentCheck;
 use crate::tally::plan::PassRead;
-use crate::value::{Layout, json};
 
 /// Totals over the checks so far, kept as results arrive rather than recounted.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -129,31 +128,6 @@ impl Checked {
             );
         }
         out
-    }
-
-    /// The checks as a JSON array (see [`ParentCheck::to_json`]).
-    pub fn json(&self, pricing: &crate::cost::Pricing) -> String {
-        let rows = self.checks.iter().map(|c| c.to_json(pricing)).collect();
-        json::text(
-            &serde_json::Value::Array(rows),
-            Layout::Lines { spaced: true },
-        )
-    }
-}
-
-impl ParentCheck {
-    /// The check as a JSON object; numbers of the data as strings so they stay exact, and
-    /// what the count read cost in dollars by `pricing`.
-    pub fn to_json(&self, pricing: &crate::cost::Pricing) -> serde_json::Value {
-        serde_json::json!({
-            "pk": self.partition,
-            "stored": self.stored,
-            "counted": self.count.count.to_string(),
-            "drift": self.drift.as_ref().map(to_dynamodb),
-            "pages": self.count.pages,
-            "rcu": self.count.consumed_rcu,
-            "usd": pricing.read(self.count.consumed_rcu).usd_json(),
-        })
     }
 }
 

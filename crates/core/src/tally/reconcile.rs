@@ -13,7 +13,6 @@ use crate::connection::Reader;
 use crate::cost::Pricing;
 use crate::ending::Ending;
 use crate::error::{Error, Result};
-use crate::number::to_dynamodb;
 use crate::read::{self, BrowseMode, BrowseRequest, Until};
 use crate::table::TableInfo;
 use crate::tally::plan::{ParentSource, PassRead, ReconcilePlan, scan_method, scan_pass};
@@ -91,6 +90,16 @@ pub async fn find_parents(
 /// What a reconcile run reports as it goes.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReconcileEvent {
+    /// How the run reads, in words (`one pass (a parallel scan in 8 segments)`), and what
+    /// each plan was estimated to cost (none for an export, which reads no table).
+    Planned {
+        /// The plan in words.
+        plan: String,
+        /// The estimate, a line each.
+        estimate: Vec<String>,
+    },
+    /// Words about what is read (an export's files, what was skipped), said as they come.
+    Noted(String),
     /// Items read to find the parents, or in a one pass (counted into the totals' RCU).
     Read(PassRead),
     /// The parents were found; this many will be checked.
@@ -247,21 +256,6 @@ impl Reconciled {
         }
     }
 
-    /// The totals as JSON: one object, the CLI's last `--json` line (`{"totals": …}`) and the
-    /// MCP server's `totals`, with the same keys.
-    pub fn totals_json(&self, pricing: &Pricing) -> serde_json::Value {
-        let totals = &self.checked.totals;
-        serde_json::json!({
-            "parents": self.checked.checks.len(),
-            "drifted": totals.drifted,
-            "not_checked": self.failures.len(),
-            "stored": to_dynamodb(&totals.stored),
-            "counted": totals.counted.to_string(),
-            "consumed_rcu": totals.rcu,
-            "usd": pricing.read(totals.rcu).usd_json(),
-        })
-    }
-
     /// Every parent checked as a row: `pk`, `stored`, `counted`, `drift` (each row's object the
     /// one the CLI's `--json` prints a line of, and the MCP server answers in its list).
     pub fn listing(&self, pricing: &Pricing) -> crate::report::Listing {
@@ -306,7 +300,9 @@ pub async fn reconcile_checked(
         |event| match event {
             ReconcileEvent::Checked(result) => all.add(*result),
             ReconcileEvent::Read(read) => all.checked.add_read(&read),
-            ReconcileEvent::Found(_) => {}
+            ReconcileEvent::Planned { .. }
+            | ReconcileEvent::Noted(_)
+            | ReconcileEvent::Found(_) => {}
         },
     )
     .await?;

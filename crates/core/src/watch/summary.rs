@@ -1,6 +1,6 @@
 //! The end of a watch in words, for the app's card and the CLI's last lines.
 
-use serde_json::json;
+use serde::Serialize;
 
 use crate::ending::Ending;
 use crate::report::{Line, Report, Tone, plural};
@@ -143,46 +143,116 @@ fn busiest(watched: &Watched) -> Option<Line> {
 }
 
 impl Divergence {
-    /// The divergence as one JSON object: the parent, its drift, when it opened, the writes
+    /// The divergence as its document: the parent, its drift, when it opened, the writes
     /// named, and the gap it already had when the watch began.
-    pub fn to_json(&self, tally: &str) -> serde_json::Value {
-        json!({
-            "type": "divergence",
-            "parent": self.parent,
-            "drift": gap_text(self.gap.as_ref()),
-            "opened_ms": self.opened_ms,
-            "before_watch": self.before_watch,
-            "start_drift": self.before_watch.then(|| gap_text(self.start_gap.as_ref())),
-            "closed_after_ms": self.open_for_ms(),
-            "headline": self.headline(tally),
-            "causes": self.causes.iter().map(|c| json!({
-                "sequence": c.sequence,
-                "at_ms": c.at_ms,
-                "cause": c.cause(tally),
-            })).collect::<Vec<_>>(),
-        })
+    pub(crate) fn document(&self, tally: &str) -> DivergenceDocument {
+        DivergenceDocument {
+            kind: DivergenceKind::Divergence,
+            parent: self.parent.clone(),
+            drift: gap_text(self.gap.as_ref()),
+            opened_ms: self.opened_ms,
+            before_watch: self.before_watch,
+            start_drift: self.before_watch.then(|| gap_text(self.start_gap.as_ref())),
+            closed_after_ms: self.open_for_ms(),
+            headline: self.headline(tally),
+            causes: (self.causes.iter())
+                .map(|c| CauseDocument {
+                    sequence: c.sequence.as_str().to_owned(),
+                    at_ms: c.at_ms,
+                    cause: c.cause(tally),
+                })
+                .collect(),
+        }
     }
+
+    /// The divergence as one JSON object: its [`document`](Self::document) through serde.
+    pub fn to_json(&self, tally: &str) -> serde_json::Value {
+        crate::document::Document::to_json(&self.document(tally))
+    }
+}
+
+impl Watched {
+    /// The end of the watch as its document.
+    fn document(&self) -> WatchedDocument {
+        let tally = self.fold.tally_name();
+        WatchedDocument {
+            kind: SummaryKind::Summary,
+            summary: summary(self).into_iter().map(|l| l.text).collect(),
+            open: (self.fold.open().into_iter())
+                .map(|d| d.document(tally))
+                .collect(),
+        }
+    }
+}
+
+crate::document_as!(Watched => WatchedDocument, document);
+
+/// The end of a watch: its summary in words and the divergences still open.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub(crate) struct WatchedDocument {
+    /// What the object is: always `summary`.
+    #[serde(rename = "type")]
+    pub(crate) kind: SummaryKind,
+    /// The summary, a line each.
+    pub(crate) summary: Vec<String>,
+    /// The divergences still open at the end.
+    pub(crate) open: Vec<DivergenceDocument>,
+}
+
+/// The kind of a watch's summary object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum SummaryKind {
+    /// The end of a watch.
+    Summary,
+}
+
+/// A time a parent's tally and its children disagreed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub(crate) struct DivergenceDocument {
+    /// What the object is: always `divergence`.
+    #[serde(rename = "type")]
+    pub(crate) kind: DivergenceKind,
+    /// The parent's partition key.
+    pub(crate) parent: String,
+    /// Tally minus children as settled now, signed (`+1`), or `missing tally`.
+    pub(crate) drift: String,
+    /// When it opened, stream time in milliseconds since 1970.
+    pub(crate) opened_ms: i64,
+    /// Whether it was there when the watch started (no record opened it).
+    pub(crate) before_watch: bool,
+    /// The drift the start check found, when it was there at the start; else `null`.
+    pub(crate) start_drift: Option<String>,
+    /// How long it stayed open, in milliseconds; `null` while open.
+    pub(crate) closed_after_ms: Option<i64>,
+    /// The divergence in one line.
+    pub(crate) headline: String,
+    /// The writes that changed the drift while it was open, oldest first.
+    pub(crate) causes: Vec<CauseDocument>,
+}
+
+/// The kind of a divergence object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum DivergenceKind {
+    /// A time a parent's tally and its children disagreed.
+    Divergence,
+}
+
+/// A write that changed a divergence's drift.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub(crate) struct CauseDocument {
+    /// The stream record's sequence number.
+    pub(crate) sequence: String,
+    /// When it was written, stream time in milliseconds since 1970.
+    pub(crate) at_ms: i64,
+    /// What it did, in words.
+    pub(crate) cause: String,
 }
 
 impl Report for Watched {
     fn lines(&self) -> Vec<Line> {
         summary(self)
-    }
-
-    /// The summary's words and the divergences still open.
-    fn to_json(&self) -> serde_json::Value {
-        let tally = self.fold.tally_name();
-        let open: Vec<serde_json::Value> = self
-            .fold
-            .open()
-            .into_iter()
-            .map(|d| d.to_json(tally))
-            .collect();
-        json!({
-            "type": "summary",
-            "summary": summary(self).into_iter().map(|l| l.text).collect::<Vec<_>>(),
-            "open": open,
-        })
     }
 
     /// Done when no divergence is open at the end; refused (the data disagrees) when one is.
