@@ -2,16 +2,13 @@
 //! same core code as the app's.
 
 use crate::context::Ctx;
-use serde_json::json;
 
 use crate::args::{LikeArgs, LikeTargetArgs, StormArgs};
 use crate::exit::{Exit, said, said_program};
 use crate::interrupt::{describe, not_stopped};
-use dynoscope_core::cost::{Kind, decimal_json};
 use dynoscope_core::error::Result;
 use dynoscope_core::expr::codegen::Program;
 use dynoscope_core::likes::{self, LikeOp};
-use dynoscope_core::number::to_dynamodb;
 use dynoscope_core::report::Lines;
 use dynoscope_core::spec::{LikeSpec, StormSpec};
 use dynoscope_core::write::Destination;
@@ -75,61 +72,10 @@ pub(crate) async fn storm(cx: &mut Ctx<'_>, args: StormArgs) -> Result<Exit> {
     not_stopped(stop, "TransactWriteItems")?;
     // An interrupt stops new likes; those in flight are waited for, and all is counted.
     let report = likes::run_storm(connection, &info, &plan, confirmed, stop, |_| {}).await?;
-    let (stats, before, after) = (&report.stats, &report.before, &report.after);
-    // Writes whose outcome is unknown, or a storm whose result could not be read again: what it
-    // did is not known, so 3.
-    let nothing_applied = stats.committed == 0 && stats.cancelled.is_empty();
-    let exit = if stats.unknown > 0 || after.is_err() {
-        Exit::Unknown
-    } else if let Some(error) = stats.first_failure.as_ref().filter(|_| nothing_applied) {
-        // Every write refused, none applied: the refusal's own status (bad input: 2).
-        Exit::of_error(error)
-    } else if !report.storm_consistent() || stats.failed > 0 || stats.done < stats.planned {
-        // Refused in part, inconsistent, or interrupted before every like was sent.
-        Exit::Refused
-    } else {
-        Exit::Done
-    };
-    if out.json() {
-        let changes = report.changes();
-        out.line(json!({
-                "users": args.users, "operations": stats.done, "committed": stats.committed,
-                "cancelled": stats.cancelled, "resent": stats.resent, "failed": stats.failed,
-                "unknown": stats.unknown,
-                "consumed_wcu": stats.consumed_wcu, "ops_per_sec": stats.ops_per_sec(),
-                "usd": pricing.charge_reported(Kind::Write, stats.consumed_wcu).usd_json(),
-                "wcu_per_second": stats.load(&plan.target.parent).per_second().map(|r| decimal_json(&r)),
-                "tally_before": before.tally, "tally_after": after.as_ref().ok().map(|a| a.tally.clone()),
-                "children_before": before.children.to_string(),
-                "children_after": after.as_ref().ok().map(|a| a.children.to_string()),
-                "after_error": after.as_ref().err().map(ToString::to_string),
-                "storm_tally_change": changes.as_ref().map(|(t, _)| to_dynamodb(t)),
-                "storm_children_change": changes.as_ref().map(|(_, c)| to_dynamodb(c)),
-                "storm_consistent": report.storm_consistent(), "equal": report.equal(),
-        }));
-    } else {
-        out.line(format_args!(
-            "{} users in {} ms: {}",
-            args.users,
-            stats.elapsed_ms,
-            stats.progress(&pricing)
-        ));
-        let details = stats.details();
-        if !details.is_empty() {
-            out.line(Lines(&details));
-        }
-        out.line(Lines(&report.verdict()));
-        out.line(Lines(&report.cost()));
-    }
-    if stats.done < stats.planned {
-        out.note(format_args!(
-            "dynoscope: interrupted: {} of {} operations were not sent",
-            stats.planned - stats.done,
-            stats.planned
-        ));
-    }
-    if let Some(error) = &stats.first_failure {
-        out.note(format_args!("dynoscope: the first refusal: {error}"));
+    // Its writes are done: stdout's failure is said and changes no exit status.
+    let exit = said(out, &report)?;
+    for note in report.notes() {
+        out.note(format_args!("dynoscope: {note}"));
     }
     Ok(exit)
 }

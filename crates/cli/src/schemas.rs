@@ -48,6 +48,7 @@ mod tests {
             schema::<exports::RoutePlan>("RoutePlan"),
             schema::<import::ImportRun>("ImportRun"),
             schema::<likes::LikeReport>("LikeReport"),
+            schema::<likes::StormReport>("StormReport"),
             schema::<listed::Listed>("Listed"),
             schema::<listed::TableFacts<'static>>("TableFacts"),
             schema::<listed::TableNames>("TableNames"),

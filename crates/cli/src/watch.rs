@@ -2,9 +2,8 @@
 //! without one), records and divergences printed as they happen, a summary at the end.
 
 use crate::context::Ctx;
+use dynoscope_core::document::Document;
 use std::time::Duration;
-
-use serde_json::json;
 
 use crate::exit::Exit;
 use crate::flags::RuleFlags;
@@ -202,7 +201,7 @@ fn print_progress(
             }
         }
         WatchProgress::Event(WatchEvent::Change(change)) if json => {
-            out.line(change_json(&change, tally));
+            out.line(Document::to_json(&change.document(tally)));
         }
         WatchProgress::Event(WatchEvent::Change(change)) => out.line(change_line(&change, tally)),
         WatchProgress::Event(WatchEvent::Diverged(d)) if json => {
@@ -212,11 +211,7 @@ fn print_progress(
         WatchProgress::Event(WatchEvent::Diverged(d)) => {
             out.line(format_args!("DRIFT   {}", d.headline(tally)));
         }
-        WatchProgress::Event(WatchEvent::Closed(d)) if json => {
-            let mut object = d.to_json(tally);
-            object["type"] = json!("closed");
-            out.line(object);
-        }
+        WatchProgress::Event(WatchEvent::Closed(d)) if json => out.line(d.closed_json(tally)),
         WatchProgress::Event(WatchEvent::Closed(d)) => {
             out.line(format_args!("CLOSED  {}", d.headline(tally)));
         }
@@ -258,29 +253,4 @@ pub(crate) fn change_line(change: &Change, tally: &str) -> String {
         ),
         gap_text(change.gap_after.as_ref())
     )
-}
-
-fn change_json(change: &Change, tally: &str) -> serde_json::Value {
-    // The images as DynamoDB JSON, numbers exact.
-    let image = |item: &Option<dynoscope_core::value::Item>| {
-        item.as_ref().map(|i| {
-            dynoscope_core::value::json::item_to_json(i, &[], dynoscope_core::value::Style::Typed)
-        })
-    };
-    json!({
-        "old": image(&change.old),
-        "new": image(&change.new),
-        "type": "record",
-        "sequence": change.sequence,
-        "at": time_text(change.at_ms, true),
-        "at_ms": change.at_ms,
-        "kind": change.kind.name(),
-        "parent": change.parent,
-        "item": change.item,
-        "what": change.what(tally),
-        "tally": change.tally_after,
-        "children": change.children_after.as_ref().map(dynoscope_core::number::to_dynamodb),
-        "drift": gap_text(change.gap_after.as_ref()),
-        "evidence": change.evidence.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<String, serde_json::Value>>(),
-    })
 }

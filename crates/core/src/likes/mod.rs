@@ -6,6 +6,7 @@ mod report;
 mod request;
 mod send;
 mod storm;
+mod storm_document;
 mod verdict;
 
 pub use request::{LikeOp, LikeRequest, LikeTarget, fresh_token, like_request, now_secs};
@@ -13,6 +14,7 @@ pub use send::Snapshot;
 pub use send::{LikeOutcome, LikeReport, Sent, like_and_observe, send, snapshot};
 pub(crate) use storm::MAX_STORM_USERS;
 pub use storm::{StormPlan, StormStats, run_id, storm, storm_plan};
+pub use storm_document::StormDocument;
 pub use verdict::{StormReport, run_storm};
 
 #[cfg(test)]

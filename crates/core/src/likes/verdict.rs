@@ -27,6 +27,8 @@ pub struct StormReport {
     pub pricing: Pricing,
     /// The parent's partition key, which every write of the storm fell on.
     pub parent: String,
+    /// Simulated users.
+    pub users: usize,
 }
 
 impl StormReport {
@@ -199,5 +201,6 @@ pub async fn run_storm(
         after,
         pricing: connection.pricing(info),
         parent: target.parent.clone(),
+        users: plan.users,
     })
 }

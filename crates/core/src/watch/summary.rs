@@ -210,7 +210,7 @@ pub(crate) enum SummaryKind {
 /// A time a parent's tally and its children disagreed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub(crate) struct DivergenceDocument {
-    /// What the object is: always `divergence`.
+    /// What the object is: `divergence`, or `closed` for one that closed (a watch's event).
     #[serde(rename = "type")]
     pub(crate) kind: DivergenceKind,
     /// The parent's partition key.
@@ -237,6 +237,8 @@ pub(crate) struct DivergenceDocument {
 pub(crate) enum DivergenceKind {
     /// A time a parent's tally and its children disagreed.
     Divergence,
+    /// A divergence that closed: the tally and the children agree again.
+    Closed,
 }
 
 /// A write that changed a divergence's drift.
