@@ -35,7 +35,8 @@ fn fill_sources(runtime: &tokio::runtime::Runtime, from_url: &str, sizes: &[usiz
 /// Every item of `table` on both engines, not only the clone's own sample.
 fn every_item_on_both(
     runtime: &tokio::runtime::Runtime,
-    (from_url, to_url): (&str, &str),
+    from_url: &str,
+    to_url: &str,
     table: &str,
 ) -> (Vec<String>, Vec<String>) {
     runtime.block_on(async {
@@ -98,7 +99,7 @@ fn main() {
             .to_owned();
         println!("{summary}");
         // Every item, not only the clone's own sample: both tables scanned and compared.
-        let (source, copy) = every_item_on_both(&runtime, (&from_url, &to_url), &table);
+        let (source, copy) = every_item_on_both(&runtime, &from_url, &to_url, &table);
         assert_eq!(source.len(), *size, "the source of {size}");
         assert!(source == copy, "the clone of {size} differs item by item");
         println!("item by item: {} items equal on both sides", copy.len());

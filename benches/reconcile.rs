@@ -114,7 +114,9 @@ async fn seed_posts(
     let never = CancelToken::default();
     let sources = dynoscope_core::import::import_sources(&file, conn, &never).expect("sources");
     let checked = dynoscope_core::import::check_import(
-        (&sources, Format::DynamoDbJsonLines, &HashMap::new()),
+        &sources,
+        Format::DynamoDbJsonLines,
+        &HashMap::new(),
         info,
         &[],
         dynoscope_core::import::CheckLimits::default(),

@@ -218,6 +218,10 @@ fn like_to_fold_delay() {
             .unwrap();
         let plan = post_likes_plan(&info);
         let cancel = CancelToken::default();
+        #[expect(
+            clippy::disallowed_methods,
+            reason = "the bench drains as fast as it can"
+        )]
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
         let task = {
             let (connection, info, cancel) = (connection.clone(), info.clone(), cancel.clone());

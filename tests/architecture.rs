@@ -188,8 +188,10 @@ fn no_enum_outside_the_core_and_the_cli_has_more_than_10_variants() {
 }
 
 mod casing;
+mod front_ends;
 mod imports;
 mod schemas;
+mod tuples;
 
 /// The dependencies of the headless build, by name, as `cargo tree` resolves them.
 fn headless_dependencies() -> Vec<String> {

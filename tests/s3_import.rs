@@ -196,7 +196,9 @@ async fn an_object_replaced_after_its_check_is_not_imported() {
         let types = Default::default();
         let limits = CheckLimits::default();
         let check = import::check_import(
-            (&sources, Format::S3Export, &types),
+            &sources,
+            Format::S3Export,
+            &types,
             &checking,
             &[],
             limits,

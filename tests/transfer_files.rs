@@ -153,7 +153,9 @@ async fn a_file_changed_after_its_check_is_not_imported() {
     let sources = import::import_sources(&file, &engine.connection, &Default::default()).unwrap();
     let check = |limits| {
         import::check_import(
-            (&sources, Format::DynamoDbJsonLines, &types),
+            &sources,
+            Format::DynamoDbJsonLines,
+            &types,
             &info,
             &[],
             limits,

@@ -224,6 +224,7 @@ async fn a_watch_from_now_starts_from_one_check_and_sees_a_like_land() {
         .plan(&info)
         .unwrap();
     let cancel = CancelToken::default();
+    #[expect(clippy::disallowed_methods, reason = "a test watch of a few records")]
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let task = {
         let (connection, info, cancel) = (connection.clone(), info.clone(), cancel.clone());

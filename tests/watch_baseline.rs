@@ -62,6 +62,7 @@ async fn watch_around(
     spec.settle_seconds = 1.0;
     let plan = spec.plan(info).unwrap();
     let cancel = CancelToken::default();
+    #[expect(clippy::disallowed_methods, reason = "a test watch of a few records")]
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let task = {
         let (connection, info, cancel) = (connection.clone(), info.clone(), cancel.clone());

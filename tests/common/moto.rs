@@ -41,7 +41,8 @@ pub(crate) fn moto() -> Moto {
         .spawn()
         .expect("python3 runs (scripts/test.sh, the README's test command, brings moto[server])");
     let stderr = child.stderr.take().unwrap();
-    let (said, url) = std::sync::mpsc::channel();
+    // One message, the URL: room for it, so the reader never waits.
+    let (said, url) = std::sync::mpsc::sync_channel(1);
     // Reads stderr to its end, so that moto never blocks on a full pipe.
     std::thread::spawn(move || {
         use std::io::BufRead as _;
@@ -50,7 +51,7 @@ pub(crate) fn moto() -> Moto {
             .map_while(Result::ok)
         {
             if let Some(at) = line.find("Running on http://") {
-                let _ = said.send(line[at + "Running on ".len()..].trim().to_owned());
+                let _ = said.try_send(line[at + "Running on ".len()..].trim().to_owned());
             }
         }
     });

@@ -12,7 +12,9 @@ use dynoscope_core::error::{Error, Result};
 use dynoscope_core::expr::codegen::Program;
 use dynoscope_core::spec::{ExportAt, ReconcileFrom, TallySpec, WindowSpec};
 use dynoscope_core::table::TableInfo;
-use dynoscope_core::tally::{self, AthenaRunSpec, ParentSource, ReconcileEvent, TallyRule};
+use dynoscope_core::tally::{
+    self, AthenaRunSpec, ParentSource, ReconcileEvent, RuledTable, TallyRule,
+};
 use dynoscope_core::transfer::Format;
 
 /// Run the check; exit 0 when every parent matches, 1 when any drifted or could not be
@@ -30,7 +32,7 @@ pub(crate) async fn check(cx: &mut Ctx<'_>, args: CheckArgs) -> Result<Exit> {
         if args.pk.is_none() && !args.all {
             return Err(Error::Invalid("--program: give --pk VALUE or --all".into()));
         }
-        return program(connection, (&spec, name), out, stop).await;
+        return program(connection, &spec, name, out, stop).await;
     }
     if let Some(export) = &args.incremental_export {
         let window = WindowSpec {
@@ -42,7 +44,11 @@ pub(crate) async fn check(cx: &mut Ctx<'_>, args: CheckArgs) -> Result<Exit> {
     }
     if let Some(location) = &args.athena {
         let rule = spec.rule.tally_rule()?;
-        return athena(connection, (&info, &rule), &args, location, (out, stop)).await;
+        let table = RuledTable {
+            info: &info,
+            rule: &rule,
+        };
+        return athena(connection, table, &args, location, out, stop).await;
     }
     let from = match (&args.pk, args.all, &args.from_export) {
         (_, _, Some(path)) => ReconcileFrom::Export(ExportAt {
@@ -90,11 +96,12 @@ pub(crate) async fn check(cx: &mut Ctx<'_>, args: CheckArgs) -> Result<Exit> {
     said(out, &run)
 }
 
-/// `--program`: the reconcile of `spec` as a whole program, printed; nothing read but the
-/// table's description.
+/// `--program`: the reconcile of `spec` as a whole program in the language `name` names,
+/// printed; nothing read but the table's description.
 async fn program(
     connection: &Connection,
-    (spec, name): (&TallySpec, &str),
+    spec: &TallySpec,
+    name: &str,
     out: &mut Output,
     stop: &CancelToken,
 ) -> Result<Exit> {
@@ -105,11 +112,13 @@ async fn program(
 /// `--athena`: its SQL printed, or with `--run` run in Athena and its report said.
 async fn athena(
     connection: &Connection,
-    (info, rule): (&TableInfo, &TallyRule),
+    table: RuledTable<'_>,
     args: &CheckArgs,
     location: &str,
-    (out, stop): (&mut Output, &CancelToken),
+    out: &mut Output,
+    stop: &CancelToken,
 ) -> Result<Exit> {
+    let RuledTable { info, rule } = table;
     if !args.run {
         return print_athena(info, rule, location, out);
     }
@@ -120,7 +129,7 @@ async fn athena(
         database: args.database.clone(),
         wait_seconds: args.athena_wait,
     };
-    let run = tally::run_in_athena(connection, (info, rule), &spec, stop).await?;
+    let run = tally::run_in_athena(connection, table, &spec, stop).await?;
     said_read(out, &run)
 }
 

@@ -133,9 +133,15 @@ pub(crate) async fn clone(cx: &mut Ctx<'_>, args: CloneArgs) -> Result<Exit> {
     }
     let resume = resume_args(&report);
     if out.json() {
-        let mut json = dynoscope_core::report::document(&report);
-        json["resume"] = serde_json::json!(resume);
-        out.line(json);
+        // The report's document (its `ending` among its keys), and where to go on from.
+        let line = resume::Resumable {
+            report: &report,
+            resume,
+        };
+        out.line(
+            serde_json::to_value(&line)
+                .unwrap_or_else(|_| dynoscope_core::report::document(&report)),
+        );
     } else {
         out.words(&report.lines());
         if let Some(args) = resume.as_deref() {

@@ -3,11 +3,10 @@
 
 use std::process::ExitCode;
 
-use serde_json::json;
-
 use crate::output::Output;
 use crate::style::Form;
 use dynoscope_core::ending::Ending;
+use dynoscope_core::error::document::ErrorDocument;
 use dynoscope_core::error::{Error, Result};
 use dynoscope_core::expr::codegen::Program;
 use dynoscope_core::report::{self, Report};
@@ -74,13 +73,26 @@ impl From<Ending> for Exit {
     }
 }
 
+/// An error as the CLI says it with JSON output: the error's document, and the exit status it
+/// ends the run with.
+#[derive(serde::Serialize)]
+struct ErrorLine {
+    /// The error.
+    #[serde(flatten)]
+    error: ErrorDocument,
+    /// The exit status (the table above).
+    exit: u8,
+}
+
 /// Print `error` on stderr, once: a line of text, or with JSON output one JSON object; said
 /// even with --quiet.
 pub(crate) fn print_error(out: &Output, error: &Error) {
     if out.json() {
-        let mut object = error.to_json();
-        object["exit"] = json!(Exit::of_error(error).status());
-        out.error(object);
+        let line = ErrorLine {
+            error: ErrorDocument::from(error),
+            exit: Exit::of_error(error).status(),
+        };
+        out.error(serde_json::to_value(&line).unwrap_or_else(|_| error.to_json()));
     } else {
         out.error(format_args!("dynoscope: {error}"));
     }

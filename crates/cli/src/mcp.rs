@@ -7,6 +7,7 @@ use dynoscope_core::cancel::CancelToken;
 use dynoscope_core::connection::Connection;
 use dynoscope_core::error::{Error, Result};
 use dynoscope_core::write::Destination;
+use dynoscope_mcp::audit::Event;
 use dynoscope_mcp::{self as mcp, Audit, Writes};
 
 /// Serve `connection` until the client leaves or the run is interrupted.
@@ -52,13 +53,11 @@ pub(crate) async fn mcp(
         })?,
     };
     let audit = Audit::open(&path)?;
-    let said = audit.append(serde_json::json!({
-        "event": "start",
-        "connection": connection.target,
-        "region": connection.region,
-        "writes": matches!(writes, Writes::On { .. }),
-    }));
-    said?;
+    audit.append(Event::Start {
+        connection: connection.target.clone(),
+        region: connection.region.clone(),
+        writes: matches!(writes, Writes::On { .. }),
+    })?;
     out.note(format_args!(
         "dynoscope mcp: serving {} ({}) over stdio; writes {}; audit log {}",
         connection.target,

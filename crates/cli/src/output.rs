@@ -90,8 +90,8 @@ impl Output {
             rows.iter().for_each(|row| self.text_row(row));
             return;
         }
-        let style = (head, self.style.colour);
-        let (lines, left_out) = style::table(columns, rows, self.style.width, style);
+        let (width, colour) = (self.style.width, self.style.colour);
+        let (lines, left_out) = style::table(columns, rows, width, head, colour);
         for line in lines {
             self.write(format_args!("{line}\n"));
         }

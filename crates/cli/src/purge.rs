@@ -81,7 +81,8 @@ async fn run(
     }
     let run = purge::delete_counted(
         connection,
-        (info, &source),
+        info,
+        &source,
         counted,
         choice,
         true,

@@ -13,6 +13,7 @@ use crate::output::Output;
 use crate::resume;
 use crate::style::Form;
 use dynoscope_core::cancel::CancelToken;
+use dynoscope_core::document::Document;
 use dynoscope_core::error::{Error, Result};
 use dynoscope_core::limits::{self, AtOnce};
 use dynoscope_core::read::{self, Backoff, BrowseRequest, Page, ReadEvent, Stopped, Until};
@@ -29,8 +30,7 @@ pub(crate) async fn items(cx: &mut Ctx<'_>, args: ItemsArgs) -> Result<()> {
     let info = describe(client, &args.table, stop).await?;
     let plan = args.spec().plan(&info)?;
     let pricing = connection.pricing(&info);
-    let shown = (args.index.as_deref(), plan.limit);
-    let mut printer = Printer::new(&info, shown, pricing, out);
+    let mut printer = Printer::new(&info, args.index.as_deref(), plan.limit, pricing, out);
     let backoff = client.backoff();
     read_one(
         client,
@@ -53,8 +53,7 @@ pub(crate) async fn scan(cx: &mut Ctx<'_>, args: ScanArgs) -> Result<()> {
     limits::check_segments(args.segments, &info, confirmed)?;
     let request = BrowseRequest::scan(&info, args.index.as_deref())?;
     let pricing = connection.pricing(&info);
-    let shown = (args.index.as_deref(), args.limit);
-    let mut printer = Printer::new(&info, shown, pricing, out);
+    let mut printer = Printer::new(&info, args.index.as_deref(), args.limit, pricing, out);
     let backoff = client.backoff();
     if args.segments == 1 {
         let start_key = match args.start_keys.as_slice() {
@@ -161,7 +160,7 @@ async fn read_one(
 /// On stderr, even with --quiet: the arguments that go on where the read stopped.
 fn print_resume(out: &Output, args: &[String]) {
     if out.json() {
-        out.error(serde_json::json!({ "resume": args }));
+        out.error(Document::to_json(&resume::Resume::of(args)));
     } else {
         let words = resume::shell_words(args);
         out.error(format_args!(
@@ -189,10 +188,12 @@ struct Printer<'a> {
 }
 
 impl<'a> Printer<'a> {
-    /// A printer of `info`'s items, `(index, limit)` as asked, priced by `pricing`.
+    /// A printer of `info`'s items, of `index` and at most `limit` as asked, priced by
+    /// `pricing`.
     fn new(
         info: &TableInfo,
-        (index, limit): (Option<&str>, Option<usize>),
+        index: Option<&str>,
+        limit: Option<usize>,
         pricing: Pricing,
         out: &'a mut Output,
     ) -> Self {

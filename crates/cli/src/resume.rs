@@ -173,3 +173,30 @@ mod tests {
         assert_eq!(parse_key(r#"{"PK":{"S":"a"}}"#).unwrap(), Some(key("a")));
     }
 }
+
+/// Where a read stopped early, said on stderr with JSON output: `{"resume": [ARGS]}`.
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+pub(crate) struct Resume {
+    /// The arguments that go on from where it stopped.
+    resume: Vec<String>,
+}
+
+impl Resume {
+    /// The arguments `args`.
+    pub(crate) fn of(args: &[String]) -> Self {
+        Self {
+            resume: args.to_vec(),
+        }
+    }
+}
+
+/// A report that may have stopped early, with the arguments that go on from there (`null`
+/// when it finished): the clone's JSON line.
+#[derive(Debug, serde::Serialize)]
+pub(crate) struct Resumable<'a, R> {
+    /// The report's document, its `ending` among its keys.
+    #[serde(flatten)]
+    pub(crate) report: &'a R,
+    /// The arguments that go on from where it stopped; `null` when it finished.
+    pub(crate) resume: Option<Vec<String>>,
+}

@@ -49,9 +49,8 @@ pub(crate) async fn snapshot(cx: &mut Ctx<'_>, args: SnapshotArgs) -> Result<Exi
         IfExists::Refuse
     };
     let info = describe(&cx.connection.reader(), &args.table, cx.stop).await?;
-    let target = (args.out.clone(), if_exists);
     let written = spec
-        .write_to((cx.connection, &info), target, cx.stop)
+        .write_to(cx.connection, &info, args.out.clone(), if_exists, cx.stop)
         .await?;
     // What the run does is the file, written whole: a reader of its words that left (`| true`)
     // changes nothing of that, and is said at the end.

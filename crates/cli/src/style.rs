@@ -189,7 +189,8 @@ pub(crate) fn table(
     columns: &[String],
     rows: &[Vec<String>],
     width: Option<usize>,
-    (head, colour): (bool, bool),
+    head: bool,
+    colour: bool,
 ) -> (Vec<String>, usize) {
     let cells: Vec<Vec<String>> = rows
         .iter()
@@ -301,7 +302,8 @@ mod tests {
             &strings(&["parent", "drift"]),
             &[strings(&["POST#3b0c", "-2"]), strings(&["POST#d71e", "+1"])],
             Some(80),
-            (true, false),
+            true,
+            false,
         );
         assert_eq!(
             lines,
@@ -316,7 +318,8 @@ mod tests {
             &strings(&["pk", "value"]),
             &[strings(&["POST#a91f", &long])],
             Some(30),
-            (true, false),
+            true,
+            false,
         );
         assert!(lines.iter().all(|l| l.width() <= 30), "{lines:?}");
         assert_eq!(lines[1], format!("POST#a91f  {}…", "x".repeat(18)));
@@ -331,7 +334,7 @@ mod tests {
         assert_eq!(fit(&[20; 10], Some(40)), [12, 12, 12]);
         let columns = strings(&["PK", "SK", "a", "b"]);
         let rows = [strings(&["POST#a91f", "LIKE#USER#7c20", "x", "y"])];
-        let (lines, left_out) = table(&columns, &rows, Some(30), (true, false));
+        let (lines, left_out) = table(&columns, &rows, Some(30), true, false);
         assert_eq!(left_out, 0);
         assert_eq!(
             lines,
@@ -340,7 +343,7 @@ mod tests {
                 "POST#a91f  LIKE#USER#7c…  x  y"
             ]
         );
-        let (lines, left_out) = table(&columns, &rows, Some(20), (true, false));
+        let (lines, left_out) = table(&columns, &rows, Some(20), true, false);
         assert_eq!(left_out, 3);
         assert_eq!(lines, ["PK", "POST#a91f"]);
         // A single column wider than the terminal is still shown, cut.

@@ -50,7 +50,7 @@ async fn create(cx: &mut Ctx<'_>, args: &CreateArgs) -> Result<Exit> {
         out.flush();
         return out.failure().map_or(Ok(Exit::Done), Err);
     }
-    let run = ChangeRun::one(send(connection, &plan, confirmed, (stop, out.notes())).await);
+    let run = ChangeRun::one(send(connection, &plan, confirmed, stop, out.notes()).await);
     said(out, &run)
 }
 
@@ -69,7 +69,7 @@ async fn drop(cx: &mut Ctx<'_>, args: &DropArgs) -> Result<Exit> {
     let out = &mut *cx.out;
     let table = read(connection, &args.table, stop).await?;
     let plan = admin::delete_plan(connection, &table, &args.confirm)?;
-    let run = ChangeRun::one(send(connection, &plan, confirmed, (stop, out.notes())).await);
+    let run = ChangeRun::one(send(connection, &plan, confirmed, stop, out.notes()).await);
     said(out, &run)
 }
 
@@ -78,7 +78,7 @@ async fn backup(cx: &mut Ctx<'_>, args: &BackupArgs) -> Result<Exit> {
     let out = &mut *cx.out;
     let table = read(connection, &args.table, stop).await?;
     let plan = admin::backup_plan(connection, &table, &args.name)?;
-    let run = ChangeRun::one(send(connection, &plan, confirmed, (stop, out.notes())).await);
+    let run = ChangeRun::one(send(connection, &plan, confirmed, stop, out.notes()).await);
     said(out, &run)
 }
 
@@ -106,7 +106,7 @@ async fn restore(cx: &mut Ctx<'_>, args: &RestoreArgs) -> Result<Exit> {
     let backup = unless_stopped(stop, "DescribeBackup", described).await?;
     let planned = admin::restore_plan(connection, &backup, &args.to_table);
     let plan = unless_stopped(stop, "DescribeTable", planned).await?;
-    let run = ChangeRun::one(send(connection, &plan, confirmed, (stop, out.notes())).await);
+    let run = ChangeRun::one(send(connection, &plan, confirmed, stop, out.notes()).await);
     said(out, &run)
 }
 
@@ -118,7 +118,7 @@ async fn delete_backup(cx: &mut Ctx<'_>, args: &DeleteBackupArgs) -> Result<Exit
     let backup = unless_stopped(stop, "DescribeBackup", described).await?;
     admin::check_backup_named(&backup, &args.confirm)?;
     let plan = admin::delete_backup_plan(connection, &backup)?;
-    let run = ChangeRun::one(send(connection, &plan, confirmed, (stop, out.notes())).await);
+    let run = ChangeRun::one(send(connection, &plan, confirmed, stop, out.notes()).await);
     said(out, &run)
 }
 
@@ -153,7 +153,8 @@ async fn send(
     connection: &Connection,
     plan: &WritePlan,
     confirmed: bool,
-    (stop, notes): (&CancelToken, Notes),
+    stop: &CancelToken,
+    notes: Notes,
 ) -> AdminReport {
     admin::run(connection, plan, confirmed, stop, &mut say_events(notes)).await
 }

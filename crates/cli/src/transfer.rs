@@ -102,7 +102,7 @@ pub(crate) async fn import(cx: &mut Ctx<'_>, args: ImportArgs) -> Result<Exit> {
     let (format, types) = (plan.format, plan.types);
     let rules = args.counters.counted()?;
     let info = describe(&connection.reader(), &args.table, stop).await?;
-    let checked = check_files(connection, &info, &args, (format, types), rules, stop).await?;
+    let checked = check_files(connection, &info, &args, format, types, rules, stop).await?;
     tell_files(&checked, out.notes());
     print_check(&checked, &info, out);
     let pricing = connection.pricing(&info);
@@ -150,7 +150,8 @@ async fn check_files(
     connection: &Connection,
     info: &TableInfo,
     args: &ImportArgs,
-    (format, types): (Format, HashMap<String, CellType>),
+    format: Format,
+    types: HashMap<String, CellType>,
     rules: Vec<TallyRule>,
     stop: &CancelToken,
 ) -> Result<ImportCheck> {
@@ -164,7 +165,9 @@ async fn check_files(
     tokio::task::spawn_blocking(move || {
         let sources = import::import_sources(&path, &connection, &stop)?;
         import::check_import(
-            (&sources, format, &types),
+            &sources,
+            format,
+            &types,
             &info,
             &rules,
             limits,

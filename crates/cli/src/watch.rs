@@ -136,7 +136,7 @@ pub(crate) async fn watch(cx: &mut Ctx<'_>, args: WatchArgs) -> Result<Exit> {
         for_time,
         &ended,
         |progress| {
-            print_progress(out, (&tally, &pricing), json, progress);
+            print_progress(out, &tally, &pricing, json, progress);
             out.flush();
             if !out.open() {
                 ended.cancel();
@@ -190,7 +190,8 @@ fn print_summary(out: &mut Output, watched: &watch::Watched, json: bool) {
 
 fn print_progress(
     out: &mut Output,
-    (tally, pricing): (&str, &Pricing),
+    tally: &str,
+    pricing: &Pricing,
     json: bool,
     progress: WatchProgress,
 ) {

@@ -135,7 +135,7 @@ pub fn cell(value: &serde_json::Value) -> String {
 /// The one document of a typed report as its JSON Schema says it: the report's own keys, and
 /// `ending` beside them, as [`document`] writes it. What the MCP server publishes as a tool's
 /// output schema (`schema_for_output::<Answered<Got>>()`).
-#[derive(Debug, schemars::JsonSchema)]
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
 pub struct Answered<T> {
     /// The report.
     #[serde(flatten)]

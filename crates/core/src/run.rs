@@ -137,7 +137,8 @@ pub async fn run(
                 "Query"
             );
             Ok(first_page(
-                ("Query", &connection.pricing_undescribed()),
+                "Query",
+                &connection.pricing_undescribed(),
                 out.items.unwrap_or_default(),
                 out.scanned_count,
                 out.last_evaluated_key.is_some(),
@@ -147,7 +148,8 @@ pub async fn run(
         Operation::Scan(index) => {
             let out = first_page!(client.scan().set_index_name(index.clone()), request, "Scan");
             Ok(first_page(
-                ("Scan", &connection.pricing_undescribed()),
+                "Scan",
+                &connection.pricing_undescribed(),
                 out.items.unwrap_or_default(),
                 out.scanned_count,
                 out.last_evaluated_key.is_some(),
@@ -258,8 +260,10 @@ pub fn written(
     }
 }
 
+/// The first page of `op`, priced by `pricing`.
 fn first_page(
-    (op, pricing): (&str, &Pricing),
+    op: &str,
+    pricing: &Pricing,
     items: Vec<Item>,
     scanned: i32,
     more: bool,

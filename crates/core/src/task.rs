@@ -71,6 +71,10 @@ impl Spawner {
         F: FnOnce(Progress<P>, CancelToken) -> Fut,
         Fut: Future<Output = Result<T>> + Send + 'static,
     {
+        #[expect(
+            clippy::disallowed_methods,
+            reason = "a job's progress is drained by the UI every frame and woken per event; a bound would stall the job behind a frame, or drop what it checked"
+        )]
         let (tx, progress) = mpsc::unbounded_channel();
         let cancel = CancelToken::default();
         let reporter = Progress {
@@ -94,6 +98,10 @@ impl Spawner {
         T: Send + 'static,
         F: FnOnce(Progress<P>, CancelToken) -> Result<T> + Send + 'static,
     {
+        #[expect(
+            clippy::disallowed_methods,
+            reason = "a job's progress is drained by the UI every frame and woken per event; a bound would stall the job behind a frame, or drop what it checked"
+        )]
         let (tx, progress) = mpsc::unbounded_channel();
         let cancel = CancelToken::default();
         let reporter = Progress {

@@ -8,8 +8,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
+use crate::audit_entry::Stamped;
+pub use crate::audit_entry::{AuditEntry, CallEntry, Event, RefusedCall, RefusedLine};
+use dynoscope_core::document::Document as _;
 use dynoscope_core::error::{Error, Result};
 
 /// The audit log, shared by every call.
@@ -89,15 +92,18 @@ impl Audit {
         &self.path
     }
 
-    /// Append `entry` with the time; a line that cannot be written is an error (for the caller
-    /// to say; the call's own answer is not changed by it).
-    pub fn append(&self, mut entry: Value) -> Result<()> {
+    /// Append `entry` with the time (`at_ms`, its last key); a line that cannot be written is an
+    /// error (for the caller to say; the call's own answer is not changed by it).
+    pub fn append(&self, entry: impl Into<AuditEntry>) -> Result<()> {
         let at_ms = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_millis());
-        entry["at_ms"] = json!(at_ms.to_string());
+        let stamped = Stamped {
+            entry: entry.into(),
+            at_ms: at_ms.to_string(),
+        };
         let mut budget = MAX_LINE_BYTES;
-        let mut line = bounded(entry, &mut budget).to_string();
+        let mut line = bounded(stamped.to_json(), &mut budget).to_string();
         line.push('\n');
         let written = match self.file.lock() {
             Ok(mut file) => file.write_all(line.as_bytes()).and_then(|()| file.flush()),
@@ -145,7 +151,7 @@ pub fn bounded(value: Value, budget: &mut usize) -> Value {
             }
             let more = total - kept.len();
             if more > 0 {
-                kept.push(json!(format!("… {more} more elements left out")));
+                kept.push(Value::String(format!("… {more} more elements left out")));
             }
             Value::Array(kept)
         }
@@ -161,7 +167,10 @@ pub fn bounded(value: Value, budget: &mut usize) -> Value {
             }
             let more = total - kept.len();
             if more > 0 {
-                kept.insert("…".into(), json!(format!("{more} more members left out")));
+                kept.insert(
+                    "…".into(),
+                    Value::String(format!("{more} more members left out")),
+                );
             }
             Value::Object(kept)
         }
@@ -197,6 +206,8 @@ pub fn default_path() -> Option<PathBuf> {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     #[test]
@@ -239,7 +250,12 @@ mod tests {
         let _gone = std::fs::remove_dir_all(&dir);
         let path = dir.join("made").join("audit.jsonl");
         let audit = Audit::open(&path).unwrap();
-        audit.append(json!({"event": "start"})).unwrap();
+        let start = Event::Start {
+            connection: "local".into(),
+            region: "here".into(),
+            writes: false,
+        };
+        audit.append(start).unwrap();
         let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode(&path), 0o600);
         // One made readable by others before is made the user's alone, its lines kept.

@@ -11,6 +11,7 @@
 //! - [`sql`]: the `sql` tool's run, off the server's loop and bounded.
 
 pub mod audit;
+mod audit_entry;
 mod reads;
 mod relay;
 mod relay_audit;

@@ -5,7 +5,6 @@ use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, tool, tool_router};
-use serde_json::json;
 
 use crate::server::{Answer, Server};
 use dynoscope_core::error::{Error, Result};
@@ -35,7 +34,7 @@ impl Server {
         annotations(read_only_hint = true)
     )]
     async fn list_tables(&self) -> CallToolResult {
-        self.answer("list_tables", &json!({}), async {
+        self.answer("list_tables", &serde_json::Map::new(), async {
             let tables = self
                 .read("ListTables", read::list_tables(&self.reader()))
                 .await?;

@@ -134,7 +134,7 @@ pub(super) async fn when_client_gone(stop: dynoscope_core::cancel::CancelToken, 
             return;
         }
         if stdout_gone() {
-            let _said = audit.append(serde_json::json!({"event": "client-gone"}));
+            let _said = audit.append(crate::audit::Event::ClientGone);
             stop.cancel();
             return;
         }

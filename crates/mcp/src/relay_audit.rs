@@ -3,10 +3,14 @@
 //! call (the server audits those with their outcome), so that whatever rmcp answers by itself
 //! is in the log too.
 
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::Value;
 use tokio::sync::mpsc;
 
-use crate::audit::Audit;
+use crate::audit::{Audit, Event, RefusedCall, RefusedLine};
+use dynoscope_core::document::Document as _;
+use dynoscope_core::ending::Ending;
 
 /// The longest line (one JSON-RPC message) read: a request's arguments are specs, keys and an
 /// item's text (DynamoDB items are at most 400 KB), so 4 MiB is room to spare, while a 50 MB
@@ -30,21 +34,40 @@ pub(crate) fn received(text: &[u8], audit: &Audit) {
     if tool_call {
         return;
     }
-    let mut entry = json!({"event": "received", "bytes": text.len()});
-    for name in ["id", "method"] {
-        if let Some(value) = field(name) {
-            entry[name] = value.clone();
-        }
-    }
-    if let Some(params) = field("params") {
-        entry["params"] = params.clone();
-    }
-    if let Some(Value::Array(batch)) = &message {
-        entry["batch"] = json!(batch.len());
-    }
+    let batch = match &message {
+        Some(Value::Array(batch)) => Some(batch.len()),
+        _ => None,
+    };
+    let entry = Event::Received {
+        bytes: text.len(),
+        id: field("id").cloned(),
+        method: field("method").cloned(),
+        params: field("params").cloned(),
+        batch,
+    };
     if let Err(error) = audit.append(entry) {
         dynoscope_core::terminal::say(format_args!("dynoscope: {error}"));
     }
+}
+
+/// A JSON-RPC error answer: a protocol message, its keys JSON-RPC's.
+#[derive(Debug, Serialize, JsonSchema)]
+struct RpcError {
+    /// Always `2.0`.
+    jsonrpc: &'static str,
+    /// The request's id: a string or a number, else null.
+    id: Value,
+    /// What went wrong.
+    error: RpcErrorBody,
+}
+
+/// The `error` of a JSON-RPC error answer.
+#[derive(Debug, Serialize, JsonSchema)]
+struct RpcErrorBody {
+    /// JSON-RPC's error code.
+    code: i64,
+    /// The error in words.
+    message: String,
 }
 
 /// A line refused before rmcp saw it: its answer and its audit line.
@@ -99,24 +122,34 @@ impl Refused {
             "dynoscope refused this message before reading it: {}; nothing of it ran",
             self.why
         );
-        let answer = json!({
-            "jsonrpc": "2.0", "id": id, "error": {"code": self.code, "message": text},
-        });
-        let mut line = answer.to_string().into_bytes();
+        let answer = RpcError {
+            jsonrpc: "2.0",
+            id: id.clone(),
+            error: RpcErrorBody {
+                code: self.code,
+                message: text.clone(),
+            },
+        };
+        let mut line = answer.to_json().to_string().into_bytes();
         line.push(b'\n');
         let _sent = answers.send(line).await;
-        let mut entry = json!({
-            "event": "refused", "code": self.code, "error": text, "id": id, "bytes": self.bytes,
-        });
-        if let Some(method) = field("method") {
-            entry["method"] = method.clone();
-        }
-        if field("method").and_then(Value::as_str) == Some("tools/call") {
+        let method = field("method").cloned();
+        let call = (method.as_ref().and_then(Value::as_str) == Some("tools/call")).then(|| {
             let params = field("params");
-            entry["tool"] = params.and_then(|p| p.get("name")).cloned().into();
-            entry["arguments"] = params.and_then(|p| p.get("arguments")).cloned().into();
-            entry["ending"] = json!("error");
-        }
+            RefusedCall {
+                tool: params.and_then(|p| p.get("name")).cloned().into(),
+                arguments: params.and_then(|p| p.get("arguments")).cloned().into(),
+                ending: Ending::BadInput,
+            }
+        });
+        let entry = Event::Refused(RefusedLine {
+            code: self.code,
+            error: text,
+            id,
+            bytes: self.bytes,
+            method,
+            call,
+        });
         if let Err(error) = audit.append(entry) {
             dynoscope_core::terminal::say(format_args!("dynoscope: {error}"));
         }

@@ -17,15 +17,17 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, tool_handler};
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use crate::audit::Audit;
+use crate::audit::{Audit, CallEntry};
 use dynoscope_core::cancel::{CancelToken, unless_stopped};
 use dynoscope_core::connection::Connection;
+use dynoscope_core::document::Document as _;
 use dynoscope_core::ending::Ending;
+use dynoscope_core::error::document::ErrorDocument;
 use dynoscope_core::error::{Error, Result};
 use dynoscope_core::read;
-use dynoscope_core::report::{self, Report};
+use dynoscope_core::report::{self, Answered, Report};
 use dynoscope_core::table::TableInfo;
 
 /// Whether the write tools may write.
@@ -43,7 +45,7 @@ pub enum Writes {
 
 /// What a tool answered: a JSON object, and how the call ended.
 pub(super) struct Answer {
-    /// The result.
+    /// The result: the report's document, its `ending` included ([`Answer::of`]).
     pub value: Value,
     /// Done, refused (a drift, a failed condition) or unknown.
     pub ending: Ending,
@@ -138,12 +140,19 @@ impl Server {
         // This call is audited here: the refusal of its arguments need not be (`call_tool`).
         let _in_a_call = AUDITED.try_with(|audited| audited.store(true, Ordering::SeqCst));
         let result = call.await;
-        let mut entry = json!({"tool": tool, "arguments": arguments});
-        let answer = match result {
-            Ok(Answer { mut value, ending }) => {
-                entry["ending"] = json!(ending.word());
-                value["ending"] = json!(ending.word());
-                CallToolResult::structured(value)
+        let arguments = serde_json::to_value(arguments).unwrap_or_else(|error| {
+            Value::String(format!("the arguments could not be written: {error}"))
+        });
+        let (answer, entry) = match result {
+            // The report's document holds its ending already (`report::document`).
+            Ok(Answer { value, ending }) => {
+                let entry = CallEntry {
+                    tool: tool.to_owned(),
+                    arguments,
+                    ending,
+                    error: None,
+                };
+                (CallToolResult::structured(value), entry)
             }
             Err(error) => {
                 if matches!(
@@ -154,13 +163,19 @@ impl Server {
                     self.forget_descriptions();
                 }
                 let ending = Ending::of_error(&error);
-                entry["ending"] = json!(ending.word());
-                entry["error"] = json!(error.to_string());
-                let mut object = error.to_json();
-                object["ending"] = json!(ending.word());
+                let document = Answered {
+                    report: ErrorDocument::from(&error),
+                    ending,
+                };
                 let mut answer = CallToolResult::error(vec![ContentBlock::text(error.to_string())]);
-                answer.structured_content = Some(object);
-                answer
+                answer.structured_content = Some(document.to_json());
+                let entry = CallEntry {
+                    tool: tool.to_owned(),
+                    arguments,
+                    ending,
+                    error: Some(error.to_string()),
+                };
+                (answer, entry)
             }
         };
         // The answer stands whatever the log does: a write that applied is said as applied.
@@ -230,9 +245,12 @@ impl ServerHandler for Server {
                     .unwrap_or_default(),
                 Ok(_) => String::new(),
             };
-            let entry = json!({
-                "tool": tool, "arguments": arguments, "ending": Ending::BadInput.word(), "error": error,
-            });
+            let entry = CallEntry {
+                tool,
+                arguments: arguments.unwrap_or(Value::Null),
+                ending: Ending::BadInput,
+                error: Some(error),
+            };
             if let Err(error) = self.shared.audit.append(entry) {
                 dynoscope_core::terminal::say(format_args!("dynoscope: {error}"));
             }

@@ -30,7 +30,8 @@ pub(super) fn delete_job(
             let counted = purge::CountedPurge::new(counted, &info, &connection);
             let run = purge::delete_counted(
                 &connection,
-                (&info, &source),
+                &info,
+                &source,
                 counted,
                 choice,
                 true,

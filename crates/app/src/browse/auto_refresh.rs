@@ -133,7 +133,8 @@ impl AutoRefresh {
         &mut self,
         ui: &mut Ui,
         results: &Results,
-        (paused, pricing): (Option<&str>, &Pricing),
+        paused: Option<&str>,
+        pricing: &Pricing,
     ) -> bool {
         let now = Instant::now();
         let mut now_asked = false;

@@ -35,7 +35,8 @@ pub(super) enum Loading {
 pub(super) fn status_bar_ui(
     ui: &mut Ui,
     results: &Results,
-    (loading, pricing): (Loading, Option<&Pricing>),
+    loading: Loading,
+    pricing: Option<&Pricing>,
     export_to: &mut String,
 ) -> Option<StatusAction> {
     let mut action = None;

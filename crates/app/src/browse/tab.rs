@@ -114,7 +114,7 @@ impl TableTab {
         let paused =
             form_changed.then_some("the form changed since these rows were read; Run first");
         let pricing = scope.connection.pricing(scope.table);
-        self.refresh_asked |= self.auto.controls_ui(ui, &self.results, (paused, &pricing));
+        self.refresh_asked |= self.auto.controls_ui(ui, &self.results, paused, &pricing);
     }
 
     /// Whether the read under way is an auto-refresh.
@@ -376,8 +376,8 @@ impl TableTab {
         let pricing = scope
             .filter(|s| s.table.name == self.table)
             .map(|s| s.connection.pricing(s.table));
-        let shown = (self.loading(), pricing.as_ref());
-        let action = status_bar_ui(ui, &self.results, shown, &mut self.export.path);
+        let (loading, export_to) = (self.loading(), &mut self.export.path);
+        let action = status_bar_ui(ui, &self.results, loading, pricing.as_ref(), export_to);
         self.export.ui(ui);
         match (action, scope) {
             (Some(StatusAction::Cancel), _) => self.cancel(),

@@ -207,12 +207,8 @@ impl TabBody {
                     Loading::Idle
                 };
                 let pricing = scope.map(|s| s.connection.pricing_undescribed());
-                let action = status_bar_ui(
-                    ui,
-                    &p.results,
-                    (loading, pricing.as_ref()),
-                    &mut export.path,
-                );
+                let action =
+                    status_bar_ui(ui, &p.results, loading, pricing.as_ref(), &mut export.path);
                 export.ui(ui);
                 match (action, scope) {
                     (Some(StatusAction::Cancel), _) => p.cancel(),
@@ -223,8 +219,7 @@ impl TabBody {
                 }
             }
             Self::Sql(s, export) => {
-                let shown = (Loading::Idle, None);
-                let action = status_bar_ui(ui, &s.results, shown, &mut export.path);
+                let action = status_bar_ui(ui, &s.results, Loading::Idle, None, &mut export.path);
                 export.ui(ui);
                 if let (Some(StatusAction::Export(format)), Some(scope)) = (action, scope) {
                     export.start(scope, &s.results, file_name(name), format);

@@ -148,15 +148,19 @@ impl ConnectionForm {
 }
 
 /// Draw the bar: the open connections (`strip`: the active one with its label and health),
-/// the form (with the saved connections to pick from), and the attempt under way (with
-/// Cancel) or why the last one failed. Returns what the user asked.
+/// the form (with the `profiles` and the `saved` connections to pick from), and the `attempt`
+/// under way (with Cancel) or the `error` the last one failed with. Returns what the user
+/// asked.
 #[must_use]
 pub(super) fn connection_bar_ui(
     ui: &mut Ui,
-    (form, profiles, saved): (&mut ConnectionForm, &Profiles, &SavedConnections),
+    form: &mut ConnectionForm,
+    profiles: &Profiles,
+    saved: &SavedConnections,
     strip: &Strip<'_>,
     connecting: bool,
-    (error, attempt): (Option<&Error>, Option<&str>),
+    error: Option<&Error>,
+    attempt: Option<&str>,
 ) -> Option<Asked> {
     let mut asked = strip_ui(ui, strip);
     let active = strip.active.and_then(|at| strip.chips.get(at));
@@ -174,7 +178,7 @@ pub(super) fn connection_bar_ui(
             ui.separator();
             asked = asked
                 .take()
-                .or(form_ui(ui, form, (profiles, saved), connecting));
+                .or(form_ui(ui, form, profiles, saved, connecting));
         });
     } else {
         // A narrow window: the form folds into one control instead of wrapping and clipping
@@ -193,7 +197,7 @@ pub(super) fn connection_bar_ui(
                         ui.set_max_width(560.0);
                         asked = asked
                             .take()
-                            .or(form_ui(ui, form, (profiles, saved), connecting));
+                            .or(form_ui(ui, form, profiles, saved, connecting));
                     });
                     if asked.is_some() {
                         ui.close();
@@ -226,7 +230,8 @@ const WIDE_WINDOW: f32 = 1100.0;
 fn form_ui(
     ui: &mut Ui,
     form: &mut ConnectionForm,
-    (profiles, saved): (&Profiles, &SavedConnections),
+    profiles: &Profiles,
+    saved: &SavedConnections,
     connecting: bool,
 ) -> Option<Asked> {
     let mut asked = None;
@@ -256,8 +261,8 @@ fn form_ui(
         }
         labelled_text_ui(ui, "Timeout (s)", &mut form.timeout, 32.0, "10");
         let default_name = SavedConnection::default_name(&form.spec());
-        let naming = (&mut form.name, &mut form.colour, &mut form.protected);
-        if let Some(picked) = naming_ui(ui, naming, saved, &default_name) {
+        let (name, colour, protected) = (&mut form.name, &mut form.colour, &mut form.protected);
+        if let Some(picked) = naming_ui(ui, name, colour, protected, saved, &default_name) {
             form.show_saved(&picked);
         }
         ui.checkbox(&mut form.read_only, "Read-only").on_hover_text(

@@ -9,7 +9,9 @@ use dynoscope_core::connection::{COLOURS, REGIONS, SavedConnection, SavedConnect
 /// Protected.
 pub(super) fn naming_ui(
     ui: &mut Ui,
-    (name, colour, protected): (&mut String, &mut usize, &mut bool),
+    name: &mut String,
+    colour: &mut usize,
+    protected: &mut bool,
     saved: &SavedConnections,
     default_name: &str,
 ) -> Option<SavedConnection> {

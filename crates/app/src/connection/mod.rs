@@ -62,7 +62,8 @@ impl ConnectionFeature {
     /// place is; `read_only` names the connections switched to read-only in earlier runs.
     pub(crate) fn new(
         spawner: &Spawner,
-        (spec, mut options): (&ConnectionSpec, ConnectOptions),
+        spec: &ConnectionSpec,
+        mut options: ConnectOptions,
         read_only: BTreeSet<ConnectionId>,
         saved: SavedConnections,
     ) -> Self {
@@ -100,7 +101,7 @@ impl ConnectionFeature {
             read_only: options.read_only,
             protected: false,
         });
-        feature.connect(spawner, (spec.clone(), options, named), None);
+        feature.connect(spawner, spec.clone(), options, named, None);
         feature
     }
 
@@ -153,7 +154,9 @@ impl ConnectionFeature {
     fn connect(
         &mut self,
         spawner: &Spawner,
-        (spec, options, named): (ConnectionSpec, ConnectOptions, SavedConnection),
+        spec: ConnectionSpec,
+        options: ConnectOptions,
+        named: SavedConnection,
         current: Option<Connection>,
     ) {
         self.remember_read_only(spec.identity(), options.read_only);
@@ -217,10 +220,13 @@ impl ConnectionFeature {
         let was_read_only = self.form.read_only;
         let asked = bar::connection_bar_ui(
             ui,
-            (&mut self.form, &self.profiles, &self.saved),
+            &mut self.form,
+            &self.profiles,
+            &self.saved,
             strip,
             connecting,
-            (self.error.as_ref(), self.attempt.as_deref()),
+            self.error.as_ref(),
+            self.attempt.as_deref(),
         );
         self.follow_read_only(was_read_only, open);
         match asked {
@@ -228,7 +234,7 @@ impl ConnectionFeature {
                 let identity = spec.identity();
                 let current = open.iter().find(|c| c.spec.identity() == identity);
                 let current = current.map(|c| (*c).clone());
-                self.connect(spawner, (spec, options, named), current);
+                self.connect(spawner, spec, options, named, current);
                 None
             }
             Some(Asked::Cancel) => {

@@ -129,10 +129,11 @@ impl EditFeature {
             .and_then(|plan| Ok((plan.write_plan()?.confirmation(), plan)));
         let begun = planned.and_then(|(confirmation, plan)| {
             let last_change = &mut self.last_change;
-            self.write
-                .begin((plan, request.change), confirmation, |sent, confirmed| {
-                    dispatch(scope, last_change, sent, confirmed)
-                })
+            self.write.begin(
+                (plan, request.change),
+                confirmation,
+                |(plan, change), confirmed| dispatch(scope, last_change, plan, change, confirmed),
+            )
         });
         self.error = begun.err();
     }
@@ -176,8 +177,8 @@ impl EditFeature {
             })
             .inner;
         let last_change = &mut self.last_change;
-        self.write.question_ui(ui, |sent, confirmed| {
-            dispatch(scope, last_change, sent, confirmed)
+        self.write.question_ui(ui, |(plan, change), confirmed| {
+            dispatch(scope, last_change, plan, change, confirmed)
         });
         let mut intent = None;
         if let Some(report) = &self.report {
@@ -231,7 +232,8 @@ struct InFlight {
 fn dispatch(
     scope: &Scope<'_>,
     last_change: &mut Option<Change>,
-    (plan, change): (UpdatePlan, Change),
+    plan: UpdatePlan,
+    change: Change,
     confirmed: bool,
 ) -> InFlight {
     *last_change = Some(change);

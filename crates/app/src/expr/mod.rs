@@ -204,7 +204,7 @@ impl ExprFeature {
         });
         let setup = scope.connection.client_setup();
         // An update shown as a whole program, in place of the single request.
-        if !program::program_ui(ui, request, (self.target, &setup), &mut self.program) {
+        if !program::program_ui(ui, request, self.target, &setup, &mut self.program) {
             let code = request.render(self.target, &setup);
             let label_id = ui.weak("Generated request").id;
             ui.add(

@@ -28,7 +28,8 @@ pub(super) fn language(target: Target) -> Option<&'static str> {
 pub(super) fn program_ui(
     ui: &mut Ui,
     request: &Request,
-    (target, setup): (Target, &ClientSetup),
+    target: Target,
+    setup: &ClientSetup,
     on: &mut bool,
 ) -> bool {
     if let Some(note) = target.not_compiled_note() {

@@ -120,9 +120,13 @@ impl HandFeature {
         let last_request = &mut self.last_request;
         self.error = self
             .like
-            .begin((request, replay), confirmation, |sent, confirmed| {
-                send_like(scope, last_request, sent, confirmed)
-            })
+            .begin(
+                (request, replay),
+                confirmation,
+                |(request, replay), confirmed| {
+                    send_like(scope, last_request, request, replay, confirmed)
+                },
+            )
             .err();
     }
 
@@ -154,7 +158,8 @@ pub(super) struct LikeInFlight {
 fn send_like(
     scope: &Scope<'_>,
     last_request: &mut Option<LikeRequest>,
-    (request, replay): (LikeRequest, bool),
+    request: LikeRequest,
+    replay: bool,
     confirmed: bool,
 ) -> LikeInFlight {
     let (connection, info, sent) = (
@@ -225,8 +230,8 @@ pub(super) fn hand_ui(
         hand.dispatch(scope, request, false);
     }
     let last_request = &mut hand.last_request;
-    hand.like.question_ui(ui, |sent, confirmed| {
-        send_like(scope, last_request, sent, confirmed)
+    hand.like.question_ui(ui, |(request, replay), confirmed| {
+        send_like(scope, last_request, request, replay, confirmed)
     });
     if let Some(error) = &hand.error {
         error_ui(ui, error);

@@ -99,7 +99,8 @@ impl DynoscopeApp {
         Self {
             connection: ConnectionFeature::new(
                 &spawner,
-                (&spec, options),
+                &spec,
+                options,
                 std::mem::take(&mut remembered.read_only),
                 std::mem::take(&mut remembered.connections),
             ),

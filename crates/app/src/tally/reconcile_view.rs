@@ -181,8 +181,8 @@ impl Reconcile {
         ui.horizontal_wrapped(|ui| {
             for (target, label) in widgets::PROGRAM_COPIES {
                 if ui.button(label).clicked() {
-                    let setup = (target, &scope.connection.client_setup());
-                    match tally::program(scope.table, rule, None, setup) {
+                    let setup = scope.connection.client_setup();
+                    match tally::program(scope.table, rule, None, target, &setup) {
                         Ok(program) => {
                             self.program_note = Some(format!(
                                 "Copied: the reconcile as a program; {}",

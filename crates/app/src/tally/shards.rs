@@ -79,17 +79,12 @@ pub(super) fn shards_ui(
         ));
     }
     let partition = tally.partition.trim().to_owned();
-    load_ui(ui, (&mut tally.shard_rate, &partition), total, scope);
+    load_ui(ui, &mut tally.shard_rate, &partition, total, scope);
 }
 
 /// Each shard's share of a write rate the user types, against one partition's 1,000 WCU/s, as
 /// bars with the ceiling as a line, then the shard advice for this many shards.
-fn load_ui(
-    ui: &mut Ui,
-    (rate, partition): (&mut String, &str),
-    total: &ShardTotal,
-    scope: &Scope<'_>,
-) {
+fn load_ui(ui: &mut Ui, rate: &mut String, partition: &str, total: &ShardTotal, scope: &Scope<'_>) {
     ui.separator();
     ui.label(RichText::new("Against a partition's ceiling").strong());
     labelled_text_ui(ui, "Writes a second (all shards)", rate, 80.0, "1000");

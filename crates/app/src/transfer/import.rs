@@ -148,7 +148,9 @@ impl FileImport {
                     };
                     let sources = import::import_sources(&path, &connection, &cancel)?;
                     import::check_import(
-                        (&sources, format, &types),
+                        &sources,
+                        format,
+                        &types,
                         &info,
                         &rules,
                         limits,

@@ -14,8 +14,7 @@ use tokio::sync::mpsc;
 use crate::cancel::CancelToken;
 use crate::clone::Part;
 use crate::clone::track::Track;
-use crate::connection::Connection;
-use crate::connection::Reader;
+use crate::connection::{Reader, TableOn};
 use crate::error::{Error, Result};
 use crate::import::{Batches, Feed, ImportReport, Places, count, send_batches};
 use crate::read::{
@@ -69,14 +68,14 @@ impl Part {
     }
 }
 
-/// Copy `part` of `from` on `source` into `to` on `target`: read in the background, cut into
+/// Copy `part` of the table at `source` into the table at `target`: read in the background, cut into
 /// batches, put at most `batches_at_once` at a time (`confirmed`: `--yes`), telling `progress`
 /// after each batch. Cancelling sends no new batch and waits for those in flight; so does an
 /// unknown outcome, a batch not written whole, or an item the destination cannot take. The
 /// report says where each segment goes on from. An error only when `part` cannot be read.
 pub async fn copy(
-    (source, from): (&Connection, &TableInfo),
-    (target, to): (&Connection, &TableInfo),
+    source: TableOn<'_>,
+    target: TableOn<'_>,
     part: Part,
     batches_at_once: usize,
     confirmed: bool,
@@ -84,6 +83,7 @@ pub async fn copy(
     progress: impl FnMut(CopyProgress),
 ) -> Result<CopyReport> {
     let started = Instant::now();
+    let (from, to) = (source.info, target.info);
     let partition = matches!(part, Part::Partition { .. });
     let starts = part.starts()?;
     let total = starts.total();
@@ -100,7 +100,11 @@ pub async fn copy(
     }));
     let (pages_tx, pages_rx) = mpsc::channel(1);
     let reader = {
-        let (client, from, cancel) = (source.client.clone(), from.clone(), cancel.clone());
+        let (client, from, cancel) = (
+            source.connection.client.clone(),
+            from.clone(),
+            cancel.clone(),
+        );
         tokio::spawn(async move { read(&client, &from, part, starts, &cancel, pages_tx).await })
     };
     let (feed_tx, mut feed_rx) = mpsc::channel(1);
@@ -111,7 +115,7 @@ pub async fn copy(
         progress,
     };
     send_batches(
-        target,
+        target.connection,
         to,
         &mut feed_rx,
         batches_at_once,
@@ -246,9 +250,9 @@ async fn cut(
             })
             .collect();
         let mut refused = None;
-        let page_read = (page.consumed_rcu, page.last_key);
+        let (rcu, last_key) = (page.consumed_rcu, page.last_key);
         let Some((number, places, items)) =
-            take_page(&shared, segment, checked, page_read, &mut refused)
+            take_page(&shared, segment, checked, rcu, last_key, &mut refused)
         else {
             continue;
         };
@@ -278,15 +282,16 @@ async fn cut(
     }
 }
 
-/// Count a page read from `segment` in `shared` and place each checked item (its segment's
-/// name, its line there): the number the page is tracked by, and the places and items the
+/// Count a page read from `segment` (`rcu` its read capacity, `last_key` where it ended) in
+/// `shared` and place each checked item (its segment's name, its line there): the number the page is tracked by, and the places and items the
 /// destination can take. An item it cannot take is counted refused, the reason kept in
 /// `refused`. `None` for a segment without a name.
 fn take_page(
     shared: &Mutex<Shared>,
     segment: usize,
     checked: Vec<(Item, Result<()>)>,
-    (rcu, last_key): (f64, Option<Item>),
+    rcu: f64,
+    last_key: Option<Item>,
     refused: &mut Option<String>,
 ) -> Option<(u64, Places, Vec<Item>)> {
     let good = checked.iter().filter(|(_, c)| c.is_ok()).count();

@@ -4,11 +4,10 @@
 
 use crate::cancel::CancelToken;
 use crate::clone::{Part, Verified};
-use crate::connection::Connection;
+use crate::connection::TableOn;
 use crate::diff::{DiffScope, TableDiff, diff};
 use crate::error::Result;
 use crate::report::Report;
-use crate::table::TableInfo;
 use crate::value::whole_text;
 
 /// The check made at the end of a clone.
@@ -42,9 +41,10 @@ impl Check {
     }
 }
 
-/// Compare every item of `part` at the source with the destination's.
+/// Compare every item of `part` at the `source` with the `target`'s.
 pub(super) async fn full(
-    sides: ((&Connection, &TableInfo), (&Connection, &TableInfo)),
+    source: TableOn<'_>,
+    target: TableOn<'_>,
     part: &Part,
     stop: &CancelToken,
 ) -> Result<Check> {
@@ -52,6 +52,12 @@ pub(super) async fn full(
         Part::Table(_) => DiffScope::Table,
         Part::Partition { value, .. } => DiffScope::Partition(whole_text(value)),
     };
-    let found = diff(sides.0, sides.1, &scope, stop).await?;
+    let found = diff(
+        (source.connection, source.info),
+        (target.connection, target.info),
+        &scope,
+        stop,
+    )
+    .await?;
     Ok(Check::Full(Box::new(found)))
 }

@@ -52,8 +52,10 @@ pub(super) fn compare(source: &Described, destination: &Described) -> Sameness {
 /// those cannot tell, by a probe item put into the destination and looked for in the source.
 /// `confirmed`: the user said yes to writes into the destination.
 pub(crate) async fn refuse_self(
-    (source, described): (&Connection, &Described),
-    (target, found): (&Connection, &Described),
+    source: &Connection,
+    described: &Described,
+    target: &Connection,
+    found: &Described,
     confirmed: bool,
 ) -> Result<()> {
     if compare(described, found) == Sameness::Different {

@@ -25,7 +25,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::admin::{self, AdminEvent};
 use crate::cancel::{CancelToken, unless_stopped};
-use crate::connection::Connection;
+use crate::connection::{Connection, TableOn};
 use crate::error::{Error, Result};
 use crate::read::{self, SegmentStarts};
 use crate::report::Report;
@@ -150,7 +150,7 @@ pub async fn run(
             after: after.clone(),
         },
     };
-    let found = asked((source, &described), target, plan, confirmed, stop).await?;
+    let found = asked(source, &described, target, plan, confirmed, stop).await?;
     let decided = target_of(&described, &plan.to_table, target, found)?;
     let (schema, stream_after, settled) =
         schema_step(target, plan, decided, confirmed, stop, on_event).await?;
@@ -160,9 +160,10 @@ pub async fn run(
     }
     let to = read::describe_unless_stopped(&target.reader(), &plan.to_table, stop).await?;
     let progress = |progress| on_event(CloneEvent::Progress(progress));
+    let (source_table, target_table) = (TableOn::new(source, &from), TableOn::new(target, &to));
     let copied = copy(
-        (source, &from),
-        (target, &to),
+        source_table,
+        target_table,
         part.clone(),
         plan.batches_at_once,
         confirmed,
@@ -190,11 +191,10 @@ pub async fn run(
             Part::Table(starts) => starts.total(),
             Part::Partition { .. } => 1,
         };
-        let sides = ((source, &from), (target, &to));
         report.verified = Some(if plan.full_check {
-            full::full(sides, &part, stop).await
+            full::full(source_table, target_table, &part, stop).await
         } else {
-            verify(sides, &part, segments, sample, stop)
+            verify(source_table, target_table, &part, segments, sample, stop)
                 .await
                 .map(Check::Sampled)
         });
@@ -202,11 +202,13 @@ pub async fn run(
     Ok(report)
 }
 
-/// The destination described (`None`: no table of that name), once writing into it is
-/// allowed: refused when read-only, asked off this machine or when it holds items already
-/// (even on this machine), and refused when it is the source itself reached another way.
+/// The destination on `target` described (`None`: no table of that name), once writing into it
+/// is allowed: refused when read-only, asked off this machine or when it holds items already
+/// (even on this machine), and refused when it is the source (on `source`, `described`) itself
+/// reached another way.
 async fn asked(
-    (source, described): (&Connection, &Described),
+    source: &Connection,
+    described: &Described,
     target: &Connection,
     plan: &ClonePlan,
     confirmed: bool,
@@ -234,7 +236,7 @@ async fn asked(
         .is_some_and(|found| identity::compare(described, found) == identity::Sameness::Undecided);
     question(&destination, plan, holds.as_deref(), maybe_self).check(confirmed)?;
     if let Some(found) = &found {
-        identity::refuse_self((source, described), (target, found), confirmed).await?;
+        identity::refuse_self(source, described, target, found, confirmed).await?;
     }
     Ok(found)
 }

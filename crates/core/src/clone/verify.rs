@@ -12,11 +12,9 @@ use tokio::task::JoinSet;
 
 use crate::cancel::CancelToken;
 use crate::clone::Part;
-use crate::connection::Connection;
-use crate::connection::Reader;
+use crate::connection::{Reader, TableOn};
 use crate::error::{Error, Result};
 use crate::read::{self, BrowseRequest, Page, Until};
-use crate::table::TableInfo;
 use crate::value::{self, Item};
 
 /// Partitions counted by name; beyond them, counted in [`BUCKETS`] buckets by a hash of the key.
@@ -133,18 +131,17 @@ impl Counts {
     }
 }
 
-/// Read `part` of `info` on `client` (the whole partition or table, from its beginning),
-/// handing each page to `on_page`; the read capacity.
+/// Read `part` of `table` (the whole partition or table, from its beginning), handing each page
+/// to `on_page`; the read capacity.
 async fn read_all(
-    client: &aws_sdk_dynamodb::Client,
-    info: &TableInfo,
+    table: TableOn<'_>,
     part: &Part,
     segments: usize,
     stop: &CancelToken,
     mut on_page: impl FnMut(&Page),
 ) -> Result<f64> {
     let mut rcu = 0.0;
-    let reader = Reader::of(client);
+    let (info, reader) = (table.info, Reader::of(&table.connection.client));
     match part {
         Part::Table(_) => {
             let read = read::scan_whole(&reader, info, segments, stop, |page, _| {
@@ -167,19 +164,21 @@ async fn read_all(
     Ok(rcu)
 }
 
-/// Check `to` on `target` against `from` on `source` for `part`: both sides counted per
+/// Check the table at `target` against the one at `source` for `part`: both sides counted per
 /// partition (a scan of `segments`, or a Query), then `sample` items compared.
 pub async fn verify(
-    ((source, from), (target, to)): ((&Connection, &TableInfo), (&Connection, &TableInfo)),
+    source: TableOn<'_>,
+    target: TableOn<'_>,
     part: &Part,
     segments: usize,
     sample: usize,
     stop: &CancelToken,
 ) -> Result<Verified> {
+    let (from, to) = (source.info, target.info);
     let mut counts = Counts::default();
     let mut chosen: BinaryHeap<(u64, String)> = BinaryHeap::new();
     let (mut items, key_names) = ((0u64, 0u64), from.key_names());
-    let mut rcu = read_all(&source.client, from, part, segments, stop, |page| {
+    let mut rcu = read_all(source, part, segments, stop, |page| {
         for item in &page.items {
             items.0 += 1;
             if let Some(pk) = item.get(&from.partition.name) {
@@ -194,7 +193,7 @@ pub async fn verify(
         }
     })
     .await?;
-    rcu += read_all(&target.client, to, part, segments, stop, |page| {
+    rcu += read_all(target, part, segments, stop, |page| {
         for item in &page.items {
             items.1 += 1;
             if let Some(pk) = item.get(&to.partition.name) {
@@ -230,7 +229,7 @@ pub async fn verify(
         .filter_map(|(_, text)| value::item_from_dynamodb_json(&text).ok())
         .collect();
     let sampled = keys.len();
-    let (differences, sample_rcu) = compare((source, from), (target, to), keys, stop).await?;
+    let (differences, sample_rcu) = compare(source, target, keys, stop).await?;
     let difference_count = differences.len();
     Ok(Verified {
         items,
@@ -249,12 +248,13 @@ pub async fn verify(
 /// Read each of `keys` consistently on both sides, at most [`AT_ONCE`] at a time; each item
 /// that differs, in words, in the order of `keys`, and the read capacity.
 async fn compare(
-    (source, from): (&Connection, &TableInfo),
-    (target, to): (&Connection, &TableInfo),
+    source: TableOn<'_>,
+    target: TableOn<'_>,
     keys: Vec<Item>,
     stop: &CancelToken,
 ) -> Result<(Vec<String>, f64)> {
-    let names = from.key_names();
+    let names = source.info.key_names();
+    let clients = (&source.connection.client, &target.connection.client);
     let mut found: Vec<Option<String>> = vec![None; keys.len()];
     let mut rcu = 0.0;
     let mut reads = JoinSet::new();
@@ -263,8 +263,8 @@ async fn compare(
         while reads.len() < AT_ONCE
             && let Some((at, key)) = queue.next()
         {
-            let (s, t) = (source.client.clone(), target.client.clone());
-            let (from, to) = (from.name.clone(), to.name.clone());
+            let (s, t) = (clients.0.clone(), clients.1.clone());
+            let (from, to) = (source.info.name.clone(), target.info.name.clone());
             reads.spawn(async move {
                 let a = read::get_item_costed(&Reader::of(&s), &from, key.clone()).await;
                 let b = read::get_item_costed(&Reader::of(&t), &to, key.clone()).await;

@@ -10,6 +10,7 @@ mod open;
 pub(crate) mod prices;
 mod profiles;
 mod reader;
+mod table_on;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -34,6 +35,7 @@ pub use open::{ConnectOptions, DEFAULT_TIMEOUT, Opened, open};
 pub use profiles::{Profiles, read_profiles, read_profiles_from};
 pub(crate) use profiles::{aws_configuration_present, aws_files};
 pub use reader::Reader;
+pub use table_on::TableOn;
 
 /// The region used when an endpoint or the sandbox is given none.
 pub(crate) const DEFAULT_LOCAL_REGION: &str = "us-east-1";

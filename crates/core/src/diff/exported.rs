@@ -187,9 +187,9 @@ fn feed(
             }
         }
     }
-    if let Some(twice) = keys.finish()? {
+    if let Some((first, second)) = keys.finish()? {
         let names: Vec<String> = files.iter().map(|f| f.name()).collect();
-        return Err(twice_in_export(&names, twice));
+        return Err(twice_in_export(&names, first, second));
     }
     if !batch.is_empty() {
         let _gone = tx.blocking_send(batch);

@@ -68,8 +68,8 @@ pub async fn diff(
     if let DiffScope::Keys(keys) = scope {
         return by_keys(a, b, keys, scope, stop).await;
     }
-    let sources = (Source::Live(a.0, a.1), Source::Live(b.0, b.1));
-    compare_sources(sources, a.1, scope, stop).await
+    let (source_a, source_b) = (Source::Live(a.0, a.1), Source::Live(b.0, b.1));
+    compare_sources(source_a, source_b, a.1, scope, stop).await
 }
 
 /// Compare two sides, either of them an export's files (S3 export format): every item, by key;
@@ -86,12 +86,13 @@ pub async fn diff_sources(
             same_keys(info, table)?;
         }
     }
-    compare_sources((a, b), info, &DiffScope::Table, stop).await
+    compare_sources(a, b, info, &DiffScope::Table, stop).await
 }
 
 /// Read both sides at once, pair their items by key, then read the differing ones again.
 async fn compare_sources(
-    (a, b): (Source<'_>, Source<'_>),
+    a: Source<'_>,
+    b: Source<'_>,
     info: &TableInfo,
     scope: &DiffScope,
     stop: &CancelToken,
@@ -195,7 +196,7 @@ async fn by_keys(
     scope: &DiffScope,
     stop: &CancelToken,
 ) -> Result<TableDiff> {
-    let mut diff = TableDiff::new(side(a), side(b), scope);
+    let mut diff = TableDiff::new(side(a.0, a.1), side(b.0, b.1), scope);
     let (reader_a, reader_b) = (a.0.reader(), b.0.reader());
     for key in keys {
         if stop.is_cancelled() {
@@ -288,7 +289,8 @@ async fn read_side(
     }
 }
 
-fn side((connection, info): (&Connection, &TableInfo)) -> Side {
+/// The side of the report that `info`'s table on `connection` is, before anything is read.
+fn side(connection: &Connection, info: &TableInfo) -> Side {
     Side {
         table: info.name.clone(),
         place: Destination::of(connection).place(),

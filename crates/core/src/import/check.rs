@@ -134,7 +134,9 @@ pub struct ImportCheck {
 impl ImportCheck {
     /// A check of `sources` before its first item is read.
     fn begun(
-        (sources, format, types): (&ImportSources, Format, &HashMap<String, CellType>),
+        sources: &ImportSources,
+        format: Format,
+        types: &HashMap<String, CellType>,
         info: &TableInfo,
         rules: &[TallyRule],
     ) -> Self {
@@ -225,14 +227,16 @@ fn nothing_to_import(path: &Path, format: Format, invalid: usize) -> Error {
 /// and line; a path without items is "nothing to import"; `cancel` ends it with
 /// [`Error::Cancelled`]. Nothing is written.
 pub fn check_import(
-    (sources, format, types): (&ImportSources, Format, &HashMap<String, CellType>),
+    sources: &ImportSources,
+    format: Format,
+    types: &HashMap<String, CellType>,
     info: &TableInfo,
     rules: &[TallyRule],
     limits: CheckLimits,
     cancel: &CancelToken,
     mut on_progress: impl FnMut(StreamProgress),
 ) -> Result<ImportCheck> {
-    let mut check = ImportCheck::begun((sources, format, types), info, rules);
+    let mut check = ImportCheck::begun(sources, format, types, info, rules);
     let mut keys = KeysSeen::new(limits.keys_in_memory);
     let mut progress = StreamProgress::default();
     let mut reported_bytes = 0;

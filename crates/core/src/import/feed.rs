@@ -105,8 +105,8 @@ fn reopen(
         Ok(_) => return Err(changed("its size, time or ETag")),
         Err(e) => return Err(e.to_string()),
     }
-    let format = (checked.format, &checked.types);
-    (source.items_as_checked(format, &file.fingerprint)).map_err(|e| e.to_string())
+    let (format, types) = (checked.format, &checked.types);
+    (source.items_as_checked(format, types, &file.fingerprint)).map_err(|e| e.to_string())
 }
 
 /// The batch being filled: its items, their places and their size.

@@ -50,11 +50,13 @@ impl DataSource {
         FileItems::of_source(self.0.as_ref(), format, types)
     }
 
-    /// Its items again, read only while it is as `checked` (an object in S3 is read with
-    /// `If-Match` on the ETag it had when checked, so a replacement is refused by S3 itself).
+    /// Its items again in `format` (`types` for CSV columns), read only while it is as
+    /// `checked` (an object in S3 is read with `If-Match` on the ETag it had when checked, so a
+    /// replacement is refused by S3 itself).
     pub(crate) fn items_as_checked(
         &self,
-        (format, types): (Format, &HashMap<String, CellType>),
+        format: Format,
+        types: &HashMap<String, CellType>,
         checked: &Fingerprint,
     ) -> Result<FileItems> {
         match self.0.pinned(checked) {

@@ -338,7 +338,7 @@ impl LikeRequest {
             _ => None,
         };
         let now = liked_at.map(|secs| ("likedAt", secs));
-        transaction.like_program(target, &self.destination.client_setup(), (refused, now))
+        transaction.like_program(target, &self.destination.client_setup(), refused, now)
     }
 
     /// The request as low-level JSON (`TransactItems`), as the article shows it.

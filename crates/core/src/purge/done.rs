@@ -168,7 +168,8 @@ pub struct PurgeRun {
 /// `progress` hears the delete pass after each batch.
 pub async fn delete_counted(
     connection: &Connection,
-    (info, source): (&TableInfo, &PurgeSource),
+    info: &TableInfo,
+    source: &PurgeSource,
     counted: CountedPurge,
     choice: Option<TallyChoice>,
     confirmed: bool,

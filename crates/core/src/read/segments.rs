@@ -182,8 +182,7 @@ pub async fn scan_segments(
     mut on_event: impl FnMut(SegmentEvent),
 ) -> SegmentsStopped {
     let client = reader.sdk();
-    let read = (client, request, until, backoff, cancel);
-    scan_with(read, starts, |event| {
+    scan_with(client, request, until, backoff, cancel, starts, |event| {
         on_event(event);
         std::future::ready(())
     })
@@ -211,8 +210,8 @@ pub(crate) async fn scan_segments_into(
             stop.cancel();
         })
     };
-    let read = (client, request, Until::LastPage, backoff, &stop);
-    let stopped = scan_with(read, starts, |event| {
+    let until = Until::LastPage;
+    let stopped = scan_with(client, request, until, backoff, &stop, starts, |event| {
         let (events, stop) = (events.clone(), stop.clone());
         async move {
             if events.send(event).await.is_err() {
@@ -227,13 +226,11 @@ pub(crate) async fn scan_segments_into(
 
 /// The scan itself, each event handed to `on_event` and waited for.
 async fn scan_with<F: std::future::Future<Output = ()>>(
-    (client, request, until, backoff, cancel): (
-        &Client,
-        &BrowseRequest,
-        Until,
-        &Backoff,
-        &CancelToken,
-    ),
+    client: &Client,
+    request: &BrowseRequest,
+    until: Until,
+    backoff: &Backoff,
+    cancel: &CancelToken,
     starts: SegmentStarts,
     mut on_event: impl FnMut(SegmentEvent) -> F,
 ) -> SegmentsStopped {
@@ -253,6 +250,7 @@ async fn scan_with<F: std::future::Future<Output = ()>>(
     // Pages wait in a bounded channel (a segment waits while it is full); notes of waits are
     // few and small, so they never hold a segment up.
     let (pages_tx, mut pages) = mpsc::channel(at_once);
+    #[expect(clippy::disallowed_methods, reason = "notes are few: one per wait")]
     let (notes_tx, mut notes) = mpsc::unbounded_channel();
     let shared = Arc::new(Shared {
         client: client.clone(),
@@ -274,8 +272,9 @@ async fn scan_with<F: std::future::Future<Output = ()>>(
             let Some((segment, start)) = queue.pop_front() else {
                 break;
             };
-            let channels = (pages_tx.clone(), notes_tx.clone());
-            running.spawn(read_segment(Arc::clone(&shared), segment, start, channels));
+            let (pages, notes) = (pages_tx.clone(), notes_tx.clone());
+            let read = read_segment(Arc::clone(&shared), segment, start, pages, notes);
+            running.spawn(read);
         }
         tokio::select! {
             biased;
@@ -341,10 +340,8 @@ async fn read_segment(
     shared: Arc<Shared>,
     segment: usize,
     mut start: Option<Item>,
-    (pages, notes): (
-        mpsc::Sender<SegmentEvent>,
-        mpsc::UnboundedSender<SegmentEvent>,
-    ),
+    pages: mpsc::Sender<SegmentEvent>,
+    notes: mpsc::UnboundedSender<SegmentEvent>,
 ) -> Result<Stopped> {
     let mut request = shared.request.clone();
     let to_i32 = |n: usize| i32::try_from(n).unwrap_or(i32::MAX);

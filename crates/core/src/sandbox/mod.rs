@@ -90,7 +90,8 @@ impl Sandbox {
     async fn serve(db: dynoxide::Database, port: u16, open: oneshot::Receiver<()>) -> Result<Self> {
         let (ready_tx, ready_rx) = oneshot::channel::<Result<SocketAddr>>();
         let (shutdown_tx, shutdown_rx) = oneshot::channel::<()>();
-        let (stopped_tx, stopped_rx) = std::sync::mpsc::channel::<()>();
+        // One message, once: room for it, so the server thread never waits to say it stopped.
+        let (stopped_tx, stopped_rx) = std::sync::mpsc::sync_channel::<()>(1);
         let server_db = db.clone();
         std::thread::Builder::new()
             .name("dynoscope-sandbox".into())

@@ -45,6 +45,7 @@ mod write;
 #[cfg(test)]
 mod write_tests;
 
+pub use crate::tally::ExportAt;
 pub use diff::{CompareTalliesSpec, Compared, DiffSpec};
 pub use got::Got;
 pub use item::{DeleteSpec, GetSpec, PutSpec};
@@ -54,7 +55,7 @@ pub use purge::{PurgeScope, PurgeSpec};
 pub use read::{FilterSpec, ReadSpec};
 pub use read_runs::ItemsRead;
 pub use reconcile_document::{ReconcileDocument, RepairAllDocument};
-pub use reconcile_runs::{ExportAt, ReconcileFrom, ReconcileRun};
+pub use reconcile_runs::{ReconcileFrom, ReconcileRun};
 pub use rule::{PlanChoice, RuleSpec, TallySpec};
 pub use shard_runs::ShardSum;
 pub use snapshot::{SnapshotSpec, SnapshotWritten};

@@ -16,10 +16,10 @@ use crate::spec::TallySpec;
 use crate::spec::{ReconcileDocument, RepairAllDocument};
 use crate::table::TableInfo;
 use crate::tally::{
-    self, ParentDocument, ParentSource, PassRead, ReconcileEvent, ReconcilePlan, Reconciled,
-    RepairAll, TotalsDocument,
+    self, ExportAt, ParentDocument, ParentSource, PassRead, ReconcileEvent, ReconcilePlan,
+    Reconciled, RepairAll, TotalsDocument,
 };
-use crate::transfer::{Format, S3Location, StreamProgress};
+use crate::transfer::{S3Location, StreamProgress};
 
 /// The drifted parents (and those not checked) a document lists, the worst first; the totals
 /// count them all, and the CLI's `--output jsonl` prints every parent.
@@ -34,15 +34,6 @@ pub enum ReconcileFrom {
     /// The files of a DynamoDB export here, or its objects in S3: no request to the table, no
     /// read capacity.
     Export(ExportAt),
-}
-
-/// An export to reconcile from.
-#[derive(Debug, Clone)]
-pub struct ExportAt {
-    /// A folder or file here, or `s3://BUCKET/PREFIX`.
-    pub location: String,
-    /// The export's format.
-    pub format: Format,
 }
 
 /// A reconcile, finished or stopped.
@@ -191,8 +182,8 @@ async fn export_checks(
     let on_progress = move |read: StreamProgress| {
         seen.send_replace(read.items);
     };
-    let at = (export.location.as_str(), export.format);
-    let checked = tally::check_export_at(connection, (info, rule), at, stop, on_progress);
+    let table = tally::RuledTable { info, rule };
+    let checked = tally::check_export_at(connection, table, export, stop, on_progress);
     tokio::pin!(checked);
     let mut told = 0_u64;
     let mut read_items = |items: u64, on_event: &mut dyn FnMut(ReconcileEvent)| {

@@ -108,7 +108,7 @@ impl TallySpec {
         let info = read::describe_unless_stopped(&connection.reader(), &self.table, stop).await?;
         let rule = self.rule.tally_rule()?;
         let setup = connection.client_setup();
-        tally::program(&info, &rule, self.pk.clone(), (target, &setup))
+        tally::program(&info, &rule, self.pk.clone(), target, &setup)
     }
 }
 

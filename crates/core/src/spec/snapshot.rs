@@ -75,12 +75,14 @@ impl SnapshotSpec {
         ))
     }
 
-    /// Take it and write it to `path` (an existing file kept unless `if_exists` replaces it:
-    /// checked before anything is read).
+    /// Take it from `info`'s table on `connection` and write it to `path` (an existing file
+    /// kept unless `if_exists` replaces it: checked before anything is read).
     pub async fn write_to(
         &self,
-        (connection, info): (&Connection, &TableInfo),
-        (path, if_exists): (PathBuf, IfExists),
+        connection: &Connection,
+        info: &TableInfo,
+        path: PathBuf,
+        if_exists: IfExists,
         stop: &CancelToken,
     ) -> Result<SnapshotWritten> {
         crate::files::check_target(&path, if_exists)?;

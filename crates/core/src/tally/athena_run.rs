@@ -19,7 +19,7 @@ use crate::connection::Connection;
 use crate::cost::{Pricing, money};
 use crate::error::{Error, Result};
 use crate::table::TableInfo;
-use crate::tally::TallyRule;
+use crate::tally::RuledTable;
 use crate::tally::athena::{athena_statements, athena_table, data_folder};
 use crate::tally::athena_report::AthenaRun;
 use crate::tally::athena_rows::{NamedRow, Pages, drifted_checks};
@@ -105,13 +105,14 @@ fn table_for(info: &TableInfo, location: &str) -> String {
     format!("{}_{:08x}", athena_table(&info.name), hash & 0xffff_ffff)
 }
 
-/// Run the reconcile of `rule` over the export `spec` names, in Athena.
+/// Run the reconcile of `table`'s rule over the export `spec` names, in Athena.
 pub async fn run_in_athena(
     connection: &Connection,
-    (info, rule): (&TableInfo, &TallyRule),
+    table: RuledTable<'_>,
     spec: &AthenaRunSpec,
     stop: &CancelToken,
 ) -> Result<AthenaRun> {
+    let RuledTable { info, rule } = table;
     spec.check()?;
     if connection.is_read_only() {
         // Not a read: Athena makes a Glue table and writes the query's results to S3.

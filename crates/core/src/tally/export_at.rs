@@ -7,10 +7,10 @@ use crate::cancel::CancelToken;
 use crate::connection::Connection;
 use crate::error::{Error, Result};
 use crate::report::plural;
-use crate::table::{TableInfo, human_bytes};
+use crate::table::human_bytes;
 use crate::tally::one_pass::OnePass;
 use crate::tally::plan::export_method;
-use crate::tally::{ParentCheck, TallyRule};
+use crate::tally::{ParentCheck, RuledTable};
 use crate::transfer::{
     Format, KEYS_IN_MEMORY, KeysSeen, StreamProgress, export_sources, stream_sources,
     twice_in_export,
@@ -60,19 +60,31 @@ impl ExportChecked {
     }
 }
 
+/// An export to reconcile from.
+#[derive(Debug, Clone)]
+pub struct ExportAt {
+    /// A folder or file here, or `s3://BUCKET/PREFIX`.
+    pub location: String,
+    /// The export's format.
+    pub format: Format,
+}
+
 /// Objects read from S3 at a time: each mostly waits on the network.
 const S3_AT_ONCE: usize = 4;
 
-/// Reconcile `rule` from the export of table `info` at `location` (a file or folder here, or
-/// `s3://BUCKET/PREFIX` read with `connection`'s S3 client), in `format`: no DynamoDB request is
-/// sent (`info` gives the keys). `on_progress` hears about every block read.
+/// Reconcile `table`'s rule from the export of that table `at` its location (a file or folder
+/// here, or `s3://BUCKET/PREFIX` read with `connection`'s S3 client), in its format: no DynamoDB
+/// request is sent (the table's description gives the keys). `on_progress` hears about every
+/// block read.
 pub async fn check_export_at(
     connection: &Connection,
-    (info, rule): (&TableInfo, &TallyRule),
-    (location, format): (&str, Format),
+    table: RuledTable<'_>,
+    at: &ExportAt,
     cancel: &CancelToken,
     on_progress: impl FnMut(StreamProgress) + Send + 'static,
 ) -> Result<ExportChecked> {
+    let RuledTable { info, rule } = table;
+    let (location, format) = (at.location.as_str(), at.format);
     let data = export_sources(&connection.s3(), location, cancel).await?;
     let (owned, rule, stop) = (info.clone(), rule.clone(), cancel.clone());
     let sources = data.sources;
@@ -97,8 +109,9 @@ pub async fn check_export_at(
             format,
             &wanted,
             &stop,
-            (on_item, on_progress),
             at_once,
+            on_item,
+            on_progress,
         )?;
         if stop.is_cancelled() {
             return Ok((None, read));
@@ -106,8 +119,8 @@ pub async fn check_export_at(
         if let Some(error) = failed {
             return Err(error);
         }
-        if let Some(twice) = keys.finish()? {
-            return Err(twice_in_export(&names, twice));
+        if let Some((first, second)) = keys.finish()? {
+            return Err(twice_in_export(&names, first, second));
         }
         Ok((Some(pass), read))
     })

@@ -36,7 +36,7 @@ pub(crate) use count::{count_children, load_parent_costed, missing_parent};
 pub use document::{ParentDocument, RepairDocument, TotalsDocument};
 pub(crate) use drift::stored_tally;
 pub use drift::{drift, last_touched};
-pub use export_at::{ExportChecked, check_export_at};
+pub use export_at::{ExportAt, ExportChecked, check_export_at};
 pub use imported::ImportTallies;
 pub use one_pass::OnePass;
 pub use plan::{
@@ -48,7 +48,7 @@ pub use reconcile::{ReconcileEvent, Reconciled, find_parents, reconcile, reconci
 pub use repair::{
     RepairAll, RepairReport, repair, repair_all, repair_all_confirmation, repair_plan,
 };
-pub use rule::{ChildSource, ParentMatch, Rule, ShardRule, TallyRule};
+pub use rule::{ChildSource, ParentMatch, Rule, RuledTable, ShardRule, TallyRule};
 pub use rulebook::RuleBook;
 pub use rulebook::SavedRules;
 pub use shards::{ShardTotal, sum_shards};

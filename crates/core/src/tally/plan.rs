@@ -276,8 +276,8 @@ pub fn check_export(
     if let Some(error) = failed {
         return Err(error);
     }
-    if let Some(twice) = keys.finish()? {
-        return Err(transfer::twice_in_export(&names, twice));
+    if let Some((first, second)) = keys.finish()? {
+        return Err(transfer::twice_in_export(&names, first, second));
     }
     let method = export_method(&names, read.items);
     Ok((Some(pass.finish(info, &method)), read))

@@ -14,7 +14,8 @@ pub fn program(
     info: &TableInfo,
     rule: &TallyRule,
     only: Option<String>,
-    (target, setup): (Target, &ClientSetup),
+    target: Target,
+    setup: &ClientSetup,
 ) -> Result<Program> {
     let ChildSource::SortKeyPrefix(child_prefix) = &rule.children else {
         return Err(Error::Invalid(

@@ -3,6 +3,7 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
+use crate::table::TableInfo;
 use crate::value::Item;
 
 /// Which items are parents.
@@ -105,6 +106,15 @@ impl Rule {
             Self::Shards(rule) => format!("sum({}….{})", rule.prefix, rule.attribute),
         }
     }
+}
+
+/// A table described and one of its tally rules: what a reconcile checks.
+#[derive(Debug, Clone, Copy)]
+pub struct RuledTable<'a> {
+    /// The table, described (its keys).
+    pub info: &'a TableInfo,
+    /// The rule its parents, tallies and children follow.
+    pub rule: &'a TallyRule,
 }
 
 #[cfg(test)]

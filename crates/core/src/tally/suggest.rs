@@ -50,7 +50,7 @@ pub fn suggest(items: &[Item], pk: &str, sk: &str) -> Vec<Rule> {
     let mut unnamed = Vec::new();
     let seen = seen_in(items, pk, sk);
     for item in items {
-        parent_rules(item, (pk, sk), &seen, &mut named, &mut unnamed);
+        parent_rules(item, pk, sk, &seen, &mut named, &mut unnamed);
     }
     for ((prefix, attribute), shards) in seen.shard_groups {
         // Every item under the prefix is a numbered shard: `LIKE#USER#0421` among
@@ -111,12 +111,13 @@ fn seen_in(items: &[Item], pk: &str, sk: &str) -> Seen {
     seen
 }
 
-/// The tally rules a parent `item` (a sort key without `#`) suggests for each child prefix of
-/// its partition: into `named` when a number's name says so, else into `unnamed` when a number
-/// equals the children loaded.
+/// The tally rules a parent `item` (keyed `pk`/`sk`, a sort key without `#`) suggests for each
+/// child prefix of its partition: into `named` when a number's name says so, else into
+/// `unnamed` when a number equals the children loaded.
 fn parent_rules(
     item: &Item,
-    (pk, sk): (&str, &str),
+    pk: &str,
+    sk: &str,
     seen: &Seen,
     named: &mut Vec<Rule>,
     unnamed: &mut Vec<Rule>,

@@ -144,7 +144,7 @@ pub(crate) fn read_window(
             info.name
         ))
     })?;
-    let names = (info.partition.name.as_str(), sort.name.as_str());
+    let (pk, sk) = (info.partition.name.as_str(), sort.name.as_str());
     let mut window = Window {
         files: sources.iter().map(|s| PathBuf::from(s.name())).collect(),
         ..Window::default()
@@ -166,7 +166,7 @@ pub(crate) fn read_window(
             any_old |= record.old.is_some();
             window.records += 1;
             let at = (file.as_path(), line);
-            add(&mut window, rule, child_prefix, names, &record, at)
+            add(&mut window, rule, child_prefix, pk, sk, &record, at)
                 .map_err(|e| located(&file, line, &e))?;
         }
     }
@@ -254,7 +254,8 @@ fn add(
     window: &mut Window,
     rule: &TallyRule,
     child_prefix: &str,
-    (pk, sk): (&str, &str),
+    pk: &str,
+    sk: &str,
     record: &Record,
     at: (&Path, usize),
 ) -> Result<()> {

@@ -160,10 +160,10 @@ impl KeysSeen {
     }
 }
 
-/// The error of a key met twice in an export's files or objects named `names` (by number, as
-/// the places count them): an export holds each item once, so a folder holding two exports, or a
+/// The error of a key met twice, at `first` and again at `second`, in an export's files or
+/// objects named `names` (by number, as the places count them): an export holds each item once, so a folder holding two exports, or a
 /// manifest naming one object twice, would count every item twice.
-pub(crate) fn twice_in_export(names: &[String], (first, second): (Place, Place)) -> Error {
+pub(crate) fn twice_in_export(names: &[String], first: Place, second: Place) -> Error {
     let name = |n: u32| names.get(n as usize).map_or("the export", String::as_str);
     let also = if first.0 == second.0 {
         format!("line {}", first.1)

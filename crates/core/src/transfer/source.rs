@@ -76,7 +76,7 @@ impl FileItems {
             return Self::open(path, format, types);
         }
         let (input, action) = source.open()?;
-        Self::of_text(PathBuf::from(source.name()), (input, action), format, types)
+        Self::of_text(PathBuf::from(source.name()), input, action, format, types)
     }
 
     /// Open the file at `path` in `format` (`types` applies to CSV columns; a CSV header is read
@@ -86,13 +86,15 @@ impl FileItems {
         format: Format,
         types: &HashMap<String, CellType>,
     ) -> Result<Self> {
-        Self::of_text(path.to_owned(), open_text(path)?, format, types)
+        let (input, action) = open_text(path)?;
+        Self::of_text(path.to_owned(), input, action, format, types)
     }
 
     /// The items of the text `input` (read by `action`), named `path`.
     fn of_text(
         path: PathBuf,
-        (input, action): (Input, &'static str),
+        input: Input,
+        action: &'static str,
         format: Format,
         types: &HashMap<String, CellType>,
     ) -> Result<Self> {

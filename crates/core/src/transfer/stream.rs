@@ -55,7 +55,7 @@ pub(crate) fn stream_items(
     let sources: Vec<Box<dyn TextSource>> = (files.iter())
         .map(|f| Box::new(f.clone()) as Box<dyn TextSource>)
         .collect();
-    stream_sources(sources, format, wanted, cancel, (on_item, on_progress), 1)
+    stream_sources(sources, format, wanted, cancel, 1, on_item, on_progress)
 }
 
 /// Where the text of one file of an export comes from: a file here, or an object in S3.
@@ -109,8 +109,9 @@ pub(crate) fn stream_sources(
     format: Format,
     wanted: &HashSet<String>,
     cancel: &CancelToken,
-    (mut on_item, mut on_progress): (impl FnMut(Item, Place), impl FnMut(StreamProgress)),
     at_once: usize,
+    mut on_item: impl FnMut(Item, Place),
+    mut on_progress: impl FnMut(StreamProgress),
 ) -> Result<StreamProgress> {
     if !matches!(
         format,

@@ -24,14 +24,26 @@ pub(super) struct Over<'a> {
     pub cancel: &'a CancelToken,
 }
 
-/// Poll one parent (`id`, its partition key `pk` and value) every `every`, as `over` says.
+/// The one parent a watch follows, when it follows one.
+#[derive(Debug, Clone)]
+pub(super) struct OneParent {
+    /// Its id, as the fold names it: its partition key, or the rule's id attribute.
+    pub id: String,
+    /// Its partition key, as typed.
+    pub pk: String,
+    /// Its partition key's value.
+    pub partition: AttributeValue,
+}
+
+/// Poll `one` parent every `every`, as `over` says.
 pub(super) async fn poll(
     over: &Over<'_>,
     config: FoldConfig,
-    (id, pk, partition): (&str, &str, AttributeValue),
+    one: &OneParent,
     every: Duration,
     mut on: impl FnMut(WatchProgress),
 ) -> Result<Watched> {
+    let (id, pk, partition) = (one.id.as_str(), one.pk.as_str(), &one.partition);
     let (connection, info, plan, cancel) = (over.connection, over.info, over.plan, over.cancel);
     let (until, for_time) = (over.until, over.for_time);
     let started_ms = now_ms();

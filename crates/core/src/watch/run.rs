@@ -18,7 +18,7 @@ use crate::tally::{self, ChildSource, TallyRule};
 use crate::value::{cell_text, whole_text};
 use crate::watch::check::start_check;
 use crate::watch::plan::start_lines;
-use crate::watch::poll::{Over, poll};
+use crate::watch::poll::{OneParent, Over, poll};
 use crate::watch::{CounterFold, FoldConfig, WatchPlan, WatchProgress, WatchScope, Watched};
 
 /// The one parent's id: its partition key, or the rule's id attribute read from it.
@@ -45,19 +45,23 @@ async fn one_id(
     }
 }
 
-/// The one parent (its id, its key as typed and its key value) when `plan` watches one, its id
-/// set on `config`; for every parent, `config` keeps only counters.
+/// The one parent when `plan` watches one, its id set on `config`; for every parent, `config`
+/// keeps only counters.
 async fn scope_of(
     connection: &Connection,
     info: &TableInfo,
     plan: &WatchPlan,
     config: &mut FoldConfig,
-) -> Result<Option<(String, String, AttributeValue)>> {
+) -> Result<Option<OneParent>> {
     Ok(match &plan.scope {
         WatchScope::One { partition, pk } => {
             let id = one_id(connection, info, &plan.rule, partition).await?;
             config.only = Some(id.clone());
-            Some((id, pk.clone(), partition.clone()))
+            Some(OneParent {
+                id,
+                pk: pk.clone(),
+                partition: partition.clone(),
+            })
         }
         // Every parent: the front ends keep the record lists; the fold keeps only counters.
         WatchScope::Every => {
@@ -97,7 +101,7 @@ pub async fn watch(
     let started_ms = now_ms();
     let one = scope_of(connection, info, plan, &mut config).await?;
     if let Some(every) = plan.poll {
-        let (id, pk, partition) = one.ok_or_else(|| {
+        let one = one.ok_or_else(|| {
             Error::Invalid("polling reads one parent: give its partition key".into())
         })?;
         let over = Over {
@@ -108,19 +112,21 @@ pub async fn watch(
             for_time,
             cancel,
         };
-        return poll(&over, config, (&id, &pk, partition), every, on).await;
+        return poll(&over, config, &one, every, on).await;
     }
     let source = StreamSource::of(info)?;
     let mut fold = CounterFold::new(config);
     let tally_name = plan.rule.tally.clone();
     let mut consumed_rcu = 0.0;
     let before = match &one {
-        Some((_, pk, partition)) if plan.start == StartAt::Latest => {
+        Some(one) if plan.start == StartAt::Latest => {
+            let (pk, partition) = (&one.pk, &one.partition);
             Some(check_costed(connection, info, plan, pk, partition, &mut consumed_rcu).await?)
         }
         _ => None,
     };
     let inner = CancelToken::default();
+    #[expect(clippy::disallowed_methods, reason = "folding outruns the stream")]
     let (tx, mut rx) = mpsc::unbounded_channel();
     let tuning = Tuning::default();
     let walk = async {
@@ -174,8 +180,8 @@ pub async fn watch(
 /// One parent's start check: its stored tally, its children counted and the capacity it took.
 type StartCheck = (Option<bigdecimal::BigDecimal>, u64, f64);
 
-/// What the fold side of a stream watch reads: the run, its one parent (id, key as typed, key
-/// value) if it has one, and that parent's check made before the stream took its place.
+/// What the fold side of a stream watch reads: the run, its one parent if it has one, and that
+/// parent's check made before the stream took its place.
 struct FoldSide<'a> {
     connection: &'a Connection,
     info: &'a TableInfo,
@@ -185,7 +191,7 @@ struct FoldSide<'a> {
     inner: &'a CancelToken,
     view: &'a str,
     tally_name: &'a str,
-    one: Option<&'a (String, String, AttributeValue)>,
+    one: Option<&'a OneParent>,
     before: Option<&'a StartCheck>,
 }
 
@@ -282,7 +288,7 @@ async fn start_positioned(
 ) -> Result<()> {
     let plan = side.plan;
     let mut quiet_start = true;
-    if let Some((id, pk, partition)) = side.one {
+    if let Some(OneParent { id, pk, partition }) = side.one {
         // Checked before and after the stream took its place: when both
         // agree, no write landed in between, so none is counted twice.
         let after = check_costed(

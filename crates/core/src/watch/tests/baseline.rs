@@ -14,7 +14,8 @@ use crate::watch::WatchEvent;
 fn tally_with(
     seq: u64,
     at_ms: i64,
-    (from, to): (&str, &str),
+    from: &str,
+    to: &str,
     extra: (&str, &str),
     own: Option<(&str, &str)>,
 ) -> StreamRecord {
@@ -58,7 +59,8 @@ fn storm_order(tally: u32) -> Vec<StreamRecord> {
             order.push(tally_with(
                 0,
                 0,
-                (&t.to_string(), &(t + 1).to_string()),
+                &t.to_string(),
+                &(t + 1).to_string(),
                 ("x", "y"),
                 None,
             ));
@@ -69,7 +71,8 @@ fn storm_order(tally: u32) -> Vec<StreamRecord> {
         order.push(tally_with(
             0,
             0,
-            (&t.to_string(), &(t + 1).to_string()),
+            &t.to_string(),
+            &(t + 1).to_string(),
             ("x", "y"),
             None,
         ));
@@ -94,7 +97,7 @@ fn on_a_parent_already_at_plus_7_only_the_bare_add_is_named() {
     for (i, user) in ["a", "b", "c"].iter().enumerate() {
         let at = 1_000 + i64::try_from(i).unwrap() * 2_000;
         let (from, to) = (tally.to_string(), (tally + 1).to_string());
-        events.extend(fold.apply(&tally_with(next(), at, (&from, &to), ("x", "y"), None)));
+        events.extend(fold.apply(&tally_with(next(), at, &from, &to, ("x", "y"), None)));
         events.extend(fold.apply(&child(next(), at + 3, user, EventKind::Insert)));
         tally += 1;
     }
@@ -111,7 +114,8 @@ fn on_a_parent_already_at_plus_7_only_the_bare_add_is_named() {
     events.extend(fold.apply(&tally_with(
         next(),
         60_000,
-        (&from, &to),
+        &from,
+        &to,
         ("lastRequestId", "req-old"),
         Some(("writer", "cron-7")),
     )));

@@ -91,7 +91,8 @@ impl Transaction {
         &self,
         setup: &ClientSetup,
         token: Option<&str>,
-        (refused, sends): (&str, u32),
+        refused: &str,
+        sends: u32,
     ) -> Program {
         let mut transaction = self.clone();
         transaction.token = None;

@@ -12,7 +12,8 @@ pub(super) fn like_go(
     setup: &ClientSetup,
     fields: &[(&'static str, Field)],
     token: &str,
-    (refused, sends): (&str, u32),
+    refused: &str,
+    sends: u32,
 ) -> Program {
     let client = GoClient::new(setup, &["config.WithRetryMaxAttempts(1)"]);
     let mut pairs = go_pairs(fields);

@@ -30,11 +30,12 @@ impl Transaction {
         &self,
         target: Target,
         setup: &ClientSetup,
-        (refused, now): (&str, Option<(&str, &str)>),
+        refused: &str,
+        now: Option<(&str, &str)>,
     ) -> Result<Program> {
         let program = self.like_program_as_built(target, setup, refused)?;
         Ok(match now {
-            Some(now) => stamped(program, now),
+            Some((name, value)) => stamped(program, name, value),
             None => program,
         })
     }
@@ -86,21 +87,19 @@ impl Transaction {
                 );
                 Ok(program(target, code))
             }
-            Target::Cli => {
-                Ok(transaction.like_cli(setup, given.as_deref(), (refused_words, SENDS)))
-            }
+            Target::Cli => Ok(transaction.like_cli(setup, given.as_deref(), refused_words, SENDS)),
             Target::Rust => {
                 let token = given
                     .as_deref()
                     .map_or_else(|| RUST_FRESH.to_owned(), |t| format!("{t:?}.to_owned()"));
-                Ok(transaction.like_rust(setup, &token, (refused_words, SENDS)))
+                Ok(transaction.like_rust(setup, &token, refused_words, SENDS))
             }
             Target::Go => {
                 let token = given
                     .as_deref()
                     .map_or_else(|| "fresh()".to_owned(), go_str);
                 let refused = go_str(refused_words);
-                Ok(like_go(setup, &call.fields, &token, (&refused, SENDS)))
+                Ok(like_go(setup, &call.fields, &token, &refused, SENDS))
             }
             Target::JsDocument => {
                 Ok(transaction.like_document(setup, &token("randomUUID()"), &refused))
@@ -119,7 +118,7 @@ impl Transaction {
 /// starts instead: read once into `NOW` before the first send, so a resend with the same token
 /// sends the same request. The value as each language writes it is replaced where it stands
 /// once, beside its name, and left as written where it does not.
-fn stamped(mut program: Program, (name, value): (&str, &str)) -> Program {
+fn stamped(mut program: Program, name: &str, value: &str) -> Program {
     let key = serde_json::Value::String(name.to_owned()).to_string();
     // (the value as written, what stands for it, where NOW is read, how it is read)
     let (written, now, anchor, read) = match program.target {

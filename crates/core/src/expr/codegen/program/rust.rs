@@ -67,7 +67,8 @@ impl Transaction {
         &self,
         setup: &ClientSetup,
         token: &str,
-        (refused, sends): (&str, u32),
+        refused: &str,
+        sends: u32,
     ) -> Program {
         let mut transaction = self.clone();
         transaction.token = None;
