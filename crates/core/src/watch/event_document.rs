@@ -13,14 +13,14 @@ use crate::watch::{Change, Divergence, gap_text};
 
 /// One record of the stream, folded under the counter rule.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct RecordDocument {
+pub struct WatchRecordDocument {
     /// The item before, in DynamoDB JSON, when the stream carries it.
     pub old: Option<serde_json::Value>,
     /// The item after, in DynamoDB JSON, when the stream carries it (and it was not removed).
     pub new: Option<serde_json::Value>,
     /// Always `record`.
     #[serde(rename = "type")]
-    pub line: RecordKind,
+    pub line: WatchRecordKind,
     /// The record's sequence number.
     pub sequence: String,
     /// When it was written, date and time (UTC).
@@ -48,20 +48,20 @@ pub struct RecordDocument {
 /// What a record line is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum RecordKind {
+pub enum WatchRecordKind {
     /// A record of the stream.
     Record,
 }
 
 impl Change {
     /// The record as its JSON line.
-    pub fn document(&self, tally: &str) -> RecordDocument {
+    pub fn document(&self, tally: &str) -> WatchRecordDocument {
         // The images as DynamoDB JSON, numbers exact.
         let image = |item: &Option<Item>| item.as_ref().map(|i| item_to_json(i, &[], Style::Typed));
-        RecordDocument {
+        WatchRecordDocument {
             old: image(&self.old),
             new: image(&self.new),
-            line: RecordKind::Record,
+            line: WatchRecordKind::Record,
             sequence: self.sequence.0.clone(),
             at: time_text(self.at_ms, true),
             at_ms: self.at_ms,

@@ -19,7 +19,7 @@ mod summary;
 pub use change::{AttrDiff, Effect};
 pub use change::{Change, gap_text};
 pub use config::FoldConfig;
-pub use event_document::{RecordDocument, RecordKind};
+pub use event_document::{WatchRecordDocument, WatchRecordKind};
 pub use fold::{CounterFold, WatchEvent};
 pub use parent::ParentWatch;
 pub use parent::{Base, Divergence};
