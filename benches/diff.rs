@@ -74,6 +74,10 @@ async fn plant(b: &Client, items: usize) -> (usize, usize, usize) {
 
 /// The naive comparison, in this process (run as a child): scan, sort, walk together; prints
 /// how many lines are only on one side.
+#[expect(
+    clippy::many_single_char_names,
+    reason = "a merge walk's usual names: sides a and b, their positions i and j, items x and y"
+)]
 fn naive(urls: &str) {
     let (from, to) = urls.split_once(' ').expect("two URLs");
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
@@ -89,7 +93,7 @@ fn naive(urls: &str) {
         match (a.get(i), b.get(j)) {
             (Some(x), Some(y)) if x == y => (i, j) = (i + 1, j + 1),
             (Some(x), Some(y)) if x < y => (i, differ) = (i + 1, differ + 1),
-            (Some(_), Some(_)) | (None, Some(_)) => (j, differ) = (j + 1, differ + 1),
+            (Some(_) | None, Some(_)) => (j, differ) = (j + 1, differ + 1),
             (Some(_), None) => (i, differ) = (i + 1, differ + 1),
             (None, None) => break,
         }
@@ -217,7 +221,7 @@ fn main() {
 
     let mut command = Command::new(std::env::current_exe().expect("this bench"));
     command.env(NAIVE, format!("{url_a} {url_b}"));
-    let naive = support::measured(command, &dir);
+    let naive = support::measured(&command, &dir);
     assert_eq!(naive.code, 0, "the naive comparison");
     println!(
         "naive (scan both, sort, walk): {:.1} s, {:.0} items/s per side, peak RSS {} kB ({:.0} \

@@ -250,7 +250,10 @@ fn from_export() {
         let checks = checks.expect("not cancelled");
         let drifted = checks
             .iter()
-            .filter(|c| c.as_ref().is_ok_and(|c| c.drifted()))
+            .filter(|c| {
+                c.as_ref()
+                    .is_ok_and(dynoscope_core::tally::ParentCheck::drifted)
+            })
             .count();
         println!(
             "export run {run}: {} items ({} MB gzipped, {} MB of text) in {:.0} ms = {:.0} items/s (goal ≥ 500000) · {} parents, {} drifted",

@@ -261,7 +261,7 @@ fn load_speed() {
             &request,
             None,
             Until::LastPage,
-            &Default::default(),
+            &dynoscope_core::cancel::CancelToken::default(),
             |p| pages.push(p),
         ))
         .expect("scan");

@@ -83,7 +83,9 @@ fn timed<T>(goal: Duration, work: impl FnOnce() -> T, what: impl FnOnce(&T) -> S
     let took = started.elapsed();
     let cpu = cpu
         .zip(cpu_time())
-        .map(|(before, after)| format!(", {} ms on a CPU", (after - before).as_millis()))
+        .map(|(before, after)| {
+            format!(", {} ms on a CPU", after.saturating_sub(before).as_millis())
+        })
         .unwrap_or_default();
     let verdict = if took <= goal { "ok" } else { "OVER GOAL" };
     println!(

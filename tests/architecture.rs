@@ -255,7 +255,7 @@ fn the_book_names_every_test_file() {
         } else {
             name.clone()
         };
-        if name == "common" || !(path.is_dir() || name.ends_with(".rs")) {
+        if name == "common" || !(path.is_dir() || path.extension().is_some_and(|e| e == "rs")) {
             continue;
         }
         if !readme.contains(&format!("`{shown}`")) && !readme.contains(&format!("`tests/{shown}`"))

@@ -34,10 +34,10 @@ fn edit_on(
     pk: &str,
     attr: &str,
     current: Option<&str>,
-    change: Change,
+    change: &Change,
     mode: EditMode,
 ) -> UpdatePlan {
-    let planned = counter::plan(current, &change).expect("valid input");
+    let planned = counter::plan(current, change).expect("valid input");
     counter::update_plan(
         &Destination::of(on),
         table,
@@ -78,7 +78,7 @@ async fn add_creates_a_missing_attribute_from_zero() {
             "VID#1",
             &attr,
             None,
-            Change::By("5".into()),
+            &Change::By("5".into()),
             mode,
         );
         let (new, wcu) = applied(&counter::update_counter(&engine.connection, &plan, false).await);
@@ -92,7 +92,7 @@ async fn add_creates_a_missing_attribute_from_zero() {
         "VID#1",
         "count",
         None,
-        Change::To("7".into()),
+        &Change::To("7".into()),
         EditMode::Exact,
     );
     let (new, _) = applied(&counter::update_counter(&engine.connection, &plan, false).await);
@@ -111,7 +111,7 @@ async fn thirty_eight_digit_values_stay_exact() {
         "VID#big",
         "bytes",
         Some(big),
-        Change::By("-2".into()),
+        &Change::By("-2".into()),
         EditMode::Add,
     );
     let (new, _) = applied(&counter::update_counter(&engine.connection, &plan, false).await);
@@ -125,7 +125,7 @@ async fn thirty_eight_digit_values_stay_exact() {
         "VID#big",
         "bytes",
         Some("98765432109876543210987654321098765430"),
-        Change::To("98765432109876543210987654321098765439".into()),
+        &Change::To("98765432109876543210987654321098765439".into()),
         EditMode::Exact,
     );
     let (new, _) = applied(&counter::update_counter(&engine.connection, &plan, false).await);
@@ -146,7 +146,7 @@ async fn two_hundred_concurrent_adds_count_exactly_two_hundred() {
         "VID#hot",
         "play_count",
         Some("1000"),
-        Change::By("1".into()),
+        &Change::By("1".into()),
         EditMode::Add,
     );
     let mut tasks = Vec::new();
@@ -189,7 +189,7 @@ async fn the_exact_mode_refuses_a_stale_value_and_returns_the_current_one() {
         "VID#9f3a",
         "play_count",
         Some("41"),
-        Change::To("42".into()),
+        &Change::To("42".into()),
         EditMode::Exact,
     );
     assert_eq!(
@@ -213,7 +213,7 @@ async fn the_exact_mode_refuses_a_stale_value_and_returns_the_current_one() {
         "VID#9f3a",
         "play_count",
         Some("42"),
-        Change::By("1".into()),
+        &Change::By("1".into()),
         EditMode::Exact,
     );
     let (new, _) = applied(&counter::update_counter(&engine.connection, &plan, false).await);
@@ -237,7 +237,7 @@ async fn a_lost_response_is_reported_as_unknown_and_not_sent_twice() {
         "VID#lost",
         "play_count",
         Some("41"),
-        Change::By("1".into()),
+        &Change::By("1".into()),
         EditMode::Add,
     );
     let outcome = counter::update_counter(&through_proxy, &plan, false).await;
@@ -273,7 +273,7 @@ async fn a_missing_item_is_refused_with_nothing_written_unless_created() {
             "VID#nope",
             "play_count",
             None,
-            Change::By("1".into()),
+            &Change::By("1".into()),
             mode,
         );
         let outcome = counter::update_counter(&engine.connection, &plan, false).await;
@@ -311,7 +311,7 @@ async fn an_edit_is_sent_only_on_the_connection_it_was_planned_on() {
         "VID#mine",
         "play_count",
         Some("5"),
-        Change::By("1".into()),
+        &Change::By("1".into()),
         EditMode::Add,
     );
     match counter::update_counter(&other.connection, &plan, false).await {

@@ -3,6 +3,7 @@
 
 use crate::common;
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use dynoscope_core::transfer::{self, Format};
@@ -94,7 +95,7 @@ async fn an_export_never_replaces_or_writes_through_a_file_unless_forced() {
     args.push("--gzip".to_owned());
     let (code, _, err) = run(args).await;
     assert_eq!(code, 0, "{err}");
-    let read = transfer::read_file(&gz, Format::DynamoDbJsonLines, &Default::default()).unwrap();
+    let read = transfer::read_file(&gz, Format::DynamoDbJsonLines, &HashMap::default()).unwrap();
     assert_eq!(read.len(), 1);
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 4);
 }

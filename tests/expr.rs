@@ -163,11 +163,14 @@ async fn the_generated_json_runs_through_the_sdk_and_does_what_the_builder_says(
         projection: None,
         names: expr.names,
         values: expr.values,
-        returns: Default::default(),
+        returns: dynoscope_core::expr::codegen::ReturnOptions::default(),
     };
     // Read the JSON back as a request body and send exactly that.
-    let json: serde_json::Value =
-        serde_json::from_str(&request.render(Target::Json, &Default::default())).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&request.render(
+        Target::Json,
+        &dynoscope_core::connection::ClientSetup::default(),
+    ))
+    .unwrap();
     let text = |field: &str| json[field].as_str().unwrap().to_owned();
     let names: HashMap<String, String> =
         serde_json::from_value(json["ExpressionAttributeNames"].clone()).unwrap();

@@ -64,27 +64,24 @@ async fn likes_through_faults(op: LikeOp, token: bool) {
             (Some(expected.to_string().as_str()), expected),
             "{op:?} token={token} {fault:?}: applied once"
         );
-        match fault {
-            Fault::Throttle(refused) => {
-                assert!(
-                    matches!(report.sent.outcome, LikeOutcome::Committed { .. }),
-                    "{fault:?}: {:?}",
-                    report.sent
-                );
-                assert_eq!(report.sent.attempts, refused as u32 + 1);
-                assert_eq!(proxy.forwarded(), 1);
-            }
-            _ => {
-                assert!(
-                    matches!(report.sent.outcome, LikeOutcome::Unknown(_)),
-                    "{op:?} {fault:?}: {:?}",
-                    report.sent.outcome
-                );
-                if token {
-                    assert!((1..=3).contains(&proxy.forwarded()));
-                } else {
-                    assert_eq!(proxy.forwarded(), 1, "{op:?} {fault:?}: never sent twice");
-                }
+        if let Fault::Throttle(refused) = fault {
+            assert!(
+                matches!(report.sent.outcome, LikeOutcome::Committed { .. }),
+                "{fault:?}: {:?}",
+                report.sent
+            );
+            assert_eq!(report.sent.attempts, refused as u32 + 1);
+            assert_eq!(proxy.forwarded(), 1);
+        } else {
+            assert!(
+                matches!(report.sent.outcome, LikeOutcome::Unknown(_)),
+                "{op:?} {fault:?}: {:?}",
+                report.sent.outcome
+            );
+            if token {
+                assert!((1..=3).contains(&proxy.forwarded()));
+            } else {
+                assert_eq!(proxy.forwarded(), 1, "{op:?} {fault:?}: never sent twice");
             }
         }
     }
@@ -163,7 +160,7 @@ async fn storms_through_faults() {
                     (stats.unknown, stats.failed),
                     (4, 1),
                     "{fault:?}: {stats:?}"
-                )
+                );
             }
             _ => assert_eq!(stats.unknown, 5, "{fault:?}: {stats:?}"),
         }
@@ -176,28 +173,25 @@ async fn the_lab_through_faults_stops_at_an_unknown_add() {
     for fault in faults() {
         let (proxy, through) = proxied(&engine, &["UpdateItem"], fault).await;
         let run = lab::run(&through, &info, 1, 1, &format!("{fault:?}"), false).await;
-        match fault {
-            Fault::Throttle(_) => {
-                assert!(run.problems().is_empty(), "{:?}", run.problems());
-                assert!(
-                    run.results
-                        .iter()
-                        .all(|r| r.lost == 0 || r.method == lab::LabMethod::Naive)
-                );
-                // One ADD and one conditional SET reached the server.
-                assert_eq!(proxy.forwarded(), 2);
-            }
-            _ => {
-                let error = run.error.as_ref().expect("the run stopped").to_string();
-                assert!(error.starts_with("outcome unknown"), "{fault:?}: {error}");
-                assert_eq!(
-                    run.results.len(),
-                    1,
-                    "the naive method ran, then ADD stopped it"
-                );
-                assert_eq!(proxy.forwarded(), 1, "{fault:?}: the ADD was sent once");
-                assert!(run.left_behind.is_empty(), "{:?}", run.left_behind);
-            }
+        if let Fault::Throttle(_) = fault {
+            assert!(run.problems().is_empty(), "{:?}", run.problems());
+            assert!(
+                run.results
+                    .iter()
+                    .all(|r| r.lost == 0 || r.method == lab::LabMethod::Naive)
+            );
+            // One ADD and one conditional SET reached the server.
+            assert_eq!(proxy.forwarded(), 2);
+        } else {
+            let error = run.error.as_ref().expect("the run stopped").to_string();
+            assert!(error.starts_with("outcome unknown"), "{fault:?}: {error}");
+            assert_eq!(
+                run.results.len(),
+                1,
+                "the naive method ran, then ADD stopped it"
+            );
+            assert_eq!(proxy.forwarded(), 1, "{fault:?}: the ADD was sent once");
+            assert!(run.left_behind.is_empty(), "{:?}", run.left_behind);
         }
     }
 }

@@ -55,7 +55,7 @@ impl Watched {
     /// Wait until `ready` holds (a condition, never a time); a process that ended first is a
     /// failure with what it said.
     pub(crate) fn until(&mut self, what: &str, ready: impl Fn(&Self) -> bool) {
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_mins(2);
         while !ready(self) {
             if std::time::Instant::now() > deadline {
                 let _ = self.child.kill();

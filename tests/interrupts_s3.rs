@@ -16,7 +16,7 @@ fn interrupted(mut run: Watched, begun: impl Fn() -> bool) -> (Option<i32>, Stri
     run.until("the request under way", |_| begun());
     run.interrupt();
     assert!(
-        run.ends_within(Duration::from_secs(60)),
+        run.ends_within(Duration::from_mins(1)),
         "ended at the signal"
     );
     run.finish()

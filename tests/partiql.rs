@@ -142,7 +142,7 @@ async fn a_cancel_interrupts_the_select_in_flight() {
         Fault::SilentAfterApply,
     )
     .await;
-    let through = common::connect_to(&proxy.url, Duration::from_secs(60)).await;
+    let through = common::connect_to(&proxy.url, Duration::from_mins(1)).await;
     let statement = Statement::new(format!("SELECT * FROM \"{table}\""), vec![]);
     let cancel = CancelToken::default();
     let later = cancel.clone();

@@ -47,7 +47,7 @@ async fn a_password_in_an_endpoint_url_is_never_said_nor_stored() {
         .stdin(Stdio::null())
         .kill_on_drop(true)
         .output();
-    let out = tokio::time::timeout(std::time::Duration::from_secs(60), run)
+    let out = tokio::time::timeout(std::time::Duration::from_mins(1), run)
         .await
         .expect("the server ends when its input does")
         .unwrap();

@@ -131,12 +131,13 @@ fn a_program_that_cannot_connect_says_nothing_was_sent() {
     let url = format!("http://localhost:{port}");
     // The like is written where its table can be described, then aimed where nothing listens.
     let served = Served::new();
-    let live = served.url().replace("127.0.0.1", "localhost");
+    let served_url = served.url().replace("127.0.0.1", "localhost");
     let bash = bash_runtime();
     let libraries = [document_runtime(), toolbox_runtime(), electrodb_runtime()];
     for runtime in runtimes().into_iter().chain([bash]).chain(libraries) {
         let counter = printed(runtime.target, ("1", "1000000"), &url, true);
-        let like = printed_like(runtime.target, "USER#nobody", &live, None).replace(&live, &url);
+        let like = printed_like(runtime.target, "USER#nobody", &served_url, None)
+            .replace(&served_url, &url);
         for (name, program) in [("dead-counter", counter), ("dead-like", like)] {
             let out = runtime.run(name, &program, &[]);
             let stderr = text(&out.stderr);

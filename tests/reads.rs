@@ -89,7 +89,7 @@ async fn a_few_items_send_limit_and_page_on_past_a_filter() {
     let mut kept = Vec::new();
     let cancel = CancelToken::default();
     let stopped = read::read_pages(&client, &request, None, Until::Items(10), &cancel, |page| {
-        kept.extend(page.items)
+        kept.extend(page.items);
     })
     .await
     .unwrap();
@@ -170,9 +170,9 @@ async fn cancel_during_a_backoff_returns_at_once() {
     let request = BrowseRequest::scan(&info, None).unwrap();
     // Waits no test run outlasts: only the cancel can end them (a clock is never asked).
     let slow = Backoff {
-        first: Duration::from_secs(86_400),
-        longest: Duration::from_secs(86_400),
-        throttled_for: Duration::from_secs(10 * 86_400),
+        first: Duration::from_hours(24),
+        longest: Duration::from_hours(24),
+        throttled_for: Duration::from_hours(240),
         resends: 0,
     };
     let cancel = CancelToken::default();

@@ -220,7 +220,7 @@ async fn every_reading_subcommand_takes_the_throttling_budget() {
             .unwrap();
         // Given up after its 0.2 s of throttling: it ends long before the standard 120 s
         // budget would, and could not finish (2), saying why.
-        let deadline = std::time::Duration::from_secs(60);
+        let deadline = std::time::Duration::from_mins(1);
         let out =
             tokio::task::spawn_blocking(move || common::served::ended_within(child, deadline))
                 .await

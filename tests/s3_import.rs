@@ -190,10 +190,14 @@ async fn an_object_replaced_after_its_check_is_not_imported() {
     let location = PathBuf::from(format!("s3://exports/{EXPORT}"));
     let (conn, at, checking) = (connection.clone(), location.clone(), info.clone());
     let checked = tokio::task::spawn_blocking(move || {
-        let sources = import::import_sources(&at, &conn, &Default::default()).unwrap();
-        let names: Vec<String> = sources.files.iter().map(|f| f.name()).collect();
+        let sources = import::import_sources(&at, &conn, &CancelToken::default()).unwrap();
+        let names: Vec<String> = sources
+            .files
+            .iter()
+            .map(dynoscope_core::import::DataSource::name)
+            .collect();
         let never = CancelToken::default();
-        let types = Default::default();
+        let types = std::collections::HashMap::default();
         let limits = CheckLimits::default();
         let check = import::check_import(
             &sources,

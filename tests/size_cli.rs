@@ -51,7 +51,7 @@ const HAND_BYTES: usize = 8 + 6 + 4 + 6 + 7 + 18 + 8 + 3;
 
 fn units(consumed: Option<&aws_sdk_dynamodb::types::ConsumedCapacity>) -> String {
     let units = consumed
-        .and_then(|c| c.capacity_units())
+        .and_then(aws_sdk_dynamodb::types::ConsumedCapacity::capacity_units)
         .expect("consumed capacity");
     dynoscope_core::cost::units_of(units)
         .normalized()
@@ -104,7 +104,7 @@ async fn get(client: &Client, table: &str, pk: &str, strong: bool) -> String {
     units(out.consumed_capacity())
 }
 
-fn exact(units: bigdecimal::BigDecimal) -> String {
+fn exact(units: &bigdecimal::BigDecimal) -> String {
     units.normalized().to_string()
 }
 
@@ -219,7 +219,7 @@ fn the_engine_charges_what_the_size_module_predicts() {
         let item = item(pk, pad);
         let report = SizeReport::of(&item);
         assert_eq!(report.bytes as usize, HAND_BYTES + pad);
-        assert_eq!(exact(report.write_units(WriteKind::Standard)), wcu);
+        assert_eq!(exact(&report.write_units(WriteKind::Standard)), wcu);
         let consumed = served.runtime.block_on(put(&client, &table, item.clone()));
         assert_eq!(consumed, wcu, "{pk}: PutItem");
         let tx = served
@@ -227,19 +227,19 @@ fn the_engine_charges_what_the_size_module_predicts() {
             .block_on(put_in_transaction(&client, &table, item));
         assert_eq!(
             tx,
-            exact(report.write_units(WriteKind::Transactional)),
+            exact(&report.write_units(WriteKind::Transactional)),
             "{pk}: tx"
         );
         let strong = served.runtime.block_on(get(&client, &table, pk, true));
         assert_eq!(
             strong,
-            exact(report.read_units(ReadKind::Strong)),
+            exact(&report.read_units(ReadKind::Strong)),
             "{pk}: strong"
         );
         let eventual = served.runtime.block_on(get(&client, &table, pk, false));
         assert_eq!(
             eventual,
-            exact(report.read_units(ReadKind::Eventual)),
+            exact(&report.read_units(ReadKind::Eventual)),
             "{pk}"
         );
     }

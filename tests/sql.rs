@@ -219,7 +219,7 @@ fn dynoscope_within_a_minute(args: &[&str]) -> Output {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("runs");
-    common::served::ended_within(child, std::time::Duration::from_secs(60))
+    common::served::ended_within(child, std::time::Duration::from_mins(1))
 }
 
 #[test]

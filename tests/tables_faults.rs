@@ -100,29 +100,26 @@ async fn configuration_writes_through_faults_report_what_the_table_shows() {
         let (report, _) = run(&connection, &plan).await;
         let exists = read_spec(&reader, &spec.name).await.is_ok();
         let outcome = &report.writes[0].1;
-        match fault {
-            Fault::Throttle(_) => {
-                assert!(
-                    matches!(outcome, WriteOutcome::Applied { attempts: 3, .. }),
-                    "{fault:?}: {outcome:?}"
-                );
-                assert!(exists);
-            }
-            _ => {
-                // Sent once, never again: the answer was lost, so the outcome is unknown, and
-                // the table described again shows it was created.
-                assert!(
-                    matches!(outcome, WriteOutcome::Unknown { attempts: 1, .. }),
-                    "{fault:?}: {outcome:?}"
-                );
-                assert_eq!(report.ended().unwrap(), Ending::Unknown);
-                assert!(exists, "{fault:?}");
-                assert_eq!(
-                    report.after.as_ref().map(|d| &d.spec),
-                    Some(&spec),
-                    "{fault:?}"
-                );
-            }
+        if let Fault::Throttle(_) = fault {
+            assert!(
+                matches!(outcome, WriteOutcome::Applied { attempts: 3, .. }),
+                "{fault:?}: {outcome:?}"
+            );
+            assert!(exists);
+        } else {
+            // Sent once, never again: the answer was lost, so the outcome is unknown, and
+            // the table described again shows it was created.
+            assert!(
+                matches!(outcome, WriteOutcome::Unknown { attempts: 1, .. }),
+                "{fault:?}: {outcome:?}"
+            );
+            assert_eq!(report.ended().unwrap(), Ending::Unknown);
+            assert!(exists, "{fault:?}");
+            assert_eq!(
+                report.after.as_ref().map(|d| &d.spec),
+                Some(&spec),
+                "{fault:?}"
+            );
         }
         assert_eq!(proxy.forwarded(), 1, "{fault:?}: forwarded once");
 

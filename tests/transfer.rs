@@ -106,7 +106,7 @@ async fn a_malformed_line_stops_the_import_before_any_write() {
     assert!(scan(&engine, &table).await.is_empty(), "nothing written");
 
     // A dry run of a good file: the preview, and still nothing written.
-    let good: String = text.lines().take(30).map(|l| format!("{l}\n")).collect();
+    let good: String = text.lines().take(30).flat_map(|l| [l, "\n"]).collect();
     std::fs::write(file, good).unwrap();
     let (code, out, err) = dynoscope(
         &url,

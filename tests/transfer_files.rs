@@ -149,8 +149,9 @@ async fn a_file_changed_after_its_check_is_not_imported() {
     let file = dir.join("likes.jsonl");
     std::fs::write(&file, likes(60)).unwrap();
     let never = CancelToken::default();
-    let types = Default::default();
-    let sources = import::import_sources(&file, &engine.connection, &Default::default()).unwrap();
+    let types = std::collections::HashMap::default();
+    let sources =
+        import::import_sources(&file, &engine.connection, &CancelToken::default()).unwrap();
     let check = |limits| {
         import::check_import(
             &sources,

@@ -81,7 +81,7 @@ async fn watch_around(
             .await
         })
     };
-    let deadline = Duration::from_secs(60);
+    let deadline = Duration::from_mins(1);
     let mut events = Vec::new();
     loop {
         match tokio::time::timeout(deadline, rx.recv()).await.unwrap() {

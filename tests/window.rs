@@ -43,12 +43,12 @@ fn record(pk: &str, sk: &str, micros: u64, old: Option<Value>, new: Option<Value
     out
 }
 
-fn tally(value: &str) -> Option<Value> {
-    Some(json!({ "likeTally": n(value) }))
+fn tally(value: &str) -> Value {
+    json!({ "likeTally": n(value) })
 }
 
-fn present() -> Option<Value> {
-    Some(json!({ "likedAt": n("1764547200") }))
+fn present() -> Value {
+    json!({ "likedAt": n("1764547200") })
 }
 
 /// An incremental export as DynamoDB lays it out under a prefix: `AWSDynamoDB/<id>/` with its
@@ -88,7 +88,13 @@ pub(crate) fn export(name: &str, records: &[Value], view: Option<&str>) -> PathB
 
 /// Another window's records in the shared folder: a lone ADD that must not be counted.
 fn other_window() -> Vec<Value> {
-    vec![record("POST#w1", "META", 1, tally("5"), tally("9"))]
+    vec![record(
+        "POST#w1",
+        "META",
+        1,
+        Some(tally("5")),
+        Some(tally("9")),
+    )]
 }
 
 fn window(dir: &Path, json: bool) -> Output {
@@ -113,29 +119,29 @@ pub(crate) fn the_window() -> Vec<Value> {
             "LIKE#USER#aa",
             1_764_547_201_000_000,
             None,
-            present(),
+            Some(present()),
         ),
         record(
             "POST#w1",
             "META",
             1_764_547_201_000_100,
-            tally("4"),
-            tally("5"),
+            Some(tally("4")),
+            Some(tally("5")),
         ),
         // An unlike: its child deleted and its ADD of -1.
         record(
             "POST#w2",
             "LIKE#USER#bb",
             1_764_547_202_000_000,
-            present(),
+            Some(present()),
             None,
         ),
         record(
             "POST#w2",
             "META",
             1_764_547_202_000_100,
-            tally("7"),
-            tally("6"),
+            Some(tally("7")),
+            Some(tally("6")),
         ),
         // A bare child: put without its ADD.
         record(
@@ -143,15 +149,15 @@ pub(crate) fn the_window() -> Vec<Value> {
             "LIKE#USER#cc",
             1_764_547_203_000_000,
             None,
-            present(),
+            Some(present()),
         ),
         // A lone ADD: the tally moved with no child.
         record(
             "POST#w4",
             "META",
             1_764_547_204_000_000,
-            tally("10"),
-            tally("11"),
+            Some(tally("10")),
+            Some(tally("11")),
         ),
         // Neither a parent nor a child under the rule.
         record(
@@ -159,7 +165,7 @@ pub(crate) fn the_window() -> Vec<Value> {
             "STATS#TOTAL",
             1_764_547_205_000_000,
             None,
-            present(),
+            Some(present()),
         ),
     ]
 }
@@ -273,8 +279,8 @@ fn what_is_not_one_incremental_export_with_old_images_is_refused_with_the_way_ou
 #[test]
 fn a_window_of_inserts_only_is_summed_and_its_missing_old_images_said() {
     let inserts = vec![
-        record("POST#w5", "LIKE#USER#aa", 1, None, present()),
-        record("POST#w5", "META", 2, None, tally("1")),
+        record("POST#w5", "LIKE#USER#aa", 1, None, Some(present())),
+        record("POST#w5", "META", 2, None, Some(tally("1"))),
     ];
     let out = window(&export("inserts", &inserts, None), false);
     let stdout = String::from_utf8_lossy(&out.stdout);

@@ -39,7 +39,7 @@ fn cli(url: &str, args: &[&str], dir: &std::path::Path) -> support::Run {
         .env("AWS_SECRET_ACCESS_KEY", "bench")
         .env("AWS_REGION", "us-east-1")
         .env("AWS_EC2_METADATA_DISABLED", "true");
-    support::measured(command, dir)
+    support::measured(&command, dir)
 }
 
 /// The objects the S3 export is cut into, as DynamoDB writes several.

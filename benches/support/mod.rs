@@ -62,8 +62,8 @@ pub(crate) struct Run {
 pub(crate) fn run(url: &str, args: &[&str], dir: &Path) -> Run {
     // `BENCH_WRAP=heaptrack` runs the CLI under a profiler (its memory is then the profiler's).
     let mut command = match std::env::var("BENCH_WRAP") {
-        Ok(wrapper) => {
-            let mut wrapped = Command::new(wrapper);
+        Ok(profiler) => {
+            let mut wrapped = Command::new(profiler);
             wrapped.arg(env!("CARGO_BIN_EXE_dynoscope"));
             wrapped
         }
@@ -75,7 +75,7 @@ pub(crate) fn run(url: &str, args: &[&str], dir: &Path) -> Run {
         .arg("--timeout")
         .arg("60")
         .args(args);
-    measured(command, dir)
+    measured(&command, dir)
 }
 
 /// The launcher's environment variable: set, this bench runs as the launcher instead.
@@ -134,7 +134,7 @@ fn serve_launches() {
 
 /// Run `command` (a child process) through the launcher, measured: its own peak RSS and CPU
 /// time from `wait4`, its wall time.
-pub(crate) fn measured(command: Command, dir: &Path) -> Run {
+pub(crate) fn measured(command: &Command, dir: &Path) -> Run {
     let launched = LAUNCHED
         .get()
         .expect("support::start_launcher() first in main");
@@ -189,7 +189,7 @@ fn measure(mut command: Command, dir: &Path) -> Run {
     // SAFETY: a zeroed rusage is a valid value for wait4 to fill in.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     // SAFETY: waits for our own child, with pointers to live locals.
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    let waited = unsafe { libc::wait4(pid, &raw mut status, 0, &raw mut usage) };
     assert_eq!(waited, pid, "wait4");
     let wall_s = started.elapsed().as_secs_f64();
     let code = if libc::WIFEXITED(status) {
@@ -259,7 +259,10 @@ pub(crate) async fn fill_likes(client: &Client, table: &str, items: std::ops::Ra
                     .send()
                     .await
                     .expect("batch write");
-                assert!(out.unprocessed_items().is_none_or(|u| u.is_empty()));
+                assert!(
+                    out.unprocessed_items()
+                        .is_none_or(std::collections::HashMap::is_empty)
+                );
             });
         }
         while let Some(done) = tasks.join_next().await {

@@ -89,7 +89,7 @@ fn file_of(
                         .find(|f| texts.get(*f).is_some_and(|x| defines(x, name)))
                 });
             match explicit.and_then(|t| t.first()).or(globbed) {
-                Some(next) if *next != file => file = next.clone(),
+                Some(next) if *next != file => file.clone_from(next),
                 _ => break,
             }
         }

@@ -17,7 +17,7 @@ pub(super) fn has_target(head: &str, writes: &[&str]) -> bool {
 
 /// Hold `client`'s connection open for two minutes without a word.
 pub(super) async fn never_answer(client: tokio::net::TcpStream) {
-    tokio::time::sleep(std::time::Duration::from_secs(120)).await;
+    tokio::time::sleep(std::time::Duration::from_mins(2)).await;
     drop(client);
 }
 
@@ -49,11 +49,11 @@ pub(super) fn throttled_because(reason: &str, request: &[u8]) -> String {
 /// A BatchWriteItem request without the last item of its table's list (kept in `held_back`)
 /// when it has more than one, its content-length set to the new body's.
 pub(super) fn hold_back_last(
-    head: String,
-    body: Vec<u8>,
+    head: &str,
+    body: &[u8],
     held_back: &mut Option<(String, serde_json::Value)>,
 ) -> (String, Vec<u8>) {
-    let mut json: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    let mut json: serde_json::Value = serde_json::from_slice(body).unwrap();
     let tables = json["RequestItems"].as_object_mut().unwrap();
     let (table, list) = tables.iter_mut().next().unwrap();
     let list = list.as_array_mut().unwrap();
@@ -101,7 +101,7 @@ pub(super) fn garbage_200() -> String {
 }
 
 /// A BatchWriteItem's answer that left `item` of `table` unprocessed.
-pub(super) fn unprocessed(table: &str, item: serde_json::Value) -> String {
+pub(super) fn unprocessed(table: &str, item: &serde_json::Value) -> String {
     let body = serde_json::json!({ "UnprocessedItems": { table: [item] } }).to_string();
     format!(
         "HTTP/1.1 200 OK\r\ncontent-type: application/x-amz-json-1.0\r\nx-amzn-requestid: proxy\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",

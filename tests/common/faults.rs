@@ -123,7 +123,7 @@ impl FaultProxy {
     /// Wait (on this thread) until `n` writes have arrived: a count, not a time (a minute at
     /// most, then the test fails).
     pub(crate) fn wait_for_arrivals(&self, n: usize) {
-        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        let deadline = std::time::Instant::now() + Duration::from_mins(1);
         while self.arrived() < n && std::time::Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(5));
         }
@@ -214,9 +214,11 @@ async fn serve(
     // Hold back the last item of a batch, forwarding the rest.
     let mut held_back = None;
     let (head, body) = match fault {
-        Fault::Unprocessed(n) if is_write && nth < n => hold_back_last(head, body, &mut held_back),
+        Fault::Unprocessed(n) if is_write && nth < n => {
+            hold_back_last(&head, &body, &mut held_back)
+        }
         Fault::UnprocessedThenThrottled if is_write && nth == 0 => {
-            hold_back_last(head, body, &mut held_back)
+            hold_back_last(&head, &body, &mut held_back)
         }
         _ => (head, body),
     };
@@ -288,7 +290,7 @@ async fn refused_unsent(
     }
     if is_write && matches!(fault, Fault::ResetBeforeApply | Fault::SilentBeforeApply) {
         if fault == Fault::SilentBeforeApply {
-            tokio::time::sleep(Duration::from_secs(120)).await;
+            tokio::time::sleep(Duration::from_mins(2)).await;
         }
         #[expect(deprecated, reason = "a zero linger makes the close a reset (RST)")]
         let _ = client.set_linger(Some(Duration::ZERO));
@@ -320,7 +322,9 @@ async fn answer_client(
 ) {
     use tokio::io::AsyncWriteExt;
     if let Some((table, item)) = held_back {
-        let _ = client.write_all(unprocessed(&table, item).as_bytes()).await;
+        let _ = client
+            .write_all(unprocessed(&table, &item).as_bytes())
+            .await;
         return;
     }
     if fault == Fault::Hold && is_write {
@@ -364,7 +368,7 @@ async fn answer_client(
             drop(client);
         }
         Fault::SilentAfterApply => {
-            tokio::time::sleep(Duration::from_secs(120)).await;
+            tokio::time::sleep(Duration::from_mins(2)).await;
         }
         Fault::DigitChangedAfterApply => {
             let _ = client.write_all(&digit_changed(answer)).await;

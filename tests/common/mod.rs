@@ -52,7 +52,7 @@ pub(crate) async fn empty_engine() -> Engine {
     let sandbox = Sandbox::start_empty().await.expect("sandbox starts");
     // A request here is never meant to time out: 60 s, not the app's 10, so a loaded machine
     // (a 20,000-item scan page beside other tests' engines) is slow, never a failure.
-    let connection = connect_to(sandbox.endpoint(), Duration::from_secs(60)).await;
+    let connection = connect_to(sandbox.endpoint(), Duration::from_mins(1)).await;
     let client = connection.sdk();
     Engine {
         sandbox,
@@ -218,7 +218,7 @@ pub(crate) fn builder_add(
         projection: None,
         names: HashMap::from([("#n0".to_owned(), attribute.to_owned())]),
         values: HashMap::from([(":v0".to_owned(), n("1"))]),
-        returns: Default::default(),
+        returns: dynoscope_core::expr::codegen::ReturnOptions::default(),
     }
 }
 
@@ -248,6 +248,9 @@ pub(crate) async fn put_all(
             .send()
             .await
             .expect("batch write");
-        assert!(out.unprocessed_items().is_none_or(|u| u.is_empty()));
+        assert!(
+            out.unprocessed_items()
+                .is_none_or(std::collections::HashMap::is_empty)
+        );
     }
 }

@@ -59,7 +59,7 @@ pub(crate) fn moto() -> Moto {
         child,
         url: String::new(),
     };
-    match url.recv_timeout(Duration::from_secs(60)) {
+    match url.recv_timeout(Duration::from_mins(1)) {
         Ok(url) => moto.url = url,
         Err(_) => match moto.child.try_wait() {
             Ok(Some(status)) => panic!(

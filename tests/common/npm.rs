@@ -44,7 +44,11 @@ pub(crate) fn installed(folder: &str, packages: &[&str]) -> PathBuf {
                 format!("{{\"name\": \"{folder}\", \"private\": true, \"type\": \"module\"}}\n");
             std::fs::write(&manifest, text).unwrap();
         }
-        eprintln!("installing {} from npm into {dir:?}", packages.join(", "));
+        eprintln!(
+            "installing {} from npm into {}",
+            packages.join(", "),
+            dir.display()
+        );
         let out = Command::new("npm")
             .args(["install", "--no-audit", "--no-fund", "--loglevel=error"])
             .args(packages)

@@ -184,6 +184,8 @@ impl Runtime {
 
     /// The command that runs `code`, saved under a name starting `name`.
     fn command(&self, name: &str, code: &str, extra: &[(&str, &str)]) -> Command {
+        // How many scripts this process has written: part of a writer's own name below.
+        static WRITING: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
         // Named by its code too: two tests (two processes under nextest) that save different
         // code under one name never run each other's, and the same code is written once, whole
         // (beside, then renamed in), so a Rust program's binary is built once.
@@ -192,7 +194,6 @@ impl Runtime {
         let hash = std::hash::Hasher::finish(&hasher);
         let script = self.dir.join(format!("{name}-{hash:016x}-{}", self.file));
         // Beside it under a name no other writer has (another process, or another thread here).
-        static WRITING: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
         let n = WRITING.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let partial = (self.dir).join(format!(".{name}-{}-{n}-{}", std::process::id(), self.file));
         std::fs::write(&partial, code).unwrap();

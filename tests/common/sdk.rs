@@ -15,7 +15,7 @@ pub(crate) fn sdk_client(url: &str) -> Client {
         .build_https();
     let timeouts = aws_config::timeout::TimeoutConfig::builder()
         .connect_timeout(Duration::from_secs(3))
-        .operation_timeout(Duration::from_secs(60))
+        .operation_timeout(Duration::from_mins(1))
         .build();
     let conf = aws_sdk_dynamodb::Config::builder()
         .behavior_version(BehaviorVersion::latest())

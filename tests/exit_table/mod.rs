@@ -3,6 +3,8 @@
 //! validation error, unknown), its status checked against `cli::Exit`. A class that cannot
 //! happen to a subcommand (a read has no unknown outcome) has no row.
 
+use std::fmt::Write as _;
+
 use crate::common;
 mod files;
 mod reads;
@@ -90,7 +92,7 @@ fn run_within_deadline(args: &[&str], closed_stdout: bool) -> std::process::Outp
             .take()
             .map(|p| Box::new(p) as Box<dyn Read + Send>),
     );
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_mins(2);
     let status = loop {
         if let Some(status) = child.try_wait().unwrap() {
             break status;
@@ -116,9 +118,14 @@ fn every_subcommand_exits_by_the_one_table() {
     let served = Served::new();
     let dir = std::env::temp_dir().join(format!("dynoscope-exit-table-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let lines: String = (0..30)
-        .map(|i| format!("{{\"PK\":{{\"S\":\"IMP#{i}\"}},\"SK\":{{\"S\":\"A\"}}}}\n"))
-        .collect();
+    let mut lines = String::new();
+    for i in 0..30 {
+        writeln!(
+            lines,
+            "{{\"PK\":{{\"S\":\"IMP#{i}\"}},\"SK\":{{\"S\":\"A\"}}}}"
+        )
+        .unwrap();
+    }
     std::fs::write(dir.join("import.jsonl"), lines).unwrap();
     std::fs::write(dir.join("bad.jsonl"), "{\"PK\":{\"S\":\"x\"}\n").unwrap();
     std::fs::write(

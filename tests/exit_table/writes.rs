@@ -32,7 +32,9 @@ fn add_rows() -> Vec<Row> {
         args.extend(stats);
         args.extend(["--attr", "play_count", "--delta", "1"]);
         args.extend(extra);
-        args.iter().map(|a| a.to_string()).collect::<Vec<_>>()
+        args.iter()
+            .map(std::string::ToString::to_string)
+            .collect::<Vec<_>>()
     };
     let a = |v: Vec<String>| {
         v.iter()

@@ -14,7 +14,7 @@ use tokio::process::{Child, ChildStdin, ChildStdout};
 use super::{Agent, audit_lines, audit_path, mcp_command};
 
 /// Every wait here ends within this.
-pub(super) const DEADLINE: Duration = Duration::from_secs(60);
+pub(super) const DEADLINE: Duration = Duration::from_mins(1);
 
 /// `dynoscope mcp` spoken to line by line.
 pub(super) struct Raw {

@@ -101,7 +101,11 @@ async fn every_tool_says_what_it_costs(agent: &Agent) {
     let tools = agent.client.list_all_tools().await.unwrap();
     let mut names: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
     names.sort();
-    let mut expected: Vec<String> = READS.iter().chain(&WRITES).map(|s| s.to_string()).collect();
+    let mut expected: Vec<String> = READS
+        .iter()
+        .chain(&WRITES)
+        .map(std::string::ToString::to_string)
+        .collect();
     expected.sort();
     assert_eq!(names, expected);
     for tool in &tools {

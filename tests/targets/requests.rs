@@ -274,7 +274,7 @@ pub(super) fn value_strings(typed: &Value, into: &mut Vec<String>) {
             ("M", map) => item_strings(map, into),
             (_, Value::String(t)) => into.push(t.clone()),
             (_, Value::Array(items)) => {
-                into.extend(items.iter().map(|v| v.as_str().unwrap().to_owned()))
+                into.extend(items.iter().map(|v| v.as_str().unwrap().to_owned()));
             }
             _ => {}
         }

@@ -178,7 +178,7 @@ fn exports_the_loaded_rows_as_dynamodb_json_lines() {
 fn a_cancelled_export_writes_nothing() {
     let picker = std::sync::Arc::new(FakePicker {
         answer: None,
-        suggested: Default::default(),
+        suggested: std::sync::Mutex::default(),
     });
     let mut app = start_with_picker(
         ConnectionSpec::Sandbox { db_path: None },

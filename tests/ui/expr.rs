@@ -17,10 +17,11 @@ fn type_the_update_and_its_condition(h: &mut Harness<'_, DynoscopeApp>) {
     step_until(h, "the error", |h| {
         has_label_containing(h, ":one is not in the expression attribute values")
     });
+    let after = condition_top(h);
     assert_eq!(
-        condition_top(h),
-        before,
-        "the field below stays where it was"
+        after.to_bits(),
+        before.to_bits(),
+        "the field below stays where it was: {before} then {after}"
     );
     type_into(h, "ConditionExpression text", "attribute_not_exists(SK)");
     h.get_by_role_and_label(Role::Button, "+ value").click();

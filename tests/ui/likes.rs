@@ -207,7 +207,7 @@ fn the_parent_picked_is_carried_through_the_views() {
             .accesskit_node()
             .value()
             .unwrap_or_default()
-            .to_owned()
+            .clone()
     };
     h.get_by_role_and_label(Role::Button, "Tally check").click();
     step_until(h, "the suggested rule", |h| has_label(h, "Use"));

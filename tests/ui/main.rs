@@ -39,7 +39,7 @@ mod watch;
 use std::time::{Duration, Instant};
 
 use dynoscope_app::{DynoscopeApp, Remembered, SavePicker, Saver};
-use dynoscope_core::connection::ConnectionSpec;
+use dynoscope_core::connection::{ConnectOptions, ConnectionSpec};
 use dynoscope_core::saved::QueryStore;
 use dynoscope_core::task::Spawner;
 use egui::accesskit::Role;
@@ -58,7 +58,7 @@ pub fn start(spec: ConnectionSpec, remembered_table: Option<&str>) -> App {
 
 /// The app as `dynoscope --read-only` starts it.
 pub fn start_read_only(spec: ConnectionSpec, remembered_table: Option<&str>) -> App {
-    let options = dynoscope_core::connection::ConnectOptions {
+    let options = ConnectOptions {
         read_only: true,
         ..Default::default()
     };
@@ -70,14 +70,14 @@ pub fn start_with_picker(
     remembered_table: Option<&str>,
     picker: Option<std::sync::Arc<dyn SavePicker>>,
 ) -> App {
-    start_with(spec, remembered_table, picker, Default::default())
+    start_with(spec, remembered_table, picker, ConnectOptions::default())
 }
 
 fn start_with(
     spec: ConnectionSpec,
     remembered_table: Option<&str>,
     picker: Option<std::sync::Arc<dyn SavePicker>>,
-    options: dynoscope_core::connection::ConnectOptions,
+    options: ConnectOptions,
 ) -> App {
     let remembered = Remembered {
         table: remembered_table.map(str::to_owned),
@@ -87,11 +87,13 @@ fn start_with(
 }
 
 /// The app as a run before left it: `remembered` (its tabs, table, layouts).
+/// # Panics
+/// When its runtime cannot be built.
 pub fn start_remembering(
     spec: ConnectionSpec,
     remembered: Remembered,
     picker: Option<std::sync::Arc<dyn SavePicker>>,
-    options: dynoscope_core::connection::ConnectOptions,
+    options: ConnectOptions,
 ) -> App {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -113,7 +115,6 @@ pub fn start_remembering(
     }
 }
 
-/// Step the app until `found` holds: background answers arrive in their own time.
 /// A folder of saved queries for one test app.
 pub fn query_dir() -> std::path::PathBuf {
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -121,6 +122,9 @@ pub fn query_dir() -> std::path::PathBuf {
     std::env::temp_dir().join(format!("dynoscope-ui-queries-{}-{n}", std::process::id()))
 }
 
+/// Step the app until `found` holds: background answers arrive in their own time.
+/// # Panics
+/// After 90 s without it, saying what is on screen.
 pub fn step_until(
     harness: &mut Harness<'_, DynoscopeApp>,
     what: &str,
@@ -187,7 +191,7 @@ impl FakePicker {
     pub fn answering(answer: Option<std::path::PathBuf>) -> Self {
         Self {
             answer,
-            suggested: Default::default(),
+            suggested: std::sync::Mutex::default(),
         }
     }
 }
@@ -243,6 +247,9 @@ pub struct Outside {
     pub connection: dynoscope_core::connection::Connection,
 }
 
+/// A sandbox of its own, reached as [`Outside`].
+/// # Panics
+/// When it cannot start.
 pub fn outside_sandbox() -> Outside {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let (sandbox, client, connection) = runtime.block_on(async {
@@ -276,7 +283,7 @@ pub fn saving_to(name: &str) -> (std::path::PathBuf, std::sync::Arc<FakePicker>)
     let path = std::env::temp_dir().join(format!("dynoscope-{}-{name}", std::process::id()));
     let picker = std::sync::Arc::new(FakePicker {
         answer: Some(path.clone()),
-        suggested: Default::default(),
+        suggested: std::sync::Mutex::default(),
     });
     (path, picker)
 }
@@ -304,6 +311,8 @@ pub fn replace_text(h: &mut Harness<'_, DynoscopeApp>, label: &str, text: &str) 
 
 /// A TCP endpoint that accepts connections and never answers; its URL, and how many
 /// connections it has taken.
+/// # Panics
+/// When no local port can be had.
 pub fn silent_endpoint() -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
@@ -369,6 +378,8 @@ pub fn count_the_selected_row(h: &mut Harness<'_, DynoscopeApp>, row: &str) {
 
 /// The attribute `name` of the item at `pk` / `sk` in `table`, as the server holds it (a
 /// consistent read), in text.
+/// # Panics
+/// When the read fails or finds no item.
 pub fn stored(outside: &Outside, table: &str, (pk, sk): (&str, &str), name: &str) -> String {
     use aws_sdk_dynamodb::types::AttributeValue;
     outside.runtime.block_on(async {

@@ -46,7 +46,7 @@ fn a_time_is_not_offered_plus_one_and_a_counter_is() {
             node.label()
                 .or_else(|| node.value())
                 .unwrap_or_default()
-                .to_owned()
+                .clone()
         })
         .expect("a likedAt cell");
     h.get_by_label(&time).click_secondary();

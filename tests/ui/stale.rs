@@ -180,7 +180,7 @@ fn a_tab_on_a_deleted_table_is_closed_and_said_so() {
         dynoscope_core::connection::ConnectionSpec::Sandbox { db_path: None },
         remembered,
         None,
-        Default::default(),
+        dynoscope_core::connection::ConnectOptions::default(),
     );
     let h = &mut app.harness;
     step_until(h, "the closed tab said", |h| {

@@ -18,14 +18,9 @@ fn use_suggested_rule(h: &mut egui_kittest::Harness<'_, dynoscope_app::Dynoscope
 /// it is.
 fn one_check_side_by_side(h: &mut egui_kittest::Harness<'_, dynoscope_app::DynoscopeApp>) {
     // Stored | counted | drift, side by side.
-    let values: Vec<String> = ["Stored tally", "Counted children", "Drift"]
-        .iter()
-        .map(|title| {
-            assert!(has_label(h, title));
-            title.to_string()
-        })
-        .collect();
-    assert_eq!(values.len(), 3);
+    for title in ["Stored tally", "Counted children", "Drift"] {
+        assert!(has_label(h, title), "{title}");
+    }
     assert_eq!(
         h.query_all_by_label("3").count(),
         2,
@@ -109,6 +104,9 @@ fn tally_check_accepts_the_suggestion_and_reconciles_all_posts() {
     step_until(h, "the end", |h| {
         has_label_containing(h, "45 parents checked · 3 drifted")
     });
+    // The plan is the job's own, as the CLI notes it and an agent reads it.
+    let plan = "Plan: one pass: a parallel scan in 8 segments.";
+    assert!(has_label_containing(h, plan), "{plan}");
     // The results say how old they are.
     assert!(
         has_label_containing(h, "Results read just now: writes since are not in them"),
@@ -268,6 +266,13 @@ fn reconcile_shows_its_estimate_and_reads_an_export_and_copies_athena_sql() {
         has_label_containing(h, "· 0 RCU ≈ $0 on demand in all"),
         "no read capacity used"
     );
+    // What the job read, in its words: the export's files, and no item from the table.
+    for said in [
+        "Plan: one pass over the export's files.",
+        "from the export; no item read from the table.",
+    ] {
+        assert!(has_label_containing(h, said), "{said}");
+    }
     type_into(h, "S3 location", "s3://bucket/AWSDynamoDB/0170/data/");
     h.get_by_role_and_label(Role::Button, "Copy as Athena SQL")
         .click();

@@ -4,6 +4,8 @@
 //! files read and left out, and exports (a tab's, a whole table's) that ask before replacing a
 //! file.
 
+use std::fmt::Write as _;
+
 use dynoscope_core::connection::ConnectionSpec;
 use egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT as _, Queryable};
@@ -286,11 +288,14 @@ fn an_import_of_likes_says_the_tally_it_leaves_behind_before_writing() {
         std::env::temp_dir().join(format!("dynoscope-ui-import-tally-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("likes.jsonl");
-    let likes: String = (0..30)
-        .map(|i| {
-            format!("{{\"PK\":{{\"S\":\"POST#a91f\"}},\"SK\":{{\"S\":\"LIKE#USER#imp{i}\"}}}}\n")
-        })
-        .collect();
+    let mut likes = String::new();
+    for i in 0..30 {
+        writeln!(
+            likes,
+            "{{\"PK\":{{\"S\":\"POST#a91f\"}},\"SK\":{{\"S\":\"LIKE#USER#imp{i}\"}}}}"
+        )
+        .unwrap();
+    }
     std::fs::write(&file, likes).unwrap();
     let mut app = start(ConnectionSpec::Sandbox { db_path: None }, Some("Social"));
     let h = &mut app.harness;

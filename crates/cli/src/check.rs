@@ -72,7 +72,9 @@ pub(crate) async fn check(cx: &mut Ctx<'_>, args: CheckArgs) -> Result<Exit> {
     let notes = out.notes();
     let on_event = |event| match event {
         ReconcileEvent::Planned { plan, estimate } => {
-            estimate.iter().for_each(|line| notes.say(line));
+            for line in &estimate {
+                notes.say(line);
+            }
             notes.say(format_args!("Plan: {plan}."));
         }
         ReconcileEvent::Noted(words) => notes.say(words),

@@ -103,13 +103,12 @@ pub(crate) async fn diff(cx: &mut Ctx<'_>, args: DiffArgs) -> Result<Exit> {
         keys,
         from_export: args.from_export.clone(),
         to_export: args.to_export.clone(),
-        rule: match &args.rule.tally {
-            Some(_) => Some(args.rule.spec(None)),
-            None => {
-                // No stray rule flag: without --tally it would say nothing.
-                args.rule.counted()?;
-                None
-            }
+        rule: if args.rule.tally.is_some() {
+            Some(args.rule.spec(None))
+        } else {
+            // No stray rule flag: without --tally it would say nothing.
+            args.rule.counted()?;
+            None
         },
     };
     let found = spec.compare(a, b, cx.stop).await?;
@@ -134,12 +133,11 @@ async fn over_time(cx: &mut Ctx<'_>, args: &DiffArgs) -> Result<Exit> {
             ));
         }
     };
-    let info = match new {
-        Some(_) => None,
-        None => {
-            let table = TallySnapshot::read(old)?.table;
-            Some(describe(&cx.connection.reader(), &table, cx.stop).await?)
-        }
+    let info = if new.is_some() {
+        None
+    } else {
+        let table = TallySnapshot::read(old)?.table;
+        Some(describe(&cx.connection.reader(), &table, cx.stop).await?)
     };
     let now = info.as_ref().map(|info| (cx.connection, info));
     let found = SnapshotSpec::compare(old, new, now, cx.stop).await?;

@@ -23,12 +23,12 @@ fn command() -> Command {
 }
 
 /// The completion script for `args.shell`, on stdout.
-pub(crate) fn completions(args: &CompletionsArgs, out: &mut Output) -> Result<Exit> {
+pub(crate) fn completions(args: &CompletionsArgs, out: &mut Output) -> Exit {
     let mut command = command();
     let mut script = Vec::new();
     clap_complete::generate(args.shell, &mut command, "dynoscope", &mut script);
     out.bytes(&script);
-    Ok(Exit::Done)
+    Exit::Done
 }
 
 /// One man page on stdout, or every page into a folder.

@@ -45,7 +45,7 @@ fn input(args: &ExprArgs) -> Result<Input> {
     };
     let mut input = Input::new(&args.table);
     input.kind = kind;
-    input.index = args.index.clone();
+    input.index.clone_from(&args.index);
     input.texts.insert(main, args.expression.clone());
     for (flag, field, text) in [
         ("--condition", Field::Condition, &args.condition),
@@ -97,8 +97,8 @@ fn input(args: &ExprArgs) -> Result<Input> {
 
 /// Build and print the request, with notes on how it was written on stderr. Everything that can
 /// go wrong here is bad input, refused before anything is sent (exit 2, said by `run`).
-pub(crate) fn expr(args: ExprArgs, out: &mut Output) -> Result<Exit> {
-    let (text, notes) = build(&args)?;
+pub(crate) fn expr(args: &ExprArgs, out: &mut Output) -> Result<Exit> {
+    let (text, notes) = build(args)?;
     // Code ends its own last line; a JSON body does not.
     if text.ends_with('\n') {
         out.text(text);

@@ -82,9 +82,12 @@ impl ItemRows {
         let cells = |item: &Item| -> Vec<String> {
             (self.columns.iter())
                 .map(|name| {
-                    item.get(name).map_or_else(String::new, |v| match text {
-                        true => value::whole_text(v),
-                        false => value::cell_text(v),
+                    item.get(name).map_or_else(String::new, |v| {
+                        if text {
+                            value::whole_text(v)
+                        } else {
+                            value::cell_text(v)
+                        }
                     })
                 })
                 .collect()

@@ -87,7 +87,9 @@ impl Output {
             if head {
                 self.text_row(columns);
             }
-            rows.iter().for_each(|row| self.text_row(row));
+            for row in rows {
+                self.text_row(row);
+            }
             return;
         }
         let (width, colour) = (self.style.width, self.style.colour);
@@ -182,6 +184,10 @@ impl Output {
     }
 
     /// An error, or what to do about one, on stderr: said even with --quiet.
+    #[expect(
+        clippy::unused_self,
+        reason = "said through the output, as its notes are, though --quiet does not silence it"
+    )]
     pub(crate) fn error(&self, text: impl Display) {
         say(text);
     }

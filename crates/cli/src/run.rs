@@ -77,8 +77,8 @@ async fn run_inner(
 ) -> Result<Exit> {
     // What needs no connection at all.
     match command {
-        Subcommand::Expr(args) => return crate::expr::expr(args, out),
-        Subcommand::Completions(args) => return crate::docs::completions(&args, out),
+        Subcommand::Expr(args) => return crate::expr::expr(&args, out),
+        Subcommand::Completions(args) => return Ok(crate::docs::completions(&args, out)),
         Subcommand::Man(args) => return crate::docs::man(&args, out),
         Subcommand::Paths(_) => return crate::paths::paths(out),
         _ => {}

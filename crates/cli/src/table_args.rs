@@ -193,7 +193,7 @@ impl CreateArgs {
             .map(|l| parse_index(l))
             .collect::<Result<_>>()?;
         spec.stream = self.stream.as_deref().map(stream_view).transpose()?;
-        spec.ttl = self.ttl.clone();
+        spec.ttl.clone_from(&self.ttl);
         spec.pitr = self.pitr;
         spec.deletion_protection = self.deletion_protection;
         if let Some(class) = &self.class {

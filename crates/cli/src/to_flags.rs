@@ -10,6 +10,10 @@ use dynoscope_core::error::{Error, Result};
 /// A second connection, as the AWS CLI spells one: a clone's destination, a diff's side B.
 /// Declared once, flattened where taken.
 #[derive(Debug, Clone, Default, Args)]
+#[expect(
+    clippy::struct_field_names,
+    reason = "clap names each flag after its field: --to-endpoint, --to-profile, …"
+)]
 pub struct ToConnectionFlags {
     /// The other side: a DynamoDB-compatible endpoint (DynamoDB Local, `dynoscope sandbox`).
     #[arg(long, value_name = "URL")]

@@ -216,8 +216,9 @@ fn print_progress(
         WatchProgress::Event(WatchEvent::Closed(d)) => {
             out.line(format_args!("CLOSED  {}", d.headline(tally)));
         }
-        WatchProgress::Stream(stream::StreamEvent::Waited(note))
-        | WatchProgress::Stream(stream::StreamEvent::Recovered(note)) => {
+        WatchProgress::Stream(
+            stream::StreamEvent::Waited(note) | stream::StreamEvent::Recovered(note),
+        ) => {
             out.note(format_args!("dynoscope: {note}"));
         }
         WatchProgress::Stream(_) => {}

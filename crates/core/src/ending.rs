@@ -40,6 +40,7 @@ impl Ending {
 
     /// The graver of two endings, for a run of many writes: unknown over an error, an error
     /// over refused, refused over done.
+    #[must_use]
     pub fn graver(self, other: Self) -> Self {
         let rank = |e: Self| match e {
             Self::Done => 0,

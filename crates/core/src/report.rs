@@ -309,7 +309,7 @@ mod tests {
     fn ages_in_words() {
         assert_eq!(age_text(Duration::from_millis(400)), "just now");
         assert_eq!(age_text(Duration::from_secs(12)), "12 s ago");
-        assert_eq!(age_text(Duration::from_secs(180)), "3 min ago");
+        assert_eq!(age_text(Duration::from_mins(3)), "3 min ago");
         assert_eq!(age_text(Duration::from_secs(7300)), "2 h ago");
     }
 

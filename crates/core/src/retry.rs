@@ -100,7 +100,7 @@ impl Policy {
     pub(crate) const WRITES: Self = Self {
         throttled: Rule {
             first: Duration::from_millis(100),
-            longest: Duration::from_secs(60),
+            longest: Duration::from_mins(1),
             times: 3,
             budget: None,
             on_the_clock: true,
@@ -121,7 +121,7 @@ impl Policy {
         },
         lost: Rule {
             first: Duration::from_millis(200),
-            longest: Duration::from_secs(60),
+            longest: Duration::from_mins(1),
             times: 2,
             budget: None,
             on_the_clock: true,
@@ -208,7 +208,7 @@ impl Retries {
 mod tests {
     use super::*;
 
-    const PLENTY: Duration = Duration::from_secs(3600);
+    const PLENTY: Duration = Duration::from_hours(1);
 
     fn schedule(retries: &mut Retries, failure: Failure, left: Duration) -> Vec<u128> {
         std::iter::from_fn(|| match retries.next(failure, left) {
@@ -220,7 +220,7 @@ mod tests {
 
     #[test]
     fn a_write_is_sent_again_a_few_times_with_doubling_waits() {
-        let mut retries = Retries::new(Policy::WRITES, Duration::from_secs(60));
+        let mut retries = Retries::new(Policy::WRITES, Duration::from_mins(1));
         assert_eq!(
             schedule(&mut retries, Failure::Throttled, PLENTY),
             [100, 200, 400]
@@ -273,7 +273,7 @@ mod tests {
             first: Duration::from_millis(50),
             longest: Duration::from_secs(5),
             times: u32::MAX,
-            budget: Some(Duration::from_secs(120)),
+            budget: Some(Duration::from_mins(2)),
             on_the_clock: false,
         };
         let policy = Policy {
@@ -300,7 +300,7 @@ mod tests {
         assert_eq!(retries.attempts(), 1);
         assert_eq!(
             Policy::WRITES.throttled.wait(u32::MAX),
-            Duration::from_secs(60)
+            Duration::from_mins(1)
         );
     }
 }

@@ -305,7 +305,7 @@ mod tests {
                 .iter()
                 .map(|(k, v)| ((*k).to_owned(), v.clone()))
                 .collect(),
-            returns: Default::default(),
+            returns: crate::expr::codegen::ReturnOptions::default(),
         }
     }
 

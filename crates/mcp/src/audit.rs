@@ -270,11 +270,11 @@ mod tests {
         let error = Audit::open(&link).unwrap_err().to_string();
         assert!(error.contains("symlink"), "{error}");
         let fifo = dir.join("fifo");
-        let made = std::process::Command::new("mkfifo")
+        let mkfifo = std::process::Command::new("mkfifo")
             .arg(&fifo)
             .status()
             .unwrap();
-        assert!(made.success());
+        assert!(mkfifo.success());
         let error = Audit::open(&fifo).unwrap_err().to_string();
         assert!(error.contains("not a regular file"), "{error}");
         std::fs::remove_dir_all(&dir).unwrap();

@@ -164,16 +164,17 @@ impl CloneForm {
         let source = scope.connection.clone();
         let open = self.open_destination(scope).cloned();
         let to = match self.to {
-            To::Open => match &open {
-                Some(open) => Some(open.spec.clone()),
-                None => {
+            To::Open => {
+                if let Some(open) = &open {
+                    Some(open.spec.clone())
+                } else {
                     self.error = Some(Error::Invalid(format!(
                         "the connection {} is not open any more: pick another",
                         self.open_name
                     )));
                     return;
                 }
-            },
+            }
             _ => self.destination(scope.connection),
         };
         // A destination open in the app is written through that connection: its read-only

@@ -76,7 +76,10 @@ impl ExportForm {
             self.state = None;
             match done {
                 Ok(run) => {
-                    changed = run.pitr.as_ref().is_some_and(|p| p.applied());
+                    changed = run
+                        .pitr
+                        .as_ref()
+                        .is_some_and(dynoscope_core::write::WriteOutcome::applied);
                     self.error = run.failure().cloned();
                     let lines = run.lines();
                     self.ended = Some((lines, run.location.clone(), Instant::now()));

@@ -159,7 +159,7 @@ impl PurgeForm {
         rules: &[TallyRule],
     ) {
         let busy = self.counting.is_some() || self.deleting.is_some();
-        let chosen = loaded.and_then(|l| l.chosen).map_or(0, |c| c.len());
+        let chosen = loaded.and_then(|l| l.chosen).map_or(0, RowSet::len);
         let rows = loaded.map_or(0, |l| l.rows.len());
         ui.horizontal_wrapped(|ui| {
             ui.radio_value(

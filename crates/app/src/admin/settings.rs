@@ -116,23 +116,20 @@ impl SettingsForm {
         spec: &TableSpec,
         ask: &mut impl FnMut(&mut Ui, &str, TableChangeSpec),
     ) {
-        match spec.stream {
-            Some(view) => {
-                ui.label(view.name());
-                ask(ui, "Turn off", wish(|w| w.stream = Some(None)));
-            }
-            None => {
-                ui.label("off");
-                egui::ComboBox::from_id_salt("settings-stream")
-                    .selected_text(self.view.name())
-                    .show_ui(ui, |ui| {
-                        for view in StreamView::ALL {
-                            ui.selectable_value(&mut self.view, view, view.name());
-                        }
-                    });
-                let view = self.view;
-                ask(ui, "Turn on", wish(|w| w.stream = Some(Some(view))));
-            }
+        if let Some(view) = spec.stream {
+            ui.label(view.name());
+            ask(ui, "Turn off", wish(|w| w.stream = Some(None)));
+        } else {
+            ui.label("off");
+            egui::ComboBox::from_id_salt("settings-stream")
+                .selected_text(self.view.name())
+                .show_ui(ui, |ui| {
+                    for view in StreamView::ALL {
+                        ui.selectable_value(&mut self.view, view, view.name());
+                    }
+                });
+            let view = self.view;
+            ask(ui, "Turn on", wish(|w| w.stream = Some(Some(view))));
         }
     }
 
@@ -144,26 +141,23 @@ impl SettingsForm {
         spec: &TableSpec,
         ask: &mut impl FnMut(&mut Ui, &str, TableChangeSpec),
     ) {
-        match &spec.ttl {
-            Some(attribute) => {
-                ui.label(format!("on `{attribute}`"));
-                ask(ui, "Turn TTL off", wish(|w| w.ttl = Some(None)));
-            }
-            None => {
-                ui.label("off");
-                let label = ui.label("attribute");
-                ui.add(
-                    egui::TextEdit::singleline(&mut self.ttl)
-                        .hint_text("expiresAt")
-                        .desired_width(90.0),
-                )
-                .labelled_by(label.id);
-                if self.ttl.trim().is_empty() {
-                    ui.weak("type the attribute to turn TTL on");
-                } else {
-                    let attribute = self.ttl.trim().to_owned();
-                    ask(ui, "Turn TTL on", wish(|w| w.ttl = Some(Some(attribute))));
-                }
+        if let Some(attribute) = &spec.ttl {
+            ui.label(format!("on `{attribute}`"));
+            ask(ui, "Turn TTL off", wish(|w| w.ttl = Some(None)));
+        } else {
+            ui.label("off");
+            let label = ui.label("attribute");
+            ui.add(
+                egui::TextEdit::singleline(&mut self.ttl)
+                    .hint_text("expiresAt")
+                    .desired_width(90.0),
+            )
+            .labelled_by(label.id);
+            if self.ttl.trim().is_empty() {
+                ui.weak("type the attribute to turn TTL on");
+            } else {
+                let attribute = self.ttl.trim().to_owned();
+                ask(ui, "Turn TTL on", wish(|w| w.ttl = Some(Some(attribute))));
             }
         }
     }

@@ -109,7 +109,10 @@ impl Feature for AdminFeature {
             self.backups.forget();
             self.export.forget();
             self.clone.forget();
-            self.table = subject.table.unwrap_or_default().to_owned();
+            subject
+                .table
+                .unwrap_or_default()
+                .clone_into(&mut self.table);
         }
     }
 

@@ -241,7 +241,7 @@ mod tests {
     fn a_refresh_is_due_after_its_interval_and_tints_what_changed_keeping_the_cursor() {
         let t0 = Instant::now();
         let mut auto = AutoRefresh::default();
-        assert!(!auto.due(t0 + Duration::from_secs(3600)), "off by default");
+        assert!(!auto.due(t0 + Duration::from_hours(1)), "off by default");
         auto.set_every(Some(5), t0);
         assert!(!auto.due(t0 + Duration::from_secs(4)));
         assert!(auto.due(t0 + Duration::from_secs(5)));
@@ -255,7 +255,7 @@ mod tests {
         results.close_item();
         auto.started(&results);
         assert!(
-            !auto.due(t0 + Duration::from_secs(60)),
+            !auto.due(t0 + Duration::from_mins(1)),
             "not while one is under way"
         );
         start(&mut results);

@@ -101,7 +101,7 @@ pub(super) fn selection_text(results: &Results, json: bool) -> String {
     let single_cell = rows.len() == 1 && !json;
     match results.cursor() {
         Some((_, column)) if single_cell => {
-            let cell = columns.get(column).cloned().into_iter().collect::<Vec<_>>();
+            let cell = columns.get(column).copied().into_iter().collect::<Vec<_>>();
             copy_text(
                 &results.rows,
                 &rows,

@@ -219,7 +219,7 @@ impl PartiqlTab {
             "ExecuteStatement",
             move |pages, cancel| async move {
                 partiql::read_statement(&client, &statement, start, limit, until, &cancel, |p| {
-                    pages.send(p)
+                    pages.send(p);
                 })
                 .await
             },

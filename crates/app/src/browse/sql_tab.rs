@@ -66,7 +66,11 @@ impl SqlTab {
                 results.set_columns(run.rows.columns.clone());
                 results.add_items(&run.rows.rows);
                 self.results = results;
-                self.loaded = run.loaded.iter().map(|l| l.summary()).collect();
+                self.loaded = run
+                    .loaded
+                    .iter()
+                    .map(dynoscope_core::sql::Loaded::summary)
+                    .collect();
                 self.summary = Some((run.rows.summary(), run.rows.notes));
             }
             Err(error) => self.error = Some(error),
@@ -127,7 +131,7 @@ impl SqlTab {
             ui.menu_button("Insert example", |ui| {
                 for example in sql::examples() {
                     if ui.button(example.title).clicked() {
-                        self.form.sql = example.sql.to_owned();
+                        example.sql.clone_into(&mut self.form.sql);
                         ui.close();
                     }
                 }

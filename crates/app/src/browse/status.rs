@@ -50,7 +50,11 @@ pub(super) fn status_bar_ui(
         // Rows computed here (SQL) were not read in pages.
         let computed = results.load.request.is_none() && results.load.pages == 0;
         let summary = summary_text(results, pricing, computed);
-        let op = results.load.request.as_ref().map(|r| r.op());
+        let op = results
+            .load
+            .request
+            .as_ref()
+            .map(dynoscope_core::read::BrowseRequest::op);
         if loading == Loading::All {
             if loading_all_ui(ui, results, op, &summary) {
                 action = Some(StatusAction::Cancel);

@@ -17,7 +17,7 @@ impl BrowseFeature {
         self.tabs.push(Tab {
             name,
             body: TabBody::new(kind),
-            layout_given: Default::default(),
+            layout_given: dynoscope_core::rows::ColumnLayout::default(),
             run_seen: 0,
             run_pending: false,
             counted_run: None,
@@ -40,7 +40,8 @@ impl BrowseFeature {
         if !taken(&base) {
             return base;
         }
-        (2..)
+        // Each tab holds at most one of these names, so one of the first `tabs + 1` is free.
+        (2..=self.tabs.len() + 2)
             .map(|i| format!("{base}_{i}"))
             .find(|n| !taken(n))
             .unwrap_or(base)

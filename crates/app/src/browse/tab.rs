@@ -225,7 +225,7 @@ impl TableTab {
                         events.send(SegmentEvent::Read {
                             segment: 0,
                             event: e,
-                        })
+                        });
                     })
                     .await;
                 Ok((stopped, None))

@@ -34,7 +34,7 @@ impl TabKind {
     /// It in a line, as the history and the palette list it: `Query Social PK = POST#a91f`,
     /// `Scan Videos`, `PartiQL SELECT …`, `SQL SELECT …`.
     pub fn summary(&self) -> String {
-        let short = |text: &str| {
+        let one_line = |text: &str| {
             let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
             match line.char_indices().nth(80) {
                 Some((at, _)) => format!("{}…", &line[..at]),
@@ -62,8 +62,8 @@ impl TabKind {
                 };
                 format!("Query {table}{index} = {}{sort}", form.partition)
             }
-            Self::Partiql(form) => format!("PartiQL {}", short(&form.statement)),
-            Self::Sql(form) => format!("SQL {}", short(&form.sql)),
+            Self::Partiql(form) => format!("PartiQL {}", one_line(&form.statement)),
+            Self::Sql(form) => format!("SQL {}", one_line(&form.sql)),
         }
     }
 }

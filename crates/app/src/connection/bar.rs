@@ -322,11 +322,11 @@ fn active_ui(ui: &mut Ui, active: Option<&Chip>, health: Health) {
                 let format = |color| egui::TextFormat::simple(font.clone(), color);
                 job.append(&chip.name, 0.0, format(colour32(chip.colour)));
                 // A name that only repeats the place is not said twice.
-                if !label.to_lowercase().contains(&chip.name.to_lowercase()) {
-                    job.append(&format!(" · {label}"), 0.0, format(strong));
-                } else {
+                if label.to_lowercase().contains(&chip.name.to_lowercase()) {
                     job = egui::text::LayoutJob::default();
                     job.append(&label, 0.0, format(strong));
+                } else {
+                    job.append(&format!(" · {label}"), 0.0, format(strong));
                 }
                 ui.add(egui::Label::new(job).truncate())
                     .on_hover_text(format!("The active connection, {}: {label}", chip.name));

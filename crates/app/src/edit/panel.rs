@@ -49,8 +49,7 @@ pub(super) fn numbers_ui(
     let key = scope
         .table
         .key_of(item)
-        .map(|k| key_shown(&k, key_names))
-        .unwrap_or_else(|e| e.to_string());
+        .map_or_else(|e| e.to_string(), |k| key_shown(&k, key_names));
     writes_to_ui(
         ui,
         &format!(

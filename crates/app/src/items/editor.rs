@@ -275,9 +275,11 @@ impl Editor {
             }
             if add && !self.adding.name.trim().is_empty() {
                 self.error = None;
-                let mut field = std::mem::replace(&mut self.adding, blank_field());
-                field.name = field.name.trim().to_owned();
-                self.fields.push(field);
+                let field = std::mem::replace(&mut self.adding, blank_field());
+                self.fields.push(Field {
+                    name: field.name.trim().to_owned(),
+                    ..field
+                });
             }
         });
         ui.separator();

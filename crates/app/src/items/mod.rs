@@ -223,16 +223,14 @@ impl ItemsFeature {
             .staging(scope)
             .get(&effect.parent)
             .and_then(|c| c.after.clone());
-        match staged {
-            Some(parent) => self.stage_tally(scope, &effect, &parent),
-            None => {
-                let (client, info) = (scope.connection.reader(), scope.table.clone());
-                self.fixing = Some(scope.spawner.spawn("GetItem", async move {
-                    let (parent, _) =
-                        read::get_existing(&client, &info, effect.parent.clone()).await?;
-                    Ok((effect, parent))
-                }));
-            }
+        if let Some(parent) = staged {
+            self.stage_tally(scope, &effect, &parent);
+        } else {
+            let (client, info) = (scope.connection.reader(), scope.table.clone());
+            self.fixing = Some(scope.spawner.spawn("GetItem", async move {
+                let (parent, _) = read::get_existing(&client, &info, effect.parent.clone()).await?;
+                Ok((effect, parent))
+            }));
         }
     }
 

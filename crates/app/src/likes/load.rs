@@ -110,7 +110,11 @@ mod tests {
         };
         let (label, points) = load_steps(&stats);
         assert_eq!(label, "milliseconds since the storm started");
-        assert_eq!(points[0], [0.0, 0.0]);
+        assert_eq!(
+            points[0].map(f64::to_bits),
+            [0.0_f64.to_bits(); 2],
+            "from the origin"
+        );
         assert!(points.iter().all(|p| p[0] >= 0.0), "no negative time");
         // 400 WCU in the first tenth is 4,000 WCU/s; the idle tenth is drawn at zero.
         assert!(points.contains(&[0.0, 4000.0]) && points.contains(&[200.0, 0.0]));

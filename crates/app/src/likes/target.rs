@@ -36,9 +36,9 @@ impl TargetForm {
     /// Browse) and the tally rule in use, when nothing was typed here.
     pub(super) fn prefill(&mut self, carried: &str, queried: &str, rule: Option<TallyRule>) {
         if !carried.is_empty() {
-            self.parent = carried.to_owned();
+            carried.clone_into(&mut self.parent);
         } else if self.parent.is_empty() {
-            self.parent = queried.to_owned();
+            queried.clone_into(&mut self.parent);
         }
         if let Some(rule) = rule
             && let ChildSource::SortKeyPrefix(prefix) = &rule.children

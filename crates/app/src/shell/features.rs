@@ -84,38 +84,38 @@ impl TableFeatures {
         &mut self,
         ui: &mut egui::Ui,
         view: View,
-        context: Context<'_>,
+        context: &Context<'_>,
         intents: &mut Vec<Intent>,
     ) {
         let table = &context.scope.table.name;
         match view {
-            View::Browse => self.browse.view_ui(ui, &context, intents),
+            View::Browse => self.browse.view_ui(ui, context, intents),
             View::Tally => {
                 let loaded = Some(self.browse.loaded(table));
-                let context = Context { loaded, ..context };
+                let context = Context { loaded, ..*context };
                 self.tally.view_ui(ui, &context, intents);
             }
             View::Items => {
                 // The counter rules of the table, so staged children say their tally.
                 self.items.rules = self.tally.tally_rules();
-                self.items.view_ui(ui, &context, intents);
+                self.items.view_ui(ui, context, intents);
             }
-            View::Likes => self.likes.view_ui(ui, &context, intents),
-            View::Watch => self.watch.view_ui(ui, &context, intents),
+            View::Likes => self.likes.view_ui(ui, context, intents),
+            View::Watch => self.watch.view_ui(ui, context, intents),
             View::Transfer => {
                 self.transfer.rules = self.tally.tally_rules();
-                self.transfer.view_ui(ui, &context, intents);
+                self.transfer.view_ui(ui, context, intents);
             }
-            View::Expr => self.expr.view_ui(ui, &context, intents),
+            View::Expr => self.expr.view_ui(ui, context, intents),
             View::Table => {
                 self.admin.rules = self.tally.tally_rules();
                 let loaded = Some(self.browse.loaded(table));
-                let context = Context { loaded, ..context };
+                let context = Context { loaded, ..*context };
                 self.admin.view_ui(ui, &context, intents);
             }
             View::Compare => {
                 self.compare.rule = self.tally.rule_in_use();
-                self.compare.view_ui(ui, &context, intents);
+                self.compare.view_ui(ui, context, intents);
             }
         }
     }

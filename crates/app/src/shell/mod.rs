@@ -186,7 +186,7 @@ impl DynoscopeApp {
             table: shown
                 .and_then(Workspace::last_table)
                 .or(self.last_table.clone()),
-            rules: Default::default(),
+            rules: BTreeMap::default(),
             rule_book,
             tabs: features.map(|f| f.browse.specs()).unwrap_or_default(),
             columns,
@@ -214,24 +214,21 @@ impl DynoscopeApp {
                 .workspaces
                 .iter()
                 .position(|w| w.connection.spec.identity() == identity);
-            match same {
-                Some(at) => {
-                    self.workspaces[at].reconnected(&self.spawner, arrived);
-                    self.active = at;
-                }
-                None => {
-                    let (tables, features) = self.restore.take().unwrap_or_else(|| {
-                        let tally = TallyFeature::new(self.remembered().rule_book);
-                        let mut none = Remembered::default();
-                        (
-                            TablesFeature::new(None),
-                            TableFeatures::new(tally, &mut none),
-                        )
-                    });
-                    let workspace = Workspace::new(&self.spawner, arrived, tables, features);
-                    self.workspaces.push(workspace);
-                    self.active = self.workspaces.len() - 1;
-                }
+            if let Some(at) = same {
+                self.workspaces[at].reconnected(&self.spawner, arrived);
+                self.active = at;
+            } else {
+                let (tables, features) = self.restore.take().unwrap_or_else(|| {
+                    let tally = TallyFeature::new(self.remembered().rule_book);
+                    let mut none = Remembered::default();
+                    (
+                        TablesFeature::new(None),
+                        TableFeatures::new(tally, &mut none),
+                    )
+                });
+                let workspace = Workspace::new(&self.spawner, arrived, tables, features);
+                self.workspaces.push(workspace);
+                self.active = self.workspaces.len() - 1;
             }
         }
         for workspace in &mut self.workspaces {

@@ -48,12 +48,11 @@ impl DynoscopeApp {
         );
         match choice {
             Some(Choice::Table(table)) => workspace.open_table(&self.spawner, &table),
-            Some(Choice::Action(i)) => match VIEWS.get(i) {
-                Some((view, _)) => {
+            Some(Choice::Action(i)) => {
+                if let Some((view, _)) = VIEWS.get(i) {
                     let from = workspace.view;
                     go_to(&mut workspace.view, from, *view, &mut workspace.features);
-                }
-                None => {
+                } else {
                     let kind = if i == VIEWS.len() {
                         TabKind::Partiql(PartiqlForm::default())
                     } else {
@@ -62,7 +61,7 @@ impl DynoscopeApp {
                     workspace.features.browse.open_query(kind, false);
                     workspace.view = View::Browse;
                 }
-            },
+            }
             Some(Choice::Query(kind)) => {
                 if let TabKind::Table { table, .. } = &kind
                     && workspace.tables.open_name() != Some(table.as_str())

@@ -90,9 +90,8 @@ impl Workspace {
         // like, the table list): no answer is failing, any answer (an error code too) is good.
         let health = match self.connection.last_answered() {
             Some(false) => Health::Failing,
-            Some(true) => Health::Good,
             None if self.tables.failing() => Health::Failing,
-            None => Health::Good,
+            Some(true) | None => Health::Good,
         };
         Chip {
             name: self.named.name.clone(),
@@ -266,8 +265,8 @@ impl Workspace {
         {
             item_view_ui(ui, features, scope, item, intents);
         }
-        egui::CentralPanel::default().show(ui, |ui| match &scope {
-            Some(scope) => {
+        egui::CentralPanel::default().show(ui, |ui| {
+            if let Some(scope) = &scope {
                 ui.horizontal_wrapped(|ui| {
                     view_tabs_ui(ui, &mut self.view, features, scope);
                 });
@@ -277,9 +276,8 @@ impl Workspace {
                     loaded: None,
                     selected: selected.as_ref(),
                 };
-                features.view_ui(ui, self.view, context, intents);
-            }
-            None => {
+                features.view_ui(ui, self.view, &context, intents);
+            } else {
                 let sandbox = matches!(self.connection.spec, ConnectionSpec::Sandbox { .. });
                 if let Some((table, partition)) = self.tables.placeholder_ui(ui, sandbox) {
                     self.sample = Some((table.clone(), partition));

@@ -13,7 +13,8 @@ use dynoscope_core::table::{TableInfo, key_text};
 pub(super) struct Described<'a> {
     pub(super) table: &'a str,
     pub(super) info: Option<&'a TableInfo>,
-    pub(super) described_at: Option<Instant>,
+    /// When it was described.
+    pub(super) at: Option<Instant>,
     pub(super) loading: bool,
     pub(super) error: Option<&'a Error>,
 }
@@ -37,7 +38,7 @@ pub(super) fn describe_ui(ui: &mut Ui, shown: &Described<'_>) -> Option<Describe
         }
     });
     ui.horizontal(|ui| {
-        if let Some(at) = shown.described_at {
+        if let Some(at) = shown.at {
             ui.weak(format!("described {}", age_text(at.elapsed())));
             ui.ctx()
                 .request_repaint_after(std::time::Duration::from_secs(1));

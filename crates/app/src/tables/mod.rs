@@ -102,19 +102,16 @@ impl TablesFeature {
     /// List the tables again.
     fn list(&mut self, spawner: &Spawner, connection: Option<&Connection>) {
         self.list_error = None;
-        match connection {
-            Some(connection) => {
-                let client = connection.reader();
-                self.listing =
-                    Some(spawner.spawn(
-                        "ListTables",
-                        async move { read::list_tables(&client).await },
-                    ));
-            }
-            None => {
-                self.listing = None;
-                self.list_error = Some(Error::NotConnected { op: "ListTables" });
-            }
+        if let Some(connection) = connection {
+            let client = connection.reader();
+            self.listing =
+                Some(spawner.spawn(
+                    "ListTables",
+                    async move { read::list_tables(&client).await },
+                ));
+        } else {
+            self.listing = None;
+            self.list_error = Some(Error::NotConnected { op: "ListTables" });
         }
     }
 
@@ -296,7 +293,7 @@ impl TablesFeature {
         let shown = describe::Described {
             table: &open.name,
             info: open.info.as_ref(),
-            described_at: open.described_at,
+            at: open.described_at,
             loading: open.describing.is_some(),
             error: open.error.as_ref(),
         };

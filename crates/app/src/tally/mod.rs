@@ -160,9 +160,9 @@ impl TallyFeature {
     /// partition queried in Browse when nothing was typed here.
     pub(crate) fn carry(&mut self, parent: &str, queried: &str) {
         if !parent.is_empty() {
-            self.partition = parent.to_owned();
+            parent.clone_into(&mut self.partition);
         } else if self.partition.is_empty() {
-            self.partition = queried.to_owned();
+            queried.clone_into(&mut self.partition);
         }
     }
 
@@ -318,12 +318,11 @@ impl TallyFeature {
     /// Use `rule` (adding it when new), with nothing checked under it yet.
     fn add_rule(&mut self, rule: Rule) {
         let rules = self.rules();
-        let at = match rules.iter().position(|r| *r == rule) {
-            Some(at) => at,
-            None => {
-                rules.push(rule);
-                rules.len() - 1
-            }
+        let at = if let Some(at) = rules.iter().position(|r| *r == rule) {
+            at
+        } else {
+            rules.push(rule);
+            rules.len() - 1
         };
         self.select(Some(at));
     }

@@ -96,7 +96,7 @@ pub(super) fn chart_ui(ui: &mut Ui, log: &WatchLog, parent: Option<&str>) {
 /// A plot of whole counts over stream time: its y-axis labels whole numbers only, spaced so
 /// they can be read, and the mouse wheel scrolls the page under it (drag pans, and a double
 /// click resets).
-fn count_plot<'a>(id: impl egui::AsIdSalt, y_label: &'a str) -> Plot<'a> {
+fn count_plot(id: impl egui::AsIdSalt, y_label: &str) -> Plot<'_> {
     Plot::new(id)
         .x_axis_label("seconds (stream time)")
         .y_axis_label(y_label)
@@ -131,6 +131,10 @@ fn steps(points: &[[f64; 2]]) -> Vec<[f64; 2]> {
 }
 
 /// Tally minus children at each point both are known (the two series share their x's).
+#[expect(
+    clippy::float_cmp,
+    reason = "the series share their x's: a point pairs only with one at the very same x"
+)]
 fn gap_series(tally: &[[f64; 2]], children: &[[f64; 2]]) -> Vec<[f64; 2]> {
     let mut at = 0;
     let mut gap = Vec::new();

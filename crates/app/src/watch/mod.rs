@@ -69,9 +69,9 @@ impl WatchFeature {
             return;
         }
         if !carried.is_empty() {
-            self.form.pk = carried.to_owned();
+            carried.clone_into(&mut self.form.pk);
         } else if self.form.pk.is_empty() {
-            self.form.pk = queried.to_owned();
+            queried.clone_into(&mut self.form.pk);
         }
         if let Some(rule) = rule {
             self.form.use_rule(&rule);

@@ -194,7 +194,7 @@ async fn read(
         let mut got = false;
         for event in events {
             if let ReadEvent::Page(page) = &event {
-                next = page.last_key.clone();
+                next.clone_from(&page.last_key);
                 got = true;
             }
             let event = SegmentEvent::Read { segment: 0, event };

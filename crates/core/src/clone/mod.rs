@@ -276,12 +276,12 @@ async fn schema_step(
             if let Some(error) = report.failure() {
                 return Err(error.clone());
             }
-            let settled = report.after.as_ref().is_some_and(|d| d.settled());
-            let step = SchemaStep::Created {
+            let settled = report.after.as_ref().is_some_and(Described::settled);
+            let created = SchemaStep::Created {
                 report: Box::new(report),
                 adjusted,
             };
-            Ok((step, stream_after, settled))
+            Ok((created, stream_after, settled))
         }
     }
 }

@@ -126,7 +126,7 @@ pub(crate) fn adjusted(
     place: &str,
 ) -> (TableSpec, Vec<String>) {
     let mut spec = source.spec.clone();
-    spec.name = to.to_owned();
+    to.clone_into(&mut spec.name);
     let mut said = Vec::new();
     // What the source did not answer is not guessed at: it is left off, and said.
     for unread in &source.unread {

@@ -152,16 +152,15 @@ pub(crate) async fn profile_credentials(
     timeout: Duration,
 ) -> aws_config::profile::ProfileFileCredentialsProvider {
     use aws_config::provider_config::ProviderConfig;
-    let region = match region {
-        Some(region) => Some(region),
-        None => {
-            use aws_config::meta::region::ProvideRegion;
-            aws_config::profile::ProfileFileRegionProvider::builder()
-                .profile_name(profile)
-                .build()
-                .region()
-                .await
-        }
+    let region = if region.is_some() {
+        region
+    } else {
+        use aws_config::meta::region::ProvideRegion;
+        aws_config::profile::ProfileFileRegionProvider::builder()
+            .profile_name(profile)
+            .build()
+            .region()
+            .await
     };
     let config = ProviderConfig::without_region()
         .with_region(region)

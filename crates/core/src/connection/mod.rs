@@ -323,7 +323,7 @@ pub async fn connect_with(spec: ConnectionSpec, options: ConnectOptions) -> Resu
                 loader = signed_by(loader, profile, chosen, options.timeout).await;
             }
             let conf = loader.load().await;
-            let region = conf.region().map(|r| r.to_string()).ok_or_else(|| {
+            let region = conf.region().map(ToString::to_string).ok_or_else(|| {
                 Error::Connect(
                     "no region: pick one, or set `region` in the profile or AWS_REGION".into(),
                 )

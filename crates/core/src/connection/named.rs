@@ -59,10 +59,10 @@ impl SavedConnection {
             ConnectionSpec::Sandbox { db_path: None } => "sandbox".to_owned(),
             ConnectionSpec::Sandbox {
                 db_path: Some(path),
-            } => path
-                .file_stem()
-                .map(|s| format!("sandbox {}", s.to_string_lossy()))
-                .unwrap_or_else(|| "sandbox file".to_owned()),
+            } => path.file_stem().map_or_else(
+                || "sandbox file".to_owned(),
+                |s| format!("sandbox {}", s.to_string_lossy()),
+            ),
             ConnectionSpec::Aws { profile, region } => match (profile, region) {
                 (Some(p), Some(r)) => format!("{p} {r}"),
                 (Some(p), None) => p.clone(),

@@ -19,7 +19,7 @@ pub struct ConnectOptions {
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The longest request timeout that can be chosen (a DynamoDB request never needs more).
-pub(crate) const MAX_TIMEOUT: Duration = Duration::from_secs(600);
+pub(crate) const MAX_TIMEOUT: Duration = Duration::from_mins(10);
 
 impl Default for ConnectOptions {
     fn default() -> Self {

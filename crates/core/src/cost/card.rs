@@ -4,7 +4,7 @@
 
 use bigdecimal::{BigDecimal, RoundingMode};
 
-use crate::cost::{Kind, Mode, Pricing, count, money, whole_read};
+use crate::cost::{Kind, Mode, Pricing, RegionPrices, count, money, whole_read};
 use crate::report::{Line, Tone};
 
 /// One GB of storage as DynamoDB bills it: 2^30 bytes.
@@ -48,7 +48,10 @@ pub fn card(pricing: &Pricing, size_bytes: Option<i64>, items: Option<i64>) -> V
                 .amount
         };
         if let (Some(r), Some(w)) = (hour(Kind::Read, read), hour(Kind::Write, write)) {
-            let sign = pricing.prices.as_ref().map_or("$".to_owned(), |p| p.sign());
+            let sign = pricing
+                .prices
+                .as_ref()
+                .map_or("$".to_owned(), RegionPrices::sign);
             lines.push(Line::new(
                 Tone::Plain,
                 format!(

@@ -154,6 +154,7 @@ impl Charge {
     }
 
     /// This charge and `other` (of the same kind and pricing) added.
+    #[must_use]
     pub fn plus(&self, other: &Charge) -> Self {
         Self {
             units: &self.units + &other.units,
@@ -244,8 +245,7 @@ impl Pricing {
         billing: Billing,
     ) -> Self {
         match (picked, aws_region) {
-            (Some(region), _) => Self::new(book, region, None, billing),
-            (None, Some(region)) => Self::new(book, region, None, billing),
+            (Some(region), _) | (None, Some(region)) => Self::new(book, region, None, billing),
             (None, None) => Self::new(
                 book,
                 FALLBACK_REGION,

@@ -61,6 +61,7 @@ impl ShardAdvice {
     }
 
     /// The same advice for writes that spread as observed: `sort_key` took `share` (0 to 1).
+    #[must_use]
     pub fn spread_as(mut self, sort_key: &str, share: BigDecimal) -> Self {
         self.hottest = Some((sort_key.to_owned(), share));
         self

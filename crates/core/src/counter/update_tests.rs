@@ -7,7 +7,7 @@ fn here() -> Destination {
     Destination {
         connection: crate::connection::ConnectionId("test".into()),
         endpoint: "http://127.0.0.1:1".into(),
-        setup: Default::default(),
+        setup: ClientSetup::default(),
         local: true,
         read_only: false,
         name: None,

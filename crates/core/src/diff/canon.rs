@@ -65,7 +65,9 @@ fn write_canonical(value: &AttributeValue, out: &mut String) {
         }
         AttributeValue::L(l) => {
             let mut inner = String::new();
-            l.iter().for_each(|v| write_canonical(v, &mut inner));
+            for v in l {
+                write_canonical(v, &mut inner);
+            }
             part("L", &inner, out);
         }
         other => part("?", &format!("{other:?}"), out),

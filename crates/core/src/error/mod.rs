@@ -213,6 +213,7 @@ pub(crate) fn file_error(
 impl Error {
     /// This error said of `place` (a file and line, an attribute, a parent): an invalid input's
     /// words get `place: ` before them; any other error already names its operation.
+    #[must_use]
     pub fn at(self, place: &str) -> Self {
         match self {
             Self::Invalid(why) => Self::Invalid(format!("{place}: {why}")),
@@ -235,6 +236,10 @@ impl Error {
     /// An error answer without a code (an HTML 500 from a proxy, a text page) and an answer
     /// that could not be read become [`Error::Garbled`]: the request got somewhere, so the
     /// write may have been applied.
+    #[expect(
+        clippy::needless_pass_by_value,
+        reason = "a conversion: every caller hands over the error it got (`map_err`), as `From` does"
+    )]
     pub fn from_sdk<E>(op: &'static str, err: SdkError<E, HttpResponse>) -> Self
     where
         E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,

@@ -8,7 +8,7 @@ use bigdecimal::BigDecimal;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::cost::{Pricing, count, money};
+use crate::cost::{Pricing, RegionPrices, count, money};
 use crate::error::{Error, Result};
 use crate::exports::route_report::{Route, RoutePlan, Sized, duration};
 
@@ -101,7 +101,10 @@ impl PlanSpec {
 }
 
 fn sign(pricing: &Pricing) -> String {
-    pricing.prices.as_ref().map_or("$".to_owned(), |p| p.sign())
+    pricing
+        .prices
+        .as_ref()
+        .map_or("$".to_owned(), RegionPrices::sign)
 }
 
 fn dec(n: u64) -> BigDecimal {

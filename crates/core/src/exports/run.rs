@@ -93,15 +93,14 @@ pub async fn run(
     report.start = write::send(connection, &plan.export, confirmed).await;
     let arn = match &report.start {
         WriteOutcome::Applied { returned, .. } => {
-            match returned.as_ref().map(|r| r.get("ExportArn")) {
-                Some(Some(AttributeValue::S(arn))) => arn.clone(),
-                _ => {
-                    report
-                        .notes
-                        .push("the server named no export ARN".to_owned());
-                    return report;
-                }
-            }
+            let Some(AttributeValue::S(arn)) = returned.as_ref().and_then(|r| r.get("ExportArn"))
+            else {
+                report
+                    .notes
+                    .push("the server named no export ARN".to_owned());
+                return report;
+            };
+            arn.clone()
         }
         WriteOutcome::Unknown { .. } => {
             report.notes.push(format!(
@@ -208,25 +207,22 @@ async fn located(
         return Some(documented);
     }
     let new: Vec<&String> = after.iter().filter(|f| !before.contains(f)).collect();
-    match new.as_slice() {
-        [one] => {
-            let found = format!("s3://{}/{one}", at.bucket);
-            report.notes.push(format!(
-                "the server named no manifest and no folder {own}: its files are in the one \
-                 folder that appeared while it ran, {found}"
-            ));
-            Some(found)
-        }
-        _ => {
-            report.notes.push(format!(
-                "the server named no manifest, and {} folders appeared under s3://{}/{}/ while \
-                 it ran: its files are at DynamoDB's documented place, if anywhere",
-                new.len(),
-                at.bucket,
-                at.prefix
-            ));
-            Some(documented)
-        }
+    if let [one] = new.as_slice() {
+        let found = format!("s3://{}/{one}", at.bucket);
+        report.notes.push(format!(
+            "the server named no manifest and no folder {own}: its files are in the one \
+             folder that appeared while it ran, {found}"
+        ));
+        Some(found)
+    } else {
+        report.notes.push(format!(
+            "the server named no manifest, and {} folders appeared under s3://{}/{}/ while \
+             it ran: its files are at DynamoDB's documented place, if anywhere",
+            new.len(),
+            at.bucket,
+            at.prefix
+        ));
+        Some(documented)
     }
 }
 

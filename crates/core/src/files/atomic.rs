@@ -215,7 +215,7 @@ mod tests {
         let dir = scratch("fail");
         let path = dir.join("out.jsonl");
         let failing = |w: &mut BufWriter<File>| -> std::io::Result<()> {
-            w.write_all(&[b'x'; 100_000])?;
+            w.write_all(&vec![b'x'; 100_000])?;
             Err(std::io::Error::other("the disk is full"))
         };
         let error = write_file(&path, IfExists::Refuse, failing).unwrap_err();

@@ -226,6 +226,10 @@ fn nothing_to_import(path: &Path, format: Format, invalid: usize) -> Error {
 /// no key twice, keeping what `limits` says, and the children counted under `rules` found. The first problem is an error naming its file
 /// and line; a path without items is "nothing to import"; `cancel` ends it with
 /// [`Error::Cancelled`]. Nothing is written.
+#[expect(
+    clippy::implicit_hasher,
+    reason = "every caller's column types are a default HashMap"
+)]
 pub fn check_import(
     sources: &ImportSources,
     format: Format,
@@ -319,9 +323,10 @@ fn twice(check: &ImportCheck, info: &TableInfo, first: Place, second: Place) -> 
     let (Some(first_file), Some(second_file)) = (file(first.0), file(second.0)) else {
         return Error::Invalid("a key is there twice; an import puts each item once".into());
     };
-    let key = item_at(&second_file.source, check, second.1 as usize)
-        .map(|item| format!("the key {}", key_shown(&item, &info.key_names())))
-        .unwrap_or_else(|| "its key".to_owned());
+    let key = item_at(&second_file.source, check, second.1 as usize).map_or_else(
+        || "its key".to_owned(),
+        |item| format!("the key {}", key_shown(&item, &info.key_names())),
+    );
     let also = if first.0 == second.0 {
         format!("line {}", first.1)
     } else {

@@ -237,22 +237,21 @@ impl ImportReport {
         } else {
             &mut self.refused
         };
-        match list
+        if let Some(same) = list
             .iter_mut()
             .find(|n| n.reason == reason && n.bad_input == bad_input)
         {
-            Some(same) => same.add(places),
-            None => {
-                let mut entry = NotWritten {
-                    items: 0,
-                    places: Vec::new(),
-                    places_left_out: false,
-                    reason,
-                    bad_input,
-                };
-                entry.add(places);
-                list.push(entry);
-            }
+            same.add(places);
+        } else {
+            let mut entry = NotWritten {
+                items: 0,
+                places: Vec::new(),
+                places_left_out: false,
+                reason,
+                bad_input,
+            };
+            entry.add(places);
+            list.push(entry);
         }
     }
 

@@ -100,7 +100,7 @@ impl Lab<'_> {
         }
     }
 
-    fn counter_item(&self, key: &Item, value: String) -> Item {
+    fn counter_item(key: &Item, value: String) -> Item {
         let mut item = key.clone();
         item.insert(COUNTER.into(), AttributeValue::N(value));
         item
@@ -133,7 +133,7 @@ impl Lab<'_> {
             let next = plus_one(value.as_deref())?;
             plans.push(match method {
                 LabMethod::Naive => self.plan(
-                    WriteOp::Put(self.counter_item(key, next)),
+                    WriteOp::Put(Self::counter_item(key, next)),
                     None,
                     HashMap::new(),
                     false,
@@ -184,7 +184,7 @@ impl Lab<'_> {
     ) -> Result<LabResult> {
         let started = Instant::now();
         let start = self.plan(
-            WriteOp::Put(self.counter_item(key, "0".into())),
+            WriteOp::Put(Self::counter_item(key, "0".into())),
             None,
             HashMap::new(),
             true,

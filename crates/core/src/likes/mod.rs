@@ -38,7 +38,7 @@ mod tests {
         crate::write::Destination {
             connection: crate::connection::ConnectionId("test".into()),
             endpoint: "http://127.0.0.1:1".into(),
-            setup: Default::default(),
+            setup: crate::connection::ClientSetup::default(),
             local: true,
             read_only: false,
             name: None,

@@ -9,7 +9,7 @@ use crate::cost::usd::Usd;
 use crate::ending::Ending;
 use crate::error::{Error, Result};
 use crate::likes::send::LikeReport;
-use crate::likes::{LikeOp, LikeOutcome, Snapshot};
+use crate::likes::{LikeOp, LikeOutcome, LikeRequest, Snapshot};
 use crate::report::{Line, Report, Tone};
 use crate::write::CancelReason;
 
@@ -78,7 +78,7 @@ impl LikeReport {
         let plan = self.request.write_plan();
         let mut lines = vec![match &self.sent.outcome {
             // The child's own condition: said as what it means for this user and post.
-            LikeOutcome::Cancelled { reasons } if self.request.child_refused(reasons) => {
+            LikeOutcome::Cancelled { reasons } if LikeRequest::child_refused(reasons) => {
                 Line::new(Tone::Warn, self.request.child_refused_words())
             }
             // A replay wrote nothing: no write is priced beside it.

@@ -294,7 +294,7 @@ impl LikeRequest {
 
     /// Whether `reasons` say the child's own condition failed: for a like, the user already
     /// likes the parent; for an unlike, the user has no like on it.
-    pub(crate) fn child_refused(&self, reasons: &[CancelReason]) -> bool {
+    pub(crate) fn child_refused(reasons: &[CancelReason]) -> bool {
         reasons.first() == Some(&CancelReason::ConditionalCheckFailed)
     }
 

@@ -210,7 +210,7 @@ impl Report for InsightsSwitch {
                     "outcome unknown: {what} on {table} may have been applied; it was not sent again"
                 ),
             )],
-            outcome => vec![Line::new(
+            outcome @ WriteOutcome::Refused { .. } => vec![Line::new(
                 Tone::Bad,
                 outcome
                     .failure()
@@ -226,7 +226,7 @@ impl Report for InsightsSwitch {
     fn failure(&self) -> Option<&Error> {
         match &self.outcome {
             WriteOutcome::Applied { .. } | WriteOutcome::Unknown { .. } => None,
-            outcome => outcome.failure(),
+            outcome @ WriteOutcome::Refused { .. } => outcome.failure(),
         }
     }
 }

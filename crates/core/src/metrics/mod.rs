@@ -277,7 +277,8 @@ pub async fn read_metrics(
     let from_ms = now_ms - i64::from(hours) * 3_600_000;
     let wanted = queries(info);
     let mut series: Vec<Series> = Vec::new();
-    let mut points: std::collections::HashMap<String, Vec<Point>> = Default::default();
+    let mut points: std::collections::HashMap<String, Vec<Point>> =
+        std::collections::HashMap::default();
     let mut next: Option<String> = None;
     for _ in 0..MAX_PAGES {
         let out = client

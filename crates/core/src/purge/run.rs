@@ -181,7 +181,7 @@ impl Pass<'_> {
             go_on = false;
         }
         self.report.read += keys.len() as u64;
-        let mut batches = keys.chunks(Batch::MAX).map(|c| c.to_vec());
+        let mut batches = keys.chunks(Batch::MAX).map(<[Item]>::to_vec);
         let mut flying: JoinSet<(Vec<Item>, WriteOutcome)> = JoinSet::new();
         let mut sending = true;
         loop {

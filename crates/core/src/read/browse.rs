@@ -179,7 +179,7 @@ pub(crate) fn request_timeout(client: &Client) -> std::time::Duration {
     client
         .config()
         .timeout_config()
-        .and_then(|t| t.operation_timeout())
+        .and_then(aws_sdk_dynamodb::config::timeout::TimeoutConfig::operation_timeout)
         .unwrap_or(crate::connection::DEFAULT_TIMEOUT)
 }
 

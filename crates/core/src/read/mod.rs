@@ -38,7 +38,7 @@ pub use whole::{ScanProgress, scan_table};
 /// The capacity units a request reports it consumed (0 when it reports none).
 pub(crate) fn consumed_units(consumed: Option<&ConsumedCapacity>) -> f64 {
     consumed
-        .and_then(|c| c.capacity_units())
+        .and_then(ConsumedCapacity::capacity_units)
         .unwrap_or_default()
 }
 

@@ -44,7 +44,7 @@ impl Default for Backoff {
         Self {
             first: Duration::from_millis(50),
             longest: Duration::from_secs(5),
-            throttled_for: Duration::from_secs(120),
+            throttled_for: Duration::from_mins(2),
             resends: 2,
         }
     }
@@ -173,7 +173,7 @@ mod tests {
             Duration::from_secs(5),
             "no overflow"
         );
-        let attempts = (1..)
+        let attempts = (1..=u32::MAX)
             .scan(Duration::ZERO, |total, n| {
                 *total += backoff.wait(n);
                 (*total <= backoff.throttled_for).then_some(n)

@@ -97,7 +97,7 @@ fn put_body(out: &mut Vec<u8>, value: &AttributeValue) {
         }
         AttributeValue::Ss(v) => put_set(out, tag::SS, v.iter().map(String::as_bytes)),
         AttributeValue::Ns(v) => put_set(out, tag::NS, v.iter().map(String::as_bytes)),
-        AttributeValue::Bs(v) => put_set(out, tag::BS, v.iter().map(|b| b.as_ref())),
+        AttributeValue::Bs(v) => put_set(out, tag::BS, v.iter().map(AsRef::as_ref)),
         // NULL, and any type a newer SDK adds: kept as NULL rather than dropped.
         _ => out.push(tag::NULL),
     }

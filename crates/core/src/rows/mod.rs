@@ -58,7 +58,7 @@ pub struct Rows {
     names: Vec<Arc<str>>,
     ids: HashMap<Arc<str>, usize>,
     chunks: Vec<Arc<Vec<u8>>>,
-    rows: Vec<Addr>,
+    addrs: Vec<Addr>,
     scratch: Vec<u8>,
 }
 
@@ -79,12 +79,12 @@ impl Rows {
 
     /// How many rows.
     pub fn len(&self) -> usize {
-        self.rows.len()
+        self.addrs.len()
     }
 
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
-        self.rows.is_empty()
+        self.addrs.is_empty()
     }
 
     /// Every attribute name seen, in the order first seen.
@@ -122,12 +122,12 @@ impl Rows {
     /// Append `item` as the last row.
     pub fn push(&mut self, item: &Item) {
         let addr = self.store(item);
-        self.rows.push(addr);
+        self.addrs.push(addr);
     }
 
     /// Append every item of a page.
     pub fn extend(&mut self, items: &[Item]) {
-        self.rows.reserve(items.len());
+        self.addrs.reserve(items.len());
         for item in items {
             self.push(item);
         }
@@ -171,14 +171,14 @@ impl Rows {
 
     /// Put `item` in place of row `row` (its old bytes stay until the store is dropped).
     pub fn replace(&mut self, row: usize, item: &Item) {
-        if row < self.rows.len() {
+        if row < self.addrs.len() {
             let addr = self.store(item);
-            self.rows[row] = addr;
+            self.addrs[row] = addr;
         }
     }
 
     pub(crate) fn bytes(&self, row: usize) -> &[u8] {
-        self.rows
+        self.addrs
             .get(row)
             .and_then(|a| {
                 let chunk = self.chunks.get(a.chunk as usize)?;
@@ -194,7 +194,7 @@ impl Rows {
 
     /// Row `row` as an item.
     pub fn item(&self, row: usize) -> Option<Item> {
-        if row >= self.rows.len() {
+        if row >= self.addrs.len() {
             return None;
         }
         let mut item = Item::new();
@@ -239,7 +239,7 @@ impl Rows {
         let chunks: usize = self.chunks.iter().map(|c| c.capacity()).sum();
         let names: usize = self.names.iter().map(|n| n.len() + 48).sum();
         chunks
-            + self.rows.capacity() * std::mem::size_of::<Addr>()
+            + self.addrs.capacity() * std::mem::size_of::<Addr>()
             + names
             + self.scratch.capacity()
     }

@@ -58,8 +58,7 @@ impl Sandbox {
         // answered only once the seed, its history included, is whole: a client that waits
         // for the port never sees a half-seeded engine; its requests wait until then.
         let (open_tx, open_rx) = oneshot::channel::<()>();
-        let mut sandbox = Self::serve(db, port, open_rx).await?;
-        sandbox._held = held;
+        let mut sandbox = Self::serve(db, port, open_rx, held).await?;
         if db_path.is_none() {
             // Nothing to let go of: an in-memory sandbox's drop never waits (it may be the UI
             // thread's, on a switch of connection).
@@ -82,12 +81,17 @@ impl Sandbox {
         index_memory_stream(&db)?;
         let (open_tx, open_rx) = oneshot::channel::<()>();
         let _ = open_tx.send(());
-        Self::serve(db, 0, open_rx).await
+        Self::serve(db, 0, open_rx, None).await
     }
 
     /// Listen on `port` in a thread of its own; answer requests once `open` fires (never, when
-    /// it is dropped: seeding failed).
-    async fn serve(db: dynoxide::Database, port: u16, open: oneshot::Receiver<()>) -> Result<Self> {
+    /// it is dropped: seeding failed). `held`: a file sandbox's hold on its file, kept.
+    async fn serve(
+        db: dynoxide::Database,
+        port: u16,
+        open: oneshot::Receiver<()>,
+        held: Option<std::fs::File>,
+    ) -> Result<Self> {
         let (ready_tx, ready_rx) = oneshot::channel::<Result<SocketAddr>>();
         let (shutdown_tx, shutdown_rx) = oneshot::channel::<()>();
         // One message, once: room for it, so the server thread never waits to say it stopped.
@@ -145,7 +149,7 @@ impl Sandbox {
             seeded: None,
             shutdown: Some(shutdown_tx),
             stopped: Some(std::sync::Mutex::new(stopped_rx)),
-            _held: None,
+            _held: held,
         })
     }
 

@@ -4,7 +4,7 @@
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{
-    AttributeDefinition, KeySchemaElement, KeyType, Projection, TableDescription,
+    AttributeDefinition, KeySchemaElement, KeyType, Projection, ProjectionType, TableDescription,
 };
 
 use crate::condition::ScalarType;
@@ -83,7 +83,10 @@ fn keys(
 }
 
 fn projection(p: Option<&Projection>) -> ProjectionSpec {
-    match p.and_then(|p| p.projection_type()).map(|t| t.as_str()) {
+    match p
+        .and_then(|p| p.projection_type())
+        .map(ProjectionType::as_str)
+    {
         Some("KEYS_ONLY") => ProjectionSpec::KeysOnly,
         Some("INCLUDE") => ProjectionSpec::Include(
             p.map(|p| p.non_key_attributes().to_vec())
@@ -127,8 +130,8 @@ pub(crate) fn spec_of(
         .is_some_and(|m| m.as_str() == "PAY_PER_REQUEST");
     let billing = match desc.provisioned_throughput() {
         Some(pt) if !on_demand => BillingSpec::Provisioned {
-            rcu: pt.read_capacity_units().map_or(0, |n| n.unsigned_abs()),
-            wcu: pt.write_capacity_units().map_or(0, |n| n.unsigned_abs()),
+            rcu: pt.read_capacity_units().map_or(0, i64::unsigned_abs),
+            wcu: pt.write_capacity_units().map_or(0, i64::unsigned_abs),
         },
         _ => BillingSpec::OnDemand,
     };

@@ -117,7 +117,7 @@ fn s(text: impl Into<String>) -> V {
     V::S(text.into())
 }
 
-fn n(number: impl ToString) -> V {
+fn n(number: impl ToString + Copy) -> V {
     V::N(number.to_string())
 }
 

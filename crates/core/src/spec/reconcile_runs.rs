@@ -110,7 +110,9 @@ impl TallySpec {
                 on_event(planned(&label, &[]));
                 let read = export_checks(connection, info, &rule, export, stop, &mut on_event);
                 let (checks, stopped) = read.await?;
-                checks.into_iter().for_each(|check| all.add(check));
+                for check in checks {
+                    all.add(check);
+                }
                 all.cancelled = stopped;
                 (label, Vec::new())
             }

@@ -139,9 +139,10 @@ impl Report for ShardSum {
             .enumerate()
             .map(|(i, (sk, value))| {
                 let shown = value.as_ref().map_or("(missing)".to_owned(), to_dynamodb);
-                match total.hot == Some(i) {
-                    true => Line::new(Tone::Warn, format!("{sk}\t{shown}  <- hot")),
-                    false => Line::new(Tone::Plain, format!("{sk}\t{shown}")),
+                if total.hot == Some(i) {
+                    Line::new(Tone::Warn, format!("{sk}\t{shown}  <- hot"))
+                } else {
+                    Line::new(Tone::Plain, format!("{sk}\t{shown}"))
                 }
             })
             .collect();

@@ -41,15 +41,14 @@ impl WindowSpec {
         stop: &CancelToken,
     ) -> Result<WindowReport> {
         let rule = self.rule.tally_rule()?;
-        let (sources, view) = match S3Location::parse(&self.export.to_string_lossy())? {
-            Some(at) => s3_sources(&connection.s3(), &at, stop).await?,
-            None => {
-                let data = window_files(&self.export)?;
-                let files = (data.files.into_iter())
-                    .map(|f| Box::new(f) as Box<dyn TextSource>)
-                    .collect();
-                (files, data.view)
-            }
+        let (sources, view) = if let Some(at) = S3Location::parse(&self.export.to_string_lossy())? {
+            s3_sources(&connection.s3(), &at, stop).await?
+        } else {
+            let data = window_files(&self.export)?;
+            let files = (data.files.into_iter())
+                .map(|f| Box::new(f) as Box<dyn TextSource>)
+                .collect();
+            (files, data.view)
         };
         let (owned, tally_rule, stop) = (info.clone(), rule.clone(), stop.clone());
         // Objects are read by blocking calls: off the runtime, as files are.
@@ -101,7 +100,7 @@ fn time_text(micros: u128) -> String {
     i128::try_from(micros)
         .ok()
         .map(|m| DateTime::from_nanos(m.saturating_mul(1000)))
-        .and_then(|t| t.ok())
+        .and_then(Result::ok)
         .and_then(|t| t.fmt(DateTimeFormat::DateTime).ok())
         .unwrap_or_else(|| format!("{micros} µs"))
 }

@@ -85,7 +85,7 @@ fn a_storm_has_users_from_one_and_a_target_with_a_sort_key() {
     let destination = crate::write::Destination {
         connection: crate::connection::ConnectionId("http://127.0.0.1:8000".into()),
         endpoint: "http://127.0.0.1:8000".into(),
-        setup: Default::default(),
+        setup: crate::connection::ClientSetup::default(),
         local: true,
         read_only: false,
         name: None,

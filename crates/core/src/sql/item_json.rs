@@ -186,7 +186,7 @@ mod tests {
                 )
             })
             .collect();
-        names.sort();
+        names.sort_unstable();
         let json_keys: Vec<String> = rows.names().iter().map(|n| json_key(n)).collect();
         let mut entries: Vec<Entry<'_>> = Fields::new(rows.bytes(0))
             .map(|(id, body)| {

@@ -28,6 +28,10 @@ impl JsonBatch {
 
 /// Write every row's whole-item JSON (attributes in `place_of` order) into batches sent to
 /// `out`, until all are written or the receiver is gone.
+#[expect(
+    clippy::needless_pass_by_value,
+    reason = "`out` is dropped when this ends, which ends the receiver's loop"
+)]
 pub(super) fn write_json_batches(
     rows: &Rows,
     place_of: &[u32],

@@ -48,11 +48,13 @@ impl SqlLimits {
     }
 
     /// These limits, the run stopped after `timeout` (when there is one).
+    #[must_use]
     pub fn within(self, timeout: Option<Duration>) -> Self {
         Self { timeout, ..self }
     }
 
     /// These limits, keeping at most `max_bytes`.
+    #[must_use]
     pub fn bytes(self, max_bytes: usize) -> Self {
         Self { max_bytes, ..self }
     }

@@ -279,7 +279,7 @@ impl Run<'_> {
         let handed = fresh.len();
         if handed > 0 {
             self.followed.records += handed as u64;
-            self.followed.last = reader.last.clone();
+            self.followed.last.clone_from(&reader.last);
             on_event(StreamEvent::Records(fresh));
         }
         Ok(Some(if reader.iterator.is_none() {

@@ -69,7 +69,7 @@ impl Default for Tuning {
         Self {
             idle: Duration::from_millis(250),
             describe_every: Duration::from_secs(10),
-            give_up_after: Duration::from_secs(120),
+            give_up_after: Duration::from_mins(2),
             limit: 1000,
         }
     }

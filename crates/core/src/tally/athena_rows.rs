@@ -38,7 +38,12 @@ impl Pages {
                 })
                 .unwrap_or_default();
         }
-        for (i, row) in set.map(|s| s.rows()).unwrap_or_default().iter().enumerate() {
+        for (i, row) in set
+            .map(ResultSet::rows)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
             let values = cells(row);
             let header = self.read == 1
                 && i == 0

@@ -9,7 +9,9 @@ use std::time::Duration;
 
 use aws_sdk_athena::Client;
 use aws_sdk_athena::error::ProvideErrorMetadata;
-use aws_sdk_athena::types::{QueryExecutionContext, QueryExecutionState, ResultConfiguration};
+use aws_sdk_athena::types::{
+    QueryExecutionContext, QueryExecutionState, QueryExecutionStatistics, ResultConfiguration,
+};
 use bigdecimal::BigDecimal;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -58,7 +60,7 @@ pub struct AthenaRunSpec {
 }
 
 /// How long a query is followed when the spec does not say.
-const DEFAULT_FOLLOWING: Duration = Duration::from_secs(600);
+const DEFAULT_FOLLOWING: Duration = Duration::from_mins(10);
 
 impl AthenaRunSpec {
     /// How long each query is followed before it is stopped.
@@ -205,7 +207,7 @@ async fn execute(
             Some(QueryExecutionState::Succeeded) => {
                 let scanned = execution
                     .and_then(|e| e.statistics())
-                    .and_then(|s| s.data_scanned_in_bytes());
+                    .and_then(QueryExecutionStatistics::data_scanned_in_bytes);
                 return Ok((id, scanned));
             }
             Some(state @ (QueryExecutionState::Failed | QueryExecutionState::Cancelled)) => {

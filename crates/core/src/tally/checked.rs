@@ -185,7 +185,7 @@ mod tests {
                 &crate::cost::PriceBook::shipped(),
                 None,
                 None,
-                Default::default(),
+                crate::cost::Billing::default(),
             )))
             .unwrap();
         assert_eq!(json[2]["drift"], "1");

@@ -45,20 +45,19 @@ impl RuleBook {
     /// connection's old label-based key are moved over first.
     pub fn rules_mut(&mut self, spec: &ConnectionSpec, table: &str) -> &mut Vec<Rule> {
         let connection = spec.identity();
-        let at = match self.position(&connection, table) {
-            Some(at) => at,
-            None => {
-                let legacy = self
-                    .legacy
-                    .remove(&format!("{} | {table}", spec.label()))
-                    .unwrap_or_default();
-                self.saved.push(SavedRules {
-                    connection,
-                    table: table.to_owned(),
-                    rules: legacy,
-                });
-                self.saved.len() - 1
-            }
+        let at = if let Some(at) = self.position(&connection, table) {
+            at
+        } else {
+            let legacy = self
+                .legacy
+                .remove(&format!("{} | {table}", spec.label()))
+                .unwrap_or_default();
+            self.saved.push(SavedRules {
+                connection,
+                table: table.to_owned(),
+                rules: legacy,
+            });
+            self.saved.len() - 1
         };
         &mut self.saved[at].rules
     }

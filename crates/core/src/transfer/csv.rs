@@ -101,7 +101,6 @@ pub(crate) fn shaped_as_number(text: &str) -> bool {
 /// The value of a non-empty cell `text` read as `kind`.
 pub(crate) fn read_cell(text: &str, kind: CellType) -> Result<AttributeValue> {
     match kind {
-        CellType::S => Ok(AttributeValue::S(text.to_owned())),
         CellType::N if is_number(text) => Ok(AttributeValue::N(text.to_owned())),
         CellType::N => Err(Error::Invalid(format!("`{text}` is not a number"))),
         CellType::Bool => match text {
@@ -126,7 +125,8 @@ pub(crate) fn read_cell(text: &str, kind: CellType) -> Result<AttributeValue> {
                 "{e}, so it cannot be stored as a number"
             ))),
         },
-        CellType::Auto => Ok(AttributeValue::S(text.to_owned())),
+        // A string as asked, and what any other cell is.
+        CellType::S | CellType::Auto => Ok(AttributeValue::S(text.to_owned())),
     }
 }
 

@@ -58,7 +58,7 @@ pub fn write_items(
 
 /// The CSV columns of `rows`: every attribute name, the key attributes first, then by name.
 pub(crate) fn columns_of(rows: &Rows, key_names: &[String]) -> Vec<String> {
-    let mut names: Vec<String> = rows.names().iter().map(|n| n.to_string()).collect();
+    let mut names: Vec<String> = rows.names().iter().map(ToString::to_string).collect();
     names.sort_by_key(|n| {
         (
             key_names.iter().position(|k| k == n).unwrap_or(usize::MAX),

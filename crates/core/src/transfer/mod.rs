@@ -127,6 +127,10 @@ pub fn guess_format(path: &Path) -> Result<Format> {
     if !meta.is_file() {
         return Err(files::not_a_file(path, &meta));
     }
+    #[expect(
+        clippy::case_sensitive_file_extension_comparisons,
+        reason = "`name` is lowercased above"
+    )]
     if name.ends_with(".csv") || name.ends_with(".csv.gz") {
         return Ok(Format::Csv);
     }
@@ -202,6 +206,10 @@ pub(crate) fn gunzipped(
 /// any is returned; the first malformed line is an error naming the file, the line and why.
 /// `types` applies to CSV columns only. This holds every item: for a small file (a test's); an
 /// import streams its files instead ([`import::check_import`]).
+#[expect(
+    clippy::implicit_hasher,
+    reason = "every caller's column types are a default HashMap"
+)]
 pub fn read_file(
     path: &Path,
     format: Format,

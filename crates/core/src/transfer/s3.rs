@@ -64,7 +64,7 @@ impl std::fmt::Display for S3Location {
 
 /// What S3 refused, in its own words: `GetObject s3://b/k: NoSuchBucket: The specified bucket
 /// does not exist`; a failure without S3's words (no answer) with its chain of causes.
-fn s3_error<E, R>(op: &'static str, at: &str, e: aws_sdk_s3::error::SdkError<E, R>) -> Error
+fn s3_error<E, R>(op: &'static str, at: &str, e: &aws_sdk_s3::error::SdkError<E, R>) -> Error
 where
     E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
     R: std::fmt::Debug + Send + Sync + 'static,
@@ -72,7 +72,7 @@ where
     let text = match (e.code(), e.message()) {
         (Some(code), Some(message)) => format!("{code}: {message}"),
         (Some(code), None) => code.to_owned(),
-        _ => aws_sdk_s3::error::DisplayErrorContext(&e).to_string(),
+        _ => aws_sdk_s3::error::DisplayErrorContext(e).to_string(),
     };
     Error::Invalid(format!("{op} {at}: {text}"))
 }
@@ -100,8 +100,13 @@ pub async fn manifest_text(client: &Client, at: &S3Location, name: &str) -> Resu
         .await;
     let out = match got {
         Ok(out) => out,
-        Err(e) if e.as_service_error().is_some_and(|s| s.is_no_such_key()) => return Ok(None),
-        Err(e) => return Err(s3_error("GetObject", &place, e)),
+        Err(e)
+            if e.as_service_error()
+                .is_some_and(aws_sdk_s3::operation::get_object::GetObjectError::is_no_such_key) =>
+        {
+            return Ok(None);
+        }
+        Err(e) => return Err(s3_error("GetObject", &place, &e)),
     };
     if u64::try_from(out.content_length().unwrap_or(0)).unwrap_or(0) > MAX_MANIFEST_BYTES {
         return Err(Error::Invalid(format!(
@@ -127,7 +132,7 @@ pub async fn folders(client: &Client, at: &S3Location, most: usize) -> Result<Ve
         .into_paginator()
         .send();
     while let Some(page) = pages.next().await {
-        let page = page.map_err(|e| s3_error("ListObjectsV2", &at.to_string(), e))?;
+        let page = page.map_err(|e| s3_error("ListObjectsV2", &at.to_string(), &e))?;
         found.extend(
             page.common_prefixes()
                 .iter()
@@ -184,7 +189,11 @@ async fn listed(client: &Client, at: &S3Location) -> Result<Vec<String>> {
         .into_paginator()
         .send();
     while let Some(page) = pages.next().await {
-        let page = page.map_err(|e| s3_error("ListObjectsV2", &at.to_string(), e))?;
+        let page = page.map_err(|e| s3_error("ListObjectsV2", &at.to_string(), &e))?;
+        #[expect(
+            clippy::case_sensitive_file_extension_comparisons,
+            reason = "DynamoDB names an export's objects in lowercase; no other case is one of them"
+        )]
         for object in page.contents() {
             let key = object.key().unwrap_or_default();
             let name = key.rsplit('/').next().unwrap_or_default();
@@ -229,7 +238,7 @@ impl TextSource for S3Object {
         let request = (self.client.get_object().bucket(&self.bucket).key(&self.key))
             .set_if_match(self.if_match.clone());
         let sent =
-            async { (request.send().await).map_err(|e| s3_error("GetObject", &self.name(), e)) };
+            async { (request.send().await).map_err(|e| s3_error("GetObject", &self.name(), &e)) };
         let out = self
             .runtime
             .block_on(unless_stopped(&self.stop, "GetObject", sent))?;
@@ -247,7 +256,7 @@ impl TextSource for S3Object {
             .bucket(&self.bucket)
             .key(&self.key);
         let sent =
-            async { (request.send().await).map_err(|e| s3_error("HeadObject", &self.name(), e)) };
+            async { (request.send().await).map_err(|e| s3_error("HeadObject", &self.name(), &e)) };
         let out = self
             .runtime
             .block_on(unless_stopped(&self.stop, "HeadObject", sent))?;
@@ -343,15 +352,14 @@ pub(crate) async fn export_sources(
     location: &str,
     stop: &CancelToken,
 ) -> Result<ExportSources> {
-    let (sources, skipped, in_s3) = match S3Location::parse(location)? {
-        Some(at) => (object_sources(s3, &at, stop).await?, Vec::new(), true),
-        None => {
-            let data = export_files(std::path::Path::new(location))?;
-            let files = (data.files.into_iter())
-                .map(|f| Box::new(f) as Box<dyn TextSource>)
-                .collect();
-            (files, data.skipped, false)
-        }
+    let (sources, skipped, in_s3) = if let Some(at) = S3Location::parse(location)? {
+        (object_sources(s3, &at, stop).await?, Vec::new(), true)
+    } else {
+        let data = export_files(std::path::Path::new(location))?;
+        let files = (data.files.into_iter())
+            .map(|f| Box::new(f) as Box<dyn TextSource>)
+            .collect();
+        (files, data.skipped, false)
     };
     let names = sources.iter().map(|s| s.name()).collect();
     Ok(ExportSources {

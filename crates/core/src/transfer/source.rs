@@ -127,9 +127,12 @@ impl FileItems {
                 let text = String::from_utf8_lossy(line);
                 // A line beginning with `#` would be a comment in the rejected file: a space
                 // before it keeps it a line (no JSON begins with `#` either way).
-                (!line.is_empty()).then(|| match text.starts_with('#') {
-                    true => format!(" {text}"),
-                    false => text.into_owned(),
+                (!line.is_empty()).then(|| {
+                    if text.starts_with('#') {
+                        format!(" {text}")
+                    } else {
+                        text.into_owned()
+                    }
                 })
             }
             Splitter::Csv(csv) => {

@@ -210,12 +210,15 @@ fn read_one(
         let read = (&mut input)
             .take(BLOCK as u64)
             .read_to_end(&mut text)
-            .map_err(|e| match cancel.is_cancelled() {
+            .map_err(|e| {
                 // A body given up on because the run stopped: stopped, not a broken file.
-                true => Error::Cancelled {
-                    op: "reading the export",
-                },
-                false => file_error(path, action, &e),
+                if cancel.is_cancelled() {
+                    Error::Cancelled {
+                        op: "reading the export",
+                    }
+                } else {
+                    file_error(path, action, &e)
+                }
             })?;
         let cut = if read == 0 {
             cutter.carry = text;

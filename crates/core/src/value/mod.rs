@@ -51,8 +51,7 @@ pub fn cell_text(value: &AttributeValue) -> String {
         AttributeValue::Null(_) => "null".to_owned(),
         AttributeValue::M(m) => format!("{{{} attributes}} {}", m.len(), plain_json(value, false)),
         AttributeValue::L(l) => format!("[{} elements] {}", l.len(), plain_json(value, false)),
-        AttributeValue::Ss(v) => format!("{{{}}}", v.join(", ")),
-        AttributeValue::Ns(v) => format!("{{{}}}", v.join(", ")),
+        AttributeValue::Ss(v) | AttributeValue::Ns(v) => format!("{{{}}}", v.join(", ")),
         AttributeValue::Bs(v) => {
             let parts: Vec<String> = v.iter().map(|b| BASE64.encode(b.as_ref())).collect();
             format!("{{{}}}", parts.join(", "))

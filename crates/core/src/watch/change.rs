@@ -242,10 +242,11 @@ impl Change {
             matches!((n(b), n(a)), (Some(b), Some(a)) if a > b)
         };
         match &self.effect {
-            Effect::Tally { after: None, .. } => "its children still there".to_owned(),
+            Effect::Tally { after: None, .. } | Effect::ParentRemoved => {
+                "its children still there".to_owned()
+            }
             Effect::Tally { before, after } if up(before, after) => "no child inserted".to_owned(),
             Effect::Tally { .. } => "no child removed".to_owned(),
-            Effect::ParentRemoved => "its children still there".to_owned(),
             _ => format!("no {tally} change"),
         }
     }

@@ -27,7 +27,7 @@ impl CounterFold {
         if now == parent.settled_gap {
             return events;
         }
-        parent.settled_gap = now.clone();
+        parent.settled_gap.clone_from(&now);
         let cause = Change {
             gap_after: now.clone(),
             ..waiting.change

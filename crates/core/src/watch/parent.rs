@@ -126,7 +126,7 @@ impl Divergence {
             self.causes.remove(0);
             self.dropped += 1;
         }
-        self.gap = cause.gap_after.clone();
+        self.gap.clone_from(&cause.gap_after);
         self.causes.push(cause);
     }
 }
@@ -156,6 +156,10 @@ pub struct ParentWatch {
     pub base: Base,
     pub(super) before: Before,
     /// The stored tally as last seen in a record; `None` until one is seen.
+    #[expect(
+        clippy::option_option,
+        reason = "None: no record seen yet; Some(None): a record showed the tally missing"
+    )]
     pub(super) tally_seen: Option<Option<BigDecimal>>,
     /// Children inserted minus removed since the start.
     pub(super) children_delta: i64,

@@ -27,10 +27,10 @@ impl Confirmation {
     pub fn check(self, confirmed: bool) -> Result<()> {
         match self {
             Self::NotNeeded => Ok(()),
-            Self::Ask(_) if confirmed => Ok(()),
-            Self::Ask(question) => Err(Error::NotConfirmed { question }),
-            Self::Typed { .. } if confirmed => Ok(()),
-            Self::Typed { question, .. } => Err(Error::NotConfirmed { question }),
+            Self::Ask(_) | Self::Typed { .. } if confirmed => Ok(()),
+            Self::Ask(question) | Self::Typed { question, .. } => {
+                Err(Error::NotConfirmed { question })
+            }
             Self::Refused(error) => Err(error),
         }
     }

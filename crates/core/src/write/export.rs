@@ -7,7 +7,7 @@ use std::time::Duration;
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::primitives::DateTime;
 use aws_sdk_dynamodb::types::{
-    AttributeValue, ExportDescription, ExportFormat, ExportType, ExportViewType,
+    AttributeValue, ExportDescription, ExportFormat, ExportStatus, ExportType, ExportViewType,
     IncrementalExportSpecification,
 };
 
@@ -105,7 +105,7 @@ fn answered(description: &ExportDescription) -> Item {
     put("ExportArn", description.export_arn());
     put(
         "ExportStatus",
-        description.export_status().map(|s| s.as_str()),
+        description.export_status().map(ExportStatus::as_str),
     );
     put("ExportManifest", description.export_manifest());
     item

@@ -7,8 +7,8 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::error::SdkError;
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::{
-    Delete, DeleteRequest, Put, PutRequest, ReturnConsumedCapacity, TransactWriteItem, Update,
-    WriteRequest as WriteRequestSdk,
+    ConsumedCapacity, Delete, DeleteRequest, Put, PutRequest, ReturnConsumedCapacity,
+    TransactWriteItem, Update, WriteRequest as WriteRequestSdk,
 };
 
 use crate::error::{Error, Result};
@@ -41,7 +41,7 @@ pub(super) async fn transact(
             let wcu = out
                 .consumed_capacity()
                 .iter()
-                .filter_map(|c| c.capacity_units())
+                .filter_map(ConsumedCapacity::capacity_units)
                 .sum();
             (None, wcu)
         })
@@ -142,7 +142,7 @@ pub(super) async fn batch(
     let wcu = out
         .consumed_capacity()
         .iter()
-        .filter_map(|c| c.capacity_units())
+        .filter_map(ConsumedCapacity::capacity_units)
         .sum();
     let unprocessed = out
         .unprocessed_items

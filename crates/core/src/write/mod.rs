@@ -38,11 +38,10 @@ pub(crate) use crate::throttle::{Deadline, is_throttled, one_attempt_within};
 pub(crate) fn may_have_been_applied(error: &Error) -> bool {
     match error {
         Error::Unreachable { never_sent, .. } => !never_sent,
-        Error::Timeout { .. } | Error::TaskDied { .. } => true,
+        // A server fault is any 5xx, whatever its code: the server failed while working on it.
+        Error::Timeout { .. } | Error::TaskDied { .. } | Error::ServerFault { .. } => true,
         // A 4xx page without a code came from something in front of the server that refused.
         Error::Garbled { status, .. } => !(400..500).contains(status),
-        // Any 5xx, whatever its code: the server failed while working on it.
-        Error::ServerFault { .. } => true,
         _ => false,
     }
 }

@@ -118,7 +118,7 @@ mod tests {
             projection: None,
             names: HashMap::new(),
             values: HashMap::new(),
-            returns: Default::default(),
+            returns: crate::expr::codegen::ReturnOptions::default(),
         }
     }
 

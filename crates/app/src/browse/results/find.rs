@@ -103,7 +103,7 @@ impl Results {
                 .filter(|_| self.find.text != text)
                 .map(|scan| (scan, self.order.as_slice()));
             let scan = Finder::new(text).map(|finder| FindScan::new(finder, earlier));
-            self.find.text = text.to_owned();
+            text.clone_into(&mut self.find.text);
             self.find.scan = scan;
             self.find.current = 0;
             self.find.jump = true;

@@ -145,6 +145,10 @@ impl Results {
     }
 
     /// Append a page, adding any new attribute names as columns.
+    #[expect(
+        clippy::needless_pass_by_value,
+        reason = "a page is handed over as it arrives and dropped here once stored (benches time both)"
+    )]
     pub fn add_page(&mut self, page: Page) {
         self.earlier = None;
         self.load.count(&page, true);

@@ -142,17 +142,14 @@ impl Results {
             .filter(|_| extend)
             .and_then(|anchor| self.position_of(anchor));
         self.chosen.clear();
-        match from {
-            Some(from) => {
-                let range: Vec<u32> = self.view()[from.min(to)..=from.max(to)].to_vec();
-                for r in range {
-                    self.chosen.insert(r);
-                }
+        if let Some(from) = from {
+            let range: Vec<u32> = self.view()[from.min(to)..=from.max(to)].to_vec();
+            for r in range {
+                self.chosen.insert(r);
             }
-            None => {
-                self.anchor = Some(row);
-                self.chosen.insert(row);
-            }
+        } else {
+            self.anchor = Some(row);
+            self.chosen.insert(row);
         }
         self.cursor = Some((row, column));
         self.selected = Some(row as usize);

@@ -18,8 +18,8 @@ use serde_json::json;
 
 use super::*;
 
-fn d(text: &str) -> Option<BigDecimal> {
-    Some(BigDecimal::from_str(text).unwrap().normalized())
+fn d(text: &str) -> BigDecimal {
+    BigDecimal::from_str(text).unwrap().normalized()
 }
 
 /// One product as `GetProducts` lists it: `tiers` are (USD per unit, beginRange, endRange).
@@ -223,21 +223,21 @@ fn standard_and_ia_on_demand_and_provisioned_are_read() {
         "AWS Price List API (GetProducts), read 2026-12-02"
     );
     let standard = &prices.standard;
-    assert_eq!(standard.write_request_per_million, d("0.625"));
-    assert_eq!(standard.read_request_per_million, d("0.125"));
+    assert_eq!(standard.write_request_per_million, Some(d("0.625")));
+    assert_eq!(standard.read_request_per_million, Some(d("0.125")));
     assert_eq!(
         standard.wcu_hour,
-        d("0.00065"),
+        Some(d("0.00065")),
         "the paid tier, not the free one"
     );
-    assert_eq!(standard.rcu_hour, d("0.00013"));
-    assert_eq!(standard.storage_gb_month, d("0.25"));
+    assert_eq!(standard.rcu_hour, Some(d("0.00013")));
+    assert_eq!(standard.storage_gb_month, Some(d("0.25")));
     let ia = &prices.standard_ia;
-    assert_eq!(ia.write_request_per_million, d("0.78"));
-    assert_eq!(ia.read_request_per_million, d("0.155"));
-    assert_eq!(ia.wcu_hour, d("0.00081"));
-    assert_eq!(ia.rcu_hour, d("0.00016"));
-    assert_eq!(ia.storage_gb_month, d("0.1"));
+    assert_eq!(ia.write_request_per_million, Some(d("0.78")));
+    assert_eq!(ia.read_request_per_million, Some(d("0.155")));
+    assert_eq!(ia.wcu_hour, Some(d("0.00081")));
+    assert_eq!(ia.rcu_hour, Some(d("0.00016")));
+    assert_eq!(ia.storage_gb_month, Some(d("0.1")));
 }
 
 #[test]
@@ -275,9 +275,12 @@ fn region_prefixed_usage_types_keep_their_class() {
         ),
     ];
     let prices = parse(r, &list, "2026-12-02").expect("prices");
-    assert_eq!(prices.standard.write_request_per_million, d("0.707"));
-    assert_eq!(prices.standard_ia.write_request_per_million, d("0.884"));
-    assert_eq!(prices.standard_ia.storage_gb_month, d("0.113"));
+    assert_eq!(prices.standard.write_request_per_million, Some(d("0.707")));
+    assert_eq!(
+        prices.standard_ia.write_request_per_million,
+        Some(d("0.884"))
+    );
+    assert_eq!(prices.standard_ia.storage_gb_month, Some(d("0.113")));
     assert_eq!(prices.standard.read_request_per_million, None);
     assert_eq!(prices.standard.storage_gb_month, None);
 }
@@ -309,7 +312,7 @@ fn a_free_tier_alone_is_no_price() {
     assert_eq!(prices.standard.rcu_hour, None);
     assert_eq!(
         prices.standard.wcu_hour,
-        d("0.00065"),
+        Some(d("0.00065")),
         "the lowest paid tier"
     );
 }
@@ -348,6 +351,6 @@ fn a_product_in_full_as_documented_is_read() {
         "effectiveDate":"2026-11-01T00:00:00Z","offerTermCode":"JRTCKXETXF",
         "termAttributes":{}}}},"version":"20261101000000","publicationDate":"2026-11-01T00:00:00Z"}"#;
     let prices = parse("us-east-1", &[entry.to_owned()], "2026-12-02").expect("prices");
-    assert_eq!(prices.standard.write_request_per_million, d("0.625"));
+    assert_eq!(prices.standard.write_request_per_million, Some(d("0.625")));
     assert_eq!(prices.standard_ia, ClassPrices::default());
 }

@@ -172,6 +172,7 @@ impl Input {
 
     /// The input as it compiles: for an update or delete, the item is reduced to its key
     /// (`key_names`), which is all such a request addresses.
+    #[must_use]
     pub fn addressing(&self, key_names: &[String]) -> Self {
         let mut input = self.clone();
         if input.kind != Kind::Put

@@ -307,7 +307,7 @@ impl Request {
             Operation::Query(_) | Operation::Scan(_) => return Err(refused("a read in a write")),
         };
         let mut names: Vec<&String> = item.keys().collect();
-        names.sort_by_key(|n| (!keys.contains(n), n.to_string()));
+        names.sort_by_key(|n| (!keys.contains(n), *n));
         if method != "put" {
             names.retain(|n| keys.contains(n));
         }
@@ -342,11 +342,7 @@ impl Request {
     pub(super) fn electro_text(&self, setup: &ClientSetup) -> String {
         match self.electro(setup, false, None) {
             Ok((code, _)) => format!("{}\nconst response = await {};\n", code.head, code.call),
-            Err(error) => (error
-                .to_string()
-                .split(['\n', '\r', '\u{2028}', '\u{2029}']))
-            .map(|line| format!("// {line}\n"))
-            .collect(),
+            Err(error) => commented(&error.to_string()),
         }
     }
 }
@@ -354,5 +350,5 @@ impl Request {
 /// `text` as JavaScript line comments, split wherever JavaScript ends a line.
 fn commented(text: &str) -> String {
     let lines = text.split(['\n', '\r', '\u{2028}', '\u{2029}']);
-    lines.map(|line| format!("// {line}\n")).collect()
+    lines.flat_map(|line| ["// ", line, "\n"]).collect()
 }

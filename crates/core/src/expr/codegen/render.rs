@@ -13,7 +13,12 @@ impl Call {
     /// The call in `target`, connecting as `setup` says (JSON is the request body alone).
     pub(super) fn render(&self, target: Target, setup: &ClientSetup) -> String {
         match target {
-            Target::Json => json::text(&fields_json(&self.fields), Layout::Request),
+            // Requests, transactions and statements write their own PartiQL before a call is
+            // made: a call has no expressions left to read, so in PartiQL too its body is what
+            // it sends.
+            Target::Json | Target::PartiQl => {
+                json::text(&fields_json(&self.fields), Layout::Request)
+            }
             Target::Cli => self.cli(setup),
             Target::Boto3 => self.boto3(setup),
             // The client code is TypeScript as it is: every literal typed by its context.
@@ -25,9 +30,6 @@ impl Call {
             Target::DotNet => self.dotnet(setup),
             Target::Kotlin => self.kotlin(setup),
             Target::Php => self.php(setup),
-            // Requests, transactions and statements write their own PartiQL before a call is
-            // made: a call has no expressions left to read. Its body is what it sends.
-            Target::PartiQl => json::text(&fields_json(&self.fields), Layout::Request),
             // A request is written from its expressions; a call left is one dynamodb-toolbox
             // has no command for (a PartiQL statement).
             Target::Toolbox | Target::ElectroDb => format!(

@@ -117,8 +117,8 @@ fn sort_term(c: &Condition, name: Option<&str>, partition: &str) -> bool {
         Condition::Compare(Operand::Path(p), op, Operand::Value(_)) => {
             *op != Comparator::Ne && on_sort(p)
         }
-        Condition::Between(Operand::Path(p), Operand::Value(_), Operand::Value(_)) => on_sort(p),
-        Condition::BeginsWith(p, Operand::Value(_)) => on_sort(p),
+        Condition::Between(Operand::Path(p), Operand::Value(_), Operand::Value(_))
+        | Condition::BeginsWith(p, Operand::Value(_)) => on_sort(p),
         _ => false,
     }
 }

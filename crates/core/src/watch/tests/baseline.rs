@@ -34,7 +34,7 @@ fn named(events: &[WatchEvent]) -> Vec<String> {
         .iter()
         .filter_map(|e| match e {
             WatchEvent::Diverged(d) | WatchEvent::Closed(d) => Some(d.headline("likeTally")),
-            _ => None,
+            WatchEvent::Change(_) => None,
         })
         .collect()
 }

@@ -190,7 +190,7 @@ impl GoClient {
                 s(LOCAL_KEY.1)
             ));
         }
-        let options: String = options.iter().map(|o| format!(",\n\t\t{o}")).collect();
+        let options: String = options.iter().flat_map(|o| [",\n\t\t", o]).collect();
         let endpoint = setup.endpoint_url.as_deref().map_or(String::new(), |url| {
             format!(
                 ", func(o *dynamodb.Options) {{\n\t\to.EndpointResolver = dynamodb.EndpointResolverFromURL({})\n\t}}",
@@ -213,7 +213,7 @@ pub(crate) fn imports(paths: &[&str]) -> String {
     other.sort_unstable();
     other.dedup();
     let group =
-        |paths: &[&str]| -> String { paths.iter().map(|p| format!("\t\"{p}\"\n")).collect() };
+        |paths: &[&str]| -> String { paths.iter().flat_map(|p| ["\t\"", p, "\"\n"]).collect() };
     format!("import (\n{}\n{})\n", group(&standard), group(&other))
 }
 

@@ -22,7 +22,7 @@ impl ReconcileShape {
             ("hasOnly", self.only.is_some().to_string()),
         ];
         let constants: String = (constants.iter())
-            .map(|(name, value)| format!("const {name} = {value}\n"))
+            .flat_map(|(name, value)| ["const ", name, " = ", value, "\n"])
             .collect();
         let head = go_head(
             &client,
