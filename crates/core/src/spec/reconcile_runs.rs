@@ -288,6 +288,17 @@ impl ReconcileRun {
 
 crate::document_as!(ReconcileRun => ReconcileDocument, document);
 
+impl ReconcileRun {
+    /// The repair in one line, when there was one: `Repair: 3 parents repaired.`
+    fn repair_line(&self) -> Option<Line> {
+        let repair = self.repair.as_ref()?;
+        Some(Line::new(
+            Tone::Quiet,
+            format!("Repair: {}.", repair.summary()),
+        ))
+    }
+}
+
 impl Report for ReconcileRun {
     /// Every parent checked, a line each; the parents not checked; the repairs; the summary.
     fn lines(&self) -> Vec<Line> {
@@ -305,11 +316,8 @@ impl Report for ReconcileRun {
                 let line = report.line();
                 Line::new(line.tone, format!("{pk}\trepair: {}", line.text))
             }));
-            lines.push(Line::new(
-                Tone::Quiet,
-                format!("Repair: {}.", repair.summary()),
-            ));
         }
+        lines.extend(self.repair_line());
         lines.push(Line::new(Tone::Figure, self.all.summary()));
         if checks.is_empty() && self.all.failures.is_empty() {
             // No drift found is not a tally that matches: a typo in a prefix or a sort key.
@@ -322,23 +330,13 @@ impl Report for ReconcileRun {
     /// the one the document lists a drifted parent as), the parents not checked and the
     /// summary beside them.
     fn listing(&self) -> Option<Listing> {
-        let objects = (self.all.checked.checks.iter())
-            .map(|check| {
-                crate::document::Document::to_json(&ParentDocument::of(check, &self.pricing))
-            })
-            .collect();
-        let mut summary: Vec<Line> = (self.all.failures.iter())
+        let mut listing = self.all.listing(&self.pricing);
+        listing.summary = (self.all.failures.iter())
             .map(|f| Line::new(Tone::Bad, format!("not checked: {f}")))
+            .chain(self.repair_line())
+            .chain([Line::new(Tone::Figure, self.all.summary())])
             .collect();
-        if let Some(repair) = &self.repair {
-            summary.push(Line::new(
-                Tone::Quiet,
-                format!("Repair: {}.", repair.summary()),
-            ));
-        }
-        summary.push(Line::new(Tone::Figure, self.all.summary()));
-        let keys = ["pk", "stored", "counted", "drift"];
-        Some(Listing::of_objects(objects, &keys, summary))
+        Some(listing)
     }
 
     /// Refused when any parent drifted or could not be checked, or none matched the rule; with
